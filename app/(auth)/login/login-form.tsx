@@ -1,0 +1,49 @@
+"use client";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { Button } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import { Field, Input } from "@/components/ui/field";
+import { useActionForm } from "@/components/forms/use-action-form";
+import { signInAction } from "@/lib/actions/auth";
+import { signInSchema } from "@/lib/workspaces/schemas";
+
+export function LoginForm({ next }: { next: string }) {
+  const router = useRouter();
+  const form = useActionForm(signInSchema, signInAction, {
+    onSuccess: () => {
+      router.replace(next);
+      router.refresh();
+    },
+  });
+  return (
+    <Card className="p-6">
+      <h1 className="mb-4 text-lg font-semibold">Sign in</h1>
+      <form
+        noValidate
+        className="space-y-4"
+        onSubmit={(event) => {
+          event.preventDefault();
+          const data = new FormData(event.currentTarget);
+          form.submit({ email: String(data.get("email")), password: String(data.get("password")) });
+        }}
+      >
+        <Field id="email" label="Email" error={form.error("email")}>
+          <Input id="email" name="email" type="email" autoComplete="email" required autoFocus invalid={!!form.error("email")} />
+        </Field>
+        <Field id="password" label="Password" error={form.error("password")}>
+          <Input id="password" name="password" type="password" autoComplete="current-password" required invalid={!!form.error("password")} />
+        </Field>
+        <Button type="submit" className="w-full" pending={form.pending}>
+          Sign in
+        </Button>
+      </form>
+      <p className="mt-4 text-center text-sm text-slate-600">
+        New here?{" "}
+        <Link href="/signup" className="font-medium text-brand-600 hover:underline">
+          Create an account
+        </Link>
+      </p>
+    </Card>
+  );
+}

@@ -1,0 +1,107 @@
+"use client";
+import { useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { toast } from "sonner";
+import { z } from "zod";
+import { Button } from "@/components/ui/button";
+import { Dialog } from "@/components/ui/dialog";
+import { Field, Input } from "@/components/ui/field";
+import { useActionForm } from "@/components/forms/use-action-form";
+import { createBrandAction, updateBrandAction } from "@/lib/actions/brands";
+import { brandInputSchema } from "@/lib/brands/schemas";
+import { brandsKey, type BrandRow } from "./use-brands-query";
+
+type CompetitorDraft = { key: string; id?: string; name: string; aliases: string; domains: string };
+
+const list = (value: string) =>
+  value
+    .split(",")
+    .map((v) => v.trim())
+    .filter(Boolean);
+
+const schema = z.object({ brandId: z.uuid().optional(), brand: brandInputSchema });
+
+let draftKey = 0;
+const nextKey = () => `c${++draftKey}`;
+
+export function BrandFormDialog({ brand, onClose }: { brand?: BrandRow; onClose: () => void }) {
+  const queryClient = useQueryClient();
+  const [competitors, setCompetitors] = useState<CompetitorDraft[]>(
+    () => brand?.competitors.map((c) => ({ key: nextKey(), id: c.id, name: c.name, aliases: c.aliases.join(", "), domains: c.domains.join(", ") })) ?? [],
+  );
+  const form = useActionForm(schema, async ({ brandId, brand: input }) => (brandId ? updateBrandAction({ brandId, brand: input }) : createBrandAction(input)), {
+    onSuccess: async () => {
+      toast.success(brand ? "Brand saved" : "Brand added");
+      await queryClient.invalidateQueries({ queryKey: brandsKey });
+      onClose();
+    },
+  });
+  const error = (path: string) => form.error(`brand.${path}`) ?? form.error(path);
+  const update = (key: string, patch: Partial<CompetitorDraft>) => setCompetitors((all) => all.map((c) => (c.key === key ? { ...c, ...patch } : c)));
+
+  return (
+    <Dialog open onClose={onClose} title={brand ? `Edit ${brand.name}` : "Add a brand"}>
+      <form
+        noValidate
+        className="space-y-4"
+        onSubmit={(event) => {
+          event.preventDefault();
+          const data = new FormData(event.currentTarget);
+          form.submit({
+            brandId: brand?.id,
+            brand: {
+              name: String(data.get("name")),
+              aliases: list(String(data.get("aliases"))),
+              domains: list(String(data.get("domains"))),
+              competitors: competitors.map((c) => ({ id: c.id, name: c.name, aliases: list(c.aliases), domains: list(c.domains) })),
+            },
+          });
+        }}
+      >
+        <Field id="brand-name" label="Brand name" error={error("name")}>
+          <Input id="brand-name" name="name" defaultValue={brand?.name} autoFocus invalid={!!error("name")} />
+        </Field>
+        <Field id="brand-aliases" label="Aliases" hint="Other names AI assistants may use, comma separated" error={error("aliases")}>
+          <Input id="brand-aliases" name="aliases" defaultValue={brand?.aliases.join(", ")} invalid={!!error("aliases")} />
+        </Field>
+        <Field id="brand-domains" label="Domains" hint="Your own sites, e.g. example.com" error={error("domains") ?? error("domains.0")}>
+          <Input id="brand-domains" name="domains" defaultValue={brand?.domains.join(", ")} invalid={!!(error("domains") ?? error("domains.0"))} />
+        </Field>
+
+        <fieldset className="space-y-3">
+          <legend className="text-sm font-medium text-slate-700">Competitors</legend>
+          {competitors.length === 0 && <p className="text-xs text-slate-500">No competitors yet. Add the brands you lose deals to.</p>}
+          {competitors.map((c, i) => (
+            <div key={c.key} className="grid grid-cols-[1fr_1fr_1fr_auto] items-start gap-2">
+              <Field id={`competitor-${c.key}-name`} label={`Competitor ${i + 1}`} error={error(`competitors.${i}.name`)}>
+                <Input id={`competitor-${c.key}-name`} value={c.name} onChange={(e) => update(c.key, { name: e.target.value })} invalid={!!error(`competitors.${i}.name`)} />
+              </Field>
+              <Field id={`competitor-${c.key}-aliases`} label="Aliases" error={error(`competitors.${i}.aliases`)}>
+                <Input id={`competitor-${c.key}-aliases`} value={c.aliases} onChange={(e) => update(c.key, { aliases: e.target.value })} />
+              </Field>
+              <Field id={`competitor-${c.key}-domains`} label="Domains" error={error(`competitors.${i}.domains`) ?? error(`competitors.${i}.domains.0`)}>
+                <Input id={`competitor-${c.key}-domains`} value={c.domains} onChange={(e) => update(c.key, { domains: e.target.value })} />
+              </Field>
+              <Button type="button" variant="ghost" size="sm" className="mt-6" aria-label={`Remove competitor ${c.name || i + 1}`} onClick={() => setCompetitors((all) => all.filter((x) => x.key !== c.key))}>
+                ✕
+              </Button>
+            </div>
+          ))}
+          {error("competitors") && <p className="text-xs text-red-600">{error("competitors")}</p>}
+          <Button type="button" variant="secondary" size="sm" onClick={() => setCompetitors((all) => [...all, { key: nextKey(), name: "", aliases: "", domains: "" }])}>
+            + Add competitor
+          </Button>
+        </fieldset>
+
+        <div className="flex justify-end gap-2">
+          <Button type="button" variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" pending={form.pending}>
+            {brand ? "Save" : "Add brand"}
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

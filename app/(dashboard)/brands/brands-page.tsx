@@ -1,0 +1,98 @@
+"use client";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { toast } from "sonner";
+import { Button } from "@/components/ui/button";
+import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
+import { deleteBrandAction } from "@/lib/actions/brands";
+import { unwrap } from "@/lib/client/action-result";
+import { BrandFormDialog } from "./brand-form-dialog";
+import { brandsKey, useBrandsQuery, type BrandRow } from "./use-brands-query";
+
+function Names({ label, values }: { label: string; values: string[] }) {
+  if (!values.length) return null;
+  return (
+    <p className="text-xs text-slate-500">
+      {label}: <span className="text-slate-700">{values.join(", ")}</span>
+    </p>
+  );
+}
+
+export function BrandsPage({ initialBrands, canEdit }: { initialBrands: BrandRow[]; canEdit: boolean }) {
+  const queryClient = useQueryClient();
+  const { data: brands = [] } = useBrandsQuery(initialBrands);
+  const [editing, setEditing] = useState<BrandRow | "new" | null>(null);
+  const remove = useMutation({
+    mutationFn: async (brandId: string) => unwrap(await deleteBrandAction({ brandId })),
+    onSuccess: async () => {
+      toast.success("Brand deleted");
+      await queryClient.invalidateQueries({ queryKey: brandsKey });
+    },
+    onError: (error) => toast.error(error.message),
+  });
+
+  return (
+    <>
+      <PageHeader
+        title="Brands"
+        description="What Beacon looks for in AI answers: your brand, the names it goes by, your domains, and your competitors."
+        actions={canEdit && <Button onClick={() => setEditing("new")}>Add brand</Button>}
+      />
+      {brands.length === 0 ? (
+        <EmptyState
+          title="No brands yet"
+          description="Add your brand with its aliases and domains, and the competitors you want to compare against."
+          action={canEdit && <Button onClick={() => setEditing("new")}>Add your brand</Button>}
+        />
+      ) : (
+        <div className="space-y-4">
+          {brands.map((brand) => (
+            <Card key={brand.id} className="p-5">
+              <div className="flex items-start justify-between gap-4">
+                <div className="space-y-1">
+                  <h2 className="text-base font-semibold text-slate-900">{brand.name}</h2>
+                  <Names label="Aliases" values={brand.aliases} />
+                  <Names label="Domains" values={brand.domains} />
+                </div>
+                {canEdit && (
+                  <div className="flex gap-1">
+                    <Button variant="secondary" size="sm" onClick={() => setEditing(brand)}>
+                      Edit
+                    </Button>
+                    <Button
+                      variant="ghost"
+                      size="sm"
+                      pending={remove.isPending && remove.variables === brand.id}
+                      onClick={() => window.confirm(`Delete ${brand.name} and its competitors?`) && remove.mutate(brand.id)}
+                    >
+                      Delete
+                    </Button>
+                  </div>
+                )}
+              </div>
+              <h3 className="mb-2 mt-4 text-xs font-medium uppercase tracking-wide text-slate-500">Competitors ({brand.competitors.length})</h3>
+              {brand.competitors.length ? (
+                <ul className="grid gap-2 sm:grid-cols-2 lg:grid-cols-3">
+                  {brand.competitors.map((c) => (
+                    <li key={c.id} className="rounded-md bg-slate-50 p-3 ring-1 ring-slate-200">
+                      <p className="text-sm font-medium text-slate-900">{c.name}</p>
+                      <Names label="Aliases" values={c.aliases} />
+                      <div className="mt-1 flex flex-wrap gap-1">
+                        {c.domains.map((d) => (
+                          <Badge key={d}>{d}</Badge>
+                        ))}
+                      </div>
+                    </li>
+                  ))}
+                </ul>
+              ) : (
+                <p className="text-sm text-slate-500">No competitors tracked.</p>
+              )}
+            </Card>
+          ))}
+        </div>
+      )}
+      {editing && <BrandFormDialog brand={editing === "new" ? undefined : editing} onClose={() => setEditing(null)} />}
+    </>
+  );
+}

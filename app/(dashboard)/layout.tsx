@@ -1,0 +1,28 @@
+import { redirect } from "next/navigation";
+import type { ReactNode } from "react";
+import { SidebarNav } from "@/components/shell/sidebar-nav";
+import { UserMenu } from "@/components/shell/user-menu";
+import { WorkspaceSwitcher } from "@/components/shell/workspace-switcher";
+import { getSessionUser, getWorkspaceContext } from "@/lib/auth/session";
+import { listWorkspacesOf } from "@/lib/workspaces/workspaces";
+
+export default async function DashboardLayout({ children }: { children: ReactNode }) {
+  const user = await getSessionUser();
+  if (!user) redirect("/login");
+  const ctx = await getWorkspaceContext();
+  if (!ctx) redirect("/welcome");
+  const workspaces = await listWorkspacesOf(user.id);
+  return (
+    <div className="flex min-h-full">
+      <aside className="sticky top-0 flex h-screen w-60 shrink-0 flex-col gap-6 overflow-y-auto border-r border-slate-200 bg-white p-4">
+        <span className="px-1 text-lg font-bold tracking-tight text-brand-700">◉ Beacon</span>
+        <WorkspaceSwitcher current={ctx.workspace.id} workspaces={workspaces} />
+        <div className="flex-1">
+          <SidebarNav />
+        </div>
+        <UserMenu name={user.name} email={user.email} role={ctx.role} />
+      </aside>
+      <main className="min-w-0 flex-1 px-8 py-8">{children}</main>
+    </div>
+  );
+}

@@ -1,0 +1,198 @@
+"use client";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useDeferredValue, useState } from "react";
+import { toast } from "sonner";
+import { Button } from "@/components/ui/button";
+import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
+import { Input, Select } from "@/components/ui/field";
+import { Pagination } from "@/components/ui/pagination";
+import { deletePromptsAction } from "@/lib/actions/prompts";
+import { unwrap } from "@/lib/client/action-result";
+import { BulkPasteDialog } from "./bulk-paste-dialog";
+import { PromptFormDialog } from "./prompt-form-dialog";
+import { promptsKey, usePromptsQuery, type PromptRow } from "./use-prompts-query";
+
+const PAGE_SIZE = 25;
+
+export function PromptsPage({ canEdit }: { canEdit: boolean }) {
+  const queryClient = useQueryClient();
+  const [search, setSearch] = useState("");
+  const [tag, setTag] = useState("");
+  const [page, setPage] = useState(1);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [editing, setEditing] = useState<PromptRow | "new" | null>(null);
+  const [pasting, setPasting] = useState(false);
+  const q = useDeferredValue(search.trim());
+  const query = usePromptsQuery({ q: q || undefined, tag: tag || undefined, page, pageSize: PAGE_SIZE });
+  const data = query.data;
+
+  const remove = useMutation({
+    mutationFn: async (promptIds: string[]) => unwrap(await deletePromptsAction({ promptIds })),
+    onSuccess: async ({ deleted }) => {
+      toast.success(`${deleted} prompt(s) deleted`);
+      setSelected(new Set());
+      await queryClient.invalidateQueries({ queryKey: promptsKey });
+    },
+    onError: (error) => toast.error(error.message),
+  });
+
+  const confirmDelete = (ids: string[]) => {
+    if (window.confirm(`Delete ${ids.length} prompt(s)? Past checks keep their answers.`)) remove.mutate(ids);
+  };
+  const toggle = (id: string) =>
+    setSelected((current) => {
+      const next = new Set(current);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  const filtering = Boolean(q || tag);
+
+  return (
+    <>
+      <PageHeader
+        title="Prompts"
+        description="The questions Beacon asks each AI provider. Tag them to run a subset in a check."
+        actions={
+          canEdit && (
+            <>
+              <Button variant="secondary" onClick={() => setPasting(true)}>
+                Paste many
+              </Button>
+              <Button onClick={() => setEditing("new")}>Add prompt</Button>
+            </>
+          )
+        }
+      />
+      <div className="mb-4 flex flex-wrap items-center gap-3">
+        <label htmlFor="prompt-search" className="sr-only">
+          Search prompts
+        </label>
+        <Input
+          id="prompt-search"
+          type="search"
+          placeholder="Search prompts…"
+          value={search}
+          onChange={(e) => {
+            setSearch(e.target.value);
+            setPage(1);
+          }}
+          className="max-w-xs"
+        />
+        <label htmlFor="prompt-tag" className="sr-only">
+          Filter by tag
+        </label>
+        <Select
+          id="prompt-tag"
+          value={tag}
+          onChange={(e) => {
+            setTag(e.target.value);
+            setPage(1);
+          }}
+          className="max-w-[12rem]"
+        >
+          <option value="">All tags</option>
+          {data?.tags.map((t) => (
+            <option key={t.tag} value={t.tag}>
+              {t.tag} ({t.count})
+            </option>
+          ))}
+        </Select>
+        {canEdit && selected.size > 0 && (
+          <Button variant="danger" size="sm" pending={remove.isPending} onClick={() => confirmDelete([...selected])}>
+            Delete {selected.size} selected
+          </Button>
+        )}
+      </div>
+
+      {query.isPending ? (
+        <Card className="p-8 text-center text-sm text-slate-500" aria-busy>
+          Loading prompts…
+        </Card>
+      ) : query.isError ? (
+        <Card className="p-8 text-center text-sm text-red-600">
+          Could not load prompts: {query.error.message}{" "}
+          <Button variant="ghost" size="sm" onClick={() => query.refetch()}>
+            Retry
+          </Button>
+        </Card>
+      ) : !data?.items.length ? (
+        <EmptyState
+          title={filtering ? "No prompts match" : "No prompts yet"}
+          description={filtering ? "Try another search or tag." : "Add the questions your buyers ask, e.g. “What is the best CRM for a startup?”"}
+          action={canEdit && !filtering && <Button onClick={() => setEditing("new")}>Add your first prompt</Button>}
+        />
+      ) : (
+        <Card className="overflow-hidden">
+          <table className="min-w-full divide-y divide-slate-200 text-sm">
+            <thead className="bg-slate-50 text-left text-xs font-medium uppercase tracking-wide text-slate-500">
+              <tr>
+                {canEdit && (
+                  <th scope="col" className="w-10 px-4 py-3">
+                    <span className="sr-only">Select</span>
+                  </th>
+                )}
+                <th scope="col" className="px-4 py-3">
+                  Prompt
+                </th>
+                <th scope="col" className="px-4 py-3">
+                  Tags
+                </th>
+                <th scope="col" className="px-4 py-3">
+                  Locale
+                </th>
+                {canEdit && (
+                  <th scope="col" className="px-4 py-3">
+                    <span className="sr-only">Actions</span>
+                  </th>
+                )}
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {data.items.map((prompt) => (
+                <tr key={prompt.id} className="hover:bg-slate-50">
+                  {canEdit && (
+                    <td className="px-4 py-3">
+                      <input
+                        type="checkbox"
+                        aria-label={`Select “${prompt.text}”`}
+                        checked={selected.has(prompt.id)}
+                        onChange={() => toggle(prompt.id)}
+                        className="size-4 rounded border-slate-300"
+                      />
+                    </td>
+                  )}
+                  <td className="max-w-xl px-4 py-3 text-slate-900">{prompt.text}</td>
+                  <td className="px-4 py-3">
+                    <div className="flex flex-wrap gap-1">
+                      {prompt.tags.map((t) => (
+                        <Badge key={t} tone="blue">
+                          {t}
+                        </Badge>
+                      ))}
+                    </div>
+                  </td>
+                  <td className="px-4 py-3 text-slate-500">{[prompt.country, prompt.language].filter(Boolean).join(" · ") || "—"}</td>
+                  {canEdit && (
+                    <td className="whitespace-nowrap px-4 py-3 text-right">
+                      <Button variant="ghost" size="sm" onClick={() => setEditing(prompt)}>
+                        Edit
+                      </Button>
+                      <Button variant="ghost" size="sm" onClick={() => confirmDelete([prompt.id])}>
+                        Delete
+                      </Button>
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <Pagination page={data.page} pageSize={data.pageSize} total={data.total} onPage={setPage} />
+        </Card>
+      )}
+
+      {editing && <PromptFormDialog open prompt={editing === "new" ? undefined : editing} onClose={() => setEditing(null)} />}
+      <BulkPasteDialog open={pasting} onClose={() => setPasting(false)} />
+    </>
+  );
+}

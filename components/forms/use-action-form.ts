@@ -1,0 +1,43 @@
+"use client";
+import { useMutation } from "@tanstack/react-query";
+import { useState } from "react";
+import { toast } from "sonner";
+import type { z } from "zod";
+import { ActionFailure, unwrap, zodFieldErrors, type FieldErrors } from "@/lib/client/action-result";
+
+type Action<I, O> = (input: I) => Promise<Parameters<typeof unwrap<O>>[0]>;
+
+/**
+ * Validates input with the same zod schema the server uses (instant inline errors), calls the
+ * server action, and maps its errors back onto fields. Errors without a field become a toast.
+ */
+export function useActionForm<S extends z.ZodType, O>(
+  schema: S,
+  action: Action<z.input<S>, O>,
+  options: { onSuccess?: (data: O) => void | Promise<void> } = {},
+) {
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const mutation = useMutation({
+    mutationFn: async (input: z.input<S>) => unwrap(await action(input)),
+    onSuccess: async (data) => {
+      setErrors({});
+      await options.onSuccess?.(data);
+    },
+    onError: (error) => {
+      if (error instanceof ActionFailure && Object.keys(error.fieldErrors).length) setErrors(error.fieldErrors);
+      else toast.error(error.message);
+    },
+  });
+
+  function submit(input: z.input<S>) {
+    const parsed = schema.safeParse(input);
+    if (!parsed.success) {
+      setErrors(zodFieldErrors(parsed.error.issues));
+      return;
+    }
+    mutation.mutate(input);
+  }
+
+  const error = (field: string) => errors[field]?.[0];
+  return { submit, error, errors, pending: mutation.isPending, reset: () => setErrors({}) };
+}

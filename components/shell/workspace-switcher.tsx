@@ -1,0 +1,93 @@
+"use client";
+import { useQueryClient } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useState, useTransition } from "react";
+import { toast } from "sonner";
+import { Button } from "@/components/ui/button";
+import { Dialog } from "@/components/ui/dialog";
+import { Field, Input } from "@/components/ui/field";
+import { useActionForm } from "@/components/forms/use-action-form";
+import { createWorkspaceAction, switchWorkspaceAction } from "@/lib/actions/workspaces";
+import { unwrap } from "@/lib/client/action-result";
+import { workspaceNameSchema } from "@/lib/workspaces/schemas";
+import { z } from "zod";
+
+type Workspace = { id: string; name: string; role: string };
+
+const NEW = "__new__";
+
+export function WorkspaceSwitcher({ current, workspaces }: { current: string; workspaces: Workspace[] }) {
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const [pending, startTransition] = useTransition();
+  const [creating, setCreating] = useState(false);
+
+  const afterSwitch = () => {
+    queryClient.clear(); // cached data belongs to the previous workspace
+    router.push("/");
+    router.refresh();
+  };
+
+  const create = useActionForm(z.object({ name: workspaceNameSchema }), createWorkspaceAction, {
+    onSuccess: () => {
+      setCreating(false);
+      toast.success("Workspace created");
+      afterSwitch();
+    },
+  });
+
+  return (
+    <>
+      <label htmlFor="workspace-switcher" className="sr-only">
+        Workspace
+      </label>
+      <select
+        id="workspace-switcher"
+        value={current}
+        disabled={pending}
+        onChange={(event) => {
+          const value = event.target.value;
+          if (value === NEW) return setCreating(true);
+          startTransition(async () => {
+            try {
+              unwrap(await switchWorkspaceAction({ workspaceId: value }));
+              afterSwitch();
+            } catch (error) {
+              toast.error((error as Error).message);
+            }
+          });
+        }}
+        className="w-full rounded-md border-0 bg-white py-2 pl-3 pr-8 text-sm font-semibold text-slate-900 ring-1 ring-slate-300"
+      >
+        {workspaces.map((w) => (
+          <option key={w.id} value={w.id}>
+            {w.name}
+          </option>
+        ))}
+        <option value={NEW}>+ New workspace…</option>
+      </select>
+      <Dialog open={creating} onClose={() => setCreating(false)} title="New workspace">
+        <form
+          noValidate
+          className="space-y-4"
+          onSubmit={(event) => {
+            event.preventDefault();
+            create.submit({ name: String(new FormData(event.currentTarget).get("name")) });
+          }}
+        >
+          <Field id="new-workspace-name" label="Name" error={create.error("name")}>
+            <Input id="new-workspace-name" name="name" autoFocus invalid={!!create.error("name")} />
+          </Field>
+          <div className="flex justify-end gap-2">
+            <Button type="button" variant="secondary" onClick={() => setCreating(false)}>
+              Cancel
+            </Button>
+            <Button type="submit" pending={create.pending}>
+              Create
+            </Button>
+          </div>
+        </form>
+      </Dialog>
+    </>
+  );
+}

@@ -1,0 +1,38 @@
+"use client";
+import { useEffect, useRef, type ReactNode } from "react";
+
+/**
+ * A modal on the native <dialog>: the browser traps focus, closes on Escape and restores focus
+ * to the opener, so keyboard users get the right behaviour without a library.
+ */
+export function Dialog({ open, onClose, title, children }: { open: boolean; onClose: () => void; title: string; children: ReactNode }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+  return (
+    <dialog
+      ref={ref}
+      onClose={onClose}
+      aria-labelledby="dialog-title"
+      className="m-auto w-full max-w-lg rounded-lg p-0 shadow-xl backdrop:bg-slate-900/40"
+    >
+      {open && (
+        <div className="p-6">
+          <div className="mb-4 flex items-start justify-between">
+            <h2 id="dialog-title" className="text-base font-semibold text-slate-900">
+              {title}
+            </h2>
+            <button type="button" onClick={onClose} className="rounded p-1 text-slate-400 hover:text-slate-600" aria-label="Close">
+              ✕
+            </button>
+          </div>
+          {children}
+        </div>
+      )}
+    </dialog>
+  );
+}

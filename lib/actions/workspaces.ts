@@ -1,0 +1,26 @@
+"use server";
+import { z } from "zod";
+import { getSessionUser, rememberWorkspace } from "@/lib/auth/session";
+import { publicAction, workspaceAction } from "@/lib/actions/safe-action";
+import { UnauthorizedError } from "@/lib/errors";
+import { workspaceNameSchema } from "@/lib/workspaces/schemas";
+import { createWorkspace, requireMembership } from "@/lib/workspaces/workspaces";
+
+export const switchWorkspaceAction = workspaceAction
+  .inputSchema(z.object({ workspaceId: z.uuid("Unknown workspace") }))
+  .action(async ({ parsedInput, ctx }) => {
+    const membership = await requireMembership(ctx.userId, parsedInput.workspaceId);
+    await rememberWorkspace(membership.workspaceId);
+    return { workspaceId: membership.workspaceId };
+  });
+
+// Signed-in users without any workspace (e.g. removed from their last one) may create one too.
+export const createWorkspaceAction = publicAction
+  .inputSchema(z.object({ name: workspaceNameSchema }))
+  .action(async ({ parsedInput }) => {
+    const user = await getSessionUser();
+    if (!user) throw new UnauthorizedError("Please sign in again.");
+    const workspace = await createWorkspace(user.id, parsedInput.name);
+    await rememberWorkspace(workspace.id);
+    return { workspaceId: workspace.id, slug: workspace.slug };
+  });

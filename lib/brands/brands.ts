@@ -1,0 +1,79 @@
+import "server-only";
+import type { ParsedBrandInput } from "@/lib/brands/schemas";
+import { db } from "@/lib/db/prisma";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { ConflictError, NotFoundError, UserError } from "@/lib/errors";
+
+export async function listBrands(workspaceId: string) {
+  return db().brand.findMany({
+    where: { workspaceId },
+    include: { competitors: { orderBy: { createdAt: "asc" } } },
+    orderBy: { createdAt: "asc" },
+  });
+}
+
+export type BrandWithCompetitors = Awaited<ReturnType<typeof listBrands>>[number];
+
+function nameTaken(error: unknown): boolean {
+  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
+}
+
+export async function createBrand(workspaceId: string, input: ParsedBrandInput) {
+  try {
+    return await db().brand.create({
+      data: {
+        workspaceId,
+        name: input.name,
+        aliases: input.aliases,
+        domains: input.domains,
+        competitors: { create: input.competitors.map(({ name, aliases, domains }) => ({ workspaceId, name, aliases, domains })) },
+      },
+      include: { competitors: true },
+    });
+  } catch (error) {
+    if (nameTaken(error)) throw new ConflictError(`A brand named "${input.name}" already exists.`, { field: "name" });
+    throw error;
+  }
+}
+
+/** Replaces the brand's fields and its competitor list (kept ones by id, new ones created, missing ones removed). */
+export async function updateBrand(workspaceId: string, brandId: string, input: ParsedBrandInput) {
+  try {
+    return await db().$transaction(async (tx) => {
+      const brand = await tx.brand.findFirst({ where: { id: brandId, workspaceId }, include: { competitors: true } });
+      if (!brand) throw new NotFoundError("That brand does not exist in this workspace.");
+      const existingIds = new Set(brand.competitors.map((c) => c.id));
+      const unknown = input.competitors.find((c) => c.id && !existingIds.has(c.id));
+      if (unknown) throw new NotFoundError(`Competitor "${unknown.name}" does not belong to this brand.`);
+
+      const keptIds = input.competitors.flatMap((c) => (c.id ? [c.id] : []));
+      await tx.competitor.deleteMany({ where: { brandId, workspaceId, id: { notIn: keptIds } } });
+      // Renames may swap names between competitors: clear names first so the unique index never sees a clash.
+      for (const c of input.competitors.filter((c) => c.id)) {
+        await tx.competitor.update({ where: { id: c.id }, data: { name: `__renaming__${c.id}` } });
+      }
+      for (const c of input.competitors) {
+        const data = { name: c.name, aliases: c.aliases, domains: c.domains };
+        if (c.id) await tx.competitor.update({ where: { id: c.id }, data });
+        else await tx.competitor.create({ data: { ...data, workspaceId, brandId } });
+      }
+      return tx.brand.update({
+        where: { id: brandId },
+        data: { name: input.name, aliases: input.aliases, domains: input.domains },
+        include: { competitors: { orderBy: { createdAt: "asc" } } },
+      });
+    });
+  } catch (error) {
+    if (nameTaken(error)) throw new ConflictError(`A brand named "${input.name}" already exists.`, { field: "name" });
+    throw error;
+  }
+}
+
+export async function deleteBrand(workspaceId: string, brandId: string) {
+  const brand = await db().brand.findFirst({ where: { id: brandId, workspaceId }, include: { _count: { select: { checks: true } } } });
+  if (!brand) throw new NotFoundError("That brand does not exist in this workspace.");
+  if (brand._count.checks > 0) {
+    throw new UserError(`"${brand.name}" has ${brand._count.checks} check(s) in its history and cannot be deleted.`);
+  }
+  await db().brand.delete({ where: { id: brand.id } });
+}

@@ -1,0 +1,49 @@
+import { z } from "zod";
+
+const name = z.string().trim().min(1, "Enter a name").max(100, "Use at most 100 characters");
+
+const aliases = z
+  .array(z.string().trim().min(1).max(100, "An alias can have at most 100 characters"))
+  .max(20, "Use at most 20 aliases")
+  .transform((list) => [...new Set(list)]);
+
+/** Accepts "https://www.example.com/path" or "example.com" and keeps the host name. */
+export const domainSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .transform((value) => value.replace(/^[a-z]+:\/\//, "").replace(/[/?#].*$/, "").replace(/^www\./, ""))
+  .pipe(
+    z
+      .string()
+      .max(253)
+      .regex(/^(?=.{1,253}$)([a-z0-9\u00a1-\uffff]([a-z0-9\u00a1-\uffff-]{0,61}[a-z0-9\u00a1-\uffff])?\.)+[a-z\u00a1-\uffff]{2,63}$/, "Enter a domain such as example.com"),
+  );
+
+const domains = z.array(domainSchema).max(20, "Use at most 20 domains").transform((list) => [...new Set(list)]);
+
+export const competitorInputSchema = z.object({
+  id: z.uuid().optional(),
+  name,
+  aliases: aliases.default([]),
+  domains: domains.default([]),
+});
+
+export const brandInputSchema = z
+  .object({
+    name,
+    aliases: aliases.default([]),
+    domains: domains.default([]),
+    competitors: z.array(competitorInputSchema).max(25, "Track at most 25 competitors per brand").default([]),
+  })
+  .superRefine((brand, issue) => {
+    const seen = new Set([brand.name.toLowerCase()]);
+    brand.competitors.forEach((c, i) => {
+      const key = c.name.toLowerCase();
+      if (seen.has(key)) issue.addIssue({ code: "custom", path: ["competitors", i, "name"], message: `"${c.name}" is listed twice` });
+      seen.add(key);
+    });
+  });
+
+export type BrandInput = z.input<typeof brandInputSchema>;
+export type ParsedBrandInput = z.output<typeof brandInputSchema>;

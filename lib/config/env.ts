@@ -1,0 +1,57 @@
+// The one place that reads process.env. Every setting is documented in the README's
+// configuration table; keep the two in step.
+import { z } from "zod";
+
+const boolean = z
+  .enum(["true", "false", "1", "0", "yes", "no"])
+  .transform((v) => v === "true" || v === "1" || v === "yes");
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  DATABASE_URL: z.string().url().optional(),
+  BEACON_DATA_DIR: z.string().default(".data"),
+  BEACON_EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  BEACON_URL: z.string().url().optional(),
+  BEACON_AUTH_SECRET: z.string().min(32, "BEACON_AUTH_SECRET must be at least 32 characters").optional(),
+  BEACON_SEED_DEMO: boolean.default(true),
+  BEACON_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(8),
+  BEACON_WORKER_LEASE_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
+  BEACON_WORKER_SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(600).default(5),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+let cached: Env | undefined;
+
+export function env(): Env {
+  if (!cached) {
+    const parsed = envSchema.safeParse(process.env);
+    if (!parsed.success) {
+      const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+      throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
+    }
+    cached = parsed.data;
+  }
+  return cached;
+}
+
+/**
+ * The launcher learns the database URL only after it has started the database, after env() was
+ * first read; code that runs later in the same process (the seed, Prisma) must see it.
+ */
+export function setDatabaseUrl(url: string): void {
+  process.env.DATABASE_URL = url;
+  cached = undefined;
+}
+
+export function publicUrl(): string {
+  const e = env();
+  return e.BEACON_URL ?? `http://localhost:${e.PORT}`;
+}
+
+export function requireDatabaseUrl(): string {
+  const url = env().DATABASE_URL;
+  if (!url) throw new Error("DATABASE_URL is not set. Start Beacon with `npm run dev` or `npm start`, or set DATABASE_URL.");
+  return url;
+}

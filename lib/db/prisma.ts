@@ -1,0 +1,25 @@
+import "server-only";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaClient } from "@/lib/generated/prisma/client";
+import { requireDatabaseUrl } from "@/lib/config/env";
+
+export type Db = PrismaClient;
+
+// One client per process. Created on first use so that `next build` never needs a database, and
+// kept on globalThis so that Next's dev reloads do not open a new pool on every edit.
+const globalForPrisma = globalThis as unknown as { beaconPrisma?: PrismaClient };
+
+function createClient(): PrismaClient {
+  const adapter = new PrismaPg({ connectionString: requireDatabaseUrl(), max: 10 });
+  return new PrismaClient({ adapter });
+}
+
+export function db(): PrismaClient {
+  globalForPrisma.beaconPrisma ??= createClient();
+  return globalForPrisma.beaconPrisma;
+}
+
+export async function disconnectDb(): Promise<void> {
+  await globalForPrisma.beaconPrisma?.$disconnect();
+  globalForPrisma.beaconPrisma = undefined;
+}

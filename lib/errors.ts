@@ -1,0 +1,32 @@
+// Errors whose message is meant for the person who caused them. Anything else is a bug: it is
+// logged, and the user sees a generic message with a request id (lib/actions/safe-action.ts).
+export class UserError extends Error {
+  readonly status: number = 400;
+  readonly code: string = "bad_request";
+  /** The input field the message is about, when there is one. */
+  readonly field?: string;
+  constructor(message: string, options: { field?: string } = {}) {
+    super(message);
+    this.field = options.field;
+  }
+}
+
+export class UnauthorizedError extends UserError {
+  override readonly status = 401;
+  override readonly code = "unauthorized";
+}
+
+export class ForbiddenError extends UserError {
+  override readonly status = 403;
+  override readonly code = "forbidden";
+}
+
+export class NotFoundError extends UserError {
+  override readonly status = 404;
+  override readonly code = "not_found";
+}
+
+export class ConflictError extends UserError {
+  override readonly status = 409;
+  override readonly code = "conflict";
+}

@@ -1,0 +1,97 @@
+import "server-only";
+import { db } from "@/lib/db/prisma";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { NotFoundError, UserError } from "@/lib/errors";
+import { MAX_BULK_PROMPTS, splitPromptLines, type ParsedPromptInput } from "@/lib/prompts/schemas";
+
+const live = (workspaceId: string): Prisma.PromptWhereInput => ({ workspaceId, deletedAt: null });
+
+export async function listPrompts(
+  workspaceId: string,
+  query: { q?: string; tag?: string; page: number; pageSize: number },
+) {
+  const where: Prisma.PromptWhereInput = {
+    ...live(workspaceId),
+    ...(query.q ? { text: { contains: query.q, mode: "insensitive" } } : {}),
+    ...(query.tag ? { tags: { has: query.tag } } : {}),
+  };
+  const [items, total, tags] = await Promise.all([
+    db().prompt.findMany({
+      where,
+      orderBy: [{ createdAt: "desc" }, { id: "asc" }],
+      skip: (query.page - 1) * query.pageSize,
+      take: query.pageSize,
+      select: { id: true, text: true, tags: true, country: true, language: true, createdAt: true },
+    }),
+    db().prompt.count({ where }),
+    listPromptTags(workspaceId),
+  ]);
+  return { items, total, page: query.page, pageSize: query.pageSize, tags };
+}
+
+export async function listPromptTags(workspaceId: string): Promise<{ tag: string; count: number }[]> {
+  const rows = await db().$queryRaw<{ tag: string; count: bigint }[]>`
+    SELECT tag, count(*) AS count
+    FROM prompts, unnest(tags) AS tag
+    WHERE "workspaceId" = ${workspaceId}::uuid AND "deletedAt" IS NULL
+    GROUP BY tag ORDER BY tag`;
+  return rows.map((r) => ({ tag: r.tag, count: Number(r.count) }));
+}
+
+async function assertNoDuplicate(workspaceId: string, text: string, exceptId?: string) {
+  const duplicate = await db().prompt.findFirst({
+    where: { ...live(workspaceId), text: { equals: text, mode: "insensitive" }, ...(exceptId ? { id: { not: exceptId } } : {}) },
+    select: { id: true },
+  });
+  if (duplicate) throw new UserError("This prompt already exists in the workspace.", { field: "text" });
+}
+
+export async function createPrompt(workspaceId: string, input: ParsedPromptInput) {
+  await assertNoDuplicate(workspaceId, input.text);
+  return db().prompt.create({ data: { workspaceId, ...input } });
+}
+
+export async function updatePrompt(workspaceId: string, promptId: string, input: ParsedPromptInput) {
+  await assertNoDuplicate(workspaceId, input.text, promptId);
+  const { count } = await db().prompt.updateMany({
+    where: { id: promptId, ...live(workspaceId) },
+    data: { text: input.text, tags: input.tags, country: input.country ?? null, language: input.language ?? null },
+  });
+  if (!count) throw new NotFoundError("That prompt does not exist in this workspace.");
+}
+
+/**
+ * One prompt per line. Lines already in the workspace (or repeated in the paste) are skipped;
+ * any invalid line refuses the whole paste so nothing is half-imported.
+ */
+export async function bulkCreatePrompts(workspaceId: string, lines: string, tags: string[]) {
+  const { texts, errors } = splitPromptLines(lines);
+  if (errors.length) throw new UserError(errors.slice(0, 3).join(" · "), { field: "lines" });
+  if (!texts.length) throw new UserError("Paste at least one prompt, one per line.", { field: "lines" });
+  if (texts.length > MAX_BULK_PROMPTS) {
+    throw new UserError(`Paste at most ${MAX_BULK_PROMPTS} prompts at a time (this paste has ${texts.length}).`, { field: "lines" });
+  }
+  const existing = await db().prompt.findMany({ where: live(workspaceId), select: { text: true } });
+  const seen = new Set(existing.map((p) => p.text.toLowerCase()));
+  const fresh = texts.filter((text) => {
+    const key = text.toLowerCase();
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  if (fresh.length) await db().prompt.createMany({ data: fresh.map((text) => ({ workspaceId, text, tags })) });
+  return { created: fresh.length, skipped: texts.length - fresh.length };
+}
+
+/** Prompts are archived, not erased, so the checks that asked them keep their question. */
+export async function deletePrompts(workspaceId: string, promptIds: string[]) {
+  // In one transaction: when any id is not ours, nothing is archived.
+  return db().$transaction(async (tx) => {
+    const { count } = await tx.prompt.updateMany({
+      where: { id: { in: promptIds }, ...live(workspaceId) },
+      data: { deletedAt: new Date() },
+    });
+    if (count !== new Set(promptIds).size) throw new NotFoundError("Some of those prompts do not exist in this workspace.");
+    return { deleted: count };
+  });
+}

@@ -1,0 +1,70 @@
+import { z } from "zod";
+
+export const MAX_PROMPT_LENGTH = 4000;
+export const MAX_BULK_PROMPTS = 500;
+
+const tag = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .min(1)
+  .max(40, "A tag can have at most 40 characters")
+  .regex(/^[\p{L}\p{N}][\p{L}\p{N} _.-]*$/u, "Tags use letters, digits, spaces, dots, dashes and underscores");
+
+export const tagsSchema = z
+  .array(tag)
+  .max(10, "Use at most 10 tags")
+  .transform((list) => [...new Set(list)]);
+
+const promptText = z
+  .string()
+  .trim()
+  .min(3, "Write a question of at least 3 characters")
+  .max(MAX_PROMPT_LENGTH, `A prompt can have at most ${MAX_PROMPT_LENGTH} characters`);
+
+const country = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .regex(/^[A-Z]{2}$/, "Use a two-letter country code such as US or DE")
+  .optional()
+  .or(z.literal("").transform(() => undefined));
+
+const language = z
+  .string()
+  .trim()
+  .regex(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})?$/, "Use a language code such as en or pt-BR")
+  .optional()
+  .or(z.literal("").transform(() => undefined));
+
+export const promptInputSchema = z.object({ text: promptText, tags: tagsSchema.default([]), country, language });
+
+export const bulkPromptsSchema = z.object({
+  // Cap the raw paste before splitting so a huge body is refused cheaply.
+  lines: z.string().max(MAX_BULK_PROMPTS * (MAX_PROMPT_LENGTH + 1), "That paste is too large"),
+  tags: tagsSchema.default([]),
+});
+
+export const promptListQuerySchema = z.object({
+  q: z.string().trim().max(200).optional(),
+  tag: z.string().trim().toLowerCase().max(40).optional(),
+  page: z.coerce.number().int().min(1).max(10_000).default(1),
+  pageSize: z.coerce.number().int().min(5).max(100).default(25),
+});
+
+/** Splits a paste into prompts, one per non-empty line; reports the lines that are not valid. */
+export function splitPromptLines(lines: string): { texts: string[]; errors: string[] } {
+  const texts: string[] = [];
+  const errors: string[] = [];
+  lines.split(/\r?\n/).forEach((raw, index) => {
+    const line = raw.trim();
+    if (!line) return;
+    const parsed = promptText.safeParse(line);
+    if (parsed.success) texts.push(parsed.data);
+    else errors.push(`Line ${index + 1}: ${parsed.error.issues[0]?.message}`);
+  });
+  return { texts, errors };
+}
+
+export type PromptInput = z.input<typeof promptInputSchema>;
+export type ParsedPromptInput = z.output<typeof promptInputSchema>;

@@ -1,0 +1,52 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { hashPassword } from "better-auth/crypto";
+import { db } from "@/lib/db/prisma";
+import { DEMO_BRAND, DEMO_LOGIN, DEMO_PROMPTS, DEMO_WORKSPACE } from "@/lib/seed/demo-content";
+
+export type SeedResult = { created: boolean; email: string; password: string };
+
+/**
+ * Creates the demo workspace, its owner and its tracking setup, once. Running it again does
+ * nothing, so `npm run dev` can call it on every start.
+ */
+export async function seedDemo(opts: { log?: (line: string) => void } = {}): Promise<SeedResult> {
+  const log = opts.log ?? (() => {});
+  const result = { email: DEMO_LOGIN.email, password: DEMO_LOGIN.password };
+  if (await db().workspace.findUnique({ where: { slug: DEMO_WORKSPACE.slug } })) {
+    return { created: false, ...result };
+  }
+
+  // The password is hashed by better-auth's own function, the same one sign-up uses.
+  const passwordHash = await hashPassword(DEMO_LOGIN.password);
+  await db().$transaction(async (tx) => {
+    const existing = await tx.user.findUnique({ where: { email: DEMO_LOGIN.email } });
+    const userId = existing?.id ?? randomUUID();
+    if (!existing) {
+      await tx.user.create({
+        data: {
+          id: userId,
+          name: DEMO_LOGIN.name,
+          email: DEMO_LOGIN.email,
+          emailVerified: true,
+          accounts: { create: { id: randomUUID(), accountId: userId, providerId: "credential", password: passwordHash } },
+        },
+      });
+    }
+    const workspace = await tx.workspace.create({
+      data: { ...DEMO_WORKSPACE, memberships: { create: { userId, role: "owner" } } },
+    });
+    await tx.brand.create({
+      data: {
+        workspaceId: workspace.id,
+        name: DEMO_BRAND.name,
+        aliases: DEMO_BRAND.aliases,
+        domains: DEMO_BRAND.domains,
+        competitors: { create: DEMO_BRAND.competitors.map((c) => ({ ...c, workspaceId: workspace.id })) },
+      },
+    });
+    await tx.prompt.createMany({ data: DEMO_PROMPTS.map((p) => ({ ...p, workspaceId: workspace.id })) });
+  });
+  log(`demo workspace created: sign in as ${DEMO_LOGIN.email} / ${DEMO_LOGIN.password}`);
+  return { created: true, ...result };
+}

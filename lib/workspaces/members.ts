@@ -1,0 +1,120 @@
+import "server-only";
+import { createHash, randomBytes } from "node:crypto";
+import { publicUrl } from "@/lib/config/env";
+import { assertCan, canManageMembers, canManageOwners, type Role } from "@/lib/auth/permissions";
+import type { WorkspaceContext } from "@/lib/auth/session";
+import { db } from "@/lib/db/prisma";
+import { ConflictError, NotFoundError, UserError } from "@/lib/errors";
+
+const INVITATION_TTL_DAYS = 7;
+
+const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+
+export async function listMembers(workspaceId: string) {
+  const memberships = await db().membership.findMany({
+    where: { workspaceId },
+    include: { user: { select: { id: true, name: true, email: true } } },
+    orderBy: { createdAt: "asc" },
+  });
+  return memberships.map((m) => ({ id: m.id, role: m.role as Role, joinedAt: m.createdAt, user: m.user }));
+}
+
+export async function listPendingInvitations(workspaceId: string) {
+  return db().invitation.findMany({
+    where: { workspaceId, acceptedAt: null, revokedAt: null, expiresAt: { gt: new Date() } },
+    select: { id: true, email: true, role: true, expiresAt: true, createdAt: true },
+    orderBy: { createdAt: "desc" },
+  });
+}
+
+async function findMembership(workspaceId: string, membershipId: string) {
+  const membership = await db().membership.findFirst({ where: { id: membershipId, workspaceId } });
+  if (!membership) throw new NotFoundError("That member is not in this workspace.");
+  return membership;
+}
+
+async function assertNotLastOwner(workspaceId: string, membership: { role: string }) {
+  if (membership.role !== "owner") return;
+  const owners = await db().membership.count({ where: { workspaceId, role: "owner" } });
+  if (owners <= 1) throw new UserError("A workspace needs at least one owner. Make someone else an owner first.");
+}
+
+export async function changeMemberRole(ctx: WorkspaceContext, membershipId: string, role: Role) {
+  assertCan(canManageMembers(ctx), "Only owners and admins can change roles.");
+  const membership = await findMembership(ctx.workspace.id, membershipId);
+  if (membership.role === "owner" || role === "owner") assertCan(canManageOwners(ctx), "Only owners can grant or change the owner role.");
+  if (role !== "owner") await assertNotLastOwner(ctx.workspace.id, membership);
+  await db().membership.update({ where: { id: membership.id }, data: { role } });
+}
+
+export async function removeMember(ctx: WorkspaceContext, membershipId: string) {
+  assertCan(canManageMembers(ctx), "Only owners and admins can remove members.");
+  const membership = await findMembership(ctx.workspace.id, membershipId);
+  if (membership.role === "owner") assertCan(canManageOwners(ctx), "Only owners can remove an owner.");
+  await assertNotLastOwner(ctx.workspace.id, membership);
+  await db().membership.delete({ where: { id: membership.id } });
+}
+
+/** Creates an invitation and returns the link to share; the token is not stored, only its hash. */
+export async function createInvitation(ctx: WorkspaceContext, input: { email: string; role: Role }) {
+  assertCan(canManageMembers(ctx), "Only owners and admins can invite members.");
+  if (input.role === "owner") assertCan(canManageOwners(ctx), "Only owners can invite another owner.");
+  const existing = await db().membership.findFirst({ where: { workspaceId: ctx.workspace.id, user: { email: input.email } } });
+  if (existing) throw new ConflictError(`${input.email} is already a member of this workspace.`, { field: "email" });
+
+  const token = randomBytes(24).toString("base64url");
+  const invitation = await db().invitation.create({
+    data: {
+      workspaceId: ctx.workspace.id,
+      email: input.email,
+      role: input.role,
+      tokenHash: hashToken(token),
+      invitedById: ctx.userId,
+      expiresAt: new Date(Date.now() + INVITATION_TTL_DAYS * 24 * 3600 * 1000),
+    },
+  });
+  return { id: invitation.id, email: invitation.email, role: invitation.role, link: `${publicUrl()}/invite/${token}` };
+}
+
+export async function revokeInvitation(ctx: WorkspaceContext, invitationId: string) {
+  assertCan(canManageMembers(ctx), "Only owners and admins can revoke invitations.");
+  const { count } = await db().invitation.updateMany({
+    where: { id: invitationId, workspaceId: ctx.workspace.id, acceptedAt: null, revokedAt: null },
+    data: { revokedAt: new Date() },
+  });
+  if (!count) throw new NotFoundError("That invitation no longer exists.");
+}
+
+export type InvitationView = {
+  workspaceName: string;
+  email: string;
+  role: Role;
+  state: "pending" | "accepted" | "revoked" | "expired";
+};
+
+export async function findInvitation(token: string): Promise<InvitationView | null> {
+  const invitation = await db().invitation.findUnique({ where: { tokenHash: hashToken(token) }, include: { workspace: true } });
+  if (!invitation) return null;
+  const state = invitation.acceptedAt ? "accepted" : invitation.revokedAt ? "revoked" : invitation.expiresAt < new Date() ? "expired" : "pending";
+  return { workspaceName: invitation.workspace.name, email: invitation.email, role: invitation.role as Role, state };
+}
+
+/** Adds the signed-in user to the invitation's workspace; returns the workspace id. */
+export async function acceptInvitation(user: { id: string; email: string }, token: string): Promise<string> {
+  return db().$transaction(async (tx) => {
+    const invitation = await tx.invitation.findUnique({ where: { tokenHash: hashToken(token) } });
+    if (!invitation || invitation.revokedAt) throw new NotFoundError("This invitation link is not valid.");
+    if (invitation.acceptedAt) throw new UserError("This invitation has already been used.");
+    if (invitation.expiresAt < new Date()) throw new UserError("This invitation has expired. Ask for a new link.");
+    if (invitation.email.toLowerCase() !== user.email.toLowerCase()) {
+      throw new UserError(`This invitation is for ${invitation.email}. Sign in with that address to accept it.`);
+    }
+    await tx.membership.upsert({
+      where: { workspaceId_userId: { workspaceId: invitation.workspaceId, userId: user.id } },
+      create: { workspaceId: invitation.workspaceId, userId: user.id, role: invitation.role },
+      update: {},
+    });
+    await tx.invitation.update({ where: { id: invitation.id }, data: { acceptedAt: new Date(), acceptedById: user.id } });
+    return invitation.workspaceId;
+  });
+}

@@ -1,0 +1,8 @@
+// Prisma CLI configuration. Only `prisma generate` is used here: migrations are applied by
+// scripts/migrate.ts because Prisma's schema engine cannot be downloaded (see README).
+import { defineConfig } from "prisma/config";
+
+export default defineConfig({
+  schema: "prisma/schema.prisma",
+  migrations: { path: "prisma/migrations" },
+});
