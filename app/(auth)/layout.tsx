@@ -1,5 +1,8 @@
 import type { ReactNode } from "react";
 
+// Reads the session on every request; never prerendered.
+export const dynamic = "force-dynamic";
+
 export default function AuthLayout({ children }: { children: ReactNode }) {
   return (
     <main className="flex min-h-full items-center justify-center px-4 py-12">

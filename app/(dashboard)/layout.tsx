@@ -6,6 +6,9 @@ import { WorkspaceSwitcher } from "@/components/shell/workspace-switcher";
 import { getSessionUser, getWorkspaceContext } from "@/lib/auth/session";
 import { listWorkspacesOf } from "@/lib/workspaces/workspaces";
 
+// Reads the session on every request; never prerendered.
+export const dynamic = "force-dynamic";
+
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const user = await getSessionUser();
   if (!user) redirect("/login");

@@ -3,14 +3,14 @@ import { headers } from "next/headers";
 import { APIError } from "better-auth/api";
 import { auth } from "@/lib/auth/auth";
 import { getSessionUser, rememberWorkspace } from "@/lib/auth/session";
-import { publicAction } from "@/lib/actions/safe-action";
+import { fieldPaths, publicAction } from "@/lib/actions/safe-action";
 import { UnauthorizedError, UserError } from "@/lib/errors";
 import { acceptInvitation, findInvitation } from "@/lib/workspaces/members";
 import { signInSchema, signUpSchema } from "@/lib/workspaces/schemas";
 import { createWorkspace } from "@/lib/workspaces/workspaces";
 
 
-export const signUpAction = publicAction.inputSchema(signUpSchema).action(async ({ parsedInput: input }) => {
+export const signUpAction = publicAction.inputSchema(signUpSchema, fieldPaths).action(async ({ parsedInput: input }) => {
   if (input.inviteToken) {
     // Check the invitation before creating the account, so a bad link creates nothing.
     const invitation = await findInvitation(input.inviteToken);
@@ -39,7 +39,7 @@ export const signUpAction = publicAction.inputSchema(signUpSchema).action(async 
   return { workspaceId };
 });
 
-export const signInAction = publicAction.inputSchema(signInSchema).action(async ({ parsedInput: input }) => {
+export const signInAction = publicAction.inputSchema(signInSchema, fieldPaths).action(async ({ parsedInput: input }) => {
   try {
     await auth().api.signInEmail({ body: input, headers: await headers() });
   } catch (error) {
@@ -55,7 +55,7 @@ export const signOutAction = publicAction.action(async () => {
 });
 
 export const acceptInvitationAction = publicAction
-  .inputSchema(signUpSchema.pick({ inviteToken: true }).required())
+  .inputSchema(signUpSchema.pick({ inviteToken: true }).required(), fieldPaths)
   .action(async ({ parsedInput: { inviteToken } }) => {
     const user = await getSessionUser();
     if (!user) throw new UnauthorizedError("Sign in to accept this invitation.");

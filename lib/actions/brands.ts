@@ -1,26 +1,26 @@
 "use server";
 import { z } from "zod";
 import { assertCan, canEditTrackingSetup } from "@/lib/auth/permissions";
-import { workspaceAction } from "@/lib/actions/safe-action";
+import { fieldPaths, workspaceAction } from "@/lib/actions/safe-action";
 import { createBrand, deleteBrand, listBrands, updateBrand } from "@/lib/brands/brands";
 import { brandInputSchema } from "@/lib/brands/schemas";
 
 export const listBrandsAction = workspaceAction.action(async ({ ctx }) => listBrands(ctx.workspace.id));
 
-export const createBrandAction = workspaceAction.inputSchema(brandInputSchema).action(async ({ parsedInput, ctx }) => {
+export const createBrandAction = workspaceAction.inputSchema(brandInputSchema, fieldPaths).action(async ({ parsedInput, ctx }) => {
   assertCan(canEditTrackingSetup(ctx), "Viewers cannot add brands.");
   return createBrand(ctx.workspace.id, parsedInput);
 });
 
 export const updateBrandAction = workspaceAction
-  .inputSchema(z.object({ brandId: z.uuid(), brand: brandInputSchema }))
+  .inputSchema(z.object({ brandId: z.uuid(), brand: brandInputSchema }), fieldPaths)
   .action(async ({ parsedInput, ctx }) => {
     assertCan(canEditTrackingSetup(ctx), "Viewers cannot change brands.");
     return updateBrand(ctx.workspace.id, parsedInput.brandId, parsedInput.brand);
   });
 
 export const deleteBrandAction = workspaceAction
-  .inputSchema(z.object({ brandId: z.uuid() }))
+  .inputSchema(z.object({ brandId: z.uuid() }), fieldPaths)
   .action(async ({ parsedInput, ctx }) => {
     assertCan(canEditTrackingSetup(ctx), "Viewers cannot delete brands.");
     await deleteBrand(ctx.workspace.id, parsedInput.brandId);

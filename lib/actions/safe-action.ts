@@ -12,7 +12,6 @@ export type ActionError = { message: string; field?: string; code: string };
  * anything else is logged with a request id and the user gets only that id.
  */
 export const publicAction = createSafeActionClient({
-  defaultValidationErrorsShape: "flattened",
   handleServerError(error): ActionError {
     if (error instanceof UserError) return { message: error.message, field: error.field, code: error.code };
     const requestId = randomUUID().slice(0, 8);
@@ -23,3 +22,30 @@ export const publicAction = createSafeActionClient({
 
 /** Actions inside a workspace: the session, workspace and role are loaded before the input is used. */
 export const workspaceAction = publicAction.use(async ({ next }) => next({ ctx: await requireWorkspaceContext() }));
+
+/** Validation errors as the browser gets them: messages keyed by dotted field path ("competitors.2.name"). */
+export type DottedValidationErrors = { formErrors: string[]; fieldErrors: Record<string, string[]> };
+
+type ErrorTree = { _errors?: string[]; [key: string]: unknown };
+
+function dotted(tree: unknown): DottedValidationErrors {
+  const result: DottedValidationErrors = { formErrors: [], fieldErrors: {} };
+  const walk = (node: ErrorTree, path: string[]) => {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === "_errors") {
+        const messages = (value as string[]) ?? [];
+        if (!messages.length) continue;
+        if (path.length) (result.fieldErrors[path.join(".")] ??= []).push(...messages);
+        else result.formErrors.push(...messages);
+      } else if (value && typeof value === "object") walk(value as ErrorTree, [...path, key]);
+    }
+  };
+  walk((tree ?? {}) as ErrorTree, []);
+  return result;
+}
+
+/**
+ * Pass as the second argument of `.inputSchema()`: next-safe-action's own flattened shape keeps
+ * only top-level fields, and forms need nested ones (a competitor's domain, a prompt in a list).
+ */
+export const fieldPaths = { handleValidationErrorsShape: async (errors: unknown) => dotted(errors) };

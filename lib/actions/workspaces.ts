@@ -1,13 +1,13 @@
 "use server";
 import { z } from "zod";
 import { getSessionUser, rememberWorkspace } from "@/lib/auth/session";
-import { publicAction, workspaceAction } from "@/lib/actions/safe-action";
+import { fieldPaths, publicAction, workspaceAction } from "@/lib/actions/safe-action";
 import { UnauthorizedError } from "@/lib/errors";
 import { workspaceNameSchema } from "@/lib/workspaces/schemas";
 import { createWorkspace, requireMembership } from "@/lib/workspaces/workspaces";
 
 export const switchWorkspaceAction = workspaceAction
-  .inputSchema(z.object({ workspaceId: z.uuid("Unknown workspace") }))
+  .inputSchema(z.object({ workspaceId: z.uuid("Unknown workspace") }), fieldPaths)
   .action(async ({ parsedInput, ctx }) => {
     const membership = await requireMembership(ctx.userId, parsedInput.workspaceId);
     await rememberWorkspace(membership.workspaceId);
@@ -16,7 +16,7 @@ export const switchWorkspaceAction = workspaceAction
 
 // Signed-in users without any workspace (e.g. removed from their last one) may create one too.
 export const createWorkspaceAction = publicAction
-  .inputSchema(z.object({ name: workspaceNameSchema }))
+  .inputSchema(z.object({ name: workspaceNameSchema }), fieldPaths)
   .action(async ({ parsedInput }) => {
     const user = await getSessionUser();
     if (!user) throw new UnauthorizedError("Please sign in again.");

@@ -18,6 +18,19 @@ const envSchema = z.object({
   BEACON_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(8),
   BEACON_WORKER_LEASE_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
   BEACON_WORKER_SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(600).default(5),
+  // How often each worker looks for dead workers whose captures must be recovered.
+  BEACON_SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(5),
+  // Base of the exponential retry backoff (DESIGN.md "Retries by error class").
+  BEACON_RETRY_BASE_MS: z.coerce.number().int().min(1).max(600_000).default(1000),
+  // Simulator overrides (tests, demos); each wins over the provider configuration's settings.
+  SIMULATOR_LATENCY_MS: z
+    .string()
+    .regex(/^\d+(-\d+)?$/, "Use a number of milliseconds or a range such as 500-3000")
+    .optional(),
+  SIMULATOR_ERROR_RATE: z.coerce.number().min(0).max(1).optional(),
+  SIMULATOR_PERMANENT_ERROR_RATE: z.coerce.number().min(0).max(1).optional(),
+  SIMULATOR_TIMEOUT_RATE: z.coerce.number().min(0).max(1).optional(),
+  SIMULATOR_SEED: z.string().optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -171,7 +171,9 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const port = options.port ?? (await freePort());
   const args = ["-D", clusterDir, "-p", String(port), "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "max_connections=300"];
   if (options.ephemeral) args.push("-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off");
-  const child: ChildProcess = spawn(path.join(binDir, "postgres"), args, { ...asUser, env, stdio: ["ignore", "pipe", "pipe"] });
+  // Its own process group: a Ctrl-C in the terminal reaches the launcher, which stops the
+  // server last, after the worker has drained and written its final heartbeat.
+  const child: ChildProcess = spawn(path.join(binDir, "postgres"), args, { ...asUser, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
   let output = "";
   const collect = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-4000);

@@ -29,3 +29,4 @@ export const DEMO_PROMPTS: { text: string; tags: string[]; country?: string; lan
   { text: "Welches CRM eignet sich am besten für ein kleines Vertriebsteam?", tags: ["buying", "smb"], country: "DE", language: "de" },
   { text: "What CRM integrates best with Slack and Google Workspace?", tags: ["features", "integrations"] },
 ];
+

@@ -2,6 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { hashPassword } from "better-auth/crypto";
 import { db } from "@/lib/db/prisma";
+import { defaultProviderConfigs } from "@/lib/providers/defaults";
 import { DEMO_BRAND, DEMO_LOGIN, DEMO_PROMPTS, DEMO_WORKSPACE } from "@/lib/seed/demo-content";
 
 export type SeedResult = { created: boolean; email: string; password: string };
@@ -46,6 +47,7 @@ export async function seedDemo(opts: { log?: (line: string) => void } = {}): Pro
       },
     });
     await tx.prompt.createMany({ data: DEMO_PROMPTS.map((p) => ({ ...p, workspaceId: workspace.id })) });
+    await tx.providerConfig.createMany({ data: defaultProviderConfigs().map((config) => ({ ...config, workspaceId: workspace.id })) });
   });
   log(`demo workspace created: sign in as ${DEMO_LOGIN.email} / ${DEMO_LOGIN.password}`);
   return { created: true, ...result };

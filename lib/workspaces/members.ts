@@ -4,6 +4,7 @@ import { publicUrl } from "@/lib/config/env";
 import { assertCan, canManageMembers, canManageOwners, type Role } from "@/lib/auth/permissions";
 import type { WorkspaceContext } from "@/lib/auth/session";
 import { db } from "@/lib/db/prisma";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import { ConflictError, NotFoundError, UserError } from "@/lib/errors";
 
 const INVITATION_TTL_DAYS = 7;
@@ -27,32 +28,46 @@ export async function listPendingInvitations(workspaceId: string) {
   });
 }
 
-async function findMembership(workspaceId: string, membershipId: string) {
-  const membership = await db().membership.findFirst({ where: { id: membershipId, workspaceId } });
+type Tx = Prisma.TransactionClient;
+
+async function findMembership(tx: Tx, workspaceId: string, membershipId: string) {
+  const membership = await tx.membership.findFirst({ where: { id: membershipId, workspaceId } });
   if (!membership) throw new NotFoundError("That member is not in this workspace.");
   return membership;
 }
 
-async function assertNotLastOwner(workspaceId: string, membership: { role: string }) {
-  if (membership.role !== "owner") return;
-  const owners = await db().membership.count({ where: { workspaceId, role: "owner" } });
-  if (owners <= 1) throw new UserError("A workspace needs at least one owner. Make someone else an owner first.");
+/**
+ * Runs a change that may take away an owner. The workspace's owner rows are locked first (in a
+ * fixed order), so two owners demoting each other at once cannot leave the workspace ownerless.
+ */
+async function withOwnersLocked<T>(workspaceId: string, change: (tx: Tx, ownerCount: number) => Promise<T>): Promise<T> {
+  return db().$transaction(async (tx) => {
+    const owners = await tx.$queryRaw<{ id: string }[]>`
+      SELECT id FROM memberships WHERE "workspaceId" = ${workspaceId}::uuid AND role = 'owner' ORDER BY id FOR UPDATE`;
+    return change(tx, owners.length);
+  });
 }
+
+const LAST_OWNER = "A workspace needs at least one owner. Make someone else an owner first.";
 
 export async function changeMemberRole(ctx: WorkspaceContext, membershipId: string, role: Role) {
   assertCan(canManageMembers(ctx), "Only owners and admins can change roles.");
-  const membership = await findMembership(ctx.workspace.id, membershipId);
-  if (membership.role === "owner" || role === "owner") assertCan(canManageOwners(ctx), "Only owners can grant or change the owner role.");
-  if (role !== "owner") await assertNotLastOwner(ctx.workspace.id, membership);
-  await db().membership.update({ where: { id: membership.id }, data: { role } });
+  await withOwnersLocked(ctx.workspace.id, async (tx, owners) => {
+    const membership = await findMembership(tx, ctx.workspace.id, membershipId);
+    if (membership.role === "owner" || role === "owner") assertCan(canManageOwners(ctx), "Only owners can grant or change the owner role.");
+    if (membership.role === "owner" && role !== "owner" && owners <= 1) throw new UserError(LAST_OWNER);
+    await tx.membership.update({ where: { id: membership.id }, data: { role } });
+  });
 }
 
 export async function removeMember(ctx: WorkspaceContext, membershipId: string) {
   assertCan(canManageMembers(ctx), "Only owners and admins can remove members.");
-  const membership = await findMembership(ctx.workspace.id, membershipId);
-  if (membership.role === "owner") assertCan(canManageOwners(ctx), "Only owners can remove an owner.");
-  await assertNotLastOwner(ctx.workspace.id, membership);
-  await db().membership.delete({ where: { id: membership.id } });
+  await withOwnersLocked(ctx.workspace.id, async (tx, owners) => {
+    const membership = await findMembership(tx, ctx.workspace.id, membershipId);
+    if (membership.role === "owner") assertCan(canManageOwners(ctx), "Only owners can remove an owner.");
+    if (membership.role === "owner" && owners <= 1) throw new UserError(LAST_OWNER);
+    await tx.membership.delete({ where: { id: membership.id } });
+  });
 }
 
 /** Creates an invitation and returns the link to share; the token is not stored, only its hash. */

@@ -1,6 +1,7 @@
 import "server-only";
 import type { Role } from "@/lib/auth/permissions";
 import { db } from "@/lib/db/prisma";
+import { defaultProviderConfigs } from "@/lib/providers/defaults";
 import { NotFoundError } from "@/lib/errors";
 
 export function slugify(name: string): string {
@@ -23,7 +24,12 @@ export async function createWorkspace(ownerId: string, name: string, preferredSl
   let slug = base;
   for (let n = 2; taken.has(slug); n++) slug = `${base}-${n}`;
   return db().workspace.create({
-    data: { name, slug, memberships: { create: { userId: ownerId, role: "owner" } } },
+    data: {
+      name,
+      slug,
+      memberships: { create: { userId: ownerId, role: "owner" } },
+      providerConfigs: { createMany: { data: defaultProviderConfigs() } },
+    },
   });
 }
 

@@ -5,6 +5,9 @@ import { getSessionUser } from "@/lib/auth/session";
 import { findInvitation } from "@/lib/workspaces/members";
 import { AcceptInvitation } from "./accept-invitation";
 
+// Reads the session on every request; never prerendered.
+export const dynamic = "force-dynamic";
+
 export const metadata: Metadata = { title: "Invitation" };
 
 const messages = {

@@ -394,6 +394,7 @@ CREATE TABLE "events" (
 -- CreateTable
 CREATE TABLE "worker_heartbeats" (
     "workerId" TEXT NOT NULL,
+    "slotIds" TEXT[] NOT NULL DEFAULT ARRAY[]::TEXT[],
     "hostname" TEXT NOT NULL,
     "pid" INTEGER NOT NULL,
     "concurrency" INTEGER NOT NULL,
@@ -402,6 +403,8 @@ CREATE TABLE "worker_heartbeats" (
     "lastSeenAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "leaseExpiresAt" TIMESTAMP(3) NOT NULL,
     "stoppedAt" TIMESTAMP(3),
+    "expiredAt" TIMESTAMP(3),
+    "metrics" TEXT,
 
     CONSTRAINT "worker_heartbeats_pkey" PRIMARY KEY ("workerId")
 );
@@ -471,6 +474,9 @@ CREATE UNIQUE INDEX "checks_workspaceId_idempotencyKey_key" ON "checks"("workspa
 
 -- CreateIndex
 CREATE INDEX "captures_checkId_status_idx" ON "captures"("checkId", "status");
+
+-- CreateIndex
+CREATE INDEX "captures_status_providerConfigId_idx" ON "captures"("status", "providerConfigId");
 
 -- CreateIndex
 CREATE INDEX "captures_workspaceId_status_idx" ON "captures"("workspaceId", "status");

@@ -1,0 +1,54 @@
+// Cited sources of an answer: the provider's sources plus URLs written in the text, normalised
+// (tracking parameters and fragments removed), with their registrable domain from the public
+// suffix list and a flag for the brand's own domains.
+import { getDomain } from "tldts";
+import type { Source } from "@/lib/providers/types";
+
+export type Citation = { url: string; title: string | null; domain: string; isOwnDomain: boolean; citedInText: boolean };
+
+const TRACKING_PARAMS = /^(utm_\w+|gclid|fbclid|msclkid|mc_cid|mc_eid|ref|ref_src|igshid|_hsenc|_hsmi|yclid|srsltid)$/i;
+const URL_IN_TEXT = /https?:\/\/[^\s<>()\[\]"'`]+[^\s<>()\[\]"'`.,;:!?*_]/g;
+
+export function normalizeUrl(raw: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    return null;
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return null;
+  url.hash = "";
+  for (const key of [...url.searchParams.keys()]) if (TRACKING_PARAMS.test(key)) url.searchParams.delete(key);
+  url.hostname = url.hostname.toLowerCase();
+  return url.toString();
+}
+
+export function registrableDomain(url: string): string | null {
+  return getDomain(url, { allowPrivateDomains: false }) ?? null;
+}
+
+export function isOwnDomain(domain: string, ownDomains: string[]): boolean {
+  return ownDomains.some((own) => {
+    const ownDomain = registrableDomain(`https://${own}`) ?? own;
+    return domain === ownDomain;
+  });
+}
+
+export function extractCitations(input: { text: string; sources: Source[]; ownDomains: string[] }): Citation[] {
+  const byUrl = new Map<string, Citation>();
+  const add = (raw: string, title: string | null, citedInText: boolean) => {
+    const url = normalizeUrl(raw);
+    const domain = url && registrableDomain(url);
+    if (!url || !domain) return;
+    const existing = byUrl.get(url);
+    if (existing) {
+      existing.citedInText ||= citedInText;
+      existing.title ??= title;
+      return;
+    }
+    byUrl.set(url, { url, title, domain, isOwnDomain: isOwnDomain(domain, input.ownDomains), citedInText });
+  };
+  for (const source of input.sources) add(source.url, source.title ?? null, source.citedInText);
+  for (const match of input.text.matchAll(URL_IN_TEXT)) add(match[0], null, true);
+  return [...byUrl.values()];
+}

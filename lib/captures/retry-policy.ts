@@ -1,0 +1,46 @@
+// What happens to a capture after a failed call (DESIGN.md "Retries by error class"). Pure, so
+// the table below is unit-tested directly.
+import type { RetryClass } from "@/lib/providers/errors";
+
+export const RETRY_BASE_MS = 1_000;
+export const RETRY_CAP_MS = 60_000;
+
+/**
+ * Exponential backoff with full jitter: a uniform delay in [0, min(cap, base * 2^(n-1))] after
+ * the n-th spent attempt, but never sooner than the provider's Retry-After.
+ */
+export function backoffMs(spentAttempts: number, retryAfterMs: number | undefined, random: () => number = Math.random, baseMs = RETRY_BASE_MS): number {
+  const ceiling = Math.min(RETRY_CAP_MS, baseMs * 2 ** Math.max(0, spentAttempts - 1));
+  const jittered = Math.floor(random() * ceiling);
+  return Math.max(jittered, retryAfterMs ?? 0);
+}
+
+export type FailureDecision =
+  | { next: "retry"; delayMs: number }
+  | { next: "failed"; reason: string };
+
+/**
+ * @param spent attempts that reached the provider and failed or ended unknown, this one included
+ * @param unknownSpent of those, the ones whose outcome is unknown
+ */
+export function decideAfterFailure(input: {
+  retryClass: RetryClass;
+  reason: string;
+  spent: number;
+  unknownSpent: number;
+  maxAttempts: number;
+  unknownRetries: number;
+  retryAfterMs?: number;
+  random?: () => number;
+  baseMs?: number;
+}): FailureDecision {
+  const { retryClass, reason, spent, maxAttempts } = input;
+  if (retryClass === "permanent") return { next: "failed", reason };
+  if (spent >= maxAttempts) return { next: "failed", reason: `${reason} (gave up after ${spent} attempt${spent === 1 ? "" : "s"})` };
+  // After an unknown outcome the provider may already have done (and billed) the work, so it is
+  // retried only as often as the provider's policy allows.
+  if (retryClass === "unknown" && input.unknownSpent > input.unknownRetries) {
+    return { next: "failed", reason: `${reason} (outcome unknown; not retried again to avoid paying twice)` };
+  }
+  return { next: "retry", delayMs: backoffMs(spent, input.retryAfterMs, input.random, input.baseMs) };
+}

@@ -1,0 +1,169 @@
+import "server-only";
+import { createHash } from "node:crypto";
+import { reserveBudget } from "@/lib/billing/budget";
+import { costOf, estimateUsage, type PriceTable } from "@/lib/billing/money";
+import { MAX_CAPTURES_PER_CHECK, MAX_PROMPTS_PER_CHECK, type PromptSelection } from "@/lib/checks/schemas";
+import { db } from "@/lib/db/prisma";
+import { NotFoundError, UserError } from "@/lib/errors";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { enqueueCaptureJobs } from "@/lib/jobs/enqueue";
+
+type Tx = Prisma.TransactionClient;
+
+export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
+
+export class IdempotencyMismatchError extends UserError {
+  override readonly status = 422;
+  override readonly code = "idempotency_key_reused";
+}
+
+export type CheckRequest = {
+  workspaceId: string;
+  idempotencyKey: string;
+  /** Hash of the request as the client sent it: same key + same hash = the same check. */
+  requestHash: string;
+  /** Defaults to the workspace's first brand. */
+  brandId?: string;
+  prompts: PromptSelection | { mode: "api"; promptIds: string[]; texts: string[] };
+  providers: { ids: string[] } | { names: string[] };
+  samples: number;
+  startedById?: string | null;
+  apiKeyId?: string | null;
+};
+
+/** A stable hash of any JSON value (object keys sorted), for idempotency comparisons. */
+export function hashRequest(value: unknown): string {
+  const canonical = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(canonical)
+      : v && typeof v === "object"
+        ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)).map(([k, x]) => [k, canonical(x)]))
+        : v;
+  return createHash("sha256").update(JSON.stringify(canonical(value))).digest("hex");
+}
+
+async function resolveBrand(tx: Tx, workspaceId: string, brandId?: string) {
+  const brand = await tx.brand.findFirst({ where: { workspaceId, ...(brandId ? { id: brandId } : {}) }, orderBy: { createdAt: "asc" } });
+  if (!brand) throw new NotFoundError(brandId ? "That brand does not exist in this workspace." : "Add a brand before running a check.", { field: "brandId" });
+  return brand;
+}
+
+async function resolvePrompts(tx: Tx, workspaceId: string, selection: CheckRequest["prompts"]) {
+  const live = { workspaceId, deletedAt: null };
+  const select = { id: true, text: true } as const;
+  if (selection.mode === "all") return tx.prompt.findMany({ where: live, select, orderBy: { createdAt: "asc" }, take: MAX_PROMPTS_PER_CHECK + 1 });
+  if (selection.mode === "tag") return tx.prompt.findMany({ where: { ...live, tags: { has: selection.tag } }, select, orderBy: { createdAt: "asc" }, take: MAX_PROMPTS_PER_CHECK + 1 });
+
+  const ids = [...new Set(selection.promptIds)];
+  const found = await tx.prompt.findMany({ where: { ...live, id: { in: ids } }, select });
+  if (found.length !== ids.length) throw new NotFoundError(`${ids.length - found.length} of the chosen prompts do not exist in this workspace.`, { field: "prompts" });
+  if (selection.mode === "picked") return found;
+
+  // REST API: ad-hoc question texts become prompts (an existing prompt with the same text is reused).
+  const byText = new Map<string, { id: string; text: string }>();
+  for (const text of selection.texts) {
+    const existing = await tx.prompt.findFirst({ where: { ...live, text: { equals: text, mode: "insensitive" } }, select });
+    byText.set(text.toLowerCase(), existing ?? (await tx.prompt.create({ data: { workspaceId, text }, select })));
+  }
+  const merged = new Map([...found, ...byText.values()].map((p) => [p.id, p]));
+  return [...merged.values()];
+}
+
+async function resolveProviders(tx: Tx, workspaceId: string, providers: CheckRequest["providers"]) {
+  const where = "ids" in providers ? { id: { in: providers.ids } } : { name: { in: providers.names } };
+  const wanted = "ids" in providers ? providers.ids : providers.names;
+  const found = await tx.providerConfig.findMany({ where: { workspaceId, ...where } });
+  const key = (p: (typeof found)[number]) => ("ids" in providers ? p.id : p.name);
+  const missing = [...new Set(wanted)].filter((w) => !found.some((p) => key(p) === w));
+  if (missing.length) throw new NotFoundError(`Unknown provider${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}.`, { field: "providers" });
+  const disabled = found.filter((p) => !p.enabled);
+  if (disabled.length) throw new UserError(`Provider ${disabled.map((p) => p.name).join(", ")} is disabled.`, { field: "providers" });
+  return found;
+}
+
+/** Estimated cost of running every prompt on every provider `samples` times. */
+export function estimateCheckCost(prompts: { text: string }[], providers: (PriceTable & { searchMode: "on" | "off" | "auto" })[], samples: number) {
+  let total = 0;
+  for (const provider of providers) for (const prompt of prompts) total += costOf(estimateUsage(prompt.text, provider.searchMode), provider);
+  return total * samples;
+}
+
+/**
+ * One click of "Check", in ONE transaction (DESIGN.md "How work flows"): the idempotency key,
+ * the budget reservation, the check, its captures and their graphile-worker jobs. Either all of
+ * it exists afterwards or none of it. Returns the existing check for a repeated request.
+ */
+export async function createCheck(request: CheckRequest): Promise<{ checkId: string; replayed: boolean }> {
+  return db().$transaction(
+    async (tx) => {
+      // Concurrent requests with one key queue up here; the first creates, the rest replay.
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`idem:${request.workspaceId}:${request.idempotencyKey}`}, 0))`;
+      const existing = await tx.check.findUnique({
+        where: { workspaceId_idempotencyKey: { workspaceId: request.workspaceId, idempotencyKey: request.idempotencyKey } },
+        select: { id: true, requestHash: true, idempotencyExpiresAt: true },
+      });
+      if (existing && existing.idempotencyExpiresAt && existing.idempotencyExpiresAt > new Date()) {
+        if (existing.requestHash !== request.requestHash) {
+          throw new IdempotencyMismatchError(
+            "This Idempotency-Key was already used for a different request. Use a new key for a new check.",
+            { field: "idempotencyKey" },
+          );
+        }
+        return { checkId: existing.id, replayed: true };
+      }
+      if (existing) await tx.check.update({ where: { id: existing.id }, data: { idempotencyKey: null } }); // expired key
+
+      const brand = await resolveBrand(tx, request.workspaceId, request.brandId);
+      const prompts = await resolvePrompts(tx, request.workspaceId, request.prompts);
+      if (!prompts.length) throw new UserError("No prompts match this selection. Add prompts or pick another tag.", { field: "prompts" });
+      if (prompts.length > MAX_PROMPTS_PER_CHECK) throw new UserError(`A check can ask at most ${MAX_PROMPTS_PER_CHECK} prompts (this one has more).`, { field: "prompts" });
+      const providers = await resolveProviders(tx, request.workspaceId, request.providers);
+      const totalCaptures = prompts.length * providers.length * request.samples;
+      if (totalCaptures > MAX_CAPTURES_PER_CHECK) {
+        throw new UserError(`That is ${totalCaptures} captures; a check can have at most ${MAX_CAPTURES_PER_CHECK}. Pick fewer prompts, providers or samples.`);
+      }
+
+      const estimate = estimateCheckCost(prompts, providers, request.samples);
+      await reserveBudget(tx, request.workspaceId, estimate);
+
+      const check = await tx.check.create({
+        data: {
+          workspaceId: request.workspaceId,
+          brandId: brand.id,
+          startedById: request.startedById ?? null,
+          apiKeyId: request.apiKeyId ?? null,
+          idempotencyKey: request.idempotencyKey,
+          requestHash: request.requestHash,
+          idempotencyExpiresAt: new Date(Date.now() + IDEMPOTENCY_TTL_MS),
+          samples: request.samples,
+          totalCaptures,
+          queuedCount: totalCaptures,
+          reservedMicros: estimate,
+        },
+        select: { id: true },
+      });
+
+      await tx.$executeRaw`
+        INSERT INTO captures (id, "workspaceId", "checkId", "brandId", "promptId", "providerConfigId", sample, status, "maxAttempts", model, "searchMode", "updatedAt")
+        SELECT gen_random_uuid(), ${request.workspaceId}::uuid, ${check.id}::uuid, ${brand.id}::uuid, p.id, pc.id, s, 'queued', pc."maxAttempts", pc.model, pc."searchMode", now()
+        FROM unnest(${prompts.map((p) => p.id)}::uuid[]) WITH ORDINALITY AS p(id, ord)
+        CROSS JOIN provider_configs pc
+        CROSS JOIN generate_series(1, ${request.samples}::int) AS s
+        WHERE pc.id = ANY(${providers.map((p) => p.id)}::uuid[])
+        ORDER BY s, p.ord, pc.name`;
+      await enqueueCaptureJobs(tx, { checkId: check.id });
+      await tx.event.create({
+        data: {
+          workspaceId: request.workspaceId,
+          checkId: check.id,
+          kind: "check_created",
+          actorUserId: request.startedById ?? null,
+          actorApiKeyId: request.apiKeyId ?? null,
+          data: { captures: totalCaptures, estimateMicros: estimate },
+        },
+      });
+      return { checkId: check.id, replayed: false };
+    },
+    { timeout: 60_000, maxWait: 10_000 },
+  );
+}

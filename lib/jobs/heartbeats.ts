@@ -1,0 +1,66 @@
+import "server-only";
+import { db } from "@/lib/db/prisma";
+
+// A worker process proves it is alive by pushing its lease forward. Times come from the
+// database clock, not this machine's, so that workers and the sweeper on different machines
+// agree on when a lease has expired. The columns are `timestamp(3)` holding UTC, as Prisma
+// writes them.
+
+export type WorkerStatus = "running" | "draining" | "stopped";
+
+export type WorkerIdentity = {
+  /** graphile-worker's pool id: the value its jobs carry in `locked_by`. */
+  workerId: string;
+  /** Its job runners' ids, the values jobs carry in `locked_by`. */
+  slotIds: string[];
+  hostname: string;
+  pid: number;
+  concurrency: number;
+};
+
+/** Inserts the heartbeat row or renews it: lease = database now + leaseSeconds. */
+export async function beat(worker: WorkerIdentity, status: Exclude<WorkerStatus, "stopped">, leaseSeconds: number): Promise<void> {
+  await db().$executeRaw`
+    INSERT INTO "worker_heartbeats" ("workerId", "slotIds", "hostname", "pid", "concurrency", "status", "startedAt", "lastSeenAt", "leaseExpiresAt")
+    VALUES (
+      ${worker.workerId}, ${worker.slotIds}::text[], ${worker.hostname}, ${worker.pid}, ${worker.concurrency}, ${status},
+      now() AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC',
+      (now() AT TIME ZONE 'UTC') + make_interval(secs => ${leaseSeconds})
+    )
+    ON CONFLICT ("workerId") DO UPDATE SET
+      "status" = EXCLUDED."status",
+      "lastSeenAt" = EXCLUDED."lastSeenAt",
+      "leaseExpiresAt" = EXCLUDED."leaseExpiresAt"`;
+}
+
+/** A clean exit: the worker holds no jobs any more, so its lease ends now. */
+export async function markStopped(workerId: string): Promise<void> {
+  await db().$executeRaw`
+    UPDATE "worker_heartbeats"
+    SET "status" = 'stopped',
+        "stoppedAt" = now() AT TIME ZONE 'UTC',
+        "lastSeenAt" = now() AT TIME ZONE 'UTC',
+        "leaseExpiresAt" = now() AT TIME ZONE 'UTC'
+    WHERE "workerId" = ${workerId}`;
+}
+
+export type WorkerHeartbeatView = {
+  workerId: string;
+  hostname: string;
+  pid: number;
+  status: string;
+  lastSeenAt: Date;
+  leaseExpiresAt: Date;
+  alive: boolean;
+};
+
+/** Workers that hold a lease at `now`, plus those seen within `recentMs` (newest first). */
+export async function listRecentWorkers(now: Date, recentMs = 60 * 60 * 1000, limit = 50): Promise<WorkerHeartbeatView[]> {
+  const rows = await db().workerHeartbeat.findMany({
+    where: { OR: [{ leaseExpiresAt: { gt: now } }, { lastSeenAt: { gt: new Date(now.getTime() - recentMs) } }] },
+    orderBy: { lastSeenAt: "desc" },
+    take: limit,
+    select: { workerId: true, hostname: true, pid: true, status: true, lastSeenAt: true, leaseExpiresAt: true },
+  });
+  return rows.map((row) => ({ ...row, alive: row.status !== "stopped" && row.leaseExpiresAt > now }));
+}

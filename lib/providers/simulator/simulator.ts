@@ -1,0 +1,118 @@
+// The built-in provider: realistic answers with no API key. Latency, transient and permanent
+// errors and hangs are drawn from seeded randomness (per capture and attempt), so a test can
+// reproduce a run, and every wait honours the AbortSignal at once.
+import { z } from "zod";
+import { env } from "@/lib/config/env";
+import { CallAbortedError, ProviderError, abortReasonOf } from "@/lib/providers/errors";
+import type { ProviderAdapter, ProviderRequest, ProviderResponse } from "@/lib/providers/types";
+import { writeAnswer } from "./answers";
+import { seededRandom } from "./random";
+
+export const simulatorSettingsSchema = z.object({
+  style: z.enum(["chatgpt", "perplexity", "gemini", "claude"]).default("chatgpt"),
+  latencyMinMs: z.number().int().min(0).max(600_000).default(800),
+  latencyMaxMs: z.number().int().min(0).max(600_000).default(3000),
+  errorRate: z.number().min(0).max(1).default(0),
+  permanentErrorRate: z.number().min(0).max(1).default(0),
+  timeoutRate: z.number().min(0).max(1).default(0),
+});
+
+export type SimulatorSettings = z.infer<typeof simulatorSettingsSchema>;
+
+/** Provider configuration settings, then SIMULATOR_* environment overrides. */
+export function effectiveSimulatorSettings(raw: unknown): SimulatorSettings {
+  const settings = simulatorSettingsSchema.parse(raw ?? {});
+  const e = env();
+  if (e.SIMULATOR_LATENCY_MS) {
+    const [min, max = min] = e.SIMULATOR_LATENCY_MS.split("-").map(Number) as [number, number?];
+    settings.latencyMinMs = min;
+    settings.latencyMaxMs = Math.max(min, max);
+  }
+  if (e.SIMULATOR_ERROR_RATE !== undefined) settings.errorRate = e.SIMULATOR_ERROR_RATE;
+  if (e.SIMULATOR_PERMANENT_ERROR_RATE !== undefined) settings.permanentErrorRate = e.SIMULATOR_PERMANENT_ERROR_RATE;
+  if (e.SIMULATOR_TIMEOUT_RATE !== undefined) settings.timeoutRate = e.SIMULATOR_TIMEOUT_RATE;
+  return settings;
+}
+
+function sleep(ms: number, signal: AbortSignal, partialText: () => string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(new CallAbortedError(abortReasonOf(signal), partialText()));
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new CallAbortedError(abortReasonOf(signal), partialText()));
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+const CHUNK_CHARS = 24;
+
+async function call(request: ProviderRequest): Promise<ProviderResponse> {
+  const settings = effectiveSimulatorSettings(request.settings);
+  const random = seededRandom(`${env().SIMULATOR_SEED ?? "beacon"}:${request.seed ?? request.prompt}`);
+  const latency = random.int(settings.latencyMinMs, Math.max(settings.latencyMinMs, settings.latencyMaxMs));
+  const search = request.searchMode !== "off";
+  const answer = writeAnswer({
+    prompt: request.prompt,
+    brand: request.subject?.brand ?? { name: "Your brand", domains: [] },
+    competitors: request.subject?.competitors ?? [],
+    style: settings.style,
+    search,
+    random,
+  });
+  const requestId = `sim_${Math.floor(random.next() * 1e12).toString(36)}`;
+  let streamed = "";
+  const partial = () => streamed;
+
+  const roll = random.next();
+  if (roll < settings.permanentErrorRate) {
+    await sleep(Math.min(latency, 200), request.signal, partial);
+    throw new ProviderError("Simulated invalid request (400)", { retryClass: "permanent", reason: "invalid_request", httpStatus: 400, requestId });
+  }
+  if (roll < settings.permanentErrorRate + settings.errorRate) {
+    await sleep(Math.min(latency, 300), request.signal, partial);
+    const rateLimited = random.next() < 0.5;
+    throw new ProviderError(rateLimited ? "Simulated rate limit (429)" : "Simulated overload (503)", {
+      retryClass: "transient",
+      reason: rateLimited ? "rate_limited" : "server_error",
+      httpStatus: rateLimited ? 429 : 503,
+      retryAfterMs: rateLimited ? 1000 : undefined,
+      requestId,
+    });
+  }
+  const hangs = roll < settings.permanentErrorRate + settings.errorRate + settings.timeoutRate;
+
+  // Stream: a first-token delay, then the rest of the latency spread over the chunks.
+  const chunks = answer.text.match(new RegExp(`[\\s\\S]{1,${CHUNK_CHARS}}`, "g")) ?? [];
+  const firstToken = Math.round(latency * 0.3);
+  const perChunk = chunks.length ? (latency - firstToken) / chunks.length : 0;
+  await sleep(firstToken, request.signal, partial);
+  for (const [i, chunk] of chunks.entries()) {
+    if (hangs && i === Math.floor(chunks.length / 3)) {
+      await sleep(24 * 3600 * 1000, request.signal, partial); // until the runner aborts us
+    }
+    streamed += chunk;
+    request.onText?.(chunk);
+    if (perChunk >= 1) await sleep(perChunk, request.signal, partial);
+  }
+
+  return {
+    text: answer.text,
+    sources: answer.sources,
+    searchQueries: answer.searchQueries,
+    requestId,
+    usage: {
+      inputTokens: Math.ceil(request.prompt.length / 4) + 40 + (search ? 900 : 0),
+      outputTokens: Math.ceil(answer.text.length / 4),
+      reasoningTokens: settings.style === "chatgpt" ? random.int(0, 200) : 0,
+      cachedTokens: 0,
+      searchCalls: answer.searchQueries.length,
+    },
+  };
+}
+
+export const simulatorAdapter: ProviderAdapter = { name: "simulator", configured: () => true, call };

@@ -1,0 +1,61 @@
+// The contract between the capture runner and every provider adapter (simulator, OpenAI,
+// Perplexity, Gemini, Anthropic). An adapter makes exactly one call per `call()`: it never
+// retries by itself; the runner owns retries (DESIGN.md "Retries by error class").
+
+export type AdapterName = "simulator" | "openai" | "perplexity" | "gemini" | "anthropic";
+export type SearchMode = "on" | "off" | "auto";
+
+export type ProviderRequest = {
+  prompt: string;
+  model: string;
+  searchMode: SearchMode;
+  country?: string | null;
+  language?: string | null;
+  /** Aborted on user cancel, shutdown, timeout or a lost lease; the adapter must stop at once. */
+  signal: AbortSignal;
+  /** Called with each piece of answer text as it streams in. */
+  onText?: (delta: string) => void;
+  /** Adapter-specific settings from the provider configuration. */
+  settings?: Record<string, unknown>;
+  /**
+   * What the question is about. Real providers ignore it; the simulator uses it to write answers
+   * that name the workspace's brand and competitors.
+   */
+  subject?: { brand: EntityHint; competitors: EntityHint[] };
+  /** Makes the simulator reproducible (capture id + attempt number). */
+  seed?: string;
+};
+
+export type EntityHint = { name: string; domains: string[] };
+
+export type Source = {
+  url: string;
+  title?: string;
+  /** True when the answer cites the source; false when the provider only retrieved it. */
+  citedInText: boolean;
+};
+
+export type Usage = {
+  inputTokens: number;
+  outputTokens: number;
+  reasoningTokens: number;
+  cachedTokens: number;
+  searchCalls: number;
+};
+
+export type ProviderResponse = {
+  text: string;
+  sources: Source[];
+  searchQueries: string[];
+  usage: Usage;
+  requestId?: string;
+};
+
+export type ProviderAdapter = {
+  name: AdapterName;
+  /** False when the adapter lacks credentials; shown as "not configured" in the UI. */
+  configured: () => boolean;
+  call: (request: ProviderRequest) => Promise<ProviderResponse>;
+};
+
+export const emptyUsage = (): Usage => ({ inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cachedTokens: 0, searchCalls: 0 });

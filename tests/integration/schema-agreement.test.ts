@@ -1,0 +1,66 @@
+// prisma/schema.prisma describes the database to Prisma Client; the hand-written SQL in
+// prisma/migrations creates it. Nothing else checks that the two agree (Prisma's schema engine,
+// which would, cannot run here), so this test compares them in full, both ways.
+import pg from "pg";
+import { describe, expect, test } from "vitest";
+import { migrate } from "@/lib/db/migrate";
+import { createScratchDatabase } from "../support/setup-database";
+import { compareSchemaWithDatabase } from "../support/schema-diff";
+
+async function migratedDatabase(): Promise<string> {
+  const { url } = await createScratchDatabase();
+  await migrate(url);
+  return url;
+}
+
+async function execute(url: string, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+describe("schema.prisma and the migrations", () => {
+  test("describe the same database", async () => {
+    const url = await migratedDatabase();
+
+    expect(await compareSchemaWithDatabase(url)).toEqual([]);
+  });
+
+  test("the comparison reports each kind of drift", async () => {
+    const url = await migratedDatabase();
+    await execute(
+      url,
+      `DROP INDEX "prompts_tags_idx";
+       CREATE INDEX "prompts_tags_idx" ON "prompts" ("tags");
+       DROP INDEX "users_email_key";
+       ALTER TABLE "users" ALTER COLUMN "image" SET NOT NULL;
+       ALTER TABLE "users" ALTER COLUMN "emailVerified" DROP DEFAULT;
+       ALTER TABLE "workspaces" ALTER COLUMN "monthlyBudgetMicros" TYPE INTEGER;
+       ALTER TABLE "captures" DROP CONSTRAINT "captures_promptId_fkey",
+         ADD CONSTRAINT "captures_promptId_fkey" FOREIGN KEY ("promptId") REFERENCES "prompts"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+       ALTER TABLE "sessions" DROP CONSTRAINT "sessions_userId_fkey";
+       ALTER TABLE "checks" DROP COLUMN "finishedAt";
+       ALTER TABLE "checks" ADD COLUMN "note" TEXT;
+       ALTER TYPE "Role" ADD VALUE 'guest';
+       CREATE TABLE "stray" ("id" INTEGER PRIMARY KEY);`,
+    );
+
+    expect(await compareSchemaWithDatabase(url)).toEqual([
+      "column checks.finishedAt: missing",
+      "column checks.note: not a field in schema.prisma",
+      "column users.emailVerified: default should be false, is none",
+      "column users.image: should be nullable, is NOT NULL",
+      "column workspaces.monthlyBudgetMicros: type should be bigint, is integer",
+      "enum Role: values should be (owner, admin, member, viewer), are (owner, admin, member, viewer, guest)",
+      "foreign key captures(promptId) -> prompts(id): ON DELETE should be Restrict, is Cascade",
+      "foreign key sessions(userId) -> users(id): missing",
+      "index prompts(tags): uses btree, should use gin",
+      "table stray: not a model in schema.prisma",
+      'unique index users(email): missing (expected "users_email_key" using btree)',
+    ]);
+  });
+});

@@ -1,0 +1,70 @@
+// Runs before every integration test file (vitest `setupFiles`), before the file's own imports:
+// gives the file a private, migrated database copied from the run's template and points
+// DATABASE_URL at it, so lib/db/prisma and the worker connect there. Dropped after the file.
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { afterAll, inject } from "vitest";
+
+export type ScratchDatabase = { url: string; name: string; drop: () => Promise<void> };
+
+const adminUrl = inject("testAdminUrl");
+const runId = inject("testRunId");
+
+function urlOf(name: string): string {
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function admin(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+async function createDatabase(kind: "test" | "scratch", template?: string): Promise<ScratchDatabase> {
+  const name = `beacon_${kind}_${runId}_${randomBytes(4).toString("hex")}`;
+  await admin(`CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ""}`);
+  let dropped: Promise<void> | undefined;
+  // FORCE: a test that forgot to close a pool must not keep its database alive.
+  const drop = () => (dropped ??= admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+  return { url: urlOf(name), name, drop };
+}
+
+// Kept on globalThis: vitest may evaluate this module a second time when a test file imports
+// createScratchDatabase from it, and the file's database must still be created only once.
+const state = globalThis as { beaconTestDatabases?: { file: ScratchDatabase; scratch: Set<ScratchDatabase> } };
+
+/**
+ * An EMPTY database (no migrations applied) on the test server, for tests of the migrations
+ * themselves. Dropped when the test file ends if the test does not call `drop()` itself.
+ */
+export async function createScratchDatabase(): Promise<ScratchDatabase> {
+  const scratch = await createDatabase("scratch");
+  state.beaconTestDatabases?.scratch.add(scratch);
+  return scratch;
+}
+
+if (!state.beaconTestDatabases) {
+  const file = await createDatabase("test", inject("testTemplateDatabase"));
+  const databases = { file, scratch: new Set<ScratchDatabase>() };
+  state.beaconTestDatabases = databases;
+  Object.assign(process.env, {
+    DATABASE_URL: file.url,
+    BEACON_AUTH_SECRET: "integration-tests-secret-0123456789abcdef",
+    NODE_ENV: "test",
+  });
+
+  afterAll(async () => {
+    if ((globalThis as { beaconPrisma?: unknown }).beaconPrisma) {
+      const { disconnectDb } = await import("@/lib/db/prisma");
+      await disconnectDb();
+    }
+    await Promise.all([file, ...databases.scratch].map((database) => database.drop()));
+    state.beaconTestDatabases = undefined;
+  });
+}
