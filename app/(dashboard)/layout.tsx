@@ -1,6 +1,7 @@
 import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
 import { SidebarNav } from "@/components/shell/sidebar-nav";
+import { canManageWorkspaceSettings } from "@/lib/auth/permissions";
 import { UserMenu } from "@/components/shell/user-menu";
 import { WorkspaceSwitcher } from "@/components/shell/workspace-switcher";
 import { getSessionUser, getWorkspaceContext } from "@/lib/auth/session";
@@ -21,7 +22,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
         <span className="px-1 text-lg font-bold tracking-tight text-brand-700">◉ Beacon</span>
         <WorkspaceSwitcher current={ctx.workspace.id} workspaces={workspaces} />
         <div className="flex-1">
-          <SidebarNav />
+          <SidebarNav isAdmin={canManageWorkspaceSettings(ctx)} />
         </div>
         <UserMenu name={user.name} email={user.email} role={ctx.role} />
       </aside>

@@ -4,16 +4,19 @@ import { usePathname } from "next/navigation";
 
 const links = [
   { href: "/", label: "Overview" },
+  { href: "/checks", label: "Checks" },
   { href: "/brands", label: "Brands" },
   { href: "/prompts", label: "Prompts" },
   { href: "/members", label: "Members" },
+  { href: "/settings", label: "Settings", admin: true },
+  { href: "/admin/jobs", label: "Jobs", admin: true },
 ];
 
-export function SidebarNav() {
+export function SidebarNav({ isAdmin }: { isAdmin: boolean }) {
   const pathname = usePathname();
   return (
     <nav aria-label="Main" className="space-y-1">
-      {links.map((link) => {
+      {links.filter((link) => !link.admin || isAdmin).map((link) => {
         const active = link.href === "/" ? pathname === "/" : pathname.startsWith(link.href);
         return (
           <Link

@@ -18,7 +18,7 @@ export function UserMenu({ name, email, role }: { name: string; email: string; r
       <Button
         variant="ghost"
         size="sm"
-        className="mt-2 -ml-2.5"
+        className="mt-2"
         pending={pending}
         onClick={() =>
           startTransition(async () => {

@@ -1,6 +1,7 @@
 import "server-only";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { formatMicros } from "@/lib/billing/money";
+import { db } from "@/lib/db/prisma";
 import { UserError } from "@/lib/errors";
 
 type Tx = Prisma.TransactionClient;
@@ -53,4 +54,18 @@ export async function settleBudget(tx: Tx, workspaceId: string, periodOf: Date, 
       "chargedMicros" = "chargedMicros" + ${chargeMicros},
       "updatedAt" = now()
     WHERE "workspaceId" = ${workspaceId}::uuid AND "periodStart" = ${periodStartOf(periodOf)}::date`;
+}
+
+export type BudgetStatus = { limitMicros: number | null; reservedMicros: number; chargedMicros: number; leftMicros: number | null };
+
+/** This month's budget: limit, money reserved by running checks, money charged, what is left. */
+export async function budgetStatus(workspaceId: string, now = new Date()): Promise<BudgetStatus> {
+  const [workspace, period] = await Promise.all([
+    db().workspace.findUniqueOrThrow({ where: { id: workspaceId }, select: { monthlyBudgetMicros: true } }),
+    db().budgetPeriod.findUnique({ where: { workspaceId_periodStart: { workspaceId, periodStart: periodStartOf(now) } } }),
+  ]);
+  const limit = workspace.monthlyBudgetMicros === null ? null : Number(workspace.monthlyBudgetMicros);
+  const reserved = Number(period?.reservedMicros ?? 0);
+  const charged = Number(period?.chargedMicros ?? 0);
+  return { limitMicros: limit, reservedMicros: reserved, chargedMicros: charged, leftMicros: limit === null ? null : Math.max(0, limit - reserved - charged) };
 }

@@ -24,9 +24,12 @@ export function costOf(usage: Usage, price: PriceTable): number {
 /** Typical answer size used to estimate a capture before it runs. */
 const ESTIMATED_OUTPUT_TOKENS = 700;
 
+/** Pages a web search adds to the model's input, in tokens. */
+const ESTIMATED_SEARCH_CONTEXT_TOKENS = 900;
+
 export function estimateUsage(promptText: string, searchMode: "on" | "off" | "auto"): Usage {
   return {
-    inputTokens: Math.ceil(promptText.length / 4) + 60,
+    inputTokens: Math.ceil(promptText.length / 4) + 60 + (searchMode === "off" ? 0 : ESTIMATED_SEARCH_CONTEXT_TOKENS),
     outputTokens: ESTIMATED_OUTPUT_TOKENS,
     reasoningTokens: 0,
     cachedTokens: 0,

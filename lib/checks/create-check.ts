@@ -88,6 +88,19 @@ export function estimateCheckCost(prompts: { text: string }[], providers: (Price
   return total * samples;
 }
 
+/** What the form shows before submitting: how many captures and what they should cost. */
+export async function estimateCheck(request: Pick<CheckRequest, "workspaceId" | "brandId" | "prompts" | "providers" | "samples">) {
+  const tx = db();
+  await resolveBrand(tx, request.workspaceId, request.brandId);
+  const prompts = await resolvePrompts(tx, request.workspaceId, request.prompts);
+  const providers = await resolveProviders(tx, request.workspaceId, request.providers);
+  return {
+    prompts: prompts.length,
+    captures: prompts.length * providers.length * request.samples,
+    estimateMicros: estimateCheckCost(prompts, providers, request.samples),
+  };
+}
+
 /**
  * One click of "Check", in ONE transaction (DESIGN.md "How work flows"): the idempotency key,
  * the budget reservation, the check, its captures and their graphile-worker jobs. Either all of

@@ -29,6 +29,11 @@ export async function listPrompts(
   return { items, total, page: query.page, pageSize: query.pageSize, tags };
 }
 
+/** Every live prompt, briefly, for pickers (a check takes at most 1,000). */
+export async function listPromptChoices(workspaceId: string) {
+  return db().prompt.findMany({ where: live(workspaceId), select: { id: true, text: true, tags: true }, orderBy: { createdAt: "asc" }, take: 1000 });
+}
+
 export async function listPromptTags(workspaceId: string): Promise<{ tag: string; count: number }[]> {
   const rows = await db().$queryRaw<{ tag: string; count: bigint }[]>`
     SELECT tag, count(*) AS count

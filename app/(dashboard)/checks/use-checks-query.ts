@@ -1,0 +1,34 @@
+"use client";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { checkProgressAction, listChecksAction } from "@/lib/actions/checks";
+import { unwrap } from "@/lib/client/action-result";
+
+export const checksKey = ["checks"] as const;
+export const checkKey = (id: string) => ["check", id] as const;
+
+const FINISHED = ["completed", "completed_with_errors", "failed", "cancelled"];
+export const isFinished = (status: string | undefined) => !!status && FINISHED.includes(status);
+
+export type CheckFilters = { status?: "queued" | "running" | "completed" | "completed_with_errors" | "failed" | "cancelled"; brandId?: string; page: number; pageSize: number };
+
+export function useChecksQuery(filters: CheckFilters) {
+  return useQuery({
+    queryKey: [...checksKey, filters],
+    queryFn: async () => unwrap(await listChecksAction(filters)),
+    placeholderData: keepPreviousData,
+    // Keep the list moving while anything on the page still runs.
+    refetchInterval: (query) => (query.state.data?.items.some((c) => !isFinished(c.status)) ? 2000 : false),
+  });
+}
+
+/** Polls every second while the check is unfinished and stops when it is done. */
+export function useCheckQuery(checkId: string) {
+  return useQuery({
+    queryKey: checkKey(checkId),
+    queryFn: async () => unwrap(await checkProgressAction({ checkId })),
+    refetchInterval: (query) => (isFinished(query.state.data?.check.status) ? false : 1000),
+  });
+}
+
+export type CheckProgressData = NonNullable<ReturnType<typeof useCheckQuery>["data"]>;
+export type CheckRow = NonNullable<ReturnType<typeof useChecksQuery>["data"]>["items"][number];

@@ -1,0 +1,124 @@
+"use client";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { toast } from "sonner";
+import { StatusBadge } from "@/components/checks/status";
+import { Button } from "@/components/ui/button";
+import { Badge } from "@/components/ui/card";
+import { Dialog } from "@/components/ui/dialog";
+import { cancelCaptureAction, captureDetailAction, retryCaptureAction } from "@/lib/actions/checks";
+import { formatMicros } from "@/lib/billing/money";
+import { unwrap } from "@/lib/client/action-result";
+import { formatDuration } from "@/lib/client/format";
+
+const WAITING = ["queued", "running", "retry_wait", "postponed"];
+
+/** One capture: its answer (streaming in while it runs), sources, searches, attempts and history. */
+export function CaptureDetailDialog({ captureId, onClose, canCancel, canRetry }: { captureId: string; onClose: () => void; canCancel: boolean; canRetry: boolean }) {
+  const queryClient = useQueryClient();
+  const query = useQuery({
+    queryKey: ["capture", captureId],
+    queryFn: async () => unwrap(await captureDetailAction({ captureId })),
+    refetchInterval: (q) => (q.state.data && !WAITING.includes(q.state.data.status) ? false : 1000),
+  });
+  const afterChange = async (message: string) => {
+    toast.success(message);
+    await queryClient.invalidateQueries({ queryKey: ["capture", captureId] });
+    await queryClient.invalidateQueries({ queryKey: ["check"] });
+  };
+  const cancel = useMutation({
+    mutationFn: async () => unwrap(await cancelCaptureAction({ captureId })),
+    onSuccess: () => afterChange("Cancelling capture"),
+    onError: (e) => toast.error(e.message),
+  });
+  const retry = useMutation({
+    mutationFn: async () => unwrap(await retryCaptureAction({ captureId })),
+    onSuccess: () => afterChange("Capture queued again"),
+    onError: (e) => toast.error(e.message),
+  });
+  const c = query.data;
+
+  return (
+    <Dialog open onClose={onClose} title={c ? `${c.provider.name} · sample ${c.sample}` : "Capture"}>
+      {query.isPending ? (
+        <p className="text-sm text-slate-500">Loading…</p>
+      ) : query.isError ? (
+        <p className="text-sm text-red-600">{query.error.message}</p>
+      ) : c ? (
+        <div className="max-h-[70vh] space-y-5 overflow-y-auto pr-1 text-sm">
+          <div className="flex flex-wrap items-center gap-2">
+            <StatusBadge status={c.status} />
+            <span className="text-slate-500">{c.model} · search {c.searchMode} · attempt {c.attemptCount} of {c.maxAttempts}</span>
+            {c.costMicros > 0 && <span className="text-slate-500">· {formatMicros(c.costMicros)}</span>}
+            {c.latencyMs !== null && <span className="text-slate-500">· {formatDuration(c.latencyMs)}</span>}
+          </div>
+          <p className="rounded-md bg-slate-50 p-3 text-slate-800">“{c.prompt.text}”</p>
+          {c.lastError && <p className="rounded-md bg-red-50 p-3 text-red-700">{c.lastError}</p>}
+          <section>
+            <h3 className="mb-1 font-semibold text-slate-900">
+              Answer {c.answerIsPartial && <Badge tone="amber">{c.status === "running" ? "streaming" : "partial"}</Badge>}
+            </h3>
+            {c.answerText ? <pre className="whitespace-pre-wrap font-sans text-slate-800">{c.answerText}</pre> : <p className="text-slate-500">No answer yet.</p>}
+          </section>
+          {c.citations.length > 0 && (
+            <section>
+              <h3 className="mb-1 font-semibold text-slate-900">Sources ({c.citations.length})</h3>
+              <ul className="space-y-1">
+                {c.citations.map((s) => (
+                  <li key={s.url} className="flex items-center gap-2">
+                    <a href={s.url} target="_blank" rel="noreferrer noopener" className="truncate text-brand-700 hover:underline">{s.title ?? s.url}</a>
+                    <Badge>{s.domain}</Badge>
+                    {s.isOwnDomain && <Badge tone="green">own</Badge>}
+                    {!s.citedInText && <Badge>retrieved only</Badge>}
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
+          {c.searchQueries.length > 0 && (
+            <section>
+              <h3 className="mb-1 font-semibold text-slate-900">The model searched for</h3>
+              <ul className="list-inside list-disc text-slate-700">{c.searchQueries.map((q) => <li key={q}>{q}</li>)}</ul>
+            </section>
+          )}
+          <section>
+            <h3 className="mb-1 font-semibold text-slate-900">Attempts</h3>
+            <table className="w-full text-xs">
+              <thead className="text-left text-slate-500">
+                <tr><th className="py-1">#</th><th>Outcome</th><th>Reason</th><th>HTTP</th><th>Latency</th><th>Tokens in/out</th><th className="text-right">Cost</th></tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {c.attempts.map((a) => (
+                  <tr key={a.number}>
+                    <td className="py-1">{a.number}</td>
+                    <td>{a.outcome ?? "running"}</td>
+                    <td className="max-w-40 truncate" title={a.reason ?? ""}>{a.reason ?? "—"}{a.errorClass ? ` (${a.errorClass})` : ""}</td>
+                    <td>{a.httpStatus ?? "—"}</td>
+                    <td>{formatDuration(a.latencyMs)}</td>
+                    <td className="tabular-nums">{a.inputTokens}/{a.outputTokens}</td>
+                    <td className="text-right tabular-nums">{formatMicros(a.costMicros)}{a.costIsEstimate ? " est." : ""}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </section>
+          {c.events.length > 0 && (
+            <section>
+              <h3 className="mb-1 font-semibold text-slate-900">History</h3>
+              <ul className="space-y-0.5 text-xs text-slate-600">
+                {c.events.map((e, i) => <li key={i}>{new Date(e.at).toLocaleString()}: {e.kind.replaceAll("_", " ")} by {e.by}</li>)}
+              </ul>
+            </section>
+          )}
+          <div className="flex justify-end gap-2 border-t border-slate-100 pt-3">
+            {canCancel && WAITING.includes(c.status) && !c.cancelRequested && (
+              <Button variant="secondary" pending={cancel.isPending} onClick={() => cancel.mutate()}>Cancel capture</Button>
+            )}
+            {canRetry && (c.status === "failed" || c.status === "cancelled") && (
+              <Button pending={retry.isPending} onClick={() => retry.mutate()}>Retry</Button>
+            )}
+          </div>
+        </div>
+      ) : null}
+    </Dialog>
+  );
+}

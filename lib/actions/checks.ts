@@ -1,0 +1,69 @@
+"use server";
+import { z } from "zod";
+import { assertCan, canStartCheck } from "@/lib/auth/permissions";
+import type { WorkspaceContext } from "@/lib/auth/session";
+import { fieldPaths, workspaceAction } from "@/lib/actions/safe-action";
+import { budgetStatus } from "@/lib/billing/budget";
+import { cancelCapture, cancelCheck, retryCaptures, type Caller } from "@/lib/checks/cancel-retry";
+import { createCheck, estimateCheck, hashRequest } from "@/lib/checks/create-check";
+import { getCaptureDetail, getCheckProgress, listChecks } from "@/lib/checks/queries";
+import { checkListQuerySchema, startCheckSchema } from "@/lib/checks/schemas";
+
+const caller = (ctx: WorkspaceContext): Caller => ({ workspaceId: ctx.workspace.id, userId: ctx.userId, role: ctx.role });
+const checkId = z.object({ checkId: z.uuid("Unknown check") });
+const captureId = z.object({ captureId: z.uuid("Unknown capture") });
+const estimateSchema = startCheckSchema.omit({ idempotencyKey: true });
+
+export const estimateCheckAction = workspaceAction.inputSchema(estimateSchema, fieldPaths).action(async ({ parsedInput, ctx }) => {
+  const estimate = await estimateCheck({
+    workspaceId: ctx.workspace.id,
+    brandId: parsedInput.brandId,
+    prompts: parsedInput.prompts,
+    providers: { ids: parsedInput.providerConfigIds },
+    samples: parsedInput.samples,
+  });
+  return { ...estimate, budget: await budgetStatus(ctx.workspace.id) };
+});
+
+export const startCheckAction = workspaceAction.inputSchema(startCheckSchema, fieldPaths).action(async ({ parsedInput, ctx }) => {
+  assertCan(canStartCheck(ctx), "Viewers cannot start checks.");
+  const { idempotencyKey, ...request } = parsedInput;
+  return createCheck({
+    workspaceId: ctx.workspace.id,
+    idempotencyKey,
+    requestHash: hashRequest(request),
+    brandId: request.brandId,
+    prompts: request.prompts,
+    providers: { ids: request.providerConfigIds },
+    samples: request.samples,
+    startedById: ctx.userId,
+  });
+});
+
+export const listChecksAction = workspaceAction
+  .inputSchema(checkListQuerySchema, fieldPaths)
+  .action(async ({ parsedInput, ctx }) => listChecks(ctx.workspace.id, parsedInput));
+
+export const checkProgressAction = workspaceAction
+  .inputSchema(checkId, fieldPaths)
+  .action(async ({ parsedInput, ctx }) => getCheckProgress(ctx.workspace.id, parsedInput.checkId));
+
+export const captureDetailAction = workspaceAction
+  .inputSchema(captureId, fieldPaths)
+  .action(async ({ parsedInput, ctx }) => getCaptureDetail(ctx.workspace.id, parsedInput.captureId));
+
+export const cancelCheckAction = workspaceAction
+  .inputSchema(checkId, fieldPaths)
+  .action(async ({ parsedInput, ctx }) => cancelCheck(caller(ctx), parsedInput.checkId));
+
+export const cancelCaptureAction = workspaceAction
+  .inputSchema(captureId, fieldPaths)
+  .action(async ({ parsedInput, ctx }) => cancelCapture(caller(ctx), parsedInput.captureId));
+
+export const retryCaptureAction = workspaceAction
+  .inputSchema(captureId, fieldPaths)
+  .action(async ({ parsedInput, ctx }) => retryCaptures(caller(ctx), { captureId: parsedInput.captureId }));
+
+export const retryFailedCapturesAction = workspaceAction
+  .inputSchema(checkId, fieldPaths)
+  .action(async ({ parsedInput, ctx }) => retryCaptures(caller(ctx), { checkId: parsedInput.checkId }));

@@ -1,0 +1,165 @@
+import "server-only";
+import { TERMINAL_CHECK_STATUSES, type CheckStatus } from "@/lib/checks/refresh";
+import { db } from "@/lib/db/prisma";
+import { NotFoundError } from "@/lib/errors";
+import type { Prisma } from "@/lib/generated/prisma/client";
+
+export const isCheckFinished = (status: string) => (TERMINAL_CHECK_STATUSES as string[]).includes(status);
+
+async function userNames(ids: (string | null)[]): Promise<Map<string, string>> {
+  const unique = [...new Set(ids.filter((id): id is string => !!id))];
+  if (!unique.length) return new Map();
+  const users = await db().user.findMany({ where: { id: { in: unique } }, select: { id: true, name: true } });
+  return new Map(users.map((u) => [u.id, u.name]));
+}
+
+function checkSummary(check: Prisma.CheckGetPayload<{ include: { brand: { select: { name: true } } } }>, names: Map<string, string>, spentMicros: bigint) {
+  return {
+    id: check.id,
+    status: check.status as CheckStatus,
+    brand: check.brand.name,
+    startedBy: check.startedById ? (names.get(check.startedById) ?? "a former member") : check.apiKeyId ? "API" : "schedule",
+    startedById: check.startedById,
+    createdAt: check.createdAt,
+    finishedAt: check.finishedAt,
+    samples: check.samples,
+    counts: {
+      total: check.totalCaptures,
+      queued: check.queuedCount,
+      running: check.runningCount,
+      succeeded: check.succeededCount,
+      failed: check.failedCount,
+      cancelled: check.cancelledCount,
+    },
+    cancelRequested: check.cancelRequestedAt !== null,
+    reservedMicros: Number(check.reservedMicros),
+    chargedMicros: Number(check.chargedMicros),
+    /** Cost of every attempt so far, accepted or not (estimates included). */
+    spentMicros: Number(spentMicros),
+  };
+}
+
+export type CheckSummary = ReturnType<typeof checkSummary>;
+
+export async function listChecks(workspaceId: string, query: { status?: CheckStatus; brandId?: string; page: number; pageSize: number }) {
+  const where: Prisma.CheckWhereInput = { workspaceId, ...(query.status ? { status: query.status } : {}), ...(query.brandId ? { brandId: query.brandId } : {}) };
+  const [checks, total] = await Promise.all([
+    db().check.findMany({
+      where,
+      include: { brand: { select: { name: true } } },
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      skip: (query.page - 1) * query.pageSize,
+      take: query.pageSize,
+    }),
+    db().check.count({ where }),
+  ]);
+  const ids = checks.map((c) => c.id);
+  const spent = await db().$queryRaw<{ checkId: string; micros: bigint }[]>`
+    SELECT c."checkId", sum(a."costMicros")::bigint AS micros FROM attempts a JOIN captures c ON c.id = a."captureId"
+    WHERE c."checkId" = ANY(${ids}::uuid[]) GROUP BY c."checkId"`;
+  const spentByCheck = new Map(spent.map((row) => [row.checkId, row.micros]));
+  const names = await userNames(checks.map((c) => c.startedById));
+  return { items: checks.map((c) => checkSummary(c, names, spentByCheck.get(c.id) ?? 0n)), total, page: query.page, pageSize: query.pageSize };
+}
+
+/** Everything the check page shows; polled every second while the check runs. */
+export async function getCheckProgress(workspaceId: string, checkId: string) {
+  const check = await db().check.findFirst({ where: { id: checkId, workspaceId }, include: { brand: { select: { name: true } } } });
+  if (!check) throw new NotFoundError("That check does not exist in this workspace.");
+  const captures = await db().capture.findMany({
+    where: { checkId },
+    select: {
+      id: true,
+      promptId: true,
+      providerConfigId: true,
+      sample: true,
+      status: true,
+      attemptCount: true,
+      latencyMs: true,
+      costMicros: true,
+      lastError: true,
+      cancelRequestedAt: true,
+      nextAttemptAt: true,
+    },
+    orderBy: [{ sample: "asc" }],
+  });
+  const [prompts, providers, spent, names] = await Promise.all([
+    db().prompt.findMany({ where: { id: { in: [...new Set(captures.map((c) => c.promptId))] } }, select: { id: true, text: true } }),
+    db().providerConfig.findMany({ where: { id: { in: [...new Set(captures.map((c) => c.providerConfigId))] } }, select: { id: true, name: true, model: true }, orderBy: { name: "asc" } }),
+    db().attempt.aggregate({ where: { capture: { checkId } }, _sum: { costMicros: true } }),
+    userNames([check.startedById]),
+  ]);
+  const promptOrder = new Map<string, number>();
+  captures.forEach((c) => promptOrder.has(c.promptId) || promptOrder.set(c.promptId, promptOrder.size));
+  return {
+    check: checkSummary(check, names, spent._sum.costMicros ?? 0n),
+    prompts: prompts.sort((a, b) => promptOrder.get(a.id)! - promptOrder.get(b.id)!),
+    providers,
+    captures: captures.map((c) => ({ ...c, costMicros: Number(c.costMicros), cancelRequested: c.cancelRequestedAt !== null, cancelRequestedAt: undefined })),
+  };
+}
+
+export type CheckProgress = Awaited<ReturnType<typeof getCheckProgress>>;
+
+export async function getCaptureDetail(workspaceId: string, captureId: string) {
+  const capture = await db().capture.findFirst({
+    where: { id: captureId, workspaceId },
+    include: {
+      prompt: { select: { text: true, tags: true, country: true, language: true } },
+      providerConfig: { select: { name: true, adapter: true } },
+      attempts: { orderBy: { number: "asc" } },
+      citations: { orderBy: { position: "asc" } },
+      searchQueries: { orderBy: { position: "asc" } },
+      mentions: { orderBy: [{ position: "asc" }, { name: "asc" }] },
+      events: { orderBy: { createdAt: "asc" } },
+      check: { select: { id: true, startedById: true } },
+    },
+  });
+  if (!capture) throw new NotFoundError("That capture does not exist in this workspace.");
+  const names = await userNames([...capture.events.map((e) => e.actorUserId), capture.cancelledById]);
+  return {
+    id: capture.id,
+    checkId: capture.checkId,
+    startedById: capture.check.startedById,
+    status: capture.status,
+    sample: capture.sample,
+    model: capture.model,
+    searchMode: capture.searchMode,
+    provider: capture.providerConfig,
+    prompt: capture.prompt,
+    answerText: capture.answerText,
+    answerIsPartial: capture.answerIsPartial,
+    lastError: capture.lastError,
+    costMicros: Number(capture.costMicros),
+    latencyMs: capture.latencyMs,
+    attemptCount: capture.attemptCount,
+    maxAttempts: capture.maxAttempts,
+    nextAttemptAt: capture.nextAttemptAt,
+    cancelRequested: capture.cancelRequestedAt !== null,
+    attempts: capture.attempts.map((a) => ({
+      number: a.number,
+      workerId: a.workerId,
+      startedAt: a.startedAt,
+      endedAt: a.endedAt,
+      outcome: a.outcome,
+      reason: a.reason,
+      errorClass: a.errorClass,
+      httpStatus: a.httpStatus,
+      providerRequestId: a.providerRequestId,
+      inputTokens: a.inputTokens,
+      outputTokens: a.outputTokens,
+      reasoningTokens: a.reasoningTokens,
+      cachedTokens: a.cachedTokens,
+      searchCalls: a.searchCalls,
+      costMicros: Number(a.costMicros),
+      costIsEstimate: a.costIsEstimate,
+      latencyMs: a.latencyMs,
+    })),
+    citations: capture.citations.map((c) => ({ url: c.url, title: c.title, domain: c.domain, isOwnDomain: c.isOwnDomain, citedInText: c.citedInText })),
+    searchQueries: capture.searchQueries.map((q) => q.query),
+    mentions: capture.mentions.map((m) => ({ name: m.name, kind: m.kind, mentioned: m.mentioned, count: m.count, position: m.position, sentiment: m.sentiment })),
+    events: capture.events.map((e) => ({ kind: e.kind, at: e.createdAt, by: e.actorUserId ? (names.get(e.actorUserId) ?? "a former member") : e.actorApiKeyId ? "API" : "system", data: e.data })),
+  };
+}
+
+export type CaptureDetail = Awaited<ReturnType<typeof getCaptureDetail>>;
