@@ -51,3 +51,7 @@ export async function requireMembership(userId: string, workspaceId: string) {
   if (!membership) throw new NotFoundError("Workspace not found.");
   return membership;
 }
+
+export async function findWorkspaceBySlug(slug: string) {
+  return db().workspace.findUnique({ where: { slug }, select: { id: true, slug: true, name: true } });
+}

@@ -1,23 +1,14 @@
 // The built-in provider: realistic answers with no API key. Latency, transient and permanent
 // errors and hangs are drawn from seeded randomness (per capture and attempt), so a test can
 // reproduce a run, and every wait honours the AbortSignal at once.
-import { z } from "zod";
 import { env } from "@/lib/config/env";
 import { CallAbortedError, ProviderError, abortReasonOf } from "@/lib/providers/errors";
 import type { ProviderAdapter, ProviderRequest, ProviderResponse } from "@/lib/providers/types";
 import { writeAnswer } from "./answers";
+import { simulatorSettingsSchema, type SimulatorSettings } from "./settings";
 import { seededRandom } from "./random";
 
-export const simulatorSettingsSchema = z.object({
-  style: z.enum(["chatgpt", "perplexity", "gemini", "claude"]).default("chatgpt"),
-  latencyMinMs: z.number().int().min(0).max(600_000).default(800),
-  latencyMaxMs: z.number().int().min(0).max(600_000).default(3000),
-  errorRate: z.number().min(0).max(1).default(0),
-  permanentErrorRate: z.number().min(0).max(1).default(0),
-  timeoutRate: z.number().min(0).max(1).default(0),
-});
 
-export type SimulatorSettings = z.infer<typeof simulatorSettingsSchema>;
 
 /** Provider configuration settings, then SIMULATOR_* environment overrides. */
 export function effectiveSimulatorSettings(raw: unknown): SimulatorSettings {

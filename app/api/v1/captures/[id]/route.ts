@@ -1,0 +1,10 @@
+import { apiRoute, json, parseOrThrow, idParam } from "@/lib/api/handler";
+import { getCaptureDetail } from "@/lib/checks/queries";
+
+export const dynamic = "force-dynamic";
+
+/** A capture: the answer (partial while running), attempts, sources, search queries and results. */
+export const GET = apiRoute<{ id: string }>(async ({ caller }, params) => {
+  const { id } = parseOrThrow(idParam, params);
+  return json({ capture: await getCaptureDetail(caller.workspaceId, id) });
+});

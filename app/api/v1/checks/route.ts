@@ -1,0 +1,35 @@
+import { apiRoute, ApiProblem, json, parseOrThrow, readJson } from "@/lib/api/handler";
+import { checksListQuery, createCheckBody } from "@/lib/api/schemas";
+import { createCheck, hashRequest } from "@/lib/checks/create-check";
+import { getCheckProgress, listChecks } from "@/lib/checks/queries";
+import { idempotencyKeySchema } from "@/lib/checks/schemas";
+
+export const dynamic = "force-dynamic";
+
+/** Start a check: 202 with the check. Requires an Idempotency-Key header; the same key and body return the same check. */
+export const POST = apiRoute(async ({ caller, request }) => {
+  const rawKey = request.headers.get("idempotency-key");
+  if (!rawKey) throw new ApiProblem(400, "idempotency_key_required", "Send an Idempotency-Key header (e.g. a UUID) so a retried request cannot start a second check.");
+  const idempotencyKey = parseOrThrow(idempotencyKeySchema, rawKey);
+  const body = await readJson(request, createCheckBody);
+  const ids = (body.prompts ?? []).filter((p): p is string => typeof p === "string");
+  const texts = (body.prompts ?? []).flatMap((p) => (typeof p === "string" ? [] : [p.text]));
+  const { checkId, replayed } = await createCheck({
+    workspaceId: caller.workspaceId,
+    idempotencyKey,
+    requestHash: hashRequest(body),
+    brandId: body.brandId,
+    prompts: body.prompts ? { mode: "api", promptIds: ids, texts } : body.tag ? { mode: "tag", tag: body.tag } : { mode: "all" },
+    providers: { names: body.providers },
+    samples: body.samples,
+    apiKeyId: caller.apiKeyId,
+  });
+  const { check } = await getCheckProgress(caller.workspaceId, checkId);
+  return json({ check }, { status: 202, headers: { location: `/api/v1/checks/${checkId}`, ...(replayed ? { "idempotent-replayed": "true" } : {}) } });
+});
+
+/** List checks, newest first: `?status=&page=&pageSize=`. */
+export const GET = apiRoute(async ({ caller, request }) => {
+  const query = parseOrThrow(checksListQuery, Object.fromEntries(new URL(request.url).searchParams));
+  return json(await listChecks(caller.workspaceId, query));
+});

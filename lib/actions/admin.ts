@@ -1,0 +1,29 @@
+"use server";
+import { z } from "zod";
+import { assertCan, canManageWorkspaceSettings } from "@/lib/auth/permissions";
+import { fieldPaths, workspaceAction } from "@/lib/actions/safe-action";
+import { listCapturesForAdmin, queueStats, workersOverview } from "@/lib/jobs/admin";
+
+const adminsOnly = "Only owners and admins can see the jobs page.";
+
+export const adminCapturesAction = workspaceAction
+  .inputSchema(
+    z.object({
+      status: z.enum(["queued", "running", "retry_wait", "postponed", "succeeded", "failed", "cancelled"]).optional(),
+      providerConfigId: z.uuid().optional(),
+      checkId: z.uuid().optional(),
+      page: z.number().int().min(1).max(100_000).default(1),
+      pageSize: z.number().int().min(5).max(100).default(25),
+    }),
+    fieldPaths,
+  )
+  .action(async ({ parsedInput, ctx }) => {
+    assertCan(canManageWorkspaceSettings(ctx), adminsOnly);
+    return listCapturesForAdmin(ctx.workspace.id, parsedInput);
+  });
+
+export const adminOverviewAction = workspaceAction.action(async ({ ctx }) => {
+  assertCan(canManageWorkspaceSettings(ctx), adminsOnly);
+  const [queue, workers] = await Promise.all([queueStats(ctx.workspace.id), workersOverview()]);
+  return { queue, workers };
+});

@@ -1,0 +1,69 @@
+"use server";
+import { z } from "zod";
+import { createApiKey, listApiKeys, revokeApiKey } from "@/lib/api-keys/api-keys";
+import { assertCan, canManageWorkspaceSettings } from "@/lib/auth/permissions";
+import { fieldPaths, workspaceAction } from "@/lib/actions/safe-action";
+import { budgetStatus } from "@/lib/billing/budget";
+import { createProviderConfig, listProviderConfigs, updateProviderConfig } from "@/lib/providers/configs";
+import { providerConfigInputSchema } from "@/lib/providers/schemas";
+import { updateWorkspaceSettings } from "@/lib/workspaces/settings";
+import { workspaceNameSchema } from "@/lib/workspaces/schemas";
+
+const adminsOnly = "Only owners and admins can change workspace settings.";
+
+export const listProvidersAction = workspaceAction.action(async ({ ctx }) => {
+  const configs = await listProviderConfigs(ctx.workspace.id);
+  return configs.map(({ settings, ...c }) => ({ ...c, settings: settings as Record<string, unknown> }));
+});
+
+export const createProviderAction = workspaceAction.inputSchema(providerConfigInputSchema, fieldPaths).action(async ({ parsedInput, ctx }) => {
+  assertCan(canManageWorkspaceSettings(ctx), adminsOnly);
+  return createProviderConfig(ctx.workspace.id, parsedInput);
+});
+
+export const updateProviderAction = workspaceAction
+  .inputSchema(z.object({ providerConfigId: z.uuid(), config: providerConfigInputSchema }), fieldPaths)
+  .action(async ({ parsedInput, ctx }) => {
+    assertCan(canManageWorkspaceSettings(ctx), adminsOnly);
+    await updateProviderConfig(ctx.workspace.id, parsedInput.providerConfigId, parsedInput.config);
+    return { id: parsedInput.providerConfigId };
+  });
+
+export const workspaceSettingsAction = workspaceAction.action(async ({ ctx }) => {
+  assertCan(canManageWorkspaceSettings(ctx), adminsOnly);
+  return { name: ctx.workspace.name, budget: await budgetStatus(ctx.workspace.id) };
+});
+
+export const updateWorkspaceSettingsAction = workspaceAction
+  .inputSchema(
+    z.object({
+      name: workspaceNameSchema,
+      // Dollars in the form; null means no limit.
+      monthlyBudgetUsd: z.number().min(0, "The budget cannot be negative").max(10_000_000, "That budget is too large").nullable(),
+    }),
+    fieldPaths,
+  )
+  .action(async ({ parsedInput, ctx }) => {
+    assertCan(canManageWorkspaceSettings(ctx), adminsOnly);
+    const micros = parsedInput.monthlyBudgetUsd === null ? null : Math.round(parsedInput.monthlyBudgetUsd * 1_000_000);
+    await updateWorkspaceSettings(ctx.workspace.id, { name: parsedInput.name, monthlyBudgetMicros: micros });
+    return { ok: true };
+  });
+
+export const listApiKeysAction = workspaceAction.action(async ({ ctx }) => {
+  assertCan(canManageWorkspaceSettings(ctx), adminsOnly);
+  return listApiKeys(ctx.workspace.id);
+});
+
+export const createApiKeyAction = workspaceAction
+  .inputSchema(z.object({ name: z.string().trim().min(1, "Name the key after what uses it").max(60) }), fieldPaths)
+  .action(async ({ parsedInput, ctx }) => {
+    assertCan(canManageWorkspaceSettings(ctx), adminsOnly);
+    return createApiKey(ctx.workspace.id, parsedInput.name, ctx.userId);
+  });
+
+export const revokeApiKeyAction = workspaceAction.inputSchema(z.object({ apiKeyId: z.uuid() }), fieldPaths).action(async ({ parsedInput, ctx }) => {
+  assertCan(canManageWorkspaceSettings(ctx), adminsOnly);
+  await revokeApiKey(ctx.workspace.id, parsedInput.apiKeyId);
+  return { ok: true };
+});

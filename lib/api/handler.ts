@@ -1,0 +1,85 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import { authenticateApiKey } from "@/lib/api-keys/api-keys";
+import type { Caller } from "@/lib/checks/cancel-retry";
+import { UserError } from "@/lib/errors";
+
+/** Largest JSON body the API reads. */
+const MAX_BODY_BYTES = 1_000_000;
+
+export type ApiContext = { caller: Caller & { apiKeyId: string }; request: Request };
+
+export function apiError(status: number, code: string, message: string, field?: string): Response {
+  return Response.json({ error: { code, message, ...(field ? { field } : {}) } }, { status });
+}
+
+/** Reads and validates a JSON body; errors name the offending field. */
+export async function readJson<S extends z.ZodType>(request: Request, schema: S): Promise<z.output<S>> {
+  const length = Number(request.headers.get("content-length") ?? 0);
+  if (length > MAX_BODY_BYTES) throw new ApiProblem(413, "payload_too_large", `The body may have at most ${MAX_BODY_BYTES} bytes.`);
+  const text = await request.text();
+  if (text.length > MAX_BODY_BYTES) throw new ApiProblem(413, "payload_too_large", `The body may have at most ${MAX_BODY_BYTES} bytes.`);
+  let body: unknown;
+  try {
+    body = text ? JSON.parse(text) : {};
+  } catch {
+    throw new ApiProblem(400, "invalid_json", "The body is not valid JSON.");
+  }
+  return parseOrThrow(schema, body);
+}
+
+export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const field = issue.path.map(String).join(".") || undefined;
+  throw new ApiProblem(400, "validation_error", field ? `${field}: ${issue.message}` : issue.message, field);
+}
+
+export class ApiProblem extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Every /api/v1 route goes through here: the bearer key is authenticated and turned into a
+ * caller scoped to its workspace (API keys act with the admin role), and every error becomes
+ * `{ "error": { "code", "message", "field"? } }` with a fitting status.
+ */
+export function apiRoute<P>(handler: (ctx: ApiContext, params: P) => Promise<Response>) {
+  return async (request: Request, route: { params: Promise<P> }): Promise<Response> => {
+    const header = request.headers.get("authorization") ?? "";
+    const key = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
+    if (!key) return apiError(401, "unauthorized", "Send an API key as `Authorization: Bearer <key>`. Create one in Settings.");
+    try {
+      const auth = await authenticateApiKey(key);
+      if (!auth) return apiError(401, "unauthorized", "This API key is not valid or was revoked.");
+      const caller = { workspaceId: auth.workspaceId, userId: null, role: "admin" as const, apiKeyId: auth.apiKeyId };
+      return await handler({ caller, request }, await route.params);
+    } catch (error) {
+      if (error instanceof ApiProblem) return apiError(error.status, error.code, error.message, error.field);
+      if (error instanceof UserError) return apiError(error.status, error.code, error.message, error.field);
+      const requestId = randomUUID().slice(0, 8);
+      console.error(`[api] request ${requestId} failed:`, error);
+      return apiError(500, "internal", `Something went wrong on our side (request ${requestId}).`);
+    }
+  };
+}
+
+/** The route's `[id]` segment, which must be a UUID. */
+export const idParam = z.object({ id: z.uuid("id must be a UUID") });
+
+/** JSON with bigint values turned into numbers (money is in micro-dollars, far below 2^53). */
+export function json(data: unknown, init?: ResponseInit): Response {
+  return new Response(JSON.stringify(data, (_key, value) => (typeof value === "bigint" ? Number(value) : value)), {
+    ...init,
+    headers: { "content-type": "application/json", ...(init?.headers ?? {}) },
+  });
+}

@@ -1,0 +1,34 @@
+import { z } from "zod";
+import { MAX_PROMPTS_PER_CHECK, MAX_SAMPLES } from "@/lib/checks/schemas";
+import { MAX_PROMPT_LENGTH } from "@/lib/prompts/schemas";
+
+export const createCheckBody = z
+  .object({
+    brandId: z.uuid("brandId must be a brand's id").optional(),
+    prompts: z
+      .array(
+        z.union([
+          z.uuid("a prompt must be a prompt id or { \"text\": \"...\" }"),
+          z.object({ text: z.string().trim().min(3, "a prompt needs at least 3 characters").max(MAX_PROMPT_LENGTH, `a prompt can have at most ${MAX_PROMPT_LENGTH} characters`) }).strict(),
+        ]),
+      )
+      .min(1, "give at least one prompt, or leave prompts out to use all")
+      .max(MAX_PROMPTS_PER_CHECK, `a check can ask at most ${MAX_PROMPTS_PER_CHECK} prompts`)
+      .optional(),
+    tag: z.string().trim().toLowerCase().min(1).max(40).optional(),
+    providers: z.array(z.string().trim().min(1).max(100)).min(1, "name at least one provider (GET /api/v1/providers lists them)").max(20),
+    samples: z.number().int().min(1).max(MAX_SAMPLES).default(1),
+  })
+  .strict()
+  .refine((body) => !(body.prompts && body.tag), { message: "use either prompts or tag, not both", path: ["tag"] });
+
+export type CreateCheckBody = z.output<typeof createCheckBody>;
+
+export const listQuery = z.object({
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(20),
+});
+
+export const checksListQuery = listQuery.extend({
+  status: z.enum(["queued", "running", "completed", "completed_with_errors", "failed", "cancelled"]).optional(),
+});

@@ -1,0 +1,70 @@
+import "server-only";
+import { db } from "@/lib/db/prisma";
+import type { CaptureStatus, Prisma } from "@/lib/generated/prisma/client";
+import { listRecentWorkers } from "@/lib/jobs/heartbeats";
+
+export type AdminCaptureFilters = { status?: CaptureStatus; providerConfigId?: string; checkId?: string; page: number; pageSize: number };
+
+/** Captures across all checks of the workspace, newest first, for the admin jobs page. */
+export async function listCapturesForAdmin(workspaceId: string, filters: AdminCaptureFilters) {
+  const where: Prisma.CaptureWhereInput = {
+    workspaceId,
+    ...(filters.status ? { status: filters.status } : {}),
+    ...(filters.providerConfigId ? { providerConfigId: filters.providerConfigId } : {}),
+    ...(filters.checkId ? { checkId: filters.checkId } : {}),
+  };
+  const [items, total] = await Promise.all([
+    db().capture.findMany({
+      where,
+      orderBy: [{ updatedAt: "desc" }, { id: "asc" }],
+      skip: (filters.page - 1) * filters.pageSize,
+      take: filters.pageSize,
+      select: {
+        id: true,
+        checkId: true,
+        status: true,
+        sample: true,
+        attemptCount: true,
+        maxAttempts: true,
+        lastError: true,
+        latencyMs: true,
+        costMicros: true,
+        nextAttemptAt: true,
+        updatedAt: true,
+        cancelRequestedAt: true,
+        prompt: { select: { text: true } },
+        providerConfig: { select: { name: true } },
+        check: { select: { startedById: true } },
+      },
+    }),
+    db().capture.count({ where }),
+  ]);
+  return {
+    items: items.map(({ costMicros, cancelRequestedAt, check, ...c }) => ({ ...c, startedById: check.startedById, costMicros: Number(costMicros), cancelRequested: cancelRequestedAt !== null })),
+    total,
+    page: filters.page,
+    pageSize: filters.pageSize,
+  };
+}
+
+/** Queue depth of the workspace (captures waiting to run) and how long the oldest has waited. */
+export async function queueStats(workspaceId: string) {
+  const [row] = await db().$queryRaw<{ queued: bigint; retry_wait: bigint; postponed: bigint; running: bigint; oldest: Date | null }[]>`
+    SELECT count(*) FILTER (WHERE status = 'queued') AS queued,
+           count(*) FILTER (WHERE status = 'retry_wait') AS retry_wait,
+           count(*) FILTER (WHERE status = 'postponed') AS postponed,
+           count(*) FILTER (WHERE status = 'running') AS running,
+           min(coalesce("nextAttemptAt", "createdAt")) FILTER (WHERE status = 'queued' OR (status IN ('retry_wait', 'postponed') AND "nextAttemptAt" <= now())) AS oldest
+    FROM captures WHERE "workspaceId" = ${workspaceId}::uuid AND status IN ('queued', 'retry_wait', 'postponed', 'running')`;
+  return {
+    queued: Number(row?.queued ?? 0),
+    retryWait: Number(row?.retry_wait ?? 0),
+    postponed: Number(row?.postponed ?? 0),
+    running: Number(row?.running ?? 0),
+    oldestWaitingSince: row?.oldest ?? null,
+  };
+}
+
+export async function workersOverview() {
+  return listRecentWorkers(new Date());
+}

@@ -1,0 +1,37 @@
+import { z } from "zod";
+import { simulatorSettingsSchema } from "@/lib/providers/simulator/settings";
+
+const micros = (label: string) => z.number({ error: `${label} must be a number` }).int().min(0, `${label} cannot be negative`).max(1_000_000_000, `${label} is too large`);
+
+export const providerConfigInputSchema = z
+  .object({
+    name: z.string().trim().min(1, "Enter a name").max(60, "Use at most 60 characters"),
+    adapter: z.enum(["simulator", "openai", "perplexity", "gemini", "anthropic"]),
+    model: z.string().trim().min(1, "Enter a model").max(100),
+    searchMode: z.enum(["on", "off", "auto"]),
+    enabled: z.boolean(),
+    inputPricePerMTokMicros: micros("Input price"),
+    outputPricePerMTokMicros: micros("Output price"),
+    cachedPricePerMTokMicros: micros("Cached input price"),
+    reasoningPricePerMTokMicros: micros("Reasoning price"),
+    searchPriceMicros: micros("Search price"),
+    maxConcurrency: z.number().int().min(1, "At least 1").max(100, "At most 100"),
+    maxAttempts: z.number().int().min(1, "At least 1").max(10, "At most 10"),
+    unknownRetries: z.number().int().min(0).max(5, "At most 5"),
+    timeoutMs: z.number().int().min(1000, "At least 1 second").max(600_000, "At most 10 minutes"),
+    breakerWindowSize: z.number().int().min(2).max(1000),
+    breakerMinCalls: z.number().int().min(1).max(1000),
+    breakerFailureRatePct: z.number().int().min(1).max(100),
+    breakerOpenSeconds: z.number().int().min(1).max(86_400),
+    breakerSlowCallMs: z.number().int().min(100).max(600_000),
+    breakerSlowCallIsFailure: z.boolean(),
+    simulator: simulatorSettingsSchema.optional(),
+  })
+  .refine((c) => c.breakerMinCalls <= c.breakerWindowSize, { message: "Minimum calls cannot exceed the window size", path: ["breakerMinCalls"] })
+  .refine((c) => !c.simulator || c.simulator.latencyMinMs <= c.simulator.latencyMaxMs, { message: "Minimum latency cannot exceed the maximum", path: ["simulator", "latencyMinMs"] })
+  .refine((c) => !c.simulator || c.simulator.errorRate + c.simulator.permanentErrorRate + c.simulator.timeoutRate <= 1, {
+    message: "The error, permanent error and timeout rates add up to more than 100 %",
+    path: ["simulator", "errorRate"],
+  });
+
+export type ProviderConfigInput = z.input<typeof providerConfigInputSchema>;

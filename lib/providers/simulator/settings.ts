@@ -1,0 +1,13 @@
+// The simulator's settings on a provider configuration (editable in Settings).
+import { z } from "zod";
+
+export const simulatorSettingsSchema = z.object({
+  style: z.enum(["chatgpt", "perplexity", "gemini", "claude"]).default("chatgpt"),
+  latencyMinMs: z.number().int().min(0).max(600_000).default(800),
+  latencyMaxMs: z.number().int().min(0).max(600_000).default(3000),
+  errorRate: z.number().min(0).max(1).default(0),
+  permanentErrorRate: z.number().min(0).max(1).default(0),
+  timeoutRate: z.number().min(0).max(1).default(0),
+});
+
+export type SimulatorSettings = z.infer<typeof simulatorSettingsSchema>;
