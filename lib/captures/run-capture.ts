@@ -8,6 +8,7 @@ import { decideAfterFailure } from "@/lib/captures/retry-policy";
 import { captureWatch } from "@/lib/captures/watch";
 import { env } from "@/lib/config/env";
 import { db } from "@/lib/db/prisma";
+import { executionSeconds, queueWaitSeconds } from "@/lib/metrics/worker-metrics";
 import { CallAbortedError, ProviderError } from "@/lib/providers/errors";
 import { adapterFor } from "@/lib/providers/registry";
 
@@ -56,6 +57,8 @@ export async function runCapture(captureId: string, options: RunCaptureOptions):
   }
   if (claim.kind === "not_runnable") return "skipped";
   const { runToken } = claim;
+  const readyAt = capture.nextAttemptAt ?? capture.createdAt;
+  queueWaitSeconds.observe({ provider: config.name }, Math.max(0, Date.now() - readyAt.getTime()) / 1000);
 
   const controller = new AbortController();
   const abort = (reason: string) => !controller.signal.aborted && controller.abort(reason);
@@ -89,6 +92,7 @@ export async function runCapture(captureId: string, options: RunCaptureOptions):
     }
     const citations = extractCitations({ text: response.text, sources: response.sources, ownDomains: capture.brand.domains });
     await recordSuccess(captureId, runToken, response, { costMicros: costOf(response.usage, config), latencyMs: elapsed(), citations });
+    executionSeconds.observe({ provider: config.name, outcome: "succeeded" }, elapsed() / 1000);
     return "succeeded";
   } catch (error) {
     if (error instanceof FencedOutError) return "fenced";
@@ -102,6 +106,7 @@ export async function runCapture(captureId: string, options: RunCaptureOptions):
       if (writeError instanceof FencedOutError) return "fenced";
       throw writeError;
     }
+    executionSeconds.observe({ provider: config.name, outcome: record.outcome }, record.latencyMs / 1000);
     log(`capture ${captureId} attempt ${claim.attemptNumber}: ${record.outcome} ${record.reason ?? ""} -> ${record.capture.status}`);
     return record.capture.status === "retry_wait" ? "retry" : record.capture.status === "queued" ? "requeued" : record.capture.status;
   } finally {

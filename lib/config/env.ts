@@ -20,6 +20,10 @@ const envSchema = z.object({
   BEACON_WORKER_SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(600).default(5),
   // How often each worker looks for dead workers whose captures must be recovered.
   BEACON_SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(5),
+  // When set, /api/metrics requires `Authorization: Bearer <token>`.
+  BEACON_METRICS_TOKEN: z.string().min(16, "BEACON_METRICS_TOKEN must be at least 16 characters").optional(),
+  // Attempts older than this are deleted by the hourly retention task; results are kept.
+  BEACON_ATTEMPT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   // Base of the exponential retry backoff (DESIGN.md "Retries by error class").
   BEACON_RETRY_BASE_MS: z.coerce.number().int().min(1).max(600_000).default(1000),
   // Simulator overrides (tests, demos); each wins over the provider configuration's settings.

@@ -19,18 +19,26 @@ export type WorkerIdentity = {
 };
 
 /** Inserts the heartbeat row or renews it: lease = database now + leaseSeconds. */
-export async function beat(worker: WorkerIdentity, status: Exclude<WorkerStatus, "stopped">, leaseSeconds: number): Promise<void> {
+/**
+ * Inserts the heartbeat row or renews it: lease = database now + leaseSeconds, plus a snapshot
+ * of the process's own metrics. A process that was declared dead while it was only stalled (its
+ * captures were already taken over and its writes fenced) comes back as alive, so that the
+ * sweeper watches its new attempts again.
+ */
+export async function beat(worker: WorkerIdentity, status: Exclude<WorkerStatus, "stopped">, leaseSeconds: number, metrics: string | null = null): Promise<void> {
   await db().$executeRaw`
-    INSERT INTO "worker_heartbeats" ("workerId", "slotIds", "hostname", "pid", "concurrency", "status", "startedAt", "lastSeenAt", "leaseExpiresAt")
+    INSERT INTO "worker_heartbeats" ("workerId", "slotIds", "hostname", "pid", "concurrency", "status", "startedAt", "lastSeenAt", "leaseExpiresAt", "metrics")
     VALUES (
       ${worker.workerId}, ${worker.slotIds}::text[], ${worker.hostname}, ${worker.pid}, ${worker.concurrency}, ${status},
       now() AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC',
-      (now() AT TIME ZONE 'UTC') + make_interval(secs => ${leaseSeconds})
+      (now() AT TIME ZONE 'UTC') + make_interval(secs => ${leaseSeconds}), ${metrics}
     )
     ON CONFLICT ("workerId") DO UPDATE SET
       "status" = EXCLUDED."status",
       "lastSeenAt" = EXCLUDED."lastSeenAt",
-      "leaseExpiresAt" = EXCLUDED."leaseExpiresAt"`;
+      "leaseExpiresAt" = EXCLUDED."leaseExpiresAt",
+      "metrics" = coalesce(EXCLUDED."metrics", "worker_heartbeats"."metrics"),
+      "expiredAt" = NULL`;
 }
 
 /** A clean exit: the worker holds no jobs any more, so its lease ends now. */

@@ -1,12 +1,13 @@
 import "server-only";
 import { EventEmitter } from "node:events";
 import os from "node:os";
-import { Logger, run, type TaskList, type WorkerEvents, type WorkerPool } from "graphile-worker";
+import { Logger, parseCronItems, run, type TaskList, type WorkerEvents, type WorkerPool } from "graphile-worker";
 import { env, requireDatabaseUrl } from "@/lib/config/env";
 import { forbiddenProviderFlags } from "@/lib/jobs/forbidden-flags";
 import { beat, markStopped, type WorkerIdentity } from "@/lib/jobs/heartbeats";
 import { setWorkerIdentity } from "@/lib/jobs/identity";
 import { startMaintenance } from "@/lib/jobs/maintenance";
+import { labelWorker, workerMetricsSnapshot } from "@/lib/metrics/worker-metrics";
 
 export type WorkerProcess = {
   /** The pool id, which graphile-worker writes to `locked_by` of the jobs this process holds. */
@@ -59,7 +60,8 @@ export async function startWorkerProcess(options: { taskList: TaskList; log: (li
     concurrency: e.BEACON_WORKER_CONCURRENCY,
     taskList: options.taskList,
     // Like tasks, recurring jobs are declared in code; no crontab file is read from the cwd.
-    parsedCronItems: [],
+    // graphile-worker's cron runs each item once per slot across all workers.
+    parsedCronItems: parseCronItems([{ task: "retention", match: "17 * * * *", identifier: "retention", options: { backfillPeriod: 0 } }]),
     events,
     logger: quietLogger(log),
     // The process owns its signals: the first one drains (see stop), it does not exit at once.
@@ -87,13 +89,15 @@ export async function startWorkerProcess(options: { taskList: TaskList; log: (li
     throw error;
   }
   setWorkerIdentity(worker.workerId);
+  labelWorker(worker.workerId);
   log(`worker ${worker.workerId} running (concurrency ${worker.concurrency}, lease ${leaseSeconds} s)`);
 
   // A failed renewal is not fatal: the database may be back before the lease runs out, and if
   // it is not, the sweeper takes the jobs over and the capture's run token fences this process.
   let renewing: Promise<void> | null = null;
   const renew = () => {
-    renewing ??= beat(worker, status, leaseSeconds)
+    renewing ??= workerMetricsSnapshot()
+      .then((metrics) => beat(worker, status, leaseSeconds, metrics))
       .catch((error: unknown) => log(`heartbeat failed: ${lastLine(error)}`))
       .finally(() => (renewing = null));
     return renewing;

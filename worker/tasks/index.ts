@@ -3,5 +3,6 @@
 // queued for a worker that knows them.
 import type { TaskList } from "graphile-worker";
 import { capture } from "@/worker/tasks/capture";
+import { retention } from "@/worker/tasks/retention";
 
-export const taskList: TaskList = { capture };
+export const taskList: TaskList = { capture, retention };

@@ -1,0 +1,26 @@
+import "server-only";
+import { db } from "@/lib/db/prisma";
+
+const HEARTBEAT_RETENTION_DAYS = 7;
+
+/**
+ * Hourly housekeeping. graphile-worker deletes finished jobs by itself; here: attempts older than
+ * the retention period (captures keep their answer, cost and results), idempotency keys past
+ * their 24 h, and heartbeat rows of workers long gone. Each statement is idempotent, so two
+ * workers running it at once (or twice) is harmless.
+ */
+export async function runRetention(options: { attemptRetentionDays: number; now?: Date }) {
+  const now = options.now ?? new Date();
+  const day = 24 * 3600 * 1000;
+  const attempts = await db().attempt.deleteMany({
+    where: { startedAt: { lt: new Date(now.getTime() - options.attemptRetentionDays * day) }, outcome: { not: null } },
+  });
+  const keys = await db().check.updateMany({
+    where: { idempotencyExpiresAt: { lt: now }, idempotencyKey: { not: null } },
+    data: { idempotencyKey: null, requestHash: null },
+  });
+  const heartbeats = await db().workerHeartbeat.deleteMany({
+    where: { status: { in: ["stopped", "expired"] }, lastSeenAt: { lt: new Date(now.getTime() - HEARTBEAT_RETENTION_DAYS * day) } },
+  });
+  return { attemptsDeleted: attempts.count, idempotencyKeysExpired: keys.count, heartbeatsDeleted: heartbeats.count };
+}
