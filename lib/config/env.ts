@@ -26,6 +26,16 @@ const envSchema = z.object({
   BEACON_ATTEMPT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   // Base of the exponential retry backoff (DESIGN.md "Retries by error class").
   BEACON_RETRY_BASE_MS: z.coerce.number().int().min(1).max(600_000).default(1000),
+  // Real providers: a provider whose key is missing shows as "not configured". Base URLs point
+  // an adapter at another endpoint (a proxy, or a local server in tests).
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  OPENAI_BASE_URL: z.string().url().optional(),
+  PERPLEXITY_API_KEY: z.string().min(1).optional(),
+  PERPLEXITY_BASE_URL: z.string().url().optional(),
+  GEMINI_API_KEY: z.string().min(1).optional(),
+  GOOGLE_GEMINI_BASE_URL: z.string().url().optional(),
+  ANTHROPIC_API_KEY: z.string().min(1).optional(),
+  ANTHROPIC_BASE_URL: z.string().url().optional(),
   // Simulator overrides (tests, demos); each wins over the provider configuration's settings.
   SIMULATOR_LATENCY_MS: z
     .string()
