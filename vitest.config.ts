@@ -36,6 +36,21 @@ export default defineConfig({
           hookTimeout: 120_000,
         },
       },
+      {
+        // Browser tests against the production build started by `scripts/run.ts start`; run
+        // with `npm run test:e2e` after `npm run build` (`npm test` leaves them out).
+        extends: true,
+        test: {
+          name: "e2e",
+          environment: "node",
+          include: ["tests/e2e/**/*.test.ts"],
+          globalSetup: ["tests/e2e/support/global-setup.ts"],
+          // One app and one Chromium at a time: two cores already run the server, worker and database.
+          fileParallelism: false,
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
     ],
   },
 });

@@ -10,7 +10,12 @@ export function Dialog({ open, onClose, title, children }: { open: boolean; onCl
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
+    if (open && !dialog.open) {
+      dialog.showModal();
+      // React's autoFocus runs before showModal() and is lost; focus the first field ourselves so
+      // typing goes into the form, not onto the close button.
+      dialog.querySelector<HTMLElement>("input:not([type=hidden]):not([readonly]), textarea, select")?.focus();
+    }
     if (!open && dialog.open) dialog.close();
   }, [open]);
   return (

@@ -1,7 +1,7 @@
 import "server-only";
 import { extractCitations } from "@/lib/analysis/citations";
 import { costOf, estimateUsage } from "@/lib/billing/money";
-import { breakerGate } from "@/lib/breaker/gate";
+import { acquirePermission, recordCall, releaseProbe, type CallOutcome } from "@/lib/breaker/breaker";
 import { claimCapture, FencedOutError, recordFailure, recordSuccess, spentAttempts, type FailureRecord } from "@/lib/captures/attempts";
 import { postponeCapture, requeueSoon } from "@/lib/captures/queue";
 import { decideAfterFailure } from "@/lib/captures/retry-policy";
@@ -44,13 +44,16 @@ export async function runCapture(captureId: string, options: RunCaptureOptions):
   if (!capture || !["queued", "retry_wait", "postponed"].includes(capture.status) || capture.cancelRequestedAt) return "skipped";
   const config = capture.providerConfig;
 
-  const gate = await breakerGate(config.id, config.breakerOpenSeconds);
-  if (gate.open) {
-    await postponeCapture(captureId, gate.retryAt);
+  // Breaker open: no call and no attempt; the capture waits until the breaker may half-open.
+  const permission = await acquirePermission(config);
+  if (!permission.allowed) {
+    await postponeCapture(captureId, permission.retryAt);
     return "postponed";
   }
+  const { probeToken } = permission;
 
   const claim = await claimCapture(captureId, config.id, config.maxConcurrency, options.workerId);
+  if (claim.kind !== "claimed" && probeToken) await releaseProbe(config.id, probeToken);
   if (claim.kind === "busy") {
     await requeueSoon(captureId, 200 + Math.floor(Math.random() * 800));
     return "busy";
@@ -91,14 +94,18 @@ export async function runCapture(captureId: string, options: RunCaptureOptions):
       throw new ProviderError("The provider returned an empty answer", { retryClass: "transient", reason: "empty_answer", requestId: response.requestId });
     }
     const citations = extractCitations({ text: response.text, sources: response.sources, ownDomains: capture.brand.domains });
-    await recordSuccess(captureId, runToken, response, { costMicros: costOf(response.usage, config), latencyMs: elapsed(), citations });
-    executionSeconds.observe({ provider: config.name, outcome: "succeeded" }, elapsed() / 1000);
+    const latencyMs = elapsed();
+    await recordCall(config, "success", latencyMs, probeToken);
+    await recordSuccess(captureId, runToken, response, { costMicros: costOf(response.usage, config), latencyMs, citations });
+    executionSeconds.observe({ provider: config.name, outcome: "succeeded" }, latencyMs / 1000);
     return "succeeded";
   } catch (error) {
     if (error instanceof FencedOutError) return "fenced";
     const partialText = captureWatch.partialText(captureId) || (error as { partialText?: string }).partialText || "";
     const estimate = costOf(estimateUsage(capture.prompt.text, capture.searchMode), config);
-    const record = await failureRecord(error, { captureId, partialText, estimate, latencyMs: elapsed(), maxAttempts: capture.maxAttempts, unknownRetries: config.unknownRetries });
+    const latencyMs = elapsed();
+    await recordCall(config, breakerOutcome(error), latencyMs, probeToken);
+    const record = await failureRecord(error, { captureId, partialText, estimate, latencyMs, maxAttempts: capture.maxAttempts, unknownRetries: config.unknownRetries });
     if (!record) return "fenced";
     try {
       await recordFailure(captureId, runToken, record);
@@ -114,6 +121,13 @@ export async function runCapture(captureId: string, options: RunCaptureOptions):
     options.shutdownSignal.removeEventListener("abort", onShutdown);
     await unwatch();
   }
+}
+
+/** What a failed call tells the breaker: provider trouble counts, our aborts and bad requests do not. */
+function breakerOutcome(error: unknown): CallOutcome {
+  if (error instanceof CallAbortedError) return error.abortReason === "timeout" ? "failure" : "ignored";
+  if (error instanceof ProviderError) return error.retryClass === "permanent" ? "ignored" : "failure";
+  return "failure";
 }
 
 async function failureRecord(

@@ -1,0 +1,79 @@
+// The demo user manages the questions Beacon asks: add one through the dialog, see the inline
+// error first, and find it in the list (also after a reload). The dialog works from the keyboard.
+import type { Page } from "playwright-core";
+import { describe, expect, test } from "vitest";
+import { DEMO_USER, login, newPage, setupBrowser } from "./support/browser";
+
+setupBrowser();
+
+const rows = (page: Page) => page.locator("table tbody tr");
+
+async function openPromptsFromSidebar(page: Page) {
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Prompts" }).click();
+  await page.waitForURL((url) => url.pathname === "/prompts");
+  await page.getByRole("heading", { level: 1, name: "Prompts" }).waitFor();
+  await page.getByRole("table").waitFor();
+}
+
+describe("prompts", () => {
+  test("the demo user adds a prompt with tags after fixing a too-short question", async () => {
+    const page = await newPage();
+    await login(page, DEMO_USER.email, DEMO_USER.password);
+    await openPromptsFromSidebar(page);
+    const before = await rows(page).count();
+    expect(before).toBe(12); // the demo seed
+
+    await page.getByRole("button", { name: "Add prompt" }).click();
+    const dialog = page.getByRole("dialog", { name: "Add a prompt" });
+    await dialog.waitFor();
+    const question = dialog.getByLabel("Question");
+    await question.fill("ab");
+    await dialog.getByRole("button", { name: "Add prompt" }).click();
+
+    const error = dialog.getByRole("alert");
+    await error.waitFor();
+    expect(await error.textContent()).toBe("Write a question of at least 3 characters");
+    expect(await question.getAttribute("aria-invalid")).toBe("true");
+    expect(await dialog.isVisible()).toBe(true);
+    expect(await rows(page).count()).toBe(before);
+
+    const text = `Which CRM do agencies recommend for client reporting? (e2e ${Date.now()})`;
+    await question.fill(text);
+    await dialog.getByLabel("Tags").fill("Agencies, reporting ");
+    await dialog.getByRole("button", { name: "Add prompt" }).click();
+    await dialog.waitFor({ state: "detached" });
+
+    const added = rows(page).filter({ hasText: text });
+    await added.waitFor();
+    // Tags are stored lower-cased and trimmed.
+    expect(await added.locator("td").nth(2).innerText()).toBe("agencies\nreporting");
+    expect(await rows(page).count()).toBe(before + 1);
+
+    await page.reload();
+    await page.getByRole("table").waitFor();
+    await added.waitFor();
+    expect(await rows(page).count()).toBe(before + 1);
+    expect(await added.locator("td").nth(2).innerText()).toBe("agencies\nreporting");
+  });
+
+  test("the add-prompt dialog opens from the keyboard and Escape closes it without adding", async () => {
+    const page = await newPage();
+    await login(page, DEMO_USER.email, DEMO_USER.password);
+    await page.goto("/prompts");
+    await page.getByRole("table").waitFor();
+    const before = await rows(page).count();
+
+    const opener = page.getByRole("button", { name: "Add prompt" });
+    await opener.focus();
+    await page.keyboard.press("Enter");
+    const dialog = page.getByRole("dialog", { name: "Add a prompt" });
+    await dialog.waitFor();
+    await dialog.getByLabel("Question").fill("Written, then abandoned");
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "detached" });
+    // Focus goes back to the button that opened the dialog.
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Add prompt");
+    expect(await rows(page).count()).toBe(before);
+    expect(await rows(page).filter({ hasText: "Written, then abandoned" }).count()).toBe(0);
+  });
+});

@@ -1,0 +1,149 @@
+// Browser tests run against the real app as a user runs it: `scripts/run.ts start` (embedded
+// PostgreSQL, migrations, demo seed, worker, `next start` on the production build) in a fresh
+// data folder on free ports. The tests get its URL through `inject("e2eBaseUrl")`.
+import { spawn, type ChildProcess } from "node:child_process";
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { TestProject } from "vitest/node";
+import { freePort } from "@/lib/db/embedded-postgres";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** Where the app under test listens, e.g. http://localhost:41234 (no trailing slash). */
+    e2eBaseUrl: string;
+  }
+}
+
+const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
+// The app's log and the screenshots of failed tests (tests/e2e/support/browser.ts) of the last run.
+const RESULTS = path.join(ROOT, "test-results", "e2e");
+const STARTUP_DEADLINE_MS = 120_000;
+// The launcher gives the worker up to 13 s to drain and the web server 10 s, then stops the database.
+const STOP_DEADLINE_MS = 45_000;
+
+const log = (line: string) => console.log(`[e2e] ${line}`);
+
+/** Where clusterDirFor (lib/db/embedded-postgres.ts) puts the cluster when, as root, `postgres` cannot enter the data folder. */
+const relocatedClusterDir = (pgDataDir: string) =>
+  path.join(os.tmpdir(), "beacon-postgres-data", createHash("sha1").update(path.resolve(pgDataDir)).digest("hex").slice(0, 16));
+
+async function distinctFreePorts(count: number): Promise<number[]> {
+  const ports = new Set<number>();
+  while (ports.size < count) ports.add(await freePort());
+  return [...ports];
+}
+
+/** The app's environment: the test runner's own settings (NODE_ENV=test, VITEST_*, a DATABASE_URL) stay out. */
+function appEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1", NEXT_TELEMETRY_DISABLED: "1", ...overrides };
+  for (const key of Object.keys(env)) {
+    if (key === "NODE_ENV" || key.startsWith("VITEST") || key === "DATABASE_URL" || key === "BEACON_AUTH_SECRET") delete env[key];
+  }
+  return env;
+}
+
+type Health = { status?: string };
+
+async function health(url: string): Promise<Health | null> {
+  try {
+    const response = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(5_000) });
+    return response.status === 200 ? ((await response.json()) as Health) : null;
+  } catch {
+    return null;
+  }
+}
+
+function exitOf(child: ChildProcess): Promise<string> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve(`code ${child.exitCode} signal ${child.signalCode}`);
+    else child.once("exit", (code, signal) => resolve(`code ${code} signal ${signal}`));
+  });
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  if (!fs.existsSync(path.join(ROOT, ".next", "BUILD_ID"))) {
+    throw new Error("No production build in .next: run npm run build first (the browser tests drive `npm start`).");
+  }
+  const startedAt = Date.now();
+  fs.rmSync(RESULTS, { recursive: true, force: true });
+  fs.mkdirSync(RESULTS, { recursive: true });
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "beacon-e2e-"));
+  // mkdtemp makes the folder private; as root PostgreSQL runs as `postgres`, which must enter it
+  // (otherwise the cluster is relocated, which teardown also handles).
+  fs.chmodSync(dataDir, 0o755);
+  const pgDataDir = path.join(dataDir, "postgres");
+  const [port, pgPort] = (await distinctFreePorts(2)) as [number, number];
+  const baseUrl = `http://localhost:${port}`;
+
+  const logFile = path.join(RESULTS, "server.log");
+  const logStream = fs.createWriteStream(logFile);
+  let tail = "";
+  const record = (chunk: Buffer) => {
+    logStream.write(chunk);
+    tail = (tail + chunk.toString()).slice(-6_000);
+    if (process.env.E2E_VERBOSE) process.stdout.write(chunk);
+  };
+
+  const require = createRequire(import.meta.url);
+  const tsx = path.join(path.dirname(require.resolve("tsx/package.json")), "dist", "cli.mjs");
+  const child = spawn(process.execPath, [tsx, "--conditions=react-server", "scripts/run.ts", "start"], {
+    cwd: ROOT,
+    env: appEnv({
+      PORT: String(port),
+      BEACON_URL: baseUrl,
+      BEACON_DATA_DIR: dataDir,
+      BEACON_EMBEDDED_PG_PORT: String(pgPort),
+      SIMULATOR_LATENCY_MS: "200-800",
+    }),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout?.on("data", record);
+  child.stderr?.on("data", record);
+  const exited = exitOf(child);
+  let exitedAs: string | undefined;
+  void exited.then((how) => (exitedAs = how));
+
+  // Last resort when vitest exits without running teardown: the launcher still stops its
+  // children and the database on SIGTERM (only the temporary folder is left behind).
+  const killOnExit = () => child.kill("SIGTERM");
+  process.once("exit", killOnExit);
+
+  let stopped: Promise<void> | undefined;
+  const teardown = () =>
+    (stopped ??= (async () => {
+      process.off("exit", killOnExit);
+      if (exitedAs === undefined) {
+        child.kill("SIGTERM");
+        const timer = setTimeout(() => {
+          log(`the app did not stop within ${STOP_DEADLINE_MS / 1000} s: killing it`);
+          child.kill("SIGKILL");
+        }, STOP_DEADLINE_MS);
+        await exited;
+        clearTimeout(timer);
+      }
+      await new Promise<void>((resolve) => logStream.end(resolve));
+      for (const dir of [relocatedClusterDir(pgDataDir), dataDir]) fs.rmSync(dir, { recursive: true, force: true });
+    })());
+
+  try {
+    const deadline = Date.now() + STARTUP_DEADLINE_MS;
+    for (;;) {
+      if (exitedAs !== undefined) throw new Error(`the app exited during startup (${exitedAs})`);
+      if (Date.now() > deadline) throw new Error(`GET ${baseUrl}/api/health did not report status ok within ${STARTUP_DEADLINE_MS / 1000} s`);
+      // "degraded" means the web server is up but no worker heartbeat has landed yet.
+      if ((await health(baseUrl))?.status === "ok") break;
+      await Promise.race([new Promise((r) => setTimeout(r, 250)), exited]);
+    }
+  } catch (error) {
+    await teardown();
+    throw new Error(`${(error as Error).message}\n--- last app output (full log: ${path.relative(ROOT, logFile)}) ---\n${tail}`);
+  }
+
+  log(`app ready at ${baseUrl} in ${((Date.now() - startedAt) / 1000).toFixed(1)} s (log: ${path.relative(ROOT, logFile)})`);
+  project.provide("e2eBaseUrl", baseUrl);
+  return teardown;
+}
