@@ -1,34 +1,71 @@
 // `npm run beacon -- <command>`: operator commands that need no browser.
-//   api-key create --workspace <slug> --name <name>   prints a new API key (shown once)
+//   api-key create --workspace <slug> --name <name>
+//       prints a new API key (shown once)
+//   capture --provider <openai|perplexity|gemini|anthropic|simulator> --prompt "<text>" [--model <m>] [--search on|off|auto]
+//       calls that provider once, outside any check, and prints the normalised result as JSON
 import { parseArgs } from "node:util";
 import { setDatabaseUrl } from "@/lib/config/env";
 import { getDatabase } from "@/lib/db/database-url";
 
 const USAGE = `Usage:
-  npm run beacon -- api-key create --workspace <slug> --name <name>`;
+  npm run beacon -- api-key create --workspace <slug> --name <name>
+  npm run beacon -- capture --provider <openai|perplexity|gemini|anthropic|simulator> --prompt "<text>" [--model <m>] [--search on|off|auto] [--timeout <seconds>]`;
 
 function fail(message: string): never {
   console.error(message);
   process.exit(2);
 }
 
-const [group, command, ...rest] = process.argv.slice(2);
-if (group !== "api-key" || command !== "create") fail(USAGE);
-const { values } = parseArgs({ args: rest, options: { workspace: { type: "string" }, name: { type: "string" } }, strict: true });
-if (!values.workspace || !values.name?.trim()) fail(`Both --workspace and --name are required.\n${USAGE}`);
-
-const database = await getDatabase();
-try {
-  setDatabaseUrl(database.url);
-  const { findWorkspaceBySlug } = await import("@/lib/workspaces/workspaces");
-  const { createApiKey } = await import("@/lib/api-keys/api-keys");
-  const workspace = await findWorkspaceBySlug(values.workspace);
-  if (!workspace) fail(`No workspace with slug "${values.workspace}".`);
-  const created = await createApiKey(workspace.id, values.name.trim(), null);
-  console.log(created.key);
-  console.error(`API key "${created.name}" created for workspace ${workspace.slug}. It is shown only now; store it safely.`);
-} finally {
-  const { disconnectDb } = await import("@/lib/db/prisma");
-  await disconnectDb();
-  await database.stop();
+async function createApiKeyCommand(args: string[]) {
+  const { values } = parseArgs({ args, options: { workspace: { type: "string" }, name: { type: "string" } }, strict: true });
+  if (!values.workspace || !values.name?.trim()) fail(`Both --workspace and --name are required.\n${USAGE}`);
+  const database = await getDatabase();
+  try {
+    setDatabaseUrl(database.url);
+    const { findWorkspaceBySlug } = await import("@/lib/workspaces/workspaces");
+    const { createApiKey } = await import("@/lib/api-keys/api-keys");
+    const workspace = await findWorkspaceBySlug(values.workspace);
+    if (!workspace) fail(`No workspace with slug "${values.workspace}".`);
+    const created = await createApiKey(workspace.id, values.name.trim(), null);
+    console.log(created.key);
+    console.error(`API key "${created.name}" created for workspace ${workspace.slug}. It is shown only now; store it safely.`);
+  } finally {
+    const { disconnectDb } = await import("@/lib/db/prisma");
+    await disconnectDb();
+    await database.stop();
+  }
 }
+
+async function captureCommand(args: string[]) {
+  const { values } = parseArgs({
+    args,
+    options: { provider: { type: "string" }, prompt: { type: "string" }, model: { type: "string" }, search: { type: "string" }, timeout: { type: "string" } },
+    strict: true,
+  });
+  const adapters = ["openai", "perplexity", "gemini", "anthropic", "simulator"] as const;
+  const adapter = adapters.find((a) => a === values.provider);
+  if (!adapter) fail(`--provider must be one of ${adapters.join(", ")}.\n${USAGE}`);
+  if (!values.prompt?.trim()) fail(`--prompt is required.\n${USAGE}`);
+  const searchMode = (values.search ?? "auto") as "on" | "off" | "auto";
+  if (!["on", "off", "auto"].includes(searchMode)) fail("--search must be on, off or auto.");
+  const { LIST_PRICES } = await import("@/lib/providers/defaults");
+  const { testCall } = await import("@/lib/providers/test-call");
+  const list = adapter === "simulator" ? LIST_PRICES.openai : LIST_PRICES[adapter];
+  const p = list.prices;
+  const result = await testCall({
+    adapter,
+    model: values.model ?? list.model,
+    searchMode,
+    prompt: values.prompt.trim(),
+    timeoutMs: Number(values.timeout ?? 120) * 1000,
+    price: { inputPricePerMTokMicros: p.input, outputPricePerMTokMicros: p.output, cachedPricePerMTokMicros: p.cached, reasoningPricePerMTokMicros: p.reasoning, searchPriceMicros: p.search },
+    settings: adapter === "simulator" ? { latencyMinMs: 200, latencyMaxMs: 600 } : undefined,
+  });
+  console.log(JSON.stringify(result, null, 2));
+  process.exitCode = result.ok ? 0 : 1;
+}
+
+const [group, command, ...rest] = process.argv.slice(2);
+if (group === "api-key" && command === "create") await createApiKeyCommand(rest);
+else if (group === "capture") await captureCommand([command ?? "", ...rest].filter(Boolean));
+else fail(USAGE);

@@ -2,6 +2,9 @@
 import { z } from "zod";
 import { assertCan, canManageWorkspaceSettings } from "@/lib/auth/permissions";
 import { fieldPaths, workspaceAction } from "@/lib/actions/safe-action";
+import { forceBreaker } from "@/lib/breaker/breaker";
+import { listBreakers } from "@/lib/breaker/queries";
+import { NotFoundError } from "@/lib/errors";
 import { listCapturesForAdmin, queueStats, workersOverview } from "@/lib/jobs/admin";
 
 const adminsOnly = "Only owners and admins can see the jobs page.";
@@ -27,3 +30,16 @@ export const adminOverviewAction = workspaceAction.action(async ({ ctx }) => {
   const [queue, workers] = await Promise.all([queueStats(ctx.workspace.id), workersOverview()]);
   return { queue, workers };
 });
+
+export const breakersAction = workspaceAction.action(async ({ ctx }) => {
+  assertCan(canManageWorkspaceSettings(ctx), adminsOnly);
+  return listBreakers(ctx.workspace.id);
+});
+
+export const forceBreakerAction = workspaceAction
+  .inputSchema(z.object({ providerConfigId: z.uuid(), forced: z.enum(["open", "closed"]).nullable() }), fieldPaths)
+  .action(async ({ parsedInput, ctx }) => {
+    assertCan(canManageWorkspaceSettings(ctx), "Only owners and admins can force a breaker.");
+    if (!(await forceBreaker(ctx.workspace.id, parsedInput.providerConfigId, parsedInput.forced))) throw new NotFoundError("That provider does not exist in this workspace.");
+    return { ok: true };
+  });

@@ -4,7 +4,7 @@ import { createApiKey, listApiKeys, revokeApiKey } from "@/lib/api-keys/api-keys
 import { assertCan, canManageWorkspaceSettings } from "@/lib/auth/permissions";
 import { fieldPaths, workspaceAction } from "@/lib/actions/safe-action";
 import { budgetStatus } from "@/lib/billing/budget";
-import { createProviderConfig, listProviderConfigs, updateProviderConfig } from "@/lib/providers/configs";
+import { createProviderConfig, listProviderConfigs, testProviderConfig, updateProviderConfig } from "@/lib/providers/configs";
 import { providerConfigInputSchema } from "@/lib/providers/schemas";
 import { updateWorkspaceSettings } from "@/lib/workspaces/settings";
 import { workspaceNameSchema } from "@/lib/workspaces/schemas";
@@ -67,3 +67,10 @@ export const revokeApiKeyAction = workspaceAction.inputSchema(z.object({ apiKeyI
   await revokeApiKey(ctx.workspace.id, parsedInput.apiKeyId);
   return { ok: true };
 });
+
+export const testProviderAction = workspaceAction
+  .inputSchema(z.object({ providerConfigId: z.uuid(), prompt: z.string().trim().min(3).max(500).default("What is the best CRM for a small business?") }), fieldPaths)
+  .action(async ({ parsedInput, ctx }) => {
+    assertCan(canManageWorkspaceSettings(ctx), adminsOnly);
+    return testProviderConfig(ctx.workspace.id, parsedInput.providerConfigId, parsedInput.prompt);
+  });

@@ -10,7 +10,9 @@ export type Db = PrismaClient;
 const globalForPrisma = globalThis as unknown as { beaconPrisma?: PrismaClient };
 
 function createClient(): PrismaClient {
-  const adapter = new PrismaPg({ connectionString: requireDatabaseUrl(), max: 10 });
+  // Prisma stores DateTime as UTC in `timestamp` columns; a UTC session makes `now()` and those
+  // columns agree in raw SQL whatever the server's own time zone is.
+  const adapter = new PrismaPg({ connectionString: requireDatabaseUrl(), max: 10, options: "-c timezone=UTC" });
   return new PrismaClient({ adapter });
 }
 

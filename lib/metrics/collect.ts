@@ -1,5 +1,6 @@
 import "server-only";
 import { AggregatorRegistry, Counter, Gauge, Registry, type MetricObjectWithValues, type MetricValue } from "prom-client";
+import { OPEN_TOO_LONG_SECONDS } from "@/lib/breaker/queries";
 import { db } from "@/lib/db/prisma";
 
 const BREAKER_STATE = { closed: 0, open: 1, half_open: 2 } as const;
@@ -54,11 +55,12 @@ export async function collectMetrics(): Promise<{ contentType: string; body: str
   gauge("beacon_captures_running", "Captures whose provider call is in flight.").set(num(queue?.running));
 
   const breakers = await db().$queryRaw<Row[]>`
-    SELECT pc.name AS provider, b.status::text AS status, b."openedAt" AS opened_at, b."successCount" AS success, b."failureCount" AS failure, b."shortCircuitCount" AS short_circuit
+    SELECT pc.name AS provider, coalesce(b."forcedStatus", b.status)::text AS status, b."openedAt" AS opened_at, b."successCount" AS success, b."failureCount" AS failure, b."shortCircuitCount" AS short_circuit
     FROM breaker_states b JOIN provider_configs pc ON pc.id = b."providerConfigId"`;
   const state = gauge("beacon_breaker_state", "Circuit breaker state: 0 closed, 1 open, 2 half-open.", ["provider"]);
   const calls = counter("beacon_breaker_calls_total", "Calls seen by the breaker, by outcome.", ["provider", "outcome"]);
   const openFor = gauge("beacon_breaker_open_duration_seconds", "How long the breaker has been open (0 when closed).", ["provider"]);
+  const tooLong = gauge("beacon_breaker_open_too_long", "1 when the breaker has been open for more than 5 minutes.", ["provider"]);
   for (const row of breakers) {
     const provider = String(row.provider);
     const status = String(row.status) as keyof typeof BREAKER_STATE;
@@ -66,7 +68,9 @@ export async function collectMetrics(): Promise<{ contentType: string; body: str
     calls.inc({ provider, outcome: "success" }, num(row.success));
     calls.inc({ provider, outcome: "failure" }, num(row.failure));
     calls.inc({ provider, outcome: "short_circuit" }, num(row.short_circuit));
-    openFor.set({ provider }, status !== "closed" && row.opened_at ? (Date.now() - (row.opened_at as Date).getTime()) / 1000 : 0);
+    const seconds = status !== "closed" && row.opened_at ? (Date.now() - (row.opened_at as Date).getTime()) / 1000 : 0;
+    openFor.set({ provider }, seconds);
+    tooLong.set({ provider }, seconds > OPEN_TOO_LONG_SECONDS ? 1 : 0);
   }
 
   const workers = await db().workerHeartbeat.findMany({

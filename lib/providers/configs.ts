@@ -3,6 +3,7 @@ import { db } from "@/lib/db/prisma";
 import { ConflictError, NotFoundError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { isConfigured } from "@/lib/providers/registry";
+import { testCall } from "@/lib/providers/test-call";
 import type { providerConfigInputSchema } from "@/lib/providers/schemas";
 import type { z } from "zod";
 
@@ -41,4 +42,19 @@ export async function updateProviderConfig(workspaceId: string, providerConfigId
   } catch (error) {
     rethrowNameTaken(error, input.name);
   }
+}
+
+/** "Test connection": one call with this configuration, outside any check. */
+export async function testProviderConfig(workspaceId: string, providerConfigId: string, prompt: string) {
+  const config = await db().providerConfig.findFirst({ where: { id: providerConfigId, workspaceId } });
+  if (!config) throw new NotFoundError("That provider does not exist in this workspace.");
+  return testCall({
+    adapter: config.adapter,
+    model: config.model,
+    searchMode: config.searchMode,
+    prompt,
+    price: config,
+    timeoutMs: config.timeoutMs,
+    settings: (config.settings ?? {}) as Record<string, unknown>,
+  });
 }

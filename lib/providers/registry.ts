@@ -1,8 +1,14 @@
 import type { AdapterName, ProviderAdapter } from "@/lib/providers/types";
 import { simulatorAdapter } from "@/lib/providers/simulator/simulator";
+import { openaiAdapter } from "@/lib/providers/openai";
+import { perplexityAdapter } from "@/lib/providers/perplexity";
 
 // Real adapters (OpenAI, Perplexity, Gemini, Anthropic) register here as they are built.
-const adapters: Partial<Record<AdapterName, ProviderAdapter>> = { simulator: simulatorAdapter };
+const adapters: Partial<Record<AdapterName, ProviderAdapter>> = {
+  simulator: simulatorAdapter,
+  openai: openaiAdapter,
+  perplexity: perplexityAdapter,
+};
 
 export function adapterFor(name: AdapterName): ProviderAdapter | undefined {
   return adapters[name];

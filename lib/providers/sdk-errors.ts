@@ -51,6 +51,18 @@ export function classifySdkError(error: unknown, context: { signal: AbortSignal;
       cause: error,
     });
   }
+  // The SDK could not parse what came back (a 200 with garbage: a proxy's HTML page, a truncated
+  // JSON body, a malformed event). Before any event the provider never began answering, so it is
+  // a transient failure (the breaker counts it); once events had arrived the outcome is unknown.
+  if (error instanceof SyntaxError) {
+    return new ProviderError(`${context.provider} sent a response that could not be parsed: ${(e.message ?? "").slice(0, 200)}`, {
+      retryClass: context.streamStarted ? "unknown" : "transient",
+      reason: "unparseable_response",
+      requestId: requestId ?? undefined,
+      partialText: context.partialText,
+      cause: error,
+    });
+  }
   if (/Timeout/i.test(name)) {
     return new ProviderError(`${context.provider} did not answer in time`, { retryClass: "unknown", reason: "timeout", partialText: context.partialText, cause: error });
   }

@@ -1,0 +1,230 @@
+// Perplexity (Sonar) through its OpenAI-compatible chat completions API, streamed with the openai
+// SDK pointed at PERPLEXITY_BASE_URL (PROVIDERS.md). Sonar models search by themselves; sources
+// arrive as `citations[]` and `search_results[]`, usually in the last chunks. One call() is one
+// HTTP request: SDK retries are off and the runner owns timeouts, retries and aborts.
+import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from "openai";
+import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
+import { env } from "@/lib/config/env";
+import { CallAbortedError, ProviderError, abortReasonOf } from "@/lib/providers/errors";
+import { classifySdkError } from "@/lib/providers/sdk-errors";
+import type { ProviderAdapter, ProviderRequest, ProviderResponse, Source } from "@/lib/providers/types";
+
+export type PerplexityConnection = { apiKey?: string; baseURL?: string };
+
+const DEFAULT_BASE_URL = "https://api.perplexity.ai";
+const PROVIDER = "Perplexity";
+
+type SearchResult = { url?: string; title?: string; date?: string | null };
+type PerplexityUsage = { prompt_tokens?: number; completion_tokens?: number; reasoning_tokens?: number; num_search_queries?: number };
+/** The parts of a chunk (or of a whole JSON body) the adapter reads; everything is optional. */
+type PerplexityChunk = {
+  id?: string;
+  object?: string;
+  status?: string;
+  error?: { message?: string; code?: string | number } | null;
+  choices?: { delta?: { content?: string | null }; message?: { content?: string | null }; finish_reason?: string | null }[];
+  citations?: string[] | null;
+  search_results?: SearchResult[] | null;
+  usage?: PerplexityUsage | null;
+};
+
+function requestBody(request: ProviderRequest): ChatCompletionCreateParamsStreaming {
+  const extra: Record<string, unknown> = {};
+  // Search control (docs.perplexity.ai "Search control guide"): `disable_search: true` answers
+  // from training data only; `enable_search_classifier: true` lets a classifier decide whether to
+  // search. Without either, Sonar always searches. Perplexity's price is the same either way.
+  if (request.searchMode === "off") extra.disable_search = true;
+  if (request.searchMode === "auto") extra.enable_search_classifier = true;
+  const country = request.country?.trim().toUpperCase();
+  if (request.searchMode !== "off" && country && /^[A-Z]{2}$/.test(country)) extra.web_search_options = { user_location: { country } };
+  // The extra fields are Perplexity's, unknown to the openai SDK's types; the SDK sends them as is.
+  return { model: request.model, messages: [{ role: "user", content: request.prompt }], stream: true, ...extra } as ChatCompletionCreateParamsStreaming;
+}
+
+/**
+ * Reasoning models (sonar-reasoning*) open their answer with a `<think>...</think>` block. It is
+ * not part of what the user reads, and it names brands the answer may not: drop it while
+ * streaming, so the deltas still add up to the stored text.
+ */
+function thinkFilter(emit: (text: string) => void) {
+  let mode: "start" | "think" | "text" = "start";
+  let pending = "";
+  return {
+    push(delta: string) {
+      if (mode === "text") return emit(delta);
+      pending += delta;
+      if (mode === "start") {
+        const head = pending.trimStart();
+        if (head.length < 7 && "<think>".startsWith(head)) return;
+        if (!head.startsWith("<think>")) {
+          mode = "text";
+          emit(pending);
+          pending = "";
+          return;
+        }
+        mode = "think";
+      }
+      const end = pending.indexOf("</think>");
+      if (end < 0) return;
+      const rest = pending.slice(end + "</think>".length).trimStart();
+      mode = "text";
+      pending = "";
+      if (rest) emit(rest);
+    },
+    /** At the end of the stream: text that only looked like the start of a think block. */
+    flush() {
+      if (mode === "start" && pending) emit(pending);
+      pending = "";
+    },
+  };
+}
+
+/** `[n]` markers (1-based) in the answer point into citations[] (or search_results[]). */
+export function perplexitySources(text: string, citations: string[], searchResults: SearchResult[]): Source[] {
+  const indexed = citations.length ? citations : searchResults.map((r) => r.url ?? "");
+  const cited = new Set<string>();
+  for (const match of text.matchAll(/\[(\d{1,3})\]/g)) {
+    const url = indexed[Number(match[1]) - 1];
+    if (url) cited.add(url);
+  }
+  const titles = new Map(searchResults.filter((r) => r.url).map((r) => [r.url as string, r.title || undefined]));
+  const urls = [...new Set([...citations, ...searchResults.map((r) => r.url ?? "")])].filter(Boolean);
+  return urls.map((url) => ({ url, title: titles.get(url), citedInText: cited.has(url) }));
+}
+
+function failedBody(chunk: PerplexityChunk, requestId: string | undefined, partialText: string): ProviderError {
+  const message = chunk.error?.message ?? "the run failed";
+  return new ProviderError(`${PROVIDER} reported a failed run: ${String(message).slice(0, 300)}`, { retryClass: "transient", reason: "provider_failed", requestId, partialText });
+}
+
+/** Collects chunks; the same code reads a whole (non-streamed) JSON completion. */
+function accumulator(request: ProviderRequest) {
+  let text = "";
+  const filter = thinkFilter((delta) => {
+    text += delta;
+    request.onText?.(delta);
+  });
+  const state = { id: undefined as string | undefined, citations: [] as string[], searchResults: [] as SearchResult[], usage: {} as PerplexityUsage, finished: false, chunks: 0 };
+  return {
+    state,
+    text: () => text,
+    add(chunk: PerplexityChunk) {
+      state.chunks += 1;
+      state.id ??= chunk.id;
+      // HTTP 200 carrying a failed run (the Agent API's way to report errors).
+      if (chunk.status === "failed") throw failedBody(chunk, state.id, text);
+      if (chunk.citations?.length) state.citations = chunk.citations;
+      if (chunk.search_results?.length) state.searchResults = chunk.search_results;
+      if (chunk.usage) state.usage = chunk.usage;
+      const choice = chunk.choices?.[0];
+      const content = choice?.delta?.content ?? choice?.message?.content;
+      if (content) filter.push(content);
+      if (choice?.finish_reason) state.finished = true;
+      if (choice?.finish_reason === "length") {
+        throw new ProviderError(`${PROVIDER} cut the answer off at its length limit`, { retryClass: "transient", reason: "incomplete_output", requestId: state.id, partialText: text });
+      }
+    },
+    result(searchMode: ProviderRequest["searchMode"], headerRequestId?: string): ProviderResponse {
+      filter.flush();
+      const sources = perplexitySources(text, state.citations, state.searchResults);
+      const u = state.usage;
+      return {
+        text,
+        sources,
+        searchQueries: [],
+        usage: {
+          inputTokens: u.prompt_tokens ?? 0,
+          // Perplexity counts reasoning tokens apart from completion tokens (deep research bills
+          // them at their own price), which is also how Usage keeps them.
+          outputTokens: u.completion_tokens ?? 0,
+          reasoningTokens: u.reasoning_tokens ?? 0,
+          cachedTokens: 0,
+          // Only deep research reports its queries; a Sonar answer with sources searched once.
+          searchCalls: u.num_search_queries ?? (searchMode !== "off" && sources.length ? 1 : 0),
+        },
+        requestId: state.id ?? headerRequestId,
+      };
+    },
+  };
+}
+
+function checked(response: ProviderResponse): ProviderResponse {
+  if (!response.text.trim()) {
+    throw new ProviderError(`${PROVIDER} returned an empty answer`, { retryClass: "transient", reason: "empty_answer", requestId: response.requestId });
+  }
+  return response;
+}
+
+function isEventStream(response: Response): boolean {
+  const type = response.headers.get("content-type");
+  return !type || type.includes("text/event-stream");
+}
+
+async function call(connection: PerplexityConnection, request: ProviderRequest): Promise<ProviderResponse> {
+  const { signal } = request;
+  if (!connection.apiKey) throw new ProviderError("Perplexity is not configured (PERPLEXITY_API_KEY is not set)", { retryClass: "permanent", reason: "not_configured" });
+  if (signal.aborted) throw new CallAbortedError(abortReasonOf(signal));
+  // organization/project: null so that OPENAI_ORG_ID / OPENAI_PROJECT_ID never reach Perplexity.
+  const client = new OpenAI({ apiKey: connection.apiKey, baseURL: connection.baseURL ?? DEFAULT_BASE_URL, maxRetries: 0, organization: null, project: null });
+  const acc = accumulator(request);
+  let headerRequestId: string | undefined;
+  try {
+    const { data: stream, response: http } = await client.chat.completions.create(requestBody(request), { signal }).withResponse();
+    headerRequestId = http.headers.get("x-request-id") ?? undefined;
+    if (!isEventStream(http)) {
+      const body = await http.text();
+      let parsed: PerplexityChunk | undefined;
+      try {
+        parsed = JSON.parse(body) as PerplexityChunk;
+      } catch {
+        parsed = undefined;
+      }
+      if (!parsed || typeof parsed !== "object" || (!parsed.choices && parsed.status !== "failed")) {
+        throw new ProviderError(`${PROVIDER} answered HTTP 200 with a body that is not a completion: ${body.slice(0, 120)}`, {
+          retryClass: "transient",
+          reason: body.trim() ? "unparseable_response" : "empty_answer",
+          requestId: headerRequestId,
+        });
+      }
+      acc.add(parsed);
+      return checked(acc.result(request.searchMode, headerRequestId));
+    }
+    for await (const chunk of stream) acc.add(chunk as unknown as PerplexityChunk);
+    // The SDK ends the iteration quietly when the signal aborts mid-stream.
+    if (signal.aborted) throw new CallAbortedError(abortReasonOf(signal), acc.text());
+    if (!acc.state.chunks) {
+      throw new ProviderError(`${PROVIDER} answered HTTP 200 without any chunk`, { retryClass: "transient", reason: "empty_answer", requestId: headerRequestId });
+    }
+    if (!acc.state.finished) {
+      // A clean end of the connection before the final chunk: the work may have been done.
+      throw new ProviderError(`${PROVIDER} ended the stream before the answer finished`, {
+        retryClass: "unknown",
+        reason: "stream_interrupted",
+        requestId: acc.state.id ?? headerRequestId,
+        partialText: acc.text(),
+      });
+    }
+    return checked(acc.result(request.searchMode, headerRequestId));
+  } catch (error) {
+    const partialText = acc.text();
+    const errorChunk = error instanceof APIError && error.status === undefined && !(error instanceof APIConnectionError) && !(error instanceof APIUserAbortError);
+    if (!signal.aborted && errorChunk) {
+      // An `{"error": ...}` chunk inside a 200 stream: the SDK throws it as an APIError without a status.
+      throw new ProviderError(`${PROVIDER} reported an error mid-stream: ${error.message.slice(0, 300)}`, {
+        retryClass: "transient",
+        reason: "provider_failed",
+        requestId: acc.state.id,
+        partialText,
+        cause: error,
+      });
+    }
+    throw classifySdkError(error, { signal, streamStarted: acc.state.chunks > 0, partialText, provider: PROVIDER });
+  }
+}
+
+/** An adapter reading its key and base URL at call time (tests pass their own). */
+export function createPerplexityAdapter(connection: () => PerplexityConnection): ProviderAdapter {
+  return { name: "perplexity", configured: () => Boolean(connection().apiKey), call: (request) => call(connection(), request) };
+}
+
+export const perplexityAdapter = createPerplexityAdapter(() => ({ apiKey: env().PERPLEXITY_API_KEY, baseURL: env().PERPLEXITY_BASE_URL }));
