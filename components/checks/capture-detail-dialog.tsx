@@ -38,7 +38,7 @@ export function CaptureDetailDialog({ captureId, onClose, canCancel, canRetry }:
   const c = query.data;
 
   return (
-    <Dialog open onClose={onClose} title={c ? `${c.provider.name} · sample ${c.sample}` : "Capture"}>
+    <Dialog open size="xl" onClose={onClose} title={c ? `${c.provider.name} · sample ${c.sample}` : "Capture"}>
       {query.isPending ? (
         <p className="text-sm text-slate-500">Loading…</p>
       ) : query.isError ? (

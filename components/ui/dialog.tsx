@@ -5,7 +5,9 @@ import { useEffect, useRef, type ReactNode } from "react";
  * A modal on the native <dialog>: the browser traps focus, closes on Escape and restores focus
  * to the opener, so keyboard users get the right behaviour without a library.
  */
-export function Dialog({ open, onClose, title, children }: { open: boolean; onClose: () => void; title: string; children: ReactNode }) {
+const widths = { md: "max-w-lg", lg: "max-w-2xl", xl: "max-w-4xl" };
+
+export function Dialog({ open, onClose, title, children, size = "md" }: { open: boolean; onClose: () => void; title: string; children: ReactNode; size?: keyof typeof widths }) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const dialog = ref.current;
@@ -23,7 +25,7 @@ export function Dialog({ open, onClose, title, children }: { open: boolean; onCl
       ref={ref}
       onClose={onClose}
       aria-labelledby="dialog-title"
-      className="m-auto w-full max-w-lg rounded-lg p-0 shadow-xl backdrop:bg-slate-900/40"
+      className={`m-auto w-full ${widths[size]} rounded-lg p-0 shadow-xl backdrop:bg-slate-900/40`}
     >
       {open && (
         <div className="p-6">

@@ -7,7 +7,8 @@ import { budgetStatus } from "@/lib/billing/budget";
 import { createProviderConfig, listProviderConfigs, testProviderConfig, updateProviderConfig } from "@/lib/providers/configs";
 import { providerConfigInputSchema } from "@/lib/providers/schemas";
 import { updateWorkspaceSettings } from "@/lib/workspaces/settings";
-import { workspaceNameSchema } from "@/lib/workspaces/schemas";
+import { workspaceSettingsSchema } from "@/lib/workspaces/schemas";
+import { apiKeyNameSchema } from "@/lib/api-keys/schemas";
 
 const adminsOnly = "Only owners and admins can change workspace settings.";
 
@@ -35,14 +36,7 @@ export const workspaceSettingsAction = workspaceAction.action(async ({ ctx }) =>
 });
 
 export const updateWorkspaceSettingsAction = workspaceAction
-  .inputSchema(
-    z.object({
-      name: workspaceNameSchema,
-      // Dollars in the form; null means no limit.
-      monthlyBudgetUsd: z.number().min(0, "The budget cannot be negative").max(10_000_000, "That budget is too large").nullable(),
-    }),
-    fieldPaths,
-  )
+  .inputSchema(workspaceSettingsSchema, fieldPaths)
   .action(async ({ parsedInput, ctx }) => {
     assertCan(canManageWorkspaceSettings(ctx), adminsOnly);
     const micros = parsedInput.monthlyBudgetUsd === null ? null : Math.round(parsedInput.monthlyBudgetUsd * 1_000_000);
@@ -56,7 +50,7 @@ export const listApiKeysAction = workspaceAction.action(async ({ ctx }) => {
 });
 
 export const createApiKeyAction = workspaceAction
-  .inputSchema(z.object({ name: z.string().trim().min(1, "Name the key after what uses it").max(60) }), fieldPaths)
+  .inputSchema(apiKeyNameSchema, fieldPaths)
   .action(async ({ parsedInput, ctx }) => {
     assertCan(canManageWorkspaceSettings(ctx), adminsOnly);
     return createApiKey(ctx.workspace.id, parsedInput.name, ctx.userId);

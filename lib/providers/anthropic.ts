@@ -1,16 +1,20 @@
-// Claude through the Messages API, streamed, with Anthropic's server-side web search tool.
-// One call() is one logical answer: the SDK never retries (maxRetries 0) and the caller's signal
-// aborts the request. A turn that ends with stop_reason "pause_turn" (the API hands back a long
-// search turn unfinished) is sent back a few times, because that is how such an answer
-// completes; it is a continuation of the same answer, not a retry.
+// Claude through the Messages API, streamed, with Anthropic's server-side web search tool
+// (PROVIDERS.md "Where the data is"). SDK retries are off and the caller's signal aborts the
+// request; the runner owns timeouts, retries and aborts (lib/captures/run-capture.ts). A turn that
+// ends with stop_reason "pause_turn" (the API hands a long search turn back unfinished) is sent
+// back a few times: that continues the same answer, it is not a retry.
 import "server-only";
-import Anthropic from "@anthropic-ai/sdk";
-import type { ContentBlock, ContentBlockParam, Message, MessageParam, MessageStreamParams, WebSearchTool20250305 } from "@anthropic-ai/sdk/resources/messages/messages";
+import Anthropic, { APIConnectionError, APIError, APIUserAbortError } from "@anthropic-ai/sdk";
+import type { ContentBlock, ContentBlockParam, Message, MessageStreamParams, WebSearchTool20250305 } from "@anthropic-ai/sdk/resources/messages/messages";
 import { z } from "zod";
 import { env } from "@/lib/config/env";
-import { CallAbortedError, ProviderError, abortReasonOf } from "@/lib/providers/errors";
+import { CallAbortedError, ProviderError, abortReasonOf, type RetryClass } from "@/lib/providers/errors";
 import { classifySdkError } from "@/lib/providers/sdk-errors";
 import { emptyUsage, type ProviderAdapter, type ProviderRequest, type ProviderResponse, type Source, type Usage } from "@/lib/providers/types";
+
+export type AnthropicConnection = { apiKey?: string; baseURL?: string };
+
+const PROVIDER = "Anthropic";
 
 const settingsSchema = z.object({
   maxTokens: z.number().int().min(1).max(64_000).default(4096),
@@ -18,49 +22,94 @@ const settingsSchema = z.object({
 });
 
 /** Paused turns handed back before we settle for what the model has written so far. */
-const MAX_CONTINUATIONS = 3;
+export const MAX_CONTINUATIONS = 3;
 
 /**
- * Search failures the API reports inside an HTTP 200 (a web_search_tool_result whose content is
- * an error object) that make the answer worth retrying: the search backend was busy or down, so
- * the model answered without the web. The other codes (max_uses_exceeded, invalid_tool_input,
- * query_too_long, request_too_large) come from the model's own searching; the answer stands.
+ * Search failures reported inside an HTTP 200 (a web_search_tool_result whose content is an error
+ * object) that make the answer worth retrying: the search backend was busy or down, so the model
+ * answered without the web. The other codes (max_uses_exceeded, invalid_tool_input,
+ * query_too_long, request_too_large) come from the model's own searching and the answer stands,
+ * as it does when any search of the answer succeeded.
  */
 const TRANSIENT_SEARCH_ERRORS = new Set(["too_many_requests", "unavailable"]);
+
+/** `error.type` of an `error` event inside a 200 stream -> retry class and reason. */
+const STREAM_ERROR_TYPES: Record<string, [RetryClass, string]> = {
+  overloaded_error: ["transient", "overloaded"],
+  rate_limit_error: ["transient", "rate_limited"],
+  api_error: ["transient", "server_error"],
+  invalid_request_error: ["permanent", "invalid_request"],
+  request_too_large: ["permanent", "invalid_request"],
+  not_found_error: ["permanent", "invalid_request"],
+  authentication_error: ["permanent", "auth_failed"],
+  permission_error: ["permanent", "auth_failed"],
+  billing_error: ["permanent", "quota_exceeded"],
+};
 
 function requestParams(request: ProviderRequest): MessageStreamParams {
   const parsed = settingsSchema.safeParse(request.settings ?? {});
   if (!parsed.success) {
-    throw new ProviderError(`Invalid Anthropic settings: ${parsed.error.issues.map((i) => `${i.path.join(".")} ${i.message}`).join("; ")}`, {
-      retryClass: "permanent",
-      reason: "invalid_settings",
-    });
+    const issues = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+    throw new ProviderError(`Invalid ${PROVIDER} settings (${issues})`, { retryClass: "permanent", reason: "invalid_settings" });
   }
   const params: MessageStreamParams = { model: request.model, max_tokens: parsed.data.maxTokens, messages: [{ role: "user", content: request.prompt }] };
   if (request.searchMode === "off") return params;
   const tool: WebSearchTool20250305 = { type: "web_search_20250305", name: "web_search", max_uses: parsed.data.maxSearches };
-  if (request.country) tool.user_location = { type: "approximate", country: request.country };
+  const country = request.country?.trim().toUpperCase();
+  if (country && /^[A-Z]{2}$/.test(country)) tool.user_location = { type: "approximate", country };
   params.tools = [tool];
-  // "on" names the tool rather than {type: "any"}: it says "search" even if more tools are ever
-  // added. It forces the first step only; the model then answers from what it found.
+  // "on" names the tool rather than saying {type: "any"}, so it still means "search" if more tools
+  // are ever offered. It forces the first step; the model then answers from what it found.
   if (request.searchMode === "on") params.tool_choice = { type: "tool", name: "web_search" };
   return params;
 }
 
-function causeChainHas(error: unknown, test: (e: { name?: string; cause?: unknown }) => boolean): boolean {
+function hasSyntaxError(error: unknown): boolean {
   let current = error as { name?: string; cause?: unknown } | undefined;
-  for (let i = 0; current && i < 5; i++, current = current.cause as typeof current) if (test(current)) return true;
+  for (let i = 0; current && i < 5; i++, current = current.cause as typeof current) if (current.name === "SyntaxError") return true;
   return false;
 }
 
 type TurnState = { text: string; signal: AbortSignal; onText?: (delta: string) => void };
 
+function classify(error: unknown, state: TurnState, ctx: { sawEvent: boolean; requestId?: string }): Error {
+  const { signal, text: partialText } = state;
+  if (signal.aborted || error instanceof ProviderError || error instanceof CallAbortedError) {
+    return classifySdkError(error, { signal, streamStarted: ctx.sawEvent, partialText, provider: PROVIDER });
+  }
+  const e = error as { status?: unknown; type?: unknown; message?: string; cause?: unknown };
+  if (error instanceof APIError && e.status === undefined && !(error instanceof APIConnectionError) && !(error instanceof APIUserAbortError)) {
+    // An `error` event inside a 200 stream (the API reports overload mid-answer this way): the
+    // provider says it failed, which is not a broken connection.
+    const [retryClass, reason] = STREAM_ERROR_TYPES[String(e.type)] ?? ["unknown", "stream_error"];
+    return new ProviderError(`${PROVIDER} reported an error while answering (${String(e.type)}): ${(e.message ?? "").slice(0, 300)}`, {
+      retryClass,
+      reason,
+      requestId: ctx.requestId,
+      partialText,
+      cause: error,
+    });
+  }
+  // HTTP 200 with a body that is not a message stream: nothing parseable arrived (an empty body, a
+  // proxy's page), so the provider never began answering and a retry may succeed. Garbage after
+  // real events is different: the work may have been done and billed.
+  const notAStream = (!ctx.sawEvent && e.status === undefined && e.cause === undefined && !(error instanceof APIConnectionError)) || hasSyntaxError(error);
+  if (notAStream) {
+    return new ProviderError(`${PROVIDER} answered HTTP 200 with a body that is not a message stream`, {
+      retryClass: ctx.sawEvent ? "unknown" : "transient",
+      reason: "unparseable_response",
+      requestId: ctx.requestId,
+      partialText,
+      cause: error,
+    });
+  }
+  return classifySdkError(error, { signal, streamStarted: ctx.sawEvent, partialText, provider: PROVIDER });
+}
+
 /** One HTTP request: streams one assistant message, passing text deltas on as they arrive. */
 async function streamTurn(client: Anthropic, params: MessageStreamParams, state: TurnState): Promise<{ message: Message; requestId?: string }> {
-  let connected = false;
   let sawEvent = false;
   const stream = client.messages.stream(params, { signal: state.signal });
-  stream.on("connect", () => (connected = true));
   stream.on("streamEvent", () => (sawEvent = true));
   stream.on("text", (delta) => {
     state.text += delta;
@@ -68,27 +117,9 @@ async function streamTurn(client: Anthropic, params: MessageStreamParams, state:
   });
   try {
     const message = await stream.finalMessage();
-    return { message, requestId: stream.request_id ?? undefined };
+    return { message, requestId: stream.request_id ?? message.id };
   } catch (error) {
-    // HTTP 200 but the body is not the event stream we asked for (an HTML error page from a
-    // proxy, JSON garbage). The request was accepted, so the provider may have done and billed
-    // the work: outcome unknown, like a broken connection (DESIGN.md "Retries by error class").
-    const status = (error as { status?: unknown }).status;
-    if (!state.signal.aborted && connected && status === undefined) {
-      const cleanEndWithoutEvents = !sawEvent && !(error as { cause?: unknown }).cause;
-      if (cleanEndWithoutEvents || causeChainHas(error, (e) => e.name === "SyntaxError")) {
-        return Promise.reject(
-          new ProviderError("Anthropic answered HTTP 200 with a body that is not a message stream", {
-            retryClass: "unknown",
-            reason: "unparseable_response",
-            requestId: stream.request_id ?? undefined,
-            partialText: state.text,
-            cause: error,
-          }),
-        );
-      }
-    }
-    throw classifySdkError(error, { signal: state.signal, streamStarted: connected, partialText: state.text, provider: "anthropic" });
+    throw classify(error, state, { sawEvent, requestId: stream.request_id ?? undefined });
   }
 }
 
@@ -96,21 +127,21 @@ function addUsage(total: Usage, message: Message): void {
   const u = message.usage;
   const cached = u.cache_read_input_tokens ?? 0;
   const thinking = u.output_tokens_details?.thinking_tokens ?? 0;
-  // input_tokens excludes cache reads and writes; Usage.inputTokens includes cached tokens (see
-  // lib/billing/money.ts). Cache writes are billed at 1.25x input, counted here as plain input.
-  total.inputTokens += u.input_tokens + cached + (u.cache_creation_input_tokens ?? 0);
+  // input_tokens leaves out cache reads and writes; Usage.inputTokens includes the cached part
+  // (lib/billing/money.ts). Cache writes (1.25x input on Anthropic) are counted as plain input.
+  total.inputTokens += (u.input_tokens ?? 0) + cached + (u.cache_creation_input_tokens ?? 0);
   total.cachedTokens += cached;
-  // output_tokens includes thinking; reasoning tokens are priced separately.
-  total.outputTokens += u.output_tokens - thinking;
+  // output_tokens includes thinking; Usage keeps reasoning apart so it is charged once.
+  total.outputTokens += Math.max(0, (u.output_tokens ?? 0) - thinking);
   total.reasoningTokens += thinking;
   total.searchCalls += u.server_tool_use?.web_search_requests ?? 0;
 }
 
-type Extracted = { sources: Source[]; searchQueries: string[]; searchErrors: string[]; searchesSucceeded: number };
+type Extracted = { text: string; sources: Source[]; searchQueries: string[]; searchErrors: string[]; searchesSucceeded: number };
 
 function extract(content: ContentBlock[]): Extracted {
   const sources = new Map<string, Source>();
-  const out: Extracted = { sources: [], searchQueries: [], searchErrors: [], searchesSucceeded: 0 };
+  const out: Extracted = { text: "", sources: [], searchQueries: [], searchErrors: [], searchesSucceeded: 0 };
   for (const block of content) {
     if (block.type === "server_tool_use" && block.name === "web_search") {
       const query = (block.input as { query?: unknown } | null)?.query;
@@ -120,11 +151,12 @@ function extract(content: ContentBlock[]): Extracted {
         out.searchErrors.push(block.content.error_code);
         continue;
       }
-      out.searchesSucceeded++;
+      out.searchesSucceeded += 1;
       for (const result of block.content) {
         if (!sources.has(result.url)) sources.set(result.url, { url: result.url, title: result.title || undefined, citedInText: false });
       }
     } else if (block.type === "text") {
+      out.text += block.text;
       for (const citation of block.citations ?? []) {
         if (citation.type !== "web_search_result_location") continue;
         const known = sources.get(citation.url);
@@ -136,11 +168,12 @@ function extract(content: ContentBlock[]): Extracted {
   return out;
 }
 
-async function call(request: ProviderRequest): Promise<ProviderResponse> {
-  const { ANTHROPIC_API_KEY: apiKey, ANTHROPIC_BASE_URL: baseURL } = env();
-  const params = requestParams(request);
+async function call(connection: AnthropicConnection, request: ProviderRequest): Promise<ProviderResponse> {
+  if (!connection.apiKey) throw new ProviderError(`${PROVIDER} is not configured (ANTHROPIC_API_KEY is not set)`, { retryClass: "permanent", reason: "not_configured" });
   if (request.signal.aborted) throw new CallAbortedError(abortReasonOf(request.signal));
-  const client = new Anthropic({ apiKey, baseURL, maxRetries: 0 });
+  const params = requestParams(request);
+  // An explicit key also keeps the SDK from looking for credentials in profiles on disk.
+  const client = new Anthropic({ apiKey: connection.apiKey, baseURL: connection.baseURL, maxRetries: 0 });
   const state: TurnState = { text: "", signal: request.signal, onText: request.onText };
   const usage = emptyUsage();
   const content: ContentBlock[] = [];
@@ -148,31 +181,39 @@ async function call(request: ProviderRequest): Promise<ProviderResponse> {
   let message: Message | undefined;
 
   for (let turn = 0; turn <= MAX_CONTINUATIONS; turn++) {
-    const messages: MessageParam[] = turn === 0 ? params.messages : [...params.messages, { role: "assistant", content: content as ContentBlockParam[] }];
-    const result = await streamTurn(client, { ...params, messages }, state);
+    // A paused turn goes back as the assistant's message so far, as the API returned it, and
+    // without the forced first search, which has happened already.
+    const { tool_choice: _forced, ...rest } = params;
+    const next = turn === 0 ? params : { ...rest, messages: [...params.messages, { role: "assistant" as const, content: content as ContentBlockParam[] }] };
+    const result = await streamTurn(client, next, state);
     message = result.message;
-    requestId ??= result.requestId ?? message.id;
+    requestId ??= result.requestId;
     addUsage(usage, message);
     content.push(...message.content);
     if (message.stop_reason !== "pause_turn") break;
   }
 
-  // The text blocks, not the deltas, are the answer: a block may start with text of its own.
-  const text = content.map((block) => (block.type === "text" ? block.text : "")).join("");
-  if (message?.stop_reason === "refusal" && !text.trim()) {
-    throw new ProviderError("Claude declined to answer (stop_reason refusal)", { retryClass: "permanent", reason: "content_policy", requestId });
-  }
+  // The text blocks, not the deltas, are the answer (a block may start with text of its own).
   const found = extract(content);
+  if (message?.stop_reason === "refusal" && !found.text.trim()) {
+    throw new ProviderError(`${PROVIDER} declined to answer (stop_reason refusal)`, { retryClass: "permanent", reason: "content_policy", requestId });
+  }
   const searchError = found.searchErrors.find((code) => TRANSIENT_SEARCH_ERRORS.has(code));
   if (searchError && found.searchesSucceeded === 0) {
-    throw new ProviderError(`Anthropic web search failed (${searchError}); the answer was written without search results`, {
+    throw new ProviderError(`${PROVIDER} web search failed (${searchError}); the answer was written without search results`, {
       retryClass: "transient",
       reason: `search_${searchError}`,
       requestId,
-      partialText: text,
+      partialText: found.text,
     });
   }
-  return { text, sources: found.sources, searchQueries: found.searchQueries, usage, requestId };
+  if (!found.text.trim()) throw new ProviderError(`${PROVIDER} returned an empty answer`, { retryClass: "transient", reason: "empty_answer", requestId });
+  return { text: found.text, sources: found.sources, searchQueries: found.searchQueries, usage, requestId };
 }
 
-export const anthropicAdapter: ProviderAdapter = { name: "anthropic", configured: () => Boolean(env().ANTHROPIC_API_KEY), call };
+/** An adapter reading its key and base URL at call time (tests pass their own). */
+export function createAnthropicAdapter(connection: () => AnthropicConnection): ProviderAdapter {
+  return { name: "anthropic", configured: () => Boolean(connection().apiKey), call: (request) => call(connection(), request) };
+}
+
+export const anthropicAdapter = createAnthropicAdapter(() => ({ apiKey: env().ANTHROPIC_API_KEY, baseURL: env().ANTHROPIC_BASE_URL }));

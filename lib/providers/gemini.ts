@@ -1,12 +1,17 @@
-// Gemini through @google/genai, streamed, grounded with Google Search. One call() is one HTTP
-// request: no SDK retries (no httpOptions.retryOptions), no automatic continuation (the SDK would
-// otherwise open further requests to resume a stream), and the caller's signal aborts the request.
+// Gemini through @google/genai, streamed, grounded with Google Search (PROVIDERS.md "Where the
+// data is"). One call() is one HTTP request: no SDK retries (no httpOptions.retryOptions), no
+// automatic continuation (the SDK would otherwise open more requests to resume a stream), and the
+// caller's signal aborts the request; the runner owns timeouts, retries and aborts.
 import "server-only";
 import { ApiError, GoogleGenAI, type GenerateContentConfig, type GroundingMetadata, type GenerateContentResponseUsageMetadata } from "@google/genai";
 import { env } from "@/lib/config/env";
 import { CallAbortedError, ProviderError, abortReasonOf, classifyHttpStatus } from "@/lib/providers/errors";
 import { classifySdkError } from "@/lib/providers/sdk-errors";
 import type { ProviderAdapter, ProviderRequest, ProviderResponse, Source, Usage } from "@/lib/providers/types";
+
+export type GeminiConnection = { apiKey?: string; baseUrl?: string };
+
+const PROVIDER = "Gemini";
 
 const CONTENT_POLICY_FINISH = new Set(["SAFETY", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY", "IMAGE_PROHIBITED_CONTENT"]);
 
@@ -46,22 +51,13 @@ function classifyGeminiError(error: unknown, ctx: { signal: AbortSignal; chunksR
   // The SDK throws a DOMException AbortError; our own abort wins over whatever it made of it.
   if (ctx.signal.aborted) return new CallAbortedError(abortReasonOf(ctx.signal), ctx.partialText);
   if (error instanceof ApiError) {
+    // An HTTP error status, or an error object inside the stream (which the SDK throws with the
+    // object's code): either way Google says it failed, so the status decides.
     const body = errorBody(error.message);
-    const detail = body?.error?.message ?? error.message;
-    if (ctx.chunksReceived) {
-      // An error event in the middle of an answer: Google had started the work.
-      return new ProviderError(`Gemini failed while answering (${error.status}): ${detail.slice(0, 300)}`, {
-        retryClass: "unknown",
-        reason: "stream_error",
-        httpStatus: error.status,
-        partialText: ctx.partialText,
-        cause: error,
-      });
-    }
-    const keyInvalid = JSON.stringify(body?.error?.details ?? []).includes("API_KEY_INVALID");
     const s = error.status;
+    const keyInvalid = JSON.stringify(body?.error?.details ?? []).includes("API_KEY_INVALID");
     const reason = s === 429 ? "rate_limited" : s >= 500 ? "server_error" : s === 401 || s === 403 || keyInvalid ? "auth_failed" : "invalid_request";
-    return new ProviderError(`Gemini answered HTTP ${s}: ${detail.slice(0, 300)}`, {
+    return new ProviderError(`${PROVIDER} answered HTTP ${s}${ctx.chunksReceived ? " while answering" : ""}: ${(body?.error?.message ?? error.message).slice(0, 300)}`, {
       retryClass: classifyHttpStatus(s),
       reason,
       httpStatus: s,
@@ -70,17 +66,19 @@ function classifyGeminiError(error: unknown, ctx: { signal: AbortSignal; chunksR
       cause: error,
     });
   }
-  if (isUnparseable(error)) return unparseable(ctx.partialText, error);
-  // Connection refused, reset, broken stream: the same rules as the other SDKs.
-  return classifySdkError(error, { signal: ctx.signal, streamStarted: ctx.chunksReceived, partialText: ctx.partialText, provider: "gemini" });
-}
-
-/**
- * HTTP 200 whose body is not the event stream we asked for. The request was accepted, so Google
- * may have done and billed the work: outcome unknown, like a broken connection.
- */
-function unparseable(partialText: string, cause?: unknown): ProviderError {
-  return new ProviderError("Gemini answered HTTP 200 with a body that is not a response stream", { retryClass: "unknown", reason: "unparseable_response", partialText, cause });
+  if (isUnparseable(error)) {
+    // HTTP 200 with a body that is not an event stream: before any chunk, the provider never began
+    // answering (often a proxy's page) and a retry may succeed; after chunks, the work may have
+    // been done and billed.
+    return new ProviderError(`${PROVIDER} answered HTTP 200 with a body that is not a response stream`, {
+      retryClass: ctx.chunksReceived ? "unknown" : "transient",
+      reason: "unparseable_response",
+      partialText: ctx.partialText,
+      cause: error,
+    });
+  }
+  // Connection refused, reset, broken stream: the same rules as for the other SDKs.
+  return classifySdkError(error, { signal: ctx.signal, streamStarted: ctx.chunksReceived, partialText: ctx.partialText, provider: PROVIDER });
 }
 
 function sourcesOf(grounding: GroundingMetadata[]): { sources: Source[]; searchQueries: string[] } {
@@ -113,12 +111,13 @@ function usageOf(metadata: GenerateContentResponseUsageMetadata | undefined, mod
   };
 }
 
-async function call(request: ProviderRequest): Promise<ProviderResponse> {
+async function call(connection: GeminiConnection, request: ProviderRequest): Promise<ProviderResponse> {
+  if (!connection.apiKey) throw new ProviderError(`${PROVIDER} is not configured (GEMINI_API_KEY is not set)`, { retryClass: "permanent", reason: "not_configured" });
   if (request.signal.aborted) throw new CallAbortedError(abortReasonOf(request.signal));
-  const { GEMINI_API_KEY: apiKey, GOOGLE_GEMINI_BASE_URL: baseUrl } = env();
-  const ai = new GoogleGenAI({ apiKey, vertexai: false, httpOptions: baseUrl ? { baseUrl } : undefined });
+  // vertexai false: GOOGLE_GENAI_USE_VERTEXAI in the environment must not switch the backend.
+  const ai = new GoogleGenAI({ apiKey: connection.apiKey, vertexai: false, httpOptions: connection.baseUrl ? { baseUrl: connection.baseUrl } : undefined });
   const config: GenerateContentConfig = { abortSignal: request.signal, automaticContinuation: false };
-  // Gemini has no way to force a search: "on" and "auto" both offer it and the model decides.
+  // Gemini cannot be made to search: "on" and "auto" both offer Google Search and the model decides.
   if (request.searchMode !== "off") config.tools = [{ googleSearch: {} }];
 
   let text = "";
@@ -132,14 +131,14 @@ async function call(request: ProviderRequest): Promise<ProviderResponse> {
   try {
     const stream = await ai.models.generateContentStream({ model: request.model, contents: request.prompt, config });
     for await (const chunk of stream) {
-      chunks++;
+      chunks += 1;
       responseId ??= chunk.responseId;
-      // Each chunk's usage is the running total for the request, not an increment.
+      // Each chunk's usage is the running total of the request, not an increment.
       usageMetadata = chunk.usageMetadata ?? usageMetadata;
       blockReason ??= chunk.promptFeedback?.blockReason;
       const candidate = chunk.candidates?.[0];
       if (!candidate) continue;
-      candidates++;
+      candidates += 1;
       for (const part of candidate.content?.parts ?? []) {
         if (!part.text || part.thought) continue;
         text += part.text;
@@ -151,14 +150,23 @@ async function call(request: ProviderRequest): Promise<ProviderResponse> {
   } catch (error) {
     throw classifyGeminiError(error, { signal: request.signal, chunksReceived: chunks > 0, partialText: text });
   }
+  if (request.signal.aborted) throw new CallAbortedError(abortReasonOf(request.signal), text);
 
-  if (chunks === 0) throw unparseable(text);
+  const requestId = responseId;
   if (!text.trim() && (blockReason || (finishReason && CONTENT_POLICY_FINISH.has(finishReason)))) {
-    throw new ProviderError(`Gemini blocked the answer (${blockReason ?? finishReason})`, { retryClass: "permanent", reason: "content_policy", requestId: responseId });
+    throw new ProviderError(`${PROVIDER} blocked the answer (${blockReason ?? finishReason})`, { retryClass: "permanent", reason: "content_policy", requestId });
   }
-  if (candidates === 0) throw new ProviderError("Gemini returned no candidates", { retryClass: "transient", reason: "empty_answer", requestId: responseId });
+  if (!text.trim()) {
+    const what = chunks === 0 ? "answered HTTP 200 without any chunk" : candidates === 0 ? "returned no candidates" : `returned an empty answer (${finishReason ?? "no finish reason"})`;
+    throw new ProviderError(`${PROVIDER} ${what}`, { retryClass: "transient", reason: "empty_answer", requestId });
+  }
   const { sources, searchQueries } = sourcesOf(grounding);
-  return { text, sources, searchQueries, usage: usageOf(usageMetadata, request.model, searchQueries.length), requestId: responseId };
+  return { text, sources, searchQueries, usage: usageOf(usageMetadata, request.model, searchQueries.length), requestId };
 }
 
-export const geminiAdapter: ProviderAdapter = { name: "gemini", configured: () => Boolean(env().GEMINI_API_KEY), call };
+/** An adapter reading its key and base URL at call time (tests pass their own). */
+export function createGeminiAdapter(connection: () => GeminiConnection): ProviderAdapter {
+  return { name: "gemini", configured: () => Boolean(connection().apiKey), call: (request) => call(connection(), request) };
+}
+
+export const geminiAdapter = createGeminiAdapter(() => ({ apiKey: env().GEMINI_API_KEY, baseUrl: env().GOOGLE_GEMINI_BASE_URL }));

@@ -65,7 +65,7 @@ export function extractOpenAIResponse(response: OpenAIResponse, headerRequestId?
           if (a.type === "url_citation" && a.url && !sources.has(a.url)) sources.set(a.url, { url: a.url, title: a.title || undefined, citedInText: true });
         }
       }
-      texts.push(text);
+      if (text) texts.push(text);
     } else if (item.type === "web_search_call") {
       searchCalls += 1;
       const action = item.action;
@@ -160,12 +160,12 @@ async function call(connection: OpenAIConnection, request: ProviderRequest): Pro
   let headerRequestId: string | undefined;
   let responseId: string | undefined;
   let textItemId: string | undefined;
+  let final: OpenAIResponse | undefined;
   try {
     const { data: stream, response: http } = await client.responses.create(requestBody(request), { signal }).withResponse();
     headerRequestId = http.headers.get("x-request-id") ?? undefined;
     if (!isEventStream(http)) return fromPlainBody(await http.text(), headerRequestId);
 
-    let final: OpenAIResponse | undefined;
     for await (const event of stream) {
       streamStarted = true;
       if (event.type === "response.output_text.delta" || event.type === "response.refusal.delta") {
@@ -195,6 +195,8 @@ async function call(connection: OpenAIConnection, request: ProviderRequest): Pro
       partialText: streamed,
     });
   } catch (error) {
+    // The last event had arrived: a connection dropped after it must not cost the answer.
+    if (final && !signal.aborted && !(error instanceof ProviderError)) return finished(final, headerRequestId, streamed);
     throw classify(error, { signal, streamStarted, partialText: streamed, requestId: responseId ?? headerRequestId });
   }
 }

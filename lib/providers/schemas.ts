@@ -29,7 +29,7 @@ export const providerConfigInputSchema = z
   })
   .refine((c) => c.breakerMinCalls <= c.breakerWindowSize, { message: "Minimum calls cannot exceed the window size", path: ["breakerMinCalls"] })
   .refine((c) => !c.simulator || c.simulator.latencyMinMs <= c.simulator.latencyMaxMs, { message: "Minimum latency cannot exceed the maximum", path: ["simulator", "latencyMinMs"] })
-  .refine((c) => !c.simulator || c.simulator.errorRate + c.simulator.permanentErrorRate + c.simulator.timeoutRate <= 1, {
+  .refine((c) => !c.simulator || c.simulator.errorRate + c.simulator.permanentErrorRate + c.simulator.timeoutRate <= 1 + 1e-9, {
     message: "The error, permanent error and timeout rates add up to more than 100 %",
     path: ["simulator", "errorRate"],
   });

@@ -21,3 +21,9 @@ export const inviteSchema = z.object({
   email: z.string().trim().toLowerCase().email("Enter a valid email address"),
   role: roleSchema,
 });
+
+/** Settings → Workspace: the budget is entered in dollars; null means no limit. */
+export const workspaceSettingsSchema = z.object({
+  name: workspaceNameSchema,
+  monthlyBudgetUsd: z.number().min(0, "The budget cannot be negative").max(10_000_000, "That budget is too large").nullable(),
+});

@@ -1,0 +1,129 @@
+// Maps a provider configuration to the text the form shows and back. The form speaks in the
+// units people know from pricing pages (USD per 1M tokens, USD per 1,000 searches, seconds,
+// percentages); the schema and database keep integer micro-dollars, milliseconds and fractions.
+import type { ProviderConfigInput } from "@/lib/providers/schemas";
+import { simulatorSettingsSchema, type SimulatorSettings } from "@/lib/providers/simulator/settings";
+import { formatDecimal, parseDecimal } from "@/lib/client/decimal";
+import type { ProviderRow } from "./use-settings-queries";
+
+type NumericField = Exclude<{ [K in keyof ProviderConfigInput]-?: ProviderConfigInput[K] extends number ? K : never }[keyof ProviderConfigInput], undefined>;
+type SimulatorNumericField = Exclude<keyof SimulatorSettings, "style">;
+
+/**
+ * `places`: decimals the form accepts. The parsed value counts 10^-places units of what the form
+ * shows, which for prices is exactly micro-dollars (per 1M tokens, or per search call when shown
+ * per 1,000 searches) and for timeouts is milliseconds. Rates are percentages of a fraction.
+ */
+type Unit = { places: number; percent?: boolean };
+
+const numericUnits: Record<NumericField, Unit> = {
+  inputPricePerMTokMicros: { places: 6 },
+  outputPricePerMTokMicros: { places: 6 },
+  cachedPricePerMTokMicros: { places: 6 },
+  reasoningPricePerMTokMicros: { places: 6 },
+  searchPriceMicros: { places: 3 },
+  maxConcurrency: { places: 0 },
+  maxAttempts: { places: 0 },
+  unknownRetries: { places: 0 },
+  timeoutMs: { places: 3 },
+  breakerWindowSize: { places: 0 },
+  breakerMinCalls: { places: 0 },
+  breakerFailureRatePct: { places: 0 },
+  breakerOpenSeconds: { places: 0 },
+  breakerSlowCallMs: { places: 0 },
+};
+
+const simulatorUnits: Record<SimulatorNumericField, Unit> = {
+  latencyMinMs: { places: 0 },
+  latencyMaxMs: { places: 0 },
+  errorRate: { places: 4, percent: true },
+  permanentErrorRate: { places: 4, percent: true },
+  timeoutRate: { places: 4, percent: true },
+};
+
+// A percentage with 4 decimals counts millionths of the fraction.
+const PERCENT_UNITS = 1_000_000;
+
+function toText(value: number, unit: Unit): string {
+  return formatDecimal(unit.percent ? Math.round(value * PERCENT_UNITS) : value, unit.places);
+}
+
+function fromText(text: string, unit: Unit): { value: number; error?: string } {
+  const parsed = parseDecimal(text, unit.places);
+  if (parsed.error || !unit.percent) return parsed;
+  if (parsed.value > PERCENT_UNITS) return { value: NaN, error: "Enter a percentage from 0 to 100" };
+  return { value: parsed.value / PERCENT_UNITS };
+}
+
+const NEW_PROVIDER: Omit<ProviderConfigInput, "simulator"> = {
+  name: "",
+  adapter: "simulator",
+  model: "",
+  searchMode: "auto",
+  enabled: true,
+  inputPricePerMTokMicros: 0,
+  outputPricePerMTokMicros: 0,
+  cachedPricePerMTokMicros: 0,
+  reasoningPricePerMTokMicros: 0,
+  searchPriceMicros: 0,
+  maxConcurrency: 4,
+  maxAttempts: 3,
+  unknownRetries: 1,
+  timeoutMs: 120_000,
+  breakerWindowSize: 20,
+  breakerMinCalls: 10,
+  breakerFailureRatePct: 50,
+  breakerOpenSeconds: 45,
+  breakerSlowCallMs: 60_000,
+  breakerSlowCallIsFailure: false,
+};
+
+type FormChoices = Pick<ProviderConfigInput, "name" | "adapter" | "model" | "searchMode" | "enabled" | "breakerSlowCallIsFailure">;
+
+/** What the form starts with; numbers are text keyed by their field path, in the form's units. */
+export type ProviderFormDefaults = FormChoices & { text: Record<string, string>; simulatorStyle: SimulatorSettings["style"] };
+
+export function providerFormDefaults(provider?: ProviderRow): ProviderFormDefaults {
+  const base = provider ?? NEW_PROVIDER;
+  // Settings saved before a field existed (or for another adapter) fall back to the simulator's defaults.
+  const parsed = simulatorSettingsSchema.safeParse(provider?.adapter === "simulator" ? provider.settings : {});
+  const simulator = parsed.success ? parsed.data : simulatorSettingsSchema.parse({});
+  const text: Record<string, string> = {};
+  for (const [field, unit] of Object.entries(numericUnits)) text[field] = toText(base[field as NumericField], unit);
+  for (const [field, unit] of Object.entries(simulatorUnits)) text[`simulator.${field}`] = toText(simulator[field as SimulatorNumericField], unit);
+  const { name, adapter, model, searchMode, enabled, breakerSlowCallIsFailure } = base;
+  return { name, adapter, model, searchMode, enabled, breakerSlowCallIsFailure, text, simulatorStyle: simulator.style };
+}
+
+/**
+ * Reads the submitted form. Text that is not a number in the field's unit becomes NaN (so the
+ * schema refuses it as well) plus a message keyed by the same path the schema uses.
+ */
+export function readProviderForm(data: FormData): { config: ProviderConfigInput; errors: Record<string, string> } {
+  const errors: Record<string, string> = {};
+  const read = (path: string, unit: Unit) => {
+    const { value, error } = fromText(String(data.get(path) ?? ""), unit);
+    if (error) errors[path] = error;
+    return value;
+  };
+  const numbers = Object.fromEntries(Object.entries(numericUnits).map(([field, unit]) => [field, read(field, unit)])) as Record<NumericField, number>;
+  const adapter = String(data.get("adapter")) as ProviderConfigInput["adapter"];
+  const simulator =
+    adapter === "simulator"
+      ? {
+          style: String(data.get("simulator.style")) as SimulatorSettings["style"],
+          ...(Object.fromEntries(Object.entries(simulatorUnits).map(([field, unit]) => [field, read(`simulator.${field}`, unit)])) as Record<SimulatorNumericField, number>),
+        }
+      : undefined;
+  const config: ProviderConfigInput = {
+    name: String(data.get("name") ?? ""),
+    adapter,
+    model: String(data.get("model") ?? ""),
+    searchMode: String(data.get("searchMode")) as ProviderConfigInput["searchMode"],
+    enabled: data.get("enabled") === "on",
+    breakerSlowCallIsFailure: data.get("breakerSlowCallIsFailure") === "on",
+    ...numbers,
+    simulator,
+  };
+  return { config, errors };
+}
