@@ -36,7 +36,9 @@ export type Source = {
 };
 
 export type Usage = {
+  /** All input tokens, cached ones included. */
   inputTokens: number;
+  /** Visible output tokens, reasoning tokens EXCLUDED (they are priced separately). */
   outputTokens: number;
   reasoningTokens: number;
   cachedTokens: number;
