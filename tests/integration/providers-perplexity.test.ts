@@ -1,0 +1,230 @@
+// The Perplexity adapter against a local server speaking its chat completions wire format, with
+// the real openai SDK and real HTTP in between: what it extracts, and how each way a provider can
+// fail maps to a retry class (DESIGN.md "Retries by error class", "Cancellation").
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CallAbortedError, ProviderError } from "@/lib/providers/errors";
+import { createPerplexityAdapter } from "@/lib/providers/perplexity";
+import { adapterFor } from "@/lib/providers/registry";
+import type { ProviderRequest } from "@/lib/providers/types";
+import { type FakeServer } from "@/tests/support/fake-providers/openai-server";
+import { PERPLEXITY_ANSWER, PERPLEXITY_REASONING_ANSWER, startFakePerplexity, type PerplexityScenario } from "@/tests/support/fake-providers/perplexity-server";
+import { waitFor } from "@/tests/support/wait-for";
+
+let server: FakeServer<PerplexityScenario>;
+let adapter: ReturnType<typeof createPerplexityAdapter>;
+
+beforeAll(async () => {
+  server = await startFakePerplexity();
+  // Before anything reads env(): the registered adapter must see these.
+  process.env.PERPLEXITY_API_KEY = "pplx-test-registered";
+  process.env.PERPLEXITY_BASE_URL = server.url;
+  adapter = createPerplexityAdapter(() => ({ apiKey: "pplx-test", baseURL: server.url }));
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+function request(overrides: Partial<ProviderRequest> = {}): ProviderRequest {
+  return { prompt: "What is the best CRM for a 10-person startup?", model: "sonar", searchMode: "on", signal: new AbortController().signal, ...overrides };
+}
+
+async function failure(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected the call to fail");
+}
+
+async function providerFailure(scenario: PerplexityScenario, overrides: Partial<ProviderRequest> = {}): Promise<ProviderError> {
+  server.enqueue(scenario);
+  const error = await failure(adapter.call(request(overrides)));
+  expect(error).toBeInstanceOf(ProviderError);
+  return error as ProviderError;
+}
+
+describe("a streamed answer", () => {
+  it("yields the text, cited and retrieved sources, usage and the request id", async () => {
+    const deltas: string[] = [];
+    const before = server.requests.length;
+    const response = await adapter.call(request({ country: "fr", onText: (d) => deltas.push(d) }));
+
+    expect(server.requests.length).toBe(before + 1);
+    const sent = server.requests.at(-1)!;
+    expect(sent.path).toBe("/chat/completions");
+    expect(sent.headers.authorization).toBe("Bearer pplx-test");
+    expect(sent.headers).not.toHaveProperty("openai-organization");
+    expect(sent.body).toMatchObject({
+      model: "sonar",
+      messages: [{ role: "user", content: "What is the best CRM for a 10-person startup?" }],
+      stream: true,
+      web_search_options: { user_location: { country: "FR" } },
+    });
+    expect(sent.body).not.toHaveProperty("disable_search");
+
+    expect(response.text).toBe(PERPLEXITY_ANSWER.content);
+    expect(deltas.length).toBeGreaterThan(3);
+    expect(deltas.join("")).toBe(response.text);
+    // [1][2] and [3] are in the text; the fourth source was only retrieved.
+    expect(response.sources).toEqual([
+      { url: "https://www.hubspot.com/products/crm", title: "Free CRM Software | HubSpot", citedInText: true },
+      { url: "https://www.g2.com/categories/crm", title: "Best CRM Software 2026 | G2", citedInText: true },
+      { url: "https://www.pipedrive.com/en/pricing", title: "Pipedrive pricing", citedInText: true },
+      { url: "https://www.salesforce.com/small-business/", title: "Salesforce for small business", citedInText: false },
+    ]);
+    expect(response.searchQueries).toEqual([]);
+    expect(response.usage).toEqual({ inputTokens: 14, outputTokens: 96, reasoningTokens: 0, cachedTokens: 0, searchCalls: 1 });
+    expect(response.requestId).toBe(sent.id);
+  });
+
+  it("drops a reasoning model's think block from the text and the deltas alike", async () => {
+    server.enqueue({ kind: "answer", answer: PERPLEXITY_REASONING_ANSWER });
+    const deltas: string[] = [];
+    const response = await adapter.call(request({ model: "sonar-reasoning-pro", onText: (d) => deltas.push(d) }));
+    expect(response.text).toBe(PERPLEXITY_ANSWER.content);
+    expect(deltas.join("")).toBe(response.text);
+    expect(response.usage).toMatchObject({ outputTokens: 131, reasoningTokens: 2048, searchCalls: 2 });
+  });
+
+  it("asks for no search when search is off, and for the classifier in auto mode", async () => {
+    await adapter.call(request({ searchMode: "off", country: "FR" }));
+    const off = server.requests.at(-1)!.body;
+    expect(off).toMatchObject({ disable_search: true });
+    expect(off).not.toHaveProperty("web_search_options");
+
+    await adapter.call(request({ searchMode: "auto" }));
+    expect(server.requests.at(-1)!.body).toMatchObject({ enable_search_classifier: true });
+  });
+});
+
+describe("HTTP errors", () => {
+  it("429 is transient and carries Retry-After", async () => {
+    const error = await providerFailure({ kind: "status", status: 429, headers: { "retry-after": "3" }, body: { error: { message: "Too many requests", type: "rate_limit_exceeded", code: 429 } } });
+    expect(error).toMatchObject({ retryClass: "transient", reason: "rate_limited", httpStatus: 429, retryAfterMs: 3000 });
+  });
+
+  it.each([500, 502, 503])("%i is transient with its status, after exactly one request", async (status) => {
+    const before = server.requests.length;
+    const error = await providerFailure({ kind: "status", status, body: status === 502 ? "<html>502 Bad Gateway</html>" : undefined });
+    expect(error).toMatchObject({ retryClass: "transient", reason: "server_error", httpStatus: status });
+    expect(server.requests.length).toBe(before + 1); // SDK retries are off
+  });
+
+  it.each([
+    [400, "invalid_request"],
+    [401, "auth_failed"],
+  ])("%i is permanent (%s)", async (status, reason) => {
+    const error = await providerFailure({ kind: "status", status });
+    expect(error).toMatchObject({ retryClass: "permanent", reason, httpStatus: status });
+  });
+
+  it("a scenario can be chosen by model name (for worker processes)", async () => {
+    const error = await failure(adapter.call(request({ model: "fake:rate-limited" })));
+    expect(error).toMatchObject({ retryClass: "transient", httpStatus: 429, retryAfterMs: 3000 });
+  });
+});
+
+describe("failures inside a 200", () => {
+  it("a JSON body with status failed (Agent API shape) is transient (provider_failed)", async () => {
+    const error = await providerFailure({ kind: "failed-200" });
+    expect(error).toMatchObject({ retryClass: "transient", reason: "provider_failed", requestId: server.requests.at(-1)!.id });
+  });
+
+  it("a failed chunk mid-stream is transient and keeps the partial text", async () => {
+    const error = await providerFailure({ kind: "failed-chunk" });
+    expect(error).toMatchObject({ retryClass: "transient", reason: "provider_failed" });
+    expect(PERPLEXITY_ANSWER.content.startsWith(error.partialText!)).toBe(true);
+    expect(error.partialText).not.toBe("");
+  });
+
+  // Nothing parseable arrived, so the provider never began answering (often a proxy's page):
+  // transient, and the breaker counts it as a failure. Garbage after real chunks would be unknown.
+  it("a garbage event stream is transient (unparseable_response)", async () => {
+    const error = await providerFailure({ kind: "raw", contentType: "text/event-stream", body: "data: <html><body>upstream connect error</body></html>\n\n" });
+    expect(error).toMatchObject({ retryClass: "transient", reason: "unparseable_response" });
+  });
+
+  it("an HTML page with status 200 is transient (unparseable_response)", async () => {
+    const error = await providerFailure({ kind: "raw", contentType: "text/html", body: "<html><body>Service temporarily unavailable</body></html>" });
+    expect(error).toMatchObject({ retryClass: "transient", reason: "unparseable_response" });
+  });
+
+  it("an empty 200 is transient (empty_answer)", async () => {
+    expect(await providerFailure({ kind: "raw", contentType: "text/event-stream", body: "" })).toMatchObject({ retryClass: "transient", reason: "empty_answer" });
+  });
+});
+
+describe("broken connections", () => {
+  it("a reset mid-stream is unknown (stream_interrupted) and keeps the partial text", async () => {
+    const deltas: string[] = [];
+    const error = await providerFailure({ kind: "reset", afterEvents: 3 }, { onText: (d) => deltas.push(d) });
+    expect(error).toMatchObject({ retryClass: "unknown", reason: "stream_interrupted" });
+    expect(error.partialText).toBeTruthy();
+    expect(error.partialText).toBe(deltas.join(""));
+  });
+
+  it("a refused connection is transient (connection_failed)", async () => {
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const refused = createPerplexityAdapter(() => ({ apiKey: "pplx-test", baseURL: `http://127.0.0.1:${port}` }));
+    const error = await failure(refused.call(request()));
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error).toMatchObject({ retryClass: "transient", reason: "connection_failed" });
+  });
+});
+
+describe("our own abort", () => {
+  it("cancelling a call that hangs rejects within a second and closes the connection", async () => {
+    server.enqueue({ kind: "hang" });
+    const controller = new AbortController();
+    const before = server.requests.length;
+    const call = failure(adapter.call(request({ signal: controller.signal })));
+    await waitFor(() => server.requests.length > before, { what: "the server to receive the request", timeoutMs: 5000 });
+    const started = performance.now();
+    controller.abort("cancelled");
+    const error = await call;
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(error).toBeInstanceOf(CallAbortedError);
+    expect(error).toMatchObject({ abortReason: "cancelled", partialText: "" });
+    const seen = server.requests.at(-1)!;
+    await seen.closed;
+    expect(seen.closedBy).toBe("client");
+  });
+
+  it("cancelling mid-stream keeps the partial text", async () => {
+    server.enqueue({ kind: "stall", afterEvents: 3 });
+    const controller = new AbortController();
+    const deltas: string[] = [];
+    const error = await failure(adapter.call(request({ signal: controller.signal, onText: (d) => (deltas.push(d), controller.abort("cancelled")) })));
+    expect(error).toBeInstanceOf(CallAbortedError);
+    expect((error as CallAbortedError).partialText).toBe(deltas.join(""));
+    expect(deltas.join("")).not.toBe("");
+    const seen = server.requests.at(-1)!;
+    await seen.closed;
+    expect(seen.closedBy).toBe("client");
+  });
+});
+
+describe("configuration", () => {
+  it("is not configured without a key, and then sends nothing", async () => {
+    const unconfigured = createPerplexityAdapter(() => ({ apiKey: undefined, baseURL: server.url }));
+    expect(unconfigured.configured()).toBe(false);
+    const before = server.requests.length;
+    expect(await failure(unconfigured.call(request()))).toMatchObject({ retryClass: "permanent", reason: "not_configured" });
+    expect(server.requests.length).toBe(before);
+  });
+
+  it("the registered adapter reads PERPLEXITY_API_KEY and PERPLEXITY_BASE_URL", async () => {
+    const registered = adapterFor("perplexity")!;
+    expect(registered.configured()).toBe(true);
+    const response = await registered.call(request());
+    expect(response.text).toBe(PERPLEXITY_ANSWER.content);
+    expect(server.requests.at(-1)!.headers.authorization).toBe("Bearer pplx-test-registered");
+  });
+});
