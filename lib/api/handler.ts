@@ -16,10 +16,7 @@ export function apiError(status: number, code: string, message: string, field?: 
 
 /** Reads and validates a JSON body; errors name the offending field. */
 export async function readJson<S extends z.ZodType>(request: Request, schema: S): Promise<z.output<S>> {
-  const length = Number(request.headers.get("content-length") ?? 0);
-  if (length > MAX_BODY_BYTES) throw new ApiProblem(413, "payload_too_large", `The body may have at most ${MAX_BODY_BYTES} bytes.`);
-  const text = await request.text();
-  if (text.length > MAX_BODY_BYTES) throw new ApiProblem(413, "payload_too_large", `The body may have at most ${MAX_BODY_BYTES} bytes.`);
+  const text = await readBodyText(request);
   let body: unknown;
   try {
     body = text ? JSON.parse(text) : {};
@@ -29,11 +26,32 @@ export async function readJson<S extends z.ZodType>(request: Request, schema: S)
   return parseOrThrow(schema, body);
 }
 
+/** The body as text, refusing (without reading further) once it passes MAX_BODY_BYTES. */
+async function readBodyText(request: Request): Promise<string> {
+  const tooLarge = () => new ApiProblem(413, "payload_too_large", `The body may have at most ${MAX_BODY_BYTES} bytes.`);
+  if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY_BYTES) throw tooLarge();
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+    bytes += chunk.value.byteLength;
+    if (bytes > MAX_BODY_BYTES) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(chunk.value);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks));
+}
+
 export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
-  const field = issue.path.map(String).join(".") || undefined;
+  // An unknown key is reported on the object; name the key itself.
+  const path = issue.code === "unrecognized_keys" ? [...issue.path, issue.keys[0]] : issue.path;
+  const field = path.map(String).join(".") || undefined;
   throw new ApiProblem(400, "validation_error", field ? `${field}: ${issue.message}` : issue.message, field);
 }
 

@@ -50,7 +50,12 @@ export const openApiDocument = {
     "/api/v1/prompts": {
       get: {
         summary: "Prompts",
-        parameters: [...page, { name: "q", in: "query", schema: { type: "string" } }, { name: "tag", in: "query", schema: { type: "string" } }],
+        parameters: [
+          { name: "page", in: "query", schema: { type: "integer", minimum: 1, default: 1 } },
+          { name: "pageSize", in: "query", schema: { type: "integer", minimum: 5, maximum: 100, default: 25 } },
+          { name: "q", in: "query", schema: { type: "string" } },
+          { name: "tag", in: "query", schema: { type: "string" } },
+        ],
         responses: { 200: ok("A page of prompts"), ...errors },
       },
     },

@@ -7,6 +7,7 @@ import { db } from "@/lib/db/prisma";
 import { NotFoundError, UserError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { enqueueCaptureJobs } from "@/lib/jobs/enqueue";
+import { findPromptByText } from "@/lib/prompts/prompts";
 
 type Tx = Prisma.TransactionClient;
 
@@ -62,7 +63,7 @@ async function resolvePrompts(tx: Tx, workspaceId: string, selection: CheckReque
   // REST API: ad-hoc question texts become prompts (an existing prompt with the same text is reused).
   const byText = new Map<string, { id: string; text: string }>();
   for (const text of selection.texts) {
-    const existing = await tx.prompt.findFirst({ where: { ...live, text: { equals: text, mode: "insensitive" } }, select });
+    const existing = await findPromptByText(tx, workspaceId, text);
     byText.set(text.toLowerCase(), existing ?? (await tx.prompt.create({ data: { workspaceId, text }, select })));
   }
   const merged = new Map([...found, ...byText.values()].map((p) => [p.id, p]));

@@ -16,7 +16,7 @@ export async function listCapturesForAdmin(workspaceId: string, filters: AdminCa
   const [items, total] = await Promise.all([
     db().capture.findMany({
       where,
-      orderBy: [{ updatedAt: "desc" }, { id: "asc" }],
+      orderBy: [{ createdAt: "desc" }, { sample: "asc" }, { id: "asc" }],
       skip: (filters.page - 1) * filters.pageSize,
       take: filters.pageSize,
       select: {

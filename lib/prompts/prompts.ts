@@ -43,12 +43,21 @@ export async function listPromptTags(workspaceId: string): Promise<{ tag: string
   return rows.map((r) => ({ tag: r.tag, count: Number(r.count) }));
 }
 
+/**
+ * The live prompt with this text, ignoring case. Compared with lower() = lower(): Prisma's
+ * case-insensitive `equals` is an ILIKE, where % and _ in a question would act as wildcards.
+ */
+export async function findPromptByText(client: Pick<Prisma.TransactionClient, "$queryRaw">, workspaceId: string, text: string, exceptId?: string) {
+  const rows = await client.$queryRaw<{ id: string; text: string }[]>`
+    SELECT id, text FROM prompts
+    WHERE "workspaceId" = ${workspaceId}::uuid AND "deletedAt" IS NULL AND lower(text) = lower(${text})
+      AND (${exceptId ?? null}::uuid IS NULL OR id <> ${exceptId ?? null}::uuid)
+    LIMIT 1`;
+  return rows[0] ?? null;
+}
+
 async function assertNoDuplicate(workspaceId: string, text: string, exceptId?: string) {
-  const duplicate = await db().prompt.findFirst({
-    where: { ...live(workspaceId), text: { equals: text, mode: "insensitive" }, ...(exceptId ? { id: { not: exceptId } } : {}) },
-    select: { id: true },
-  });
-  if (duplicate) throw new UserError("This prompt already exists in the workspace.", { field: "text" });
+  if (await findPromptByText(db(), workspaceId, text, exceptId)) throw new UserError("This prompt already exists in the workspace.", { field: "text" });
 }
 
 export async function createPrompt(workspaceId: string, input: ParsedPromptInput) {

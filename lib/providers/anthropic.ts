@@ -195,6 +195,15 @@ async function call(connection: AnthropicConnection, request: ProviderRequest): 
 
   // The text blocks, not the deltas, are the answer (a block may start with text of its own).
   const found = extract(content);
+  if (message?.stop_reason === "pause_turn") {
+    // Still searching after every continuation: what we have is not the answer yet.
+    throw new ProviderError(`${PROVIDER} was still working after ${MAX_CONTINUATIONS} continuations (pause_turn)`, {
+      retryClass: "transient",
+      reason: "incomplete_output",
+      requestId,
+      partialText: found.text,
+    });
+  }
   if (message?.stop_reason === "refusal" && !found.text.trim()) {
     throw new ProviderError(`${PROVIDER} declined to answer (stop_reason refusal)`, { retryClass: "permanent", reason: "content_policy", requestId });
   }

@@ -1,0 +1,54 @@
+"use client";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { adminCapturesAction, adminOverviewAction } from "@/lib/actions/admin";
+import { listProvidersAction } from "@/lib/actions/settings";
+import { unwrap } from "@/lib/client/action-result";
+import type { JobFilters } from "./use-job-filters";
+
+export const jobsKey = ["admin-jobs"] as const;
+const overviewKey = [...jobsKey, "overview"] as const;
+const capturesKey = (filters: JobFilters) => [...jobsKey, "captures", filters] as const;
+
+const UNFINISHED = ["queued", "running", "retry_wait", "postponed"];
+export const isUnfinished = (status: string) => UNFINISHED.includes(status);
+
+const POLL_MS = 2000;
+
+/** Queue depth and worker heartbeats; always polled, the page exists to watch them. */
+export function useJobsOverviewQuery() {
+  return useQuery({
+    queryKey: overviewKey,
+    queryFn: async () => unwrap(await adminOverviewAction()),
+    refetchInterval: POLL_MS,
+  });
+}
+
+/**
+ * Polls while a visible capture is unfinished, and also while the workspace has work in flight
+ * at all: a view filtered to "failed" is finished by definition but gains rows as work fails.
+ */
+export function useAdminCapturesQuery(filters: JobFilters, { paused, workspaceBusy }: { paused: boolean; workspaceBusy: boolean }) {
+  return useQuery({
+    queryKey: capturesKey(filters),
+    queryFn: async () => unwrap(await adminCapturesAction(filters)),
+    placeholderData: keepPreviousData,
+    refetchInterval: (query) => (!paused && (workspaceBusy || query.state.data?.items.some((c) => isUnfinished(c.status))) ? POLL_MS : false),
+  });
+}
+
+export const isBusy = (overview: JobsOverview | undefined) => {
+  const q = overview?.queue;
+  return !!q && q.queued + q.retryWait + q.postponed + q.running > 0;
+};
+
+export function useProviderOptionsQuery() {
+  return useQuery({
+    queryKey: ["providers"],
+    queryFn: async () => unwrap(await listProvidersAction()),
+    select: (providers) => providers.map((p) => ({ id: p.id, name: p.name })),
+  });
+}
+
+export type JobsOverview = NonNullable<ReturnType<typeof useJobsOverviewQuery>["data"]>;
+export type WorkerRow = JobsOverview["workers"][number];
+export type AdminCaptureRow = NonNullable<ReturnType<typeof useAdminCapturesQuery>["data"]>["items"][number];
