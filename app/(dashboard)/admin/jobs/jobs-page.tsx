@@ -6,6 +6,7 @@ import { Button } from "@/components/ui/button";
 import { Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { Pagination } from "@/components/ui/pagination";
 import { canCancelCheck } from "@/lib/auth/permissions";
+import { BreakersCard } from "./breakers-card";
 import { CapturesTable, invalidateAfterChange, type Me } from "./captures-table";
 import { JobFiltersBar } from "./job-filters";
 import { QueueOverview } from "./queue-overview";
@@ -18,7 +19,7 @@ export function JobsPage({ me, canRetry }: { me: Me; canRetry: boolean }) {
   const queryClient = useQueryClient();
   const { filters, rawCheckId, update } = useJobFilters();
   const workspaceBusy = isBusy(useJobsOverviewQuery().data);
-  // Rows are ordered by last update, so a live list reorders under the pointer; pausing holds it still.
+  // A live list changes under the pointer; pausing holds it still.
   const [paused, setPaused] = useState(false);
   const query = useAdminCapturesQuery(filters, { paused, workspaceBusy });
   const [open, setOpen] = useState<{ captureId: string; startedById: string | null } | null>(null);
@@ -41,6 +42,7 @@ export function JobsPage({ me, canRetry }: { me: Me; canRetry: boolean }) {
     <>
       <PageHeader title="Jobs" description="Every capture of every check in this workspace, the queue they wait in and the workers that run them. Updates every 2 seconds." />
       <QueueOverview />
+      <BreakersCard />
       <JobFiltersBar filters={filters} rawCheckId={rawCheckId} onChange={update} />
       {query.isPending ? (
         <Card className="p-8 text-center text-sm text-slate-500">Loading captures…</Card>

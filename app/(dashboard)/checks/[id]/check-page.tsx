@@ -104,6 +104,11 @@ export function CheckPage({ checkId, me, canRetry }: { checkId: string; me: { us
                 {check.cancelRequested ? "Cancelling…" : "Cancel check"}
               </Button>
             )}
+            {canRetry && (
+              <Link href={`/admin/jobs?checkId=${checkId}`} className="rounded-md px-3.5 py-2 text-sm font-medium text-slate-700 ring-1 ring-slate-300 hover:bg-slate-50">
+                Jobs view
+              </Link>
+            )}
             {canRetry && retryable > 0 && (finished || check.cancelRequested) && (
               <Button pending={retry.isPending} onClick={() => retry.mutate()}>Retry {retryable} failed/cancelled</Button>
             )}
