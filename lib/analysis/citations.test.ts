@@ -19,6 +19,15 @@ describe("registrableDomain", () => {
 });
 
 describe("extractCitations", () => {
+  it("takes the domain of Gemini's grounding redirect links from their title", () => {
+    const [citation] = extractCitations({
+      text: "",
+      sources: [{ url: "https://vertexaisearch.cloud.google.com/grounding-api-redirect/AbC123", title: "hubspot.com", citedInText: true }],
+      ownDomains: [],
+    });
+    expect(citation?.domain).toBe("hubspot.com");
+  });
+
   it("merges provider sources with URLs in the text and flags own domains", () => {
     const citations = extractCitations({
       text: "See [Lumen](https://www.lumencrm.com/pricing?utm_medium=ai) and https://g2.com/crm.",

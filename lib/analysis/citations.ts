@@ -34,11 +34,19 @@ export function isOwnDomain(domain: string, ownDomains: string[]): boolean {
   });
 }
 
+// Gemini cites through redirect links on this host; the source's title carries its domain.
+const GROUNDING_REDIRECT = /^https:\/\/vertexaisearch\.cloud\.google\.com\/grounding-api-redirect\//;
+
+function domainOf(url: string, title: string | null): string | null {
+  if (GROUNDING_REDIRECT.test(url) && title) return registrableDomain(`https://${title.trim().toLowerCase()}`) ?? null;
+  return registrableDomain(url);
+}
+
 export function extractCitations(input: { text: string; sources: Source[]; ownDomains: string[] }): Citation[] {
   const byUrl = new Map<string, Citation>();
   const add = (raw: string, title: string | null, citedInText: boolean) => {
     const url = normalizeUrl(raw);
-    const domain = url && registrableDomain(url);
+    const domain = url && domainOf(url, title);
     if (!url || !domain) return;
     const existing = byUrl.get(url);
     if (existing) {

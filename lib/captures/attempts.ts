@@ -4,6 +4,8 @@ import { refreshCheck } from "@/lib/checks/refresh";
 import { db } from "@/lib/db/prisma";
 import type { AttemptOutcome, ErrorClass, Prisma } from "@/lib/generated/prisma/client";
 import { enqueueCaptureJobs } from "@/lib/jobs/enqueue";
+import type { Citation } from "@/lib/analysis/citations";
+import type { MentionRow } from "@/lib/analysis/rows";
 import type { ProviderResponse, Usage } from "@/lib/providers/types";
 
 type Tx = Prisma.TransactionClient;
@@ -98,7 +100,7 @@ export async function recordSuccess(
   captureId: string,
   runToken: string,
   response: ProviderResponse,
-  facts: { costMicros: number; latencyMs: number; citations: { url: string; title: string | null; domain: string; isOwnDomain: boolean; citedInText: boolean }[] },
+  facts: { costMicros: number; latencyMs: number; citations: Citation[]; mentions: MentionRow[] },
 ): Promise<void> {
   await db().$transaction(async (tx) => {
     const capture = await fencedUpdate(tx, captureId, runToken, {
@@ -111,6 +113,7 @@ export async function recordSuccess(
       lastError: null,
       lastErrorClass: null,
       finishedAt: new Date(),
+      analyzedAt: new Date(),
     });
     await closeAttempt(tx, runToken, {
       outcome: "succeeded",
@@ -123,6 +126,8 @@ export async function recordSuccess(
     // A capture is answered once, but be idempotent anyway.
     await tx.citation.deleteMany({ where: { captureId } });
     await tx.searchQuery.deleteMany({ where: { captureId } });
+    await tx.mention.deleteMany({ where: { captureId } });
+    await tx.mention.createMany({ data: facts.mentions.map((m) => ({ ...m, workspaceId: capture.workspaceId, captureId })) });
     await tx.citation.createMany({ data: facts.citations.map((c, i) => ({ ...c, workspaceId: capture.workspaceId, captureId, position: i + 1 })) });
     await tx.searchQuery.createMany({ data: response.searchQueries.map((query, i) => ({ workspaceId: capture.workspaceId, captureId, query, position: i + 1 })) });
     await refreshCheck(tx, capture.checkId);

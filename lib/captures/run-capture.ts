@@ -1,5 +1,6 @@
 import "server-only";
-import { extractCitations } from "@/lib/analysis/citations";
+import { analyzeAnswer } from "@/lib/analysis/analyze";
+import { mentionRows } from "@/lib/analysis/rows";
 import { costOf, estimateUsage } from "@/lib/billing/money";
 import { acquirePermission, recordCall, releaseProbe, type CallOutcome } from "@/lib/breaker/breaker";
 import { claimCapture, FencedOutError, recordFailure, recordSuccess, spentAttempts, type FailureRecord } from "@/lib/captures/attempts";
@@ -28,7 +29,15 @@ async function loadCapture(captureId: string) {
     include: {
       prompt: { select: { text: true, country: true, language: true } },
       providerConfig: true,
-      brand: { select: { name: true, domains: true, competitors: { select: { name: true, domains: true } } } },
+      brand: {
+        select: {
+          name: true,
+          aliases: true,
+          caseSensitiveAliases: true,
+          domains: true,
+          competitors: { select: { id: true, name: true, aliases: true, caseSensitiveAliases: true, domains: true }, orderBy: { createdAt: "asc" } },
+        },
+      },
     },
   });
 }
@@ -93,10 +102,15 @@ export async function runCapture(captureId: string, options: RunCaptureOptions):
     if (!response.text.trim()) {
       throw new ProviderError("The provider returned an empty answer", { retryClass: "transient", reason: "empty_answer", requestId: response.requestId });
     }
-    const citations = extractCitations({ text: response.text, sources: response.sources, ownDomains: capture.brand.domains });
+    const analysis = analyzeAnswer({ answer: response.text, brand: capture.brand, competitors: capture.brand.competitors, sources: response.sources });
     const latencyMs = elapsed();
     await recordCall(config, "success", latencyMs, probeToken);
-    await recordSuccess(captureId, runToken, response, { costMicros: costOf(response.usage, config), latencyMs, citations });
+    await recordSuccess(captureId, runToken, response, {
+      costMicros: costOf(response.usage, config),
+      latencyMs,
+      citations: analysis.citations,
+      mentions: mentionRows(analysis, capture.brandId, capture.brand.competitors.map((c) => c.id)),
+    });
     executionSeconds.observe({ provider: config.name, outcome: "succeeded" }, latencyMs / 1000);
     return "succeeded";
   } catch (error) {

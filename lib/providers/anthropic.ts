@@ -180,11 +180,11 @@ async function call(connection: AnthropicConnection, request: ProviderRequest): 
   let requestId: string | undefined;
   let message: Message | undefined;
 
+  // A paused turn goes back as the assistant's message so far, as the API returned it, and
+  // without the forced first search, which has happened already.
+  const { tool_choice: _forced, ...continuation } = params;
   for (let turn = 0; turn <= MAX_CONTINUATIONS; turn++) {
-    // A paused turn goes back as the assistant's message so far, as the API returned it, and
-    // without the forced first search, which has happened already.
-    const { tool_choice: _forced, ...rest } = params;
-    const next = turn === 0 ? params : { ...rest, messages: [...params.messages, { role: "assistant" as const, content: content as ContentBlockParam[] }] };
+    const next = turn === 0 ? params : { ...continuation, messages: [...params.messages, { role: "assistant" as const, content: content as ContentBlockParam[] }] };
     const result = await streamTurn(client, next, state);
     message = result.message;
     requestId ??= result.requestId;

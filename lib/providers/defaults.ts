@@ -14,7 +14,7 @@ export const LIST_PRICES: Record<Exclude<AdapterName, "simulator">, { model: str
   openai: { model: "gpt-5-mini", prices: { input: 250_000, output: 2_000_000, cached: 25_000, reasoning: 2_000_000, search: 10_000 } },
   perplexity: { model: "sonar", prices: { input: 1_000_000, output: 1_000_000, cached: 1_000_000, reasoning: 0, search: 5_000 } },
   gemini: { model: "gemini-2.5-flash", prices: { input: 300_000, output: 2_500_000, cached: 75_000, reasoning: 2_500_000, search: 35_000 } },
-  anthropic: { model: "claude-haiku-4-5", prices: { input: 1_000_000, output: 5_000_000, cached: 100_000, reasoning: 0, search: 10_000 } },
+  anthropic: { model: "claude-haiku-4-5", prices: { input: 1_000_000, output: 5_000_000, cached: 100_000, reasoning: 5_000_000, search: 10_000 } },
 };
 
 type DefaultProvider = { name: string; adapter: AdapterName; model: string; searchMode: SearchMode; prices: Prices; settings: Record<string, unknown> };

@@ -1,0 +1,29 @@
+import type { AnalysisResult } from "@/lib/analysis/analyze";
+
+export type MentionRow = {
+  kind: "brand" | "competitor";
+  brandId: string | null;
+  competitorId: string | null;
+  name: string;
+  mentioned: boolean;
+  count: number;
+  position: number | null;
+  sentiment: "positive" | "neutral" | "negative" | null;
+};
+
+/**
+ * Mentions as rows: the analysis returns the brand first, then the competitors in the order
+ * given, which is how the ids are matched back.
+ */
+export function mentionRows(result: AnalysisResult, brandId: string, competitorIds: string[]): MentionRow[] {
+  return result.entities.map((entity, index) => ({
+    kind: entity.kind,
+    brandId: index === 0 ? brandId : null,
+    competitorId: index === 0 ? null : (competitorIds[index - 1] ?? null),
+    name: entity.name,
+    mentioned: entity.mentioned,
+    count: entity.count,
+    position: entity.position,
+    sentiment: entity.sentiment,
+  }));
+}
