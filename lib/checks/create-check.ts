@@ -30,6 +30,8 @@ export type CheckRequest = {
   samples: number;
   startedById?: string | null;
   apiKeyId?: string | null;
+  /** The schedule that started the check, if any. */
+  scheduleId?: string | null;
 };
 
 /** A stable hash of any JSON value (object keys sorted), for idempotency comparisons. */
@@ -146,6 +148,7 @@ export async function createCheck(request: CheckRequest): Promise<{ checkId: str
           brandId: brand.id,
           startedById: request.startedById ?? null,
           apiKeyId: request.apiKeyId ?? null,
+          scheduleId: request.scheduleId ?? null,
           idempotencyKey: request.idempotencyKey,
           requestHash: request.requestHash,
           idempotencyExpiresAt: new Date(Date.now() + IDEMPOTENCY_TTL_MS),
