@@ -3,13 +3,16 @@
 //       prints a new API key (shown once)
 //   capture --provider <openai|perplexity|gemini|anthropic|simulator> --prompt "<text>" [--model <m>] [--search on|off|auto]
 //       calls that provider once, outside any check, and prints the normalised result as JSON
+//   analyze <file.json>
+//       analyses an answer: { answer, brand: {name, aliases, domains}, competitors: [same], sources? }
 import { parseArgs } from "node:util";
 import { setDatabaseUrl } from "@/lib/config/env";
 import { getDatabase } from "@/lib/db/database-url";
 
 const USAGE = `Usage:
   npm run beacon -- api-key create --workspace <slug> --name <name>
-  npm run beacon -- capture --provider <openai|perplexity|gemini|anthropic|simulator> --prompt "<text>" [--model <m>] [--search on|off|auto] [--timeout <seconds>]`;
+  npm run beacon -- capture --provider <openai|perplexity|gemini|anthropic|simulator> --prompt "<text>" [--model <m>] [--search on|off|auto] [--timeout <seconds>]
+  npm run --silent beacon -- analyze <file.json>`;
 
 function fail(message: string): never {
   console.error(message);
@@ -65,7 +68,25 @@ async function captureCommand(args: string[]) {
   process.exitCode = result.ok ? 0 : 1;
 }
 
+async function analyzeCommand(file: string | undefined) {
+  if (!file) fail(`Give the JSON file to analyse.\n${USAGE}`);
+  const { readFile } = await import("node:fs/promises");
+  const { analysisFileSchema } = await import("@/lib/analysis/file-schema");
+  const { analyzeAnswer } = await import("@/lib/analysis/analyze");
+  let raw: unknown;
+  try {
+    raw = JSON.parse(await readFile(file, "utf8"));
+  } catch (error) {
+    fail(`Could not read ${file}: ${(error as Error).message}`);
+  }
+  const parsed = analysisFileSchema.safeParse(raw);
+  if (!parsed.success) fail(`${file}: ${parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ")}`);
+  const result = analyzeAnswer(parsed.data);
+  console.log(JSON.stringify({ entities: result.entities, citations: result.citations.map((c) => ({ url: c.url, domain: c.domain, own: c.isOwnDomain })) }, null, 2));
+}
+
 const [group, command, ...rest] = process.argv.slice(2);
 if (group === "api-key" && command === "create") await createApiKeyCommand(rest);
 else if (group === "capture") await captureCommand([command ?? "", ...rest].filter(Boolean));
+else if (group === "analyze") await analyzeCommand(command);
 else fail(USAGE);

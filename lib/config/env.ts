@@ -53,7 +53,9 @@ let cached: Env | undefined;
 
 export function env(): Env {
   if (!cached) {
-    const parsed = envSchema.safeParse(process.env);
+    // An empty variable (FOO= in a shell or an .env file) means "not set".
+    const set = Object.fromEntries(Object.entries(process.env).filter(([, value]) => value !== ""));
+    const parsed = envSchema.safeParse(set);
     if (!parsed.success) {
       const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
       throw new Error(`Invalid configuration:\n${lines.join("\n")}`);

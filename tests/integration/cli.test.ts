@@ -1,0 +1,76 @@
+// The operator CLI as a user runs it: a real process, real files, JSON on stdout.
+import { execFile } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+
+const run = promisify(execFile);
+const tsx = path.resolve("node_modules/tsx/dist/cli.mjs");
+
+async function beacon(args: string[]) {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [tsx, "--conditions=react-server", "scripts/beacon.ts", ...args], { env: { ...process.env, NODE_ENV: "production" }, timeout: 60_000 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe("beacon analyze", () => {
+  it("prints entities and citations for an answer file", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "beacon-cli-"));
+    const file = path.join(dir, "answer.json");
+    writeFileSync(
+      file,
+      JSON.stringify({
+        answer: "1. **HubSpot** is excellent.\n2. Lumen's reporting is clunky, see https://lumencrm.com/blog?utm_source=x",
+        brand: { name: "Lumen CRM", aliases: ["Lumen"], domains: ["lumencrm.com"] },
+        competitors: [{ name: "HubSpot", aliases: [], domains: ["hubspot.com"] }, { name: "Pipedrive" }],
+        sources: [{ url: "https://www.g2.com/crm", title: "G2" }],
+      }),
+    );
+    const result = await beacon(["analyze", file]);
+    expect(result.code).toBe(0);
+    const output = JSON.parse(result.stdout);
+    expect(output.entities).toEqual([
+      { name: "Lumen CRM", kind: "brand", mentioned: true, count: 1, position: 2, sentiment: "negative" },
+      { name: "HubSpot", kind: "competitor", mentioned: true, count: 1, position: 1, sentiment: "positive" },
+      { name: "Pipedrive", kind: "competitor", mentioned: false, count: 0, position: null, sentiment: null },
+    ]);
+    expect(output.citations).toEqual([
+      { url: "https://www.g2.com/crm", domain: "g2.com", own: false },
+      { url: "https://lumencrm.com/blog", domain: "lumencrm.com", own: true },
+    ]);
+  });
+
+  it("refuses a malformed file with the field at fault and exit code 2", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "beacon-cli-"));
+    const file = path.join(dir, "bad.json");
+    writeFileSync(file, JSON.stringify({ answer: 3 }));
+    const result = await beacon(["analyze", file]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/answer: .*expected string/);
+  });
+});
+
+describe("beacon capture", () => {
+  it("calls the simulator once and prints the normalised result with its cost", async () => {
+    const result = await beacon(["capture", "--provider", "simulator", "--prompt", "What is the best CRM for a startup?", "--search", "on"]);
+    expect(result.code).toBe(0);
+    const output = JSON.parse(result.stdout);
+    expect(output).toMatchObject({ ok: true, requestId: expect.stringMatching(/^sim_/) });
+    expect(output.text.length).toBeGreaterThan(50);
+    expect(output.usage.inputTokens).toBeGreaterThan(0);
+    expect(output.searchQueries.length).toBeGreaterThan(0);
+    expect(output.costMicros).toBeGreaterThan(0);
+  });
+
+  it("reports a provider without a key as not configured", async () => {
+    const result = await beacon(["capture", "--provider", "openai", "--prompt", "hello there"]);
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stdout)).toMatchObject({ ok: false, error: { retryClass: "permanent", reason: "not_configured" } });
+  });
+});
