@@ -2,10 +2,14 @@
 import { z } from "zod";
 import { assertCan, canEditTrackingSetup } from "@/lib/auth/permissions";
 import { fieldPaths, workspaceAction } from "@/lib/actions/safe-action";
+import { latestReanalysisByBrand } from "@/lib/analysis/reanalyze";
 import { createBrand, deleteBrand, listBrands, updateBrand } from "@/lib/brands/brands";
 import { brandInputSchema } from "@/lib/brands/schemas";
 
 export const listBrandsAction = workspaceAction.action(async ({ ctx }) => listBrands(ctx.workspace.id));
+
+/** Progress of each brand's latest re-analysis (after its names or competitors changed). */
+export const reanalysisProgressAction = workspaceAction.action(async ({ ctx }) => latestReanalysisByBrand(ctx.workspace.id));
 
 export const createBrandAction = workspaceAction.inputSchema(brandInputSchema, fieldPaths).action(async ({ parsedInput, ctx }) => {
   assertCan(canEditTrackingSetup(ctx), "Viewers cannot add brands.");

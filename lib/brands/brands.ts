@@ -3,6 +3,7 @@ import type { ParsedBrandInput } from "@/lib/brands/schemas";
 import { db } from "@/lib/db/prisma";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { ConflictError, NotFoundError, UserError } from "@/lib/errors";
+import { startReanalysis } from "@/lib/analysis/reanalyze";
 
 export async function listBrands(workspaceId: string) {
   return db().brand.findMany({
@@ -25,8 +26,9 @@ export async function createBrand(workspaceId: string, input: ParsedBrandInput) 
         workspaceId,
         name: input.name,
         aliases: input.aliases,
+        caseSensitiveAliases: input.caseSensitiveAliases,
         domains: input.domains,
-        competitors: { create: input.competitors.map(({ name, aliases, domains }) => ({ workspaceId, name, aliases, domains })) },
+        competitors: { create: input.competitors.map(({ name, aliases, caseSensitiveAliases, domains }) => ({ workspaceId, name, aliases, caseSensitiveAliases, domains })) },
       },
       include: { competitors: true },
     });
@@ -53,15 +55,18 @@ export async function updateBrand(workspaceId: string, brandId: string, input: P
         await tx.competitor.update({ where: { id: c.id }, data: { name: `__renaming__${c.id}` } });
       }
       for (const c of input.competitors) {
-        const data = { name: c.name, aliases: c.aliases, domains: c.domains };
+        const data = { name: c.name, aliases: c.aliases, caseSensitiveAliases: c.caseSensitiveAliases, domains: c.domains };
         if (c.id) await tx.competitor.update({ where: { id: c.id }, data });
         else await tx.competitor.create({ data: { ...data, workspaceId, brandId } });
       }
-      return tx.brand.update({
+      const updated = await tx.brand.update({
         where: { id: brandId },
-        data: { name: input.name, aliases: input.aliases, domains: input.domains },
+        data: { name: input.name, aliases: input.aliases, caseSensitiveAliases: input.caseSensitiveAliases, domains: input.domains },
         include: { competitors: { orderBy: { createdAt: "asc" } } },
       });
+      // History follows the new names, domains and competitors.
+      await startReanalysis(tx, workspaceId, brandId);
+      return updated;
     });
   } catch (error) {
     if (nameTaken(error)) throw new ConflictError(`A brand named "${input.name}" already exists.`, { field: "name" });

@@ -26,6 +26,7 @@ export const competitorInputSchema = z.object({
   id: z.uuid().optional(),
   name,
   aliases: aliases.default([]),
+  caseSensitiveAliases: aliases.default([]),
   domains: domains.default([]),
 });
 
@@ -33,6 +34,7 @@ export const brandInputSchema = z
   .object({
     name,
     aliases: aliases.default([]),
+    caseSensitiveAliases: aliases.default([]),
     domains: domains.default([]),
     competitors: z.array(competitorInputSchema).max(25, "Track at most 25 competitors per brand").default([]),
   })

@@ -4,3 +4,5 @@ import { z } from "zod";
 
 export const capturePayload = z.object({ captureId: z.uuid() });
 export type CapturePayload = z.infer<typeof capturePayload>;
+
+export const reanalyzePayload = z.object({ analysisRunId: z.uuid() });

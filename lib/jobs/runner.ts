@@ -61,7 +61,11 @@ export async function startWorkerProcess(options: { taskList: TaskList; log: (li
     taskList: options.taskList,
     // Like tasks, recurring jobs are declared in code; no crontab file is read from the cwd.
     // graphile-worker's cron runs each item once per slot across all workers.
-    parsedCronItems: parseCronItems([{ task: "retention", match: "17 * * * *", identifier: "retention", options: { backfillPeriod: 0 } }]),
+    parsedCronItems: parseCronItems([
+      { task: "retention", match: "17 * * * *", identifier: "retention", options: { backfillPeriod: 0 } },
+      // Missed minutes need no backfill: a schedule that is overdue runs on the next tick.
+      { task: "schedules", match: "* * * * *", identifier: "schedules", options: { backfillPeriod: 0 } },
+    ]),
     events,
     logger: quietLogger(log),
     // The process owns its signals: the first one drains (see stop), it does not exit at once.

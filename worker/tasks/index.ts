@@ -3,6 +3,8 @@
 // queued for a worker that knows them.
 import type { TaskList } from "graphile-worker";
 import { capture } from "@/worker/tasks/capture";
+import { reanalyze } from "@/worker/tasks/reanalyze";
 import { retention } from "@/worker/tasks/retention";
+import { schedules } from "@/worker/tasks/schedules";
 
-export const taskList: TaskList = { capture, retention };
+export const taskList: TaskList = { capture, reanalyze, retention, schedules };

@@ -11,7 +11,7 @@ import { createBrandAction, updateBrandAction } from "@/lib/actions/brands";
 import { brandInputSchema } from "@/lib/brands/schemas";
 import { brandsKey, type BrandRow } from "./use-brands-query";
 
-type CompetitorDraft = { key: string; id?: string; name: string; aliases: string; domains: string };
+type CompetitorDraft = { key: string; id?: string; name: string; aliases: string; caseSensitiveAliases: string; domains: string };
 
 const list = (value: string) =>
   value
@@ -27,11 +27,11 @@ const nextKey = () => `c${++draftKey}`;
 export function BrandFormDialog({ brand, onClose }: { brand?: BrandRow; onClose: () => void }) {
   const queryClient = useQueryClient();
   const [competitors, setCompetitors] = useState<CompetitorDraft[]>(
-    () => brand?.competitors.map((c) => ({ key: nextKey(), id: c.id, name: c.name, aliases: c.aliases.join(", "), domains: c.domains.join(", ") })) ?? [],
+    () => brand?.competitors.map((c) => ({ key: nextKey(), id: c.id, name: c.name, aliases: c.aliases.join(", "), caseSensitiveAliases: c.caseSensitiveAliases.join(", "), domains: c.domains.join(", ") })) ?? [],
   );
   const form = useActionForm(schema, async ({ brandId, brand: input }) => (brandId ? updateBrandAction({ brandId, brand: input }) : createBrandAction(input)), {
     onSuccess: async () => {
-      toast.success(brand ? "Brand saved" : "Brand added");
+      toast.success(brand ? "Brand saved. Past answers are re-analysed with the new names." : "Brand added");
       await queryClient.invalidateQueries({ queryKey: brandsKey });
       onClose();
     },
@@ -52,8 +52,9 @@ export function BrandFormDialog({ brand, onClose }: { brand?: BrandRow; onClose:
             brand: {
               name: String(data.get("name")),
               aliases: list(String(data.get("aliases"))),
+              caseSensitiveAliases: list(String(data.get("caseSensitiveAliases"))),
               domains: list(String(data.get("domains"))),
-              competitors: competitors.map((c) => ({ id: c.id, name: c.name, aliases: list(c.aliases), domains: list(c.domains) })),
+              competitors: competitors.map((c) => ({ id: c.id, name: c.name, aliases: list(c.aliases), caseSensitiveAliases: list(c.caseSensitiveAliases), domains: list(c.domains) })),
             },
           });
         }}
@@ -63,6 +64,9 @@ export function BrandFormDialog({ brand, onClose }: { brand?: BrandRow; onClose:
         </Field>
         <Field id="brand-aliases" label="Aliases" hint="Other names AI assistants may use, comma separated" error={error("aliases")}>
           <Input id="brand-aliases" name="aliases" defaultValue={brand?.aliases.join(", ")} invalid={!!error("aliases")} />
+        </Field>
+        <Field id="brand-case-aliases" label="Case-sensitive aliases" hint="Names that are also common words, matched only with this exact capitalisation (e.g. Close)" error={error("caseSensitiveAliases")}>
+          <Input id="brand-case-aliases" name="caseSensitiveAliases" defaultValue={brand?.caseSensitiveAliases.join(", ")} invalid={!!error("caseSensitiveAliases")} />
         </Field>
         <Field id="brand-domains" label="Domains" hint="Your own sites, e.g. example.com" error={error("domains") ?? error("domains.0")}>
           <Input id="brand-domains" name="domains" defaultValue={brand?.domains.join(", ")} invalid={!!(error("domains") ?? error("domains.0"))} />
@@ -88,7 +92,7 @@ export function BrandFormDialog({ brand, onClose }: { brand?: BrandRow; onClose:
             </div>
           ))}
           {error("competitors") && <p className="text-xs text-red-600">{error("competitors")}</p>}
-          <Button type="button" variant="secondary" size="sm" onClick={() => setCompetitors((all) => [...all, { key: nextKey(), name: "", aliases: "", domains: "" }])}>
+          <Button type="button" variant="secondary" size="sm" onClick={() => setCompetitors((all) => [...all, { key: nextKey(), name: "", aliases: "", caseSensitiveAliases: "", domains: "" }])}>
             + Add competitor
           </Button>
         </fieldset>

@@ -7,7 +7,7 @@ import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { deleteBrandAction } from "@/lib/actions/brands";
 import { unwrap } from "@/lib/client/action-result";
 import { BrandFormDialog } from "./brand-form-dialog";
-import { brandsKey, useBrandsQuery, type BrandRow } from "./use-brands-query";
+import { brandsKey, useBrandsQuery, useReanalysisQuery, type BrandRow } from "./use-brands-query";
 
 function Names({ label, values }: { label: string; values: string[] }) {
   if (!values.length) return null;
@@ -18,9 +18,26 @@ function Names({ label, values }: { label: string; values: string[] }) {
   );
 }
 
+function ReanalysisStatus({ run }: { run?: { status: string; total: number; done: number; error: string | null } }) {
+  if (!run || run.status === "completed") return null;
+  if (run.status === "failed") return <p className="text-xs text-red-600">Re-analysis of past answers failed: {run.error}</p>;
+  const pct = run.total ? Math.round((run.done / run.total) * 100) : 0;
+  return (
+    <div className="mt-2 w-64" role="status">
+      <p className="text-xs text-slate-600">
+        {run.status === "queued" ? "Re-analysis of past answers is waiting…" : `Re-analysing past answers: ${run.done} of ${run.total}`}
+      </p>
+      <div className="mt-1 h-1.5 overflow-hidden rounded-full bg-slate-200" role="progressbar" aria-valuemin={0} aria-valuemax={run.total} aria-valuenow={run.done}>
+        <div className="h-full bg-brand-500 transition-all" style={{ width: `${pct}%` }} />
+      </div>
+    </div>
+  );
+}
+
 export function BrandsPage({ initialBrands, canEdit }: { initialBrands: BrandRow[]; canEdit: boolean }) {
   const queryClient = useQueryClient();
   const { data: brands = [] } = useBrandsQuery(initialBrands);
+  const reanalysis = useReanalysisQuery().data ?? {};
   const [editing, setEditing] = useState<BrandRow | "new" | null>(null);
   const remove = useMutation({
     mutationFn: async (brandId: string) => unwrap(await deleteBrandAction({ brandId })),
@@ -52,7 +69,9 @@ export function BrandsPage({ initialBrands, canEdit }: { initialBrands: BrandRow
                 <div className="space-y-1">
                   <h2 className="text-base font-semibold text-slate-900">{brand.name}</h2>
                   <Names label="Aliases" values={brand.aliases} />
+                  <Names label="Case-sensitive aliases" values={brand.caseSensitiveAliases} />
                   <Names label="Domains" values={brand.domains} />
+                  <ReanalysisStatus run={reanalysis[brand.id]} />
                 </div>
                 {canEdit && (
                   <div className="flex gap-1">

@@ -1,0 +1,91 @@
+import "server-only";
+import { analyzeAnswer } from "@/lib/analysis/analyze";
+import { isOwnDomain } from "@/lib/analysis/citations";
+import { mentionRows } from "@/lib/analysis/rows";
+import { db } from "@/lib/db/prisma";
+import type { Prisma } from "@/lib/generated/prisma/client";
+
+type Tx = Prisma.TransactionClient;
+
+const BATCH = 200;
+
+/**
+ * Raw answers are kept, so when a brand's names, domains or competitors change its history can
+ * follow the new rules: this queues a background re-analysis of every answered capture of the
+ * brand. One run at a time per brand (graphile-worker named queue); a change made while a run
+ * is still waiting reuses it.
+ */
+export async function startReanalysis(tx: Tx, workspaceId: string, brandId: string): Promise<string | null> {
+  const total = await tx.capture.count({ where: { workspaceId, brandId, status: "succeeded", answerText: { not: null } } });
+  if (!total) return null;
+  const waiting = await tx.analysisRun.findFirst({ where: { workspaceId, brandId, status: "queued" }, select: { id: true } });
+  if (waiting) {
+    await tx.analysisRun.update({ where: { id: waiting.id }, data: { total } });
+    return waiting.id;
+  }
+  const run = await tx.analysisRun.create({ data: { workspaceId, brandId, total }, select: { id: true } });
+  await tx.$executeRaw`SELECT graphile_worker.add_job('reanalyze', json_build_object('analysisRunId', ${run.id}::text), queue_name => ${`reanalyze:${brandId}`})`;
+  return run.id;
+}
+
+/** Works through the brand's answers in batches, saving progress after each. */
+export async function runReanalysis(analysisRunId: string): Promise<void> {
+  const run = await db().analysisRun.findUnique({ where: { id: analysisRunId } });
+  if (!run || run.status === "completed") return;
+  await db().analysisRun.update({ where: { id: run.id }, data: { status: "running", startedAt: new Date(), done: 0, error: null } });
+  try {
+    const brand = await db().brand.findUniqueOrThrow({
+      where: { id: run.brandId },
+      select: {
+        id: true,
+        name: true,
+        aliases: true,
+        caseSensitiveAliases: true,
+        domains: true,
+        competitors: { select: { id: true, name: true, aliases: true, caseSensitiveAliases: true, domains: true }, orderBy: { createdAt: "asc" } },
+      },
+    });
+    let done = 0;
+    for (let after: string | undefined; ; ) {
+      const captures = await db().capture.findMany({
+        where: { workspaceId: run.workspaceId, brandId: brand.id, status: "succeeded", answerText: { not: null }, ...(after ? { id: { gt: after } } : {}) },
+        select: { id: true, answerText: true, citations: { select: { id: true, domain: true } } },
+        orderBy: { id: "asc" },
+        take: BATCH,
+      });
+      if (!captures.length) break;
+      await db().$transaction(async (tx) => {
+        const ids = captures.map((c) => c.id);
+        await tx.mention.deleteMany({ where: { captureId: { in: ids } } });
+        await tx.mention.createMany({
+          data: captures.flatMap((capture) => {
+            const analysis = analyzeAnswer({ answer: capture.answerText!, brand, competitors: brand.competitors });
+            return mentionRows(analysis, brand.id, brand.competitors.map((c) => c.id)).map((m) => ({ ...m, workspaceId: run.workspaceId, captureId: capture.id }));
+          }),
+        });
+        const own = captures.flatMap((c) => c.citations).filter((c) => isOwnDomain(c.domain, brand.domains)).map((c) => c.id);
+        await tx.citation.updateMany({ where: { captureId: { in: ids } }, data: { isOwnDomain: false } });
+        await tx.citation.updateMany({ where: { id: { in: own } }, data: { isOwnDomain: true } });
+        await tx.capture.updateMany({ where: { id: { in: ids } }, data: { analyzedAt: new Date() } });
+        done += captures.length;
+        await tx.analysisRun.update({ where: { id: run.id }, data: { done } });
+      });
+      after = captures[captures.length - 1]!.id;
+    }
+    await db().analysisRun.update({ where: { id: run.id }, data: { status: "completed", done, total: Math.max(done, run.total), finishedAt: new Date() } });
+  } catch (error) {
+    await db().analysisRun.update({ where: { id: run.id }, data: { status: "failed", error: (error as Error).message.slice(0, 500), finishedAt: new Date() } });
+    throw error;
+  }
+}
+
+/** The latest re-analysis of each of the workspace's brands, for progress on the brands page. */
+export async function latestReanalysisByBrand(workspaceId: string) {
+  const runs = await db().analysisRun.findMany({
+    where: { workspaceId },
+    distinct: ["brandId"],
+    orderBy: [{ brandId: "asc" }, { createdAt: "desc" }],
+    select: { brandId: true, status: true, total: true, done: true, error: true, finishedAt: true },
+  });
+  return Object.fromEntries(runs.map((r) => [r.brandId, r]));
+}

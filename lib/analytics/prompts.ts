@@ -1,0 +1,70 @@
+import "server-only";
+import { captureScope, num, type AnalyticsFilter } from "@/lib/analytics/filter";
+import { meanInterval, wilson } from "@/lib/analytics/stats";
+import { db } from "@/lib/db/prisma";
+
+type Row = {
+  promptId: string;
+  text: string;
+  tags: string[];
+  n: number;
+  mentioned: number;
+  pos_sum: number;
+  pos_sumsq: number;
+  rival_id: string | null;
+  rival_name: string | null;
+  lost: number | null;
+  lost_instead: number | null;
+};
+
+/**
+ * Per prompt: how often the brand appears, where, and "where we lose to whom": the competitor
+ * that most often appears ahead of the brand or in an answer that leaves the brand out (ties go
+ * to the name that sorts first).
+ */
+export async function promptPerformance(f: AnalyticsFilter) {
+  const rows = await db().$queryRaw<Row[]>`
+    WITH brand_mentions AS (
+      SELECT c.id, c."promptId", m.mentioned, m.position
+      FROM captures c JOIN mentions m ON m."captureId" = c.id AND m.kind = 'brand'
+      WHERE ${captureScope(f)}
+    ),
+    per_prompt AS (
+      SELECT "promptId", count(*)::int AS n, count(*) FILTER (WHERE mentioned)::int AS mentioned,
+        coalesce(sum(position) FILTER (WHERE mentioned), 0)::float8 AS pos_sum,
+        coalesce(sum(position * position) FILTER (WHERE mentioned), 0)::float8 AS pos_sumsq
+      FROM brand_mentions GROUP BY 1
+    ),
+    losses AS (
+      SELECT b."promptId", coalesce(cm."competitorId"::text, cm.name) AS rival, max(cm.name) AS mention_name,
+        count(*)::int AS lost, count(*) FILTER (WHERE NOT b.mentioned)::int AS lost_instead
+      FROM brand_mentions b
+      JOIN mentions cm ON cm."captureId" = b.id AND cm.kind = 'competitor' AND cm.mentioned
+      WHERE NOT b.mentioned OR cm.position < b.position
+      GROUP BY 1, 2
+    ),
+    top_loss AS (
+      SELECT DISTINCT ON (l."promptId") l."promptId", l.rival, coalesce(co.name, l.mention_name) AS name, l.lost, l.lost_instead
+      FROM losses l LEFT JOIN competitors co ON co.id::text = l.rival
+      ORDER BY l."promptId", l.lost DESC, coalesce(co.name, l.mention_name)
+    )
+    SELECT pp."promptId", p.text, p.tags, pp.n, pp.mentioned, pp.pos_sum, pp.pos_sumsq,
+      t.rival AS rival_id, t.name AS rival_name, t.lost, t.lost_instead
+    FROM per_prompt pp
+    JOIN prompts p ON p.id = pp."promptId"
+    LEFT JOIN top_loss t ON t."promptId" = pp."promptId"
+    ORDER BY pp.n DESC, p.text`;
+  return rows.map((r) => ({
+    promptId: r.promptId,
+    text: r.text,
+    tags: r.tags,
+    n: num(r.n),
+    visibility: wilson(num(r.mentioned), num(r.n)),
+    averagePosition: meanInterval(num(r.pos_sum), num(r.pos_sumsq), num(r.mentioned)),
+    losesTo: r.rival_name
+      ? { key: r.rival_id!, name: r.rival_name, captures: num(r.lost), instead: num(r.lost_instead), ahead: num(r.lost) - num(r.lost_instead) }
+      : null,
+  }));
+}
+
+export type PromptPerformance = Awaited<ReturnType<typeof promptPerformance>>;

@@ -1,0 +1,62 @@
+// The analytics filter as the browser sends it (server actions, the export's query string) and
+// the date arithmetic both sides share. No server-only code: the filter bar uses it too.
+import { z } from "zod";
+
+export const MAX_RANGE_DAYS = 400;
+export const DEFAULT_RANGE_DAYS = 30;
+/** Longer ranges are bucketed by ISO week (Monday) instead of by day. */
+export const DAILY_BUCKETS_UP_TO_DAYS = 120;
+
+const DAY_MS = 86_400_000;
+
+/** YYYY-MM-DD of a date, in UTC (the dashboards count days in UTC). */
+export const isoDay = (date: Date) => date.toISOString().slice(0, 10);
+export const addDays = (date: Date, days: number) => new Date(date.getTime() + days * DAY_MS);
+export const startOfUtcDay = (date: Date) => new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()));
+export const daysBetween = (from: Date, to: Date) => Math.round((to.getTime() - from.getTime()) / DAY_MS);
+
+/** The inclusive day range of the last `days` days, today (UTC) included. */
+export function lastDays(days: number, now = new Date()): { from: string; to: string } {
+  const today = startOfUtcDay(now);
+  return { from: isoDay(addDays(today, -(days - 1))), to: isoDay(today) };
+}
+
+const day = z.iso.date("Use a date like 2025-01-31");
+
+export const analyticsFilterInput = z
+  .object({
+    brandId: z.uuid("Unknown brand").optional(),
+    providers: z.array(z.uuid("Unknown provider")).max(100).default([]),
+    tags: z.array(z.string().trim().min(1).max(100)).max(100).default([]),
+    /** First day shown (UTC). Defaults to 29 days before `to`. */
+    from: day.optional(),
+    /** Last day shown (UTC), inclusive. Defaults to today. */
+    to: day.optional(),
+  })
+  .transform((input, ctx) => {
+    const toDay = input.to ?? lastDays(1).to;
+    const fromDay = input.from ?? isoDay(addDays(new Date(`${toDay}T00:00:00Z`), -(DEFAULT_RANGE_DAYS - 1)));
+    const from = new Date(`${fromDay}T00:00:00Z`);
+    // The filter's `to` is exclusive: the midnight after the last day.
+    const to = addDays(new Date(`${toDay}T00:00:00Z`), 1);
+    if (from >= to) {
+      ctx.addIssue({ code: "custom", path: ["from"], message: "The start date must not be after the end date" });
+      return z.NEVER;
+    }
+    if (daysBetween(from, to) > MAX_RANGE_DAYS) {
+      ctx.addIssue({ code: "custom", path: ["from"], message: `Choose at most ${MAX_RANGE_DAYS} days` });
+      return z.NEVER;
+    }
+    return { brandId: input.brandId, providers: [...new Set(input.providers)], tags: [...new Set(input.tags.map((t) => t.toLowerCase()))], from, to };
+  });
+
+export type AnalyticsFilterInput = z.input<typeof analyticsFilterInput>;
+export type ParsedAnalyticsFilter = z.output<typeof analyticsFilterInput>;
+
+export const citedPagesInput = z.object({
+  filter: analyticsFilterInput,
+  page: z.number().int().min(1).max(10_000).default(1),
+  pageSize: z.number().int().min(1).max(100).default(20),
+});
+
+export const EXPORT_FORMATS = ["csv", "json"] as const;

@@ -1,0 +1,86 @@
+import "server-only";
+import { bucketKeys, bucketOf, bucketUnit, captureScope, num, type AnalyticsFilter } from "@/lib/analytics/filter";
+import { isoDay } from "@/lib/analytics/schemas";
+import { wilson } from "@/lib/analytics/stats";
+import { db } from "@/lib/db/prisma";
+import { Prisma } from "@/lib/generated/prisma/client";
+
+// Only sources the answer cites count; those a provider merely retrieved (citedInText = false)
+// are kept for the capture view but are not "cited".
+
+export const TOP_DOMAINS = 8;
+
+/** The most cited domains of the range and how often each was cited per day (per week past 120 days). */
+export async function topDomainsOverTime(f: AnalyticsFilter) {
+  const rows = await db().$queryRaw<{ bucket: Date; domain: string; citations: number; total: number; own: boolean }[]>`
+    WITH cited AS (
+      SELECT ${bucketOf(f, Prisma.sql`c."finishedAt"`)} AS bucket, ci.domain, ci."isOwnDomain"
+      FROM captures c JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
+      WHERE ${captureScope(f)}
+    ),
+    top AS (
+      SELECT domain, count(*)::int AS total, bool_or("isOwnDomain") AS own
+      FROM cited GROUP BY domain ORDER BY total DESC, domain LIMIT ${TOP_DOMAINS}
+    )
+    SELECT cited.bucket, cited.domain, count(*)::int AS citations, top.total, top.own
+    FROM cited JOIN top USING (domain)
+    GROUP BY 1, 2, 4, 5`;
+  const domains = new Map<string, { domain: string; citations: number; own: boolean }>();
+  const byBucket = new Map<string, Map<string, number>>();
+  for (const r of rows) {
+    domains.set(r.domain, { domain: r.domain, citations: num(r.total), own: r.own });
+    const key = isoDay(r.bucket);
+    if (!byBucket.has(key)) byBucket.set(key, new Map());
+    byBucket.get(key)!.set(r.domain, num(r.citations));
+  }
+  const top = [...domains.values()].sort((a, b) => b.citations - a.citations || a.domain.localeCompare(b.domain));
+  const points = bucketKeys(f).map((bucket) => ({
+    bucket,
+    counts: Object.fromEntries(top.map((d) => [d.domain, byBucket.get(bucket)?.get(d.domain) ?? 0])),
+  }));
+  return { unit: bucketUnit(f), domains: top, points };
+}
+
+export type TopDomainsOverTime = Awaited<ReturnType<typeof topDomainsOverTime>>;
+
+/** Captures whose answer cites at least one of the brand's own domains, out of all captures in scope. */
+export async function ownDomainRate(f: AnalyticsFilter) {
+  const [row] = await db().$queryRaw<{ n: number; own: number }[]>`
+    SELECT count(*)::int AS n,
+      count(*) FILTER (WHERE EXISTS (
+        SELECT 1 FROM citations ci WHERE ci."captureId" = c.id AND ci."isOwnDomain" AND ci."citedInText"
+      ))::int AS own
+    FROM captures c
+    WHERE ${captureScope(f)}`;
+  return { ...wilson(num(row?.own), num(row?.n)), citing: num(row?.own) };
+}
+
+/** Cited pages, most cited first: how often each URL was cited and in how many answers. */
+export async function citedPages(f: AnalyticsFilter, page: number, pageSize: number) {
+  const rows = await db().$queryRaw<{ url: string; domain: string; title: string | null; own: boolean; citations: number; captures: number; total: number }[]>`
+    SELECT ci.url, min(ci.domain) AS domain,
+      (array_agg(ci.title ORDER BY c."finishedAt" DESC) FILTER (WHERE ci.title IS NOT NULL AND ci.title <> ''))[1] AS title,
+      bool_or(ci."isOwnDomain") AS own,
+      count(*)::int AS citations, count(DISTINCT ci."captureId")::int AS captures,
+      count(*) OVER ()::int AS total
+    FROM captures c JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
+    WHERE ${captureScope(f)}
+    GROUP BY ci.url
+    ORDER BY citations DESC, ci.url
+    LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`;
+  return {
+    items: rows.map(({ total: _total, ...r }) => ({ ...r, citations: num(r.citations), captures: num(r.captures) })),
+    total: num(rows[0]?.total),
+    page,
+    pageSize,
+  };
+}
+
+export type CitedPages = Awaited<ReturnType<typeof citedPages>>;
+
+export async function sourcesDashboard(f: AnalyticsFilter) {
+  const [domains, ownDomain] = await Promise.all([topDomainsOverTime(f), ownDomainRate(f)]);
+  return { domains, ownDomain };
+}
+
+export type SourcesDashboard = Awaited<ReturnType<typeof sourcesDashboard>>;

@@ -1,0 +1,91 @@
+import "server-only";
+import { bucketKeys, bucketOf, bucketUnit, captureScope, num, type ResolvedFilter } from "@/lib/analytics/filter";
+import { isoDay } from "@/lib/analytics/schemas";
+import { wilson, type Estimate } from "@/lib/analytics/stats";
+import { db } from "@/lib/db/prisma";
+import { Prisma } from "@/lib/generated/prisma/client";
+
+export type VisibilityPoint = { bucket: string; byProvider: Record<string, Estimate & { mentioned: number }>; all: Estimate & { mentioned: number } };
+
+/** Visibility per provider and per day (per week past 120 days), each point with its n and interval. */
+export async function visibilityOverTime({ filter: f, providers }: ResolvedFilter) {
+  const rows = await db().$queryRaw<{ bucket: Date; provider: string; n: number; mentioned: number }[]>`
+    SELECT ${bucketOf(f, Prisma.sql`c."finishedAt"`)} AS bucket, c."providerConfigId"::text AS provider,
+      count(*)::int AS n, count(*) FILTER (WHERE m.mentioned)::int AS mentioned
+    FROM captures c JOIN mentions m ON m."captureId" = c.id AND m.kind = 'brand'
+    WHERE ${captureScope(f)}
+    GROUP BY 1, 2`;
+  const counts = new Map<string, Map<string, { n: number; mentioned: number }>>();
+  for (const r of rows) {
+    const key = isoDay(r.bucket);
+    if (!counts.has(key)) counts.set(key, new Map());
+    counts.get(key)!.set(r.provider, { n: num(r.n), mentioned: num(r.mentioned) });
+  }
+  const seen = new Set(rows.map((r) => r.provider));
+  const points: VisibilityPoint[] = bucketKeys(f).map((bucket) => {
+    const byProvider: VisibilityPoint["byProvider"] = {};
+    let n = 0;
+    let mentioned = 0;
+    for (const [provider, c] of counts.get(bucket) ?? []) {
+      byProvider[provider] = { ...wilson(c.mentioned, c.n), mentioned: c.mentioned };
+      n += c.n;
+      mentioned += c.mentioned;
+    }
+    return { bucket, byProvider, all: { ...wilson(mentioned, n), mentioned } };
+  });
+  return { unit: bucketUnit(f), providers: providers.filter((p) => seen.has(p.id)), points };
+}
+
+export type VisibilityOverTime = Awaited<ReturnType<typeof visibilityOverTime>>;
+
+/**
+ * Share of voice per bucket for the brand and each competitor: an entity's mention count over
+ * the count of all tracked entities in that bucket, so the shares of a bucket add up to 1.
+ */
+export async function shareOfVoiceOverTime({ filter: f, brand }: ResolvedFilter) {
+  const rows = await db().$queryRaw<{ bucket: Date; entity: string; name: string; mentions: number }[]>`
+    SELECT ${bucketOf(f, Prisma.sql`c."finishedAt"`)} AS bucket,
+      CASE WHEN m.kind = 'brand' THEN 'brand' ELSE coalesce(m."competitorId"::text, 'name:' || m.name) END AS entity,
+      max(m.name) AS name, sum(m.count)::int AS mentions
+    FROM captures c JOIN mentions m ON m."captureId" = c.id
+    WHERE ${captureScope(f)}
+    GROUP BY 1, 2`;
+  const names = new Map<string, string>([["brand", brand.name], ...brand.competitors.map((c) => [c.id, c.name] as [string, string])]);
+  for (const r of rows) if (!names.has(r.entity)) names.set(r.entity, r.name);
+  const totals = new Map<string, number>();
+  const byBucket = new Map<string, Map<string, number>>();
+  for (const r of rows) {
+    const key = isoDay(r.bucket);
+    totals.set(key, (totals.get(key) ?? 0) + num(r.mentions));
+    if (!byBucket.has(key)) byBucket.set(key, new Map());
+    byBucket.get(key)!.set(r.entity, num(r.mentions));
+  }
+  const entities = [...names].map(([id, name]) => ({ id, name }));
+  const points = bucketKeys(f).map((bucket) => {
+    const total = totals.get(bucket) ?? 0;
+    const mentions = Object.fromEntries(entities.map((e) => [e.id, byBucket.get(bucket)?.get(e.id) ?? 0]));
+    const shares = Object.fromEntries(entities.map((e) => [e.id, total ? mentions[e.id]! / total : null]));
+    return { bucket, total, mentions, shares };
+  });
+  return { unit: bucketUnit(f), entities, points };
+}
+
+export type ShareOfVoiceOverTime = Awaited<ReturnType<typeof shareOfVoiceOverTime>>;
+
+export const POSITION_BUCKETS = ["1", "2", "3", "4", "5+", "not mentioned"] as const;
+
+/** Where the brand comes among the tracked entities of each answer, or that it does not come at all. */
+export async function positionDistribution({ filter: f }: ResolvedFilter) {
+  const rows = await db().$queryRaw<{ bucket: string; captures: number }[]>`
+    SELECT CASE WHEN NOT m.mentioned OR m.position IS NULL THEN 'not mentioned'
+                WHEN m.position >= 5 THEN '5+' ELSE m.position::text END AS bucket,
+      count(*)::int AS captures
+    FROM captures c JOIN mentions m ON m."captureId" = c.id AND m.kind = 'brand'
+    WHERE ${captureScope(f)}
+    GROUP BY 1`;
+  const counts = new Map(rows.map((r) => [r.bucket, num(r.captures)]));
+  const n = [...counts.values()].reduce((a, b) => a + b, 0);
+  return { n, buckets: POSITION_BUCKETS.map((bucket) => ({ bucket, captures: counts.get(bucket) ?? 0, ...wilson(counts.get(bucket) ?? 0, n) })) };
+}
+
+export type PositionDistribution = Awaited<ReturnType<typeof positionDistribution>>;

@@ -1,0 +1,97 @@
+import "server-only";
+import { createCheck, hashRequest } from "@/lib/checks/create-check";
+import { promptSelectionSchema } from "@/lib/checks/schemas";
+import { db } from "@/lib/db/prisma";
+import { UserError } from "@/lib/errors";
+import { nextRunAfter } from "@/lib/schedules/next-run";
+import { SCHEDULE_FAILED_EVENT } from "@/lib/schedules/schedules";
+
+export type ScheduleRun =
+  | { scheduleId: string; slot: Date; outcome: "created" | "replayed"; checkId: string; nextRunAt: Date }
+  | { scheduleId: string; slot: Date; outcome: "failed"; message: string; nextRunAt: Date };
+
+/** One check per schedule and slot, whoever runs it and however often. */
+export const scheduleIdempotencyKey = (scheduleId: string, slot: Date) => `schedule:${scheduleId}:${slot.toISOString()}`;
+
+/** Prisma's messages start with a multi-line preamble; the last line says what happened. */
+const lastLine = (error: unknown) => (error instanceof Error ? error.message : String(error)).trim().split("\n").at(-1) ?? "";
+
+/** A guard against a schedule that keeps coming back due within one call (it cannot, but a loop needs a bound). */
+const MAX_RUNS_PER_CALL = 500;
+
+/**
+ * Runs every schedule that is due now, each at most once, and returns what happened. Safe to
+ * call from any number of workers at once: see runNextDue.
+ */
+export async function runDueSchedules(): Promise<ScheduleRun[]> {
+  const runs: ScheduleRun[] = [];
+  const seen: string[] = [];
+  while (runs.length < MAX_RUNS_PER_CALL) {
+    const run = await runNextDue(seen);
+    if (!run) break;
+    seen.push(run.scheduleId);
+    runs.push(run);
+  }
+  return runs;
+}
+
+/**
+ * Claims one due schedule and runs it. The claim is a row lock held for the whole run: other
+ * callers skip the row (SKIP LOCKED) and take the next due one, or find none. The lock is
+ * FOR NO KEY UPDATE, not FOR UPDATE: createCheck inserts the check in a transaction of its own,
+ * and the foreign key from checks.scheduleId takes a KEY SHARE lock on this row, which FOR UPDATE
+ * would block until this transaction ends, which waits for createCheck: a deadlock Postgres
+ * cannot see because it goes through the application.
+ *
+ * createCheck commits before this transaction does. Should this one then fail (a crash, a lost
+ * connection), the schedule is still due and the next caller retries the same slot with the same
+ * idempotency key: it gets the check that exists instead of a second one.
+ */
+async function runNextDue(skip: string[]): Promise<ScheduleRun | null> {
+  return db().$transaction(
+    async (tx) => {
+      const [claimed] = await tx.$queryRaw<{ id: string; now: Date }[]>`
+        SELECT id, now() AS now FROM schedules
+        WHERE paused = false AND "nextRunAt" <= now() AND NOT (id = ANY(${skip}::uuid[]))
+        ORDER BY "nextRunAt", id
+        LIMIT 1
+        FOR NO KEY UPDATE SKIP LOCKED`;
+      if (!claimed) return null;
+      const schedule = await tx.schedule.findUniqueOrThrow({ where: { id: claimed.id } });
+      const slot = schedule.nextRunAt;
+      // Missed slots (downtime, a long pause in the cron) collapse into this one run.
+      const nextRunAt = nextRunAfter(schedule, claimed.now);
+
+      let run: ScheduleRun;
+      try {
+        const request = {
+          brandId: schedule.brandId,
+          prompts: promptSelectionSchema.parse(schedule.promptSelection),
+          providers: { ids: schedule.providerConfigIds },
+          samples: schedule.samples,
+        };
+        const { checkId, replayed } = await createCheck({
+          workspaceId: schedule.workspaceId,
+          idempotencyKey: scheduleIdempotencyKey(schedule.id, slot),
+          requestHash: hashRequest({ scheduleId: schedule.id, ...request }),
+          ...request,
+          scheduleId: schedule.id,
+        });
+        run = { scheduleId: schedule.id, slot, outcome: replayed ? "replayed" : "created", checkId, nextRunAt };
+      } catch (error) {
+        // Over budget, a provider disabled, prompts deleted…: the run is recorded as failed and
+        // the schedule moves on, so one broken schedule never holds up the others.
+        const message = error instanceof UserError ? error.message : `Unexpected error: ${lastLine(error)}`;
+        const code = error instanceof UserError ? error.code : "internal";
+        await tx.event.create({
+          data: { workspaceId: schedule.workspaceId, kind: SCHEDULE_FAILED_EVENT, data: { scheduleId: schedule.id, slot: slot.toISOString(), code, message } },
+        });
+        run = { scheduleId: schedule.id, slot, outcome: "failed", message, nextRunAt };
+      }
+      await tx.schedule.update({ where: { id: schedule.id }, data: { lastRunAt: claimed.now, nextRunAt } });
+      return run;
+    },
+    // createCheck has up to 60 s of its own; the claim must outlive it.
+    { timeout: 120_000, maxWait: 10_000 },
+  );
+}

@@ -1,0 +1,165 @@
+import "server-only";
+import { MAX_CAPTURES_PER_CHECK, MAX_PROMPTS_PER_CHECK, promptSelectionSchema, type PromptSelection } from "@/lib/checks/schemas";
+import { db } from "@/lib/db/prisma";
+import { NotFoundError, UserError } from "@/lib/errors";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { nextRunAfter } from "@/lib/schedules/next-run";
+import type { ParsedScheduleInput } from "@/lib/schedules/schemas";
+
+/** The event a run that could not create its check leaves behind (lib/schedules/run-due.ts). */
+export const SCHEDULE_FAILED_EVENT = "schedule_failed";
+
+const notFound = () => new NotFoundError("That schedule does not exist in this workspace.");
+
+/**
+ * Everything a schedule names must belong to the workspace now; the check it starts later is
+ * validated again by createCheck, and a run that is refused then is recorded, not retried.
+ */
+async function validateReferences(workspaceId: string, input: ParsedScheduleInput) {
+  const brand = await db().brand.findFirst({ where: { id: input.brandId, workspaceId }, select: { id: true } });
+  if (!brand) throw new NotFoundError("That brand does not exist in this workspace.", { field: "brandId" });
+
+  const live: Prisma.PromptWhereInput = { workspaceId, deletedAt: null };
+  const selection = input.prompts;
+  let promptCount: number;
+  if (selection.mode === "picked") {
+    const ids = [...new Set(selection.promptIds)];
+    promptCount = await db().prompt.count({ where: { ...live, id: { in: ids } } });
+    if (promptCount !== ids.length) {
+      throw new NotFoundError(`${ids.length - promptCount} of the chosen prompts do not exist in this workspace.`, { field: "prompts.promptIds" });
+    }
+  } else if (selection.mode === "tag") {
+    promptCount = await db().prompt.count({ where: { ...live, tags: { has: selection.tag } } });
+    if (!promptCount) throw new UserError(`No prompt has the tag "${selection.tag}".`, { field: "prompts.tag" });
+  } else {
+    promptCount = await db().prompt.count({ where: live });
+    if (!promptCount) throw new UserError("Add prompts before scheduling checks.", { field: "prompts" });
+  }
+  if (promptCount > MAX_PROMPTS_PER_CHECK) throw new UserError(`A check can ask at most ${MAX_PROMPTS_PER_CHECK} prompts (this selection has ${promptCount}).`, { field: "prompts" });
+
+  const providers = await db().providerConfig.findMany({ where: { workspaceId, id: { in: input.providerConfigIds } }, select: { id: true, name: true, enabled: true } });
+  if (providers.length !== input.providerConfigIds.length) throw new NotFoundError("Some of the chosen providers do not exist in this workspace.", { field: "providerConfigIds" });
+  const disabled = providers.filter((p) => !p.enabled);
+  if (disabled.length) throw new UserError(`Provider ${disabled.map((p) => p.name).join(", ")} is disabled.`, { field: "providerConfigIds" });
+
+  const captures = promptCount * providers.length * input.samples;
+  if (captures > MAX_CAPTURES_PER_CHECK) {
+    throw new UserError(`That is ${captures} captures per run; a check can have at most ${MAX_CAPTURES_PER_CHECK}. Pick fewer prompts, providers or samples.`, { field: "samples" });
+  }
+}
+
+const fields = (input: ParsedScheduleInput) => ({
+  name: input.name,
+  brandId: input.brandId,
+  promptSelection: input.prompts,
+  providerConfigIds: input.providerConfigIds,
+  samples: input.samples,
+  cadence: input.cadence,
+  weekday: input.weekday,
+  minuteOfDay: input.minuteOfDay,
+});
+
+export async function createSchedule(workspaceId: string, createdById: string | null, input: ParsedScheduleInput, now = new Date()) {
+  await validateReferences(workspaceId, input);
+  const schedule = await db().schedule.create({
+    data: { workspaceId, createdById, ...fields(input), nextRunAt: nextRunAfter(input, now) },
+    select: { id: true, nextRunAt: true },
+  });
+  return schedule;
+}
+
+export async function updateSchedule(workspaceId: string, scheduleId: string, input: ParsedScheduleInput, now = new Date()) {
+  const existing = await db().schedule.findFirst({ where: { id: scheduleId, workspaceId }, select: { cadence: true, weekday: true, minuteOfDay: true } });
+  if (!existing) throw notFound();
+  await validateReferences(workspaceId, input);
+  // nextRunAt is written only when the timing changed: a run in progress advances it, and an
+  // edit of the name must not put back the slot that run has just taken.
+  const retimed = existing.cadence !== input.cadence || existing.weekday !== input.weekday || existing.minuteOfDay !== input.minuteOfDay;
+  const updated = await db().schedule.updateMany({
+    where: { id: scheduleId, workspaceId },
+    data: { ...fields(input), ...(retimed ? { nextRunAt: nextRunAfter(input, now) } : {}) },
+  });
+  if (!updated.count) throw notFound();
+  return { id: scheduleId };
+}
+
+export async function pauseSchedule(workspaceId: string, scheduleId: string) {
+  const updated = await db().schedule.updateMany({ where: { id: scheduleId, workspaceId }, data: { paused: true } });
+  if (!updated.count) throw notFound();
+}
+
+/** Runs missed while paused are skipped: the schedule picks up at its next slot from now. */
+export async function resumeSchedule(workspaceId: string, scheduleId: string, now = new Date()) {
+  const schedule = await db().schedule.findFirst({ where: { id: scheduleId, workspaceId }, select: { cadence: true, weekday: true, minuteOfDay: true } });
+  if (!schedule) throw notFound();
+  const updated = await db().schedule.updateMany({ where: { id: scheduleId, workspaceId }, data: { paused: false, nextRunAt: nextRunAfter(schedule, now) } });
+  if (!updated.count) throw notFound();
+}
+
+/** The schedule goes; the checks it started stay in the history (their scheduleId is cleared). */
+export async function deleteSchedule(workspaceId: string, scheduleId: string) {
+  const deleted = await db().schedule.deleteMany({ where: { id: scheduleId, workspaceId } });
+  if (!deleted.count) throw notFound();
+}
+
+type LastOutcome = { kind: "check"; checkId: string; status: string; at: Date } | { kind: "failed"; message: string; at: Date };
+
+async function lastOutcomes(workspaceId: string, scheduleIds: string[]): Promise<Map<string, LastOutcome>> {
+  if (!scheduleIds.length) return new Map();
+  const [checks, failures] = await Promise.all([
+    db().$queryRaw<{ scheduleId: string; id: string; status: string; createdAt: Date }[]>`
+      SELECT DISTINCT ON ("scheduleId") "scheduleId", id, status::text AS status, "createdAt"
+      FROM checks
+      WHERE "workspaceId" = ${workspaceId}::uuid AND "scheduleId" = ANY(${scheduleIds}::uuid[])
+      ORDER BY "scheduleId", "createdAt" DESC`,
+    db().$queryRaw<{ scheduleId: string; message: string | null; createdAt: Date }[]>`
+      SELECT DISTINCT ON (data->>'scheduleId') data->>'scheduleId' AS "scheduleId", data->>'message' AS message, "createdAt"
+      FROM events
+      WHERE "workspaceId" = ${workspaceId}::uuid AND kind = ${SCHEDULE_FAILED_EVENT} AND data->>'scheduleId' = ANY(${scheduleIds}::text[])
+      ORDER BY data->>'scheduleId', "createdAt" DESC`,
+  ]);
+  const outcomes = new Map<string, LastOutcome>();
+  for (const c of checks) outcomes.set(c.scheduleId, { kind: "check", checkId: c.id, status: c.status, at: c.createdAt });
+  for (const f of failures) {
+    const check = outcomes.get(f.scheduleId);
+    if (!check || check.at < f.createdAt) outcomes.set(f.scheduleId, { kind: "failed", message: f.message ?? "The check could not be created.", at: f.createdAt });
+  }
+  return outcomes;
+}
+
+/** The workspace's schedules with what the list shows: brand, providers and the last run's outcome. */
+export async function listSchedules(workspaceId: string) {
+  const schedules = await db().schedule.findMany({
+    where: { workspaceId },
+    include: { brand: { select: { name: true } } },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+  });
+  const providerIds = [...new Set(schedules.flatMap((s) => s.providerConfigIds))];
+  const [providers, outcomes] = await Promise.all([
+    db().providerConfig.findMany({ where: { workspaceId, id: { in: providerIds } }, select: { id: true, name: true } }),
+    lastOutcomes(workspaceId, schedules.map((s) => s.id)),
+  ]);
+  const providerNames = new Map(providers.map((p) => [p.id, p.name]));
+  return schedules.map((s) => {
+    const selection = promptSelectionSchema.safeParse(s.promptSelection);
+    return {
+      id: s.id,
+      name: s.name,
+      brandId: s.brandId,
+      brand: s.brand.name,
+      prompts: (selection.success ? selection.data : { mode: "all" }) as PromptSelection,
+      providerConfigIds: s.providerConfigIds,
+      providers: s.providerConfigIds.map((id) => providerNames.get(id) ?? "(deleted provider)"),
+      samples: s.samples,
+      cadence: s.cadence,
+      weekday: s.weekday,
+      minuteOfDay: s.minuteOfDay,
+      paused: s.paused,
+      nextRunAt: s.nextRunAt,
+      lastRunAt: s.lastRunAt,
+      lastOutcome: outcomes.get(s.id) ?? null,
+    };
+  });
+}
+
+export type ScheduleRow = Awaited<ReturnType<typeof listSchedules>>[number];

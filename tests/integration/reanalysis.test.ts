@@ -1,0 +1,65 @@
+// When a brand's names or competitors change, its stored answers are analysed again in the
+// background, with progress, so history follows the new rules.
+import { beforeAll, describe, expect, it } from "vitest";
+import { db } from "@/lib/db/prisma";
+import { runReanalysis } from "@/lib/analysis/reanalyze";
+import { updateBrand } from "@/lib/brands/brands";
+import { brandInputSchema } from "@/lib/brands/schemas";
+import { seedDemo } from "@/lib/seed/demo";
+
+let workspaceId: string;
+let brandId: string;
+
+async function addAnsweredCapture(answer: string) {
+  const provider = await db().providerConfig.findFirstOrThrow({ where: { workspaceId, adapter: "simulator" } });
+  const prompt = await db().prompt.findFirstOrThrow({ where: { workspaceId } });
+  const check = await db().check.create({ data: { workspaceId, brandId, totalCaptures: 1, status: "completed" } });
+  return db().capture.create({
+    data: { workspaceId, checkId: check.id, brandId, promptId: prompt.id, providerConfigId: provider.id, sample: 1, status: "succeeded", maxAttempts: 3, model: "m", searchMode: "off", answerText: answer, finishedAt: new Date() },
+  });
+}
+
+beforeAll(async () => {
+  await seedDemo();
+  const workspace = await db().workspace.findUniqueOrThrow({ where: { slug: "demo" } });
+  workspaceId = workspace.id;
+  brandId = (await db().brand.findFirstOrThrow({ where: { workspaceId } })).id;
+});
+
+describe("re-analysis", () => {
+  it("applies a new alias and a new competitor to stored answers, reporting progress", async () => {
+    const capture = await addAnsweredCapture("1. Zoho is affordable and flexible.\n2. Lumi is praised for its reporting.");
+    const brand = await db().brand.findUniqueOrThrow({ where: { id: brandId }, include: { competitors: true } });
+
+    const input = brandInputSchema.parse({
+      name: brand.name,
+      aliases: [...brand.aliases, "Lumi"],
+      domains: brand.domains,
+      competitors: [...brand.competitors.map((c) => ({ id: c.id, name: c.name, aliases: c.aliases, domains: c.domains })), { name: "Zoho" }],
+    });
+    await updateBrand(workspaceId, brandId, input);
+
+    const run = await db().analysisRun.findFirstOrThrow({ where: { brandId }, orderBy: { createdAt: "desc" } });
+    expect(run).toMatchObject({ status: "queued", total: 1, done: 0 });
+    const job = await db().$queryRaw<{ task_identifier: string; queue_name: string }[]>`SELECT task_identifier, queue_name FROM graphile_worker.jobs WHERE task_identifier = 'reanalyze'`;
+    expect(job).toEqual([{ task_identifier: "reanalyze", queue_name: `reanalyze:${brandId}` }]);
+
+    await runReanalysis(run.id);
+
+    expect(await db().analysisRun.findUniqueOrThrow({ where: { id: run.id } })).toMatchObject({ status: "completed", done: 1, total: 1 });
+    const mentions = await db().mention.findMany({ where: { captureId: capture.id }, orderBy: { name: "asc" } });
+    const byName = Object.fromEntries(mentions.map((m) => [m.name, m]));
+    expect(byName["Lumen CRM"]).toMatchObject({ mentioned: true, position: 2, sentiment: "positive", brandId });
+    expect(byName["Zoho"]).toMatchObject({ mentioned: true, position: 1, kind: "competitor" });
+    expect(mentions.filter((m) => m.mentioned)).toHaveLength(2);
+    expect((await db().capture.findUniqueOrThrow({ where: { id: capture.id } })).analyzedAt).not.toBeNull();
+  });
+
+  it("reuses a run that has not started yet instead of queueing another", async () => {
+    const brand = await db().brand.findUniqueOrThrow({ where: { id: brandId }, include: { competitors: true } });
+    const input = brandInputSchema.parse({ name: brand.name, aliases: brand.aliases, domains: brand.domains, competitors: brand.competitors.map((c) => ({ id: c.id, name: c.name, aliases: c.aliases, domains: c.domains })) });
+    await updateBrand(workspaceId, brandId, input);
+    await updateBrand(workspaceId, brandId, input);
+    expect(await db().analysisRun.count({ where: { brandId, status: "queued" } })).toBe(1);
+  });
+});
