@@ -10,6 +10,23 @@ import type { ProviderResponse, Usage } from "@/lib/providers/types";
 
 type Tx = Prisma.TransactionClient;
 
+/**
+ * Runs a result-recording transaction, again if PostgreSQL aborted it as a deadlock victim or a
+ * serialization failure: losing a result there would leave the capture running with no job.
+ */
+async function withRetry<T>(work: () => Promise<T>, attempts = 4): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await work();
+    } catch (error) {
+      const code = (error as { code?: string; meta?: { code?: string } }).meta?.code ?? (error as { code?: string }).code ?? "";
+      const retryable = /40P01|40001|deadlock|could not serialize/i.test(`${code} ${(error as Error).message}`);
+      if (!retryable || i >= attempts) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20 * i + Math.random() * 50));
+    }
+  }
+}
+
 /** Thrown inside a transaction when the capture no longer carries our run token: write nothing. */
 export class FencedOutError extends Error {
   constructor() {
@@ -102,7 +119,7 @@ export async function recordSuccess(
   response: ProviderResponse,
   facts: { costMicros: number; latencyMs: number; citations: Citation[]; mentions: MentionRow[] },
 ): Promise<void> {
-  await db().$transaction(async (tx) => {
+  await withRetry(() => db().$transaction(async (tx) => {
     const capture = await fencedUpdate(tx, captureId, runToken, {
       status: "succeeded",
       answerText: response.text,
@@ -131,7 +148,7 @@ export async function recordSuccess(
     await tx.citation.createMany({ data: facts.citations.map((c, i) => ({ ...c, workspaceId: capture.workspaceId, captureId, position: i + 1 })) });
     await tx.searchQuery.createMany({ data: response.searchQueries.map((query, i) => ({ workspaceId: capture.workspaceId, captureId, query, position: i + 1 })) });
     await refreshCheck(tx, capture.checkId);
-  });
+  }));
 }
 
 export type FailureRecord = AttemptFacts & {
@@ -147,7 +164,7 @@ export type FailureRecord = AttemptFacts & {
 };
 
 export async function recordFailure(captureId: string, runToken: string, record: FailureRecord): Promise<void> {
-  await db().$transaction(async (tx) => {
+  await withRetry(() => db().$transaction(async (tx) => {
     const next = record.capture;
     const capture = await fencedUpdate(tx, captureId, runToken, {
       status: next.status,
@@ -165,7 +182,7 @@ export async function recordFailure(captureId: string, runToken: string, record:
       await tx.event.create({ data: { workspaceId: capture.workspaceId, checkId: capture.checkId, captureId, kind: event.kind, data: event.data } });
     }
     await refreshCheck(tx, capture.checkId);
-  });
+  }));
 }
 
 /** Attempts that reached the provider and count against maxAttempts. */

@@ -25,12 +25,17 @@ const actorFields = (caller: Caller) => ({ actorUserId: caller.userId, actorApiK
 async function cancelCaptures(tx: Tx, caller: Caller, where: Prisma.CaptureWhereInput) {
   const now = new Date();
   const who = caller.userId ? "Cancelled by user" : "Cancelled through the API";
-  const waiting = await tx.capture.findMany({ where: { ...where, status: { in: [...WAITING] } }, select: { id: true, checkId: true } });
+  // Lock the candidates first: a worker claiming one of them now either finishes its claim
+  // before we read (and we flag it as running) or waits and then finds it cancelled.
+  const candidates = await tx.capture.findMany({ where: { ...where, status: { in: [...WAITING, "running"] } }, select: { id: true } });
+  const locked = await tx.$queryRaw<{ id: string; checkId: string; status: string; cancelRequestedAt: Date | null }[]>`
+    SELECT id, "checkId", status::text AS status, "cancelRequestedAt" FROM captures WHERE id = ANY(${candidates.map((c) => c.id)}::uuid[]) ORDER BY id FOR UPDATE`;
+  const waiting = locked.filter((c) => (WAITING as readonly string[]).includes(c.status));
+  const running = locked.filter((c) => c.status === "running" && !c.cancelRequestedAt);
   await tx.capture.updateMany({
     where: { id: { in: waiting.map((c) => c.id) } },
     data: { status: "cancelled", cancelRequestedAt: now, cancelledById: caller.userId, lastError: who, finishedAt: now, nextAttemptAt: null },
   });
-  const running = await tx.capture.findMany({ where: { ...where, status: "running", cancelRequestedAt: null }, select: { id: true, checkId: true } });
   await tx.capture.updateMany({ where: { id: { in: running.map((c) => c.id) } }, data: { cancelRequestedAt: now, cancelledById: caller.userId } });
   const touched = [...waiting, ...running];
   await tx.event.createMany({

@@ -20,12 +20,14 @@ export function deriveCheckStatus(counts: Counts, cancelRequested: boolean): Che
 
 /**
  * Recomputes a check's counts and status from its captures, under the check's row lock so that
- * workers finishing captures at the same moment cannot interleave. When the check becomes
+ * workers finishing captures at the same moment cannot interleave. NO KEY UPDATE, not UPDATE:
+ * the same transactions insert events that reference the check, and the KEY SHARE lock those
+ * foreign keys take would deadlock against a full UPDATE lock. When the check becomes
  * terminal, its money is settled: the reservation is released and the accepted cost charged.
  */
 export async function refreshCheck(tx: Tx, checkId: string): Promise<CheckStatus> {
   const [check] = await tx.$queryRaw<{ workspaceId: string; createdAt: Date; status: CheckStatus; cancelRequestedAt: Date | null; reservedMicros: bigint; chargedMicros: bigint; finishedAt: Date | null }[]>`
-    SELECT "workspaceId", "createdAt", status, "cancelRequestedAt", "reservedMicros", "chargedMicros", "finishedAt" FROM checks WHERE id = ${checkId}::uuid FOR UPDATE`;
+    SELECT "workspaceId", "createdAt", status, "cancelRequestedAt", "reservedMicros", "chargedMicros", "finishedAt" FROM checks WHERE id = ${checkId}::uuid FOR NO KEY UPDATE`;
   if (!check) return "failed";
   const [row] = await tx.$queryRaw<{ queued: bigint; running: bigint; succeeded: bigint; failed: bigint; cancelled: bigint; total: bigint; accepted: bigint }[]>`
     SELECT count(*) FILTER (WHERE status IN ('queued', 'retry_wait', 'postponed')) AS queued,

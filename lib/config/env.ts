@@ -15,6 +15,8 @@ const envSchema = z.object({
   BEACON_URL: z.string().url().optional(),
   BEACON_AUTH_SECRET: z.string().min(32, "BEACON_AUTH_SECRET must be at least 32 characters").optional(),
   BEACON_SEED_DEMO: boolean.default(true),
+  // Days of simulated history the demo seed creates (0 for none).
+  BEACON_DEMO_HISTORY_DAYS: z.coerce.number().int().min(0).max(400).default(90),
   BEACON_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(8),
   BEACON_WORKER_LEASE_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
   BEACON_WORKER_SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(600).default(5),

@@ -11,8 +11,14 @@ const globalForPrisma = globalThis as unknown as { beaconPrisma?: PrismaClient }
 
 function createClient(): PrismaClient {
   // Prisma stores DateTime as UTC in `timestamp` columns; a UTC session makes `now()` and those
-  // columns agree in raw SQL whatever the server's own time zone is.
-  const adapter = new PrismaPg({ connectionString: requireDatabaseUrl(), max: 10, options: "-c timezone=UTC" });
+  // columns agree in raw SQL whatever the server's own time zone is. A process frozen inside a
+  // transaction (stopped, swapped out) must not hold its locks, e.g. a provider's slot lock, for
+  // ever: the server ends such sessions.
+  const adapter = new PrismaPg({
+    connectionString: requireDatabaseUrl(),
+    max: 10,
+    options: "-c timezone=UTC -c idle_in_transaction_session_timeout=15000",
+  });
   return new PrismaClient({ adapter });
 }
 

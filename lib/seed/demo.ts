@@ -1,9 +1,11 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { hashPassword } from "better-auth/crypto";
+import { env } from "@/lib/config/env";
 import { db } from "@/lib/db/prisma";
 import { defaultProviderConfigs } from "@/lib/providers/defaults";
 import { DEMO_BRAND, DEMO_LOGIN, DEMO_PROMPTS, DEMO_WORKSPACE } from "@/lib/seed/demo-content";
+import { seedDemoHistory } from "@/lib/seed/demo-history";
 
 export type SeedResult = { created: boolean; email: string; password: string };
 
@@ -20,7 +22,7 @@ export async function seedDemo(opts: { log?: (line: string) => void } = {}): Pro
 
   // The password is hashed by better-auth's own function, the same one sign-up uses.
   const passwordHash = await hashPassword(DEMO_LOGIN.password);
-  await db().$transaction(async (tx) => {
+  const workspaceId = await db().$transaction(async (tx) => {
     const existing = await tx.user.findUnique({ where: { email: DEMO_LOGIN.email } });
     const userId = existing?.id ?? randomUUID();
     if (!existing) {
@@ -48,7 +50,13 @@ export async function seedDemo(opts: { log?: (line: string) => void } = {}): Pro
     });
     await tx.prompt.createMany({ data: DEMO_PROMPTS.map((p) => ({ ...p, workspaceId: workspace.id })) });
     await tx.providerConfig.createMany({ data: defaultProviderConfigs().map((config) => ({ ...config, workspaceId: workspace.id })) });
+    return workspace.id;
   });
+  const days = env().BEACON_DEMO_HISTORY_DAYS;
+  if (days > 0) {
+    const history = await seedDemoHistory(workspaceId, { days });
+    log(`demo history: ${history.checks} days, ${history.captures} simulated captures`);
+  }
   log(`demo workspace created: sign in as ${DEMO_LOGIN.email} / ${DEMO_LOGIN.password}`);
   return { created: true, ...result };
 }

@@ -57,6 +57,9 @@ if (!state.beaconTestDatabases) {
     DATABASE_URL: file.url,
     BEACON_AUTH_SECRET: "integration-tests-secret-0123456789abcdef",
     NODE_ENV: "test",
+    // The demo seed's 90 days of simulated history take seconds; tests that need history build
+    // their own or ask for it (seedDemoHistory).
+    BEACON_DEMO_HISTORY_DAYS: process.env.BEACON_DEMO_HISTORY_DAYS ?? "0",
   });
 
   afterAll(async () => {

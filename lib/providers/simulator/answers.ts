@@ -53,10 +53,11 @@ export function writeAnswer(input: {
   style: AnswerStyle;
   search: boolean;
   random: Random;
+  brandChance?: number;
 }): { text: string; sources: Source[]; searchQueries: string[] } {
   const { random, style } = input;
   const entities = [
-    ...(random.next() < 0.75 ? [{ ...input.brand, isBrand: true }] : []),
+    ...(random.next() < (input.brandChance ?? 0.75) ? [{ ...input.brand, isBrand: true }] : []),
     ...input.competitors.filter(() => random.next() < 0.85).map((c) => ({ ...c, isBrand: false })),
   ];
   const ranked = random.shuffle(entities);

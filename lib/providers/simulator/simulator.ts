@@ -6,7 +6,7 @@ import { CallAbortedError, ProviderError, abortReasonOf } from "@/lib/providers/
 import type { ProviderAdapter, ProviderRequest, ProviderResponse } from "@/lib/providers/types";
 import { writeAnswer } from "./answers";
 import { simulatorSettingsSchema, type SimulatorSettings } from "./settings";
-import { seededRandom } from "./random";
+import { seededRandom, type Random } from "./random";
 
 
 
@@ -46,15 +46,7 @@ async function call(request: ProviderRequest): Promise<ProviderResponse> {
   const settings = effectiveSimulatorSettings(request.settings);
   const random = seededRandom(`${env().SIMULATOR_SEED ?? "beacon"}:${request.seed ?? request.prompt}`);
   const latency = random.int(settings.latencyMinMs, Math.max(settings.latencyMinMs, settings.latencyMaxMs));
-  const search = request.searchMode !== "off";
-  const answer = writeAnswer({
-    prompt: request.prompt,
-    brand: request.subject?.brand ?? { name: "Your brand", domains: [] },
-    competitors: request.subject?.competitors ?? [],
-    style: settings.style,
-    search,
-    random,
-  });
+  const answer = simulateAnswer({ prompt: request.prompt, searchMode: request.searchMode, subject: request.subject, style: settings.style, random });
   const requestId = `sim_${Math.floor(random.next() * 1e12).toString(36)}`;
   let streamed = "";
   const partial = () => streamed;
@@ -91,15 +83,38 @@ async function call(request: ProviderRequest): Promise<ProviderResponse> {
     if (perChunk >= 1) await sleep(perChunk, request.signal, partial);
   }
 
+  return { ...answer, requestId };
+}
+
+/**
+ * A complete simulated answer with its usage, without the streaming: what `call` streams, and
+ * what the demo history is made of.
+ */
+export function simulateAnswer(input: {
+  prompt: string;
+  searchMode: ProviderRequest["searchMode"];
+  subject?: ProviderRequest["subject"];
+  style: SimulatorSettings["style"];
+  random: Random;
+  /** Chance that the brand appears at all (0..1). */
+  brandChance?: number;
+}): Omit<ProviderResponse, "requestId"> {
+  const search = input.searchMode !== "off";
+  const answer = writeAnswer({
+    prompt: input.prompt,
+    brand: input.subject?.brand ?? { name: "Your brand", domains: [] },
+    competitors: input.subject?.competitors ?? [],
+    style: input.style,
+    search,
+    random: input.random,
+    brandChance: input.brandChance,
+  });
   return {
-    text: answer.text,
-    sources: answer.sources,
-    searchQueries: answer.searchQueries,
-    requestId,
+    ...answer,
     usage: {
-      inputTokens: Math.ceil(request.prompt.length / 4) + 40 + (search ? 900 : 0),
+      inputTokens: Math.ceil(input.prompt.length / 4) + 40 + (search ? 900 : 0),
       outputTokens: Math.ceil(answer.text.length / 4),
-      reasoningTokens: settings.style === "chatgpt" ? random.int(0, 200) : 0,
+      reasoningTokens: input.style === "chatgpt" ? input.random.int(0, 200) : 0,
       cachedTokens: 0,
       searchCalls: answer.searchQueries.length,
     },

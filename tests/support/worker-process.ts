@@ -1,0 +1,264 @@
+// Real worker processes (worker/index.ts) for integration tests: started the way the launcher
+// starts them (tsx with the react-server condition, cwd = repo root), pointed at the test file's
+// database, with their output captured line by line.
+//
+// tsx runs the worker in a child process of its own CLI, so a worker is a small process tree.
+// Each worker gets its own process group (detached) and signals go to the whole group: SIGKILL
+// then kills the worker itself, not only tsx (which would leave the real worker running), the
+// way a crashed machine or an OOM kill would. SIGTERM reaches the worker directly too; it
+// ignores the copy tsx relays (worker/index.ts drains once).
+//
+// Every worker a test starts is stopped after that test (SIGTERM, then SIGKILL after a
+// deadline), whatever the outcome, and killed outright if the test process exits early. The
+// output of the workers of a failed test is printed.
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, afterEach } from "vitest";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const TSX_CLI = path.join(ROOT, "node_modules/tsx/dist/cli.mjs");
+
+/**
+ * The settings a test may give a worker process (see lib/config/env.ts). A SIMULATOR_* value of
+ * null leaves the variable unset, so the provider configuration's settings decide.
+ */
+export type WorkerEnv = {
+  BEACON_WORKER_CONCURRENCY?: number;
+  BEACON_WORKER_LEASE_SECONDS?: number;
+  BEACON_SWEEP_INTERVAL_SECONDS?: number;
+  BEACON_RETRY_BASE_MS?: number;
+  BEACON_WORKER_SHUTDOWN_GRACE_SECONDS?: number;
+  /** "250" or "200-600" (milliseconds). */
+  SIMULATOR_LATENCY_MS?: string | null;
+  SIMULATOR_ERROR_RATE?: number | null;
+  SIMULATOR_PERMANENT_ERROR_RATE?: number | null;
+  SIMULATOR_TIMEOUT_RATE?: number | null;
+  SIMULATOR_SEED?: string;
+};
+
+/**
+ * What a worker gets unless the test says otherwise: a simulator that answers quickly and never
+ * fails, so that a test only sees the failures it asks for (the demo providers' own settings
+ * have error rates and multi-second latencies).
+ */
+const DEFAULT_ENV: WorkerEnv = {
+  BEACON_WORKER_CONCURRENCY: 4,
+  BEACON_WORKER_LEASE_SECONDS: 30,
+  BEACON_SWEEP_INTERVAL_SECONDS: 1,
+  BEACON_RETRY_BASE_MS: 50,
+  BEACON_WORKER_SHUTDOWN_GRACE_SECONDS: 2,
+  SIMULATOR_LATENCY_MS: "50-150",
+  SIMULATOR_ERROR_RATE: 0,
+  SIMULATOR_PERMANENT_ERROR_RATE: 0,
+  SIMULATOR_TIMEOUT_RATE: 0,
+  SIMULATOR_SEED: "integration",
+};
+
+export type OutputLine = { at: number; stream: "stdout" | "stderr"; text: string };
+export type Exit = { code: number | null; signal: NodeJS.Signals | null };
+
+const live = new Set<WorkerProcess>();
+/** Workers started by the current test, whose output is printed if it fails. */
+let startedThisTest: WorkerProcess[] = [];
+
+export class WorkerProcess {
+  readonly lines: OutputLine[] = [];
+  /** graphile-worker pool id, from the "worker <id> running" line; what attempts record. */
+  workerId = "";
+  readonly exited: Promise<Exit>;
+  exit: Exit | null = null;
+  private readonly listeners = new Set<(line: OutputLine) => void>();
+
+  constructor(
+    readonly name: string,
+    readonly env: WorkerEnv,
+    private readonly child: ChildProcess,
+  ) {
+    this.exited = new Promise<Exit>((resolve) => {
+      child.once("exit", (code, signal) => {
+        this.exit = { code, signal };
+        live.delete(this);
+        resolve(this.exit);
+      });
+    });
+    for (const stream of ["stdout", "stderr"] as const) {
+      let buffer = "";
+      child[stream]!.setEncoding("utf8");
+      child[stream]!.on("data", (chunk: string) => {
+        buffer += chunk;
+        const parts = buffer.split("\n");
+        buffer = parts.pop() ?? "";
+        for (const text of parts) this.push({ at: Date.now(), stream, text });
+      });
+      child[stream]!.on("end", () => {
+        if (buffer) this.push({ at: Date.now(), stream, text: buffer });
+        buffer = "";
+      });
+    }
+  }
+
+  /** Pid of tsx, the leader of the worker's process group. */
+  get pid(): number {
+    return this.child.pid!;
+  }
+
+  get running(): boolean {
+    return this.exit === null;
+  }
+
+  private push(line: OutputLine) {
+    this.lines.push(line);
+    for (const listener of this.listeners) listener(line);
+  }
+
+  output(): string {
+    return this.lines.map((l) => `[${this.name}${l.stream === "stderr" ? " !" : ""}] ${l.text}`).join("\n");
+  }
+
+  /** The first output line (already printed or still to come) matching `pattern`. */
+  waitForLine(pattern: RegExp, timeoutMs: number): Promise<RegExpMatchArray> {
+    const seen = this.lines.map((l) => l.text.match(pattern)).find(Boolean);
+    if (seen) return Promise.resolve(seen);
+    return new Promise((resolve, reject) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.listeners.delete(onLine);
+      };
+      const onLine = (line: OutputLine) => {
+        const match = line.text.match(pattern);
+        if (match) {
+          done();
+          resolve(match);
+        }
+      };
+      const timer = setTimeout(() => {
+        done();
+        reject(new Error(`worker ${this.name}: no line matching ${pattern} within ${timeoutMs} ms\n${this.output()}`));
+      }, timeoutMs);
+      this.listeners.add(onLine);
+      void this.exited.then((exit) => {
+        if (!this.listeners.has(onLine)) return;
+        done();
+        reject(new Error(`worker ${this.name} exited (${JSON.stringify(exit)}) before printing a line matching ${pattern}\n${this.output()}`));
+      });
+    });
+  }
+
+  /** Sends `signal` to the worker's whole process group. */
+  signal(signal: NodeJS.Signals): void {
+    if (!this.running) return;
+    try {
+      process.kill(-this.pid, signal);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
+    }
+  }
+
+  /** Waits for the process to exit; fails the test at the deadline. */
+  async waitForExit(timeoutMs: number): Promise<Exit> {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`worker ${this.name} did not exit within ${timeoutMs} ms\n${this.output()}`)), timeoutMs);
+    });
+    try {
+      return await Promise.race([this.exited, deadline]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Freezes the process (SIGSTOP), like a long GC pause or a stalled VM: it holds what it holds. */
+  pause(): void {
+    this.signal("SIGSTOP");
+  }
+
+  resume(): void {
+    this.signal("SIGCONT");
+  }
+
+  /** Crash: SIGKILL, nothing runs on the way out (no drain, no final heartbeat). */
+  async kill(): Promise<Exit> {
+    this.signal("SIGKILL");
+    return this.waitForExit(10_000);
+  }
+
+  /** Graceful stop: SIGTERM and wait for the drain to finish. */
+  async terminate(timeoutMs = 20_000): Promise<Exit> {
+    this.signal("SIGTERM");
+    this.resume(); // a paused process would not see it
+    return this.waitForExit(timeoutMs);
+  }
+
+  /** Stops it whatever state it is in: SIGTERM, then SIGKILL if it has not exited in time. */
+  async stop(timeoutMs = 20_000): Promise<Exit> {
+    if (!this.running) return this.exit!;
+    try {
+      return await this.terminate(timeoutMs);
+    } catch {
+      return this.kill();
+    }
+  }
+}
+
+/**
+ * Starts one worker process against this test file's database and resolves once it prints
+ * "worker <id> running", which it does after its heartbeat row exists.
+ */
+export async function startWorker(name: string, env: WorkerEnv = {}, options: { readyTimeoutMs?: number } = {}): Promise<WorkerProcess> {
+  const settings = { ...DEFAULT_ENV, ...env };
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "test" };
+  for (const [key, value] of Object.entries(settings)) {
+    if (value === null || value === undefined) delete childEnv[key];
+    else childEnv[key] = String(value);
+  }
+  const child = spawn(process.execPath, [TSX_CLI, "--conditions=react-server", "worker/index.ts"], {
+    cwd: ROOT,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: childEnv,
+  });
+  const worker = new WorkerProcess(name, settings, child);
+  live.add(worker);
+  startedThisTest.push(worker);
+  const match = await worker.waitForLine(/^worker (\S+) running\b/, options.readyTimeoutMs ?? 60_000);
+  worker.workerId = match[1]!;
+  return worker;
+}
+
+/** Starts several workers at once (they compile and connect in parallel). */
+export function startWorkers(names: string[], env: WorkerEnv = {}): Promise<WorkerProcess[]> {
+  return Promise.all(names.map((name) => startWorker(name, env)));
+}
+
+/** Every worker a test started that is still alive. */
+export function liveWorkers(): WorkerProcess[] {
+  return [...live];
+}
+
+/** Stops every live worker, gracefully where possible. */
+export async function stopAllWorkers(): Promise<void> {
+  await Promise.all([...live].map((worker) => worker.stop()));
+}
+
+afterEach(async (context) => {
+  const started = startedThisTest;
+  startedThisTest = [];
+  await stopAllWorkers();
+  if (context.task.result?.errors?.length) {
+    for (const worker of started) console.log(`--- output of worker ${worker.name} (${worker.workerId || "not started"}) ---\n${worker.output()}`);
+  }
+});
+
+afterAll(stopAllWorkers);
+
+// If the test process goes away without running its hooks, take the workers with it.
+process.once("exit", () => {
+  for (const worker of live) {
+    try {
+      process.kill(-worker.pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+});
