@@ -1,6 +1,7 @@
 "use client";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { toast } from "sonner";
+import { AnswerMarkdown } from "@/components/checks/answer-markdown";
 import { StatusBadge } from "@/components/checks/status";
 import { Button } from "@/components/ui/button";
 import { Badge } from "@/components/ui/card";
@@ -57,8 +58,31 @@ export function CaptureDetailDialog({ captureId, onClose, canCancel, canRetry }:
             <h3 className="mb-1 font-semibold text-slate-900">
               Answer {c.answerIsPartial && <Badge tone="amber">{c.status === "running" ? "streaming" : "partial"}</Badge>}
             </h3>
-            {c.answerText ? <pre className="whitespace-pre-wrap font-sans text-slate-800">{c.answerText}</pre> : <p className="text-slate-500">No answer yet.</p>}
+            {c.answerText ? <AnswerMarkdown text={c.answerText} entities={c.entities} /> : <p className="text-slate-500">No answer yet.</p>}
           </section>
+          {c.mentions.length > 0 && (
+            <section>
+              <h3 className="mb-1 font-semibold text-slate-900">Mentions</h3>
+              <table className="w-full text-xs">
+                <thead className="text-left text-slate-500">
+                  <tr><th className="py-1">Entity</th><th>Mentioned</th><th>Times</th><th>Position</th><th>Sentiment</th></tr>
+                </thead>
+                <tbody className="divide-y divide-slate-100">
+                  {c.mentions.map((m) => (
+                    <tr key={m.name}>
+                      <td className="py-1">
+                        <span className={m.kind === "brand" ? "rounded bg-emerald-100 px-1" : "rounded bg-amber-100 px-1"}>{m.name}</span>
+                      </td>
+                      <td>{m.mentioned ? "yes" : "no"}</td>
+                      <td className="tabular-nums">{m.count}</td>
+                      <td className="tabular-nums">{m.position ?? "—"}</td>
+                      <td>{m.sentiment ? <Badge tone={m.sentiment === "positive" ? "green" : m.sentiment === "negative" ? "red" : "slate"}>{m.sentiment}</Badge> : "—"}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </section>
+          )}
           {c.citations.length > 0 && (
             <section>
               <h3 className="mb-1 font-semibold text-slate-900">Sources ({c.citations.length})</h3>

@@ -4,7 +4,10 @@ import { usePathname } from "next/navigation";
 
 const links = [
   { href: "/", label: "Overview" },
+  { href: "/analytics/sources", label: "Sources" },
+  { href: "/analytics/costs", label: "Costs" },
   { href: "/checks", label: "Checks" },
+  { href: "/schedules", label: "Schedules" },
   { href: "/brands", label: "Brands" },
   { href: "/prompts", label: "Prompts" },
   { href: "/members", label: "Members" },

@@ -113,6 +113,7 @@ export async function getCaptureDetail(workspaceId: string, captureId: string) {
       mentions: { orderBy: [{ position: "asc" }, { name: "asc" }] },
       events: { orderBy: { createdAt: "asc" } },
       check: { select: { id: true, startedById: true } },
+      brand: { select: { name: true, aliases: true, caseSensitiveAliases: true, competitors: { select: { name: true, aliases: true, caseSensitiveAliases: true } } } },
     },
   });
   if (!capture) throw new NotFoundError("That capture does not exist in this workspace.");
@@ -158,6 +159,11 @@ export async function getCaptureDetail(workspaceId: string, captureId: string) {
     citations: capture.citations.map((c) => ({ url: c.url, title: c.title, domain: c.domain, isOwnDomain: c.isOwnDomain, citedInText: c.citedInText })),
     searchQueries: capture.searchQueries.map((q) => q.query),
     mentions: capture.mentions.map((m) => ({ name: m.name, kind: m.kind, mentioned: m.mentioned, count: m.count, position: m.position, sentiment: m.sentiment })),
+    /** The names the analysis looks for, to highlight them in the answer. */
+    entities: [
+      { name: capture.brand.name, kind: "brand" as const, aliases: [...capture.brand.aliases, ...capture.brand.caseSensitiveAliases] },
+      ...capture.brand.competitors.map((c) => ({ name: c.name, kind: "competitor" as const, aliases: [...c.aliases, ...c.caseSensitiveAliases] })),
+    ],
     events: capture.events.map((e) => ({ kind: e.kind, at: e.createdAt, by: e.actorUserId ? (names.get(e.actorUserId) ?? "a former member") : e.actorApiKeyId ? "API" : "system", data: e.data })),
   };
 }
