@@ -16,7 +16,7 @@ export const scheduleIdempotencyKey = (scheduleId: string, slot: Date) => `sched
 /** Prisma's messages start with a multi-line preamble; the last line says what happened. */
 const lastLine = (error: unknown) => (error instanceof Error ? error.message : String(error)).trim().split("\n").at(-1) ?? "";
 
-/** A guard against a schedule that keeps coming back due within one call (it cannot, but a loop needs a bound). */
+/** Bounds one call's work; schedules still due after that wait for the next minute's run. */
 const MAX_RUNS_PER_CALL = 500;
 
 /**

@@ -100,7 +100,7 @@ export function SchedulesPage({ initialSchedules, canEdit, choices }: { initialS
       ) : (
         <Card className="overflow-x-auto">
           <table className="min-w-full divide-y divide-slate-200 text-sm">
-            <thead className="bg-slate-50 text-left text-xs font-medium uppercase tracking-wide text-slate-500">
+            <thead className="whitespace-nowrap bg-slate-50 text-left text-xs font-medium uppercase tracking-wide text-slate-500">
               <tr>
                 <th scope="col" className="px-4 py-3">Schedule</th>
                 <th scope="col" className="px-4 py-3">When</th>
