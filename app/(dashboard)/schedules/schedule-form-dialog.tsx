@@ -12,7 +12,7 @@ import { MAX_SAMPLES, type PromptSelection } from "@/lib/checks/schemas";
 import { formatWhen } from "@/lib/client/format";
 import { WEEKDAYS, formatMinuteOfDay, nextRunAfter, parseTimeOfDay } from "@/lib/schedules/next-run";
 import { scheduleInputSchema } from "@/lib/schedules/schemas";
-import { PromptPicker, ProviderPicker, type PromptChoice, type ProviderChoice } from "./selection-fields";
+import { PromptPicker, ProviderPicker, type PromptChoice, type ProviderChoice } from "@/components/checks/selection-fields";
 import { formatUtc } from "./format";
 import { schedulesKey, type ScheduleRow } from "./use-schedules-query";
 

@@ -1,10 +1,11 @@
 "use client";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useDeferredValue, useMemo, useState } from "react";
+import { useDeferredValue, useState } from "react";
 import { toast } from "sonner";
+import { PromptPicker, ProviderPicker, type PromptChoice, type ProviderChoice } from "@/components/checks/selection-fields";
 import { Button } from "@/components/ui/button";
-import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
+import { Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { Field, Input, Select } from "@/components/ui/field";
 import { estimateCheckAction, startCheckAction } from "@/lib/actions/checks";
 import { formatMicros } from "@/lib/billing/money";
@@ -12,10 +13,8 @@ import { ActionFailure, unwrap } from "@/lib/client/action-result";
 import { MAX_SAMPLES, type PromptSelection } from "@/lib/checks/schemas";
 import { checksKey } from "../use-checks-query";
 
-type Provider = { id: string; name: string; model: string; adapter: string; enabled: boolean; configured: boolean };
-type Prompt = { id: string; text: string; tags: string[] };
 
-export function NewCheckForm(props: { brands: { id: string; name: string; competitors: number }[]; tags: { tag: string; count: number }[]; prompts: Prompt[]; providers: Provider[] }) {
+export function NewCheckForm(props: { brands: { id: string; name: string; competitors: number }[]; tags: { tag: string; count: number }[]; prompts: PromptChoice[]; providers: ProviderChoice[] }) {
   const router = useRouter();
   const queryClient = useQueryClient();
   // One key per form: a double click or a retry after a network error creates one check.
@@ -24,7 +23,6 @@ export function NewCheckForm(props: { brands: { id: string; name: string; compet
   const [mode, setMode] = useState<PromptSelection["mode"]>("all");
   const [tag, setTag] = useState(props.tags[0]?.tag ?? "");
   const [picked, setPicked] = useState<Set<string>>(new Set());
-  const [filter, setFilter] = useState("");
   const usable = props.providers.filter((p) => p.enabled && p.configured);
   const [providerIds, setProviderIds] = useState<Set<string>>(new Set(usable.map((p) => p.id)));
   const [samples, setSamples] = useState(1);
@@ -54,17 +52,6 @@ export function NewCheckForm(props: { brands: { id: string; name: string; compet
       toast.error(error.message);
     },
   });
-
-  const visiblePrompts = useMemo(() => {
-    const q = filter.trim().toLowerCase();
-    return q ? props.prompts.filter((p) => p.text.toLowerCase().includes(q)) : props.prompts;
-  }, [filter, props.prompts]);
-  const toggle = (set: Set<string>, id: string) => {
-    const next = new Set(set);
-    if (next.has(id)) next.delete(id);
-    else next.add(id);
-    return next;
-  };
 
   if (!props.brands.length || !props.prompts.length) {
     return (
@@ -102,65 +89,12 @@ export function NewCheckForm(props: { brands: { id: string; name: string; compet
             </Field>
           </Card>
 
-          <Card className="space-y-3 p-5">
-            <fieldset>
-              <legend className="text-sm font-medium text-slate-700">Prompts</legend>
-              <div className="mt-2 flex flex-wrap gap-4 text-sm">
-                <label className="flex items-center gap-2"><input type="radio" name="mode" checked={mode === "all"} onChange={() => setMode("all")} /> All ({props.prompts.length})</label>
-                <label className="flex items-center gap-2"><input type="radio" name="mode" checked={mode === "tag"} disabled={!props.tags.length} onChange={() => setMode("tag")} /> By tag</label>
-                <label className="flex items-center gap-2"><input type="radio" name="mode" checked={mode === "picked"} onChange={() => setMode("picked")} /> Pick prompts</label>
-              </div>
-            </fieldset>
-            {mode === "tag" && (
-              <Field id="check-tag" label="Tag" error={fieldError("prompts.tag")}>
-                <Select id="check-tag" value={tag} onChange={(e) => setTag(e.target.value)}>
-                  {props.tags.map((t) => (
-                    <option key={t.tag} value={t.tag}>{t.tag} ({t.count})</option>
-                  ))}
-                </Select>
-              </Field>
-            )}
-            {mode === "picked" && (
-              <div className="space-y-2">
-                <Input aria-label="Filter prompts" placeholder="Filter prompts…" value={filter} onChange={(e) => setFilter(e.target.value)} />
-                <ul className="max-h-72 divide-y divide-slate-100 overflow-y-auto rounded-md ring-1 ring-slate-200">
-                  {visiblePrompts.map((p) => (
-                    <li key={p.id}>
-                      <label className="flex cursor-pointer items-start gap-3 px-3 py-2 text-sm hover:bg-slate-50">
-                        <input type="checkbox" className="mt-0.5" checked={picked.has(p.id)} onChange={() => setPicked((s) => toggle(s, p.id))} />
-                        <span className="flex-1">{p.text}</span>
-                        {p.tags.map((t) => <Badge key={t}>{t}</Badge>)}
-                      </label>
-                    </li>
-                  ))}
-                </ul>
-                <p className="text-xs text-slate-500">{picked.size} picked</p>
-                {fieldError("prompts.promptIds") && <p className="text-xs text-red-600" role="alert">{fieldError("prompts.promptIds")}</p>}
-              </div>
-            )}
+          <Card className="p-5">
+            <PromptPicker prompts={props.prompts} tags={props.tags} mode={mode} onMode={setMode} tag={tag} onTag={setTag} picked={picked} onPicked={setPicked} error={fieldError} />
           </Card>
 
           <Card className="space-y-3 p-5">
-            <fieldset>
-              <legend className="text-sm font-medium text-slate-700">Providers</legend>
-              <div className="mt-2 grid gap-2 sm:grid-cols-2">
-                {props.providers.map((p) => {
-                  const disabled = !p.enabled || !p.configured;
-                  return (
-                    <label key={p.id} className={`flex items-center gap-3 rounded-md px-3 py-2 text-sm ring-1 ring-slate-200 ${disabled ? "opacity-60" : "cursor-pointer hover:bg-slate-50"}`}>
-                      <input type="checkbox" disabled={disabled} checked={providerIds.has(p.id)} onChange={() => setProviderIds((s) => toggle(s, p.id))} />
-                      <span className="flex-1">
-                        <span className="font-medium text-slate-900">{p.name}</span> <span className="text-xs text-slate-500">{p.model}</span>
-                      </span>
-                      {p.adapter === "simulator" && <Badge>simulated</Badge>}
-                      {!p.configured && <Badge tone="amber">not configured</Badge>}
-                      {!p.enabled && <Badge>disabled</Badge>}
-                    </label>
-                  );
-                })}
-              </div>
-              {fieldError("providerConfigIds") && <p className="mt-1 text-xs text-red-600" role="alert">{fieldError("providerConfigIds")}</p>}
-            </fieldset>
+            <ProviderPicker providers={props.providers} selected={providerIds} onSelected={setProviderIds} error={fieldError("providerConfigIds")} />
             <Field id="check-samples" label="Samples per prompt and provider" hint="1 to 5. Each sample is a separate answer." error={fieldError("samples")}>
               <Input id="check-samples" type="number" min={1} max={MAX_SAMPLES} value={samples} onChange={(e) => setSamples(Math.min(MAX_SAMPLES, Math.max(1, Number(e.target.value) || 1)))} className="max-w-24" />
             </Field>

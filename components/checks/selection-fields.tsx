@@ -1,6 +1,5 @@
 "use client";
-// The prompt and provider pickers of the schedule form, with the same controls as the "New
-// check" form (app/(dashboard)/checks/new/new-check-form.tsx).
+// The prompt and provider pickers shared by the "New check" form and the schedule form.
 import { useMemo, useState } from "react";
 import { Badge } from "@/components/ui/card";
 import { Field, Input, Select } from "@/components/ui/field";
