@@ -56,6 +56,11 @@ async function shortCircuit(tx: Tx, providerConfigId: string, retryAt: Date): Pr
  * provider's timeout.
  */
 export async function acquirePermission(config: BreakerConfig): Promise<Permission> {
+  // Fast path, no lock: a closed breaker (the usual case) lets the call through.
+  const [quick] = await db().$queryRaw<{ status: string; forcedStatus: string | null }[]>`
+    SELECT status::text AS status, "forcedStatus"::text AS "forcedStatus" FROM breaker_states WHERE "providerConfigId" = ${config.id}::uuid`;
+  if (!quick || quick.forcedStatus === "closed" || (quick.status === "closed" && !quick.forcedStatus)) return { allowed: true, probeToken: null };
+
   return db().$transaction(async (tx) => {
     const state = await lockState(tx, config.id);
     const now = state.now.getTime();
@@ -95,6 +100,8 @@ export type CallOutcome = "success" | "failure" | "ignored";
 export async function recordCall(config: BreakerConfig, outcome: CallOutcome, latencyMs: number, probeToken: string | null): Promise<void> {
   const slow = outcome === "success" && latencyMs > config.breakerSlowCallMs;
   const failed = outcome === "failure" || (slow && config.breakerSlowCallIsFailure);
+  if (!probeToken && outcome === "ignored") return;
+  if (!probeToken && (await recordWhileClosed(config, failed, slow))) return;
   await db().$transaction(async (tx) => {
     const state = await lockState(tx, config.id);
     const counters = counterUpdates(outcome, failed, slow);
@@ -104,7 +111,10 @@ export async function recordCall(config: BreakerConfig, outcome: CallOutcome, la
         return;
       }
       if (failed) await open(tx, config, counters);
-      else await tx.breakerState.update({ where: { providerConfigId: config.id }, data: { ...counters, status: "closed", recentFailures: [], probeToken: null, probeStartedAt: null, openedAt: null, openUntil: null } });
+      else {
+        await recordTransition(tx, config.id, "breaker_closed");
+        await tx.breakerState.update({ where: { providerConfigId: config.id }, data: { ...counters, status: "closed", recentFailures: [], probeToken: null, probeStartedAt: null, openedAt: null, openUntil: null } });
+      }
       return;
     }
     if (outcome === "ignored") return;
@@ -123,6 +133,34 @@ export async function recordCall(config: BreakerConfig, outcome: CallOutcome, la
   });
 }
 
+/**
+ * The common case in one statement: the breaker is closed, so append the outcome to its window
+ * and count it, holding the row lock only for that statement. Only when the window crosses the
+ * threshold is the locked transition taken. Returns false when the breaker is not closed (or has
+ * no row yet), for the caller to take the locked path.
+ */
+async function recordWhileClosed(config: BreakerConfig, failed: boolean, slow: boolean): Promise<boolean> {
+  const rows = await db().$queryRaw<{ window: boolean[] }[]>`
+    UPDATE breaker_states SET
+      "recentFailures" = (array_append("recentFailures", ${failed}))[greatest(1, coalesce(array_length("recentFailures", 1), 0) + 2 - ${config.breakerWindowSize}::int):],
+      "successCount" = "successCount" + ${failed ? 0 : 1},
+      "failureCount" = "failureCount" + ${failed ? 1 : 0},
+      "slowCallCount" = "slowCallCount" + ${slow ? 1 : 0},
+      "updatedAt" = now()
+    WHERE "providerConfigId" = ${config.id}::uuid AND status = 'closed' AND "forcedStatus" IS NULL
+    RETURNING "recentFailures" AS window`;
+  const window = rows[0]?.window;
+  if (!window) return false;
+  const failures = window.filter(Boolean).length;
+  if (window.length >= config.breakerMinCalls && failures * 100 >= config.breakerFailureRatePct * window.length) {
+    await db().$transaction(async (tx) => {
+      const state = await lockState(tx, config.id);
+      if (state.status === "closed" && !state.forcedStatus) await open(tx, config, {});
+    });
+  }
+  return true;
+}
+
 function counterUpdates(outcome: CallOutcome, failed: boolean, slow: boolean) {
   return {
     ...(outcome !== "ignored" ? (failed ? { failureCount: { increment: 1 } } : { successCount: { increment: 1 } }) : {}),
@@ -130,7 +168,16 @@ function counterUpdates(outcome: CallOutcome, failed: boolean, slow: boolean) {
   };
 }
 
+/** Breaker transitions go to the events table, for the admin page and for audits. */
+async function recordTransition(tx: Tx, providerConfigId: string, kind: "breaker_opened" | "breaker_closed") {
+  await tx.$executeRaw`
+    INSERT INTO events (id, "workspaceId", kind, data, "createdAt")
+    SELECT gen_random_uuid(), "workspaceId", ${kind}, json_build_object('providerConfigId', id::text, 'provider', name)::jsonb, now()
+    FROM provider_configs WHERE id = ${providerConfigId}::uuid`;
+}
+
 async function open(tx: Tx, config: BreakerConfig, counters: ReturnType<typeof counterUpdates>) {
+  await recordTransition(tx, config.id, "breaker_opened");
   await tx.breakerState.update({ where: { providerConfigId: config.id }, data: { ...counters, recentFailures: [], probeToken: null, probeStartedAt: null } });
   await tx.$executeRaw`
     UPDATE breaker_states SET status = 'open', "openedAt" = coalesce(CASE WHEN status = 'half_open' THEN "openedAt" END, now() AT TIME ZONE 'UTC'),

@@ -19,48 +19,52 @@ export function deriveCheckStatus(counts: Counts, cancelRequested: boolean): Che
 }
 
 /**
- * Recomputes a check's counts and status from its captures, under the check's row lock so that
- * workers finishing captures at the same moment cannot interleave. NO KEY UPDATE, not UPDATE:
- * the same transactions insert events that reference the check, and the KEY SHARE lock those
- * foreign keys take would deadlock against a full UPDATE lock. When the check becomes
- * terminal, its money is settled: the reservation is released and the accepted cost charged.
+ * Derives a check's status from its capture counts (kept by a database trigger on every capture
+ * status change, see migration 20261129150000) under the check's row lock, so that workers
+ * finishing captures at the same moment cannot interleave. NO KEY UPDATE, not UPDATE: the same
+ * transactions insert events that reference the check, and the KEY SHARE lock those foreign
+ * keys take would deadlock against a full UPDATE lock. When the check becomes terminal, its
+ * money is settled: the reservation is released and the accepted cost charged.
  */
 export async function refreshCheck(tx: Tx, checkId: string): Promise<CheckStatus> {
-  const [check] = await tx.$queryRaw<{ workspaceId: string; createdAt: Date; status: CheckStatus; cancelRequestedAt: Date | null; reservedMicros: bigint; chargedMicros: bigint; finishedAt: Date | null }[]>`
-    SELECT "workspaceId", "createdAt", status, "cancelRequestedAt", "reservedMicros", "chargedMicros", "finishedAt" FROM checks WHERE id = ${checkId}::uuid FOR NO KEY UPDATE`;
+  const [check] = await tx.$queryRaw<
+    {
+      workspaceId: string;
+      createdAt: Date;
+      status: CheckStatus;
+      cancelRequestedAt: Date | null;
+      reservedMicros: bigint;
+      chargedMicros: bigint;
+      finishedAt: Date | null;
+      queued: number;
+      running: number;
+      succeeded: number;
+      failed: number;
+      cancelled: number;
+      total: number;
+    }[]
+  >`
+    SELECT "workspaceId", "createdAt", status, "cancelRequestedAt", "reservedMicros", "chargedMicros", "finishedAt",
+           "queuedCount" AS queued, "runningCount" AS running, "succeededCount" AS succeeded, "failedCount" AS failed,
+           "cancelledCount" AS cancelled, "totalCaptures" AS total
+    FROM checks WHERE id = ${checkId}::uuid FOR NO KEY UPDATE`;
   if (!check) return "failed";
-  const [row] = await tx.$queryRaw<{ queued: bigint; running: bigint; succeeded: bigint; failed: bigint; cancelled: bigint; total: bigint; accepted: bigint }[]>`
-    SELECT count(*) FILTER (WHERE status IN ('queued', 'retry_wait', 'postponed')) AS queued,
-           count(*) FILTER (WHERE status = 'running') AS running,
-           count(*) FILTER (WHERE status = 'succeeded') AS succeeded,
-           count(*) FILTER (WHERE status = 'failed') AS failed,
-           count(*) FILTER (WHERE status = 'cancelled') AS cancelled,
-           count(*) AS total,
-           coalesce(sum("costMicros") FILTER (WHERE status = 'succeeded'), 0)::bigint AS accepted
-    FROM captures WHERE "checkId" = ${checkId}::uuid`;
-  const counts: Counts = {
-    queued: Number(row!.queued),
-    running: Number(row!.running),
-    succeeded: Number(row!.succeeded),
-    failed: Number(row!.failed),
-    cancelled: Number(row!.cancelled),
-    total: Number(row!.total),
-  };
-  const status = deriveCheckStatus(counts, check.cancelRequestedAt !== null);
+  const status = deriveCheckStatus(check, check.cancelRequestedAt !== null);
   const terminal = TERMINAL_CHECK_STATUSES.includes(status);
   const settle = terminal && check.reservedMicros > 0n;
-  const accepted = row!.accepted;
+  if (status === check.status && !settle && (terminal ? check.finishedAt : !check.finishedAt)) return status;
 
-  if (settle) await settleBudget(tx, check.workspaceId, check.createdAt, check.reservedMicros, accepted - check.chargedMicros);
+  let accepted = check.chargedMicros;
+  if (settle) {
+    const [row] = await tx.$queryRaw<{ accepted: bigint }[]>`
+      SELECT coalesce(sum("costMicros"), 0)::bigint AS accepted FROM captures WHERE "checkId" = ${checkId}::uuid AND status = 'succeeded'`;
+    accepted = row!.accepted;
+    await settleBudget(tx, check.workspaceId, check.createdAt, check.reservedMicros, accepted - check.chargedMicros);
+  }
   await tx.check.update({
     where: { id: checkId },
     data: {
       status,
-      queuedCount: counts.queued,
-      runningCount: counts.running,
-      succeededCount: counts.succeeded,
-      failedCount: counts.failed,
-      cancelledCount: counts.cancelled,
       ...(settle ? { reservedMicros: 0n, chargedMicros: accepted } : {}),
       finishedAt: terminal ? (check.finishedAt ?? new Date()) : null,
     },
