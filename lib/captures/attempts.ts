@@ -10,6 +10,9 @@ import type { ProviderResponse, Usage } from "@/lib/providers/types";
 
 type Tx = Prisma.TransactionClient;
 
+/** Under load a busy check's row is contended; give its transactions room before giving up. */
+export const TX_OPTIONS = { timeout: 20_000, maxWait: 15_000 };
+
 /**
  * Runs a result-recording transaction, again if PostgreSQL aborted it as a deadlock victim or a
  * serialization failure: losing a result there would leave the capture running with no job.
@@ -65,7 +68,7 @@ export async function claimCapture(captureId: string, providerConfigId: string, 
     });
     await refreshCheck(tx, capture.checkId);
     return { kind: "claimed", runToken, attemptNumber: capture.attemptCount } as const;
-  });
+  }, TX_OPTIONS);
 }
 
 /** Saves the answer so far; false when the run token no longer matches (we were fenced out). */
@@ -148,7 +151,7 @@ export async function recordSuccess(
     await tx.citation.createMany({ data: facts.citations.map((c, i) => ({ ...c, workspaceId: capture.workspaceId, captureId, position: i + 1 })) });
     await tx.searchQuery.createMany({ data: response.searchQueries.map((query, i) => ({ workspaceId: capture.workspaceId, captureId, query, position: i + 1 })) });
     await refreshCheck(tx, capture.checkId);
-  }));
+  }, TX_OPTIONS));
 }
 
 export type FailureRecord = AttemptFacts & {
@@ -182,7 +185,7 @@ export async function recordFailure(captureId: string, runToken: string, record:
       await tx.event.create({ data: { workspaceId: capture.workspaceId, checkId: capture.checkId, captureId, kind: event.kind, data: event.data } });
     }
     await refreshCheck(tx, capture.checkId);
-  }));
+  }, TX_OPTIONS));
 }
 
 /** Attempts that reached the provider and count against maxAttempts. */

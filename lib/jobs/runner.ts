@@ -1,5 +1,5 @@
 import "server-only";
-import { EventEmitter } from "node:events";
+import { EventEmitter, setMaxListeners } from "node:events";
 import os from "node:os";
 import { Logger, parseCronItems, run, type TaskList, type WorkerEvents, type WorkerPool } from "graphile-worker";
 import { env, requireDatabaseUrl } from "@/lib/config/env";
@@ -71,6 +71,8 @@ export async function startWorkerProcess(options: { taskList: TaskList; log: (li
     // The process owns its signals: the first one drains (see stop), it does not exit at once.
     noHandleSignals: true,
     gracefulShutdownAbortTimeout: graceMs,
+    // Jobs scheduled for later (retries, postponed and re-queued captures) are found by polling.
+    pollInterval: 1000,
     // Skip the jobs of providers that are at their concurrency cap across all workers.
     forbiddenFlags: forbiddenProviderFlags,
     // With the default (-1) graphile-worker 0.17.3 deletes a finished job without awaiting it,
@@ -83,6 +85,8 @@ export async function startWorkerProcess(options: { taskList: TaskList; log: (li
     throw new Error("graphile-worker did not report its worker pool");
   }
   const workerPool = pool;
+  // Every running capture listens to the pool's abort signal; that is concurrency listeners.
+  setMaxListeners(e.BEACON_WORKER_CONCURRENCY + 10, workerPool.abortSignal);
 
   const worker: WorkerIdentity = { workerId: workerPool.id, slotIds, hostname: os.hostname(), pid: process.pid, concurrency: e.BEACON_WORKER_CONCURRENCY };
   let status: "running" | "draining" = "running";

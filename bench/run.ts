@@ -1,0 +1,180 @@
+// npm run bench: Beacon's pipeline measured on this machine, next to bare graphile-worker and
+// the ideal, in one self-contained run. It starts its own PostgreSQL (embedded in a temporary
+// folder, or a temporary database on BENCH_DATABASE_URL's server), migrates it, seeds the demo
+// workspace plus benchmark prompts, starts real worker processes (worker/index.ts) per phase,
+// and removes all of it at the end, also on failure or Ctrl-C. Every measurement is bounded in
+// count and time. Progress goes to stderr; the markdown table to stdout; the numbers to
+// bench/results/latest.json.
+//
+// Phases (so that nothing competes with what is being measured):
+//   A. no Beacon workers: createCheck timings (4), bare graphile-worker latency and throughput
+//   B. 2 workers x concurrency 10, simulator 0 ms, caps 100: start latency (1), throughput (2)
+//      (one 2,000-capture check, at most 75 s)
+//   C. 2 workers x concurrency 8, simulator 1,000 ms: 32-capture wall time at cap 4 (3), then
+//      the progress poll (5) against a 40-capture check at cap 1, so that it runs for ~10 s
+import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import os from "node:os";
+import { setDatabaseUrl } from "@/lib/config/env";
+import { startDatabase, type BenchDatabase } from "./lib/database";
+import { assertAlive, failureMarks, failuresSince, killAllChildren, startBeaconWorkers, stopAll, type BenchChild } from "./lib/processes";
+import { markdown, writeResults, type Results } from "./lib/report";
+import { round } from "./lib/stats";
+
+const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
+
+const BENCH_PROMPTS = 500; // 500 prompts x 4 providers = the 2,000-capture check
+const started = performance.now();
+let database: BenchDatabase | undefined;
+let workers: BenchChild[] = [];
+let prismaLoaded = false;
+let interrupted = false;
+
+let cleaning: Promise<void> | undefined;
+function cleanup(): Promise<void> {
+  cleaning ??= (async () => {
+    await stopAll(workers).catch(() => {});
+    if (prismaLoaded) await (await import("@/lib/db/prisma")).disconnectDb().catch(() => {});
+    await database?.stop().catch((error: unknown) => log(`could not stop the database: ${String(error)}`));
+  })();
+  return cleaning;
+}
+
+process.on("exit", killAllChildren);
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    log(`${signal}: cleaning up`);
+    interrupted = true;
+    void cleanup().finally(() => process.exit(130));
+  });
+}
+
+/** The code measured: HEAD and whether the working tree had changes (read-only git commands). */
+function gitState(): { commit: string | null; dirty: boolean | null } {
+  const git = (...args: string[]) => execFileSync("git", args, { stdio: ["ignore", "pipe", "ignore"] }).toString().trim();
+  try {
+    return { commit: git("rev-parse", "HEAD"), dirty: git("status", "--porcelain", "--untracked-files=no") !== "" };
+  } catch {
+    return { commit: null, dirty: null };
+  }
+}
+const codeAtStart = gitState();
+
+/** 1-minute load average at each step: other processes on the machine skew every number. */
+const load: { at: string; loadAvg1m: number }[] = [];
+const noteLoad = (at: string) => load.push({ at, loadAvg1m: round(os.loadavg()[0]!, 2) });
+
+async function main(): Promise<Results> {
+  noteLoad("start");
+  database = await startDatabase(log);
+  setDatabaseUrl(database.url);
+  const url = database.url;
+  const authSecret = randomBytes(24).toString("hex");
+
+  // Everything below reaches lib/db/prisma.ts, which must see the URL set above.
+  prismaLoaded = true;
+  const fixtures = await import("./lib/fixtures");
+  const { measureCreateCheck } = await import("./measure/create-check");
+  const { measureBareStartLatency, measureBeaconStartLatency } = await import("./measure/start-latency");
+  const { measureBareThroughput, measureBeaconThroughput } = await import("./measure/throughput");
+  const { measureWallTime } = await import("./measure/wall-time");
+  const { measureLargeCheckProgress, measureProgressPoll } = await import("./measure/progress-poll");
+
+  const fx = await fixtures.prepareFixtures(BENCH_PROMPTS);
+  const idle = async (what: string) => {
+    noteLoad(what);
+    const state = await fixtures.queueState();
+    if (state.jobs || state.running) log(`warning: before ${what}: ${state.jobs} capture jobs waiting, ${state.running} captures running`);
+  };
+
+  log("A: createCheck (40 and 1,000 captures), no workers");
+  noteLoad("createCheck");
+  const createCheck = await measureCreateCheck(fx);
+  log("A: bare graphile-worker: add_job -> start, idle runner");
+  noteLoad("bare latency");
+  const bareLatency = await measureBareStartLatency(url, 10);
+  log("A: bare graphile-worker: 2,000 no-op jobs, 2 processes x 10");
+  noteLoad("bare throughput");
+  const bareThroughput = await measureBareThroughput(url, 2000, 2, 10);
+
+  const phaseB = "2 workers × concurrency 10";
+  log(`B: starting ${phaseB}, simulator 0 ms, caps 100`);
+  await fixtures.setProviderCaps(fx, 100);
+  workers = await startBeaconWorkers(url, authSecret, 2, { concurrency: 10, latencyMs: 0 });
+  let marks = failureMarks(workers);
+  await idle("start latency");
+  log("B: enqueue -> capture start, 50 single-capture checks");
+  const beaconLatency = await measureBeaconStartLatency(fx);
+  const latencyFailures = failuresSince(workers, marks);
+  assertAlive(workers);
+  marks = failureMarks(workers);
+  await idle("throughput");
+  log("B: throughput, one 2,000-capture check (at most 75 s)");
+  const throughput = await measureBeaconThroughput(url, fx, BENCH_PROMPTS);
+  const throughputFailures = failuresSince(workers, marks);
+  assertAlive(workers);
+  log("B: getCheckProgress of that check, one poller");
+  const largeProgress = await measureLargeCheckProgress(fx, throughput.checkId);
+  await stopAll(workers);
+  // A check that did not finish within its time limit must not run on in the next phase.
+  if (throughput.timedOut) await fixtures.discardChecks([throughput.checkId]);
+
+  const phaseC = "2 workers × concurrency 8";
+  log(`C: starting ${phaseC}, simulator 1,000 ms`);
+  await fixtures.setProviderCaps(fx, 4);
+  workers = await startBeaconWorkers(url, authSecret, 2, { concurrency: 8, latencyMs: 1000 });
+  marks = failureMarks(workers);
+  await idle("wall time");
+  log("C: wall time of a 32-capture check, cap 4, 3 runs");
+  const wallTime = await measureWallTime(fx, { prompts: 8, cap: 4, latencyMs: 1000 });
+  const wallTimeFailures = failuresSince(workers, marks);
+  assertAlive(workers);
+  await fixtures.setProviderCaps(fx, 1);
+  await idle("progress poll");
+  log("C: getCheckProgress, 50 pollers for 10 s, 40-capture check at cap 1");
+  const progressPoll = await measureProgressPoll(fx, 10);
+  assertAlive(workers);
+  await stopAll(workers);
+  noteLoad("end");
+
+  const cpus = os.cpus();
+  return {
+    timestamp: new Date().toISOString(),
+    ...codeAtStart,
+    codeChangedDuringRun: gitState().commit !== codeAtStart.commit,
+    machine: {
+      cpus: cpus.length,
+      cpuModel: cpus[0]?.model.trim() ?? "unknown",
+      memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+      platform: `${os.platform()} ${os.release()} ${os.arch()}`,
+      node: process.versions.node,
+      postgres: database.serverVersion,
+      database: database.source,
+    },
+    load,
+    totalSeconds: round((performance.now() - started) / 1000, 0),
+    startLatency: { beacon: beaconLatency, bare: bareLatency, workers: phaseB, failedJobs: latencyFailures },
+    throughput: { beacon: throughput, bare: bareThroughput, workers: phaseB, failedJobs: throughputFailures },
+    wallTime: { ...wallTime, workers: phaseC, failedJobs: wallTimeFailures },
+    createCheck,
+    progressPoll: { ...progressPoll, workers: phaseC, largeCheck: largeProgress },
+  };
+}
+
+let exitCode = 0;
+try {
+  const results = await main();
+  await cleanup();
+  results.totalSeconds = round((performance.now() - started) / 1000, 0);
+  log(`results written to ${writeResults(results)}`);
+  console.log(markdown(results));
+} catch (error) {
+  exitCode = 1;
+  if (!interrupted) {
+    log(`failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    for (const worker of workers) log(`output of ${worker.name}:\n${worker.output()}`);
+  }
+} finally {
+  await cleanup();
+}
+process.exit(exitCode);
