@@ -1,19 +1,31 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { Card, PageHeader } from "@/components/ui/card";
+import { Card, EmptyState, PageHeader } from "@/components/ui/card";
+import { analyticsOptions } from "@/lib/analytics/options";
+import { canStartCheck } from "@/lib/auth/permissions";
 import { requirePageContext } from "@/lib/auth/session";
 import { workspaceSummary } from "@/lib/workspaces/summary";
+import { OverviewPage } from "./analytics/overview/overview-page";
 
 export const metadata: Metadata = { title: "Overview" };
 
-export default async function OverviewPage() {
+export default async function Page() {
   const ctx = await requirePageContext();
+  const options = await analyticsOptions(ctx.workspace.id);
+  const canStart = canStartCheck(ctx);
+  if (options.brands.length && options.hasResults) {
+    return <OverviewPage title={ctx.workspace.name} options={options} canStart={canStart} />;
+  }
+
+  // No results yet: the getting-started checklist, ending with the first check.
   const summary = await workspaceSummary(ctx.workspace.id);
+  const brand = options.brands[0]?.name;
   const steps = [
     { done: summary.brands > 0, label: "Describe your brand and its competitors", href: "/brands", count: `${summary.brands} brand(s), ${summary.competitors} competitor(s)` },
     { done: summary.prompts > 0, label: "Write the questions your buyers ask AI assistants", href: "/prompts", count: `${summary.prompts} prompt(s)` },
     { done: summary.members > 1, label: "Invite your team", href: "/members", count: `${summary.members} member(s)` },
   ];
+  const ready = summary.brands > 0 && summary.prompts > 0;
   return (
     <>
       <PageHeader title={ctx.workspace.name} description="Beacon asks AI assistants your prompts and measures how they talk about your brand." />
@@ -31,6 +43,23 @@ export default async function OverviewPage() {
           </Link>
         ))}
       </Card>
+      <div className="mt-6">
+        <EmptyState
+          title={brand ? `Run a check to see how AI assistants talk about ${brand}` : "Add your brand to start measuring"}
+          description={
+            ready
+              ? "Visibility, share of voice, positions, sentiment and sources appear here as soon as the first answers are in."
+              : "Describe your brand and write a few prompts first; then one check asks every provider and fills this page."
+          }
+          action={
+            ready && canStart ? (
+              <Link href="/checks/new" className="rounded-md bg-brand-600 px-3.5 py-2 text-sm font-medium text-white shadow-sm hover:bg-brand-700">
+                Run a check
+              </Link>
+            ) : undefined
+          }
+        />
+      </div>
     </>
   );
 }

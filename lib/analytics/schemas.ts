@@ -60,3 +60,41 @@ export const citedPagesInput = z.object({
 });
 
 export const EXPORT_FORMATS = ["csv", "json"] as const;
+
+export const RANGE_PRESETS = [7, 30, 90] as const;
+
+const listParam = (params: URLSearchParams, name: string) =>
+  params
+    .getAll(name)
+    .flatMap((v) => v.split(","))
+    .map((v) => v.trim())
+    .filter(Boolean);
+
+/**
+ * The filter as it appears in a query string (the dashboards' address and the export link):
+ * `brand`, `providers` and `tags` (comma-separated or repeated), and either `range` (7, 30, 90
+ * days up to today) or `from` / `to` (inclusive days, UTC).
+ */
+export function filterFromSearchParams(params: URLSearchParams, now = new Date()): AnalyticsFilterInput {
+  const range = Number(params.get("range"));
+  const custom = params.get("from") || params.get("to");
+  const days = !custom && (RANGE_PRESETS as readonly number[]).includes(range) ? range : DEFAULT_RANGE_DAYS;
+  const dates = custom ? { from: params.get("from") || undefined, to: params.get("to") || undefined } : lastDays(days, now);
+  return {
+    brandId: params.get("brand") || undefined,
+    providers: listParam(params, "providers"),
+    tags: listParam(params, "tags"),
+    ...dates,
+  };
+}
+
+/** The query string of a filter, the inverse of filterFromSearchParams. */
+export function filterSearchParams(filter: { brandId?: string; providers?: string[]; tags?: string[]; from?: string; to?: string }): URLSearchParams {
+  const params = new URLSearchParams();
+  if (filter.brandId) params.set("brand", filter.brandId);
+  if (filter.providers?.length) params.set("providers", filter.providers.join(","));
+  if (filter.tags?.length) params.set("tags", filter.tags.join(","));
+  if (filter.from) params.set("from", filter.from);
+  if (filter.to) params.set("to", filter.to);
+  return params;
+}

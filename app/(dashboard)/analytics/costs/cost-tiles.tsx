@@ -1,0 +1,66 @@
+"use client";
+import { formatPct } from "@/components/charts/format";
+import { KpiTile } from "@/components/charts/kpi-tile";
+import { Card } from "@/components/ui/card";
+import { formatMicros } from "@/lib/billing/money";
+import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
+import { useCostsQuery } from "../use-analytics-queries";
+
+const LABELS = ["Spend", "Cost per accepted capture", "Retry waste", "Unknown outcomes", "Budget this month"];
+
+export function CostTiles({ filter }: { filter: AnalyticsFilterInput }) {
+  const query = useCostsQuery(filter);
+  if (query.isError) return <Card role="alert" className="mb-6 p-4 text-sm text-red-600">Could not load costs: {query.error.message}</Card>;
+  const data = query.data;
+  if (query.isPending || !data) {
+    return (
+      <div className="mb-6 grid gap-4 sm:grid-cols-2 xl:grid-cols-5">
+        {LABELS.map((label) => <KpiTile key={label} label={label} value="" loading />)}
+      </div>
+    );
+  }
+  const { totals, budget } = data;
+  const usedShare = budget.limitMicros ? budget.usedMicros / budget.limitMicros : null;
+  const olderThanRetention = filter.from !== undefined && new Date(`${filter.from}T00:00:00Z`) < new Date(data.attemptsKeptSince);
+  return (
+    <>
+      {olderThanRetention && (
+        <p role="note" className="mb-4 rounded-md bg-amber-50 px-4 py-2 text-sm text-amber-900 ring-1 ring-amber-200">
+          Attempts are kept for {data.retentionDays} days, so spend before {new Date(data.attemptsKeptSince).toISOString().slice(0, 10)} is incomplete.
+        </p>
+      )}
+      <div className={`mb-6 grid gap-4 sm:grid-cols-2 xl:grid-cols-5 ${query.isFetching ? "opacity-60" : ""}`} aria-busy={query.isFetching || undefined}>
+        <KpiTile label="Spend" value={formatMicros(totals.spentMicros)} n={`${totals.attempts.toLocaleString("en-US")} attempts`} />
+        <KpiTile
+          label="Cost per accepted capture"
+          value={totals.costPerAcceptedMicros === null ? "—" : formatMicros(Math.round(totals.costPerAcceptedMicros), { precise: true })}
+          n={`${totals.acceptedCaptures.toLocaleString("en-US")} accepted captures`}
+        />
+        <KpiTile
+          label="Retry waste"
+          value={formatMicros(totals.retryWasteMicros)}
+          n={`${totals.wastedAttempts.toLocaleString("en-US")} attempts not accepted${totals.spentMicros ? ` · ${formatPct(totals.retryWasteMicros / totals.spentMicros)} of spend` : ""}`}
+        />
+        <KpiTile
+          label="Unknown outcomes"
+          value={totals.unknownOutcomes.toLocaleString("en-US")}
+          n={`≈ ${formatMicros(totals.unknownCostMicros)} estimated`}
+        >
+          <p className="mt-1 text-xs text-slate-500">Timeouts after sending: the provider may have billed them.</p>
+        </KpiTile>
+        <KpiTile
+          label="Budget this month"
+          value={budget.limitMicros === null ? formatMicros(budget.usedMicros) : `${formatMicros(budget.usedMicros)} / ${formatMicros(budget.limitMicros)}`}
+          n={budget.limitMicros === null ? "No monthly limit" : `${formatMicros(budget.leftMicros ?? 0)} left in ${budget.month} (UTC)`}
+        >
+          {usedShare !== null && (
+            <div className="mt-2 h-2 overflow-hidden rounded-full bg-slate-100" role="meter" aria-label="Budget used" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(usedShare * 100)}>
+              <div className={`h-full ${usedShare > 0.9 ? "bg-red-500" : usedShare > 0.7 ? "bg-amber-500" : "bg-emerald-500"}`} style={{ width: `${Math.min(100, usedShare * 100)}%` }} />
+            </div>
+          )}
+          <p className="mt-1 text-xs text-slate-500">Charged plus reserved by running checks, all brands.</p>
+        </KpiTile>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,33 @@
+"use client";
+import { PageHeader } from "@/components/ui/card";
+import { FilterBar } from "../filter-bar";
+import { NoBrand } from "../no-brand";
+import { useAnalyticsFilters, type FilterOptions } from "../use-analytics-filters";
+import { CostTiles } from "./cost-tiles";
+import { ProviderCostsTable } from "./provider-costs-table";
+import { SpendChart } from "./spend-chart";
+
+export function CostsPage({ options }: { options: FilterOptions }) {
+  const filters = useAnalyticsFilters(options);
+  const brandName = filters.brand?.name ?? "your brand";
+  return (
+    <>
+      <PageHeader
+        title="Costs"
+        description={`What the provider calls for ${brandName} cost, by the day each attempt started. Failed, cancelled and unknown attempts cost money too: that is the retry waste.`}
+      />
+      {!options.brands.length ? (
+        <NoBrand />
+      ) : (
+        <>
+          <FilterBar options={options} filters={filters} />
+          <CostTiles filter={filters.input} />
+          <div className="grid gap-6">
+            <SpendChart filter={filters.input} />
+            <ProviderCostsTable filter={filters.input} />
+          </div>
+        </>
+      )}
+    </>
+  );
+}

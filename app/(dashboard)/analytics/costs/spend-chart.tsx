@@ -1,0 +1,68 @@
+"use client";
+import { useMemo } from "react";
+import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
+import { ChartCard } from "@/components/charts/chart-card";
+import { TooltipBox } from "@/components/charts/chart-tooltip";
+import { legendProps } from "@/components/charts/legend";
+import { formatBucket } from "@/components/charts/format";
+import { seriesColor } from "@/components/charts/palette";
+import { formatMicros } from "@/lib/billing/money";
+import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
+import { useCostsQuery, type CostsData } from "../use-analytics-queries";
+
+type Daily = CostsData["daily"];
+
+/** Spend per provider per day (per week past 120 days), stacked, in dollars. */
+export function SpendChart({ filter }: { filter: AnalyticsFilterInput }) {
+  const query = useCostsQuery(filter);
+  const data = query.data;
+  const daily = data?.daily;
+  const rows = useMemo(
+    () =>
+      daily?.points.map((p) => ({
+        bucket: p.bucket,
+        label: formatBucket(p.bucket, data!.unit),
+        ...Object.fromEntries(daily.providers.map((pr) => [pr.id, (p.spentMicros[pr.id] ?? 0) / 1_000_000])),
+      })) ?? [],
+    [daily, data],
+  );
+  const csv = daily && {
+    filename: `spend-per-provider-${filter.from}-${filter.to}`,
+    header: ["bucket_start", "provider", "spend_usd"],
+    rows: daily.points.flatMap((p) => daily.providers.map((pr) => [p.bucket, pr.name, ((p.spentMicros[pr.id] ?? 0) / 1_000_000).toFixed(6)])),
+  };
+  return (
+    <ChartCard
+      title="Spend per provider"
+      description={`Cost of every attempt, accepted or not, by the ${data?.unit === "week" ? "week" : "day"} it started (UTC).`}
+      sample={data && `${data.totals.attempts.toLocaleString("en-US")} attempts · ${formatMicros(data.totals.spentMicros)}`}
+      status={query}
+      isEmpty={!data?.totals.attempts}
+      empty="No provider calls for these filters. Run a check, or widen the dates."
+      csv={csv ?? undefined}
+      height={300}
+    >
+      <ResponsiveContainer width="100%" height={300}>
+        <BarChart data={rows} margin={{ top: 8, right: 16, bottom: 0, left: -4 }}>
+          <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" vertical={false} />
+          <XAxis dataKey="label" tick={{ fontSize: 12, fill: "#64748b" }} tickLine={false} axisLine={{ stroke: "#cbd5e1" }} minTickGap={24} />
+          <YAxis tickFormatter={(v: number) => `$${v < 10 ? v.toFixed(2) : v.toFixed(0)}`} tick={{ fontSize: 12, fill: "#64748b" }} tickLine={false} axisLine={false} width={56} />
+          <Tooltip cursor={{ fill: "#f1f5f9" }} content={(props) => <SpendTooltip {...props} daily={daily!} unit={data!.unit} />} />
+          <Legend {...legendProps} />
+          {daily?.providers.map((p, i) => (
+            <Bar key={p.id} dataKey={p.id} name={p.name} stackId="spend" fill={seriesColor(i + 1)} isAnimationActive={false} />
+          ))}
+        </BarChart>
+      </ResponsiveContainer>
+    </ChartCard>
+  );
+}
+
+function SpendTooltip({ active, payload, daily, unit }: Pick<TooltipContentProps, "active" | "payload"> & { daily: Daily; unit: "day" | "week" }) {
+  const bucket = payload?.[0]?.payload?.bucket as string | undefined;
+  const point = daily.points.find((p) => p.bucket === bucket);
+  if (!active || !point) return null;
+  const total = daily.providers.reduce((sum, p) => sum + (point.spentMicros[p.id] ?? 0), 0);
+  const lines = daily.providers.map((p, i) => ({ color: seriesColor(i + 1), label: p.name, value: formatMicros(point.spentMicros[p.id] ?? 0) }));
+  return <TooltipBox title={`${unit === "week" ? "Week of " : ""}${formatBucket(point.bucket)}`} lines={lines} footer={`Total ${formatMicros(total)}`} />;
+}

@@ -1,0 +1,17 @@
+import Link from "next/link";
+import { EmptyState } from "@/components/ui/card";
+
+/** What an analytics page shows before the workspace tracks any brand. */
+export function NoBrand() {
+  return (
+    <EmptyState
+      title="Add your brand to start measuring"
+      description="Describe your brand and its competitors, write the prompts your buyers ask, then run a check."
+      action={
+        <Link href="/brands" className="rounded-md bg-brand-600 px-3.5 py-2 text-sm font-medium text-white shadow-sm hover:bg-brand-700">
+          Add a brand
+        </Link>
+      }
+    />
+  );
+}

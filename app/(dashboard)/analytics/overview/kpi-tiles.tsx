@@ -1,0 +1,75 @@
+"use client";
+import { formatChange, formatInterval, formatPct, sampleNote } from "@/components/charts/format";
+import { KpiTile } from "@/components/charts/kpi-tile";
+import { Card } from "@/components/ui/card";
+import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
+import { useOverviewQuery, type OverviewData } from "../use-analytics-queries";
+
+type Kpi = OverviewData["kpis"]["visibility"];
+
+const shareTile = (kpi: Kpi) => ({
+  value: formatPct(kpi.current.value),
+  interval: formatInterval(kpi.current.low, kpi.current.high, "share"),
+  change: kpi.change,
+  changeLabel: kpi.change === null ? "" : formatChange(kpi.change, "share"),
+});
+
+const SENTIMENT = [
+  { key: "positive", label: "positive", color: "bg-emerald-500" },
+  { key: "neutral", label: "neutral", color: "bg-slate-300" },
+  { key: "negative", label: "negative", color: "bg-red-500" },
+] as const;
+
+/** The four headline numbers of the Overview, each with n, 95 % interval and change. */
+export function KpiTiles({ filter }: { filter: AnalyticsFilterInput }) {
+  const query = useOverviewQuery(filter);
+  if (query.isError) {
+    return <Card role="alert" className="mb-6 p-4 text-sm text-red-600">Could not load the headline numbers: {query.error.message}</Card>;
+  }
+  const kpis = query.data?.kpis;
+  const loading = query.isPending || !kpis;
+  const position = kpis?.averagePosition;
+  const sentiment = kpis?.sentiment;
+  return (
+    <div className={`mb-6 grid gap-4 sm:grid-cols-2 xl:grid-cols-4 ${query.isFetching && !loading ? "opacity-60" : ""}`} aria-busy={query.isFetching || undefined}>
+      {loading ? (
+        ["Visibility", "Share of voice", "Average position", "Sentiment"].map((label) => <KpiTile key={label} label={label} value="" loading />)
+      ) : (
+        <>
+          <KpiTile label="Visibility" {...shareTile(kpis.visibility)} n={sampleNote(kpis.visibility.current.n)} />
+          <KpiTile label="Share of voice" {...shareTile(kpis.shareOfVoice)} n={sampleNote(kpis.shareOfVoice.current.n)} />
+          <KpiTile
+            label="Average position"
+            value={position!.current.value === null ? "—" : position!.current.value.toFixed(2)}
+            interval={formatInterval(position!.current.low, position!.current.high, "number")}
+            n={sampleNote(position!.current.n, "mentions")}
+            change={position!.change}
+            changeLabel={position!.change === null ? "" : formatChange(position!.change, "number")}
+            better="down"
+          />
+          <KpiTile
+            label="Sentiment"
+            value={<>{formatPct(sentiment!.positive.current.value)} <span className="text-sm font-normal text-slate-500">positive</span></>}
+            interval={formatInterval(sentiment!.positive.current.low, sentiment!.positive.current.high, "share")}
+            n={sampleNote(sentiment!.positive.current.n, "mentions")}
+            change={sentiment!.positive.change}
+            changeLabel={sentiment!.positive.change === null ? "" : formatChange(sentiment!.positive.change, "share")}
+          >
+            {sentiment!.positive.current.n > 0 && (
+              <div className="mt-2">
+                <div className="flex h-2 overflow-hidden rounded-full bg-slate-100" aria-hidden>
+                  {SENTIMENT.map((s) => (
+                    <div key={s.key} className={s.color} style={{ width: `${(sentiment![s.key].current.value ?? 0) * 100}%` }} />
+                  ))}
+                </div>
+                <p className="mt-1 text-xs text-slate-500">
+                  {SENTIMENT.map((s) => `${formatPct(sentiment![s.key].current.value)} ${s.label}`).join(" · ")}
+                </p>
+              </div>
+            )}
+          </KpiTile>
+        </>
+      )}
+    </div>
+  );
+}

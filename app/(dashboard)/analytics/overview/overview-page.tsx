@@ -1,0 +1,39 @@
+"use client";
+import { PageHeader } from "@/components/ui/card";
+import { EmptyHint } from "../empty-hint";
+import { FilterBar } from "../filter-bar";
+import { useAnalyticsFilters, type FilterOptions } from "../use-analytics-filters";
+import { ExportLinks } from "./export-links";
+import { KpiTiles } from "./kpi-tiles";
+import { PositionChart } from "./position-chart";
+import { PromptTable } from "./prompt-table";
+import { ShareOfVoiceChart } from "./share-of-voice-chart";
+import { VisibilityChart } from "./visibility-chart";
+
+/** The Overview's dashboards: headline numbers, trends and prompts for the filter in the address. */
+export function OverviewPage({ title, options, canStart }: { title: string; options: FilterOptions; canStart: boolean }) {
+  const filters = useAnalyticsFilters(options);
+  const brandName = filters.brand?.name ?? "your brand";
+  const empty = <EmptyHint brandName={brandName} canStart={canStart} />;
+  return (
+    <>
+      <PageHeader
+        title={title}
+        description={`How AI assistants talk about ${brandName}: every number counts answers from succeeded captures and shows its sample size and 95% interval.`}
+        actions={<ExportLinks filter={filters.input} />}
+      />
+      <FilterBar options={options} filters={filters} />
+      <KpiTiles filter={filters.input} />
+      <div className="grid gap-6 lg:grid-cols-2">
+        <div className="lg:col-span-2">
+          <VisibilityChart filter={filters.input} brandName={brandName} empty={empty} />
+        </div>
+        <ShareOfVoiceChart filter={filters.input} empty={empty} />
+        <PositionChart filter={filters.input} brandName={brandName} empty={empty} />
+        <div className="lg:col-span-2">
+          <PromptTable filter={filters.input} brandName={brandName} empty={empty} />
+        </div>
+      </div>
+    </>
+  );
+}

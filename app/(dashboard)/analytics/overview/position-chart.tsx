@@ -1,0 +1,74 @@
+"use client";
+import { useMemo, type ReactNode } from "react";
+import { Bar, BarChart, CartesianGrid, Cell, LabelList, ResponsiveContainer, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
+import { ChartCard } from "@/components/charts/chart-card";
+import { TooltipBox } from "@/components/charts/chart-tooltip";
+import { formatInterval, formatPct, sampleNote } from "@/components/charts/format";
+import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
+import { useOverviewQuery } from "../use-analytics-queries";
+
+const LABELS: Record<string, string> = { "1": "1st", "2": "2nd", "3": "3rd", "4": "4th", "5+": "5th+", "not mentioned": "Not mentioned" };
+
+type Row = { label: string; share: number; captures: number; low: number | null; high: number | null; missing: boolean };
+
+/** Where the brand comes among the tracked entities of each answer. */
+export function PositionChart({ filter, brandName, empty }: { filter: AnalyticsFilterInput; brandName: string; empty: ReactNode }) {
+  const query = useOverviewQuery(filter);
+  const positions = query.data?.positions;
+  const rows = useMemo<Row[]>(
+    () =>
+      positions?.buckets.map((b) => ({
+        label: LABELS[b.bucket] ?? b.bucket,
+        share: Math.round((b.value ?? 0) * 1000) / 10,
+        captures: b.captures,
+        low: b.low,
+        high: b.high,
+        missing: b.bucket === "not mentioned",
+      })) ?? [],
+    [positions],
+  );
+  const csv = positions && {
+    filename: `position-distribution-${filter.from}-${filter.to}`,
+    header: ["position", "answers", "share", "ci95_low", "ci95_high"],
+    rows: positions.buckets.map((b) => [b.bucket, b.captures, b.value, b.low, b.high]),
+  };
+  return (
+    <ChartCard
+      title="Position distribution"
+      description={`Where ${brandName} comes among the brands an answer names.`}
+      sample={positions && sampleNote(positions.n)}
+      status={query}
+      isEmpty={!positions?.n}
+      empty={empty}
+      csv={csv ?? undefined}
+    >
+      <ResponsiveContainer width="100%" height={280}>
+        <BarChart data={rows} margin={{ top: 20, right: 8, bottom: 0, left: -8 }}>
+          <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" vertical={false} />
+          <XAxis dataKey="label" tick={{ fontSize: 12, fill: "#64748b" }} tickLine={false} axisLine={{ stroke: "#cbd5e1" }} interval={0} />
+          <YAxis tickFormatter={(v: number) => `${v}%`} tick={{ fontSize: 12, fill: "#64748b" }} tickLine={false} axisLine={false} width={48} />
+          <Tooltip cursor={{ fill: "#f1f5f9" }} content={(props) => <PositionTooltip {...props} />} />
+          <Bar dataKey="share" name="Share of answers" radius={[3, 3, 0, 0]} isAnimationActive={false}>
+            {rows.map((r) => (
+              <Cell key={r.label} fill={r.missing ? "#94a3b8" : "#1f64db"} />
+            ))}
+            <LabelList dataKey="share" position="top" formatter={(v: unknown) => `${v}%`} style={{ fontSize: 11, fill: "#475569" }} />
+          </Bar>
+        </BarChart>
+      </ResponsiveContainer>
+    </ChartCard>
+  );
+}
+
+function PositionTooltip({ active, payload }: Pick<TooltipContentProps, "active" | "payload">) {
+  const row = payload?.[0]?.payload as Row | undefined;
+  if (!active || !row) return null;
+  const interval = formatInterval(row.low, row.high, "share");
+  return (
+    <TooltipBox
+      title={row.label}
+      lines={[{ color: row.missing ? "#94a3b8" : "#1f64db", label: "Answers", value: `${row.captures}`, detail: formatPct(row.share / 100) }]}
+      footer={interval ? `95% interval ${interval}` : undefined}
+    />
+  );
+}

@@ -1,0 +1,35 @@
+"use client";
+import { PageHeader } from "@/components/ui/card";
+import { EmptyHint } from "../empty-hint";
+import { FilterBar } from "../filter-bar";
+import { NoBrand } from "../no-brand";
+import { useAnalyticsFilters, type FilterOptions } from "../use-analytics-filters";
+import { CitedPagesTable } from "./cited-pages-table";
+import { OwnDomainTile } from "./own-domain-tile";
+import { TopDomainsChart } from "./top-domains-chart";
+
+export function SourcesPage({ options, canStart }: { options: FilterOptions; canStart: boolean }) {
+  const filters = useAnalyticsFilters(options);
+  const brandName = filters.brand?.name ?? "your brand";
+  return (
+    <>
+      <PageHeader title="Sources" description={`The pages AI assistants cite when they answer your prompts, and how often they cite ${brandName}'s own sites.`} />
+      {!options.brands.length ? (
+        <NoBrand />
+      ) : (
+        <>
+          <FilterBar options={options} filters={filters} />
+          <div className="grid gap-6 lg:grid-cols-4">
+            <OwnDomainTile filter={filters.input} brandName={brandName} />
+            <div className="lg:col-span-3">
+              <TopDomainsChart filter={filters.input} empty={<EmptyHint brandName={brandName} canStart={canStart} what="cited sources" />} />
+            </div>
+            <div className="lg:col-span-4">
+              <CitedPagesTable filter={filters.input} empty={<EmptyHint brandName={brandName} canStart={canStart} what="cited pages" />} />
+            </div>
+          </div>
+        </>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,66 @@
+"use client";
+import { useMemo, type ReactNode } from "react";
+import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
+import { ChartCard } from "@/components/charts/chart-card";
+import { TooltipBox } from "@/components/charts/chart-tooltip";
+import { legendProps } from "@/components/charts/legend";
+import { formatBucket } from "@/components/charts/format";
+import { seriesColor } from "@/components/charts/palette";
+import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
+import { useSourcesQuery, type SourcesData } from "../use-analytics-queries";
+
+type Domains = SourcesData["domains"];
+
+const label = (d: { domain: string; own: boolean }) => (d.own ? `${d.domain} (own)` : d.domain);
+
+/** The 8 most cited domains of the range, stacked per day (per week past 120 days). */
+export function TopDomainsChart({ filter, empty }: { filter: AnalyticsFilterInput; empty: ReactNode }) {
+  const query = useSourcesQuery(filter);
+  const domains = query.data?.domains;
+  const rows = useMemo(
+    () => domains?.points.map((p) => ({ bucket: p.bucket, label: formatBucket(p.bucket, domains.unit), ...p.counts })) ?? [],
+    [domains],
+  );
+  const total = domains?.domains.reduce((sum, d) => sum + d.citations, 0) ?? 0;
+  const csv = domains && {
+    filename: `top-cited-domains-${filter.from}-${filter.to}`,
+    header: ["bucket_start", "domain", "own_domain", "citations"],
+    rows: domains.points.flatMap((p) => domains.domains.map((d) => [p.bucket, d.domain, d.own, p.counts[d.domain] ?? 0])),
+  };
+  return (
+    <ChartCard
+      title="Top cited domains"
+      description={`Citations of the ${domains?.domains.length || 8} most cited domains per ${domains?.unit === "week" ? "week" : "day"}; sources a provider only retrieved are not counted.`}
+      sample={domains && `${total.toLocaleString("en-US")} citations of these domains`}
+      status={query}
+      isEmpty={!total}
+      empty={empty}
+      csv={csv ?? undefined}
+      height={300}
+    >
+      <ResponsiveContainer width="100%" height={300}>
+        <BarChart data={rows} margin={{ top: 8, right: 16, bottom: 0, left: -16 }}>
+          <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" vertical={false} />
+          <XAxis dataKey="label" tick={{ fontSize: 12, fill: "#64748b" }} tickLine={false} axisLine={{ stroke: "#cbd5e1" }} minTickGap={24} />
+          <YAxis allowDecimals={false} tick={{ fontSize: 12, fill: "#64748b" }} tickLine={false} axisLine={false} width={48} />
+          <Tooltip cursor={{ fill: "#f1f5f9" }} content={(props) => <DomainsTooltip {...props} domains={domains!} />} />
+          <Legend {...legendProps} />
+          {domains?.domains.map((d, i) => (
+            <Bar key={d.domain} dataKey={d.domain} name={label(d)} stackId="domains" fill={seriesColor(i)} isAnimationActive={false} />
+          ))}
+        </BarChart>
+      </ResponsiveContainer>
+    </ChartCard>
+  );
+}
+
+function DomainsTooltip({ active, payload, domains }: Pick<TooltipContentProps, "active" | "payload"> & { domains: Domains }) {
+  const bucket = payload?.[0]?.payload?.bucket as string | undefined;
+  const point = domains.points.find((p) => p.bucket === bucket);
+  if (!active || !point) return null;
+  const lines = domains.domains
+    .map((d, i) => ({ color: seriesColor(i), label: label(d), value: point.counts[d.domain] ?? 0 }))
+    .filter((l) => l.value > 0)
+    .sort((a, b) => b.value - a.value);
+  return <TooltipBox title={`${domains.unit === "week" ? "Week of " : ""}${formatBucket(point.bucket)}`} lines={lines.length ? lines : [{ color: "#cbd5e1", label: "No citations", value: "" }]} />;
+}

@@ -1,0 +1,45 @@
+import { resolveFilter } from "@/lib/analytics/filter";
+import { exportCaptures, exportRowCount } from "@/lib/analytics/export";
+import { analyticsFilterInput, EXPORT_FORMATS, filterFromSearchParams, isoDay, addDays } from "@/lib/analytics/schemas";
+import { apiError, ApiProblem, parseOrThrow } from "@/lib/api/handler";
+import { assertCan, canView } from "@/lib/auth/permissions";
+import { getWorkspaceContext } from "@/lib/auth/session";
+import { UserError } from "@/lib/errors";
+
+export const dynamic = "force-dynamic";
+
+const slug = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "brand";
+
+/**
+ * GET /api/exports/captures?format=csv|json&brand=&providers=&tags=&from=&to= (or range=7|30|90)
+ * The signed-in member's workspace only: the succeeded captures of the dashboards' filter, oldest
+ * first, streamed, at most 100,000 rows (X-Total-Count says how many, X-Truncated whether more
+ * matched).
+ */
+export async function GET(request: Request): Promise<Response> {
+  const ctx = await getWorkspaceContext();
+  if (!ctx) return apiError(401, "unauthorized", "Sign in to export captures.");
+  const params = new URL(request.url).searchParams;
+  const format = params.get("format") ?? "csv";
+  if (!(EXPORT_FORMATS as readonly string[]).includes(format)) return apiError(400, "validation_error", "format must be csv or json", "format");
+  try {
+    assertCan(canView(ctx));
+    const input = parseOrThrow(analyticsFilterInput, filterFromSearchParams(params));
+    const resolved = await resolveFilter(ctx.workspace.id, input);
+    if (!resolved) return apiError(404, "not_found", "This workspace tracks no brand yet: add one under Brands.");
+    const { rows, truncated } = await exportRowCount(resolved.filter);
+    const name = `beacon-captures-${slug(resolved.brand.name)}-${isoDay(input.from)}-to-${isoDay(addDays(input.to, -1))}.${format}`;
+    return new Response(exportCaptures(resolved.filter, format as "csv" | "json"), {
+      headers: {
+        "content-type": format === "csv" ? "text/csv; charset=utf-8" : "application/json; charset=utf-8",
+        "content-disposition": `attachment; filename="${name}"`,
+        "cache-control": "no-store",
+        "x-total-count": String(rows),
+        "x-truncated": String(truncated),
+      },
+    });
+  } catch (error) {
+    if (error instanceof ApiProblem || error instanceof UserError) return apiError(error.status, error.code, error.message, error.field);
+    throw error;
+  }
+}

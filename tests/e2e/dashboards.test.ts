@@ -1,0 +1,166 @@
+// The dashboards over the demo workspace's 90 days of simulated history (the demo seed): the
+// Overview draws its charts, the date range and the provider filter change what it shows (and
+// the address), the captures export and a chart's CSV download, and Sources and Costs render.
+import fs from "node:fs";
+import type { Download, Page } from "playwright-core";
+import { describe, expect, test } from "vitest";
+import { DEMO_USER, login, newPage, setupBrowser } from "./support/browser";
+
+setupBrowser();
+
+/** Waits until no chart or tile of the page is loading or refetching. */
+async function settled(page: Page): Promise<void> {
+  await page.waitForFunction(() => !document.querySelector('main [aria-busy="true"], main [role="status"][aria-label="Loading"]'), null, { timeout: 30_000 });
+}
+
+/** The text of a headline tile, e.g. "VISIBILITY 77% n = 1,392 answers …". */
+const tile = (page: Page, label: string) => page.getByRole("group", { name: label, exact: true });
+
+/** "n = 1,392 answers" of the Visibility tile, as a number. */
+async function visibilitySample(page: Page): Promise<number> {
+  const text = await tile(page, "Visibility").innerText();
+  const match = /n = ([\d,]+) answers?/.exec(text);
+  expect(match, `sample size in "${text}"`).not.toBeNull();
+  return Number(match![1]!.replaceAll(",", ""));
+}
+
+/** Waits until the Visibility tile's sample size is no longer `before` and returns the new one. */
+async function sampleChangedFrom(page: Page, before: number): Promise<number> {
+  await page.waitForFunction(
+    (old) => {
+      const text = document.querySelector('[role="group"][aria-label="Visibility"]')?.textContent ?? "";
+      const match = /n = ([\d,]+) answer/.exec(text);
+      return !!match && Number(match[1]!.replaceAll(",", "")) !== old && !document.querySelector('main [aria-busy="true"]');
+    },
+    before,
+    { timeout: 30_000 },
+  );
+  return visibilitySample(page);
+}
+
+async function downloaded(download: Download): Promise<string> {
+  const file = await download.path();
+  return fs.readFileSync(file, "utf8");
+}
+
+const chart = (page: Page, title: string) => page.getByRole("region", { name: title });
+
+async function openOverview(page: Page): Promise<void> {
+  await login(page, DEMO_USER.email, DEMO_USER.password);
+  // The demo seed writes 90 days of simulated history; without it the Overview would show the
+  // getting-started checklist instead of charts, and every assertion below would be meaningless.
+  await page.getByRole("group", { name: "Visibility", exact: true }).waitFor({ timeout: 30_000 });
+  await settled(page);
+}
+
+describe("dashboards", () => {
+  test("the Overview draws every chart from the demo history", async () => {
+    const page = await newPage();
+    await openOverview(page);
+
+    expect(await page.getByRole("heading", { level: 1 }).innerText()).toBe("Demo workspace");
+    expect(await visibilitySample(page)).toBeGreaterThan(100);
+    expect(await tile(page, "Visibility").innerText()).toMatch(/\d+%[\s\S]*95% CI \d+–\d+%/);
+    expect(await tile(page, "Share of voice").innerText()).toMatch(/\d+%/);
+    expect(await tile(page, "Average position").innerText()).toMatch(/\d\.\d\d/);
+    expect(await tile(page, "Sentiment").innerText()).toMatch(/\d+% positive/);
+
+    // One line per provider plus "All providers"; a stacked area per tracked entity; six position bars.
+    expect(await chart(page, "Visibility over time").locator(".recharts-line").count()).toBe(5);
+    const legend = await chart(page, "Visibility over time").locator(".recharts-legend-wrapper").innerText();
+    for (const provider of ["ChatGPT", "Perplexity", "Gemini", "Claude", "All providers"]) expect(legend).toContain(provider);
+    expect(await chart(page, "Share of voice").locator(".recharts-area").count()).toBe(4);
+    expect(await chart(page, "Share of voice").locator(".recharts-legend-wrapper").innerText()).toMatch(/^Lumen CRM/);
+    expect(await chart(page, "Position distribution").locator(".recharts-bar-rectangle").count()).toBeGreaterThanOrEqual(5);
+    expect(await chart(page, "Prompts").locator("tbody tr").count()).toBe(12);
+  });
+
+  test("the date range and the provider filter change the numbers and live in the address", async () => {
+    const page = await newPage();
+    await openOverview(page);
+    const thirtyDays = await visibilitySample(page);
+
+    await page.getByRole("button", { name: "7 days" }).click();
+    await page.waitForURL((url) => url.searchParams.get("range") === "7");
+    const sevenDays = await sampleChangedFrom(page, thirtyDays);
+    expect(sevenDays).toBeLessThan(thirtyDays);
+    expect(sevenDays).toBeGreaterThan(0);
+
+    await page.getByRole("button", { name: "90 days" }).click();
+    await page.waitForURL((url) => url.searchParams.get("range") === "90");
+    expect(await sampleChangedFrom(page, sevenDays)).toBeGreaterThan(thirtyDays);
+
+    // One provider of four: fewer answers, one line, and the choice survives a reload.
+    const allProviders = await visibilitySample(page);
+    await page.locator("summary", { has: page.locator("#analytics-providers-value") }).click();
+    await page.getByRole("checkbox", { name: "ChatGPT" }).check();
+    await page.waitForURL((url) => !!url.searchParams.get("providers"));
+    const chatGptOnly = await sampleChangedFrom(page, allProviders);
+    expect(chatGptOnly).toBeLessThan(allProviders);
+    expect(chatGptOnly).toBeGreaterThan(allProviders / 8);
+    expect(await chart(page, "Visibility over time").locator(".recharts-line").count()).toBe(1);
+    await page.reload();
+    await tile(page, "Visibility").waitFor();
+    await settled(page);
+    expect(await visibilitySample(page)).toBe(chatGptOnly);
+    expect(await page.locator("#analytics-providers-value").innerText()).toBe("ChatGPT");
+
+    // A custom range without any answers shows the guiding empty state.
+    await page.getByRole("button", { name: "Custom" }).click();
+    await page.getByLabel("From", { exact: true }).fill("2001-01-01");
+    await page.getByLabel("To", { exact: true }).fill("2001-01-31");
+    await page.getByRole("button", { name: "Apply" }).click();
+    await page.waitForURL((url) => url.searchParams.get("from") === "2001-01-01" && url.searchParams.get("to") === "2001-01-31");
+    await sampleChangedFrom(page, chatGptOnly);
+    expect(await visibilitySample(page)).toBe(0);
+    expect(await chart(page, "Visibility over time").innerText()).toContain("Run a check to see how AI assistants talk about Lumen CRM");
+  });
+
+  test("the captures export downloads a CSV of the filtered answers, and a chart downloads its rows", async () => {
+    const page = await newPage();
+    await openOverview(page);
+    const thirtyDays = await visibilitySample(page);
+    await page.getByRole("button", { name: "7 days" }).click();
+    await page.waitForURL((url) => url.searchParams.get("range") === "7");
+    const answers = await sampleChangedFrom(page, thirtyDays);
+
+    const [exported] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "CSV", exact: true }).click()]);
+    expect(exported.suggestedFilename()).toMatch(/^beacon-captures-lumen-crm-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/);
+    const lines = (await downloaded(exported)).trimEnd().split("\r\n");
+    expect(lines[0]).toBe("capture_id,finished_at,prompt,provider,model,sample,brand_mentioned,position,sentiment,answer,cost_usd");
+    // Every answer in the tiles is one row (the export also holds answers not analysed yet, none here).
+    expect(lines.length - 1).toBe(answers);
+
+    const [chartCsv] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: "Download Position distribution as CSV" }).click(),
+    ]);
+    const rows = (await downloaded(chartCsv)).replace(/^\uFEFF/, "").trimEnd().split("\r\n");
+    expect(rows[0]).toBe("position,answers,share,ci95_low,ci95_high");
+    expect(rows.slice(1).map((r) => r.split(",")[0])).toEqual(["1", "2", "3", "4", "5+", "not mentioned"]);
+    expect(rows.slice(1).reduce((sum, r) => sum + Number(r.split(",")[1]), 0)).toBe(answers);
+  });
+
+  test("Sources and Costs open from the sidebar and draw their charts", async () => {
+    const page = await newPage();
+    await openOverview(page);
+    const nav = page.getByRole("navigation", { name: "Main" });
+
+    await nav.getByRole("link", { name: "Sources" }).click();
+    await page.waitForURL((url) => url.pathname === "/analytics/sources");
+    await tile(page, "Own-domain citation rate").waitFor();
+    await settled(page);
+    expect(await tile(page, "Own-domain citation rate").innerText()).toMatch(/\d+%[\s\S]*of [\d,]+ answers/);
+    expect(await chart(page, "Top cited domains").locator(".recharts-bar-rectangle").count()).toBeGreaterThan(0);
+    expect(await chart(page, "Cited pages").locator("tbody tr").count()).toBeGreaterThan(0);
+
+    await nav.getByRole("link", { name: "Costs" }).click();
+    await page.waitForURL((url) => url.pathname === "/analytics/costs");
+    await tile(page, "Spend").waitFor();
+    await settled(page);
+    expect(await tile(page, "Spend").innerText()).toMatch(/\$\d+\.\d\d[\s\S]*[\d,]+ attempts/);
+    expect(await tile(page, "Cost per accepted capture").innerText()).toMatch(/\$\d+\.\d{4}/);
+    expect(await chart(page, "Spend per provider").locator(".recharts-bar-rectangle").count()).toBeGreaterThan(0);
+    expect(await chart(page, "Costs per provider").locator("tbody tr").count()).toBe(4);
+  });
+});

@@ -1,0 +1,486 @@
+// Analytics: every number the dashboards and the export show, against a small history written by
+// hand with Prisma, whose expected values are worked out by hand below. The actions run for
+// real (session, workspace, validation); only next/headers is simulated.
+import { randomUUID } from "node:crypto";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { newBrowser } from "../support/request-context";
+import { ok, refused, signUp, type Person } from "../support/workspace-fixtures";
+import { citedPagesAction, costsAction, overviewAction, sourcesAction } from "@/lib/actions/analytics";
+import { periodStartOf } from "@/lib/billing/budget";
+import { db } from "@/lib/db/prisma";
+import { GET as exportCaptures } from "@/app/api/exports/captures/route";
+
+vi.mock("next/headers", () => import("../support/request-context").then((m) => m.nextHeadersMock));
+
+// ---------------------------------------------------------------------------------------------
+// The fixture. Range under test: 2025-03-01 .. 2025-03-10 (inclusive); the previous period of
+// equal length is 2025-02-19 .. 2025-02-28. Entities: the brand Acme, competitors Rival, Other.
+
+type M = [count: number, position: number, sentiment?: "positive" | "neutral" | "negative"] | null; // null: not mentioned
+type Cite = { url: string; own?: boolean; retrievedOnly?: boolean; title?: string };
+type Att = { at: string; outcome: "succeeded" | "failed" | "unknown" | "cancelled"; cost: number };
+type Spec = {
+  key: string;
+  at: string;
+  provider: "P1" | "P2";
+  prompt: "Q1" | "Q2" | "Q3";
+  status?: "succeeded" | "failed";
+  acme?: M;
+  rival?: M;
+  other?: M;
+  cites?: Cite[];
+  attempts: Att[];
+};
+
+const domainOf = (url: string) => new URL(url).hostname;
+const s = (at: string, cost: number): Att => ({ at, outcome: "succeeded", cost });
+const pages = (...names: string[]) => names.map((n) => ({ url: `https://${n}/` }));
+
+const HISTORY: Spec[] = [
+  // Range: C1..C10 succeeded, C11 failed.
+  { key: "C1", at: "2025-03-01T10:00:00Z", provider: "P1", prompt: "Q1", acme: [2, 1, "positive"], rival: [1, 2], other: null,
+    cites: [{ url: "https://a.com/x", title: "A X" }, { url: "https://acme.com/", own: true }],
+    attempts: [{ at: "2025-02-28T23:59:00Z", outcome: "failed", cost: 100 }, s("2025-03-01T00:01:00Z", 1000)] },
+  { key: "C2", at: "2025-03-01T11:00:00Z", provider: "P2", prompt: "Q1", acme: null, rival: [1, 1], other: null,
+    cites: [{ url: "https://a.com/x" }, { url: "https://b.com/1" }], attempts: [s("2025-03-01T11:00:00Z", 2000)] },
+  { key: "C3", at: "2025-03-02T10:00:00Z", provider: "P1", prompt: "Q2", acme: [1, 2, "neutral"], rival: [2, 1], other: [1, 3],
+    cites: [{ url: "https://b.com/1" }, { url: "https://b.com/1" }, { url: "https://b.com/2" }],
+    attempts: [{ at: "2025-03-02T09:00:00Z", outcome: "unknown", cost: 500 }, s("2025-03-02T09:30:00Z", 1000)] },
+  { key: "C4", at: "2025-03-02T12:00:00Z", provider: "P2", prompt: "Q2", acme: [3, 1, "positive"], rival: null, other: [1, 2],
+    cites: [{ url: "https://acme.com/pricing", own: true }], attempts: [s("2025-03-02T12:00:00Z", 2000)] },
+  { key: "C5", at: "2025-03-03T10:00:00Z", provider: "P1", prompt: "Q3", acme: null, rival: null, other: [2, 1],
+    cites: pages("c.com", "d.com", "e.com", "f.com", "g.com", "h.com"), attempts: [s("2025-03-03T10:00:00Z", 1000)] },
+  { key: "C6", at: "2025-03-03T12:00:00Z", provider: "P2", prompt: "Q3", acme: [1, 3, "negative"], rival: [1, 1], other: [1, 2],
+    cites: [{ url: "https://a.com/y" }, { url: "https://z.com/", retrievedOnly: true }], attempts: [s("2025-03-03T12:00:00Z", 2000)] },
+  { key: "C7", at: "2025-03-05T10:00:00Z", provider: "P1", prompt: "Q1", acme: [1, 1, "positive"], rival: null, other: null,
+    attempts: [s("2025-03-05T10:00:00Z", 1000)] },
+  { key: "C8", at: "2025-03-05T12:00:00Z", provider: "P2", prompt: "Q1", acme: [2, 2, "neutral"], rival: [1, 1], other: null,
+    cites: [{ url: "https://a.com/x" }],
+    attempts: [{ at: "2025-03-05T11:00:00Z", outcome: "cancelled", cost: 300 }, s("2025-03-05T11:30:00Z", 2000)] },
+  { key: "C9", at: "2025-03-10T10:00:00Z", provider: "P1", prompt: "Q2", acme: null, rival: [1, 1], other: [1, 2],
+    cites: [{ url: "https://b.com/1" }], attempts: [s("2025-03-10T10:00:00Z", 1000)] },
+  { key: "C10", at: "2025-03-10T23:59:59Z", provider: "P2", prompt: "Q3", acme: [1, 2, "positive"], rival: null, other: [1, 1],
+    cites: [{ url: "https://acme.com/", own: true }, { url: "https://a.com/x", title: "A X (new)" }], attempts: [s("2025-03-10T23:00:00Z", 2000)] },
+  { key: "C11", at: "2025-03-04T10:00:00Z", provider: "P1", prompt: "Q1", status: "failed",
+    attempts: [{ at: "2025-03-04T09:00:00Z", outcome: "failed", cost: 200 }, { at: "2025-03-04T09:10:00Z", outcome: "unknown", cost: 400 }, { at: "2025-03-04T09:20:00Z", outcome: "failed", cost: 0 }] },
+  // Just outside the range (the end is exclusive).
+  { key: "C12", at: "2025-03-11T00:00:00Z", provider: "P1", prompt: "Q1", acme: [1, 1, "positive"], rival: null, other: null, attempts: [s("2025-03-11T00:00:00Z", 1000)] },
+  // The previous period.
+  { key: "C13", at: "2025-02-25T10:00:00Z", provider: "P1", prompt: "Q1", acme: [1, 1, "positive"], rival: null, other: null, attempts: [s("2025-02-25T10:00:00Z", 1000)] },
+  { key: "C14", at: "2025-02-26T10:00:00Z", provider: "P2", prompt: "Q2", acme: null, rival: [1, 1], other: null, attempts: [s("2025-02-26T10:00:00Z", 2000)] },
+];
+
+type World = {
+  person: Person;
+  workspaceId: string;
+  brandId: string;
+  rivalId: string;
+  otherId: string;
+  P1: string;
+  P2: string;
+  prompts: Record<"Q1" | "Q2" | "Q3", string>;
+};
+
+const PROMPTS = { Q1: { text: "Best anvil for a coyote?", tags: ["buying"] }, Q2: { text: "Cheapest anvil?", tags: ["pricing"] }, Q3: { text: "Anvils for small teams?", tags: ["buying", "smb"] } };
+
+/** A workspace with brand Acme (competitors Rival and Other), providers Alpha and Beta, and HISTORY. */
+async function buildWorld(workspaceName: string, brandName = "Acme"): Promise<World> {
+  const person = await signUp({ name: `${workspaceName} Owner`, workspaceName });
+  const workspaceId = person.workspaceId;
+  const brand = await db().brand.create({
+    data: { workspaceId, name: brandName, domains: ["acme.com"], competitors: { create: [{ workspaceId, name: "Rival" }, { workspaceId, name: "Other" }] } },
+    include: { competitors: true },
+  });
+  const rivalId = brand.competitors.find((c) => c.name === "Rival")!.id;
+  const otherId = brand.competitors.find((c) => c.name === "Other")!.id;
+  const provider = (name: string) => db().providerConfig.create({ data: { workspaceId, name, adapter: "simulator", model: `${name}-model` } });
+  const [p1, p2] = [await provider("Alpha"), await provider("Beta")];
+  const prompt = (key: keyof typeof PROMPTS) => db().prompt.create({ data: { workspaceId, ...PROMPTS[key] } });
+  const prompts = { Q1: (await prompt("Q1")).id, Q2: (await prompt("Q2")).id, Q3: (await prompt("Q3")).id };
+  const check = await db().check.create({ data: { workspaceId, brandId: brand.id, totalCaptures: HISTORY.length, status: "completed", isDemo: true } });
+  const world: World = { person, workspaceId, brandId: brand.id, rivalId, otherId, P1: p1.id, P2: p2.id, prompts };
+
+  for (const [i, spec] of HISTORY.entries()) {
+    const status = spec.status ?? "succeeded";
+    const capture = await db().capture.create({
+      data: {
+        workspaceId,
+        checkId: check.id,
+        brandId: brand.id,
+        promptId: prompts[spec.prompt],
+        providerConfigId: spec.provider === "P1" ? p1.id : p2.id,
+        sample: i + 1,
+        status,
+        maxAttempts: 3,
+        attemptCount: spec.attempts.length,
+        model: `${spec.provider}-model`,
+        searchMode: "auto",
+        answerText: status === "succeeded" ? `Answer ${spec.key}, "quoted", with a comma` : null,
+        costMicros: status === "succeeded" ? spec.attempts.at(-1)!.cost : 0,
+        finishedAt: new Date(spec.at),
+        analyzedAt: status === "succeeded" ? new Date(spec.at) : null,
+      },
+    });
+    if (status === "succeeded") {
+      const mention = (m: M | undefined, entity: { kind: "brand" | "competitor"; brandId?: string; competitorId?: string; name: string }) => ({
+        workspaceId,
+        captureId: capture.id,
+        kind: entity.kind,
+        brandId: entity.brandId ?? null,
+        competitorId: entity.competitorId ?? null,
+        name: entity.name,
+        mentioned: !!m,
+        count: m?.[0] ?? 0,
+        position: m?.[1] ?? null,
+        sentiment: m ? (m[2] ?? "neutral") : null,
+      });
+      await db().mention.createMany({
+        data: [
+          mention(spec.acme, { kind: "brand", brandId: brand.id, name: brandName }),
+          mention(spec.rival, { kind: "competitor", competitorId: rivalId, name: "Rival" }),
+          mention(spec.other, { kind: "competitor", competitorId: otherId, name: "Other" }),
+        ],
+      });
+      await db().citation.createMany({
+        data: (spec.cites ?? []).map((c, position) => ({
+          workspaceId,
+          captureId: capture.id,
+          url: c.url,
+          title: c.title ?? null,
+          domain: domainOf(c.url),
+          isOwnDomain: !!c.own,
+          citedInText: !c.retrievedOnly,
+          position: position + 1,
+        })),
+      });
+    }
+    await db().attempt.createMany({
+      data: spec.attempts.map((a, n) => ({
+        workspaceId,
+        captureId: capture.id,
+        number: n + 1,
+        runToken: randomUUID(),
+        workerId: "fixture",
+        startedAt: new Date(a.at),
+        endedAt: new Date(a.at),
+        outcome: a.outcome,
+        costMicros: a.cost,
+        costIsEstimate: a.outcome === "unknown" || a.outcome === "cancelled",
+      })),
+    });
+  }
+  return world;
+}
+
+let A: World; // the workspace under test
+let B: World; // another workspace with the same history: must never show up in A's numbers
+let otherBrandId: string;
+
+const RANGE = { from: "2025-03-01", to: "2025-03-10" };
+
+const overview = (world: World, input: Parameters<typeof overviewAction>[0]) => world.person.browser.run(() => overviewAction(input)).then((r) => ok(r)!);
+const costs = (world: World, input: Parameters<typeof costsAction>[0]) => world.person.browser.run(() => costsAction(input)).then((r) => ok(r)!);
+const sources = (world: World, input: Parameters<typeof sourcesAction>[0]) => world.person.browser.run(() => sourcesAction(input)).then((r) => ok(r)!);
+
+beforeAll(async () => {
+  A = await buildWorld("Analytics A");
+  B = await buildWorld("Analytics B");
+  // A second brand of A with one answer of its own in the range.
+  const second = await db().brand.create({ data: { workspaceId: A.workspaceId, name: "Second" } });
+  otherBrandId = second.id;
+  const check = await db().check.create({ data: { workspaceId: A.workspaceId, brandId: second.id, totalCaptures: 1, status: "completed" } });
+  const capture = await db().capture.create({
+    data: {
+      workspaceId: A.workspaceId, checkId: check.id, brandId: second.id, promptId: A.prompts.Q1, providerConfigId: A.P1, sample: 1,
+      status: "succeeded", maxAttempts: 3, model: "m", searchMode: "auto", finishedAt: new Date("2025-03-02T10:00:00Z"), analyzedAt: new Date(),
+    },
+  });
+  await db().mention.create({ data: { workspaceId: A.workspaceId, captureId: capture.id, kind: "brand", brandId: second.id, name: "Second", mentioned: false, count: 0 } });
+  await db().attempt.create({ data: { workspaceId: A.workspaceId, captureId: capture.id, number: 1, runToken: randomUUID(), workerId: "fixture", startedAt: new Date("2025-03-02T10:00:00Z"), outcome: "succeeded", costMicros: 7777 } });
+  // This month's budget of A: 50 dollars, 1 reserved, 2.5 charged.
+  await db().workspace.update({ where: { id: A.workspaceId }, data: { monthlyBudgetMicros: 50_000_000 } });
+  await db().budgetPeriod.create({ data: { workspaceId: A.workspaceId, periodStart: periodStartOf(new Date()), reservedMicros: 1_000_000, chargedMicros: 2_500_000 } });
+});
+
+describe("overview KPIs", () => {
+  it("counts visibility, share of voice, average position and sentiment over the range", async () => {
+    const { kpis, brand } = await overview(A, RANGE);
+    expect(brand.name).toBe("Acme"); // the first brand is the default
+    expect(kpis.captures).toBe(10);
+    // Mentioned in C1, C3, C4, C6, C7, C8, C10.
+    expect(kpis.visibility.current.value).toBe(0.7);
+    expect(kpis.visibility.current.n).toBe(10);
+    // Wilson for 7 of 10, by hand: centre (0.7 + z²/20) / (1 + z²/10), half-width
+    // z / (1 + z²/10) * sqrt(0.7 * 0.3 / 10 + z² / 400), z = 1.96.
+    const z = 1.959964;
+    const centre = (0.7 + (z * z) / 20) / (1 + (z * z) / 10);
+    const half = (z / (1 + (z * z) / 10)) * Math.sqrt(0.021 + (z * z) / 400);
+    expect(kpis.visibility.current.low).toBeCloseTo(centre - half, 5);
+    expect(kpis.visibility.current.high).toBeCloseTo(centre + half, 5);
+    expect(kpis.visibility.current.low).toBeCloseTo(0.3968, 4);
+    expect(kpis.visibility.current.high).toBeCloseTo(0.8922, 4);
+
+    // Brand mentions 2+1+3+1+1+2+1 = 11 of all tracked mentions 3+1+4+4+2+3+1+3+2+2 = 25.
+    expect(kpis.shareOfVoice.current.value).toBeCloseTo(11 / 25, 10);
+    expect(kpis.shareOfVoice.current.n).toBe(10);
+    const ys = [2, 0, 1, 3, 0, 1, 1, 2, 0, 1];
+    const xs = [3, 1, 4, 4, 2, 3, 1, 3, 2, 2];
+    const residuals = ys.reduce((sum, y, i) => sum + (y - 0.44 * xs[i]!) ** 2, 0);
+    const sovHalf = z * Math.sqrt(residuals / (9 * 10 * 2.5 * 2.5));
+    expect(kpis.shareOfVoice.current.low).toBeCloseTo(0.44 - sovHalf, 5);
+    expect(kpis.shareOfVoice.current.high).toBeCloseTo(0.44 + sovHalf, 5);
+
+    // Positions where mentioned: 1, 2, 1, 3, 1, 2, 2.
+    const positions = [1, 2, 1, 3, 1, 2, 2];
+    const mean = 12 / 7;
+    const sd = Math.sqrt(positions.reduce((sum, p) => sum + (p - mean) ** 2, 0) / 6);
+    expect(kpis.averagePosition.current.value).toBeCloseTo(mean, 10);
+    expect(kpis.averagePosition.current.n).toBe(7);
+    expect(kpis.averagePosition.current.low).toBeCloseTo(mean - (z * sd) / Math.sqrt(7), 5);
+    expect(kpis.averagePosition.current.high).toBeCloseTo(mean + (z * sd) / Math.sqrt(7), 5);
+
+    // Among the 7 captures that mention Acme: 4 positive, 2 neutral, 1 negative.
+    expect(kpis.sentiment.positive.current).toMatchObject({ value: 4 / 7, n: 7 });
+    expect(kpis.sentiment.neutral.current).toMatchObject({ value: 2 / 7, n: 7 });
+    expect(kpis.sentiment.negative.current).toMatchObject({ value: 1 / 7, n: 7 });
+  });
+
+  it("compares with the previous period of equal length", async () => {
+    const { kpis } = await overview(A, RANGE);
+    // 2025-02-19 .. 2025-02-28: C13 (Acme first, positive, 1 of 1 mentions) and C14 (Rival only).
+    expect(kpis.previousFrom).toEqual(new Date("2025-02-19T00:00:00Z"));
+    expect(kpis.previousCaptures).toBe(2);
+    expect(kpis.visibility.previous).toMatchObject({ value: 0.5, n: 2 });
+    expect(kpis.visibility.change).toBeCloseTo(0.2, 10);
+    expect(kpis.shareOfVoice.previous.value).toBe(0.5);
+    expect(kpis.shareOfVoice.change).toBeCloseTo(0.44 - 0.5, 10);
+    expect(kpis.averagePosition.previous).toMatchObject({ value: 1, n: 1, low: null, high: null });
+    expect(kpis.averagePosition.change).toBeCloseTo(12 / 7 - 1, 10);
+    expect(kpis.sentiment.positive.change).toBeCloseTo(4 / 7 - 1, 10);
+  });
+
+  it("has nothing to compare with when the previous period is empty", async () => {
+    const { kpis } = await overview(A, { from: "2025-03-01", to: "2025-03-02" });
+    // C1..C4; previous period 2025-02-27 .. 2025-02-28 has no answer.
+    expect(kpis.visibility.current).toMatchObject({ value: 0.75, n: 4 });
+    expect(kpis.visibility.previous).toEqual({ value: null, n: 0, low: null, high: null });
+    expect(kpis.visibility.change).toBeNull();
+  });
+});
+
+describe("overview series and tables", () => {
+  it("gives visibility per provider per day, with n per point and empty days kept", async () => {
+    const { visibility } = await overview(A, RANGE);
+    expect(visibility.unit).toBe("day");
+    expect(visibility.providers.map((p) => p.name)).toEqual(["Alpha", "Beta"]);
+    expect(visibility.points.map((p) => p.bucket)).toEqual([
+      "2025-03-01", "2025-03-02", "2025-03-03", "2025-03-04", "2025-03-05", "2025-03-06", "2025-03-07", "2025-03-08", "2025-03-09", "2025-03-10",
+    ]);
+    const at = (day: string, provider: string) => visibility.points.find((p) => p.bucket === day)!.byProvider[provider];
+    expect(at("2025-03-01", A.P1)).toMatchObject({ value: 1, n: 1, mentioned: 1 });
+    expect(at("2025-03-01", A.P2)).toMatchObject({ value: 0, n: 1, mentioned: 0 });
+    expect(at("2025-03-03", A.P1)).toMatchObject({ value: 0, n: 1 });
+    expect(at("2025-03-03", A.P2)).toMatchObject({ value: 1, n: 1 });
+    expect(at("2025-03-10", A.P1)).toMatchObject({ value: 0, n: 1 });
+    expect(at("2025-03-10", A.P2)).toMatchObject({ value: 1, n: 1 }); // 23:59:59 is still the 10th
+    expect(at("2025-03-04", A.P1)).toBeUndefined(); // C11 failed: not counted
+    expect(visibility.points.find((p) => p.bucket === "2025-03-02")!.all).toMatchObject({ value: 1, n: 2 });
+    expect(visibility.points.find((p) => p.bucket === "2025-03-06")!.all).toMatchObject({ value: null, n: 0 });
+  });
+
+  it("buckets by ISO week when the range is longer than 120 days", async () => {
+    const { visibility } = await overview(A, { from: "2024-11-01", to: "2025-03-10" });
+    expect(visibility.unit).toBe("week");
+    expect(visibility.points[0]!.bucket).toBe("2024-10-28"); // the Monday of 2024-11-01's week
+    // Week of Monday 2025-03-03: C5 (Alpha, no), C7 (Alpha, yes), C6 and C8 (Beta, yes).
+    const week = visibility.points.find((p) => p.bucket === "2025-03-03")!;
+    expect(week.byProvider[A.P1]).toMatchObject({ value: 0.5, n: 2 });
+    expect(week.byProvider[A.P2]).toMatchObject({ value: 1, n: 2 });
+    // Week of 2025-02-24 holds C13, C14 and the weekend's C1..C4.
+    expect(visibility.points.find((p) => p.bucket === "2025-02-24")!.all).toMatchObject({ n: 6, mentioned: 4 });
+  });
+
+  it("stacks share of voice per entity per day", async () => {
+    const { shareOfVoice } = await overview(A, RANGE);
+    expect(shareOfVoice.entities).toEqual([
+      { id: "brand", name: "Acme" },
+      { id: A.rivalId, name: "Rival" },
+      { id: A.otherId, name: "Other" },
+    ]);
+    // 2025-03-02: Acme 1 + 3, Rival 2, Other 1 + 1.
+    const day = shareOfVoice.points.find((p) => p.bucket === "2025-03-02")!;
+    expect(day.total).toBe(8);
+    expect(day.shares).toEqual({ brand: 0.5, [A.rivalId]: 0.25, [A.otherId]: 0.25 });
+    // 2025-03-03: Acme 1, Rival 1, Other 2 + 1.
+    expect(shareOfVoice.points.find((p) => p.bucket === "2025-03-03")!.mentions).toEqual({ brand: 1, [A.rivalId]: 1, [A.otherId]: 3 });
+    expect(shareOfVoice.points.find((p) => p.bucket === "2025-03-04")!.shares.brand).toBeNull();
+  });
+
+  it("distributes the brand's positions", async () => {
+    const { positions } = await overview(A, RANGE);
+    expect(positions.n).toBe(10);
+    expect(positions.buckets.map((b) => [b.bucket, b.captures])).toEqual([
+      ["1", 3], ["2", 3], ["3", 1], ["4", 0], ["5+", 0], ["not mentioned", 3],
+    ]);
+    expect(positions.buckets[0]!.value).toBeCloseTo(0.3, 10);
+  });
+
+  it("tells per prompt where the brand loses, and to whom", async () => {
+    const { prompts } = await overview(A, RANGE);
+    const row = (key: keyof typeof PROMPTS) => prompts.find((p) => p.promptId === A.prompts[key])!;
+    expect(prompts).toHaveLength(3);
+    // Q1: C1 (1st), C2 (absent, Rival there), C7 (1st), C8 (2nd behind Rival).
+    expect(row("Q1")).toMatchObject({ text: PROMPTS.Q1.text, n: 4, visibility: { value: 0.75 }, averagePosition: { value: 4 / 3, n: 3 } });
+    expect(row("Q1").losesTo).toEqual({ key: A.rivalId, name: "Rival", captures: 2, instead: 1, ahead: 1 });
+    // Q2: C3 (2nd behind Rival), C4 (1st), C9 (absent; Rival and Other there).
+    expect(row("Q2")).toMatchObject({ n: 3, visibility: { value: 2 / 3 }, averagePosition: { value: 1.5 } });
+    expect(row("Q2").losesTo).toMatchObject({ name: "Rival", captures: 2, instead: 1 });
+    // Q3: C5 (absent, Other there), C6 (3rd behind both), C10 (2nd behind Other).
+    expect(row("Q3")).toMatchObject({ n: 3, visibility: { value: 2 / 3 }, averagePosition: { value: 2.5 } });
+    expect(row("Q3").losesTo).toMatchObject({ key: A.otherId, name: "Other", captures: 3, instead: 1, ahead: 2 });
+  });
+});
+
+describe("filters", () => {
+  it("narrows to providers", async () => {
+    const { kpis, visibility } = await overview(A, { ...RANGE, providers: [A.P1] });
+    // Alpha: C1 (yes), C3 (yes), C5, C7 (yes), C9.
+    expect(kpis.visibility.current).toMatchObject({ value: 0.6, n: 5 });
+    expect(visibility.providers.map((p) => p.name)).toEqual(["Alpha"]);
+  });
+
+  it("narrows to prompts that carry any of the tags", async () => {
+    expect((await overview(A, { ...RANGE, tags: ["pricing"] })).kpis.visibility.current).toMatchObject({ value: 2 / 3, n: 3 });
+    // pricing (Q2) or smb (Q3): C3, C4, C9, C5, C6, C10 - mentioned in C3, C4, C6, C10.
+    expect((await overview(A, { ...RANGE, tags: ["smb", "pricing"] })).kpis.visibility.current).toMatchObject({ value: 4 / 6, n: 6 });
+  });
+
+  it("narrows to the chosen brand", async () => {
+    const second = await overview(A, { ...RANGE, brandId: otherBrandId });
+    expect(second.brand.name).toBe("Second");
+    expect(second.kpis.visibility.current).toMatchObject({ value: 0, n: 1 });
+    expect((await costs(A, { ...RANGE, brandId: otherBrandId })).totals.spentMicros).toBe(7777);
+  });
+
+  it("defaults to the last 30 days and refuses reversed or too long ranges", async () => {
+    const recent = await overview(A, {});
+    expect(recent.visibility.points).toHaveLength(30);
+    expect(recent.kpis.captures).toBe(0);
+    const reversed = await A.person.browser.run(() => overviewAction({ from: "2025-03-10", to: "2025-03-01" }));
+    expect(reversed?.validationErrors).toBeDefined();
+    const tooLong = await A.person.browser.run(() => overviewAction({ from: "2024-01-01", to: "2025-03-01" }));
+    expect(JSON.stringify(tooLong?.validationErrors)).toContain("at most 400 days");
+  });
+});
+
+describe("workspace scoping", () => {
+  it("never counts another workspace's answers, though B has the very same history", async () => {
+    const a = await overview(A, RANGE);
+    const b = await overview(B, RANGE);
+    expect(a.kpis.captures).toBe(10);
+    expect(b.kpis.captures).toBe(10);
+    expect((await costs(A, RANGE)).totals.spentMicros).toBe(16_400);
+  });
+
+  it("treats another workspace's brand or provider as not found", async () => {
+    refused(await A.person.browser.run(() => overviewAction({ ...RANGE, brandId: B.brandId })), "not_found");
+    refused(await A.person.browser.run(() => overviewAction({ ...RANGE, providers: [B.P1] })), "not_found");
+    refused(await A.person.browser.run(() => costsAction({ ...RANGE, providers: [A.P1, B.P2] })), "not_found");
+    refused(await A.person.browser.run(() => citedPagesAction({ filter: { ...RANGE, brandId: B.brandId } })), "not_found");
+  });
+});
+
+describe("sources", () => {
+  it("lists the 8 most cited domains with their daily citations, retrieved-only sources left out", async () => {
+    const { domains } = await sources(A, RANGE);
+    // a.com: C1, C2, C6, C8, C10 = 5; b.com: C2, C3 x3, C9 = 5; acme.com: 3; c.com .. h.com: 1 each (h.com is ninth).
+    expect(domains.domains.map((d) => [d.domain, d.citations])).toEqual([
+      ["a.com", 5], ["b.com", 5], ["acme.com", 3], ["c.com", 1], ["d.com", 1], ["e.com", 1], ["f.com", 1], ["g.com", 1],
+    ]);
+    expect(domains.domains.find((d) => d.domain === "acme.com")!.own).toBe(true);
+    const aDaily = domains.points.map((p) => p.counts["a.com"]);
+    expect(aDaily).toEqual([2, 0, 1, 0, 1, 0, 0, 0, 0, 1]);
+    expect(domains.points.find((p) => p.bucket === "2025-03-02")!.counts["b.com"]).toBe(3);
+  });
+
+  it("rates captures that cite an own domain", async () => {
+    const { ownDomain } = await sources(A, RANGE);
+    // C1, C4, C10 of 10.
+    expect(ownDomain).toMatchObject({ value: 0.3, n: 10, citing: 3 });
+  });
+
+  it("pages through cited pages, most cited first, with the latest title", async () => {
+    const first = ok(await A.person.browser.run(() => citedPagesAction({ filter: RANGE, page: 1, pageSize: 2 })))!;
+    // 12 pages: a.com/x, b.com/1, acme.com/, a.com/y, b.com/2, acme.com/pricing, c.com .. h.com.
+    expect(first.total).toBe(12);
+    expect(first.items).toEqual([
+      { url: "https://a.com/x", domain: "a.com", title: "A X (new)", own: false, citations: 4, captures: 4 },
+      { url: "https://b.com/1", domain: "b.com", title: null, own: false, citations: 4, captures: 3 },
+    ]);
+    const second = ok(await A.person.browser.run(() => citedPagesAction({ filter: RANGE, page: 2, pageSize: 2 })))!;
+    expect(second.items.map((p) => [p.url, p.citations])).toEqual([["https://acme.com/", 2], ["https://a.com/y", 1]]);
+  });
+});
+
+describe("costs", () => {
+  it("sums attempt costs per provider per day by the attempt's start", async () => {
+    const result = await costs(A, RANGE);
+    const daily = (provider: string) => result.daily.points.map((p) => p.spentMicros[provider]);
+    // Alpha: C1's first attempt started on 02-28 (outside); C3 500 + 1000 on 03-02; C11 200 + 400 + 0 on 03-04.
+    expect(daily(A.P1)).toEqual([1000, 1500, 1000, 600, 1000, 0, 0, 0, 0, 1000]);
+    // Beta: C8 300 (cancelled) + 2000 on 03-05.
+    expect(daily(A.P2)).toEqual([2000, 2000, 2000, 0, 2300, 0, 0, 0, 0, 2000]);
+  });
+
+  it("computes cost per accepted capture, retry waste and unknown outcomes", async () => {
+    const { byProvider, totals } = await costs(A, RANGE);
+    const alpha = byProvider.find((p) => p.id === A.P1)!;
+    const beta = byProvider.find((p) => p.id === A.P2)!;
+    expect(alpha).toMatchObject({ name: "Alpha", spentMicros: 6100, acceptedCaptures: 5, costPerAcceptedMicros: 1220, retryWasteMicros: 1100, unknownOutcomes: 2, unknownCostMicros: 900 });
+    expect(beta).toMatchObject({ name: "Beta", spentMicros: 10_300, acceptedCaptures: 5, costPerAcceptedMicros: 2060, retryWasteMicros: 300, unknownOutcomes: 0 });
+    expect(totals).toMatchObject({ spentMicros: 16_400, acceptedCaptures: 10, costPerAcceptedMicros: 1640, retryWasteMicros: 1400, unknownOutcomes: 2, unknownCostMicros: 900, estimatedCostMicros: 1200 });
+  });
+
+  it("applies the provider and tag filters to attempts through their captures", async () => {
+    expect((await costs(A, { ...RANGE, providers: [A.P2] })).totals.spentMicros).toBe(10_300);
+    // pricing (Q2): C3 1500, C4 2000, C9 1000.
+    expect((await costs(A, { ...RANGE, tags: ["pricing"] })).totals).toMatchObject({ spentMicros: 4500, acceptedCaptures: 3, unknownOutcomes: 1 });
+  });
+
+  it("shows this month's budget", async () => {
+    const { budget } = await costs(A, RANGE);
+    expect(budget).toMatchObject({ limitMicros: 50_000_000, usedMicros: 3_500_000, leftMicros: 46_500_000 });
+  });
+});
+
+describe("captures export", () => {
+  const get = (world: World, query: string) =>
+    world.person.browser.run(() => exportCaptures(new Request(`http://localhost:3000/api/exports/captures?${query}`)));
+
+  it("streams the captures in scope as CSV with quoted cells", async () => {
+    const response = await get(A, `format=csv&from=${RANGE.from}&to=${RANGE.to}&providers=${A.P1}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toContain("text/csv");
+    expect(response.headers.get("content-disposition")).toContain('filename="beacon-captures-acme-2025-03-01-to-2025-03-10.csv"');
+    expect(response.headers.get("x-total-count")).toBe("5");
+    const lines = (await response.text()).trimEnd().split("\r\n");
+    expect(lines[0]).toBe("capture_id,finished_at,prompt,provider,model,sample,brand_mentioned,position,sentiment,answer,cost_usd");
+    expect(lines).toHaveLength(6);
+    expect(lines[1]).toMatch(/^[0-9a-f-]{36},2025-03-01T10:00:00.000Z,Best anvil for a coyote\?,Alpha,P1-model,1,true,1,positive,"Answer C1, ""quoted"", with a comma",0.001000$/);
+  });
+
+  it("streams JSON with whole answers and costs in micro-dollars", async () => {
+    const response = await get(A, `format=json&from=${RANGE.from}&to=${RANGE.to}&tags=smb`);
+    const rows = (await response.json()) as { prompt: string; brandMentioned: boolean; costMicros: number; answer: string; finishedAt: string }[];
+    expect(rows.map((r) => r.finishedAt)).toEqual(["2025-03-03T10:00:00.000Z", "2025-03-03T12:00:00.000Z", "2025-03-10T23:59:59.000Z"]);
+    expect(rows[1]).toMatchObject({ prompt: PROMPTS.Q3.text, brandMentioned: true, costMicros: 2000, answer: 'Answer C6, "quoted", with a comma' });
+  });
+
+  it("answers 401 when signed out, 400 for a bad format, 404 for another workspace's brand", async () => {
+    const signedOut = await newBrowser().run(() => exportCaptures(new Request("http://localhost:3000/api/exports/captures?format=csv")));
+    expect(signedOut.status).toBe(401);
+    expect((await signedOut.json()).error.code).toBe("unauthorized");
+    expect((await get(A, "format=xml")).status).toBe(400);
+    expect((await get(A, `format=csv&brand=${B.brandId}`)).status).toBe(404);
+  });
+});
