@@ -118,8 +118,9 @@ export async function recordCall(config: BreakerConfig, outcome: CallOutcome, la
       return;
     }
     if (outcome === "ignored") return;
-    if (state.status !== "closed") {
-      // A call that started before the breaker opened: count it, but the window is paused.
+    if (state.status !== "closed" || state.forcedStatus) {
+      // A call that started before the breaker opened, or one an admin let through a forced
+      // breaker: count it, but the window is paused.
       await tx.breakerState.update({ where: { providerConfigId: config.id }, data: counters });
       return;
     }

@@ -8,7 +8,8 @@ export const captureJobKey = (captureId: string) => `capture:${captureId}`;
 
 /**
  * Each capture job carries its provider's flag so a worker can skip the jobs of a provider that
- * is at its concurrency cap or whose breaker is open (graphile-worker `forbiddenFlags`).
+ * is at its concurrency cap (graphile-worker `forbiddenFlags`). An open breaker works through the
+ * job's run_at instead (the capture is postponed).
  */
 export const providerFlag = (providerConfigId: string) => `p:${providerConfigId}`;
 
