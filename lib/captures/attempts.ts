@@ -40,6 +40,7 @@ export class FencedOutError extends Error {
 export type ClaimResult =
   | { kind: "claimed"; runToken: string; attemptNumber: number }
   | { kind: "busy" }
+  | { kind: "breaker_open"; retryAt: Date }
   | { kind: "not_runnable" };
 
 /**
@@ -48,9 +49,27 @@ export type ClaimResult =
  * provider, read under a per-provider advisory lock, so the cap holds across every worker
  * process; a crashed worker's slots come back when the sweeper recovers its captures.
  */
-export async function claimCapture(captureId: string, providerConfigId: string, maxConcurrency: number, workerId: string): Promise<ClaimResult> {
+export async function claimCapture(
+  captureId: string,
+  provider: { id: string; maxConcurrency: number; breakerOpenSeconds: number },
+  workerId: string,
+  probeToken: string | null,
+): Promise<ClaimResult> {
+  const providerConfigId = provider.id;
+  const maxConcurrency = provider.maxConcurrency;
   return db().$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`slot:${providerConfigId}`}, 0))`;
+    // The breaker may have opened since this worker was let through: look again, so that no
+    // attempt starts while it is open (except the probe, which holds the token).
+    const [breaker] = await tx.$queryRaw<{ status: string; forcedStatus: string | null; openUntil: Date | null; probeToken: string | null }[]>`
+      SELECT status::text AS status, "forcedStatus"::text AS "forcedStatus", "openUntil", "probeToken"::text AS "probeToken"
+      FROM breaker_states WHERE "providerConfigId" = ${providerConfigId}::uuid`;
+    const forcedOpen = breaker?.forcedStatus === "open";
+    const openNow = breaker && !breaker.forcedStatus && breaker.status !== "closed" && !(probeToken && breaker.probeToken === probeToken);
+    if (forcedOpen || openNow) {
+      const wait = breaker?.openUntil ? Math.max(1000, breaker.openUntil.getTime() - Date.now()) : provider.breakerOpenSeconds * 1000;
+      return { kind: "breaker_open", retryAt: new Date(Date.now() + wait) } as const;
+    }
     const [{ running }] = (await tx.$queryRaw<{ running: bigint }[]>`
       SELECT count(*) AS running FROM captures WHERE status = 'running' AND "providerConfigId" = ${providerConfigId}::uuid`) as [{ running: bigint }];
     if (Number(running) >= maxConcurrency) return { kind: "busy" } as const;

@@ -61,8 +61,12 @@ export async function runCapture(captureId: string, options: RunCaptureOptions):
   }
   const { probeToken } = permission;
 
-  const claim = await claimCapture(captureId, config.id, config.maxConcurrency, options.workerId);
+  const claim = await claimCapture(captureId, config, options.workerId, probeToken);
   if (claim.kind !== "claimed" && probeToken) await releaseProbe(config.id, probeToken);
+  if (claim.kind === "breaker_open") {
+    await postponeCapture(captureId, claim.retryAt);
+    return "postponed";
+  }
   if (claim.kind === "busy") {
     await requeueSoon(captureId, 200 + Math.floor(Math.random() * 800));
     return "busy";
