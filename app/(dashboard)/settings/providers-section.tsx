@@ -5,6 +5,7 @@ import { Badge, Card, EmptyState } from "@/components/ui/card";
 import { formatMicros } from "@/lib/billing/money";
 import { adapterLabels, ProviderFormDialog, searchModeLabels } from "./provider-form-dialog";
 import { SectionHeading } from "./section-heading";
+import { TestConnectionDialog } from "./test-connection-dialog";
 import { useProvidersQuery, type ProviderRow } from "./use-settings-queries";
 
 function priceSummary(p: ProviderRow) {
@@ -23,6 +24,7 @@ function priceSummary(p: ProviderRow) {
 export function ProvidersSection() {
   const query = useProvidersQuery();
   const [editing, setEditing] = useState<ProviderRow | "new" | null>(null);
+  const [testing, setTesting] = useState<ProviderRow | null>(null);
   const unconfigured = query.data?.some((p) => !p.configured);
 
   return (
@@ -88,6 +90,9 @@ export function ProvidersSection() {
                     <Button variant="ghost" size="sm" onClick={() => setEditing(p)} aria-label={`Edit ${p.name}`}>
                       Edit
                     </Button>
+                    <Button variant="ghost" size="sm" disabled={!p.configured} onClick={() => setTesting(p)} aria-label={`Test connection to ${p.name}`}>
+                      Test
+                    </Button>
                   </td>
                 </tr>
               ))}
@@ -100,6 +105,7 @@ export function ProvidersSection() {
           <strong>Not configured</strong>: this server has no API key for that adapter, so the provider cannot be picked for a check until an operator sets one.
         </p>
       )}
+      {testing && <TestConnectionDialog provider={testing} onClose={() => setTesting(null)} />}
       {editing && <ProviderFormDialog provider={editing === "new" ? undefined : editing} onClose={() => setEditing(null)} />}
     </section>
   );
