@@ -81,19 +81,18 @@ export async function getCheckProgress(workspaceId: string, checkId: string) {
       cancelRequestedAt: true,
       nextAttemptAt: true,
     },
-    orderBy: [{ sample: "asc" }],
+    // A stable order: rows must not move while the check page polls.
+    orderBy: [{ sample: "asc" }, { promptId: "asc" }, { providerConfigId: "asc" }],
   });
   const [prompts, providers, spent, names] = await Promise.all([
-    db().prompt.findMany({ where: { id: { in: [...new Set(captures.map((c) => c.promptId))] } }, select: { id: true, text: true } }),
+    db().prompt.findMany({ where: { id: { in: [...new Set(captures.map((c) => c.promptId))] } }, select: { id: true, text: true }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] }),
     db().providerConfig.findMany({ where: { id: { in: [...new Set(captures.map((c) => c.providerConfigId))] } }, select: { id: true, name: true, model: true }, orderBy: { name: "asc" } }),
     db().attempt.aggregate({ where: { capture: { checkId } }, _sum: { costMicros: true } }),
     userNames([check.startedById]),
   ]);
-  const promptOrder = new Map<string, number>();
-  captures.forEach((c) => promptOrder.has(c.promptId) || promptOrder.set(c.promptId, promptOrder.size));
   return {
     check: checkSummary(check, names, spent._sum.costMicros ?? 0n),
-    prompts: prompts.sort((a, b) => promptOrder.get(a.id)! - promptOrder.get(b.id)!),
+    prompts,
     providers,
     captures: captures.map((c) => ({ ...c, costMicros: Number(c.costMicros), cancelRequested: c.cancelRequestedAt !== null, cancelRequestedAt: undefined })),
   };
