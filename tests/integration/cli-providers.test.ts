@@ -1,0 +1,67 @@
+// `npm run beacon -- capture` against a local server speaking each provider's wire format: the
+// real CLI process, the real SDK, real HTTP. The printed result must be what the adapter
+// extracts from that provider's recorded answer, with the cost of its list prices.
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { costOf } from "@/lib/billing/money";
+import { LIST_PRICES } from "@/lib/providers/defaults";
+import { createAnthropicAdapter } from "@/lib/providers/anthropic";
+import { createGeminiAdapter } from "@/lib/providers/gemini";
+import { createOpenAIAdapter } from "@/lib/providers/openai";
+import { createPerplexityAdapter } from "@/lib/providers/perplexity";
+import type { ProviderAdapter } from "@/lib/providers/types";
+import { startFakeAnthropic } from "@/tests/support/fake-providers/anthropic-server";
+import { startFakeGemini } from "@/tests/support/fake-providers/gemini-server";
+import { startFakeOpenAI } from "@/tests/support/fake-providers/openai-server";
+import { startFakePerplexity } from "@/tests/support/fake-providers/perplexity-server";
+
+const run = promisify(execFile);
+const tsx = path.resolve("node_modules/tsx/dist/cli.mjs");
+
+type Server = { url: string; close: () => Promise<void> };
+const cases: {
+  adapter: keyof typeof LIST_PRICES;
+  start: () => Promise<Server>;
+  env: (url: string) => Record<string, string>;
+  inProcess: (url: string) => ProviderAdapter;
+}[] = [
+  { adapter: "openai", start: startFakeOpenAI, env: (url) => ({ OPENAI_API_KEY: "sk-cli", OPENAI_BASE_URL: url }), inProcess: (url) => createOpenAIAdapter(() => ({ apiKey: "sk-cli", baseURL: url })) },
+  { adapter: "perplexity", start: startFakePerplexity, env: (url) => ({ PERPLEXITY_API_KEY: "pplx-cli", PERPLEXITY_BASE_URL: url }), inProcess: (url) => createPerplexityAdapter(() => ({ apiKey: "pplx-cli", baseURL: url })) },
+  { adapter: "gemini", start: startFakeGemini, env: (url) => ({ GEMINI_API_KEY: "gem-cli", GOOGLE_GEMINI_BASE_URL: url }), inProcess: (url) => createGeminiAdapter(() => ({ apiKey: "gem-cli", baseUrl: url })) },
+  { adapter: "anthropic", start: startFakeAnthropic, env: (url) => ({ ANTHROPIC_API_KEY: "sk-ant-cli", ANTHROPIC_BASE_URL: url }), inProcess: (url) => createAnthropicAdapter(() => ({ apiKey: "sk-ant-cli", baseURL: url })) },
+];
+
+const servers = new Map<string, Server>();
+
+beforeAll(async () => {
+  for (const c of cases) servers.set(c.adapter, await c.start());
+});
+
+afterAll(async () => {
+  await Promise.all([...servers.values()].map((s) => s.close()));
+});
+
+describe.each(cases)("beacon capture --provider $adapter", (c) => {
+  it("prints the sources, search queries, usage and cost the provider returned", async () => {
+    const url = servers.get(c.adapter)!.url;
+    const prompt = "What is the best CRM for a 10-person startup?";
+    const model = LIST_PRICES[c.adapter].model;
+    const expected = await c.inProcess(url).call({ prompt, model, searchMode: "on", signal: new AbortController().signal });
+
+    const { stdout } = await run(process.execPath, [tsx, "--conditions=react-server", "scripts/beacon.ts", "capture", "--provider", c.adapter, "--prompt", prompt, "--search", "on"], {
+      env: { ...process.env, ...c.env(url) },
+      timeout: 60_000,
+    });
+    const printed = JSON.parse(stdout);
+    const p = LIST_PRICES[c.adapter].prices;
+    expect(printed).toMatchObject({ ok: true, text: expected.text, sources: expected.sources, searchQueries: expected.searchQueries, usage: expected.usage });
+    expect(printed.sources.length).toBeGreaterThan(0);
+    expect(printed.usage.inputTokens).toBeGreaterThan(0);
+    expect(printed.costMicros).toBe(
+      costOf(expected.usage, { inputPricePerMTokMicros: p.input, outputPricePerMTokMicros: p.output, cachedPricePerMTokMicros: p.cached, reasoningPricePerMTokMicros: p.reasoning, searchPriceMicros: p.search }),
+    );
+    expect(printed.latencyMs).toBeGreaterThanOrEqual(0);
+  });
+});
