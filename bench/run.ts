@@ -14,7 +14,9 @@
 //      the progress poll (5) against a 40-capture check at cap 1, so that it runs for ~10 s
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import fs from "node:fs";
 import os from "node:os";
+import path from "node:path";
 import { setDatabaseUrl } from "@/lib/config/env";
 import { startDatabase, type BenchDatabase } from "./lib/database";
 import { assertAlive, failureMarks, failuresSince, killAllChildren, startBeaconWorkers, stopAll, type BenchChild } from "./lib/processes";
@@ -63,6 +65,46 @@ const codeAtStart = gitState();
 /** 1-minute load average at each step: other processes on the machine skew every number. */
 const load: { at: string; loadAvg1m: number }[] = [];
 const noteLoad = (at: string) => load.push({ at, loadAvg1m: round(os.loadavg()[0]!, 2) });
+
+// --analytics-scale [--captures=N] [--runs=N]: only the analytics dashboards at scale
+// (bench/measure/analytics-scale.ts), results in bench/results/analytics-scale.json.
+const argValue = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1];
+const analyticsScale = process.argv.includes("--analytics-scale");
+
+async function runAnalyticsScale(): Promise<string> {
+  process.env.BEACON_DEMO_HISTORY_DAYS = "0"; // the generated captures are the only history
+  noteLoad("start");
+  database = await startDatabase(log);
+  setDatabaseUrl(database.url);
+  prismaLoaded = true;
+  const { measureAnalyticsScale, analyticsScaleMarkdown } = await import("./measure/analytics-scale");
+  const captures = Number(argValue("captures") ?? 1_000_000);
+  const runs = Number(argValue("runs") ?? 10);
+  if (!Number.isInteger(captures) || captures < 1 || !Number.isInteger(runs) || runs < 1) throw new Error("--captures and --runs take positive integers");
+  const result = await measureAnalyticsScale(database.url, { captures, runs, log });
+  noteLoad("end");
+  const cpus = os.cpus();
+  const machine = {
+    cpus: cpus.length,
+    cpuModel: cpus[0]?.model.trim() ?? "unknown",
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    platform: `${os.platform()} ${os.release()} ${os.arch()}`,
+    node: process.versions.node,
+    postgres: database.serverVersion,
+    database: database.source,
+  };
+  const totalSeconds = round((performance.now() - started) / 1000, 0);
+  const full = { timestamp: new Date().toISOString(), ...codeAtStart, machine, load, totalSeconds, ...result };
+  const file = path.join(process.cwd(), "bench", "results", "analytics-scale.json");
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, `${JSON.stringify(full, null, 2)}\n`);
+  log(`results written to ${file}`);
+  const header =
+    `Measured by \`npm run bench -- --analytics-scale\` on ${full.timestamp.slice(0, 10)}: ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB} GiB, ` +
+    `Node ${machine.node}, PostgreSQL ${machine.postgres} (${machine.database === "embedded" ? "embedded, fsync off" : machine.database}); the run took ${totalSeconds} s; ` +
+    `code ${codeAtStart.commit?.slice(0, 7) ?? "?"}${codeAtStart.dirty ? " with uncommitted changes" : ""}.`;
+  return analyticsScaleMarkdown(result, header);
+}
 
 async function main(): Promise<Results> {
   noteLoad("start");
@@ -163,11 +205,21 @@ async function main(): Promise<Results> {
 
 let exitCode = 0;
 try {
-  const results = await main();
-  await cleanup();
-  results.totalSeconds = round((performance.now() - started) / 1000, 0);
-  log(`results written to ${writeResults(results)}`);
-  console.log(markdown(results));
+  if (analyticsScale) {
+    const table = await runAnalyticsScale();
+    await cleanup();
+    console.log(table);
+  } else {
+    const results = await main();
+    await cleanup();
+    // Analysis needs no database: answers per second on one core, after the pipeline phases.
+    const { measureAnalysisThroughput } = await import("./measure/analysis-throughput");
+    const analysis = measureAnalysisThroughput();
+    results.totalSeconds = round((performance.now() - started) / 1000, 0);
+    log(`results written to ${writeResults(Object.assign(results, { analysis }))}`);
+    console.log(markdown(results));
+    console.log(`\nAnalysis throughput: ${analysis.answersPerSecondPerCore} answers/s on one core (${analysis.answers} simulated answers of ${analysis.meanAnswerChars} characters on average).`);
+  }
 } catch (error) {
   exitCode = 1;
   if (!interrupted) {

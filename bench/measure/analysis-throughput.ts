@@ -1,0 +1,34 @@
+// Analysis throughput: answers analysed per second on one core (analyzeAnswer is synchronous,
+// so one Node thread = one core). The answers are the simulator's, in all four styles (lists,
+// tables, links, citations), analysed against the demo brand and its three competitors.
+import { analyzeAnswer } from "@/lib/analysis/analyze";
+import { seededRandom } from "@/lib/providers/simulator/random";
+import { simulateAnswer } from "@/lib/providers/simulator/simulator";
+import { DEMO_BRAND, DEMO_PROMPTS } from "@/lib/seed/demo-content";
+
+export type AnalysisThroughput = { answers: number; seconds: number; answersPerSecondPerCore: number; meanAnswerChars: number };
+
+export function measureAnalysisThroughput(count = 5000): AnalysisThroughput {
+  const random = seededRandom("bench:analysis");
+  const styles = ["chatgpt", "perplexity", "gemini", "claude"] as const;
+  const brand = { name: DEMO_BRAND.name, aliases: DEMO_BRAND.aliases, domains: DEMO_BRAND.domains };
+  const answers = Array.from({ length: count }, (_, i) =>
+    simulateAnswer({
+      prompt: DEMO_PROMPTS[i % DEMO_PROMPTS.length]!.text,
+      searchMode: "on",
+      subject: { brand, competitors: DEMO_BRAND.competitors },
+      style: styles[i % styles.length]!,
+      random,
+    }),
+  );
+  for (const answer of answers.slice(0, 200)) analyzeAnswer({ answer: answer.text, brand, competitors: DEMO_BRAND.competitors, sources: answer.sources }); // warm-up
+  const started = performance.now();
+  for (const answer of answers) analyzeAnswer({ answer: answer.text, brand, competitors: DEMO_BRAND.competitors, sources: answer.sources });
+  const seconds = (performance.now() - started) / 1000;
+  return {
+    answers: count,
+    seconds: Math.round(seconds * 1000) / 1000,
+    answersPerSecondPerCore: Math.round(count / seconds),
+    meanAnswerChars: Math.round(answers.reduce((n, a) => n + a.text.length, 0) / count),
+  };
+}

@@ -1,0 +1,305 @@
+// npm run bench -- --analytics-scale [--captures=N] [--runs=N]: the analytics dashboards at
+// scale. One workspace (the demo's, without its simulated history) gets N captures (default
+// 1,000,000) spread over the last 180 days, each with the brand's and three competitors' mention
+// rows and 2–3 citations over ~200 domains, generated entirely in SQL. Then each dashboard query
+// (lib/analytics) and the Overview page's server action (overviewAction: resolveFilter +
+// overviewDashboard, called directly because a server action needs a request scope) is timed
+// for a 30-day and a 90-day range: 2 warm-ups, then `runs` timed calls, one at a time.
+// Import only after setDatabaseUrl() (lib/db/prisma.ts reads it).
+import type pg from "pg";
+import { resolveFilter, type ResolvedFilter } from "@/lib/analytics/filter";
+import { overviewKpis } from "@/lib/analytics/kpis";
+import { overviewDashboard } from "@/lib/analytics/overview";
+import { analyticsFilterInput, lastDays } from "@/lib/analytics/schemas";
+import { sourcesDashboard, topDomainsOverTime } from "@/lib/analytics/sources";
+import { shareOfVoiceOverTime, visibilityOverTime } from "@/lib/analytics/trends";
+import { db } from "@/lib/db/prisma";
+import { DEMO_WORKSPACE } from "@/lib/seed/demo-content";
+import { seedDemo } from "@/lib/seed/demo";
+import { connect } from "../lib/database";
+import { round, summarize, type Summary } from "../lib/stats";
+
+const HISTORY_DAYS = 180;
+const CHECKS = 10;
+const DOMAINS = 200;
+const BATCH = 100_000;
+const SLOW_MS = 1000;
+
+export type AnalyticsScaleRow = { query: string; rangeDays: number; ms: Summary };
+export type AnalyticsScaleResult = {
+  captures: number;
+  mentions: number;
+  citations: number;
+  historyDays: number;
+  generateSeconds: number;
+  analyzeSeconds: number;
+  tableSizesMB: Record<string, number>;
+  runs: number;
+  warmups: number;
+  rows: AnalyticsScaleRow[];
+  /** EXPLAIN (ANALYZE, BUFFERS) of every SQL statement of a query whose p95 was over 1 s. */
+  slowPlans: { query: string; rangeDays: number; plans: string[] }[];
+};
+
+type Ids = { workspaceId: string; brandId: string; brandName: string; competitors: { id: string; name: string }[]; promptIds: string[]; providerIds: string[] };
+
+async function demoIds(): Promise<Ids> {
+  await seedDemo();
+  const workspace = await db().workspace.findUniqueOrThrow({ where: { slug: DEMO_WORKSPACE.slug } });
+  const brand = await db().brand.findFirstOrThrow({
+    where: { workspaceId: workspace.id },
+    orderBy: { createdAt: "asc" },
+    include: { competitors: { orderBy: { createdAt: "asc" }, select: { id: true, name: true } } },
+  });
+  const prompts = await db().prompt.findMany({ where: { workspaceId: workspace.id }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], select: { id: true } });
+  const providers = await db().providerConfig.findMany({ where: { workspaceId: workspace.id, adapter: "simulator" }, orderBy: { name: "asc" }, select: { id: true } });
+  return {
+    workspaceId: workspace.id,
+    brandId: brand.id,
+    brandName: brand.name,
+    competitors: brand.competitors,
+    promptIds: prompts.map((p) => p.id),
+    providerIds: providers.map((p) => p.id),
+  };
+}
+
+/**
+ * Captures g = 0..count-1: prompt and provider cycle with g, then the check, then the sample, so
+ * (check, prompt, provider, sample) stays unique. Everything else comes from hashes of g or of
+ * the capture id, so a run generates the same shape every time. One statement per batch inserts
+ * the captures, their mentions and their citations (data-modifying CTEs share `ins`).
+ */
+async function generate(client: pg.Client, ids: Ids, count: number, log: (line: string) => void): Promise<void> {
+  const checkIds: string[] = [];
+  for (let i = 0; i < CHECKS; i++) {
+    const { rows } = await client.query<{ id: string }>(
+      `INSERT INTO checks (id, "workspaceId", "brandId", status, samples, "totalCaptures", "succeededCount", "createdAt", "updatedAt", "finishedAt")
+       VALUES (gen_random_uuid(), $1, $2, 'completed', 1, 0, 0, now() - interval '${HISTORY_DAYS} days', now(), now()) RETURNING id`,
+      [ids.workspaceId, ids.brandId],
+    );
+    checkIds.push(rows[0]!.id);
+  }
+  const combos = ids.promptIds.length * ids.providerIds.length;
+  const entities = [
+    { kind: "brand", brandId: ids.brandId, competitorId: null, name: ids.brandName, rate: 45 },
+    ...ids.competitors.map((c, i) => ({ kind: "competitor", brandId: null, competitorId: c.id, name: c.name, rate: 70 - 10 * i })),
+  ];
+  for (let from = 0; from < count; from += BATCH) {
+    const to = Math.min(count, from + BATCH) - 1;
+    const t0 = performance.now();
+    await client.query(
+      `WITH g AS (
+         SELECT g, abs(hashint8(g::bigint)::bigint) AS h FROM generate_series($1::int, $2::int) g
+       ),
+       ins AS (
+         INSERT INTO captures (id, "workspaceId", "checkId", "brandId", "promptId", "providerConfigId", sample, status,
+           "attemptCount", "maxAttempts", model, "searchMode", "answerText", "costMicros", "latencyMs",
+           "startedAt", "finishedAt", "analyzedAt", "createdAt", "updatedAt")
+         SELECT gen_random_uuid(), $3::uuid, ($4::uuid[])[1 + (g / $7) % $8], $5::uuid,
+           ($6::uuid[])[1 + (g % $7) / $10], ($9::uuid[])[1 + g % $10], (g / ($7 * $8))::int, 'succeeded',
+           1, 3, 'simulator', 'auto', 'Benchmark answer', 1000, 800 + h % 1000,
+           t - interval '1 second', t, t, t - interval '2 seconds', t
+         FROM (SELECT g, h, date_trunc('second', now()) - make_interval(secs => (h % ${HISTORY_DAYS * 86400})::float8) AS t FROM g) x
+         RETURNING id
+       ),
+       ent AS (
+         SELECT * FROM json_to_recordset($11::json) AS e(k int, kind "EntityKind", "brandId" uuid, "competitorId" uuid, name text, rate int)
+       ),
+       men AS (
+         INSERT INTO mentions ("workspaceId", "captureId", kind, "brandId", "competitorId", name, mentioned, count, position, sentiment)
+         SELECT $3::uuid, ins.id, ent.kind, ent."brandId", ent."competitorId", ent.name, mh % 100 < ent.rate,
+           CASE WHEN mh % 100 < ent.rate THEN 1 + (mh / 100) % 3 ELSE 0 END,
+           CASE WHEN mh % 100 < ent.rate THEN 1 + (mh / 300) % 4 END,
+           CASE WHEN mh % 100 < ent.rate THEN (ARRAY['positive', 'neutral', 'negative']::"Sentiment"[])[1 + (mh / 1200) % 3] END
+         FROM ins CROSS JOIN ent CROSS JOIN LATERAL (SELECT abs(hashtext(ins.id::text || ent.k)::bigint) AS mh) m
+       )
+       INSERT INTO citations ("workspaceId", "captureId", url, domain, "isOwnDomain", "citedInText", position)
+       SELECT $3::uuid, ins.id, 'https://' || d.domain || '/page-' || (ch / 7) % 50, d.domain, d.domain = 'lumencrm.com', ch % 10 <> 0, n
+       FROM ins
+       CROSS JOIN LATERAL (SELECT abs(hashtext(ins.id::text)::bigint) AS ih) i
+       CROSS JOIN LATERAL generate_series(1, 2 + (ih % 2)::int) n
+       CROSS JOIN LATERAL (SELECT abs(hashtext(ins.id::text || n))::bigint AS ch) c
+       -- Skewed: a few domains are cited far more than the rest.
+       CROSS JOIN LATERAL (SELECT CASE WHEN floor(${DOMAINS} * power((ch % 10007) / 10007.0, 2))::int = 0 THEN 'lumencrm.com'
+                                       ELSE 'source-' || floor(${DOMAINS} * power((ch % 10007) / 10007.0, 2))::int || '.example.com' END AS domain) d`,
+      [
+        from,
+        to,
+        ids.workspaceId,
+        checkIds,
+        ids.brandId,
+        ids.promptIds,
+        combos,
+        CHECKS,
+        ids.providerIds,
+        ids.providerIds.length,
+        JSON.stringify(entities.map((e, k) => ({ k, ...e }))),
+      ],
+    );
+    log(`analytics-scale: captures ${(to + 1).toLocaleString("en-US")} of ${count.toLocaleString("en-US")} (${round((performance.now() - t0) / 1000)} s for this batch)`);
+  }
+  const perCheck = Math.ceil(count / CHECKS);
+  await client.query(`UPDATE checks SET "totalCaptures" = $2, "succeededCount" = $2 WHERE id = ANY($1::uuid[])`, [checkIds, perCheck]);
+}
+
+type Measured = { query: string; rangeDays: number; run: () => Promise<unknown> };
+
+/** Records the SQL that db().$queryRaw runs during `fn` (for EXPLAIN of the slow ones). */
+async function captureSql(fn: () => Promise<unknown>): Promise<{ text: string; values: unknown[] }[]> {
+  const client = db() as unknown as { $queryRaw: (...args: unknown[]) => Promise<unknown> };
+  const original = client.$queryRaw;
+  const seen: { text: string; values: unknown[] }[] = [];
+  client.$queryRaw = function (this: unknown, ...args: unknown[]) {
+    const first = args[0] as { text?: string; values?: unknown[] } | TemplateStringsArray;
+    if (Array.isArray(first) && "raw" in first) {
+      const strings = first as TemplateStringsArray;
+      // The tagged-template form: rebuild it as a Prisma.Sql to read its text and values.
+      seen.push({ text: "", values: [strings, ...args.slice(1)] });
+    } else if (first && typeof first === "object" && "text" in first) {
+      seen.push({ text: first.text ?? "", values: first.values ?? [] });
+    }
+    return original.apply(client, args);
+  };
+  try {
+    await fn();
+  } finally {
+    client.$queryRaw = original;
+  }
+  const { Prisma } = await import("@/lib/generated/prisma/client");
+  return seen.map((s) => {
+    if (s.text) return s;
+    const [strings, ...values] = s.values as [TemplateStringsArray, ...unknown[]];
+    const sql = Prisma.sql(strings, ...values);
+    return { text: sql.text, values: sql.values };
+  });
+}
+
+async function explain(client: pg.Client, fn: () => Promise<unknown>): Promise<string[]> {
+  const statements = await captureSql(fn);
+  const plans: string[] = [];
+  for (const s of statements) {
+    const values = s.values.map((v) => (v instanceof Date ? v.toISOString().replace("Z", "") : v));
+    const { rows } = await client.query<{ "QUERY PLAN": string }>(`EXPLAIN (ANALYZE, BUFFERS) ${s.text}`, values);
+    plans.push(rows.map((r) => r["QUERY PLAN"]).join("\n"));
+  }
+  return plans;
+}
+
+export async function measureAnalyticsScale(
+  url: string,
+  opts: { captures: number; runs: number; warmups?: number; log: (line: string) => void },
+): Promise<AnalyticsScaleResult> {
+  const { log, runs } = opts;
+  const warmups = opts.warmups ?? 2;
+  const ids = await demoIds();
+  if (ids.providerIds.length === 0 || ids.promptIds.length === 0 || ids.competitors.length === 0) throw new Error("the demo workspace has no simulator providers, prompts or competitors");
+  const client = await connect(url);
+  try {
+    await client.query("SET timezone = 'UTC'");
+    await client.query("SET maintenance_work_mem = '256MB'");
+    const t0 = performance.now();
+    await generate(client, ids, opts.captures, log);
+    const generateSeconds = round((performance.now() - t0) / 1000);
+    log(`analytics-scale: generated in ${generateSeconds} s; ANALYZE`);
+    const t1 = performance.now();
+    await client.query("VACUUM ANALYZE captures, mentions, citations, checks");
+    const analyzeSeconds = round((performance.now() - t1) / 1000);
+    const { rows: counts } = await client.query<{ captures: string; mentions: string; citations: string }>(
+      `SELECT (SELECT count(*) FROM captures WHERE "workspaceId" = $1) AS captures,
+              (SELECT count(*) FROM mentions WHERE "workspaceId" = $1) AS mentions,
+              (SELECT count(*) FROM citations WHERE "workspaceId" = $1) AS citations`,
+      [ids.workspaceId],
+    );
+    const { rows: sizes } = await client.query<{ name: string; mb: string }>(
+      `SELECT relname AS name, round(pg_total_relation_size(oid) / 1048576.0) AS mb FROM pg_class WHERE relname IN ('captures', 'mentions', 'citations')`,
+    );
+
+    const resolved = async (days: number): Promise<ResolvedFilter> => {
+      const r = await resolveFilter(ids.workspaceId, analyticsFilterInput.parse(lastDays(days)));
+      if (!r) throw new Error("the demo workspace has no brand");
+      return r;
+    };
+    const measured: Measured[] = [];
+    for (const days of [30, 90]) {
+      const r = await resolved(days);
+      const input = analyticsFilterInput.parse(days === 30 ? {} : lastDays(days)); // 30 days is the page's default filter
+      measured.push(
+        { query: "overview KPIs (overviewKpis)", rangeDays: days, run: () => overviewKpis(r.filter) },
+        { query: "visibility over time (visibilityOverTime)", rangeDays: days, run: () => visibilityOverTime(r) },
+        { query: "share of voice over time (shareOfVoiceOverTime)", rangeDays: days, run: () => shareOfVoiceOverTime(r) },
+        { query: "top domains over time (topDomainsOverTime)", rangeDays: days, run: () => topDomainsOverTime(r.filter) },
+        {
+          query: "Overview page action (overviewAction: resolveFilter + overviewDashboard)",
+          rangeDays: days,
+          run: async () => overviewDashboard((await resolveFilter(ids.workspaceId, input))!),
+        },
+        {
+          query: "Sources page action (sourcesAction: resolveFilter + sourcesDashboard)",
+          rangeDays: days,
+          run: async () => sourcesDashboard((await resolveFilter(ids.workspaceId, input))!.filter),
+        },
+      );
+    }
+
+    const rows: AnalyticsScaleRow[] = [];
+    for (const m of measured) {
+      for (let i = 0; i < warmups; i++) await m.run();
+      const times: number[] = [];
+      for (let i = 0; i < runs; i++) {
+        const start = performance.now();
+        await m.run();
+        times.push(performance.now() - start);
+      }
+      const ms = summarize(times);
+      rows.push({ query: m.query, rangeDays: m.rangeDays, ms });
+      log(`analytics-scale: ${m.query}, ${m.rangeDays} days: median ${ms.median} ms, p95 ${ms.p95} ms`);
+    }
+
+    const slowPlans: AnalyticsScaleResult["slowPlans"] = [];
+    for (const [i, row] of rows.entries()) {
+      if (row.ms.p95 <= SLOW_MS || row.query.includes("action")) continue; // the actions are made of the queries above
+      try {
+        slowPlans.push({ query: row.query, rangeDays: row.rangeDays, plans: await explain(client, measured[i]!.run) });
+      } catch (error) {
+        slowPlans.push({ query: row.query, rangeDays: row.rangeDays, plans: [`EXPLAIN failed: ${String(error)}`] });
+      }
+    }
+
+    return {
+      captures: Number(counts[0]!.captures),
+      mentions: Number(counts[0]!.mentions),
+      citations: Number(counts[0]!.citations),
+      historyDays: HISTORY_DAYS,
+      generateSeconds,
+      analyzeSeconds,
+      tableSizesMB: Object.fromEntries(sizes.map((s) => [s.name, Number(s.mb)])),
+      runs,
+      warmups,
+      rows,
+      slowPlans,
+    };
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+export function analyticsScaleMarkdown(r: AnalyticsScaleResult, header: string): string {
+  const n = (v: number) => v.toLocaleString("en-US");
+  const lines = [
+    header,
+    "",
+    `${n(r.captures)} captures, ${n(r.mentions)} mentions, ${n(r.citations)} citations over ${r.historyDays} days in one workspace ` +
+      `(generated in ${r.generateSeconds} s, VACUUM ANALYZE ${r.analyzeSeconds} s; ${Object.entries(r.tableSizesMB).map(([t, mb]) => `${t} ${n(mb)} MB`).join(", ")}). ` +
+      `Each query: ${r.warmups} warm-ups, then ${r.runs} runs one at a time.`,
+    "",
+    "| query | range | median | p95 |",
+    "| --- | --- | --- | --- |",
+    ...r.rows.map((row) => `| ${row.query} | ${row.rangeDays} days | ${n(row.ms.median)} ms | ${n(row.ms.p95)} ms${row.ms.p95 > SLOW_MS ? " ⚠" : ""} |`),
+  ];
+  for (const s of r.slowPlans) {
+    lines.push("", `EXPLAIN (ANALYZE, BUFFERS) of ${s.query}, ${s.rangeDays} days (first lines):`, "", "```");
+    for (const plan of s.plans) lines.push(...plan.split("\n").slice(0, 12), "");
+    lines.push("```");
+  }
+  return lines.join("\n");
+}
