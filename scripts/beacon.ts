@@ -2,7 +2,9 @@
 //   api-key create --workspace <slug> --name <name>
 //       prints a new API key (shown once)
 //   capture --provider <openai|perplexity|gemini|anthropic|simulator> --prompt "<text>" [--model <m>] [--search on|off|auto]
-//       calls that provider once, outside any check, and prints the normalised result as JSON
+//           [--max-output-tokens <n>] [--max-search-calls <n>]
+//       calls that provider once, outside any check, with those limits (default: a new provider
+//       configuration's), and prints the normalised result as JSON
 //   analyze <file.json>
 //       analyses an answer: { answer, brand: {name, aliases, domains}, competitors: [same], sources? }
 import { parseArgs } from "node:util";
@@ -12,6 +14,7 @@ import { getDatabase } from "@/lib/db/database-url";
 const USAGE = `Usage:
   npm run beacon -- api-key create --workspace <slug> --name <name>
   npm run beacon -- capture --provider <openai|perplexity|gemini|anthropic|simulator> --prompt "<text>" [--model <m>] [--search on|off|auto] [--timeout <seconds>]
+      [--max-output-tokens <n>] [--max-search-calls <n>]
   npm run --silent beacon -- analyze <file.json>`;
 
 function fail(message: string): never {
@@ -42,7 +45,15 @@ async function createApiKeyCommand(args: string[]) {
 async function captureCommand(args: string[]) {
   const { values } = parseArgs({
     args,
-    options: { provider: { type: "string" }, prompt: { type: "string" }, model: { type: "string" }, search: { type: "string" }, timeout: { type: "string" } },
+    options: {
+      provider: { type: "string" },
+      prompt: { type: "string" },
+      model: { type: "string" },
+      search: { type: "string" },
+      timeout: { type: "string" },
+      "max-output-tokens": { type: "string" },
+      "max-search-calls": { type: "string" },
+    },
     strict: true,
   });
   const adapters = ["openai", "perplexity", "gemini", "anthropic", "simulator"] as const;
@@ -51,8 +62,18 @@ async function captureCommand(args: string[]) {
   if (!values.prompt?.trim()) fail(`--prompt is required.\n${USAGE}`);
   const searchMode = (values.search ?? "auto") as "on" | "off" | "auto";
   if (!["on", "off", "auto"].includes(searchMode)) fail("--search must be on, off or auto.");
-  const { LIST_PRICES } = await import("@/lib/providers/defaults");
+  const { DEFAULT_CALL_LIMITS, LIST_PRICES } = await import("@/lib/providers/defaults");
+  const { callLimitsSchema } = await import("@/lib/providers/schemas");
   const { testCall } = await import("@/lib/providers/test-call");
+  const numberOr = (text: string | undefined, fallback: number) => (text === undefined ? fallback : text.trim() ? Number(text) : NaN);
+  const limits = callLimitsSchema.safeParse({
+    maxOutputTokens: numberOr(values["max-output-tokens"], DEFAULT_CALL_LIMITS.maxOutputTokens),
+    maxSearchCalls: numberOr(values["max-search-calls"], DEFAULT_CALL_LIMITS.maxSearchCalls),
+  });
+  if (!limits.success) {
+    const flags = { maxOutputTokens: "--max-output-tokens", maxSearchCalls: "--max-search-calls" };
+    fail(limits.error.issues.map((i) => `${flags[i.path[0] as keyof typeof flags]}: ${i.message}`).join("\n"));
+  }
   const list = adapter === "simulator" ? LIST_PRICES.openai : LIST_PRICES[adapter];
   const p = list.prices;
   const result = await testCall({
@@ -61,6 +82,7 @@ async function captureCommand(args: string[]) {
     searchMode,
     prompt: values.prompt.trim(),
     timeoutMs: Number(values.timeout ?? 120) * 1000,
+    limits: limits.data,
     price: { inputPricePerMTokMicros: p.input, outputPricePerMTokMicros: p.output, cachedPricePerMTokMicros: p.cached, reasoningPricePerMTokMicros: p.reasoning, searchPriceMicros: p.search },
     settings: adapter === "simulator" ? { latencyMinMs: 200, latencyMaxMs: 600 } : undefined,
   });

@@ -4,7 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { cancelCheck } from "@/lib/checks/cancel-retry";
 import { createCheck, hashRequest } from "@/lib/checks/create-check";
-import { TERMINAL_CHECK_STATUSES } from "@/lib/checks/refresh";
+import { isCheckFinished } from "@/lib/captures/states";
 import { db } from "@/lib/db/prisma";
 import { DEMO_LOGIN, DEMO_WORKSPACE } from "@/lib/seed/demo-content";
 import { seedDemo } from "@/lib/seed/demo";
@@ -59,7 +59,7 @@ export const checkRow = (checkId: string) => db().check.findUniqueOrThrow({ wher
 export function waitForCheck(checkId: string, timeoutMs: number, intervalMs = 20) {
   const probe = async () => {
     const check = await checkRow(checkId);
-    return (TERMINAL_CHECK_STATUSES as string[]).includes(check.status) ? check : null;
+    return isCheckFinished(check.status) ? check : null;
   };
   return waitFor(probe, timeoutMs, intervalMs);
 }

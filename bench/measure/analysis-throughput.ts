@@ -2,6 +2,7 @@
 // so one Node thread = one core). The answers are the simulator's, in all four styles (lists,
 // tables, links, citations), analysed against the demo brand and its three competitors.
 import { analyzeAnswer } from "@/lib/analysis/analyze";
+import { DEFAULT_CALL_LIMITS } from "@/lib/providers/defaults";
 import { seededRandom } from "@/lib/providers/simulator/random";
 import { simulateAnswer } from "@/lib/providers/simulator/simulator";
 import { DEMO_BRAND, DEMO_PROMPTS } from "@/lib/seed/demo-content";
@@ -16,6 +17,7 @@ export function measureAnalysisThroughput(count = 5000): AnalysisThroughput {
     simulateAnswer({
       prompt: DEMO_PROMPTS[i % DEMO_PROMPTS.length]!.text,
       searchMode: "on",
+      limits: DEFAULT_CALL_LIMITS,
       subject: { brand, competitors: DEMO_BRAND.competitors },
       style: styles[i % styles.length]!,
       random,

@@ -3,6 +3,7 @@ import { analyzeAnswer } from "@/lib/analysis/analyze";
 import { isOwnDomain } from "@/lib/analysis/citations";
 import { mentionRows } from "@/lib/analysis/rows";
 import { db } from "@/lib/db/prisma";
+import { enqueueReanalysis } from "@/lib/jobs/enqueue";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
 type Tx = Prisma.TransactionClient;
@@ -24,7 +25,7 @@ export async function startReanalysis(tx: Tx, workspaceId: string, brandId: stri
     return waiting.id;
   }
   const run = await tx.analysisRun.create({ data: { workspaceId, brandId, total }, select: { id: true } });
-  await tx.$executeRaw`SELECT graphile_worker.add_job('reanalyze', json_build_object('analysisRunId', ${run.id}::text), queue_name => ${`reanalyze:${brandId}`})`;
+  await enqueueReanalysis(tx, { analysisRunId: run.id }, brandId);
   return run.id;
 }
 

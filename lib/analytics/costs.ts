@@ -50,7 +50,7 @@ export async function costsDashboard({ filter: f, providers }: ResolvedFilter, n
       SELECT c."providerConfigId"::text AS provider, count(*)::int AS captures
       FROM captures c WHERE ${captureScope(f)}
       GROUP BY 1`,
-    budgetStatus(f.workspaceId, now),
+    budgetStatus(f.workspaceId),
   ]);
 
   const names = new Map(providers.map((p) => [p.id, p.name]));

@@ -1,71 +1,136 @@
 import "server-only";
-import type { Prisma } from "@/lib/generated/prisma/client";
 import { formatMicros } from "@/lib/billing/money";
 import { db } from "@/lib/db/prisma";
 import { UserError } from "@/lib/errors";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 type Tx = Prisma.TransactionClient;
+
+// A workspace's monthly budget (DESIGN.md "Money"), one `budget_periods` row per UTC month of the
+// DATABASE clock, so that web servers and workers on machines whose clocks disagree (or a check
+// created at midnight on the 1st) all count in the same month. Three sums:
+//   reservedMicros  holds of unfinished captures: their expected cost, taken when a check is
+//                   created or retried (admission: charged + reserved + new <= budget)
+//   inFlightMicros  worst cases of the calls running now, taken before each call
+//   chargedMicros   what attempts cost (actual, or the estimate of an unknown or aborted call)
+// The hard cap is charged + inFlight <= budget: a call starts only if its worst case fits, and
+// it is charged at most that worst case. Only lib/captures/lifecycle calls the writers below,
+// inside its transitions, after the capture and check rows are locked (one lock order).
+
+/** The current month in the database's clock, as a `date`. */
+export const CURRENT_PERIOD = Prisma.sql`date_trunc('month', now() AT TIME ZONE 'UTC')::date`;
 
 export class BudgetExceededError extends UserError {
   override readonly status = 402;
   override readonly code = "budget_exceeded";
 }
 
-/** Budgets are per calendar month in UTC; a check counts in the month it was created. */
-export function periodStartOf(date: Date): Date {
-  return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1));
-}
+const limitOf = (workspaceSql: Prisma.Sql) => Prisma.sql`(SELECT w."monthlyBudgetMicros" FROM workspaces w WHERE w.id = ${workspaceSql})`;
 
 /**
- * Reserves `amountMicros` against the workspace's monthly budget, atomically: two checks
- * created at once cannot both squeeze under the limit. Refuses with the shortfall otherwise.
+ * Admission: holds `amountMicros` of this month's budget for new or retried captures, atomically
+ * (two checks created at once cannot both squeeze under the limit). Returns the month the hold
+ * is in; refuses with the shortfall otherwise.
  */
-export async function reserveBudget(tx: Tx, workspaceId: string, amountMicros: number, now = new Date()): Promise<void> {
-  const period = periodStartOf(now);
-  await tx.$executeRaw`
-    INSERT INTO budget_periods ("workspaceId", "periodStart", "reservedMicros", "chargedMicros", "updatedAt")
-    VALUES (${workspaceId}::uuid, ${period}::date, 0, 0, now())
-    ON CONFLICT DO NOTHING`;
-  const updated = await tx.$queryRaw<{ ok: number }[]>`
-    UPDATE budget_periods b SET "reservedMicros" = b."reservedMicros" + ${amountMicros}, "updatedAt" = now()
-    FROM workspaces w
-    WHERE b."workspaceId" = ${workspaceId}::uuid AND b."periodStart" = ${period}::date AND w.id = b."workspaceId"
-      AND (w."monthlyBudgetMicros" IS NULL OR b."reservedMicros" + b."chargedMicros" + ${amountMicros} <= w."monthlyBudgetMicros")
-    RETURNING 1 AS ok`;
-  if (updated.length) return;
+export async function holdBudget(tx: Tx, workspaceId: string, amountMicros: number): Promise<Date> {
+  const limit = limitOf(Prisma.sql`${workspaceId}::uuid`);
+  const rows = await tx.$queryRaw<{ period: Date }[]>`
+    INSERT INTO budget_periods ("workspaceId", "periodStart", "reservedMicros", "updatedAt")
+    SELECT ${workspaceId}::uuid, ${CURRENT_PERIOD}, ${amountMicros}, now()
+    WHERE ${limit} IS NULL OR ${amountMicros} <= ${limit}
+    ON CONFLICT ("workspaceId", "periodStart") DO UPDATE
+      SET "reservedMicros" = budget_periods."reservedMicros" + EXCLUDED."reservedMicros", "updatedAt" = now()
+      WHERE ${limit} IS NULL OR budget_periods."chargedMicros" + budget_periods."reservedMicros" + EXCLUDED."reservedMicros" <= ${limit}
+    RETURNING "periodStart" AS period`;
+  if (rows[0]) return rows[0].period;
 
-  const [state] = await tx.$queryRaw<{ limit: bigint; used: bigint }[]>`
-    SELECT w."monthlyBudgetMicros" AS limit, b."reservedMicros" + b."chargedMicros" AS used
-    FROM workspaces w JOIN budget_periods b ON b."workspaceId" = w.id AND b."periodStart" = ${period}::date
-    WHERE w.id = ${workspaceId}::uuid`;
-  const limit = Number(state?.limit ?? 0);
-  const left = Math.max(0, limit - Number(state?.used ?? 0));
+  const status = await budgetStatus(workspaceId, tx);
+  const limitMicros = status.limitMicros ?? 0;
+  const left = Math.max(0, status.leftMicros ?? 0);
   throw new BudgetExceededError(
-    `This check would cost about ${formatMicros(amountMicros)}, which is ${formatMicros(amountMicros - left)} over this month's budget ` +
-      `(${formatMicros(left)} of ${formatMicros(limit)} left). Ask an admin to raise the budget or run fewer prompts, providers or samples.`,
+    `This would cost about ${formatMicros(amountMicros)}, which is ${formatMicros(amountMicros - left)} over this month's budget ` +
+      `(${formatMicros(left)} of ${formatMicros(limitMicros)} left). Ask an admin to raise the budget or run fewer prompts, providers or samples.`,
   );
 }
 
-/** Moves a settled check's money: releases its reservation and charges its accepted cost. */
-export async function settleBudget(tx: Tx, workspaceId: string, periodOf: Date, releaseMicros: bigint, chargeMicros: bigint) {
-  await tx.$executeRaw`
-    UPDATE budget_periods SET
-      "reservedMicros" = GREATEST(0, "reservedMicros" - ${releaseMicros}),
-      "chargedMicros" = "chargedMicros" + ${chargeMicros},
-      "updatedAt" = now()
-    WHERE "workspaceId" = ${workspaceId}::uuid AND "periodStart" = ${periodStartOf(periodOf)}::date`;
+/** Gives holds back (captures that finished), each in the month it was taken. */
+export async function releaseHolds(tx: Tx, holds: { workspaceId: string; period: Date; micros: bigint }[]): Promise<void> {
+  for (const hold of holds) {
+    if (hold.micros <= 0n) continue;
+    await tx.$executeRaw`
+      UPDATE budget_periods SET "reservedMicros" = "reservedMicros" - ${hold.micros}, "updatedAt" = now()
+      WHERE "workspaceId" = ${hold.workspaceId}::uuid AND "periodStart" = ${hold.period}::date`;
+  }
 }
 
-export type BudgetStatus = { limitMicros: number | null; reservedMicros: number; chargedMicros: number; leftMicros: number | null };
+/**
+ * The hard cap: takes `worstMicros` for a call about to start, only if charged + in flight +
+ * worstMicros stays within the budget. Returns the month it is taken in, or null when the
+ * budget cannot cover the call (the capture then waits for budget).
+ */
+export async function reserveCall(tx: Tx, workspaceId: string, worstMicros: number): Promise<Date | null> {
+  const limit = limitOf(Prisma.sql`${workspaceId}::uuid`);
+  const rows = await tx.$queryRaw<{ period: Date }[]>`
+    INSERT INTO budget_periods ("workspaceId", "periodStart", "inFlightMicros", "updatedAt")
+    SELECT ${workspaceId}::uuid, ${CURRENT_PERIOD}, ${worstMicros}, now()
+    WHERE ${limit} IS NULL OR ${worstMicros} <= ${limit}
+    ON CONFLICT ("workspaceId", "periodStart") DO UPDATE
+      SET "inFlightMicros" = budget_periods."inFlightMicros" + EXCLUDED."inFlightMicros", "updatedAt" = now()
+      WHERE ${limit} IS NULL OR budget_periods."chargedMicros" + budget_periods."inFlightMicros" + EXCLUDED."inFlightMicros" <= ${limit}
+    RETURNING "periodStart" AS period`;
+  return rows[0]?.period ?? null;
+}
 
-/** This month's budget: limit, money reserved by running checks, money charged, what is left. */
-export async function budgetStatus(workspaceId: string, now = new Date()): Promise<BudgetStatus> {
-  const [workspace, period] = await Promise.all([
-    db().workspace.findUniqueOrThrow({ where: { id: workspaceId }, select: { monthlyBudgetMicros: true } }),
-    db().budgetPeriod.findUnique({ where: { workspaceId_periodStart: { workspaceId, periodStart: periodStartOf(now) } } }),
-  ]);
-  const limit = workspace.monthlyBudgetMicros === null ? null : Number(workspace.monthlyBudgetMicros);
-  const reserved = Number(period?.reservedMicros ?? 0);
-  const charged = Number(period?.chargedMicros ?? 0);
-  return { limitMicros: limit, reservedMicros: reserved, chargedMicros: charged, leftMicros: limit === null ? null : Math.max(0, limit - reserved - charged) };
+/** A call ended: its worst case leaves "in flight" and what it cost is charged, in its month. */
+export async function settleCall(tx: Tx, call: { workspaceId: string; period: Date; reservedMicros: bigint; chargeMicros: bigint }): Promise<void> {
+  await tx.$executeRaw`
+    INSERT INTO budget_periods ("workspaceId", "periodStart", "chargedMicros", "updatedAt")
+    VALUES (${call.workspaceId}::uuid, ${call.period}::date, ${call.chargeMicros}, now())
+    ON CONFLICT ("workspaceId", "periodStart") DO UPDATE SET
+      "inFlightMicros" = budget_periods."inFlightMicros" - ${call.reservedMicros},
+      "chargedMicros" = budget_periods."chargedMicros" + EXCLUDED."chargedMicros",
+      "updatedAt" = now()`;
+}
+
+/** Moves a hold taken in an earlier month into the current one (a capture that runs later). */
+export async function moveHoldToCurrentPeriod(tx: Tx, workspaceId: string, from: Date, micros: bigint): Promise<Date> {
+  await releaseHolds(tx, [{ workspaceId, period: from, micros }]);
+  const [row] = await tx.$queryRaw<{ period: Date }[]>`
+    INSERT INTO budget_periods ("workspaceId", "periodStart", "reservedMicros", "updatedAt")
+    VALUES (${workspaceId}::uuid, ${CURRENT_PERIOD}, ${micros}, now())
+    ON CONFLICT ("workspaceId", "periodStart") DO UPDATE SET "reservedMicros" = budget_periods."reservedMicros" + EXCLUDED."reservedMicros", "updatedAt" = now()
+    RETURNING "periodStart" AS period`;
+  return row!.period;
+}
+
+export type BudgetStatus = {
+  /** The month, first day (database clock). */
+  period: Date;
+  limitMicros: number | null;
+  reservedMicros: number;
+  inFlightMicros: number;
+  chargedMicros: number;
+  /** What a new check may still hold: limit - charged - reserved. */
+  leftMicros: number | null;
+};
+
+/** This month's budget: limit, holds of unfinished captures, calls in flight, charged, left. */
+export async function budgetStatus(workspaceId: string, client: Tx = db()): Promise<BudgetStatus> {
+  const [row] = await client.$queryRaw<{ period: Date; limit: bigint | null; reserved: bigint | null; inFlight: bigint | null; charged: bigint | null }[]>`
+    SELECT p.period, w."monthlyBudgetMicros" AS limit, b."reservedMicros" AS reserved, b."inFlightMicros" AS "inFlight", b."chargedMicros" AS charged
+    FROM workspaces w CROSS JOIN (SELECT ${CURRENT_PERIOD} AS period) p
+    LEFT JOIN budget_periods b ON b."workspaceId" = w.id AND b."periodStart" = p.period
+    WHERE w.id = ${workspaceId}::uuid`;
+  if (!row) throw new Error(`workspace ${workspaceId} not found`);
+  const limit = row.limit === null ? null : Number(row.limit);
+  const reserved = Number(row.reserved ?? 0);
+  const charged = Number(row.charged ?? 0);
+  return {
+    period: row.period,
+    limitMicros: limit,
+    reservedMicros: reserved,
+    inFlightMicros: Number(row.inFlight ?? 0),
+    chargedMicros: charged,
+    leftMicros: limit === null ? null : Math.max(0, limit - reserved - charged),
+  };
 }

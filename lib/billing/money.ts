@@ -1,7 +1,7 @@
 // Money is integer micro-dollars everywhere (1 USD = 1,000,000). Prices are micro-dollars per
 // million tokens and per search call, so cost = tokens * price / 1e6 stays exact in a double
 // for any realistic volume (< 2^53).
-import type { Usage } from "@/lib/providers/types";
+import type { CallLimits, Usage } from "@/lib/providers/types";
 
 export type PriceTable = {
   inputPricePerMTokMicros: number;
@@ -27,14 +27,42 @@ const ESTIMATED_OUTPUT_TOKENS = 700;
 /** Pages a web search adds to the model's input, in tokens. */
 const ESTIMATED_SEARCH_CONTEXT_TOKENS = 900;
 
+/** Input tokens a search result may add, at most, per search call (the worst case's allowance). */
+export const SEARCH_CONTEXT_ALLOWANCE_TOKENS = 4_000;
+
+const promptTokens = (promptText: string) => Math.ceil(promptText.length / 4) + 60;
+
+/** The typical cost of a call: what a check holds per capture when it is created. */
 export function estimateUsage(promptText: string, searchMode: "on" | "off" | "auto"): Usage {
   return {
-    inputTokens: Math.ceil(promptText.length / 4) + 60 + (searchMode === "off" ? 0 : ESTIMATED_SEARCH_CONTEXT_TOKENS),
+    inputTokens: promptTokens(promptText) + (searchMode === "off" ? 0 : ESTIMATED_SEARCH_CONTEXT_TOKENS),
     outputTokens: ESTIMATED_OUTPUT_TOKENS,
     reasoningTokens: 0,
     cachedTokens: 0,
     searchCalls: searchMode === "off" ? 0 : 1,
   };
+}
+
+/**
+ * The most one call may cost under the limits sent with it (lib/providers/types.ts CallLimits):
+ * every output token at the dearer of the output and reasoning prices, every search used, and
+ * the search context allowance per search. The budget reserves this before the call starts.
+ */
+export function worstCaseCost(promptText: string, searchMode: "on" | "off" | "auto", limits: CallLimits, price: PriceTable): number {
+  const searches = searchMode === "off" ? 0 : limits.maxSearchCalls;
+  const outputPrice = Math.max(price.outputPricePerMTokMicros, price.reasoningPricePerMTokMicros);
+  return costOf(
+    { inputTokens: promptTokens(promptText) + searches * SEARCH_CONTEXT_ALLOWANCE_TOKENS, outputTokens: limits.maxOutputTokens, reasoningTokens: 0, cachedTokens: 0, searchCalls: searches },
+    { ...price, outputPricePerMTokMicros: outputPrice, cachedPricePerMTokMicros: price.inputPricePerMTokMicros },
+  );
+}
+
+/**
+ * What an attempt whose outcome is unknown (timeout, abort, lost worker) is charged: the typical
+ * estimate, never more than the worst case that was reserved for it.
+ */
+export function unknownOutcomeCost(promptText: string, searchMode: "on" | "off" | "auto", limits: CallLimits, price: PriceTable): number {
+  return Math.min(costOf(estimateUsage(promptText, searchMode), price), worstCaseCost(promptText, searchMode, limits, price));
 }
 
 export function formatMicros(micros: number | bigint, options: { precise?: boolean } = {}): string {

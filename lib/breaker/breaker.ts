@@ -16,12 +16,16 @@ export type BreakerConfig = {
   breakerOpenSeconds: number;
   breakerSlowCallMs: number;
   breakerSlowCallIsFailure: boolean;
-  timeoutMs: number;
+  breakerProbeTimeoutMs: number;
 };
+
+/** After its timeout, a probe has this long to record its outcome before it is handed out again. */
+export const PROBE_SLACK_MS = 10_000;
 
 export type Permission =
   | { allowed: true; probeToken: string | null }
-  | { allowed: false; retryAt: Date };
+  /** Ask again after `retryInMs` (measured on the database clock). */
+  | { allowed: false; retryInMs: number };
 
 type Tx = Prisma.TransactionClient;
 
@@ -44,16 +48,16 @@ async function lockState(tx: Tx, providerConfigId: string): Promise<StateRow> {
   return row!;
 }
 
-async function shortCircuit(tx: Tx, providerConfigId: string, retryAt: Date): Promise<Permission> {
+async function shortCircuit(tx: Tx, providerConfigId: string, retryInMs: number): Promise<Permission> {
   await tx.$executeRaw`UPDATE breaker_states SET "shortCircuitCount" = "shortCircuitCount" + 1, "updatedAt" = now() WHERE "providerConfigId" = ${providerConfigId}::uuid`;
-  return { allowed: false, retryAt };
+  return { allowed: false, retryInMs: Math.max(1, Math.round(retryInMs)) };
 }
 
 /**
  * Asked before every call. Closed: go. Open: no call (the capture is postponed until the breaker
  * may half-open). After the open period exactly one caller across all processes gets the probe;
  * everyone else waits for its outcome. A probe whose worker vanished is given away after the
- * provider's timeout.
+ * probe's own timeout (plus slack).
  */
 export async function acquirePermission(config: BreakerConfig): Promise<Permission> {
   // Fast path, no lock: a closed breaker (the usual case) lets the call through.
@@ -66,14 +70,14 @@ export async function acquirePermission(config: BreakerConfig): Promise<Permissi
     const now = state.now.getTime();
     const openFor = config.breakerOpenSeconds * 1000;
     if (state.forcedStatus === "closed") return { allowed: true, probeToken: null };
-    if (state.forcedStatus === "open") return shortCircuit(tx, config.id, new Date(Date.now() + openFor));
+    if (state.forcedStatus === "open") return shortCircuit(tx, config.id, openFor);
     if (state.status === "closed") return { allowed: true, probeToken: null };
 
     if (state.status === "open" && state.openUntil && state.openUntil.getTime() > now) {
-      return shortCircuit(tx, config.id, new Date(Date.now() + (state.openUntil.getTime() - now)));
+      return shortCircuit(tx, config.id, state.openUntil.getTime() - now);
     }
-    const probeAlive = state.status === "half_open" && state.probeToken && state.probeStartedAt && now - state.probeStartedAt.getTime() < config.timeoutMs + 10_000;
-    if (probeAlive) return shortCircuit(tx, config.id, new Date(Date.now() + Math.min(openFor, 5_000)));
+    const probeAlive = state.status === "half_open" && state.probeToken && state.probeStartedAt && now - state.probeStartedAt.getTime() < config.breakerProbeTimeoutMs + PROBE_SLACK_MS;
+    if (probeAlive) return shortCircuit(tx, config.id, Math.min(openFor, 5_000));
 
     const probeToken = randomUUID();
     await tx.$executeRaw`

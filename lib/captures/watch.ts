@@ -1,9 +1,9 @@
 import "server-only";
 import { db } from "@/lib/db/prisma";
-import { savePartialAnswer } from "@/lib/captures/attempts";
+import { savePartialAnswer } from "@/lib/captures/lifecycle/results";
 
 /** How often a worker looks for cancel requests of its running captures (cancel lands < 1 s). */
-const POLL_MS = 400;
+const POLL_MS = 250;
 /** Partial answers are written at most this often per capture. */
 const PARTIAL_FLUSH_MS = 1_000;
 

@@ -1,6 +1,6 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import { reserveBudget } from "@/lib/billing/budget";
+import { holdBudget } from "@/lib/billing/budget";
 import { costOf, estimateUsage, type PriceTable } from "@/lib/billing/money";
 import { MAX_CAPTURES_PER_CHECK, MAX_PROMPTS_PER_CHECK, type PromptSelection } from "@/lib/checks/schemas";
 import { db } from "@/lib/db/prisma";
@@ -84,11 +84,16 @@ async function resolveProviders(tx: Tx, workspaceId: string, providers: CheckReq
   return found;
 }
 
+type Priced = PriceTable & { id: string; searchMode: "on" | "off" | "auto" };
+
+/** The expected cost of one capture of each prompt on each provider: what a capture holds. */
+function captureEstimates(prompts: { id: string; text: string }[], providers: Priced[]) {
+  return prompts.flatMap((prompt) => providers.map((provider) => ({ promptId: prompt.id, providerId: provider.id, micros: costOf(estimateUsage(prompt.text, provider.searchMode), provider) })));
+}
+
 /** Estimated cost of running every prompt on every provider `samples` times. */
-export function estimateCheckCost(prompts: { text: string }[], providers: (PriceTable & { searchMode: "on" | "off" | "auto" })[], samples: number) {
-  let total = 0;
-  for (const provider of providers) for (const prompt of prompts) total += costOf(estimateUsage(prompt.text, provider.searchMode), provider);
-  return total * samples;
+export function estimateCheckCost(prompts: { id: string; text: string }[], providers: Priced[], samples: number) {
+  return captureEstimates(prompts, providers).reduce((sum, e) => sum + e.micros, 0) * samples;
 }
 
 /** What the form shows before submitting: how many captures and what they should cost. */
@@ -114,11 +119,10 @@ export async function createCheck(request: CheckRequest): Promise<{ checkId: str
     async (tx) => {
       // Concurrent requests with one key queue up here; the first creates, the rest replay.
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`idem:${request.workspaceId}:${request.idempotencyKey}`}, 0))`;
-      const existing = await tx.check.findUnique({
-        where: { workspaceId_idempotencyKey: { workspaceId: request.workspaceId, idempotencyKey: request.idempotencyKey } },
-        select: { id: true, requestHash: true, idempotencyExpiresAt: true },
-      });
-      if (existing && existing.idempotencyExpiresAt && existing.idempotencyExpiresAt > new Date()) {
+      const [existing] = await tx.$queryRaw<{ id: string; requestHash: string | null; live: boolean }[]>`
+        SELECT id, "requestHash", coalesce("idempotencyExpiresAt" > now() AT TIME ZONE 'UTC', false) AS live FROM checks
+        WHERE "workspaceId" = ${request.workspaceId}::uuid AND "idempotencyKey" = ${request.idempotencyKey}`;
+      if (existing?.live) {
         if (existing.requestHash !== request.requestHash) {
           throw new IdempotencyMismatchError(
             "This Idempotency-Key was already used for a different request. Use a new key for a new check.",
@@ -133,14 +137,17 @@ export async function createCheck(request: CheckRequest): Promise<{ checkId: str
       const prompts = await resolvePrompts(tx, request.workspaceId, request.prompts);
       if (!prompts.length) throw new UserError("No prompts match this selection. Add prompts or pick another tag.", { field: "prompts" });
       if (prompts.length > MAX_PROMPTS_PER_CHECK) throw new UserError(`A check can ask at most ${MAX_PROMPTS_PER_CHECK} prompts (this one has more).`, { field: "prompts" });
-      const providers = await resolveProviders(tx, request.workspaceId, request.providers);
+      // By name, so a check's grid and job order do not depend on the order they were picked in.
+      const providers = (await resolveProviders(tx, request.workspaceId, request.providers)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       const totalCaptures = prompts.length * providers.length * request.samples;
       if (totalCaptures > MAX_CAPTURES_PER_CHECK) {
         throw new UserError(`That is ${totalCaptures} captures; a check can have at most ${MAX_CAPTURES_PER_CHECK}. Pick fewer prompts, providers or samples.`);
       }
 
-      const estimate = estimateCheckCost(prompts, providers, request.samples);
-      await reserveBudget(tx, request.workspaceId, estimate);
+      // Each capture holds its expected cost in this month's budget (database clock) until it ends.
+      const estimates = captureEstimates(prompts, providers);
+      const estimate = estimates.reduce((sum, e) => sum + e.micros, 0) * request.samples;
+      const period = await holdBudget(tx, request.workspaceId, estimate);
 
       const check = await tx.check.create({
         data: {
@@ -151,7 +158,6 @@ export async function createCheck(request: CheckRequest): Promise<{ checkId: str
           scheduleId: request.scheduleId ?? null,
           idempotencyKey: request.idempotencyKey,
           requestHash: request.requestHash,
-          idempotencyExpiresAt: new Date(Date.now() + IDEMPOTENCY_TTL_MS),
           samples: request.samples,
           totalCaptures,
           queuedCount: totalCaptures,
@@ -160,14 +166,17 @@ export async function createCheck(request: CheckRequest): Promise<{ checkId: str
         select: { id: true },
       });
 
+      await tx.$executeRaw`UPDATE checks SET "idempotencyExpiresAt" = now() + make_interval(secs => ${IDEMPOTENCY_TTL_MS / 1000}) WHERE id = ${check.id}::uuid`;
       await tx.$executeRaw`
-        INSERT INTO captures (id, "workspaceId", "checkId", "brandId", "promptId", "providerConfigId", sample, status, "maxAttempts", model, "searchMode", "updatedAt")
-        SELECT gen_random_uuid(), ${request.workspaceId}::uuid, ${check.id}::uuid, ${brand.id}::uuid, p.id, pc.id, s, 'queued', pc."maxAttempts", pc.model, pc."searchMode", now()
-        FROM unnest(${prompts.map((p) => p.id)}::uuid[]) WITH ORDINALITY AS p(id, ord)
-        CROSS JOIN provider_configs pc
+        INSERT INTO captures (id, "workspaceId", "checkId", "brandId", "promptId", "providerConfigId", sample, status, "maxAttempts", model, "searchMode",
+                              "reservedMicros", "reservedPeriod", "updatedAt")
+        SELECT gen_random_uuid(), ${request.workspaceId}::uuid, ${check.id}::uuid, ${brand.id}::uuid, e."promptId", pc.id, s, 'queued', pc."maxAttempts", pc.model, pc."searchMode",
+               e.micros, ${period}::date, now()
+        FROM unnest(${estimates.map((e) => e.promptId)}::uuid[], ${estimates.map((e) => e.providerId)}::uuid[], ${estimates.map((e) => e.micros)}::bigint[])
+             WITH ORDINALITY AS e("promptId", "providerId", micros, ord)
+        JOIN provider_configs pc ON pc.id = e."providerId"
         CROSS JOIN generate_series(1, ${request.samples}::int) AS s
-        WHERE pc.id = ANY(${providers.map((p) => p.id)}::uuid[])
-        ORDER BY s, p.ord, pc.name`;
+        ORDER BY s, e.ord`;
       await enqueueCaptureJobs(tx, { checkId: check.id });
       await tx.event.create({
         data: {

@@ -1,10 +1,9 @@
 import "server-only";
-import { TERMINAL_CHECK_STATUSES, type CheckStatus } from "@/lib/checks/refresh";
+import type { CheckStatus } from "@/lib/captures/states";
 import { db } from "@/lib/db/prisma";
 import { NotFoundError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
-export const isCheckFinished = (status: string) => (TERMINAL_CHECK_STATUSES as string[]).includes(status);
 
 async function userNames(ids: (string | null)[]): Promise<Map<string, string>> {
   const unique = [...new Set(ids.filter((id): id is string => !!id))];

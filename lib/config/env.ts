@@ -28,6 +28,14 @@ const envSchema = z.object({
   BEACON_ATTEMPT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   // Base of the exponential retry backoff (DESIGN.md "Retries by error class").
   BEACON_RETRY_BASE_MS: z.coerce.number().int().min(1).max(600_000).default(1000),
+  // How often the repair pass looks for captures in states that should be impossible.
+  BEACON_REPAIR_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
+  // How long a capture waiting for budget waits before it looks again (money freed by finishing
+  // calls and a raised budget wake it at once).
+  BEACON_BUDGET_RECHECK_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  // Tests only: lifecycle pause points (lib/captures/lifecycle/pause-points.ts) a test holds
+  // from another process through advisory locks. Comma-separated names; unset in production.
+  BEACON_TEST_PAUSE_POINTS: z.string().optional(),
   // Real providers: a provider whose key is missing shows as "not configured". Base URLs point
   // an adapter at another endpoint (a proxy, or a local server in tests).
   OPENAI_API_KEY: z.string().min(1).optional(),

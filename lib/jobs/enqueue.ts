@@ -1,40 +1,38 @@
 import "server-only";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import { WAITING_STATUSES } from "@/lib/captures/states";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { jobCatalog, type JobPayload } from "@/lib/jobs/catalog";
 
-type Sql = Pick<Prisma.TransactionClient, "$executeRawUnsafe">;
+type Sql = Pick<Prisma.TransactionClient, "$executeRaw">;
 
-/** One job per capture: the key makes a re-enqueue replace a waiting job instead of adding one. */
-export const captureJobKey = (captureId: string) => `capture:${captureId}`;
+// Producers of graphile-worker jobs, through its SQL API inside the caller's transaction, so a
+// job exists exactly when the state change that needs it commits. Names and options come from
+// lib/jobs/catalog.ts; run_at is computed from the database clock, the one graphile compares.
 
-/**
- * Each capture job carries its provider's flag so a worker can skip the jobs of a provider that
- * is at its concurrency cap (graphile-worker `forbiddenFlags`). An open breaker works through the
- * job's run_at instead (the capture is postponed).
- */
-export const providerFlag = (providerConfigId: string) => `p:${providerConfigId}`;
-
-// graphile-worker's own retries are only a safety net for crashes and bugs; the capture's
-// attempts follow the app's policy (DESIGN.md "Retries by error class").
-const JOB_MAX_ATTEMPTS = 10;
+const capture = jobCatalog.capture;
+const CAPTURE_KEY_PREFIX = capture.jobKey({ captureId: "" });
+const PROVIDER_FLAG_PREFIX = capture.flag("");
 
 /**
- * Enqueues capture jobs with graphile-worker's SQL API, inside the caller's transaction, so the
- * jobs exist exactly when the state change that needs them commits.
+ * One capture job per waiting capture of the target (a check, or some captures), to run
+ * `delayMs` after the database's now. Captures that are not waiting get none.
  */
-export async function enqueueCaptureJobs(
-  tx: Sql,
-  target: { checkId: string } | { captureIds: string[] },
-  runAt: Date | null = null,
-): Promise<void> {
-  const filter = "checkId" in target ? { column: "checkId", ids: [target.checkId] } : { column: "id", ids: target.captureIds };
-  if (!filter.ids.length) return;
-  const where = filter.column === "checkId" ? `c."checkId" = ANY($1::uuid[])` : `c.id = ANY($1::uuid[])`;
-  await tx.$executeRawUnsafe(
-    `SELECT count(*) FROM graphile_worker.add_jobs(ARRAY(
-       SELECT ROW('capture', json_build_object('captureId', c.id), NULL, $2::timestamptz, ${JOB_MAX_ATTEMPTS}, 'capture:' || c.id, NULL, ARRAY['p:' || c."providerConfigId"])::graphile_worker.job_spec
-       FROM captures c WHERE ${where} AND c.status IN ('queued', 'retry_wait', 'postponed')
-       ORDER BY c.sample, c."createdAt", c.id))`,
-    filter.ids,
-    runAt,
-  );
+export async function enqueueCaptureJobs(tx: Sql, target: { checkId: string } | { captureIds: string[] }, delayMs = 0): Promise<void> {
+  const scope =
+    "checkId" in target ? Prisma.sql`c."checkId" = ${target.checkId}::uuid` : target.captureIds.length ? Prisma.sql`c.id = ANY(${target.captureIds}::uuid[])` : null;
+  if (!scope) return;
+  await tx.$executeRaw`
+    SELECT count(*) FROM graphile_worker.add_jobs(ARRAY(
+      SELECT ROW('capture', json_build_object('captureId', c.id), NULL, now() + make_interval(secs => ${delayMs / 1000}::float8),
+                 ${capture.maxAttempts}::int, ${CAPTURE_KEY_PREFIX} || c.id, NULL, ARRAY[${PROVIDER_FLAG_PREFIX} || c."providerConfigId"])::graphile_worker.job_spec
+      FROM captures c WHERE ${scope} AND c.status = ANY(${[...WAITING_STATUSES]}::"CaptureStatus"[])
+      ORDER BY c.sample, c."createdAt", c.id))`;
+}
+
+/** The re-analysis of a brand's answers; one run at a time per brand. */
+export async function enqueueReanalysis(tx: Sql, payload: JobPayload<"reanalyze">, brandId: string): Promise<void> {
+  const job = jobCatalog.reanalyze;
+  await tx.$executeRaw`
+    SELECT graphile_worker.add_job('reanalyze', ${JSON.stringify(job.payload.parse(payload))}::json,
+      queue_name => ${job.queueName(brandId)}, max_attempts => ${job.maxAttempts}::int)`;
 }

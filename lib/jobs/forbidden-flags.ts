@@ -1,6 +1,6 @@
 import "server-only";
 import { db } from "@/lib/db/prisma";
-import { providerFlag } from "@/lib/jobs/enqueue";
+import { jobCatalog } from "@/lib/jobs/catalog";
 
 /** How long a worker trusts its view of which providers are full. */
 const CACHE_MS = 250;
@@ -21,7 +21,7 @@ export async function forbiddenProviderFlags(): Promise<string[]> {
         SELECT "providerConfigId", count(*) AS running FROM captures WHERE status = 'running' GROUP BY "providerConfigId"
       ) r JOIN provider_configs pc ON pc.id = r."providerConfigId"
       WHERE r.running >= pc."maxConcurrency"`;
-    cache = { at: Date.now(), flags: rows.map((r) => providerFlag(r.providerConfigId)) };
+    cache = { at: Date.now(), flags: rows.map((r) => jobCatalog.capture.flag(r.providerConfigId)) };
   } catch {
     cache = { at: Date.now(), flags: cache?.flags ?? [] };
   }

@@ -1,4 +1,5 @@
 import "server-only";
+import { activeRuns } from "@/lib/captures/active-runs";
 import { db } from "@/lib/db/prisma";
 
 // A worker process proves it is alive by pushing its lease forward. Times come from the
@@ -18,30 +19,37 @@ export type WorkerIdentity = {
   concurrency: number;
 };
 
-/** Inserts the heartbeat row or renews it: lease = database now + leaseSeconds. */
 /**
- * Inserts the heartbeat row or renews it: lease = database now + leaseSeconds, plus a snapshot
- * of the process's own metrics. A process that was declared dead while it was only stalled (its
- * captures were already taken over and its writes fenced) comes back as alive, so that the
- * sweeper watches its new attempts again.
+ * Inserts the heartbeat row or renews it: lease = database now + leaseSeconds, the run tokens the
+ * process is running, and a snapshot of its own metrics. A process that was declared dead while
+ * it was only stalled (its captures were already taken over and its writes fenced) comes back as
+ * alive, so that the sweeper watches its new attempts again.
+ *
+ * The database time is read BEFORE the run tokens are: every attempt whose claim started before
+ * `activeAsOf` had its token registered before then (lib/captures/active-runs.ts), so an open
+ * attempt that started before `activeAsOf` and is not listed is no longer run by this process.
  */
 export async function beat(worker: WorkerIdentity, status: Exclude<WorkerStatus, "stopped">, leaseSeconds: number, metrics: string | null = null): Promise<void> {
+  const [{ asOf }] = (await db().$queryRaw<{ asOf: Date }[]>`SELECT now() AT TIME ZONE 'UTC' AS "asOf"`) as [{ asOf: Date }];
+  const running = [...activeRuns];
   await db().$executeRaw`
-    INSERT INTO "worker_heartbeats" ("workerId", "slotIds", "hostname", "pid", "concurrency", "status", "startedAt", "lastSeenAt", "leaseExpiresAt", "metrics")
+    INSERT INTO "worker_heartbeats" ("workerId", "slotIds", "hostname", "pid", "concurrency", "status", "startedAt", "lastSeenAt", "leaseExpiresAt", "metrics", "activeRunTokens", "activeAsOf")
     VALUES (
       ${worker.workerId}, ${worker.slotIds}::text[], ${worker.hostname}, ${worker.pid}, ${worker.concurrency}, ${status},
       now() AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC',
-      (now() AT TIME ZONE 'UTC') + make_interval(secs => ${leaseSeconds}), ${metrics}
+      (now() AT TIME ZONE 'UTC') + make_interval(secs => ${leaseSeconds}), ${metrics}, ${running}::uuid[], ${asOf}::timestamp
     )
     ON CONFLICT ("workerId") DO UPDATE SET
       "status" = EXCLUDED."status",
       "lastSeenAt" = EXCLUDED."lastSeenAt",
       "leaseExpiresAt" = EXCLUDED."leaseExpiresAt",
       "metrics" = coalesce(EXCLUDED."metrics", "worker_heartbeats"."metrics"),
+      "activeRunTokens" = EXCLUDED."activeRunTokens",
+      "activeAsOf" = EXCLUDED."activeAsOf",
       "expiredAt" = NULL`;
 }
 
-/** A clean exit: the worker holds no jobs any more, so its lease ends now. */
+/** A clean exit: the worker holds no jobs any more, so its lease ends now (anything it left open is swept). */
 export async function markStopped(workerId: string): Promise<void> {
   await db().$executeRaw`
     UPDATE "worker_heartbeats"

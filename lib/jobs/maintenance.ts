@@ -1,52 +1,42 @@
 import "server-only";
-import os from "node:os";
-import { db } from "@/lib/db/prisma";
+import { runRepairPass } from "@/lib/captures/lifecycle/repair";
 import { sweepDeadWorkers } from "@/lib/jobs/sweeper";
 
-/** Heartbeat rows of this host whose process no longer exists: dead now, no need to wait for the lease. */
-async function deadLocalWorkers(ownWorkerId: string): Promise<string[]> {
-  const rows = await db().workerHeartbeat.findMany({
-    where: { hostname: os.hostname(), status: { in: ["running", "draining"] }, expiredAt: null, workerId: { not: ownWorkerId } },
-    select: { workerId: true, pid: true },
-  });
-  return rows.filter((row) => row.pid === process.pid || !processExists(row.pid)).map((row) => row.workerId);
-}
-
-function processExists(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
+const lastLine = (error: unknown) => (error as Error).message.split("\n").at(-1);
 
 /**
- * Runs the sweeper in every worker process (one at a time across them, see sweeper.ts): once at
- * startup, including the crashed processes of this host, then every `intervalMs`.
+ * Runs in every worker process: the sweeper (runs whose worker will not finish them) every
+ * `sweepMs`, the repair pass (states that should be impossible) every `repairMs`, both once at
+ * startup. Each step is guarded, so several workers doing it at once is safe.
  */
-export function startMaintenance(options: { workerId: string; intervalMs: number; log: (line: string) => void }): () => Promise<void> {
-  let running: Promise<void> | null = null;
-  const sweep = (startup: boolean) => {
-    running ??= (async () => {
-      try {
-        const deadWorkerIds = startup ? await deadLocalWorkers(options.workerId) : [];
-        const result = await sweepDeadWorkers({ deadWorkerIds });
-        if (result?.workers.length) {
-          options.log(`recovered ${result.recovered} capture(s) of dead worker(s) ${result.workers.join(", ")}; ${result.failed} failed`);
+export function startMaintenance(options: { sweepMs: number; repairMs: number; log: (line: string) => void }): () => Promise<void> {
+  const { log } = options;
+  let sweeping: Promise<void> | null = null;
+  let repairing: Promise<void> | null = null;
+  const sweep = () => {
+    sweeping ??= sweepDeadWorkers()
+      .then((result) => {
+        if (result.expired || result.workers.length) {
+          log(`swept: ${result.workers.length} dead worker(s) unlocked; ${result.recovered} capture(s) running again, ${result.failed} ended`);
         }
-      } catch (error) {
-        options.log(`sweep failed: ${(error as Error).message.split("\n").at(-1)}`);
-      } finally {
-        running = null;
-      }
-    })();
-    return running;
+      })
+      .catch((error: unknown) => log(`sweep failed: ${lastLine(error)}`))
+      .finally(() => (sweeping = null));
+    return sweeping;
   };
-  void sweep(true);
-  const timer = setInterval(() => void sweep(false), options.intervalMs);
+  const repair = () => {
+    repairing ??= runRepairPass({ log })
+      .then(() => undefined)
+      .catch((error: unknown) => log(`repair pass failed: ${lastLine(error)}`))
+      .finally(() => (repairing = null));
+    return repairing;
+  };
+  void sweep().then(repair);
+  const sweepTimer = setInterval(() => void sweep(), options.sweepMs);
+  const repairTimer = setInterval(() => void repair(), options.repairMs);
   return async () => {
-    clearInterval(timer);
-    await running;
+    clearInterval(sweepTimer);
+    clearInterval(repairTimer);
+    await Promise.all([sweeping, repairing]);
   };
 }

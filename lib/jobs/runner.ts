@@ -1,8 +1,9 @@
 import "server-only";
 import { EventEmitter, setMaxListeners } from "node:events";
 import os from "node:os";
-import { Logger, parseCronItems, run, type TaskList, type WorkerEvents, type WorkerPool } from "graphile-worker";
+import { Logger, parseCronItems, run, type CronItem, type TaskList, type WorkerEvents, type WorkerPool } from "graphile-worker";
 import { env, requireDatabaseUrl } from "@/lib/config/env";
+import { jobCatalog } from "@/lib/jobs/catalog";
 import { forbiddenProviderFlags } from "@/lib/jobs/forbidden-flags";
 import { beat, markStopped, type WorkerIdentity } from "@/lib/jobs/heartbeats";
 import { setWorkerIdentity } from "@/lib/jobs/identity";
@@ -38,6 +39,12 @@ function quietLogger(log: (line: string) => void): Logger {
   });
 }
 
+function cronItems(): CronItem[] {
+  return Object.entries(jobCatalog).flatMap(([task, job]) =>
+    "cron" in job ? [{ task, match: job.cron, identifier: task, options: { backfillPeriod: 0 } }] : [],
+  );
+}
+
 export async function startWorkerProcess(options: { taskList: TaskList; log: (line: string) => void }): Promise<WorkerProcess> {
   const { log } = options;
   const e = env();
@@ -59,13 +66,10 @@ export async function startWorkerProcess(options: { taskList: TaskList; log: (li
     connectionString: requireDatabaseUrl(),
     concurrency: e.BEACON_WORKER_CONCURRENCY,
     taskList: options.taskList,
-    // Like tasks, recurring jobs are declared in code; no crontab file is read from the cwd.
-    // graphile-worker's cron runs each item once per slot across all workers.
-    parsedCronItems: parseCronItems([
-      { task: "retention", match: "17 * * * *", identifier: "retention", options: { backfillPeriod: 0 } },
-      // Missed minutes need no backfill: a schedule that is overdue runs on the next tick.
-      { task: "schedules", match: "* * * * *", identifier: "schedules", options: { backfillPeriod: 0 } },
-    ]),
+    // Recurring jobs come from the job catalog; no crontab file is read from the cwd.
+    // graphile-worker's cron runs each item once per slot across all workers, and missed slots
+    // need no backfill (an overdue schedule runs on the next tick).
+    parsedCronItems: parseCronItems(cronItems()),
     events,
     logger: quietLogger(log),
     // The process owns its signals: the first one drains (see stop), it does not exit at once.
@@ -111,7 +115,7 @@ export async function startWorkerProcess(options: { taskList: TaskList; log: (li
     return renewing;
   };
   const timer = setInterval(renew, Math.min((leaseSeconds * 1000) / 4, 5_000));
-  const stopMaintenance = startMaintenance({ workerId: worker.workerId, intervalMs: e.BEACON_SWEEP_INTERVAL_SECONDS * 1000, log });
+  const stopMaintenance = startMaintenance({ sweepMs: e.BEACON_SWEEP_INTERVAL_SECONDS * 1000, repairMs: e.BEACON_REPAIR_INTERVAL_SECONDS * 1000, log });
 
   let stopping: Promise<void> | null = null;
   const stop = () => {

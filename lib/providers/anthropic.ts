@@ -2,11 +2,11 @@
 // (PROVIDERS.md "Where the data is"). SDK retries are off and the caller's signal aborts the
 // request; the runner owns timeouts, retries and aborts (lib/captures/run-capture.ts). A turn that
 // ends with stop_reason "pause_turn" (the API hands a long search turn back unfinished) is sent
-// back a few times: that continues the same answer, it is not a retry.
+// back a few times: that continues the same answer, it is not a retry. The call's limits hold
+// across those requests: each one gets only the output tokens and searches the earlier ones left.
 import "server-only";
 import Anthropic, { APIConnectionError, APIError, APIUserAbortError } from "@anthropic-ai/sdk";
 import type { ContentBlock, ContentBlockParam, Message, MessageStreamParams, WebSearchTool20250305 } from "@anthropic-ai/sdk/resources/messages/messages";
-import { z } from "zod";
 import { env } from "@/lib/config/env";
 import { CallAbortedError, ProviderError, abortReasonOf, type RetryClass } from "@/lib/providers/errors";
 import { classifySdkError } from "@/lib/providers/sdk-errors";
@@ -15,11 +15,6 @@ import { emptyUsage, type ProviderAdapter, type ProviderRequest, type ProviderRe
 export type AnthropicConnection = { apiKey?: string; baseURL?: string };
 
 const PROVIDER = "Anthropic";
-
-const settingsSchema = z.object({
-  maxTokens: z.number().int().min(1).max(64_000).default(4096),
-  maxSearches: z.number().int().min(1).max(20).default(5),
-});
 
 /** Paused turns handed back before we settle for what the model has written so far. */
 export const MAX_CONTINUATIONS = 3;
@@ -46,21 +41,26 @@ const STREAM_ERROR_TYPES: Record<string, [RetryClass, string]> = {
   billing_error: ["permanent", "quota_exceeded"],
 };
 
-function requestParams(request: ProviderRequest): MessageStreamParams {
-  const parsed = settingsSchema.safeParse(request.settings ?? {});
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
-    throw new ProviderError(`Invalid ${PROVIDER} settings (${issues})`, { retryClass: "permanent", reason: "invalid_settings" });
-  }
-  const params: MessageStreamParams = { model: request.model, max_tokens: parsed.data.maxTokens, messages: [{ role: "user", content: request.prompt }] };
-  if (request.searchMode === "off") return params;
-  const tool: WebSearchTool20250305 = { type: "web_search_20250305", name: "web_search", max_uses: parsed.data.maxSearches };
+/** What is left of the call's limits for the next request. */
+type Remaining = { outputTokens: number; searches: number };
+
+/**
+ * One request of the call: `max_tokens` and the tool's `max_uses` are what the earlier requests
+ * left, and with no search left the tool is not offered at all. Only the first request may force
+ * a search ("on"); a continuation resumes the turn the model already started.
+ */
+function requestParams(request: ProviderRequest, remaining: Remaining, history: ContentBlock[]): MessageStreamParams {
+  const messages: MessageStreamParams["messages"] = [{ role: "user", content: request.prompt }];
+  if (history.length) messages.push({ role: "assistant", content: [...history] as ContentBlockParam[] });
+  const params: MessageStreamParams = { model: request.model, max_tokens: remaining.outputTokens, messages };
+  if (request.searchMode === "off" || remaining.searches <= 0) return params;
+  const tool: WebSearchTool20250305 = { type: "web_search_20250305", name: "web_search", max_uses: remaining.searches };
   const country = request.country?.trim().toUpperCase();
   if (country && /^[A-Z]{2}$/.test(country)) tool.user_location = { type: "approximate", country };
   params.tools = [tool];
   // "on" names the tool rather than saying {type: "any"}, so it still means "search" if more tools
   // are ever offered. It forces the first step; the model then answers from what it found.
-  if (request.searchMode === "on") params.tool_choice = { type: "tool", name: "web_search" };
+  if (request.searchMode === "on" && !history.length) params.tool_choice = { type: "tool", name: "web_search" };
   return params;
 }
 
@@ -171,31 +171,35 @@ function extract(content: ContentBlock[]): Extracted {
 async function call(connection: AnthropicConnection, request: ProviderRequest): Promise<ProviderResponse> {
   if (!connection.apiKey) throw new ProviderError(`${PROVIDER} is not configured (ANTHROPIC_API_KEY is not set)`, { retryClass: "permanent", reason: "not_configured" });
   if (request.signal.aborted) throw new CallAbortedError(abortReasonOf(request.signal));
-  const params = requestParams(request);
   // An explicit key also keeps the SDK from looking for credentials in profiles on disk.
   const client = new Anthropic({ apiKey: connection.apiKey, baseURL: connection.baseURL, maxRetries: 0 });
   const state: TurnState = { text: "", signal: request.signal, onText: request.onText };
   const usage = emptyUsage();
   const content: ContentBlock[] = [];
+  const remaining: Remaining = { outputTokens: request.limits.maxOutputTokens, searches: request.limits.maxSearchCalls };
   let requestId: string | undefined;
   let message: Message | undefined;
 
-  // A paused turn goes back as the assistant's message so far, as the API returned it, and
-  // without the forced first search, which has happened already.
-  const { tool_choice: _forced, ...continuation } = params;
+  // A paused turn goes back as the assistant's message so far, as the API returned it.
   for (let turn = 0; turn <= MAX_CONTINUATIONS; turn++) {
-    const next = turn === 0 ? params : { ...continuation, messages: [...params.messages, { role: "assistant" as const, content: content as ContentBlockParam[] }] };
-    const result = await streamTurn(client, next, state);
+    const result = await streamTurn(client, requestParams(request, remaining, content), state);
     message = result.message;
     requestId ??= result.requestId;
     addUsage(usage, message);
     content.push(...message.content);
+    // output_tokens includes thinking, as max_tokens does.
+    remaining.outputTokens -= message.usage.output_tokens ?? 0;
+    remaining.searches -= message.usage.server_tool_use?.web_search_requests ?? 0;
     if (message.stop_reason !== "pause_turn") break;
+    // max_tokens must be at least 1: with nothing left the turn ends where it is.
+    if (remaining.outputTokens <= 0) break;
   }
 
   // The text blocks, not the deltas, are the answer (a block may start with text of its own).
   const found = extract(content);
-  if (message?.stop_reason === "pause_turn") {
+  // Paused with the call's output tokens spent is a max_tokens stop: like one, it is accepted below
+  // (the text so far is what the call paid for; a retry would pay again for the same).
+  if (message?.stop_reason === "pause_turn" && remaining.outputTokens > 0) {
     // Still searching after every continuation: what we have is not the answer yet.
     throw new ProviderError(`${PROVIDER} was still working after ${MAX_CONTINUATIONS} continuations (pause_turn)`, {
       retryClass: "transient",

@@ -55,6 +55,7 @@ export async function testProviderConfig(workspaceId: string, providerConfigId: 
     prompt,
     price: config,
     timeoutMs: config.timeoutMs,
+    limits: { maxOutputTokens: config.maxOutputTokens, maxSearchCalls: config.maxSearchCalls },
     settings: (config.settings ?? {}) as Record<string, unknown>,
   });
 }

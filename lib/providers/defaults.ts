@@ -2,7 +2,7 @@
 // has an API key, and with one configuration per real provider API, shown as "not configured"
 // until the server has that provider's key.
 import type { Prisma } from "@/lib/generated/prisma/client";
-import type { AdapterName, SearchMode } from "@/lib/providers/types";
+import type { AdapterName, CallLimits, SearchMode } from "@/lib/providers/types";
 
 type Prices = { input: number; output: number; cached: number; reasoning: number; search: number };
 
@@ -16,6 +16,12 @@ export const LIST_PRICES: Record<Exclude<AdapterName, "simulator">, { model: str
   gemini: { model: "gemini-2.5-flash", prices: { input: 300_000, output: 2_500_000, cached: 75_000, reasoning: 2_500_000, search: 35_000 } },
   anthropic: { model: "claude-haiku-4-5", prices: { input: 1_000_000, output: 5_000_000, cached: 100_000, reasoning: 5_000_000, search: 10_000 } },
 };
+
+/**
+ * The per-call limits a new provider configuration starts with (the ProviderConfig column
+ * defaults), also what the CLI's `capture` sends when not told otherwise.
+ */
+export const DEFAULT_CALL_LIMITS: CallLimits = { maxOutputTokens: 2048, maxSearchCalls: 3 };
 
 type DefaultProvider = { name: string; adapter: AdapterName; model: string; searchMode: SearchMode; prices: Prices; settings: Record<string, unknown> };
 

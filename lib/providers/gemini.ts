@@ -116,9 +116,12 @@ async function call(connection: GeminiConnection, request: ProviderRequest): Pro
   if (request.signal.aborted) throw new CallAbortedError(abortReasonOf(request.signal));
   // vertexai false: GOOGLE_GENAI_USE_VERTEXAI in the environment must not switch the backend.
   const ai = new GoogleGenAI({ apiKey: connection.apiKey, vertexai: false, httpOptions: connection.baseUrl ? { baseUrl: connection.baseUrl } : undefined });
-  const config: GenerateContentConfig = { abortSignal: request.signal, automaticContinuation: false };
-  // Gemini cannot be made to search: "on" and "auto" both offer Google Search and the model decides.
-  if (request.searchMode !== "off") config.tools = [{ googleSearch: {} }];
+  // maxOutputTokens bounds the answer and the thinking tokens together (generationConfig).
+  const config: GenerateContentConfig = { abortSignal: request.signal, automaticContinuation: false, maxOutputTokens: request.limits.maxOutputTokens };
+  // Gemini cannot be made to search: "on" and "auto" both offer Google Search and the model
+  // decides. Nor can its searches be counted out per request, so a limit of 0 is the only one
+  // that can be honoured here: then no search tool at all.
+  if (request.searchMode !== "off" && request.limits.maxSearchCalls > 0) config.tools = [{ googleSearch: {} }];
 
   let text = "";
   let chunks = 0;
@@ -156,6 +159,8 @@ async function call(connection: GeminiConnection, request: ProviderRequest): Pro
   if (!text.trim() && (blockReason || (finishReason && CONTENT_POLICY_FINISH.has(finishReason)))) {
     throw new ProviderError(`${PROVIDER} blocked the answer (${blockReason ?? finishReason})`, { retryClass: "permanent", reason: "content_policy", requestId });
   }
+  // A MAX_TOKENS stop with text is accepted like STOP: the answer so far was paid for, and a retry
+  // would pay again to be cut off at the same limit.
   if (!text.trim()) {
     const what = chunks === 0 ? "answered HTTP 200 without any chunk" : candidates === 0 ? "returned no candidates" : `returned an empty answer (${finishReason ?? "no finish reason"})`;
     throw new ProviderError(`${PROVIDER} ${what}`, { retryClass: "transient", reason: "empty_answer", requestId });

@@ -13,14 +13,26 @@ export type OpenAIConnection = { apiKey?: string; baseURL?: string };
 const DEFAULT_BASE_URL = "https://api.openai.com/v1";
 const PROVIDER = "OpenAI";
 
-function requestBody(request: ProviderRequest): ResponseCreateParamsStreaming {
-  const body: ResponseCreateParamsStreaming = { model: request.model, input: request.prompt, stream: true };
-  if (request.searchMode === "off") return body;
+/** `max_tool_calls` is an API field the SDK's create types leave out; the SDK sends it as is. */
+type RequestBody = ResponseCreateParamsStreaming & { max_tool_calls?: number };
+
+function requestBody(request: ProviderRequest): RequestBody {
+  const { maxOutputTokens, maxSearchCalls } = request.limits;
+  // max_output_tokens bounds visible and reasoning tokens together, as the budget's worst case does.
+  const body: RequestBody = { model: request.model, input: request.prompt, stream: true, max_output_tokens: maxOutputTokens };
+  if (request.searchMode === "off" || maxSearchCalls <= 0) return body;
   const country = request.country?.trim().toUpperCase();
   const tool: Tool = { type: "web_search" };
   if (country && /^[A-Z]{2}$/.test(country)) tool.user_location = { type: "approximate", country };
-  // "on" forces at least one search; "auto" leaves the decision to the model.
-  return { ...body, tools: [tool], tool_choice: request.searchMode === "on" ? "required" : "auto", include: ["web_search_call.action.sources"] };
+  // "on" forces at least one search; "auto" leaves the decision to the model. max_tool_calls
+  // bounds the web_search_call items, which is how usage counts search calls.
+  return {
+    ...body,
+    tools: [tool],
+    tool_choice: request.searchMode === "on" ? "required" : "auto",
+    max_tool_calls: maxSearchCalls,
+    include: ["web_search_call.action.sources"],
+  };
 }
 
 /** A failed response or an in-stream `error` event: the provider's code decides the class. */
@@ -98,8 +110,16 @@ export function extractOpenAIResponse(response: OpenAIResponse, headerRequestId?
   };
 }
 
+/**
+ * Stopped at max_output_tokens: the answer so far is the answer. It was paid for, and a retry
+ * would pay again to be cut off at the same limit.
+ */
+function stoppedAtLimit(response: OpenAIResponse): boolean {
+  return response.status === "incomplete" && response.incomplete_details?.reason === "max_output_tokens";
+}
+
 function finished(response: OpenAIResponse, headerRequestId: string | undefined, partialText: string): ProviderResponse {
-  if (response.status !== "completed") throw failureOf(response, partialText);
+  if (response.status !== "completed" && !stoppedAtLimit(response)) throw failureOf(response, partialText);
   const result = extractOpenAIResponse(response, headerRequestId);
   if (!result.text.trim()) {
     throw new ProviderError(`${PROVIDER} returned an empty answer`, { retryClass: "transient", reason: "empty_answer", requestId: result.requestId });

@@ -7,7 +7,7 @@ import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/
 import { env } from "@/lib/config/env";
 import { CallAbortedError, ProviderError, abortReasonOf } from "@/lib/providers/errors";
 import { classifySdkError } from "@/lib/providers/sdk-errors";
-import type { ProviderAdapter, ProviderRequest, ProviderResponse, Source } from "@/lib/providers/types";
+import type { ProviderAdapter, ProviderRequest, ProviderResponse, SearchMode, Source } from "@/lib/providers/types";
 
 export type PerplexityConnection = { apiKey?: string; baseURL?: string };
 
@@ -28,17 +28,38 @@ type PerplexityChunk = {
   usage?: PerplexityUsage | null;
 };
 
+/** maxSearchCalls 0 turns search off whatever the mode: Perplexity bills a search per request. */
+function searchModeOf(request: ProviderRequest): SearchMode {
+  return request.limits.maxSearchCalls <= 0 ? "off" : request.searchMode;
+}
+
+/**
+ * Deep research runs many searches and bills each, plus reasoning tokens that max_tokens does
+ * not bound: no per-call limit can hold it to the worst case the budget reserves.
+ */
+function isUnboundedModel(model: string): boolean {
+  return /deep-research/i.test(model);
+}
+
 function requestBody(request: ProviderRequest): ChatCompletionCreateParamsStreaming {
+  const searchMode = searchModeOf(request);
   const extra: Record<string, unknown> = {};
   // Search control (docs.perplexity.ai "Search control guide"): `disable_search: true` answers
   // from training data only; `enable_search_classifier: true` lets a classifier decide whether to
   // search. Without either, Sonar always searches. Perplexity's price is the same either way.
-  if (request.searchMode === "off") extra.disable_search = true;
-  if (request.searchMode === "auto") extra.enable_search_classifier = true;
+  if (searchMode === "off") extra.disable_search = true;
+  if (searchMode === "auto") extra.enable_search_classifier = true;
   const country = request.country?.trim().toUpperCase();
-  if (request.searchMode !== "off" && country && /^[A-Z]{2}$/.test(country)) extra.web_search_options = { user_location: { country } };
+  if (searchMode !== "off" && country && /^[A-Z]{2}$/.test(country)) extra.web_search_options = { user_location: { country } };
   // The extra fields are Perplexity's, unknown to the openai SDK's types; the SDK sends them as is.
-  return { model: request.model, messages: [{ role: "user", content: request.prompt }], stream: true, ...extra } as ChatCompletionCreateParamsStreaming;
+  // max_tokens bounds the completion, the think block of reasoning models included.
+  return {
+    model: request.model,
+    messages: [{ role: "user", content: request.prompt }],
+    stream: true,
+    max_tokens: request.limits.maxOutputTokens,
+    ...extra,
+  } as ChatCompletionCreateParamsStreaming;
 }
 
 /**
@@ -119,12 +140,11 @@ function accumulator(request: ProviderRequest) {
       const choice = chunk.choices?.[0];
       const content = choice?.delta?.content ?? choice?.message?.content;
       if (content) filter.push(content);
+      // "length" (cut off at max_tokens) finishes the answer too: it was paid for, and a retry
+      // would pay again to be cut off at the same limit.
       if (choice?.finish_reason) state.finished = true;
-      if (choice?.finish_reason === "length") {
-        throw new ProviderError(`${PROVIDER} cut the answer off at its length limit`, { retryClass: "transient", reason: "incomplete_output", requestId: state.id, partialText: text });
-      }
     },
-    result(searchMode: ProviderRequest["searchMode"], headerRequestId?: string): ProviderResponse {
+    result(searchMode: SearchMode, headerRequestId?: string): ProviderResponse {
       filter.flush();
       const sources = perplexitySources(text, state.citations, state.searchResults);
       const u = state.usage;
@@ -139,8 +159,9 @@ function accumulator(request: ProviderRequest) {
           outputTokens: u.completion_tokens ?? 0,
           reasoningTokens: u.reasoning_tokens ?? 0,
           cachedTokens: 0,
-          // Only deep research reports its queries; a Sonar answer with sources searched once.
-          searchCalls: u.num_search_queries ?? (searchMode !== "off" && sources.length ? 1 : 0),
+          // Sonar bills one search per request however many queries it ran (deep research, which
+          // bills each query, is refused before the call).
+          searchCalls: searchMode !== "off" && (u.num_search_queries ?? sources.length) > 0 ? 1 : 0,
         },
         requestId: state.id ?? headerRequestId,
       };
@@ -164,6 +185,12 @@ async function call(connection: PerplexityConnection, request: ProviderRequest):
   const { signal } = request;
   if (!connection.apiKey) throw new ProviderError("Perplexity is not configured (PERPLEXITY_API_KEY is not set)", { retryClass: "permanent", reason: "not_configured" });
   if (signal.aborted) throw new CallAbortedError(abortReasonOf(signal));
+  if (isUnboundedModel(request.model)) {
+    throw new ProviderError(`${PROVIDER} ${request.model} cannot be held to a per-call limit (it runs and bills many searches); choose a Sonar model`, {
+      retryClass: "permanent",
+      reason: "invalid_request",
+    });
+  }
   // organization/project: null so that OPENAI_ORG_ID / OPENAI_PROJECT_ID never reach Perplexity.
   const client = new OpenAI({ apiKey: connection.apiKey, baseURL: connection.baseURL ?? DEFAULT_BASE_URL, maxRetries: 0, organization: null, project: null });
   const acc = accumulator(request);
@@ -187,7 +214,7 @@ async function call(connection: PerplexityConnection, request: ProviderRequest):
         });
       }
       acc.add(parsed);
-      return checked(acc.result(request.searchMode, headerRequestId));
+      return checked(acc.result(searchModeOf(request), headerRequestId));
     }
     for await (const chunk of stream) acc.add(chunk as unknown as PerplexityChunk);
     // The SDK ends the iteration quietly when the signal aborts mid-stream.
@@ -204,7 +231,7 @@ async function call(connection: PerplexityConnection, request: ProviderRequest):
         partialText: acc.text(),
       });
     }
-    return checked(acc.result(request.searchMode, headerRequestId));
+    return checked(acc.result(searchModeOf(request), headerRequestId));
   } catch (error) {
     const partialText = acc.text();
     const errorChunk = error instanceof APIError && error.status === undefined && !(error instanceof APIConnectionError) && !(error instanceof APIUserAbortError);

@@ -1,6 +1,15 @@
 import { z } from "zod";
 import { simulatorSettingsSchema } from "@/lib/providers/simulator/settings";
 
+/**
+ * The limits sent with every call of a provider configuration (ProviderRequest.limits). The budget
+ * reserves the worst case they allow before each call, so they are bounded here too.
+ */
+export const callLimitsSchema = z.object({
+  maxOutputTokens: z.number({ error: "Max output tokens must be a number" }).int("Use a whole number").min(1, "At least 1").max(200_000, "At most 200,000"),
+  maxSearchCalls: z.number({ error: "Max searches must be a number" }).int("Use a whole number").min(0, "Cannot be negative").max(20, "At most 20"),
+});
+
 const micros = (label: string) => z.number({ error: `${label} must be a number` }).int().min(0, `${label} cannot be negative`).max(1_000_000_000, `${label} is too large`);
 
 export const providerConfigInputSchema = z
@@ -19,12 +28,14 @@ export const providerConfigInputSchema = z
     maxAttempts: z.number().int().min(1, "At least 1").max(10, "At most 10"),
     unknownRetries: z.number().int().min(0).max(5, "At most 5"),
     timeoutMs: z.number().int().min(1000, "At least 1 second").max(600_000, "At most 10 minutes"),
+    ...callLimitsSchema.shape,
     breakerWindowSize: z.number().int().min(2).max(1000),
     breakerMinCalls: z.number().int().min(1).max(1000),
     breakerFailureRatePct: z.number().int().min(1).max(100),
     breakerOpenSeconds: z.number().int().min(1).max(86_400),
     breakerSlowCallMs: z.number().int().min(100).max(600_000),
     breakerSlowCallIsFailure: z.boolean(),
+    breakerProbeTimeoutMs: z.number().int().min(1000, "At least 1,000 ms").max(600_000, "At most 600,000 ms (10 minutes)"),
     simulator: simulatorSettingsSchema.optional(),
   })
   .refine((c) => c.breakerMinCalls <= c.breakerWindowSize, { message: "Minimum calls cannot exceed the window size", path: ["breakerMinCalls"] })

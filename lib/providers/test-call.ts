@@ -2,7 +2,7 @@ import "server-only";
 import { costOf, type PriceTable } from "@/lib/billing/money";
 import { CallAbortedError, ProviderError } from "@/lib/providers/errors";
 import { adapterFor } from "@/lib/providers/registry";
-import type { AdapterName, SearchMode } from "@/lib/providers/types";
+import type { AdapterName, CallLimits, SearchMode } from "@/lib/providers/types";
 
 export type TestCallInput = {
   adapter: AdapterName;
@@ -11,6 +11,8 @@ export type TestCallInput = {
   prompt: string;
   price: PriceTable;
   timeoutMs: number;
+  /** Sent to the provider, as with every capture. */
+  limits: CallLimits;
   settings?: Record<string, unknown>;
   country?: string | null;
 };
@@ -48,6 +50,7 @@ export async function testCall(input: TestCallInput): Promise<TestCallResult> {
       searchMode: input.searchMode,
       country: input.country,
       signal: controller.signal,
+      limits: input.limits,
       settings: input.settings,
       seed: `test:${Date.now()}`,
     });

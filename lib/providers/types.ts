@@ -18,6 +18,13 @@ export type ProviderRequest = {
   /** Adapter-specific settings from the provider configuration. */
   settings?: Record<string, unknown>;
   /**
+   * Hard limits sent to the provider, so that one call can never cost more than the worst case
+   * the budget reserved for it (DESIGN.md "Money"; lib/billing/money.ts `worstCaseUsage`).
+   * Output tokens include reasoning/thinking tokens; search calls count every web search the
+   * call may make, across continuation steps.
+   */
+  limits: CallLimits;
+  /**
    * What the question is about. Real providers ignore it; the simulator uses it to write answers
    * that name the workspace's brand and competitors.
    */
@@ -25,6 +32,8 @@ export type ProviderRequest = {
   /** Makes the simulator reproducible (capture id + attempt number). */
   seed?: string;
 };
+
+export type CallLimits = { maxOutputTokens: number; maxSearchCalls: number };
 
 export type EntityHint = { name: string; domains: string[] };
 

@@ -49,6 +49,7 @@ export async function seedDemoHistory(workspaceId: string, options: { days?: num
         const answer = simulateAnswer({
           prompt: prompt.text,
           searchMode: provider.searchMode,
+          limits: { maxOutputTokens: provider.maxOutputTokens, maxSearchCalls: provider.maxSearchCalls },
           subject: { brand: { name: brand.name, domains: brand.domains }, competitors: brand.competitors },
           style: settings.style,
           random,

@@ -6,7 +6,6 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import { newBrowser } from "../support/request-context";
 import { ok, refused, signUp, type Person } from "../support/workspace-fixtures";
 import { citedPagesAction, costsAction, overviewAction, sourcesAction } from "@/lib/actions/analytics";
-import { periodStartOf } from "@/lib/billing/budget";
 import { db } from "@/lib/db/prisma";
 import { GET as exportCaptures } from "@/app/api/exports/captures/route";
 
@@ -199,7 +198,9 @@ beforeAll(async () => {
   await db().attempt.create({ data: { workspaceId: A.workspaceId, captureId: capture.id, number: 1, runToken: randomUUID(), workerId: "fixture", startedAt: new Date("2025-03-02T10:00:00Z"), outcome: "succeeded", costMicros: 7777 } });
   // This month's budget of A: 50 dollars, 1 reserved, 2.5 charged.
   await db().workspace.update({ where: { id: A.workspaceId }, data: { monthlyBudgetMicros: 50_000_000 } });
-  await db().budgetPeriod.create({ data: { workspaceId: A.workspaceId, periodStart: periodStartOf(new Date()), reservedMicros: 1_000_000, chargedMicros: 2_500_000 } });
+  await db().$executeRaw`
+    INSERT INTO budget_periods ("workspaceId", "periodStart", "reservedMicros", "chargedMicros", "updatedAt")
+    VALUES (${A.workspaceId}::uuid, date_trunc('month', now() AT TIME ZONE 'UTC')::date, 1000000, 2500000, now())`;
 });
 
 describe("overview KPIs", () => {

@@ -87,7 +87,7 @@ async function firstAttemptFates(checkId: string, seed: string): Promise<Map<str
     where: { checkId },
     include: {
       prompt: { select: { text: true, country: true, language: true } },
-      providerConfig: { select: { settings: true } },
+      providerConfig: { select: { settings: true, maxOutputTokens: true, maxSearchCalls: true } },
       brand: { select: { name: true, domains: true, competitors: { select: { id: true, name: true, aliases: true, caseSensitiveAliases: true, domains: true }, orderBy: { createdAt: "asc" } } } },
     },
   });
@@ -102,6 +102,7 @@ async function firstAttemptFates(checkId: string, seed: string): Promise<Map<str
         // The latency is one draw whatever its range: no waiting here, same fate.
         settings: { ...(c.providerConfig.settings as Record<string, unknown>), latencyMinMs: 0, latencyMaxMs: 0, errorRate, timeoutRate: 0 },
         signal: new AbortController().signal,
+        limits: { maxOutputTokens: c.providerConfig.maxOutputTokens, maxSearchCalls: c.providerConfig.maxSearchCalls },
         subject: { brand: { name: c.brand.name, domains: c.brand.domains }, competitors: c.brand.competitors },
         // The simulator seeds a call with `${SIMULATOR_SEED}:${request.seed}`: this process's
         // SIMULATOR_SEED then this is the worker's `${SIMULATOR_SEED}:${captureId}:${attempt}`.

@@ -71,14 +71,19 @@ async function expectEachCaptureAnsweredOnce(checkId: string) {
   return captures;
 }
 
-/** The check is settled: nothing reserved, charged exactly the accepted captures' cost. */
+/**
+ * The check is settled: nothing held or in flight, and charged exactly what its attempts cost
+ * (actual costs, plus the estimates of unknown and aborted calls). Returns the accepted cost.
+ */
 async function expectSettled(checkId: string) {
   const check = await checkRow(checkId);
-  const captures = await db().capture.findMany({ where: { checkId, status: "succeeded" }, select: { costMicros: true } });
-  const accepted = captures.reduce((sum, c) => sum + c.costMicros, 0n);
+  const captures = await db().capture.findMany({ where: { checkId }, select: { status: true, costMicros: true, reservedMicros: true } });
+  const attempts = await attemptsOf(checkId);
   expect(check.reservedMicros, "check.reservedMicros after it finished").toBe(0n);
-  expect(check.chargedMicros, "check.chargedMicros = sum of accepted captures' cost").toBe(accepted);
-  return accepted;
+  expect(captures.every((c) => c.reservedMicros === 0n), "no capture holds budget").toBe(true);
+  expect(attempts.every((a) => a.reservedMicros === 0n && a.outcome !== null), "no attempt is open or holds budget").toBe(true);
+  expect(check.chargedMicros, "check.chargedMicros = sum of its attempts' cost").toBe(attempts.reduce((sum, a) => sum + a.costMicros, 0n));
+  return { accepted: captures.filter((c) => c.status === "succeeded").reduce((sum, c) => sum + c.costMicros, 0n), charged: check.chargedMicros };
 }
 
 describe("check pipeline with real worker processes", () => {
@@ -123,10 +128,12 @@ describe("check pipeline with real worker processes", () => {
     const byWorker = new Set(captures.map((c) => c.attempts[0]!.workerId));
     expect([...byWorker].sort()).toEqual(workers.map((w) => w.workerId).sort());
 
-    const charged = await expectSettled(checkId);
+    const { accepted, charged } = await expectSettled(checkId);
+    expect(charged, "no retries: charged exactly the accepted answers").toBe(accepted);
     const budgetAfter = await budgetPeriod(demo.workspaceId);
     expect(budgetAfter.reservedMicros, "budget period: reservation released").toBe(budgetBefore.reservedMicros);
-    expect(budgetAfter.chargedMicros - budgetBefore.chargedMicros, "budget period: charged the accepted cost").toBe(charged);
+    expect(budgetAfter.inFlightMicros, "budget period: nothing in flight").toBe(0n);
+    expect(budgetAfter.chargedMicros - budgetBefore.chargedMicros, "budget period: charged what the check was charged").toBe(charged);
   });
 
   it("recovers the captures of a SIGKILLed worker after its lease, and answers each exactly once", { timeout: 90_000 }, async () => {
@@ -192,9 +199,10 @@ describe("check pipeline with real worker processes", () => {
     const victimAttempts = await db().attempt.findMany({ where: { workerId: victim.workerId } });
     expect(victimAttempts.every((a) => a.startedAt.getTime() <= killedAt), "no attempt by the killed worker after the kill").toBe(true);
 
-    const charged = await expectSettled(checkId);
+    const { charged } = await expectSettled(checkId);
     const budgetAfter = await budgetPeriod(demo.workspaceId);
     expect(budgetAfter.reservedMicros).toBe(budgetBefore.reservedMicros);
+    expect(budgetAfter.inFlightMicros).toBe(0n);
     expect(budgetAfter.chargedMicros - budgetBefore.chargedMicros).toBe(charged);
   });
 
@@ -288,7 +296,7 @@ describe("check pipeline with real worker processes", () => {
       expect(attempt, `attempt ${attempt.runToken}`).toMatchObject({ outcome: "cancelled", reason: "cancelled_by_user", costIsEstimate: true });
       expect(attempt.startedAt.getTime()).toBeLessThanOrEqual(cancelledAt);
       const abortMs = attempt.endedAt!.getTime() - cancelledAt;
-      expect(abortMs, `attempt ${attempt.runToken} ended ${abortMs} ms after the cancel`).toBeLessThan(1_500);
+      expect(abortMs, `attempt ${attempt.runToken} ended ${abortMs} ms after the cancel`).toBeLessThan(1_000);
     }
     console.log(`cancel: in-flight attempts ended ${attempts.map((a) => a.endedAt!.getTime() - cancelledAt).join(", ")} ms after cancelCheck`);
 
@@ -306,10 +314,12 @@ describe("check pipeline with real worker processes", () => {
     expect(kinds("capture_cancelled").map((e) => e.captureId).sort()).toEqual(captures.map((c) => c.id).sort());
     expect(kinds("attempt_aborted").map((e) => e.captureId).sort()).toEqual([...inFlightCaptures].sort());
 
-    expect(await expectSettled(checkId)).toBe(0n);
+    const { accepted, charged } = await expectSettled(checkId);
+    expect(accepted).toBe(0n);
     const budgetAfter = await budgetPeriod(demo.workspaceId);
     expect(budgetAfter.reservedMicros, "reservation released").toBe(budgetBefore.reservedMicros);
-    expect(budgetAfter.chargedMicros).toBe(budgetBefore.chargedMicros);
+    // The aborted calls may have been billed: each is charged its estimate.
+    expect(budgetAfter.chargedMicros - budgetBefore.chargedMicros).toBe(charged);
   });
 
   it("retries transient errors up to maxAttempts with bounded backoff, fails permanent ones at once, and lets an admin (not a member) retry them", { timeout: 120_000 }, async () => {
@@ -388,7 +398,7 @@ describe("check pipeline with real worker processes", () => {
       expect(capture.attempts).toHaveLength(1);
       expect(capture.attempts[0]).toMatchObject({ outcome: "failed", errorClass: "permanent", reason: "invalid_request", httpStatus: 400, costMicros: 0n });
     }
-    for (const checkId of checkIds) expect(await expectSettled(checkId)).toBe(0n);
+    for (const checkId of checkIds) expect((await expectSettled(checkId)).accepted).toBe(0n);
     expect((await budgetPeriod(demo.workspaceId)).reservedMicros, "failed checks release their reservation").toBe(budgetBefore.reservedMicros);
 
     // A member or viewer may not retry; nothing changes.
@@ -566,9 +576,10 @@ describe("check pipeline with real worker processes", () => {
         ["succeeded", other.workerId],
       ]);
     }
-    const charged = await expectSettled(checkId);
+    const { charged } = await expectSettled(checkId);
     const budgetAfter = await budgetPeriod(demo.workspaceId);
     expect(budgetAfter.reservedMicros).toBe(budgetBefore.reservedMicros);
+    expect(budgetAfter.inFlightMicros).toBe(0n);
     expect(budgetAfter.chargedMicros - budgetBefore.chargedMicros).toBe(charged);
   });
 });

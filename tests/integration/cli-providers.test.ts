@@ -6,7 +6,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { costOf } from "@/lib/billing/money";
-import { LIST_PRICES } from "@/lib/providers/defaults";
+import { DEFAULT_CALL_LIMITS, LIST_PRICES } from "@/lib/providers/defaults";
 import { createAnthropicAdapter } from "@/lib/providers/anthropic";
 import { createGeminiAdapter } from "@/lib/providers/gemini";
 import { createOpenAIAdapter } from "@/lib/providers/openai";
@@ -20,7 +20,7 @@ import { startFakePerplexity } from "@/tests/support/fake-providers/perplexity-s
 const run = promisify(execFile);
 const tsx = path.resolve("node_modules/tsx/dist/cli.mjs");
 
-type Server = { url: string; close: () => Promise<void> };
+type Server = { url: string; requests: { body: Record<string, unknown> }[]; close: () => Promise<void> };
 const cases: {
   adapter: keyof typeof LIST_PRICES;
   start: () => Promise<Server>;
@@ -48,7 +48,8 @@ describe.each(cases)("beacon capture --provider $adapter", (c) => {
     const url = servers.get(c.adapter)!.url;
     const prompt = "What is the best CRM for a 10-person startup?";
     const model = LIST_PRICES[c.adapter].model;
-    const expected = await c.inProcess(url).call({ prompt, model, searchMode: "on", signal: new AbortController().signal });
+    // The CLI sends a new provider configuration's limits unless told otherwise.
+    const expected = await c.inProcess(url).call({ prompt, model, searchMode: "on", limits: DEFAULT_CALL_LIMITS, signal: new AbortController().signal });
 
     const { stdout } = await run(process.execPath, [tsx, "--conditions=react-server", "scripts/beacon.ts", "capture", "--provider", c.adapter, "--prompt", prompt, "--search", "on"], {
       env: { ...process.env, ...c.env(url) },
@@ -63,5 +64,34 @@ describe.each(cases)("beacon capture --provider $adapter", (c) => {
       costOf(expected.usage, { inputPricePerMTokMicros: p.input, outputPricePerMTokMicros: p.output, cachedPricePerMTokMicros: p.cached, reasoningPricePerMTokMicros: p.reasoning, searchPriceMicros: p.search }),
     );
     expect(printed.latencyMs).toBeGreaterThanOrEqual(0);
+  });
+});
+
+describe("beacon capture limits", () => {
+  const capture = (flags: string[]) =>
+    run(process.execPath, [tsx, "--conditions=react-server", "scripts/beacon.ts", "capture", "--provider", "openai", "--prompt", "Best CRM?", "--search", "auto", ...flags], {
+      env: { ...process.env, ...cases[0]!.env(servers.get("openai")!.url) },
+      timeout: 60_000,
+    });
+
+  it("sends --max-output-tokens and --max-search-calls to the provider", async () => {
+    const server = servers.get("openai")!;
+    const before = server.requests.length;
+    const { stdout } = await capture(["--max-output-tokens", "700", "--max-search-calls", "2"]);
+    expect(JSON.parse(stdout)).toMatchObject({ ok: true });
+    expect(server.requests.length).toBe(before + 1);
+    expect(server.requests.at(-1)!.body).toMatchObject({ max_output_tokens: 700, max_tool_calls: 2 });
+  });
+
+  it("refuses limits out of range without calling", async () => {
+    const server = servers.get("openai")!;
+    const before = server.requests.length;
+    const error = (await capture(["--max-search-calls", "21"]).then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as { code?: number; stderr?: string } | undefined;
+    expect(error?.code).toBe(2);
+    expect(error?.stderr).toContain("--max-search-calls: At most 20");
+    expect(server.requests.length).toBe(before);
   });
 });

@@ -37,7 +37,14 @@ afterAll(async () => {
 });
 
 function request(overrides: Partial<ProviderRequest> = {}): ProviderRequest {
-  return { prompt: "What is the best CRM for a 10-person startup?", model: "claude-haiku-4-5", searchMode: "auto", signal: new AbortController().signal, ...overrides };
+  return {
+    prompt: "What is the best CRM for a 10-person startup?",
+    model: "claude-haiku-4-5",
+    searchMode: "auto",
+    signal: new AbortController().signal,
+    limits: { maxOutputTokens: 4096, maxSearchCalls: 5 },
+    ...overrides,
+  };
 }
 
 async function failure(promise: Promise<unknown>): Promise<unknown> {
@@ -92,8 +99,8 @@ describe("a streamed answer with web searches", () => {
     expect(response.requestId).toMatch(/^req_/);
   });
 
-  it("offers the search tool without forcing it in auto mode, none when search is off, and honours settings", async () => {
-    await adapter.call(request({ searchMode: "auto", country: null, settings: { maxTokens: 1024, maxSearches: 2, style: "claude" } }));
+  it("offers the search tool without forcing it in auto mode, none when search is off, within the call's limits", async () => {
+    await adapter.call(request({ searchMode: "auto", country: null, limits: { maxOutputTokens: 1024, maxSearchCalls: 2 } }));
     const auto = server.requests.at(-1)!.body;
     expect(auto).toMatchObject({ max_tokens: 1024, tools: [{ type: "web_search_20250305", name: "web_search", max_uses: 2 }] });
     expect(auto).not.toHaveProperty("tool_choice");
@@ -111,12 +118,6 @@ describe("a streamed answer with web searches", () => {
     expect(response.usage).toMatchObject({ outputTokens: 312, reasoningTokens: 200 });
   });
 
-  it("rejects invalid settings as permanent without calling", async () => {
-    const before = server.requests.length;
-    const error = await failure(adapter.call(request({ settings: { maxTokens: -1 } })));
-    expect(error).toMatchObject({ retryClass: "permanent", reason: "invalid_settings" });
-    expect(server.requests.length).toBe(before);
-  });
 });
 
 describe("pause_turn", () => {
@@ -154,6 +155,68 @@ describe("pause_turn", () => {
     expect(server.requests.length).toBe(before + MAX_CONTINUATIONS + 1);
     expect(error).toMatchObject({ retryClass: "transient", reason: "incomplete_output" });
     expect((error as ProviderError).partialText).toBe(textOf(ANTHROPIC_PAUSED).repeat(MAX_CONTINUATIONS + 1));
+  });
+});
+
+describe("call limits", () => {
+  type Tool = { type: string; max_uses?: number };
+
+  it.each(["on", "auto"] as const)("maxSearchCalls 0 sends no search tool in %s mode", async (searchMode) => {
+    await adapter.call(request({ searchMode, country: "DE", limits: { maxOutputTokens: 800, maxSearchCalls: 0 } }));
+    const sent = server.requests.at(-1)!.body;
+    expect(sent).toMatchObject({ max_tokens: 800 });
+    expect(sent).not.toHaveProperty("tools");
+    expect(sent).not.toHaveProperty("tool_choice");
+  });
+
+  it("each continuation gets only the output tokens and searches the earlier steps left", async () => {
+    server.enqueue({ kind: "pause", times: 1 }, { kind: "pause", times: 1 });
+    const before = server.requests.length;
+    const response = await adapter.call(request({ searchMode: "on", limits: { maxOutputTokens: 1000, maxSearchCalls: 3 } }));
+
+    expect(server.requests.length).toBe(before + 2);
+    const [first, second] = server.requests.slice(-2).map((r) => r.body);
+    expect(first).toMatchObject({ max_tokens: 1000, tools: [{ type: "web_search_20250305", max_uses: 3 }], tool_choice: { type: "tool", name: "web_search" } });
+    // The paused step wrote 90 output tokens and ran 2 searches.
+    expect(second).toMatchObject({ max_tokens: 1000 - ANTHROPIC_PAUSED.usage.output_tokens, tools: [{ type: "web_search_20250305", max_uses: 3 - ANTHROPIC_PAUSED.usage.web_search_requests }] });
+    expect(second).not.toHaveProperty("tool_choice");
+    expect(response.text).toBe(textOf(ANTHROPIC_PAUSED) + textOf(ANTHROPIC_CONTINUED));
+    expect(response.usage.outputTokens + response.usage.reasoningTokens).toBeLessThanOrEqual(1000);
+    expect(response.usage.searchCalls).toBeLessThanOrEqual(3);
+  });
+
+  it("a continuation with no search left offers no tool", async () => {
+    server.enqueue({ kind: "pause", times: 1 }, { kind: "pause", times: 1 });
+    const response = await adapter.call(request({ searchMode: "on", limits: { maxOutputTokens: 1000, maxSearchCalls: 2 } }));
+    const [first, second] = server.requests.slice(-2).map((r) => r.body);
+    expect((first!.tools as Tool[])[0]).toMatchObject({ max_uses: 2 });
+    expect(second).toMatchObject({ max_tokens: 910 });
+    expect(second).not.toHaveProperty("tools");
+    expect(second).not.toHaveProperty("tool_choice");
+    expect(response.usage).toMatchObject({ outputTokens: 510, searchCalls: 2 });
+  });
+
+  it("a paused turn that spent the call's output tokens is not continued: the text so far is the answer", async () => {
+    server.enqueue({ kind: "pause", times: 1 });
+    const before = server.requests.length;
+    const response = await adapter.call(request({ searchMode: "on", limits: { maxOutputTokens: ANTHROPIC_PAUSED.usage.output_tokens, maxSearchCalls: 5 } }));
+    expect(server.requests.length).toBe(before + 1);
+    expect(response.text).toBe(textOf(ANTHROPIC_PAUSED));
+    expect(response.usage).toMatchObject({ outputTokens: 90, searchCalls: 2 });
+  });
+
+  it("a max_tokens stop is accepted as the answer, with its usage", async () => {
+    server.enqueue({ kind: "answer", answer: { ...ANTHROPIC_ANSWER, stopReason: "max_tokens" } });
+    const response = await adapter.call(request({ searchMode: "on" }));
+    expect(response.text).toBe(textOf(ANTHROPIC_ANSWER));
+    expect(response.sources).toEqual(CITED);
+    expect(response.usage).toEqual({ inputTokens: 3703, cachedTokens: 1024, outputTokens: 512, reasoningTokens: 0, searchCalls: 2 });
+  });
+
+  it("a max_tokens stop before any text is an empty answer (transient)", async () => {
+    const thinkingOnly = { blocks: [], stopReason: "max_tokens" as const, usage: { ...ANTHROPIC_ANSWER.usage, output_tokens: 64, thinking_tokens: 64, web_search_requests: 0 } };
+    const error = await providerFailure({ kind: "answer", answer: thinkingOnly });
+    expect(error).toMatchObject({ retryClass: "transient", reason: "empty_answer" });
   });
 });
 

@@ -28,7 +28,14 @@ afterAll(async () => {
 });
 
 function request(overrides: Partial<ProviderRequest> = {}): ProviderRequest {
-  return { prompt: "What is the best CRM for a 10-person startup?", model: "gemini-2.5-flash", searchMode: "auto", signal: new AbortController().signal, ...overrides };
+  return {
+    prompt: "What is the best CRM for a 10-person startup?",
+    model: "gemini-2.5-flash",
+    searchMode: "auto",
+    signal: new AbortController().signal,
+    limits: { maxOutputTokens: 4096, maxSearchCalls: 5 },
+    ...overrides,
+  };
 }
 
 async function failure(promise: Promise<unknown>): Promise<unknown> {
@@ -59,7 +66,11 @@ describe("a streamed, grounded answer", () => {
     const sent = server.requests.at(-1)!;
     expect(sent.path).toBe("/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse");
     expect(sent.headers["x-goog-api-key"]).toBe("gemini-test");
-    expect(sent.body).toMatchObject({ contents: [{ role: "user", parts: [{ text: "What is the best CRM for a 10-person startup?" }] }], tools: [{ googleSearch: {} }] });
+    expect(sent.body).toMatchObject({
+      contents: [{ role: "user", parts: [{ text: "What is the best CRM for a 10-person startup?" }] }],
+      tools: [{ googleSearch: {} }],
+      generationConfig: { maxOutputTokens: 4096 },
+    });
 
     expect(response.text).toBe(GEMINI_ANSWER.text);
     expect(deltas.length).toBeGreaterThan(3);
@@ -86,6 +97,46 @@ describe("a streamed, grounded answer", () => {
     const response = await adapter.call(request({ searchMode: "off" }));
     expect(server.requests.at(-1)!.body).not.toHaveProperty("tools");
     expect(response).toMatchObject({ sources: [], searchQueries: [], usage: { searchCalls: 0 } });
+  });
+});
+
+describe("call limits", () => {
+  it("sends generationConfig.maxOutputTokens, with search on or off", async () => {
+    await adapter.call(request({ limits: { maxOutputTokens: 500, maxSearchCalls: 1 } }));
+    expect(server.requests.at(-1)!.body).toMatchObject({ generationConfig: { maxOutputTokens: 500 }, tools: [{ googleSearch: {} }] });
+    await adapter.call(request({ searchMode: "off", limits: { maxOutputTokens: 600, maxSearchCalls: 1 } }));
+    expect(server.requests.at(-1)!.body).toMatchObject({ generationConfig: { maxOutputTokens: 600 } });
+  });
+
+  it.each(["on", "auto"] as const)("maxSearchCalls 0 sends no googleSearch tool in %s mode", async (searchMode) => {
+    server.enqueue({ kind: "answer", answer: { ...GEMINI_ANSWER, chunks: [], supports: [], queries: [] } });
+    const response = await adapter.call(request({ searchMode, limits: { maxOutputTokens: 500, maxSearchCalls: 0 } }));
+    const sent = server.requests.at(-1)!.body;
+    expect(sent).not.toHaveProperty("tools");
+    expect(sent).toMatchObject({ generationConfig: { maxOutputTokens: 500 } });
+    expect(response.usage.searchCalls).toBe(0);
+  });
+
+  const maxTokensChunks = (text: string) => [
+    { candidates: [{ content: { parts: [{ text }], role: "model" }, index: 0 }], usageMetadata: { promptTokenCount: 14, totalTokenCount: 14 }, responseId: "cut-off" },
+    {
+      candidates: [{ content: { parts: [{ text: "" }], role: "model" }, finishReason: "MAX_TOKENS", index: 0 }],
+      usageMetadata: { promptTokenCount: 14, candidatesTokenCount: text ? 12 : 0, thoughtsTokenCount: text ? 88 : 100, totalTokenCount: 114 },
+      responseId: "cut-off",
+    },
+  ];
+
+  it("an answer cut off at the limit (finishReason MAX_TOKENS) is accepted, with its usage", async () => {
+    server.enqueue({ kind: "chunks", chunks: maxTokensChunks("For a 10-person startup, HubSpot CRM is") });
+    const response = await adapter.call(request({ searchMode: "off", limits: { maxOutputTokens: 100, maxSearchCalls: 0 } }));
+    expect(response.text).toBe("For a 10-person startup, HubSpot CRM is");
+    expect(response.usage).toEqual({ inputTokens: 14, outputTokens: 12, reasoningTokens: 88, cachedTokens: 0, searchCalls: 0 });
+    expect(response.requestId).toBe("cut-off");
+  });
+
+  it("a MAX_TOKENS stop spent entirely on thinking is an empty answer (transient)", async () => {
+    const error = await providerFailure({ kind: "chunks", chunks: maxTokensChunks("") });
+    expect(error).toMatchObject({ retryClass: "transient", reason: "empty_answer" });
   });
 });
 

@@ -27,7 +27,14 @@ afterAll(async () => {
 });
 
 function request(overrides: Partial<ProviderRequest> = {}): ProviderRequest {
-  return { prompt: "What is the best CRM for a 10-person startup?", model: "gpt-5-mini", searchMode: "auto", signal: new AbortController().signal, ...overrides };
+  return {
+    prompt: "What is the best CRM for a 10-person startup?",
+    model: "gpt-5-mini",
+    searchMode: "auto",
+    signal: new AbortController().signal,
+    limits: { maxOutputTokens: 4096, maxSearchCalls: 5 },
+    ...overrides,
+  };
 }
 
 async function failure(promise: Promise<unknown>): Promise<unknown> {
@@ -59,8 +66,10 @@ describe("a streamed answer with web searches", () => {
       model: "gpt-5-mini",
       input: "What is the best CRM for a 10-person startup?",
       stream: true,
+      max_output_tokens: 4096,
       tools: [{ type: "web_search", user_location: { type: "approximate", country: "DE" } }],
       tool_choice: "required",
+      max_tool_calls: 5,
       include: ["web_search_call.action.sources"],
     });
 
@@ -91,6 +100,40 @@ describe("a streamed answer with web searches", () => {
     expect(off).not.toHaveProperty("tools");
     expect(off).not.toHaveProperty("tool_choice");
     expect(off).not.toHaveProperty("include");
+  });
+});
+
+describe("call limits", () => {
+  it("sends max_output_tokens always, and max_tool_calls with the search tool", async () => {
+    await adapter.call(request({ searchMode: "auto", limits: { maxOutputTokens: 700, maxSearchCalls: 2 } }));
+    expect(server.requests.at(-1)!.body).toMatchObject({ max_output_tokens: 700, max_tool_calls: 2, tools: [{ type: "web_search" }] });
+
+    await adapter.call(request({ searchMode: "off", limits: { maxOutputTokens: 300, maxSearchCalls: 2 } }));
+    const off = server.requests.at(-1)!.body;
+    expect(off).toMatchObject({ max_output_tokens: 300 });
+    expect(off).not.toHaveProperty("max_tool_calls");
+  });
+
+  it.each(["on", "auto"] as const)("maxSearchCalls 0 sends no search tool in %s mode", async (searchMode) => {
+    await adapter.call(request({ searchMode, country: "DE", limits: { maxOutputTokens: 700, maxSearchCalls: 0 } }));
+    const sent = server.requests.at(-1)!.body;
+    expect(sent).toMatchObject({ max_output_tokens: 700 });
+    for (const field of ["tools", "tool_choice", "max_tool_calls", "include"]) expect(sent).not.toHaveProperty(field);
+  });
+
+  it("a max_output_tokens stop is accepted as the answer, with its usage", async () => {
+    server.enqueue({ kind: "incomplete", reason: "max_output_tokens" });
+    const deltas: string[] = [];
+    const response = await adapter.call(request({ onText: (d) => deltas.push(d) }));
+    expect(response.text).toBe("HubSpot CRM is the usual first pick");
+    expect(deltas.join("")).toBe(response.text);
+    expect(response.usage).toEqual({ inputTokens: 1840, cachedTokens: 256, outputTokens: 320, reasoningTokens: 192, searchCalls: 0 });
+    expect(response.requestId).toBe(server.requests.at(-1)!.id);
+  });
+
+  it("a max_output_tokens stop before any text is an empty answer (transient)", async () => {
+    const error = await providerFailure({ kind: "incomplete", reason: "max_output_tokens", text: "" });
+    expect(error).toMatchObject({ retryClass: "transient", reason: "empty_answer" });
   });
 });
 
@@ -140,10 +183,9 @@ describe("failures inside a 200", () => {
     expect(await providerFailure({ kind: "error-event", code: "insufficient_quota" })).toMatchObject({ retryClass: "permanent", reason: "quota_exceeded" });
   });
 
-  it("an incomplete response keeps its partial text; a content filter stop is permanent", async () => {
-    const truncated = await providerFailure({ kind: "incomplete", reason: "max_output_tokens" });
-    expect(truncated).toMatchObject({ retryClass: "transient", reason: "incomplete_output", partialText: "HubSpot CRM is the usual first pick" });
-    expect(await providerFailure({ kind: "incomplete", reason: "content_filter" })).toMatchObject({ retryClass: "permanent", reason: "content_policy" });
+  it("a content filter stop is permanent and keeps its partial text", async () => {
+    const filtered = await providerFailure({ kind: "incomplete", reason: "content_filter" });
+    expect(filtered).toMatchObject({ retryClass: "permanent", reason: "content_policy", partialText: "HubSpot CRM is the usual first pick" });
   });
 
   // Nothing parseable arrived, so the provider never began answering (often a proxy's page):

@@ -28,7 +28,14 @@ afterAll(async () => {
 });
 
 function request(overrides: Partial<ProviderRequest> = {}): ProviderRequest {
-  return { prompt: "What is the best CRM for a 10-person startup?", model: "sonar", searchMode: "on", signal: new AbortController().signal, ...overrides };
+  return {
+    prompt: "What is the best CRM for a 10-person startup?",
+    model: "sonar",
+    searchMode: "on",
+    signal: new AbortController().signal,
+    limits: { maxOutputTokens: 4096, maxSearchCalls: 5 },
+    ...overrides,
+  };
 }
 
 async function failure(promise: Promise<unknown>): Promise<unknown> {
@@ -62,6 +69,7 @@ describe("a streamed answer", () => {
       model: "sonar",
       messages: [{ role: "user", content: "What is the best CRM for a 10-person startup?" }],
       stream: true,
+      max_tokens: 4096,
       web_search_options: { user_location: { country: "FR" } },
     });
     expect(sent.body).not.toHaveProperty("disable_search");
@@ -87,7 +95,8 @@ describe("a streamed answer", () => {
     const response = await adapter.call(request({ model: "sonar-reasoning-pro", onText: (d) => deltas.push(d) }));
     expect(response.text).toBe(PERPLEXITY_ANSWER.content);
     expect(deltas.join("")).toBe(response.text);
-    expect(response.usage).toMatchObject({ outputTokens: 131, reasoningTokens: 2048, searchCalls: 2 });
+    // Two queries, one billed search: Sonar bills the request, not the queries it ran.
+    expect(response.usage).toMatchObject({ outputTokens: 131, reasoningTokens: 2048, searchCalls: 1 });
   });
 
   it("asks for no search when search is off, and for the classifier in auto mode", async () => {
@@ -98,6 +107,49 @@ describe("a streamed answer", () => {
 
     await adapter.call(request({ searchMode: "auto" }));
     expect(server.requests.at(-1)!.body).toMatchObject({ enable_search_classifier: true });
+  });
+});
+
+describe("call limits", () => {
+  it("sends max_tokens", async () => {
+    await adapter.call(request({ limits: { maxOutputTokens: 300, maxSearchCalls: 1 } }));
+    const sent = server.requests.at(-1)!.body;
+    expect(sent).toMatchObject({ max_tokens: 300 });
+    expect(sent).not.toHaveProperty("disable_search");
+  });
+
+  it.each(["on", "auto"] as const)("maxSearchCalls 0 disables search in %s mode, and no search call is counted", async (searchMode) => {
+    const response = await adapter.call(request({ searchMode, country: "FR", limits: { maxOutputTokens: 300, maxSearchCalls: 0 } }));
+    const sent = server.requests.at(-1)!.body;
+    expect(sent).toMatchObject({ max_tokens: 300, disable_search: true });
+    expect(sent).not.toHaveProperty("enable_search_classifier");
+    expect(sent).not.toHaveProperty("web_search_options");
+    expect(response.usage.searchCalls).toBe(0);
+  });
+
+  it("an answer cut off at max_tokens (finish_reason length) is accepted, with its usage", async () => {
+    const content = "For a 10-person startup, **HubSpot CRM** is the common starting point[1]. Pipedrive";
+    server.enqueue({ kind: "answer", answer: { ...PERPLEXITY_ANSWER, content, finish_reason: "length", usage: { prompt_tokens: 14, completion_tokens: 20, num_search_queries: 1 } } });
+    const deltas: string[] = [];
+    const response = await adapter.call(request({ limits: { maxOutputTokens: 20, maxSearchCalls: 1 }, onText: (d) => deltas.push(d) }));
+    expect(response.text).toBe(content);
+    expect(deltas.join("")).toBe(content);
+    expect(response.usage).toEqual({ inputTokens: 14, outputTokens: 20, reasoningTokens: 0, cachedTokens: 0, searchCalls: 1 });
+    expect(response.sources.filter((s) => s.citedInText).map((s) => s.url)).toEqual(["https://www.hubspot.com/products/crm"]);
+  });
+
+  it("a cut-off answer with no text (all of it in the think block) is an empty answer (transient)", async () => {
+    const content = "<think>\nThe user wants a CRM. Salesforce, Zoho and";
+    const error = await providerFailure({ kind: "answer", answer: { ...PERPLEXITY_ANSWER, content, finish_reason: "length", usage: { prompt_tokens: 14, completion_tokens: 12 } } }, { model: "sonar-reasoning-pro" });
+    expect(error).toMatchObject({ retryClass: "transient", reason: "empty_answer" });
+  });
+
+  it("refuses deep research, whose searches and reasoning no per-call limit bounds, without calling", async () => {
+    const before = server.requests.length;
+    const error = await failure(adapter.call(request({ model: "sonar-deep-research" })));
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error).toMatchObject({ retryClass: "permanent", reason: "invalid_request" });
+    expect(server.requests.length).toBe(before);
   });
 });
 

@@ -3,11 +3,10 @@
 // what the tests vary (provider configurations, extra members).
 import { randomUUID } from "node:crypto";
 import { afterEach } from "vitest";
-import { periodStartOf } from "@/lib/billing/budget";
 import { forceBreaker } from "@/lib/breaker/breaker";
 import { cancelCheck, type Caller } from "@/lib/checks/cancel-retry";
 import { createCheck, hashRequest, type CheckRequest } from "@/lib/checks/create-check";
-import { TERMINAL_CHECK_STATUSES, type CheckStatus } from "@/lib/checks/refresh";
+import { isCheckFinished, type CheckStatus } from "@/lib/captures/states";
 import { db } from "@/lib/db/prisma";
 import { defaultProviderConfigs } from "@/lib/providers/defaults";
 import { DEMO_LOGIN, DEMO_WORKSPACE } from "@/lib/seed/demo-content";
@@ -110,12 +109,15 @@ export function eventsOf(checkId: string) {
   return db().event.findMany({ where: { checkId }, orderBy: { createdAt: "asc" } });
 }
 
+/** This month's budget row (database clock) of the workspace. */
 export async function budgetPeriod(workspaceId: string) {
-  const row = await db().budgetPeriod.findUnique({ where: { workspaceId_periodStart: { workspaceId, periodStart: periodStartOf(new Date()) } } });
-  return { reservedMicros: row?.reservedMicros ?? 0n, chargedMicros: row?.chargedMicros ?? 0n };
+  const [row] = await db().$queryRaw<{ reservedMicros: bigint; inFlightMicros: bigint; chargedMicros: bigint }[]>`
+    SELECT "reservedMicros", "inFlightMicros", "chargedMicros" FROM budget_periods
+    WHERE "workspaceId" = ${workspaceId}::uuid AND "periodStart" = date_trunc('month', now() AT TIME ZONE 'UTC')::date`;
+  return { reservedMicros: row?.reservedMicros ?? 0n, inFlightMicros: row?.inFlightMicros ?? 0n, chargedMicros: row?.chargedMicros ?? 0n };
 }
 
-export const isTerminal = (status: string) => (TERMINAL_CHECK_STATUSES as string[]).includes(status);
+export const isTerminal = isCheckFinished;
 
 /** Waits until the check's status is terminal; returns the check row. */
 export async function waitForCheckToFinish(checkId: string, timeoutMs: number, details?: () => string) {

@@ -1,14 +1,12 @@
-import type { Task } from "graphile-worker";
 import { runCapture } from "@/lib/captures/run-capture";
 import { workerIdentity } from "@/lib/jobs/identity";
-import { capturePayload } from "@/lib/jobs/payloads";
+import { defineTask } from "@/worker/tasks/define";
 
 /** One try at one capture: prompt x provider x sample (lib/captures/run-capture.ts). */
-export const capture: Task = async (payload, helpers) => {
-  const { captureId } = capturePayload.parse(payload);
+export const capture = defineTask("capture", async ({ captureId }, helpers) => {
   await runCapture(captureId, {
     workerId: await workerIdentity(),
     shutdownSignal: helpers.abortSignal,
     log: (line) => helpers.logger.debug(line),
   });
-};
+});

@@ -1,10 +1,10 @@
-// The task catalog: every graphile-worker task this worker runs, keyed by its identifier (the
-// file name of its module in this folder). Jobs whose identifier is not listed here stay
-// queued for a worker that knows them.
-import type { TaskList } from "graphile-worker";
+// The worker's task list: one handler per job of the catalog (lib/jobs/catalog.ts), keyed by its
+// name. `satisfies` makes a catalog job without a handler a compile error.
+import type { Task } from "graphile-worker";
+import type { JobName } from "@/lib/jobs/catalog";
 import { capture } from "@/worker/tasks/capture";
 import { reanalyze } from "@/worker/tasks/reanalyze";
 import { retention } from "@/worker/tasks/retention";
 import { schedules } from "@/worker/tasks/schedules";
 
-export const taskList: TaskList = { capture, reanalyze, retention, schedules };
+export const taskList = { capture, reanalyze, retention, schedules } satisfies Record<JobName, Task>;

@@ -1,9 +1,7 @@
-import type { Task } from "graphile-worker";
 import { runReanalysis } from "@/lib/analysis/reanalyze";
-import { reanalyzePayload } from "@/lib/jobs/payloads";
+import { defineTask } from "@/worker/tasks/define";
 
 /** Re-applies a brand's current names and competitors to its stored answers (lib/analysis/reanalyze.ts). */
-export const reanalyze: Task = async (payload) => {
-  const { analysisRunId } = reanalyzePayload.parse(payload);
+export const reanalyze = defineTask("reanalyze", async ({ analysisRunId }) => {
   await runReanalysis(analysisRunId);
-};
+});

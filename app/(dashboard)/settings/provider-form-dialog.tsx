@@ -133,11 +133,13 @@ export function ProviderFormDialog({ provider, onClose }: { provider?: ProviderR
           {number("searchPriceMicros", "Web search, per 1,000 searches")}
         </Section>
 
-        <Section legend="Limits">
+        <Section legend="Limits" description="Max output tokens and searches are sent with every call, so no call can cost more than the worst case the monthly budget reserves for it.">
           {number("maxConcurrency", "Max concurrency", "Calls in flight at once")}
           {number("maxAttempts", "Max attempts", "Including the first call")}
           {number("unknownRetries", "Unknown-outcome retries", "When a call may have been billed")}
           {number("timeoutMs", "Timeout (seconds)", "Per attempt")}
+          {number("maxOutputTokens", "Max output tokens", "Reasoning included; the budget reserves this many per call (1 to 200,000)")}
+          {number("maxSearchCalls", "Max searches per call", "0 turns search off; the budget reserves this many per call (0 to 20)")}
         </Section>
 
         <Section legend="Circuit breaker" description="Stops calling a provider that keeps failing, then lets one probe call through after a pause.">
@@ -146,6 +148,7 @@ export function ProviderFormDialog({ provider, onClose }: { provider?: ProviderR
           {number("breakerFailureRatePct", "Failure rate to open (%)")}
           {number("breakerOpenSeconds", "Open for (seconds)")}
           {number("breakerSlowCallMs", "Slow call (ms)")}
+          {number("breakerProbeTimeoutMs", "Breaker probe timeout (ms)", "Short, so a probe that hangs does not hold the provider (1,000 to 600,000)")}
           <Checkbox name="breakerSlowCallIsFailure" label="Count slow calls as failures" defaultChecked={defaults.breakerSlowCallIsFailure} />
         </Section>
 

@@ -1,6 +1,7 @@
 // Maps a provider configuration to the text the form shows and back. The form speaks in the
 // units people know from pricing pages (USD per 1M tokens, USD per 1,000 searches, seconds,
 // percentages); the schema and database keep integer micro-dollars, milliseconds and fractions.
+import { DEFAULT_CALL_LIMITS } from "@/lib/providers/defaults";
 import type { ProviderConfigInput } from "@/lib/providers/schemas";
 import { simulatorSettingsSchema, type SimulatorSettings } from "@/lib/providers/simulator/settings";
 import { formatDecimal, parseDecimal } from "@/lib/client/decimal";
@@ -26,11 +27,14 @@ const numericUnits: Record<NumericField, Unit> = {
   maxAttempts: { places: 0 },
   unknownRetries: { places: 0 },
   timeoutMs: { places: 3 },
+  maxOutputTokens: { places: 0 },
+  maxSearchCalls: { places: 0 },
   breakerWindowSize: { places: 0 },
   breakerMinCalls: { places: 0 },
   breakerFailureRatePct: { places: 0 },
   breakerOpenSeconds: { places: 0 },
   breakerSlowCallMs: { places: 0 },
+  breakerProbeTimeoutMs: { places: 0 },
 };
 
 const simulatorUnits: Record<SimulatorNumericField, Unit> = {
@@ -70,12 +74,14 @@ const NEW_PROVIDER: Omit<ProviderConfigInput, "simulator"> = {
   maxAttempts: 3,
   unknownRetries: 1,
   timeoutMs: 120_000,
+  ...DEFAULT_CALL_LIMITS,
   breakerWindowSize: 20,
   breakerMinCalls: 10,
   breakerFailureRatePct: 50,
   breakerOpenSeconds: 45,
   breakerSlowCallMs: 60_000,
   breakerSlowCallIsFailure: false,
+  breakerProbeTimeoutMs: 15_000,
 };
 
 type FormChoices = Pick<ProviderConfigInput, "name" | "adapter" | "model" | "searchMode" | "enabled" | "breakerSlowCallIsFailure">;

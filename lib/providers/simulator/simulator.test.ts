@@ -1,12 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { CallAbortedError, ProviderError } from "@/lib/providers/errors";
+import type { CallLimits, SearchMode } from "@/lib/providers/types";
 import { simulatorAdapter } from "./simulator";
 
-const request = (settings: Record<string, unknown>, seed = "capture-1:1") => ({
+const request = (settings: Record<string, unknown>, seed = "capture-1:1", limits: CallLimits = { maxOutputTokens: 2048, maxSearchCalls: 3 }) => ({
   prompt: "What is the best CRM for a startup?",
   model: "sim",
-  searchMode: "on" as const,
+  searchMode: "on" as SearchMode,
   signal: new AbortController().signal,
+  limits,
   settings: { latencyMinMs: 0, latencyMaxMs: 0, ...settings },
   subject: { brand: { name: "Lumen CRM", domains: ["lumencrm.com"] }, competitors: [{ name: "HubSpot", domains: ["hubspot.com"] }, { name: "Pipedrive", domains: [] }] },
   seed,
@@ -51,5 +53,64 @@ describe("simulator", () => {
     expect((error as CallAbortedError).abortReason).toBe("cancelled");
     expect((error as CallAbortedError).partialText.length).toBeGreaterThan(0);
     expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  describe("call limits", () => {
+    const styles = ["chatgpt", "perplexity", "gemini", "claude"] as const;
+    const modes: SearchMode[] = ["on", "auto", "off"];
+
+    it("never reports more output, reasoning, searches or input than the limits allow, over many seeds", async () => {
+      let answered = 0;
+      let truncated = 0;
+      for (let i = 0; i < 240; i++) {
+        const limits = { maxOutputTokens: 1 + ((i * 37) % 260), maxSearchCalls: i % 4 };
+        const base = request({ style: styles[i % styles.length] }, `limits:${i}`, limits);
+        const req = { ...base, searchMode: modes[i % modes.length]! };
+        const worstInput = Math.ceil(req.prompt.length / 4) + 60 + limits.maxSearchCalls * 4000;
+        // The same answer without the output limit (whether it searches at all changes the answer).
+        const full = await simulatorAdapter.call({ ...req, limits: { maxOutputTokens: 200_000, maxSearchCalls: limits.maxSearchCalls && 20 } });
+        let streamed = "";
+        const outcome = await simulatorAdapter.call({ ...req, onText: (d) => (streamed += d) }).then(
+          (answer) => ({ answer }),
+          (error: unknown) => ({ error }),
+        );
+        if ("error" in outcome) {
+          // Reasoning used up the whole limit before any text, as a real model's can.
+          expect(outcome.error).toBeInstanceOf(ProviderError);
+          expect(outcome.error).toMatchObject({ retryClass: "transient", reason: "empty_answer" });
+          expect(full.usage.reasoningTokens).toBeGreaterThanOrEqual(limits.maxOutputTokens);
+          continue;
+        }
+        const { answer } = outcome;
+        answered += 1;
+        const { usage } = answer;
+        expect(usage.outputTokens + usage.reasoningTokens).toBeLessThanOrEqual(limits.maxOutputTokens);
+        expect(usage.searchCalls).toBeLessThanOrEqual(limits.maxSearchCalls);
+        expect(answer.searchQueries.length).toBeLessThanOrEqual(limits.maxSearchCalls);
+        expect(usage.inputTokens).toBeLessThanOrEqual(worstInput);
+        // Cut off where the tokens ran out: a prefix of the unlimited answer, streamed as returned.
+        expect(full.text.startsWith(answer.text)).toBe(true);
+        expect(streamed).toBe(answer.text);
+        if (answer.text.length < full.text.length) truncated += 1;
+      }
+      // The loop covered both sides of the limits, not only one.
+      expect(answered).toBeGreaterThan(100);
+      expect(truncated).toBeGreaterThan(50);
+    });
+
+    it("searches nothing when no search call is allowed, even with search on", async () => {
+      const answer = await simulatorAdapter.call(request({}, "capture-1:1", { maxOutputTokens: 2048, maxSearchCalls: 0 }));
+      expect(answer.searchQueries).toEqual([]);
+      expect(answer.sources).toEqual([]);
+      expect(answer.usage).toMatchObject({ searchCalls: 0, inputTokens: Math.ceil("What is the best CRM for a startup?".length / 4) + 40 });
+    });
+
+    it("keeps at most maxSearchCalls queries when it searches", async () => {
+      const answers = await Promise.all(["a:1", "b:1", "c:1", "d:1", "e:1", "f:1"].map((seed) => simulatorAdapter.call(request({}, seed, { maxOutputTokens: 2048, maxSearchCalls: 1 }))));
+      for (const answer of answers) {
+        expect(answer.searchQueries).toHaveLength(1);
+        expect(answer.usage.searchCalls).toBe(1);
+      }
+    });
   });
 });

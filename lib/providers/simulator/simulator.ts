@@ -3,12 +3,10 @@
 // reproduce a run, and every wait honours the AbortSignal at once.
 import { env } from "@/lib/config/env";
 import { CallAbortedError, ProviderError, abortReasonOf } from "@/lib/providers/errors";
-import type { ProviderAdapter, ProviderRequest, ProviderResponse } from "@/lib/providers/types";
+import type { CallLimits, ProviderAdapter, ProviderRequest, ProviderResponse } from "@/lib/providers/types";
 import { writeAnswer } from "./answers";
 import { simulatorSettingsSchema, type SimulatorSettings } from "./settings";
 import { seededRandom, type Random } from "./random";
-
-
 
 /** Provider configuration settings, then SIMULATOR_* environment overrides. */
 export function effectiveSimulatorSettings(raw: unknown): SimulatorSettings {
@@ -46,7 +44,7 @@ async function call(request: ProviderRequest): Promise<ProviderResponse> {
   const settings = effectiveSimulatorSettings(request.settings);
   const random = seededRandom(`${env().SIMULATOR_SEED ?? "beacon"}:${request.seed ?? request.prompt}`);
   const latency = random.int(settings.latencyMinMs, Math.max(settings.latencyMinMs, settings.latencyMaxMs));
-  const answer = simulateAnswer({ prompt: request.prompt, searchMode: request.searchMode, subject: request.subject, style: settings.style, random });
+  const answer = simulateAnswer({ prompt: request.prompt, searchMode: request.searchMode, limits: request.limits, subject: request.subject, style: settings.style, random });
   const requestId = `sim_${Math.floor(random.next() * 1e12).toString(36)}`;
   let streamed = "";
   const partial = () => streamed;
@@ -82,24 +80,32 @@ async function call(request: ProviderRequest): Promise<ProviderResponse> {
     request.onText?.(chunk);
     if (perChunk >= 1) await sleep(perChunk, request.signal, partial);
   }
+  // Reasoning can use up a small output limit before any text, as with the real providers.
+  if (!answer.text.trim()) throw new ProviderError("Simulated empty answer (output limit reached)", { retryClass: "transient", reason: "empty_answer", requestId });
 
   return { ...answer, requestId };
 }
 
+/** Characters per token, as the simulator counts usage. */
+const CHARS_PER_TOKEN = 4;
+
 /**
  * A complete simulated answer with its usage, without the streaming: what `call` streams, and
- * what the demo history is made of.
+ * what the demo history is made of. It keeps to `limits` as a real provider does: reasoning
+ * first, then the text cut off where the output tokens run out, and no more searches than allowed.
  */
 export function simulateAnswer(input: {
   prompt: string;
   searchMode: ProviderRequest["searchMode"];
+  limits: CallLimits;
   subject?: ProviderRequest["subject"];
   style: SimulatorSettings["style"];
   random: Random;
   /** Chance that the brand appears at all (0..1). */
   brandChance?: number;
 }): Omit<ProviderResponse, "requestId"> {
-  const search = input.searchMode !== "off";
+  const { maxOutputTokens, maxSearchCalls } = input.limits;
+  const search = input.searchMode !== "off" && maxSearchCalls > 0;
   const answer = writeAnswer({
     prompt: input.prompt,
     brand: input.subject?.brand ?? { name: "Your brand", domains: [] },
@@ -109,14 +115,20 @@ export function simulateAnswer(input: {
     random: input.random,
     brandChance: input.brandChance,
   });
+  const reasoningTokens = Math.min(input.style === "chatgpt" ? input.random.int(0, 200) : 0, maxOutputTokens);
+  const text = answer.text.slice(0, (maxOutputTokens - reasoningTokens) * CHARS_PER_TOKEN);
+  const searchQueries = answer.searchQueries.slice(0, maxSearchCalls);
   return {
     ...answer,
+    text,
+    searchQueries,
     usage: {
-      inputTokens: Math.ceil(input.prompt.length / 4) + 40 + (search ? 900 : 0),
-      outputTokens: Math.ceil(answer.text.length / 4),
-      reasoningTokens: input.style === "chatgpt" ? input.random.int(0, 200) : 0,
+      // Within the budget's worst case: a search adds 900 tokens, its allowance is 4,000.
+      inputTokens: Math.ceil(input.prompt.length / CHARS_PER_TOKEN) + 40 + (search ? 900 : 0),
+      outputTokens: Math.ceil(text.length / CHARS_PER_TOKEN),
+      reasoningTokens,
       cachedTokens: 0,
-      searchCalls: answer.searchQueries.length,
+      searchCalls: searchQueries.length,
     },
   };
 }

@@ -198,8 +198,8 @@ export type OpenAIScenario =
   | { kind: "answer"; answer?: OpenAIAnswer }
   /** response.failed with this error code (e.g. server_error, invalid_prompt). */
   | { kind: "failed"; code: string; message?: string }
-  /** Some text, then response.incomplete. */
-  | { kind: "incomplete"; reason: "max_output_tokens" | "content_filter" }
+  /** Some text (`text`, default a sentence's start), then response.incomplete with the answer's usage. */
+  | { kind: "incomplete"; reason: "max_output_tokens" | "content_filter"; text?: string }
   /** An `error` event in the stream, in the nested shape the API sends. */
   | { kind: "error-event"; code: string; message?: string };
 
@@ -302,7 +302,7 @@ function respondOpenAI(scenario: OpenAIScenario, ctx: ScenarioContext): void {
       return;
     }
     case "incomplete": {
-      const text = "HubSpot CRM is the usual first pick";
+      const text = scenario.text ?? "HubSpot CRM is the usual first pick";
       const delta = sse({ type: "response.output_text.delta", sequence_number: 1, item_id: `msg_${id}`, output_index: 0, content_index: 0, delta: text, logprobs: [] }, "response.output_text.delta");
       const output = [{ id: `msg_${id}`, type: "message", status: "incomplete", role: "assistant", content: [{ type: "output_text", text, annotations: [] }] }];
       const response = responseObject(id, model, "incomplete", { incomplete_details: { reason: scenario.reason }, output, usage: usageOf(OPENAI_ANSWER.usage) });

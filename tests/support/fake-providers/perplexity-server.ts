@@ -13,6 +13,8 @@ export type PerplexityAnswer = {
   citations: string[];
   search_results: { title: string; url: string; date: string | null }[];
   usage: { prompt_tokens: number; completion_tokens: number; reasoning_tokens?: number; num_search_queries?: number };
+  /** Of the last chunk: "length" when the answer was cut off at max_tokens. Default "stop". */
+  finish_reason?: "stop" | "length";
 };
 
 export const PERPLEXITY_ANSWER: PerplexityAnswer = {
@@ -100,7 +102,7 @@ export function perplexityAnswerChunks(id: string, model: string, answer: Perple
       usage,
       citations: answer.citations,
       search_results: answer.search_results,
-      choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: "stop" }],
+      choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: answer.finish_reason ?? "stop" }],
     }),
   );
   return frames;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deriveCheckStatus } from "./refresh";
+import { deriveCheckStatus } from "./states";
 
 const counts = (c: Partial<{ queued: number; running: number; succeeded: number; failed: number; cancelled: number }>) => {
   const full = { queued: 0, running: 0, succeeded: 0, failed: 0, cancelled: 0, ...c };
@@ -23,5 +23,10 @@ describe("deriveCheckStatus", () => {
     expect(deriveCheckStatus(counts({ succeeded: 2, cancelled: 2 }), true)).toBe("cancelled");
     expect(deriveCheckStatus(counts({ succeeded: 4 }), true)).toBe("completed");
     expect(deriveCheckStatus(counts({ running: 1, cancelled: 3 }), true)).toBe("running");
+  });
+
+  it("is cancelled when every capture was cancelled one by one, failed when nothing answered and one failed", () => {
+    expect(deriveCheckStatus(counts({ cancelled: 3 }), false)).toBe("cancelled");
+    expect(deriveCheckStatus(counts({ cancelled: 2, failed: 1 }), false)).toBe("failed");
   });
 });

@@ -1,0 +1,82 @@
+import "server-only";
+import { holdBudget } from "@/lib/billing/budget";
+import { pausePoint } from "@/lib/captures/lifecycle/pause-points";
+import { Effects, applyEffects, guardedUpdate, releaseFinishedHolds, type Tx } from "@/lib/captures/lifecycle/transition";
+import { UNFINISHED_STATUSES } from "@/lib/captures/states";
+import { Prisma } from "@/lib/generated/prisma/client";
+
+// Transitions people start (from the UI or the REST API), run inside the caller's transaction
+// after it has authorized them (lib/checks/cancel-retry.ts).
+
+export type LifecycleActor = { workspaceId: string; userId: string | null; apiKeyId?: string | null };
+
+const actorFields = (actor: LifecycleActor) => ({ actorUserId: actor.userId, actorApiKeyId: actor.apiKeyId ?? null });
+
+/** What `cancel` sets: waiting captures end now, running ones carry the request to their worker. */
+export const CANCEL_SET = (who: string, userId: string | null = null) =>
+  Prisma.sql`status = CASE WHEN c.status = 'running' THEN c.status ELSE 'cancelled' END,
+             "cancelRequestedAt" = coalesce(c."cancelRequestedAt", now()), "cancelledById" = coalesce(c."cancelledById", ${userId}),
+             "lastError" = CASE WHEN c.status = 'running' THEN c."lastError" ELSE ${who} END,
+             "finishedAt" = CASE WHEN c.status = 'running' THEN c."finishedAt" ELSE now() END,
+             "nextAttemptAt" = CASE WHEN c.status = 'running' THEN c."nextAttemptAt" END,
+             "waitingFor" = CASE WHEN c.status = 'running' THEN c."waitingFor" END`;
+
+/**
+ * Transition `cancel`. Cancel is a flag in the database, never an in-memory handle (DESIGN.md
+ * "Cancellation"): waiting captures are cancelled here at once; running ones keep running with
+ * the flag, and the worker that runs them aborts the call within a second and ends them
+ * `cancelled`, keeping the partial answer. A running capture that already carries the flag is
+ * left as it is. `checkId` cancels the whole check (and marks it, so it ends `cancelled`).
+ */
+export async function cancelCaptures(tx: Tx, actor: LifecycleActor, target: { checkId: string } | { captureId: string }) {
+  const scope = "checkId" in target ? Prisma.sql`"checkId" = ${target.checkId}::uuid` : Prisma.sql`id = ${target.captureId}::uuid`;
+  const candidates = await tx.$queryRaw<{ id: string }[]>`
+    SELECT id FROM captures WHERE ${scope} AND "workspaceId" = ${actor.workspaceId}::uuid
+      AND status = ANY(${[...UNFINISHED_STATUSES]}::"CaptureStatus"[]) AND (status <> 'running' OR "cancelRequestedAt" IS NULL)
+    ORDER BY id FOR UPDATE`;
+  await pausePoint("cancel:after-lock", { tx });
+  const who = actor.userId ? "Cancelled by user" : "Cancelled through the API";
+  const moved = await guardedUpdate(tx, "cancel", { ids: candidates.map((c) => c.id) }, CANCEL_SET(who, actor.userId));
+  const effects = new Effects();
+  if ("checkId" in target) {
+    effects.check(target.checkId, { cancelRequested: true });
+    effects.event({ workspaceId: actor.workspaceId, checkId: target.checkId, kind: "check_cancelled", ...actorFields(actor) });
+  }
+  for (const m of moved) {
+    effects.check(m.checkId);
+    effects.event({ workspaceId: actor.workspaceId, checkId: m.checkId, captureId: m.id, kind: "capture_cancelled", ...actorFields(actor) });
+  }
+  await releaseFinishedHolds(tx, moved, effects);
+  await applyEffects(tx, effects);
+  return { cancelledNow: moved.filter((m) => m.status === "cancelled").length, aborting: moved.filter((m) => m.status === "running").length };
+}
+
+/**
+ * Transition `adminRetry` (failed | cancelled -> queued): the captures get a fresh allowance of
+ * attempts and a new budget hold (their expected cost, `holds`), taken this month. Only the
+ * captures this call moved are held and enqueued: of two retries at once, one wins.
+ */
+export async function retryCaptures(tx: Tx, actor: LifecycleActor, holds: Map<string, { micros: number; maxAttempts: number }>) {
+  const moved = await guardedUpdate(
+    tx,
+    "adminRetry",
+    { ids: [...holds.keys()] },
+    Prisma.sql`status = 'queued', "runToken" = NULL, "cancelRequestedAt" = NULL, "cancelledById" = NULL, "lastError" = NULL,
+               "lastErrorClass" = NULL, "nextAttemptAt" = NULL, "finishedAt" = NULL, "waitingFor" = NULL`,
+  );
+  if (!moved.length) return { retried: 0 };
+  const total = moved.reduce((sum, m) => sum + holds.get(m.id)!.micros, 0);
+  const period = await holdBudget(tx, actor.workspaceId, total);
+  const ids = moved.map((m) => m.id);
+  await tx.$executeRaw`
+    UPDATE captures c SET "reservedMicros" = v.micros, "reservedPeriod" = ${period}::date, "maxAttempts" = c."attemptCount" + v."maxAttempts"
+    FROM unnest(${ids}::uuid[], ${ids.map((id) => holds.get(id)!.micros)}::bigint[], ${ids.map((id) => holds.get(id)!.maxAttempts)}::int[]) AS v(id, micros, "maxAttempts")
+    WHERE c.id = v.id`;
+  const effects = new Effects().enqueue(ids);
+  for (const m of moved) {
+    effects.check(m.checkId, { holdMicros: BigInt(holds.get(m.id)!.micros), cancelRequested: false });
+    effects.event({ workspaceId: actor.workspaceId, checkId: m.checkId, captureId: m.id, kind: "capture_retried", ...actorFields(actor) });
+  }
+  await applyEffects(tx, effects);
+  return { retried: moved.length };
+}

@@ -1,0 +1,59 @@
+import "server-only";
+import { env } from "@/lib/config/env";
+import { db } from "@/lib/db/prisma";
+import type { Prisma } from "@/lib/generated/prisma/client";
+
+// Named points inside the lifecycle where a test holds one side of a race at the worst moment
+// while the other side acts (the way concurrency is proven here, not hoped for). In production
+// they cost a map lookup and a string comparison.
+//
+// - In the test's own process: `onPausePoint(point, hook)`; the hook runs inside the
+//   transition's transaction (it may wait for a signal, read pg_backend_pid(), or throw).
+// - In worker processes: list the point in BEACON_TEST_PAUSE_POINTS; the worker then takes a
+//   shared advisory lock named after the point, which blocks while the test holds the exclusive
+//   one (tests/support/pause.ts).
+
+export type PausePoint =
+  /** Claim: capture locked, slot and budget taken, attempt row written; not committed. */
+  | "claim:before-commit"
+  /** Provider answered or failed; the result is about to be written. */
+  | "call:after-provider"
+  /** Succeed / fail: everything written, not committed. */
+  | "succeed:before-commit"
+  | "fail:before-commit"
+  /** Sweeper: dead workers' attempts found, nothing changed yet. */
+  | "sweep:after-read"
+  /** Cancel: captures locked, nothing changed yet. */
+  | "cancel:after-lock";
+
+export type PauseContext = { tx?: Prisma.TransactionClient; captureId?: string };
+type Hook = (context: PauseContext) => Promise<void> | void;
+
+const registry = globalThis as unknown as { beaconPauseHooks?: Map<PausePoint, Hook> };
+const hooks = (registry.beaconPauseHooks ??= new Map());
+
+/** Test-only: runs `hook` whenever the lifecycle reaches `point`, until the returned function is called. */
+export function onPausePoint(point: PausePoint, hook: Hook): () => void {
+  hooks.set(point, hook);
+  return () => {
+    if (hooks.get(point) === hook) hooks.delete(point);
+  };
+}
+
+let crossProcess: Set<string> | undefined;
+
+/** The advisory lock key of a pause point, shared with tests/support/pause.ts. */
+export const pauseLockKey = (point: PausePoint) => `beacon-pause:${point}`;
+
+export async function pausePoint(point: PausePoint, context: PauseContext = {}): Promise<void> {
+  await hooks.get(point)?.(context);
+  crossProcess ??= new Set((env().BEACON_TEST_PAUSE_POINTS ?? "").split(",").filter(Boolean));
+  if (!crossProcess.has(point)) return;
+  // Held until the end of the transaction when there is one, so the test can tell "passed the
+  // point" from "committed" by taking the exclusive lock again.
+  if (context.tx) await context.tx.$executeRaw`SELECT pg_advisory_xact_lock_shared(hashtextextended(${pauseLockKey(point)}, 0))`;
+  else {
+    await db().$executeRaw`SELECT pg_advisory_lock_shared(hashtextextended(${pauseLockKey(point)}, 0))`;
+    await db().$executeRaw`SELECT pg_advisory_unlock_shared(hashtextextended(${pauseLockKey(point)}, 0))`;
+  }
+}

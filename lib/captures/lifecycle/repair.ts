@@ -1,0 +1,217 @@
+import "server-only";
+import { jobCatalog } from "@/lib/jobs/catalog";
+import { CANCEL_SET } from "@/lib/captures/lifecycle/admin";
+import { REPAIR_EVENT } from "@/lib/captures/lifecycle/lease";
+import { Effects, applyEffects, cancelAware, closeAttempt, guardedUpdate, inTransaction, releaseFinishedHolds, type Moved, type Tx } from "@/lib/captures/lifecycle/transition";
+import { TERMINAL_STATUSES, UNFINISHED_STATUSES, WAITING_STATUSES } from "@/lib/captures/states";
+import { Prisma } from "@/lib/generated/prisma/client";
+
+// The repair pass (part of every worker's maintenance, and `npm run beacon -- doctor`): finds
+// captures, attempts, checks and budgets in states the lifecycle cannot produce, repairs each
+// through the same transitions, and records a `lifecycle_repaired` event per repair (counted in
+// beacon_lifecycle_repairs_total{kind}). A healthy system gives it nothing to do; tests assert
+// that. Each kind runs in its own transaction under its own advisory lock, so two workers
+// repairing at once do not both repair (or count) the same thing.
+
+export const REPAIR_KINDS = [
+  "cancel_requested_not_final",
+  "running_without_open_attempt",
+  "open_attempt_of_moved_capture",
+  "waiting_without_job",
+  "hold_on_finished_capture",
+  "check_counts_drift",
+  "check_status_stale",
+  "budget_drift",
+] as const;
+export type RepairKind = (typeof REPAIR_KINDS)[number] | "abandoned_attempt";
+
+export type RepairReport = Partial<Record<RepairKind, number>>;
+
+const WAITING = Prisma.sql`${[...WAITING_STATUSES]}::"CaptureStatus"[]`;
+const TERMINAL = Prisma.sql`${[...TERMINAL_STATUSES]}::"CaptureStatus"[]`;
+const UNFINISHED = Prisma.sql`${[...UNFINISHED_STATUSES]}::"CaptureStatus"[]`;
+const CAPTURE_KEY_PREFIX = jobCatalog.capture.jobKey({ captureId: "" });
+
+function logged(effects: Effects, moved: Pick<Moved, "workspaceId" | "checkId" | "id">, kind: RepairKind, data: Record<string, string | number | null> = {}) {
+  effects.event({ workspaceId: moved.workspaceId, checkId: moved.checkId, captureId: moved.id, kind: REPAIR_EVENT, data: { kind, ...data } });
+}
+
+type Repair = (tx: Tx) => Promise<number>;
+
+const repairs: Record<(typeof REPAIR_KINDS)[number], Repair> = {
+  /** A waiting capture with a cancel request (cancel moves waiting captures at once): cancel it. */
+  async cancel_requested_not_final(tx) {
+    const found = await tx.$queryRaw<{ id: string }[]>`
+      SELECT id FROM captures WHERE status = ANY(${WAITING}) AND "cancelRequestedAt" IS NOT NULL ORDER BY id LIMIT 500`;
+    const moved = await guardedUpdate(tx, "cancel", { ids: found.map((f) => f.id) }, CANCEL_SET("Cancelled by user"));
+    const effects = new Effects();
+    for (const m of moved) logged(effects.check(m.checkId), m, "cancel_requested_not_final");
+    await releaseFinishedHolds(tx, moved, effects);
+    await applyEffects(tx, effects);
+    return moved.length;
+  },
+
+  /** A running capture whose run token has no open attempt: nobody runs it; run it again. */
+  async running_without_open_attempt(tx) {
+    const found = await tx.$queryRaw<{ id: string; runToken: string | null }[]>`
+      SELECT c.id, c."runToken" FROM captures c
+      WHERE c.status = 'running' AND NOT EXISTS (SELECT 1 FROM attempts a WHERE a."runToken" = c."runToken" AND a.outcome IS NULL)
+      ORDER BY c.id LIMIT 500`;
+    const effects = new Effects();
+    const all: Moved[] = [];
+    for (const capture of found) {
+      const moved = await guardedUpdate(
+        tx,
+        "expireLease",
+        { ids: [capture.id], ...(capture.runToken ? { runToken: capture.runToken } : {}) },
+        Prisma.sql`status = ${cancelAware("queued")}, "runToken" = NULL, "lastError" = 'Recovered by the repair pass; running again',
+                   "finishedAt" = CASE WHEN c."cancelRequestedAt" IS NOT NULL THEN now() END`,
+      );
+      for (const m of moved) {
+        logged(effects.check(m.checkId), m, "running_without_open_attempt");
+        if (m.status === "queued") effects.enqueue([m.id]);
+      }
+      all.push(...moved);
+    }
+    await releaseFinishedHolds(tx, all, effects);
+    await applyEffects(tx, effects);
+    return all.length;
+  },
+
+  /** An open attempt whose capture moved on without closing it: close it, charging its estimate. */
+  async open_attempt_of_moved_capture(tx) {
+    const found = await tx.$queryRaw<{ runToken: string; captureId: string; checkId: string; workspaceId: string }[]>`
+      SELECT a."runToken", c.id AS "captureId", c."checkId", c."workspaceId" FROM attempts a JOIN captures c ON c.id = a."captureId"
+      WHERE a.outcome IS NULL AND (c.status <> 'running' OR c."runToken" IS DISTINCT FROM a."runToken")
+      ORDER BY a."startedAt" LIMIT 500 FOR UPDATE OF c`;
+    const effects = new Effects();
+    let repaired = 0;
+    for (const row of found) {
+      const closed = await closeAttempt(tx, row.runToken, { outcome: "unknown", reason: "abandoned", errorClass: "unknown", costMicros: 0, costIsEstimate: true, latencyMs: 0 });
+      if (!closed) continue;
+      repaired++;
+      effects.call(closed, row.checkId);
+      logged(effects, { id: row.captureId, checkId: row.checkId, workspaceId: row.workspaceId }, "open_attempt_of_moved_capture", { runToken: row.runToken });
+    }
+    await applyEffects(tx, effects);
+    return repaired;
+  },
+
+  /** A waiting capture that no runnable job will look at: give it one. */
+  async waiting_without_job(tx) {
+    const found = await tx.$queryRaw<{ id: string; checkId: string; workspaceId: string }[]>`
+      SELECT c.id, c."checkId", c."workspaceId" FROM captures c
+      WHERE c.status = ANY(${WAITING}) AND c."cancelRequestedAt" IS NULL
+        AND NOT EXISTS (
+          SELECT 1 FROM graphile_worker.jobs j
+          WHERE j.key = ${CAPTURE_KEY_PREFIX} || c.id AND (j.attempts < j.max_attempts OR j.locked_at IS NOT NULL))
+      ORDER BY c.id LIMIT 1000`;
+    const effects = new Effects().enqueue(found.map((f) => f.id));
+    for (const capture of found) logged(effects, capture, "waiting_without_job");
+    await applyEffects(tx, effects);
+    return found.length;
+  },
+
+  /** A finished capture still holding budget: release it. */
+  async hold_on_finished_capture(tx) {
+    const found = await tx.$queryRaw<Moved[]>`
+      SELECT id, "checkId", "workspaceId", status::text AS status, "reservedMicros" AS hold, "reservedPeriod" AS "holdPeriod", "cancelRequestedAt" IS NOT NULL AS "cancelRequested"
+      FROM captures WHERE status = ANY(${TERMINAL}) AND "reservedMicros" > 0 ORDER BY id LIMIT 1000 FOR UPDATE`;
+    const effects = new Effects();
+    for (const m of found) logged(effects, m, "hold_on_finished_capture", { micros: Number(m.hold) });
+    await releaseFinishedHolds(tx, found, effects);
+    await applyEffects(tx, effects);
+    return found.length;
+  },
+
+  /** An unfinished check whose counts disagree with its captures: recount them. */
+  async check_counts_drift(tx) {
+    const found = await tx.$queryRaw<{ id: string; workspaceId: string }[]>`
+      SELECT ch.id, ch."workspaceId" FROM checks ch
+      CROSS JOIN LATERAL (
+        SELECT count(*) FILTER (WHERE status = ANY(${WAITING}))::int AS queued, count(*) FILTER (WHERE status = 'running')::int AS running,
+               count(*) FILTER (WHERE status = 'succeeded')::int AS succeeded, count(*) FILTER (WHERE status = 'failed')::int AS failed,
+               count(*) FILTER (WHERE status = 'cancelled')::int AS cancelled
+        FROM captures WHERE "checkId" = ch.id) n
+      WHERE ch.status IN ('queued', 'running')
+        AND (n.queued, n.running, n.succeeded, n.failed, n.cancelled) <> (ch."queuedCount", ch."runningCount", ch."succeededCount", ch."failedCount", ch."cancelledCount")
+      LIMIT 100`;
+    const effects = new Effects();
+    for (const check of found) {
+      await tx.$executeRaw`
+        UPDATE checks ch SET "queuedCount" = n.queued, "runningCount" = n.running, "succeededCount" = n.succeeded, "failedCount" = n.failed, "cancelledCount" = n.cancelled
+        FROM (SELECT count(*) FILTER (WHERE status = ANY(${WAITING}))::int AS queued, count(*) FILTER (WHERE status = 'running')::int AS running,
+                     count(*) FILTER (WHERE status = 'succeeded')::int AS succeeded, count(*) FILTER (WHERE status = 'failed')::int AS failed,
+                     count(*) FILTER (WHERE status = 'cancelled')::int AS cancelled
+              FROM captures WHERE "checkId" = ${check.id}::uuid) n
+        WHERE ch.id = ${check.id}::uuid`;
+      effects.check(check.id).event({ workspaceId: check.workspaceId, checkId: check.id, kind: REPAIR_EVENT, data: { kind: "check_counts_drift" } });
+    }
+    await applyEffects(tx, effects);
+    return found.length;
+  },
+
+  /** An unfinished check none of whose captures is unfinished: its status was not derived. */
+  async check_status_stale(tx) {
+    const found = await tx.$queryRaw<{ id: string; workspaceId: string }[]>`
+      SELECT ch.id, ch."workspaceId" FROM checks ch
+      WHERE ch.status IN ('queued', 'running') AND NOT EXISTS (SELECT 1 FROM captures c WHERE c."checkId" = ch.id AND c.status = ANY(${UNFINISHED}))
+      LIMIT 100`;
+    const effects = new Effects();
+    for (const check of found) effects.check(check.id).event({ workspaceId: check.workspaceId, checkId: check.id, kind: REPAIR_EVENT, data: { kind: "check_status_stale" } });
+    await applyEffects(tx, effects);
+    return found.length;
+  },
+
+  /** A month whose holds or in-flight sums disagree with the captures and attempts behind them. */
+  async budget_drift(tx) {
+    const periods = await tx.$queryRaw<{ workspaceId: string; periodStart: Date }[]>`
+      SELECT "workspaceId", "periodStart" FROM budget_periods WHERE "reservedMicros" <> 0 OR "inFlightMicros" <> 0
+      UNION SELECT "workspaceId", "reservedPeriod" FROM captures WHERE "reservedMicros" > 0 AND "reservedPeriod" IS NOT NULL
+      UNION SELECT "workspaceId", "budgetPeriod" FROM attempts WHERE outcome IS NULL AND "reservedMicros" > 0 AND "budgetPeriod" IS NOT NULL
+      ORDER BY 1, 2`;
+    let repaired = 0;
+    for (const p of periods) {
+      // The budget row is the last lock of every transition: sums read after taking it include
+      // every transition that already moved it, and none that has not.
+      await tx.$executeRaw`
+        INSERT INTO budget_periods ("workspaceId", "periodStart", "updatedAt") VALUES (${p.workspaceId}::uuid, ${p.periodStart}::date, now())
+        ON CONFLICT DO NOTHING`;
+      const [row] = await tx.$queryRaw<{ reserved: bigint; inFlight: bigint }[]>`
+        SELECT "reservedMicros" AS reserved, "inFlightMicros" AS "inFlight" FROM budget_periods
+        WHERE "workspaceId" = ${p.workspaceId}::uuid AND "periodStart" = ${p.periodStart}::date FOR UPDATE`;
+      const [actual] = await tx.$queryRaw<{ reserved: bigint; inFlight: bigint }[]>`
+        SELECT (SELECT coalesce(sum("reservedMicros"), 0)::bigint FROM captures WHERE "workspaceId" = ${p.workspaceId}::uuid AND "reservedPeriod" = ${p.periodStart}::date) AS reserved,
+               (SELECT coalesce(sum("reservedMicros"), 0)::bigint FROM attempts WHERE "workspaceId" = ${p.workspaceId}::uuid AND "budgetPeriod" = ${p.periodStart}::date AND outcome IS NULL) AS "inFlight"`;
+      if (row!.reserved === actual!.reserved && row!.inFlight === actual!.inFlight) continue;
+      repaired++;
+      await tx.$executeRaw`
+        UPDATE budget_periods SET "reservedMicros" = ${actual!.reserved}, "inFlightMicros" = ${actual!.inFlight}, "updatedAt" = now()
+        WHERE "workspaceId" = ${p.workspaceId}::uuid AND "periodStart" = ${p.periodStart}::date`;
+      await tx.event.create({
+        data: {
+          workspaceId: p.workspaceId,
+          kind: REPAIR_EVENT,
+          data: { kind: "budget_drift", period: p.periodStart.toISOString().slice(0, 10), reservedWas: String(row!.reserved), reservedNow: String(actual!.reserved), inFlightWas: String(row!.inFlight), inFlightNow: String(actual!.inFlight) },
+        },
+      });
+    }
+    return repaired;
+  },
+};
+
+/** Runs every repair once; returns how many of each kind it repaired (kinds with none left out). */
+export async function runRepairPass(options: { log?: (line: string) => void } = {}): Promise<RepairReport> {
+  const report: RepairReport = {};
+  for (const kind of REPAIR_KINDS) {
+    const count = await inTransaction(async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`beacon:repair:${kind}`}, 0))`;
+      return repairs[kind](tx);
+    }, { timeout: 60_000 });
+    if (count) {
+      report[kind] = count;
+      options.log?.(`repair pass: ${kind} x ${count}`);
+    }
+  }
+  return report;
+}

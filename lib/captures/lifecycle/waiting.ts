@@ -1,0 +1,40 @@
+import "server-only";
+import { Effects, applyEffects, cancelAware, guardedUpdate, inTransaction, releaseFinishedHolds, type Tx } from "@/lib/captures/lifecycle/transition";
+import type { CaptureWait } from "@/lib/captures/states";
+import { Prisma } from "@/lib/generated/prisma/client";
+
+/**
+ * Transition `postpone` (waiting -> postponed): the capture waits without spending an attempt,
+ * for an open breaker or for budget, and its job runs again after `delayMs` (database clock).
+ * A capture that carries a cancel request is cancelled instead.
+ */
+export async function postponeIn(tx: Tx, captureId: string, wait: { waitingFor: CaptureWait; delayMs: number }): Promise<boolean> {
+  const effects = new Effects();
+  const moved = await guardedUpdate(
+    tx,
+    "postpone",
+    { ids: [captureId] },
+    Prisma.sql`status = ${cancelAware("postponed")}, "waitingFor" = ${wait.waitingFor}::"CaptureWait",
+               "nextAttemptAt" = now() + make_interval(secs => ${wait.delayMs / 1000}::float8),
+               "finishedAt" = CASE WHEN c."cancelRequestedAt" IS NOT NULL THEN now() END`,
+  );
+  for (const m of moved) {
+    effects.check(m.checkId);
+    if (m.status === "postponed") effects.enqueue([m.id], wait.delayMs);
+  }
+  await releaseFinishedHolds(tx, moved, effects);
+  await applyEffects(tx, effects);
+  return moved.some((m) => m.status === "postponed");
+}
+
+export function postponeCapture(captureId: string, wait: { waitingFor: CaptureWait; delayMs: number }): Promise<boolean> {
+  return inTransaction((tx) => postponeIn(tx, captureId, wait));
+}
+
+/**
+ * Every slot of the provider is taken: the capture stays as it is (no transition) and its job
+ * runs again after `delayMs`.
+ */
+export async function runAgainLater(captureId: string, delayMs: number): Promise<void> {
+  await inTransaction(async (tx) => applyEffects(tx, new Effects().enqueue([captureId], delayMs)));
+}

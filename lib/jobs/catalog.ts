@@ -1,0 +1,36 @@
+// Every graphile-worker job, one entry each (trigger.dev's zod-worker catalog): its payload
+// schema, job key, flags, max attempts, queue and cron. Producers (lib/jobs/enqueue.ts) and the
+// worker's task list (worker/tasks/index.ts) both read it, so a job's name, payload and options
+// are written down once. Pure: no database access here.
+import { z } from "zod";
+
+// graphile-worker passes cron jobs a `_cron` description; nothing else is expected.
+const cronPayload = z.looseObject({});
+
+export const jobCatalog = {
+  /** One try at one capture (lib/captures/run-capture.ts). */
+  capture: {
+    payload: z.object({ captureId: z.uuid() }),
+    // One job per capture: re-enqueueing replaces a waiting job instead of adding one.
+    jobKey: (p: { captureId: string }) => `capture:${p.captureId}`,
+    // Lets a worker skip the jobs of a provider at its concurrency cap (forbiddenFlags).
+    flag: (providerConfigId: string) => `p:${providerConfigId}`,
+    // graphile-worker's own retries are a crash safety net only; a capture's attempts follow
+    // the app's retry policy (DESIGN.md "Retries by error class").
+    maxAttempts: 10,
+  },
+  /** Re-applies a brand's names and competitors to its stored answers (lib/analysis/reanalyze.ts). */
+  reanalyze: {
+    payload: z.object({ analysisRunId: z.uuid() }),
+    // One run at a time per brand.
+    queueName: (brandId: string) => `reanalyze:${brandId}`,
+    maxAttempts: 5,
+  },
+  /** Hourly housekeeping (lib/jobs/retention.ts). */
+  retention: { payload: cronPayload, cron: "17 * * * *" },
+  /** Starts the checks of due schedules (lib/schedules/run-due.ts). */
+  schedules: { payload: cronPayload, cron: "* * * * *" },
+} as const;
+
+export type JobName = keyof typeof jobCatalog;
+export type JobPayload<N extends JobName> = z.infer<(typeof jobCatalog)[N]["payload"]>;

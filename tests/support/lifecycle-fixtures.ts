@@ -1,0 +1,148 @@
+// Workspaces of their own (own budget, own providers) and the lifecycle driven from the test
+// process, one transition at a time, for tests that put two sides of a race at a chosen moment.
+import { randomUUID } from "node:crypto";
+import { expect } from "vitest";
+import { worstCaseCost } from "@/lib/billing/money";
+import { claimCapture, type ClaimResult } from "@/lib/captures/lifecycle/claim";
+import { succeedCapture, type Success } from "@/lib/captures/lifecycle/results";
+import type { Caller } from "@/lib/checks/cancel-retry";
+import { createCheck, hashRequest } from "@/lib/checks/create-check";
+import { db } from "@/lib/db/prisma";
+import { beat } from "@/lib/jobs/heartbeats";
+import { createWorkspace } from "@/lib/workspaces/workspaces";
+
+export type Space = {
+  workspaceId: string;
+  owner: Caller;
+  promptIds: string[];
+  /** Provider configuration ids by name (the four simulated assistants and the real APIs). */
+  providers: Record<string, string>;
+};
+
+/** A fresh workspace with a brand, `prompts` prompts and the default providers (simulators answer at once). */
+export async function newSpace(options: { prompts?: number; budgetMicros?: number | null } = {}): Promise<Space> {
+  const user = await db().user.create({ data: { id: randomUUID(), name: "Lifecycle owner", email: `owner.${randomUUID().slice(0, 8)}@example.com` } });
+  const workspace = await createWorkspace(user.id, `Lifecycle ${randomUUID().slice(0, 6)}`);
+  await db().workspace.update({ where: { id: workspace.id }, data: { monthlyBudgetMicros: options.budgetMicros ?? null } });
+  await db().brand.create({ data: { workspaceId: workspace.id, name: "Acme", domains: ["acme.example"] } });
+  const prompts = await Promise.all(
+    Array.from({ length: options.prompts ?? 3 }, (_, i) => db().prompt.create({ data: { workspaceId: workspace.id, text: `Which CRM is best for team ${i + 1}?` } })),
+  );
+  const configs = await db().providerConfig.findMany({ where: { workspaceId: workspace.id } });
+  for (const config of configs.filter((c) => c.adapter === "simulator")) {
+    await db().providerConfig.update({ where: { id: config.id }, data: { settings: { ...(config.settings as object), latencyMinMs: 0, latencyMaxMs: 0, errorRate: 0 } } });
+  }
+  return {
+    workspaceId: workspace.id,
+    owner: { workspaceId: workspace.id, userId: user.id, role: "owner" },
+    promptIds: prompts.map((p) => p.id),
+    providers: Object.fromEntries(configs.map((c) => [c.name, c.id])),
+  };
+}
+
+/** Starts a check of `prompts` prompts x the named providers, as the form would. */
+export async function startSpaceCheck(space: Space, options: { prompts?: number; providers?: string[]; samples?: number } = {}) {
+  const body = {
+    prompts: { mode: "picked" as const, promptIds: space.promptIds.slice(0, options.prompts ?? 1) },
+    providers: { names: options.providers ?? ["ChatGPT"] },
+    samples: options.samples ?? 1,
+  };
+  const { checkId } = await createCheck({ workspaceId: space.workspaceId, idempotencyKey: randomUUID(), requestHash: hashRequest(body), startedById: space.owner.userId, ...body });
+  const captures = await db().capture.findMany({ where: { checkId }, orderBy: { id: "asc" }, select: { id: true } });
+  return { checkId, captureIds: captures.map((c) => c.id) };
+}
+
+/** A worker identity with a live heartbeat row (what tasks wait for before they claim). */
+export async function liveWorker(leaseSeconds = 600): Promise<string> {
+  const workerId = `test-worker-${randomUUID().slice(0, 8)}`;
+  await beat({ workerId, slotIds: [], hostname: "test-host", pid: 1, concurrency: 4 }, "running", leaseSeconds);
+  return workerId;
+}
+
+/** The claim a worker makes, with the capture's own worst case; returns the run token. */
+export async function claim(captureId: string, workerId: string, runToken = randomUUID()): Promise<{ runToken: string; result: ClaimResult }> {
+  const capture = await db().capture.findUniqueOrThrow({ where: { id: captureId }, include: { providerConfig: true, prompt: true } });
+  const config = capture.providerConfig;
+  const result = await claimCapture({
+    captureId,
+    provider: config,
+    workerId,
+    runToken,
+    probeToken: null,
+    worstCaseMicros: worstCaseCost(capture.prompt.text, capture.searchMode, { maxOutputTokens: config.maxOutputTokens, maxSearchCalls: config.maxSearchCalls }, config),
+  });
+  return { runToken, result };
+}
+
+export async function claimed(captureId: string, workerId: string): Promise<string> {
+  const { runToken, result } = await claim(captureId, workerId);
+  expect(result.kind, `claim of ${captureId}`).toBe("claimed");
+  return runToken;
+}
+
+/** A successful answer costing `costMicros` (usage made up to match nothing in particular). */
+export function answer(costMicros: number, text = "Acme is a fine CRM."): Success {
+  return {
+    text,
+    usage: { inputTokens: 100, outputTokens: 50, reasoningTokens: 0, cachedTokens: 0, searchCalls: 0 },
+    requestId: `req_${randomUUID().slice(0, 8)}`,
+    costMicros,
+    latencyMs: 10,
+    citations: [],
+    mentions: [],
+    searchQueries: [],
+  };
+}
+
+export const succeed = (captureId: string, runToken: string, costMicros = 1_000) => succeedCapture(captureId, runToken, answer(costMicros));
+
+/** This month's budget row of the workspace (database clock). */
+export async function budgetNow(workspaceId: string) {
+  const [row] = await db().$queryRaw<{ reserved: bigint; inFlight: bigint; charged: bigint }[]>`
+    SELECT "reservedMicros" AS reserved, "inFlightMicros" AS "inFlight", "chargedMicros" AS charged FROM budget_periods
+    WHERE "workspaceId" = ${workspaceId}::uuid AND "periodStart" = date_trunc('month', now() AT TIME ZONE 'UTC')::date`;
+  return { reserved: row?.reserved ?? 0n, inFlight: row?.inFlight ?? 0n, charged: row?.charged ?? 0n };
+}
+
+export const captureRow = (id: string) => db().capture.findUniqueOrThrow({ where: { id }, include: { attempts: { orderBy: { number: "asc" } } } });
+
+/** The graphile-worker job of a capture, if any. */
+export async function jobOf(captureId: string) {
+  const [job] = await db().$queryRaw<{ run_at: Date; locked_at: Date | null; attempts: number; revision: number }[]>`
+    SELECT run_at, locked_at, attempts, revision FROM graphile_worker.jobs WHERE key = ${`capture:${captureId}`}`;
+  return job ?? null;
+}
+
+/**
+ * The money invariants of a workspace, checked against the rows behind them: every month's holds
+ * and in-flight sums equal the captures' and attempts', charged equals what its attempts cost.
+ */
+export async function expectBudgetConsistent(workspaceId: string) {
+  const periods = await db().$queryRaw<{ period: Date; reserved: bigint; inFlight: bigint; charged: bigint; holds: bigint; open: bigint; costs: bigint }[]>`
+    SELECT b."periodStart" AS period, b."reservedMicros" AS reserved, b."inFlightMicros" AS "inFlight", b."chargedMicros" AS charged,
+           (SELECT coalesce(sum("reservedMicros"), 0)::bigint FROM captures c WHERE c."workspaceId" = b."workspaceId" AND c."reservedPeriod" = b."periodStart") AS holds,
+           (SELECT coalesce(sum("reservedMicros"), 0)::bigint FROM attempts a WHERE a."workspaceId" = b."workspaceId" AND a."budgetPeriod" = b."periodStart" AND a.outcome IS NULL) AS open,
+           (SELECT coalesce(sum("costMicros"), 0)::bigint FROM attempts a WHERE a."workspaceId" = b."workspaceId" AND a."budgetPeriod" = b."periodStart" AND a.outcome IS NOT NULL) AS costs
+    FROM budget_periods b WHERE b."workspaceId" = ${workspaceId}::uuid`;
+  for (const p of periods) {
+    const label = `budget of ${p.period.toISOString().slice(0, 7)}`;
+    expect(p.reserved, `${label}: holds`).toBe(p.holds);
+    expect(p.inFlight, `${label}: in flight`).toBe(p.open);
+    expect(p.charged, `${label}: charged = what its attempts cost`).toBe(p.costs);
+  }
+  const checks = await db().$queryRaw<{ id: string; reserved: bigint; charged: bigint; holds: bigint; costs: bigint }[]>`
+    SELECT ch.id, ch."reservedMicros" AS reserved, ch."chargedMicros" AS charged,
+           (SELECT coalesce(sum("reservedMicros"), 0)::bigint FROM captures c WHERE c."checkId" = ch.id) AS holds,
+           (SELECT coalesce(sum(a."costMicros"), 0)::bigint FROM attempts a JOIN captures c ON c.id = a."captureId" WHERE c."checkId" = ch.id AND a.outcome IS NOT NULL) AS costs
+    FROM checks ch WHERE ch."workspaceId" = ${workspaceId}::uuid`;
+  for (const c of checks) {
+    expect(c.reserved, `check ${c.id}: holds`).toBe(c.holds);
+    expect(c.charged, `check ${c.id}: charged`).toBe(c.costs);
+  }
+}
+
+/** Repairs recorded in the workspace (the repair pass and abandoned runs). */
+export async function repairsIn(workspaceId: string) {
+  const events = await db().event.findMany({ where: { workspaceId, kind: "lifecycle_repaired" } });
+  return events.map((e) => (e.data as { kind: string }).kind);
+}
