@@ -1,6 +1,7 @@
 // npm run dev | start | web | worker: get the database (embedded unless DATABASE_URL), apply
 // migrations, seed the demo data (dev and start), then run the worker and/or Next.js as child
-// processes with prefixed output. Ctrl-C or SIGTERM stops the children, then the database.
+// processes with prefixed output. Ctrl-C or SIGTERM stops the children, then the database; if
+// this process is killed outright, the children notice and stop (lib/process/launcher-watchdog.ts).
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -9,6 +10,8 @@ import { ensureAuthSecret } from "@/lib/config/auth-secret";
 import { env, publicUrl, setDatabaseUrl } from "@/lib/config/env";
 import { getDatabase, type Database } from "@/lib/db/database-url";
 import { migrate, MigrationError } from "@/lib/db/migrate";
+import { launcherEnv } from "@/lib/process/launcher-watchdog";
+import { WEB_STOP_DEADLINE_MS, workerStopDeadlineMs } from "@/lib/process/stop-deadlines";
 import { describeExit, paint, startChild, tagged, type Child } from "@/scripts/lib/processes";
 
 const MODES = {
@@ -51,15 +54,11 @@ const children: Child[] = [];
 let pendingDatabase: Promise<Database> | undefined;
 let shuttingDown = false;
 
-// Long enough for the worker to drain (grace period, abort, record cancelled attempts).
-const workerStopMs = Math.max(10_000, (e.BEACON_WORKER_SHUTDOWN_GRACE_SECONDS + 8) * 1000);
-const webStopMs = 10_000;
-
 async function shutdown(code: number, reason?: string): Promise<never> {
   if (shuttingDown) return new Promise<never>(() => {});
   shuttingDown = true;
   if (reason) (code === 0 ? say : fail)(reason);
-  await Promise.all(children.map((child) => child.stop(child.name === "worker" ? workerStopMs : webStopMs)));
+  await Promise.all(children.map((child) => child.stop(child.name === "worker" ? workerStopDeadlineMs() : WEB_STOP_DEADLINE_MS)));
   // The database goes last: the worker still writes its final heartbeat while it drains.
   const database = await pendingDatabase?.catch(() => undefined);
   await database?.stop().catch((error: unknown) => fail(`stopping the database failed: ${(error as Error).message}`));
@@ -129,6 +128,8 @@ async function main() {
     DATABASE_URL: database.url,
     BEACON_AUTH_SECRET: authSecret,
     NEXT_TELEMETRY_DISABLED: "1",
+    // The children stop by themselves if this process dies without stopping them (SIGKILL, OOM).
+    ...launcherEnv(),
     ...(production ? { NODE_ENV: "production" } : {}),
   };
   if (plan.worker) {

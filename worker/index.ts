@@ -1,7 +1,10 @@
 // The worker process (`npm run worker`, or started by `npm run dev|start`): runs graphile-worker
-// against DATABASE_URL, heartbeats its lease, and drains on SIGTERM/SIGINT.
+// against DATABASE_URL, heartbeats its lease, and drains on SIGTERM/SIGINT, or when the launcher
+// that started it has died without stopping it.
 import { disconnectDb } from "@/lib/db/prisma";
 import { lastLine, startWorkerProcess } from "@/lib/jobs/runner";
+import { watchLauncher } from "@/lib/process/launcher-watchdog";
+import { workerStopDeadlineMs } from "@/lib/process/stop-deadlines";
 import { taskList } from "@/worker/tasks";
 
 const log = (line: string) => console.log(line);
@@ -14,12 +17,12 @@ async function exit(code: number): Promise<never> {
   process.exit(code);
 }
 
-async function drain(signal: NodeJS.Signals) {
+async function drain(reason: string) {
   // Signals may arrive more than once (the terminal, the launcher and tsx may each relay one):
   // the first starts the drain, the rest change nothing.
   if (exiting) return;
   exiting = true;
-  log(`${signal} received`);
+  log(reason);
   try {
     await worker.stop();
     await exit(0);
@@ -29,7 +32,9 @@ async function drain(signal: NodeJS.Signals) {
   }
 }
 
-for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(signal, (s) => void drain(s));
+for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(signal, (s) => void drain(`${s} received`));
+// Nobody is left to SIGKILL a drain that hangs, so the watchdog bounds it.
+watchLauncher(() => void drain("launcher gone: stopping"), { deadlineMs: workerStopDeadlineMs() });
 
 worker.done.then(
   () => {

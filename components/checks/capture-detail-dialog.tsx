@@ -10,8 +10,8 @@ import { cancelCaptureAction, captureDetailAction, retryCaptureAction } from "@/
 import { formatMicros } from "@/lib/billing/money";
 import { unwrap } from "@/lib/client/action-result";
 import { formatDuration } from "@/lib/client/format";
+import { isRetryable, isUnfinished } from "@/lib/captures/states";
 
-const WAITING = ["queued", "running", "retry_wait", "postponed"];
 
 /** One capture: its answer (streaming in while it runs), sources, searches, attempts and history. */
 export function CaptureDetailDialog({ captureId, onClose, canCancel, canRetry }: { captureId: string; onClose: () => void; canCancel: boolean; canRetry: boolean }) {
@@ -19,7 +19,7 @@ export function CaptureDetailDialog({ captureId, onClose, canCancel, canRetry }:
   const query = useQuery({
     queryKey: ["capture", captureId],
     queryFn: async () => unwrap(await captureDetailAction({ captureId })),
-    refetchInterval: (q) => (q.state.data && !WAITING.includes(q.state.data.status) ? false : 1000),
+    refetchInterval: (q) => (q.state.data && !isUnfinished(q.state.data.status) ? false : 1000),
   });
   const afterChange = async (message: string) => {
     toast.success(message);
@@ -47,7 +47,7 @@ export function CaptureDetailDialog({ captureId, onClose, canCancel, canRetry }:
       ) : c ? (
         <div className="max-h-[70vh] space-y-5 overflow-y-auto pr-1 text-sm">
           <div className="flex flex-wrap items-center gap-2">
-            <StatusBadge status={c.status} />
+            <StatusBadge status={c.status} waitingFor={c.waitingFor} />
             <span className="text-slate-500">{c.model} · search {c.searchMode} · attempt {c.attemptCount} of {c.maxAttempts}</span>
             {c.costMicros > 0 && <span className="text-slate-500">· {formatMicros(c.costMicros)}</span>}
             {c.latencyMs !== null && <span className="text-slate-500">· {formatDuration(c.latencyMs)}</span>}
@@ -134,10 +134,10 @@ export function CaptureDetailDialog({ captureId, onClose, canCancel, canRetry }:
             </section>
           )}
           <div className="flex justify-end gap-2 border-t border-slate-100 pt-3">
-            {canCancel && WAITING.includes(c.status) && !c.cancelRequested && (
+            {canCancel && isUnfinished(c.status) && !c.cancelRequested && (
               <Button variant="secondary" pending={cancel.isPending} onClick={() => cancel.mutate()}>Cancel capture</Button>
             )}
-            {canRetry && (c.status === "failed" || c.status === "cancelled") && (
+            {canRetry && isRetryable(c.status) && (
               <Button pending={retry.isPending} onClick={() => retry.mutate()}>Retry</Button>
             )}
           </div>

@@ -1,4 +1,5 @@
 import { Badge } from "@/components/ui/card";
+import { captureStatusLabel, CAPTURE_STATUSES, type CaptureStatus, type CaptureWait } from "@/lib/captures/states";
 
 const tones: Record<string, "slate" | "blue" | "green" | "amber" | "red"> = {
   queued: "slate",
@@ -12,13 +13,12 @@ const tones: Record<string, "slate" | "blue" | "green" | "amber" | "red"> = {
   cancelled: "slate",
 };
 
-const labels: Record<string, string> = {
-  retry_wait: "waiting to retry",
-  completed_with_errors: "completed with errors",
-};
+const isCaptureStatus = (status: string): status is CaptureStatus => (CAPTURE_STATUSES as readonly string[]).includes(status);
 
-export function StatusBadge({ status }: { status: string }) {
-  return <Badge tone={tones[status] ?? "slate"}>{labels[status] ?? status}</Badge>;
+/** A check's or a capture's status; a postponed capture says what it waits for. */
+export function StatusBadge({ status, waitingFor }: { status: string; waitingFor?: CaptureWait | null }) {
+  const label = isCaptureStatus(status) ? captureStatusLabel(status, waitingFor) : status.replaceAll("_", " ");
+  return <Badge tone={tones[status] ?? "slate"}>{label}</Badge>;
 }
 
 export type Counts = { total: number; queued: number; running: number; succeeded: number; failed: number; cancelled: number };

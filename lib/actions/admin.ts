@@ -4,6 +4,7 @@ import { assertCan, canManageWorkspaceSettings } from "@/lib/auth/permissions";
 import { fieldPaths, workspaceAction } from "@/lib/actions/safe-action";
 import { forceBreaker } from "@/lib/breaker/breaker";
 import { listBreakers } from "@/lib/breaker/queries";
+import { CAPTURE_STATUSES } from "@/lib/captures/states";
 import { NotFoundError } from "@/lib/errors";
 import { listCapturesForAdmin, queueStats, workersOverview } from "@/lib/jobs/admin";
 
@@ -12,7 +13,7 @@ const adminsOnly = "Only owners and admins can see the jobs page.";
 export const adminCapturesAction = workspaceAction
   .inputSchema(
     z.object({
-      status: z.enum(["queued", "running", "retry_wait", "postponed", "succeeded", "failed", "cancelled"]).optional(),
+      status: z.enum(CAPTURE_STATUSES).optional(),
       providerConfigId: z.uuid().optional(),
       checkId: z.uuid().optional(),
       page: z.number().int().min(1).max(100_000).default(1),

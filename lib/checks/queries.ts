@@ -79,6 +79,7 @@ export async function getCheckProgress(workspaceId: string, checkId: string) {
       lastError: true,
       cancelRequestedAt: true,
       nextAttemptAt: true,
+      waitingFor: true,
     },
     // A stable order: rows must not move while the check page polls.
     orderBy: [{ sample: "asc" }, { promptId: "asc" }, { providerConfigId: "asc" }],
@@ -134,6 +135,7 @@ export async function getCaptureDetail(workspaceId: string, captureId: string) {
     attemptCount: capture.attemptCount,
     maxAttempts: capture.maxAttempts,
     nextAttemptAt: capture.nextAttemptAt,
+    waitingFor: capture.waitingFor,
     cancelRequested: capture.cancelRequestedAt !== null,
     attempts: capture.attempts.map((a) => ({
       number: a.number,

@@ -30,6 +30,7 @@ export async function listCapturesForAdmin(workspaceId: string, filters: AdminCa
         latencyMs: true,
         costMicros: true,
         nextAttemptAt: true,
+        waitingFor: true,
         updatedAt: true,
         cancelRequestedAt: true,
         prompt: { select: { text: true } },

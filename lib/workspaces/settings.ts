@@ -1,9 +1,16 @@
 import "server-only";
-import { db } from "@/lib/db/prisma";
+import { inTransaction, wakeBudgetWaiters } from "@/lib/captures/lifecycle/transition";
 
+/**
+ * Renames the workspace and sets its monthly budget. Captures waiting for budget look again at
+ * once: a raised budget lets them run (one that is still too low sends them back to wait).
+ */
 export async function updateWorkspaceSettings(workspaceId: string, input: { name: string; monthlyBudgetMicros: number | null }) {
-  await db().workspace.update({
-    where: { id: workspaceId },
-    data: { name: input.name, monthlyBudgetMicros: input.monthlyBudgetMicros === null ? null : BigInt(input.monthlyBudgetMicros) },
+  await inTransaction(async (tx) => {
+    await tx.workspace.update({
+      where: { id: workspaceId },
+      data: { name: input.name, monthlyBudgetMicros: input.monthlyBudgetMicros === null ? null : BigInt(input.monthlyBudgetMicros) },
+    });
+    await wakeBudgetWaiters(tx, workspaceId, 10_000);
   });
 }

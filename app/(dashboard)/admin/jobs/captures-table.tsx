@@ -11,7 +11,8 @@ import { formatMicros } from "@/lib/billing/money";
 import { unwrap } from "@/lib/client/action-result";
 import { formatDuration } from "@/lib/client/format";
 import { ago, relativeTo, useNow } from "./time";
-import { isUnfinished, jobsKey, type AdminCaptureRow } from "./use-jobs-query";
+import { isUnfinished } from "@/lib/captures/states";
+import { jobsKey, type AdminCaptureRow } from "./use-jobs-query";
 
 export type Me = { userId: string; role: Role };
 
@@ -62,7 +63,7 @@ function CaptureActions({ capture, me, canRetry, onView }: { capture: AdminCaptu
 function StatusCell({ capture, now }: { capture: AdminCaptureRow; now: number }) {
   return (
     <div className="flex flex-col items-start gap-1">
-      <StatusBadge status={capture.status} />
+      <StatusBadge status={capture.status} waitingFor={capture.waitingFor} />
       {capture.cancelRequested && capture.status === "running" && <Badge tone="amber">cancelling</Badge>}
       {capture.nextAttemptAt && (capture.status === "retry_wait" || capture.status === "postponed") && (
         <span className="text-xs text-slate-500">{new Date(capture.nextAttemptAt).getTime() > now ? `next try ${relativeTo(capture.nextAttemptAt, now)}` : `due ${ago(capture.nextAttemptAt, now)}`}</span>

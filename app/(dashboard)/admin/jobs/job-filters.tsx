@@ -3,9 +3,10 @@ import { useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Input, Select } from "@/components/ui/field";
 import { useProviderOptionsQuery } from "./use-jobs-query";
-import { CAPTURE_STATUSES, isUuid, type CaptureStatus, type JobFilters } from "./use-job-filters";
+import { CAPTURE_STATUSES, type CaptureStatus } from "@/lib/captures/states";
+import { isUuid, type JobFilters } from "./use-job-filters";
 
-const statusLabels: Partial<Record<CaptureStatus, string>> = { queued: "waiting (queued)", retry_wait: "waiting to retry" };
+const statusLabels: Partial<Record<CaptureStatus, string>> = { queued: "waiting (queued)", retry_wait: "waiting to retry", postponed: "postponed (breaker or budget)" };
 
 const label = "mb-1 block text-xs font-medium text-slate-600";
 

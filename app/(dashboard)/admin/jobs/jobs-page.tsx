@@ -11,7 +11,8 @@ import { CapturesTable, invalidateAfterChange, type Me } from "./captures-table"
 import { JobFiltersBar } from "./job-filters";
 import { QueueOverview } from "./queue-overview";
 import { useJobFilters } from "./use-job-filters";
-import { isBusy, isUnfinished, useAdminCapturesQuery, useJobsOverviewQuery } from "./use-jobs-query";
+import { isUnfinished } from "@/lib/captures/states";
+import { isBusy, useAdminCapturesQuery, useJobsOverviewQuery } from "./use-jobs-query";
 
 const countLabel = (n: number, filtered: boolean) => (n === 1 ? `1 capture${filtered ? " matches" : ""}` : `${n} captures${filtered ? " match" : ""}`);
 

@@ -1,9 +1,7 @@
 "use client";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { z } from "zod";
-
-export const CAPTURE_STATUSES = ["queued", "running", "retry_wait", "postponed", "succeeded", "failed", "cancelled"] as const;
-export type CaptureStatus = (typeof CAPTURE_STATUSES)[number];
+import { CAPTURE_STATUSES, type CaptureStatus } from "@/lib/captures/states";
 
 export type JobFilters = { status?: CaptureStatus; providerConfigId?: string; checkId?: string; page: number; pageSize: number };
 

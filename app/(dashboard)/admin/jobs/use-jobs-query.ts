@@ -4,13 +4,12 @@ import { adminCapturesAction, adminOverviewAction } from "@/lib/actions/admin";
 import { listProvidersAction } from "@/lib/actions/settings";
 import { unwrap } from "@/lib/client/action-result";
 import type { JobFilters } from "./use-job-filters";
+import { isUnfinished } from "@/lib/captures/states";
 
 export const jobsKey = ["admin-jobs"] as const;
 const overviewKey = [...jobsKey, "overview"] as const;
 const capturesKey = (filters: JobFilters) => [...jobsKey, "captures", filters] as const;
 
-const UNFINISHED = ["queued", "running", "retry_wait", "postponed"];
-export const isUnfinished = (status: string) => UNFINISHED.includes(status);
 
 const POLL_MS = 2000;
 

@@ -11,6 +11,7 @@ import { cancelCheckAction, retryFailedCapturesAction } from "@/lib/actions/chec
 import { canCancelCheck, type Role } from "@/lib/auth/permissions";
 import { formatMicros } from "@/lib/billing/money";
 import { unwrap } from "@/lib/client/action-result";
+import { captureStatusLabel } from "@/lib/captures/states";
 import { formatDuration, formatWhen } from "@/lib/client/format";
 import { checkKey, checksKey, isFinished, useCheckQuery, type CheckProgressData } from "../use-checks-query";
 
@@ -28,9 +29,11 @@ const cellTone: Record<string, string> = {
 
 const symbol: Record<string, string> = { queued: "·", postponed: "⏸", retry_wait: "↻", running: "…", succeeded: "✓", failed: "✕", cancelled: "—" };
 
+const waitsForBudget = (capture: Capture) => capture.status === "postponed" && capture.waitingFor === "budget";
+
 function CaptureCell({ capture, onOpen }: { capture: Capture; onOpen: () => void }) {
   const detail = [
-    capture.status.replace("_", " "),
+    captureStatusLabel(capture.status, capture.waitingFor),
     capture.attemptCount > 1 ? `${capture.attemptCount} attempts` : null,
     capture.latencyMs !== null ? formatDuration(capture.latencyMs) : null,
     capture.costMicros ? formatMicros(capture.costMicros) : null,
@@ -44,7 +47,7 @@ function CaptureCell({ capture, onOpen }: { capture: Capture; onOpen: () => void
       aria-label={`Sample ${capture.sample}: ${detail.join(", ")}`}
       className={`flex min-w-14 flex-col items-center rounded px-2 py-1 text-xs font-medium ring-1 ring-inset ring-black/5 hover:ring-brand-500 ${cellTone[capture.status] ?? ""}`}
     >
-      <span aria-hidden>{symbol[capture.status]}</span>
+      <span aria-hidden>{waitsForBudget(capture) ? "$" : symbol[capture.status]}</span>
       <span className="tabular-nums text-[10px] opacity-80">{capture.latencyMs !== null ? formatDuration(capture.latencyMs) : capture.attemptCount > 1 ? `try ${capture.attemptCount}` : " "}</span>
     </button>
   );
@@ -86,6 +89,7 @@ export function CheckPage({ checkId, me, canRetry }: { checkId: string; me: { us
   const finished = isFinished(check.status);
   const mayCancel = canCancelCheck(me, check);
   const retryable = check.counts.failed + check.counts.cancelled;
+  const waitingForBudget = captures.filter(waitsForBudget).length;
 
   return (
     <>
@@ -124,6 +128,13 @@ export function CheckPage({ checkId, me, canRetry }: { checkId: string; me: { us
           </span>
         </div>
         <ProgressBar counts={check.counts} />
+        {waitingForBudget > 0 && (
+          <p role="status" className="mt-3 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-800 ring-1 ring-inset ring-amber-200">
+            {waitingForBudget} capture{waitingForBudget === 1 ? " is" : "s are"} waiting for budget: this month&apos;s budget cannot cover {waitingForBudget === 1 ? "its" : "their"} next
+            call at its most expensive. They run as soon as calls in flight end or the budget is raised in{" "}
+            <Link href="/settings" className="font-medium underline">Settings</Link>; cancel the check to stop them.
+          </p>
+        )}
         {!finished && <p className="mt-2 text-xs text-slate-500">Updates every second. You can close this tab; the check keeps running.</p>}
       </Card>
       <Card className="overflow-x-auto">
