@@ -7,6 +7,8 @@
 //       configuration's), and prints the normalised result as JSON
 //   analyze <file.json>
 //       analyses an answer: { answer, brand: {name, aliases, domains}, competitors: [same], sources? }
+//   doctor
+//       takes over runs of dead workers, runs the repair pass once and prints what it repaired
 import { parseArgs } from "node:util";
 import { setDatabaseUrl } from "@/lib/config/env";
 import { getDatabase } from "@/lib/db/database-url";
@@ -15,7 +17,8 @@ const USAGE = `Usage:
   npm run beacon -- api-key create --workspace <slug> --name <name>
   npm run beacon -- capture --provider <openai|perplexity|gemini|anthropic|simulator> --prompt "<text>" [--model <m>] [--search on|off|auto] [--timeout <seconds>]
       [--max-output-tokens <n>] [--max-search-calls <n>]
-  npm run --silent beacon -- analyze <file.json>`;
+  npm run --silent beacon -- analyze <file.json>
+  npm run beacon -- doctor`;
 
 function fail(message: string): never {
   console.error(message);
@@ -107,8 +110,30 @@ async function analyzeCommand(file: string | undefined) {
   console.log(JSON.stringify({ entities: result.entities, citations: result.citations.map((c) => ({ url: c.url, domain: c.domain, own: c.isOwnDomain })) }, null, 2));
 }
 
+/**
+ * The sweeper and the repair pass once, by hand (workers run both on their own): what a healthy
+ * system prints is "nothing to repair".
+ */
+async function doctorCommand() {
+  const database = await getDatabase();
+  try {
+    setDatabaseUrl(database.url);
+    const { sweepDeadWorkers } = await import("@/lib/jobs/sweeper");
+    const { runRepairPass } = await import("@/lib/captures/lifecycle/repair");
+    const swept = await sweepDeadWorkers();
+    console.log(`dead workers unlocked: ${swept.workers.length}; runs taken over: ${swept.expired} (${swept.recovered} running again, ${swept.failed} ended)`);
+    const repairs = await runRepairPass({ log: (line) => console.log(line) });
+    console.log(Object.keys(repairs).length ? `repaired: ${JSON.stringify(repairs)}` : "nothing to repair");
+  } finally {
+    const { disconnectDb } = await import("@/lib/db/prisma");
+    await disconnectDb();
+    await database.stop();
+  }
+}
+
 const [group, command, ...rest] = process.argv.slice(2);
 if (group === "api-key" && command === "create") await createApiKeyCommand(rest);
 else if (group === "capture") await captureCommand([command ?? "", ...rest].filter(Boolean));
 else if (group === "analyze") await analyzeCommand(command);
+else if (group === "doctor") await doctorCommand();
 else fail(USAGE);

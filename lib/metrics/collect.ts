@@ -1,6 +1,9 @@
 import "server-only";
 import { AggregatorRegistry, Counter, Gauge, Registry, type MetricObjectWithValues, type MetricValue } from "prom-client";
 import { OPEN_TOO_LONG_SECONDS } from "@/lib/breaker/queries";
+import { REPAIR_EVENT } from "@/lib/captures/lifecycle/lease";
+import { REPAIR_KINDS } from "@/lib/captures/lifecycle/repair";
+import { UNFINISHED_STATUSES, WAITING_STATUSES } from "@/lib/captures/states";
 import { db } from "@/lib/db/prisma";
 
 const BREAKER_STATE = { closed: 0, open: 1, half_open: 2 } as const;
@@ -48,11 +51,20 @@ export async function collectMetrics(): Promise<{ contentType: string; body: str
   gauge("beacon_cost_per_accepted_job_usd", "Average cost of an accepted capture over the last 24 hours, USD.").set(num(cost?.n) ? num(cost?.micros) / num(cost?.n) / 1e6 : 0);
 
   const [queue] = await db().$queryRaw<Row[]>`
-    SELECT count(*) FILTER (WHERE status IN ('queued', 'retry_wait', 'postponed')) AS waiting,
+    SELECT count(*) FILTER (WHERE status = ANY(${[...WAITING_STATUSES]}::"CaptureStatus"[])) AS waiting,
+           count(*) FILTER (WHERE status = 'postponed' AND "waitingFor" = 'budget') AS waiting_for_budget,
            count(*) FILTER (WHERE status = 'running') AS running
-    FROM captures WHERE status IN ('queued', 'retry_wait', 'postponed', 'running')`;
+    FROM captures WHERE status = ANY(${[...UNFINISHED_STATUSES]}::"CaptureStatus"[])`;
   gauge("beacon_captures_waiting", "Captures waiting to run (queued, retry wait, postponed).").set(num(queue?.waiting));
+  gauge("beacon_captures_waiting_for_budget", "Captures postponed because the monthly budget cannot cover their next call.").set(num(queue?.waiting_for_budget));
   gauge("beacon_captures_running", "Captures whose provider call is in flight.").set(num(queue?.running));
+
+  // Kept as events, so the count survives restarts and covers every worker that repaired.
+  const repairs = await db().$queryRaw<Row[]>`
+    SELECT data->>'kind' AS kind, count(*) AS n FROM events WHERE kind = ${REPAIR_EVENT} GROUP BY 1`;
+  const repaired = counter("beacon_lifecycle_repairs_total", "Impossible or abandoned capture states found and repaired, by kind (0 in a healthy system).", ["kind"]);
+  for (const kind of [...REPAIR_KINDS, "abandoned_attempt"]) repaired.inc({ kind }, 0);
+  for (const row of repairs) repaired.inc({ kind: String(row.kind) }, num(row.n));
 
   const breakers = await db().$queryRaw<Row[]>`
     SELECT pc.name AS provider, coalesce(b."forcedStatus", b.status)::text AS status, b."openedAt" AS opened_at, b."successCount" AS success, b."failureCount" AS failure, b."shortCircuitCount" AS short_circuit

@@ -31,6 +31,9 @@ ADD COLUMN     "activeAsOf" TIMESTAMP(3);
 -- CreateIndex
 CREATE INDEX "attempts_outcome_workerId_idx" ON "attempts"("outcome", "workerId");
 
+-- CreateIndex
+CREATE INDEX "events_kind_idx" ON "events"("kind");
+
 -- Data: a check's reservation used to be one sum held in its creation month; it becomes the
 -- holds of its unfinished captures (shared equally, remainder to the first), in that same month.
 WITH open AS (

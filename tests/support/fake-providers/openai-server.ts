@@ -29,7 +29,8 @@ export type RecordedRequest = {
 
 /** Misbehaviours both fake providers share; each server adds its own answer kinds. */
 export type CommonScenario =
-  | { kind: "status"; status: number; body?: unknown; headers?: Record<string, string> }
+  /** An error status, after `delayMs` when given (a provider that thinks before it refuses). */
+  | { kind: "status"; status: number; body?: unknown; headers?: Record<string, string>; delayMs?: number }
   /** Streams the first `afterEvents` events of a normal answer, then resets (RST) the connection. */
   | { kind: "reset"; afterEvents: number }
   /** Never answers; waits for the client to go away. */
@@ -87,10 +88,15 @@ export function respondCommon(scenario: CommonScenario | { kind: string }, ctx: 
   const { res, req, record } = ctx;
   const s = scenario as CommonScenario;
   switch (s.kind) {
-    case "status":
-      res.writeHead(s.status, { "content-type": "application/json", "x-request-id": record.id, ...s.headers });
-      res.end(JSON.stringify(s.body ?? { error: { message: `status ${s.status}`, type: "fake", code: null } }));
+    case "status": {
+      const send = () => {
+        res.writeHead(s.status, { "content-type": "application/json", "x-request-id": record.id, ...s.headers });
+        res.end(JSON.stringify(s.body ?? { error: { message: `status ${s.status}`, type: "fake", code: null } }));
+      };
+      if (s.delayMs) setTimeout(send, s.delayMs);
+      else send();
       return true;
+    }
     case "raw":
       res.writeHead(s.status ?? 200, { "content-type": s.contentType, "x-request-id": record.id });
       res.end(s.body);
@@ -207,6 +213,7 @@ export type OpenAIScenario =
 export const OPENAI_SCENARIOS: Record<string, OpenAIScenario> = {
   answer: { kind: "answer" },
   "rate-limited": { kind: "status", status: 429, headers: { "retry-after": "7" }, body: { error: { message: "Rate limit reached", type: "requests", code: "rate_limit_exceeded" } } },
+  "slow-rate-limited": { kind: "status", status: 429, delayMs: 1500, headers: { "retry-after": "1" }, body: { error: { message: "Rate limit reached", type: "requests", code: "rate_limit_exceeded" } } },
   "server-error": { kind: "status", status: 500, body: { error: { message: "The server had an error", type: "server_error", code: null } } },
   "bad-gateway": { kind: "status", status: 502, body: "<html>502 Bad Gateway</html>" },
   unavailable: { kind: "status", status: 503, body: { error: { message: "The engine is currently overloaded", type: "server_error", code: null } } },

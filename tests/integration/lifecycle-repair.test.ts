@@ -1,0 +1,91 @@
+// The repair pass (lib/captures/lifecycle/repair.ts): each state the lifecycle cannot produce is
+// made here by hand, the way a bug, a manual edit or an old version might have left it, and the
+// pass must find it, repair it through the transitions, count it, and then find nothing.
+import { beforeAll, describe, expect, it } from "vitest";
+import { budgetNow, captureRow, claimed, expectBudgetConsistent, jobOf, liveWorker, newSpace, repairsIn, startSpaceCheck, succeed, type Space } from "../support/lifecycle-fixtures";
+import { runRepairPass } from "@/lib/captures/lifecycle/repair";
+import { db } from "@/lib/db/prisma";
+
+let space: Space;
+let workerId: string;
+
+beforeAll(async () => {
+  space = await newSpace({ prompts: 3 });
+  workerId = await liveWorker();
+});
+
+async function repairedOnce(kind: string) {
+  expect(await runRepairPass()).toEqual({ [kind]: 1 });
+  expect(await runRepairPass(), "a second pass finds nothing").toEqual({});
+}
+
+describe("the repair pass", () => {
+  it("finds nothing in a healthy workspace", async () => {
+    const { captureIds } = await startSpaceCheck(space, { prompts: 2 });
+    await succeed(captureIds[0]!, await claimed(captureIds[0]!, workerId));
+    expect(await runRepairPass()).toEqual({});
+  });
+
+  it("cancels a waiting capture that carries a cancel request", async () => {
+    const { captureIds } = await startSpaceCheck(space);
+    await db().$executeRaw`UPDATE captures SET "cancelRequestedAt" = now() WHERE id = ${captureIds[0]}::uuid`;
+    await repairedOnce("cancel_requested_not_final");
+    expect(await captureRow(captureIds[0]!)).toMatchObject({ status: "cancelled", reservedMicros: 0n });
+    await expectBudgetConsistent(space.workspaceId);
+  });
+
+  it("runs again a running capture that has no open attempt", async () => {
+    const { captureIds } = await startSpaceCheck(space);
+    const runToken = await claimed(captureIds[0]!, workerId);
+    await db().$executeRaw`UPDATE attempts SET outcome = 'failed', "endedAt" = now(), "reservedMicros" = 0 WHERE "runToken" = ${runToken}::uuid`;
+    await db().$executeRaw`UPDATE budget_periods SET "inFlightMicros" = 0 WHERE "workspaceId" = ${space.workspaceId}::uuid`;
+    await repairedOnce("running_without_open_attempt");
+    expect(await captureRow(captureIds[0]!)).toMatchObject({ status: "queued", runToken: null });
+  });
+
+  it("closes an open attempt whose capture moved on", async () => {
+    const { captureIds } = await startSpaceCheck(space);
+    const runToken = await claimed(captureIds[0]!, workerId);
+    await db().$executeRaw`UPDATE captures SET status = 'failed', "finishedAt" = now(), "runToken" = NULL WHERE id = ${captureIds[0]}::uuid`;
+    expect(await runRepairPass()).toMatchObject({ open_attempt_of_moved_capture: 1 });
+    const attempt = await db().attempt.findUniqueOrThrow({ where: { runToken } });
+    expect(attempt).toMatchObject({ outcome: "unknown", reservedMicros: 0n });
+    expect((await budgetNow(space.workspaceId)).inFlight).toBe(0n);
+    expect(await runRepairPass()).toEqual({});
+    await expectBudgetConsistent(space.workspaceId);
+  });
+
+  it("gives a waiting capture with no runnable job a job", async () => {
+    const { captureIds } = await startSpaceCheck(space);
+    await db().$executeRaw`DELETE FROM graphile_worker._private_jobs WHERE key = ${`capture:${captureIds[0]}`}`;
+    await repairedOnce("waiting_without_job");
+    expect(await jobOf(captureIds[0]!)).not.toBeNull();
+  });
+
+  it("releases the hold of a finished capture", async () => {
+    const { captureIds } = await startSpaceCheck(space);
+    const hold = (await captureRow(captureIds[0]!)).reservedMicros;
+    await db().$executeRaw`UPDATE captures SET status = 'failed', "finishedAt" = now() WHERE id = ${captureIds[0]}::uuid`;
+    const before = await budgetNow(space.workspaceId);
+    await repairedOnce("hold_on_finished_capture");
+    expect((await budgetNow(space.workspaceId)).reserved).toBe(before.reserved - hold);
+    await expectBudgetConsistent(space.workspaceId);
+  });
+
+  it("recounts a check whose counts drifted, and derives a status left stale", async () => {
+    const { checkId, captureIds } = await startSpaceCheck(space);
+    await succeed(captureIds[0]!, await claimed(captureIds[0]!, workerId));
+    await db().$executeRaw`UPDATE checks SET "succeededCount" = 0, "queuedCount" = 1, status = 'running', "finishedAt" = NULL WHERE id = ${checkId}::uuid`;
+    expect(await runRepairPass()).toMatchObject({ check_counts_drift: 1 });
+    expect(await db().check.findUniqueOrThrow({ where: { id: checkId } })).toMatchObject({ status: "completed", succeededCount: 1, queuedCount: 0 });
+    expect(await runRepairPass()).toEqual({});
+  });
+
+  it("resets a month whose holds or in-flight sums drifted from the rows behind them", async () => {
+    await startSpaceCheck(space);
+    await db().$executeRaw`UPDATE budget_periods SET "reservedMicros" = "reservedMicros" + 777, "inFlightMicros" = "inFlightMicros" + 5 WHERE "workspaceId" = ${space.workspaceId}::uuid`;
+    await repairedOnce("budget_drift");
+    await expectBudgetConsistent(space.workspaceId);
+    expect(await repairsIn(space.workspaceId)).toContain("budget_drift");
+  });
+});

@@ -1,0 +1,277 @@
+// A worker's run of a capture (lib/captures/run-capture.ts) in this process, against the file's
+// real database and real HTTP where a provider's server is needed: the budget as a hard cap,
+// results that cannot be written, the breaker probe's own timeout, Retry-After counted from the
+// response. Plus a property test of the budget over random schedules of transitions.
+import { randomUUID } from "node:crypto";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFakeOpenAI, type FakeServer, type OpenAIScenario } from "../support/fake-providers/openai-server";
+import {
+  budgetNow,
+  captureRow,
+  claim,
+  expectBudgetConsistent,
+  liveWorker,
+  newSpace,
+  repairsIn,
+  startSpaceCheck,
+  succeed,
+  type Space,
+} from "../support/lifecycle-fixtures";
+import { metricValue, parseMetrics } from "../support/metrics-text";
+import { actAt } from "../support/pause";
+import { costsDashboard } from "@/lib/analytics/costs";
+import { unknownOutcomeCost, worstCaseCost } from "@/lib/billing/money";
+import { failCapture } from "@/lib/captures/lifecycle/results";
+import { runCapture, type RunOutcome } from "@/lib/captures/run-capture";
+import { cancelCheck, retryCaptures } from "@/lib/checks/cancel-retry";
+import { db } from "@/lib/db/prisma";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { beat } from "@/lib/jobs/heartbeats";
+import { collectMetrics } from "@/lib/metrics/collect";
+import { sweepDeadWorkers } from "@/lib/jobs/sweeper";
+import { updateWorkspaceSettings } from "@/lib/workspaces/settings";
+
+// Before anything reads env(): a short lease bounds how long a run retries a result it cannot
+// write, and the OpenAI adapter talks to the local server.
+process.env.BEACON_WORKER_LEASE_SECONDS = "5";
+process.env.OPENAI_API_KEY = "sk-test-lifecycle";
+let openai: FakeServer<OpenAIScenario>;
+let workerId: string;
+
+beforeAll(async () => {
+  openai = await startFakeOpenAI();
+  process.env.OPENAI_BASE_URL = openai.url;
+  workerId = await liveWorker();
+});
+
+afterAll(async () => {
+  await openai.close();
+});
+
+const shutdown = new AbortController().signal;
+const run = (captureId: string): Promise<RunOutcome> => runCapture(captureId, { workerId, shutdownSignal: shutdown });
+
+async function setProvider(space: Space, name: string, data: Prisma.ProviderConfigUpdateInput) {
+  await db().providerConfig.update({ where: { id: space.providers[name]! }, data });
+}
+
+describe("the budget is a hard cap (defect 7)", () => {
+  it("a check held at exactly the budget is charged no more than the budget; the rest waits for budget until it is raised", async () => {
+    const space = await newSpace({ prompts: 6 });
+    // Find what six captures hold, then make that the budget: admission lets the check in exactly.
+    const probe = await startSpaceCheck(space, { prompts: 6 });
+    const held = (await budgetNow(space.workspaceId)).reserved;
+    await cancelCheck(space.owner, probe.checkId);
+    await db().workspace.update({ where: { id: space.workspaceId }, data: { monthlyBudgetMicros: held } });
+    const { checkId, captureIds } = await startSpaceCheck(space, { prompts: 6 });
+    expect((await budgetNow(space.workspaceId)).reserved).toBe(held);
+
+    const outcomes = new Map<string, RunOutcome>();
+    for (const id of captureIds) outcomes.set(id, await run(id));
+    const charged = (await budgetNow(space.workspaceId)).charged;
+    expect(charged, "charged within the budget").toBeLessThanOrEqual(held);
+    const waiting = captureIds.filter((id) => outcomes.get(id) === "waiting_for_budget");
+    expect(waiting.length, `some captures wait: ${JSON.stringify([...outcomes.values()])}`).toBeGreaterThan(0);
+    for (const id of waiting) expect(await captureRow(id)).toMatchObject({ status: "postponed", waitingFor: "budget", attemptCount: 0 });
+    // Each waits because its worst case does not fit next to what was charged.
+    const capture = await db().capture.findFirstOrThrow({ where: { id: waiting[0] }, include: { prompt: true, providerConfig: true } });
+    const worst = worstCaseCost(capture.prompt.text, capture.searchMode, capture.providerConfig, capture.providerConfig);
+    expect(charged + BigInt(worst)).toBeGreaterThan(held);
+    expect((await db().check.findUniqueOrThrow({ where: { id: checkId } })).status).toBe("running");
+    await expectBudgetConsistent(space.workspaceId);
+
+    // Raising the budget wakes them at once (their jobs are due now), and they finish.
+    await updateWorkspaceSettings(space.workspaceId, { name: "Lifecycle", monthlyBudgetMicros: Number(held) * 10 });
+    const [{ due }] = (await db().$queryRaw<{ due: number }[]>`
+      SELECT count(*)::int AS due FROM graphile_worker.jobs WHERE key = ANY(${waiting.map((id) => `capture:${id}`)}) AND run_at <= now()`) as [{ due: number }];
+    expect(due).toBe(waiting.length);
+    for (const id of waiting) expect(await run(id)).toBe("succeeded");
+    const check = await db().check.findUniqueOrThrow({ where: { id: checkId } });
+    expect(check).toMatchObject({ status: "completed", reservedMicros: 0n });
+    const after = await budgetNow(space.workspaceId);
+    expect(after).toMatchObject({ reserved: 0n, inFlight: 0n });
+    await expectBudgetConsistent(space.workspaceId);
+
+    // The costs dashboard and the budget agree to the micro-dollar.
+    const brand = await db().brand.findFirstOrThrow({ where: { workspaceId: space.workspaceId } });
+    const dashboard = await costsDashboard({
+      filter: { workspaceId: space.workspaceId, brandId: brand.id, from: new Date(Date.now() - 86_400_000), to: new Date(Date.now() + 86_400_000) },
+      brand: { id: brand.id, name: brand.name, competitors: [] },
+      providers: Object.entries(space.providers).map(([name, id]) => ({ id, name })),
+    });
+    expect(BigInt(dashboard.totals.spentMicros)).toBe(after.charged);
+    expect(BigInt(dashboard.budget.chargedMicros)).toBe(after.charged);
+  });
+
+  it("charges a call that timed out (outcome unknown) its estimate, never more than its reserved worst case", async () => {
+    const space = await newSpace();
+    await setProvider(space, "ChatGPT", { timeoutMs: 300, unknownRetries: 0, settings: { style: "chatgpt", latencyMinMs: 0, latencyMaxMs: 0, timeoutRate: 1 } });
+    const { captureIds } = await startSpaceCheck(space);
+    expect(await run(captureIds[0]!)).toBe("failed");
+    const capture = await db().capture.findUniqueOrThrow({ where: { id: captureIds[0] }, include: { attempts: true, prompt: true, providerConfig: true } });
+    const estimate = unknownOutcomeCost(capture.prompt.text, capture.searchMode, capture.providerConfig, capture.providerConfig);
+    expect(capture.attempts[0]).toMatchObject({ outcome: "unknown", reason: "timeout", costIsEstimate: true, costMicros: BigInt(estimate) });
+    expect(estimate).toBeGreaterThan(0);
+    expect((await budgetNow(space.workspaceId)).charged).toBe(BigInt(estimate));
+    await expectBudgetConsistent(space.workspaceId);
+  });
+});
+
+describe("a result that cannot be written (defect 3)", () => {
+  it("is written again after an injected failure: one attempt, one charge, the answer kept", async () => {
+    const space = await newSpace();
+    const { captureIds } = await startSpaceCheck(space);
+    const failures = actAt("succeed:before-commit", () => {
+      throw new Error("connection terminated unexpectedly");
+    }, 2);
+    expect(await run(captureIds[0]!)).toBe("succeeded");
+    expect(failures()).toBe(2);
+    const capture = await captureRow(captureIds[0]!);
+    expect(capture).toMatchObject({ status: "succeeded", answerIsPartial: false });
+    expect(capture.answerText?.length).toBeGreaterThan(0);
+    expect(capture.attempts).toHaveLength(1);
+    await expectBudgetConsistent(space.workspaceId);
+  });
+
+  it("is given up after the lease's length; the sweeper then takes the run over although the worker lives", async () => {
+    const space = await newSpace();
+    const { captureIds } = await startSpaceCheck(space);
+    const alive = await liveWorker();
+    actAt("succeed:before-commit", () => {
+      throw new Error("the database is read-only (failover in progress)");
+    }, Infinity);
+    const outcome = await runCapture(captureIds[0]!, { workerId: alive, shutdownSignal: shutdown });
+    expect(outcome).toBe("abandoned");
+    // The worker's next heartbeat no longer lists the run.
+    await beat({ workerId: alive, slotIds: [], hostname: "test-host", pid: 1, concurrency: 4 }, "running", 600);
+    expect((await sweepDeadWorkers()).recovered).toBe(1);
+    const capture = await captureRow(captureIds[0]!);
+    expect(capture.status).toBe("queued");
+    expect(capture.attempts[0]).toMatchObject({ outcome: "unknown", reason: "abandoned" });
+    expect(await repairsIn(space.workspaceId)).toEqual(["abandoned_attempt"]);
+    const metrics = parseMetrics((await collectMetrics()).body);
+    expect(metricValue(metrics, "beacon_lifecycle_repairs_total", { kind: "abandoned_attempt" })).toBeGreaterThanOrEqual(1);
+    expect(metricValue(metrics, "beacon_lifecycle_repairs_total", { kind: "budget_drift" })).toBe(0);
+    await expectBudgetConsistent(space.workspaceId);
+  }, 30_000);
+});
+
+describe("the half-open probe (defect 8)", () => {
+  it("gets the probe timeout, not the call timeout: a hanging probe reopens the breaker in about a second", async () => {
+    const space = await newSpace();
+    const providerId = space.providers.ChatGPT!;
+    await setProvider(space, "ChatGPT", { timeoutMs: 120_000, breakerProbeTimeoutMs: 800, settings: { style: "chatgpt", latencyMinMs: 0, latencyMaxMs: 0, timeoutRate: 1 } });
+    // The breaker is open and its open period is over: the next call is the probe.
+    await db().$executeRaw`
+      INSERT INTO breaker_states ("providerConfigId", status, "openedAt", "openUntil", "updatedAt")
+      VALUES (${providerId}::uuid, 'open', now() - interval '1 minute', now() AT TIME ZONE 'UTC' - interval '1 second', now())`;
+    const { captureIds } = await startSpaceCheck(space);
+    const started = Date.now();
+    expect(await run(captureIds[0]!)).toBe("retry");
+    expect(Date.now() - started, "ended by the probe timeout").toBeLessThan(10_000);
+    const capture = await captureRow(captureIds[0]!);
+    expect(capture.attempts[0]).toMatchObject({ outcome: "unknown", reason: "timeout" });
+    expect(capture.attempts[0]!.latencyMs).toBeGreaterThanOrEqual(800);
+    expect(await db().breakerState.findUniqueOrThrow({ where: { providerConfigId: providerId } })).toMatchObject({ status: "open", probeToken: null });
+  });
+});
+
+describe("Retry-After (defect 8)", () => {
+  it("counts from when the response arrived, not from when the attempt started", async () => {
+    const space = await newSpace();
+    // The provider takes 1.5 s to answer 429 with Retry-After: 1.
+    await setProvider(space, "OpenAI API", { model: "fake:slow-rate-limited" });
+    const { captureIds } = await startSpaceCheck(space, { providers: ["OpenAI API"] });
+    expect(await run(captureIds[0]!)).toBe("retry");
+    const capture = await captureRow(captureIds[0]!);
+    const attempt = capture.attempts[0]!;
+    expect(attempt).toMatchObject({ outcome: "failed", reason: "rate_limited", httpStatus: 429 });
+    expect(attempt.latencyMs).toBeGreaterThanOrEqual(1_400);
+    expect(capture.nextAttemptAt!.getTime() - attempt.endedAt!.getTime(), "a full Retry-After after the response").toBeGreaterThanOrEqual(1_000 - 5);
+    expect(capture.nextAttemptAt!.getTime() - attempt.startedAt.getTime()).toBeGreaterThanOrEqual(2_400);
+  });
+});
+
+describe("the budget over random schedules of transitions (property)", () => {
+  type Op =
+    | { kind: "claim"; capture: number }
+    | { kind: "claimAll" }
+    | { kind: "succeed"; run: number; costPct: number }
+    | { kind: "fail"; run: number; unknown: boolean }
+    | { kind: "cancel" }
+    | { kind: "expire"; run: number }
+    | { kind: "retry"; capture: number };
+
+  const op: fc.Arbitrary<Op> = fc.oneof(
+    fc.record({ kind: fc.constant("claim" as const), capture: fc.nat(5) }),
+    fc.constant({ kind: "claimAll" as const }),
+    fc.record({ kind: fc.constant("succeed" as const), run: fc.nat(7), costPct: fc.integer({ min: 0, max: 100 }) }),
+    fc.record({ kind: fc.constant("fail" as const), run: fc.nat(7), unknown: fc.boolean() }),
+    fc.record({ kind: fc.constant("expire" as const), run: fc.nat(7) }),
+    fc.record({ kind: fc.constant("retry" as const), capture: fc.nat(5) }),
+    fc.constant({ kind: "cancel" as const }),
+  );
+
+  it("never lets charged + in flight exceed the budget, and leaves nothing held once everything ended", async () => {
+    let runs = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 20_000, max: 120_000 }), fc.array(op, { minLength: 5, maxLength: 30 }), async (budget, ops) => {
+        runs++;
+        const space = await newSpace({ prompts: 6 });
+        const { checkId, captureIds } = await startSpaceCheck(space, { prompts: 6 });
+        // The holds were admitted without a limit; the limit now bounds the calls themselves.
+        await db().workspace.update({ where: { id: space.workspaceId }, data: { monthlyBudgetMicros: budget } });
+        const workers = [await liveWorker(), await liveWorker()];
+        const open: { captureId: string; runToken: string; workerId: string }[] = [];
+        // Claims at once too: the reservation is one conditional statement, so it holds under races.
+        const claimOne = async (captureId: string) => {
+          const w = workers[open.length % 2]!;
+          const { runToken, result } = await claim(captureId, w, randomUUID());
+          if (result.kind === "claimed") open.push({ captureId, runToken, workerId: w });
+        };
+        for (const o of ops) {
+          if (o.kind === "claim") await claimOne(captureIds[o.capture]!);
+          if (o.kind === "claimAll") await Promise.all(captureIds.map((id) => claimOne(id)));
+          if (o.kind === "succeed" && open.length) {
+            const r = open.splice(o.run % open.length, 1)[0]!;
+            const reserved = (await db().attempt.findUniqueOrThrow({ where: { runToken: r.runToken } })).reservedMicros;
+            await succeed(r.captureId, r.runToken, Math.floor((Number(reserved) * o.costPct) / 100));
+          }
+          if (o.kind === "fail" && open.length) {
+            const r = open.splice(o.run % open.length, 1)[0]!;
+            const reserved = Number((await db().attempt.findUniqueOrThrow({ where: { runToken: r.runToken } })).reservedMicros);
+            await failCapture(r.captureId, r.runToken, {
+              next: "retry_wait",
+              delayMs: 0,
+              lastError: "x",
+              attempt: { outcome: o.unknown ? "unknown" : "failed", costMicros: o.unknown ? Math.floor(reserved / 3) : 0, costIsEstimate: o.unknown, latencyMs: 1 },
+            });
+          }
+          if (o.kind === "expire" && open.length) {
+            const r = open.splice(o.run % open.length, 1)[0]!;
+            await db().$executeRaw`UPDATE worker_heartbeats SET "leaseExpiresAt" = now() AT TIME ZONE 'UTC' - interval '1 second' WHERE "workerId" = ${r.workerId}`;
+            await sweepDeadWorkers();
+            await beat({ workerId: r.workerId, slotIds: [], hostname: "test-host", pid: 1, concurrency: 4 }, "running", 600);
+            // The sweep took over every open run of that worker.
+            for (let i = open.length - 1; i >= 0; i--) if (open[i]!.workerId === r.workerId) open.splice(i, 1);
+          }
+          if (o.kind === "cancel") await cancelCheck(space.owner, checkId).catch(() => {});
+          if (o.kind === "retry") await retryCaptures(space.owner, { captureId: captureIds[o.capture]! }).catch(() => {});
+          const now = await budgetNow(space.workspaceId);
+          expect(now.charged + now.inFlight, "charged + in flight within the budget").toBeLessThanOrEqual(BigInt(budget));
+        }
+        // Quiescence: every run still open ends, then the check is cancelled.
+        for (const r of open) await succeed(r.captureId, r.runToken, 0);
+        await cancelCheck(space.owner, checkId).catch(() => {});
+        const end = await budgetNow(space.workspaceId);
+        expect(end.inFlight).toBe(0n);
+        expect(end.reserved).toBe(0n);
+        expect(end.charged).toBeLessThanOrEqual(BigInt(budget));
+        await expectBudgetConsistent(space.workspaceId);
+      }),
+      { numRuns: 12, endOnFailure: true },
+    );
+    expect(runs).toBeGreaterThanOrEqual(12);
+  }, 120_000);
+});
