@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { createCheckBody } from "@/lib/api/schemas";
+import { CHECK_STATUSES } from "@/lib/captures/states";
 
 const error = {
   description: "Error",
@@ -37,7 +38,7 @@ export const openApiDocument = {
       },
       get: {
         summary: "List checks",
-        parameters: [...page, { name: "status", in: "query", schema: { type: "string", enum: ["queued", "running", "completed", "completed_with_errors", "failed", "cancelled"] } }],
+        parameters: [...page, { name: "status", in: "query", schema: { type: "string", enum: [...CHECK_STATUSES] } }],
         responses: { 200: ok("A page of checks"), ...errors },
       },
     },

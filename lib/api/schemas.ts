@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { MAX_PROMPTS_PER_CHECK, MAX_SAMPLES } from "@/lib/checks/schemas";
 import { MAX_PROMPT_LENGTH } from "@/lib/prompts/schemas";
+import { CHECK_STATUSES } from "@/lib/captures/states";
 
 export const createCheckBody = z
   .object({
@@ -30,5 +31,5 @@ export const listQuery = z.object({
 });
 
 export const checksListQuery = listQuery.extend({
-  status: z.enum(["queued", "running", "completed", "completed_with_errors", "failed", "cancelled"]).optional(),
+  status: z.enum(CHECK_STATUSES).optional(),
 });

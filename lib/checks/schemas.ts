@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CHECK_STATUSES } from "@/lib/captures/states";
 
 export const MAX_PROMPTS_PER_CHECK = 1000;
 export const MAX_CAPTURES_PER_CHECK = 5000;
@@ -37,7 +38,7 @@ export const startCheckSchema = z.object({
 export type StartCheckInput = z.infer<typeof startCheckSchema>;
 
 export const checkListQuerySchema = z.object({
-  status: z.enum(["queued", "running", "completed", "completed_with_errors", "failed", "cancelled"]).optional(),
+  status: z.enum(CHECK_STATUSES).optional(),
   brandId: z.uuid().optional(),
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   pageSize: z.coerce.number().int().min(5).max(100).default(20),

@@ -1,6 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db/prisma";
 import type { CaptureStatus, Prisma } from "@/lib/generated/prisma/client";
+import { UNFINISHED_STATUSES } from "@/lib/captures/states";
 import { listRecentWorkers } from "@/lib/jobs/heartbeats";
 
 export type AdminCaptureFilters = { status?: CaptureStatus; providerConfigId?: string; checkId?: string; page: number; pageSize: number };
@@ -50,17 +51,19 @@ export async function listCapturesForAdmin(workspaceId: string, filters: AdminCa
 
 /** Queue depth of the workspace (captures waiting to run) and how long the oldest has waited. */
 export async function queueStats(workspaceId: string) {
-  const [row] = await db().$queryRaw<{ queued: bigint; retry_wait: bigint; postponed: bigint; running: bigint; oldest: Date | null }[]>`
+  const [row] = await db().$queryRaw<{ queued: bigint; retry_wait: bigint; postponed: bigint; budget: bigint; running: bigint; oldest: Date | null }[]>`
     SELECT count(*) FILTER (WHERE status = 'queued') AS queued,
            count(*) FILTER (WHERE status = 'retry_wait') AS retry_wait,
-           count(*) FILTER (WHERE status = 'postponed') AS postponed,
+           count(*) FILTER (WHERE status = 'postponed' AND "waitingFor" IS DISTINCT FROM 'budget') AS postponed,
+           count(*) FILTER (WHERE status = 'postponed' AND "waitingFor" = 'budget') AS budget,
            count(*) FILTER (WHERE status = 'running') AS running,
            min(coalesce("nextAttemptAt", "createdAt")) FILTER (WHERE status = 'queued' OR (status IN ('retry_wait', 'postponed') AND "nextAttemptAt" <= now())) AS oldest
-    FROM captures WHERE "workspaceId" = ${workspaceId}::uuid AND status IN ('queued', 'retry_wait', 'postponed', 'running')`;
+    FROM captures WHERE "workspaceId" = ${workspaceId}::uuid AND status = ANY(${[...UNFINISHED_STATUSES]}::"CaptureStatus"[])`;
   return {
     queued: Number(row?.queued ?? 0),
     retryWait: Number(row?.retry_wait ?? 0),
     postponed: Number(row?.postponed ?? 0),
+    waitingForBudget: Number(row?.budget ?? 0),
     running: Number(row?.running ?? 0),
     oldestWaitingSince: row?.oldest ?? null,
   };

@@ -7,9 +7,9 @@ import { Select } from "@/components/ui/field";
 import { Pagination } from "@/components/ui/pagination";
 import { formatMicros } from "@/lib/billing/money";
 import { formatWhen } from "@/lib/client/format";
+import { CHECK_STATUSES as statuses } from "@/lib/captures/states";
 import { useChecksQuery, type CheckFilters } from "./use-checks-query";
 
-const statuses: NonNullable<CheckFilters["status"]>[] = ["queued", "running", "completed", "completed_with_errors", "failed", "cancelled"];
 
 export function ChecksPage({ canStart, brands }: { canStart: boolean; brands: { id: string; name: string }[] }) {
   const [filters, setFilters] = useState<CheckFilters>({ page: 1, pageSize: 20 });

@@ -1,15 +1,15 @@
 "use client";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { checkProgressAction, listChecksAction } from "@/lib/actions/checks";
+import { isCheckFinished, type CheckStatus } from "@/lib/captures/states";
 import { unwrap } from "@/lib/client/action-result";
 
 export const checksKey = ["checks"] as const;
 export const checkKey = (id: string) => ["check", id] as const;
 
-const FINISHED = ["completed", "completed_with_errors", "failed", "cancelled"];
-export const isFinished = (status: string | undefined) => !!status && FINISHED.includes(status);
+export const isFinished = (status: string | undefined) => !!status && isCheckFinished(status);
 
-export type CheckFilters = { status?: "queued" | "running" | "completed" | "completed_with_errors" | "failed" | "cancelled"; brandId?: string; page: number; pageSize: number };
+export type CheckFilters = { status?: CheckStatus; brandId?: string; page: number; pageSize: number };
 
 export function useChecksQuery(filters: CheckFilters) {
   return useQuery({

@@ -83,10 +83,11 @@ export function QueueOverview() {
           Could not load the queue{data ? " (showing the last known numbers)" : ""}: {query.error.message}
         </p>
       )}
-      <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3 xl:grid-cols-5">
+      <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3 xl:grid-cols-6">
         <Stat label="Waiting" value={value(data?.queue.queued)} hint="queued, ready to run" />
         <Stat label="Retry wait" value={value(data?.queue.retryWait)} hint="backing off after an error" />
         <Stat label="Postponed" value={value(data?.queue.postponed)} hint="provider's breaker is open" />
+        <Stat label="Waiting for budget" value={value(data?.queue.waitingForBudget)} hint="this month's budget cannot cover the next call" />
         <Stat label="Running" value={value(data?.queue.running)} hint="held by a worker" />
         <Stat label="Oldest waiting" value={data ? (oldest ? formatAge(now - new Date(oldest).getTime()) : "—") : value(undefined)} hint={oldest ? "since it was due" : "nothing is due"} />
       </dl>
