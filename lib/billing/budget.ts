@@ -28,22 +28,31 @@ export class BudgetExceededError extends UserError {
 const limitOf = (workspaceSql: Prisma.Sql) => Prisma.sql`(SELECT w."monthlyBudgetMicros" FROM workspaces w WHERE w.id = ${workspaceSql})`;
 
 /**
+ * Adds `amount` to this month's `column`, atomically and only if `column` plus the charged sum
+ * stays within the budget (no limit: always). Returns the month, or null when it did not fit.
+ */
+async function addWithinBudget(tx: Tx, workspaceId: string, column: "reservedMicros" | "inFlightMicros", amount: number): Promise<Date | null> {
+  const limit = limitOf(Prisma.sql`${workspaceId}::uuid`);
+  const col = Prisma.raw(`"${column}"`);
+  const rows = await tx.$queryRaw<{ period: Date }[]>`
+    INSERT INTO budget_periods ("workspaceId", "periodStart", ${col}, "updatedAt")
+    SELECT ${workspaceId}::uuid, ${CURRENT_PERIOD}, ${amount}, now()
+    WHERE ${limit} IS NULL OR ${amount} <= ${limit}
+    ON CONFLICT ("workspaceId", "periodStart") DO UPDATE
+      SET ${col} = budget_periods.${col} + EXCLUDED.${col}, "updatedAt" = now()
+      WHERE ${limit} IS NULL OR budget_periods."chargedMicros" + budget_periods.${col} + EXCLUDED.${col} <= ${limit}
+    RETURNING "periodStart" AS period`;
+  return rows[0]?.period ?? null;
+}
+
+/**
  * Admission: holds `amountMicros` of this month's budget for new or retried captures, atomically
  * (two checks created at once cannot both squeeze under the limit). Returns the month the hold
  * is in; refuses with the shortfall otherwise.
  */
 export async function holdBudget(tx: Tx, workspaceId: string, amountMicros: number): Promise<Date> {
-  const limit = limitOf(Prisma.sql`${workspaceId}::uuid`);
-  const rows = await tx.$queryRaw<{ period: Date }[]>`
-    INSERT INTO budget_periods ("workspaceId", "periodStart", "reservedMicros", "updatedAt")
-    SELECT ${workspaceId}::uuid, ${CURRENT_PERIOD}, ${amountMicros}, now()
-    WHERE ${limit} IS NULL OR ${amountMicros} <= ${limit}
-    ON CONFLICT ("workspaceId", "periodStart") DO UPDATE
-      SET "reservedMicros" = budget_periods."reservedMicros" + EXCLUDED."reservedMicros", "updatedAt" = now()
-      WHERE ${limit} IS NULL OR budget_periods."chargedMicros" + budget_periods."reservedMicros" + EXCLUDED."reservedMicros" <= ${limit}
-    RETURNING "periodStart" AS period`;
-  if (rows[0]) return rows[0].period;
-
+  const period = await addWithinBudget(tx, workspaceId, "reservedMicros", amountMicros);
+  if (period) return period;
   const status = await budgetStatus(workspaceId, tx);
   const limitMicros = status.limitMicros ?? 0;
   const left = Math.max(0, status.leftMicros ?? 0);
@@ -68,17 +77,8 @@ export async function releaseHolds(tx: Tx, holds: { workspaceId: string; period:
  * worstMicros stays within the budget. Returns the month it is taken in, or null when the
  * budget cannot cover the call (the capture then waits for budget).
  */
-export async function reserveCall(tx: Tx, workspaceId: string, worstMicros: number): Promise<Date | null> {
-  const limit = limitOf(Prisma.sql`${workspaceId}::uuid`);
-  const rows = await tx.$queryRaw<{ period: Date }[]>`
-    INSERT INTO budget_periods ("workspaceId", "periodStart", "inFlightMicros", "updatedAt")
-    SELECT ${workspaceId}::uuid, ${CURRENT_PERIOD}, ${worstMicros}, now()
-    WHERE ${limit} IS NULL OR ${worstMicros} <= ${limit}
-    ON CONFLICT ("workspaceId", "periodStart") DO UPDATE
-      SET "inFlightMicros" = budget_periods."inFlightMicros" + EXCLUDED."inFlightMicros", "updatedAt" = now()
-      WHERE ${limit} IS NULL OR budget_periods."chargedMicros" + budget_periods."inFlightMicros" + EXCLUDED."inFlightMicros" <= ${limit}
-    RETURNING "periodStart" AS period`;
-  return rows[0]?.period ?? null;
+export function reserveCall(tx: Tx, workspaceId: string, worstMicros: number): Promise<Date | null> {
+  return addWithinBudget(tx, workspaceId, "inFlightMicros", worstMicros);
 }
 
 /** A call ended: its worst case leaves "in flight" and what it cost is charged, in its month. */
