@@ -71,6 +71,30 @@ const noteLoad = (at: string) => load.push({ at, loadAvg1m: round(os.loadavg()[0
 const argValue = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1];
 const analyticsScale = process.argv.includes("--analytics-scale");
 
+// --chaos[=N]: the lifecycle chaos test (tests/integration/lifecycle-chaos.test.ts) with N random
+// fault schedules instead of npm test's 2; BEACON_CHAOS_SEED=<seed> replays one. Its own database
+// and workers; the result is the test's.
+const chaosArg = process.argv.find((a) => a === "--chaos" || a.startsWith("--chaos="));
+
+function runChaos(): number {
+  const runs = Number(argValue("chaos") ?? 20);
+  if (!Number.isInteger(runs) || runs < 1) throw new Error("--chaos takes a positive integer");
+  log(`chaos: ${runs} random fault schedules`);
+  const vitest = path.join(process.cwd(), "node_modules", "vitest", "vitest.mjs");
+  try {
+    execFileSync(process.execPath, [vitest, "run", "--project", "integration", "tests/integration/lifecycle-chaos.test.ts"], {
+      stdio: "inherit",
+      env: { ...process.env, BEACON_CHAOS_RUNS: String(runs) },
+    });
+    log(`chaos: ${runs} runs, every invariant held (${round((performance.now() - started) / 1000, 0)} s)`);
+    return 0;
+  } catch {
+    log("chaos: an invariant failed; the output above has the schedule and its seed (BEACON_CHAOS_SEED to replay)");
+    return 1;
+  }
+}
+if (chaosArg) process.exit(runChaos());
+
 async function runAnalyticsScale(): Promise<string> {
   process.env.BEACON_DEMO_HISTORY_DAYS = "0"; // the generated captures are the only history
   noteLoad("start");

@@ -30,3 +30,6 @@ export class ConflictError extends UserError {
   override readonly status = 409;
   override readonly code = "conflict";
 }
+
+/** The line of an error message that says what happened (Prisma's messages start with a multi-line preamble). */
+export const lastLine = (error: unknown) => (error instanceof Error ? error.message : String(error)).trim().split("\n").at(-1) ?? "";

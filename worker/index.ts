@@ -2,7 +2,8 @@
 // against DATABASE_URL, heartbeats its lease, and drains on SIGTERM/SIGINT, or when the launcher
 // that started it has died without stopping it.
 import { disconnectDb } from "@/lib/db/prisma";
-import { lastLine, startWorkerProcess } from "@/lib/jobs/runner";
+import { lastLine } from "@/lib/errors";
+import { startWorkerProcess } from "@/lib/jobs/runner";
 import { watchLauncher } from "@/lib/process/launcher-watchdog";
 import { workerStopDeadlineMs } from "@/lib/process/stop-deadlines";
 import { taskList } from "@/worker/tasks";

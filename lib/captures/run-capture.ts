@@ -14,6 +14,7 @@ import { isWaiting } from "@/lib/captures/states";
 import { captureWatch } from "@/lib/captures/watch";
 import { env } from "@/lib/config/env";
 import { db } from "@/lib/db/prisma";
+import { lastLine } from "@/lib/errors";
 import { executionSeconds, queueWaitSeconds } from "@/lib/metrics/worker-metrics";
 import { CallAbortedError, ProviderError } from "@/lib/providers/errors";
 import { adapterFor } from "@/lib/providers/registry";
@@ -91,6 +92,9 @@ export async function runCapture(captureId: string, options: RunCaptureOptions):
       probeToken,
       worstCaseMicros: worstCaseCost(capture.prompt.text, capture.searchMode, limits, config),
     }).catch(async (error: unknown) => {
+      // The connection may have died after the claim committed: then the run is ours after all.
+      const attempt = await db().attempt.findUnique({ where: { runToken }, select: { number: true, outcome: true } }).catch(() => null);
+      if (attempt && !attempt.outcome) return { kind: "claimed", attemptNumber: attempt.number } as const;
       if (probeToken) await releaseProbe(config.id, probeToken).catch(() => {});
       throw error;
     });
@@ -223,7 +227,7 @@ async function persist(runToken: string, write: () => Promise<WriteOutcome>, log
     try {
       return await write();
     } catch (error) {
-      log(`recording the result of run ${runToken} failed (${(error as Error).message.split("\n").at(-1)}); trying again`);
+      log(`recording the result of run ${runToken} failed (${lastLine(error)}); trying again`);
       const closed = await attemptOutcome(runToken).catch(() => null);
       if (closed) return { kind: "lost" };
       if (Date.now() >= deadline) return "abandoned";

@@ -1,8 +1,8 @@
 import "server-only";
 import { runRepairPass } from "@/lib/captures/lifecycle/repair";
+import { lastLine } from "@/lib/errors";
 import { sweepDeadWorkers } from "@/lib/jobs/sweeper";
 
-const lastLine = (error: unknown) => (error as Error).message.split("\n").at(-1);
 
 /**
  * Runs in every worker process: the sweeper (runs whose worker will not finish them) every

@@ -3,8 +3,10 @@ import { EventEmitter, setMaxListeners } from "node:events";
 import os from "node:os";
 import { Logger, parseCronItems, run, type CronItem, type TaskList, type WorkerEvents, type WorkerPool } from "graphile-worker";
 import { env, requireDatabaseUrl } from "@/lib/config/env";
+import { lastLine } from "@/lib/errors";
 import { jobCatalog } from "@/lib/jobs/catalog";
 import { forbiddenProviderFlags } from "@/lib/jobs/forbidden-flags";
+import { patientPool } from "@/lib/jobs/patient-pool";
 import { beat, markStopped, type WorkerIdentity } from "@/lib/jobs/heartbeats";
 import { setWorkerIdentity } from "@/lib/jobs/identity";
 import { startMaintenance } from "@/lib/jobs/maintenance";
@@ -23,8 +25,6 @@ export type WorkerProcess = {
   stop: () => Promise<void>;
 };
 
-/** Prisma's messages start with a multi-line preamble; the last line says what happened. */
-export const lastLine = (error: unknown) => (error instanceof Error ? error.message : String(error)).trim().split("\n").at(-1) ?? "";
 
 /** Slack after the abort signal for tasks to record their cancelled attempts and return. */
 const ABORT_SLACK_MS = 5_000;
@@ -61,9 +61,24 @@ export async function startWorkerProcess(options: { taskList: TaskList; log: (li
   events.on("worker:create", ({ worker }) => {
     slotIds.push(worker.workerId);
   });
+  // If graphile-worker's pool fails anyway (a job it cannot mark finished for a reason other than
+  // the connection), its shutdown may never finish (see patientPool) while our heartbeat keeps
+  // the lease alive: a process that looks alive and runs nothing, whose jobs nobody takes over.
+  // Give its shutdown the drain's time, then end the process (worker/index.ts exits on `done`)
+  // so that the lease runs out and the sweeper takes its jobs.
+  let failed: (error: Error) => void = () => {};
+  const poolFailed = new Promise<never>((_, reject) => (failed = reject));
+  poolFailed.catch(() => {}); // observed through `done`
+  events.on("pool:fatalError", ({ error, action }) => {
+    log(`graphile-worker's pool failed (${action}: ${lastLine(error)}); stopping this process in ${(graceMs + ABORT_SLACK_MS) / 1000} s`);
+    setTimeout(() => failed(new Error(`graphile-worker's pool failed (${action}): ${lastLine(error)}`)), graceMs + ABORT_SLACK_MS);
+  });
 
+  const database = patientPool(requireDatabaseUrl(), log);
+  let poolEnded: Promise<void> | null = null;
+  const endPool = () => (poolEnded ??= database.pool.end().catch(() => {}));
   const runner = await run({
-    connectionString: requireDatabaseUrl(),
+    pgPool: database.pool,
     concurrency: e.BEACON_WORKER_CONCURRENCY,
     taskList: options.taskList,
     // Recurring jobs come from the job catalog; no crontab file is read from the cwd.
@@ -86,6 +101,7 @@ export async function startWorkerProcess(options: { taskList: TaskList; log: (li
   });
   if (!pool) {
     await runner.stop();
+    await endPool();
     throw new Error("graphile-worker did not report its worker pool");
   }
   const workerPool = pool;
@@ -98,8 +114,11 @@ export async function startWorkerProcess(options: { taskList: TaskList; log: (li
     await beat(worker, status, leaseSeconds);
   } catch (error) {
     await runner.stop();
+    await endPool();
     throw error;
   }
+  // Up and running: from now on the job queue waits out a database outage (see patientPool).
+  database.state.patient = true;
   setWorkerIdentity(worker.workerId);
   labelWorker(worker.workerId);
   log(`worker ${worker.workerId} running (concurrency ${worker.concurrency}, lease ${leaseSeconds} s)`);
@@ -126,11 +145,14 @@ export async function startWorkerProcess(options: { taskList: TaskList; log: (li
       log(`draining: waiting up to ${graceMs / 1000} s for running jobs`);
       const force = setTimeout(() => {
         log("running jobs did not finish after the abort; failing them so they run again");
+        // A database that is still away must not hold the drain up for ever.
+        database.state.patient = false;
         // Not runner.kill(): once stop() has begun it sees an inactive pool and does nothing.
         void Promise.resolve(workerPool.forcefulShutdown("worker shutdown grace period exceeded")).catch(() => {});
       }, graceMs + ABORT_SLACK_MS);
       // Rejects only if the runner had already stopped on its own; there is nothing left to drain.
       await runner.stop().catch(() => {});
+      await endPool();
       clearTimeout(force);
       clearInterval(timer);
       await stopMaintenance();
@@ -141,6 +163,9 @@ export async function startWorkerProcess(options: { taskList: TaskList; log: (li
     return stopping;
   };
 
-  const done = runner.promise.finally(() => clearInterval(timer));
+  const done = Promise.race([runner.promise, poolFailed]).finally(() => {
+    clearInterval(timer);
+    void endPool();
+  });
   return { workerId: worker.workerId, done, stop };
 }

@@ -2,6 +2,7 @@ import "server-only";
 import { expireAttempt, type ExpireReason } from "@/lib/captures/lifecycle/lease";
 import { pausePoint } from "@/lib/captures/lifecycle/pause-points";
 import { db } from "@/lib/db/prisma";
+import { enqueueCaptureJobs } from "@/lib/jobs/enqueue";
 
 export type SweepResult = { workers: string[]; expired: number; recovered: number; failed: number };
 
@@ -9,8 +10,8 @@ export type SweepResult = { workers: string[]; expired: number; recovered: numbe
  * Takes over the runs whose worker will not finish them (DESIGN.md "Leases, crashes and
  * restarts"). Workers are known by their pool id and lease only, never by host or pid:
  *
- * 1. Workers whose lease ran out (crashed, frozen, cut off; or stopped cleanly) get their
- *    graphile-worker jobs unlocked at once, instead of after graphile's 4 hours.
+ * 1. Workers whose lease ran out (crashed, frozen, cut off) get their graphile-worker jobs
+ *    unlocked at once, instead of after graphile's 4 hours (their capture jobs replaced).
  * 2. Every open attempt of such a worker, and every open attempt a LIVE worker no longer lists as
  *    running (a result it could not write), ends `unknown` through the lifecycle's expireLease
  *    transition: the capture runs again, fails, or ends cancelled if a cancel was requested.
@@ -19,13 +20,30 @@ export type SweepResult = { workers: string[]; expired: number; recovered: numbe
  * worker writing its result at the same moment cannot both win: no lock is needed here.
  */
 export async function sweepDeadWorkers(): Promise<SweepResult> {
-  const unlocked = await db().$queryRaw<{ workerId: string }[]>`
-    WITH dead AS (
+  const unlocked = await db().$transaction(async (tx) => {
+    const dead = await tx.$queryRaw<{ workerId: string; slotIds: string[] }[]>`
       UPDATE worker_heartbeats SET "expiredAt" = now() AT TIME ZONE 'UTC', status = 'expired'
       WHERE "expiredAt" IS NULL AND status <> 'stopped' AND "leaseExpiresAt" < now() AT TIME ZONE 'UTC'
-      RETURNING "workerId", "slotIds"
-    )
-    SELECT "workerId" FROM dead, LATERAL (SELECT graphile_worker.force_unlock_workers(ARRAY["workerId"] || "slotIds")) unlock`;
+      RETURNING "workerId", "slotIds"`;
+    if (!dead.length) return [];
+    const lockIds = dead.flatMap((w) => [w.workerId, ...w.slotIds]);
+    // Their capture jobs are retired, not handed back: a "dead" worker that was only frozen
+    // finishes its job by deleting it by id (graphile's completeJob does not check the lock), and
+    // must not delete a job that now stands for a later run. Each capture that still needs a job
+    // gets a fresh one: waiting ones here, running ones when their run is expired below.
+    // The payload is only in graphile's private table (the public view leaves it out), and a
+    // running job's key may already be cleared by a re-enqueue: the payload names the capture.
+    const captureJobs = await tx.$queryRaw<{ id: bigint; captureId: string }[]>`
+      SELECT j.id, j.payload->>'captureId' AS "captureId"
+      FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
+      WHERE j.locked_by = ANY(${lockIds}::text[]) AND t.identifier = 'capture'`;
+    await tx.$executeRaw`SELECT graphile_worker.force_unlock_workers(${lockIds}::text[])`;
+    if (captureJobs.length) {
+      await tx.$queryRaw`SELECT count(*) FROM graphile_worker.complete_jobs(${captureJobs.map((j) => j.id)}::bigint[])`;
+      await enqueueCaptureJobs(tx, { captureIds: captureJobs.map((j) => j.captureId) });
+    }
+    return dead.map((w) => w.workerId);
+  });
 
   const orphaned = await db().$queryRaw<{ runToken: string; reason: ExpireReason }[]>`
     SELECT a."runToken",
@@ -37,7 +55,7 @@ export async function sweepDeadWorkers(): Promise<SweepResult> {
     ORDER BY a."startedAt"`;
   await pausePoint("sweep:after-read");
 
-  const result: SweepResult = { workers: unlocked.map((w) => w.workerId), expired: 0, recovered: 0, failed: 0 };
+  const result: SweepResult = { workers: unlocked, expired: 0, recovered: 0, failed: 0 };
   for (const attempt of orphaned) {
     const outcome = await expireAttempt(attempt.runToken, attempt.reason);
     if (!outcome) continue;

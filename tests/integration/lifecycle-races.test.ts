@@ -185,6 +185,24 @@ describe("the sweeper against a slow, live worker (defect 2)", () => {
     expect((await jobOf(captureId))?.run_at.getTime(), "its job runs now").toBeLessThanOrEqual(Date.now() + 1_000);
     await expectBudgetConsistent(space.workspaceId);
   });
+
+  it("a frozen worker that thaws and completes its old job cannot delete the job of the capture's next run", async () => {
+    const { captureIds } = await startSpaceCheck(space);
+    const captureId = captureIds[0]!;
+    const frozen = await liveWorker();
+    // The frozen worker holds the capture's job (as graphile-worker locks it) and runs it.
+    const job = (await jobOf(captureId))!;
+    await db().$executeRaw`UPDATE graphile_worker._private_jobs SET locked_by = ${frozen}, locked_at = now() WHERE id = ${job.id}`;
+    await claimed(captureId, frozen);
+    await expireLease(frozen);
+    expect((await sweepDeadWorkers()).recovered).toBe(1);
+    const next = (await jobOf(captureId))!;
+    expect(next.id, "the next run has a job of its own").not.toBe(job.id);
+    // It thaws and finishes its job: graphile-worker deletes it by id, without checking the lock.
+    await db().$executeRaw`SELECT graphile_worker.complete_jobs(ARRAY[${job.id}]::bigint[])`;
+    expect((await jobOf(captureId))?.id, "the capture still has its job").toBe(next.id);
+    expect(await runRepairPass()).toEqual({});
+  });
 });
 
 describe("a worker identified by pool id and lease only (defect 6)", () => {

@@ -108,8 +108,8 @@ export const captureRow = (id: string) => db().capture.findUniqueOrThrow({ where
 
 /** The graphile-worker job of a capture, if any. */
 export async function jobOf(captureId: string) {
-  const [job] = await db().$queryRaw<{ run_at: Date; locked_at: Date | null; attempts: number; revision: number }[]>`
-    SELECT run_at, locked_at, attempts, revision FROM graphile_worker.jobs WHERE key = ${`capture:${captureId}`}`;
+  const [job] = await db().$queryRaw<{ id: bigint; run_at: Date; locked_at: Date | null; attempts: number; revision: number }[]>`
+    SELECT id, run_at, locked_at, attempts, revision FROM graphile_worker.jobs WHERE key = ${`capture:${captureId}`}`;
   return job ?? null;
 }
 

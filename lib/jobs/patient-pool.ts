@@ -1,0 +1,112 @@
+import "server-only";
+import pg from "pg";
+import { lastLine } from "@/lib/errors";
+
+
+/**
+ * An error that says the connection failed, not the statement: the server is down, restarting,
+ * in recovery, or unreachable (node socket errors, SQLSTATE classes 08 and 57P0x, pg's messages
+ * for a connection that died under a query).
+ */
+function isConnectionError(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown } | null;
+  const code = typeof e?.code === "string" ? e.code : "";
+  const message = typeof e?.message === "string" ? e.message : "";
+  return (
+    /^(ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN|57P01|57P02|57P03|08...)$/.test(code) ||
+    /Connection terminated|connection error and is not queryable|terminating connection|Connection ended|timeout exceeded when trying to connect/i.test(message)
+  );
+}
+
+/**
+ * graphile-worker's statements that finish a job (its prepared-statement names in 0.17.3): each is
+ * one autocommit statement, and idempotent (a delete by id; an update guarded by locked_by = this
+ * pool), so running one again after its connection died is safe even if it had committed.
+ */
+const JOB_FINISHING_STATEMENT = /^(complete_jobs?|complete_job_q|fail_jobs?|fail_job_q)\//;
+const RAW_QUERY = Symbol("beacon.rawQuery");
+
+/**
+ * The pool graphile-worker runs on, made to ride out a database restart.
+ *
+ * Why: graphile-worker 0.17.3 treats ONE failed "complete job" or "fail job" batch as fatal (the
+ * retry loop of its batcher rethrows on the first error), shuts its pool down, and that shutdown
+ * never finishes (the batcher's pending count goes wrong after the error, so releasing it waits
+ * for ever). A database restart in the middle of a check therefore left every worker process
+ * alive, heartbeating, and running nothing (tests/integration/lifecycle-db-restart.test.ts).
+ *
+ * So, once the runner is up (`patient`): taking a connection waits for the database to come back
+ * instead of failing, and a job-finishing statement whose connection died under it runs again on
+ * a fresh connection. Everything else graphile-worker does already survives a failed query (job
+ * fetches are retried every poll, LISTEN reconnects, cron restarts), and our own tasks record
+ * their results through Prisma with their own retries (lib/captures/run-capture.ts).
+ */
+export function patientPool(connectionString: string, log: (line: string) => void) {
+  const pool = new pg.Pool({ connectionString, max: 10 }); // the size graphile-worker gives a pool of its own
+  const state = { patient: false, waitingSince: 0 };
+  // graphile-worker installs these itself only on a pool it creates; without them an idle
+  // client's error (the server going away) would be an unhandled 'error' event.
+  pool.on("error", () => {});
+  pool.on("connect", (client) => client.on("error", () => {}));
+
+  const original = pool.connect.bind(pool) as (callback?: unknown) => Promise<pg.PoolClient> | void;
+  const connect = () => original() as Promise<pg.PoolClient>;
+  const pause = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.min(2_000, 100 * 2 ** Math.min(attempt, 5))));
+  const giveUp = (error: unknown) => !state.patient || pool.ending || !isConnectionError(error);
+
+  async function connectPatiently(): Promise<pg.PoolClient> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const client = wrap(await connect());
+        if (state.waitingSince) {
+          log(`database reachable again after ${((Date.now() - state.waitingSince) / 1000).toFixed(1)} s`);
+          state.waitingSince = 0;
+        }
+        return client;
+      } catch (error) {
+        if (giveUp(error)) throw error;
+        if (!state.waitingSince) {
+          state.waitingSince = Date.now();
+          log(`database unreachable (${lastLine(error)}); the job queue waits for it`);
+        }
+        await pause(attempt);
+      }
+    }
+  }
+
+  type Raw = (config: pg.QueryConfig) => Promise<pg.QueryResult>;
+  function wrap(client: pg.PoolClient): pg.PoolClient {
+    const marked = client as pg.PoolClient & { [RAW_QUERY]?: Raw };
+    if (marked[RAW_QUERY]) return client;
+    const raw = client.query.bind(client) as Raw;
+    marked[RAW_QUERY] = raw;
+    client.query = ((config: unknown, ...rest: unknown[]) => {
+      const name = typeof config === "object" && config !== null ? (config as pg.QueryConfig).name : undefined;
+      if (rest.length || !name || !JOB_FINISHING_STATEMENT.test(name)) return (raw as (...args: unknown[]) => unknown)(config, ...rest);
+      return raw(config as pg.QueryConfig).catch((error: unknown) => runAgain(config as pg.QueryConfig, error));
+    }) as typeof client.query;
+    return client;
+  }
+
+  async function runAgain(config: pg.QueryConfig, firstError: unknown): Promise<pg.QueryResult> {
+    let error = firstError;
+    for (let attempt = 0; ; attempt++) {
+      if (giveUp(error)) throw error;
+      await pause(attempt);
+      const client = await connectPatiently();
+      try {
+        const result = await (client as pg.PoolClient & { [RAW_QUERY]: Raw })[RAW_QUERY](config);
+        client.release();
+        return result;
+      } catch (next) {
+        client.release(next as Error);
+        error = next;
+      }
+    }
+  }
+
+  // The callback form is graphile-worker's LISTEN client, which reconnects by itself.
+  pool.connect = ((callback?: unknown) => (callback ? original(callback) : connectPatiently())) as typeof pool.connect;
+  return { pool, state };
+}
+
