@@ -2,14 +2,14 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { analyzeAnswer, type AnalysisResult } from "@/lib/analysis/analyze";
 import { mentionRows } from "@/lib/analysis/rows";
-import { costOf, unknownOutcomeCost, worstCaseCost } from "@/lib/billing/money";
+import { costOf, worstCaseCost } from "@/lib/billing/money";
 import { acquirePermission, recordCall, releaseProbe, type CallOutcome } from "@/lib/breaker/breaker";
 import { activeRuns } from "@/lib/captures/active-runs";
 import { claimCapture } from "@/lib/captures/lifecycle/claim";
 import { pausePoint } from "@/lib/captures/lifecycle/pause-points";
-import { attemptOutcome, failCapture, succeedCapture, type Failure, type WriteOutcome } from "@/lib/captures/lifecycle/results";
+import { breakerOutcome, failureOf } from "@/lib/captures/failure";
+import { attemptOutcome, failCapture, succeedCapture, type WriteOutcome } from "@/lib/captures/lifecycle/results";
 import { postponeCapture, runAgainLater } from "@/lib/captures/lifecycle/waiting";
-import { decideAfterFailure } from "@/lib/captures/retry-policy";
 import { isWaiting } from "@/lib/captures/states";
 import { captureWatch } from "@/lib/captures/watch";
 import { env } from "@/lib/config/env";
@@ -39,6 +39,8 @@ export type RunCaptureOptions = {
   /** Fires when the worker is shutting down and its grace period is over. */
   shutdownSignal: AbortSignal;
   log?: (line: string) => void;
+  /** What an operator should see: a run given up, a result that could not be written. */
+  warn?: (line: string) => void;
 };
 
 async function loadCapture(captureId: string) {
@@ -93,8 +95,10 @@ export async function runCapture(captureId: string, options: RunCaptureOptions):
       worstCaseMicros: worstCaseCost(capture.prompt.text, capture.searchMode, limits, config),
     }).catch(async (error: unknown) => {
       // The connection may have died after the claim committed: then the run is ours after all.
-      const attempt = await db().attempt.findUnique({ where: { runToken }, select: { number: true, outcome: true } }).catch(() => null);
-      if (attempt && !attempt.outcome) return { kind: "claimed", attemptNumber: attempt.number } as const;
+      // Find out (the database may take a while to come back) before letting the token go.
+      const attempt = await untilAnswered(() => db().attempt.findUnique({ where: { runToken }, select: { number: true, outcome: true } }));
+      if (attempt !== "no answer" && attempt && !attempt.outcome) return { kind: "claimed", attemptNumber: attempt.number } as const;
+      if (attempt === "no answer") options.warn?.(`capture ${captureId}: the claim failed (${lastLine(error)}) and whether it committed could not be read; run ${runToken} given up`);
       if (probeToken) await releaseProbe(config.id, probeToken).catch(() => {});
       throw error;
     });
@@ -113,7 +117,10 @@ export async function runCapture(captureId: string, options: RunCaptureOptions):
     }
     const readyAt = capture.nextAttemptAt ?? capture.createdAt;
     queueWaitSeconds.observe({ provider: config.name }, Math.max(0, Date.now() - readyAt.getTime()) / 1000);
-    return await runAttempt(capture, { runToken, probeToken, attemptNumber: claim.attemptNumber, limits }, options);
+    return await runAttempt(capture, { runToken, probeToken, attemptNumber: claim.attemptNumber, limits }, options).catch((error: unknown) => {
+      options.warn?.(`capture ${captureId}: run ${runToken} failed (${lastLine(error)}); given up`);
+      throw error;
+    });
   } finally {
     activeRuns.delete(runToken);
   }
@@ -177,12 +184,14 @@ async function runAttempt(capture: LoadedCapture, run: Run, options: RunCaptureO
     if (response) {
       await tellBreaker("success");
       const write = await persist(run.runToken, () => succeedCapture(captureId, run.runToken, successOf(capture, response!, latencyMs)), log);
+      if (write === "abandoned") options.warn?.(`capture ${captureId}: the answer of run ${run.runToken} could not be recorded; run given up`);
       executionSeconds.observe({ provider: config.name, outcome: "succeeded" }, latencyMs / 1000);
       return outcomeOf(write);
     }
     await tellBreaker(breakerOutcome(callError));
     if (callError instanceof CallAbortedError && callError.abortReason === "lease_lost") return "fenced"; // another run owns it now
     const write = await persist(run.runToken, async () => failCapture(captureId, run.runToken, await failureOf(callError, capture, { partialText, latencyMs, limits: run.limits })), log);
+    if (write === "abandoned") options.warn?.(`capture ${captureId}: the failure of run ${run.runToken} could not be recorded; run given up`);
     const outcome = callError instanceof CallAbortedError && callError.abortReason !== "timeout" ? "cancelled" : callError instanceof ProviderError && callError.retryClass !== "unknown" ? "failed" : "unknown";
     executionSeconds.observe({ provider: config.name, outcome }, latencyMs / 1000);
     log(`capture ${captureId} attempt ${run.attemptNumber}: ${(callError as Error)?.message ?? callError} -> ${write === "abandoned" ? write : write.kind === "lost" ? "lost" : write.status}`);
@@ -212,14 +221,30 @@ function successOf(capture: LoadedCapture, response: ProviderResponse, latencyMs
   };
 }
 
-/** How long a worker keeps trying to record a result before it gives the capture up. */
+/**
+ * How long a worker keeps trying to learn or record the result of a run while the database
+ * fails, before it gives the run up (its token leaves the heartbeat; the sweeper takes over).
+ */
 const resultWriteDeadlineMs = () => env().BEACON_WORKER_LEASE_SECONDS * 1000;
+const backoff = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.min(5_000, 100 * 2 ** Math.min(attempt, 6))));
+
+/** `read()`, again and again while it throws, until the deadline. */
+async function untilAnswered<T>(read: () => Promise<T>): Promise<T | "no answer"> {
+  const deadline = Date.now() + resultWriteDeadlineMs();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await read();
+    } catch {
+      if (Date.now() >= deadline) return "no answer";
+      await backoff(attempt);
+    }
+  }
+}
 
 /**
  * Writes a result, again and again while the database fails (connection reset, failover,
  * timeouts): a paid answer must not be thrown away by a blip. A write that failed may still
- * have committed; a closed attempt means there is nothing left to write. After the deadline the
- * run is given up: its token leaves the heartbeat, and the sweeper takes the capture over.
+ * have committed; a closed attempt means there is nothing left to write.
  */
 async function persist(runToken: string, write: () => Promise<WriteOutcome>, log: (line: string) => void): Promise<WriteOutcome | "abandoned"> {
   const deadline = Date.now() + resultWriteDeadlineMs();
@@ -231,7 +256,7 @@ async function persist(runToken: string, write: () => Promise<WriteOutcome>, log
       const closed = await attemptOutcome(runToken).catch(() => null);
       if (closed) return { kind: "lost" };
       if (Date.now() >= deadline) return "abandoned";
-      await new Promise((resolve) => setTimeout(resolve, Math.min(5_000, 100 * 2 ** Math.min(attempt, 6))));
+      await backoff(attempt);
     }
   }
 }
@@ -240,73 +265,4 @@ function outcomeOf(write: WriteOutcome | "abandoned"): RunOutcome {
   if (write === "abandoned") return "abandoned";
   if (write.kind === "lost") return "fenced";
   return { succeeded: "succeeded", retry_wait: "retry", failed: "failed", cancelled: "cancelled", queued: "requeued" }[write.status] as RunOutcome;
-}
-
-/** What a failed call tells the breaker: provider trouble counts, our aborts and bad requests do not. */
-function breakerOutcome(error: unknown): CallOutcome {
-  if (error instanceof CallAbortedError) return error.abortReason === "timeout" ? "failure" : "ignored";
-  if (error instanceof ProviderError) return error.retryClass === "permanent" ? "ignored" : "failure";
-  return "failure";
-}
-
-/** The `fail` transition for a failed call. */
-async function failureOf(
-  error: unknown,
-  capture: LoadedCapture,
-  ctx: { partialText: string; latencyMs: number; limits: Run["limits"] },
-): Promise<Failure> {
-  const config = capture.providerConfig;
-  const estimate = unknownOutcomeCost(capture.prompt.text, capture.searchMode, ctx.limits, config);
-  const base = { partialText: ctx.partialText || undefined };
-  const aborted = (reason: string) => ({ outcome: "cancelled" as const, reason, costMicros: estimate, costIsEstimate: true, latencyMs: ctx.latencyMs });
-
-  if (error instanceof CallAbortedError && error.abortReason === "cancelled") {
-    // Two facts (DESIGN.md "Cancellation"): the user cancelled the capture, and the call was cut
-    // off mid-flight, so whether the provider billed it is unknown (charged its estimate).
-    return {
-      ...base,
-      next: "cancelled",
-      lastError: "Cancelled by user",
-      attempt: aborted("cancelled_by_user"),
-      events: [{ kind: "attempt_aborted", data: { reason: "cancelled_by_user", billing: "unknown" } }],
-    };
-  }
-  if (error instanceof CallAbortedError && error.abortReason === "shutdown") return { ...base, next: "queued", attempt: aborted("shutdown") };
-
-  const failure =
-    error instanceof ProviderError
-      ? error
-      : error instanceof CallAbortedError // timeout: the request was sent and may have been billed
-        ? new ProviderError("The provider did not answer in time", { retryClass: "unknown", reason: "timeout" })
-        : new ProviderError(`Unexpected error: ${(error as Error)?.message ?? String(error)}`, { retryClass: "unknown", reason: "unexpected_error" });
-  const unknown = failure.retryClass === "unknown";
-  const spent = await db().attempt.groupBy({ by: ["outcome"], where: { captureId: capture.id, outcome: { in: ["failed", "unknown"] } }, _count: true });
-  const count = (o: string) => spent.find((r) => r.outcome === o)?._count ?? 0;
-  const decision = decideAfterFailure({
-    retryClass: failure.retryClass,
-    reason: failure.message,
-    spent: count("failed") + count("unknown") + 1,
-    unknownSpent: count("unknown") + (unknown ? 1 : 0),
-    maxAttempts: capture.maxAttempts,
-    unknownRetries: config.unknownRetries,
-    retryAfterMs: failure.retryAfterMs,
-    baseMs: env().BEACON_RETRY_BASE_MS,
-  });
-  return {
-    ...base,
-    next: decision.next === "retry" ? "retry_wait" : "failed",
-    // Measured from now, when the response has arrived: Retry-After counts from then.
-    delayMs: decision.next === "retry" ? decision.delayMs : undefined,
-    lastError: decision.next === "retry" ? failure.message : decision.reason,
-    attempt: {
-      outcome: unknown ? "unknown" : "failed",
-      reason: failure.reason,
-      errorClass: failure.retryClass,
-      httpStatus: failure.httpStatus,
-      providerRequestId: failure.requestId,
-      costMicros: unknown ? estimate : 0,
-      costIsEstimate: unknown,
-      latencyMs: ctx.latencyMs,
-    },
-  };
 }

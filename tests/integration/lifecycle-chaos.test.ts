@@ -227,7 +227,16 @@ async function chaosRun(run: number, plan: { steps: Step[]; budgetFactor: number
   expect(overBudget, "charged + in flight never above the budget").toEqual([]);
   await expectBudgetConsistent(space.workspaceId);
   expect(await runRepairPass(), "the repair pass repairs nothing").toEqual({});
-  expect(await repairsIn(space.workspaceId), `no repair was needed during the run\n${log.join("\n")}`).toEqual([]);
+  const repairs = await db().event.findMany({ where: { workspaceId: space.workspaceId, kind: "lifecycle_repaired" } });
+  const repairDetails = await Promise.all(
+    repairs.map(async (e) => {
+      const token = (e.data as { runToken?: string }).runToken;
+      const attempt = token ? await db().attempt.findUnique({ where: { runToken: token } }) : null;
+      const heartbeat = attempt ? await db().workerHeartbeat.findUnique({ where: { workerId: attempt.workerId }, select: { status: true, activeAsOf: true, leaseExpiresAt: true, expiredAt: true } }) : null;
+      return JSON.stringify({ at: e.createdAt, data: e.data, attempt: attempt && { worker: attempt.workerId, startedAt: attempt.startedAt, endedAt: attempt.endedAt }, heartbeat });
+    }),
+  );
+  expect(await repairsIn(space.workspaceId), `no repair was needed during the run\n${log.join("\n")}\n${repairDetails.join("\n")}`).toEqual([]);
   console.log(`${log.join("\n")}\n-> ${captures.filter((c) => c.status === "succeeded").length} succeeded, ${captures.filter((c) => c.status === "failed").length} failed, ${captures.filter((c) => c.status === "cancelled").length} cancelled; charged ${after.charged} of ${budget}`);
 }
 

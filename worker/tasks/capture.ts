@@ -8,5 +8,6 @@ export const capture = defineTask("capture", async ({ captureId }, helpers) => {
     workerId: await workerIdentity(),
     shutdownSignal: helpers.abortSignal,
     log: (line) => helpers.logger.debug(line),
+    warn: (line) => helpers.logger.warn(line),
   });
 });

@@ -1,8 +1,9 @@
 import "server-only";
-import { unknownOutcomeCost } from "@/lib/billing/money";
+import { unknownOutcomeCost, type PriceTable } from "@/lib/billing/money";
 import { decideAfterFailure } from "@/lib/captures/retry-policy";
 import { Effects, applyEffects, cancelAware, closeAttempt, guardedUpdate, inTransaction, releaseFinishedHolds } from "@/lib/captures/lifecycle/transition";
 import { Prisma } from "@/lib/generated/prisma/client";
+import type { CallLimits } from "@/lib/providers/types";
 
 export type ExpireReason = "lease_expired" | "abandoned";
 
@@ -22,24 +23,25 @@ export const REPAIR_EVENT = "lifecycle_repaired";
  */
 export async function expireAttempt(runToken: string, reason: ExpireReason): Promise<"queued" | "failed" | "cancelled" | null> {
   return inTransaction(async (tx) => {
-    const [attempt] = await tx.$queryRaw<
-      { captureId: string; startedAt: Date; promptText: string; searchMode: "on" | "off" | "auto"; maxAttempts: number; unknownRetries: number; spent: number; unknownSpent: number }[]
-    >`
-      SELECT a."captureId", a."startedAt", p.text AS "promptText", c."searchMode"::text AS "searchMode", c."maxAttempts", pc."unknownRetries",
+    const [run] = await tx.$queryRaw<(ExpiredRun & PriceTable & CallLimits)[]>`
+      SELECT a."captureId", c."checkId", c."workspaceId", p.text AS "promptText", c."searchMode"::text AS "searchMode", c."maxAttempts",
+             pc."unknownRetries", pc."inputPricePerMTokMicros", pc."outputPricePerMTokMicros", pc."cachedPricePerMTokMicros",
+             pc."reasoningPricePerMTokMicros", pc."searchPriceMicros", pc."maxOutputTokens", pc."maxSearchCalls",
+             (extract(epoch FROM clock_timestamp() AT TIME ZONE 'UTC' - a."startedAt") * 1000)::int AS "latencyMs",
              (SELECT count(*)::int FROM attempts x WHERE x."captureId" = a."captureId" AND x.outcome IN ('failed', 'unknown')) AS spent,
              (SELECT count(*)::int FROM attempts x WHERE x."captureId" = a."captureId" AND x.outcome = 'unknown') AS "unknownSpent"
       FROM attempts a JOIN captures c ON c.id = a."captureId" JOIN prompts p ON p.id = c."promptId" JOIN provider_configs pc ON pc.id = c."providerConfigId"
       WHERE a."runToken" = ${runToken}::uuid AND a.outcome IS NULL`;
-    if (!attempt) return null;
+    if (!run) return null;
     const lastError = reason === "lease_expired" ? "The worker stopped responding" : "The worker could not record the result";
     // This attempt counts as spent and unknown, on top of those already closed.
     const decision = decideAfterFailure({
       retryClass: "unknown",
       reason: `${lastError}; outcome unknown`,
-      spent: attempt.spent + 1,
-      unknownSpent: attempt.unknownSpent + 1,
-      maxAttempts: attempt.maxAttempts,
-      unknownRetries: attempt.unknownRetries,
+      spent: run.spent + 1,
+      unknownSpent: run.unknownSpent + 1,
+      maxAttempts: run.maxAttempts,
+      unknownRetries: run.unknownRetries,
       // Run again at once: the delay is for providers that failed, this one may not have.
       random: () => 0,
       baseMs: 0,
@@ -48,36 +50,29 @@ export async function expireAttempt(runToken: string, reason: ExpireReason): Pro
     const [moved] = await guardedUpdate(
       tx,
       "expireLease",
-      { ids: [attempt.captureId], runToken },
+      { ids: [run.captureId], runToken },
       Prisma.sql`status = ${next}, "runToken" = CASE WHEN ${next} = 'queued' THEN NULL ELSE c."runToken" END,
                  "lastError" = CASE WHEN ${next} = 'cancelled' THEN 'Cancelled by user'
                                     WHEN ${next} = 'failed' THEN ${decision.next === "failed" ? decision.reason : lastError}
                                     ELSE ${`${lastError}; running again`} END,
                  "lastErrorClass" = 'unknown', "finishedAt" = CASE WHEN ${next} IN ('failed', 'cancelled') THEN now() END`,
     );
-    const [price] = await tx.$queryRaw<
-      { inputPricePerMTokMicros: number; outputPricePerMTokMicros: number; cachedPricePerMTokMicros: number; reasoningPricePerMTokMicros: number; searchPriceMicros: number; maxOutputTokens: number; maxSearchCalls: number }[]
-    >`
-      SELECT pc."inputPricePerMTokMicros", pc."outputPricePerMTokMicros", pc."cachedPricePerMTokMicros", pc."reasoningPricePerMTokMicros", pc."searchPriceMicros",
-             pc."maxOutputTokens", pc."maxSearchCalls"
-      FROM captures c JOIN provider_configs pc ON pc.id = c."providerConfigId" WHERE c.id = ${attempt.captureId}::uuid`;
-    const estimate = unknownOutcomeCost(attempt.promptText, attempt.searchMode, price!, price!);
-    const [latency] = await tx.$queryRaw<{ ms: number }[]>`SELECT (extract(epoch FROM now() AT TIME ZONE 'UTC' - ${attempt.startedAt}::timestamp) * 1000)::int AS ms`;
+    // The provider may have done (and billed) the work: charged its estimate.
     const closed = await closeAttempt(tx, runToken, {
       outcome: "unknown",
       reason,
       errorClass: "unknown",
-      costMicros: estimate,
+      costMicros: unknownOutcomeCost(run.promptText, run.searchMode, run, run),
       costIsEstimate: true,
-      latencyMs: Math.max(0, latency?.ms ?? 0),
+      latencyMs: Math.max(0, run.latencyMs),
     });
+    const effects = new Effects().check(run.checkId).call(closed, run.checkId);
+    // The capture moved on without closing this attempt (it cannot; if it did, the attempt must
+    // not stay open for ever): its money is settled all the same, and that is all.
     if (!moved) {
-      // The capture moved on without closing this attempt (it cannot, but if it did, the
-      // attempt must not stay open for ever); its money is settled all the same.
-      if (closed) await applyEffects(tx, new Effects().call(closed, (await tx.capture.findUniqueOrThrow({ where: { id: attempt.captureId }, select: { checkId: true } })).checkId));
+      await applyEffects(tx, effects);
       return null;
     }
-    const effects = new Effects().check(moved.checkId).call(closed, moved.checkId);
     effects.event(
       reason === "lease_expired"
         ? { workspaceId: moved.workspaceId, checkId: moved.checkId, captureId: moved.id, kind: "lease_expired", data: { runToken } }
@@ -90,3 +85,16 @@ export async function expireAttempt(runToken: string, reason: ExpireReason): Pro
     return moved.status as "queued" | "failed" | "cancelled";
   });
 }
+
+type ExpiredRun = {
+  captureId: string;
+  checkId: string;
+  workspaceId: string;
+  promptText: string;
+  searchMode: "on" | "off" | "auto";
+  maxAttempts: number;
+  unknownRetries: number;
+  latencyMs: number;
+  spent: number;
+  unknownSpent: number;
+};

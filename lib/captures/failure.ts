@@ -1,0 +1,90 @@
+import "server-only";
+import { unknownOutcomeCost, type PriceTable } from "@/lib/billing/money";
+import type { CallOutcome } from "@/lib/breaker/breaker";
+import type { Failure } from "@/lib/captures/lifecycle/results";
+import { decideAfterFailure } from "@/lib/captures/retry-policy";
+import { env } from "@/lib/config/env";
+import { db } from "@/lib/db/prisma";
+import { CallAbortedError, ProviderError } from "@/lib/providers/errors";
+import type { CallLimits } from "@/lib/providers/types";
+
+// What a failed provider call means (DESIGN.md "Retries by error class", "Cancellation"): for
+// the breaker, and for the capture (the `fail` transition a worker records).
+
+/** What a failed call tells the breaker: provider trouble counts, our aborts and bad requests do not. */
+export function breakerOutcome(error: unknown): CallOutcome {
+  if (error instanceof CallAbortedError) return error.abortReason === "timeout" ? "failure" : "ignored";
+  if (error instanceof ProviderError) return error.retryClass === "permanent" ? "ignored" : "failure";
+  return "failure";
+}
+
+/** What failureOf needs to know of the capture. */
+export type FailedCapture = {
+  id: string;
+  maxAttempts: number;
+  searchMode: "on" | "off" | "auto";
+  prompt: { text: string };
+  providerConfig: PriceTable & { unknownRetries: number };
+};
+
+/** The `fail` transition for a failed call. */
+export async function failureOf(
+  error: unknown,
+  capture: FailedCapture,
+  ctx: { partialText: string; latencyMs: number; limits: CallLimits },
+): Promise<Failure> {
+  const config = capture.providerConfig;
+  const estimate = unknownOutcomeCost(capture.prompt.text, capture.searchMode, ctx.limits, config);
+  const base = { partialText: ctx.partialText || undefined };
+  const aborted = (reason: string) => ({ outcome: "cancelled" as const, reason, costMicros: estimate, costIsEstimate: true, latencyMs: ctx.latencyMs });
+
+  if (error instanceof CallAbortedError && error.abortReason === "cancelled") {
+    // Two facts (DESIGN.md "Cancellation"): the user cancelled the capture, and the call was cut
+    // off mid-flight, so whether the provider billed it is unknown (charged its estimate).
+    return {
+      ...base,
+      next: "cancelled",
+      lastError: "Cancelled by user",
+      attempt: aborted("cancelled_by_user"),
+      events: [{ kind: "attempt_aborted", data: { reason: "cancelled_by_user", billing: "unknown" } }],
+    };
+  }
+  if (error instanceof CallAbortedError && error.abortReason === "shutdown") return { ...base, next: "queued", attempt: aborted("shutdown") };
+
+  const failure =
+    error instanceof ProviderError
+      ? error
+      : error instanceof CallAbortedError // timeout: the request was sent and may have been billed
+        ? new ProviderError("The provider did not answer in time", { retryClass: "unknown", reason: "timeout" })
+        : new ProviderError(`Unexpected error: ${(error as Error)?.message ?? String(error)}`, { retryClass: "unknown", reason: "unexpected_error" });
+  const unknown = failure.retryClass === "unknown";
+  const spent = await db().attempt.groupBy({ by: ["outcome"], where: { captureId: capture.id, outcome: { in: ["failed", "unknown"] } }, _count: true });
+  const count = (o: string) => spent.find((r) => r.outcome === o)?._count ?? 0;
+  const decision = decideAfterFailure({
+    retryClass: failure.retryClass,
+    reason: failure.message,
+    spent: count("failed") + count("unknown") + 1,
+    unknownSpent: count("unknown") + (unknown ? 1 : 0),
+    maxAttempts: capture.maxAttempts,
+    unknownRetries: config.unknownRetries,
+    retryAfterMs: failure.retryAfterMs,
+    baseMs: env().BEACON_RETRY_BASE_MS,
+  });
+  return {
+    ...base,
+    next: decision.next === "retry" ? "retry_wait" : "failed",
+    // Measured from now, when the response has arrived: Retry-After counts from then.
+    delayMs: decision.next === "retry" ? decision.delayMs : undefined,
+    lastError: decision.next === "retry" ? failure.message : decision.reason,
+    attempt: {
+      outcome: unknown ? "unknown" : "failed",
+      reason: failure.reason,
+      errorClass: failure.retryClass,
+      httpStatus: failure.httpStatus,
+      providerRequestId: failure.requestId,
+      costMicros: unknown ? estimate : 0,
+      costIsEstimate: unknown,
+      latencyMs: ctx.latencyMs,
+    },
+  };
+}
