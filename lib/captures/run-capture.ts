@@ -224,8 +224,10 @@ function successOf(capture: LoadedCapture, response: ProviderResponse, latencyMs
 /**
  * How long a worker keeps trying to learn or record the result of a run while the database
  * fails, before it gives the run up (its token leaves the heartbeat; the sweeper takes over).
+ * Longer than a restart or a failover, and than a frozen peer can hold a row lock (its session
+ * is ended after 15 s idle in a transaction, lib/db/prisma.ts).
  */
-const resultWriteDeadlineMs = () => env().BEACON_WORKER_LEASE_SECONDS * 1000;
+const resultWriteDeadlineMs = () => env().BEACON_RESULT_WRITE_TIMEOUT_SECONDS * 1000;
 const backoff = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.min(5_000, 100 * 2 ** Math.min(attempt, 6))));
 
 /** `read()`, again and again while it throws, until the deadline. */

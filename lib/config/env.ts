@@ -28,6 +28,9 @@ const envSchema = z.object({
   BEACON_ATTEMPT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   // Base of the exponential retry backoff (DESIGN.md "Retries by error class").
   BEACON_RETRY_BASE_MS: z.coerce.number().int().min(1).max(600_000).default(1000),
+  // How long a worker keeps trying to record (or learn) a run's result while the database fails
+  // or is locked by a frozen peer, before it gives the run up to the sweeper.
+  BEACON_RESULT_WRITE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
   // How often the repair pass looks for captures in states that should be impossible.
   BEACON_REPAIR_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
   // How long a capture waiting for budget waits before it looks again (money freed by finishing

@@ -32,9 +32,9 @@ import { collectMetrics } from "@/lib/metrics/collect";
 import { sweepDeadWorkers } from "@/lib/jobs/sweeper";
 import { updateWorkspaceSettings } from "@/lib/workspaces/settings";
 
-// Before anything reads env(): a short lease bounds how long a run retries a result it cannot
-// write, and the OpenAI adapter talks to the local server.
-process.env.BEACON_WORKER_LEASE_SECONDS = "5";
+// Before anything reads env(): a short deadline for results that cannot be written, and the
+// OpenAI adapter talks to the local server.
+process.env.BEACON_RESULT_WRITE_TIMEOUT_SECONDS = "5";
 process.env.OPENAI_API_KEY = "sk-test-lifecycle";
 let openai: FakeServer<OpenAIScenario>;
 let workerId: string;
@@ -134,7 +134,7 @@ describe("a result that cannot be written (defect 3)", () => {
     await expectBudgetConsistent(space.workspaceId);
   });
 
-  it("is given up after the lease's length; the sweeper then takes the run over although the worker lives", async () => {
+  it("is given up after BEACON_RESULT_WRITE_TIMEOUT_SECONDS; the sweeper then takes the run over although the worker lives", async () => {
     const space = await newSpace();
     const { captureIds } = await startSpaceCheck(space);
     const alive = await liveWorker();
