@@ -9,6 +9,8 @@
 //       analyses an answer: { answer, brand: {name, aliases, domains}, competitors: [same], sources? }
 //   doctor
 //       takes over runs of dead workers, runs the repair pass once and prints what it repaired
+//   admin grant <email>
+//       makes an existing account an operator (an instance admin: provider connections, grants)
 import { parseArgs } from "node:util";
 import { setDatabaseUrl } from "@/lib/config/env";
 import { getDatabase } from "@/lib/db/database-url";
@@ -18,7 +20,8 @@ const USAGE = `Usage:
   npm run beacon -- capture --provider <openai|perplexity|gemini|anthropic|simulator> --prompt "<text>" [--model <m>] [--search on|off|auto] [--timeout <seconds>]
       [--max-output-tokens <n>] [--max-search-calls <n>]
   npm run --silent beacon -- analyze <file.json>
-  npm run beacon -- doctor`;
+  npm run beacon -- doctor
+  npm run beacon -- admin grant <email>`;
 
 function fail(message: string): never {
   console.error(message);
@@ -131,9 +134,31 @@ async function doctorCommand() {
   }
 }
 
+async function grantOperatorCommand(email: string | undefined) {
+  if (!email?.trim()) fail(`Give the email of the account to make an operator.\n${USAGE}`);
+  const database = await getDatabase();
+  try {
+    setDatabaseUrl(database.url);
+    const { grantOperator } = await import("@/lib/instance/operators");
+    const { UserError } = await import("@/lib/errors");
+    try {
+      const result = await grantOperator(email);
+      console.log(result.alreadyOperator ? `${email.trim()} is already an operator.` : `${email.trim()} is now an operator.`);
+    } catch (error) {
+      if (error instanceof UserError) fail(error.message);
+      throw error;
+    }
+  } finally {
+    const { disconnectDb } = await import("@/lib/db/prisma");
+    await disconnectDb();
+    await database.stop();
+  }
+}
+
 const [group, command, ...rest] = process.argv.slice(2);
 if (group === "api-key" && command === "create") await createApiKeyCommand(rest);
 else if (group === "capture") await captureCommand([command ?? "", ...rest].filter(Boolean));
 else if (group === "analyze") await analyzeCommand(command);
 else if (group === "doctor") await doctorCommand();
+else if (group === "admin" && command === "grant") await grantOperatorCommand(rest[0]);
 else fail(USAGE);
