@@ -7,7 +7,8 @@
 // bench/results/latest.json.
 //
 // Phases (so that nothing competes with what is being measured):
-//   A. no Beacon workers: createCheck timings (4), bare graphile-worker latency and throughput
+//   A. no Beacon workers: createCheck timings (4), createCheck with 1,000 prompt texts against
+//      30,000 prompts (4b), bare graphile-worker latency and throughput
 //   B. 2 workers x concurrency 10, simulator 0 ms, caps 100: start latency (1), throughput (2)
 //      (one 2,000-capture check, at most 75 s)
 //   C. 2 workers x concurrency 8, simulator 1,000 ms: 32-capture wall time at cap 4 (3), then
@@ -141,6 +142,7 @@ async function main(): Promise<Results> {
   prismaLoaded = true;
   const fixtures = await import("./lib/fixtures");
   const { measureCreateCheck } = await import("./measure/create-check");
+  const { measurePromptLookup } = await import("./measure/prompt-lookup");
   const { measureBareStartLatency, measureBeaconStartLatency } = await import("./measure/start-latency");
   const { measureBareThroughput, measureBeaconThroughput } = await import("./measure/throughput");
   const { measureWallTime } = await import("./measure/wall-time");
@@ -156,6 +158,9 @@ async function main(): Promise<Results> {
   log("A: createCheck (40 and 1,000 captures), no workers");
   noteLoad("createCheck");
   const createCheck = await measureCreateCheck(fx);
+  log("A: createCheck with 1,000 prompt texts against 30,000 prompts, no workers");
+  noteLoad("prompt lookup");
+  const promptLookup = await measurePromptLookup(fx);
   log("A: bare graphile-worker: add_job -> start, idle runner");
   noteLoad("bare latency");
   const bareLatency = await measureBareStartLatency(url, 10);
@@ -223,6 +228,7 @@ async function main(): Promise<Results> {
     throughput: { beacon: throughput, bare: bareThroughput, workers: phaseB, failedJobs: throughputFailures },
     wallTime: { ...wallTime, workers: phaseC, failedJobs: wallTimeFailures },
     createCheck,
+    promptLookup,
     progressPoll: { ...progressPoll, workers: phaseC, largeCheck: largeProgress },
   };
 }
@@ -237,12 +243,15 @@ try {
     const results = await main();
     await cleanup();
     // Analysis needs no database: answers per second on one core, after the pipeline phases.
-    const { measureAnalysisThroughput } = await import("./measure/analysis-throughput");
+    const { measureAnalysisThroughput, measureHostileAnalysis } = await import("./measure/analysis-throughput");
     const analysis = measureAnalysisThroughput();
+    const hostileAnalysis = measureHostileAnalysis();
     results.totalSeconds = round((performance.now() - started) / 1000, 0);
-    log(`results written to ${writeResults(Object.assign(results, { analysis }))}`);
+    log(`results written to ${writeResults(Object.assign(results, { analysis, hostileAnalysis }))}`);
     console.log(markdown(results));
     console.log(`\nAnalysis throughput: ${analysis.answersPerSecondPerCore} answers/s on one core (${analysis.answers} simulated answers of ${analysis.meanAnswerChars} characters on average).`);
+    const slowest = hostileAnalysis.reduce((a, b) => (b.ms > a.ms ? b : a));
+    console.log(`Hostile answers (${hostileAnalysis.length / 2} kinds, at the analysis cap and at 1 MB): at most ${slowest.ms} ms each (${slowest.pattern}, ${slowest.chars.toLocaleString("en-US")} characters).`);
   }
 } catch (error) {
   exitCode = 1;

@@ -31,5 +31,17 @@ export class ConflictError extends UserError {
   override readonly code = "conflict";
 }
 
+/** Refused by a rate limit; the message says when to try again. */
+export class TooManyRequestsError extends UserError {
+  override readonly status = 429;
+  override readonly code = "rate_limited";
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+  }
+}
+
 /** The line of an error message that says what happened (Prisma's messages start with a multi-line preamble). */
 export const lastLine = (error: unknown) => (error instanceof Error ? error.message : String(error)).trim().split("\n").at(-1) ?? "";

@@ -3,7 +3,8 @@ import { db } from "@/lib/db/prisma";
 import { listRecentWorkers } from "@/lib/jobs/heartbeats";
 
 // What a load balancer or an operator needs: can we reach the database, and is anything
-// processing jobs. Nothing here belongs to a workspace.
+// processing jobs. Nothing here belongs to a workspace; the details (hosts, pids, counts) are for
+// operators only (app/api/health/route.ts), everyone else gets the status.
 
 export type HealthStatus = "ok" | "degraded" | "down";
 
@@ -15,6 +16,11 @@ export type HealthReport = {
     list: { workerId: string; hostname: string; pid: number; status: string; lastSeenAt: string; leaseExpiresAt: string }[];
   };
 };
+
+/** What anyone may know: up, up without a live worker, or down. */
+export function publicHealth(report: HealthReport): { status: HealthStatus } {
+  return { status: report.status };
+}
 
 // A pool with no free connection, or a database that does not answer, must not hang the probe.
 const TIMEOUT_MS = 3_000;

@@ -1,6 +1,7 @@
 // `npm run beacon -- <command>`: operator commands that need no browser.
-//   api-key create --workspace <slug> --name <name>
-//       prints a new API key (shown once)
+//   api-key create --workspace <slug> --name <name> [--scope read|write|admin]
+//       prints a new API key (shown once) with that scope (default write), owned by the
+//       workspace's first owner (oldest owner membership)
 //   capture --provider <openai|perplexity|gemini|anthropic|simulator> --prompt "<text>" [--model <m>] [--search on|off|auto]
 //           [--max-output-tokens <n>] [--max-search-calls <n>]
 //       calls that provider once, outside any check, with those limits (default: a new provider
@@ -16,7 +17,7 @@ import { setDatabaseUrl } from "@/lib/config/env";
 import { getDatabase } from "@/lib/db/database-url";
 
 const USAGE = `Usage:
-  npm run beacon -- api-key create --workspace <slug> --name <name>
+  npm run beacon -- api-key create --workspace <slug> --name <name> [--scope read|write|admin]
   npm run beacon -- capture --provider <openai|perplexity|gemini|anthropic|simulator> --prompt "<text>" [--model <m>] [--search on|off|auto] [--timeout <seconds>]
       [--max-output-tokens <n>] [--max-search-calls <n>]
   npm run --silent beacon -- analyze <file.json>
@@ -29,18 +30,24 @@ function fail(message: string): never {
 }
 
 async function createApiKeyCommand(args: string[]) {
-  const { values } = parseArgs({ args, options: { workspace: { type: "string" }, name: { type: "string" } }, strict: true });
+  const { values } = parseArgs({ args, options: { workspace: { type: "string" }, name: { type: "string" }, scope: { type: "string" } }, strict: true });
   if (!values.workspace || !values.name?.trim()) fail(`Both --workspace and --name are required.\n${USAGE}`);
+  const { API_KEY_SCOPES, DEFAULT_API_KEY_SCOPE } = await import("@/lib/api-keys/scopes");
+  const scope = API_KEY_SCOPES.find((s) => s === (values.scope ?? DEFAULT_API_KEY_SCOPE));
+  if (!scope) fail(`--scope must be one of ${API_KEY_SCOPES.join(", ")}.\n${USAGE}`);
   const database = await getDatabase();
   try {
     setDatabaseUrl(database.url);
     const { findWorkspaceBySlug } = await import("@/lib/workspaces/workspaces");
-    const { createApiKey } = await import("@/lib/api-keys/api-keys");
+    const { createApiKeyForFirstOwner } = await import("@/lib/api-keys/api-keys");
     const workspace = await findWorkspaceBySlug(values.workspace);
     if (!workspace) fail(`No workspace with slug "${values.workspace}".`);
-    const created = await createApiKey(workspace.id, values.name.trim(), null);
+    const created = await createApiKeyForFirstOwner(workspace.id, { name: values.name.trim(), scope });
     console.log(created.key);
-    console.error(`API key "${created.name}" created for workspace ${workspace.slug}. It is shown only now; store it safely.`);
+    console.error(
+      `API key "${created.name}" (scope ${created.scope}) created for workspace ${workspace.slug}, owned by ${created.owner.email}; ` +
+        `it stops working if they leave the workspace. It is shown only now; store it safely.`,
+    );
   } finally {
     const { disconnectDb } = await import("@/lib/db/prisma");
     await disconnectDb();
@@ -110,7 +117,9 @@ async function analyzeCommand(file: string | undefined) {
   const parsed = analysisFileSchema.safeParse(raw);
   if (!parsed.success) fail(`${file}: ${parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ")}`);
   const result = analyzeAnswer(parsed.data);
-  console.log(JSON.stringify({ entities: result.entities, citations: result.citations.map((c) => ({ url: c.url, domain: c.domain, own: c.isOwnDomain })) }, null, 2));
+  const citations = result.citations.map((c) => ({ url: c.url, domain: c.domain, own: c.isOwnDomain }));
+  // truncated: only the first ANALYSIS_MAX_CHARS characters were read, as for a capture.
+  console.log(JSON.stringify({ entities: result.entities, citations, truncated: result.truncated }, null, 2));
 }
 
 /**

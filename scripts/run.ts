@@ -1,7 +1,8 @@
 // npm run dev | start | web | worker: get the database (embedded unless DATABASE_URL), apply
-// migrations, seed the demo data (dev and start), then run the worker and/or Next.js as child
-// processes with prefixed output. Ctrl-C or SIGTERM stops the children, then the database; if
-// this process is killed outright, the children notice and stop (lib/process/launcher-watchdog.ts).
+// migrations, seed the demo data (dev; start only when asked, see scripts/lib/demo-seed.ts), then
+// run the worker and/or Next.js as child processes with prefixed output. Ctrl-C or SIGTERM stops
+// the children, then the database; if this process is killed outright, the children notice and
+// stop (lib/process/launcher-watchdog.ts).
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -12,13 +13,14 @@ import { getDatabase, type Database } from "@/lib/db/database-url";
 import { migrate, MigrationError } from "@/lib/db/migrate";
 import { launcherEnv } from "@/lib/process/launcher-watchdog";
 import { WEB_STOP_DEADLINE_MS, workerStopDeadlineMs } from "@/lib/process/stop-deadlines";
+import { demoSeedPlan } from "@/scripts/lib/demo-seed";
 import { describeExit, paint, startChild, tagged, type Child } from "@/scripts/lib/processes";
 
 const MODES = {
-  dev: { next: "dev", worker: true, seed: true },
-  start: { next: "start", worker: true, seed: true },
-  web: { next: "start", worker: false, seed: false },
-  worker: { next: null, worker: true, seed: false },
+  dev: { next: "dev", worker: true },
+  start: { next: "start", worker: true },
+  web: { next: "start", worker: false },
+  worker: { next: null, worker: true },
 } as const;
 type Mode = keyof typeof MODES;
 
@@ -90,8 +92,9 @@ function banner(login: string | null) {
 }
 
 async function seed(): Promise<string | null> {
-  if (!plan.seed) return null;
-  if (!e.BEACON_SEED_DEMO) return "demo data: off (BEACON_SEED_DEMO=false)";
+  const demo = demoSeedPlan(mode, e.BEACON_SEED_DEMO);
+  if (!demo.seed) return demo.note;
+  if (demo.warning) fail(demo.warning);
   const { seedDemo } = await import("@/lib/seed/demo");
   const { disconnectDb } = await import("@/lib/db/prisma");
   try {
@@ -133,7 +136,9 @@ async function main() {
     ...(production ? { NODE_ENV: "production" } : {}),
   };
   if (plan.worker) {
-    const args = [binOf("tsx", "dist/cli.mjs"), "--conditions=react-server", "worker/index.ts"];
+    // Node with tsx's loader, not the tsx CLI: the CLI relays signals to its child and SIGKILLs
+    // it when the child does not acknowledge one within ~60 ms (a busy worker, mid-drain).
+    const args = ["--conditions=react-server", "--import", "tsx", "worker/index.ts"];
     supervise(startChild({ name: "worker", color: "magenta", command: process.execPath, args, env: childEnv, cwd: root }));
   }
   if (plan.next) {
@@ -144,7 +149,11 @@ async function main() {
       banner(login);
     };
     const args = [binOf("next", "dist/bin/next"), plan.next, "-p", String(e.PORT)];
-    supervise(startChild({ name: "web", color: "cyan", command: process.execPath, args, env: childEnv, cwd: root, onLine }));
+    // Next.js hides the socket's peer address; the preload hands it to the app (lib/auth/client-address.ts).
+    // Through NODE_OPTIONS, so the server process `next dev` forks gets it too.
+    const preload = `--require ${JSON.stringify(path.join(root, "scripts", "peer-address.cjs"))}`;
+    const webEnv = { ...childEnv, NODE_OPTIONS: [process.env.NODE_OPTIONS, preload].filter(Boolean).join(" ") };
+    supervise(startChild({ name: "web", color: "cyan", command: process.execPath, args, env: webEnv, cwd: root, onLine }));
   }
 }
 

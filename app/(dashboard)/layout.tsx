@@ -5,6 +5,7 @@ import { canManageWorkspaceSettings } from "@/lib/auth/permissions";
 import { UserMenu } from "@/components/shell/user-menu";
 import { WorkspaceSwitcher } from "@/components/shell/workspace-switcher";
 import { getSessionUser, getWorkspaceContext } from "@/lib/auth/session";
+import { isOperator } from "@/lib/instance/operators";
 import { listWorkspacesOf } from "@/lib/workspaces/workspaces";
 
 // Reads the session on every request; never prerendered.
@@ -15,14 +16,14 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   if (!user) redirect("/login");
   const ctx = await getWorkspaceContext();
   if (!ctx) redirect("/welcome");
-  const workspaces = await listWorkspacesOf(user.id);
+  const [workspaces, operator] = await Promise.all([listWorkspacesOf(user.id), isOperator(user.id)]);
   return (
     <div className="flex min-h-full">
       <aside className="sticky top-0 flex h-screen w-60 shrink-0 flex-col gap-6 overflow-y-auto border-r border-slate-200 bg-white p-4">
         <span className="px-1 text-lg font-bold tracking-tight text-brand-700">◉ Beacon</span>
         <WorkspaceSwitcher current={ctx.workspace.id} workspaces={workspaces} />
         <div className="flex-1">
-          <SidebarNav isAdmin={canManageWorkspaceSettings(ctx)} />
+          <SidebarNav isAdmin={canManageWorkspaceSettings(ctx)} isOperator={operator} />
         </div>
         <UserMenu name={user.name} email={user.email} role={ctx.role} />
       </aside>

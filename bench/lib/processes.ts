@@ -1,12 +1,10 @@
 // Child processes started by the benchmark: real Beacon workers (worker/index.ts) and bare
-// graphile-worker runners (bench/lib/noop-worker.ts). Each runs under tsx in its own process
-// group, so a signal reaches tsx and the script it runs. Output is kept (last lines) and shown
-// only when something goes wrong. Every child still alive when the benchmark exits is killed.
+// graphile-worker runners (bench/lib/noop-worker.ts). Each runs in node with tsx's loader, in
+// its own process group. Output is kept (last lines) and shown only when something goes wrong.
+// Every child still alive when the benchmark exits is killed.
 import { spawn, type ChildProcess } from "node:child_process";
-import path from "node:path";
 
 const ROOT = process.cwd();
-const TSX_CLI = path.join(ROOT, "node_modules/tsx/dist/cli.mjs");
 const live = new Set<BenchChild>();
 
 export class BenchChild {
@@ -105,7 +103,7 @@ export class BenchChild {
 }
 
 export function startTsx(name: string, script: string, env: Record<string, string>): BenchChild {
-  const child = spawn(process.execPath, [TSX_CLI, "--conditions=react-server", script], {
+  const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", script], {
     cwd: ROOT,
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { CreateCheckResult } from "../measure/create-check";
 import type { LargeProgressResult, ProgressPollResult } from "../measure/progress-poll";
+import type { PromptLookupResult } from "../measure/prompt-lookup";
 import type { BareStartLatency, BeaconStartLatency } from "../measure/start-latency";
 import type { BareThroughput, BeaconThroughput } from "../measure/throughput";
 import type { WallTimeResult } from "../measure/wall-time";
@@ -22,6 +23,7 @@ export type Results = {
   throughput: { beacon: BeaconThroughput; bare: BareThroughput; workers: string; failedJobs: Failures };
   wallTime: WallTimeResult & { workers: string; failedJobs: Failures };
   createCheck: CreateCheckResult[];
+  promptLookup: PromptLookupResult;
   progressPoll: ProgressPollResult & { workers: string; largeCheck: LargeProgressResult };
 };
 
@@ -53,6 +55,11 @@ export function markdown(r: Results): string {
       `ideal ${ms(wall.idealMs)} = captures / (cap × providers) × latency`,
     ],
     ...r.createCheck.map((c) => [`createCheck, ${n(c.captures)} captures, no workers (median / p95, n=${c.runs})`, medP95(c.ms), "—"]),
+    [
+      `createCheck, ${n(r.promptLookup.texts)} prompt texts (half new) against ${n(r.promptLookup.prompts)} prompts, no workers (median / p95, n=${r.promptLookup.runs})`,
+      medP95(r.promptLookup.ms),
+      "one scan per text before the index: 37 s (issue 9)",
+    ],
     [
       `getCheckProgress, ${poll.pollers} pollers each every ${poll.intervalMs / 1000} s for ${Math.round(poll.durationMs / 1000)} s, running ${poll.captures}-capture check (median / p95, n=${poll.polls})`,
       `${medP95(poll.ms)}; payload ${n(poll.payloadBytes.max)} B of JSON`,

@@ -52,7 +52,7 @@ async function demoIds(): Promise<Ids> {
     include: { competitors: { orderBy: { createdAt: "asc" }, select: { id: true, name: true } } },
   });
   const prompts = await db().prompt.findMany({ where: { workspaceId: workspace.id }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], select: { id: true } });
-  const providers = await db().providerConfig.findMany({ where: { workspaceId: workspace.id, adapter: "simulator" }, orderBy: { name: "asc" }, select: { id: true } });
+  const providers = await db().providerConfig.findMany({ where: { workspaceId: workspace.id, connection: { adapter: "simulator" } }, orderBy: { name: "asc" }, select: { id: true, connectionId: true } });
   return {
     workspaceId: workspace.id,
     brandId: brand.id,
@@ -92,11 +92,12 @@ async function generate(client: pg.Client, ids: Ids, count: number, log: (line: 
          SELECT g, abs(hashint8(g::bigint)::bigint) AS h FROM generate_series($1::int, $2::int) g
        ),
        ins AS (
-         INSERT INTO captures (id, "workspaceId", "checkId", "brandId", "promptId", "providerConfigId", sample, status,
+         INSERT INTO captures (id, "workspaceId", "checkId", "brandId", "promptId", "providerConfigId", "connectionId", sample, status,
            "attemptCount", "maxAttempts", model, "searchMode", "answerText", "costMicros", "latencyMs",
            "startedAt", "finishedAt", "analyzedAt", "createdAt", "updatedAt")
          SELECT gen_random_uuid(), $3::uuid, ($4::uuid[])[1 + (g / $7) % $8], $5::uuid,
-           ($6::uuid[])[1 + (g % $7) / $10], ($9::uuid[])[1 + g % $10], (g / ($7 * $8))::int, 'succeeded',
+           ($6::uuid[])[1 + (g % $7) / $10], ($9::uuid[])[1 + g % $10],
+           (SELECT pc."connectionId" FROM provider_configs pc WHERE pc.id = ($9::uuid[])[1 + g % $10]), (g / ($7 * $8))::int, 'succeeded',
            1, 3, 'simulator', 'auto', 'Benchmark answer', 1000, 800 + h % 1000,
            t - interval '1 second', t, t, t - interval '2 seconds', t
          FROM (SELECT g, h, date_trunc('second', now()) - make_interval(secs => (h % ${HISTORY_DAYS * 86400})::float8) AS t FROM g) x

@@ -58,6 +58,9 @@ export function CaptureDetailDialog({ captureId, onClose, canCancel, canRetry }:
             <h3 className="mb-1 font-semibold text-slate-900">
               Answer {c.answerIsPartial && <Badge tone="amber">{c.status === "running" ? "streaming" : "partial"}</Badge>}
             </h3>
+            {c.analysisTruncated && (
+              <p className="mb-2 text-xs text-amber-700">Only the start of this very long answer was analysed: mentions and links further on are not counted.</p>
+            )}
             {c.answerText ? <AnswerMarkdown text={c.answerText} entities={c.entities} /> : <p className="text-slate-500">No answer yet.</p>}
           </section>
           {c.mentions.length > 0 && (

@@ -5,7 +5,11 @@ import { Badge } from "@/components/ui/card";
 import { Field, Input, Select } from "@/components/ui/field";
 import type { PromptSelection } from "@/lib/checks/schemas";
 
-export type ProviderChoice = { id: string; name: string; model: string; adapter: string; enabled: boolean; configured: boolean };
+/** `granted`: the provider's connection is still granted to the workspace; `configured`: this server has its API key. */
+export type ProviderChoice = { id: string; name: string; model: string; adapter: string; enabled: boolean; configured: boolean; granted: boolean };
+
+/** Whether a check may use the provider now. */
+export const isUsable = (p: ProviderChoice) => p.enabled && p.configured && p.granted;
 export type PromptChoice = { id: string; text: string; tags: string[] };
 
 export const toggle = (set: Set<string>, id: string) => {
@@ -81,7 +85,7 @@ export function ProviderPicker(props: { providers: ProviderChoice[]; selected: S
         {props.providers.map((p) => {
           const checked = props.selected.has(p.id);
           // A provider disabled since the schedule was saved can still be unticked.
-          const disabled = (!p.enabled || !p.configured) && !checked;
+          const disabled = !isUsable(p) && !checked;
           return (
             <label key={p.id} className={`flex items-center gap-3 rounded-md px-3 py-2 text-sm ring-1 ring-slate-200 ${disabled ? "opacity-60" : "cursor-pointer hover:bg-slate-50"}`}>
               <input type="checkbox" disabled={disabled} checked={checked} onChange={() => props.onSelected(toggle(props.selected, p.id))} />
@@ -89,7 +93,8 @@ export function ProviderPicker(props: { providers: ProviderChoice[]; selected: S
                 <span className="font-medium text-slate-900">{p.name}</span> <span className="text-xs text-slate-500">{p.model}</span>
               </span>
               {p.adapter === "simulator" && <Badge>simulated</Badge>}
-              {!p.configured && <Badge tone="amber">not configured</Badge>}
+              {!p.granted && <Badge tone="red">not granted</Badge>}
+              {p.granted && !p.configured && <Badge tone="amber">not configured</Badge>}
               {!p.enabled && <Badge>disabled</Badge>}
             </label>
           );

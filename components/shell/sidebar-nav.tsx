@@ -11,15 +11,17 @@ const links = [
   { href: "/brands", label: "Brands" },
   { href: "/prompts", label: "Prompts" },
   { href: "/members", label: "Members" },
-  { href: "/settings", label: "Settings", admin: true },
+  { href: "/settings", label: "Settings" },
   { href: "/admin/jobs", label: "Jobs", admin: true },
+  { href: "/instance", label: "Instance", operator: true },
 ];
 
-export function SidebarNav({ isAdmin }: { isAdmin: boolean }) {
+/** `isOperator`: the signed-in user runs this instance (lib/instance/operators.ts) and sees its page. */
+export function SidebarNav({ isAdmin, isOperator }: { isAdmin: boolean; isOperator: boolean }) {
   const pathname = usePathname();
   return (
     <nav aria-label="Main" className="space-y-1">
-      {links.filter((link) => !link.admin || isAdmin).map((link) => {
+      {links.filter((link) => (!link.admin || isAdmin) && (!link.operator || isOperator)).map((link) => {
         const active = link.href === "/" ? pathname === "/" : pathname.startsWith(link.href);
         return (
           <Link

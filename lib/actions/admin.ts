@@ -4,6 +4,7 @@ import { assertCan, canManageWorkspaceSettings } from "@/lib/auth/permissions";
 import { fieldPaths, workspaceAction } from "@/lib/actions/safe-action";
 import { forceBreaker } from "@/lib/breaker/breaker";
 import { listBreakers } from "@/lib/breaker/queries";
+import { canManageInstance, isOperator } from "@/lib/instance/operators";
 import { CAPTURE_STATUSES } from "@/lib/captures/states";
 import { NotFoundError } from "@/lib/errors";
 import { listCapturesForAdmin, queueStats, workersOverview } from "@/lib/jobs/admin";
@@ -34,13 +35,14 @@ export const adminOverviewAction = workspaceAction.action(async ({ ctx }) => {
 
 export const breakersAction = workspaceAction.action(async ({ ctx }) => {
   assertCan(canManageWorkspaceSettings(ctx), adminsOnly);
-  return listBreakers(ctx.workspace.id);
+  return { breakers: await listBreakers({ workspaceId: ctx.workspace.id }), canForce: await isOperator(ctx.user.id) };
 });
 
+/** Breakers are shared by every workspace on the connection: only operators force them. */
 export const forceBreakerAction = workspaceAction
-  .inputSchema(z.object({ providerConfigId: z.uuid(), forced: z.enum(["open", "closed"]).nullable() }), fieldPaths)
+  .inputSchema(z.object({ connectionId: z.uuid(), model: z.string().min(1).max(200), forced: z.enum(["open", "closed"]).nullable() }), fieldPaths)
   .action(async ({ parsedInput, ctx }) => {
-    assertCan(canManageWorkspaceSettings(ctx), "Only owners and admins can force a breaker.");
-    if (!(await forceBreaker(ctx.workspace.id, parsedInput.providerConfigId, parsedInput.forced))) throw new NotFoundError("That provider does not exist in this workspace.");
+    assertCan(canManageInstance({ isOperator: await isOperator(ctx.user.id) }), "Only operators can force a breaker: it is shared by every workspace on the connection.");
+    if (!(await forceBreaker({ connectionId: parsedInput.connectionId, model: parsedInput.model }, parsedInput.forced))) throw new NotFoundError("That connection does not exist.");
     return { ok: true };
   });

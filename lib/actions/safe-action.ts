@@ -2,7 +2,9 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { createSafeActionClient } from "next-safe-action";
 import { requireWorkspaceContext } from "@/lib/auth/session";
+import { assertCan } from "@/lib/auth/permissions";
 import { UserError } from "@/lib/errors";
+import { canManageInstance, isOperator } from "@/lib/instance/operators";
 
 /** What the browser receives as `result.serverError`. */
 export type ActionError = { message: string; field?: string; code: string };
@@ -22,6 +24,12 @@ export const publicAction = createSafeActionClient({
 
 /** Actions inside a workspace: the session, workspace and role are loaded before the input is used. */
 export const workspaceAction = publicAction.use(async ({ next }) => next({ ctx: await requireWorkspaceContext() }));
+
+/** Instance administration (provider connections, grants, operators): operators only, whatever the workspace. */
+export const operatorAction = workspaceAction.use(async ({ next, ctx }) => {
+  assertCan(canManageInstance({ isOperator: await isOperator(ctx.user.id) }), "Only operators (the instance's admins) can do that.");
+  return next({ ctx });
+});
 
 /** Validation errors as the browser gets them: messages keyed by dotted field path ("competitors.2.name"). */
 export type DottedValidationErrors = { formErrors: string[]; fieldErrors: Record<string, string[]> };

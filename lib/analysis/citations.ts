@@ -7,6 +7,8 @@ import type { Source } from "@/lib/providers/types";
 export type Citation = { url: string; title: string | null; domain: string; isOwnDomain: boolean; citedInText: boolean };
 
 const TRACKING_PARAMS = /^(utm_\w+|gclid|fbclid|msclkid|mc_cid|mc_eid|ref|ref_src|igshid|_hsenc|_hsmi|yclid|srsltid)$/i;
+// Linear, though it backtracks: a match can fail only over a run of trailing punctuation, and no
+// other "http" can start inside such a run, so no character is scanned from two starts.
 const URL_IN_TEXT = /https?:\/\/[^\s<>()\[\]"'`]+[^\s<>()\[\]"'`.,;:!?*_]/g;
 
 export function normalizeUrl(raw: string): string | null {
@@ -18,7 +20,11 @@ export function normalizeUrl(raw: string): string | null {
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") return null;
   url.hash = "";
-  for (const key of [...url.searchParams.keys()]) if (TRACKING_PARAMS.test(key)) url.searchParams.delete(key);
+  // Rebuilt once: deleting the parameters one by one re-serialises the query each time, which
+  // took 14 s for a URL with 16,000 of them.
+  const params = [...url.searchParams];
+  const kept = params.filter(([key]) => !TRACKING_PARAMS.test(key));
+  if (kept.length < params.length) url.search = new URLSearchParams(kept).toString();
   url.hostname = url.hostname.toLowerCase();
   return url.toString();
 }

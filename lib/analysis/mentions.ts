@@ -57,8 +57,10 @@ const PRODUCT_WORDS: Record<string, number> = {
   affordable: 2, intuitive: 2, reliable: 2, "user-friendly": 2, powerful: 2, flexible: 1, scalable: 1, robust: 2, seamless: 2, praised: 2, favourite: 2, favorite: 2,
   expensive: -2, pricey: -2, costly: -2, clunky: -2, buggy: -2, slow: -1, complex: -1, complicated: -2, cluttered: -2, outdated: -2, limited: -1, criticised: -2, criticized: -2, unreliable: -2, overkill: -1,
 };
-// Contrast words split a sentence into the parts that talk about different entities.
-const CLAUSE_BREAK = /\s*(?:;|,?\s+but\s+|,?\s+while\s+|,?\s+whereas\s+|,?\s+although\s+|,?\s+however,?\s+)\s*/i;
+// Contrast words split a sentence into the parts that talk about different entities. Sentences
+// have single spaces (lib/analysis/text.ts), so each alternative is a fixed few characters: no
+// backtracking over runs of whitespace.
+const CLAUSE_BREAK = / ?; ?|,? (?:but|while|whereas|although|however,?) /i;
 
 function sentimentOf(texts: string[]): EntityResult["sentiment"] {
   if (!texts.length) return null;
@@ -92,13 +94,21 @@ export function analyzeMentions(answer: string, entities: Entity[]): EntityResul
   const firstSeen = new Map<number, number>();
   accepted.forEach((hit, order) => firstSeen.has(hit.entity) || firstSeen.set(hit.entity, order));
   const ranking = [...firstSeen.entries()].sort((a, b) => a[1] - b[1]).map(([entity]) => entity);
+  // Per entity, its hits; per sentence, the entities it names (looked up, not searched for, so
+  // the work stays linear in the number of hits).
+  const hitsOf = entities.map(() => [] as Hit[]);
+  const namedIn = new Map<number, Set<number>>();
+  for (const hit of accepted) {
+    hitsOf[hit.entity]!.push(hit);
+    const named = namedIn.get(hit.sentence) ?? new Set<number>();
+    namedIn.set(hit.sentence, named.add(hit.entity));
+  }
 
   return entities.map((entity, index) => {
-    const own = accepted.filter((h) => h.entity === index);
+    const own = hitsOf[index]!;
     const texts = [...new Set(own.map((h) => h.sentence))].map((s) => {
       const sentence = sentences[s]!;
-      const others = accepted.some((h) => h.sentence === s && h.entity !== index);
-      if (!others) return sentence;
+      if (namedIn.get(s)!.size === 1) return sentence;
       // Several entities in one sentence: judge only the clauses that name this one.
       const names = needles.filter((n) => n.entity === index).map((n) => n.text);
       const clauses = sentence.split(CLAUSE_BREAK).filter((clause) => names.some((name) => fold(clause).includes(name) || fold(clause, false).includes(name)));

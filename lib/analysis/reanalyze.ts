@@ -55,19 +55,22 @@ export async function runReanalysis(analysisRunId: string): Promise<void> {
         take: BATCH,
       });
       if (!captures.length) break;
+      // The worker's analysis, cap included; computed before the transaction opens.
+      const analyses = captures.map((capture) => ({ capture, analysis: analyzeAnswer({ answer: capture.answerText!, brand, competitors: brand.competitors }) }));
       await db().$transaction(async (tx) => {
         const ids = captures.map((c) => c.id);
         await tx.mention.deleteMany({ where: { captureId: { in: ids } } });
         await tx.mention.createMany({
-          data: captures.flatMap((capture) => {
-            const analysis = analyzeAnswer({ answer: capture.answerText!, brand, competitors: brand.competitors });
-            return mentionRows(analysis, brand.id, brand.competitors.map((c) => c.id)).map((m) => ({ ...m, workspaceId: run.workspaceId, captureId: capture.id }));
-          }),
+          data: analyses.flatMap(({ capture, analysis }) =>
+            mentionRows(analysis, brand.id, brand.competitors.map((c) => c.id)).map((m) => ({ ...m, workspaceId: run.workspaceId, captureId: capture.id })),
+          ),
         });
         const own = captures.flatMap((c) => c.citations).filter((c) => isOwnDomain(c.domain, brand.domains)).map((c) => c.id);
         await tx.citation.updateMany({ where: { captureId: { in: ids } }, data: { isOwnDomain: false } });
         await tx.citation.updateMany({ where: { id: { in: own } }, data: { isOwnDomain: true } });
-        await tx.capture.updateMany({ where: { id: { in: ids } }, data: { analyzedAt: new Date() } });
+        const truncated = analyses.filter((a) => a.analysis.truncated).map((a) => a.capture.id);
+        await tx.capture.updateMany({ where: { id: { in: ids } }, data: { analyzedAt: new Date(), analysisTruncated: false } });
+        await tx.capture.updateMany({ where: { id: { in: truncated } }, data: { analysisTruncated: true } });
         done += captures.length;
         await tx.analysisRun.update({ where: { id: run.id }, data: { done } });
       });

@@ -11,6 +11,19 @@ describe("segmentsOf", () => {
       "c | d",
     ]);
   });
+
+  it("reads any depth of quotes and lists, skips code, and keeps citations and names with markers in them", () => {
+    const answer = [
+      `${"> ".repeat(5000)}- **Deep** in [quotes](https://x.com/a_(b)) and lists.`,
+      "",
+      "```js",
+      "HubSpot.init();",
+      "```",
+      "E*TRADE and snake_case stay; see [1] and ![logo](https://x.com/logo.png) Acme\\_Corp.",
+      "## Closing ##",
+    ].join("\n");
+    expect(segmentsOf(answer)).toEqual(["Deep in quotes and lists.", "E*TRADE and snake_case stay; see [1] and logo Acme_Corp.", "Closing"]);
+  });
 });
 
 describe("sentencesOf", () => {

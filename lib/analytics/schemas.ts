@@ -1,6 +1,7 @@
 // The analytics filter as the browser sends it (server actions, the export's query string) and
 // the date arithmetic both sides share. No server-only code: the filter bar uses it too.
 import { z } from "zod";
+import { text } from "@/lib/validation/text";
 
 export const MAX_RANGE_DAYS = 400;
 export const DEFAULT_RANGE_DAYS = 30;
@@ -27,7 +28,7 @@ export const analyticsFilterInput = z
   .object({
     brandId: z.uuid("Unknown brand").optional(),
     providers: z.array(z.uuid("Unknown provider")).max(100).default([]),
-    tags: z.array(z.string().trim().min(1).max(100)).max(100).default([]),
+    tags: z.array(text({ min: 1, max: 100, label: "A tag" })).max(100).default([]),
     /** First day shown (UTC). Defaults to 29 days before `to`. */
     from: day.optional(),
     /** Last day shown (UTC), inclusive. Defaults to today. */

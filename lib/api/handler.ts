@@ -1,9 +1,10 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { authenticateApiKey } from "@/lib/api-keys/api-keys";
+import { authenticateApiKey, type ApiKeyCaller } from "@/lib/api-keys/api-keys";
 import type { Caller } from "@/lib/checks/cancel-retry";
-import { UserError } from "@/lib/errors";
+import { ForbiddenError, UserError } from "@/lib/errors";
+import { hasControlCharacters } from "@/lib/validation/text";
 
 /** Largest JSON body the API reads. */
 const MAX_BODY_BYTES = 1_000_000;
@@ -45,6 +46,18 @@ async function readBodyText(request: Request): Promise<string> {
   return new TextDecoder().decode(Buffer.concat(chunks));
 }
 
+/**
+ * Reads and validates the query string. A value with a NUL or another control character is a
+ * 400 naming its parameter, whatever the schema does with it (PostgreSQL cannot store NUL).
+ */
+export function readQuery<S extends z.ZodType>(request: Request, schema: S): z.output<S> {
+  const params = Object.fromEntries(new URL(request.url).searchParams);
+  for (const [name, value] of Object.entries(params)) {
+    if (hasControlCharacters(value)) throw new ApiProblem(400, "validation_error", `${name}: the value contains a control character or a line break; remove it`, name);
+  }
+  return parseOrThrow(schema, params);
+}
+
 export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
@@ -68,7 +81,9 @@ export class ApiProblem extends Error {
 
 /**
  * Every /api/v1 route goes through here: the bearer key is authenticated and turned into a
- * caller scoped to its workspace (API keys act with the admin role), and every error becomes
+ * caller scoped to its workspace, acting as the key's member with the lower of the key's scope
+ * and that member's current role (lib/api-keys/api-keys.ts), so each route's `canX` call judges
+ * the key as it would judge that member in the UI. Every error becomes
  * `{ "error": { "code", "message", "field"? } }` with a fitting status.
  */
 export function apiRoute<P>(handler: (ctx: ApiContext, params: P) => Promise<Response>) {
@@ -76,13 +91,18 @@ export function apiRoute<P>(handler: (ctx: ApiContext, params: P) => Promise<Res
     const header = request.headers.get("authorization") ?? "";
     const key = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
     if (!key) return apiError(401, "unauthorized", "Send an API key as `Authorization: Bearer <key>`. Create one in Settings.");
+    let auth: ApiKeyCaller | null = null;
     try {
-      const auth = await authenticateApiKey(key);
-      if (!auth) return apiError(401, "unauthorized", "This API key is not valid or was revoked.");
-      const caller = { workspaceId: auth.workspaceId, userId: null, role: "admin" as const, apiKeyId: auth.apiKeyId };
+      auth = await authenticateApiKey(key);
+      if (!auth) return apiError(401, "unauthorized", "This API key is not valid, was revoked, or belongs to someone who left the workspace.");
+      const caller = { workspaceId: auth.workspaceId, userId: auth.userId, role: auth.role, apiKeyId: auth.apiKeyId };
       return await handler({ caller, request }, await route.params);
     } catch (error) {
       if (error instanceof ApiProblem) return apiError(error.status, error.code, error.message, error.field);
+      if (error instanceof ForbiddenError && auth) {
+        const why = `This API key acts as ${auth.role} (its scope is ${auth.scope}; its member is ${/^[aeiou]/.test(auth.memberRole) ? "an" : "a"} ${auth.memberRole}).`;
+        return apiError(error.status, error.code, `${error.message} ${why}`, error.field);
+      }
       if (error instanceof UserError) return apiError(error.status, error.code, error.message, error.field);
       const requestId = randomUUID().slice(0, 8);
       console.error(`[api] request ${requestId} failed:`, error);

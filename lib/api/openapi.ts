@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { createCheckBody } from "@/lib/api/schemas";
+import { API_KEY_SCOPE_DESCRIPTIONS, API_KEY_SCOPES, type ApiKeyScope } from "@/lib/api-keys/scopes";
 import { CHECK_STATUSES } from "@/lib/captures/states";
+import { connectionInputSchema, providerConfigInputSchema } from "@/lib/providers/schemas";
 
 const error = {
   description: "Error",
@@ -12,7 +14,35 @@ const page = [
   { name: "page", in: "query", schema: { type: "integer", minimum: 1, default: 1 } },
   { name: "pageSize", in: "query", schema: { type: "integer", minimum: 1, maximum: 100, default: 20 } },
 ];
-const errors = { 400: error, 401: error, 403: error, 404: error, 422: error };
+const forbidden = {
+  ...error,
+  description: "The key may not do this: its scope, or its member's current role, is too low (the message says which role the key acts as).",
+};
+const errors = { 400: error, 401: error, 403: forbidden, 404: error, 422: error };
+
+/** The scope an operation needs (OpenAPI 3.1 lets a bearer requirement name roles). */
+const needs = (scope: ApiKeyScope) => ({ security: [{ bearer: [scope] }] });
+
+const scopes =
+  `Every key has a scope, chosen when it is created: ${API_KEY_SCOPES.map((s) => `\`${s}\` (${API_KEY_SCOPE_DESCRIPTIONS[s]})`).join("; ")}. ` +
+  "A key belongs to the member who created it (keys made with the CLI: the workspace's first owner) and acts with its scope or that member's current role, whichever is lower; " +
+  "it stops working (401) when that member leaves the workspace. A request the key may not make is refused with 403 and stores nothing.";
+
+/** What GET /api/v1/providers answers (app/api/v1/providers/route.ts). */
+const providersResponse = z.object({
+  providers: z.array(
+    z.object({
+      name: z.string().describe("What a check names it"),
+      connection: z.string().describe("The instance's provider connection it runs on; operators set its prices, limits and API key"),
+      adapter: connectionInputSchema.shape.adapter,
+      model: z.string(),
+      searchMode: providerConfigInputSchema.shape.searchMode,
+      enabled: z.boolean().describe("Enabled by the workspace's admins"),
+      granted: z.boolean().describe("Its connection is still granted to the workspace (and enabled by the operators)"),
+      configured: z.boolean().describe("This server has the API key its connection needs"),
+    }),
+  ),
+});
 
 /** The REST API described for clients (served at /api/v1/openapi.json). */
 export const openApiDocument = {
@@ -22,35 +52,57 @@ export const openApiDocument = {
     version: "1",
     description:
       "Start and follow checks from scripts. Authenticate with `Authorization: Bearer <key>` (create keys in Settings or with `npm run beacon -- api-key create`). " +
-      "Money is in integer micro-dollars (1 USD = 1,000,000). Errors are `{ \"error\": { \"code\", \"message\", \"field\"? } }`.",
+      "Money is in integer micro-dollars (1 USD = 1,000,000). Errors are `{ \"error\": { \"code\", \"message\", \"field\"? } }`. " +
+      scopes,
   },
-  components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },
+  components: { securitySchemes: { bearer: { type: "http", scheme: "bearer", description: scopes } } },
   security: [{ bearer: [] }],
   paths: {
     "/api/v1/checks": {
       post: {
         summary: "Start a check",
         description:
-          "Same Idempotency-Key and same body: the same check (202, header idempotent-replayed). Same key, different body: 422. Missing key: 400. Over the monthly budget: 402.",
+          "Scope `write` or `admin`. Same Idempotency-Key and same body: the same check (202, header idempotent-replayed). Same key, different body: 422. Missing key: 400. Over the monthly budget: 402.",
+        ...needs("write"),
         parameters: [{ name: "Idempotency-Key", in: "header", required: true, schema: { type: "string", minLength: 8, maxLength: 200 } }],
         requestBody: { required: true, content: { "application/json": { schema: z.toJSONSchema(createCheckBody, { io: "input" }) } } },
         responses: { 202: ok("The check (new or replayed)"), 402: error, ...errors },
       },
       get: {
         summary: "List checks",
+        ...needs("read"),
         parameters: [...page, { name: "status", in: "query", schema: { type: "string", enum: [...CHECK_STATUSES] } }],
         responses: { 200: ok("A page of checks"), ...errors },
       },
     },
-    "/api/v1/checks/{id}": { get: { summary: "A check with its progress and captures", parameters: [id], responses: { 200: ok("The check"), ...errors } } },
-    "/api/v1/checks/{id}/cancel": { post: { summary: "Cancel a check", parameters: [id], responses: { 202: ok("What was cancelled"), ...errors } } },
-    "/api/v1/captures/{id}": { get: { summary: "A capture: answer, attempts, sources", parameters: [id], responses: { 200: ok("The capture"), ...errors } } },
-    "/api/v1/captures/{id}/cancel": { post: { summary: "Cancel a capture", parameters: [id], responses: { 202: ok("Cancelled"), ...errors } } },
-    "/api/v1/captures/{id}/retry": { post: { summary: "Retry a failed or cancelled capture", parameters: [id], responses: { 202: ok("Queued again"), 402: error, ...errors } } },
-    "/api/v1/brands": { get: { summary: "Brands and competitors", responses: { 200: ok("Brands"), ...errors } } },
+    "/api/v1/checks/{id}": { get: { summary: "A check with its progress and captures", ...needs("read"), parameters: [id], responses: { 200: ok("The check"), ...errors } } },
+    "/api/v1/checks/{id}/cancel": {
+      post: {
+        summary: "Cancel a check",
+        description: "Scope `admin`, or `write` for a check the key's member started (in the UI or with one of their keys).",
+        ...needs("write"),
+        parameters: [id],
+        responses: { 202: ok("What was cancelled"), ...errors },
+      },
+    },
+    "/api/v1/captures/{id}": { get: { summary: "A capture: answer, attempts, sources", ...needs("read"), parameters: [id], responses: { 200: ok("The capture"), ...errors } } },
+    "/api/v1/captures/{id}/cancel": {
+      post: {
+        summary: "Cancel a capture",
+        description: "Scope `admin`, or `write` for a capture of a check the key's member started.",
+        ...needs("write"),
+        parameters: [id],
+        responses: { 202: ok("Cancelled"), ...errors },
+      },
+    },
+    "/api/v1/captures/{id}/retry": {
+      post: { summary: "Retry a failed or cancelled capture", description: "Scope `admin`.", ...needs("admin"), parameters: [id], responses: { 202: ok("Queued again"), 402: error, ...errors } },
+    },
+    "/api/v1/brands": { get: { summary: "Brands and competitors", ...needs("read"), responses: { 200: ok("Brands"), ...errors } } },
     "/api/v1/prompts": {
       get: {
         summary: "Prompts",
+        ...needs("read"),
         parameters: [
           { name: "page", in: "query", schema: { type: "integer", minimum: 1, default: 1 } },
           { name: "pageSize", in: "query", schema: { type: "integer", minimum: 5, maximum: 100, default: 25 } },
@@ -60,6 +112,13 @@ export const openApiDocument = {
         responses: { 200: ok("A page of prompts"), ...errors },
       },
     },
-    "/api/v1/providers": { get: { summary: "Providers a check can name", responses: { 200: ok("Providers"), ...errors } } },
+    "/api/v1/providers": {
+      get: {
+        summary: "Providers a check can name",
+        description: "The workspace's providers. A check may name one that is enabled, granted and configured.",
+        ...needs("read"),
+        responses: { 200: { description: "Providers", content: { "application/json": { schema: z.toJSONSchema(providersResponse) } } }, ...errors },
+      },
+    },
   },
 };

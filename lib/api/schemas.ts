@@ -2,6 +2,7 @@ import { z } from "zod";
 import { MAX_PROMPTS_PER_CHECK, MAX_SAMPLES } from "@/lib/checks/schemas";
 import { MAX_PROMPT_LENGTH } from "@/lib/prompts/schemas";
 import { CHECK_STATUSES } from "@/lib/captures/states";
+import { text } from "@/lib/validation/text";
 
 export const createCheckBody = z
   .object({
@@ -10,14 +11,19 @@ export const createCheckBody = z
       .array(
         z.union([
           z.uuid("a prompt must be a prompt id or { \"text\": \"...\" }"),
-          z.object({ text: z.string().trim().min(3, "a prompt needs at least 3 characters").max(MAX_PROMPT_LENGTH, `a prompt can have at most ${MAX_PROMPT_LENGTH} characters`) }).strict(),
+          z.object({ text: text({ min: 3, max: MAX_PROMPT_LENGTH, multiline: true, label: "A prompt" }) }).strict(),
         ]),
       )
       .min(1, "give at least one prompt, or leave prompts out to use all")
       .max(MAX_PROMPTS_PER_CHECK, `a check can ask at most ${MAX_PROMPTS_PER_CHECK} prompts`)
       .optional(),
-    tag: z.string().trim().toLowerCase().min(1).max(40).optional(),
-    providers: z.array(z.string().trim().min(1).max(100)).min(1, "name at least one provider (GET /api/v1/providers lists them)").max(20),
+    tag: text({ min: 1, max: 40, label: "The tag" })
+      .transform((tag) => tag.toLowerCase())
+      .optional(),
+    providers: z
+      .array(text({ min: 1, max: 100, label: "A provider name" }))
+      .min(1, "name at least one provider (GET /api/v1/providers lists them)")
+      .max(20),
     samples: z.number().int().min(1).max(MAX_SAMPLES).default(1),
   })
   .strict()

@@ -1,5 +1,6 @@
 // Who may do what. Every server action and API route calls one of these before touching data;
 // the data functions in lib/ additionally scope every query by workspaceId.
+import type { ApiKeyScope } from "@/lib/api-keys/scopes";
 import { ForbiddenError } from "@/lib/errors";
 
 export type Role = "owner" | "admin" | "member" | "viewer";
@@ -24,8 +25,24 @@ export const canRetryCapture = (actor: Actor) => atLeast(actor, "admin");
 export const canManageMembers = (actor: Actor) => atLeast(actor, "admin");
 /** Give someone the owner role, or change an owner: owners only. */
 export const canManageOwners = (actor: Actor) => atLeast(actor, "owner");
-/** Provider configurations, prices, breakers, budgets, API keys. */
+/** Provider configurations, prices, breakers, budgets. */
 export const canManageWorkspaceSettings = (actor: Actor) => atLeast(actor, "admin");
+
+const scopeRole: Record<ApiKeyScope, Role> = { read: "viewer", write: "member", admin: "admin" };
+/** The role a scope stands for: read -> viewer, write -> member, admin -> admin. */
+export const apiKeyScopeRole = (scope: ApiKeyScope): Role => scopeRole[scope];
+
+/**
+ * The role an API key acts with: the lower of its scope's role and its member's current role.
+ * An owner's admin key acts as admin; an admin key of someone demoted to member acts as member.
+ */
+export const apiKeyRole = (scope: ApiKeyScope, memberRole: Role): Role =>
+  rank[scopeRole[scope]] <= rank[memberRole] ? scopeRole[scope] : memberRole;
+/** Create an API key with `scope`: never one that could do more than its creator (viewers: read keys). */
+export const canCreateApiKey = (actor: Actor, scope: ApiKeyScope) => atLeast(actor, scopeRole[scope]);
+/** Revoke an API key: admins and owners any key of the workspace, everyone else their own. */
+export const canRevokeApiKey = (actor: Actor, key: { createdById: string | null }) =>
+  atLeast(actor, "admin") || (actor.userId !== null && key.createdById === actor.userId);
 
 export function assertCan(allowed: boolean, message = "You do not have permission to do that in this workspace."): void {
   if (!allowed) throw new ForbiddenError(message);

@@ -14,7 +14,8 @@ type Tx = Prisma.TransactionClient;
 //   inFlightMicros  worst cases of the calls running now, taken before each call
 //   chargedMicros   what attempts cost (actual, or the estimate of an unknown or aborted call)
 // The hard cap is charged + inFlight <= budget: a call starts only if its worst case fits, and
-// it is charged at most that worst case. Only lib/captures/lifecycle calls the writers below,
+// it is charged at most that worst case. grant_spend_periods keeps the same two sums per
+// workspace, connection and month, capped by the grant's monthly limit. Only lib/captures/lifecycle calls the writers below,
 // inside its transitions, after the capture and check rows are locked (one lock order).
 
 /** The current month in the database's clock, as a `date`. */
@@ -25,22 +26,38 @@ export class BudgetExceededError extends UserError {
   override readonly code = "budget_exceeded";
 }
 
-const limitOf = (workspaceSql: Prisma.Sql) => Prisma.sql`(SELECT w."monthlyBudgetMicros" FROM workspaces w WHERE w.id = ${workspaceSql})`;
+/** A monthly ledger with a limit: the workspace's budget, or its spend on one granted connection. */
+type Ledger = { table: Prisma.Sql; keyColumns: Prisma.Sql; keyValues: Prisma.Sql; limit: Prisma.Sql };
+
+const workspaceBudget = (workspaceId: string): Ledger => ({
+  table: Prisma.raw("budget_periods"),
+  keyColumns: Prisma.raw(`"workspaceId", "periodStart"`),
+  keyValues: Prisma.sql`${workspaceId}::uuid, ${CURRENT_PERIOD}`,
+  limit: Prisma.sql`(SELECT w."monthlyBudgetMicros" FROM workspaces w WHERE w.id = ${workspaceId}::uuid)`,
+});
+
+const grantSpend = (workspaceId: string, connectionId: string): Ledger => ({
+  table: Prisma.raw("grant_spend_periods"),
+  keyColumns: Prisma.raw(`"connectionId", "workspaceId", "periodStart"`),
+  keyValues: Prisma.sql`${connectionId}::uuid, ${workspaceId}::uuid, ${CURRENT_PERIOD}`,
+  limit: Prisma.sql`(SELECT g."monthlySpendLimitMicros" FROM connection_grants g WHERE g."connectionId" = ${connectionId}::uuid AND g."workspaceId" = ${workspaceId}::uuid)`,
+});
 
 /**
- * Adds `amount` to this month's `column`, atomically and only if `column` plus the charged sum
- * stays within the budget (no limit: always). Returns the month, or null when it did not fit.
+ * Adds `amount` to this month's `column` of the ledger, atomically and only if `column` plus the
+ * charged sum stays within its limit (no limit: always). Returns the month, or null when it did
+ * not fit.
  */
-async function addWithinBudget(tx: Tx, workspaceId: string, column: "reservedMicros" | "inFlightMicros", amount: number): Promise<Date | null> {
-  const limit = limitOf(Prisma.sql`${workspaceId}::uuid`);
+async function addWithinLimit(tx: Tx, ledger: Ledger, column: "reservedMicros" | "inFlightMicros", amount: number): Promise<Date | null> {
+  const { table, limit } = ledger;
   const col = Prisma.raw(`"${column}"`);
   const rows = await tx.$queryRaw<{ period: Date }[]>`
-    INSERT INTO budget_periods ("workspaceId", "periodStart", ${col}, "updatedAt")
-    SELECT ${workspaceId}::uuid, ${CURRENT_PERIOD}, ${amount}, now()
+    INSERT INTO ${table} (${ledger.keyColumns}, ${col}, "updatedAt")
+    SELECT ${ledger.keyValues}, ${amount}, now()
     WHERE ${limit} IS NULL OR ${amount} <= ${limit}
-    ON CONFLICT ("workspaceId", "periodStart") DO UPDATE
-      SET ${col} = budget_periods.${col} + EXCLUDED.${col}, "updatedAt" = now()
-      WHERE ${limit} IS NULL OR budget_periods."chargedMicros" + budget_periods.${col} + EXCLUDED.${col} <= ${limit}
+    ON CONFLICT (${ledger.keyColumns}) DO UPDATE
+      SET ${col} = ${table}.${col} + EXCLUDED.${col}, "updatedAt" = now()
+      WHERE ${limit} IS NULL OR ${table}."chargedMicros" + ${table}.${col} + EXCLUDED.${col} <= ${limit}
     RETURNING "periodStart" AS period`;
   return rows[0]?.period ?? null;
 }
@@ -51,7 +68,7 @@ async function addWithinBudget(tx: Tx, workspaceId: string, column: "reservedMic
  * is in; refuses with the shortfall otherwise.
  */
 export async function holdBudget(tx: Tx, workspaceId: string, amountMicros: number): Promise<Date> {
-  const period = await addWithinBudget(tx, workspaceId, "reservedMicros", amountMicros);
+  const period = await addWithinLimit(tx, workspaceBudget(workspaceId), "reservedMicros", amountMicros);
   if (period) return period;
   const status = await budgetStatus(workspaceId, tx);
   const limitMicros = status.limitMicros ?? 0;
@@ -74,15 +91,21 @@ export async function releaseHolds(tx: Tx, holds: { workspaceId: string; period:
 
 /**
  * The hard cap: takes `worstMicros` for a call about to start, only if charged + in flight +
- * worstMicros stays within the budget. Returns the month it is taken in, or null when the
- * budget cannot cover the call (the capture then waits for budget).
+ * worstMicros stays within the workspace's budget AND within its grant's monthly limit on the
+ * connection. Returns the month it is taken in, or what refused it (the capture then waits).
  */
-export function reserveCall(tx: Tx, workspaceId: string, worstMicros: number): Promise<Date | null> {
-  return addWithinBudget(tx, workspaceId, "inFlightMicros", worstMicros);
+export async function reserveCall(tx: Tx, call: { workspaceId: string; connectionId: string; worstMicros: number }): Promise<{ period: Date } | { refusedBy: "budget" | "grant" }> {
+  const period = await addWithinLimit(tx, workspaceBudget(call.workspaceId), "inFlightMicros", call.worstMicros);
+  if (!period) return { refusedBy: "budget" };
+  if (await addWithinLimit(tx, grantSpend(call.workspaceId, call.connectionId), "inFlightMicros", call.worstMicros)) return { period };
+  await tx.$executeRaw`
+    UPDATE budget_periods SET "inFlightMicros" = "inFlightMicros" - ${call.worstMicros}
+    WHERE "workspaceId" = ${call.workspaceId}::uuid AND "periodStart" = ${period}::date`;
+  return { refusedBy: "grant" };
 }
 
-/** A call ended: its worst case leaves "in flight" and what it cost is charged, in its month. */
-export async function settleCall(tx: Tx, call: { workspaceId: string; period: Date; reservedMicros: bigint; chargeMicros: bigint }): Promise<void> {
+/** A call ended: its worst case leaves "in flight" and what it cost is charged, in its month, in both ledgers. */
+export async function settleCall(tx: Tx, call: { workspaceId: string; connectionId: string; period: Date; reservedMicros: bigint; chargeMicros: bigint }): Promise<void> {
   await tx.$executeRaw`
     INSERT INTO budget_periods ("workspaceId", "periodStart", "chargedMicros", "updatedAt")
     VALUES (${call.workspaceId}::uuid, ${call.period}::date, ${call.chargeMicros}, now())
@@ -90,17 +113,13 @@ export async function settleCall(tx: Tx, call: { workspaceId: string; period: Da
       "inFlightMicros" = budget_periods."inFlightMicros" - ${call.reservedMicros},
       "chargedMicros" = budget_periods."chargedMicros" + EXCLUDED."chargedMicros",
       "updatedAt" = now()`;
-}
-
-/** Moves a hold taken in an earlier month into the current one (a capture that runs later). */
-export async function moveHoldToCurrentPeriod(tx: Tx, workspaceId: string, from: Date, micros: bigint): Promise<Date> {
-  await releaseHolds(tx, [{ workspaceId, period: from, micros }]);
-  const [row] = await tx.$queryRaw<{ period: Date }[]>`
-    INSERT INTO budget_periods ("workspaceId", "periodStart", "reservedMicros", "updatedAt")
-    VALUES (${workspaceId}::uuid, ${CURRENT_PERIOD}, ${micros}, now())
-    ON CONFLICT ("workspaceId", "periodStart") DO UPDATE SET "reservedMicros" = budget_periods."reservedMicros" + EXCLUDED."reservedMicros", "updatedAt" = now()
-    RETURNING "periodStart" AS period`;
-  return row!.period;
+  await tx.$executeRaw`
+    INSERT INTO grant_spend_periods ("connectionId", "workspaceId", "periodStart", "chargedMicros", "updatedAt")
+    VALUES (${call.connectionId}::uuid, ${call.workspaceId}::uuid, ${call.period}::date, ${call.chargeMicros}, now())
+    ON CONFLICT ("connectionId", "workspaceId", "periodStart") DO UPDATE SET
+      "inFlightMicros" = grant_spend_periods."inFlightMicros" - ${call.reservedMicros},
+      "chargedMicros" = grant_spend_periods."chargedMicros" + EXCLUDED."chargedMicros",
+      "updatedAt" = now()`;
 }
 
 export type BudgetStatus = {

@@ -1,9 +1,10 @@
 import { z } from "zod";
+import { text } from "@/lib/validation/text";
 
-const name = z.string().trim().min(1, "Enter a name").max(100, "Use at most 100 characters");
+const name = text({ max: 100, label: "A name" }).pipe(z.string().min(1, "Enter a name"));
 
 const aliases = z
-  .array(z.string().trim().min(1).max(100, "An alias can have at most 100 characters"))
+  .array(text({ min: 1, max: 100, label: "An alias" }))
   .max(20, "Use at most 20 aliases")
   .transform((list) => [...new Set(list)]);
 

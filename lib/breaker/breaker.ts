@@ -1,15 +1,17 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { db } from "@/lib/db/prisma";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import { Prisma } from "@/lib/generated/prisma/client";
 
-// A circuit breaker per provider configuration, shared by every worker process (DESIGN.md
+// A circuit breaker per connection and model, shared by every worker process and workspace (DESIGN.md
 // "Circuit breaker"). Its state is a row in breaker_states, changed only under that row's lock,
 // and every time comparison uses the database clock, so processes on different machines agree
 // and no local clock jump can open or close it.
 
-export type BreakerConfig = {
-  id: string;
+/** A breaker belongs to a connection and model, shared by every workspace that uses them. */
+export type BreakerKey = { connectionId: string; model: string };
+
+export type BreakerConfig = BreakerKey & {
   breakerWindowSize: number;
   breakerMinCalls: number;
   breakerFailureRatePct: number;
@@ -39,17 +41,19 @@ type StateRow = {
   now: Date;
 };
 
-async function lockState(tx: Tx, providerConfigId: string): Promise<StateRow> {
-  await tx.$executeRaw`INSERT INTO breaker_states ("providerConfigId", "updatedAt") VALUES (${providerConfigId}::uuid, now()) ON CONFLICT DO NOTHING`;
+const where = (key: BreakerKey) => Prisma.sql`"connectionId" = ${key.connectionId}::uuid AND model = ${key.model}`;
+
+async function lockState(tx: Tx, key: BreakerKey): Promise<StateRow> {
+  await tx.$executeRaw`INSERT INTO breaker_states ("connectionId", model, "updatedAt") VALUES (${key.connectionId}::uuid, ${key.model}, now()) ON CONFLICT DO NOTHING`;
   const [row] = await tx.$queryRaw<StateRow[]>`
     SELECT status::text AS status, "forcedStatus"::text AS "forcedStatus", "openUntil", "probeToken", "probeStartedAt", "recentFailures",
            (now() AT TIME ZONE 'UTC') AS now
-    FROM breaker_states WHERE "providerConfigId" = ${providerConfigId}::uuid FOR UPDATE`;
+    FROM breaker_states WHERE ${where(key)} FOR UPDATE`;
   return row!;
 }
 
-async function shortCircuit(tx: Tx, providerConfigId: string, retryInMs: number): Promise<Permission> {
-  await tx.$executeRaw`UPDATE breaker_states SET "shortCircuitCount" = "shortCircuitCount" + 1, "updatedAt" = now() WHERE "providerConfigId" = ${providerConfigId}::uuid`;
+async function shortCircuit(tx: Tx, key: BreakerKey, retryInMs: number): Promise<Permission> {
+  await tx.$executeRaw`UPDATE breaker_states SET "shortCircuitCount" = "shortCircuitCount" + 1, "updatedAt" = now() WHERE ${where(key)}`;
   return { allowed: false, retryInMs: Math.max(1, Math.round(retryInMs)) };
 }
 
@@ -62,36 +66,36 @@ async function shortCircuit(tx: Tx, providerConfigId: string, retryInMs: number)
 export async function acquirePermission(config: BreakerConfig): Promise<Permission> {
   // Fast path, no lock: a closed breaker (the usual case) lets the call through.
   const [quick] = await db().$queryRaw<{ status: string; forcedStatus: string | null }[]>`
-    SELECT status::text AS status, "forcedStatus"::text AS "forcedStatus" FROM breaker_states WHERE "providerConfigId" = ${config.id}::uuid`;
+    SELECT status::text AS status, "forcedStatus"::text AS "forcedStatus" FROM breaker_states WHERE ${where(config)}`;
   if (!quick || quick.forcedStatus === "closed" || (quick.status === "closed" && !quick.forcedStatus)) return { allowed: true, probeToken: null };
 
   return db().$transaction(async (tx) => {
-    const state = await lockState(tx, config.id);
+    const state = await lockState(tx, config);
     const now = state.now.getTime();
     const openFor = config.breakerOpenSeconds * 1000;
     if (state.forcedStatus === "closed") return { allowed: true, probeToken: null };
-    if (state.forcedStatus === "open") return shortCircuit(tx, config.id, openFor);
+    if (state.forcedStatus === "open") return shortCircuit(tx, config, openFor);
     if (state.status === "closed") return { allowed: true, probeToken: null };
 
     if (state.status === "open" && state.openUntil && state.openUntil.getTime() > now) {
-      return shortCircuit(tx, config.id, state.openUntil.getTime() - now);
+      return shortCircuit(tx, config, state.openUntil.getTime() - now);
     }
     const probeAlive = state.status === "half_open" && state.probeToken && state.probeStartedAt && now - state.probeStartedAt.getTime() < config.breakerProbeTimeoutMs + PROBE_SLACK_MS;
-    if (probeAlive) return shortCircuit(tx, config.id, Math.min(openFor, 5_000));
+    if (probeAlive) return shortCircuit(tx, config, Math.min(openFor, 5_000));
 
     const probeToken = randomUUID();
     await tx.$executeRaw`
       UPDATE breaker_states SET status = 'half_open', "probeToken" = ${probeToken}::uuid, "probeStartedAt" = now() AT TIME ZONE 'UTC', "updatedAt" = now()
-      WHERE "providerConfigId" = ${config.id}::uuid`;
+      WHERE ${where(config)}`;
     return { allowed: true, probeToken };
   });
 }
 
 /** Gives the probe back unused (the capture could not run after all), so another caller can probe. */
-export async function releaseProbe(providerConfigId: string, probeToken: string): Promise<void> {
+export async function releaseProbe(key: BreakerKey, probeToken: string): Promise<void> {
   await db().$executeRaw`
     UPDATE breaker_states SET status = 'open', "probeToken" = NULL, "probeStartedAt" = NULL, "openUntil" = now() AT TIME ZONE 'UTC', "updatedAt" = now()
-    WHERE "providerConfigId" = ${providerConfigId}::uuid AND "probeToken" = ${probeToken}::uuid`;
+    WHERE ${where(key)} AND "probeToken" = ${probeToken}::uuid`;
 }
 
 export type CallOutcome = "success" | "failure" | "ignored";
@@ -107,17 +111,17 @@ export async function recordCall(config: BreakerConfig, outcome: CallOutcome, la
   if (!probeToken && outcome === "ignored") return;
   if (!probeToken && (await recordWhileClosed(config, failed, slow))) return;
   await db().$transaction(async (tx) => {
-    const state = await lockState(tx, config.id);
+    const state = await lockState(tx, config);
     const counters = counterUpdates(outcome, failed, slow);
     if (probeToken && state.probeToken === probeToken) {
       if (outcome === "ignored") {
-        await tx.$executeRaw`UPDATE breaker_states SET status = 'open', "probeToken" = NULL, "probeStartedAt" = NULL, "openUntil" = now() AT TIME ZONE 'UTC', "updatedAt" = now() WHERE "providerConfigId" = ${config.id}::uuid`;
+        await tx.$executeRaw`UPDATE breaker_states SET status = 'open', "probeToken" = NULL, "probeStartedAt" = NULL, "openUntil" = now() AT TIME ZONE 'UTC', "updatedAt" = now() WHERE ${where(config)}`;
         return;
       }
       if (failed) await open(tx, config, counters);
       else {
-        await recordTransition(tx, config.id, "breaker_closed");
-        await tx.breakerState.update({ where: { providerConfigId: config.id }, data: { ...counters, status: "closed", recentFailures: [], probeToken: null, probeStartedAt: null, openedAt: null, openUntil: null } });
+        await recordTransition(tx, config, "breaker_closed");
+        await tx.breakerState.update({ where: { connectionId_model: { connectionId: config.connectionId, model: config.model } }, data: { ...counters, status: "closed", recentFailures: [], probeToken: null, probeStartedAt: null, openedAt: null, openUntil: null } });
       }
       return;
     }
@@ -125,7 +129,7 @@ export async function recordCall(config: BreakerConfig, outcome: CallOutcome, la
     if (state.status !== "closed" || state.forcedStatus) {
       // A call that started before the breaker opened, or one an admin let through a forced
       // breaker: count it, but the window is paused.
-      await tx.breakerState.update({ where: { providerConfigId: config.id }, data: counters });
+      await tx.breakerState.update({ where: { connectionId_model: { connectionId: config.connectionId, model: config.model } }, data: counters });
       return;
     }
     const window = [...state.recentFailures, failed].slice(-config.breakerWindowSize);
@@ -133,7 +137,7 @@ export async function recordCall(config: BreakerConfig, outcome: CallOutcome, la
     if (window.length >= config.breakerMinCalls && failures * 100 >= config.breakerFailureRatePct * window.length) {
       await open(tx, config, counters);
     } else {
-      await tx.breakerState.update({ where: { providerConfigId: config.id }, data: { ...counters, recentFailures: window } });
+      await tx.breakerState.update({ where: { connectionId_model: { connectionId: config.connectionId, model: config.model } }, data: { ...counters, recentFailures: window } });
     }
   });
 }
@@ -152,14 +156,14 @@ async function recordWhileClosed(config: BreakerConfig, failed: boolean, slow: b
       "failureCount" = "failureCount" + ${failed ? 1 : 0},
       "slowCallCount" = "slowCallCount" + ${slow ? 1 : 0},
       "updatedAt" = now()
-    WHERE "providerConfigId" = ${config.id}::uuid AND status = 'closed' AND "forcedStatus" IS NULL
+    WHERE ${where(config)} AND status = 'closed' AND "forcedStatus" IS NULL
     RETURNING "recentFailures" AS window`;
   const window = rows[0]?.window;
   if (!window) return false;
   const failures = window.filter(Boolean).length;
   if (window.length >= config.breakerMinCalls && failures * 100 >= config.breakerFailureRatePct * window.length) {
     await db().$transaction(async (tx) => {
-      const state = await lockState(tx, config.id);
+      const state = await lockState(tx, config);
       if (state.status === "closed" && !state.forcedStatus) await open(tx, config, {});
     });
   }
@@ -173,30 +177,30 @@ function counterUpdates(outcome: CallOutcome, failed: boolean, slow: boolean) {
   };
 }
 
-/** Breaker transitions go to the events table, for the admin page and for audits. */
-async function recordTransition(tx: Tx, providerConfigId: string, kind: "breaker_opened" | "breaker_closed") {
+/** Breaker transitions go to the events table (instance-wide: no workspace), for the admin pages and audits. */
+async function recordTransition(tx: Tx, key: BreakerKey, kind: "breaker_opened" | "breaker_closed") {
   await tx.$executeRaw`
-    INSERT INTO events (id, "workspaceId", kind, data, "createdAt")
-    SELECT gen_random_uuid(), "workspaceId", ${kind}, json_build_object('providerConfigId', id::text, 'provider', name)::jsonb, now()
-    FROM provider_configs WHERE id = ${providerConfigId}::uuid`;
+    INSERT INTO events (id, kind, data, "createdAt")
+    SELECT gen_random_uuid(), ${kind}, json_build_object('connectionId', id::text, 'connection', name, 'model', ${key.model}::text)::jsonb, now()
+    FROM provider_connections WHERE id = ${key.connectionId}::uuid`;
 }
 
 async function open(tx: Tx, config: BreakerConfig, counters: ReturnType<typeof counterUpdates>) {
-  await recordTransition(tx, config.id, "breaker_opened");
-  await tx.breakerState.update({ where: { providerConfigId: config.id }, data: { ...counters, recentFailures: [], probeToken: null, probeStartedAt: null } });
+  await recordTransition(tx, config, "breaker_opened");
+  await tx.breakerState.update({ where: { connectionId_model: { connectionId: config.connectionId, model: config.model } }, data: { ...counters, recentFailures: [], probeToken: null, probeStartedAt: null } });
   await tx.$executeRaw`
     UPDATE breaker_states SET status = 'open', "openedAt" = coalesce(CASE WHEN status = 'half_open' THEN "openedAt" END, now() AT TIME ZONE 'UTC'),
       "openUntil" = (now() AT TIME ZONE 'UTC') + make_interval(secs => ${config.breakerOpenSeconds}), "updatedAt" = now()
-    WHERE "providerConfigId" = ${config.id}::uuid`;
+    WHERE ${where(config)}`;
 }
 
-/** Admins hold a breaker open or closed, or give it back to the automatic rules (null). */
-export async function forceBreaker(workspaceId: string, providerConfigId: string, forced: "open" | "closed" | null): Promise<boolean> {
-  const config = await db().providerConfig.findFirst({ where: { id: providerConfigId, workspaceId }, select: { id: true } });
-  if (!config) return false;
-  await db().$executeRaw`INSERT INTO breaker_states ("providerConfigId", "updatedAt") VALUES (${providerConfigId}::uuid, now()) ON CONFLICT DO NOTHING`;
+/** Operators hold a breaker open or closed, or give it back to the automatic rules (null). */
+export async function forceBreaker(key: BreakerKey, forced: "open" | "closed" | null): Promise<boolean> {
+  const connection = await db().providerConnection.findUnique({ where: { id: key.connectionId }, select: { id: true } });
+  if (!connection) return false;
+  await db().$executeRaw`INSERT INTO breaker_states ("connectionId", model, "updatedAt") VALUES (${key.connectionId}::uuid, ${key.model}, now()) ON CONFLICT DO NOTHING`;
   await db().breakerState.update({
-    where: { providerConfigId },
+    where: { connectionId_model: { connectionId: key.connectionId, model: key.model } },
     data:
       forced === "open"
         ? { forcedStatus: "open", status: "open", openedAt: new Date(), probeToken: null }

@@ -24,7 +24,7 @@ export type FailedCapture = {
   maxAttempts: number;
   searchMode: "on" | "off" | "auto";
   prompt: { text: string };
-  providerConfig: PriceTable & { unknownRetries: number };
+  connection: PriceTable & { unknownRetries: number };
 };
 
 /** The `fail` transition for a failed call. */
@@ -33,7 +33,7 @@ export async function failureOf(
   capture: FailedCapture,
   ctx: { partialText: string; latencyMs: number; limits: CallLimits },
 ): Promise<Failure> {
-  const config = capture.providerConfig;
+  const config = capture.connection;
   const estimate = unknownOutcomeCost(capture.prompt.text, capture.searchMode, ctx.limits, config);
   const base = { partialText: ctx.partialText || undefined };
   const aborted = (reason: string) => ({ outcome: "cancelled" as const, reason, costMicros: estimate, costIsEstimate: true, latencyMs: ctx.latencyMs });

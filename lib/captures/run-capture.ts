@@ -48,7 +48,8 @@ async function loadCapture(captureId: string) {
     where: { id: captureId },
     include: {
       prompt: { select: { text: true, country: true, language: true } },
-      providerConfig: true,
+      connection: true,
+      providerConfig: { select: { name: true } },
       brand: {
         select: {
           name: true,
@@ -63,6 +64,9 @@ async function loadCapture(captureId: string) {
 }
 type LoadedCapture = NonNullable<Awaited<ReturnType<typeof loadCapture>>>;
 
+/** The connection the capture runs on, keyed for its breaker by the capture's model. */
+const connectionOf = (capture: LoadedCapture) => ({ ...capture.connection, connectionId: capture.connection.id, model: capture.model });
+
 /**
  * One graphile-worker job = one try at a capture (DESIGN.md "How work flows", step 3). The
  * capture row is the source of truth: a job for a capture that is not waiting does nothing, so
@@ -73,7 +77,7 @@ export async function runCapture(captureId: string, options: RunCaptureOptions):
   const capture = await loadCapture(captureId);
   // A waiting capture with a cancel request cannot exist; if it does, the repair pass ends it.
   if (!capture || !isWaiting(capture.status) || capture.cancelRequestedAt) return "skipped";
-  const config = capture.providerConfig;
+  const config = connectionOf(capture);
 
   // Breaker open: no call and no attempt; the capture waits until the breaker may half-open.
   const permission = await acquirePermission(config);
@@ -88,7 +92,7 @@ export async function runCapture(captureId: string, options: RunCaptureOptions):
   try {
     const claim = await claimCapture({
       captureId,
-      provider: config,
+      connection: config,
       workerId: options.workerId,
       runToken,
       probeToken,
@@ -99,10 +103,10 @@ export async function runCapture(captureId: string, options: RunCaptureOptions):
       const attempt = await untilAnswered(() => db().attempt.findUnique({ where: { runToken }, select: { number: true, outcome: true } }));
       if (attempt !== "no answer" && attempt && !attempt.outcome) return { kind: "claimed", attemptNumber: attempt.number } as const;
       if (attempt === "no answer") options.warn?.(`capture ${captureId}: the claim failed (${lastLine(error)}) and whether it committed could not be read; run ${runToken} given up`);
-      if (probeToken) await releaseProbe(config.id, probeToken).catch(() => {});
+      if (probeToken) await releaseProbe(config, probeToken).catch(() => {});
       throw error;
     });
-    if (claim.kind !== "claimed" && probeToken) await releaseProbe(config.id, probeToken);
+    if (claim.kind !== "claimed" && probeToken) await releaseProbe(config, probeToken);
     switch (claim.kind) {
       case "breaker_open":
         await postponeCapture(captureId, { waitingFor: "breaker", delayMs: claim.delayMs });
@@ -116,7 +120,7 @@ export async function runCapture(captureId: string, options: RunCaptureOptions):
         return "skipped";
     }
     const readyAt = capture.nextAttemptAt ?? capture.createdAt;
-    queueWaitSeconds.observe({ provider: config.name }, Math.max(0, Date.now() - readyAt.getTime()) / 1000);
+    queueWaitSeconds.observe({ provider: capture.providerConfig.name }, Math.max(0, Date.now() - readyAt.getTime()) / 1000);
     return await runAttempt(capture, { runToken, probeToken, attemptNumber: claim.attemptNumber, limits }, options).catch((error: unknown) => {
       options.warn?.(`capture ${captureId}: run ${runToken} failed (${lastLine(error)}); given up`);
       throw error;
@@ -131,7 +135,7 @@ type Run = { runToken: string; probeToken: string | null; attemptNumber: number;
 /** The provider call of a claimed capture, and the transition that records its result. */
 async function runAttempt(capture: LoadedCapture, run: Run, options: RunCaptureOptions): Promise<RunOutcome> {
   const captureId = capture.id;
-  const config = capture.providerConfig;
+  const config = connectionOf(capture);
   const log = options.log ?? (() => {});
   const controller = new AbortController();
   const abort = (reason: string) => !controller.signal.aborted && controller.abort(reason);
@@ -148,7 +152,7 @@ async function runAttempt(capture: LoadedCapture, run: Run, options: RunCaptureO
   try {
     const adapter = adapterFor(config.adapter);
     if (!adapter?.configured()) {
-      throw new ProviderError(`Provider ${config.name} (${config.adapter}) is not configured on this server`, { retryClass: "permanent", reason: "not_configured" });
+      throw new ProviderError(`${config.name} (${config.adapter}) is not configured on this server`, { retryClass: "permanent", reason: "not_configured" });
     }
     response = await adapter.call({
       prompt: capture.prompt.text,
@@ -185,7 +189,7 @@ async function runAttempt(capture: LoadedCapture, run: Run, options: RunCaptureO
       await tellBreaker("success");
       const write = await persist(run.runToken, () => succeedCapture(captureId, run.runToken, successOf(capture, response!, latencyMs)), log);
       if (write === "abandoned") options.warn?.(`capture ${captureId}: the answer of run ${run.runToken} could not be recorded; run given up`);
-      executionSeconds.observe({ provider: config.name, outcome: "succeeded" }, latencyMs / 1000);
+      executionSeconds.observe({ provider: capture.providerConfig.name, outcome: "succeeded" }, latencyMs / 1000);
       return outcomeOf(write);
     }
     await tellBreaker(breakerOutcome(callError));
@@ -193,17 +197,17 @@ async function runAttempt(capture: LoadedCapture, run: Run, options: RunCaptureO
     const write = await persist(run.runToken, async () => failCapture(captureId, run.runToken, await failureOf(callError, capture, { partialText, latencyMs, limits: run.limits })), log);
     if (write === "abandoned") options.warn?.(`capture ${captureId}: the failure of run ${run.runToken} could not be recorded; run given up`);
     const outcome = callError instanceof CallAbortedError && callError.abortReason !== "timeout" ? "cancelled" : callError instanceof ProviderError && callError.retryClass !== "unknown" ? "failed" : "unknown";
-    executionSeconds.observe({ provider: config.name, outcome }, latencyMs / 1000);
+    executionSeconds.observe({ provider: capture.providerConfig.name, outcome }, latencyMs / 1000);
     log(`capture ${captureId} attempt ${run.attemptNumber}: ${(callError as Error)?.message ?? callError} -> ${write === "abandoned" ? write : write.kind === "lost" ? "lost" : write.status}`);
     return outcomeOf(write);
   } finally {
-    if (run.probeToken) await releaseProbe(config.id, run.probeToken).catch(() => {});
+    if (run.probeToken) await releaseProbe(config, run.probeToken).catch(() => {});
   }
 }
 
 /** The answer, its cost and its analysis. An analysis that throws must not throw a paid answer away. */
 function successOf(capture: LoadedCapture, response: ProviderResponse, latencyMs: number) {
-  let analysis: AnalysisResult = { entities: [], citations: [] };
+  let analysis: AnalysisResult = { entities: [], citations: [], truncated: false };
   try {
     analysis = analyzeAnswer({ answer: response.text, brand: capture.brand, competitors: capture.brand.competitors, sources: response.sources });
   } catch {
@@ -213,11 +217,12 @@ function successOf(capture: LoadedCapture, response: ProviderResponse, latencyMs
     text: response.text,
     usage: response.usage,
     requestId: response.requestId,
-    costMicros: costOf(response.usage, capture.providerConfig),
+    costMicros: costOf(response.usage, capture.connection),
     latencyMs,
     citations: analysis.citations,
     mentions: mentionRows(analysis, capture.brandId, capture.brand.competitors.map((c) => c.id)),
     searchQueries: response.searchQueries,
+    analysisTruncated: analysis.truncated,
   };
 }
 

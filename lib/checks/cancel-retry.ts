@@ -46,7 +46,7 @@ export async function retryCaptures(caller: Caller, target: { captureId: string 
     const where = "captureId" in target ? { id: target.captureId, workspaceId: caller.workspaceId } : { checkId: target.checkId, workspaceId: caller.workspaceId };
     const candidates = await tx.capture.findMany({
       where,
-      select: { id: true, status: true, searchMode: true, prompt: { select: { text: true } }, providerConfig: true },
+      select: { id: true, status: true, searchMode: true, prompt: { select: { text: true } }, connection: true },
     });
     if (!candidates.length) throw new NotFoundError("captureId" in target ? "That capture does not exist in this workspace." : "That check does not exist in this workspace.");
     const retryable = candidates.filter((c) => isRetryable(c.status));
@@ -54,7 +54,7 @@ export async function retryCaptures(caller: Caller, target: { captureId: string 
       throw new UserError("captureId" in target ? `Only failed or cancelled captures can be retried (this one is ${candidates[0]!.status}).` : "This check has no failed or cancelled captures to retry.");
     }
     const holds = new Map(
-      retryable.map((c) => [c.id, { micros: costOf(estimateUsage(c.prompt.text, c.searchMode), c.providerConfig), maxAttempts: c.providerConfig.maxAttempts }]),
+      retryable.map((c) => [c.id, { micros: costOf(estimateUsage(c.prompt.text, c.searchMode), c.connection), maxAttempts: c.connection.maxAttempts }]),
     );
     const result = await retryTransition(tx, lifecycleActor(caller), holds);
     // Another retry of the same captures won the race (a double click, a client retrying).

@@ -7,7 +7,8 @@ import { db } from "@/lib/db/prisma";
 import { NotFoundError, UserError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { enqueueCaptureJobs } from "@/lib/jobs/enqueue";
-import { findPromptByText } from "@/lib/prompts/prompts";
+import { findPromptsByText } from "@/lib/prompts/prompts";
+import { assertUsable } from "@/lib/connections/connections";
 
 type Tx = Prisma.TransactionClient;
 
@@ -62,26 +63,31 @@ async function resolvePrompts(tx: Tx, workspaceId: string, selection: CheckReque
   if (found.length !== ids.length) throw new NotFoundError(`${ids.length - found.length} of the chosen prompts do not exist in this workspace.`, { field: "prompts" });
   if (selection.mode === "picked") return found;
 
-  // REST API: ad-hoc question texts become prompts (an existing prompt with the same text is reused).
-  const byText = new Map<string, { id: string; text: string }>();
-  for (const text of selection.texts) {
-    const existing = await findPromptByText(tx, workspaceId, text);
-    byText.set(text.toLowerCase(), existing ?? (await tx.prompt.create({ data: { workspaceId, text }, select })));
-  }
-  const merged = new Map([...found, ...byText.values()].map((p) => [p.id, p]));
+  // REST API: ad-hoc question texts become prompts; a live prompt with the same text, ignoring
+  // case, is reused. One indexed lookup for all texts, one insert for the new ones.
+  const matches = await findPromptsByText(tx, workspaceId, selection.texts);
+  const missing = new Map<string, string>(); // key -> the first spelling asked
+  for (const m of matches) if (!m.id && !missing.has(m.key)) missing.set(m.key, m.asked);
+  const created = missing.size ? await tx.prompt.createManyAndReturn({ data: [...missing.values()].map((text) => ({ workspaceId, text })), select }) : [];
+  const createdByText = new Map(created.map((p) => [p.text, p]));
+  const asked = matches.map((m) => (m.id ? { id: m.id, text: m.text! } : createdByText.get(missing.get(m.key)!)!));
+  const merged = new Map([...found, ...asked].map((p) => [p.id, p]));
   return [...merged.values()];
 }
 
 async function resolveProviders(tx: Tx, workspaceId: string, providers: CheckRequest["providers"]) {
   const where = "ids" in providers ? { id: { in: providers.ids } } : { name: { in: providers.names } };
   const wanted = "ids" in providers ? providers.ids : providers.names;
-  const found = await tx.providerConfig.findMany({ where: { workspaceId, ...where } });
+  const found = await tx.providerConfig.findMany({ where: { workspaceId, ...where }, include: { connection: true } });
   const key = (p: (typeof found)[number]) => ("ids" in providers ? p.id : p.name);
   const missing = [...new Set(wanted)].filter((w) => !found.some((p) => key(p) === w));
   if (missing.length) throw new NotFoundError(`Unknown provider${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}.`, { field: "providers" });
   const disabled = found.filter((p) => !p.enabled);
   if (disabled.length) throw new UserError(`Provider ${disabled.map((p) => p.name).join(", ")} is disabled.`, { field: "providers" });
-  return found;
+  // Its connection must still be granted to the workspace and allow the provider's model.
+  for (const p of found) await assertUsable(tx, workspaceId, p.connectionId, p.model);
+  // Prices are the connection's; the search mode is the provider's.
+  return found.map(({ connection, ...p }) => ({ ...connection, ...p }));
 }
 
 type Priced = PriceTable & { id: string; searchMode: "on" | "off" | "auto" };
@@ -168,13 +174,13 @@ export async function createCheck(request: CheckRequest): Promise<{ checkId: str
 
       await tx.$executeRaw`UPDATE checks SET "idempotencyExpiresAt" = now() + make_interval(secs => ${IDEMPOTENCY_TTL_MS / 1000}) WHERE id = ${check.id}::uuid`;
       await tx.$executeRaw`
-        INSERT INTO captures (id, "workspaceId", "checkId", "brandId", "promptId", "providerConfigId", sample, status, "maxAttempts", model, "searchMode",
+        INSERT INTO captures (id, "workspaceId", "checkId", "brandId", "promptId", "providerConfigId", "connectionId", sample, status, "maxAttempts", model, "searchMode",
                               "reservedMicros", "reservedPeriod", "updatedAt")
-        SELECT gen_random_uuid(), ${request.workspaceId}::uuid, ${check.id}::uuid, ${brand.id}::uuid, e."promptId", pc.id, s, 'queued', pc."maxAttempts", pc.model, pc."searchMode",
-               e.micros, ${period}::date, now()
+        SELECT gen_random_uuid(), ${request.workspaceId}::uuid, ${check.id}::uuid, ${brand.id}::uuid, e."promptId", pc.id, pc."connectionId", s, 'queued', conn."maxAttempts",
+               pc.model, pc."searchMode", e.micros, ${period}::date, now()
         FROM unnest(${estimates.map((e) => e.promptId)}::uuid[], ${estimates.map((e) => e.providerId)}::uuid[], ${estimates.map((e) => e.micros)}::bigint[])
              WITH ORDINALITY AS e("promptId", "providerId", micros, ord)
-        JOIN provider_configs pc ON pc.id = e."providerId"
+        JOIN provider_configs pc ON pc.id = e."providerId" JOIN provider_connections conn ON conn.id = pc."connectionId"
         CROSS JOIN generate_series(1, ${request.samples}::int) AS s
         ORDER BY s, e.ord`;
       await enqueueCaptureJobs(tx, { checkId: check.id });

@@ -12,12 +12,19 @@ async function userNames(ids: (string | null)[]): Promise<Map<string, string>> {
   return new Map(users.map((u) => [u.id, u.name]));
 }
 
+/** Who started a check: a member (through the UI or their API key), an old API key with no member, or a schedule. */
+function startedBy(check: { startedById: string | null; apiKeyId: string | null }, names: Map<string, string>): string {
+  if (!check.startedById) return check.apiKeyId ? "API" : "schedule";
+  const name = names.get(check.startedById) ?? "a former member";
+  return check.apiKeyId ? `${name} (API key)` : name;
+}
+
 function checkSummary(check: Prisma.CheckGetPayload<{ include: { brand: { select: { name: true } } } }>, names: Map<string, string>, spentMicros: bigint) {
   return {
     id: check.id,
     status: check.status as CheckStatus,
     brand: check.brand.name,
-    startedBy: check.startedById ? (names.get(check.startedById) ?? "a former member") : check.apiKeyId ? "API" : "schedule",
+    startedBy: startedBy(check, names),
     startedById: check.startedById,
     createdAt: check.createdAt,
     finishedAt: check.finishedAt,
@@ -105,7 +112,7 @@ export async function getCaptureDetail(workspaceId: string, captureId: string) {
     where: { id: captureId, workspaceId },
     include: {
       prompt: { select: { text: true, tags: true, country: true, language: true } },
-      providerConfig: { select: { name: true, adapter: true } },
+      providerConfig: { select: { name: true, connection: { select: { adapter: true, name: true } } } },
       attempts: { orderBy: { number: "asc" } },
       citations: { orderBy: { position: "asc" } },
       searchQueries: { orderBy: { position: "asc" } },
@@ -125,10 +132,12 @@ export async function getCaptureDetail(workspaceId: string, captureId: string) {
     sample: capture.sample,
     model: capture.model,
     searchMode: capture.searchMode,
-    provider: capture.providerConfig,
+    provider: { name: capture.providerConfig.name, adapter: capture.providerConfig.connection.adapter, connection: capture.providerConfig.connection.name },
     prompt: capture.prompt,
     answerText: capture.answerText,
     answerIsPartial: capture.answerIsPartial,
+    /** Mentions and citations come from the answer's first ANALYSIS_MAX_CHARS characters only. */
+    analysisTruncated: capture.analysisTruncated,
     lastError: capture.lastError,
     costMicros: Number(capture.costMicros),
     latencyMs: capture.latencyMs,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { CHECK_STATUSES } from "@/lib/captures/states";
+import { text } from "@/lib/validation/text";
 
 export const MAX_PROMPTS_PER_CHECK = 1000;
 export const MAX_CAPTURES_PER_CHECK = 5000;
@@ -14,7 +15,7 @@ export const idempotencyKeySchema = z
 
 export const promptSelectionSchema = z.discriminatedUnion("mode", [
   z.object({ mode: z.literal("all") }),
-  z.object({ mode: z.literal("tag"), tag: z.string().trim().toLowerCase().min(1, "Pick a tag").max(40) }),
+  z.object({ mode: z.literal("tag"), tag: text({ max: 40, label: "The tag" }).pipe(z.string().min(1, "Pick a tag").toLowerCase()) }),
   z.object({
     mode: z.literal("picked"),
     promptIds: z

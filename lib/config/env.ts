@@ -1,6 +1,7 @@
 // The one place that reads process.env. Every setting is documented in the README's
 // configuration table; keep the two in step.
 import { z } from "zod";
+import { parseTrustedProxies } from "@/lib/net/trusted-proxies";
 
 const boolean = z
   .enum(["true", "false", "1", "0", "yes", "no"])
@@ -14,7 +15,22 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   BEACON_URL: z.string().url().optional(),
   BEACON_AUTH_SECRET: z.string().min(32, "BEACON_AUTH_SECRET must be at least 32 characters").optional(),
-  BEACON_SEED_DEMO: boolean.default(true),
+  // Who may create an account (lib/auth/sign-up.ts): "invite" (unset) lets the first account of a
+  // fresh instance create it and become its operator, then only invited addresses; "open" anyone;
+  // "closed" nobody after the first account.
+  BEACON_SIGNUP: z.enum(["open", "invite", "closed"]).default("invite"),
+  // Proxies whose X-Forwarded-For is believed (lib/net/trusted-proxies.ts): addresses and CIDR
+  // ranges, comma-separated. Unset: the socket's peer is the client.
+  BEACON_TRUSTED_PROXIES: z
+    .string()
+    .optional()
+    .superRefine((spec, ctx) => {
+      const parsed = spec === undefined ? null : parseTrustedProxies(spec);
+      if (parsed && !parsed.ok) ctx.addIssue({ code: "custom", message: parsed.error });
+    }),
+  // The demo workspace (public login): `npm run dev` creates it unless false; `npm start` only
+  // when true (scripts/lib/demo-seed.ts). Unset means each mode's default.
+  BEACON_SEED_DEMO: boolean.optional(),
   // Days of simulated history the demo seed creates (0 for none).
   BEACON_DEMO_HISTORY_DAYS: z.coerce.number().int().min(0).max(400).default(90),
   BEACON_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(8),

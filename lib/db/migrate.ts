@@ -7,6 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { runMigrations } from "graphile-worker";
+import { ensureDefaultConnections } from "@/lib/connections/defaults";
 
 export const MIGRATIONS_DIR = path.resolve(process.cwd(), "prisma", "migrations");
 
@@ -108,6 +109,12 @@ export async function migrate(
     }
 
     await runMigrations({ connectionString: databaseUrl });
+    // Reference data the migrations cannot hold without repeating the code's defaults.
+    const { rows: connections } = await client.query<{ table: string | null }>(`SELECT to_regclass('provider_connections')::text AS table`);
+    if (connections[0]?.table) {
+      const created = await ensureDefaultConnections(client);
+      if (created) log(`created ${created} default provider connection(s)`);
+    }
   } finally {
     await client.query("SELECT pg_advisory_unlock($1)", [MIGRATE_LOCK_KEY]).catch(() => {});
     await client.end();

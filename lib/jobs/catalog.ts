@@ -13,8 +13,8 @@ export const jobCatalog = {
     payload: z.object({ captureId: z.uuid() }),
     // One job per capture: re-enqueueing replaces a waiting job instead of adding one.
     jobKey: (p: { captureId: string }) => `capture:${p.captureId}`,
-    // Lets a worker skip the jobs of a provider at its concurrency cap (forbiddenFlags).
-    flag: (providerConfigId: string) => `p:${providerConfigId}`,
+    // Lets a worker skip the jobs of a connection at its concurrency cap (forbiddenFlags).
+    flag: (connectionId: string) => `p:${connectionId}`,
     // graphile-worker's own retries are a crash safety net only; a capture's attempts follow
     // the app's retry policy (DESIGN.md "Retries by error class").
     maxAttempts: 10,

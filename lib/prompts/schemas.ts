@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { text } from "@/lib/validation/text";
 
 export const MAX_PROMPT_LENGTH = 4000;
 export const MAX_BULK_PROMPTS = 500;
@@ -16,11 +17,8 @@ export const tagsSchema = z
   .max(10, "Use at most 10 tags")
   .transform((list) => [...new Set(list)]);
 
-const promptText = z
-  .string()
-  .trim()
-  .min(3, "Write a question of at least 3 characters")
-  .max(MAX_PROMPT_LENGTH, `A prompt can have at most ${MAX_PROMPT_LENGTH} characters`);
+// Multi-line: a question may list what to compare.
+const promptText = text({ max: MAX_PROMPT_LENGTH, multiline: true, label: "A prompt" }).pipe(z.string().min(3, "Write a question of at least 3 characters"));
 
 const country = z
   .string()
@@ -41,13 +39,15 @@ export const promptInputSchema = z.object({ text: promptText, tags: tagsSchema.d
 
 export const bulkPromptsSchema = z.object({
   // Cap the raw paste before splitting so a huge body is refused cheaply.
-  lines: z.string().max(MAX_BULK_PROMPTS * (MAX_PROMPT_LENGTH + 1), "That paste is too large"),
+  lines: text({ max: MAX_BULK_PROMPTS * (MAX_PROMPT_LENGTH + 1), multiline: true, label: "The paste" }),
   tags: tagsSchema.default([]),
 });
 
 export const promptListQuerySchema = z.object({
-  q: z.string().trim().max(200).optional(),
-  tag: z.string().trim().toLowerCase().max(40).optional(),
+  q: text({ max: 200, label: "The search" }).optional(),
+  tag: text({ max: 40, label: "The tag" })
+    .transform((tag) => tag.toLowerCase())
+    .optional(),
   page: z.coerce.number().int().min(1).max(10_000).default(1),
   pageSize: z.coerce.number().int().min(5).max(100).default(25),
 });

@@ -1,22 +1,42 @@
 import "server-only";
+import { assertUsable } from "@/lib/connections/connections";
 import { db } from "@/lib/db/prisma";
 import { ConflictError, NotFoundError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { defaultProviderName, defaultSearchMode } from "@/lib/providers/defaults";
 import { isConfigured } from "@/lib/providers/registry";
-import { testCall } from "@/lib/providers/test-call";
 import type { providerConfigInputSchema } from "@/lib/providers/schemas";
 import type { z } from "zod";
 
+type Tx = Prisma.TransactionClient;
 type Input = z.output<typeof providerConfigInputSchema>;
 
-/** The workspace's provider configurations, with whether this server can reach each adapter. */
-export async function listProviderConfigs(workspaceId: string) {
-  const configs = await db().providerConfig.findMany({ where: { workspaceId }, orderBy: { name: "asc" } });
-  return configs.map((c) => ({ ...c, configured: isConfigured(c.adapter) }));
-}
+// A workspace's providers: its named uses of the connections granted to it (a model from the
+// connection's allowlist and a search mode). Prices, caps, limits and credentials are the
+// connection's, managed by operators (lib/connections/connections.ts).
 
-function toData({ simulator, ...input }: Input) {
-  return { ...input, settings: simulator ?? {} };
+/** The workspace's providers, with their connection and whether they can run now. */
+export async function listProviderConfigs(workspaceId: string) {
+  const rows = await db().providerConfig.findMany({
+    where: { workspaceId },
+    orderBy: { name: "asc" },
+    include: { connection: { include: { grants: { where: { workspaceId }, select: { monthlySpendLimitMicros: true } } } } },
+  });
+  return rows.map(({ connection: { grants, ...c }, ...p }) => ({
+    ...p,
+    connection: { id: c.id, name: c.name, adapter: c.adapter, models: c.models, maxConcurrency: c.maxConcurrency },
+    adapter: c.adapter,
+    configured: isConfigured(c.adapter),
+    /** Granted to this workspace (or to every workspace) and enabled by its operator. */
+    granted: c.enabled && (c.grantedToAll || grants.length > 0),
+    prices: {
+      inputPricePerMTokMicros: c.inputPricePerMTokMicros,
+      outputPricePerMTokMicros: c.outputPricePerMTokMicros,
+      cachedPricePerMTokMicros: c.cachedPricePerMTokMicros,
+      reasoningPricePerMTokMicros: c.reasoningPricePerMTokMicros,
+      searchPriceMicros: c.searchPriceMicros,
+    },
+  }));
 }
 
 function rethrowNameTaken(error: unknown, name: string): never {
@@ -27,35 +47,37 @@ function rethrowNameTaken(error: unknown, name: string): never {
 }
 
 export async function createProviderConfig(workspaceId: string, input: Input) {
-  try {
-    return await db().providerConfig.create({ data: { workspaceId, ...toData(input) }, select: { id: true } });
-  } catch (error) {
-    rethrowNameTaken(error, input.name);
-  }
+  return db()
+    .$transaction(async (tx) => {
+      await assertUsable(tx, workspaceId, input.connectionId, input.model);
+      return tx.providerConfig.create({ data: { workspaceId, ...input }, select: { id: true } });
+    })
+    .catch((error: unknown) => rethrowNameTaken(error, input.name));
 }
 
 /** Changes apply to captures that start afterwards; running ones keep the model they started with. */
 export async function updateProviderConfig(workspaceId: string, providerConfigId: string, input: Input) {
-  try {
-    const { count } = await db().providerConfig.updateMany({ where: { id: providerConfigId, workspaceId }, data: toData(input) });
-    if (!count) throw new NotFoundError("That provider does not exist in this workspace.");
-  } catch (error) {
-    rethrowNameTaken(error, input.name);
-  }
+  await db()
+    .$transaction(async (tx) => {
+      const existing = await tx.providerConfig.findFirst({ where: { id: providerConfigId, workspaceId }, select: { id: true } });
+      if (!existing) throw new NotFoundError("That provider does not exist in this workspace.");
+      await assertUsable(tx, workspaceId, input.connectionId, input.model);
+      await tx.providerConfig.update({ where: { id: providerConfigId }, data: input });
+    })
+    .catch((error: unknown) => rethrowNameTaken(error, input.name));
 }
 
-/** "Test connection": one call with this configuration, outside any check. */
-export async function testProviderConfig(workspaceId: string, providerConfigId: string, prompt: string) {
-  const config = await db().providerConfig.findFirst({ where: { id: providerConfigId, workspaceId } });
-  if (!config) throw new NotFoundError("That provider does not exist in this workspace.");
-  return testCall({
-    adapter: config.adapter,
-    model: config.model,
-    searchMode: config.searchMode,
-    prompt,
-    price: config,
-    timeoutMs: config.timeoutMs,
-    limits: { maxOutputTokens: config.maxOutputTokens, maxSearchCalls: config.maxSearchCalls },
-    settings: (config.settings ?? {}) as Record<string, unknown>,
+/**
+ * A new workspace's providers: one on each connection every workspace may use (the simulators),
+ * with its default name, first model and search mode.
+ */
+export async function createDefaultProviders(tx: Tx, workspaceId: string): Promise<void> {
+  const connections = await tx.providerConnection.findMany({ where: { enabled: true, grantedToAll: true }, orderBy: { name: "asc" } });
+  if (!connections.length) return;
+  await tx.providerConfig.createMany({
+    data: connections
+      .filter((c) => c.models.length)
+      .map((c) => ({ workspaceId, name: defaultProviderName(c), connectionId: c.id, model: c.models[0]!, searchMode: defaultSearchMode(c) })),
+    skipDuplicates: true,
   });
 }

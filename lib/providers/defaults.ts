@@ -1,7 +1,5 @@
-// Every new workspace starts with four simulated assistants, so it can run a check before anyone
-// has an API key, and with one configuration per real provider API, shown as "not configured"
-// until the server has that provider's key.
-import type { Prisma } from "@/lib/generated/prisma/client";
+// The provider connections a fresh instance starts with (lib/connections/defaults.ts creates the
+// missing ones on every migrate), and the list prices they start from.
 import type { AdapterName, CallLimits, SearchMode } from "@/lib/providers/types";
 
 type Prices = { input: number; output: number; cached: number; reasoning: number; search: number };
@@ -23,34 +21,49 @@ export const LIST_PRICES: Record<Exclude<AdapterName, "simulator">, { model: str
  */
 export const DEFAULT_CALL_LIMITS: CallLimits = { maxOutputTokens: 2048, maxSearchCalls: 3 };
 
-type DefaultProvider = { name: string; adapter: AdapterName; model: string; searchMode: SearchMode; prices: Prices; settings: Record<string, unknown> };
+type DefaultConnection = {
+  /** The connection's name (instance-wide); the migration that introduced connections uses these names too. */
+  name: string;
+  /** What a workspace's provider on it is called when it is created for the workspace. */
+  providerName: string;
+  adapter: AdapterName;
+  models: string[];
+  searchMode: SearchMode;
+  prices: Prices;
+  settings: Record<string, unknown>;
+  grantedToAll: boolean;
+};
 
-/** Simulated assistants with the manner, speed and list prices of the real ones. */
-const SIMULATED: DefaultProvider[] = [
-  { name: "ChatGPT", adapter: "simulator", searchMode: "auto", ...LIST_PRICES.openai, settings: { style: "chatgpt", latencyMinMs: 1500, latencyMaxMs: 5000, errorRate: 0.05 } },
-  { name: "Perplexity", adapter: "simulator", searchMode: "on", ...LIST_PRICES.perplexity, settings: { style: "perplexity", latencyMinMs: 1000, latencyMaxMs: 3500, errorRate: 0.03 } },
-  { name: "Gemini", adapter: "simulator", searchMode: "auto", ...LIST_PRICES.gemini, settings: { style: "gemini", latencyMinMs: 800, latencyMaxMs: 3000, errorRate: 0.05 } },
-  { name: "Claude", adapter: "simulator", searchMode: "on", ...LIST_PRICES.anthropic, settings: { style: "claude", latencyMinMs: 2000, latencyMaxMs: 6000, errorRate: 0.03 } },
+const simulated = (style: string, providerName: string, prices: (typeof LIST_PRICES)[keyof typeof LIST_PRICES], searchMode: SearchMode, settings: Record<string, unknown>): DefaultConnection => ({
+  name: `Simulated ${providerName}`,
+  providerName,
+  adapter: "simulator",
+  models: [prices.model],
+  searchMode,
+  prices: prices.prices,
+  settings: { style, ...settings },
+  grantedToAll: true,
+});
+
+/**
+ * The connections a fresh instance starts with: four simulated assistants with the manner, speed
+ * and list prices of the real ones, usable by every workspace (no API key needed), and one per
+ * real API, granted to no workspace until an operator says so (and usable only once the server
+ * has the API key in its environment).
+ */
+export const DEFAULT_CONNECTIONS: DefaultConnection[] = [
+  simulated("chatgpt", "ChatGPT", LIST_PRICES.openai, "auto", { latencyMinMs: 1500, latencyMaxMs: 5000, errorRate: 0.05 }),
+  simulated("perplexity", "Perplexity", LIST_PRICES.perplexity, "on", { latencyMinMs: 1000, latencyMaxMs: 3500, errorRate: 0.03 }),
+  simulated("gemini", "Gemini", LIST_PRICES.gemini, "auto", { latencyMinMs: 800, latencyMaxMs: 3000, errorRate: 0.05 }),
+  simulated("claude", "Claude", LIST_PRICES.anthropic, "on", { latencyMinMs: 2000, latencyMaxMs: 6000, errorRate: 0.03 }),
+  { name: "OpenAI", providerName: "OpenAI API", adapter: "openai", models: [LIST_PRICES.openai.model], searchMode: "auto", prices: LIST_PRICES.openai.prices, settings: {}, grantedToAll: false },
+  { name: "Perplexity", providerName: "Perplexity API", adapter: "perplexity", models: [LIST_PRICES.perplexity.model], searchMode: "on", prices: LIST_PRICES.perplexity.prices, settings: {}, grantedToAll: false },
+  { name: "Gemini", providerName: "Gemini API", adapter: "gemini", models: [LIST_PRICES.gemini.model], searchMode: "auto", prices: LIST_PRICES.gemini.prices, settings: {}, grantedToAll: false },
+  { name: "Anthropic", providerName: "Claude API", adapter: "anthropic", models: [LIST_PRICES.anthropic.model], searchMode: "on", prices: LIST_PRICES.anthropic.prices, settings: {}, grantedToAll: false },
 ];
 
-const REAL: DefaultProvider[] = [
-  { name: "OpenAI API", adapter: "openai", searchMode: "auto", ...LIST_PRICES.openai, settings: {} },
-  { name: "Perplexity API", adapter: "perplexity", searchMode: "on", ...LIST_PRICES.perplexity, settings: {} },
-  { name: "Gemini API", adapter: "gemini", searchMode: "auto", ...LIST_PRICES.gemini, settings: {} },
-  { name: "Claude API", adapter: "anthropic", searchMode: "on", ...LIST_PRICES.anthropic, settings: {} },
-];
+/** What a workspace calls its provider on a connection by default. */
+export const defaultProviderName = (connection: { name: string }) => DEFAULT_CONNECTIONS.find((d) => d.name === connection.name)?.providerName ?? connection.name;
 
-export function defaultProviderConfigs(): Prisma.ProviderConfigCreateManyWorkspaceInput[] {
-  return [...SIMULATED, ...REAL].map((p) => ({
-    name: p.name,
-    adapter: p.adapter,
-    model: p.model,
-    searchMode: p.searchMode,
-    inputPricePerMTokMicros: p.prices.input,
-    outputPricePerMTokMicros: p.prices.output,
-    cachedPricePerMTokMicros: p.prices.cached,
-    reasoningPricePerMTokMicros: p.prices.reasoning,
-    searchPriceMicros: p.prices.search,
-    settings: p.settings as Prisma.InputJsonValue,
-  }));
-}
+/** The search mode a new provider on a connection starts with. */
+export const defaultSearchMode = (connection: { name: string }): SearchMode => DEFAULT_CONNECTIONS.find((d) => d.name === connection.name)?.searchMode ?? "auto";

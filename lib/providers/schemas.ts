@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { simulatorSettingsSchema } from "@/lib/providers/simulator/settings";
+import { text } from "@/lib/validation/text";
 
 /**
  * The limits sent with every call of a provider configuration (ProviderRequest.limits). The budget
@@ -12,13 +13,18 @@ export const callLimitsSchema = z.object({
 
 const micros = (label: string) => z.number({ error: `${label} must be a number` }).int().min(0, `${label} cannot be negative`).max(1_000_000_000, `${label} is too large`);
 
-export const providerConfigInputSchema = z
+/** What an operator sets on a connection (lib/connections/connections.ts). */
+export const connectionInputSchema = z
   .object({
-    name: z.string().trim().min(1, "Enter a name").max(60, "Use at most 60 characters"),
+    name: text({ min: 1, max: 60, label: "The name" }),
     adapter: z.enum(["simulator", "openai", "perplexity", "gemini", "anthropic"]),
-    model: z.string().trim().min(1, "Enter a model").max(100),
-    searchMode: z.enum(["on", "off", "auto"]),
+    models: z
+      .array(text({ min: 1, max: 100, label: "A model" }))
+      .min(1, "Allow at least one model")
+      .max(50, "Allow at most 50 models")
+      .transform((list) => [...new Set(list)]),
     enabled: z.boolean(),
+    grantedToAll: z.boolean(),
     inputPricePerMTokMicros: micros("Input price"),
     outputPricePerMTokMicros: micros("Output price"),
     cachedPricePerMTokMicros: micros("Cached input price"),
@@ -44,5 +50,23 @@ export const providerConfigInputSchema = z
     message: "The error, permanent error and timeout rates add up to more than 100 %",
     path: ["simulator", "errorRate"],
   });
+
+export type ConnectionInput = z.input<typeof connectionInputSchema>;
+
+/** An operator's grant of a connection to a workspace, with an optional monthly spend limit in micro-dollars. */
+export const grantInputSchema = z.object({
+  connectionId: z.uuid(),
+  workspaceId: z.uuid(),
+  monthlySpendLimitMicros: micros("The monthly limit").nullable(),
+});
+
+/** What a workspace admin sets on the workspace's provider: a granted connection, one of its models, a search mode. */
+export const providerConfigInputSchema = z.object({
+  name: text({ min: 1, max: 60, label: "The name" }),
+  connectionId: z.uuid("Pick a connection"),
+  model: text({ min: 1, max: 100, label: "The model" }),
+  searchMode: z.enum(["on", "off", "auto"]),
+  enabled: z.boolean(),
+});
 
 export type ProviderConfigInput = z.input<typeof providerConfigInputSchema>;

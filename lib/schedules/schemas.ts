@@ -2,12 +2,13 @@
 // for inline errors and on the server for the truth).
 import { z } from "zod";
 import { MAX_SAMPLES, promptSelectionSchema } from "@/lib/checks/schemas";
+import { text } from "@/lib/validation/text";
 
 export const MINUTES_PER_DAY = 24 * 60;
 
 export const scheduleInputSchema = z
   .object({
-    name: z.string().trim().min(1, "Enter a name").max(100, "Use at most 100 characters"),
+    name: text({ max: 100, label: "A name" }).pipe(z.string().min(1, "Enter a name")),
     brandId: z.uuid("Pick a brand"),
     prompts: promptSelectionSchema,
     providerConfigIds: z.array(z.uuid("Unknown provider")).min(1, "Pick at least one provider").max(20, "Pick at most 20 providers"),

@@ -24,7 +24,10 @@ export async function seedDemoHistory(workspaceId: string, options: { days?: num
   const [brand, prompts, providers] = await Promise.all([
     db().brand.findFirstOrThrow({ where: { workspaceId }, include: { competitors: { orderBy: { createdAt: "asc" } } }, orderBy: { createdAt: "asc" } }),
     db().prompt.findMany({ where: { workspaceId, deletedAt: null }, orderBy: { createdAt: "asc" } }),
-    db().providerConfig.findMany({ where: { workspaceId, adapter: "simulator" }, orderBy: { name: "asc" } }),
+    db()
+      .providerConfig.findMany({ where: { workspaceId, connection: { adapter: "simulator" } }, include: { connection: true }, orderBy: { name: "asc" } })
+      // The connection's settings, prices and limits, with the provider's own name, model and search mode.
+      .then((rows) => rows.map(({ connection, ...p }) => ({ ...connection, ...p }))),
   ]);
   const random = seededRandom(`demo-history:${workspaceId}`);
   // Rows in the shape Prisma would insert them (checked against its types), inserted in bulk.
@@ -36,12 +39,17 @@ export async function seedDemoHistory(workspaceId: string, options: { days?: num
   const queries: Prisma.SearchQueryCreateManyInput[] = [];
 
   for (let day = days; day >= 1; day--) {
-    const startedAt = new Date(Math.floor((now.getTime() - day * DAY) / DAY) * DAY + 9 * 3600 * 1000 + random.int(0, 3600) * 1000);
+    const checkStartedAt = Math.floor((now.getTime() - day * DAY) / DAY) * DAY + 9 * 3600 * 1000 + random.int(0, 3600) * 1000;
+    let checkFinishedAt = checkStartedAt;
     const checkId = randomUUID();
     let charged = 0;
     const progress = (days - day) / days; // 0 at the start, 1 today
     for (const provider of providers) {
       const settings = simulatorSettingsSchema.parse(provider.settings ?? {});
+      // As a worker runs them: the provider's calls `maxConcurrency` at a time, each taking what
+      // the simulator takes for this assistant (a few seconds, its settings' latency range).
+      const slots: number[] = Array.from({ length: Math.max(1, provider.maxConcurrency) }, () => checkStartedAt);
+      const latency = () => random.int(settings.latencyMinMs, Math.max(settings.latencyMinMs, settings.latencyMaxMs));
       // Each assistant warms to the brand at its own pace.
       const brandChance = 0.35 + 0.45 * progress + (provider.name.length % 3) * 0.05;
       for (const prompt of prompts) {
@@ -56,15 +64,37 @@ export async function seedDemoHistory(workspaceId: string, options: { days?: num
           brandChance,
         });
         const cost = costOf(answer.usage, provider);
-        const finishedAt = new Date(startedAt.getTime() + random.int(2, 120) * 1000);
+        const slot = slots.indexOf(Math.min(...slots));
+        const startedAt = new Date(slots[slot]!);
         const retried = random.next() < 0.06;
-        const attempt = { workspaceId, captureId, workerId: "demo", startedAt, costIsEstimate: false };
+        const attempt = { workspaceId, captureId, workerId: "demo", costIsEstimate: false };
         const noUsage = { inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cachedTokens: 0, searchCalls: 0 };
+        // A rate limit answers at once; the retry follows after a backoff of a second or two.
+        const rateLimitedMs = 300;
+        const answeredFrom = retried ? new Date(startedAt.getTime() + rateLimitedMs + random.int(1000, 2000)) : startedAt;
+        const latencyMs = latency();
+        const finishedAt = new Date(answeredFrom.getTime() + latencyMs);
+        slots[slot] = finishedAt.getTime();
+        checkFinishedAt = Math.max(checkFinishedAt, finishedAt.getTime());
         if (retried) {
-          attempts.push({ ...attempt, number: 1, runToken: randomUUID(), endedAt: startedAt, outcome: "failed", reason: "rate_limited", errorClass: "transient", httpStatus: 429, ...noUsage, costMicros: 0, latencyMs: 300 });
+          attempts.push({
+            ...attempt,
+            startedAt,
+            number: 1,
+            runToken: randomUUID(),
+            endedAt: new Date(startedAt.getTime() + rateLimitedMs),
+            outcome: "failed",
+            reason: "rate_limited",
+            errorClass: "transient",
+            httpStatus: 429,
+            ...noUsage,
+            costMicros: 0,
+            latencyMs: rateLimitedMs,
+          });
         }
         attempts.push({
           ...attempt,
+          startedAt: answeredFrom,
           number: retried ? 2 : 1,
           runToken: randomUUID(),
           endedAt: finishedAt,
@@ -74,7 +104,7 @@ export async function seedDemoHistory(workspaceId: string, options: { days?: num
           httpStatus: null,
           ...answer.usage,
           costMicros: cost,
-          latencyMs: finishedAt.getTime() - startedAt.getTime(),
+          latencyMs,
         });
         captures.push({
           id: captureId,
@@ -83,6 +113,7 @@ export async function seedDemoHistory(workspaceId: string, options: { days?: num
           brandId: brand.id,
           promptId: prompt.id,
           providerConfigId: provider.id,
+          connectionId: provider.connectionId,
           sample: 1,
           status: "succeeded",
           attemptCount: retried ? 2 : 1,
@@ -91,11 +122,11 @@ export async function seedDemoHistory(workspaceId: string, options: { days?: num
           searchMode: provider.searchMode,
           answerText: answer.text,
           costMicros: cost,
-          latencyMs: finishedAt.getTime() - startedAt.getTime(),
+          latencyMs,
           startedAt,
           finishedAt,
           analyzedAt: finishedAt,
-          createdAt: startedAt,
+          createdAt: new Date(checkStartedAt),
           updatedAt: finishedAt,
         });
         charged += cost;
@@ -115,9 +146,9 @@ export async function seedDemoHistory(workspaceId: string, options: { days?: num
       totalCaptures: total,
       succeededCount: total,
       chargedMicros: charged,
-      createdAt: startedAt,
-      updatedAt: startedAt,
-      finishedAt: new Date(startedAt.getTime() + 130_000),
+      createdAt: new Date(checkStartedAt),
+      updatedAt: new Date(checkFinishedAt),
+      finishedAt: new Date(checkFinishedAt),
     });
   }
   await db().$transaction(

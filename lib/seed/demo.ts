@@ -3,7 +3,8 @@ import { randomUUID } from "node:crypto";
 import { hashPassword } from "better-auth/crypto";
 import { env } from "@/lib/config/env";
 import { db } from "@/lib/db/prisma";
-import { defaultProviderConfigs } from "@/lib/providers/defaults";
+import { claimFirstOperator } from "@/lib/instance/operators";
+import { createDefaultProviders } from "@/lib/providers/configs";
 import { DEMO_BRAND, DEMO_LOGIN, DEMO_PROMPTS, DEMO_WORKSPACE } from "@/lib/seed/demo-content";
 import { seedDemoHistory } from "@/lib/seed/demo-history";
 
@@ -49,7 +50,10 @@ export async function seedDemo(opts: { log?: (line: string) => void } = {}): Pro
       },
     });
     await tx.prompt.createMany({ data: DEMO_PROMPTS.map((p) => ({ ...p, workspaceId: workspace.id })) });
-    await tx.providerConfig.createMany({ data: defaultProviderConfigs().map((config) => ({ ...config, workspaceId: workspace.id })) });
+    await createDefaultProviders(tx, workspace.id);
+    // The demo account is the first account of a fresh instance, so it runs the instance too
+    // (the Instance page); on an instance that already has an operator this does nothing.
+    await claimFirstOperator(tx, userId);
     return workspace.id;
   });
   const days = env().BEACON_DEMO_HISTORY_DAYS;

@@ -1,6 +1,7 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { publicUrl } from "@/lib/config/env";
+import { revokeApiKeysOfMember } from "@/lib/api-keys/api-keys";
 import { assertCan, canManageMembers, canManageOwners, type Role } from "@/lib/auth/permissions";
 import type { WorkspaceContext } from "@/lib/auth/session";
 import { db } from "@/lib/db/prisma";
@@ -67,6 +68,8 @@ export async function removeMember(ctx: WorkspaceContext, membershipId: string) 
     if (membership.role === "owner") assertCan(canManageOwners(ctx), "Only owners can remove an owner.");
     if (membership.role === "owner" && owners <= 1) throw new UserError(LAST_OWNER);
     await tx.membership.delete({ where: { id: membership.id } });
+    // Their API keys die with the membership, in the same transaction.
+    await revokeApiKeysOfMember(tx, ctx.workspace.id, membership.userId);
   });
 }
 
@@ -116,20 +119,25 @@ export async function findInvitation(token: string): Promise<InvitationView | nu
 
 /** Adds the signed-in user to the invitation's workspace; returns the workspace id. */
 export async function acceptInvitation(user: { id: string; email: string }, token: string): Promise<string> {
-  return db().$transaction(async (tx) => {
-    const invitation = await tx.invitation.findUnique({ where: { tokenHash: hashToken(token) } });
-    if (!invitation || invitation.revokedAt) throw new NotFoundError("This invitation link is not valid.");
-    if (invitation.acceptedAt) throw new UserError("This invitation has already been used.");
-    if (invitation.expiresAt < new Date()) throw new UserError("This invitation has expired. Ask for a new link.");
-    if (invitation.email.toLowerCase() !== user.email.toLowerCase()) {
-      throw new UserError(`This invitation is for ${invitation.email}. Sign in with that address to accept it.`);
-    }
-    await tx.membership.upsert({
-      where: { workspaceId_userId: { workspaceId: invitation.workspaceId, userId: user.id } },
-      create: { workspaceId: invitation.workspaceId, userId: user.id, role: invitation.role },
-      update: {},
-    });
-    await tx.invitation.update({ where: { id: invitation.id }, data: { acceptedAt: new Date(), acceptedById: user.id } });
-    return invitation.workspaceId;
+  return db().$transaction((tx) => acceptInvitationIn(tx, user, token));
+}
+
+/** acceptInvitation inside the caller's transaction (an account created by the link, lib/auth/sign-up.ts). */
+export async function acceptInvitationIn(tx: Tx, user: { id: string; email: string }, token: string): Promise<string> {
+  // Locked: two accounts signing up with one link at once cannot both use it.
+  const [locked] = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM invitations WHERE "tokenHash" = ${hashToken(token)} FOR UPDATE`;
+  const invitation = locked ? await tx.invitation.findUnique({ where: { id: locked.id } }) : null;
+  if (!invitation || invitation.revokedAt) throw new NotFoundError("This invitation link is not valid.");
+  if (invitation.acceptedAt) throw new UserError("This invitation has already been used.");
+  if (invitation.expiresAt < new Date()) throw new UserError("This invitation has expired. Ask for a new link.");
+  if (invitation.email.toLowerCase() !== user.email.toLowerCase()) {
+    throw new UserError(`This invitation is for ${invitation.email}. Sign in with that address to accept it.`);
+  }
+  await tx.membership.upsert({
+    where: { workspaceId_userId: { workspaceId: invitation.workspaceId, userId: user.id } },
+    create: { workspaceId: invitation.workspaceId, userId: user.id, role: invitation.role },
+    update: {},
   });
+  await tx.invitation.update({ where: { id: invitation.id }, data: { acceptedAt: new Date(), acceptedById: user.id } });
+  return invitation.workspaceId;
 }

@@ -1,20 +1,27 @@
 import { z } from "zod";
+import { currentPasswordSchema, emailSchema, newPasswordSchema, personNameSchema } from "@/lib/auth/account-fields";
+import { text } from "@/lib/validation/text";
 
 export const roleSchema = z.enum(["owner", "admin", "member", "viewer"]);
 
-export const workspaceNameSchema = z.string().trim().min(2, "Use at least 2 characters").max(60, "Use at most 60 characters");
+export const workspaceNameSchema = text({ min: 2, max: 60, label: "The workspace name" });
+
+// Account fields (lib/auth/account-fields.ts) are the same on every path into better-auth.
+const inviteTokenSchema = text({ max: 200, label: "The invitation token" }).optional();
 
 export const signUpSchema = z.object({
-  name: z.string().trim().min(1, "Enter your name").max(100),
-  email: z.string().trim().toLowerCase().email("Enter a valid email address"),
-  password: z.string().min(8, "Use at least 8 characters").max(128, "Use at most 128 characters"),
+  name: personNameSchema,
+  email: emailSchema,
+  password: newPasswordSchema,
   workspaceName: workspaceNameSchema.optional().or(z.literal("").transform(() => undefined)),
-  inviteToken: z.string().optional(),
+  inviteToken: inviteTokenSchema,
 });
 
 export const signInSchema = z.object({
-  email: z.string().trim().toLowerCase().email("Enter a valid email address"),
-  password: z.string().min(1, "Enter your password"),
+  email: emailSchema,
+  password: currentPasswordSchema,
+  // Signing in from an invitation's sign-up form accepts it.
+  inviteToken: inviteTokenSchema,
 });
 
 export const inviteSchema = z.object({

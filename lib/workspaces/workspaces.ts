@@ -1,7 +1,8 @@
 import "server-only";
 import type { Role } from "@/lib/auth/permissions";
 import { db } from "@/lib/db/prisma";
-import { defaultProviderConfigs } from "@/lib/providers/defaults";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { createDefaultProviders } from "@/lib/providers/configs";
 import { NotFoundError } from "@/lib/errors";
 
 export function slugify(name: string): string {
@@ -17,20 +18,18 @@ export function slugify(name: string): string {
 
 /** Creates a workspace owned by `ownerId`; the slug gets a numeric suffix when taken. */
 export async function createWorkspace(ownerId: string, name: string, preferredSlug?: string) {
+  return db().$transaction((tx) => createWorkspaceIn(tx, ownerId, name, preferredSlug));
+}
+
+/** createWorkspace inside the caller's transaction (a new account's first workspace, lib/auth/sign-up.ts). */
+export async function createWorkspaceIn(tx: Prisma.TransactionClient, ownerId: string, name: string, preferredSlug?: string) {
   const base = preferredSlug ?? slugify(name);
-  const taken = new Set(
-    (await db().workspace.findMany({ where: { slug: { startsWith: base } }, select: { slug: true } })).map((w) => w.slug),
-  );
+  const taken = new Set((await tx.workspace.findMany({ where: { slug: { startsWith: base } }, select: { slug: true } })).map((w) => w.slug));
   let slug = base;
   for (let n = 2; taken.has(slug); n++) slug = `${base}-${n}`;
-  return db().workspace.create({
-    data: {
-      name,
-      slug,
-      memberships: { create: { userId: ownerId, role: "owner" } },
-      providerConfigs: { createMany: { data: defaultProviderConfigs() } },
-    },
-  });
+  const workspace = await tx.workspace.create({ data: { name, slug, memberships: { create: { userId: ownerId, role: "owner" } } } });
+  await createDefaultProviders(tx, workspace.id);
+  return workspace;
 }
 
 export async function listWorkspacesOf(userId: string) {

@@ -1,7 +1,10 @@
-// Signed-out visitors are sent to the sign-in page; a new account starts in its own workspace.
+// Signed-out visitors are sent to the sign-in page; a new account starts in its own workspace;
+// `next` after sign-in stays on this site; guessing passwords in the login form gets refused,
+// the right password too, until the window passes.
 import { randomBytes } from "node:crypto";
+import type { Page } from "playwright-core";
 import { describe, expect, test } from "vitest";
-import { newPage, setupBrowser } from "./support/browser";
+import { baseUrl, DEMO_USER, newPage, setupBrowser } from "./support/browser";
 
 setupBrowser();
 
@@ -33,4 +36,48 @@ describe("accounts", () => {
     await page.getByText("0 prompt(s)").waitFor();
     await page.getByText("0 brand(s), 0 competitor(s)").waitFor();
   });
+
+  test("a `next` that leads off the site lands on the dashboard instead", async () => {
+    const page = await newPage();
+    await page.goto("/login?next=/%5Cevil.example");
+    await submitLogin(page, DEMO_USER.email, DEMO_USER.password);
+    await page.waitForURL((url) => url.pathname === "/");
+    expect(new URL(page.url()).origin).toBe(baseUrl());
+    await page.getByRole("navigation", { name: "Main" }).waitFor();
+  });
+
+  test("after 5 wrong passwords the login form refuses the right one too, and says when to try again", async () => {
+    const id = randomBytes(4).toString("hex");
+    const email = `lena-${id}@example.com`;
+    const password = "correct horse battery";
+    const signup = await newPage();
+    await signup.goto("/signup");
+    await signup.getByLabel("Your name").fill("Lena Locked");
+    await signup.getByLabel("Work email").fill(email);
+    await signup.getByLabel("Password").fill(password);
+    await signup.getByRole("button", { name: "Create account" }).click();
+    await signup.waitForURL((url) => url.pathname === "/");
+
+    const page = await newPage();
+    await page.goto("/login");
+    for (let i = 1; i <= 5; i++) {
+      await submitLogin(page, email, `wrong guess number ${i}`);
+      await page.getByText("That email and password do not match an account.").first().waitFor();
+    }
+    await submitLogin(page, email, password);
+    await page.getByText(/Too many sign-in attempts\. Try again in 1[45] minutes\./).waitFor();
+    expect(new URL(page.url()).pathname).toBe("/login");
+    // Still signed out.
+    await page.goto("/");
+    await page.waitForURL((url) => url.pathname === "/login");
+  });
 });
+
+/** Fills the login form and submits it, returning once the server has answered. */
+async function submitLogin(page: Page, email: string, password: string): Promise<void> {
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  const answered = page.waitForResponse((response) => response.request().method() === "POST" && new URL(response.url()).pathname === "/login");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await answered;
+}

@@ -1,6 +1,6 @@
 // The demo user runs checks against the simulated providers: starts one and watches the grid
 // fill in (and finds it finished after a reload), cancels a second one while a capture is
-// streaming, and retries captures that failed for good. The provider settings a test changes
+// streaming, and retries captures that failed for good. The connection settings a test changes
 // to get there are put back when it ends, pass or fail.
 import type { Page } from "playwright-core";
 import { describe, expect, test } from "vitest";
@@ -19,7 +19,7 @@ import {
   section,
   startCheck,
   tableRows,
-  withProvider,
+  withConnection,
 } from "./support/checks";
 
 setupBrowser();
@@ -43,7 +43,7 @@ describe("checks", () => {
     const page = await signedIn();
     // One call at a time on Claude keeps the check running for a few seconds, long enough to
     // see it unfinished whatever the machine's speed.
-    await withProvider(page, "Claude", { "Max concurrency": "1" }, async () => {
+    await withConnection(page, "Simulated Claude", { "Max concurrency": "1" }, async () => {
       await startCheck(page, { prompts: PROMPTS, providers: ["Perplexity", "Claude"] });
       await progressBar(page).waitFor();
       expect((await page.getByRole("rowheader").allTextContents()).sort()).toEqual([...PROMPTS].sort());
@@ -92,7 +92,7 @@ describe("checks", () => {
     const page = await signedIn();
     // Every Gemini call streams a third of its answer, then hangs until it is aborted; one call
     // at a time keeps the second capture waiting.
-    await withProvider(page, "Gemini", { "Timeouts (%)": "100", "Transient errors (%)": "0", "Max concurrency": "1" }, async () => {
+    await withConnection(page, "Simulated Gemini", { "Timeouts (%)": "100", "Transient errors (%)": "0", "Max concurrency": "1" }, async () => {
       await startCheck(page, { prompts: PROMPTS.slice(0, 2), providers: ["Gemini"] });
       await expect.poll(() => promptsWith(page, "running"), poll).toHaveLength(1);
       const running = (await promptsWith(page, "running"))[0]!;
@@ -130,7 +130,7 @@ describe("checks", () => {
   test("captures that failed for good succeed when retried after the provider is fixed", { timeout: 120_000 }, async () => {
     const page = await signedIn();
     // The rates may add up to 100 % at most, so transient errors make room for permanent ones.
-    await withProvider(page, "ChatGPT", { "Transient errors (%)": "0", "Permanent errors (%)": "100" }, async (restore) => {
+    await withConnection(page, "Simulated ChatGPT", { "Transient errors (%)": "0", "Permanent errors (%)": "100" }, async (restore) => {
       await startCheck(page, { prompts: PROMPTS.slice(0, 2), providers: ["ChatGPT"] });
       await expect.poll(() => checkStatus(page), poll).toBe("failed");
       expect(await cellStatuses(page)).toEqual(["failed", "failed"]);

@@ -92,7 +92,8 @@ async function buildWorld(workspaceName: string, brandName = "Acme"): Promise<Wo
   });
   const rivalId = brand.competitors.find((c) => c.name === "Rival")!.id;
   const otherId = brand.competitors.find((c) => c.name === "Other")!.id;
-  const provider = (name: string) => db().providerConfig.create({ data: { workspaceId, name, adapter: "simulator", model: `${name}-model` } });
+  const simulator = await db().providerConnection.findFirstOrThrow({ where: { adapter: "simulator" } });
+  const provider = (name: string) => db().providerConfig.create({ data: { workspaceId, name, connectionId: simulator.id, model: `${name}-model` } });
   const [p1, p2] = [await provider("Alpha"), await provider("Beta")];
   const prompt = (key: keyof typeof PROMPTS) => db().prompt.create({ data: { workspaceId, ...PROMPTS[key] } });
   const prompts = { Q1: (await prompt("Q1")).id, Q2: (await prompt("Q2")).id, Q3: (await prompt("Q3")).id };
@@ -108,6 +109,7 @@ async function buildWorld(workspaceName: string, brandName = "Acme"): Promise<Wo
         brandId: brand.id,
         promptId: prompts[spec.prompt],
         providerConfigId: spec.provider === "P1" ? p1.id : p2.id,
+        connectionId: simulator.id,
         sample: i + 1,
         status,
         maxAttempts: 3,
@@ -190,7 +192,8 @@ beforeAll(async () => {
   const check = await db().check.create({ data: { workspaceId: A.workspaceId, brandId: second.id, totalCaptures: 1, status: "completed" } });
   const capture = await db().capture.create({
     data: {
-      workspaceId: A.workspaceId, checkId: check.id, brandId: second.id, promptId: A.prompts.Q1, providerConfigId: A.P1, sample: 1,
+      workspaceId: A.workspaceId, checkId: check.id, brandId: second.id, promptId: A.prompts.Q1, providerConfigId: A.P1,
+      connectionId: (await db().providerConfig.findUniqueOrThrow({ where: { id: A.P1 } })).connectionId, sample: 1,
       status: "succeeded", maxAttempts: 3, model: "m", searchMode: "auto", finishedAt: new Date("2025-03-02T10:00:00Z"), analyzedAt: new Date(),
     },
   });

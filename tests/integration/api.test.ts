@@ -33,7 +33,7 @@ import { openApiDocument } from "@/lib/api/openapi";
 import { formatMicros } from "@/lib/billing/money";
 import { estimateCheck } from "@/lib/checks/create-check";
 import { db } from "@/lib/db/prisma";
-import { DEMO_BRAND, DEMO_PROMPTS } from "@/lib/seed/demo-content";
+import { DEMO_BRAND, DEMO_LOGIN, DEMO_PROMPTS } from "@/lib/seed/demo-content";
 
 let demo: Demo;
 let A: { apiKey: string; apiKeyId: string; brandId: string };
@@ -44,7 +44,8 @@ const newKey = () => `api-test-${randomUUID()}`;
 
 beforeAll(async () => {
   demo = await setUpDemo();
-  const key = await createApiKey(demo.workspaceId, "api tests", demo.owner.userId);
+  // An admin key of the demo owner: these tests cancel and retry (scopes: api-key-scopes.test.ts).
+  const key = await createApiKey(demo.workspaceId, { name: "api tests", scope: "admin", createdById: demo.owner.userId! });
   const brand = await db().brand.findFirstOrThrow({ where: { workspaceId: demo.workspaceId, name: DEMO_BRAND.name } });
   A = { apiKey: key.key, apiKeyId: key.id, brandId: brand.id };
   B = await createTenant("Bravo", {
@@ -117,7 +118,7 @@ describe("authentication", () => {
   });
 
   it("refuses a key once it is revoked", async () => {
-    const key = await createApiKey(demo.workspaceId, "soon revoked", demo.owner.userId);
+    const key = await createApiKey(demo.workspaceId, { name: "soon revoked", scope: "read", createdById: demo.owner.userId! });
     expect((await get(listBrandsRoute, "/api/v1/brands", key.key)).status).toBe(200);
 
     await revokeApiKey(demo.workspaceId, key.id);
@@ -224,7 +225,7 @@ describe("POST /api/v1/checks", () => {
     expect(check).toMatchObject({
       status: "queued",
       brand: DEMO_BRAND.name,
-      startedBy: "API",
+      startedBy: `${DEMO_LOGIN.name} (API key)`,
       samples: 2,
       counts: { total: 12, queued: 12, running: 0, succeeded: 0, failed: 0, cancelled: 0 },
       cancelRequested: false,
@@ -247,7 +248,8 @@ describe("POST /api/v1/checks", () => {
     for (const capture of captures) expect(await captureJob(capture.id), `job of capture ${capture.id}`).toMatchObject({ task_identifier: "capture" });
 
     const events = await eventsOf(check.id);
-    expect(events.map((e) => [e.kind, e.actorApiKeyId, e.actorUserId])).toEqual([["check_created", A.apiKeyId, null]]);
+    // A key acts for its member: the events name both.
+    expect(events.map((e) => [e.kind, e.actorApiKeyId, e.actorUserId])).toEqual([["check_created", A.apiKeyId, demo.owner.userId]]);
 
     expect(await storedRows()).toMatchObject({ checks: before.checks + 1, captures: before.captures + 12, prompts: before.prompts, jobs: before.jobs + 12 });
     expect((await budgetPeriod(demo.workspaceId)).reservedMicros - budgetBefore.reservedMicros).toBe(row.reservedMicros);
@@ -378,6 +380,11 @@ describe("POST /api/v1/checks refuses bad input with a 4xx naming the field, and
     ["10,000 prompts", () => ({ ...valid(), prompts: Array.from({ length: 10_000 }, () => randomUUID()) }), 400, { code: "validation_error", field: "prompts" }],
     ["a 200 KB prompt text", () => ({ ...valid(), prompts: [{ text: `Which CRM ${"is really great ".repeat(14_000)}?` }] }), 400, { code: "validation_error", field: "prompts" }],
     ["a brandId that is not a UUID", () => ({ ...valid(), brandId: "lumen" }), 400, { code: "validation_error", field: "brandId" }],
+    // PostgreSQL cannot store NUL (it used to answer 500, error 22021); other control characters are never meant.
+    ["a NUL in a prompt text", () => ({ ...valid(), prompts: [{ text: "Which CRM\u0000 is best?" }] }), 400, { code: "validation_error", field: "prompts.0" }],
+    ["an escape character in a prompt text", () => ({ ...valid(), prompts: [{ text: "Which CRM \u001b[31mis best?" }] }), 400, { code: "validation_error", field: "prompts.0" }],
+    ["a NUL in a provider name", () => ({ ...valid(), providers: ["Chat\u0000GPT"] }), 400, { code: "validation_error", field: "providers.0" }],
+    ["a NUL in the tag", () => ({ tag: "smb\u0000", providers: ["ChatGPT"] }), 400, { code: "validation_error", field: "tag" }],
     ["another workspace's brandId", () => ({ ...valid(), brandId: B.brandId }), 404, { code: "not_found", field: "brandId" }],
     ["another workspace's prompt id", () => ({ ...valid(), prompts: [demo.promptIds[0], B.promptIds[0]] }), 404, { code: "not_found", field: "prompts" }],
   ])("%s", async (_, body, status, expected) => {
@@ -577,13 +584,22 @@ describe("reads", () => {
     expect((await get(listPromptsRoute, "/api/v1/prompts")).body.pageSize).toBe(declared.default);
   });
 
-  it("GET /providers lists name, adapter, model, and configured (true for the simulator)", async () => {
+  it("GET /providers lists name, connection, adapter, model, granted and configured (true for the simulator)", async () => {
     const result = await get(listProvidersRoute, "/api/v1/providers");
     expect(result.status).toBe(200);
-    const configs = await db().providerConfig.findMany({ where: { workspaceId: demo.workspaceId }, orderBy: { name: "asc" } });
+    const configs = await db().providerConfig.findMany({ where: { workspaceId: demo.workspaceId }, orderBy: { name: "asc" }, include: { connection: true } });
     expect(result.body.providers).toEqual(
       configs.map((c) =>
-        expect.objectContaining({ name: c.name, adapter: c.adapter, model: c.model, searchMode: c.searchMode, enabled: c.enabled, configured: c.adapter === "simulator" ? true : expect.any(Boolean) }),
+        expect.objectContaining({
+          name: c.name,
+          connection: c.connection.name,
+          adapter: c.connection.adapter,
+          model: c.model,
+          searchMode: c.searchMode,
+          enabled: c.enabled,
+          granted: c.connection.grantedToAll ? true : expect.any(Boolean),
+          configured: c.connection.adapter === "simulator" ? true : expect.any(Boolean),
+        }),
       ),
     );
     const simulated = result.body.providers.filter((p: { adapter: string }) => p.adapter === "simulator").map((p: { name: string }) => p.name);
@@ -635,10 +651,10 @@ describe("cancel and retry", () => {
     expect(budgetBefore.reservedMicros - (await budgetPeriod(demo.workspaceId)).reservedMicros).toBe(reserved);
 
     const events = (await eventsOf(checkId)).filter((e) => e.kind !== "check_created");
-    expect(events.filter((e) => e.kind === "check_cancelled").map((e) => [e.actorApiKeyId, e.actorUserId])).toEqual([[A.apiKeyId, null]]);
+    expect(events.filter((e) => e.kind === "check_cancelled").map((e) => [e.actorApiKeyId, e.actorUserId])).toEqual([[A.apiKeyId, demo.owner.userId]]);
     const captureEvents = events.filter((e) => e.kind === "capture_cancelled");
     expect(captureEvents.map((e) => e.captureId).sort()).toEqual(captures.map((c) => c.id).sort());
-    expect(captureEvents.every((e) => e.actorApiKeyId === A.apiKeyId && e.actorUserId === null)).toBe(true);
+    expect(captureEvents.every((e) => e.actorApiKeyId === A.apiKeyId && e.actorUserId === demo.owner.userId)).toBe(true);
     expect(events).toHaveLength(5);
 
     const shown = await getCheck(checkId);
@@ -695,9 +711,21 @@ describe("cancel and retry", () => {
     const result = await retryCapture(capture!.id);
 
     expect(result.status, JSON.stringify(result.body)).toBe(202);
-    const maxAttempts = (await db().providerConfig.findUniqueOrThrow({ where: { id: capture!.providerConfigId } })).maxAttempts;
+    const maxAttempts = (await db().providerConnection.findUniqueOrThrow({ where: { id: capture!.connectionId } })).maxAttempts;
     expect(await db().capture.findUniqueOrThrow({ where: { id: capture!.id } })).toMatchObject({ status: "queued", maxAttempts: 3 + maxAttempts, lastError: null });
     expect(await captureJob(capture!.id)).toMatchObject({ task_identifier: "capture" });
+  });
+});
+
+describe("query strings with control characters", () => {
+  it.each([
+    ["/api/v1/prompts?q=best%00crm", listPromptsRoute, "q"],
+    ["/api/v1/prompts?tag=smb%07", listPromptsRoute, "tag"],
+    ["/api/v1/prompts?page=1%00", listPromptsRoute, "page"],
+    ["/api/v1/checks?status=queued%00", listChecksRoute, "status"],
+  ] as const)("GET %s: 400 naming the parameter (it used to be a 500 from PostgreSQL)", async (path, route, field) => {
+    const error = expectApiError(await get(route, path), 400, { code: "validation_error", field });
+    expect(error.message).toMatch(/control character/);
   });
 });
 

@@ -52,7 +52,7 @@ beforeAll(async () => {
 afterEach(async () => {
   await cancelUnfinishedChecks(demo);
   await resetProviders(demo);
-  await db().providerConfig.updateMany({ where: { workspaceId: demo.workspaceId }, data: { breakerOpenSeconds: 45 } });
+  await db().providerConnection.updateMany({ where: { id: { in: Object.values(demo.providers).map((p) => p.connectionId) } }, data: { breakerOpenSeconds: 45 } });
 });
 
 const PROVIDER = "ChatGPT";
@@ -68,9 +68,9 @@ const WORKER_SLOTS = 2 * 4;
  */
 const ADMITTED_BEFORE_OPENING_MS = 1_000;
 
-const transitionsOf = (providerConfigId: string) =>
+const transitionsOf = (connectionId: string) =>
   db().event.findMany({
-    where: { kind: { in: ["breaker_opened", "breaker_closed"] }, data: { path: ["providerConfigId"], equals: providerConfigId } },
+    where: { kind: { in: ["breaker_opened", "breaker_closed"] }, data: { path: ["connectionId"], equals: connectionId } },
     orderBy: { createdAt: "asc" },
   });
 
@@ -87,7 +87,7 @@ async function firstAttemptFates(checkId: string, seed: string): Promise<Map<str
     where: { checkId },
     include: {
       prompt: { select: { text: true, country: true, language: true } },
-      providerConfig: { select: { settings: true, maxOutputTokens: true, maxSearchCalls: true } },
+      connection: { select: { settings: true, maxOutputTokens: true, maxSearchCalls: true } },
       brand: { select: { name: true, domains: true, competitors: { select: { id: true, name: true, aliases: true, caseSensitiveAliases: true, domains: true }, orderBy: { createdAt: "asc" } } } },
     },
   });
@@ -100,9 +100,9 @@ async function firstAttemptFates(checkId: string, seed: string): Promise<Map<str
         country: c.prompt.country,
         language: c.prompt.language,
         // The latency is one draw whatever its range: no waiting here, same fate.
-        settings: { ...(c.providerConfig.settings as Record<string, unknown>), latencyMinMs: 0, latencyMaxMs: 0, errorRate, timeoutRate: 0 },
+        settings: { ...(c.connection.settings as Record<string, unknown>), latencyMinMs: 0, latencyMaxMs: 0, errorRate, timeoutRate: 0 },
         signal: new AbortController().signal,
-        limits: { maxOutputTokens: c.providerConfig.maxOutputTokens, maxSearchCalls: c.providerConfig.maxSearchCalls },
+        limits: { maxOutputTokens: c.connection.maxOutputTokens, maxSearchCalls: c.connection.maxSearchCalls },
         subject: { brand: { name: c.brand.name, domains: c.brand.domains }, competitors: c.brand.competitors },
         // The simulator seeds a call with `${SIMULATOR_SEED}:${request.seed}`: this process's
         // SIMULATOR_SEED then this is the worker's `${SIMULATOR_SEED}:${captureId}:${attempt}`.
@@ -142,8 +142,8 @@ it(
     await setSimulator(demo, PROVIDER, FAILING);
     // Enough attempts that no capture gives up during the outage (the breaker, not the retry
     // budget, is what stops the calls), a slot for every worker slot, a short open period.
-    await db().providerConfig.update({
-      where: { id: provider.id },
+    await db().providerConnection.update({
+      where: { id: provider.connectionId },
       data: { maxAttempts: 10, unknownRetries: 10, timeoutMs: TIMEOUT_MS, maxConcurrency: WORKER_SLOTS, breakerOpenSeconds: OPEN_SECONDS },
     });
     const { checkId } = await startCheck(demo, { prompts: { mode: "picked", promptIds: demo.promptIds.slice(0, 10) }, providers: { names: [PROVIDER] }, samples: 3 });
@@ -168,7 +168,7 @@ it(
       const outcomes = await db().attempt.groupBy({ by: ["outcome"], where: { capture: { checkId } }, _count: true });
       return ["failed", "unknown"].every((o) => outcomes.some((x) => x.outcome === o));
     };
-    await waitFor(async () => (await transitionsOf(provider.id)).length >= 2 && (await failedBothWays()), {
+    await waitFor(async () => (await transitionsOf(provider.connectionId)).length >= 2 && (await failedBothWays()), {
       what: "the breaker to open, a probe to end the open period, and a call to fail and one to time out",
       timeoutMs: 30_000,
       intervalMs: 100,
@@ -183,7 +183,7 @@ it(
 
     const captures = await capturesOf(checkId);
     const attempts = await attemptsOf(checkId);
-    const transitions = await transitionsOf(provider.id);
+    const transitions = await transitionsOf(provider.connectionId);
     const label = () =>
       `transitions: ${transitions.map((t) => `${t.kind}@${t.createdAt.toISOString()}`).join(", ")}\nattempts: ${attempts
         .map((a) => `${a.captureId.slice(0, 8)}#${a.number} ${a.startedAt.toISOString()}..${a.endedAt?.toISOString()} ${a.outcome}/${a.reason ?? ""} [${a.workerId}]`)
@@ -214,7 +214,7 @@ it(
     // Open periods, from the recorded transitions: each breaker_opened until the next transition.
     expect(transitions[0]?.kind, label()).toBe("breaker_opened");
     expect(transitions.at(-1)?.kind, "closed again once the provider recovered").toBe("breaker_closed");
-    expect(await db().breakerState.findUniqueOrThrow({ where: { providerConfigId: provider.id } })).toMatchObject({ status: "closed", forcedStatus: null });
+    expect(await db().breakerState.findUniqueOrThrow({ where: { connectionId_model: { connectionId: provider.connectionId, model: provider.model } } })).toMatchObject({ status: "closed", forcedStatus: null });
 
     // It opened after at most 20 calls.
     const firstOpening = transitions[0]!.createdAt.getTime();
@@ -267,11 +267,13 @@ it(
     expect(outcome("succeeded")).toBe(CAPTURES);
     expect(outcome("failed")).toBe(attempts.filter((a) => a.outcome === "failed").length);
     expect(outcome("unknown")).toBe(unknown.length);
-    const breaker = await db().breakerState.findUniqueOrThrow({ where: { providerConfigId: provider.id } });
+    const breaker = await db().breakerState.findUniqueOrThrow({ where: { connectionId_model: { connectionId: provider.connectionId, model: provider.model } } });
     expect(breaker.shortCircuitCount, "postponements are short circuits").toBeGreaterThan(0n);
-    expect(metricValue(metrics, "beacon_breaker_state", { provider: PROVIDER })).toBe(0);
-    expect(metricValue(metrics, "beacon_breaker_calls_total", { provider: PROVIDER, outcome: "short_circuit" })).toBe(Number(breaker.shortCircuitCount));
-    expect(metricValue(metrics, "beacon_breaker_calls_total", { provider: PROVIDER, outcome: "success" })).toBe(Number(breaker.successCount));
+    // Breakers are the connection's (labelled with its name) for the provider's model.
+    const breakerLabels = { provider: `Simulated ${PROVIDER}`, model: provider.model };
+    expect(metricValue(metrics, "beacon_breaker_state", breakerLabels)).toBe(0);
+    expect(metricValue(metrics, "beacon_breaker_calls_total", { ...breakerLabels, outcome: "short_circuit" })).toBe(Number(breaker.shortCircuitCount));
+    expect(metricValue(metrics, "beacon_breaker_calls_total", { ...breakerLabels, outcome: "success" })).toBe(Number(breaker.successCount));
     // Every call the workers made was seen by the breaker.
     expect(Number(breaker.successCount + breaker.failureCount)).toBe(attempts.length);
   },

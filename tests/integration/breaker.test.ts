@@ -23,20 +23,24 @@ beforeAll(async () => {
   workspaceId = workspace.id;
 });
 
-type Provider = BreakerConfig & { name: string };
+type Provider = BreakerConfig & { id: string; name: string };
 
-/** A provider configuration of its own (so a breaker of its own), defaults unless overridden. */
-async function newProvider(overrides: Partial<Omit<BreakerConfig, "id">> = {}): Promise<Provider> {
-  return db().providerConfig.create({
-    data: { workspaceId, name: `Breaker ${randomUUID().slice(0, 8)}`, adapter: "simulator", model: "simulated", ...overrides },
-  });
+/**
+ * A connection of its own (so a breaker of its own), defaults unless overridden, and the
+ * workspace's provider on it; the breaker is the connection's for the provider's model.
+ */
+async function newProvider(overrides: Partial<Omit<BreakerConfig, "connectionId" | "model">> = {}): Promise<Provider> {
+  const name = `Breaker ${randomUUID().slice(0, 8)}`;
+  const connection = await db().providerConnection.create({ data: { name, adapter: "simulator", models: ["simulated"], ...overrides, grants: { create: { workspaceId } } } });
+  const provider = await db().providerConfig.create({ data: { workspaceId, name, connectionId: connection.id, model: "simulated" } });
+  return { ...connection, id: provider.id, name, connectionId: connection.id, model: provider.model };
 }
 
-const stateOf = (p: Provider) => db().breakerState.findUniqueOrThrow({ where: { providerConfigId: p.id } });
+const stateOf = (p: Provider) => db().breakerState.findUniqueOrThrow({ where: { connectionId_model: { connectionId: p.connectionId, model: p.model } } });
 
 function transitionsOf(p: Provider) {
   return db().event.findMany({
-    where: { kind: { in: ["breaker_opened", "breaker_closed"] }, data: { path: ["providerConfigId"], equals: p.id } },
+    where: { kind: { in: ["breaker_opened", "breaker_closed"] }, data: { path: ["connectionId"], equals: p.connectionId } },
     orderBy: { createdAt: "asc" },
   });
 }
@@ -57,12 +61,12 @@ async function dbNow(): Promise<Date> {
 
 /** The open period is over: openUntil one second ago on the database clock. */
 async function endOpenPeriod(p: Provider): Promise<void> {
-  await db().$executeRaw`UPDATE breaker_states SET "openUntil" = (now() AT TIME ZONE 'UTC') - interval '1 second' WHERE "providerConfigId" = ${p.id}::uuid`;
+  await db().$executeRaw`UPDATE breaker_states SET "openUntil" = (now() AT TIME ZONE 'UTC') - interval '1 second' WHERE "connectionId" = ${p.connectionId}::uuid AND model = ${p.model}`;
 }
 
 /** The probe was handed out `ms` ago (database clock). */
 async function probeStartedAgo(p: Provider, ms: number): Promise<void> {
-  await db().$executeRaw`UPDATE breaker_states SET "probeStartedAt" = (now() AT TIME ZONE 'UTC') - make_interval(secs => ${ms / 1000}) WHERE "providerConfigId" = ${p.id}::uuid`;
+  await db().$executeRaw`UPDATE breaker_states SET "probeStartedAt" = (now() AT TIME ZONE 'UTC') - make_interval(secs => ${ms / 1000}) WHERE "connectionId" = ${p.connectionId}::uuid AND model = ${p.model}`;
 }
 
 function expectRefused(permission: Permission): asserts permission is Extract<Permission, { allowed: false }> {
@@ -106,7 +110,8 @@ describe("opening", () => {
 
     const events = await transitionsOf(p);
     expect(events.map((e) => e.kind)).toEqual(["breaker_opened"]);
-    expect(events[0]).toMatchObject({ workspaceId, data: { providerConfigId: p.id, provider: p.name } });
+    // Instance-wide: the breaker is the connection's, whichever workspaces use it.
+    expect(events[0]).toMatchObject({ workspaceId: null, data: { connectionId: p.connectionId, connection: p.name, model: p.model } });
   });
 
   it("opens at exactly 50 % of at least minCalls calls, not below", async () => {
@@ -213,7 +218,7 @@ describe("half-open", () => {
     expect(await stateOf(p)).toMatchObject({ status: "closed", recentFailures: [], probeToken: null, probeStartedAt: null, openUntil: null, openedAt: null });
     expect(await kindsOf(p)).toEqual(["breaker_opened", "breaker_closed"]);
     const closed = (await transitionsOf(p))[1]!;
-    expect(closed.data).toMatchObject({ providerConfigId: p.id, provider: p.name });
+    expect(closed.data).toMatchObject({ connectionId: p.connectionId, connection: p.name, model: p.model });
     expect(await acquirePermission(p)).toEqual(FREE_PASS);
 
     // Fresh window: judged again only after minCalls (the ten failures before do not count).
@@ -289,11 +294,11 @@ describe("half-open", () => {
     await endOpenPeriod(p);
     const token = expectProbe(await acquirePermission(p));
 
-    await releaseProbe(p.id, randomUUID());
+    await releaseProbe(p, randomUUID());
     expect(await stateOf(p)).toMatchObject({ status: "half_open", probeToken: token });
     expectRefused(await acquirePermission(p));
 
-    await releaseProbe(p.id, token);
+    await releaseProbe(p, token);
     expect(await stateOf(p)).toMatchObject({ status: "open", probeToken: null });
     const again = expectProbe(await acquirePermission(p));
     expect(again).not.toBe(token);
@@ -324,7 +329,7 @@ describe("slow calls", () => {
 describe("forced by an admin", () => {
   it("forced open refuses even a healthy provider; back to automatic closes it", async () => {
     const p = await newProvider();
-    expect(await forceBreaker(workspaceId, p.id, "open")).toBe(true);
+    expect(await forceBreaker(p, "open")).toBe(true);
     const refused = await acquirePermission(p);
     expectRefused(refused);
     expect(refused.retryInMs).toBeGreaterThan(0);
@@ -332,38 +337,38 @@ describe("forced by an admin", () => {
     await endOpenPeriod(p);
     expectRefused(await acquirePermission(p));
     expect(await stateOf(p)).toMatchObject({ forcedStatus: "open", shortCircuitCount: 2n });
-    expect((await listBreakers(workspaceId)).find((b) => b.providerConfigId === p.id)).toMatchObject({ status: "open", forced: "open" });
+    expect((await listBreakers({ workspaceId })).find((b) => b.connectionId === p.connectionId)).toMatchObject({ status: "open", forced: "open" });
 
-    expect(await forceBreaker(workspaceId, p.id, null)).toBe(true);
+    expect(await forceBreaker(p, null)).toBe(true);
     expect(await stateOf(p)).toMatchObject({ forcedStatus: null, status: "closed", recentFailures: [] });
     expect(await acquirePermission(p)).toEqual(FREE_PASS);
-    expect((await listBreakers(workspaceId)).find((b) => b.providerConfigId === p.id)).toMatchObject({ status: "closed", forced: null });
+    expect((await listBreakers({ workspaceId })).find((b) => b.connectionId === p.connectionId)).toMatchObject({ status: "closed", forced: null });
   });
 
   it("forced closed lets calls through an open breaker and does not open on failures", async () => {
     const p = await newProvider();
     await openIt(p);
-    expect(await forceBreaker(workspaceId, p.id, "closed")).toBe(true);
+    expect(await forceBreaker(p, "closed")).toBe(true);
     expect(await acquirePermission(p)).toEqual(FREE_PASS);
 
     await record(p, "ffffffffff ffffffffff");
     for (let i = 0; i < 3; i++) expect(await acquirePermission(p)).toEqual(FREE_PASS);
-    expect((await listBreakers(workspaceId)).find((b) => b.providerConfigId === p.id)).toMatchObject({ status: "closed", forced: "closed" });
+    expect((await listBreakers({ workspaceId })).find((b) => b.connectionId === p.connectionId)).toMatchObject({ status: "closed", forced: "closed" });
     // Held closed, it does not open: no transition is recorded for the admin page to show.
     expect(await kindsOf(p)).toEqual(["breaker_opened"]);
-    expect(metricValue(parseMetrics((await collectMetrics()).body), "beacon_breaker_state", { provider: p.name })).toBe(0);
+    expect(metricValue(parseMetrics((await collectMetrics()).body), "beacon_breaker_state", { provider: p.name, model: p.model })).toBe(0);
 
     // Back to automatic: closed with an empty window, judged from scratch.
-    await forceBreaker(workspaceId, p.id, null);
+    await forceBreaker(p, null);
     await record(p, "fffffffff");
     expect((await stateOf(p)).status).toBe("closed");
     await record(p, "f");
     expect((await stateOf(p)).status).toBe("open");
   });
 
-  it("only in the provider's own workspace", async () => {
+  it("only on a connection that exists", async () => {
     const p = await newProvider();
-    expect(await forceBreaker(randomUUID(), p.id, "open")).toBe(false);
+    expect(await forceBreaker({ connectionId: randomUUID(), model: p.model }, "open")).toBe(false);
     expect(await acquirePermission(p)).toEqual(FREE_PASS);
   });
 });
@@ -384,7 +389,7 @@ describe("metrics", () => {
     expectProbe(await acquirePermission(halfOpen));
 
     let m = await scrape();
-    const one = (name: string, provider: Provider, outcome?: string) => metricValue(m, name, { provider: provider.name, ...(outcome ? { outcome } : {}) });
+    const one = (name: string, provider: Provider, outcome?: string) => metricValue(m, name, { provider: provider.name, model: provider.model, ...(outcome ? { outcome } : {}) });
     expect(one("beacon_breaker_state", open)).toBe(1);
     expect(one("beacon_breaker_state", closed)).toBe(0);
     expect(one("beacon_breaker_state", halfOpen)).toBe(2);
@@ -400,16 +405,16 @@ describe("metrics", () => {
     expect(one("beacon_breaker_open_too_long", open)).toBe(0);
 
     // Open (reopened by failed probes) since 6 minutes ago: more than the 5 minutes allowed.
-    await db().$executeRaw`UPDATE breaker_states SET "openedAt" = (now() AT TIME ZONE 'UTC') - interval '6 minutes' WHERE "providerConfigId" = ${open.id}::uuid`;
+    await db().$executeRaw`UPDATE breaker_states SET "openedAt" = (now() AT TIME ZONE 'UTC') - interval '6 minutes' WHERE "connectionId" = ${open.connectionId}::uuid`;
     m = await scrape();
     expect(one("beacon_breaker_open_duration_seconds", open)).toBeGreaterThanOrEqual(360);
     expect(one("beacon_breaker_open_duration_seconds", open)).toBeLessThan(420);
     expect(one("beacon_breaker_open_too_long", open)).toBe(1);
     expect(one("beacon_breaker_open_too_long", halfOpen)).toBe(0);
-    expect((await listBreakers(workspaceId)).find((b) => b.providerConfigId === open.id)).toMatchObject({ status: "open", openTooLong: true });
+    expect((await listBreakers({ workspaceId })).find((b) => b.connectionId === open.connectionId)).toMatchObject({ status: "open", openTooLong: true });
 
     // Forced open counts as open.
-    await forceBreaker(workspaceId, closed.id, "open");
+    await forceBreaker(closed, "open");
     m = await scrape();
     expect(one("beacon_breaker_state", closed)).toBe(1);
   });

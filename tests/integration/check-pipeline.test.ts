@@ -332,7 +332,7 @@ describe("check pipeline with real worker processes", () => {
     // the failing providers' breakers closed (open, they would postpone the captures instead).
     for (const name of ["ChatGPT", "Perplexity"] as const) {
       await setSimulator(demo, name, { errorRate: 1, permanentErrorRate: 0, timeoutRate: 0 });
-      expect(await forceBreaker(demo.workspaceId, demo.providers[name].id, "closed")).toBe(true);
+      expect(await forceBreaker({ connectionId: demo.providers[name].connectionId, model: demo.providers[name].model }, "closed")).toBe(true);
     }
     for (const name of ["Gemini", "Claude"] as const) await setSimulator(demo, name, { errorRate: 0, permanentErrorRate: 1, timeoutRate: 0 });
     const worker = await startWorker("retries", {
@@ -418,7 +418,7 @@ describe("check pipeline with real worker processes", () => {
     // The providers are healthy again; an admin retries both checks and they succeed. (The
     // providers take no calls until the retried state has been looked at.)
     for (const name of PROVIDER_NAMES) await setSimulator(demo, name, { errorRate: 0, permanentErrorRate: 0 });
-    await db().providerConfig.updateMany({ where: { workspaceId: demo.workspaceId }, data: { maxConcurrency: 0 } });
+    await db().providerConnection.updateMany({ where: { id: { in: PROVIDER_NAMES.map((n) => demo.providers[n].connectionId) } }, data: { maxConcurrency: 0 } });
     expect(await retryCaptures(demo.admin, { checkId: transientCheck.checkId })).toEqual({ retried: 8 });
     expect(await retryCaptures(demo.admin, { checkId: permanentCheck.checkId })).toEqual({ retried: 4 });
     let reserved = 0n;
@@ -431,7 +431,7 @@ describe("check pipeline with real worker processes", () => {
       expect(captures.every((c) => c.status === "queued" && c.maxAttempts === c.attemptCount + 3 && c.lastError === null)).toBe(true);
     }
     expect((await budgetPeriod(demo.workspaceId)).reservedMicros - budgetBefore.reservedMicros).toBe(reserved);
-    await db().providerConfig.updateMany({ where: { workspaceId: demo.workspaceId }, data: { maxConcurrency: 4 } });
+    await db().providerConnection.updateMany({ where: { id: { in: PROVIDER_NAMES.map((n) => demo.providers[n].connectionId) } }, data: { maxConcurrency: 4 } });
     for (const [checkId, failedBefore] of [
       [transientCheck.checkId, 3],
       [permanentCheck.checkId, 1],
@@ -451,12 +451,12 @@ describe("check pipeline with real worker processes", () => {
 
   it("never runs more calls of a provider at once than its maxConcurrency, across two worker processes", { timeout: 90_000 }, async () => {
     const CAP = 2;
-    const gemini = demo.providers.Gemini.id;
+    const gemini = demo.providers.Gemini.connectionId;
     // Which process wins a free slot is a race, and the one that just finished a call usually
     // wins it again. To be sure both processes hold a slot at the same time: while the cap is 1,
     // one worker takes the slot and is frozen mid-call (SIGSTOP, like a long GC pause); the cap
     // goes up to 2 and the other worker, with all its 8 slots free, takes over; then it thaws.
-    await db().providerConfig.update({ where: { id: gemini }, data: { maxConcurrency: 1 } });
+    await db().providerConnection.update({ where: { id: gemini }, data: { maxConcurrency: 1 } });
     const workers = await startWorkers(["cap-a", "cap-b"], { BEACON_WORKER_CONCURRENCY: 8, SIMULATOR_LATENCY_MS: "1200-1600" });
     const { checkId } = await startCheck(demo, { prompts: { mode: "all" }, providers: { names: ["Gemini"] }, samples: 1 });
     expect((await checkRow(checkId)).totalCaptures).toBe(12);
@@ -495,7 +495,7 @@ describe("check pipeline with real worker processes", () => {
     );
     const frozen = holder!;
     const other = workers.find((w) => w !== frozen)!;
-    await db().providerConfig.update({ where: { id: gemini }, data: { maxConcurrency: CAP } });
+    await db().providerConnection.update({ where: { id: gemini }, data: { maxConcurrency: CAP } });
     await waitFor(() => db().attempt.count({ where: { workerId: other.workerId, outcome: { not: null } } }).then((n) => n >= 2), {
       what: `${other.name} to finish two calls while ${frozen.name} is frozen`,
       timeoutMs: 20_000,

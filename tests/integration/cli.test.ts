@@ -1,10 +1,14 @@
 // The operator CLI as a user runs it: a real process, real files, JSON on stdout.
 import { execFile } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { authenticateApiKey } from "@/lib/api-keys/api-keys";
+import { db } from "@/lib/db/prisma";
+import { createWorkspace } from "@/lib/workspaces/workspaces";
 
 const run = promisify(execFile);
 const tsx = path.resolve("node_modules/tsx/dist/cli.mjs");
@@ -44,6 +48,7 @@ describe("beacon analyze", () => {
       { url: "https://www.g2.com/crm", domain: "g2.com", own: false },
       { url: "https://lumencrm.com/blog", domain: "lumencrm.com", own: true },
     ]);
+    expect(output.truncated).toBe(false);
   });
 
   it("refuses a malformed file with the field at fault and exit code 2", async () => {
@@ -72,5 +77,46 @@ describe("beacon capture", () => {
     const result = await beacon(["capture", "--provider", "openai", "--prompt", "hello there"]);
     expect(result.code).toBe(1);
     expect(JSON.parse(result.stdout)).toMatchObject({ ok: false, error: { retryClass: "permanent", reason: "not_configured" } });
+  });
+});
+
+describe("beacon api-key create", () => {
+  /**
+   * A workspace with two owners and an older admin; its first owner (oldest owner membership) is
+   * `first`, whose row was written after the creator's.
+   */
+  async function workspaceWithOwners() {
+    const user = (name: string) => db().user.create({ data: { id: `${name}-${randomUUID()}`, name, email: `${name}.${randomUUID()}@example.com` } });
+    const creator = await user("creator");
+    const workspace = await createWorkspace(creator.id, `CLI keys ${randomUUID().slice(0, 8)}`);
+    const first = await user("first-owner");
+    const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000);
+    await db().membership.create({ data: { workspaceId: workspace.id, userId: first.id, role: "owner", createdAt: daysAgo(1) } });
+    await db().membership.create({ data: { workspaceId: workspace.id, userId: (await user("an-admin")).id, role: "admin", createdAt: daysAgo(2) } });
+    return { workspace, first };
+  }
+
+  it("prints a key with the requested scope, owned by the workspace's first owner", async () => {
+    const { workspace, first } = await workspaceWithOwners();
+    const result = await beacon(["api-key", "create", "--workspace", workspace.slug, "--name", "Nightly CI", "--scope", "read"]);
+    expect(result.code, result.stderr).toBe(0);
+    const key = result.stdout.trim();
+    expect(result.stderr).toMatch(new RegExp(`scope read.*owned by ${first.email}`));
+
+    const row = await db().apiKey.findFirstOrThrow({ where: { workspaceId: workspace.id, name: "Nightly CI" } });
+    expect(row).toMatchObject({ scope: "read", createdById: first.id, revokedAt: null });
+    expect(await authenticateApiKey(key)).toMatchObject({ workspaceId: workspace.id, userId: first.id, scope: "read", role: "viewer" });
+  });
+
+  it("gives a key without --scope the write scope, and refuses an unknown scope", async () => {
+    const { workspace, first } = await workspaceWithOwners();
+    const result = await beacon(["api-key", "create", "--workspace", workspace.slug, "--name", "Deploys"]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(await authenticateApiKey(result.stdout.trim())).toMatchObject({ userId: first.id, scope: "write", role: "member" });
+
+    const refused = await beacon(["api-key", "create", "--workspace", workspace.slug, "--name", "Root", "--scope", "owner"]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/--scope must be one of read, write, admin/);
+    expect(await db().apiKey.count({ where: { workspaceId: workspace.id, name: "Root" } })).toBe(0);
   });
 });

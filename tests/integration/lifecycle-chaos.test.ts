@@ -87,8 +87,8 @@ async function chaosRun(run: number, plan: { steps: Step[]; budgetFactor: number
   const log: string[] = [`run ${run}: budget x${plan.budgetFactor}, steps ${JSON.stringify(plan.steps)}`];
   const space: Space = await newSpace({ prompts: PROMPTS_PER_CHECK });
   for (const name of PROVIDERS) {
-    await db().providerConfig.update({
-      where: { id: space.providers[name]! },
+    await db().providerConnection.update({
+      where: { id: space.connections[name]! },
       data: { maxConcurrency: 3, timeoutMs: 1_500, breakerProbeTimeoutMs: 1_000, settings: { style: "chatgpt", latencyMinMs: 100, latencyMaxMs: 400, permanentErrorRate: 0.05 } },
     });
   }
@@ -164,8 +164,8 @@ async function chaosRun(run: number, plan: { steps: Step[]; budgetFactor: number
           break;
         case "flaky":
           await db()
-            .providerConfig.update({
-              where: { id: space.providers[PROVIDERS[a.provider]!]! },
+            .providerConnection.update({
+              where: { id: space.connections[PROVIDERS[a.provider]!]! },
               data: { settings: { style: "chatgpt", latencyMinMs: 100, latencyMaxMs: 400, permanentErrorRate: 0.05, errorRate: a.errorRate, timeoutRate: a.timeoutRate } },
             })
             .catch(ignore);
@@ -185,7 +185,7 @@ async function chaosRun(run: number, plan: { steps: Step[]; budgetFactor: number
     frozen.clear();
     for (const [i, w] of workers.entries()) if (!w.running) await replace(i);
     for (const name of PROVIDERS) {
-      await db().providerConfig.update({ where: { id: space.providers[name]! }, data: { settings: { style: "chatgpt", latencyMinMs: 100, latencyMaxMs: 400 } } });
+      await db().providerConnection.update({ where: { id: space.connections[name]! }, data: { settings: { style: "chatgpt", latencyMinMs: 100, latencyMaxMs: 400 } } });
     }
     budget *= 100n;
     const { updateWorkspaceSettings } = await import("@/lib/workspaces/settings");

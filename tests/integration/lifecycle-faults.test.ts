@@ -115,7 +115,7 @@ describe("a frozen worker (zombie)", () => {
     // Every capture has exactly one succeeded attempt, and keeps that attempt's answer.
     const captures = await db().capture.findMany({
       where: { checkId },
-      include: { attempts: { orderBy: { number: "asc" } }, prompt: { select: { text: true } }, providerConfig: true },
+      include: { attempts: { orderBy: { number: "asc" } }, prompt: { select: { text: true } }, connection: true },
       orderBy: { id: "asc" },
     });
     for (const capture of captures) {
@@ -137,7 +137,7 @@ describe("a frozen worker (zombie)", () => {
       // then B's succeeded, and the answer is B's.
       expect(capture.attempts, label).toHaveLength(2);
       const [lost, live] = capture.attempts as [(typeof capture.attempts)[number], (typeof capture.attempts)[number]];
-      const config = capture.providerConfig;
+      const config = capture.connection;
       const estimate = unknownOutcomeCost(capture.prompt.text, capture.searchMode, { maxOutputTokens: config.maxOutputTokens, maxSearchCalls: config.maxSearchCalls }, config);
       expect(lost, label).toMatchObject({ workerId: a.workerId, outcome: "unknown", reason: "lease_expired", errorClass: "unknown", costIsEstimate: true, costMicros: BigInt(estimate) });
       expect(lost.costMicros, label).toBeGreaterThan(0n);

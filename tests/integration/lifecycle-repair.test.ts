@@ -39,6 +39,7 @@ describe("the repair pass", () => {
     const runToken = await claimed(captureIds[0]!, workerId);
     await db().$executeRaw`UPDATE attempts SET outcome = 'failed', "endedAt" = now(), "reservedMicros" = 0 WHERE "runToken" = ${runToken}::uuid`;
     await db().$executeRaw`UPDATE budget_periods SET "inFlightMicros" = 0 WHERE "workspaceId" = ${space.workspaceId}::uuid`;
+    await db().$executeRaw`UPDATE grant_spend_periods SET "inFlightMicros" = 0 WHERE "workspaceId" = ${space.workspaceId}::uuid`;
     await repairedOnce("running_without_open_attempt");
     expect(await captureRow(captureIds[0]!)).toMatchObject({ status: "queued", runToken: null });
   });

@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeOpenAI, type FakeServer, type OpenAIScenario } from "../support/fake-providers/openai-server";
+import { OPENAI_ANSWER, startFakeOpenAI, type FakeServer, type OpenAIScenario } from "../support/fake-providers/openai-server";
 import {
   budgetNow,
   captureRow,
@@ -20,6 +20,7 @@ import {
 } from "../support/lifecycle-fixtures";
 import { metricValue, parseMetrics } from "../support/metrics-text";
 import { actAt } from "../support/pause";
+import { ANALYSIS_MAX_CHARS } from "@/lib/analysis/analyze";
 import { costsDashboard } from "@/lib/analytics/costs";
 import { unknownOutcomeCost, worstCaseCost } from "@/lib/billing/money";
 import { failCapture } from "@/lib/captures/lifecycle/results";
@@ -52,8 +53,9 @@ afterAll(async () => {
 const shutdown = new AbortController().signal;
 const run = (captureId: string): Promise<RunOutcome> => runCapture(captureId, { workerId, shutdownSignal: shutdown });
 
-async function setProvider(space: Space, name: string, data: Prisma.ProviderConfigUpdateInput) {
-  await db().providerConfig.update({ where: { id: space.providers[name]! }, data });
+/** Changes the connection of the space's provider `name` (its own, see newSpace). */
+async function setConnection(space: Space, name: string, data: Prisma.ProviderConnectionUpdateInput) {
+  await db().providerConnection.update({ where: { id: space.connections[name]! }, data });
 }
 
 describe("the budget is a hard cap (defect 7)", () => {
@@ -75,8 +77,8 @@ describe("the budget is a hard cap (defect 7)", () => {
     expect(waiting.length, `some captures wait: ${JSON.stringify([...outcomes.values()])}`).toBeGreaterThan(0);
     for (const id of waiting) expect(await captureRow(id)).toMatchObject({ status: "postponed", waitingFor: "budget", attemptCount: 0 });
     // Each waits because its worst case does not fit next to what was charged.
-    const capture = await db().capture.findFirstOrThrow({ where: { id: waiting[0] }, include: { prompt: true, providerConfig: true } });
-    const worst = worstCaseCost(capture.prompt.text, capture.searchMode, capture.providerConfig, capture.providerConfig);
+    const capture = await db().capture.findFirstOrThrow({ where: { id: waiting[0] }, include: { prompt: true, connection: true } });
+    const worst = worstCaseCost(capture.prompt.text, capture.searchMode, capture.connection, capture.connection);
     expect(charged + BigInt(worst)).toBeGreaterThan(held);
     expect((await db().check.findUniqueOrThrow({ where: { id: checkId } })).status).toBe("running");
     await expectBudgetConsistent(space.workspaceId);
@@ -106,11 +108,11 @@ describe("the budget is a hard cap (defect 7)", () => {
 
   it("charges a call that timed out (outcome unknown) its estimate, never more than its reserved worst case", async () => {
     const space = await newSpace();
-    await setProvider(space, "ChatGPT", { timeoutMs: 300, unknownRetries: 0, settings: { style: "chatgpt", latencyMinMs: 0, latencyMaxMs: 0, timeoutRate: 1 } });
+    await setConnection(space, "ChatGPT", { timeoutMs: 300, unknownRetries: 0, settings: { style: "chatgpt", latencyMinMs: 0, latencyMaxMs: 0, timeoutRate: 1 } });
     const { captureIds } = await startSpaceCheck(space);
     expect(await run(captureIds[0]!)).toBe("failed");
-    const capture = await db().capture.findUniqueOrThrow({ where: { id: captureIds[0] }, include: { attempts: true, prompt: true, providerConfig: true } });
-    const estimate = unknownOutcomeCost(capture.prompt.text, capture.searchMode, capture.providerConfig, capture.providerConfig);
+    const capture = await db().capture.findUniqueOrThrow({ where: { id: captureIds[0] }, include: { attempts: true, prompt: true, connection: true } });
+    const estimate = unknownOutcomeCost(capture.prompt.text, capture.searchMode, capture.connection, capture.connection);
     expect(capture.attempts[0]).toMatchObject({ outcome: "unknown", reason: "timeout", costIsEstimate: true, costMicros: BigInt(estimate) });
     expect(estimate).toBeGreaterThan(0);
     expect((await budgetNow(space.workspaceId)).charged).toBe(BigInt(estimate));
@@ -160,12 +162,13 @@ describe("a result that cannot be written (defect 3)", () => {
 describe("the half-open probe (defect 8)", () => {
   it("gets the probe timeout, not the call timeout: a hanging probe reopens the breaker in about a second", async () => {
     const space = await newSpace();
-    const providerId = space.providers.ChatGPT!;
-    await setProvider(space, "ChatGPT", { timeoutMs: 120_000, breakerProbeTimeoutMs: 800, settings: { style: "chatgpt", latencyMinMs: 0, latencyMaxMs: 0, timeoutRate: 1 } });
+    const connectionId = space.connections.ChatGPT!;
+    const model = (await db().providerConfig.findUniqueOrThrow({ where: { id: space.providers.ChatGPT! } })).model;
+    await setConnection(space, "ChatGPT", { timeoutMs: 120_000, breakerProbeTimeoutMs: 800, settings: { style: "chatgpt", latencyMinMs: 0, latencyMaxMs: 0, timeoutRate: 1 } });
     // The breaker is open and its open period is over: the next call is the probe.
     await db().$executeRaw`
-      INSERT INTO breaker_states ("providerConfigId", status, "openedAt", "openUntil", "updatedAt")
-      VALUES (${providerId}::uuid, 'open', now() - interval '1 minute', now() AT TIME ZONE 'UTC' - interval '1 second', now())`;
+      INSERT INTO breaker_states ("connectionId", model, status, "openedAt", "openUntil", "updatedAt")
+      VALUES (${connectionId}::uuid, ${model}, 'open', now() - interval '1 minute', now() AT TIME ZONE 'UTC' - interval '1 second', now())`;
     const { captureIds } = await startSpaceCheck(space);
     const started = Date.now();
     expect(await run(captureIds[0]!)).toBe("retry");
@@ -173,7 +176,7 @@ describe("the half-open probe (defect 8)", () => {
     const capture = await captureRow(captureIds[0]!);
     expect(capture.attempts[0]).toMatchObject({ outcome: "unknown", reason: "timeout" });
     expect(capture.attempts[0]!.latencyMs).toBeGreaterThanOrEqual(800);
-    expect(await db().breakerState.findUniqueOrThrow({ where: { providerConfigId: providerId } })).toMatchObject({ status: "open", probeToken: null });
+    expect(await db().breakerState.findUniqueOrThrow({ where: { connectionId_model: { connectionId, model } } })).toMatchObject({ status: "open", probeToken: null });
   });
 });
 
@@ -181,7 +184,8 @@ describe("Retry-After (defect 8)", () => {
   it("counts from when the response arrived, not from when the attempt started", async () => {
     const space = await newSpace();
     // The provider takes 1.5 s to answer 429 with Retry-After: 1.
-    await setProvider(space, "OpenAI API", { model: "fake:slow-rate-limited" });
+    await setConnection(space, "OpenAI API", { models: ["fake:slow-rate-limited"] });
+    await db().providerConfig.update({ where: { id: space.providers["OpenAI API"]! }, data: { model: "fake:slow-rate-limited" } });
     const { captureIds } = await startSpaceCheck(space, { providers: ["OpenAI API"] });
     expect(await run(captureIds[0]!)).toBe("retry");
     const capture = await captureRow(captureIds[0]!);
@@ -191,6 +195,19 @@ describe("Retry-After (defect 8)", () => {
     // The response arrived no earlier than start + latency; the next try is a full Retry-After later.
     const arrivedNoEarlierThan = attempt.startedAt.getTime() + attempt.latencyMs!;
     expect(capture.nextAttemptAt!.getTime() - arrivedNoEarlierThan, "a full Retry-After after the response").toBeGreaterThanOrEqual(1_000 - 2);
+  });
+});
+
+describe("a hostile answer (issue 9)", () => {
+  it("is stored in full; its analysis reads the first 200,000 characters, at once, and the capture says so", async () => {
+    const space = await newSpace();
+    const { captureIds } = await startSpaceCheck(space, { providers: ["OpenAI API"] });
+    // The old analysis took 24 s for 120,000 "!" (blocking the worker); "Acme", the space's brand, comes again past the cap.
+    const text = `Acme is a fine CRM. ${"!".repeat(ANALYSIS_MAX_CHARS)} Acme again.`;
+    openai.enqueue({ kind: "answer", answer: { ...OPENAI_ANSWER, text, citations: [] } });
+    expect(await run(captureIds[0]!)).toBe("succeeded");
+    expect(await captureRow(captureIds[0]!)).toMatchObject({ status: "succeeded", answerText: text, analysisTruncated: true });
+    expect(await db().mention.findFirst({ where: { captureId: captureIds[0]!, kind: "brand" } })).toMatchObject({ name: "Acme", mentioned: true, count: 1 });
   });
 });
 

@@ -2,20 +2,22 @@
 // background, with progress, so history follows the new rules.
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/prisma";
+import { ANALYSIS_MAX_CHARS } from "@/lib/analysis/analyze";
 import { runReanalysis } from "@/lib/analysis/reanalyze";
 import { updateBrand } from "@/lib/brands/brands";
 import { brandInputSchema } from "@/lib/brands/schemas";
+import { getCaptureDetail } from "@/lib/checks/queries";
 import { seedDemo } from "@/lib/seed/demo";
 
 let workspaceId: string;
 let brandId: string;
 
 async function addAnsweredCapture(answer: string) {
-  const provider = await db().providerConfig.findFirstOrThrow({ where: { workspaceId, adapter: "simulator" } });
+  const provider = await db().providerConfig.findFirstOrThrow({ where: { workspaceId, connection: { adapter: "simulator" } } });
   const prompt = await db().prompt.findFirstOrThrow({ where: { workspaceId } });
   const check = await db().check.create({ data: { workspaceId, brandId, totalCaptures: 1, status: "completed" } });
   return db().capture.create({
-    data: { workspaceId, checkId: check.id, brandId, promptId: prompt.id, providerConfigId: provider.id, sample: 1, status: "succeeded", maxAttempts: 3, model: "m", searchMode: "off", answerText: answer, finishedAt: new Date() },
+    data: { workspaceId, checkId: check.id, brandId, promptId: prompt.id, providerConfigId: provider.id, connectionId: provider.connectionId, sample: 1, status: "succeeded", maxAttempts: 3, model: "m", searchMode: "off", answerText: answer, finishedAt: new Date() },
   });
 }
 
@@ -61,5 +63,23 @@ describe("re-analysis", () => {
     await updateBrand(workspaceId, brandId, input);
     await updateBrand(workspaceId, brandId, input);
     expect(await db().analysisRun.count({ where: { brandId, status: "queued" } })).toBe(1);
+  });
+
+  it("reads only the start of a very long answer, like the worker, and flags the capture", async () => {
+    const brand = await db().brand.findUniqueOrThrow({ where: { id: brandId }, include: { competitors: true } });
+    const rival = brand.competitors[0]!.name;
+    const long = await addAnsweredCapture(`${brand.name} is a fine choice. ${"Plain filler words. ".repeat(ANALYSIS_MAX_CHARS / 19)}${rival} comes too late.`);
+    const short = await addAnsweredCapture(`${brand.name} and ${rival} are both fine.`);
+    await db().capture.update({ where: { id: short.id }, data: { analysisTruncated: true } }); // the flag follows the analysis
+
+    const input = brandInputSchema.parse({ name: brand.name, aliases: brand.aliases, domains: brand.domains, competitors: brand.competitors.map((c) => ({ id: c.id, name: c.name, aliases: c.aliases, domains: c.domains })) });
+    await updateBrand(workspaceId, brandId, input);
+    await runReanalysis((await db().analysisRun.findFirstOrThrow({ where: { brandId }, orderBy: { createdAt: "desc" } })).id);
+
+    const mentioned = async (captureId: string) => (await db().mention.findMany({ where: { captureId, mentioned: true } })).map((m) => m.name).sort();
+    expect(await mentioned(long.id)).toEqual([brand.name]);
+    expect(await mentioned(short.id)).toEqual([brand.name, rival].sort());
+    expect((await getCaptureDetail(workspaceId, long.id)).analysisTruncated).toBe(true);
+    expect((await getCaptureDetail(workspaceId, short.id)).analysisTruncated).toBe(false);
   });
 });

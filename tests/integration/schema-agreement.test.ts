@@ -46,7 +46,10 @@ describe("schema.prisma and the migrations", () => {
        ALTER TABLE "checks" DROP COLUMN "finishedAt";
        ALTER TABLE "checks" ADD COLUMN "note" TEXT;
        ALTER TYPE "Role" ADD VALUE 'guest';
-       CREATE TABLE "stray" ("id" INTEGER PRIMARY KEY);`,
+       CREATE TABLE "stray" ("id" INTEGER PRIMARY KEY);
+       DROP INDEX "prompts_live_text_idx";
+       CREATE INDEX "prompts_live_text_idx" ON "prompts" ("workspaceId", lower("text"));
+       CREATE INDEX "prompts_upper_text_idx" ON "prompts" (upper("text")) WHERE "deletedAt" IS NULL;`,
     );
 
     expect(await compareSchemaWithDatabase(url)).toEqual([
@@ -58,9 +61,18 @@ describe("schema.prisma and the migrations", () => {
       "enum Role: values should be (owner, admin, member, viewer), are (owner, admin, member, viewer, guest)",
       "foreign key captures(promptId) -> prompts(id): ON DELETE should be Restrict, is Cascade",
       "foreign key sessions(userId) -> users(id): missing",
+      'index "prompts_live_text_idx" on prompts: is USING btree ("workspaceId", lower(text)), SQL_ONLY_INDEXES says USING btree ("workspaceId", lower(text)) WHERE ("deletedAt" IS NULL)',
       "index prompts(tags): uses btree, should use gin",
+      'partial or expression index "prompts_upper_text_idx" on prompts((expression)) using btree: not declared in schema.prisma',
       "table stray: not a model in schema.prisma",
       'unique index users(email): missing (expected "users_email_key" using btree)',
     ]);
+  });
+
+  test("an index only the SQL declares (SQL_ONLY_INDEXES) must exist", async () => {
+    const url = await migratedDatabase();
+    await execute(url, `DROP INDEX "prompts_live_text_idx";`);
+
+    expect(await compareSchemaWithDatabase(url)).toEqual(['index "prompts_live_text_idx" on prompts: missing (listed in SQL_ONLY_INDEXES)']);
   });
 });

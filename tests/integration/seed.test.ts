@@ -37,6 +37,8 @@ describe("demo seed", () => {
     });
     const workspace = await db().workspace.findUniqueOrThrow({ where: { slug: DEMO_WORKSPACE.slug }, include: { memberships: { include: { user: true } } } });
     expect(workspace.memberships.map((m) => [m.user.email, m.role])).toEqual([[DEMO_LOGIN.email, "owner"]]);
+    // The first account of the instance: its operator, so the Instance page has someone to run it.
+    expect((await db().operator.findMany({ include: { user: true } })).map((o) => o.user.email)).toEqual([DEMO_LOGIN.email]);
   });
 
   it("gives a login that signs in and sees the demo workspace", async () => {

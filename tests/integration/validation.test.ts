@@ -13,10 +13,13 @@ import {
   type AnyAction,
   type Person,
 } from "../support/workspace-fixtures";
+import { overviewAction } from "@/lib/actions/analytics";
 import { createBrandAction, deleteBrandAction, updateBrandAction } from "@/lib/actions/brands";
+import { startCheckAction } from "@/lib/actions/checks";
 import { changeMemberRoleAction, removeMemberAction, revokeInvitationAction } from "@/lib/actions/members";
-import { bulkCreatePromptsAction, createPromptAction, deletePromptsAction, updatePromptAction } from "@/lib/actions/prompts";
-import { switchWorkspaceAction } from "@/lib/actions/workspaces";
+import { bulkCreatePromptsAction, createPromptAction, deletePromptsAction, listPromptsAction, updatePromptAction } from "@/lib/actions/prompts";
+import { createScheduleAction } from "@/lib/actions/schedules";
+import { createWorkspaceAction, switchWorkspaceAction } from "@/lib/actions/workspaces";
 import type { BrandInput } from "@/lib/brands/schemas";
 import { db } from "@/lib/db/prisma";
 import type { PromptInput } from "@/lib/prompts/schemas";
@@ -162,5 +165,31 @@ describe("ids", () => {
       refused(result, "not_found");
       return result;
     });
+  });
+});
+
+describe("NUL and other control characters", () => {
+  // PostgreSQL cannot store NUL (error 22021, which surfaced as "something went wrong"); the other
+  // control characters are never meant. Every text field refuses them with a message on the field.
+  let providerId: string;
+  beforeAll(async () => {
+    providerId = (await db().providerConfig.findFirstOrThrow({ where: { workspaceId: me.workspaceId } })).id;
+  });
+
+  it.each<[string, AnyAction, string]>([
+    ["a brand name", () => createBrandAction({ ...validBrand, name: "Fresh\u0000Brand" }), "name"],
+    ["an alias", () => createBrandAction({ ...validBrand, aliases: ["Fresh", "Fr\u0007esh"] }), "aliases.1"],
+    ["a competitor's name", () => updateBrandAction({ brandId, brand: { ...validBrand, competitors: [{ name: "Stale\u001bCo" }] } }), "brand.competitors.0.name"],
+    ["a prompt", () => createPromptAction({ text: "Which CRM\u0000 is best?" }), "text"],
+    ["an edited prompt", () => updatePromptAction({ promptId: promptIds[0]!, prompt: { text: "Which CRM is best?\u0000" } }), "prompt.text"],
+    ["a bulk paste", () => bulkCreatePromptsAction({ lines: "Which CRM is best?\nWhich\u0000 one?" }), "lines"],
+    ["a prompt search", () => listPromptsAction({ q: "crm\u0000" }), "q"],
+    ["a check's tag", () => startCheckAction({ idempotencyKey: `nul-${crypto.randomUUID()}`, brandId, prompts: { mode: "tag", tag: "smb\u0000" }, providerConfigIds: [providerId], samples: 1 }), "prompts.tag"],
+    ["a schedule name", () => createScheduleAction({ name: "Daily\u0000", brandId, prompts: { mode: "all" }, providerConfigIds: [providerId], samples: 1, cadence: "daily", minuteOfDay: 60 }), "name"],
+    ["an analytics tag", () => overviewAction({ tags: ["smb\u0000"] }), "tags.0"],
+    ["a workspace name", () => createWorkspaceAction({ name: "Team\u0000" }), "name"],
+  ])("%s is refused with a field error, and nothing is stored", async (_, action, field) => {
+    const result = await storesNothing(() => me.browser.run(action));
+    expectFieldError(result, field, /control character/i);
   });
 });

@@ -6,7 +6,6 @@ import { randomUUID } from "node:crypto";
 import { expect } from "vitest";
 import { createApiKey } from "@/lib/api-keys/api-keys";
 import { db } from "@/lib/db/prisma";
-import { defaultProviderConfigs } from "@/lib/providers/defaults";
 import { createWorkspace } from "@/lib/workspaces/workspaces";
 
 export type Route<P> = (request: Request, context: { params: Promise<P> }) => Promise<Response>;
@@ -129,7 +128,7 @@ export type Tenant = {
 
 /**
  * A workspace of its own (the default simulated providers, plus `extraProvider` if given), with
- * one brand, the given prompts and an API key.
+ * one brand, the given prompts and an admin API key of its owner.
  */
 export async function createTenant(
   name: string,
@@ -139,13 +138,14 @@ export async function createTenant(
   const user = await db().user.create({ data: { id: randomUUID(), name: `${name} Owner`, email: `owner.${suffix}@example.com` } });
   const workspace = await createWorkspace(user.id, `${name} ${suffix}`);
   if (options.extraProvider) {
-    await db().providerConfig.create({ data: { ...defaultProviderConfigs()[0]!, name: options.extraProvider, workspaceId: workspace.id } });
+    const first = await db().providerConfig.findFirstOrThrow({ where: { workspaceId: workspace.id }, orderBy: { name: "asc" } });
+    await db().providerConfig.create({ data: { workspaceId: workspace.id, name: options.extraProvider, connectionId: first.connectionId, model: first.model, searchMode: first.searchMode } });
   }
   const brand = await db().brand.create({ data: { workspaceId: workspace.id, name: `${name} Brand`, aliases: [], domains: [] } });
   const promptIds: string[] = [];
   for (const prompt of options.prompts ?? [{ text: `Which product does ${name} recommend?` }]) {
     promptIds.push((await db().prompt.create({ data: { workspaceId: workspace.id, text: prompt.text, tags: prompt.tags ?? [] } })).id);
   }
-  const key = await createApiKey(workspace.id, `${name} integration tests`, user.id);
+  const key = await createApiKey(workspace.id, { name: `${name} integration tests`, scope: "admin", createdById: user.id });
   return { workspaceId: workspace.id, userId: user.id, brandId: brand.id, promptIds, apiKey: key.key, apiKeyId: key.id };
 }

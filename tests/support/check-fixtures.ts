@@ -8,7 +8,8 @@ import { cancelCheck, type Caller } from "@/lib/checks/cancel-retry";
 import { createCheck, hashRequest, type CheckRequest } from "@/lib/checks/create-check";
 import { isCheckFinished, type CheckStatus } from "@/lib/captures/states";
 import { db } from "@/lib/db/prisma";
-import { defaultProviderConfigs } from "@/lib/providers/defaults";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { DEFAULT_CONNECTIONS } from "@/lib/providers/defaults";
 import { DEMO_LOGIN, DEMO_WORKSPACE } from "@/lib/seed/demo-content";
 import { seedDemo } from "@/lib/seed/demo";
 import { waitFor } from "./wait-for";
@@ -18,7 +19,8 @@ export const PROVIDER_NAMES: ProviderName[] = ["ChatGPT", "Perplexity", "Gemini"
 
 export type Demo = {
   workspaceId: string;
-  providers: Record<ProviderName, { id: string; name: string }>;
+  /** The demo's providers; each runs on its own simulator connection (shared with every workspace of the file's database). */
+  providers: Record<ProviderName, { id: string; name: string; connectionId: string; model: string }>;
   /** The demo prompts, oldest first. */
   promptIds: string[];
   owner: Caller;
@@ -39,7 +41,7 @@ export async function setUpDemo(): Promise<Demo> {
   const workspace = await db().workspace.findUniqueOrThrow({ where: { slug: DEMO_WORKSPACE.slug } });
   const ownerUser = await db().user.findUniqueOrThrow({ where: { email: DEMO_LOGIN.email } });
   const configs = await db().providerConfig.findMany({ where: { workspaceId: workspace.id } });
-  const providers = Object.fromEntries(configs.map((c) => [c.name, { id: c.id, name: c.name }])) as Demo["providers"];
+  const providers = Object.fromEntries(configs.map((c) => [c.name, { id: c.id, name: c.name, connectionId: c.connectionId, model: c.model }])) as Demo["providers"];
   const prompts = await db().prompt.findMany({ where: { workspaceId: workspace.id }, orderBy: { createdAt: "asc" }, select: { id: true } });
   return {
     workspaceId: workspace.id,
@@ -53,17 +55,25 @@ export async function setUpDemo(): Promise<Demo> {
 }
 
 /**
- * Puts every provider configuration back to the demo defaults (lib/providers/defaults.ts) and
- * every breaker back to automatic and closed.
+ * Puts the demo providers and their simulator connections back to the defaults
+ * (lib/providers/defaults.ts) and every breaker back to automatic and closed.
  */
 export async function resetProviders(demo: Demo): Promise<void> {
-  for (const config of defaultProviderConfigs()) {
-    const row = await db().providerConfig.update({
-      where: { workspaceId_name: { workspaceId: demo.workspaceId, name: config.name } },
-      data: { maxConcurrency: 4, maxAttempts: 3, unknownRetries: 1, timeoutMs: 120_000, enabled: true, settings: config.settings ?? {} },
+  for (const name of PROVIDER_NAMES) {
+    const provider = demo.providers[name];
+    const defaults = DEFAULT_CONNECTIONS.find((c) => c.providerName === name)!;
+    await db().providerConfig.update({ where: { id: provider.id }, data: { enabled: true } });
+    await db().providerConnection.update({
+      where: { id: provider.connectionId },
+      data: { maxConcurrency: 4, maxAttempts: 3, unknownRetries: 1, timeoutMs: 120_000, enabled: true, settings: defaults.settings as Prisma.InputJsonValue },
     });
-    await forceBreaker(demo.workspaceId, row.id, null);
+    await forceBreaker({ connectionId: provider.connectionId, model: provider.model }, null);
   }
+}
+
+/** Changes a demo provider's connection (cap, retries, timeouts): connections are the instance's. */
+export async function setConnection(demo: Demo, name: ProviderName, data: Prisma.ProviderConnectionUpdateInput): Promise<void> {
+  await db().providerConnection.update({ where: { id: demo.providers[name].connectionId }, data });
 }
 
 /**
@@ -77,11 +87,11 @@ export async function cancelUnfinishedChecks(demo: Demo): Promise<void> {
 
 export type SimulatorSettings = { errorRate?: number; permanentErrorRate?: number; timeoutRate?: number; latencyMinMs?: number; latencyMaxMs?: number };
 
-/** Changes a simulator provider's settings (what a worker uses where no SIMULATOR_* variable is set). */
+/** Changes a simulator provider's connection settings (what a worker uses where no SIMULATOR_* variable is set). */
 export async function setSimulator(demo: Demo, name: ProviderName, changes: SimulatorSettings): Promise<void> {
-  const where = { workspaceId_name: { workspaceId: demo.workspaceId, name } };
-  const config = await db().providerConfig.findUniqueOrThrow({ where });
-  await db().providerConfig.update({ where, data: { settings: { ...(config.settings as Record<string, unknown>), ...changes } } });
+  const where = { id: demo.providers[name].connectionId };
+  const connection = await db().providerConnection.findUniqueOrThrow({ where });
+  await db().providerConnection.update({ where, data: { settings: { ...(connection.settings as Record<string, unknown>), ...changes } } });
 }
 
 export type CheckBody = Pick<CheckRequest, "prompts" | "providers" | "samples">;

@@ -9,17 +9,25 @@ import type { Caller } from "@/lib/checks/cancel-retry";
 import { createCheck, hashRequest } from "@/lib/checks/create-check";
 import { db } from "@/lib/db/prisma";
 import { beat } from "@/lib/jobs/heartbeats";
+import { DEFAULT_CONNECTIONS } from "@/lib/providers/defaults";
 import { createWorkspace } from "@/lib/workspaces/workspaces";
 
 export type Space = {
   workspaceId: string;
   owner: Caller;
   promptIds: string[];
-  /** Provider configuration ids by name (the four simulated assistants and the real APIs). */
+  /** Provider ids by name: the four simulated assistants and "OpenAI API". */
   providers: Record<string, string>;
+  /** The connection of each provider, by provider name: the space's own (granted to it alone). */
+  connections: Record<string, string>;
 };
 
-/** A fresh workspace with a brand, `prompts` prompts and the default providers (simulators answer at once). */
+/**
+ * A fresh workspace with a brand, `prompts` prompts and providers on connections of its own
+ * (copies of the default ones, granted to it alone, so that what a test changes on them and the
+ * captures it leaves running touch no other test): the four simulated assistants, answering at
+ * once and never failing, and "OpenAI API".
+ */
 export async function newSpace(options: { prompts?: number; budgetMicros?: number | null } = {}): Promise<Space> {
   const user = await db().user.create({ data: { id: randomUUID(), name: "Lifecycle owner", email: `owner.${randomUUID().slice(0, 8)}@example.com` } });
   const workspace = await createWorkspace(user.id, `Lifecycle ${randomUUID().slice(0, 6)}`);
@@ -28,15 +36,34 @@ export async function newSpace(options: { prompts?: number; budgetMicros?: numbe
   const prompts = await Promise.all(
     Array.from({ length: options.prompts ?? 3 }, (_, i) => db().prompt.create({ data: { workspaceId: workspace.id, text: `Which CRM is best for team ${i + 1}?` } })),
   );
-  const configs = await db().providerConfig.findMany({ where: { workspaceId: workspace.id } });
-  for (const config of configs.filter((c) => c.adapter === "simulator")) {
-    await db().providerConfig.update({ where: { id: config.id }, data: { settings: { ...(config.settings as object), latencyMinMs: 0, latencyMaxMs: 0, errorRate: 0 } } });
+  await db().providerConfig.deleteMany({ where: { workspaceId: workspace.id } });
+  const providers: Record<string, string> = {};
+  const connections: Record<string, string> = {};
+  for (const d of DEFAULT_CONNECTIONS.filter((c) => c.adapter === "simulator" || c.adapter === "openai")) {
+    const connection = await db().providerConnection.create({
+      data: {
+        name: `${d.name} ${randomUUID().slice(0, 8)}`,
+        adapter: d.adapter,
+        models: d.models,
+        inputPricePerMTokMicros: d.prices.input,
+        outputPricePerMTokMicros: d.prices.output,
+        cachedPricePerMTokMicros: d.prices.cached,
+        reasoningPricePerMTokMicros: d.prices.reasoning,
+        searchPriceMicros: d.prices.search,
+        settings: d.adapter === "simulator" ? { ...d.settings, latencyMinMs: 0, latencyMaxMs: 0, errorRate: 0 } : {},
+        grants: { create: { workspaceId: workspace.id } },
+      },
+    });
+    const provider = await db().providerConfig.create({ data: { workspaceId: workspace.id, name: d.providerName, connectionId: connection.id, model: d.models[0]!, searchMode: d.searchMode } });
+    providers[d.providerName] = provider.id;
+    connections[d.providerName] = connection.id;
   }
   return {
     workspaceId: workspace.id,
     owner: { workspaceId: workspace.id, userId: user.id, role: "owner" },
     promptIds: prompts.map((p) => p.id),
-    providers: Object.fromEntries(configs.map((c) => [c.name, c.id])),
+    providers,
+    connections,
   };
 }
 
@@ -61,11 +88,11 @@ export async function liveWorker(leaseSeconds = 600): Promise<string> {
 
 /** The claim a worker makes, with the capture's own worst case; returns the run token. */
 export async function claim(captureId: string, workerId: string, runToken = randomUUID()): Promise<{ runToken: string; result: ClaimResult }> {
-  const capture = await db().capture.findUniqueOrThrow({ where: { id: captureId }, include: { providerConfig: true, prompt: true } });
-  const config = capture.providerConfig;
+  const capture = await db().capture.findUniqueOrThrow({ where: { id: captureId }, include: { connection: true, prompt: true } });
+  const config = capture.connection;
   const result = await claimCapture({
     captureId,
-    provider: config,
+    connection: { ...config, connectionId: config.id, model: capture.model },
     workerId,
     runToken,
     probeToken: null,
@@ -91,6 +118,7 @@ export function answer(costMicros: number, text = "Acme is a fine CRM."): Succes
     citations: [],
     mentions: [],
     searchQueries: [],
+    analysisTruncated: false,
   };
 }
 
@@ -129,6 +157,18 @@ export async function expectBudgetConsistent(workspaceId: string) {
     expect(p.reserved, `${label}: holds`).toBe(p.holds);
     expect(p.inFlight, `${label}: in flight`).toBe(p.open);
     expect(p.charged, `${label}: charged = what its attempts cost`).toBe(p.costs);
+  }
+  const grants = await db().$queryRaw<{ connectionId: string; period: Date; inFlight: bigint; charged: bigint; open: bigint; costs: bigint }[]>`
+    SELECT g."connectionId", g."periodStart" AS period, g."inFlightMicros" AS "inFlight", g."chargedMicros" AS charged,
+           (SELECT coalesce(sum(a."reservedMicros"), 0)::bigint FROM attempts a JOIN captures c ON c.id = a."captureId"
+            WHERE a."workspaceId" = g."workspaceId" AND c."connectionId" = g."connectionId" AND a."budgetPeriod" = g."periodStart" AND a.outcome IS NULL) AS open,
+           (SELECT coalesce(sum(a."costMicros"), 0)::bigint FROM attempts a JOIN captures c ON c.id = a."captureId"
+            WHERE a."workspaceId" = g."workspaceId" AND c."connectionId" = g."connectionId" AND a."budgetPeriod" = g."periodStart" AND a.outcome IS NOT NULL) AS costs
+    FROM grant_spend_periods g WHERE g."workspaceId" = ${workspaceId}::uuid`;
+  for (const g of grants) {
+    const label = `spend on connection ${g.connectionId} in ${g.period.toISOString().slice(0, 7)}`;
+    expect(g.inFlight, `${label}: in flight`).toBe(g.open);
+    expect(g.charged, `${label}: charged`).toBe(g.costs);
   }
   const checks = await db().$queryRaw<{ id: string; reserved: bigint; charged: bigint; holds: bigint; costs: bigint }[]>`
     SELECT ch.id, ch."reservedMicros" AS reserved, ch."chargedMicros" AS charged,

@@ -7,6 +7,10 @@
 // is built from the jar, and cookies the request sets (better-auth's session cookie through its
 // nextCookies plugin, our `beacon_workspace` cookie) go back into that jar, like a real browser.
 //
+// Each browser also has its own client address, sent as the web server's preload
+// (scripts/peer-address.cjs) would write it; this module marks the process the way that preload
+// does, so the sign-in limiter believes the address as it would in production.
+//
 // Two ways in, because two module loaders read `next/headers`:
 //  - our code (lib/, inlined by vitest): every test file calls
 //      vi.mock("next/headers", () => import("../support/request-context").then((m) => m.nextHeadersMock));
@@ -60,11 +64,28 @@ function expiry(options: CookieOptions): Date | undefined {
   return undefined;
 }
 
-/** A browser with its own cookie jar. */
+// scripts/peer-address.cjs and lib/auth/client-address.ts agree on these.
+export const PEER_ADDRESS_HEADER = "x-beacon-peer-address";
+(globalThis as Record<symbol, unknown>)[Symbol.for("beacon.peer-address-header")] = true;
+
+let browsers = 0;
+/** A distinct address per browser, from 198.18.0.0/15 (reserved for benchmarking networks). */
+function nextAddress(): string {
+  browsers += 1;
+  return `198.${18 + ((browsers >> 16) & 1)}.${(browsers >> 8) & 255}.${browsers & 255}`;
+}
+
+/** A browser with its own cookie jar and client address. */
 export class Browser {
   private readonly jar = new Map<string, StoredCookie & { expiresAt?: Date }>();
 
-  constructor(readonly userAgent = "Mozilla/5.0 (beacon integration test)") {}
+  constructor(
+    readonly userAgent = "Mozilla/5.0 (beacon integration test)",
+    /** The socket address the server sees; null: a server without the preload (unknown address). */
+    readonly address: string | null = nextAddress(),
+    /** Sent as X-Forwarded-For, as a client or a proxy would. */
+    readonly forwardedFor?: string,
+  ) {}
 
   /** Runs `fn` as one server-action request from this browser. */
   run<T>(fn: () => T | Promise<T>): Promise<T> {
@@ -76,6 +97,8 @@ export class Browser {
       accept: "text/x-component",
       "next-action": "integration-test",
     });
+    if (this.address) headers.set(PEER_ADDRESS_HEADER, this.address);
+    if (this.forwardedFor) headers.set("x-forwarded-for", this.forwardedFor);
     if (sent.length) headers.set("cookie", sent.map((c) => `${c.name}=${encodeURIComponent(c.value)}`).join("; "));
     const request: RequestScope = { browser: this, headers, cookies: new Map(sent.map((c) => [c.name, c.value])) };
     return scope.run(request, async () => {
@@ -110,8 +133,8 @@ export class Browser {
   }
 }
 
-export function newBrowser(userAgent?: string): Browser {
-  return new Browser(userAgent);
+export function newBrowser(userAgent?: string, network: { address?: string | null; forwardedFor?: string } = {}): Browser {
+  return new Browser(userAgent, network.address === undefined ? nextAddress() : network.address, network.forwardedFor);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -41,10 +41,24 @@ const ANY = "(any default)";
 
 type Column = { type: string; nullable: boolean; default: string | null };
 type IndexKind = "primary key" | "unique index" | "index" | "partial or expression index";
-type Index = { kind: IndexKind; name: string; columns: string[]; method: string };
+type Index = { kind: IndexKind; name: string; columns: string[]; method: string; definition?: string };
 type ForeignKey = { columns: string[]; table: string; references: string[]; onDelete: string; onUpdate: string };
 type Table = { columns: Map<string, Column>; indexes: Index[]; foreignKeys: ForeignKey[] };
 export type DatabaseShape = { tables: Map<string, Table>; enums: Map<string, string[]> };
+
+/**
+ * Indexes that exist only in the SQL migrations because schema.prisma cannot declare them
+ * (expression and partial indexes). Each must exist with exactly this definition (PostgreSQL's
+ * `pg_get_indexdef` from " USING " on); any other index the schema does not declare is drift.
+ */
+export const SQL_ONLY_INDEXES: { table: string; name: string; definition: string; why: string }[] = [
+  {
+    table: "prompts",
+    name: "prompts_live_text_idx",
+    definition: `USING btree ("workspaceId", lower(text)) WHERE ("deletedAt" IS NULL)`,
+    why: "prompts looked up by text ignoring case, among live prompts (lib/prompts/prompts.ts findPromptsByText)",
+  },
+];
 
 export async function readDatamodel(schemaPath = "prisma/schema.prisma"): Promise<Datamodel> {
   // CommonJS package: under vitest the functions sit on `default`.
@@ -266,8 +280,9 @@ export async function readDatabaseShape(
     unique: boolean;
     special: boolean;
     columns: string[];
+    definition: string;
   }>(
-    `SELECT c.relname AS table, i.relname AS name, am.amname AS method, x.indisprimary AS primary,
+    `SELECT c.relname AS table, i.relname AS name, am.amname AS method, x.indisprimary AS primary, pg_get_indexdef(x.indexrelid) AS definition,
             x.indisunique AS unique, (x.indpred IS NOT NULL OR x.indexprs IS NOT NULL) AS special,
             array(SELECT coalesce(a.attname::text, '(expression)')
                          || CASE WHEN pg_index_column_has_property(x.indexrelid, k.ord::int, 'desc') THEN ' DESC' ELSE '' END
@@ -291,7 +306,7 @@ export async function readDatabaseShape(
         : row.unique
           ? "unique index"
           : "index";
-    tables.get(row.table)?.indexes.push({ kind, name: row.name, columns: row.columns, method: row.method });
+    tables.get(row.table)?.indexes.push({ kind, name: row.name, columns: row.columns, method: row.method, definition: row.definition });
   }
 
   const { rows: foreignKeys } = await client.query<{
@@ -376,6 +391,13 @@ export function diffShapes(expected: DatabaseShape, actual: DatabaseShape): stri
       }
       if (have.name !== want.name) problems.push(`${want.kind} ${name}${list(want.columns)}: named "${have.name}", Prisma expects "${want.name}"`);
       if (have.method !== want.method) problems.push(`${want.kind} ${name}${list(want.columns)}: uses ${have.method}, should use ${want.method}`);
+    }
+    for (const want of SQL_ONLY_INDEXES.filter((i) => i.table === name)) {
+      const at = unmatched.findIndex((have) => have.name === want.name);
+      const have = unmatched.splice(at, at < 0 ? 0 : 1)[0];
+      const definition = have?.definition?.slice(have.definition.indexOf(" USING ") + 1);
+      if (at < 0 || !have) problems.push(`index "${want.name}" on ${name}: missing (listed in SQL_ONLY_INDEXES)`);
+      else if (definition !== want.definition) problems.push(`index "${want.name}" on ${name}: is ${definition}, SQL_ONLY_INDEXES says ${want.definition}`);
     }
     for (const have of unmatched)
       problems.push(`${have.kind} "${have.name}" on ${name}${list(have.columns)} using ${have.method}: not declared in schema.prisma`);

@@ -60,6 +60,10 @@ if (!state.beaconTestDatabases) {
     // The demo seed's 90 days of simulated history take seconds; tests that need history build
     // their own or ask for it (seedDemoHistory).
     BEACON_DEMO_HISTORY_DAYS: process.env.BEACON_DEMO_HISTORY_DAYS ?? "0",
+    // Most files sign up several strangers (each in their own workspace). The default mode
+    // (invitation only after the first account) and "closed" have their own files, which set
+    // BEACON_SIGNUP in vi.hoisted before anything reads the configuration.
+    BEACON_SIGNUP: "open",
   });
 
   afterAll(async () => {

@@ -1,23 +1,20 @@
 // Real worker processes (worker/index.ts) for integration tests: started the way the launcher
-// starts them (tsx with the react-server condition, cwd = repo root), pointed at the test file's
-// database, with their output captured line by line.
+// starts them (node with tsx's loader and the react-server condition, cwd = repo root), pointed
+// at the test file's database, with their output captured line by line.
 //
-// tsx runs the worker in a child process of its own CLI, so a worker is a small process tree.
-// Each worker gets its own process group (detached) and signals go to the whole group: SIGKILL
-// then kills the worker itself, not only tsx (which would leave the real worker running), the
-// way a crashed machine or an OOM kill would. SIGTERM reaches the worker directly too; it
-// ignores the copy tsx relays (worker/index.ts drains once).
+// Each worker gets its own process group (detached) and signals go to the whole group, the way a
+// crashed machine or an OOM kill (SIGKILL) or a supervisor (SIGTERM) would reach it. (Not the
+// tsx CLI: it relays a signal to its child and SIGKILLs the child when it does not acknowledge
+// the signal within ~60 ms, which a loaded machine turns into a killed drain.)
 //
 // Every worker a test starts is stopped after that test (SIGTERM, then SIGKILL after a
 // deadline), whatever the outcome, and killed outright if the test process exits early. The
 // output of the workers of a failed test is printed.
 import { spawn, type ChildProcess } from "node:child_process";
-import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach } from "vitest";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const TSX_CLI = path.join(ROOT, "node_modules/tsx/dist/cli.mjs");
 
 /**
  * The settings a test may give a worker process (see lib/config/env.ts). A SIMULATOR_* value of
@@ -212,7 +209,7 @@ export async function startWorker(name: string, env: WorkerEnv = {}, options: { 
     if (value === null || value === undefined) delete childEnv[key];
     else childEnv[key] = String(value);
   }
-  const child = spawn(process.execPath, [TSX_CLI, "--conditions=react-server", "worker/index.ts"], {
+  const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "worker/index.ts"], {
     cwd: ROOT,
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],

@@ -5,7 +5,7 @@
 //
 // Test files that import this module must also mock next/headers, see request-context.ts.
 import { expect } from "vitest";
-import { signUpAction } from "@/lib/actions/auth";
+import { signInAction, signUpAction } from "@/lib/actions/auth";
 import { inviteMemberAction } from "@/lib/actions/members";
 import type { ActionError } from "@/lib/actions/safe-action";
 import type { Role } from "@/lib/auth/permissions";
@@ -85,18 +85,22 @@ export type Person = {
   workspaceId: string;
 };
 
-/** Signs a new person up in a new browser (with an invitation token: joins that workspace). */
+/**
+ * Signs a new person up in a new browser, then signs them in, as the sign-up form does (with an
+ * invitation token: joins that workspace). Tests run with BEACON_SIGNUP=open
+ * (tests/support/setup-database.ts) unless a file sets another mode.
+ */
 export async function signUp(
   options: { name?: string; email?: string; password?: string; workspaceName?: string; inviteToken?: string } = {},
 ): Promise<Person> {
   const name = options.name ?? "Pat Person";
   const email = options.email ?? uniqueEmail(name);
+  const password = options.password ?? PASSWORD;
   const browser = newBrowser();
-  const result = await browser.run(() =>
-    signUpAction({ name, email, password: options.password ?? PASSWORD, workspaceName: options.workspaceName, inviteToken: options.inviteToken }),
-  );
-  const { workspaceId } = ok(result);
+  ok(await browser.run(() => signUpAction({ name, email, password, workspaceName: options.workspaceName, inviteToken: options.inviteToken })));
+  ok(await browser.run(() => signInAction({ email, password, inviteToken: options.inviteToken })));
   const user = await db().user.findUniqueOrThrow({ where: { email: email.toLowerCase() } });
+  const { workspaceId } = await db().membership.findFirstOrThrow({ where: { userId: user.id }, orderBy: { createdAt: "asc" } });
   return { browser, userId: user.id, email: user.email, name, workspaceId };
 }
 

@@ -6,13 +6,15 @@ import { Card } from "@/components/ui/card";
 import { Field, Input } from "@/components/ui/field";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { signInAction } from "@/lib/actions/auth";
+import { safeRedirectPath } from "@/lib/auth/redirect";
 import { signInSchema } from "@/lib/workspaces/schemas";
 
-export function LoginForm({ next }: { next: string }) {
+export function LoginForm({ next, signUpLink }: { next: string; signUpLink: boolean }) {
   const router = useRouter();
   const form = useActionForm(signInSchema, signInAction, {
     onSuccess: () => {
-      router.replace(next);
+      // Checked on the server already; checked again against this page's own origin.
+      router.replace(safeRedirectPath(next, "/", window.location.origin));
       router.refresh();
     },
   });
@@ -38,12 +40,14 @@ export function LoginForm({ next }: { next: string }) {
           Sign in
         </Button>
       </form>
-      <p className="mt-4 text-center text-sm text-slate-600">
-        New here?{" "}
-        <Link href="/signup" className="font-medium text-brand-600 hover:underline">
-          Create an account
-        </Link>
-      </p>
+      {signUpLink && (
+        <p className="mt-4 text-center text-sm text-slate-600">
+          New here?{" "}
+          <Link href="/signup" className="font-medium text-brand-600 hover:underline">
+            Create an account
+          </Link>
+        </p>
+      )}
     </Card>
   );
 }

@@ -83,7 +83,7 @@ export function MembersPage({ canManage, canManageOwners }: { canManage: boolean
                       </td>
                       <td className="px-4 py-3 text-right">
                         {editable && (
-                          <Button variant="ghost" size="sm" onClick={() => window.confirm(`Remove ${m.user.name} from this workspace?`) && remove.mutate(m.id)}>
+                          <Button variant="ghost" size="sm" onClick={() => window.confirm(`Remove ${m.user.name} from this workspace? Their API keys stop working at once.`) && remove.mutate(m.id)}>
                             Remove
                           </Button>
                         )}

@@ -12,7 +12,7 @@ import { MAX_SAMPLES, type PromptSelection } from "@/lib/checks/schemas";
 import { formatWhen } from "@/lib/client/format";
 import { WEEKDAYS, formatMinuteOfDay, nextRunAfter, parseTimeOfDay } from "@/lib/schedules/next-run";
 import { scheduleInputSchema } from "@/lib/schedules/schemas";
-import { PromptPicker, ProviderPicker, type PromptChoice, type ProviderChoice } from "@/components/checks/selection-fields";
+import { isUsable, PromptPicker, ProviderPicker, type PromptChoice, type ProviderChoice } from "@/components/checks/selection-fields";
 import { formatUtc } from "./format";
 import { schedulesKey, type ScheduleRow } from "./use-schedules-query";
 
@@ -27,7 +27,7 @@ const schema = z.object({ scheduleId: z.uuid().optional(), schedule: scheduleInp
 
 export function ScheduleFormDialog({ schedule, choices, onClose }: { schedule?: ScheduleRow; choices: ScheduleChoices; onClose: () => void }) {
   const queryClient = useQueryClient();
-  const usable = choices.providers.filter((p) => p.enabled && p.configured);
+  const usable = choices.providers.filter(isUsable);
   const initial = schedule?.prompts;
   const [name, setName] = useState(schedule?.name ?? "");
   const [brandId, setBrandId] = useState(schedule?.brandId ?? choices.brands[0]?.id ?? "");

@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import { redirect } from "next/navigation";
 import { canManageWorkspaceSettings } from "@/lib/auth/permissions";
 import { requirePageContext } from "@/lib/auth/session";
 import { SettingsPage } from "./settings-page";
@@ -8,6 +7,6 @@ export const metadata: Metadata = { title: "Settings" };
 
 export default async function Page() {
   const ctx = await requirePageContext();
-  if (!canManageWorkspaceSettings(ctx)) redirect("/");
-  return <SettingsPage />;
+  // Every member may manage their own API keys here; the rest of the page is for admins.
+  return <SettingsPage isAdmin={canManageWorkspaceSettings(ctx)} />;
 }

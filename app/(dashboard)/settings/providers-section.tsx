@@ -1,44 +1,76 @@
 "use client";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
+import { toast } from "sonner";
+import { PriceSummary } from "@/components/providers/price-summary";
 import { Button } from "@/components/ui/button";
 import { Badge, Card, EmptyState } from "@/components/ui/card";
+import { SectionHeading } from "@/components/ui/section-heading";
+import { updateProviderAction } from "@/lib/actions/settings";
 import { formatMicros } from "@/lib/billing/money";
-import { adapterLabels, ProviderFormDialog, searchModeLabels } from "./provider-form-dialog";
-import { SectionHeading } from "./section-heading";
-import { TestConnectionDialog } from "./test-connection-dialog";
-import { useProvidersQuery, type ProviderRow } from "./use-settings-queries";
+import { unwrap } from "@/lib/client/action-result";
+import { searchModeLabels } from "@/lib/providers/labels";
+import { ProviderFormDialog } from "./provider-form-dialog";
+import { useGrantedConnectionsQuery, type GrantedConnection } from "./use-granted-connections-query";
+import { providersKey, useProvidersQuery, type ProviderRow } from "./use-settings-queries";
 
-function priceSummary(p: ProviderRow) {
+function StatusBadges({ provider }: { provider: ProviderRow }) {
   return (
-    <>
-      <span className="whitespace-nowrap">
-        {formatMicros(p.inputPricePerMTokMicros)} in · {formatMicros(p.outputPricePerMTokMicros)} out
-      </span>
-      <span className="block whitespace-nowrap text-xs text-slate-500">per 1M tokens</span>
-      {/* Stored per search call; pricing pages quote it per 1,000 searches. */}
-      {p.searchPriceMicros > 0 && <span className="block whitespace-nowrap text-xs text-slate-500">{formatMicros(p.searchPriceMicros * 1000)} / 1k searches</span>}
-    </>
+    <div className="flex flex-wrap gap-1">
+      {provider.enabled ? <Badge tone="green">enabled</Badge> : <Badge>disabled</Badge>}
+      {!provider.granted && <Badge tone="red">not granted</Badge>}
+      {provider.granted && !provider.configured && <Badge tone="amber">not configured</Badge>}
+    </div>
+  );
+}
+
+/** Shown when operators have granted this workspace nothing but the simulators. */
+function OnlySimulators() {
+  return (
+    <p className="rounded-md bg-brand-50 p-3 text-sm text-brand-700 ring-1 ring-brand-100">
+      This workspace can use the simulated assistants only. Ask an operator to grant a real provider (OpenAI, Perplexity, Gemini or Anthropic) to this workspace.
+    </p>
   );
 }
 
 export function ProvidersSection() {
+  const queryClient = useQueryClient();
   const query = useProvidersQuery();
+  const connections = useGrantedConnectionsQuery();
   const [editing, setEditing] = useState<ProviderRow | "new" | null>(null);
-  const [testing, setTesting] = useState<ProviderRow | null>(null);
-  const unconfigured = query.data?.some((p) => !p.configured);
+  const toggle = useMutation({
+    mutationFn: async (p: ProviderRow) =>
+      unwrap(
+        await updateProviderAction({
+          providerConfigId: p.id,
+          config: { name: p.name, connectionId: p.connection.id, model: p.model, searchMode: p.searchMode, enabled: !p.enabled },
+        }),
+      ),
+    onSuccess: async (_, p) => {
+      toast.success(p.enabled ? `${p.name} disabled` : `${p.name} enabled`);
+      await queryClient.invalidateQueries({ queryKey: providersKey });
+    },
+    onError: (error) => toast.error(error.message),
+  });
+  const limits = new Map<string, GrantedConnection>((connections.data ?? []).map((c) => [c.id, c]));
+  const onlySimulators = connections.data && !connections.data.some((c) => c.adapter !== "simulator");
+  const canAdd = !!connections.data?.length;
 
   return (
     <section aria-labelledby="providers-heading" className="space-y-3">
       <SectionHeading
         id="providers-heading"
         title="Providers"
-        description="The AI assistants checks ask, with their prices and the limits that keep runs safe."
-        action={<Button onClick={() => setEditing("new")}>Add provider</Button>}
+        description="The AI assistants this workspace's checks ask: each one a model on a connection that the instance's operators granted to it. Prices, limits and API keys belong to the connection."
+        action={
+          <Button onClick={() => setEditing("new")} disabled={!canAdd}>
+            Add provider
+          </Button>
+        }
       />
+      {onlySimulators && <OnlySimulators />}
       {query.isPending ? (
-        <Card className="p-6 text-sm text-slate-500">
-          Loading providers…
-        </Card>
+        <Card className="p-6 text-sm text-slate-500">Loading providers…</Card>
       ) : query.isError ? (
         <Card className="p-6 text-sm text-red-600">
           Could not load providers: {query.error.message}{" "}
@@ -49,8 +81,12 @@ export function ProvidersSection() {
       ) : !query.data.length ? (
         <EmptyState
           title="No providers yet"
-          description="Add a provider to run checks. The simulator needs no API key."
-          action={<Button onClick={() => setEditing("new")}>Add your first provider</Button>}
+          description="Add a provider to run checks. The simulated assistants need no API key."
+          action={
+            <Button onClick={() => setEditing("new")} disabled={!canAdd}>
+              Add your first provider
+            </Button>
+          }
         />
       ) : (
         <Card className="overflow-x-auto">
@@ -58,55 +94,74 @@ export function ProvidersSection() {
             <thead className="bg-slate-50 text-left text-xs font-medium uppercase tracking-wide text-slate-500">
               <tr>
                 <th scope="col" className="px-3 py-3">Name</th>
-                <th scope="col" className="px-3 py-3">Adapter</th>
+                <th scope="col" className="px-3 py-3">Connection</th>
                 <th scope="col" className="px-3 py-3">Model</th>
                 <th scope="col" className="px-3 py-3">Search</th>
-                <th scope="col" className="px-3 py-3 text-right" title="Max concurrency">Parallel calls</th>
                 <th scope="col" className="px-3 py-3">Prices</th>
                 <th scope="col" className="px-3 py-3">Status</th>
                 <th scope="col" className="px-3 py-3"><span className="sr-only">Actions</span></th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
-              {query.data.map((p) => (
-                <tr key={p.id} className="hover:bg-slate-50">
-                  <td className="px-3 py-3 font-medium text-slate-900">{p.name}</td>
-                  <td className="px-3 py-3 text-slate-700">
-                    <div className="flex flex-wrap items-center gap-1">
-                      {adapterLabels[p.adapter]} {p.adapter === "simulator" && <Badge tone="blue">simulated</Badge>}
-                    </div>
-                  </td>
-                  <td className="whitespace-nowrap px-3 py-3 font-mono text-xs text-slate-700">{p.model}</td>
-                  <td className="px-3 py-3 text-slate-600">{searchModeLabels[p.searchMode]}</td>
-                  <td className="px-3 py-3 text-right tabular-nums text-slate-700">{p.maxConcurrency}</td>
-                  <td className="px-3 py-3 text-slate-700">{priceSummary(p)}</td>
-                  <td className="px-3 py-3">
-                    <div className="flex flex-wrap gap-1">
-                      {p.enabled ? <Badge tone="green">enabled</Badge> : <Badge>disabled</Badge>}
-                      {!p.configured && <Badge tone="amber">not configured</Badge>}
-                    </div>
-                  </td>
-                  <td className="px-3 py-3 text-right">
-                    <Button variant="ghost" size="sm" onClick={() => setEditing(p)} aria-label={`Edit ${p.name}`}>
-                      Edit
-                    </Button>
-                    <Button variant="ghost" size="sm" disabled={!p.configured} onClick={() => setTesting(p)} aria-label={`Test connection to ${p.name}`}>
-                      Test
-                    </Button>
-                  </td>
-                </tr>
-              ))}
+              {query.data.map((p) => {
+                const limit = limits.get(p.connection.id)?.monthlySpendLimitMicros ?? null;
+                return (
+                  <tr key={p.id} className="hover:bg-slate-50">
+                    <td className="px-3 py-3 font-medium text-slate-900">{p.name}</td>
+                    <td className="px-3 py-3 text-slate-700">
+                      <div className="flex flex-wrap items-center gap-1">
+                        {p.connection.name} {p.adapter === "simulator" && <Badge tone="blue">simulated</Badge>}
+                      </div>
+                      {limit !== null && <span className="block text-xs text-slate-500">up to {formatMicros(limit)} a month</span>}
+                    </td>
+                    <td className="whitespace-nowrap px-3 py-3 font-mono text-xs text-slate-700">{p.model}</td>
+                    <td className="px-3 py-3 text-slate-600">{searchModeLabels[p.searchMode]}</td>
+                    <td className="px-3 py-3 text-slate-700">
+                      <PriceSummary prices={p.prices} />
+                    </td>
+                    <td className="px-3 py-3">
+                      <StatusBadges provider={p} />
+                    </td>
+                    <td className="whitespace-nowrap px-3 py-3 text-right">
+                      <Button variant="ghost" size="sm" onClick={() => setEditing(p)} aria-label={`Edit ${p.name}`} disabled={!connections.data}>
+                        Edit
+                      </Button>
+                      <Button
+                        variant="ghost"
+                        size="sm"
+                        onClick={() => toggle.mutate(p)}
+                        aria-label={`${p.enabled ? "Disable" : "Enable"} ${p.name}`}
+                        disabled={toggle.isPending || (!p.enabled && !p.granted)}
+                      >
+                        {p.enabled ? "Disable" : "Enable"}
+                      </Button>
+                    </td>
+                  </tr>
+                );
+              })}
             </tbody>
           </table>
         </Card>
       )}
-      {unconfigured && (
-        <p className="text-xs text-amber-800">
-          <strong>Not configured</strong>: this server has no API key for that adapter, so the provider cannot be picked for a check until an operator sets one.
+      {query.data?.some((p) => !p.granted) && (
+        <p className="text-xs text-red-700">
+          <strong>Not granted</strong>: an operator took this connection back from the workspace (or disabled it), so the provider cannot be picked for a check.
         </p>
       )}
-      {testing && <TestConnectionDialog provider={testing} onClose={() => setTesting(null)} />}
-      {editing && <ProviderFormDialog provider={editing === "new" ? undefined : editing} onClose={() => setEditing(null)} />}
+      {query.data?.some((p) => p.granted && !p.configured) && (
+        <p className="text-xs text-amber-800">
+          <strong>Not configured</strong>: this server has no API key for that connection, so the provider cannot be picked for a check until an operator sets one.
+        </p>
+      )}
+      {connections.isError && <p className="text-xs text-red-600">Could not load the connections granted to this workspace: {connections.error.message}</p>}
+      {editing && connections.data && (
+        <ProviderFormDialog
+          provider={editing === "new" ? undefined : editing}
+          connections={connections.data}
+          takenNames={(query.data ?? []).map((p) => p.name)}
+          onClose={() => setEditing(null)}
+        />
+      )}
     </section>
   );
 }

@@ -4,13 +4,20 @@ import { ApiKeysSection } from "./api-keys-section";
 import { ProvidersSection } from "./providers-section";
 import { WorkspaceSection } from "./workspace-section";
 
-export function SettingsPage() {
+export function SettingsPage({ isAdmin }: { isAdmin: boolean }) {
   return (
     <>
-      <PageHeader title="Settings" description="Workspace name and budget, the AI providers checks use, and keys for the REST API. Only owners and admins see this page." />
+      <PageHeader
+        title="Settings"
+        description={
+          isAdmin
+            ? "Workspace name and budget, the AI providers checks use, and keys for the REST API."
+            : "Your keys for the REST API. Owners and admins also manage the workspace and its providers here."
+        }
+      />
       <div className="space-y-10">
-        <WorkspaceSection />
-        <ProvidersSection />
+        {isAdmin && <WorkspaceSection />}
+        {isAdmin && <ProvidersSection />}
         <ApiKeysSection />
       </div>
     </>

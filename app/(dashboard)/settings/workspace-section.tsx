@@ -12,7 +12,7 @@ import type { BudgetStatus } from "@/lib/billing/budget";
 import { formatMicros } from "@/lib/billing/money";
 import { workspaceSettingsSchema } from "@/lib/workspaces/schemas";
 import { formatDecimal, parseDecimal } from "@/lib/client/decimal";
-import { SectionHeading } from "./section-heading";
+import { SectionHeading } from "@/components/ui/section-heading";
 import { useWorkspaceSettingsQuery, workspaceSettingsKey } from "./use-settings-queries";
 
 const schema = workspaceSettingsSchema;

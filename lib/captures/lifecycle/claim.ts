@@ -1,15 +1,16 @@
 import "server-only";
 import { reserveCall } from "@/lib/billing/budget";
 import { pausePoint } from "@/lib/captures/lifecycle/pause-points";
-import { Effects, applyEffects, guardedUpdate, inTransaction } from "@/lib/captures/lifecycle/transition";
+import { Effects, applyEffects, guardedUpdate, inTransaction, type Tx } from "@/lib/captures/lifecycle/transition";
 import { postponeIn } from "@/lib/captures/lifecycle/waiting";
-import { isWaiting } from "@/lib/captures/states";
+import { WAITING_STATUSES, isWaiting } from "@/lib/captures/states";
 import { env } from "@/lib/config/env";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 export type ClaimRequest = {
   captureId: string;
-  provider: { id: string; maxConcurrency: number; breakerOpenSeconds: number };
+  /** The capture's connection (its cap counts across workspaces) and model (with it, its breaker). */
+  connection: { connectionId: string; model: string; maxConcurrency: number; breakerOpenSeconds: number };
   /** graphile-worker pool id of the process; recorded on the attempt, used by the sweeper. */
   workerId: string;
   /** Made by the caller and registered as running before the claim (see active-runs.ts). */
@@ -22,7 +23,8 @@ export type ClaimRequest = {
 
 export type ClaimResult =
   | { kind: "claimed"; attemptNumber: number }
-  /** Every slot of the provider is taken (across all workers). */
+  /** Every slot of the connection is taken (across all workers and workspaces), or this
+   * workspace holds its fair share while another workspace waits. */
   | { kind: "busy" }
   /** The breaker opened since the caller was let through: postpone by `delayMs`. */
   | { kind: "breaker_open"; delayMs: number }
@@ -31,46 +33,46 @@ export type ClaimResult =
   | { kind: "not_runnable" };
 
 /**
- * Transition `claim` (waiting -> running): takes one of the provider's concurrency slots,
- * reserves the call's worst case against the budget (the hard cap), gives the capture a fresh
- * run token and opens its attempt, in one transaction.
+ * Transition `claim` (waiting -> running): takes one of the connection's concurrency slots,
+ * reserves the call's worst case against the budget and the grant's limit (the hard caps), gives
+ * the capture a fresh run token and opens its attempt, in one transaction.
  *
- * The slot count is the number of running captures of the provider, read under a per-provider
- * advisory lock, so the cap holds across every worker process; slots free themselves when a
- * capture leaves `running`. The breaker is read again under that lock, so no attempt starts
- * after it opened (except the probe). When the budget cannot cover the call, the capture is
- * postponed "waiting for budget" in the same transaction.
+ * The slot count is the number of running captures of the connection, read under a
+ * per-connection advisory lock, so the cap holds across every worker process and workspace;
+ * slots free themselves when a capture leaves `running`. While other workspaces wait for the
+ * connection, a workspace takes at most its fair share of the slots (the cap divided by the
+ * workspaces that want it). The breaker is read again under the lock, so no attempt starts after
+ * it opened (except the probe). When the budget cannot cover the call, the capture is postponed
+ * "waiting for budget" in the same transaction.
  */
 export async function claimCapture(request: ClaimRequest): Promise<ClaimResult> {
-  const { captureId, provider, runToken } = request;
+  const { captureId, connection, runToken } = request;
   return inTransaction(async (tx) => {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`slot:${provider.id}`}, 0))`;
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`slot:${connection.connectionId}`}, 0))`;
     const [breaker] = await tx.$queryRaw<{ status: string; forcedStatus: string | null; probeToken: string | null; openForMs: number | null }[]>`
       SELECT status::text AS status, "forcedStatus"::text AS "forcedStatus", "probeToken"::text AS "probeToken",
              (extract(epoch FROM "openUntil" - now() AT TIME ZONE 'UTC') * 1000)::float8 AS "openForMs"
-      FROM breaker_states WHERE "providerConfigId" = ${provider.id}::uuid`;
+      FROM breaker_states WHERE "connectionId" = ${connection.connectionId}::uuid AND model = ${connection.model}`;
     const isProbe = request.probeToken !== null && breaker?.probeToken === request.probeToken;
     if (breaker && (breaker.forcedStatus === "open" || (!breaker.forcedStatus && breaker.status !== "closed" && !isProbe))) {
-      const delayMs = breaker.openForMs !== null && breaker.openForMs > 0 ? breaker.openForMs : provider.breakerOpenSeconds * 1000;
+      const delayMs = breaker.openForMs !== null && breaker.openForMs > 0 ? breaker.openForMs : connection.breakerOpenSeconds * 1000;
       return { kind: "breaker_open", delayMs: Math.max(1000, delayMs) } as const;
     }
-    const [{ running }] = (await tx.$queryRaw<{ running: number }[]>`
-      SELECT count(*)::int AS running FROM captures WHERE status = 'running' AND "providerConfigId" = ${provider.id}::uuid`) as [{ running: number }];
-    if (running >= provider.maxConcurrency) return { kind: "busy" } as const;
-
     // Capture first, then its check, then the budget (the lock order of every transition).
     const [capture] = await tx.$queryRaw<{ status: string; cancelRequested: boolean; checkId: string; workspaceId: string }[]>`
       SELECT status::text AS status, "cancelRequestedAt" IS NOT NULL AS "cancelRequested", "checkId", "workspaceId"
       FROM captures WHERE id = ${captureId}::uuid FOR UPDATE`;
     // A waiting capture with a cancel request is an impossible state; the repair pass ends it.
     if (!capture || !isWaiting(capture.status) || capture.cancelRequested) return { kind: "not_runnable" } as const;
+    if (!(await slotFree(tx, connection, capture.workspaceId))) return { kind: "busy" } as const;
     await tx.$queryRaw`SELECT 1 FROM checks WHERE id = ${capture.checkId}::uuid FOR NO KEY UPDATE`;
 
-    const period = await reserveCall(tx, capture.workspaceId, request.worstCaseMicros);
-    if (!period) {
+    const reserved = await reserveCall(tx, { workspaceId: capture.workspaceId, connectionId: connection.connectionId, worstMicros: request.worstCaseMicros });
+    if (!("period" in reserved)) {
       await postponeIn(tx, captureId, { waitingFor: "budget", delayMs: env().BEACON_BUDGET_RECHECK_SECONDS * 1000 });
       return { kind: "waiting_for_budget" } as const;
     }
+    const { period } = reserved;
 
     const [claimed] = await guardedUpdate(
       tx,
@@ -91,4 +93,27 @@ export async function claimCapture(request: ClaimRequest): Promise<ClaimResult> 
     await pausePoint("claim:before-commit", { tx, captureId });
     return { kind: "claimed", attemptNumber: attempt!.number } as const;
   });
+}
+
+/**
+ * Whether the workspace may take one more of the connection's slots: one is free, and the
+ * workspace holds fewer than its fair share while another workspace has captures due on the
+ * connection (a fair share: the cap divided by the workspaces that want the connection now).
+ */
+async function slotFree(tx: Tx, connection: ClaimRequest["connection"], workspaceId: string): Promise<boolean> {
+  const [load] = await tx.$queryRaw<{ running: number; mine: number; wanting: number; othersWaiting: boolean }[]>`
+    WITH running AS (
+      SELECT "workspaceId", count(*)::int AS n FROM captures WHERE "connectionId" = ${connection.connectionId}::uuid AND status = 'running' GROUP BY 1
+    ), waiting AS (
+      SELECT DISTINCT "workspaceId" FROM captures
+      WHERE "connectionId" = ${connection.connectionId}::uuid AND status = ANY(${[...WAITING_STATUSES]}::"CaptureStatus"[])
+        AND "cancelRequestedAt" IS NULL AND ("nextAttemptAt" IS NULL OR "nextAttemptAt" <= now() AT TIME ZONE 'UTC')
+    )
+    SELECT coalesce((SELECT sum(n) FROM running), 0)::int AS running,
+           coalesce((SELECT n FROM running WHERE "workspaceId" = ${workspaceId}::uuid), 0)::int AS mine,
+           (SELECT count(*) FROM (SELECT "workspaceId" FROM running UNION SELECT "workspaceId" FROM waiting UNION SELECT ${workspaceId}::uuid) w)::int AS wanting,
+           EXISTS (SELECT 1 FROM waiting WHERE "workspaceId" <> ${workspaceId}::uuid) AS "othersWaiting"`;
+  if (load!.running >= connection.maxConcurrency) return false;
+  const fairShare = Math.max(1, Math.ceil(connection.maxConcurrency / load!.wanting));
+  return !(load!.othersWaiting && load!.mine >= fairShare);
 }

@@ -196,6 +196,23 @@ const repairs: Record<(typeof REPAIR_KINDS)[number], Repair> = {
         },
       });
     }
+    // A grant's spend: what is in flight on its connection (charged is its attempts' costs too,
+    // but attempts are deleted after the retention period, so only in flight is checked).
+    const grants = await tx.$queryRaw<{ workspaceId: string; connectionId: string; periodStart: Date; inFlight: bigint; open: bigint }[]>`
+      SELECT g."workspaceId", g."connectionId", g."periodStart", g."inFlightMicros" AS "inFlight",
+             (SELECT coalesce(sum(a."reservedMicros"), 0)::bigint FROM attempts a JOIN captures c ON c.id = a."captureId"
+              WHERE a."workspaceId" = g."workspaceId" AND c."connectionId" = g."connectionId" AND a."budgetPeriod" = g."periodStart" AND a.outcome IS NULL) AS open
+      FROM grant_spend_periods g WHERE g."inFlightMicros" <> 0
+      FOR UPDATE`;
+    for (const g of grants.filter((row) => row.inFlight !== row.open)) {
+      repaired++;
+      await tx.$executeRaw`
+        UPDATE grant_spend_periods SET "inFlightMicros" = ${g.open}, "updatedAt" = now()
+        WHERE "workspaceId" = ${g.workspaceId}::uuid AND "connectionId" = ${g.connectionId}::uuid AND "periodStart" = ${g.periodStart}::date`;
+      await tx.event.create({
+        data: { workspaceId: g.workspaceId, kind: REPAIR_EVENT, data: { kind: "budget_drift", connectionId: g.connectionId, inFlightWas: String(g.inFlight), inFlightNow: String(g.open) } },
+      });
+    }
     return repaired;
   },
 };

@@ -42,6 +42,8 @@ export type Success = {
   citations: Citation[];
   mentions: MentionRow[];
   searchQueries: string[];
+  /** The answer was longer than the analysis reads (lib/analysis/analyze.ts). */
+  analysisTruncated: boolean;
 };
 
 /**
@@ -58,7 +60,7 @@ export async function succeedCapture(captureId: string, runToken: string, result
       Prisma.sql`status = ${cancelAware("succeeded")}, "answerText" = ${storable(result.text)}, "answerIsPartial" = false, "answerUpdatedAt" = now(),
                  "costMicros" = ${result.costMicros}, "latencyMs" = ${result.latencyMs}::int,
                  "lastError" = CASE WHEN c."cancelRequestedAt" IS NOT NULL THEN 'Cancelled by user (the answer had arrived; kept in full)' END,
-                 "lastErrorClass" = NULL, "finishedAt" = now(), "analyzedAt" = now()`,
+                 "lastErrorClass" = NULL, "finishedAt" = now(), "analyzedAt" = now(), "analysisTruncated" = ${result.analysisTruncated}`,
     );
     if (!moved) return { kind: "lost" } as const;
     const effects = new Effects();

@@ -121,7 +121,7 @@ export async function applyEffects(tx: Tx, effects: Effects): Promise<Map<string
   for (const checkId of [...effects.checks.keys()].sort()) statuses.set(checkId, await refreshCheck(tx, checkId, effects.checks.get(checkId)));
   await releaseHolds(tx, effects.holdsToRelease);
   for (const call of effects.callsToSettle) {
-    await settleCall(tx, { workspaceId: call.workspaceId, period: call.period, reservedMicros: call.reserved, chargeMicros: call.charged });
+    await settleCall(tx, { workspaceId: call.workspaceId, connectionId: call.connectionId, period: call.period, reservedMicros: call.reserved, chargeMicros: call.charged });
   }
   if (effects.events.length) await tx.event.createMany({ data: effects.events });
   for (const job of effects.jobs) await enqueueCaptureJobs(tx, { captureIds: job.captureIds }, job.delayMs);
@@ -156,7 +156,7 @@ export type AttemptClose = {
   latencyMs: number;
 };
 
-export type ClosedAttempt = { workspaceId: string; reserved: bigint; period: Date; charged: bigint };
+export type ClosedAttempt = { workspaceId: string; connectionId: string; reserved: bigint; period: Date; charged: bigint };
 
 /**
  * Ends an open attempt (guarded: an attempt is closed once) and charges its cost to the month
@@ -165,9 +165,10 @@ export type ClosedAttempt = { workspaceId: string; reserved: bigint; period: Dat
  */
 export async function closeAttempt(tx: Tx, runToken: string, facts: AttemptClose): Promise<ClosedAttempt | null> {
   const usage = facts.usage ?? { inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cachedTokens: 0, searchCalls: 0 };
-  const [row] = await tx.$queryRaw<{ workspaceId: string; reserved: bigint; period: Date }[]>`
+  const [row] = await tx.$queryRaw<{ workspaceId: string; connectionId: string; reserved: bigint; period: Date }[]>`
     WITH open AS (
-      SELECT id, "reservedMicros" AS reserved, coalesce("budgetPeriod", date_trunc('month', now() AT TIME ZONE 'UTC')::date) AS period
+      SELECT id, "reservedMicros" AS reserved, coalesce("budgetPeriod", date_trunc('month', now() AT TIME ZONE 'UTC')::date) AS period,
+             (SELECT c."connectionId" FROM captures c WHERE c.id = attempts."captureId") AS "connectionId"
       FROM attempts WHERE "runToken" = ${runToken}::uuid AND outcome IS NULL FOR UPDATE
     )
     UPDATE attempts a SET
@@ -178,7 +179,7 @@ export async function closeAttempt(tx: Tx, runToken: string, facts: AttemptClose
       "costMicros" = ${facts.costMicros}, "costIsEstimate" = ${facts.costIsEstimate}, "latencyMs" = ${facts.latencyMs}::int,
       "endedAt" = clock_timestamp(), "reservedMicros" = 0, "budgetPeriod" = open.period
     FROM open WHERE a.id = open.id
-    RETURNING a."workspaceId", open.reserved, open.period`;
+    RETURNING a."workspaceId", open."connectionId", open.reserved, open.period`;
   return row ? { ...row, charged: BigInt(facts.costMicros) } : null;
 }
 

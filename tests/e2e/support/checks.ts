@@ -1,5 +1,6 @@
-// What the checks tests do through the UI: change a simulated provider in Settings (and put it
-// back), start a check from /checks/new, and read the check page's progress, grid and status.
+// What the checks tests do through the UI: change a simulated connection on the Instance page
+// (and put it back), start a check from /checks/new, and read the check page's progress, grid
+// and status.
 import type { Locator, Page } from "playwright-core";
 import { expect } from "vitest";
 
@@ -7,18 +8,19 @@ import { expect } from "vitest";
 export const CHECK_DEADLINE_MS = 45_000;
 
 /**
- * Runs `body` with fields of a simulated provider changed in Settings → Providers (keyed by their
- * labels, in the form's units), then puts the previous values back, also when `body` fails (a
- * failure to restore is then logged, not thrown over the test's own error). `body` may restore
- * earlier itself. The e2e app's SIMULATOR_LATENCY_MS wins over the latency fields, so tests make
- * a provider slow with "Max concurrency" and "Timeouts (%)" instead.
+ * Runs `body` with fields of a connection changed on the Instance page (keyed by their labels, in
+ * the form's units; the demo user is the instance's operator), then puts the previous values
+ * back, also when `body` fails (a failure to restore is then logged, not thrown over the test's
+ * own error). `body` may restore earlier itself. The e2e app's SIMULATOR_LATENCY_MS wins over the
+ * latency fields, so tests make a simulated assistant slow with "Max concurrency" and
+ * "Timeouts (%)" instead.
  */
-export async function withProvider(page: Page, name: string, values: Record<string, string>, body: (restore: () => Promise<void>) => Promise<void>): Promise<void> {
-  const previous = await editProvider(page, name, values);
+export async function withConnection(page: Page, name: string, values: Record<string, string>, body: (restore: () => Promise<void>) => Promise<void>): Promise<void> {
+  const previous = await editConnection(page, name, values);
   let restored = false;
   const restore = async () => {
     if (restored) return;
-    await editProvider(page, name, previous);
+    await editConnection(page, name, previous);
     restored = true;
   };
   try {
@@ -35,10 +37,10 @@ export async function withProvider(page: Page, name: string, values: Record<stri
  * failure screenshot shows). Left open, the extra tab would throttle the other one's animation
  * frames to about one a second, and every Playwright click there would wait seconds to be "stable".
  */
-async function editProvider(signedIn: Page, name: string, values: Record<string, string>): Promise<Record<string, string>> {
+async function editConnection(signedIn: Page, name: string, values: Record<string, string>): Promise<Record<string, string>> {
   const page = await signedIn.context().newPage();
   try {
-    await page.goto("/settings");
+    await page.goto("/instance");
     await page.getByRole("button", { name: `Edit ${name}`, exact: true }).click();
     const dialog = page.getByRole("dialog", { name: `Edit ${name}` });
     await dialog.waitFor();

@@ -1,8 +1,10 @@
 // Browser tests run against the real app as a user runs it: `scripts/run.ts start` (embedded
 // PostgreSQL, migrations, demo seed, worker, `next start` on the production build) in a fresh
-// data folder on free ports. The tests get its URL through `inject("e2eBaseUrl")`.
+// data folder on free ports. The tests get its URL through `inject("e2eBaseUrl")`. `npm start`
+// creates the demo account only when asked (BEACON_SEED_DEMO=true), which the tests do, and
+// serves /api/metrics only with a token (E2E_METRICS_TOKEN), which they set.
 import { spawn, type ChildProcess } from "node:child_process";
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
@@ -15,6 +17,8 @@ declare module "vitest" {
   export interface ProvidedContext {
     /** Where the app under test listens, e.g. http://localhost:41234 (no trailing slash). */
     e2eBaseUrl: string;
+    /** The app's BEACON_METRICS_TOKEN (production serves /api/metrics only with one). */
+    e2eMetricsToken: string;
   }
 }
 
@@ -78,6 +82,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const pgDataDir = path.join(dataDir, "postgres");
   const [port, pgPort] = (await distinctFreePorts(2)) as [number, number];
   const baseUrl = `http://localhost:${port}`;
+  const metricsToken = randomBytes(24).toString("hex");
 
   const logFile = path.join(RESULTS, "server.log");
   const logStream = fs.createWriteStream(logFile);
@@ -98,6 +103,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
       BEACON_DATA_DIR: dataDir,
       BEACON_EMBEDDED_PG_PORT: String(pgPort),
       SIMULATOR_LATENCY_MS: "200-800",
+      BEACON_SEED_DEMO: "true",
+      BEACON_METRICS_TOKEN: metricsToken,
+      // The tests sign strangers up, each into a workspace of their own (the default mode, invite
+      // only after the first account, is covered by tests/integration/auth-signup-invite.test.ts).
+      BEACON_SIGNUP: "open",
     }),
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -145,5 +155,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
 
   log(`app ready at ${baseUrl} in ${((Date.now() - startedAt) / 1000).toFixed(1)} s (log: ${path.relative(ROOT, logFile)})`);
   project.provide("e2eBaseUrl", baseUrl);
+  project.provide("e2eMetricsToken", metricsToken);
   return teardown;
 }

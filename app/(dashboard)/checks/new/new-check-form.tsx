@@ -3,7 +3,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tansta
 import { useRouter } from "next/navigation";
 import { useDeferredValue, useState } from "react";
 import { toast } from "sonner";
-import { PromptPicker, ProviderPicker, type PromptChoice, type ProviderChoice } from "@/components/checks/selection-fields";
+import { isUsable, PromptPicker, ProviderPicker, type PromptChoice, type ProviderChoice } from "@/components/checks/selection-fields";
 import { Button } from "@/components/ui/button";
 import { Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { Field, Input, Select } from "@/components/ui/field";
@@ -23,7 +23,7 @@ export function NewCheckForm(props: { brands: { id: string; name: string; compet
   const [mode, setMode] = useState<PromptSelection["mode"]>("all");
   const [tag, setTag] = useState(props.tags[0]?.tag ?? "");
   const [picked, setPicked] = useState<Set<string>>(new Set());
-  const usable = props.providers.filter((p) => p.enabled && p.configured);
+  const usable = props.providers.filter(isUsable);
   const [providerIds, setProviderIds] = useState<Set<string>>(new Set(usable.map((p) => p.id)));
   const [samples, setSamples] = useState(1);
   const [errors, setErrors] = useState<Record<string, string[] | undefined>>({});

@@ -23,7 +23,7 @@ export default async function Page() {
       brands={brands.map((b) => ({ id: b.id, name: b.name, competitors: b.competitors.length }))}
       tags={tags}
       prompts={prompts}
-      providers={providers.map((p) => ({ id: p.id, name: p.name, model: p.model, adapter: p.adapter, enabled: p.enabled, configured: p.configured }))}
+      providers={providers.map((p) => ({ id: p.id, name: p.name, model: p.model, adapter: p.adapter, enabled: p.enabled, configured: p.configured, granted: p.granted }))}
     />
   );
 }

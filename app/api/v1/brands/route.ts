@@ -1,10 +1,12 @@
 import { apiRoute, json } from "@/lib/api/handler";
+import { assertCan, canView } from "@/lib/auth/permissions";
 import { listBrands } from "@/lib/brands/brands";
 
 export const dynamic = "force-dynamic";
 
 /** The workspace's brands with their aliases, domains and competitors. */
 export const GET = apiRoute(async ({ caller }) => {
+  assertCan(canView(caller));
   const brands = await listBrands(caller.workspaceId);
   return json({
     brands: brands.map((b) => ({

@@ -1,4 +1,5 @@
-import { apiRoute, json, parseOrThrow } from "@/lib/api/handler";
+import { apiRoute, json, readQuery } from "@/lib/api/handler";
+import { assertCan, canView } from "@/lib/auth/permissions";
 import { listPrompts } from "@/lib/prompts/prompts";
 import { promptListQuerySchema } from "@/lib/prompts/schemas";
 
@@ -6,6 +7,7 @@ export const dynamic = "force-dynamic";
 
 /** Prompts, newest first: `?q=&tag=&page=&pageSize=`. */
 export const GET = apiRoute(async ({ caller, request }) => {
-  const query = parseOrThrow(promptListQuerySchema, Object.fromEntries(new URL(request.url).searchParams));
+  assertCan(canView(caller));
+  const query = readQuery(request, promptListQuerySchema);
   return json(await listPrompts(caller.workspaceId, query));
 });

@@ -1,12 +1,26 @@
 import { apiRoute, json } from "@/lib/api/handler";
+import { assertCan, canView } from "@/lib/auth/permissions";
 import { listProviderConfigs } from "@/lib/providers/configs";
 
 export const dynamic = "force-dynamic";
 
-/** Providers a check can name: name, adapter, model, search mode, and whether this server can call them. */
+/**
+ * Providers a check can name: name, connection, adapter, model, search mode, and whether a check
+ * may use it (enabled, its connection still granted to the workspace, and configured on this server).
+ */
 export const GET = apiRoute(async ({ caller }) => {
+  assertCan(canView(caller));
   const providers = await listProviderConfigs(caller.workspaceId);
   return json({
-    providers: providers.map((p) => ({ name: p.name, adapter: p.adapter, model: p.model, searchMode: p.searchMode, enabled: p.enabled, configured: p.configured })),
+    providers: providers.map((p) => ({
+      name: p.name,
+      connection: p.connection.name,
+      adapter: p.adapter,
+      model: p.model,
+      searchMode: p.searchMode,
+      enabled: p.enabled,
+      granted: p.granted,
+      configured: p.configured,
+    })),
   });
 });

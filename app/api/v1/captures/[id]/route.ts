@@ -1,10 +1,12 @@
 import { apiRoute, json, parseOrThrow, idParam } from "@/lib/api/handler";
+import { assertCan, canView } from "@/lib/auth/permissions";
 import { getCaptureDetail } from "@/lib/checks/queries";
 
 export const dynamic = "force-dynamic";
 
 /** A capture: the answer (partial while running), attempts, sources, search queries and results. */
 export const GET = apiRoute<{ id: string }>(async ({ caller }, params) => {
+  assertCan(canView(caller));
   const { id } = parseOrThrow(idParam, params);
   return json({ capture: await getCaptureDetail(caller.workspaceId, id) });
 });

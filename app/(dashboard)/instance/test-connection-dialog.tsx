@@ -4,19 +4,20 @@ import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Badge } from "@/components/ui/card";
 import { Dialog } from "@/components/ui/dialog";
-import { Field, Input } from "@/components/ui/field";
-import { testProviderAction } from "@/lib/actions/settings";
+import { Field, Input, Select } from "@/components/ui/field";
+import { testConnectionAction } from "@/lib/actions/instance";
 import { formatMicros } from "@/lib/billing/money";
 import { unwrap } from "@/lib/client/action-result";
 import { formatDuration } from "@/lib/client/format";
 
-/** "Test connection": one real call with this configuration, outside any check. */
-export function TestConnectionDialog({ provider, onClose }: { provider: { id: string; name: string }; onClose: () => void }) {
+/** "Test connection": one real call with the connection's settings and the model picked, outside any check and budget. */
+export function TestConnectionDialog({ connection, onClose }: { connection: { id: string; name: string; models: string[] }; onClose: () => void }) {
+  const [model, setModel] = useState(connection.models[0] ?? "");
   const [prompt, setPrompt] = useState("What is the best CRM for a small business?");
-  const test = useMutation({ mutationFn: async () => unwrap(await testProviderAction({ providerConfigId: provider.id, prompt })) });
+  const test = useMutation({ mutationFn: async () => unwrap(await testConnectionAction({ connectionId: connection.id, model, prompt })) });
   const result = test.data;
   return (
-    <Dialog open size="lg" onClose={onClose} title={`Test ${provider.name}`}>
+    <Dialog open size="lg" onClose={onClose} title={`Test ${connection.name}`}>
       <form
         className="space-y-4 text-sm"
         onSubmit={(event) => {
@@ -24,11 +25,26 @@ export function TestConnectionDialog({ provider, onClose }: { provider: { id: st
           test.mutate();
         }}
       >
-        <Field id="test-prompt" label="Question" hint="One call, billed like any other; not part of any check.">
+        <Field id="test-model" label="Model">
+          <Select id="test-model" value={model} onChange={(e) => setModel(e.target.value)}>
+            {connection.models.map((m) => (
+              <option key={m} value={m}>
+                {m}
+              </option>
+            ))}
+          </Select>
+        </Field>
+        <Field id="test-prompt" label="Question" hint="One call with this server's API key, billed by the provider like any other; not part of any check or workspace budget.">
           <Input id="test-prompt" value={prompt} onChange={(e) => setPrompt(e.target.value)} />
         </Field>
-        <Button type="submit" pending={test.isPending}>Send</Button>
-        {test.isError && <p className="text-red-600" role="alert">{test.error.message}</p>}
+        <Button type="submit" pending={test.isPending}>
+          Send
+        </Button>
+        {test.isError && (
+          <p className="text-red-600" role="alert">
+            {test.error.message}
+          </p>
+        )}
         {result && !result.ok && (
           <div className="rounded-md bg-red-50 p-3 text-red-800 ring-1 ring-red-200" role="status">
             <p className="font-medium">
@@ -43,7 +59,15 @@ export function TestConnectionDialog({ provider, onClose }: { provider: { id: st
               Answered in {formatDuration(result.latencyMs)} · {result.usage.inputTokens} in / {result.usage.outputTokens} out tokens · {result.usage.searchCalls} search(es) · {formatMicros(result.costMicros)}
             </p>
             <pre className="max-h-60 overflow-y-auto whitespace-pre-wrap font-sans text-slate-800">{result.text}</pre>
-            {result.sources.length > 0 && <p className="text-xs text-slate-600">{result.sources.length} source(s): {result.sources.slice(0, 5).map((s) => s.url).join(", ")}</p>}
+            {result.sources.length > 0 && (
+              <p className="text-xs text-slate-600">
+                {result.sources.length} source(s):{" "}
+                {result.sources
+                  .slice(0, 5)
+                  .map((s) => s.url)
+                  .join(", ")}
+              </p>
+            )}
           </div>
         )}
       </form>

@@ -1,13 +1,13 @@
-// Maps a provider configuration to the text the form shows and back. The form speaks in the
+// Maps a provider connection to the text the form shows and back. The form speaks in the
 // units people know from pricing pages (USD per 1M tokens, USD per 1,000 searches, seconds,
 // percentages); the schema and database keep integer micro-dollars, milliseconds and fractions.
 import { DEFAULT_CALL_LIMITS } from "@/lib/providers/defaults";
-import type { ProviderConfigInput } from "@/lib/providers/schemas";
+import type { ConnectionInput } from "@/lib/providers/schemas";
 import { simulatorSettingsSchema, type SimulatorSettings } from "@/lib/providers/simulator/settings";
 import { formatDecimal, parseDecimal } from "@/lib/client/decimal";
-import type { ProviderRow } from "./use-settings-queries";
+import type { ConnectionRow } from "./use-instance-query";
 
-type NumericField = Exclude<{ [K in keyof ProviderConfigInput]-?: ProviderConfigInput[K] extends number ? K : never }[keyof ProviderConfigInput], undefined>;
+type NumericField = Exclude<{ [K in keyof ConnectionInput]-?: ConnectionInput[K] extends number ? K : never }[keyof ConnectionInput], undefined>;
 type SimulatorNumericField = Exclude<keyof SimulatorSettings, "style">;
 
 /**
@@ -59,12 +59,12 @@ function fromText(text: string, unit: Unit): { value: number; error?: string } {
   return { value: parsed.value / PERCENT_UNITS };
 }
 
-const NEW_PROVIDER: Omit<ProviderConfigInput, "simulator"> = {
+const NEW_CONNECTION: Omit<ConnectionInput, "simulator"> = {
   name: "",
   adapter: "simulator",
-  model: "",
-  searchMode: "auto",
+  models: [],
   enabled: true,
+  grantedToAll: false,
   inputPricePerMTokMicros: 0,
   outputPricePerMTokMicros: 0,
   cachedPricePerMTokMicros: 0,
@@ -84,28 +84,35 @@ const NEW_PROVIDER: Omit<ProviderConfigInput, "simulator"> = {
   breakerProbeTimeoutMs: 15_000,
 };
 
-type FormChoices = Pick<ProviderConfigInput, "name" | "adapter" | "model" | "searchMode" | "enabled" | "breakerSlowCallIsFailure">;
+type FormChoices = Pick<ConnectionInput, "name" | "adapter" | "enabled" | "grantedToAll" | "breakerSlowCallIsFailure">;
 
 /** What the form starts with; numbers are text keyed by their field path, in the form's units. */
-export type ProviderFormDefaults = FormChoices & { text: Record<string, string>; simulatorStyle: SimulatorSettings["style"] };
+export type ConnectionFormDefaults = FormChoices & { models: string; text: Record<string, string>; simulatorStyle: SimulatorSettings["style"] };
 
-export function providerFormDefaults(provider?: ProviderRow): ProviderFormDefaults {
-  const base = provider ?? NEW_PROVIDER;
+export function connectionFormDefaults(connection?: ConnectionRow): ConnectionFormDefaults {
+  const base = connection ?? NEW_CONNECTION;
   // Settings saved before a field existed (or for another adapter) fall back to the simulator's defaults.
-  const parsed = simulatorSettingsSchema.safeParse(provider?.adapter === "simulator" ? provider.settings : {});
+  const parsed = simulatorSettingsSchema.safeParse(connection?.adapter === "simulator" ? connection.settings : {});
   const simulator = parsed.success ? parsed.data : simulatorSettingsSchema.parse({});
   const text: Record<string, string> = {};
   for (const [field, unit] of Object.entries(numericUnits)) text[field] = toText(base[field as NumericField], unit);
   for (const [field, unit] of Object.entries(simulatorUnits)) text[`simulator.${field}`] = toText(simulator[field as SimulatorNumericField], unit);
-  const { name, adapter, model, searchMode, enabled, breakerSlowCallIsFailure } = base;
-  return { name, adapter, model, searchMode, enabled, breakerSlowCallIsFailure, text, simulatorStyle: simulator.style };
+  const { name, adapter, enabled, grantedToAll, breakerSlowCallIsFailure } = base;
+  return { name, adapter, enabled, grantedToAll, breakerSlowCallIsFailure, models: base.models.join("\n"), text, simulatorStyle: simulator.style };
 }
+
+/** The allowlist as typed: one model per line or separated by commas, blanks dropped. */
+export const parseModels = (text: string) =>
+  text
+    .split(/[\n,]/)
+    .map((m) => m.trim())
+    .filter(Boolean);
 
 /**
  * Reads the submitted form. Text that is not a number in the field's unit becomes NaN (so the
  * schema refuses it as well) plus a message keyed by the same path the schema uses.
  */
-export function readProviderForm(data: FormData): { config: ProviderConfigInput; errors: Record<string, string> } {
+export function readConnectionForm(data: FormData): { connection: ConnectionInput; errors: Record<string, string> } {
   const errors: Record<string, string> = {};
   const read = (path: string, unit: Unit) => {
     const { value, error } = fromText(String(data.get(path) ?? ""), unit);
@@ -113,7 +120,7 @@ export function readProviderForm(data: FormData): { config: ProviderConfigInput;
     return value;
   };
   const numbers = Object.fromEntries(Object.entries(numericUnits).map(([field, unit]) => [field, read(field, unit)])) as Record<NumericField, number>;
-  const adapter = String(data.get("adapter")) as ProviderConfigInput["adapter"];
+  const adapter = String(data.get("adapter")) as ConnectionInput["adapter"];
   const simulator =
     adapter === "simulator"
       ? {
@@ -121,15 +128,15 @@ export function readProviderForm(data: FormData): { config: ProviderConfigInput;
           ...(Object.fromEntries(Object.entries(simulatorUnits).map(([field, unit]) => [field, read(`simulator.${field}`, unit)])) as Record<SimulatorNumericField, number>),
         }
       : undefined;
-  const config: ProviderConfigInput = {
+  const connection: ConnectionInput = {
     name: String(data.get("name") ?? ""),
     adapter,
-    model: String(data.get("model") ?? ""),
-    searchMode: String(data.get("searchMode")) as ProviderConfigInput["searchMode"],
+    models: parseModels(String(data.get("models") ?? "")),
     enabled: data.get("enabled") === "on",
+    grantedToAll: data.get("grantedToAll") === "on",
     breakerSlowCallIsFailure: data.get("breakerSlowCallIsFailure") === "on",
     ...numbers,
     simulator,
   };
-  return { config, errors };
+  return { connection, errors };
 }

@@ -1,0 +1,47 @@
+"use client";
+import { BreakersTable } from "@/components/breakers/breakers-table";
+import { Button } from "@/components/ui/button";
+import { Card, PageHeader } from "@/components/ui/card";
+import { SectionHeading } from "@/components/ui/section-heading";
+import { ConnectionsSection } from "./connections-section";
+import { GrantsSection } from "./grants-section";
+import { OperatorsSection } from "./operators-section";
+import { instanceKey, useInstanceQuery } from "./use-instance-query";
+
+export function InstancePage({ me }: { me: string }) {
+  const query = useInstanceQuery();
+  return (
+    <>
+      <PageHeader
+        title="Instance"
+        description="This server's provider connections (API keys come from its environment), the workspaces allowed to use each, their circuit breakers, and the operators who manage all of it. Only operators see this page."
+      />
+      {query.isPending ? (
+        <Card className="p-6 text-sm text-slate-500">Loading the instance…</Card>
+      ) : query.isError ? (
+        <Card className="p-6 text-sm text-red-600">
+          Could not load the instance: {query.error.message}{" "}
+          <Button variant="ghost" size="sm" onClick={() => query.refetch()}>
+            Retry
+          </Button>
+        </Card>
+      ) : (
+        <div className="space-y-10">
+          <ConnectionsSection connections={query.data.connections} />
+          <GrantsSection connections={query.data.connections} workspaces={query.data.workspaces} />
+          <section aria-labelledby="breakers-heading" className="space-y-3">
+            <SectionHeading
+              id="breakers-heading"
+              title="Circuit breakers"
+              description="One per connection and model, shared by every workspace and worker. While one is open its captures wait instead of failing; one probe call decides when it closes. Forcing one affects every workspace on the connection."
+            />
+            <Card className="overflow-x-auto">
+              <BreakersTable breakers={query.data.breakers} canForce invalidates={[instanceKey, ["breakers"]]} />
+            </Card>
+          </section>
+          <OperatorsSection operators={query.data.operators} me={me} />
+        </div>
+      )}
+    </>
+  );
+}

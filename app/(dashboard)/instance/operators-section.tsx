@@ -1,0 +1,83 @@
+"use client";
+import { useQueryClient } from "@tanstack/react-query";
+import { useRef } from "react";
+import { toast } from "sonner";
+import { z } from "zod";
+import { Button } from "@/components/ui/button";
+import { Badge, Card } from "@/components/ui/card";
+import { Field, Input } from "@/components/ui/field";
+import { SectionHeading } from "@/components/ui/section-heading";
+import { useActionForm } from "@/components/forms/use-action-form";
+import { grantOperatorAction } from "@/lib/actions/instance";
+import { instanceKey, type InstanceOverview } from "./use-instance-query";
+
+// The server's schema (lib/actions/instance.ts) also refuses control characters; this one only
+// gives the instant message for an empty field.
+const schema = z.object({ email: z.string().trim().min(3, "Enter the email of an account").max(320) });
+
+const formatDate = (date: Date | string) => new Date(date).toLocaleDateString(undefined, { dateStyle: "medium" });
+
+export function OperatorsSection({ operators, me }: { operators: InstanceOverview["operators"]; me: string }) {
+  const queryClient = useQueryClient();
+  const formRef = useRef<HTMLFormElement>(null);
+  const submitted = useRef("");
+  const form = useActionForm(schema, grantOperatorAction, {
+    onSuccess: async (result) => {
+      const email = submitted.current.trim();
+      toast.success(result.alreadyOperator ? `${email} is already an operator` : `${email} is now an operator`);
+      formRef.current?.reset();
+      await queryClient.invalidateQueries({ queryKey: instanceKey });
+    },
+  });
+
+  return (
+    <section aria-labelledby="operators-heading" className="space-y-3">
+      <SectionHeading
+        id="operators-heading"
+        title="Operators"
+        description="The people who run this server: they see this page, manage connections and grants, and force breakers. Being an operator does not make anyone a member of a workspace. From a shell: npm run beacon -- admin grant <email>."
+      />
+      <Card className="space-y-4 p-5">
+        <form
+          ref={formRef}
+          noValidate
+          className="flex flex-wrap items-start gap-3"
+          onSubmit={(event) => {
+            event.preventDefault();
+            submitted.current = String(new FormData(event.currentTarget).get("email"));
+            form.submit({ email: submitted.current });
+          }}
+        >
+          <div className="min-w-64 flex-1">
+            <Field id="operator-email" label="Email of an account" hint="The person must have signed up already." error={form.error("email")}>
+              <Input id="operator-email" name="email" type="email" autoComplete="off" invalid={!!form.error("email")} />
+            </Field>
+          </div>
+          <Button type="submit" className="mt-6" pending={form.pending}>
+            Make operator
+          </Button>
+        </form>
+        <table className="min-w-full divide-y divide-slate-200 text-sm">
+          <thead className="text-left text-xs font-medium uppercase tracking-wide text-slate-500">
+            <tr>
+              <th scope="col" className="py-2 pr-4">Name</th>
+              <th scope="col" className="py-2 pr-4">Email</th>
+              <th scope="col" className="py-2">Operator since</th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {operators.map((o) => (
+              <tr key={o.userId}>
+                <td className="py-2 pr-4 font-medium text-slate-900">
+                  {o.name} {o.userId === me && <Badge>you</Badge>}
+                </td>
+                <td className="py-2 pr-4 text-slate-600">{o.email}</td>
+                <td className="py-2 text-slate-600">{formatDate(o.grantedAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </Card>
+    </section>
+  );
+}

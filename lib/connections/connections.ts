@@ -1,0 +1,163 @@
+import "server-only";
+import { inTransaction, wakeBudgetWaiters } from "@/lib/captures/lifecycle/transition";
+import { db } from "@/lib/db/prisma";
+import { ConflictError, NotFoundError, UserError } from "@/lib/errors";
+import { Prisma } from "@/lib/generated/prisma/client";
+import type { connectionInputSchema, grantInputSchema } from "@/lib/providers/schemas";
+import { isConfigured } from "@/lib/providers/registry";
+import { testCall } from "@/lib/providers/test-call";
+import type { z } from "zod";
+
+type Tx = Prisma.TransactionClient;
+
+// Provider connections are the instance's (DESIGN.md "Provider connection"): operators manage
+// them and grant them to workspaces. The functions marked "operators" do not authorize: their
+// callers (lib/actions/instance.ts) check `canManageInstance` first.
+
+const usableBy = (workspaceId: string): Prisma.ProviderConnectionWhereInput => ({
+  enabled: true,
+  OR: [{ grantedToAll: true }, { grants: { some: { workspaceId } } }],
+});
+
+/** The connections a workspace may use: enabled, and granted to it (or to every workspace). */
+export async function grantedConnections(workspaceId: string) {
+  const rows = await db().providerConnection.findMany({
+    where: usableBy(workspaceId),
+    orderBy: { name: "asc" },
+    include: { grants: { where: { workspaceId }, select: { monthlySpendLimitMicros: true } } },
+  });
+  return rows.map(({ grants, ...c }) => ({
+    id: c.id,
+    name: c.name,
+    adapter: c.adapter,
+    models: c.models,
+    configured: isConfigured(c.adapter),
+    monthlySpendLimitMicros: grants[0]?.monthlySpendLimitMicros === undefined || grants[0]?.monthlySpendLimitMicros === null ? null : Number(grants[0].monthlySpendLimitMicros),
+    prices: {
+      inputPricePerMTokMicros: c.inputPricePerMTokMicros,
+      outputPricePerMTokMicros: c.outputPricePerMTokMicros,
+      cachedPricePerMTokMicros: c.cachedPricePerMTokMicros,
+      reasoningPricePerMTokMicros: c.reasoningPricePerMTokMicros,
+      searchPriceMicros: c.searchPriceMicros,
+    },
+  }));
+}
+
+/**
+ * Refuses a connection the workspace may not use, or a model it does not allow. Used wherever a
+ * workspace points a provider at a connection, and when a check starts.
+ */
+export async function assertUsable(tx: Tx, workspaceId: string, connectionId: string, model: string) {
+  const connection = await tx.providerConnection.findFirst({ where: { id: connectionId, ...usableBy(workspaceId) } });
+  if (!connection) throw new NotFoundError("That connection is not available to this workspace. Ask an operator to grant it.", { field: "connectionId" });
+  if (!connection.models.includes(model)) {
+    throw new UserError(`${connection.name} does not offer the model "${model}". Pick one of: ${connection.models.join(", ")}.`, { field: "model" });
+  }
+  return connection;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Operators
+
+type ConnectionInput = z.output<typeof connectionInputSchema>;
+
+const toData = ({ simulator, ...input }: ConnectionInput) => ({ ...input, settings: (simulator ?? {}) as Prisma.InputJsonValue });
+
+function rethrowNameTaken(error: unknown, name: string): never {
+  if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
+    throw new ConflictError(`A connection named "${name}" already exists.`, { field: "name" });
+  }
+  throw error;
+}
+
+/** Operators: every connection, with whether this server has its credentials and who may use it. */
+export async function listConnections() {
+  const rows = await db().providerConnection.findMany({
+    orderBy: { name: "asc" },
+    include: { grants: { include: { workspace: { select: { name: true, slug: true } } }, orderBy: { createdAt: "asc" } } },
+  });
+  return rows.map(({ grants, ...c }) => ({
+    ...c,
+    configured: isConfigured(c.adapter),
+    grants: grants.map((g) => ({
+      workspaceId: g.workspaceId,
+      workspace: g.workspace.name,
+      slug: g.workspace.slug,
+      monthlySpendLimitMicros: g.monthlySpendLimitMicros === null ? null : Number(g.monthlySpendLimitMicros),
+    })),
+  }));
+}
+
+/** Operators. */
+export async function createConnection(input: ConnectionInput) {
+  try {
+    return await db().providerConnection.create({ data: toData(input), select: { id: true } });
+  } catch (error) {
+    rethrowNameTaken(error, input.name);
+  }
+}
+
+/** Operators. Applies to calls that start afterwards; models taken off the allowlist disable the providers that use them. */
+export async function updateConnection(connectionId: string, input: ConnectionInput) {
+  await db()
+    .$transaction(async (tx) => {
+      const { count } = await tx.providerConnection.updateMany({ where: { id: connectionId }, data: toData(input) });
+      if (!count) throw new NotFoundError("That connection does not exist.");
+      await tx.providerConfig.updateMany({ where: { connectionId, model: { notIn: input.models } }, data: { enabled: false } });
+    })
+    .catch((error: unknown) => rethrowNameTaken(error, input.name));
+}
+
+/** Operators: grants a connection to a workspace (or changes its limit). */
+export async function grantConnection(input: z.output<typeof grantInputSchema>, grantedById: string | null) {
+  const [connection, workspace] = await Promise.all([
+    db().providerConnection.findUnique({ where: { id: input.connectionId }, select: { id: true } }),
+    db().workspace.findUnique({ where: { id: input.workspaceId }, select: { id: true } }),
+  ]);
+  if (!connection) throw new NotFoundError("That connection does not exist.", { field: "connectionId" });
+  if (!workspace) throw new NotFoundError("That workspace does not exist.", { field: "workspaceId" });
+  const limit = input.monthlySpendLimitMicros === null ? null : BigInt(input.monthlySpendLimitMicros);
+  await inTransaction(async (tx) => {
+    await tx.connectionGrant.upsert({
+      where: { connectionId_workspaceId: { connectionId: input.connectionId, workspaceId: input.workspaceId } },
+      create: { connectionId: input.connectionId, workspaceId: input.workspaceId, monthlySpendLimitMicros: limit, grantedById },
+      update: { monthlySpendLimitMicros: limit },
+    });
+    // A raised limit lets captures that wait for money run now.
+    await wakeBudgetWaiters(tx, input.workspaceId, 10_000);
+  });
+}
+
+/**
+ * Operators: takes a grant back. The workspace's providers on it are disabled (new checks cannot
+ * use them); captures already waiting still run, within the limits.
+ */
+export async function revokeConnection(connectionId: string, workspaceId: string) {
+  await db().$transaction(async (tx) => {
+    await tx.connectionGrant.deleteMany({ where: { connectionId, workspaceId } });
+    const connection = await tx.providerConnection.findUnique({ where: { id: connectionId }, select: { grantedToAll: true } });
+    if (!connection?.grantedToAll) await tx.providerConfig.updateMany({ where: { connectionId, workspaceId }, data: { enabled: false } });
+  });
+}
+
+/** Operators: every workspace, for the grant picker. */
+export async function listWorkspacesForGrants() {
+  return db().workspace.findMany({ select: { id: true, name: true, slug: true }, orderBy: { name: "asc" } });
+}
+
+/** Operators: "Test connection", one call with the connection's settings, outside any check and budget. */
+export async function testConnection(connectionId: string, model: string, prompt: string) {
+  const c = await db().providerConnection.findUnique({ where: { id: connectionId } });
+  if (!c) throw new NotFoundError("That connection does not exist.");
+  if (!c.models.includes(model)) throw new UserError(`Pick one of the connection's models: ${c.models.join(", ")}.`, { field: "model" });
+  return testCall({
+    adapter: c.adapter,
+    model,
+    searchMode: "auto",
+    prompt,
+    price: c,
+    timeoutMs: c.timeoutMs,
+    limits: { maxOutputTokens: c.maxOutputTokens, maxSearchCalls: c.maxSearchCalls },
+    settings: (c.settings ?? {}) as Record<string, unknown>,
+  });
+}

@@ -1,0 +1,16 @@
+// How adapters and search modes are named in the UI (Settings → Providers, the Instance page).
+import type { AdapterName, SearchMode } from "@/lib/providers/types";
+
+export const adapterLabels: Record<AdapterName, string> = {
+  simulator: "Simulator",
+  openai: "OpenAI",
+  perplexity: "Perplexity",
+  gemini: "Google Gemini",
+  anthropic: "Anthropic",
+};
+
+export const searchModeLabels: Record<SearchMode, string> = {
+  auto: "Model decides",
+  on: "Always search",
+  off: "Never search",
+};

@@ -1,0 +1,286 @@
+// API keys belong to a member and carry a scope (issue 9): a key acts with the lower of its
+// scope's role (read -> viewer, write -> member, admin -> admin) and its member's current role,
+// through the same can… helpers as the UI, and dies with the membership. Keys are made through
+// the Settings actions by people who signed up and joined through invitation links; the REST
+// routes are called with real Requests. No worker runs, so checks stay queued.
+import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { callRoute, captureJob, expectApiError, removeCaptureJob, storedRows, type ApiResult } from "../support/api-fixtures";
+import { capturesOf, checkRow, eventsOf } from "../support/check-fixtures";
+import { join, membershipOf, ok, refused, signUp, type Person } from "../support/workspace-fixtures";
+import { POST as cancelCaptureRoute } from "@/app/api/v1/captures/[id]/cancel/route";
+import { POST as retryCaptureRoute } from "@/app/api/v1/captures/[id]/retry/route";
+import { GET as getCaptureRoute } from "@/app/api/v1/captures/[id]/route";
+import { GET as listBrandsRoute } from "@/app/api/v1/brands/route";
+import { POST as cancelCheckRoute } from "@/app/api/v1/checks/[id]/cancel/route";
+import { GET as getCheckRoute } from "@/app/api/v1/checks/[id]/route";
+import { GET as listChecksRoute, POST as createCheckRoute } from "@/app/api/v1/checks/route";
+import { GET as listPromptsRoute } from "@/app/api/v1/prompts/route";
+import { GET as listProvidersRoute } from "@/app/api/v1/providers/route";
+import { createApiKeyAction, listApiKeysAction, revokeApiKeyAction } from "@/lib/actions/api-keys";
+import { createBrandAction } from "@/lib/actions/brands";
+import { changeMemberRoleAction, removeMemberAction } from "@/lib/actions/members";
+import { createPromptAction } from "@/lib/actions/prompts";
+import type { ApiKeyScope } from "@/lib/api-keys/scopes";
+import { db } from "@/lib/db/prisma";
+import { MIGRATIONS_DIR, migrate } from "@/lib/db/migrate";
+import { createScratchDatabase } from "../support/setup-database";
+
+vi.mock("next/headers", () => import("../support/request-context").then((m) => m.nextHeadersMock));
+
+let owner: Person;
+let admin: Person;
+let member: Person;
+let viewer: Person;
+let ownerAdminKey: string;
+let provider: string;
+
+/** A key `person` creates in Settings; returns the key and its id. */
+async function keyOf(person: Person, scope: ApiKeyScope, name = `${person.name} ${scope}`) {
+  const created = ok(await person.browser.run(() => createApiKeyAction({ name, scope })));
+  expect(created.scope).toBe(scope);
+  return { key: created.key, id: created.id };
+}
+
+const get = (route: Parameters<typeof callRoute>[0], path: string, apiKey: string) => callRoute(route, { path, apiKey });
+const onId = (route: Parameters<typeof callRoute<{ id: string }>>[0], template: string, method: "GET" | "POST") => (id: string, apiKey: string) =>
+  callRoute(route, { method, path: template.replace(":id", id), apiKey, params: { id } });
+const getCheck = onId(getCheckRoute, "/api/v1/checks/:id", "GET");
+const getCapture = onId(getCaptureRoute, "/api/v1/captures/:id", "GET");
+const cancelCheck = onId(cancelCheckRoute, "/api/v1/checks/:id/cancel", "POST");
+const cancelCapture = onId(cancelCaptureRoute, "/api/v1/captures/:id/cancel", "POST");
+const retryCapture = onId(retryCaptureRoute, "/api/v1/captures/:id/retry", "POST");
+
+const postCheck = (apiKey: string) =>
+  callRoute(createCheckRoute, { method: "POST", path: "/api/v1/checks", apiKey, headers: { "idempotency-key": `scopes-${randomUUID()}` }, json: { providers: [provider], samples: 2 } });
+
+async function startCheck(apiKey: string): Promise<string> {
+  const result = await postCheck(apiKey);
+  expect(result.status, JSON.stringify(result.body)).toBe(202);
+  return result.body.check.id;
+}
+
+/** A check started with `apiKey` and one of its captures cancelled (by the owner's admin key), so it can be retried. */
+async function checkWithCancelledCapture(apiKey = ownerAdminKey) {
+  const checkId = await startCheck(apiKey);
+  const [capture] = await capturesOf(checkId);
+  expect((await cancelCapture(capture!.id, ownerAdminKey)).status).toBe(202);
+  await removeCaptureJob(capture!.id);
+  return { checkId, captureId: capture!.id };
+}
+
+/** Everything a refused cancel or retry could have changed. */
+const stateOf = async (checkId: string) => ({ rows: await storedRows(), check: await checkRow(checkId), captures: await capturesOf(checkId), events: await eventsOf(checkId) });
+
+/** Runs `act`, expects a 403 and proves that nothing changed. */
+async function forbidden(checkId: string, act: () => Promise<ApiResult>) {
+  const before = await stateOf(checkId);
+  const result = await act();
+  const error = expectApiError(result, 403, { code: "forbidden" });
+  expect(await stateOf(checkId)).toEqual(before);
+  return error;
+}
+
+beforeAll(async () => {
+  owner = await signUp({ name: "Olivia Owner", workspaceName: "Scopes" });
+  admin = await join(owner, "admin", "Adam Admin");
+  member = await join(owner, "member", "Mia Member");
+  viewer = await join(owner, "viewer", "Vic Viewer");
+  ok(await owner.browser.run(() => createBrandAction({ name: "Scopes Brand" })));
+  ok(await owner.browser.run(() => createPromptAction({ text: "Which scoped tool is best?" })));
+  ownerAdminKey = (await keyOf(owner, "admin")).key;
+  const providers = await get(listProvidersRoute, "/api/v1/providers", ownerAdminKey);
+  provider = providers.body.providers.find((p: { enabled: boolean; configured: boolean }) => p.enabled && p.configured).name;
+});
+
+describe("a read key", () => {
+  it("reads everything the workspace has", async () => {
+    const { key } = await keyOf(owner, "read");
+    const checkId = await startCheck(ownerAdminKey);
+    const [capture] = await capturesOf(checkId);
+    for (const [route, path] of [
+      [listChecksRoute, "/api/v1/checks"],
+      [listBrandsRoute, "/api/v1/brands"],
+      [listPromptsRoute, "/api/v1/prompts"],
+      [listProvidersRoute, "/api/v1/providers"],
+    ] as const) {
+      expect((await get(route, path, key)).status, path).toBe(200);
+    }
+    expect((await getCheck(checkId, key)).body.check.id).toBe(checkId);
+    expect((await getCapture(capture!.id, key)).body.capture.id).toBe(capture!.id);
+  });
+
+  it("is refused (403) starting a check, cancelling and retrying, even the owner's, and nothing is stored", async () => {
+    const { key } = await keyOf(owner, "read", "owner's read key");
+    const { checkId, captureId } = await checkWithCancelledCapture();
+    const queued = (await capturesOf(checkId)).find((c) => c.status === "queued")!;
+
+    const start = await forbidden(checkId, () => postCheck(key));
+    expect(start.message).toMatch(/acts as viewer .*scope is read.*an owner/);
+    await forbidden(checkId, () => cancelCheck(checkId, key));
+    await forbidden(checkId, () => cancelCapture(queued.id, key));
+    await forbidden(checkId, () => retryCapture(captureId, key));
+    expect(await captureJob(captureId)).toBeNull();
+  });
+});
+
+describe("a write key", () => {
+  it("starts checks as its member, and cancels those but not someone else's", async () => {
+    const { key, id } = await keyOf(member, "write");
+    const checkId = await startCheck(key);
+    expect(await checkRow(checkId)).toMatchObject({ startedById: member.userId, apiKeyId: id });
+    expect((await getCheck(checkId, key)).body.check.startedBy).toBe("Mia Member (API key)");
+
+    const ownersCheck = await startCheck(ownerAdminKey);
+    await forbidden(ownersCheck, () => cancelCheck(ownersCheck, key));
+
+    const cancelled = await cancelCheck(checkId, key);
+    expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(202);
+    expect((await checkRow(checkId)).status).toBe("cancelled");
+  });
+
+  it("cannot retry (admin only), not even an owner's write key", async () => {
+    const { checkId, captureId } = await checkWithCancelledCapture();
+    for (const person of [member, owner]) {
+      const { key } = await keyOf(person, "write");
+      const error = await forbidden(checkId, () => retryCapture(captureId, key));
+      expect(error.message).toMatch(/acts as member/);
+    }
+    expect((await retryCapture(captureId, ownerAdminKey)).status).toBe(202);
+  });
+});
+
+describe("an admin key", () => {
+  it("acts as member once its admin is demoted to member", async () => {
+    const { key } = await keyOf(admin, "admin");
+    const first = await checkWithCancelledCapture();
+    expect((await retryCapture(first.captureId, key)).status).toBe(202);
+
+    ok(await owner.browser.run(async () => changeMemberRoleAction({ membershipId: (await membershipOf(admin.userId, owner.workspaceId)).id, role: "member" })));
+
+    const second = await checkWithCancelledCapture();
+    const error = await forbidden(second.checkId, () => retryCapture(second.captureId, key));
+    expect(error.message).toMatch(/acts as member .*scope is admin.*a member/);
+    await forbidden(second.checkId, () => cancelCheck(second.checkId, key));
+    expect((await postCheck(key)).status).toBe(202);
+    const listed = ok(await owner.browser.run(() => listApiKeysAction())).keys.find((k) => k.createdBy?.id === admin.userId && k.scope === "admin");
+    expect(listed?.actsAs).toBe("member");
+  });
+});
+
+describe("removing a member", () => {
+  it("revokes their keys in the same step: the next request gets a 401 and stores nothing", async () => {
+    const leaver = await join(owner, "member", "Lee Leaver");
+    const keys = [await keyOf(leaver, "read"), await keyOf(leaver, "write")];
+    const others = await db().apiKey.count({ where: { workspaceId: owner.workspaceId, revokedAt: null, createdById: { not: leaver.userId } } });
+    expect((await get(listChecksRoute, "/api/v1/checks", keys[1]!.key)).status).toBe(200);
+
+    ok(await owner.browser.run(async () => removeMemberAction({ membershipId: (await membershipOf(leaver.userId, owner.workspaceId)).id })));
+
+    const rows = await db().apiKey.findMany({ where: { id: { in: keys.map((k) => k.id) } } });
+    expect(rows.map((r) => r.revokedAt)).toEqual([expect.any(Date), expect.any(Date)]);
+    expect(await db().apiKey.count({ where: { workspaceId: owner.workspaceId, revokedAt: null, createdById: { not: leaver.userId } } })).toBe(others);
+    for (const { key } of keys) {
+      expectApiError(await get(listChecksRoute, "/api/v1/checks", key), 401, { code: "unauthorized" });
+      const before = await storedRows();
+      expectApiError(await postCheck(key), 401, { code: "unauthorized" });
+      expect(await storedRows()).toEqual(before);
+    }
+  });
+
+  it("leaves a key that outlived its membership some other way (account deleted) unable to authenticate", async () => {
+    const gone = await join(owner, "member", "Gus Gone");
+    const { key } = await keyOf(gone, "write");
+    await db().user.delete({ where: { id: gone.userId } }); // memberships cascade; no action does this yet
+    expectApiError(await get(listBrandsRoute, "/api/v1/brands", key), 401, { code: "unauthorized" });
+  });
+});
+
+describe("Settings → API keys", () => {
+  it("offers each role the scopes it may create, and refuses the others without storing a key", async () => {
+    const scopes = async (person: Person) => ok(await person.browser.run(() => listApiKeysAction())).scopes;
+    expect(await scopes(owner)).toEqual(["read", "write", "admin"]);
+    expect(await scopes(member)).toEqual(["read", "write"]);
+    expect(await scopes(viewer)).toEqual(["read"]);
+
+    const count = () => db().apiKey.count({ where: { workspaceId: owner.workspaceId } });
+    const before = await count();
+    refused(await viewer.browser.run(() => createApiKeyAction({ name: "viewer write", scope: "write" })), "forbidden");
+    refused(await viewer.browser.run(() => createApiKeyAction({ name: "viewer admin", scope: "admin" })), "forbidden");
+    refused(await member.browser.run(() => createApiKeyAction({ name: "member admin", scope: "admin" })), "forbidden");
+    expect(await count()).toBe(before);
+    await keyOf(viewer, "read");
+  });
+
+  it("shows every key with its creator, scope, creation and last use; members revoke only their own, admins any", async () => {
+    const mine = await keyOf(member, "read", "member's own");
+    const owners = await keyOf(owner, "write", "owner's key");
+    expect((await get(listBrandsRoute, "/api/v1/brands", mine.key)).status).toBe(200);
+
+    const seen = ok(await member.browser.run(() => listApiKeysAction())).keys;
+    const row = (id: string) => seen.find((k) => k.id === id)!;
+    expect(row(mine.id)).toMatchObject({ name: "member's own", scope: "read", createdBy: { id: member.userId, name: "Mia Member" }, actsAs: "viewer", canRevoke: true, lastUsedAt: expect.any(Date), createdAt: expect.any(Date) });
+    expect(row(owners.id)).toMatchObject({ scope: "write", createdBy: { name: "Olivia Owner" }, canRevoke: false, lastUsedAt: null });
+    expect(JSON.stringify(seen)).not.toContain(mine.key);
+
+    refused(await member.browser.run(() => revokeApiKeyAction({ apiKeyId: owners.id })), "forbidden");
+    expect((await db().apiKey.findUniqueOrThrow({ where: { id: owners.id } })).revokedAt).toBeNull();
+    ok(await member.browser.run(() => revokeApiKeyAction({ apiKeyId: mine.id })));
+    expectApiError(await get(listBrandsRoute, "/api/v1/brands", mine.key), 401);
+
+    const another = await keyOf(member, "write", "member's second");
+    ok(await owner.browser.run(() => revokeApiKeyAction({ apiKeyId: another.id })));
+    expect((await db().apiKey.findUniqueOrThrow({ where: { id: another.id } })).revokedAt).not.toBeNull();
+  });
+});
+
+describe("the api_key_scopes migration", () => {
+  const MIGRATION = "20261130132000_api_key_scopes";
+  const dirs: string[] = [];
+  afterAll(() => dirs.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
+
+  /** prisma/migrations up to (and, when `including`, with) this migration. */
+  function migrationsUpTo(including: boolean): string {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "beacon-key-migration-"));
+    dirs.push(dir);
+    fs.copyFileSync(path.join(MIGRATIONS_DIR, "migration_lock.toml"), path.join(dir, "migration_lock.toml"));
+    for (const name of fs.readdirSync(MIGRATIONS_DIR).filter((n) => /^\d{14}_/.test(n)).sort()) {
+      if (name > MIGRATION || (name === MIGRATION && !including)) continue;
+      fs.cpSync(path.join(MIGRATIONS_DIR, name), path.join(dir, name), { recursive: true });
+    }
+    return dir;
+  }
+
+  it("keeps existing keys as admin keys of their creator, gives the CLI's to the first owner, and revokes those whose creator left", async () => {
+    const { url } = await createScratchDatabase();
+    await migrate(url, { dir: migrationsUpTo(false) });
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const sql = (text: string, values: unknown[] = []) => client.query(text, values);
+      for (const id of ["first-owner", "second-owner", "an-admin", "left"]) await sql(`INSERT INTO users (id, name, email) VALUES ($1, $1, $1 || '@example.com')`, [id]);
+      const { rows: [ws] } = await sql(`INSERT INTO workspaces (slug, name) VALUES ('old', 'Old') RETURNING id`);
+      await sql(`INSERT INTO memberships ("workspaceId", "userId", role, "createdAt") VALUES ($1, 'second-owner', 'owner', now()), ($1, 'first-owner', 'owner', now() - interval '1 day'), ($1, 'an-admin', 'admin', now())`, [ws.id]);
+      const key = async (name: string, createdById: string | null, revokedAt: string | null = null) =>
+        (await sql(`INSERT INTO api_keys ("workspaceId", name, prefix, "keyHash", "createdById", "revokedAt") VALUES ($1, $2, 'bk_x', $2, $3, $4) RETURNING id`, [ws.id, name, createdById, revokedAt])).rows[0].id as string;
+      const ids = { admins: await key("admin's", "an-admin"), cli: await key("cli", null), left: await key("left", "left"), old: await key("old", "an-admin", "2026-01-01 00:00:00") };
+
+      await migrate(url, { dir: migrationsUpTo(true) });
+
+      const { rows } = await sql(`SELECT id, scope::text, "createdById", "revokedAt"::text AS "revokedAt" FROM api_keys`);
+      const byId = Object.fromEntries(rows.map((r) => [r.id, r]));
+      expect(byId[ids.admins]).toMatchObject({ scope: "admin", createdById: "an-admin", revokedAt: null });
+      expect(byId[ids.cli]).toMatchObject({ scope: "admin", createdById: "first-owner", revokedAt: null });
+      expect(byId[ids.left]).toMatchObject({ scope: "admin", createdById: "left", revokedAt: expect.any(String) });
+      expect(byId[ids.old].revokedAt).toBe("2026-01-01 00:00:00");
+      const fresh = await key("new", "an-admin");
+      expect((await sql(`SELECT scope::text FROM api_keys WHERE id = $1`, [fresh])).rows[0].scope).toBe("write");
+    } finally {
+      await client.end();
+    }
+  });
+});

@@ -1,0 +1,52 @@
+// The demo seed's simulated history (lib/seed/demo-history.ts) looks like what the workers record
+// for the same simulated assistants: calls that take what the simulator takes for each of them
+// (seconds, within its latency settings), run a few at a time, retries after a short backoff.
+import { describe, expect, it } from "vitest";
+import { db } from "@/lib/db/prisma";
+import { simulatorSettingsSchema } from "@/lib/providers/simulator/settings";
+import { DEMO_WORKSPACE } from "@/lib/seed/demo-content";
+import { seedDemo } from "@/lib/seed/demo";
+import { seedDemoHistory } from "@/lib/seed/demo-history";
+
+describe("demo history", () => {
+  it("has each assistant answer within its simulator's latency range, in seconds", async () => {
+    await seedDemo();
+    const workspace = await db().workspace.findUniqueOrThrow({ where: { slug: DEMO_WORKSPACE.slug } });
+    const { captures } = await seedDemoHistory(workspace.id, { days: 5 });
+    expect(captures).toBeGreaterThan(0);
+
+    const rows = await db().capture.findMany({
+      where: { workspaceId: workspace.id },
+      include: { attempts: true, providerConfig: { include: { connection: true } }, check: true },
+    });
+    expect(rows).toHaveLength(captures);
+    const ranges = new Map<string, { min: number; max: number; seen: number[] }>();
+    for (const capture of rows) {
+      const settings = simulatorSettingsSchema.parse(capture.providerConfig.connection.settings);
+      const range = ranges.get(capture.providerConfig.name) ?? { min: settings.latencyMinMs, max: settings.latencyMaxMs, seen: [] };
+      ranges.set(capture.providerConfig.name, range);
+      const accepted = capture.attempts.find((a) => a.outcome === "succeeded")!;
+      range.seen.push(accepted.latencyMs!);
+      expect(capture.latencyMs).toBe(accepted.latencyMs);
+      expect(accepted.endedAt!.getTime() - accepted.startedAt.getTime()).toBe(accepted.latencyMs);
+      expect(capture.finishedAt!.getTime()).toBe(accepted.endedAt!.getTime());
+      // A retry starts after the rate-limited attempt ended, within a few seconds.
+      for (const failed of capture.attempts.filter((a) => a.outcome === "failed")) {
+        expect(accepted.startedAt.getTime() - failed.endedAt!.getTime()).toBeGreaterThan(0);
+        expect(accepted.startedAt.getTime() - failed.endedAt!.getTime()).toBeLessThanOrEqual(2_000);
+      }
+      expect(capture.check.finishedAt!.getTime()).toBeGreaterThanOrEqual(capture.finishedAt!.getTime());
+    }
+    expect(ranges.size).toBe(4);
+    for (const [name, { min, max, seen }] of ranges) {
+      expect(max, `${name}'s simulator answers in seconds`).toBeLessThanOrEqual(10_000);
+      for (const ms of seen) {
+        expect(ms, name).toBeGreaterThanOrEqual(min);
+        expect(ms, name).toBeLessThanOrEqual(max);
+      }
+    }
+    // A check of the demo's prompts on four assistants, four calls at a time, takes seconds.
+    const checks = await db().check.findMany({ where: { workspaceId: workspace.id, isDemo: true } });
+    for (const check of checks) expect(check.finishedAt!.getTime() - check.createdAt.getTime()).toBeLessThan(60_000);
+  });
+});
