@@ -4,11 +4,8 @@
 // the Settings actions by people who signed up and joined through invitation links; the REST
 // routes are called with real Requests. No worker runs, so checks stay queued.
 import { randomUUID } from "node:crypto";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { callRoute, captureJob, expectApiError, removeCaptureJob, storedRows, type ApiResult } from "../support/api-fixtures";
 import { capturesOf, checkRow, eventsOf } from "../support/check-fixtures";
 import { join, membershipOf, ok, refused, signUp, type Person } from "../support/workspace-fixtures";
@@ -27,7 +24,8 @@ import { changeMemberRoleAction, removeMemberAction } from "@/lib/actions/member
 import { createPromptAction } from "@/lib/actions/prompts";
 import type { ApiKeyScope } from "@/lib/api-keys/scopes";
 import { db } from "@/lib/db/prisma";
-import { MIGRATIONS_DIR, migrate } from "@/lib/db/migrate";
+import { migrate } from "@/lib/db/migrate";
+import { migrationsUpTo } from "../support/partial-migrations";
 import { createScratchDatabase } from "../support/setup-database";
 
 vi.mock("next/headers", () => import("../support/request-context").then((m) => m.nextHeadersMock));
@@ -240,24 +238,9 @@ describe("Settings → API keys", () => {
 
 describe("the api_key_scopes migration", () => {
   const MIGRATION = "20261130132000_api_key_scopes";
-  const dirs: string[] = [];
-  afterAll(() => dirs.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
-
-  /** prisma/migrations up to (and, when `including`, with) this migration. */
-  function migrationsUpTo(including: boolean): string {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "beacon-key-migration-"));
-    dirs.push(dir);
-    fs.copyFileSync(path.join(MIGRATIONS_DIR, "migration_lock.toml"), path.join(dir, "migration_lock.toml"));
-    for (const name of fs.readdirSync(MIGRATIONS_DIR).filter((n) => /^\d{14}_/.test(n)).sort()) {
-      if (name > MIGRATION || (name === MIGRATION && !including)) continue;
-      fs.cpSync(path.join(MIGRATIONS_DIR, name), path.join(dir, name), { recursive: true });
-    }
-    return dir;
-  }
-
   it("keeps existing keys as admin keys of their creator, gives the CLI's to the first owner, and revokes those whose creator left", async () => {
     const { url } = await createScratchDatabase();
-    await migrate(url, { dir: migrationsUpTo(false) });
+    await migrate(url, { dir: migrationsUpTo(MIGRATION, false) });
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
@@ -269,7 +252,7 @@ describe("the api_key_scopes migration", () => {
         (await sql(`INSERT INTO api_keys ("workspaceId", name, prefix, "keyHash", "createdById", "revokedAt") VALUES ($1, $2, 'bk_x', $2, $3, $4) RETURNING id`, [ws.id, name, createdById, revokedAt])).rows[0].id as string;
       const ids = { admins: await key("admin's", "an-admin"), cli: await key("cli", null), left: await key("left", "left"), old: await key("old", "an-admin", "2026-01-01 00:00:00") };
 
-      await migrate(url, { dir: migrationsUpTo(true) });
+      await migrate(url, { dir: migrationsUpTo(MIGRATION, true) });
 
       const { rows } = await sql(`SELECT id, scope::text, "createdById", "revokedAt"::text AS "revokedAt" FROM api_keys`);
       const byId = Object.fromEntries(rows.map((r) => [r.id, r]));
