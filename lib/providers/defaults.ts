@@ -21,6 +21,17 @@ export const LIST_PRICES: Record<Exclude<AdapterName, "simulator">, { model: str
  */
 export const DEFAULT_CALL_LIMITS: CallLimits = { maxOutputTokens: 2048, maxSearchCalls: 3 };
 
+/** The circuit breaker thresholds a new connection starts with (the column defaults). */
+export const DEFAULT_BREAKER_SETTINGS = {
+  breakerWindowSize: 20,
+  breakerMinCalls: 10,
+  breakerFailureRatePct: 50,
+  breakerOpenSeconds: 45,
+  breakerSlowCallMs: 60_000,
+  breakerSlowCallIsFailure: false,
+  breakerProbeTimeoutMs: 15_000,
+};
+
 type DefaultConnection = {
   /** The connection's name (instance-wide); the migration that introduced connections uses these names too. */
   name: string;

@@ -4,10 +4,10 @@
 // the Settings actions by people who signed up and joined through invitation links; the REST
 // routes are called with real Requests. No worker runs, so checks stay queued.
 import { randomUUID } from "node:crypto";
-import pg from "pg";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { callRoute, captureJob, expectApiError, removeCaptureJob, storedRows, type ApiResult } from "../support/api-fixtures";
 import { capturesOf, checkRow, eventsOf } from "../support/check-fixtures";
+import { acrossMigration, type Sql } from "../support/partial-migrations";
 import { join, membershipOf, ok, refused, signUp, type Person } from "../support/workspace-fixtures";
 import { POST as cancelCaptureRoute } from "@/app/api/v1/captures/[id]/cancel/route";
 import { POST as retryCaptureRoute } from "@/app/api/v1/captures/[id]/retry/route";
@@ -24,9 +24,6 @@ import { changeMemberRoleAction, removeMemberAction } from "@/lib/actions/member
 import { createPromptAction } from "@/lib/actions/prompts";
 import type { ApiKeyScope } from "@/lib/api-keys/scopes";
 import { db } from "@/lib/db/prisma";
-import { migrate } from "@/lib/db/migrate";
-import { migrationsUpTo } from "../support/partial-migrations";
-import { createScratchDatabase } from "../support/setup-database";
 
 vi.mock("next/headers", () => import("../support/request-context").then((m) => m.nextHeadersMock));
 
@@ -237,33 +234,36 @@ describe("Settings → API keys", () => {
 });
 
 describe("the api_key_scopes migration", () => {
-  const MIGRATION = "20261130132000_api_key_scopes";
   it("keeps existing keys as admin keys of their creator, gives the CLI's to the first owner, and revokes those whose creator left", async () => {
-    const { url } = await createScratchDatabase();
-    await migrate(url, { dir: migrationsUpTo(MIGRATION, false) });
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      const sql = (text: string, values: unknown[] = []) => client.query(text, values);
-      for (const id of ["first-owner", "second-owner", "an-admin", "left"]) await sql(`INSERT INTO users (id, name, email) VALUES ($1, $1, $1 || '@example.com')`, [id]);
-      const { rows: [ws] } = await sql(`INSERT INTO workspaces (slug, name) VALUES ('old', 'Old') RETURNING id`);
-      await sql(`INSERT INTO memberships ("workspaceId", "userId", role, "createdAt") VALUES ($1, 'second-owner', 'owner', now()), ($1, 'first-owner', 'owner', now() - interval '1 day'), ($1, 'an-admin', 'admin', now())`, [ws.id]);
-      const key = async (name: string, createdById: string | null, revokedAt: string | null = null) =>
-        (await sql(`INSERT INTO api_keys ("workspaceId", name, prefix, "keyHash", "createdById", "revokedAt") VALUES ($1, $2, 'bk_x', $2, $3, $4) RETURNING id`, [ws.id, name, createdById, revokedAt])).rows[0].id as string;
-      const ids = { admins: await key("admin's", "an-admin"), cli: await key("cli", null), left: await key("left", "left"), old: await key("old", "an-admin", "2026-01-01 00:00:00") };
-
-      await migrate(url, { dir: migrationsUpTo(MIGRATION, true) });
-
-      const { rows } = await sql(`SELECT id, scope::text, "createdById", "revokedAt"::text AS "revokedAt" FROM api_keys`);
-      const byId = Object.fromEntries(rows.map((r) => [r.id, r]));
-      expect(byId[ids.admins]).toMatchObject({ scope: "admin", createdById: "an-admin", revokedAt: null });
-      expect(byId[ids.cli]).toMatchObject({ scope: "admin", createdById: "first-owner", revokedAt: null });
-      expect(byId[ids.left]).toMatchObject({ scope: "admin", createdById: "left", revokedAt: expect.any(String) });
-      expect(byId[ids.old].revokedAt).toBe("2026-01-01 00:00:00");
-      const fresh = await key("new", "an-admin");
-      expect((await sql(`SELECT scope::text FROM api_keys WHERE id = $1`, [fresh])).rows[0].scope).toBe("write");
-    } finally {
-      await client.end();
-    }
+    const key = async (sql: Sql, workspaceId: string, name: string, createdById: string | null, revokedAt: string | null = null) =>
+      (await sql(`INSERT INTO api_keys ("workspaceId", name, prefix, "keyHash", "createdById", "revokedAt") VALUES ($1, $2, 'bk_x', $2, $3, $4) RETURNING id`, [workspaceId, name, createdById, revokedAt])).rows[0].id as string;
+    await acrossMigration(
+      "20261130132000_api_key_scopes",
+      async (sql) => {
+        for (const id of ["first-owner", "second-owner", "an-admin", "left"]) await sql(`INSERT INTO users (id, name, email) VALUES ($1, $1, $1 || '@example.com')`, [id]);
+        const workspaceId: string = (await sql(`INSERT INTO workspaces (slug, name) VALUES ('old', 'Old') RETURNING id`)).rows[0].id;
+        await sql(
+          `INSERT INTO memberships ("workspaceId", "userId", role, "createdAt") VALUES ($1, 'second-owner', 'owner', now()), ($1, 'first-owner', 'owner', now() - interval '1 day'), ($1, 'an-admin', 'admin', now())`,
+          [workspaceId],
+        );
+        const keys = {
+          admins: await key(sql, workspaceId, "admin's", "an-admin"),
+          cli: await key(sql, workspaceId, "cli", null),
+          left: await key(sql, workspaceId, "left", "left"),
+          old: await key(sql, workspaceId, "old", "an-admin", "2026-01-01 00:00:00"),
+        };
+        return { workspaceId, keys };
+      },
+      async (sql, { workspaceId, keys: ids }) => {
+        const { rows } = await sql(`SELECT id, scope::text, "createdById", "revokedAt"::text AS "revokedAt" FROM api_keys`);
+        const byId = Object.fromEntries(rows.map((r) => [r.id, r]));
+        expect(byId[ids.admins]).toMatchObject({ scope: "admin", createdById: "an-admin", revokedAt: null });
+        expect(byId[ids.cli]).toMatchObject({ scope: "admin", createdById: "first-owner", revokedAt: null });
+        expect(byId[ids.left]).toMatchObject({ scope: "admin", createdById: "left", revokedAt: expect.any(String) });
+        expect(byId[ids.old].revokedAt).toBe("2026-01-01 00:00:00");
+        const fresh = await key(sql, workspaceId, "new", "an-admin");
+        expect((await sql(`SELECT scope::text FROM api_keys WHERE id = $1`, [fresh])).rows[0].scope).toBe("write");
+      },
+    );
   });
 });

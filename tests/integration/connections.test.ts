@@ -3,15 +3,12 @@
 // cap like the budget; the concurrency cap and the breaker count across every workspace on the
 // connection. Real database, the lifecycle driven in this process.
 import { randomUUID } from "node:crypto";
-import pg from "pg";
 import { beforeAll, describe, expect, it } from "vitest";
-import { migrationsUpTo } from "../support/partial-migrations";
-import { createScratchDatabase } from "../support/setup-database";
+import { acrossMigration } from "../support/partial-migrations";
 import { budgetNow, claim, claimed, expectBudgetConsistent, liveWorker, newSpace, startSpaceCheck, succeed, type Space } from "../support/lifecycle-fixtures";
 import { acquirePermission, recordCall } from "@/lib/breaker/breaker";
 import { grantConnection, grantedConnections, revokeConnection } from "@/lib/connections/connections";
 import { db } from "@/lib/db/prisma";
-import { migrate } from "@/lib/db/migrate";
 import { NotFoundError, UserError } from "@/lib/errors";
 import { createProviderConfig } from "@/lib/providers/configs";
 
@@ -107,55 +104,50 @@ describe("counted per connection across workspaces", () => {
 });
 
 describe("the provider_connections migration", () => {
-  const MIGRATION = "20261130140000_provider_connections";
   it("turns each kind of configuration into one connection, grants real ones only where they were called, and keeps every capture on its connection", async () => {
-    const { url } = await createScratchDatabase();
-    await migrate(url, { dir: migrationsUpTo(MIGRATION, false) });
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      const sql = (text: string, values: unknown[] = []) => client.query(text, values);
-      await sql(`INSERT INTO users (id, name, email) VALUES ('u', 'U', 'u@example.com')`);
-      const workspace = async (slug: string) => (await sql(`INSERT INTO workspaces (slug, name) VALUES ($1, $1) RETURNING id`, [slug])).rows[0].id as string;
-      const [used, unused] = [await workspace("used"), await workspace("unused")];
-      const config = async (ws: string, name: string, adapter: string, model: string, style?: string, cap = 4) =>
-        (
+    await acrossMigration(
+      "20261130140000_provider_connections",
+      async (sql) => {
+        await sql(`INSERT INTO users (id, name, email) VALUES ('u', 'U', 'u@example.com')`);
+        const workspace = async (slug: string) => (await sql(`INSERT INTO workspaces (slug, name) VALUES ($1, $1) RETURNING id`, [slug])).rows[0].id as string;
+        const [used, unused] = [await workspace("used"), await workspace("unused")];
+        const config = async (ws: string, name: string, adapter: string, model: string, style?: string, cap = 4) =>
+          (
+            await sql(
+              `INSERT INTO provider_configs ("workspaceId", name, adapter, model, "maxConcurrency", settings, "inputPricePerMTokMicros")
+               VALUES ($1, $2, $3::"ProviderAdapter", $4, $5, $6::jsonb, 777) RETURNING id`,
+              [ws, name, adapter, model, cap, JSON.stringify(style ? { style } : {})],
+            )
+          ).rows[0].id as string;
+        const usedOpenAI = await config(used, "OpenAI API", "openai", "gpt-5-mini", undefined, 7);
+        const unusedOpenAI = await config(unused, "OpenAI API", "openai", "gpt-5");
+        const simulated = await config(used, "ChatGPT", "simulator", "gpt-5-mini", "chatgpt");
+        await config(unused, "Claude", "simulator", "claude-haiku-4-5", "claude");
+        const { rows: [brand] } = await sql(`INSERT INTO brands ("workspaceId", name) VALUES ($1, 'B') RETURNING id`, [used]);
+        const { rows: [prompt] } = await sql(`INSERT INTO prompts ("workspaceId", text) VALUES ($1, 'Which CRM?') RETURNING id`, [used]);
+        const { rows: [check] } = await sql(`INSERT INTO checks ("workspaceId", "brandId", "totalCaptures", "updatedAt") VALUES ($1, $2, 2, now()) RETURNING id`, [used, brand.id]);
+        for (const providerId of [usedOpenAI, simulated]) {
           await sql(
-            `INSERT INTO provider_configs ("workspaceId", name, adapter, model, "maxConcurrency", settings, "inputPricePerMTokMicros")
-             VALUES ($1, $2, $3::"ProviderAdapter", $4, $5, $6::jsonb, 777) RETURNING id`,
-            [ws, name, adapter, model, cap, JSON.stringify(style ? { style } : {})],
-          )
-        ).rows[0].id as string;
-      const usedOpenAI = await config(used, "OpenAI API", "openai", "gpt-5-mini", undefined, 7);
-      const unusedOpenAI = await config(unused, "OpenAI API", "openai", "gpt-5");
-      const simulated = await config(used, "ChatGPT", "simulator", "gpt-5-mini", "chatgpt");
-      await config(unused, "Claude", "simulator", "claude-haiku-4-5", "claude");
-      const { rows: [brand] } = await sql(`INSERT INTO brands ("workspaceId", name) VALUES ($1, 'B') RETURNING id`, [used]);
-      const { rows: [prompt] } = await sql(`INSERT INTO prompts ("workspaceId", text) VALUES ($1, 'Which CRM?') RETURNING id`, [used]);
-      const { rows: [check] } = await sql(`INSERT INTO checks ("workspaceId", "brandId", "totalCaptures", "updatedAt") VALUES ($1, $2, 2, now()) RETURNING id`, [used, brand.id]);
-      for (const [providerId, sample] of [[usedOpenAI, 1], [simulated, 1]] as const) {
-        await sql(
-          `INSERT INTO captures ("workspaceId", "checkId", "brandId", "promptId", "providerConfigId", sample, "maxAttempts", model, "searchMode", "updatedAt")
-           VALUES ($1, $2, $3, $4, $5, $6, 3, 'm', 'auto', now())`,
-          [used, check.id, brand.id, prompt.id, providerId, sample],
-        );
-      }
-
-      await migrate(url, { dir: migrationsUpTo(MIGRATION, true) });
-
-      const { rows: connections } = await sql(`SELECT name, adapter::text, models, "maxConcurrency", "inputPricePerMTokMicros", "grantedToAll" FROM provider_connections ORDER BY name`);
-      expect(connections.find((c) => c.name === "OpenAI")).toMatchObject({ adapter: "openai", models: ["gpt-5", "gpt-5-mini"], grantedToAll: false, inputPricePerMTokMicros: 777 });
-      expect(connections.find((c) => c.name === "Simulated ChatGPT")).toMatchObject({ adapter: "simulator", grantedToAll: true });
-      expect(connections.find((c) => c.name === "Simulated Claude")).toMatchObject({ adapter: "simulator", grantedToAll: true });
-      const { rows: grants } = await sql(`SELECT g."workspaceId" FROM connection_grants g JOIN provider_connections c ON c.id = g."connectionId" WHERE c.name = 'OpenAI'`);
-      expect(grants.map((g) => g.workspaceId), "only the workspace that called OpenAI keeps it").toEqual([used]);
-      const { rows: providers } = await sql(`SELECT id, enabled FROM provider_configs`);
-      expect(providers.find((p) => p.id === unusedOpenAI)?.enabled, "a workspace that never called it loses it").toBe(false);
-      expect(providers.find((p) => p.id === usedOpenAI)?.enabled).toBe(true);
-      const { rows: orphans } = await sql(`SELECT count(*)::int AS n FROM captures c JOIN provider_configs p ON p.id = c."providerConfigId" WHERE c."connectionId" IS DISTINCT FROM p."connectionId"`);
-      expect(orphans[0].n).toBe(0);
-    } finally {
-      await client.end();
-    }
+            `INSERT INTO captures ("workspaceId", "checkId", "brandId", "promptId", "providerConfigId", sample, "maxAttempts", model, "searchMode", "updatedAt")
+             VALUES ($1, $2, $3, $4, $5, 1, 3, 'm', 'auto', now())`,
+            [used, check.id, brand.id, prompt.id, providerId],
+          );
+        }
+        return { used, usedOpenAI, unusedOpenAI };
+      },
+      async (sql, { used, usedOpenAI, unusedOpenAI }) => {
+        const { rows: connections } = await sql(`SELECT name, adapter::text, models, "maxConcurrency", "inputPricePerMTokMicros", "grantedToAll" FROM provider_connections ORDER BY name`);
+        expect(connections.find((c) => c.name === "OpenAI")).toMatchObject({ adapter: "openai", models: ["gpt-5", "gpt-5-mini"], grantedToAll: false, inputPricePerMTokMicros: 777 });
+        expect(connections.find((c) => c.name === "Simulated ChatGPT")).toMatchObject({ adapter: "simulator", grantedToAll: true });
+        expect(connections.find((c) => c.name === "Simulated Claude")).toMatchObject({ adapter: "simulator", grantedToAll: true });
+        const { rows: grants } = await sql(`SELECT g."workspaceId" FROM connection_grants g JOIN provider_connections c ON c.id = g."connectionId" WHERE c.name = 'OpenAI'`);
+        expect(grants.map((g) => g.workspaceId), "only the workspace that called OpenAI keeps it").toEqual([used]);
+        const { rows: providers } = await sql(`SELECT id, enabled FROM provider_configs`);
+        expect(providers.find((p) => p.id === unusedOpenAI)?.enabled, "a workspace that never called it loses it").toBe(false);
+        expect(providers.find((p) => p.id === usedOpenAI)?.enabled).toBe(true);
+        const { rows: orphans } = await sql(`SELECT count(*)::int AS n FROM captures c JOIN provider_configs p ON p.id = c."providerConfigId" WHERE c."connectionId" IS DISTINCT FROM p."connectionId"`);
+        expect(orphans[0].n).toBe(0);
+      },
+    );
   });
 });

@@ -18,6 +18,7 @@ import {
 import { createProviderAction, grantedConnectionsAction } from "@/lib/actions/settings";
 import { db } from "@/lib/db/prisma";
 import { grantOperator, isOperator } from "@/lib/instance/operators";
+import { DEFAULT_BREAKER_SETTINGS } from "@/lib/providers/defaults";
 import type { ConnectionInput } from "@/lib/providers/schemas";
 
 vi.mock("next/headers", () => import("../support/request-context").then((m) => m.nextHeadersMock));
@@ -45,13 +46,7 @@ const connection = (name: string): ConnectionInput => ({
   timeoutMs: 10_000,
   maxOutputTokens: 1000,
   maxSearchCalls: 1,
-  breakerWindowSize: 20,
-  breakerMinCalls: 10,
-  breakerFailureRatePct: 50,
-  breakerOpenSeconds: 45,
-  breakerSlowCallMs: 60_000,
-  breakerSlowCallIsFailure: false,
-  breakerProbeTimeoutMs: 15_000,
+  ...DEFAULT_BREAKER_SETTINGS,
   simulator: { style: "chatgpt", latencyMinMs: 0, latencyMaxMs: 0, errorRate: 0, permanentErrorRate: 0, timeoutRate: 0 },
 });
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { expectFieldError, ok, signUp, type Person } from "../support/workspace-fixtures";
 import { createConnectionAction, testConnectionAction, updateConnectionAction } from "@/lib/actions/instance";
 import { db } from "@/lib/db/prisma";
-import { DEFAULT_CALL_LIMITS } from "@/lib/providers/defaults";
+import { DEFAULT_BREAKER_SETTINGS, DEFAULT_CALL_LIMITS } from "@/lib/providers/defaults";
 import type { ConnectionInput } from "@/lib/providers/schemas";
 import { startFakeOpenAI, type FakeServer, type OpenAIScenario } from "@/tests/support/fake-providers/openai-server";
 
@@ -45,13 +45,7 @@ const valid: ConnectionInput = {
   timeoutMs: 120_000,
   maxOutputTokens: 2048,
   maxSearchCalls: 3,
-  breakerWindowSize: 20,
-  breakerMinCalls: 10,
-  breakerFailureRatePct: 50,
-  breakerOpenSeconds: 45,
-  breakerSlowCallMs: 60_000,
-  breakerSlowCallIsFailure: false,
-  breakerProbeTimeoutMs: 15_000,
+  ...DEFAULT_BREAKER_SETTINGS,
 };
 
 describe("connection limits", () => {
@@ -92,9 +86,9 @@ describe("connection limits", () => {
     expect(server.requests.at(-1)!.body).toMatchObject({ max_output_tokens: 321, max_tool_calls: 1, tools: [{ type: "web_search" }] });
   });
 
-  it("the default connections start with the limits the CLI uses", async () => {
+  it("the default connections start with the limits the CLI uses and the breaker thresholds the form offers", async () => {
     const defaults = await db().providerConnection.findMany({ where: { name: { in: ["Simulated ChatGPT", "OpenAI", "Anthropic"] } } });
     expect(defaults).toHaveLength(3);
-    for (const c of defaults) expect(c).toMatchObject({ ...DEFAULT_CALL_LIMITS, breakerProbeTimeoutMs: 15_000 });
+    for (const c of defaults) expect(c).toMatchObject({ ...DEFAULT_CALL_LIMITS, ...DEFAULT_BREAKER_SETTINGS });
   });
 });

@@ -1,16 +1,18 @@
-// prisma/migrations up to one migration, in a temporary folder, for tests of a data migration:
-// migrate a scratch database to just before it, insert rows in the old shape, then migrate on.
+// Tests of a data migration: migrate a scratch database to just before it, insert rows in the old
+// shape, then migrate on and look at what became of them.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import pg from "pg";
 import { afterAll } from "vitest";
-import { MIGRATIONS_DIR } from "@/lib/db/migrate";
+import { createScratchDatabase } from "./setup-database";
+import { MIGRATIONS_DIR, migrate } from "@/lib/db/migrate";
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
 
 /** A migrations folder with every migration before `migration` (and it too when `including`). */
-export function migrationsUpTo(migration: string, including: boolean): string {
+function migrationsUpTo(migration: string, including: boolean): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "beacon-migrations-"));
   dirs.push(dir);
   fs.copyFileSync(path.join(MIGRATIONS_DIR, "migration_lock.toml"), path.join(dir, "migration_lock.toml"));
@@ -19,4 +21,26 @@ export function migrationsUpTo(migration: string, including: boolean): string {
     fs.cpSync(path.join(MIGRATIONS_DIR, name), path.join(dir, name), { recursive: true });
   }
   return dir;
+}
+
+export type Sql = (text: string, values?: unknown[]) => Promise<pg.QueryResult>;
+
+/**
+ * Runs `arrange` on a scratch database migrated to just before `migration`, applies it, then
+ * runs `check` with what `arrange` returned. Plain SQL, because the Prisma client knows only
+ * the newest schema.
+ */
+export async function acrossMigration<T>(migration: string, arrange: (sql: Sql) => Promise<T>, check: (sql: Sql, arranged: T) => Promise<void>) {
+  const { url } = await createScratchDatabase();
+  await migrate(url, { dir: migrationsUpTo(migration, false) });
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const sql: Sql = (text, values = []) => client.query(text, values);
+    const arranged = await arrange(sql);
+    await migrate(url, { dir: migrationsUpTo(migration, true) });
+    await check(sql, arranged);
+  } finally {
+    await client.end();
+  }
 }

@@ -1,7 +1,7 @@
 // Maps a provider connection to the text the form shows and back. The form speaks in the
 // units people know from pricing pages (USD per 1M tokens, USD per 1,000 searches, seconds,
 // percentages); the schema and database keep integer micro-dollars, milliseconds and fractions.
-import { DEFAULT_CALL_LIMITS } from "@/lib/providers/defaults";
+import { DEFAULT_BREAKER_SETTINGS, DEFAULT_CALL_LIMITS } from "@/lib/providers/defaults";
 import type { ConnectionInput } from "@/lib/providers/schemas";
 import { simulatorSettingsSchema, type SimulatorSettings } from "@/lib/providers/simulator/settings";
 import { formatDecimal, parseDecimal } from "@/lib/client/decimal";
@@ -75,13 +75,7 @@ const NEW_CONNECTION: Omit<ConnectionInput, "simulator"> = {
   unknownRetries: 1,
   timeoutMs: 120_000,
   ...DEFAULT_CALL_LIMITS,
-  breakerWindowSize: 20,
-  breakerMinCalls: 10,
-  breakerFailureRatePct: 50,
-  breakerOpenSeconds: 45,
-  breakerSlowCallMs: 60_000,
-  breakerSlowCallIsFailure: false,
-  breakerProbeTimeoutMs: 15_000,
+  ...DEFAULT_BREAKER_SETTINGS,
 };
 
 type FormChoices = Pick<ConnectionInput, "name" | "adapter" | "enabled" | "grantedToAll" | "breakerSlowCallIsFailure">;
