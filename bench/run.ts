@@ -96,6 +96,46 @@ function runChaos(): number {
 }
 if (chaosArg) process.exit(runChaos());
 
+// --pipeline: only the pipeline rows (start latency, throughput, wall time) next to bare
+// graphile-worker, printed and not written to bench/results: the quick loop while tuning.
+const pipelineOnly = process.argv.includes("--pipeline");
+
+async function runPipelineOnly(): Promise<string> {
+  noteLoad("start");
+  database = await startDatabase(log);
+  setDatabaseUrl(database.url);
+  const url = database.url;
+  prismaLoaded = true;
+  const fixtures = await import("./lib/fixtures");
+  const { measureBareStartLatency, measureBeaconStartLatency } = await import("./measure/start-latency");
+  const { measureBareThroughput, measureBeaconThroughput } = await import("./measure/throughput");
+  const { measureWallTime } = await import("./measure/wall-time");
+  const fx = await fixtures.prepareFixtures(BENCH_PROMPTS);
+  const bareLatency = await measureBareStartLatency(url, 10);
+  const bareThroughput = await measureBareThroughput(url, 2000, 2, 10);
+  await fixtures.setProviderCaps(fx, 100);
+  workers = await startBeaconWorkers(url, randomBytes(24).toString("hex"), 2, { concurrency: 10, latencyMs: 0 });
+  noteLoad("start latency");
+  const beaconLatency = await measureBeaconStartLatency(fx);
+  noteLoad("throughput");
+  const throughput = await measureBeaconThroughput(url, fx, BENCH_PROMPTS);
+  await stopAll(workers);
+  await fixtures.setProviderCaps(fx, 4);
+  workers = await startBeaconWorkers(url, randomBytes(24).toString("hex"), 2, { concurrency: 8, latencyMs: 1000 });
+  noteLoad("wall time");
+  const wallTime = await measureWallTime(fx, { prompts: 8, cap: 4, latencyMs: 1000 });
+  await stopAll(workers);
+  noteLoad("end");
+  const waits = throughput.waits.byType.slice(0, 4).map((w) => JSON.stringify(w)).join(", ");
+  return [
+    `start latency: beacon ${beaconLatency.committedToStartMs.median} / ${beaconLatency.committedToStartMs.p95} ms from commit (median / p95); bare ${bareLatency.addJobToStartMs.median} / ${bareLatency.addJobToStartMs.p95} ms`,
+    `throughput: beacon ${throughput.perSecond}/s (${throughput.seconds} s, ${throughput.writeTransactionsPerCapture} write transactions per capture); bare ${bareThroughput.perSecond}/s (${bareThroughput.writeTransactionsPerJob} per job)`,
+    `throughput waits: ${waits}`,
+    `wall time: ${wallTime.ms.median} ms median (runs ${wallTime.runsMs.join(", ")}; ideal ${wallTime.idealMs} ms)`,
+    `load: ${load.map((l) => `${l.at} ${l.loadAvg1m}`).join(", ")}`,
+  ].join("\n");
+}
+
 async function runAnalyticsScale(): Promise<string> {
   process.env.BEACON_DEMO_HISTORY_DAYS = "0"; // the generated captures are the only history
   noteLoad("start");
@@ -235,7 +275,11 @@ async function main(): Promise<Results> {
 
 let exitCode = 0;
 try {
-  if (analyticsScale) {
+  if (pipelineOnly) {
+    const summary = await runPipelineOnly();
+    await cleanup();
+    console.log(summary);
+  } else if (analyticsScale) {
     const table = await runAnalyticsScale();
     await cleanup();
     console.log(table);

@@ -9,7 +9,7 @@ import { claimCapture } from "@/lib/captures/lifecycle/claim";
 import { pausePoint } from "@/lib/captures/lifecycle/pause-points";
 import { breakerOutcome, failureOf } from "@/lib/captures/failure";
 import { attemptOutcome, failCapture, succeedCapture, type WriteOutcome } from "@/lib/captures/lifecycle/results";
-import { postponeCapture, runAgainLater } from "@/lib/captures/lifecycle/waiting";
+import { postponeCapture } from "@/lib/captures/lifecycle/waiting";
 import { isWaiting } from "@/lib/captures/states";
 import { captureWatch } from "@/lib/captures/watch";
 import { env } from "@/lib/config/env";
@@ -111,8 +111,7 @@ export async function runCapture(captureId: string, options: RunCaptureOptions):
       case "breaker_open":
         await postponeCapture(captureId, { waitingFor: "breaker", delayMs: claim.delayMs });
         return "postponed";
-      case "busy":
-        await runAgainLater(captureId, 200 + Math.floor(Math.random() * 800));
+      case "busy": // postponed until a slot frees (the claim did it)
         return "busy";
       case "waiting_for_budget":
         return "waiting_for_budget";

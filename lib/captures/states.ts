@@ -6,7 +6,8 @@
 //   queued -> running -> succeeded
 //   running -> retry_wait -> queued            transient error, attempts left
 //   running -> failed                          permanent error, or attempts exhausted
-//   queued  -> postponed -> queued             breaker open, or no budget for the next attempt
+//   queued  -> postponed -> running            breaker open, no budget for the next attempt, or
+//                                              every slot of the connection taken
 //   queued | retry_wait | postponed -> cancelled
 //   running -> cancelled                       provider call aborted, partial answer kept
 //   failed | cancelled -> queued               admin retry
@@ -46,11 +47,13 @@ export const TRANSITIONS = {
 export type TransitionName = keyof typeof TRANSITIONS;
 
 /** Why a postponed capture waits (capture.waitingFor). */
-export type CaptureWait = "breaker" | "budget";
+export type CaptureWait = "breaker" | "budget" | "slot";
+
+const WAIT_LABELS: Record<CaptureWait, string> = { breaker: "postponed (breaker open)", budget: "waiting for budget", slot: "waiting for a free slot" };
 
 /** What the grid and the jobs page call a status; a postponed capture says what it waits for. */
 export function captureStatusLabel(status: CaptureStatus, waitingFor?: CaptureWait | null): string {
-  if (status === "postponed") return waitingFor === "budget" ? "waiting for budget" : "postponed (breaker open)";
+  if (status === "postponed") return WAIT_LABELS[waitingFor ?? "breaker"];
   return status === "retry_wait" ? "waiting to retry" : status;
 }
 

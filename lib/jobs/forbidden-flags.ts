@@ -2,7 +2,7 @@ import "server-only";
 import { db } from "@/lib/db/prisma";
 import { jobCatalog } from "@/lib/jobs/catalog";
 
-/** How long a worker trusts its view of which connections are full. */
+/** How long a worker trusts its view of which connections are full, unless told of a change. */
 const CACHE_MS = 250;
 
 let cache: { at: number; flags: string[] } | null = null;
@@ -17,13 +17,20 @@ export async function forbiddenProviderFlags(): Promise<string[]> {
   if (cache && Date.now() - cache.at < CACHE_MS) return cache.flags;
   try {
     const rows = await db().$queryRaw<{ connectionId: string }[]>`
-      SELECT r."connectionId" FROM (
-        SELECT "connectionId", count(*) AS running FROM captures WHERE status = 'running' GROUP BY "connectionId"
-      ) r JOIN provider_connections pc ON pc.id = r."connectionId"
-      WHERE r.running >= pc."maxConcurrency"`;
+      SELECT pc.id AS "connectionId" FROM provider_connections pc
+      WHERE NOT EXISTS (SELECT 1 FROM connection_slots s WHERE s."connectionId" = pc.id AND s."captureId" IS NULL AND s.slot < pc."maxConcurrency")`;
     cache = { at: Date.now(), flags: rows.map((r) => jobCatalog.capture.flag(r.connectionId)) };
   } catch {
     cache = { at: Date.now(), flags: cache?.flags ?? [] };
   }
   return cache.flags;
+}
+
+/**
+ * A slot may have been freed (this process finished a capture, or another one said so through
+ * graphile-worker's job notification): read the flags again before the next fetch, so that the
+ * connection's next capture starts now rather than after the cache's age.
+ */
+export function slotsMayHaveFreed(): void {
+  if (cache?.flags.length) cache = null;
 }

@@ -5,7 +5,7 @@ import { Logger, parseCronItems, run, type CronItem, type TaskList, type WorkerE
 import { env, requireDatabaseUrl } from "@/lib/config/env";
 import { lastLine } from "@/lib/errors";
 import { jobCatalog } from "@/lib/jobs/catalog";
-import { forbiddenProviderFlags } from "@/lib/jobs/forbidden-flags";
+import { forbiddenProviderFlags, slotsMayHaveFreed } from "@/lib/jobs/forbidden-flags";
 import { patientPool } from "@/lib/jobs/patient-pool";
 import { beat, markStopped, type WorkerIdentity } from "@/lib/jobs/heartbeats";
 import { setWorkerIdentity } from "@/lib/jobs/identity";
@@ -61,6 +61,12 @@ export async function startWorkerProcess(options: { taskList: TaskList; log: (li
   events.on("worker:create", ({ worker }) => {
     slotIds.push(worker.workerId);
   });
+  // A job was added or woken somewhere (a freed slot nudges idle workers this way).
+  events.on("pool:listen:notification", ({ message }) => {
+    if (message.channel === "jobs:insert") slotsMayHaveFreed();
+  });
+  // This process finished a job: a capture of it may have given a slot back.
+  events.on("job:complete", () => slotsMayHaveFreed());
   // If graphile-worker's pool fails anyway (a job it cannot mark finished for a reason other than
   // the connection), its shutdown may never finish (see patientPool) while our heartbeat keeps
   // the lease alive: a process that looks alive and runs nothing, whose jobs nobody takes over.

@@ -1,7 +1,7 @@
 import "server-only";
 import { holdBudget } from "@/lib/billing/budget";
 import { pausePoint } from "@/lib/captures/lifecycle/pause-points";
-import { Effects, applyEffects, guardedUpdate, releaseFinishedHolds, type Tx } from "@/lib/captures/lifecycle/transition";
+import { Effects, applyEffects, guardedUpdate, settleMoved, type Tx } from "@/lib/captures/lifecycle/transition";
 import { UNFINISHED_STATUSES } from "@/lib/captures/states";
 import { Prisma } from "@/lib/generated/prisma/client";
 
@@ -46,7 +46,7 @@ export async function cancelCaptures(tx: Tx, actor: LifecycleActor, target: { ch
     effects.check(m.checkId);
     effects.event({ workspaceId: actor.workspaceId, checkId: m.checkId, captureId: m.id, kind: "capture_cancelled", ...actorFields(actor) });
   }
-  await releaseFinishedHolds(tx, moved, effects);
+  await settleMoved(tx, moved, effects);
   await applyEffects(tx, effects);
   return { cancelledNow: moved.filter((m) => m.status === "cancelled").length, aborting: moved.filter((m) => m.status === "running").length };
 }

@@ -1,7 +1,7 @@
 import "server-only";
 import { reserveCall } from "@/lib/billing/budget";
 import { pausePoint } from "@/lib/captures/lifecycle/pause-points";
-import { Effects, applyEffects, guardedUpdate, inTransaction, type Tx } from "@/lib/captures/lifecycle/transition";
+import { Effects, applyEffects, guardedUpdate, inTransaction, slotWaitLock, type Tx } from "@/lib/captures/lifecycle/transition";
 import { postponeIn } from "@/lib/captures/lifecycle/waiting";
 import { WAITING_STATUSES, isWaiting } from "@/lib/captures/states";
 import { env } from "@/lib/config/env";
@@ -37,18 +37,18 @@ export type ClaimResult =
  * reserves the call's worst case against the budget and the grant's limit (the hard caps), gives
  * the capture a fresh run token and opens its attempt, in one transaction.
  *
- * The slot count is the number of running captures of the connection, read under a
- * per-connection advisory lock, so the cap holds across every worker process and workspace;
- * slots free themselves when a capture leaves `running`. While other workspaces wait for the
- * connection, a workspace takes at most its fair share of the slots (the cap divided by the
- * workspaces that want it). The breaker is read again under the lock, so no attempt starts after
- * it opened (except the probe). When the budget cannot cover the call, the capture is postponed
- * "waiting for budget" in the same transaction.
+ * The slots are rows (connection_slots), maxConcurrency of them per connection, taken with
+ * FOR UPDATE SKIP LOCKED: the cap holds across every worker process and workspace, and claims
+ * of one connection do not queue behind each other. A slot is given back by a trigger when its
+ * capture leaves `running`. While other workspaces wait for the connection, a workspace takes at
+ * most its fair share of the slots. A capture that finds no slot (or is at its share) waits
+ * `postponed` for one and is woken when one frees (transition.ts handOnSlots). The breaker is
+ * read again here, so no attempt starts after it opened (except the probe). When the budget
+ * cannot cover the call, the capture is postponed "waiting for budget" in the same transaction.
  */
 export async function claimCapture(request: ClaimRequest): Promise<ClaimResult> {
   const { captureId, connection, runToken } = request;
   return inTransaction(async (tx) => {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`slot:${connection.connectionId}`}, 0))`;
     const [breaker] = await tx.$queryRaw<{ status: string; forcedStatus: string | null; probeToken: string | null; openForMs: number | null }[]>`
       SELECT status::text AS status, "forcedStatus"::text AS "forcedStatus", "probeToken"::text AS "probeToken",
              (extract(epoch FROM "openUntil" - now() AT TIME ZONE 'UTC') * 1000)::float8 AS "openForMs"
@@ -58,17 +58,31 @@ export async function claimCapture(request: ClaimRequest): Promise<ClaimResult> 
       const delayMs = breaker.openForMs !== null && breaker.openForMs > 0 ? breaker.openForMs : connection.breakerOpenSeconds * 1000;
       return { kind: "breaker_open", delayMs: Math.max(1000, delayMs) } as const;
     }
-    // Capture first, then its check, then the budget (the lock order of every transition).
+    // Capture first, then its slot, its check, then the budget (the lock order of every transition).
     const [capture] = await tx.$queryRaw<{ status: string; cancelRequested: boolean; checkId: string; workspaceId: string }[]>`
       SELECT status::text AS status, "cancelRequestedAt" IS NOT NULL AS "cancelRequested", "checkId", "workspaceId"
       FROM captures WHERE id = ${captureId}::uuid FOR UPDATE`;
     // A waiting capture with a cancel request is an impossible state; the repair pass ends it.
     if (!capture || !isWaiting(capture.status) || capture.cancelRequested) return { kind: "not_runnable" } as const;
-    if (!(await slotFree(tx, connection, capture.workspaceId))) return { kind: "busy" } as const;
+    let slot = await takeSlot(tx, connection.connectionId, captureId, capture.workspaceId);
+    if (slot === "full") {
+      // Every slot was taken: look again once every transition that gave one back meanwhile has
+      // committed (they hold this lock shared, transition.ts), and from then on they wait for
+      // this claim to commit, so they see it waiting and wake it. No release is missed.
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(${slotWaitLock(connection.connectionId)})`;
+      slot = await takeSlot(tx, connection.connectionId, captureId, capture.workspaceId);
+    }
+    if (slot !== "taken") {
+      await postponeIn(tx, captureId, { waitingFor: "slot", delayMs: SLOT_WAIT_FALLBACK_MS });
+      await pausePoint("claim:no-slot-before-commit", { tx, captureId });
+      return { kind: "busy" } as const;
+    }
     await tx.$queryRaw`SELECT 1 FROM checks WHERE id = ${capture.checkId}::uuid FOR NO KEY UPDATE`;
 
     const reserved = await reserveCall(tx, { workspaceId: capture.workspaceId, connectionId: connection.connectionId, worstMicros: request.worstCaseMicros });
     if (!("period" in reserved)) {
+      // Rolls the slot back with the rest: the slot row is only written, not committed.
+      await tx.$executeRaw`UPDATE connection_slots SET "captureId" = NULL, "workspaceId" = NULL, "takenAt" = NULL WHERE "captureId" = ${captureId}::uuid`;
       await postponeIn(tx, captureId, { waitingFor: "budget", delayMs: env().BEACON_BUDGET_RECHECK_SECONDS * 1000 });
       return { kind: "waiting_for_budget" } as const;
     }
@@ -82,8 +96,7 @@ export async function claimCapture(request: ClaimRequest): Promise<ClaimResult> 
                  "startedAt" = coalesce(c."startedAt", now()), "nextAttemptAt" = NULL, "waitingFor" = NULL`,
     );
     if (!claimed) throw new Error(`capture ${captureId} was locked as waiting but the claim did not move it`);
-    // clock_timestamp(), not now() (the transaction's start): the call starts once the slot is
-    // ours, and the slot lock may have been waited for.
+    // clock_timestamp(), not now() (the transaction's start): the call starts once the slot is ours.
     const [attempt] = await tx.$queryRaw<{ number: number }[]>`
       INSERT INTO attempts (id, "workspaceId", "captureId", number, "runToken", "workerId", "startedAt", "reservedMicros", "budgetPeriod")
       SELECT gen_random_uuid(), c."workspaceId", c.id, c."attemptCount", ${runToken}::uuid, ${request.workerId}, clock_timestamp(), ${request.worstCaseMicros}, ${period}::date
@@ -96,24 +109,42 @@ export async function claimCapture(request: ClaimRequest): Promise<ClaimResult> 
 }
 
 /**
- * Whether the workspace may take one more of the connection's slots: one is free, and the
- * workspace holds fewer than its fair share while another workspace has captures due on the
- * connection (a fair share: the cap divided by the workspaces that want the connection now).
+ * How long a capture that found no free slot waits at most: it is woken as soon as a slot frees
+ * (transition.ts handOnSlots). The fallback matters only for one refused at its fair share,
+ * which is woken by a release only when no other workspace waits.
  */
-async function slotFree(tx: Tx, connection: ClaimRequest["connection"], workspaceId: string): Promise<boolean> {
-  const [load] = await tx.$queryRaw<{ running: number; mine: number; wanting: number; othersWaiting: boolean }[]>`
-    WITH running AS (
-      SELECT "workspaceId", count(*)::int AS n FROM captures WHERE "connectionId" = ${connection.connectionId}::uuid AND status = 'running' GROUP BY 1
-    ), waiting AS (
-      SELECT DISTINCT "workspaceId" FROM captures
-      WHERE "connectionId" = ${connection.connectionId}::uuid AND status = ANY(${[...WAITING_STATUSES]}::"CaptureStatus"[])
-        AND "cancelRequestedAt" IS NULL AND ("nextAttemptAt" IS NULL OR "nextAttemptAt" <= now() AT TIME ZONE 'UTC')
-    )
-    SELECT coalesce((SELECT sum(n) FROM running), 0)::int AS running,
-           coalesce((SELECT n FROM running WHERE "workspaceId" = ${workspaceId}::uuid), 0)::int AS mine,
-           (SELECT count(*) FROM (SELECT "workspaceId" FROM running UNION SELECT "workspaceId" FROM waiting UNION SELECT ${workspaceId}::uuid) w)::int AS wanting,
-           EXISTS (SELECT 1 FROM waiting WHERE "workspaceId" <> ${workspaceId}::uuid) AS "othersWaiting"`;
-  if (load!.running >= connection.maxConcurrency) return false;
-  const fairShare = Math.max(1, Math.ceil(connection.maxConcurrency / load!.wanting));
-  return !(load!.othersWaiting && load!.mine >= fairShare);
+const SLOT_WAIT_FALLBACK_MS = 1_000;
+
+/**
+ * Takes a free slot of the connection for the capture, unless every slot is taken (or being
+ * taken) or the workspace holds its fair share while another workspace has captures due on the
+ * connection (a fair share: the cap divided by the workspaces that hold slots, counting this one
+ * and, when only this one holds any, the one waiting).
+ */
+async function takeSlot(tx: Tx, connectionId: string, captureId: string, workspaceId: string): Promise<"taken" | "full" | "share"> {
+  const [load] = await tx.$queryRaw<{ cap: number; mine: number; holders: number; othersWaiting: boolean }[]>`
+    SELECT pc."maxConcurrency" AS cap,
+           count(s."captureId") FILTER (WHERE s."workspaceId" = ${workspaceId}::uuid)::int AS mine,
+           count(DISTINCT s."workspaceId") FILTER (WHERE s."workspaceId" <> ${workspaceId}::uuid)::int AS holders,
+           EXISTS (
+             SELECT 1 FROM captures w
+             WHERE w."connectionId" = ${connectionId}::uuid AND w.status = ANY(${[...WAITING_STATUSES]}::"CaptureStatus"[])
+               AND w."workspaceId" <> ${workspaceId}::uuid AND w."cancelRequestedAt" IS NULL
+               AND (w."nextAttemptAt" IS NULL OR w."nextAttemptAt" <= now() AT TIME ZONE 'UTC')
+           ) AS "othersWaiting"
+    FROM provider_connections pc LEFT JOIN connection_slots s ON s."connectionId" = pc.id AND s."captureId" IS NOT NULL
+    WHERE pc.id = ${connectionId}::uuid
+    GROUP BY pc."maxConcurrency"`;
+  if (!load) return "full";
+  if (load.othersWaiting) {
+    const wanting = 1 + Math.max(1, load.holders);
+    if (load.mine >= Math.max(1, Math.ceil(load.cap / wanting))) return "share";
+  }
+  const taken = await tx.$executeRaw`
+    UPDATE connection_slots s SET "captureId" = ${captureId}::uuid, "workspaceId" = ${workspaceId}::uuid, "takenAt" = now()
+    WHERE (s."connectionId", s.slot) = (
+      SELECT f."connectionId", f.slot FROM connection_slots f JOIN provider_connections pc ON pc.id = f."connectionId"
+      WHERE f."connectionId" = ${connectionId}::uuid AND f."captureId" IS NULL AND f.slot < pc."maxConcurrency"
+      ORDER BY f.slot LIMIT 1 FOR UPDATE OF f SKIP LOCKED)`;
+  return taken > 0 ? "taken" : "full";
 }

@@ -1,7 +1,7 @@
 import "server-only";
 import { unknownOutcomeCost, type PriceTable } from "@/lib/billing/money";
 import { decideAfterFailure } from "@/lib/captures/retry-policy";
-import { Effects, applyEffects, cancelAware, closeAttempt, guardedUpdate, inTransaction, releaseFinishedHolds } from "@/lib/captures/lifecycle/transition";
+import { Effects, applyEffects, cancelAware, closeAttempt, guardedUpdate, inTransaction, settleMoved } from "@/lib/captures/lifecycle/transition";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { CallLimits } from "@/lib/providers/types";
 
@@ -80,7 +80,7 @@ export async function expireAttempt(runToken: string, reason: ExpireReason): Pro
           { workspaceId: moved.workspaceId, checkId: moved.checkId, captureId: moved.id, kind: REPAIR_EVENT, data: { kind: "abandoned_attempt", runToken } },
     );
     if (moved.status === "queued") effects.enqueue([moved.id]);
-    await releaseFinishedHolds(tx, [moved], effects);
+    await settleMoved(tx, [moved], effects);
     await applyEffects(tx, effects);
     return moved.status as "queued" | "failed" | "cancelled";
   });

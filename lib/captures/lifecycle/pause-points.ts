@@ -16,6 +16,8 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 export type PausePoint =
   /** Claim: capture locked, slot and budget taken, attempt row written; not committed. */
   | "claim:before-commit"
+  /** Claim: no free slot; the capture is postponed to wait for one, not committed. */
+  | "claim:no-slot-before-commit"
   /** Provider answered or failed; the result is about to be written. */
   | "call:after-provider"
   /** Succeed / fail: everything written, not committed. */

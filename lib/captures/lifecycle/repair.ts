@@ -2,7 +2,7 @@ import "server-only";
 import { jobCatalog } from "@/lib/jobs/catalog";
 import { CANCEL_SET } from "@/lib/captures/lifecycle/admin";
 import { REPAIR_EVENT } from "@/lib/captures/lifecycle/lease";
-import { Effects, applyEffects, cancelAware, closeAttempt, guardedUpdate, inTransaction, releaseFinishedHolds, type Moved, type Tx } from "@/lib/captures/lifecycle/transition";
+import { Effects, applyEffects, cancelAware, closeAttempt, guardedUpdate, inTransaction, settleMoved, type Moved, type Tx } from "@/lib/captures/lifecycle/transition";
 import { TERMINAL_STATUSES, UNFINISHED_STATUSES, WAITING_STATUSES } from "@/lib/captures/states";
 import { Prisma } from "@/lib/generated/prisma/client";
 
@@ -19,6 +19,7 @@ export const REPAIR_KINDS = [
   "open_attempt_of_moved_capture",
   "waiting_without_job",
   "hold_on_finished_capture",
+  "slot_of_capture_not_running",
   "check_counts_drift",
   "check_status_stale",
   "budget_drift",
@@ -46,7 +47,7 @@ const repairs: Record<(typeof REPAIR_KINDS)[number], Repair> = {
     const moved = await guardedUpdate(tx, "cancel", { ids: found.map((f) => f.id) }, CANCEL_SET("Cancelled by user"));
     const effects = new Effects();
     for (const m of moved) logged(effects.check(m.checkId), m, "cancel_requested_not_final");
-    await releaseFinishedHolds(tx, moved, effects);
+    await settleMoved(tx, moved, effects);
     await applyEffects(tx, effects);
     return moved.length;
   },
@@ -73,7 +74,7 @@ const repairs: Record<(typeof REPAIR_KINDS)[number], Repair> = {
       }
       all.push(...moved);
     }
-    await releaseFinishedHolds(tx, all, effects);
+    await settleMoved(tx, all, effects);
     await applyEffects(tx, effects);
     return all.length;
   },
@@ -119,7 +120,22 @@ const repairs: Record<(typeof REPAIR_KINDS)[number], Repair> = {
       FROM captures WHERE status = ANY(${TERMINAL}) AND "reservedMicros" > 0 ORDER BY id LIMIT 1000 FOR UPDATE`;
     const effects = new Effects();
     for (const m of found) logged(effects, m, "hold_on_finished_capture", { micros: Number(m.hold) });
-    await releaseFinishedHolds(tx, found, effects);
+    await settleMoved(tx, found, effects);
+    await applyEffects(tx, effects);
+    return found.length;
+  },
+
+  /** A concurrency slot held for a capture that is not running (the trigger gives slots back): free it. */
+  async slot_of_capture_not_running(tx) {
+    const found = await tx.$queryRaw<{ id: string; checkId: string; workspaceId: string; connectionId: string; slot: number }[]>`
+      UPDATE connection_slots s SET "captureId" = NULL, "workspaceId" = NULL, "takenAt" = NULL
+      FROM captures c WHERE c.id = s."captureId" AND c.status <> 'running'
+      RETURNING c.id, c."checkId", c."workspaceId", s."connectionId", s.slot`;
+    const effects = new Effects();
+    for (const f of found) {
+      logged(effects, f, "slot_of_capture_not_running", { slot: f.slot });
+      effects.slotsFreedOn.set(f.connectionId, (effects.slotsFreedOn.get(f.connectionId) ?? 0) + 1);
+    }
     await applyEffects(tx, effects);
     return found.length;
   },

@@ -9,7 +9,7 @@ import {
   closeAttempt,
   guardedUpdate,
   inTransaction,
-  releaseFinishedHolds,
+  settleMoved,
   type AttemptClose,
 } from "@/lib/captures/lifecycle/transition";
 import { db } from "@/lib/db/prisma";
@@ -81,7 +81,7 @@ export async function succeedCapture(captureId: string, runToken: string, result
       });
       await tx.searchQuery.createMany({ data: result.searchQueries.map((query, i) => ({ workspaceId: ws, captureId, query: storable(query), position: i + 1 })) });
     }
-    await releaseFinishedHolds(tx, [moved], effects);
+    await settleMoved(tx, [moved], effects);
     await applyEffects(tx, effects);
     await pausePoint("succeed:before-commit", { tx, captureId });
     return { kind: "written", status: moved.status as "succeeded" | "cancelled" } as const;
@@ -128,7 +128,7 @@ export async function failCapture(captureId: string, runToken: string, failure: 
     if (moved.status === "retry_wait") effects.enqueue([captureId], failure.delayMs ?? 0);
     if (moved.status === "queued") effects.enqueue([captureId]);
     for (const event of failure.events ?? []) effects.event({ workspaceId: moved.workspaceId, checkId: moved.checkId, captureId, kind: event.kind, data: event.data });
-    await releaseFinishedHolds(tx, [moved], effects);
+    await settleMoved(tx, [moved], effects);
     await applyEffects(tx, effects);
     await pausePoint("fail:before-commit", { tx, captureId });
     return { kind: "written", status: moved.status as "retry_wait" | "failed" | "cancelled" | "queued" } as const;

@@ -10,15 +10,19 @@ export type Tx = Prisma.TransactionClient;
 // The building blocks of every transition (see index.ts for the transitions themselves).
 //
 // Lock order, the same in every transaction that moves a capture, so that none can deadlock
-// against another: capture rows (by id when there are several) -> attempt row -> check row ->
-// budget row -> events and jobs. The counts trigger on captures locks the check row right after
-// the capture, which is why the check comes second and budget writes come after refreshCheck.
+// against another: capture rows (by id when there are several) -> its slot row -> attempt row ->
+// check row -> budget row -> events and jobs. The triggers on captures give the slot back and
+// lock the check row right after the capture, which is why the check comes next and budget
+// writes come after refreshCheck. Captures locked later (woken ones) are taken SKIP LOCKED.
 
 /** A capture a transition moved: its new status, and its budget hold (for release when terminal). */
 export type Moved = {
   id: string;
   checkId: string;
   workspaceId: string;
+  connectionId: string;
+  /** The status it had before the transition. */
+  fromStatus: CaptureStatus;
   status: CaptureStatus;
   hold: bigint;
   holdPeriod: Date | null;
@@ -29,18 +33,22 @@ export type Moved = {
  * The one guarded statement: moves the captures among `ids` that are in one of the transition's
  * `from` statuses (and, when given, still carry `runToken`), setting `set`. Returns the captures
  * it moved; a capture that lost the guard is simply absent, and nothing is written for it.
- * Several captures are locked by id first, so two multi-capture transitions cannot deadlock.
+ * The captures are locked by id first (in the same statement), so two multi-capture transitions
+ * cannot deadlock.
  */
 export async function guardedUpdate(tx: Tx, name: TransitionName, guard: { ids: string[]; runToken?: string }, set: Prisma.Sql): Promise<Moved[]> {
   if (!guard.ids.length) return [];
   const { from, to } = TRANSITIONS[name];
-  if (guard.ids.length > 1) await tx.$queryRaw`SELECT id FROM captures WHERE id = ANY(${guard.ids}::uuid[]) ORDER BY id FOR UPDATE`;
   const token = guard.runToken === undefined ? Prisma.empty : Prisma.sql`AND c."runToken" = ${guard.runToken}::uuid`;
   const rows = await tx.$queryRaw<Moved[]>`
     UPDATE captures c SET ${set}, "updatedAt" = now()
-    WHERE c.id = ANY(${guard.ids}::uuid[]) AND c.status = ANY(${[...from]}::"CaptureStatus"[]) ${token}
-    RETURNING c.id, c."checkId", c."workspaceId", c.status::text AS status, c."reservedMicros" AS hold,
-              c."reservedPeriod" AS "holdPeriod", c."cancelRequestedAt" IS NOT NULL AS "cancelRequested"`;
+    FROM (SELECT id, status FROM captures WHERE id = ANY(${guard.ids}::uuid[]) ORDER BY id FOR UPDATE) prior
+    WHERE c.id = prior.id AND c.status = ANY(${[...from]}::"CaptureStatus"[]) ${token}
+    RETURNING c.id, c."checkId", c."workspaceId", c."connectionId", prior.status::text AS "fromStatus", c.status::text AS status,
+              c."reservedMicros" AS hold, c."reservedPeriod" AS "holdPeriod", c."cancelRequestedAt" IS NOT NULL AS "cancelRequested",
+              -- A capture leaving running gives its slot back (trigger): see handOnSlots.
+              CASE WHEN prior.status = 'running' AND c.status <> 'running'
+                   THEN pg_advisory_xact_lock_shared(hashtextextended('slot-wait:' || c."connectionId", 0))::text END AS "slotWaitLock"`;
   for (const row of rows) {
     if (!(to as readonly string[]).includes(row.status)) throw new Error(`transition ${name} moved capture ${row.id} to ${row.status}, which it may not`);
   }
@@ -69,6 +77,8 @@ export class Effects {
   readonly jobs: { captureIds: string[]; delayMs: number }[] = [];
   /** Workspaces where money was freed: a capture waiting for budget may run now. */
   readonly moneyFreedIn = new Set<string>();
+  /** Connections where captures left `running` (their slots were given back), with how many. */
+  readonly slotsFreedOn = new Map<string, number>();
 
   check(checkId: string, money: CheckMoney = {}): this {
     const current = this.checks.get(checkId) ?? {};
@@ -101,10 +111,15 @@ export class Effects {
 }
 
 /**
- * Releases the budget holds of the moved captures that ended (they cost what their attempts were
- * charged; the hold was only for admission). The capture rows are already locked.
+ * What every transition that moved captures owes besides the move: the budget holds of those
+ * that ended are released (they cost what their attempts were charged; the hold was only for
+ * admission), and the slots of those that left `running` are noted, to wake captures waiting for
+ * one (the trigger on captures gave the slots back). The capture rows are already locked.
  */
-export async function releaseFinishedHolds(tx: Tx, moved: Moved[], effects: Effects): Promise<void> {
+export async function settleMoved(tx: Tx, moved: Moved[], effects: Effects): Promise<void> {
+  for (const m of moved) {
+    if (m.fromStatus === "running" && m.status !== "running") effects.slotsFreedOn.set(m.connectionId, (effects.slotsFreedOn.get(m.connectionId) ?? 0) + 1);
+  }
   const ended = moved.filter((m) => isTerminal(m.status) && m.hold > 0n);
   if (!ended.length) return;
   await tx.$executeRaw`UPDATE captures SET "reservedMicros" = 0 WHERE id = ANY(${ended.map((m) => m.id)}::uuid[])`;
@@ -126,7 +141,42 @@ export async function applyEffects(tx: Tx, effects: Effects): Promise<Map<string
   if (effects.events.length) await tx.event.createMany({ data: effects.events });
   for (const job of effects.jobs) await enqueueCaptureJobs(tx, { captureIds: job.captureIds }, job.delayMs);
   for (const workspaceId of effects.moneyFreedIn) await wakeBudgetWaiters(tx, workspaceId, WAKE_ON_FREED_MONEY);
+  for (const [connectionId, freed] of effects.slotsFreedOn) await handOnSlots(tx, connectionId, freed);
   return statuses;
+}
+
+/** The advisory lock that orders a claim finding no free slot against releases of the connection's slots. */
+export const slotWaitLock = (connectionId: string) => Prisma.sql`hashtextextended(${`slot-wait:${connectionId}`}, 0)`;
+
+/**
+ * Slots of the connection were given back: their captures' successors start now, not at their
+ * next retry. Captures that found every slot taken wait `postponed` for a slot; the longest
+ * waiting of the workspace holding the fewest slots is woken first (its job made due now, and
+ * its wait marked over, so that the next freed slot wakes another). When the connection was
+ * full, idle workers are also nudged: they skip a full connection's jobs (forbidden flags) and
+ * would otherwise only look again at their next poll.
+ */
+async function handOnSlots(tx: Tx, connectionId: string, freed: number): Promise<void> {
+  // guardedUpdate took slotWaitLock(connectionId) shared: a claim that found every slot taken
+  // and waits for it exclusively has committed before this statement (so it is seen here), or
+  // looks again at the slots after this transaction commits.
+  // SKIP LOCKED: these captures are locked after the check (out of the lock order), so never wait.
+  const woken = await tx.$queryRaw<{ id: string }[]>`
+    UPDATE captures c SET "nextAttemptAt" = now(), "updatedAt" = now()
+    WHERE c.id IN (
+      SELECT w.id FROM captures w
+      WHERE w."connectionId" = ${connectionId}::uuid AND w.status = 'postponed' AND w."waitingFor" = 'slot'
+        AND w."cancelRequestedAt" IS NULL AND w."nextAttemptAt" > now()
+      ORDER BY (SELECT count(*) FROM connection_slots s WHERE s."connectionId" = w."connectionId" AND s."workspaceId" = w."workspaceId"), w."nextAttemptAt", w.id
+      LIMIT ${freed} FOR UPDATE SKIP LOCKED)
+    RETURNING c.id`;
+  await enqueueCaptureJobs(tx, { captureIds: woken.map((w) => w.id) });
+  if (woken.length < freed) {
+    await tx.$executeRaw`
+      SELECT pg_notify('jobs:insert', json_build_object('count', ${freed - woken.length}::int)::text)
+      WHERE (SELECT count(*) FROM connection_slots s JOIN provider_connections pc ON pc.id = s."connectionId"
+             WHERE s."connectionId" = ${connectionId}::uuid AND s."captureId" IS NULL AND s.slot < pc."maxConcurrency") <= ${freed}`;
+  }
 }
 
 /** Captures woken when a call or capture frees money; the rest wake on their own recheck. */

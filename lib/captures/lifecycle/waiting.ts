@@ -1,11 +1,12 @@
 import "server-only";
-import { Effects, applyEffects, cancelAware, guardedUpdate, inTransaction, releaseFinishedHolds, type Tx } from "@/lib/captures/lifecycle/transition";
+import { Effects, applyEffects, cancelAware, guardedUpdate, inTransaction, settleMoved, type Tx } from "@/lib/captures/lifecycle/transition";
 import type { CaptureWait } from "@/lib/captures/states";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 /**
  * Transition `postpone` (waiting -> postponed): the capture waits without spending an attempt,
- * for an open breaker or for budget, and its job runs again after `delayMs` (database clock).
+ * for an open breaker, for budget or for a free slot, and its job runs again after `delayMs`
+ * (database clock) unless it is woken earlier.
  * A capture that carries a cancel request is cancelled instead.
  */
 export async function postponeIn(tx: Tx, captureId: string, wait: { waitingFor: CaptureWait; delayMs: number }): Promise<boolean> {
@@ -22,19 +23,11 @@ export async function postponeIn(tx: Tx, captureId: string, wait: { waitingFor: 
     effects.check(m.checkId);
     if (m.status === "postponed") effects.enqueue([m.id], wait.delayMs);
   }
-  await releaseFinishedHolds(tx, moved, effects);
+  await settleMoved(tx, moved, effects);
   await applyEffects(tx, effects);
   return moved.some((m) => m.status === "postponed");
 }
 
 export function postponeCapture(captureId: string, wait: { waitingFor: CaptureWait; delayMs: number }): Promise<boolean> {
   return inTransaction((tx) => postponeIn(tx, captureId, wait));
-}
-
-/**
- * Every slot of the provider is taken: the capture stays as it is (no transition) and its job
- * runs again after `delayMs`.
- */
-export async function runAgainLater(captureId: string, delayMs: number): Promise<void> {
-  await inTransaction(async (tx) => applyEffects(tx, new Effects().enqueue([captureId], delayMs)));
 }
