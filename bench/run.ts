@@ -131,6 +131,7 @@ async function runPipelineOnly(): Promise<string> {
     `start latency: beacon ${beaconLatency.committedToStartMs.median} / ${beaconLatency.committedToStartMs.p95} ms from commit (median / p95); bare ${bareLatency.addJobToStartMs.median} / ${bareLatency.addJobToStartMs.p95} ms`,
     `throughput: beacon ${throughput.perSecond}/s (${throughput.seconds} s, ${throughput.writeTransactionsPerCapture} write transactions per capture); bare ${bareThroughput.perSecond}/s (${bareThroughput.writeTransactionsPerJob} per job)`,
     `throughput waits: ${waits}`,
+    ...throughput.waits.top.slice(0, 5).map((w) => `  ${w.sharePct}% ${w.what.slice(0, 160)}`),
     `wall time: ${wallTime.ms.median} ms median (runs ${wallTime.runsMs.join(", ")}; ideal ${wallTime.idealMs} ms)`,
     `load: ${load.map((l) => `${l.at} ${l.loadAvg1m}`).join(", ")}`,
   ].join("\n");

@@ -103,7 +103,9 @@ export class BenchChild {
 }
 
 export function startTsx(name: string, script: string, env: Record<string, string>): BenchChild {
-  const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", script], {
+  // BENCH_CPU_PROFILE_DIR=<dir>: each child writes a V8 CPU profile there when it exits.
+  const profile = process.env.BENCH_CPU_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE_DIR}`] : [];
+  const child = spawn(process.execPath, [...profile, "--conditions=react-server", "--import", "tsx", script], {
     cwd: ROOT,
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],

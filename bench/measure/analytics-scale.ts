@@ -73,8 +73,8 @@ async function generate(client: pg.Client, ids: Ids, count: number, log: (line: 
   const checkIds: string[] = [];
   for (let i = 0; i < CHECKS; i++) {
     const { rows } = await client.query<{ id: string }>(
-      `INSERT INTO checks (id, "workspaceId", "brandId", status, samples, "totalCaptures", "succeededCount", "createdAt", "updatedAt", "finishedAt")
-       VALUES (gen_random_uuid(), $1, $2, 'completed', 1, 0, 0, now() - interval '${HISTORY_DAYS} days', now(), now()) RETURNING id`,
+      `INSERT INTO checks (id, "workspaceId", "brandId", status, samples, "totalCaptures", "createdAt", "updatedAt", "finishedAt")
+       VALUES (gen_random_uuid(), $1, $2, 'completed', 1, 0, now() - interval '${HISTORY_DAYS} days', now(), now()) RETURNING id`,
       [ids.workspaceId, ids.brandId],
     );
     checkIds.push(rows[0]!.id);
@@ -140,7 +140,7 @@ async function generate(client: pg.Client, ids: Ids, count: number, log: (line: 
     log(`analytics-scale: captures ${(to + 1).toLocaleString("en-US")} of ${count.toLocaleString("en-US")} (${round((performance.now() - t0) / 1000)} s for this batch)`);
   }
   const perCheck = Math.ceil(count / CHECKS);
-  await client.query(`UPDATE checks SET "totalCaptures" = $2, "succeededCount" = $2 WHERE id = ANY($1::uuid[])`, [checkIds, perCheck]);
+  await client.query(`UPDATE checks SET "totalCaptures" = $2 WHERE id = ANY($1::uuid[])`, [checkIds, perCheck]);
 }
 
 type Measured = { query: string; rangeDays: number; run: () => Promise<unknown> };

@@ -28,7 +28,7 @@ export type ProgressPollResult = {
 
 export async function measureProgressPoll(fx: Fixtures, prompts: number): Promise<ProgressPollResult> {
   const { checkId } = await startCheck(fx, fx.promptIds.slice(0, prompts));
-  await waitFor(async () => (await checkRow(checkId)).runningCount > 0, 5_000);
+  await waitFor(async () => (await checkRow(checkId)).running > 0, 5_000);
 
   const single: number[] = [];
   for (let i = 0; i < 20; i++) {

@@ -67,7 +67,7 @@ export async function measureBeaconThroughput(databaseUrl: string, fx: Fixtures,
     waits = { byType, top };
   }
   const check = run.done ?? (await checkRow(run.checkId));
-  const finished = check.succeededCount + check.failedCount + check.cancelledCount;
+  const finished = check.succeeded + check.failed + check.cancelled;
   const seconds = ((check.finishedAt?.getTime() ?? Date.now()) - run.committedAt) / 1000;
   const attempts = await db().attempt.count({ where: { capture: { checkId: run.checkId } } });
   const writes = (await nextXid()) - xidBefore - 1; // minus createCheck's own transaction

@@ -166,8 +166,6 @@ export async function createCheck(request: CheckRequest): Promise<{ checkId: str
           requestHash: request.requestHash,
           samples: request.samples,
           totalCaptures,
-          queuedCount: totalCaptures,
-          reservedMicros: estimate,
         },
         select: { id: true },
       });

@@ -1,5 +1,6 @@
 import "server-only";
 import type { CheckStatus } from "@/lib/captures/states";
+import { checkTallies, checkTally, type CheckTally } from "@/lib/checks/counts";
 import { db } from "@/lib/db/prisma";
 import { NotFoundError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
@@ -19,7 +20,7 @@ function startedBy(check: { startedById: string | null; apiKeyId: string | null 
   return check.apiKeyId ? `${name} (API key)` : name;
 }
 
-function checkSummary(check: Prisma.CheckGetPayload<{ include: { brand: { select: { name: true } } } }>, names: Map<string, string>, spentMicros: bigint) {
+function checkSummary(check: Prisma.CheckGetPayload<{ include: { brand: { select: { name: true } } } }>, tally: CheckTally, names: Map<string, string>, spentMicros: bigint) {
   return {
     id: check.id,
     status: check.status as CheckStatus,
@@ -31,14 +32,14 @@ function checkSummary(check: Prisma.CheckGetPayload<{ include: { brand: { select
     samples: check.samples,
     counts: {
       total: check.totalCaptures,
-      queued: check.queuedCount,
-      running: check.runningCount,
-      succeeded: check.succeededCount,
-      failed: check.failedCount,
-      cancelled: check.cancelledCount,
+      queued: tally.queued,
+      running: tally.running,
+      succeeded: tally.succeeded,
+      failed: tally.failed,
+      cancelled: tally.cancelled,
     },
     cancelRequested: check.cancelRequestedAt !== null,
-    reservedMicros: Number(check.reservedMicros),
+    reservedMicros: Number(tally.reservedMicros),
     chargedMicros: Number(check.chargedMicros),
     /** Cost of every attempt so far, accepted or not (estimates included). */
     spentMicros: Number(spentMicros),
@@ -64,8 +65,8 @@ export async function listChecks(workspaceId: string, query: { status?: CheckSta
     SELECT c."checkId", sum(a."costMicros")::bigint AS micros FROM attempts a JOIN captures c ON c.id = a."captureId"
     WHERE c."checkId" = ANY(${ids}::uuid[]) GROUP BY c."checkId"`;
   const spentByCheck = new Map(spent.map((row) => [row.checkId, row.micros]));
-  const names = await userNames(checks.map((c) => c.startedById));
-  return { items: checks.map((c) => checkSummary(c, names, spentByCheck.get(c.id) ?? 0n)), total, page: query.page, pageSize: query.pageSize };
+  const [names, tallies] = await Promise.all([userNames(checks.map((c) => c.startedById)), checkTallies(ids)]);
+  return { items: checks.map((c) => checkSummary(c, tallies.get(c.id)!, names, spentByCheck.get(c.id) ?? 0n)), total, page: query.page, pageSize: query.pageSize };
 }
 
 /** Everything the check page shows; polled every second while the check runs. */
@@ -91,14 +92,15 @@ export async function getCheckProgress(workspaceId: string, checkId: string) {
     // A stable order: rows must not move while the check page polls.
     orderBy: [{ sample: "asc" }, { promptId: "asc" }, { providerConfigId: "asc" }],
   });
-  const [prompts, providers, spent, names] = await Promise.all([
+  const [prompts, providers, spent, names, tally] = await Promise.all([
     db().prompt.findMany({ where: { id: { in: [...new Set(captures.map((c) => c.promptId))] } }, select: { id: true, text: true }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] }),
     db().providerConfig.findMany({ where: { id: { in: [...new Set(captures.map((c) => c.providerConfigId))] } }, select: { id: true, name: true, model: true }, orderBy: { name: "asc" } }),
     db().attempt.aggregate({ where: { capture: { checkId } }, _sum: { costMicros: true } }),
     userNames([check.startedById]),
+    checkTally(checkId),
   ]);
   return {
-    check: checkSummary(check, names, spent._sum.costMicros ?? 0n),
+    check: checkSummary(check, tally, names, spent._sum.costMicros ?? 0n),
     prompts,
     providers,
     captures: captures.map((c) => ({ ...c, costMicros: Number(c.costMicros), cancelRequested: c.cancelRequestedAt !== null, cancelRequestedAt: undefined })),

@@ -1,12 +1,13 @@
 import "server-only";
 import { runRepairPass } from "@/lib/captures/lifecycle/repair";
+import { finishStaleChecks } from "@/lib/captures/lifecycle/transition";
 import { lastLine } from "@/lib/errors";
 import { sweepDeadWorkers } from "@/lib/jobs/sweeper";
 
 
 /**
- * Runs in every worker process: the sweeper (runs whose worker will not finish them) every
- * `sweepMs`, the repair pass (states that should be impossible) every `repairMs`, both once at
+ * Runs in every worker process: the sweeper (runs whose worker will not finish them, and checks
+ * whose last capture's worker did not finish them) every `sweepMs`, the repair pass (states that should be impossible) every `repairMs`, both once at
  * startup. Each step is guarded, so several workers doing it at once is safe.
  */
 export function startMaintenance(options: { sweepMs: number; repairMs: number; log: (line: string) => void }): () => Promise<void> {
@@ -15,10 +16,13 @@ export function startMaintenance(options: { sweepMs: number; repairMs: number; l
   let repairing: Promise<void> | null = null;
   const sweep = () => {
     sweeping ??= sweepDeadWorkers()
-      .then((result) => {
+      .then(async (result) => {
         if (result.expired || result.workers.length) {
           log(`swept: ${result.workers.length} dead worker(s) unlocked; ${result.recovered} capture(s) running again, ${result.failed} ended`);
         }
+        // Checks whose last capture's worker stopped between recording it and finishing the check.
+        const finished = await finishStaleChecks();
+        if (finished) log(`finished ${finished} check(s) whose last capture had ended`);
       })
       .catch((error: unknown) => log(`sweep failed: ${lastLine(error)}`))
       .finally(() => (sweeping = null));

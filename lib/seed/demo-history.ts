@@ -144,7 +144,6 @@ export async function seedDemoHistory(workspaceId: string, options: { days?: num
       isDemo: true,
       status: "completed",
       totalCaptures: total,
-      succeededCount: total,
       chargedMicros: charged,
       createdAt: new Date(checkStartedAt),
       updatedAt: new Date(checkFinishedAt),

@@ -107,7 +107,7 @@ describe("check pipeline with real worker processes", () => {
     const done = await waitFor(
       async () => {
         const c = await checkRow(checkId);
-        progress.push({ status: c.status, terminal: c.succeededCount + c.failedCount + c.cancelledCount, total: c.totalCaptures });
+        progress.push({ status: c.status, terminal: c.succeeded + c.failed + c.cancelled, total: c.totalCaptures });
         return isTerminal(c.status) ? c : null;
       },
       { what: "the check to finish", timeoutMs: 45_000, intervalMs: 50, details: workerOutput(...workers) },
@@ -118,7 +118,7 @@ describe("check pipeline with real worker processes", () => {
     expect(terminalCounts, "progress never goes backwards").toEqual([...terminalCounts].sort((a, b) => a - b));
 
     expect(done.status).toBe("completed");
-    expect(done).toMatchObject({ succeededCount: 32, failedCount: 0, cancelledCount: 0, queuedCount: 0, runningCount: 0 });
+    expect(done).toMatchObject({ succeeded: 32, failed: 0, cancelled: 0, queued: 0, running: 0 });
     expect(done.finishedAt).not.toBeNull();
     const captures = await expectEachCaptureAnsweredOnce(checkId);
     expect(captures).toHaveLength(32);
@@ -250,7 +250,7 @@ describe("check pipeline with real worker processes", () => {
     // Leave nothing queued for the tests after this one; cancelling a queued check releases its reservation.
     expect(await cancelCheck(demo.owner, checkId)).toEqual({ cancelledNow: 12, aborting: 0 });
     const cancelled = await checkRow(checkId);
-    expect(cancelled).toMatchObject({ status: "cancelled", cancelledCount: 12, reservedMicros: 0n, chargedMicros: 0n });
+    expect(cancelled).toMatchObject({ status: "cancelled", cancelled: 12, reservedMicros: 0n, chargedMicros: 0n });
     expect((await budgetPeriod(demo.workspaceId)).reservedMicros).toBe(before.budget.reservedMicros);
   });
 
@@ -288,7 +288,7 @@ describe("check pipeline with real worker processes", () => {
     }
 
     const done = await waitForFinish(checkId, 10_000, [worker]);
-    expect(done).toMatchObject({ status: "cancelled", cancelledCount: 12, succeededCount: 0 });
+    expect(done).toMatchObject({ status: "cancelled", cancelled: 12, succeeded: 0 });
 
     const attempts = await attemptsOf(checkId);
     expect(attempts.map((a) => a.runToken).sort(), "no attempt started after the cancel").toEqual(inFlight.map((a) => a.runToken).sort());
@@ -354,7 +354,7 @@ describe("check pipeline with real worker processes", () => {
     const waits = (await sampler.stop()).flat();
 
     // Transient: retried with backoff until maxAttempts (3) is spent, then failed with the reason.
-    expect(transientDone).toMatchObject({ status: "failed", failedCount: 8 });
+    expect(transientDone).toMatchObject({ status: "failed", failed: 8 });
     const transientCaptures = await capturesOf(transientCheck.checkId);
     for (const capture of transientCaptures) {
       const label = `capture ${capture.id}`;
@@ -391,7 +391,7 @@ describe("check pipeline with real worker processes", () => {
     }
 
     // Permanent: one attempt, failed at once with the provider's reason, never in retry_wait.
-    expect(permanentDone).toMatchObject({ status: "failed", failedCount: 4 });
+    expect(permanentDone).toMatchObject({ status: "failed", failed: 4 });
     expect(waits.filter((w) => w.checkId === permanentCheck.checkId)).toEqual([]);
     for (const capture of await capturesOf(permanentCheck.checkId)) {
       expect(capture).toMatchObject({ status: "failed", attemptCount: 1, lastErrorClass: "permanent", lastError: "Simulated invalid request (400)" });

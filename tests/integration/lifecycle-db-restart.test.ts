@@ -18,6 +18,7 @@ import { privatePostgres, type PrivatePostgres } from "../support/restartable-po
 import { waitFor } from "../support/wait-for";
 import { startWorkers, stopAllWorkers, type WorkerProcess } from "../support/worker-process";
 import { runRepairPass } from "@/lib/captures/lifecycle/repair";
+import { checkTally } from "@/lib/checks/counts";
 import { db } from "@/lib/db/prisma";
 
 let server: PrivatePostgres;
@@ -165,7 +166,7 @@ describe("a PostgreSQL restart in the middle of a check", () => {
     expect(acrossTheOutage.length, "calls that answered during the outage, recorded after it").toBeGreaterThan(0);
 
     // Nothing held or in flight, and the money adds up.
-    const check = await db().check.findUniqueOrThrow({ where: { id: checkId } });
+    const check = { ...(await db().check.findUniqueOrThrow({ where: { id: checkId } })), ...(await checkTally(checkId)) };
     expect(check.reservedMicros).toBe(0n);
     expect(check.chargedMicros).toBe(attempts.reduce((sum, a) => sum + a.costMicros, 0n));
     const budgetAfter = await budgetNow(space.workspaceId);

@@ -10,6 +10,7 @@ import { waitFor } from "../support/wait-for";
 import { startWorkers, type WorkerProcess } from "../support/worker-process";
 import { unknownOutcomeCost } from "@/lib/billing/money";
 import { runRepairPass } from "@/lib/captures/lifecycle/repair";
+import { checkTally } from "@/lib/checks/counts";
 import { db } from "@/lib/db/prisma";
 
 const LEASE_S = 5;
@@ -152,7 +153,7 @@ describe("a frozen worker (zombie)", () => {
 
     // Nothing held or in flight; charged exactly what the attempts cost (A's two estimates included).
     const attempts = captures.flatMap((c) => c.attempts);
-    const check = await db().check.findUniqueOrThrow({ where: { id: checkId } });
+    const check = { ...(await db().check.findUniqueOrThrow({ where: { id: checkId } })), ...(await checkTally(checkId)) };
     expect(check.reservedMicros).toBe(0n);
     expect(check.chargedMicros).toBe(attempts.reduce((sum, x) => sum + x.costMicros, 0n));
     const budgetAfter = await budgetNow(space.workspaceId);

@@ -43,7 +43,7 @@ describe("schema.prisma and the migrations", () => {
        ALTER TABLE "captures" DROP CONSTRAINT "captures_promptId_fkey",
          ADD CONSTRAINT "captures_promptId_fkey" FOREIGN KEY ("promptId") REFERENCES "prompts"("id") ON DELETE CASCADE ON UPDATE CASCADE;
        ALTER TABLE "sessions" DROP CONSTRAINT "sessions_userId_fkey";
-       ALTER TABLE "checks" DROP COLUMN "finishedAt";
+       ALTER TABLE "checks" DROP COLUMN "cancelRequestedAt";
        ALTER TABLE "checks" ADD COLUMN "note" TEXT;
        ALTER TYPE "Role" ADD VALUE 'guest';
        CREATE TABLE "stray" ("id" INTEGER PRIMARY KEY);
@@ -53,7 +53,7 @@ describe("schema.prisma and the migrations", () => {
     );
 
     expect(await compareSchemaWithDatabase(url)).toEqual([
-      "column checks.finishedAt: missing",
+      "column checks.cancelRequestedAt: missing",
       "column checks.note: not a field in schema.prisma",
       "column users.emailVerified: default should be false, is none",
       "column users.image: should be nullable, is NOT NULL",

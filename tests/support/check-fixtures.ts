@@ -7,6 +7,7 @@ import { forceBreaker } from "@/lib/breaker/breaker";
 import { cancelCheck, type Caller } from "@/lib/checks/cancel-retry";
 import { createCheck, hashRequest, type CheckRequest } from "@/lib/checks/create-check";
 import { isCheckFinished, type CheckStatus } from "@/lib/captures/states";
+import { checkTally } from "@/lib/checks/counts";
 import { db } from "@/lib/db/prisma";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { DEFAULT_CONNECTIONS } from "@/lib/providers/defaults";
@@ -103,8 +104,10 @@ export function startCheck(demo: Demo, body: CheckBody, idempotencyKey = newIdem
   return createCheck({ workspaceId: demo.workspaceId, idempotencyKey, requestHash: hashRequest(body), startedById: demo.owner.userId, ...body });
 }
 
-export function checkRow(checkId: string) {
-  return db().check.findUniqueOrThrow({ where: { id: checkId } });
+/** The check's row with its captures' counts and holds (lib/checks/counts.ts), read together. */
+export async function checkRow(checkId: string) {
+  const [row, tally] = await Promise.all([db().check.findUniqueOrThrow({ where: { id: checkId } }), checkTally(checkId)]);
+  return { ...row, ...tally };
 }
 
 export function capturesOf(checkId: string) {

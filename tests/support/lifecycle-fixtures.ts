@@ -170,13 +170,18 @@ export async function expectBudgetConsistent(workspaceId: string) {
     expect(g.inFlight, `${label}: in flight`).toBe(g.open);
     expect(g.charged, `${label}: charged`).toBe(g.costs);
   }
-  const checks = await db().$queryRaw<{ id: string; reserved: bigint; charged: bigint; holds: bigint; costs: bigint }[]>`
-    SELECT ch.id, ch."reservedMicros" AS reserved, ch."chargedMicros" AS charged,
+  // A check finishes once none of its captures is unfinished (and only then), charged what its
+  // attempts cost; a finished check holds nothing.
+  const checks = await db().$queryRaw<{ id: string; finished: boolean; charged: bigint; holds: bigint; costs: bigint; unfinished: number }[]>`
+    SELECT ch.id, ch."finishedAt" IS NOT NULL AS finished, ch."chargedMicros" AS charged,
            (SELECT coalesce(sum("reservedMicros"), 0)::bigint FROM captures c WHERE c."checkId" = ch.id) AS holds,
-           (SELECT coalesce(sum(a."costMicros"), 0)::bigint FROM attempts a JOIN captures c ON c.id = a."captureId" WHERE c."checkId" = ch.id AND a.outcome IS NOT NULL) AS costs
+           (SELECT coalesce(sum(a."costMicros"), 0)::bigint FROM attempts a JOIN captures c ON c.id = a."captureId" WHERE c."checkId" = ch.id AND a.outcome IS NOT NULL) AS costs,
+           (SELECT count(*)::int FROM captures c WHERE c."checkId" = ch.id AND c.status IN ('queued', 'retry_wait', 'postponed', 'running')) AS unfinished
     FROM checks ch WHERE ch."workspaceId" = ${workspaceId}::uuid`;
   for (const c of checks) {
-    expect(c.reserved, `check ${c.id}: holds`).toBe(c.holds);
+    expect(c.finished, `check ${c.id}: finished exactly when no capture is unfinished`).toBe(c.unfinished === 0);
+    if (!c.finished) continue;
+    expect(c.holds, `check ${c.id}: holds`).toBe(0n);
     expect(c.charged, `check ${c.id}: charged`).toBe(c.costs);
   }
 }

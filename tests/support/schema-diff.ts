@@ -58,6 +58,12 @@ export const SQL_ONLY_INDEXES: { table: string; name: string; definition: string
     definition: `USING btree ("workspaceId", lower(text)) WHERE ("deletedAt" IS NULL)`,
     why: "prompts looked up by text ignoring case, among live prompts (lib/prompts/prompts.ts findPromptsByText)",
   },
+  {
+    table: "checks",
+    name: "checks_unfinished_idx",
+    definition: `USING btree (id) WHERE ("finishedAt" IS NULL)`,
+    why: "checks left unfinished by a worker that stopped before finishing them (lib/captures/lifecycle/transition.ts finishStaleChecks)",
+  },
 ];
 
 export async function readDatamodel(schemaPath = "prisma/schema.prisma"): Promise<Datamodel> {

@@ -74,7 +74,7 @@ export async function retryCaptures(tx: Tx, actor: LifecycleActor, holds: Map<st
     WHERE c.id = v.id`;
   const effects = new Effects().enqueue(ids);
   for (const m of moved) {
-    effects.check(m.checkId, { holdMicros: BigInt(holds.get(m.id)!.micros), cancelRequested: false });
+    effects.check(m.checkId, { cancelRequested: false, reopened: true });
     effects.event({ workspaceId: actor.workspaceId, checkId: m.checkId, captureId: m.id, kind: "capture_retried", ...actorFields(actor) });
   }
   await applyEffects(tx, effects);

@@ -1,7 +1,7 @@
 import "server-only";
 import { reserveCall } from "@/lib/billing/budget";
 import { pausePoint } from "@/lib/captures/lifecycle/pause-points";
-import { Effects, applyEffects, guardedUpdate, inTransaction, slotWaitLock, type Tx } from "@/lib/captures/lifecycle/transition";
+import { guardedUpdate, inTransaction, slotWaitLock, type Tx } from "@/lib/captures/lifecycle/transition";
 import { postponeIn } from "@/lib/captures/lifecycle/waiting";
 import { WAITING_STATUSES, isWaiting } from "@/lib/captures/states";
 import { env } from "@/lib/config/env";
@@ -58,7 +58,7 @@ export async function claimCapture(request: ClaimRequest): Promise<ClaimResult> 
       const delayMs = breaker.openForMs !== null && breaker.openForMs > 0 ? breaker.openForMs : connection.breakerOpenSeconds * 1000;
       return { kind: "breaker_open", delayMs: Math.max(1000, delayMs) } as const;
     }
-    // Capture first, then its slot, its check, then the budget (the lock order of every transition).
+    // Capture first, then its slot, the budget, the check (the lock order of every transition).
     const [capture] = await tx.$queryRaw<{ status: string; cancelRequested: boolean; checkId: string; workspaceId: string }[]>`
       SELECT status::text AS status, "cancelRequestedAt" IS NOT NULL AS "cancelRequested", "checkId", "workspaceId"
       FROM captures WHERE id = ${captureId}::uuid FOR UPDATE`;
@@ -77,8 +77,6 @@ export async function claimCapture(request: ClaimRequest): Promise<ClaimResult> 
       await pausePoint("claim:no-slot-before-commit", { tx, captureId });
       return { kind: "busy" } as const;
     }
-    await tx.$queryRaw`SELECT 1 FROM checks WHERE id = ${capture.checkId}::uuid FOR NO KEY UPDATE`;
-
     const reserved = await reserveCall(tx, { workspaceId: capture.workspaceId, connectionId: connection.connectionId, worstMicros: request.worstCaseMicros });
     if (!("period" in reserved)) {
       // Rolls the slot back with the rest: the slot row is only written, not committed.
@@ -102,7 +100,8 @@ export async function claimCapture(request: ClaimRequest): Promise<ClaimResult> 
       SELECT gen_random_uuid(), c."workspaceId", c.id, c."attemptCount", ${runToken}::uuid, ${request.workerId}, clock_timestamp(), ${request.worstCaseMicros}, ${period}::date
       FROM captures c WHERE c.id = ${captureId}::uuid
       RETURNING number`;
-    await applyEffects(tx, new Effects().check(capture.checkId));
+    // The check's row is written by its first claim only (the condition fails at once after it).
+    await tx.$executeRaw`UPDATE checks SET status = 'running', "updatedAt" = now() WHERE id = ${capture.checkId}::uuid AND status = 'queued'`;
     await pausePoint("claim:before-commit", { tx, captureId });
     return { kind: "claimed", attemptNumber: attempt!.number } as const;
   });

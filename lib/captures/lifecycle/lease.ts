@@ -66,7 +66,7 @@ export async function expireAttempt(runToken: string, reason: ExpireReason): Pro
       costIsEstimate: true,
       latencyMs: Math.max(0, run.latencyMs),
     });
-    const effects = new Effects().check(run.checkId).call(closed, run.checkId);
+    const effects = new Effects().call(closed);
     // The capture moved on without closing this attempt (it cannot; if it did, the attempt must
     // not stay open for ever): its money is settled all the same, and that is all.
     if (!moved) {

@@ -26,9 +26,11 @@ export type PausePoint =
   /** Sweeper: dead workers' attempts found, nothing changed yet. */
   | "sweep:after-read"
   /** Cancel: captures locked, nothing changed yet. */
-  | "cancel:after-lock";
+  | "cancel:after-lock"
+  /** A transition that ended a capture committed; its check is about to be looked at. */
+  | "finish:before";
 
-export type PauseContext = { tx?: Prisma.TransactionClient; captureId?: string };
+export type PauseContext = { tx?: Prisma.TransactionClient; captureId?: string; checkId?: string };
 type Hook = (context: PauseContext) => Promise<void> | void;
 
 const registry = globalThis as unknown as { beaconPauseHooks?: Map<PausePoint, Hook> };

@@ -3,7 +3,7 @@ import { jobCatalog } from "@/lib/jobs/catalog";
 import { CANCEL_SET } from "@/lib/captures/lifecycle/admin";
 import { REPAIR_EVENT } from "@/lib/captures/lifecycle/lease";
 import { Effects, applyEffects, cancelAware, closeAttempt, guardedUpdate, inTransaction, settleMoved, type Moved, type Tx } from "@/lib/captures/lifecycle/transition";
-import { TERMINAL_STATUSES, UNFINISHED_STATUSES, WAITING_STATUSES } from "@/lib/captures/states";
+import { TERMINAL_STATUSES, WAITING_STATUSES } from "@/lib/captures/states";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 // The repair pass (part of every worker's maintenance, and `npm run beacon -- doctor`): finds
@@ -20,8 +20,6 @@ export const REPAIR_KINDS = [
   "waiting_without_job",
   "hold_on_finished_capture",
   "slot_of_capture_not_running",
-  "check_counts_drift",
-  "check_status_stale",
   "budget_drift",
 ] as const;
 export type RepairKind = (typeof REPAIR_KINDS)[number] | "abandoned_attempt";
@@ -30,7 +28,6 @@ export type RepairReport = Partial<Record<RepairKind, number>>;
 
 const WAITING = Prisma.sql`${[...WAITING_STATUSES]}::"CaptureStatus"[]`;
 const TERMINAL = Prisma.sql`${[...TERMINAL_STATUSES]}::"CaptureStatus"[]`;
-const UNFINISHED = Prisma.sql`${[...UNFINISHED_STATUSES]}::"CaptureStatus"[]`;
 const CAPTURE_KEY_PREFIX = jobCatalog.capture.jobKey({ captureId: "" });
 
 function logged(effects: Effects, moved: Pick<Moved, "workspaceId" | "checkId" | "id">, kind: RepairKind, data: Record<string, string | number | null> = {}) {
@@ -91,7 +88,7 @@ const repairs: Record<(typeof REPAIR_KINDS)[number], Repair> = {
       const closed = await closeAttempt(tx, row.runToken, { outcome: "unknown", reason: "abandoned", errorClass: "unknown", costMicros: 0, costIsEstimate: true, latencyMs: 0 });
       if (!closed) continue;
       repaired++;
-      effects.call(closed, row.checkId);
+      effects.call(closed);
       logged(effects, { id: row.captureId, checkId: row.checkId, workspaceId: row.workspaceId }, "open_attempt_of_moved_capture", { runToken: row.runToken });
     }
     await applyEffects(tx, effects);
@@ -136,45 +133,6 @@ const repairs: Record<(typeof REPAIR_KINDS)[number], Repair> = {
       logged(effects, f, "slot_of_capture_not_running", { slot: f.slot });
       effects.slotsFreedOn.set(f.connectionId, (effects.slotsFreedOn.get(f.connectionId) ?? 0) + 1);
     }
-    await applyEffects(tx, effects);
-    return found.length;
-  },
-
-  /** An unfinished check whose counts disagree with its captures: recount them. */
-  async check_counts_drift(tx) {
-    const found = await tx.$queryRaw<{ id: string; workspaceId: string }[]>`
-      SELECT ch.id, ch."workspaceId" FROM checks ch
-      CROSS JOIN LATERAL (
-        SELECT count(*) FILTER (WHERE status = ANY(${WAITING}))::int AS queued, count(*) FILTER (WHERE status = 'running')::int AS running,
-               count(*) FILTER (WHERE status = 'succeeded')::int AS succeeded, count(*) FILTER (WHERE status = 'failed')::int AS failed,
-               count(*) FILTER (WHERE status = 'cancelled')::int AS cancelled
-        FROM captures WHERE "checkId" = ch.id) n
-      WHERE ch.status IN ('queued', 'running')
-        AND (n.queued, n.running, n.succeeded, n.failed, n.cancelled) <> (ch."queuedCount", ch."runningCount", ch."succeededCount", ch."failedCount", ch."cancelledCount")
-      LIMIT 100`;
-    const effects = new Effects();
-    for (const check of found) {
-      await tx.$executeRaw`
-        UPDATE checks ch SET "queuedCount" = n.queued, "runningCount" = n.running, "succeededCount" = n.succeeded, "failedCount" = n.failed, "cancelledCount" = n.cancelled
-        FROM (SELECT count(*) FILTER (WHERE status = ANY(${WAITING}))::int AS queued, count(*) FILTER (WHERE status = 'running')::int AS running,
-                     count(*) FILTER (WHERE status = 'succeeded')::int AS succeeded, count(*) FILTER (WHERE status = 'failed')::int AS failed,
-                     count(*) FILTER (WHERE status = 'cancelled')::int AS cancelled
-              FROM captures WHERE "checkId" = ${check.id}::uuid) n
-        WHERE ch.id = ${check.id}::uuid`;
-      effects.check(check.id).event({ workspaceId: check.workspaceId, checkId: check.id, kind: REPAIR_EVENT, data: { kind: "check_counts_drift" } });
-    }
-    await applyEffects(tx, effects);
-    return found.length;
-  },
-
-  /** An unfinished check none of whose captures is unfinished: its status was not derived. */
-  async check_status_stale(tx) {
-    const found = await tx.$queryRaw<{ id: string; workspaceId: string }[]>`
-      SELECT ch.id, ch."workspaceId" FROM checks ch
-      WHERE ch.status IN ('queued', 'running') AND NOT EXISTS (SELECT 1 FROM captures c WHERE c."checkId" = ch.id AND c.status = ANY(${UNFINISHED}))
-      LIMIT 100`;
-    const effects = new Effects();
-    for (const check of found) effects.check(check.id).event({ workspaceId: check.workspaceId, checkId: check.id, kind: REPAIR_EVENT, data: { kind: "check_status_stale" } });
     await applyEffects(tx, effects);
     return found.length;
   },

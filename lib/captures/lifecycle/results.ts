@@ -72,7 +72,7 @@ export async function succeedCapture(captureId: string, runToken: string, result
       costIsEstimate: false,
       latencyMs: result.latencyMs,
     });
-    effects.check(moved.checkId).call(closed, moved.checkId);
+    effects.call(closed);
     if (moved.status === "succeeded") {
       const ws = moved.workspaceId;
       await tx.mention.createMany({ data: result.mentions.map((m) => ({ ...m, workspaceId: ws, captureId })) });
@@ -124,7 +124,7 @@ export async function failCapture(captureId: string, runToken: string, failure: 
     if (!moved) return { kind: "lost" } as const;
     const effects = new Effects();
     const closed = await closeAttempt(tx, runToken, failure.attempt);
-    effects.check(moved.checkId).call(closed, moved.checkId);
+    effects.call(closed);
     if (moved.status === "retry_wait") effects.enqueue([captureId], failure.delayMs ?? 0);
     if (moved.status === "queued") effects.enqueue([captureId]);
     for (const event of failure.events ?? []) effects.event({ workspaceId: moved.workspaceId, checkId: moved.checkId, captureId, kind: event.kind, data: event.data });

@@ -1,6 +1,8 @@
 import "server-only";
 import { releaseHolds, settleCall } from "@/lib/billing/budget";
-import { TRANSITIONS, deriveCheckStatus, isTerminal, type CaptureStatus, type CheckStatus, type TransitionName } from "@/lib/captures/states";
+import { pausePoint } from "@/lib/captures/lifecycle/pause-points";
+import { TRANSITIONS, UNFINISHED_STATUSES, deriveCheckStatus, isCheckFinished, isTerminal, type CaptureStatus, type CheckStatus, type TransitionName } from "@/lib/captures/states";
+import { checkTally } from "@/lib/checks/counts";
 import { db } from "@/lib/db/prisma";
 import { enqueueCaptureJobs } from "@/lib/jobs/enqueue";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -10,10 +12,10 @@ export type Tx = Prisma.TransactionClient;
 // The building blocks of every transition (see index.ts for the transitions themselves).
 //
 // Lock order, the same in every transaction that moves a capture, so that none can deadlock
-// against another: capture rows (by id when there are several) -> its slot row -> attempt row ->
-// check row -> budget row -> events and jobs. The triggers on captures give the slot back and
-// lock the check row right after the capture, which is why the check comes next and budget
-// writes come after refreshCheck. Captures locked later (woken ones) are taken SKIP LOCKED.
+// against another: capture rows (by id when there are several) -> its slot row (the trigger on
+// captures gives it back) -> attempt row -> budget row -> check row -> events and jobs. A
+// worker's transitions do not lock the check row at all (the first claim of a check excepted);
+// captures locked later (woken ones) are taken SKIP LOCKED.
 
 /** A capture a transition moved: its new status, and its budget hold (for release when terminal). */
 export type Moved = {
@@ -65,12 +67,20 @@ export const cancelAware = (next: CaptureStatus) =>
 type Hold = { workspaceId: string; period: Date; micros: bigint };
 type EventRow = { workspaceId: string; checkId: string; captureId?: string; kind: string; data?: Prisma.InputJsonValue; actorUserId?: string | null; actorApiKeyId?: string | null };
 
+/** What a person changes on a check besides its captures. */
+export type CheckFlags = { cancelRequested?: boolean; reopened?: boolean };
+
 /**
  * What a transition does besides moving captures, collected while it runs and applied at the end
- * by `applyEffects` in the lock order: checks (money and status), budget, events, jobs.
+ * by `applyEffects` in the lock order: budget, checks, events, jobs. A worker's transitions
+ * (claim, result, postpone) never write the check row; checks whose captures may all have
+ * finished are finished after the commit (see `inTransaction`).
  */
 export class Effects {
-  readonly checks = new Map<string, CheckMoney>();
+  /** Checks whose row is brought up to date in this transaction (people's actions, repairs). */
+  readonly checks = new Map<string, CheckFlags>();
+  /** Checks one of whose captures ended: finished after the commit if none is left. */
+  readonly finishing = new Set<string>();
   readonly holdsToRelease: Hold[] = [];
   readonly callsToSettle: ClosedAttempt[] = [];
   readonly events: EventRow[] = [];
@@ -80,21 +90,14 @@ export class Effects {
   /** Connections where captures left `running` (their slots were given back), with how many. */
   readonly slotsFreedOn = new Map<string, number>();
 
-  check(checkId: string, money: CheckMoney = {}): this {
-    const current = this.checks.get(checkId) ?? {};
-    this.checks.set(checkId, {
-      releaseMicros: (current.releaseMicros ?? 0n) + (money.releaseMicros ?? 0n),
-      holdMicros: (current.holdMicros ?? 0n) + (money.holdMicros ?? 0n),
-      chargeMicros: (current.chargeMicros ?? 0n) + (money.chargeMicros ?? 0n),
-      cancelRequested: money.cancelRequested ?? current.cancelRequested,
-    });
+  check(checkId: string, flags: CheckFlags = {}): this {
+    this.checks.set(checkId, { ...this.checks.get(checkId), ...flags });
     return this;
   }
 
-  call(closed: ClosedAttempt | null, checkId: string): this {
+  call(closed: ClosedAttempt | null): this {
     if (!closed) return this;
     this.callsToSettle.push(closed);
-    this.check(checkId, { chargeMicros: closed.charged });
     if (closed.reserved > closed.charged) this.moneyFreedIn.add(closed.workspaceId);
     return this;
   }
@@ -113,35 +116,42 @@ export class Effects {
 /**
  * What every transition that moved captures owes besides the move: the budget holds of those
  * that ended are released (they cost what their attempts were charged; the hold was only for
- * admission), and the slots of those that left `running` are noted, to wake captures waiting for
- * one (the trigger on captures gave the slots back). The capture rows are already locked.
+ * admission), their checks are looked at after the commit, and the slots of those that left
+ * `running` are noted, to wake captures waiting for one (the trigger on captures gave the slots
+ * back). The capture rows are already locked.
  */
 export async function settleMoved(tx: Tx, moved: Moved[], effects: Effects): Promise<void> {
   for (const m of moved) {
     if (m.fromStatus === "running" && m.status !== "running") effects.slotsFreedOn.set(m.connectionId, (effects.slotsFreedOn.get(m.connectionId) ?? 0) + 1);
+    if (isTerminal(m.status)) effects.finishing.add(m.checkId);
   }
   const ended = moved.filter((m) => isTerminal(m.status) && m.hold > 0n);
   if (!ended.length) return;
   await tx.$executeRaw`UPDATE captures SET "reservedMicros" = 0 WHERE id = ANY(${ended.map((m) => m.id)}::uuid[])`;
   for (const m of ended) {
-    effects.check(m.checkId, { releaseMicros: m.hold });
     if (m.holdPeriod) effects.holdsToRelease.push({ workspaceId: m.workspaceId, period: m.holdPeriod, micros: m.hold });
     effects.moneyFreedIn.add(m.workspaceId);
   }
 }
 
-/** Applies what a transition collected, in the lock order: checks, budget, events, jobs. */
+/** Applies what a transition collected, in the lock order: budget, checks, events, jobs. */
 export async function applyEffects(tx: Tx, effects: Effects): Promise<Map<string, CheckStatus>> {
-  const statuses = new Map<string, CheckStatus>();
-  for (const checkId of [...effects.checks.keys()].sort()) statuses.set(checkId, await refreshCheck(tx, checkId, effects.checks.get(checkId)));
   await releaseHolds(tx, effects.holdsToRelease);
   for (const call of effects.callsToSettle) {
     await settleCall(tx, { workspaceId: call.workspaceId, connectionId: call.connectionId, period: call.period, reservedMicros: call.reserved, chargeMicros: call.charged });
   }
+  const statuses = new Map<string, CheckStatus>();
+  for (const checkId of [...effects.checks.keys()].sort()) statuses.set(checkId, await syncCheck(tx, checkId, effects.checks.get(checkId)));
   if (effects.events.length) await tx.event.createMany({ data: effects.events });
   for (const job of effects.jobs) await enqueueCaptureJobs(tx, { captureIds: job.captureIds }, job.delayMs);
   for (const workspaceId of effects.moneyFreedIn) await wakeBudgetWaiters(tx, workspaceId, WAKE_ON_FREED_MONEY);
   for (const [connectionId, freed] of effects.slotsFreedOn) await handOnSlots(tx, connectionId, freed);
+  const finishing = [...effects.finishing].filter((id) => !effects.checks.has(id));
+  if (finishing.length) {
+    const afterCommit = pendingFinishes.get(tx);
+    if (!afterCommit) throw new Error("a transition that ends captures must run in inTransaction, which finishes their checks after the commit");
+    for (const checkId of finishing) afterCommit.add(checkId);
+  }
   return statuses;
 }
 
@@ -178,6 +188,7 @@ async function handOnSlots(tx: Tx, connectionId: string, freed: number): Promise
              WHERE s."connectionId" = ${connectionId}::uuid AND s."captureId" IS NULL AND s.slot < pc."maxConcurrency") <= ${freed}`;
   }
 }
+
 
 /** Captures woken when a call or capture frees money; the rest wake on their own recheck. */
 const WAKE_ON_FREED_MONEY = 4;
@@ -233,46 +244,85 @@ export async function closeAttempt(tx: Tx, runToken: string, facts: AttemptClose
   return row ? { ...row, charged: BigInt(facts.costMicros) } : null;
 }
 
-export type CheckMoney = { releaseMicros?: bigint; holdMicros?: bigint; chargeMicros?: bigint; cancelRequested?: boolean };
-
 /**
- * Brings a check up to date after its captures moved: its money (holds released or taken,
- * attempts charged) and its status, derived from the capture counts the trigger keeps
- * (migration 20261129150000). Locks the check row (FOR NO KEY UPDATE, which does not conflict
- * with the KEY SHARE locks of events referencing it).
+ * Brings a check's row up to date with its captures, under its lock (FOR NO KEY UPDATE, which
+ * does not conflict with the KEY SHARE locks of events referencing it): a person's cancel
+ * request or retry, then its status derived from its captures' counts; when none is left
+ * unfinished, it finishes (finishedAt, and what its attempts cost in chargedMicros).
  */
-export async function refreshCheck(tx: Tx, checkId: string, money: CheckMoney = {}): Promise<CheckStatus> {
-  const [check] = await tx.$queryRaw<
-    { status: CheckStatus; cancelRequested: boolean; finished: boolean; queued: number; running: number; succeeded: number; failed: number; cancelled: number; total: number }[]
-  >`
+export async function syncCheck(tx: Tx, checkId: string, flags: CheckFlags = {}): Promise<CheckStatus> {
+  const cancel = flags.cancelRequested ?? null;
+  const [check] = await tx.$queryRaw<{ status: CheckStatus; cancelRequested: boolean; finished: boolean }[]>`
     UPDATE checks SET
-      "reservedMicros" = "reservedMicros" + ${money.holdMicros ?? 0n} - ${money.releaseMicros ?? 0n},
-      "chargedMicros" = "chargedMicros" + ${money.chargeMicros ?? 0n},
-      "cancelRequestedAt" = CASE WHEN ${money.cancelRequested ?? null}::boolean IS NULL THEN "cancelRequestedAt"
-                                 WHEN ${money.cancelRequested ?? null}::boolean THEN coalesce("cancelRequestedAt", now()) ELSE NULL END
+      "cancelRequestedAt" = CASE WHEN ${cancel}::boolean IS NULL THEN "cancelRequestedAt"
+                                 WHEN ${cancel}::boolean THEN coalesce("cancelRequestedAt", now()) ELSE NULL END
     WHERE id = ${checkId}::uuid
-    RETURNING status, "cancelRequestedAt" IS NOT NULL AS "cancelRequested", "finishedAt" IS NOT NULL AS finished,
-              "queuedCount" AS queued, "runningCount" AS running, "succeededCount" AS succeeded, "failedCount" AS failed,
-              "cancelledCount" AS cancelled, "totalCaptures" AS total`;
+    RETURNING status, "cancelRequestedAt" IS NOT NULL AS "cancelRequested", "finishedAt" IS NOT NULL AS finished`;
   if (!check) throw new Error(`check ${checkId} not found`);
-  const status = deriveCheckStatus(check, check.cancelRequested);
-  const terminal = !["queued", "running"].includes(status);
-  if (status !== check.status || terminal !== check.finished) {
+  const status = deriveCheckStatus(await checkTally(checkId, tx), check.cancelRequested);
+  const finished = isCheckFinished(status);
+  if (status !== check.status || finished !== check.finished || (finished && flags.reopened)) {
     await tx.$executeRaw`
-      UPDATE checks SET status = ${status}::"CheckStatus", "finishedAt" = CASE WHEN ${terminal} THEN coalesce("finishedAt", now()) END, "updatedAt" = now()
+      UPDATE checks SET status = ${status}::"CheckStatus", "finishedAt" = CASE WHEN ${finished} THEN coalesce("finishedAt", now()) END,
+        "chargedMicros" = CASE WHEN ${finished}
+          THEN (SELECT coalesce(sum(a."costMicros"), 0) FROM attempts a JOIN captures c ON c.id = a."captureId" WHERE c."checkId" = ${checkId}::uuid)
+          ELSE "chargedMicros" END,
+        "updatedAt" = now()
       WHERE id = ${checkId}::uuid`;
   }
   return status;
 }
 
 /**
+ * A capture of the check ended: if none is left unfinished and the check has not finished,
+ * finish it. Run after the transition committed, so that of several captures ending at once
+ * the last to commit sees all the others ended (inside their transactions none would see the
+ * others' uncommitted ends). A process that dies between the two leaves the check to the
+ * maintenance pass (finishStaleChecks).
+ */
+export async function finishCheckIfDone(checkId: string): Promise<void> {
+  await pausePoint("finish:before", { checkId });
+  const [probe] = await db().$queryRaw<{ done: boolean }[]>`
+    SELECT ch."finishedAt" IS NULL AND NOT EXISTS (
+             SELECT 1 FROM captures c WHERE c."checkId" = ch.id AND c.status = ANY(${[...UNFINISHED_STATUSES]}::"CaptureStatus"[])) AS done
+    FROM checks ch WHERE ch.id = ${checkId}::uuid`;
+  if (probe?.done) await inTransaction((tx) => syncCheck(tx, checkId));
+}
+
+/** Checks whose captures all ended but that did not finish (see finishCheckIfDone): finish them. */
+export async function finishStaleChecks(): Promise<number> {
+  const stale = await db().$queryRaw<{ id: string }[]>`
+    SELECT ch.id FROM checks ch
+    WHERE ch."finishedAt" IS NULL
+      AND NOT EXISTS (SELECT 1 FROM captures c WHERE c."checkId" = ch.id AND c.status = ANY(${[...UNFINISHED_STATUSES]}::"CaptureStatus"[]))
+    LIMIT 500`;
+  for (const { id } of stale) await inTransaction((tx) => syncCheck(tx, id));
+  return stale.length;
+}
+
+/** Checks to finish after the commit of the transaction (applyEffects fills it). */
+const pendingFinishes = new WeakMap<Tx, Set<string>>();
+
+/**
  * Runs a transition's transaction, again when PostgreSQL picked it as a deadlock victim or a
- * serialization failure (a transition is all or nothing, so running it again is safe).
+ * serialization failure (a transition is all or nothing, so running it again is safe). After
+ * the commit, finishes the checks whose captures it ended, if nothing else is left
+ * (a failure there is left to the maintenance pass: the transition itself has committed).
  */
 export async function inTransaction<T>(work: (tx: Tx) => Promise<T>, options: { timeout?: number } = {}): Promise<T> {
+  const finishing = new Set<string>();
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db().$transaction(work, { timeout: options.timeout ?? 20_000, maxWait: 15_000 });
+      const result = await db().$transaction(
+        (tx) => {
+          finishing.clear();
+          pendingFinishes.set(tx, finishing);
+          return work(tx);
+        },
+        { timeout: options.timeout ?? 20_000, maxWait: 15_000 },
+      );
+      for (const checkId of finishing) await finishCheckIfDone(checkId).catch(() => {});
+      return result;
     } catch (error) {
       if (!isRetryableConflict(error) || attempt >= 4) throw error;
       await new Promise((resolve) => setTimeout(resolve, 20 * attempt + Math.random() * 50));

@@ -20,7 +20,6 @@ export async function postponeIn(tx: Tx, captureId: string, wait: { waitingFor: 
                "finishedAt" = CASE WHEN c."cancelRequestedAt" IS NOT NULL THEN now() END`,
   );
   for (const m of moved) {
-    effects.check(m.checkId);
     if (m.status === "postponed") effects.enqueue([m.id], wait.delayMs);
   }
   await settleMoved(tx, moved, effects);
