@@ -184,7 +184,7 @@ async function main(): Promise<Results> {
   const throughput = await measureBeaconThroughput(url, fx, BENCH_PROMPTS);
   const throughputFailures = failuresSince(workers, marks);
   assertAlive(workers);
-  log("B: getCheckProgress of that check, one poller");
+  log("B: progress poll of that check, one poller");
   const largeProgress = await measureLargeCheckProgress(fx, throughput.checkId);
   await stopAll(workers);
   // A check that did not finish within its time limit must not run on in the next phase.
@@ -202,7 +202,7 @@ async function main(): Promise<Results> {
   assertAlive(workers);
   await fixtures.setProviderCaps(fx, 1);
   await idle("progress poll");
-  log("C: getCheckProgress, 50 pollers for 10 s, 40-capture check at cap 1");
+  log("C: progress poll, 50 pollers for 10 s, 40-capture check at cap 1");
   const progressPoll = await measureProgressPoll(fx, 10);
   assertAlive(workers);
   await stopAll(workers);
