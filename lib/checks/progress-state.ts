@@ -5,13 +5,23 @@
 import type { CaptureStatus, CheckStatus } from "@/lib/captures/states";
 import type { CheckCounts } from "@/lib/checks/counts";
 
+// What bounds a poll's answer, whatever the check's size: at most GRID_PAGE_CELLS cells of about
+// 90 bytes, GRID_PAGE_ROWS prompt texts of GRID_TEXT_CHARS, one error of GRID_ERROR_CHARS per
+// distinct error. A typical first page of a 2,000-capture check is about 10 KB; the worst case
+// (100 failed cells, each with a different long error, 25 long prompts, 20 providers) about 27 KB.
+
 /** At most this many capture cells on one page of the grid, and so in one poll's answer. */
 export const GRID_PAGE_CELLS = 100;
-/** Prompt texts and errors longer than this are cut in the grid (the capture dialog has them whole). */
+/** At most this many prompts (rows) on one page. */
+export const GRID_PAGE_ROWS = 25;
+/** Prompt texts longer than this are cut in the grid (the capture dialog has them whole). */
 export const GRID_TEXT_CHARS = 200;
+/** Errors longer than this are cut in the grid's cells (the capture dialog has them whole). */
+export const GRID_ERROR_CHARS = 100;
 
 /** Prompts per page: whole rows of providers × samples cells, at least one row. */
-export const rowsPerPage = (providers: number, samples: number) => Math.max(1, Math.floor(GRID_PAGE_CELLS / Math.max(1, providers * samples)));
+export const rowsPerPage = (providers: number, samples: number) =>
+  Math.min(GRID_PAGE_ROWS, Math.max(1, Math.floor(GRID_PAGE_CELLS / Math.max(1, providers * samples))));
 
 /** What changes while a check runs; sent with every answer. */
 export type ProgressHeader = {

@@ -7,6 +7,7 @@ import { db } from "@/lib/db/prisma";
 import { NotFoundError, UserError } from "@/lib/errors";
 import {
   encodeCells,
+  GRID_ERROR_CHARS,
   GRID_TEXT_CHARS,
   rowsPerPage,
   type GridCell,
@@ -46,7 +47,7 @@ const formatVersion = (v: Version) => `p1.${v.checkId}.${v.page}.${v.gridHash}.$
 
 const hashGrid = (grid: ProgressGrid) => createHash("sha256").update(JSON.stringify(grid)).digest("hex").slice(0, 16);
 
-const cut = (text: string | null) => (text !== null && text.length > GRID_TEXT_CHARS ? `${text.slice(0, GRID_TEXT_CHARS - 1)}…` : text);
+const cut = (text: string, chars: number) => (text.length > chars ? `${text.slice(0, chars - 1)}…` : text);
 
 type CellRow = {
   snapshot: string;
@@ -127,7 +128,7 @@ export async function checkProgress(workspaceId: string, checkId: string, reques
     pages,
     rowsPerPage: rows,
     totalPrompts: promptOrder.length,
-    prompts: pageIds.map((id) => cut(text.get(id) ?? "")!),
+    prompts: pageIds.map((id) => cut(text.get(id) ?? "", GRID_TEXT_CHARS)),
     providers: providers.map((p) => ({ name: p.name, model: p.model })),
   };
   const gridHash = hashGrid(grid);
@@ -146,7 +147,7 @@ export async function checkProgress(workspaceId: string, checkId: string, reques
       attemptCount: c.attemptCount,
       latencyMs: c.latencyMs,
       costMicros: Number(c.costMicros),
-      lastError: cut(c.lastError),
+      lastError: c.lastError === null ? null : cut(c.lastError, GRID_ERROR_CHARS),
       waitingFor: c.waitingFor,
     })),
   );
