@@ -13,6 +13,8 @@
 //      (one 2,000-capture check, at most 75 s)
 //   C. 2 workers x concurrency 8, simulator 1,000 ms: 32-capture wall time at cap 4 (3), then
 //      the progress poll (5) against a 40-capture check at cap 1, so that it runs for ~10 s
+//   D. memory (6): 1 worker x concurrency 50, simulator 10,000 ms, caps 50: the worker's RSS with
+//      50 captures streaming, and the web server's (`next start`, if built) under 50 pollers
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
@@ -188,6 +190,7 @@ async function main(): Promise<Results> {
   const { measureBareThroughput, measureBeaconThroughput } = await import("./measure/throughput");
   const { measureWallTime } = await import("./measure/wall-time");
   const { measureLargeCheckProgress, measureProgressPoll } = await import("./measure/progress-poll");
+  const { measureMemory } = await import("./measure/memory");
 
   const fx = await fixtures.prepareFixtures(BENCH_PROMPTS);
   const idle = async (what: string) => {
@@ -225,7 +228,7 @@ async function main(): Promise<Results> {
   const throughput = await measureBeaconThroughput(url, fx, BENCH_PROMPTS);
   const throughputFailures = failuresSince(workers, marks);
   assertAlive(workers);
-  log("B: getCheckProgress of that check, one poller");
+  log("B: progress poll of that check, one poller");
   const largeProgress = await measureLargeCheckProgress(fx, throughput.checkId);
   await stopAll(workers);
   // A check that did not finish within its time limit must not run on in the next phase.
@@ -243,10 +246,14 @@ async function main(): Promise<Results> {
   assertAlive(workers);
   await fixtures.setProviderCaps(fx, 1);
   await idle("progress poll");
-  log("C: getCheckProgress, 50 pollers for 10 s, 40-capture check at cap 1");
+  log("C: progress poll, 50 pollers for 10 s, 40-capture check at cap 1");
   const progressPoll = await measureProgressPoll(fx, 10);
   assertAlive(workers);
   await stopAll(workers);
+
+  await idle("memory");
+  log("D: memory: 1 worker × concurrency 50 with 50 streaming captures; the web server under 50 pollers");
+  const memory = await measureMemory(url, authSecret, fx, log);
   noteLoad("end");
 
   const cpus = os.cpus();
@@ -271,6 +278,7 @@ async function main(): Promise<Results> {
     createCheck,
     promptLookup,
     progressPoll: { ...progressPoll, workers: phaseC, largeCheck: largeProgress },
+    memory,
   };
 }
 

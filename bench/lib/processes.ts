@@ -58,6 +58,11 @@ export class BenchChild {
     this.waiters.forEach((waiter) => waiter(line));
   }
 
+  /** The node process itself (started without the tsx CLI in between). */
+  get pid(): number {
+    return this.child.pid!;
+  }
+
   output(): string {
     return this.lines.map((line) => `  [${this.name}] ${line}`).join("\n");
   }

@@ -2,7 +2,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { CreateCheckResult } from "../measure/create-check";
-import type { LargeProgressResult, ProgressPollResult } from "../measure/progress-poll";
+import { POLL_BYTES_GOAL, type LargeProgressResult, type PollBytes, type ProgressPollResult } from "../measure/progress-poll";
+import { WORKER_RSS_GOAL_MB, type MemoryResult } from "../measure/memory";
 import type { PromptLookupResult } from "../measure/prompt-lookup";
 import type { BareStartLatency, BeaconStartLatency } from "../measure/start-latency";
 import type { BareThroughput, BeaconThroughput } from "../measure/throughput";
@@ -25,11 +26,15 @@ export type Results = {
   createCheck: CreateCheckResult[];
   promptLookup: PromptLookupResult;
   progressPoll: ProgressPollResult & { workers: string; largeCheck: LargeProgressResult };
+  memory: MemoryResult;
 };
 
 const n = (v: number) => v.toLocaleString("en-US");
 const ms = (v: number) => `${n(v)} ms`;
 const medP95 = (s: { median: number; p95: number }) => `${ms(s.median)} / ${ms(s.p95)}`;
+const rss = (m: MemoryResult["worker"]["rss"]) => `peak ${n(m.peakMiB)} MiB (median ${n(m.medianMiB)}, idle ${n(m.idleMiB)}, VmHWM ${n(m.hwmMiB)})`;
+const kb = (bytes: number) => `${n(Math.round(bytes / 102.4) / 10)} KB`;
+const pollBytes = (b: PollBytes) => `${kb(b.first.max)} first poll (largest), ${kb(b.steady.median)} / ${kb(b.steady.max)} steady (median / largest) of JSON`;
 
 export function markdown(r: Results): string {
   const m = r.machine;
@@ -61,13 +66,25 @@ export function markdown(r: Results): string {
       "one scan per text before the index: 37 s (issue 9)",
     ],
     [
-      `getCheckProgress, ${poll.pollers} pollers each every ${poll.intervalMs / 1000} s for ${Math.round(poll.durationMs / 1000)} s, running ${poll.captures}-capture check (median / p95, n=${poll.polls})`,
-      `${medP95(poll.ms)}; payload ${n(poll.payloadBytes.max)} B of JSON`,
-      `one poller alone: ${medP95(poll.singlePollerMs)}`,
+      `Progress poll, ${poll.pollers} pollers each every ${poll.intervalMs / 1000} s for ${Math.round(poll.durationMs / 1000)} s, running ${poll.captures}-capture check (median / p95, n=${poll.polls})`,
+      `${medP95(poll.ms)}; ${pollBytes(poll.bytes)}`,
+      `goal ≤ ${kb(POLL_BYTES_GOAL)} per poll; one poller alone: ${medP95(poll.singlePollerMs)}`,
     ],
     [
-      `getCheckProgress, one poller, finished ${n(poll.largeCheck.captures)}-capture check (median / p95, n=${poll.largeCheck.polls})`,
-      `${medP95(poll.largeCheck.ms)}; payload ${n(poll.largeCheck.payloadBytes)} B of JSON`,
+      `Progress poll, one poller, finished ${n(poll.largeCheck.captures)}-capture check, first page then deltas (median / p95, n=${poll.largeCheck.polls / 2} each)`,
+      `${medP95(poll.largeCheck.firstMs)} first, ${medP95(poll.largeCheck.steadyMs)} steady; ${pollBytes(poll.largeCheck.bytes)}`,
+      `goal ≤ ${kb(POLL_BYTES_GOAL)} per poll; before deltas (issue 10): 663 KB, 43 ms p95`,
+    ],
+    [
+      `Worker RSS, 1 process × concurrency ${r.memory.worker.concurrency}, ${r.memory.worker.streamingAtOnce} captures streaming at once (simulator ${n(r.memory.worker.latencyMs)} ms)`,
+      rss(r.memory.worker.rss),
+      `goal ≤ ${WORKER_RSS_GOAL_MB} MB (${n(Math.round((WORKER_RSS_GOAL_MB * 1e6) / 2 ** 20))} MiB)`,
+    ],
+    [
+      "Web server RSS (`next start`) under 50 pollers of the check page over HTTP, same running check",
+      "skipped" in r.memory.server
+        ? `not measured: ${r.memory.server.skipped}`
+        : `${rss(r.memory.server.rss)}; ${n(r.memory.server.polls)} polls (${r.memory.server.errors} errors), ${medP95(r.memory.server.ms)}, largest answer ${kb(r.memory.server.bytes.max)} on the wire`,
       "—",
     ],
   ];

@@ -1,17 +1,23 @@
 "use server";
 import { z } from "zod";
-import { assertCan, canStartCheck } from "@/lib/auth/permissions";
+import { assertCan, canStartCheck, canView } from "@/lib/auth/permissions";
 import type { WorkspaceContext } from "@/lib/auth/session";
 import { fieldPaths, workspaceAction } from "@/lib/actions/safe-action";
 import { budgetStatus } from "@/lib/billing/budget";
 import { cancelCapture, cancelCheck, retryCaptures, type Caller } from "@/lib/checks/cancel-retry";
 import { createCheck, estimateCheck, hashRequest } from "@/lib/checks/create-check";
-import { getCaptureDetail, getCheckProgress, listChecks } from "@/lib/checks/queries";
+import { checkProgress } from "@/lib/checks/progress";
+import { getCaptureDetail, listChecks } from "@/lib/checks/queries";
 import { checkListQuerySchema, startCheckSchema } from "@/lib/checks/schemas";
 
 const caller = (ctx: WorkspaceContext): Caller => ({ workspaceId: ctx.workspace.id, userId: ctx.userId, role: ctx.role });
 const checkId = z.object({ checkId: z.uuid("Unknown check") });
 const captureId = z.object({ captureId: z.uuid("Unknown capture") });
+const progressQuery = checkId.extend({
+  page: z.number().int().min(1).max(100_000).default(1),
+  /** The `version` of the last answer for this page; omitted for a full answer. */
+  version: z.string().max(20_000).nullish(),
+});
 const estimateSchema = startCheckSchema.omit({ idempotencyKey: true });
 
 export const estimateCheckAction = workspaceAction.inputSchema(estimateSchema, fieldPaths).action(async ({ parsedInput, ctx }) => {
@@ -44,9 +50,11 @@ export const listChecksAction = workspaceAction
   .inputSchema(checkListQuerySchema, fieldPaths)
   .action(async ({ parsedInput, ctx }) => listChecks(ctx.workspace.id, parsedInput));
 
-export const checkProgressAction = workspaceAction
-  .inputSchema(checkId, fieldPaths)
-  .action(async ({ parsedInput, ctx }) => getCheckProgress(ctx.workspace.id, parsedInput.checkId));
+/** The check page's poll: what changed on one page of the grid since `version` (lib/checks/progress.ts). */
+export const checkProgressAction = workspaceAction.inputSchema(progressQuery, fieldPaths).action(async ({ parsedInput, ctx }) => {
+  assertCan(canView(ctx));
+  return checkProgress(ctx.workspace.id, parsedInput.checkId, parsedInput);
+});
 
 export const captureDetailAction = workspaceAction
   .inputSchema(captureId, fieldPaths)

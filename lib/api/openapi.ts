@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { createCheckBody } from "@/lib/api/schemas";
+import { createCheckBody, MAX_CAPTURES_PAGE } from "@/lib/api/schemas";
 import { API_KEY_SCOPE_DESCRIPTIONS, API_KEY_SCOPES, type ApiKeyScope } from "@/lib/api-keys/scopes";
 import { CHECK_STATUSES } from "@/lib/captures/states";
 import { connectionInputSchema, providerConfigInputSchema } from "@/lib/providers/schemas";
@@ -75,7 +75,21 @@ export const openApiDocument = {
         responses: { 200: ok("A page of checks"), ...errors },
       },
     },
-    "/api/v1/checks/{id}": { get: { summary: "A check with its progress and captures", ...needs("read"), parameters: [id], responses: { 200: ok("The check"), ...errors } } },
+    "/api/v1/checks/{id}": {
+      get: {
+        summary: "A check with its progress and a page of its captures",
+        description:
+          `\`check\` has the status, counts per status and cost. \`captures\` is one page of the check's captures, ordered by prompt id, provider and sample; ` +
+          `\`capturesPage\` says which (\`page\`, \`pageSize\`, \`total\`). The default page size, ${MAX_CAPTURES_PAGE}, is also the largest: checks up to that size come whole.`,
+        ...needs("read"),
+        parameters: [
+          id,
+          { name: "page", in: "query", schema: { type: "integer", minimum: 1, default: 1 } },
+          { name: "pageSize", in: "query", schema: { type: "integer", minimum: 1, maximum: MAX_CAPTURES_PAGE, default: MAX_CAPTURES_PAGE } },
+        ],
+        responses: { 200: ok("The check and a page of its captures"), ...errors },
+      },
+    },
     "/api/v1/checks/{id}/cancel": {
       post: {
         summary: "Cancel a check",

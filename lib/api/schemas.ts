@@ -39,3 +39,11 @@ export const listQuery = z.object({
 export const checksListQuery = listQuery.extend({
   status: z.enum(CHECK_STATUSES).optional(),
 });
+
+/** Largest page of a check's captures the API returns (a check has at most MAX_CAPTURES_PER_CHECK). */
+export const MAX_CAPTURES_PAGE = 1000;
+
+export const checkCapturesQuery = z.object({
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(MAX_CAPTURES_PAGE).default(MAX_CAPTURES_PAGE),
+});

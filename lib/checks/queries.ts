@@ -1,26 +1,15 @@
 import "server-only";
 import type { CheckStatus } from "@/lib/captures/states";
-import { checkTallies, checkTally, type CheckTally } from "@/lib/checks/counts";
+import { checkTallies, checkTally, countsOf, type CheckTally } from "@/lib/checks/counts";
+import { startedBy, userNames } from "@/lib/checks/started-by";
 import { db } from "@/lib/db/prisma";
 import { NotFoundError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
 
-async function userNames(ids: (string | null)[]): Promise<Map<string, string>> {
-  const unique = [...new Set(ids.filter((id): id is string => !!id))];
-  if (!unique.length) return new Map();
-  const users = await db().user.findMany({ where: { id: { in: unique } }, select: { id: true, name: true } });
-  return new Map(users.map((u) => [u.id, u.name]));
-}
+type CheckWithBrand = Prisma.CheckGetPayload<{ include: { brand: { select: { name: true } } } }>;
 
-/** Who started a check: a member (through the UI or their API key), an old API key with no member, or a schedule. */
-function startedBy(check: { startedById: string | null; apiKeyId: string | null }, names: Map<string, string>): string {
-  if (!check.startedById) return check.apiKeyId ? "API" : "schedule";
-  const name = names.get(check.startedById) ?? "a former member";
-  return check.apiKeyId ? `${name} (API key)` : name;
-}
-
-function checkSummary(check: Prisma.CheckGetPayload<{ include: { brand: { select: { name: true } } } }>, tally: CheckTally, names: Map<string, string>, spentMicros: bigint) {
+function checkSummary(check: CheckWithBrand, names: Map<string, string>, spentMicros: bigint, tally: CheckTally) {
   return {
     id: check.id,
     status: check.status as CheckStatus,
@@ -30,14 +19,7 @@ function checkSummary(check: Prisma.CheckGetPayload<{ include: { brand: { select
     createdAt: check.createdAt,
     finishedAt: check.finishedAt,
     samples: check.samples,
-    counts: {
-      total: check.totalCaptures,
-      queued: tally.queued,
-      running: tally.running,
-      succeeded: tally.succeeded,
-      failed: tally.failed,
-      cancelled: tally.cancelled,
-    },
+    counts: countsOf(tally),
     cancelRequested: check.cancelRequestedAt !== null,
     reservedMicros: Number(tally.reservedMicros),
     chargedMicros: Number(check.chargedMicros),
@@ -66,48 +48,63 @@ export async function listChecks(workspaceId: string, query: { status?: CheckSta
     WHERE c."checkId" = ANY(${ids}::uuid[]) GROUP BY c."checkId"`;
   const spentByCheck = new Map(spent.map((row) => [row.checkId, row.micros]));
   const [names, tallies] = await Promise.all([userNames(checks.map((c) => c.startedById)), checkTallies(ids)]);
-  return { items: checks.map((c) => checkSummary(c, tallies.get(c.id)!, names, spentByCheck.get(c.id) ?? 0n)), total, page: query.page, pageSize: query.pageSize };
+  return {
+    items: checks.map((c) => checkSummary(c, names, spentByCheck.get(c.id) ?? 0n, tallies.get(c.id)!)),
+    total,
+    page: query.page,
+    pageSize: query.pageSize,
+  };
 }
 
-/** Everything the check page shows; polled every second while the check runs. */
-export async function getCheckProgress(workspaceId: string, checkId: string) {
+/** A check with its counts and cost (the check page polls lib/checks/progress.ts instead). */
+export async function getCheckSummary(workspaceId: string, checkId: string): Promise<CheckSummary> {
   const check = await db().check.findFirst({ where: { id: checkId, workspaceId }, include: { brand: { select: { name: true } } } });
   if (!check) throw new NotFoundError("That check does not exist in this workspace.");
+  const [spent, names, tally] = await Promise.all([
+    db().attempt.aggregate({ where: { capture: { checkId } }, _sum: { costMicros: true } }),
+    userNames([check.startedById]),
+    checkTally(checkId),
+  ]);
+  return checkSummary(check, names, spent._sum.costMicros ?? 0n, tally);
+}
+
+/**
+ * One page of a check's captures for the REST API, by prompt, provider and sample (the order of
+ * the captures' unique index, so a page is an index range), with the prompt's text and the
+ * provider's name. Scoped to `workspaceId`; the caller authorizes and has read the check.
+ */
+export async function listCheckCaptures(workspaceId: string, checkId: string, query: { page: number; pageSize: number }) {
   const captures = await db().capture.findMany({
-    where: { checkId },
+    where: { checkId, workspaceId },
     select: {
       id: true,
-      promptId: true,
-      providerConfigId: true,
       sample: true,
       status: true,
       attemptCount: true,
       latencyMs: true,
       costMicros: true,
       lastError: true,
-      cancelRequestedAt: true,
       nextAttemptAt: true,
-      waitingFor: true,
+      prompt: { select: { id: true, text: true } },
+      providerConfig: { select: { name: true } },
     },
-    // A stable order: rows must not move while the check page polls.
-    orderBy: [{ sample: "asc" }, { promptId: "asc" }, { providerConfigId: "asc" }],
+    orderBy: [{ promptId: "asc" }, { providerConfigId: "asc" }, { sample: "asc" }],
+    skip: (query.page - 1) * query.pageSize,
+    take: query.pageSize,
   });
-  const [prompts, providers, spent, names, tally] = await Promise.all([
-    db().prompt.findMany({ where: { id: { in: [...new Set(captures.map((c) => c.promptId))] } }, select: { id: true, text: true }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] }),
-    db().providerConfig.findMany({ where: { id: { in: [...new Set(captures.map((c) => c.providerConfigId))] } }, select: { id: true, name: true, model: true }, orderBy: { name: "asc" } }),
-    db().attempt.aggregate({ where: { capture: { checkId } }, _sum: { costMicros: true } }),
-    userNames([check.startedById]),
-    checkTally(checkId),
-  ]);
-  return {
-    check: checkSummary(check, tally, names, spent._sum.costMicros ?? 0n),
-    prompts,
-    providers,
-    captures: captures.map((c) => ({ ...c, costMicros: Number(c.costMicros), cancelRequested: c.cancelRequestedAt !== null, cancelRequestedAt: undefined })),
-  };
+  return captures.map((c) => ({
+    id: c.id,
+    prompt: c.prompt,
+    provider: c.providerConfig.name,
+    sample: c.sample,
+    status: c.status,
+    attempts: c.attemptCount,
+    latencyMs: c.latencyMs,
+    costMicros: Number(c.costMicros),
+    lastError: c.lastError,
+    nextAttemptAt: c.nextAttemptAt,
+  }));
 }
-
-export type CheckProgress = Awaited<ReturnType<typeof getCheckProgress>>;
 
 export async function getCaptureDetail(workspaceId: string, captureId: string) {
   const capture = await db().capture.findFirst({

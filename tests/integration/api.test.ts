@@ -525,6 +525,26 @@ describe("reads", () => {
     }
   });
 
+  it("GET /checks/:id pages the captures: ?page=&pageSize= in the order of prompt, provider and sample, each capture once", async () => {
+    const prompts = [demo.promptIds[8]!, demo.promptIds[9]!, demo.promptIds[10]!];
+    const checkId = await startCheck({ prompts, providers: ["Claude", "Perplexity"] });
+    const path = `/api/v1/checks/${checkId}`;
+    const page = (query: string) => callRoute(getCheckRoute, { path: `${path}${query}`, apiKey: A.apiKey, params: { id: checkId } });
+
+    const whole = await page("");
+    expect(whole.body.capturesPage).toEqual({ page: 1, pageSize: 1000, total: 6 });
+    const parts = [await page("?pageSize=4"), await page("?page=2&pageSize=4"), await page("?page=3&pageSize=4")];
+    expect(parts.map((p) => p.body.captures.length)).toEqual([4, 2, 0]);
+    expect(parts[1]!.body.capturesPage).toEqual({ page: 2, pageSize: 4, total: 6 });
+    const ids = (result: ApiResult) => (result.body.captures as { id: string }[]).map((c) => c.id);
+    expect(parts.flatMap(ids)).toEqual(ids(whole));
+    const ordered = await db().capture.findMany({ where: { checkId }, orderBy: [{ promptId: "asc" }, { providerConfigId: "asc" }, { sample: "asc" }], select: { id: true } });
+    expect(ids(whole)).toEqual(ordered.map((c) => c.id));
+
+    expectApiError(await page("?pageSize=1001"), 400, { field: "pageSize" });
+    expectApiError(await page("?page=0"), 400, { field: "page" });
+  });
+
   it("GET /captures/:id of a queued capture: no answer, no attempts", async () => {
     const checkId = await startCheck({ prompts: [demo.promptIds[7]], providers: ["Gemini"] });
     const capture = (await capturesOf(checkId))[0]!;

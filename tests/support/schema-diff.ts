@@ -70,8 +70,31 @@ export async function readDatamodel(schemaPath = "prisma/schema.prisma"): Promis
   // CommonJS package: under vitest the functions sit on `default`.
   const internals = await import("@prisma/internals");
   const { getDMMF } = internals.default ?? internals;
-  const dmmf = await getDMMF({ datamodel: fs.readFileSync(schemaPath, "utf8") });
-  return dmmf.datamodel as unknown as Datamodel;
+  const text = fs.readFileSync(schemaPath, "utf8");
+  const dmmf = await getDMMF({ datamodel: text });
+  const datamodel = dmmf.datamodel as unknown as Datamodel;
+  for (const model of datamodel.models) model.fields.push(...unsupportedFields(text, model.name));
+  return datamodel;
+}
+
+/**
+ * Fields of `Unsupported("type")`, which Prisma leaves out of its DMMF, read from the schema's
+ * text: `name Unsupported("xid8")?` and an optional `@default(dbgenerated("expr"))`.
+ */
+function unsupportedFields(schema: string, modelName: string): DmmfField[] {
+  const body = new RegExp(`^model ${modelName} \\{([\\s\\S]*?)^\\}`, "m").exec(schema)?.[1] ?? "";
+  return [...body.matchAll(/^\s*(\w+)\s+Unsupported\("([^"]+)"\)(\?)?(.*)$/gm)].map(([, name, type, optional, rest]) => {
+    const generated = /@default\(dbgenerated\("([^"]*)"\)\)/.exec(rest ?? "")?.[1];
+    return {
+      name: name!,
+      kind: "unsupported",
+      type: type!,
+      isList: false,
+      isRequired: !optional,
+      hasDefaultValue: generated !== undefined,
+      default: generated === undefined ? undefined : { name: "dbgenerated", args: [generated] },
+    } as DmmfField;
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -85,7 +108,7 @@ const columnOf = (model: DmmfModel, fieldName: string) => {
 
 function columnType(field: DmmfField, enums: DmmfEnum[]): string {
   const list = field.isList ? "[]" : "";
-  if (field.kind === "unsupported") return ANY;
+  if (field.kind === "unsupported") return field.type;
   if (field.kind === "enum") {
     const e = enums.find((x) => x.name === field.type);
     return `enum ${e?.dbName ?? field.type}${list}`;

@@ -1,8 +1,9 @@
 "use client";
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { checkProgressAction, listChecksAction } from "@/lib/actions/checks";
 import { isCheckFinished, type CheckStatus } from "@/lib/captures/states";
-import { unwrap } from "@/lib/client/action-result";
+import { applyProgress, type ProgressState } from "@/lib/checks/progress-state";
+import { ActionFailure, unwrap } from "@/lib/client/action-result";
 
 export const checksKey = ["checks"] as const;
 export const checkKey = (id: string) => ["check", id] as const;
@@ -21,14 +22,29 @@ export function useChecksQuery(filters: CheckFilters) {
   });
 }
 
-/** Polls every second while the check is unfinished and stops when it is done. */
-export function useCheckQuery(checkId: string) {
+const checkPageKey = (id: string, page: number) => [...checkKey(id), page] as const;
+
+/**
+ * One page of the check's grid, polled every second while the check is unfinished. Each poll
+ * sends the version of the state this page already holds and gets what changed since then
+ * (lib/checks/progress.ts); a version the server refuses is dropped for a full answer.
+ */
+export function useCheckQuery(checkId: string, page: number) {
+  const queryClient = useQueryClient();
   return useQuery({
-    queryKey: checkKey(checkId),
-    queryFn: async () => unwrap(await checkProgressAction({ checkId })),
+    queryKey: checkPageKey(checkId, page),
+    queryFn: async (): Promise<ProgressState> => {
+      const held = queryClient.getQueryData<ProgressState>(checkPageKey(checkId, page));
+      try {
+        return applyProgress(held, unwrap(await checkProgressAction({ checkId, page, version: held?.version })));
+      } catch (error) {
+        if (!held || !(error instanceof ActionFailure) || error.code !== "invalid_version") throw error;
+        return applyProgress(undefined, unwrap(await checkProgressAction({ checkId, page })));
+      }
+    },
+    placeholderData: keepPreviousData,
     refetchInterval: (query) => (isFinished(query.state.data?.check.status) ? false : 1000),
   });
 }
 
-export type CheckProgressData = NonNullable<ReturnType<typeof useCheckQuery>["data"]>;
 export type CheckRow = NonNullable<ReturnType<typeof useChecksQuery>["data"]>["items"][number];

@@ -11,51 +11,14 @@ import { cancelCheckAction, retryFailedCapturesAction } from "@/lib/actions/chec
 import { canCancelCheck, type Role } from "@/lib/auth/permissions";
 import { formatMicros } from "@/lib/billing/money";
 import { unwrap } from "@/lib/client/action-result";
-import { captureStatusLabel } from "@/lib/captures/states";
-import { formatDuration, formatWhen } from "@/lib/client/format";
-import { checkKey, checksKey, isFinished, useCheckQuery, type CheckProgressData } from "../use-checks-query";
-
-type Capture = CheckProgressData["captures"][number];
-
-const cellTone: Record<string, string> = {
-  queued: "bg-slate-100 text-slate-500",
-  postponed: "bg-amber-50 text-amber-700",
-  retry_wait: "bg-amber-50 text-amber-700",
-  running: "bg-brand-50 text-brand-700 animate-pulse",
-  succeeded: "bg-emerald-50 text-emerald-700",
-  failed: "bg-red-50 text-red-700",
-  cancelled: "bg-slate-100 text-slate-400 line-through",
-};
-
-const symbol: Record<string, string> = { queued: "·", postponed: "⏸", retry_wait: "↻", running: "…", succeeded: "✓", failed: "✕", cancelled: "—" };
-
-const waitsForBudget = (capture: Capture) => capture.status === "postponed" && capture.waitingFor === "budget";
-
-function CaptureCell({ capture, onOpen }: { capture: Capture; onOpen: () => void }) {
-  const detail = [
-    captureStatusLabel(capture.status, capture.waitingFor),
-    capture.attemptCount > 1 ? `${capture.attemptCount} attempts` : null,
-    capture.latencyMs !== null ? formatDuration(capture.latencyMs) : null,
-    capture.costMicros ? formatMicros(capture.costMicros) : null,
-    capture.lastError,
-  ].filter(Boolean);
-  return (
-    <button
-      type="button"
-      onClick={onOpen}
-      title={detail.join(" · ")}
-      aria-label={`Sample ${capture.sample}: ${detail.join(", ")}`}
-      className={`flex min-w-14 flex-col items-center rounded px-2 py-1 text-xs font-medium ring-1 ring-inset ring-black/5 hover:ring-brand-500 ${cellTone[capture.status] ?? ""}`}
-    >
-      <span aria-hidden>{waitsForBudget(capture) ? "$" : symbol[capture.status]}</span>
-      <span className="tabular-nums text-[10px] opacity-80">{capture.latencyMs !== null ? formatDuration(capture.latencyMs) : capture.attemptCount > 1 ? `try ${capture.attemptCount}` : " "}</span>
-    </button>
-  );
-}
+import { formatWhen } from "@/lib/client/format";
+import { checkKey, checksKey, isFinished, useCheckQuery } from "../use-checks-query";
+import { CheckGrid } from "./check-grid";
 
 export function CheckPage({ checkId, me, canRetry }: { checkId: string; me: { userId: string; role: Role }; canRetry: boolean }) {
   const queryClient = useQueryClient();
-  const query = useCheckQuery(checkId);
+  const [page, setPage] = useState(1);
+  const query = useCheckQuery(checkId, page);
   const [open, setOpen] = useState<string | null>(null);
   const refresh = async () => {
     await queryClient.invalidateQueries({ queryKey: checkKey(checkId) });
@@ -80,24 +43,19 @@ export function CheckPage({ checkId, me, canRetry }: { checkId: string; me: { us
 
   if (query.isPending) return <Card className="p-8 text-center text-sm text-slate-500">Loading check…</Card>;
   if (query.isError) return <Card className="p-8 text-center text-sm text-red-600">{query.error.message}</Card>;
-  const { check, prompts, providers, captures } = query.data;
-  const byCell = new Map<string, Capture[]>();
-  for (const c of captures) {
-    const key = `${c.promptId}:${c.providerConfigId}`;
-    byCell.set(key, [...(byCell.get(key) ?? []), c]);
-  }
+  const { check, grid, cells } = query.data;
   const finished = isFinished(check.status);
-  const mayCancel = canCancelCheck(me, check);
+  const mayCancel = canCancelCheck(me, grid);
   const retryable = check.counts.failed + check.counts.cancelled;
-  const waitingForBudget = captures.filter(waitsForBudget).length;
+  const waitingForBudget = check.counts.waitingForBudget;
 
   return (
     <>
       <PageHeader
-        title={`${check.brand} check`}
+        title={`${grid.brand} check`}
         description={
           <>
-            Started {formatWhen(check.createdAt)} by {check.startedBy} · {check.counts.total} captures · {check.samples} sample(s) each ·{" "}
+            Started {formatWhen(grid.createdAt)} by {grid.startedBy} · {check.counts.total} captures · {grid.samples} sample(s) each ·{" "}
             <Link href="/checks" className="text-brand-700 hover:underline">all checks</Link>
           </>
         }
@@ -137,37 +95,7 @@ export function CheckPage({ checkId, me, canRetry }: { checkId: string; me: { us
         )}
         {!finished && <p className="mt-2 text-xs text-slate-500">Updates every second. You can close this tab; the check keeps running.</p>}
       </Card>
-      <Card className="overflow-x-auto">
-        <table className="min-w-full text-sm">
-          <thead className="bg-slate-50 text-left text-xs font-medium uppercase tracking-wide text-slate-500">
-            <tr>
-              <th scope="col" className="px-4 py-3">Prompt</th>
-              {providers.map((p) => (
-                <th key={p.id} scope="col" className="px-3 py-3 text-center">
-                  {p.name}
-                  <span className="block text-[10px] font-normal normal-case text-slate-400">{p.model}</span>
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {prompts.map((prompt) => (
-              <tr key={prompt.id}>
-                <th scope="row" className="max-w-md px-4 py-2 text-left font-normal text-slate-800">{prompt.text}</th>
-                {providers.map((provider) => (
-                  <td key={provider.id} className="px-3 py-2">
-                    <div className="flex justify-center gap-1">
-                      {(byCell.get(`${prompt.id}:${provider.id}`) ?? []).map((c) => (
-                        <CaptureCell key={c.id} capture={c} onOpen={() => setOpen(c.id)} />
-                      ))}
-                    </div>
-                  </td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </Card>
+      <CheckGrid grid={grid} cells={cells} onOpen={setOpen} onPage={setPage} />
       {open && <CaptureDetailDialog captureId={open} onClose={() => setOpen(null)} canCancel={mayCancel} canRetry={canRetry} />}
     </>
   );

@@ -2,7 +2,7 @@ import { apiRoute, ApiProblem, json, parseOrThrow, readJson, readQuery } from "@
 import { checksListQuery, createCheckBody } from "@/lib/api/schemas";
 import { assertCan, canEditTrackingSetup, canStartCheck, canView } from "@/lib/auth/permissions";
 import { createCheck, hashRequest } from "@/lib/checks/create-check";
-import { getCheckProgress, listChecks } from "@/lib/checks/queries";
+import { getCheckSummary, listChecks } from "@/lib/checks/queries";
 import { idempotencyKeySchema } from "@/lib/checks/schemas";
 
 export const dynamic = "force-dynamic";
@@ -29,7 +29,7 @@ export const POST = apiRoute(async ({ caller, request }) => {
     startedById: caller.userId,
     apiKeyId: caller.apiKeyId,
   });
-  const { check } = await getCheckProgress(caller.workspaceId, checkId);
+  const check = await getCheckSummary(caller.workspaceId, checkId);
   return json({ check }, { status: 202, headers: { location: `/api/v1/checks/${checkId}`, ...(replayed ? { "idempotent-replayed": "true" } : {}) } });
 });
 

@@ -1,0 +1,89 @@
+"use client";
+import { Card } from "@/components/ui/card";
+import { Pagination } from "@/components/ui/pagination";
+import { formatMicros } from "@/lib/billing/money";
+import { captureStatusLabel } from "@/lib/captures/states";
+import type { GridCell, ProgressGrid } from "@/lib/checks/progress-state";
+import { formatDuration } from "@/lib/client/format";
+
+const cellTone: Record<string, string> = {
+  queued: "bg-slate-100 text-slate-500",
+  postponed: "bg-amber-50 text-amber-700",
+  retry_wait: "bg-amber-50 text-amber-700",
+  running: "bg-brand-50 text-brand-700 animate-pulse",
+  succeeded: "bg-emerald-50 text-emerald-700",
+  failed: "bg-red-50 text-red-700",
+  cancelled: "bg-slate-100 text-slate-400 line-through",
+};
+
+const symbol: Record<string, string> = { queued: "·", postponed: "⏸", retry_wait: "↻", running: "…", succeeded: "✓", failed: "✕", cancelled: "—" };
+
+function CaptureCell({ capture, onOpen }: { capture: GridCell; onOpen: () => void }) {
+  const detail = [
+    captureStatusLabel(capture.status, capture.waitingFor),
+    capture.attemptCount > 1 ? `${capture.attemptCount} attempts` : null,
+    capture.latencyMs !== null ? formatDuration(capture.latencyMs) : null,
+    capture.costMicros ? formatMicros(capture.costMicros) : null,
+    capture.lastError,
+  ].filter(Boolean);
+  const waitsForBudget = capture.status === "postponed" && capture.waitingFor === "budget";
+  return (
+    <button
+      type="button"
+      onClick={onOpen}
+      title={detail.join(" · ")}
+      aria-label={`Sample ${capture.sample}: ${detail.join(", ")}`}
+      className={`flex min-w-14 flex-col items-center rounded px-2 py-1 text-xs font-medium ring-1 ring-inset ring-black/5 hover:ring-brand-500 ${cellTone[capture.status] ?? ""}`}
+    >
+      <span aria-hidden>{waitsForBudget ? "$" : symbol[capture.status]}</span>
+      <span className="tabular-nums text-[10px] opacity-80">{capture.latencyMs !== null ? formatDuration(capture.latencyMs) : capture.attemptCount > 1 ? `try ${capture.attemptCount}` : " "}</span>
+    </button>
+  );
+}
+
+/**
+ * One page of the check's grid: prompts are rows, providers columns, samples the cells in each.
+ * A page holds at most GRID_PAGE_CELLS cells (lib/checks/progress-state.ts), so a check of
+ * thousands of captures renders, and polls, a hundred at a time.
+ */
+export function CheckGrid({ grid, cells, onOpen, onPage }: { grid: ProgressGrid; cells: GridCell[]; onOpen: (captureId: string) => void; onPage: (page: number) => void }) {
+  const byCell = new Map<string, GridCell[]>();
+  for (const c of cells) {
+    const key = `${c.row}:${c.col}`;
+    byCell.set(key, [...(byCell.get(key) ?? []), c]);
+  }
+  return (
+    <Card className="overflow-x-auto">
+      <table className="min-w-full text-sm">
+        <thead className="bg-slate-50 text-left text-xs font-medium uppercase tracking-wide text-slate-500">
+          <tr>
+            <th scope="col" className="px-4 py-3">Prompt</th>
+            {grid.providers.map((p, col) => (
+              <th key={col} scope="col" className="px-3 py-3 text-center">
+                {p.name}
+                <span className="block text-[10px] font-normal normal-case text-slate-400">{p.model}</span>
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {grid.prompts.map((prompt, row) => (
+            <tr key={`${grid.page}:${row}`}>
+              <th scope="row" className="max-w-md px-4 py-2 text-left font-normal text-slate-800">{prompt}</th>
+              {grid.providers.map((_, col) => (
+                <td key={col} className="px-3 py-2">
+                  <div className="flex justify-center gap-1">
+                    {(byCell.get(`${row}:${col}`) ?? []).map((c) => (
+                      <CaptureCell key={c.id} capture={c} onOpen={() => onOpen(c.id)} />
+                    ))}
+                  </div>
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <Pagination page={grid.page} pageSize={grid.rowsPerPage} total={grid.totalPrompts} noun="prompts" label="Prompt pages" onPage={onPage} />
+    </Card>
+  );
+}

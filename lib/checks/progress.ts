@@ -1,0 +1,172 @@
+import "server-only";
+import { createHash } from "node:crypto";
+import type { CheckStatus } from "@/lib/captures/states";
+import { checkTally, countsOf } from "@/lib/checks/counts";
+import { startedBy, userNames } from "@/lib/checks/started-by";
+import { db } from "@/lib/db/prisma";
+import { NotFoundError, UserError } from "@/lib/errors";
+import {
+  encodeCells,
+  GRID_ERROR_CHARS,
+  GRID_TEXT_CHARS,
+  rowsPerPage,
+  type GridCell,
+  type ProgressAnswer,
+  type ProgressGrid,
+  type ProgressHeader,
+} from "@/lib/checks/progress-state";
+
+/** A version the server cannot use: malformed, or handed out for another check. */
+export class InvalidVersionError extends UserError {
+  override readonly code = "invalid_version";
+}
+
+// A version is "p1.<check id>.<page>.<grid hash>.<snapshot>": the page it was read for, a hash of
+// the grid the browser was given, and the pg_snapshot the cells were read under. It carries no
+// secret: what it names is the caller's own check, and a forged snapshot could only hide
+// changes from the forger's own page.
+type Version = { checkId: string; page: number; gridHash: string; snapshot: string };
+
+const SNAPSHOT = /^(\d{1,20}):(\d{1,20}):((?:\d{1,20}(?:,\d{1,20})*)?)$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+function parseVersion(text: string, checkId: string): Version {
+  const invalid = () => new InvalidVersionError("This progress version is not valid. Reload the page.", { field: "version" });
+  const [tag, id, page, gridHash, snapshot, ...rest] = text.split(".");
+  if (tag !== "p1" || rest.length || !id || !UUID.test(id) || !page || !/^[1-9]\d{0,6}$/.test(page) || !gridHash || !/^[0-9a-f]{16}$/.test(gridHash) || !snapshot) throw invalid();
+  const match = SNAPSHOT.exec(snapshot);
+  if (!match) throw invalid();
+  const [xmin, xmax] = [BigInt(match[1]!), BigInt(match[2]!)];
+  const xip = match[3] ? match[3].split(",").map(BigInt) : [];
+  if (xmin > xmax || xip.some((x) => x < xmin || x >= xmax)) throw invalid();
+  if (id !== checkId) throw new InvalidVersionError("This progress version belongs to another check.", { field: "version" });
+  return { checkId: id, page: Number(page), gridHash, snapshot };
+}
+
+const formatVersion = (v: Version) => `p1.${v.checkId}.${v.page}.${v.gridHash}.${v.snapshot}`;
+
+const hashGrid = (grid: ProgressGrid) => createHash("sha256").update(JSON.stringify(grid)).digest("hex").slice(0, 16);
+
+const cut = (text: string, chars: number) => (text.length > chars ? `${text.slice(0, chars - 1)}…` : text);
+
+type CellRow = {
+  snapshot: string;
+  full: boolean;
+  id: string | null;
+  promptId: string;
+  providerConfigId: string;
+  sample: number;
+  status: GridCell["status"];
+  attemptCount: number;
+  latencyMs: number | null;
+  costMicros: bigint;
+  lastError: string | null;
+  waitingFor: GridCell["waitingFor"];
+};
+
+/**
+ * The page's cells changed since `since` (all of them without it), and the snapshot they were
+ * read under, in ONE statement: pg_current_snapshot() is the statement's own snapshot, the one
+ * the scan of captures uses. A row is sent when the transaction that last changed its grid
+ * fields ("changedXid", migration 20261201120000) is not visible in `since`: it had not
+ * committed when that poll read, whether it started before or after. A `since` from the future
+ * (a database restored from a backup) gets everything.
+ */
+async function readCells(checkId: string, promptIds: string[], since: string | null) {
+  const rows = await db().$queryRaw<CellRow[]>`
+    SELECT s.snapshot::text AS snapshot, s.full, c.id, c."promptId", c."providerConfigId", c.sample, c.status,
+           c."attemptCount", c."latencyMs", c."costMicros", c."lastError", c."waitingFor"
+      FROM (SELECT pg_current_snapshot() AS snapshot,
+                   (${since}::pg_snapshot IS NULL OR pg_snapshot_xmax(${since}::pg_snapshot) > pg_snapshot_xmax(pg_current_snapshot())) AS full) s
+      LEFT JOIN captures c
+        ON c."checkId" = ${checkId}::uuid AND c."promptId" = ANY(${promptIds}::uuid[])
+       AND (s.full OR NOT pg_visible_in_snapshot(c."changedXid", ${since}::pg_snapshot))`;
+  const first = rows[0]!;
+  return { snapshot: first.snapshot, full: first.full, cells: rows.filter((r) => r.id !== null) };
+}
+
+/**
+ * The check page's poll: the check's counts and state always; the grid of `page` (prompt texts,
+ * providers, who started it) when the browser's copy differs from the version it sent; and the
+ * page's cells changed since that version (all of them without one, or for another page).
+ * Scoped to `workspaceId`; the caller authorizes.
+ */
+export async function checkProgress(workspaceId: string, checkId: string, request: { page: number; version?: string | null }): Promise<ProgressAnswer> {
+  const since = request.version ? parseVersion(request.version, checkId) : null;
+  const check = await db().check.findFirst({ where: { id: checkId, workspaceId }, include: { brand: { select: { name: true } } } });
+  if (!check) throw new NotFoundError("That check does not exist in this workspace.");
+
+  const [providers, promptOrder, tally, spent, names] = await Promise.all([
+    db().$queryRaw<{ id: string; name: string; model: string }[]>`
+      SELECT p.id, p.name, p.model FROM provider_configs p
+       WHERE p.id IN (SELECT "providerConfigId" FROM captures WHERE "checkId" = ${checkId}::uuid)
+       ORDER BY p.name, p.id`,
+    db().$queryRaw<{ id: string }[]>`
+      SELECT p.id FROM prompts p
+       WHERE p.id IN (SELECT "promptId" FROM captures WHERE "checkId" = ${checkId}::uuid)
+       ORDER BY p."createdAt", p.id`,
+    checkTally(checkId),
+    db().$queryRaw<{ micros: bigint | null }[]>`
+      SELECT sum(a."costMicros")::bigint AS micros FROM attempts a JOIN captures c ON c.id = a."captureId" WHERE c."checkId" = ${checkId}::uuid`,
+    userNames([check.startedById]),
+  ]);
+
+  const rows = rowsPerPage(providers.length, check.samples);
+  const pages = Math.max(1, Math.ceil(promptOrder.length / rows));
+  const page = Math.min(Math.max(1, request.page), pages);
+  const pageIds = promptOrder.slice((page - 1) * rows, page * rows).map((p) => p.id);
+  const texts = await db().prompt.findMany({ where: { id: { in: pageIds }, workspaceId }, select: { id: true, text: true } });
+  const text = new Map(texts.map((p) => [p.id, p.text]));
+
+  const grid: ProgressGrid = {
+    brand: check.brand.name,
+    startedBy: startedBy(check, names),
+    startedById: check.startedById,
+    createdAt: check.createdAt,
+    samples: check.samples,
+    page,
+    pages,
+    rowsPerPage: rows,
+    totalPrompts: promptOrder.length,
+    prompts: pageIds.map((id) => cut(text.get(id) ?? "", GRID_TEXT_CHARS)),
+    providers: providers.map((p) => ({ name: p.name, model: p.model })),
+  };
+  const gridHash = hashGrid(grid);
+  const samePage = since !== null && since.page === page;
+  const read = await readCells(checkId, pageIds, samePage ? since.snapshot : null);
+
+  const rowOf = new Map(pageIds.map((id, i) => [id, i]));
+  const colOf = new Map(providers.map((p, i) => [p.id, i]));
+  const { cells, errors } = encodeCells(
+    read.cells.map((c) => ({
+      id: c.id!,
+      row: rowOf.get(c.promptId)!,
+      col: colOf.get(c.providerConfigId)!,
+      sample: c.sample,
+      status: c.status,
+      attemptCount: c.attemptCount,
+      latencyMs: c.latencyMs,
+      costMicros: Number(c.costMicros),
+      lastError: c.lastError === null ? null : cut(c.lastError, GRID_ERROR_CHARS),
+      waitingFor: c.waitingFor,
+    })),
+  );
+  const header: ProgressHeader = {
+    id: check.id,
+    status: check.status as CheckStatus,
+    finishedAt: check.finishedAt,
+    cancelRequested: check.cancelRequestedAt !== null,
+    reservedMicros: Number(tally.reservedMicros),
+    chargedMicros: Number(check.chargedMicros),
+    spentMicros: Number(spent[0]?.micros ?? 0n),
+    counts: countsOf(tally),
+  };
+  return {
+    version: formatVersion({ checkId, page, gridHash, snapshot: read.snapshot }),
+    check: header,
+    ...(since?.gridHash === gridHash ? {} : { grid }),
+    full: read.full,
+    cells,
+    errors,
+  };
+}
