@@ -6,17 +6,27 @@ import { Prisma } from "@/lib/generated/prisma/client";
 
 type Tx = Prisma.TransactionClient;
 
-// A workspace's monthly budget (DESIGN.md "Money"), one `budget_periods` row per UTC month of the
-// DATABASE clock, so that web servers and workers on machines whose clocks disagree (or a check
-// created at midnight on the 1st) all count in the same month. Three sums:
+// A workspace's monthly budget (DESIGN.md "Money"), kept per UTC month of the DATABASE clock, so
+// that web servers and workers on machines whose clocks disagree (or a check created at midnight
+// on the 1st) all count in the same month. Three sums:
 //   reservedMicros  holds of unfinished captures: their expected cost, taken when a check is
 //                   created or retried (admission: charged + reserved + new <= budget)
 //   inFlightMicros  worst cases of the calls running now, taken before each call
 //   chargedMicros   what attempts cost (actual, or the estimate of an unknown or aborted call)
 // The hard cap is charged + inFlight <= budget: a call starts only if its worst case fits, and
 // it is charged at most that worst case. grant_spend_periods keeps the same two sums per
-// workspace, connection and month, capped by the grant's monthly limit. Only lib/captures/lifecycle calls the writers below,
-// inside its transitions, after the capture and check rows are locked (one lock order).
+// workspace, connection and month, capped by the grant's monthly limit.
+//
+// Each month's sums are spread over LEDGER_SHARDS rows (migration 20261130152000_ledger_shards),
+// because every claim and every result of a workspace writes them. Shard 0 is the admission row:
+// what adds to the sums (a hold, a call's worst case) locks it, then reads the totals over all
+// shards in a new statement (whose snapshot sees every addition that committed before), and adds
+// only what fits; additions take turns. What gives back (a result: the worst case leaves "in
+// flight", at most that much is charged, the hold is released) adds its deltas to one of the
+// other shards and waits for no claim. An addition that reads the totals while a result is
+// uncommitted sees more in use than there will be: the cap can only be too strict, never
+// exceeded. Only lib/captures/lifecycle calls the writers below, inside its transitions, last
+// (the lock order).
 
 /** The current month in the database's clock, as a `date`. */
 export const CURRENT_PERIOD = Prisma.sql`date_trunc('month', now() AT TIME ZONE 'UTC')::date`;
@@ -26,13 +36,17 @@ export class BudgetExceededError extends UserError {
   override readonly code = "budget_exceeded";
 }
 
+/** Rows per month and ledger: the admission row (0) and the rows results add to (1..). */
+export const LEDGER_SHARDS = 8;
+
 /** A monthly ledger with a limit: the workspace's budget, or its spend on one granted connection. */
-type Ledger = { table: Prisma.Sql; keyColumns: Prisma.Sql; keyValues: Prisma.Sql; limit: Prisma.Sql };
+type Ledger = { table: Prisma.Sql; keyColumns: Prisma.Sql; keyValues: Prisma.Sql; month: Prisma.Sql; limit: Prisma.Sql };
 
 const workspaceBudget = (workspaceId: string): Ledger => ({
   table: Prisma.raw("budget_periods"),
   keyColumns: Prisma.raw(`"workspaceId", "periodStart"`),
   keyValues: Prisma.sql`${workspaceId}::uuid, ${CURRENT_PERIOD}`,
+  month: Prisma.sql`"workspaceId" = ${workspaceId}::uuid AND "periodStart" = ${CURRENT_PERIOD}`,
   limit: Prisma.sql`(SELECT w."monthlyBudgetMicros" FROM workspaces w WHERE w.id = ${workspaceId}::uuid)`,
 });
 
@@ -40,24 +54,27 @@ const grantSpend = (workspaceId: string, connectionId: string): Ledger => ({
   table: Prisma.raw("grant_spend_periods"),
   keyColumns: Prisma.raw(`"connectionId", "workspaceId", "periodStart"`),
   keyValues: Prisma.sql`${connectionId}::uuid, ${workspaceId}::uuid, ${CURRENT_PERIOD}`,
+  month: Prisma.sql`"connectionId" = ${connectionId}::uuid AND "workspaceId" = ${workspaceId}::uuid AND "periodStart" = ${CURRENT_PERIOD}`,
   limit: Prisma.sql`(SELECT g."monthlySpendLimitMicros" FROM connection_grants g WHERE g."connectionId" = ${connectionId}::uuid AND g."workspaceId" = ${workspaceId}::uuid)`,
 });
 
 /**
- * Adds `amount` to this month's `column` of the ledger, atomically and only if `column` plus the
- * charged sum stays within its limit (no limit: always). Returns the month, or null when it did
- * not fit.
+ * Adds `amount` to this month's `column` of the ledger, only if `column` plus the charged sum,
+ * over all shards, stays within its limit (no limit: always). Returns the month, or null when it
+ * did not fit.
  */
 async function addWithinLimit(tx: Tx, ledger: Ledger, column: "reservedMicros" | "inFlightMicros", amount: number): Promise<Date | null> {
-  const { table, limit } = ledger;
+  const { table, month, limit } = ledger;
   const col = Prisma.raw(`"${column}"`);
+  // Take the month's admission row (made if need be): additions to this ledger take turns.
+  await tx.$executeRaw`
+    INSERT INTO ${table} (${ledger.keyColumns}, shard, "updatedAt") VALUES (${ledger.keyValues}, 0, now())
+    ON CONFLICT (${ledger.keyColumns}, shard) DO UPDATE SET "updatedAt" = now()`;
+  // A new statement, so a snapshot taken after the lock: it sees every addition committed before.
   const rows = await tx.$queryRaw<{ period: Date }[]>`
-    INSERT INTO ${table} (${ledger.keyColumns}, ${col}, "updatedAt")
-    SELECT ${ledger.keyValues}, ${amount}, now()
-    WHERE ${limit} IS NULL OR ${amount} <= ${limit}
-    ON CONFLICT (${ledger.keyColumns}) DO UPDATE
-      SET ${col} = ${table}.${col} + EXCLUDED.${col}, "updatedAt" = now()
-      WHERE ${limit} IS NULL OR ${table}."chargedMicros" + ${table}.${col} + EXCLUDED.${col} <= ${limit}
+    UPDATE ${table} SET ${col} = ${col} + ${amount}, "updatedAt" = now()
+    WHERE ${month} AND shard = 0
+      AND (${limit} IS NULL OR (SELECT sum(s."chargedMicros" + s.${col}) FROM ${table} s WHERE ${month}) + ${amount} <= ${limit})
     RETURNING "periodStart" AS period`;
   return rows[0]?.period ?? null;
 }
@@ -79,16 +96,6 @@ export async function holdBudget(tx: Tx, workspaceId: string, amountMicros: numb
   );
 }
 
-/** Gives holds back (captures that finished), each in the month it was taken. */
-export async function releaseHolds(tx: Tx, holds: { workspaceId: string; period: Date; micros: bigint }[]): Promise<void> {
-  for (const hold of holds) {
-    if (hold.micros <= 0n) continue;
-    await tx.$executeRaw`
-      UPDATE budget_periods SET "reservedMicros" = "reservedMicros" - ${hold.micros}, "updatedAt" = now()
-      WHERE "workspaceId" = ${hold.workspaceId}::uuid AND "periodStart" = ${hold.period}::date`;
-  }
-}
-
 /**
  * The hard cap: takes `worstMicros` for a call about to start, only if charged + in flight +
  * worstMicros stays within the workspace's budget AND within its grant's monthly limit on the
@@ -100,24 +107,76 @@ export async function reserveCall(tx: Tx, call: { workspaceId: string; connectio
   if (await addWithinLimit(tx, grantSpend(call.workspaceId, call.connectionId), "inFlightMicros", call.worstMicros)) return { period };
   await tx.$executeRaw`
     UPDATE budget_periods SET "inFlightMicros" = "inFlightMicros" - ${call.worstMicros}
-    WHERE "workspaceId" = ${call.workspaceId}::uuid AND "periodStart" = ${period}::date`;
+    WHERE "workspaceId" = ${call.workspaceId}::uuid AND "periodStart" = ${period}::date AND shard = 0`;
   return { refusedBy: "grant" };
 }
 
-/** A call ended: its worst case leaves "in flight" and what it cost is charged, in its month, in both ledgers. */
-export async function settleCall(tx: Tx, call: { workspaceId: string; connectionId: string; period: Date; reservedMicros: bigint; chargeMicros: bigint }): Promise<void> {
+/**
+ * Would a call with this worst case fit now, in the budget and in the grant's limit (read only)?
+ * For a claim that was refused, to look again once the results in flight have committed.
+ */
+export async function callWouldFit(tx: Tx, call: { workspaceId: string; connectionId: string; worstMicros: number }): Promise<boolean> {
+  const fits = (ledger: Ledger) =>
+    Prisma.sql`(${ledger.limit} IS NULL OR coalesce((SELECT sum(s."chargedMicros" + s."inFlightMicros") FROM ${ledger.table} s WHERE ${ledger.month}), 0) + ${call.worstMicros} <= ${ledger.limit})`;
+  const [row] = await tx.$queryRaw<{ fits: boolean }[]>`
+    SELECT ${fits(workspaceBudget(call.workspaceId))} AND ${fits(grantSpend(call.workspaceId, call.connectionId))} AS fits`;
+  return row?.fits === true;
+}
+
+/** A hold given back: a capture that held `micros` of `period`'s budget ended. */
+export type HoldRelease = { workspaceId: string; period: Date; micros: bigint };
+/** A call that ended: its worst case (`reservedMicros`) leaves "in flight" and `chargeMicros` is charged, in its month. */
+export type CallSettlement = { workspaceId: string; connectionId: string; period: Date; reservedMicros: bigint; chargeMicros: bigint };
+
+/**
+ * What a transition owes the ledgers, in one statement: holds given back and calls settled,
+ * summed per workspace and month (budget_periods) and per grant and month (grant_spend_periods),
+ * added as deltas to one shard other than the admission row, picked at random (results do not
+ * wait for claims, and seldom for each other). Each month's totals are the sums over its shards.
+ */
+export async function settleLedgers(tx: Tx, holds: HoldRelease[], calls: CallSettlement[]): Promise<void> {
+  const budgets = new Map<string, { workspaceId: string; period: Date; reserved: bigint; inFlight: bigint; charged: bigint }>();
+  const grants = new Map<string, { connectionId: string; workspaceId: string; period: Date; inFlight: bigint; charged: bigint }>();
+  const budgetOf = (workspaceId: string, period: Date) => {
+    const key = `${workspaceId} ${period.toISOString()}`;
+    if (!budgets.has(key)) budgets.set(key, { workspaceId, period, reserved: 0n, inFlight: 0n, charged: 0n });
+    return budgets.get(key)!;
+  };
+  for (const hold of holds) if (hold.micros > 0n) budgetOf(hold.workspaceId, hold.period).reserved += hold.micros;
+  for (const call of calls) {
+    const budget = budgetOf(call.workspaceId, call.period);
+    budget.inFlight += call.reservedMicros;
+    budget.charged += call.chargeMicros;
+    const key = `${call.connectionId} ${call.workspaceId} ${call.period.toISOString()}`;
+    const grant = grants.get(key) ?? { connectionId: call.connectionId, workspaceId: call.workspaceId, period: call.period, inFlight: 0n, charged: 0n };
+    grant.inFlight += call.reservedMicros;
+    grant.charged += call.chargeMicros;
+    grants.set(key, grant);
+  }
+  if (!budgets.size) return;
+  const shard = 1 + Math.floor(Math.random() * (LEDGER_SHARDS - 1));
+  const b = [...budgets.values()];
+  const g = [...grants.values()];
   await tx.$executeRaw`
-    INSERT INTO budget_periods ("workspaceId", "periodStart", "chargedMicros", "updatedAt")
-    VALUES (${call.workspaceId}::uuid, ${call.period}::date, ${call.chargeMicros}, now())
-    ON CONFLICT ("workspaceId", "periodStart") DO UPDATE SET
-      "inFlightMicros" = budget_periods."inFlightMicros" - ${call.reservedMicros},
-      "chargedMicros" = budget_periods."chargedMicros" + EXCLUDED."chargedMicros",
-      "updatedAt" = now()`;
-  await tx.$executeRaw`
-    INSERT INTO grant_spend_periods ("connectionId", "workspaceId", "periodStart", "chargedMicros", "updatedAt")
-    VALUES (${call.connectionId}::uuid, ${call.workspaceId}::uuid, ${call.period}::date, ${call.chargeMicros}, now())
-    ON CONFLICT ("connectionId", "workspaceId", "periodStart") DO UPDATE SET
-      "inFlightMicros" = grant_spend_periods."inFlightMicros" - ${call.reservedMicros},
+    WITH budgets AS (
+      INSERT INTO budget_periods ("workspaceId", "periodStart", shard, "reservedMicros", "inFlightMicros", "chargedMicros", "updatedAt")
+      SELECT v.w, v.p, ${shard}::smallint, -v.r, -v.f, v.c, now()
+      FROM unnest(${b.map((x) => x.workspaceId)}::uuid[], ${b.map((x) => x.period)}::date[], ${b.map((x) => x.reserved)}::bigint[],
+                  ${b.map((x) => x.inFlight)}::bigint[], ${b.map((x) => x.charged)}::bigint[]) AS v(w, p, r, f, c)
+      ORDER BY v.w, v.p
+      ON CONFLICT ("workspaceId", "periodStart", shard) DO UPDATE SET
+        "reservedMicros" = budget_periods."reservedMicros" + EXCLUDED."reservedMicros",
+        "inFlightMicros" = budget_periods."inFlightMicros" + EXCLUDED."inFlightMicros",
+        "chargedMicros" = budget_periods."chargedMicros" + EXCLUDED."chargedMicros",
+        "updatedAt" = now()
+    )
+    INSERT INTO grant_spend_periods ("connectionId", "workspaceId", "periodStart", shard, "inFlightMicros", "chargedMicros", "updatedAt")
+    SELECT v.k, v.w, v.p, ${shard}::smallint, -v.f, v.c, now()
+    FROM unnest(${g.map((x) => x.connectionId)}::uuid[], ${g.map((x) => x.workspaceId)}::uuid[], ${g.map((x) => x.period)}::date[],
+                ${g.map((x) => x.inFlight)}::bigint[], ${g.map((x) => x.charged)}::bigint[]) AS v(k, w, p, f, c)
+    ORDER BY v.k, v.w, v.p
+    ON CONFLICT ("connectionId", "workspaceId", "periodStart", shard) DO UPDATE SET
+      "inFlightMicros" = grant_spend_periods."inFlightMicros" + EXCLUDED."inFlightMicros",
       "chargedMicros" = grant_spend_periods."chargedMicros" + EXCLUDED."chargedMicros",
       "updatedAt" = now()`;
 }
@@ -136,10 +195,12 @@ export type BudgetStatus = {
 /** This month's budget: limit, holds of unfinished captures, calls in flight, charged, left. */
 export async function budgetStatus(workspaceId: string, client: Tx = db()): Promise<BudgetStatus> {
   const [row] = await client.$queryRaw<{ period: Date; limit: bigint | null; reserved: bigint | null; inFlight: bigint | null; charged: bigint | null }[]>`
-    SELECT p.period, w."monthlyBudgetMicros" AS limit, b."reservedMicros" AS reserved, b."inFlightMicros" AS "inFlight", b."chargedMicros" AS charged
+    SELECT p.period, w."monthlyBudgetMicros" AS limit,
+           sum(b."reservedMicros")::bigint AS reserved, sum(b."inFlightMicros")::bigint AS "inFlight", sum(b."chargedMicros")::bigint AS charged
     FROM workspaces w CROSS JOIN (SELECT ${CURRENT_PERIOD} AS period) p
     LEFT JOIN budget_periods b ON b."workspaceId" = w.id AND b."periodStart" = p.period
-    WHERE w.id = ${workspaceId}::uuid`;
+    WHERE w.id = ${workspaceId}::uuid
+    GROUP BY p.period, w."monthlyBudgetMicros"`;
   if (!row) throw new Error(`workspace ${workspaceId} not found`);
   const limit = row.limit === null ? null : Number(row.limit);
   const reserved = Number(row.reserved ?? 0);

@@ -428,7 +428,9 @@ describe("check pipeline with real worker processes", () => {
       expect(check.reservedMicros, "a retry reserves its estimate again").toBeGreaterThan(0n);
       reserved += check.reservedMicros;
       const captures = await db().capture.findMany({ where: { checkId } });
-      expect(captures.every((c) => c.status === "queued" && c.maxAttempts === c.attemptCount + 3 && c.lastError === null)).toBe(true);
+      // Waiting to run: queued, or (once a worker found no free slot) postponed until one frees.
+      const waiting = (c: (typeof captures)[number]) => c.status === "queued" || (c.status === "postponed" && c.waitingFor === "slot");
+      expect(captures.every((c) => waiting(c) && c.maxAttempts === c.attemptCount + 3 && c.lastError === null)).toBe(true);
     }
     expect((await budgetPeriod(demo.workspaceId)).reservedMicros - budgetBefore.reservedMicros).toBe(reserved);
     await db().providerConnection.updateMany({ where: { id: { in: PROVIDER_NAMES.map((n) => demo.providers[n].connectionId) } }, data: { maxConcurrency: 4 } });

@@ -71,7 +71,7 @@ describe("a grant's monthly limit", () => {
     const runToken = await claimed(captureIds[0]!, workerId);
     await succeed(captureIds[0]!, runToken, 700);
     const [spend] = await db().$queryRaw<{ inFlight: bigint; charged: bigint }[]>`
-      SELECT "inFlightMicros" AS "inFlight", "chargedMicros" AS charged FROM grant_spend_periods
+      SELECT sum("inFlightMicros")::bigint AS "inFlight", sum("chargedMicros")::bigint AS charged FROM grant_spend_periods
       WHERE "connectionId" = ${connectionId}::uuid AND "workspaceId" = ${space.workspaceId}::uuid`;
     expect(spend).toEqual({ inFlight: 0n, charged: 700n });
     await expectBudgetConsistent(space.workspaceId);

@@ -110,9 +110,9 @@ async function chaosRun(run: number, plan: { steps: Step[]; budgetFactor: number
     while (sampling) {
       try {
         const [row] = await db().$queryRaw<{ used: bigint; limit: bigint | null }[]>`
-          SELECT b."chargedMicros" + b."inFlightMicros" AS used, w."monthlyBudgetMicros" AS limit
+          SELECT sum(b."chargedMicros" + b."inFlightMicros")::bigint AS used, w."monthlyBudgetMicros" AS limit
           FROM workspaces w JOIN budget_periods b ON b."workspaceId" = w.id AND b."periodStart" = date_trunc('month', now() AT TIME ZONE 'UTC')::date
-          WHERE w.id = ${space.workspaceId}::uuid`;
+          WHERE w.id = ${space.workspaceId}::uuid GROUP BY w."monthlyBudgetMicros"`;
         if (row?.limit !== null && row && row.used > row.limit) overBudget.push(`${row.used} > ${row.limit}`);
       } catch {
         // the database may be restarting

@@ -33,7 +33,7 @@ async function snapshot(workspaceId: string) {
     db().capture.findMany({ where: { workspaceId }, orderBy: { id: "asc" } }),
     db().attempt.findMany({ where: { workspaceId }, orderBy: { id: "asc" } }),
     db().check.findMany({ where: { workspaceId }, orderBy: { id: "asc" } }),
-    db().$queryRaw<unknown[]>`SELECT * FROM budget_periods WHERE "workspaceId" = ${workspaceId}::uuid ORDER BY "periodStart"`,
+    db().$queryRaw<unknown[]>`SELECT * FROM budget_periods WHERE "workspaceId" = ${workspaceId}::uuid ORDER BY "periodStart", shard`,
     db().event.findMany({ where: { workspaceId }, orderBy: { id: "asc" } }),
     db().mention.count({ where: { workspaceId } }),
     db().citation.count({ where: { workspaceId } }),

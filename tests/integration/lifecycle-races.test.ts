@@ -329,7 +329,7 @@ describe("retries (defects 4 and 5)", () => {
     expect(after.reserved, "this month's hold came and went").toBe(before.reserved);
     expect(after.charged - before.charged, "charged this month").toBe(1_234n);
     const [old] = await db().$queryRaw<{ reserved: bigint; charged: bigint }[]>`
-      SELECT "reservedMicros" AS reserved, "chargedMicros" AS charged FROM budget_periods WHERE "workspaceId" = ${space.workspaceId}::uuid AND "periodStart" = ${lastMonth[0]!.period}::date`;
+      SELECT sum("reservedMicros")::bigint AS reserved, sum("chargedMicros")::bigint AS charged FROM budget_periods WHERE "workspaceId" = ${space.workspaceId}::uuid AND "periodStart" = ${lastMonth[0]!.period}::date`;
     expect(old, "last month is not released from (it would go negative) nor charged").toEqual({ reserved: 0n, charged: 0n });
     await expectBudgetConsistent(space.workspaceId);
   });

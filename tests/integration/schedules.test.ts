@@ -353,7 +353,8 @@ describe("running due schedules", () => {
       expect(row.lastRunAt, `lastRunAt of ${row.name}`).not.toBeNull();
     }
     // Nothing was left half-made by the refused checks: no reservation, no captures.
-    expect(await db().budgetPeriod.findMany({ where: { workspaceId: B.id, reservedMicros: { gt: 0 } } })).toEqual([]);
+    const held = await db().budgetPeriod.groupBy({ by: ["periodStart"], where: { workspaceId: B.id }, _sum: { reservedMicros: true } });
+    expect(held.filter((month) => (month._sum.reservedMicros ?? 0n) > 0n)).toEqual([]);
 
     // The list shows the failure as the last run's outcome, and the healthy one's check.
     const listed = ok(await A.owner.browser.run(() => listSchedulesAction()));

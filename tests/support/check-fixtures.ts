@@ -122,10 +122,10 @@ export function eventsOf(checkId: string) {
   return db().event.findMany({ where: { checkId }, orderBy: { createdAt: "asc" } });
 }
 
-/** This month's budget row (database clock) of the workspace. */
+/** This month's budget (database clock) of the workspace, summed over its ledger shards. */
 export async function budgetPeriod(workspaceId: string) {
-  const [row] = await db().$queryRaw<{ reservedMicros: bigint; inFlightMicros: bigint; chargedMicros: bigint }[]>`
-    SELECT "reservedMicros", "inFlightMicros", "chargedMicros" FROM budget_periods
+  const [row] = await db().$queryRaw<{ reservedMicros: bigint | null; inFlightMicros: bigint | null; chargedMicros: bigint | null }[]>`
+    SELECT sum("reservedMicros")::bigint AS "reservedMicros", sum("inFlightMicros")::bigint AS "inFlightMicros", sum("chargedMicros")::bigint AS "chargedMicros" FROM budget_periods
     WHERE "workspaceId" = ${workspaceId}::uuid AND "periodStart" = date_trunc('month', now() AT TIME ZONE 'UTC')::date`;
   return { reservedMicros: row?.reservedMicros ?? 0n, inFlightMicros: row?.inFlightMicros ?? 0n, chargedMicros: row?.chargedMicros ?? 0n };
 }

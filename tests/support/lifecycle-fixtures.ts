@@ -124,10 +124,10 @@ export function answer(costMicros: number, text = "Acme is a fine CRM."): Succes
 
 export const succeed = (captureId: string, runToken: string, costMicros = 1_000) => succeedCapture(captureId, runToken, answer(costMicros));
 
-/** This month's budget row of the workspace (database clock). */
+/** This month's budget of the workspace (database clock), summed over its ledger shards. */
 export async function budgetNow(workspaceId: string) {
-  const [row] = await db().$queryRaw<{ reserved: bigint; inFlight: bigint; charged: bigint }[]>`
-    SELECT "reservedMicros" AS reserved, "inFlightMicros" AS "inFlight", "chargedMicros" AS charged FROM budget_periods
+  const [row] = await db().$queryRaw<{ reserved: bigint | null; inFlight: bigint | null; charged: bigint | null }[]>`
+    SELECT sum("reservedMicros")::bigint AS reserved, sum("inFlightMicros")::bigint AS "inFlight", sum("chargedMicros")::bigint AS charged FROM budget_periods
     WHERE "workspaceId" = ${workspaceId}::uuid AND "periodStart" = date_trunc('month', now() AT TIME ZONE 'UTC')::date`;
   return { reserved: row?.reserved ?? 0n, inFlight: row?.inFlight ?? 0n, charged: row?.charged ?? 0n };
 }
@@ -151,7 +151,9 @@ export async function expectBudgetConsistent(workspaceId: string) {
            (SELECT coalesce(sum("reservedMicros"), 0)::bigint FROM captures c WHERE c."workspaceId" = b."workspaceId" AND c."reservedPeriod" = b."periodStart") AS holds,
            (SELECT coalesce(sum("reservedMicros"), 0)::bigint FROM attempts a WHERE a."workspaceId" = b."workspaceId" AND a."budgetPeriod" = b."periodStart" AND a.outcome IS NULL) AS open,
            (SELECT coalesce(sum("costMicros"), 0)::bigint FROM attempts a WHERE a."workspaceId" = b."workspaceId" AND a."budgetPeriod" = b."periodStart" AND a.outcome IS NOT NULL) AS costs
-    FROM budget_periods b WHERE b."workspaceId" = ${workspaceId}::uuid`;
+    FROM (SELECT "workspaceId", "periodStart", sum("reservedMicros")::bigint AS "reservedMicros", sum("inFlightMicros")::bigint AS "inFlightMicros",
+                 sum("chargedMicros")::bigint AS "chargedMicros"
+          FROM budget_periods WHERE "workspaceId" = ${workspaceId}::uuid GROUP BY 1, 2) b`;
   for (const p of periods) {
     const label = `budget of ${p.period.toISOString().slice(0, 7)}`;
     expect(p.reserved, `${label}: holds`).toBe(p.holds);
@@ -164,7 +166,8 @@ export async function expectBudgetConsistent(workspaceId: string) {
             WHERE a."workspaceId" = g."workspaceId" AND c."connectionId" = g."connectionId" AND a."budgetPeriod" = g."periodStart" AND a.outcome IS NULL) AS open,
            (SELECT coalesce(sum(a."costMicros"), 0)::bigint FROM attempts a JOIN captures c ON c.id = a."captureId"
             WHERE a."workspaceId" = g."workspaceId" AND c."connectionId" = g."connectionId" AND a."budgetPeriod" = g."periodStart" AND a.outcome IS NOT NULL) AS costs
-    FROM grant_spend_periods g WHERE g."workspaceId" = ${workspaceId}::uuid`;
+    FROM (SELECT "connectionId", "workspaceId", "periodStart", sum("inFlightMicros")::bigint AS "inFlightMicros", sum("chargedMicros")::bigint AS "chargedMicros"
+          FROM grant_spend_periods WHERE "workspaceId" = ${workspaceId}::uuid GROUP BY 1, 2, 3) g`;
   for (const g of grants) {
     const label = `spend on connection ${g.connectionId} in ${g.period.toISOString().slice(0, 7)}`;
     expect(g.inFlight, `${label}: in flight`).toBe(g.open);

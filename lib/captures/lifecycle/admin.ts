@@ -65,18 +65,19 @@ export async function retryCaptures(tx: Tx, actor: LifecycleActor, holds: Map<st
                "lastErrorClass" = NULL, "nextAttemptAt" = NULL, "finishedAt" = NULL, "waitingFor" = NULL`,
   );
   if (!moved.length) return { retried: 0 };
-  const total = moved.reduce((sum, m) => sum + holds.get(m.id)!.micros, 0);
-  const period = await holdBudget(tx, actor.workspaceId, total);
   const ids = moved.map((m) => m.id);
-  await tx.$executeRaw`
-    UPDATE captures c SET "reservedMicros" = v.micros, "reservedPeriod" = ${period}::date, "maxAttempts" = c."attemptCount" + v."maxAttempts"
-    FROM unnest(${ids}::uuid[], ${ids.map((id) => holds.get(id)!.micros)}::bigint[], ${ids.map((id) => holds.get(id)!.maxAttempts)}::int[]) AS v(id, micros, "maxAttempts")
-    WHERE c.id = v.id`;
   const effects = new Effects().enqueue(ids);
   for (const m of moved) {
     effects.check(m.checkId, { cancelRequested: false, reopened: true });
     effects.event({ workspaceId: actor.workspaceId, checkId: m.checkId, captureId: m.id, kind: "capture_retried", ...actorFields(actor) });
   }
   await applyEffects(tx, effects);
+  // The budget last (the lock order); a hold that does not fit undoes the whole retry.
+  const total = moved.reduce((sum, m) => sum + holds.get(m.id)!.micros, 0);
+  const period = await holdBudget(tx, actor.workspaceId, total);
+  await tx.$executeRaw`
+    UPDATE captures c SET "reservedMicros" = v.micros, "reservedPeriod" = ${period}::date, "maxAttempts" = c."attemptCount" + v."maxAttempts"
+    FROM unnest(${ids}::uuid[], ${ids.map((id) => holds.get(id)!.micros)}::bigint[], ${ids.map((id) => holds.get(id)!.maxAttempts)}::int[]) AS v(id, micros, "maxAttempts")
+    WHERE c.id = v.id`;
   return { retried: moved.length };
 }

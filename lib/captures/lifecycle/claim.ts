@@ -1,7 +1,7 @@
 import "server-only";
-import { reserveCall } from "@/lib/billing/budget";
+import { CURRENT_PERIOD, callWouldFit, reserveCall } from "@/lib/billing/budget";
 import { pausePoint } from "@/lib/captures/lifecycle/pause-points";
-import { guardedUpdate, inTransaction, slotWaitLock, type Tx } from "@/lib/captures/lifecycle/transition";
+import { budgetWaitLock, guardedUpdate, inTransaction, slotWaitLock, type Tx } from "@/lib/captures/lifecycle/transition";
 import { postponeIn } from "@/lib/captures/lifecycle/waiting";
 import { WAITING_STATUSES, isWaiting } from "@/lib/captures/states";
 import { env } from "@/lib/config/env";
@@ -58,7 +58,7 @@ export async function claimCapture(request: ClaimRequest): Promise<ClaimResult> 
       const delayMs = breaker.openForMs !== null && breaker.openForMs > 0 ? breaker.openForMs : connection.breakerOpenSeconds * 1000;
       return { kind: "breaker_open", delayMs: Math.max(1000, delayMs) } as const;
     }
-    // Capture first, then its slot, the budget, the check (the lock order of every transition).
+    // Capture first, then its slot, attempt, check, and the budget last (the lock order of every transition).
     const [capture] = await tx.$queryRaw<{ status: string; cancelRequested: boolean; checkId: string; workspaceId: string }[]>`
       SELECT status::text AS status, "cancelRequestedAt" IS NOT NULL AS "cancelRequested", "checkId", "workspaceId"
       FROM captures WHERE id = ${captureId}::uuid FOR UPDATE`;
@@ -77,15 +77,10 @@ export async function claimCapture(request: ClaimRequest): Promise<ClaimResult> 
       await pausePoint("claim:no-slot-before-commit", { tx, captureId });
       return { kind: "busy" } as const;
     }
-    const reserved = await reserveCall(tx, { workspaceId: capture.workspaceId, connectionId: connection.connectionId, worstMicros: request.worstCaseMicros });
-    if (!("period" in reserved)) {
-      // Rolls the slot back with the rest: the slot row is only written, not committed.
-      await tx.$executeRaw`UPDATE connection_slots SET "captureId" = NULL, "workspaceId" = NULL, "takenAt" = NULL WHERE "captureId" = ${captureId}::uuid`;
-      await postponeIn(tx, captureId, { waitingFor: "budget", delayMs: env().BEACON_BUDGET_RECHECK_SECONDS * 1000 });
-      return { kind: "waiting_for_budget" } as const;
-    }
-    const { period } = reserved;
-
+    // The budget is reserved last, so that its ledger rows (which every claim and result of the
+    // workspace writes) are held only until the commit. When it does not fit, the claim is
+    // undone back to here and the capture waits for budget.
+    await tx.$executeRaw`SAVEPOINT claim_call`;
     const [claimed] = await guardedUpdate(
       tx,
       "claim",
@@ -95,13 +90,31 @@ export async function claimCapture(request: ClaimRequest): Promise<ClaimResult> 
     );
     if (!claimed) throw new Error(`capture ${captureId} was locked as waiting but the claim did not move it`);
     // clock_timestamp(), not now() (the transaction's start): the call starts once the slot is ours.
+    // The month is the one reserveCall takes the call in (both read the transaction's now()).
     const [attempt] = await tx.$queryRaw<{ number: number }[]>`
       INSERT INTO attempts (id, "workspaceId", "captureId", number, "runToken", "workerId", "startedAt", "reservedMicros", "budgetPeriod")
-      SELECT gen_random_uuid(), c."workspaceId", c.id, c."attemptCount", ${runToken}::uuid, ${request.workerId}, clock_timestamp(), ${request.worstCaseMicros}, ${period}::date
+      SELECT gen_random_uuid(), c."workspaceId", c.id, c."attemptCount", ${runToken}::uuid, ${request.workerId}, clock_timestamp(), ${request.worstCaseMicros}, ${CURRENT_PERIOD}
       FROM captures c WHERE c.id = ${captureId}::uuid
       RETURNING number`;
     // The check's row is written by its first claim only (the condition fails at once after it).
     await tx.$executeRaw`UPDATE checks SET status = 'running', "updatedAt" = now() WHERE id = ${capture.checkId}::uuid AND status = 'queued'`;
+    const reserved = await reserveCall(tx, { workspaceId: capture.workspaceId, connectionId: connection.connectionId, worstMicros: request.worstCaseMicros });
+    if (!("period" in reserved)) {
+      // Undone back to before the capture moved (the slot, only written, goes with it).
+      await tx.$executeRaw`ROLLBACK TO SAVEPOINT claim_call`;
+      await tx.$executeRaw`UPDATE connection_slots SET "captureId" = NULL, "workspaceId" = NULL, "takenAt" = NULL WHERE "captureId" = ${captureId}::uuid`;
+      await pausePoint("claim:no-budget", { tx, captureId });
+      // Results give money back without waiting for claims, so one may have committed since the
+      // budget was read: look again once every result freeing money in the workspace meanwhile
+      // has committed (they hold this lock shared when they look for captures to wake,
+      // transition.ts wakeBudgetWaiters); those after it wait for this claim to commit, and see
+      // and wake its capture. No freed money is missed.
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(${budgetWaitLock(capture.workspaceId)})`;
+      const fitsNow = await callWouldFit(tx, { workspaceId: capture.workspaceId, connectionId: connection.connectionId, worstMicros: request.worstCaseMicros });
+      await postponeIn(tx, captureId, { waitingFor: "budget", delayMs: fitsNow ? 0 : env().BEACON_BUDGET_RECHECK_SECONDS * 1000 });
+      await pausePoint("claim:no-budget-before-commit", { tx, captureId });
+      return { kind: "waiting_for_budget" } as const;
+    }
     await pausePoint("claim:before-commit", { tx, captureId });
     return { kind: "claimed", attemptNumber: attempt!.number } as const;
   });

@@ -18,6 +18,10 @@ export type PausePoint =
   | "claim:before-commit"
   /** Claim: no free slot; the capture is postponed to wait for one, not committed. */
   | "claim:no-slot-before-commit"
+  /** Claim: the budget could not cover the call; the claim is undone, the capture not postponed yet. */
+  | "claim:no-budget"
+  /** Claim: the budget could not cover the call; the capture is postponed to wait for budget, not committed. */
+  | "claim:no-budget-before-commit"
   /** Provider answered or failed; the result is about to be written. */
   | "call:after-provider"
   /** Succeed / fail: everything written, not committed. */

@@ -140,49 +140,64 @@ const repairs: Record<(typeof REPAIR_KINDS)[number], Repair> = {
   /** A month whose holds or in-flight sums disagree with the captures and attempts behind them. */
   async budget_drift(tx) {
     const periods = await tx.$queryRaw<{ workspaceId: string; periodStart: Date }[]>`
-      SELECT "workspaceId", "periodStart" FROM budget_periods WHERE "reservedMicros" <> 0 OR "inFlightMicros" <> 0
+      SELECT "workspaceId", "periodStart" FROM budget_periods GROUP BY 1, 2 HAVING sum("reservedMicros") <> 0 OR sum("inFlightMicros") <> 0
       UNION SELECT "workspaceId", "reservedPeriod" FROM captures WHERE "reservedMicros" > 0 AND "reservedPeriod" IS NOT NULL
       UNION SELECT "workspaceId", "budgetPeriod" FROM attempts WHERE outcome IS NULL AND "reservedMicros" > 0 AND "budgetPeriod" IS NOT NULL
       ORDER BY 1, 2`;
     let repaired = 0;
     for (const p of periods) {
-      // The budget row is the last lock of every transition: sums read after taking it include
-      // every transition that already moved it, and none that has not.
+      // The ledger rows are the last locks of every transition: with the month's shards locked,
+      // transitions that wrote them have committed and the others wait. A result adding a shard
+      // row that did not exist yet is not held, so the sums and what they should be are read in
+      // one statement (one snapshot): it is in both or in neither.
       await tx.$executeRaw`
-        INSERT INTO budget_periods ("workspaceId", "periodStart", "updatedAt") VALUES (${p.workspaceId}::uuid, ${p.periodStart}::date, now())
+        INSERT INTO budget_periods ("workspaceId", "periodStart", shard, "updatedAt") VALUES (${p.workspaceId}::uuid, ${p.periodStart}::date, 0, now())
         ON CONFLICT DO NOTHING`;
-      const [row] = await tx.$queryRaw<{ reserved: bigint; inFlight: bigint }[]>`
-        SELECT "reservedMicros" AS reserved, "inFlightMicros" AS "inFlight" FROM budget_periods
-        WHERE "workspaceId" = ${p.workspaceId}::uuid AND "periodStart" = ${p.periodStart}::date FOR UPDATE`;
-      const [actual] = await tx.$queryRaw<{ reserved: bigint; inFlight: bigint }[]>`
-        SELECT (SELECT coalesce(sum("reservedMicros"), 0)::bigint FROM captures WHERE "workspaceId" = ${p.workspaceId}::uuid AND "reservedPeriod" = ${p.periodStart}::date) AS reserved,
-               (SELECT coalesce(sum("reservedMicros"), 0)::bigint FROM attempts WHERE "workspaceId" = ${p.workspaceId}::uuid AND "budgetPeriod" = ${p.periodStart}::date AND outcome IS NULL) AS "inFlight"`;
-      if (row!.reserved === actual!.reserved && row!.inFlight === actual!.inFlight) continue;
+      await tx.$executeRaw`
+        SELECT 1 FROM budget_periods WHERE "workspaceId" = ${p.workspaceId}::uuid AND "periodStart" = ${p.periodStart}::date ORDER BY shard FOR UPDATE`;
+      const [row] = await tx.$queryRaw<{ reserved: bigint; inFlight: bigint; actualReserved: bigint; actualInFlight: bigint }[]>`
+        SELECT (SELECT sum("reservedMicros")::bigint FROM budget_periods WHERE "workspaceId" = ${p.workspaceId}::uuid AND "periodStart" = ${p.periodStart}::date) AS reserved,
+               (SELECT sum("inFlightMicros")::bigint FROM budget_periods WHERE "workspaceId" = ${p.workspaceId}::uuid AND "periodStart" = ${p.periodStart}::date) AS "inFlight",
+               (SELECT coalesce(sum("reservedMicros"), 0)::bigint FROM captures WHERE "workspaceId" = ${p.workspaceId}::uuid AND "reservedPeriod" = ${p.periodStart}::date) AS "actualReserved",
+               (SELECT coalesce(sum("reservedMicros"), 0)::bigint FROM attempts WHERE "workspaceId" = ${p.workspaceId}::uuid AND "budgetPeriod" = ${p.periodStart}::date AND outcome IS NULL) AS "actualInFlight"`;
+      if (row!.reserved === row!.actualReserved && row!.inFlight === row!.actualInFlight) continue;
       repaired++;
       await tx.$executeRaw`
-        UPDATE budget_periods SET "reservedMicros" = ${actual!.reserved}, "inFlightMicros" = ${actual!.inFlight}, "updatedAt" = now()
-        WHERE "workspaceId" = ${p.workspaceId}::uuid AND "periodStart" = ${p.periodStart}::date`;
+        UPDATE budget_periods SET "reservedMicros" = "reservedMicros" + ${row!.actualReserved - row!.reserved},
+               "inFlightMicros" = "inFlightMicros" + ${row!.actualInFlight - row!.inFlight}, "updatedAt" = now()
+        WHERE "workspaceId" = ${p.workspaceId}::uuid AND "periodStart" = ${p.periodStart}::date AND shard = 0`;
       await tx.event.create({
         data: {
           workspaceId: p.workspaceId,
           kind: REPAIR_EVENT,
-          data: { kind: "budget_drift", period: p.periodStart.toISOString().slice(0, 10), reservedWas: String(row!.reserved), reservedNow: String(actual!.reserved), inFlightWas: String(row!.inFlight), inFlightNow: String(actual!.inFlight) },
+          data: {
+            kind: "budget_drift",
+            period: p.periodStart.toISOString().slice(0, 10),
+            reservedWas: String(row!.reserved),
+            reservedNow: String(row!.actualReserved),
+            inFlightWas: String(row!.inFlight),
+            inFlightNow: String(row!.actualInFlight),
+          },
         },
       });
     }
     // A grant's spend: what is in flight on its connection (charged is its attempts' costs too,
     // but attempts are deleted after the retention period, so only in flight is checked).
+    await tx.$executeRaw`SELECT 1 FROM grant_spend_periods ORDER BY "connectionId", "workspaceId", "periodStart", shard FOR UPDATE`;
     const grants = await tx.$queryRaw<{ workspaceId: string; connectionId: string; periodStart: Date; inFlight: bigint; open: bigint }[]>`
-      SELECT g."workspaceId", g."connectionId", g."periodStart", g."inFlightMicros" AS "inFlight",
+      SELECT g."workspaceId", g."connectionId", g."periodStart", g."inFlight",
              (SELECT coalesce(sum(a."reservedMicros"), 0)::bigint FROM attempts a JOIN captures c ON c.id = a."captureId"
               WHERE a."workspaceId" = g."workspaceId" AND c."connectionId" = g."connectionId" AND a."budgetPeriod" = g."periodStart" AND a.outcome IS NULL) AS open
-      FROM grant_spend_periods g WHERE g."inFlightMicros" <> 0
-      FOR UPDATE`;
+      FROM (SELECT "workspaceId", "connectionId", "periodStart", sum("inFlightMicros")::bigint AS "inFlight"
+            FROM grant_spend_periods GROUP BY 1, 2, 3) g
+      WHERE g."inFlight" <> 0`;
     for (const g of grants.filter((row) => row.inFlight !== row.open)) {
       repaired++;
       await tx.$executeRaw`
-        UPDATE grant_spend_periods SET "inFlightMicros" = ${g.open}, "updatedAt" = now()
-        WHERE "workspaceId" = ${g.workspaceId}::uuid AND "connectionId" = ${g.connectionId}::uuid AND "periodStart" = ${g.periodStart}::date`;
+        INSERT INTO grant_spend_periods ("connectionId", "workspaceId", "periodStart", shard, "inFlightMicros", "updatedAt")
+        VALUES (${g.connectionId}::uuid, ${g.workspaceId}::uuid, ${g.periodStart}::date, 0, ${g.open - g.inFlight}, now())
+        ON CONFLICT ("connectionId", "workspaceId", "periodStart", shard) DO UPDATE SET
+          "inFlightMicros" = grant_spend_periods."inFlightMicros" + EXCLUDED."inFlightMicros", "updatedAt" = now()`;
       await tx.event.create({
         data: { workspaceId: g.workspaceId, kind: REPAIR_EVENT, data: { kind: "budget_drift", connectionId: g.connectionId, inFlightWas: String(g.inFlight), inFlightNow: String(g.open) } },
       });

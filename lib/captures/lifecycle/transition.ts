@@ -1,5 +1,5 @@
 import "server-only";
-import { releaseHolds, settleCall } from "@/lib/billing/budget";
+import { settleLedgers } from "@/lib/billing/budget";
 import { pausePoint } from "@/lib/captures/lifecycle/pause-points";
 import { TRANSITIONS, UNFINISHED_STATUSES, deriveCheckStatus, isCheckFinished, isTerminal, type CaptureStatus, type CheckStatus, type TransitionName } from "@/lib/captures/states";
 import { checkTally } from "@/lib/checks/counts";
@@ -13,9 +13,10 @@ export type Tx = Prisma.TransactionClient;
 //
 // Lock order, the same in every transaction that moves a capture, so that none can deadlock
 // against another: capture rows (by id when there are several) -> its slot row (the trigger on
-// captures gives it back) -> attempt row -> budget row -> check row -> events and jobs. A
-// worker's transitions do not lock the check row at all (the first claim of a check excepted);
-// captures locked later (woken ones) are taken SKIP LOCKED.
+// captures gives it back) -> attempt row -> check row -> events and jobs -> budget and grant
+// ledger rows, last (every capture of a workspace writes them: held from the last statement to
+// the commit only). A worker's transitions do not lock the check row at all (the first claim of
+// a check excepted); captures locked later (woken ones) are taken SKIP LOCKED.
 
 /** A capture a transition moved: its new status, and its budget hold (for release when terminal). */
 export type Moved = {
@@ -134,18 +135,23 @@ export async function settleMoved(tx: Tx, moved: Moved[], effects: Effects): Pro
   }
 }
 
-/** Applies what a transition collected, in the lock order: budget, checks, events, jobs. */
+/**
+ * Applies what a transition collected, in the lock order: checks, events, jobs, slots handed on,
+ * and the ledgers last: every capture of a workspace writes its ledger rows, so they are held
+ * only for the last statements before the commit.
+ */
 export async function applyEffects(tx: Tx, effects: Effects): Promise<Map<string, CheckStatus>> {
-  await releaseHolds(tx, effects.holdsToRelease);
-  for (const call of effects.callsToSettle) {
-    await settleCall(tx, { workspaceId: call.workspaceId, connectionId: call.connectionId, period: call.period, reservedMicros: call.reserved, chargeMicros: call.charged });
-  }
   const statuses = new Map<string, CheckStatus>();
   for (const checkId of [...effects.checks.keys()].sort()) statuses.set(checkId, await syncCheck(tx, checkId, effects.checks.get(checkId)));
   if (effects.events.length) await tx.event.createMany({ data: effects.events });
   for (const job of effects.jobs) await enqueueCaptureJobs(tx, { captureIds: job.captureIds }, job.delayMs);
-  for (const workspaceId of effects.moneyFreedIn) await wakeBudgetWaiters(tx, workspaceId, WAKE_ON_FREED_MONEY);
   for (const [connectionId, freed] of effects.slotsFreedOn) await handOnSlots(tx, connectionId, freed);
+  await settleLedgers(
+    tx,
+    effects.holdsToRelease,
+    effects.callsToSettle.map((call) => ({ workspaceId: call.workspaceId, connectionId: call.connectionId, period: call.period, reservedMicros: call.reserved, chargeMicros: call.charged })),
+  );
+  for (const workspaceId of effects.moneyFreedIn) await wakeBudgetWaiters(tx, workspaceId, WAKE_ON_FREED_MONEY);
   const finishing = [...effects.finishing].filter((id) => !effects.checks.has(id));
   if (finishing.length) {
     const afterCommit = pendingFinishes.get(tx);
@@ -154,6 +160,9 @@ export async function applyEffects(tx: Tx, effects: Effects): Promise<Map<string
   }
   return statuses;
 }
+
+/** The advisory lock that orders a claim refused for budget against results (and raises) freeing money in the workspace. */
+export const budgetWaitLock = (workspaceId: string) => Prisma.sql`hashtextextended(${`budget-wait:${workspaceId}`}, 0)`;
 
 /** The advisory lock that orders a claim finding no free slot against releases of the connection's slots. */
 export const slotWaitLock = (connectionId: string) => Prisma.sql`hashtextextended(${`slot-wait:${connectionId}`}, 0)`;
@@ -198,6 +207,10 @@ const WAKE_ON_FREED_MONEY = 4;
  * recheck (money was freed, or the budget was raised), oldest first.
  */
 export async function wakeBudgetWaiters(tx: Tx, workspaceId: string, limit: number): Promise<number> {
+  // Shared with every other waker; a claim refused for budget takes it exclusively before it
+  // looks again and waits (claim.ts): this transaction has committed before that look, or looks
+  // for waiters only once that claim has committed.
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock_shared(${budgetWaitLock(workspaceId)})`;
   const waiting = await tx.$queryRaw<{ id: string }[]>`
     SELECT id FROM captures WHERE "workspaceId" = ${workspaceId}::uuid AND status = 'postponed' AND "waitingFor" = 'budget'
     ORDER BY "nextAttemptAt", id LIMIT ${limit}`;
