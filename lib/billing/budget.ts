@@ -19,14 +19,13 @@ type Tx = Prisma.TransactionClient;
 //
 // Each month's sums are spread over LEDGER_SHARDS rows (migration 20261130152000_ledger_shards),
 // because every claim and every result of a workspace writes them. Shard 0 is the admission row:
-// what adds to the sums (a hold, a call's worst case) locks it, then reads the totals over all
-// shards in a new statement (whose snapshot sees every addition that committed before), and adds
-// only what fits; additions take turns. What gives back (a result: the worst case leaves "in
-// flight", at most that much is charged, the hold is released) adds its deltas to one of the
-// other shards and waits for no claim. An addition that reads the totals while a result is
-// uncommitted sees more in use than there will be: the cap can only be too strict, never
-// exceeded. Only lib/captures/lifecycle calls the writers below, inside its transitions, last
-// (the lock order).
+// what adds to the sums (a hold, a call's worst case) adds there, in one statement that locks it
+// and adds only what fits the totals over all shards; additions take turns. What gives back (a
+// result: the worst case leaves "in flight", at most that much is charged, the hold is released)
+// adds its deltas to one of the other shards and waits for no claim. An addition that reads the
+// totals while a result is uncommitted sees more in use than there will be: the cap can only be
+// too strict, never exceeded (see addWithinLimit). Only lib/captures/lifecycle calls the writers
+// below, inside its transitions, last (the lock order).
 
 /** The current month in the database's clock, as a `date`. */
 export const CURRENT_PERIOD = Prisma.sql`date_trunc('month', now() AT TIME ZONE 'UTC')::date`;
@@ -59,24 +58,28 @@ const grantSpend = (workspaceId: string, connectionId: string): Ledger => ({
 });
 
 /**
- * Adds `amount` to this month's `column` of the ledger, only if `column` plus the charged sum,
- * over all shards, stays within its limit (no limit: always). Returns the month, or null when it
- * did not fit.
+ * The statement that adds `amount` to this month's `column` of the ledger's admission row, only if
+ * `column` plus the charged sum, over all shards, stays within its limit (no limit: always), and
+ * returns the month (no row when it did not fit). One statement, so the admission row is held
+ * from here to the commit only. Its own sums are read at their latest (ON CONFLICT locks the row
+ * and reads its newest version: additions take turns); the other shards come from the
+ * statement's snapshot and may miss results committed since. For in flight that is safe: a
+ * result only gives back (charged at most the worst case it releases), so the totals can only be
+ * overstated. For holds (admission of a check, an estimate: the hard cap is the call's) a result
+ * charged more than its capture's hold may be missed for that instant.
  */
-async function addWithinLimit(tx: Tx, ledger: Ledger, column: "reservedMicros" | "inFlightMicros", amount: number): Promise<Date | null> {
+function addWithinLimit(ledger: Ledger, column: "reservedMicros" | "inFlightMicros", amount: number): Prisma.Sql {
   const { table, month, limit } = ledger;
   const col = Prisma.raw(`"${column}"`);
-  // Take the month's admission row (made if need be): additions to this ledger take turns.
-  await tx.$executeRaw`
-    INSERT INTO ${table} (${ledger.keyColumns}, shard, "updatedAt") VALUES (${ledger.keyValues}, 0, now())
-    ON CONFLICT (${ledger.keyColumns}, shard) DO UPDATE SET "updatedAt" = now()`;
-  // A new statement, so a snapshot taken after the lock: it sees every addition committed before.
-  const rows = await tx.$queryRaw<{ period: Date }[]>`
-    UPDATE ${table} SET ${col} = ${col} + ${amount}, "updatedAt" = now()
-    WHERE ${month} AND shard = 0
-      AND (${limit} IS NULL OR (SELECT sum(s."chargedMicros" + s.${col}) FROM ${table} s WHERE ${month}) + ${amount} <= ${limit})
+  const others = Prisma.sql`coalesce((SELECT sum(s."chargedMicros" + s.${col}) FROM ${table} s WHERE ${month} AND s.shard <> 0), 0)`;
+  return Prisma.sql`
+    INSERT INTO ${table} (${ledger.keyColumns}, shard, ${col}, "updatedAt")
+    SELECT ${ledger.keyValues}, 0, ${amount}, now()
+    WHERE ${limit} IS NULL OR ${others} + ${amount} <= ${limit}
+    ON CONFLICT (${ledger.keyColumns}, shard) DO UPDATE
+      SET ${col} = ${table}.${col} + EXCLUDED.${col}, "updatedAt" = now()
+      WHERE ${limit} IS NULL OR ${table}."chargedMicros" + ${table}.${col} + ${others} + EXCLUDED.${col} <= ${limit}
     RETURNING "periodStart" AS period`;
-  return rows[0]?.period ?? null;
 }
 
 /**
@@ -85,8 +88,8 @@ async function addWithinLimit(tx: Tx, ledger: Ledger, column: "reservedMicros" |
  * is in; refuses with the shortfall otherwise.
  */
 export async function holdBudget(tx: Tx, workspaceId: string, amountMicros: number): Promise<Date> {
-  const period = await addWithinLimit(tx, workspaceBudget(workspaceId), "reservedMicros", amountMicros);
-  if (period) return period;
+  const [added] = await tx.$queryRaw<{ period: Date }[]>(addWithinLimit(workspaceBudget(workspaceId), "reservedMicros", amountMicros));
+  if (added) return added.period;
   const status = await budgetStatus(workspaceId, tx);
   const limitMicros = status.limitMicros ?? 0;
   const left = Math.max(0, status.leftMicros ?? 0);
@@ -99,16 +102,18 @@ export async function holdBudget(tx: Tx, workspaceId: string, amountMicros: numb
 /**
  * The hard cap: takes `worstMicros` for a call about to start, only if charged + in flight +
  * worstMicros stays within the workspace's budget AND within its grant's monthly limit on the
- * connection. Returns the month it is taken in, or what refused it (the capture then waits).
+ * connection, in one statement. Returns the month it is taken in, or what refused it; on a
+ * refusal the caller undoes the transaction to before this (claim.ts rolls back to its
+ * savepoint), the capture then waits.
  */
 export async function reserveCall(tx: Tx, call: { workspaceId: string; connectionId: string; worstMicros: number }): Promise<{ period: Date } | { refusedBy: "budget" | "grant" }> {
-  const period = await addWithinLimit(tx, workspaceBudget(call.workspaceId), "inFlightMicros", call.worstMicros);
-  if (!period) return { refusedBy: "budget" };
-  if (await addWithinLimit(tx, grantSpend(call.workspaceId, call.connectionId), "inFlightMicros", call.worstMicros)) return { period };
-  await tx.$executeRaw`
-    UPDATE budget_periods SET "inFlightMicros" = "inFlightMicros" - ${call.worstMicros}
-    WHERE "workspaceId" = ${call.workspaceId}::uuid AND "periodStart" = ${period}::date AND shard = 0`;
-  return { refusedBy: "grant" };
+  const [taken] = await tx.$queryRaw<{ budget: Date | null; grant: Date | null }[]>`
+    WITH budget AS (${addWithinLimit(workspaceBudget(call.workspaceId), "inFlightMicros", call.worstMicros)}),
+         spend AS (${addWithinLimit(grantSpend(call.workspaceId, call.connectionId), "inFlightMicros", call.worstMicros)})
+    SELECT (SELECT period FROM budget) AS budget, (SELECT period FROM spend) AS grant`;
+  if (!taken?.budget) return { refusedBy: "budget" };
+  if (!taken.grant) return { refusedBy: "grant" };
+  return { period: taken.budget };
 }
 
 /**
