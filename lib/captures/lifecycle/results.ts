@@ -1,6 +1,7 @@
 import "server-only";
 import type { Citation } from "@/lib/analysis/citations";
 import type { MentionRow } from "@/lib/analysis/rows";
+import { recordRollups } from "@/lib/analytics/rollups";
 import { pausePoint } from "@/lib/captures/lifecycle/pause-points";
 import {
   Effects,
@@ -80,6 +81,7 @@ export async function succeedCapture(captureId: string, runToken: string, result
         data: result.citations.map((c, i) => ({ ...c, url: storable(c.url), title: c.title === undefined || c.title === null ? c.title : storable(c.title), workspaceId: ws, captureId, position: i + 1 })),
       });
       await tx.searchQuery.createMany({ data: result.searchQueries.map((query, i) => ({ workspaceId: ws, captureId, query: storable(query), position: i + 1 })) });
+      await recordRollups(tx, [captureId]);
     }
     await settleMoved(tx, [moved], effects);
     await applyEffects(tx, effects);
