@@ -251,9 +251,9 @@ export async function measureAnalyticsScale(
     );
 
     const action =
-      <T>(days: number, query: (r: ResolvedFilter) => Promise<T>) =>
+      <T>(days: number, query: (r: ResolvedFilter) => Promise<T>, tags: string[] = []) =>
       async () => {
-        const input = analyticsFilterInput.parse(lastDays(days));
+        const input = analyticsFilterInput.parse({ ...lastDays(days), tags });
         const r = await resolveFilter(ids.workspaceId, input);
         if (!r) throw new Error("the demo workspace has no brand");
         return query(r);
@@ -268,6 +268,8 @@ export async function measureAnalyticsScale(
         { query: "prompts table (promptsAction)", rangeDays: days, run: action(days, (r) => promptPerformance(r.filter)) },
         { query: "top domains over time (topDomainsAction)", rangeDays: days, run: action(days, (r) => topDomainsOverTime(r.filter)) },
         { query: "own-domain rate (ownDomainAction)", rangeDays: days, run: action(days, (r) => ownDomainRate(r.filter)) },
+        // A tag filter needs the prompt: the top domains then come from rollup_citations. "buying" is on 4 of the 12 demo prompts.
+        { query: "top domains over time, tag buying (topDomainsAction)", rangeDays: days, run: action(days, (r) => topDomainsOverTime(r.filter), ["buying"]) },
       ];
       const overviewCharts = charts.slice(0, 5);
       measured.push(...charts, {

@@ -3,7 +3,8 @@ import { isoDay, startOfUtcDay } from "@/lib/analytics/schemas";
 import type { AnalyticsFilter } from "@/lib/analytics/filter";
 import { Prisma } from "@/lib/generated/prisma/client";
 
-// The daily rollups the dashboards read (rollup_answers, rollup_mentions, rollup_citations; see
+// The daily rollups the dashboards read (rollup_answers, rollup_mentions, rollup_citations,
+// rollup_domains; see
 // prisma/schema.prisma). A capture's contribution is defined once, in SQL, by the function
 // beacon_rollup_captures(ids, sign) of migration 20261201130000_analytics_rollups, which reads the
 // capture's raw rows. Whoever writes those raw rows calls it in the same transaction:

@@ -11,12 +11,16 @@ import { Prisma } from "@/lib/generated/prisma/client";
 
 export const TOP_DOMAINS = 8;
 
-/** The most cited domains of the range and how often each was cited per day (per week past 120 days). */
+/**
+ * The most cited domains of the range and how often each was cited per day (per week past 120
+ * days). Without a tag filter, from the rollups without the prompt (rollup_domains), many times
+ * fewer rows.
+ */
 export async function topDomainsOverTime(f: AnalyticsFilter) {
   const rows = await db().$queryRaw<{ bucket: Date; domain: string; citations: number; total: number; own: boolean }[]>`
     WITH cited AS (
       SELECT ${bucketOf(f, Prisma.sql`r.day::timestamp`)} AS bucket, r.domain, sum(r.citations)::int AS citations, sum(r."ownCitations")::int AS own
-      FROM rollup_citations r
+      FROM ${f.tags?.length ? Prisma.sql`rollup_citations` : Prisma.sql`rollup_domains`} r
       WHERE ${rollupScope(f)}
       GROUP BY 1, 2
       HAVING sum(r.citations) > 0

@@ -188,7 +188,7 @@ async function expectSameAsRaw(brandId: string, filters: FilterSpec[]) {
   }
 }
 
-const ROLLUP_TABLES = ["rollup_answers", "rollup_mentions", "rollup_citations"] as const;
+const ROLLUP_TABLES = ["rollup_answers", "rollup_mentions", "rollup_citations", "rollup_domains"] as const;
 
 async function rollupRows(brandId: string) {
   const out: Record<string, unknown[]> = {};
@@ -344,6 +344,10 @@ describe("dashboards from rollups", () => {
           { day: "2025-03-01", entity: rival, name: "Rival", rows: 2, mentions: 4, ahead: 1, instead: 1 },
         ]);
         expect(await rows(`SELECT to_char(day, 'YYYY-MM-DD') AS day, domain, citations, "ownCitations" FROM rollup_citations ORDER BY domain`)).toEqual([
+          { day: "2025-03-01", domain: "a.com", citations: 2, ownCitations: 0 },
+          { day: "2025-03-01", domain: "acme.com", citations: 1, ownCitations: 1 },
+        ]);
+        expect(await rows(`SELECT to_char(day, 'YYYY-MM-DD') AS day, domain, citations, "ownCitations" FROM rollup_domains ORDER BY domain`)).toEqual([
           { day: "2025-03-01", domain: "a.com", citations: 2, ownCitations: 0 },
           { day: "2025-03-01", domain: "acme.com", citations: 1, ownCitations: 1 },
         ]);

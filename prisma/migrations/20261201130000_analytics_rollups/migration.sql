@@ -1,7 +1,8 @@
 -- Daily rollups for the dashboards (issue 10): at a million captures the Overview's queries
 -- scanned mentions and citations for seconds. The rollup tables hold additive counts and sums per
 -- workspace, brand, UTC day of the capture's finish, provider and prompt (rollup_answers), and
--- per entity (rollup_mentions) and cited domain (rollup_citations) of those, so a range of days
+-- per entity (rollup_mentions) and cited domain (rollup_citations, and rollup_domains without the
+-- prompt, for the top domains chart when no tag filter needs the prompt) of those, so a range of days
 -- adds up to exactly what the raw rows give, the sums behind the 95 % intervals included.
 
 CREATE TABLE "rollup_answers" (
@@ -76,13 +77,28 @@ ALTER TABLE "rollup_citations" ADD CONSTRAINT "rollup_citations_brandId_fkey" FO
 ALTER TABLE "rollup_citations" ADD CONSTRAINT "rollup_citations_providerConfigId_fkey" FOREIGN KEY ("providerConfigId") REFERENCES "provider_configs"("id") ON DELETE RESTRICT ON UPDATE CASCADE;
 ALTER TABLE "rollup_citations" ADD CONSTRAINT "rollup_citations_promptId_fkey" FOREIGN KEY ("promptId") REFERENCES "prompts"("id") ON DELETE RESTRICT ON UPDATE CASCADE;
 
+CREATE TABLE "rollup_domains" (
+    "workspaceId" UUID NOT NULL,
+    "brandId" UUID NOT NULL,
+    "day" DATE NOT NULL,
+    "providerConfigId" UUID NOT NULL,
+    "domain" TEXT NOT NULL,
+    "citations" INTEGER NOT NULL DEFAULT 0,
+    "ownCitations" INTEGER NOT NULL DEFAULT 0,
+
+    CONSTRAINT "rollup_domains_pkey" PRIMARY KEY ("workspaceId", "brandId", "day", "providerConfigId", "domain")
+);
+ALTER TABLE "rollup_domains" ADD CONSTRAINT "rollup_domains_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES "workspaces"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+ALTER TABLE "rollup_domains" ADD CONSTRAINT "rollup_domains_brandId_fkey" FOREIGN KEY ("brandId") REFERENCES "brands"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+ALTER TABLE "rollup_domains" ADD CONSTRAINT "rollup_domains_providerConfigId_fkey" FOREIGN KEY ("providerConfigId") REFERENCES "provider_configs"("id") ON DELETE RESTRICT ON UPDATE CASCADE;
+
 -- The one definition of a capture's contribution, read from its raw rows: added (sign 1) when a
 -- capture succeeds with its analysis, taken away (sign -1) and added again around anything that
 -- rewrites its raw rows (re-analysis, a competitor's removal). Only succeeded captures count.
 -- Every row is a sum, so concurrent captures of the same day, provider and prompt add up
 -- (INSERT .. ON CONFLICT takes the row's lock). Lock order: the rollup_answers rows of the
 -- captures first, in key order, then their rollup_mentions rows, then their rollup_citations
--- rows, each in key order; every caller goes through this function, so two callers that share a
+-- rows, then their rollup_domains rows, each in key order; every caller goes through this function, so two callers that share a
 -- day, provider and prompt meet first at that rollup_answers row and never hold each other's
 -- later rows.
 CREATE FUNCTION beacon_rollup_captures(ids UUID[], sign INTEGER) RETURNS void LANGUAGE plpgsql AS $$
@@ -196,6 +212,19 @@ BEGIN
   GROUP BY 1, 2, 3, 4, 5, 6
   ORDER BY 1, 2, 3, 4, 5, 6
   ON CONFLICT ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "domain") DO UPDATE SET
+      "citations" = r."citations" + excluded."citations",
+      "ownCitations" = r."ownCitations" + excluded."ownCitations";
+
+  INSERT INTO rollup_domains AS r ("workspaceId", "brandId", "day", "providerConfigId", "domain", "citations", "ownCitations")
+  SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."providerConfigId", ci.domain,
+    sign * count(*),
+    sign * count(*) FILTER (WHERE ci."isOwnDomain")
+  FROM captures c
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
+  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+  GROUP BY 1, 2, 3, 4, 5
+  ORDER BY 1, 2, 3, 4, 5
+  ON CONFLICT ("workspaceId", "brandId", "day", "providerConfigId", "domain") DO UPDATE SET
       "citations" = r."citations" + excluded."citations",
       "ownCitations" = r."ownCitations" + excluded."ownCitations";
 END
