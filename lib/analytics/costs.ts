@@ -1,6 +1,5 @@
 import "server-only";
-import { bucketKeys, bucketOf, bucketUnit, num, providerAndTagScope, type ResolvedFilter } from "@/lib/analytics/filter";
-import { rollupScope } from "@/lib/analytics/rollups";
+import { bucketKeys, bucketOf, bucketUnit, captureScope, num, providerAndTagScope, type ResolvedFilter } from "@/lib/analytics/filter";
 import { isoDay } from "@/lib/analytics/schemas";
 import { budgetStatus } from "@/lib/billing/budget";
 import { env } from "@/lib/config/env";
@@ -48,10 +47,9 @@ export async function costsDashboard({ filter: f, providers }: ResolvedFilter, n
       WHERE ${attemptScope}
       GROUP BY 1`,
     db().$queryRaw<{ provider: string; captures: number }[]>`
-      SELECT r."providerConfigId"::text AS provider, sum(r.captures)::int AS captures
-      FROM rollup_answers r WHERE ${rollupScope(f)}
-      GROUP BY 1
-      HAVING sum(r.captures) > 0`,
+      SELECT c."providerConfigId"::text AS provider, count(*)::int AS captures
+      FROM captures c WHERE ${captureScope(f)}
+      GROUP BY 1`,
     budgetStatus(f.workspaceId),
   ]);
 
