@@ -2,6 +2,7 @@ import "server-only";
 import { analyzeAnswer } from "@/lib/analysis/analyze";
 import { isOwnDomain } from "@/lib/analysis/citations";
 import { mentionRows } from "@/lib/analysis/rows";
+import { rewriteRollups } from "@/lib/analytics/rollups";
 import { db } from "@/lib/db/prisma";
 import { enqueueReanalysis } from "@/lib/jobs/enqueue";
 import type { Prisma } from "@/lib/generated/prisma/client";
@@ -59,15 +60,18 @@ export async function runReanalysis(analysisRunId: string): Promise<void> {
       const analyses = captures.map((capture) => ({ capture, analysis: analyzeAnswer({ answer: capture.answerText!, brand, competitors: brand.competitors }) }));
       await db().$transaction(async (tx) => {
         const ids = captures.map((c) => c.id);
-        await tx.mention.deleteMany({ where: { captureId: { in: ids } } });
-        await tx.mention.createMany({
-          data: analyses.flatMap(({ capture, analysis }) =>
-            mentionRows(analysis, brand.id, brand.competitors.map((c) => c.id)).map((m) => ({ ...m, workspaceId: run.workspaceId, captureId: capture.id })),
-          ),
+        // The dashboards' rollups follow the rewritten mentions and own-domain flags.
+        await rewriteRollups(tx, ids, async () => {
+          await tx.mention.deleteMany({ where: { captureId: { in: ids } } });
+          await tx.mention.createMany({
+            data: analyses.flatMap(({ capture, analysis }) =>
+              mentionRows(analysis, brand.id, brand.competitors.map((c) => c.id)).map((m) => ({ ...m, workspaceId: run.workspaceId, captureId: capture.id })),
+            ),
+          });
+          const own = captures.flatMap((c) => c.citations).filter((c) => isOwnDomain(c.domain, brand.domains)).map((c) => c.id);
+          await tx.citation.updateMany({ where: { captureId: { in: ids } }, data: { isOwnDomain: false } });
+          await tx.citation.updateMany({ where: { id: { in: own } }, data: { isOwnDomain: true } });
         });
-        const own = captures.flatMap((c) => c.citations).filter((c) => isOwnDomain(c.domain, brand.domains)).map((c) => c.id);
-        await tx.citation.updateMany({ where: { captureId: { in: ids } }, data: { isOwnDomain: false } });
-        await tx.citation.updateMany({ where: { id: { in: own } }, data: { isOwnDomain: true } });
         const truncated = analyses.filter((a) => a.analysis.truncated).map((a) => a.capture.id);
         await tx.capture.updateMany({ where: { id: { in: ids } }, data: { analyzedAt: new Date(), analysisTruncated: false } });
         await tx.capture.updateMany({ where: { id: { in: truncated } }, data: { analysisTruncated: true } });

@@ -1,5 +1,6 @@
 import "server-only";
-import { captureScope, num, previousPeriod, type AnalyticsFilter } from "@/lib/analytics/filter";
+import { num, previousPeriod, type AnalyticsFilter } from "@/lib/analytics/filter";
+import { rollupScope } from "@/lib/analytics/rollups";
 import { change, meanInterval, ratioInterval, wilson, type Estimate } from "@/lib/analytics/stats";
 import { db } from "@/lib/db/prisma";
 
@@ -20,36 +21,26 @@ type KpiRow = {
 };
 
 /**
- * One pass over the captures in scope and their mentions. A capture counts once it has been
- * analysed for the brand (it has the brand's mention row); x is every tracked entity's mention
- * count in the answer, y the brand's.
+ * The sums behind the headline numbers, from the daily rollups. An answer counts once it has
+ * been analysed for the brand (it has the brand's mention row); per answer, x is every tracked
+ * entity's mention count and y the brand's, summed as y, x, y², x² and xy for the share of voice
+ * interval.
  */
 async function kpiSums(f: AnalyticsFilter): Promise<KpiRow> {
   const [row] = await db().$queryRaw<KpiRow[]>`
-    WITH per_capture AS (
-      SELECT
-        bool_or(m.mentioned) FILTER (WHERE m.kind = 'brand') AS mentioned,
-        min(m.position) FILTER (WHERE m.kind = 'brand' AND m.mentioned) AS position,
-        min(m.sentiment::text) FILTER (WHERE m.kind = 'brand' AND m.mentioned) AS sentiment,
-        coalesce(sum(m.count) FILTER (WHERE m.kind = 'brand'), 0)::float8 AS y,
-        coalesce(sum(m.count), 0)::float8 AS x
-      FROM captures c JOIN mentions m ON m."captureId" = c.id
-      WHERE ${captureScope(f)}
-      GROUP BY c.id
-      HAVING count(*) FILTER (WHERE m.kind = 'brand') > 0
-    )
     SELECT
-      count(*)::int AS n,
-      count(*) FILTER (WHERE mentioned)::int AS mentioned,
-      count(position)::int AS pos_n,
-      coalesce(sum(position), 0)::float8 AS pos_sum,
-      coalesce(sum(position * position), 0)::float8 AS pos_sumsq,
-      count(*) FILTER (WHERE mentioned AND sentiment = 'positive')::int AS positive,
-      count(*) FILTER (WHERE mentioned AND sentiment = 'neutral')::int AS neutral,
-      count(*) FILTER (WHERE mentioned AND sentiment = 'negative')::int AS negative,
-      coalesce(sum(y), 0)::float8 AS sy, coalesce(sum(x), 0)::float8 AS sx,
-      coalesce(sum(y * y), 0)::float8 AS syy, coalesce(sum(x * x), 0)::float8 AS sxx, coalesce(sum(x * y), 0)::float8 AS sxy
-    FROM per_capture`;
+      coalesce(sum(answers), 0)::int AS n,
+      coalesce(sum(mentioned), 0)::int AS mentioned,
+      coalesce(sum("positionN"), 0)::int AS pos_n,
+      coalesce(sum("positionSum"), 0)::float8 AS pos_sum,
+      coalesce(sum("positionSumSq"), 0)::float8 AS pos_sumsq,
+      coalesce(sum(positive), 0)::int AS positive,
+      coalesce(sum(neutral), 0)::int AS neutral,
+      coalesce(sum(negative), 0)::int AS negative,
+      coalesce(sum("sumY"), 0)::float8 AS sy, coalesce(sum("sumX"), 0)::float8 AS sx,
+      coalesce(sum("sumYY"), 0)::float8 AS syy, coalesce(sum("sumXX"), 0)::float8 AS sxx, coalesce(sum("sumXY"), 0)::float8 AS sxy
+    FROM rollup_answers r
+    WHERE ${rollupScope(f)}`;
   return row!;
 }
 

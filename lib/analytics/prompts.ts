@@ -1,5 +1,6 @@
 import "server-only";
-import { captureScope, num, type AnalyticsFilter } from "@/lib/analytics/filter";
+import { num, type AnalyticsFilter } from "@/lib/analytics/filter";
+import { rollupScope } from "@/lib/analytics/rollups";
 import { meanInterval, wilson } from "@/lib/analytics/stats";
 import { db } from "@/lib/db/prisma";
 
@@ -24,24 +25,21 @@ type Row = {
  */
 export async function promptPerformance(f: AnalyticsFilter) {
   const rows = await db().$queryRaw<Row[]>`
-    WITH brand_mentions AS (
-      SELECT c.id, c."promptId", m.mentioned, m.position
-      FROM captures c JOIN mentions m ON m."captureId" = c.id AND m.kind = 'brand'
-      WHERE ${captureScope(f)}
-    ),
-    per_prompt AS (
-      SELECT "promptId", count(*)::int AS n, count(*) FILTER (WHERE mentioned)::int AS mentioned,
-        coalesce(sum(position) FILTER (WHERE mentioned), 0)::float8 AS pos_sum,
-        coalesce(sum(position * position) FILTER (WHERE mentioned), 0)::float8 AS pos_sumsq
-      FROM brand_mentions GROUP BY 1
+    WITH per_prompt AS (
+      SELECT r."promptId", sum(r.answers)::int AS n, sum(r.mentioned)::int AS mentioned,
+        sum(r."positionSum")::float8 AS pos_sum, sum(r."positionSumSq")::float8 AS pos_sumsq
+      FROM rollup_answers r
+      WHERE ${rollupScope(f)}
+      GROUP BY 1
+      HAVING sum(r.answers) > 0
     ),
     losses AS (
-      SELECT b."promptId", coalesce(cm."competitorId"::text, cm.name) AS rival, max(cm.name) AS mention_name,
-        count(*)::int AS lost, count(*) FILTER (WHERE NOT b.mentioned)::int AS lost_instead
-      FROM brand_mentions b
-      JOIN mentions cm ON cm."captureId" = b.id AND cm.kind = 'competitor' AND cm.mentioned
-      WHERE NOT b.mentioned OR cm.position < b.position
+      SELECT r."promptId", CASE WHEN r.entity LIKE 'name:%' THEN substr(r.entity, 6) ELSE r.entity END AS rival, max(r.name) AS mention_name,
+        sum(r.ahead)::int AS lost, sum(r.instead)::int AS lost_instead
+      FROM rollup_mentions r
+      WHERE ${rollupScope(f)} AND r.entity <> 'brand'
       GROUP BY 1, 2
+      HAVING sum(r.ahead) > 0
     ),
     top_loss AS (
       SELECT DISTINCT ON (l."promptId") l."promptId", l.rival, coalesce(co.name, l.mention_name) AS name, l.lost, l.lost_instead

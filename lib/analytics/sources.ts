@@ -1,5 +1,6 @@
 import "server-only";
 import { bucketKeys, bucketOf, bucketUnit, captureScope, num, type AnalyticsFilter } from "@/lib/analytics/filter";
+import { rollupScope } from "@/lib/analytics/rollups";
 import { isoDay } from "@/lib/analytics/schemas";
 import { wilson } from "@/lib/analytics/stats";
 import { db } from "@/lib/db/prisma";
@@ -10,21 +11,26 @@ import { Prisma } from "@/lib/generated/prisma/client";
 
 export const TOP_DOMAINS = 8;
 
-/** The most cited domains of the range and how often each was cited per day (per week past 120 days). */
+/**
+ * The most cited domains of the range and how often each was cited per day (per week past 120
+ * days). Without a tag filter, from the rollups without the prompt (rollup_domains), many times
+ * fewer rows.
+ */
 export async function topDomainsOverTime(f: AnalyticsFilter) {
   const rows = await db().$queryRaw<{ bucket: Date; domain: string; citations: number; total: number; own: boolean }[]>`
     WITH cited AS (
-      SELECT ${bucketOf(f, Prisma.sql`c."finishedAt"`)} AS bucket, ci.domain, ci."isOwnDomain"
-      FROM captures c JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
-      WHERE ${captureScope(f)}
+      SELECT ${bucketOf(f, Prisma.sql`r.day::timestamp`)} AS bucket, r.domain, sum(r.citations)::int AS citations, sum(r."ownCitations")::int AS own
+      FROM ${f.tags?.length ? Prisma.sql`rollup_citations` : Prisma.sql`rollup_domains`} r
+      WHERE ${rollupScope(f)}
+      GROUP BY 1, 2
+      HAVING sum(r.citations) > 0
     ),
     top AS (
-      SELECT domain, count(*)::int AS total, bool_or("isOwnDomain") AS own
+      SELECT domain, sum(citations)::int AS total, sum(own) > 0 AS own
       FROM cited GROUP BY domain ORDER BY total DESC, domain LIMIT ${TOP_DOMAINS}
     )
-    SELECT cited.bucket, cited.domain, count(*)::int AS citations, top.total, top.own
-    FROM cited JOIN top USING (domain)
-    GROUP BY 1, 2, 4, 5`;
+    SELECT cited.bucket, cited.domain, cited.citations, top.total, top.own
+    FROM cited JOIN top USING (domain)`;
   const domains = new Map<string, { domain: string; citations: number; own: boolean }>();
   const byBucket = new Map<string, Map<string, number>>();
   for (const r of rows) {
@@ -46,12 +52,9 @@ export type TopDomainsOverTime = Awaited<ReturnType<typeof topDomainsOverTime>>;
 /** Captures whose answer cites at least one of the brand's own domains, out of all captures in scope. */
 export async function ownDomainRate(f: AnalyticsFilter) {
   const [row] = await db().$queryRaw<{ n: number; own: number }[]>`
-    SELECT count(*)::int AS n,
-      count(*) FILTER (WHERE EXISTS (
-        SELECT 1 FROM citations ci WHERE ci."captureId" = c.id AND ci."isOwnDomain" AND ci."citedInText"
-      ))::int AS own
-    FROM captures c
-    WHERE ${captureScope(f)}`;
+    SELECT coalesce(sum(r.captures), 0)::int AS n, coalesce(sum(r."citingOwn"), 0)::int AS own
+    FROM rollup_answers r
+    WHERE ${rollupScope(f)}`;
   return { ...wilson(num(row?.own), num(row?.n)), citing: num(row?.own) };
 }
 
@@ -77,10 +80,3 @@ export async function citedPages(f: AnalyticsFilter, page: number, pageSize: num
 }
 
 export type CitedPages = Awaited<ReturnType<typeof citedPages>>;
-
-export async function sourcesDashboard(f: AnalyticsFilter) {
-  const [domains, ownDomain] = await Promise.all([topDomainsOverTime(f), ownDomainRate(f)]);
-  return { domains, ownDomain };
-}
-
-export type SourcesDashboard = Awaited<ReturnType<typeof sourcesDashboard>>;

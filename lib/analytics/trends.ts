@@ -1,5 +1,6 @@
 import "server-only";
-import { bucketKeys, bucketOf, bucketUnit, captureScope, num, type ResolvedFilter } from "@/lib/analytics/filter";
+import { bucketKeys, bucketOf, bucketUnit, num, type ResolvedFilter } from "@/lib/analytics/filter";
+import { rollupScope } from "@/lib/analytics/rollups";
 import { isoDay } from "@/lib/analytics/schemas";
 import { wilson, type Estimate } from "@/lib/analytics/stats";
 import { db } from "@/lib/db/prisma";
@@ -10,11 +11,12 @@ export type VisibilityPoint = { bucket: string; byProvider: Record<string, Estim
 /** Visibility per provider and per day (per week past 120 days), each point with its n and interval. */
 export async function visibilityOverTime({ filter: f, providers }: ResolvedFilter) {
   const rows = await db().$queryRaw<{ bucket: Date; provider: string; n: number; mentioned: number }[]>`
-    SELECT ${bucketOf(f, Prisma.sql`c."finishedAt"`)} AS bucket, c."providerConfigId"::text AS provider,
-      count(*)::int AS n, count(*) FILTER (WHERE m.mentioned)::int AS mentioned
-    FROM captures c JOIN mentions m ON m."captureId" = c.id AND m.kind = 'brand'
-    WHERE ${captureScope(f)}
-    GROUP BY 1, 2`;
+    SELECT ${bucketOf(f, Prisma.sql`r.day::timestamp`)} AS bucket, r."providerConfigId"::text AS provider,
+      sum(r.answers)::int AS n, sum(r.mentioned)::int AS mentioned
+    FROM rollup_answers r
+    WHERE ${rollupScope(f)}
+    GROUP BY 1, 2
+    HAVING sum(r.answers) > 0`;
   const counts = new Map<string, Map<string, { n: number; mentioned: number }>>();
   for (const r of rows) {
     const key = isoDay(r.bucket);
@@ -41,15 +43,16 @@ export type VisibilityOverTime = Awaited<ReturnType<typeof visibilityOverTime>>;
 /**
  * Share of voice per bucket for the brand and each competitor: an entity's mention count over
  * the count of all tracked entities in that bucket, so the shares of a bucket add up to 1.
+ * `answers`: the answers analysed for the brand, the chart's sample size.
  */
 export async function shareOfVoiceOverTime({ filter: f, brand }: ResolvedFilter) {
-  const rows = await db().$queryRaw<{ bucket: Date; entity: string; name: string; mentions: number }[]>`
-    SELECT ${bucketOf(f, Prisma.sql`c."finishedAt"`)} AS bucket,
-      CASE WHEN m.kind = 'brand' THEN 'brand' ELSE coalesce(m."competitorId"::text, 'name:' || m.name) END AS entity,
-      max(m.name) AS name, sum(m.count)::int AS mentions
-    FROM captures c JOIN mentions m ON m."captureId" = c.id
-    WHERE ${captureScope(f)}
-    GROUP BY 1, 2`;
+  const rows = await db().$queryRaw<{ bucket: Date; entity: string; name: string; mentions: number; answers: number }[]>`
+    SELECT ${bucketOf(f, Prisma.sql`r.day::timestamp`)} AS bucket, r.entity,
+      max(r.name) AS name, sum(r.mentions)::int AS mentions, (sum(r.rows) FILTER (WHERE r.entity = 'brand'))::int AS answers
+    FROM rollup_mentions r
+    WHERE ${rollupScope(f)}
+    GROUP BY 1, 2
+    HAVING sum(r.rows) > 0`;
   const names = new Map<string, string>([["brand", brand.name], ...brand.competitors.map((c) => [c.id, c.name] as [string, string])]);
   for (const r of rows) if (!names.has(r.entity)) names.set(r.entity, r.name);
   const totals = new Map<string, number>();
@@ -67,7 +70,7 @@ export async function shareOfVoiceOverTime({ filter: f, brand }: ResolvedFilter)
     const shares = Object.fromEntries(entities.map((e) => [e.id, total ? mentions[e.id]! / total : null]));
     return { bucket, total, mentions, shares };
   });
-  return { unit: bucketUnit(f), entities, points };
+  return { unit: bucketUnit(f), entities, points, answers: rows.reduce((n, r) => n + num(r.answers), 0) };
 }
 
 export type ShareOfVoiceOverTime = Awaited<ReturnType<typeof shareOfVoiceOverTime>>;
@@ -76,16 +79,17 @@ export const POSITION_BUCKETS = ["1", "2", "3", "4", "5+", "not mentioned"] as c
 
 /** Where the brand comes among the tracked entities of each answer, or that it does not come at all. */
 export async function positionDistribution({ filter: f }: ResolvedFilter) {
-  const rows = await db().$queryRaw<{ bucket: string; captures: number }[]>`
-    SELECT CASE WHEN NOT m.mentioned OR m.position IS NULL THEN 'not mentioned'
-                WHEN m.position >= 5 THEN '5+' ELSE m.position::text END AS bucket,
-      count(*)::int AS captures
-    FROM captures c JOIN mentions m ON m."captureId" = c.id AND m.kind = 'brand'
-    WHERE ${captureScope(f)}
-    GROUP BY 1`;
-  const counts = new Map(rows.map((r) => [r.bucket, num(r.captures)]));
-  const n = [...counts.values()].reduce((a, b) => a + b, 0);
-  return { n, buckets: POSITION_BUCKETS.map((bucket) => ({ bucket, captures: counts.get(bucket) ?? 0, ...wilson(counts.get(bucket) ?? 0, n) })) };
+  const [row] = await db().$queryRaw<Record<"answers" | "p1" | "p2" | "p3" | "p4" | "p5", number>[]>`
+    SELECT coalesce(sum(r.answers), 0)::int AS answers,
+      coalesce(sum(r.position1), 0)::int AS p1, coalesce(sum(r.position2), 0)::int AS p2, coalesce(sum(r.position3), 0)::int AS p3,
+      coalesce(sum(r.position4), 0)::int AS p4, coalesce(sum(r."position5Plus"), 0)::int AS p5
+    FROM rollup_answers r
+    WHERE ${rollupScope(f)}`;
+  // In the order of POSITION_BUCKETS; the answers that do not name the brand are the rest.
+  const placed = [row!.p1, row!.p2, row!.p3, row!.p4, row!.p5].map(num);
+  const n = num(row!.answers);
+  const counts = [...placed, n - placed.reduce((a, b) => a + b, 0)];
+  return { n, buckets: POSITION_BUCKETS.map((bucket, i) => ({ bucket, captures: counts[i]!, ...wilson(counts[i]!, n) })) };
 }
 
 export type PositionDistribution = Awaited<ReturnType<typeof positionDistribution>>;

@@ -4,6 +4,7 @@ import { db } from "@/lib/db/prisma";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { ConflictError, NotFoundError, UserError } from "@/lib/errors";
 import { startReanalysis } from "@/lib/analysis/reanalyze";
+import { rewriteRollups } from "@/lib/analytics/rollups";
 
 export async function listBrands(workspaceId: string) {
   return db().brand.findMany({
@@ -49,7 +50,7 @@ export async function updateBrand(workspaceId: string, brandId: string, input: P
       if (unknown) throw new NotFoundError(`Competitor "${unknown.name}" does not belong to this brand.`);
 
       const keptIds = input.competitors.flatMap((c) => (c.id ? [c.id] : []));
-      await tx.competitor.deleteMany({ where: { brandId, workspaceId, id: { notIn: keptIds } } });
+      await removeCompetitors(tx, brand.competitors.filter((c) => !keptIds.includes(c.id)).map((c) => c.id));
       // Renames may swap names between competitors: clear names first so the unique index never sees a clash.
       for (const c of input.competitors.filter((c) => c.id)) {
         await tx.competitor.update({ where: { id: c.id }, data: { name: `__renaming__${c.id}` } });
@@ -72,6 +73,23 @@ export async function updateBrand(workspaceId: string, brandId: string, input: P
     if (nameTaken(error)) throw new ConflictError(`A brand named "${input.name}" already exists.`, { field: "name" });
     throw error;
   }
+}
+
+/**
+ * Deleting a competitor deletes its mention rows (cascade), which changes the answers' totals of
+ * tracked mentions: the rollups of those answers are taken away and added back around it. The
+ * competitors are locked first, so a capture whose analysis names them (its mention insert holds
+ * their key) finishes before this takes any rollup row.
+ */
+async function removeCompetitors(tx: Prisma.TransactionClient, ids: string[]) {
+  if (!ids.length) return;
+  await tx.$queryRaw`SELECT id FROM competitors WHERE id = ANY(${ids}::uuid[]) ORDER BY id FOR UPDATE`;
+  const named = await tx.$queryRaw<{ captureId: string }[]>`SELECT DISTINCT "captureId" FROM mentions WHERE "competitorId" = ANY(${ids}::uuid[])`;
+  await rewriteRollups(
+    tx,
+    named.map((m) => m.captureId),
+    () => tx.competitor.deleteMany({ where: { id: { in: ids } } }),
+  );
 }
 
 export async function deleteBrand(workspaceId: string, brandId: string) {

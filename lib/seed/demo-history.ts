@@ -2,6 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { analyzeAnswer } from "@/lib/analysis/analyze";
 import { mentionRows } from "@/lib/analysis/rows";
+import { recordRollups } from "@/lib/analytics/rollups";
 import { costOf } from "@/lib/billing/money";
 import { bulkInsert } from "@/lib/db/bulk-insert";
 import { db } from "@/lib/db/prisma";
@@ -158,6 +159,7 @@ export async function seedDemoHistory(workspaceId: string, options: { days?: num
       await bulkInsert(tx, "mentions", mentions);
       await bulkInsert(tx, "citations", citations);
       await bulkInsert(tx, "search_queries", queries);
+      await recordRollups(tx, captures.map((c) => c.id!));
     },
     { timeout: 120_000 },
   );

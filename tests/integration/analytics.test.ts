@@ -4,8 +4,19 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { newBrowser } from "../support/request-context";
-import { ok, refused, signUp, type Person } from "../support/workspace-fixtures";
-import { citedPagesAction, costsAction, overviewAction, sourcesAction } from "@/lib/actions/analytics";
+import { ok, refused, signUp, type ActionResult, type Person } from "../support/workspace-fixtures";
+import {
+  citedPagesAction,
+  costsAction,
+  overviewKpisAction,
+  ownDomainAction,
+  positionsAction,
+  promptsAction,
+  shareOfVoiceAction,
+  topDomainsAction,
+  visibilityAction,
+} from "@/lib/actions/analytics";
+import { recordRollups } from "@/lib/analytics/rollups";
 import { db } from "@/lib/db/prisma";
 import { GET as exportCaptures } from "@/app/api/exports/captures/route";
 
@@ -170,6 +181,8 @@ async function buildWorld(workspaceName: string, brandName = "Acme"): Promise<Wo
       })),
     });
   }
+  // The dashboards' rollups, as every writer of analysed answers keeps them.
+  await recordRollups(db(), (await db().capture.findMany({ where: { checkId: check.id }, select: { id: true } })).map((c) => c.id));
   return world;
 }
 
@@ -179,9 +192,30 @@ let otherBrandId: string;
 
 const RANGE = { from: "2025-03-01", to: "2025-03-10" };
 
-const overview = (world: World, input: Parameters<typeof overviewAction>[0]) => world.person.browser.run(() => overviewAction(input)).then((r) => ok(r)!);
-const costs = (world: World, input: Parameters<typeof costsAction>[0]) => world.person.browser.run(() => costsAction(input)).then((r) => ok(r)!);
-const sources = (world: World, input: Parameters<typeof sourcesAction>[0]) => world.person.browser.run(() => sourcesAction(input)).then((r) => ok(r)!);
+type Input = Parameters<typeof overviewKpisAction>[0];
+const CHART_ACTIONS: ((input: Input) => Promise<ActionResult | undefined>)[] = [overviewKpisAction, visibilityAction, shareOfVoiceAction, positionsAction, promptsAction, topDomainsAction, ownDomainAction, costsAction];
+
+/** The Overview as the page loads it: one action (one request) per chart. */
+async function overview(world: World, input: Input) {
+  const run = <T>(action: (input: Input) => Promise<T>) => world.person.browser.run(() => action(input));
+  const [kpis, visibility, shareOfVoice, positions, prompts] = await Promise.all([
+    run(overviewKpisAction).then((r) => ok(r)!),
+    run(visibilityAction).then((r) => ok(r)!),
+    run(shareOfVoiceAction).then((r) => ok(r)!),
+    run(positionsAction).then((r) => ok(r)!),
+    run(promptsAction).then((r) => ok(r)!),
+  ]);
+  // The brand the charts are about: the first entity of share of voice.
+  return { brand: { name: shareOfVoice.entities[0]!.name }, kpis, visibility, shareOfVoice, positions, prompts };
+}
+const costs = (world: World, input: Input) => world.person.browser.run(() => costsAction(input)).then((r) => ok(r)!);
+async function sources(world: World, input: Input) {
+  const [domains, ownDomain] = await Promise.all([
+    world.person.browser.run(() => topDomainsAction(input)).then((r) => ok(r)!),
+    world.person.browser.run(() => ownDomainAction(input)).then((r) => ok(r)!),
+  ]);
+  return { domains, ownDomain };
+}
 
 beforeAll(async () => {
   A = await buildWorld("Analytics A");
@@ -198,6 +232,7 @@ beforeAll(async () => {
     },
   });
   await db().mention.create({ data: { workspaceId: A.workspaceId, captureId: capture.id, kind: "brand", brandId: second.id, name: "Second", mentioned: false, count: 0 } });
+  await recordRollups(db(), [capture.id]);
   await db().attempt.create({ data: { workspaceId: A.workspaceId, captureId: capture.id, number: 1, runToken: randomUUID(), workerId: "fixture", startedAt: new Date("2025-03-02T10:00:00Z"), outcome: "succeeded", costMicros: 7777 } });
   // This month's budget of A: 50 dollars, 1 reserved, 2.5 charged.
   await db().workspace.update({ where: { id: A.workspaceId }, data: { monthlyBudgetMicros: 50_000_000 } });
@@ -370,10 +405,12 @@ describe("filters", () => {
     const recent = await overview(A, {});
     expect(recent.visibility.points).toHaveLength(30);
     expect(recent.kpis.captures).toBe(0);
-    const reversed = await A.person.browser.run(() => overviewAction({ from: "2025-03-10", to: "2025-03-01" }));
-    expect(reversed?.validationErrors).toBeDefined();
-    const tooLong = await A.person.browser.run(() => overviewAction({ from: "2024-01-01", to: "2025-03-01" }));
-    expect(JSON.stringify(tooLong?.validationErrors)).toContain("at most 400 days");
+    for (const action of CHART_ACTIONS) {
+      const reversed = await A.person.browser.run(() => action({ from: "2025-03-10", to: "2025-03-01" }));
+      expect(reversed?.validationErrors).toBeDefined();
+      const tooLong = await A.person.browser.run(() => action({ from: "2024-01-01", to: "2025-03-01" }));
+      expect(JSON.stringify(tooLong?.validationErrors)).toContain("at most 400 days");
+    }
   });
 });
 
@@ -387,9 +424,11 @@ describe("workspace scoping", () => {
   });
 
   it("treats another workspace's brand or provider as not found", async () => {
-    refused(await A.person.browser.run(() => overviewAction({ ...RANGE, brandId: B.brandId })), "not_found");
-    refused(await A.person.browser.run(() => overviewAction({ ...RANGE, providers: [B.P1] })), "not_found");
-    refused(await A.person.browser.run(() => costsAction({ ...RANGE, providers: [A.P1, B.P2] })), "not_found");
+    for (const action of CHART_ACTIONS) {
+      refused(await A.person.browser.run(() => action({ ...RANGE, brandId: B.brandId })), "not_found");
+      refused(await A.person.browser.run(() => action({ ...RANGE, providers: [B.P1] })), "not_found");
+      refused(await A.person.browser.run(() => action({ ...RANGE, providers: [A.P1, B.P2] })), "not_found");
+    }
     refused(await A.person.browser.run(() => citedPagesAction({ filter: { ...RANGE, brandId: B.brandId } })), "not_found");
   });
 });

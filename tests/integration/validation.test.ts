@@ -13,7 +13,7 @@ import {
   type AnyAction,
   type Person,
 } from "../support/workspace-fixtures";
-import { overviewAction } from "@/lib/actions/analytics";
+import { overviewKpisAction } from "@/lib/actions/analytics";
 import { createBrandAction, deleteBrandAction, updateBrandAction } from "@/lib/actions/brands";
 import { startCheckAction } from "@/lib/actions/checks";
 import { changeMemberRoleAction, removeMemberAction, revokeInvitationAction } from "@/lib/actions/members";
@@ -186,7 +186,7 @@ describe("NUL and other control characters", () => {
     ["a prompt search", () => listPromptsAction({ q: "crm\u0000" }), "q"],
     ["a check's tag", () => startCheckAction({ idempotencyKey: `nul-${crypto.randomUUID()}`, brandId, prompts: { mode: "tag", tag: "smb\u0000" }, providerConfigIds: [providerId], samples: 1 }), "prompts.tag"],
     ["a schedule name", () => createScheduleAction({ name: "Daily\u0000", brandId, prompts: { mode: "all" }, providerConfigIds: [providerId], samples: 1, cadence: "daily", minuteOfDay: 60 }), "name"],
-    ["an analytics tag", () => overviewAction({ tags: ["smb\u0000"] }), "tags.0"],
+    ["an analytics tag", () => overviewKpisAction({ tags: ["smb\u0000"] }), "tags.0"],
     ["a workspace name", () => createWorkspaceAction({ name: "Team\u0000" }), "name"],
   ])("%s is refused with a field error, and nothing is stored", async (_, action, field) => {
     const result = await storesNothing(() => me.browser.run(action));

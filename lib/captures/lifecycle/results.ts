@@ -80,6 +80,7 @@ export async function succeedCapture(captureId: string, runToken: string, result
         data: result.citations.map((c, i) => ({ ...c, url: storable(c.url), title: c.title === undefined || c.title === null ? c.title : storable(c.title), workspaceId: ws, captureId, position: i + 1 })),
       });
       await tx.searchQuery.createMany({ data: result.searchQueries.map((query, i) => ({ workspaceId: ws, captureId, query: storable(query), position: i + 1 })) });
+      effects.rollups.push(captureId);
     }
     await settleMoved(tx, [moved], effects);
     await applyEffects(tx, effects);

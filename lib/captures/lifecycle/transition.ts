@@ -1,4 +1,5 @@
 import "server-only";
+import { recordRollups } from "@/lib/analytics/rollups";
 import { settleLedgers } from "@/lib/billing/budget";
 import { pausePoint } from "@/lib/captures/lifecycle/pause-points";
 import { TRANSITIONS, UNFINISHED_STATUSES, deriveCheckStatus, isCheckFinished, isTerminal, type CaptureStatus, type CheckStatus, type TransitionName } from "@/lib/captures/states";
@@ -13,8 +14,8 @@ export type Tx = Prisma.TransactionClient;
 //
 // Lock order, the same in every transaction that moves a capture, so that none can deadlock
 // against another: capture rows (by id when there are several) -> its slot row (the trigger on
-// captures gives it back) -> attempt row -> check row -> events and jobs -> budget and grant
-// ledger rows, last (every capture of a workspace writes them: held from the last statement to
+// captures gives it back) -> attempt row -> check row -> events and jobs -> rollup rows -> budget
+// and grant ledger rows, last (every capture of a workspace writes them: held from the last statement to
 // the commit only). A worker's transitions do not lock the check row at all (the first claim of
 // a check excepted); captures locked later (woken ones) are taken SKIP LOCKED.
 
@@ -88,6 +89,8 @@ export class Effects {
   readonly jobs: { captureIds: string[]; delayMs: number }[] = [];
   /** Workspaces where money was freed: a capture waiting for budget may run now. */
   readonly moneyFreedIn = new Set<string>();
+  /** Succeeded captures whose answers enter the dashboards' daily rollups. */
+  readonly rollups: string[] = [];
   /** Connections where captures left `running` (their slots were given back), with how many. */
   readonly slotsFreedOn = new Map<string, number>();
 
@@ -146,6 +149,8 @@ export async function applyEffects(tx: Tx, effects: Effects): Promise<Map<string
   if (effects.events.length) await tx.event.createMany({ data: effects.events });
   for (const job of effects.jobs) await enqueueCaptureJobs(tx, { captureIds: job.captureIds }, job.delayMs);
   for (const [connectionId, freed] of effects.slotsFreedOn) await handOnSlots(tx, connectionId, freed);
+  // Rollup rows are shared by every answer of a day (a cited domain's, say): late, like the ledgers.
+  await recordRollups(tx, effects.rollups);
   await settleLedgers(
     tx,
     effects.holdsToRelease,

@@ -3,9 +3,10 @@ import { formatChange, formatInterval, formatPct, sampleNote } from "@/component
 import { KpiTile } from "@/components/charts/kpi-tile";
 import { Card } from "@/components/ui/card";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
-import { useOverviewQuery, type OverviewData } from "../use-analytics-queries";
+import type { OverviewKpis } from "@/lib/analytics/kpis";
+import { useKpisQuery } from "../use-analytics-queries";
 
-type Kpi = OverviewData["kpis"]["visibility"];
+type Kpi = OverviewKpis["visibility"];
 
 const shareTile = (kpi: Kpi) => ({
   value: formatPct(kpi.current.value),
@@ -22,11 +23,11 @@ const SENTIMENT = [
 
 /** The four headline numbers of the Overview, each with n, 95 % interval and change. */
 export function KpiTiles({ filter }: { filter: AnalyticsFilterInput }) {
-  const query = useOverviewQuery(filter);
+  const query = useKpisQuery(filter);
   if (query.isError) {
     return <Card role="alert" className="mb-6 p-4 text-sm text-red-600">Could not load the headline numbers: {query.error.message}</Card>;
   }
-  const kpis = query.data?.kpis;
+  const kpis = query.data;
   const loading = query.isPending || !kpis;
   const position = kpis?.averagePosition;
   const sentiment = kpis?.sentiment;

@@ -3,9 +3,10 @@ import { useMemo, useState, type ReactNode } from "react";
 import { ChartCard } from "@/components/charts/chart-card";
 import { formatInterval, formatPct, sampleNote } from "@/components/charts/format";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
-import { useOverviewQuery, type OverviewData } from "../use-analytics-queries";
+import type { PromptPerformance } from "@/lib/analytics/prompts";
+import { usePromptsQuery } from "../use-analytics-queries";
 
-type Row = OverviewData["prompts"][number];
+type Row = PromptPerformance[number];
 type SortKey = "text" | "n" | "visibility" | "position" | "losses";
 
 const sorters: Record<SortKey, (r: Row) => number | string> = {
@@ -18,8 +19,8 @@ const sorters: Record<SortKey, (r: Row) => number | string> = {
 
 /** Per prompt: answers, visibility, average position, and the competitor the brand loses to most. */
 export function PromptTable({ filter, brandName, empty }: { filter: AnalyticsFilterInput; brandName: string; empty: ReactNode }) {
-  const query = useOverviewQuery(filter);
-  const prompts = query.data?.prompts;
+  const query = usePromptsQuery(filter);
+  const prompts = query.data;
   const [sort, setSort] = useState<{ key: SortKey; desc: boolean }>({ key: "n", desc: true });
   const rows = useMemo(() => {
     const pick = sorters[sort.key];

@@ -7,18 +7,19 @@ import { legendProps } from "@/components/charts/legend";
 import { formatBucket, formatPct, sampleNote } from "@/components/charts/format";
 import { seriesColor } from "@/components/charts/palette";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
-import { useOverviewQuery, type OverviewData } from "../use-analytics-queries";
+import type { ShareOfVoiceOverTime } from "@/lib/analytics/trends";
+import { useShareOfVoiceQuery } from "../use-analytics-queries";
 
-type ShareOfVoice = OverviewData["shareOfVoice"];
+type ShareOfVoice = ShareOfVoiceOverTime;
 
 /**
  * Brand and competitors as stacked shares of all tracked mentions, per bucket. Buckets without
  * any mention are left out rather than drawn as a collapse to zero.
  */
 export function ShareOfVoiceChart({ filter, empty }: { filter: AnalyticsFilterInput; empty: ReactNode }) {
-  const query = useOverviewQuery(filter);
-  const sov = query.data?.shareOfVoice;
-  const answers = query.data?.kpis.captures ?? 0;
+  const query = useShareOfVoiceQuery(filter);
+  const sov = query.data ?? undefined;
+  const answers = sov?.answers ?? 0;
   const { rows, series, mentions } = useMemo(() => shape(sov), [sov]);
   const csv = useMemo(
     () =>

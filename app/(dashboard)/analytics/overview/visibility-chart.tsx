@@ -7,16 +7,17 @@ import { legendProps } from "@/components/charts/legend";
 import { formatBucket, formatInterval, formatPct, sampleNote } from "@/components/charts/format";
 import { seriesColor } from "@/components/charts/palette";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
-import { useOverviewQuery, type OverviewData } from "../use-analytics-queries";
+import type { VisibilityOverTime } from "@/lib/analytics/trends";
+import { useVisibilityQuery } from "../use-analytics-queries";
 
-type Visibility = OverviewData["visibility"];
+type Visibility = VisibilityOverTime;
 
 const ALL = "all";
 
 /** Visibility per provider over time, one line each, plus all providers together (dashed). */
 export function VisibilityChart({ filter, brandName, empty }: { filter: AnalyticsFilterInput; brandName: string; empty: React.ReactNode }) {
-  const query = useOverviewQuery(filter);
-  const visibility = query.data?.visibility;
+  const query = useVisibilityQuery(filter);
+  const visibility = query.data ?? undefined;
   const { rows, series, total } = useMemo(() => shape(visibility), [visibility]);
   const csv = useMemo(
     () =>

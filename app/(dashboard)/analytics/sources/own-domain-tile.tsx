@@ -3,13 +3,13 @@ import { formatInterval, formatPct } from "@/components/charts/format";
 import { KpiTile } from "@/components/charts/kpi-tile";
 import { Card } from "@/components/ui/card";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
-import { useSourcesQuery } from "../use-analytics-queries";
+import { useOwnDomainQuery } from "../use-analytics-queries";
 
 /** Answers that cite at least one of the brand's own domains. */
 export function OwnDomainTile({ filter, brandName }: { filter: AnalyticsFilterInput; brandName: string }) {
-  const query = useSourcesQuery(filter);
+  const query = useOwnDomainQuery(filter);
   if (query.isError) return <Card role="alert" className="p-4 text-sm text-red-600">Could not load the own-domain rate: {query.error.message}</Card>;
-  const own = query.data?.ownDomain;
+  const own = query.data;
   return (
     <KpiTile
       label="Own-domain citation rate"

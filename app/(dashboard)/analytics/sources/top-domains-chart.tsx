@@ -7,16 +7,17 @@ import { legendProps } from "@/components/charts/legend";
 import { formatBucket } from "@/components/charts/format";
 import { seriesColor } from "@/components/charts/palette";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
-import { useSourcesQuery, type SourcesData } from "../use-analytics-queries";
+import type { TopDomainsOverTime } from "@/lib/analytics/sources";
+import { useTopDomainsQuery } from "../use-analytics-queries";
 
-type Domains = SourcesData["domains"];
+type Domains = TopDomainsOverTime;
 
 const label = (d: { domain: string; own: boolean }) => (d.own ? `${d.domain} (own)` : d.domain);
 
 /** The 8 most cited domains of the range, stacked per day (per week past 120 days). */
 export function TopDomainsChart({ filter, empty }: { filter: AnalyticsFilterInput; empty: ReactNode }) {
-  const query = useSourcesQuery(filter);
-  const domains = query.data?.domains;
+  const query = useTopDomainsQuery(filter);
+  const domains = query.data;
   const rows = useMemo(
     () => domains?.points.map((p) => ({ bucket: p.bucket, label: formatBucket(p.bucket, domains.unit), ...p.counts })) ?? [],
     [domains],

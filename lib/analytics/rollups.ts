@@ -1,0 +1,65 @@
+import "server-only";
+import { isoDay, startOfUtcDay } from "@/lib/analytics/schemas";
+import type { AnalyticsFilter } from "@/lib/analytics/filter";
+import { Prisma } from "@/lib/generated/prisma/client";
+
+// The daily rollups the dashboards read (rollup_answers, rollup_mentions, rollup_citations,
+// rollup_domains; see
+// prisma/schema.prisma). A capture's contribution is defined once, in SQL, by the function
+// beacon_rollup_captures(ids, sign) of migration 20261201130000_analytics_rollups, which reads the
+// capture's raw rows. Whoever writes those raw rows calls it in the same transaction:
+// - a capture's success (lib/captures/lifecycle/results.ts) and the demo history add;
+// - a re-analysis batch and a competitor's removal rewrite (take away, change, add again).
+// Attempt retention deletes no raw row the rollups come from; rollups are never deleted with it.
+
+type Tx = Pick<Prisma.TransactionClient, "$executeRaw">;
+
+/** Adds the contribution of these captures (succeeded ones; others are ignored). One statement. */
+export async function recordRollups(tx: Tx, captureIds: string[]): Promise<void> {
+  if (!captureIds.length) return;
+  await tx.$executeRaw`SELECT beacon_rollup_captures(${captureIds}::uuid[], 1)`;
+}
+
+/**
+ * Runs `change`, which rewrites the raw rows of these captures (mentions, citation flags), with
+ * their contribution taken away before and added back after, so the rollups follow. Rows left
+ * at zero (an entity no answer names any more) are removed, as their raw rows were.
+ */
+export async function rewriteRollups<T>(tx: Tx, captureIds: string[], change: () => Promise<T>): Promise<T> {
+  if (!captureIds.length) return change();
+  await tx.$executeRaw`SELECT beacon_rollup_captures(${captureIds}::uuid[], -1)`;
+  const result = await change();
+  await tx.$executeRaw`SELECT beacon_rollup_captures(${captureIds}::uuid[], 1)`;
+  await tx.$executeRaw`
+    WITH keys AS (
+      SELECT DISTINCT "workspaceId", "brandId", "finishedAt"::date AS day, "providerConfigId", "promptId"
+      FROM captures WHERE id = ANY(${captureIds}::uuid[]) AND status = 'succeeded'
+    )
+    DELETE FROM rollup_mentions r USING keys k
+    WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.day = k.day
+      AND r."providerConfigId" = k."providerConfigId" AND r."promptId" = k."promptId" AND r.rows = 0`;
+  return result;
+}
+
+/**
+ * The days of a filter: rollups count whole UTC days, and every filter the dashboards build
+ * starts and ends at midnight (lib/analytics/schemas.ts), so [from, to) is exactly a day range.
+ */
+function days(f: AnalyticsFilter): { first: string; end: string } {
+  for (const d of [f.from, f.to]) {
+    if (startOfUtcDay(d).getTime() !== d.getTime()) throw new Error(`Analytics ranges are whole UTC days, got ${d.toISOString()}`);
+  }
+  return { first: isoDay(f.from), end: isoDay(f.to) };
+}
+
+/** The WHERE clause of the rollup rows in scope, for a query that names a rollup table `r`. */
+export function rollupScope(f: AnalyticsFilter): Prisma.Sql {
+  const { first, end } = days(f);
+  const providers = f.providerConfigIds?.length ? Prisma.sql`AND r."providerConfigId" = ANY(${f.providerConfigIds}::uuid[])` : Prisma.empty;
+  const tags = f.tags?.length
+    ? Prisma.sql`AND r."promptId" IN (SELECT p.id FROM prompts p WHERE p."workspaceId" = ${f.workspaceId}::uuid AND p.tags && ${f.tags}::text[])`
+    : Prisma.empty;
+  return Prisma.sql`r."workspaceId" = ${f.workspaceId}::uuid AND r."brandId" = ${f.brandId}::uuid
+    AND r.day >= ${first}::date AND r.day < ${end}::date
+    ${providers} ${tags}`;
+}

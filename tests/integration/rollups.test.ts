@@ -1,0 +1,357 @@
+// The dashboards read daily rollups (lib/analytics/rollups.ts). On random histories (days,
+// providers, prompts, statuses, mentions, positions, sentiments, citations, costs) every chart
+// must give exactly what the raw queries gave (tests/support/raw-analytics.ts, the queries as
+// they were), for random filters, also after a re-analysis that removes, renames and adds
+// competitors, and after retention; and the rollups kept incrementally must equal rollups
+// built from scratch.
+import { randomUUID } from "node:crypto";
+import fc from "fast-check";
+import { beforeAll, describe, expect, it } from "vitest";
+import { acrossMigration } from "../support/partial-migrations";
+import * as raw from "../support/raw-analytics";
+import { claimed, liveWorker, newSpace, startSpaceCheck, answer, type Space } from "../support/lifecycle-fixtures";
+import { runReanalysis } from "@/lib/analysis/reanalyze";
+import { resolveFilter, type ResolvedFilter } from "@/lib/analytics/filter";
+import { overviewKpis } from "@/lib/analytics/kpis";
+import { promptPerformance } from "@/lib/analytics/prompts";
+import { recordRollups } from "@/lib/analytics/rollups";
+import { addDays, analyticsFilterInput, isoDay, lastDays } from "@/lib/analytics/schemas";
+import { ownDomainRate, topDomainsOverTime } from "@/lib/analytics/sources";
+import { positionDistribution, shareOfVoiceOverTime, visibilityOverTime } from "@/lib/analytics/trends";
+import { updateBrand } from "@/lib/brands/brands";
+import { brandInputSchema } from "@/lib/brands/schemas";
+import { succeedCapture } from "@/lib/captures/lifecycle/results";
+import { db } from "@/lib/db/prisma";
+import { runRetention } from "@/lib/jobs/retention";
+
+const START = new Date("2025-01-06T00:00:00Z");
+const SPAN_DAYS = 30;
+const DOMAINS = ["acme.com", "a.com", "b.com", "c.org", "d.net"];
+const SENTIMENTS = ["positive", "neutral", "negative"] as const;
+
+type MentionSpec = { mentioned: boolean; count: number; position: number; sentiment: number };
+type CaptureSpec = {
+  minute: number;
+  provider: number;
+  prompt: number;
+  failed: boolean;
+  cost: number;
+  /** null: succeeded without any mention row (analysis found nothing to write). */
+  entities: { brand: MentionSpec; competitors: MentionSpec[]; stray: MentionSpec | null } | null;
+  citations: { domain: number; cited: boolean }[];
+  text: number[];
+};
+
+const mentionSpec = fc.record({ mentioned: fc.boolean(), count: fc.integer({ min: 0, max: 4 }), position: fc.integer({ min: 1, max: 6 }), sentiment: fc.integer({ min: 0, max: 2 }) });
+const captureSpec: fc.Arbitrary<CaptureSpec> = fc.record({
+  // Any minute of the span, the last one of a day included.
+  minute: fc.oneof(fc.integer({ min: 0, max: SPAN_DAYS * 1440 - 1 }), fc.integer({ min: 1, max: SPAN_DAYS }).map((d) => d * 1440 - 1)),
+  provider: fc.integer({ min: 0, max: 2 }),
+  prompt: fc.integer({ min: 0, max: 2 }),
+  failed: fc.integer({ min: 0, max: 9 }).map((n) => n < 2),
+  cost: fc.integer({ min: 0, max: 50_000 }),
+  entities: fc.option(fc.record({ brand: mentionSpec, competitors: fc.array(mentionSpec, { minLength: 3, maxLength: 3 }), stray: fc.option(mentionSpec, { freq: 5 }) }), { freq: 6 }),
+  citations: fc.array(fc.record({ domain: fc.integer({ min: 0, max: DOMAINS.length - 1 }), cited: fc.boolean() }), { maxLength: 4 }),
+  // Which names the answer text uses, for the re-analysis: 0 Acme, 1..3 competitors, 4 "Newco".
+  text: fc.array(fc.integer({ min: 0, max: 4 }), { maxLength: 4 }),
+});
+
+const filterSpec = fc.record({
+  fromDay: fc.integer({ min: -3, max: SPAN_DAYS }),
+  days: fc.oneof(fc.integer({ min: 1, max: SPAN_DAYS }), fc.constant(150)),
+  providers: fc.subarray([0, 1, 2]),
+  tags: fc.subarray(["buying", "pricing", "smb", "unused"]),
+});
+type FilterSpec = { fromDay: number; days: number; providers: number[]; tags: string[] };
+
+type World = { space: Space; providerIds: string[]; promptIds: string[] };
+let world: World;
+
+const COMPETITORS = ["Rival", "Other", "Third"];
+const NAMES = ["Acme", ...COMPETITORS, "Newco"];
+
+beforeAll(async () => {
+  const space = await newSpace({ prompts: 3 });
+  const tags = [["buying"], ["pricing"], ["buying", "smb"]];
+  for (const [i, id] of space.promptIds.entries()) await db().prompt.update({ where: { id }, data: { tags: tags[i] } });
+  world = { space, providerIds: [space.providers.ChatGPT!, space.providers.Perplexity!, space.providers.Gemini!], promptIds: space.promptIds };
+});
+
+/** A brand of its own for one random history, with three competitors. */
+async function newBrand() {
+  return db().brand.create({
+    data: {
+      workspaceId: world.space.workspaceId,
+      name: `Acme ${randomUUID().slice(0, 8)}`,
+      aliases: ["Acme"],
+      domains: ["acme.com"],
+      competitors: { create: COMPETITORS.map((name) => ({ workspaceId: world.space.workspaceId, name })) },
+    },
+    include: { competitors: { orderBy: { createdAt: "asc" } } },
+  });
+}
+
+/** Writes the history as the demo seed does (raw rows in bulk, then their rollups). */
+async function writeHistory(brand: Awaited<ReturnType<typeof newBrand>>, specs: CaptureSpec[]) {
+  const workspaceId = world.space.workspaceId;
+  const check = await db().check.create({ data: { workspaceId, brandId: brand.id, totalCaptures: specs.length, status: "completed" } });
+  const ids: string[] = [];
+  await db().$transaction(async (tx) => {
+    for (const [i, s] of specs.entries()) {
+      const id = randomUUID();
+      ids.push(id);
+      const at = new Date(START.getTime() + s.minute * 60_000 + (s.minute % 7 === 0 ? 59_999 : 0));
+      const providerConfigId = world.providerIds[s.provider]!;
+      const provider = await tx.providerConfig.findUniqueOrThrow({ where: { id: providerConfigId } });
+      await tx.capture.create({
+        data: {
+          id,
+          workspaceId,
+          checkId: check.id,
+          brandId: brand.id,
+          promptId: world.promptIds[s.prompt]!,
+          providerConfigId,
+          connectionId: provider.connectionId,
+          sample: i + 1,
+          status: s.failed ? "failed" : "succeeded",
+          maxAttempts: 3,
+          model: "m",
+          searchMode: "auto",
+          answerText: s.failed ? null : s.text.map((n) => `${NAMES[n]} is a fine choice.`).join(" ") || "Nothing to say.",
+          costMicros: s.failed ? 0 : s.cost,
+          finishedAt: at,
+        },
+      });
+      if (s.failed) continue;
+      const row = (m: MentionSpec, entity: { kind: "brand" | "competitor"; brandId?: string; competitorId?: string; name: string }) => ({
+        workspaceId,
+        captureId: id,
+        kind: entity.kind,
+        brandId: entity.brandId ?? null,
+        competitorId: entity.competitorId ?? null,
+        name: entity.name,
+        mentioned: m.mentioned,
+        count: m.mentioned ? Math.max(1, m.count) : 0,
+        position: m.mentioned ? m.position : null,
+        sentiment: m.mentioned ? SENTIMENTS[m.sentiment] : null,
+      });
+      if (s.entities) {
+        await tx.mention.createMany({
+          data: [
+            row(s.entities.brand, { kind: "brand", brandId: brand.id, name: brand.name }),
+            ...s.entities.competitors.map((m, k) => row(m, { kind: "competitor", competitorId: brand.competitors[k]!.id, name: brand.competitors[k]!.name })),
+            ...(s.entities.stray ? [row(s.entities.stray, { kind: "competitor", name: "Stray Co" })] : []),
+          ],
+        });
+      }
+      await tx.citation.createMany({
+        data: s.citations.map((c, k) => ({
+          workspaceId,
+          captureId: id,
+          url: `https://${DOMAINS[c.domain]}/${k}`,
+          domain: DOMAINS[c.domain]!,
+          isOwnDomain: DOMAINS[c.domain] === "acme.com",
+          citedInText: c.cited,
+          position: k + 1,
+        })),
+      });
+    }
+    await recordRollups(tx, ids);
+  });
+  return ids;
+}
+
+async function resolved(brandId: string, f: FilterSpec): Promise<ResolvedFilter> {
+  const from = addDays(START, f.fromDay);
+  const r = await resolveFilter(
+    world.space.workspaceId,
+    analyticsFilterInput.parse({ brandId, from: isoDay(from), to: isoDay(addDays(from, f.days - 1)), providers: f.providers.map((p) => world.providerIds[p]!), tags: f.tags }),
+  );
+  return r!;
+}
+
+/** Every chart from the rollups equals the same chart from the raw rows. */
+async function expectSameAsRaw(brandId: string, filters: FilterSpec[]) {
+  for (const spec of filters) {
+    const r = await resolved(brandId, spec);
+    const label = JSON.stringify(spec);
+    const kpis = await overviewKpis(r.filter);
+    expect(kpis, label).toEqual(await raw.overviewKpis(r.filter));
+    expect(await visibilityOverTime(r), label).toEqual(await raw.visibilityOverTime(r));
+    const { answers, ...sov } = await shareOfVoiceOverTime(r);
+    expect(sov, label).toEqual(await raw.shareOfVoiceOverTime(r));
+    expect(answers, label).toBe(kpis.captures);
+    expect(await positionDistribution(r), label).toEqual(await raw.positionDistribution(r));
+    expect(await promptPerformance(r.filter), label).toEqual(await raw.promptPerformance(r.filter));
+    expect(await topDomainsOverTime(r.filter), label).toEqual(await raw.topDomainsOverTime(r.filter));
+    expect(await ownDomainRate(r.filter), label).toEqual(await raw.ownDomainRate(r.filter));
+  }
+}
+
+const ROLLUP_TABLES = ["rollup_answers", "rollup_mentions", "rollup_citations", "rollup_domains"] as const;
+
+async function rollupRows(brandId: string) {
+  const out: Record<string, unknown[]> = {};
+  for (const table of ROLLUP_TABLES) {
+    out[table] = await db().$queryRawUnsafe(`SELECT * FROM ${table} WHERE "brandId" = $1::uuid ORDER BY 1, 2, 3, 4, 5, 6`, brandId);
+  }
+  return out;
+}
+
+/** The brand's rollups as kept, against the same rollups built from scratch out of its raw rows. */
+async function expectRollupsAsIfRebuilt(brandId: string) {
+  const kept = await rollupRows(brandId);
+  await db().$transaction(async (tx) => {
+    for (const table of ROLLUP_TABLES) await tx.$executeRawUnsafe(`DELETE FROM ${table} WHERE "brandId" = $1::uuid`, brandId);
+    const ids = await tx.capture.findMany({ where: { brandId }, select: { id: true } });
+    await recordRollups(tx, ids.map((c) => c.id));
+  });
+  expect(kept).toEqual(await rollupRows(brandId));
+}
+
+async function reanalyse(brand: Awaited<ReturnType<typeof newBrand>>) {
+  // Rival is removed, Other renamed to "Newco", Third kept, "Rival" comes back as a new
+  // competitor (a new id under an old name), and the brand gains a domain.
+  const [, other, third] = brand.competitors;
+  const input = brandInputSchema.parse({
+    name: brand.name,
+    aliases: ["Acme"],
+    domains: ["acme.com", "b.com"],
+    competitors: [{ id: other!.id, name: "Newco" }, { id: third!.id, name: "Third" }, { name: "Rival" }],
+  });
+  await updateBrand(world.space.workspaceId, brand.id, input);
+  const run = await db().analysisRun.findFirst({ where: { brandId: brand.id }, orderBy: { createdAt: "desc" } });
+  if (run) await runReanalysis(run.id);
+}
+
+describe("dashboards from rollups", () => {
+  it("give exactly what the raw rows give, for random histories and filters, after re-analysis and after retention", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(captureSpec, { minLength: 1, maxLength: 40 }), fc.array(filterSpec, { minLength: 2, maxLength: 4 }), async (specs, filters) => {
+        const brand = await newBrand();
+        await writeHistory(brand, specs);
+        await expectSameAsRaw(brand.id, filters);
+        await expectRollupsAsIfRebuilt(brand.id);
+
+        await reanalyse(brand);
+        await expectSameAsRaw(brand.id, filters);
+        await expectRollupsAsIfRebuilt(brand.id);
+
+        // Attempt retention deletes attempts only: the rollups (the history) stay as they were.
+        const before = await rollupRows(brand.id);
+        await runRetention({ attemptRetentionDays: 0, now: new Date(Date.now() + 86_400_000) });
+        expect(await rollupRows(brand.id)).toEqual(before);
+        await expectSameAsRaw(brand.id, filters);
+      }),
+      { numRuns: 12 },
+    );
+  });
+
+  it("are kept by each capture's success, in the transaction that records it", async () => {
+    const { space } = world;
+    const workerId = await liveWorker();
+    const brand = await db().brand.findFirstOrThrow({ where: { workspaceId: space.workspaceId, name: "Acme" } });
+    const result = fc.record({ brand: mentionSpec, domains: fc.array(fc.integer({ min: 0, max: DOMAINS.length - 1 }), { maxLength: 3 }), cost: fc.nat(9_999) });
+    await fc.assert(
+      fc.asyncProperty(fc.array(result, { minLength: 6, maxLength: 6 }), async (results) => {
+        const { captureIds } = await startSpaceCheck(space, { prompts: 3, providers: ["ChatGPT", "Perplexity"] });
+        for (const [i, captureId] of captureIds.entries()) {
+          const r = results[i]!;
+          const outcome = await succeedCapture(captureId, await claimed(captureId, workerId), {
+            ...answer(r.cost),
+            mentions: [
+              {
+                kind: "brand",
+                brandId: brand.id,
+                competitorId: null,
+                name: "Acme",
+                mentioned: r.brand.mentioned,
+                count: r.brand.mentioned ? 1 + r.brand.count : 0,
+                position: r.brand.mentioned ? r.brand.position : null,
+                sentiment: r.brand.mentioned ? SENTIMENTS[r.brand.sentiment]! : null,
+              },
+            ],
+            citations: r.domains.map((d, k) => ({ url: `https://${DOMAINS[d]}/${k}`, domain: DOMAINS[d]!, title: null, isOwnDomain: d === 0, citedInText: true })),
+          });
+          expect(outcome).toEqual({ kind: "written", status: "succeeded" });
+        }
+        const r = (await resolveFilter(space.workspaceId, analyticsFilterInput.parse({ brandId: brand.id, ...lastDays(2) })))!;
+        const kpis = await overviewKpis(r.filter);
+        expect(kpis.captures).toBe(await db().capture.count({ where: { brandId: brand.id, status: "succeeded" } }));
+        expect(kpis).toEqual(await raw.overviewKpis(r.filter));
+        expect(await positionDistribution(r)).toEqual(await raw.positionDistribution(r));
+        expect(await topDomainsOverTime(r.filter)).toEqual(await raw.topDomainsOverTime(r.filter));
+        expect(await ownDomainRate(r.filter)).toEqual(await raw.ownDomainRate(r.filter));
+        await expectRollupsAsIfRebuilt(brand.id);
+      }),
+      { numRuns: 3 },
+    );
+  });
+
+  it("are built from the history already there by the migration that adds them", async () => {
+    await acrossMigration(
+      "20261201130000_analytics_rollups",
+      async (sql) => {
+        const one = async (text: string, values: unknown[] = []) => (await sql(text, values)).rows[0].id as string;
+        const ws = await one(`INSERT INTO workspaces (slug, name) VALUES ('w', 'W') RETURNING id`);
+        const brand = await one(`INSERT INTO brands ("workspaceId", name, "updatedAt") VALUES ($1, 'Acme', now()) RETURNING id`, [ws]);
+        const rival = await one(`INSERT INTO competitors ("workspaceId", "brandId", name, "updatedAt") VALUES ($1, $2, 'Rival', now()) RETURNING id`, [ws, brand]);
+        const prompt = await one(`INSERT INTO prompts ("workspaceId", text, "updatedAt") VALUES ($1, 'Best CRM?', now()) RETURNING id`, [ws]);
+        const connection = await one(`SELECT id FROM provider_connections ORDER BY name LIMIT 1`);
+        const provider = await one(`INSERT INTO provider_configs ("workspaceId", name, "connectionId", model, "updatedAt") VALUES ($1, 'P', $2, 'm', now()) RETURNING id`, [ws, connection]);
+        const check = await one(`INSERT INTO checks ("workspaceId", "brandId", "totalCaptures", "updatedAt") VALUES ($1, $2, 4, now()) RETURNING id`, [ws, brand]);
+        const capture = (sample: number, status: string, finishedAt: string, cost: number) =>
+          one(
+            `INSERT INTO captures ("workspaceId", "checkId", "brandId", "promptId", "providerConfigId", "connectionId", sample, status, "maxAttempts", model, "searchMode", "costMicros", "finishedAt", "updatedAt")
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8::"CaptureStatus", 3, 'm', 'auto', $9, $10, now()) RETURNING id`,
+            [ws, check, brand, prompt, provider, connection, sample, status, cost, finishedAt],
+          );
+        const mention = (captureId: string, kind: string, entity: string, mentioned: boolean, count: number, position: number | null, sentiment: string | null) =>
+          sql(
+            `INSERT INTO mentions ("workspaceId", "captureId", kind, "brandId", "competitorId", name, mentioned, count, position, sentiment)
+             VALUES ($1, $2, $3::"EntityKind", $4, $5, $6, $7, $8, $9, $10::"Sentiment")`,
+            [ws, captureId, kind, kind === "brand" ? entity : null, kind === "brand" ? null : entity, kind === "brand" ? "Acme" : "Rival", mentioned, count, position, sentiment],
+          );
+        const cite = (captureId: string, domain: string, own: boolean, cited: boolean) =>
+          sql(`INSERT INTO citations ("workspaceId", "captureId", url, domain, "isOwnDomain", "citedInText", position) VALUES ($1, $2, $3, $4, $5, $6, 1)`, [ws, captureId, `https://${domain}/`, domain, own, cited]);
+        const c1 = await capture(1, "succeeded", "2025-03-01T10:00:00", 100);
+        await mention(c1, "brand", brand, true, 2, 1, "positive");
+        await mention(c1, "competitor", rival, true, 1, 2, "neutral");
+        await cite(c1, "acme.com", true, true);
+        await cite(c1, "a.com", false, true);
+        await cite(c1, "b.com", false, false);
+        const c2 = await capture(2, "succeeded", "2025-03-01T23:59:59.999", 200);
+        await mention(c2, "brand", brand, false, 0, null, null);
+        await mention(c2, "competitor", rival, true, 3, 1, "negative");
+        await cite(c2, "a.com", false, true);
+        await capture(3, "succeeded", "2025-03-02T00:00:00", 50);
+        await capture(4, "failed", "2025-03-01T12:00:00", 0);
+        return { rival };
+      },
+      async (sql, { rival }) => {
+        const rows = async (text: string) => (await sql(text)).rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === "string" && /^\d+$/.test(v) ? Number(v) : v])));
+        expect(
+          await rows(`SELECT to_char(day, 'YYYY-MM-DD') AS day, captures, "costMicros", answers, mentioned, "positionN", "positionSum", "positionSumSq", position1, position2, "position5Plus",
+                        positive, neutral, negative, "sumY", "sumX", "sumYY", "sumXX", "sumXY", "citingOwn" FROM rollup_answers ORDER BY day`),
+        ).toEqual([
+          { day: "2025-03-01", captures: 2, costMicros: 300, answers: 2, mentioned: 1, positionN: 1, positionSum: 1, positionSumSq: 1, position1: 1, position2: 0, position5Plus: 0,
+            positive: 1, neutral: 0, negative: 0, sumY: 2, sumX: 6, sumYY: 4, sumXX: 18, sumXY: 6, citingOwn: 1 },
+          { day: "2025-03-02", captures: 1, costMicros: 50, answers: 0, mentioned: 0, positionN: 0, positionSum: 0, positionSumSq: 0, position1: 0, position2: 0, position5Plus: 0,
+            positive: 0, neutral: 0, negative: 0, sumY: 0, sumX: 0, sumYY: 0, sumXX: 0, sumXY: 0, citingOwn: 0 },
+        ]);
+        expect(await rows(`SELECT to_char(day, 'YYYY-MM-DD') AS day, entity, name, rows, mentions, ahead, instead FROM rollup_mentions ORDER BY entity = 'brand' DESC`)).toEqual([
+          { day: "2025-03-01", entity: "brand", name: "Acme", rows: 2, mentions: 2, ahead: 0, instead: 0 },
+          { day: "2025-03-01", entity: rival, name: "Rival", rows: 2, mentions: 4, ahead: 1, instead: 1 },
+        ]);
+        expect(await rows(`SELECT to_char(day, 'YYYY-MM-DD') AS day, domain, citations, "ownCitations" FROM rollup_citations ORDER BY domain`)).toEqual([
+          { day: "2025-03-01", domain: "a.com", citations: 2, ownCitations: 0 },
+          { day: "2025-03-01", domain: "acme.com", citations: 1, ownCitations: 1 },
+        ]);
+        expect(await rows(`SELECT to_char(day, 'YYYY-MM-DD') AS day, domain, citations, "ownCitations" FROM rollup_domains ORDER BY domain`)).toEqual([
+          { day: "2025-03-01", domain: "a.com", citations: 2, ownCitations: 0 },
+          { day: "2025-03-01", domain: "acme.com", citations: 1, ownCitations: 1 },
+        ]);
+      },
+    );
+  });
+});

@@ -1,0 +1,297 @@
+// The dashboards' queries as they were before the rollups (issue 10): straight over captures,
+// mentions and citations. Kept here, unchanged, as the oracle that tests/integration/rollups.test.ts
+// holds the rollup-based queries of lib/analytics to, on the same random data.
+import { bucketKeys, bucketOf, bucketUnit, captureScope, num, previousPeriod, type AnalyticsFilter, type ResolvedFilter } from "@/lib/analytics/filter";
+import { isoDay } from "@/lib/analytics/schemas";
+import { change, meanInterval, ratioInterval, wilson, type Estimate } from "@/lib/analytics/stats";
+import type { VisibilityPoint } from "@/lib/analytics/trends";
+import { db } from "@/lib/db/prisma";
+import { Prisma } from "@/lib/generated/prisma/client";
+
+type KpiRow = {
+  n: number;
+  mentioned: number;
+  pos_n: number;
+  pos_sum: number;
+  pos_sumsq: number;
+  positive: number;
+  neutral: number;
+  negative: number;
+  sy: number;
+  sx: number;
+  syy: number;
+  sxx: number;
+  sxy: number;
+};
+
+/**
+ * One pass over the captures in scope and their mentions. A capture counts once it has been
+ * analysed for the brand (it has the brand's mention row); x is every tracked entity's mention
+ * count in the answer, y the brand's.
+ */
+async function kpiSums(f: AnalyticsFilter): Promise<KpiRow> {
+  const [row] = await db().$queryRaw<KpiRow[]>`
+    WITH per_capture AS (
+      SELECT
+        bool_or(m.mentioned) FILTER (WHERE m.kind = 'brand') AS mentioned,
+        min(m.position) FILTER (WHERE m.kind = 'brand' AND m.mentioned) AS position,
+        min(m.sentiment::text) FILTER (WHERE m.kind = 'brand' AND m.mentioned) AS sentiment,
+        coalesce(sum(m.count) FILTER (WHERE m.kind = 'brand'), 0)::float8 AS y,
+        coalesce(sum(m.count), 0)::float8 AS x
+      FROM captures c JOIN mentions m ON m."captureId" = c.id
+      WHERE ${captureScope(f)}
+      GROUP BY c.id
+      HAVING count(*) FILTER (WHERE m.kind = 'brand') > 0
+    )
+    SELECT
+      count(*)::int AS n,
+      count(*) FILTER (WHERE mentioned)::int AS mentioned,
+      count(position)::int AS pos_n,
+      coalesce(sum(position), 0)::float8 AS pos_sum,
+      coalesce(sum(position * position), 0)::float8 AS pos_sumsq,
+      count(*) FILTER (WHERE mentioned AND sentiment = 'positive')::int AS positive,
+      count(*) FILTER (WHERE mentioned AND sentiment = 'neutral')::int AS neutral,
+      count(*) FILTER (WHERE mentioned AND sentiment = 'negative')::int AS negative,
+      coalesce(sum(y), 0)::float8 AS sy, coalesce(sum(x), 0)::float8 AS sx,
+      coalesce(sum(y * y), 0)::float8 AS syy, coalesce(sum(x * x), 0)::float8 AS sxx, coalesce(sum(x * y), 0)::float8 AS sxy
+    FROM per_capture`;
+  return row!;
+}
+
+function estimates(r: KpiRow) {
+  const mentioned = num(r.mentioned);
+  return {
+    visibility: wilson(mentioned, num(r.n)),
+    shareOfVoice: ratioInterval({ n: num(r.n), sumY: num(r.sy), sumX: num(r.sx), sumYY: num(r.syy), sumXX: num(r.sxx), sumXY: num(r.sxy) }),
+    averagePosition: meanInterval(num(r.pos_sum), num(r.pos_sumsq), num(r.pos_n)),
+    sentiment: {
+      positive: wilson(num(r.positive), mentioned),
+      neutral: wilson(num(r.neutral), mentioned),
+      negative: wilson(num(r.negative), mentioned),
+    },
+  };
+}
+
+type Kpi = { current: Estimate; previous: Estimate; change: number | null };
+
+const kpi = (current: Estimate, previous: Estimate): Kpi => ({ current, previous, change: change(current, previous) });
+
+/**
+ * Visibility (captures mentioning the brand / captures), share of voice (brand mentions / all
+ * tracked mentions), average position (where mentioned) and sentiment mix (among captures that
+ * mention the brand), each for this period and the one before it.
+ */
+export async function overviewKpis(f: AnalyticsFilter) {
+  const [now, before] = await Promise.all([kpiSums(f), kpiSums(previousPeriod(f))]);
+  const c = estimates(now);
+  const p = estimates(before);
+  return {
+    captures: num(now.n),
+    previousCaptures: num(before.n),
+    previousFrom: previousPeriod(f).from,
+    visibility: kpi(c.visibility, p.visibility),
+    shareOfVoice: kpi(c.shareOfVoice, p.shareOfVoice),
+    averagePosition: kpi(c.averagePosition, p.averagePosition),
+    sentiment: {
+      positive: kpi(c.sentiment.positive, p.sentiment.positive),
+      neutral: kpi(c.sentiment.neutral, p.sentiment.neutral),
+      negative: kpi(c.sentiment.negative, p.sentiment.negative),
+    },
+  };
+}
+
+
+
+/** Visibility per provider and per day (per week past 120 days), each point with its n and interval. */
+export async function visibilityOverTime({ filter: f, providers }: ResolvedFilter) {
+  const rows = await db().$queryRaw<{ bucket: Date; provider: string; n: number; mentioned: number }[]>`
+    SELECT ${bucketOf(f, Prisma.sql`c."finishedAt"`)} AS bucket, c."providerConfigId"::text AS provider,
+      count(*)::int AS n, count(*) FILTER (WHERE m.mentioned)::int AS mentioned
+    FROM captures c JOIN mentions m ON m."captureId" = c.id AND m.kind = 'brand'
+    WHERE ${captureScope(f)}
+    GROUP BY 1, 2`;
+  const counts = new Map<string, Map<string, { n: number; mentioned: number }>>();
+  for (const r of rows) {
+    const key = isoDay(r.bucket);
+    if (!counts.has(key)) counts.set(key, new Map());
+    counts.get(key)!.set(r.provider, { n: num(r.n), mentioned: num(r.mentioned) });
+  }
+  const seen = new Set(rows.map((r) => r.provider));
+  const points: VisibilityPoint[] = bucketKeys(f).map((bucket) => {
+    const byProvider: VisibilityPoint["byProvider"] = {};
+    let n = 0;
+    let mentioned = 0;
+    for (const [provider, c] of counts.get(bucket) ?? []) {
+      byProvider[provider] = { ...wilson(c.mentioned, c.n), mentioned: c.mentioned };
+      n += c.n;
+      mentioned += c.mentioned;
+    }
+    return { bucket, byProvider, all: { ...wilson(mentioned, n), mentioned } };
+  });
+  return { unit: bucketUnit(f), providers: providers.filter((p) => seen.has(p.id)), points };
+}
+
+
+/**
+ * Share of voice per bucket for the brand and each competitor: an entity's mention count over
+ * the count of all tracked entities in that bucket, so the shares of a bucket add up to 1.
+ */
+export async function shareOfVoiceOverTime({ filter: f, brand }: ResolvedFilter) {
+  const rows = await db().$queryRaw<{ bucket: Date; entity: string; name: string; mentions: number }[]>`
+    SELECT ${bucketOf(f, Prisma.sql`c."finishedAt"`)} AS bucket,
+      CASE WHEN m.kind = 'brand' THEN 'brand' ELSE coalesce(m."competitorId"::text, 'name:' || m.name) END AS entity,
+      max(m.name) AS name, sum(m.count)::int AS mentions
+    FROM captures c JOIN mentions m ON m."captureId" = c.id
+    WHERE ${captureScope(f)}
+    GROUP BY 1, 2`;
+  const names = new Map<string, string>([["brand", brand.name], ...brand.competitors.map((c) => [c.id, c.name] as [string, string])]);
+  for (const r of rows) if (!names.has(r.entity)) names.set(r.entity, r.name);
+  const totals = new Map<string, number>();
+  const byBucket = new Map<string, Map<string, number>>();
+  for (const r of rows) {
+    const key = isoDay(r.bucket);
+    totals.set(key, (totals.get(key) ?? 0) + num(r.mentions));
+    if (!byBucket.has(key)) byBucket.set(key, new Map());
+    byBucket.get(key)!.set(r.entity, num(r.mentions));
+  }
+  const entities = [...names].map(([id, name]) => ({ id, name }));
+  const points = bucketKeys(f).map((bucket) => {
+    const total = totals.get(bucket) ?? 0;
+    const mentions = Object.fromEntries(entities.map((e) => [e.id, byBucket.get(bucket)?.get(e.id) ?? 0]));
+    const shares = Object.fromEntries(entities.map((e) => [e.id, total ? mentions[e.id]! / total : null]));
+    return { bucket, total, mentions, shares };
+  });
+  return { unit: bucketUnit(f), entities, points };
+}
+
+
+export const POSITION_BUCKETS = ["1", "2", "3", "4", "5+", "not mentioned"] as const;
+
+/** Where the brand comes among the tracked entities of each answer, or that it does not come at all. */
+export async function positionDistribution({ filter: f }: ResolvedFilter) {
+  const rows = await db().$queryRaw<{ bucket: string; captures: number }[]>`
+    SELECT CASE WHEN NOT m.mentioned OR m.position IS NULL THEN 'not mentioned'
+                WHEN m.position >= 5 THEN '5+' ELSE m.position::text END AS bucket,
+      count(*)::int AS captures
+    FROM captures c JOIN mentions m ON m."captureId" = c.id AND m.kind = 'brand'
+    WHERE ${captureScope(f)}
+    GROUP BY 1`;
+  const counts = new Map(rows.map((r) => [r.bucket, num(r.captures)]));
+  const n = [...counts.values()].reduce((a, b) => a + b, 0);
+  return { n, buckets: POSITION_BUCKETS.map((bucket) => ({ bucket, captures: counts.get(bucket) ?? 0, ...wilson(counts.get(bucket) ?? 0, n) })) };
+}
+
+
+type Row = {
+  promptId: string;
+  text: string;
+  tags: string[];
+  n: number;
+  mentioned: number;
+  pos_sum: number;
+  pos_sumsq: number;
+  rival_id: string | null;
+  rival_name: string | null;
+  lost: number | null;
+  lost_instead: number | null;
+};
+
+/**
+ * Per prompt: how often the brand appears, where, and "where we lose to whom": the competitor
+ * that most often appears ahead of the brand or in an answer that leaves the brand out (ties go
+ * to the name that sorts first).
+ */
+export async function promptPerformance(f: AnalyticsFilter) {
+  const rows = await db().$queryRaw<Row[]>`
+    WITH brand_mentions AS (
+      SELECT c.id, c."promptId", m.mentioned, m.position
+      FROM captures c JOIN mentions m ON m."captureId" = c.id AND m.kind = 'brand'
+      WHERE ${captureScope(f)}
+    ),
+    per_prompt AS (
+      SELECT "promptId", count(*)::int AS n, count(*) FILTER (WHERE mentioned)::int AS mentioned,
+        coalesce(sum(position) FILTER (WHERE mentioned), 0)::float8 AS pos_sum,
+        coalesce(sum(position * position) FILTER (WHERE mentioned), 0)::float8 AS pos_sumsq
+      FROM brand_mentions GROUP BY 1
+    ),
+    losses AS (
+      SELECT b."promptId", coalesce(cm."competitorId"::text, cm.name) AS rival, max(cm.name) AS mention_name,
+        count(*)::int AS lost, count(*) FILTER (WHERE NOT b.mentioned)::int AS lost_instead
+      FROM brand_mentions b
+      JOIN mentions cm ON cm."captureId" = b.id AND cm.kind = 'competitor' AND cm.mentioned
+      WHERE NOT b.mentioned OR cm.position < b.position
+      GROUP BY 1, 2
+    ),
+    top_loss AS (
+      SELECT DISTINCT ON (l."promptId") l."promptId", l.rival, coalesce(co.name, l.mention_name) AS name, l.lost, l.lost_instead
+      FROM losses l LEFT JOIN competitors co ON co.id::text = l.rival
+      ORDER BY l."promptId", l.lost DESC, coalesce(co.name, l.mention_name)
+    )
+    SELECT pp."promptId", p.text, p.tags, pp.n, pp.mentioned, pp.pos_sum, pp.pos_sumsq,
+      t.rival AS rival_id, t.name AS rival_name, t.lost, t.lost_instead
+    FROM per_prompt pp
+    JOIN prompts p ON p.id = pp."promptId"
+    LEFT JOIN top_loss t ON t."promptId" = pp."promptId"
+    ORDER BY pp.n DESC, p.text`;
+  return rows.map((r) => ({
+    promptId: r.promptId,
+    text: r.text,
+    tags: r.tags,
+    n: num(r.n),
+    visibility: wilson(num(r.mentioned), num(r.n)),
+    averagePosition: meanInterval(num(r.pos_sum), num(r.pos_sumsq), num(r.mentioned)),
+    losesTo: r.rival_name
+      ? { key: r.rival_id!, name: r.rival_name, captures: num(r.lost), instead: num(r.lost_instead), ahead: num(r.lost) - num(r.lost_instead) }
+      : null,
+  }));
+}
+
+
+// Only sources the answer cites count; those a provider merely retrieved (citedInText = false)
+// are kept for the capture view but are not "cited".
+
+export const TOP_DOMAINS = 8;
+
+/** The most cited domains of the range and how often each was cited per day (per week past 120 days). */
+export async function topDomainsOverTime(f: AnalyticsFilter) {
+  const rows = await db().$queryRaw<{ bucket: Date; domain: string; citations: number; total: number; own: boolean }[]>`
+    WITH cited AS (
+      SELECT ${bucketOf(f, Prisma.sql`c."finishedAt"`)} AS bucket, ci.domain, ci."isOwnDomain"
+      FROM captures c JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
+      WHERE ${captureScope(f)}
+    ),
+    top AS (
+      SELECT domain, count(*)::int AS total, bool_or("isOwnDomain") AS own
+      FROM cited GROUP BY domain ORDER BY total DESC, domain LIMIT ${TOP_DOMAINS}
+    )
+    SELECT cited.bucket, cited.domain, count(*)::int AS citations, top.total, top.own
+    FROM cited JOIN top USING (domain)
+    GROUP BY 1, 2, 4, 5`;
+  const domains = new Map<string, { domain: string; citations: number; own: boolean }>();
+  const byBucket = new Map<string, Map<string, number>>();
+  for (const r of rows) {
+    domains.set(r.domain, { domain: r.domain, citations: num(r.total), own: r.own });
+    const key = isoDay(r.bucket);
+    if (!byBucket.has(key)) byBucket.set(key, new Map());
+    byBucket.get(key)!.set(r.domain, num(r.citations));
+  }
+  const top = [...domains.values()].sort((a, b) => b.citations - a.citations || a.domain.localeCompare(b.domain));
+  const points = bucketKeys(f).map((bucket) => ({
+    bucket,
+    counts: Object.fromEntries(top.map((d) => [d.domain, byBucket.get(bucket)?.get(d.domain) ?? 0])),
+  }));
+  return { unit: bucketUnit(f), domains: top, points };
+}
+
+
+/** Captures whose answer cites at least one of the brand's own domains, out of all captures in scope. */
+export async function ownDomainRate(f: AnalyticsFilter) {
+  const [row] = await db().$queryRaw<{ n: number; own: number }[]>`
+    SELECT count(*)::int AS n,
+      count(*) FILTER (WHERE EXISTS (
+        SELECT 1 FROM citations ci WHERE ci."captureId" = c.id AND ci."isOwnDomain" AND ci."citedInText"
+      ))::int AS own
+    FROM captures c
+    WHERE ${captureScope(f)}`;
+  return { ...wilson(num(row?.own), num(row?.n)), citing: num(row?.own) };
+}
