@@ -49,21 +49,35 @@ export type ClaimResult =
 export async function claimCapture(request: ClaimRequest): Promise<ClaimResult> {
   const { captureId, connection, runToken } = request;
   return inTransaction(async (tx) => {
-    const [breaker] = await tx.$queryRaw<{ status: string; forcedStatus: string | null; probeToken: string | null; openForMs: number | null }[]>`
-      SELECT status::text AS status, "forcedStatus"::text AS "forcedStatus", "probeToken"::text AS "probeToken",
-             (extract(epoch FROM "openUntil" - now() AT TIME ZONE 'UTC') * 1000)::float8 AS "openForMs"
-      FROM breaker_states WHERE "connectionId" = ${connection.connectionId}::uuid AND model = ${connection.model}`;
-    const isProbe = request.probeToken !== null && breaker?.probeToken === request.probeToken;
-    if (breaker && (breaker.forcedStatus === "open" || (!breaker.forcedStatus && breaker.status !== "closed" && !isProbe))) {
-      const delayMs = breaker.openForMs !== null && breaker.openForMs > 0 ? breaker.openForMs : connection.breakerOpenSeconds * 1000;
-      return { kind: "breaker_open", delayMs: Math.max(1000, delayMs) } as const;
-    }
-    // Capture first, then its slot, attempt, check, and the budget last (the lock order of every transition).
-    const [capture] = await tx.$queryRaw<{ status: string; cancelRequested: boolean; checkId: string; workspaceId: string }[]>`
-      SELECT status::text AS status, "cancelRequestedAt" IS NOT NULL AS "cancelRequested", "checkId", "workspaceId"
-      FROM captures WHERE id = ${captureId}::uuid FOR UPDATE`;
+    // Capture first (locked), then its slot, attempt, check, and the budget last (the lock order
+    // of every transition). The breaker, and whether this is the check's first claim, come along.
+    const [capture] = await tx.$queryRaw<
+      {
+        status: string;
+        cancelRequested: boolean;
+        checkId: string;
+        workspaceId: string;
+        checkQueued: boolean;
+        breakerStatus: string | null;
+        forcedStatus: string | null;
+        probeToken: string | null;
+        openForMs: number | null;
+      }[]
+    >`
+      SELECT c.status::text AS status, c."cancelRequestedAt" IS NOT NULL AS "cancelRequested", c."checkId", c."workspaceId",
+             (SELECT k.status = 'queued' FROM checks k WHERE k.id = c."checkId") AS "checkQueued",
+             b.status::text AS "breakerStatus", b."forcedStatus"::text AS "forcedStatus", b."probeToken"::text AS "probeToken",
+             (extract(epoch FROM b."openUntil" - now() AT TIME ZONE 'UTC') * 1000)::float8 AS "openForMs"
+      FROM captures c LEFT JOIN breaker_states b ON b."connectionId" = ${connection.connectionId}::uuid AND b.model = ${connection.model}
+      WHERE c.id = ${captureId}::uuid
+      FOR UPDATE OF c`;
     // A waiting capture with a cancel request is an impossible state; the repair pass ends it.
     if (!capture || !isWaiting(capture.status) || capture.cancelRequested) return { kind: "not_runnable" } as const;
+    const isProbe = request.probeToken !== null && capture.probeToken === request.probeToken;
+    if (capture.breakerStatus && (capture.forcedStatus === "open" || (!capture.forcedStatus && capture.breakerStatus !== "closed" && !isProbe))) {
+      const delayMs = capture.openForMs !== null && capture.openForMs > 0 ? capture.openForMs : connection.breakerOpenSeconds * 1000;
+      return { kind: "breaker_open", delayMs: Math.max(1000, delayMs) } as const;
+    }
     let slot = await takeSlot(tx, connection.connectionId, captureId, capture.workspaceId);
     if (slot === "full") {
       // Every slot was taken: look again once every transition that gave one back meanwhile has
@@ -96,8 +110,8 @@ export async function claimCapture(request: ClaimRequest): Promise<ClaimResult> 
       SELECT gen_random_uuid(), c."workspaceId", c.id, c."attemptCount", ${runToken}::uuid, ${request.workerId}, clock_timestamp(), ${request.worstCaseMicros}, ${CURRENT_PERIOD}
       FROM captures c WHERE c.id = ${captureId}::uuid
       RETURNING number`;
-    // The check's row is written by its first claim only (the condition fails at once after it).
-    await tx.$executeRaw`UPDATE checks SET status = 'running', "updatedAt" = now() WHERE id = ${capture.checkId}::uuid AND status = 'queued'`;
+    // The check's row is written by its first claim only.
+    if (capture.checkQueued) await tx.$executeRaw`UPDATE checks SET status = 'running', "updatedAt" = now() WHERE id = ${capture.checkId}::uuid AND status = 'queued'`;
     const reserved = await reserveCall(tx, { workspaceId: capture.workspaceId, connectionId: connection.connectionId, worstMicros: request.worstCaseMicros });
     if (!("period" in reserved)) {
       // Undone back to before the capture moved (the slot, only written, goes with it).

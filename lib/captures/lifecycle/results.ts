@@ -75,11 +75,16 @@ export async function succeedCapture(captureId: string, runToken: string, result
     effects.call(closed);
     if (moved.status === "succeeded") {
       const ws = moved.workspaceId;
-      await tx.mention.createMany({ data: result.mentions.map((m) => ({ ...m, workspaceId: ws, captureId })) });
-      await tx.citation.createMany({
-        data: result.citations.map((c, i) => ({ ...c, url: storable(c.url), title: c.title === undefined || c.title === null ? c.title : storable(c.title), workspaceId: ws, captureId, position: i + 1 })),
-      });
-      await tx.searchQuery.createMany({ data: result.searchQueries.map((query, i) => ({ workspaceId: ws, captureId, query: storable(query), position: i + 1 })) });
+      // Each an insert of many rows, left out when there are none (a round trip saved).
+      if (result.mentions.length) await tx.mention.createMany({ data: result.mentions.map((m) => ({ ...m, workspaceId: ws, captureId })) });
+      if (result.citations.length) {
+        await tx.citation.createMany({
+          data: result.citations.map((c, i) => ({ ...c, url: storable(c.url), title: c.title === undefined || c.title === null ? c.title : storable(c.title), workspaceId: ws, captureId, position: i + 1 })),
+        });
+      }
+      if (result.searchQueries.length) {
+        await tx.searchQuery.createMany({ data: result.searchQueries.map((query, i) => ({ workspaceId: ws, captureId, query: storable(query), position: i + 1 })) });
+      }
       effects.rollups.push(captureId);
     }
     await settleMoved(tx, [moved], effects);

@@ -185,24 +185,27 @@ async function handOnSlots(tx: Tx, connectionId: string, freed: number): Promise
   // and waits for it exclusively has committed before this statement (so it is seen here), or
   // looks again at the slots after this transaction commits.
   // SKIP LOCKED: these captures are locked after the check (out of the lock order), so never wait.
-  const woken = await tx.$queryRaw<{ id: string }[]>`
-    UPDATE captures c SET "nextAttemptAt" = now(), "updatedAt" = now()
-    WHERE c.id IN (
-      SELECT w.id FROM captures w
-      WHERE w."connectionId" = ${connectionId}::uuid AND w.status = 'postponed' AND w."waitingFor" = 'slot'
-        AND w."cancelRequestedAt" IS NULL AND w."nextAttemptAt" > now()
-      ORDER BY (SELECT count(*) FROM connection_slots s WHERE s."connectionId" = w."connectionId" AND s."workspaceId" = w."workspaceId"), w."nextAttemptAt", w.id
-      LIMIT ${freed} FOR UPDATE SKIP LOCKED)
-    RETURNING c.id`;
-  await enqueueCaptureJobs(tx, { captureIds: woken.map((w) => w.id) });
-  if (woken.length < freed) {
-    await tx.$executeRaw`
-      SELECT pg_notify('jobs:insert', json_build_object('count', ${freed - woken.length}::int)::text)
-      WHERE (SELECT count(*) FROM connection_slots s JOIN provider_connections pc ON pc.id = s."connectionId"
-             WHERE s."connectionId" = ${connectionId}::uuid AND s."captureId" IS NULL AND s.slot < pc."maxConcurrency") <= ${freed}`;
-  }
+  // When fewer wait than slots were freed, and the connection was full before, idle workers are
+  // nudged in the same statement (pg_notify in the CTE runs once, with the count left over).
+  const [woken] = await tx.$queryRaw<{ ids: string[] | null }[]>`
+    WITH woken AS (
+      UPDATE captures c SET "nextAttemptAt" = now(), "updatedAt" = now()
+      WHERE c.id IN (
+        SELECT w.id FROM captures w
+        WHERE w."connectionId" = ${connectionId}::uuid AND w.status = 'postponed' AND w."waitingFor" = 'slot'
+          AND w."cancelRequestedAt" IS NULL AND w."nextAttemptAt" > now()
+        ORDER BY (SELECT count(*) FROM connection_slots s WHERE s."connectionId" = w."connectionId" AND s."workspaceId" = w."workspaceId"), w."nextAttemptAt", w.id
+        LIMIT ${freed} FOR UPDATE SKIP LOCKED)
+      RETURNING c.id
+    ), nudged AS (
+      SELECT pg_notify('jobs:insert', json_build_object('count', ${freed}::int - (SELECT count(*) FROM woken)::int)::text)
+      WHERE (SELECT count(*) FROM woken) < ${freed}
+        AND (SELECT count(*) FROM connection_slots s JOIN provider_connections pc ON pc.id = s."connectionId"
+             WHERE s."connectionId" = ${connectionId}::uuid AND s."captureId" IS NULL AND s.slot < pc."maxConcurrency") <= ${freed}
+    )
+    SELECT (SELECT array_agg(id) FROM woken) AS ids, (SELECT count(*) FROM nudged) AS nudged`;
+  await enqueueCaptureJobs(tx, { captureIds: woken?.ids ?? [] });
 }
-
 
 /** Captures woken when a call or capture frees money; the rest wake on their own recheck. */
 const WAKE_ON_FREED_MONEY = 4;
