@@ -3,7 +3,7 @@ import { bucketKeys, bucketOf, bucketUnit, captureScope, num, providerAndTagScop
 import { isoDay } from "@/lib/analytics/schemas";
 import { budgetStatus } from "@/lib/billing/budget";
 import { env } from "@/lib/config/env";
-import { db } from "@/lib/db/prisma";
+import { readDb } from "@/lib/db/prisma";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 type ProviderRow = {
@@ -29,12 +29,12 @@ export async function costsDashboard({ filter: f, providers }: ResolvedFilter, n
     AND c."workspaceId" = ${f.workspaceId}::uuid AND c."brandId" = ${f.brandId}::uuid
     ${providerAndTagScope(f)}`;
   const [daily, perProvider, accepted, budget] = await Promise.all([
-    db().$queryRaw<{ bucket: Date; provider: string; spent: bigint }[]>`
+    readDb().$queryRaw<{ bucket: Date; provider: string; spent: bigint }[]>`
       SELECT ${bucketOf(f, Prisma.sql`a."startedAt"`)} AS bucket, c."providerConfigId"::text AS provider, sum(a."costMicros")::bigint AS spent
       FROM attempts a JOIN captures c ON c.id = a."captureId"
       WHERE ${attemptScope}
       GROUP BY 1, 2`,
-    db().$queryRaw<ProviderRow[]>`
+    readDb().$queryRaw<ProviderRow[]>`
       SELECT c."providerConfigId"::text AS provider,
         count(*)::int AS attempts,
         coalesce(sum(a."costMicros"), 0)::bigint AS spent,
@@ -46,7 +46,7 @@ export async function costsDashboard({ filter: f, providers }: ResolvedFilter, n
       FROM attempts a JOIN captures c ON c.id = a."captureId"
       WHERE ${attemptScope}
       GROUP BY 1`,
-    db().$queryRaw<{ provider: string; captures: number }[]>`
+    readDb().$queryRaw<{ provider: string; captures: number }[]>`
       SELECT c."providerConfigId"::text AS provider, count(*)::int AS captures
       FROM captures c WHERE ${captureScope(f)}
       GROUP BY 1`,

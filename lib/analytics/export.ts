@@ -1,7 +1,7 @@
 import "server-only";
 import { captureScope, num, type AnalyticsFilter } from "@/lib/analytics/filter";
 import { csvLine } from "@/lib/analytics/csv";
-import { db } from "@/lib/db/prisma";
+import { readDb } from "@/lib/db/prisma";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 export const EXPORT_MAX_ROWS = 100_000;
@@ -28,7 +28,7 @@ export const CSV_HEADER = ["capture_id", "finished_at", "prompt", "provider", "m
 
 async function page(f: AnalyticsFilter, after: { at: Date; id: string } | null, limit: number): Promise<Row[]> {
   const cursor = after ? Prisma.sql`AND (c."finishedAt", c.id) > (${after.at}::timestamp, ${after.id}::uuid)` : Prisma.empty;
-  return db().$queryRaw<Row[]>`
+  return readDb().$queryRaw<Row[]>`
     SELECT c.id, c."finishedAt", p.text AS prompt, pc.name AS provider, c.model, c.sample,
       m.mentioned, m.position, m.sentiment::text AS sentiment, c."answerText" AS answer, c."costMicros"
     FROM captures c
@@ -98,7 +98,7 @@ export function exportCaptures(f: AnalyticsFilter, format: "csv" | "json", maxRo
 
 /** How many rows an export of this scope writes (for the X-Total-Count header). */
 export async function exportRowCount(f: AnalyticsFilter, maxRows = EXPORT_MAX_ROWS): Promise<{ rows: number; truncated: boolean }> {
-  const [row] = await db().$queryRaw<{ n: number }[]>`
+  const [row] = await readDb().$queryRaw<{ n: number }[]>`
     SELECT count(*)::int AS n FROM (SELECT 1 FROM captures c WHERE ${captureScope(f)} LIMIT ${maxRows + 1}) AS limited`;
   const n = num(row?.n);
   return { rows: Math.min(n, maxRows), truncated: n > maxRows };

@@ -1,6 +1,6 @@
 import "server-only";
 import { addDays, daysBetween, DAILY_BUCKETS_UP_TO_DAYS, isoDay, type ParsedAnalyticsFilter } from "@/lib/analytics/schemas";
-import { db } from "@/lib/db/prisma";
+import { readDb } from "@/lib/db/prisma";
 import { NotFoundError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 
@@ -37,9 +37,9 @@ export async function resolveFilter(workspaceId: string, input: ParsedAnalyticsF
   const select = { id: true, name: true, competitors: { select: { id: true, name: true }, orderBy: { createdAt: "asc" as const } } };
   const [brand, providers] = await Promise.all([
     input.brandId
-      ? db().brand.findFirst({ where: { id: input.brandId, workspaceId }, select })
-      : db().brand.findFirst({ where: { workspaceId }, select, orderBy: { createdAt: "asc" } }),
-    db().providerConfig.findMany({ where: { workspaceId }, select: { id: true, name: true }, orderBy: { name: "asc" } }),
+      ? readDb().brand.findFirst({ where: { id: input.brandId, workspaceId }, select })
+      : readDb().brand.findFirst({ where: { workspaceId }, select, orderBy: { createdAt: "asc" } }),
+    readDb().providerConfig.findMany({ where: { workspaceId }, select: { id: true, name: true }, orderBy: { name: "asc" } }),
   ]);
   if (input.brandId && !brand) throw new NotFoundError("That brand does not exist in this workspace.", { field: "brandId" });
   const known = new Set(providers.map((p) => p.id));

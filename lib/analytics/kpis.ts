@@ -2,7 +2,7 @@ import "server-only";
 import { num, previousPeriod, type AnalyticsFilter } from "@/lib/analytics/filter";
 import { rollupScope } from "@/lib/analytics/rollups";
 import { change, meanInterval, ratioInterval, wilson, type Estimate } from "@/lib/analytics/stats";
-import { db } from "@/lib/db/prisma";
+import { readDb } from "@/lib/db/prisma";
 
 type KpiRow = {
   n: number;
@@ -27,7 +27,7 @@ type KpiRow = {
  * interval.
  */
 async function kpiSums(f: AnalyticsFilter): Promise<KpiRow> {
-  const [row] = await db().$queryRaw<KpiRow[]>`
+  const [row] = await readDb().$queryRaw<KpiRow[]>`
     SELECT
       coalesce(sum(answers), 0)::int AS n,
       coalesce(sum(mentioned), 0)::int AS mentioned,

@@ -2,7 +2,7 @@ import "server-only";
 import { num, type AnalyticsFilter } from "@/lib/analytics/filter";
 import { rollupScope } from "@/lib/analytics/rollups";
 import { meanInterval, wilson } from "@/lib/analytics/stats";
-import { db } from "@/lib/db/prisma";
+import { readDb } from "@/lib/db/prisma";
 
 type Row = {
   promptId: string;
@@ -24,7 +24,7 @@ type Row = {
  * to the name that sorts first).
  */
 export async function promptPerformance(f: AnalyticsFilter) {
-  const rows = await db().$queryRaw<Row[]>`
+  const rows = await readDb().$queryRaw<Row[]>`
     WITH per_prompt AS (
       SELECT r."promptId", sum(r.answers)::int AS n, sum(r.mentioned)::int AS mentioned,
         sum(r."positionSum")::float8 AS pos_sum, sum(r."positionSumSq")::float8 AS pos_sumsq

@@ -3,7 +3,7 @@ import { bucketKeys, bucketOf, bucketUnit, captureScope, num, type AnalyticsFilt
 import { rollupScope } from "@/lib/analytics/rollups";
 import { isoDay } from "@/lib/analytics/schemas";
 import { wilson } from "@/lib/analytics/stats";
-import { db } from "@/lib/db/prisma";
+import { readDb } from "@/lib/db/prisma";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 // Only sources the answer cites count; those a provider merely retrieved (citedInText = false)
@@ -17,7 +17,7 @@ export const TOP_DOMAINS = 8;
  * fewer rows.
  */
 export async function topDomainsOverTime(f: AnalyticsFilter) {
-  const rows = await db().$queryRaw<{ bucket: Date; domain: string; citations: number; total: number; own: boolean }[]>`
+  const rows = await readDb().$queryRaw<{ bucket: Date; domain: string; citations: number; total: number; own: boolean }[]>`
     WITH cited AS (
       SELECT ${bucketOf(f, Prisma.sql`r.day::timestamp`)} AS bucket, r.domain, sum(r.citations)::int AS citations, sum(r."ownCitations")::int AS own
       FROM ${f.tags?.length ? Prisma.sql`rollup_citations` : Prisma.sql`rollup_domains`} r
@@ -51,7 +51,7 @@ export type TopDomainsOverTime = Awaited<ReturnType<typeof topDomainsOverTime>>;
 
 /** Captures whose answer cites at least one of the brand's own domains, out of all captures in scope. */
 export async function ownDomainRate(f: AnalyticsFilter) {
-  const [row] = await db().$queryRaw<{ n: number; own: number }[]>`
+  const [row] = await readDb().$queryRaw<{ n: number; own: number }[]>`
     SELECT coalesce(sum(r.captures), 0)::int AS n, coalesce(sum(r."citingOwn"), 0)::int AS own
     FROM rollup_answers r
     WHERE ${rollupScope(f)}`;
@@ -60,7 +60,7 @@ export async function ownDomainRate(f: AnalyticsFilter) {
 
 /** Cited pages, most cited first: how often each URL was cited and in how many answers. */
 export async function citedPages(f: AnalyticsFilter, page: number, pageSize: number) {
-  const rows = await db().$queryRaw<{ url: string; domain: string; title: string | null; own: boolean; citations: number; captures: number; total: number }[]>`
+  const rows = await readDb().$queryRaw<{ url: string; domain: string; title: string | null; own: boolean; citations: number; captures: number; total: number }[]>`
     SELECT ci.url, min(ci.domain) AS domain,
       (array_agg(ci.title ORDER BY c."finishedAt" DESC) FILTER (WHERE ci.title IS NOT NULL AND ci.title <> ''))[1] AS title,
       bool_or(ci."isOwnDomain") AS own,

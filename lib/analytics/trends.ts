@@ -3,14 +3,14 @@ import { bucketKeys, bucketOf, bucketUnit, num, type ResolvedFilter } from "@/li
 import { rollupScope } from "@/lib/analytics/rollups";
 import { isoDay } from "@/lib/analytics/schemas";
 import { wilson, type Estimate } from "@/lib/analytics/stats";
-import { db } from "@/lib/db/prisma";
+import { readDb } from "@/lib/db/prisma";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 export type VisibilityPoint = { bucket: string; byProvider: Record<string, Estimate & { mentioned: number }>; all: Estimate & { mentioned: number } };
 
 /** Visibility per provider and per day (per week past 120 days), each point with its n and interval. */
 export async function visibilityOverTime({ filter: f, providers }: ResolvedFilter) {
-  const rows = await db().$queryRaw<{ bucket: Date; provider: string; n: number; mentioned: number }[]>`
+  const rows = await readDb().$queryRaw<{ bucket: Date; provider: string; n: number; mentioned: number }[]>`
     SELECT ${bucketOf(f, Prisma.sql`r.day::timestamp`)} AS bucket, r."providerConfigId"::text AS provider,
       sum(r.answers)::int AS n, sum(r.mentioned)::int AS mentioned
     FROM rollup_answers r
@@ -46,7 +46,7 @@ export type VisibilityOverTime = Awaited<ReturnType<typeof visibilityOverTime>>;
  * `answers`: the answers analysed for the brand, the chart's sample size.
  */
 export async function shareOfVoiceOverTime({ filter: f, brand }: ResolvedFilter) {
-  const rows = await db().$queryRaw<{ bucket: Date; entity: string; name: string; mentions: number; answers: number }[]>`
+  const rows = await readDb().$queryRaw<{ bucket: Date; entity: string; name: string; mentions: number; answers: number }[]>`
     SELECT ${bucketOf(f, Prisma.sql`r.day::timestamp`)} AS bucket, r.entity,
       max(r.name) AS name, sum(r.mentions)::int AS mentions, (sum(r.rows) FILTER (WHERE r.entity = 'brand'))::int AS answers
     FROM rollup_mentions r
@@ -79,7 +79,7 @@ export const POSITION_BUCKETS = ["1", "2", "3", "4", "5+", "not mentioned"] as c
 
 /** Where the brand comes among the tracked entities of each answer, or that it does not come at all. */
 export async function positionDistribution({ filter: f }: ResolvedFilter) {
-  const [row] = await db().$queryRaw<Record<"answers" | "p1" | "p2" | "p3" | "p4" | "p5", number>[]>`
+  const [row] = await readDb().$queryRaw<Record<"answers" | "p1" | "p2" | "p3" | "p4" | "p5", number>[]>`
     SELECT coalesce(sum(r.answers), 0)::int AS answers,
       coalesce(sum(r.position1), 0)::int AS p1, coalesce(sum(r.position2), 0)::int AS p2, coalesce(sum(r.position3), 0)::int AS p3,
       coalesce(sum(r.position4), 0)::int AS p4, coalesce(sum(r."position5Plus"), 0)::int AS p5

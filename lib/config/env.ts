@@ -10,6 +10,8 @@ const boolean = z
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   DATABASE_URL: z.string().url().optional(),
+  // A read replica for the dashboards and exports (lib/db/prisma.ts readDb); unset: DATABASE_URL.
+  DATABASE_READ_URL: z.string().url().optional(),
   BEACON_DATA_DIR: z.string().default(".data"),
   BEACON_EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
@@ -100,6 +102,11 @@ export function env(): Env {
  */
 export function setDatabaseUrl(url: string): void {
   process.env.DATABASE_URL = url;
+  reloadEnv();
+}
+
+/** Reads process.env again at the next env() (after the launcher, or a test, changed it). */
+export function reloadEnv(): void {
   cached = undefined;
 }
 

@@ -1,21 +1,21 @@
 import "server-only";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@/lib/generated/prisma/client";
-import { requireDatabaseUrl } from "@/lib/config/env";
+import { env, requireDatabaseUrl } from "@/lib/config/env";
 
 export type Db = PrismaClient;
 
 // One client per process. Created on first use so that `next build` never needs a database, and
 // kept on globalThis so that Next's dev reloads do not open a new pool on every edit.
-const globalForPrisma = globalThis as unknown as { beaconPrisma?: PrismaClient };
+const globalForPrisma = globalThis as unknown as { beaconPrisma?: PrismaClient; beaconReadPrisma?: PrismaClient };
 
-function createClient(): PrismaClient {
+function createClient(connectionString = requireDatabaseUrl()): PrismaClient {
   // Prisma stores DateTime as UTC in `timestamp` columns; a UTC session makes `now()` and those
   // columns agree in raw SQL whatever the server's own time zone is. A process frozen inside a
   // transaction (stopped, swapped out) must not hold its locks, e.g. a provider's slot lock, for
   // ever: the server ends such sessions.
   const adapter = new PrismaPg({
-    connectionString: requireDatabaseUrl(),
+    connectionString,
     max: 10,
     options: "-c timezone=UTC -c idle_in_transaction_session_timeout=15000",
   });
@@ -27,7 +27,22 @@ export function db(): PrismaClient {
   return globalForPrisma.beaconPrisma;
 }
 
+/**
+ * For the dashboards and exports (lib/analytics): the read replica at DATABASE_READ_URL when one
+ * is configured, else the primary. They read only, and a replica's lag (seconds) shows as a
+ * capture that finished that long ago not counted yet; the lifecycle and everything that writes
+ * or must read its own writes use db().
+ */
+export function readDb(): PrismaClient {
+  const url = env().DATABASE_READ_URL;
+  if (!url) return db();
+  globalForPrisma.beaconReadPrisma ??= createClient(url);
+  return globalForPrisma.beaconReadPrisma;
+}
+
 export async function disconnectDb(): Promise<void> {
   await globalForPrisma.beaconPrisma?.$disconnect();
+  await globalForPrisma.beaconReadPrisma?.$disconnect();
   globalForPrisma.beaconPrisma = undefined;
+  globalForPrisma.beaconReadPrisma = undefined;
 }
