@@ -96,8 +96,9 @@ describe("a frozen worker (zombie)", () => {
 
     // Everything A could still write, before it thaws.
     const before = await snapshot(space.workspaceId);
-    a.resume();
+    // Read before the thaw: A may renew its heartbeat before a read after it would come back.
     const thawedAt = await databaseNow();
+    a.resume();
     // A is idle again: its heartbeat, renewed after the thaw (it comes back as alive), lists no
     // run. A run's token leaves that list only when the run is over, whatever it wrote.
     const heartbeat = await waitFor(
