@@ -3,18 +3,16 @@
 // 1,000,000) spread over the last 180 days, each with the brand's and three competitors' mention
 // rows and 2–3 citations over ~200 domains, generated entirely in SQL, then their daily rollups
 // (beacon_rollup_captures, what the success path calls per capture, here over batches). Then
-// each chart's server action (resolveFilter + the chart's query, called directly because a
-// server action needs a request scope) is timed for the ranges the filter bar offers (7, 30, 90
-// days) and a custom year: 2 warm-ups, then `runs` timed calls, one at a time. "Overview page"
-// is its five chart actions started together, as the page does: the time until the last one.
+// each chart's route work (resolveFilter + the chart's query from lib/analytics/charts.ts, what
+// GET /api/analytics/<chart> runs after the session check, called directly) is timed for the
+// ranges the filter bar offers (7, 30, 90 days) and a custom year: 2 warm-ups, then `runs` timed
+// calls, one at a time. "Overview page" is its five charts started together, as the page does:
+// the time until the last one.
 // Import only after setDatabaseUrl() (lib/db/prisma.ts reads it).
 import type pg from "pg";
-import { resolveFilter, type ResolvedFilter } from "@/lib/analytics/filter";
-import { overviewKpis } from "@/lib/analytics/kpis";
-import { promptPerformance } from "@/lib/analytics/prompts";
+import { CHARTS, type Chart, type ChartName } from "@/lib/analytics/charts";
+import { resolveFilter } from "@/lib/analytics/filter";
 import { analyticsFilterInput, lastDays, RANGE_PRESETS } from "@/lib/analytics/schemas";
-import { ownDomainRate, topDomainsOverTime } from "@/lib/analytics/sources";
-import { positionDistribution, shareOfVoiceOverTime, visibilityOverTime } from "@/lib/analytics/trends";
 import { db } from "@/lib/db/prisma";
 import { DEMO_WORKSPACE } from "@/lib/seed/demo-content";
 import { seedDemo } from "@/lib/seed/demo";
@@ -251,30 +249,31 @@ export async function measureAnalyticsScale(
       [ids.workspaceId],
     );
 
-    const action =
-      <T>(days: number, query: (r: ResolvedFilter) => Promise<T>, tags: string[] = []) =>
+    const route =
+      (days: number, name: ChartName, tags: string[] = []) =>
       async () => {
+        const chart: Chart = CHARTS[name];
         const input = analyticsFilterInput.parse({ ...lastDays(days), tags });
         const r = await resolveFilter(ids.workspaceId, input);
         if (!r) throw new Error("the demo workspace has no brand");
-        return query(r);
+        return chart.query(r, chart.params.parse({}));
       };
     const measured: Measured[] = [];
     for (const days of RANGES) {
       const charts: Measured[] = [
-        { query: "overview KPIs (overviewKpisAction)", rangeDays: days, run: action(days, (r) => overviewKpis(r.filter)) },
-        { query: "visibility over time (visibilityAction)", rangeDays: days, run: action(days, visibilityOverTime) },
-        { query: "share of voice over time (shareOfVoiceAction)", rangeDays: days, run: action(days, shareOfVoiceOverTime) },
-        { query: "position distribution (positionsAction)", rangeDays: days, run: action(days, positionDistribution) },
-        { query: "prompts table (promptsAction)", rangeDays: days, run: action(days, (r) => promptPerformance(r.filter)) },
-        { query: "top domains over time (topDomainsAction)", rangeDays: days, run: action(days, (r) => topDomainsOverTime(r.filter)) },
-        { query: "own-domain rate (ownDomainAction)", rangeDays: days, run: action(days, (r) => ownDomainRate(r.filter)) },
+        { query: "overview KPIs (kpis)", rangeDays: days, run: route(days, "kpis") },
+        { query: "visibility over time (visibility)", rangeDays: days, run: route(days, "visibility") },
+        { query: "share of voice over time (share-of-voice)", rangeDays: days, run: route(days, "share-of-voice") },
+        { query: "position distribution (positions)", rangeDays: days, run: route(days, "positions") },
+        { query: "prompts table (prompts)", rangeDays: days, run: route(days, "prompts") },
+        { query: "top domains over time (top-domains)", rangeDays: days, run: route(days, "top-domains") },
+        { query: "own-domain rate (own-domain)", rangeDays: days, run: route(days, "own-domain") },
         // A tag filter needs the prompt: the top domains then come from rollup_citations. "buying" is on 4 of the 12 demo prompts.
-        { query: "top domains over time, tag buying (topDomainsAction)", rangeDays: days, run: action(days, (r) => topDomainsOverTime(r.filter), ["buying"]) },
+        { query: "top domains over time, tag buying (top-domains)", rangeDays: days, run: route(days, "top-domains", ["buying"]) },
       ];
       const overviewCharts = charts.slice(0, 5);
       measured.push(...charts, {
-        query: "Overview page (its five chart actions at once, until the last)",
+        query: "Overview page (its five chart requests at once, until the last)",
         rangeDays: days,
         run: () => Promise.all(overviewCharts.map((c) => c.run())),
       });

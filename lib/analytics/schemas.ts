@@ -1,4 +1,4 @@
-// The analytics filter as the browser sends it (server actions, the export's query string) and
+// The analytics filter as the browser sends it (the charts' and the export's query string) and
 // the date arithmetic both sides share. No server-only code: the filter bar uses it too.
 import { z } from "zod";
 import { text } from "@/lib/validation/text";
@@ -54,15 +54,18 @@ export const analyticsFilterInput = z
 export type AnalyticsFilterInput = z.input<typeof analyticsFilterInput>;
 export type ParsedAnalyticsFilter = z.output<typeof analyticsFilterInput>;
 
-export const citedPagesInput = z.object({
-  filter: analyticsFilterInput,
-  page: z.number().int().min(1).max(10_000).default(1),
-  pageSize: z.number().int().min(1).max(100).default(20),
+/** The cited pages table's page, from the query string (`page`, `pageSize`). */
+export const citedPagesParams = z.object({
+  page: z.coerce.number<string>("page must be a number").int("page must be a whole number").min(1, "page starts at 1").max(10_000, "page may be at most 10,000").default(1),
+  pageSize: z.coerce.number<string>("pageSize must be a number").int("pageSize must be a whole number").min(1, "pageSize must be at least 1").max(100, "pageSize may be at most 100").default(20),
 });
 
 export const EXPORT_FORMATS = ["csv", "json"] as const;
 
 export const RANGE_PRESETS = [7, 30, 90] as const;
+
+/** The query-string parameters of the filter (filterFromSearchParams). */
+export const FILTER_PARAMS = ["brand", "providers", "tags", "range", "from", "to"] as const;
 
 const listParam = (params: URLSearchParams, name: string) =>
   params

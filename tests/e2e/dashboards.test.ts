@@ -1,8 +1,9 @@
 // The dashboards over the demo workspace's 90 days of simulated history (the demo seed): the
 // Overview draws its charts, the date range and the provider filter change what it shows (and
 // the address), the captures export and a chart's CSV download, and Sources and Costs render.
+// The Overview's charts load in parallel, one GET each (server actions would run one at a time).
 import fs from "node:fs";
-import type { Download, Page } from "playwright-core";
+import type { Download, Page, Request } from "playwright-core";
 import { describe, expect, test } from "vitest";
 import { DEMO_USER, login, newPage, setupBrowser } from "./support/browser";
 
@@ -45,6 +46,22 @@ async function downloaded(download: Download): Promise<string> {
 
 const chart = (page: Page, title: string) => page.getByRole("region", { name: title });
 
+/**
+ * The chart requests (GET /api/analytics/<chart>) in the order the browser started them and got
+ * their answers, from now on.
+ */
+function chartRequests(page: Page): { kind: "start" | "end"; chart: string }[] {
+  const events: { kind: "start" | "end"; chart: string }[] = [];
+  const record = (kind: "start" | "end") => (request: Request) => {
+    const chart = /^\/api\/analytics\/([^/]+)$/.exec(new URL(request.url()).pathname)?.[1];
+    if (chart) events.push({ kind, chart });
+  };
+  page.on("request", record("start"));
+  page.on("requestfinished", record("end"));
+  page.on("requestfailed", record("end"));
+  return events;
+}
+
 async function openOverview(page: Page): Promise<void> {
   await login(page, DEMO_USER.email, DEMO_USER.password);
   // The demo seed writes 90 days of simulated history; without it the Overview would show the
@@ -56,7 +73,14 @@ async function openOverview(page: Page): Promise<void> {
 describe("dashboards", () => {
   test("the Overview draws every chart from the demo history", async () => {
     const page = await newPage();
+    const requests = chartRequests(page);
     await openOverview(page);
+
+    // All five charts were asked for before the first answer came back: none waited for another.
+    const firstAnswer = requests.findIndex((e) => e.kind === "end");
+    expect(firstAnswer, JSON.stringify(requests)).toBeGreaterThan(0);
+    const inFlightTogether = requests.slice(0, firstAnswer).map((e) => e.chart).sort();
+    expect(inFlightTogether, JSON.stringify(requests)).toEqual(["kpis", "positions", "prompts", "share-of-voice", "visibility"]);
 
     expect(await page.getByRole("heading", { level: 1 }).innerText()).toBe("Demo workspace");
     expect(await visibilitySample(page)).toBeGreaterThan(100);

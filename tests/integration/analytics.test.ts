@@ -1,24 +1,19 @@
 // Analytics: every number the dashboards and the export show, against a small history written by
-// hand with Prisma, whose expected values are worked out by hand below. The actions run for
-// real (session, workspace, validation); only next/headers is simulated.
+// hand with Prisma, whose expected values are worked out by hand below. The charts are read as
+// the browser reads them, over GET /api/analytics/<chart> as JSON, and the routes run for real
+// (session, workspace, validation); only next/headers is simulated.
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { newBrowser } from "../support/request-context";
-import { ok, refused, signUp, type ActionResult, type Person } from "../support/workspace-fixtures";
-import {
-  citedPagesAction,
-  costsAction,
-  overviewKpisAction,
-  ownDomainAction,
-  positionsAction,
-  promptsAction,
-  shareOfVoiceAction,
-  topDomainsAction,
-  visibilityAction,
-} from "@/lib/actions/analytics";
-import { recordRollups } from "@/lib/analytics/rollups";
-import { db } from "@/lib/db/prisma";
+import { newBrowser, type Browser } from "../support/request-context";
+import { join, signUp, snapshotWorkspace, type Person } from "../support/workspace-fixtures";
+import { GET as chartRoute } from "@/app/api/analytics/[chart]/route";
 import { GET as exportCaptures } from "@/app/api/exports/captures/route";
+import { CHARTS, type Chart, type ChartName } from "@/lib/analytics/charts";
+import { resolveFilter } from "@/lib/analytics/filter";
+import { recordRollups } from "@/lib/analytics/rollups";
+import { analyticsFilterInput, filterSearchParams, type AnalyticsFilterInput } from "@/lib/analytics/schemas";
+import type { ChartData } from "@/lib/analytics/wire";
+import { db } from "@/lib/db/prisma";
 
 vi.mock("next/headers", () => import("../support/request-context").then((m) => m.nextHeadersMock));
 
@@ -192,28 +187,47 @@ let otherBrandId: string;
 
 const RANGE = { from: "2025-03-01", to: "2025-03-10" };
 
-type Input = Parameters<typeof overviewKpisAction>[0];
-const CHART_ACTIONS: ((input: Input) => Promise<ActionResult | undefined>)[] = [overviewKpisAction, visibilityAction, shareOfVoiceAction, positionsAction, promptsAction, topDomainsAction, ownDomainAction, costsAction];
+type Input = AnalyticsFilterInput;
+const CHART_NAMES = Object.keys(CHARTS) as ChartName[];
+type Problem = { error: { code: string; message: string; field?: string } };
 
-/** The Overview as the page loads it: one action (one request) per chart. */
+/** GET /api/analytics/<chart>?<query> from `browser`, through the route handler itself. */
+const get = (browser: Browser, chart: string, query: string) =>
+  browser.run(() => chartRoute(new Request(`http://localhost:3000/api/analytics/${chart}?${query}`), { params: Promise.resolve({ chart }) }));
+
+/** A chart as the dashboards' hooks fetch it: the filter in the query string, the answer as JSON. */
+async function chart<C extends ChartName>(world: World, name: C, input: Input, extra = ""): Promise<ChartData<C>> {
+  const response = await get(world.person.browser, name, `${filterSearchParams(input)}${extra}`);
+  const body = await response.text();
+  expect(response.status, body).toBe(200);
+  expect(response.headers.get("cache-control")).toBe("no-store");
+  return JSON.parse(body) as ChartData<C>;
+}
+
+/** A refusal: its status and the problem the browser shows. */
+async function refusal(response: Response, status: number): Promise<Problem["error"]> {
+  expect(response.status).toBe(status);
+  const body = (await response.json()) as Problem;
+  // Nothing but the problem: no numbers, no names.
+  expect(Object.keys(body)).toEqual(["error"]);
+  return body.error;
+}
+
+/** The Overview as the page loads it: one request per chart, all at once. */
 async function overview(world: World, input: Input) {
-  const run = <T>(action: (input: Input) => Promise<T>) => world.person.browser.run(() => action(input));
   const [kpis, visibility, shareOfVoice, positions, prompts] = await Promise.all([
-    run(overviewKpisAction).then((r) => ok(r)!),
-    run(visibilityAction).then((r) => ok(r)!),
-    run(shareOfVoiceAction).then((r) => ok(r)!),
-    run(positionsAction).then((r) => ok(r)!),
-    run(promptsAction).then((r) => ok(r)!),
+    chart(world, "kpis", input),
+    chart(world, "visibility", input),
+    chart(world, "share-of-voice", input),
+    chart(world, "positions", input),
+    chart(world, "prompts", input),
   ]);
   // The brand the charts are about: the first entity of share of voice.
   return { brand: { name: shareOfVoice.entities[0]!.name }, kpis, visibility, shareOfVoice, positions, prompts };
 }
-const costs = (world: World, input: Input) => world.person.browser.run(() => costsAction(input)).then((r) => ok(r)!);
+const costs = (world: World, input: Input) => chart(world, "costs", input);
 async function sources(world: World, input: Input) {
-  const [domains, ownDomain] = await Promise.all([
-    world.person.browser.run(() => topDomainsAction(input)).then((r) => ok(r)!),
-    world.person.browser.run(() => ownDomainAction(input)).then((r) => ok(r)!),
-  ]);
+  const [domains, ownDomain] = await Promise.all([chart(world, "top-domains", input), chart(world, "own-domain", input)]);
   return { domains, ownDomain };
 }
 
@@ -287,7 +301,7 @@ describe("overview KPIs", () => {
   it("compares with the previous period of equal length", async () => {
     const { kpis } = await overview(A, RANGE);
     // 2025-02-19 .. 2025-02-28: C13 (Acme first, positive, 1 of 1 mentions) and C14 (Rival only).
-    expect(kpis.previousFrom).toEqual(new Date("2025-02-19T00:00:00Z"));
+    expect(kpis.previousFrom).toBe("2025-02-19T00:00:00.000Z");
     expect(kpis.previousCaptures).toBe(2);
     expect(kpis.visibility.previous).toMatchObject({ value: 0.5, n: 2 });
     expect(kpis.visibility.change).toBeCloseTo(0.2, 10);
@@ -405,11 +419,11 @@ describe("filters", () => {
     const recent = await overview(A, {});
     expect(recent.visibility.points).toHaveLength(30);
     expect(recent.kpis.captures).toBe(0);
-    for (const action of CHART_ACTIONS) {
-      const reversed = await A.person.browser.run(() => action({ from: "2025-03-10", to: "2025-03-01" }));
-      expect(reversed?.validationErrors).toBeDefined();
-      const tooLong = await A.person.browser.run(() => action({ from: "2024-01-01", to: "2025-03-01" }));
-      expect(JSON.stringify(tooLong?.validationErrors)).toContain("at most 400 days");
+    for (const name of CHART_NAMES) {
+      const reversed = await refusal(await get(A.person.browser, name, "from=2025-03-10&to=2025-03-01"), 400);
+      expect(reversed).toMatchObject({ code: "validation_error", field: "from" });
+      const tooLong = await refusal(await get(A.person.browser, name, "from=2024-01-01&to=2025-03-01"), 400);
+      expect(tooLong).toMatchObject({ field: "from", message: "from: Choose at most 400 days" });
     }
   });
 });
@@ -424,12 +438,12 @@ describe("workspace scoping", () => {
   });
 
   it("treats another workspace's brand or provider as not found", async () => {
-    for (const action of CHART_ACTIONS) {
-      refused(await A.person.browser.run(() => action({ ...RANGE, brandId: B.brandId })), "not_found");
-      refused(await A.person.browser.run(() => action({ ...RANGE, providers: [B.P1] })), "not_found");
-      refused(await A.person.browser.run(() => action({ ...RANGE, providers: [A.P1, B.P2] })), "not_found");
+    for (const name of CHART_NAMES) {
+      const foreign = (input: Input) => get(A.person.browser, name, filterSearchParams({ ...RANGE, ...input }).toString());
+      expect(await refusal(await foreign({ brandId: B.brandId }), 404)).toEqual({ code: "not_found", message: "That brand does not exist in this workspace.", field: "brandId" });
+      expect(await refusal(await foreign({ providers: [B.P1] }), 404)).toMatchObject({ code: "not_found", field: "providers" });
+      expect(await refusal(await foreign({ providers: [A.P1, B.P2] }), 404)).toMatchObject({ code: "not_found", field: "providers" });
     }
-    refused(await A.person.browser.run(() => citedPagesAction({ filter: { ...RANGE, brandId: B.brandId } })), "not_found");
   });
 });
 
@@ -453,14 +467,14 @@ describe("sources", () => {
   });
 
   it("pages through cited pages, most cited first, with the latest title", async () => {
-    const first = ok(await A.person.browser.run(() => citedPagesAction({ filter: RANGE, page: 1, pageSize: 2 })))!;
+    const first = await chart(A, "cited-pages", RANGE, "&page=1&pageSize=2");
     // 12 pages: a.com/x, b.com/1, acme.com/, a.com/y, b.com/2, acme.com/pricing, c.com .. h.com.
     expect(first.total).toBe(12);
     expect(first.items).toEqual([
       { url: "https://a.com/x", domain: "a.com", title: "A X (new)", own: false, citations: 4, captures: 4 },
       { url: "https://b.com/1", domain: "b.com", title: null, own: false, citations: 4, captures: 3 },
     ]);
-    const second = ok(await A.person.browser.run(() => citedPagesAction({ filter: RANGE, page: 2, pageSize: 2 })))!;
+    const second = await chart(A, "cited-pages", RANGE, "&page=2&pageSize=2");
     expect(second.items.map((p) => [p.url, p.citations])).toEqual([["https://acme.com/", 2], ["https://a.com/y", 1]]);
   });
 });
@@ -496,12 +510,88 @@ describe("costs", () => {
   });
 });
 
+describe("chart routes", () => {
+  it("answer each chart's query function for the same filter, as JSON", async () => {
+    // Costs say since when attempts are kept, counted from now: one clock for both sides.
+    vi.useFakeTimers({ toFake: ["Date"], now: new Date() });
+    try {
+      const filters: [Input, string][] = [
+        [{ ...RANGE, providers: [A.P1], tags: ["buying"] }, "&page=1&pageSize=3"],
+        [{ from: "2024-11-01", to: "2025-03-10" }, "&page=2&pageSize=5"],
+        [{ ...RANGE, brandId: otherBrandId }, ""],
+      ];
+      for (const [input, pageParams] of filters) {
+        const resolved = (await resolveFilter(A.workspaceId, analyticsFilterInput.parse(input)))!;
+        for (const name of CHART_NAMES) {
+          const entry: Chart = CHARTS[name];
+          const page = Object.fromEntries(new URLSearchParams(pageParams));
+          const direct = await entry.query(resolved, entry.params.parse(name === "cited-pages" ? page : {}));
+          const routed = await chart(A, name, input, name === "cited-pages" ? pageParams : "");
+          expect(routed, `${name} ${JSON.stringify(input)}`).toEqual(JSON.parse(JSON.stringify(direct)));
+        }
+      }
+      // Dates travel as ISO strings, money as numbers.
+      const kpis = await chart(A, "kpis", RANGE);
+      expect(kpis.captures).toBe(10);
+      expect(kpis.previousFrom).toBe("2025-02-19T00:00:00.000Z");
+      const spend = await costs(A, RANGE);
+      expect(spend.attemptsKeptSince).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      expect(spend.totals.spentMicros).toBe(16_400);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("answer 401 when signed out, whatever the chart", async () => {
+    const signedOut = newBrowser();
+    for (const name of [...CHART_NAMES, "no-such-chart"]) {
+      expect(await refusal(await get(signedOut, name, filterSearchParams(RANGE).toString()), 401)).toMatchObject({ code: "unauthorized" });
+    }
+  });
+
+  it("let a viewer read every chart", async () => {
+    const viewer = await join(A.person, "viewer", "Vera Viewer");
+    expect(viewer.workspaceId).toBe(A.workspaceId);
+    const world = { ...A, person: viewer };
+    for (const name of CHART_NAMES) await chart(world, name, RANGE);
+    expect((await chart(world, "kpis", RANGE)).captures).toBe(10);
+    expect((await chart(world, "cited-pages", RANGE)).total).toBe(12);
+  });
+
+  it("answer 404 for a chart that does not exist", async () => {
+    const error = await refusal(await get(A.person.browser, "funnel", ""), 404);
+    expect(error.code).toBe("not_found");
+    expect(error.message).toContain("kpis, visibility, share-of-voice, positions, prompts, top-domains, own-domain, costs, cited-pages");
+  });
+
+  it.each<[string, ChartName, string, string, RegExp]>([
+    ["a brand that is not an id", "kpis", "brand=acme", "brandId", /Unknown brand/],
+    ["a provider that is not an id", "visibility", "providers=alpha", "providers.0", /Unknown provider/],
+    ["a day that does not exist", "positions", "from=2025-02-30&to=2025-03-01", "from", /date like 2025-01-31/],
+    ["a tag with a control character", "prompts", "tags=smb%07", "tags.0", /control character/],
+    ["a range the filter bar does not offer", "top-domains", "range=14", "range", /7, 30, 90/],
+    ["a range and dates together", "own-domain", "range=7&from=2025-03-01", "range", /either range or from and to/],
+    ["a parameter no chart takes", "costs", "brnad=x", "brnad", /unknown parameter/],
+    ["a page on a chart without pages", "kpis", "page=2", "page", /unknown parameter/],
+    ["a brand given twice", "share-of-voice", "brand=a&brand=b", "brand", /once/],
+    ["page 0", "cited-pages", "page=0", "page", /page starts at 1/],
+    ["a page that is not a number", "cited-pages", "page=two", "page", /page must be a number/],
+    ["a page size over 100", "cited-pages", "pageSize=500", "pageSize", /at most 100/],
+  ])("refuse %s with a 400 on the field, and change nothing", async (_, name, query, field, message) => {
+    const before = await snapshotWorkspace(A.workspaceId);
+    const error = await refusal(await get(A.person.browser, name, query), 400);
+    expect(error).toMatchObject({ code: "validation_error", field });
+    expect(error.message).toMatch(message);
+    expect(await snapshotWorkspace(A.workspaceId)).toEqual(before);
+  });
+});
+
 describe("captures export", () => {
-  const get = (world: World, query: string) =>
+  const getExport = (world: World, query: string) =>
     world.person.browser.run(() => exportCaptures(new Request(`http://localhost:3000/api/exports/captures?${query}`)));
 
   it("streams the captures in scope as CSV with quoted cells", async () => {
-    const response = await get(A, `format=csv&from=${RANGE.from}&to=${RANGE.to}&providers=${A.P1}`);
+    const response = await getExport(A, `format=csv&from=${RANGE.from}&to=${RANGE.to}&providers=${A.P1}`);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toContain("text/csv");
     expect(response.headers.get("content-disposition")).toContain('filename="beacon-captures-acme-2025-03-01-to-2025-03-10.csv"');
@@ -513,7 +603,7 @@ describe("captures export", () => {
   });
 
   it("streams JSON with whole answers and costs in micro-dollars", async () => {
-    const response = await get(A, `format=json&from=${RANGE.from}&to=${RANGE.to}&tags=smb`);
+    const response = await getExport(A, `format=json&from=${RANGE.from}&to=${RANGE.to}&tags=smb`);
     const rows = (await response.json()) as { prompt: string; brandMentioned: boolean; costMicros: number; answer: string; finishedAt: string }[];
     expect(rows.map((r) => r.finishedAt)).toEqual(["2025-03-03T10:00:00.000Z", "2025-03-03T12:00:00.000Z", "2025-03-10T23:59:59.000Z"]);
     expect(rows[1]).toMatchObject({ prompt: PROMPTS.Q3.text, brandMentioned: true, costMicros: 2000, answer: 'Answer C6, "quoted", with a comma' });
@@ -523,7 +613,7 @@ describe("captures export", () => {
     const signedOut = await newBrowser().run(() => exportCaptures(new Request("http://localhost:3000/api/exports/captures?format=csv")));
     expect(signedOut.status).toBe(401);
     expect((await signedOut.json()).error.code).toBe("unauthorized");
-    expect((await get(A, "format=xml")).status).toBe(400);
-    expect((await get(A, `format=csv&brand=${B.brandId}`)).status).toBe(404);
+    expect((await getExport(A, "format=xml")).status).toBe(400);
+    expect((await getExport(A, `format=csv&brand=${B.brandId}`)).status).toBe(404);
   });
 });

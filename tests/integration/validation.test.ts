@@ -13,7 +13,7 @@ import {
   type AnyAction,
   type Person,
 } from "../support/workspace-fixtures";
-import { overviewKpisAction } from "@/lib/actions/analytics";
+import { GET as chartRoute } from "@/app/api/analytics/[chart]/route";
 import { createBrandAction, deleteBrandAction, updateBrandAction } from "@/lib/actions/brands";
 import { startCheckAction } from "@/lib/actions/checks";
 import { changeMemberRoleAction, removeMemberAction, revokeInvitationAction } from "@/lib/actions/members";
@@ -186,10 +186,18 @@ describe("NUL and other control characters", () => {
     ["a prompt search", () => listPromptsAction({ q: "crm\u0000" }), "q"],
     ["a check's tag", () => startCheckAction({ idempotencyKey: `nul-${crypto.randomUUID()}`, brandId, prompts: { mode: "tag", tag: "smb\u0000" }, providerConfigIds: [providerId], samples: 1 }), "prompts.tag"],
     ["a schedule name", () => createScheduleAction({ name: "Daily\u0000", brandId, prompts: { mode: "all" }, providerConfigIds: [providerId], samples: 1, cadence: "daily", minuteOfDay: 60 }), "name"],
-    ["an analytics tag", () => overviewKpisAction({ tags: ["smb\u0000"] }), "tags.0"],
     ["a workspace name", () => createWorkspaceAction({ name: "Team\u0000" }), "name"],
   ])("%s is refused with a field error, and nothing is stored", async (_, action, field) => {
     const result = await storesNothing(() => me.browser.run(action));
     expectFieldError(result, field, /control character/i);
+  });
+
+  it("an analytics tag is refused by the chart route with a 400 on the field", async () => {
+    const chart = "kpis";
+    const response = await me.browser.run(() => chartRoute(new Request(`http://localhost:3000/api/analytics/${chart}?tags=smb%00`), { params: Promise.resolve({ chart }) }));
+    expect(response.status).toBe(400);
+    const { error } = (await response.json()) as { error: { code: string; field: string; message: string } };
+    expect(error).toMatchObject({ code: "validation_error", field: "tags.0" });
+    expect(error.message).toMatch(/control character/i);
   });
 });

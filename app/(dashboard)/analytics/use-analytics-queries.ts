@@ -1,44 +1,57 @@
 "use client";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import {
-  citedPagesAction,
-  costsAction,
-  overviewKpisAction,
-  ownDomainAction,
-  positionsAction,
-  promptsAction,
-  shareOfVoiceAction,
-  topDomainsAction,
-  visibilityAction,
-} from "@/lib/actions/analytics";
-import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
-import { unwrap } from "@/lib/client/action-result";
+import type { ChartName } from "@/lib/analytics/charts";
+import { filterSearchParams, type AnalyticsFilterInput } from "@/lib/analytics/schemas";
+import type { ChartData } from "@/lib/analytics/wire";
 
-// One query (and one request) per chart: a slow chart shows its own loading state and never
-// holds the others. Analytics change only when checks finish; the defaults (5 s stale, refetch
-// on focus) are enough, and the previous view stays on screen while a new filter loads.
-export const analyticsKey = (area: string, filter: AnalyticsFilterInput, ...rest: unknown[]) => ["analytics", area, filter, ...rest] as const;
+// One query (and one GET request) per chart: a slow chart shows its own loading state and never
+// holds the others. Not server actions: Next.js runs a client's actions one at a time, which
+// would queue the charts (and the check page's poll) behind the slowest. Analytics change only
+// when checks finish; the defaults (5 s stale, refetch on focus) are enough, and the previous
+// view stays on screen while a new filter loads.
+export const analyticsKey = (chart: ChartName, filter: AnalyticsFilterInput, ...rest: unknown[]) => ["analytics", chart, filter, ...rest] as const;
 
-function useChartQuery<T>(area: string, filter: AnalyticsFilterInput, load: () => Promise<T>) {
-  return useQuery({ queryKey: analyticsKey(area, filter), queryFn: load, placeholderData: keepPreviousData });
+/** GET /api/analytics/<chart>; a refusal throws the route's message, which the chart shows. */
+async function fetchChart<C extends ChartName>(chart: C, filter: AnalyticsFilterInput, signal: AbortSignal, extra: Record<string, number> = {}): Promise<ChartData<C>> {
+  const params = filterSearchParams(filter);
+  for (const [name, value] of Object.entries(extra)) params.set(name, String(value));
+  let response: Response;
+  try {
+    response = await fetch(`/api/analytics/${chart}?${params}`, { signal, headers: { accept: "application/json" } });
+  } catch (error) {
+    // Leaving the filter aborts the request: TanStack Query expects the abort itself.
+    if (signal.aborted) throw error;
+    throw new Error("No response from the server. Check your connection and try again.");
+  }
+  const body: unknown = await response.json().catch(() => null);
+  if (!response.ok) {
+    const message = (body as { error?: { message?: string } } | null)?.error?.message;
+    throw new Error(message ?? `The server answered ${response.status}. Please try again.`);
+  }
+  return body as ChartData<C>;
 }
 
-export const useKpisQuery = (filter: AnalyticsFilterInput) => useChartQuery("kpis", filter, async () => unwrap(await overviewKpisAction(filter)));
-export const useVisibilityQuery = (filter: AnalyticsFilterInput) => useChartQuery("visibility", filter, async () => unwrap(await visibilityAction(filter)));
-export const useShareOfVoiceQuery = (filter: AnalyticsFilterInput) => useChartQuery("share-of-voice", filter, async () => unwrap(await shareOfVoiceAction(filter)));
-export const usePositionsQuery = (filter: AnalyticsFilterInput) => useChartQuery("positions", filter, async () => unwrap(await positionsAction(filter)));
-export const usePromptsQuery = (filter: AnalyticsFilterInput) => useChartQuery("prompts", filter, async () => unwrap(await promptsAction(filter)));
-export const useTopDomainsQuery = (filter: AnalyticsFilterInput) => useChartQuery("top-domains", filter, async () => unwrap(await topDomainsAction(filter)));
-export const useOwnDomainQuery = (filter: AnalyticsFilterInput) => useChartQuery("own-domain", filter, async () => unwrap(await ownDomainAction(filter)));
-export const useCostsQuery = (filter: AnalyticsFilterInput) => useChartQuery("costs", filter, async () => unwrap(await costsAction(filter)));
-
-export function useCitedPagesQuery(filter: AnalyticsFilterInput, page: number, pageSize: number) {
+function useChartQuery<C extends ChartName>(chart: C, filter: AnalyticsFilterInput) {
   return useQuery({
-    queryKey: analyticsKey("cited-pages", filter, page, pageSize),
-    queryFn: async () => unwrap(await citedPagesAction({ filter, page, pageSize })),
+    queryKey: analyticsKey(chart, filter),
+    queryFn: ({ signal }) => fetchChart(chart, filter, signal),
     placeholderData: keepPreviousData,
   });
 }
 
-export type CitedPagesData = NonNullable<NonNullable<ReturnType<typeof useCitedPagesQuery>["data"]>>;
-export type CostsData = NonNullable<NonNullable<ReturnType<typeof useCostsQuery>["data"]>>;
+export const useKpisQuery = (filter: AnalyticsFilterInput) => useChartQuery("kpis", filter);
+export const useVisibilityQuery = (filter: AnalyticsFilterInput) => useChartQuery("visibility", filter);
+export const useShareOfVoiceQuery = (filter: AnalyticsFilterInput) => useChartQuery("share-of-voice", filter);
+export const usePositionsQuery = (filter: AnalyticsFilterInput) => useChartQuery("positions", filter);
+export const usePromptsQuery = (filter: AnalyticsFilterInput) => useChartQuery("prompts", filter);
+export const useTopDomainsQuery = (filter: AnalyticsFilterInput) => useChartQuery("top-domains", filter);
+export const useOwnDomainQuery = (filter: AnalyticsFilterInput) => useChartQuery("own-domain", filter);
+export const useCostsQuery = (filter: AnalyticsFilterInput) => useChartQuery("costs", filter);
+
+export function useCitedPagesQuery(filter: AnalyticsFilterInput, page: number, pageSize: number) {
+  return useQuery({
+    queryKey: analyticsKey("cited-pages", filter, page, pageSize),
+    queryFn: ({ signal }) => fetchChart("cited-pages", filter, signal, { page, pageSize }),
+    placeholderData: keepPreviousData,
+  });
+}

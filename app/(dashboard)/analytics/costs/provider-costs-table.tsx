@@ -2,9 +2,10 @@
 import { ChartCard } from "@/components/charts/chart-card";
 import { formatMicros } from "@/lib/billing/money";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
-import { useCostsQuery, type CostsData } from "../use-analytics-queries";
+import type { ChartData } from "@/lib/analytics/wire";
+import { useCostsQuery } from "../use-analytics-queries";
 
-type Line = CostsData["totals"];
+type Line = ChartData<"costs">["totals"];
 
 const usd = (micros: number) => (micros / 1_000_000).toFixed(6);
 

@@ -8,9 +8,10 @@ import { formatBucket } from "@/components/charts/format";
 import { seriesColor } from "@/components/charts/palette";
 import { formatMicros } from "@/lib/billing/money";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
-import { useCostsQuery, type CostsData } from "../use-analytics-queries";
+import type { ChartData } from "@/lib/analytics/wire";
+import { useCostsQuery } from "../use-analytics-queries";
 
-type Daily = CostsData["daily"];
+type Daily = ChartData<"costs">["daily"];
 
 /** Spend per provider per day (per week past 120 days), stacked, in dollars. */
 export function SpendChart({ filter }: { filter: AnalyticsFilterInput }) {

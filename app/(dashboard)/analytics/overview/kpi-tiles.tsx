@@ -3,10 +3,10 @@ import { formatChange, formatInterval, formatPct, sampleNote } from "@/component
 import { KpiTile } from "@/components/charts/kpi-tile";
 import { Card } from "@/components/ui/card";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
-import type { OverviewKpis } from "@/lib/analytics/kpis";
+import type { ChartData } from "@/lib/analytics/wire";
 import { useKpisQuery } from "../use-analytics-queries";
 
-type Kpi = OverviewKpis["visibility"];
+type Kpi = ChartData<"kpis">["visibility"];
 
 const shareTile = (kpi: Kpi) => ({
   value: formatPct(kpi.current.value),

@@ -3,10 +3,10 @@ import { useMemo, useState, type ReactNode } from "react";
 import { ChartCard } from "@/components/charts/chart-card";
 import { formatInterval, formatPct, sampleNote } from "@/components/charts/format";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
-import type { PromptPerformance } from "@/lib/analytics/prompts";
+import type { ChartData } from "@/lib/analytics/wire";
 import { usePromptsQuery } from "../use-analytics-queries";
 
-type Row = PromptPerformance[number];
+type Row = ChartData<"prompts">[number];
 type SortKey = "text" | "n" | "visibility" | "position" | "losses";
 
 const sorters: Record<SortKey, (r: Row) => number | string> = {

@@ -7,10 +7,10 @@ import { legendProps } from "@/components/charts/legend";
 import { formatBucket, formatPct, sampleNote } from "@/components/charts/format";
 import { seriesColor } from "@/components/charts/palette";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
-import type { ShareOfVoiceOverTime } from "@/lib/analytics/trends";
+import type { ChartData } from "@/lib/analytics/wire";
 import { useShareOfVoiceQuery } from "../use-analytics-queries";
 
-type ShareOfVoice = ShareOfVoiceOverTime;
+type ShareOfVoice = ChartData<"share-of-voice">;
 
 /**
  * Brand and competitors as stacked shares of all tracked mentions, per bucket. Buckets without
@@ -18,7 +18,7 @@ type ShareOfVoice = ShareOfVoiceOverTime;
  */
 export function ShareOfVoiceChart({ filter, empty }: { filter: AnalyticsFilterInput; empty: ReactNode }) {
   const query = useShareOfVoiceQuery(filter);
-  const sov = query.data ?? undefined;
+  const sov = query.data;
   const answers = sov?.answers ?? 0;
   const { rows, series, mentions } = useMemo(() => shape(sov), [sov]);
   const csv = useMemo(

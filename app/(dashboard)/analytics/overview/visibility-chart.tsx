@@ -7,17 +7,17 @@ import { legendProps } from "@/components/charts/legend";
 import { formatBucket, formatInterval, formatPct, sampleNote } from "@/components/charts/format";
 import { seriesColor } from "@/components/charts/palette";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
-import type { VisibilityOverTime } from "@/lib/analytics/trends";
+import type { ChartData } from "@/lib/analytics/wire";
 import { useVisibilityQuery } from "../use-analytics-queries";
 
-type Visibility = VisibilityOverTime;
+type Visibility = ChartData<"visibility">;
 
 const ALL = "all";
 
 /** Visibility per provider over time, one line each, plus all providers together (dashed). */
 export function VisibilityChart({ filter, brandName, empty }: { filter: AnalyticsFilterInput; brandName: string; empty: React.ReactNode }) {
   const query = useVisibilityQuery(filter);
-  const visibility = query.data ?? undefined;
+  const visibility = query.data;
   const { rows, series, total } = useMemo(() => shape(visibility), [visibility]);
   const csv = useMemo(
     () =>

@@ -7,10 +7,10 @@ import { legendProps } from "@/components/charts/legend";
 import { formatBucket } from "@/components/charts/format";
 import { seriesColor } from "@/components/charts/palette";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
-import type { TopDomainsOverTime } from "@/lib/analytics/sources";
+import type { ChartData } from "@/lib/analytics/wire";
 import { useTopDomainsQuery } from "../use-analytics-queries";
 
-type Domains = TopDomainsOverTime;
+type Domains = ChartData<"top-domains">;
 
 const label = (d: { domain: string; own: boolean }) => (d.own ? `${d.domain} (own)` : d.domain);
 
