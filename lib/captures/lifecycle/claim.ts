@@ -114,7 +114,8 @@ export async function claimCapture(request: ClaimRequest): Promise<ClaimResult> 
     if (capture.checkQueued) await tx.$executeRaw`UPDATE checks SET status = 'running', "updatedAt" = now() WHERE id = ${capture.checkId}::uuid AND status = 'queued'`;
     const reserved = await reserveCall(tx, { workspaceId: capture.workspaceId, connectionId: connection.connectionId, worstMicros: request.worstCaseMicros });
     if (!("period" in reserved)) {
-      // Undone back to before the capture moved (the slot, only written, goes with it).
+      // The capture, attempt and check as they were; the slot, taken before the savepoint (and
+      // not committed: nobody waits for it), is given back here.
       await tx.$executeRaw`ROLLBACK TO SAVEPOINT claim_call`;
       await tx.$executeRaw`UPDATE connection_slots SET "captureId" = NULL, "workspaceId" = NULL, "takenAt" = NULL WHERE "captureId" = ${captureId}::uuid`;
       await pausePoint("claim:no-budget", { tx, captureId });
