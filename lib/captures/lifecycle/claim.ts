@@ -149,29 +149,36 @@ const SLOT_WAIT_FALLBACK_MS = 1_000;
  * and, when only this one holds any, the one waiting).
  */
 async function takeSlot(tx: Tx, connectionId: string, captureId: string, workspaceId: string): Promise<"taken" | "full" | "share"> {
-  const [load] = await tx.$queryRaw<{ cap: number; mine: number; holders: number; othersWaiting: boolean }[]>`
-    SELECT pc."maxConcurrency" AS cap,
-           count(s."captureId") FILTER (WHERE s."workspaceId" = ${workspaceId}::uuid)::int AS mine,
-           count(DISTINCT s."workspaceId") FILTER (WHERE s."workspaceId" <> ${workspaceId}::uuid)::int AS holders,
-           EXISTS (
-             SELECT 1 FROM captures w
-             WHERE w."connectionId" = ${connectionId}::uuid AND w.status = ANY(${[...WAITING_STATUSES]}::"CaptureStatus"[])
-               AND w."workspaceId" <> ${workspaceId}::uuid AND w."cancelRequestedAt" IS NULL
-               AND (w."nextAttemptAt" IS NULL OR w."nextAttemptAt" <= now() AT TIME ZONE 'UTC')
-           ) AS "othersWaiting"
-    FROM provider_connections pc LEFT JOIN connection_slots s ON s."connectionId" = pc.id AND s."captureId" IS NOT NULL
-    WHERE pc.id = ${connectionId}::uuid
-    GROUP BY pc."maxConcurrency"`;
-  if (!load) return "full";
-  if (load.othersWaiting) {
-    const wanting = 1 + Math.max(1, load.holders);
-    if (load.mine >= Math.max(1, Math.ceil(load.cap / wanting))) return "share";
-  }
-  const taken = await tx.$executeRaw`
-    UPDATE connection_slots s SET "captureId" = ${captureId}::uuid, "workspaceId" = ${workspaceId}::uuid, "takenAt" = now()
-    WHERE (s."connectionId", s.slot) = (
-      SELECT f."connectionId", f.slot FROM connection_slots f JOIN provider_connections pc ON pc.id = f."connectionId"
-      WHERE f."connectionId" = ${connectionId}::uuid AND f."captureId" IS NULL AND f.slot < pc."maxConcurrency"
-      ORDER BY f.slot LIMIT 1 FOR UPDATE OF f SKIP LOCKED)`;
-  return taken > 0 ? "taken" : "full";
+  // One statement: the connection's load, the fair-share test, and the slot taken if it passes.
+  const [result] = await tx.$queryRaw<{ known: boolean; atShare: boolean; taken: number }[]>`
+    WITH load AS (
+      SELECT pc."maxConcurrency" AS cap,
+             count(s."captureId") FILTER (WHERE s."workspaceId" = ${workspaceId}::uuid)::int AS mine,
+             count(DISTINCT s."workspaceId") FILTER (WHERE s."workspaceId" <> ${workspaceId}::uuid)::int AS holders,
+             EXISTS (
+               SELECT 1 FROM captures w
+               WHERE w."connectionId" = ${connectionId}::uuid AND w.status = ANY(${[...WAITING_STATUSES]}::"CaptureStatus"[])
+                 AND w."workspaceId" <> ${workspaceId}::uuid AND w."cancelRequestedAt" IS NULL
+                 AND (w."nextAttemptAt" IS NULL OR w."nextAttemptAt" <= now() AT TIME ZONE 'UTC')
+             ) AS "othersWaiting"
+      FROM provider_connections pc LEFT JOIN connection_slots s ON s."connectionId" = pc.id AND s."captureId" IS NOT NULL
+      WHERE pc.id = ${connectionId}::uuid
+      GROUP BY pc."maxConcurrency"
+    ), share AS (
+      -- The cap divided by the workspaces that hold slots, counting this one and, when only this
+      -- one holds any, the one waiting.
+      SELECT "othersWaiting" AND mine >= greatest(1, ceil(cap::numeric / (1 + greatest(1, holders)))) AS "atShare" FROM load
+    ), taken AS (
+      UPDATE connection_slots s SET "captureId" = ${captureId}::uuid, "workspaceId" = ${workspaceId}::uuid, "takenAt" = now()
+      WHERE NOT coalesce((SELECT "atShare" FROM share), true)
+        AND (s."connectionId", s.slot) = (
+          SELECT f."connectionId", f.slot FROM connection_slots f JOIN provider_connections pc ON pc.id = f."connectionId"
+          WHERE f."connectionId" = ${connectionId}::uuid AND f."captureId" IS NULL AND f.slot < pc."maxConcurrency"
+          ORDER BY f.slot LIMIT 1 FOR UPDATE OF f SKIP LOCKED)
+      RETURNING 1
+    )
+    SELECT EXISTS (SELECT 1 FROM load) AS known, coalesce((SELECT "atShare" FROM share), false) AS "atShare", (SELECT count(*) FROM taken)::int AS taken`;
+  if (!result?.known) return "full";
+  if (result.atShare) return "share";
+  return result.taken > 0 ? "taken" : "full";
 }
