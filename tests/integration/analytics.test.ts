@@ -616,4 +616,15 @@ describe("captures export", () => {
     expect((await getExport(A, "format=xml")).status).toBe(400);
     expect((await getExport(A, `format=csv&brand=${B.brandId}`)).status).toBe(404);
   });
+
+  it.each([
+    ["an unknown parameter", "format=csv&brnad=x", "brnad"],
+    ["a range that is not a preset", "format=csv&range=45", "range"],
+    ["a range together with dates", `format=csv&range=7&from=${RANGE.from}`, "range"],
+    ["a format given twice", "format=csv&format=json", "format"],
+  ])("refuses %s with a 400 on the field, as the chart routes do, instead of exporting another range", async (_, query, field) => {
+    const response = await getExport(A, query);
+    expect(response.status).toBe(400);
+    expect((await response.json()).error).toMatchObject({ code: "validation_error", field });
+  });
 });

@@ -1,28 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { CHARTS, isChartName, type Chart } from "@/lib/analytics/charts";
 import { resolveFilter } from "@/lib/analytics/filter";
-import { analyticsFilterInput, FILTER_PARAMS, filterFromSearchParams, RANGE_PRESETS } from "@/lib/analytics/schemas";
+import { analyticsFilterInput, filterFromSearchParams } from "@/lib/analytics/schemas";
+import { refuseOddFilterParams } from "@/lib/api/filter-params";
 import { apiError, ApiProblem, json, parseOrThrow } from "@/lib/api/handler";
 import { assertCan, canView } from "@/lib/auth/permissions";
 import { getWorkspaceContext } from "@/lib/auth/session";
 import { UserError } from "@/lib/errors";
 
 export const dynamic = "force-dynamic";
-
-const LISTS = new Set(["providers", "tags"]);
-
-/** Refuses what filterFromSearchParams would quietly ignore: unknown or repeated names, an odd range. */
-function checkNames(params: URLSearchParams, allowed: string[]): void {
-  const problem = (field: string, message: string) => new ApiProblem(400, "validation_error", `${field}: ${message}`, field);
-  for (const name of new Set(params.keys())) {
-    if (!allowed.includes(name)) throw problem(name, `unknown parameter; this chart takes ${allowed.join(", ")}`);
-    if (!LISTS.has(name) && params.getAll(name).length > 1) throw problem(name, "give it once");
-  }
-  const range = params.get("range");
-  if (range === null) return;
-  if (!(RANGE_PRESETS as readonly number[]).includes(Number(range))) throw problem("range", `use ${RANGE_PRESETS.join(", ")} (days), or from and to`);
-  if (params.has("from") || params.has("to")) throw problem("range", "give either range or from and to");
-}
 
 /**
  * GET /api/analytics/<chart>?brand=&providers=&tags=&from=&to= (or range=7|30|90), and for
@@ -40,7 +26,7 @@ export async function GET(request: Request, route: { params: Promise<{ chart: st
   try {
     assertCan(canView(ctx));
     const params = new URL(request.url).searchParams;
-    checkNames(params, [...FILTER_PARAMS, ...Object.keys(chart.params.shape)]);
+    refuseOddFilterParams(params, Object.keys(chart.params.shape));
     const input = parseOrThrow(analyticsFilterInput, filterFromSearchParams(params));
     const own = parseOrThrow(chart.params, Object.fromEntries([...params].filter(([key]) => key in chart.params.shape)));
     const resolved = await resolveFilter(ctx.workspace.id, input);

@@ -1,6 +1,7 @@
 import { resolveFilter } from "@/lib/analytics/filter";
 import { exportCaptures, exportRowCount } from "@/lib/analytics/export";
 import { analyticsFilterInput, EXPORT_FORMATS, filterFromSearchParams, isoDay, addDays } from "@/lib/analytics/schemas";
+import { refuseOddFilterParams } from "@/lib/api/filter-params";
 import { apiError, ApiProblem, parseOrThrow } from "@/lib/api/handler";
 import { assertCan, canView } from "@/lib/auth/permissions";
 import { getWorkspaceContext } from "@/lib/auth/session";
@@ -11,7 +12,8 @@ export const dynamic = "force-dynamic";
 const slug = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "brand";
 
 /**
- * GET /api/exports/captures?format=csv|json&brand=&providers=&tags=&from=&to= (or range=7|30|90)
+ * GET /api/exports/captures?format=csv|json&brand=&providers=&tags=&from=&to= (or range=7|30|90;
+ * unknown or repeated parameters, another range, or a range with dates: 400)
  * The signed-in member's workspace only: the succeeded captures of the dashboards' filter, oldest
  * first, streamed, at most 100,000 rows (X-Total-Count says how many, X-Truncated whether more
  * matched).
@@ -24,6 +26,7 @@ export async function GET(request: Request): Promise<Response> {
   if (!(EXPORT_FORMATS as readonly string[]).includes(format)) return apiError(400, "validation_error", "format must be csv or json", "format");
   try {
     assertCan(canView(ctx));
+    refuseOddFilterParams(params, ["format"]);
     const input = parseOrThrow(analyticsFilterInput, filterFromSearchParams(params));
     const resolved = await resolveFilter(ctx.workspace.id, input);
     if (!resolved) return apiError(404, "not_found", "This workspace tracks no brand yet: add one under Brands.");
