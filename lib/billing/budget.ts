@@ -57,6 +57,11 @@ const grantSpend = (workspaceId: string, connectionId: string): Ledger => ({
   limit: Prisma.sql`(SELECT g."monthlySpendLimitMicros" FROM connection_grants g WHERE g."connectionId" = ${connectionId}::uuid AND g."workspaceId" = ${workspaceId}::uuid)`,
 });
 
+/** charged + `column` over the month's shards: all of them, or all but the admission row. */
+const used = (ledger: Ledger, column: "reservedMicros" | "inFlightMicros", shards: "all" | "others") =>
+  Prisma.sql`coalesce((SELECT sum(s."chargedMicros" + s.${Prisma.raw(`"${column}"`)}) FROM ${ledger.table} s
+                       WHERE ${ledger.month}${shards === "others" ? Prisma.sql` AND s.shard <> 0` : Prisma.empty}), 0)`;
+
 /**
  * The statement that adds `amount` to this month's `column` of the ledger's admission row, only if
  * `column` plus the charged sum, over all shards, stays within its limit (no limit: always), and
@@ -69,9 +74,9 @@ const grantSpend = (workspaceId: string, connectionId: string): Ledger => ({
  * charged more than its capture's hold may be missed for that instant.
  */
 function addWithinLimit(ledger: Ledger, column: "reservedMicros" | "inFlightMicros", amount: number): Prisma.Sql {
-  const { table, month, limit } = ledger;
+  const { table, limit } = ledger;
   const col = Prisma.raw(`"${column}"`);
-  const others = Prisma.sql`coalesce((SELECT sum(s."chargedMicros" + s.${col}) FROM ${table} s WHERE ${month} AND s.shard <> 0), 0)`;
+  const others = used(ledger, column, "others");
   return Prisma.sql`
     INSERT INTO ${table} (${ledger.keyColumns}, shard, ${col}, "updatedAt")
     SELECT ${ledger.keyValues}, 0, ${amount}, now()
@@ -121,8 +126,7 @@ export async function reserveCall(tx: Tx, call: { workspaceId: string; connectio
  * For a claim that was refused, to look again once the results in flight have committed.
  */
 export async function callWouldFit(tx: Tx, call: { workspaceId: string; connectionId: string; worstMicros: number }): Promise<boolean> {
-  const fits = (ledger: Ledger) =>
-    Prisma.sql`(${ledger.limit} IS NULL OR coalesce((SELECT sum(s."chargedMicros" + s."inFlightMicros") FROM ${ledger.table} s WHERE ${ledger.month}), 0) + ${call.worstMicros} <= ${ledger.limit})`;
+  const fits = (ledger: Ledger) => Prisma.sql`(${ledger.limit} IS NULL OR ${used(ledger, "inFlightMicros", "all")} + ${call.worstMicros} <= ${ledger.limit})`;
   const [row] = await tx.$queryRaw<{ fits: boolean }[]>`
     SELECT ${fits(workspaceBudget(call.workspaceId))} AND ${fits(grantSpend(call.workspaceId, call.connectionId))} AS fits`;
   return row?.fits === true;

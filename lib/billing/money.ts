@@ -11,6 +11,12 @@ export type PriceTable = {
   searchPriceMicros: number;
 };
 
+/** The price table of a connection (or anything that carries one), alone. */
+export function priceTableOf(price: PriceTable): PriceTable {
+  const { inputPricePerMTokMicros, outputPricePerMTokMicros, cachedPricePerMTokMicros, reasoningPricePerMTokMicros, searchPriceMicros } = price;
+  return { inputPricePerMTokMicros, outputPricePerMTokMicros, cachedPricePerMTokMicros, reasoningPricePerMTokMicros, searchPriceMicros };
+}
+
 export function costOf(usage: Usage, price: PriceTable): number {
   const cached = Math.min(usage.cachedTokens, usage.inputTokens);
   const tokenMicros =

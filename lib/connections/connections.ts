@@ -1,4 +1,5 @@
 import "server-only";
+import { priceTableOf } from "@/lib/billing/money";
 import { inTransaction, wakeBudgetWaiters } from "@/lib/captures/lifecycle/transition";
 import { db } from "@/lib/db/prisma";
 import { ConflictError, NotFoundError, UserError } from "@/lib/errors";
@@ -32,14 +33,8 @@ export async function grantedConnections(workspaceId: string) {
     adapter: c.adapter,
     models: c.models,
     configured: isConfigured(c.adapter),
-    monthlySpendLimitMicros: grants[0]?.monthlySpendLimitMicros === undefined || grants[0]?.monthlySpendLimitMicros === null ? null : Number(grants[0].monthlySpendLimitMicros),
-    prices: {
-      inputPricePerMTokMicros: c.inputPricePerMTokMicros,
-      outputPricePerMTokMicros: c.outputPricePerMTokMicros,
-      cachedPricePerMTokMicros: c.cachedPricePerMTokMicros,
-      reasoningPricePerMTokMicros: c.reasoningPricePerMTokMicros,
-      searchPriceMicros: c.searchPriceMicros,
-    },
+    monthlySpendLimitMicros: grants[0]?.monthlySpendLimitMicros == null ? null : Number(grants[0].monthlySpendLimitMicros),
+    prices: priceTableOf(c),
   }));
 }
 

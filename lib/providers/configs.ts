@@ -1,4 +1,5 @@
 import "server-only";
+import { priceTableOf } from "@/lib/billing/money";
 import { assertUsable } from "@/lib/connections/connections";
 import { db } from "@/lib/db/prisma";
 import { ConflictError, NotFoundError } from "@/lib/errors";
@@ -29,13 +30,7 @@ export async function listProviderConfigs(workspaceId: string) {
     configured: isConfigured(c.adapter),
     /** Granted to this workspace (or to every workspace) and enabled by its operator. */
     granted: c.enabled && (c.grantedToAll || grants.length > 0),
-    prices: {
-      inputPricePerMTokMicros: c.inputPricePerMTokMicros,
-      outputPricePerMTokMicros: c.outputPricePerMTokMicros,
-      cachedPricePerMTokMicros: c.cachedPricePerMTokMicros,
-      reasoningPricePerMTokMicros: c.reasoningPricePerMTokMicros,
-      searchPriceMicros: c.searchPriceMicros,
-    },
+    prices: priceTableOf(c),
   }));
 }
 

@@ -294,6 +294,9 @@ export async function syncCheck(tx: Tx, checkId: string, flags: CheckFlags = {})
   return status;
 }
 
+/** Of the check `ch`: no capture is left unfinished. */
+const allCapturesEnded = Prisma.sql`NOT EXISTS (SELECT 1 FROM captures c WHERE c."checkId" = ch.id AND c.status = ANY(${[...UNFINISHED_STATUSES]}::"CaptureStatus"[]))`;
+
 /**
  * A capture of the check ended: if none is left unfinished and the check has not finished,
  * finish it. Run after the transition committed, so that of several captures ending at once
@@ -304,8 +307,7 @@ export async function syncCheck(tx: Tx, checkId: string, flags: CheckFlags = {})
 export async function finishCheckIfDone(checkId: string): Promise<void> {
   await pausePoint("finish:before", { checkId });
   const [probe] = await db().$queryRaw<{ done: boolean }[]>`
-    SELECT ch."finishedAt" IS NULL AND NOT EXISTS (
-             SELECT 1 FROM captures c WHERE c."checkId" = ch.id AND c.status = ANY(${[...UNFINISHED_STATUSES]}::"CaptureStatus"[])) AS done
+    SELECT ch."finishedAt" IS NULL AND ${allCapturesEnded} AS done
     FROM checks ch WHERE ch.id = ${checkId}::uuid`;
   if (probe?.done) await inTransaction((tx) => syncCheck(tx, checkId));
 }
@@ -314,8 +316,7 @@ export async function finishCheckIfDone(checkId: string): Promise<void> {
 export async function finishStaleChecks(): Promise<number> {
   const stale = await db().$queryRaw<{ id: string }[]>`
     SELECT ch.id FROM checks ch
-    WHERE ch."finishedAt" IS NULL
-      AND NOT EXISTS (SELECT 1 FROM captures c WHERE c."checkId" = ch.id AND c.status = ANY(${[...UNFINISHED_STATUSES]}::"CaptureStatus"[]))
+    WHERE ch."finishedAt" IS NULL AND ${allCapturesEnded}
     LIMIT 500`;
   for (const { id } of stale) await inTransaction((tx) => syncCheck(tx, id));
   return stale.length;
