@@ -1,10 +1,12 @@
 // A connection's concurrency slots (connection_slots): taken by a claim with FOR UPDATE SKIP
 // LOCKED, given back by a trigger when the capture leaves running, and handed on to the capture
 // that waits for one. Each race is played with one side held at its worst moment.
+import pg from "pg";
 import { beforeEach, describe, expect, it } from "vitest";
 import { acrossMigration } from "../support/partial-migrations";
 import { gateAt, waitForLockWaiter } from "../support/pause";
 import { captureRow, claim, claimed, jobOf, liveWorker, newSpace, repairsIn, startSpaceCheck, succeed, type Space } from "../support/lifecycle-fixtures";
+import { waitFor } from "../support/wait-for";
 import { runRepairPass } from "@/lib/captures/lifecycle/repair";
 import { db } from "@/lib/db/prisma";
 
@@ -78,6 +80,39 @@ describe("connection slots", () => {
     expect(job!.revision, "its job was made due again").toBeGreaterThan(before!.revision);
     expect(job!.run_at.getTime()).toBeLessThanOrEqual(Date.now() + 1_000);
     expect((await claim(b!, workerId)).result.kind).toBe("claimed");
+  });
+
+  it("nudge idle workers when a full connection frees a slot that no waiting capture took, and only then", async () => {
+    // graphile-worker's own channel: idle workers skip a full connection's jobs and look again
+    // when told. What a transition sent arrives before a marker sent after it committed.
+    const listener = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await listener.connect();
+    const heard: string[] = [];
+    listener.on("notification", (n) => heard.push(n.payload ?? ""));
+    await listener.query(`LISTEN "jobs:insert"`);
+    const heardUntilMarker = async () => {
+      const marker = `marker ${heard.length}-${Date.now()}`;
+      await db().$executeRaw`SELECT pg_notify('jobs:insert', ${marker})`;
+      await waitFor(() => heard.includes(marker), { what: "the marker notification", timeoutMs: 10_000, intervalMs: 10 });
+      return heard.splice(0).filter((payload) => payload !== marker);
+    };
+    try {
+      const [a, b, c] = await checkAtCap(2, 3);
+      const runA = await claimed(a!, workerId);
+      await heardUntilMarker();
+      // Not full (one of two slots taken): nobody is nudged.
+      await succeed(a!, runA);
+      expect(await heardUntilMarker(), "a connection that was not full").toEqual([]);
+      // Full, nobody waiting: the freed slot is announced.
+      const runB = await claimed(b!, workerId);
+      const runC = await claimed(c!, workerId);
+      await heardUntilMarker();
+      await succeed(b!, runB);
+      expect((await heardUntilMarker()).map((payload) => JSON.parse(payload))).toEqual([{ count: 1 }]);
+      await succeed(c!, runC);
+    } finally {
+      await listener.end();
+    }
   });
 
   it("a claim that finds every slot taken while a release is uncommitted waits for it and takes the slot", async () => {
