@@ -3,6 +3,7 @@
 // pass must find it, repair it through the transitions, count it, and then find nothing.
 import { beforeAll, describe, expect, it } from "vitest";
 import { budgetNow, captureRow, claimed, expectBudgetConsistent, jobOf, liveWorker, newSpace, repairsIn, startSpaceCheck, succeed, type Space } from "../support/lifecycle-fixtures";
+import { gateAt } from "../support/pause";
 import { runRepairPass } from "@/lib/captures/lifecycle/repair";
 import { db } from "@/lib/db/prisma";
 
@@ -71,6 +72,23 @@ describe("the repair pass", () => {
     await repairedOnce("hold_on_finished_capture");
     expect((await budgetNow(space.workspaceId)).reserved).toBe(before.reserved - hold);
     await expectBudgetConsistent(space.workspaceId);
+  });
+
+  it("sees no drift in a month while a result is writing its ledger shard, and none after it commits", async () => {
+    // A fresh workspace: the result's shard row is new, so the repair pass cannot wait for it and
+    // runs while it is uncommitted (it reads the sums and the rows behind them in one snapshot).
+    const fresh = await newSpace({ prompts: 1 });
+    const { captureIds } = await startSpaceCheck(fresh, { prompts: 1 });
+    const run = await claimed(captureIds[0]!, workerId);
+    const held = gateAt("succeed:before-commit", (context) => context.captureId === captureIds[0]);
+    const ending = succeed(captureIds[0]!, run, 1_234);
+    await held.reached;
+    expect(await runRepairPass(), "nothing to repair while the result is in flight").toEqual({});
+    held.open();
+    await ending;
+    expect(await runRepairPass()).toEqual({});
+    expect(await repairsIn(fresh.workspaceId)).toEqual([]);
+    await expectBudgetConsistent(fresh.workspaceId);
   });
 
   it("resets a month whose holds or in-flight sums drifted from the rows behind them", async () => {
