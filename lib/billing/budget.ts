@@ -134,8 +134,8 @@ export async function callWouldFit(tx: Tx, call: { workspaceId: string; connecti
 
 /** A hold given back: a capture that held `micros` of `period`'s budget ended. */
 export type HoldRelease = { workspaceId: string; period: Date; micros: bigint };
-/** A call that ended: its worst case (`reservedMicros`) leaves "in flight" and `chargeMicros` is charged, in its month. */
-export type CallSettlement = { workspaceId: string; connectionId: string; period: Date; reservedMicros: bigint; chargeMicros: bigint };
+/** A call that ended: its worst case (`reserved`) leaves "in flight" and `charged` is charged, in its month. */
+export type CallSettlement = { workspaceId: string; connectionId: string; period: Date; reserved: bigint; charged: bigint };
 
 /**
  * What a transition owes the ledgers, in one statement: holds given back and calls settled,
@@ -154,12 +154,12 @@ export async function settleLedgers(tx: Tx, holds: HoldRelease[], calls: CallSet
   for (const hold of holds) if (hold.micros > 0n) budgetOf(hold.workspaceId, hold.period).reserved += hold.micros;
   for (const call of calls) {
     const budget = budgetOf(call.workspaceId, call.period);
-    budget.inFlight += call.reservedMicros;
-    budget.charged += call.chargeMicros;
+    budget.inFlight += call.reserved;
+    budget.charged += call.charged;
     const key = `${call.connectionId} ${call.workspaceId} ${call.period.toISOString()}`;
     const grant = grants.get(key) ?? { connectionId: call.connectionId, workspaceId: call.workspaceId, period: call.period, inFlight: 0n, charged: 0n };
-    grant.inFlight += call.reservedMicros;
-    grant.charged += call.chargeMicros;
+    grant.inFlight += call.reserved;
+    grant.charged += call.charged;
     grants.set(key, grant);
   }
   if (!budgets.size) return;

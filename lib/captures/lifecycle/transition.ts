@@ -1,6 +1,6 @@
 import "server-only";
 import { recordRollups } from "@/lib/analytics/rollups";
-import { settleLedgers } from "@/lib/billing/budget";
+import { settleLedgers, type CallSettlement, type HoldRelease } from "@/lib/billing/budget";
 import { pausePoint } from "@/lib/captures/lifecycle/pause-points";
 import { TRANSITIONS, UNFINISHED_STATUSES, deriveCheckStatus, isCheckFinished, isTerminal, type CaptureStatus, type CheckStatus, type TransitionName } from "@/lib/captures/states";
 import { checkTally } from "@/lib/checks/counts";
@@ -66,7 +66,6 @@ export async function guardedUpdate(tx: Tx, name: TransitionName, guard: { ids: 
 export const cancelAware = (next: CaptureStatus) =>
   Prisma.sql`(CASE WHEN c."cancelRequestedAt" IS NOT NULL THEN 'cancelled' ELSE ${next} END)::"CaptureStatus"`;
 
-type Hold = { workspaceId: string; period: Date; micros: bigint };
 type EventRow = { workspaceId: string; checkId: string; captureId?: string; kind: string; data?: Prisma.InputJsonValue; actorUserId?: string | null; actorApiKeyId?: string | null };
 
 /** What a person changes on a check besides its captures. */
@@ -83,7 +82,7 @@ export class Effects {
   readonly checks = new Map<string, CheckFlags>();
   /** Checks one of whose captures ended: finished after the commit if none is left. */
   readonly finishing = new Set<string>();
-  readonly holdsToRelease: Hold[] = [];
+  readonly holdsToRelease: HoldRelease[] = [];
   readonly callsToSettle: ClosedAttempt[] = [];
   readonly events: EventRow[] = [];
   readonly jobs: { captureIds: string[]; delayMs: number }[] = [];
@@ -151,11 +150,7 @@ export async function applyEffects(tx: Tx, effects: Effects): Promise<Map<string
   for (const [connectionId, freed] of effects.slotsFreedOn) await handOnSlots(tx, connectionId, freed);
   // Rollup rows are shared by every answer of a day (a cited domain's, say): late, like the ledgers.
   await recordRollups(tx, effects.rollups);
-  await settleLedgers(
-    tx,
-    effects.holdsToRelease,
-    effects.callsToSettle.map((call) => ({ workspaceId: call.workspaceId, connectionId: call.connectionId, period: call.period, reservedMicros: call.reserved, chargeMicros: call.charged })),
-  );
+  await settleLedgers(tx, effects.holdsToRelease, effects.callsToSettle);
   for (const workspaceId of effects.moneyFreedIn) await wakeBudgetWaiters(tx, workspaceId, WAKE_ON_FREED_MONEY);
   const finishing = [...effects.finishing].filter((id) => !effects.checks.has(id));
   if (finishing.length) {
@@ -238,7 +233,8 @@ export type AttemptClose = {
   latencyMs: number;
 };
 
-export type ClosedAttempt = { workspaceId: string; connectionId: string; reserved: bigint; period: Date; charged: bigint };
+/** An attempt closed: what its call settles in the ledgers. */
+export type ClosedAttempt = CallSettlement;
 
 /**
  * Ends an open attempt (guarded: an attempt is closed once) and charges its cost to the month
