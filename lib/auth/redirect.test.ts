@@ -42,6 +42,7 @@ describe("safeRedirectPath", () => {
     ["a relative path", "checks"],
     ["an empty string", ""],
     ["malformed percent-encoding", "/%E0%A4%A"],
+    ["a dot segment that brings an encoded slash to the front", "/../%2F"],
     ["a very long path", `/${"a".repeat(5000)}`],
   ])("refuses %s", (_, next) => {
     expect(safeRedirectPath(next, "/fallback", ORIGIN)).toBe("/fallback");

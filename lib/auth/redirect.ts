@@ -18,14 +18,7 @@ function acceptable(path: string): boolean {
  * resolve it; `fallback` otherwise. `origin` is the site's own (any origin works for the check).
  */
 export function safeRedirectPath(next: unknown, fallback = "/", origin = PLACEHOLDER_ORIGIN): string {
-  if (typeof next !== "string" || next.length > MAX_LENGTH || !acceptable(next)) return fallback;
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(next);
-  } catch {
-    return fallback;
-  }
-  if (!acceptable(decoded)) return fallback;
+  if (typeof next !== "string" || next.length > MAX_LENGTH || !passes(next)) return fallback;
   let url: URL;
   try {
     url = new URL(next, origin);
@@ -33,6 +26,18 @@ export function safeRedirectPath(next: unknown, fallback = "/", origin = PLACEHO
     return fallback;
   }
   if (url.origin !== new URL(origin).origin) return fallback;
+  // Resolving dot segments can bring an encoded slash to the front ("/../%2F" is "/%2F", which
+  // decodes to "//"): the result passes the same checks, or the fallback is returned.
   const path = `${url.pathname}${url.search}${url.hash}`;
-  return acceptable(path) ? path : fallback;
+  return passes(path) ? path : fallback;
+}
+
+/** Acceptable as it is and once percent-decoded. */
+function passes(path: string): boolean {
+  if (!acceptable(path)) return false;
+  try {
+    return acceptable(decodeURIComponent(path));
+  } catch {
+    return false;
+  }
 }
