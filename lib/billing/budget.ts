@@ -24,7 +24,7 @@ type Tx = Prisma.TransactionClient;
 // result: the worst case leaves "in flight", at most that much is charged, the hold is released)
 // adds its deltas to one of the other shards and waits for no claim. An addition that reads the
 // totals while a result is uncommitted sees more in use than there will be: the cap can only be
-// too strict, never exceeded (see addWithinLimit). Only lib/captures/lifecycle calls the writers
+// too strict, never exceeded (see holdBudget). Only lib/captures/lifecycle calls the writers
 // below, inside its transitions, last (the lock order).
 
 /** The current month in the database's clock, as a `date`. */
@@ -63,38 +63,20 @@ const used = (ledger: Ledger, column: "reservedMicros" | "inFlightMicros", shard
                        WHERE ${ledger.month}${shards === "others" ? Prisma.sql` AND s.shard <> 0` : Prisma.empty}), 0)`;
 
 /**
- * The statement that adds `amount` to this month's `column` of the ledger's admission row, only if
- * `column` plus the charged sum, over all shards, stays within its limit (no limit: always), and
- * returns the month (no row when it did not fit). One statement, so the admission row is held
- * from here to the commit only. Its own sums are read at their latest (ON CONFLICT locks the row
- * and reads its newest version: additions take turns); the other shards come from the
- * statement's snapshot and may miss results committed since. For in flight that is safe: a
- * result only gives back (charged at most the worst case it releases), so the totals can only be
- * overstated. For holds (admission of a check, an estimate: the hard cap is the call's) a result
- * charged more than its capture's hold may be missed for that instant.
- */
-function addWithinLimit(ledger: Ledger, column: "reservedMicros" | "inFlightMicros", amount: number): Prisma.Sql {
-  const { table, limit } = ledger;
-  const col = Prisma.raw(`"${column}"`);
-  const others = used(ledger, column, "others");
-  return Prisma.sql`
-    INSERT INTO ${table} (${ledger.keyColumns}, shard, ${col}, "updatedAt")
-    SELECT ${ledger.keyValues}, 0, ${amount}, now()
-    WHERE ${limit} IS NULL OR ${others} + ${amount} <= ${limit}
-    ON CONFLICT (${ledger.keyColumns}, shard) DO UPDATE
-      SET ${col} = ${table}.${col} + EXCLUDED.${col}, "updatedAt" = now()
-      WHERE ${limit} IS NULL OR ${table}."chargedMicros" + ${table}.${col} + ${others} + EXCLUDED.${col} <= ${limit}
-    RETURNING "periodStart" AS period`;
-}
-
-/**
  * Admission: holds `amountMicros` of this month's budget for new or retried captures, atomically
  * (two checks created at once cannot both squeeze under the limit). Returns the month the hold
  * is in; refuses with the shortfall otherwise.
  */
 export async function holdBudget(tx: Tx, workspaceId: string, amountMicros: number): Promise<Date> {
-  const [added] = await tx.$queryRaw<{ period: Date }[]>(addWithinLimit(workspaceBudget(workspaceId), "reservedMicros", amountMicros));
-  if (added) return added.period;
+  // beacon_budget_add (migration 20261201140000_lifecycle_hot_path): one statement, so the
+  // admission row is held from here to the commit only. Its own sums are read at their latest
+  // (ON CONFLICT locks the row and reads its newest version: additions take turns); the other
+  // shards may miss results committed since. For calls in flight that is safe: a result only
+  // gives back (charged at most the worst case it releases), so the totals can only be
+  // overstated. For holds (admission of a check, an estimate: the hard cap is the call's) a
+  // result charged more than its capture's hold may be missed for that instant.
+  const [added] = await tx.$queryRaw<{ period: Date | null }[]>`SELECT beacon_budget_add(${workspaceId}::uuid, false, ${amountMicros}::bigint) AS period`;
+  if (added?.period) return added.period;
   const status = await budgetStatus(workspaceId, tx);
   const limitMicros = status.limitMicros ?? 0;
   const left = Math.max(0, status.leftMicros ?? 0);
@@ -102,23 +84,6 @@ export async function holdBudget(tx: Tx, workspaceId: string, amountMicros: numb
     `This would cost about ${formatMicros(amountMicros)}, which is ${formatMicros(amountMicros - left)} over this month's budget ` +
       `(${formatMicros(left)} of ${formatMicros(limitMicros)} left). Ask an admin to raise the budget or run fewer prompts, providers or samples.`,
   );
-}
-
-/**
- * The hard cap: takes `worstMicros` for a call about to start, only if charged + in flight +
- * worstMicros stays within the workspace's budget AND within its grant's monthly limit on the
- * connection, in one statement. Returns the month it is taken in, or what refused it; on a
- * refusal the caller undoes the transaction to before this (claim.ts rolls back to its
- * savepoint), the capture then waits.
- */
-export async function reserveCall(tx: Tx, call: { workspaceId: string; connectionId: string; worstMicros: number }): Promise<{ period: Date } | { refusedBy: "budget" | "grant" }> {
-  const [taken] = await tx.$queryRaw<{ budget: Date | null; grant: Date | null }[]>`
-    WITH budget AS (${addWithinLimit(workspaceBudget(call.workspaceId), "inFlightMicros", call.worstMicros)}),
-         spend AS (${addWithinLimit(grantSpend(call.workspaceId, call.connectionId), "inFlightMicros", call.worstMicros)})
-    SELECT (SELECT period FROM budget) AS budget, (SELECT period FROM spend) AS grant`;
-  if (!taken?.budget) return { refusedBy: "budget" };
-  if (!taken.grant) return { refusedBy: "grant" };
-  return { period: taken.budget };
 }
 
 /**
@@ -144,51 +109,22 @@ export type CallSettlement = { workspaceId: string; connectionId: string; period
  * wait for claims, and seldom for each other). Each month's totals are the sums over its shards.
  */
 export async function settleLedgers(tx: Tx, holds: HoldRelease[], calls: CallSettlement[]): Promise<void> {
-  const budgets = new Map<string, { workspaceId: string; period: Date; reserved: bigint; inFlight: bigint; charged: bigint }>();
-  const grants = new Map<string, { connectionId: string; workspaceId: string; period: Date; inFlight: bigint; charged: bigint }>();
-  const budgetOf = (workspaceId: string, period: Date) => {
-    const key = `${workspaceId} ${period.toISOString()}`;
-    if (!budgets.has(key)) budgets.set(key, { workspaceId, period, reserved: 0n, inFlight: 0n, charged: 0n });
-    return budgets.get(key)!;
-  };
-  for (const hold of holds) if (hold.micros > 0n) budgetOf(hold.workspaceId, hold.period).reserved += hold.micros;
-  for (const call of calls) {
-    const budget = budgetOf(call.workspaceId, call.period);
-    budget.inFlight += call.reserved;
-    budget.charged += call.charged;
-    const key = `${call.connectionId} ${call.workspaceId} ${call.period.toISOString()}`;
-    const grant = grants.get(key) ?? { connectionId: call.connectionId, workspaceId: call.workspaceId, period: call.period, inFlight: 0n, charged: 0n };
-    grant.inFlight += call.reserved;
-    grant.charged += call.charged;
-    grants.set(key, grant);
-  }
-  if (!budgets.size) return;
-  const shard = 1 + Math.floor(Math.random() * (LEDGER_SHARDS - 1));
-  const b = [...budgets.values()];
-  const g = [...grants.values()];
+  const released = holds.filter((hold) => hold.micros > 0n);
+  if (!released.length && !calls.length) return;
+  const budgetRows = [
+    ...released.map((h) => ({ workspaceId: h.workspaceId, period: h.period, reserved: h.micros, inFlight: 0n, charged: 0n })),
+    ...calls.map((c) => ({ workspaceId: c.workspaceId, period: c.period, reserved: 0n, inFlight: c.reserved, charged: c.charged })),
+  ];
   await tx.$executeRaw`
-    WITH budgets AS (
-      INSERT INTO budget_periods ("workspaceId", "periodStart", shard, "reservedMicros", "inFlightMicros", "chargedMicros", "updatedAt")
-      SELECT v.w, v.p, ${shard}::smallint, -v.r, -v.f, v.c, now()
-      FROM unnest(${b.map((x) => x.workspaceId)}::uuid[], ${b.map((x) => x.period)}::date[], ${b.map((x) => x.reserved)}::bigint[],
-                  ${b.map((x) => x.inFlight)}::bigint[], ${b.map((x) => x.charged)}::bigint[]) AS v(w, p, r, f, c)
-      ORDER BY v.w, v.p
-      ON CONFLICT ("workspaceId", "periodStart", shard) DO UPDATE SET
-        "reservedMicros" = budget_periods."reservedMicros" + EXCLUDED."reservedMicros",
-        "inFlightMicros" = budget_periods."inFlightMicros" + EXCLUDED."inFlightMicros",
-        "chargedMicros" = budget_periods."chargedMicros" + EXCLUDED."chargedMicros",
-        "updatedAt" = now()
-    )
-    INSERT INTO grant_spend_periods ("connectionId", "workspaceId", "periodStart", shard, "inFlightMicros", "chargedMicros", "updatedAt")
-    SELECT v.k, v.w, v.p, ${shard}::smallint, -v.f, v.c, now()
-    FROM unnest(${g.map((x) => x.connectionId)}::uuid[], ${g.map((x) => x.workspaceId)}::uuid[], ${g.map((x) => x.period)}::date[],
-                ${g.map((x) => x.inFlight)}::bigint[], ${g.map((x) => x.charged)}::bigint[]) AS v(k, w, p, f, c)
-    ORDER BY v.k, v.w, v.p
-    ON CONFLICT ("connectionId", "workspaceId", "periodStart", shard) DO UPDATE SET
-      "inFlightMicros" = grant_spend_periods."inFlightMicros" + EXCLUDED."inFlightMicros",
-      "chargedMicros" = grant_spend_periods."chargedMicros" + EXCLUDED."chargedMicros",
-      "updatedAt" = now()`;
+    SELECT beacon_settle_ledgers(${resultShard()}::smallint,
+      ${budgetRows.map((r) => r.workspaceId)}::uuid[], ${budgetRows.map((r) => r.period)}::date[], ${budgetRows.map((r) => r.reserved)}::bigint[],
+      ${budgetRows.map((r) => r.inFlight)}::bigint[], ${budgetRows.map((r) => r.charged)}::bigint[],
+      ${calls.map((c) => c.connectionId)}::uuid[], ${calls.map((c) => c.workspaceId)}::uuid[], ${calls.map((c) => c.period)}::date[],
+      ${calls.map((c) => c.reserved)}::bigint[], ${calls.map((c) => c.charged)}::bigint[])`;
 }
+
+/** A ledger shard other than the admission row, at random: where a result adds its deltas. */
+export const resultShard = () => 1 + Math.floor(Math.random() * (LEDGER_SHARDS - 1));
 
 export type BudgetStatus = {
   /** The month, first day (database clock). */

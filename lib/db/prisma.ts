@@ -17,6 +17,8 @@ function createClient(connectionString = requireDatabaseUrl()): PrismaClient {
   const adapter = new PrismaPg({
     connectionString,
     max: 10,
+    // Which process a session belongs to, in pg_stat_activity (operators; tests that kill a process).
+    application_name: `beacon:${process.pid}`,
     options: "-c timezone=UTC -c idle_in_transaction_session_timeout=15000",
   });
   return new PrismaClient({ adapter });

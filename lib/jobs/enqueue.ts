@@ -10,8 +10,18 @@ type Sql = Pick<Prisma.TransactionClient, "$executeRaw">;
 // lib/jobs/catalog.ts; run_at is computed from the database clock, the one graphile compares.
 
 const capture = jobCatalog.capture;
-const CAPTURE_KEY_PREFIX = capture.jobKey({ captureId: "" });
-const CONNECTION_FLAG_PREFIX = capture.flag("");
+
+/**
+ * The capture job's spec, for the database functions that enqueue capture jobs (migration
+ * 20261201140000_lifecycle_hot_path): the catalog stays the one place it is defined.
+ */
+export const CAPTURE_JOB_SPEC = JSON.stringify({
+  task: "capture",
+  maxAttempts: capture.maxAttempts,
+  keyPrefix: capture.jobKey({ captureId: "" }),
+  flagPrefix: capture.flag(""),
+  waiting: WAITING_STATUSES,
+});
 
 /**
  * One capture job per waiting capture of the target (a check, or some captures), to run
@@ -21,33 +31,13 @@ const CONNECTION_FLAG_PREFIX = capture.flag("");
  * in its workspace's queue for that connection (the workspace's other waiting captures on it,
  * plus its rank among those enqueued now). graphile-worker takes the lowest priority first, so
  * the connection's slots go round-robin across workspaces: the first capture of a workspace
- * comes before the 5,000th of another.
+ * comes before the 5,000th of another. (beacon_enqueue_captures, one statement.)
  */
 export async function enqueueCaptureJobs(tx: Sql, target: { checkId: string } | { captureIds: string[] }, delayMs = 0): Promise<void> {
-  const scope =
-    "checkId" in target ? Prisma.sql`c."checkId" = ${target.checkId}::uuid` : target.captureIds.length ? Prisma.sql`c.id = ANY(${target.captureIds}::uuid[])` : null;
-  if (!scope) return;
-  // Each (workspace, connection) pair's queue length is read once (MATERIALIZED: the rows of a
-  // check inserted in this transaction have no statistics, and a per-row plan was cubic).
-  await tx.$executeRaw`
-    WITH targets AS MATERIALIZED (
-      SELECT c.id, c."workspaceId", c."connectionId", c.sample, c."createdAt" FROM captures c
-      WHERE ${scope} AND c.status = ANY(${[...WAITING_STATUSES]}::"CaptureStatus"[])
-    ), pairs AS MATERIALIZED (
-      SELECT "workspaceId", "connectionId", count(*)::int AS enqueued FROM targets GROUP BY 1, 2
-    ), queues AS MATERIALIZED (
-      SELECT p."workspaceId", p."connectionId",
-             (SELECT count(*)::int FROM captures o WHERE o."connectionId" = p."connectionId" AND o."workspaceId" = p."workspaceId"
-                AND o.status = ANY(${[...WAITING_STATUSES]}::"CaptureStatus"[])) - p.enqueued AS ahead
-      FROM pairs p
-    )
-    SELECT count(*) FROM graphile_worker.add_jobs(ARRAY(
-      SELECT ROW('capture', json_build_object('captureId', t.id), NULL, now() + make_interval(secs => ${delayMs / 1000}::float8),
-                 ${capture.maxAttempts}::int, ${CAPTURE_KEY_PREFIX} || t.id,
-                 LEAST(32767, q.ahead + row_number() OVER (PARTITION BY t."workspaceId", t."connectionId" ORDER BY t.sample, t."createdAt", t.id) - 1)::int,
-                 ARRAY[${CONNECTION_FLAG_PREFIX} || t."connectionId"])::graphile_worker.job_spec
-      FROM targets t JOIN queues q ON q."workspaceId" = t."workspaceId" AND q."connectionId" = t."connectionId"
-      ORDER BY t.sample, t."createdAt", t.id))`;
+  const ids =
+    "checkId" in target ? Prisma.sql`ARRAY(SELECT id FROM captures WHERE "checkId" = ${target.checkId}::uuid)` : target.captureIds.length ? Prisma.sql`${target.captureIds}::uuid[]` : null;
+  if (!ids) return;
+  await tx.$executeRaw`SELECT beacon_enqueue_captures(${ids}, ${delayMs}::float8, ${CAPTURE_JOB_SPEC}::jsonb)`;
 }
 
 /** The re-analysis of a brand's answers; one run at a time per brand. */

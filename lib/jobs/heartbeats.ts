@@ -30,7 +30,9 @@ export type WorkerIdentity = {
  * attempt that started before `activeAsOf` and is not listed is no longer run by this process.
  */
 export async function beat(worker: WorkerIdentity, status: Exclude<WorkerStatus, "stopped">, leaseSeconds: number, metrics: string | null = null): Promise<void> {
-  const [{ asOf }] = (await db().$queryRaw<{ asOf: Date }[]>`SELECT now() AT TIME ZONE 'UTC' AS "asOf"`) as [{ asOf: Date }];
+  // As text: a Date would cut it to the millisecond, and an attempt claimed in that same
+  // millisecond before this read would look newer than the list.
+  const [{ asOf }] = (await db().$queryRaw<{ asOf: string }[]>`SELECT (now() AT TIME ZONE 'UTC')::text AS "asOf"`) as [{ asOf: string }];
   const running = [...activeRuns];
   await db().$executeRaw`
     INSERT INTO "worker_heartbeats" ("workerId", "slotIds", "hostname", "pid", "concurrency", "status", "startedAt", "lastSeenAt", "leaseExpiresAt", "metrics", "activeRunTokens", "activeAsOf")

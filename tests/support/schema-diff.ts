@@ -64,6 +64,12 @@ export const SQL_ONLY_INDEXES: { table: string; name: string; definition: string
     definition: `USING btree (id) WHERE ("finishedAt" IS NULL)`,
     why: "checks left unfinished by a worker that stopped before finishing them (lib/captures/lifecycle/transition.ts finishStaleChecks)",
   },
+  {
+    table: "connection_slots",
+    name: "connection_slots_free_idx",
+    definition: `USING btree ("connectionId", slot) WHERE ("captureId" IS NULL)`,
+    why: "a connection's free slots, taken by each claim without walking the taken ones (beacon_take_slot, migration 20261201140000_lifecycle_hot_path)",
+  },
 ];
 
 export async function readDatamodel(schemaPath = "prisma/schema.prisma"): Promise<Datamodel> {

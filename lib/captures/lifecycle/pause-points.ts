@@ -53,10 +53,21 @@ let crossProcess: Set<string> | undefined;
 /** The advisory lock key of a pause point, shared with tests/support/pause.ts. */
 export const pauseLockKey = (point: PausePoint) => `beacon-pause:${point}`;
 
+const crossProcessPoints = () => (crossProcess ??= new Set((env().BEACON_TEST_PAUSE_POINTS ?? "").split(",").filter(Boolean)));
+
+/**
+ * Whether a test holds this point (in this process or through BEACON_TEST_PAUSE_POINTS). A
+ * transition that is one statement commits on its own and has no moment before its commit; it
+ * runs in a transaction instead while a test holds its "before-commit" point (the same statement,
+ * so the same effects, only with a moment to hold).
+ */
+export function isPauseArmed(point: PausePoint): boolean {
+  return hooks.has(point) || crossProcessPoints().has(point);
+}
+
 export async function pausePoint(point: PausePoint, context: PauseContext = {}): Promise<void> {
   await hooks.get(point)?.(context);
-  crossProcess ??= new Set((env().BEACON_TEST_PAUSE_POINTS ?? "").split(",").filter(Boolean));
-  if (!crossProcess.has(point)) return;
+  if (!crossProcessPoints().has(point)) return;
   // Held until the end of the transaction when there is one, so the test can tell "passed the
   // point" from "committed" by taking the exclusive lock again.
   if (context.tx) await context.tx.$executeRaw`SELECT pg_advisory_xact_lock_shared(hashtextextended(${pauseLockKey(point)}, 0))`;

@@ -4,14 +4,18 @@ import type { MentionRow } from "@/lib/analysis/rows";
 import { pausePoint } from "@/lib/captures/lifecycle/pause-points";
 import {
   Effects,
+  WAKE_ON_FREED_MONEY,
   applyEffects,
   cancelAware,
   closeAttempt,
   guardedUpdate,
+  inOneStatement,
   inTransaction,
   settleMoved,
   type AttemptClose,
 } from "@/lib/captures/lifecycle/transition";
+import { resultShard } from "@/lib/billing/budget";
+import { CAPTURE_JOB_SPEC } from "@/lib/jobs/enqueue";
 import { db } from "@/lib/db/prisma";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { Usage } from "@/lib/providers/types";
@@ -52,46 +56,27 @@ export type Success = {
  * finishing ends `cancelled`, with the full answer kept (it was paid for).
  */
 export async function succeedCapture(captureId: string, runToken: string, result: Success): Promise<WriteOutcome> {
-  return inTransaction(async (tx) => {
-    const [moved] = await guardedUpdate(
-      tx,
-      "succeed",
-      { ids: [captureId], runToken },
-      Prisma.sql`status = ${cancelAware("succeeded")}, "answerText" = ${storable(result.text)}, "answerIsPartial" = false, "answerUpdatedAt" = now(),
-                 "costMicros" = ${result.costMicros}, "latencyMs" = ${result.latencyMs}::int,
-                 "lastError" = CASE WHEN c."cancelRequestedAt" IS NOT NULL THEN 'Cancelled by user (the answer had arrived; kept in full)' END,
-                 "lastErrorClass" = NULL, "finishedAt" = now(), "analyzedAt" = now(), "analysisTruncated" = ${result.analysisTruncated}`,
-    );
-    if (!moved) return { kind: "lost" } as const;
-    const effects = new Effects();
-    const closed = await closeAttempt(tx, runToken, {
-      outcome: "succeeded",
-      usage: result.usage,
-      providerRequestId: result.requestId,
-      costMicros: result.costMicros,
-      costIsEstimate: false,
-      latencyMs: result.latencyMs,
-    });
-    effects.call(closed);
-    if (moved.status === "succeeded") {
-      const ws = moved.workspaceId;
-      // Each an insert of many rows, left out when there are none (a round trip saved).
-      if (result.mentions.length) await tx.mention.createMany({ data: result.mentions.map((m) => ({ ...m, workspaceId: ws, captureId })) });
-      if (result.citations.length) {
-        await tx.citation.createMany({
-          data: result.citations.map((c, i) => ({ ...c, url: storable(c.url), title: c.title === undefined || c.title === null ? c.title : storable(c.title), workspaceId: ws, captureId, position: i + 1 })),
-        });
-      }
-      if (result.searchQueries.length) {
-        await tx.searchQuery.createMany({ data: result.searchQueries.map((query, i) => ({ workspaceId: ws, captureId, query: storable(query), position: i + 1 })) });
-      }
-      effects.rollups.push(captureId);
-    }
-    await settleMoved(tx, [moved], effects);
-    await applyEffects(tx, effects);
-    await pausePoint("succeed:before-commit", { tx, captureId });
-    return { kind: "written", status: moved.status as "succeeded" | "cancelled" } as const;
-  });
+  // The whole transition is one statement (beacon_succeed, migration
+  // 20261201140000_lifecycle_hot_path), in the lock order of every transition: the capture moved
+  // (guarded by its status and run token; a cancel request makes it `cancelled`, answer kept),
+  // its attempt closed with the actual cost, its hold released, its analysis rows written (when
+  // it succeeded), its slot handed on to a capture waiting for one, the rollups, the ledgers,
+  // and the captures waiting for budget woken when money was freed.
+  const citations = result.citations.map((c, i) => ({ ...c, url: storable(c.url), title: c.title === undefined || c.title === null ? null : storable(c.title), position: i + 1 }));
+  const searchQueries = result.searchQueries.map((query, i) => ({ query: storable(query), position: i + 1 }));
+  const moved = await inOneStatement(
+    async (client) => {
+      const [row] = await client.$queryRaw<{ status: "succeeded" | "cancelled"; checkId: string }[]>`
+        SELECT * FROM beacon_succeed(${captureId}::uuid, ${runToken}::uuid, ${storable(result.text)}, ${result.costMicros}::bigint, ${result.latencyMs}::int,
+          ${result.analysisTruncated}, ${JSON.stringify({ ...result.usage, requestId: result.requestId ?? null })}::jsonb,
+          ${JSON.stringify(result.mentions)}::jsonb, ${JSON.stringify(citations)}::jsonb, ${JSON.stringify(searchQueries)}::jsonb,
+          ${resultShard()}::smallint, ${WAKE_ON_FREED_MONEY}::int, ${CAPTURE_JOB_SPEC}::jsonb)`;
+      return row ?? null;
+    },
+    { beforeCommit: "succeed:before-commit", captureId, pauseWhen: (row) => row !== null, finishes: (row) => row?.checkId ?? null },
+  );
+  if (!moved) return { kind: "lost" };
+  return { kind: "written", status: moved.status };
 }
 
 export type Failure = {

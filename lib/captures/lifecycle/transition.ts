@@ -1,11 +1,11 @@
 import "server-only";
 import { recordRollups } from "@/lib/analytics/rollups";
 import { settleLedgers, type CallSettlement, type HoldRelease } from "@/lib/billing/budget";
-import { pausePoint } from "@/lib/captures/lifecycle/pause-points";
+import { isPauseArmed, pausePoint, type PausePoint } from "@/lib/captures/lifecycle/pause-points";
 import { TRANSITIONS, UNFINISHED_STATUSES, deriveCheckStatus, isCheckFinished, isTerminal, type CaptureStatus, type CheckStatus, type TransitionName } from "@/lib/captures/states";
 import { checkTally } from "@/lib/checks/counts";
 import { db } from "@/lib/db/prisma";
-import { enqueueCaptureJobs } from "@/lib/jobs/enqueue";
+import { CAPTURE_JOB_SPEC, enqueueCaptureJobs } from "@/lib/jobs/enqueue";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 export type Tx = Prisma.TransactionClient;
@@ -152,13 +152,16 @@ export async function applyEffects(tx: Tx, effects: Effects): Promise<Map<string
   await recordRollups(tx, effects.rollups);
   await settleLedgers(tx, effects.holdsToRelease, effects.callsToSettle);
   for (const workspaceId of effects.moneyFreedIn) await wakeBudgetWaiters(tx, workspaceId, WAKE_ON_FREED_MONEY);
-  const finishing = [...effects.finishing].filter((id) => !effects.checks.has(id));
-  if (finishing.length) {
-    const afterCommit = pendingFinishes.get(tx);
-    if (!afterCommit) throw new Error("a transition that ends captures must run in inTransaction, which finishes their checks after the commit");
-    for (const checkId of finishing) afterCommit.add(checkId);
-  }
+  finishAfterCommit(tx, [...effects.finishing].filter((id) => !effects.checks.has(id)));
   return statuses;
+}
+
+/** Captures of these checks ended in the transaction: finish the checks after its commit if nothing is left (see inTransaction). */
+export function finishAfterCommit(tx: Tx, checkIds: string[]): void {
+  if (!checkIds.length) return;
+  const afterCommit = pendingFinishes.get(tx);
+  if (!afterCommit) throw new Error("a transition that ends captures must run in inTransaction, which finishes their checks after the commit");
+  for (const checkId of checkIds) afterCommit.add(checkId);
 }
 
 /** The advisory lock that orders a claim refused for budget against results (and raises) freeing money in the workspace. */
@@ -178,47 +181,26 @@ export const slotWaitLock = (connectionId: string) => Prisma.sql`hashtextextende
 async function handOnSlots(tx: Tx, connectionId: string, freed: number): Promise<void> {
   // guardedUpdate took slotWaitLock(connectionId) shared: a claim that found every slot taken
   // and waits for it exclusively has committed before this statement (so it is seen here), or
-  // looks again at the slots after this transaction commits.
-  // SKIP LOCKED: these captures are locked after the check (out of the lock order), so never wait.
-  // When fewer wait than slots were freed, and the connection was full before, idle workers are
-  // nudged in the same statement (pg_notify in the CTE runs once, with the count left over).
-  const [woken] = await tx.$queryRaw<{ ids: string[] | null }[]>`
-    WITH woken AS (
-      UPDATE captures c SET "nextAttemptAt" = now(), "updatedAt" = now()
-      WHERE c.id IN (
-        SELECT w.id FROM captures w
-        WHERE w."connectionId" = ${connectionId}::uuid AND w.status = 'postponed' AND w."waitingFor" = 'slot'
-          AND w."cancelRequestedAt" IS NULL AND w."nextAttemptAt" > now()
-        ORDER BY (SELECT count(*) FROM connection_slots s WHERE s."connectionId" = w."connectionId" AND s."workspaceId" = w."workspaceId"), w."nextAttemptAt", w.id
-        LIMIT ${freed} FOR UPDATE SKIP LOCKED)
-      RETURNING c.id
-    ), nudged AS (
-      SELECT pg_notify('jobs:insert', json_build_object('count', ${freed}::int - (SELECT count(*) FROM woken)::int)::text)
-      WHERE (SELECT count(*) FROM woken) < ${freed}
-        AND (SELECT count(*) FROM connection_slots s JOIN provider_connections pc ON pc.id = s."connectionId"
-             WHERE s."connectionId" = ${connectionId}::uuid AND s."captureId" IS NULL AND s.slot < pc."maxConcurrency") <= ${freed}
-    )
-    SELECT (SELECT array_agg(id) FROM woken) AS ids, (SELECT count(*) FROM nudged) AS nudged`;
-  await enqueueCaptureJobs(tx, { captureIds: woken?.ids ?? [] });
+  // looks again at the slots after this transaction commits. The waiting captures are locked
+  // SKIP LOCKED (after the check, out of the lock order: never wait). When fewer wait than slots
+  // were freed, and the connection was full before, idle workers are nudged on graphile-worker's
+  // channel. (beacon_hand_on_slots, one statement.)
+  await tx.$executeRaw`SELECT beacon_hand_on_slots(${connectionId}::uuid, ${freed}::int, ${CAPTURE_JOB_SPEC}::jsonb)`;
 }
 
 /** Captures woken when a call or capture frees money; the rest wake on their own recheck. */
-const WAKE_ON_FREED_MONEY = 4;
+export const WAKE_ON_FREED_MONEY = 4;
 
 /**
  * Captures waiting for budget in the workspace get their job now instead of at their next
  * recheck (money was freed, or the budget was raised), oldest first.
  */
 export async function wakeBudgetWaiters(tx: Tx, workspaceId: string, limit: number): Promise<number> {
-  // Shared with every other waker; a claim refused for budget takes it exclusively before it
-  // looks again and waits (claim.ts): this transaction has committed before that look, or looks
-  // for waiters only once that claim has committed.
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock_shared(${budgetWaitLock(workspaceId)})`;
-  const waiting = await tx.$queryRaw<{ id: string }[]>`
-    SELECT id FROM captures WHERE "workspaceId" = ${workspaceId}::uuid AND status = 'postponed' AND "waitingFor" = 'budget'
-    ORDER BY "nextAttemptAt", id LIMIT ${limit}`;
-  await enqueueCaptureJobs(tx, { captureIds: waiting.map((w) => w.id) });
-  return waiting.length;
+  // It takes budgetWaitLock shared, like every other waker; a claim refused for budget takes it
+  // exclusively before it looks again and waits (claim.ts): this transaction has committed before
+  // that look, or looks for waiters only once that claim has committed.
+  const [row] = await tx.$queryRaw<{ woken: number }[]>`SELECT beacon_wake_budget_waiters(${workspaceId}::uuid, ${limit}::int, ${CAPTURE_JOB_SPEC}::jsonb) AS woken`;
+  return row?.woken ?? 0;
 }
 
 export type AttemptClose = {
@@ -244,20 +226,9 @@ export type ClosedAttempt = CallSettlement;
 export async function closeAttempt(tx: Tx, runToken: string, facts: AttemptClose): Promise<ClosedAttempt | null> {
   const usage = facts.usage ?? { inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cachedTokens: 0, searchCalls: 0 };
   const [row] = await tx.$queryRaw<{ workspaceId: string; connectionId: string; reserved: bigint; period: Date }[]>`
-    WITH open AS (
-      SELECT id, "reservedMicros" AS reserved, coalesce("budgetPeriod", date_trunc('month', now() AT TIME ZONE 'UTC')::date) AS period,
-             (SELECT c."connectionId" FROM captures c WHERE c.id = attempts."captureId") AS "connectionId"
-      FROM attempts WHERE "runToken" = ${runToken}::uuid AND outcome IS NULL FOR UPDATE
-    )
-    UPDATE attempts a SET
-      outcome = ${facts.outcome}::"AttemptOutcome", reason = ${facts.reason ?? null}, "errorClass" = ${facts.errorClass ?? null}::"ErrorClass",
-      "httpStatus" = ${facts.httpStatus ?? null}::int, "providerRequestId" = ${facts.providerRequestId ?? null},
-      "inputTokens" = ${usage.inputTokens}::int, "outputTokens" = ${usage.outputTokens}::int, "reasoningTokens" = ${usage.reasoningTokens}::int,
-      "cachedTokens" = ${usage.cachedTokens}::int, "searchCalls" = ${usage.searchCalls}::int,
-      "costMicros" = ${facts.costMicros}, "costIsEstimate" = ${facts.costIsEstimate}, "latencyMs" = ${facts.latencyMs}::int,
-      "endedAt" = clock_timestamp(), "reservedMicros" = 0, "budgetPeriod" = open.period
-    FROM open WHERE a.id = open.id
-    RETURNING a."workspaceId", open."connectionId", open.reserved, open.period`;
+    SELECT * FROM beacon_close_attempt(${runToken}::uuid, ${facts.outcome}::"AttemptOutcome", ${facts.reason ?? null}, ${facts.errorClass ?? null}::"ErrorClass",
+      ${facts.httpStatus ?? null}::int, ${facts.providerRequestId ?? null}, ${usage.inputTokens}::int, ${usage.outputTokens}::int,
+      ${usage.reasoningTokens}::int, ${usage.cachedTokens}::int, ${usage.searchCalls}::int, ${facts.costMicros}::bigint, ${facts.costIsEstimate}, ${facts.latencyMs}::int)`;
   return row ? { ...row, charged: BigInt(facts.costMicros) } : null;
 }
 
@@ -329,18 +300,59 @@ const pendingFinishes = new WeakMap<Tx, Set<string>>();
  */
 export async function inTransaction<T>(work: (tx: Tx) => Promise<T>, options: { timeout?: number } = {}): Promise<T> {
   const finishing = new Set<string>();
+  const result = await retryingConflicts(() =>
+    db().$transaction(
+      (tx) => {
+        finishing.clear();
+        pendingFinishes.set(tx, finishing);
+        return work(tx);
+      },
+      { timeout: options.timeout ?? 20_000, maxWait: 15_000 },
+    ),
+  );
+  for (const checkId of finishing) await finishCheckIfDone(checkId).catch(() => {});
+  return result;
+}
+
+/**
+ * A transition that is one statement (a database function: claim, succeed) committed on its own,
+ * so that no round trip to this process holds its locks: the budget's admission row, the rollup
+ * and ledger rows every capture of a workspace writes. Retried like inTransaction; the check of
+ * a capture it ended (`finishes`) is looked at after the commit. While a test holds the
+ * transition's `beforeCommit` point, the statement runs in a transaction instead, which stops
+ * there (pause-points.ts isPauseArmed).
+ */
+export async function inOneStatement<T>(
+  statement: (client: Tx) => Promise<T>,
+  options: {
+    /** Where a test may hold it (reached only when `pauseWhen` says so of the result), and the capture it moves. */
+    beforeCommit: PausePoint;
+    captureId: string;
+    pauseWhen?: (result: T) => boolean;
+    /** The check of the capture it ended, if it did. */
+    finishes?: (result: T) => string | null;
+  },
+): Promise<T> {
+  const { beforeCommit, captureId, pauseWhen = () => true, finishes = () => null } = options;
+  if (isPauseArmed(beforeCommit)) {
+    return inTransaction(async (tx) => {
+      const result = await statement(tx);
+      const checkId = finishes(result);
+      if (checkId) finishAfterCommit(tx, [checkId]);
+      if (pauseWhen(result)) await pausePoint(beforeCommit, { tx, captureId });
+      return result;
+    });
+  }
+  const result = await retryingConflicts(() => statement(db()));
+  const checkId = finishes(result);
+  if (checkId) await finishCheckIfDone(checkId).catch(() => {});
+  return result;
+}
+
+async function retryingConflicts<T>(run: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      const result = await db().$transaction(
-        (tx) => {
-          finishing.clear();
-          pendingFinishes.set(tx, finishing);
-          return work(tx);
-        },
-        { timeout: options.timeout ?? 20_000, maxWait: 15_000 },
-      );
-      for (const checkId of finishing) await finishCheckIfDone(checkId).catch(() => {});
-      return result;
+      return await run();
     } catch (error) {
       if (!isRetryableConflict(error) || attempt >= 4) throw error;
       await new Promise((resolve) => setTimeout(resolve, 20 * attempt + Math.random() * 50));
