@@ -31,6 +31,9 @@ export type Permission =
 
 type Tx = Prisma.TransactionClient;
 
+/** A breaker's row at a glance, read without its lock (null: no row yet, which is closed). */
+export type BreakerGlance = { status: string; forcedStatus: string | null };
+
 type StateRow = {
   status: "closed" | "open" | "half_open";
   forcedStatus: "closed" | "open" | "half_open" | null;
@@ -63,10 +66,13 @@ async function shortCircuit(tx: Tx, key: BreakerKey, retryInMs: number): Promise
  * everyone else waits for its outcome. A probe whose worker vanished is given away after the
  * probe's own timeout (plus slack).
  */
-export async function acquirePermission(config: BreakerConfig): Promise<Permission> {
-  // Fast path, no lock: a closed breaker (the usual case) lets the call through.
-  const [quick] = await db().$queryRaw<{ status: string; forcedStatus: string | null }[]>`
-    SELECT status::text AS status, "forcedStatus"::text AS "forcedStatus" FROM breaker_states WHERE ${where(config)}`;
+export async function acquirePermission(config: BreakerConfig, read?: BreakerGlance | null): Promise<Permission> {
+  // Fast path, no lock: a closed breaker (the usual case) lets the call through. The caller may
+  // have read the row already (a run loads it with its capture: one round trip fewer).
+  const quick =
+    read !== undefined
+      ? read
+      : (await db().$queryRaw<BreakerGlance[]>`SELECT status::text AS status, "forcedStatus"::text AS "forcedStatus" FROM breaker_states WHERE ${where(config)}`)[0];
   if (!quick || quick.forcedStatus === "closed" || (quick.status === "closed" && !quick.forcedStatus)) return { allowed: true, probeToken: null };
 
   return db().$transaction(async (tx) => {

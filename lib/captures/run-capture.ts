@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { analyzeAnswer, type AnalysisResult } from "@/lib/analysis/analyze";
 import { mentionRows } from "@/lib/analysis/rows";
 import { costOf, worstCaseCost } from "@/lib/billing/money";
-import { acquirePermission, recordCall, releaseProbe, type CallOutcome } from "@/lib/breaker/breaker";
+import { acquirePermission, recordCall, releaseProbe, type BreakerGlance, type CallOutcome } from "@/lib/breaker/breaker";
 import { activeRuns } from "@/lib/captures/active-runs";
 import { claimCapture } from "@/lib/captures/lifecycle/claim";
 import { pausePoint } from "@/lib/captures/lifecycle/pause-points";
@@ -46,12 +46,14 @@ export type RunCaptureOptions = {
 
 type Competitor = { id: string; name: string; aliases: string[]; caseSensitiveAliases: string[]; domains: string[] };
 
-/** What a run needs of its capture: the capture, its prompt, connection, provider name and brand. */
+/** What a run needs of its capture: the capture, its prompt, connection, provider name, brand and breaker. */
 type LoadedCapture = Pick<Capture, "id" | "status" | "cancelRequestedAt" | "model" | "searchMode" | "nextAttemptAt" | "createdAt" | "brandId" | "maxAttempts"> & {
   prompt: Pick<Prompt, "text" | "country" | "language">;
   connection: Omit<ProviderConnection, "createdAt" | "updatedAt">;
   providerConfig: { name: string };
   brand: { name: string; aliases: string[]; caseSensitiveAliases: string[]; domains: string[]; competitors: Competitor[] };
+  /** Its connection's breaker for its model, as read with it (null: no row yet). */
+  breaker: BreakerGlance | null;
 };
 
 /**
@@ -70,12 +72,14 @@ async function loadCapture(captureId: string): Promise<LoadedCapture | null> {
                SELECT json_agg(json_build_object('id', k.id, 'name', k.name, 'aliases', k.aliases, 'caseSensitiveAliases', k."caseSensitiveAliases", 'domains', k.domains)
                                ORDER BY k."createdAt", k.id)
                FROM competitors k WHERE k."brandId" = b.id), '[]'::json)
-           ) AS brand
+           ) AS brand,
+           CASE WHEN bs.status IS NOT NULL THEN json_build_object('status', bs.status, 'forcedStatus', bs."forcedStatus") END AS breaker
     FROM captures c
     JOIN prompts p ON p.id = c."promptId"
     JOIN provider_connections pc ON pc.id = c."connectionId"
     JOIN provider_configs cfg ON cfg.id = c."providerConfigId"
     JOIN brands b ON b.id = c."brandId"
+    LEFT JOIN breaker_states bs ON bs."connectionId" = c."connectionId" AND bs.model = c.model
     WHERE c.id = ${captureId}::uuid`;
   return row ?? null;
 }
@@ -97,7 +101,7 @@ export async function runCapture(captureId: string, options: RunCaptureOptions):
   const config = connectionOf(capture);
 
   // Breaker open: no call and no attempt; the capture waits until the breaker may half-open.
-  const permission = await acquirePermission(config);
+  const permission = await acquirePermission(config, capture.breaker);
   if (!permission.allowed) {
     await postponeCapture(captureId, { waitingFor: "breaker", delayMs: permission.retryInMs });
     return "postponed";
