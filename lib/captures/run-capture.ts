@@ -203,11 +203,13 @@ async function runAttempt(capture: LoadedCapture, run: Run, options: RunCaptureO
 
   try {
     await pausePoint("call:after-provider", { captureId });
-    // The breaker's bookkeeping must not stand between a paid answer and its record.
+    // The breaker's bookkeeping must not stand between a paid answer and its record: a success
+    // is recorded first (its slot goes to the next capture sooner), a failure after the breaker
+    // counted it (so that its retry meets the breaker it helped open).
     const tellBreaker = (outcome: CallOutcome) => recordCall(config, outcome, latencyMs, run.probeToken).catch((error: unknown) => log(`breaker: ${(error as Error).message}`));
     if (response) {
-      await tellBreaker("success");
       const write = await persist(run.runToken, () => succeedCapture(captureId, run.runToken, successOf(capture, response!, latencyMs)), log);
+      await tellBreaker("success");
       if (write === "abandoned") options.warn?.(`capture ${captureId}: the answer of run ${run.runToken} could not be recorded; run given up`);
       executionSeconds.observe({ provider: capture.providerConfig.name, outcome: "succeeded" }, latencyMs / 1000);
       return outcomeOf(write);
