@@ -2,28 +2,48 @@ import "server-only";
 import { db } from "@/lib/db/prisma";
 import { jobCatalog } from "@/lib/jobs/catalog";
 
-/** How long a worker trusts its view of which connections are full, unless told of a change. */
+/** How old a worker's view of which connections are full may get before it is read again. */
 const CACHE_MS = 250;
 
 let cache: { at: number; flags: string[] } | null = null;
+let reading: Promise<string[]> | null = null;
 
 /**
  * Flags of connections whose every concurrency slot is taken, across all worker processes and
  * workspaces. graphile-worker asks before each fetch and skips those jobs, so a full
  * connection's backlog waits in the queue instead of being fetched and put back. This is the
  * cheap, slightly stale first line; the slot claim (lib/captures/lifecycle/claim.ts) is the exact one.
+ *
+ * A fetch does not wait for the database when the view is merely old: it gets the view it has
+ * and a fresh one is read behind it (a job's start is not delayed by a round trip). It waits
+ * only when there is no view, or it was dropped because a slot may have been freed
+ * (slotsMayHaveFreed): then the connection's next capture must not be skipped.
  */
 export async function forbiddenProviderFlags(): Promise<string[]> {
-  if (cache && Date.now() - cache.at < CACHE_MS) return cache.flags;
-  try {
-    const rows = await db().$queryRaw<{ connectionId: string }[]>`
-      SELECT pc.id AS "connectionId" FROM provider_connections pc
-      WHERE NOT EXISTS (SELECT 1 FROM connection_slots s WHERE s."connectionId" = pc.id AND s."captureId" IS NULL AND s.slot < pc."maxConcurrency")`;
-    cache = { at: Date.now(), flags: rows.map((r) => jobCatalog.capture.flag(r.connectionId)) };
-  } catch {
-    cache = { at: Date.now(), flags: cache?.flags ?? [] };
-  }
+  if (!cache) return readFlags();
+  if (Date.now() - cache.at >= CACHE_MS) void readFlags();
   return cache.flags;
+}
+
+/** Bumped when the view is dropped: a read started before that must not become the view. */
+let generation = 0;
+
+function readFlags(): Promise<string[]> {
+  if (reading) return reading;
+  const mine = generation;
+  const read = db()
+    .$queryRaw<{ connectionId: string }[]>`
+      SELECT pc.id AS "connectionId" FROM provider_connections pc
+      WHERE NOT EXISTS (SELECT 1 FROM connection_slots s WHERE s."connectionId" = pc.id AND s."captureId" IS NULL AND s.slot < pc."maxConcurrency")`
+    .then((rows) => rows.map((r) => jobCatalog.capture.flag(r.connectionId)))
+    .catch(() => cache?.flags ?? [])
+    .then((flags) => {
+      if (mine === generation) cache = { at: Date.now(), flags };
+      if (reading === read) reading = null;
+      return flags;
+    });
+  reading = read;
+  return read;
 }
 
 /**
@@ -32,5 +52,8 @@ export async function forbiddenProviderFlags(): Promise<string[]> {
  * connection's next capture starts now rather than after the cache's age.
  */
 export function slotsMayHaveFreed(): void {
-  if (cache?.flags.length) cache = null;
+  if (!cache?.flags.length) return;
+  cache = null;
+  reading = null;
+  generation++;
 }
