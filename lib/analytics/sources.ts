@@ -12,16 +12,24 @@ import { Prisma } from "@/lib/generated/prisma/client";
 export const TOP_DOMAINS = 8;
 
 /**
- * The most cited domains of the range and how often each was cited per day (per week past 120
- * days). Without a tag filter, from the rollups without the prompt (rollup_domains), many times
- * fewer rows.
+ * The rollup the top domains come from, with its scope: without a tag filter the one without the
+ * prompt (rollup_domains); with one tag the one per tag (rollup_tag_domains); with several tags the
+ * one per prompt (rollup_citations), since a prompt that carries two of them must count once.
  */
+function domainRollup(f: AnalyticsFilter): { table: Prisma.Sql; scope: Prisma.Sql } {
+  if (!f.tags?.length) return { table: Prisma.sql`rollup_domains`, scope: rollupScope(f) };
+  if (f.tags.length === 1) return { table: Prisma.sql`rollup_tag_domains`, scope: Prisma.sql`${rollupScope({ ...f, tags: undefined })} AND r.tag = ${f.tags[0]}` };
+  return { table: Prisma.sql`rollup_citations`, scope: rollupScope(f) };
+}
+
+/** The most cited domains of the range and how often each was cited per day (per week past 120 days). */
 export async function topDomainsOverTime(f: AnalyticsFilter) {
+  const { table, scope } = domainRollup(f);
   const rows = await readDb().$queryRaw<{ bucket: Date; domain: string; citations: number; total: number; own: boolean }[]>`
     WITH cited AS (
       SELECT ${bucketOf(f, Prisma.sql`r.day::timestamp`)} AS bucket, r.domain, sum(r.citations)::int AS citations, sum(r."ownCitations")::int AS own
-      FROM ${f.tags?.length ? Prisma.sql`rollup_citations` : Prisma.sql`rollup_domains`} r
-      WHERE ${rollupScope(f)}
+      FROM ${table} r
+      WHERE ${scope}
       GROUP BY 1, 2
       HAVING sum(r.citations) > 0
     ),

@@ -6,8 +6,10 @@
 // built from scratch.
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
+import pg from "pg";
 import { beforeAll, describe, expect, it } from "vitest";
 import { acrossMigration } from "../support/partial-migrations";
+import { waitForLockWaiter } from "../support/pause";
 import * as raw from "../support/raw-analytics";
 import { claimed, liveWorker, newSpace, startSpaceCheck, answer, type Space } from "../support/lifecycle-fixtures";
 import { runReanalysis } from "@/lib/analysis/reanalyze";
@@ -63,6 +65,9 @@ const filterSpec = fc.record({
   tags: fc.subarray(["buying", "pricing", "smb", "unused"]),
 });
 type FilterSpec = { fromDay: number; days: number; providers: number[]; tags: string[] };
+
+/** New tags for the three prompts (duplicates included: a prompt's tag counts once). */
+const retagSpec = fc.array(fc.array(fc.constantFrom("buying", "pricing", "smb", "unused"), { maxLength: 3 }), { minLength: 3, maxLength: 3 });
 
 type World = { space: Space; providerIds: string[]; promptIds: string[] };
 let world: World;
@@ -188,7 +193,7 @@ async function expectSameAsRaw(brandId: string, filters: FilterSpec[]) {
   }
 }
 
-const ROLLUP_TABLES = ["rollup_answers", "rollup_mentions", "rollup_citations", "rollup_domains"] as const;
+const ROLLUP_TABLES = ["rollup_answers", "rollup_mentions", "rollup_citations", "rollup_domains", "rollup_tag_domains"] as const;
 
 async function rollupRows(brandId: string) {
   const out: Record<string, unknown[]> = {};
@@ -227,7 +232,7 @@ async function reanalyse(brand: Awaited<ReturnType<typeof newBrand>>) {
 describe("dashboards from rollups", () => {
   it("give exactly what the raw rows give, for random histories and filters, after re-analysis and after retention", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(captureSpec, { minLength: 1, maxLength: 40 }), fc.array(filterSpec, { minLength: 2, maxLength: 4 }), async (specs, filters) => {
+      fc.asyncProperty(fc.array(captureSpec, { minLength: 1, maxLength: 40 }), fc.array(filterSpec, { minLength: 2, maxLength: 4 }), retagSpec, async (specs, filters, retags) => {
         const brand = await newBrand();
         await writeHistory(brand, specs);
         await expectSameAsRaw(brand.id, filters);
@@ -242,6 +247,11 @@ describe("dashboards from rollups", () => {
         await runRetention({ attemptRetentionDays: 0, now: new Date(Date.now() + 86_400_000) });
         expect(await rollupRows(brand.id)).toEqual(before);
         await expectSameAsRaw(brand.id, filters);
+
+        // The prompts are re-tagged: the per-tag rollup follows (trigger prompts_tags_rollup).
+        for (const [i, id] of world.promptIds.entries()) await db().prompt.update({ where: { id }, data: { tags: retags[i]! } });
+        await expectSameAsRaw(brand.id, filters);
+        await expectRollupsAsIfRebuilt(brand.id);
       }),
       { numRuns: 12 },
     );
@@ -350,6 +360,69 @@ describe("dashboards from rollups", () => {
         expect(await rows(`SELECT to_char(day, 'YYYY-MM-DD') AS day, domain, citations, "ownCitations" FROM rollup_domains ORDER BY domain`)).toEqual([
           { day: "2025-03-01", domain: "a.com", citations: 2, ownCitations: 0 },
           { day: "2025-03-01", domain: "acme.com", citations: 1, ownCitations: 1 },
+        ]);
+      },
+    );
+  });
+  it("put an answer recorded while its prompt is re-tagged under the tags the re-tagging leaves", async () => {
+    const { space } = world;
+    const workerId = await liveWorker();
+    const brand = await db().brand.findFirstOrThrow({ where: { workspaceId: space.workspaceId, name: "Acme" } });
+    const promptId = space.promptIds[0]!;
+    await db().prompt.update({ where: { id: promptId }, data: { tags: ["before"] } });
+    const { captureIds } = await startSpaceCheck(space, { prompts: 1 });
+    const runToken = await claimed(captureIds[0]!, workerId);
+    // The re-tagging holds its transaction open after its trigger ran (its lock taken).
+    const retagger = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await retagger.connect();
+    try {
+      await retagger.query("BEGIN");
+      await retagger.query(`UPDATE prompts SET tags = '{after}' WHERE id = $1`, [promptId]);
+      const recording = succeedCapture(captureIds[0]!, runToken, {
+        ...answer(1_000),
+        citations: [{ url: "https://a.com/1", domain: "a.com", title: null, isOwnDomain: false, citedInText: true }],
+      });
+      await waitForLockWaiter();
+      await retagger.query("COMMIT");
+      expect(await recording).toEqual({ kind: "written", status: "succeeded" });
+    } finally {
+      await retagger.end();
+    }
+    const tags = await db().$queryRaw<{ tag: string; citations: number }[]>`
+      SELECT tag, sum(citations)::int AS citations FROM rollup_tag_domains WHERE "brandId" = ${brand.id}::uuid AND tag IN ('before', 'after') GROUP BY tag ORDER BY tag`;
+    expect(tags.find((t) => t.tag === "after")?.citations ?? 0, "the answer counts under the prompt's new tag").toBeGreaterThan(0);
+    expect(tags.find((t) => t.tag === "before")?.citations ?? 0, "nothing is left under the old one").toBe(0);
+    await expectRollupsAsIfRebuilt(brand.id);
+  });
+
+  it("are built per tag from the history already there by the migration that adds them", async () => {
+    await acrossMigration(
+      "20261201150000_tag_domain_rollups",
+      async (sql) => {
+        const one = async (text: string, values: unknown[] = []) => (await sql(text, values)).rows[0].id as string;
+        const ws = await one(`INSERT INTO workspaces (slug, name) VALUES ('w', 'W') RETURNING id`);
+        const brand = await one(`INSERT INTO brands ("workspaceId", name, "updatedAt") VALUES ($1, 'Acme', now()) RETURNING id`, [ws]);
+        const connection = await one(`SELECT id FROM provider_connections ORDER BY name LIMIT 1`);
+        const provider = await one(`INSERT INTO provider_configs ("workspaceId", name, "connectionId", model, "updatedAt") VALUES ($1, 'P', $2, 'm', now()) RETURNING id`, [ws, connection]);
+        const check = await one(`INSERT INTO checks ("workspaceId", "brandId", "totalCaptures", "updatedAt") VALUES ($1, $2, 2, now()) RETURNING id`, [ws, brand]);
+        const prompt = (tags: string) => one(`INSERT INTO prompts ("workspaceId", text, tags, "updatedAt") VALUES ($1, $2, $3::text[], now()) RETURNING id`, [ws, `Q ${tags}`, tags]);
+        const [p1, p2] = [await prompt("{buying,smb}"), await prompt("{buying,buying}")];
+        for (const [sample, promptId] of [[1, p1], [2, p2]] as const) {
+          const capture = await one(
+            `INSERT INTO captures ("workspaceId", "checkId", "brandId", "promptId", "providerConfigId", "connectionId", sample, status, "maxAttempts", model, "searchMode", "finishedAt", "updatedAt")
+             VALUES ($1, $2, $3, $4, $5, $6, $7, 'succeeded', 3, 'm', 'auto', '2025-03-01T10:00:00', now()) RETURNING id`,
+            [ws, check, brand, promptId, provider, connection, sample],
+          );
+          await sql(`INSERT INTO citations ("workspaceId", "captureId", url, domain, "isOwnDomain", "citedInText", position) VALUES ($1, $2, 'https://a.com/', 'a.com', false, true, 1)`, [ws, capture]);
+          await sql(`SELECT beacon_rollup_captures(ARRAY[$1::uuid], 1)`, [capture]);
+        }
+        return {};
+      },
+      async (sql) => {
+        const { rows } = await sql(`SELECT tag, domain, citations FROM rollup_tag_domains ORDER BY tag`);
+        expect(rows).toEqual([
+          { tag: "buying", domain: "a.com", citations: 2 },
+          { tag: "smb", domain: "a.com", citations: 1 },
         ]);
       },
     );
