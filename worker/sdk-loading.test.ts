@@ -1,6 +1,6 @@
 // A worker whose connections use only the simulator never loads a provider SDK (about 50 MB of
 // its memory; lib/providers/lazy-sdk.ts): the probe imports the worker's modules in a fresh node
-// process started as the launcher starts the worker, runs a simulator call, then calls each real
+// process (tsx's loader, the react-server condition), runs a simulator call, then calls each real
 // adapter once, listing the npm packages loaded after each step.
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
