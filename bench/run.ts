@@ -139,6 +139,29 @@ async function runPipelineOnly(): Promise<string> {
   ].join("\n");
 }
 
+// --memory: only the worker half of the memory phase (6), printed and not written to
+// bench/results: the quick loop while cutting the worker's RSS.
+const memoryOnly = process.argv.includes("--memory");
+
+async function runMemoryOnly(): Promise<string> {
+  noteLoad("start");
+  database = await startDatabase(log);
+  setDatabaseUrl(database.url);
+  prismaLoaded = true;
+  const fixtures = await import("./lib/fixtures");
+  const { measureMemory, WORKER_RSS_GOAL_MB } = await import("./measure/memory");
+  const fx = await fixtures.prepareFixtures(BENCH_PROMPTS);
+  noteLoad("memory");
+  const { worker } = await measureMemory(database.url, randomBytes(24).toString("hex"), fx, log, { webServer: false });
+  noteLoad("end");
+  const { rss } = worker;
+  return [
+    `worker RSS, 1 process × concurrency ${worker.concurrency}, ${worker.streamingAtOnce} captures streaming at once (simulator ${worker.latencyMs} ms):`,
+    `  peak ${rss.peakMiB} MiB, median ${rss.medianMiB}, idle ${rss.idleMiB}, VmHWM ${rss.hwmMiB} (goal ≤ ${WORKER_RSS_GOAL_MB} MB = ${round((WORKER_RSS_GOAL_MB * 1e6) / 2 ** 20, 0)} MiB)`,
+    `load: ${load.map((l) => `${l.at} ${l.loadAvg1m}`).join(", ")}`,
+  ].join("\n");
+}
+
 async function runAnalyticsScale(): Promise<string> {
   process.env.BEACON_DEMO_HISTORY_DAYS = "0"; // the generated captures are the only history
   noteLoad("start");
@@ -286,6 +309,10 @@ let exitCode = 0;
 try {
   if (pipelineOnly) {
     const summary = await runPipelineOnly();
+    await cleanup();
+    console.log(summary);
+  } else if (memoryOnly) {
+    const summary = await runMemoryOnly();
     await cleanup();
     console.log(summary);
   } else if (analyticsScale) {

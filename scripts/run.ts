@@ -15,6 +15,7 @@ import { launcherEnv } from "@/lib/process/launcher-watchdog";
 import { WEB_STOP_DEADLINE_MS, workerStopDeadlineMs } from "@/lib/process/stop-deadlines";
 import { demoSeedPlan } from "@/scripts/lib/demo-seed";
 import { describeExit, paint, startChild, tagged, type Child } from "@/scripts/lib/processes";
+import { workerNodeArgs } from "@/scripts/lib/worker-bundle";
 
 const MODES = {
   dev: { next: "dev", worker: true },
@@ -136,9 +137,11 @@ async function main() {
     ...(production ? { NODE_ENV: "production" } : {}),
   };
   if (plan.worker) {
-    // Node with tsx's loader, not the tsx CLI: the CLI relays signals to its child and SIGKILLs
-    // it when the child does not acknowledge one within ~60 ms (a busy worker, mid-drain).
-    const args = ["--conditions=react-server", "--import", "tsx", "worker/index.ts"];
+    // Plain node on the bundled worker (scripts/lib/worker-bundle.ts), not the tsx CLI either:
+    // the CLI relays signals to its child and SIGKILLs it when the child does not acknowledge one
+    // within ~60 ms (a busy worker, mid-drain).
+    const args = await workerNodeArgs();
+    if (shuttingDown) return;
     supervise(startChild({ name: "worker", color: "magenta", command: process.execPath, args, env: childEnv, cwd: root }));
   }
   if (plan.next) {

@@ -1,6 +1,7 @@
 // The worker process (`npm run worker`, or started by `npm run dev|start`): runs graphile-worker
 // against DATABASE_URL, heartbeats its lease, and drains on SIGTERM/SIGINT, or when the launcher
 // that started it has died without stopping it.
+import v8 from "node:v8";
 import { disconnectDb } from "@/lib/db/prisma";
 import { lastLine } from "@/lib/errors";
 import { startWorkerProcess } from "@/lib/jobs/runner";
@@ -9,6 +10,11 @@ import { workerStopDeadlineMs } from "@/lib/process/stop-deadlines";
 import { taskList } from "@/worker/tasks";
 
 const log = (line: string) => console.log(line);
+
+// Prisma's query compiler is WebAssembly, compiled when the first query runs. TurboFan's tier-up
+// of it took about 40 MB of the worker's memory and bought nothing measurable (Prisma caches each
+// query's plan); Liftoff's baseline code is enough. Set before the first query (issue 10).
+v8.setFlagsFromString("--liftoff-only");
 
 const worker = await startWorkerProcess({ taskList, log });
 

@@ -1,8 +1,9 @@
-// Child processes started by the benchmark: real Beacon workers (worker/index.ts) and bare
-// graphile-worker runners (bench/lib/noop-worker.ts). Each runs in node with tsx's loader, in
-// its own process group. Output is kept (last lines) and shown only when something goes wrong.
+// Child processes started by the benchmark: real Beacon workers (worker/index.ts, bundled the way
+// the launcher runs it: scripts/lib/worker-bundle.ts) and bare graphile-worker runners
+// (bench/lib/noop-worker.ts, in node with tsx's loader). Each runs in its own process group. Output is kept (last lines) and shown only when something goes wrong.
 // Every child still alive when the benchmark exits is killed.
 import { spawn, type ChildProcess } from "node:child_process";
+import { workerNodeArgs } from "@/scripts/lib/worker-bundle";
 
 const ROOT = process.cwd();
 const live = new Set<BenchChild>();
@@ -107,10 +108,11 @@ export class BenchChild {
   }
 }
 
-export function startTsx(name: string, script: string, env: Record<string, string>): BenchChild {
+/** `args`: node's arguments after the profiling ones. */
+function startNode(name: string, args: string[], env: Record<string, string>): BenchChild {
   // BENCH_CPU_PROFILE_DIR=<dir>: each child writes a V8 CPU profile there when it exits.
   const profile = process.env.BENCH_CPU_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE_DIR}`] : [];
-  const child = spawn(process.execPath, [...profile, "--conditions=react-server", "--import", "tsx", script], {
+  const child = spawn(process.execPath, [...profile, ...args], {
     cwd: ROOT,
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
@@ -137,7 +139,8 @@ export async function startBeaconWorkers(databaseUrl: string, authSecret: string
     SIMULATOR_TIMEOUT_RATE: "0",
     SIMULATOR_SEED: "bench",
   };
-  const workers = Array.from({ length: count }, (_, i) => startTsx(`worker-${i + 1}`, "worker/index.ts", env));
+  const args = await workerNodeArgs();
+  const workers = Array.from({ length: count }, (_, i) => startNode(`worker-${i + 1}`, args, env));
   try {
     await Promise.all(workers.map((worker) => worker.waitForLine(/^worker \S+ running\b/, 60_000)));
   } catch (error) {
@@ -150,7 +153,8 @@ export async function startBeaconWorkers(databaseUrl: string, authSecret: string
 /** Bare graphile-worker runners (no-op task `bench_noop`), one per process. */
 export async function startNoopWorkers(databaseUrl: string, count: number, concurrency: number): Promise<BenchChild[]> {
   const env = { DATABASE_URL: databaseUrl, NOOP_CONCURRENCY: String(concurrency) };
-  const workers = Array.from({ length: count }, (_, i) => startTsx(`noop-${i + 1}`, "bench/lib/noop-worker.ts", env));
+  const args = ["--conditions=react-server", "--import", "tsx", "bench/lib/noop-worker.ts"];
+  const workers = Array.from({ length: count }, (_, i) => startNode(`noop-${i + 1}`, args, env));
   try {
     await Promise.all(workers.map((worker) => worker.waitForLine(/^noop worker running/, 60_000)));
   } catch (error) {

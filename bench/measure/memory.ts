@@ -58,9 +58,16 @@ async function pollers(call: Poll, sampler: RssSampler): Promise<ServerMemory> {
   return { pollers: POLLERS, polls: times.length, errors, ms: summarize(times), bytes: { max: sorted.at(-1) ?? 0, median: sorted[sorted.length >> 1] ?? 0 }, rss };
 }
 
-export async function measureMemory(url: string, authSecret: string, fx: Fixtures, log: (line: string) => void): Promise<MemoryResult> {
+/** `webServer: false` measures the worker alone (`npm run bench -- --memory`). */
+export async function measureMemory(
+  url: string,
+  authSecret: string,
+  fx: Fixtures,
+  log: (line: string) => void,
+  { webServer = true }: { webServer?: boolean } = {},
+): Promise<MemoryResult> {
   await setProviderCaps(fx, CONCURRENCY);
-  const web = hasBuild() ? await startWebServer(url, authSecret) : null;
+  const web = webServer && hasBuild() ? await startWebServer(url, authSecret) : null;
   const workers = await startBeaconWorkers(url, authSecret, 1, { concurrency: CONCURRENCY, latencyMs: LATENCY_MS });
   try {
     const cookie = web ? await signIn(web, DEMO_LOGIN.email, DEMO_LOGIN.password) : "";
@@ -74,14 +81,14 @@ export async function measureMemory(url: string, authSecret: string, fx: Fixture
     const watch = setInterval(() => void running(checkId).then((n) => (streamingAtOnce = Math.max(streamingAtOnce, n))), 250);
     try {
       await waitFor(async () => (await running(checkId)) >= CONCURRENCY, 30_000);
-      log(`memory: ${CONCURRENCY} captures streaming; ${web ? `${POLLERS} pollers on the web server` : "no build, no web server"} for ${WINDOW_MS / 1000} s`);
+      log(`memory: ${CONCURRENCY} captures streaming; ${web ? `${POLLERS} pollers on the web server` : webServer ? "no build, no web server" : "worker only"} for ${WINDOW_MS / 1000} s`);
       let server: ServerMemory;
       if (web && webRss) {
         const id = actionId("lib/actions/checks.ts", "checkProgressAction");
         server = await pollers((version) => callAction<ProgressAnswer>(web, cookie, id, `/checks/${checkId}`, { checkId, page: 1, version }), webRss);
       } else {
         await sleep(WINDOW_MS);
-        server = { skipped: "no production build: run npm run build first" };
+        server = { skipped: webServer ? "no production build: run npm run build first" : "worker only (--memory)" };
       }
       const worker = { concurrency: CONCURRENCY, latencyMs: LATENCY_MS, streamingAtOnce, rss: workerRss.stop() };
       if (!(await waitForCheck(checkId, 60_000))) await cancelLeftover(fx, checkId);

@@ -5,16 +5,20 @@
 // back a few times: that continues the same answer, it is not a retry. The call's limits hold
 // across those requests: each one gets only the output tokens and searches the earlier ones left.
 import "server-only";
-import Anthropic, { APIConnectionError, APIError, APIUserAbortError } from "@anthropic-ai/sdk";
+import type Anthropic from "@anthropic-ai/sdk";
 import type { ContentBlock, ContentBlockParam, Message, MessageStreamParams, WebSearchTool20250305 } from "@anthropic-ai/sdk/resources/messages/messages";
 import { env } from "@/lib/config/env";
 import { CallAbortedError, ProviderError, abortReasonOf, type RetryClass } from "@/lib/providers/errors";
+import { lazySdk } from "@/lib/providers/lazy-sdk";
 import { classifySdkError } from "@/lib/providers/sdk-errors";
 import { emptyUsage, type ProviderAdapter, type ProviderRequest, type ProviderResponse, type Source, type Usage } from "@/lib/providers/types";
 
 export type AnthropicConnection = { apiKey?: string; baseURL?: string };
 
 const PROVIDER = "Anthropic";
+
+const anthropicSdk = lazySdk(() => import("@anthropic-ai/sdk"));
+type AnthropicSdk = Awaited<ReturnType<typeof anthropicSdk>>;
 
 /** Paused turns handed back before we settle for what the model has written so far. */
 export const MAX_CONTINUATIONS = 3;
@@ -72,7 +76,7 @@ function hasSyntaxError(error: unknown): boolean {
 
 type TurnState = { text: string; signal: AbortSignal; onText?: (delta: string) => void };
 
-function classify(error: unknown, state: TurnState, ctx: { sawEvent: boolean; requestId?: string }): Error {
+function classify({ APIConnectionError, APIError, APIUserAbortError }: AnthropicSdk, error: unknown, state: TurnState, ctx: { sawEvent: boolean; requestId?: string }): Error {
   const { signal, text: partialText } = state;
   if (signal.aborted || error instanceof ProviderError || error instanceof CallAbortedError) {
     return classifySdkError(error, { signal, streamStarted: ctx.sawEvent, partialText, provider: PROVIDER });
@@ -107,7 +111,7 @@ function classify(error: unknown, state: TurnState, ctx: { sawEvent: boolean; re
 }
 
 /** One HTTP request: streams one assistant message, passing text deltas on as they arrive. */
-async function streamTurn(client: Anthropic, params: MessageStreamParams, state: TurnState): Promise<{ message: Message; requestId?: string }> {
+async function streamTurn(sdk: AnthropicSdk, client: Anthropic, params: MessageStreamParams, state: TurnState): Promise<{ message: Message; requestId?: string }> {
   let sawEvent = false;
   const stream = client.messages.stream(params, { signal: state.signal });
   stream.on("streamEvent", () => (sawEvent = true));
@@ -119,7 +123,7 @@ async function streamTurn(client: Anthropic, params: MessageStreamParams, state:
     const message = await stream.finalMessage();
     return { message, requestId: stream.request_id ?? message.id };
   } catch (error) {
-    throw classify(error, state, { sawEvent, requestId: stream.request_id ?? undefined });
+    throw classify(sdk, error, state, { sawEvent, requestId: stream.request_id ?? undefined });
   }
 }
 
@@ -171,8 +175,9 @@ function extract(content: ContentBlock[]): Extracted {
 async function call(connection: AnthropicConnection, request: ProviderRequest): Promise<ProviderResponse> {
   if (!connection.apiKey) throw new ProviderError(`${PROVIDER} is not configured (ANTHROPIC_API_KEY is not set)`, { retryClass: "permanent", reason: "not_configured" });
   if (request.signal.aborted) throw new CallAbortedError(abortReasonOf(request.signal));
+  const sdk = await anthropicSdk();
   // An explicit key also keeps the SDK from looking for credentials in profiles on disk.
-  const client = new Anthropic({ apiKey: connection.apiKey, baseURL: connection.baseURL, maxRetries: 0 });
+  const client = new sdk.default({ apiKey: connection.apiKey, baseURL: connection.baseURL, maxRetries: 0 });
   const state: TurnState = { text: "", signal: request.signal, onText: request.onText };
   const usage = emptyUsage();
   const content: ContentBlock[] = [];
@@ -182,7 +187,7 @@ async function call(connection: AnthropicConnection, request: ProviderRequest): 
 
   // A paused turn goes back as the assistant's message so far, as the API returned it.
   for (let turn = 0; turn <= MAX_CONTINUATIONS; turn++) {
-    const result = await streamTurn(client, requestParams(request, remaining, content), state);
+    const result = await streamTurn(sdk, client, requestParams(request, remaining, content), state);
     message = result.message;
     requestId ??= result.requestId;
     addUsage(usage, message);

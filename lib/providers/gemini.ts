@@ -3,15 +3,19 @@
 // automatic continuation (the SDK would otherwise open more requests to resume a stream), and the
 // caller's signal aborts the request; the runner owns timeouts, retries and aborts.
 import "server-only";
-import { ApiError, GoogleGenAI, type GenerateContentConfig, type GroundingMetadata, type GenerateContentResponseUsageMetadata } from "@google/genai";
+import type { GenerateContentConfig, GroundingMetadata, GenerateContentResponseUsageMetadata } from "@google/genai";
 import { env } from "@/lib/config/env";
 import { CallAbortedError, ProviderError, abortReasonOf, classifyHttpStatus } from "@/lib/providers/errors";
+import { lazySdk } from "@/lib/providers/lazy-sdk";
 import { classifySdkError } from "@/lib/providers/sdk-errors";
 import type { ProviderAdapter, ProviderRequest, ProviderResponse, Source, Usage } from "@/lib/providers/types";
 
 export type GeminiConnection = { apiKey?: string; baseUrl?: string };
 
 const PROVIDER = "Gemini";
+
+const genaiSdk = lazySdk(() => import("@google/genai"));
+type GenaiSdk = Awaited<ReturnType<typeof genaiSdk>>;
 
 const CONTENT_POLICY_FINISH = new Set(["SAFETY", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY", "IMAGE_PROHIBITED_CONTENT"]);
 
@@ -46,7 +50,7 @@ function isUnparseable(error: unknown): boolean {
   return false;
 }
 
-function classifyGeminiError(error: unknown, ctx: { signal: AbortSignal; chunksReceived: boolean; partialText: string }): Error {
+function classifyGeminiError({ ApiError }: GenaiSdk, error: unknown, ctx: { signal: AbortSignal; chunksReceived: boolean; partialText: string }): Error {
   if (error instanceof ProviderError || error instanceof CallAbortedError) return error;
   // The SDK throws a DOMException AbortError; our own abort wins over whatever it made of it.
   if (ctx.signal.aborted) return new CallAbortedError(abortReasonOf(ctx.signal), ctx.partialText);
@@ -114,8 +118,9 @@ function usageOf(metadata: GenerateContentResponseUsageMetadata | undefined, mod
 async function call(connection: GeminiConnection, request: ProviderRequest): Promise<ProviderResponse> {
   if (!connection.apiKey) throw new ProviderError(`${PROVIDER} is not configured (GEMINI_API_KEY is not set)`, { retryClass: "permanent", reason: "not_configured" });
   if (request.signal.aborted) throw new CallAbortedError(abortReasonOf(request.signal));
+  const sdk = await genaiSdk();
   // vertexai false: GOOGLE_GENAI_USE_VERTEXAI in the environment must not switch the backend.
-  const ai = new GoogleGenAI({ apiKey: connection.apiKey, vertexai: false, httpOptions: connection.baseUrl ? { baseUrl: connection.baseUrl } : undefined });
+  const ai = new sdk.GoogleGenAI({ apiKey: connection.apiKey, vertexai: false, httpOptions: connection.baseUrl ? { baseUrl: connection.baseUrl } : undefined });
   // maxOutputTokens bounds the answer and the thinking tokens together (generationConfig).
   const config: GenerateContentConfig = { abortSignal: request.signal, automaticContinuation: false, maxOutputTokens: request.limits.maxOutputTokens };
   // Gemini cannot be made to search: "on" and "auto" both offer Google Search and the model
@@ -151,7 +156,7 @@ async function call(connection: GeminiConnection, request: ProviderRequest): Pro
       if (candidate.groundingMetadata) grounding.push(candidate.groundingMetadata);
     }
   } catch (error) {
-    throw classifyGeminiError(error, { signal: request.signal, chunksReceived: chunks > 0, partialText: text });
+    throw classifyGeminiError(sdk, error, { signal: request.signal, chunksReceived: chunks > 0, partialText: text });
   }
   if (request.signal.aborted) throw new CallAbortedError(abortReasonOf(request.signal), text);
 

@@ -1,10 +1,10 @@
 // OpenAI (ChatGPT) through the Responses API, streamed, with the hosted web_search tool
 // (PROVIDERS.md "Where the data is"). One call() is one HTTP request: SDK retries are off and the
 // runner owns timeouts, retries and aborts (lib/captures/run-capture.ts).
-import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from "openai";
 import type { Response as OpenAIResponse, ResponseCreateParamsStreaming, Tool } from "openai/resources/responses/responses";
 import { env } from "@/lib/config/env";
 import { CallAbortedError, ProviderError, abortReasonOf, type RetryClass } from "@/lib/providers/errors";
+import { lazySdk } from "@/lib/providers/lazy-sdk";
 import { classifySdkError } from "@/lib/providers/sdk-errors";
 import type { ProviderAdapter, ProviderRequest, ProviderResponse, Source } from "@/lib/providers/types";
 
@@ -12,6 +12,9 @@ export type OpenAIConnection = { apiKey?: string; baseURL?: string };
 
 const DEFAULT_BASE_URL = "https://api.openai.com/v1";
 const PROVIDER = "OpenAI";
+
+const openaiSdk = lazySdk(() => import("openai"));
+type OpenAISdk = Awaited<ReturnType<typeof openaiSdk>>;
 
 /** `max_tool_calls` is an API field the SDK's create types leave out; the SDK sends it as is. */
 type RequestBody = ResponseCreateParamsStreaming & { max_tool_calls?: number };
@@ -150,7 +153,11 @@ function isEventStream(response: Response): boolean {
   return !type || type.includes("text/event-stream");
 }
 
-function classify(error: unknown, context: { signal: AbortSignal; streamStarted: boolean; partialText: string; requestId?: string }): Error {
+function classify(
+  { APIConnectionError, APIError, APIUserAbortError }: OpenAISdk,
+  error: unknown,
+  context: { signal: AbortSignal; streamStarted: boolean; partialText: string; requestId?: string },
+): Error {
   const isProviderErrorEvent =
     error instanceof APIError && error.status === undefined && !(error instanceof APIConnectionError) && !(error instanceof APIUserAbortError);
   if (!context.signal.aborted && isProviderErrorEvent) {
@@ -168,7 +175,8 @@ async function call(connection: OpenAIConnection, request: ProviderRequest): Pro
   const { signal } = request;
   if (!connection.apiKey) throw new ProviderError("OpenAI is not configured (OPENAI_API_KEY is not set)", { retryClass: "permanent", reason: "not_configured" });
   if (signal.aborted) throw new CallAbortedError(abortReasonOf(signal));
-  const client = new OpenAI({
+  const sdk = await openaiSdk();
+  const client = new sdk.default({
     apiKey: connection.apiKey,
     baseURL: connection.baseURL ?? DEFAULT_BASE_URL,
     maxRetries: 0,
@@ -217,7 +225,7 @@ async function call(connection: OpenAIConnection, request: ProviderRequest): Pro
   } catch (error) {
     // The last event had arrived: a connection dropped after it must not cost the answer.
     if (final && !signal.aborted && !(error instanceof ProviderError)) return finished(final, headerRequestId, streamed);
-    throw classify(error, { signal, streamStarted, partialText: streamed, requestId: responseId ?? headerRequestId });
+    throw classify(sdk, error, { signal, streamStarted, partialText: streamed, requestId: responseId ?? headerRequestId });
   }
 }
 

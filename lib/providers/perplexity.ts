@@ -2,10 +2,10 @@
 // SDK pointed at PERPLEXITY_BASE_URL (PROVIDERS.md). Sonar models search by themselves; sources
 // arrive as `citations[]` and `search_results[]`, usually in the last chunks. One call() is one
 // HTTP request: SDK retries are off and the runner owns timeouts, retries and aborts.
-import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from "openai";
 import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
 import { env } from "@/lib/config/env";
 import { CallAbortedError, ProviderError, abortReasonOf } from "@/lib/providers/errors";
+import { lazySdk } from "@/lib/providers/lazy-sdk";
 import { classifySdkError } from "@/lib/providers/sdk-errors";
 import type { ProviderAdapter, ProviderRequest, ProviderResponse, SearchMode, Source } from "@/lib/providers/types";
 
@@ -13,6 +13,8 @@ export type PerplexityConnection = { apiKey?: string; baseURL?: string };
 
 const DEFAULT_BASE_URL = "https://api.perplexity.ai";
 const PROVIDER = "Perplexity";
+
+const openaiSdk = lazySdk(() => import("openai"));
 
 type SearchResult = { url?: string; title?: string; date?: string | null };
 type PerplexityUsage = { prompt_tokens?: number; completion_tokens?: number; reasoning_tokens?: number; num_search_queries?: number };
@@ -191,6 +193,7 @@ async function call(connection: PerplexityConnection, request: ProviderRequest):
       reason: "invalid_request",
     });
   }
+  const { default: OpenAI, APIConnectionError, APIError, APIUserAbortError } = await openaiSdk();
   // organization/project: null so that OPENAI_ORG_ID / OPENAI_PROJECT_ID never reach Perplexity.
   const client = new OpenAI({ apiKey: connection.apiKey, baseURL: connection.baseURL ?? DEFAULT_BASE_URL, maxRetries: 0, organization: null, project: null });
   const acc = accumulator(request);

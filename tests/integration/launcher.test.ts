@@ -4,9 +4,8 @@
 // SIGTERM does (its heartbeat ends `stopped`) and exit within seconds.
 //
 // The process tree (each arrow a child process; [ ] a process group of its own):
-//   [tsx CLI -> launcher (scripts/run.ts)]   [tsx CLI -> worker (worker/index.ts)]
-// Only the launcher itself is killed; its tsx CLI then exits on its own, the worker's tsx CLI
-// when the worker does.
+//   [tsx CLI -> launcher (scripts/run.ts)]   [worker (node on the bundled worker/index.ts)]
+// Only the launcher itself is killed; its tsx CLI then exits on its own.
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -71,7 +70,7 @@ describe("the launcher", () => {
       exitedEarly,
     ]);
     const { pid: workerPid } = await heartbeat(workerId!);
-    // The worker's own process group (led by its tsx CLI), and the worker itself should it leave it.
+    // The worker's own process group, and the worker itself should it leave it.
     leftovers.add(-procStat(workerPid)!.pgid);
     leftovers.add(workerPid);
 

@@ -1,5 +1,5 @@
 // Real worker processes (worker/index.ts) for integration tests: started the way the launcher
-// starts them (node with tsx's loader and the react-server condition, cwd = repo root), pointed
+// starts them (node on the bundled worker, scripts/lib/worker-bundle.ts, cwd = repo root), pointed
 // at the test file's database, with their output captured line by line.
 //
 // Each worker gets its own process group (detached) and signals go to the whole group, the way a
@@ -13,6 +13,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach } from "vitest";
+import { workerNodeArgs } from "@/scripts/lib/worker-bundle";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -95,7 +96,7 @@ export class WorkerProcess {
     }
   }
 
-  /** Pid of tsx, the leader of the worker's process group. */
+  /** Pid of the worker's node process, the leader of its process group. */
   get pid(): number {
     return this.child.pid!;
   }
@@ -209,7 +210,7 @@ export async function startWorker(name: string, env: WorkerEnv = {}, options: { 
     if (value === null || value === undefined) delete childEnv[key];
     else childEnv[key] = String(value);
   }
-  const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "worker/index.ts"], {
+  const child = spawn(process.execPath, await workerNodeArgs(), {
     cwd: ROOT,
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
