@@ -112,8 +112,7 @@ export type CallOutcome = "success" | "failure" | "ignored";
  * when configured, as failures.
  */
 export async function recordCall(config: BreakerConfig, outcome: CallOutcome, latencyMs: number, probeToken: string | null): Promise<void> {
-  const slow = outcome === "success" && latencyMs > config.breakerSlowCallMs;
-  const failed = outcome === "failure" || (slow && config.breakerSlowCallIsFailure);
+  const { failed, slow } = countedAs(config, outcome, latencyMs);
   if (!probeToken && outcome === "ignored") return;
   if (!probeToken && (await recordWhileClosed(config, failed, slow))) return;
   await db().$transaction(async (tx) => {
@@ -149,23 +148,33 @@ export async function recordCall(config: BreakerConfig, outcome: CallOutcome, la
 }
 
 /**
- * The common case in one statement: the breaker is closed, so append the outcome to its window
- * and count it, holding the row lock only for that statement. Only when the window crosses the
- * threshold is the locked transition taken. Returns false when the breaker is not closed (or has
- * no row yet), for the caller to take the locked path.
+ * How a call counts: failures are transient errors, timeouts and unusable answers; a success
+ * slower than the connection's slow-call threshold is slow, and a failure when so configured.
+ */
+export function countedAs(config: BreakerConfig, outcome: CallOutcome, latencyMs: number): { failed: boolean; slow: boolean } {
+  const slow = outcome === "success" && latencyMs > config.breakerSlowCallMs;
+  return { failed: outcome === "failure" || (slow && config.breakerSlowCallIsFailure), slow };
+}
+
+/**
+ * The common case in one statement (beacon_breaker_count): the breaker is closed, so append the
+ * outcome to its window and count it, holding the row lock only for that statement. Only when the
+ * window crosses the threshold is the locked transition taken. Returns false when the breaker is
+ * not closed (or has no row yet), for the caller to take the locked path.
  */
 async function recordWhileClosed(config: BreakerConfig, failed: boolean, slow: boolean): Promise<boolean> {
-  const rows = await db().$queryRaw<{ window: boolean[] }[]>`
-    UPDATE breaker_states SET
-      "recentFailures" = (array_append("recentFailures", ${failed}))[greatest(1, coalesce(array_length("recentFailures", 1), 0) + 2 - ${config.breakerWindowSize}::int):],
-      "successCount" = "successCount" + ${failed ? 0 : 1},
-      "failureCount" = "failureCount" + ${failed ? 1 : 0},
-      "slowCallCount" = "slowCallCount" + ${slow ? 1 : 0},
-      "updatedAt" = now()
-    WHERE ${where(config)} AND status = 'closed' AND "forcedStatus" IS NULL
-    RETURNING "recentFailures" AS window`;
-  const window = rows[0]?.window;
-  if (!window) return false;
+  const [row] = await db().$queryRaw<{ window: boolean[] | null }[]>`
+    SELECT beacon_breaker_count(${config.connectionId}::uuid, ${config.model}, ${failed}, ${slow}, ${config.breakerWindowSize}::int) AS window`;
+  if (!row?.window) return false;
+  await openIfOverThreshold(config, row.window);
+  return true;
+}
+
+/**
+ * The breaker opens if its window, as counted, crossed the threshold. For a call counted by
+ * recordWhileClosed, or by its result's statement (lib/captures/lifecycle/results.ts).
+ */
+export async function openIfOverThreshold(config: BreakerConfig, window: boolean[]): Promise<void> {
   const failures = window.filter(Boolean).length;
   if (window.length >= config.breakerMinCalls && failures * 100 >= config.breakerFailureRatePct * window.length) {
     await db().$transaction(async (tx) => {
@@ -173,7 +182,6 @@ async function recordWhileClosed(config: BreakerConfig, failed: boolean, slow: b
       if (state.status === "closed" && !state.forcedStatus) await open(tx, config, {});
     });
   }
-  return true;
 }
 
 function counterUpdates(outcome: CallOutcome, failed: boolean, slow: boolean) {

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { analyzeAnswer, type AnalysisResult } from "@/lib/analysis/analyze";
 import { mentionRows } from "@/lib/analysis/rows";
 import { costOf, worstCaseCost } from "@/lib/billing/money";
-import { acquirePermission, recordCall, releaseProbe, type BreakerGlance, type CallOutcome } from "@/lib/breaker/breaker";
+import { acquirePermission, countedAs, openIfOverThreshold, recordCall, releaseProbe, type BreakerGlance, type CallOutcome } from "@/lib/breaker/breaker";
 import { activeRuns } from "@/lib/captures/active-runs";
 import { claimCapture } from "@/lib/captures/lifecycle/claim";
 import { pausePoint } from "@/lib/captures/lifecycle/pause-points";
@@ -204,12 +204,18 @@ async function runAttempt(capture: LoadedCapture, run: Run, options: RunCaptureO
   try {
     await pausePoint("call:after-provider", { captureId });
     // The breaker's bookkeeping must not stand between a paid answer and its record: a success
-    // is recorded first (its slot goes to the next capture sooner), a failure after the breaker
-    // counted it (so that its retry meets the breaker it helped open).
-    const tellBreaker = (outcome: CallOutcome) => recordCall(config, outcome, latencyMs, run.probeToken).catch((error: unknown) => log(`breaker: ${(error as Error).message}`));
+    // is recorded first (its slot goes to the next capture sooner), and counted by the same
+    // statement while the breaker is closed; a probe's success, or one the breaker did not count,
+    // goes through recordCall after. A failure is counted before its record (so that its retry
+    // meets the breaker it helped open).
+    const breakerError = (error: unknown) => log(`breaker: ${(error as Error).message}`);
+    const tellBreaker = (outcome: CallOutcome) => recordCall(config, outcome, latencyMs, run.probeToken).catch(breakerError);
     if (response) {
-      const write = await persist(run.runToken, () => succeedCapture(captureId, run.runToken, successOf(capture, response!, latencyMs)), log);
-      await tellBreaker("success");
+      const count = run.probeToken ? null : { model: capture.model, ...countedAs(config, "success", latencyMs), windowSize: config.breakerWindowSize };
+      const write = await persist(run.runToken, () => succeedCapture(captureId, run.runToken, successOf(capture, response!, latencyMs), count), log);
+      const counted = write !== "abandoned" && write.kind === "written" ? write.breakerWindow : null;
+      if (counted) await openIfOverThreshold(config, counted).catch(breakerError);
+      else await tellBreaker("success");
       if (write === "abandoned") options.warn?.(`capture ${captureId}: the answer of run ${run.runToken} could not be recorded; run given up`);
       executionSeconds.observe({ provider: capture.providerConfig.name, outcome: "succeeded" }, latencyMs / 1000);
       return outcomeOf(write);
@@ -275,7 +281,7 @@ async function untilAnswered<T>(read: () => Promise<T>): Promise<T | "no answer"
  * timeouts): a paid answer must not be thrown away by a blip. A write that failed may still
  * have committed; a closed attempt means there is nothing left to write.
  */
-async function persist(runToken: string, write: () => Promise<WriteOutcome>, log: (line: string) => void): Promise<WriteOutcome | "abandoned"> {
+async function persist<T extends WriteOutcome>(runToken: string, write: () => Promise<T>, log: (line: string) => void): Promise<T | { kind: "lost" } | "abandoned"> {
   const deadline = Date.now() + resultWriteDeadlineMs();
   for (let attempt = 1; ; attempt++) {
     try {

@@ -121,6 +121,30 @@ describe("the budget is a hard cap (defect 7)", () => {
   });
 });
 
+describe("the breaker's count of a success", () => {
+  it("is written by the result's statement, once per call; slow successes counted as failures open the breaker at its threshold", async () => {
+    const space = await newSpace({ prompts: 5 });
+    const connectionId = space.connections.ChatGPT!;
+    const { captureIds } = await startSpaceCheck(space, { prompts: 5 });
+    const breaker = async () =>
+      db().breakerState.findFirst({ where: { connectionId }, select: { status: true, successCount: true, failureCount: true, slowCallCount: true, recentFailures: true } });
+
+    // Ordinary successes: each counted once (the first creates the breaker's row on the locked path).
+    expect(await run(captureIds[0]!)).toBe("succeeded");
+    expect(await run(captureIds[1]!)).toBe("succeeded");
+    expect(await breaker()).toMatchObject({ status: "closed", successCount: 2n, failureCount: 0n, slowCallCount: 0n, recentFailures: [false, false] });
+
+    // Every call is now slow, and slow counts as failing: at 3 calls of which 60 % failed, it opens.
+    await setConnection(space, "ChatGPT", { breakerSlowCallMs: 0, breakerSlowCallIsFailure: true, breakerMinCalls: 3, breakerFailureRatePct: 60, breakerWindowSize: 3 });
+    expect(await run(captureIds[2]!)).toBe("succeeded");
+    expect(await breaker()).toMatchObject({ status: "closed", successCount: 2n, failureCount: 1n, slowCallCount: 1n, recentFailures: [false, false, true] });
+    expect(await run(captureIds[3]!)).toBe("succeeded");
+    expect(await breaker()).toMatchObject({ status: "open", failureCount: 2n, slowCallCount: 2n });
+    // The answers were kept: the breaker counts calls, it does not undo results.
+    expect((await captureRow(captureIds[3]!)).status).toBe("succeeded");
+  });
+});
+
 describe("a result that cannot be written (defect 3)", () => {
   it("is written again after an injected failure: one attempt, one charge, the answer kept", async () => {
     const space = await newSpace();

@@ -55,7 +55,19 @@ export type Success = {
  * cost, charged to the budget. A capture whose cancel request arrived while the answer was
  * finishing ends `cancelled`, with the full answer kept (it was paid for).
  */
-export async function succeedCapture(captureId: string, runToken: string, result: Success): Promise<WriteOutcome> {
+/**
+ * The call counted in its breaker by the same statement (while the breaker is closed): how it
+ * counts (lib/breaker/breaker.ts countedAs) and the window's size. `breakerWindow` in the outcome
+ * is the window as counted, or null when the breaker was not closed (not counted).
+ */
+export type BreakerCount = { model: string; failed: boolean; slow: boolean; windowSize: number };
+
+export async function succeedCapture(
+  captureId: string,
+  runToken: string,
+  result: Success,
+  breaker: BreakerCount | null = null,
+): Promise<WriteOutcome & { breakerWindow?: boolean[] | null }> {
   // The whole transition is one statement (beacon_succeed, migration
   // 20261201140000_lifecycle_hot_path), in the lock order of every transition: the capture moved
   // (guarded by its status and run token; a cancel request makes it `cancelled`, answer kept),
@@ -66,17 +78,17 @@ export async function succeedCapture(captureId: string, runToken: string, result
   const searchQueries = result.searchQueries.map((query, i) => ({ query: storable(query), position: i + 1 }));
   const moved = await inOneStatement(
     async (client) => {
-      const [row] = await client.$queryRaw<{ status: "succeeded" | "cancelled"; checkId: string }[]>`
+      const [row] = await client.$queryRaw<{ status: "succeeded" | "cancelled"; checkId: string; breakerWindow: boolean[] | null }[]>`
         SELECT * FROM beacon_succeed(${captureId}::uuid, ${runToken}::uuid, ${storable(result.text)}, ${result.costMicros}::bigint, ${result.latencyMs}::int,
           ${result.analysisTruncated}, ${JSON.stringify({ ...result.usage, requestId: result.requestId ?? null })}::jsonb,
           ${JSON.stringify(result.mentions)}::jsonb, ${JSON.stringify(citations)}::jsonb, ${JSON.stringify(searchQueries)}::jsonb,
-          ${resultShard()}::smallint, ${WAKE_ON_FREED_MONEY}::int, ${CAPTURE_JOB_SPEC}::jsonb)`;
+          ${resultShard()}::smallint, ${WAKE_ON_FREED_MONEY}::int, ${CAPTURE_JOB_SPEC}::jsonb, ${breaker ? JSON.stringify(breaker) : null}::jsonb)`;
       return row ?? null;
     },
     { beforeCommit: "succeed:before-commit", captureId, pauseWhen: (row) => row !== null, finishes: (row) => row?.checkId ?? null },
   );
   if (!moved) return { kind: "lost" };
-  return { kind: "written", status: moved.status };
+  return { kind: "written", status: moved.status, ...(breaker ? { breakerWindow: moved.breakerWindow } : {}) };
 }
 
 export type Failure = {

@@ -283,17 +283,34 @@ BEGIN
   RETURN QUERY SELECT 'claimed', attempt_number, NULL::float8, cap.workspace_id;
 END $$;
 
+-- A call's outcome counted by its connection's breaker for the model while it is closed (and not
+-- forced): appended to the window of the last `window_size` outcomes and to the counters, in one
+-- statement. Returns the window, or NULL when the breaker is not closed or has no row yet (the
+-- caller then takes lib/breaker/breaker.ts's locked path).
+CREATE FUNCTION beacon_breaker_count(connection_id UUID, model TEXT, failed BOOLEAN, slow BOOLEAN, window_size INTEGER) RETURNS BOOLEAN[] LANGUAGE sql AS $$
+  UPDATE breaker_states SET
+    "recentFailures" = (array_append("recentFailures", failed))[greatest(1, coalesce(array_length("recentFailures", 1), 0) + 2 - window_size):],
+    "successCount" = "successCount" + (NOT failed)::int,
+    "failureCount" = "failureCount" + failed::int,
+    "slowCallCount" = "slowCallCount" + slow::int,
+    "updatedAt" = now()
+  WHERE "connectionId" = beacon_breaker_count.connection_id AND breaker_states.model = beacon_breaker_count.model AND status = 'closed' AND "forcedStatus" IS NULL
+  RETURNING "recentFailures"
+$$;
+
 -- Transition `succeed` (running -> succeeded, or cancelled when a cancel request arrived while
 -- the answer was finishing: the answer is kept) in one statement (lib/captures/lifecycle/results.ts):
 -- the capture's answer and cost, its attempt closed, its hold released, its analysis rows,
 -- the slot handed on, the rollups, the ledgers and the captures waiting for budget, in the lock
 -- order of lib/captures/lifecycle/transition.ts. No row when the capture no longer carries the
 -- run token (nothing is written). `attempt` holds the attempt's facts (usage, request id);
--- mentions, citations and search queries are JSON arrays of rows.
+-- mentions, citations and search queries are JSON arrays of rows. `breaker` ({model, failed,
+-- slow, windowSize}, or NULL) counts the call in its breaker, last (beacon_breaker_count): the
+-- row then returns the breaker's window, NULL when the breaker was not closed.
 CREATE FUNCTION beacon_succeed(
   capture_id UUID, run_token UUID, answer TEXT, cost_micros BIGINT, latency_ms INTEGER, analysis_truncated BOOLEAN,
-  attempt JSONB, mentions JSONB, citations JSONB, search_queries JSONB, to_shard SMALLINT, wake_limit INTEGER, jobs JSONB
-) RETURNS TABLE (status TEXT, "checkId" UUID, "workspaceId" UUID) LANGUAGE plpgsql AS $$
+  attempt JSONB, mentions JSONB, citations JSONB, search_queries JSONB, to_shard SMALLINT, wake_limit INTEGER, jobs JSONB, breaker JSONB
+) RETURNS TABLE (status TEXT, "checkId" UUID, "workspaceId" UUID, "breakerWindow" BOOLEAN[]) LANGUAGE plpgsql AS $$
 DECLARE
   prior RECORD;
   next_status "CaptureStatus";
@@ -339,5 +356,8 @@ BEGIN
   END IF;
   -- Money was freed (the hold, or the call's worst case beyond its cost): a capture waiting for budget may run now.
   IF released > 0 OR coalesce(closed.reserved, 0) > cost_micros THEN PERFORM beacon_wake_budget_waiters(prior.workspace_id, wake_limit, jobs); END IF;
-  RETURN QUERY SELECT next_status::text, prior.check_id, prior.workspace_id;
+  -- The breaker's row is shared by every call of the connection's model: last, held only to the commit.
+  RETURN QUERY SELECT next_status::text, prior.check_id, prior.workspace_id,
+    CASE WHEN breaker IS NOT NULL THEN beacon_breaker_count(prior.connection_id, breaker->>'model', (breaker->>'failed')::boolean,
+                                                            (breaker->>'slow')::boolean, (breaker->>'windowSize')::int) END;
 END $$;
