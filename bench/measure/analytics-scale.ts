@@ -229,7 +229,7 @@ export async function measureAnalyticsScale(
     const rollupSeconds = round((performance.now() - tr) / 1000);
     log(`analytics-scale: rollups in ${rollupSeconds} s; ANALYZE`);
     const t1 = performance.now();
-    await client.query("VACUUM ANALYZE captures, mentions, citations, checks, rollup_answers, rollup_mentions, rollup_citations, rollup_domains");
+    await client.query("VACUUM ANALYZE captures, mentions, citations, checks, rollup_answers, rollup_mentions, rollup_citations, rollup_domains, rollup_tag_domains");
     const analyzeSeconds = round((performance.now() - t1) / 1000);
     const { rows: counts } = await client.query<{ captures: string; mentions: string; citations: string }>(
       `SELECT (SELECT count(*) FROM captures WHERE "workspaceId" = $1) AS captures,
@@ -239,13 +239,14 @@ export async function measureAnalyticsScale(
     );
     const { rows: sizes } = await client.query<{ name: string; mb: string }>(
       `SELECT relname AS name, round(pg_total_relation_size(oid) / 1048576.0) AS mb FROM pg_class
-       WHERE relname IN ('captures', 'mentions', 'citations', 'rollup_answers', 'rollup_mentions', 'rollup_citations', 'rollup_domains')`,
+       WHERE relname IN ('captures', 'mentions', 'citations', 'rollup_answers', 'rollup_mentions', 'rollup_citations', 'rollup_domains', 'rollup_tag_domains')`,
     );
     const { rows: rollupCounts } = await client.query<{ name: string; n: string }>(
       `SELECT 'rollup_answers' AS name, count(*) AS n FROM rollup_answers WHERE "workspaceId" = $1
        UNION ALL SELECT 'rollup_mentions', count(*) FROM rollup_mentions WHERE "workspaceId" = $1
        UNION ALL SELECT 'rollup_citations', count(*) FROM rollup_citations WHERE "workspaceId" = $1
-       UNION ALL SELECT 'rollup_domains', count(*) FROM rollup_domains WHERE "workspaceId" = $1`,
+       UNION ALL SELECT 'rollup_domains', count(*) FROM rollup_domains WHERE "workspaceId" = $1
+       UNION ALL SELECT 'rollup_tag_domains', count(*) FROM rollup_tag_domains WHERE "workspaceId" = $1`,
       [ids.workspaceId],
     );
 
