@@ -1,5 +1,6 @@
 import { FILTER_PARAMS, RANGE_PRESETS } from "@/lib/analytics/schemas";
-import { ApiProblem } from "@/lib/api/handler";
+import { ApiProblem, apiError } from "@/lib/api/handler";
+import { UserError } from "@/lib/errors";
 
 /** Parameters that may be given more than once (their values add up). */
 const LISTS = new Set(["providers", "tags"]);
@@ -21,4 +22,18 @@ export function refuseOddFilterParams(params: URLSearchParams, extra: string[]):
   if (range === null) return;
   if (!(RANGE_PRESETS as readonly number[]).includes(Number(range))) throw problem("range", `use ${RANGE_PRESETS.join(", ")} (days), or from and to`);
   if (params.has("from") || params.has("to")) throw problem("range", "give either range or from and to");
+}
+
+/** The filter's fields whose query parameter has another name (filterFromSearchParams). */
+const PARAM_OF_FIELD: Record<string, string> = { brandId: "brand" };
+
+/**
+ * The answer to a refused filter, for those routes: the field named as the client gave it, the
+ * query parameter (`brand`), not the filter's own field (`brandId`); null for other errors.
+ */
+export function filterRefusal(error: unknown): Response | null {
+  if (!(error instanceof ApiProblem || error instanceof UserError)) return null;
+  const param = error.field === undefined ? undefined : (PARAM_OF_FIELD[error.field] ?? error.field);
+  const message = param !== error.field && error.message.startsWith(`${error.field}: `) ? `${param}: ${error.message.slice(error.field!.length + 2)}` : error.message;
+  return apiError(error.status, error.code, message, param);
 }

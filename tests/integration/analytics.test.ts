@@ -440,7 +440,7 @@ describe("workspace scoping", () => {
   it("treats another workspace's brand or provider as not found", async () => {
     for (const name of CHART_NAMES) {
       const foreign = (input: Input) => get(A.person.browser, name, filterSearchParams({ ...RANGE, ...input }).toString());
-      expect(await refusal(await foreign({ brandId: B.brandId }), 404)).toEqual({ code: "not_found", message: "That brand does not exist in this workspace.", field: "brandId" });
+      expect(await refusal(await foreign({ brandId: B.brandId }), 404)).toEqual({ code: "not_found", message: "That brand does not exist in this workspace.", field: "brand" });
       expect(await refusal(await foreign({ providers: [B.P1] }), 404)).toMatchObject({ code: "not_found", field: "providers" });
       expect(await refusal(await foreign({ providers: [A.P1, B.P2] }), 404)).toMatchObject({ code: "not_found", field: "providers" });
     }
@@ -565,7 +565,7 @@ describe("chart routes", () => {
   });
 
   it.each<[string, ChartName, string, string, RegExp]>([
-    ["a brand that is not an id", "kpis", "brand=acme", "brandId", /Unknown brand/],
+    ["a brand that is not an id", "kpis", "brand=acme", "brand", /^brand: Unknown brand/],
     ["a provider that is not an id", "visibility", "providers=alpha", "providers.0", /Unknown provider/],
     ["a day that does not exist", "positions", "from=2025-02-30&to=2025-03-01", "from", /date like 2025-01-31/],
     ["a tag with a control character", "prompts", "tags=smb%07", "tags.0", /control character/],
@@ -622,6 +622,7 @@ describe("captures export", () => {
     ["a range that is not a preset", "format=csv&range=45", "range"],
     ["a range together with dates", `format=csv&range=7&from=${RANGE.from}`, "range"],
     ["a format given twice", "format=csv&format=json", "format"],
+    ["a brand that is not an id", "format=csv&brand=acme", "brand"],
   ])("refuses %s with a 400 on the field, as the chart routes do, instead of exporting another range", async (_, query, field) => {
     const response = await getExport(A, query);
     expect(response.status).toBe(400);

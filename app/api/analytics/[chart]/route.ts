@@ -2,11 +2,10 @@ import { randomUUID } from "node:crypto";
 import { CHARTS, isChartName, type Chart } from "@/lib/analytics/charts";
 import { resolveFilter } from "@/lib/analytics/filter";
 import { analyticsFilterInput, filterFromSearchParams } from "@/lib/analytics/schemas";
-import { refuseOddFilterParams } from "@/lib/api/filter-params";
-import { apiError, ApiProblem, json, parseOrThrow } from "@/lib/api/handler";
+import { filterRefusal, refuseOddFilterParams } from "@/lib/api/filter-params";
+import { apiError, json, parseOrThrow } from "@/lib/api/handler";
 import { assertCan, canView } from "@/lib/auth/permissions";
 import { getWorkspaceContext } from "@/lib/auth/session";
-import { UserError } from "@/lib/errors";
 
 export const dynamic = "force-dynamic";
 
@@ -33,7 +32,8 @@ export async function GET(request: Request, route: { params: Promise<{ chart: st
     if (!resolved) return apiError(404, "not_found", "This workspace tracks no brand yet: add one under Brands.");
     return json(await chart.query(resolved, own), { headers: { "cache-control": "no-store" } });
   } catch (error) {
-    if (error instanceof ApiProblem || error instanceof UserError) return apiError(error.status, error.code, error.message, error.field);
+    const refusal = filterRefusal(error);
+    if (refusal) return refusal;
     const requestId = randomUUID().slice(0, 8);
     console.error(`[api] ${name} chart request ${requestId} failed:`, error);
     return apiError(500, "internal", `Something went wrong on our side (request ${requestId}). Please try again.`);

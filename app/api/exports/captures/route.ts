@@ -1,11 +1,10 @@
 import { resolveFilter } from "@/lib/analytics/filter";
 import { exportCaptures, exportRowCount } from "@/lib/analytics/export";
 import { analyticsFilterInput, EXPORT_FORMATS, filterFromSearchParams, isoDay, addDays } from "@/lib/analytics/schemas";
-import { refuseOddFilterParams } from "@/lib/api/filter-params";
-import { apiError, ApiProblem, parseOrThrow } from "@/lib/api/handler";
+import { filterRefusal, refuseOddFilterParams } from "@/lib/api/filter-params";
+import { apiError, parseOrThrow } from "@/lib/api/handler";
 import { assertCan, canView } from "@/lib/auth/permissions";
 import { getWorkspaceContext } from "@/lib/auth/session";
-import { UserError } from "@/lib/errors";
 
 export const dynamic = "force-dynamic";
 
@@ -42,7 +41,8 @@ export async function GET(request: Request): Promise<Response> {
       },
     });
   } catch (error) {
-    if (error instanceof ApiProblem || error instanceof UserError) return apiError(error.status, error.code, error.message, error.field);
+    const refusal = filterRefusal(error);
+    if (refusal) return refusal;
     throw error;
   }
 }
