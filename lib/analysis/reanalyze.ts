@@ -3,6 +3,7 @@ import { analyzeAnswer } from "@/lib/analysis/analyze";
 import { isOwnDomain } from "@/lib/analysis/citations";
 import { mentionRows } from "@/lib/analysis/rows";
 import { rewriteRollups } from "@/lib/analytics/rollups";
+import { retryingConflicts } from "@/lib/db/conflicts";
 import { db } from "@/lib/db/prisma";
 import { enqueueReanalysis } from "@/lib/jobs/enqueue";
 import type { Prisma } from "@/lib/generated/prisma/client";
@@ -58,7 +59,9 @@ export async function runReanalysis(analysisRunId: string): Promise<void> {
       if (!captures.length) break;
       // The worker's analysis, cap included; computed before the transaction opens.
       const analyses = captures.map((capture) => ({ capture, analysis: analyzeAnswer({ answer: capture.answerText!, brand, competitors: brand.competitors }) }));
-      await db().$transaction(async (tx) => {
+      // A batch is all or nothing: one that lost a deadlock (to a worker recording an answer, say)
+      // runs again rather than failing the whole run.
+      await retryingConflicts(() => db().$transaction(async (tx) => {
         const ids = captures.map((c) => c.id);
         // The dashboards' rollups follow the rewritten mentions and own-domain flags.
         await rewriteRollups(tx, ids, async () => {
@@ -75,9 +78,9 @@ export async function runReanalysis(analysisRunId: string): Promise<void> {
         const truncated = analyses.filter((a) => a.analysis.truncated).map((a) => a.capture.id);
         await tx.capture.updateMany({ where: { id: { in: ids } }, data: { analyzedAt: new Date(), analysisTruncated: false } });
         await tx.capture.updateMany({ where: { id: { in: truncated } }, data: { analysisTruncated: true } });
-        done += captures.length;
-        await tx.analysisRun.update({ where: { id: run.id }, data: { done } });
-      });
+        await tx.analysisRun.update({ where: { id: run.id }, data: { done: done + captures.length } });
+      }));
+      done += captures.length;
       after = captures[captures.length - 1]!.id;
     }
     await db().analysisRun.update({ where: { id: run.id }, data: { status: "completed", done, total: Math.max(done, run.total), finishedAt: new Date() } });

@@ -82,4 +82,39 @@ describe("re-analysis", () => {
     expect((await getCaptureDetail(workspaceId, long.id)).analysisTruncated).toBe(true);
     expect((await getCaptureDetail(workspaceId, short.id)).analysisTruncated).toBe(false);
   });
+
+  it("runs a batch again when PostgreSQL picks it as a deadlock's victim, and counts it once", async () => {
+    const capture = await addAnsweredCapture("Acme is fine.");
+    // The batch's last statement (its progress) fails once with a deadlock, as the victim of one
+    // against a worker recording an answer would: injected in the database (a sequence counts the
+    // tries, since the failed batch's own writes roll back), the rest is real.
+    await db().$executeRawUnsafe(`CREATE SEQUENCE test_batch_tries`);
+    await db().$executeRawUnsafe(`
+      CREATE FUNCTION test_deadlock_once() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.done > OLD.done AND nextval('test_batch_tries') = 1 THEN
+          RAISE EXCEPTION 'deadlock detected (injected)' USING ERRCODE = '40P01';
+        END IF;
+        RETURN NEW;
+      END $$`);
+    await db().$executeRawUnsafe(`CREATE TRIGGER test_deadlock_once BEFORE UPDATE OF done ON analysis_runs FOR EACH ROW EXECUTE FUNCTION test_deadlock_once()`);
+    try {
+      const brand = await db().brand.findUniqueOrThrow({ where: { id: brandId }, include: { competitors: true } });
+      await updateBrand(
+        workspaceId,
+        brandId,
+        brandInputSchema.parse({ name: brand.name, aliases: [...brand.aliases, "Acme"], domains: brand.domains, competitors: brand.competitors.map((c) => ({ id: c.id, name: c.name, aliases: c.aliases, domains: c.domains })) }),
+      );
+      const run = await db().analysisRun.findFirstOrThrow({ where: { brandId }, orderBy: { createdAt: "desc" } });
+      await runReanalysis(run.id);
+      const total = await db().capture.count({ where: { brandId, status: "succeeded", answerText: { not: null } } });
+      expect(await db().analysisRun.findUniqueOrThrow({ where: { id: run.id } })).toMatchObject({ status: "completed", done: total, error: null });
+      expect(Number((await db().$queryRaw<{ n: bigint }[]>`SELECT last_value AS n FROM test_batch_tries`)[0]!.n), "the batch ran twice").toBe(2);
+      expect((await getCaptureDetail(workspaceId, capture.id))?.mentions.find((m) => m.kind === "brand")).toMatchObject({ mentioned: true });
+    } finally {
+      await db().$executeRawUnsafe(`DROP TRIGGER test_deadlock_once ON analysis_runs`);
+      await db().$executeRawUnsafe(`DROP FUNCTION test_deadlock_once()`);
+      await db().$executeRawUnsafe(`DROP SEQUENCE test_batch_tries`);
+    }
+  });
 });

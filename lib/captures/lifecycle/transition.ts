@@ -4,6 +4,7 @@ import { settleLedgers, type CallSettlement, type HoldRelease } from "@/lib/bill
 import { isPauseArmed, pausePoint, type PausePoint } from "@/lib/captures/lifecycle/pause-points";
 import { TRANSITIONS, UNFINISHED_STATUSES, deriveCheckStatus, isCheckFinished, isTerminal, type CaptureStatus, type CheckStatus, type TransitionName } from "@/lib/captures/states";
 import { checkTally } from "@/lib/checks/counts";
+import { retryingConflicts } from "@/lib/db/conflicts";
 import { db } from "@/lib/db/prisma";
 import { CAPTURE_JOB_SPEC, enqueueCaptureJobs } from "@/lib/jobs/enqueue";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -347,20 +348,4 @@ export async function inOneStatement<T>(
   const checkId = finishes(result);
   if (checkId) await finishCheckIfDone(checkId).catch(() => {});
   return result;
-}
-
-async function retryingConflicts<T>(run: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await run();
-    } catch (error) {
-      if (!isRetryableConflict(error) || attempt >= 4) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 20 * attempt + Math.random() * 50));
-    }
-  }
-}
-
-export function isRetryableConflict(error: unknown): boolean {
-  const e = error as { code?: string; meta?: { code?: string }; message?: string };
-  return /40P01|40001|deadlock|could not serialize/i.test(`${e?.meta?.code ?? ""} ${e?.code ?? ""} ${e?.message ?? ""}`);
 }
