@@ -135,7 +135,15 @@ describe("the breaker's count of a success", () => {
     expect(await breaker()).toMatchObject({ status: "closed", successCount: 2n, failureCount: 0n, slowCallCount: 0n, recentFailures: [false, false] });
 
     // Every call is now slow, and slow counts as failing: at 3 calls of which 60 % failed, it opens.
-    await setConnection(space, "ChatGPT", { breakerSlowCallMs: 0, breakerSlowCallIsFailure: true, breakerMinCalls: 3, breakerFailureRatePct: 60, breakerWindowSize: 3 });
+    // (The simulated call takes 5 ms, so that every call is slower than 0 ms.)
+    await setConnection(space, "ChatGPT", {
+      breakerSlowCallMs: 0,
+      breakerSlowCallIsFailure: true,
+      breakerMinCalls: 3,
+      breakerFailureRatePct: 60,
+      breakerWindowSize: 3,
+      settings: { style: "chatgpt", latencyMinMs: 5, latencyMaxMs: 5 },
+    });
     expect(await run(captureIds[2]!)).toBe("succeeded");
     expect(await breaker()).toMatchObject({ status: "closed", successCount: 2n, failureCount: 1n, slowCallCount: 1n, recentFailures: [false, false, true] });
     expect(await run(captureIds[3]!)).toBe("succeeded");
