@@ -248,8 +248,11 @@ describe("dashboards from rollups", () => {
         expect(await rollupRows(brand.id)).toEqual(before);
         await expectSameAsRaw(brand.id, filters);
 
-        // The prompts are re-tagged: the per-tag rollup follows (trigger prompts_tags_rollup).
-        for (const [i, id] of world.promptIds.entries()) await db().prompt.update({ where: { id }, data: { tags: retags[i]! } });
+        // The prompts are re-tagged, in one statement: the per-tag rollup follows (trigger prompts_tags_rollup).
+        await db().$executeRaw`
+          UPDATE prompts p SET tags = t.tags
+          FROM (SELECT unnest(${world.promptIds}::uuid[]) AS id, unnest(${retags.map((tags) => `{${tags.join(",")}}`)}::text[])::text[] AS tags) t
+          WHERE p.id = t.id`;
         await expectSameAsRaw(brand.id, filters);
         await expectRollupsAsIfRebuilt(brand.id);
       }),
