@@ -197,7 +197,17 @@ async function chaosRun(run: number, plan: { steps: Step[]; budgetFactor: number
         return rows.every((c) => ["completed", "completed_with_errors", "failed", "cancelled"].includes(c.status)) && open === 0;
       },
       { what: "every check to finish and every attempt to end", timeoutMs: 90_000, intervalMs: 200, details },
-    );
+    ).catch(async (error: Error) => {
+      // What was left, for the failure message: the unfinished checks, captures, attempts and jobs.
+      const left = await db().$queryRaw<unknown[]>`
+        SELECT c.id, c.status, c."waitingFor", c."runToken", c."cancelRequestedAt", c."nextAttemptAt", c."attemptCount",
+               (SELECT json_agg(json_build_object('n', a.number, 'outcome', a.outcome, 'reason', a.reason, 'worker', a."workerId", 'token', a."runToken")) FROM attempts a WHERE a."captureId" = c.id) AS attempts,
+               (SELECT json_agg(json_build_object('id', j.id, 'run_at', j.run_at, 'attempts', j.attempts, 'locked_by', j.locked_by, 'last_error', left(j.last_error, 120))) FROM graphile_worker._private_jobs j WHERE j.key = 'capture:' || c.id) AS jobs
+        FROM captures c WHERE c.id = ANY(${captureIds}::uuid[])
+          AND (c.status NOT IN ('succeeded', 'failed', 'cancelled') OR EXISTS (SELECT 1 FROM attempts a WHERE a."captureId" = c.id AND a.outcome IS NULL))`;
+      const unfinishedChecks = await db().check.findMany({ where: { id: { in: checks.map((c) => c.checkId) } }, select: { id: true, status: true, finishedAt: true, cancelRequestedAt: true } });
+      throw new Error(`${error.message}\nchecks: ${JSON.stringify(unfinishedChecks)}\nleft: ${JSON.stringify(left, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v))}`);
+    });
   } finally {
     sampling = false;
     await sampler;
