@@ -28,7 +28,7 @@ type Tx = Prisma.TransactionClient;
 // below, inside its transitions, last (the lock order).
 
 /** The current month in the database's clock, as a `date`. */
-export const CURRENT_PERIOD = Prisma.sql`date_trunc('month', now() AT TIME ZONE 'UTC')::date`;
+const CURRENT_PERIOD = Prisma.sql`date_trunc('month', now() AT TIME ZONE 'UTC')::date`;
 
 export class BudgetExceededError extends UserError {
   override readonly status = 402;
@@ -37,30 +37,6 @@ export class BudgetExceededError extends UserError {
 
 /** Rows per month and ledger: the admission row (0) and the rows results add to (1..). */
 export const LEDGER_SHARDS = 8;
-
-/** A monthly ledger with a limit: the workspace's budget, or its spend on one granted connection. */
-type Ledger = { table: Prisma.Sql; keyColumns: Prisma.Sql; keyValues: Prisma.Sql; month: Prisma.Sql; limit: Prisma.Sql };
-
-const workspaceBudget = (workspaceId: string): Ledger => ({
-  table: Prisma.raw("budget_periods"),
-  keyColumns: Prisma.raw(`"workspaceId", "periodStart"`),
-  keyValues: Prisma.sql`${workspaceId}::uuid, ${CURRENT_PERIOD}`,
-  month: Prisma.sql`"workspaceId" = ${workspaceId}::uuid AND "periodStart" = ${CURRENT_PERIOD}`,
-  limit: Prisma.sql`(SELECT w."monthlyBudgetMicros" FROM workspaces w WHERE w.id = ${workspaceId}::uuid)`,
-});
-
-const grantSpend = (workspaceId: string, connectionId: string): Ledger => ({
-  table: Prisma.raw("grant_spend_periods"),
-  keyColumns: Prisma.raw(`"connectionId", "workspaceId", "periodStart"`),
-  keyValues: Prisma.sql`${connectionId}::uuid, ${workspaceId}::uuid, ${CURRENT_PERIOD}`,
-  month: Prisma.sql`"connectionId" = ${connectionId}::uuid AND "workspaceId" = ${workspaceId}::uuid AND "periodStart" = ${CURRENT_PERIOD}`,
-  limit: Prisma.sql`(SELECT g."monthlySpendLimitMicros" FROM connection_grants g WHERE g."connectionId" = ${connectionId}::uuid AND g."workspaceId" = ${workspaceId}::uuid)`,
-});
-
-/** charged + `column` over the month's shards: all of them, or all but the admission row. */
-const used = (ledger: Ledger, column: "reservedMicros" | "inFlightMicros", shards: "all" | "others") =>
-  Prisma.sql`coalesce((SELECT sum(s."chargedMicros" + s.${Prisma.raw(`"${column}"`)}) FROM ${ledger.table} s
-                       WHERE ${ledger.month}${shards === "others" ? Prisma.sql` AND s.shard <> 0` : Prisma.empty}), 0)`;
 
 /**
  * Admission: holds `amountMicros` of this month's budget for new or retried captures, atomically
@@ -87,13 +63,13 @@ export async function holdBudget(tx: Tx, workspaceId: string, amountMicros: numb
 }
 
 /**
- * Would a call with this worst case fit now, in the budget and in the grant's limit (read only)?
- * For a claim that was refused, to look again once the results in flight have committed.
+ * Would a call with this worst case fit now, in the budget and in the grant's limit (read only,
+ * beacon_call_would_fit)? For a claim that was refused, to look again once the results in flight
+ * have committed.
  */
 export async function callWouldFit(tx: Tx, call: { workspaceId: string; connectionId: string; worstMicros: number }): Promise<boolean> {
-  const fits = (ledger: Ledger) => Prisma.sql`(${ledger.limit} IS NULL OR ${used(ledger, "inFlightMicros", "all")} + ${call.worstMicros} <= ${ledger.limit})`;
   const [row] = await tx.$queryRaw<{ fits: boolean }[]>`
-    SELECT ${fits(workspaceBudget(call.workspaceId))} AND ${fits(grantSpend(call.workspaceId, call.connectionId))} AS fits`;
+    SELECT beacon_call_would_fit(${call.workspaceId}::uuid, ${call.connectionId}::uuid, ${call.worstMicros}::bigint) AS fits`;
   return row?.fits === true;
 }
 

@@ -5,6 +5,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { gateAt, waitForLockWaiter } from "../support/pause";
 import { budgetNow, captureRow, claim, claimed, expectBudgetConsistent, jobOf, liveWorker, newSpace, startSpaceCheck, succeed, type Space } from "../support/lifecycle-fixtures";
+import { callWouldFit } from "@/lib/billing/budget";
 import { db } from "@/lib/db/prisma";
 
 let space: Space;
@@ -84,5 +85,27 @@ describe("the ledgers, written last", () => {
     expect(await db().connectionSlot.count({ where: { captureId: captureIds[0]! } })).toBe(0);
     expect((await db().check.findUniqueOrThrow({ where: { id: checkId } })).status).toBe("queued");
     await expectBudgetConsistent(space.workspaceId);
+  });
+
+  it("say whether a call fits from charged + in flight over every shard, against the budget and against the grant's limit", async () => {
+    const { a } = await oneCallAndAHalf();
+    const connectionId = space.connections.ChatGPT!;
+    const worst = (await budgetNow(space.workspaceId)).inFlight;
+    const fits = (worstMicros: bigint) => db().$transaction((tx) => callWouldFit(tx, { workspaceId: space.workspaceId, connectionId, worstMicros: Number(worstMicros) }));
+    // The budget holds one and a half worst cases and one is in flight (on the admission row).
+    expect(await fits(worst / 2n)).toBe(true);
+    expect(await fits(worst / 2n + 1n)).toBe(false);
+    // Charged on another shard counts too: A's result charges 1,000 and releases its worst case.
+    expect(await succeed(a, (await db().attempt.findFirstOrThrow({ where: { captureId: a } })).runToken, 1_000)).toEqual({ kind: "written", status: "succeeded" });
+    const left = worst + worst / 2n - 1_000n;
+    expect(await fits(left)).toBe(true);
+    expect(await fits(left + 1n)).toBe(false);
+    // The grant's limit on the connection refuses what the budget would allow; no limit, no refusal.
+    await db().connectionGrant.update({ where: { connectionId_workspaceId: { connectionId, workspaceId: space.workspaceId } }, data: { monthlySpendLimitMicros: 1_500n } });
+    expect(await fits(500n)).toBe(true);
+    expect(await fits(501n)).toBe(false);
+    await db().connectionGrant.update({ where: { connectionId_workspaceId: { connectionId, workspaceId: space.workspaceId } }, data: { monthlySpendLimitMicros: null } });
+    await db().workspace.update({ where: { id: space.workspaceId }, data: { monthlyBudgetMicros: null } });
+    expect(await fits(10n ** 12n)).toBe(true);
   });
 });

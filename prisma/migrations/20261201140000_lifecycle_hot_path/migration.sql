@@ -152,6 +152,25 @@ BEGIN
   RETURN added;
 END $$;
 
+-- Would a call with this worst case fit now, in the workspace's budget and in its grant's limit on
+-- the connection (read only, over all shards)? For a claim refused for budget, to look again
+-- once the results in flight have committed (lib/captures/lifecycle/claim.ts).
+CREATE FUNCTION beacon_call_would_fit(workspace_id UUID, connection_id UUID, worst BIGINT) RETURNS BOOLEAN LANGUAGE sql STABLE AS $$
+  SELECT coalesce((
+      SELECT w."monthlyBudgetMicros" IS NULL OR coalesce(sum(s."chargedMicros" + s."inFlightMicros"), 0) + worst <= w."monthlyBudgetMicros"
+      FROM workspaces w
+      LEFT JOIN budget_periods s ON s."workspaceId" = w.id AND s."periodStart" = date_trunc('month', now() AT TIME ZONE 'UTC')::date
+      WHERE w.id = beacon_call_would_fit.workspace_id
+      GROUP BY w."monthlyBudgetMicros"), true)
+    AND coalesce((
+      SELECT g."monthlySpendLimitMicros" IS NULL OR coalesce(sum(s."chargedMicros" + s."inFlightMicros"), 0) + worst <= g."monthlySpendLimitMicros"
+      FROM connection_grants g
+      LEFT JOIN grant_spend_periods s ON s."connectionId" = g."connectionId" AND s."workspaceId" = g."workspaceId"
+        AND s."periodStart" = date_trunc('month', now() AT TIME ZONE 'UTC')::date
+      WHERE g."connectionId" = beacon_call_would_fit.connection_id AND g."workspaceId" = beacon_call_would_fit.workspace_id
+      GROUP BY g."monthlySpendLimitMicros"), true)
+$$;
+
 -- What transitions owe the ledgers, as deltas on one shard other than the admission row: holds
 -- given back (budget "reservedMicros"), calls settled (worst case out of "inFlightMicros", cost
 -- into "chargedMicros"), summed per workspace and month and per grant and month here. Arrays of
