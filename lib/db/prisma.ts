@@ -9,6 +9,9 @@ export type Db = PrismaClient;
 // kept on globalThis so that Next's dev reloads do not open a new pool on every edit.
 const globalForPrisma = globalThis as unknown as { beaconPrisma?: PrismaClient; beaconReadPrisma?: PrismaClient };
 
+/** The name of a process's database sessions (application_name in pg_stat_activity): which process holds a lock or runs a slow query. */
+export const sessionName = (pid: number) => `beacon:${pid}`;
+
 function createClient(connectionString = requireDatabaseUrl()): PrismaClient {
   // Prisma stores DateTime as UTC in `timestamp` columns; a UTC session makes `now()` and those
   // columns agree in raw SQL whatever the server's own time zone is. A process frozen inside a
@@ -17,8 +20,7 @@ function createClient(connectionString = requireDatabaseUrl()): PrismaClient {
   const adapter = new PrismaPg({
     connectionString,
     max: 10,
-    // Which process a session belongs to, in pg_stat_activity (operators; tests that kill a process).
-    application_name: `beacon:${process.pid}`,
+    application_name: sessionName(process.pid),
     options: "-c timezone=UTC -c idle_in_transaction_session_timeout=15000",
   });
   return new PrismaClient({ adapter });

@@ -31,7 +31,7 @@ import { liveWorkers, startWorker, startWorkers, type WorkerProcess } from "../s
 import { forceBreaker } from "@/lib/breaker/breaker";
 import { cancelCheck, retryCaptures } from "@/lib/checks/cancel-retry";
 import { IdempotencyMismatchError } from "@/lib/checks/create-check";
-import { db } from "@/lib/db/prisma";
+import { db, sessionName } from "@/lib/db/prisma";
 import { ForbiddenError } from "@/lib/errors";
 
 let demo: Demo;
@@ -163,7 +163,7 @@ describe("check pipeline with real worker processes", () => {
     // claim or a result is one statement, committed on its own: the server notices the client's
     // death only when it answers), so look once its sessions have ended (lib/db/prisma.ts names
     // them after the process): whatever it had in flight then stays open until the sweeper recovers it.
-    await waitFor(() => db().$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = ${`beacon:${victim.pid}`}`.then(([row]) => row!.n === 0), {
+    await waitFor(() => db().$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = ${sessionName(victim.pid)}`.then(([row]) => row!.n === 0), {
       what: "the killed worker's database sessions to end",
       timeoutMs: 10_000,
     });
