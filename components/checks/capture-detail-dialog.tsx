@@ -61,7 +61,16 @@ export function CaptureDetailDialog({ captureId, onClose, canCancel, canRetry }:
             {c.analysisTruncated && (
               <p className="mb-2 text-xs text-amber-700">Only the start of this very long answer was analysed: mentions and links further on are not counted.</p>
             )}
-            {c.answerText ? <AnswerMarkdown text={c.answerText} entities={c.entities} /> : <p className="text-slate-500">No answer yet.</p>}
+            {c.answerText ? (
+              <AnswerMarkdown text={c.answerText} entities={c.entities} />
+            ) : c.noAnswer ? (
+              <p className="rounded-md bg-slate-50 p-3 text-slate-700">
+                The engine showed no answer for this query (for Google: no AI Overview on the results page). This is a result, not an error: it counts in
+                visibility as an answer that names no brand.
+              </p>
+            ) : (
+              <p className="text-slate-500">No answer yet.</p>
+            )}
           </section>
           {c.mentions.length > 0 && (
             <section>

@@ -14,12 +14,12 @@ const BATCH = 200;
 
 /**
  * Raw answers are kept, so when a brand's names, domains or competitors change its history can
- * follow the new rules: this queues a background re-analysis of every answered capture of the
- * brand. One run at a time per brand (graphile-worker named queue); a change made while a run
+ * follow the new rules: this queues a background re-analysis of every succeeded capture of the
+ * brand (one whose engine showed no answer is analysed as an empty answer). One run at a time per brand (graphile-worker named queue); a change made while a run
  * is still waiting reuses it.
  */
 export async function startReanalysis(tx: Tx, workspaceId: string, brandId: string): Promise<string | null> {
-  const total = await tx.capture.count({ where: { workspaceId, brandId, status: "succeeded", answerText: { not: null } } });
+  const total = await tx.capture.count({ where: { workspaceId, brandId, status: "succeeded" } });
   if (!total) return null;
   const waiting = await tx.analysisRun.findFirst({ where: { workspaceId, brandId, status: "queued" }, select: { id: true } });
   if (waiting) {
@@ -51,14 +51,14 @@ export async function runReanalysis(analysisRunId: string): Promise<void> {
     let done = 0;
     for (let after: string | undefined; ; ) {
       const captures = await db().capture.findMany({
-        where: { workspaceId: run.workspaceId, brandId: brand.id, status: "succeeded", answerText: { not: null }, ...(after ? { id: { gt: after } } : {}) },
+        where: { workspaceId: run.workspaceId, brandId: brand.id, status: "succeeded", ...(after ? { id: { gt: after } } : {}) },
         select: { id: true, answerText: true, citations: { select: { id: true, domain: true } } },
         orderBy: { id: "asc" },
         take: BATCH,
       });
       if (!captures.length) break;
       // The worker's analysis, cap included; computed before the transaction opens.
-      const analyses = captures.map((capture) => ({ capture, analysis: analyzeAnswer({ answer: capture.answerText!, brand, competitors: brand.competitors }) }));
+      const analyses = captures.map((capture) => ({ capture, analysis: analyzeAnswer({ answer: capture.answerText ?? "", brand, competitors: brand.competitors }) }));
       // A batch is all or nothing: one that lost a deadlock (to a worker recording an answer, say)
       // runs again rather than failing the whole run.
       await retryingConflicts(() => db().$transaction(async (tx) => {

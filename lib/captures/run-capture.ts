@@ -187,7 +187,7 @@ async function runAttempt(capture: LoadedCapture, run: Run, options: RunCaptureO
       subject: { brand: { name: capture.brand.name, domains: capture.brand.domains }, competitors: capture.brand.competitors },
       seed: `${captureId}:${run.attemptNumber}`,
     });
-    if (!response.text.trim()) {
+    if (!response.noAnswer && !response.text.trim()) {
       throw new ProviderError("The provider returned an empty answer", { retryClass: "transient", reason: "empty_answer", requestId: response.requestId });
     }
   } catch (error) {
@@ -237,12 +237,14 @@ async function runAttempt(capture: LoadedCapture, run: Run, options: RunCaptureO
 function successOf(capture: LoadedCapture, response: ProviderResponse, latencyMs: number) {
   let analysis: AnalysisResult = { entities: [], citations: [], truncated: false };
   try {
+    // An engine that showed no answer is analysed as an empty one: every tracked name unmentioned.
     analysis = analyzeAnswer({ answer: response.text, brand: capture.brand, competitors: capture.brand.competitors, sources: response.sources });
   } catch {
     // Kept without mentions; re-analysis (on the next brand edit) tries again.
   }
   return {
-    text: response.text,
+    // An engine that showed no answer: stored as none (NULL), not as an empty answer.
+    text: response.noAnswer ? null : response.text,
     usage: response.usage,
     requestId: response.requestId,
     costMicros: costOf(response.usage, capture.connection),

@@ -134,6 +134,8 @@ export async function getCaptureDetail(workspaceId: string, captureId: string) {
     provider: { name: capture.providerConfig.name, adapter: capture.providerConfig.connection.adapter, connection: capture.providerConfig.connection.name },
     prompt: capture.prompt,
     answerText: capture.answerText,
+    /** The engine showed no answer for the query (Google showed no AI Overview): a result, not an error. */
+    noAnswer: capture.status === "succeeded" && capture.answerText === null,
     answerIsPartial: capture.answerIsPartial,
     /** Mentions and citations come from the answer's first ANALYSIS_MAX_CHARS characters only. */
     analysisTruncated: capture.analysisTruncated,

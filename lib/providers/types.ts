@@ -60,6 +60,12 @@ export type ProviderResponse = {
   searchQueries: string[];
   usage: Usage;
   requestId?: string;
+  /**
+   * The engine answered nothing for this query (Google showed no AI Overview): a result, not an
+   * error. `text` is then empty. The capture succeeds without an answer (answerText NULL) and
+   * counts in visibility's denominator as an answer that names no one.
+   */
+  noAnswer?: boolean;
 };
 
 export type ProviderAdapter = {

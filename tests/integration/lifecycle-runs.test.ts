@@ -22,11 +22,15 @@ import { metricValue, parseMetrics } from "../support/metrics-text";
 import { actAt } from "../support/pause";
 import { ANALYSIS_MAX_CHARS } from "@/lib/analysis/analyze";
 import { costsDashboard } from "@/lib/analytics/costs";
+import { resolveFilter } from "@/lib/analytics/filter";
+import { overviewKpis } from "@/lib/analytics/kpis";
+import { analyticsFilterInput } from "@/lib/analytics/schemas";
 import { unknownOutcomeCost, worstCaseCost } from "@/lib/billing/money";
 import { failCapture } from "@/lib/captures/lifecycle/results";
 import { runCapture, type RunOutcome } from "@/lib/captures/run-capture";
 import { cancelCheck, retryCaptures } from "@/lib/checks/cancel-retry";
 import { checkTally } from "@/lib/checks/counts";
+import { getCaptureDetail } from "@/lib/checks/queries";
 import { db } from "@/lib/db/prisma";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { beat } from "@/lib/jobs/heartbeats";
@@ -150,6 +154,38 @@ describe("the breaker's count of a success", () => {
     expect(await breaker()).toMatchObject({ status: "open", failureCount: 2n, slowCallCount: 2n });
     // The answers were kept: the breaker counts calls, it does not undo results.
     expect((await captureRow(captureIds[3]!)).status).toBe("succeeded");
+  });
+});
+
+describe("an engine that shows no answer (issue 11)", () => {
+  it("is a result: the capture succeeds without an answer, is charged its search, and counts in visibility as an answer naming no one", async () => {
+    const space = await newSpace({ prompts: 2 });
+    const { checkId, captureIds } = await startSpaceCheck(space, { prompts: 2 });
+    // The first answers as usual; then the engine shows nothing (as Google shows no AI Overview).
+    expect(await run(captureIds[0]!)).toBe("succeeded");
+    await setConnection(space, "ChatGPT", { settings: { style: "chatgpt", latencyMinMs: 0, latencyMaxMs: 0, noAnswerRate: 1 } });
+    expect(await run(captureIds[1]!)).toBe("succeeded");
+
+    const silent = await captureRow(captureIds[1]!);
+    expect(silent).toMatchObject({ status: "succeeded", answerText: null, answerIsPartial: false, lastError: null });
+    const price = await db().providerConnection.findUniqueOrThrow({ where: { id: space.connections.ChatGPT! }, select: { searchPriceMicros: true } });
+    expect(silent.costMicros, "the search was paid for").toBe(BigInt(price.searchPriceMicros));
+    expect(silent.attempts.map((a) => a.outcome)).toEqual(["succeeded"]);
+    expect(await db().mention.count({ where: { captureId: silent.id, mentioned: true } })).toBe(0);
+    expect(await db().citation.count({ where: { captureId: silent.id } })).toBe(0);
+    expect((await getCaptureDetail(space.workspaceId, silent.id)).noAnswer).toBe(true);
+    expect((await getCaptureDetail(space.workspaceId, captureIds[0]!)).noAnswer).toBe(false);
+    expect(await checkTally(checkId)).toMatchObject({ succeeded: 2 });
+
+    // Visibility's denominator has both answers; only the first can name the brand.
+    const answered = await captureRow(captureIds[0]!);
+    const brandNamed = (await db().mention.count({ where: { captureId: answered.id, mentioned: true, kind: "brand" } })) > 0;
+    const resolved = await resolveFilter(space.workspaceId, analyticsFilterInput.parse({}));
+    const kpis = await overviewKpis(resolved!.filter);
+    expect(kpis.captures).toBe(2);
+    expect(kpis.visibility.current.n).toBe(2);
+    expect(kpis.visibility.current.value).toBe(brandNamed ? 0.5 : 0);
+    await expectBudgetConsistent(space.workspaceId);
   });
 });
 

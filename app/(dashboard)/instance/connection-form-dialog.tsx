@@ -160,6 +160,7 @@ export function ConnectionFormDialog({ connection, onClose }: { connection?: Con
             {number("simulator.errorRate", "Transient errors (%)")}
             {number("simulator.permanentErrorRate", "Permanent errors (%)")}
             {number("simulator.timeoutRate", "Timeouts (%)")}
+            {number("simulator.noAnswerRate", "No answer shown (%)")}
           </Section>
         )}
 

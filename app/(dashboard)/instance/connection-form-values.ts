@@ -43,6 +43,7 @@ const simulatorUnits: Record<SimulatorNumericField, Unit> = {
   errorRate: { places: 4, percent: true },
   permanentErrorRate: { places: 4, percent: true },
   timeoutRate: { places: 4, percent: true },
+  noAnswerRate: { places: 4, percent: true },
 };
 
 // A percentage with 4 decimals counts millionths of the fraction.

@@ -38,7 +38,8 @@ export async function savePartialAnswer(captureId: string, runToken: string, tex
 }
 
 export type Success = {
-  text: string;
+  /** Null: the engine showed no answer for the query (ProviderResponse.noAnswer). */
+  text: string | null;
   usage: Usage;
   requestId?: string;
   costMicros: number;
@@ -79,7 +80,7 @@ export async function succeedCapture(
   const moved = await inOneStatement(
     async (client) => {
       const [row] = await client.$queryRaw<{ status: "succeeded" | "cancelled"; checkId: string; breakerWindow: boolean[] | null }[]>`
-        SELECT * FROM beacon_succeed(${captureId}::uuid, ${runToken}::uuid, ${storable(result.text)}, ${result.costMicros}::bigint, ${result.latencyMs}::int,
+        SELECT * FROM beacon_succeed(${captureId}::uuid, ${runToken}::uuid, ${result.text === null ? null : storable(result.text)}::text, ${result.costMicros}::bigint, ${result.latencyMs}::int,
           ${result.analysisTruncated}, ${JSON.stringify({ ...result.usage, requestId: result.requestId ?? null })}::jsonb,
           ${JSON.stringify(result.mentions)}::jsonb, ${JSON.stringify(citations)}::jsonb, ${JSON.stringify(searchQueries)}::jsonb,
           ${resultShard()}::smallint, ${WAKE_ON_FREED_MONEY}::int, ${CAPTURE_JOB_SPEC}::jsonb, ${breaker ? JSON.stringify(breaker) : null}::jsonb)`;

@@ -8,6 +8,11 @@ export const simulatorSettingsSchema = z.object({
   errorRate: z.number().min(0).max(1).default(0),
   permanentErrorRate: z.number().min(0).max(1).default(0),
   timeoutRate: z.number().min(0).max(1).default(0),
+  /**
+   * Share of calls where the engine shows no answer at all (Google's AI Overview appears above
+   * some searches only): a result, not an error (ProviderResponse.noAnswer).
+   */
+  noAnswerRate: z.number().min(0).max(1).default(0),
 });
 
 export type SimulatorSettings = z.infer<typeof simulatorSettingsSchema>;

@@ -3,7 +3,7 @@
 // reproduce a run, and every wait honours the AbortSignal at once.
 import { env } from "@/lib/config/env";
 import { CallAbortedError, ProviderError, abortReasonOf } from "@/lib/providers/errors";
-import type { CallLimits, ProviderAdapter, ProviderRequest, ProviderResponse } from "@/lib/providers/types";
+import { emptyUsage, type CallLimits, type ProviderAdapter, type ProviderRequest, type ProviderResponse } from "@/lib/providers/types";
 import { writeAnswer } from "./answers";
 import { simulatorSettingsSchema, type SimulatorSettings } from "./settings";
 import { seededRandom, type Random } from "./random";
@@ -66,6 +66,11 @@ async function call(request: ProviderRequest): Promise<ProviderResponse> {
     });
   }
   const hangs = roll < settings.permanentErrorRate + settings.errorRate + settings.timeoutRate;
+  // Drawn only when asked for, so that every other persona's seeded answers stay as they were.
+  if (!hangs && settings.noAnswerRate > 0 && random.next() < settings.noAnswerRate) {
+    await sleep(latency, request.signal, partial);
+    return { text: "", noAnswer: true, sources: [], searchQueries: [request.prompt], usage: { ...emptyUsage(), searchCalls: 1 }, requestId };
+  }
 
   // Stream: a first-token delay, then the rest of the latency spread over the chunks.
   const chunks = answer.text.match(new RegExp(`[\\s\\S]{1,${CHUNK_CHARS}}`, "g")) ?? [];
