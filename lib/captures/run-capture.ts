@@ -48,7 +48,7 @@ type Competitor = { id: string; name: string; aliases: string[]; caseSensitiveAl
 
 /** What a run needs of its capture: the capture, its prompt, connection, provider name, brand and breaker. */
 type LoadedCapture = Pick<Capture, "id" | "status" | "cancelRequestedAt" | "model" | "searchMode" | "nextAttemptAt" | "createdAt" | "brandId" | "maxAttempts"> & {
-  prompt: Pick<Prompt, "text" | "country" | "language">;
+  prompt: Pick<Prompt, "text" | "country" | "city" | "language">;
   connection: Omit<ProviderConnection, "createdAt" | "updatedAt">;
   providerConfig: { name: string };
   brand: { name: string; aliases: string[]; caseSensitiveAliases: string[]; domains: string[]; competitors: Competitor[] };
@@ -63,7 +63,7 @@ type LoadedCapture = Pick<Capture, "id" | "status" | "cancelRequestedAt" | "mode
 async function loadCapture(captureId: string): Promise<LoadedCapture | null> {
   const [row] = await db().$queryRaw<LoadedCapture[]>`
     SELECT c.id, c.status, c."cancelRequestedAt", c.model, c."searchMode", c."nextAttemptAt", c."createdAt", c."brandId", c."maxAttempts",
-           json_build_object('text', p.text, 'country', p.country, 'language', p.language) AS prompt,
+           json_build_object('text', p.text, 'country', p.country, 'city', p.city, 'language', p.language) AS prompt,
            to_jsonb(pc) - 'createdAt' - 'updatedAt' AS connection,
            json_build_object('name', cfg.name) AS "providerConfig",
            json_build_object(
@@ -179,6 +179,7 @@ async function runAttempt(capture: LoadedCapture, run: Run, options: RunCaptureO
       model: capture.model,
       searchMode: capture.searchMode,
       country: capture.prompt.country,
+      city: capture.prompt.city,
       language: capture.prompt.language,
       signal: controller.signal,
       onText: (delta) => captureWatch.appendText(captureId, delta),

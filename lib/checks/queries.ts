@@ -110,7 +110,7 @@ export async function getCaptureDetail(workspaceId: string, captureId: string) {
   const capture = await db().capture.findFirst({
     where: { id: captureId, workspaceId },
     include: {
-      prompt: { select: { text: true, tags: true, country: true, language: true } },
+      prompt: { select: { text: true, tags: true, country: true, city: true, language: true } },
       providerConfig: { select: { name: true, connection: { select: { adapter: true, name: true } } } },
       attempts: { orderBy: { number: "asc" } },
       citations: { orderBy: { position: "asc" } },

@@ -21,7 +21,7 @@ export async function listPrompts(
       orderBy: [{ createdAt: "desc" }, { id: "asc" }],
       skip: (query.page - 1) * query.pageSize,
       take: query.pageSize,
-      select: { id: true, text: true, tags: true, country: true, language: true, createdAt: true },
+      select: { id: true, text: true, tags: true, country: true, city: true, language: true, createdAt: true },
     }),
     db().prompt.count({ where }),
     listPromptTags(workspaceId),
@@ -90,7 +90,7 @@ export async function updatePrompt(workspaceId: string, promptId: string, input:
   await assertNoDuplicate(workspaceId, input.text, promptId);
   const { count } = await db().prompt.updateMany({
     where: { id: promptId, ...live(workspaceId) },
-    data: { text: input.text, tags: input.tags, country: input.country ?? null, language: input.language ?? null },
+    data: { text: input.text, tags: input.tags, country: input.country ?? null, city: input.city ?? null, language: input.language ?? null },
   });
   if (!count) throw new NotFoundError("That prompt does not exist in this workspace.");
 }

@@ -35,7 +35,13 @@ const language = z
   .optional()
   .or(z.literal("").transform(() => undefined));
 
-export const promptInputSchema = z.object({ text: promptText, tags: tagsSchema.default([]), country, language });
+const city = text({ max: 80, label: "The city" })
+  .optional()
+  .transform((value) => value?.trim() || undefined);
+
+export const promptInputSchema = z
+  .object({ text: promptText, tags: tagsSchema.default([]), country, city, language })
+  .refine((p) => !p.city || p.country, { message: "Give the city's country too", path: ["country"] });
 
 export const bulkPromptsSchema = z.object({
   // Cap the raw paste before splitting so a huge body is refused cheaply.

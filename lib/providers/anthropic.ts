@@ -60,7 +60,8 @@ function requestParams(request: ProviderRequest, remaining: Remaining, history: 
   if (request.searchMode === "off" || remaining.searches <= 0) return params;
   const tool: WebSearchTool20250305 = { type: "web_search_20250305", name: "web_search", max_uses: remaining.searches };
   const country = request.country?.trim().toUpperCase();
-  if (country && /^[A-Z]{2}$/.test(country)) tool.user_location = { type: "approximate", country };
+  const city = request.city?.trim();
+  if (country && /^[A-Z]{2}$/.test(country)) tool.user_location = { type: "approximate", country, ...(city ? { city } : {}) };
   params.tools = [tool];
   // "on" names the tool rather than saying {type: "any"}, so it still means "search" if more tools
   // are ever offered. It forces the first step; the model then answers from what it found.

@@ -25,8 +25,9 @@ function requestBody(request: ProviderRequest): RequestBody {
   const body: RequestBody = { model: request.model, input: request.prompt, stream: true, max_output_tokens: maxOutputTokens };
   if (request.searchMode === "off" || maxSearchCalls <= 0) return body;
   const country = request.country?.trim().toUpperCase();
+  const city = request.city?.trim();
   const tool: Tool = { type: "web_search" };
-  if (country && /^[A-Z]{2}$/.test(country)) tool.user_location = { type: "approximate", country };
+  if (country && /^[A-Z]{2}$/.test(country)) tool.user_location = { type: "approximate", country, ...(city ? { city } : {}) };
   // "on" forces at least one search; "auto" leaves the decision to the model. max_tool_calls
   // bounds the web_search_call items, which is how usage counts search calls.
   return {

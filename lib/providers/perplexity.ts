@@ -52,7 +52,8 @@ function requestBody(request: ProviderRequest): ChatCompletionCreateParamsStream
   if (searchMode === "off") extra.disable_search = true;
   if (searchMode === "auto") extra.enable_search_classifier = true;
   const country = request.country?.trim().toUpperCase();
-  if (searchMode !== "off" && country && /^[A-Z]{2}$/.test(country)) extra.web_search_options = { user_location: { country } };
+  const city = request.city?.trim();
+  if (searchMode !== "off" && country && /^[A-Z]{2}$/.test(country)) extra.web_search_options = { user_location: { country, ...(city ? { city } : {}) } };
   // The extra fields are Perplexity's, unknown to the openai SDK's types; the SDK sends them as is.
   // max_tokens bounds the completion, the think block of reasoning models included.
   return {

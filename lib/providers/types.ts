@@ -9,7 +9,9 @@ export type ProviderRequest = {
   prompt: string;
   model: string;
   searchMode: SearchMode;
+  /** Where the question is asked from: ISO 3166-1 alpha-2 country, its city, BCP 47 language. */
   country?: string | null;
+  city?: string | null;
   language?: string | null;
   /** Aborted on user cancel, shutdown, timeout or a lost lease; the adapter must stop at once. */
   signal: AbortSignal;

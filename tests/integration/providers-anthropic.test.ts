@@ -74,7 +74,7 @@ describe("a streamed answer with web searches", () => {
   it("yields the text, cited and retrieved sources, the searches, usage and the request id", async () => {
     const deltas: string[] = [];
     const before = server.requests.length;
-    const response = await adapter.call(request({ searchMode: "on", country: "de", onText: (d) => deltas.push(d) }));
+    const response = await adapter.call(request({ searchMode: "on", country: "de", city: "Munich", onText: (d) => deltas.push(d) }));
 
     expect(server.requests.length).toBe(before + 1);
     const sent = server.requests.at(-1)!;
@@ -84,7 +84,7 @@ describe("a streamed answer with web searches", () => {
       max_tokens: 4096,
       stream: true,
       messages: [{ role: "user", content: "What is the best CRM for a 10-person startup?" }],
-      tools: [{ type: "web_search_20250305", name: "web_search", max_uses: 5, user_location: { type: "approximate", country: "DE" } }],
+      tools: [{ type: "web_search_20250305", name: "web_search", max_uses: 5, user_location: { type: "approximate", country: "DE", city: "Munich" } }],
       tool_choice: { type: "tool", name: "web_search" },
     });
 

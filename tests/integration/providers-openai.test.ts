@@ -57,7 +57,7 @@ describe("a streamed answer with web searches", () => {
   it("yields the text, cited and retrieved sources, the searches, usage and the request id", async () => {
     const deltas: string[] = [];
     const before = server.requests.length;
-    const response = await adapter.call(request({ searchMode: "on", country: "de", onText: (d) => deltas.push(d) }));
+    const response = await adapter.call(request({ searchMode: "on", country: "de", city: "Munich", onText: (d) => deltas.push(d) }));
 
     expect(server.requests.length).toBe(before + 1);
     const sent = server.requests.at(-1)!;
@@ -67,7 +67,7 @@ describe("a streamed answer with web searches", () => {
       input: "What is the best CRM for a 10-person startup?",
       stream: true,
       max_output_tokens: 4096,
-      tools: [{ type: "web_search", user_location: { type: "approximate", country: "DE" } }],
+      tools: [{ type: "web_search", user_location: { type: "approximate", country: "DE", city: "Munich" } }],
       tool_choice: "required",
       max_tool_calls: 5,
       include: ["web_search_call.action.sources"],

@@ -58,7 +58,7 @@ describe("a streamed answer", () => {
   it("yields the text, cited and retrieved sources, usage and the request id", async () => {
     const deltas: string[] = [];
     const before = server.requests.length;
-    const response = await adapter.call(request({ country: "fr", onText: (d) => deltas.push(d) }));
+    const response = await adapter.call(request({ country: "fr", city: "Lyon", onText: (d) => deltas.push(d) }));
 
     expect(server.requests.length).toBe(before + 1);
     const sent = server.requests.at(-1)!;
@@ -70,7 +70,7 @@ describe("a streamed answer", () => {
       messages: [{ role: "user", content: "What is the best CRM for a 10-person startup?" }],
       stream: true,
       max_tokens: 4096,
-      web_search_options: { user_location: { country: "FR" } },
+      web_search_options: { user_location: { country: "FR", city: "Lyon" } },
     });
     expect(sent.body).not.toHaveProperty("disable_search");
 

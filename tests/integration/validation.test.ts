@@ -95,6 +95,8 @@ describe("prompts", () => {
     ["11 tags", { tags: Array.from({ length: 11 }, (_, i) => `tag${i}`) }, "tags", /at most 10 tags/i],
     ["a bad country code", { country: "USA" }, "country", /two-letter country code/i],
     ["a bad language code", { language: "english please" }, "language", /language code/i],
+    ["a city without its country", { country: "", city: "Munich" }, "country", /city's country/i],
+    ["a city with a line break", { city: "Mun\nich" }, "city", /line break/i],
   ])("refuses %s when creating", async (_, change, field, message) => {
     const result = await storesNothing(() => me.browser.run(() => createPromptAction({ ...validPrompt, ...change })));
     expectFieldError(result, field, message);

@@ -48,6 +48,7 @@ export function PromptFormDialog({ prompt, open, onClose }: { prompt?: PromptRow
               text: String(data.get("text")),
               tags: splitTags(String(data.get("tags"))),
               country: String(data.get("country")),
+              city: String(data.get("city")),
               language: String(data.get("language")),
             },
           });
@@ -59,9 +60,12 @@ export function PromptFormDialog({ prompt, open, onClose }: { prompt?: PromptRow
         <Field id="prompt-tags" label="Tags" hint="Comma separated, e.g. buying, smb" error={error("tags")}>
           <Input id="prompt-tags" name="tags" defaultValue={prompt?.tags.join(", ")} invalid={!!error("tags")} />
         </Field>
-        <div className="grid grid-cols-2 gap-4">
+        <div className="grid grid-cols-3 gap-4">
           <Field id="prompt-country" label="Country (optional)" hint="Two letters, e.g. US" error={error("country")}>
             <Input id="prompt-country" name="country" maxLength={2} defaultValue={prompt?.country ?? ""} invalid={!!error("country")} />
+          </Field>
+          <Field id="prompt-city" label="City (optional)" hint="For engines that search from a place" error={error("city")}>
+            <Input id="prompt-city" name="city" maxLength={80} defaultValue={prompt?.city ?? ""} invalid={!!error("city")} />
           </Field>
           <Field id="prompt-language" label="Language (optional)" hint="e.g. en, de, pt-BR" error={error("language")}>
             <Input id="prompt-language" name="language" defaultValue={prompt?.language ?? ""} invalid={!!error("language")} />

@@ -172,7 +172,7 @@ export function PromptsPage({ canEdit }: { canEdit: boolean }) {
                       ))}
                     </div>
                   </td>
-                  <td className="px-4 py-3 text-slate-500">{[prompt.country, prompt.language].filter(Boolean).join(" · ") || "—"}</td>
+                  <td className="px-4 py-3 text-slate-500">{[prompt.country, prompt.city, prompt.language].filter(Boolean).join(" · ") || "—"}</td>
                   {canEdit && (
                     <td className="whitespace-nowrap px-4 py-3 text-right">
                       <Button variant="ghost" size="sm" onClick={() => setEditing(prompt)}>
