@@ -3,6 +3,7 @@ import { z } from "zod";
 import { costsDashboard } from "@/lib/analytics/costs";
 import type { ResolvedFilter } from "@/lib/analytics/filter";
 import { overviewKpis } from "@/lib/analytics/kpis";
+import { marketComparison } from "@/lib/analytics/market-comparison";
 import { promptPerformance } from "@/lib/analytics/prompts";
 import { citedPagesParams } from "@/lib/analytics/schemas";
 import { citedPages, ownDomainRate, topDomainsOverTime } from "@/lib/analytics/sources";
@@ -27,6 +28,7 @@ const chart = <T, S extends z.ZodObject = typeof noParams>(query: (resolved: Res
  */
 export const CHARTS = {
   kpis: chart((r) => overviewKpis(r.filter)),
+  markets: chart((r) => marketComparison(r.filter)),
   visibility: chart(visibilityOverTime),
   "share-of-voice": chart(shareOfVoiceOverTime),
   positions: chart(positionDistribution),

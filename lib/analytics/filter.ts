@@ -6,14 +6,16 @@ import { Prisma } from "@/lib/generated/prisma/client";
 
 /**
  * What every analytics query looks at: the SUCCEEDED captures of one brand whose finishedAt is in
- * [from, to), optionally only some providers and only prompts that carry any of some tags. Demo
- * history is included like any other.
+ * [from, to), optionally only some providers, only prompts that carry any of some tags and only
+ * prompts of some markets. Demo history is included like any other.
  */
 export type AnalyticsFilter = {
   workspaceId: string;
   brandId: string;
   providerConfigIds?: string[];
   tags?: string[];
+  /** Market keys (lib/analytics/markets.ts): a prompt's country and language. */
+  markets?: string[];
   from: Date;
   /** Exclusive. */
   to: Date;
@@ -51,6 +53,7 @@ export async function resolveFilter(workspaceId: string, input: ParsedAnalyticsF
       brandId: brand.id,
       providerConfigIds: input.providers.length ? input.providers : undefined,
       tags: input.tags.length ? input.tags : undefined,
+      markets: input.markets.length ? input.markets : undefined,
       from: input.from,
       to: input.to,
     },
@@ -71,13 +74,24 @@ export function captureScope(f: AnalyticsFilter): Prisma.Sql {
     ${providerAndTagScope(f)}`;
 }
 
-/** The provider and tag conditions alone (costs apply them to the captures of attempts). */
+/** The provider and prompt conditions alone (costs apply them to the captures of attempts). */
 export function providerAndTagScope(f: AnalyticsFilter): Prisma.Sql {
   const providers = f.providerConfigIds?.length ? Prisma.sql`AND c."providerConfigId" = ANY(${f.providerConfigIds}::uuid[])` : Prisma.empty;
-  const tags = f.tags?.length
-    ? Prisma.sql`AND EXISTS (SELECT 1 FROM prompts p WHERE p.id = c."promptId" AND p.tags && ${f.tags}::text[])`
-    : Prisma.empty;
-  return Prisma.sql`${providers} ${tags}`;
+  return Prisma.sql`${providers} ${promptScope(f, Prisma.sql`c."promptId"`)}`;
+}
+
+/** The market key of a prompt `p`, in SQL (lib/analytics/markets.ts marketKey). */
+export const MARKET_OF_PROMPT = Prisma.sql`(coalesce(p.country, '') || ':' || coalesce(p.language, ''))`;
+
+/**
+ * The prompt conditions (tags, markets) on a column holding the prompt's id, as one subquery over
+ * the workspace's prompts; empty when the filter has neither.
+ */
+export function promptScope(f: AnalyticsFilter, promptId: Prisma.Sql): Prisma.Sql {
+  if (!f.tags?.length && !f.markets?.length) return Prisma.empty;
+  const tags = f.tags?.length ? Prisma.sql`AND p.tags && ${f.tags}::text[]` : Prisma.empty;
+  const markets = f.markets?.length ? Prisma.sql`AND ${MARKET_OF_PROMPT} = ANY(${f.markets}::text[])` : Prisma.empty;
+  return Prisma.sql`AND ${promptId} IN (SELECT p.id FROM prompts p WHERE p."workspaceId" = ${f.workspaceId}::uuid ${tags} ${markets})`;
 }
 
 /** The period of equal length just before this one, for "change since". */

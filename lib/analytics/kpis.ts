@@ -3,8 +3,9 @@ import { num, previousPeriod, type AnalyticsFilter } from "@/lib/analytics/filte
 import { rollupScope } from "@/lib/analytics/rollups";
 import { change, meanInterval, ratioInterval, wilson, type Estimate } from "@/lib/analytics/stats";
 import { readDb } from "@/lib/db/prisma";
+import { Prisma } from "@/lib/generated/prisma/client";
 
-type KpiRow = {
+export type KpiRow = {
   n: number;
   mentioned: number;
   pos_n: number;
@@ -28,23 +29,27 @@ type KpiRow = {
  */
 async function kpiSums(f: AnalyticsFilter): Promise<KpiRow> {
   const [row] = await readDb().$queryRaw<KpiRow[]>`
-    SELECT
-      coalesce(sum(answers), 0)::int AS n,
-      coalesce(sum(mentioned), 0)::int AS mentioned,
-      coalesce(sum("positionN"), 0)::int AS pos_n,
-      coalesce(sum("positionSum"), 0)::float8 AS pos_sum,
-      coalesce(sum("positionSumSq"), 0)::float8 AS pos_sumsq,
-      coalesce(sum(positive), 0)::int AS positive,
-      coalesce(sum(neutral), 0)::int AS neutral,
-      coalesce(sum(negative), 0)::int AS negative,
-      coalesce(sum("sumY"), 0)::float8 AS sy, coalesce(sum("sumX"), 0)::float8 AS sx,
-      coalesce(sum("sumYY"), 0)::float8 AS syy, coalesce(sum("sumXX"), 0)::float8 AS sxx, coalesce(sum("sumXY"), 0)::float8 AS sxy
+    SELECT ${KPI_SUMS}
     FROM rollup_answers r
     WHERE ${rollupScope(f)}`;
   return row!;
 }
 
-function estimates(r: KpiRow) {
+/** The sums of KpiRow over the rollup_answers rows `r` of a query (per group when it groups). */
+export const KPI_SUMS = Prisma.sql`
+      coalesce(sum(r.answers), 0)::int AS n,
+      coalesce(sum(r.mentioned), 0)::int AS mentioned,
+      coalesce(sum(r."positionN"), 0)::int AS pos_n,
+      coalesce(sum(r."positionSum"), 0)::float8 AS pos_sum,
+      coalesce(sum(r."positionSumSq"), 0)::float8 AS pos_sumsq,
+      coalesce(sum(r.positive), 0)::int AS positive,
+      coalesce(sum(r.neutral), 0)::int AS neutral,
+      coalesce(sum(r.negative), 0)::int AS negative,
+      coalesce(sum(r."sumY"), 0)::float8 AS sy, coalesce(sum(r."sumX"), 0)::float8 AS sx,
+      coalesce(sum(r."sumYY"), 0)::float8 AS syy, coalesce(sum(r."sumXX"), 0)::float8 AS sxx, coalesce(sum(r."sumXY"), 0)::float8 AS sxy`;
+
+/** The headline numbers, each with its n and 95 % interval, from the sums of KpiRow. */
+export function estimates(r: KpiRow) {
   const mentioned = num(r.mentioned);
   return {
     visibility: wilson(mentioned, num(r.n)),

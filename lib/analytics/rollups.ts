@@ -1,6 +1,6 @@
 import "server-only";
 import { isoDay, startOfUtcDay } from "@/lib/analytics/schemas";
-import type { AnalyticsFilter } from "@/lib/analytics/filter";
+import { promptScope, type AnalyticsFilter } from "@/lib/analytics/filter";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 // The daily rollups the dashboards read (rollup_answers, rollup_mentions, rollup_citations,
@@ -56,10 +56,7 @@ function days(f: AnalyticsFilter): { first: string; end: string } {
 export function rollupScope(f: AnalyticsFilter): Prisma.Sql {
   const { first, end } = days(f);
   const providers = f.providerConfigIds?.length ? Prisma.sql`AND r."providerConfigId" = ANY(${f.providerConfigIds}::uuid[])` : Prisma.empty;
-  const tags = f.tags?.length
-    ? Prisma.sql`AND r."promptId" IN (SELECT p.id FROM prompts p WHERE p."workspaceId" = ${f.workspaceId}::uuid AND p.tags && ${f.tags}::text[])`
-    : Prisma.empty;
   return Prisma.sql`r."workspaceId" = ${f.workspaceId}::uuid AND r."brandId" = ${f.brandId}::uuid
     AND r.day >= ${first}::date AND r.day < ${end}::date
-    ${providers} ${tags}`;
+    ${providers} ${promptScope(f, Prisma.sql`r."promptId"`)}`;
 }

@@ -1,6 +1,7 @@
 // The analytics filter as the browser sends it (the charts' and the export's query string) and
 // the date arithmetic both sides share. No server-only code: the filter bar uses it too.
 import { z } from "zod";
+import { MARKET_KEY } from "@/lib/analytics/markets";
 import { text } from "@/lib/validation/text";
 
 export const MAX_RANGE_DAYS = 400;
@@ -29,6 +30,8 @@ export const analyticsFilterInput = z
     brandId: z.uuid("Unknown brand").optional(),
     providers: z.array(z.uuid("Unknown provider")).max(100).default([]),
     tags: z.array(text({ min: 1, max: 100, label: "A tag" })).max(100).default([]),
+    /** Market keys (lib/analytics/markets.ts), e.g. "DE:de". */
+    markets: z.array(z.string().regex(MARKET_KEY, "Use a market like DE:de (country:language, either may be empty)")).max(100).default([]),
     /** First day shown (UTC). Defaults to 29 days before `to`. */
     from: day.optional(),
     /** Last day shown (UTC), inclusive. Defaults to today. */
@@ -48,7 +51,14 @@ export const analyticsFilterInput = z
       ctx.addIssue({ code: "custom", path: ["from"], message: `Choose at most ${MAX_RANGE_DAYS} days` });
       return z.NEVER;
     }
-    return { brandId: input.brandId, providers: [...new Set(input.providers)], tags: [...new Set(input.tags.map((t) => t.toLowerCase()))], from, to };
+    return {
+      brandId: input.brandId,
+      providers: [...new Set(input.providers)],
+      tags: [...new Set(input.tags.map((t) => t.toLowerCase()))],
+      markets: [...new Set(input.markets)],
+      from,
+      to,
+    };
   });
 
 export type AnalyticsFilterInput = z.input<typeof analyticsFilterInput>;
@@ -65,7 +75,7 @@ export const EXPORT_FORMATS = ["csv", "json"] as const;
 export const RANGE_PRESETS = [7, 30, 90] as const;
 
 /** The query-string parameters of the filter (filterFromSearchParams). */
-export const FILTER_PARAMS = ["brand", "providers", "tags", "range", "from", "to"] as const;
+export const FILTER_PARAMS = ["brand", "providers", "tags", "markets", "range", "from", "to"] as const;
 
 const listParam = (params: URLSearchParams, name: string) =>
   params
@@ -76,7 +86,7 @@ const listParam = (params: URLSearchParams, name: string) =>
 
 /**
  * The filter as it appears in a query string (the dashboards' address and the export link):
- * `brand`, `providers` and `tags` (comma-separated or repeated), and either `range` (7, 30, 90
+ * `brand`, `providers`, `tags` and `markets` (comma-separated or repeated), and either `range` (7, 30, 90
  * days up to today) or `from` / `to` (inclusive days, UTC).
  */
 export function filterFromSearchParams(params: URLSearchParams, now = new Date()): AnalyticsFilterInput {
@@ -88,16 +98,18 @@ export function filterFromSearchParams(params: URLSearchParams, now = new Date()
     brandId: params.get("brand") || undefined,
     providers: listParam(params, "providers"),
     tags: listParam(params, "tags"),
+    markets: listParam(params, "markets"),
     ...dates,
   };
 }
 
 /** The query string of a filter, the inverse of filterFromSearchParams. */
-export function filterSearchParams(filter: { brandId?: string; providers?: string[]; tags?: string[]; from?: string; to?: string }): URLSearchParams {
+export function filterSearchParams(filter: { brandId?: string; providers?: string[]; tags?: string[]; markets?: string[]; from?: string; to?: string }): URLSearchParams {
   const params = new URLSearchParams();
   if (filter.brandId) params.set("brand", filter.brandId);
   if (filter.providers?.length) params.set("providers", filter.providers.join(","));
   if (filter.tags?.length) params.set("tags", filter.tags.join(","));
+  if (filter.markets?.length) params.set("markets", filter.markets.join(","));
   if (filter.from) params.set("from", filter.from);
   if (filter.to) params.set("to", filter.to);
   return params;

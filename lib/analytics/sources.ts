@@ -12,13 +12,14 @@ import { Prisma } from "@/lib/generated/prisma/client";
 export const TOP_DOMAINS = 8;
 
 /**
- * The rollup the top domains come from, with its scope: without a tag filter the one without the
- * prompt (rollup_domains); with one tag the one per tag (rollup_tag_domains); with several tags the
- * one per prompt (rollup_citations), since a prompt that carries two of them must count once.
+ * The rollup the top domains come from, with its scope: without a prompt filter the one without
+ * the prompt (rollup_domains); with one tag alone the one per tag (rollup_tag_domains); otherwise
+ * (several tags, a market) the one per prompt (rollup_citations), since a prompt that carries two
+ * of the tags must count once.
  */
 function domainRollup(f: AnalyticsFilter): { table: Prisma.Sql; scope: Prisma.Sql } {
-  if (!f.tags?.length) return { table: Prisma.sql`rollup_domains`, scope: rollupScope(f) };
-  if (f.tags.length === 1) return { table: Prisma.sql`rollup_tag_domains`, scope: Prisma.sql`${rollupScope({ ...f, tags: undefined })} AND r.tag = ${f.tags[0]}` };
+  if (!f.tags?.length && !f.markets?.length) return { table: Prisma.sql`rollup_domains`, scope: rollupScope(f) };
+  if (f.tags?.length === 1 && !f.markets?.length) return { table: Prisma.sql`rollup_tag_domains`, scope: Prisma.sql`${rollupScope({ ...f, tags: undefined })} AND r.tag = ${f.tags[0]}` };
   return { table: Prisma.sql`rollup_citations`, scope: rollupScope(f) };
 }
 

@@ -561,7 +561,7 @@ describe("chart routes", () => {
   it("answer 404 for a chart that does not exist", async () => {
     const error = await refusal(await get(A.person.browser, "funnel", ""), 404);
     expect(error.code).toBe("not_found");
-    expect(error.message).toContain("kpis, visibility, share-of-voice, positions, prompts, top-domains, own-domain, costs, cited-pages");
+    expect(error.message).toContain("kpis, markets, visibility, share-of-voice, positions, prompts, top-domains, own-domain, costs, cited-pages");
   });
 
   it.each<[string, ChartName, string, string, RegExp]>([
@@ -569,6 +569,7 @@ describe("chart routes", () => {
     ["a provider that is not an id", "visibility", "providers=alpha", "providers.0", /Unknown provider/],
     ["a day that does not exist", "positions", "from=2025-02-30&to=2025-03-01", "from", /date like 2025-01-31/],
     ["a tag with a control character", "prompts", "tags=smb%07", "tags.0", /control character/],
+    ["a market that is not country:language", "markets", "markets=Germany", "markets.0", /market like DE:de/],
     ["a range the filter bar does not offer", "top-domains", "range=14", "range", /7, 30, 90/],
     ["a range and dates together", "own-domain", "range=7&from=2025-03-01", "range", /either range or from and to/],
     ["a parameter no chart takes", "costs", "brnad=x", "brnad", /unknown parameter/],
@@ -623,6 +624,7 @@ describe("captures export", () => {
     ["a range together with dates", `format=csv&range=7&from=${RANGE.from}`, "range"],
     ["a format given twice", "format=csv&format=json", "format"],
     ["a brand that is not an id", "format=csv&brand=acme", "brand"],
+    ["a market in lower case", "format=csv&markets=de:de", "markets.0"],
   ])("refuses %s with a 400 on the field, as the chart routes do, instead of exporting another range", async (_, query, field) => {
     const response = await getExport(A, query);
     expect(response.status).toBe(400);

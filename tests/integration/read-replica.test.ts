@@ -39,8 +39,8 @@ describe("DATABASE_READ_URL", () => {
     reloadEnv();
     expect(readDb()).not.toBe(db());
     // The replica has none of the primary's rows: the filter bar and the filter see nothing.
-    expect(await analyticsOptions(space.workspaceId)).toEqual({ brands: [], providers: [], tags: [], hasResults: false });
-    expect(await resolveFilter(space.workspaceId, { brandId: undefined, providers: [], tags: [], from: new Date("2026-11-01T00:00:00Z"), to: new Date("2026-12-01T00:00:00Z") })).toBeNull();
+    expect(await analyticsOptions(space.workspaceId)).toEqual({ brands: [], providers: [], tags: [], markets: [], hasResults: false });
+    expect(await resolveFilter(space.workspaceId, { brandId: undefined, providers: [], tags: [], markets: [], from: new Date("2026-11-01T00:00:00Z"), to: new Date("2026-12-01T00:00:00Z") })).toBeNull();
     // The lifecycle, sign-in and everything that writes stay on the primary.
     expect(await db().brand.count({ where: { workspaceId: space.workspaceId } })).toBe(1);
   });

@@ -15,6 +15,7 @@ import { claimed, liveWorker, newSpace, startSpaceCheck, answer, type Space } fr
 import { runReanalysis } from "@/lib/analysis/reanalyze";
 import { resolveFilter, type ResolvedFilter } from "@/lib/analytics/filter";
 import { overviewKpis } from "@/lib/analytics/kpis";
+import { marketComparison } from "@/lib/analytics/market-comparison";
 import { promptPerformance } from "@/lib/analytics/prompts";
 import { recordRollups } from "@/lib/analytics/rollups";
 import { addDays, analyticsFilterInput, isoDay, lastDays } from "@/lib/analytics/schemas";
@@ -63,8 +64,9 @@ const filterSpec = fc.record({
   days: fc.oneof(fc.integer({ min: 1, max: SPAN_DAYS }), fc.constant(150)),
   providers: fc.subarray([0, 1, 2]),
   tags: fc.subarray(["buying", "pricing", "smb", "unused"]),
+  markets: fc.subarray(["DE:de", "US:en", ":", ":ru"]),
 });
-type FilterSpec = { fromDay: number; days: number; providers: number[]; tags: string[] };
+type FilterSpec = { fromDay: number; days: number; providers: number[]; tags: string[]; markets: string[] };
 
 /** New tags for the three prompts (duplicates included: a prompt's tag counts once). */
 const retagSpec = fc.array(fc.array(fc.constantFrom("buying", "pricing", "smb", "unused"), { maxLength: 3 }), { minLength: 3, maxLength: 3 });
@@ -78,7 +80,9 @@ const NAMES = ["Acme", ...COMPETITORS, "Newco"];
 beforeAll(async () => {
   const space = await newSpace({ prompts: 3 });
   const tags = [["buying"], ["pricing"], ["buying", "smb"]];
-  for (const [i, id] of space.promptIds.entries()) await db().prompt.update({ where: { id }, data: { tags: tags[i] } });
+  // Markets (country:language): "DE:de", "US:en" and ":" (none set).
+  const markets = [{ country: "DE", language: "de" }, { country: "US", language: "en" }, { country: null, language: null }];
+  for (const [i, id] of space.promptIds.entries()) await db().prompt.update({ where: { id }, data: { tags: tags[i], ...markets[i] } });
   world = { space, providerIds: [space.providers.ChatGPT!, space.providers.Perplexity!, space.providers.Gemini!], promptIds: space.promptIds };
 });
 
@@ -170,7 +174,7 @@ async function resolved(brandId: string, f: FilterSpec): Promise<ResolvedFilter>
   const from = addDays(START, f.fromDay);
   const r = await resolveFilter(
     world.space.workspaceId,
-    analyticsFilterInput.parse({ brandId, from: isoDay(from), to: isoDay(addDays(from, f.days - 1)), providers: f.providers.map((p) => world.providerIds[p]!), tags: f.tags }),
+    analyticsFilterInput.parse({ brandId, from: isoDay(from), to: isoDay(addDays(from, f.days - 1)), providers: f.providers.map((p) => world.providerIds[p]!), tags: f.tags, markets: f.markets }),
   );
   return r!;
 }
@@ -190,6 +194,18 @@ async function expectSameAsRaw(brandId: string, filters: FilterSpec[]) {
     expect(await promptPerformance(r.filter), label).toEqual(await raw.promptPerformance(r.filter));
     expect(await topDomainsOverTime(r.filter), label).toEqual(await raw.topDomainsOverTime(r.filter));
     expect(await ownDomainRate(r.filter), label).toEqual(await raw.ownDomainRate(r.filter));
+    // Each market's row is the headline numbers of the filter narrowed to that market.
+    const markets = await marketComparison(r.filter);
+    expect(markets.reduce((sum, m) => sum + m.answers, 0), label).toBe(kpis.captures);
+    for (const m of markets) {
+      const narrowed = await raw.overviewKpis({ ...r.filter, markets: [m.market] });
+      expect({ answers: m.answers, visibility: m.visibility, shareOfVoice: m.shareOfVoice, averagePosition: m.averagePosition }, `${label} ${m.market}`).toEqual({
+        answers: narrowed.captures,
+        visibility: narrowed.visibility.current,
+        shareOfVoice: narrowed.shareOfVoice.current,
+        averagePosition: narrowed.averagePosition.current,
+      });
+    }
   }
 }
 

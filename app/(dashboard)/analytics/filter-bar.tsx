@@ -39,7 +39,7 @@ function CustomRange({ from, to, onApply, onCancel }: { from: string; to: string
   );
 }
 
-/** Brand, providers, tags and dates of every dashboard; the state is in the address. */
+/** Brand, providers, tags, markets and dates of every dashboard; the state is in the address. */
 export function FilterBar({ options, filters }: { options: FilterOptions; filters: Filters }) {
   const { input, preset, update } = filters;
   const [editing, setEditing] = useState(false);
@@ -72,6 +72,16 @@ export function FilterBar({ options, filters }: { options: FilterOptions; filter
         value={input.tags ?? []}
         onChange={(tags) => update({ tags })}
       />
+      {options.markets.length > 1 && (
+        <MultiSelect
+          id="analytics-markets"
+          label="Markets"
+          allLabel="All markets"
+          options={options.markets.map((m) => ({ value: m.key, label: m.label }))}
+          value={input.markets ?? []}
+          onChange={(markets) => update({ markets })}
+        />
+      )}
       <div>
         <span id="analytics-range-label" className={label}>Dates (UTC)</span>
         <div role="group" aria-labelledby="analytics-range-label" className="inline-flex rounded-md shadow-sm ring-1 ring-slate-300">

@@ -4,12 +4,12 @@ import { useMemo } from "react";
 import { DEFAULT_RANGE_DAYS, filterFromSearchParams, filterSearchParams, RANGE_PRESETS, type AnalyticsFilterInput } from "@/lib/analytics/schemas";
 
 export type Option = { id: string; name: string };
-export type FilterOptions = { brands: Option[]; providers: Option[]; tags: string[] };
+export type FilterOptions = { brands: Option[]; providers: Option[]; tags: string[]; markets: { key: string; label: string }[] };
 
-export type FilterChange = { brandId?: string; providers?: string[]; tags?: string[]; range?: number; from?: string; to?: string };
+export type FilterChange = { brandId?: string; providers?: string[]; tags?: string[]; markets?: string[]; range?: number; from?: string; to?: string };
 
 /**
- * The dashboards' filter lives in the address (?brand=&providers=&tags=&range= or &from=&to=),
+ * The dashboards' filter lives in the address (?brand=&providers=&tags=&markets=&range= or &from=&to=),
  * so a link or a reload shows the same view; it is the TanStack Query key of every chart. Ids
  * the workspace does not have (an old link) are dropped rather than failing the page.
  */
@@ -24,10 +24,11 @@ export function useAnalyticsFilters(options: FilterOptions) {
     const brandId = options.brands.some((b) => b.id === raw.brandId) ? raw.brandId : options.brands[0]?.id;
     const providers = (raw.providers ?? []).filter((id) => options.providers.some((p) => p.id === id));
     const tags = (raw.tags ?? []).filter((t) => options.tags.includes(t));
+    const markets = (raw.markets ?? []).filter((m) => options.markets.some((o) => o.key === m));
     const custom = !!(query.get("from") || query.get("to"));
     const range = Number(query.get("range"));
     const preset = custom ? null : (RANGE_PRESETS as readonly number[]).includes(range) ? range : DEFAULT_RANGE_DAYS;
-    const input: AnalyticsFilterInput = { brandId, providers, tags, from: raw.from, to: raw.to };
+    const input: AnalyticsFilterInput = { brandId, providers, tags, markets, from: raw.from, to: raw.to };
     return { input, preset };
   }, [search, options]);
 
@@ -42,6 +43,7 @@ export function useAnalyticsFilters(options: FilterOptions) {
       brandId: brandId === options.brands[0]?.id ? undefined : brandId,
       providers: change.providers ?? current.providers,
       tags: change.tags ?? current.tags,
+      markets: change.markets ?? current.markets,
       ...(custom ? { from: change.from ?? current.from, to: change.to ?? current.to } : {}),
     });
     const range = custom ? null : (change.range ?? state.preset);

@@ -40,6 +40,7 @@ function useChartQuery<C extends ChartName>(chart: C, filter: AnalyticsFilterInp
 }
 
 export const useKpisQuery = (filter: AnalyticsFilterInput) => useChartQuery("kpis", filter);
+export const useMarketsQuery = (filter: AnalyticsFilterInput) => useChartQuery("markets", filter);
 export const useVisibilityQuery = (filter: AnalyticsFilterInput) => useChartQuery("visibility", filter);
 export const useShareOfVoiceQuery = (filter: AnalyticsFilterInput) => useChartQuery("share-of-voice", filter);
 export const usePositionsQuery = (filter: AnalyticsFilterInput) => useChartQuery("positions", filter);

@@ -5,6 +5,7 @@ import { FilterBar } from "../filter-bar";
 import { useAnalyticsFilters, type FilterOptions } from "../use-analytics-filters";
 import { ExportLinks } from "./export-links";
 import { KpiTiles } from "./kpi-tiles";
+import { MarketTable } from "./market-table";
 import { PositionChart } from "./position-chart";
 import { PromptTable } from "./prompt-table";
 import { ShareOfVoiceChart } from "./share-of-voice-chart";
@@ -30,6 +31,11 @@ export function OverviewPage({ title, options, canStart }: { title: string; opti
         </div>
         <ShareOfVoiceChart filter={filters.input} empty={empty} />
         <PositionChart filter={filters.input} brandName={brandName} empty={empty} />
+        {options.markets.length > 1 && (
+          <div className="lg:col-span-2">
+            <MarketTable filter={filters.input} brandName={brandName} empty={empty} />
+          </div>
+        )}
         <div className="lg:col-span-2">
           <PromptTable filter={filters.input} brandName={brandName} empty={empty} />
         </div>
