@@ -67,6 +67,14 @@ const envSchema = z.object({
   GOOGLE_GEMINI_BASE_URL: z.string().url().optional(),
   ANTHROPIC_API_KEY: z.string().min(1).optional(),
   ANTHROPIC_BASE_URL: z.string().url().optional(),
+  // GigaChat (Sber): the authorization key (base64 of client_id:client_secret) is exchanged for
+  // an access token at GIGACHAT_AUTH_URL with GIGACHAT_SCOPE. Sber's endpoints use the Russian
+  // Trusted Root CA: give its certificate in NODE_EXTRA_CA_CERTS or GIGACHAT_CA_CERT_FILE.
+  GIGACHAT_CREDENTIALS: z.string().min(1).optional(),
+  GIGACHAT_SCOPE: z.enum(["GIGACHAT_API_PERS", "GIGACHAT_API_B2B", "GIGACHAT_API_CORP"]).default("GIGACHAT_API_PERS"),
+  GIGACHAT_AUTH_URL: z.string().url().default("https://ngw.devices.sberbank.ru:9443/api/v2/oauth"),
+  GIGACHAT_BASE_URL: z.string().url().default("https://gigachat.devices.sberbank.ru/api/v1"),
+  GIGACHAT_CA_CERT_FILE: z.string().min(1).optional(),
   // Simulator overrides (tests, demos); each wins over the provider configuration's settings.
   SIMULATOR_LATENCY_MS: z
     .string()

@@ -13,6 +13,12 @@ export const LIST_PRICES: Record<Exclude<AdapterName, "simulator">, { model: str
   perplexity: { model: "sonar", prices: { input: 1_000_000, output: 1_000_000, cached: 1_000_000, reasoning: 0, search: 5_000 } },
   gemini: { model: "gemini-2.5-flash", prices: { input: 300_000, output: 2_500_000, cached: 75_000, reasoning: 2_500_000, search: 35_000 } },
   anthropic: { model: "claude-haiku-4-5", prices: { input: 1_000_000, output: 5_000_000, cached: 100_000, reasoning: 5_000_000, search: 10_000 } },
+  // GigaChat bills roubles per token, input and output alike: GigaChat-2-Pro 500 RUB per 1M tokens
+  // (Sber's pay-as-you-go list price for businesses, developers.sber.ru/docs/ru/gigachat/tariffs,
+  // as last seen in 2025; new tariffs apply from 2026-02-01 and could not be checked here),
+  // converted at 1 USD = 80 RUB: $6.25 per 1M. Precached prompt tokens are deducted from what
+  // GigaChat bills, hence cached 0. No search: the adapter never searches (lib/providers/gigachat.ts).
+  gigachat: { model: "GigaChat-2-Pro", prices: { input: 6_250_000, output: 6_250_000, cached: 0, reasoning: 6_250_000, search: 0 } },
 };
 
 /**
@@ -71,6 +77,7 @@ export const DEFAULT_CONNECTIONS: DefaultConnection[] = [
   { name: "Perplexity", providerName: "Perplexity API", adapter: "perplexity", models: [LIST_PRICES.perplexity.model], searchMode: "on", prices: LIST_PRICES.perplexity.prices, settings: {}, grantedToAll: false },
   { name: "Gemini", providerName: "Gemini API", adapter: "gemini", models: [LIST_PRICES.gemini.model], searchMode: "auto", prices: LIST_PRICES.gemini.prices, settings: {}, grantedToAll: false },
   { name: "Anthropic", providerName: "Claude API", adapter: "anthropic", models: [LIST_PRICES.anthropic.model], searchMode: "on", prices: LIST_PRICES.anthropic.prices, settings: {}, grantedToAll: false },
+  { name: "GigaChat", providerName: "GigaChat API", adapter: "gigachat", models: [LIST_PRICES.gigachat.model], searchMode: "off", prices: LIST_PRICES.gigachat.prices, settings: {}, grantedToAll: false },
 ];
 
 /** What a workspace calls its provider on a connection by default. */

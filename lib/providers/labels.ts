@@ -7,6 +7,7 @@ export const adapterLabels: Record<AdapterName, string> = {
   perplexity: "Perplexity",
   gemini: "Google Gemini",
   anthropic: "Anthropic",
+  gigachat: "GigaChat",
 };
 
 export const searchModeLabels: Record<SearchMode, string> = {

@@ -4,6 +4,7 @@ import { openaiAdapter } from "@/lib/providers/openai";
 import { perplexityAdapter } from "@/lib/providers/perplexity";
 import { geminiAdapter } from "@/lib/providers/gemini";
 import { anthropicAdapter } from "@/lib/providers/anthropic";
+import { gigachatAdapter } from "@/lib/providers/gigachat";
 
 // Real adapters (OpenAI, Perplexity, Gemini, Anthropic) register here as they are built.
 const adapters: Partial<Record<AdapterName, ProviderAdapter>> = {
@@ -12,6 +13,7 @@ const adapters: Partial<Record<AdapterName, ProviderAdapter>> = {
   perplexity: perplexityAdapter,
   gemini: geminiAdapter,
   anthropic: anthropicAdapter,
+  gigachat: gigachatAdapter,
 };
 
 export function adapterFor(name: AdapterName): ProviderAdapter | undefined {
