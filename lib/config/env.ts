@@ -67,6 +67,12 @@ const envSchema = z.object({
   GOOGLE_GEMINI_BASE_URL: z.string().url().optional(),
   ANTHROPIC_API_KEY: z.string().min(1).optional(),
   ANTHROPIC_BASE_URL: z.string().url().optional(),
+  // Yandex Cloud: one API key (sent as `Authorization: Api-Key <key>`) and the folder it bills,
+  // for both the Search API's generative response and the AI Studio models (YandexGPT, Alice AI).
+  YANDEX_API_KEY: z.string().min(1).optional(),
+  YANDEX_FOLDER_ID: z.string().min(1).optional(),
+  YANDEX_SEARCH_BASE_URL: z.string().url().optional(),
+  YANDEX_LLM_BASE_URL: z.string().url().optional(),
   // Simulator overrides (tests, demos); each wins over the provider configuration's settings.
   SIMULATOR_LATENCY_MS: z
     .string()

@@ -7,6 +7,8 @@ export const adapterLabels: Record<AdapterName, string> = {
   perplexity: "Perplexity",
   gemini: "Google Gemini",
   anthropic: "Anthropic",
+  yandex_search: "Yandex Search (generative)",
+  yandexgpt: "YandexGPT / Alice AI",
 };
 
 export const searchModeLabels: Record<SearchMode, string> = {

@@ -4,6 +4,8 @@ import { openaiAdapter } from "@/lib/providers/openai";
 import { perplexityAdapter } from "@/lib/providers/perplexity";
 import { geminiAdapter } from "@/lib/providers/gemini";
 import { anthropicAdapter } from "@/lib/providers/anthropic";
+import { yandexSearchAdapter } from "@/lib/providers/yandex-search";
+import { yandexGptAdapter } from "@/lib/providers/yandexgpt";
 
 // Real adapters (OpenAI, Perplexity, Gemini, Anthropic) register here as they are built.
 const adapters: Partial<Record<AdapterName, ProviderAdapter>> = {
@@ -12,6 +14,8 @@ const adapters: Partial<Record<AdapterName, ProviderAdapter>> = {
   perplexity: perplexityAdapter,
   gemini: geminiAdapter,
   anthropic: anthropicAdapter,
+  yandex_search: yandexSearchAdapter,
+  yandexgpt: yandexGptAdapter,
 };
 
 export function adapterFor(name: AdapterName): ProviderAdapter | undefined {
