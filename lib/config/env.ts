@@ -75,6 +75,12 @@ const envSchema = z.object({
   GIGACHAT_AUTH_URL: z.string().url().default("https://ngw.devices.sberbank.ru:9443/api/v2/oauth"),
   GIGACHAT_BASE_URL: z.string().url().default("https://gigachat.devices.sberbank.ru/api/v1"),
   GIGACHAT_CA_CERT_FILE: z.string().min(1).optional(),
+  // Yandex Cloud: one API key (sent as `Authorization: Api-Key <key>`) and the folder it bills,
+  // for both the Search API's generative response and the AI Studio models (YandexGPT, Alice AI).
+  YANDEX_API_KEY: z.string().min(1).optional(),
+  YANDEX_FOLDER_ID: z.string().min(1).optional(),
+  YANDEX_SEARCH_BASE_URL: z.string().url().optional(),
+  YANDEX_LLM_BASE_URL: z.string().url().optional(),
   // Simulator overrides (tests, demos); each wins over the provider configuration's settings.
   SIMULATOR_LATENCY_MS: z
     .string()

@@ -19,6 +19,16 @@ export const LIST_PRICES: Record<Exclude<AdapterName, "simulator">, { model: str
   // converted at 1 USD = 80 RUB: $6.25 per 1M. Precached prompt tokens are deducted from what
   // GigaChat bills, hence cached 0. No search: the adapter never searches (lib/providers/gigachat.ts).
   gigachat: { model: "GigaChat-2-Pro", prices: { input: 6_250_000, output: 6_250_000, cached: 0, reasoning: 6_250_000, search: 0 } },
+  // Yandex prices in roubles (VAT included), converted at 1 USD = 80 RUB. Generative search:
+  // 5,080 RUB per 1,000 synchronous requests (aistudio.yandex.ru/docs/ru/search-api/pricing.html,
+  // checked 2026-11) = 5.08 RUB = $0.0635 per request, charged as its one search call; no tokens.
+  // The USD price list for contracts outside Russia says $41.64 per 1,000 without VAT.
+  yandex_search: { model: "generative-search", prices: { input: 0, output: 0, cached: 0, reasoning: 0, search: 63_500 } },
+  // YandexGPT Pro 5 (`yandexgpt`), common instance, synchronous: 1.20 RUB per 1,000 tokens in, out
+  // and cached (yandex.cloud/ru/docs/ai-studio/pricing, checked 2026-11) = 1,200 RUB = $15 per 1M.
+  // Others from the same table: yandexgpt-lite 0.20 RUB ($2.50 per 1M) in and out; Alice AI LLM
+  // (`aliceai-llm`) 0.50 RUB in ($6.25) and 1.20 RUB out ($15). No web search.
+  yandexgpt: { model: "yandexgpt", prices: { input: 15_000_000, output: 15_000_000, cached: 15_000_000, reasoning: 15_000_000, search: 0 } },
 };
 
 /**
@@ -78,6 +88,8 @@ export const DEFAULT_CONNECTIONS: DefaultConnection[] = [
   { name: "Gemini", providerName: "Gemini API", adapter: "gemini", models: [LIST_PRICES.gemini.model], searchMode: "auto", prices: LIST_PRICES.gemini.prices, settings: {}, grantedToAll: false },
   { name: "Anthropic", providerName: "Claude API", adapter: "anthropic", models: [LIST_PRICES.anthropic.model], searchMode: "on", prices: LIST_PRICES.anthropic.prices, settings: {}, grantedToAll: false },
   { name: "GigaChat", providerName: "GigaChat API", adapter: "gigachat", models: [LIST_PRICES.gigachat.model], searchMode: "off", prices: LIST_PRICES.gigachat.prices, settings: {}, grantedToAll: false },
+  { name: "Yandex Search", providerName: "Yandex Search (generative)", adapter: "yandex_search", models: [LIST_PRICES.yandex_search.model], searchMode: "on", prices: LIST_PRICES.yandex_search.prices, settings: {}, grantedToAll: false },
+  { name: "YandexGPT", providerName: "YandexGPT API", adapter: "yandexgpt", models: [LIST_PRICES.yandexgpt.model], searchMode: "off", prices: LIST_PRICES.yandexgpt.prices, settings: {}, grantedToAll: false },
 ];
 
 /** What a workspace calls its provider on a connection by default. */

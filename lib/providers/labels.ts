@@ -8,6 +8,8 @@ export const adapterLabels: Record<AdapterName, string> = {
   gemini: "Google Gemini",
   anthropic: "Anthropic",
   gigachat: "GigaChat",
+  yandex_search: "Yandex Search (generative)",
+  yandexgpt: "YandexGPT / Alice AI",
 };
 
 export const searchModeLabels: Record<SearchMode, string> = {

@@ -5,6 +5,8 @@ import { perplexityAdapter } from "@/lib/providers/perplexity";
 import { geminiAdapter } from "@/lib/providers/gemini";
 import { anthropicAdapter } from "@/lib/providers/anthropic";
 import { gigachatAdapter } from "@/lib/providers/gigachat";
+import { yandexSearchAdapter } from "@/lib/providers/yandex-search";
+import { yandexGptAdapter } from "@/lib/providers/yandexgpt";
 
 // Real adapters (OpenAI, Perplexity, Gemini, Anthropic) register here as they are built.
 const adapters: Partial<Record<AdapterName, ProviderAdapter>> = {
@@ -14,6 +16,8 @@ const adapters: Partial<Record<AdapterName, ProviderAdapter>> = {
   gemini: geminiAdapter,
   anthropic: anthropicAdapter,
   gigachat: gigachatAdapter,
+  yandex_search: yandexSearchAdapter,
+  yandexgpt: yandexGptAdapter,
 };
 
 export function adapterFor(name: AdapterName): ProviderAdapter | undefined {

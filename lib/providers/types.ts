@@ -2,7 +2,7 @@
 // Perplexity, Gemini, Anthropic). An adapter makes exactly one call per `call()`: it never
 // retries by itself; the runner owns retries (DESIGN.md "Retries by error class").
 
-export type AdapterName = "simulator" | "openai" | "perplexity" | "gemini" | "anthropic" | "gigachat";
+export type AdapterName = "simulator" | "openai" | "perplexity" | "gemini" | "anthropic" | "gigachat" | "yandex_search" | "yandexgpt";
 export type SearchMode = "on" | "off" | "auto";
 
 export type ProviderRequest = {

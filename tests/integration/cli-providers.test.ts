@@ -12,12 +12,15 @@ import { createGeminiAdapter } from "@/lib/providers/gemini";
 import { createGigaChatAdapter } from "@/lib/providers/gigachat";
 import { createOpenAIAdapter } from "@/lib/providers/openai";
 import { createPerplexityAdapter } from "@/lib/providers/perplexity";
+import { createYandexSearchAdapter } from "@/lib/providers/yandex-search";
+import { createYandexGptAdapter } from "@/lib/providers/yandexgpt";
 import type { ProviderAdapter } from "@/lib/providers/types";
 import { startFakeAnthropic } from "@/tests/support/fake-providers/anthropic-server";
 import { startFakeGemini } from "@/tests/support/fake-providers/gemini-server";
 import { startFakeGigaChat } from "@/tests/support/fake-providers/gigachat-server";
 import { startFakeOpenAI } from "@/tests/support/fake-providers/openai-server";
 import { startFakePerplexity } from "@/tests/support/fake-providers/perplexity-server";
+import { startFakeYandexGpt, startFakeYandexSearch } from "@/tests/support/fake-providers/yandex-server";
 
 const run = promisify(execFile);
 const tsx = path.resolve("node_modules/tsx/dist/cli.mjs");
@@ -25,6 +28,8 @@ const tsx = path.resolve("node_modules/tsx/dist/cli.mjs");
 type Server = { url: string; requests: { body: Record<string, unknown> }[]; close: () => Promise<void> };
 const cases: {
   adapter: keyof typeof LIST_PRICES;
+  /** What --provider is given, when not the adapter name. */
+  cli?: string;
   start: () => Promise<Server>;
   env: (url: string) => Record<string, string>;
   inProcess: (url: string) => ProviderAdapter;
@@ -42,6 +47,19 @@ const cases: {
     inProcess: (url) => createGigaChatAdapter(() => ({ credentials: "Z2lnYS1jbGk6c2VjcmV0", scope: "GIGACHAT_API_PERS", authUrl: `${url}/api/v2/oauth`, baseURL: `${url}/api/v1`, tls: {} })),
     search: "off",
   },
+  {
+    adapter: "yandex_search",
+    cli: "yandex-search",
+    start: startFakeYandexSearch,
+    env: (url) => ({ YANDEX_API_KEY: "AQVN-cli", YANDEX_FOLDER_ID: "b1g-cli", YANDEX_SEARCH_BASE_URL: url }),
+    inProcess: (url) => createYandexSearchAdapter(() => ({ apiKey: "AQVN-cli", folderId: "b1g-cli", baseURL: url })),
+  },
+  {
+    adapter: "yandexgpt",
+    start: startFakeYandexGpt,
+    env: (url) => ({ YANDEX_API_KEY: "AQVN-cli", YANDEX_FOLDER_ID: "b1g-cli", YANDEX_LLM_BASE_URL: url }),
+    inProcess: (url) => createYandexGptAdapter(() => ({ apiKey: "AQVN-cli", folderId: "b1g-cli", baseURL: url })),
+  },
 ];
 
 const servers = new Map<string, Server>();
@@ -54,7 +72,7 @@ afterAll(async () => {
   await Promise.all([...servers.values()].map((s) => s.close()));
 });
 
-describe.each(cases)("beacon capture --provider $adapter", (c) => {
+describe.each(cases)("beacon capture --provider $adapter ($cli)", (c) => {
   it("prints the sources, search queries, usage and cost the provider returned", async () => {
     const url = servers.get(c.adapter)!.url;
     const prompt = "What is the best CRM for a 10-person startup?";
@@ -63,16 +81,18 @@ describe.each(cases)("beacon capture --provider $adapter", (c) => {
     // The CLI sends a new provider configuration's limits unless told otherwise.
     const expected = await c.inProcess(url).call({ prompt, model, searchMode: search, limits: DEFAULT_CALL_LIMITS, signal: new AbortController().signal });
 
-    const { stdout } = await run(process.execPath, [tsx, "--conditions=react-server", "scripts/beacon.ts", "capture", "--provider", c.adapter, "--prompt", prompt, "--search", search], {
+    const { stdout } = await run(process.execPath, [tsx, "--conditions=react-server", "scripts/beacon.ts", "capture", "--provider", c.cli ?? c.adapter, "--prompt", prompt, "--search", search], {
       env: { ...process.env, ...c.env(url) },
       timeout: 60_000,
     });
     const printed = JSON.parse(stdout);
     const p = LIST_PRICES[c.adapter].prices;
     expect(printed).toMatchObject({ ok: true, text: expected.text, sources: expected.sources, searchQueries: expected.searchQueries, usage: expected.usage });
-    if (search === "on") expect(printed.sources.length).toBeGreaterThan(0);
+    // GigaChat and the Yandex models do not search; the Yandex generative search is priced per request, not per token.
+    if (search === "on" && c.adapter !== "yandexgpt") expect(printed.sources.length).toBeGreaterThan(0);
     expect(printed.text.length).toBeGreaterThan(0);
-    expect(printed.usage.inputTokens).toBeGreaterThan(0);
+    if (c.adapter !== "yandex_search") expect(printed.usage.inputTokens).toBeGreaterThan(0);
+    expect(printed.costMicros).toBeGreaterThan(0);
     expect(printed.costMicros).toBe(
       costOf(expected.usage, { inputPricePerMTokMicros: p.input, outputPricePerMTokMicros: p.output, cachedPricePerMTokMicros: p.cached, reasoningPricePerMTokMicros: p.reasoning, searchPriceMicros: p.search }),
     );

@@ -1,0 +1,2 @@
+ALTER TYPE "ProviderAdapter" ADD VALUE 'yandex_search';
+ALTER TYPE "ProviderAdapter" ADD VALUE 'yandexgpt';
