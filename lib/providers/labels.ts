@@ -7,6 +7,7 @@ export const adapterLabels: Record<AdapterName, string> = {
   perplexity: "Perplexity",
   gemini: "Google Gemini",
   anthropic: "Anthropic",
+  openai_compatible: "OpenAI-compatible (DeepSeek, Grok, Mistral, vLLM, Ollama)",
 };
 
 export const searchModeLabels: Record<SearchMode, string> = {
