@@ -3,9 +3,12 @@
 // (never the reasoning), what a connection's settings decide (base URL, key variable, no key at
 // all), and how each way a server can fail maps to a retry class (DESIGN.md "Retries by error
 // class", "Cancellation").
+import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createConnection, listConnections, testConnection } from "@/lib/connections/connections";
+import { db } from "@/lib/db/prisma";
 import { CallAbortedError, ProviderError } from "@/lib/providers/errors";
 import { openAICompatibleAdapter as adapter } from "@/lib/providers/openai-compatible";
 import { adapterFor, isConfigured, notConfiguredReason } from "@/lib/providers/registry";
@@ -347,6 +350,28 @@ describe("connection input", () => {
     const parsed = connectionInputSchema.safeParse(input);
     return parsed.success ? {} : Object.fromEntries(parsed.error.issues.map((i) => [i.path.join("."), i.message]));
   };
+
+  it("an operator's connection keeps its server and key variable in settings, and shows why it is not configured until the variable is set", async () => {
+    const name = `DeepSeek ${randomUUID().slice(0, 8)}`;
+    const keyEnv = `OPENAI_COMPATIBLE_${randomUUID().slice(0, 8).toUpperCase()}_KEY`;
+    const input = connectionInputSchema.parse({ ...base, name, openaiCompatible: { baseURL: server.url, apiKeyEnv: keyEnv } });
+    const { id } = (await createConnection(input))!;
+    expect((await db().providerConnection.findUniqueOrThrow({ where: { id } })).settings).toEqual({ baseURL: server.url, apiKeyEnv: keyEnv });
+
+    const row = async () => (await listConnections()).find((c) => c.id === id)!;
+    expect(await row()).toMatchObject({ adapter: "openai_compatible", configured: false, notConfiguredReason: `${keyEnv} is not set in this server's environment` });
+    expect(await testConnection(id, "deepseek-chat", "Best CRM?")).toMatchObject({ ok: false, error: { reason: "not_configured" } });
+
+    process.env[keyEnv] = "sk-operator";
+    try {
+      expect(await row()).toMatchObject({ configured: true, notConfiguredReason: null });
+      const result = await testConnection(id, "deepseek-chat", "Best CRM?");
+      expect(result).toMatchObject({ ok: true, text: COMPATIBLE_ANSWER.content });
+      expect(server.requests.at(-1)!.headers.authorization).toBe("Bearer sk-operator");
+    } finally {
+      delete process.env[keyEnv];
+    }
+  });
 
   it("accepts a base URL and a key variable, trimmed", () => {
     const parsed = connectionInputSchema.parse({ ...base, openaiCompatible: { baseURL: " https://api.deepseek.com ", apiKeyEnv: "OPENAI_COMPATIBLE_DEEPSEEK_KEY" } });
