@@ -6,6 +6,10 @@
 //           [--max-output-tokens <n>] [--max-search-calls <n>]
 //       calls that provider once, outside any check, with those limits (default: a new provider
 //       configuration's), and prints the normalised result as JSON
+//   capture --provider openai-compatible --base-url <url> --model <m> --prompt "<text>" [--api-key-env OPENAI_COMPATIBLE_<NAME>]
+//           [--input-price <usd per 1M>] [--output-price <usd per 1M>]
+//       the same against any OpenAI-compatible server; the key is OPENAI_COMPATIBLE_API_KEY unless
+//       --api-key-env names another (none: no Authorization header); prices are 0 unless given
 //   analyze <file.json>
 //       analyses an answer: { answer, brand: {name, aliases, domains}, competitors: [same], sources? }
 //   doctor
@@ -14,12 +18,15 @@
 //       makes an existing account an operator (an instance admin: provider connections, grants)
 import { parseArgs } from "node:util";
 import { setDatabaseUrl } from "@/lib/config/env";
+import type { PriceTable } from "@/lib/billing/money";
 import { getDatabase } from "@/lib/db/database-url";
 
 const USAGE = `Usage:
   npm run beacon -- api-key create --workspace <slug> --name <name> [--scope read|write|admin]
   npm run beacon -- capture --provider <openai|perplexity|gemini|anthropic|gigachat|yandex-search|yandexgpt|simulator> --prompt "<text>" [--model <m>] [--search on|off|auto] [--timeout <seconds>]
       [--max-output-tokens <n>] [--max-search-calls <n>]
+  npm run beacon -- capture --provider openai-compatible --base-url <url> --model <m> --prompt "<text>" [--api-key-env OPENAI_COMPATIBLE_<NAME>]
+      [--input-price <usd per 1M tokens>] [--output-price <usd per 1M tokens>]   (key: OPENAI_COMPATIBLE_API_KEY unless --api-key-env; prices 0 unless given)
   npm run --silent beacon -- analyze <file.json>
   npm run beacon -- doctor
   npm run beacon -- admin grant <email>`;
@@ -66,11 +73,15 @@ async function captureCommand(args: string[]) {
       timeout: { type: "string" },
       "max-output-tokens": { type: "string" },
       "max-search-calls": { type: "string" },
+      "base-url": { type: "string" },
+      "api-key-env": { type: "string" },
+      "input-price": { type: "string" },
+      "output-price": { type: "string" },
     },
     strict: true,
   });
-  const adapters = ["openai", "perplexity", "gemini", "anthropic", "gigachat", "yandex_search", "yandexgpt", "simulator"] as const;
-  // Adapter names use underscores; the CLI takes the hyphenated form (yandex-search) too.
+  // The CLI names adapters with hyphens (yandex-search, openai-compatible); the code with underscores.
+  const adapters = ["openai", "perplexity", "gemini", "anthropic", "gigachat", "yandex_search", "yandexgpt", "openai_compatible", "simulator"] as const;
   const adapter = adapters.find((a) => a === values.provider?.replaceAll("-", "_"));
   if (!adapter) fail(`--provider must be one of ${adapters.map((a) => a.replaceAll("_", "-")).join(", ")}.\n${USAGE}`);
   if (!values.prompt?.trim()) fail(`--prompt is required.\n${USAGE}`);
@@ -88,20 +99,63 @@ async function captureCommand(args: string[]) {
     const flags = { maxOutputTokens: "--max-output-tokens", maxSearchCalls: "--max-search-calls" };
     fail(limits.error.issues.map((i) => `${flags[i.path[0] as keyof typeof flags]}: ${i.message}`).join("\n"));
   }
-  const list = adapter === "simulator" ? LIST_PRICES.openai : LIST_PRICES[adapter];
-  const p = list.prices;
+  let call: { model: string; price: PriceTable; settings?: Record<string, unknown> };
+  if (adapter === "openai_compatible") {
+    call = await openAICompatibleCall(values);
+  } else {
+    const list = adapter === "simulator" ? LIST_PRICES.openai : LIST_PRICES[adapter];
+    const p = list.prices;
+    call = {
+      model: values.model ?? list.model,
+      price: { inputPricePerMTokMicros: p.input, outputPricePerMTokMicros: p.output, cachedPricePerMTokMicros: p.cached, reasoningPricePerMTokMicros: p.reasoning, searchPriceMicros: p.search },
+      settings: adapter === "simulator" ? { latencyMinMs: 200, latencyMaxMs: 600 } : undefined,
+    };
+  }
   const result = await testCall({
     adapter,
-    model: values.model ?? list.model,
+    ...call,
     searchMode,
     prompt: values.prompt.trim(),
     timeoutMs: Number(values.timeout ?? 120) * 1000,
     limits: limits.data,
-    price: { inputPricePerMTokMicros: p.input, outputPricePerMTokMicros: p.output, cachedPricePerMTokMicros: p.cached, reasoningPricePerMTokMicros: p.reasoning, searchPriceMicros: p.search },
-    settings: adapter === "simulator" ? { latencyMinMs: 200, latencyMaxMs: 600 } : undefined,
   });
   console.log(JSON.stringify(result, null, 2));
   process.exitCode = result.ok ? 0 : 1;
+}
+
+/**
+ * An OpenAI-compatible server has no list price and no default model: the base URL and model are
+ * required, the key is OPENAI_COMPATIBLE_API_KEY unless --api-key-env names another variable, and
+ * prices are 0 unless given (USD per 1M tokens; reasoning at the output price).
+ */
+async function openAICompatibleCall(values: Record<string, string | boolean | undefined>) {
+  const text = (name: string) => (typeof values[name] === "string" ? (values[name] as string) : undefined);
+  const model = text("model")?.trim();
+  if (!text("base-url") || !model) fail(`--provider openai-compatible needs --base-url and --model.\n${USAGE}`);
+  const { env } = await import("@/lib/config/env");
+  const { openAICompatibleSettingsSchema } = await import("@/lib/providers/openai-compatible-settings");
+  const apiKeyEnv = text("api-key-env") ?? (env().OPENAI_COMPATIBLE_API_KEY ? "OPENAI_COMPATIBLE_API_KEY" : undefined);
+  const settings = openAICompatibleSettingsSchema.safeParse({ baseURL: text("base-url"), apiKeyEnv });
+  if (!settings.success) {
+    const flags = { baseURL: "--base-url", apiKeyEnv: "--api-key-env" };
+    fail(settings.error.issues.map((i) => `${flags[i.path[0] as keyof typeof flags]}: ${i.message}`).join("\n"));
+  }
+  const { parseDecimal } = await import("@/lib/client/decimal");
+  const price = (flag: string) => {
+    const given = text(flag);
+    if (given === undefined) return 0;
+    const parsed = parseDecimal(given, 6);
+    if (parsed.error) fail(`--${flag}: ${parsed.error} (US dollars per 1M tokens)`);
+    return parsed.value;
+  };
+  const input = price("input-price");
+  const output = price("output-price");
+  if (!text("input-price") && !text("output-price")) console.error("No --input-price / --output-price given: costMicros is computed at 0 USD per token.");
+  return {
+    model,
+    price: { inputPricePerMTokMicros: input, outputPricePerMTokMicros: output, cachedPricePerMTokMicros: input, reasoningPricePerMTokMicros: output, searchPriceMicros: 0 },
+    settings: settings.data,
+  };
 }
 
 async function analyzeCommand(file: string | undefined) {

@@ -18,7 +18,7 @@ import type { Capture, Prompt, ProviderConnection } from "@/lib/generated/prisma
 import { lastLine } from "@/lib/errors";
 import { executionSeconds, queueWaitSeconds } from "@/lib/metrics/worker-metrics";
 import { CallAbortedError, ProviderError } from "@/lib/providers/errors";
-import { adapterFor } from "@/lib/providers/registry";
+import { adapterFor, notConfiguredReason } from "@/lib/providers/registry";
 import type { ProviderResponse } from "@/lib/providers/types";
 
 export type RunOutcome =
@@ -171,8 +171,9 @@ async function runAttempt(capture: LoadedCapture, run: Run, options: RunCaptureO
   let callError: unknown = null;
   try {
     const adapter = adapterFor(config.adapter);
-    if (!adapter?.configured()) {
-      throw new ProviderError(`${config.name} (${config.adapter}) is not configured on this server`, { retryClass: "permanent", reason: "not_configured" });
+    const notConfigured = notConfiguredReason(config.adapter, config.settings);
+    if (!adapter || notConfigured) {
+      throw new ProviderError(`${config.name} (${config.adapter}) is not configured on this server: ${notConfigured}`, { retryClass: "permanent", reason: "not_configured" });
     }
     response = await adapter.call({
       prompt: capture.prompt.text,

@@ -2,6 +2,7 @@
 // configuration table; keep the two in step.
 import { z } from "zod";
 import { parseTrustedProxies } from "@/lib/net/trusted-proxies";
+import { OPENAI_COMPATIBLE_KEY_ENV } from "@/lib/providers/openai-compatible-settings";
 
 const boolean = z
   .enum(["true", "false", "1", "0", "yes", "no"])
@@ -81,6 +82,10 @@ const envSchema = z.object({
   YANDEX_FOLDER_ID: z.string().min(1).optional(),
   YANDEX_SEARCH_BASE_URL: z.string().url().optional(),
   YANDEX_LLM_BASE_URL: z.string().url().optional(),
+  // OpenAI-compatible servers: each connection names its key's variable (settings.apiKeyEnv,
+  // OPENAI_COMPATIBLE_<NAME>, read by openAICompatibleKey below); this one is what the CLI's
+  // `capture --provider openai-compatible` uses unless given --api-key-env.
+  OPENAI_COMPATIBLE_API_KEY: z.string().min(1).optional(),
   // Simulator overrides (tests, demos); each wins over the provider configuration's settings.
   SIMULATOR_LATENCY_MS: z
     .string()
@@ -122,6 +127,16 @@ export function setDatabaseUrl(url: string): void {
 /** Reads process.env again at the next env() (after the launcher, or a test, changed it). */
 export function reloadEnv(): void {
   cached = undefined;
+}
+
+/**
+ * The key an OpenAI-compatible connection names (settings.apiKeyEnv). Read at call time, since
+ * the names come from the database; undefined for a name outside OPENAI_COMPATIBLE_* (see
+ * OPENAI_COMPATIBLE_KEY_ENV for why) or a variable unset or empty.
+ */
+export function openAICompatibleKey(name: string): string | undefined {
+  if (!OPENAI_COMPATIBLE_KEY_ENV.test(name)) return undefined;
+  return process.env[name] || undefined;
 }
 
 export function publicUrl(): string {

@@ -5,7 +5,7 @@ import { db } from "@/lib/db/prisma";
 import { ConflictError, NotFoundError, UserError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { connectionInputSchema, grantInputSchema } from "@/lib/providers/schemas";
-import { isConfigured } from "@/lib/providers/registry";
+import { isConfigured, notConfiguredReason } from "@/lib/providers/registry";
 import { testCall } from "@/lib/providers/test-call";
 import type { z } from "zod";
 
@@ -32,7 +32,7 @@ export async function grantedConnections(workspaceId: string) {
     name: c.name,
     adapter: c.adapter,
     models: c.models,
-    configured: isConfigured(c.adapter),
+    configured: isConfigured(c.adapter, c.settings),
     monthlySpendLimitMicros: grants[0]?.monthlySpendLimitMicros == null ? null : Number(grants[0].monthlySpendLimitMicros),
     prices: priceTableOf(c),
   }));
@@ -56,7 +56,11 @@ export async function assertUsable(tx: Tx, workspaceId: string, connectionId: st
 
 type ConnectionInput = z.output<typeof connectionInputSchema>;
 
-const toData = ({ simulator, ...input }: ConnectionInput) => ({ ...input, settings: (simulator ?? {}) as Prisma.InputJsonValue });
+/** The adapter's own settings go to the settings column (never a key: keys stay in the environment). */
+const toData = ({ simulator, openaiCompatible, ...input }: ConnectionInput) => ({
+  ...input,
+  settings: (input.adapter === "openai_compatible" ? (openaiCompatible ?? {}) : (simulator ?? {})) as Prisma.InputJsonValue,
+});
 
 function rethrowNameTaken(error: unknown, name: string): never {
   if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
@@ -73,7 +77,9 @@ export async function listConnections() {
   });
   return rows.map(({ grants, ...c }) => ({
     ...c,
-    configured: isConfigured(c.adapter),
+    configured: isConfigured(c.adapter, c.settings),
+    /** Shown beside "not configured": what this server lacks (which variable to set). */
+    notConfiguredReason: notConfiguredReason(c.adapter, c.settings) ?? null,
     grants: grants.map((g) => ({
       workspaceId: g.workspaceId,
       workspace: g.workspace.name,

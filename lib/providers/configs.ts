@@ -27,7 +27,7 @@ export async function listProviderConfigs(workspaceId: string) {
     ...p,
     connection: { id: c.id, name: c.name, adapter: c.adapter, models: c.models, maxConcurrency: c.maxConcurrency },
     adapter: c.adapter,
-    configured: isConfigured(c.adapter),
+    configured: isConfigured(c.adapter, c.settings),
     /** Granted to this workspace (or to every workspace) and enabled by its operator. */
     granted: c.enabled && (c.grantedToAll || grants.length > 0),
     prices: priceTableOf(c),

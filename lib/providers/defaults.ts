@@ -5,10 +5,16 @@ import type { AdapterName, CallLimits, SearchMode } from "@/lib/providers/types"
 type Prices = { input: number; output: number; cached: number; reasoning: number; search: number };
 
 /**
+ * Adapters without a list price: an OpenAI-compatible connection can point at any server
+ * (DeepSeek, xAI, Mistral, a local vLLM or Ollama), so its price table is only the operator's.
+ */
+type UnpricedAdapter = "simulator" | "openai_compatible";
+
+/**
  * List prices (PROVIDERS.md, 2026-11) in micro-dollars per 1M tokens and per search call; kept
  * as data that admins edit, these are only the starting values.
  */
-export const LIST_PRICES: Record<Exclude<AdapterName, "simulator">, { model: string; prices: Prices }> = {
+export const LIST_PRICES: Record<Exclude<AdapterName, UnpricedAdapter>, { model: string; prices: Prices }> = {
   openai: { model: "gpt-5-mini", prices: { input: 250_000, output: 2_000_000, cached: 25_000, reasoning: 2_000_000, search: 10_000 } },
   perplexity: { model: "sonar", prices: { input: 1_000_000, output: 1_000_000, cached: 1_000_000, reasoning: 0, search: 5_000 } },
   gemini: { model: "gemini-2.5-flash", prices: { input: 300_000, output: 2_500_000, cached: 75_000, reasoning: 2_500_000, search: 35_000 } },

@@ -10,6 +10,7 @@ export const adapterLabels: Record<AdapterName, string> = {
   gigachat: "GigaChat",
   yandex_search: "Yandex Search (generative)",
   yandexgpt: "YandexGPT / Alice AI",
+  openai_compatible: "OpenAI-compatible (DeepSeek, Grok, Mistral, vLLM, Ollama)",
 };
 
 export const searchModeLabels: Record<SearchMode, string> = {

@@ -7,6 +7,7 @@ import { anthropicAdapter } from "@/lib/providers/anthropic";
 import { gigachatAdapter } from "@/lib/providers/gigachat";
 import { yandexSearchAdapter } from "@/lib/providers/yandex-search";
 import { yandexGptAdapter } from "@/lib/providers/yandexgpt";
+import { openAICompatibleAdapter } from "@/lib/providers/openai-compatible";
 
 // Real adapters (OpenAI, Perplexity, Gemini, Anthropic) register here as they are built.
 const adapters: Partial<Record<AdapterName, ProviderAdapter>> = {
@@ -18,12 +19,27 @@ const adapters: Partial<Record<AdapterName, ProviderAdapter>> = {
   gigachat: gigachatAdapter,
   yandex_search: yandexSearchAdapter,
   yandexgpt: yandexGptAdapter,
+  openai_compatible: openAICompatibleAdapter,
 };
 
 export function adapterFor(name: AdapterName): ProviderAdapter | undefined {
   return adapters[name];
 }
 
-export function isConfigured(name: AdapterName): boolean {
-  return adapters[name]?.configured() ?? false;
+/** Whether this server can call a connection with this adapter and these settings. */
+export function isConfigured(name: AdapterName, settings?: unknown): boolean {
+  return adapters[name]?.configured(settingsOf(settings)) ?? false;
+}
+
+/** Why a connection is not configured on this server (undefined when it is). */
+export function notConfiguredReason(name: AdapterName, settings?: unknown): string | undefined {
+  const adapter = adapters[name];
+  if (!adapter) return `No ${name} adapter on this server`;
+  if (adapter.configured(settingsOf(settings))) return undefined;
+  return adapter.notConfiguredReason?.(settingsOf(settings)) || "This server has no API key for this adapter";
+}
+
+/** A connection's settings column (JSON) as adapters take it. */
+function settingsOf(settings: unknown): Record<string, unknown> | undefined {
+  return settings && typeof settings === "object" && !Array.isArray(settings) ? (settings as Record<string, unknown>) : undefined;
 }

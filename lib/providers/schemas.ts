@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { openAICompatibleSettingsSchema } from "@/lib/providers/openai-compatible-settings";
 import { simulatorSettingsSchema } from "@/lib/providers/simulator/settings";
 import { text } from "@/lib/validation/text";
 
@@ -17,7 +18,7 @@ const micros = (label: string) => z.number({ error: `${label} must be a number` 
 export const connectionInputSchema = z
   .object({
     name: text({ min: 1, max: 60, label: "The name" }),
-    adapter: z.enum(["simulator", "openai", "perplexity", "gemini", "anthropic", "gigachat", "yandex_search", "yandexgpt"]),
+    adapter: z.enum(["simulator", "openai", "perplexity", "gemini", "anthropic", "gigachat", "yandex_search", "yandexgpt", "openai_compatible"]),
     models: z
       .array(text({ min: 1, max: 100, label: "A model" }))
       .min(1, "Allow at least one model")
@@ -43,7 +44,10 @@ export const connectionInputSchema = z
     breakerSlowCallIsFailure: z.boolean(),
     breakerProbeTimeoutMs: z.number().int().min(1000, "At least 1,000 ms").max(600_000, "At most 600,000 ms (10 minutes)"),
     simulator: simulatorSettingsSchema.optional(),
+    /** Required for the openai_compatible adapter: its server and key variable. */
+    openaiCompatible: openAICompatibleSettingsSchema.optional(),
   })
+  .refine((c) => c.adapter !== "openai_compatible" || c.openaiCompatible, { message: "Enter the server's base URL", path: ["openaiCompatible", "baseURL"] })
   .refine((c) => c.breakerMinCalls <= c.breakerWindowSize, { message: "Minimum calls cannot exceed the window size", path: ["breakerMinCalls"] })
   .refine((c) => !c.simulator || c.simulator.latencyMinMs <= c.simulator.latencyMaxMs, { message: "Minimum latency cannot exceed the maximum", path: ["simulator", "latencyMinMs"] })
   .refine((c) => !c.simulator || c.simulator.errorRate + c.simulator.permanentErrorRate + c.simulator.timeoutRate <= 1 + 1e-9, {

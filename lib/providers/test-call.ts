@@ -1,7 +1,7 @@
 import "server-only";
 import { costOf, type PriceTable } from "@/lib/billing/money";
 import { CallAbortedError, ProviderError } from "@/lib/providers/errors";
-import { adapterFor } from "@/lib/providers/registry";
+import { adapterFor, notConfiguredReason } from "@/lib/providers/registry";
 import type { AdapterName, CallLimits, SearchMode } from "@/lib/providers/types";
 
 export type TestCallInput = {
@@ -38,8 +38,9 @@ export async function testCall(input: TestCallInput): Promise<TestCallResult> {
   const started = performance.now();
   const latencyMs = () => Math.round(performance.now() - started);
   const adapter = adapterFor(input.adapter);
-  if (!adapter || !adapter.configured()) {
-    return { ok: false, latencyMs: 0, error: { retryClass: "permanent", reason: "not_configured", message: `The ${input.adapter} adapter has no API key on this server.`, httpStatus: null } };
+  const notConfigured = notConfiguredReason(input.adapter, input.settings);
+  if (!adapter || notConfigured) {
+    return { ok: false, latencyMs: 0, error: { retryClass: "permanent", reason: "not_configured", message: `The ${input.adapter} adapter is not configured on this server: ${notConfigured}.`, httpStatus: null } };
   }
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort("timeout"), input.timeoutMs);

@@ -1,8 +1,8 @@
 // The contract between the capture runner and every provider adapter (simulator, OpenAI,
-// Perplexity, Gemini, Anthropic). An adapter makes exactly one call per `call()`: it never
+// Perplexity, Gemini, Anthropic, OpenAI-compatible servers). An adapter makes exactly one call per `call()`: it never
 // retries by itself; the runner owns retries (DESIGN.md "Retries by error class").
 
-export type AdapterName = "simulator" | "openai" | "perplexity" | "gemini" | "anthropic" | "gigachat" | "yandex_search" | "yandexgpt";
+export type AdapterName = "simulator" | "openai" | "perplexity" | "gemini" | "anthropic" | "gigachat" | "yandex_search" | "yandexgpt" | "openai_compatible";
 export type SearchMode = "on" | "off" | "auto";
 
 export type ProviderRequest = {
@@ -72,8 +72,14 @@ export type ProviderResponse = {
 
 export type ProviderAdapter = {
   name: AdapterName;
-  /** False when the adapter lacks credentials; shown as "not configured" in the UI. */
-  configured: () => boolean;
+  /**
+   * False when this server lacks what a connection needs (an API key in the environment, a valid
+   * base URL); shown as "not configured" in the UI. `settings` are the connection's
+   * (ProviderConnection.settings): adapters whose credentials are per connection read them.
+   */
+  configured: (settings?: Record<string, unknown>) => boolean;
+  /** Why configured() is false, for the operator (e.g. which variable to set). */
+  notConfiguredReason?: (settings?: Record<string, unknown>) => string;
   call: (request: ProviderRequest) => Promise<ProviderResponse>;
 };
 

@@ -21,6 +21,9 @@ import { startFakeGigaChat } from "@/tests/support/fake-providers/gigachat-serve
 import { startFakeOpenAI } from "@/tests/support/fake-providers/openai-server";
 import { startFakePerplexity } from "@/tests/support/fake-providers/perplexity-server";
 import { startFakeYandexGpt, startFakeYandexSearch } from "@/tests/support/fake-providers/yandex-server";
+import { openAICompatibleAdapter } from "@/lib/providers/openai-compatible";
+import { COMPATIBLE_ANSWER, COMPATIBLE_CITED_ANSWER, startFakeOpenAICompatible, type CompatibleScenario } from "@/tests/support/fake-providers/openai-compatible-server";
+import type { FakeServer } from "@/tests/support/fake-providers/openai-server";
 
 const run = promisify(execFile);
 const tsx = path.resolve("node_modules/tsx/dist/cli.mjs");
@@ -97,6 +100,74 @@ describe.each(cases)("beacon capture --provider $adapter ($cli)", (c) => {
       costOf(expected.usage, { inputPricePerMTokMicros: p.input, outputPricePerMTokMicros: p.output, cachedPricePerMTokMicros: p.cached, reasoningPricePerMTokMicros: p.reasoning, searchPriceMicros: p.search }),
     );
     expect(printed.latencyMs).toBeGreaterThanOrEqual(0);
+  });
+});
+
+describe("beacon capture --provider openai-compatible", () => {
+  let server: FakeServer<CompatibleScenario>;
+  const prompt = "What is the best CRM for a 10-person startup?";
+  const capture = (flags: string[], env: Record<string, string> = {}) =>
+    run(process.execPath, [tsx, "--conditions=react-server", "scripts/beacon.ts", "capture", "--provider", "openai-compatible", "--prompt", prompt, ...flags], {
+      env: { ...process.env, OPENAI_COMPATIBLE_API_KEY: "", ...env },
+      timeout: 60_000,
+    });
+  const failed = (promise: Promise<unknown>) =>
+    promise.then(
+      () => undefined,
+      (e: unknown) => e as { code?: number; stdout?: string; stderr?: string },
+    );
+
+  beforeAll(async () => {
+    server = await startFakeOpenAICompatible();
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it("calls --base-url with --model and OPENAI_COMPATIBLE_API_KEY, prices 0 unless given", async () => {
+    server.enqueue({ kind: "answer", answer: COMPATIBLE_CITED_ANSWER });
+    const expected = await openAICompatibleAdapter.call({ prompt, model: "grok-4", searchMode: "off", limits: DEFAULT_CALL_LIMITS, signal: new AbortController().signal, settings: { baseURL: server.url } });
+    server.enqueue({ kind: "answer", answer: COMPATIBLE_CITED_ANSWER });
+    const { stdout, stderr } = await capture(["--base-url", server.url, "--model", "grok-4"], { OPENAI_COMPATIBLE_API_KEY: "xai-cli" });
+    const printed = JSON.parse(stdout);
+    expect(printed).toMatchObject({ ok: true, text: expected.text, sources: JSON.parse(JSON.stringify(expected.sources)), searchQueries: [], usage: expected.usage, costMicros: 0 });
+    expect(printed.sources.length).toBeGreaterThan(0);
+    expect(printed.usage.inputTokens).toBeGreaterThan(0);
+    expect(stderr).toContain("costMicros is computed at 0 USD");
+    const sent = server.requests.at(-1)!;
+    expect(sent.headers.authorization).toBe("Bearer xai-cli");
+    expect(sent.body).toMatchObject({ model: "grok-4", max_tokens: DEFAULT_CALL_LIMITS.maxOutputTokens, stream_options: { include_usage: true } });
+  });
+
+  it("--api-key-env names the key's variable; --input-price and --output-price price the usage", async () => {
+    const { stdout } = await capture(["--base-url", server.url, "--model", "deepseek-chat", "--api-key-env", "OPENAI_COMPATIBLE_DEEPSEEK_KEY", "--input-price", "0.28", "--output-price", "0.42"], {
+      OPENAI_COMPATIBLE_DEEPSEEK_KEY: "sk-deepseek-cli",
+    });
+    const printed = JSON.parse(stdout);
+    expect(server.requests.at(-1)!.headers.authorization).toBe("Bearer sk-deepseek-cli");
+    const { prompt_tokens, completion_tokens } = COMPATIBLE_ANSWER.usage;
+    expect(printed).toMatchObject({ ok: true, text: COMPATIBLE_ANSWER.content, usage: { inputTokens: prompt_tokens, outputTokens: completion_tokens } });
+    expect(printed.costMicros).toBe(costOf(printed.usage, { inputPricePerMTokMicros: 280_000, outputPricePerMTokMicros: 420_000, cachedPricePerMTokMicros: 280_000, reasoningPricePerMTokMicros: 420_000, searchPriceMicros: 0 }));
+    expect(printed.costMicros).toBeGreaterThan(0);
+  });
+
+  it("an unset key variable is reported as not configured, without calling", async () => {
+    const before = server.requests.length;
+    const error = await failed(capture(["--base-url", server.url, "--model", "m", "--api-key-env", "OPENAI_COMPATIBLE_UNSET_KEY"]));
+    expect(error?.code).toBe(1);
+    expect(JSON.parse(error?.stdout ?? "{}")).toMatchObject({ ok: false, error: { reason: "not_configured", message: expect.stringContaining("OPENAI_COMPATIBLE_UNSET_KEY is not set") } });
+    expect(server.requests.length).toBe(before);
+  });
+
+  it("refuses a missing --base-url and a key variable outside OPENAI_COMPATIBLE_*, without calling", async () => {
+    const before = server.requests.length;
+    const noUrl = await failed(capture(["--model", "m"]));
+    expect(noUrl?.code).toBe(2);
+    expect(noUrl?.stderr).toContain("needs --base-url and --model");
+    const badEnv = await failed(capture(["--base-url", server.url, "--model", "m", "--api-key-env", "DATABASE_URL"]));
+    expect(badEnv?.code).toBe(2);
+    expect(badEnv?.stderr).toContain("--api-key-env: Name a variable that starts with OPENAI_COMPATIBLE_");
+    expect(server.requests.length).toBe(before);
   });
 });
 

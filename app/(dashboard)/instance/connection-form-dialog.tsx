@@ -88,7 +88,14 @@ export function ConnectionFormDialog({ connection, onClose }: { connection?: Con
           form.submit({ connectionId: connection?.id, connection: input });
         }}
       >
-        <Section legend="Basics" description="The API key and base URL come from this server's environment (README, Configuration), never from this form.">
+        <Section
+          legend="Basics"
+          description={
+            adapter === "openai_compatible"
+              ? "The API key comes from this server's environment, never from this form: name its variable below."
+              : "The API key and base URL come from this server's environment (README, Configuration), never from this form."
+          }
+        >
           <Field id={fieldId("name")} label="Name" hint="Unique on this server" error={error("name")}>
             <Input id={fieldId("name")} name="name" defaultValue={defaults.name} maxLength={60} autoComplete="off" invalid={!!error("name")} />
           </Field>
@@ -104,6 +111,52 @@ export function ConnectionFormDialog({ connection, onClose }: { connection?: Con
           <Checkbox name="enabled" label="Enabled: workspaces granted this connection can run checks on it" defaultChecked={defaults.enabled} />
           <Checkbox name="grantedToAll" label="Granted to every workspace, without a grant each (as the simulators are)" defaultChecked={defaults.grantedToAll} />
         </Section>
+
+        {adapter === "openai_compatible" && (
+          <Section
+            legend="Server"
+            description="Any server that speaks OpenAI's chat completions: DeepSeek, xAI (Grok), Mistral, or a local vLLM or Ollama. There is no web search to ask for: a provider's search mode is ignored, and sources are kept only when the server reports them. Enter the prices below from the server's pricing page (0 for your own hardware)."
+          >
+            <div className="col-span-2">
+              <Field
+                id={fieldId("openaiCompatible.baseURL")}
+                label="Base URL"
+                hint="The part before /chat/completions: https://api.deepseek.com, https://api.x.ai/v1, https://api.mistral.ai/v1, http://localhost:8000/v1 (vLLM), http://localhost:11434/v1 (Ollama)"
+                error={error("openaiCompatible.baseURL")}
+              >
+                <Input
+                  id={fieldId("openaiCompatible.baseURL")}
+                  name="openaiCompatible.baseURL"
+                  type="url"
+                  defaultValue={defaults.openaiCompatible.baseURL}
+                  maxLength={500}
+                  autoComplete="off"
+                  className="font-mono"
+                  invalid={!!error("openaiCompatible.baseURL")}
+                />
+              </Field>
+            </div>
+            <div className="col-span-2">
+              <Field
+                id={fieldId("openaiCompatible.apiKeyEnv")}
+                label="API key variable"
+                hint="The environment variable on this server that holds the key, e.g. OPENAI_COMPATIBLE_DEEPSEEK_KEY (it must start with OPENAI_COMPATIBLE_). Leave empty for a server without a key."
+                error={error("openaiCompatible.apiKeyEnv")}
+              >
+                <Input
+                  id={fieldId("openaiCompatible.apiKeyEnv")}
+                  name="openaiCompatible.apiKeyEnv"
+                  defaultValue={defaults.openaiCompatible.apiKeyEnv}
+                  maxLength={100}
+                  autoComplete="off"
+                  spellCheck={false}
+                  className="font-mono"
+                  invalid={!!error("openaiCompatible.apiKeyEnv")}
+                />
+              </Field>
+            </div>
+          </Section>
+        )}
 
         <Section legend="Models" description="The models workspaces may pick. Taking one off disables the providers that use it.">
           <div className="col-span-2">

@@ -3,6 +3,7 @@
 // percentages); the schema and database keep integer micro-dollars, milliseconds and fractions.
 import { DEFAULT_BREAKER_SETTINGS, DEFAULT_CALL_LIMITS } from "@/lib/providers/defaults";
 import type { ConnectionInput } from "@/lib/providers/schemas";
+import { openAICompatibleSettingsSchema } from "@/lib/providers/openai-compatible-settings";
 import { simulatorSettingsSchema, type SimulatorSettings } from "@/lib/providers/simulator/settings";
 import { formatDecimal, parseDecimal } from "@/lib/client/decimal";
 import type { ConnectionRow } from "./use-instance-query";
@@ -60,7 +61,7 @@ function fromText(text: string, unit: Unit): { value: number; error?: string } {
   return { value: parsed.value / PERCENT_UNITS };
 }
 
-const NEW_CONNECTION: Omit<ConnectionInput, "simulator"> = {
+const NEW_CONNECTION: Omit<ConnectionInput, "simulator" | "openaiCompatible"> = {
   name: "",
   adapter: "simulator",
   models: [],
@@ -82,7 +83,13 @@ const NEW_CONNECTION: Omit<ConnectionInput, "simulator"> = {
 type FormChoices = Pick<ConnectionInput, "name" | "adapter" | "enabled" | "grantedToAll" | "breakerSlowCallIsFailure">;
 
 /** What the form starts with; numbers are text keyed by their field path, in the form's units. */
-export type ConnectionFormDefaults = FormChoices & { models: string; text: Record<string, string>; simulatorStyle: SimulatorSettings["style"] };
+export type ConnectionFormDefaults = FormChoices & {
+  models: string;
+  text: Record<string, string>;
+  simulatorStyle: SimulatorSettings["style"];
+  /** An OpenAI-compatible connection's server and key variable, as saved (empty for others). */
+  openaiCompatible: { baseURL: string; apiKeyEnv: string };
+};
 
 export function connectionFormDefaults(connection?: ConnectionRow): ConnectionFormDefaults {
   const base = connection ?? NEW_CONNECTION;
@@ -93,7 +100,9 @@ export function connectionFormDefaults(connection?: ConnectionRow): ConnectionFo
   for (const [field, unit] of Object.entries(numericUnits)) text[field] = toText(base[field as NumericField], unit);
   for (const [field, unit] of Object.entries(simulatorUnits)) text[`simulator.${field}`] = toText(simulator[field as SimulatorNumericField], unit);
   const { name, adapter, enabled, grantedToAll, breakerSlowCallIsFailure } = base;
-  return { name, adapter, enabled, grantedToAll, breakerSlowCallIsFailure, models: base.models.join("\n"), text, simulatorStyle: simulator.style };
+  const compatible = openAICompatibleSettingsSchema.partial().safeParse(connection?.adapter === "openai_compatible" ? connection.settings : {});
+  const openaiCompatible = { baseURL: compatible.data?.baseURL ?? "", apiKeyEnv: compatible.data?.apiKeyEnv ?? "" };
+  return { name, adapter, enabled, grantedToAll, breakerSlowCallIsFailure, models: base.models.join("\n"), text, simulatorStyle: simulator.style, openaiCompatible };
 }
 
 /** The allowlist as typed: one model per line or separated by commas, blanks dropped. */
@@ -123,6 +132,9 @@ export function readConnectionForm(data: FormData): { connection: ConnectionInpu
           ...(Object.fromEntries(Object.entries(simulatorUnits).map(([field, unit]) => [field, read(`simulator.${field}`, unit)])) as Record<SimulatorNumericField, number>),
         }
       : undefined;
+  // An empty key variable means "no key" (a local server), not an invalid name.
+  const apiKeyEnv = String(data.get("openaiCompatible.apiKeyEnv") ?? "").trim();
+  const openaiCompatible = adapter === "openai_compatible" ? { baseURL: String(data.get("openaiCompatible.baseURL") ?? ""), ...(apiKeyEnv ? { apiKeyEnv } : {}) } : undefined;
   const connection: ConnectionInput = {
     name: String(data.get("name") ?? ""),
     adapter,
@@ -132,6 +144,7 @@ export function readConnectionForm(data: FormData): { connection: ConnectionInpu
     breakerSlowCallIsFailure: data.get("breakerSlowCallIsFailure") === "on",
     ...numbers,
     simulator,
+    openaiCompatible,
   };
   return { connection, errors };
 }

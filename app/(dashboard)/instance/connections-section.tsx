@@ -46,7 +46,16 @@ export function ConnectionsSection({ connections }: { connections: ConnectionRow
                   </div>
                 </td>
                 <td className="px-3 py-3 text-slate-700">{adapterLabels[c.adapter]}</td>
-                <td className="whitespace-nowrap px-3 py-3">{c.configured ? <Badge tone="green">configured</Badge> : <Badge tone="amber">not configured</Badge>}</td>
+                <td className="px-3 py-3">
+                  {c.configured ? (
+                    <Badge tone="green">configured</Badge>
+                  ) : (
+                    <>
+                      <Badge tone="amber">not configured</Badge>
+                      {c.notConfiguredReason && <span className="mt-1 block max-w-56 text-xs text-amber-800">{c.notConfiguredReason}</span>}
+                    </>
+                  )}
+                </td>
                 <td className="px-3 py-3 font-mono text-xs text-slate-700">
                   {c.models.map((m) => (
                     <span key={m} className="block whitespace-nowrap">
@@ -67,7 +76,7 @@ export function ConnectionsSection({ connections }: { connections: ConnectionRow
                     variant="ghost"
                     size="sm"
                     disabled={!c.configured}
-                    title={c.configured ? undefined : "This server has no API key for this adapter"}
+                    title={c.configured ? undefined : (c.notConfiguredReason ?? "This server has no API key for this adapter")}
                     onClick={() => setTesting(c)}
                     aria-label={`Test ${c.name}`}
                   >
@@ -81,8 +90,8 @@ export function ConnectionsSection({ connections }: { connections: ConnectionRow
       </Card>
       {connections.some((c) => !c.configured) && (
         <p className="text-xs text-amber-800">
-          <strong>Not configured</strong>: this server&apos;s environment has no API key for that adapter (e.g. <code>OPENAI_API_KEY</code>), so checks cannot use the connection until one is set and the
-          server restarted.
+          <strong>Not configured</strong>: this server&apos;s environment has no API key for that adapter (e.g. <code>OPENAI_API_KEY</code>, or the <code>OPENAI_COMPATIBLE_…</code> variable an
+          OpenAI-compatible connection names), so checks cannot use the connection until one is set and the server restarted.
         </p>
       )}
       {testing && <TestConnectionDialog connection={testing} onClose={() => setTesting(null)} />}

@@ -119,7 +119,12 @@ export function ProviderFormDialog({ provider, connections, takenNames, onClose 
             ))}
           </Select>
         </Field>
-        <Field id="provider-searchMode" label="Web search" error={error("searchMode")}>
+        <Field
+          id="provider-searchMode"
+          label="Web search"
+          hint={granted?.adapter === "openai_compatible" ? "No web search on this connection: the setting is ignored, and sources appear only when its server reports them." : undefined}
+          error={error("searchMode")}
+        >
           <Select id="provider-searchMode" value={searchMode} onChange={(e) => setSearchMode(e.target.value as SearchMode)}>
             {Object.entries(searchModeLabels).map(([value, label]) => (
               <option key={value} value={value}>
