@@ -67,6 +67,13 @@ const envSchema = z.object({
   GOOGLE_GEMINI_BASE_URL: z.string().url().optional(),
   ANTHROPIC_API_KEY: z.string().min(1).optional(),
   ANTHROPIC_BASE_URL: z.string().url().optional(),
+  // Google AI Overviews and AI Mode come from a SERP data API: DataForSEO (login + password,
+  // Basic auth) and/or SerpApi (API key). A connection picks one; either makes them configured.
+  DATAFORSEO_LOGIN: z.string().min(1).optional(),
+  DATAFORSEO_PASSWORD: z.string().min(1).optional(),
+  DATAFORSEO_BASE_URL: z.string().url().optional(),
+  SERPAPI_API_KEY: z.string().min(1).optional(),
+  SERPAPI_BASE_URL: z.string().url().optional(),
   // Simulator overrides (tests, demos); each wins over the provider configuration's settings.
   SIMULATOR_LATENCY_MS: z
     .string()

@@ -7,6 +7,8 @@ export const adapterLabels: Record<AdapterName, string> = {
   perplexity: "Perplexity",
   gemini: "Google Gemini",
   anthropic: "Anthropic",
+  google_ai_overview: "Google AI Overviews",
+  google_ai_mode: "Google AI Mode",
 };
 
 export const searchModeLabels: Record<SearchMode, string> = {

@@ -1,8 +1,8 @@
 // The contract between the capture runner and every provider adapter (simulator, OpenAI,
-// Perplexity, Gemini, Anthropic). An adapter makes exactly one call per `call()`: it never
+// Perplexity, Gemini, Anthropic, Google AI Overviews and AI Mode through a SERP API). An adapter makes exactly one call per `call()`: it never
 // retries by itself; the runner owns retries (DESIGN.md "Retries by error class").
 
-export type AdapterName = "simulator" | "openai" | "perplexity" | "gemini" | "anthropic";
+export type AdapterName = "simulator" | "openai" | "perplexity" | "gemini" | "anthropic" | "google_ai_overview" | "google_ai_mode";
 export type SearchMode = "on" | "off" | "auto";
 
 export type ProviderRequest = {
@@ -60,6 +60,12 @@ export type ProviderResponse = {
   searchQueries: string[];
   usage: Usage;
   requestId?: string;
+  /**
+   * The engine answered nothing for this query (Google showed no AI Overview): a result, not an
+   * error. `text` is "" and `sources` is empty; `usage` still counts the paid search. Visibility
+   * counts such a capture in its denominator.
+   */
+  noAnswer?: true;
 };
 
 export type ProviderAdapter = {
