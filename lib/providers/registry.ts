@@ -4,6 +4,7 @@ import { openaiAdapter } from "@/lib/providers/openai";
 import { perplexityAdapter } from "@/lib/providers/perplexity";
 import { geminiAdapter } from "@/lib/providers/gemini";
 import { anthropicAdapter } from "@/lib/providers/anthropic";
+import { googleAiModeAdapter, googleAiOverviewAdapter } from "@/lib/providers/google-serp";
 
 // Real adapters (OpenAI, Perplexity, Gemini, Anthropic) register here as they are built.
 const adapters: Partial<Record<AdapterName, ProviderAdapter>> = {
@@ -12,6 +13,8 @@ const adapters: Partial<Record<AdapterName, ProviderAdapter>> = {
   perplexity: perplexityAdapter,
   gemini: geminiAdapter,
   anthropic: anthropicAdapter,
+  google_ai_overview: googleAiOverviewAdapter,
+  google_ai_mode: googleAiModeAdapter,
 };
 
 export function adapterFor(name: AdapterName): ProviderAdapter | undefined {
