@@ -2,10 +2,11 @@
 //   api-key create --workspace <slug> --name <name> [--scope read|write|admin]
 //       prints a new API key (shown once) with that scope (default write), owned by the
 //       workspace's first owner (oldest owner membership)
-//   capture --provider <openai|perplexity|gemini|anthropic|simulator> --prompt "<text>" [--model <m>] [--search on|off|auto]
-//           [--max-output-tokens <n>] [--max-search-calls <n>]
+//   capture --provider <openai|perplexity|gemini|anthropic|google-ai-overview|google-ai-mode|simulator> --prompt "<text>"
+//           [--model <m>] [--search on|off|auto] [--max-output-tokens <n>] [--max-search-calls <n>]
 //       calls that provider once, outside any check, with those limits (default: a new provider
-//       configuration's), and prints the normalised result as JSON
+//       configuration's), and prints the normalised result as JSON (the Google ones: --model
+//       dataforseo or serpapi picks the SERP API)
 //   analyze <file.json>
 //       analyses an answer: { answer, brand: {name, aliases, domains}, competitors: [same], sources? }
 //   doctor
@@ -18,7 +19,8 @@ import { getDatabase } from "@/lib/db/database-url";
 
 const USAGE = `Usage:
   npm run beacon -- api-key create --workspace <slug> --name <name> [--scope read|write|admin]
-  npm run beacon -- capture --provider <openai|perplexity|gemini|anthropic|simulator> --prompt "<text>" [--model <m>] [--search on|off|auto] [--timeout <seconds>]
+  npm run beacon -- capture --provider <openai|perplexity|gemini|anthropic|google-ai-overview|google-ai-mode|simulator> --prompt "<text>"
+      [--model <m>] [--search on|off|auto] [--timeout <seconds>]
       [--max-output-tokens <n>] [--max-search-calls <n>]
   npm run --silent beacon -- analyze <file.json>
   npm run beacon -- doctor
@@ -69,9 +71,10 @@ async function captureCommand(args: string[]) {
     },
     strict: true,
   });
-  const adapters = ["openai", "perplexity", "gemini", "anthropic", "simulator"] as const;
-  const adapter = adapters.find((a) => a === values.provider);
-  if (!adapter) fail(`--provider must be one of ${adapters.join(", ")}.\n${USAGE}`);
+  const adapters = ["openai", "perplexity", "gemini", "anthropic", "google_ai_overview", "google_ai_mode", "simulator"] as const;
+  // Adapter names use underscores; the command line takes the hyphenated form too.
+  const adapter = adapters.find((a) => a === values.provider?.replaceAll("-", "_"));
+  if (!adapter) fail(`--provider must be one of ${adapters.map((a) => a.replaceAll("_", "-")).join(", ")}.\n${USAGE}`);
   if (!values.prompt?.trim()) fail(`--prompt is required.\n${USAGE}`);
   const searchMode = (values.search ?? "auto") as "on" | "off" | "auto";
   if (!["on", "off", "auto"].includes(searchMode)) fail("--search must be on, off or auto.");
