@@ -78,7 +78,7 @@ async function captureCommand(args: string[]) {
   if (!values.prompt?.trim()) fail(`--prompt is required.\n${USAGE}`);
   const searchMode = (values.search ?? "auto") as "on" | "off" | "auto";
   if (!["on", "off", "auto"].includes(searchMode)) fail("--search must be on, off or auto.");
-  const { DEFAULT_CALL_LIMITS, LIST_PRICES } = await import("@/lib/providers/defaults");
+  const { DEFAULT_CALL_LIMITS, LIST_PRICES, listPricesOf } = await import("@/lib/providers/defaults");
   const { callLimitsSchema } = await import("@/lib/providers/schemas");
   const { testCall } = await import("@/lib/providers/test-call");
   const numberOr = (text: string | undefined, fallback: number) => (text === undefined ? fallback : text.trim() ? Number(text) : NaN);
@@ -91,10 +91,11 @@ async function captureCommand(args: string[]) {
     fail(limits.error.issues.map((i) => `${flags[i.path[0] as keyof typeof flags]}: ${i.message}`).join("\n"));
   }
   const list = adapter === "simulator" ? LIST_PRICES.openai : LIST_PRICES[adapter];
-  const p = list.prices;
+  const model = values.model ?? list.model;
+  const p = adapter === "simulator" ? list.prices : listPricesOf(adapter, model);
   const result = await testCall({
     adapter,
-    model: values.model ?? list.model,
+    model,
     searchMode,
     prompt: values.prompt.trim(),
     timeoutMs: Number(values.timeout ?? 120) * 1000,

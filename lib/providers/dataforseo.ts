@@ -111,7 +111,7 @@ export function dataForSeoSources(overview: OverviewItem): Source[] {
     if (!url) return;
     const key = normalizeSourceUrl(url);
     const known = all.get(key);
-    if (!known) all.set(key, { url: key, title: title || undefined, citedInText: false });
+    if (!known) all.set(key, { url: key, ...(title ? { title } : {}), citedInText: false });
     else if (!known.title && title) known.title = title;
   };
   const cite = (url: string | null | undefined, title?: string | null) => {

@@ -30,6 +30,12 @@ export const LIST_PRICES: Record<Exclude<AdapterName, "simulator">, { model: str
  */
 export const SERPAPI_LIST_PRICES: Prices = { input: 0, output: 0, cached: 0, reasoning: 0, search: 15_000 };
 
+/** The list prices of an adapter's model: the Google engines' "serpapi" model is SerpApi's plan price. */
+export function listPricesOf(adapter: Exclude<AdapterName, "simulator">, model: string): Prices {
+  if ((adapter === "google_ai_overview" || adapter === "google_ai_mode") && model === "serpapi") return SERPAPI_LIST_PRICES;
+  return LIST_PRICES[adapter].prices;
+}
+
 /**
  * The per-call limits a new provider configuration starts with (the ProviderConfig column
  * defaults), also what the CLI's `capture` sends when not told otherwise.

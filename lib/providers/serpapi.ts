@@ -111,9 +111,10 @@ export function serpApiSources(blocks: Block[], references: Reference[]): Source
   const sources = new Map<string, Source>();
   references.forEach((r, position) => {
     if (!r.link || sources.has(r.link)) return;
-    sources.set(r.link, { url: r.link, title: r.title || r.source || undefined, citedInText: citedIndexes.has(r.index ?? position) || inlineLinks.has(r.link) });
+    const title = r.title || r.source;
+    sources.set(r.link, { url: r.link, ...(title ? { title } : {}), citedInText: citedIndexes.has(r.index ?? position) || inlineLinks.has(r.link) });
   });
-  for (const [url, text] of inlineLinks) if (!sources.has(url)) sources.set(url, { url, title: text, citedInText: true });
+  for (const [url, text] of inlineLinks) if (!sources.has(url)) sources.set(url, { url, ...(text ? { title: text } : {}), citedInText: true });
   return [...sources.values()];
 }
 

@@ -108,7 +108,7 @@ describe("DataForSEO", () => {
     expect(response.sources).toEqual([
       { url: HUBSPOT, title: "Free CRM Software | HubSpot", citedInText: true },
       { url: G2, title: "Best CRM Software 2026 | G2", citedInText: false },
-      { url: ZOHO, title: undefined, citedInText: true },
+      { url: ZOHO, citedInText: true },
     ]);
     expect(response.usage.searchCalls).toBe(1);
   });

@@ -38,6 +38,8 @@ export type SerpRequest = {
   headers: IncomingHttpHeaders;
   /** DataForSEO's task (the first element of the posted array). */
   task?: Record<string, unknown>;
+  /** What was asked: DataForSEO's task, or SerpApi's query parameters. */
+  body: Record<string, unknown>;
   /** tasks[0].id (DataForSEO) or search_metadata.id (SerpApi). */
   id: string;
   closedBy?: "client" | "server";
@@ -97,7 +99,7 @@ export async function startFakeGoogleSerp(): Promise<FakeSerpServer> {
     let markClosed = () => {};
     const closed = new Promise<void>((resolve) => (markClosed = resolve));
     const url = new URL(req.url ?? "/", "http://localhost");
-    const record: SerpRequest = { method: req.method ?? "", path: url.pathname, query: url.searchParams, headers: req.headers, id: randomBytes(8).toString("hex"), closed };
+    const record: SerpRequest = { method: req.method ?? "", path: url.pathname, query: url.searchParams, headers: req.headers, body: Object.fromEntries(url.searchParams), id: randomBytes(8).toString("hex"), closed };
     requests.push(record);
     res.on("close", () => {
       if (!res.writableFinished && !record.closedBy) record.closedBy = "client";
@@ -115,6 +117,7 @@ export async function startFakeGoogleSerp(): Promise<FakeSerpServer> {
     if (dfs && req.method === "POST") {
       try {
         record.task = (JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown>[])[0];
+        record.body = record.task ?? {};
       } catch {
         return json(200, { status_code: 40503, status_message: "POST Data Is Invalid.", tasks: [] });
       }
