@@ -41,13 +41,21 @@ const ENDPOINTS: Record<SerpSurface, string> = {
   ai_mode: "/v3/serp/google/ai_mode/live/advanced",
 };
 
+/** DataForSEO's Google language codes are ISO 639-1 ("en", "fr"), Chinese alone by script/region ("zh-CN", "zh-TW"). */
+function languageCode(language: string | null | undefined): string {
+  const [primary = "", region = ""] = (language ?? "").trim().split(/[-_]/);
+  if (!primary) return DEFAULT_LANGUAGE;
+  if (primary.toLowerCase() === "zh") return region.toUpperCase() === "TW" || region.toUpperCase() === "HK" ? "zh-TW" : "zh-CN";
+  return primary.toLowerCase();
+}
+
 /**
  * Country → `location_code` (2000 + ISO numeric, the country-level codes of DataForSEO's
  * locations list), or `location_name` from settings.location ("Austin,Texas,United States");
  * language → `language_code`. Unset: United States and English.
  */
 export function dataForSeoTask(surface: SerpSurface, request: ProviderRequest): Record<string, unknown> {
-  const task: Record<string, unknown> = { keyword: request.prompt, language_code: request.language?.trim().toLowerCase() || DEFAULT_LANGUAGE };
+  const task: Record<string, unknown> = { keyword: request.prompt, language_code: languageCode(request.language) };
   const locationName = typeof request.settings?.location === "string" ? request.settings.location.trim() : "";
   const numeric = request.country ? isoNumericCode(request.country) : undefined;
   if (locationName) task.location_name = locationName;

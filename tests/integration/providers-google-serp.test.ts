@@ -91,9 +91,11 @@ describe("DataForSEO", () => {
   it("United States and English when the prompt sets neither; a location from the settings is sent by name", async () => {
     await overview.call(request());
     expect(server.requests.at(-1)!.task).toMatchObject({ location_code: 2840, language_code: "en" });
-    await overview.call(request({ country: "GB", settings: { location: "London,England,United Kingdom" } }));
+    await aiMode.call(request({ country: "pe", language: "es" }));
+    expect(server.requests.at(-1)!.task).toMatchObject({ location_code: 2604, language_code: "es" });
+    await overview.call(request({ country: "GB", language: "en-GB", settings: { location: "London,England,United Kingdom" } }));
     const task = server.requests.at(-1)!.task!;
-    expect(task).toMatchObject({ location_name: "London,England,United Kingdom" });
+    expect(task).toMatchObject({ location_name: "London,England,United Kingdom", language_code: "en" });
     expect(task).not.toHaveProperty("location_code");
   });
 
@@ -139,6 +141,13 @@ describe("DataForSEO", () => {
     const error = await providerFailure(overview, { kind: "task-error", code, message });
     expect(error).toMatchObject({ retryClass, reason, requestId: server.requests.at(-1)!.id });
     expect(error.message).toContain(message);
+  });
+
+  it("a request-level status code inside HTTP 200 is classified like a task's", async () => {
+    const body = JSON.stringify({ version: "0.1", status_code: 40100, status_message: "You are not authorized to access this resource.", tasks_count: 0, tasks: null });
+    const error = await providerFailure(overview, { kind: "raw", contentType: "application/json", body });
+    expect(error).toMatchObject({ retryClass: "permanent", reason: "auth_failed" });
+    expect(error.message).toContain("40100");
   });
 
   it("HTTP 429 is transient and carries Retry-After, after exactly one request", async () => {
