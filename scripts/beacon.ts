@@ -2,10 +2,11 @@
 //   api-key create --workspace <slug> --name <name> [--scope read|write|admin]
 //       prints a new API key (shown once) with that scope (default write), owned by the
 //       workspace's first owner (oldest owner membership)
-//   capture --provider <openai|perplexity|gemini|anthropic|gigachat|yandex-search|yandexgpt|simulator> --prompt "<text>" [--model <m>] [--search on|off|auto]
-//           [--max-output-tokens <n>] [--max-search-calls <n>]
+//   capture --provider <openai|perplexity|gemini|anthropic|gigachat|yandex-search|yandexgpt|google-ai-overview|google-ai-mode|simulator>
+//           --prompt "<text>" [--model <m>] [--search on|off|auto] [--max-output-tokens <n>] [--max-search-calls <n>]
 //       calls that provider once, outside any check, with those limits (default: a new provider
-//       configuration's), and prints the normalised result as JSON
+//       configuration's), and prints the normalised result as JSON (the Google ones: --model
+//       dataforseo or serpapi picks the SERP API)
 //   capture --provider openai-compatible --base-url <url> --model <m> --prompt "<text>" [--api-key-env OPENAI_COMPATIBLE_<NAME>]
 //           [--input-price <usd per 1M>] [--output-price <usd per 1M>]
 //       the same against any OpenAI-compatible server; the key is OPENAI_COMPATIBLE_API_KEY unless
@@ -23,7 +24,8 @@ import { getDatabase } from "@/lib/db/database-url";
 
 const USAGE = `Usage:
   npm run beacon -- api-key create --workspace <slug> --name <name> [--scope read|write|admin]
-  npm run beacon -- capture --provider <openai|perplexity|gemini|anthropic|gigachat|yandex-search|yandexgpt|simulator> --prompt "<text>" [--model <m>] [--search on|off|auto] [--timeout <seconds>]
+  npm run beacon -- capture --provider <openai|perplexity|gemini|anthropic|gigachat|yandex-search|yandexgpt|google-ai-overview|google-ai-mode|simulator> --prompt "<text>"
+      [--model <m>] [--search on|off|auto] [--timeout <seconds>]
       [--max-output-tokens <n>] [--max-search-calls <n>]
   npm run beacon -- capture --provider openai-compatible --base-url <url> --model <m> --prompt "<text>" [--api-key-env OPENAI_COMPATIBLE_<NAME>]
       [--input-price <usd per 1M tokens>] [--output-price <usd per 1M tokens>]   (key: OPENAI_COMPATIBLE_API_KEY unless --api-key-env; prices 0 unless given)
@@ -81,13 +83,13 @@ async function captureCommand(args: string[]) {
     strict: true,
   });
   // The CLI names adapters with hyphens (yandex-search, openai-compatible); the code with underscores.
-  const adapters = ["openai", "perplexity", "gemini", "anthropic", "gigachat", "yandex_search", "yandexgpt", "openai_compatible", "simulator"] as const;
+  const adapters = ["openai", "perplexity", "gemini", "anthropic", "gigachat", "yandex_search", "yandexgpt", "google_ai_overview", "google_ai_mode", "openai_compatible", "simulator"] as const;
   const adapter = adapters.find((a) => a === values.provider?.replaceAll("-", "_"));
   if (!adapter) fail(`--provider must be one of ${adapters.map((a) => a.replaceAll("_", "-")).join(", ")}.\n${USAGE}`);
   if (!values.prompt?.trim()) fail(`--prompt is required.\n${USAGE}`);
   const searchMode = (values.search ?? "auto") as "on" | "off" | "auto";
   if (!["on", "off", "auto"].includes(searchMode)) fail("--search must be on, off or auto.");
-  const { DEFAULT_CALL_LIMITS, LIST_PRICES } = await import("@/lib/providers/defaults");
+  const { DEFAULT_CALL_LIMITS, LIST_PRICES, listPricesOf } = await import("@/lib/providers/defaults");
   const { callLimitsSchema } = await import("@/lib/providers/schemas");
   const { testCall } = await import("@/lib/providers/test-call");
   const numberOr = (text: string | undefined, fallback: number) => (text === undefined ? fallback : text.trim() ? Number(text) : NaN);
@@ -104,9 +106,11 @@ async function captureCommand(args: string[]) {
     call = await openAICompatibleCall(values);
   } else {
     const list = adapter === "simulator" ? LIST_PRICES.openai : LIST_PRICES[adapter];
-    const p = list.prices;
+    const model = values.model ?? list.model;
+    // The Google connections' model names the SERP API, whose prices differ.
+    const p = adapter === "simulator" ? list.prices : listPricesOf(adapter, model);
     call = {
-      model: values.model ?? list.model,
+      model,
       price: { inputPricePerMTokMicros: p.input, outputPricePerMTokMicros: p.output, cachedPricePerMTokMicros: p.cached, reasoningPricePerMTokMicros: p.reasoning, searchPriceMicros: p.search },
       settings: adapter === "simulator" ? { latencyMinMs: 200, latencyMaxMs: 600 } : undefined,
     };

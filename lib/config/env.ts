@@ -86,6 +86,13 @@ const envSchema = z.object({
   // OPENAI_COMPATIBLE_<NAME>, read by openAICompatibleKey below); this one is what the CLI's
   // `capture --provider openai-compatible` uses unless given --api-key-env.
   OPENAI_COMPATIBLE_API_KEY: z.string().min(1).optional(),
+  // Google AI Overviews and AI Mode come from a SERP data API: DataForSEO (login + password,
+  // Basic auth) and/or SerpApi (API key). A connection picks one; either makes them configured.
+  DATAFORSEO_LOGIN: z.string().min(1).optional(),
+  DATAFORSEO_PASSWORD: z.string().min(1).optional(),
+  DATAFORSEO_BASE_URL: z.string().url().optional(),
+  SERPAPI_API_KEY: z.string().min(1).optional(),
+  SERPAPI_BASE_URL: z.string().url().optional(),
   // Simulator overrides (tests, demos); each wins over the provider configuration's settings.
   SIMULATOR_LATENCY_MS: z
     .string()

@@ -35,7 +35,28 @@ export const LIST_PRICES: Record<Exclude<AdapterName, UnpricedAdapter>, { model:
   // Others from the same table: yandexgpt-lite 0.20 RUB ($2.50 per 1M) in and out; Alice AI LLM
   // (`aliceai-llm`) 0.50 RUB in ($6.25) and 1.20 RUB out ($15). No web search.
   yandexgpt: { model: "yandexgpt", prices: { input: 15_000_000, output: 15_000_000, cached: 15_000_000, reasoning: 15_000_000, search: 0 } },
+  // SERP data APIs charge per request, no tokens; the "model" names the API (lib/providers/google-serp.ts).
+  // DataForSEO Live Google Organic SERP Advanced: $0.002 per SERP (dataforseo.com/pricing/serp/
+  // google-organic-serp-api, Live mode) + up to $0.0012 for load_async_ai_overview (refunded when
+  // the overview is absent or cached; docs "Live Google Organic SERP Advanced"), 2026-11.
+  google_ai_overview: { model: "dataforseo", prices: { input: 0, output: 0, cached: 0, reasoning: 0, search: 3_200 } },
+  // DataForSEO Live Google AI Mode SERP Advanced: $0.004 per SERP page (dataforseo.com/pricing/serp/
+  // google-ai-mode-serp-api, Live mode), 2026-11.
+  google_ai_mode: { model: "dataforseo", prices: { input: 0, output: 0, cached: 0, reasoning: 0, search: 4_000 } },
 };
+
+/**
+ * SerpApi bills searches by monthly plan: Developer, $75 for 5,000 searches = $0.015 a search
+ * (serpapi.com/pricing, 2026-11), the same for engine=google, google_ai_overview (the page_token
+ * request is a second search) and google_ai_mode. Searches served from its 1-hour cache are free.
+ */
+export const SERPAPI_LIST_PRICES: Prices = { input: 0, output: 0, cached: 0, reasoning: 0, search: 15_000 };
+
+/** The list prices of an adapter's model: the Google engines' "serpapi" model is SerpApi's plan price. */
+export function listPricesOf(adapter: keyof typeof LIST_PRICES, model: string): Prices {
+  if ((adapter === "google_ai_overview" || adapter === "google_ai_mode") && model === "serpapi") return SERPAPI_LIST_PRICES;
+  return LIST_PRICES[adapter].prices;
+}
 
 /**
  * The per-call limits a new provider configuration starts with (the ProviderConfig column
@@ -78,11 +99,16 @@ const simulated = (style: string, providerName: string, prices: (typeof LIST_PRI
   grantedToAll: true,
 });
 
+const serp = (engine: string, adapter: AdapterName, api: "dataforseo" | "serpapi", prices: Prices): DefaultConnection => {
+  const name = `${engine} (${api === "dataforseo" ? "DataForSEO" : "SerpApi"})`;
+  return { name, providerName: name, adapter, models: [api], searchMode: "on", prices, settings: {}, grantedToAll: false };
+};
+
 /**
  * The connections a fresh instance starts with: four simulated assistants with the manner, speed
  * and list prices of the real ones, usable by every workspace (no API key needed), and one per
- * real API, granted to no workspace until an operator says so (and usable only once the server
- * has the API key in its environment).
+ * real API (two for each Google engine read through a SERP API), granted to no workspace until an
+ * operator says so (and usable only once the server has the API key in its environment).
  */
 export const DEFAULT_CONNECTIONS: DefaultConnection[] = [
   simulated("chatgpt", "ChatGPT", LIST_PRICES.openai, "auto", { latencyMinMs: 1500, latencyMaxMs: 5000, errorRate: 0.05 }),
@@ -96,6 +122,11 @@ export const DEFAULT_CONNECTIONS: DefaultConnection[] = [
   { name: "GigaChat", providerName: "GigaChat API", adapter: "gigachat", models: [LIST_PRICES.gigachat.model], searchMode: "off", prices: LIST_PRICES.gigachat.prices, settings: {}, grantedToAll: false },
   { name: "Yandex Search", providerName: "Yandex Search (generative)", adapter: "yandex_search", models: [LIST_PRICES.yandex_search.model], searchMode: "on", prices: LIST_PRICES.yandex_search.prices, settings: {}, grantedToAll: false },
   { name: "YandexGPT", providerName: "YandexGPT API", adapter: "yandexgpt", models: [LIST_PRICES.yandexgpt.model], searchMode: "off", prices: LIST_PRICES.yandexgpt.prices, settings: {}, grantedToAll: false },
+  // One connection per SERP API: their prices differ fivefold. The model names the API.
+  serp("Google AI Overviews", "google_ai_overview", "dataforseo", LIST_PRICES.google_ai_overview.prices),
+  serp("Google AI Overviews", "google_ai_overview", "serpapi", SERPAPI_LIST_PRICES),
+  serp("Google AI Mode", "google_ai_mode", "dataforseo", LIST_PRICES.google_ai_mode.prices),
+  serp("Google AI Mode", "google_ai_mode", "serpapi", SERPAPI_LIST_PRICES),
 ];
 
 /** What a workspace calls its provider on a connection by default. */

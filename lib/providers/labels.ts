@@ -11,6 +11,8 @@ export const adapterLabels: Record<AdapterName, string> = {
   yandex_search: "Yandex Search (generative)",
   yandexgpt: "YandexGPT / Alice AI",
   openai_compatible: "OpenAI-compatible (DeepSeek, Grok, Mistral, vLLM, Ollama)",
+  google_ai_overview: "Google AI Overviews",
+  google_ai_mode: "Google AI Mode",
 };
 
 export const searchModeLabels: Record<SearchMode, string> = {

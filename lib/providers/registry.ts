@@ -8,6 +8,7 @@ import { gigachatAdapter } from "@/lib/providers/gigachat";
 import { yandexSearchAdapter } from "@/lib/providers/yandex-search";
 import { yandexGptAdapter } from "@/lib/providers/yandexgpt";
 import { openAICompatibleAdapter } from "@/lib/providers/openai-compatible";
+import { googleAiModeAdapter, googleAiOverviewAdapter } from "@/lib/providers/google-serp";
 
 // Real adapters (OpenAI, Perplexity, Gemini, Anthropic) register here as they are built.
 const adapters: Partial<Record<AdapterName, ProviderAdapter>> = {
@@ -20,6 +21,8 @@ const adapters: Partial<Record<AdapterName, ProviderAdapter>> = {
   yandex_search: yandexSearchAdapter,
   yandexgpt: yandexGptAdapter,
   openai_compatible: openAICompatibleAdapter,
+  google_ai_overview: googleAiOverviewAdapter,
+  google_ai_mode: googleAiModeAdapter,
 };
 
 export function adapterFor(name: AdapterName): ProviderAdapter | undefined {

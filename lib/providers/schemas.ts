@@ -18,7 +18,7 @@ const micros = (label: string) => z.number({ error: `${label} must be a number` 
 export const connectionInputSchema = z
   .object({
     name: text({ min: 1, max: 60, label: "The name" }),
-    adapter: z.enum(["simulator", "openai", "perplexity", "gemini", "anthropic", "gigachat", "yandex_search", "yandexgpt", "openai_compatible"]),
+    adapter: z.enum(["simulator", "openai", "perplexity", "gemini", "anthropic", "gigachat", "yandex_search", "yandexgpt", "google_ai_overview", "google_ai_mode", "openai_compatible"]),
     models: z
       .array(text({ min: 1, max: 100, label: "A model" }))
       .min(1, "Allow at least one model")

@@ -27,6 +27,8 @@ export type TestCallResult =
       costMicros: number;
       latencyMs: number;
       requestId: string | null;
+      /** The engine answered nothing (Google showed no AI Overview); the search was still paid. */
+      noAnswer?: true;
     }
   | { ok: false; error: { retryClass: string; reason: string; message: string; httpStatus: number | null }; latencyMs: number };
 
@@ -64,6 +66,7 @@ export async function testCall(input: TestCallInput): Promise<TestCallResult> {
       costMicros: costOf(response.usage, input.price),
       latencyMs: latencyMs(),
       requestId: response.requestId ?? null,
+      ...(response.noAnswer ? { noAnswer: true as const } : {}),
     };
   } catch (error) {
     if (error instanceof ProviderError) {

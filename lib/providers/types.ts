@@ -1,8 +1,9 @@
 // The contract between the capture runner and every provider adapter (simulator, OpenAI,
-// Perplexity, Gemini, Anthropic, OpenAI-compatible servers). An adapter makes exactly one call per `call()`: it never
+// Perplexity, Gemini, Anthropic, GigaChat, Yandex, Google AI Overviews and AI Mode through a SERP API,
+// OpenAI-compatible servers). An adapter makes exactly one call per `call()`: it never
 // retries by itself; the runner owns retries (DESIGN.md "Retries by error class").
 
-export type AdapterName = "simulator" | "openai" | "perplexity" | "gemini" | "anthropic" | "gigachat" | "yandex_search" | "yandexgpt" | "openai_compatible";
+export type AdapterName = "simulator" | "openai" | "perplexity" | "gemini" | "anthropic" | "gigachat" | "yandex_search" | "yandexgpt" | "google_ai_overview" | "google_ai_mode" | "openai_compatible";
 export type SearchMode = "on" | "off" | "auto";
 
 export type ProviderRequest = {
@@ -64,8 +65,9 @@ export type ProviderResponse = {
   requestId?: string;
   /**
    * The engine answered nothing for this query (Google showed no AI Overview): a result, not an
-   * error. `text` is then empty. The capture succeeds without an answer (answerText NULL) and
-   * counts in visibility's denominator as an answer that names no one.
+   * error. `text` is then "" and `sources` empty; `usage` still counts the paid search. The
+   * capture succeeds without an answer (answerText NULL) and counts in visibility's denominator
+   * as an answer that names no one.
    */
   noAnswer?: boolean;
 };

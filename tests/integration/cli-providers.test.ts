@@ -6,10 +6,11 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { costOf } from "@/lib/billing/money";
-import { DEFAULT_CALL_LIMITS, LIST_PRICES } from "@/lib/providers/defaults";
+import { DEFAULT_CALL_LIMITS, LIST_PRICES, SERPAPI_LIST_PRICES } from "@/lib/providers/defaults";
 import { createAnthropicAdapter } from "@/lib/providers/anthropic";
 import { createGeminiAdapter } from "@/lib/providers/gemini";
 import { createGigaChatAdapter } from "@/lib/providers/gigachat";
+import { createGoogleAiModeAdapter, createGoogleAiOverviewAdapter, type GoogleSerpConnection } from "@/lib/providers/google-serp";
 import { createOpenAIAdapter } from "@/lib/providers/openai";
 import { createPerplexityAdapter } from "@/lib/providers/perplexity";
 import { createYandexSearchAdapter } from "@/lib/providers/yandex-search";
@@ -18,6 +19,7 @@ import type { ProviderAdapter } from "@/lib/providers/types";
 import { startFakeAnthropic } from "@/tests/support/fake-providers/anthropic-server";
 import { startFakeGemini } from "@/tests/support/fake-providers/gemini-server";
 import { startFakeGigaChat } from "@/tests/support/fake-providers/gigachat-server";
+import { startFakeGoogleSerp } from "@/tests/support/fake-providers/google-serp-server";
 import { startFakeOpenAI } from "@/tests/support/fake-providers/openai-server";
 import { startFakePerplexity } from "@/tests/support/fake-providers/perplexity-server";
 import { startFakeYandexGpt, startFakeYandexSearch } from "@/tests/support/fake-providers/yandex-server";
@@ -29,9 +31,11 @@ const run = promisify(execFile);
 const tsx = path.resolve("node_modules/tsx/dist/cli.mjs");
 
 type Server = { url: string; requests: { body: Record<string, unknown> }[]; close: () => Promise<void> };
+const serpEnv = (url: string) => ({ DATAFORSEO_LOGIN: "dfs-cli", DATAFORSEO_PASSWORD: "dfs-cli-pass", DATAFORSEO_BASE_URL: url, SERPAPI_API_KEY: "serp-cli", SERPAPI_BASE_URL: url });
+const serpConnection = (url: string): GoogleSerpConnection => ({ dataforseo: { login: "dfs-cli", password: "dfs-cli-pass", baseURL: url }, serpapi: { apiKey: "serp-cli", baseURL: url } });
 const cases: {
   adapter: keyof typeof LIST_PRICES;
-  /** What --provider is given, when not the adapter name. */
+  /** The --provider the command line takes (the adapter name unless hyphenated). */
   cli?: string;
   start: () => Promise<Server>;
   env: (url: string) => Record<string, string>;
@@ -63,7 +67,17 @@ const cases: {
     env: (url) => ({ YANDEX_API_KEY: "AQVN-cli", YANDEX_FOLDER_ID: "b1g-cli", YANDEX_LLM_BASE_URL: url }),
     inProcess: (url) => createYandexGptAdapter(() => ({ apiKey: "AQVN-cli", folderId: "b1g-cli", baseURL: url })),
   },
+  { adapter: "google_ai_overview", cli: "google-ai-overview", start: startFakeGoogleSerp, env: serpEnv, inProcess: (url) => createGoogleAiOverviewAdapter(() => serpConnection(url)) },
+  { adapter: "google_ai_mode", cli: "google-ai-mode", start: startFakeGoogleSerp, env: serpEnv, inProcess: (url) => createGoogleAiModeAdapter(() => serpConnection(url)) },
 ];
+
+const capturePrinted = async (provider: string, env: Record<string, string>, flags: string[] = [], prompt = "What is the best CRM for a 10-person startup?") => {
+  const { stdout } = await run(process.execPath, [tsx, "--conditions=react-server", "scripts/beacon.ts", "capture", "--provider", provider, "--prompt", prompt, "--search", "on", ...flags], {
+    env: { ...process.env, ...env },
+    timeout: 60_000,
+  });
+  return JSON.parse(stdout) as Record<string, unknown> & { usage: { searchCalls: number } };
+};
 
 const servers = new Map<string, Server>();
 
@@ -91,10 +105,11 @@ describe.each(cases)("beacon capture --provider $adapter ($cli)", (c) => {
     const printed = JSON.parse(stdout);
     const p = LIST_PRICES[c.adapter].prices;
     expect(printed).toMatchObject({ ok: true, text: expected.text, sources: expected.sources, searchQueries: expected.searchQueries, usage: expected.usage });
-    // GigaChat and the Yandex models do not search; the Yandex generative search is priced per request, not per token.
+    // GigaChat and the Yandex models do not search; SERP APIs and the Yandex generative search bill the request, not tokens.
     if (search === "on" && c.adapter !== "yandexgpt") expect(printed.sources.length).toBeGreaterThan(0);
     expect(printed.text.length).toBeGreaterThan(0);
-    if (c.adapter !== "yandex_search") expect(printed.usage.inputTokens).toBeGreaterThan(0);
+    if (["yandex_search", "google_ai_overview", "google_ai_mode"].includes(c.adapter)) expect(printed.usage.searchCalls).toBe(1);
+    else expect(printed.usage.inputTokens).toBeGreaterThan(0);
     expect(printed.costMicros).toBeGreaterThan(0);
     expect(printed.costMicros).toBe(
       costOf(expected.usage, { inputPricePerMTokMicros: p.input, outputPricePerMTokMicros: p.output, cachedPricePerMTokMicros: p.cached, reasoningPricePerMTokMicros: p.reasoning, searchPriceMicros: p.search }),
@@ -168,6 +183,23 @@ describe("beacon capture --provider openai-compatible", () => {
     expect(badEnv?.code).toBe(2);
     expect(badEnv?.stderr).toContain("--api-key-env: Name a variable that starts with OPENAI_COMPATIBLE_");
     expect(server.requests.length).toBe(before);
+  });
+});
+
+describe("beacon capture --provider google-ai-overview", () => {
+  const env = () => serpEnv(servers.get("google_ai_overview")!.url);
+
+  it("prints a SERP without an AI Overview as noAnswer, costing its one search", async () => {
+    const printed = await capturePrinted("google-ai-overview", env(), [], "fake:no-overview best CRM for a startup");
+    expect(printed).toMatchObject({ ok: true, text: "", noAnswer: true, sources: [], usage: { inputTokens: 0, searchCalls: 1 }, costMicros: LIST_PRICES.google_ai_overview.prices.search });
+  });
+
+  it("--model serpapi reads SerpApi and costs its plan price per search", async () => {
+    const server = servers.get("google_ai_overview")!;
+    const printed = await capturePrinted("google-ai-overview", env(), ["--model", "serpapi"]);
+    expect(printed).toMatchObject({ ok: true, usage: { searchCalls: 1 }, costMicros: SERPAPI_LIST_PRICES.search });
+    expect(printed.text).toContain("HubSpot CRM");
+    expect(server.requests.at(-1)!.body).toMatchObject({ engine: "google", q: "What is the best CRM for a 10-person startup?", api_key: "serp-cli" });
   });
 });
 
