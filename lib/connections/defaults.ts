@@ -5,8 +5,12 @@ import type pg from "pg";
 import { DEFAULT_CONNECTIONS } from "@/lib/providers/defaults";
 
 export async function ensureDefaultConnections(client: pg.ClientBase): Promise<number> {
+  // A database migrated only part of the way (a test of one migration) lacks the adapters that
+  // later migrations add: their connections come when those migrations have run.
+  const { rows } = await client.query<{ adapter: string }>(`SELECT unnest(enum_range(NULL::"ProviderAdapter"))::text AS adapter`);
+  const known = new Set(rows.map((r) => r.adapter));
   let created = 0;
-  for (const c of DEFAULT_CONNECTIONS) {
+  for (const c of DEFAULT_CONNECTIONS.filter((d) => known.has(d.adapter))) {
     const { rowCount } = await client.query(
       `INSERT INTO provider_connections (name, adapter, models, "inputPricePerMTokMicros", "outputPricePerMTokMicros", "cachedPricePerMTokMicros",
          "reasoningPricePerMTokMicros", "searchPriceMicros", settings, "grantedToAll")
