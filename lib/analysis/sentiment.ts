@@ -24,7 +24,9 @@ const ENGLISH_PRODUCT_WORDS: Record<string, number> = {
 const RUSSIAN_WORDS: Record<string, number> = {
   дорогой: -3, дороже: -3, переплачивать: -3, медленный: -3, тормозить: -3, запутанный: -3, перегруженный: -3, устаревший: -3, неудобный: -4, громоздкий: -3, ограниченный: -2, жаловаться: -3, критиковать: -3, недостаток: -3, минус: -2, хуже: -3, сбой: -3, лишний: -2, навязчивый: -3, долгий: -2,
   лучший: 3, лучше: 3, хвалить: 3, простой: 2, понятный: 3, интуитивный: 3, доступный: 2, выгодный: 3, быстрый: 2, мощный: 3, гибкий: 2, удобный: 3, надёжный: 3, любимый: 3, преимущество: 3, плюс: 2, рекомендовать: 2, нравиться: 3, широкий: 2, бесплатный: 2,
-  сложный: -3, долго: -2, слишком: -1, однако: 0, проблема: -3,
+  сложный: -3, долго: -2, проблема: -3, мошенник: -3, недовольный: -3, осторожный: -2, выросли: -1,
+  // The translated AFINN scores these everyday words; in product answers they are neutral.
+  цена: 0, есть: 0, подробнее: 0, развивать: 0, лидер: 0,
 };
 const GERMAN_WORDS: Record<string, number> = {
   teuer: -0.6, kostspielig: -0.6, umständlich: -0.6, kompliziert: -0.6, langsam: -0.5, unübersichtlich: -0.6, veraltet: -0.6, überladen: -0.6, fehleranfällig: -0.7, begrenzt: -0.4, eingeschränkt: -0.4, kritisiert: -0.6, nachteil: -0.5, mangel: -0.5, schwerfällig: -0.6, träge: -0.5, lästig: -0.5, enttäuschend: -0.7, schwach: -0.5, mühsam: -0.6, steil: -0.4,
@@ -45,7 +47,7 @@ let lexicons: Partial<Record<"ru" | "de", Lexicon>> = {};
 function lexiconOf(language: "ru" | "de"): Lexicon {
   lexicons[language] ??=
     language === "ru"
-      ? lexicon(new langRu.StemmerRu(), langRu.SentimentRu.afinn, RUSSIAN_WORDS, ["не", "нет", "ни", "без"], 1)
+      ? lexicon(new langRu.StemmerRu(), langRu.SentimentRu.afinn, RUSSIAN_WORDS, ["не", "нет", "без"], 2)
       : // SentiCon gives thousands of stems a near-zero score: below 0.1 a word says nothing.
         lexicon(new langDe.StemmerDe(), langDe.SentimentDe.senticon, GERMAN_WORDS, langDe.SentimentDe.negations.words, 0.1);
   return lexicons[language]!;
@@ -60,11 +62,12 @@ function lexiconScore(text: string, lex: Lexicon): number {
   let score = 0;
   let negate = false;
   for (const word of text.toLowerCase().split(/[^\p{L}]+/u)) {
-    if (!word) continue;
     if (lex.negations.has(word)) {
       negate = true;
       continue;
     }
+    // Short words are function words ("и", "у" carry 1.7 in the translated AFINN), never verdicts.
+    if (word.length < 3) continue;
     const value = lex.scores.get(lex.stem(word)) ?? 0;
     if (Math.abs(value) >= lex.minimum) {
       score += negate ? -value : value;
