@@ -7,6 +7,7 @@
 // in the answer's length (lib/analysis/text.ts, inline.ts, mentions.ts, citations.ts), nothing in
 // it throws on odd markdown, and only the first ANALYSIS_MAX_CHARS characters are read.
 import { extractCitations, type Citation } from "@/lib/analysis/citations";
+import { answerLanguage, type AnalysisLanguage } from "@/lib/analysis/language";
 import { analyzeMentions, type EntityResult } from "@/lib/analysis/mentions";
 import type { Source } from "@/lib/providers/types";
 
@@ -24,10 +25,12 @@ export type AnalysisInput = {
   brand: TrackedEntity;
   competitors: TrackedEntity[];
   sources?: Source[];
+  /** The prompt's language (BCP 47), when it was set; else the answer's is detected. */
+  language?: string | null;
 };
 
 /** `truncated`: the answer was longer than ANALYSIS_MAX_CHARS and only its start was analysed. */
-export type AnalysisResult = { entities: EntityResult[]; citations: Citation[]; truncated: boolean };
+export type AnalysisResult = { entities: EntityResult[]; citations: Citation[]; truncated: boolean; language: AnalysisLanguage };
 
 /** The first `max` characters, not splitting a surrogate pair (an emoji) in two. */
 function head(text: string, max: number): string {
@@ -38,10 +41,12 @@ function head(text: string, max: number): string {
 
 export function analyzeAnswer(input: AnalysisInput): AnalysisResult {
   const answer = head(input.answer, ANALYSIS_MAX_CHARS);
-  const entities = analyzeMentions(answer, [
-    { ...input.brand, kind: "brand" },
-    ...input.competitors.map((c) => ({ ...c, kind: "competitor" as const })),
-  ]);
+  const language = answerLanguage(answer, input.language);
+  const entities = analyzeMentions(
+    answer,
+    [{ ...input.brand, kind: "brand" }, ...input.competitors.map((c) => ({ ...c, kind: "competitor" as const }))],
+    language,
+  );
   const citations = extractCitations({ text: answer, sources: input.sources ?? [], ownDomains: input.brand.domains ?? [] });
-  return { entities, citations, truncated: answer.length < input.answer.length };
+  return { entities, citations, truncated: answer.length < input.answer.length, language };
 }

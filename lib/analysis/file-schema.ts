@@ -12,5 +12,7 @@ export const analysisFileSchema = z.object({
   answer: z.string(),
   brand: entity,
   competitors: z.array(entity).default([]),
+  /** The prompt's language (BCP 47, e.g. "ru"); detected from the answer when absent. */
+  language: z.string().optional(),
   sources: z.array(z.object({ url: z.string(), title: z.string().optional() }).transform((s) => ({ ...s, citedInText: true }))).default([]),
 });

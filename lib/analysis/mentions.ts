@@ -1,9 +1,15 @@
 // Finds the brand and its competitors in an answer: by name and aliases, case- and
 // accent-insensitive, whole words only ("Notion" is not in "notional"), names with punctuation
-// ("Monday.com", "AT&T", "Node.js"), possessives, and non-Latin scripts. An alias that is also a
-// common word can be marked case-sensitive. Pure and synchronous: it runs in the worker after
-// every capture and over history when aliases change.
-import Sentiment from "sentiment";
+// ("Monday.com", "AT&T", "Node.js"), possessives, and non-Latin scripts. Inflected forms of the
+// names count in Russian, Ukrainian and German answers (lib/analysis/inflection.ts). A name that
+// the answer also uses as an ordinary word ("a linear scale", «магнит притягивает») counts only
+// where it is written as a name (lib/analysis/common-words.ts). An alias that is always a common
+// word can be marked case-sensitive. Pure and synchronous: it runs in the worker after every
+// capture and over history when aliases change.
+import { acceptedAsName, isWordLike, type RawHit } from "@/lib/analysis/common-words";
+import { inflectedForms } from "@/lib/analysis/inflection";
+import type { AnalysisLanguage } from "@/lib/analysis/language";
+import { clauseBreak, sentimentOf } from "@/lib/analysis/sentiment";
 import { sentencesOfMarkdown } from "@/lib/analysis/text";
 
 export type Entity = {
@@ -12,6 +18,8 @@ export type Entity = {
   aliases?: string[];
   /** Aliases matched only with exactly this capitalisation (e.g. "Close" the CRM vs "close"). */
   caseSensitiveAliases?: string[];
+  /** Its web domains: near a sentence-initial name, a sign that the name is meant. */
+  domains?: string[];
 };
 
 export type EntityResult = {
@@ -34,10 +42,10 @@ const WORD = /[\p{L}\p{N}]/u;
 // Scripts written without spaces between words: no word boundaries to require.
 const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
 
-type Needle = { text: string; caseSensitive: boolean; entity: number };
-type Hit = { entity: number; sentence: number; start: number; end: number };
+type Needle = { text: string; caseSensitive: boolean; entity: number; wordLike: boolean };
+type Hit = RawHit & { entity: number; sentence: number; start: number; end: number };
 
-function findAll(haystack: string, needle: Needle, sentence: number, hits: Hit[]) {
+function findAll(haystack: string, exact: string, needle: Needle, sentence: number, hits: Hit[]) {
   if (!needle.text) return;
   const unspaced = UNSPACED.test(needle.text);
   for (let from = haystack.indexOf(needle.text); from >= 0; from = haystack.indexOf(needle.text, from + 1)) {
@@ -47,41 +55,48 @@ function findAll(haystack: string, needle: Needle, sentence: number, hits: Hit[]
     const startsWithWord = WORD.test(needle.text[0]!);
     const endsWithWord = WORD.test(needle.text[needle.text.length - 1]!);
     if (!unspaced && ((startsWithWord && WORD.test(before)) || (endsWithWord && WORD.test(after)))) continue;
-    hits.push({ entity: needle.entity, sentence, start: from, end });
+    hits.push({ entity: needle.entity, sentence, start: from, end, ...hitShape(exact, from, end, needle.wordLike) });
   }
 }
 
-const sentimentAnalyzer = new Sentiment();
-// AFINN is a general lexicon; these are the words software reviews lean on that it lacks.
-const PRODUCT_WORDS: Record<string, number> = {
-  affordable: 2, intuitive: 2, reliable: 2, "user-friendly": 2, powerful: 2, flexible: 1, scalable: 1, robust: 2, seamless: 2, praised: 2, favourite: 2, favorite: 2,
-  expensive: -2, pricey: -2, costly: -2, clunky: -2, buggy: -2, slow: -1, complex: -1, complicated: -2, cluttered: -2, outdated: -2, limited: -1, criticised: -2, criticized: -2, unreliable: -2, overkill: -1,
-};
-// Contrast words split a sentence into the parts that talk about different entities. Sentences
-// have single spaces (lib/analysis/text.ts), so each alternative is a fixed few characters: no
-// backtracking over runs of whitespace.
-const CLAUSE_BREAK = / ?; ?|,? (?:but|while|whereas|although|however,?) /i;
-
-function sentimentOf(texts: string[]): EntityResult["sentiment"] {
-  if (!texts.length) return null;
-  const score = texts.reduce((sum, text) => sum + sentimentAnalyzer.analyze(text, { extras: PRODUCT_WORDS }).score, 0);
-  return score > 0 ? "positive" : score < 0 ? "negative" : "neutral";
+/** Where a word-like name stands and how it is written (see common-words.ts). */
+function hitShape(exact: string, start: number, end: number, wordLike: boolean): RawHit {
+  if (!wordLike) return { wordLike };
+  const first = exact[start] ?? "";
+  let initial = true;
+  for (let i = start - 1; i >= 0 && initial; i--) if (WORD.test(exact[i]!)) initial = false;
+  return {
+    wordLike,
+    capitalised: first !== first.toLowerCase(),
+    initial,
+    // "pipedrive.com": a domain names the brand, lower-case or not.
+    domain: exact[end] === "." && WORD.test(exact[end + 1] ?? ""),
+    // "Linear: ...", "Магнит — сеть ...": a name introduced as a list or definition.
+    introduced: /^(?:'s|’s)?(?::| [—–-] )/u.test(exact.slice(end, end + 5)),
+  };
 }
 
-export function analyzeMentions(answer: string, entities: Entity[]): EntityResult[] {
+export function analyzeMentions(answer: string, entities: Entity[], language: AnalysisLanguage = "en"): EntityResult[] {
   const sentences = sentencesOfMarkdown(answer);
   const needles: Needle[] = entities.flatMap((entity, index) => {
     const sensitive = new Set(entity.caseSensitiveAliases ?? []);
-    const names = [entity.name, ...(entity.aliases ?? []), ...sensitive].filter((n) => n.trim());
-    return [...new Set(names)].map((name) => ({ text: fold(name.trim(), !sensitive.has(name)), caseSensitive: sensitive.has(name), entity: index }));
+    const names = [entity.name, ...(entity.aliases ?? []), ...sensitive].map((n) => n.trim()).filter(Boolean);
+    return [...new Set(names)].flatMap((name) => {
+      const caseSensitive = sensitive.has(name);
+      const wordLike = !caseSensitive && isWordLike(name);
+      const forms = [name, ...inflectedForms(name, language)];
+      return forms.map((form) => ({ text: fold(form, !caseSensitive), caseSensitive, entity: index, wordLike }));
+    });
   });
 
-  const hits: Hit[] = [];
-  sentences.forEach((sentence, i) => {
+  const found: Hit[] = [];
+  const lowerSentences = sentences.map((sentence, i) => {
     const lower = fold(sentence);
     const exact = fold(sentence, false);
-    for (const needle of needles) findAll(needle.caseSensitive ? exact : lower, needle, i, hits);
+    for (const needle of needles) findAll(needle.caseSensitive ? exact : lower, exact, needle, i, found);
+    return lower;
   });
+  const hits = acceptedAsName(found, lowerSentences, entities);
   // Longest match wins where names overlap ("Salesforce Sales Cloud" over "Salesforce").
   hits.sort((a, b) => a.sentence - b.sentence || a.start - b.start || b.end - b.start - (a.end - a.start));
   const accepted: Hit[] = [];
@@ -111,7 +126,7 @@ export function analyzeMentions(answer: string, entities: Entity[]): EntityResul
       if (namedIn.get(s)!.size === 1) return sentence;
       // Several entities in one sentence: judge only the clauses that name this one.
       const names = needles.filter((n) => n.entity === index).map((n) => n.text);
-      const clauses = sentence.split(CLAUSE_BREAK).filter((clause) => names.some((name) => fold(clause).includes(name) || fold(clause, false).includes(name)));
+      const clauses = sentence.split(clauseBreak(language)).filter((clause) => names.some((name) => fold(clause).includes(name) || fold(clause, false).includes(name)));
       return clauses.length ? clauses.join(". ") : sentence;
     });
     const position = ranking.indexOf(index);
@@ -121,7 +136,7 @@ export function analyzeMentions(answer: string, entities: Entity[]): EntityResul
       mentioned: own.length > 0,
       count: own.length,
       position: position >= 0 ? position + 1 : null,
-      sentiment: sentimentOf(texts),
+      sentiment: sentimentOf(texts, language),
     };
   });
 }

@@ -52,13 +52,13 @@ export async function runReanalysis(analysisRunId: string): Promise<void> {
     for (let after: string | undefined; ; ) {
       const captures = await db().capture.findMany({
         where: { workspaceId: run.workspaceId, brandId: brand.id, status: "succeeded", ...(after ? { id: { gt: after } } : {}) },
-        select: { id: true, answerText: true, citations: { select: { id: true, domain: true } } },
+        select: { id: true, answerText: true, prompt: { select: { language: true } }, citations: { select: { id: true, domain: true } } },
         orderBy: { id: "asc" },
         take: BATCH,
       });
       if (!captures.length) break;
       // The worker's analysis, cap included; computed before the transaction opens.
-      const analyses = captures.map((capture) => ({ capture, analysis: analyzeAnswer({ answer: capture.answerText ?? "", brand, competitors: brand.competitors }) }));
+      const analyses = captures.map((capture) => ({ capture, analysis: analyzeAnswer({ answer: capture.answerText ?? "", brand, competitors: brand.competitors, language: capture.prompt.language }) }));
       // A batch is all or nothing: one that lost a deadlock (to a worker recording an answer, say)
       // runs again rather than failing the whole run.
       await retryingConflicts(() => db().$transaction(async (tx) => {

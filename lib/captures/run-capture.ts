@@ -237,10 +237,10 @@ async function runAttempt(capture: LoadedCapture, run: Run, options: RunCaptureO
 
 /** The answer, its cost and its analysis. An analysis that throws must not throw a paid answer away. */
 function successOf(capture: LoadedCapture, response: ProviderResponse, latencyMs: number) {
-  let analysis: AnalysisResult = { entities: [], citations: [], truncated: false };
+  let analysis: AnalysisResult = { entities: [], citations: [], truncated: false, language: "en" };
   try {
     // An engine that showed no answer is analysed as an empty one: every tracked name unmentioned.
-    analysis = analyzeAnswer({ answer: response.text, brand: capture.brand, competitors: capture.brand.competitors, sources: response.sources });
+    analysis = analyzeAnswer({ answer: response.text, brand: capture.brand, competitors: capture.brand.competitors, sources: response.sources, language: capture.prompt.language });
   } catch {
     // Kept without mentions; re-analysis (on the next brand edit) tries again.
   }

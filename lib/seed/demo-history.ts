@@ -131,7 +131,7 @@ export async function seedDemoHistory(workspaceId: string, options: { days?: num
           updatedAt: finishedAt,
         });
         charged += cost;
-        const analysis = analyzeAnswer({ answer: answer.text, brand, competitors: brand.competitors, sources: answer.sources });
+        const analysis = analyzeAnswer({ answer: answer.text, brand, competitors: brand.competitors, sources: answer.sources, language: prompt.language });
         for (const row of mentionRows(analysis, brand.id, brand.competitors.map((c) => c.id))) mentions.push({ ...row, workspaceId, captureId });
         analysis.citations.forEach((c, i) => citations.push({ ...c, workspaceId, captureId, position: i + 1 }));
         answer.searchQueries.forEach((query, i) => queries.push({ workspaceId, captureId, query, position: i + 1 }));

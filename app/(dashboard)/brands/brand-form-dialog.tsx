@@ -9,6 +9,7 @@ import { Field, Input } from "@/components/ui/field";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { createBrandAction, updateBrandAction } from "@/lib/actions/brands";
 import { brandInputSchema } from "@/lib/brands/schemas";
+import { AliasSuggestions } from "./alias-suggestions";
 import { brandsKey, type BrandRow } from "./use-brands-query";
 
 type CompetitorDraft = { key: string; id?: string; name: string; aliases: string; caseSensitiveAliases: string; domains: string };
@@ -26,6 +27,9 @@ const nextKey = () => `c${++draftKey}`;
 
 export function BrandFormDialog({ brand, onClose }: { brand?: BrandRow; onClose: () => void }) {
   const queryClient = useQueryClient();
+  const [name, setName] = useState(brand?.name ?? "");
+  const [aliases, setAliases] = useState(brand?.aliases.join(", ") ?? "");
+  const withAlias = (current: string, alias: string) => (current.trim() ? `${current.trim().replace(/,$/, "")}, ${alias}` : alias);
   const [competitors, setCompetitors] = useState<CompetitorDraft[]>(
     () => brand?.competitors.map((c) => ({ key: nextKey(), id: c.id, name: c.name, aliases: c.aliases.join(", "), caseSensitiveAliases: c.caseSensitiveAliases.join(", "), domains: c.domains.join(", ") })) ?? [],
   );
@@ -60,11 +64,12 @@ export function BrandFormDialog({ brand, onClose }: { brand?: BrandRow; onClose:
         }}
       >
         <Field id="brand-name" label="Brand name" error={error("name")}>
-          <Input id="brand-name" name="name" defaultValue={brand?.name} autoFocus invalid={!!error("name")} />
+          <Input id="brand-name" name="name" value={name} onChange={(e) => setName(e.target.value)} autoFocus invalid={!!error("name")} />
         </Field>
         <Field id="brand-aliases" label="Aliases" hint="Other names AI assistants may use, comma separated" error={error("aliases")}>
-          <Input id="brand-aliases" name="aliases" defaultValue={brand?.aliases.join(", ")} invalid={!!error("aliases")} />
+          <Input id="brand-aliases" name="aliases" value={aliases} onChange={(e) => setAliases(e.target.value)} invalid={!!error("aliases")} />
         </Field>
+        <AliasSuggestions name={name} aliases={aliases} onAdd={(alias) => setAliases((current) => withAlias(current, alias))} />
         <Field id="brand-case-aliases" label="Case-sensitive aliases" hint="Names that are also common words, matched only with this exact capitalisation (e.g. Close)" error={error("caseSensitiveAliases")}>
           <Input id="brand-case-aliases" name="caseSensitiveAliases" defaultValue={brand?.caseSensitiveAliases.join(", ")} invalid={!!error("caseSensitiveAliases")} />
         </Field>
@@ -82,6 +87,7 @@ export function BrandFormDialog({ brand, onClose }: { brand?: BrandRow; onClose:
               </Field>
               <Field id={`competitor-${c.key}-aliases`} label="Aliases" error={error(`competitors.${i}.aliases`)}>
                 <Input id={`competitor-${c.key}-aliases`} value={c.aliases} onChange={(e) => update(c.key, { aliases: e.target.value })} />
+                <AliasSuggestions name={c.name} aliases={c.aliases} onAdd={(alias) => update(c.key, { aliases: withAlias(c.aliases, alias) })} />
               </Field>
               <Field id={`competitor-${c.key}-domains`} label="Domains" error={error(`competitors.${i}.domains`) ?? error(`competitors.${i}.domains.0`)}>
                 <Input id={`competitor-${c.key}-domains`} value={c.domains} onChange={(e) => update(c.key, { domains: e.target.value })} />
