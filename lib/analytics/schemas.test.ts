@@ -39,12 +39,12 @@ describe("filter in the query string", () => {
   });
 
   it("prefers explicit dates and reads lists comma-separated or repeated", () => {
-    const params = new URLSearchParams("range=7&from=2025-01-01&to=2025-01-31&providers=a,b&providers=c&tags=x");
-    expect(filterFromSearchParams(params, NOW)).toEqual({ brandId: undefined, providers: ["a", "b", "c"], tags: ["x"], from: "2025-01-01", to: "2025-01-31" });
+    const params = new URLSearchParams("range=7&from=2025-01-01&to=2025-01-31&providers=a,b&providers=c&tags=x&markets=DE:de,:ru");
+    expect(filterFromSearchParams(params, NOW)).toEqual({ brandId: undefined, providers: ["a", "b", "c"], tags: ["x"], markets: ["DE:de", ":ru"], from: "2025-01-01", to: "2025-01-31" });
   });
 
   it("round-trips through filterSearchParams", () => {
-    const filter = { brandId: "b", providers: ["p1", "p2"], tags: ["smb"], from: "2025-01-01", to: "2025-01-31" };
+    const filter = { brandId: "b", providers: ["p1", "p2"], tags: ["smb"], markets: ["US:en"], from: "2025-01-01", to: "2025-01-31" };
     expect(filterFromSearchParams(filterSearchParams(filter), NOW)).toEqual(filter);
   });
 });

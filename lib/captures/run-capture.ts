@@ -186,7 +186,7 @@ async function runAttempt(capture: LoadedCapture, run: Run, options: RunCaptureO
       onText: (delta) => captureWatch.appendText(captureId, delta),
       settings: (config.settings ?? {}) as Record<string, unknown>,
       limits: run.limits,
-      subject: { brand: { name: capture.brand.name, domains: capture.brand.domains }, competitors: capture.brand.competitors },
+      subject: { brand: { name: capture.brand.name, aliases: capture.brand.aliases, domains: capture.brand.domains }, competitors: capture.brand.competitors },
       seed: `${captureId}:${run.attemptNumber}`,
     });
     if (!response.noAnswer && !response.text.trim()) {

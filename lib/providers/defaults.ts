@@ -99,6 +99,21 @@ const simulated = (style: string, providerName: string, prices: (typeof LIST_PRI
   grantedToAll: true,
 });
 
+/**
+ * A simulated answer engine beyond the four assistants (Google's AI Overviews, GigaChat, Alice AI):
+ * granted to no workspace by default (the demo workspace has them, disabled: lib/seed/demo.ts).
+ */
+const persona = (style: string, providerName: string, model: string, prices: Prices, searchMode: SearchMode, settings: Record<string, unknown>): DefaultConnection => ({
+  name: `Simulated ${providerName}`,
+  providerName,
+  adapter: "simulator",
+  models: [model],
+  searchMode,
+  prices,
+  settings: { style, ...settings },
+  grantedToAll: false,
+});
+
 const serp = (engine: string, adapter: AdapterName, api: "dataforseo" | "serpapi", prices: Prices): DefaultConnection => {
   const name = `${engine} (${api === "dataforseo" ? "DataForSEO" : "SerpApi"})`;
   return { name, providerName: name, adapter, models: [api], searchMode: "on", prices, settings: {}, grantedToAll: false };
@@ -106,7 +121,8 @@ const serp = (engine: string, adapter: AdapterName, api: "dataforseo" | "serpapi
 
 /**
  * The connections a fresh instance starts with: four simulated assistants with the manner, speed
- * and list prices of the real ones, usable by every workspace (no API key needed), and one per
+ * and list prices of the real ones, usable by every workspace (no API key needed), three more
+ * simulated engines for the demo, and one per
  * real API (two for each Google engine read through a SERP API), granted to no workspace until an
  * operator says so (and usable only once the server has the API key in its environment).
  */
@@ -115,6 +131,10 @@ export const DEFAULT_CONNECTIONS: DefaultConnection[] = [
   simulated("perplexity", "Perplexity", LIST_PRICES.perplexity, "on", { latencyMinMs: 1000, latencyMaxMs: 3500, errorRate: 0.03 }),
   simulated("gemini", "Gemini", LIST_PRICES.gemini, "auto", { latencyMinMs: 800, latencyMaxMs: 3000, errorRate: 0.05 }),
   simulated("claude", "Claude", LIST_PRICES.anthropic, "on", { latencyMinMs: 2000, latencyMaxMs: 6000, errorRate: 0.03 }),
+  // Google shows an AI Overview above some searches only: the rest are "no answer shown".
+  persona("overview", "Google AI Overviews", "ai-overview", LIST_PRICES.google_ai_overview.prices, "on", { latencyMinMs: 1500, latencyMaxMs: 4000, errorRate: 0.02, noAnswerRate: 0.3 }),
+  persona("chatgpt", "GigaChat", LIST_PRICES.gigachat.model, LIST_PRICES.gigachat.prices, "off", { latencyMinMs: 1000, latencyMaxMs: 4000, errorRate: 0.03 }),
+  persona("perplexity", "Alice AI", "generative-search", LIST_PRICES.yandex_search.prices, "on", { latencyMinMs: 1500, latencyMaxMs: 4500, errorRate: 0.03 }),
   { name: "OpenAI", providerName: "OpenAI API", adapter: "openai", models: [LIST_PRICES.openai.model], searchMode: "auto", prices: LIST_PRICES.openai.prices, settings: {}, grantedToAll: false },
   { name: "Perplexity", providerName: "Perplexity API", adapter: "perplexity", models: [LIST_PRICES.perplexity.model], searchMode: "on", prices: LIST_PRICES.perplexity.prices, settings: {}, grantedToAll: false },
   { name: "Gemini", providerName: "Gemini API", adapter: "gemini", models: [LIST_PRICES.gemini.model], searchMode: "auto", prices: LIST_PRICES.gemini.prices, settings: {}, grantedToAll: false },

@@ -38,7 +38,8 @@ export type ProviderRequest = {
 
 export type CallLimits = { maxOutputTokens: number; maxSearchCalls: number };
 
-export type EntityHint = { name: string; domains: string[] };
+/** A tracked name for the simulator: its aliases give it another script's spelling (Lumen: «Люмен»). */
+export type EntityHint = { name: string; aliases?: string[]; domains: string[] };
 
 export type Source = {
   url: string;

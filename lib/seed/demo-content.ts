@@ -6,7 +6,8 @@ export const DEMO_WORKSPACE = { slug: "demo", name: "Demo workspace" };
 
 export const DEMO_BRAND = {
   name: "Lumen CRM",
-  aliases: ["Lumen", "LumenCRM"],
+  // «Люмен»: how Russian answers write it, declined («у Люмена», «в Люмене»).
+  aliases: ["Lumen", "LumenCRM", "Люмен"],
   domains: ["lumencrm.com", "lumen.io"],
   competitors: [
     { name: "HubSpot", aliases: ["HubSpot CRM"], domains: ["hubspot.com"] },
@@ -27,6 +28,6 @@ export const DEMO_PROMPTS: { text: string; tags: string[]; country?: string; lan
   { text: "Which CRM tools offer the best reporting and forecasting?", tags: ["features"] },
   { text: "What is the best CRM for a small business in Germany that is GDPR compliant?", tags: ["compliance"], country: "DE", language: "en" },
   { text: "Welches CRM eignet sich am besten für ein kleines Vertriebsteam?", tags: ["buying", "smb"], country: "DE", language: "de" },
-  { text: "What CRM integrates best with Slack and Google Workspace?", tags: ["features", "integrations"] },
+  { text: "Какую CRM выбрать небольшому отделу продаж?", tags: ["buying", "smb"], country: "RU", language: "ru" },
 ];
 

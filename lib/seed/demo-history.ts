@@ -7,6 +7,7 @@ import { costOf } from "@/lib/billing/money";
 import { bulkInsert } from "@/lib/db/bulk-insert";
 import { db } from "@/lib/db/prisma";
 import type { Prisma } from "@/lib/generated/prisma/client";
+import { answerLanguageOf } from "@/lib/providers/simulator/languages";
 import { seededRandom } from "@/lib/providers/simulator/random";
 import { simulatorSettingsSchema } from "@/lib/providers/simulator/settings";
 import { simulateAnswer } from "@/lib/providers/simulator/simulator";
@@ -26,7 +27,7 @@ export async function seedDemoHistory(workspaceId: string, options: { days?: num
     db().brand.findFirstOrThrow({ where: { workspaceId }, include: { competitors: { orderBy: { createdAt: "asc" } } }, orderBy: { createdAt: "asc" } }),
     db().prompt.findMany({ where: { workspaceId, deletedAt: null }, orderBy: { createdAt: "asc" } }),
     db()
-      .providerConfig.findMany({ where: { workspaceId, connection: { adapter: "simulator" } }, include: { connection: true }, orderBy: { name: "asc" } })
+      .providerConfig.findMany({ where: { workspaceId, enabled: true, connection: { adapter: "simulator" } }, include: { connection: true }, orderBy: { name: "asc" } })
       // The connection's settings, prices and limits, with the provider's own name, model and search mode.
       .then((rows) => rows.map(({ connection, ...p }) => ({ ...connection, ...p }))),
   ]);
@@ -59,7 +60,8 @@ export async function seedDemoHistory(workspaceId: string, options: { days?: num
           prompt: prompt.text,
           searchMode: provider.searchMode,
           limits: { maxOutputTokens: provider.maxOutputTokens, maxSearchCalls: provider.maxSearchCalls },
-          subject: { brand: { name: brand.name, domains: brand.domains }, competitors: brand.competitors },
+          subject: { brand: { name: brand.name, aliases: brand.aliases, domains: brand.domains }, competitors: brand.competitors },
+          language: answerLanguageOf(prompt.language, prompt.text),
           style: settings.style,
           random,
           brandChance,

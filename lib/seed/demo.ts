@@ -5,6 +5,8 @@ import { env } from "@/lib/config/env";
 import { db } from "@/lib/db/prisma";
 import { claimFirstOperator } from "@/lib/instance/operators";
 import { createDefaultProviders } from "@/lib/providers/configs";
+import { DEFAULT_CONNECTIONS, defaultProviderName, defaultSearchMode } from "@/lib/providers/defaults";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import { DEMO_BRAND, DEMO_LOGIN, DEMO_PROMPTS, DEMO_WORKSPACE } from "@/lib/seed/demo-content";
 import { seedDemoHistory } from "@/lib/seed/demo-history";
 
@@ -51,6 +53,7 @@ export async function seedDemo(opts: { log?: (line: string) => void } = {}): Pro
     });
     await tx.prompt.createMany({ data: DEMO_PROMPTS.map((p) => ({ ...p, workspaceId: workspace.id })) });
     await createDefaultProviders(tx, workspace.id);
+    await addDemoPersonas(tx, workspace.id);
     // The demo account is the first account of a fresh instance, so it runs the instance too
     // (the Instance page); on an instance that already has an operator this does nothing.
     await claimFirstOperator(tx, userId);
@@ -63,4 +66,20 @@ export async function seedDemo(opts: { log?: (line: string) => void } = {}): Pro
   }
   log(`demo workspace created: sign in as ${DEMO_LOGIN.email} / ${DEMO_LOGIN.password}`);
   return { created: true, ...result };
+}
+
+/**
+ * The simulated engines beyond the four assistants (Google's AI Overviews, GigaChat, Alice AI),
+ * granted to the demo workspace and added as providers switched off: one click in Settings →
+ * Providers puts each into the next check, and the four assistants stay what a check asks by default.
+ */
+async function addDemoPersonas(tx: Prisma.TransactionClient, workspaceId: string): Promise<void> {
+  const names = DEFAULT_CONNECTIONS.filter((c) => c.adapter === "simulator" && !c.grantedToAll).map((c) => c.name);
+  const connections = await tx.providerConnection.findMany({ where: { name: { in: names }, enabled: true }, orderBy: { name: "asc" } });
+  for (const connection of connections) {
+    await tx.connectionGrant.create({ data: { connectionId: connection.id, workspaceId } });
+    await tx.providerConfig.create({
+      data: { workspaceId, name: defaultProviderName(connection), connectionId: connection.id, model: connection.models[0]!, searchMode: defaultSearchMode(connection), enabled: false },
+    });
+  }
 }

@@ -623,7 +623,7 @@ describe("reads", () => {
       ),
     );
     const simulated = result.body.providers.filter((p: { adapter: string }) => p.adapter === "simulator").map((p: { name: string }) => p.name);
-    expect(simulated).toEqual(["ChatGPT", "Claude", "Gemini", "Perplexity"]);
+    expect(simulated).toEqual(["Alice AI", "ChatGPT", "Claude", "Gemini", "GigaChat", "Google AI Overviews", "Perplexity"]);
   });
 
   it("GET /openapi.json is valid JSON (OpenAPI 3.1) describing every endpoint", async () => {

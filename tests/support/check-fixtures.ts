@@ -41,7 +41,8 @@ export async function setUpDemo(): Promise<Demo> {
   await seedDemo();
   const workspace = await db().workspace.findUniqueOrThrow({ where: { slug: DEMO_WORKSPACE.slug } });
   const ownerUser = await db().user.findUniqueOrThrow({ where: { email: DEMO_LOGIN.email } });
-  const configs = await db().providerConfig.findMany({ where: { workspaceId: workspace.id } });
+  // The four assistants a demo check asks; the demo's other simulated engines are switched off.
+  const configs = await db().providerConfig.findMany({ where: { workspaceId: workspace.id, enabled: true } });
   const providers = Object.fromEntries(configs.map((c) => [c.name, { id: c.id, name: c.name, connectionId: c.connectionId, model: c.model }])) as Demo["providers"];
   const prompts = await db().prompt.findMany({ where: { workspaceId: workspace.id }, orderBy: { createdAt: "asc" }, select: { id: true } });
   return {

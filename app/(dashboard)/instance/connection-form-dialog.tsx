@@ -13,7 +13,7 @@ import { connectionInputSchema } from "@/lib/providers/schemas";
 import { connectionFormDefaults, readConnectionForm } from "./connection-form-values";
 import { instanceKey, type ConnectionRow } from "./use-instance-query";
 
-const styles = { chatgpt: "ChatGPT", perplexity: "Perplexity", gemini: "Gemini", claude: "Claude" };
+const styles = { chatgpt: "ChatGPT", perplexity: "Perplexity", gemini: "Gemini", claude: "Claude", overview: "Google AI Overview" };
 
 const schema = z.object({ connectionId: z.uuid().optional(), connection: connectionInputSchema });
 

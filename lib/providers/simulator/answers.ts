@@ -2,29 +2,12 @@
 // brand and its competitors in varying order and tone, and a closing line, in the manner of
 // the provider being imitated, with the sources it would cite.
 import type { EntityHint, Source } from "@/lib/providers/types";
+import { nameForms, PHRASES, type AnswerLanguage, type NameForms, type Phrases } from "./languages";
 import type { Random } from "./random";
 
-export type AnswerStyle = "chatgpt" | "perplexity" | "gemini" | "claude";
+export type AnswerStyle = "chatgpt" | "perplexity" | "gemini" | "claude" | "overview";
 type Tone = "positive" | "neutral" | "negative";
 
-const praise = [
-  "is widely praised for its clean interface and quick setup",
-  "stands out for strong automation and reliable reporting",
-  "is a favourite of small teams thanks to transparent pricing",
-  "offers excellent integrations and responsive support",
-];
-const neutral = [
-  "covers the core features most teams need",
-  "is a solid, well-known option with a broad feature set",
-  "offers a free tier and paid plans that scale with seats",
-  "is frequently mentioned in comparisons of this category",
-];
-const criticism = [
-  "can get expensive as the team grows, and some users find it complex",
-  "has a steeper learning curve and add-ons that raise the price",
-  "is criticised for slow support and a cluttered interface",
-  "may be more than a small team needs, with a lengthy setup",
-];
 const reviewSites = [
   { url: "https://www.g2.com/categories/crm", title: "Best CRM Software | G2" },
   { url: "https://www.capterra.com/customer-relationship-management-software/", title: "CRM Software | Capterra" },
@@ -34,9 +17,14 @@ const reviewSites = [
   { url: "https://www.pcmag.com/picks/the-best-crm-software", title: "The Best CRM Software | PCMag" },
 ];
 
-function sentence(name: string, tone: Tone, random: Random): string {
-  const phrases = tone === "positive" ? praise : tone === "negative" ? criticism : neutral;
-  return `${name} ${random.pick(phrases)}.`;
+function sentence(phrases: Phrases, forms: NameForms, tone: Tone, random: Random): string {
+  const sentences = tone === "positive" ? phrases.praise : tone === "negative" ? phrases.criticism : phrases.neutral;
+  return random.pick(sentences)(forms);
+}
+
+/** Now and then a second sentence names the entity in another case (none in English). */
+function aside(phrases: Phrases, forms: NameForms, random: Random): string {
+  return phrases.aside.length && random.next() < 0.5 ? ` ${random.pick(phrases.aside)(forms)}` : "";
 }
 
 function toneFor(random: Random, isBrand: boolean): Tone {
@@ -54,8 +42,12 @@ export function writeAnswer(input: {
   search: boolean;
   random: Random;
   brandChance?: number;
+  /** The language to answer in (default English). */
+  language?: AnswerLanguage;
 }): { text: string; sources: Source[]; searchQueries: string[] } {
   const { random, style } = input;
+  const language = input.language ?? "en";
+  const phrases = PHRASES[language];
   const entities = [
     ...(random.next() < (input.brandChance ?? 0.75) ? [{ ...input.brand, isBrand: true }] : []),
     ...input.competitors.filter(() => random.next() < 0.85).map((c) => ({ ...c, isBrand: false })),
@@ -71,22 +63,18 @@ export function writeAnswer(input: {
 
   const lines: string[] = [];
   const topic = input.prompt.replace(/[?.!]+$/, "");
-  lines.push(
-    style === "claude"
-      ? `Good question. The right answer depends on your team's size, budget and workflow, but here is how the main options compare for "${topic}".`
-      : style === "gemini"
-        ? `Here's an overview of the leading options for: ${topic}.`
-        : `There are several strong options. Here are the ones most often recommended:`,
-  );
+  // An AI Overview opens like Gemini's answers and lists its points as bullets.
+  lines.push(style === "claude" ? phrases.opening.claude(topic) : style === "gemini" || style === "overview" ? phrases.opening.gemini(topic) : phrases.opening.other);
   lines.push("");
 
   if (!ranked.length) {
-    lines.push("There is no single best choice; it depends on your requirements. Consider trialling two or three tools before committing.");
+    lines.push(phrases.noneFits);
   } else if (style === "gemini" && ranked.length > 1) {
-    lines.push("| Tool | Best for | Notes |", "| --- | --- | --- |");
+    lines.push(`| ${phrases.table.header.join(" | ")} |`, "| --- | --- | --- |");
     for (const entity of ranked) {
       const tone = toneFor(random, entity.isBrand);
-      lines.push(`| **${entity.name}** | ${random.pick(["small teams", "growing companies", "enterprises", "sales-led teams"])} | ${sentence(entity.name, tone, random).replace(`${entity.name} `, "")} |`);
+      const forms = nameForms(entity, language);
+      lines.push(`| **${forms.nominative}** | ${random.pick(phrases.table.bestFor)} | ${sentence(phrases, forms, tone, random).replace(`${forms.nominative} `, "")} |`);
     }
   } else {
     ranked.forEach((entity, i) => {
@@ -94,17 +82,14 @@ export function writeAnswer(input: {
       const domain = entity.domains[0];
       const own = domain ? cite({ url: `https://www.${domain}/`, title: `${entity.name}: official site` }) : "";
       const review = random.next() < 0.5 ? cite(random.pick(reviewSites)) : "";
-      const name = style === "chatgpt" && domain && random.next() < 0.3 ? `[${entity.name}](https://${domain})` : `**${entity.name}**`;
-      lines.push(`${i + 1}. ${name}: ${sentence(entity.name, tone, random)}${own}${review}`);
+      const forms = nameForms(entity, language);
+      const name = style === "chatgpt" && domain && random.next() < 0.3 ? `[${forms.nominative}](https://${domain})` : `**${forms.nominative}**`;
+      lines.push(`${style === "overview" ? "-" : `${i + 1}.`} ${name}: ${sentence(phrases, forms, tone, random)}${aside(phrases, forms, random)}${own}${review}`);
     });
   }
   lines.push("");
   const winner = ranked[0];
-  lines.push(
-    winner
-      ? `Overall, ${winner.name} is a good place to start, but compare pricing and integrations against your needs.`
-      : "If you share more about your team, I can narrow this down.",
-  );
+  lines.push(winner ? phrases.closing(nameForms(winner, language)) : phrases.closingNone);
 
   const searchQueries = input.search ? [topic.toLowerCase(), `${topic.toLowerCase()} reviews ${new Date().getUTCFullYear()}`].slice(0, random.int(1, 2)) : [];
   if (input.search) {

@@ -2,7 +2,7 @@
 import { z } from "zod";
 
 export const simulatorSettingsSchema = z.object({
-  style: z.enum(["chatgpt", "perplexity", "gemini", "claude"]).default("chatgpt"),
+  style: z.enum(["chatgpt", "perplexity", "gemini", "claude", "overview"]).default("chatgpt"),
   latencyMinMs: z.number().int().min(0).max(600_000).default(800),
   latencyMaxMs: z.number().int().min(0).max(600_000).default(3000),
   errorRate: z.number().min(0).max(1).default(0),

@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { CallAbortedError, ProviderError } from "@/lib/providers/errors";
 import type { CallLimits, SearchMode } from "@/lib/providers/types";
-import { simulatorAdapter } from "./simulator";
+import { analyzeAnswer } from "@/lib/analysis/analyze";
+import { answerLanguageOf, type AnswerLanguage } from "./languages";
+import { seededRandom } from "./random";
+import { simulateAnswer, simulatorAdapter } from "./simulator";
 
 const request = (settings: Record<string, unknown>, seed = "capture-1:1", limits: CallLimits = { maxOutputTokens: 2048, maxSearchCalls: 3 }) => ({
   prompt: "What is the best CRM for a startup?",
@@ -12,6 +15,37 @@ const request = (settings: Record<string, unknown>, seed = "capture-1:1", limits
   settings: { latencyMinMs: 0, latencyMaxMs: 0, ...settings },
   subject: { brand: { name: "Lumen CRM", domains: ["lumencrm.com"] }, competitors: [{ name: "HubSpot", domains: ["hubspot.com"] }, { name: "Pipedrive", domains: [] }] },
   seed,
+});
+
+describe("simulator in the prompt's language", () => {
+  const subject = { brand: { name: "Lumen CRM", aliases: ["Lumen", "Люмен"], domains: ["lumencrm.com"] }, competitors: [{ name: "HubSpot", aliases: [], domains: ["hubspot.com"] }] };
+  const answers = (language: AnswerLanguage, prompt: string) =>
+    Array.from({ length: 40 }, (_, i) =>
+      simulateAnswer({ prompt, searchMode: "off", limits: { maxOutputTokens: 2048, maxSearchCalls: 0 }, subject, style: i % 2 ? "claude" : "chatgpt", random: seededRandom(`lang:${i}`), brandChance: 1, language }),
+    );
+
+  it("answers a Russian prompt in Russian, with the brand's Cyrillic name declined, and the analysis finds every form", () => {
+    expect(answerLanguageOf("ru", "x")).toBe("ru");
+    expect(answerLanguageOf(null, "Какую CRM выбрать?")).toBe("ru");
+    const texts = answers("ru", "Какую CRM выбрать?").map((a) => a.text);
+    expect(texts.every((t) => /[а-яё]{4,}/i.test(t) && t.includes("Люмен"))).toBe(true);
+    const oblique = texts.join("\n").match(/Люмен(а|у|ом|е)(?![а-яё])/g) ?? [];
+    expect(new Set(oblique).size, "genitive, prepositional and instrumental forms appear").toBeGreaterThanOrEqual(3);
+    for (const answer of texts) {
+      const brand = analyzeAnswer({ answer, brand: subject.brand, competitors: subject.competitors, language: "ru" }).entities.find((e) => e.kind === "brand")!;
+      // Every written form of the brand is counted: the list item and each sentence naming it.
+      const written = (answer.match(/Люмен(а|у|ом|е)?(?![а-яё])/g) ?? []).length;
+      expect(brand).toMatchObject({ mentioned: true, count: written });
+    }
+  });
+
+  it("answers a German prompt in German, with the genitive -s, and English prompts as before", () => {
+    const german = answers("de", "Welches CRM?").map((a) => a.text);
+    expect(german.every((t) => /\b(die|und|für|mit)\b/.test(t))).toBe(true);
+    expect(german.some((t) => t.includes("Lumen CRMs Preismodell"))).toBe(true);
+    const english = answers("en", "Which CRM?").map((a) => a.text);
+    expect(english.every((t) => !/[а-яё]/i.test(t) && !t.includes("Preismodell"))).toBe(true);
+  });
 });
 
 describe("simulator", () => {

@@ -5,6 +5,7 @@ import { env } from "@/lib/config/env";
 import { CallAbortedError, ProviderError, abortReasonOf } from "@/lib/providers/errors";
 import { emptyUsage, type CallLimits, type ProviderAdapter, type ProviderRequest, type ProviderResponse } from "@/lib/providers/types";
 import { writeAnswer } from "./answers";
+import { answerLanguageOf, type AnswerLanguage } from "./languages";
 import { simulatorSettingsSchema, type SimulatorSettings } from "./settings";
 import { seededRandom, type Random } from "./random";
 
@@ -44,7 +45,15 @@ async function call(request: ProviderRequest): Promise<ProviderResponse> {
   const settings = effectiveSimulatorSettings(request.settings);
   const random = seededRandom(`${env().SIMULATOR_SEED ?? "beacon"}:${request.seed ?? request.prompt}`);
   const latency = random.int(settings.latencyMinMs, Math.max(settings.latencyMinMs, settings.latencyMaxMs));
-  const answer = simulateAnswer({ prompt: request.prompt, searchMode: request.searchMode, limits: request.limits, subject: request.subject, style: settings.style, random });
+  const answer = simulateAnswer({
+    prompt: request.prompt,
+    searchMode: request.searchMode,
+    limits: request.limits,
+    subject: request.subject,
+    style: settings.style,
+    random,
+    language: answerLanguageOf(request.language, request.prompt),
+  });
   const requestId = `sim_${Math.floor(random.next() * 1e12).toString(36)}`;
   let streamed = "";
   const partial = () => streamed;
@@ -108,6 +117,8 @@ export function simulateAnswer(input: {
   random: Random;
   /** Chance that the brand appears at all (0..1). */
   brandChance?: number;
+  /** The language to answer in (lib/providers/simulator/languages.ts; default English). */
+  language?: AnswerLanguage;
 }): Omit<ProviderResponse, "requestId"> {
   const { maxOutputTokens, maxSearchCalls } = input.limits;
   const search = input.searchMode !== "off" && maxSearchCalls > 0;
@@ -119,6 +130,7 @@ export function simulateAnswer(input: {
     search,
     random: input.random,
     brandChance: input.brandChance,
+    language: input.language,
   });
   const reasoningTokens = Math.min(input.style === "chatgpt" ? input.random.int(0, 200) : 0, maxOutputTokens);
   const text = answer.text.slice(0, (maxOutputTokens - reasoningTokens) * CHARS_PER_TOKEN);
