@@ -1,5 +1,6 @@
 "use server";
 import { z } from "zod";
+import { MARKET_KEY } from "@/lib/analytics/markets";
 import { assertCan, canStartCheck, canView } from "@/lib/auth/permissions";
 import type { WorkspaceContext } from "@/lib/auth/session";
 import { fieldPaths, workspaceAction } from "@/lib/actions/safe-action";
@@ -17,6 +18,8 @@ const progressQuery = checkId.extend({
   page: z.number().int().min(1).max(100_000).default(1),
   /** The `version` of the last answer for this page; omitted for a full answer. */
   version: z.string().max(20_000).nullish(),
+  /** Only the prompts of this market (lib/analytics/markets.ts), e.g. "RU:ru". */
+  market: z.string().regex(MARKET_KEY, "Use a market like DE:de (country:language, either may be empty)").nullish(),
 });
 const estimateSchema = startCheckSchema.omit({ idempotencyKey: true });
 

@@ -50,6 +50,13 @@ export type ProgressGrid = {
   totalPrompts: number;
   /** The rows of this page, oldest prompt first (texts cut at GRID_TEXT_CHARS). */
   prompts: string[];
+  /**
+   * The check's markets (its prompts' country and language) with their prompt counts, when it
+   * spans more than one; `market` is the one shown (null: all), and `rowMarkets` each row's label.
+   */
+  markets: { key: string; label: string; prompts: number }[];
+  market: string | null;
+  rowMarkets: string[];
   /** The columns, by name. */
   providers: { name: string; model: string }[];
 };

@@ -1,5 +1,6 @@
 import "server-only";
 import { createHash } from "node:crypto";
+import { marketKey, marketLabel } from "@/lib/analytics/markets";
 import type { CheckStatus } from "@/lib/captures/states";
 import { checkTally, countsOf } from "@/lib/checks/counts";
 import { startedBy, userNames } from "@/lib/checks/started-by";
@@ -21,31 +22,34 @@ export class InvalidVersionError extends UserError {
   override readonly code = "invalid_version";
 }
 
-// A version is "p1.<check id>.<page>.<grid hash>.<snapshot>": the page it was read for, a hash of
-// the grid the browser was given, and the pg_snapshot the cells were read under. It carries no
-// secret: what it names is the caller's own check, and a forged snapshot could only hide
-// changes from the forger's own page.
-type Version = { checkId: string; page: number; gridHash: string; snapshot: string };
+// A version is "p2.<check id>.<page>.<grid hash>.<rows hash>.<snapshot>": the page it was read
+// for, a hash of the grid the browser was given, a hash of the page's prompt ids (a market filter
+// puts other prompts on the same page number: their cells are then sent in full), and the
+// pg_snapshot the cells were read under. It carries no secret: what it names is the caller's own
+// check, and a forged snapshot could only hide changes from the forger's own page.
+type Version = { checkId: string; page: number; gridHash: string; rows: string; snapshot: string };
 
 const SNAPSHOT = /^(\d{1,20}):(\d{1,20}):((?:\d{1,20}(?:,\d{1,20})*)?)$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 function parseVersion(text: string, checkId: string): Version {
   const invalid = () => new InvalidVersionError("This progress version is not valid. Reload the page.", { field: "version" });
-  const [tag, id, page, gridHash, snapshot, ...rest] = text.split(".");
-  if (tag !== "p1" || rest.length || !id || !UUID.test(id) || !page || !/^[1-9]\d{0,6}$/.test(page) || !gridHash || !/^[0-9a-f]{16}$/.test(gridHash) || !snapshot) throw invalid();
+  const [tag, id, page, gridHash, rows, snapshot, ...rest] = text.split(".");
+  const hash = /^[0-9a-f]{16}$/;
+  if (tag !== "p2" || rest.length || !id || !UUID.test(id) || !page || !/^[1-9]\d{0,6}$/.test(page) || !gridHash || !hash.test(gridHash) || !rows || !hash.test(rows) || !snapshot) throw invalid();
   const match = SNAPSHOT.exec(snapshot);
   if (!match) throw invalid();
   const [xmin, xmax] = [BigInt(match[1]!), BigInt(match[2]!)];
   const xip = match[3] ? match[3].split(",").map(BigInt) : [];
   if (xmin > xmax || xip.some((x) => x < xmin || x >= xmax)) throw invalid();
   if (id !== checkId) throw new InvalidVersionError("This progress version belongs to another check.", { field: "version" });
-  return { checkId: id, page: Number(page), gridHash, snapshot };
+  return { checkId: id, page: Number(page), gridHash, rows, snapshot };
 }
 
-const formatVersion = (v: Version) => `p1.${v.checkId}.${v.page}.${v.gridHash}.${v.snapshot}`;
+const formatVersion = (v: Version) => `p2.${v.checkId}.${v.page}.${v.gridHash}.${v.rows}.${v.snapshot}`;
 
-const hashGrid = (grid: ProgressGrid) => createHash("sha256").update(JSON.stringify(grid)).digest("hex").slice(0, 16);
+const hash16 = (value: unknown) => createHash("sha256").update(JSON.stringify(value)).digest("hex").slice(0, 16);
+const hashGrid = (grid: ProgressGrid) => hash16(grid);
 
 const cut = (text: string, chars: number) => (text.length > chars ? `${text.slice(0, chars - 1)}…` : text);
 
@@ -91,7 +95,7 @@ async function readCells(checkId: string, promptIds: string[], since: string | n
  * page's cells changed since that version (all of them without one, or for another page).
  * Scoped to `workspaceId`; the caller authorizes.
  */
-export async function checkProgress(workspaceId: string, checkId: string, request: { page: number; version?: string | null }): Promise<ProgressAnswer> {
+export async function checkProgress(workspaceId: string, checkId: string, request: { page: number; version?: string | null; market?: string | null }): Promise<ProgressAnswer> {
   const since = request.version ? parseVersion(request.version, checkId) : null;
   const check = await db().check.findFirst({ where: { id: checkId, workspaceId }, include: { brand: { select: { name: true } } } });
   if (!check) throw new NotFoundError("That check does not exist in this workspace.");
@@ -101,8 +105,8 @@ export async function checkProgress(workspaceId: string, checkId: string, reques
       SELECT p.id, p.name, p.model FROM provider_configs p
        WHERE p.id IN (SELECT "providerConfigId" FROM captures WHERE "checkId" = ${checkId}::uuid)
        ORDER BY p.name, p.id`,
-    db().$queryRaw<{ id: string }[]>`
-      SELECT p.id FROM prompts p
+    db().$queryRaw<{ id: string; country: string | null; language: string | null }[]>`
+      SELECT p.id, p.country, p.language FROM prompts p
        WHERE p.id IN (SELECT "promptId" FROM captures WHERE "checkId" = ${checkId}::uuid)
        ORDER BY p."createdAt", p.id`,
     checkTally(checkId),
@@ -111,10 +115,17 @@ export async function checkProgress(workspaceId: string, checkId: string, reques
     userNames([check.startedById]),
   ]);
 
+  const marketOf = new Map(promptOrder.map((p) => [p.id, marketKey(p.country, p.language)]));
+  const counts = new Map<string, number>();
+  for (const key of marketOf.values()) counts.set(key, (counts.get(key) ?? 0) + 1);
+  const markets = counts.size > 1 ? [...counts].map(([key, prompts]) => ({ key, label: marketLabel(key), prompts })) : [];
+  const market = request.market && counts.has(request.market) ? request.market : null;
+  const shown = market ? promptOrder.filter((p) => marketOf.get(p.id) === market) : promptOrder;
+
   const rows = rowsPerPage(providers.length, check.samples);
-  const pages = Math.max(1, Math.ceil(promptOrder.length / rows));
+  const pages = Math.max(1, Math.ceil(shown.length / rows));
   const page = Math.min(Math.max(1, request.page), pages);
-  const pageIds = promptOrder.slice((page - 1) * rows, page * rows).map((p) => p.id);
+  const pageIds = shown.slice((page - 1) * rows, page * rows).map((p) => p.id);
   const texts = await db().prompt.findMany({ where: { id: { in: pageIds }, workspaceId }, select: { id: true, text: true } });
   const text = new Map(texts.map((p) => [p.id, p.text]));
 
@@ -127,12 +138,17 @@ export async function checkProgress(workspaceId: string, checkId: string, reques
     page,
     pages,
     rowsPerPage: rows,
-    totalPrompts: promptOrder.length,
+    totalPrompts: shown.length,
     prompts: pageIds.map((id) => cut(text.get(id) ?? "", GRID_TEXT_CHARS)),
+    markets,
+    market,
+    rowMarkets: markets.length ? pageIds.map((id) => marketLabel(marketOf.get(id)!)) : [],
     providers: providers.map((p) => ({ name: p.name, model: p.model })),
   };
   const gridHash = hashGrid(grid);
-  const samePage = since !== null && since.page === page;
+  // The same page of another market holds other prompts: its cells are sent in full.
+  const rowsHash = hash16(pageIds);
+  const samePage = since !== null && since.page === page && since.rows === rowsHash;
   const read = await readCells(checkId, pageIds, samePage ? since.snapshot : null);
 
   const rowOf = new Map(pageIds.map((id, i) => [id, i]));
@@ -162,7 +178,7 @@ export async function checkProgress(workspaceId: string, checkId: string, reques
     counts: countsOf(tally),
   };
   return {
-    version: formatVersion({ checkId, page, gridHash, snapshot: read.snapshot }),
+    version: formatVersion({ checkId, page, gridHash, rows: rowsHash, snapshot: read.snapshot }),
     check: header,
     ...(since?.gridHash === gridHash ? {} : { grid }),
     full: read.full,

@@ -1,4 +1,6 @@
 import "server-only";
+import { inflectedForms } from "@/lib/analysis/inflection";
+import { answerLanguage, type AnalysisLanguage } from "@/lib/analysis/language";
 import type { CheckStatus } from "@/lib/captures/states";
 import { checkTallies, checkTally, countsOf, type CheckTally } from "@/lib/checks/counts";
 import { startedBy, userNames } from "@/lib/checks/started-by";
@@ -106,6 +108,12 @@ export async function listCheckCaptures(workspaceId: string, checkId: string, qu
   }));
 }
 
+/** A tracked entity's aliases and the inflected forms of its names in `language` (lib/analysis/inflection.ts). */
+function highlighted(entity: { name: string; aliases: string[]; caseSensitiveAliases: string[] }, language: AnalysisLanguage): string[] {
+  const names = [entity.name, ...entity.aliases, ...entity.caseSensitiveAliases];
+  return [...new Set([...names.slice(1), ...names.flatMap((n) => inflectedForms(n, language))])];
+}
+
 export async function getCaptureDetail(workspaceId: string, captureId: string) {
   const capture = await db().capture.findFirst({
     where: { id: captureId, workspaceId },
@@ -122,6 +130,7 @@ export async function getCaptureDetail(workspaceId: string, captureId: string) {
     },
   });
   if (!capture) throw new NotFoundError("That capture does not exist in this workspace.");
+  const language = answerLanguage(capture.answerText ?? "", capture.prompt.language);
   const names = await userNames([...capture.events.map((e) => e.actorUserId), capture.cancelledById]);
   return {
     id: capture.id,
@@ -169,10 +178,10 @@ export async function getCaptureDetail(workspaceId: string, captureId: string) {
     citations: capture.citations.map((c) => ({ url: c.url, title: c.title, domain: c.domain, isOwnDomain: c.isOwnDomain, citedInText: c.citedInText })),
     searchQueries: capture.searchQueries.map((q) => q.query),
     mentions: capture.mentions.map((m) => ({ name: m.name, kind: m.kind, mentioned: m.mentioned, count: m.count, position: m.position, sentiment: m.sentiment })),
-    /** The names the analysis looks for, to highlight them in the answer. */
+    /** The names the analysis looks for, with their forms in the answer's language («Люмена»), to highlight them. */
     entities: [
-      { name: capture.brand.name, kind: "brand" as const, aliases: [...capture.brand.aliases, ...capture.brand.caseSensitiveAliases] },
-      ...capture.brand.competitors.map((c) => ({ name: c.name, kind: "competitor" as const, aliases: [...c.aliases, ...c.caseSensitiveAliases] })),
+      { name: capture.brand.name, kind: "brand" as const, aliases: highlighted(capture.brand, language) },
+      ...capture.brand.competitors.map((c) => ({ name: c.name, kind: "competitor" as const, aliases: highlighted(c, language) })),
     ],
     events: capture.events.map((e) => ({ kind: e.kind, at: e.createdAt, by: e.actorUserId ? (names.get(e.actorUserId) ?? "a former member") : e.actorApiKeyId ? "API" : "system", data: e.data })),
   };

@@ -165,6 +165,24 @@ describe("progress by deltas", () => {
     expect((await read(paged, 9)).grid).toMatchObject({ page: 2 });
   });
 
+  it("shows one market's prompts when asked: the check's markets with their prompt counts, each row's market, and full cells for another market's version", async () => {
+    const all = await poll(small, 1);
+    const prompts = await db().prompt.findMany({ where: { id: { in: demo.promptIds } }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], select: { text: true, country: true, language: true } });
+    const keys = prompts.map((p) => `${p.country ?? ""}:${p.language ?? ""}`);
+    expect(all.state.grid.markets.map((m) => m.key).sort()).toEqual([...new Set(keys)].sort());
+    expect(all.state.grid.markets.find((m) => m.key === ":")).toMatchObject({ label: "No market set", prompts: keys.filter((k) => k === ":").length });
+    expect(all.state.grid).toMatchObject({ market: null, totalPrompts: 12 });
+    expect(all.state.grid.rowMarkets).toHaveLength(12);
+    expect(all.state.grid.rowMarkets[keys.indexOf("RU:ru")]).toBe("Russia · Russian");
+
+    const russian = await checkProgress(demo.workspaceId, small, { page: 1, market: "RU:ru", version: all.state.version });
+    expect(russian.full, "another market's version gets every cell").toBe(true);
+    expect(russian.grid).toMatchObject({ market: "RU:ru", totalPrompts: 1, pages: 1, prompts: [prompts[keys.indexOf("RU:ru")]!.text], rowMarkets: ["Russia · Russian"] });
+    expect(russian.cells).toHaveLength(4);
+    // A market the check does not have shows every prompt.
+    expect((await checkProgress(demo.workspaceId, small, { page: 1, market: "FR:fr" })).grid).toMatchObject({ market: null, totalPrompts: 12 });
+  });
+
   it("sends the grid again when a prompt is edited or a provider renamed, cutting long texts", async () => {
     const held = (await poll(small, 1)).state;
     const promptId = demo.promptIds[0]!;
@@ -190,7 +208,7 @@ describe("progress by deltas", () => {
 
   it("refuses a malformed version or one of another check, and gives a full answer for a snapshot from the future", async () => {
     const version = (await read(small, 1)).version;
-    for (const bad of ["nonsense", version.replace(/^p1/, "p2"), `${version}.x`, version.replace(/\.[0-9a-f]{16}\./, ".zz."), version.replace(/[^.]+$/, "abc"), `${version.slice(0, version.lastIndexOf("."))}.10:5:`]) {
+    for (const bad of ["nonsense", version.replace(/^p2/, "p1"), `${version}.x`, version.replace(/\.[0-9a-f]{16}\./, ".zz."), version.replace(/[^.]+$/, "abc"), `${version.slice(0, version.lastIndexOf("."))}.10:5:`]) {
       await expect(read(small, 1, bad), bad).rejects.toMatchObject({ code: "invalid_version", message: "This progress version is not valid. Reload the page." });
     }
     await expect(read(paged, 1, version)).rejects.toMatchObject({ code: "invalid_version", message: "This progress version belongs to another check." });

@@ -22,24 +22,24 @@ export function useChecksQuery(filters: CheckFilters) {
   });
 }
 
-const checkPageKey = (id: string, page: number) => [...checkKey(id), page] as const;
+const checkPageKey = (id: string, page: number, market: string | null) => [...checkKey(id), page, market] as const;
 
 /**
  * One page of the check's grid, polled every second while the check is unfinished. Each poll
  * sends the version of the state this page already holds and gets what changed since then
  * (lib/checks/progress.ts); a version the server refuses is dropped for a full answer.
  */
-export function useCheckQuery(checkId: string, page: number) {
+export function useCheckQuery(checkId: string, page: number, market: string | null = null) {
   const queryClient = useQueryClient();
   return useQuery({
-    queryKey: checkPageKey(checkId, page),
+    queryKey: checkPageKey(checkId, page, market),
     queryFn: async (): Promise<ProgressState> => {
-      const held = queryClient.getQueryData<ProgressState>(checkPageKey(checkId, page));
+      const held = queryClient.getQueryData<ProgressState>(checkPageKey(checkId, page, market));
       try {
-        return applyProgress(held, unwrap(await checkProgressAction({ checkId, page, version: held?.version })));
+        return applyProgress(held, unwrap(await checkProgressAction({ checkId, page, market, version: held?.version })));
       } catch (error) {
         if (!held || !(error instanceof ActionFailure) || error.code !== "invalid_version") throw error;
-        return applyProgress(undefined, unwrap(await checkProgressAction({ checkId, page })));
+        return applyProgress(undefined, unwrap(await checkProgressAction({ checkId, page, market })));
       }
     },
     placeholderData: keepPreviousData,

@@ -1,5 +1,6 @@
 "use client";
 import { Card } from "@/components/ui/card";
+import { Select } from "@/components/ui/field";
 import { Pagination } from "@/components/ui/pagination";
 import { formatMicros } from "@/lib/billing/money";
 import { captureStatusLabel } from "@/lib/captures/states";
@@ -46,7 +47,19 @@ function CaptureCell({ capture, onOpen }: { capture: GridCell; onOpen: () => voi
  * A page holds at most GRID_PAGE_CELLS cells (lib/checks/progress-state.ts), so a check of
  * thousands of captures renders, and polls, a hundred at a time.
  */
-export function CheckGrid({ grid, cells, onOpen, onPage }: { grid: ProgressGrid; cells: GridCell[]; onOpen: (captureId: string) => void; onPage: (page: number) => void }) {
+export function CheckGrid({
+  grid,
+  cells,
+  onOpen,
+  onPage,
+  onMarket,
+}: {
+  grid: ProgressGrid;
+  cells: GridCell[];
+  onOpen: (captureId: string) => void;
+  onPage: (page: number) => void;
+  onMarket: (market: string | null) => void;
+}) {
   const byCell = new Map<string, GridCell[]>();
   for (const c of cells) {
     const key = `${c.row}:${c.col}`;
@@ -54,6 +67,19 @@ export function CheckGrid({ grid, cells, onOpen, onPage }: { grid: ProgressGrid;
   }
   return (
     <Card className="overflow-x-auto">
+      {grid.markets.length > 0 && (
+        <div className="flex items-center gap-2 border-b border-slate-200 px-4 py-3 text-sm">
+          <label htmlFor="check-market" className="text-slate-600">Market</label>
+          <Select id="check-market" className="w-64" value={grid.market ?? ""} onChange={(e) => onMarket(e.target.value || null)}>
+            <option value="">All markets ({grid.markets.reduce((sum, m) => sum + m.prompts, 0)} prompts)</option>
+            {grid.markets.map((m) => (
+              <option key={m.key} value={m.key}>
+                {m.label} ({m.prompts} {m.prompts === 1 ? "prompt" : "prompts"})
+              </option>
+            ))}
+          </Select>
+        </div>
+      )}
       <table className="min-w-full text-sm">
         <thead className="bg-slate-50 text-left text-xs font-medium uppercase tracking-wide text-slate-500">
           <tr>
@@ -69,7 +95,10 @@ export function CheckGrid({ grid, cells, onOpen, onPage }: { grid: ProgressGrid;
         <tbody className="divide-y divide-slate-100">
           {grid.prompts.map((prompt, row) => (
             <tr key={`${grid.page}:${row}`}>
-              <th scope="row" className="max-w-md px-4 py-2 text-left font-normal text-slate-800">{prompt}</th>
+              <th scope="row" className="max-w-md px-4 py-2 text-left font-normal text-slate-800">
+                {prompt}
+                {grid.rowMarkets[row] && <span className="block text-xs text-slate-500">{grid.rowMarkets[row]}</span>}
+              </th>
               {grid.providers.map((_, col) => (
                 <td key={col} className="px-3 py-2">
                   <div className="flex justify-center gap-1">

@@ -18,7 +18,8 @@ import { CheckGrid } from "./check-grid";
 export function CheckPage({ checkId, me, canRetry }: { checkId: string; me: { userId: string; role: Role }; canRetry: boolean }) {
   const queryClient = useQueryClient();
   const [page, setPage] = useState(1);
-  const query = useCheckQuery(checkId, page);
+  const [market, setMarket] = useState<string | null>(null);
+  const query = useCheckQuery(checkId, page, market);
   const [open, setOpen] = useState<string | null>(null);
   const refresh = async () => {
     await queryClient.invalidateQueries({ queryKey: checkKey(checkId) });
@@ -95,7 +96,16 @@ export function CheckPage({ checkId, me, canRetry }: { checkId: string; me: { us
         )}
         {!finished && <p className="mt-2 text-xs text-slate-500">Updates every second. You can close this tab; the check keeps running.</p>}
       </Card>
-      <CheckGrid grid={grid} cells={cells} onOpen={setOpen} onPage={setPage} />
+      <CheckGrid
+        grid={grid}
+        cells={cells}
+        onOpen={setOpen}
+        onPage={setPage}
+        onMarket={(next) => {
+          setMarket(next);
+          setPage(1);
+        }}
+      />
       {open && <CaptureDetailDialog captureId={open} onClose={() => setOpen(null)} canCancel={mayCancel} canRetry={canRetry} />}
     </>
   );
