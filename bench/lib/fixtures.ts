@@ -39,13 +39,13 @@ export async function prepareFixtures(promptCount: number): Promise<Fixtures> {
   }
   const prompts = await db().prompt.findMany({ where: { workspaceId: workspace.id }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], select: { id: true } });
   // The demo also lists the real provider APIs, "not configured" without keys: simulators only.
-  const providers = await db().providerConfig.findMany({ where: { workspaceId: workspace.id, connection: { adapter: "simulator" } }, orderBy: { name: "asc" }, select: { id: true } });
+  const providers = await db().providerConfig.findMany({ where: { workspaceId: workspace.id, enabled: true, connection: { adapter: "simulator" } }, orderBy: { name: "asc" }, select: { id: true } });
   return { workspaceId: workspace.id, ownerId: owner.id, providerIds: providers.map((p) => p.id), promptIds: prompts.map((p) => p.id) };
 }
 
 /** Concurrency cap of every connection the workspace's providers use (the default is 4). */
 export async function setProviderCaps(fx: Fixtures, maxConcurrency: number): Promise<void> {
-  const providers = await db().providerConfig.findMany({ where: { workspaceId: fx.workspaceId }, select: { connectionId: true } });
+  const providers = await db().providerConfig.findMany({ where: { workspaceId: fx.workspaceId, enabled: true }, select: { connectionId: true } });
   await db().providerConnection.updateMany({ where: { id: { in: providers.map((p) => p.connectionId) } }, data: { maxConcurrency } });
 }
 

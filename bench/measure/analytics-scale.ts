@@ -57,7 +57,7 @@ async function demoIds(): Promise<Ids> {
     include: { competitors: { orderBy: { createdAt: "asc" }, select: { id: true, name: true } } },
   });
   const prompts = await db().prompt.findMany({ where: { workspaceId: workspace.id }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], select: { id: true } });
-  const providers = await db().providerConfig.findMany({ where: { workspaceId: workspace.id, connection: { adapter: "simulator" } }, orderBy: { name: "asc" }, select: { id: true, connectionId: true } });
+  const providers = await db().providerConfig.findMany({ where: { workspaceId: workspace.id, enabled: true, connection: { adapter: "simulator" } }, orderBy: { name: "asc" }, select: { id: true, connectionId: true } });
   return {
     workspaceId: workspace.id,
     brandId: brand.id,

@@ -81,18 +81,22 @@ async function call(request: ProviderRequest): Promise<ProviderResponse> {
     return { text: "", noAnswer: true, sources: [], searchQueries: [request.prompt], usage: { ...emptyUsage(), searchCalls: 1 }, requestId };
   }
 
-  // Stream: a first-token delay, then the rest of the latency spread over the chunks.
+  // Stream: a first-token delay, then the rest of the latency spread over the chunks. Each chunk
+  // is due at its time from the start, so timers that fire late on a busy event loop do not add
+  // up: the call takes the latency it drew.
   const chunks = answer.text.match(new RegExp(`[\\s\\S]{1,${CHUNK_CHARS}}`, "g")) ?? [];
   const firstToken = Math.round(latency * 0.3);
   const perChunk = chunks.length ? (latency - firstToken) / chunks.length : 0;
-  await sleep(firstToken, request.signal, partial);
+  const began = performance.now();
+  const until = (offsetMs: number) => sleep(Math.max(0, began + offsetMs - performance.now()), request.signal, partial);
+  await until(firstToken);
   for (const [i, chunk] of chunks.entries()) {
     if (hangs && i === Math.floor(chunks.length / 3)) {
       await sleep(24 * 3600 * 1000, request.signal, partial); // until the runner aborts us
     }
     streamed += chunk;
     request.onText?.(chunk);
-    if (perChunk >= 1) await sleep(perChunk, request.signal, partial);
+    if (perChunk >= 1) await until(firstToken + (i + 1) * perChunk);
   }
   // Reasoning can use up a small output limit before any text, as with the real providers.
   if (!answer.text.trim()) throw new ProviderError("Simulated empty answer (output limit reached)", { retryClass: "transient", reason: "empty_answer", requestId });
