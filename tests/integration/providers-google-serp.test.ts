@@ -9,7 +9,7 @@ import { createGoogleAiModeAdapter, createGoogleAiOverviewAdapter, type GoogleSe
 import { adapterFor } from "@/lib/providers/registry";
 import type { ProviderAdapter, ProviderRequest } from "@/lib/providers/types";
 import { startFakeGoogleSerp, type FakeSerpServer, type SerpScenario } from "@/tests/support/fake-providers/google-serp-server";
-import { waitFor } from "@/tests/support/wait-for";
+import { abortOnceReceived, expectClosedByClient, failure, providerError, requestBuilder } from "@/tests/support/provider-calls";
 
 let server: FakeSerpServer;
 let overview: ProviderAdapter;
@@ -39,24 +39,11 @@ afterAll(async () => {
   await server.close();
 });
 
-function request(overrides: Partial<ProviderRequest> = {}): ProviderRequest {
-  return { prompt: PROMPT, model: "dataforseo", searchMode: "on", signal: new AbortController().signal, limits: { maxOutputTokens: 2048, maxSearchCalls: 3 }, ...overrides };
-}
-
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected the call to fail");
-}
+const request = requestBuilder({ prompt: PROMPT, model: "dataforseo", searchMode: "on", limits: { maxOutputTokens: 2048, maxSearchCalls: 3 } });
 
 async function providerFailure(adapter: ProviderAdapter, scenario: SerpScenario, overrides: Partial<ProviderRequest> = {}): Promise<ProviderError> {
   server.enqueue(scenario);
-  const error = await failure(adapter.call(request(overrides)));
-  expect(error).toBeInstanceOf(ProviderError);
-  return error as ProviderError;
+  return providerError(adapter.call(request(overrides)));
 }
 
 const noTokens = { inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cachedTokens: 0 };
@@ -284,19 +271,11 @@ describe("SerpApi", () => {
 describe("our own abort", () => {
   it.each(["dataforseo", "serpapi"])("%s: cancelling a call that hangs rejects within a second and closes the connection", async (model) => {
     server.enqueue({ kind: "hang" });
-    const controller = new AbortController();
-    const before = server.requests.length;
-    const call = failure(overview.call(request({ model, signal: controller.signal })));
-    await waitFor(() => server.requests.length > before, { what: "the server to receive the request", timeoutMs: 5000 });
-    const started = performance.now();
-    controller.abort("cancelled");
-    const error = await call;
-    expect(performance.now() - started).toBeLessThan(1000);
+    const { error, msAfterAbort } = await abortOnceReceived(() => server.requests, (signal) => overview.call(request({ model, signal })));
+    expect(msAfterAbort).toBeLessThan(1000);
     expect(error).toBeInstanceOf(CallAbortedError);
     expect(error).toMatchObject({ abortReason: "cancelled", partialText: "" });
-    const seen = server.requests.at(-1)!;
-    await seen.closed;
-    expect(seen.closedBy).toBe("client");
+    await expectClosedByClient(server);
   });
 
   it("an already aborted signal sends nothing", async () => {

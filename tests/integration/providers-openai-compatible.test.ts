@@ -26,7 +26,7 @@ import {
   startFakeOpenAICompatible,
   type CompatibleScenario,
 } from "@/tests/support/fake-providers/openai-compatible-server";
-import { waitFor } from "@/tests/support/wait-for";
+import { abortAtFirstText, abortOnceReceived, expectClosedByClient, failure, providerError, requestBuilder } from "@/tests/support/provider-calls";
 
 const KEY_ENV = "OPENAI_COMPATIBLE_TEST_KEY";
 let server: FakeServer<CompatibleScenario>;
@@ -46,32 +46,20 @@ afterAll(async () => {
   delete process.env[KEY_ENV];
 });
 
-function request(overrides: Partial<ProviderRequest> = {}): ProviderRequest {
-  return {
-    prompt: "What is the best CRM for a 10-person startup?",
-    model: "deepseek-chat",
-    searchMode: "auto",
-    signal: new AbortController().signal,
-    limits: { maxOutputTokens: 1024, maxSearchCalls: 3 },
-    settings,
-    ...overrides,
-  };
-}
+const baseRequest = requestBuilder({
+  prompt: "What is the best CRM for a 10-person startup?",
+  model: "deepseek-chat",
+  searchMode: "auto",
+  limits: { maxOutputTokens: 1024, maxSearchCalls: 3 },
+});
 
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected the call to fail");
+function request(overrides: Partial<ProviderRequest> = {}): ProviderRequest {
+  return baseRequest({ settings, ...overrides });
 }
 
 async function providerFailure(scenario: CompatibleScenario, overrides: Partial<ProviderRequest> = {}): Promise<ProviderError> {
   server.enqueue(scenario);
-  const error = await failure(adapter.call(request(overrides)));
-  expect(error).toBeInstanceOf(ProviderError);
-  return error as ProviderError;
+  return providerError(adapter.call(request(overrides)));
 }
 
 describe("a streamed answer", () => {
@@ -248,32 +236,20 @@ describe("errors inside a 200", () => {
 describe("our own abort", () => {
   it("cancelling a call that hangs rejects within a second and closes the connection", async () => {
     server.enqueue({ kind: "hang" });
-    const controller = new AbortController();
-    const before = server.requests.length;
-    const call = failure(adapter.call(request({ signal: controller.signal })));
-    await waitFor(() => server.requests.length > before, { what: "the server to receive the request", timeoutMs: 5000 });
-    const started = performance.now();
-    controller.abort("cancelled");
-    const error = await call;
-    expect(performance.now() - started).toBeLessThan(1000);
+    const { error, msAfterAbort } = await abortOnceReceived(() => server.requests, (signal) => adapter.call(request({ signal })));
+    expect(msAfterAbort).toBeLessThan(1000);
     expect(error).toBeInstanceOf(CallAbortedError);
     expect(error).toMatchObject({ abortReason: "cancelled", partialText: "" });
-    const seen = server.requests.at(-1)!;
-    await seen.closed;
-    expect(seen.closedBy).toBe("client");
+    await expectClosedByClient(server);
   });
 
   it("cancelling mid-stream keeps the partial text and closes the stream (what stops vLLM and Ollama)", async () => {
     server.enqueue({ kind: "stall", afterEvents: 3 });
-    const controller = new AbortController();
-    const deltas: string[] = [];
-    const error = await failure(adapter.call(request({ signal: controller.signal, onText: (d) => (deltas.push(d), controller.abort("cancelled")) })));
+    const { error, deltas } = await abortAtFirstText((options) => adapter.call(request(options)));
     expect(error).toBeInstanceOf(CallAbortedError);
     expect((error as CallAbortedError).partialText).toBe(deltas.join(""));
     expect(deltas.join("")).not.toBe("");
-    const seen = server.requests.at(-1)!;
-    await seen.closed;
-    expect(seen.closedBy).toBe("client");
+    await expectClosedByClient(server);
   });
 });
 
