@@ -2,8 +2,6 @@
 // @anthropic-ai/sdk and real HTTP in between: what it extracts, how pause_turn is continued, and
 // how each way a provider can fail maps to a retry class (DESIGN.md "Retries by error class",
 // "Cancellation").
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_CONTINUATIONS, createAnthropicAdapter } from "@/lib/providers/anthropic";
 import { CallAbortedError, ProviderError } from "@/lib/providers/errors";
@@ -19,7 +17,7 @@ import {
   type AnthropicScenario,
 } from "@/tests/support/fake-providers/anthropic-server";
 import type { FakeServer } from "@/tests/support/fake-providers/openai-server";
-import { abortOnceReceived, expectClosedByClient, failure, providerError, requestBuilder } from "@/tests/support/provider-calls";
+import { abortOnceReceived, expectClosedByClient, failure, providerError, refusedUrl, requestBuilder } from "@/tests/support/provider-calls";
 
 let server: FakeServer<AnthropicScenario>;
 let adapter: ReturnType<typeof createAnthropicAdapter>;
@@ -296,11 +294,8 @@ describe("broken connections", () => {
   });
 
   it("a refused connection is transient (connection_failed)", async () => {
-    const closed = http.createServer();
-    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
-    const { port } = closed.address() as AddressInfo;
-    await new Promise<void>((resolve) => closed.close(() => resolve()));
-    const refused = createAnthropicAdapter(() => ({ apiKey: "sk-ant-test", baseURL: `http://127.0.0.1:${port}` }));
+    const closedUrl = await refusedUrl();
+    const refused = createAnthropicAdapter(() => ({ apiKey: "sk-ant-test", baseURL: closedUrl }));
     const error = await failure(refused.call(request()));
     expect(error).toBeInstanceOf(ProviderError);
     expect(error).toMatchObject({ retryClass: "transient", reason: "connection_failed" });

@@ -1,8 +1,6 @@
 // The Gemini adapter against a local server speaking the Gemini API wire format, with the real
 // @google/genai SDK and real HTTP in between: what it extracts, and how each way a provider can
 // fail maps to a retry class (DESIGN.md "Retries by error class", "Cancellation").
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CallAbortedError, ProviderError } from "@/lib/providers/errors";
 import { createGeminiAdapter } from "@/lib/providers/gemini";
@@ -10,7 +8,7 @@ import { adapterFor } from "@/lib/providers/registry";
 import type { ProviderRequest } from "@/lib/providers/types";
 import { GEMINI_ANSWER, GEMINI_SCENARIOS, geminiAnswerChunks, startFakeGemini, type GeminiScenario } from "@/tests/support/fake-providers/gemini-server";
 import { sse, type FakeServer } from "@/tests/support/fake-providers/openai-server";
-import { abortOnceReceived, expectClosedByClient, failure, providerError, requestBuilder } from "@/tests/support/provider-calls";
+import { abortOnceReceived, expectClosedByClient, failure, providerError, refusedUrl, requestBuilder } from "@/tests/support/provider-calls";
 
 let server: FakeServer<GeminiScenario>;
 let adapter: ReturnType<typeof createGeminiAdapter>;
@@ -213,11 +211,8 @@ describe("broken connections", () => {
   });
 
   it("a refused connection is transient (connection_failed)", async () => {
-    const closed = http.createServer();
-    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
-    const { port } = closed.address() as AddressInfo;
-    await new Promise<void>((resolve) => closed.close(() => resolve()));
-    const refused = createGeminiAdapter(() => ({ apiKey: "gemini-test", baseUrl: `http://127.0.0.1:${port}` }));
+    const closedUrl = await refusedUrl();
+    const refused = createGeminiAdapter(() => ({ apiKey: "gemini-test", baseUrl: closedUrl }));
     const error = await failure(refused.call(request()));
     expect(error).toBeInstanceOf(ProviderError);
     expect(error).toMatchObject({ retryClass: "transient", reason: "connection_failed" });

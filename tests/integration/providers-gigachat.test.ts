@@ -4,8 +4,6 @@
 // connection while the answer is still streaming, and the CA file over real TLS.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,7 +12,7 @@ import { createGigaChatAdapter, type GigaChatConnection } from "@/lib/providers/
 import { adapterFor } from "@/lib/providers/registry";
 import type { ProviderAdapter, ProviderRequest } from "@/lib/providers/types";
 import { GIGACHAT_ANSWER, gigachatAnswerChunks, startFakeGigaChat, type FakeGigaChat, type GigaChatScenario } from "@/tests/support/fake-providers/gigachat-server";
-import { abortAtFirstText, abortOnceReceived, expectClosedByClient, failure, providerError, requestBuilder } from "@/tests/support/provider-calls";
+import { abortAtFirstText, abortOnceReceived, expectClosedByClient, failure, providerError, refusedUrl, requestBuilder } from "@/tests/support/provider-calls";
 
 let server: FakeGigaChat;
 let adapter: ProviderAdapter;
@@ -262,14 +260,11 @@ describe("broken connections", () => {
   });
 
   it("a refused connection is transient, at the token endpoint and at the chat endpoint", async () => {
-    const closed = http.createServer();
-    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
-    const { port } = closed.address() as AddressInfo;
-    await new Promise<void>((resolve) => closed.close(() => resolve()));
-    const { adapter: own } = freshAdapter({ authUrl: `http://127.0.0.1:${port}/api/v2/oauth` });
+    const closedUrl = await refusedUrl();
+    const { adapter: own } = freshAdapter({ authUrl: `${closedUrl}/api/v2/oauth` });
     expect(await failure(own.call(request()))).toMatchObject({ retryClass: "transient", reason: "auth_unavailable" });
     // The token comes from the fake; the chat endpoint is the closed port.
-    const { adapter: chatRefused } = freshAdapter({ baseURL: `http://127.0.0.1:${port}/api/v1` });
+    const { adapter: chatRefused } = freshAdapter({ baseURL: `${closedUrl}/api/v1` });
     expect(await failure(chatRefused.call(request()))).toMatchObject({ retryClass: "transient", reason: "connection_failed" });
   });
 });

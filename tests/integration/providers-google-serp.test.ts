@@ -1,15 +1,13 @@
 // The Google AI Overviews and AI Mode adapters against a local server speaking DataForSEO's and
 // SerpApi's wire formats, real HTTP in between: the overview as markdown, cited vs listed
 // references, "no overview shown" as a result, what each failure's retry class is, and abort.
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CallAbortedError, ProviderError } from "@/lib/providers/errors";
 import { createGoogleAiModeAdapter, createGoogleAiOverviewAdapter, type GoogleSerpConnection } from "@/lib/providers/google-serp";
 import { adapterFor } from "@/lib/providers/registry";
 import type { ProviderAdapter, ProviderRequest } from "@/lib/providers/types";
 import { startFakeGoogleSerp, type FakeSerpServer, type SerpScenario } from "@/tests/support/fake-providers/google-serp-server";
-import { abortOnceReceived, expectClosedByClient, failure, providerError, requestBuilder } from "@/tests/support/provider-calls";
+import { abortOnceReceived, expectClosedByClient, failure, providerError, refusedUrl, requestBuilder } from "@/tests/support/provider-calls";
 
 let server: FakeSerpServer;
 let overview: ProviderAdapter;
@@ -166,11 +164,8 @@ describe("DataForSEO", () => {
   });
 
   it("a refused connection is transient (connection_failed)", async () => {
-    const closed = http.createServer();
-    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
-    const { port } = closed.address() as AddressInfo;
-    await new Promise<void>((resolve) => closed.close(() => resolve()));
-    const refused = createGoogleAiOverviewAdapter(() => both(`http://127.0.0.1:${port}`));
+    const closedUrl = await refusedUrl();
+    const refused = createGoogleAiOverviewAdapter(() => both(closedUrl));
     expect(await failure(refused.call(request()))).toMatchObject({ retryClass: "transient", reason: "connection_failed" });
   });
 });

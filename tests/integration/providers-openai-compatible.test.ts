@@ -4,8 +4,6 @@
 // all), and how each way a server can fail maps to a retry class (DESIGN.md "Retries by error
 // class", "Cancellation").
 import { randomUUID } from "node:crypto";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createConnection, listConnections, testConnection } from "@/lib/connections/connections";
 import { db } from "@/lib/db/prisma";
@@ -26,7 +24,7 @@ import {
   startFakeOpenAICompatible,
   type CompatibleScenario,
 } from "@/tests/support/fake-providers/openai-compatible-server";
-import { abortAtFirstText, abortOnceReceived, expectClosedByClient, failure, providerError, requestBuilder } from "@/tests/support/provider-calls";
+import { abortAtFirstText, abortOnceReceived, expectClosedByClient, failure, providerError, refusedUrl, requestBuilder } from "@/tests/support/provider-calls";
 
 const KEY_ENV = "OPENAI_COMPATIBLE_TEST_KEY";
 let server: FakeServer<CompatibleScenario>;
@@ -178,11 +176,8 @@ describe("HTTP errors", () => {
   });
 
   it("a refused connection (a local Ollama that is down) is transient (connection_failed)", async () => {
-    const closed = http.createServer();
-    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
-    const { port } = closed.address() as AddressInfo;
-    await new Promise<void>((resolve) => closed.close(() => resolve()));
-    const error = await failure(adapter.call(request({ settings: { baseURL: `http://127.0.0.1:${port}/v1` } })));
+    const closedUrl = await refusedUrl();
+    const error = await failure(adapter.call(request({ settings: { baseURL: `${closedUrl}/v1` } })));
     expect(error).toBeInstanceOf(ProviderError);
     expect(error).toMatchObject({ retryClass: "transient", reason: "connection_failed" });
   });

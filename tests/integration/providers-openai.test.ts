@@ -1,15 +1,13 @@
 // The OpenAI adapter against a local server speaking the Responses wire format, with the real
 // openai SDK and real HTTP in between: what it extracts, and how each way a provider can fail
 // maps to a retry class (DESIGN.md "Retries by error class", "Cancellation").
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CallAbortedError, ProviderError } from "@/lib/providers/errors";
 import { createOpenAIAdapter } from "@/lib/providers/openai";
 import { adapterFor } from "@/lib/providers/registry";
 import type { ProviderRequest } from "@/lib/providers/types";
 import { OPENAI_ANSWER, startFakeOpenAI, type FakeServer, type OpenAIScenario } from "@/tests/support/fake-providers/openai-server";
-import { abortAtFirstText, abortOnceReceived, expectClosedByClient, failure, providerError, requestBuilder } from "@/tests/support/provider-calls";
+import { abortAtFirstText, abortOnceReceived, expectClosedByClient, failure, providerError, refusedUrl, requestBuilder } from "@/tests/support/provider-calls";
 
 let server: FakeServer<OpenAIScenario>;
 let adapter: ReturnType<typeof createOpenAIAdapter>;
@@ -201,11 +199,8 @@ describe("broken connections", () => {
   });
 
   it("a refused connection is transient (connection_failed)", async () => {
-    const closed = http.createServer();
-    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
-    const { port } = closed.address() as AddressInfo;
-    await new Promise<void>((resolve) => closed.close(() => resolve()));
-    const refused = createOpenAIAdapter(() => ({ apiKey: "sk-test", baseURL: `http://127.0.0.1:${port}/v1` }));
+    const closedUrl = await refusedUrl();
+    const refused = createOpenAIAdapter(() => ({ apiKey: "sk-test", baseURL: `${closedUrl}/v1` }));
     const error = await failure(refused.call(request()));
     expect(error).toBeInstanceOf(ProviderError);
     expect(error).toMatchObject({ retryClass: "transient", reason: "connection_failed" });

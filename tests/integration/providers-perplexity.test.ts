@@ -1,8 +1,6 @@
 // The Perplexity adapter against a local server speaking its chat completions wire format, with
 // the real openai SDK and real HTTP in between: what it extracts, and how each way a provider can
 // fail maps to a retry class (DESIGN.md "Retries by error class", "Cancellation").
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CallAbortedError, ProviderError } from "@/lib/providers/errors";
 import { createPerplexityAdapter } from "@/lib/providers/perplexity";
@@ -10,7 +8,7 @@ import { adapterFor } from "@/lib/providers/registry";
 import type { ProviderRequest } from "@/lib/providers/types";
 import { type FakeServer } from "@/tests/support/fake-providers/openai-server";
 import { PERPLEXITY_ANSWER, PERPLEXITY_REASONING_ANSWER, startFakePerplexity, type PerplexityScenario } from "@/tests/support/fake-providers/perplexity-server";
-import { abortAtFirstText, abortOnceReceived, expectClosedByClient, failure, providerError, requestBuilder } from "@/tests/support/provider-calls";
+import { abortAtFirstText, abortOnceReceived, expectClosedByClient, failure, providerError, refusedUrl, requestBuilder } from "@/tests/support/provider-calls";
 
 let server: FakeServer<PerplexityScenario>;
 let adapter: ReturnType<typeof createPerplexityAdapter>;
@@ -205,11 +203,8 @@ describe("broken connections", () => {
   });
 
   it("a refused connection is transient (connection_failed)", async () => {
-    const closed = http.createServer();
-    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
-    const { port } = closed.address() as AddressInfo;
-    await new Promise<void>((resolve) => closed.close(() => resolve()));
-    const refused = createPerplexityAdapter(() => ({ apiKey: "pplx-test", baseURL: `http://127.0.0.1:${port}` }));
+    const closedUrl = await refusedUrl();
+    const refused = createPerplexityAdapter(() => ({ apiKey: "pplx-test", baseURL: closedUrl }));
     const error = await failure(refused.call(request()));
     expect(error).toBeInstanceOf(ProviderError);
     expect(error).toMatchObject({ retryClass: "transient", reason: "connection_failed" });

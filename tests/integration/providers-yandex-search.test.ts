@@ -2,8 +2,6 @@
 // REST format (POST /v2/gen/search), real HTTP in between: what it sends and extracts, and how
 // each way the provider can fail maps to a retry class (DESIGN.md "Retries by error class",
 // "Cancellation").
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CallAbortedError, ProviderError } from "@/lib/providers/errors";
 import { adapterFor } from "@/lib/providers/registry";
@@ -11,7 +9,7 @@ import type { ProviderRequest } from "@/lib/providers/types";
 import { createYandexSearchAdapter } from "@/lib/providers/yandex-search";
 import { type FakeServer } from "@/tests/support/fake-providers/openai-server";
 import { YANDEX_SEARCH_ANSWER, YANDEX_SEARCH_SCENARIOS, startFakeYandexSearch, type YandexSearchScenario } from "@/tests/support/fake-providers/yandex-server";
-import { abortAtFirstText, abortOnceReceived, expectClosedByClient, failure, providerError, requestBuilder } from "@/tests/support/provider-calls";
+import { abortAtFirstText, abortOnceReceived, expectClosedByClient, failure, providerError, refusedUrl, requestBuilder } from "@/tests/support/provider-calls";
 
 let server: FakeServer<YandexSearchScenario>;
 let adapter: ReturnType<typeof createYandexSearchAdapter>;
@@ -176,11 +174,8 @@ describe("broken connections", () => {
   });
 
   it("a refused connection is transient (connection_failed)", async () => {
-    const closed = http.createServer();
-    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
-    const { port } = closed.address() as AddressInfo;
-    await new Promise<void>((resolve) => closed.close(() => resolve()));
-    const refused = createYandexSearchAdapter(() => ({ apiKey: "AQVN-test", folderId: "b1g-test", baseURL: `http://127.0.0.1:${port}` }));
+    const closedUrl = await refusedUrl();
+    const refused = createYandexSearchAdapter(() => ({ apiKey: "AQVN-test", folderId: "b1g-test", baseURL: closedUrl }));
     expect(await failure(refused.call(request()))).toMatchObject({ retryClass: "transient", reason: "connection_failed" });
   });
 });

@@ -1,5 +1,7 @@
 // Calling a provider adapter in the integration tests (tests/integration/providers-*.test.ts):
 // requests with a test's defaults, calls expected to fail, and our own aborts at a chosen moment.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { expect } from "vitest";
 import { ProviderError } from "@/lib/providers/errors";
 import type { ProviderRequest } from "@/lib/providers/types";
@@ -63,4 +65,13 @@ export async function expectClosedByClient<R extends { closed: Promise<void>; cl
   await seen.closed;
   expect(seen.closedBy).toBe("client");
   return seen;
+}
+
+/** A URL where nothing listens: a port on 127.0.0.1 that was just closed, so connecting is refused. */
+export async function refusedUrl(): Promise<string> {
+  const closed = http.createServer();
+  await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+  const { port } = closed.address() as AddressInfo;
+  await new Promise<void>((resolve) => closed.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
 }
