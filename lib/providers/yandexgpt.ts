@@ -10,9 +10,9 @@
 // endpoint for synchronous completions.
 import { env } from "@/lib/config/env";
 import { contentOf, streamChatCompletion, type ChunkReader, type CompletionChoice } from "@/lib/providers/chat-completions";
-import { CallAbortedError, ProviderError, abortReasonOf } from "@/lib/providers/errors";
+import { CallAbortedError, abortReasonOf } from "@/lib/providers/errors";
 import type { ProviderAdapter, ProviderRequest, ProviderResponse } from "@/lib/providers/types";
-import type { YandexConnection } from "@/lib/providers/yandex-search";
+import { createYandexAdapter, type ConfiguredYandexConnection, type YandexConnection } from "@/lib/providers/yandex-connection";
 import { yandexErrorOf, yandexProviderError } from "@/lib/providers/yandex-errors";
 
 const DEFAULT_BASE_URL = "https://llm.api.cloud.yandex.net/v1";
@@ -79,11 +79,8 @@ function accumulator(request: ProviderRequest): ChunkReader<ChatChunk> {
   };
 }
 
-async function call(connection: YandexConnection, request: ProviderRequest): Promise<ProviderResponse> {
+async function call(connection: ConfiguredYandexConnection, request: ProviderRequest): Promise<ProviderResponse> {
   const { signal } = request;
-  if (!connection.apiKey || !connection.folderId) {
-    throw new ProviderError(`${PROVIDER} is not configured (YANDEX_API_KEY and YANDEX_FOLDER_ID must be set)`, { retryClass: "permanent", reason: "not_configured" });
-  }
   if (signal.aborted) throw new CallAbortedError(abortReasonOf(signal));
   return streamChatCompletion<ChatChunk>({
     provider: PROVIDER,
@@ -115,11 +112,7 @@ async function call(connection: YandexConnection, request: ProviderRequest): Pro
 
 /** An adapter reading its key, folder and base URL at call time (tests pass their own). */
 export function createYandexGptAdapter(connection: () => YandexConnection): ProviderAdapter {
-  return {
-    name: "yandexgpt",
-    configured: () => Boolean(connection().apiKey && connection().folderId),
-    call: (request) => call(connection(), request),
-  };
+  return createYandexAdapter("yandexgpt", PROVIDER, connection, call);
 }
 
 export const yandexGptAdapter = createYandexGptAdapter(() => ({ apiKey: env().YANDEX_API_KEY, folderId: env().YANDEX_FOLDER_ID, baseURL: env().YANDEX_LLM_BASE_URL }));
