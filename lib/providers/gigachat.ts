@@ -15,6 +15,7 @@
 // generation and its billing (seeds/004); there is no cancel endpoint to call.
 import { randomUUID } from "node:crypto";
 import { env } from "@/lib/config/env";
+import { contentOf, type CompletionChoice } from "@/lib/providers/chat-completions";
 import { CallAbortedError, ProviderError, abortReasonOf, classifyHttpStatus, parseRetryAfter } from "@/lib/providers/errors";
 import { accessToken, dropToken, untrustedCertificateMessage, type GigaChatCredentials } from "@/lib/providers/gigachat-auth";
 import { isUntrustedCertificate, readText, send, sseData, type GigaChatTls, type HttpResponse } from "@/lib/providers/gigachat-http";
@@ -29,7 +30,7 @@ type GigaChatUsage = { prompt_tokens?: number; completion_tokens?: number; preca
 /** A chunk (or a whole JSON completion, or an error body); everything is optional. */
 type GigaChatChunk = {
   model?: string;
-  choices?: { delta?: { content?: string | null }; message?: { content?: string | null }; finish_reason?: string | null }[];
+  choices?: CompletionChoice[];
   usage?: GigaChatUsage | null;
   status?: number;
   message?: string;
@@ -79,7 +80,7 @@ function accumulator(request: ProviderRequest, requestId: () => string) {
       }
       if (chunk.usage) state.usage = chunk.usage;
       const choice = chunk.choices?.[0];
-      const content = choice?.delta?.content ?? choice?.message?.content;
+      const content = contentOf(choice);
       if (content) {
         state.text += content;
         request.onText?.(content);

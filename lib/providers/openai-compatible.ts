@@ -8,16 +8,13 @@
 // closes the stream, which is how these servers are told to stop (none has a cancel endpoint).
 import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
 import { openAICompatibleKey } from "@/lib/config/env";
+import { streamChatCompletion, type ChunkReader } from "@/lib/providers/chat-completions";
 import { CallAbortedError, ProviderError, abortReasonOf, classifyHttpStatus, type RetryClass } from "@/lib/providers/errors";
-import { lazySdk } from "@/lib/providers/lazy-sdk";
 import { openAICompatibleSettingsSchema } from "@/lib/providers/openai-compatible-settings";
 import { perplexitySources } from "@/lib/providers/perplexity";
-import { classifySdkError } from "@/lib/providers/sdk-errors";
 import type { ProviderAdapter, ProviderRequest, ProviderResponse, Source } from "@/lib/providers/types";
 
 const PROVIDER = "The OpenAI-compatible server";
-
-const openaiSdk = lazySdk(() => import("openai"));
 
 export type OpenAICompatibleConnection = { baseURL: string; apiKey?: string };
 
@@ -92,7 +89,7 @@ function errorBody(error: NonNullable<Chunk["error"]>, extra: { requestId?: stri
 }
 
 /** Collects chunks; the same code reads a whole (non-streamed) JSON completion. */
-function accumulator(request: ProviderRequest) {
+function accumulator(request: ProviderRequest): ChunkReader<Chunk> {
   let text = "";
   const state = {
     id: undefined as string | undefined,
@@ -130,7 +127,7 @@ function accumulator(request: ProviderRequest) {
       // would pay again to be cut off at the same limit.
       if (choice?.finish_reason) state.finished = true;
     },
-    result(headerRequestId?: string): ProviderResponse {
+    result(headerRequestId) {
       const reported = perplexitySources(text, state.citations, state.searchResults as { url?: string; title?: string; date?: string | null }[]);
       const sources = [...state.annotations.values(), ...reported.filter((s) => !state.annotations.has(s.url))];
       const u = state.usage ?? {};
@@ -156,86 +153,25 @@ function accumulator(request: ProviderRequest) {
   };
 }
 
-function checked(response: ProviderResponse): ProviderResponse {
-  if (!response.text.trim()) {
-    throw new ProviderError(`${PROVIDER} returned an empty answer`, { retryClass: "transient", reason: "empty_answer", requestId: response.requestId });
-  }
-  return response;
-}
-
-function isEventStream(response: Response): boolean {
-  const type = response.headers.get("content-type");
-  return !type || type.includes("text/event-stream");
-}
-
 async function call(request: ProviderRequest): Promise<ProviderResponse> {
   const { signal } = request;
   const resolved = resolveConnection(request.settings);
   if (!resolved.ok) throw new ProviderError(`The OpenAI-compatible connection is not configured: ${resolved.reason}`, { retryClass: "permanent", reason: "not_configured" });
   if (signal.aborted) throw new CallAbortedError(abortReasonOf(signal));
   const { connection } = resolved;
-  const { default: OpenAI, APIConnectionError, APIError, APIUserAbortError } = await openaiSdk();
-  // organization/project null: OPENAI_ORG_ID / OPENAI_PROJECT_ID never leave for another server.
-  // Without a key, the Authorization header is removed (the SDK would send its placeholder, or
-  // OPENAI_API_KEY if it were given none).
-  const client = new OpenAI({
-    apiKey: connection.apiKey ?? "none",
-    baseURL: connection.baseURL,
-    maxRetries: 0,
-    organization: null,
-    project: null,
-    defaultHeaders: connection.apiKey ? undefined : { Authorization: null },
+  return streamChatCompletion<Chunk>({
+    provider: PROVIDER,
+    // Without a key, the Authorization header is removed (the SDK would send its placeholder, or
+    // OPENAI_API_KEY if it were given none).
+    client: { apiKey: connection.apiKey ?? "none", baseURL: connection.baseURL, defaultHeaders: connection.apiKey ? undefined : { Authorization: null } },
+    body: requestBody(request, connection),
+    signal,
+    reader: accumulator(request),
+    isCompletion: (body) => Boolean(body.choices) || Boolean(body.error),
+    // The SDK's `error` is the chunk's error object.
+    errorChunk: (error, { chunkId, headerRequestId, partialText }) =>
+      errorBody((error.error ?? { message: error.message }) as NonNullable<Chunk["error"]>, { requestId: chunkId ?? headerRequestId, partialText }),
   });
-  const acc = accumulator(request);
-  let headerRequestId: string | undefined;
-  try {
-    const { data: stream, response: http } = await client.chat.completions.create(requestBody(request, connection), { signal }).withResponse();
-    headerRequestId = http.headers.get("x-request-id") ?? undefined;
-    if (!isEventStream(http)) {
-      const body = await http.text();
-      let parsed: Chunk | undefined;
-      try {
-        parsed = JSON.parse(body) as Chunk;
-      } catch {
-        parsed = undefined;
-      }
-      if (!parsed || typeof parsed !== "object" || (!parsed.choices && !parsed.error)) {
-        throw new ProviderError(`${PROVIDER} answered HTTP 200 with a body that is not a completion: ${body.slice(0, 120)}`, {
-          retryClass: "transient",
-          reason: body.trim() ? "unparseable_response" : "empty_answer",
-          requestId: headerRequestId,
-        });
-      }
-      acc.add(parsed);
-      return checked(acc.result(headerRequestId));
-    }
-    for await (const chunk of stream) acc.add(chunk as unknown as Chunk);
-    // The SDK ends the iteration quietly when the signal aborts mid-stream.
-    if (signal.aborted) throw new CallAbortedError(abortReasonOf(signal), acc.text());
-    if (!acc.state.chunks) {
-      throw new ProviderError(`${PROVIDER} answered HTTP 200 without any chunk`, { retryClass: "transient", reason: "empty_answer", requestId: headerRequestId });
-    }
-    if (!acc.state.finished) {
-      // A clean end of the connection before the final chunk: the work may have been done.
-      throw new ProviderError(`${PROVIDER} ended the stream before the answer finished`, {
-        retryClass: "unknown",
-        reason: "stream_interrupted",
-        requestId: acc.state.id ?? headerRequestId,
-        partialText: acc.text(),
-      });
-    }
-    return checked(acc.result(headerRequestId));
-  } catch (error) {
-    const partialText = acc.text();
-    const errorChunk = error instanceof APIError && error.status === undefined && !(error instanceof APIConnectionError) && !(error instanceof APIUserAbortError);
-    if (!signal.aborted && errorChunk) {
-      // The SDK throws an `{"error": ...}` chunk of a 200 stream as an APIError without a status;
-      // its `error` is the chunk's error object.
-      const body = (error.error ?? { message: error.message }) as NonNullable<Chunk["error"]>;
-      throw errorBody(body, { requestId: acc.state.id ?? headerRequestId, partialText });
-    }
-    throw classifySdkError(error, { signal, streamStarted: acc.state.chunks > 0, partialText, provider: PROVIDER });
-  }
 }
 
 export const openAICompatibleAdapter: ProviderAdapter = {

@@ -4,7 +4,7 @@
 import type { Response as OpenAIResponse, ResponseCreateParamsStreaming, Tool } from "openai/resources/responses/responses";
 import { env } from "@/lib/config/env";
 import { CallAbortedError, ProviderError, abortReasonOf, type RetryClass } from "@/lib/providers/errors";
-import { lazySdk } from "@/lib/providers/lazy-sdk";
+import { isErrorEvent, isEventStream, openaiClient, openaiSdk, type OpenAISdk } from "@/lib/providers/openai-sdk";
 import { classifySdkError } from "@/lib/providers/sdk-errors";
 import type { ProviderAdapter, ProviderRequest, ProviderResponse, Source } from "@/lib/providers/types";
 
@@ -12,9 +12,6 @@ export type OpenAIConnection = { apiKey?: string; baseURL?: string };
 
 const DEFAULT_BASE_URL = "https://api.openai.com/v1";
 const PROVIDER = "OpenAI";
-
-const openaiSdk = lazySdk(() => import("openai"));
-type OpenAISdk = Awaited<ReturnType<typeof openaiSdk>>;
 
 /** `max_tool_calls` is an API field the SDK's create types leave out; the SDK sends it as is. */
 type RequestBody = ResponseCreateParamsStreaming & { max_tool_calls?: number };
@@ -149,23 +146,11 @@ function fromPlainBody(body: string, headerRequestId: string | undefined): Provi
   });
 }
 
-function isEventStream(response: Response): boolean {
-  const type = response.headers.get("content-type");
-  return !type || type.includes("text/event-stream");
-}
-
-function classify(
-  { APIConnectionError, APIError, APIUserAbortError }: OpenAISdk,
-  error: unknown,
-  context: { signal: AbortSignal; streamStarted: boolean; partialText: string; requestId?: string },
-): Error {
-  const isProviderErrorEvent =
-    error instanceof APIError && error.status === undefined && !(error instanceof APIConnectionError) && !(error instanceof APIUserAbortError);
-  if (!context.signal.aborted && isProviderErrorEvent) {
-    // An `error` event inside a 200 stream: the SDK throws it as an APIError without a status.
+function classify(sdk: OpenAISdk, error: unknown, context: { signal: AbortSignal; streamStarted: boolean; partialText: string; requestId?: string }): Error {
+  if (!context.signal.aborted && isErrorEvent(sdk, error)) {
     return providerFailure(error.code ?? error.type, error.message, { requestId: context.requestId, partialText: context.partialText });
   }
-  if (!context.signal.aborted && error instanceof APIError && error.code === "insufficient_quota") {
+  if (!context.signal.aborted && error instanceof sdk.APIError && error.code === "insufficient_quota") {
     // HTTP 429, but no retry can succeed until someone adds credit.
     return providerFailure(error.code, error.message, { requestId: error.requestID ?? undefined, partialText: context.partialText, httpStatus: error.status });
   }
@@ -177,13 +162,7 @@ async function call(connection: OpenAIConnection, request: ProviderRequest): Pro
   if (!connection.apiKey) throw new ProviderError("OpenAI is not configured (OPENAI_API_KEY is not set)", { retryClass: "permanent", reason: "not_configured" });
   if (signal.aborted) throw new CallAbortedError(abortReasonOf(signal));
   const sdk = await openaiSdk();
-  const client = new sdk.default({
-    apiKey: connection.apiKey,
-    baseURL: connection.baseURL ?? DEFAULT_BASE_URL,
-    maxRetries: 0,
-    organization: null,
-    project: null,
-  });
+  const client = openaiClient(sdk, { apiKey: connection.apiKey, baseURL: connection.baseURL ?? DEFAULT_BASE_URL });
   let streamed = "";
   let streamStarted = false;
   let headerRequestId: string | undefined;

@@ -4,17 +4,14 @@
 // HTTP request: SDK retries are off and the runner owns timeouts, retries and aborts.
 import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
 import { env } from "@/lib/config/env";
+import { contentOf, streamChatCompletion, type ChunkReader, type CompletionChoice } from "@/lib/providers/chat-completions";
 import { CallAbortedError, ProviderError, abortReasonOf } from "@/lib/providers/errors";
-import { lazySdk } from "@/lib/providers/lazy-sdk";
-import { classifySdkError } from "@/lib/providers/sdk-errors";
 import type { ProviderAdapter, ProviderRequest, ProviderResponse, SearchMode, Source } from "@/lib/providers/types";
 
 export type PerplexityConnection = { apiKey?: string; baseURL?: string };
 
 const DEFAULT_BASE_URL = "https://api.perplexity.ai";
 const PROVIDER = "Perplexity";
-
-const openaiSdk = lazySdk(() => import("openai"));
 
 type SearchResult = { url?: string; title?: string; date?: string | null };
 type PerplexityUsage = { prompt_tokens?: number; completion_tokens?: number; reasoning_tokens?: number; num_search_queries?: number };
@@ -24,7 +21,7 @@ type PerplexityChunk = {
   object?: string;
   status?: string;
   error?: { message?: string; code?: string | number } | null;
-  choices?: { delta?: { content?: string | null }; message?: { content?: string | null }; finish_reason?: string | null }[];
+  choices?: CompletionChoice[];
   citations?: string[] | null;
   search_results?: SearchResult[] | null;
   usage?: PerplexityUsage | null;
@@ -122,7 +119,7 @@ function failedBody(chunk: PerplexityChunk, requestId: string | undefined, parti
 }
 
 /** Collects chunks; the same code reads a whole (non-streamed) JSON completion. */
-function accumulator(request: ProviderRequest) {
+function accumulator(request: ProviderRequest): ChunkReader<PerplexityChunk> {
   let text = "";
   const filter = thinkFilter((delta) => {
     text += delta;
@@ -141,14 +138,15 @@ function accumulator(request: ProviderRequest) {
       if (chunk.search_results?.length) state.searchResults = chunk.search_results;
       if (chunk.usage) state.usage = chunk.usage;
       const choice = chunk.choices?.[0];
-      const content = choice?.delta?.content ?? choice?.message?.content;
+      const content = contentOf(choice);
       if (content) filter.push(content);
       // "length" (cut off at max_tokens) finishes the answer too: it was paid for, and a retry
       // would pay again to be cut off at the same limit.
       if (choice?.finish_reason) state.finished = true;
     },
-    result(searchMode: SearchMode, headerRequestId?: string): ProviderResponse {
+    result(headerRequestId) {
       filter.flush();
+      const searchMode = searchModeOf(request);
       const sources = perplexitySources(text, state.citations, state.searchResults);
       const u = state.usage;
       return {
@@ -172,18 +170,6 @@ function accumulator(request: ProviderRequest) {
   };
 }
 
-function checked(response: ProviderResponse): ProviderResponse {
-  if (!response.text.trim()) {
-    throw new ProviderError(`${PROVIDER} returned an empty answer`, { retryClass: "transient", reason: "empty_answer", requestId: response.requestId });
-  }
-  return response;
-}
-
-function isEventStream(response: Response): boolean {
-  const type = response.headers.get("content-type");
-  return !type || type.includes("text/event-stream");
-}
-
 async function call(connection: PerplexityConnection, request: ProviderRequest): Promise<ProviderResponse> {
   const { signal } = request;
   if (!connection.apiKey) throw new ProviderError("Perplexity is not configured (PERPLEXITY_API_KEY is not set)", { retryClass: "permanent", reason: "not_configured" });
@@ -194,63 +180,22 @@ async function call(connection: PerplexityConnection, request: ProviderRequest):
       reason: "invalid_request",
     });
   }
-  const { default: OpenAI, APIConnectionError, APIError, APIUserAbortError } = await openaiSdk();
-  // organization/project: null so that OPENAI_ORG_ID / OPENAI_PROJECT_ID never reach Perplexity.
-  const client = new OpenAI({ apiKey: connection.apiKey, baseURL: connection.baseURL ?? DEFAULT_BASE_URL, maxRetries: 0, organization: null, project: null });
-  const acc = accumulator(request);
-  let headerRequestId: string | undefined;
-  try {
-    const { data: stream, response: http } = await client.chat.completions.create(requestBody(request), { signal }).withResponse();
-    headerRequestId = http.headers.get("x-request-id") ?? undefined;
-    if (!isEventStream(http)) {
-      const body = await http.text();
-      let parsed: PerplexityChunk | undefined;
-      try {
-        parsed = JSON.parse(body) as PerplexityChunk;
-      } catch {
-        parsed = undefined;
-      }
-      if (!parsed || typeof parsed !== "object" || (!parsed.choices && parsed.status !== "failed")) {
-        throw new ProviderError(`${PROVIDER} answered HTTP 200 with a body that is not a completion: ${body.slice(0, 120)}`, {
-          retryClass: "transient",
-          reason: body.trim() ? "unparseable_response" : "empty_answer",
-          requestId: headerRequestId,
-        });
-      }
-      acc.add(parsed);
-      return checked(acc.result(searchModeOf(request), headerRequestId));
-    }
-    for await (const chunk of stream) acc.add(chunk as unknown as PerplexityChunk);
-    // The SDK ends the iteration quietly when the signal aborts mid-stream.
-    if (signal.aborted) throw new CallAbortedError(abortReasonOf(signal), acc.text());
-    if (!acc.state.chunks) {
-      throw new ProviderError(`${PROVIDER} answered HTTP 200 without any chunk`, { retryClass: "transient", reason: "empty_answer", requestId: headerRequestId });
-    }
-    if (!acc.state.finished) {
-      // A clean end of the connection before the final chunk: the work may have been done.
-      throw new ProviderError(`${PROVIDER} ended the stream before the answer finished`, {
-        retryClass: "unknown",
-        reason: "stream_interrupted",
-        requestId: acc.state.id ?? headerRequestId,
-        partialText: acc.text(),
-      });
-    }
-    return checked(acc.result(searchModeOf(request), headerRequestId));
-  } catch (error) {
-    const partialText = acc.text();
-    const errorChunk = error instanceof APIError && error.status === undefined && !(error instanceof APIConnectionError) && !(error instanceof APIUserAbortError);
-    if (!signal.aborted && errorChunk) {
-      // An `{"error": ...}` chunk inside a 200 stream: the SDK throws it as an APIError without a status.
-      throw new ProviderError(`${PROVIDER} reported an error mid-stream: ${error.message.slice(0, 300)}`, {
+  return streamChatCompletion<PerplexityChunk>({
+    provider: PROVIDER,
+    client: { apiKey: connection.apiKey, baseURL: connection.baseURL ?? DEFAULT_BASE_URL },
+    body: requestBody(request),
+    signal,
+    reader: accumulator(request),
+    isCompletion: (body) => Boolean(body.choices) || body.status === "failed",
+    errorChunk: (error, { chunkId, partialText }) =>
+      new ProviderError(`${PROVIDER} reported an error mid-stream: ${error.message.slice(0, 300)}`, {
         retryClass: "transient",
         reason: "provider_failed",
-        requestId: acc.state.id,
+        requestId: chunkId,
         partialText,
         cause: error,
-      });
-    }
-    throw classifySdkError(error, { signal, streamStarted: acc.state.chunks > 0, partialText, provider: PROVIDER });
-  }
+      }),
+  });
 }
 
 /** An adapter reading its key and base URL at call time (tests pass their own). */

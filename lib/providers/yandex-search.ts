@@ -13,9 +13,8 @@ import { CallAbortedError, ProviderError, abortReasonOf, classifyHttpStatus, par
 import { JsonStreamGarbageError, jsonStreamSplitter } from "@/lib/providers/json-stream";
 import { classifySdkError } from "@/lib/providers/sdk-errors";
 import type { ProviderAdapter, ProviderRequest, ProviderResponse, Source } from "@/lib/providers/types";
+import { createYandexAdapter, type ConfiguredYandexConnection, type YandexConnection } from "@/lib/providers/yandex-connection";
 import { yandexErrorOf, yandexProviderError } from "@/lib/providers/yandex-errors";
-
-export type YandexConnection = { apiKey?: string; folderId?: string; baseURL?: string };
 
 const DEFAULT_BASE_URL = "https://searchapi.api.cloud.yandex.net";
 const PROVIDER = "Yandex Search";
@@ -147,11 +146,8 @@ function result(last: GenSearchResponse, text: string, headerRequestId: string |
   };
 }
 
-async function call(connection: YandexConnection, request: ProviderRequest): Promise<ProviderResponse> {
+async function call(connection: ConfiguredYandexConnection, request: ProviderRequest): Promise<ProviderResponse> {
   const { signal } = request;
-  if (!connection.apiKey || !connection.folderId) {
-    throw new ProviderError(`${PROVIDER} is not configured (YANDEX_API_KEY and YANDEX_FOLDER_ID must be set)`, { retryClass: "permanent", reason: "not_configured" });
-  }
   if (signal.aborted) throw new CallAbortedError(abortReasonOf(signal));
   if (request.searchMode === "off" || request.limits.maxSearchCalls <= 0) {
     throw new ProviderError(`${PROVIDER} always searches (one billed search per request); allow at least one search or pick another provider`, {
@@ -219,11 +215,7 @@ async function call(connection: YandexConnection, request: ProviderRequest): Pro
 
 /** An adapter reading its key, folder and base URL at call time (tests pass their own). */
 export function createYandexSearchAdapter(connection: () => YandexConnection): ProviderAdapter {
-  return {
-    name: "yandex_search",
-    configured: () => Boolean(connection().apiKey && connection().folderId),
-    call: (request) => call(connection(), request),
-  };
+  return createYandexAdapter("yandex_search", PROVIDER, connection, call);
 }
 
 export const yandexSearchAdapter = createYandexSearchAdapter(() => ({ apiKey: env().YANDEX_API_KEY, folderId: env().YANDEX_FOLDER_ID, baseURL: env().YANDEX_SEARCH_BASE_URL }));

@@ -2,8 +2,6 @@
 // @anthropic-ai/sdk and real HTTP in between: what it extracts, how pause_turn is continued, and
 // how each way a provider can fail maps to a retry class (DESIGN.md "Retries by error class",
 // "Cancellation").
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_CONTINUATIONS, createAnthropicAdapter } from "@/lib/providers/anthropic";
 import { CallAbortedError, ProviderError } from "@/lib/providers/errors";
@@ -19,7 +17,7 @@ import {
   type AnthropicScenario,
 } from "@/tests/support/fake-providers/anthropic-server";
 import type { FakeServer } from "@/tests/support/fake-providers/openai-server";
-import { waitFor } from "@/tests/support/wait-for";
+import { abortOnceReceived, expectClosedByClient, failure, providerError, refusedUrl, requestBuilder } from "@/tests/support/provider-calls";
 
 let server: FakeServer<AnthropicScenario>;
 let adapter: ReturnType<typeof createAnthropicAdapter>;
@@ -36,31 +34,16 @@ afterAll(async () => {
   await server.close();
 });
 
-function request(overrides: Partial<ProviderRequest> = {}): ProviderRequest {
-  return {
-    prompt: "What is the best CRM for a 10-person startup?",
-    model: "claude-haiku-4-5",
-    searchMode: "auto",
-    signal: new AbortController().signal,
-    limits: { maxOutputTokens: 4096, maxSearchCalls: 5 },
-    ...overrides,
-  };
-}
-
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected the call to fail");
-}
+const request = requestBuilder({
+  prompt: "What is the best CRM for a 10-person startup?",
+  model: "claude-haiku-4-5",
+  searchMode: "auto",
+  limits: { maxOutputTokens: 4096, maxSearchCalls: 5 },
+});
 
 async function providerFailure(scenario: AnthropicScenario, overrides: Partial<ProviderRequest> = {}): Promise<ProviderError> {
   server.enqueue(scenario);
-  const error = await failure(adapter.call(request(overrides)));
-  expect(error).toBeInstanceOf(ProviderError);
-  return error as ProviderError;
+  return providerError(adapter.call(request(overrides)));
 }
 
 const CITED = [
@@ -311,11 +294,8 @@ describe("broken connections", () => {
   });
 
   it("a refused connection is transient (connection_failed)", async () => {
-    const closed = http.createServer();
-    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
-    const { port } = closed.address() as AddressInfo;
-    await new Promise<void>((resolve) => closed.close(() => resolve()));
-    const refused = createAnthropicAdapter(() => ({ apiKey: "sk-ant-test", baseURL: `http://127.0.0.1:${port}` }));
+    const closedUrl = await refusedUrl();
+    const refused = createAnthropicAdapter(() => ({ apiKey: "sk-ant-test", baseURL: closedUrl }));
     const error = await failure(refused.call(request()));
     expect(error).toBeInstanceOf(ProviderError);
     expect(error).toMatchObject({ retryClass: "transient", reason: "connection_failed" });
@@ -325,19 +305,11 @@ describe("broken connections", () => {
 describe("our own abort", () => {
   it("cancelling a call that hangs rejects within a second and closes the connection", async () => {
     server.enqueue({ kind: "hang" });
-    const controller = new AbortController();
-    const before = server.requests.length;
-    const call = failure(adapter.call(request({ signal: controller.signal })));
-    await waitFor(() => server.requests.length > before, { what: "the server to receive the request", timeoutMs: 5000 });
-    const started = performance.now();
-    controller.abort("cancelled");
-    const error = await call;
-    expect(performance.now() - started).toBeLessThan(1000);
+    const { error, msAfterAbort } = await abortOnceReceived(() => server.requests, (signal) => adapter.call(request({ signal })));
+    expect(msAfterAbort).toBeLessThan(1000);
     expect(error).toBeInstanceOf(CallAbortedError);
     expect(error).toMatchObject({ abortReason: "cancelled", partialText: "" });
-    const seen = server.requests.at(-1)!;
-    await seen.closed;
-    expect(seen.closedBy).toBe("client");
+    await expectClosedByClient(server);
   });
 
   it("cancelling mid-stream keeps the partial text and closes the connection", async () => {
@@ -356,9 +328,7 @@ describe("our own abort", () => {
     expect(performance.now() - abortedAt).toBeLessThan(1000);
     expect(error).toBeInstanceOf(CallAbortedError);
     expect(error).toMatchObject({ abortReason: "cancelled", partialText: textOf(ANTHROPIC_PAUSED) });
-    const seen = server.requests.at(-1)!;
-    await seen.closed;
-    expect(seen.closedBy).toBe("client");
+    await expectClosedByClient(server);
   });
 
   it("a signal aborted before the call sends nothing", async () => {

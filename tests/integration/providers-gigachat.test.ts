@@ -4,8 +4,6 @@
 // connection while the answer is still streaming, and the CA file over real TLS.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,7 +12,7 @@ import { createGigaChatAdapter, type GigaChatConnection } from "@/lib/providers/
 import { adapterFor } from "@/lib/providers/registry";
 import type { ProviderAdapter, ProviderRequest } from "@/lib/providers/types";
 import { GIGACHAT_ANSWER, gigachatAnswerChunks, startFakeGigaChat, type FakeGigaChat, type GigaChatScenario } from "@/tests/support/fake-providers/gigachat-server";
-import { waitFor } from "@/tests/support/wait-for";
+import { abortAtFirstText, abortOnceReceived, expectClosedByClient, failure, providerError, refusedUrl, requestBuilder } from "@/tests/support/provider-calls";
 
 let server: FakeGigaChat;
 let adapter: ProviderAdapter;
@@ -41,31 +39,16 @@ afterAll(async () => {
   await server.close();
 });
 
-function request(overrides: Partial<ProviderRequest> = {}): ProviderRequest {
-  return {
-    prompt: "Какую CRM выбрать команде из 10 человек?",
-    model: "GigaChat-2-Pro",
-    searchMode: "off",
-    signal: new AbortController().signal,
-    limits: { maxOutputTokens: 1500, maxSearchCalls: 0 },
-    ...overrides,
-  };
-}
-
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected the call to fail");
-}
+const request = requestBuilder({
+  prompt: "Какую CRM выбрать команде из 10 человек?",
+  model: "GigaChat-2-Pro",
+  searchMode: "off",
+  limits: { maxOutputTokens: 1500, maxSearchCalls: 0 },
+});
 
 async function providerFailure(scenario: GigaChatScenario, overrides: Partial<ProviderRequest> = {}): Promise<ProviderError> {
   server.enqueue(scenario);
-  const error = await failure(adapter.call(request(overrides)));
-  expect(error).toBeInstanceOf(ProviderError);
-  return error as ProviderError;
+  return providerError(adapter.call(request(overrides)));
 }
 
 describe("a streamed answer", () => {
@@ -197,15 +180,9 @@ describe("the access token", () => {
 
   it("an abort while the token request hangs ends the call at once", async () => {
     const { adapter: own } = freshAdapter();
-    const before = server.authRequests.length;
     server.enqueueAuth({ kind: "hang" });
-    const controller = new AbortController();
-    const call = failure(own.call(request({ signal: controller.signal })));
-    await waitFor(() => server.authRequests.length > before, { what: "the token request", timeoutMs: 5000 });
-    const started = performance.now();
-    controller.abort("cancelled");
-    const error = await call;
-    expect(performance.now() - started).toBeLessThan(1000);
+    const { error, msAfterAbort } = await abortOnceReceived(() => server.authRequests, (signal) => own.call(request({ signal })), "the token request");
+    expect(msAfterAbort).toBeLessThan(1000);
     expect(error).toBeInstanceOf(CallAbortedError);
     expect(error).toMatchObject({ abortReason: "cancelled" });
   });
@@ -283,14 +260,11 @@ describe("broken connections", () => {
   });
 
   it("a refused connection is transient, at the token endpoint and at the chat endpoint", async () => {
-    const closed = http.createServer();
-    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
-    const { port } = closed.address() as AddressInfo;
-    await new Promise<void>((resolve) => closed.close(() => resolve()));
-    const { adapter: own } = freshAdapter({ authUrl: `http://127.0.0.1:${port}/api/v2/oauth` });
+    const closedUrl = await refusedUrl();
+    const { adapter: own } = freshAdapter({ authUrl: `${closedUrl}/api/v2/oauth` });
     expect(await failure(own.call(request()))).toMatchObject({ retryClass: "transient", reason: "auth_unavailable" });
     // The token comes from the fake; the chat endpoint is the closed port.
-    const { adapter: chatRefused } = freshAdapter({ baseURL: `http://127.0.0.1:${port}/api/v1` });
+    const { adapter: chatRefused } = freshAdapter({ baseURL: `${closedUrl}/api/v1` });
     expect(await failure(chatRefused.call(request()))).toMatchObject({ retryClass: "transient", reason: "connection_failed" });
   });
 });
@@ -299,33 +273,21 @@ describe("our own abort", () => {
   it("cancelling a call that hangs rejects within a second and closes the connection", async () => {
     await adapter.call(request()); // the token is cached: the hang is the chat request's
     server.enqueue({ kind: "hang" });
-    const controller = new AbortController();
-    const before = server.requests.length;
-    const call = failure(adapter.call(request({ signal: controller.signal })));
-    await waitFor(() => server.requests.length > before, { what: "the chat request", timeoutMs: 5000 });
-    const started = performance.now();
-    controller.abort("cancelled");
-    const error = await call;
-    expect(performance.now() - started).toBeLessThan(1000);
+    const { error, msAfterAbort } = await abortOnceReceived(() => server.requests, (signal) => adapter.call(request({ signal })), "the chat request");
+    expect(msAfterAbort).toBeLessThan(1000);
     expect(error).toBeInstanceOf(CallAbortedError);
     expect(error).toMatchObject({ abortReason: "cancelled", partialText: "" });
-    const seen = server.requests.at(-1)!;
-    await seen.closed;
-    expect(seen.closedBy).toBe("client");
+    await expectClosedByClient(server);
   });
 
   it("cancelling mid-stream closes the socket while GigaChat is still streaming, and keeps the partial text", async () => {
     server.enqueue({ kind: "slow", intervalMs: 50 });
-    const controller = new AbortController();
-    const deltas: string[] = [];
-    const error = await failure(adapter.call(request({ signal: controller.signal, onText: (d) => (deltas.push(d), controller.abort("cancelled")) })));
+    const { error, deltas } = await abortAtFirstText((options) => adapter.call(request(options)));
     expect(error).toBeInstanceOf(CallAbortedError);
     expect((error as CallAbortedError).partialText).toBe(deltas.join(""));
     expect(deltas.join("")).not.toBe("");
-    const seen = server.requests.at(-1)!;
-    await seen.closed;
     // The server had more chunks to send: the client, not the end of the answer, closed it.
-    expect(seen.closedBy).toBe("client");
+    const seen = await expectClosedByClient(server);
     const progress = server.streamed.get(seen.id)!;
     expect(progress.sent).toBeLessThan(progress.total - 1);
   });

@@ -1,15 +1,13 @@
 // The Google AI Overviews and AI Mode adapters against a local server speaking DataForSEO's and
 // SerpApi's wire formats, real HTTP in between: the overview as markdown, cited vs listed
 // references, "no overview shown" as a result, what each failure's retry class is, and abort.
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CallAbortedError, ProviderError } from "@/lib/providers/errors";
 import { createGoogleAiModeAdapter, createGoogleAiOverviewAdapter, type GoogleSerpConnection } from "@/lib/providers/google-serp";
 import { adapterFor } from "@/lib/providers/registry";
 import type { ProviderAdapter, ProviderRequest } from "@/lib/providers/types";
 import { startFakeGoogleSerp, type FakeSerpServer, type SerpScenario } from "@/tests/support/fake-providers/google-serp-server";
-import { waitFor } from "@/tests/support/wait-for";
+import { abortOnceReceived, expectClosedByClient, failure, providerError, refusedUrl, requestBuilder } from "@/tests/support/provider-calls";
 
 let server: FakeSerpServer;
 let overview: ProviderAdapter;
@@ -39,24 +37,11 @@ afterAll(async () => {
   await server.close();
 });
 
-function request(overrides: Partial<ProviderRequest> = {}): ProviderRequest {
-  return { prompt: PROMPT, model: "dataforseo", searchMode: "on", signal: new AbortController().signal, limits: { maxOutputTokens: 2048, maxSearchCalls: 3 }, ...overrides };
-}
-
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected the call to fail");
-}
+const request = requestBuilder({ prompt: PROMPT, model: "dataforseo", searchMode: "on", limits: { maxOutputTokens: 2048, maxSearchCalls: 3 } });
 
 async function providerFailure(adapter: ProviderAdapter, scenario: SerpScenario, overrides: Partial<ProviderRequest> = {}): Promise<ProviderError> {
   server.enqueue(scenario);
-  const error = await failure(adapter.call(request(overrides)));
-  expect(error).toBeInstanceOf(ProviderError);
-  return error as ProviderError;
+  return providerError(adapter.call(request(overrides)));
 }
 
 const noTokens = { inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cachedTokens: 0 };
@@ -179,11 +164,8 @@ describe("DataForSEO", () => {
   });
 
   it("a refused connection is transient (connection_failed)", async () => {
-    const closed = http.createServer();
-    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
-    const { port } = closed.address() as AddressInfo;
-    await new Promise<void>((resolve) => closed.close(() => resolve()));
-    const refused = createGoogleAiOverviewAdapter(() => both(`http://127.0.0.1:${port}`));
+    const closedUrl = await refusedUrl();
+    const refused = createGoogleAiOverviewAdapter(() => both(closedUrl));
     expect(await failure(refused.call(request()))).toMatchObject({ retryClass: "transient", reason: "connection_failed" });
   });
 });
@@ -284,19 +266,11 @@ describe("SerpApi", () => {
 describe("our own abort", () => {
   it.each(["dataforseo", "serpapi"])("%s: cancelling a call that hangs rejects within a second and closes the connection", async (model) => {
     server.enqueue({ kind: "hang" });
-    const controller = new AbortController();
-    const before = server.requests.length;
-    const call = failure(overview.call(request({ model, signal: controller.signal })));
-    await waitFor(() => server.requests.length > before, { what: "the server to receive the request", timeoutMs: 5000 });
-    const started = performance.now();
-    controller.abort("cancelled");
-    const error = await call;
-    expect(performance.now() - started).toBeLessThan(1000);
+    const { error, msAfterAbort } = await abortOnceReceived(() => server.requests, (signal) => overview.call(request({ model, signal })));
+    expect(msAfterAbort).toBeLessThan(1000);
     expect(error).toBeInstanceOf(CallAbortedError);
     expect(error).toMatchObject({ abortReason: "cancelled", partialText: "" });
-    const seen = server.requests.at(-1)!;
-    await seen.closed;
-    expect(seen.closedBy).toBe("client");
+    await expectClosedByClient(server);
   });
 
   it("an already aborted signal sends nothing", async () => {

@@ -4,8 +4,6 @@
 // all), and how each way a server can fail maps to a retry class (DESIGN.md "Retries by error
 // class", "Cancellation").
 import { randomUUID } from "node:crypto";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createConnection, listConnections, testConnection } from "@/lib/connections/connections";
 import { db } from "@/lib/db/prisma";
@@ -26,7 +24,7 @@ import {
   startFakeOpenAICompatible,
   type CompatibleScenario,
 } from "@/tests/support/fake-providers/openai-compatible-server";
-import { waitFor } from "@/tests/support/wait-for";
+import { abortAtFirstText, abortOnceReceived, expectClosedByClient, failure, providerError, refusedUrl, requestBuilder } from "@/tests/support/provider-calls";
 
 const KEY_ENV = "OPENAI_COMPATIBLE_TEST_KEY";
 let server: FakeServer<CompatibleScenario>;
@@ -46,32 +44,20 @@ afterAll(async () => {
   delete process.env[KEY_ENV];
 });
 
-function request(overrides: Partial<ProviderRequest> = {}): ProviderRequest {
-  return {
-    prompt: "What is the best CRM for a 10-person startup?",
-    model: "deepseek-chat",
-    searchMode: "auto",
-    signal: new AbortController().signal,
-    limits: { maxOutputTokens: 1024, maxSearchCalls: 3 },
-    settings,
-    ...overrides,
-  };
-}
+const baseRequest = requestBuilder({
+  prompt: "What is the best CRM for a 10-person startup?",
+  model: "deepseek-chat",
+  searchMode: "auto",
+  limits: { maxOutputTokens: 1024, maxSearchCalls: 3 },
+});
 
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected the call to fail");
+function request(overrides: Partial<ProviderRequest> = {}): ProviderRequest {
+  return baseRequest({ settings, ...overrides });
 }
 
 async function providerFailure(scenario: CompatibleScenario, overrides: Partial<ProviderRequest> = {}): Promise<ProviderError> {
   server.enqueue(scenario);
-  const error = await failure(adapter.call(request(overrides)));
-  expect(error).toBeInstanceOf(ProviderError);
-  return error as ProviderError;
+  return providerError(adapter.call(request(overrides)));
 }
 
 describe("a streamed answer", () => {
@@ -190,11 +176,8 @@ describe("HTTP errors", () => {
   });
 
   it("a refused connection (a local Ollama that is down) is transient (connection_failed)", async () => {
-    const closed = http.createServer();
-    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
-    const { port } = closed.address() as AddressInfo;
-    await new Promise<void>((resolve) => closed.close(() => resolve()));
-    const error = await failure(adapter.call(request({ settings: { baseURL: `http://127.0.0.1:${port}/v1` } })));
+    const closedUrl = await refusedUrl();
+    const error = await failure(adapter.call(request({ settings: { baseURL: `${closedUrl}/v1` } })));
     expect(error).toBeInstanceOf(ProviderError);
     expect(error).toMatchObject({ retryClass: "transient", reason: "connection_failed" });
   });
@@ -248,32 +231,20 @@ describe("errors inside a 200", () => {
 describe("our own abort", () => {
   it("cancelling a call that hangs rejects within a second and closes the connection", async () => {
     server.enqueue({ kind: "hang" });
-    const controller = new AbortController();
-    const before = server.requests.length;
-    const call = failure(adapter.call(request({ signal: controller.signal })));
-    await waitFor(() => server.requests.length > before, { what: "the server to receive the request", timeoutMs: 5000 });
-    const started = performance.now();
-    controller.abort("cancelled");
-    const error = await call;
-    expect(performance.now() - started).toBeLessThan(1000);
+    const { error, msAfterAbort } = await abortOnceReceived(() => server.requests, (signal) => adapter.call(request({ signal })));
+    expect(msAfterAbort).toBeLessThan(1000);
     expect(error).toBeInstanceOf(CallAbortedError);
     expect(error).toMatchObject({ abortReason: "cancelled", partialText: "" });
-    const seen = server.requests.at(-1)!;
-    await seen.closed;
-    expect(seen.closedBy).toBe("client");
+    await expectClosedByClient(server);
   });
 
   it("cancelling mid-stream keeps the partial text and closes the stream (what stops vLLM and Ollama)", async () => {
     server.enqueue({ kind: "stall", afterEvents: 3 });
-    const controller = new AbortController();
-    const deltas: string[] = [];
-    const error = await failure(adapter.call(request({ signal: controller.signal, onText: (d) => (deltas.push(d), controller.abort("cancelled")) })));
+    const { error, deltas } = await abortAtFirstText((options) => adapter.call(request(options)));
     expect(error).toBeInstanceOf(CallAbortedError);
     expect((error as CallAbortedError).partialText).toBe(deltas.join(""));
     expect(deltas.join("")).not.toBe("");
-    const seen = server.requests.at(-1)!;
-    await seen.closed;
-    expect(seen.closedBy).toBe("client");
+    await expectClosedByClient(server);
   });
 });
 

@@ -1,8 +1,6 @@
 // The Perplexity adapter against a local server speaking its chat completions wire format, with
 // the real openai SDK and real HTTP in between: what it extracts, and how each way a provider can
 // fail maps to a retry class (DESIGN.md "Retries by error class", "Cancellation").
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CallAbortedError, ProviderError } from "@/lib/providers/errors";
 import { createPerplexityAdapter } from "@/lib/providers/perplexity";
@@ -10,7 +8,7 @@ import { adapterFor } from "@/lib/providers/registry";
 import type { ProviderRequest } from "@/lib/providers/types";
 import { type FakeServer } from "@/tests/support/fake-providers/openai-server";
 import { PERPLEXITY_ANSWER, PERPLEXITY_REASONING_ANSWER, startFakePerplexity, type PerplexityScenario } from "@/tests/support/fake-providers/perplexity-server";
-import { waitFor } from "@/tests/support/wait-for";
+import { abortAtFirstText, abortOnceReceived, expectClosedByClient, failure, providerError, refusedUrl, requestBuilder } from "@/tests/support/provider-calls";
 
 let server: FakeServer<PerplexityScenario>;
 let adapter: ReturnType<typeof createPerplexityAdapter>;
@@ -27,31 +25,16 @@ afterAll(async () => {
   await server.close();
 });
 
-function request(overrides: Partial<ProviderRequest> = {}): ProviderRequest {
-  return {
-    prompt: "What is the best CRM for a 10-person startup?",
-    model: "sonar",
-    searchMode: "on",
-    signal: new AbortController().signal,
-    limits: { maxOutputTokens: 4096, maxSearchCalls: 5 },
-    ...overrides,
-  };
-}
-
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected the call to fail");
-}
+const request = requestBuilder({
+  prompt: "What is the best CRM for a 10-person startup?",
+  model: "sonar",
+  searchMode: "on",
+  limits: { maxOutputTokens: 4096, maxSearchCalls: 5 },
+});
 
 async function providerFailure(scenario: PerplexityScenario, overrides: Partial<ProviderRequest> = {}): Promise<ProviderError> {
   server.enqueue(scenario);
-  const error = await failure(adapter.call(request(overrides)));
-  expect(error).toBeInstanceOf(ProviderError);
-  return error as ProviderError;
+  return providerError(adapter.call(request(overrides)));
 }
 
 describe("a streamed answer", () => {
@@ -220,11 +203,8 @@ describe("broken connections", () => {
   });
 
   it("a refused connection is transient (connection_failed)", async () => {
-    const closed = http.createServer();
-    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
-    const { port } = closed.address() as AddressInfo;
-    await new Promise<void>((resolve) => closed.close(() => resolve()));
-    const refused = createPerplexityAdapter(() => ({ apiKey: "pplx-test", baseURL: `http://127.0.0.1:${port}` }));
+    const closedUrl = await refusedUrl();
+    const refused = createPerplexityAdapter(() => ({ apiKey: "pplx-test", baseURL: closedUrl }));
     const error = await failure(refused.call(request()));
     expect(error).toBeInstanceOf(ProviderError);
     expect(error).toMatchObject({ retryClass: "transient", reason: "connection_failed" });
@@ -234,32 +214,20 @@ describe("broken connections", () => {
 describe("our own abort", () => {
   it("cancelling a call that hangs rejects within a second and closes the connection", async () => {
     server.enqueue({ kind: "hang" });
-    const controller = new AbortController();
-    const before = server.requests.length;
-    const call = failure(adapter.call(request({ signal: controller.signal })));
-    await waitFor(() => server.requests.length > before, { what: "the server to receive the request", timeoutMs: 5000 });
-    const started = performance.now();
-    controller.abort("cancelled");
-    const error = await call;
-    expect(performance.now() - started).toBeLessThan(1000);
+    const { error, msAfterAbort } = await abortOnceReceived(() => server.requests, (signal) => adapter.call(request({ signal })));
+    expect(msAfterAbort).toBeLessThan(1000);
     expect(error).toBeInstanceOf(CallAbortedError);
     expect(error).toMatchObject({ abortReason: "cancelled", partialText: "" });
-    const seen = server.requests.at(-1)!;
-    await seen.closed;
-    expect(seen.closedBy).toBe("client");
+    await expectClosedByClient(server);
   });
 
   it("cancelling mid-stream keeps the partial text", async () => {
     server.enqueue({ kind: "stall", afterEvents: 3 });
-    const controller = new AbortController();
-    const deltas: string[] = [];
-    const error = await failure(adapter.call(request({ signal: controller.signal, onText: (d) => (deltas.push(d), controller.abort("cancelled")) })));
+    const { error, deltas } = await abortAtFirstText((options) => adapter.call(request(options)));
     expect(error).toBeInstanceOf(CallAbortedError);
     expect((error as CallAbortedError).partialText).toBe(deltas.join(""));
     expect(deltas.join("")).not.toBe("");
-    const seen = server.requests.at(-1)!;
-    await seen.closed;
-    expect(seen.closedBy).toBe("client");
+    await expectClosedByClient(server);
   });
 });
 

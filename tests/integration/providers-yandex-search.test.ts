@@ -2,8 +2,6 @@
 // REST format (POST /v2/gen/search), real HTTP in between: what it sends and extracts, and how
 // each way the provider can fail maps to a retry class (DESIGN.md "Retries by error class",
 // "Cancellation").
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CallAbortedError, ProviderError } from "@/lib/providers/errors";
 import { adapterFor } from "@/lib/providers/registry";
@@ -11,7 +9,7 @@ import type { ProviderRequest } from "@/lib/providers/types";
 import { createYandexSearchAdapter } from "@/lib/providers/yandex-search";
 import { type FakeServer } from "@/tests/support/fake-providers/openai-server";
 import { YANDEX_SEARCH_ANSWER, YANDEX_SEARCH_SCENARIOS, startFakeYandexSearch, type YandexSearchScenario } from "@/tests/support/fake-providers/yandex-server";
-import { waitFor } from "@/tests/support/wait-for";
+import { abortAtFirstText, abortOnceReceived, expectClosedByClient, failure, providerError, refusedUrl, requestBuilder } from "@/tests/support/provider-calls";
 
 let server: FakeServer<YandexSearchScenario>;
 let adapter: ReturnType<typeof createYandexSearchAdapter>;
@@ -29,31 +27,16 @@ afterAll(async () => {
   await server.close();
 });
 
-function request(overrides: Partial<ProviderRequest> = {}): ProviderRequest {
-  return {
-    prompt: "Какая CRM лучше для стартапа из 10 человек?",
-    model: "generative-search",
-    searchMode: "on",
-    signal: new AbortController().signal,
-    limits: { maxOutputTokens: 2048, maxSearchCalls: 3 },
-    ...overrides,
-  };
-}
-
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected the call to fail");
-}
+const request = requestBuilder({
+  prompt: "Какая CRM лучше для стартапа из 10 человек?",
+  model: "generative-search",
+  searchMode: "on",
+  limits: { maxOutputTokens: 2048, maxSearchCalls: 3 },
+});
 
 async function providerFailure(scenario: YandexSearchScenario, overrides: Partial<ProviderRequest> = {}): Promise<ProviderError> {
   server.enqueue(scenario);
-  const error = await failure(adapter.call(request(overrides)));
-  expect(error).toBeInstanceOf(ProviderError);
-  return error as ProviderError;
+  return providerError(adapter.call(request(overrides)));
 }
 
 const SOURCES = [
@@ -191,11 +174,8 @@ describe("broken connections", () => {
   });
 
   it("a refused connection is transient (connection_failed)", async () => {
-    const closed = http.createServer();
-    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
-    const { port } = closed.address() as AddressInfo;
-    await new Promise<void>((resolve) => closed.close(() => resolve()));
-    const refused = createYandexSearchAdapter(() => ({ apiKey: "AQVN-test", folderId: "b1g-test", baseURL: `http://127.0.0.1:${port}` }));
+    const closedUrl = await refusedUrl();
+    const refused = createYandexSearchAdapter(() => ({ apiKey: "AQVN-test", folderId: "b1g-test", baseURL: closedUrl }));
     expect(await failure(refused.call(request()))).toMatchObject({ retryClass: "transient", reason: "connection_failed" });
   });
 });
@@ -203,33 +183,21 @@ describe("broken connections", () => {
 describe("our own abort", () => {
   it("cancelling a call that hangs rejects within a second and closes the connection", async () => {
     server.enqueue({ kind: "hang" });
-    const controller = new AbortController();
-    const before = server.requests.length;
-    const call = failure(adapter.call(request({ signal: controller.signal })));
-    await waitFor(() => server.requests.length > before, { what: "the server to receive the request", timeoutMs: 5000 });
-    const started = performance.now();
-    controller.abort("cancelled");
-    const error = await call;
-    expect(performance.now() - started).toBeLessThan(1000);
+    const { error, msAfterAbort } = await abortOnceReceived(() => server.requests, (signal) => adapter.call(request({ signal })));
+    expect(msAfterAbort).toBeLessThan(1000);
     expect(error).toBeInstanceOf(CallAbortedError);
     expect(error).toMatchObject({ abortReason: "cancelled", partialText: "" });
-    const seen = server.requests.at(-1)!;
-    await seen.closed;
-    expect(seen.closedBy).toBe("client");
+    await expectClosedByClient(server);
   });
 
   it("cancelling while partial results stream keeps the partial text and closes the connection", async () => {
     server.enqueue({ kind: "stall", afterEvents: 2 });
-    const controller = new AbortController();
-    const deltas: string[] = [];
-    const error = await failure(adapter.call(request({ signal: controller.signal, onText: (d) => (deltas.push(d), controller.abort("shutdown")) })));
+    const { error, deltas } = await abortAtFirstText((options) => adapter.call(request(options)), "shutdown");
     expect(error).toBeInstanceOf(CallAbortedError);
     expect(error).toMatchObject({ abortReason: "shutdown" });
     expect((error as CallAbortedError).partialText).toBe(deltas.join(""));
     expect(deltas.join("")).not.toBe("");
-    const seen = server.requests.at(-1)!;
-    await seen.closed;
-    expect(seen.closedBy).toBe("client");
+    await expectClosedByClient(server);
   });
 });
 

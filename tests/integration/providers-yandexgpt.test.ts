@@ -8,7 +8,7 @@ import type { ProviderRequest } from "@/lib/providers/types";
 import { createYandexGptAdapter, yandexModelUri } from "@/lib/providers/yandexgpt";
 import { type FakeServer } from "@/tests/support/fake-providers/openai-server";
 import { YANDEXGPT_ANSWER, YANDEXGPT_SCENARIOS, startFakeYandexGpt, type YandexGptScenario } from "@/tests/support/fake-providers/yandex-server";
-import { waitFor } from "@/tests/support/wait-for";
+import { abortAtFirstText, abortOnceReceived, expectClosedByClient, failure, providerError, requestBuilder } from "@/tests/support/provider-calls";
 
 let server: FakeServer<YandexGptScenario>;
 let adapter: ReturnType<typeof createYandexGptAdapter>;
@@ -25,31 +25,16 @@ afterAll(async () => {
   await server.close();
 });
 
-function request(overrides: Partial<ProviderRequest> = {}): ProviderRequest {
-  return {
-    prompt: "Какая CRM лучше для стартапа из 10 человек?",
-    model: "yandexgpt",
-    searchMode: "on",
-    signal: new AbortController().signal,
-    limits: { maxOutputTokens: 1500, maxSearchCalls: 3 },
-    ...overrides,
-  };
-}
-
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected the call to fail");
-}
+const request = requestBuilder({
+  prompt: "Какая CRM лучше для стартапа из 10 человек?",
+  model: "yandexgpt",
+  searchMode: "on",
+  limits: { maxOutputTokens: 1500, maxSearchCalls: 3 },
+});
 
 async function providerFailure(scenario: YandexGptScenario, overrides: Partial<ProviderRequest> = {}): Promise<ProviderError> {
   server.enqueue(scenario);
-  const error = await failure(adapter.call(request(overrides)));
-  expect(error).toBeInstanceOf(ProviderError);
-  return error as ProviderError;
+  return providerError(adapter.call(request(overrides)));
 }
 
 describe("a streamed answer", () => {
@@ -152,32 +137,20 @@ describe("broken connections", () => {
 describe("our own abort", () => {
   it("cancelling a call that hangs rejects within a second and closes the connection", async () => {
     server.enqueue({ kind: "hang" });
-    const controller = new AbortController();
-    const before = server.requests.length;
-    const call = failure(adapter.call(request({ signal: controller.signal })));
-    await waitFor(() => server.requests.length > before, { what: "the server to receive the request", timeoutMs: 5000 });
-    const started = performance.now();
-    controller.abort("cancelled");
-    const error = await call;
-    expect(performance.now() - started).toBeLessThan(1000);
+    const { error, msAfterAbort } = await abortOnceReceived(() => server.requests, (signal) => adapter.call(request({ signal })));
+    expect(msAfterAbort).toBeLessThan(1000);
     expect(error).toBeInstanceOf(CallAbortedError);
     expect(error).toMatchObject({ abortReason: "cancelled", partialText: "" });
-    const seen = server.requests.at(-1)!;
-    await seen.closed;
-    expect(seen.closedBy).toBe("client");
+    await expectClosedByClient(server);
   });
 
   it("cancelling mid-stream keeps the partial text and closes the connection", async () => {
     server.enqueue({ kind: "stall", afterEvents: 3 });
-    const controller = new AbortController();
-    const deltas: string[] = [];
-    const error = await failure(adapter.call(request({ signal: controller.signal, onText: (d) => (deltas.push(d), controller.abort("cancelled")) })));
+    const { error, deltas } = await abortAtFirstText((options) => adapter.call(request(options)));
     expect(error).toBeInstanceOf(CallAbortedError);
     expect((error as CallAbortedError).partialText).toBe(deltas.join(""));
     expect(deltas.join("")).not.toBe("");
-    const seen = server.requests.at(-1)!;
-    await seen.closed;
-    expect(seen.closedBy).toBe("client");
+    await expectClosedByClient(server);
   });
 });
 

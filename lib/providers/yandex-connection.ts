@@ -1,0 +1,34 @@
+// The connection both Yandex adapters (yandex-search.ts, yandexgpt.ts) share: one API key and one
+// folder (YANDEX_API_KEY, YANDEX_FOLDER_ID), each adapter with its own base URL.
+import { ProviderError } from "@/lib/providers/errors";
+import type { ProviderAdapter, ProviderRequest, ProviderResponse } from "@/lib/providers/types";
+
+export type YandexConnection = { apiKey?: string; folderId?: string; baseURL?: string };
+export type ConfiguredYandexConnection = YandexConnection & { apiKey: string; folderId: string };
+
+function isConfigured(connection: YandexConnection): connection is ConfiguredYandexConnection {
+  return Boolean(connection.apiKey && connection.folderId);
+}
+
+/**
+ * An adapter reading its key, folder and base URL at call time (tests pass their own). Without
+ * both key and folder it is not configured, and a call fails permanently before sending anything.
+ */
+export function createYandexAdapter(
+  name: ProviderAdapter["name"],
+  provider: string,
+  connection: () => YandexConnection,
+  call: (connection: ConfiguredYandexConnection, request: ProviderRequest) => Promise<ProviderResponse>,
+): ProviderAdapter {
+  return {
+    name,
+    configured: () => isConfigured(connection()),
+    call: async (request) => {
+      const current = connection();
+      if (!isConfigured(current)) {
+        throw new ProviderError(`${provider} is not configured (YANDEX_API_KEY and YANDEX_FOLDER_ID must be set)`, { retryClass: "permanent", reason: "not_configured" });
+      }
+      return call(current, request);
+    },
+  };
+}
