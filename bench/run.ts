@@ -130,12 +130,15 @@ async function runPipelineOnly(): Promise<string> {
   await stopAll(workers);
   noteLoad("end");
   const waits = throughput.waits.byType.slice(0, 4).map((w) => JSON.stringify(w)).join(", ");
+  const round = wallTime.capPerProvider * wallTime.providers; // captures in the first round
   return [
     `start latency: beacon ${beaconLatency.committedToStartMs.median} / ${beaconLatency.committedToStartMs.p95} ms from commit (median / p95); bare ${bareLatency.addJobToStartMs.median} / ${bareLatency.addJobToStartMs.p95} ms`,
     `throughput: beacon ${throughput.perSecond}/s (${throughput.seconds} s, ${throughput.writeTransactionsPerCapture} write transactions per capture); bare ${bareThroughput.perSecond}/s (${bareThroughput.writeTransactionsPerJob} per job)`,
     `throughput waits: ${waits}`,
     ...throughput.waits.top.slice(0, 5).map((w) => `  ${w.sharePct}% ${w.what.slice(0, 160)}`),
-    `wall time: ${wallTime.ms.median} ms median (runs ${wallTime.runsMs.join(", ")}; ideal ${wallTime.idealMs} ms)`,
+    `wall time: ${wallTime.ms.median} ms median (runs ${wallTime.runsMs.join(", ")}; ideal ${wallTime.idealMs} ms); ` +
+      `attempts ${wallTime.attemptMs.median} / ${wallTime.attemptMs.p95} ms (median / p95); ` +
+      `starts after creation: first round ${wallTime.startOffsetsMs.map((s) => `${s[0]}–${s[round - 1]}`).join(", ")} ms, then ${wallTime.startOffsetsMs.map((s) => `${s[round]}–${s.at(-1)}`).join(", ")} ms`,
     `load: ${load.map((l) => `${l.at} ${l.loadAvg1m}`).join(", ")}`,
   ].join("\n");
 }
