@@ -76,11 +76,12 @@ describe("dashboards", () => {
     const requests = chartRequests(page);
     await openOverview(page);
 
-    // All five charts were asked for before the first answer came back: none waited for another.
+    // All six charts (the demo's prompts span four markets, so the market table shows) were asked
+    // for before the first answer came back: none waited for another.
     const firstAnswer = requests.findIndex((e) => e.kind === "end");
     expect(firstAnswer, JSON.stringify(requests)).toBeGreaterThan(0);
     const inFlightTogether = requests.slice(0, firstAnswer).map((e) => e.chart).sort();
-    expect(inFlightTogether, JSON.stringify(requests)).toEqual(["kpis", "positions", "prompts", "share-of-voice", "visibility"]);
+    expect(inFlightTogether, JSON.stringify(requests)).toEqual(["kpis", "markets", "positions", "prompts", "share-of-voice", "visibility"]);
 
     expect(await page.getByRole("heading", { level: 1 }).innerText()).toBe("Demo workspace");
     expect(await visibilitySample(page)).toBeGreaterThan(100);
@@ -97,6 +98,9 @@ describe("dashboards", () => {
     expect(await chart(page, "Share of voice").locator(".recharts-legend-wrapper").innerText()).toMatch(/^Lumen CRM/);
     expect(await chart(page, "Position distribution").locator(".recharts-bar-rectangle").count()).toBeGreaterThanOrEqual(5);
     expect(await chart(page, "Prompts").locator("tbody tr").count()).toBe(12);
+    // The markets: no market set, Germany in English and in German, Russia in Russian.
+    const markets = await chart(page, "Markets").locator("tbody th").allTextContents();
+    expect(markets.sort()).toEqual(["Germany · English", "Germany · German", "No market set", "Russia · Russian"]);
   });
 
   test("the date range and the provider filter change the numbers and live in the address", async () => {
