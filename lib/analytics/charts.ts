@@ -6,6 +6,7 @@ import { overviewKpis } from "@/lib/analytics/kpis";
 import { marketComparison } from "@/lib/analytics/market-comparison";
 import { promptPerformance } from "@/lib/analytics/prompts";
 import { citedPagesParams } from "@/lib/analytics/schemas";
+import { categoriesOverTime, gapSources, ownPagesCited } from "@/lib/analytics/source-categories";
 import { citedPages, ownDomainRate, topDomainsOverTime } from "@/lib/analytics/sources";
 import { positionDistribution, shareOfVoiceOverTime, visibilityOverTime } from "@/lib/analytics/trends";
 
@@ -37,6 +38,9 @@ export const CHARTS = {
   "own-domain": chart((r) => ownDomainRate(r.filter)),
   costs: chart((r) => costsDashboard(r)),
   "cited-pages": chart((r, p) => citedPages(r.filter, p.page, p.pageSize), citedPagesParams),
+  "source-categories": chart(categoriesOverTime),
+  "own-pages": chart(ownPagesCited),
+  "gap-sources": chart(gapSources),
 };
 
 export type ChartName = keyof typeof CHARTS;

@@ -17,7 +17,7 @@ export const TOP_DOMAINS = 8;
  * (several tags, a market) the one per prompt (rollup_citations), since a prompt that carries two
  * of the tags must count once.
  */
-function domainRollup(f: AnalyticsFilter): { table: Prisma.Sql; scope: Prisma.Sql } {
+export function domainRollup(f: AnalyticsFilter): { table: Prisma.Sql; scope: Prisma.Sql } {
   if (!f.tags?.length && !f.markets?.length) return { table: Prisma.sql`rollup_domains`, scope: rollupScope(f) };
   if (f.tags?.length === 1 && !f.markets?.length) return { table: Prisma.sql`rollup_tag_domains`, scope: Prisma.sql`${rollupScope({ ...f, tags: undefined })} AND r.tag = ${f.tags[0]}` };
   return { table: Prisma.sql`rollup_citations`, scope: rollupScope(f) };

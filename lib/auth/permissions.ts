@@ -28,6 +28,9 @@ export const canManageOwners = (actor: Actor) => atLeast(actor, "owner");
 /** Provider configurations, prices, breakers, budgets. */
 export const canManageWorkspaceSettings = (actor: Actor) => atLeast(actor, "admin");
 
+/** A cited domain's category in this workspace (source_category_overrides). */
+export const canCategorizeSources = (actor: Actor) => atLeast(actor, "admin");
+
 const scopeRole: Record<ApiKeyScope, Role> = { read: "viewer", write: "member", admin: "admin" };
 /** The role a scope stands for: read -> viewer, write -> member, admin -> admin. */
 export const apiKeyScopeRole = (scope: ApiKeyScope): Role => scopeRole[scope];

@@ -181,6 +181,13 @@ describe("dashboards", () => {
     expect(await tile(page, "Own-domain citation rate").innerText()).toMatch(/\d+%[\s\S]*of [\d,]+ answers/);
     expect(await chart(page, "Top cited domains").locator(".recharts-bar-rectangle").count()).toBeGreaterThan(0);
     expect(await chart(page, "Cited pages").locator("tbody tr").count()).toBeGreaterThan(0);
+    // Where answers come from: the demo's answers cite review sites, and the brand's and the
+    // competitors' own sites, so both derived categories are in the legend.
+    const categories = chart(page, "Where answers come from");
+    expect(await categories.locator(".recharts-bar-rectangle").count()).toBeGreaterThan(0);
+    for (const name of ["Own", "Competitor", "Review and comparison sites"]) await expect.poll(() => categories.locator(".recharts-legend-item", { hasText: name }).count()).toBeGreaterThan(0);
+    expect(await chart(page, "Gap sources").locator("tbody tr").count()).toBeGreaterThan(0);
+    expect(await page.getByRole("region", { name: /pages cited most$/ }).locator("tbody tr").count()).toBeGreaterThan(0);
 
     await nav.getByRole("link", { name: "Costs" }).click();
     await page.waitForURL((url) => url.pathname === "/analytics/costs");

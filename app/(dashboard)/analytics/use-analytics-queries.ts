@@ -56,3 +56,7 @@ export function useCitedPagesQuery(filter: AnalyticsFilterInput, page: number, p
     placeholderData: keepPreviousData,
   });
 }
+
+export const useSourceCategoriesQuery = (filter: AnalyticsFilterInput) => useChartQuery("source-categories", filter);
+export const useOwnPagesQuery = (filter: AnalyticsFilterInput) => useChartQuery("own-pages", filter);
+export const useGapSourcesQuery = (filter: AnalyticsFilterInput) => useChartQuery("gap-sources", filter);

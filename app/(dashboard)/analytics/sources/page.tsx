@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { analyticsOptions } from "@/lib/analytics/options";
-import { canStartCheck } from "@/lib/auth/permissions";
+import { canCategorizeSources, canStartCheck } from "@/lib/auth/permissions";
 import { requirePageContext } from "@/lib/auth/session";
 import { SourcesPage } from "./sources-page";
 
@@ -9,5 +9,5 @@ export const metadata: Metadata = { title: "Sources" };
 export default async function Page() {
   const ctx = await requirePageContext();
   const options = await analyticsOptions(ctx.workspace.id);
-  return <SourcesPage options={options} canStart={canStartCheck(ctx)} />;
+  return <SourcesPage options={options} canStart={canStartCheck(ctx)} canCategorize={canCategorizeSources(ctx)} />;
 }

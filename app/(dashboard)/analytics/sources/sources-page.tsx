@@ -4,11 +4,15 @@ import { EmptyHint } from "../empty-hint";
 import { FilterBar } from "../filter-bar";
 import { NoBrand } from "../no-brand";
 import { useAnalyticsFilters, type FilterOptions } from "../use-analytics-filters";
+import { CategoryChart } from "./category-chart";
+import { CategoryOverrides } from "./category-overrides";
 import { CitedPagesTable } from "./cited-pages-table";
+import { GapSourcesTable } from "./gap-sources-table";
 import { OwnDomainTile } from "./own-domain-tile";
+import { OwnPagesTable } from "./own-pages-table";
 import { TopDomainsChart } from "./top-domains-chart";
 
-export function SourcesPage({ options, canStart }: { options: FilterOptions; canStart: boolean }) {
+export function SourcesPage({ options, canStart, canCategorize }: { options: FilterOptions; canStart: boolean; canCategorize: boolean }) {
   const filters = useAnalyticsFilters(options);
   const brandName = filters.brand?.name ?? "your brand";
   return (
@@ -25,8 +29,22 @@ export function SourcesPage({ options, canStart }: { options: FilterOptions; can
               <TopDomainsChart filter={filters.input} empty={<EmptyHint brandName={brandName} canStart={canStart} what="cited sources" />} />
             </div>
             <div className="lg:col-span-4">
+              <CategoryChart filter={filters.input} empty={<EmptyHint brandName={brandName} canStart={canStart} what="cited sources" />} />
+            </div>
+            <div className="lg:col-span-4">
+              <GapSourcesTable filter={filters.input} brandName={brandName} canCategorize={canCategorize} empty={<EmptyHint brandName={brandName} canStart={canStart} what="gap sources" />} />
+            </div>
+            <div className="lg:col-span-4">
+              <OwnPagesTable filter={filters.input} brandName={brandName} empty={<EmptyHint brandName={brandName} canStart={canStart} what="citations of its own pages" />} />
+            </div>
+            <div className="lg:col-span-4">
               <CitedPagesTable filter={filters.input} empty={<EmptyHint brandName={brandName} canStart={canStart} what="cited pages" />} />
             </div>
+            {canCategorize && (
+              <div className="lg:col-span-4">
+                <CategoryOverrides />
+              </div>
+            )}
           </div>
         </>
       )}

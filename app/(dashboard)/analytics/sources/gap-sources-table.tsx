@@ -1,0 +1,85 @@
+"use client";
+import type { ReactNode } from "react";
+import { ChartCard } from "@/components/charts/chart-card";
+import { formatInterval, formatPct } from "@/components/charts/format";
+import { Badge } from "@/components/ui/card";
+import { Select } from "@/components/ui/field";
+import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
+import { CATEGORY_LABELS, OVERRIDABLE_CATEGORIES, type OverridableCategory, type SourceCategory } from "@/lib/sources/categories";
+import { useGapSourcesQuery } from "../use-analytics-queries";
+import { useSetSourceCategory } from "./use-source-categories";
+
+const derived = (category: SourceCategory) => category === "own" || category === "competitor";
+
+/**
+ * Domains cited in answers that name a competitor and leave the brand out, most such answers
+ * first, with the competitors named there. Admins can change a domain's category in place.
+ */
+export function GapSourcesTable({ filter, brandName, canCategorize, empty }: { filter: AnalyticsFilterInput; brandName: string; canCategorize: boolean; empty: ReactNode }) {
+  const query = useGapSourcesQuery(filter);
+  const data = query.data;
+  const recategorize = useSetSourceCategory();
+  const csv = data && {
+    filename: `gap-sources-${filter.from}-${filter.to}`,
+    header: ["domain", "category", "gap_answers_citing", "gap_answers", "share", "share_low", "share_high", "competitors"],
+    rows: data.items.map((s) => [s.domain, s.category, s.answers, data.gapAnswers, s.value, s.low, s.high, s.competitors.map((c) => `${c.name} (${c.answers})`).join("; ")]),
+  };
+  return (
+    <ChartCard
+      title="Gap sources"
+      description={`Sites cited in answers that name a competitor but not ${brandName}: where to be present. Share = of those answers, with its 95 % interval.`}
+      sample={data && `n = ${data.gapAnswers.toLocaleString("en-US")} answers without ${brandName} that name a competitor`}
+      status={query}
+      isEmpty={!data?.items.length}
+      empty={empty}
+      csv={csv ?? undefined}
+      height={160}
+    >
+      <div className="-mx-5 -mb-5 overflow-x-auto">
+        <table className="min-w-full divide-y divide-slate-200 text-sm">
+          <thead className="bg-slate-50 text-left text-xs font-medium uppercase tracking-wide text-slate-500">
+            <tr>
+              <th scope="col" className="px-4 py-3">Domain</th>
+              <th scope="col" className="px-4 py-3">Category</th>
+              <th scope="col" className="px-4 py-3 text-right">Answers</th>
+              <th scope="col" className="px-4 py-3 text-right">Share</th>
+              <th scope="col" className="px-4 py-3">Competitors named</th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {data?.items.map((s) => (
+              <tr key={s.domain} className="hover:bg-slate-50">
+                <td className="px-4 py-3 font-medium text-slate-900">{s.domain}</td>
+                <td className="px-4 py-3 text-slate-700">
+                  {canCategorize && !derived(s.category) ? (
+                    <Select
+                      aria-label={`Category of ${s.domain}`}
+                      value={s.category}
+                      disabled={recategorize.isPending}
+                      onChange={(e) => recategorize.mutate({ domain: s.domain, category: e.target.value as OverridableCategory })}
+                      className="w-56"
+                    >
+                      {OVERRIDABLE_CATEGORIES.map((c) => (
+                        <option key={c} value={c}>
+                          {CATEGORY_LABELS[c]}
+                        </option>
+                      ))}
+                    </Select>
+                  ) : (
+                    <Badge tone={s.category === "competitor" ? "amber" : "slate"}>{CATEGORY_LABELS[s.category]}</Badge>
+                  )}
+                </td>
+                <td className="px-4 py-3 text-right tabular-nums text-slate-700">{s.answers}</td>
+                <td className="px-4 py-3 text-right tabular-nums text-slate-700">
+                  {formatPct(s.value)}
+                  <span className="block text-xs text-slate-500">{formatInterval(s.low, s.high, "share")}</span>
+                </td>
+                <td className="px-4 py-3 text-slate-700">{s.competitors.map((c) => `${c.name} (${c.answers})`).join(", ")}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </ChartCard>
+  );
+}

@@ -1,0 +1,27 @@
+"use client";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { toast } from "sonner";
+import { listSourceCategoriesAction, setSourceCategoryAction } from "@/lib/actions/sources";
+import { unwrap } from "@/lib/client/action-result";
+import { CATEGORY_LABELS, type OverridableCategory } from "@/lib/sources/categories";
+
+export const sourceCategoriesKey = ["source-categories"] as const;
+
+/** The workspace's own categories for cited domains. */
+export function useSourceCategoryOverridesQuery() {
+  return useQuery({ queryKey: sourceCategoriesKey, queryFn: async () => unwrap(await listSourceCategoriesAction()) });
+}
+
+/** Sets (null: resets) a domain's category; every chart that shows categories reloads. */
+export function useSetSourceCategory() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: { domain: string; category: OverridableCategory | null }) => unwrap(await setSourceCategoryAction(input)),
+    onSuccess: async (rows, input) => {
+      toast.success(input.category ? `${input.domain}: ${CATEGORY_LABELS[input.category]} in this workspace` : `${input.domain} is back to its shipped category`);
+      queryClient.setQueryData(sourceCategoriesKey, rows);
+      await queryClient.invalidateQueries({ queryKey: ["analytics"] });
+    },
+    onError: (error) => toast.error(error.message),
+  });
+}

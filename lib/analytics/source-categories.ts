@@ -1,0 +1,118 @@
+import "server-only";
+import { bucketKeys, bucketOf, bucketUnit, captureScope, num, type ResolvedFilter } from "@/lib/analytics/filter";
+import { isoDay } from "@/lib/analytics/schemas";
+import { domainRollup } from "@/lib/analytics/sources";
+import { wilson } from "@/lib/analytics/stats";
+import { readDb } from "@/lib/db/prisma";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { categorize, SOURCE_CATEGORIES, type SourceCategory } from "@/lib/sources/categories";
+import { loadCategoryContext } from "@/lib/sources/overrides";
+
+// Where answers come from. Categories over time read the domain rollups the top domains chart
+// reads (per day and domain, no raw row), and categorize each domain in TypeScript: the mapping,
+// the overrides and own/competitor live outside SQL, and a range holds a few hundred domains at
+// most per bucket. Own pages and gap sources need what no rollup keeps (the URL; which domains
+// one answer cited next to which mentions), so they read the raw rows of the captures in scope
+// through captures (workspaceId, brandId, finishedAt) and then mentions and citations by
+// captureId, the indexes the cited pages table uses.
+
+/** Cited sources per category and bucket (day, or week past 120 days), only cited, not retrieved. */
+export async function categoriesOverTime({ filter: f }: ResolvedFilter) {
+  const { table, scope } = domainRollup(f);
+  const [rows, ctx] = await Promise.all([
+    readDb().$queryRaw<{ bucket: Date; domain: string; citations: number }[]>`
+      SELECT ${bucketOf(f, Prisma.sql`r.day::timestamp`)} AS bucket, r.domain, sum(r.citations)::int AS citations
+      FROM ${table} r
+      WHERE ${scope}
+      GROUP BY 1, 2
+      HAVING sum(r.citations) > 0`,
+    loadCategoryContext(f.workspaceId, f.brandId),
+  ]);
+  const empty = () => Object.fromEntries(SOURCE_CATEGORIES.map((c) => [c, 0])) as Record<SourceCategory, number>;
+  const totals = empty();
+  const byBucket = new Map<string, Record<SourceCategory, number>>();
+  for (const r of rows) {
+    const key = isoDay(r.bucket);
+    const category = categorize(r.domain, ctx);
+    if (!byBucket.has(key)) byBucket.set(key, empty());
+    byBucket.get(key)![category] += num(r.citations);
+    totals[category] += num(r.citations);
+  }
+  const all = Object.values(totals).reduce((a, b) => a + b, 0);
+  return {
+    unit: bucketUnit(f),
+    categories: SOURCE_CATEGORIES.map((category) => ({ category, citations: totals[category], share: all ? totals[category] / all : 0 })),
+    points: bucketKeys(f).map((bucket) => ({ bucket, counts: byBucket.get(bucket) ?? empty() })),
+  };
+}
+
+export type CategoriesOverTime = Awaited<ReturnType<typeof categoriesOverTime>>;
+
+export const OWN_PAGES = 20;
+
+/** The brand's own pages cited most: citations and answers citing each. */
+export async function ownPagesCited({ filter: f }: ResolvedFilter) {
+  const rows = await readDb().$queryRaw<{ url: string; domain: string; title: string | null; citations: number; captures: number }[]>`
+    SELECT ci.url, min(ci.domain) AS domain,
+      (array_agg(ci.title ORDER BY c."finishedAt" DESC) FILTER (WHERE ci.title IS NOT NULL AND ci.title <> ''))[1] AS title,
+      count(*)::int AS citations, count(DISTINCT ci."captureId")::int AS captures
+    FROM captures c JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText" AND ci."isOwnDomain"
+    WHERE ${captureScope(f)}
+    GROUP BY ci.url
+    ORDER BY citations DESC, captures DESC, ci.url
+    LIMIT ${OWN_PAGES}`;
+  return { items: rows.map((r) => ({ ...r, citations: num(r.citations), captures: num(r.captures) })) };
+}
+
+export type OwnPagesCited = Awaited<ReturnType<typeof ownPagesCited>>;
+
+export const GAP_SOURCES = 25;
+
+/**
+ * Gap sources: domains cited in answers that name a competitor and leave the brand out (answers
+ * analysed for the brand), ranked by those answers, each with the competitors named in them.
+ * The brand's own domains are left out: they are no gap.
+ */
+export async function gapSources({ filter: f }: ResolvedFilter) {
+  const [rows, ctx] = await Promise.all([
+    readDb().$queryRaw<{ domain: string | null; answers: number | null; gap: number; competitors: { name: string; answers: number }[] | null }[]>`
+      WITH gap AS (
+        SELECT c.id FROM captures c
+        WHERE ${captureScope(f)}
+          AND EXISTS (SELECT 1 FROM mentions m WHERE m."captureId" = c.id AND m.kind = 'brand' AND m."brandId" = ${f.brandId}::uuid AND NOT m.mentioned)
+          AND EXISTS (SELECT 1 FROM mentions m WHERE m."captureId" = c.id AND m.kind = 'competitor' AND m.mentioned)
+      ),
+      cited AS (
+        SELECT DISTINCT ci."captureId" AS id, ci.domain
+        FROM gap g JOIN citations ci ON ci."captureId" = g.id AND ci."citedInText" AND NOT ci."isOwnDomain"
+      ),
+      named AS (
+        SELECT m."captureId" AS id, m.name FROM gap g JOIN mentions m ON m."captureId" = g.id AND m.kind = 'competitor' AND m.mentioned
+      ),
+      top AS (
+        SELECT domain, count(*)::int AS answers FROM cited GROUP BY domain ORDER BY answers DESC, domain LIMIT ${GAP_SOURCES}
+      )
+      -- One row with the gap count even when no gap answer cites anything.
+      SELECT t.domain, t.answers, g.n AS gap,
+        (SELECT json_agg(json_build_object('name', x.name, 'answers', x.answers) ORDER BY x.answers DESC, x.name)
+         FROM (SELECT n.name, count(*)::int AS answers FROM cited s JOIN named n ON n.id = s.id WHERE s.domain = t.domain GROUP BY n.name) x) AS competitors
+      FROM (SELECT count(*)::int AS n FROM gap) g LEFT JOIN top t ON true
+      ORDER BY t.answers DESC, t.domain`,
+    loadCategoryContext(f.workspaceId, f.brandId),
+  ]);
+  const gap = num(rows[0]?.gap);
+  return {
+    /** Answers in scope that name a competitor and not the brand. */
+    gapAnswers: gap,
+    items: rows.flatMap((r) => (r.domain === null ? [] : [{
+      domain: r.domain,
+      category: categorize(r.domain, ctx),
+      answers: num(r.answers),
+      /** Of the gap answers, those citing the domain. */
+      ...wilson(num(r.answers), gap),
+      competitors: r.competitors ?? [],
+    }])),
+  };
+}
+
+export type GapSources = Awaited<ReturnType<typeof gapSources>>;

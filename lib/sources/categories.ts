@@ -1,0 +1,107 @@
+// The category of a cited source: what kind of site an answer engine relies on. Pure, so the
+// server, the client and the unit tests share it. Order of precedence, first match wins:
+// 1. own: the brand's domains (and their subdomains); 2. competitor: a competitor's domains;
+// both derived from the brand at query time, never stored;
+// 3. the workspace's override (table source_category_overrides);
+// 4. the shipped mapping (lib/sources/source-domains.ts), the host first, then each parent;
+// 5. patterns: documentation and community subdomains, public-sector and academic suffixes,
+// review and comparison words in the name; 6. other.
+
+import { SOURCE_DOMAINS } from "@/lib/sources/source-domains";
+
+export const SOURCE_CATEGORIES = ["own", "competitor", "review", "forum", "news", "reference", "social", "docs", "other"] as const;
+export type SourceCategory = (typeof SOURCE_CATEGORIES)[number];
+
+/** What a workspace may set for a domain (the database enum SourceCategory). */
+export const OVERRIDABLE_CATEGORIES = ["review", "forum", "news", "reference", "social", "docs", "other"] as const;
+export type OverridableCategory = (typeof OVERRIDABLE_CATEGORIES)[number];
+
+/** The categories the shipped mapping lists domains under. */
+export type MappedCategory = Exclude<OverridableCategory, "other">;
+
+export const CATEGORY_LABELS: Record<SourceCategory, string> = {
+  own: "Own",
+  competitor: "Competitor",
+  review: "Review and comparison sites",
+  forum: "Forums and communities",
+  news: "News and media",
+  reference: "Reference and encyclopedias",
+  social: "Social and video",
+  docs: "Vendor documentation",
+  other: "Other",
+};
+
+const MAPPING: ReadonlyMap<string, MappedCategory> = new Map(
+  (Object.entries(SOURCE_DOMAINS) as [MappedCategory, readonly string[]][]).flatMap(([category, domains]) => domains.map((d) => [d, category] as const)),
+);
+
+/** Lower case, no scheme, path, port, trailing dot or "www.": how brands' domains are written varies. */
+export function normalizeHost(raw: string): string {
+  let host = raw.trim().toLowerCase().replace(/^[a-z][a-z0-9+.-]*:\/\//, "");
+  host = host.split(/[/?#]/, 1)[0]!.replace(/:\d+$/, "").replace(/\.$/, "");
+  return host.startsWith("www.") ? host.slice(4) : host;
+}
+
+/** The host itself and each parent with at least two labels: a.b.c.com, b.c.com, c.com. */
+function selfAndParents(host: string): string[] {
+  const labels = host.split(".");
+  return labels.slice(0, -1).map((_, i) => labels.slice(i).join("."));
+}
+
+const within = (host: string, domain: string) => host === domain || host.endsWith(`.${domain}`);
+
+const DOCS_LABELS = new Set(["docs", "doc", "documentation", "developer", "developers", "dev", "api", "help", "support", "learn", "kb", "knowledge", "knowledgebase", "manual", "guide", "guides", "reference"]);
+const FORUM_LABELS = new Set(["community", "communities", "forum", "forums", "discuss", "discussions", "answers", "groups"]);
+const REFERENCE_SUFFIX = /\.(edu|gov|mil|int)(\.[a-z]{2})?$|\.(ac|gov)\.[a-z]{2}$/;
+const REVIEW_NAME = /reviews?|compar|versus|alternatives/;
+
+function byPattern(host: string): MappedCategory | null {
+  const labels = host.split(".");
+  // Subdomain labels: all but the last two (a rough registrable part, enough for these words).
+  const sub = labels.slice(0, -2);
+  if (sub.some((l) => DOCS_LABELS.has(l))) return "docs";
+  if (sub.some((l) => FORUM_LABELS.has(l))) return "forum";
+  if (REFERENCE_SUFFIX.test(host)) return "reference";
+  if (labels.slice(0, -1).some((l) => REVIEW_NAME.test(l))) return "review";
+  return null;
+}
+
+export type CategoryContext = {
+  /** The brand's domains, as entered. */
+  ownDomains: readonly string[];
+  /** The domains of all its competitors, as entered. */
+  competitorDomains: readonly string[];
+  /** The workspace's overrides by registrable domain. */
+  overrides: ReadonlyMap<string, OverridableCategory>;
+};
+
+export function categoryContext(input: { ownDomains: readonly string[]; competitorDomains: readonly string[]; overrides?: Iterable<{ domain: string; category: OverridableCategory }> }): CategoryContext {
+  const clean = (domains: readonly string[]) => domains.map(normalizeHost).filter((d) => d.includes("."));
+  return {
+    ownDomains: clean(input.ownDomains),
+    competitorDomains: clean(input.competitorDomains),
+    overrides: new Map([...(input.overrides ?? [])].map((o) => [normalizeHost(o.domain), o.category])),
+  };
+}
+
+/** The category a workspace sees for a cited domain or host (without "www."). */
+export function categorize(domainOrHost: string, ctx: CategoryContext): SourceCategory {
+  const host = normalizeHost(domainOrHost);
+  if (ctx.ownDomains.some((d) => within(host, d))) return "own";
+  if (ctx.competitorDomains.some((d) => within(host, d))) return "competitor";
+  for (const h of selfAndParents(host)) {
+    const override = ctx.overrides.get(h);
+    if (override) return override;
+  }
+  return shippedCategory(host);
+}
+
+/** The shipped category of a domain alone, without a workspace (what an override replaces). */
+export function shippedCategory(domain: string): OverridableCategory {
+  const host = normalizeHost(domain);
+  for (const h of selfAndParents(host)) {
+    const mapped = MAPPING.get(h);
+    if (mapped) return mapped;
+  }
+  return byPattern(host) ?? "other";
+}

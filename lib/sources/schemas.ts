@@ -1,0 +1,21 @@
+import { getDomain } from "tldts";
+import { z } from "zod";
+import { normalizeHost, OVERRIDABLE_CATEGORIES } from "@/lib/sources/categories";
+
+/** A registrable domain as citations store it ("g2.com", "example.co.uk"), from what a user typed. */
+export const overrideDomain = z
+  .string()
+  .trim()
+  .max(253)
+  .transform(normalizeHost)
+  .refine((d) => d.length > 0 && getDomain(d, { allowPrivateDomains: false }) === d, {
+    message: 'Enter a registrable domain such as "g2.com" (no subdomain, path or scheme).',
+  });
+
+/** Sets a domain's category in one workspace; null returns it to the shipped mapping. */
+export const sourceCategoryInput = z.object({
+  domain: overrideDomain,
+  category: z.enum(OVERRIDABLE_CATEGORIES).nullable(),
+});
+
+export type SourceCategoryInput = z.input<typeof sourceCategoryInput>;
