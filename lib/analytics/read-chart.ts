@@ -25,6 +25,6 @@ export async function readChart(workspaceId: string, name: ChartName, params: UR
 export async function resolveFilterParams(workspaceId: string, params: URLSearchParams, extra: string[] = []): Promise<ResolvedFilter> {
   refuseOddFilterParams(params, extra);
   const resolved = await resolveFilter(workspaceId, parseOrThrow(analyticsFilterInput, filterFromSearchParams(params)));
-  if (!resolved) throw new NotFoundError("This workspace tracks no brand yet: add one under Brands.", { field: "brandId" });
+  if (!resolved) throw new NotFoundError("This workspace tracks no brand yet: add one under Brands.");
   return resolved;
 }
