@@ -67,13 +67,16 @@ export function createMcpServer(auth: McpAuth): McpServer {
   const server = new McpServer({ name: "beacon", version: "1" });
 
   /** Runs a tool as the key's caller; refusals become tool errors the model can read. */
-  const run = async (act: (caller: ApiKeyCaller) => Promise<unknown>): Promise<CallToolResult> => {
+  const run = async (act: (caller: ApiKeyCaller) => Promise<unknown>, needs = ""): Promise<CallToolResult> => {
     const caller = await auth();
     if (!caller) return refused("This API key is not valid, was revoked, or belongs to someone who left the workspace.");
     try {
       return ok(await act(caller));
     } catch (error) {
-      if (error instanceof ForbiddenError) return refused(`${error.message} This API key acts as ${caller.role} (its scope is ${caller.scope}); starting checks needs a key with scope write.`);
+      if (error instanceof ForbiddenError) {
+        const member = `${/^[aeiou]/.test(caller.memberRole) ? "an" : "a"} ${caller.memberRole}`;
+        return refused(`${error.message} This API key acts as ${caller.role} (its scope is ${caller.scope}; its member is ${member}).${needs && ` ${needs}`}`);
+      }
       if (error instanceof ApiProblem || error instanceof UserError) return refused(error.message);
       const requestId = randomUUID().slice(0, 8);
       console.error(`[mcp] tool call ${requestId} failed:`, error);
@@ -189,7 +192,7 @@ export function createMcpServer(auth: McpAuth): McpServer {
       run(async (caller) => {
         const { check, replayed } = await startCheckForKey(caller, idempotencyKey, parseOrThrow(createCheckBody, body));
         return { check, replayed };
-      }),
+      }, "Starting a check needs a key with scope write or admin, of a member, admin or owner."),
   );
 
   server.registerTool(

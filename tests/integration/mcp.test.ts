@@ -189,7 +189,7 @@ describe("MCP over streamable HTTP (/api/mcp)", () => {
     const reader = await overHttp(readKey);
     const checksBefore = await db().check.count({ where: { workspaceId: demo.workspaceId } });
     const message = await refusedCall(reader, "start_check", { idempotencyKey: randomUUID(), prompts: [demo.promptIds[0]], providers: ["ChatGPT"] });
-    expect(message).toMatch(/cannot start checks.*its scope is read.*scope write/);
+    expect(message).toMatch(/cannot start checks.*its scope is read.*needs a key with scope write/);
     expect(await db().check.count({ where: { workspaceId: demo.workspaceId } })).toBe(checksBefore);
   });
 
