@@ -21,7 +21,7 @@ import { DELETE, GET, POST } from "@/app/api/mcp/route";
 import { CHARTS, type Chart, type ChartName } from "@/lib/analytics/charts";
 import { resolveFilter } from "@/lib/analytics/filter";
 import { analyticsFilterInput, filterFromSearchParams } from "@/lib/analytics/schemas";
-import { createApiKey } from "@/lib/api-keys/api-keys";
+import { createApiKey, revokeApiKey } from "@/lib/api-keys/api-keys";
 import { db } from "@/lib/db/prisma";
 import { DEMO_BRAND } from "@/lib/seed/demo-content";
 import { seedDemoHistory } from "@/lib/seed/demo-history";
@@ -220,6 +220,14 @@ describe("MCP over stdio (npm run beacon -- mcp)", () => {
     expect(tools.map((t) => t.name).sort()).toEqual(TOOLS);
     expect(await call(client, "get_numbers", { chart: "kpis", range: 7 })).toEqual(await direct("kpis", "range=7"));
     expect(await refusedCall(client, "start_check", { idempotencyKey: randomUUID(), providers: ["ChatGPT"] })).toMatch(/its scope is read/);
+  });
+
+  it("checks the key on every call: once revoked, the running session reads nothing more", async () => {
+    const key = await createApiKey(demo.workspaceId, { name: "mcp soon revoked", scope: "read", createdById: demo.owner.userId! });
+    const client = await overStdio(key.key);
+    expect((await call(client, "list_brands")).length).toBe(1);
+    await revokeApiKey(demo.workspaceId, key.id);
+    expect(await refusedCall(client, "list_brands")).toMatch(/not valid, was revoked/);
   });
 
   it("exits with 2 and says why when the key is missing or not valid", async () => {
