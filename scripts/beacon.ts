@@ -17,6 +17,9 @@
 //       takes over runs of dead workers, runs the repair pass once and prints what it repaired
 //   admin grant <email>
 //       makes an existing account an operator (an instance admin: provider connections, grants)
+//   mcp
+//       serves the MCP tools (lib/mcp/server.ts) over stdio with the API key in BEACON_API_KEY,
+//       which decides the workspace and the scope; the protocol alone goes to stdout
 import { parseArgs } from "node:util";
 import { setDatabaseUrl } from "@/lib/config/env";
 import type { PriceTable } from "@/lib/billing/money";
@@ -31,7 +34,8 @@ const USAGE = `Usage:
       [--input-price <usd per 1M tokens>] [--output-price <usd per 1M tokens>]   (key: OPENAI_COMPATIBLE_API_KEY unless --api-key-env; prices 0 unless given)
   npm run --silent beacon -- analyze <file.json>
   npm run beacon -- doctor
-  npm run beacon -- admin grant <email>`;
+  npm run beacon -- admin grant <email>
+  BEACON_API_KEY=<key> npm run --silent beacon -- mcp`;
 
 function fail(message: string): never {
   console.error(message);
@@ -223,10 +227,42 @@ async function grantOperatorCommand(email: string | undefined) {
   }
 }
 
+/**
+ * MCP over stdio for a local assistant: stdout carries the protocol alone, so every log line
+ * goes to stderr. The key is checked at start (a bad one exits with 2) and again on each tool call.
+ */
+async function mcpCommand() {
+  console.log = console.error;
+  const { env } = await import("@/lib/config/env");
+  const key = env().BEACON_API_KEY;
+  if (!key) fail(`Set BEACON_API_KEY to an API key (Settings → API keys, or api-key create); it decides the workspace and the scope.\n${USAGE}`);
+  const database = await getDatabase();
+  setDatabaseUrl(database.url);
+  const { authenticateApiKey } = await import("@/lib/api-keys/api-keys");
+  const { disconnectDb } = await import("@/lib/db/prisma");
+  let stopping: Promise<void> | undefined;
+  const stop = () => (stopping ??= disconnectDb().then(() => database.stop()).then(() => process.exit(0)));
+  const caller = await authenticateApiKey(key);
+  if (!caller) {
+    await disconnectDb();
+    await database.stop();
+    fail("BEACON_API_KEY is not valid, was revoked, or belongs to someone who left the workspace.");
+  }
+  const { createMcpServer } = await import("@/lib/mcp/server");
+  const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js");
+  const server = createMcpServer(() => authenticateApiKey(key));
+  await server.connect(new StdioServerTransport());
+  console.error(`Beacon MCP server on stdio for workspace ${caller.workspaceId} (scope ${caller.scope}).`);
+  process.stdin.on("end", stop);
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+}
+
 const [group, command, ...rest] = process.argv.slice(2);
 if (group === "api-key" && command === "create") await createApiKeyCommand(rest);
 else if (group === "capture") await captureCommand([command ?? "", ...rest].filter(Boolean));
 else if (group === "analyze") await analyzeCommand(command);
 else if (group === "doctor") await doctorCommand();
 else if (group === "admin" && command === "grant") await grantOperatorCommand(rest[0]);
+else if (group === "mcp") await mcpCommand();
 else fail(USAGE);

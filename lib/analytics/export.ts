@@ -26,7 +26,8 @@ type Row = {
 
 export const CSV_HEADER = ["capture_id", "finished_at", "prompt", "provider", "model", "sample", "brand_mentioned", "position", "sentiment", "answer", "cost_usd"];
 
-async function page(f: AnalyticsFilter, after: { at: Date; id: string } | null, limit: number): Promise<Row[]> {
+/** One page of the captures in scope, oldest first, after a (finishedAt, id) cursor: the export's rows, and the answers behind a number (MCP). */
+export async function capturesInScope(f: AnalyticsFilter, after: { at: Date; id: string } | null, limit: number): Promise<Row[]> {
   const cursor = after ? Prisma.sql`AND (c."finishedAt", c.id) > (${after.at}::timestamp, ${after.id}::uuid)` : Prisma.empty;
   return readDb().$queryRaw<Row[]>`
     SELECT c.id, c."finishedAt", p.text AS prompt, pc.name AS provider, c.model, c.sample,
@@ -81,7 +82,7 @@ export function exportCaptures(f: AnalyticsFilter, format: "csv" | "json", maxRo
         started = true;
         chunk += format === "csv" ? csvLine(CSV_HEADER) : "[";
       }
-      const rows = sent < maxRows ? await page(f, after, Math.min(PAGE_SIZE, maxRows - sent)) : [];
+      const rows = sent < maxRows ? await capturesInScope(f, after, Math.min(PAGE_SIZE, maxRows - sent)) : [];
       for (const r of rows) {
         chunk += format === "csv" ? csvRow(r) : `${sent > 0 ? "," : ""}\n${jsonRow(r)}`;
         sent += 1;

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { CHARTS, type ChartName } from "@/lib/analytics/charts";
+import { MAX_RANGE_DAYS, RANGE_PRESETS } from "@/lib/analytics/schemas";
 import { createCheckBody, MAX_CAPTURES_PAGE } from "@/lib/api/schemas";
 import { API_KEY_SCOPE_DESCRIPTIONS, API_KEY_SCOPES, type ApiKeyScope } from "@/lib/api-keys/scopes";
 import { CHECK_STATUSES } from "@/lib/captures/states";
@@ -44,6 +46,37 @@ const providersResponse = z.object({
   ),
 });
 
+/** What each chart of GET /api/v1/analytics/{chart} answers (the dashboards' numbers). */
+const CHART_DESCRIPTIONS: Record<ChartName, string> = {
+  kpis: "Headline numbers: visibility, share of voice, average position and sentiment mix, each `{ current, previous, change }` for this period and the one of equal length before it",
+  markets: "The headline numbers per market (prompt country and language), largest first",
+  visibility: "Visibility per provider and per day (per ISO week past 120 days)",
+  "share-of-voice": "Share of voice of the brand and each competitor per bucket (mention counts and shares; `answers` is the sample size)",
+  positions: "Where the brand comes among the tracked entities (1, 2, 3, 4, 5+, not mentioned), each with n and interval",
+  prompts: "Per prompt: visibility, average position and the competitor it loses to most",
+  "top-domains": "The 8 most cited domains and their citations per bucket",
+  "own-domain": "Answers citing one of the brand's own domains out of all answers in scope",
+  costs: "Spend per provider and bucket, cost per accepted capture, retry waste, unknown outcomes, budget",
+  "cited-pages": "Cited pages, most cited first, paged (`page`, `pageSize` up to 100)",
+};
+
+const filterParameters = [
+  { name: "brand", in: "query", description: "A brand's id (GET /api/v1/brands); default the workspace's first brand", schema: { type: "string", format: "uuid" } },
+  { name: "providers", in: "query", description: "Provider ids, comma-separated or repeated; default all", schema: { type: "string" } },
+  { name: "tags", in: "query", description: "Prompt tags, comma-separated or repeated: prompts with any of them", schema: { type: "string" } },
+  { name: "markets", in: "query", description: "Markets as country:language (e.g. `DE:de`, `US:`), comma-separated", schema: { type: "string" } },
+  { name: "range", in: "query", description: "The last 7, 30 or 90 days up to today (UTC); default 30. Not together with from/to", schema: { type: "integer", enum: [...RANGE_PRESETS] } },
+  { name: "from", in: "query", description: `First day (UTC), inclusive; default 29 days before \`to\`. At most ${MAX_RANGE_DAYS} days`, schema: { type: "string", format: "date" } },
+  { name: "to", in: "query", description: "Last day (UTC), inclusive; default today", schema: { type: "string", format: "date" } },
+];
+
+const estimate = {
+  type: "object",
+  description: "A rate or mean with its sample size and 95 % interval (Wilson for proportions, delta method for share of voice, normal for means); value and bounds null when n is too small",
+  properties: { value: { type: ["number", "null"] }, n: { type: "integer" }, low: { type: ["number", "null"] }, high: { type: ["number", "null"] } },
+  required: ["value", "n", "low", "high"],
+};
+
 /** The REST API described for clients (served at /api/v1/openapi.json). */
 export const openApiDocument = {
   openapi: "3.1.0",
@@ -55,7 +88,7 @@ export const openApiDocument = {
       "Money is in integer micro-dollars (1 USD = 1,000,000). Errors are `{ \"error\": { \"code\", \"message\", \"field\"? } }`. " +
       scopes,
   },
-  components: { securitySchemes: { bearer: { type: "http", scheme: "bearer", description: scopes } } },
+  components: { securitySchemes: { bearer: { type: "http", scheme: "bearer", description: scopes } }, schemas: { Estimate: estimate } },
   security: [{ bearer: [] }],
   paths: {
     "/api/v1/checks": {
@@ -111,6 +144,23 @@ export const openApiDocument = {
     },
     "/api/v1/captures/{id}/retry": {
       post: { summary: "Retry a failed or cancelled capture", description: "Scope `admin`.", ...needs("admin"), parameters: [id], responses: { 202: ok("Queued again"), 402: error, ...errors } },
+    },
+    "/api/v1/analytics/{chart}": {
+      get: {
+        summary: "A dashboard chart's numbers",
+        description:
+          "The same numbers as the dashboards, from the same query: every rate comes as an estimate `{ value, n, low, high }` (see components.schemas.Estimate), money in micro-dollars, days in UTC. " +
+          "Only succeeded captures of the brand whose answer finished in the range count. Charts: " +
+          Object.entries(CHART_DESCRIPTIONS).map(([name, text]) => `\`${name}\`: ${text}.`).join(" ") +
+          " A brand or provider of another workspace is 404; an unknown or repeated parameter, a bad date or range is 400 naming it.",
+        ...needs("read"),
+        parameters: [
+          { name: "chart", in: "path", required: true, schema: { type: "string", enum: Object.keys(CHARTS) } },
+          ...filterParameters,
+          ...page.map((p) => ({ ...p, description: "cited-pages only" })),
+        ],
+        responses: { 200: ok("The chart"), ...errors },
+      },
     },
     "/api/v1/brands": { get: { summary: "Brands and competitors", ...needs("read"), responses: { 200: ok("Brands"), ...errors } } },
     "/api/v1/prompts": {

@@ -17,6 +17,8 @@ const envSchema = z.object({
   BEACON_EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   BEACON_URL: z.string().url().optional(),
+  // The API key `npm run beacon -- mcp` serves MCP with: it decides the workspace and the scope.
+  BEACON_API_KEY: z.string().optional(),
   BEACON_AUTH_SECRET: z.string().min(32, "BEACON_AUTH_SECRET must be at least 32 characters").optional(),
   // Who may create an account (lib/auth/sign-up.ts): "invite" (unset) lets the first account of a
   // fresh instance create it and become its operator, then only invited addresses; "open" anyone;
