@@ -58,6 +58,9 @@ const CHART_DESCRIPTIONS: Record<ChartName, string> = {
   "own-domain": "Answers citing one of the brand's own domains out of all answers in scope",
   costs: "Spend per provider and bucket, cost per accepted capture, retry waste, unknown outcomes, budget",
   "cited-pages": "Cited pages, most cited first, paged (`page`, `pageSize` up to 100)",
+  "source-categories": "Cited sources per category (own, competitor, review sites, forums, news, reference, social, vendor docs, other) per bucket",
+  "own-pages": "The brand's own pages cited most",
+  "gap-sources": "Domains cited in answers that name a competitor and leave the brand out, ranked by those answers, with the competitors named",
 };
 
 const filterParameters = [
