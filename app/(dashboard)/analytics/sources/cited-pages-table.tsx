@@ -4,6 +4,7 @@ import { ChartCard } from "@/components/charts/chart-card";
 import { Badge } from "@/components/ui/card";
 import { Pagination } from "@/components/ui/pagination";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
+import { PageLinkCell } from "./page-link-cell";
 import { useCitedPagesQuery } from "../use-analytics-queries";
 
 const PAGE_SIZE = 20;
@@ -45,12 +46,7 @@ export function CitedPagesTable({ filter, empty }: { filter: AnalyticsFilterInpu
           <tbody className="divide-y divide-slate-100">
             {data?.items.map((p) => (
               <tr key={p.url} className="hover:bg-slate-50">
-                <td className="max-w-xl px-4 py-3">
-                  <a href={p.url} target="_blank" rel="noopener noreferrer nofollow" className="font-medium text-brand-700 hover:underline">
-                    {p.title || p.url}
-                  </a>
-                  {p.title && <span className="block truncate text-xs text-slate-500">{p.url}</span>}
-                </td>
+                <PageLinkCell url={p.url} title={p.title} />
                 <td className="px-4 py-3 text-slate-700">
                   {p.domain} {p.own && <Badge tone="green">own</Badge>}
                 </td>

@@ -2,6 +2,7 @@
 import type { ReactNode } from "react";
 import { ChartCard } from "@/components/charts/chart-card";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
+import { PageLinkCell } from "./page-link-cell";
 import { useOwnPagesQuery } from "../use-analytics-queries";
 
 /** The brand's own pages cited most (top 20). */
@@ -36,12 +37,7 @@ export function OwnPagesTable({ filter, brandName, empty }: { filter: AnalyticsF
           <tbody className="divide-y divide-slate-100">
             {data?.items.map((p) => (
               <tr key={p.url} className="hover:bg-slate-50">
-                <td className="max-w-xl px-4 py-3">
-                  <a href={p.url} target="_blank" rel="noopener noreferrer nofollow" className="font-medium text-brand-700 hover:underline">
-                    {p.title || p.url}
-                  </a>
-                  {p.title && <span className="block truncate text-xs text-slate-500">{p.url}</span>}
-                </td>
+                <PageLinkCell url={p.url} title={p.title} />
                 <td className="px-4 py-3 text-right tabular-nums text-slate-700">{p.citations}</td>
                 <td className="px-4 py-3 text-right tabular-nums text-slate-700">{p.captures}</td>
               </tr>
