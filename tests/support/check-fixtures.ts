@@ -107,7 +107,11 @@ export function startCheck(demo: Demo, body: CheckBody, idempotencyKey = newIdem
 
 /** The check's row with its captures' counts and holds (lib/checks/counts.ts), read together. */
 export async function checkRow(checkId: string) {
-  const [row, tally] = await Promise.all([db().check.findUniqueOrThrow({ where: { id: checkId } }), checkTally(checkId)]);
+  // The check first, then its captures' counts, as the product reads them: a check is finished
+  // only after its last capture's transition committed, so counts read after a finished check
+  // see every capture ended. Read side by side, the counts could predate the check's status.
+  const row = await db().check.findUniqueOrThrow({ where: { id: checkId } });
+  const tally = await checkTally(checkId);
   return { ...row, ...tally };
 }
 
