@@ -2,7 +2,7 @@
 import type { ReactNode } from "react";
 import { ChartCard } from "@/components/charts/chart-card";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
-import { PageLinkCell } from "./page-link-cell";
+import { PagesTable } from "./pages-table";
 import { useOwnPagesQuery } from "../use-analytics-queries";
 
 /** The brand's own pages cited most (top 20). */
@@ -26,24 +26,7 @@ export function OwnPagesTable({ filter, brandName, empty }: { filter: AnalyticsF
       height={160}
     >
       <div className="-mx-5 -mb-5 overflow-x-auto">
-        <table className="min-w-full divide-y divide-slate-200 text-sm">
-          <thead className="bg-slate-50 text-left text-xs font-medium uppercase tracking-wide text-slate-500">
-            <tr>
-              <th scope="col" className="px-4 py-3">Page</th>
-              <th scope="col" className="px-4 py-3 text-right">Citations</th>
-              <th scope="col" className="px-4 py-3 text-right">Answers</th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {data?.items.map((p) => (
-              <tr key={p.url} className="hover:bg-slate-50">
-                <PageLinkCell url={p.url} title={p.title} />
-                <td className="px-4 py-3 text-right tabular-nums text-slate-700">{p.citations}</td>
-                <td className="px-4 py-3 text-right tabular-nums text-slate-700">{p.captures}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <PagesTable pages={data?.items ?? []} />
       </div>
     </ChartCard>
   );
