@@ -8,6 +8,7 @@ const links = [
   { href: "/analytics/costs", label: "Costs" },
   { href: "/checks", label: "Checks" },
   { href: "/schedules", label: "Schedules" },
+  { href: "/alerts", label: "Alerts" },
   { href: "/brands", label: "Brands" },
   { href: "/prompts", label: "Prompts" },
   { href: "/members", label: "Members" },

@@ -30,6 +30,8 @@ export const canManageWorkspaceSettings = (actor: Actor) => atLeast(actor, "admi
 
 /** A cited domain's category in this workspace (source_category_overrides). */
 export const canCategorizeSources = (actor: Actor) => atLeast(actor, "admin");
+/** Alert rules, their channels (webhook URLs, signing secrets, email lists) and the delivery log. */
+export const canManageAlerts = (actor: Actor) => atLeast(actor, "admin");
 
 const scopeRole: Record<ApiKeyScope, Role> = { read: "viewer", write: "member", admin: "admin" };
 /** The role a scope stands for: read -> viewer, write -> member, admin -> admin. */
