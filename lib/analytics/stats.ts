@@ -38,10 +38,15 @@ export function meanInterval(sum: number, sumOfSquares: number, n: number, z = Z
   if (n <= 0) return { value: null, n: 0, low: null, high: null };
   const mean = sum / n;
   if (n < 2) return { value: mean, n, low: null, high: null };
-  // Guard against tiny negative values from floating-point cancellation.
-  const variance = Math.max(0, (sumOfSquares - n * mean * mean) / (n - 1));
-  const half = z * Math.sqrt(variance / n);
+  const half = z * Math.sqrt(sampleVariance(sum, sumOfSquares, n) / n);
   return { value: mean, n, low: mean - half, high: mean + half };
+}
+
+/** The sample variance of n values (n >= 2) from their sum and sum of squares. */
+export function sampleVariance(sum: number, sumOfSquares: number, n: number): number {
+  const mean = sum / n;
+  // Guard against tiny negative values from floating-point cancellation.
+  return Math.max(0, (sumOfSquares - n * mean * mean) / (n - 1));
 }
 
 /** Sums over n sampling units (captures) of a numerator y and a denominator x. */
@@ -56,12 +61,17 @@ export function ratioInterval({ n, sumY, sumX, sumYY, sumXX, sumXY }: RatioSums,
   if (n <= 0 || sumX <= 0) return { value: null, n, low: null, high: null };
   const r = sumY / sumX;
   if (n < 2) return { value: r, n, low: null, high: null };
+  const half = z * Math.sqrt(ratioVariance({ n, sumY, sumX, sumYY, sumXX, sumXY }));
+  return { value: r, n, low: clamp01(r - half), high: clamp01(r + half) };
+}
+
+/** The delta-method variance of Σy / Σx over n >= 2 captures with Σx > 0 (see ratioInterval). */
+export function ratioVariance({ n, sumY, sumX, sumYY, sumXX, sumXY }: RatioSums): number {
+  const r = sumY / sumX;
   const meanX = sumX / n;
   // Σ (y_i - r x_i)², expanded so SQL only has to return plain sums.
   const residuals = Math.max(0, sumYY - 2 * r * sumXY + r * r * sumXX);
-  const variance = residuals / ((n - 1) * n * meanX * meanX);
-  const half = z * Math.sqrt(variance);
-  return { value: r, n, low: clamp01(r - half), high: clamp01(r + half) };
+  return residuals / ((n - 1) * n * meanX * meanX);
 }
 
 /** current - previous, or null when either side has no value. */
