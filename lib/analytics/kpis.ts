@@ -27,7 +27,7 @@ export type KpiRow = {
  * entity's mention count and y the brand's, summed as y, x, y², x² and xy for the share of voice
  * interval.
  */
-async function kpiSums(f: AnalyticsFilter): Promise<KpiRow> {
+export async function kpiSums(f: AnalyticsFilter): Promise<KpiRow> {
   const [row] = await readDb().$queryRaw<KpiRow[]>`
     SELECT ${KPI_SUMS}
     FROM rollup_answers r

@@ -4,6 +4,10 @@
 // are written down once. Pure: no database access here.
 import { z } from "zod";
 
+/** Why alerts are evaluated (lib/alerts/evaluate.ts ALERT_KINDS_BY_REASON). */
+export const ALERT_REASONS = ["check", "daily", "watch"] as const;
+export type AlertReason = (typeof ALERT_REASONS)[number];
+
 // graphile-worker passes cron jobs a `_cron` description; nothing else is expected.
 const cronPayload = z.looseObject({});
 
@@ -30,6 +34,20 @@ export const jobCatalog = {
   retention: { payload: cronPayload, cron: "17 * * * *" },
   /** Starts the checks of due schedules (lib/schedules/run-due.ts). */
   schedules: { payload: cronPayload, cron: "* * * * *" },
+  /**
+   * Evaluates a workspace's alert rules (lib/alerts/evaluate.ts). `reason` picks the kinds: a
+   * finished check the answer-based ones and the budget, the daily pass all, the minutely watch
+   * breakers and the budget. One waiting job per workspace and reason.
+   */
+  evaluate_alerts: {
+    payload: z.object({ workspaceId: z.uuid(), reason: z.enum(ALERT_REASONS) }),
+    jobKey: (p: { workspaceId: string; reason: AlertReason }) => `alerts:${p.workspaceId}:${p.reason}`,
+    maxAttempts: 3,
+  },
+  /** Daily: every workspace with alert rules gets a full evaluation. */
+  alerts_daily: { payload: cronPayload, cron: "7 6 * * *" },
+  /** Every minute: breakers open too long and budget thresholds. */
+  alerts_watch: { payload: cronPayload, cron: "* * * * *" },
 } as const;
 
 export type JobName = keyof typeof jobCatalog;

@@ -47,3 +47,17 @@ export async function enqueueReanalysis(tx: Sql, payload: JobPayload<"reanalyze"
     SELECT graphile_worker.add_job('reanalyze', ${JSON.stringify(job.payload.parse(payload))}::json,
       queue_name => ${job.queueName(brandId)}, max_attempts => ${job.maxAttempts}::int)`;
 }
+
+const alerts = jobCatalog.evaluate_alerts;
+
+/**
+ * An evaluation of a workspace's alert rules for one reason (replacing one still waiting), if
+ * the workspace has any enabled rule: one statement, and for a workspace without rules nothing
+ * is enqueued.
+ */
+export async function enqueueAlertEvaluation(tx: Sql, payload: JobPayload<"evaluate_alerts">): Promise<void> {
+  const job = alerts.payload.parse(payload);
+  await tx.$executeRaw`
+    SELECT graphile_worker.add_job('evaluate_alerts', ${JSON.stringify(job)}::json, job_key => ${alerts.jobKey(job)}, max_attempts => ${alerts.maxAttempts}::int)
+    WHERE EXISTS (SELECT 1 FROM alert_rules r WHERE r."workspaceId" = ${job.workspaceId}::uuid AND r.enabled)`;
+}

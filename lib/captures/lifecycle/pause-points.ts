@@ -32,9 +32,11 @@ export type PausePoint =
   /** Cancel: captures locked, nothing changed yet. */
   | "cancel:after-lock"
   /** A transition that ended a capture committed; its check is about to be looked at. */
-  | "finish:before";
+  | "finish:before"
+  /** Alerts: a firing row inserted, its deliveries enqueued, not committed. */
+  | "alert:firing-before-commit";
 
-export type PauseContext = { tx?: Prisma.TransactionClient; captureId?: string; checkId?: string };
+export type PauseContext = { tx?: Prisma.TransactionClient; captureId?: string; checkId?: string; ruleId?: string };
 type Hook = (context: PauseContext) => Promise<void> | void;
 
 const registry = globalThis as unknown as { beaconPauseHooks?: Map<PausePoint, Hook> };

@@ -6,7 +6,7 @@ import { TRANSITIONS, UNFINISHED_STATUSES, deriveCheckStatus, isCheckFinished, i
 import { checkTally } from "@/lib/checks/counts";
 import { retryingConflicts } from "@/lib/db/conflicts";
 import { db } from "@/lib/db/prisma";
-import { CAPTURE_JOB_SPEC, enqueueCaptureJobs } from "@/lib/jobs/enqueue";
+import { CAPTURE_JOB_SPEC, enqueueAlertEvaluation, enqueueCaptureJobs } from "@/lib/jobs/enqueue";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 export type Tx = Prisma.TransactionClient;
@@ -241,16 +241,18 @@ export async function closeAttempt(tx: Tx, runToken: string, facts: AttemptClose
  */
 export async function syncCheck(tx: Tx, checkId: string, flags: CheckFlags = {}): Promise<CheckStatus> {
   const cancel = flags.cancelRequested ?? null;
-  const [check] = await tx.$queryRaw<{ status: CheckStatus; cancelRequested: boolean; finished: boolean }[]>`
+  const [check] = await tx.$queryRaw<{ workspaceId: string; status: CheckStatus; cancelRequested: boolean; finished: boolean }[]>`
     UPDATE checks SET
       "cancelRequestedAt" = CASE WHEN ${cancel}::boolean IS NULL THEN "cancelRequestedAt"
                                  WHEN ${cancel}::boolean THEN coalesce("cancelRequestedAt", now()) ELSE NULL END
     WHERE id = ${checkId}::uuid
-    RETURNING status, "cancelRequestedAt" IS NOT NULL AS "cancelRequested", "finishedAt" IS NOT NULL AS finished`;
+    RETURNING "workspaceId", status, "cancelRequestedAt" IS NOT NULL AS "cancelRequested", "finishedAt" IS NOT NULL AS finished`;
   if (!check) throw new Error(`check ${checkId} not found`);
   const status = deriveCheckStatus(await checkTally(checkId, tx), check.cancelRequested);
   const finished = isCheckFinished(status);
   if (status !== check.status || finished !== check.finished || (finished && flags.reopened)) {
+    // A check that finishes now (first time, or again after a retry): its alert rules look at the new answers.
+    if (finished && (!check.finished || flags.reopened)) await enqueueAlertEvaluation(tx, { workspaceId: check.workspaceId, reason: "check" });
     await tx.$executeRaw`
       UPDATE checks SET status = ${status}::"CheckStatus", "finishedAt" = CASE WHEN ${finished} THEN coalesce("finishedAt", now()) END,
         "chargedMicros" = CASE WHEN ${finished}

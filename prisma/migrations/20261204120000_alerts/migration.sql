@@ -30,6 +30,7 @@ CREATE TABLE "alert_rules" (
     "enabled" BOOLEAN NOT NULL DEFAULT true,
     "createdById" TEXT,
     "lastEvaluatedAt" TIMESTAMP(3),
+    "lastResult" JSONB,
     "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updatedAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 

@@ -1,0 +1,165 @@
+import "server-only";
+import type { RuleOutcome } from "@/lib/alerts/evaluate";
+import { paramsSchemas, type ParsedRuleInput, type RuleKind, type RuleParams } from "@/lib/alerts/schemas";
+import { db } from "@/lib/db/prisma";
+import { NotFoundError, UserError } from "@/lib/errors";
+import { Prisma } from "@/lib/generated/prisma/client";
+
+const notFound = () => new NotFoundError("That alert rule does not exist in this workspace.");
+
+/** Everything a rule names (brand, competitors, providers, channels) must belong to the workspace. */
+async function validateReferences(workspaceId: string, input: ParsedRuleInput) {
+  if (input.brandId) {
+    const brand = await db().brand.findFirst({ where: { id: input.brandId, workspaceId }, select: { id: true } });
+    if (!brand) throw new NotFoundError("That brand does not exist in this workspace.", { field: "brandId" });
+  }
+  if (input.kind === "competitor_overtook" && input.params.competitorIds.length) {
+    const ids = [...new Set(input.params.competitorIds)];
+    const found = await db().competitor.count({ where: { workspaceId, brandId: input.brandId, id: { in: ids } } });
+    if (found !== ids.length) throw new NotFoundError("Some of the chosen competitors are not competitors of that brand.", { field: "params.competitorIds" });
+  }
+  if ("providerConfigIds" in input.params && input.params.providerConfigIds.length) {
+    const ids = [...new Set(input.params.providerConfigIds)];
+    const found = await db().providerConfig.count({ where: { workspaceId, id: { in: ids } } });
+    if (found !== ids.length) throw new NotFoundError("Some of the chosen providers do not exist in this workspace.", { field: "params.providerConfigIds" });
+  }
+  const channelIds = [...new Set(input.channelIds)];
+  if (channelIds.length) {
+    const found = await db().alertChannel.count({ where: { workspaceId, id: { in: channelIds } } });
+    if (found !== channelIds.length) throw new NotFoundError("Some of the chosen channels do not exist in this workspace.", { field: "channelIds" });
+  }
+  if (input.kind === "budget") {
+    const workspace = await db().workspace.findUnique({ where: { id: workspaceId }, select: { monthlyBudgetMicros: true } });
+    if (workspace?.monthlyBudgetMicros == null) throw new UserError("This workspace has no monthly budget; set one in Settings first.", { field: "kind" });
+  }
+  return channelIds;
+}
+
+const ruleSelect = {
+  id: true,
+  name: true,
+  kind: true,
+  brandId: true,
+  params: true,
+  enabled: true,
+  lastEvaluatedAt: true,
+  lastResult: true,
+  createdAt: true,
+  brand: { select: { name: true } },
+  channels: { select: { channel: { select: { id: true, name: true, kind: true } } } },
+  firings: { select: { id: true, title: true, firedAt: true }, orderBy: { firedAt: "desc" as const }, take: 1 },
+  _count: { select: { firings: true } },
+} as const;
+
+/** A stored rule's params, read through its kind's schema (defaults filled in for older rows). */
+export function parseParams<K extends RuleKind>(kind: K, params: unknown): RuleParams[K] {
+  return paramsSchemas[kind].parse(params) as RuleParams[K];
+}
+
+export async function listRules(workspaceId: string) {
+  const rules = await db().alertRule.findMany({ where: { workspaceId }, select: ruleSelect, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+  return rules.map((r) => ({
+    id: r.id,
+    name: r.name,
+    kind: r.kind as RuleKind,
+    brandId: r.brandId,
+    brandName: r.brand?.name ?? null,
+    params: parseParams(r.kind, r.params),
+    enabled: r.enabled,
+    channels: r.channels.map((c) => c.channel),
+    lastEvaluatedAt: r.lastEvaluatedAt,
+    lastResult: r.lastResult as RuleOutcome | null,
+    lastFiring: r.firings[0] ?? null,
+    firings: r._count.firings,
+  }));
+}
+
+export type AlertRuleRow = Awaited<ReturnType<typeof listRules>>[number];
+
+export async function createRule(workspaceId: string, createdById: string | null, input: ParsedRuleInput) {
+  const channelIds = await validateReferences(workspaceId, input);
+  return db().alertRule.create({
+    data: {
+      workspaceId,
+      createdById,
+      name: input.name,
+      kind: input.kind,
+      brandId: input.brandId,
+      params: input.params,
+      enabled: input.enabled,
+      channels: { create: channelIds.map((channelId) => ({ channelId })) },
+    },
+    select: { id: true },
+  });
+}
+
+export async function updateRule(workspaceId: string, ruleId: string, input: ParsedRuleInput) {
+  const channelIds = await validateReferences(workspaceId, input);
+  await db().$transaction(async (tx) => {
+    const updated = await tx.alertRule.updateMany({
+      where: { id: ruleId, workspaceId },
+      // A rule that now watches something else starts over: what it last found no longer applies.
+      data: { name: input.name, kind: input.kind, brandId: input.brandId, params: input.params, enabled: input.enabled, lastResult: Prisma.DbNull },
+    });
+    if (!updated.count) throw notFound();
+    await tx.alertRuleChannel.deleteMany({ where: { ruleId } });
+    if (channelIds.length) await tx.alertRuleChannel.createMany({ data: channelIds.map((channelId) => ({ ruleId, channelId })) });
+  });
+}
+
+export async function setRuleEnabled(workspaceId: string, ruleId: string, enabled: boolean) {
+  const updated = await db().alertRule.updateMany({ where: { id: ruleId, workspaceId }, data: { enabled } });
+  if (!updated.count) throw notFound();
+}
+
+/** Deletes the rule with its firings and their deliveries (the delivery log keeps tests and digests). */
+export async function deleteRule(workspaceId: string, ruleId: string) {
+  const deleted = await db().alertRule.deleteMany({ where: { id: ruleId, workspaceId } });
+  if (!deleted.count) throw notFound();
+}
+
+export const FIRINGS_PAGE_SIZE = 20;
+
+/** The workspace's firings, newest first, with the numbers behind each; one rule's when given. */
+export async function listFirings(workspaceId: string, options: { ruleId?: string; page?: number } = {}) {
+  const page = options.page ?? 1;
+  const where = { workspaceId, ...(options.ruleId ? { ruleId: options.ruleId } : {}) };
+  const [total, rows] = await Promise.all([
+    db().alertFiring.count({ where }),
+    db().alertFiring.findMany({
+      where,
+      orderBy: [{ firedAt: "desc" }, { id: "desc" }],
+      skip: (page - 1) * FIRINGS_PAGE_SIZE,
+      take: FIRINGS_PAGE_SIZE,
+      select: {
+        id: true,
+        title: true,
+        summary: true,
+        facts: true,
+        firedAt: true,
+        rule: { select: { id: true, name: true, kind: true, brandId: true } },
+        deliveries: { select: { status: true } },
+      },
+    }),
+  ]);
+  return {
+    total,
+    page,
+    pageSize: FIRINGS_PAGE_SIZE,
+    items: rows.map((f) => ({
+      id: f.id,
+      title: f.title,
+      summary: f.summary,
+      facts: f.facts as Record<string, unknown>,
+      firedAt: f.firedAt,
+      rule: { ...f.rule, kind: f.rule.kind as RuleKind },
+      deliveries: {
+        total: f.deliveries.length,
+        delivered: f.deliveries.filter((d) => d.status === "delivered").length,
+        failed: f.deliveries.filter((d) => d.status === "failed").length,
+      },
+    })),
+  };
+}
+
+export type FiringsPage = Awaited<ReturnType<typeof listFirings>>;

@@ -1,0 +1,337 @@
+// Alert rules against answers written by hand: a change inside the noise stays quiet, a real one
+// fires once with the numbers behind it (n, values, interval, p), whoever evaluates and however
+// often; competitors overtaking, pages going silent, breakers and the budget; who may change
+// rules; a finished check asks for an evaluation.
+import { randomUUID } from "node:crypto";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { gateAt, waitForLockWaiter } from "../support/pause";
+import { expectFieldError, join, ok, refused, signUp, type Person } from "../support/workspace-fixtures";
+import { createAlertRuleAction, deleteAlertRuleAction, listAlertFiringsAction, listAlertRulesAction, setAlertRuleEnabledAction } from "@/lib/actions/alerts";
+import { evaluateAlerts } from "@/lib/alerts/evaluate";
+import type { RuleInput } from "@/lib/alerts/schemas";
+import { recordRollups } from "@/lib/analytics/rollups";
+import { finishCheckIfDone } from "@/lib/captures/lifecycle/transition";
+import { db } from "@/lib/db/prisma";
+
+vi.mock("next/headers", () => import("../support/request-context").then((m) => m.nextHeadersMock));
+
+// "Now" for every evaluation: the current period is 2025-06-09 .. 06-15, the previous 06-02 .. 06-08.
+const NOW = new Date("2025-06-15T12:00:00Z");
+const PREVIOUS_DAY = "2025-06-04";
+const CURRENT_DAY = "2025-06-12";
+
+type World = { owner: Person; workspaceId: string; brandId: string; rivalId: string; providerId: string; connectionId: string; model: string; promptIds: string[] };
+
+async function buildWorld(name: string): Promise<World> {
+  const owner = await signUp({ name: `${name} Owner`, workspaceName: name });
+  const workspaceId = owner.workspaceId;
+  const brand = await db().brand.create({
+    data: { workspaceId, name: "Acme", domains: ["acme.com"], competitors: { create: [{ workspaceId, name: "Rival" }] } },
+    include: { competitors: true },
+  });
+  const simulator = await db().providerConnection.findFirstOrThrow({ where: { adapter: "simulator" } });
+  // Each world its own model, so a breaker (per connection and model) is one world's alone.
+  const model = `${name.toLowerCase().replace(/\W+/g, "-")}-model`;
+  const provider = await db().providerConfig.create({ data: { workspaceId, name: "Alpha", connectionId: simulator.id, model } });
+  const promptIds = [];
+  for (const text of ["Best anvil?", "Cheapest anvil?"]) promptIds.push((await db().prompt.create({ data: { workspaceId, text } })).id);
+  return { owner, workspaceId, brandId: brand.id, rivalId: brand.competitors[0]!.id, providerId: provider.id, connectionId: simulator.id, model, promptIds };
+}
+
+type Answer = { day: string; prompt?: number; brand?: number | null; rival?: number | null; cites?: string[] };
+
+/** Succeeded, analysed answers: `brand` / `rival` give the position where named (null: not named). */
+async function writeAnswers(world: World, answers: Answer[]): Promise<void> {
+  const { workspaceId, brandId } = world;
+  const check = await db().check.create({ data: { workspaceId, brandId, totalCaptures: answers.length, status: "completed", isDemo: true } });
+  const ids = answers.map(() => randomUUID());
+  await db().capture.createMany({
+    data: answers.map((a, i) => ({
+      id: ids[i]!, workspaceId, checkId: check.id, brandId, promptId: world.promptIds[a.prompt ?? 0]!, providerConfigId: world.providerId,
+      connectionId: world.connectionId, sample: i + 1, status: "succeeded" as const, maxAttempts: 3, attemptCount: 1, model: "m", searchMode: "auto" as const,
+      answerText: "An answer", finishedAt: new Date(`${a.day}T10:00:00Z`), analyzedAt: new Date(`${a.day}T10:00:00Z`),
+    })),
+  });
+  const mention = (captureId: string, kind: "brand" | "competitor", position: number | null | undefined) => ({
+    workspaceId, captureId, kind, name: kind === "brand" ? "Acme" : "Rival", mentioned: position != null, count: position != null ? 1 : 0,
+    position: position ?? null, sentiment: position != null ? ("neutral" as const) : null,
+    brandId: kind === "brand" ? brandId : null, competitorId: kind === "competitor" ? world.rivalId : null,
+  });
+  await db().mention.createMany({ data: answers.flatMap((a, i) => [mention(ids[i]!, "brand", a.brand), mention(ids[i]!, "competitor", a.rival)]) });
+  await db().citation.createMany({
+    data: answers.flatMap((a, i) => (a.cites ?? []).map((url, position) => ({ workspaceId, captureId: ids[i]!, url, domain: "acme.com", isOwnDomain: true, citedInText: true, position: position + 1 }))),
+  });
+  await recordRollups(db(), ids);
+}
+
+/** `named` of `total` answers on `day` name the brand (first). */
+const visibility = (day: string, named: number, total: number, prompt = 0): Answer[] =>
+  Array.from({ length: total }, (_, i) => ({ day, prompt, brand: i < named ? 1 : null }));
+
+async function addRule(world: World, rule: RuleInput): Promise<string> {
+  return ok(await world.owner.browser.run(() => createAlertRuleAction(rule))).id;
+}
+
+type Facts = { method: string; p: number; change: number; interval: { low: number; high: number }; previous: object; current: object };
+
+const firingsOf = (ruleId: string) => db().alertFiring.findMany({ where: { ruleId }, orderBy: { firedAt: "asc" } });
+const resultOf = (results: Awaited<ReturnType<typeof evaluateAlerts>>, ruleId: string) => results.find((r) => r.ruleId === ruleId)!.outcome;
+
+let A: World;
+let B: World;
+let noise: World;
+
+beforeAll(async () => {
+  A = await buildWorld("Alerts A");
+  B = await buildWorld("Alerts B");
+  noise = await buildWorld("Alerts noise");
+  // A: visibility 40 % -> 60 % of 100 answers each (p = 0.0047). Noise: 40 % -> 45 % (p = 0.47).
+  await writeAnswers(A, [...visibility(PREVIOUS_DAY, 40, 100), ...visibility(CURRENT_DAY, 60, 100)]);
+  await writeAnswers(noise, [...visibility(PREVIOUS_DAY, 40, 100), ...visibility(CURRENT_DAY, 45, 100)]);
+}, 120_000);
+
+const visibilityRule = (brandId: string, name = "Visibility moved", extra: Partial<{ direction: "any" | "worse" | "better"; minChange: number; minAnswers: number }> = {}) => ({
+  name,
+  kind: "metric_change" as const,
+  brandId,
+  params: { metric: "visibility" as const, windowDays: 7, confidence: 0.95 as const, ...extra },
+});
+
+describe("a number that changed: visibility", () => {
+  it("fires on a real change, once, with n, values, interval and p", async () => {
+    const ruleId = await addRule(A, visibilityRule(A.brandId));
+    const [first] = (await evaluateAlerts(A.workspaceId, { now: NOW })).filter((r) => r.ruleId === ruleId);
+    expect(first!.outcome).toMatchObject({ status: "fired", fired: 1 });
+    const [firing] = await firingsOf(ruleId);
+    expect(firing!.title).toBe("Visibility of Acme rose from 40 % to 60 %");
+    expect(firing!.summary).toMatch(/p = 0\.005/);
+    const facts = firing!.facts as Facts;
+    expect(facts.method).toBe("two-proportion z-test (pooled)");
+    expect(facts.p).toBeCloseTo(0.004678, 5);
+    expect(facts.change).toBeCloseTo(0.2, 10);
+    expect(facts.interval.low).toBeCloseTo(0.06141, 4);
+    expect(facts.interval.high).toBeCloseTo(0.32813, 4);
+    expect(facts.previous).toMatchObject({ value: 0.4, n: 100, from: "2025-06-02", to: "2025-06-09" });
+    expect(facts.current).toMatchObject({ value: 0.6, n: 100, from: "2025-06-09", to: "2025-06-16" });
+
+    // Evaluated again, the same evidence fires no second time.
+    expect(resultOf(await evaluateAlerts(A.workspaceId, { now: NOW }), ruleId)).toMatchObject({ status: "fired", fired: 0 });
+    expect(await firingsOf(ruleId)).toHaveLength(1);
+    await db().alertRule.delete({ where: { id: ruleId } });
+  });
+
+  it("stays quiet on a change inside the noise, and says why", async () => {
+    const ruleId = await addRule(noise, visibilityRule(noise.brandId));
+    const outcome = resultOf(await evaluateAlerts(noise.workspaceId, { now: NOW }), ruleId);
+    expect(outcome.status).toBe("quiet");
+    expect(outcome.message).toMatch(/40 % \(n = 100\) to 45 % \(n = 100\), \+5 points, p = 0\.474: within sampling noise at 95 % confidence/);
+    expect(await firingsOf(ruleId)).toHaveLength(0);
+    // The rule keeps what it found, with the sample-size hint: a 5-point fall from today's 45 %
+    // needs about 1,500 answers per period, here all from one prompt and one provider.
+    const [rule] = ok(await noise.owner.browser.run(() => listAlertRulesAction())).filter((r) => r.id === ruleId);
+    expect(rule!.lastResult).toMatchObject({ status: "quiet" });
+    expect(rule!.lastResult!.hint).toMatchObject({ metric: "visibility", change: 0.05, answersLastPeriod: 100, prompts: 1, providers: 1 });
+    expect(rule!.lastResult!.hint!.answersPerPeriod).toBeGreaterThan(1400);
+    expect(rule!.lastResult!.hint!.samplesPerPromptAndProvider).toBe(rule!.lastResult!.hint!.answersPerPeriod);
+    await db().alertRule.delete({ where: { id: ruleId } });
+  });
+
+  it("a rule watching only for worse, or for bigger changes, stays quiet on a 20-point rise", async () => {
+    const worse = await addRule(A, visibilityRule(A.brandId, "Worse", { direction: "worse" }));
+    const big = await addRule(A, visibilityRule(A.brandId, "Big", { minChange: 0.25 }));
+    const results = await evaluateAlerts(A.workspaceId, { now: NOW });
+    expect(resultOf(results, worse).message).toMatch(/not in the direction the rule watches/);
+    expect(resultOf(results, big).message).toMatch(/smaller than the rule's 25 % threshold/);
+    expect(await db().alertFiring.count({ where: { ruleId: { in: [worse, big] } } })).toBe(0);
+    await db().alertRule.deleteMany({ where: { id: { in: [worse, big] } } });
+  });
+
+  it("too few answers: no verdict", async () => {
+    const ruleId = await addRule(A, visibilityRule(A.brandId, "Strict", { minAnswers: 150 }));
+    const outcome = resultOf(await evaluateAlerts(A.workspaceId, { now: NOW }), ruleId);
+    expect(outcome).toMatchObject({ status: "too_few_answers", fired: 0 });
+    expect(outcome.message).toMatch(/100 and 100 .* needs 150 in each/);
+    await db().alertRule.delete({ where: { id: ruleId } });
+  });
+
+  it("two evaluations at once fire once: the second waits on the first's uncommitted firing", async () => {
+    const ruleId = await addRule(A, visibilityRule(A.brandId, "Raced"));
+    const gate = gateAt("alert:firing-before-commit", (c) => c.ruleId === ruleId);
+    const first = evaluateAlerts(A.workspaceId, { now: NOW });
+    await gate.reached;
+    const second = evaluateAlerts(A.workspaceId, { now: NOW });
+    await waitForLockWaiter();
+    gate.open();
+    const [one, two] = await Promise.all([first, second]);
+    expect(resultOf(one, ruleId).fired + resultOf(two, ruleId).fired).toBe(1);
+    expect(await firingsOf(ruleId)).toHaveLength(1);
+    await db().alertRule.delete({ where: { id: ruleId } });
+  });
+
+  it("a disabled rule is not evaluated", async () => {
+    const ruleId = await addRule(A, visibilityRule(A.brandId, "Off"));
+    ok(await A.owner.browser.run(() => setAlertRuleEnabledAction({ ruleId, enabled: false })));
+    expect((await evaluateAlerts(A.workspaceId, { now: NOW })).map((r) => r.ruleId)).not.toContain(ruleId);
+    expect(await firingsOf(ruleId)).toHaveLength(0);
+    ok(await A.owner.browser.run(() => deleteAlertRuleAction({ ruleId })));
+  });
+});
+
+describe("a competitor overtook the brand on a prompt", () => {
+  it("fires where the competitor now comes first beyond noise, not where it is close", async () => {
+    const w = await buildWorld("Alerts overtaken");
+    // Prompt 0, before: Acme first in 10 answers, Rival in 5. Now: Acme 3, Rival 12 (sign test p = 0.0176).
+    // Prompt 1, before: Acme 8, Rival 4. Now: Acme 6, Rival 7 (p = 0.5: noise).
+    const answers = (day: string, prompt: number, acme: number, rival: number): Answer[] => [
+      ...Array.from({ length: acme }, () => ({ day, prompt, brand: 1, rival: 2 })),
+      ...Array.from({ length: rival }, (_, i) => ({ day, prompt, rival: 1, brand: i % 2 ? 2 : null })),
+      { day, prompt, brand: null, rival: null },
+    ];
+    await writeAnswers(w, [...answers(PREVIOUS_DAY, 0, 10, 5), ...answers(CURRENT_DAY, 0, 3, 12), ...answers(PREVIOUS_DAY, 1, 8, 4), ...answers(CURRENT_DAY, 1, 6, 7)]);
+    const ruleId = await addRule(w, { name: "Overtaken", kind: "competitor_overtook", brandId: w.brandId, params: { windowDays: 7 } });
+    const outcome = resultOf(await evaluateAlerts(w.workspaceId, { now: NOW }), ruleId);
+    expect(outcome).toMatchObject({ status: "fired", fired: 1 });
+    const [firing] = await firingsOf(ruleId);
+    expect(firing!.title).toBe("Rival overtook Acme on “Best anvil?”");
+    const facts = firing!.facts as Facts;
+    expect(facts.p).toBeCloseTo(576 / 32768, 10);
+    expect(facts.current).toMatchObject({ brandFirst: 3, rivalFirst: 12, answers: 16 });
+    expect(facts.previous).toMatchObject({ brandFirst: 10, rivalFirst: 5, answers: 16 });
+  });
+});
+
+describe("one of the brand's pages stopped being cited", () => {
+  it("fires when the silence is beyond chance, not when the answers are too few to tell", async () => {
+    const w = await buildWorld("Alerts pages");
+    // Pricing: cited in 10 of 40 answers before, none of 40 since: 0.75^40 = 1e-5.
+    // About: cited in 3 of 40 before, none of 40 since: 0.925^40 = 0.044 at 99 % is chance.
+    const before: Answer[] = Array.from({ length: 40 }, (_, i) => ({
+      day: PREVIOUS_DAY, brand: 1,
+      cites: [...(i < 10 ? ["https://acme.com/pricing"] : []), ...(i >= 37 ? ["https://acme.com/about"] : []), "https://acme.com/"],
+    }));
+    const after: Answer[] = Array.from({ length: 40 }, () => ({ day: CURRENT_DAY, brand: 1, cites: ["https://acme.com/"] }));
+    await writeAnswers(w, [...before, ...after]);
+    const ruleId = await addRule(w, { name: "Pages", kind: "own_page_dropped", brandId: w.brandId, params: { windowDays: 7, confidence: 0.99 } });
+    expect(resultOf(await evaluateAlerts(w.workspaceId, { now: NOW }), ruleId)).toMatchObject({ status: "fired", fired: 1 });
+    const firings = await firingsOf(ruleId);
+    expect(firings.map((f) => f.title)).toEqual(["https://acme.com/pricing is no longer cited"]);
+    expect((firings[0]!.facts as Facts).p).toBeCloseTo(0.75 ** 40, 12);
+  });
+});
+
+describe("workspace rules: budget and breakers", () => {
+  it("the budget: each threshold fires once a month", async () => {
+    const w = await buildWorld("Alerts budget");
+    await db().workspace.update({ where: { id: w.workspaceId }, data: { monthlyBudgetMicros: 10_000_000n } });
+    const ruleId = await addRule(w, { name: "Budget", kind: "budget", params: { thresholds: [100, 80] } });
+    const [{ period }] = await db().$queryRaw<[{ period: Date }]>`SELECT date_trunc('month', now() AT TIME ZONE 'UTC')::date AS period`;
+    await db().$executeRaw`INSERT INTO budget_periods ("workspaceId", "periodStart", shard, "chargedMicros") VALUES (${w.workspaceId}::uuid, ${period}::date, 0, 8500000)`;
+    expect(resultOf(await evaluateAlerts(w.workspaceId), ruleId)).toMatchObject({ status: "fired", fired: 1 });
+    expect((await firingsOf(ruleId)).map((f) => f.title)).toEqual(["The month's spend passed 80 % of the budget"]);
+    await db().$executeRaw`UPDATE budget_periods SET "chargedMicros" = 10000000 WHERE "workspaceId" = ${w.workspaceId}::uuid`;
+    expect(resultOf(await evaluateAlerts(w.workspaceId), ruleId)).toMatchObject({ fired: 1 });
+    expect(resultOf(await evaluateAlerts(w.workspaceId), ruleId)).toMatchObject({ fired: 0 });
+    expect((await firingsOf(ruleId)).map((f) => f.title)).toEqual(["The month's spend passed 80 % of the budget", expect.stringMatching(/^The month's budget is spent: \$10\.00 of \$10\.00/)]);
+  });
+
+  it("a budget rule needs a budget", async () => {
+    const w = await buildWorld("Alerts no budget");
+    const result = await w.owner.browser.run(() => createAlertRuleAction({ name: "Budget", kind: "budget", params: {} }));
+    expectFieldError(result, "kind", /no monthly budget/);
+    expect(await db().alertRule.count({ where: { workspaceId: w.workspaceId } })).toBe(0);
+  });
+
+  it("a breaker open over the rule's minutes fires once per opening; one an operator holds open does not", async () => {
+    const w = await buildWorld("Alerts breaker");
+    const ruleId = await addRule(w, { name: "Breaker", kind: "breaker_open", params: { minutes: 5 } });
+    await db().$executeRaw`
+      INSERT INTO breaker_states ("connectionId", model, status, "openedAt", "openUntil")
+      VALUES (${w.connectionId}::uuid, ${w.model}, 'open', (now() AT TIME ZONE 'UTC') - interval '4 minutes', (now() AT TIME ZONE 'UTC') + interval '1 minute')`;
+    expect(resultOf(await evaluateAlerts(w.workspaceId), ruleId)).toMatchObject({ fired: 0 });
+    await db().$executeRaw`UPDATE breaker_states SET "openedAt" = "openedAt" - interval '2 minutes' WHERE "connectionId" = ${w.connectionId}::uuid AND model = ${w.model}`;
+    expect(resultOf(await evaluateAlerts(w.workspaceId), ruleId)).toMatchObject({ status: "fired", fired: 1 });
+    expect(resultOf(await evaluateAlerts(w.workspaceId), ruleId)).toMatchObject({ fired: 0 });
+    expect((await firingsOf(ruleId))[0]!.title).toBe("Alpha: the breaker has been open for 6 minutes");
+    // A workspace calling the same connection with another model has another breaker.
+    const other = await addRule(B, { name: "Breaker", kind: "breaker_open", params: { minutes: 5 } });
+    expect(resultOf(await evaluateAlerts(B.workspaceId), other)).toMatchObject({ fired: 0 });
+    await db().$executeRaw`UPDATE breaker_states SET "forcedStatus" = 'open', "openedAt" = (now() AT TIME ZONE 'UTC') - interval '1 hour' WHERE "connectionId" = ${w.connectionId}::uuid`;
+    expect(resultOf(await evaluateAlerts(w.workspaceId), ruleId)).toMatchObject({ fired: 0 });
+    await db().$executeRaw`DELETE FROM breaker_states WHERE "connectionId" = ${w.connectionId}::uuid AND model = ${w.model}`;
+  });
+});
+
+describe("who may change rules, and what they may name", () => {
+  it("members and viewers see rules and firings but cannot create or delete them", async () => {
+    const ruleId = await addRule(A, visibilityRule(A.brandId, "Kept"));
+    for (const role of ["member", "viewer"] as const) {
+      const person = await join(A.owner, role);
+      refused(await person.browser.run(() => createAlertRuleAction(visibilityRule(A.brandId))), "forbidden");
+      refused(await person.browser.run(() => deleteAlertRuleAction({ ruleId })), "forbidden");
+      expect(ok(await person.browser.run(() => listAlertRulesAction())).map((r) => r.id)).toContain(ruleId);
+      ok(await person.browser.run(() => listAlertFiringsAction({})));
+    }
+    await db().alertRule.delete({ where: { id: ruleId } });
+  });
+
+  it("another workspace's brand, competitor, provider or rule is not found, and nothing is created", async () => {
+    const before = await db().alertRule.count();
+    expectFieldError(await A.owner.browser.run(() => createAlertRuleAction(visibilityRule(B.brandId))), "brandId", /does not exist/);
+    expectFieldError(
+      await A.owner.browser.run(() => createAlertRuleAction({ name: "x", kind: "competitor_overtook", brandId: A.brandId, params: { competitorIds: [B.rivalId] } })),
+      "params.competitorIds",
+      /not competitors of that brand/,
+    );
+    expectFieldError(
+      await A.owner.browser.run(() => createAlertRuleAction({ ...visibilityRule(A.brandId), params: { metric: "visibility" as const, providerConfigIds: [B.providerId] } })),
+      "params.providerConfigIds",
+      /do not exist/,
+    );
+    expectFieldError(await A.owner.browser.run(() => createAlertRuleAction({ ...visibilityRule(A.brandId), channelIds: [randomUUID()] })), "channelIds", /do not exist/);
+    const foreign = await addRule(B, visibilityRule(B.brandId, "B's"));
+    refused(await A.owner.browser.run(() => deleteAlertRuleAction({ ruleId: foreign })), "not_found");
+    refused(await A.owner.browser.run(() => setAlertRuleEnabledAction({ ruleId: foreign, enabled: false })), "not_found");
+    expect(await db().alertRule.count()).toBe(before + 1);
+    await db().alertRule.delete({ where: { id: foreign } });
+  });
+
+  it("bad parameters get a clear message", async () => {
+    expectFieldError(
+      await A.owner.browser.run(() => createAlertRuleAction({ ...visibilityRule(A.brandId), params: { metric: "visibility" as const, windowDays: 400 } })),
+      "params.windowDays",
+      /at most 90 days/,
+    );
+    expectFieldError(
+      await A.owner.browser.run(() => createAlertRuleAction({ ...visibilityRule(A.brandId), params: { metric: "visibility" as const, minChange: 5 } })),
+      "params.minChange",
+      /fraction/,
+    );
+    expectFieldError(await A.owner.browser.run(() => createAlertRuleAction({ ...visibilityRule(A.brandId), name: "" })), "name", /Enter a name/);
+  });
+});
+
+describe("a finished check asks for an evaluation", () => {
+  const evaluationJobs = (workspaceId: string) =>
+    db().$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE task_identifier = 'evaluate_alerts' AND key = ${`alerts:${workspaceId}:check`}`.then((r) => r[0]!.n);
+
+  async function finishedCheck(w: World): Promise<void> {
+    const check = await db().check.create({ data: { workspaceId: w.workspaceId, brandId: w.brandId, totalCaptures: 1, status: "running" } });
+    await db().capture.create({
+      data: {
+        workspaceId: w.workspaceId, checkId: check.id, brandId: w.brandId, promptId: w.promptIds[0]!, providerConfigId: w.providerId, connectionId: w.connectionId,
+        sample: 1, status: "succeeded", maxAttempts: 3, attemptCount: 1, model: "m", searchMode: "auto", answerText: "x", finishedAt: new Date(),
+      },
+    });
+    await finishCheckIfDone(check.id);
+    expect((await db().check.findUniqueOrThrow({ where: { id: check.id } })).finishedAt).not.toBeNull();
+  }
+
+  it("in the same transaction as the check's end, only for a workspace with rules", async () => {
+    const w = await buildWorld("Alerts check");
+    await finishedCheck(w);
+    expect(await evaluationJobs(w.workspaceId)).toBe(0);
+    await addRule(w, visibilityRule(w.brandId));
+    await finishedCheck(w);
+    expect(await evaluationJobs(w.workspaceId)).toBe(1);
+  });
+});
