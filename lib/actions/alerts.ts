@@ -27,6 +27,7 @@ export const updateAlertRuleAction = workspaceAction.inputSchema(updateRuleSchem
   assertCan(canManageAlerts(ctx), onlyAdmins);
   await updateRule(ctx.workspace.id, parsedInput.ruleId, parsedInput.rule);
   await requestAlertEvaluation(ctx.workspace.id);
+  return { id: parsedInput.ruleId };
 });
 
 export const setAlertRuleEnabledAction = workspaceAction.inputSchema(setRuleEnabledSchema, fieldPaths).action(async ({ parsedInput, ctx }) => {

@@ -163,3 +163,16 @@ export async function listFirings(workspaceId: string, options: { ruleId?: strin
 }
 
 export type FiringsPage = Awaited<ReturnType<typeof listFirings>>;
+
+/** What the rule form offers: brands with competitors, providers, prompt tags and channels. */
+export async function ruleChoices(workspaceId: string) {
+  const [brands, providers, channels, workspace] = await Promise.all([
+    db().brand.findMany({ where: { workspaceId }, select: { id: true, name: true, competitors: { select: { id: true, name: true }, orderBy: { name: "asc" } } }, orderBy: { name: "asc" } }),
+    db().providerConfig.findMany({ where: { workspaceId }, select: { id: true, name: true }, orderBy: { name: "asc" } }),
+    db().alertChannel.findMany({ where: { workspaceId }, select: { id: true, name: true, kind: true }, orderBy: { name: "asc" } }),
+    db().workspace.findUnique({ where: { id: workspaceId }, select: { monthlyBudgetMicros: true } }),
+  ]);
+  return { brands, providers, channels, hasBudget: workspace?.monthlyBudgetMicros != null };
+}
+
+export type RuleChoices = Awaited<ReturnType<typeof ruleChoices>> & { tags: string[] };

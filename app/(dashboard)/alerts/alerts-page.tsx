@@ -1,0 +1,221 @@
+"use client";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { toast } from "sonner";
+import { Button } from "@/components/ui/button";
+import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
+import { Pagination } from "@/components/ui/pagination";
+import { deleteAlertRuleAction, evaluateAlertsNowAction, setAlertRuleEnabledAction } from "@/lib/actions/alerts";
+import type { SampleSizeHint } from "@/lib/alerts/evaluate";
+import type { AlertRuleRow, FiringsPage, RuleChoices } from "@/lib/alerts/rules";
+import { KIND_LABELS, METRIC_LABELS, type RuleParams } from "@/lib/alerts/schemas";
+import { unwrap } from "@/lib/client/action-result";
+import { formatWhen } from "@/lib/client/format";
+import { RuleFormDialog } from "./rule-form-dialog";
+import { alertRulesKey, useAlertFiringsQuery, useAlertRulesQuery } from "./use-alerts-queries";
+
+const count = (n: number) => n.toLocaleString("en-US");
+
+/** What the rule watches, in one line. */
+function describeRule(rule: AlertRuleRow): string {
+  const p = rule.params as Partial<RuleParams["metric_change"] & RuleParams["new_brand"] & RuleParams["own_page_dropped"] & RuleParams["breaker_open"] & RuleParams["budget"]>;
+  const period = p.windowDays ? `last ${p.windowDays} days vs the ${p.windowDays} before, ${Math.round((p.confidence ?? 0.95) * 100)} % confidence` : "";
+  switch (rule.kind) {
+    case "metric_change":
+      return `${METRIC_LABELS[p.metric!]} of ${rule.brandName}${p.direction && p.direction !== "any" ? `, only ${p.direction}` : ""}; ${period}`;
+    case "competitor_overtook":
+      return `Competitors of ${rule.brandName}, per prompt; ${period}`;
+    case "new_brand":
+      return `Untracked names in over ${p.thresholdPercent} % of ${rule.brandName}'s answers; last ${p.windowDays} days`;
+    case "own_page_dropped":
+      return `Pages of ${rule.brandName} cited in ${p.minCitations}+ answers before; ${period}`;
+    case "breaker_open":
+      return `Open over ${p.minutes} minutes`;
+    case "budget":
+      return `At ${p.thresholds?.join(" % and ")} % of the monthly budget`;
+  }
+}
+
+/** "To see a 5-point change ... takes about N answers per period": what the rule can detect. */
+function HintText({ hint, days }: { hint: SampleSizeHint; days: number }) {
+  const size = hint.metric === "position" ? `${hint.change} place${hint.change === 1 ? "" : "s"}` : `${Math.round(hint.change * 1000) / 10}-point`;
+  if (hint.answersPerPeriod === null) return <>Not enough answers yet to estimate how many a {size} change needs.</>;
+  const enough = hint.answersLastPeriod >= hint.answersPerPeriod;
+  return (
+    <>
+      A {size} change in {METRIC_LABELS[hint.metric].toLowerCase()} needs about <strong>{count(hint.answersPerPeriod)}</strong> answers per {days}-day period
+      {hint.samplesPerPromptAndProvider !== null && (
+        <>
+          {" "}(≈ {count(hint.samplesPerPromptAndProvider)} samples per prompt and provider over {hint.prompts} prompt{hint.prompts === 1 ? "" : "s"} × {hint.providers} provider{hint.providers === 1 ? "" : "s"})
+        </>
+      )}
+      ; the last period had {count(hint.answersLastPeriod)}.{" "}
+      <span className={enough ? "text-emerald-700" : "text-amber-700"}>{enough ? "Enough to see it." : "Smaller changes than that will pass as noise."}</span>
+    </>
+  );
+}
+
+const STATUS_TONES = { fired: "red", quiet: "green", too_few_answers: "amber", error: "red" } as const;
+const STATUS_LABELS = { fired: "fired", quiet: "quiet", too_few_answers: "too few answers", error: "error" } as const;
+
+function RuleStatus({ rule }: { rule: AlertRuleRow }) {
+  const result = rule.lastResult;
+  if (!rule.enabled) return <Badge tone="slate">disabled</Badge>;
+  if (!result) return <span className="text-xs text-slate-500">Not evaluated yet</span>;
+  return (
+    <div className="space-y-1">
+      <Badge tone={STATUS_TONES[result.status]}>{STATUS_LABELS[result.status]}</Badge>
+      <p className="max-w-md text-xs text-slate-600">{result.message}</p>
+      <p className="text-xs text-slate-400" suppressHydrationWarning>evaluated {formatWhen(result.at)}</p>
+    </div>
+  );
+}
+
+function Firings({ initial, evaluationRequestedAt }: { initial: FiringsPage; evaluationRequestedAt: number | null }) {
+  const [page, setPage] = useState(1);
+  const { data = initial } = useAlertFiringsQuery(page, initial, evaluationRequestedAt);
+  return (
+    <section aria-labelledby="firings-heading" className="mt-8">
+      <h2 id="firings-heading" className="mb-3 text-base font-semibold text-slate-900">Firings</h2>
+      {data.items.length === 0 ? (
+        <EmptyState title="Nothing has fired" description="When a rule sees a change beyond sampling noise, it is listed here with the numbers behind it and sent to the rule's channels." />
+      ) : (
+        <Card>
+          <ul className="divide-y divide-slate-100">
+            {data.items.map((f) => (
+              <li key={f.id} className="px-4 py-3">
+                <div className="flex flex-wrap items-baseline justify-between gap-2">
+                  <p className="font-medium text-slate-900">{f.title}</p>
+                  <time className="text-xs text-slate-500" dateTime={new Date(f.firedAt).toISOString()} suppressHydrationWarning>
+                    {formatWhen(f.firedAt)}
+                  </time>
+                </div>
+                <p className="mt-1 text-sm text-slate-600">{f.summary}</p>
+                <p className="mt-1 text-xs text-slate-500">
+                  {f.rule.name}
+                  {f.deliveries.total > 0 && ` · sent to ${f.deliveries.delivered} of ${f.deliveries.total} channel${f.deliveries.total === 1 ? "" : "s"}${f.deliveries.failed ? `, ${f.deliveries.failed} failed` : ""}`}
+                </p>
+              </li>
+            ))}
+          </ul>
+          <Pagination page={data.page} pageSize={data.pageSize} total={data.total} onPage={setPage} noun="firings" label="Firings pages" />
+        </Card>
+      )}
+    </section>
+  );
+}
+
+export function AlertsPage({ initialRules, initialFirings, choices, canManage }: { initialRules: AlertRuleRow[]; initialFirings: FiringsPage; choices: RuleChoices; canManage: boolean }) {
+  const queryClient = useQueryClient();
+  const [requestedAt, setRequestedAt] = useState<number | null>(null);
+  const { data: rules = initialRules } = useAlertRulesQuery(initialRules, requestedAt);
+  const [editing, setEditing] = useState<AlertRuleRow | "new" | null>(null);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ["alerts"] });
+
+  const toggle = useMutation({
+    mutationFn: async (rule: AlertRuleRow) => unwrap(await setAlertRuleEnabledAction({ ruleId: rule.id, enabled: !rule.enabled })),
+    onSuccess: refresh,
+    onError: (error) => toast.error(error.message),
+  });
+  const remove = useMutation({
+    mutationFn: async (ruleId: string) => unwrap(await deleteAlertRuleAction({ ruleId })),
+    onSuccess: async () => {
+      toast.success("Rule deleted");
+      await refresh();
+    },
+    onError: (error) => toast.error(error.message),
+  });
+  const evaluate = useMutation({
+    mutationFn: async () => unwrap(await evaluateAlertsNowAction()),
+    onSuccess: () => {
+      toast.success("Evaluating the rules now");
+      setRequestedAt(Date.now());
+      void queryClient.invalidateQueries({ queryKey: alertRulesKey });
+    },
+    onError: (error) => toast.error(error.message),
+  });
+
+  const cannotCreate = !choices.brands.length ? "Add a brand first." : null;
+  const actions = canManage && (
+    <>
+      {rules.length > 0 && (
+        <Button variant="secondary" pending={evaluate.isPending} onClick={() => evaluate.mutate()}>
+          Evaluate now
+        </Button>
+      )}
+      <Button onClick={() => setEditing("new")} disabled={!!cannotCreate} title={cannotCreate ?? undefined}>
+        New rule
+      </Button>
+    </>
+  );
+
+  return (
+    <>
+      <PageHeader
+        title="Alerts"
+        description="Rules that tell you when a number changed by more than sampling noise explains, a competitor overtook you, a new brand shows up, your pages stop being cited, a provider is down or the budget runs out. Evaluated after each check, daily, and every minute for breakers and the budget."
+        actions={actions}
+      />
+      {!canManage && <p className="mb-4 text-sm text-slate-500">Only admins can create or change alert rules.</p>}
+      {rules.length === 0 ? (
+        <EmptyState title="No alert rules yet" description={cannotCreate ?? "Start with “a number changed beyond noise” on your brand's visibility: it stays quiet on day-to-day sampling noise and fires on real changes."} action={actions} />
+      ) : (
+        <Card className="overflow-x-auto">
+          <table className="min-w-full divide-y divide-slate-200 text-sm">
+            <thead className="whitespace-nowrap bg-slate-50 text-left text-xs font-medium uppercase tracking-wide text-slate-500">
+              <tr>
+                <th scope="col" className="px-4 py-3">Rule</th>
+                <th scope="col" className="px-4 py-3">Last evaluation</th>
+                <th scope="col" className="px-4 py-3">Channels</th>
+                {canManage && <th scope="col" className="px-4 py-3"><span className="sr-only">Actions</span></th>}
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {rules.map((rule) => (
+                <tr key={rule.id} className="align-top">
+                  <td className="px-4 py-3">
+                    <p className="font-medium text-slate-900">{rule.name}</p>
+                    <p className="text-xs text-slate-500">{KIND_LABELS[rule.kind]}</p>
+                    <p className="text-xs text-slate-500">{describeRule(rule)}</p>
+                    {rule.lastResult?.hint && (
+                      <p className="mt-1 max-w-md text-xs text-slate-600" data-testid="sample-size-hint">
+                        <HintText hint={rule.lastResult.hint} days={(rule.params as { windowDays: number }).windowDays} />
+                      </p>
+                    )}
+                  </td>
+                  <td className="px-4 py-3"><RuleStatus rule={rule} /></td>
+                  <td className="px-4 py-3 text-slate-700">
+                    {rule.channels.length ? rule.channels.map((c) => c.name).join(", ") : <span className="text-slate-400">None</span>}
+                    <p className="text-xs text-slate-500">{rule.firings} firing{rule.firings === 1 ? "" : "s"}</p>
+                  </td>
+                  {canManage && (
+                    <td className="px-4 py-3">
+                      <div className="flex justify-end gap-1">
+                        <Button variant="secondary" size="sm" onClick={() => setEditing(rule)}>
+                          Edit
+                        </Button>
+                        <Button variant="ghost" size="sm" pending={toggle.isPending && toggle.variables?.id === rule.id} onClick={() => toggle.mutate(rule)}>
+                          {rule.enabled ? "Disable" : "Enable"}
+                        </Button>
+                        <Button
+                          variant="ghost"
+                          size="sm"
+                          pending={remove.isPending && remove.variables === rule.id}
+                          onClick={() => window.confirm(`Delete the rule "${rule.name}" and its firings?`) && remove.mutate(rule.id)}
+                        >
+                          Delete
+                        </Button>
+                      </div>
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </Card>
+      )}
+      <Firings initial={initialFirings} evaluationRequestedAt={requestedAt} />
+      {editing && <RuleFormDialog rule={editing === "new" ? undefined : editing} choices={choices} onClose={() => setEditing(null)} onSaved={() => setRequestedAt(Date.now())} />}
+    </>
+  );
+}
