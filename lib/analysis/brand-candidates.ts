@@ -179,9 +179,11 @@ export function trackedAs(name: string, tracked: TrackedEntity[]): string | null
  */
 export function brandCandidates(answerText: string, tracked: TrackedEntity[], language?: string | null): string[] {
   const answer = answerText.slice(0, ANALYSIS_MAX_CHARS);
-  const analysisLanguage: AnalysisLanguage = answerLanguage(answer, language);
+  // Detected only when a lead has to go through the matcher.
+  let analysisLanguage: AnalysisLanguage | undefined;
   const entities = tracked.map((t) => ({ ...t, kind: "competitor" as const }));
-  const seen = new Set<string>();
+  // Most leads of a list are the tracked names as written: known without running the matcher.
+  const seen = new Set(tracked.flatMap((t) => [t.name, ...(t.aliases ?? []), ...(t.caseSensitiveAliases ?? [])]).map(candidateKey));
   const names: string[] = [];
   for (const { lead, line } of structuralLeads(answer)) {
     if (names.length >= MAX_CANDIDATES_PER_ANSWER) break;
@@ -193,6 +195,7 @@ export function brandCandidates(answerText: string, tracked: TrackedEntity[], la
     seen.add(key);
     // Every candidate is text of the answer: cleaning only ever removes.
     if (!withoutMarkup(line).includes(withoutMarkup(name))) continue;
+    analysisLanguage ??= answerLanguage(answer, language);
     if (entities.length && analyzeMentions(name, entities, analysisLanguage).some((e) => e.mentioned)) continue;
     names.push(name);
   }
