@@ -3,8 +3,8 @@ import { z } from "zod";
 import { assertCan, canEditTrackingSetup } from "@/lib/auth/permissions";
 import { fieldPaths, workspaceAction } from "@/lib/actions/safe-action";
 import { latestReanalysisByBrand } from "@/lib/analysis/reanalyze";
-import { createBrand, deleteBrand, listBrands, updateBrand } from "@/lib/brands/brands";
-import { brandInputSchema } from "@/lib/brands/schemas";
+import { createBrand, deleteBrand, listBrands, trackCompetitor, updateBrand } from "@/lib/brands/brands";
+import { brandInputSchema, competitorInputSchema } from "@/lib/brands/schemas";
 
 export const listBrandsAction = workspaceAction.action(async ({ ctx }) => listBrands(ctx.workspace.id));
 
@@ -28,4 +28,12 @@ export const deleteBrandAction = workspaceAction
   .action(async ({ parsedInput, ctx }) => {
     assertCan(canEditTrackingSetup(ctx), "Viewers cannot delete brands.");
     await deleteBrand(ctx.workspace.id, parsedInput.brandId);
+  });
+
+/** Competitor discovery's "track it": one name, added as a competitor of the brand. */
+export const trackCompetitorAction = workspaceAction
+  .inputSchema(z.object({ brandId: z.uuid(), name: competitorInputSchema.shape.name }), fieldPaths)
+  .action(async ({ parsedInput, ctx }) => {
+    assertCan(canEditTrackingSetup(ctx), "Viewers cannot change brands.");
+    return trackCompetitor(ctx.workspace.id, parsedInput.brandId, parsedInput.name);
   });

@@ -1,5 +1,6 @@
 import "server-only";
-import type { ParsedBrandInput } from "@/lib/brands/schemas";
+import { trackedAs } from "@/lib/analysis/brand-candidates";
+import { brandInputSchema, type ParsedBrandInput } from "@/lib/brands/schemas";
 import { db } from "@/lib/db/prisma";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { ConflictError, NotFoundError, UserError } from "@/lib/errors";
@@ -42,37 +43,65 @@ export async function createBrand(workspaceId: string, input: ParsedBrandInput) 
 /** Replaces the brand's fields and its competitor list (kept ones by id, new ones created, missing ones removed). */
 export async function updateBrand(workspaceId: string, brandId: string, input: ParsedBrandInput) {
   try {
-    return await db().$transaction(async (tx) => {
-      const brand = await tx.brand.findFirst({ where: { id: brandId, workspaceId }, include: { competitors: true } });
-      if (!brand) throw new NotFoundError("That brand does not exist in this workspace.");
-      const existingIds = new Set(brand.competitors.map((c) => c.id));
-      const unknown = input.competitors.find((c) => c.id && !existingIds.has(c.id));
-      if (unknown) throw new NotFoundError(`Competitor "${unknown.name}" does not belong to this brand.`);
-
-      const keptIds = input.competitors.flatMap((c) => (c.id ? [c.id] : []));
-      await removeCompetitors(tx, brand.competitors.filter((c) => !keptIds.includes(c.id)).map((c) => c.id));
-      // Renames may swap names between competitors: clear names first so the unique index never sees a clash.
-      for (const c of input.competitors.filter((c) => c.id)) {
-        await tx.competitor.update({ where: { id: c.id }, data: { name: `__renaming__${c.id}` } });
-      }
-      for (const c of input.competitors) {
-        const data = { name: c.name, aliases: c.aliases, caseSensitiveAliases: c.caseSensitiveAliases, domains: c.domains };
-        if (c.id) await tx.competitor.update({ where: { id: c.id }, data });
-        else await tx.competitor.create({ data: { ...data, workspaceId, brandId } });
-      }
-      const updated = await tx.brand.update({
-        where: { id: brandId },
-        data: { name: input.name, aliases: input.aliases, caseSensitiveAliases: input.caseSensitiveAliases, domains: input.domains },
-        include: { competitors: { orderBy: { createdAt: "asc" } } },
-      });
-      // History follows the new names, domains and competitors.
-      await startReanalysis(tx, workspaceId, brandId);
-      return updated;
-    });
+    return await db().$transaction((tx) => replaceBrand(tx, workspaceId, brandId, input));
   } catch (error) {
     if (nameTaken(error)) throw new ConflictError(`A brand named "${input.name}" already exists.`, { field: "name" });
     throw error;
   }
+}
+
+/** updateBrand's work inside the caller's transaction. */
+async function replaceBrand(tx: Prisma.TransactionClient, workspaceId: string, brandId: string, input: ParsedBrandInput) {
+  const brand = await tx.brand.findFirst({ where: { id: brandId, workspaceId }, include: { competitors: true } });
+  if (!brand) throw new NotFoundError("That brand does not exist in this workspace.");
+  const existingIds = new Set(brand.competitors.map((c) => c.id));
+  const unknown = input.competitors.find((c) => c.id && !existingIds.has(c.id));
+  if (unknown) throw new NotFoundError(`Competitor "${unknown.name}" does not belong to this brand.`);
+
+  const keptIds = input.competitors.flatMap((c) => (c.id ? [c.id] : []));
+  await removeCompetitors(tx, brand.competitors.filter((c) => !keptIds.includes(c.id)).map((c) => c.id));
+  // Renames may swap names between competitors: clear names first so the unique index never sees a clash.
+  for (const c of input.competitors.filter((c) => c.id)) {
+    await tx.competitor.update({ where: { id: c.id }, data: { name: `__renaming__${c.id}` } });
+  }
+  for (const c of input.competitors) {
+    const data = { name: c.name, aliases: c.aliases, caseSensitiveAliases: c.caseSensitiveAliases, domains: c.domains };
+    if (c.id) await tx.competitor.update({ where: { id: c.id }, data });
+    else await tx.competitor.create({ data: { ...data, workspaceId, brandId } });
+  }
+  const updated = await tx.brand.update({
+    where: { id: brandId },
+    data: { name: input.name, aliases: input.aliases, caseSensitiveAliases: input.caseSensitiveAliases, domains: input.domains },
+    include: { competitors: { orderBy: { createdAt: "asc" } } },
+  });
+  // History follows the new names, domains and competitors.
+  await startReanalysis(tx, workspaceId, brandId);
+  return updated;
+}
+
+/**
+ * Competitor discovery's "track it": adds `name` as a competitor of the brand through updateBrand's
+ * path (its validation and limits, and the re-analysis that lets history find the new name).
+ * Refuses a name the brand already tracks, in any of its spellings, so a second click changes
+ * nothing: the brand's row is locked first, so two clicks at once are one after the other.
+ */
+export async function trackCompetitor(workspaceId: string, brandId: string, name: string) {
+  return db().$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT id FROM brands WHERE id = ${brandId}::uuid AND "workspaceId" = ${workspaceId}::uuid FOR UPDATE`;
+    const brand = await tx.brand.findFirst({ where: { id: brandId, workspaceId }, include: { competitors: { orderBy: { createdAt: "asc" } } } });
+    if (!brand) throw new NotFoundError("That brand does not exist in this workspace.");
+    const already = trackedAs(name, [brand, ...brand.competitors]);
+    if (already) throw new ConflictError(already === name ? `"${name}" is already tracked.` : `"${name}" is already tracked as "${already}".`, { field: "name" });
+    const parsed = brandInputSchema.safeParse({
+      name: brand.name,
+      aliases: brand.aliases,
+      caseSensitiveAliases: brand.caseSensitiveAliases,
+      domains: brand.domains,
+      competitors: [...brand.competitors.map(({ id, name, aliases, caseSensitiveAliases, domains }) => ({ id, name, aliases, caseSensitiveAliases, domains })), { name }],
+    });
+    if (!parsed.success) throw new UserError(parsed.error.issues[0]?.message ?? "That competitor cannot be added.", { field: "name" });
+    return replaceBrand(tx, workspaceId, brandId, parsed.data);
+  });
 }
 
 /**

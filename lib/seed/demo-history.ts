@@ -32,6 +32,7 @@ export async function seedDemoHistory(workspaceId: string, options: { days?: num
       .then((rows) => rows.map(({ connection, ...p }) => ({ ...connection, ...p }))),
   ]);
   const random = seededRandom(`demo-history:${workspaceId}`);
+  const untracked = seededRandom(`demo-history:${workspaceId}:untracked`);
   // Rows in the shape Prisma would insert them (checked against its types), inserted in bulk.
   const checks: Prisma.CheckCreateManyInput[] = [];
   const captures: Prisma.CaptureCreateManyInput[] = [];
@@ -64,6 +65,7 @@ export async function seedDemoHistory(workspaceId: string, options: { days?: num
           language: answerLanguageOf(prompt.language, prompt.text),
           style: settings.style,
           random,
+          untracked,
           brandChance,
         });
         const cost = costOf(answer.usage, provider);

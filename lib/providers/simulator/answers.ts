@@ -17,6 +17,11 @@ const reviewSites = [
   { url: "https://www.pcmag.com/picks/the-best-crm-software", title: "The Best CRM Software | PCMag" },
 ];
 
+// Products the answers name besides the tracked ones, as real answers do, so the demo has
+// something for competitor discovery to find (lib/alerts/discovery.ts). The demo tracks CRMs.
+const UNTRACKED_CRMS = ["Attio", "Folk", "Close", "Zoho CRM", "Freshsales", "Copper"];
+const UNTRACKED_CHANCE = 0.3;
+
 function sentence(phrases: Phrases, forms: NameForms, tone: Tone, random: Random): string {
   const sentences = tone === "positive" ? phrases.praise : tone === "negative" ? phrases.criticism : phrases.neutral;
   return random.pick(sentences)(forms);
@@ -44,6 +49,11 @@ export function writeAnswer(input: {
   brandChance?: number;
   /** The language to answer in (default English). */
   language?: AnswerLanguage;
+  /**
+   * Draws for the untracked products, kept apart from `random` so that adding them changed none
+   * of the answers' other draws (seeded tests and the demo history). Without it, none are named.
+   */
+  untracked?: Random;
 }): { text: string; sources: Source[]; searchQueries: string[] } {
   const { random, style } = input;
   const language = input.language ?? "en";
@@ -87,6 +97,7 @@ export function writeAnswer(input: {
       lines.push(`${style === "overview" ? "-" : `${i + 1}.`} ${name}: ${sentence(phrases, forms, tone, random)}${aside(phrases, forms, random)}${own}${review}`);
     });
   }
+  if (ranked.length && input.untracked) lines.push(...untrackedItems(input.untracked, input, ranked.length, phrases, language));
   lines.push("");
   const winner = ranked[0];
   lines.push(winner ? phrases.closing(nameForms(winner, language)) : phrases.closingNone);
@@ -98,4 +109,20 @@ export function writeAnswer(input: {
     }
   }
   return { text: lines.join("\n"), sources, searchQueries };
+}
+
+/**
+ * Now and then one or two products that are not tracked, as the last items of the list or table
+ * (positions count tracked entities only, so theirs are unchanged either way).
+ */
+function untrackedItems(random: Random, input: { brand: EntityHint; competitors: EntityHint[]; style: AnswerStyle }, listed: number, phrases: Phrases, language: AnswerLanguage): string[] {
+  if (random.next() >= UNTRACKED_CHANCE) return [];
+  const tracked = new Set([input.brand, ...input.competitors].flatMap((e) => [e.name, ...(e.aliases ?? [])]).map((n) => n.toLowerCase()));
+  const names = random.shuffle(UNTRACKED_CRMS.filter((n) => !tracked.has(n.toLowerCase()))).slice(0, random.int(1, 2));
+  return names.map((name, i) => {
+    const forms = nameForms({ name }, language);
+    const said = sentence(phrases, forms, toneFor(random, false), random);
+    if (input.style === "gemini" && listed > 1) return `| **${name}** | ${random.pick(phrases.table.bestFor)} | ${said.replace(`${name} `, "")} |`;
+    return `${input.style === "overview" ? "-" : `${listed + i + 1}.`} **${name}**: ${said}`;
+  });
 }

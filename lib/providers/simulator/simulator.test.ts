@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { CallAbortedError, ProviderError } from "@/lib/providers/errors";
 import type { CallLimits, SearchMode } from "@/lib/providers/types";
 import { analyzeAnswer } from "@/lib/analysis/analyze";
+import { brandCandidates } from "@/lib/analysis/brand-candidates";
 import { answerLanguageOf, type AnswerLanguage } from "./languages";
 import { seededRandom } from "./random";
 import { simulateAnswer, simulatorAdapter } from "./simulator";
@@ -146,5 +147,39 @@ describe("simulator", () => {
         expect(answer.usage.searchCalls).toBe(1);
       }
     });
+  });
+});
+
+describe("simulator's untracked products", () => {
+  const subject = { brand: { name: "Lumen CRM", aliases: ["Lumen"], domains: ["lumencrm.com"] }, competitors: [{ name: "HubSpot", domains: ["hubspot.com"] }, { name: "Close", domains: [] }] };
+  const tracked = [subject.brand, ...subject.competitors];
+  const styles = ["chatgpt", "perplexity", "gemini", "claude", "overview"] as const;
+  const run = (i: number, untracked: boolean) =>
+    simulateAnswer({
+      prompt: "Best CRM?", searchMode: "on", limits: { maxOutputTokens: 2048, maxSearchCalls: 3 }, subject, style: styles[i % 5]!,
+      random: seededRandom(`untracked:${i}`), untracked: untracked ? seededRandom(`untracked:${i}:untracked`) : undefined, language: i % 3 ? "en" : "ru",
+    });
+
+  it("names one or two untracked products in about 30 % of answers, found by discovery, without changing anything else", () => {
+    let naming = 0;
+    for (let i = 0; i < 300; i++) {
+      const plain = run(i, false);
+      const extra = run(i, true);
+      const found = brandCandidates(extra.text, tracked);
+      // Never a tracked name (Close is tracked here), and at most two.
+      expect(found.length).toBeLessThanOrEqual(2);
+      expect(found).not.toContain("Close");
+      if (found.length) naming++;
+      else expect(extra.text).toBe(plain.text);
+      expect(brandCandidates(plain.text, tracked)).toEqual([]);
+      // The other draws are untouched: sources, queries, usage's reasoning, and the tracked analysis.
+      expect(extra.sources).toEqual(plain.sources);
+      expect(extra.searchQueries).toEqual(plain.searchQueries);
+      expect(extra.usage.reasoningTokens).toBe(plain.usage.reasoningTokens);
+      const analysis = (text: string) => analyzeAnswer({ answer: text, brand: subject.brand, competitors: subject.competitors }).entities;
+      expect(analysis(extra.text)).toEqual(analysis(plain.text));
+    }
+    expect(naming).toBeGreaterThan(300 * 0.2);
+    expect(naming).toBeLessThan(300 * 0.4);
   });
 });

@@ -43,7 +43,8 @@ const CHUNK_CHARS = 24;
 
 async function call(request: ProviderRequest): Promise<ProviderResponse> {
   const settings = effectiveSimulatorSettings(request.settings);
-  const random = seededRandom(`${env().SIMULATOR_SEED ?? "beacon"}:${request.seed ?? request.prompt}`);
+  const seed = `${env().SIMULATOR_SEED ?? "beacon"}:${request.seed ?? request.prompt}`;
+  const random = seededRandom(seed);
   const latency = random.int(settings.latencyMinMs, Math.max(settings.latencyMinMs, settings.latencyMaxMs));
   const answer = simulateAnswer({
     prompt: request.prompt,
@@ -52,6 +53,7 @@ async function call(request: ProviderRequest): Promise<ProviderResponse> {
     subject: request.subject,
     style: settings.style,
     random,
+    untracked: seededRandom(`${seed}:untracked`),
     language: answerLanguageOf(request.language, request.prompt),
   });
   const requestId = `sim_${Math.floor(random.next() * 1e12).toString(36)}`;
@@ -119,6 +121,8 @@ export function simulateAnswer(input: {
   subject?: ProviderRequest["subject"];
   style: SimulatorSettings["style"];
   random: Random;
+  /** Separate draws for the untracked products an answer names (lib/providers/simulator/answers.ts). */
+  untracked?: Random;
   /** Chance that the brand appears at all (0..1). */
   brandChance?: number;
   /** The language to answer in (lib/providers/simulator/languages.ts; default English). */
@@ -133,6 +137,7 @@ export function simulateAnswer(input: {
     style: input.style,
     search,
     random: input.random,
+    untracked: input.untracked,
     brandChance: input.brandChance,
     language: input.language,
   });
