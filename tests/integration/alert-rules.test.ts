@@ -38,7 +38,7 @@ async function buildWorld(name: string): Promise<World> {
   return { owner, workspaceId, brandId: brand.id, rivalId: brand.competitors[0]!.id, providerId: provider.id, connectionId: simulator.id, model, promptIds };
 }
 
-type Answer = { day: string; prompt?: number; brand?: number | null; rival?: number | null; cites?: string[] };
+type Answer = { day: string; prompt?: number; brand?: number | null; rival?: number | null; cites?: string[]; text?: string };
 
 /** Succeeded, analysed answers: `brand` / `rival` give the position where named (null: not named). */
 async function writeAnswers(world: World, answers: Answer[]): Promise<void> {
@@ -49,7 +49,7 @@ async function writeAnswers(world: World, answers: Answer[]): Promise<void> {
     data: answers.map((a, i) => ({
       id: ids[i]!, workspaceId, checkId: check.id, brandId, promptId: world.promptIds[a.prompt ?? 0]!, providerConfigId: world.providerId,
       connectionId: world.connectionId, sample: i + 1, status: "succeeded" as const, maxAttempts: 3, attemptCount: 1, model: "m", searchMode: "auto" as const,
-      answerText: "An answer", finishedAt: new Date(`${a.day}T10:00:00Z`), analyzedAt: new Date(`${a.day}T10:00:00Z`),
+      answerText: a.text ?? "An answer", finishedAt: new Date(`${a.day}T10:00:00Z`), analyzedAt: new Date(`${a.day}T10:00:00Z`),
     })),
   });
   const mention = (captureId: string, kind: "brand" | "competitor", position: number | null | undefined) => ({
@@ -216,6 +216,26 @@ describe("one of the brand's pages stopped being cited", () => {
     const firings = await firingsOf(ruleId);
     expect(firings.map((f) => f.title)).toEqual(["https://acme.com/pricing is no longer cited"]);
     expect((firings[0]!.facts as Facts).p).toBeCloseTo(0.75 ** 40, 12);
+  });
+});
+
+describe("a brand not yet tracked is named often", () => {
+  it("fires for a name whose share is above the threshold beyond noise, not for one that is above it by chance", async () => {
+    const w = await buildWorld("Alerts discovery");
+    // 100 answers this week: Attio in 40 (interval 31-50 %), Zoho CRM in 14 (8.5-22 %: could be
+    // under 10 %), Folk in 8. The threshold is 10 %.
+    const text = (i: number) =>
+      ["1. **Acme**: solid.", i < 40 ? "2. **Attio**: modern." : "", i >= 40 && i < 54 ? "3. **Zoho CRM**: cheap." : "", i >= 54 && i < 62 ? "4. **Folk**: light." : ""]
+        .filter(Boolean)
+        .join("\n");
+    await writeAnswers(w, Array.from({ length: 100 }, (_, i) => ({ day: CURRENT_DAY, brand: 1, text: text(i) })));
+    const ruleId = await addRule(w, { name: "New names", kind: "new_brand", brandId: w.brandId, params: { thresholdPercent: 10 } });
+    expect(resultOf(await evaluateAlerts(w.workspaceId, { now: NOW }), ruleId)).toMatchObject({ status: "fired", fired: 1 });
+    const [firing, ...others] = await firingsOf(ruleId);
+    expect(others).toHaveLength(0);
+    expect(firing!.title).toBe("Attio is named in 40 % of answers and is not tracked");
+    expect(firing!.facts).toMatchObject({ name: "Attio", answers: 40, n: 100, thresholdPercent: 10 });
+    expect((firing!.facts as { share: { low: number } }).share.low).toBeCloseTo(0.3094, 3);
   });
 });
 

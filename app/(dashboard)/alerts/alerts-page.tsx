@@ -1,11 +1,13 @@
 "use client";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { Pagination } from "@/components/ui/pagination";
 import { deleteAlertRuleAction, evaluateAlertsNowAction, setAlertRuleEnabledAction } from "@/lib/actions/alerts";
+import { trackCompetitorAction } from "@/lib/actions/brands";
 import type { SampleSizeHint } from "@/lib/alerts/evaluate";
 import type { AlertRuleRow, FiringsPage, RuleChoices } from "@/lib/alerts/rules";
 import { KIND_LABELS, METRIC_LABELS, type RuleParams } from "@/lib/alerts/schemas";
@@ -71,9 +73,30 @@ function RuleStatus({ rule }: { rule: AlertRuleRow }) {
   );
 }
 
-function Firings({ initial, evaluationRequestedAt }: { initial: FiringsPage; evaluationRequestedAt: number | null }) {
+/** "Track it" on a firing about an untracked name: adds it as a competitor of the rule's brand. */
+function TrackIt({ brandId, name, tracked }: { brandId: string; name: string; tracked: boolean }) {
+  const router = useRouter();
+  const track = useMutation({
+    mutationFn: async () => unwrap(await trackCompetitorAction({ brandId, name })),
+    onSuccess: () => {
+      toast.success(`${name} is now tracked as a competitor; past answers are being re-analysed`);
+      router.refresh();
+    },
+    onError: (error) => toast.error(error.message),
+  });
+  if (tracked || track.isSuccess) return <Badge tone="green">tracked</Badge>;
+  return (
+    <Button size="sm" variant="secondary" pending={track.isPending} onClick={() => track.mutate()}>
+      Track {name}
+    </Button>
+  );
+}
+
+function Firings({ initial, evaluationRequestedAt, choices, canTrack }: { initial: FiringsPage; evaluationRequestedAt: number | null; choices: RuleChoices; canTrack: boolean }) {
   const [page, setPage] = useState(1);
   const { data = initial } = useAlertFiringsQuery(page, initial, evaluationRequestedAt);
+  const isTracked = (brandId: string, name: string) =>
+    !!choices.brands.find((b) => b.id === brandId)?.competitors.some((c) => c.name.toLocaleLowerCase() === name.toLocaleLowerCase());
   return (
     <section aria-labelledby="firings-heading" className="mt-8">
       <h2 id="firings-heading" className="mb-3 text-base font-semibold text-slate-900">Firings</h2>
@@ -91,6 +114,11 @@ function Firings({ initial, evaluationRequestedAt }: { initial: FiringsPage; eva
                   </time>
                 </div>
                 <p className="mt-1 text-sm text-slate-600">{f.summary}</p>
+                {canTrack && f.rule.kind === "new_brand" && f.rule.brandId && typeof f.facts.name === "string" && (
+                  <div className="mt-2">
+                    <TrackIt brandId={f.rule.brandId} name={f.facts.name} tracked={isTracked(f.rule.brandId, f.facts.name)} />
+                  </div>
+                )}
                 <p className="mt-1 text-xs text-slate-500">
                   {f.rule.name}
                   {f.deliveries.total > 0 && ` · sent to ${f.deliveries.delivered} of ${f.deliveries.total} channel${f.deliveries.total === 1 ? "" : "s"}${f.deliveries.failed ? `, ${f.deliveries.failed} failed` : ""}`}
@@ -105,7 +133,20 @@ function Firings({ initial, evaluationRequestedAt }: { initial: FiringsPage; eva
   );
 }
 
-export function AlertsPage({ initialRules, initialFirings, choices, canManage }: { initialRules: AlertRuleRow[]; initialFirings: FiringsPage; choices: RuleChoices; canManage: boolean }) {
+export function AlertsPage({
+  initialRules,
+  initialFirings,
+  choices,
+  canManage,
+  canTrack,
+}: {
+  initialRules: AlertRuleRow[];
+  initialFirings: FiringsPage;
+  choices: RuleChoices;
+  canManage: boolean;
+  /** May add competitors (the firings of untracked names offer "Track it"). */
+  canTrack: boolean;
+}) {
   const queryClient = useQueryClient();
   const [requestedAt, setRequestedAt] = useState<number | null>(null);
   const { data: rules = initialRules } = useAlertRulesQuery(initialRules, requestedAt);
@@ -214,7 +255,7 @@ export function AlertsPage({ initialRules, initialFirings, choices, canManage }:
           </table>
         </Card>
       )}
-      <Firings initial={initialFirings} evaluationRequestedAt={requestedAt} />
+      <Firings initial={initialFirings} evaluationRequestedAt={requestedAt} choices={choices} canTrack={canTrack} />
       {editing && <RuleFormDialog rule={editing === "new" ? undefined : editing} choices={choices} onClose={() => setEditing(null)} onSaved={() => setRequestedAt(Date.now())} />}
     </>
   );

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { listFirings, listRules, ruleChoices } from "@/lib/alerts/rules";
-import { canManageAlerts } from "@/lib/auth/permissions";
+import { canEditTrackingSetup, canManageAlerts } from "@/lib/auth/permissions";
 import { requirePageContext } from "@/lib/auth/session";
 import { listPromptTags } from "@/lib/prompts/prompts";
 import { AlertsPage } from "./alerts-page";
@@ -15,5 +15,5 @@ export default async function Page() {
     ruleChoices(ctx.workspace.id),
     listPromptTags(ctx.workspace.id),
   ]);
-  return <AlertsPage initialRules={rules} initialFirings={firings} choices={{ ...choices, tags: tags.map((t) => t.tag) }} canManage={canManageAlerts(ctx)} />;
+  return <AlertsPage initialRules={rules} initialFirings={firings} choices={{ ...choices, tags: tags.map((t) => t.tag) }} canManage={canManageAlerts(ctx)} canTrack={canEditTrackingSetup(ctx)} />;
 }
