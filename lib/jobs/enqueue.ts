@@ -47,3 +47,11 @@ export async function enqueueReanalysis(tx: Sql, payload: JobPayload<"reanalyze"
     SELECT graphile_worker.add_job('reanalyze', ${JSON.stringify(job.payload.parse(payload))}::json,
       queue_name => ${job.queueName(brandId)}, max_attempts => ${job.maxAttempts}::int)`;
 }
+
+/** The call that writes a first run's suggestions (lib/setup/suggestions.ts). */
+export async function enqueueSetupSuggestions(tx: Sql, payload: JobPayload<"setup_suggestions">): Promise<void> {
+  const job = jobCatalog.setup_suggestions;
+  await tx.$executeRaw`
+    SELECT graphile_worker.add_job('setup_suggestions', ${JSON.stringify(job.payload.parse(payload))}::json,
+      job_key => ${job.jobKey(payload)}, max_attempts => ${job.maxAttempts}::int)`;
+}

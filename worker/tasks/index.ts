@@ -6,5 +6,6 @@ import { capture } from "@/worker/tasks/capture";
 import { reanalyze } from "@/worker/tasks/reanalyze";
 import { retention } from "@/worker/tasks/retention";
 import { schedules } from "@/worker/tasks/schedules";
+import { setup_suggestions } from "@/worker/tasks/setup_suggestions";
 
-export const taskList = { capture, reanalyze, retention, schedules } satisfies Record<JobName, Task>;
+export const taskList = { capture, reanalyze, retention, schedules, setup_suggestions } satisfies Record<JobName, Task>;
