@@ -158,6 +158,9 @@ export function ProposalEditor(props: { suggestionId: string; proposal: SetupPro
               {error("providerConfigIds")}
             </p>
           )}
+          {!props.providers.length && (
+            <p className="mt-2 text-sm text-slate-600">This workspace has no provider that can run now. Ask an admin to add one in Settings, then accept.</p>
+          )}
           <div className="mt-2 flex flex-wrap gap-4">
             {props.providers.map((p) => (
               <label key={p.id} className="flex items-center gap-2 text-sm text-slate-700">
