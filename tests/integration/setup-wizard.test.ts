@@ -179,6 +179,30 @@ describe("suggestions", () => {
     expect((await suggestion(owner, suggestionId)).error).toMatch(/The provider refused/);
     expect(await budgetStatus(owner.workspaceId)).toMatchObject({ chargedMicros: 0, inFlightMicros: 0 });
   });
+
+  it("a call that does not answer in time is aborted and charged its estimate; a grant's limit refuses like the budget", async () => {
+    const owner = await signUp({ workspaceName: "Slow Co" });
+    const connection = await db().providerConnection.create({
+      data: { name: `Slow ${randomUUID().slice(0, 8)}`, adapter: "openai_compatible", models: ["m"], inputPricePerMTokMicros: 1_000_000, outputPricePerMTokMicros: 1_000_000, timeoutMs: 300, settings: { baseURL: server.url } },
+    });
+    await grantConnection({ connectionId: connection.id, workspaceId: owner.workspaceId, monthlySpendLimitMicros: null }, null);
+    server.enqueue({ kind: "hang" });
+    const { suggestionId } = ok(await owner.browser.run(() => requestSetupSuggestionsAction({ domain: "slow.com", language: "en", connectionId: connection.id })));
+    const reserved = Number((await db().setupSuggestion.findUniqueOrThrow({ where: { id: suggestionId } })).reservedMicros);
+    expect(await runSetupSuggestions(suggestionId)).toBe("failed");
+    const view = await suggestion(owner, suggestionId);
+    expect(view.error).toMatch(/did not answer in time/);
+    expect(view.costMicros).toBeGreaterThan(0);
+    expect(view.costMicros).toBeLessThan(reserved);
+    expect(await budgetStatus(owner.workspaceId)).toMatchObject({ chargedMicros: view.costMicros, inFlightMicros: 0 });
+
+    // The grant allows less than this call's worst case: refused, nothing reserved or stored.
+    await grantConnection({ connectionId: connection.id, workspaceId: owner.workspaceId, monthlySpendLimitMicros: view.costMicros! + 1 }, null);
+    const refusal = refused(await owner.browser.run(() => requestSetupSuggestionsAction({ domain: "slow.com", language: "en", connectionId: connection.id })), "budget_exceeded");
+    expect(refusal.message).toMatch(/limit on this connection/);
+    expect(await db().setupSuggestion.count({ where: { workspaceId: owner.workspaceId } })).toBe(1);
+    expect(await budgetStatus(owner.workspaceId)).toMatchObject({ chargedMicros: view.costMicros, inFlightMicros: 0 });
+  });
 });
 
 describe("accept", () => {
