@@ -3,8 +3,7 @@ import { createBrandIn } from "@/lib/brands/brands";
 import { createCheckIn, hashRequest } from "@/lib/checks/create-check";
 import { db } from "@/lib/db/prisma";
 import { NotFoundError, UserError } from "@/lib/errors";
-import type { Prisma } from "@/lib/generated/prisma/client";
-import { findPromptsByText } from "@/lib/prompts/prompts";
+import { ensurePromptsIn } from "@/lib/prompts/prompts";
 import type { ParsedAcceptSetup } from "@/lib/setup/schemas";
 
 /**
@@ -25,7 +24,12 @@ export async function acceptSetup(workspaceId: string, userId: string | null, in
       if (row.status !== "succeeded") throw new UserError("These suggestions are not ready yet.", { field: "suggestionId" });
 
       const brand = await createBrandIn(tx, workspaceId, input.brand);
-      const promptIds = await promptsFor(tx, workspaceId, input.questions, row);
+      // The questions in the suggestion's language and country unless they say otherwise.
+      const promptIds = await ensurePromptsIn(
+        tx,
+        workspaceId,
+        input.questions.map((q) => ({ ...q, language: q.language ?? row.language, country: q.country ?? row.country ?? undefined })),
+      );
       const check = await createCheckIn(tx, {
         workspaceId,
         idempotencyKey: `setup:${input.suggestionId}`,
@@ -41,31 +45,4 @@ export async function acceptSetup(workspaceId: string, userId: string | null, in
     },
     { timeout: 60_000, maxWait: 10_000 },
   );
-}
-
-type Tx = Prisma.TransactionClient;
-
-/** The questions' prompts: existing live ones by text (ignoring case), the rest created in the suggestion's language and country. */
-async function promptsFor(tx: Tx, workspaceId: string, questions: ParsedAcceptSetup["questions"], where: { language: string; country: string | null }) {
-  const matches = await findPromptsByText(tx, workspaceId, questions.map((q) => q.text));
-  const ids: string[] = [];
-  const fresh = new Map<string, ParsedAcceptSetup["questions"][number]>();
-  matches.forEach((m, i) => {
-    if (m.id) ids.push(m.id);
-    else if (!fresh.has(m.key)) fresh.set(m.key, questions[i]!);
-  });
-  const created = fresh.size
-    ? await tx.prompt.createManyAndReturn({
-        data: [...fresh.values()].map((q) => ({
-          workspaceId,
-          text: q.text,
-          tags: q.tags,
-          language: q.language ?? where.language,
-          country: q.country ?? where.country,
-          city: q.city ?? null,
-        })),
-        select: { id: true },
-      })
-    : [];
-  return [...new Set([...ids, ...created.map((p) => p.id)])];
 }
