@@ -2,10 +2,11 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { analyticsOptions } from "@/lib/analytics/options";
-import { canStartCheck } from "@/lib/auth/permissions";
+import { canRunSetup, canStartCheck } from "@/lib/auth/permissions";
 import { requirePageContext } from "@/lib/auth/session";
 import { workspaceSummary } from "@/lib/workspaces/summary";
 import { OverviewPage } from "./analytics/overview/overview-page";
+import { SetupStart } from "./setup/setup-start";
 
 export const metadata: Metadata = { title: "Overview" };
 
@@ -29,6 +30,15 @@ export default async function Page() {
   return (
     <>
       <PageHeader title={ctx.workspace.name} description="Beacon asks AI assistants your prompts and measures how they talk about your brand." />
+      {/* A new workspace starts from its website: the first-run wizard, here rather than an empty page. */}
+      {!options.brands.length && (
+        <section aria-labelledby="setup-heading" className="mb-6">
+          <h2 id="setup-heading" className="mb-2 text-base font-semibold text-slate-900">
+            Set up from your website
+          </h2>
+          <SetupStart workspaceId={ctx.workspace.id} allowed={canRunSetup(ctx)} />
+        </section>
+      )}
       <Card className="divide-y divide-slate-100">
         {steps.map((step) => (
           <Link key={step.href} href={step.href} className="flex items-center gap-4 px-5 py-4 hover:bg-slate-50">

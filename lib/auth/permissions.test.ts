@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { apiKeyRole, canCreateApiKey, canRetryCapture, canRevokeApiKey, canStartCheck, type Role } from "@/lib/auth/permissions";
+import { apiKeyRole, canCreateApiKey, canRetryCapture, canRevokeApiKey, canRunSetup, canStartCheck, type Role } from "@/lib/auth/permissions";
 
 describe("API key permissions", () => {
   it.each<[Parameters<typeof apiKeyRole>[0], Role, Role]>([
@@ -36,5 +36,13 @@ describe("API key permissions", () => {
     expect(canRevokeApiKey({ userId: "m", role: "member" }, { createdById: "b" })).toBe(false);
     expect(canRevokeApiKey({ userId: "v", role: "viewer" }, { createdById: "v" })).toBe(true);
     expect(canRevokeApiKey({ userId: null, role: "member" }, { createdById: null })).toBe(false);
+  });
+});
+
+describe("the first-run wizard", () => {
+  it("is for those who may both edit brands and prompts and start checks: not viewers, nor read keys", () => {
+    const roles: Role[] = ["viewer", "member", "admin", "owner"];
+    expect(roles.filter((role) => canRunSetup({ userId: "u", role }))).toEqual(["member", "admin", "owner"]);
+    expect(canRunSetup({ userId: null, role: apiKeyRole("read", "owner") })).toBe(false);
   });
 });

@@ -16,6 +16,8 @@ export const canView = (_actor: Actor) => true;
 export const canEditTrackingSetup = (actor: Actor) => atLeast(actor, "member");
 /** Start a check. */
 export const canStartCheck = (actor: Actor) => atLeast(actor, "member");
+/** The first-run wizard: it creates a brand, competitors and prompts and starts a check. */
+export const canRunSetup = (actor: Actor) => canEditTrackingSetup(actor) && canStartCheck(actor);
 /** Cancel a check: admins and owners, or the member who started it. */
 export const canCancelCheck = (actor: Actor, check: { startedById: string | null }) =>
   atLeast(actor, "admin") || (atLeast(actor, "member") && actor.userId !== null && check.startedById === actor.userId);

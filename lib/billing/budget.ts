@@ -25,7 +25,8 @@ type Tx = Prisma.TransactionClient;
 // adds its deltas to one of the other shards and waits for no claim. An addition that reads the
 // totals while a result is uncommitted sees more in use than there will be: the cap can only be
 // too strict, never exceeded (see holdBudget). Only lib/captures/lifecycle calls the writers
-// below, inside its transitions, last (the lock order).
+// below, inside its transitions, last (the lock order); and lib/setup for a first run's one
+// call (reserveCall, settleLedgers), also last in its transactions.
 
 /** The current month in the database's clock, as a `date`. */
 const CURRENT_PERIOD = Prisma.sql`date_trunc('month', now() AT TIME ZONE 'UTC')::date`;
@@ -71,6 +72,31 @@ export async function callWouldFit(tx: Tx, call: { workspaceId: string; connecti
   const [row] = await tx.$queryRaw<{ fits: boolean }[]>`
     SELECT beacon_call_would_fit(${call.workspaceId}::uuid, ${call.connectionId}::uuid, ${call.worstMicros}::bigint) AS fits`;
   return row?.fits === true;
+}
+
+/**
+ * A call outside any capture (a first run's suggestions, lib/setup): reserves its worst case "in
+ * flight" on the budget and on the workspace's grant of the connection, as a capture's claim does
+ * (beacon_claim: beacon_budget_add and beacon_grant_add), so the hard caps hold for it too.
+ * Refuses with the shortfall, and then nothing is reserved (the caller's transaction rolls back).
+ * Settled with settleLedgers like any call.
+ */
+export async function reserveCall(tx: Tx, call: { workspaceId: string; connectionId: string; worstMicros: number }): Promise<Date> {
+  const [row] = await tx.$queryRaw<{ budget: Date | null; grant: Date | null }[]>`
+    SELECT b AS budget, CASE WHEN b IS NULL THEN NULL ELSE beacon_grant_add(${call.connectionId}::uuid, ${call.workspaceId}::uuid, ${call.worstMicros}::bigint) END AS grant
+    FROM beacon_budget_add(${call.workspaceId}::uuid, true, ${call.worstMicros}::bigint) AS b`;
+  if (row?.budget && row.grant) return row.budget;
+  if (!row?.budget) {
+    const status = await budgetStatus(call.workspaceId, tx);
+    const left = Math.max(0, (status.limitMicros ?? 0) - status.chargedMicros - status.inFlightMicros);
+    throw new BudgetExceededError(
+      `This could cost up to ${formatMicros(call.worstMicros)}, which is ${formatMicros(call.worstMicros - left)} over this month's budget ` +
+        `(${formatMicros(left)} of ${formatMicros(status.limitMicros ?? 0)} left). Ask an admin to raise the budget, or pick the simulator.`,
+    );
+  }
+  throw new BudgetExceededError(
+    `This could cost up to ${formatMicros(call.worstMicros)}, more than is left of this month's limit on this connection. Ask an operator to raise it, or pick another connection.`,
+  );
 }
 
 /** A hold given back: a capture that held `micros` of `period`'s budget ended. */

@@ -22,8 +22,13 @@ function nameTaken(error: unknown): boolean {
 }
 
 export async function createBrand(workspaceId: string, input: ParsedBrandInput) {
+  return db().$transaction((tx) => createBrandIn(tx, workspaceId, input));
+}
+
+/** createBrand inside the caller's transaction (the first-run wizard's accept, lib/setup/accept.ts). */
+export async function createBrandIn(tx: Prisma.TransactionClient, workspaceId: string, input: ParsedBrandInput) {
   try {
-    return await db().brand.create({
+    return await tx.brand.create({
       data: {
         workspaceId,
         name: input.name,

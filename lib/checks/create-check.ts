@@ -121,79 +121,79 @@ export async function estimateCheck(request: Pick<CheckRequest, "workspaceId" | 
  * it exists afterwards or none of it. Returns the existing check for a repeated request.
  */
 export async function createCheck(request: CheckRequest): Promise<{ checkId: string; replayed: boolean }> {
-  return db().$transaction(
-    async (tx) => {
-      // Concurrent requests with one key queue up here; the first creates, the rest replay.
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`idem:${request.workspaceId}:${request.idempotencyKey}`}, 0))`;
-      const [existing] = await tx.$queryRaw<{ id: string; requestHash: string | null; live: boolean }[]>`
-        SELECT id, "requestHash", coalesce("idempotencyExpiresAt" > now() AT TIME ZONE 'UTC', false) AS live FROM checks
-        WHERE "workspaceId" = ${request.workspaceId}::uuid AND "idempotencyKey" = ${request.idempotencyKey}`;
-      if (existing?.live) {
-        if (existing.requestHash !== request.requestHash) {
-          throw new IdempotencyMismatchError(
-            "This Idempotency-Key was already used for a different request. Use a new key for a new check.",
-            { field: "idempotencyKey" },
-          );
-        }
-        return { checkId: existing.id, replayed: true };
-      }
-      if (existing) await tx.check.update({ where: { id: existing.id }, data: { idempotencyKey: null } }); // expired key
+  return db().$transaction((tx) => createCheckIn(tx, request), { timeout: 60_000, maxWait: 10_000 });
+}
 
-      const brand = await resolveBrand(tx, request.workspaceId, request.brandId);
-      const prompts = await resolvePrompts(tx, request.workspaceId, request.prompts);
-      if (!prompts.length) throw new UserError("No prompts match this selection. Add prompts or pick another tag.", { field: "prompts" });
-      if (prompts.length > MAX_PROMPTS_PER_CHECK) throw new UserError(`A check can ask at most ${MAX_PROMPTS_PER_CHECK} prompts (this one has more).`, { field: "prompts" });
-      // By name, so a check's grid and job order do not depend on the order they were picked in.
-      const providers = (await resolveProviders(tx, request.workspaceId, request.providers)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-      const totalCaptures = prompts.length * providers.length * request.samples;
-      if (totalCaptures > MAX_CAPTURES_PER_CHECK) {
-        throw new UserError(`That is ${totalCaptures} captures; a check can have at most ${MAX_CAPTURES_PER_CHECK}. Pick fewer prompts, providers or samples.`);
-      }
+/** createCheck inside the caller's transaction (the first-run wizard creates its brand and prompts in the same one). */
+export async function createCheckIn(tx: Tx, request: CheckRequest): Promise<{ checkId: string; replayed: boolean }> {
+  // Concurrent requests with one key queue up here; the first creates, the rest replay.
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`idem:${request.workspaceId}:${request.idempotencyKey}`}, 0))`;
+  const [existing] = await tx.$queryRaw<{ id: string; requestHash: string | null; live: boolean }[]>`
+    SELECT id, "requestHash", coalesce("idempotencyExpiresAt" > now() AT TIME ZONE 'UTC', false) AS live FROM checks
+    WHERE "workspaceId" = ${request.workspaceId}::uuid AND "idempotencyKey" = ${request.idempotencyKey}`;
+  if (existing?.live) {
+    if (existing.requestHash !== request.requestHash) {
+      throw new IdempotencyMismatchError(
+        "This Idempotency-Key was already used for a different request. Use a new key for a new check.",
+        { field: "idempotencyKey" },
+      );
+    }
+    return { checkId: existing.id, replayed: true };
+  }
+  if (existing) await tx.check.update({ where: { id: existing.id }, data: { idempotencyKey: null } }); // expired key
 
-      // Each capture holds its expected cost in this month's budget (database clock) until it ends.
-      const estimates = captureEstimates(prompts, providers);
-      const estimate = estimates.reduce((sum, e) => sum + e.micros, 0) * request.samples;
-      const period = await holdBudget(tx, request.workspaceId, estimate);
+  const brand = await resolveBrand(tx, request.workspaceId, request.brandId);
+  const prompts = await resolvePrompts(tx, request.workspaceId, request.prompts);
+  if (!prompts.length) throw new UserError("No prompts match this selection. Add prompts or pick another tag.", { field: "prompts" });
+  if (prompts.length > MAX_PROMPTS_PER_CHECK) throw new UserError(`A check can ask at most ${MAX_PROMPTS_PER_CHECK} prompts (this one has more).`, { field: "prompts" });
+  // By name, so a check's grid and job order do not depend on the order they were picked in.
+  const providers = (await resolveProviders(tx, request.workspaceId, request.providers)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const totalCaptures = prompts.length * providers.length * request.samples;
+  if (totalCaptures > MAX_CAPTURES_PER_CHECK) {
+    throw new UserError(`That is ${totalCaptures} captures; a check can have at most ${MAX_CAPTURES_PER_CHECK}. Pick fewer prompts, providers or samples.`);
+  }
 
-      const check = await tx.check.create({
-        data: {
-          workspaceId: request.workspaceId,
-          brandId: brand.id,
-          startedById: request.startedById ?? null,
-          apiKeyId: request.apiKeyId ?? null,
-          scheduleId: request.scheduleId ?? null,
-          idempotencyKey: request.idempotencyKey,
-          requestHash: request.requestHash,
-          samples: request.samples,
-          totalCaptures,
-        },
-        select: { id: true },
-      });
+  // Each capture holds its expected cost in this month's budget (database clock) until it ends.
+  const estimates = captureEstimates(prompts, providers);
+  const estimate = estimates.reduce((sum, e) => sum + e.micros, 0) * request.samples;
+  const period = await holdBudget(tx, request.workspaceId, estimate);
 
-      await tx.$executeRaw`UPDATE checks SET "idempotencyExpiresAt" = now() + make_interval(secs => ${IDEMPOTENCY_TTL_MS / 1000}) WHERE id = ${check.id}::uuid`;
-      await tx.$executeRaw`
-        INSERT INTO captures (id, "workspaceId", "checkId", "brandId", "promptId", "providerConfigId", "connectionId", sample, status, "maxAttempts", model, "searchMode",
-                              "reservedMicros", "reservedPeriod", "updatedAt")
-        SELECT gen_random_uuid(), ${request.workspaceId}::uuid, ${check.id}::uuid, ${brand.id}::uuid, e."promptId", pc.id, pc."connectionId", s, 'queued', conn."maxAttempts",
-               pc.model, pc."searchMode", e.micros, ${period}::date, now()
-        FROM unnest(${estimates.map((e) => e.promptId)}::uuid[], ${estimates.map((e) => e.providerId)}::uuid[], ${estimates.map((e) => e.micros)}::bigint[])
-             WITH ORDINALITY AS e("promptId", "providerId", micros, ord)
-        JOIN provider_configs pc ON pc.id = e."providerId" JOIN provider_connections conn ON conn.id = pc."connectionId"
-        CROSS JOIN generate_series(1, ${request.samples}::int) AS s
-        ORDER BY s, e.ord`;
-      await enqueueCaptureJobs(tx, { checkId: check.id });
-      await tx.event.create({
-        data: {
-          workspaceId: request.workspaceId,
-          checkId: check.id,
-          kind: "check_created",
-          actorUserId: request.startedById ?? null,
-          actorApiKeyId: request.apiKeyId ?? null,
-          data: { captures: totalCaptures, estimateMicros: estimate },
-        },
-      });
-      return { checkId: check.id, replayed: false };
+  const check = await tx.check.create({
+    data: {
+      workspaceId: request.workspaceId,
+      brandId: brand.id,
+      startedById: request.startedById ?? null,
+      apiKeyId: request.apiKeyId ?? null,
+      scheduleId: request.scheduleId ?? null,
+      idempotencyKey: request.idempotencyKey,
+      requestHash: request.requestHash,
+      samples: request.samples,
+      totalCaptures,
     },
-    { timeout: 60_000, maxWait: 10_000 },
-  );
+    select: { id: true },
+  });
+
+  await tx.$executeRaw`UPDATE checks SET "idempotencyExpiresAt" = now() + make_interval(secs => ${IDEMPOTENCY_TTL_MS / 1000}) WHERE id = ${check.id}::uuid`;
+  await tx.$executeRaw`
+    INSERT INTO captures (id, "workspaceId", "checkId", "brandId", "promptId", "providerConfigId", "connectionId", sample, status, "maxAttempts", model, "searchMode",
+                          "reservedMicros", "reservedPeriod", "updatedAt")
+    SELECT gen_random_uuid(), ${request.workspaceId}::uuid, ${check.id}::uuid, ${brand.id}::uuid, e."promptId", pc.id, pc."connectionId", s, 'queued', conn."maxAttempts",
+           pc.model, pc."searchMode", e.micros, ${period}::date, now()
+    FROM unnest(${estimates.map((e) => e.promptId)}::uuid[], ${estimates.map((e) => e.providerId)}::uuid[], ${estimates.map((e) => e.micros)}::bigint[])
+         WITH ORDINALITY AS e("promptId", "providerId", micros, ord)
+    JOIN provider_configs pc ON pc.id = e."providerId" JOIN provider_connections conn ON conn.id = pc."connectionId"
+    CROSS JOIN generate_series(1, ${request.samples}::int) AS s
+    ORDER BY s, e.ord`;
+  await enqueueCaptureJobs(tx, { checkId: check.id });
+  await tx.event.create({
+    data: {
+      workspaceId: request.workspaceId,
+      checkId: check.id,
+      kind: "check_created",
+      actorUserId: request.startedById ?? null,
+      actorApiKeyId: request.apiKeyId ?? null,
+      data: { captures: totalCaptures, estimateMicros: estimate },
+    },
+  });
+  return { checkId: check.id, replayed: false };
 }

@@ -30,6 +30,13 @@ export const jobCatalog = {
     queueName: (brandId: string) => `reanalyze:${brandId}`,
     maxAttempts: 5,
   },
+  /** A first run's suggested brand, competitors and questions: one provider call (lib/setup/suggestions.ts). */
+  setup_suggestions: {
+    payload: z.object({ suggestionId: z.uuid() }),
+    jobKey: (p: { suggestionId: string }) => `setup:${p.suggestionId}`,
+    // The call is made once (its outcome is recorded either way); retries only recover a crash.
+    maxAttempts: 3,
+  },
   /** Hourly housekeeping (lib/jobs/retention.ts). */
   retention: { payload: cronPayload, cron: "17 * * * *" },
   /** Starts the checks of due schedules (lib/schedules/run-due.ts). */

@@ -61,3 +61,11 @@ export async function enqueueAlertEvaluation(tx: Sql, payload: JobPayload<"evalu
     SELECT graphile_worker.add_job('evaluate_alerts', ${JSON.stringify(job)}::json, job_key => ${alerts.jobKey(job)}, max_attempts => ${alerts.maxAttempts}::int)
     WHERE EXISTS (SELECT 1 FROM alert_rules r WHERE r."workspaceId" = ${job.workspaceId}::uuid AND r.enabled)`;
 }
+
+/** The call that writes a first run's suggestions (lib/setup/suggestions.ts). */
+export async function enqueueSetupSuggestions(tx: Sql, payload: JobPayload<"setup_suggestions">): Promise<void> {
+  const job = jobCatalog.setup_suggestions;
+  await tx.$executeRaw`
+    SELECT graphile_worker.add_job('setup_suggestions', ${JSON.stringify(job.payload.parse(payload))}::json,
+      job_key => ${job.jobKey(payload)}, max_attempts => ${job.maxAttempts}::int)`;
+}

@@ -77,6 +77,28 @@ export async function findPromptsByText(client: Pick<Prisma.TransactionClient, "
     ORDER BY t.ord`;
 }
 
+/**
+ * The ids of live prompts with these texts, in the caller's transaction: an existing one
+ * (ignoring case) is reused, the others are created once each with their tags, country, city and
+ * language (the first-run wizard's questions, lib/setup/accept.ts).
+ */
+export async function ensurePromptsIn(tx: Prisma.TransactionClient, workspaceId: string, prompts: ParsedPromptInput[]): Promise<string[]> {
+  const matches = await findPromptsByText(tx, workspaceId, prompts.map((p) => p.text));
+  const ids: string[] = [];
+  const fresh = new Map<string, ParsedPromptInput>(); // key -> the first spelling
+  matches.forEach((m, i) => {
+    if (m.id) ids.push(m.id);
+    else if (!fresh.has(m.key)) fresh.set(m.key, prompts[i]!);
+  });
+  const created = fresh.size
+    ? await tx.prompt.createManyAndReturn({
+        data: [...fresh.values()].map((p) => ({ workspaceId, text: p.text, tags: p.tags, country: p.country ?? null, city: p.city ?? null, language: p.language ?? null })),
+        select: { id: true },
+      })
+    : [];
+  return [...new Set([...ids, ...created.map((p) => p.id)])];
+}
+
 async function assertNoDuplicate(workspaceId: string, text: string, exceptId?: string) {
   if (await findPromptByText(db(), workspaceId, text, exceptId)) throw new UserError("This prompt already exists in the workspace.", { field: "text" });
 }

@@ -1,0 +1,190 @@
+import "server-only";
+import { reserveCall, settleLedgers } from "@/lib/billing/budget";
+import { costOf, unknownOutcomeCost, worstCaseCost } from "@/lib/billing/money";
+import { inTransaction, wakeBudgetWaiters } from "@/lib/captures/lifecycle/transition";
+import { assertUsable, grantedConnections } from "@/lib/connections/connections";
+import { db } from "@/lib/db/prisma";
+import { NotFoundError, UserError, lastLine } from "@/lib/errors";
+import type { ProviderConnection } from "@/lib/generated/prisma/client";
+import { enqueueSetupSuggestions } from "@/lib/jobs/enqueue";
+import { CallAbortedError, ProviderError } from "@/lib/providers/errors";
+import { adapterFor, notConfiguredReason } from "@/lib/providers/registry";
+import { simulateSetupCall } from "@/lib/providers/simulator/setup-suggestions";
+import type { CallLimits, ProviderResponse } from "@/lib/providers/types";
+import { parseProposal, ProposalError } from "@/lib/setup/parse-proposal";
+import { setupPrompt } from "@/lib/setup/prompt";
+import { canGenerateSetup, type SetupProposal, type SetupSuggestionStatus } from "@/lib/setup/schemas";
+
+// A first run's suggestions (issue 12, item 4): the request stores a row, reserves the call's
+// worst case on the budget and the grant, and enqueues the job, in one transaction (nothing is
+// called in the web request); the worker makes the one call and settles the reservation at the
+// actual cost (lib/billing/budget.ts, the same ledgers as captures). The caller authorizes.
+
+/** 30 questions and 8 competitors in JSON take about 3,000 tokens; the worst case of this is what is reserved. */
+const SETUP_OUTPUT_TOKENS = 4096;
+const limitsFor = (connection: { maxOutputTokens: number }): CallLimits => ({ maxOutputTokens: Math.max(connection.maxOutputTokens, SETUP_OUTPUT_TOKENS), maxSearchCalls: 0 });
+
+/** The connections the wizard may generate with: granted to the workspace, switched on, configured here, and generative. */
+export async function setupConnections(workspaceId: string) {
+  const connections = await grantedConnections(workspaceId);
+  return connections.filter((c) => c.configured && canGenerateSetup(c.adapter) && c.models.length).map((c) => ({ id: c.id, name: c.name, adapter: c.adapter, simulator: c.adapter === "simulator" }));
+}
+
+export type SetupRequest = { workspaceId: string; userId: string | null; domain: string; language: string; country?: string; connectionId: string };
+
+export async function requestSetupSuggestions(request: SetupRequest): Promise<{ suggestionId: string }> {
+  return db().$transaction(async (tx) => {
+    const known = await tx.providerConnection.findUnique({ where: { id: request.connectionId }, select: { models: true } });
+    // Refuses a connection that is not granted to this workspace or is switched off.
+    const connection = await assertUsable(tx, request.workspaceId, request.connectionId, known?.models[0] ?? "");
+    if (!canGenerateSetup(connection.adapter)) throw new UserError(`${connection.name} returns search results, not written answers: pick another connection.`, { field: "connectionId" });
+    const notConfigured = notConfiguredReason(connection.adapter, connection.settings);
+    if (notConfigured) throw new UserError(`${connection.name} is not configured on this server: ${notConfigured}`, { field: "connectionId" });
+    const prompt = setupPrompt(request);
+    const worstMicros = worstCaseCost(prompt, "off", limitsFor(connection), connection);
+    const period = await reserveCall(tx, { workspaceId: request.workspaceId, connectionId: connection.id, worstMicros });
+    const row = await tx.setupSuggestion.create({
+      data: {
+        workspaceId: request.workspaceId,
+        requestedById: request.userId,
+        domain: request.domain,
+        language: request.language,
+        country: request.country ?? null,
+        connectionId: connection.id,
+        model: connection.models[0]!,
+        reservedMicros: BigInt(worstMicros),
+        budgetPeriod: period,
+      },
+      select: { id: true },
+    });
+    await enqueueSetupSuggestions(tx, { suggestionId: row.id });
+    return { suggestionId: row.id };
+  });
+}
+
+export type SetupSuggestionView = {
+  id: string;
+  status: SetupSuggestionStatus;
+  domain: string;
+  language: string;
+  country: string | null;
+  connection: string;
+  proposal: SetupProposal | null;
+  error: string | null;
+  costMicros: number | null;
+  checkId: string | null;
+};
+
+/** One suggestion of the workspace, as the wizard polls it. */
+export async function getSetupSuggestion(workspaceId: string, suggestionId: string): Promise<SetupSuggestionView> {
+  const row = await db().setupSuggestion.findFirst({ where: { id: suggestionId, workspaceId }, include: { connection: { select: { name: true } } } });
+  if (!row) throw new NotFoundError("That suggestion does not exist in this workspace.");
+  return {
+    id: row.id,
+    status: row.status,
+    domain: row.domain,
+    language: row.language,
+    country: row.country,
+    connection: row.connection.name,
+    proposal: (row.result as SetupProposal | null) ?? null,
+    error: row.error,
+    costMicros: row.costMicros === null ? null : Number(row.costMicros),
+    checkId: row.checkId,
+  };
+}
+
+type Outcome = { status: "succeeded"; result: SetupProposal; costMicros: number } | { status: "failed"; error: string; costMicros: number };
+
+/**
+ * The job: one call, then the outcome and its settlement in one transaction. Runs at most once to
+ * an end: a row already finished is left alone, and only the transaction that moves it from
+ * `running` settles its money. A worker that crashed mid-call leaves it `running`; graphile-worker
+ * runs the job again once it unlocks it.
+ */
+export async function runSetupSuggestions(suggestionId: string, options: { signal?: AbortSignal; log?: (line: string) => void } = {}): Promise<SetupSuggestionStatus | "skipped"> {
+  const rows = await db().$queryRaw<{ id: string }[]>`
+    UPDATE setup_suggestions SET status = 'running', "updatedAt" = now() WHERE id = ${suggestionId}::uuid AND status IN ('queued', 'running') RETURNING id`;
+  if (!rows.length) return "skipped";
+  const row = await db().setupSuggestion.findUniqueOrThrow({ where: { id: suggestionId }, include: { connection: true } });
+  const { connection } = row;
+  const prompt = setupPrompt(row);
+  const limits = limitsFor(connection);
+
+  const controller = new AbortController();
+  const onShutdown = () => controller.abort("shutdown");
+  options.signal?.addEventListener("abort", onShutdown, { once: true });
+  const timeout = setTimeout(() => controller.abort("timeout"), connection.timeoutMs);
+  let outcome: Outcome;
+  try {
+    const response = await call(row, prompt, limits, controller.signal);
+    const costMicros = Math.min(costOf(response.usage, connection), Number(row.reservedMicros));
+    try {
+      outcome = { status: "succeeded", result: parseProposal(response.text, row), costMicros };
+    } catch (error) {
+      if (!(error instanceof ProposalError)) throw error;
+      outcome = { status: "failed", error: error.message, costMicros }; // the provider did the work: it is paid
+    }
+  } catch (error) {
+    outcome = { status: "failed", error: messageOf(error), costMicros: costOfFailure(error, prompt, limits, connection) };
+  } finally {
+    clearTimeout(timeout);
+    options.signal?.removeEventListener("abort", onShutdown);
+  }
+  options.log?.(`setup suggestion ${suggestionId}: ${outcome.status}${outcome.status === "failed" ? ` (${outcome.error})` : ""}`);
+  await finish(row, outcome);
+  return outcome.status;
+}
+
+type Loaded = { domain: string; language: string; country: string | null; model: string; connection: ProviderConnection };
+
+async function call(row: Loaded, prompt: string, limits: CallLimits, signal: AbortSignal): Promise<ProviderResponse> {
+  const { connection } = row;
+  // The simulator answers the setup question itself (not by recognising the prompt's text).
+  if (connection.adapter === "simulator") return simulateSetupCall({ prompt, domain: row.domain, language: row.language, country: row.country, signal });
+  const adapter = adapterFor(connection.adapter);
+  const notConfigured = notConfiguredReason(connection.adapter, connection.settings);
+  if (!adapter || notConfigured) throw new ProviderError(`${connection.name} is not configured on this server: ${notConfigured}`, { retryClass: "permanent", reason: "not_configured" });
+  return adapter.call({
+    prompt,
+    model: row.model,
+    searchMode: "off",
+    language: row.language,
+    country: row.country,
+    signal,
+    settings: (connection.settings ?? {}) as Record<string, unknown>,
+    limits,
+  });
+}
+
+/** Calls that may have been billed (no answer in time, cut off) are charged their estimate, as attempts are. */
+function costOfFailure(error: unknown, prompt: string, limits: CallLimits, price: Parameters<typeof unknownOutcomeCost>[3]): number {
+  const unknown = error instanceof CallAbortedError || (error instanceof ProviderError && error.retryClass === "unknown") || !(error instanceof ProviderError);
+  return unknown ? unknownOutcomeCost(prompt, "off", limits, price) : 0;
+}
+
+function messageOf(error: unknown): string {
+  if (error instanceof CallAbortedError) return error.abortReason === "timeout" ? "The provider did not answer in time. Try again." : "The call was interrupted (the worker stopped). Try again.";
+  if (error instanceof ProviderError) return `The provider refused: ${error.message}${error.retryClass === "transient" ? " Try again in a moment." : ""}`;
+  return `Unexpected error: ${lastLine(error)}`;
+}
+
+/** The outcome and its money, once: only the transaction that moves the row from `running` settles. */
+async function finish(row: { id: string; workspaceId: string; connectionId: string; budgetPeriod: Date; reservedMicros: bigint }, outcome: Outcome) {
+  await inTransaction(async (tx) => {
+    const moved = await tx.setupSuggestion.updateMany({
+      where: { id: row.id, status: "running" },
+      data: {
+        status: outcome.status,
+        result: outcome.status === "succeeded" ? outcome.result : undefined,
+        error: outcome.status === "failed" ? outcome.error : null,
+        costMicros: BigInt(outcome.costMicros),
+        finishedAt: new Date(),
+      },
+    });
+    if (!moved.count) return;
+    // Last, as in every transition (lock order): the worst case leaves "in flight", the cost is charged.
+    await settleLedgers(tx, [], [{ workspaceId: row.workspaceId, connectionId: row.connectionId, period: row.budgetPeriod, reserved: row.reservedMicros, charged: BigInt(outcome.costMicros) }]);
+    // Money the reservation gave back may let captures that wait for budget run.
+    await wakeBudgetWaiters(tx, row.workspaceId, 100);
+  });
+}
