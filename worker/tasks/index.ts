@@ -2,9 +2,11 @@
 // name. `satisfies` makes a catalog job without a handler a compile error.
 import type { Task } from "graphile-worker";
 import type { JobName } from "@/lib/jobs/catalog";
+import { alert_digest } from "@/worker/tasks/alert-digest";
 import { capture } from "@/worker/tasks/capture";
+import { deliver_alert } from "@/worker/tasks/deliver-alert";
 import { reanalyze } from "@/worker/tasks/reanalyze";
 import { retention } from "@/worker/tasks/retention";
 import { schedules } from "@/worker/tasks/schedules";
 
-export const taskList = { capture, reanalyze, retention, schedules } satisfies Record<JobName, Task>;
+export const taskList = { capture, reanalyze, retention, schedules, deliver_alert, alert_digest } satisfies Record<JobName, Task>;
