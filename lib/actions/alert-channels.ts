@@ -22,7 +22,8 @@ export const createAlertChannelAction = workspaceAction.inputSchema(channelInput
 
 export const updateAlertChannelAction = workspaceAction.inputSchema(updateChannelSchema, fieldPaths).action(async ({ parsedInput, ctx }) => {
   assertCan(canManageAlerts(ctx), refusal);
-  return updateChannel(ctx.workspace.id, parsedInput);
+  // The create action's shape, so one form handles both; only creation and rotation reveal a secret.
+  return { channel: await updateChannel(ctx.workspace.id, parsedInput), secret: null };
 });
 
 export const deleteAlertChannelAction = workspaceAction.inputSchema(channelIdSchema, fieldPaths).action(async ({ parsedInput, ctx }) => {
