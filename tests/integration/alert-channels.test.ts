@@ -239,9 +239,12 @@ describe("retries", () => {
     const failed = await settled(deliveryId);
     expect(failed, worker.output()).toMatchObject({ status: "failed", attempts: 1, responseStatus: 400, nextAttemptAt: null });
     expect(failed.lastError).toContain("HTTP 400: unknown hook");
-    const jobs = await db().$queryRaw<unknown[]>`SELECT 1 FROM graphile_worker.jobs WHERE key = ${`deliver_alert:${deliveryId}`}`;
-    expect(jobs).toEqual([]);
+    // Its job finishes (the task returns after recording the failure) and none replaces it.
+    await waitFor(async () => !(await db().$queryRaw<unknown[]>`SELECT 1 FROM graphile_worker.jobs WHERE key = ${`deliver_alert:${deliveryId}`}`).length, {
+      what: "the delivery's job to finish", timeoutMs: 10_000, details: () => worker.output(),
+    });
     expect(requestsTo("/bad/x")).toHaveLength(1);
+    expect(await db().alertDelivery.findUniqueOrThrow({ where: { id: deliveryId } })).toMatchObject({ status: "failed", attempts: 1 });
   });
 
   it("a receiver that does not answer within the timeout is retried", async () => {
