@@ -43,6 +43,10 @@ async function postJson(url: string, body: string, headers: Record<string, strin
         });
         res.on("end", () => resolve(classifyHttpStatus(res.statusCode ?? 0, shortError(text, 200))));
         res.on("error", (error) => resolve({ kind: "transient", responseStatus: res.statusCode, error: shortError(error.message) }));
+        // Cut off mid-body (the timeout, a reset): whichever event comes first settles it.
+        res.on("close", () => {
+          if (!res.complete) resolve({ kind: "transient", responseStatus: res.statusCode, error: "The connection closed before the answer was complete" });
+        });
       },
     );
     req.on("error", (error: Error) => {

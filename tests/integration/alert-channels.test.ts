@@ -220,6 +220,13 @@ describe("each channel kind reaches its receiver", () => {
     expect(new Webhook(rotated).verify(second.body, h2)).toBeTruthy();
     expect(() => new Webhook(secret!).verify(second.body, h2)).toThrow();
   });
+
+  it("a URL with a host name is called through the checked lookup", async () => {
+    const worker = await startWorker("w-lookup");
+    const { channel } = ok(await A.browser.run(() => createAlertChannelAction({ kind: "webhook", name: "by name", url: `http://localhost:${new URL(base).port}/ok/by-name` })));
+    expect(await settled(await test(A, channel.id)), worker.output()).toMatchObject({ status: "delivered", attempts: 1 });
+    expect(requestsTo("/ok/by-name")).toHaveLength(1);
+  });
 });
 
 describe("retries", () => {

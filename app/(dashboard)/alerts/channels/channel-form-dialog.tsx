@@ -87,7 +87,7 @@ export function ChannelFormDialog({
             label={kind === "slack" ? "Slack incoming webhook URL" : "Webhook URL"}
             hint={
               kind === "slack"
-                ? "From Slack: Apps → Incoming Webhooks → Add to Slack. Starts with https://hooks.slack.com/."
+                ? `From Slack: Apps → Incoming Webhooks → Add to Slack. Starts with https://hooks.slack.com/.${channel ? " Enter it again: it is not shown after saving." : ""}`
                 : "An https URL on a public address. Requests are signed per Standard Webhooks; the secret is shown once after saving."
             }
             error={form.error("url")}
