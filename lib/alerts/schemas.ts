@@ -8,7 +8,6 @@ export const CHANNEL_KINDS = ["email", "slack", "webhook"] as const;
 export type ChannelKind = (typeof CHANNEL_KINDS)[number];
 export const DELIVERY_STATUSES = ["pending", "delivered", "failed"] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
-export const DELIVERY_KINDS = ["firing", "test", "digest"] as const;
 
 export const MAX_EMAIL_RECIPIENTS = 20;
 
