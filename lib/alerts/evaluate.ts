@@ -28,7 +28,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 // have them), decides with lib/alerts/stats.ts whether something changed beyond noise, and
 // stores each firing with the numbers behind it, once per rule and piece of evidence (a unique
 // dedupe key), its deliveries enqueued in the same transaction. Run after each check, daily and,
-// for breakers and the budget, every minute (worker/tasks/evaluate-alerts.ts and the crons).
+// for breakers and the budget, every minute (worker/tasks/evaluate_alerts.ts and the crons).
 
 /** What a rule's last evaluation found, kept on the rule for the Alerts page. */
 export type RuleOutcome = {

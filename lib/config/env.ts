@@ -95,6 +95,25 @@ const envSchema = z.object({
   DATAFORSEO_BASE_URL: z.string().url().optional(),
   SERPAPI_API_KEY: z.string().min(1).optional(),
   SERPAPI_BASE_URL: z.string().url().optional(),
+  // Alerts (lib/alerts): where email alerts are sent through (smtp://user:pass@host:587, or
+  // smtps:// for TLS from the start) and whom they come from. Without SMTP_URL an email channel
+  // can be saved but its deliveries fail saying so.
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, "SMTP_URL must start with smtp:// or smtps://")
+    .optional(),
+  ALERTS_EMAIL_FROM: z.string().min(3).default("Beacon <alerts@localhost>"),
+  // Lets webhook and Slack channels call loopback, private, link-local and unique-local
+  // addresses, and webhooks use http://. Off by default: a workspace admin on a shared instance
+  // must not make the worker call the instance's internal network (lib/alerts/safe-url.ts).
+  ALERTS_ALLOW_PRIVATE_URLS: boolean.default(false),
+  // Where Slack channels must point; tests point it at a local receiver.
+  ALERTS_SLACK_BASE_URL: z.string().url().default("https://hooks.slack.com/"),
+  // Base of a delivery's retry backoff (x5 per attempt: 1 min, 5 min, 25 min, ~2 h, ~10 h).
+  ALERTS_RETRY_BASE_MS: z.coerce.number().int().min(1).max(3_600_000).default(60_000),
+  ALERTS_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(6),
+  // Per send (connect, request, response) for email, Slack and webhooks.
+  ALERTS_SEND_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   // Simulator overrides (tests, demos); each wins over the provider configuration's settings.
   SIMULATOR_LATENCY_MS: z
     .string()

@@ -37,6 +37,17 @@ export const jobCatalog = {
     // The call is made once (its outcome is recorded either way); retries only recover a crash.
     maxAttempts: 3,
   },
+  /** Sends one alert delivery to its channel (lib/alerts/deliveries.ts runDelivery). */
+  deliver_alert: {
+    payload: z.object({ deliveryId: z.uuid() }),
+    // One waiting job per delivery; a retry replaces it (the running one gives up its key).
+    jobKey: (p: { deliveryId: string }) => `deliver_alert:${p.deliveryId}`,
+    // The delivery's attempts follow the app's policy (ALERTS_MAX_ATTEMPTS, re-enqueued with
+    // run_at); graphile-worker's retries only cover a worker that died mid-send.
+    maxAttempts: 5,
+  },
+  /** Monday 08:00 UTC: each workspace's weekly digest to its email channels (lib/alerts/digest.ts). */
+  alert_digest: { payload: cronPayload, cron: "0 8 * * 1" },
   /** Hourly housekeeping (lib/jobs/retention.ts). */
   retention: { payload: cronPayload, cron: "17 * * * *" },
   /** Starts the checks of due schedules (lib/schedules/run-due.ts). */

@@ -2,13 +2,26 @@
 // name. `satisfies` makes a catalog job without a handler a compile error.
 import type { Task } from "graphile-worker";
 import type { JobName } from "@/lib/jobs/catalog";
+import { alert_digest } from "@/worker/tasks/alert_digest";
 import { alerts_daily } from "@/worker/tasks/alerts_daily";
 import { alerts_watch } from "@/worker/tasks/alerts_watch";
 import { capture } from "@/worker/tasks/capture";
+import { deliver_alert } from "@/worker/tasks/deliver_alert";
 import { evaluate_alerts } from "@/worker/tasks/evaluate_alerts";
 import { reanalyze } from "@/worker/tasks/reanalyze";
 import { retention } from "@/worker/tasks/retention";
 import { schedules } from "@/worker/tasks/schedules";
 import { setup_suggestions } from "@/worker/tasks/setup_suggestions";
 
-export const taskList = { capture, reanalyze, retention, schedules, evaluate_alerts, alerts_daily, alerts_watch, setup_suggestions } satisfies Record<JobName, Task>;
+export const taskList = {
+  capture,
+  reanalyze,
+  retention,
+  schedules,
+  setup_suggestions,
+  evaluate_alerts,
+  alerts_daily,
+  alerts_watch,
+  deliver_alert,
+  alert_digest,
+} satisfies Record<JobName, Task>;

@@ -1,0 +1,133 @@
+"use client";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useState } from "react";
+import { toast } from "sonner";
+import { Button } from "@/components/ui/button";
+import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
+import { deleteAlertChannelAction, rotateWebhookSecretAction, sendTestAlertAction } from "@/lib/actions/alert-channels";
+import { unwrap } from "@/lib/client/action-result";
+import { ChannelFormDialog } from "./channel-form-dialog";
+import { SecretDialog } from "./secret-dialog";
+import { channelsKey, useChannelsQuery, type ChannelRow } from "./use-channels-query";
+
+const kindLabel = { email: "Email", slack: "Slack", webhook: "Webhook" } as const;
+
+function target(c: ChannelRow): string {
+  return c.kind === "email" ? c.to.join(", ") : (c.url ?? "");
+}
+
+export function ChannelsPage() {
+  const queryClient = useQueryClient();
+  const query = useChannelsQuery();
+  const [editing, setEditing] = useState<ChannelRow | "new" | null>(null);
+  const [secret, setSecret] = useState<{ name: string; secret: string } | null>(null);
+  const onError = (error: Error) => toast.error(error.message);
+
+  const sendTest = useMutation({
+    mutationFn: async (channelId: string) => unwrap(await sendTestAlertAction({ channelId })),
+    onSuccess: async () => {
+      toast.success("Test message queued: its result appears in the delivery log");
+      await queryClient.invalidateQueries({ queryKey: ["alert-deliveries"] });
+    },
+    onError,
+  });
+  const remove = useMutation({
+    mutationFn: async (channelId: string) => unwrap(await deleteAlertChannelAction({ channelId })),
+    onSuccess: async () => {
+      toast.success("Channel deleted");
+      await queryClient.invalidateQueries({ queryKey: channelsKey });
+    },
+    onError,
+  });
+  const rotate = useMutation({
+    mutationFn: async (c: ChannelRow) => ({ name: c.name, ...unwrap(await rotateWebhookSecretAction({ channelId: c.id })) }),
+    onSuccess: (data) => setSecret(data),
+    onError,
+  });
+
+  const smtpConfigured = query.data?.smtpConfigured ?? true;
+  return (
+    <>
+      <PageHeader
+        title="Alert channels"
+        description="Where alerts and the weekly digest (Mondays, 08:00 UTC, to email channels) are sent."
+        actions={<Button onClick={() => setEditing("new")}>New channel</Button>}
+      />
+      {!smtpConfigured && (
+        <p role="note" className="mb-4 rounded-md bg-amber-50 px-4 py-3 text-sm text-amber-800 ring-1 ring-amber-200">
+          SMTP is not configured on this server (SMTP_URL): email channels can be saved, but their messages fail until the operator sets it.
+        </p>
+      )}
+      <Card className="overflow-hidden">
+        {query.isPending ? (
+          <p className="p-6 text-sm text-slate-500">Loading channels…</p>
+        ) : query.isError ? (
+          <p className="p-6 text-sm text-red-600">Could not load channels: {query.error.message}</p>
+        ) : !query.data.channels.length ? (
+          <div className="p-6">
+            <EmptyState title="No channels yet" description="Add an email list, a Slack incoming webhook or a signed webhook, then send it a test." />
+          </div>
+        ) : (
+          <table className="min-w-full divide-y divide-slate-200 text-sm" aria-label="Alert channels">
+            <thead className="bg-slate-50 text-left text-xs font-medium uppercase tracking-wide text-slate-500">
+              <tr>
+                <th scope="col" className="px-4 py-3">Name</th>
+                <th scope="col" className="px-4 py-3">Kind</th>
+                <th scope="col" className="px-4 py-3">Sends to</th>
+                <th scope="col" className="px-4 py-3"><span className="sr-only">Actions</span></th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {query.data.channels.map((c) => (
+                <tr key={c.id}>
+                  <td className="px-4 py-3 font-medium text-slate-900">{c.name}</td>
+                  <td className="px-4 py-3"><Badge>{kindLabel[c.kind]}</Badge></td>
+                  <td className="max-w-md truncate px-4 py-3 text-slate-600" title={target(c)}>{target(c)}</td>
+                  <td className="whitespace-nowrap px-4 py-3 text-right">
+                    <Button variant="secondary" size="sm" aria-label={`Send a test to ${c.name}`} pending={sendTest.isPending && sendTest.variables === c.id} onClick={() => sendTest.mutate(c.id)}>
+                      Send test
+                    </Button>{" "}
+                    <Button variant="ghost" size="sm" aria-label={`Edit ${c.name}`} onClick={() => setEditing(c)}>
+                      Edit
+                    </Button>
+                    {c.kind === "webhook" && (
+                      <Button
+                        variant="ghost"
+                        size="sm"
+                        aria-label={`Rotate the signing secret of ${c.name}`}
+                        onClick={() => window.confirm(`Make a new signing secret for ${c.name}? The current one stops working at once.`) && rotate.mutate(c)}
+                      >
+                        Rotate secret
+                      </Button>
+                    )}
+                    <Button
+                      variant="ghost"
+                      size="sm"
+                      aria-label={`Delete ${c.name}`}
+                      onClick={() => window.confirm(`Delete ${c.name}? Rules stop sending to it and its delivery log goes too.`) && remove.mutate(c.id)}
+                    >
+                      Delete
+                    </Button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </Card>
+      <p className="mt-3 text-sm text-slate-500">
+        See what was sent and what receivers answered in the <Link href="/alerts/deliveries" className="text-brand-700 underline">delivery log</Link>.
+      </p>
+      {editing && (
+        <ChannelFormDialog
+          channel={editing === "new" ? undefined : editing}
+          smtpConfigured={smtpConfigured}
+          onClose={() => setEditing(null)}
+          onSecret={(name, value) => setSecret({ name, secret: value })}
+        />
+      )}
+      {secret && <SecretDialog channelName={secret.name} secret={secret.secret} onClose={() => setSecret(null)} />}
+    </>
+  );
+}

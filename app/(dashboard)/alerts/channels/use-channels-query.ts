@@ -1,0 +1,12 @@
+"use client";
+import { useQuery } from "@tanstack/react-query";
+import { listAlertChannelsAction } from "@/lib/actions/alert-channels";
+import { unwrap } from "@/lib/client/action-result";
+
+export const channelsKey = ["alert-channels"] as const;
+
+export function useChannelsQuery() {
+  return useQuery({ queryKey: channelsKey, queryFn: async () => unwrap(await listAlertChannelsAction()) });
+}
+
+export type ChannelRow = NonNullable<ReturnType<typeof useChannelsQuery>["data"]>["channels"][number];

@@ -1,0 +1,12 @@
+import type { Metadata } from "next";
+import { canManageAlerts } from "@/lib/auth/permissions";
+import { requirePageContext } from "@/lib/auth/session";
+import { AdminsOnly } from "../admins-only";
+import { DeliveriesPage } from "./deliveries-page";
+
+export const metadata: Metadata = { title: "Delivery log" };
+
+export default async function Page() {
+  const ctx = await requirePageContext();
+  return canManageAlerts(ctx) ? <DeliveriesPage /> : <AdminsOnly what="the delivery log" />;
+}

@@ -1,0 +1,54 @@
+// The channel form and the channel actions validate with these (the same schema in the browser
+// for inline errors and on the server for the truth). What a URL may point at (https, public
+// addresses, Slack's host) is checked on the server in lib/alerts/safe-url.ts.
+import { z } from "zod";
+import { text } from "@/lib/validation/text";
+
+export const CHANNEL_KINDS = ["email", "slack", "webhook"] as const;
+export type ChannelKind = (typeof CHANNEL_KINDS)[number];
+export const DELIVERY_STATUSES = ["pending", "delivered", "failed"] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+export const MAX_EMAIL_RECIPIENTS = 20;
+
+const name = text({ max: 100, label: "A name" }).pipe(z.string().min(1, "Enter a name"));
+
+// The form sends the addresses as typed (commas, spaces or lines between them).
+const recipients = z.preprocess(
+  (value) => (typeof value === "string" ? value.split(/[\s,;]+/).filter(Boolean) : value),
+  z
+    .array(z.email("Enter valid email addresses, separated by commas"), "Enter at least one email address")
+    .min(1, "Enter at least one email address")
+    .max(MAX_EMAIL_RECIPIENTS, `At most ${MAX_EMAIL_RECIPIENTS} addresses`)
+    .transform((list) => [...new Set(list.map((a) => a.toLowerCase()))]),
+);
+
+const url = text({ max: 2000, label: "A URL" }).pipe(z.url("Enter a full URL, starting with https://"));
+
+export const channelInputSchema = z.discriminatedUnion(
+  "kind",
+  [
+    z.object({ kind: z.literal("email"), name, to: recipients }),
+    z.object({ kind: z.literal("slack"), name, url }),
+    z.object({ kind: z.literal("webhook"), name, url }),
+  ],
+  "Pick email, Slack or webhook",
+);
+export type ChannelInput = z.infer<typeof channelInputSchema>;
+
+export const channelIdSchema = z.object({ channelId: z.uuid("Unknown channel") });
+
+export const updateChannelSchema = z.intersection(channelIdSchema, channelInputSchema);
+export type UpdateChannelInput = z.infer<typeof updateChannelSchema>;
+
+export const DELIVERY_PAGE_SIZE = 25;
+
+export const deliveryListSchema = z.object({
+  page: z.number().int().min(1).max(10_000).default(1),
+  channelId: z.uuid("Unknown channel").optional(),
+  status: z.enum(DELIVERY_STATUSES, "Unknown status").optional(),
+});
+export type DeliveryListInput = z.infer<typeof deliveryListSchema>;
+
+/** What a channel stores in `config`, by kind. */
+export type ChannelConfig = { to: string[] } | { url: string };

@@ -1,0 +1,58 @@
+import "server-only";
+import { createDelivery } from "@/lib/alerts/deliveries";
+import { renderDigest, type DigestBrand } from "@/lib/alerts/messages";
+import type { OverviewKpis } from "@/lib/analytics/kpis";
+import { readChart } from "@/lib/analytics/read-chart";
+import { publicUrl } from "@/lib/config/env";
+import { db } from "@/lib/db/prisma";
+
+// The weekly digest: every Monday (catalog cron), one 'digest' delivery to each email channel of
+// each workspace that has one, with the past week's numbers per brand read through the KPIs chart
+// (the dashboards' own query), so the email and the dashboard agree. Idempotent per channel and
+// week: the digest key in the message, checked under a per-workspace lock before inserting.
+
+const DAY_MS = 86_400_000;
+const isoDay = (d: Date) => d.toISOString().slice(0, 10);
+
+/** The last full Monday-to-Sunday week (UTC) before `now`, as inclusive days. */
+export function digestWeek(now: Date): { from: string; to: string } {
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  const monday = today - ((now.getUTCDay() + 6) % 7) * DAY_MS;
+  return { from: isoDay(new Date(monday - 7 * DAY_MS)), to: isoDay(new Date(monday - DAY_MS)) };
+}
+
+async function brandNumbers(workspaceId: string, week: { from: string; to: string }): Promise<DigestBrand[]> {
+  const brands = await db().brand.findMany({ where: { workspaceId }, orderBy: { name: "asc" }, select: { id: true, name: true } });
+  const result: DigestBrand[] = [];
+  for (const brand of brands) {
+    const k = (await readChart(workspaceId, "kpis", new URLSearchParams({ brand: brand.id, from: week.from, to: week.to }))) as OverviewKpis;
+    result.push({ id: brand.id, name: brand.name, captures: k.captures, previousCaptures: k.previousCaptures, visibility: k.visibility, shareOfVoice: k.shareOfVoice, averagePosition: k.averagePosition });
+  }
+  return result;
+}
+
+/** Creates the week's digest deliveries that do not exist yet; returns how many it created. */
+export async function enqueueWeeklyDigests(now: Date = new Date()): Promise<number> {
+  const week = digestWeek(now);
+  const workspaces = await db().workspace.findMany({ where: { alertChannels: { some: { kind: "email" } } }, select: { id: true, name: true } });
+  let created = 0;
+  for (const workspace of workspaces) {
+    const brands = await brandNumbers(workspace.id, week);
+    const digestKey = `digest:${week.from}`;
+    const message = { ...renderDigest({ workspace, week, brands, appUrl: publicUrl(), at: now }), digestKey };
+    created += await db().$transaction(async (tx) => {
+      // Two workers running the cron at once wait here; the second finds the first's rows.
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`alert_digest:${workspace.id}`}))`;
+      const channels = await tx.alertChannel.findMany({ where: { workspaceId: workspace.id, kind: "email" }, select: { id: true } });
+      let n = 0;
+      for (const channel of channels) {
+        const sent = await tx.alertDelivery.count({ where: { workspaceId: workspace.id, channelId: channel.id, kind: "digest", message: { path: ["digestKey"], equals: digestKey } } });
+        if (sent) continue;
+        await createDelivery(tx, { workspaceId: workspace.id, channelId: channel.id, kind: "digest", message });
+        n += 1;
+      }
+      return n;
+    });
+  }
+  return created;
+}

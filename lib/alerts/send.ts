@@ -1,0 +1,97 @@
+import "server-only";
+import http from "node:http";
+import https from "node:https";
+import nodemailer from "nodemailer";
+import { Webhook } from "standardwebhooks";
+import type { AlertMessage } from "@/lib/alerts/messages";
+import { classifyHttpStatus, shortError, type Outcome } from "@/lib/alerts/retry";
+import { checkedAddresses, guardedLookup, UnsafeUrlError, urlProblem } from "@/lib/alerts/safe-url";
+import { env } from "@/lib/config/env";
+
+// One send per channel kind, each ending in an Outcome the delivery job records (lib/alerts/
+// deliveries.ts). Every send has a timeout; HTTP sends are pinned to checked addresses and never
+// follow redirects; error texts keep no secrets (URL paths, SMTP credentials).
+
+export const SMTP_NOT_CONFIGURED = "SMTP is not configured on this server (SMTP_URL)";
+
+export type SendTarget =
+  | { kind: "email"; to: string[] }
+  | { kind: "slack"; url: string }
+  | { kind: "webhook"; url: string; secret: string };
+
+/** POSTs JSON; the response body is read (up to a few KB) only for the error message. */
+async function postJson(url: string, body: string, headers: Record<string, string>, timeoutMs: number): Promise<Outcome> {
+  const target = new URL(url);
+  // Node skips `lookup` for IP literals, so those are checked here.
+  await checkedAddresses(target.hostname);
+  const request = target.protocol === "https:" ? https.request : http.request;
+  return new Promise<Outcome>((resolve) => {
+    const req = request(
+      target,
+      {
+        method: "POST",
+        lookup: guardedLookup,
+        headers: { "content-type": "application/json", "user-agent": "Beacon-Alerts/1", "content-length": Buffer.byteLength(body), ...headers },
+        signal: AbortSignal.timeout(timeoutMs),
+        agent: false,
+      },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => {
+          if (text.length < 2000) text += chunk;
+        });
+        res.on("end", () => resolve(classifyHttpStatus(res.statusCode ?? 0, shortError(text, 200))));
+        res.on("error", (error) => resolve({ kind: "transient", responseStatus: res.statusCode, error: shortError(error.message) }));
+        // Cut off mid-body (the timeout, a reset): whichever event comes first settles it.
+        res.on("close", () => {
+          if (!res.complete) resolve({ kind: "transient", responseStatus: res.statusCode, error: "The connection closed before the answer was complete" });
+        });
+      },
+    );
+    req.on("error", (error: Error) => {
+      if (error instanceof UnsafeUrlError) return resolve({ kind: "permanent", error: error.message });
+      const timedOut = error.name === "AbortError" || error.name === "TimeoutError";
+      resolve({ kind: "transient", error: timedOut ? `No answer within ${timeoutMs / 1000} s` : shortError(`${(error as NodeJS.ErrnoException).code ?? "network error"}: ${error.message}`) });
+    });
+    req.end(body);
+  });
+}
+
+async function sendEmail(to: string[], message: AlertMessage, timeoutMs: number): Promise<Outcome> {
+  const { SMTP_URL, ALERTS_EMAIL_FROM } = env();
+  if (!SMTP_URL) return { kind: "permanent", error: SMTP_NOT_CONFIGURED };
+  const transport = nodemailer.createTransport({ url: SMTP_URL, connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs });
+  try {
+    const info = await transport.sendMail({ from: ALERTS_EMAIL_FROM, to, subject: message.subject, text: message.text, html: message.html });
+    if (info.rejected.length && !info.accepted.length) return { kind: "permanent", error: `All recipients refused: ${info.rejected.join(", ")}` };
+    return { kind: "delivered" };
+  } catch (error) {
+    const e = error as Error & { responseCode?: number; code?: string };
+    // SMTP replies 4xx for "try later" and 5xx for "never"; no reply at all is a network problem.
+    const permanent = typeof e.responseCode === "number" && e.responseCode >= 500;
+    return { kind: permanent ? "permanent" : "transient", error: shortError(`${e.code ?? "SMTP"}${e.responseCode ? ` ${e.responseCode}` : ""}: ${e.message}`) };
+  } finally {
+    transport.close();
+  }
+}
+
+/** Sends `message` to `target`; `deliveryId` becomes the webhook-id, the same on every retry. */
+export async function send(target: SendTarget, message: AlertMessage, deliveryId: string): Promise<Outcome> {
+  const timeoutMs = env().ALERTS_SEND_TIMEOUT_MS;
+  try {
+    if (target.kind === "email") return await sendEmail(target.to, message, timeoutMs);
+    // The URL is checked again at send time: the operator may have turned private URLs off since.
+    const problem = await urlProblem(target.url, target.kind);
+    if (problem) return { kind: "permanent", error: problem };
+    if (target.kind === "slack") return await postJson(target.url, JSON.stringify(message.slack), {}, timeoutMs);
+    const body = JSON.stringify(message.webhook);
+    const timestamp = new Date();
+    const signature = new Webhook(target.secret).sign(deliveryId, timestamp, body);
+    const headers = { "webhook-id": deliveryId, "webhook-timestamp": String(Math.floor(timestamp.getTime() / 1000)), "webhook-signature": signature };
+    return await postJson(target.url, body, headers, timeoutMs);
+  } catch (error) {
+    if (error instanceof UnsafeUrlError) return { kind: "permanent", error: error.message };
+    return { kind: "transient", error: shortError(error instanceof Error ? error.message : String(error)) };
+  }
+}
