@@ -98,8 +98,14 @@ const visibilityRule = (brandId: string, name = "Visibility moved", extra: Parti
 });
 
 describe("a number that changed: visibility", () => {
-  it("fires on a real change, once, with n, values, interval and p", async () => {
-    const ruleId = await addRule(A, visibilityRule(A.brandId));
+  it("fires on a real change, once, with n, values, interval and p, and enqueues a delivery per channel", async () => {
+    // Channels written directly: their own tests (alert-channels) cover saving and sending them.
+    const channels = await Promise.all(
+      ["Team mail", "Hook"].map((name, i) =>
+        db().alertChannel.create({ data: { workspaceId: A.workspaceId, name, kind: i ? "webhook" : "email", config: i ? { url: "https://hooks.example.com/x" } : { to: ["team@example.com"] }, secret: i ? "whsec_dGVzdHNlY3JldHRlc3RzZWNyZXQ=" : null } }),
+      ),
+    );
+    const ruleId = await addRule(A, { ...visibilityRule(A.brandId), channelIds: channels.map((c) => c.id) });
     const [first] = (await evaluateAlerts(A.workspaceId, { now: NOW })).filter((r) => r.ruleId === ruleId);
     expect(first!.outcome).toMatchObject({ status: "fired", fired: 1 });
     const [firing] = await firingsOf(ruleId);
@@ -113,11 +119,17 @@ describe("a number that changed: visibility", () => {
     expect(facts.interval.high).toBeCloseTo(0.32813, 4);
     expect(facts.previous).toMatchObject({ value: 0.4, n: 100, from: "2025-06-02", to: "2025-06-09" });
     expect(facts.current).toMatchObject({ value: 0.6, n: 100, from: "2025-06-09", to: "2025-06-16" });
+    const deliveries = await db().alertDelivery.findMany({ where: { firingId: firing!.id }, orderBy: { channelId: "asc" } });
+    expect(deliveries.map((d) => [d.channelId, d.kind, d.status]).sort()).toEqual(channels.map((c) => [c.id, "firing", "pending"]).sort());
+    const jobs = await db().$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE task_identifier = 'deliver_alert' AND key = ANY(${deliveries.map((d) => `deliver_alert:${d.id}`)})`;
+    expect(jobs[0]!.n).toBe(2);
 
     // Evaluated again, the same evidence fires no second time.
     expect(resultOf(await evaluateAlerts(A.workspaceId, { now: NOW }), ruleId)).toMatchObject({ status: "fired", fired: 0 });
     expect(await firingsOf(ruleId)).toHaveLength(1);
+    expect(await db().alertDelivery.count({ where: { firing: { ruleId } } })).toBe(2);
     await db().alertRule.delete({ where: { id: ruleId } });
+    await db().alertChannel.deleteMany({ where: { id: { in: channels.map((c) => c.id) } } });
   });
 
   it("stays quiet on a change inside the noise, and says why", async () => {
