@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { apiKeyRole, canCreateApiKey, canRetryCapture, canRevokeApiKey, canStartCheck, type Role } from "@/lib/auth/permissions";
+import { apiKeyRole, canCreateApiKey, canManageBranding, canManageShareLinks, canRetryCapture, canRevokeApiKey, canStartCheck, type Role } from "@/lib/auth/permissions";
 
 describe("API key permissions", () => {
   it.each<[Parameters<typeof apiKeyRole>[0], Role, Role]>([
@@ -36,5 +36,13 @@ describe("API key permissions", () => {
     expect(canRevokeApiKey({ userId: "m", role: "member" }, { createdById: "b" })).toBe(false);
     expect(canRevokeApiKey({ userId: "v", role: "viewer" }, { createdById: "v" })).toBe(true);
     expect(canRevokeApiKey({ userId: null, role: "member" }, { createdById: null })).toBe(false);
+  });
+});
+
+describe("share links and branding", () => {
+  it("are for admins and owners only: a link reaches people outside the workspace", () => {
+    const roles: Role[] = ["viewer", "member", "admin", "owner"];
+    expect(roles.filter((role) => canManageShareLinks({ userId: "u", role }))).toEqual(["admin", "owner"]);
+    expect(roles.filter((role) => canManageBranding({ userId: "u", role }))).toEqual(["admin", "owner"]);
   });
 });

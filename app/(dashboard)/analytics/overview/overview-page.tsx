@@ -33,7 +33,9 @@ export function OverviewPage({
   const empty = <EmptyHint brandName={brandName} canStart={canStart} />;
   return (
     <>
-      <PreparedBy name={agency.name} logoSrc={agency.logoSrc} className="mb-4 hidden print:flex" />
+      <div className="hidden print:mb-4 print:block">
+        <PreparedBy name={agency.name} logoSrc={agency.logoSrc} />
+      </div>
       <PageHeader
         title={title}
         description={`How AI assistants talk about ${brandName}: every number counts answers from succeeded captures and shows its sample size and 95% interval.`}
