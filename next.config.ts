@@ -22,6 +22,9 @@ const nextConfig: NextConfig = {
           { key: "Cache-Control", value: "private, no-store" },
         ],
       },
+      // Uploaded logos: an image that is nothing else, even opened on its own. The routes set
+      // this too, but these headers replace theirs.
+      ...["/share/:token/logo", "/api/branding/logo"].map((source) => ({ source, headers: [{ key: "Content-Security-Policy", value: "default-src 'none'" }] })),
     ];
   },
 };

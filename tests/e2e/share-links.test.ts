@@ -108,6 +108,10 @@ describe("share links", () => {
     const logo = visitor.getByRole("img", { name: "North Star Agency logo" });
     await visitor.waitForFunction(() => (document.querySelector("[data-prepared-by] img") as HTMLImageElement | null)?.naturalWidth === 1);
     expect(await logo.isVisible()).toBe(true);
+    const logoResponse = await visitor.request.get(`${url}/logo`);
+    expect(logoResponse.headers()["content-type"]).toBe("image/png");
+    expect(logoResponse.headers()["x-content-type-options"]).toBe("nosniff");
+    expect(logoResponse.headers()["content-security-policy"]).toBe("default-src 'none'");
     // Nothing of the dashboard: no navigation, and no call to the session-only API.
     expect(await visitor.getByRole("navigation", { name: "Main" }).count()).toBe(0);
     expect(chartCalls).toEqual([]);
