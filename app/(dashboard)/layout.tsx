@@ -19,7 +19,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   const [workspaces, operator] = await Promise.all([listWorkspacesOf(user.id), isOperator(user.id)]);
   return (
     <div className="flex min-h-full">
-      <aside className="sticky top-0 flex h-screen w-60 shrink-0 flex-col gap-6 overflow-y-auto border-r border-slate-200 bg-white p-4">
+      <aside className="sticky top-0 print:hidden flex h-screen w-60 shrink-0 flex-col gap-6 overflow-y-auto border-r border-slate-200 bg-white p-4">
         <span className="px-1 text-lg font-bold tracking-tight text-brand-700">◉ Beacon</span>
         <WorkspaceSwitcher current={ctx.workspace.id} workspaces={workspaces} />
         <div className="flex-1">
@@ -27,7 +27,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
         </div>
         <UserMenu name={user.name} email={user.email} role={ctx.role} />
       </aside>
-      <main className="min-w-0 flex-1 px-8 py-8">{children}</main>
+      <main className="min-w-0 flex-1 px-8 py-8 print:p-0">{children}</main>
     </div>
   );
 }

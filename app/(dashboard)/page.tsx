@@ -2,8 +2,9 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { analyticsOptions } from "@/lib/analytics/options";
-import { canRunSetup, canStartCheck } from "@/lib/auth/permissions";
+import { canManageShareLinks, canRunSetup, canStartCheck } from "@/lib/auth/permissions";
 import { requirePageContext } from "@/lib/auth/session";
+import { getBranding } from "@/lib/share-links/branding";
 import { workspaceSummary } from "@/lib/workspaces/summary";
 import { OverviewPage } from "./analytics/overview/overview-page";
 import { SetupStart } from "./setup/setup-start";
@@ -15,7 +16,9 @@ export default async function Page() {
   const options = await analyticsOptions(ctx.workspace.id);
   const canStart = canStartCheck(ctx);
   if (options.brands.length && options.hasResults) {
-    return <OverviewPage title={ctx.workspace.name} options={options} canStart={canStart} />;
+    const branding = await getBranding(ctx.workspace.id);
+    const agency = { name: branding.agencyName, logoSrc: branding.logoType ? "/api/branding/logo" : null };
+    return <OverviewPage title={ctx.workspace.name} options={options} canStart={canStart} canShare={canManageShareLinks(ctx)} agency={agency} />;
   }
 
   // No results yet: the getting-started checklist, ending with the first check.

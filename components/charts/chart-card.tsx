@@ -37,7 +37,7 @@ export function ChartCard({
 }) {
   const headingId = `chart-${title.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`;
   return (
-    <Card className={`flex flex-col p-5 ${className}`} role="region" aria-labelledby={headingId} aria-busy={status.isPending || status.isFetching || undefined}>
+    <Card className={`flex flex-col p-5 break-inside-avoid print:shadow-none ${className}`} role="region" aria-labelledby={headingId} aria-busy={status.isPending || status.isFetching || undefined}>
       <div className="mb-3 flex items-start justify-between gap-3">
         <div className="min-w-0">
           <h2 id={headingId} className="text-sm font-semibold text-slate-900">{title}</h2>

@@ -23,7 +23,7 @@ export function CsvButton({ csv, label }: { csv: CsvData; label: string }) {
       onClick={download}
       disabled={!csv.rows.length}
       aria-label={`Download ${label} as CSV`}
-      className="rounded px-2 py-1 text-xs font-medium text-slate-600 ring-1 ring-slate-200 hover:bg-slate-50 disabled:cursor-not-allowed disabled:text-slate-300"
+      className="rounded px-2 py-1 text-xs print:hidden font-medium text-slate-600 ring-1 ring-slate-200 hover:bg-slate-50 disabled:cursor-not-allowed disabled:text-slate-300"
     >
       CSV
     </button>

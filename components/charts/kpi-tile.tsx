@@ -32,7 +32,7 @@ export function KpiTile({
   const tone = good === null ? "text-slate-500" : good ? "text-emerald-700" : "text-red-700";
   const arrow = direction === "up" ? "▲" : direction === "down" ? "▼" : "■";
   return (
-    <Card role="group" aria-label={label} className="p-4">
+    <Card role="group" aria-label={label} className="break-inside-avoid p-4 print:shadow-none">
       <p className="text-xs font-medium uppercase tracking-wide text-slate-500">{label}</p>
       {loading ? (
         <div role="status" aria-label="Loading" className="mt-2 h-12 animate-pulse rounded bg-slate-100" />

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { apiKeyRole, canCreateApiKey, canRetryCapture, canRevokeApiKey, canRunSetup, canStartCheck, type Role } from "@/lib/auth/permissions";
+import { apiKeyRole, canCreateApiKey, canManageBranding, canManageShareLinks, canRetryCapture, canRevokeApiKey, canRunSetup, canStartCheck, type Role } from "@/lib/auth/permissions";
 
 describe("API key permissions", () => {
   it.each<[Parameters<typeof apiKeyRole>[0], Role, Role]>([
@@ -44,5 +44,13 @@ describe("the first-run wizard", () => {
     const roles: Role[] = ["viewer", "member", "admin", "owner"];
     expect(roles.filter((role) => canRunSetup({ userId: "u", role }))).toEqual(["member", "admin", "owner"]);
     expect(canRunSetup({ userId: null, role: apiKeyRole("read", "owner") })).toBe(false);
+  });
+});
+
+describe("share links and branding", () => {
+  it("are for admins and owners only: a link reaches people outside the workspace", () => {
+    const roles: Role[] = ["viewer", "member", "admin", "owner"];
+    expect(roles.filter((role) => canManageShareLinks({ userId: "u", role }))).toEqual(["admin", "owner"]);
+    expect(roles.filter((role) => canManageBranding({ userId: "u", role }))).toEqual(["admin", "owner"]);
   });
 });

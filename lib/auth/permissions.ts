@@ -35,6 +35,11 @@ export const canCategorizeSources = (actor: Actor) => atLeast(actor, "admin");
 /** Alert rules, their channels (webhook URLs, signing secrets, email lists) and the delivery log. */
 export const canManageAlerts = (actor: Actor) => atLeast(actor, "admin");
 
+/** Create, list and revoke read-only share links to a brand's Overview: they reach people outside the workspace. */
+export const canManageShareLinks = (actor: Actor) => atLeast(actor, "admin");
+/** The agency name and logo on shared reports and printouts. */
+export const canManageBranding = (actor: Actor) => atLeast(actor, "admin");
+
 const scopeRole: Record<ApiKeyScope, Role> = { read: "viewer", write: "member", admin: "admin" };
 /** The role a scope stands for: read -> viewer, write -> member, admin -> admin. */
 export const apiKeyScopeRole = (scope: ApiKeyScope): Role => scopeRole[scope];

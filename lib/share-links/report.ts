@@ -1,0 +1,95 @@
+import "server-only";
+import { readChart } from "@/lib/analytics/read-chart";
+import { filterSearchParams, isoDay, lastDays, type AnalyticsFilterInput } from "@/lib/analytics/schemas";
+import { db } from "@/lib/db/prisma";
+import { UserError } from "@/lib/errors";
+import { SHARED_CHARTS, type SharedChart } from "@/lib/share-links/schemas";
+import { hashShareToken, isShareTokenShaped } from "@/lib/share-links/tokens";
+
+
+type LiveLink = {
+  id: string;
+  workspaceId: string;
+  brandId: string;
+  providerConfigIds: string[];
+  tags: string[];
+  markets: string[];
+  rangeDays: number | null;
+  fromDay: Date | null;
+  toDay: Date | null;
+  expiresAt: Date;
+};
+
+/**
+ * The live link a token stands for, or null when it is unknown, revoked, expired (by the
+ * database clock) or its brand is gone (the link went with it). Callers show the same "not
+ * valid" page for every null, so nothing tells a revoked link from one that never existed.
+ * `countView` records the opening in the same statement.
+ */
+export async function findLiveShareLink(token: string, options: { countView: boolean }): Promise<LiveLink | null> {
+  if (!isShareTokenShaped(token)) return null;
+  const hash = hashShareToken(token);
+  const rows = options.countView
+    ? await db().$queryRaw<LiveLink[]>`
+        UPDATE share_links SET "viewCount" = "viewCount" + 1, "lastViewedAt" = now()
+         WHERE "tokenHash" = ${hash} AND "revokedAt" IS NULL AND "expiresAt" > now()
+     RETURNING id::text, "workspaceId"::text, "brandId"::text, "providerConfigIds"::text[], tags, markets, "rangeDays", "fromDay", "toDay", "expiresAt"`
+    : await db().$queryRaw<LiveLink[]>`
+        SELECT id::text, "workspaceId"::text, "brandId"::text, "providerConfigIds"::text[], tags, markets, "rangeDays", "fromDay", "toDay", "expiresAt"
+          FROM share_links WHERE "tokenHash" = ${hash} AND "revokedAt" IS NULL AND "expiresAt" > now()`;
+  return rows[0] ?? null;
+}
+
+/** The dashboards' filter a link stands for today: a rolling period ends on today's date (UTC). */
+export function shareLinkFilter(link: Pick<LiveLink, "brandId" | "providerConfigIds" | "tags" | "markets" | "rangeDays" | "fromDay" | "toDay">, now = new Date()): AnalyticsFilterInput {
+  const period = link.rangeDays ? lastDays(link.rangeDays, now) : { from: isoDay(link.fromDay!), to: isoDay(link.toDay!) };
+  return { brandId: link.brandId, providers: link.providerConfigIds, tags: link.tags, markets: link.markets, ...period };
+}
+
+// Dates travel as ISO strings and bigints as numbers, exactly as GET /api/analytics/<chart> sends them.
+const asWire = (value: unknown): unknown => JSON.parse(JSON.stringify(value, (_k, v: unknown) => (typeof v === "bigint" ? Number(v) : v)));
+
+export type SharedReport = {
+  brandName: string;
+  filter: AnalyticsFilterInput;
+  rolling: number | null;
+  providers: string[];
+  expiresAt: string;
+  agency: { name: string | null; hasLogo: boolean };
+  charts: Record<SharedChart, unknown>;
+};
+
+/**
+ * What /share/<token> shows: the link's brand Overview for its period and filter, read through
+ * readChart (the dashboards' one path from filter to numbers) scoped by the link's own
+ * workspace and brand. Authorizes by the token itself: null for any link that is not live, and
+ * for a link whose provider was since deleted (its filter no longer means what it did).
+ */
+export async function openSharedReport(token: string): Promise<SharedReport | null> {
+  const link = await findLiveShareLink(token, { countView: true });
+  if (!link) return null;
+  const filter = shareLinkFilter(link);
+  const params = filterSearchParams(filter);
+  try {
+    const [brand, branding, providers, ...results] = await Promise.all([
+      db().brand.findFirst({ where: { id: link.brandId, workspaceId: link.workspaceId }, select: { name: true } }),
+      db().workspaceBranding.findUnique({ where: { workspaceId: link.workspaceId }, select: { agencyName: true, logoType: true } }),
+      db().providerConfig.findMany({ where: { workspaceId: link.workspaceId, id: { in: link.providerConfigIds } }, select: { name: true }, orderBy: { name: "asc" } }),
+      ...SHARED_CHARTS.map((chart) => readChart(link.workspaceId, chart, new URLSearchParams(params))),
+    ]);
+    if (!brand) return null;
+    return {
+      brandName: brand.name,
+      filter,
+      rolling: link.rangeDays,
+      providers: providers.map((p) => p.name),
+      expiresAt: link.expiresAt.toISOString(),
+      agency: { name: branding?.agencyName ?? null, hasLogo: !!branding?.logoType },
+      charts: Object.fromEntries(SHARED_CHARTS.map((chart, i) => [chart, asWire(results[i])])) as Record<SharedChart, unknown>,
+    };
+  } catch (error) {
+    // A brand or provider deleted since: the same answer as any other link that is not valid.
+    if (error instanceof UserError && error.status === 404) return null;
+    throw error;
+  }
+}
