@@ -32,8 +32,27 @@ export async function setupConnections(workspaceId: string) {
 
 export type SetupRequest = { workspaceId: string; userId: string | null; domain: string; language: string; country?: string; connectionId: string };
 
+/**
+ * Stores the request, reserves its call and enqueues it; the same question (site, language,
+ * country, connection) still waiting or running is answered with that request instead, so a
+ * double click or a second tab does not pay for a second call (under a per-workspace lock, so
+ * two at once see each other).
+ */
 export async function requestSetupSuggestions(request: SetupRequest): Promise<{ suggestionId: string }> {
   return db().$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`setup:${request.workspaceId}`}, 0))`;
+    const waiting = await tx.setupSuggestion.findFirst({
+      where: {
+        workspaceId: request.workspaceId,
+        status: { in: ["queued", "running"] },
+        domain: request.domain,
+        language: request.language,
+        country: request.country ?? null,
+        connectionId: request.connectionId,
+      },
+      select: { id: true },
+    });
+    if (waiting) return { suggestionId: waiting.id };
     const known = await tx.providerConnection.findUnique({ where: { id: request.connectionId }, select: { models: true } });
     // Refuses a connection that is not granted to this workspace or is switched off.
     const connection = await assertUsable(tx, request.workspaceId, request.connectionId, known?.models[0] ?? "");

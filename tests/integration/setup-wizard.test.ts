@@ -99,6 +99,20 @@ describe("suggestions", () => {
     expect(await budgetStatus(owner.workspaceId)).toMatchObject({ inFlightMicros: 0, chargedMicros: 0 });
   });
 
+  it("asked twice at once for the same site, language and connection: one row, one job, one reservation", async () => {
+    const owner = await signUp({ workspaceName: "Eager Co" });
+    const ask = () => owner.browser.run(async () => requestSetupSuggestionsAction({ domain: "eager.com", language: "en", connectionId: await simulator() }));
+    const [first, second] = await Promise.all([ask(), ask()]);
+    expect(ok(first).suggestionId).toBe(ok(second).suggestionId);
+    expect(await db().setupSuggestion.count({ where: { workspaceId: owner.workspaceId } })).toBe(1);
+    expect(await jobsFor(ok(first).suggestionId)).toBe(1);
+    const [row] = await db().setupSuggestion.findMany({ where: { workspaceId: owner.workspaceId } });
+    expect((await budgetStatus(owner.workspaceId)).inFlightMicros).toBe(Number(row!.reservedMicros));
+    // Another site is another question.
+    ok(await owner.browser.run(async () => requestSetupSuggestionsAction({ domain: "eager.de", language: "de", connectionId: await simulator() })));
+    expect(await db().setupSuggestion.count({ where: { workspaceId: owner.workspaceId } })).toBe(2);
+  });
+
   it("a domain that is not one, or a connection not granted to the workspace, is refused and stores nothing", async () => {
     const owner = await signUp({ workspaceName: "Careful Co" });
     const bad = await owner.browser.run(async () => requestSetupSuggestionsAction({ domain: "not a website", language: "en", connectionId: await simulator() }));
