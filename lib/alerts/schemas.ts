@@ -14,10 +14,12 @@ export const isBrandKind = (kind: RuleKind) => BRAND_KINDS.includes(kind);
 /**
  * The kinds each reason for an evaluation covers (lib/jobs/catalog.ts evaluate_alerts): a
  * finished check brings new answers and spend, the daily pass judges everything (also weeks
- * without checks), the minutely watch what cannot wait for either.
+ * without checks), the minutely watch what cannot wait for either. Untracked brands are left to
+ * the daily pass: finding them reads every answer text of the period (lib/alerts/discovery.ts),
+ * too much to repeat after every check for a share over a week that one check barely moves.
  */
 export const ALERT_KINDS_BY_REASON: Record<"check" | "daily" | "watch", readonly RuleKind[]> = {
-  check: [...BRAND_KINDS, "budget"],
+  check: ["metric_change", "competitor_overtook", "own_page_dropped", "budget"],
   daily: RULE_KINDS,
   watch: ["breaker_open", "budget"],
 };
