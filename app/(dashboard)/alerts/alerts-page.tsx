@@ -202,7 +202,7 @@ export function AlertsPage({
         <EmptyState title="No alert rules yet" description={cannotCreate ?? "Start with “a number changed beyond noise” on your brand's visibility: it stays quiet on day-to-day sampling noise and fires on real changes."} action={actions} />
       ) : (
         <Card className="overflow-x-auto">
-          <table className="min-w-full divide-y divide-slate-200 text-sm">
+          <table className="min-w-full divide-y divide-slate-200 text-sm" aria-label="Alert rules">
             <thead className="whitespace-nowrap bg-slate-50 text-left text-xs font-medium uppercase tracking-wide text-slate-500">
               <tr>
                 <th scope="col" className="px-4 py-3">Rule</th>
@@ -232,15 +232,22 @@ export function AlertsPage({
                   {canManage && (
                     <td className="px-4 py-3">
                       <div className="flex justify-end gap-1">
-                        <Button variant="secondary" size="sm" onClick={() => setEditing(rule)}>
+                        <Button variant="secondary" size="sm" aria-label={`Edit ${rule.name}`} onClick={() => setEditing(rule)}>
                           Edit
                         </Button>
-                        <Button variant="ghost" size="sm" pending={toggle.isPending && toggle.variables?.id === rule.id} onClick={() => toggle.mutate(rule)}>
+                        <Button
+                          variant="ghost"
+                          size="sm"
+                          aria-label={`${rule.enabled ? "Disable" : "Enable"} ${rule.name}`}
+                          pending={toggle.isPending && toggle.variables?.id === rule.id}
+                          onClick={() => toggle.mutate(rule)}
+                        >
                           {rule.enabled ? "Disable" : "Enable"}
                         </Button>
                         <Button
                           variant="ghost"
                           size="sm"
+                          aria-label={`Delete ${rule.name}`}
                           pending={remove.isPending && remove.variables === rule.id}
                           onClick={() => window.confirm(`Delete the rule "${rule.name}" and its firings?`) && remove.mutate(rule.id)}
                         >

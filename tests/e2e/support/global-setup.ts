@@ -2,7 +2,8 @@
 // PostgreSQL, migrations, demo seed, worker, `next start` on the production build) in a fresh
 // data folder on free ports. The tests get its URL through `inject("e2eBaseUrl")`. `npm start`
 // creates the demo account only when asked (BEACON_SEED_DEMO=true), which the tests do, and
-// serves /api/metrics only with a token (E2E_METRICS_TOKEN), which they set.
+// serves /api/metrics only with a token (E2E_METRICS_TOKEN), which they set. Alert channels may
+// call private addresses (ALERTS_ALLOW_PRIVATE_URLS), so webhooks can reach a local receiver.
 import { spawn, type ChildProcess } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
@@ -108,6 +109,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
       // The tests sign strangers up, each into a workspace of their own (the default mode, invite
       // only after the first account, is covered by tests/integration/auth-signup-invite.test.ts).
       BEACON_SIGNUP: "open",
+      // tests/e2e/alerts.test.ts points a webhook channel at a receiver on 127.0.0.1; the web
+      // server checks the URL when the channel is saved, the worker again at every send.
+      ALERTS_ALLOW_PRIVATE_URLS: "true",
     }),
     stdio: ["ignore", "pipe", "pipe"],
   });
