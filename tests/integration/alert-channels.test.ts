@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { simpleParser, type ParsedMail } from "mailparser";
+import pg from "pg";
 import { SMTPServer } from "smtp-server";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -483,4 +484,28 @@ describe("the weekly digest", () => {
     expect(mail.text).toMatch(/Acme: average position\s+1\.33 .*n = 3/);
     expect(mail.text).toContain("Acme: answers");
   }, 60_000);
+
+  it("two crons at once for the same week: both wait on the workspace's lock, one digest is made", async () => {
+    const D = await signUp({ name: "Dora Owner", workspaceName: "Digest D" });
+    ok(await D.browser.run(() => createAlertChannelAction({ kind: "email", name: "Digest mail", to: "dora@example.com" })));
+    const digests = () => db().alertDelivery.count({ where: { workspaceId: D.workspaceId, kind: "digest" } });
+    // Hold the lock both crons take before they look for the week's digest, then let them go.
+    const holder = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await holder.connect();
+    try {
+      await holder.query("SELECT pg_advisory_lock(hashtext($1))", [`alert_digest:${D.workspaceId}`]);
+      const monday = new Date("2026-12-07T08:00:00Z");
+      const runs = [enqueueWeeklyDigests(monday), enqueueWeeklyDigests(monday)];
+      await waitFor(
+        async () => (await holder.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`)).rows[0]!.n >= 2,
+        { what: "both crons waiting on the workspace's digest lock", timeoutMs: 10_000, intervalMs: 10 },
+      );
+      expect(await digests()).toBe(0);
+      await holder.query("SELECT pg_advisory_unlock(hashtext($1))", [`alert_digest:${D.workspaceId}`]);
+      await Promise.all(runs);
+    } finally {
+      await holder.end();
+    }
+    expect(await digests()).toBe(1);
+  }, 30_000);
 });
