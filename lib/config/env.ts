@@ -114,6 +114,8 @@ const envSchema = z.object({
   ALERTS_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(6),
   // Per send (connect, request, response) for email, Slack and webhooks.
   ALERTS_SEND_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  // Ended alert deliveries (delivered or failed) older than this are deleted by the hourly retention.
+  ALERTS_DELIVERY_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   // Simulator overrides (tests, demos); each wins over the provider configuration's settings.
   SIMULATOR_LATENCY_MS: z
     .string()

@@ -1,4 +1,5 @@
 import "server-only";
+import { env } from "@/lib/config/env";
 import { db } from "@/lib/db/prisma";
 
 const HEARTBEAT_RETENTION_DAYS = 7;
@@ -6,10 +7,11 @@ const HEARTBEAT_RETENTION_DAYS = 7;
 /**
  * Hourly housekeeping. graphile-worker deletes finished jobs by itself; here: attempts older than
  * the retention period (captures keep their answer, cost and results), idempotency keys past
- * their 24 h, and heartbeat rows of workers long gone. Each statement is idempotent, so two
+ * their 24 h, heartbeat rows of workers long gone, and alert deliveries that ended (delivered or
+ * failed) longer ago than theirs (a pending one is never removed: its job still refers to it). Each statement is idempotent, so two
  * workers running it at once (or twice) is harmless.
  */
-export async function runRetention(options: { attemptRetentionDays: number; now?: Date }) {
+export async function runRetention(options: { attemptRetentionDays: number; deliveryRetentionDays?: number; now?: Date }) {
   const now = options.now ?? new Date();
   const day = 24 * 3600 * 1000;
   const attempts = await db().attempt.deleteMany({
@@ -22,5 +24,9 @@ export async function runRetention(options: { attemptRetentionDays: number; now?
   const heartbeats = await db().workerHeartbeat.deleteMany({
     where: { status: { in: ["stopped", "expired"] }, lastSeenAt: { lt: new Date(now.getTime() - HEARTBEAT_RETENTION_DAYS * day) } },
   });
-  return { attemptsDeleted: attempts.count, idempotencyKeysExpired: keys.count, heartbeatsDeleted: heartbeats.count };
+  const deliveryDays = options.deliveryRetentionDays ?? env().ALERTS_DELIVERY_RETENTION_DAYS;
+  const deliveries = await db().alertDelivery.deleteMany({
+    where: { status: { in: ["delivered", "failed"] }, createdAt: { lt: new Date(now.getTime() - deliveryDays * day) } },
+  });
+  return { attemptsDeleted: attempts.count, idempotencyKeysExpired: keys.count, heartbeatsDeleted: heartbeats.count, deliveriesDeleted: deliveries.count };
 }

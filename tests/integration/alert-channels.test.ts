@@ -31,6 +31,7 @@ import { readChart } from "@/lib/analytics/read-chart";
 import { recordRollups } from "@/lib/analytics/rollups";
 import { reloadEnv } from "@/lib/config/env";
 import { db } from "@/lib/db/prisma";
+import { runRetention } from "@/lib/jobs/retention";
 
 vi.mock("next/headers", () => import("../support/request-context").then((m) => m.nextHeadersMock));
 
@@ -508,4 +509,21 @@ describe("the weekly digest", () => {
     }
     expect(await digests()).toBe(1);
   }, 30_000);
+});
+
+describe("retention", () => {
+  it("deletes deliveries that ended longer ago than ALERTS_DELIVERY_RETENTION_DAYS, never a pending one", async () => {
+    const E = await signUp({ name: "Erin Owner", workspaceName: "Retention E" });
+    const { channel } = await webhook(E, "/ok/retention");
+    const message = { subject: "s", text: "t" };
+    const row = (status: "delivered" | "failed" | "pending", daysAgo: number) =>
+      db().alertDelivery.create({ data: { workspaceId: E.workspaceId, channelId: channel.id, kind: "test", message, status, createdAt: new Date(Date.now() - daysAgo * 86_400_000) } });
+    const [oldDelivered, oldFailed, oldPending, recent] = [await row("delivered", 40), await row("failed", 31), await row("pending", 40), await row("delivered", 29)];
+    const { deliveriesDeleted } = await runRetention({ attemptRetentionDays: 3650, deliveryRetentionDays: 30 });
+    expect(deliveriesDeleted).toBeGreaterThanOrEqual(2);
+    const left = await db().alertDelivery.findMany({ where: { workspaceId: E.workspaceId }, select: { id: true } });
+    expect(left.map((d) => d.id).sort()).toEqual([oldPending.id, recent.id].sort());
+    expect(left.map((d) => d.id)).not.toContain(oldDelivered.id);
+    expect(left.map((d) => d.id)).not.toContain(oldFailed.id);
+  });
 });
