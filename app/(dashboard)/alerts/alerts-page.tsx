@@ -52,7 +52,9 @@ function HintText({ hint, days }: { hint: SampleSizeHint; days: number }) {
         </>
       )}
       ; the last period had {count(hint.answersLastPeriod)}.{" "}
-      <span className={enough ? "text-emerald-700" : "text-amber-700"}>{enough ? "Enough to see it." : "Smaller changes than that will pass as noise."}</span>
+      <span className={enough ? "text-emerald-700" : "text-amber-700"}>
+        {enough ? "Enough to see a change that size." : "At that volume, a change that size will likely pass as noise: ask more samples or watch a longer period."}
+      </span>
     </>
   );
 }

@@ -109,7 +109,7 @@ export function RuleFormDialog({ rule, choices, onClose, onSaved }: { rule?: Ale
   const period = (
     <div className="grid gap-4 sm:grid-cols-2">
       {numberField("windowDays", "Period (days)", "The last N days against the N before.", 7, { min: 1, max: 90 })}
-      <Field id="rule-confidence" label="Confidence" hint="Fires only when chance explains the change less than this often." error={error("params.confidence")}>
+      <Field id="rule-confidence" label="Confidence" hint="Fires only when sampling noise alone would produce such a change less than 5 % of the time (10 % at 90 %, 1 % at 99 %)." error={error("params.confidence")}>
         <Select id="rule-confidence" value={String(params.confidence ?? 0.95)} onChange={(e) => set("confidence", Number(e.target.value))}>
           {CONFIDENCES.map((c) => (
             <option key={c} value={c}>{Math.round(c * 100)} %</option>
