@@ -51,6 +51,13 @@ export async function collectMetrics(): Promise<{ contentType: string; body: str
   for (const kind of [...REPAIR_KINDS, "abandoned_attempt"]) repaired.inc({ kind }, 0);
   for (const { kind, count } of counts.repairs) repaired.inc({ kind }, count);
 
+  const deliveries = counter("beacon_alert_deliveries_total", "Alert deliveries (firings, tests, digests) by channel kind and outcome: delivered, failed, retried (put back to wait for another attempt).", [
+    "channel_kind",
+    "outcome",
+  ]);
+  for (const channel_kind of ["email", "slack", "webhook"]) for (const outcome of ["delivered", "failed", "retried"]) deliveries.inc({ channel_kind, outcome }, 0);
+  for (const { channelKind, outcome, count } of counts.alertDeliveries) deliveries.inc({ channel_kind: channelKind, outcome }, count);
+
   // One breaker per connection and model (labelled provider = the connection's name, and model).
   const breakers = await db().$queryRaw<Row[]>`
     SELECT pc.name AS provider, b.model, coalesce(b."forcedStatus", b.status)::text AS status, b."openedAt" AS opened_at, b."successCount" AS success, b."failureCount" AS failure, b."shortCircuitCount" AS short_circuit

@@ -3,7 +3,8 @@ import { WAITING_STATUSES, type CaptureStatus } from "@/lib/captures/states";
 import { db } from "@/lib/db/prisma";
 
 // The counters the database keeps for /api/metrics (triggers of migration 20261130134000 on
-// captures, attempts and events, summed over their shards here). Reading them costs the same
+// captures, attempts and events, summed over their shards here; of 20261204150000 on alert
+// deliveries). Reading them costs the same
 // whatever the size of the history: a few hundred small rows, no scan of captures, attempts or
 // events.
 
@@ -17,6 +18,8 @@ export type MetricCounters = {
   /** Captures accepted in the last 24 hours (whole hours, the current one included) and their cost. */
   lastDay: { accepted: number; costMicros: number };
   repairs: { kind: string; count: number }[];
+  /** Alert deliveries by channel kind: delivered, failed, and put back for a retry. */
+  alertDeliveries: { channelKind: string; outcome: string; count: number }[];
 };
 
 const num = (v: bigint | number | null | undefined) => Number(v ?? 0);
@@ -25,7 +28,7 @@ const num = (v: bigint | number | null | undefined) => Number(v ?? 0);
 const WAITING_COLUMN = { queued: "queued", retry_wait: "retryWait", postponed: "postponed" } as const satisfies Partial<Record<CaptureStatus, string>>;
 
 export async function readCounters(): Promise<MetricCounters> {
-  const [captures, attempts, [windows], repairs] = await Promise.all([
+  const [captures, attempts, [windows], repairs, alertDeliveries] = await Promise.all([
     db().metricCaptureCounts.aggregate({
       _sum: { created: true, accepted: true, queued: true, retryWait: true, postponed: true, waitingForBudget: true, running: true },
     }),
@@ -45,6 +48,7 @@ export async function readCounters(): Promise<MetricCounters> {
              (SELECT coalesce(sum("costMicros"), 0)::bigint FROM metric_accepted_hours
               WHERE "startsAt" >= date_trunc('hour', (now() AT TIME ZONE 'UTC') - interval '24 hours')) AS "costMicros"`,
     db().metricRepairCounts.findMany({ orderBy: { kind: "asc" } }),
+    db().metricAlertDeliveryCounts.findMany({ orderBy: [{ channelKind: "asc" }, { outcome: "asc" }] }),
   ]);
   const sum = captures._sum;
   return {
@@ -67,5 +71,6 @@ export async function readCounters(): Promise<MetricCounters> {
     lastHour: { attempts: num(windows?.attempts), retries: num(windows?.retries) },
     lastDay: { accepted: num(windows?.accepted), costMicros: num(windows?.costMicros) },
     repairs: repairs.map((row) => ({ kind: row.kind, count: num(row.count) })),
+    alertDeliveries: alertDeliveries.map((row) => ({ channelKind: row.channelKind, outcome: row.outcome, count: num(row.count) })),
   };
 }

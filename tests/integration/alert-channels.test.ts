@@ -12,6 +12,7 @@ import { SMTPServer } from "smtp-server";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { expectFieldError, join, ok, refused, signUp, type AnyAction, type Person } from "../support/workspace-fixtures";
+import { metricValue, parseMetrics } from "../support/metrics-text";
 import { waitFor } from "../support/wait-for";
 import { startWorker } from "../support/worker-process";
 import {
@@ -32,6 +33,7 @@ import { recordRollups } from "@/lib/analytics/rollups";
 import { reloadEnv } from "@/lib/config/env";
 import { db } from "@/lib/db/prisma";
 import { runRetention } from "@/lib/jobs/retention";
+import { collectMetrics } from "@/lib/metrics/collect";
 
 vi.mock("next/headers", () => import("../support/request-context").then((m) => m.nextHeadersMock));
 
@@ -232,13 +234,18 @@ describe("each channel kind reaches its receiver", () => {
 });
 
 describe("retries", () => {
-  it("a receiver that fails once (500) is retried and delivered, with the same webhook-id both times", async () => {
+  it("a receiver that fails once (500) is retried and delivered, with the same webhook-id both times, and /api/metrics counts both", async () => {
+    const webhookCount = async (outcome: string) => metricValue(parseMetrics((await collectMetrics()).body), "beacon_alert_deliveries_total", { channel_kind: "webhook", outcome });
+    const before = { retried: await webhookCount("retried"), delivered: await webhookCount("delivered") };
     const worker = await startWorker("w-retry");
     const { channel } = await webhook(A, "/fail-once/a");
     const deliveryId = await test(A, channel.id);
     expect(await settled(deliveryId), worker.output()).toMatchObject({ status: "delivered", attempts: 2, responseStatus: 200, lastError: null, nextAttemptAt: null });
     const tries = requestsTo("/fail-once/a");
     expect(tries.map((t) => t.headers["webhook-id"])).toEqual([deliveryId, deliveryId]);
+    // Other tests of this file deliver too (one at a time), so at least these two.
+    expect(await webhookCount("retried")).toBeGreaterThanOrEqual(before.retried + 1);
+    expect(await webhookCount("delivered")).toBeGreaterThanOrEqual(before.delivered + 1);
   });
 
   it("a 400 fails at once, without a retry, and keeps the receiver's answer", async () => {
