@@ -1,6 +1,7 @@
 import "server-only";
 import { enqueueFiringDeliveries } from "@/lib/alerts/deliveries";
 import { discoverUntrackedBrands } from "@/lib/alerts/discovery";
+import { percentText } from "@/lib/alerts/messages";
 import { parseParams } from "@/lib/alerts/rules";
 import { METRIC_LABELS, type Metric, type RuleKind, type RuleParams } from "@/lib/alerts/schemas";
 import {
@@ -78,7 +79,6 @@ export function periods(now: Date, days: number) {
   };
 }
 
-const pct = (x: number | null) => (x === null ? "–" : `${(x * 100).toFixed(1).replace(/\.0$/, "")} %`);
 const points = (x: number) => `${x >= 0 ? "+" : "−"}${Math.abs(x * 100).toFixed(1).replace(/\.0$/, "")} points`;
 const places = (x: number) => `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(2)}`;
 const pValue = (p: number) => (p < 0.001 ? "p < 0.001" : `p = ${p.toFixed(3)}`);
@@ -154,7 +154,7 @@ async function metricChange(rule: Rule, params: RuleParams["metric_change"], now
       outcome: { status: "too_few_answers", message: `Too few answers to tell: ${n[0]} and ${n[1]} in ${periodText}; the rule needs ${params.minAnswers} in each.`, hint },
     };
   }
-  const format = params.metric === "position" ? (x: number | null) => (x === null ? "–" : x.toFixed(2)) : pct;
+  const format = params.metric === "position" ? (x: number | null) => (x === null ? "–" : x.toFixed(2)) : percentText;
   const changeText = params.metric === "position" ? `${places(test.change)} places` : points(test.change);
   const worse = params.metric === "position" ? test.change > 0 : test.change < 0;
   const real = test.p < 1 - test.confidence;
@@ -286,7 +286,7 @@ async function ownPageDropped(rule: Rule, params: RuleParams["own_page_dropped"]
       title: `${page.url} is no longer cited`,
       summary:
         `Cited in ${num(page.before)} of ${answersBefore} answers in the ${params.windowDays} days before, and in none of ${answersNow} since. ` +
-        `At its earlier rate, that silence had a ${pct(chance)} chance: beyond noise at ${confidenceText(params.confidence)} confidence.`,
+        `At its earlier rate, that silence had a ${percentText(chance)} chance: beyond noise at ${confidenceText(params.confidence)} confidence.`,
       facts: { method: "chance of no citations at the earlier rate", confidence: params.confidence, p: chance, url: page.url, n: answersNow, previous: { cited: num(page.before), answers: answersBefore }, current: { cited: 0, answers: answersNow } },
     });
   }
@@ -310,17 +310,17 @@ async function newBrand(rule: Rule, params: RuleParams["new_brand"], now: Date):
   const above = judged.filter((c) => c.share.low !== null && c.share.low > threshold);
   const findings = above.map<Finding>((c) => ({
     dedupeKey: `${c.key}:${params.windowDays}:${index}`,
-    title: `${c.name} is named in ${pct(c.share.value)} of answers and is not tracked`,
+    title: `${c.name} is named in ${percentText(c.share.value)} of answers and is not tracked`,
     summary:
-      `${c.name} appeared in ${c.answers} of ${n} answers about ${rule.brandName} in the last ${params.windowDays} days (${pct(c.share.value)}; ` +
-      `${confidenceText(params.confidence)} interval ${pct(c.share.low)} to ${pct(c.share.high)}), above the rule's ${params.thresholdPercent} % beyond noise. Track it as a competitor to follow it.`,
+      `${c.name} appeared in ${c.answers} of ${n} answers about ${rule.brandName} in the last ${params.windowDays} days (${percentText(c.share.value)}; ` +
+      `${confidenceText(params.confidence)} interval ${percentText(c.share.low)} to ${percentText(c.share.high)}), above the rule's ${params.thresholdPercent} % beyond noise. Track it as a competitor to follow it.`,
     facts: { method: "Wilson interval above the threshold", confidence: params.confidence, name: c.name, key: c.key, n, answers: c.answers, share: c.share, thresholdPercent: params.thresholdPercent, exampleCaptureIds: c.exampleCaptureIds },
   }));
   const top = judged[0];
   const message = findings.length
     ? `${findings.length} untracked name${findings.length === 1 ? "" : "s"} above ${params.thresholdPercent} %.`
     : top
-      ? `Most named untracked brand: ${top.name}, ${top.answers} of ${n} answers (${pct(top.share.value)}; interval from ${pct(top.share.low)}), not beyond ${params.thresholdPercent} %.`
+      ? `Most named untracked brand: ${top.name}, ${top.answers} of ${n} answers (${percentText(top.share.value)}; interval from ${percentText(top.share.low)}), not beyond ${params.thresholdPercent} %.`
       : `No untracked brand in ${n} answers.`;
   return { findings, outcome: { status: n ? "quiet" : "too_few_answers", message } };
 }
@@ -349,7 +349,7 @@ async function budget(rule: Rule, params: RuleParams["budget"]): Promise<Verdict
   if (status.limitMicros === null || status.limitMicros <= 0) return { findings: [], outcome: { status: "quiet", message: "The workspace has no monthly budget." } };
   const share = status.chargedMicros / status.limitMicros;
   const month = status.period.toISOString().slice(0, 7);
-  const spent = `${formatMicros(status.chargedMicros)} of ${formatMicros(status.limitMicros)} (${pct(share)})`;
+  const spent = `${formatMicros(status.chargedMicros)} of ${formatMicros(status.limitMicros)} (${percentText(share)})`;
   const findings = params.thresholds
     .filter((t) => share * 100 >= t)
     .map<Finding>((t) => ({

@@ -114,7 +114,8 @@ export type DigestBrand = {
 type Estimate = { value: number | null; n: number; low: number | null; high: number | null };
 export type DigestKpi = { current: Estimate; previous: Estimate; change: number | null };
 
-const percent = (v: number | null) => (v === null ? "–" : `${formatNumber(Math.round(v * 1000) / 10)} %`);
+/** A share (0..1) as people read it in alerts: "40 %", "75.5 %" (at most one decimal). */
+export const percentText = (v: number | null) => (v === null ? "–" : `${formatNumber(Math.round(v * 1000) / 10)} %`);
 const plain = (v: number | null) => (v === null ? "–" : formatNumber(Math.round(v * 100) / 100));
 
 function kpiLine(kpi: DigestKpi, show: (v: number | null) => string, changeUnit: "pp" | ""): string {
@@ -134,8 +135,8 @@ export function renderDigest({ workspace, week, brands, appUrl, at }: { workspac
   const lines = brands.length ? [`The week's numbers per brand, with the week before for comparison.`] : [`This workspace tracks no brand yet.`];
   const rows: [string, string][] = brands.flatMap((b) => [
     [`${b.name}: answers`, `${b.captures} (week before ${b.previousCaptures})`],
-    [`${b.name}: visibility`, kpiLine(b.visibility, percent, "pp")],
-    [`${b.name}: share of voice`, kpiLine(b.shareOfVoice, percent, "pp")],
+    [`${b.name}: visibility`, kpiLine(b.visibility, percentText, "pp")],
+    [`${b.name}: share of voice`, kpiLine(b.shareOfVoice, percentText, "pp")],
     [`${b.name}: average position`, kpiLine(b.averagePosition, plain, "")],
   ]);
   const link = `${appUrl.replace(/\/$/, "")}/analytics`;

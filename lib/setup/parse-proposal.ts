@@ -97,6 +97,22 @@ function question(value: unknown): { text: string; tags: string[] } | null {
 }
 
 /**
+ * The items of a list the model sent that read as valid (`read` returns null for the others),
+ * each once: later ones whose key matches an earlier one, or one of `taken`, case-insensitively,
+ * are dropped. Anything that is not a list gives none.
+ */
+function usable<T>(list: unknown, read: (item: unknown) => T | null, key: (item: T) => string, taken: string[] = []): T[] {
+  const seen = new Set(taken.map((k) => k.toLowerCase()));
+  const result: T[] = [];
+  for (const item of Array.isArray(list) ? list.map(read) : []) {
+    if (!item || seen.has(key(item).toLowerCase())) continue;
+    seen.add(key(item).toLowerCase());
+    result.push(item);
+  }
+  return result;
+}
+
+/**
  * The proposal in a model's answer. The brand falls back to the website's name and domain when
  * the answer has none; questions must be at least MIN_QUESTIONS after cleaning.
  */
@@ -109,25 +125,8 @@ export function parseProposal(answer: string, website: { domain: string }): Setu
   const brand = entity(data.brand) ?? { name: fallbackName, aliases: [], domains: [] };
   if (!brand.domains.includes(website.domain)) brand.domains = [website.domain, ...brand.domains].slice(0, 20);
 
-  const taken = new Set([brand.name.toLowerCase()]);
-  const competitors = (Array.isArray(data.competitors) ? data.competitors : [])
-    .map(entity)
-    .filter((c): c is NonNullable<typeof c> => {
-      if (!c || taken.has(c.name.toLowerCase())) return false;
-      taken.add(c.name.toLowerCase());
-      return true;
-    })
-    .slice(0, MAX_COMPETITORS);
-
-  const asked = new Set<string>();
-  const questions = (Array.isArray(data.questions) ? data.questions : [])
-    .map(question)
-    .filter((q): q is NonNullable<typeof q> => {
-      if (!q || asked.has(q.text.toLowerCase())) return false;
-      asked.add(q.text.toLowerCase());
-      return true;
-    })
-    .slice(0, MAX_QUESTIONS);
+  const competitors = usable(data.competitors, entity, (c) => c.name, [brand.name]).slice(0, MAX_COMPETITORS);
+  const questions = usable(data.questions, question, (q) => q.text).slice(0, MAX_QUESTIONS);
   if (questions.length < MIN_QUESTIONS) {
     throw new ProposalError(
       `The answer had ${questions.length} usable question${questions.length === 1 ? "" : "s"}; at least ${MIN_QUESTIONS} are needed. Try again or pick another connection.`,

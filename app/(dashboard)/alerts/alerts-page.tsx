@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { toast } from "sonner";
+import { formatCount } from "@/components/charts/format";
 import { Button } from "@/components/ui/button";
 import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { Pagination } from "@/components/ui/pagination";
@@ -15,8 +16,6 @@ import { unwrap } from "@/lib/client/action-result";
 import { formatWhen } from "@/lib/client/format";
 import { RuleFormDialog } from "./rule-form-dialog";
 import { alertRulesKey, useAlertFiringsQuery, useAlertRulesQuery } from "./use-alerts-queries";
-
-const count = (n: number) => n.toLocaleString("en-US");
 
 /** What the rule watches, in one line. */
 function describeRule(rule: AlertRuleRow): string {
@@ -45,13 +44,13 @@ function HintText({ hint, days }: { hint: SampleSizeHint; days: number }) {
   const enough = hint.answersLastPeriod >= hint.answersPerPeriod;
   return (
     <>
-      A {size} change in {METRIC_LABELS[hint.metric].toLowerCase()} needs about <strong>{count(hint.answersPerPeriod)}</strong> answers per {days}-day period
+      A {size} change in {METRIC_LABELS[hint.metric].toLowerCase()} needs about <strong>{formatCount(hint.answersPerPeriod)}</strong> answers per {days}-day period
       {hint.samplesPerPromptAndProvider !== null && (
         <>
-          {" "}(≈ {count(hint.samplesPerPromptAndProvider)} samples per prompt and provider over {hint.prompts} prompt{hint.prompts === 1 ? "" : "s"} × {hint.providers} provider{hint.providers === 1 ? "" : "s"})
+          {" "}(≈ {formatCount(hint.samplesPerPromptAndProvider)} samples per prompt and provider over {hint.prompts} prompt{hint.prompts === 1 ? "" : "s"} × {hint.providers} provider{hint.providers === 1 ? "" : "s"})
         </>
       )}
-      ; the last period had {count(hint.answersLastPeriod)}.{" "}
+      ; the last period had {formatCount(hint.answersLastPeriod)}.{" "}
       <span className={enough ? "text-emerald-700" : "text-amber-700"}>
         {enough ? "Enough to see a change that size." : "At that volume, a change that size will likely pass as noise: ask more samples or watch a longer period."}
       </span>
