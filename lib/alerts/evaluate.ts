@@ -380,10 +380,12 @@ async function judge(rule: Rule, now: Date): Promise<Verdict> {
 
 /**
  * Stores a finding as a firing unless this rule already fired on the same evidence (the unique
- * dedupe key: two evaluations at once fire once, the second waits on the first's insert), and
- * enqueues its deliveries in the same transaction. True when it fired now.
+ * dedupe key: two evaluations at once fire once, the second waits on the first's insert), or the
+ * rule was disabled or deleted since it was read, and enqueues its deliveries in the same
+ * transaction. True when it fired now.
  */
 async function fire(rule: Rule, finding: Finding): Promise<boolean> {
+  await pausePoint("alert:before-fire", { ruleId: rule.id });
   return db().$transaction(async (tx) => {
     const [row] = await tx.$queryRaw<{ id: string }[]>`
       INSERT INTO alert_firings ("workspaceId", "ruleId", "dedupeKey", title, summary, facts)

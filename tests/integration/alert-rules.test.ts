@@ -180,6 +180,22 @@ describe("a number that changed: visibility", () => {
     await db().alertRule.delete({ where: { id: ruleId } });
   });
 
+  it("a rule disabled or deleted while it is being judged does not fire", async () => {
+    for (const change of ["disable", "delete"] as const) {
+      const ruleId = await addRule(A, visibilityRule(A.brandId, `Changed: ${change}`));
+      const gate = gateAt("alert:before-fire", (c) => c.ruleId === ruleId);
+      const evaluation = evaluateAlerts(A.workspaceId, { now: NOW });
+      await gate.reached;
+      if (change === "disable") ok(await A.owner.browser.run(() => setAlertRuleEnabledAction({ ruleId, enabled: false })));
+      else ok(await A.owner.browser.run(() => deleteAlertRuleAction({ ruleId })));
+      gate.open();
+      const outcome = (await evaluation).find((r) => r.ruleId === ruleId)!.outcome;
+      expect(outcome.fired).toBe(0);
+      expect(await db().alertFiring.count({ where: { ruleId } })).toBe(0);
+      await db().alertRule.deleteMany({ where: { id: ruleId } });
+    }
+  });
+
   it("a disabled rule is not evaluated", async () => {
     const ruleId = await addRule(A, visibilityRule(A.brandId, "Off"));
     ok(await A.owner.browser.run(() => setAlertRuleEnabledAction({ ruleId, enabled: false })));

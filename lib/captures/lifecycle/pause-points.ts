@@ -33,6 +33,8 @@ export type PausePoint =
   | "cancel:after-lock"
   /** A transition that ended a capture committed; its check is about to be looked at. */
   | "finish:before"
+  /** Alerts: a rule judged, its finding about to be stored (the rule may have changed since it was read). */
+  | "alert:before-fire"
   /** Alerts: a firing row inserted, its deliveries enqueued, not committed. */
   | "alert:firing-before-commit";
 
