@@ -328,7 +328,7 @@ describe("the SSRF guard (ALERTS_ALLOW_PRIVATE_URLS off)", () => {
     setEnv({ ALERTS_ALLOW_PRIVATE_URLS: undefined, ALERTS_SLACK_BASE_URL: undefined });
     try {
       const before = await db().alertChannel.count();
-      for (const url of ["https://127.0.0.1/hook", "https://10.1.2.3/hook", "https://169.254.169.254/latest/meta-data", "https://localhost/hook", "https://[::1]/hook", "https://[::ffff:10.0.0.1]/x", "https://0.0.0.0/"]) {
+      for (const url of ["https://127.0.0.1/hook", "https://10.1.2.3/hook", "https://169.254.169.254/latest/meta-data", "https://localhost/hook", "https://[::1]/hook", "https://[::ffff:10.0.0.1]/x", "https://0.0.0.0/", "https://[::127.0.0.1]/", "https://[64:ff9b::a9fe:a9fe]/", "https://[2002:7f00:1::1]/"]) {
         expectFieldError(await A.browser.run(() => createAlertChannelAction({ kind: "webhook", name: `bad ${url}`, url })), "url", /internal address/);
       }
       expectFieldError(await A.browser.run(() => createAlertChannelAction({ kind: "webhook", name: "plain http", url: "http://93.184.215.14/hook" })), "url", /https:\/\//);
