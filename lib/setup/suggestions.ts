@@ -1,6 +1,7 @@
 import "server-only";
 import { reserveCall, settleLedgers } from "@/lib/billing/budget";
 import { costOf, unknownOutcomeCost, worstCaseCost } from "@/lib/billing/money";
+import { pausePoint } from "@/lib/captures/lifecycle/pause-points";
 import { inTransaction, wakeBudgetWaiters } from "@/lib/captures/lifecycle/transition";
 import { assertUsable, grantedConnections } from "@/lib/connections/connections";
 import { db } from "@/lib/db/prisma";
@@ -150,6 +151,7 @@ export async function runSetupSuggestions(suggestionId: string, options: { signa
     options.signal?.removeEventListener("abort", onShutdown);
   }
   options.log?.(`setup suggestion ${suggestionId}: ${outcome.status}${outcome.status === "failed" ? ` (${outcome.error})` : ""}`);
+  await pausePoint("setup:after-provider", { suggestionId });
   await finish(row, outcome);
   return outcome.status;
 }
