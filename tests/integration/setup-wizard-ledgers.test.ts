@@ -101,6 +101,20 @@ describe("the wizard's reservation is in flight for the repair pass", () => {
     expect(await runRepairPass(), "nothing to repair after it settled").toEqual({});
     await expectBudgetConsistent(space.workspaceId);
   });
+
+  it("a queued call whose job is gone gets it back from the repair pass, so its reservation settles", async () => {
+    const space = await newSpace({ prompts: 1 });
+    const workerId = await liveWorker();
+    const { suggestionId } = await requestSetupSuggestions({ workspaceId: space.workspaceId, userId: null, domain: "orphan.io", language: "en", connectionId: space.connections.ChatGPT! });
+    await db().$executeRaw`DELETE FROM graphile_worker._private_jobs WHERE key = ${`setup:${suggestionId}`}`;
+    expect(await runRepairPass()).toEqual({ setup_waiting_without_job: 1 });
+    expect(await runRepairPass(), "a second pass finds nothing").toEqual({});
+    const [job] = await db().$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM graphile_worker.jobs WHERE key = ${`setup:${suggestionId}`}`;
+    expect(job!.n).toBe(1n);
+    expect(await runSetupSuggestions(suggestionId, { workerId })).toBe("succeeded");
+    expect((await budgetNow(space.workspaceId)).inFlight).toBe(0n);
+    await expectBudgetConsistent(space.workspaceId);
+  });
 });
 
 describe("the wizard's job is fenced", () => {

@@ -1,5 +1,6 @@
 import "server-only";
 import { jobCatalog } from "@/lib/jobs/catalog";
+import { enqueueSetupSuggestions } from "@/lib/jobs/enqueue";
 import { CANCEL_SET } from "@/lib/captures/lifecycle/admin";
 import { REPAIR_EVENT } from "@/lib/captures/lifecycle/lease";
 import { Effects, applyEffects, cancelAware, closeAttempt, guardedUpdate, inTransaction, settleMoved, type Moved, type Tx } from "@/lib/captures/lifecycle/transition";
@@ -7,8 +8,9 @@ import { TERMINAL_STATUSES, WAITING_STATUSES } from "@/lib/captures/states";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 // The repair pass (part of every worker's maintenance, and `npm run beacon -- doctor`): finds
-// captures, attempts, checks and budgets in states the lifecycle cannot produce, repairs each through the same transitions, and records a `lifecycle_repaired` event per repair (counted in
-// beacon_lifecycle_repairs_total{kind}). A healthy system gives it nothing to do; tests assert
+// captures, attempts, checks, setup wizard calls and budgets in states the lifecycle cannot
+// produce, repairs each through the same transitions, and records a `lifecycle_repaired` event
+// per repair (counted in beacon_lifecycle_repairs_total{kind}). A healthy system gives it nothing to do; tests assert
 // that. Each kind runs in its own transaction under its own advisory lock, so two workers
 // repairing at once do not both repair (or count) the same thing.
 
@@ -19,6 +21,7 @@ export const REPAIR_KINDS = [
   "waiting_without_job",
   "hold_on_finished_capture",
   "slot_of_capture_not_running",
+  "setup_waiting_without_job",
   "budget_drift",
 ] as const;
 export type RepairKind = (typeof REPAIR_KINDS)[number] | "abandoned_attempt";
@@ -28,6 +31,7 @@ export type RepairReport = Partial<Record<RepairKind, number>>;
 const WAITING = Prisma.sql`${[...WAITING_STATUSES]}::"CaptureStatus"[]`;
 const TERMINAL = Prisma.sql`${[...TERMINAL_STATUSES]}::"CaptureStatus"[]`;
 const CAPTURE_KEY_PREFIX = jobCatalog.capture.jobKey({ captureId: "" });
+const SETUP_KEY_PREFIX = jobCatalog.setup_suggestions.jobKey({ suggestionId: "" });
 
 function logged(effects: Effects, moved: Pick<Moved, "workspaceId" | "checkId" | "id">, kind: RepairKind, data: Record<string, string | number | null> = {}) {
   effects.event({ workspaceId: moved.workspaceId, checkId: moved.checkId, captureId: moved.id, kind: REPAIR_EVENT, data: { kind, ...data } });
@@ -133,6 +137,25 @@ const repairs: Record<(typeof REPAIR_KINDS)[number], Repair> = {
       effects.slotsFreedOn.set(f.connectionId, (effects.slotsFreedOn.get(f.connectionId) ?? 0) + 1);
     }
     await applyEffects(tx, effects);
+    return found.length;
+  },
+
+  /**
+   * A setup wizard call still queued that no runnable job will run (its job failed for good, or
+   * was deleted): its reservation is in flight until it settles, so it gets its job again.
+   */
+  async setup_waiting_without_job(tx) {
+    const found = await tx.$queryRaw<{ id: string; workspaceId: string }[]>`
+      SELECT s.id, s."workspaceId" FROM setup_suggestions s
+      WHERE s.status = 'queued'
+        AND NOT EXISTS (
+          SELECT 1 FROM graphile_worker.jobs j
+          WHERE j.key = ${SETUP_KEY_PREFIX} || s.id AND (j.attempts < j.max_attempts OR j.locked_at IS NOT NULL))
+      ORDER BY s.id LIMIT 1000`;
+    for (const row of found) {
+      await enqueueSetupSuggestions(tx, { suggestionId: row.id });
+      await tx.event.create({ data: { workspaceId: row.workspaceId, kind: REPAIR_EVENT, data: { kind: "setup_waiting_without_job", suggestionId: row.id } } });
+    }
     return found.length;
   },
 
