@@ -36,9 +36,11 @@ export type PausePoint =
   /** Alerts: a rule judged, its finding about to be stored (the rule may have changed since it was read). */
   | "alert:before-fire"
   /** Alerts: a firing row inserted, its deliveries enqueued, not committed. */
-  | "alert:firing-before-commit";
+  | "alert:firing-before-commit"
+  /** Setup wizard: the provider answered or failed; the suggestion's outcome and money are about to be written. */
+  | "setup:after-provider";
 
-export type PauseContext = { tx?: Prisma.TransactionClient; captureId?: string; checkId?: string; ruleId?: string };
+export type PauseContext = { tx?: Prisma.TransactionClient; captureId?: string; checkId?: string; ruleId?: string; suggestionId?: string };
 type Hook = (context: PauseContext) => Promise<void> | void;
 
 const registry = globalThis as unknown as { beaconPauseHooks?: Map<PausePoint, Hook> };
