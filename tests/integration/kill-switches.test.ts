@@ -171,8 +171,14 @@ describe("beacon_grant_add", () => {
   });
 });
 
+/** Sessions of this database waiting for a lock (one side of a race is held and the other queues). */
+async function lockWaiters(): Promise<number> {
+  const [row] = await db().$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
+  return row!.n;
+}
+
 describe("a claim racing a revoke", () => {
-  it("held before its commit: it commits before the revoke does, or refuses; no attempt appears once the revoke is visible", async () => {
+  it("a claim held before its commit: the revoke waits for it; no attempt appears once the revoke is visible", async () => {
     const space = await newSpace();
     const connectionId = space.connections["OpenAI API"]!;
     const { captureIds } = await startSpaceCheck(space, { providers: ["OpenAI API"] });
@@ -188,24 +194,40 @@ describe("a claim racing a revoke", () => {
       revokeDone = true;
       return attemptsOn(connectionId);
     });
-    // The revoke either waits for the held claim, or has committed past it.
-    await waitFor(
-      async () => {
-        if (revokeDone) return true;
-        const [{ n }] = (await db().$queryRaw<{ n: number }[]>`
-          SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`) as [{ n: number }];
-        return n > 0;
-      },
-      { what: "the revoke to wait for the claim or to commit", timeoutMs: 10_000, intervalMs: 10 },
-    );
+    // The revoke either waits for the held claim, or (without the claim's lock) commits past it.
+    await waitFor(async () => revokeDone || (await lockWaiters()) > 0, { what: "the revoke to wait for the claim or to commit", timeoutMs: 10_000, intervalMs: 10 });
     held.open();
     const attemptsAtRevoke = await revoke;
     const outcome = await running;
 
     expect(await attemptsOn(connectionId), "no attempt opened after the revoke was visible").toBe(attemptsAtRevoke);
-    expect(openai.requests.length - callsBefore, "calls: only those of attempts claimed before the revoke").toBe(attemptsAtRevoke);
-    if (attemptsAtRevoke === 0) expect(outcome).toBe("failed");
-    else expect(outcome).toBe("succeeded");
+    expect(attemptsAtRevoke, "the held claim committed first: its call was in flight before the revoke").toBe(1);
+    expect(outcome).toBe("succeeded");
+    expect(openai.requests.length - callsBefore, "calls: only the one claimed before the revoke").toBe(1);
+    await expectBudgetConsistent(space.workspaceId);
+  });
+
+  it("a revoke held before its commit: a claim waits for it, then refuses; nothing is called", async () => {
+    const space = await newSpace();
+    const connectionId = space.connections["OpenAI API"]!;
+    const { captureIds } = await startSpaceCheck(space, { providers: ["OpenAI API"] });
+    const captureId = captureIds[0]!;
+    const callsBefore = openai.requests.length;
+    const held = gateAt("access:before-commit");
+    const revoke = revokeConnection(connectionId, space.workspaceId);
+    await held.reached;
+
+    let ran: RunOutcome | null = null;
+    const running = run(captureId).then((outcome) => (ran = outcome));
+    // The claim waits for the revoke (or, reading the grant the revoke has not committed yet, runs).
+    await waitFor(async () => ran !== null || (await lockWaiters()) > 0, { what: "the claim to wait for the revoke or to finish", timeoutMs: 10_000, intervalMs: 10 });
+    held.open();
+    await revoke;
+
+    expect(await running).toBe("failed");
+    expect((await captureRow(captureId)).lastError).toMatch(SWITCHES[0]!.reason);
+    expect(openai.requests.length, "nothing called").toBe(callsBefore);
+    expect(await attemptsOn(connectionId)).toBe(0);
     await expectBudgetConsistent(space.workspaceId);
   });
 });
