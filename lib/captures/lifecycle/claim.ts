@@ -124,14 +124,15 @@ type TryClaim = {
 };
 
 /**
- * The claim in one statement (beacon_claim, migration 20261201140000_lifecycle_hot_path), in the
- * lock order of every transition: the capture locked; the kill switches read (a capture its
- * workspace may no longer run fails here: `refused`, its hold given back in the statement's
- * last writes); the breaker read (no attempt starts after it opened, except the probe); a slot taken; the capture running with the run token; its
- * attempt opened; the check started if this is its first claim; the call's worst case reserved
- * in the budget and the grant, last, so that their admission rows (which every claim and result
- * of the workspace writes) are held only until the commit. When the budget cannot cover the call
- * it undoes all of it (slot included) and says `no_budget`; with no slot (`full`, `share`) it
+ * The claim in one statement (beacon_claim, migrations 20261201140000_lifecycle_hot_path and
+ * 20261205110000_kill_switches), in the lock order of every transition: the capture locked; the
+ * kill switches read (a capture its workspace may no longer run fails here: `refused`, its hold
+ * given back in the statement's last writes); the breaker read (no attempt starts after it
+ * opened, except the probe); a slot taken; the capture running with the run token; its attempt
+ * opened; the check started if this is its first claim; the call's worst case reserved in the
+ * budget and the grant, last, so that their admission rows (which every claim and result of the
+ * workspace writes) are held only until the commit. When the budget cannot cover the call it
+ * undoes all of it (slot included) and says `no_budget`; with no slot (`full`, `share`) it
  * writes nothing. Either way the caller decides how the capture waits.
  */
 async function tryClaim(tx: Tx, request: ClaimRequest): Promise<TryClaim> {
