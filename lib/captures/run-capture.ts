@@ -136,6 +136,9 @@ export async function runCapture(captureId: string, options: RunCaptureOptions):
         return "busy";
       case "waiting_for_budget":
         return "waiting_for_budget";
+      case "refused": // the kill switches: the claim failed it, with the reason, and called nothing
+        options.log?.(`capture ${captureId}: refused (${claim.reason})`);
+        return "failed";
       case "not_runnable":
         return "skipped";
     }

@@ -9,6 +9,9 @@
 //   queued  -> postponed -> running            breaker open, no budget for the next attempt, or
 //                                              every slot of the connection taken
 //   queued | retry_wait | postponed -> cancelled
+//   queued | retry_wait | postponed -> failed  claim refused: the operator revoked the grant,
+//                                              disabled the connection or took the model off
+//                                              the allowlist (no attempt, nothing called)
 //   running -> cancelled                       provider call aborted, partial answer kept
 //   failed | cancelled -> queued               admin retry
 
@@ -37,6 +40,12 @@ export const isRetryable = within(RETRYABLE_STATUSES);
  */
 export const TRANSITIONS = {
   claim: { from: WAITING_STATUSES, to: ["running"] },
+  /**
+   * The claim found that the workspace may no longer call the capture's connection with its model
+   * (revoked, disabled, off the allowlist): the capture fails at once with the reason, without an
+   * attempt. Run by the claim's own statement (beacon_claim), so it starts from the same statuses.
+   */
+  refuse: { from: WAITING_STATUSES, to: ["failed"] },
   postpone: { from: WAITING_STATUSES, to: ["postponed"] },
   succeed: { from: ["running"], to: ["succeeded", "cancelled"] },
   fail: { from: ["running"], to: ["retry_wait", "failed", "cancelled", "queued"] },

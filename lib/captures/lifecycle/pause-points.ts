@@ -16,6 +16,8 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 export type PausePoint =
   /** Claim: capture locked, slot and budget taken, attempt row written; not committed. */
   | "claim:before-commit"
+  /** An operator's change of who may call a connection (revoke, disable, allowlist): written, not committed. */
+  | "access:before-commit"
   /** Claim: no free slot; the capture is postponed to wait for one, not committed. */
   | "claim:no-slot-before-commit"
   /** Claim: the budget could not cover the call; the claim is undone, the capture not postponed yet. */
