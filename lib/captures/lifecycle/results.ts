@@ -89,6 +89,7 @@ export async function succeedCapture(
     { beforeCommit: "succeed:before-commit", captureId, pauseWhen: (row) => row !== null, finishes: (row) => row?.checkId ?? null },
   );
   if (!moved) return { kind: "lost" };
+  await pausePoint("succeed:after-commit", { captureId });
   return { kind: "written", status: moved.status, ...(breaker ? { breakerWindow: moved.breakerWindow } : {}) };
 }
 
