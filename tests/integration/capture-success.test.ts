@@ -253,7 +253,7 @@ describe("a success whose reply was lost after it committed (defect 9)", () => {
     expect(await run(captureIds[0]!)).toBe("succeeded");
     expect(lost()).toBe(1);
     const breaker = await db().breakerState.findUniqueOrThrow({ where: { connectionId_model: { connectionId, model } } });
-    expect(breaker.successCount, "counted once").toBe(1);
+    expect(breaker.successCount, "counted once").toBe(1n);
     expect(breaker.recentFailures).toEqual([false]);
     const capture = await captureRow(captureIds[0]!);
     expect(capture.status).toBe("succeeded");
