@@ -289,7 +289,7 @@ describe("a provider that reports more usage than the call's limits allowed (def
     expect(after.charged, "charged within the budget").toBeLessThanOrEqual(budget);
     const row = await captureRow(captureId);
     expect(row.attempts[0]!.costMicros, "charged its worst case").toBe(worst);
-    expect(row.attempts[0]!.costMicros + (row.attempts[0] as unknown as { costOverrunMicros: bigint }).costOverrunMicros, "the actual cost is kept").toBeGreaterThan(worst);
+    expect(row.attempts[0]!.costMicros + row.attempts[0]!.costOverrunMicros, "the actual cost is kept").toBeGreaterThan(worst);
     expect(row.costMicros).toBe(worst);
     expect(await db().event.count({ where: { captureId, kind: "attempt_cost_overrun" } })).toBe(1);
     await expectBudgetConsistent(space.workspaceId);
