@@ -3,7 +3,8 @@
 // lists. The transitions themselves, the only code that writes a capture's status, live in
 // lib/captures/lifecycle/.
 //
-//   queued -> running -> succeeded
+//   queued -> running -> succeeded            also when a cancel request came after the answer
+//                                              had arrived: it was paid for, so it is kept and analysed
 //   running -> retry_wait -> queued            transient error, attempts left
 //   running -> failed                          permanent error, or attempts exhausted
 //   queued  -> postponed -> running            breaker open, no budget for the next attempt, or
@@ -36,7 +37,8 @@ export const isRetryable = within(RETRYABLE_STATUSES);
  * Every named transition with the statuses it may start from and may end in. A transition whose
  * capture is not in `from` (or no longer carries the caller's run token) loses and writes
  * nothing. A capture that carries a cancel request ends `cancelled` whatever the transition
- * meant to do, unless it already finished.
+ * meant to do, unless it already finished or its answer had arrived (`succeed`: the paid answer
+ * is kept, and the capture succeeded, with a note that the cancel came too late).
  */
 export const TRANSITIONS = {
   claim: { from: WAITING_STATUSES, to: ["running"] },
@@ -47,7 +49,7 @@ export const TRANSITIONS = {
    */
   refuse: { from: WAITING_STATUSES, to: ["failed"] },
   postpone: { from: WAITING_STATUSES, to: ["postponed"] },
-  succeed: { from: ["running"], to: ["succeeded", "cancelled"] },
+  succeed: { from: ["running"], to: ["succeeded"] },
   fail: { from: ["running"], to: ["retry_wait", "failed", "cancelled", "queued"] },
   expireLease: { from: ["running"], to: ["queued", "failed", "cancelled"] },
   cancel: { from: UNFINISHED_STATUSES, to: ["cancelled", "running"] },

@@ -119,6 +119,8 @@ export function answer(costMicros: number, text = "Acme is a fine CRM."): Succes
     mentions: [],
     searchQueries: [],
     analysisTruncated: false,
+    // The brand's first version: newSpace's brand is never edited by these tests.
+    analysisVersion: 1,
   };
 }
 

@@ -29,6 +29,8 @@ export type PausePoint =
   /** Succeed / fail: everything written, not committed. */
   | "succeed:before-commit"
   | "fail:before-commit"
+  /** Succeed: committed; its reply is about to reach the worker (a hook that throws is a reply lost). */
+  | "succeed:after-commit"
   /** Sweeper: dead workers' attempts found, nothing changed yet. */
   | "sweep:after-read"
   /** Cancel: captures locked, nothing changed yet. */
