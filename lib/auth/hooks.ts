@@ -12,7 +12,7 @@ import { text } from "@/lib/validation/text";
 // better-auth runs these for every call of its endpoints, whether a server action calls
 // `auth().api.*` or a client posts to /api/auth/*, so nothing reaches an account around them:
 //  - input limits: names, emails, passwords and images are bounded and free of control
-//    characters; new passwords follow the password policy;
+//    characters; new passwords follow the password policy (hard to guess, lib/auth/password-policy.ts);
 //  - the sign-in and sign-up limiter (lib/auth/rate-limit.ts), per account and client address;
 //  - who may sign up (lib/auth/sign-up.ts), decided before better-auth looks the email up, so
 //    the answer does not depend on whether the address has an account;
@@ -59,7 +59,9 @@ function parseBody(path: keyof typeof bodies, body: unknown): Record<string, unk
     throw new UserError(issue?.message ?? "Invalid request", { field });
   }
   const field = newPasswordField[path];
-  const problem = field ? newPasswordProblem(parsed.data[field]) : null;
+  // A sign-up's own name and address make a password easy to guess (other paths do not carry them).
+  const personal = [parsed.data.name, parsed.data.email].filter((value): value is string => typeof value === "string");
+  const problem = field ? newPasswordProblem(parsed.data[field], personal) : null;
   if (field && problem) throw new UserError(problem, { field });
   return parsed.data;
 }
