@@ -6,6 +6,7 @@ import { retryDelayMs, type Outcome } from "@/lib/alerts/retry";
 import { send, type SendTarget } from "@/lib/alerts/send";
 import { env, publicUrl } from "@/lib/config/env";
 import { db } from "@/lib/db/prisma";
+import { transaction } from "@/lib/db/transaction";
 import { NotFoundError } from "@/lib/errors";
 import { Prisma, type AlertDeliveryKind } from "@/lib/generated/prisma/client";
 import { jobCatalog } from "@/lib/jobs/catalog";
@@ -65,7 +66,7 @@ export async function sendTestDelivery(workspaceId: string, channelId: string): 
   const channel = await db().alertChannel.findFirst({ where: { id: channelId, workspaceId }, select: { id: true, name: true } });
   if (!channel) throw new NotFoundError("This channel does not exist in this workspace.");
   const message = renderTest({ channel, appUrl: publicUrl(), at: new Date() });
-  const deliveryId = await db().$transaction((tx) => createDelivery(tx, { workspaceId, channelId, kind: "test", message }));
+  const deliveryId = await transaction((tx) => createDelivery(tx, { workspaceId, channelId, kind: "test", message }));
   return { deliveryId };
 }
 
@@ -114,7 +115,7 @@ export async function runDelivery(deliveryId: string): Promise<DeliveryRun> {
     return "failed";
   }
   const delayMs = retryDelayMs(claimed.attempts, baseMs);
-  await db().$transaction(async (tx) => {
+  await transaction(async (tx) => {
     const updated = await tx.$executeRaw`
       UPDATE alert_deliveries SET "responseStatus" = ${status}, "lastError" = ${outcome.error},
         "nextAttemptAt" = now() + make_interval(secs => ${delayMs / 1000}::float8)

@@ -2,6 +2,7 @@ import "server-only";
 import { priceTableOf } from "@/lib/billing/money";
 import { inTransaction, wakeBudgetWaiters } from "@/lib/captures/lifecycle/transition";
 import { db } from "@/lib/db/prisma";
+import { transaction } from "@/lib/db/transaction";
 import { ConflictError, NotFoundError, UserError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { connectionInputSchema, grantInputSchema } from "@/lib/providers/schemas";
@@ -100,13 +101,11 @@ export async function createConnection(input: ConnectionInput) {
 
 /** Operators. Applies to calls that start afterwards; models taken off the allowlist disable the providers that use them. */
 export async function updateConnection(connectionId: string, input: ConnectionInput) {
-  await db()
-    .$transaction(async (tx) => {
-      const { count } = await tx.providerConnection.updateMany({ where: { id: connectionId }, data: toData(input) });
-      if (!count) throw new NotFoundError("That connection does not exist.");
-      await tx.providerConfig.updateMany({ where: { connectionId, model: { notIn: input.models } }, data: { enabled: false } });
-    })
-    .catch((error: unknown) => rethrowNameTaken(error, input.name));
+  await transaction(async (tx) => {
+    const { count } = await tx.providerConnection.updateMany({ where: { id: connectionId }, data: toData(input) });
+    if (!count) throw new NotFoundError("That connection does not exist.");
+    await tx.providerConfig.updateMany({ where: { connectionId, model: { notIn: input.models } }, data: { enabled: false } });
+  }).catch((error: unknown) => rethrowNameTaken(error, input.name));
 }
 
 /** Operators: grants a connection to a workspace (or changes its limit). */
@@ -134,7 +133,7 @@ export async function grantConnection(input: z.output<typeof grantInputSchema>, 
  * use them); captures already waiting still run, within the limits.
  */
 export async function revokeConnection(connectionId: string, workspaceId: string) {
-  await db().$transaction(async (tx) => {
+  await transaction(async (tx) => {
     await tx.connectionGrant.deleteMany({ where: { connectionId, workspaceId } });
     const connection = await tx.providerConnection.findUnique({ where: { id: connectionId }, select: { grantedToAll: true } });
     if (!connection?.grantedToAll) await tx.providerConfig.updateMany({ where: { connectionId, workspaceId }, data: { enabled: false } });

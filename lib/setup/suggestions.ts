@@ -4,6 +4,7 @@ import { costOf, unknownOutcomeCost, worstCaseCost } from "@/lib/billing/money";
 import { inTransaction, wakeBudgetWaiters } from "@/lib/captures/lifecycle/transition";
 import { assertUsable, grantedConnections } from "@/lib/connections/connections";
 import { db } from "@/lib/db/prisma";
+import { transaction } from "@/lib/db/transaction";
 import { NotFoundError, UserError, lastLine } from "@/lib/errors";
 import type { ProviderConnection } from "@/lib/generated/prisma/client";
 import { enqueueSetupSuggestions } from "@/lib/jobs/enqueue";
@@ -39,7 +40,7 @@ export type SetupRequest = { workspaceId: string; userId: string | null; domain:
  * two at once see each other).
  */
 export async function requestSetupSuggestions(request: SetupRequest): Promise<{ suggestionId: string }> {
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`setup:${request.workspaceId}`}, 0))`;
     const waiting = await tx.setupSuggestion.findFirst({
       where: {
