@@ -54,6 +54,7 @@ export type SqlObject = { name: string; sql: string; checksum: string };
 
 /** The files of prisma/sql, named by their path in it (e.g. `functions/beacon_claim.sql`), in applying order. */
 export function readSqlObjects(dir = SQL_OBJECTS_DIR): SqlObject[] {
+  if (!fs.existsSync(dir)) throw new MigrationError(`${dir} does not exist: it holds the functions, views and triggers`);
   return SQL_OBJECT_KINDS.flatMap((kind) => {
     const folder = path.join(dir, kind);
     if (!fs.existsSync(folder)) return [];
@@ -77,13 +78,12 @@ CREATE TABLE IF NOT EXISTS "beacon_sql_objects" (
 
 /**
  * Applies the files of prisma/sql that changed since they were last applied (all of them when
- * `all`: after a migration), in one transaction, and forgets the records of files that are gone. Removing a file
- * does not drop its object, and CREATE OR REPLACE cannot change a function's arguments or result
- * type: both take a migration that drops the old object (it runs first, and then every file is
- * re-applied, so triggers dropped with it by CASCADE come back).
+ * `all`: after a migration), in one transaction, and forgets the records of files that are gone.
+ * Removing a file does not drop its object, and CREATE OR REPLACE cannot change a function's
+ * arguments or result type: both take a migration that drops the old object (it runs first, and
+ * then every file is re-applied, so triggers dropped with it by CASCADE come back).
  */
-async function applySqlObjects(client: pg.Client, dir: string, all: boolean, log: (line: string) => void): Promise<string[]> {
-  const objects = readSqlObjects(dir);
+async function applySqlObjects(client: pg.Client, objects: SqlObject[], all: boolean, log: (line: string) => void): Promise<string[]> {
   await client.query(CREATE_SQL_OBJECTS_TABLE);
   // Committed on its own, so that if a file fails now, the next run still re-applies them all.
   if (all) await client.query(`DELETE FROM "beacon_sql_objects"`);
@@ -147,6 +147,8 @@ export async function migrate(
 ): Promise<MigrateResult> {
   const log = options.log ?? (() => {});
   const migrations = readMigrations(options.dir);
+  const sqlDir = options.sqlDir === undefined ? SQL_OBJECTS_DIR : options.sqlDir;
+  const sqlObjects = sqlDir === null ? null : readSqlObjects(sqlDir);
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   const result: MigrateResult = { applied: [], alreadyApplied: [], sqlObjects: [] };
@@ -197,8 +199,7 @@ export async function migrate(
       }
       result.applied.push(migration.name);
     }
-    const sqlDir = options.sqlDir === undefined ? SQL_OBJECTS_DIR : options.sqlDir;
-    if (sqlDir !== null) result.sqlObjects = await applySqlObjects(client, sqlDir, result.applied.length > 0, log);
+    if (sqlObjects) result.sqlObjects = await applySqlObjects(client, sqlObjects, result.applied.length > 0, log);
 
     await runMigrations({ connectionString: databaseUrl });
     // Reference data the migrations cannot hold without repeating the code's defaults.
