@@ -128,6 +128,8 @@ export async function grantConnection(input: z.output<typeof grantInputSchema>, 
   if (!workspace) throw new NotFoundError("That workspace does not exist.", { field: "workspaceId" });
   const limit = input.monthlySpendLimitMicros === null ? null : BigInt(input.monthlySpendLimitMicros);
   await inTransaction(async (tx) => {
+    // Ordered against claims like every change of who may spend on the connection and how much.
+    await lockConnectionAccess(tx, input.connectionId);
     await tx.connectionGrant.upsert({
       where: { connectionId_workspaceId: { connectionId: input.connectionId, workspaceId: input.workspaceId } },
       create: { connectionId: input.connectionId, workspaceId: input.workspaceId, monthlySpendLimitMicros: limit, grantedById },
