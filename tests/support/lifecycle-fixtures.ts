@@ -10,6 +10,7 @@ import { createCheck, hashRequest } from "@/lib/checks/create-check";
 import { db } from "@/lib/db/prisma";
 import { beat } from "@/lib/jobs/heartbeats";
 import { DEFAULT_CONNECTIONS } from "@/lib/providers/defaults";
+import { connectionInputSchema, type ConnectionInput } from "@/lib/providers/schemas";
 import { createWorkspace } from "@/lib/workspaces/workspaces";
 
 export type Space = {
@@ -143,14 +144,17 @@ export async function jobOf(captureId: string) {
 
 /**
  * The money invariants of a workspace, checked against the rows behind them: every month's holds
- * and in-flight sums equal the captures' and attempts', charged equals what its attempts cost.
+ * and in-flight sums equal the captures' and attempts' (and the setup wizard's calls'), charged
+ * equals what its attempts and setup calls cost.
  */
 export async function expectBudgetConsistent(workspaceId: string) {
   const periods = await db().$queryRaw<{ period: Date; reserved: bigint; inFlight: bigint; charged: bigint; holds: bigint; open: bigint; costs: bigint }[]>`
     SELECT b."periodStart" AS period, b."reservedMicros" AS reserved, b."inFlightMicros" AS "inFlight", b."chargedMicros" AS charged,
            (SELECT coalesce(sum("reservedMicros"), 0)::bigint FROM captures c WHERE c."workspaceId" = b."workspaceId" AND c."reservedPeriod" = b."periodStart") AS holds,
-           (SELECT coalesce(sum("reservedMicros"), 0)::bigint FROM attempts a WHERE a."workspaceId" = b."workspaceId" AND a."budgetPeriod" = b."periodStart" AND a.outcome IS NULL) AS open,
-           (SELECT coalesce(sum("costMicros"), 0)::bigint FROM attempts a WHERE a."workspaceId" = b."workspaceId" AND a."budgetPeriod" = b."periodStart" AND a.outcome IS NOT NULL) AS costs
+           (SELECT coalesce(sum("reservedMicros"), 0)::bigint FROM attempts a WHERE a."workspaceId" = b."workspaceId" AND a."budgetPeriod" = b."periodStart" AND a.outcome IS NULL)
+             + (SELECT coalesce(sum("reservedMicros"), 0)::bigint FROM setup_suggestions s WHERE s."workspaceId" = b."workspaceId" AND s."budgetPeriod" = b."periodStart" AND s.status IN ('queued', 'running')) AS open,
+           (SELECT coalesce(sum("costMicros"), 0)::bigint FROM attempts a WHERE a."workspaceId" = b."workspaceId" AND a."budgetPeriod" = b."periodStart" AND a.outcome IS NOT NULL)
+             + (SELECT coalesce(sum("costMicros"), 0)::bigint FROM setup_suggestions s WHERE s."workspaceId" = b."workspaceId" AND s."budgetPeriod" = b."periodStart" AND s.status NOT IN ('queued', 'running')) AS costs
     FROM (SELECT "workspaceId", "periodStart", sum("reservedMicros")::bigint AS "reservedMicros", sum("inFlightMicros")::bigint AS "inFlightMicros",
                  sum("chargedMicros")::bigint AS "chargedMicros"
           FROM budget_periods WHERE "workspaceId" = ${workspaceId}::uuid GROUP BY 1, 2) b`;
@@ -163,9 +167,13 @@ export async function expectBudgetConsistent(workspaceId: string) {
   const grants = await db().$queryRaw<{ connectionId: string; period: Date; inFlight: bigint; charged: bigint; open: bigint; costs: bigint }[]>`
     SELECT g."connectionId", g."periodStart" AS period, g."inFlightMicros" AS "inFlight", g."chargedMicros" AS charged,
            (SELECT coalesce(sum(a."reservedMicros"), 0)::bigint FROM attempts a JOIN captures c ON c.id = a."captureId"
-            WHERE a."workspaceId" = g."workspaceId" AND c."connectionId" = g."connectionId" AND a."budgetPeriod" = g."periodStart" AND a.outcome IS NULL) AS open,
+            WHERE a."workspaceId" = g."workspaceId" AND c."connectionId" = g."connectionId" AND a."budgetPeriod" = g."periodStart" AND a.outcome IS NULL)
+             + (SELECT coalesce(sum("reservedMicros"), 0)::bigint FROM setup_suggestions s
+                WHERE s."workspaceId" = g."workspaceId" AND s."connectionId" = g."connectionId" AND s."budgetPeriod" = g."periodStart" AND s.status IN ('queued', 'running')) AS open,
            (SELECT coalesce(sum(a."costMicros"), 0)::bigint FROM attempts a JOIN captures c ON c.id = a."captureId"
-            WHERE a."workspaceId" = g."workspaceId" AND c."connectionId" = g."connectionId" AND a."budgetPeriod" = g."periodStart" AND a.outcome IS NOT NULL) AS costs
+            WHERE a."workspaceId" = g."workspaceId" AND c."connectionId" = g."connectionId" AND a."budgetPeriod" = g."periodStart" AND a.outcome IS NOT NULL)
+             + (SELECT coalesce(sum("costMicros"), 0)::bigint FROM setup_suggestions s
+                WHERE s."workspaceId" = g."workspaceId" AND s."connectionId" = g."connectionId" AND s."budgetPeriod" = g."periodStart" AND s.status NOT IN ('queued', 'running')) AS costs
     FROM (SELECT "connectionId", "workspaceId", "periodStart", sum("inFlightMicros")::bigint AS "inFlightMicros", sum("chargedMicros")::bigint AS "chargedMicros"
           FROM grant_spend_periods WHERE "workspaceId" = ${workspaceId}::uuid GROUP BY 1, 2, 3) g`;
   for (const g of grants) {
@@ -193,4 +201,129 @@ export async function expectBudgetConsistent(workspaceId: string) {
 export async function repairsIn(workspaceId: string) {
   const events = await db().event.findMany({ where: { workspaceId, kind: "lifecycle_repaired" } });
   return events.map((e) => (e.data as { kind: string }).kind);
+}
+
+/** The brand of a chaos space and the competitor pool its answers name (tests/support/fake-providers/chaos-provider.ts). */
+export const CHAOS_BRAND = { name: "Acme", alias: "Acme One", domains: ["acme.example"] };
+export const CHAOS_COMPETITORS = [
+  { name: "Globex", aliases: ["Globex Corp"] },
+  { name: "Initech", aliases: ["Initrode"] },
+  { name: "Umbrella", aliases: [] },
+  { name: "Hooli", aliases: [] },
+  { name: "Vandelay", aliases: [] },
+];
+/** The models of a chaos space's connections: the providers use the first; the allowlist may lose it. */
+export const CHAOS_MODELS = ["chaos-a", "chaos-b"];
+
+export type HttpSpace = Space & {
+  brandId: string;
+  /** The connection tag of each provider name (its base URL's /c/<tag>), and back. */
+  tags: Record<string, string>;
+  /** Prompt texts by prompt id (each capture of a check is one prompt x one connection). */
+  promptTexts: Record<string, string>;
+};
+
+/**
+ * A fresh workspace whose four assistants call a local OpenAI-compatible server through
+ * connections of its own (granted to it alone, models CHAOS_MODELS, the providers on the first),
+ * a brand "Acme" with the alias "Acme One" and no competitors, and `prompts` prompts whose texts
+ * are unique to it (so a request's prompt and connection name its capture).
+ */
+export async function newHttpSpace(options: { prompts: number; baseUrl: (tag: string) => string; providers: readonly string[] }): Promise<HttpSpace> {
+  const user = await db().user.create({ data: { id: randomUUID(), name: "Chaos owner", email: `owner.${randomUUID().slice(0, 8)}@example.com` } });
+  const workspace = await createWorkspace(user.id, `Chaos ${randomUUID().slice(0, 6)}`);
+  const brand = await db().brand.create({ data: { workspaceId: workspace.id, name: CHAOS_BRAND.name, aliases: [CHAOS_BRAND.alias], domains: CHAOS_BRAND.domains } });
+  const prompts = await Promise.all(
+    Array.from({ length: options.prompts }, (_, i) => db().prompt.create({ data: { workspaceId: workspace.id, text: `Which CRM is best for team ${i + 1} of ${workspace.id.slice(0, 8)}?` } })),
+  );
+  await db().providerConfig.deleteMany({ where: { workspaceId: workspace.id } });
+  const providers: Record<string, string> = {};
+  const connections: Record<string, string> = {};
+  const tags: Record<string, string> = {};
+  for (const name of options.providers) {
+    const tag = randomUUID().slice(0, 12);
+    const connection = await db().providerConnection.create({
+      data: {
+        name: `${name} ${tag}`,
+        adapter: "openai_compatible",
+        models: CHAOS_MODELS,
+        inputPricePerMTokMicros: 1_000_000,
+        outputPricePerMTokMicros: 4_000_000,
+        cachedPricePerMTokMicros: 100_000,
+        reasoningPricePerMTokMicros: 4_000_000,
+        searchPriceMicros: 0,
+        maxOutputTokens: 512,
+        settings: { baseURL: options.baseUrl(tag) },
+        grants: { create: { workspaceId: workspace.id } },
+      },
+    });
+    const provider = await db().providerConfig.create({ data: { workspaceId: workspace.id, name, connectionId: connection.id, model: CHAOS_MODELS[0]!, searchMode: "off" } });
+    providers[name] = provider.id;
+    connections[name] = connection.id;
+    tags[name] = tag;
+  }
+  return {
+    workspaceId: workspace.id,
+    owner: { workspaceId: workspace.id, userId: user.id, role: "owner" },
+    promptIds: prompts.map((p) => p.id),
+    promptTexts: Object.fromEntries(prompts.map((p) => [p.id, p.text])),
+    providers,
+    connections,
+    tags,
+    brandId: brand.id,
+  };
+}
+
+/** Starts a check of the given prompts x providers, as the form would. */
+export async function startCheckOf(space: Space, promptIds: string[], providers: string[]) {
+  const body = { prompts: { mode: "picked" as const, promptIds }, providers: { names: providers }, samples: 1 };
+  const { checkId } = await createCheck({ workspaceId: space.workspaceId, idempotencyKey: randomUUID(), requestHash: hashRequest(body), startedById: space.owner.userId, ...body });
+  const captures = await db().capture.findMany({ where: { checkId }, orderBy: { id: "asc" }, select: { id: true } });
+  return { checkId, captureIds: captures.map((c) => c.id) };
+}
+
+/** A connection as the Instance page's edit form sends it back, with `changes` (for updateConnection). */
+export async function connectionInputOf(connectionId: string, changes: Partial<ConnectionInput>) {
+  const c = await db().providerConnection.findUniqueOrThrow({ where: { id: connectionId } });
+  return connectionInputSchema.parse({
+    name: c.name,
+    adapter: c.adapter,
+    models: c.models,
+    enabled: c.enabled,
+    grantedToAll: c.grantedToAll,
+    inputPricePerMTokMicros: Number(c.inputPricePerMTokMicros),
+    outputPricePerMTokMicros: Number(c.outputPricePerMTokMicros),
+    cachedPricePerMTokMicros: Number(c.cachedPricePerMTokMicros),
+    reasoningPricePerMTokMicros: Number(c.reasoningPricePerMTokMicros),
+    searchPriceMicros: Number(c.searchPriceMicros),
+    maxConcurrency: c.maxConcurrency,
+    maxAttempts: c.maxAttempts,
+    unknownRetries: c.unknownRetries,
+    timeoutMs: c.timeoutMs,
+    maxOutputTokens: c.maxOutputTokens,
+    maxSearchCalls: c.maxSearchCalls,
+    breakerWindowSize: c.breakerWindowSize,
+    breakerMinCalls: c.breakerMinCalls,
+    breakerFailureRatePct: c.breakerFailureRatePct,
+    breakerOpenSeconds: c.breakerOpenSeconds,
+    breakerSlowCallMs: c.breakerSlowCallMs,
+    breakerSlowCallIsFailure: c.breakerSlowCallIsFailure,
+    breakerProbeTimeoutMs: c.breakerProbeTimeoutMs,
+    ...(c.adapter === "openai_compatible" ? { openaiCompatible: c.settings } : {}),
+    ...changes,
+  });
+}
+
+/** This month's spend of a workspace on each connection (summed over its shards), with the grant's limit ("revoked": no grant). */
+export async function grantSpendNow(workspaceId: string) {
+  const rows = await db().$queryRaw<{ connectionId: string; used: bigint; limit: bigint | null; granted: boolean }[]>`
+    SELECT c.id AS "connectionId",
+           coalesce((SELECT sum(g."chargedMicros" + g."inFlightMicros") FROM grant_spend_periods g
+                     WHERE g."connectionId" = c.id AND g."workspaceId" = ${workspaceId}::uuid
+                       AND g."periodStart" = date_trunc('month', now() AT TIME ZONE 'UTC')::date), 0)::bigint AS used,
+           cg."monthlySpendLimitMicros" AS limit, cg."connectionId" IS NOT NULL AS granted
+    FROM provider_connections c
+    LEFT JOIN connection_grants cg ON cg."connectionId" = c.id AND cg."workspaceId" = ${workspaceId}::uuid
+    WHERE c.id IN (SELECT "connectionId" FROM provider_configs WHERE "workspaceId" = ${workspaceId}::uuid)`;
+  return new Map(rows.map((r) => [r.connectionId, r]));
 }
