@@ -4,15 +4,19 @@
 // stay outside the bundle and load from node_modules as before. The launcher, the integration
 // tests and the benchmark all start workers with workerNodeArgs(), which bundles the current
 // sources once per process (about 0.2 s), so a worker runs the code as it is, as under tsx.
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
-/** Inside node_modules, so that the bundle's package imports resolve from the repository's. */
-const OUT_DIR = path.join(ROOT, "node_modules", ".cache", "beacon");
+/**
+ * Inside node_modules, so that the bundle's package imports resolve from the repository's; one
+ * folder per checkout, since git worktrees may share one node_modules (a symlink), and a worker
+ * must run its own checkout's code, not the last one bundled.
+ */
+const OUT_DIR = path.join(ROOT, "node_modules", ".cache", "beacon", createHash("sha256").update(ROOT).digest("hex").slice(0, 12));
 export const WORKER_BUNDLE = path.join(OUT_DIR, "worker.mjs");
 
 async function bundle(): Promise<string> {
