@@ -41,6 +41,7 @@ import { startWorker, type WorkerProcess } from "../support/worker-process";
 import { createChannel } from "@/lib/alerts/channels";
 import { createRule } from "@/lib/alerts/rules";
 import { requestAlertEvaluation } from "@/lib/alerts/schedule";
+import { sendTestDelivery } from "@/lib/alerts/deliveries";
 import { evaluateAlerts } from "@/lib/alerts/evaluate";
 import { ruleInputSchema } from "@/lib/alerts/schemas";
 import { analyzeAnswer } from "@/lib/analysis/analyze";
@@ -103,11 +104,14 @@ type Action =
   | { kind: "allowlist"; provider: number }
   | { kind: "wizard"; provider: number }
   | { kind: "evaluateAlerts"; where: "worker" | "here" }
+  | { kind: "sendTest"; channel: number }
   | { kind: "receiver"; failRate: number; slowRate: number };
 type Step = { at: number; action: Action };
 type Plan = { steps: Step[]; budgetFactor: number; receiver: { failRate: number; slowRate: number } };
 
 const provider = fc.nat(PROVIDERS.length - 1);
+// The features' operations weigh twice the faults': a schedule has 3 to 10 steps and each should meet some.
+const feature = <T,>(arbitrary: fc.Arbitrary<T>) => ({ arbitrary, weight: 2 });
 const action: fc.Arbitrary<Action> = fc.oneof(
   fc.record({ kind: fc.constant("cancelCapture" as const), pick: fc.nat(1000) }),
   fc.record({ kind: fc.constant("cancelCheck" as const), pick: fc.nat(CHECKS - 1) }),
@@ -120,14 +124,15 @@ const action: fc.Arbitrary<Action> = fc.oneof(
   fc.record({ kind: fc.constant("restartDb" as const), mode: fc.constantFrom("fast" as const, "immediate" as const) }),
   fc.constant({ kind: "raiseBudget" as const }),
   // Which of the competitor pool the brand tracks afterwards (a bit each), and whether with aliases.
-  fc.record({ kind: fc.constant("brandEdit" as const), competitors: fc.nat(2 ** CHAOS_COMPETITORS.length - 1), aliases: fc.boolean() }),
+  feature(fc.record({ kind: fc.constant("brandEdit" as const), competitors: fc.nat(2 ** CHAOS_COMPETITORS.length - 1), aliases: fc.boolean() })),
   // The grant's new limit: what is spent and in flight times this, plus a few captures' worth; null lifts it.
-  fc.record({ kind: fc.constant("grantLimit" as const), provider, factor: fc.constantFrom(0.5, 1, 2, null) }),
+  feature(fc.record({ kind: fc.constant("grantLimit" as const), provider, factor: fc.constantFrom(0.5, 1, 2, null) })),
   fc.record({ kind: fc.constant("revoke" as const), provider }),
   fc.record({ kind: fc.constant("disable" as const), provider }),
   fc.record({ kind: fc.constant("allowlist" as const), provider }),
-  fc.record({ kind: fc.constant("wizard" as const), provider }),
-  fc.record({ kind: fc.constant("evaluateAlerts" as const), where: fc.constantFrom("worker" as const, "here" as const) }),
+  feature(fc.record({ kind: fc.constant("wizard" as const), provider })),
+  feature(fc.record({ kind: fc.constant("evaluateAlerts" as const), where: fc.constantFrom("worker" as const, "here" as const) })),
+  fc.record({ kind: fc.constant("sendTest" as const), channel: fc.nat(1) }),
   fc.record({ kind: fc.constant("receiver" as const), failRate: fc.constantFrom(0, 0.3, 0.6), slowRate: fc.constantFrom(0, 0.3) }),
 );
 const schedule: fc.Arbitrary<Plan> = fc.record({
@@ -174,6 +179,8 @@ const WORKER_ENV = {
   BEACON_BUDGET_RECHECK_SECONDS: 1,
   BEACON_RETRY_BASE_MS: 50,
   BEACON_WORKER_SHUTDOWN_GRACE_SECONDS: 1,
+  // A result that cannot be written is given up after this (a database restart takes a second or two).
+  BEACON_RESULT_WRITE_TIMEOUT_SECONDS: 15,
 };
 
 /** mulberry32, for the receiver's draws (the provider has its own). */
@@ -211,6 +218,10 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
 
   const space: HttpSpace = await newHttpSpace({ prompts: CHECKS * PROMPTS_PER_CHECK, baseUrl: fake.baseUrl, providers: PROVIDERS });
   const callsFrom = fake.calls.length; // the calls of this run
+  // This process's clock minus the database's (attempts' times are the database's, calls' ours).
+  const asked = Date.now();
+  const dbAt = (await dbNow()).getTime();
+  const skewMs = (asked + Date.now()) / 2 - dbAt;
   const tagOf = (name: string) => space.tags[name]!;
   for (const name of PROVIDERS) {
     await db().providerConnection.update({ where: { id: space.connections[name]! }, data: { maxConcurrency: 3, timeoutMs: 1_500, breakerProbeTimeoutMs: 1_000 } });
@@ -218,7 +229,7 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
   }
   // Two Slack channels (no message id: a resend is a second post) for a budget rule that fires as money is spent.
   assertCan(canManageAlerts(space.owner));
-  const channels = [];
+  const channels: { id: string }[] = [];
   for (const i of [1, 2]) channels.push((await createChannel(space.workspaceId, { kind: "slack", name: `Chaos ${i}`, url: `${receiver.url}/slack/r${run}-${i}` })).channel);
 
   const checks: { checkId: string; captureIds: string[] }[] = [];
@@ -233,6 +244,8 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
 
   const workers: WorkerProcess[] = await Promise.all(Array.from({ length: WORKERS }, (_, i) => startWorker(`chaos-${run}-${i}`, WORKER_ENV)));
   const frozen = new Set<WorkerProcess>();
+  /** Workers killed or frozen: an answer they received may be lost by design (the sweeper ends their attempts). */
+  const disturbed = new Set<string>();
   const details = () => `${log.join("\n")}\n${workers.map((w) => w.output().split("\n").slice(-40).join("\n")).join("\n")}`;
 
   // Sampled: charged + in flight never above the budget (which only ever goes up here), and on
@@ -285,6 +298,7 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
     killSwitches.push({ kind, provider: name, connectionId, models, atDb, atMs, queuedWizards: queued.map((q) => q.id) });
   };
   const wizardDomains = new Map<string, string>(); // domain -> setup suggestion id
+  const background: Promise<void>[] = [];
   const repairDuringWizard: string[] = [];
 
   const finishedShare = async () => {
@@ -295,13 +309,15 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
     workers[index] = await startWorker(`chaos-${run}-${index}-${Date.now() % 100_000}`, WORKER_ENV);
   };
   /** Runs a user's operation; a refusal (UserError and the like: already finished, not allowed now) is a valid outcome, counted by its message. */
-  const attempt = async (what: string, op: () => Promise<unknown>) => {
+  const attempt = async (what: string, op: () => Promise<unknown>): Promise<boolean> => {
     try {
       await op();
       count(`${what}: done`);
+      return true;
     } catch (error) {
       const message = error instanceof Error ? error.message.split("\n")[0]!.slice(0, 120) : String(error);
       count(`${what}: refused (${message})`);
+      return false;
     }
   };
 
@@ -328,12 +344,14 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
           await attempt("retry check", () => retryCaptures(space.owner, { checkId: checks[a.pick]!.checkId }));
           break;
         case "kill":
+          disturbed.add(workers[a.worker]!.workerId);
           frozen.delete(workers[a.worker]!);
           await workers[a.worker]!.kill();
           await replace(a.worker);
           break;
         case "freeze":
           if (!frozen.size) {
+            disturbed.add(workers[a.worker]!.workerId);
             workers[a.worker]!.pause();
             frozen.add(workers[a.worker]!);
           }
@@ -378,45 +396,63 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
           });
           break;
         }
-        case "revoke":
-          await grantChange(space.connections[name]!, () => attempt("revoke", () => revokeConnection(space.connections[name]!, space.workspaceId)));
-          await killSwitch("revoke", name, CHAOS_MODELS);
+        case "revoke": {
+          let done = false;
+          await grantChange(space.connections[name]!, async () => (done = await attempt("revoke", () => revokeConnection(space.connections[name]!, space.workspaceId))));
+          if (done) await killSwitch("revoke", name, CHAOS_MODELS);
           break;
+        }
         case "disable":
-          await attempt("disable", async () => updateConnection(space.connections[name]!, await connectionInputOf(space.connections[name]!, { enabled: false })));
-          await killSwitch("disable", name, CHAOS_MODELS);
+          if (await attempt("disable", async () => updateConnection(space.connections[name]!, await connectionInputOf(space.connections[name]!, { enabled: false })))) {
+            await killSwitch("disable", name, CHAOS_MODELS);
+          }
           break;
         case "allowlist":
-          await attempt("allowlist", async () => updateConnection(space.connections[name]!, await connectionInputOf(space.connections[name]!, { models: CHAOS_MODELS.slice(1) })));
-          await killSwitch("allowlist", name, CHAOS_MODELS.slice(0, 1));
+          if (await attempt("allowlist", async () => updateConnection(space.connections[name]!, await connectionInputOf(space.connections[name]!, { models: CHAOS_MODELS.slice(1) })))) {
+            await killSwitch("allowlist", name, CHAOS_MODELS.slice(0, 1));
+          }
           break;
         case "wizard": {
-          // The wizard's call in flight while a repair pass runs: the provider holds it until the
-          // pass is done (or lets it through if it has not come within a few seconds).
+          // The wizard's call in flight while a repair pass runs: the provider holds the call
+          // until the pass is done (at most a second: a frozen worker's pass may hold the repair
+          // locks). In the background, so the schedule goes on meanwhile.
           assertCan(canRunSetup(space.owner));
           const domain = `${SETUP_MARKER}r${run}-${wizardDomains.size + 1}.com`;
           const hold = fake.hold((prompt) => prompt.includes(domain));
+          let suggestionId: string;
           try {
             const input = startSetupSchema.parse({ domain, language: "en", connectionId: space.connections[name]! });
-            const { suggestionId } = await requestSetupSuggestions({ workspaceId: space.workspaceId, userId: space.owner.userId, ...input });
+            ({ suggestionId } = await requestSetupSuggestions({ workspaceId: space.workspaceId, userId: space.owner.userId, ...input }));
             wizardDomains.set(domain, suggestionId);
             count("wizard: requested");
-            const arrived = await Promise.race([hold.whenArrived.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 4_000))]);
-            if (arrived) {
+          } catch (error) {
+            hold.release();
+            count(`wizard: refused (${error instanceof Error ? error.message.split("\n")[0]!.slice(0, 120) : String(error)})`);
+            break;
+          }
+          background.push(
+            (async () => {
+              // Until its call comes, or the job ended without one (refused), or a few seconds passed (no worker free).
+              const ended = async () => (await db().setupSuggestion.findUnique({ where: { id: suggestionId }, select: { status: true } }))?.status !== "queued";
+              await waitFor(async () => hold.arrived() || (await ended().catch(() => false)), { what: "the setup call", timeoutMs: 4_000, intervalMs: 50 }).catch(() => {});
+              if (!hold.arrived()) return hold.release();
+              const released = setTimeout(() => hold.release(), 1_000);
               const report = await runRepairPass().catch((error: Error) => ({ error: error.message }));
+              clearTimeout(released);
+              hold.release();
               if (Object.keys(report).length) repairDuringWizard.push(`with setup call ${suggestionId} (${name}) in flight: ${json(report)}`);
               count("wizard: repair pass during its call");
-            }
-          } catch (error) {
-            count(`wizard: refused (${error instanceof Error ? error.message.split("\n")[0]!.slice(0, 120) : String(error)})`);
-          } finally {
-            hold.release();
-          }
+            })(),
+          );
           break;
         }
         case "evaluateAlerts":
           assertCan(canManageAlerts(space.owner));
           await attempt(`evaluate alerts (${a.where})`, () => (a.where === "worker" ? requestAlertEvaluation(space.workspaceId) : evaluateAlerts(space.workspaceId)));
+          break;
+        case "sendTest":
+          assertCan(canManageAlerts(space.owner));
+          await attempt("send test", () => sendTestDelivery(space.workspaceId, channels[a.channel]!.id));
           break;
         case "receiver":
           receiver.setFaults({ failRate: a.failRate, slowRate: a.slowRate });
@@ -428,6 +464,7 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
     // grant limits lifted (revokes, disables and allowlists stay: their captures must end).
     for (const w of frozen) w.resume();
     frozen.clear();
+    await Promise.all(background);
     for (const [i, w] of workers.entries()) if (!w.running) await replace(i);
     for (const name of PROVIDERS) fake.setFaults(tagOf(name), { errorRate: 0, timeoutRate: 0, permanentErrorRate: 0 });
     budget *= 100n;
@@ -469,6 +506,7 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
     sampling = false;
     await sampler;
     for (const w of frozen) w.resume();
+    await Promise.allSettled(background);
     await Promise.all(workers.map((w) => w.stop()));
   }
   if (!quiet) {
@@ -535,6 +573,18 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
   for (const c of captures) {
     const made = callsOf.get(c.id) ?? [];
     if (made.length > c.attempts.length) fail("every provider call has its attempt", `capture ${c.id} (${c.status}): ${made.length} calls ${callsText(made)} but ${c.attempts.length} attempts ${attemptsText(c)}`);
+    // A whole answer the worker read is paid: its attempt (the one running when the provider
+    // answered) must have succeeded, unless its worker was killed or frozen (the sweeper then ends
+    // the attempt by design; its repairs are counted below).
+    for (const call of made.filter((m) => m.outcome === "answered" && !m.closedByClient)) {
+      const at = call.at - skewMs;
+      const running = c.attempts.filter((a) => a.startedAt.getTime() <= at + 50).at(-1);
+      if (!running) {
+        fail("every paid answer stored", `capture ${c.id} (${c.status}): call #${call.seq} answered at ${iso(call.at)} before any attempt started: ${attemptsText(c)}`);
+      } else if (running.outcome !== "succeeded" && !disturbed.has(running.workerId)) {
+        fail("every paid answer stored", `capture ${c.id} (${c.status}): call #${call.seq} answered at ${iso(call.at)} (a paid answer), but attempt ${running.number} ended ${running.outcome} (${running.reason ?? "no reason"}): ${attemptsText(c)}`);
+      }
+    }
   }
   for (const k of killSwitches) {
     const label = `${k.kind} of ${k.provider} (${k.models.join(", ")}) committed by ${k.atDb.toISOString().slice(11, 23)} (database clock)`;
@@ -565,18 +615,26 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
     }
   }
 
-  // Deliveries to the Slack channels: the receiver's hits matched to deliveries by channel and body.
+  // Deliveries to the Slack channels: the receiver's posts matched to deliveries by channel and
+  // body (deliveries with the same body on one channel, if any, share their posts: at most one each).
   const deliveries = await db().alertDelivery.findMany({ where: { workspaceId: space.workspaceId }, include: { channel: true } });
   const slackHits = receiver.hits.filter((h) => h.path.startsWith(`/slack/r${run}-`));
   const matched = new Set<number>();
+  const groups = new Map<string, typeof deliveries>();
   for (const d of deliveries) {
-    const path = new URL((d.channel.config as { url: string }).url).pathname;
-    const mine = slackHits.map((h, i) => [h, i] as const).filter(([h]) => h.path === path && isDeepStrictEqual(h.body, (d.message as { slack?: unknown }).slack));
-    mine.forEach(([, i]) => matched.add(i));
-    const accepted = mine.filter(([h]) => h.answer !== "refused");
     count(`deliveries: ${d.status}`);
-    if (accepted.length > 1) {
-      fail("no delivery sent twice to an id-less channel", `delivery ${d.id} (${d.status}, ${d.attempts} attempts, last error ${json(d.lastError)}) was posted ${accepted.length} times: ${json(mine.map(([h]) => `${iso(h.at)} ${h.answer}`))}`);
+    const key = `${new URL((d.channel.config as { url: string }).url).pathname}\n${json((d.message as { slack?: unknown }).slack)}`;
+    groups.set(key, [...(groups.get(key) ?? []), d]);
+  }
+  for (const group of groups.values()) {
+    const d = group[0]!;
+    const path = new URL((d.channel.config as { url: string }).url).pathname;
+    const posts = slackHits.map((h, i) => [h, i] as const).filter(([h]) => h.path === path && isDeepStrictEqual(h.body, (d.message as { slack?: unknown }).slack));
+    posts.forEach(([, i]) => matched.add(i));
+    const accepted = posts.filter(([h]) => h.answer !== "refused");
+    if (accepted.length > group.length) {
+      const which = group.map((g) => `${g.id} (${g.kind}, ${g.status}, ${g.attempts} attempts, last error ${json(g.lastError)})`).join(", ");
+      fail("no delivery sent twice to an id-less channel", `delivery ${which} was posted ${accepted.length} times: ${json(posts.map(([h]) => `${iso(h.at)} ${h.answer}`))}`);
     }
   }
   for (const [i, h] of slackHits.entries()) if (!matched.has(i)) fail("no delivery sent twice to an id-less channel", `a post to ${h.path} at ${iso(h.at)} (${h.answer}) matches no delivery`);

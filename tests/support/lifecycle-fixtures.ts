@@ -226,13 +226,22 @@ export type HttpSpace = Space & {
 /**
  * A fresh workspace whose four assistants call a local OpenAI-compatible server through
  * connections of its own (granted to it alone, models CHAOS_MODELS, the providers on the first),
- * a brand "Acme" with the alias "Acme One" and no competitors, and `prompts` prompts whose texts
+ * a brand "Acme" with the alias "Acme One" tracking the first two competitors of the pool (with
+ * their aliases), and `prompts` prompts whose texts
  * are unique to it (so a request's prompt and connection name its capture).
  */
 export async function newHttpSpace(options: { prompts: number; baseUrl: (tag: string) => string; providers: readonly string[] }): Promise<HttpSpace> {
   const user = await db().user.create({ data: { id: randomUUID(), name: "Chaos owner", email: `owner.${randomUUID().slice(0, 8)}@example.com` } });
   const workspace = await createWorkspace(user.id, `Chaos ${randomUUID().slice(0, 6)}`);
-  const brand = await db().brand.create({ data: { workspaceId: workspace.id, name: CHAOS_BRAND.name, aliases: [CHAOS_BRAND.alias], domains: CHAOS_BRAND.domains } });
+  const brand = await db().brand.create({
+    data: {
+      workspaceId: workspace.id,
+      name: CHAOS_BRAND.name,
+      aliases: [CHAOS_BRAND.alias],
+      domains: CHAOS_BRAND.domains,
+      competitors: { create: CHAOS_COMPETITORS.slice(0, 2).map((c) => ({ workspaceId: workspace.id, name: c.name, aliases: c.aliases })) },
+    },
+  });
   const prompts = await Promise.all(
     Array.from({ length: options.prompts }, (_, i) => db().prompt.create({ data: { workspaceId: workspace.id, text: `Which CRM is best for team ${i + 1} of ${workspace.id.slice(0, 8)}?` } })),
   );

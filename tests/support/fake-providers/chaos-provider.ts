@@ -34,7 +34,7 @@ export type ProviderCall = {
   closedByClient: boolean;
 };
 
-type Hold = { match: (prompt: string) => boolean; arrived: boolean; released: boolean; waiting: (() => void)[]; onArrive: (() => void)[] };
+type Hold = { match: (prompt: string) => boolean; arrived: boolean; released: boolean; waiting: (() => void)[] };
 
 export type ChaosProvider = {
   /** Base URL of a connection tagged `tag`, for its openai_compatible settings. */
@@ -45,11 +45,11 @@ export type ChaosProvider = {
   /** Reseeds the server's draws (one seed per chaos run, so a schedule replays the same faults as far as timing allows). */
   seed: (seed: number) => void;
   /**
-   * Holds the first request whose prompt matches until `release()` (after a delay in the
-   * provider's own time: the caller does something while the call is in flight). `arrived` says
-   * whether it came; a hold released before its request comes lets that request through.
+   * Holds the first request whose prompt matches until `release()`, so the caller can act while
+   * the call is in flight. `arrived` says whether it came; a hold released before its request
+   * comes lets that request through.
    */
-  hold: (match: (prompt: string) => boolean) => { arrived: () => boolean; whenArrived: Promise<void>; release: () => void };
+  hold: (match: (prompt: string) => boolean) => { arrived: () => boolean; release: () => void };
   close: () => Promise<void>;
 };
 
@@ -128,7 +128,6 @@ export async function startChaosProvider(options: { latencyMs: [number, number] 
       const hold = holds.find((h) => !h.arrived && !h.released && h.match(prompt));
       if (hold) {
         hold.arrived = true;
-        hold.onArrive.forEach((f) => f());
         hold.waiting.push(() => setTimeout(respond, latency));
         return;
       }
@@ -144,12 +143,10 @@ export async function startChaosProvider(options: { latencyMs: [number, number] 
     setFaults: (tag, f) => faults.set(tag, f),
     seed: (seed) => (random = prng(seed)),
     hold(match) {
-      const hold: Hold = { match, arrived: false, released: false, waiting: [], onArrive: [] };
+      const hold: Hold = { match, arrived: false, released: false, waiting: [] };
       holds.push(hold);
-      const whenArrived = new Promise<void>((resolve) => hold.onArrive.push(resolve));
       return {
         arrived: () => hold.arrived,
-        whenArrived,
         release: () => {
           hold.released = true;
           hold.waiting.splice(0).forEach((f) => f());
