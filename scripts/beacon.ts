@@ -17,6 +17,9 @@
 //       takes over runs of dead workers, runs the repair pass once and prints what it repaired
 //   admin grant <email>
 //       makes an existing account an operator (an instance admin: provider connections, grants)
+//   auth unlock <email>
+//       forgets the failed sign-ins counted against that account from every client, so whoever
+//       knows its password can sign in again at once (lib/auth/rate-limit.ts)
 //   mcp
 //       serves the MCP tools (lib/mcp/server.ts) over stdio with the API key in BEACON_API_KEY,
 //       which decides the workspace and the scope; the protocol alone goes to stdout
@@ -35,6 +38,7 @@ const USAGE = `Usage:
   npm run --silent beacon -- analyze <file.json>
   npm run beacon -- doctor
   npm run beacon -- admin grant <email>
+  npm run beacon -- auth unlock <email>
   BEACON_API_KEY=<key> npm run --silent beacon -- mcp`;
 
 function fail(message: string): never {
@@ -227,6 +231,21 @@ async function grantOperatorCommand(email: string | undefined) {
   }
 }
 
+async function unlockAccountCommand(email: string | undefined) {
+  if (!email?.trim()) fail(`Give the email of the account to unlock.\n${USAGE}`);
+  const database = await getDatabase();
+  try {
+    setDatabaseUrl(database.url);
+    const { unlockAccount } = await import("@/lib/auth/rate-limit");
+    const forgotten = await unlockAccount(email);
+    console.log(`${email.trim()}: ${forgotten} failed sign-in${forgotten === 1 ? "" : "s"} forgotten; it can sign in again.`);
+  } finally {
+    const { disconnectDb } = await import("@/lib/db/prisma");
+    await disconnectDb();
+    await database.stop();
+  }
+}
+
 /**
  * MCP over stdio for a local assistant: stdout carries the protocol alone, so every log line
  * goes to stderr. The key is checked at start (a bad one exits with 2) and again on each tool call.
@@ -264,5 +283,6 @@ else if (group === "capture") await captureCommand([command ?? "", ...rest].filt
 else if (group === "analyze") await analyzeCommand(command);
 else if (group === "doctor") await doctorCommand();
 else if (group === "admin" && command === "grant") await grantOperatorCommand(rest[0]);
+else if (group === "auth" && command === "unlock") await unlockAccountCommand(rest[0]);
 else if (group === "mcp") await mcpCommand();
 else fail(USAGE);

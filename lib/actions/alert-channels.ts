@@ -2,8 +2,8 @@
 import { assertCan, canManageAlerts } from "@/lib/auth/permissions";
 import { fieldPaths, workspaceAction } from "@/lib/actions/safe-action";
 import { createChannel, deleteChannel, listChannels, rotateWebhookSecret, updateChannel } from "@/lib/alerts/channels";
-import { listDeliveries, sendTestDelivery } from "@/lib/alerts/deliveries";
-import { channelIdSchema, channelInputSchema, deliveryListSchema, updateChannelSchema } from "@/lib/alerts/channel-schemas";
+import { listDeliveries, sendDeliveryAgain, sendTestDelivery } from "@/lib/alerts/deliveries";
+import { channelIdSchema, channelInputSchema, deliveryIdSchema, deliveryListSchema, updateChannelSchema } from "@/lib/alerts/channel-schemas";
 
 // Alert channels and the delivery log: admins and owners only, since they hold webhook URLs,
 // signing secrets, email addresses and receivers' errors.
@@ -46,4 +46,11 @@ export const sendTestAlertAction = workspaceAction.inputSchema(channelIdSchema, 
 export const listAlertDeliveriesAction = workspaceAction.inputSchema(deliveryListSchema, fieldPaths).action(async ({ parsedInput, ctx }) => {
   assertCan(canManageAlerts(ctx), refusal);
   return listDeliveries(ctx.workspace.id, parsedInput);
+});
+
+/** "Send again" for a delivery whose outcome is unknown (it may have arrived): the user's choice. */
+export const sendAlertDeliveryAgainAction = workspaceAction.inputSchema(deliveryIdSchema, fieldPaths).action(async ({ parsedInput, ctx }) => {
+  assertCan(canManageAlerts(ctx), refusal);
+  await sendDeliveryAgain(ctx.workspace.id, parsedInput.deliveryId);
+  return { queued: true };
 });

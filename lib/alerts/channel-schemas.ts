@@ -6,7 +6,8 @@ import { text } from "@/lib/validation/text";
 
 export const CHANNEL_KINDS = ["email", "slack", "webhook"] as const;
 export type ChannelKind = (typeof CHANNEL_KINDS)[number];
-export const DELIVERY_STATUSES = ["pending", "delivered", "failed"] as const;
+/** `sending`: a send under way; `unknown`: a send that may have arrived, never recorded (lib/alerts/deliveries.ts). */
+export const DELIVERY_STATUSES = ["pending", "sending", "delivered", "failed", "unknown"] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 export const MAX_EMAIL_RECIPIENTS = 20;
@@ -40,6 +41,8 @@ export const channelIdSchema = z.object({ channelId: z.uuid("Unknown channel") }
 
 export const updateChannelSchema = z.intersection(channelIdSchema, channelInputSchema);
 export type UpdateChannelInput = z.infer<typeof updateChannelSchema>;
+
+export const deliveryIdSchema = z.object({ deliveryId: z.uuid("Unknown delivery") });
 
 export const DELIVERY_PAGE_SIZE = 25;
 

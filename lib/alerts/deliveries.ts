@@ -1,21 +1,27 @@
 import "server-only";
-import type { ChannelConfig, DeliveryListInput } from "@/lib/alerts/channel-schemas";
+import type { ChannelConfig, DeliveryListInput, DeliveryStatus } from "@/lib/alerts/channel-schemas";
 import { DELIVERY_PAGE_SIZE } from "@/lib/alerts/channel-schemas";
 import { renderFiring, renderTest, type AlertMessage } from "@/lib/alerts/messages";
 import { retryDelayMs, type Outcome } from "@/lib/alerts/retry";
 import { send, type SendTarget } from "@/lib/alerts/send";
 import { env, publicUrl } from "@/lib/config/env";
 import { db } from "@/lib/db/prisma";
-import { NotFoundError } from "@/lib/errors";
+import { ConflictError, NotFoundError } from "@/lib/errors";
 import { Prisma, type AlertDeliveryKind } from "@/lib/generated/prisma/client";
 import { jobCatalog } from "@/lib/jobs/catalog";
 
 // Deliveries: one message to one channel. The row and its deliver_alert job are created in one
 // transaction, so a delivery exists exactly when its job does. The row is the truth: a job that
-// finds its delivery no longer pending does nothing, so a delivered message is never sent again.
+// finds its delivery delivered or failed does nothing, so a delivered message is never sent again.
 //
-// Lifecycle: pending --send ok--> delivered; pending --permanent error, or attempts used up-->
-// failed; pending --transient error--> pending with nextAttemptAt, its job re-enqueued for then.
+// Lifecycle: pending --claim--> sending (a fresh sendToken) --send ok--> delivered; --permanent
+// error, or attempts used up--> failed; --transient error--> pending with nextAttemptAt, its job
+// re-enqueued for then. A run that finds the delivery still `sending` knows only that an earlier
+// send's outcome was never recorded (its worker died mid-send, or the status write failed after
+// the send): the message may have arrived. A webhook carries its webhook-id, so a receiver drops
+// a duplicate: it is sent again at once. Email and Slack carry no id to dedupe by: they become
+// `unknown`, never sent again by themselves; the delivery log offers "Send again", the user's
+// choice (sendDeliveryAgain). Each outcome write is fenced by the claim's sendToken.
 
 type Tx = Prisma.TransactionClient;
 
@@ -76,21 +82,32 @@ export function sendTarget(channel: { kind: string; config: unknown; secret: str
   return channel.kind === "slack" ? { kind: "slack", url } : { kind: "webhook", url, secret: channel.secret ?? "" };
 }
 
-export type DeliveryRun = "delivered" | "failed" | "retry" | "skipped";
+export type DeliveryRun = "delivered" | "failed" | "retry" | "skipped" | "unknown";
+
+/** What the log says of a delivery whose send may have arrived but was never recorded. */
+export const UNKNOWN_OUTCOME = "The message may have arrived: the send started but its result was never recorded (the worker stopped or the database failed). Email and Slack cannot tell a repeat, so it is not sent again unless you choose to.";
 
 /**
- * One attempt at a delivery (the deliver_alert task). Claims the attempt first (attempts + 1,
- * only while pending), so a worker that dies mid-send has spent an attempt and graphile-worker's
- * retry of the job tries again; then sends and records the outcome, each write guarded by
- * status = 'pending'.
+ * One attempt at a delivery (the deliver_alert task). Claims the attempt first (pending ->
+ * sending, attempts + 1, a new sendToken), so a worker that dies mid-send leaves a row that says
+ * so; a webhook found in `sending` is claimed again (a repeat carries the same webhook-id), an
+ * email or Slack one becomes `unknown` instead. Then sends and records the outcome, each write
+ * fenced by the claim's sendToken (a later claim's run wins over this one's late answer).
  */
 export async function runDelivery(deliveryId: string): Promise<DeliveryRun> {
   const { ALERTS_MAX_ATTEMPTS: maxAttempts, ALERTS_RETRY_BASE_MS: baseMs } = env();
-  const [claimed] = await db().$queryRaw<{ channelId: string; workspaceId: string; message: AlertMessage; attempts: number }[]>`
-    UPDATE alert_deliveries SET attempts = attempts + 1, "nextAttemptAt" = NULL
-    WHERE id = ${deliveryId}::uuid AND status = 'pending'
-    RETURNING "channelId", "workspaceId", message, attempts`;
-  if (!claimed) return "skipped";
+  const [claimed] = await db().$queryRaw<{ channelId: string; workspaceId: string; message: AlertMessage; attempts: number; sendToken: string }[]>`
+    UPDATE alert_deliveries d SET status = 'sending', attempts = d.attempts + 1, "nextAttemptAt" = NULL, "sendToken" = gen_random_uuid()
+      FROM alert_channels c
+     WHERE d.id = ${deliveryId}::uuid AND c.id = d."channelId" AND c."workspaceId" = d."workspaceId"
+       AND (d.status = 'pending' OR (d.status = 'sending' AND c.kind = 'webhook'))
+    RETURNING d."channelId", d."workspaceId", d.message, d.attempts, d."sendToken"::text AS "sendToken"`;
+  if (!claimed) {
+    const marked = await db().$executeRaw`
+      UPDATE alert_deliveries SET status = 'unknown', "lastError" = ${UNKNOWN_OUTCOME}
+      WHERE id = ${deliveryId}::uuid AND status = 'sending'`;
+    return marked ? "unknown" : "skipped";
+  }
   const channel = await db().alertChannel.findFirst({ where: { id: claimed.channelId, workspaceId: claimed.workspaceId } });
   // Deleting a channel deletes its deliveries; a job may still find neither.
   if (!channel) return "skipped";
@@ -100,28 +117,49 @@ export async function runDelivery(deliveryId: string): Promise<DeliveryRun> {
       ? { kind: "permanent", error: `Gave up after ${maxAttempts} attempts` }
       : await send(sendTarget(channel), claimed.message, deliveryId);
   const status = outcome.responseStatus ?? null;
+  const token = claimed.sendToken;
 
+  // 'unknown' too: another run may have judged this send lost while it was still under way; the
+  // answer that came back after all is the better record.
   if (outcome.kind === "delivered") {
     await db().$executeRaw`
       UPDATE alert_deliveries SET status = 'delivered', "deliveredAt" = now(), "responseStatus" = ${status}, "lastError" = NULL
-      WHERE id = ${deliveryId}::uuid AND status = 'pending'`;
+      WHERE id = ${deliveryId}::uuid AND "sendToken" = ${token}::uuid AND status IN ('sending', 'unknown')`;
     return "delivered";
   }
   if (outcome.kind === "permanent" || claimed.attempts >= maxAttempts) {
     await db().$executeRaw`
       UPDATE alert_deliveries SET status = 'failed', "responseStatus" = ${status}, "lastError" = ${outcome.error}
-      WHERE id = ${deliveryId}::uuid AND status = 'pending'`;
+      WHERE id = ${deliveryId}::uuid AND "sendToken" = ${token}::uuid AND status IN ('sending', 'unknown')`;
     return "failed";
   }
   const delayMs = retryDelayMs(claimed.attempts, baseMs);
   await db().$transaction(async (tx) => {
     const updated = await tx.$executeRaw`
-      UPDATE alert_deliveries SET "responseStatus" = ${status}, "lastError" = ${outcome.error},
+      UPDATE alert_deliveries SET status = 'pending', "responseStatus" = ${status}, "lastError" = ${outcome.error},
         "nextAttemptAt" = now() + make_interval(secs => ${delayMs / 1000}::float8)
-      WHERE id = ${deliveryId}::uuid AND status = 'pending'`;
+      WHERE id = ${deliveryId}::uuid AND "sendToken" = ${token}::uuid AND status IN ('sending', 'unknown')`;
     if (updated) await enqueueDeliveryJob(tx, deliveryId, delayMs);
   });
   return "retry";
+}
+
+/**
+ * "Send again" in the delivery log, for a delivery whose outcome is unknown: the user has
+ * checked (or accepts) that the receiver may get it twice. Back to pending with fresh attempts,
+ * and its job, in one transaction. Does not authorize (the action checks canManageAlerts).
+ */
+export async function sendDeliveryAgain(workspaceId: string, deliveryId: string): Promise<void> {
+  await db().$transaction(async (tx) => {
+    const [row] = await tx.$queryRaw<{ status: string }[]>`
+      SELECT status::text FROM alert_deliveries WHERE id = ${deliveryId}::uuid AND "workspaceId" = ${workspaceId}::uuid FOR UPDATE`;
+    if (!row) throw new NotFoundError("This delivery does not exist in this workspace.");
+    if (row.status !== "unknown") throw new ConflictError(`Only a delivery whose outcome is unknown can be sent again; this one is ${row.status}.`);
+    await tx.$executeRaw`
+      UPDATE alert_deliveries SET status = 'pending', attempts = 0, "lastError" = NULL, "responseStatus" = NULL, "nextAttemptAt" = NULL, "sendToken" = NULL
+      WHERE id = ${deliveryId}::uuid AND status = 'unknown'`;
+    await enqueueDeliveryJob(tx, deliveryId);
+  });
 }
 
 export type DeliveryRow = {
@@ -130,7 +168,7 @@ export type DeliveryRow = {
   channel: { id: string; name: string; kind: string };
   kind: AlertDeliveryKind;
   subject: string;
-  status: "pending" | "delivered" | "failed";
+  status: DeliveryStatus;
   attempts: number;
   nextAttemptAt: Date | null;
   deliveredAt: Date | null;
@@ -151,7 +189,7 @@ export async function listDeliveries(workspaceId: string, input: DeliveryListInp
       include: { channel: { select: { id: true, name: true, kind: true } } },
     }),
     db().alertDelivery.count({ where }),
-    db().alertDelivery.count({ where: { workspaceId, status: "pending" } }),
+    db().alertDelivery.count({ where: { workspaceId, status: { in: ["pending", "sending"] } } }),
   ]);
   return {
     rows: rows.map((r) => {

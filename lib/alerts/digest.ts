@@ -1,4 +1,5 @@
 import "server-only";
+import { databaseNow } from "@/lib/alerts/clock";
 import { createDelivery } from "@/lib/alerts/deliveries";
 import { renderDigest, type DigestBrand } from "@/lib/alerts/messages";
 import type { OverviewKpis } from "@/lib/analytics/kpis";
@@ -31,8 +32,12 @@ async function brandNumbers(workspaceId: string, week: { from: string; to: strin
   return result;
 }
 
-/** Creates the week's digest deliveries that do not exist yet; returns how many it created. */
-export async function enqueueWeeklyDigests(now: Date = new Date()): Promise<number> {
+/**
+ * Creates the week's digest deliveries that do not exist yet; returns how many it created. The
+ * week is that of `now`, by default the database's clock (the week is the digest's dedupe key).
+ */
+export async function enqueueWeeklyDigests(at?: Date): Promise<number> {
+  const now = at ?? (await databaseNow());
   const week = digestWeek(now);
   const workspaces = await db().workspace.findMany({ where: { alertChannels: { some: { kind: "email" } } }, select: { id: true, name: true } });
   let created = 0;

@@ -1,4 +1,5 @@
 import "server-only";
+import { databaseNow } from "@/lib/alerts/clock";
 import { enqueueFiringDeliveries } from "@/lib/alerts/deliveries";
 import { discoverUntrackedBrands } from "@/lib/alerts/discovery";
 import { percentText } from "@/lib/alerts/messages";
@@ -403,11 +404,14 @@ async function fire(rule: Rule, finding: Finding): Promise<boolean> {
 export type EvaluationResult = { ruleId: string; outcome: RuleOutcome };
 
 /**
- * Evaluates the workspace's enabled rules (only those of `kinds` when given) as of `now`. A rule
- * whose evaluation throws is recorded as an error and the others still run.
+ * Evaluates the workspace's enabled rules (only those of `kinds` when given) as of `now`, by
+ * default the database's clock: the period index is part of a firing's dedupe key, so every
+ * worker must count periods by the same clock (a worker whose clock is off would fire the same
+ * evidence again under another index, or judge the wrong days). A rule whose evaluation throws
+ * is recorded as an error and the others still run.
  */
 export async function evaluateAlerts(workspaceId: string, options: { kinds?: readonly RuleKind[]; now?: Date } = {}): Promise<EvaluationResult[]> {
-  const now = options.now ?? new Date();
+  const now = options.now ?? (await databaseNow());
   const rules = await db().alertRule.findMany({
     where: { workspaceId, enabled: true, ...(options.kinds ? { kind: { in: [...options.kinds] } } : {}) },
     select: { id: true, workspaceId: true, name: true, kind: true, brandId: true, params: true, brand: { select: { name: true } } },

@@ -7,18 +7,28 @@ import { env } from "@/lib/config/env";
 // The SSRF guard for Slack and webhook channels. A workspace admin chooses these URLs and the
 // worker calls them, so on a shared instance they must not reach the instance's own network:
 // loopback, private, link-local (169.254.x, cloud metadata), unique-local, unspecified and every
-// other non-public range are refused unless the operator sets ALERTS_ALLOW_PRIVATE_URLS. Checked
+// other non-public range are refused unless the operator sets ALERTS_ALLOW_PRIVATE_URLS. IPv6
+// that carries an IPv4 address (NAT64, 6to4, Teredo, IPv4-compatible ::a.b.c.d) is refused too:
+// only public unicast passes, and for IPv6 that is inside 2000::/3 (IANA's global unicast). Checked
 // when a channel is saved and again at every send, where the connection is pinned to the address
 // that was checked (the `lookup` below), so a DNS answer that changes in between cannot slip by.
 
 export class UnsafeUrlError extends Error {}
 
+const GLOBAL_UNICAST = ipaddr.parseCIDR("2000::/3") as [ipaddr.IPv6, number];
+
 /** Why an address may not be called, or null when it may. */
 export function refusedAddress(address: string): string | null {
   if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
   // An IPv4-mapped IPv6 address (::ffff:10.0.0.1) is judged as the IPv4 address it is.
-  const range = ipaddr.process(address).range();
-  return range === "unicast" ? null : `${address} is a ${range} address`;
+  const parsed = ipaddr.process(address);
+  const range = parsed.range();
+  if (range !== "unicast") return `${address} is a ${range} address`;
+  // ipaddr.js calls whatever is in none of its special ranges "unicast", which includes the
+  // deprecated IPv4-compatible ::a.b.c.d (::127.0.0.1 reaches loopback on some stacks) and the
+  // rest of ::/8 and other unassigned space: no public host lives outside 2000::/3.
+  if (parsed.kind() === "ipv6" && !parsed.match(GLOBAL_UNICAST)) return `${address} is a reserved address (outside IPv6 global unicast)`;
+  return null;
 }
 
 const allowPrivate = () => env().ALERTS_ALLOW_PRIVATE_URLS;

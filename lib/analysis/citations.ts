@@ -29,8 +29,14 @@ export function normalizeUrl(raw: string): string | null {
   return url.toString();
 }
 
+/**
+ * The registrable domain of a URL or host, the one definition citations, rollups and source
+ * overrides share. The public suffix list's private section counts: every `*.github.io` site and
+ * `capterra.com.de` are sites of their own, not one "github.io" or "com.de". A host that is itself
+ * such a suffix ("github.io") keeps its ICANN registrable domain rather than none.
+ */
 export function registrableDomain(url: string): string | null {
-  return getDomain(url, { allowPrivateDomains: false }) ?? null;
+  return getDomain(url, { allowPrivateDomains: true }) ?? getDomain(url, { allowPrivateDomains: false }) ?? null;
 }
 
 export function isOwnDomain(domain: string, ownDomains: string[]): boolean {

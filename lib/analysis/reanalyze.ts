@@ -13,13 +13,22 @@ type Tx = Prisma.TransactionClient;
 const BATCH = 200;
 
 /**
+ * A succeeded answer analysed with older inputs than the brand's `version`, or not analysed
+ * (its analysis failed, or could not be stored): what a re-analysis works through.
+ */
+const stale = (version: number): Prisma.CaptureWhereInput => ({ status: "succeeded", OR: [{ analysisVersion: null }, { analysisVersion: { lt: version } }] });
+
+/**
  * Raw answers are kept, so when a brand's names, domains or competitors change its history can
- * follow the new rules: this queues a background re-analysis of every succeeded capture of the
- * brand (one whose engine showed no answer is analysed as an empty answer). One run at a time per brand (graphile-worker named queue); a change made while a run
- * is still waiting reuses it.
+ * follow the new rules: this queues a background re-analysis of the brand's answers analysed
+ * with older inputs than its analysis version, which the caller's edit has just raised (one
+ * whose engine showed no answer is analysed as an empty answer). One run at a time per brand
+ * (graphile-worker named queue); a change made while a run is still waiting reuses it. An answer
+ * recorded with older inputs after a run passed it queues a run itself (beacon_succeed).
  */
 export async function startReanalysis(tx: Tx, workspaceId: string, brandId: string): Promise<string | null> {
-  const total = await tx.capture.count({ where: { workspaceId, brandId, status: "succeeded" } });
+  const { analysisVersion } = await tx.brand.findUniqueOrThrow({ where: { id: brandId }, select: { analysisVersion: true } });
+  const total = await tx.capture.count({ where: { workspaceId, brandId, ...stale(analysisVersion) } });
   if (!total) return null;
   const waiting = await tx.analysisRun.findFirst({ where: { workspaceId, brandId, status: "queued" }, select: { id: true } });
   if (waiting) {
@@ -31,7 +40,13 @@ export async function startReanalysis(tx: Tx, workspaceId: string, brandId: stri
   return run.id;
 }
 
-/** Works through the brand's answers in batches, saving progress after each. */
+/**
+ * Works through the brand's answers analysed with older inputs, in batches, saving progress
+ * after each, and stamps each with the version it was analysed with. When it reaches the end it
+ * looks again from the start, for answers recorded behind it, until none is left. A batch checks
+ * the brand's version under a share lock on its row: an edit since the run read the brand has
+ * queued the run that follows it, and this one stops.
+ */
 export async function runReanalysis(analysisRunId: string): Promise<void> {
   const run = await db().analysisRun.findUnique({ where: { id: analysisRunId } });
   if (!run || run.status === "completed") return;
@@ -45,23 +60,30 @@ export async function runReanalysis(analysisRunId: string): Promise<void> {
         aliases: true,
         caseSensitiveAliases: true,
         domains: true,
+        analysisVersion: true,
         competitors: { select: { id: true, name: true, aliases: true, caseSensitiveAliases: true, domains: true }, orderBy: { createdAt: "asc" } },
       },
     });
     let done = 0;
     for (let after: string | undefined; ; ) {
       const captures = await db().capture.findMany({
-        where: { workspaceId: run.workspaceId, brandId: brand.id, status: "succeeded", ...(after ? { id: { gt: after } } : {}) },
+        where: { workspaceId: run.workspaceId, brandId: brand.id, ...stale(brand.analysisVersion), ...(after ? { id: { gt: after } } : {}) },
         select: { id: true, answerText: true, prompt: { select: { language: true } }, citations: { select: { id: true, domain: true } } },
         orderBy: { id: "asc" },
         take: BATCH,
       });
-      if (!captures.length) break;
+      if (!captures.length) {
+        if (after === undefined) break;
+        after = undefined;
+        continue;
+      }
       // The worker's analysis, cap included; computed before the transaction opens.
       const analyses = captures.map((capture) => ({ capture, analysis: analyzeAnswer({ answer: capture.answerText ?? "", brand, competitors: brand.competitors, language: capture.prompt.language }) }));
       // A batch is all or nothing: one that lost a deadlock (to a worker recording an answer, say)
       // runs again rather than failing the whole run.
-      await retryingConflicts(() => db().$transaction(async (tx) => {
+      const current = await retryingConflicts(() => db().$transaction(async (tx) => {
+        const [row] = await tx.$queryRaw<{ version: number }[]>`SELECT "analysisVersion" AS version FROM brands WHERE id = ${brand.id}::uuid FOR SHARE`;
+        if (row?.version !== brand.analysisVersion) return false;
         const ids = captures.map((c) => c.id);
         // The dashboards' rollups follow the rewritten mentions and own-domain flags.
         await rewriteRollups(tx, ids, async () => {
@@ -76,10 +98,12 @@ export async function runReanalysis(analysisRunId: string): Promise<void> {
           await tx.citation.updateMany({ where: { id: { in: own } }, data: { isOwnDomain: true } });
         });
         const truncated = analyses.filter((a) => a.analysis.truncated).map((a) => a.capture.id);
-        await tx.capture.updateMany({ where: { id: { in: ids } }, data: { analyzedAt: new Date(), analysisTruncated: false } });
+        await tx.capture.updateMany({ where: { id: { in: ids } }, data: { analyzedAt: new Date(), analysisTruncated: false, analysisVersion: brand.analysisVersion } });
         await tx.capture.updateMany({ where: { id: { in: truncated } }, data: { analysisTruncated: true } });
         await tx.analysisRun.update({ where: { id: run.id }, data: { done: done + captures.length } });
+        return true;
       }));
+      if (!current) break; // the brand changed since: the run queued by that edit takes over
       done += captures.length;
       after = captures[captures.length - 1]!.id;
     }

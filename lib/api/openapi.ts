@@ -146,7 +146,15 @@ export const openApiDocument = {
       },
     },
     "/api/v1/captures/{id}/retry": {
-      post: { summary: "Retry a failed or cancelled capture", description: "Scope `admin`.", ...needs("admin"), parameters: [id], responses: { 202: ok("Queued again"), 402: error, ...errors } },
+      post: {
+        summary: "Retry a failed or cancelled capture",
+        description:
+          "Scope `admin`. 409 with the reason, changing nothing, when the capture cannot run again: it holds a paid answer, or the operator revoked the " +
+          "workspace's grant, disabled the connection or took the model off its allowlist.",
+        ...needs("admin"),
+        parameters: [id],
+        responses: { 202: ok("Queued again"), 402: error, 409: error, ...errors },
+      },
     },
     "/api/v1/analytics/{chart}": {
       get: {

@@ -10,8 +10,8 @@ export const EMAIL_MAX = 254;
 export const PASSWORD_MIN = 10;
 export const PASSWORD_MAX = 128;
 
-/** What the sign-up form says under the password field (the common-password list is server-side). */
-export const PASSWORD_RULE = `At least ${PASSWORD_MIN} characters, and not a commonly used password.`;
+/** What the sign-up form says under the password field (the strength estimate is server-side, lib/auth/password-policy.ts). */
+export const PASSWORD_RULE = `At least ${PASSWORD_MIN} characters and hard to guess: a few uncommon words work well.`;
 
 export const personNameSchema = text({ max: NAME_MAX, min: 1, label: "Your name" });
 

@@ -1,10 +1,11 @@
 import "server-only";
+import { randomUUID } from "node:crypto";
 import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
 import { z } from "zod";
 import { currentPasswordSchema, emailSchema, personNameSchema } from "@/lib/auth/account-fields";
 import { CLIENT_ADDRESS_HEADER, clientAddress } from "@/lib/auth/client-address";
 import { newPasswordProblem } from "@/lib/auth/password-policy";
-import { releaseAuthAttempt, reserveAuthAttempt, type Reservation } from "@/lib/auth/rate-limit";
+import { accountDigest, releaseAuthAttempt, reserveAuthAttempt, type Reservation } from "@/lib/auth/rate-limit";
 import { admitSignUp, currentSignUpIntent, provisionAccount } from "@/lib/auth/sign-up";
 import { TooManyRequestsError, UserError } from "@/lib/errors";
 import { text } from "@/lib/validation/text";
@@ -12,8 +13,10 @@ import { text } from "@/lib/validation/text";
 // better-auth runs these for every call of its endpoints, whether a server action calls
 // `auth().api.*` or a client posts to /api/auth/*, so nothing reaches an account around them:
 //  - input limits: names, emails, passwords and images are bounded and free of control
-//    characters; new passwords follow the password policy;
-//  - the sign-in and sign-up limiter (lib/auth/rate-limit.ts), per account and client address;
+//    characters; new passwords follow the password policy (hard to guess, lib/auth/password-policy.ts);
+//  - the sign-in and sign-up limiter (lib/auth/rate-limit.ts), per account and client; a browser
+//    that signed in to an account gets a signed cookie naming it, and counts as its own client
+//    for that account (failures elsewhere do not lock it out);
 //  - who may sign up (lib/auth/sign-up.ts), decided before better-auth looks the email up, so
 //    the answer does not depend on whether the address has an account;
 //  - the client address better-auth records on sessions (lib/auth/client-address.ts).
@@ -59,13 +62,30 @@ function parseBody(path: keyof typeof bodies, body: unknown): Record<string, unk
     throw new UserError(issue?.message ?? "Invalid request", { field });
   }
   const field = newPasswordField[path];
-  const problem = field ? newPasswordProblem(parsed.data[field]) : null;
+  // A sign-up's own name and address make a password easy to guess (other paths do not carry them).
+  const personal = [parsed.data.name, parsed.data.email].filter((value): value is string => typeof value === "string");
+  const problem = field ? newPasswordProblem(parsed.data[field], personal) : null;
   if (field && problem) throw new UserError(problem, { field });
   return parsed.data;
 }
 
 // The sign-in attempt a request counted, until its outcome is known (keyed by the call's own context object).
-const reservations = new WeakMap<object, Reservation>();
+const reservations = new WeakMap<object, { reservation: Reservation; account: string; device: string | null }>();
+
+type HookContext = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0];
+
+// "<account digest>:<device id>", signed with the auth secret: only a browser that signed in to
+// that account holds one. One account per browser (the last one signed in to).
+const KNOWN_DEVICE_COOKIE = "known_device";
+const KNOWN_DEVICE_MAX_AGE = 60 * 60 * 24 * 365;
+
+/** The id of this browser when it has signed in to `account` before, else null. */
+async function knownDevice(ctx: HookContext, account: string): Promise<string | null> {
+  const cookie = ctx.context.createAuthCookie(KNOWN_DEVICE_COOKIE);
+  const value = await ctx.getSignedCookie(cookie.name, ctx.context.secret);
+  const [digest, device] = typeof value === "string" ? value.split(":") : [];
+  return digest === account && device ? device : null;
+}
 
 export const beforeAuthEndpoint = createAuthMiddleware(async (ctx) => {
   const address = clientAddress(ctx.headers);
@@ -75,7 +95,10 @@ export const beforeAuthEndpoint = createAuthMiddleware(async (ctx) => {
   try {
     const body = parseBody(path, ctx.body);
     if (path === "/sign-in/email") {
-      reservations.set(ctx.context, await reserveAuthAttempt("sign-in", { email: body.email as string, address }));
+      const account = accountDigest(body.email as string);
+      const device = await knownDevice(ctx, account);
+      const reservation = await reserveAuthAttempt("sign-in", { email: body.email as string, address, knownDevice: device });
+      reservations.set(ctx.context, { reservation, account, device });
     } else if (path === "/sign-up/email") {
       await reserveAuthAttempt("sign-up", { email: body.email as string, address });
       await admitSignUp(body.email as string, currentSignUpIntent());
@@ -89,11 +112,14 @@ export const beforeAuthEndpoint = createAuthMiddleware(async (ctx) => {
 
 export const afterAuthEndpoint = createAuthMiddleware(async (ctx) => {
   if (ctx.path !== "/sign-in/email") return;
-  const reservation = reservations.get(ctx.context);
+  const attempt = reservations.get(ctx.context);
   reservations.delete(ctx.context);
   const signedIn = !isAPIError(ctx.context.returned) && !!ctx.context.newSession;
-  // Only failures count: a successful sign-in is taken back and clears its account's failures.
-  if (reservation && signedIn) await releaseAuthAttempt(reservation, { clearAccount: true });
+  if (!attempt || !signedIn) return;
+  // Only failures count: a successful sign-in is taken back and clears this client's failures.
+  await releaseAuthAttempt(attempt.reservation, { clearClient: true });
+  const cookie = ctx.context.createAuthCookie(KNOWN_DEVICE_COOKIE, { maxAge: KNOWN_DEVICE_MAX_AGE });
+  await ctx.setSignedCookie(cookie.name, `${attempt.account}:${attempt.device ?? randomUUID()}`, ctx.context.secret, cookie.attributes);
 });
 
 /** better-auth's `databaseHooks.user.create.after`: the new account's workspace or membership, and the operator claim. */

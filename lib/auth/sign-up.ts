@@ -25,7 +25,12 @@ export const signUpMode = (): SignUpMode => env().BEACON_SIGNUP;
 /** What the sign-up form asked for besides the account; better-auth's HTTP endpoint has none. */
 export type SignUpIntent = { inviteToken?: string; workspaceName?: string };
 
-const intents = new AsyncLocalStorage<SignUpIntent>();
+// One storage per process, not per module copy: Next bundles this module into several copies
+// (route handlers, server actions), while auth() is one globalThis singleton whose hooks read
+// through the copy that created it. A module-level storage made every invitation sign-up fail
+// whenever /api/auth/* created auth() first (issue 17, tests/integration/auth-module-copies.test.ts).
+const INTENTS = Symbol.for("beacon.auth.sign-up-intents");
+const intents = ((globalThis as Record<symbol, unknown>)[INTENTS] ??= new AsyncLocalStorage<SignUpIntent>()) as AsyncLocalStorage<SignUpIntent>;
 
 /** Runs `fn` (a better-auth sign-up call) with the form's invitation and workspace name. */
 export const withSignUpIntent = <T>(intent: SignUpIntent, fn: () => Promise<T>): Promise<T> => intents.run(intent, fn);

@@ -11,8 +11,14 @@ type Tx = Prisma.TransactionClient;
 // on the 1st) all count in the same month. Three sums:
 //   reservedMicros  holds of unfinished captures: their expected cost, taken when a check is
 //                   created or retried (admission: charged + reserved + new <= budget)
-//   inFlightMicros  worst cases of the calls running now, taken before each call
-//   chargedMicros   what attempts cost (actual, or the estimate of an unknown or aborted call)
+//   inFlightMicros  worst cases of the calls reserved and not yet settled: a capture's open
+//                   attempt (beacon_claim) and a setup wizard call from its request until its
+//                   row leaves `running` (reserveCall). The view beacon_in_flight (migration
+//                   20261205120000) lists exactly these, one row per reservation; the repair
+//                   pass holds the ledgers to it, so anything new that reserves in flight must
+//                   appear in that view, or the repair pass zeroes its reservation mid-call
+//   chargedMicros   what calls cost, attempts' and setup wizard calls' (actual, or the estimate
+//                   of an unknown or aborted call)
 // The hard cap is charged + inFlight <= budget: a call starts only if its worst case fits, and
 // it is charged at most that worst case. grant_spend_periods keeps the same two sums per
 // workspace, connection and month, capped by the grant's monthly limit.
@@ -79,7 +85,9 @@ export async function callWouldFit(tx: Tx, call: { workspaceId: string; connecti
  * flight" on the budget and on the workspace's grant of the connection, as a capture's claim does
  * (beacon_claim: beacon_budget_add and beacon_grant_add), so the hard caps hold for it too.
  * Refuses with the shortfall, and then nothing is reserved (the caller's transaction rolls back).
- * Settled with settleLedgers like any call.
+ * The caller's row must be one beacon_in_flight lists while the call is unsettled (a
+ * setup_suggestions row `queued` or `running`), in the same transaction; settled with
+ * settleLedgers like any call, in the transaction that takes the row out of that view.
  */
 export async function reserveCall(tx: Tx, call: { workspaceId: string; connectionId: string; worstMicros: number }): Promise<Date> {
   const [row] = await tx.$queryRaw<{ budget: Date | null; grant: Date | null }[]>`

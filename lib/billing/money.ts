@@ -17,7 +17,9 @@ export function priceTableOf(price: PriceTable): PriceTable {
   return { inputPricePerMTokMicros, outputPricePerMTokMicros, cachedPricePerMTokMicros, reasoningPricePerMTokMicros, searchPriceMicros };
 }
 
+/** A call's cost: what the provider reported when it did, else its usage at the price table. */
 export function costOf(usage: Usage, price: PriceTable): number {
+  if (usage.providerCostMicros !== undefined && Number.isFinite(usage.providerCostMicros) && usage.providerCostMicros >= 0) return Math.ceil(usage.providerCostMicros);
   const cached = Math.min(usage.cachedTokens, usage.inputTokens);
   const tokenMicros =
     (usage.inputTokens - cached) * price.inputPricePerMTokMicros +

@@ -55,8 +55,15 @@ export async function updateBrand(workspaceId: string, brandId: string, input: P
   }
 }
 
-/** updateBrand's work inside the caller's transaction. */
+/**
+ * updateBrand's work inside the caller's transaction. The brand's row is locked first (before its
+ * competitors): a capture recording its answer reads the brand's analysis version FOR SHARE and
+ * then its competitors, so it either sees this edit's new version or is seen by its re-analysis
+ * (migration 20261205100000_succeed_path), and the two cannot deadlock. NO KEY UPDATE: new
+ * captures of the brand (their foreign key) are not held up.
+ */
 async function replaceBrand(tx: Prisma.TransactionClient, workspaceId: string, brandId: string, input: ParsedBrandInput) {
+  await tx.$queryRaw`SELECT id FROM brands WHERE id = ${brandId}::uuid AND "workspaceId" = ${workspaceId}::uuid FOR NO KEY UPDATE`;
   const brand = await tx.brand.findFirst({ where: { id: brandId, workspaceId }, include: { competitors: true } });
   if (!brand) throw new NotFoundError("That brand does not exist in this workspace.");
   const existingIds = new Set(brand.competitors.map((c) => c.id));
@@ -76,7 +83,8 @@ async function replaceBrand(tx: Prisma.TransactionClient, workspaceId: string, b
   }
   const updated = await tx.brand.update({
     where: { id: brandId },
-    data: { name: input.name, aliases: input.aliases, caseSensitiveAliases: input.caseSensitiveAliases, domains: input.domains },
+    // A new analysis version: answers analysed with an older one are re-analysed.
+    data: { name: input.name, aliases: input.aliases, caseSensitiveAliases: input.caseSensitiveAliases, domains: input.domains, analysisVersion: { increment: 1 } },
     include: { competitors: { orderBy: { createdAt: "asc" } } },
   });
   // History follows the new names, domains and competitors.
@@ -92,7 +100,7 @@ async function replaceBrand(tx: Prisma.TransactionClient, workspaceId: string, b
  */
 export async function trackCompetitor(workspaceId: string, brandId: string, name: string) {
   return db().$transaction(async (tx) => {
-    await tx.$queryRaw`SELECT id FROM brands WHERE id = ${brandId}::uuid AND "workspaceId" = ${workspaceId}::uuid FOR UPDATE`;
+    await tx.$queryRaw`SELECT id FROM brands WHERE id = ${brandId}::uuid AND "workspaceId" = ${workspaceId}::uuid FOR NO KEY UPDATE`;
     const brand = await tx.brand.findFirst({ where: { id: brandId, workspaceId }, include: { competitors: { orderBy: { createdAt: "asc" } } } });
     if (!brand) throw new NotFoundError("That brand does not exist in this workspace.");
     const already = trackedAs(name, [brand, ...brand.competitors]);

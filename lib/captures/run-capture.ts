@@ -8,12 +8,13 @@ import { activeRuns } from "@/lib/captures/active-runs";
 import { claimCapture } from "@/lib/captures/lifecycle/claim";
 import { pausePoint } from "@/lib/captures/lifecycle/pause-points";
 import { breakerOutcome, failureOf } from "@/lib/captures/failure";
-import { attemptOutcome, failCapture, succeedCapture, type WriteOutcome } from "@/lib/captures/lifecycle/results";
+import { attemptClosure, failCapture, succeedCapture, withoutAnalysis, type Success, type WriteOutcome } from "@/lib/captures/lifecycle/results";
 import { postponeCapture } from "@/lib/captures/lifecycle/waiting";
 import { isWaiting } from "@/lib/captures/states";
 import { captureWatch } from "@/lib/captures/watch";
 import { env } from "@/lib/config/env";
 import { db } from "@/lib/db/prisma";
+import { isPermanentDatabaseError, sqlState } from "@/lib/db/sqlstate";
 import type { Capture, Prompt, ProviderConnection } from "@/lib/generated/prisma/client";
 import { lastLine } from "@/lib/errors";
 import { executionSeconds, queueWaitSeconds } from "@/lib/metrics/worker-metrics";
@@ -51,7 +52,8 @@ type LoadedCapture = Pick<Capture, "id" | "status" | "cancelRequestedAt" | "mode
   prompt: Pick<Prompt, "text" | "country" | "city" | "language">;
   connection: Omit<ProviderConnection, "createdAt" | "updatedAt">;
   providerConfig: { name: string };
-  brand: { name: string; aliases: string[]; caseSensitiveAliases: string[]; domains: string[]; competitors: Competitor[] };
+  /** With the analysis version these inputs are (brands."analysisVersion", read with them). */
+  brand: { name: string; aliases: string[]; caseSensitiveAliases: string[]; domains: string[]; analysisVersion: number; competitors: Competitor[] };
   /** Its connection's breaker for its model, as read with it (null: no row yet). */
   breaker: BreakerGlance | null;
 };
@@ -67,7 +69,7 @@ async function loadCapture(captureId: string): Promise<LoadedCapture | null> {
            to_jsonb(pc) - 'createdAt' - 'updatedAt' AS connection,
            json_build_object('name', cfg.name) AS "providerConfig",
            json_build_object(
-             'name', b.name, 'aliases', b.aliases, 'caseSensitiveAliases', b."caseSensitiveAliases", 'domains', b.domains,
+             'name', b.name, 'aliases', b.aliases, 'caseSensitiveAliases', b."caseSensitiveAliases", 'domains', b.domains, 'analysisVersion', b."analysisVersion",
              'competitors', coalesce((
                SELECT json_agg(json_build_object('id', k.id, 'name', k.name, 'aliases', k.aliases, 'caseSensitiveAliases', k."caseSensitiveAliases", 'domains', k.domains)
                                ORDER BY k."createdAt", k.id)
@@ -109,6 +111,7 @@ export async function runCapture(captureId: string, options: RunCaptureOptions):
   const { probeToken } = permission;
   const limits = { maxOutputTokens: config.maxOutputTokens, maxSearchCalls: config.maxSearchCalls };
   const runToken = randomUUID();
+  const worstCaseMicros = worstCaseCost(capture.prompt.text, capture.searchMode, limits, config);
   activeRuns.add(runToken);
   try {
     const claim = await claimCapture({
@@ -117,7 +120,7 @@ export async function runCapture(captureId: string, options: RunCaptureOptions):
       workerId: options.workerId,
       runToken,
       probeToken,
-      worstCaseMicros: worstCaseCost(capture.prompt.text, capture.searchMode, limits, config),
+      worstCaseMicros,
     }).catch(async (error: unknown) => {
       // The connection may have died after the claim committed: then the run is ours after all.
       // Find out (the database may take a while to come back) before letting the token go.
@@ -136,12 +139,15 @@ export async function runCapture(captureId: string, options: RunCaptureOptions):
         return "busy";
       case "waiting_for_budget":
         return "waiting_for_budget";
+      case "refused": // the kill switches: the claim failed it, with the reason, and called nothing
+        options.log?.(`capture ${captureId}: refused (${claim.reason})`);
+        return "failed";
       case "not_runnable":
         return "skipped";
     }
     const readyAt = capture.nextAttemptAt ?? capture.createdAt;
     queueWaitSeconds.observe({ provider: capture.providerConfig.name }, Math.max(0, Date.now() - readyAt.getTime()) / 1000);
-    return await runAttempt(capture, { runToken, probeToken, attemptNumber: claim.attemptNumber, limits }, options).catch((error: unknown) => {
+    return await runAttempt(capture, { runToken, probeToken, attemptNumber: claim.attemptNumber, limits, worstCaseMicros }, options).catch((error: unknown) => {
       options.warn?.(`capture ${captureId}: run ${runToken} failed (${lastLine(error)}); given up`);
       throw error;
     });
@@ -150,7 +156,7 @@ export async function runCapture(captureId: string, options: RunCaptureOptions):
   }
 }
 
-type Run = { runToken: string; probeToken: string | null; attemptNumber: number; limits: { maxOutputTokens: number; maxSearchCalls: number } };
+type Run = { runToken: string; probeToken: string | null; attemptNumber: number; limits: { maxOutputTokens: number; maxSearchCalls: number }; worstCaseMicros: number };
 
 /** The provider call of a claimed capture, and the transition that records its result. */
 async function runAttempt(capture: LoadedCapture, run: Run, options: RunCaptureOptions): Promise<RunOutcome> {
@@ -214,35 +220,78 @@ async function runAttempt(capture: LoadedCapture, run: Run, options: RunCaptureO
     const tellBreaker = (outcome: CallOutcome) => recordCall(config, outcome, latencyMs, run.probeToken).catch(breakerError);
     if (response) {
       const count = run.probeToken ? null : { model: capture.model, ...countedAs(config, "success", latencyMs), windowSize: config.breakerWindowSize };
-      const write = await persist(run.runToken, () => succeedCapture(captureId, run.runToken, successOf(capture, response!, latencyMs), count), log);
+      const result = successOf(capture, response, latencyMs);
+      // A permanent error is not retried: the answer is stored alone (a re-analysis is queued
+      // for it), and if even that fails the capture fails without a second call (below).
+      const write = await persist(run.runToken, [() => succeedCapture(captureId, run.runToken, result, count), () => succeedCapture(captureId, run.runToken, withoutAnalysis(result), count)], log);
+      // The write's reply was lost after this run's own success committed: it succeeded, and its
+      // statement counted it in the breaker, or did not (the attempt says which).
+      const closure = write !== "abandoned" && "closure" in write ? write.closure : null;
+      const ownSuccess = closure?.outcome === "succeeded";
       const counted = write !== "abandoned" && write.kind === "written" ? write.breakerWindow : null;
       if (counted) await openIfOverThreshold(config, counted).catch(breakerError);
-      else await tellBreaker("success");
+      else if (!(ownSuccess && closure.breakerCounted)) await tellBreaker("success");
       if (write === "abandoned") options.warn?.(`capture ${captureId}: the answer of run ${run.runToken} could not be recorded; run given up`);
       executionSeconds.observe({ provider: capture.providerConfig.name, outcome: "succeeded" }, latencyMs / 1000);
-      return outcomeOf(write);
+      if (write !== "abandoned" && write.kind === "unstorable") return await failUnstorable(capture, run, result, write.error, options);
+      return ownSuccess ? "succeeded" : outcomeOf(write);
     }
     await tellBreaker(breakerOutcome(callError));
     if (callError instanceof CallAbortedError && callError.abortReason === "lease_lost") return "fenced"; // another run owns it now
-    const write = await persist(run.runToken, async () => failCapture(captureId, run.runToken, await failureOf(callError, capture, { partialText, latencyMs, limits: run.limits })), log);
-    if (write === "abandoned") options.warn?.(`capture ${captureId}: the failure of run ${run.runToken} could not be recorded; run given up`);
+    const write = await persist(run.runToken, [async () => failCapture(captureId, run.runToken, await failureOf(callError, capture, { partialText, latencyMs, limits: run.limits }))], log);
+    if (write === "abandoned" || write.kind === "unstorable") options.warn?.(`capture ${captureId}: the failure of run ${run.runToken} could not be recorded; run given up`);
     const outcome = callError instanceof CallAbortedError && callError.abortReason !== "timeout" ? "cancelled" : callError instanceof ProviderError && callError.retryClass !== "unknown" ? "failed" : "unknown";
     executionSeconds.observe({ provider: capture.providerConfig.name, outcome }, latencyMs / 1000);
-    log(`capture ${captureId} attempt ${run.attemptNumber}: ${(callError as Error)?.message ?? callError} -> ${write === "abandoned" ? write : write.kind === "lost" ? "lost" : write.status}`);
+    log(`capture ${captureId} attempt ${run.attemptNumber}: ${(callError as Error)?.message ?? callError} -> ${write === "abandoned" ? write : write.kind === "written" ? write.status : write.kind}`);
     return outcomeOf(write);
   } finally {
     if (run.probeToken) await releaseProbe(config, run.probeToken).catch(() => {});
   }
 }
 
+/**
+ * A paid answer whose record failed for good, also without its analysis: the capture fails
+ * (permanently, so nothing calls the provider again by itself), its attempt charged its cost
+ * within the reserved worst case, and an operator is told.
+ */
+async function failUnstorable(capture: LoadedCapture, run: Run, result: Success, error: unknown, options: RunCaptureOptions): Promise<RunOutcome> {
+  const reason = `The answer could not be stored (${sqlState(error) ?? "database error"}: ${lastLine(error).slice(0, 200)})`;
+  options.warn?.(`capture ${capture.id}: ${reason}; run ${run.runToken} ends failed, the provider is not called again`);
+  const write = await persist(
+    run.runToken,
+    [
+      () =>
+        failCapture(capture.id, run.runToken, {
+          next: "failed",
+          lastError: reason,
+          attempt: {
+            outcome: "failed",
+            reason: "result_not_stored",
+            errorClass: "permanent",
+            providerRequestId: result.requestId ?? null,
+            usage: result.usage,
+            costMicros: Math.min(result.costMicros, run.worstCaseMicros),
+            costIsEstimate: false,
+            latencyMs: result.latencyMs,
+          },
+        }),
+    ],
+    options.log ?? (() => {}),
+  );
+  if (write === "abandoned" || write.kind === "unstorable") options.warn?.(`capture ${capture.id}: the failure of run ${run.runToken} could not be recorded either; run given up`);
+  return outcomeOf(write);
+}
+
 /** The answer, its cost and its analysis. An analysis that throws must not throw a paid answer away. */
-function successOf(capture: LoadedCapture, response: ProviderResponse, latencyMs: number) {
+function successOf(capture: LoadedCapture, response: ProviderResponse, latencyMs: number): Success {
   let analysis: AnalysisResult = { entities: [], citations: [], truncated: false, language: "en" };
+  let analysed = true;
   try {
     // An engine that showed no answer is analysed as an empty one: every tracked name unmentioned.
     analysis = analyzeAnswer({ answer: response.text, brand: capture.brand, competitors: capture.brand.competitors, sources: response.sources, language: capture.prompt.language });
   } catch {
-    // Kept without mentions; re-analysis (on the next brand edit) tries again.
+    // Stored without analysis (no version): a re-analysis is queued for it.
+    analysed = false;
   }
   return {
     // An engine that showed no answer: stored as none (NULL), not as an empty answer.
@@ -255,6 +304,7 @@ function successOf(capture: LoadedCapture, response: ProviderResponse, latencyMs
     mentions: mentionRows(analysis, capture.brandId, capture.brand.competitors.map((c) => c.id)),
     searchQueries: response.searchQueries,
     analysisTruncated: analysis.truncated,
+    analysisVersion: analysed ? capture.brand.analysisVersion : null,
   };
 }
 
@@ -280,28 +330,46 @@ async function untilAnswered<T>(read: () => Promise<T>): Promise<T | "no answer"
   }
 }
 
+type Persisted<T> =
+  | T
+  /** The attempt was closed (by this run's write whose reply was lost, or by another). */
+  | { kind: "lost"; closure?: Awaited<ReturnType<typeof attemptClosure>> }
+  /** Every write failed with a permanent database error. */
+  | { kind: "unstorable"; error: unknown }
+  | "abandoned";
+
 /**
  * Writes a result, again and again while the database fails (connection reset, failover,
  * timeouts): a paid answer must not be thrown away by a blip. A write that failed may still
- * have committed; a closed attempt means there is nothing left to write.
+ * have committed; a closed attempt means there is nothing left to write. A permanent error
+ * (lib/db/sqlstate.ts: an integrity or data error, a refused statement) would fail the same way
+ * again: the next of `writes` is tried at once (a smaller record of the same result), and
+ * after the last, `unstorable`, never a loop to the deadline.
  */
-async function persist<T extends WriteOutcome>(runToken: string, write: () => Promise<T>, log: (line: string) => void): Promise<T | { kind: "lost" } | "abandoned"> {
+async function persist<T extends WriteOutcome>(runToken: string, writes: (() => Promise<T>)[], log: (line: string) => void): Promise<Persisted<T>> {
   const deadline = Date.now() + resultWriteDeadlineMs();
+  let next = 0;
   for (let attempt = 1; ; attempt++) {
     try {
-      return await write();
+      return await writes[next]!();
     } catch (error) {
+      const closure = await attemptClosure(runToken).catch(() => null);
+      if (closure) return { kind: "lost", closure };
+      if (isPermanentDatabaseError(error)) {
+        log(`recording the result of run ${runToken} failed for good (${lastLine(error)})`);
+        if (++next >= writes.length) return { kind: "unstorable", error };
+        continue;
+      }
       log(`recording the result of run ${runToken} failed (${lastLine(error)}); trying again`);
-      const closed = await attemptOutcome(runToken).catch(() => null);
-      if (closed) return { kind: "lost" };
       if (Date.now() >= deadline) return "abandoned";
       await backoff(attempt);
     }
   }
 }
 
-function outcomeOf(write: WriteOutcome | "abandoned"): RunOutcome {
+function outcomeOf(write: Persisted<WriteOutcome>): RunOutcome {
   if (write === "abandoned") return "abandoned";
+  if (write.kind === "unstorable") return "abandoned";
   if (write.kind === "lost") return "fenced";
   return { succeeded: "succeeded", retry_wait: "retry", failed: "failed", cancelled: "cancelled", queued: "requeued" }[write.status] as RunOutcome;
 }

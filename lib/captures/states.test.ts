@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deriveCheckStatus } from "./states";
+import { TRANSITIONS, deriveCheckStatus } from "./states";
 
 const counts = (c: Partial<{ queued: number; running: number; succeeded: number; failed: number; cancelled: number }>) => {
   const full = { queued: 0, running: 0, succeeded: 0, failed: 0, cancelled: 0, ...c };
@@ -28,5 +28,12 @@ describe("deriveCheckStatus", () => {
   it("is cancelled when every capture was cancelled one by one, failed when nothing answered and one failed", () => {
     expect(deriveCheckStatus(counts({ cancelled: 3 }), false)).toBe("cancelled");
     expect(deriveCheckStatus(counts({ cancelled: 2, failed: 1 }), false)).toBe("failed");
+  });
+});
+
+describe("TRANSITIONS", () => {
+  it("refuse starts where claim does: beacon_claim guards both with the one list it is given", () => {
+    expect([...TRANSITIONS.refuse.from]).toEqual([...TRANSITIONS.claim.from]);
+    expect([...TRANSITIONS.refuse.to]).toEqual(["failed"]);
   });
 });

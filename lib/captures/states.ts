@@ -3,12 +3,16 @@
 // lists. The transitions themselves, the only code that writes a capture's status, live in
 // lib/captures/lifecycle/.
 //
-//   queued -> running -> succeeded
+//   queued -> running -> succeeded            also when a cancel request came after the answer
+//                                              had arrived: it was paid for, so it is kept and analysed
 //   running -> retry_wait -> queued            transient error, attempts left
 //   running -> failed                          permanent error, or attempts exhausted
 //   queued  -> postponed -> running            breaker open, no budget for the next attempt, or
 //                                              every slot of the connection taken
 //   queued | retry_wait | postponed -> cancelled
+//   queued | retry_wait | postponed -> failed  claim refused: the operator revoked the grant,
+//                                              disabled the connection or took the model off
+//                                              the allowlist (no attempt, nothing called)
 //   running -> cancelled                       provider call aborted, partial answer kept
 //   failed | cancelled -> queued               admin retry
 
@@ -33,12 +37,19 @@ export const isRetryable = within(RETRYABLE_STATUSES);
  * Every named transition with the statuses it may start from and may end in. A transition whose
  * capture is not in `from` (or no longer carries the caller's run token) loses and writes
  * nothing. A capture that carries a cancel request ends `cancelled` whatever the transition
- * meant to do, unless it already finished.
+ * meant to do, unless it already finished or its answer had arrived (`succeed`: the paid answer
+ * is kept, and the capture succeeded, with a note that the cancel came too late).
  */
 export const TRANSITIONS = {
   claim: { from: WAITING_STATUSES, to: ["running"] },
+  /**
+   * The claim found that the workspace may no longer call the capture's connection with its model
+   * (revoked, disabled, off the allowlist): the capture fails at once with the reason, without an
+   * attempt. Run by the claim's own statement (beacon_claim), so it starts from the same statuses.
+   */
+  refuse: { from: WAITING_STATUSES, to: ["failed"] },
   postpone: { from: WAITING_STATUSES, to: ["postponed"] },
-  succeed: { from: ["running"], to: ["succeeded", "cancelled"] },
+  succeed: { from: ["running"], to: ["succeeded"] },
   fail: { from: ["running"], to: ["retry_wait", "failed", "cancelled", "queued"] },
   expireLease: { from: ["running"], to: ["queued", "failed", "cancelled"] },
   cancel: { from: UNFINISHED_STATUSES, to: ["cancelled", "running"] },

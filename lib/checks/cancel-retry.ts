@@ -1,10 +1,10 @@
 import "server-only";
 import { assertCan, canCancelCheck, canRetryCapture, type Actor } from "@/lib/auth/permissions";
 import { costOf, estimateUsage } from "@/lib/billing/money";
-import { cancelCaptures, retryCaptures as retryTransition } from "@/lib/captures/lifecycle/admin";
+import { cancelCaptures, retryCaptures as retryTransition, retryRefusals } from "@/lib/captures/lifecycle/admin";
 import { inTransaction } from "@/lib/captures/lifecycle/transition";
 import { isCheckFinished, isRetryable, isUnfinished } from "@/lib/captures/states";
-import { NotFoundError, UserError } from "@/lib/errors";
+import { ConflictError, NotFoundError, UserError } from "@/lib/errors";
 
 // Cancel and retry as people ask for them: find the row in the caller's workspace, authorize,
 // then run the lifecycle transition (lib/captures/lifecycle/admin.ts) in one transaction.
@@ -36,11 +36,21 @@ export async function cancelCapture(caller: Caller, captureId: string) {
   });
 }
 
+/** Captures of a check's retry that were left as they were, grouped by why. */
+export type RefusedRetry = { reason: string; captures: number };
+
 /**
  * Admin retry: failed or cancelled captures go back to the queue with a fresh allowance of
  * attempts, and their expected cost is held against this month's budget again.
+ *
+ * A capture that cannot run again is refused with the reason and left as it is (409): one holding
+ * a paid answer, or one whose connection the workspace may no longer call (revoked, disabled, its
+ * model off the allowlist; see retryRefusals). A check's retry retries the captures that can run
+ * and reports the others by reason (`refused`); when none can, it is refused as a whole, saying why.
  */
-export async function retryCaptures(caller: Caller, target: { captureId: string } | { checkId: string }) {
+export async function retryCaptures(caller: Caller, target: { captureId: string }): Promise<{ retried: number }>;
+export async function retryCaptures(caller: Caller, target: { checkId: string }): Promise<{ retried: number; refused: RefusedRetry[] }>;
+export async function retryCaptures(caller: Caller, target: { captureId: string } | { checkId: string }): Promise<{ retried: number; refused?: RefusedRetry[] }> {
   assertCan(canRetryCapture(caller), "Only admins and owners can retry captures.");
   return inTransaction(async (tx) => {
     const where = "captureId" in target ? { id: target.captureId, workspaceId: caller.workspaceId } : { checkId: target.checkId, workspaceId: caller.workspaceId };
@@ -53,12 +63,28 @@ export async function retryCaptures(caller: Caller, target: { captureId: string 
     if (!retryable.length) {
       throw new UserError("captureId" in target ? `Only failed or cancelled captures can be retried (this one is ${candidates[0]!.status}).` : "This check has no failed or cancelled captures to retry.");
     }
+    const refusals = await retryRefusals(tx, retryable.map((c) => c.id));
+    const refused = groupByReason(refusals);
+    const runnable = retryable.filter((c) => !refusals.has(c.id));
+    if (!runnable.length) {
+      throw new ConflictError(
+        "captureId" in target
+          ? `This capture cannot be retried. ${refused[0]!.reason}`
+          : `None of this check's failed or cancelled captures can be retried. ${refused.map((r) => `${r.captures} capture(s): ${r.reason}`).join(" ")}`,
+      );
+    }
     const holds = new Map(
-      retryable.map((c) => [c.id, { micros: costOf(estimateUsage(c.prompt.text, c.searchMode), c.connection), maxAttempts: c.connection.maxAttempts }]),
+      runnable.map((c) => [c.id, { micros: costOf(estimateUsage(c.prompt.text, c.searchMode), c.connection), maxAttempts: c.connection.maxAttempts }]),
     );
     const result = await retryTransition(tx, lifecycleActor(caller), holds);
     // Another retry of the same captures won the race (a double click, a client retrying).
     if (!result.retried) throw new UserError("These captures are already being retried.");
-    return result;
+    return "captureId" in target ? result : { ...result, refused };
   });
+}
+
+function groupByReason(refusals: Map<string, string>): RefusedRetry[] {
+  const counts = new Map<string, number>();
+  for (const reason of refusals.values()) counts.set(reason, (counts.get(reason) ?? 0) + 1);
+  return [...counts].map(([reason, captures]) => ({ reason, captures }));
 }

@@ -1,5 +1,7 @@
 import "server-only";
 import { priceTableOf } from "@/lib/billing/money";
+import { lockConnectionAccess, wakeRefusedCaptures } from "@/lib/captures/lifecycle/claim";
+import { pausePoint } from "@/lib/captures/lifecycle/pause-points";
 import { inTransaction, wakeBudgetWaiters } from "@/lib/captures/lifecycle/transition";
 import { db } from "@/lib/db/prisma";
 import { ConflictError, NotFoundError, UserError } from "@/lib/errors";
@@ -98,13 +100,21 @@ export async function createConnection(input: ConnectionInput) {
   }
 }
 
-/** Operators. Applies to calls that start afterwards; models taken off the allowlist disable the providers that use them. */
+/**
+ * Operators. Applies to calls that start afterwards; models taken off the allowlist disable the
+ * providers that use them. A disable, a narrowed allowlist or "granted to all" turned off is a
+ * kill switch: every capture waiting on the connection that may no longer run fails at its claim
+ * with the reason, nothing is called (lib/captures/lifecycle/claim.ts).
+ */
 export async function updateConnection(connectionId: string, input: ConnectionInput) {
   await db()
     .$transaction(async (tx) => {
+      await lockConnectionAccess(tx, connectionId);
       const { count } = await tx.providerConnection.updateMany({ where: { id: connectionId }, data: toData(input) });
       if (!count) throw new NotFoundError("That connection does not exist.");
       await tx.providerConfig.updateMany({ where: { connectionId, model: { notIn: input.models } }, data: { enabled: false } });
+      await wakeRefusedCaptures(tx, connectionId);
+      await pausePoint("access:before-commit", { tx });
     })
     .catch((error: unknown) => rethrowNameTaken(error, input.name));
 }
@@ -130,14 +140,19 @@ export async function grantConnection(input: z.output<typeof grantInputSchema>, 
 }
 
 /**
- * Operators: takes a grant back. The workspace's providers on it are disabled (new checks cannot
- * use them); captures already waiting still run, within the limits.
+ * Operators: takes a grant back (a kill switch). The workspace's providers on it are disabled (new
+ * checks cannot use them), and its captures waiting on the connection fail at their claim with
+ * the reason, nothing called (lib/captures/lifecycle/claim.ts); a retry is refused. Calls already
+ * running finish.
  */
 export async function revokeConnection(connectionId: string, workspaceId: string) {
   await db().$transaction(async (tx) => {
+    await lockConnectionAccess(tx, connectionId);
     await tx.connectionGrant.deleteMany({ where: { connectionId, workspaceId } });
     const connection = await tx.providerConnection.findUnique({ where: { id: connectionId }, select: { grantedToAll: true } });
     if (!connection?.grantedToAll) await tx.providerConfig.updateMany({ where: { connectionId, workspaceId }, data: { enabled: false } });
+    await wakeRefusedCaptures(tx, connectionId);
+    await pausePoint("access:before-commit", { tx });
   });
 }
 

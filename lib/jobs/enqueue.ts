@@ -40,6 +40,16 @@ export async function enqueueCaptureJobs(tx: Sql, target: { checkId: string } | 
   await tx.$executeRaw`SELECT beacon_enqueue_captures(${ids}, ${delayMs}::float8, ${CAPTURE_JOB_SPEC}::jsonb)`;
 }
 
+/**
+ * The re-analysis job's spec, for beacon_succeed (migration 20261205100000_succeed_path), which
+ * queues one for an answer analysed with older inputs than its brand's.
+ */
+export const REANALYSIS_JOB_SPEC = JSON.stringify({
+  task: "reanalyze",
+  maxAttempts: jobCatalog.reanalyze.maxAttempts,
+  queuePrefix: jobCatalog.reanalyze.queueName(""),
+});
+
 /** The re-analysis of a brand's answers; one run at a time per brand. */
 export async function enqueueReanalysis(tx: Sql, payload: JobPayload<"reanalyze">, brandId: string): Promise<void> {
   const job = jobCatalog.reanalyze;

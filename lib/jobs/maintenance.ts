@@ -17,8 +17,8 @@ export function startMaintenance(options: { sweepMs: number; repairMs: number; l
   const sweep = () => {
     sweeping ??= sweepDeadWorkers()
       .then(async (result) => {
-        if (result.expired || result.workers.length) {
-          log(`swept: ${result.workers.length} dead worker(s) unlocked; ${result.recovered} capture(s) running again, ${result.failed} ended`);
+        if (result.expired || result.workers.length || result.setupEnded) {
+          log(`swept: ${result.workers.length} dead worker(s) unlocked; ${result.recovered} capture(s) running again, ${result.failed} ended; ${result.setupEnded} setup call(s) ended`);
         }
         // Checks whose last capture's worker stopped between recording it and finishing the check.
         const finished = await finishStaleChecks();

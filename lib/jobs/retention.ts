@@ -7,8 +7,9 @@ const HEARTBEAT_RETENTION_DAYS = 7;
 /**
  * Hourly housekeeping. graphile-worker deletes finished jobs by itself; here: attempts older than
  * the retention period (captures keep their answer, cost and results), idempotency keys past
- * their 24 h, heartbeat rows of workers long gone, and alert deliveries that ended (delivered or
- * failed) longer ago than theirs (a pending one is never removed: its job still refers to it). Each statement is idempotent, so two
+ * their 24 h, heartbeat rows of workers long gone, and alert deliveries that ended (delivered,
+ * failed, or unknown and never sent again) longer ago than theirs (a pending or sending one is
+ * never removed: its job still refers to it). Each statement is idempotent, so two
  * workers running it at once (or twice) is harmless.
  */
 export async function runRetention(options: { attemptRetentionDays: number; deliveryRetentionDays?: number; now?: Date }) {
@@ -26,7 +27,7 @@ export async function runRetention(options: { attemptRetentionDays: number; deli
   });
   const deliveryDays = options.deliveryRetentionDays ?? env().ALERTS_DELIVERY_RETENTION_DAYS;
   const deliveries = await db().alertDelivery.deleteMany({
-    where: { status: { in: ["delivered", "failed"] }, createdAt: { lt: new Date(now.getTime() - deliveryDays * day) } },
+    where: { status: { in: ["delivered", "failed", "unknown"] }, createdAt: { lt: new Date(now.getTime() - deliveryDays * day) } },
   });
   return { attemptsDeleted: attempts.count, idempotencyKeysExpired: keys.count, heartbeatsDeleted: heartbeats.count, deliveriesDeleted: deliveries.count };
 }

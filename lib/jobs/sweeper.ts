@@ -3,8 +3,10 @@ import { expireAttempt, type ExpireReason } from "@/lib/captures/lifecycle/lease
 import { pausePoint } from "@/lib/captures/lifecycle/pause-points";
 import { db } from "@/lib/db/prisma";
 import { enqueueCaptureJobs } from "@/lib/jobs/enqueue";
+import { expireSetupRuns } from "@/lib/setup/run";
 
-export type SweepResult = { workers: string[]; expired: number; recovered: number; failed: number };
+/** `setupEnded`: setup-wizard calls whose run was taken over (ended failed, charged their estimate). */
+export type SweepResult = { workers: string[]; expired: number; recovered: number; failed: number; setupEnded: number };
 
 /**
  * Takes over the runs whose worker will not finish them (DESIGN.md "Leases, crashes and
@@ -15,6 +17,8 @@ export type SweepResult = { workers: string[]; expired: number; recovered: numbe
  * 2. Every open attempt of such a worker, and every open attempt a LIVE worker no longer lists as
  *    running (a result it could not write), ends `unknown` through the lifecycle's expireLease
  *    transition: the capture runs again, fails, or ends cancelled if a cancel was requested.
+ * 3. The same for the setup wizard's calls (lib/setup/run.ts expireSetupRuns): ended `failed`,
+ *    charged their estimate.
  *
  * Each attempt is one guarded transition, so two sweepers (every worker runs one) or a slow
  * worker writing its result at the same moment cannot both win: no lock is needed here.
@@ -55,7 +59,7 @@ export async function sweepDeadWorkers(): Promise<SweepResult> {
     ORDER BY a."startedAt"`;
   await pausePoint("sweep:after-read");
 
-  const result: SweepResult = { workers: unlocked, expired: 0, recovered: 0, failed: 0 };
+  const result: SweepResult = { workers: unlocked, expired: 0, recovered: 0, failed: 0, setupEnded: 0 };
   for (const attempt of orphaned) {
     const outcome = await expireAttempt(attempt.runToken, attempt.reason);
     if (!outcome) continue;
@@ -63,5 +67,6 @@ export async function sweepDeadWorkers(): Promise<SweepResult> {
     if (outcome === "queued") result.recovered++;
     else result.failed++;
   }
+  result.setupEnded = await expireSetupRuns();
   return result;
 }

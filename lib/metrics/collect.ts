@@ -51,11 +51,11 @@ export async function collectMetrics(): Promise<{ contentType: string; body: str
   for (const kind of [...REPAIR_KINDS, "abandoned_attempt"]) repaired.inc({ kind }, 0);
   for (const { kind, count } of counts.repairs) repaired.inc({ kind }, count);
 
-  const deliveries = counter("beacon_alert_deliveries_total", "Alert deliveries (firings, tests, digests) by channel kind and outcome: delivered, failed, retried (put back to wait for another attempt).", [
+  const deliveries = counter("beacon_alert_deliveries_total", "Alert deliveries (firings, tests, digests) by channel kind and outcome: delivered, failed, retried (put back to wait for another attempt), unknown (a send that may have arrived, never recorded; not resent by itself).", [
     "channel_kind",
     "outcome",
   ]);
-  for (const channel_kind of ["email", "slack", "webhook"]) for (const outcome of ["delivered", "failed", "retried"]) deliveries.inc({ channel_kind, outcome }, 0);
+  for (const channel_kind of ["email", "slack", "webhook"]) for (const outcome of ["delivered", "failed", "retried", "unknown"]) deliveries.inc({ channel_kind, outcome }, 0);
   for (const { channelKind, outcome, count } of counts.alertDeliveries) deliveries.inc({ channel_kind: channelKind, outcome }, count);
 
   // One breaker per connection and model (labelled provider = the connection's name, and model).

@@ -4,13 +4,10 @@ import { text } from "@/lib/validation/text";
 export const MAX_PROMPT_LENGTH = 4000;
 export const MAX_BULK_PROMPTS = 500;
 
-const tag = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .min(1)
-  .max(40, "A tag can have at most 40 characters")
-  .regex(/^[\p{L}\p{N}][\p{L}\p{N} _.-]*$/u, "Tags use letters, digits, spaces, dots, dashes and underscores");
+// Through text(): NFKC, so a full-width "ＳＥＯ" is the tag "seo".
+const tag = text({ min: 1, max: 40, label: "A tag" })
+  .transform((value) => value.toLowerCase())
+  .pipe(z.string().regex(/^[\p{L}\p{N}][\p{L}\p{N} _.-]*$/u, "Tags use letters, digits, spaces, dots, dashes and underscores"));
 
 export const tagsSchema = z
   .array(tag)

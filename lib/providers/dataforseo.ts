@@ -151,7 +151,10 @@ export async function callDataForSeo(surface: SerpSurface, credentials: DataForS
   if (!task || typeof task.status_code !== "number") throw unreadableBody(PROVIDER, response);
   const requestId = task.id;
   const searchQueries = [request.prompt];
-  const usage = { inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cachedTokens: 0, searchCalls: 1 };
+  // The task's own cost (USD) is what DataForSEO bills, refunds included (the async overview's
+  // surcharge when no overview was shown): it, not the list price, is what the attempt costs.
+  const reported = typeof task.cost === "number" && Number.isFinite(task.cost) && task.cost >= 0 ? { providerCostMicros: Math.round(task.cost * 1_000_000) } : {};
+  const usage = { inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cachedTokens: 0, searchCalls: 1, ...reported };
   // 40102 "No Search Results": Google answered nothing. DataForSEO may still charge it; the task's cost says.
   if (task.status_code === 40102) return { text: "", noAnswer: true, sources: [], searchQueries, usage: { ...usage, searchCalls: task.cost === 0 ? 0 : 1 }, requestId };
   if (task.status_code !== 20000) throw codeFailure(task.status_code, task.status_message, requestId);

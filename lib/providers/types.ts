@@ -56,6 +56,12 @@ export type Usage = {
   reasoningTokens: number;
   cachedTokens: number;
   searchCalls: number;
+  /**
+   * What the provider itself reports this call cost, in micro-dollars, when its API says
+   * (DataForSEO's task `cost`). costOf prefers it to the price table: the list price cannot know
+   * refunds such as DataForSEO's for a SERP without an AI Overview.
+   */
+  providerCostMicros?: number;
 };
 
 export type ProviderResponse = {

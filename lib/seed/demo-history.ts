@@ -131,6 +131,7 @@ export async function seedDemoHistory(workspaceId: string, options: { days?: num
           startedAt,
           finishedAt,
           analyzedAt: finishedAt,
+          analysisVersion: brand.analysisVersion,
           createdAt: new Date(checkStartedAt),
           updatedAt: finishedAt,
         });

@@ -140,6 +140,8 @@ describe("domains and names", () => {
   it("normalises a website to its registrable domain", () => {
     expect(registrableDomainOf("https://www.shop.acme.co.uk/about?x=1")).toBe("acme.co.uk");
     expect(registrableDomainOf("Acme-CRM.com")).toBe("acme-crm.com");
+    expect(registrableDomainOf("https://acme.github.io/docs")).toBe("acme.github.io");
+    expect(registrableDomainOf("www.capterra.com.de")).toBe("capterra.com.de");
     expect(registrableDomainOf("localhost")).toBeNull();
     expect(registrableDomainOf("not a domain")).toBeNull();
     expect(registrableDomainOf("")).toBeNull();

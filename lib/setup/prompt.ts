@@ -1,6 +1,13 @@
 // The one prompt a real connection gets for a first run's suggestions. It asks for JSON in the
 // shape lib/setup/parse-proposal.ts reads (which tolerates fences and prose around it).
+import type { CallLimits } from "@/lib/providers/types";
 import { languageName, MAX_COMPETITORS, MAX_QUESTIONS } from "./schemas";
+
+/** 30 questions and 8 competitors in JSON take about 3,000 tokens; the worst case of this is what is reserved. */
+const SETUP_OUTPUT_TOKENS = 4096;
+
+/** The limits sent with the call, and so its worst case (reserved) and its estimate (charged when its outcome is unknown). */
+export const setupCallLimits = (connection: { maxOutputTokens: number }): CallLimits => ({ maxOutputTokens: Math.max(connection.maxOutputTokens, SETUP_OUTPUT_TOKENS), maxSearchCalls: 0 });
 
 export function setupPrompt(input: { domain: string; language: string; country?: string | null }): string {
   const where = input.country ? ` in ${input.country}` : "";

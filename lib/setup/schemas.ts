@@ -1,7 +1,7 @@
 // The first-run wizard's shapes (issue 12, item 4), shared by the server and the browser. Pure:
 // the brand and prompt rules are the ones of lib/brands and lib/prompts, not a copy.
-import { getDomain } from "tldts";
 import { z } from "zod";
+import { registrableDomain } from "@/lib/analysis/citations";
 import { brandInputSchema } from "@/lib/brands/schemas";
 import { promptInputSchema } from "@/lib/prompts/schemas";
 import type { AdapterName } from "@/lib/providers/types";
@@ -33,7 +33,8 @@ export const canGenerateSetup = (adapter: AdapterName) => !NOT_GENERATIVE.includ
 export function registrableDomainOf(input: string): string | null {
   const trimmed = input.trim().toLowerCase();
   if (!trimmed || /\s/.test(trimmed)) return null;
-  const domain = getDomain(/^[a-z][a-z0-9+.-]*:\/\//.test(trimmed) ? trimmed : `https://${trimmed}`, { allowPrivateDomains: false });
+  // The citations' definition, so a brand on a private suffix (acme.github.io) is its own site.
+  const domain = registrableDomain(/^[a-z][a-z0-9+.-]*:\/\//.test(trimmed) ? trimmed : `https://${trimmed}`);
   return domain && domain.includes(".") ? domain : null;
 }
 

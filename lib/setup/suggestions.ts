@@ -1,7 +1,9 @@
 import "server-only";
-import { reserveCall, settleLedgers } from "@/lib/billing/budget";
+import { randomUUID } from "node:crypto";
+import { reserveCall } from "@/lib/billing/budget";
 import { costOf, unknownOutcomeCost, worstCaseCost } from "@/lib/billing/money";
-import { inTransaction, wakeBudgetWaiters } from "@/lib/captures/lifecycle/transition";
+import { activeRuns } from "@/lib/captures/active-runs";
+import { pausePoint } from "@/lib/captures/lifecycle/pause-points";
 import { assertUsable, grantedConnections } from "@/lib/connections/connections";
 import { db } from "@/lib/db/prisma";
 import { NotFoundError, UserError, lastLine } from "@/lib/errors";
@@ -12,17 +14,15 @@ import { adapterFor, notConfiguredReason } from "@/lib/providers/registry";
 import { simulateSetupCall } from "@/lib/providers/simulator/setup-suggestions";
 import type { CallLimits, ProviderResponse } from "@/lib/providers/types";
 import { parseProposal, ProposalError } from "@/lib/setup/parse-proposal";
-import { setupPrompt } from "@/lib/setup/prompt";
+import { setupCallLimits, setupPrompt } from "@/lib/setup/prompt";
+import { claimSetupRun, finishSetupRun, type SetupOutcome } from "@/lib/setup/run";
 import { canGenerateSetup, type SetupProposal, type SetupSuggestionStatus } from "@/lib/setup/schemas";
 
 // A first run's suggestions (issue 12, item 4): the request stores a row, reserves the call's
 // worst case on the budget and the grant, and enqueues the job, in one transaction (nothing is
 // called in the web request); the worker makes the one call and settles the reservation at the
-// actual cost (lib/billing/budget.ts, the same ledgers as captures). The caller authorizes.
-
-/** 30 questions and 8 competitors in JSON take about 3,000 tokens; the worst case of this is what is reserved. */
-const SETUP_OUTPUT_TOKENS = 4096;
-const limitsFor = (connection: { maxOutputTokens: number }): CallLimits => ({ maxOutputTokens: Math.max(connection.maxOutputTokens, SETUP_OUTPUT_TOKENS), maxSearchCalls: 0 });
+// actual cost (lib/billing/budget.ts, the same ledgers as captures), fenced like a capture's run
+// (lib/setup/run.ts). The caller authorizes.
 
 /** The connections the wizard may generate with: granted to the workspace, switched on, configured here, and generative. */
 export async function setupConnections(workspaceId: string) {
@@ -60,7 +60,7 @@ export async function requestSetupSuggestions(request: SetupRequest): Promise<{ 
     const notConfigured = notConfiguredReason(connection.adapter, connection.settings);
     if (notConfigured) throw new UserError(`${connection.name} is not configured on this server: ${notConfigured}`, { field: "connectionId" });
     const prompt = setupPrompt(request);
-    const worstMicros = worstCaseCost(prompt, "off", limitsFor(connection), connection);
+    const worstMicros = worstCaseCost(prompt, "off", setupCallLimits(connection), connection);
     const period = await reserveCall(tx, { workspaceId: request.workspaceId, connectionId: connection.id, worstMicros });
     const row = await tx.setupSuggestion.create({
       data: {
@@ -112,46 +112,58 @@ export async function getSetupSuggestion(workspaceId: string, suggestionId: stri
   };
 }
 
-type Outcome = { status: "succeeded"; result: SetupProposal; costMicros: number } | { status: "failed"; error: string; costMicros: number };
-
 /**
- * The job: one call, then the outcome and its settlement in one transaction. Runs at most once to
- * an end: a row already finished is left alone, and only the transaction that moves it from
- * `running` settles its money. A worker that crashed mid-call leaves it `running`; graphile-worker
- * runs the job again once it unlocks it.
+ * The job: claim the row under this worker's lease, make the one call, then the guarded finish
+ * (lib/setup/run.ts). A row another run holds, or one already finished, is left alone
+ * ("skipped", nothing called); a run swept while it called writes nothing ("lost"). A worker that
+ * crashes mid-call leaves the row `running` until the sweeper ends it, charged its estimate.
  */
-export async function runSetupSuggestions(suggestionId: string, options: { signal?: AbortSignal; log?: (line: string) => void } = {}): Promise<SetupSuggestionStatus | "skipped"> {
-  const rows = await db().$queryRaw<{ id: string }[]>`
-    UPDATE setup_suggestions SET status = 'running', "updatedAt" = now() WHERE id = ${suggestionId}::uuid AND status IN ('queued', 'running') RETURNING id`;
-  if (!rows.length) return "skipped";
-  const row = await db().setupSuggestion.findUniqueOrThrow({ where: { id: suggestionId }, include: { connection: true } });
+export async function runSetupSuggestions(
+  suggestionId: string,
+  options: { workerId: string; signal?: AbortSignal; log?: (line: string) => void },
+): Promise<SetupSuggestionStatus | "skipped" | "lost"> {
+  const runToken = randomUUID();
+  // Listed in this worker's heartbeat from before the claim until the run is over, so the
+  // sweeper tells a run in progress from one given up (lib/captures/active-runs.ts).
+  activeRuns.add(runToken);
+  try {
+    if (!(await claimSetupRun(suggestionId, runToken, options.workerId))) return "skipped";
+    const row = await db().setupSuggestion.findUniqueOrThrow({ where: { id: suggestionId }, include: { connection: true } });
+    const outcome = await callFor(row, options.signal);
+    options.log?.(`setup suggestion ${suggestionId}: ${outcome.status}${outcome.status === "failed" ? ` (${outcome.error})` : ""}`);
+    await pausePoint("setup:after-provider", { suggestionId });
+    if (await finishSetupRun({ ...row, runToken }, outcome)) return outcome.status;
+    options.log?.(`setup suggestion ${suggestionId}: run ${runToken} was taken over by the sweeper; its result is not written`);
+    return "lost";
+  } finally {
+    activeRuns.delete(runToken);
+  }
+}
+
+/** The call and what it came to: the parsed proposal, or why not, and what it cost. */
+async function callFor(row: Loaded & { reservedMicros: bigint }, shutdown: AbortSignal | undefined): Promise<SetupOutcome> {
   const { connection } = row;
   const prompt = setupPrompt(row);
-  const limits = limitsFor(connection);
-
+  const limits = setupCallLimits(connection);
   const controller = new AbortController();
   const onShutdown = () => controller.abort("shutdown");
-  options.signal?.addEventListener("abort", onShutdown, { once: true });
+  shutdown?.addEventListener("abort", onShutdown, { once: true });
   const timeout = setTimeout(() => controller.abort("timeout"), connection.timeoutMs);
-  let outcome: Outcome;
   try {
     const response = await call(row, prompt, limits, controller.signal);
     const costMicros = Math.min(costOf(response.usage, connection), Number(row.reservedMicros));
     try {
-      outcome = { status: "succeeded", result: parseProposal(response.text, row), costMicros };
+      return { status: "succeeded", result: parseProposal(response.text, row), costMicros };
     } catch (error) {
       if (!(error instanceof ProposalError)) throw error;
-      outcome = { status: "failed", error: error.message, costMicros }; // the provider did the work: it is paid
+      return { status: "failed", error: error.message, costMicros }; // the provider did the work: it is paid
     }
   } catch (error) {
-    outcome = { status: "failed", error: messageOf(error), costMicros: costOfFailure(error, prompt, limits, connection) };
+    return { status: "failed", error: messageOf(error), costMicros: costOfFailure(error, prompt, limits, connection) };
   } finally {
     clearTimeout(timeout);
-    options.signal?.removeEventListener("abort", onShutdown);
+    shutdown?.removeEventListener("abort", onShutdown);
   }
-  options.log?.(`setup suggestion ${suggestionId}: ${outcome.status}${outcome.status === "failed" ? ` (${outcome.error})` : ""}`);
-  await finish(row, outcome);
-  return outcome.status;
 }
 
 type Loaded = { domain: string; language: string; country: string | null; model: string; connection: ProviderConnection };
@@ -185,25 +197,4 @@ function messageOf(error: unknown): string {
   if (error instanceof CallAbortedError) return error.abortReason === "timeout" ? "The provider did not answer in time. Try again." : "The call was interrupted (the worker stopped). Try again.";
   if (error instanceof ProviderError) return `The provider refused: ${error.message}${error.retryClass === "transient" ? " Try again in a moment." : ""}`;
   return `Unexpected error: ${lastLine(error)}`;
-}
-
-/** The outcome and its money, once: only the transaction that moves the row from `running` settles. */
-async function finish(row: { id: string; workspaceId: string; connectionId: string; budgetPeriod: Date; reservedMicros: bigint }, outcome: Outcome) {
-  await inTransaction(async (tx) => {
-    const moved = await tx.setupSuggestion.updateMany({
-      where: { id: row.id, status: "running" },
-      data: {
-        status: outcome.status,
-        result: outcome.status === "succeeded" ? outcome.result : undefined,
-        error: outcome.status === "failed" ? outcome.error : null,
-        costMicros: BigInt(outcome.costMicros),
-        finishedAt: new Date(),
-      },
-    });
-    if (!moved.count) return;
-    // Last, as in every transition (lock order): the worst case leaves "in flight", the cost is charged.
-    await settleLedgers(tx, [], [{ workspaceId: row.workspaceId, connectionId: row.connectionId, period: row.budgetPeriod, reserved: row.reservedMicros, charged: BigInt(outcome.costMicros) }]);
-    // Money the reservation gave back may let captures that wait for budget run.
-    await wakeBudgetWaiters(tx, row.workspaceId, 100);
-  });
 }

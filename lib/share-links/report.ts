@@ -49,8 +49,35 @@ export function shareLinkFilter(link: Pick<LiveLink, "brandId" | "providerConfig
 // Dates travel as ISO strings and bigints as numbers, exactly as GET /api/analytics/<chart> sends them.
 const asWire = (value: unknown): unknown => JSON.parse(JSON.stringify(value, (_k, v: unknown) => (typeof v === "bigint" ? Number(v) : v)));
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The report as the public page may carry it: every UUID, as a value or as a key (the brand's,
+ * its competitors', the providers' in the filter and the charts), replaced by an alias that means
+ * something only inside this report ("ref1", "ref2", ... in order of appearance). The same id gets
+ * the same alias everywhere, so the charts still join their series to the filter and legends;
+ * the page then holds no id of the workspace's rows, only the token and the numbers shown.
+ */
+export function withoutInternalIds<T>(value: T): T {
+  const aliases = new Map<string, string>();
+  const alias = (text: string) => {
+    if (!UUID.test(text)) return text;
+    let known = aliases.get(text);
+    if (!known) aliases.set(text, (known = `ref${aliases.size + 1}`));
+    return known;
+  };
+  const walk = (v: unknown): unknown => {
+    if (typeof v === "string") return alias(v);
+    if (Array.isArray(v)) return v.map(walk);
+    if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [alias(k), walk(x)]));
+    return v;
+  };
+  return walk(value) as T;
+}
+
 export type SharedReport = {
   brandName: string;
+  /** The link's filter with its ids aliased (withoutInternalIds): a key for the charts' data, never sent to the server. */
   filter: AnalyticsFilterInput;
   rolling: number | null;
   providers: string[];
@@ -60,7 +87,8 @@ export type SharedReport = {
 };
 
 /**
- * What /share/<token> shows: the link's brand Overview for its period and filter, read through
+ * What /share/<token> shows, and all the page carries: the link's brand Overview for its period
+ * and filter, its ids aliased (withoutInternalIds), read through
  * readChart (the dashboards' one path from filter to numbers) scoped by the link's own
  * workspace and brand. Authorizes by the token itself: null for any link that is not live, and
  * for a link whose provider was since deleted (its filter no longer means what it did).
@@ -78,14 +106,15 @@ export async function openSharedReport(token: string): Promise<SharedReport | nu
       ...SHARED_CHARTS.map((chart) => readChart(link.workspaceId, chart, new URLSearchParams(params))),
     ]);
     if (!brand) return null;
+    const shown = withoutInternalIds({ filter, charts: Object.fromEntries(SHARED_CHARTS.map((chart, i) => [chart, asWire(results[i])])) as Record<SharedChart, unknown> });
     return {
       brandName: brand.name,
-      filter,
+      filter: shown.filter,
       rolling: link.rangeDays,
       providers: providers.map((p) => p.name),
       expiresAt: link.expiresAt.toISOString(),
       agency: { name: branding?.agencyName ?? null, hasLogo: !!branding?.logoType },
-      charts: Object.fromEntries(SHARED_CHARTS.map((chart, i) => [chart, asWire(results[i])])) as Record<SharedChart, unknown>,
+      charts: shown.charts,
     };
   } catch (error) {
     // A brand or provider deleted since: the same answer as any other link that is not valid.

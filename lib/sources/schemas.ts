@@ -1,5 +1,5 @@
-import { getDomain } from "tldts";
 import { z } from "zod";
+import { registrableDomain } from "@/lib/analysis/citations";
 import { normalizeHost, OVERRIDABLE_CATEGORIES } from "@/lib/sources/categories";
 
 /** A registrable domain as citations store it ("g2.com", "example.co.uk"), from what a user typed. */
@@ -8,7 +8,7 @@ export const overrideDomain = z
   .trim()
   .max(253)
   .transform(normalizeHost)
-  .refine((d) => d.length > 0 && getDomain(d, { allowPrivateDomains: false }) === d, {
+  .refine((d) => d.length > 0 && registrableDomain(d) === d, {
     message: 'Enter a registrable domain such as "g2.com" (no subdomain, path or scheme).',
   });
 

@@ -36,3 +36,57 @@ describe("text()", () => {
     );
   });
 });
+
+describe("text() for one-line names", () => {
+  const name = text({ max: 60, min: 1, label: "The workspace name" });
+  const body = text({ max: 100, multiline: true, label: "A prompt" });
+  const BIDI = ["\u061C", "\u200E", "\u200F", "\u202A", "\u202B", "\u202C", "\u202D", "\u202E", "\u2066", "\u2067", "\u2068", "\u2069"];
+  const INVISIBLE = ["\u200B", "\u200C", "\u200D", "\u2060", "\u2063", "\uFEFF", "\u00AD", "\u3164"];
+
+  it("refuses bidi controls and zero-width characters, naming the field and the character", () => {
+    expect(name.safeParse("Acme\u202Eemca").error?.issues[0]?.message).toBe(
+      "The workspace name contains an invisible character (U+202E, a text-direction control or zero-width character); remove it",
+    );
+    for (const bad of [...BIDI, ...INVISIBLE]) {
+      expect(name.safeParse(`Ac${bad}me`).success, `U+${bad.codePointAt(0)!.toString(16)}`).toBe(false);
+    }
+  });
+
+  it("keeps joiners where they are spelling or emoji", () => {
+    expect(name.parse("می\u200Cخواهم")).toBe("می\u200Cخواهم");
+    expect(name.parse("क्\u200Dष")).toBe("क्\u200Dष");
+    expect(name.parse("Dev team 👩\u200D💻")).toBe("Dev team 👩\u200D💻");
+    expect(name.parse("Fire ❤\uFE0F\u200D🔥")).toBe("Fire ❤\uFE0F\u200D🔥");
+    expect(name.safeParse("Acme\u200D").success).toBe(false);
+    expect(name.safeParse("👩\u200Dx").success).toBe(false);
+  });
+
+  it("NFKC-normalises: full-width letters, ligatures and compatibility forms become ordinary ones", () => {
+    expect(name.parse("ＡＣＭＥ Ｃｏ")).toBe("ACME Co");
+    expect(name.parse("Eﬃcient ①")).toBe("Efficient 1");
+    expect(name.parse("Cafe\u0301")).toBe("Café");
+    expect(body.parse("ＡＣＭＥ\u200B?")).toBe("ＡＣＭＥ\u200B?");
+  });
+
+  it("is idempotent and leaves only NFKC text without invisible characters, whatever the string", () => {
+    const invisible = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\u00AD\u034F\u180E\u200B\u2060-\u2064\uFEFF\u115F\u1160\u3164\uFFA0]/u;
+    fc.assert(
+      fc.property(fc.string({ unit: "binary", maxLength: 40 }), (value) => {
+        const result = name.safeParse(value);
+        if (!result.success) return;
+        expect(result.data).toBe(result.data.normalize("NFKC"));
+        expect(invisible.test(result.data)).toBe(false);
+        expect(name.parse(result.data)).toBe(result.data);
+      }),
+    );
+  });
+
+  it("refuses any name with a bidi control or zero-width space inserted anywhere", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "grapheme-ascii", minLength: 1, maxLength: 30 }), fc.nat(), fc.constantFrom(...BIDI, "\u200B", "\uFEFF", "\u2060"), (value, at, bad) => {
+        const i = at % (value.length + 1);
+        expect(name.safeParse(value.slice(0, i) + bad + value.slice(i)).success).toBe(false);
+      }),
+    );
+  });
+});

@@ -13,7 +13,8 @@ export const signUpSchema = z.object({
   name: personNameSchema,
   email: emailSchema,
   password: newPasswordSchema,
-  workspaceName: workspaceNameSchema.optional().or(z.literal("").transform(() => undefined)),
+  // An empty field is no name (not a union with "": its refusal would hide the name's own message).
+  workspaceName: z.preprocess((value) => (value === "" ? undefined : value), workspaceNameSchema.optional()),
   inviteToken: inviteTokenSchema,
 });
 

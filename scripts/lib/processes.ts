@@ -1,8 +1,9 @@
-// Child processes for the launcher: spawn with a coloured, line-buffered output prefix, and
-// stop with SIGTERM, then SIGKILL after a deadline.
+// Child processes for the launcher: spawn with a coloured, line-buffered output prefix (secrets
+// redacted), and stop with SIGTERM, then SIGKILL after a deadline.
 import { spawn, type ChildProcess } from "node:child_process";
 import readline from "node:readline";
 import type { Readable } from "node:stream";
+import { redactSecrets } from "./redact";
 
 const useColor = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
 const COLORS = { cyan: 36, magenta: 35, yellow: 33, green: 32, blue: 34, red: 31, gray: 90 } as const;
@@ -43,7 +44,9 @@ export type ChildOptions = {
 function pipeLines(stream: Readable | null, print: (line: string) => void, onLine?: (line: string) => void) {
   if (!stream) return;
   // readline buffers partial lines and flushes the last one when the stream ends.
-  readline.createInterface({ input: stream, crlfDelay: Infinity }).on("line", (line) => {
+  readline.createInterface({ input: stream, crlfDelay: Infinity }).on("line", (raw) => {
+    // `next dev` prints server-action arguments, sign-in passwords included (scripts/lib/redact.ts).
+    const line = redactSecrets(raw);
     print(line);
     onLine?.(stripAnsi(line));
   });

@@ -21,10 +21,11 @@ import {
   listAlertChannelsAction,
   listAlertDeliveriesAction,
   rotateWebhookSecretAction,
+  sendAlertDeliveryAgainAction,
   sendTestAlertAction,
   updateAlertChannelAction,
 } from "@/lib/actions/alert-channels";
-import { enqueueWeeklyDigests } from "@/lib/alerts/digest";
+import { digestWeek, enqueueWeeklyDigests } from "@/lib/alerts/digest";
 import { enqueueFiringDeliveries } from "@/lib/alerts/deliveries";
 import type { AlertMessage } from "@/lib/alerts/messages";
 import type { OverviewKpis } from "@/lib/analytics/kpis";
@@ -133,7 +134,7 @@ async function settled(deliveryId: string, timeoutMs = 20_000) {
   return waitFor(
     async () => {
       const d = await db().alertDelivery.findUniqueOrThrow({ where: { id: deliveryId } });
-      return d.status === "pending" ? null : d;
+      return d.status === "pending" || d.status === "sending" ? null : d;
     },
     { what: `delivery ${deliveryId} to finish`, timeoutMs },
   );
@@ -323,12 +324,95 @@ describe("retries", () => {
   });
 });
 
+// ---------------------------------------------------------------------------------------------
+// A send that reached the receiver but whose record failed: the status write is made to fail
+// once, after the send, by a trigger on alert_deliveries (the database refusing the write, as a
+// lost connection or a failover would); graphile-worker's retry of the job then runs for real.
+
+async function failNextDeliveredWrite(channelId: string): Promise<() => Promise<void>> {
+  const name = `test_fail_${channelId.replace(/-/g, "")}`;
+  await db().$executeRawUnsafe(`CREATE SEQUENCE ${name}`);
+  await db().$executeRawUnsafe(`
+    CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      IF nextval('${name}') = 1 THEN RAISE EXCEPTION 'injected: the delivery''s status write failed'; END IF;
+      RETURN NEW;
+    END $$`);
+  await db().$executeRawUnsafe(`
+    CREATE TRIGGER ${name} BEFORE UPDATE ON alert_deliveries FOR EACH ROW
+    WHEN (NEW.status = 'delivered' AND NEW."channelId" = '${channelId}'::uuid) EXECUTE FUNCTION ${name}()`);
+  return async () => {
+    await db().$executeRawUnsafe(`DROP TRIGGER ${name} ON alert_deliveries`);
+    await db().$executeRawUnsafe(`DROP FUNCTION ${name}()`);
+    await db().$executeRawUnsafe(`DROP SEQUENCE ${name}`);
+  };
+}
+
+const jobGone = (deliveryId: string, details: () => string) =>
+  waitFor(async () => !(await db().$queryRaw<unknown[]>`SELECT 1 FROM graphile_worker.jobs WHERE key = ${`deliver_alert:${deliveryId}`}`).length, {
+    what: "the delivery's job to finish", timeoutMs: 30_000, details,
+  });
+
+const deliveryCount = async (kind: string, outcome: string) => metricValue(parseMetrics((await collectMetrics()).body), "beacon_alert_deliveries_total", { channel_kind: kind, outcome });
+
+describe("a send whose status write failed", () => {
+  it.each(["slack", "email"] as const)("%s (no id to dedupe by): the retry does not send again; the log says unknown, and sending again is the user's choice", async (kind) => {
+    const worker = await startWorker(`w-unknown-${kind}`);
+    const path = `/ok/slack/T1/B1/unknown-${randomUUID().slice(0, 6)}`;
+    const { channel } = ok(await A.browser.run(() =>
+      createAlertChannelAction(kind === "slack" ? { kind, name: `Unknown ${path}`, url: `${base}${path}` } : { kind, name: `Unknown ${path}`, to: `unknown-${path.slice(-6)}@example.com` }),
+    ));
+    const arrived = () => (kind === "slack" ? requestsTo(path).length : mails.filter((m) => m.text?.includes(`"Unknown ${path}"`)).length);
+    const before = { unknown: await deliveryCount(kind, "unknown"), delivered: await deliveryCount(kind, "delivered") };
+    const restore = await failNextDeliveredWrite(channel.id);
+    try {
+      const deliveryId = await test(A, channel.id);
+      const row = await settled(deliveryId, 30_000);
+      await jobGone(deliveryId, () => worker.output());
+      expect(arrived()).toBe(1);
+      expect(row, worker.output()).toMatchObject({ status: "unknown", attempts: 1 });
+      expect(row.lastError).toMatch(/may have arrived/);
+      expect(await db().alertDelivery.findUniqueOrThrow({ where: { id: deliveryId } })).toMatchObject({ status: "unknown" });
+      expect(await deliveryCount(kind, "unknown")).toBe(before.unknown + 1);
+      expect(await deliveryCount(kind, "delivered")).toBe(before.delivered);
+      // The log lists it as unknown.
+      const log = ok(await A.browser.run(() => listAlertDeliveriesAction({ channelId: channel.id, status: "unknown" })));
+      expect(log.rows.map((r) => r.id)).toEqual([deliveryId]);
+
+      // The user chooses to send it again: once more, recorded this time.
+      ok(await A.browser.run(() => sendAlertDeliveryAgainAction({ deliveryId })));
+      expect(await settled(deliveryId), worker.output()).toMatchObject({ status: "delivered", lastError: null });
+      await waitFor(() => arrived() === 2, { what: "the message sent again", timeoutMs: 10_000 });
+      // Only an unknown delivery can be sent again, and only by its workspace's admins.
+      refused(await A.browser.run(() => sendAlertDeliveryAgainAction({ deliveryId })), "conflict");
+      refused(await B.browser.run(() => sendAlertDeliveryAgainAction({ deliveryId })), "not_found");
+      refused(await member.browser.run(() => sendAlertDeliveryAgainAction({ deliveryId })), "forbidden");
+      expect(arrived()).toBe(2);
+    } finally {
+      await restore();
+    }
+  }, 60_000);
+
+  it("webhook (webhook-id): the retry sends again by itself with the same id, and records it", async () => {
+    const worker = await startWorker("w-unknown-hook");
+    const { channel } = await webhook(A, "/ok/unknown-hook");
+    const restore = await failNextDeliveredWrite(channel.id);
+    try {
+      const deliveryId = await test(A, channel.id);
+      expect(await settled(deliveryId, 30_000), worker.output()).toMatchObject({ status: "delivered", attempts: 2, lastError: null });
+      expect(requestsTo("/ok/unknown-hook").map((r) => r.headers["webhook-id"])).toEqual([deliveryId, deliveryId]);
+    } finally {
+      await restore();
+    }
+  }, 60_000);
+});
+
 describe("the SSRF guard (ALERTS_ALLOW_PRIVATE_URLS off)", () => {
   it("refuses internal addresses when a channel is saved, and changes nothing", async () => {
     setEnv({ ALERTS_ALLOW_PRIVATE_URLS: undefined, ALERTS_SLACK_BASE_URL: undefined });
     try {
       const before = await db().alertChannel.count();
-      for (const url of ["https://127.0.0.1/hook", "https://10.1.2.3/hook", "https://169.254.169.254/latest/meta-data", "https://localhost/hook", "https://[::1]/hook", "https://[::ffff:10.0.0.1]/x", "https://0.0.0.0/"]) {
+      for (const url of ["https://127.0.0.1/hook", "https://10.1.2.3/hook", "https://169.254.169.254/latest/meta-data", "https://localhost/hook", "https://[::1]/hook", "https://[::ffff:10.0.0.1]/x", "https://0.0.0.0/", "https://[::127.0.0.1]/", "https://[64:ff9b::a9fe:a9fe]/", "https://[2002:7f00:1::1]/"]) {
         expectFieldError(await A.browser.run(() => createAlertChannelAction({ kind: "webhook", name: `bad ${url}`, url })), "url", /internal address/);
       }
       expectFieldError(await A.browser.run(() => createAlertChannelAction({ kind: "webhook", name: "plain http", url: "http://93.184.215.14/hook" })), "url", /https:\/\//);
@@ -492,6 +576,20 @@ describe("the weekly digest", () => {
     expect(mail.text).toMatch(/Acme: average position\s+1\.33 .*n = 3/);
     expect(mail.text).toContain("Acme: answers");
   }, 60_000);
+
+  it("the week comes from the database's clock, not the worker's", async () => {
+    const F = await signUp({ name: "Fay Owner", workspaceName: "Digest F" });
+    ok(await F.browser.run(() => createAlertChannelAction({ kind: "email", name: "Digest mail", to: "fay@example.com" })));
+    const [{ now }] = await db().$queryRaw<[{ now: Date }]>`SELECT now() AS now`;
+    vi.useFakeTimers({ toFake: ["Date"], now: now.getTime() + 400 * 86_400_000 });
+    try {
+      await enqueueWeeklyDigests();
+    } finally {
+      vi.useRealTimers();
+    }
+    const [delivery] = await db().alertDelivery.findMany({ where: { workspaceId: F.workspaceId, kind: "digest" } });
+    expect((delivery!.message as unknown as { digestKey: string }).digestKey).toBe(`digest:${digestWeek(now).from}`);
+  });
 
   it("two crons at once for the same week: both wait on the workspace's lock, one digest is made", async () => {
     const D = await signUp({ name: "Dora Owner", workspaceName: "Digest D" });

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import { gateAt, waitForLockWaiter } from "../support/pause";
 import { expectFieldError, join, ok, refused, signUp, type Person } from "../support/workspace-fixtures";
 import { createAlertRuleAction, deleteAlertRuleAction, listAlertFiringsAction, listAlertRulesAction, setAlertRuleEnabledAction } from "@/lib/actions/alerts";
-import { evaluateAlerts } from "@/lib/alerts/evaluate";
+import { evaluateAlerts, periods } from "@/lib/alerts/evaluate";
 import type { RuleInput } from "@/lib/alerts/schemas";
 import { recordRollups } from "@/lib/analytics/rollups";
 import { finishCheckIfDone } from "@/lib/captures/lifecycle/transition";
@@ -381,5 +381,31 @@ describe("a finished check asks for an evaluation", () => {
     await addRule(w, visibilityRule(w.brandId));
     await finishedCheck(w);
     expect(await evaluationJobs(w.workspaceId)).toBe(1);
+  });
+});
+
+describe("the clock", () => {
+  it("takes the period, its index and the evaluation time from the database's clock, not the worker's", async () => {
+    const w = await buildWorld("Alerts clock");
+    const [{ now: dbNow }] = await db().$queryRaw<[{ now: Date }]>`SELECT now() AS now`;
+    const day = (offsetDays: number) => new Date(dbNow.getTime() + offsetDays * 86_400_000).toISOString().slice(0, 10);
+    await writeAnswers(w, [...visibility(day(-7), 40, 100), ...visibility(day(0), 60, 100)]);
+    const ruleId = await addRule(w, visibilityRule(w.brandId));
+    // The worker's clock 400 days ahead of the database's (a host whose clock drifted or was set wrong).
+    vi.useFakeTimers({ toFake: ["Date"], now: dbNow.getTime() + 400 * 86_400_000 });
+    let outcome;
+    try {
+      outcome = resultOf(await evaluateAlerts(w.workspaceId), ruleId);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(outcome).toMatchObject({ status: "fired", fired: 1 });
+    const { index } = periods(dbNow, 7);
+    const [firing] = await firingsOf(ruleId);
+    expect(firing!.dedupeKey).toBe(`visibility:7:${index}`);
+    expect((firing!.facts as Facts).current).toMatchObject({ to: day(1) });
+    const rule = await db().alertRule.findUniqueOrThrow({ where: { id: ruleId } });
+    expect(Math.abs(rule.lastEvaluatedAt!.getTime() - dbNow.getTime())).toBeLessThan(60_000);
+    expect(Math.abs(new Date(outcome.at).getTime() - dbNow.getTime())).toBeLessThan(60_000);
   });
 });

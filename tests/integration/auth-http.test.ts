@@ -44,7 +44,8 @@ describe("POST /api/auth/sign-up/email", () => {
     ["a 300-character email", { email: `${"a".repeat(288)}@example.com` }, "email", /at most 254/],
     ["a 9-character password", { password: "abcdefghi" }, "password", /at least 10/],
     ["a 129-character password", { password: "p".repeat(129) }, "password", /at most 128/],
-    ["a common password", { password: "password123" }, "password", /too common/],
+    ["a common password", { password: "password123" }, "password", /too easy to guess.*commonly used/],
+    ["a repeated character", { password: "aaaaaaaaaa" }, "password", /too easy to guess.*Repeated characters/],
     ["a password with a NUL", { password: "long enough\u0000pass" }, "password", /control character/],
     ["a 100,000-character image URL", { image: `https://example.com/${"i".repeat(100_000)}` }, "image", /at most 2048/],
     ["a name that is not text", { name: { first: "Ada" } }, "name", /must be text/],
@@ -110,7 +111,7 @@ describe("other endpoints that take names, emails and passwords", () => {
   it("change-password follows the password policy", async () => {
     const person = await signUp({ name: "Cody Change" });
     const cookie = await sessionCookie(person.email);
-    for (const newPassword of ["qwertyuiop", "short", "x".repeat(129)]) {
+    for (const newPassword of ["qwertyuiop", "aaaaaaaaaa", "short", "x".repeat(129)]) {
       const answer = await call("POST", "/change-password", { json: { currentPassword: PASSWORD, newPassword }, cookie });
       expect(answer.status).toBe(400);
       expect(answer.body.field).toBe("newPassword");

@@ -1,8 +1,12 @@
 // The sign-in and sign-up limiter (lib/auth/rate-limit.ts) through the real server actions and
-// better-auth's HTTP endpoint: per account and per client address, in PostgreSQL, the right
+// better-auth's HTTP endpoint: per account and client, per client address and per account, a
+// browser that signed in before exempt from the last two, the CLI's unlock; in PostgreSQL, the right
 // password refused while limited, X-Forwarded-For believed only from a trusted proxy (this file
 // trusts 10.0.0.0/8). No action lets time pass: where the window must end, the counted attempts
 // are aged in the database.
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { promisify } from "node:util";
 import { describe, expect, it, vi } from "vitest";
 import { newBrowser, PEER_ADDRESS_HEADER, type Browser } from "../support/request-context";
 import { ok, PASSWORD, refused, signUp, uniqueEmail, type ActionResult } from "../support/workspace-fixtures";
@@ -33,49 +37,86 @@ const expectWrongPassword = (result: ActionResult | undefined) => expect(refused
 
 const addressIn = (n: number) => `203.0.113.${n}`;
 
-describe("failed sign-ins per account", () => {
-  it("are limited to 5 in 15 minutes, from any address; then the right password is refused too, with when to try again", async () => {
-    const person = await signUp({ name: "Paula Target" });
-    for (let i = 0; i < SIGN_IN.account.max; i++) expectWrongPassword(await signIn(newBrowser(), person.email, WRONG));
+const tsx = path.resolve("node_modules/tsx/dist/cli.mjs");
 
-    const browser = newBrowser();
+/** The operator CLI as a process, against this file's database. */
+async function beacon(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [tsx, "--conditions=react-server", "scripts/beacon.ts", ...args], {
+      env: { ...process.env, NODE_ENV: "production" },
+      timeout: 60_000,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe("failed sign-ins per account and client", () => {
+  it("lock the account for that client after 5 in 15 minutes, the right password too, with when to try again; the owner elsewhere is not locked out", async () => {
+    const person = await signUp({ name: "Paula Target" });
+    const attacker = () => newBrowser(undefined, { address: addressIn(1) });
+    for (let i = 0; i < SIGN_IN.client.max; i++) expectWrongPassword(await signIn(attacker(), person.email, WRONG));
+
+    const browser = attacker();
     expectLimited(await signIn(browser, person.email, PASSWORD));
     expect(browser.cookies()).toEqual([]);
-    // An unknown address is limited exactly the same way (nothing tells which accounts exist).
+    // The owner, from another address, in a browser that never signed in before.
+    ok(await signIn(newBrowser(undefined, { address: addressIn(2) }), person.email, PASSWORD));
+    // ...which does not unlock the attacker's address.
+    expectLimited(await signIn(attacker(), person.email, PASSWORD));
+
+    // An address without an account is limited exactly the same way (nothing tells which accounts exist).
     const nobody = uniqueEmail("nobody");
-    for (let i = 0; i < SIGN_IN.account.max; i++) expectWrongPassword(await signIn(newBrowser(), nobody, WRONG));
-    expectLimited(await signIn(newBrowser(), nobody, WRONG));
+    for (let i = 0; i < SIGN_IN.client.max; i++) expectWrongPassword(await signIn(attacker(), nobody, WRONG));
+    expectLimited(await signIn(attacker(), nobody, WRONG));
 
     // Other accounts are not affected.
     const other = await signUp({ name: "Olive Other" });
-    ok(await signIn(newBrowser(), other.email, PASSWORD));
+    ok(await signIn(newBrowser(undefined, { address: addressIn(3) }), other.email, PASSWORD));
 
     // When the window has passed, the right password works again.
     await db().$executeRaw`UPDATE auth_attempts SET "attemptedAt" = "attemptedAt" - interval '15 minutes 1 second'`;
-    ok(await signIn(newBrowser(), person.email, PASSWORD));
+    ok(await signIn(attacker(), person.email, PASSWORD));
   });
 
-  it("count only failures: successful sign-ins are taken back and clear the account's failures", async () => {
+  it("count only failures: successful sign-ins are taken back and clear that client's failures", async () => {
     const person = await signUp({ name: "Sam Success" });
     const browser = newBrowser();
     for (let i = 0; i < 8; i++) ok(await signIn(browser, person.email, PASSWORD));
     for (let round = 0; round < 3; round++) {
-      for (let i = 0; i < SIGN_IN.account.max - 1; i++) expectWrongPassword(await signIn(browser, person.email, WRONG));
+      for (let i = 0; i < SIGN_IN.client.max - 1; i++) expectWrongPassword(await signIn(browser, person.email, WRONG));
       ok(await signIn(browser, person.email, PASSWORD));
     }
   });
 
   it("sent all at once get no more tries than sent one by one", async () => {
     const person = await signUp({ name: "Burst Target" });
-    const results = await Promise.all(Array.from({ length: 30 }, (_, i) => signIn(newBrowser(undefined, { address: addressIn(100 + i) }), person.email, WRONG)));
+    const results = await Promise.all(Array.from({ length: 30 }, () => signIn(newBrowser(undefined, { address: addressIn(100) }), person.email, WRONG)));
     const codes = results.map((r) => r?.serverError?.code);
-    expect(codes.filter((c) => c === "bad_request")).toHaveLength(SIGN_IN.account.max);
-    expect(codes.filter((c) => c === "rate_limited")).toHaveLength(30 - SIGN_IN.account.max);
+    expect(codes.filter((c) => c === "bad_request")).toHaveLength(SIGN_IN.client.max);
+    expect(codes.filter((c) => c === "rate_limited")).toHaveLength(30 - SIGN_IN.client.max);
+  });
+
+  it("spread over many addresses stop at 50 per account, but not for a browser that signed in to it before", async () => {
+    const person = await signUp({ name: "Dora Distributed" });
+    const known = newBrowser(undefined, { address: addressIn(150) });
+    ok(await signIn(known, person.email, PASSWORD));
+    expect(known.cookies().map((c) => c.name)).toContain("better-auth.known_device");
+    const addresses = SIGN_IN.account.max / SIGN_IN.client.max;
+    for (let a = 0; a < addresses; a++) {
+      for (let i = 0; i < SIGN_IN.client.max; i++) expectWrongPassword(await signIn(newBrowser(undefined, { address: addressIn(110 + a) }), person.email, WRONG));
+    }
+    expectLimited(await signIn(newBrowser(undefined, { address: addressIn(140) }), person.email, PASSWORD));
+    // Also from the known browser's own address, in another browser.
+    expectLimited(await signIn(newBrowser(undefined, { address: addressIn(150) }), person.email, PASSWORD));
+    ok(await signIn(known, person.email, PASSWORD));
   });
 
   it("are the same count on better-auth's HTTP endpoint, which answers 429 with Retry-After", async () => {
     const person = await signUp({ name: "Henry Http" });
-    for (let i = 0; i < 3; i++) expectWrongPassword(await signIn(newBrowser(), person.email, WRONG));
+    for (let i = 0; i < 3; i++) expectWrongPassword(await signIn(newBrowser(undefined, { address: "192.0.2.44" }), person.email, WRONG));
     const http = async (password: string) =>
       POST(
         new Request("http://localhost:3000/api/auth/sign-in/email", {
@@ -93,11 +134,35 @@ describe("failed sign-ins per account", () => {
     expect(limited.headers.get("set-cookie") ?? "").not.toMatch(/session_token=[^;]/);
   });
 
-  it("are counted per account even when the client address is unknown", async () => {
+  it("count all unknown addresses as one client; a browser that signed in before still gets in", async () => {
     const person = await signUp({ name: "Una Unknown" });
     const unknown = () => newBrowser(undefined, { address: null });
-    for (let i = 0; i < SIGN_IN.account.max; i++) expectWrongPassword(await signIn(unknown(), person.email, WRONG));
+    const owner = unknown();
+    ok(await signIn(owner, person.email, PASSWORD));
+    for (let i = 0; i < SIGN_IN.client.max; i++) expectWrongPassword(await signIn(unknown(), person.email, WRONG));
     expectLimited(await signIn(unknown(), person.email, PASSWORD));
+    ok(await signIn(owner, person.email, PASSWORD));
+  });
+
+  it("a known-browser cookie of another account counts for nothing", async () => {
+    const [victim, attacker] = [await signUp({ name: "Vic Victim" }), await signUp({ name: "Al Attacker" })];
+    const browser = newBrowser(undefined, { address: addressIn(160) });
+    ok(await signIn(browser, attacker.email, PASSWORD));
+    for (let i = 0; i < SIGN_IN.client.max; i++) expectWrongPassword(await signIn(browser, victim.email, WRONG));
+    expectLimited(await signIn(browser, victim.email, PASSWORD));
+    expectLimited(await signIn(newBrowser(undefined, { address: addressIn(160) }), victim.email, PASSWORD));
+  });
+
+  it("are forgotten by `beacon auth unlock <email>`, for every client", async () => {
+    const person = await signUp({ name: "Otto Operator" });
+    const somewhere = () => newBrowser(undefined, { address: addressIn(170) });
+    for (let i = 0; i < SIGN_IN.client.max; i++) expectWrongPassword(await signIn(somewhere(), person.email, WRONG));
+    expectLimited(await signIn(somewhere(), person.email, PASSWORD));
+
+    const unlocked = await beacon(["auth", "unlock", person.email.toUpperCase()]);
+    expect(unlocked).toMatchObject({ code: 0, stdout: `${person.email.toUpperCase()}: ${SIGN_IN.client.max} failed sign-ins forgotten; it can sign in again.\n` });
+    ok(await signIn(somewhere(), person.email, PASSWORD));
+    expect((await beacon(["auth", "unlock"])).code).toBe(2);
   });
 });
 

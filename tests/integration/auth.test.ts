@@ -163,10 +163,26 @@ describe("sign up", () => {
     expect(browser.cookies()).toEqual([]);
   });
 
-  it.each(["password123", "Qwertyuiop", "1q2w3e4r5t6y", "BASKETBALL"])("refuses the common password %s on the server, with a message on the field", async (password) => {
+  it.each([
+    ["password123", /commonly used/],
+    ["Qwertyuiop", /hundred most used/],
+    ["1q2w3e4r5t6y", /commonly used/],
+    ["BASKETBALL", /commonly used/],
+    ["aaaaaaaaaa", /Repeated characters/],
+    ["abcdefghijkl", /character sequences/],
+  ])("refuses the easily guessed password %s on the server, with zxcvbn's reason on the field", async (password, why) => {
     const before = await countRows();
     const result = await newBrowser().run(() => signUpAction({ name: "Common Choice", email: uniqueEmail("common"), password }));
-    expectFieldError(result, "password", /too common/i);
+    expectFieldError(result, "password", /too easy to guess/);
+    expectFieldError(result, "password", why);
+    expect(await countRows()).toEqual(before);
+  });
+
+  it("refuses the person's own email address as their password", async () => {
+    const before = await countRows();
+    const email = uniqueEmail("grace.hopper");
+    const result = await newBrowser().run(() => signUpAction({ name: "Grace Hopper", email, password: email }));
+    expectFieldError(result, "password", /personal data/);
     expect(await countRows()).toEqual(before);
   });
 });

@@ -426,8 +426,8 @@ describe("check pipeline with real worker processes", () => {
     // providers take no calls until the retried state has been looked at.)
     for (const name of PROVIDER_NAMES) await setSimulator(demo, name, { errorRate: 0, permanentErrorRate: 0 });
     await db().providerConnection.updateMany({ where: { id: { in: PROVIDER_NAMES.map((n) => demo.providers[n].connectionId) } }, data: { maxConcurrency: 0 } });
-    expect(await retryCaptures(demo.admin, { checkId: transientCheck.checkId })).toEqual({ retried: 8 });
-    expect(await retryCaptures(demo.admin, { checkId: permanentCheck.checkId })).toEqual({ retried: 4 });
+    expect(await retryCaptures(demo.admin, { checkId: transientCheck.checkId })).toEqual({ retried: 8, refused: [] });
+    expect(await retryCaptures(demo.admin, { checkId: permanentCheck.checkId })).toEqual({ retried: 4, refused: [] });
     let reserved = 0n;
     for (const checkId of checkIds) {
       const check = await checkRow(checkId);

@@ -2,6 +2,7 @@
 // SerpApi's wire formats, real HTTP in between: the overview as markdown, cited vs listed
 // references, "no overview shown" as a result, what each failure's retry class is, and abort.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { costOf, type PriceTable } from "@/lib/billing/money";
 import { CallAbortedError, ProviderError } from "@/lib/providers/errors";
 import { createGoogleAiModeAdapter, createGoogleAiOverviewAdapter, type GoogleSerpConnection } from "@/lib/providers/google-serp";
 import { adapterFor } from "@/lib/providers/registry";
@@ -68,7 +69,7 @@ describe("DataForSEO", () => {
       { url: G2, title: "Best CRM Software 2026 | G2", citedInText: false },
     ]);
     expect(response.searchQueries).toEqual([PROMPT]);
-    expect(response.usage).toEqual({ ...noTokens, searchCalls: 1 });
+    expect(response.usage).toEqual({ ...noTokens, searchCalls: 1, providerCostMicros: 3_200 });
     expect(response.requestId).toBe(sent.id);
     expect(response.noAnswer).toBeUndefined();
   });
@@ -103,14 +104,31 @@ describe("DataForSEO", () => {
   it("a SERP without an AI Overview is noAnswer, not an error, and its search is paid", async () => {
     server.enqueue({ kind: "no-overview" });
     const response = await overview.call(request());
-    expect(response).toEqual({ text: "", noAnswer: true, sources: [], searchQueries: [PROMPT], usage: { ...noTokens, searchCalls: 1 }, requestId: server.requests.at(-1)!.id });
+    expect(response).toEqual({ text: "", noAnswer: true, sources: [], searchQueries: [PROMPT], usage: { ...noTokens, searchCalls: 1, providerCostMicros: 3_200 }, requestId: server.requests.at(-1)!.id });
   });
 
-  it("40102 No Search Results is noAnswer; the task's cost says whether the search was paid", async () => {
+  // The connection's list price for a search ($3.20 per 1k, lib/providers/defaults.ts), no tokens.
+  const listPrice: PriceTable = { inputPricePerMTokMicros: 0, outputPricePerMTokMicros: 0, cachedPricePerMTokMicros: 0, reasoningPricePerMTokMicros: 0, searchPriceMicros: 3_200 };
+
+  it("is charged what DataForSEO reports for the task, not the list price: a SERP without an overview costs less", async () => {
+    // The async-overview surcharge is refunded when no overview was shown: $0.002 instead of $0.0032.
+    server.enqueue({ kind: "no-overview", cost: 0.002 });
+    const response = await overview.call(request());
+    expect(response).toMatchObject({ noAnswer: true, usage: { searchCalls: 1, providerCostMicros: 2_000 } });
+    expect(costOf(response.usage, listPrice)).toBe(2_000);
+    // With an overview: the reported $0.0032.
+    expect(costOf((await overview.call(request())).usage, listPrice)).toBe(3_200);
+  });
+
+  it("40102 No Search Results is noAnswer; the task's cost says whether the search was paid, and what it cost", async () => {
     server.enqueue({ kind: "task-error", code: 40102, message: "No Search Results.", cost: 0 });
-    expect(await aiMode.call(request())).toMatchObject({ text: "", noAnswer: true, usage: { searchCalls: 0 } });
-    server.enqueue({ kind: "task-error", code: 40102, message: "No Search Results.", cost: 0.004 });
-    expect(await aiMode.call(request())).toMatchObject({ text: "", noAnswer: true, usage: { searchCalls: 1 } });
+    const free = await aiMode.call(request());
+    expect(free).toMatchObject({ text: "", noAnswer: true, usage: { searchCalls: 0, providerCostMicros: 0 } });
+    expect(costOf(free.usage, listPrice)).toBe(0);
+    server.enqueue({ kind: "task-error", code: 40102, message: "No Search Results.", cost: 0.0015 });
+    const paid = await aiMode.call(request());
+    expect(paid).toMatchObject({ text: "", noAnswer: true, usage: { searchCalls: 1, providerCostMicros: 1_500 } });
+    expect(costOf(paid.usage, listPrice)).toBe(1_500);
   });
 
   it.each([

@@ -15,6 +15,7 @@ import type { AcceptSetupInput, SetupProposal } from "@/lib/setup/schemas";
 import { runSetupSuggestions, type SetupSuggestionView } from "@/lib/setup/suggestions";
 import { startFakeOpenAICompatible, type CompatibleScenario } from "@/tests/support/fake-providers/openai-compatible-server";
 import type { FakeServer } from "@/tests/support/fake-providers/openai-server";
+import { liveWorker } from "@/tests/support/lifecycle-fixtures";
 import { waitFor } from "@/tests/support/wait-for";
 import { startWorker } from "@/tests/support/worker-process";
 import { expectFieldError, join, ok, refused, signUp, type Person } from "../support/workspace-fixtures";
@@ -22,8 +23,11 @@ import { expectFieldError, join, ok, refused, signUp, type Person } from "../sup
 vi.mock("next/headers", () => import("../support/request-context").then((m) => m.nextHeadersMock));
 
 let server: FakeServer<CompatibleScenario>;
+/** The job's runs here are this process's, under a worker heartbeat of their own. */
+let workerId: string;
 beforeAll(async () => {
   server = await startFakeOpenAICompatible();
+  workerId = await liveWorker();
 });
 afterAll(() => server.close());
 
@@ -39,7 +43,7 @@ async function suggestion(person: Person, suggestionId: string): Promise<SetupSu
 /** Sign-up, then suggestions from the simulator made by the job's function (as the worker calls it). */
 async function suggested(person: Person, domain = "https://www.acme-crm.com/about", language = "de") {
   const { suggestionId } = ok(await person.browser.run(async () => requestSetupSuggestionsAction({ domain, language, country: "DE", connectionId: await simulator() })));
-  expect(await runSetupSuggestions(suggestionId)).toBe("succeeded");
+  expect(await runSetupSuggestions(suggestionId, { workerId })).toBe("succeeded");
   return { suggestionId, view: await suggestion(person, suggestionId) };
 }
 
@@ -82,7 +86,7 @@ describe("suggestions", () => {
     const budget = await budgetStatus(owner.workspaceId);
     expect(budget).toMatchObject({ chargedMicros: cost, inFlightMicros: 0, reservedMicros: 0, leftMicros: 5_000_000 - cost });
     // Running the job again (graphile-worker may) changes nothing.
-    expect(await runSetupSuggestions(suggestionId)).toBe("skipped");
+    expect(await runSetupSuggestions(suggestionId, { workerId })).toBe("skipped");
     expect((await budgetStatus(owner.workspaceId)).chargedMicros).toBe(cost);
   });
 
@@ -145,7 +149,7 @@ describe("suggestions", () => {
 
     const before = server.requests.length;
     const { suggestionId } = ok(await owner.browser.run(() => requestSetupSuggestionsAction({ domain: "lumen.fr", language: "fr", country: "FR", connectionId: connection.id })));
-    expect(await runSetupSuggestions(suggestionId)).toBe("succeeded");
+    expect(await runSetupSuggestions(suggestionId, { workerId })).toBe("succeeded");
 
     expect(server.requests.length).toBe(before + 1);
     const sent = server.requests.at(-1)!.body as { model: string; messages: { content: string }[]; max_tokens: number };
@@ -176,7 +180,7 @@ describe("suggestions", () => {
     await grantConnection({ connectionId: connection.id, workspaceId: owner.workspaceId, monthlySpendLimitMicros: null }, null);
     server.enqueue({ kind: "answer", answer: { content: "I'm sorry, I can't look up websites.", usage: { prompt_tokens: 200, completion_tokens: 10 } } });
     const { suggestionId } = ok(await owner.browser.run(() => requestSetupSuggestionsAction({ domain: "prose.com", language: "en", connectionId: connection.id })));
-    expect(await runSetupSuggestions(suggestionId)).toBe("failed");
+    expect(await runSetupSuggestions(suggestionId, { workerId })).toBe("failed");
     const view = await suggestion(owner, suggestionId);
     expect(view.error).toMatch(/no JSON object/);
     expect(view.costMicros).toBe(200);
@@ -189,7 +193,7 @@ describe("suggestions", () => {
       data: { name: `Refusing ${randomUUID().slice(0, 8)}`, adapter: "openai_compatible", models: ["fake:unauthorized"], inputPricePerMTokMicros: 1_000_000, settings: { baseURL: server.url }, grantedToAll: true },
     });
     const { suggestionId } = ok(await owner.browser.run(() => requestSetupSuggestionsAction({ domain: "refused.com", language: "en", connectionId: connection.id })));
-    expect(await runSetupSuggestions(suggestionId)).toBe("failed");
+    expect(await runSetupSuggestions(suggestionId, { workerId })).toBe("failed");
     expect((await suggestion(owner, suggestionId)).error).toMatch(/The provider refused/);
     expect(await budgetStatus(owner.workspaceId)).toMatchObject({ chargedMicros: 0, inFlightMicros: 0 });
   });
@@ -203,7 +207,7 @@ describe("suggestions", () => {
     server.enqueue({ kind: "hang" });
     const { suggestionId } = ok(await owner.browser.run(() => requestSetupSuggestionsAction({ domain: "slow.com", language: "en", connectionId: connection.id })));
     const reserved = Number((await db().setupSuggestion.findUniqueOrThrow({ where: { id: suggestionId } })).reservedMicros);
-    expect(await runSetupSuggestions(suggestionId)).toBe("failed");
+    expect(await runSetupSuggestions(suggestionId, { workerId })).toBe("failed");
     const view = await suggestion(owner, suggestionId);
     expect(view.error).toMatch(/did not answer in time/);
     expect(view.costMicros).toBeGreaterThan(0);

@@ -13,7 +13,7 @@ import { createShareLinkAction, listShareLinksAction, revokeShareLinkAction, set
 import { recordRollups } from "@/lib/analytics/rollups";
 import { filterSearchParams, lastDays } from "@/lib/analytics/schemas";
 import { db } from "@/lib/db/prisma";
-import { openSharedReport } from "@/lib/share-links/report";
+import { openSharedReport, withoutInternalIds } from "@/lib/share-links/report";
 import { SHARED_CHARTS, type CreateShareLinkInput } from "@/lib/share-links/schemas";
 
 vi.mock("next/headers", () => import("../support/request-context").then((m) => m.nextHeadersMock));
@@ -121,10 +121,42 @@ describe("a share link's report", () => {
       const report = await openSharedReport(link.token);
       expect(report).not.toBeNull();
       expect(report!.brandName).toBe("Acme");
-      expect(report!.filter).toEqual({ brandId: A.acme, providers, tags: [], markets: [], from: "2025-03-01", to: "2025-03-03" });
-      const query = filterSearchParams(report!.filter);
-      for (const chart of SHARED_CHARTS) expect(report!.charts[chart], `${chart} with providers ${providers}`).toEqual(await dashboardChart(A.owner, chart, query));
+      const filter = { brandId: A.acme, providers, tags: [], markets: [], from: "2025-03-01", to: "2025-03-03" };
+      const query = filterSearchParams(filter);
+      const dashboard = Object.fromEntries(await Promise.all(SHARED_CHARTS.map(async (chart) => [chart, await dashboardChart(A.owner, chart, query)] as const)));
+      // The same numbers, the ids aliased the same way in the filter and the charts.
+      const shown = withoutInternalIds({ filter, charts: dashboard });
+      expect(report!.filter).toEqual(shown.filter);
+      expect(report!.filter.brandId).toBe("ref1");
+      for (const chart of SHARED_CHARTS) expect(report!.charts[chart], `${chart} with providers ${providers}`).toEqual(shown.charts[chart]);
     }
+  });
+
+  it("carries no internal id: no workspace, brand, competitor, provider, prompt, check, capture or link id reaches the page", async () => {
+    const link = await createLink(A.owner, linkFor(A, { providers: [A.P1, A.P2], tags: ["buying"] }));
+    const report = await openSharedReport(link.token);
+    expect(report).not.toBeNull();
+    // Everything the page is rendered from (the server component's props, serialised into the HTML).
+    const props = JSON.stringify({ report, token: link.token });
+    const ids = new Set<string>([A.workspaceId, link.id]);
+    const rows = await db().$queryRaw<{ id: string }[]>`
+      SELECT id::text FROM brands WHERE "workspaceId" = ${A.workspaceId}::uuid
+      UNION ALL SELECT id::text FROM competitors WHERE "workspaceId" = ${A.workspaceId}::uuid
+      UNION ALL SELECT id::text FROM provider_configs WHERE "workspaceId" = ${A.workspaceId}::uuid
+      UNION ALL SELECT "connectionId"::text FROM provider_configs WHERE "workspaceId" = ${A.workspaceId}::uuid
+      UNION ALL SELECT id::text FROM prompts WHERE "workspaceId" = ${A.workspaceId}::uuid
+      UNION ALL SELECT id::text FROM checks WHERE "workspaceId" = ${A.workspaceId}::uuid
+      UNION ALL SELECT id::text FROM captures WHERE "workspaceId" = ${A.workspaceId}::uuid
+      UNION ALL SELECT "userId"::text FROM memberships WHERE "workspaceId" = ${A.workspaceId}::uuid`;
+    for (const r of rows) ids.add(r.id);
+    expect(ids.size).toBeGreaterThan(10);
+    expect([...ids].filter((id) => props.includes(id))).toEqual([]);
+    // Nor any other UUID-shaped string.
+    expect(props.match(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi)).toBeNull();
+    // What it shows stays: the brand, its competitor, the providers' names and the numbers.
+    expect(report!.brandName).toBe("Acme");
+    expect(report!.providers).toEqual(["Alpha", "Beta"]);
+    expect(props).toContain("Rival");
   });
 
   it("counts the brand's answers of the period only, by hand", async () => {
@@ -214,10 +246,11 @@ describe("workspaces stay apart", () => {
     const linkA = await createLink(A.owner, linkFor(A));
     const linkB = await createLink(B.owner, linkFor(B));
     const reportB = await openSharedReport(linkB.token);
-    expect(reportB!.filter.brandId).toBe(B.acme);
-    const query = filterSearchParams(reportB!.filter);
-    for (const chart of SHARED_CHARTS) expect(reportB!.charts[chart]).toEqual(await dashboardChart(B.owner, chart, query));
-    // A's report names A's brand id; B's never does.
+    // B's report is B's dashboard (ids aliased); nothing of A's is in it.
+    const filter = { brandId: B.acme, providers: [], tags: [], markets: [], from: FIXED.from, to: FIXED.to };
+    const query = filterSearchParams(filter);
+    const dashboard = Object.fromEntries(await Promise.all(SHARED_CHARTS.map(async (chart) => [chart, await dashboardChart(B.owner, chart, query)] as const)));
+    expect({ filter: reportB!.filter, charts: reportB!.charts }).toEqual(withoutInternalIds({ filter, charts: dashboard }));
     expect(JSON.stringify(reportB)).not.toContain(A.acme);
     expect(JSON.stringify(reportB)).not.toContain(A.workspaceId);
 

@@ -120,6 +120,8 @@ export function answer(costMicros: number, text = "Acme is a fine CRM."): Succes
     mentions: [],
     searchQueries: [],
     analysisTruncated: false,
+    // The brand's first version: newSpace's brand is never edited by these tests.
+    analysisVersion: 1,
   };
 }
 
@@ -144,17 +146,18 @@ export async function jobOf(captureId: string) {
 
 /**
  * The money invariants of a workspace, checked against the rows behind them: every month's holds
- * and in-flight sums equal the captures' and attempts' (and the setup wizard's calls'), charged
- * equals what its attempts and setup calls cost.
+ * equal the captures', its in-flight sums every reservation not yet settled (the view
+ * beacon_in_flight: open attempts and the setup wizard's unsettled calls), charged what its
+ * attempts and its finished setup calls cost.
  */
 export async function expectBudgetConsistent(workspaceId: string) {
   const periods = await db().$queryRaw<{ period: Date; reserved: bigint; inFlight: bigint; charged: bigint; holds: bigint; open: bigint; costs: bigint }[]>`
     SELECT b."periodStart" AS period, b."reservedMicros" AS reserved, b."inFlightMicros" AS "inFlight", b."chargedMicros" AS charged,
            (SELECT coalesce(sum("reservedMicros"), 0)::bigint FROM captures c WHERE c."workspaceId" = b."workspaceId" AND c."reservedPeriod" = b."periodStart") AS holds,
-           (SELECT coalesce(sum("reservedMicros"), 0)::bigint FROM attempts a WHERE a."workspaceId" = b."workspaceId" AND a."budgetPeriod" = b."periodStart" AND a.outcome IS NULL)
-             + (SELECT coalesce(sum("reservedMicros"), 0)::bigint FROM setup_suggestions s WHERE s."workspaceId" = b."workspaceId" AND s."budgetPeriod" = b."periodStart" AND s.status IN ('queued', 'running')) AS open,
+           (SELECT coalesce(sum(micros), 0)::bigint FROM beacon_in_flight f WHERE f."workspaceId" = b."workspaceId" AND f."periodStart" = b."periodStart") AS open,
            (SELECT coalesce(sum("costMicros"), 0)::bigint FROM attempts a WHERE a."workspaceId" = b."workspaceId" AND a."budgetPeriod" = b."periodStart" AND a.outcome IS NOT NULL)
-             + (SELECT coalesce(sum("costMicros"), 0)::bigint FROM setup_suggestions s WHERE s."workspaceId" = b."workspaceId" AND s."budgetPeriod" = b."periodStart" AND s.status NOT IN ('queued', 'running')) AS costs
+           + (SELECT coalesce(sum("costMicros"), 0)::bigint FROM setup_suggestions s
+              WHERE s."workspaceId" = b."workspaceId" AND s."budgetPeriod" = b."periodStart" AND s.status IN ('succeeded', 'failed')) AS costs
     FROM (SELECT "workspaceId", "periodStart", sum("reservedMicros")::bigint AS "reservedMicros", sum("inFlightMicros")::bigint AS "inFlightMicros",
                  sum("chargedMicros")::bigint AS "chargedMicros"
           FROM budget_periods WHERE "workspaceId" = ${workspaceId}::uuid GROUP BY 1, 2) b`;
@@ -166,14 +169,12 @@ export async function expectBudgetConsistent(workspaceId: string) {
   }
   const grants = await db().$queryRaw<{ connectionId: string; period: Date; inFlight: bigint; charged: bigint; open: bigint; costs: bigint }[]>`
     SELECT g."connectionId", g."periodStart" AS period, g."inFlightMicros" AS "inFlight", g."chargedMicros" AS charged,
-           (SELECT coalesce(sum(a."reservedMicros"), 0)::bigint FROM attempts a JOIN captures c ON c.id = a."captureId"
-            WHERE a."workspaceId" = g."workspaceId" AND c."connectionId" = g."connectionId" AND a."budgetPeriod" = g."periodStart" AND a.outcome IS NULL)
-             + (SELECT coalesce(sum("reservedMicros"), 0)::bigint FROM setup_suggestions s
-                WHERE s."workspaceId" = g."workspaceId" AND s."connectionId" = g."connectionId" AND s."budgetPeriod" = g."periodStart" AND s.status IN ('queued', 'running')) AS open,
+           (SELECT coalesce(sum(f.micros), 0)::bigint FROM beacon_in_flight f
+            WHERE f."workspaceId" = g."workspaceId" AND f."connectionId" = g."connectionId" AND f."periodStart" = g."periodStart") AS open,
            (SELECT coalesce(sum(a."costMicros"), 0)::bigint FROM attempts a JOIN captures c ON c.id = a."captureId"
             WHERE a."workspaceId" = g."workspaceId" AND c."connectionId" = g."connectionId" AND a."budgetPeriod" = g."periodStart" AND a.outcome IS NOT NULL)
-             + (SELECT coalesce(sum("costMicros"), 0)::bigint FROM setup_suggestions s
-                WHERE s."workspaceId" = g."workspaceId" AND s."connectionId" = g."connectionId" AND s."budgetPeriod" = g."periodStart" AND s.status NOT IN ('queued', 'running')) AS costs
+           + (SELECT coalesce(sum(s."costMicros"), 0)::bigint FROM setup_suggestions s
+              WHERE s."workspaceId" = g."workspaceId" AND s."connectionId" = g."connectionId" AND s."budgetPeriod" = g."periodStart" AND s.status IN ('succeeded', 'failed')) AS costs
     FROM (SELECT "connectionId", "workspaceId", "periodStart", sum("inFlightMicros")::bigint AS "inFlightMicros", sum("chargedMicros")::bigint AS "chargedMicros"
           FROM grant_spend_periods WHERE "workspaceId" = ${workspaceId}::uuid GROUP BY 1, 2, 3) g`;
   for (const g of grants) {

@@ -81,3 +81,26 @@ export async function retryCaptures(tx: Tx, actor: LifecycleActor, holds: Map<st
     WHERE c.id = v.id`;
   return { retried: moved.length };
 }
+
+const PAID_ANSWER_KEPT = "This capture already has a paid answer, which is kept; it is not asked again.";
+
+/**
+ * Why each of these captures may not be retried (by id; absent: it may), read with the claim's
+ * own test so the two cannot disagree:
+ * - it already holds a paid answer: a succeeded attempt, or (its attempts since deleted by
+ *   retention) the full answer a success stores. A success that arrived after a cancel request
+ *   used to end `cancelled` with it (issue 17 defect 6); asking again would pay twice.
+ * - its workspace may no longer call its connection with its model (beacon_access_refusal:
+ *   revoked, disabled, off the allowlist); its claim would only fail it.
+ */
+export async function retryRefusals(tx: Tx, captureIds: string[]): Promise<Map<string, string>> {
+  if (!captureIds.length) return new Map();
+  const rows = await tx.$queryRaw<{ id: string; reason: string | null }[]>`
+    SELECT c.id, CASE
+        WHEN EXISTS (SELECT 1 FROM attempts a WHERE a."captureId" = c.id AND a.outcome = 'succeeded') OR (c."answerText" IS NOT NULL AND NOT c."answerIsPartial")
+          THEN ${PAID_ANSWER_KEPT}
+        ELSE beacon_access_refusal(c."connectionId", c."workspaceId", c.model)
+      END AS reason
+    FROM captures c WHERE c.id = ANY(${captureIds}::uuid[])`;
+  return new Map(rows.flatMap((r) => (r.reason ? [[r.id, r.reason] as const] : [])));
+}

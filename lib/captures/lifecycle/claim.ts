@@ -1,10 +1,11 @@
 import "server-only";
-import { callWouldFit } from "@/lib/billing/budget";
+import { callWouldFit, resultShard } from "@/lib/billing/budget";
 import { pausePoint } from "@/lib/captures/lifecycle/pause-points";
-import { budgetWaitLock, inOneStatement, inTransaction, slotWaitLock, type Tx } from "@/lib/captures/lifecycle/transition";
+import { WAKE_ON_FREED_MONEY, budgetWaitLock, finishAfterCommit, inOneStatement, inTransaction, slotWaitLock, type Tx } from "@/lib/captures/lifecycle/transition";
 import { postponeIn } from "@/lib/captures/lifecycle/waiting";
-import { WAITING_STATUSES } from "@/lib/captures/states";
+import { TRANSITIONS, WAITING_STATUSES } from "@/lib/captures/states";
 import { env } from "@/lib/config/env";
+import { CAPTURE_JOB_SPEC, enqueueCaptureJobs } from "@/lib/jobs/enqueue";
 
 export type ClaimRequest = {
   captureId: string;
@@ -29,6 +30,8 @@ export type ClaimResult =
   | { kind: "breaker_open"; delayMs: number }
   /** The budget cannot cover the call's worst case: the capture now waits for budget. */
   | { kind: "waiting_for_budget" }
+  /** The workspace may no longer call the connection with the capture's model: the capture failed with `reason`. */
+  | { kind: "refused"; reason: string }
   | { kind: "not_runnable" };
 
 /**
@@ -47,6 +50,12 @@ export type ClaimResult =
  * `postponed` for one and is woken when one frees (transition.ts handOnSlots). The breaker is
  * read again here, so no attempt starts after it opened (except the probe). When the budget
  * cannot cover the call, the capture is postponed "waiting for budget" in the same transaction.
+ *
+ * Revoke, disable and the model allowlist are kill switches: before anything is taken, the claim
+ * reads whether the workspace may still call the connection with the capture's model, under a
+ * lock that operators' changes take exclusively (lib/connections/connections.ts). If not, it is
+ * transition `refuse` instead (waiting -> failed with the reason, hold given back, no attempt),
+ * committed by the same statement.
  */
 export async function claimCapture(request: ClaimRequest): Promise<ClaimResult> {
   const { captureId, connection } = request;
@@ -56,8 +65,10 @@ export async function claimCapture(request: ClaimRequest): Promise<ClaimResult> 
     beforeCommit: "claim:before-commit",
     captureId,
     pauseWhen: (claim) => claim.kind === "claimed",
+    finishes: (claim) => (claim.kind === "refused" ? claim.checkId : null),
   });
   if (first.kind === "claimed") return { kind: "claimed", attemptNumber: first.attemptNumber! };
+  if (first.kind === "refused") return { kind: "refused", reason: first.reason! };
   if (first.kind === "not_runnable") return { kind: "not_runnable" };
   if (first.kind === "breaker_open") return { kind: "breaker_open", delayMs: first.delayMs! };
   return inTransaction(async (tx) => {
@@ -75,6 +86,9 @@ export async function claimCapture(request: ClaimRequest): Promise<ClaimResult> 
         return { kind: "claimed", attemptNumber: claim.attemptNumber! } as const;
       case "not_runnable":
         return { kind: "not_runnable" } as const;
+      case "refused":
+        finishAfterCommit(tx, [claim.checkId!]);
+        return { kind: "refused", reason: claim.reason! } as const;
       case "breaker_open":
         return { kind: "breaker_open", delayMs: claim.delayMs! } as const;
       case "full":
@@ -99,24 +113,35 @@ export async function claimCapture(request: ClaimRequest): Promise<ClaimResult> 
   });
 }
 
-type TryClaim = { kind: "claimed" | "not_runnable" | "breaker_open" | "full" | "share" | "no_budget"; attemptNumber: number | null; delayMs: number | null; workspaceId: string | null };
+type TryClaim = {
+  kind: "claimed" | "not_runnable" | "refused" | "breaker_open" | "full" | "share" | "no_budget";
+  attemptNumber: number | null;
+  delayMs: number | null;
+  workspaceId: string | null;
+  /** For `refused`: the capture's check (looked at after the commit) and why. */
+  checkId: string | null;
+  reason: string | null;
+};
 
 /**
- * The claim in one statement (beacon_claim, migration 20261201140000_lifecycle_hot_path), in the
- * lock order of every transition: the capture locked and the breaker read (no attempt starts
- * after it opened, except the probe); a slot taken; the capture running with the run token; its
- * attempt opened; the check started if this is its first claim; the call's worst case reserved
- * in the budget and the grant, last, so that their admission rows (which every claim and result
- * of the workspace writes) are held only until the commit. When the budget cannot cover the call
- * it undoes all of it (slot included) and says `no_budget`; with no slot (`full`, `share`) it
+ * The claim in one statement (beacon_claim, migrations 20261201140000_lifecycle_hot_path and
+ * 20261205110000_kill_switches), in the lock order of every transition: the capture locked; the
+ * kill switches read (a capture its workspace may no longer run fails here: `refused`, its hold
+ * given back in the statement's last writes); the breaker read (no attempt starts after it
+ * opened, except the probe); a slot taken; the capture running with the run token; its attempt
+ * opened; the check started if this is its first claim; the call's worst case reserved in the
+ * budget and the grant, last, so that their admission rows (which every claim and result of the
+ * workspace writes) are held only until the commit. When the budget cannot cover the call it
+ * undoes all of it (slot included) and says `no_budget`; with no slot (`full`, `share`) it
  * writes nothing. Either way the caller decides how the capture waits.
  */
 async function tryClaim(tx: Tx, request: ClaimRequest): Promise<TryClaim> {
   const { captureId, connection } = request;
+  // TRANSITIONS.claim and TRANSITIONS.refuse start from the same statuses: the statement guards both with this list.
   const [claim] = await tx.$queryRaw<TryClaim[]>`
     SELECT * FROM beacon_claim(${captureId}::uuid, ${connection.connectionId}::uuid, ${connection.model}, ${request.runToken}::uuid, ${request.workerId},
                       ${request.probeToken}::uuid, ${request.worstCaseMicros}::bigint, ${connection.breakerOpenSeconds}::int,
-                      ${[...WAITING_STATUSES]}::"CaptureStatus"[])`;
+                      ${[...TRANSITIONS.claim.from]}::"CaptureStatus"[], ${resultShard()}::smallint, ${WAKE_ON_FREED_MONEY}::int, ${CAPTURE_JOB_SPEC}::jsonb)`;
   if (!claim) throw new Error(`beacon_claim returned nothing for capture ${captureId}`);
   return claim;
 }
@@ -127,3 +152,27 @@ async function tryClaim(tx: Tx, request: ClaimRequest): Promise<TryClaim> {
  * which is woken by a release only when no other workspace waits.
  */
 const SLOT_WAIT_FALLBACK_MS = 1_000;
+
+/**
+ * For an operator's change of who may call a connection (a revoke, a disable, the allowlist or
+ * "granted to all" changed): the first statement of the change's transaction. beacon_claim reads
+ * the access under this lock taken shared, so the claims in progress commit before the change
+ * does, and later ones wait for it and see it: no claim that commits after the change read the
+ * state before it.
+ */
+export async function lockConnectionAccess(tx: Tx, connectionId: string): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`connection-access:${connectionId}`}, 0))`;
+}
+
+/**
+ * After such a change, in its transaction: the captures waiting on the connection that may no
+ * longer run (beacon_access_refusal) get their job now, so that their claim fails them with the
+ * reason at once rather than at their next wake (a capture waiting for budget may wait minutes).
+ */
+export async function wakeRefusedCaptures(tx: Tx, connectionId: string): Promise<void> {
+  const refused = await tx.$queryRaw<{ id: string }[]>`
+    SELECT id FROM captures
+    WHERE "connectionId" = ${connectionId}::uuid AND status = ANY(${[...WAITING_STATUSES]}::"CaptureStatus"[])
+      AND beacon_access_refusal("connectionId", "workspaceId", model) IS NOT NULL`;
+  await enqueueCaptureJobs(tx, { captureIds: refused.map((c) => c.id) });
+}

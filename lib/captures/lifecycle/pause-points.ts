@@ -16,6 +16,8 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 export type PausePoint =
   /** Claim: capture locked, slot and budget taken, attempt row written; not committed. */
   | "claim:before-commit"
+  /** An operator's change of who may call a connection (revoke, disable, allowlist): written, not committed. */
+  | "access:before-commit"
   /** Claim: no free slot; the capture is postponed to wait for one, not committed. */
   | "claim:no-slot-before-commit"
   /** Claim: the budget could not cover the call; the claim is undone, the capture not postponed yet. */
@@ -27,6 +29,8 @@ export type PausePoint =
   /** Succeed / fail: everything written, not committed. */
   | "succeed:before-commit"
   | "fail:before-commit"
+  /** Succeed: committed; its reply is about to reach the worker (a hook that throws is a reply lost). */
+  | "succeed:after-commit"
   /** Sweeper: dead workers' attempts found, nothing changed yet. */
   | "sweep:after-read"
   /** Cancel: captures locked, nothing changed yet. */
@@ -36,9 +40,11 @@ export type PausePoint =
   /** Alerts: a rule judged, its finding about to be stored (the rule may have changed since it was read). */
   | "alert:before-fire"
   /** Alerts: a firing row inserted, its deliveries enqueued, not committed. */
-  | "alert:firing-before-commit";
+  | "alert:firing-before-commit"
+  /** Setup wizard: the provider answered or failed; the suggestion's outcome and money are about to be written. */
+  | "setup:after-provider";
 
-export type PauseContext = { tx?: Prisma.TransactionClient; captureId?: string; checkId?: string; ruleId?: string };
+export type PauseContext = { tx?: Prisma.TransactionClient; captureId?: string; checkId?: string; ruleId?: string; suggestionId?: string };
 type Hook = (context: PauseContext) => Promise<void> | void;
 
 const registry = globalThis as unknown as { beaconPauseHooks?: Map<PausePoint, Hook> };

@@ -1,5 +1,6 @@
 import "server-only";
 import { jobCatalog } from "@/lib/jobs/catalog";
+import { enqueueSetupSuggestions } from "@/lib/jobs/enqueue";
 import { CANCEL_SET } from "@/lib/captures/lifecycle/admin";
 import { REPAIR_EVENT } from "@/lib/captures/lifecycle/lease";
 import { Effects, applyEffects, cancelAware, closeAttempt, guardedUpdate, inTransaction, settleMoved, type Moved, type Tx } from "@/lib/captures/lifecycle/transition";
@@ -7,9 +8,9 @@ import { TERMINAL_STATUSES, WAITING_STATUSES } from "@/lib/captures/states";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 // The repair pass (part of every worker's maintenance, and `npm run beacon -- doctor`): finds
-// captures, attempts, checks and budgets in states the lifecycle cannot produce, repairs each
-// through the same transitions, and records a `lifecycle_repaired` event per repair (counted in
-// beacon_lifecycle_repairs_total{kind}). A healthy system gives it nothing to do; tests assert
+// captures, attempts, checks, setup wizard calls and budgets in states the lifecycle cannot
+// produce, repairs each through the same transitions, and records a `lifecycle_repaired` event
+// per repair (counted in beacon_lifecycle_repairs_total{kind}). A healthy system gives it nothing to do; tests assert
 // that. Each kind runs in its own transaction under its own advisory lock, so two workers
 // repairing at once do not both repair (or count) the same thing.
 
@@ -20,6 +21,7 @@ export const REPAIR_KINDS = [
   "waiting_without_job",
   "hold_on_finished_capture",
   "slot_of_capture_not_running",
+  "setup_waiting_without_job",
   "budget_drift",
 ] as const;
 export type RepairKind = (typeof REPAIR_KINDS)[number] | "abandoned_attempt";
@@ -29,6 +31,7 @@ export type RepairReport = Partial<Record<RepairKind, number>>;
 const WAITING = Prisma.sql`${[...WAITING_STATUSES]}::"CaptureStatus"[]`;
 const TERMINAL = Prisma.sql`${[...TERMINAL_STATUSES]}::"CaptureStatus"[]`;
 const CAPTURE_KEY_PREFIX = jobCatalog.capture.jobKey({ captureId: "" });
+const SETUP_KEY_PREFIX = jobCatalog.setup_suggestions.jobKey({ suggestionId: "" });
 
 function logged(effects: Effects, moved: Pick<Moved, "workspaceId" | "checkId" | "id">, kind: RepairKind, data: Record<string, string | number | null> = {}) {
   effects.event({ workspaceId: moved.workspaceId, checkId: moved.checkId, captureId: moved.id, kind: REPAIR_EVENT, data: { kind, ...data } });
@@ -137,12 +140,37 @@ const repairs: Record<(typeof REPAIR_KINDS)[number], Repair> = {
     return found.length;
   },
 
-  /** A month whose holds or in-flight sums disagree with the captures and attempts behind them. */
+  /**
+   * A setup wizard call still queued that no runnable job will run (its job failed for good, or
+   * was deleted): its reservation is in flight until it settles, so it gets its job again.
+   */
+  async setup_waiting_without_job(tx) {
+    const found = await tx.$queryRaw<{ id: string; workspaceId: string }[]>`
+      SELECT s.id, s."workspaceId" FROM setup_suggestions s
+      WHERE s.status = 'queued'
+        AND NOT EXISTS (
+          SELECT 1 FROM graphile_worker.jobs j
+          WHERE j.key = ${SETUP_KEY_PREFIX} || s.id AND (j.attempts < j.max_attempts OR j.locked_at IS NOT NULL))
+      ORDER BY s.id LIMIT 1000`;
+    for (const row of found) {
+      await enqueueSetupSuggestions(tx, { suggestionId: row.id });
+      await tx.event.create({ data: { workspaceId: row.workspaceId, kind: REPAIR_EVENT, data: { kind: "setup_waiting_without_job", suggestionId: row.id } } });
+    }
+    return found.length;
+  },
+
+  /**
+   * A month whose holds or in-flight sums disagree with the rows behind them: holds with the
+   * captures', in flight with every reservation not yet settled, as the view beacon_in_flight
+   * lists them (open attempts and the setup wizard's unsettled calls; migration
+   * 20261205120000_beacon_in_flight). That view is the one definition of "in flight":
+   * a reserver it does not list would have its reservation zeroed here while its call runs.
+   */
   async budget_drift(tx) {
     const periods = await tx.$queryRaw<{ workspaceId: string; periodStart: Date }[]>`
       SELECT "workspaceId", "periodStart" FROM budget_periods GROUP BY 1, 2 HAVING sum("reservedMicros") <> 0 OR sum("inFlightMicros") <> 0
       UNION SELECT "workspaceId", "reservedPeriod" FROM captures WHERE "reservedMicros" > 0 AND "reservedPeriod" IS NOT NULL
-      UNION SELECT "workspaceId", "budgetPeriod" FROM attempts WHERE outcome IS NULL AND "reservedMicros" > 0 AND "budgetPeriod" IS NOT NULL
+      UNION SELECT "workspaceId", "periodStart" FROM beacon_in_flight WHERE micros > 0
       ORDER BY 1, 2`;
     let repaired = 0;
     for (const p of periods) {
@@ -159,7 +187,7 @@ const repairs: Record<(typeof REPAIR_KINDS)[number], Repair> = {
         SELECT (SELECT sum("reservedMicros")::bigint FROM budget_periods WHERE "workspaceId" = ${p.workspaceId}::uuid AND "periodStart" = ${p.periodStart}::date) AS reserved,
                (SELECT sum("inFlightMicros")::bigint FROM budget_periods WHERE "workspaceId" = ${p.workspaceId}::uuid AND "periodStart" = ${p.periodStart}::date) AS "inFlight",
                (SELECT coalesce(sum("reservedMicros"), 0)::bigint FROM captures WHERE "workspaceId" = ${p.workspaceId}::uuid AND "reservedPeriod" = ${p.periodStart}::date) AS "actualReserved",
-               (SELECT coalesce(sum("reservedMicros"), 0)::bigint FROM attempts WHERE "workspaceId" = ${p.workspaceId}::uuid AND "budgetPeriod" = ${p.periodStart}::date AND outcome IS NULL) AS "actualInFlight"`;
+               (SELECT coalesce(sum(micros), 0)::bigint FROM beacon_in_flight WHERE "workspaceId" = ${p.workspaceId}::uuid AND "periodStart" = ${p.periodStart}::date) AS "actualInFlight"`;
       if (row!.reserved === row!.actualReserved && row!.inFlight === row!.actualInFlight) continue;
       repaired++;
       await tx.$executeRaw`
@@ -181,13 +209,14 @@ const repairs: Record<(typeof REPAIR_KINDS)[number], Repair> = {
         },
       });
     }
-    // A grant's spend: what is in flight on its connection (charged is its attempts' costs too,
-    // but attempts are deleted after the retention period, so only in flight is checked).
+    // A grant's spend: what is in flight on its connection, by the same definition (charged is
+    // its calls' costs too, but attempts are deleted after the retention period, so only in
+    // flight is checked).
     await tx.$executeRaw`SELECT 1 FROM grant_spend_periods ORDER BY "connectionId", "workspaceId", "periodStart", shard FOR UPDATE`;
     const grants = await tx.$queryRaw<{ workspaceId: string; connectionId: string; periodStart: Date; inFlight: bigint; open: bigint }[]>`
       SELECT g."workspaceId", g."connectionId", g."periodStart", g."inFlight",
-             (SELECT coalesce(sum(a."reservedMicros"), 0)::bigint FROM attempts a JOIN captures c ON c.id = a."captureId"
-              WHERE a."workspaceId" = g."workspaceId" AND c."connectionId" = g."connectionId" AND a."budgetPeriod" = g."periodStart" AND a.outcome IS NULL) AS open
+             (SELECT coalesce(sum(f.micros), 0)::bigint FROM beacon_in_flight f
+              WHERE f."workspaceId" = g."workspaceId" AND f."connectionId" = g."connectionId" AND f."periodStart" = g."periodStart") AS open
       FROM (SELECT "workspaceId", "connectionId", "periodStart", sum("inFlightMicros")::bigint AS "inFlight"
             FROM grant_spend_periods GROUP BY 1, 2, 3) g
       WHERE g."inFlight" <> 0`;

@@ -15,7 +15,7 @@ import {
   type AttemptClose,
 } from "@/lib/captures/lifecycle/transition";
 import { resultShard } from "@/lib/billing/budget";
-import { CAPTURE_JOB_SPEC } from "@/lib/jobs/enqueue";
+import { CAPTURE_JOB_SPEC, REANALYSIS_JOB_SPEC } from "@/lib/jobs/enqueue";
 import { db } from "@/lib/db/prisma";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { Usage } from "@/lib/providers/types";
@@ -49,13 +49,16 @@ export type Success = {
   searchQueries: string[];
   /** The answer was longer than the analysis reads (lib/analysis/analyze.ts). */
   analysisTruncated: boolean;
+  /**
+   * The brand's analysisVersion the mentions were computed with; null when the answer is stored
+   * without analysis (none could be made or written), which queues a re-analysis.
+   */
+  analysisVersion: number | null;
 };
 
-/**
- * Transition `succeed` (running -> succeeded): the answer, its analysis and the attempt's actual
- * cost, charged to the budget. A capture whose cancel request arrived while the answer was
- * finishing ends `cancelled`, with the full answer kept (it was paid for).
- */
+/** The answer alone: what is stored when its analysis cannot be (run-capture.ts persist). */
+export const withoutAnalysis = (result: Success): Success => ({ ...result, mentions: [], citations: [], searchQueries: [], analysisTruncated: false, analysisVersion: null });
+
 /**
  * The call counted in its breaker by the same statement (while the breaker is closed): how it
  * counts (lib/breaker/breaker.ts countedAs) and the window's size. `breakerWindow` in the outcome
@@ -63,6 +66,12 @@ export type Success = {
  */
 export type BreakerCount = { model: string; failed: boolean; slow: boolean; windowSize: number };
 
+/**
+ * Transition `succeed` (running -> succeeded): the answer, its analysis and the attempt's cost,
+ * charged to the budget (at most the worst case reserved for the call). A cancel request that
+ * arrived while the answer was finishing came too late: the answer was paid for, so the capture
+ * still ends `succeeded`, analysed, with a note (DESIGN.md's rule, docs/architecture.md).
+ */
 export async function succeedCapture(
   captureId: string,
   runToken: string,
@@ -70,25 +79,28 @@ export async function succeedCapture(
   breaker: BreakerCount | null = null,
 ): Promise<WriteOutcome & { breakerWindow?: boolean[] | null }> {
   // The whole transition is one statement (beacon_succeed, migration
-  // 20261201140000_lifecycle_hot_path), in the lock order of every transition: the capture moved
-  // (guarded by its status and run token; a cancel request makes it `cancelled`, answer kept),
-  // its attempt closed with the actual cost, its hold released, its analysis rows written (when
-  // it succeeded), its slot handed on to a capture waiting for one, the rollups, the ledgers,
-  // and the captures waiting for budget woken when money was freed.
+  // 20261205100000_succeed_path), in the lock order of every transition: the capture moved
+  // (guarded by its status and run token) with its answer, its attempt closed with its cost, its
+  // hold released; then its analysis rows, for the entities that exist now (a re-analysis queued
+  // when the brand's inputs changed since `analysisVersion`), its slot handed on to a capture
+  // waiting for one, the rollups, the ledgers, and the captures waiting for budget woken when
+  // money was freed.
   const citations = result.citations.map((c, i) => ({ ...c, url: storable(c.url), title: c.title === undefined || c.title === null ? null : storable(c.title), position: i + 1 }));
   const searchQueries = result.searchQueries.map((query, i) => ({ query: storable(query), position: i + 1 }));
   const moved = await inOneStatement(
     async (client) => {
-      const [row] = await client.$queryRaw<{ status: "succeeded" | "cancelled"; checkId: string; breakerWindow: boolean[] | null }[]>`
+      const [row] = await client.$queryRaw<{ status: "succeeded"; checkId: string; breakerWindow: boolean[] | null }[]>`
         SELECT * FROM beacon_succeed(${captureId}::uuid, ${runToken}::uuid, ${result.text === null ? null : storable(result.text)}::text, ${result.costMicros}::bigint, ${result.latencyMs}::int,
           ${result.analysisTruncated}, ${JSON.stringify({ ...result.usage, requestId: result.requestId ?? null })}::jsonb,
           ${JSON.stringify(result.mentions)}::jsonb, ${JSON.stringify(citations)}::jsonb, ${JSON.stringify(searchQueries)}::jsonb,
-          ${resultShard()}::smallint, ${WAKE_ON_FREED_MONEY}::int, ${CAPTURE_JOB_SPEC}::jsonb, ${breaker ? JSON.stringify(breaker) : null}::jsonb)`;
+          ${resultShard()}::smallint, ${WAKE_ON_FREED_MONEY}::int, ${CAPTURE_JOB_SPEC}::jsonb, ${breaker ? JSON.stringify(breaker) : null}::jsonb,
+          ${result.analysisVersion}::int, ${REANALYSIS_JOB_SPEC}::jsonb)`;
       return row ?? null;
     },
     { beforeCommit: "succeed:before-commit", captureId, pauseWhen: (row) => row !== null, finishes: (row) => row?.checkId ?? null },
   );
   if (!moved) return { kind: "lost" };
+  await pausePoint("succeed:after-commit", { captureId });
   return { kind: "written", status: moved.status, ...(breaker ? { breakerWindow: moved.breakerWindow } : {}) };
 }
 
@@ -139,8 +151,12 @@ export async function failCapture(captureId: string, runToken: string, failure: 
   });
 }
 
-/** The outcome an attempt was closed with, or null while it is open (or unknown token). */
-export async function attemptOutcome(runToken: string): Promise<string | null> {
-  const attempt = await db().attempt.findUnique({ where: { runToken }, select: { outcome: true } });
-  return attempt?.outcome ?? null;
+/**
+ * How an attempt was closed, or null while it is open (or unknown token): its outcome, and
+ * whether its success's statement counted it in the breaker. Only `succeedCapture` closes an
+ * attempt `succeeded`, so for a run that lost a reply that outcome means its own write committed.
+ */
+export async function attemptClosure(runToken: string): Promise<{ outcome: string; breakerCounted: boolean } | null> {
+  const attempt = await db().attempt.findUnique({ where: { runToken }, select: { outcome: true, breakerCounted: true } });
+  return attempt?.outcome ? { outcome: attempt.outcome, breakerCounted: attempt.breakerCounted } : null;
 }

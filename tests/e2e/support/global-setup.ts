@@ -157,6 +157,16 @@ export default async function setup(project: TestProject): Promise<() => Promise
     throw new Error(`${(error as Error).message}\n--- last app output (full log: ${path.relative(ROOT, logFile)}) ---\n${tail}`);
   }
 
+  // The first request that reaches lib/auth after the start goes to better-auth's route handler,
+  // as a monitoring probe's or a curl's would: then auth() is created by the route handlers' copy
+  // of lib/auth while the forms run the server actions' copy (issue 17, defect 7; the invitation
+  // sign-up in tests/e2e/auth.test.ts checks that this still works). /api/health does not touch lib/auth.
+  const session = await fetch(`${baseUrl}/api/auth/get-session`);
+  if (session.status !== 200) {
+    await teardown();
+    throw new Error(`GET ${baseUrl}/api/auth/get-session answered ${session.status}\n--- last app output ---\n${tail}`);
+  }
+
   log(`app ready at ${baseUrl} in ${((Date.now() - startedAt) / 1000).toFixed(1)} s (log: ${path.relative(ROOT, logFile)})`);
   project.provide("e2eBaseUrl", baseUrl);
   project.provide("e2eMetricsToken", metricsToken);

@@ -16,8 +16,8 @@ import { DATAFORSEO_AI_MODE, DATAFORSEO_ORGANIC_ITEM, DATAFORSEO_OVERVIEW, SERPA
 
 export type SerpScenario =
   | { kind: "answer" }
-  /** The SERP has no AI Overview (AI Mode: Google answered nothing). */
-  | { kind: "no-overview" }
+  /** The SERP has no AI Overview (AI Mode: Google answered nothing); DataForSEO reports `cost` (USD) for the task. */
+  | { kind: "no-overview"; cost?: number }
   /** SerpApi: the overview only as a page_token, fetched with engine=google_ai_overview. */
   | { kind: "page-token" }
   | { kind: "status"; status: number; body?: unknown; headers?: Record<string, string> }
@@ -157,7 +157,9 @@ export async function startFakeGoogleSerp(): Promise<FakeSerpServer> {
     if (dfs) {
       const overview = dfs === "organic" ? DATAFORSEO_OVERVIEW : DATAFORSEO_AI_MODE;
       const items = scenario.kind === "no-overview" ? (dfs === "organic" ? [DATAFORSEO_ORGANIC_ITEM] : []) : dfs === "organic" ? [overview, DATAFORSEO_ORGANIC_ITEM] : [overview];
-      return json(200, dataForSeoBody(record, dfs, { code: 20000, message: "Ok.", cost: dfs === "organic" ? 0.0032 : 0.004 }, items));
+      const listCost = dfs === "organic" ? 0.0032 : 0.004;
+      const cost = scenario.kind === "no-overview" ? (scenario.cost ?? listCost) : listCost;
+      return json(200, dataForSeoBody(record, dfs, { code: 20000, message: "Ok.", cost }, items));
     }
     const params = Object.fromEntries(url.searchParams);
     delete params.api_key;

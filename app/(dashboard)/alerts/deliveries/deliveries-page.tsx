@@ -1,15 +1,19 @@
 "use client";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Fragment, useState } from "react";
+import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { Select } from "@/components/ui/field";
 import { Pagination } from "@/components/ui/pagination";
 import { DELIVERY_STATUSES, type DeliveryStatus } from "@/lib/alerts/channel-schemas";
+import { sendAlertDeliveryAgainAction } from "@/lib/actions/alert-channels";
+import { unwrap } from "@/lib/client/action-result";
 import { formatWhen } from "@/lib/client/format";
 import { useChannelsQuery } from "../channels/use-channels-query";
 import { useDeliveriesQuery, type DeliveryLogRow } from "./use-deliveries-query";
 
-const tones = { pending: "amber", delivered: "green", failed: "red" } as const;
+const tones = { pending: "amber", sending: "blue", delivered: "green", failed: "red", unknown: "amber" } as const satisfies Record<DeliveryStatus, string>;
 const kindLabel = { firing: "Alert", test: "Test", digest: "Digest" } as const;
 
 function MessageSent({ row }: { row: DeliveryLogRow }) {
@@ -33,10 +37,19 @@ export function DeliveriesPage() {
   const channels = useChannelsQuery();
   const query = useDeliveriesQuery({ page, channelId: channelId || undefined, status: status || undefined });
   const toggle = (id: string) => setOpen((s) => new Set(s.has(id) ? [...s].filter((x) => x !== id) : [...s, id]));
+  const queryClient = useQueryClient();
+  const sendAgain = useMutation({
+    mutationFn: async (deliveryId: string) => unwrap(await sendAlertDeliveryAgainAction({ deliveryId })),
+    onSuccess: async () => {
+      toast.success("Sent again: its result appears here");
+      await queryClient.invalidateQueries({ queryKey: ["alert-deliveries"] });
+    },
+    onError: (error: Error) => toast.error(error.message),
+  });
 
   return (
     <>
-      <PageHeader title="Delivery log" description="Every alert, test and digest sent to a channel, newest first, with what the receiver answered. Failed sends are retried with growing waits." />
+      <PageHeader title="Delivery log" description="Every alert, test and digest sent to a channel, newest first, with what the receiver answered. Failed sends are retried with growing waits. “unknown”: the send may have arrived but was never recorded; email and Slack cannot tell a repeat, so it is sent again only when you choose." />
       <div className="mb-4 flex flex-wrap gap-3">
         <label className="flex items-center gap-2 text-sm text-slate-700">
           Channel
@@ -102,7 +115,19 @@ export function DeliveriesPage() {
                       <td className="whitespace-nowrap px-3 py-2 text-slate-600">{row.nextAttemptAt ? formatWhen(row.nextAttemptAt) : "—"}</td>
                       <td className="px-3 py-2 tabular-nums">{row.responseStatus ?? "—"}</td>
                       <td className="max-w-xs px-3 py-2 text-xs text-red-700">{row.lastError ?? ""}</td>
-                      <td className="px-3 py-2 text-right">
+                      <td className="whitespace-nowrap px-3 py-2 text-right">
+                        {row.status === "unknown" && (
+                          <Button
+                            variant="secondary"
+                            size="sm"
+                            disabled={sendAgain.isPending}
+                            aria-label={`Send again: ${row.subject}`}
+                            title="It may have arrived already: send it again only if the receiver did not get it"
+                            onClick={() => sendAgain.mutate(row.id)}
+                          >
+                            Send again
+                          </Button>
+                        )}
                         <Button
                           variant="ghost"
                           size="sm"

@@ -35,8 +35,9 @@ export function CheckPage({ checkId, me, canRetry }: { checkId: string; me: { us
   });
   const retry = useMutation({
     mutationFn: async () => unwrap(await retryFailedCapturesAction({ checkId })),
-    onSuccess: async ({ retried }) => {
-      toast.success(`${retried} capture(s) queued again`);
+    onSuccess: async ({ retried, refused }) => {
+      // Captures that cannot run again (a paid answer, a revoked or disabled connection) were left as they were.
+      toast.success([`${retried} capture(s) queued again`, ...refused.map((r) => `${r.captures} not retried: ${r.reason}`)].join(" · "));
       await refresh();
     },
     onError: (e) => toast.error(e.message),

@@ -1,0 +1,96 @@
+import "server-only";
+import { settleLedgers } from "@/lib/billing/budget";
+import { unknownOutcomeCost } from "@/lib/billing/money";
+import { inTransaction, wakeBudgetWaiters } from "@/lib/captures/lifecycle/transition";
+import { db } from "@/lib/db/prisma";
+import { setupCallLimits, setupPrompt } from "@/lib/setup/prompt";
+import type { SetupProposal } from "@/lib/setup/schemas";
+
+// A first run's call is fenced the way a capture's run is (docs/architecture.md "Run tokens"
+// and "Leases, crashes, shutdown"): one run claims the row with a fresh run token under its
+// worker's lease; only the holder of the token finishes it and settles its money; a run whose
+// worker's lease ran out, or that its live worker no longer lists, is ended by the sweeper and
+// charged its estimate (the provider may have done and billed the work). So two runs of the job
+// make one call, and a run that wakes after it was swept writes nothing.
+
+export type SetupOutcome = { status: "succeeded"; result: SetupProposal; costMicros: number } | { status: "failed"; error: string; costMicros: number };
+
+/** A claimed run: the row's money and the token that fences it (null only for rows claimed before fencing existed). */
+export type SetupRun = { id: string; runToken: string | null; workspaceId: string; connectionId: string; budgetPeriod: Date; reservedMicros: bigint };
+
+/**
+ * Claims a queued suggestion for this run: `queued -> running`, stamping the run token, the
+ * worker and the database time. A row already running (another run holds it, under its
+ * worker's lease) or finished is not claimed: returns false, and nothing is called.
+ * The caller registers `runToken` in `activeRuns` before calling this.
+ */
+export async function claimSetupRun(suggestionId: string, runToken: string, workerId: string): Promise<boolean> {
+  const claim = () => db().$queryRaw<{ id: string }[]>`
+    UPDATE setup_suggestions SET status = 'running', "runToken" = ${runToken}::uuid, "workerId" = ${workerId},
+           "startedAt" = now() AT TIME ZONE 'UTC', "updatedAt" = now()
+    WHERE id = ${suggestionId}::uuid AND status = 'queued' RETURNING id`;
+  const rows = await claim().catch(async (error: unknown) => {
+    // The claim may have committed before its reply was lost: then the run is ours after all.
+    const row = await db().setupSuggestion.findUnique({ where: { id: suggestionId }, select: { runToken: true } }).catch(() => null);
+    if (row?.runToken === runToken) return [{ id: suggestionId }];
+    throw error;
+  });
+  return rows.length > 0;
+}
+
+/**
+ * The guarded finish: moves the row out of `running` only if it still carries this run's token,
+ * and in the same transaction settles its money (the worst case leaves "in flight", the cost is
+ * charged, in the month reserved; the ledgers last, as in every transition) and wakes captures
+ * waiting for budget. Returns false when the run had lost its token (swept): nothing written.
+ */
+export async function finishSetupRun(run: SetupRun, outcome: SetupOutcome): Promise<boolean> {
+  return inTransaction(async (tx) => {
+    const moved = await tx.setupSuggestion.updateMany({
+      where: { id: run.id, status: "running", runToken: run.runToken },
+      data: {
+        status: outcome.status,
+        result: outcome.status === "succeeded" ? outcome.result : undefined,
+        error: outcome.status === "failed" ? outcome.error : null,
+        costMicros: BigInt(outcome.costMicros),
+        finishedAt: new Date(),
+      },
+    });
+    if (!moved.count) return false;
+    await settleLedgers(tx, [], [{ workspaceId: run.workspaceId, connectionId: run.connectionId, period: run.budgetPeriod, reserved: run.reservedMicros, charged: BigInt(outcome.costMicros) }]);
+    // Money the reservation gave back may let captures that wait for budget run.
+    await wakeBudgetWaiters(tx, run.workspaceId, 100);
+    return true;
+  });
+}
+
+const STOPPED = {
+  lease_expired: "The worker running this call stopped before it could record the answer.",
+  abandoned: "The worker running this call stopped following it before it could record the answer.",
+} as const;
+
+/**
+ * The sweeper's part (lib/jobs/sweeper.ts): every running suggestion whose worker's lease ran
+ * out (or that has none), and every one a live worker no longer lists as running although it
+ * started before that worker's last heartbeat read the clock, ends `failed` through the guarded
+ * finish, charged its estimate. Nobody calls again: a person asks again if they want to.
+ * Returns how many it ended.
+ */
+export async function expireSetupRuns(): Promise<number> {
+  const orphaned = await db().$queryRaw<(SetupRun & { reason: keyof typeof STOPPED })[]>`
+    SELECT s.id, s."runToken", s."workspaceId", s."connectionId", s."budgetPeriod", s."reservedMicros",
+           CASE WHEN h."workerId" IS NULL OR h."leaseExpiresAt" < now() AT TIME ZONE 'UTC' THEN 'lease_expired' ELSE 'abandoned' END AS reason
+    FROM setup_suggestions s LEFT JOIN worker_heartbeats h ON h."workerId" = s."workerId"
+    WHERE s.status = 'running'
+      AND (h."workerId" IS NULL OR h."leaseExpiresAt" < now() AT TIME ZONE 'UTC'
+           OR (s."startedAt" < h."activeAsOf" AND NOT (s."runToken" = ANY(h."activeRunTokens"))))
+    ORDER BY s."startedAt"`;
+  let ended = 0;
+  for (const run of orphaned) {
+    const row = await db().setupSuggestion.findUniqueOrThrow({ where: { id: run.id }, include: { connection: true } });
+    const estimate = unknownOutcomeCost(setupPrompt(row), "off", setupCallLimits(row.connection), row.connection);
+    const error = `${STOPPED[run.reason]} The provider may have billed it, so its estimate is charged. Ask again.`;
+    if (await finishSetupRun(run, { status: "failed", error, costMicros: estimate })) ended++;
+  }
+  return ended;
+}

@@ -1,0 +1,205 @@
+// The setup wizard's paid call against the lifecycle's ledgers and fencing (issue 17, defects 3
+// and 4). The wizard reserves its worst case "in flight" without an attempt row, so:
+// - the repair pass must count that reservation as in flight (one definition, the view
+//   beacon_in_flight), or it "repairs" it away and claims get past the hard cap;
+// - its job must be fenced like a capture's run (run token, the worker's lease, a guarded
+//   finish): a second run while the first one holds the row calls nothing, and a run whose worker
+//   was swept writes nothing when it wakes, its reservation charged as an estimate by the sweeper.
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { worstCaseCost } from "@/lib/billing/money";
+import { runRepairPass } from "@/lib/captures/lifecycle/repair";
+import { grantConnection } from "@/lib/connections/connections";
+import { db } from "@/lib/db/prisma";
+import { sweepDeadWorkers } from "@/lib/jobs/sweeper";
+import { requestSetupSuggestions, runSetupSuggestions } from "@/lib/setup/suggestions";
+import { startFakeOpenAICompatible, type CompatibleScenario } from "@/tests/support/fake-providers/openai-compatible-server";
+import type { FakeServer } from "@/tests/support/fake-providers/openai-server";
+import { budgetNow, claim, expectBudgetConsistent, liveWorker, newSpace, startSpaceCheck } from "../support/lifecycle-fixtures";
+import { gateAt } from "../support/pause";
+
+let server: FakeServer<CompatibleScenario>;
+beforeAll(async () => {
+  server = await startFakeOpenAICompatible();
+});
+afterAll(() => server.close());
+
+/** A grant's spend on a connection this month, over its shards. */
+async function grantNow(workspaceId: string, connectionId: string) {
+  const [row] = await db().$queryRaw<{ inFlight: bigint | null; charged: bigint | null }[]>`
+    SELECT sum("inFlightMicros")::bigint AS "inFlight", sum("chargedMicros")::bigint AS charged FROM grant_spend_periods
+    WHERE "workspaceId" = ${workspaceId}::uuid AND "connectionId" = ${connectionId}::uuid AND "periodStart" = date_trunc('month', now() AT TIME ZONE 'UTC')::date`;
+  return { inFlight: row?.inFlight ?? 0n, charged: row?.charged ?? 0n };
+}
+
+/** No month of the workspace has a negative sum, on the budget or on any grant. */
+async function expectNothingNegative(workspaceId: string) {
+  const [row] = await db().$queryRaw<{ negative: number }[]>`
+    SELECT ((SELECT count(*) FROM (SELECT 1 FROM budget_periods WHERE "workspaceId" = ${workspaceId}::uuid GROUP BY "periodStart"
+              HAVING sum("reservedMicros") < 0 OR sum("inFlightMicros") < 0 OR sum("chargedMicros") < 0) b)
+          + (SELECT count(*) FROM (SELECT 1 FROM grant_spend_periods WHERE "workspaceId" = ${workspaceId}::uuid GROUP BY "connectionId", "periodStart"
+              HAVING sum("inFlightMicros") < 0 OR sum("chargedMicros") < 0) g))::int AS negative`;
+  expect(row!.negative, "months with a negative sum").toBe(0);
+}
+
+const SETUP_JSON = {
+  brand: { name: "Fenced", aliases: [], domains: ["fenced.io"] },
+  competitors: [{ name: "Rival", domains: ["rival.io"] }],
+  questions: Array.from({ length: 20 }, (_, i) => ({ text: `Which tool is best for team ${i + 1}?`, tag: "discovery" })),
+};
+
+/** A workspace with its own OpenAI-compatible connection to the fake server, granted with a limit. */
+async function compatibleSpace() {
+  const space = await newSpace({ prompts: 1 });
+  const connection = await db().providerConnection.create({
+    data: {
+      name: `Fenced ${randomUUID().slice(0, 8)}`,
+      adapter: "openai_compatible",
+      models: ["fenced-model"],
+      inputPricePerMTokMicros: 1_000_000,
+      outputPricePerMTokMicros: 2_000_000,
+      settings: { baseURL: server.url },
+    },
+  });
+  await grantConnection({ connectionId: connection.id, workspaceId: space.workspaceId, monthlySpendLimitMicros: 100_000_000 }, null);
+  return { space, connection };
+}
+
+describe("the wizard's reservation is in flight for the repair pass", () => {
+  it("a call held in flight: the repair pass repairs nothing, a claim that does not fit beside it is refused, and it settles exactly", async () => {
+    const space = await newSpace({ prompts: 1 });
+    const workerId = await liveWorker();
+    const connectionId = space.connections.ChatGPT!;
+    const { captureIds } = await startSpaceCheck(space, { prompts: 1 });
+    const { suggestionId } = await requestSetupSuggestions({ workspaceId: space.workspaceId, userId: null, domain: "acme-crm.com", language: "en", connectionId });
+    const reserved = (await db().setupSuggestion.findUniqueOrThrow({ where: { id: suggestionId } })).reservedMicros;
+
+    // The budget fits the wizard's worst case and a capture's worst case minus one micro-dollar.
+    const capture = await db().capture.findUniqueOrThrow({ where: { id: captureIds[0]! }, include: { connection: true, prompt: true } });
+    const c = capture.connection;
+    const captureWorst = worstCaseCost(capture.prompt.text, capture.searchMode, { maxOutputTokens: c.maxOutputTokens, maxSearchCalls: c.maxSearchCalls }, c);
+    await db().workspace.update({ where: { id: space.workspaceId }, data: { monthlyBudgetMicros: reserved + BigInt(captureWorst) - 1n } });
+
+    const held = gateAt("setup:after-provider", (context) => context.suggestionId === suggestionId);
+    const running = runSetupSuggestions(suggestionId, { workerId });
+    await held.reached;
+
+    expect(await runRepairPass(), "nothing to repair while the wizard's call is in flight").toEqual({});
+    expect((await budgetNow(space.workspaceId)).inFlight).toBe(reserved);
+    expect((await grantNow(space.workspaceId, connectionId)).inFlight).toBe(reserved);
+    // The hard cap still counts the wizard's call: the capture's worst case does not fit beside it.
+    expect((await claim(captureIds[0]!, workerId)).result.kind).toBe("waiting_for_budget");
+    expect((await budgetNow(space.workspaceId)).inFlight).toBe(reserved);
+
+    held.open();
+    expect(await running).toBe("succeeded");
+    const cost = (await db().setupSuggestion.findUniqueOrThrow({ where: { id: suggestionId } })).costMicros!;
+    expect(cost).toBeGreaterThan(0n);
+    expect(await budgetNow(space.workspaceId)).toMatchObject({ inFlight: 0n, charged: cost });
+    expect(await grantNow(space.workspaceId, connectionId)).toEqual({ inFlight: 0n, charged: cost });
+    await expectNothingNegative(space.workspaceId);
+    expect(await runRepairPass(), "nothing to repair after it settled").toEqual({});
+    await expectBudgetConsistent(space.workspaceId);
+  });
+
+  it("a queued call whose job is gone gets it back from the repair pass, so its reservation settles", async () => {
+    const space = await newSpace({ prompts: 1 });
+    const workerId = await liveWorker();
+    const { suggestionId } = await requestSetupSuggestions({ workspaceId: space.workspaceId, userId: null, domain: "orphan.io", language: "en", connectionId: space.connections.ChatGPT! });
+    await db().$executeRaw`DELETE FROM graphile_worker._private_jobs WHERE key = ${`setup:${suggestionId}`}`;
+    expect(await runRepairPass()).toEqual({ setup_waiting_without_job: 1 });
+    expect(await runRepairPass(), "a second pass finds nothing").toEqual({});
+    const [job] = await db().$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM graphile_worker.jobs WHERE key = ${`setup:${suggestionId}`}`;
+    expect(job!.n).toBe(1n);
+    expect(await runSetupSuggestions(suggestionId, { workerId })).toBe("succeeded");
+    expect((await budgetNow(space.workspaceId)).inFlight).toBe(0n);
+    await expectBudgetConsistent(space.workspaceId);
+  });
+});
+
+describe("the wizard's job is fenced", () => {
+  it("two runs of the job at once: one provider call, one charge", async () => {
+    const { space, connection } = await compatibleSpace();
+    const [first, second] = [await liveWorker(), await liveWorker()];
+    server.enqueue({ kind: "answer", answer: { content: JSON.stringify(SETUP_JSON), usage: { prompt_tokens: 300, completion_tokens: 1200 } } });
+    const { suggestionId } = await requestSetupSuggestions({ workspaceId: space.workspaceId, userId: null, domain: "fenced.io", language: "en", connectionId: connection.id });
+    const calls = server.requests.length;
+
+    const held = gateAt("setup:after-provider", (context) => context.suggestionId === suggestionId);
+    const running = runSetupSuggestions(suggestionId, { workerId: first });
+    await held.reached;
+    expect(await runSetupSuggestions(suggestionId, { workerId: second }), "the second run while the first holds the row").toBe("skipped");
+    expect(server.requests.length, "provider calls").toBe(calls + 1);
+
+    held.open();
+    expect(await running).toBe("succeeded");
+    const row = await db().setupSuggestion.findUniqueOrThrow({ where: { id: suggestionId } });
+    const cost = 300n * 1n + 1200n * 2n; // 1 and 2 micro-dollars a token
+    expect(row.costMicros).toBe(cost);
+    expect(await budgetNow(space.workspaceId)).toMatchObject({ inFlight: 0n, charged: cost });
+    expect(await grantNow(space.workspaceId, connection.id)).toEqual({ inFlight: 0n, charged: cost });
+    expect(server.requests.length).toBe(calls + 1);
+    await expectNothingNegative(space.workspaceId);
+    await expectBudgetConsistent(space.workspaceId);
+  });
+
+  it("a run whose worker was swept: the sweeper ends it charged its estimate, nobody calls again, and its late result writes nothing", async () => {
+    const { space, connection } = await compatibleSpace();
+    const [stalled, other] = [await liveWorker(), await liveWorker()];
+    server.enqueue({ kind: "answer", answer: { content: JSON.stringify(SETUP_JSON), usage: { prompt_tokens: 300, completion_tokens: 1200 } } });
+    const { suggestionId } = await requestSetupSuggestions({ workspaceId: space.workspaceId, userId: null, domain: "fenced.io", language: "en", connectionId: connection.id });
+    const reserved = (await db().setupSuggestion.findUniqueOrThrow({ where: { id: suggestionId } })).reservedMicros;
+    const calls = server.requests.length;
+
+    const held = gateAt("setup:after-provider", (context) => context.suggestionId === suggestionId);
+    const late = runSetupSuggestions(suggestionId, { workerId: stalled });
+    await held.reached;
+    // Its worker stops beating (frozen, cut off): its lease runs out and a sweeper takes over.
+    await db().$executeRaw`UPDATE worker_heartbeats SET "leaseExpiresAt" = now() AT TIME ZONE 'UTC' - interval '1 second' WHERE "workerId" = ${stalled}`;
+    await sweepDeadWorkers();
+
+    const swept = await db().setupSuggestion.findUniqueOrThrow({ where: { id: suggestionId } });
+    expect(swept).toMatchObject({ status: "failed", result: null });
+    expect(swept.error).toMatch(/stopped/);
+    const estimate = swept.costMicros!;
+    expect(estimate).toBeGreaterThan(0n);
+    expect(estimate).toBeLessThanOrEqual(reserved);
+    expect(await budgetNow(space.workspaceId)).toMatchObject({ inFlight: 0n, charged: estimate });
+    // The job run again (graphile-worker unlocked the dead worker's job) calls nothing.
+    expect(await runSetupSuggestions(suggestionId, { workerId: other })).toBe("skipped");
+
+    held.open();
+    expect(await late, "the swept run's result").toBe("lost");
+    const after = await db().setupSuggestion.findUniqueOrThrow({ where: { id: suggestionId } });
+    expect(after).toMatchObject({ status: "failed", result: null, costMicros: estimate, error: swept.error });
+    expect(server.requests.length, "provider calls").toBe(calls + 1);
+    expect(await budgetNow(space.workspaceId)).toMatchObject({ inFlight: 0n, charged: estimate });
+    expect(await grantNow(space.workspaceId, connection.id)).toEqual({ inFlight: 0n, charged: estimate });
+    await expectNothingNegative(space.workspaceId);
+    expect(await runRepairPass()).toEqual({});
+    await expectBudgetConsistent(space.workspaceId);
+  });
+
+  it("a run its live worker no longer lists (given up) is ended by the sweeper, charged its estimate; a run it lists is left alone", async () => {
+    const space = await newSpace({ prompts: 1 });
+    const workerId = await liveWorker();
+    const { suggestionId } = await requestSetupSuggestions({ workspaceId: space.workspaceId, userId: null, domain: "given-up.io", language: "en", connectionId: space.connections.ChatGPT! });
+    const held = gateAt("setup:after-provider", (context) => context.suggestionId === suggestionId);
+    const late = runSetupSuggestions(suggestionId, { workerId });
+    await held.reached;
+    const { runToken } = await db().setupSuggestion.findUniqueOrThrow({ where: { id: suggestionId } });
+    // Its worker's heartbeat after the claim: listed, so still running.
+    await db().$executeRaw`UPDATE worker_heartbeats SET "activeAsOf" = now() AT TIME ZONE 'UTC', "activeRunTokens" = ARRAY[${runToken}::uuid] WHERE "workerId" = ${workerId}`;
+    expect((await sweepDeadWorkers()).setupEnded).toBe(0);
+    // The next heartbeat no longer lists it: the worker gave the run up.
+    await db().$executeRaw`UPDATE worker_heartbeats SET "activeAsOf" = now() AT TIME ZONE 'UTC', "activeRunTokens" = '{}' WHERE "workerId" = ${workerId}`;
+    expect((await sweepDeadWorkers()).setupEnded).toBe(1);
+    const swept = await db().setupSuggestion.findUniqueOrThrow({ where: { id: suggestionId } });
+    expect(swept.status).toBe("failed");
+    expect(await budgetNow(space.workspaceId)).toMatchObject({ inFlight: 0n, charged: swept.costMicros });
+    held.open();
+    expect(await late).toBe("lost");
+    expect(await budgetNow(space.workspaceId)).toMatchObject({ inFlight: 0n, charged: swept.costMicros });
+    await expectBudgetConsistent(space.workspaceId);
+  });
+});
