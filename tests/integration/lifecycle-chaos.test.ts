@@ -41,7 +41,7 @@ import { startWorker, type WorkerProcess } from "../support/worker-process";
 import { createChannel } from "@/lib/alerts/channels";
 import { createRule } from "@/lib/alerts/rules";
 import { requestAlertEvaluation } from "@/lib/alerts/schedule";
-import { sendTestDelivery } from "@/lib/alerts/deliveries";
+import { sendDeliveryAgain, sendTestDelivery } from "@/lib/alerts/deliveries";
 import { evaluateAlerts } from "@/lib/alerts/evaluate";
 import { ruleInputSchema } from "@/lib/alerts/schemas";
 import { analyzeAnswer } from "@/lib/analysis/analyze";
@@ -105,6 +105,7 @@ type Action =
   | { kind: "wizard"; provider: number }
   | { kind: "evaluateAlerts"; where: "worker" | "here" }
   | { kind: "sendTest"; channel: number }
+  | { kind: "sendAgain"; pick: number }
   | { kind: "receiver"; failRate: number; slowRate: number };
 type Step = { at: number; action: Action };
 type Plan = { steps: Step[]; budgetFactor: number; receiver: { failRate: number; slowRate: number } };
@@ -133,6 +134,8 @@ const action: fc.Arbitrary<Action> = fc.oneof(
   feature(fc.record({ kind: fc.constant("wizard" as const), provider })),
   feature(fc.record({ kind: fc.constant("evaluateAlerts" as const), where: fc.constantFrom("worker" as const, "here" as const) })),
   fc.record({ kind: fc.constant("sendTest" as const), channel: fc.nat(1) }),
+  // "Send again" of a delivery whose outcome is unknown (the user accepts a second post).
+  fc.record({ kind: fc.constant("sendAgain" as const), pick: fc.nat(1000) }),
   fc.record({ kind: fc.constant("receiver" as const), failRate: fc.constantFrom(0, 0.3, 0.6), slowRate: fc.constantFrom(0, 0.3) }),
 );
 const schedule: fc.Arbitrary<Plan> = fc.record({
@@ -299,6 +302,8 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
   };
   const wizardDomains = new Map<string, string>(); // domain -> setup suggestion id
   const background: Promise<void>[] = [];
+  /** Deliveries the user sent again ("Send again"): each may be posted once more. */
+  const resent = new Map<string, number>();
   const repairDuringWizard: string[] = [];
 
   const finishedShare = async () => {
@@ -454,6 +459,14 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
           assertCan(canManageAlerts(space.owner));
           await attempt("send test", () => sendTestDelivery(space.workspaceId, channels[a.channel]!.id));
           break;
+        case "sendAgain": {
+          assertCan(canManageAlerts(space.owner));
+          const unknown = await db().alertDelivery.findMany({ where: { workspaceId: space.workspaceId, status: "unknown" }, orderBy: { id: "asc" }, select: { id: true } });
+          const pick = unknown[a.pick % Math.max(1, unknown.length)];
+          if (!pick) count("send again: nothing unknown");
+          else if (await attempt("send again", () => sendDeliveryAgain(space.workspaceId, pick.id))) resent.set(pick.id, (resent.get(pick.id) ?? 0) + 1);
+          break;
+        }
         case "receiver":
           receiver.setFaults({ failRate: a.failRate, slowRate: a.slowRate });
           break;
@@ -482,7 +495,7 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
         SELECT (SELECT count(*)::int FROM checks WHERE id = ANY(${checks.map((c) => c.checkId)}::uuid[]) AND status NOT IN ('completed', 'completed_with_errors', 'failed', 'cancelled')) AS checks,
                (SELECT count(*)::int FROM attempts WHERE "captureId" = ANY(${captureIds}::uuid[]) AND outcome IS NULL) AS attempts,
                (SELECT count(*)::int FROM setup_suggestions WHERE "workspaceId" = ${space.workspaceId}::uuid AND status IN ('queued', 'running')) AS setups,
-               (SELECT count(*)::int FROM alert_deliveries WHERE "workspaceId" = ${space.workspaceId}::uuid AND status = 'pending') AS deliveries,
+               (SELECT count(*)::int FROM alert_deliveries WHERE "workspaceId" = ${space.workspaceId}::uuid AND status IN ('pending', 'sending')) AS deliveries,
                (SELECT count(*)::int FROM analysis_runs WHERE "workspaceId" = ${space.workspaceId}::uuid AND status IN ('queued', 'running')) AS analyses,
                (SELECT count(*)::int FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
                 WHERE t.identifier = 'evaluate_alerts' AND j.payload::text LIKE ${`%${space.workspaceId}%`}) AS jobs`;
@@ -616,7 +629,8 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
   }
 
   // Deliveries to the Slack channels: the receiver's posts matched to deliveries by channel and
-  // body (deliveries with the same body on one channel, if any, share their posts: at most one each).
+  // body (deliveries with the same body on one channel, if any, share their posts: at most one
+  // each, and one more for each "Send again").
   const deliveries = await db().alertDelivery.findMany({ where: { workspaceId: space.workspaceId }, include: { channel: true } });
   const slackHits = receiver.hits.filter((h) => h.path.startsWith(`/slack/r${run}-`));
   const matched = new Set<number>();
@@ -632,8 +646,9 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
     const posts = slackHits.map((h, i) => [h, i] as const).filter(([h]) => h.path === path && isDeepStrictEqual(h.body, (d.message as { slack?: unknown }).slack));
     posts.forEach(([, i]) => matched.add(i));
     const accepted = posts.filter(([h]) => h.answer !== "refused");
-    if (accepted.length > group.length) {
-      const which = group.map((g) => `${g.id} (${g.kind}, ${g.status}, ${g.attempts} attempts, last error ${json(g.lastError)})`).join(", ");
+    const allowed = group.reduce((n, g) => n + 1 + (resent.get(g.id) ?? 0), 0);
+    if (accepted.length > allowed) {
+      const which = group.map((g) => `${g.id} (${g.kind}, ${g.status}, ${g.attempts} attempts, sent again ${resent.get(g.id) ?? 0} times, last error ${json(g.lastError)})`).join(", ");
       fail("no delivery sent twice to an id-less channel", `delivery ${which} was posted ${accepted.length} times: ${json(posts.map(([h]) => `${iso(h.at)} ${h.answer}`))}`);
     }
   }
