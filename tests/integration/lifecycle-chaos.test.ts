@@ -79,7 +79,7 @@ const INVARIANTS = [
   "charged + in flight never above the budget",
   "grant charged + in flight never above its limit",
   "no provider call after a revoke, disable or allowlist removal",
-  "every provider call has its attempt",
+  "every provider call has its attempt (a setup call: one call)",
   "every analysis matches its brand's current inputs",
   "no delivery sent twice to an id-less channel",
   "the repair pass repairs nothing",
@@ -310,6 +310,12 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
     const done = await db().capture.count({ where: { id: { in: captureIds }, status: { in: ["succeeded", "failed", "cancelled"] } } });
     return (done * 100) / captureIds.length;
   };
+  /** The pick-th capture (modulo) among those in `statuses` now, or among all when none is. */
+  const pickCapture = async (pick: number, statuses: ("running" | "failed" | "cancelled")[]) => {
+    const rows = await db().capture.findMany({ where: { id: { in: captureIds }, status: { in: statuses } }, orderBy: { id: "asc" }, select: { id: true } });
+    const from = rows.length ? rows.map((r) => r.id) : captureIds;
+    return from[pick % from.length]!;
+  };
   const replace = async (index: number) => {
     workers[index] = await startWorker(`chaos-${run}-${index}-${Date.now() % 100_000}`, WORKER_ENV);
   };
@@ -337,13 +343,15 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
       const name = "provider" in a ? PROVIDERS[a.provider]! : "";
       switch (a.kind) {
         case "cancelCapture":
-          await attempt("cancel capture", () => cancelCapture(space.owner, captureIds[a.pick % captureIds.length]!));
+          // A running capture if there is one (the cancel then meets its call), else any.
+          await attempt("cancel capture", async () => cancelCapture(space.owner, await pickCapture(a.pick, ["running"])));
           break;
         case "cancelCheck":
           await attempt("cancel check", () => cancelCheck(space.owner, checks[a.pick]!.checkId));
           break;
         case "retry":
-          await attempt("retry capture", () => retryCaptures(space.owner, { captureId: captureIds[a.pick % captureIds.length]! }));
+          // A failed or cancelled capture if there is one (the admin's case), else any (refused).
+          await attempt("retry capture", async () => retryCaptures(space.owner, { captureId: await pickCapture(a.pick, ["failed", "cancelled"]) }));
           break;
         case "retryCheck":
           await attempt("retry check", () => retryCaptures(space.owner, { checkId: checks[a.pick]!.checkId }));
@@ -577,15 +585,17 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
     }
     const captureId = byKey.get(captureKey(call.tag, call.model, call.prompt));
     if (!captureId) {
-      fail("every provider call has its attempt", `call #${call.seq} to ${tagToProvider.get(call.tag)} (${call.model}) at ${iso(call.at)} matches no capture or setup call: ${call.prompt.slice(0, 80)}`);
+      fail("every provider call has its attempt (a setup call: one call)", `call #${call.seq} to ${tagToProvider.get(call.tag)} (${call.model}) at ${iso(call.at)} matches no capture or setup call: ${call.prompt.slice(0, 80)}`);
       continue;
     }
     callsOf.set(captureId, [...(callsOf.get(captureId) ?? []), call]);
   }
   const callsText = (list: ProviderCall[]) => json(list.map((c) => `#${c.seq} ${iso(c.at)} ${c.outcome}${c.closedByClient ? " (closed by the client)" : ""}`));
+  // A setup call is one call: a run swept while calling ends failed and charged, never calls again.
+  for (const [id, made] of wizardCalls) if (made.length > 1) fail("every provider call has its attempt (a setup call: one call)", `setup call ${id} called the provider ${made.length} times: ${callsText(made)}`);
   for (const c of captures) {
     const made = callsOf.get(c.id) ?? [];
-    if (made.length > c.attempts.length) fail("every provider call has its attempt", `capture ${c.id} (${c.status}): ${made.length} calls ${callsText(made)} but ${c.attempts.length} attempts ${attemptsText(c)}`);
+    if (made.length > c.attempts.length) fail("every provider call has its attempt (a setup call: one call)", `capture ${c.id} (${c.status}): ${made.length} calls ${callsText(made)} but ${c.attempts.length} attempts ${attemptsText(c)}`);
     // A whole answer the worker read is paid: its attempt (the one running when the provider
     // answered) must have succeeded, unless its worker was killed or frozen (the sweeper then ends
     // the attempt by design; its repairs are counted below).
