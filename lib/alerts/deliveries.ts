@@ -6,6 +6,7 @@ import { retryDelayMs, type Outcome } from "@/lib/alerts/retry";
 import { send, type SendTarget } from "@/lib/alerts/send";
 import { env, publicUrl } from "@/lib/config/env";
 import { db } from "@/lib/db/prisma";
+import { transaction } from "@/lib/db/transaction";
 import { ConflictError, NotFoundError } from "@/lib/errors";
 import { Prisma, type AlertDeliveryKind } from "@/lib/generated/prisma/client";
 import { jobCatalog } from "@/lib/jobs/catalog";
@@ -71,7 +72,7 @@ export async function sendTestDelivery(workspaceId: string, channelId: string): 
   const channel = await db().alertChannel.findFirst({ where: { id: channelId, workspaceId }, select: { id: true, name: true } });
   if (!channel) throw new NotFoundError("This channel does not exist in this workspace.");
   const message = renderTest({ channel, appUrl: publicUrl(), at: new Date() });
-  const deliveryId = await db().$transaction((tx) => createDelivery(tx, { workspaceId, channelId, kind: "test", message }));
+  const deliveryId = await transaction((tx) => createDelivery(tx, { workspaceId, channelId, kind: "test", message }));
   return { deliveryId };
 }
 
@@ -134,7 +135,7 @@ export async function runDelivery(deliveryId: string): Promise<DeliveryRun> {
     return "failed";
   }
   const delayMs = retryDelayMs(claimed.attempts, baseMs);
-  await db().$transaction(async (tx) => {
+  await transaction(async (tx) => {
     const updated = await tx.$executeRaw`
       UPDATE alert_deliveries SET status = 'pending', "responseStatus" = ${status}, "lastError" = ${outcome.error},
         "nextAttemptAt" = now() + make_interval(secs => ${delayMs / 1000}::float8)
@@ -150,7 +151,7 @@ export async function runDelivery(deliveryId: string): Promise<DeliveryRun> {
  * and its job, in one transaction. Does not authorize (the action checks canManageAlerts).
  */
 export async function sendDeliveryAgain(workspaceId: string, deliveryId: string): Promise<void> {
-  await db().$transaction(async (tx) => {
+  await transaction(async (tx) => {
     const [row] = await tx.$queryRaw<{ status: string }[]>`
       SELECT status::text FROM alert_deliveries WHERE id = ${deliveryId}::uuid AND "workspaceId" = ${workspaceId}::uuid FOR UPDATE`;
     if (!row) throw new NotFoundError("This delivery does not exist in this workspace.");

@@ -6,6 +6,7 @@ import type { OverviewKpis } from "@/lib/analytics/kpis";
 import { readChart } from "@/lib/analytics/read-chart";
 import { publicUrl } from "@/lib/config/env";
 import { db } from "@/lib/db/prisma";
+import { transaction } from "@/lib/db/transaction";
 
 // The weekly digest: every Monday (catalog cron), one 'digest' delivery to each email channel of
 // each workspace that has one, with the past week's numbers per brand read through the KPIs chart
@@ -45,7 +46,7 @@ export async function enqueueWeeklyDigests(at?: Date): Promise<number> {
     const brands = await brandNumbers(workspace.id, week);
     const digestKey = `digest:${week.from}`;
     const message = { ...renderDigest({ workspace, week, brands, appUrl: publicUrl(), at: now }), digestKey };
-    created += await db().$transaction(async (tx) => {
+    created += await transaction(async (tx) => {
       // Two workers running the cron at once wait here; the second finds the first's rows.
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`alert_digest:${workspace.id}`}))`;
       const channels = await tx.alertChannel.findMany({ where: { workspaceId: workspace.id, kind: "email" }, select: { id: true } });

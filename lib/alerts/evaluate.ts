@@ -24,6 +24,7 @@ import { budgetStatus } from "@/lib/billing/budget";
 import { formatMicros } from "@/lib/billing/money";
 import { pausePoint } from "@/lib/captures/lifecycle/pause-points";
 import { db, readDb } from "@/lib/db/prisma";
+import { transaction } from "@/lib/db/transaction";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 // Evaluates a workspace's alert rules: reads the numbers (the dashboards' rollups where they
@@ -387,7 +388,7 @@ async function judge(rule: Rule, now: Date): Promise<Verdict> {
  */
 async function fire(rule: Rule, finding: Finding): Promise<boolean> {
   await pausePoint("alert:before-fire", { ruleId: rule.id });
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const [row] = await tx.$queryRaw<{ id: string }[]>`
       INSERT INTO alert_firings ("workspaceId", "ruleId", "dedupeKey", title, summary, facts)
       SELECT ${rule.workspaceId}::uuid, r.id, ${finding.dedupeKey}, ${finding.title}, ${finding.summary}, ${JSON.stringify(finding.facts)}::jsonb

@@ -2,6 +2,7 @@ import "server-only";
 import type { RuleOutcome } from "@/lib/alerts/evaluate";
 import { paramsSchemas, type ParsedRuleInput, type RuleKind, type RuleParams } from "@/lib/alerts/schemas";
 import { db } from "@/lib/db/prisma";
+import { transaction } from "@/lib/db/transaction";
 import { NotFoundError, UserError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 
@@ -95,7 +96,7 @@ export async function createRule(workspaceId: string, createdById: string | null
 
 export async function updateRule(workspaceId: string, ruleId: string, input: ParsedRuleInput) {
   const channelIds = await validateReferences(workspaceId, input);
-  await db().$transaction(async (tx) => {
+  await transaction(async (tx) => {
     const updated = await tx.alertRule.updateMany({
       where: { id: ruleId, workspaceId },
       // A rule that now watches something else starts over: what it last found no longer applies.

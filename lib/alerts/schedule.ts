@@ -1,6 +1,7 @@
 import "server-only";
 import { ALERT_KINDS_BY_REASON } from "@/lib/alerts/schemas";
 import { db } from "@/lib/db/prisma";
+import { transaction } from "@/lib/db/transaction";
 import type { AlertReason } from "@/lib/jobs/catalog";
 import { enqueueAlertEvaluation } from "@/lib/jobs/enqueue";
 
@@ -15,7 +16,7 @@ export async function scheduleAlertEvaluations(reason: AlertReason): Promise<str
     distinct: ["workspaceId"],
   });
   const workspaceIds = rows.map((r) => r.workspaceId);
-  await db().$transaction(async (tx) => {
+  await transaction(async (tx) => {
     for (const workspaceId of workspaceIds) await enqueueAlertEvaluation(tx, { workspaceId, reason });
   });
   return workspaceIds;
@@ -23,5 +24,5 @@ export async function scheduleAlertEvaluations(reason: AlertReason): Promise<str
 
 /** "Evaluate now" on the Alerts page: a full evaluation of the workspace's rules, in the worker. */
 export async function requestAlertEvaluation(workspaceId: string): Promise<void> {
-  await db().$transaction((tx) => enqueueAlertEvaluation(tx, { workspaceId, reason: "daily" }));
+  await transaction((tx) => enqueueAlertEvaluation(tx, { workspaceId, reason: "daily" }));
 }

@@ -3,8 +3,8 @@ import { analyzeAnswer } from "@/lib/analysis/analyze";
 import { isOwnDomain } from "@/lib/analysis/citations";
 import { mentionRows } from "@/lib/analysis/rows";
 import { rewriteRollups } from "@/lib/analytics/rollups";
-import { retryingConflicts } from "@/lib/db/conflicts";
 import { db } from "@/lib/db/prisma";
+import { transaction } from "@/lib/db/transaction";
 import { enqueueReanalysis } from "@/lib/jobs/enqueue";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
@@ -80,8 +80,9 @@ export async function runReanalysis(analysisRunId: string): Promise<void> {
       // The worker's analysis, cap included; computed before the transaction opens.
       const analyses = captures.map((capture) => ({ capture, analysis: analyzeAnswer({ answer: capture.answerText ?? "", brand, competitors: brand.competitors, language: capture.prompt.language }) }));
       // A batch is all or nothing: one that lost a deadlock (to a worker recording an answer, say)
-      // runs again rather than failing the whole run.
-      const current = await retryingConflicts(() => db().$transaction(async (tx) => {
+      // runs again rather than failing the whole run (lib/db/transaction.ts). Its analyses are
+      // computed outside and only read inside, so a run again writes the same rows.
+      const current = await transaction(async (tx) => {
         const [row] = await tx.$queryRaw<{ version: number }[]>`SELECT "analysisVersion" AS version FROM brands WHERE id = ${brand.id}::uuid FOR SHARE`;
         if (row?.version !== brand.analysisVersion) return false;
         const ids = captures.map((c) => c.id);
@@ -102,7 +103,7 @@ export async function runReanalysis(analysisRunId: string): Promise<void> {
         await tx.capture.updateMany({ where: { id: { in: truncated } }, data: { analysisTruncated: true } });
         await tx.analysisRun.update({ where: { id: run.id }, data: { done: done + captures.length } });
         return true;
-      }));
+      });
       if (!current) break; // the brand changed since: the run queued by that edit takes over
       done += captures.length;
       after = captures[captures.length - 1]!.id;

@@ -3,6 +3,7 @@ import { createHash, randomBytes } from "node:crypto";
 import type { ApiKeyScope } from "@/lib/api-keys/scopes";
 import { apiKeyRole, type Role } from "@/lib/auth/permissions";
 import { db } from "@/lib/db/prisma";
+import { transaction } from "@/lib/db/transaction";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { NotFoundError } from "@/lib/errors";
 
@@ -25,7 +26,7 @@ type Tx = Prisma.TransactionClient;
 export async function createApiKey(workspaceId: string, input: { name: string; scope: ApiKeyScope; createdById: string }) {
   const prefix = `${KEY_PREFIX}${randomBytes(4).toString("hex")}`;
   const key = `${prefix}_${randomBytes(30).toString("base64url")}`;
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     // FOR SHARE: removing this member at the same moment waits for the key, then revokes it too.
     const member = await tx.$queryRaw<{ role: Role }[]>`
       SELECT role::text AS role FROM memberships WHERE "workspaceId" = ${workspaceId}::uuid AND "userId" = ${input.createdById} FOR SHARE`;

@@ -1,6 +1,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { db } from "@/lib/db/prisma";
+import { transaction } from "@/lib/db/transaction";
 import { TooManyRequestsError } from "@/lib/errors";
 import { addressKey } from "@/lib/net/trusted-proxies";
 
@@ -85,7 +86,7 @@ export function describeWait(seconds: number): string {
  */
 export async function reserveAuthAttempt(action: AuthAction, who: Attempter): Promise<Reservation> {
   const buckets = bucketsFor(action, who);
-  const ids = await db().$transaction(async (tx) => {
+  const ids = await transaction(async (tx) => {
     // In a fixed order, so two attempts that share buckets cannot deadlock.
     for (const { key } of [...buckets].sort((a, b) => a.key.localeCompare(b.key))) {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`;

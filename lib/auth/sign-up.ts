@@ -2,6 +2,7 @@ import "server-only";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { env } from "@/lib/config/env";
 import { db } from "@/lib/db/prisma";
+import { transaction } from "@/lib/db/transaction";
 import { ForbiddenError, UserError } from "@/lib/errors";
 import { claimFirstOperator } from "@/lib/instance/operators";
 import { acceptInvitationIn, findInvitation } from "@/lib/workspaces/members";
@@ -94,7 +95,7 @@ const defaultWorkspaceName = (name: string) => `${name.trim().split(/\s+/)[0] ||
  */
 export async function provisionAccount(user: { id: string; email: string; name: string }, intent: SignUpIntent): Promise<void> {
   try {
-    await db().$transaction(async (tx) => {
+    await transaction(async (tx) => {
       // Every sign-up's user row is committed before it gets here, so of two first sign-ups at
       // once at most one finds itself alone (maybe neither: both are refused, and a retry works).
       const alone = (await tx.user.findFirst({ where: { id: { not: user.id } }, select: { id: true } })) === null;

@@ -2,6 +2,7 @@ import "server-only";
 import { trackedAs } from "@/lib/analysis/brand-candidates";
 import { brandInputSchema, type ParsedBrandInput } from "@/lib/brands/schemas";
 import { db } from "@/lib/db/prisma";
+import { transaction } from "@/lib/db/transaction";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { ConflictError, NotFoundError, UserError } from "@/lib/errors";
 import { startReanalysis } from "@/lib/analysis/reanalyze";
@@ -22,7 +23,7 @@ function nameTaken(error: unknown): boolean {
 }
 
 export async function createBrand(workspaceId: string, input: ParsedBrandInput) {
-  return db().$transaction((tx) => createBrandIn(tx, workspaceId, input));
+  return transaction((tx) => createBrandIn(tx, workspaceId, input));
 }
 
 /** createBrand inside the caller's transaction (the first-run wizard's accept, lib/setup/accept.ts). */
@@ -48,7 +49,7 @@ export async function createBrandIn(tx: Prisma.TransactionClient, workspaceId: s
 /** Replaces the brand's fields and its competitor list (kept ones by id, new ones created, missing ones removed). */
 export async function updateBrand(workspaceId: string, brandId: string, input: ParsedBrandInput) {
   try {
-    return await db().$transaction((tx) => replaceBrand(tx, workspaceId, brandId, input));
+    return await transaction((tx) => replaceBrand(tx, workspaceId, brandId, input));
   } catch (error) {
     if (nameTaken(error)) throw new ConflictError(`A brand named "${input.name}" already exists.`, { field: "name" });
     throw error;
@@ -99,7 +100,7 @@ async function replaceBrand(tx: Prisma.TransactionClient, workspaceId: string, b
  * nothing: the brand's row is locked first, so two clicks at once are one after the other.
  */
 export async function trackCompetitor(workspaceId: string, brandId: string, name: string) {
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     await tx.$queryRaw`SELECT id FROM brands WHERE id = ${brandId}::uuid AND "workspaceId" = ${workspaceId}::uuid FOR NO KEY UPDATE`;
     const brand = await tx.brand.findFirst({ where: { id: brandId, workspaceId }, include: { competitors: { orderBy: { createdAt: "asc" } } } });
     if (!brand) throw new NotFoundError("That brand does not exist in this workspace.");

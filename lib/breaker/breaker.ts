@@ -1,6 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { db } from "@/lib/db/prisma";
+import { transaction } from "@/lib/db/transaction";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 // A circuit breaker per connection and model, shared by every worker process and workspace (DESIGN.md
@@ -75,7 +76,7 @@ export async function acquirePermission(config: BreakerConfig, read?: BreakerGla
       : (await db().$queryRaw<BreakerGlance[]>`SELECT status::text AS status, "forcedStatus"::text AS "forcedStatus" FROM breaker_states WHERE ${where(config)}`)[0];
   if (!quick || quick.forcedStatus === "closed" || (quick.status === "closed" && !quick.forcedStatus)) return { allowed: true, probeToken: null };
 
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const state = await lockState(tx, config);
     const now = state.now.getTime();
     const openFor = config.breakerOpenSeconds * 1000;
@@ -115,7 +116,7 @@ export async function recordCall(config: BreakerConfig, outcome: CallOutcome, la
   const { failed, slow } = countedAs(config, outcome, latencyMs);
   if (!probeToken && outcome === "ignored") return;
   if (!probeToken && (await recordWhileClosed(config, failed, slow))) return;
-  await db().$transaction(async (tx) => {
+  await transaction(async (tx) => {
     const state = await lockState(tx, config);
     const counters = counterUpdates(outcome, failed, slow);
     if (probeToken && state.probeToken === probeToken) {
@@ -177,7 +178,7 @@ async function recordWhileClosed(config: BreakerConfig, failed: boolean, slow: b
 export async function openIfOverThreshold(config: BreakerConfig, window: boolean[]): Promise<void> {
   const failures = window.filter(Boolean).length;
   if (window.length >= config.breakerMinCalls && failures * 100 >= config.breakerFailureRatePct * window.length) {
-    await db().$transaction(async (tx) => {
+    await transaction(async (tx) => {
       const state = await lockState(tx, config);
       if (state.status === "closed" && !state.forcedStatus) await open(tx, config, {});
     });

@@ -4,6 +4,7 @@ import { holdBudget } from "@/lib/billing/budget";
 import { costOf, estimateUsage, type PriceTable } from "@/lib/billing/money";
 import { MAX_CAPTURES_PER_CHECK, MAX_PROMPTS_PER_CHECK, type PromptSelection } from "@/lib/checks/schemas";
 import { db } from "@/lib/db/prisma";
+import { transaction } from "@/lib/db/transaction";
 import { NotFoundError, UserError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { enqueueCaptureJobs } from "@/lib/jobs/enqueue";
@@ -121,7 +122,7 @@ export async function estimateCheck(request: Pick<CheckRequest, "workspaceId" | 
  * it exists afterwards or none of it. Returns the existing check for a repeated request.
  */
 export async function createCheck(request: CheckRequest): Promise<{ checkId: string; replayed: boolean }> {
-  return db().$transaction((tx) => createCheckIn(tx, request), { timeout: 60_000, maxWait: 10_000 });
+  return transaction((tx) => createCheckIn(tx, request), { timeoutMs: 60_000 });
 }
 
 /** createCheck inside the caller's transaction (the first-run wizard creates its brand and prompts in the same one). */

@@ -52,6 +52,13 @@ const envSchema = z.object({
   // How long a worker keeps trying to record (or learn) a run's result while the database fails
   // or is locked by a frozen peer, before it gives the run up to the sweeper.
   BEACON_RESULT_WRITE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
+  // Every interactive transaction (lib/db/transaction.ts): how long it may wait for a connection,
+  // how long it may run in all (Prisma's 5 s default fails on a loaded machine), and how many
+  // times in all it runs when PostgreSQL or that limit ended it (a deadlock, a serialization
+  // failure, a lock timeout).
+  BEACON_DB_TRANSACTION_MAX_WAIT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  BEACON_DB_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
+  BEACON_DB_TRANSACTION_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(4),
   // How often the repair pass looks for captures in states that should be impossible.
   BEACON_REPAIR_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
   // How long a capture waiting for budget waits before it looks again (money freed by finishing

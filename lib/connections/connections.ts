@@ -4,6 +4,7 @@ import { lockConnectionAccess, wakeRefusedCaptures } from "@/lib/captures/lifecy
 import { pausePoint } from "@/lib/captures/lifecycle/pause-points";
 import { inTransaction, wakeBudgetWaiters } from "@/lib/captures/lifecycle/transition";
 import { db } from "@/lib/db/prisma";
+import { transaction } from "@/lib/db/transaction";
 import { ConflictError, NotFoundError, UserError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { connectionInputSchema, grantInputSchema } from "@/lib/providers/schemas";
@@ -107,16 +108,14 @@ export async function createConnection(input: ConnectionInput) {
  * with the reason, nothing is called (lib/captures/lifecycle/claim.ts).
  */
 export async function updateConnection(connectionId: string, input: ConnectionInput) {
-  await db()
-    .$transaction(async (tx) => {
-      await lockConnectionAccess(tx, connectionId);
-      const { count } = await tx.providerConnection.updateMany({ where: { id: connectionId }, data: toData(input) });
-      if (!count) throw new NotFoundError("That connection does not exist.");
-      await tx.providerConfig.updateMany({ where: { connectionId, model: { notIn: input.models } }, data: { enabled: false } });
-      await wakeRefusedCaptures(tx, connectionId);
-      await pausePoint("access:before-commit", { tx });
-    })
-    .catch((error: unknown) => rethrowNameTaken(error, input.name));
+  await transaction(async (tx) => {
+    await lockConnectionAccess(tx, connectionId);
+    const { count } = await tx.providerConnection.updateMany({ where: { id: connectionId }, data: toData(input) });
+    if (!count) throw new NotFoundError("That connection does not exist.");
+    await tx.providerConfig.updateMany({ where: { connectionId, model: { notIn: input.models } }, data: { enabled: false } });
+    await wakeRefusedCaptures(tx, connectionId);
+    await pausePoint("access:before-commit", { tx });
+  }).catch((error: unknown) => rethrowNameTaken(error, input.name));
 }
 
 /** Operators: grants a connection to a workspace (or changes its limit). */
@@ -146,7 +145,7 @@ export async function grantConnection(input: z.output<typeof grantInputSchema>, 
  * running finish.
  */
 export async function revokeConnection(connectionId: string, workspaceId: string) {
-  await db().$transaction(async (tx) => {
+  await transaction(async (tx) => {
     await lockConnectionAccess(tx, connectionId);
     await tx.connectionGrant.deleteMany({ where: { connectionId, workspaceId } });
     const connection = await tx.providerConnection.findUnique({ where: { id: connectionId }, select: { grantedToAll: true } });

@@ -2,6 +2,7 @@ import "server-only";
 import { expireAttempt, type ExpireReason } from "@/lib/captures/lifecycle/lease";
 import { pausePoint } from "@/lib/captures/lifecycle/pause-points";
 import { db } from "@/lib/db/prisma";
+import { transaction } from "@/lib/db/transaction";
 import { enqueueCaptureJobs } from "@/lib/jobs/enqueue";
 import { expireSetupRuns } from "@/lib/setup/run";
 
@@ -24,7 +25,7 @@ export type SweepResult = { workers: string[]; expired: number; recovered: numbe
  * worker writing its result at the same moment cannot both win: no lock is needed here.
  */
 export async function sweepDeadWorkers(): Promise<SweepResult> {
-  const unlocked = await db().$transaction(async (tx) => {
+  const unlocked = await transaction(async (tx) => {
     const dead = await tx.$queryRaw<{ workerId: string; slotIds: string[] }[]>`
       UPDATE worker_heartbeats SET "expiredAt" = now() AT TIME ZONE 'UTC', status = 'expired'
       WHERE "expiredAt" IS NULL AND status <> 'stopped' AND "leaseExpiresAt" < now() AT TIME ZONE 'UTC'

@@ -1,5 +1,6 @@
 import "server-only";
 import { db } from "@/lib/db/prisma";
+import { transaction } from "@/lib/db/transaction";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { NotFoundError, UserError } from "@/lib/errors";
 import { MAX_BULK_PROMPTS, splitPromptLines, type ParsedPromptInput } from "@/lib/prompts/schemas";
@@ -143,7 +144,7 @@ export async function bulkCreatePrompts(workspaceId: string, lines: string, tags
 /** Prompts are archived, not erased, so the checks that asked them keep their question. */
 export async function deletePrompts(workspaceId: string, promptIds: string[]) {
   // In one transaction: when any id is not ours, nothing is archived.
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const { count } = await tx.prompt.updateMany({
       where: { id: { in: promptIds }, ...live(workspaceId) },
       data: { deletedAt: new Date() },

@@ -2,6 +2,7 @@ import "server-only";
 import { priceTableOf } from "@/lib/billing/money";
 import { assertUsable } from "@/lib/connections/connections";
 import { db } from "@/lib/db/prisma";
+import { transaction } from "@/lib/db/transaction";
 import { ConflictError, NotFoundError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { defaultProviderName, defaultSearchMode } from "@/lib/providers/defaults";
@@ -42,24 +43,20 @@ function rethrowNameTaken(error: unknown, name: string): never {
 }
 
 export async function createProviderConfig(workspaceId: string, input: Input) {
-  return db()
-    .$transaction(async (tx) => {
-      await assertUsable(tx, workspaceId, input.connectionId, input.model);
-      return tx.providerConfig.create({ data: { workspaceId, ...input }, select: { id: true } });
-    })
-    .catch((error: unknown) => rethrowNameTaken(error, input.name));
+  return transaction(async (tx) => {
+    await assertUsable(tx, workspaceId, input.connectionId, input.model);
+    return tx.providerConfig.create({ data: { workspaceId, ...input }, select: { id: true } });
+  }).catch((error: unknown) => rethrowNameTaken(error, input.name));
 }
 
 /** Changes apply to captures that start afterwards; running ones keep the model they started with. */
 export async function updateProviderConfig(workspaceId: string, providerConfigId: string, input: Input) {
-  await db()
-    .$transaction(async (tx) => {
-      const existing = await tx.providerConfig.findFirst({ where: { id: providerConfigId, workspaceId }, select: { id: true } });
-      if (!existing) throw new NotFoundError("That provider does not exist in this workspace.");
-      await assertUsable(tx, workspaceId, input.connectionId, input.model);
-      await tx.providerConfig.update({ where: { id: providerConfigId }, data: input });
-    })
-    .catch((error: unknown) => rethrowNameTaken(error, input.name));
+  await transaction(async (tx) => {
+    const existing = await tx.providerConfig.findFirst({ where: { id: providerConfigId, workspaceId }, select: { id: true } });
+    if (!existing) throw new NotFoundError("That provider does not exist in this workspace.");
+    await assertUsable(tx, workspaceId, input.connectionId, input.model);
+    await tx.providerConfig.update({ where: { id: providerConfigId }, data: input });
+  }).catch((error: unknown) => rethrowNameTaken(error, input.name));
 }
 
 /**

@@ -1,7 +1,7 @@
 import "server-only";
 import { createCheck, hashRequest } from "@/lib/checks/create-check";
 import { promptSelectionSchema } from "@/lib/checks/schemas";
-import { db } from "@/lib/db/prisma";
+import { transaction } from "@/lib/db/transaction";
 import { UserError } from "@/lib/errors";
 import { nextRunAfter } from "@/lib/schedules/next-run";
 import { SCHEDULE_FAILED_EVENT } from "@/lib/schedules/schedules";
@@ -48,7 +48,7 @@ export async function runDueSchedules(): Promise<ScheduleRun[]> {
  * idempotency key: it gets the check that exists instead of a second one.
  */
 async function runNextDue(skip: string[]): Promise<ScheduleRun | null> {
-  return db().$transaction(
+  return transaction(
     async (tx) => {
       const [claimed] = await tx.$queryRaw<{ id: string; now: Date }[]>`
         SELECT id, now() AS now FROM schedules
@@ -92,6 +92,6 @@ async function runNextDue(skip: string[]): Promise<ScheduleRun | null> {
       return run;
     },
     // createCheck has up to 60 s of its own; the claim must outlive it.
-    { timeout: 120_000, maxWait: 10_000 },
+    { timeoutMs: 120_000 },
   );
 }

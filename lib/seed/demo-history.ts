@@ -6,6 +6,7 @@ import { recordRollups } from "@/lib/analytics/rollups";
 import { costOf } from "@/lib/billing/money";
 import { bulkInsert } from "@/lib/db/bulk-insert";
 import { db } from "@/lib/db/prisma";
+import { transaction } from "@/lib/db/transaction";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { answerLanguageOf } from "@/lib/providers/simulator/languages";
 import { seededRandom } from "@/lib/providers/simulator/random";
@@ -156,7 +157,7 @@ export async function seedDemoHistory(workspaceId: string, options: { days?: num
       finishedAt: new Date(checkFinishedAt),
     });
   }
-  await db().$transaction(
+  await transaction(
     async (tx) => {
       await bulkInsert(tx, "checks", checks);
       await bulkInsert(tx, "captures", captures);
@@ -166,7 +167,7 @@ export async function seedDemoHistory(workspaceId: string, options: { days?: num
       await bulkInsert(tx, "search_queries", queries);
       await recordRollups(tx, captures.map((c) => c.id!));
     },
-    { timeout: 120_000 },
+    { timeoutMs: 120_000 },
   );
   return { checks: checks.length, captures: captures.length };
 }

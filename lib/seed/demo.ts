@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { hashPassword } from "better-auth/crypto";
 import { env } from "@/lib/config/env";
 import { db } from "@/lib/db/prisma";
+import { transaction } from "@/lib/db/transaction";
 import { claimFirstOperator } from "@/lib/instance/operators";
 import { createDefaultProviders } from "@/lib/providers/configs";
 import { DEFAULT_CONNECTIONS, defaultProviderName, defaultSearchMode } from "@/lib/providers/defaults";
@@ -25,7 +26,7 @@ export async function seedDemo(opts: { log?: (line: string) => void } = {}): Pro
 
   // The password is hashed by better-auth's own function, the same one sign-up uses.
   const passwordHash = await hashPassword(DEMO_LOGIN.password);
-  const workspaceId = await db().$transaction(async (tx) => {
+  const workspaceId = await transaction(async (tx) => {
     const existing = await tx.user.findUnique({ where: { email: DEMO_LOGIN.email } });
     const userId = existing?.id ?? randomUUID();
     if (!existing) {

@@ -1,7 +1,7 @@
 import "server-only";
 import { createBrandIn } from "@/lib/brands/brands";
 import { createCheckIn, hashRequest } from "@/lib/checks/create-check";
-import { db } from "@/lib/db/prisma";
+import { transaction } from "@/lib/db/transaction";
 import { NotFoundError, UserError } from "@/lib/errors";
 import { ensurePromptsIn } from "@/lib/prompts/prompts";
 import type { ParsedAcceptSetup } from "@/lib/setup/schemas";
@@ -14,7 +14,7 @@ import type { ParsedAcceptSetup } from "@/lib/setup/schemas";
  * response) returns the same check and creates nothing. The caller authorizes.
  */
 export async function acceptSetup(workspaceId: string, userId: string | null, input: ParsedAcceptSetup): Promise<{ checkId: string; replayed: boolean }> {
-  return db().$transaction(
+  return transaction(
     async (tx) => {
       const [row] = await tx.$queryRaw<{ status: string; checkId: string | null; language: string; country: string | null }[]>`
         SELECT status, "checkId", language, country FROM setup_suggestions
@@ -43,6 +43,6 @@ export async function acceptSetup(workspaceId: string, userId: string | null, in
       await tx.setupSuggestion.update({ where: { id: input.suggestionId }, data: { checkId: check.checkId, acceptedAt: new Date() } });
       return { checkId: check.checkId, replayed: false };
     },
-    { timeout: 60_000, maxWait: 10_000 },
+    { timeoutMs: 60_000 },
   );
 }

@@ -6,6 +6,7 @@ import { activeRuns } from "@/lib/captures/active-runs";
 import { pausePoint } from "@/lib/captures/lifecycle/pause-points";
 import { assertUsable, grantedConnections } from "@/lib/connections/connections";
 import { db } from "@/lib/db/prisma";
+import { transaction } from "@/lib/db/transaction";
 import { NotFoundError, UserError, lastLine } from "@/lib/errors";
 import type { ProviderConnection } from "@/lib/generated/prisma/client";
 import { enqueueSetupSuggestions } from "@/lib/jobs/enqueue";
@@ -39,7 +40,7 @@ export type SetupRequest = { workspaceId: string; userId: string | null; domain:
  * two at once see each other).
  */
 export async function requestSetupSuggestions(request: SetupRequest): Promise<{ suggestionId: string }> {
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`setup:${request.workspaceId}`}, 0))`;
     const waiting = await tx.setupSuggestion.findFirst({
       where: {

@@ -2,6 +2,7 @@ import "server-only";
 import { resolveFilter } from "@/lib/analytics/filter";
 import { analyticsFilterInput, isoDay } from "@/lib/analytics/schemas";
 import { db } from "@/lib/db/prisma";
+import { transaction } from "@/lib/db/transaction";
 import { NotFoundError, UserError } from "@/lib/errors";
 import type { z } from "zod";
 import type { createShareLinkInput } from "@/lib/share-links/schemas";
@@ -33,7 +34,7 @@ export async function createShareLink(workspaceId: string, createdById: string, 
   const parsed = checked.data;
   await resolveFilter(workspaceId, parsed);
   const token = newShareToken();
-  const row = await db().$transaction(async (tx) => {
+  const row = await transaction(async (tx) => {
     // The database clock decides expiry, here and when the link is opened.
     const now = (await tx.$queryRaw<{ now: Date }[]>`SELECT now() AS now`)[0]!.now;
     return tx.shareLink.create({

@@ -5,6 +5,7 @@ import { revokeApiKeysOfMember } from "@/lib/api-keys/api-keys";
 import { assertCan, canManageMembers, canManageOwners, type Role } from "@/lib/auth/permissions";
 import type { WorkspaceContext } from "@/lib/auth/session";
 import { db } from "@/lib/db/prisma";
+import { transaction } from "@/lib/db/transaction";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { ConflictError, NotFoundError, UserError } from "@/lib/errors";
 
@@ -42,7 +43,7 @@ async function findMembership(tx: Tx, workspaceId: string, membershipId: string)
  * fixed order), so two owners demoting each other at once cannot leave the workspace ownerless.
  */
 async function withOwnersLocked<T>(workspaceId: string, change: (tx: Tx, ownerCount: number) => Promise<T>): Promise<T> {
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const owners = await tx.$queryRaw<{ id: string }[]>`
       SELECT id FROM memberships WHERE "workspaceId" = ${workspaceId}::uuid AND role = 'owner' ORDER BY id FOR UPDATE`;
     return change(tx, owners.length);
@@ -119,7 +120,7 @@ export async function findInvitation(token: string): Promise<InvitationView | nu
 
 /** Adds the signed-in user to the invitation's workspace; returns the workspace id. */
 export async function acceptInvitation(user: { id: string; email: string }, token: string): Promise<string> {
-  return db().$transaction((tx) => acceptInvitationIn(tx, user, token));
+  return transaction((tx) => acceptInvitationIn(tx, user, token));
 }
 
 /** acceptInvitation inside the caller's transaction (an account created by the link, lib/auth/sign-up.ts). */

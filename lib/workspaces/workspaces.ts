@@ -1,6 +1,7 @@
 import "server-only";
 import type { Role } from "@/lib/auth/permissions";
 import { db } from "@/lib/db/prisma";
+import { transaction } from "@/lib/db/transaction";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { createDefaultProviders } from "@/lib/providers/configs";
 import { NotFoundError } from "@/lib/errors";
@@ -18,7 +19,7 @@ export function slugify(name: string): string {
 
 /** Creates a workspace owned by `ownerId`; the slug gets a numeric suffix when taken. */
 export async function createWorkspace(ownerId: string, name: string, preferredSlug?: string) {
-  return db().$transaction((tx) => createWorkspaceIn(tx, ownerId, name, preferredSlug));
+  return transaction((tx) => createWorkspaceIn(tx, ownerId, name, preferredSlug));
 }
 
 /** createWorkspace inside the caller's transaction (a new account's first workspace, lib/auth/sign-up.ts). */

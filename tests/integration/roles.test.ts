@@ -3,6 +3,7 @@
 // always keeps an owner.
 import pg from "pg";
 import { beforeAll, describe, expect, it, vi } from "vitest";
+import { waitForLockWaiter } from "../support/pause";
 import { invite, join, membershipOf, ok, refused, signUp, snapshotWorkspace, uniqueEmail, type AnyAction, type Person } from "../support/workspace-fixtures";
 import { createBrandAction, deleteBrandAction, listBrandsAction, updateBrandAction } from "@/lib/actions/brands";
 import {
@@ -171,7 +172,8 @@ describe("the owner role", () => {
     const twoMembership = await membershipOf(two.userId, one.workspaceId);
 
     // Hold writes to memberships until both requests have done their checks and wait to write,
-    // so the two requests overlap for certain instead of by chance.
+    // so the two requests overlap for certain instead of by chance. Watched from another session:
+    // inside the gate's transaction pg_stat_activity is one snapshot and never shows them.
     const gate = new pg.Client({ connectionString: process.env.DATABASE_URL });
     await gate.connect();
     let results: Awaited<ReturnType<typeof changeMemberRoleAction>>[];
@@ -182,17 +184,7 @@ describe("the owner role", () => {
         one.browser.run(() => changeMemberRoleAction({ membershipId: twoMembership.id, role: "admin" })),
         two.browser.run(() => changeMemberRoleAction({ membershipId: oneMembership.id, role: "admin" })),
       ]);
-      let settled = false;
-      void both.finally(() => (settled = true));
-      const deadline = Date.now() + 10_000;
-      while (!settled && Date.now() < deadline) {
-        const { rows } = await gate.query<{ waiting: number }>(
-          `SELECT count(*)::int AS waiting FROM pg_stat_activity
-            WHERE datname = current_database() AND pid <> pg_backend_pid() AND wait_event_type = 'Lock'`,
-        );
-        if (rows[0]!.waiting >= 2) break;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await waitForLockWaiter(2);
       await gate.query("COMMIT");
       results = await both;
     } finally {

@@ -56,8 +56,11 @@ export function actAt(point: PausePoint, action: (context: PauseContext) => Prom
   return () => calls;
 }
 
-/** Waits until some session of this database waits for a lock (the other side is now held). */
-export async function waitForLockWaiter(databaseUrl = process.env.DATABASE_URL!): Promise<void> {
+/**
+ * Waits until `count` sessions of this database wait for a lock (the other side is now held).
+ * The deadline allows for a loaded machine (scripts/stress-tests.sh).
+ */
+export async function waitForLockWaiter(count = 1, databaseUrl = process.env.DATABASE_URL!): Promise<void> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
@@ -66,9 +69,9 @@ export async function waitForLockWaiter(databaseUrl = process.env.DATABASE_URL!)
         const { rows } = await client.query<{ n: number }>(
           `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
         );
-        return rows[0]!.n > 0;
+        return rows[0]!.n >= count;
       },
-      { what: "a session waiting for a lock", timeoutMs: 10_000, intervalMs: 10 },
+      { what: `${count} session(s) waiting for a lock`, timeoutMs: 30_000, intervalMs: 10 },
     );
   } finally {
     await client.end();

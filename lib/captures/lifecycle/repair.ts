@@ -242,7 +242,7 @@ export async function runRepairPass(options: { log?: (line: string) => void } = 
     const count = await inTransaction(async (tx) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`beacon:repair:${kind}`}, 0))`;
       return repairs[kind](tx);
-    }, { timeout: 60_000 });
+    }, { timeoutMs: 60_000 });
     if (count) {
       report[kind] = count;
       options.log?.(`repair pass: ${kind} x ${count}`);

@@ -4,8 +4,8 @@ import { settleLedgers, type CallSettlement, type HoldRelease } from "@/lib/bill
 import { isPauseArmed, pausePoint, type PausePoint } from "@/lib/captures/lifecycle/pause-points";
 import { TRANSITIONS, UNFINISHED_STATUSES, deriveCheckStatus, isCheckFinished, isTerminal, type CaptureStatus, type CheckStatus, type TransitionName } from "@/lib/captures/states";
 import { checkTally } from "@/lib/checks/counts";
-import { retryingConflicts } from "@/lib/db/conflicts";
 import { db } from "@/lib/db/prisma";
+import { transaction, withRetries, type TransactionOptions } from "@/lib/db/transaction";
 import { CAPTURE_JOB_SPEC, enqueueAlertEvaluation, enqueueCaptureJobs } from "@/lib/jobs/enqueue";
 import { Prisma } from "@/lib/generated/prisma/client";
 
@@ -296,23 +296,20 @@ export async function finishStaleChecks(): Promise<number> {
 const pendingFinishes = new WeakMap<Tx, Set<string>>();
 
 /**
- * Runs a transition's transaction, again when PostgreSQL picked it as a deadlock victim or a
- * serialization failure (a transition is all or nothing, so running it again is safe). After
- * the commit, finishes the checks whose captures it ended, if nothing else is left
- * (a failure there is left to the maintenance pass: the transition itself has committed).
+ * Runs a transition's transaction (lib/db/transaction.ts: the configured time limits, and run
+ * again when PostgreSQL picked it as a deadlock victim, refused it for a serialization failure or
+ * a lock timeout, or it outlived its limit: a transition is all or nothing, so running it again
+ * is safe). After the commit, finishes the checks whose captures it ended, if nothing else is
+ * left (a failure there is left to the maintenance pass: the transition itself has committed).
  */
-export async function inTransaction<T>(work: (tx: Tx) => Promise<T>, options: { timeout?: number } = {}): Promise<T> {
+export async function inTransaction<T>(work: (tx: Tx) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
   const finishing = new Set<string>();
-  const result = await retryingConflicts(() =>
-    db().$transaction(
-      (tx) => {
-        finishing.clear();
-        pendingFinishes.set(tx, finishing);
-        return work(tx);
-      },
-      { timeout: options.timeout ?? 20_000, maxWait: 15_000 },
-    ),
-  );
+  const result = await transaction((tx) => {
+    // A run again starts from nothing: the checks of a rolled-back attempt are not finished.
+    finishing.clear();
+    pendingFinishes.set(tx, finishing);
+    return work(tx);
+  }, options);
   for (const checkId of finishing) await finishCheckIfDone(checkId).catch(() => {});
   return result;
 }
@@ -346,7 +343,7 @@ export async function inOneStatement<T>(
       return result;
     });
   }
-  const result = await retryingConflicts(() => statement(db()));
+  const result = await withRetries(() => statement(db()));
   const checkId = finishes(result);
   if (checkId) await finishCheckIfDone(checkId).catch(() => {});
   return result;
