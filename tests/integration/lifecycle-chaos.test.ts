@@ -596,15 +596,17 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
   for (const c of captures) {
     const made = callsOf.get(c.id) ?? [];
     if (made.length > c.attempts.length) fail("every provider call has its attempt (a setup call: one call)", `capture ${c.id} (${c.status}): ${made.length} calls ${callsText(made)} but ${c.attempts.length} attempts ${attemptsText(c)}`);
-    // A whole answer the worker read is paid: its attempt (the one running when the provider
-    // answered) must have succeeded, unless its worker was killed or frozen (the sweeper then ends
-    // the attempt by design; its repairs are counted below).
+    // A whole answer the provider sent is paid: its attempt (the one running when the request
+    // came) must have succeeded, unless its worker was killed or frozen (the sweeper then ends the
+    // attempt by design; its repairs are counted below) or a cancel ended it (the worker aborts
+    // the call, maybe before it read the answer the server had already written, and charges the
+    // estimate; an answer it did read ends succeeded, which the attempt checks above hold).
     for (const call of made.filter((m) => m.outcome === "answered" && !m.closedByClient)) {
       const at = call.at - skewMs;
       const running = c.attempts.filter((a) => a.startedAt.getTime() <= at + 50).at(-1);
       if (!running) {
         fail("every paid answer stored", `capture ${c.id} (${c.status}): call #${call.seq} answered at ${iso(call.at)} before any attempt started: ${attemptsText(c)}`);
-      } else if (running.outcome !== "succeeded" && !disturbed.has(running.workerId)) {
+      } else if (running.outcome !== "succeeded" && running.outcome !== "cancelled" && !disturbed.has(running.workerId)) {
         fail("every paid answer stored", `capture ${c.id} (${c.status}): call #${call.seq} answered at ${iso(call.at)} (a paid answer), but attempt ${running.number} ended ${running.outcome} (${running.reason ?? "no reason"}): ${attemptsText(c)}`);
       }
     }
