@@ -13,7 +13,7 @@ import type { AddressInfo } from "node:net";
 import { compatibleAnswerChunks } from "./openai-compatible-server";
 
 /** What the competitor pool and the brand are called in answers (names and aliases). */
-export const ANSWER_NAMES = ["Acme", "Acme One", "Globex", "Globex Corp", "Initech", "Initrode", "Umbrella", "Hooli", "Vandelay"] as const;
+const ANSWER_NAMES = ["Acme", "Acme One", "Globex", "Globex Corp", "Initech", "Initrode", "Umbrella", "Hooli", "Vandelay"] as const;
 /** Every setup request of the chaos test names a site that starts with this. */
 export const SETUP_MARKER = "chaos-setup-";
 
