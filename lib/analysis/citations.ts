@@ -49,7 +49,8 @@ export function isOwnDomain(domain: string, ownDomains: string[]): boolean {
 // Gemini cites through redirect links on this host; the source's title carries its domain.
 const GROUNDING_REDIRECT = /^https:\/\/vertexaisearch\.cloud\.google\.com\/grounding-api-redirect\//;
 
-function domainOf(url: string, title: string | null): string | null {
+/** The registrable domain a citation is counted under (Gemini's redirect links: its title's). */
+export function domainOf(url: string, title: string | null): string | null {
   if (GROUNDING_REDIRECT.test(url) && title) return registrableDomain(`https://${title.trim().toLowerCase()}`) ?? null;
   return registrableDomain(url);
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import { analyzeAnswer } from "@/lib/analysis/analyze";
-import { isOwnDomain } from "@/lib/analysis/citations";
+import { domainOf, isOwnDomain } from "@/lib/analysis/citations";
 import { mentionRows } from "@/lib/analysis/rows";
 import { rewriteRollups } from "@/lib/analytics/rollups";
 import { db } from "@/lib/db/prisma";
@@ -68,7 +68,7 @@ export async function runReanalysis(analysisRunId: string): Promise<void> {
     for (let after: string | undefined; ; ) {
       const captures = await db().capture.findMany({
         where: { workspaceId: run.workspaceId, brandId: brand.id, ...stale(brand.analysisVersion), ...(after ? { id: { gt: after } } : {}) },
-        select: { id: true, answerText: true, prompt: { select: { language: true } }, citations: { select: { id: true, domain: true } } },
+        select: { id: true, answerText: true, prompt: { select: { language: true } }, citations: { select: { id: true, url: true, title: true, domain: true } } },
         orderBy: { id: "asc" },
         take: BATCH,
       });
@@ -86,7 +86,7 @@ export async function runReanalysis(analysisRunId: string): Promise<void> {
         const [row] = await tx.$queryRaw<{ version: number }[]>`SELECT "analysisVersion" AS version FROM brands WHERE id = ${brand.id}::uuid FOR SHARE`;
         if (row?.version !== brand.analysisVersion) return false;
         const ids = captures.map((c) => c.id);
-        // The dashboards' rollups follow the rewritten mentions and own-domain flags.
+        // The dashboards' rollups follow the rewritten mentions, domains and own-domain flags.
         await rewriteRollups(tx, ids, async () => {
           await tx.mention.deleteMany({ where: { captureId: { in: ids } } });
           await tx.mention.createMany({
@@ -94,7 +94,15 @@ export async function runReanalysis(analysisRunId: string): Promise<void> {
               mentionRows(analysis, brand.id, brand.competitors.map((c) => c.id)).map((m) => ({ ...m, workspaceId: run.workspaceId, captureId: capture.id })),
             ),
           });
-          const own = captures.flatMap((c) => c.citations).filter((c) => isOwnDomain(c.domain, brand.domains)).map((c) => c.id);
+          // Domains by today's rules too (the public suffix list's private section was once ignored).
+          const citations = captures.flatMap((c) => c.citations).map((c) => ({ id: c.id, stored: c.domain, domain: domainOf(c.url, c.title) ?? c.domain }));
+          const moved = citations.filter((c) => c.domain !== c.stored);
+          if (moved.length) {
+            await tx.$executeRaw`
+              UPDATE citations SET domain = v.domain FROM unnest(${moved.map((c) => c.id)}::uuid[], ${moved.map((c) => c.domain)}::text[]) AS v(id, domain)
+              WHERE citations.id = v.id`;
+          }
+          const own = citations.filter((c) => isOwnDomain(c.domain, brand.domains)).map((c) => c.id);
           await tx.citation.updateMany({ where: { captureId: { in: ids } }, data: { isOwnDomain: false } });
           await tx.citation.updateMany({ where: { id: { in: own } }, data: { isOwnDomain: true } });
         });

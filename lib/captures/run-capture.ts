@@ -8,7 +8,7 @@ import { activeRuns } from "@/lib/captures/active-runs";
 import { claimCapture } from "@/lib/captures/lifecycle/claim";
 import { pausePoint } from "@/lib/captures/lifecycle/pause-points";
 import { breakerOutcome, failureOf } from "@/lib/captures/failure";
-import { attemptClosure, failCapture, succeedCapture, withoutAnalysis, type Success, type WriteOutcome } from "@/lib/captures/lifecycle/results";
+import { attemptClosure, failCapture, succeedCapture, withoutAnalysis, withoutMentions, type Success, type WriteOutcome } from "@/lib/captures/lifecycle/results";
 import { postponeCapture } from "@/lib/captures/lifecycle/waiting";
 import { isWaiting } from "@/lib/captures/states";
 import { captureWatch } from "@/lib/captures/watch";
@@ -221,9 +221,14 @@ async function runAttempt(capture: LoadedCapture, run: Run, options: RunCaptureO
     if (response) {
       const count = run.probeToken ? null : { model: capture.model, ...countedAs(config, "success", latencyMs), windowSize: config.breakerWindowSize };
       const result = successOf(capture, response, latencyMs);
-      // A permanent error is not retried: the answer is stored alone (a re-analysis is queued
-      // for it), and if even that fails the capture fails without a second call (below).
-      const write = await persist(run.runToken, [() => succeedCapture(captureId, run.runToken, result, count), () => succeedCapture(captureId, run.runToken, withoutAnalysis(result), count)], log);
+      // A permanent error is not retried: the answer is stored with less of its analysis (a
+      // re-analysis is queued for it), and if even the answer alone fails the capture fails
+      // without a second call (below).
+      const write = await persist(
+        run.runToken,
+        [result, withoutMentions(result), withoutAnalysis(result)].map((stored) => () => succeedCapture(captureId, run.runToken, stored, count)),
+        log,
+      );
       // The write's reply was lost after this run's own success committed: it succeeded, and its
       // statement counted it in the breaker, or did not (the attempt says which).
       const closure = write !== "abandoned" && "closure" in write ? write.closure : null;

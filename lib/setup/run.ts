@@ -1,7 +1,8 @@
 import "server-only";
 import { settleLedgers } from "@/lib/billing/budget";
 import { unknownOutcomeCost } from "@/lib/billing/money";
-import { inTransaction, wakeBudgetWaiters } from "@/lib/captures/lifecycle/transition";
+import { accessRefusal } from "@/lib/captures/lifecycle/claim";
+import { inTransaction, wakeBudgetWaiters, type Tx } from "@/lib/captures/lifecycle/transition";
 import { db } from "@/lib/db/prisma";
 import { setupCallLimits, setupPrompt } from "@/lib/setup/prompt";
 import type { SetupProposal } from "@/lib/setup/schemas";
@@ -21,21 +22,32 @@ export type SetupRun = { id: string; runToken: string | null; workspaceId: strin
 /**
  * Claims a queued suggestion for this run: `queued -> running`, stamping the run token, the
  * worker and the database time. A row already running (another run holds it, under its
- * worker's lease) or finished is not claimed: returns false, and nothing is called.
+ * worker's lease) or finished is not claimed: "skipped", and nothing is called. The kill
+ * switches hold here as in a capture's claim: a connection disabled, a grant revoked or the model
+ * taken off the allowlist since the request ends the row `failed` with the reason, in the same
+ * transaction, its reservation given back: "refused", and nothing is called.
  * The caller registers `runToken` in `activeRuns` before calling this.
  */
-export async function claimSetupRun(suggestionId: string, runToken: string, workerId: string): Promise<boolean> {
-  const claim = () => db().$queryRaw<{ id: string }[]>`
-    UPDATE setup_suggestions SET status = 'running', "runToken" = ${runToken}::uuid, "workerId" = ${workerId},
-           "startedAt" = now() AT TIME ZONE 'UTC', "updatedAt" = now()
-    WHERE id = ${suggestionId}::uuid AND status = 'queued' RETURNING id`;
-  const rows = await claim().catch(async (error: unknown) => {
+export async function claimSetupRun(suggestionId: string, runToken: string, workerId: string): Promise<"claimed" | "refused" | "skipped"> {
+  const claim = () =>
+    inTransaction(async (tx) => {
+      const [run] = await tx.$queryRaw<(SetupRun & { model: string })[]>`
+        UPDATE setup_suggestions SET status = 'running', "runToken" = ${runToken}::uuid, "workerId" = ${workerId},
+               "startedAt" = now() AT TIME ZONE 'UTC', "updatedAt" = now()
+        WHERE id = ${suggestionId}::uuid AND status = 'queued'
+        RETURNING id, "runToken", "workspaceId", "connectionId", "budgetPeriod", "reservedMicros", model`;
+      if (!run) return "skipped" as const;
+      const refusal = await accessRefusal(tx, run.connectionId, run.workspaceId, run.model);
+      if (!refusal) return "claimed" as const;
+      await finishIn(tx, run, { status: "failed", error: refusal, costMicros: 0 });
+      return "refused" as const;
+    });
+  return claim().catch(async (error: unknown) => {
     // The claim may have committed before its reply was lost: then the run is ours after all.
-    const row = await db().setupSuggestion.findUnique({ where: { id: suggestionId }, select: { runToken: true } }).catch(() => null);
-    if (row?.runToken === runToken) return [{ id: suggestionId }];
+    const row = await db().setupSuggestion.findUnique({ where: { id: suggestionId }, select: { runToken: true, status: true } }).catch(() => null);
+    if (row?.runToken === runToken) return row.status === "running" ? "claimed" : "refused";
     throw error;
   });
-  return rows.length > 0;
 }
 
 /**
@@ -45,23 +57,31 @@ export async function claimSetupRun(suggestionId: string, runToken: string, work
  * waiting for budget. Returns false when the run had lost its token (swept): nothing written.
  */
 export async function finishSetupRun(run: SetupRun, outcome: SetupOutcome): Promise<boolean> {
-  return inTransaction(async (tx) => {
-    const moved = await tx.setupSuggestion.updateMany({
-      where: { id: run.id, status: "running", runToken: run.runToken },
-      data: {
-        status: outcome.status,
-        result: outcome.status === "succeeded" ? outcome.result : undefined,
-        error: outcome.status === "failed" ? outcome.error : null,
-        costMicros: BigInt(outcome.costMicros),
-        finishedAt: new Date(),
-      },
-    });
-    if (!moved.count) return false;
-    await settleLedgers(tx, [], [{ workspaceId: run.workspaceId, connectionId: run.connectionId, period: run.budgetPeriod, reserved: run.reservedMicros, charged: BigInt(outcome.costMicros) }]);
-    // Money the reservation gave back may let captures that wait for budget run.
-    await wakeBudgetWaiters(tx, run.workspaceId, 100);
-    return true;
+  return inTransaction((tx) => finishIn(tx, run, outcome));
+}
+
+/**
+ * The cost charged is at most the reservation: an estimate reads the connection's prices and
+ * limits as they are now, which an operator may have raised during the call, and the hard cap
+ * counted only what was reserved (as a capture's cost is clamped to its worst case).
+ */
+async function finishIn(tx: Tx, run: SetupRun, outcome: SetupOutcome): Promise<boolean> {
+  const charged = BigInt(outcome.costMicros) < run.reservedMicros ? BigInt(outcome.costMicros) : run.reservedMicros;
+  const moved = await tx.setupSuggestion.updateMany({
+    where: { id: run.id, status: "running", runToken: run.runToken },
+    data: {
+      status: outcome.status,
+      result: outcome.status === "succeeded" ? outcome.result : undefined,
+      error: outcome.status === "failed" ? outcome.error : null,
+      costMicros: charged,
+      finishedAt: new Date(),
+    },
   });
+  if (!moved.count) return false;
+  await settleLedgers(tx, [], [{ workspaceId: run.workspaceId, connectionId: run.connectionId, period: run.budgetPeriod, reserved: run.reservedMicros, charged }]);
+  // Money the reservation gave back may let captures that wait for budget run.
+  await wakeBudgetWaiters(tx, run.workspaceId, 100);
+  return true;
 }
 
 const STOPPED = {

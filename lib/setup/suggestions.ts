@@ -128,7 +128,12 @@ export async function runSetupSuggestions(
   // sweeper tells a run in progress from one given up (lib/captures/active-runs.ts).
   activeRuns.add(runToken);
   try {
-    if (!(await claimSetupRun(suggestionId, runToken, options.workerId))) return "skipped";
+    const claimed = await claimSetupRun(suggestionId, runToken, options.workerId);
+    if (claimed === "skipped") return "skipped";
+    if (claimed === "refused") {
+      options.log?.(`setup suggestion ${suggestionId}: refused (the connection may no longer be used), nothing called`);
+      return "failed";
+    }
     const row = await db().setupSuggestion.findUniqueOrThrow({ where: { id: suggestionId }, include: { connection: true } });
     const outcome = await callFor(row, options.signal);
     options.log?.(`setup suggestion ${suggestionId}: ${outcome.status}${outcome.status === "failed" ? ` (${outcome.error})` : ""}`);
@@ -152,7 +157,7 @@ async function callFor(row: Loaded & { reservedMicros: bigint }, shutdown: Abort
   const timeout = setTimeout(() => controller.abort("timeout"), connection.timeoutMs);
   try {
     const response = await call(row, prompt, limits, controller.signal);
-    const costMicros = Math.min(costOf(response.usage, connection), Number(row.reservedMicros));
+    const costMicros = costOf(response.usage, connection); // charged at most the reservation (finishSetupRun)
     try {
       return { status: "succeeded", result: parseProposal(response.text, row), costMicros };
     } catch (error) {

@@ -137,6 +137,9 @@ describe("a result write that fails for good (defect 1)", () => {
     expect(capture).toMatchObject({ status: "succeeded", answerText: OPENAI_ANSWER.text, analyzedAt: null });
     expect(capture.attempts.map((a) => a.outcome)).toEqual(["succeeded"]);
     expect(await db().mention.count({ where: { captureId } }), "no analysis yet").toBe(0);
+    // What the provider returned beside the answer is kept with it: re-analysis cannot rebuild it.
+    expect((await db().citation.findMany({ where: { captureId }, select: { domain: true } })).map((c) => c.domain)).toEqual(expect.arrayContaining(["hubspot.com", "pipedrive.com"]));
+    expect(await db().searchQuery.count({ where: { captureId } })).toBeGreaterThan(0);
     await expectBudgetConsistent(space.workspaceId);
 
     await drainReanalysis(space.brandId);
@@ -145,7 +148,7 @@ describe("a result write that fails for good (defect 1)", () => {
     await expectRollupsAsIfRebuilt(space.brandId);
   });
 
-  it("gives up loudly after storing the answer alone failed too: two writes, no second call, the capture failed and charged once", async () => {
+  it("gives up loudly after storing the answer alone failed too: three writes, no second call, the capture failed and charged once", async () => {
     const space = await spaceTracking([]);
     const { captureIds } = await startSpaceCheck(space, { providers: ["OpenAI API"] });
     const captureId = captureIds[0]!;
@@ -157,7 +160,7 @@ describe("a result write that fails for good (defect 1)", () => {
     const started = Date.now();
     expect(await run(captureId)).toBe("failed");
     expect(Date.now() - started, "not retried until the write deadline").toBeLessThan(10_000);
-    expect(writes()).toBe(2);
+    expect(writes(), "with its analysis, with its sources only, the answer alone").toBe(3);
     expect(openai.requests.length - calls).toBe(1);
     expect(warnings.join("\n")).toMatch(/could not be stored/);
     const capture = await captureRow(captureId);

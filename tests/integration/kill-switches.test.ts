@@ -18,6 +18,7 @@ import { runCapture, type RunOutcome } from "@/lib/captures/run-capture";
 import { cancelCapture, cancelCheck, retryCaptures } from "@/lib/checks/cancel-retry";
 import { checkTally } from "@/lib/checks/counts";
 import { revokeConnection, updateConnection } from "@/lib/connections/connections";
+import { failCapture } from "@/lib/captures/lifecycle/results";
 import { db } from "@/lib/db/prisma";
 import { connectionInputSchema } from "@/lib/providers/schemas";
 
@@ -150,6 +151,26 @@ describe("retry", () => {
 
     await expect(retryCaptures(space.owner, { captureId })).rejects.toThrow(/already has a paid answer/);
     await expect(retryCaptures(space.owner, { checkId: before.checkId })).rejects.toThrow(/already has a paid answer/);
+    expect(await captureRow(captureId)).toEqual(before);
+  });
+});
+
+describe("retry of a capture whose paid answer could not be stored", () => {
+  it("is refused: the provider was paid and a retry would pay it again", async () => {
+    const space = await newSpace();
+    const { captureIds } = await startSpaceCheck(space);
+    const captureId = captureIds[0]!;
+    const runToken = await claimed(captureId, workerId);
+    // As run-capture's failUnstorable leaves it: the answer arrived and was paid, the database refused it.
+    await failCapture(captureId, runToken, {
+      next: "failed",
+      lastError: "The answer could not be stored (23514: check violation)",
+      attempt: { outcome: "failed", reason: "result_not_stored", errorClass: "permanent", costMicros: 700, costIsEstimate: false, latencyMs: 5 },
+    });
+    const before = await captureRow(captureId);
+
+    await expect(retryCaptures(space.owner, { captureId })).rejects.toThrow(/could not be stored/);
+    await expect(retryCaptures(space.owner, { checkId: before.checkId })).rejects.toThrow(/could not be stored/);
     expect(await captureRow(captureId)).toEqual(before);
   });
 });

@@ -83,6 +83,37 @@ describe("re-analysis", () => {
     expect((await getCaptureDetail(workspaceId, short.id)).analysisTruncated).toBe(false);
   });
 
+  it("recomputes stored citation domains with today's rules (private suffixes), and the domain rollups follow", async () => {
+    // Stored before registrable domains counted the public suffix list's private section.
+    const capture = await addAnsweredCapture("See https://acme.github.io/crm and https://www.capterra.com.de/crm.");
+    await db().citation.createMany({
+      data: [
+        { workspaceId, captureId: capture.id, url: "https://acme.github.io/crm", domain: "github.io", position: 1 },
+        { workspaceId, captureId: capture.id, url: "https://www.capterra.com.de/crm", domain: "com.de", position: 2 },
+      ],
+    });
+    await db().$executeRaw`SELECT beacon_rollup_captures(${[capture.id]}::uuid[], 1)`;
+    const rolledUp = async () => {
+      const rows = await db().citationRollup.groupBy({ by: ["domain"], where: { brandId, domain: { in: ["github.io", "com.de", "acme.github.io", "capterra.com.de"] } }, _sum: { citations: true } });
+      return Object.fromEntries(rows.map((r) => [r.domain, r._sum.citations ?? 0]).filter(([, n]) => n !== 0));
+    };
+    expect(await rolledUp()).toEqual({ "github.io": 1, "com.de": 1 });
+    const brand = await db().brand.findUniqueOrThrow({ where: { id: brandId }, include: { competitors: true } });
+    await updateBrand(
+      workspaceId,
+      brandId,
+      brandInputSchema.parse({ name: brand.name, aliases: brand.aliases, domains: [...brand.domains, "acme.github.io"], competitors: brand.competitors.map((c) => ({ id: c.id, name: c.name, aliases: c.aliases, domains: c.domains })) }),
+    );
+    await runReanalysis((await db().analysisRun.findFirstOrThrow({ where: { brandId }, orderBy: { createdAt: "desc" } })).id);
+
+    const citations = await db().citation.findMany({ where: { captureId: capture.id }, orderBy: { position: "asc" }, select: { domain: true, isOwnDomain: true } });
+    expect(citations).toEqual([
+      { domain: "acme.github.io", isOwnDomain: true },
+      { domain: "capterra.com.de", isOwnDomain: false },
+    ]);
+    expect(await rolledUp()).toEqual({ "acme.github.io": 1, "capterra.com.de": 1 });
+  });
+
   it("runs a batch again when PostgreSQL picks it as a deadlock's victim, and counts it once", async () => {
     const capture = await addAnsweredCapture("Acme is fine.");
     // The batch's last statement (its progress) fails once with a deadlock, as the victim of one

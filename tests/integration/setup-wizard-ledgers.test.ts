@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { worstCaseCost } from "@/lib/billing/money";
 import { runRepairPass } from "@/lib/captures/lifecycle/repair";
-import { grantConnection } from "@/lib/connections/connections";
+import { grantConnection, revokeConnection } from "@/lib/connections/connections";
 import { db } from "@/lib/db/prisma";
 import { sweepDeadWorkers } from "@/lib/jobs/sweeper";
 import { requestSetupSuggestions, runSetupSuggestions } from "@/lib/setup/suggestions";
@@ -200,6 +200,59 @@ describe("the wizard's job is fenced", () => {
     held.open();
     expect(await late).toBe("lost");
     expect(await budgetNow(space.workspaceId)).toMatchObject({ inFlight: 0n, charged: swept.costMicros });
+    await expectBudgetConsistent(space.workspaceId);
+  });
+});
+
+describe("the wizard's call meets the kill switches and its reservation", () => {
+  const changes: [string, (connectionId: string, workspaceId: string) => Promise<unknown>, RegExp][] = [
+    ["the grant revoked", (connectionId, workspaceId) => revokeConnection(connectionId, workspaceId), /revoked/],
+    ["the connection disabled", (connectionId) => db().providerConnection.update({ where: { id: connectionId }, data: { enabled: false } }), /disabled/],
+    ["its model taken off the allowlist", (connectionId) => db().providerConnection.update({ where: { id: connectionId }, data: { models: ["another-model"] } }), /no longer allowed/],
+  ];
+  for (const [name, change, reason] of changes) {
+    it(`${name} after the request: the run calls nothing, fails with the reason and gives the reservation back`, async () => {
+      const { space, connection } = await compatibleSpace();
+      const workerId = await liveWorker();
+      const { suggestionId } = await requestSetupSuggestions({ workspaceId: space.workspaceId, userId: null, domain: "fenced.io", language: "en", connectionId: connection.id });
+      const calls = server.requests.length;
+      await change(connection.id, space.workspaceId);
+
+      expect(await runSetupSuggestions(suggestionId, { workerId })).toBe("failed");
+      expect(server.requests.length, "provider calls").toBe(calls);
+      const row = await db().setupSuggestion.findUniqueOrThrow({ where: { id: suggestionId } });
+      expect(row).toMatchObject({ status: "failed", costMicros: 0n, result: null });
+      expect(row.error).toMatch(reason);
+      expect(await budgetNow(space.workspaceId)).toMatchObject({ inFlight: 0n, charged: 0n });
+      expect(await grantNow(space.workspaceId, connection.id)).toEqual({ inFlight: 0n, charged: 0n });
+      await expectNothingNegative(space.workspaceId);
+      expect(await runRepairPass()).toEqual({});
+      await expectBudgetConsistent(space.workspaceId);
+    });
+  }
+
+  it("is charged at most what it reserved, even when the operator raised the prices during the call", async () => {
+    const { space, connection } = await compatibleSpace();
+    const workerId = await liveWorker();
+    server.enqueue({ kind: "answer", answer: { content: JSON.stringify(SETUP_JSON), usage: { prompt_tokens: 300, completion_tokens: 1200 } } });
+    const { suggestionId } = await requestSetupSuggestions({ workspaceId: space.workspaceId, userId: null, domain: "fenced.io", language: "en", connectionId: connection.id });
+    const reserved = (await db().setupSuggestion.findUniqueOrThrow({ where: { id: suggestionId } })).reservedMicros;
+
+    const held = gateAt("setup:after-provider", (context) => context.suggestionId === suggestionId);
+    const late = runSetupSuggestions(suggestionId, { workerId });
+    await held.reached;
+    // Prices up a hundredfold while the call runs; then its worker is swept: the estimate uses today's prices.
+    await db().providerConnection.update({ where: { id: connection.id }, data: { inputPricePerMTokMicros: 100_000_000, outputPricePerMTokMicros: 200_000_000 } });
+    await db().$executeRaw`UPDATE worker_heartbeats SET "leaseExpiresAt" = now() AT TIME ZONE 'UTC' - interval '1 second' WHERE "workerId" = ${workerId}`;
+    await sweepDeadWorkers();
+    held.open();
+    expect(await late).toBe("lost");
+
+    const row = await db().setupSuggestion.findUniqueOrThrow({ where: { id: suggestionId } });
+    expect(row.costMicros).toBe(reserved);
+    expect(await budgetNow(space.workspaceId)).toMatchObject({ inFlight: 0n, charged: reserved });
+    expect(await grantNow(space.workspaceId, connection.id)).toEqual({ inFlight: 0n, charged: reserved });
+    await expectNothingNegative(space.workspaceId);
     await expectBudgetConsistent(space.workspaceId);
   });
 });

@@ -26,6 +26,7 @@ declare module "vitest" {
 }
 
 const MIGRATIONS = fileURLToPath(new URL("../../prisma/migrations", import.meta.url));
+const SQL_OBJECTS = fileURLToPath(new URL("../../prisma/sql", import.meta.url));
 
 async function withAdmin<T>(adminUrl: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: adminUrl });
@@ -104,7 +105,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   try {
     const template = `beacon_template_${runId}`;
     const templateUrl = await ensureDatabase(server.adminUrl, template);
-    await migrate(templateUrl, { dir: MIGRATIONS });
+    await migrate(templateUrl, { dir: MIGRATIONS, sqlDir: SQL_OBJECTS });
     // Nobody may connect to the template while files copy it (CREATE DATABASE would refuse).
     await withAdmin(server.adminUrl, (client) => client.query(`ALTER DATABASE "${template}" WITH ALLOW_CONNECTIONS false`));
 

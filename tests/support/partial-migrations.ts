@@ -32,13 +32,14 @@ export type Sql = (text: string, values?: unknown[]) => Promise<pg.QueryResult>;
  */
 export async function acrossMigration<T>(migration: string, arrange: (sql: Sql) => Promise<T>, check: (sql: Sql, arranged: T) => Promise<void>) {
   const { url } = await createScratchDatabase();
-  await migrate(url, { dir: migrationsUpTo(migration, false) });
+  // Without prisma/sql: its files define today's objects, which may need tables of later migrations.
+  await migrate(url, { dir: migrationsUpTo(migration, false), sqlDir: null });
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     const sql: Sql = (text, values = []) => client.query(text, values);
     const arranged = await arrange(sql);
-    await migrate(url, { dir: migrationsUpTo(migration, true) });
+    await migrate(url, { dir: migrationsUpTo(migration, true), sqlDir: null });
     await check(sql, arranged);
   } finally {
     await client.end();

@@ -15,6 +15,7 @@ import { migrate } from "@/lib/db/migrate";
 import { disconnectDb } from "@/lib/db/prisma";
 
 const MIGRATIONS = fileURLToPath(new URL("../../prisma/migrations", import.meta.url));
+const SQL_OBJECTS = fileURLToPath(new URL("../../prisma/sql", import.meta.url));
 
 /** The file's own server: one data folder and one port, across restarts. */
 export class RestartableServer {
@@ -120,7 +121,7 @@ export async function privatePostgres(): Promise<PrivatePostgres> {
   process.once("exit", onExit);
   await server.start();
   const url = await ensureDatabase(server.adminUrl, "beacon");
-  await migrate(url, { dir: MIGRATIONS });
+  await migrate(url, { dir: MIGRATIONS, sqlDir: SQL_OBJECTS });
   setDatabaseUrl(url);
   return Object.assign(server, {
     url,

@@ -267,7 +267,7 @@ export async function readDatabaseShape(
   options: { schema?: string; ignoreTables?: string[] } = {},
 ): Promise<DatabaseShape> {
   const schema = options.schema ?? "public";
-  const ignore = options.ignoreTables ?? ["_prisma_migrations"];
+  const ignore = options.ignoreTables ?? ["_prisma_migrations", "beacon_sql_objects"];
   const tables = new Map<string, Table>();
   const { rows: tableRows } = await client.query<{ name: string }>(
     `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace

@@ -83,6 +83,8 @@ export async function retryCaptures(tx: Tx, actor: LifecycleActor, holds: Map<st
 }
 
 const PAID_ANSWER_KEPT = "This capture already has a paid answer, which is kept; it is not asked again.";
+const PAID_ANSWER_LOST =
+  "This capture's answer was paid for but could not be stored; a retry would pay the provider again. Start a new check for a fresh answer.";
 
 /**
  * Why each of these captures may not be retried (by id; absent: it may), read with the claim's
@@ -90,6 +92,8 @@ const PAID_ANSWER_KEPT = "This capture already has a paid answer, which is kept;
  * - it already holds a paid answer: a succeeded attempt, or (its attempts since deleted by
  *   retention) the full answer a success stores. A success that arrived after a cancel request
  *   used to end `cancelled` with it (issue 17 defect 6); asking again would pay twice.
+ * - its answer was paid for but could not be stored (an attempt `result_not_stored`): asking
+ *   again would pay twice as well; a new check is the honest way to ask again.
  * - its workspace may no longer call its connection with its model (beacon_access_refusal:
  *   revoked, disabled, off the allowlist); its claim would only fail it.
  */
@@ -99,6 +103,7 @@ export async function retryRefusals(tx: Tx, captureIds: string[]): Promise<Map<s
     SELECT c.id, CASE
         WHEN EXISTS (SELECT 1 FROM attempts a WHERE a."captureId" = c.id AND a.outcome = 'succeeded') OR (c."answerText" IS NOT NULL AND NOT c."answerIsPartial")
           THEN ${PAID_ANSWER_KEPT}
+        WHEN EXISTS (SELECT 1 FROM attempts a WHERE a."captureId" = c.id AND a.reason = 'result_not_stored') THEN ${PAID_ANSWER_LOST}
         ELSE beacon_access_refusal(c."connectionId", c."workspaceId", c.model)
       END AS reason
     FROM captures c WHERE c.id = ANY(${captureIds}::uuid[])`;

@@ -165,6 +165,18 @@ export async function lockConnectionAccess(tx: Tx, connectionId: string): Promis
 }
 
 /**
+ * Why a call on the connection may not be made for the workspace and model now (the operator
+ * revoked, disabled or narrowed it; beacon_access_refusal's words), or null: read under the same
+ * lock taken shared, as beacon_claim reads it, for a paid call that is not a capture's (the setup
+ * wizard's). Two statements: the read's snapshot must be taken after the lock is held.
+ */
+export async function accessRefusal(tx: Tx, connectionId: string, workspaceId: string, model: string): Promise<string | null> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock_shared(hashtextextended(${`connection-access:${connectionId}`}, 0))`;
+  const [row] = await tx.$queryRaw<{ refusal: string | null }[]>`SELECT beacon_access_refusal(${connectionId}::uuid, ${workspaceId}::uuid, ${model}) AS refusal`;
+  return row?.refusal ?? null;
+}
+
+/**
  * After such a change, in its transaction: the captures waiting on the connection that may no
  * longer run (beacon_access_refusal) get their job now, so that their claim fails them with the
  * reason at once rather than at their next wake (a capture waiting for budget may wait minutes).

@@ -56,8 +56,14 @@ export type Success = {
   analysisVersion: number | null;
 };
 
-/** The answer alone: what is stored when its analysis cannot be (run-capture.ts persist). */
-export const withoutAnalysis = (result: Success): Success => ({ ...result, mentions: [], citations: [], searchQueries: [], analysisTruncated: false, analysisVersion: null });
+/**
+ * What is stored when the whole result cannot be (run-capture.ts persist), in the order tried:
+ * the answer with what the provider returned beside it (its sources and search queries, which a
+ * re-analysis cannot rebuild) but without the mentions, which name tracked entities; then the
+ * answer alone. Either is analysed by the re-analysis it queues (analysis version NULL).
+ */
+export const withoutMentions = (result: Success): Success => ({ ...result, mentions: [], analysisTruncated: false, analysisVersion: null });
+export const withoutAnalysis = (result: Success): Success => ({ ...withoutMentions(result), citations: [], searchQueries: [] });
 
 /**
  * The call counted in its breaker by the same statement (while the breaker is closed): how it

@@ -1,0 +1,153 @@
+-- A capture's contribution, as in 20261201130000_analytics_rollups, now also under its prompt's
+-- tags (last, in key order: the lock order of the rollups).
+CREATE OR REPLACE FUNCTION public.beacon_rollup_captures(ids uuid[], sign integer)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  -- The prompts' tags are read below (rollup_tag_domains): shared with other writers of the
+  -- rollups, exclusive for a change of the prompt's tags (beacon_prompt_tags_changed), taken
+  -- before any rollup row, in id order.
+  PERFORM pg_advisory_xact_lock_shared(hashtextextended('prompt-tags:' || p.id, 0))
+  FROM (SELECT DISTINCT c."promptId" AS id FROM captures c WHERE c.id = ANY(ids) ORDER BY 1) p;
+  INSERT INTO rollup_answers AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "captures", "costMicros", "answers", "mentioned", "positionN", "positionSum", "positionSumSq", "position1", "position2", "position3", "position4", "position5Plus", "positive", "neutral", "negative", "sumY", "sumX", "sumYY", "sumXX", "sumXY", "citingOwn")
+  WITH cap AS (
+    SELECT c.id, c."workspaceId", c."brandId", c."finishedAt"::date AS day, c."providerConfigId", c."promptId", c."costMicros"
+    FROM captures c
+    WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+  ),
+  per_capture AS (
+    SELECT cap.*, b."captureId" IS NOT NULL AS analysed, coalesce(b.mentioned, false) AS mentioned, b.position, b.sentiment,
+      coalesce(b.y, 0)::bigint AS y, coalesce(x.x, 0)::bigint AS x,
+      EXISTS (SELECT 1 FROM citations ci WHERE ci."captureId" = cap.id AND ci."isOwnDomain" AND ci."citedInText") AS own
+    FROM cap
+    LEFT JOIN (
+      SELECT m."captureId", bool_or(m.mentioned) AS mentioned,
+        min(m.position) FILTER (WHERE m.mentioned) AS position,
+        min(m.sentiment::text) FILTER (WHERE m.mentioned) AS sentiment,
+        sum(m.count) AS y
+      FROM mentions m WHERE m."captureId" = ANY(ids) AND m.kind = 'brand'
+      GROUP BY 1
+    ) b ON b."captureId" = cap.id
+    LEFT JOIN (SELECT m."captureId", sum(m.count) AS x FROM mentions m WHERE m."captureId" = ANY(ids) GROUP BY 1) x ON x."captureId" = cap.id
+  )
+  SELECT "workspaceId", "brandId", day, "providerConfigId", "promptId",
+    sign * count(*),
+    sign * sum("costMicros"),
+    sign * count(*) FILTER (WHERE analysed),
+    sign * count(*) FILTER (WHERE analysed AND mentioned),
+    sign * count(position) FILTER (WHERE analysed),
+    sign * coalesce(sum(position) FILTER (WHERE analysed), 0),
+    sign * coalesce(sum(position::bigint * position) FILTER (WHERE analysed), 0),
+    sign * count(*) FILTER (WHERE analysed AND mentioned AND position = 1),
+    sign * count(*) FILTER (WHERE analysed AND mentioned AND position = 2),
+    sign * count(*) FILTER (WHERE analysed AND mentioned AND position = 3),
+    sign * count(*) FILTER (WHERE analysed AND mentioned AND position = 4),
+    sign * count(*) FILTER (WHERE analysed AND mentioned AND position >= 5),
+    sign * count(*) FILTER (WHERE analysed AND mentioned AND sentiment = 'positive'),
+    sign * count(*) FILTER (WHERE analysed AND mentioned AND sentiment = 'neutral'),
+    sign * count(*) FILTER (WHERE analysed AND mentioned AND sentiment = 'negative'),
+    sign * coalesce(sum(y) FILTER (WHERE analysed), 0),
+    sign * coalesce(sum(x) FILTER (WHERE analysed), 0),
+    sign * coalesce(sum(y * y) FILTER (WHERE analysed), 0),
+    sign * coalesce(sum(x * x) FILTER (WHERE analysed), 0),
+    sign * coalesce(sum(x * y) FILTER (WHERE analysed), 0),
+    sign * count(*) FILTER (WHERE own)
+  FROM per_capture
+  GROUP BY 1, 2, 3, 4, 5
+  ORDER BY 1, 2, 3, 4, 5
+  ON CONFLICT ("workspaceId", "brandId", "day", "providerConfigId", "promptId") DO UPDATE SET
+      "captures" = r."captures" + excluded."captures",
+      "costMicros" = r."costMicros" + excluded."costMicros",
+      "answers" = r."answers" + excluded."answers",
+      "mentioned" = r."mentioned" + excluded."mentioned",
+      "positionN" = r."positionN" + excluded."positionN",
+      "positionSum" = r."positionSum" + excluded."positionSum",
+      "positionSumSq" = r."positionSumSq" + excluded."positionSumSq",
+      "position1" = r."position1" + excluded."position1",
+      "position2" = r."position2" + excluded."position2",
+      "position3" = r."position3" + excluded."position3",
+      "position4" = r."position4" + excluded."position4",
+      "position5Plus" = r."position5Plus" + excluded."position5Plus",
+      "positive" = r."positive" + excluded."positive",
+      "neutral" = r."neutral" + excluded."neutral",
+      "negative" = r."negative" + excluded."negative",
+      "sumY" = r."sumY" + excluded."sumY",
+      "sumX" = r."sumX" + excluded."sumX",
+      "sumYY" = r."sumYY" + excluded."sumYY",
+      "sumXX" = r."sumXX" + excluded."sumXX",
+      "sumXY" = r."sumXY" + excluded."sumXY",
+      "citingOwn" = r."citingOwn" + excluded."citingOwn";
+
+  INSERT INTO rollup_mentions AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "entity", "name", "rows", "mentions", "ahead", "instead")
+  WITH cap AS (
+    SELECT c.id, c."workspaceId", c."brandId", c."finishedAt"::date AS day, c."providerConfigId", c."promptId"
+    FROM captures c
+    WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+  ),
+  b AS (
+    SELECT m."captureId", bool_or(m.mentioned) AS mentioned, min(m.position) FILTER (WHERE m.mentioned) AS position
+    FROM mentions m WHERE m."captureId" = ANY(ids) AND m.kind = 'brand'
+    GROUP BY 1
+  )
+  SELECT cap."workspaceId", cap."brandId", cap.day, cap."providerConfigId", cap."promptId",
+    CASE WHEN m.kind = 'brand' THEN 'brand' ELSE coalesce(m."competitorId"::text, 'name:' || m.name) END,
+    max(m.name),
+    sign * count(*),
+    sign * coalesce(sum(m.count), 0),
+    sign * count(*) FILTER (WHERE m.kind = 'competitor' AND m.mentioned AND (NOT b.mentioned OR m.position < b.position)),
+    sign * count(*) FILTER (WHERE m.kind = 'competitor' AND m.mentioned AND NOT b.mentioned)
+  FROM cap
+  JOIN mentions m ON m."captureId" = cap.id
+  LEFT JOIN b ON b."captureId" = cap.id
+  GROUP BY 1, 2, 3, 4, 5, 6
+  ORDER BY 1, 2, 3, 4, 5, 6
+  ON CONFLICT ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "entity") DO UPDATE SET
+      "name" = CASE WHEN excluded."rows" > 0 THEN excluded."name" ELSE r."name" END,
+      "rows" = r."rows" + excluded."rows",
+      "mentions" = r."mentions" + excluded."mentions",
+      "ahead" = r."ahead" + excluded."ahead",
+      "instead" = r."instead" + excluded."instead";
+
+  INSERT INTO rollup_citations AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "domain", "citations", "ownCitations")
+  SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."providerConfigId", c."promptId", ci.domain,
+    sign * count(*),
+    sign * count(*) FILTER (WHERE ci."isOwnDomain")
+  FROM captures c
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
+  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+  GROUP BY 1, 2, 3, 4, 5, 6
+  ORDER BY 1, 2, 3, 4, 5, 6
+  ON CONFLICT ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "domain") DO UPDATE SET
+      "citations" = r."citations" + excluded."citations",
+      "ownCitations" = r."ownCitations" + excluded."ownCitations";
+
+  INSERT INTO rollup_domains AS r ("workspaceId", "brandId", "day", "providerConfigId", "domain", "citations", "ownCitations")
+  SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."providerConfigId", ci.domain,
+    sign * count(*),
+    sign * count(*) FILTER (WHERE ci."isOwnDomain")
+  FROM captures c
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
+  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+  GROUP BY 1, 2, 3, 4, 5
+  ORDER BY 1, 2, 3, 4, 5
+  ON CONFLICT ("workspaceId", "brandId", "day", "providerConfigId", "domain") DO UPDATE SET
+      "citations" = r."citations" + excluded."citations",
+      "ownCitations" = r."ownCitations" + excluded."ownCitations";
+
+  INSERT INTO rollup_tag_domains AS r ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain", "citations", "ownCitations")
+  SELECT c."workspaceId", c."brandId", t.tag, c."finishedAt"::date, c."providerConfigId", ci.domain,
+    sign * count(*),
+    sign * count(*) FILTER (WHERE ci."isOwnDomain")
+  FROM captures c
+  JOIN prompts p ON p.id = c."promptId"
+  CROSS JOIN LATERAL (SELECT DISTINCT unnest(p.tags) AS tag) t
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
+  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+  GROUP BY 1, 2, 3, 4, 5, 6
+  ORDER BY 1, 2, 3, 4, 5, 6
+  ON CONFLICT ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain") DO UPDATE SET
+      "citations" = r."citations" + excluded."citations",
+      "ownCitations" = r."ownCitations" + excluded."ownCitations";
+END
+$function$;

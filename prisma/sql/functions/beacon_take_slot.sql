@@ -1,0 +1,39 @@
+-- Takes a free slot of the connection for the capture: 'taken', or 'full' (every slot taken or
+-- being taken), or 'share' (the workspace holds its fair share while another workspace has
+-- captures due on the connection). lib/captures/lifecycle/claim.ts explains the share.
+CREATE OR REPLACE FUNCTION public.beacon_take_slot(connection_id uuid, capture_id uuid, workspace_id uuid, waiting "CaptureStatus"[])
+ RETURNS text
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  cap INTEGER := (SELECT pc."maxConcurrency" FROM provider_connections pc WHERE pc.id = connection_id);
+  mine INTEGER;
+  holders INTEGER;
+  taken INTEGER;
+BEGIN
+  IF cap IS NULL THEN RETURN 'full'; END IF;
+  -- Another workspace has captures due on the connection: two index ranges around this
+  -- workspace (captures_connectionId_status_workspaceId_idx), not a walk over its own backlog.
+  IF EXISTS (
+       SELECT 1 FROM captures w
+       WHERE w."connectionId" = connection_id AND w.status = ANY(waiting) AND w."workspaceId" < workspace_id AND w."cancelRequestedAt" IS NULL
+         AND (w."nextAttemptAt" IS NULL OR w."nextAttemptAt" <= now() AT TIME ZONE 'UTC'))
+     OR EXISTS (
+       SELECT 1 FROM captures w
+       WHERE w."connectionId" = connection_id AND w.status = ANY(waiting) AND w."workspaceId" > workspace_id AND w."cancelRequestedAt" IS NULL
+         AND (w."nextAttemptAt" IS NULL OR w."nextAttemptAt" <= now() AT TIME ZONE 'UTC')) THEN
+    SELECT count(*) FILTER (WHERE s."workspaceId" = workspace_id)::int, count(DISTINCT s."workspaceId") FILTER (WHERE s."workspaceId" <> workspace_id)::int
+    INTO mine, holders
+    FROM connection_slots s WHERE s."connectionId" = connection_id AND s."captureId" IS NOT NULL;
+    -- The cap divided by the workspaces that hold slots, counting this one and, when only this
+    -- one holds any, the one waiting.
+    IF mine >= greatest(1, ceil(cap::numeric / (1 + greatest(1, holders)))) THEN RETURN 'share'; END IF;
+  END IF;
+  UPDATE connection_slots s SET "captureId" = capture_id, "workspaceId" = workspace_id, "takenAt" = now()
+  WHERE (s."connectionId", s.slot) = (
+    SELECT f."connectionId", f.slot FROM connection_slots f
+    WHERE f."connectionId" = connection_id AND f."captureId" IS NULL AND f.slot < cap
+    ORDER BY f.slot LIMIT 1 FOR UPDATE OF f SKIP LOCKED);
+  GET DIAGNOSTICS taken = ROW_COUNT;
+  RETURN CASE WHEN taken > 0 THEN 'taken' ELSE 'full' END;
+END $function$;

@@ -1,0 +1,2012 @@
+CREATE TYPE "AlertChannelKind" AS ENUM ('email', 'slack', 'webhook');
+
+CREATE TYPE "AlertDeliveryKind" AS ENUM ('firing', 'test', 'digest');
+
+CREATE TYPE "AlertDeliveryStatus" AS ENUM ('pending', 'delivered', 'failed', 'sending', 'unknown');
+
+CREATE TYPE "AlertRuleKind" AS ENUM ('metric_change', 'competitor_overtook', 'new_brand', 'own_page_dropped', 'breaker_open', 'budget');
+
+CREATE TYPE "AnalysisRunStatus" AS ENUM ('queued', 'running', 'completed', 'failed');
+
+CREATE TYPE "ApiKeyScope" AS ENUM ('read', 'write', 'admin');
+
+CREATE TYPE "AttemptOutcome" AS ENUM ('succeeded', 'failed', 'unknown', 'cancelled');
+
+CREATE TYPE "BreakerStatus" AS ENUM ('closed', 'open', 'half_open');
+
+CREATE TYPE "CaptureStatus" AS ENUM ('queued', 'running', 'retry_wait', 'postponed', 'succeeded', 'failed', 'cancelled');
+
+CREATE TYPE "CaptureWait" AS ENUM ('breaker', 'budget', 'slot');
+
+CREATE TYPE "CheckStatus" AS ENUM ('queued', 'running', 'completed', 'completed_with_errors', 'failed', 'cancelled');
+
+CREATE TYPE "EntityKind" AS ENUM ('brand', 'competitor');
+
+CREATE TYPE "ErrorClass" AS ENUM ('permanent', 'transient', 'unknown', 'breaker_open');
+
+CREATE TYPE "ProviderAdapter" AS ENUM ('simulator', 'openai', 'perplexity', 'gemini', 'anthropic', 'gigachat', 'yandex_search', 'yandexgpt', 'google_ai_overview', 'google_ai_mode', 'openai_compatible');
+
+CREATE TYPE "Role" AS ENUM ('owner', 'admin', 'member', 'viewer');
+
+CREATE TYPE "ScheduleCadence" AS ENUM ('daily', 'weekly');
+
+CREATE TYPE "SearchMode" AS ENUM ('on', 'off', 'auto');
+
+CREATE TYPE "Sentiment" AS ENUM ('positive', 'neutral', 'negative');
+
+CREATE TYPE "SetupSuggestionStatus" AS ENUM ('queued', 'running', 'succeeded', 'failed');
+
+CREATE TYPE "SourceCategory" AS ENUM ('review', 'forum', 'news', 'reference', 'social', 'docs', 'other');
+
+CREATE TABLE "_prisma_migrations" (
+  id character varying(36) NOT NULL,
+  checksum character varying(64) NOT NULL,
+  finished_at timestamp with time zone,
+  migration_name character varying(255) NOT NULL,
+  logs text,
+  rolled_back_at timestamp with time zone,
+  started_at timestamp with time zone NOT NULL DEFAULT now(),
+  applied_steps_count integer NOT NULL DEFAULT 0,
+  CONSTRAINT _prisma_migrations_pkey PRIMARY KEY (id)
+);
+
+CREATE TABLE "accounts" (
+  id text NOT NULL,
+  "accountId" text NOT NULL,
+  "providerId" text NOT NULL,
+  "userId" text NOT NULL,
+  "accessToken" text,
+  "refreshToken" text,
+  "idToken" text,
+  "accessTokenExpiresAt" timestamp(3) without time zone,
+  "refreshTokenExpiresAt" timestamp(3) without time zone,
+  scope text,
+  password text,
+  "createdAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  "updatedAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  CONSTRAINT accounts_pkey PRIMARY KEY (id),
+  CONSTRAINT "accounts_userId_fkey" FOREIGN KEY ("userId") REFERENCES users(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "alert_channels" (
+  id uuid NOT NULL DEFAULT gen_random_uuid(),
+  "workspaceId" uuid NOT NULL,
+  kind "AlertChannelKind" NOT NULL,
+  name text NOT NULL,
+  config jsonb NOT NULL,
+  secret text,
+  "createdAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  "updatedAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  CONSTRAINT alert_channels_pkey PRIMARY KEY (id),
+  CONSTRAINT "alert_channels_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "alert_deliveries" (
+  id uuid NOT NULL DEFAULT gen_random_uuid(),
+  "workspaceId" uuid NOT NULL,
+  "channelId" uuid NOT NULL,
+  "firingId" uuid,
+  kind "AlertDeliveryKind" NOT NULL,
+  message jsonb NOT NULL,
+  status "AlertDeliveryStatus" NOT NULL DEFAULT 'pending'::"AlertDeliveryStatus",
+  attempts integer NOT NULL DEFAULT 0,
+  "lastError" text,
+  "responseStatus" integer,
+  "nextAttemptAt" timestamp(3) without time zone,
+  "deliveredAt" timestamp(3) without time zone,
+  "createdAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  "sendToken" uuid,
+  CONSTRAINT "alert_deliveries_channelId_fkey" FOREIGN KEY ("channelId") REFERENCES alert_channels(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT "alert_deliveries_firingId_fkey" FOREIGN KEY ("firingId") REFERENCES alert_firings(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT alert_deliveries_pkey PRIMARY KEY (id),
+  CONSTRAINT "alert_deliveries_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "alert_firings" (
+  id uuid NOT NULL DEFAULT gen_random_uuid(),
+  "workspaceId" uuid NOT NULL,
+  "ruleId" uuid NOT NULL,
+  "dedupeKey" text NOT NULL,
+  title text NOT NULL,
+  summary text NOT NULL,
+  facts jsonb NOT NULL,
+  "firedAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  CONSTRAINT alert_firings_pkey PRIMARY KEY (id),
+  CONSTRAINT "alert_firings_ruleId_fkey" FOREIGN KEY ("ruleId") REFERENCES alert_rules(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT "alert_firings_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "alert_rule_channels" (
+  "ruleId" uuid NOT NULL,
+  "channelId" uuid NOT NULL,
+  CONSTRAINT "alert_rule_channels_channelId_fkey" FOREIGN KEY ("channelId") REFERENCES alert_channels(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT alert_rule_channels_pkey PRIMARY KEY ("ruleId", "channelId"),
+  CONSTRAINT "alert_rule_channels_ruleId_fkey" FOREIGN KEY ("ruleId") REFERENCES alert_rules(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "alert_rules" (
+  id uuid NOT NULL DEFAULT gen_random_uuid(),
+  "workspaceId" uuid NOT NULL,
+  "brandId" uuid,
+  name text NOT NULL,
+  kind "AlertRuleKind" NOT NULL,
+  params jsonb NOT NULL,
+  enabled boolean NOT NULL DEFAULT true,
+  "createdById" text,
+  "lastEvaluatedAt" timestamp(3) without time zone,
+  "lastResult" jsonb,
+  "createdAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  "updatedAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  CONSTRAINT "alert_rules_brandId_fkey" FOREIGN KEY ("brandId") REFERENCES brands(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT alert_rules_pkey PRIMARY KEY (id),
+  CONSTRAINT "alert_rules_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "analysis_runs" (
+  id uuid NOT NULL DEFAULT gen_random_uuid(),
+  "workspaceId" uuid NOT NULL,
+  "brandId" uuid NOT NULL,
+  status "AnalysisRunStatus" NOT NULL DEFAULT 'queued'::"AnalysisRunStatus",
+  total integer NOT NULL DEFAULT 0,
+  done integer NOT NULL DEFAULT 0,
+  error text,
+  "createdAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  "startedAt" timestamp(3) without time zone,
+  "finishedAt" timestamp(3) without time zone,
+  CONSTRAINT "analysis_runs_brandId_fkey" FOREIGN KEY ("brandId") REFERENCES brands(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT analysis_runs_pkey PRIMARY KEY (id),
+  CONSTRAINT "analysis_runs_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "api_keys" (
+  id uuid NOT NULL DEFAULT gen_random_uuid(),
+  "workspaceId" uuid NOT NULL,
+  name text NOT NULL,
+  prefix text NOT NULL,
+  "keyHash" text NOT NULL,
+  "createdById" text,
+  "createdAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  "lastUsedAt" timestamp(3) without time zone,
+  "revokedAt" timestamp(3) without time zone,
+  scope "ApiKeyScope" NOT NULL DEFAULT 'write'::"ApiKeyScope",
+  CONSTRAINT api_keys_pkey PRIMARY KEY (id),
+  CONSTRAINT "api_keys_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "attempts" (
+  id uuid NOT NULL DEFAULT gen_random_uuid(),
+  "workspaceId" uuid NOT NULL,
+  "captureId" uuid NOT NULL,
+  number integer NOT NULL,
+  "runToken" uuid NOT NULL,
+  "workerId" text NOT NULL,
+  "startedAt" timestamp(6) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  "endedAt" timestamp(3) without time zone,
+  outcome "AttemptOutcome",
+  reason text,
+  "errorClass" "ErrorClass",
+  "httpStatus" integer,
+  "providerRequestId" text,
+  "inputTokens" integer NOT NULL DEFAULT 0,
+  "outputTokens" integer NOT NULL DEFAULT 0,
+  "reasoningTokens" integer NOT NULL DEFAULT 0,
+  "cachedTokens" integer NOT NULL DEFAULT 0,
+  "searchCalls" integer NOT NULL DEFAULT 0,
+  "costMicros" bigint NOT NULL DEFAULT 0,
+  "costIsEstimate" boolean NOT NULL DEFAULT false,
+  "latencyMs" integer,
+  "reservedMicros" bigint NOT NULL DEFAULT 0,
+  "budgetPeriod" date,
+  "costOverrunMicros" bigint NOT NULL DEFAULT 0,
+  "breakerCounted" boolean NOT NULL DEFAULT false,
+  CONSTRAINT "attempts_captureId_fkey" FOREIGN KEY ("captureId") REFERENCES captures(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT attempts_metrics_closed TRIGGER DEFERRABLE INITIALLY DEFERRED,
+  CONSTRAINT attempts_metrics_deleted TRIGGER DEFERRABLE INITIALLY DEFERRED,
+  CONSTRAINT attempts_metrics_started TRIGGER DEFERRABLE INITIALLY DEFERRED,
+  CONSTRAINT attempts_pkey PRIMARY KEY (id),
+  CONSTRAINT "attempts_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "auth_attempts" (
+  id uuid NOT NULL DEFAULT gen_random_uuid(),
+  bucket text NOT NULL,
+  "attemptedAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  CONSTRAINT auth_attempts_pkey PRIMARY KEY (id)
+);
+
+CREATE TABLE "beacon_sql_objects" (
+  name text NOT NULL,
+  checksum character varying(64) NOT NULL,
+  applied_at timestamp with time zone NOT NULL DEFAULT now(),
+  CONSTRAINT beacon_sql_objects_pkey PRIMARY KEY (name)
+);
+
+CREATE TABLE "brands" (
+  id uuid NOT NULL DEFAULT gen_random_uuid(),
+  "workspaceId" uuid NOT NULL,
+  name text NOT NULL,
+  aliases text[] NOT NULL DEFAULT ARRAY[]::text[],
+  domains text[] NOT NULL DEFAULT ARRAY[]::text[],
+  "createdAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  "updatedAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  "caseSensitiveAliases" text[] NOT NULL DEFAULT ARRAY[]::text[],
+  "analysisVersion" integer NOT NULL DEFAULT 1,
+  CONSTRAINT brands_pkey PRIMARY KEY (id),
+  CONSTRAINT "brands_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "breaker_states" (
+  "connectionId" uuid NOT NULL,
+  model text NOT NULL,
+  status "BreakerStatus" NOT NULL DEFAULT 'closed'::"BreakerStatus",
+  "recentFailures" boolean[] NOT NULL DEFAULT ARRAY[]::boolean[],
+  "openedAt" timestamp(3) without time zone,
+  "openUntil" timestamp(3) without time zone,
+  "probeToken" uuid,
+  "probeStartedAt" timestamp(3) without time zone,
+  "forcedStatus" "BreakerStatus",
+  "shortCircuitCount" bigint NOT NULL DEFAULT 0,
+  "successCount" bigint NOT NULL DEFAULT 0,
+  "failureCount" bigint NOT NULL DEFAULT 0,
+  "slowCallCount" bigint NOT NULL DEFAULT 0,
+  "updatedAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  CONSTRAINT "breaker_states_connectionId_fkey" FOREIGN KEY ("connectionId") REFERENCES provider_connections(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT breaker_states_pkey PRIMARY KEY ("connectionId", model)
+);
+
+CREATE TABLE "budget_periods" (
+  "workspaceId" uuid NOT NULL,
+  "periodStart" date NOT NULL,
+  "reservedMicros" bigint NOT NULL DEFAULT 0,
+  "chargedMicros" bigint NOT NULL DEFAULT 0,
+  "updatedAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  "inFlightMicros" bigint NOT NULL DEFAULT 0,
+  shard smallint NOT NULL DEFAULT 0,
+  CONSTRAINT budget_periods_pkey PRIMARY KEY ("workspaceId", "periodStart", shard),
+  CONSTRAINT "budget_periods_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "captures" (
+  id uuid NOT NULL DEFAULT gen_random_uuid(),
+  "workspaceId" uuid NOT NULL,
+  "checkId" uuid NOT NULL,
+  "brandId" uuid NOT NULL,
+  "promptId" uuid NOT NULL,
+  "providerConfigId" uuid NOT NULL,
+  sample integer NOT NULL,
+  status "CaptureStatus" NOT NULL DEFAULT 'queued'::"CaptureStatus",
+  "attemptCount" integer NOT NULL DEFAULT 0,
+  "maxAttempts" integer NOT NULL,
+  "runToken" uuid,
+  model text NOT NULL,
+  "searchMode" "SearchMode" NOT NULL,
+  "answerText" text,
+  "answerIsPartial" boolean NOT NULL DEFAULT false,
+  "answerUpdatedAt" timestamp(3) without time zone,
+  "lastError" text,
+  "lastErrorClass" "ErrorClass",
+  "nextAttemptAt" timestamp(3) without time zone,
+  "cancelRequestedAt" timestamp(3) without time zone,
+  "cancelledById" text,
+  "costMicros" bigint NOT NULL DEFAULT 0,
+  "latencyMs" integer,
+  "startedAt" timestamp(3) without time zone,
+  "finishedAt" timestamp(3) without time zone,
+  "createdAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  "updatedAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  "analyzedAt" timestamp(3) without time zone,
+  "reservedMicros" bigint NOT NULL DEFAULT 0,
+  "reservedPeriod" date,
+  "waitingFor" "CaptureWait",
+  "analysisTruncated" boolean NOT NULL DEFAULT false,
+  "connectionId" uuid NOT NULL,
+  "changedXid" xid8 NOT NULL DEFAULT pg_current_xact_id(),
+  "analysisVersion" integer,
+  CONSTRAINT "captures_brandId_fkey" FOREIGN KEY ("brandId") REFERENCES brands(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT "captures_checkId_fkey" FOREIGN KEY ("checkId") REFERENCES checks(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT "captures_connectionId_fkey" FOREIGN KEY ("connectionId") REFERENCES provider_connections(id) ON UPDATE CASCADE ON DELETE RESTRICT,
+  CONSTRAINT captures_metrics_deleted TRIGGER DEFERRABLE INITIALLY DEFERRED,
+  CONSTRAINT captures_metrics_moved TRIGGER DEFERRABLE INITIALLY DEFERRED,
+  CONSTRAINT captures_pkey PRIMARY KEY (id),
+  CONSTRAINT "captures_promptId_fkey" FOREIGN KEY ("promptId") REFERENCES prompts(id) ON UPDATE CASCADE ON DELETE RESTRICT,
+  CONSTRAINT "captures_providerConfigId_fkey" FOREIGN KEY ("providerConfigId") REFERENCES provider_configs(id) ON UPDATE CASCADE ON DELETE RESTRICT,
+  CONSTRAINT "captures_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "checks" (
+  id uuid NOT NULL DEFAULT gen_random_uuid(),
+  "workspaceId" uuid NOT NULL,
+  "brandId" uuid NOT NULL,
+  "startedById" text,
+  "apiKeyId" uuid,
+  "idempotencyKey" text,
+  "requestHash" text,
+  "idempotencyExpiresAt" timestamp(3) without time zone,
+  status "CheckStatus" NOT NULL DEFAULT 'queued'::"CheckStatus",
+  samples integer NOT NULL DEFAULT 1,
+  "totalCaptures" integer NOT NULL,
+  "chargedMicros" bigint NOT NULL DEFAULT 0,
+  "cancelRequestedAt" timestamp(3) without time zone,
+  "cancelledById" text,
+  "createdAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  "updatedAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  "finishedAt" timestamp(3) without time zone,
+  "scheduleId" uuid,
+  "isDemo" boolean NOT NULL DEFAULT false,
+  CONSTRAINT "checks_brandId_fkey" FOREIGN KEY ("brandId") REFERENCES brands(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT checks_pkey PRIMARY KEY (id),
+  CONSTRAINT "checks_scheduleId_fkey" FOREIGN KEY ("scheduleId") REFERENCES schedules(id) ON UPDATE CASCADE ON DELETE SET NULL,
+  CONSTRAINT "checks_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "citations" (
+  id uuid NOT NULL DEFAULT gen_random_uuid(),
+  "workspaceId" uuid NOT NULL,
+  "captureId" uuid NOT NULL,
+  url text NOT NULL,
+  title text,
+  domain text NOT NULL,
+  "isOwnDomain" boolean NOT NULL DEFAULT false,
+  "citedInText" boolean NOT NULL DEFAULT true,
+  "position" integer NOT NULL,
+  CONSTRAINT "citations_captureId_fkey" FOREIGN KEY ("captureId") REFERENCES captures(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT citations_pkey PRIMARY KEY (id),
+  CONSTRAINT "citations_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "competitors" (
+  id uuid NOT NULL DEFAULT gen_random_uuid(),
+  "workspaceId" uuid NOT NULL,
+  "brandId" uuid NOT NULL,
+  name text NOT NULL,
+  aliases text[] NOT NULL DEFAULT ARRAY[]::text[],
+  domains text[] NOT NULL DEFAULT ARRAY[]::text[],
+  "createdAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  "updatedAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  "caseSensitiveAliases" text[] NOT NULL DEFAULT ARRAY[]::text[],
+  CONSTRAINT "competitors_brandId_fkey" FOREIGN KEY ("brandId") REFERENCES brands(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT competitors_pkey PRIMARY KEY (id),
+  CONSTRAINT "competitors_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "connection_grants" (
+  "connectionId" uuid NOT NULL,
+  "workspaceId" uuid NOT NULL,
+  "monthlySpendLimitMicros" bigint,
+  "grantedById" text,
+  "createdAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  CONSTRAINT "connection_grants_connectionId_fkey" FOREIGN KEY ("connectionId") REFERENCES provider_connections(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT connection_grants_pkey PRIMARY KEY ("connectionId", "workspaceId"),
+  CONSTRAINT "connection_grants_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "connection_slots" (
+  "connectionId" uuid NOT NULL,
+  slot integer NOT NULL,
+  "captureId" uuid,
+  "workspaceId" uuid,
+  "takenAt" timestamp(3) without time zone,
+  CONSTRAINT "connection_slots_captureId_fkey" FOREIGN KEY ("captureId") REFERENCES captures(id) ON UPDATE CASCADE ON DELETE SET NULL,
+  CONSTRAINT "connection_slots_connectionId_fkey" FOREIGN KEY ("connectionId") REFERENCES provider_connections(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT connection_slots_pkey PRIMARY KEY ("connectionId", slot)
+);
+
+CREATE TABLE "events" (
+  id uuid NOT NULL DEFAULT gen_random_uuid(),
+  "workspaceId" uuid,
+  "checkId" uuid,
+  "captureId" uuid,
+  kind text NOT NULL,
+  "actorUserId" text,
+  "actorApiKeyId" uuid,
+  data jsonb,
+  "createdAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  CONSTRAINT "events_captureId_fkey" FOREIGN KEY ("captureId") REFERENCES captures(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT "events_checkId_fkey" FOREIGN KEY ("checkId") REFERENCES checks(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT events_metrics_repairs TRIGGER DEFERRABLE INITIALLY DEFERRED,
+  CONSTRAINT events_pkey PRIMARY KEY (id),
+  CONSTRAINT "events_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "grant_spend_periods" (
+  "connectionId" uuid NOT NULL,
+  "workspaceId" uuid NOT NULL,
+  "periodStart" date NOT NULL,
+  "inFlightMicros" bigint NOT NULL DEFAULT 0,
+  "chargedMicros" bigint NOT NULL DEFAULT 0,
+  "updatedAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  shard smallint NOT NULL DEFAULT 0,
+  CONSTRAINT "grant_spend_periods_connectionId_fkey" FOREIGN KEY ("connectionId") REFERENCES provider_connections(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT grant_spend_periods_pkey PRIMARY KEY ("connectionId", "workspaceId", "periodStart", shard),
+  CONSTRAINT "grant_spend_periods_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "instance_operators" (
+  "userId" text NOT NULL,
+  "grantedById" text,
+  "grantedAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  CONSTRAINT instance_operators_pkey PRIMARY KEY ("userId"),
+  CONSTRAINT "instance_operators_userId_fkey" FOREIGN KEY ("userId") REFERENCES users(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "invitations" (
+  id uuid NOT NULL DEFAULT gen_random_uuid(),
+  "workspaceId" uuid NOT NULL,
+  email text NOT NULL,
+  role "Role" NOT NULL,
+  "tokenHash" text NOT NULL,
+  "invitedById" text NOT NULL,
+  "expiresAt" timestamp(3) without time zone NOT NULL,
+  "acceptedAt" timestamp(3) without time zone,
+  "acceptedById" text,
+  "revokedAt" timestamp(3) without time zone,
+  "createdAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  CONSTRAINT invitations_pkey PRIMARY KEY (id),
+  CONSTRAINT "invitations_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "memberships" (
+  id uuid NOT NULL DEFAULT gen_random_uuid(),
+  "workspaceId" uuid NOT NULL,
+  "userId" text NOT NULL,
+  role "Role" NOT NULL,
+  "createdAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  CONSTRAINT memberships_pkey PRIMARY KEY (id),
+  CONSTRAINT "memberships_userId_fkey" FOREIGN KEY ("userId") REFERENCES users(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT "memberships_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "mentions" (
+  id uuid NOT NULL DEFAULT gen_random_uuid(),
+  "workspaceId" uuid NOT NULL,
+  "captureId" uuid NOT NULL,
+  kind "EntityKind" NOT NULL,
+  "brandId" uuid,
+  "competitorId" uuid,
+  name text NOT NULL,
+  mentioned boolean NOT NULL,
+  count integer NOT NULL DEFAULT 0,
+  "position" integer,
+  sentiment "Sentiment",
+  CONSTRAINT "mentions_brandId_fkey" FOREIGN KEY ("brandId") REFERENCES brands(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT "mentions_captureId_fkey" FOREIGN KEY ("captureId") REFERENCES captures(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT "mentions_competitorId_fkey" FOREIGN KEY ("competitorId") REFERENCES competitors(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT mentions_pkey PRIMARY KEY (id),
+  CONSTRAINT "mentions_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "metric_accepted_hours" (
+  slot smallint NOT NULL,
+  shard smallint NOT NULL,
+  "startsAt" timestamp(3) without time zone NOT NULL,
+  accepted bigint NOT NULL DEFAULT 0,
+  "costMicros" bigint NOT NULL DEFAULT 0,
+  CONSTRAINT metric_accepted_hours_pkey PRIMARY KEY (slot, shard)
+);
+
+CREATE TABLE "metric_alert_delivery_counts" (
+  "channelKind" "AlertChannelKind" NOT NULL,
+  outcome text NOT NULL,
+  count bigint NOT NULL DEFAULT 0,
+  CONSTRAINT metric_alert_delivery_counts_pkey PRIMARY KEY ("channelKind", outcome)
+);
+
+CREATE TABLE "metric_attempt_counts" (
+  provider text NOT NULL,
+  shard smallint NOT NULL,
+  running bigint NOT NULL DEFAULT 0,
+  succeeded bigint NOT NULL DEFAULT 0,
+  failed bigint NOT NULL DEFAULT 0,
+  unknown bigint NOT NULL DEFAULT 0,
+  cancelled bigint NOT NULL DEFAULT 0,
+  "leaseExpired" bigint NOT NULL DEFAULT 0,
+  CONSTRAINT metric_attempt_counts_pkey PRIMARY KEY (provider, shard)
+);
+
+CREATE TABLE "metric_attempt_minutes" (
+  slot smallint NOT NULL,
+  shard smallint NOT NULL,
+  "startsAt" timestamp(3) without time zone NOT NULL,
+  attempts bigint NOT NULL DEFAULT 0,
+  retries bigint NOT NULL DEFAULT 0,
+  CONSTRAINT metric_attempt_minutes_pkey PRIMARY KEY (slot, shard)
+);
+
+CREATE TABLE "metric_capture_counts" (
+  shard smallint NOT NULL,
+  created bigint NOT NULL DEFAULT 0,
+  accepted bigint NOT NULL DEFAULT 0,
+  queued bigint NOT NULL DEFAULT 0,
+  "retryWait" bigint NOT NULL DEFAULT 0,
+  postponed bigint NOT NULL DEFAULT 0,
+  "waitingForBudget" bigint NOT NULL DEFAULT 0,
+  running bigint NOT NULL DEFAULT 0,
+  CONSTRAINT metric_capture_counts_pkey PRIMARY KEY (shard)
+);
+
+CREATE TABLE "metric_repair_counts" (
+  kind text NOT NULL,
+  count bigint NOT NULL DEFAULT 0,
+  CONSTRAINT metric_repair_counts_pkey PRIMARY KEY (kind)
+);
+
+CREATE TABLE "prompts" (
+  id uuid NOT NULL DEFAULT gen_random_uuid(),
+  "workspaceId" uuid NOT NULL,
+  text text NOT NULL,
+  tags text[] NOT NULL DEFAULT ARRAY[]::text[],
+  country text,
+  language text,
+  "createdAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  "updatedAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  "deletedAt" timestamp(3) without time zone,
+  city text,
+  CONSTRAINT prompts_pkey PRIMARY KEY (id),
+  CONSTRAINT "prompts_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "provider_configs" (
+  id uuid NOT NULL DEFAULT gen_random_uuid(),
+  "workspaceId" uuid NOT NULL,
+  name text NOT NULL,
+  model text NOT NULL,
+  "searchMode" "SearchMode" NOT NULL DEFAULT 'auto'::"SearchMode",
+  enabled boolean NOT NULL DEFAULT true,
+  "createdAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  "updatedAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  "connectionId" uuid NOT NULL,
+  CONSTRAINT "provider_configs_connectionId_fkey" FOREIGN KEY ("connectionId") REFERENCES provider_connections(id) ON UPDATE CASCADE ON DELETE RESTRICT,
+  CONSTRAINT provider_configs_pkey PRIMARY KEY (id),
+  CONSTRAINT "provider_configs_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "provider_connections" (
+  id uuid NOT NULL DEFAULT gen_random_uuid(),
+  name text NOT NULL,
+  adapter "ProviderAdapter" NOT NULL,
+  models text[] NOT NULL DEFAULT ARRAY[]::text[],
+  "inputPricePerMTokMicros" integer NOT NULL DEFAULT 0,
+  "outputPricePerMTokMicros" integer NOT NULL DEFAULT 0,
+  "cachedPricePerMTokMicros" integer NOT NULL DEFAULT 0,
+  "reasoningPricePerMTokMicros" integer NOT NULL DEFAULT 0,
+  "searchPriceMicros" integer NOT NULL DEFAULT 0,
+  "maxConcurrency" integer NOT NULL DEFAULT 4,
+  "maxAttempts" integer NOT NULL DEFAULT 3,
+  "unknownRetries" integer NOT NULL DEFAULT 1,
+  "timeoutMs" integer NOT NULL DEFAULT 120000,
+  "maxOutputTokens" integer NOT NULL DEFAULT 2048,
+  "maxSearchCalls" integer NOT NULL DEFAULT 3,
+  "breakerWindowSize" integer NOT NULL DEFAULT 20,
+  "breakerMinCalls" integer NOT NULL DEFAULT 10,
+  "breakerFailureRatePct" integer NOT NULL DEFAULT 50,
+  "breakerOpenSeconds" integer NOT NULL DEFAULT 45,
+  "breakerSlowCallMs" integer NOT NULL DEFAULT 60000,
+  "breakerSlowCallIsFailure" boolean NOT NULL DEFAULT false,
+  "breakerProbeTimeoutMs" integer NOT NULL DEFAULT 15000,
+  settings jsonb NOT NULL DEFAULT '{}'::jsonb,
+  enabled boolean NOT NULL DEFAULT true,
+  "grantedToAll" boolean NOT NULL DEFAULT false,
+  "createdAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  "updatedAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  CONSTRAINT provider_connections_pkey PRIMARY KEY (id)
+);
+
+CREATE TABLE "rollup_answers" (
+  "workspaceId" uuid NOT NULL,
+  "brandId" uuid NOT NULL,
+  day date NOT NULL,
+  "providerConfigId" uuid NOT NULL,
+  "promptId" uuid NOT NULL,
+  captures integer NOT NULL DEFAULT 0,
+  "costMicros" bigint NOT NULL DEFAULT 0,
+  answers integer NOT NULL DEFAULT 0,
+  mentioned integer NOT NULL DEFAULT 0,
+  "positionN" integer NOT NULL DEFAULT 0,
+  "positionSum" bigint NOT NULL DEFAULT 0,
+  "positionSumSq" bigint NOT NULL DEFAULT 0,
+  position1 integer NOT NULL DEFAULT 0,
+  position2 integer NOT NULL DEFAULT 0,
+  position3 integer NOT NULL DEFAULT 0,
+  position4 integer NOT NULL DEFAULT 0,
+  "position5Plus" integer NOT NULL DEFAULT 0,
+  positive integer NOT NULL DEFAULT 0,
+  neutral integer NOT NULL DEFAULT 0,
+  negative integer NOT NULL DEFAULT 0,
+  "sumY" bigint NOT NULL DEFAULT 0,
+  "sumX" bigint NOT NULL DEFAULT 0,
+  "sumYY" bigint NOT NULL DEFAULT 0,
+  "sumXX" bigint NOT NULL DEFAULT 0,
+  "sumXY" bigint NOT NULL DEFAULT 0,
+  "citingOwn" integer NOT NULL DEFAULT 0,
+  CONSTRAINT "rollup_answers_brandId_fkey" FOREIGN KEY ("brandId") REFERENCES brands(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT rollup_answers_pkey PRIMARY KEY ("workspaceId", "brandId", day, "providerConfigId", "promptId"),
+  CONSTRAINT "rollup_answers_promptId_fkey" FOREIGN KEY ("promptId") REFERENCES prompts(id) ON UPDATE CASCADE ON DELETE RESTRICT,
+  CONSTRAINT "rollup_answers_providerConfigId_fkey" FOREIGN KEY ("providerConfigId") REFERENCES provider_configs(id) ON UPDATE CASCADE ON DELETE RESTRICT,
+  CONSTRAINT "rollup_answers_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "rollup_citations" (
+  "workspaceId" uuid NOT NULL,
+  "brandId" uuid NOT NULL,
+  day date NOT NULL,
+  "providerConfigId" uuid NOT NULL,
+  "promptId" uuid NOT NULL,
+  domain text NOT NULL,
+  citations integer NOT NULL DEFAULT 0,
+  "ownCitations" integer NOT NULL DEFAULT 0,
+  CONSTRAINT "rollup_citations_brandId_fkey" FOREIGN KEY ("brandId") REFERENCES brands(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT rollup_citations_pkey PRIMARY KEY ("workspaceId", "brandId", day, "providerConfigId", "promptId", domain),
+  CONSTRAINT "rollup_citations_promptId_fkey" FOREIGN KEY ("promptId") REFERENCES prompts(id) ON UPDATE CASCADE ON DELETE RESTRICT,
+  CONSTRAINT "rollup_citations_providerConfigId_fkey" FOREIGN KEY ("providerConfigId") REFERENCES provider_configs(id) ON UPDATE CASCADE ON DELETE RESTRICT,
+  CONSTRAINT "rollup_citations_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "rollup_domains" (
+  "workspaceId" uuid NOT NULL,
+  "brandId" uuid NOT NULL,
+  day date NOT NULL,
+  "providerConfigId" uuid NOT NULL,
+  domain text NOT NULL,
+  citations integer NOT NULL DEFAULT 0,
+  "ownCitations" integer NOT NULL DEFAULT 0,
+  CONSTRAINT "rollup_domains_brandId_fkey" FOREIGN KEY ("brandId") REFERENCES brands(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT rollup_domains_pkey PRIMARY KEY ("workspaceId", "brandId", day, "providerConfigId", domain),
+  CONSTRAINT "rollup_domains_providerConfigId_fkey" FOREIGN KEY ("providerConfigId") REFERENCES provider_configs(id) ON UPDATE CASCADE ON DELETE RESTRICT,
+  CONSTRAINT "rollup_domains_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "rollup_mentions" (
+  "workspaceId" uuid NOT NULL,
+  "brandId" uuid NOT NULL,
+  day date NOT NULL,
+  "providerConfigId" uuid NOT NULL,
+  "promptId" uuid NOT NULL,
+  entity text NOT NULL,
+  name text NOT NULL,
+  rows integer NOT NULL DEFAULT 0,
+  mentions bigint NOT NULL DEFAULT 0,
+  ahead integer NOT NULL DEFAULT 0,
+  instead integer NOT NULL DEFAULT 0,
+  CONSTRAINT "rollup_mentions_brandId_fkey" FOREIGN KEY ("brandId") REFERENCES brands(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT rollup_mentions_pkey PRIMARY KEY ("workspaceId", "brandId", day, "providerConfigId", "promptId", entity),
+  CONSTRAINT "rollup_mentions_promptId_fkey" FOREIGN KEY ("promptId") REFERENCES prompts(id) ON UPDATE CASCADE ON DELETE RESTRICT,
+  CONSTRAINT "rollup_mentions_providerConfigId_fkey" FOREIGN KEY ("providerConfigId") REFERENCES provider_configs(id) ON UPDATE CASCADE ON DELETE RESTRICT,
+  CONSTRAINT "rollup_mentions_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "rollup_tag_domains" (
+  "workspaceId" uuid NOT NULL,
+  "brandId" uuid NOT NULL,
+  tag text NOT NULL,
+  day date NOT NULL,
+  "providerConfigId" uuid NOT NULL,
+  domain text NOT NULL,
+  citations integer NOT NULL DEFAULT 0,
+  "ownCitations" integer NOT NULL DEFAULT 0,
+  CONSTRAINT "rollup_tag_domains_brandId_fkey" FOREIGN KEY ("brandId") REFERENCES brands(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT rollup_tag_domains_pkey PRIMARY KEY ("workspaceId", "brandId", tag, day, "providerConfigId", domain),
+  CONSTRAINT "rollup_tag_domains_providerConfigId_fkey" FOREIGN KEY ("providerConfigId") REFERENCES provider_configs(id) ON UPDATE CASCADE ON DELETE RESTRICT,
+  CONSTRAINT "rollup_tag_domains_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "schedules" (
+  id uuid NOT NULL DEFAULT gen_random_uuid(),
+  "workspaceId" uuid NOT NULL,
+  name text NOT NULL,
+  "brandId" uuid NOT NULL,
+  "promptSelection" jsonb NOT NULL,
+  "providerConfigIds" uuid[] NOT NULL,
+  samples integer NOT NULL DEFAULT 1,
+  cadence "ScheduleCadence" NOT NULL,
+  weekday integer,
+  "minuteOfDay" integer NOT NULL,
+  paused boolean NOT NULL DEFAULT false,
+  "nextRunAt" timestamp(3) without time zone NOT NULL,
+  "lastRunAt" timestamp(3) without time zone,
+  "createdById" text,
+  "createdAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  "updatedAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  CONSTRAINT "schedules_brandId_fkey" FOREIGN KEY ("brandId") REFERENCES brands(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT schedules_pkey PRIMARY KEY (id),
+  CONSTRAINT "schedules_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "search_queries" (
+  id uuid NOT NULL DEFAULT gen_random_uuid(),
+  "workspaceId" uuid NOT NULL,
+  "captureId" uuid NOT NULL,
+  query text NOT NULL,
+  "position" integer NOT NULL,
+  CONSTRAINT "search_queries_captureId_fkey" FOREIGN KEY ("captureId") REFERENCES captures(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT search_queries_pkey PRIMARY KEY (id),
+  CONSTRAINT "search_queries_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "sessions" (
+  id text NOT NULL,
+  "expiresAt" timestamp(3) without time zone NOT NULL,
+  token text NOT NULL,
+  "createdAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  "updatedAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  "ipAddress" text,
+  "userAgent" text,
+  "userId" text NOT NULL,
+  CONSTRAINT sessions_pkey PRIMARY KEY (id),
+  CONSTRAINT "sessions_userId_fkey" FOREIGN KEY ("userId") REFERENCES users(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "setup_suggestions" (
+  id uuid NOT NULL DEFAULT gen_random_uuid(),
+  "workspaceId" uuid NOT NULL,
+  "requestedById" text,
+  domain text NOT NULL,
+  language text NOT NULL,
+  country text,
+  "connectionId" uuid NOT NULL,
+  model text NOT NULL,
+  status "SetupSuggestionStatus" NOT NULL DEFAULT 'queued'::"SetupSuggestionStatus",
+  result jsonb,
+  error text,
+  "reservedMicros" bigint NOT NULL DEFAULT 0,
+  "costMicros" bigint,
+  "budgetPeriod" date NOT NULL,
+  "checkId" uuid,
+  "acceptedAt" timestamp(3) without time zone,
+  "finishedAt" timestamp(3) without time zone,
+  "createdAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  "updatedAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  "runToken" uuid,
+  "workerId" text,
+  "startedAt" timestamp(6) without time zone,
+  CONSTRAINT "setup_suggestions_checkId_fkey" FOREIGN KEY ("checkId") REFERENCES checks(id) ON UPDATE CASCADE ON DELETE SET NULL,
+  CONSTRAINT "setup_suggestions_connectionId_fkey" FOREIGN KEY ("connectionId") REFERENCES provider_connections(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT setup_suggestions_pkey PRIMARY KEY (id),
+  CONSTRAINT "setup_suggestions_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "share_links" (
+  id uuid NOT NULL DEFAULT gen_random_uuid(),
+  "workspaceId" uuid NOT NULL,
+  "brandId" uuid NOT NULL,
+  label text NOT NULL DEFAULT ''::text,
+  "tokenHash" text NOT NULL,
+  "providerConfigIds" uuid[] NOT NULL DEFAULT ARRAY[]::uuid[],
+  tags text[] NOT NULL DEFAULT ARRAY[]::text[],
+  markets text[] NOT NULL DEFAULT ARRAY[]::text[],
+  "rangeDays" integer,
+  "fromDay" date,
+  "toDay" date,
+  "expiresAt" timestamp(3) without time zone NOT NULL,
+  "revokedAt" timestamp(3) without time zone,
+  "createdById" text,
+  "createdAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  "lastViewedAt" timestamp(3) without time zone,
+  "viewCount" integer NOT NULL DEFAULT 0,
+  CONSTRAINT "share_links_brandId_fkey" FOREIGN KEY ("brandId") REFERENCES brands(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT share_links_period_check CHECK ((("rangeDays" IS NOT NULL) <> (("fromDay" IS NOT NULL) AND ("toDay" IS NOT NULL)))),
+  CONSTRAINT share_links_pkey PRIMARY KEY (id),
+  CONSTRAINT "share_links_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "source_category_overrides" (
+  "workspaceId" uuid NOT NULL,
+  domain text NOT NULL,
+  category "SourceCategory" NOT NULL,
+  "updatedById" text,
+  "updatedAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  CONSTRAINT source_category_overrides_pkey PRIMARY KEY ("workspaceId", domain),
+  CONSTRAINT "source_category_overrides_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "users" (
+  id text NOT NULL,
+  name text NOT NULL,
+  email text NOT NULL,
+  "emailVerified" boolean NOT NULL DEFAULT false,
+  image text,
+  "createdAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  "updatedAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  CONSTRAINT users_pkey PRIMARY KEY (id)
+);
+
+CREATE TABLE "verifications" (
+  id text NOT NULL,
+  identifier text NOT NULL,
+  value text NOT NULL,
+  "expiresAt" timestamp(3) without time zone NOT NULL,
+  "createdAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  "updatedAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  CONSTRAINT verifications_pkey PRIMARY KEY (id)
+);
+
+CREATE TABLE "worker_heartbeats" (
+  "workerId" text NOT NULL,
+  "slotIds" text[] NOT NULL DEFAULT ARRAY[]::text[],
+  hostname text NOT NULL,
+  pid integer NOT NULL,
+  concurrency integer NOT NULL,
+  status text NOT NULL DEFAULT 'running'::text,
+  "startedAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  "lastSeenAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  "leaseExpiresAt" timestamp(3) without time zone NOT NULL,
+  "stoppedAt" timestamp(3) without time zone,
+  "expiredAt" timestamp(3) without time zone,
+  metrics text,
+  "activeRunTokens" uuid[] NOT NULL DEFAULT ARRAY[]::uuid[],
+  "activeAsOf" timestamp(6) without time zone,
+  CONSTRAINT worker_heartbeats_pkey PRIMARY KEY ("workerId")
+);
+
+CREATE TABLE "workspace_brandings" (
+  "workspaceId" uuid NOT NULL,
+  "agencyName" text,
+  logo bytea,
+  "logoType" text,
+  "updatedById" text,
+  "updatedAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  CONSTRAINT workspace_brandings_pkey PRIMARY KEY ("workspaceId"),
+  CONSTRAINT "workspace_brandings_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "workspaces" (
+  id uuid NOT NULL DEFAULT gen_random_uuid(),
+  slug text NOT NULL,
+  name text NOT NULL,
+  "monthlyBudgetMicros" bigint,
+  "createdAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  "updatedAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  CONSTRAINT workspaces_pkey PRIMARY KEY (id)
+);
+
+CREATE UNIQUE INDEX _prisma_migrations_pkey ON public._prisma_migrations USING btree (id);
+
+CREATE UNIQUE INDEX accounts_pkey ON public.accounts USING btree (id);
+
+CREATE INDEX "accounts_userId_idx" ON public.accounts USING btree ("userId");
+
+CREATE UNIQUE INDEX alert_channels_pkey ON public.alert_channels USING btree (id);
+
+CREATE UNIQUE INDEX "alert_channels_workspaceId_name_key" ON public.alert_channels USING btree ("workspaceId", name);
+
+CREATE INDEX "alert_deliveries_channelId_idx" ON public.alert_deliveries USING btree ("channelId");
+
+CREATE INDEX "alert_deliveries_firingId_idx" ON public.alert_deliveries USING btree ("firingId");
+
+CREATE UNIQUE INDEX alert_deliveries_pkey ON public.alert_deliveries USING btree (id);
+
+CREATE INDEX "alert_deliveries_workspaceId_createdAt_idx" ON public.alert_deliveries USING btree ("workspaceId", "createdAt");
+
+CREATE UNIQUE INDEX alert_firings_pkey ON public.alert_firings USING btree (id);
+
+CREATE UNIQUE INDEX "alert_firings_ruleId_dedupeKey_key" ON public.alert_firings USING btree ("ruleId", "dedupeKey");
+
+CREATE INDEX "alert_firings_workspaceId_firedAt_idx" ON public.alert_firings USING btree ("workspaceId", "firedAt");
+
+CREATE INDEX "alert_rule_channels_channelId_idx" ON public.alert_rule_channels USING btree ("channelId");
+
+CREATE UNIQUE INDEX alert_rule_channels_pkey ON public.alert_rule_channels USING btree ("ruleId", "channelId");
+
+CREATE UNIQUE INDEX alert_rules_pkey ON public.alert_rules USING btree (id);
+
+CREATE INDEX "alert_rules_workspaceId_idx" ON public.alert_rules USING btree ("workspaceId");
+
+CREATE UNIQUE INDEX analysis_runs_pkey ON public.analysis_runs USING btree (id);
+
+CREATE INDEX "analysis_runs_workspaceId_brandId_createdAt_idx" ON public.analysis_runs USING btree ("workspaceId", "brandId", "createdAt");
+
+CREATE UNIQUE INDEX "api_keys_keyHash_key" ON public.api_keys USING btree ("keyHash");
+
+CREATE UNIQUE INDEX api_keys_pkey ON public.api_keys USING btree (id);
+
+CREATE INDEX "api_keys_workspaceId_idx" ON public.api_keys USING btree ("workspaceId");
+
+CREATE UNIQUE INDEX "attempts_captureId_number_key" ON public.attempts USING btree ("captureId", number);
+
+CREATE INDEX "attempts_outcome_workerId_idx" ON public.attempts USING btree (outcome, "workerId");
+
+CREATE UNIQUE INDEX attempts_pkey ON public.attempts USING btree (id);
+
+CREATE UNIQUE INDEX "attempts_runToken_key" ON public.attempts USING btree ("runToken");
+
+CREATE INDEX "attempts_workerId_outcome_idx" ON public.attempts USING btree ("workerId", outcome);
+
+CREATE INDEX "attempts_workspaceId_startedAt_idx" ON public.attempts USING btree ("workspaceId", "startedAt");
+
+CREATE INDEX "auth_attempts_attemptedAt_idx" ON public.auth_attempts USING btree ("attemptedAt");
+
+CREATE INDEX "auth_attempts_bucket_attemptedAt_idx" ON public.auth_attempts USING btree (bucket, "attemptedAt");
+
+CREATE UNIQUE INDEX auth_attempts_pkey ON public.auth_attempts USING btree (id);
+
+CREATE UNIQUE INDEX beacon_sql_objects_pkey ON public.beacon_sql_objects USING btree (name);
+
+CREATE UNIQUE INDEX brands_pkey ON public.brands USING btree (id);
+
+CREATE UNIQUE INDEX "brands_workspaceId_name_key" ON public.brands USING btree ("workspaceId", name);
+
+CREATE UNIQUE INDEX breaker_states_pkey ON public.breaker_states USING btree ("connectionId", model);
+
+CREATE UNIQUE INDEX budget_periods_pkey ON public.budget_periods USING btree ("workspaceId", "periodStart", shard);
+
+CREATE UNIQUE INDEX "captures_checkId_promptId_providerConfigId_sample_key" ON public.captures USING btree ("checkId", "promptId", "providerConfigId", sample);
+
+CREATE INDEX "captures_checkId_status_idx" ON public.captures USING btree ("checkId", status);
+
+CREATE INDEX "captures_connectionId_status_workspaceId_idx" ON public.captures USING btree ("connectionId", status, "workspaceId");
+
+CREATE UNIQUE INDEX captures_pkey ON public.captures USING btree (id);
+
+CREATE INDEX "captures_status_connectionId_idx" ON public.captures USING btree (status, "connectionId");
+
+CREATE INDEX "captures_workspaceId_brandId_finishedAt_idx" ON public.captures USING btree ("workspaceId", "brandId", "finishedAt");
+
+CREATE INDEX "captures_workspaceId_providerConfigId_finishedAt_idx" ON public.captures USING btree ("workspaceId", "providerConfigId", "finishedAt");
+
+CREATE INDEX "captures_workspaceId_status_idx" ON public.captures USING btree ("workspaceId", status);
+
+CREATE UNIQUE INDEX checks_pkey ON public.checks USING btree (id);
+
+CREATE INDEX "checks_scheduleId_createdAt_idx" ON public.checks USING btree ("scheduleId", "createdAt");
+
+CREATE INDEX checks_unfinished_idx ON public.checks USING btree (id) WHERE ("finishedAt" IS NULL);
+
+CREATE INDEX "checks_workspaceId_createdAt_idx" ON public.checks USING btree ("workspaceId", "createdAt");
+
+CREATE UNIQUE INDEX "checks_workspaceId_idempotencyKey_key" ON public.checks USING btree ("workspaceId", "idempotencyKey");
+
+CREATE INDEX "checks_workspaceId_status_idx" ON public.checks USING btree ("workspaceId", status);
+
+CREATE INDEX "citations_captureId_idx" ON public.citations USING btree ("captureId");
+
+CREATE UNIQUE INDEX citations_pkey ON public.citations USING btree (id);
+
+CREATE INDEX "citations_workspaceId_domain_idx" ON public.citations USING btree ("workspaceId", domain);
+
+CREATE UNIQUE INDEX "competitors_brandId_name_key" ON public.competitors USING btree ("brandId", name);
+
+CREATE UNIQUE INDEX competitors_pkey ON public.competitors USING btree (id);
+
+CREATE INDEX "competitors_workspaceId_idx" ON public.competitors USING btree ("workspaceId");
+
+CREATE UNIQUE INDEX connection_grants_pkey ON public.connection_grants USING btree ("connectionId", "workspaceId");
+
+CREATE INDEX "connection_grants_workspaceId_idx" ON public.connection_grants USING btree ("workspaceId");
+
+CREATE UNIQUE INDEX "connection_slots_captureId_key" ON public.connection_slots USING btree ("captureId");
+
+CREATE INDEX connection_slots_free_idx ON public.connection_slots USING btree ("connectionId", slot) WHERE ("captureId" IS NULL);
+
+CREATE UNIQUE INDEX connection_slots_pkey ON public.connection_slots USING btree ("connectionId", slot);
+
+CREATE INDEX "events_captureId_createdAt_idx" ON public.events USING btree ("captureId", "createdAt");
+
+CREATE INDEX "events_checkId_createdAt_idx" ON public.events USING btree ("checkId", "createdAt");
+
+CREATE INDEX events_kind_idx ON public.events USING btree (kind);
+
+CREATE UNIQUE INDEX events_pkey ON public.events USING btree (id);
+
+CREATE INDEX "events_workspaceId_createdAt_idx" ON public.events USING btree ("workspaceId", "createdAt");
+
+CREATE UNIQUE INDEX grant_spend_periods_pkey ON public.grant_spend_periods USING btree ("connectionId", "workspaceId", "periodStart", shard);
+
+CREATE UNIQUE INDEX instance_operators_pkey ON public.instance_operators USING btree ("userId");
+
+CREATE UNIQUE INDEX invitations_pkey ON public.invitations USING btree (id);
+
+CREATE UNIQUE INDEX "invitations_tokenHash_key" ON public.invitations USING btree ("tokenHash");
+
+CREATE INDEX "invitations_workspaceId_idx" ON public.invitations USING btree ("workspaceId");
+
+CREATE UNIQUE INDEX memberships_pkey ON public.memberships USING btree (id);
+
+CREATE INDEX "memberships_userId_idx" ON public.memberships USING btree ("userId");
+
+CREATE UNIQUE INDEX "memberships_workspaceId_userId_key" ON public.memberships USING btree ("workspaceId", "userId");
+
+CREATE INDEX "mentions_captureId_idx" ON public.mentions USING btree ("captureId");
+
+CREATE INDEX "mentions_competitorId_idx" ON public.mentions USING btree ("competitorId");
+
+CREATE UNIQUE INDEX mentions_pkey ON public.mentions USING btree (id);
+
+CREATE INDEX "mentions_workspaceId_brandId_idx" ON public.mentions USING btree ("workspaceId", "brandId");
+
+CREATE UNIQUE INDEX metric_accepted_hours_pkey ON public.metric_accepted_hours USING btree (slot, shard);
+
+CREATE UNIQUE INDEX metric_alert_delivery_counts_pkey ON public.metric_alert_delivery_counts USING btree ("channelKind", outcome);
+
+CREATE UNIQUE INDEX metric_attempt_counts_pkey ON public.metric_attempt_counts USING btree (provider, shard);
+
+CREATE UNIQUE INDEX metric_attempt_minutes_pkey ON public.metric_attempt_minutes USING btree (slot, shard);
+
+CREATE UNIQUE INDEX metric_capture_counts_pkey ON public.metric_capture_counts USING btree (shard);
+
+CREATE UNIQUE INDEX metric_repair_counts_pkey ON public.metric_repair_counts USING btree (kind);
+
+CREATE INDEX prompts_live_text_idx ON public.prompts USING btree ("workspaceId", lower(text)) WHERE ("deletedAt" IS NULL);
+
+CREATE UNIQUE INDEX prompts_pkey ON public.prompts USING btree (id);
+
+CREATE INDEX prompts_tags_idx ON public.prompts USING gin (tags);
+
+CREATE INDEX "prompts_workspaceId_deletedAt_idx" ON public.prompts USING btree ("workspaceId", "deletedAt");
+
+CREATE UNIQUE INDEX provider_configs_pkey ON public.provider_configs USING btree (id);
+
+CREATE UNIQUE INDEX "provider_configs_workspaceId_name_key" ON public.provider_configs USING btree ("workspaceId", name);
+
+CREATE UNIQUE INDEX provider_connections_name_key ON public.provider_connections USING btree (name);
+
+CREATE UNIQUE INDEX provider_connections_pkey ON public.provider_connections USING btree (id);
+
+CREATE UNIQUE INDEX rollup_answers_pkey ON public.rollup_answers USING btree ("workspaceId", "brandId", day, "providerConfigId", "promptId");
+
+CREATE UNIQUE INDEX rollup_citations_pkey ON public.rollup_citations USING btree ("workspaceId", "brandId", day, "providerConfigId", "promptId", domain);
+
+CREATE UNIQUE INDEX rollup_domains_pkey ON public.rollup_domains USING btree ("workspaceId", "brandId", day, "providerConfigId", domain);
+
+CREATE UNIQUE INDEX rollup_mentions_pkey ON public.rollup_mentions USING btree ("workspaceId", "brandId", day, "providerConfigId", "promptId", entity);
+
+CREATE UNIQUE INDEX rollup_tag_domains_pkey ON public.rollup_tag_domains USING btree ("workspaceId", "brandId", tag, day, "providerConfigId", domain);
+
+CREATE INDEX "schedules_paused_nextRunAt_idx" ON public.schedules USING btree (paused, "nextRunAt");
+
+CREATE UNIQUE INDEX schedules_pkey ON public.schedules USING btree (id);
+
+CREATE INDEX "schedules_workspaceId_idx" ON public.schedules USING btree ("workspaceId");
+
+CREATE INDEX "search_queries_captureId_idx" ON public.search_queries USING btree ("captureId");
+
+CREATE UNIQUE INDEX search_queries_pkey ON public.search_queries USING btree (id);
+
+CREATE UNIQUE INDEX sessions_pkey ON public.sessions USING btree (id);
+
+CREATE UNIQUE INDEX sessions_token_key ON public.sessions USING btree (token);
+
+CREATE INDEX "sessions_userId_idx" ON public.sessions USING btree ("userId");
+
+CREATE UNIQUE INDEX setup_suggestions_pkey ON public.setup_suggestions USING btree (id);
+
+CREATE INDEX "setup_suggestions_workspaceId_createdAt_idx" ON public.setup_suggestions USING btree ("workspaceId", "createdAt");
+
+CREATE UNIQUE INDEX share_links_pkey ON public.share_links USING btree (id);
+
+CREATE UNIQUE INDEX "share_links_tokenHash_key" ON public.share_links USING btree ("tokenHash");
+
+CREATE INDEX "share_links_workspaceId_idx" ON public.share_links USING btree ("workspaceId");
+
+CREATE UNIQUE INDEX source_category_overrides_pkey ON public.source_category_overrides USING btree ("workspaceId", domain);
+
+CREATE UNIQUE INDEX users_email_key ON public.users USING btree (email);
+
+CREATE UNIQUE INDEX users_pkey ON public.users USING btree (id);
+
+CREATE INDEX verifications_identifier_idx ON public.verifications USING btree (identifier);
+
+CREATE UNIQUE INDEX verifications_pkey ON public.verifications USING btree (id);
+
+CREATE INDEX "worker_heartbeats_leaseExpiresAt_idx" ON public.worker_heartbeats USING btree ("leaseExpiresAt");
+
+CREATE UNIQUE INDEX worker_heartbeats_pkey ON public.worker_heartbeats USING btree ("workerId");
+
+CREATE UNIQUE INDEX workspace_brandings_pkey ON public.workspace_brandings USING btree ("workspaceId");
+
+CREATE UNIQUE INDEX workspaces_pkey ON public.workspaces USING btree (id);
+
+CREATE UNIQUE INDEX workspaces_slug_key ON public.workspaces USING btree (slug);
+
+CREATE VIEW beacon_in_flight AS
+ SELECT a."workspaceId",
+    c."connectionId",
+    a."budgetPeriod" AS "periodStart",
+    a."reservedMicros" AS micros
+   FROM attempts a
+     JOIN captures c ON c.id = a."captureId"
+  WHERE a.outcome IS NULL AND a."budgetPeriod" IS NOT NULL
+UNION ALL
+ SELECT s."workspaceId",
+    s."connectionId",
+    s."budgetPeriod" AS "periodStart",
+    s."reservedMicros" AS micros
+   FROM setup_suggestions s
+  WHERE s.status = ANY (ARRAY['queued'::"SetupSuggestionStatus", 'running'::"SetupSuggestionStatus"]);
+
+CREATE OR REPLACE FUNCTION public.beacon_access_refusal(connection_id uuid, workspace_id uuid, model text)
+ RETURNS text
+ LANGUAGE sql
+ STABLE
+AS $function$
+  SELECT CASE
+    WHEN pc.id IS NULL THEN 'The connection of this capture no longer exists.'
+    WHEN NOT pc.enabled THEN format('The operator disabled %s.', pc.name)
+    WHEN NOT pc."grantedToAll" AND NOT EXISTS (
+        SELECT 1 FROM connection_grants g WHERE g."connectionId" = pc.id AND g."workspaceId" = beacon_access_refusal.workspace_id)
+      THEN format('The operator revoked this workspace''s access to %s.', pc.name)
+    WHEN NOT (beacon_access_refusal.model = ANY(pc.models)) THEN format('The model "%s" is no longer allowed on %s.', beacon_access_refusal.model, pc.name)
+  END
+  FROM (SELECT 1) one LEFT JOIN provider_connections pc ON pc.id = beacon_access_refusal.connection_id
+$function$;
+
+CREATE OR REPLACE FUNCTION public.beacon_breaker_count(connection_id uuid, model text, failed boolean, slow boolean, window_size integer)
+ RETURNS boolean[]
+ LANGUAGE sql
+AS $function$
+  UPDATE breaker_states SET
+    "recentFailures" = (array_append("recentFailures", failed))[greatest(1, coalesce(array_length("recentFailures", 1), 0) + 2 - window_size):],
+    "successCount" = "successCount" + (NOT failed)::int,
+    "failureCount" = "failureCount" + failed::int,
+    "slowCallCount" = "slowCallCount" + slow::int,
+    "updatedAt" = now()
+  WHERE "connectionId" = beacon_breaker_count.connection_id AND breaker_states.model = beacon_breaker_count.model AND status = 'closed' AND "forcedStatus" IS NULL
+  RETURNING "recentFailures"
+$function$;
+
+CREATE OR REPLACE FUNCTION public.beacon_budget_add(workspace_id uuid, in_flight boolean, amount bigint)
+ RETURNS date
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  month DATE := date_trunc('month', now() AT TIME ZONE 'UTC')::date;
+  cap BIGINT := (SELECT w."monthlyBudgetMicros" FROM workspaces w WHERE w.id = workspace_id);
+  others BIGINT;
+  added DATE;
+BEGIN
+  IF cap IS NOT NULL THEN
+    SELECT coalesce(sum(s."chargedMicros" + CASE WHEN in_flight THEN s."inFlightMicros" ELSE s."reservedMicros" END), 0) INTO others
+    FROM budget_periods s WHERE s."workspaceId" = workspace_id AND s."periodStart" = month AND s.shard <> 0;
+  END IF;
+  INSERT INTO budget_periods AS b ("workspaceId", "periodStart", shard, "reservedMicros", "inFlightMicros", "updatedAt")
+  SELECT workspace_id, month, 0, CASE WHEN in_flight THEN 0 ELSE amount END, CASE WHEN in_flight THEN amount ELSE 0 END, now()
+  WHERE cap IS NULL OR others + amount <= cap
+  ON CONFLICT ("workspaceId", "periodStart", shard) DO UPDATE
+    SET "reservedMicros" = b."reservedMicros" + EXCLUDED."reservedMicros", "inFlightMicros" = b."inFlightMicros" + EXCLUDED."inFlightMicros", "updatedAt" = now()
+    WHERE cap IS NULL OR b."chargedMicros" + CASE WHEN in_flight THEN b."inFlightMicros" ELSE b."reservedMicros" END + others + amount <= cap
+  RETURNING b."periodStart" INTO added;
+  RETURN added;
+END $function$;
+
+CREATE OR REPLACE FUNCTION public.beacon_call_would_fit(workspace_id uuid, connection_id uuid, worst bigint)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE
+AS $function$
+  SELECT coalesce((
+      SELECT w."monthlyBudgetMicros" IS NULL OR coalesce(sum(s."chargedMicros" + s."inFlightMicros"), 0) + worst <= w."monthlyBudgetMicros"
+      FROM workspaces w
+      LEFT JOIN budget_periods s ON s."workspaceId" = w.id AND s."periodStart" = date_trunc('month', now() AT TIME ZONE 'UTC')::date
+      WHERE w.id = beacon_call_would_fit.workspace_id
+      GROUP BY w."monthlyBudgetMicros"), true)
+    AND coalesce((
+      SELECT g."monthlySpendLimitMicros" IS NULL OR coalesce(sum(s."chargedMicros" + s."inFlightMicros"), 0) + worst <= g."monthlySpendLimitMicros"
+      FROM connection_grants g
+      LEFT JOIN grant_spend_periods s ON s."connectionId" = g."connectionId" AND s."workspaceId" = g."workspaceId"
+        AND s."periodStart" = date_trunc('month', now() AT TIME ZONE 'UTC')::date
+      WHERE g."connectionId" = beacon_call_would_fit.connection_id AND g."workspaceId" = beacon_call_would_fit.workspace_id
+      GROUP BY g."monthlySpendLimitMicros"),
+      coalesce((SELECT pc."grantedToAll" FROM provider_connections pc WHERE pc.id = beacon_call_would_fit.connection_id), false))
+$function$;
+
+CREATE OR REPLACE FUNCTION public.beacon_capture_changed()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  NEW."changedXid" := pg_current_xact_id();
+  RETURN NEW;
+END
+$function$;
+
+CREATE OR REPLACE FUNCTION public.beacon_claim(capture_id uuid, connection_id uuid, model text, run_token uuid, worker_id text, probe_token uuid, worst_micros bigint, breaker_open_seconds integer, waiting "CaptureStatus"[], to_shard smallint, wake_limit integer, jobs jsonb)
+ RETURNS TABLE(kind text, "attemptNumber" integer, "delayMs" double precision, "workspaceId" uuid, "checkId" uuid, reason text)
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  cap RECORD;
+  slot TEXT;
+  attempt_number INTEGER;
+  refusal TEXT;
+BEGIN
+  SELECT c.status, c."cancelRequestedAt" IS NOT NULL AS cancel_requested, c."checkId" AS check_id, c."workspaceId" AS workspace_id,
+         c."connectionId" AS capture_connection, c.model AS capture_model, c."reservedMicros" AS hold, c."reservedPeriod" AS hold_period,
+         b.status::text AS breaker_status, b."forcedStatus"::text AS forced_status, b."probeToken" AS breaker_probe,
+         (extract(epoch FROM b."openUntil" - now() AT TIME ZONE 'UTC') * 1000)::float8 AS open_for_ms
+  INTO cap
+  FROM captures c LEFT JOIN breaker_states b ON b."connectionId" = beacon_claim.connection_id AND b.model = beacon_claim.model
+  WHERE c.id = capture_id
+  FOR UPDATE OF c;
+  -- A waiting capture with a cancel request is an impossible state; the repair pass ends it.
+  IF NOT FOUND OR NOT (cap.status = ANY(waiting)) OR cap.cancel_requested THEN
+    RETURN QUERY SELECT 'not_runnable', NULL::int, NULL::float8, NULL::uuid, NULL::uuid, NULL::text; RETURN;
+  END IF;
+  -- The kill switches, before anything is taken (the breaker's wait included: a revoked capture fails now).
+  PERFORM pg_advisory_xact_lock_shared(hashtextextended('connection-access:' || cap.capture_connection, 0));
+  refusal := beacon_access_refusal(cap.capture_connection, cap.workspace_id, cap.capture_model);
+  IF refusal IS NOT NULL THEN
+    UPDATE captures c SET status = 'failed', "lastError" = refusal, "lastErrorClass" = 'permanent', "finishedAt" = now(), "runToken" = NULL,
+      "nextAttemptAt" = NULL, "waitingFor" = NULL, "reservedMicros" = 0, "updatedAt" = now()
+    WHERE c.id = capture_id;
+    INSERT INTO events ("workspaceId", "checkId", "captureId", kind, data)
+    VALUES (cap.workspace_id, cap.check_id, capture_id, 'capture_refused', jsonb_build_object('reason', refusal));
+    IF cap.hold > 0 AND cap.hold_period IS NOT NULL THEN
+      PERFORM beacon_settle_ledgers(to_shard,
+        ARRAY[cap.workspace_id], ARRAY[cap.hold_period], ARRAY[cap.hold], ARRAY[0::bigint], ARRAY[0::bigint],
+        '{}'::uuid[], '{}'::uuid[], '{}'::date[], '{}'::bigint[], '{}'::bigint[]);
+      PERFORM beacon_wake_budget_waiters(cap.workspace_id, wake_limit, jobs);
+    END IF;
+    RETURN QUERY SELECT 'refused', NULL::int, NULL::float8, cap.workspace_id, cap.check_id, refusal; RETURN;
+  END IF;
+  IF cap.breaker_status IS NOT NULL AND (cap.forced_status = 'open' OR (cap.forced_status IS NULL AND cap.breaker_status <> 'closed'
+      AND NOT (probe_token IS NOT NULL AND cap.breaker_probe IS NOT DISTINCT FROM probe_token))) THEN
+    RETURN QUERY SELECT 'breaker_open', NULL::int,
+      greatest(1000, CASE WHEN cap.open_for_ms > 0 THEN cap.open_for_ms ELSE breaker_open_seconds * 1000.0 END)::float8, cap.workspace_id, NULL::uuid, NULL::text;
+    RETURN;
+  END IF;
+  BEGIN
+    slot := beacon_take_slot(connection_id, capture_id, cap.workspace_id, waiting);
+    IF slot <> 'taken' THEN
+      RETURN QUERY SELECT slot, NULL::int, NULL::float8, cap.workspace_id, NULL::uuid, NULL::text; RETURN;
+    END IF;
+    UPDATE captures c SET status = 'running', "runToken" = run_token, "attemptCount" = c."attemptCount" + 1,
+      "startedAt" = coalesce(c."startedAt", now()), "nextAttemptAt" = NULL, "waitingFor" = NULL, "updatedAt" = now()
+    WHERE c.id = capture_id;
+    -- clock_timestamp(), not now() (the transaction's start): the call starts once the slot is ours.
+    INSERT INTO attempts (id, "workspaceId", "captureId", number, "runToken", "workerId", "startedAt", "reservedMicros", "budgetPeriod")
+    SELECT gen_random_uuid(), c."workspaceId", c.id, c."attemptCount", run_token, worker_id, clock_timestamp(), worst_micros,
+           date_trunc('month', now() AT TIME ZONE 'UTC')::date
+    FROM captures c WHERE c.id = capture_id
+    RETURNING number INTO attempt_number;
+    -- The check's row is written by its first claim only.
+    UPDATE checks SET status = 'running', "updatedAt" = now() WHERE id = cap.check_id AND status = 'queued';
+    -- The budget last: its admission rows are written by every claim of the workspace.
+    IF beacon_budget_add(cap.workspace_id, true, worst_micros) IS NULL OR beacon_grant_add(connection_id, cap.workspace_id, worst_micros) IS NULL THEN
+      RAISE EXCEPTION 'no budget' USING ERRCODE = 'BCN01';
+    END IF;
+  EXCEPTION WHEN SQLSTATE 'BCN01' THEN
+    RETURN QUERY SELECT 'no_budget', NULL::int, NULL::float8, cap.workspace_id, NULL::uuid, NULL::text; RETURN;
+  END;
+  RETURN QUERY SELECT 'claimed', attempt_number, NULL::float8, cap.workspace_id, NULL::uuid, NULL::text;
+END $function$;
+
+CREATE OR REPLACE FUNCTION public.beacon_close_attempt(run_token uuid, outcome "AttemptOutcome", reason text, error_class "ErrorClass", http_status integer, request_id text, input_tokens integer, output_tokens integer, reasoning_tokens integer, cached_tokens integer, search_calls integer, cost_micros bigint, cost_is_estimate boolean, latency_ms integer)
+ RETURNS TABLE("workspaceId" uuid, "connectionId" uuid, reserved bigint, period date)
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  RETURN QUERY
+  WITH open AS (
+    SELECT a.id, a."reservedMicros" AS reserved, coalesce(a."budgetPeriod", date_trunc('month', now() AT TIME ZONE 'UTC')::date) AS period,
+           (SELECT c."connectionId" FROM captures c WHERE c.id = a."captureId") AS "connectionId"
+    FROM attempts a WHERE a."runToken" = run_token AND a.outcome IS NULL FOR UPDATE
+  )
+  UPDATE attempts a SET
+    outcome = beacon_close_attempt.outcome, reason = beacon_close_attempt.reason, "errorClass" = error_class, "httpStatus" = http_status,
+    "providerRequestId" = request_id, "inputTokens" = input_tokens, "outputTokens" = output_tokens, "reasoningTokens" = reasoning_tokens,
+    "cachedTokens" = cached_tokens, "searchCalls" = search_calls, "costMicros" = cost_micros, "costIsEstimate" = cost_is_estimate,
+    "latencyMs" = latency_ms, "endedAt" = clock_timestamp(), "reservedMicros" = 0, "budgetPeriod" = open.period
+  FROM open WHERE a.id = open.id
+  RETURNING a."workspaceId", open."connectionId", open.reserved, open.period;
+END $function$;
+
+CREATE OR REPLACE FUNCTION public.beacon_connection_slots()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  INSERT INTO "connection_slots" ("connectionId", "slot")
+  SELECT NEW."id", s FROM generate_series(0, NEW."maxConcurrency" - 1) s
+  ON CONFLICT DO NOTHING;
+  RETURN NULL;
+END
+$function$;
+
+CREATE OR REPLACE FUNCTION public.beacon_count_alert_delivery()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  counted TEXT;
+BEGIN
+  IF NEW.status <> OLD.status AND NEW.status::text IN ('delivered', 'failed', 'unknown') THEN
+    counted := NEW.status::text;
+  ELSIF NEW.status = 'pending' AND NEW."nextAttemptAt" IS NOT NULL AND NEW."nextAttemptAt" IS DISTINCT FROM OLD."nextAttemptAt" THEN
+    counted := 'retried';
+  ELSE
+    RETURN NULL;
+  END IF;
+  INSERT INTO metric_alert_delivery_counts ("channelKind", outcome, count)
+  SELECT c.kind, counted, 1 FROM alert_channels c WHERE c.id = NEW."channelId"
+  ON CONFLICT ("channelKind", outcome) DO UPDATE SET count = metric_alert_delivery_counts.count + 1;
+  RETURN NULL;
+END $function$;
+
+CREATE OR REPLACE FUNCTION public.beacon_enqueue_captures(ids uuid[], delay_ms double precision, jobs jsonb)
+ RETURNS integer
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  waiting "CaptureStatus"[] := ARRAY(SELECT jsonb_array_elements_text(jobs->'waiting'))::"CaptureStatus"[];
+  added INTEGER;
+BEGIN
+  IF ids IS NULL OR cardinality(ids) = 0 THEN RETURN 0; END IF;
+  -- Each (workspace, connection) pair's queue length is read once (MATERIALIZED: the rows of a
+  -- check inserted in this transaction have no statistics, and a per-row plan was cubic).
+  WITH targets AS MATERIALIZED (
+    SELECT c.id, c."workspaceId", c."connectionId", c.sample, c."createdAt" FROM captures c
+    WHERE c.id = ANY(ids) AND c.status = ANY(waiting)
+  ), pairs AS MATERIALIZED (
+    SELECT "workspaceId", "connectionId", count(*)::int AS enqueued FROM targets GROUP BY 1, 2
+  ), queues AS MATERIALIZED (
+    SELECT p."workspaceId", p."connectionId",
+           (SELECT count(*)::int FROM captures o WHERE o."connectionId" = p."connectionId" AND o."workspaceId" = p."workspaceId"
+              AND o.status = ANY(waiting)) - p.enqueued AS ahead
+    FROM pairs p
+  )
+  SELECT count(*) INTO added FROM graphile_worker.add_jobs(ARRAY(
+    SELECT ROW(jobs->>'task', json_build_object('captureId', t.id), NULL, now() + make_interval(secs => delay_ms / 1000),
+               (jobs->>'maxAttempts')::int, (jobs->>'keyPrefix') || t.id,
+               LEAST(32767, q.ahead + row_number() OVER (PARTITION BY t."workspaceId", t."connectionId" ORDER BY t.sample, t."createdAt", t.id) - 1)::int,
+               ARRAY[(jobs->>'flagPrefix') || t."connectionId"])::graphile_worker.job_spec
+    FROM targets t JOIN queues q ON q."workspaceId" = t."workspaceId" AND q."connectionId" = t."connectionId"
+    ORDER BY t.sample, t."createdAt", t.id));
+  RETURN added;
+END $function$;
+
+CREATE OR REPLACE FUNCTION public.beacon_grant_add(connection_id uuid, workspace_id uuid, amount bigint)
+ RETURNS date
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  month DATE := date_trunc('month', now() AT TIME ZONE 'UTC')::date;
+  granted BOOLEAN;
+  cap BIGINT;
+  others BIGINT;
+  added DATE;
+BEGIN
+  SELECT true, g."monthlySpendLimitMicros" INTO granted, cap FROM connection_grants g WHERE g."connectionId" = connection_id AND g."workspaceId" = workspace_id;
+  IF granted IS NULL AND NOT coalesce((SELECT pc."grantedToAll" FROM provider_connections pc WHERE pc.id = connection_id), false) THEN
+    RETURN NULL;
+  END IF;
+  IF cap IS NOT NULL THEN
+    SELECT coalesce(sum(s."chargedMicros" + s."inFlightMicros"), 0) INTO others
+    FROM grant_spend_periods s WHERE s."connectionId" = connection_id AND s."workspaceId" = workspace_id AND s."periodStart" = month AND s.shard <> 0;
+  END IF;
+  INSERT INTO grant_spend_periods AS g ("connectionId", "workspaceId", "periodStart", shard, "inFlightMicros", "updatedAt")
+  SELECT connection_id, workspace_id, month, 0, amount, now()
+  WHERE cap IS NULL OR others + amount <= cap
+  ON CONFLICT ("connectionId", "workspaceId", "periodStart", shard) DO UPDATE
+    SET "inFlightMicros" = g."inFlightMicros" + EXCLUDED."inFlightMicros", "updatedAt" = now()
+    WHERE cap IS NULL OR g."chargedMicros" + g."inFlightMicros" + others + amount <= cap
+  RETURNING g."periodStart" INTO added;
+  RETURN added;
+END $function$;
+
+CREATE OR REPLACE FUNCTION public.beacon_hand_on_slots(connection_id uuid, freed integer, jobs jsonb)
+ RETURNS integer
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  woken UUID[];
+BEGIN
+  WITH w AS (
+    UPDATE captures c SET "nextAttemptAt" = now(), "updatedAt" = now()
+    WHERE c.id IN (
+      SELECT x.id FROM captures x
+      WHERE x."connectionId" = connection_id AND x.status = 'postponed' AND x."waitingFor" = 'slot'
+        AND x."cancelRequestedAt" IS NULL AND x."nextAttemptAt" > now()
+      ORDER BY (SELECT count(*) FROM connection_slots s WHERE s."connectionId" = x."connectionId" AND s."workspaceId" = x."workspaceId"), x."nextAttemptAt", x.id
+      LIMIT freed FOR UPDATE SKIP LOCKED)
+    RETURNING c.id
+  )
+  SELECT coalesce(array_agg(id), '{}') INTO woken FROM w;
+  -- (At most freed + 1 free slots are counted: whether there were none before is all it asks.)
+  IF cardinality(woken) < freed AND (
+    SELECT count(*) FROM (
+      SELECT 1 FROM connection_slots s JOIN provider_connections pc ON pc.id = s."connectionId"
+      WHERE s."connectionId" = connection_id AND s."captureId" IS NULL AND s.slot < pc."maxConcurrency" LIMIT freed + 1) free) <= freed THEN
+    PERFORM pg_notify('jobs:insert', json_build_object('count', freed - cardinality(woken))::text);
+  END IF;
+  PERFORM beacon_enqueue_captures(woken, 0, jobs);
+  RETURN cardinality(woken);
+END $function$;
+
+CREATE OR REPLACE FUNCTION public.beacon_metric_add_attempts(d_provider text, d_running bigint, d_succeeded bigint, d_failed bigint, d_unknown bigint, d_cancelled bigint, d_lease_expired bigint)
+ RETURNS void
+ LANGUAGE sql
+AS $function$
+  INSERT INTO "metric_attempt_counts" AS m ("provider", "shard", "running", "succeeded", "failed", "unknown", "cancelled", "leaseExpired")
+  VALUES (d_provider, beacon_metric_shard(), d_running, d_succeeded, d_failed, d_unknown, d_cancelled, d_lease_expired)
+  ON CONFLICT ("provider", "shard") DO UPDATE SET
+    "running" = m."running" + EXCLUDED."running",
+    "succeeded" = m."succeeded" + EXCLUDED."succeeded",
+    "failed" = m."failed" + EXCLUDED."failed",
+    "unknown" = m."unknown" + EXCLUDED."unknown",
+    "cancelled" = m."cancelled" + EXCLUDED."cancelled",
+    "leaseExpired" = m."leaseExpired" + EXCLUDED."leaseExpired"
+$function$;
+
+CREATE OR REPLACE FUNCTION public.beacon_metric_add_captures(d_created bigint, d_accepted bigint, d_queued bigint, d_retry_wait bigint, d_postponed bigint, d_waiting_for_budget bigint, d_running bigint)
+ RETURNS void
+ LANGUAGE sql
+AS $function$
+  INSERT INTO "metric_capture_counts" AS m ("shard", "created", "accepted", "queued", "retryWait", "postponed", "waitingForBudget", "running")
+  VALUES (beacon_metric_shard(), d_created, d_accepted, d_queued, d_retry_wait, d_postponed, d_waiting_for_budget, d_running)
+  ON CONFLICT ("shard") DO UPDATE SET
+    "created" = m."created" + EXCLUDED."created",
+    "accepted" = m."accepted" + EXCLUDED."accepted",
+    "queued" = m."queued" + EXCLUDED."queued",
+    "retryWait" = m."retryWait" + EXCLUDED."retryWait",
+    "postponed" = m."postponed" + EXCLUDED."postponed",
+    "waitingForBudget" = m."waitingForBudget" + EXCLUDED."waitingForBudget",
+    "running" = m."running" + EXCLUDED."running"
+$function$;
+
+CREATE OR REPLACE FUNCTION public.beacon_metric_add_hour(bucket timestamp without time zone, d_accepted bigint, d_cost_micros bigint)
+ RETURNS void
+ LANGUAGE sql
+AS $function$
+  INSERT INTO "metric_accepted_hours" AS w ("slot", "shard", "startsAt", "accepted", "costMicros")
+  SELECT (floor(extract(epoch FROM bucket) / 3600)::bigint % 32)::smallint, beacon_metric_shard(), bucket, d_accepted, d_cost_micros
+  WHERE bucket BETWEEN (now() AT TIME ZONE 'UTC') - interval '26 hours' AND (now() AT TIME ZONE 'UTC') + interval '1 hour'
+  ON CONFLICT ("slot", "shard") DO UPDATE SET
+    "accepted" = CASE WHEN w."startsAt" = EXCLUDED."startsAt" THEN w."accepted" + EXCLUDED."accepted" ELSE EXCLUDED."accepted" END,
+    "costMicros" = CASE WHEN w."startsAt" = EXCLUDED."startsAt" THEN w."costMicros" + EXCLUDED."costMicros" ELSE EXCLUDED."costMicros" END,
+    "startsAt" = EXCLUDED."startsAt"
+  WHERE w."startsAt" <= EXCLUDED."startsAt"
+$function$;
+
+CREATE OR REPLACE FUNCTION public.beacon_metric_add_minute(bucket timestamp without time zone, d_attempts bigint, d_retries bigint)
+ RETURNS void
+ LANGUAGE sql
+AS $function$
+  INSERT INTO "metric_attempt_minutes" AS w ("slot", "shard", "startsAt", "attempts", "retries")
+  SELECT (floor(extract(epoch FROM bucket) / 60)::bigint % 128)::smallint, beacon_metric_shard(), bucket, d_attempts, d_retries
+  WHERE bucket BETWEEN (now() AT TIME ZONE 'UTC') - interval '2 hours' AND (now() AT TIME ZONE 'UTC') + interval '5 minutes'
+  ON CONFLICT ("slot", "shard") DO UPDATE SET
+    "attempts" = CASE WHEN w."startsAt" = EXCLUDED."startsAt" THEN w."attempts" + EXCLUDED."attempts" ELSE EXCLUDED."attempts" END,
+    "retries" = CASE WHEN w."startsAt" = EXCLUDED."startsAt" THEN w."retries" + EXCLUDED."retries" ELSE EXCLUDED."retries" END,
+    "startsAt" = EXCLUDED."startsAt"
+  WHERE w."startsAt" <= EXCLUDED."startsAt"
+$function$;
+
+CREATE OR REPLACE FUNCTION public.beacon_metric_provider_of(capture_id uuid)
+ RETURNS text
+ LANGUAGE sql
+ STABLE
+AS $function$
+  SELECT pc."name" FROM "captures" c JOIN "provider_configs" pc ON pc."id" = c."providerConfigId" WHERE c."id" = capture_id
+$function$;
+
+CREATE OR REPLACE FUNCTION public.beacon_metric_shard()
+ RETURNS smallint
+ LANGUAGE sql
+AS $function$
+  SELECT (txid_current() % 16)::smallint
+$function$;
+
+CREATE OR REPLACE FUNCTION public.beacon_metrics_attempt_closed()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  provider text := beacon_metric_provider_of(NEW."captureId");
+BEGIN
+  IF provider IS NOT NULL THEN
+    PERFORM beacon_metric_add_attempts(
+      provider,
+      (NEW.outcome IS NULL)::int - (OLD.outcome IS NULL)::int,
+      (NEW.outcome IS NOT DISTINCT FROM 'succeeded')::int - (OLD.outcome IS NOT DISTINCT FROM 'succeeded')::int,
+      (NEW.outcome IS NOT DISTINCT FROM 'failed')::int - (OLD.outcome IS NOT DISTINCT FROM 'failed')::int,
+      (NEW.outcome IS NOT DISTINCT FROM 'unknown')::int - (OLD.outcome IS NOT DISTINCT FROM 'unknown')::int,
+      (NEW.outcome IS NOT DISTINCT FROM 'cancelled')::int - (OLD.outcome IS NOT DISTINCT FROM 'cancelled')::int,
+      (NEW.reason IS NOT DISTINCT FROM 'lease_expired')::int - (OLD.reason IS NOT DISTINCT FROM 'lease_expired')::int);
+  END IF;
+  RETURN NULL;
+END
+$function$;
+
+CREATE OR REPLACE FUNCTION public.beacon_metrics_attempt_deleted()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  provider text := beacon_metric_provider_of(OLD."captureId");
+BEGIN
+  IF provider IS NOT NULL THEN
+    PERFORM beacon_metric_add_attempts(provider, -1, 0, 0, 0, 0, 0);
+  END IF;
+  RETURN NULL;
+END
+$function$;
+
+CREATE OR REPLACE FUNCTION public.beacon_metrics_attempt_started()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  provider text := beacon_metric_provider_of(NEW."captureId");
+BEGIN
+  IF provider IS NOT NULL THEN
+    PERFORM beacon_metric_add_attempts(
+      provider,
+      (NEW.outcome IS NULL)::int,
+      (NEW.outcome IS NOT DISTINCT FROM 'succeeded')::int,
+      (NEW.outcome IS NOT DISTINCT FROM 'failed')::int,
+      (NEW.outcome IS NOT DISTINCT FROM 'unknown')::int,
+      (NEW.outcome IS NOT DISTINCT FROM 'cancelled')::int,
+      (NEW.reason IS NOT DISTINCT FROM 'lease_expired')::int);
+  END IF;
+  PERFORM beacon_metric_add_minute(date_trunc('minute', NEW."startedAt"), 1, (NEW.number > 1)::int);
+  RETURN NULL;
+END
+$function$;
+
+CREATE OR REPLACE FUNCTION public.beacon_metrics_capture_deleted()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  PERFORM beacon_metric_add_captures(
+    0, 0,
+    -(OLD.status = 'queued')::int,
+    -(OLD.status = 'retry_wait')::int,
+    -(OLD.status = 'postponed')::int,
+    -(OLD.status = 'postponed' AND OLD."waitingFor" IS NOT DISTINCT FROM 'budget')::int,
+    -(OLD.status = 'running')::int);
+  RETURN NULL;
+END
+$function$;
+
+CREATE OR REPLACE FUNCTION public.beacon_metrics_capture_moved()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  PERFORM beacon_metric_add_captures(
+    0,
+    (NEW.status = 'succeeded')::int - (OLD.status = 'succeeded')::int,
+    (NEW.status = 'queued')::int - (OLD.status = 'queued')::int,
+    (NEW.status = 'retry_wait')::int - (OLD.status = 'retry_wait')::int,
+    (NEW.status = 'postponed')::int - (OLD.status = 'postponed')::int,
+    (NEW.status = 'postponed' AND NEW."waitingFor" IS NOT DISTINCT FROM 'budget')::int
+      - (OLD.status = 'postponed' AND OLD."waitingFor" IS NOT DISTINCT FROM 'budget')::int,
+    (NEW.status = 'running')::int - (OLD.status = 'running')::int);
+  IF NEW.status = 'succeeded' AND OLD.status <> 'succeeded' THEN
+    PERFORM beacon_metric_add_hour(date_trunc('hour', NEW."finishedAt"), 1, NEW."costMicros");
+  END IF;
+  RETURN NULL;
+END
+$function$;
+
+CREATE OR REPLACE FUNCTION public.beacon_metrics_captures_inserted()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  PERFORM beacon_metric_add_captures(
+    count(*),
+    count(*) FILTER (WHERE status = 'succeeded'),
+    count(*) FILTER (WHERE status = 'queued'),
+    count(*) FILTER (WHERE status = 'retry_wait'),
+    count(*) FILTER (WHERE status = 'postponed'),
+    count(*) FILTER (WHERE status = 'postponed' AND "waitingFor" = 'budget'),
+    count(*) FILTER (WHERE status = 'running'))
+  FROM inserted HAVING count(*) > 0;
+  PERFORM beacon_metric_add_hour(date_trunc('hour', "finishedAt"), count(*), sum("costMicros")::bigint)
+  FROM inserted
+  WHERE status = 'succeeded' AND "finishedAt" >= (now() AT TIME ZONE 'UTC') - interval '26 hours'
+  GROUP BY date_trunc('hour', "finishedAt");
+  RETURN NULL;
+END
+$function$;
+
+CREATE OR REPLACE FUNCTION public.beacon_metrics_repair_recorded()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  INSERT INTO "metric_repair_counts" AS m ("kind", "count") VALUES (coalesce(NEW.data->>'kind', 'unknown'), 1)
+  ON CONFLICT ("kind") DO UPDATE SET "count" = m."count" + 1;
+  RETURN NULL;
+END
+$function$;
+
+CREATE OR REPLACE FUNCTION public.beacon_prompt_tags_changed()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  PERFORM pg_advisory_xact_lock(hashtextextended('prompt-tags:' || n.id, 0))
+  FROM new_prompts n JOIN old_prompts o ON o.id = n.id
+  WHERE o.tags IS DISTINCT FROM n.tags
+  ORDER BY n.id;
+  WITH moves AS (
+    SELECT n.id, n."workspaceId", x.tag, -1 AS sign
+    FROM new_prompts n JOIN old_prompts o ON o.id = n.id CROSS JOIN LATERAL (SELECT unnest(o.tags) EXCEPT SELECT unnest(n.tags)) x(tag)
+    UNION ALL
+    SELECT n.id, n."workspaceId", x.tag, 1
+    FROM new_prompts n JOIN old_prompts o ON o.id = n.id CROSS JOIN LATERAL (SELECT unnest(n.tags) EXCEPT SELECT unnest(o.tags)) x(tag)
+  )
+  INSERT INTO rollup_tag_domains AS r ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain", "citations", "ownCitations")
+  SELECT rc."workspaceId", rc."brandId", m.tag, rc.day, rc."providerConfigId", rc.domain, sum(m.sign * rc.citations), sum(m.sign * rc."ownCitations")
+  FROM moves m JOIN rollup_citations rc ON rc."workspaceId" = m."workspaceId" AND rc."promptId" = m.id
+  GROUP BY 1, 2, 3, 4, 5, 6
+  ORDER BY 1, 2, 3, 4, 5, 6
+  ON CONFLICT ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain") DO UPDATE SET
+      "citations" = r."citations" + excluded."citations",
+      "ownCitations" = r."ownCitations" + excluded."ownCitations";
+  DELETE FROM rollup_tag_domains r
+  USING (
+    SELECT DISTINCT rc."workspaceId", rc."brandId", x.tag, rc.day, rc."providerConfigId", rc.domain
+    FROM new_prompts n JOIN old_prompts o ON o.id = n.id
+    CROSS JOIN LATERAL (SELECT unnest(o.tags) EXCEPT SELECT unnest(n.tags)) x(tag)
+    JOIN rollup_citations rc ON rc."workspaceId" = n."workspaceId" AND rc."promptId" = n.id
+  ) k
+  WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.tag = k.tag AND r.day = k.day
+    AND r."providerConfigId" = k."providerConfigId" AND r.domain = k.domain AND r.citations = 0 AND r."ownCitations" = 0;
+  RETURN NULL;
+END $function$;
+
+CREATE OR REPLACE FUNCTION public.beacon_release_slot()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  UPDATE "connection_slots" SET "captureId" = NULL, "workspaceId" = NULL, "takenAt" = NULL WHERE "captureId" = NEW."id";
+  RETURN NULL;
+END
+$function$;
+
+CREATE OR REPLACE FUNCTION public.beacon_rollup_captures(ids uuid[], sign integer)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  -- The prompts' tags are read below (rollup_tag_domains): shared with other writers of the
+  -- rollups, exclusive for a change of the prompt's tags (beacon_prompt_tags_changed), taken
+  -- before any rollup row, in id order.
+  PERFORM pg_advisory_xact_lock_shared(hashtextextended('prompt-tags:' || p.id, 0))
+  FROM (SELECT DISTINCT c."promptId" AS id FROM captures c WHERE c.id = ANY(ids) ORDER BY 1) p;
+  INSERT INTO rollup_answers AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "captures", "costMicros", "answers", "mentioned", "positionN", "positionSum", "positionSumSq", "position1", "position2", "position3", "position4", "position5Plus", "positive", "neutral", "negative", "sumY", "sumX", "sumYY", "sumXX", "sumXY", "citingOwn")
+  WITH cap AS (
+    SELECT c.id, c."workspaceId", c."brandId", c."finishedAt"::date AS day, c."providerConfigId", c."promptId", c."costMicros"
+    FROM captures c
+    WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+  ),
+  per_capture AS (
+    SELECT cap.*, b."captureId" IS NOT NULL AS analysed, coalesce(b.mentioned, false) AS mentioned, b.position, b.sentiment,
+      coalesce(b.y, 0)::bigint AS y, coalesce(x.x, 0)::bigint AS x,
+      EXISTS (SELECT 1 FROM citations ci WHERE ci."captureId" = cap.id AND ci."isOwnDomain" AND ci."citedInText") AS own
+    FROM cap
+    LEFT JOIN (
+      SELECT m."captureId", bool_or(m.mentioned) AS mentioned,
+        min(m.position) FILTER (WHERE m.mentioned) AS position,
+        min(m.sentiment::text) FILTER (WHERE m.mentioned) AS sentiment,
+        sum(m.count) AS y
+      FROM mentions m WHERE m."captureId" = ANY(ids) AND m.kind = 'brand'
+      GROUP BY 1
+    ) b ON b."captureId" = cap.id
+    LEFT JOIN (SELECT m."captureId", sum(m.count) AS x FROM mentions m WHERE m."captureId" = ANY(ids) GROUP BY 1) x ON x."captureId" = cap.id
+  )
+  SELECT "workspaceId", "brandId", day, "providerConfigId", "promptId",
+    sign * count(*),
+    sign * sum("costMicros"),
+    sign * count(*) FILTER (WHERE analysed),
+    sign * count(*) FILTER (WHERE analysed AND mentioned),
+    sign * count(position) FILTER (WHERE analysed),
+    sign * coalesce(sum(position) FILTER (WHERE analysed), 0),
+    sign * coalesce(sum(position::bigint * position) FILTER (WHERE analysed), 0),
+    sign * count(*) FILTER (WHERE analysed AND mentioned AND position = 1),
+    sign * count(*) FILTER (WHERE analysed AND mentioned AND position = 2),
+    sign * count(*) FILTER (WHERE analysed AND mentioned AND position = 3),
+    sign * count(*) FILTER (WHERE analysed AND mentioned AND position = 4),
+    sign * count(*) FILTER (WHERE analysed AND mentioned AND position >= 5),
+    sign * count(*) FILTER (WHERE analysed AND mentioned AND sentiment = 'positive'),
+    sign * count(*) FILTER (WHERE analysed AND mentioned AND sentiment = 'neutral'),
+    sign * count(*) FILTER (WHERE analysed AND mentioned AND sentiment = 'negative'),
+    sign * coalesce(sum(y) FILTER (WHERE analysed), 0),
+    sign * coalesce(sum(x) FILTER (WHERE analysed), 0),
+    sign * coalesce(sum(y * y) FILTER (WHERE analysed), 0),
+    sign * coalesce(sum(x * x) FILTER (WHERE analysed), 0),
+    sign * coalesce(sum(x * y) FILTER (WHERE analysed), 0),
+    sign * count(*) FILTER (WHERE own)
+  FROM per_capture
+  GROUP BY 1, 2, 3, 4, 5
+  ORDER BY 1, 2, 3, 4, 5
+  ON CONFLICT ("workspaceId", "brandId", "day", "providerConfigId", "promptId") DO UPDATE SET
+      "captures" = r."captures" + excluded."captures",
+      "costMicros" = r."costMicros" + excluded."costMicros",
+      "answers" = r."answers" + excluded."answers",
+      "mentioned" = r."mentioned" + excluded."mentioned",
+      "positionN" = r."positionN" + excluded."positionN",
+      "positionSum" = r."positionSum" + excluded."positionSum",
+      "positionSumSq" = r."positionSumSq" + excluded."positionSumSq",
+      "position1" = r."position1" + excluded."position1",
+      "position2" = r."position2" + excluded."position2",
+      "position3" = r."position3" + excluded."position3",
+      "position4" = r."position4" + excluded."position4",
+      "position5Plus" = r."position5Plus" + excluded."position5Plus",
+      "positive" = r."positive" + excluded."positive",
+      "neutral" = r."neutral" + excluded."neutral",
+      "negative" = r."negative" + excluded."negative",
+      "sumY" = r."sumY" + excluded."sumY",
+      "sumX" = r."sumX" + excluded."sumX",
+      "sumYY" = r."sumYY" + excluded."sumYY",
+      "sumXX" = r."sumXX" + excluded."sumXX",
+      "sumXY" = r."sumXY" + excluded."sumXY",
+      "citingOwn" = r."citingOwn" + excluded."citingOwn";
+
+  INSERT INTO rollup_mentions AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "entity", "name", "rows", "mentions", "ahead", "instead")
+  WITH cap AS (
+    SELECT c.id, c."workspaceId", c."brandId", c."finishedAt"::date AS day, c."providerConfigId", c."promptId"
+    FROM captures c
+    WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+  ),
+  b AS (
+    SELECT m."captureId", bool_or(m.mentioned) AS mentioned, min(m.position) FILTER (WHERE m.mentioned) AS position
+    FROM mentions m WHERE m."captureId" = ANY(ids) AND m.kind = 'brand'
+    GROUP BY 1
+  )
+  SELECT cap."workspaceId", cap."brandId", cap.day, cap."providerConfigId", cap."promptId",
+    CASE WHEN m.kind = 'brand' THEN 'brand' ELSE coalesce(m."competitorId"::text, 'name:' || m.name) END,
+    max(m.name),
+    sign * count(*),
+    sign * coalesce(sum(m.count), 0),
+    sign * count(*) FILTER (WHERE m.kind = 'competitor' AND m.mentioned AND (NOT b.mentioned OR m.position < b.position)),
+    sign * count(*) FILTER (WHERE m.kind = 'competitor' AND m.mentioned AND NOT b.mentioned)
+  FROM cap
+  JOIN mentions m ON m."captureId" = cap.id
+  LEFT JOIN b ON b."captureId" = cap.id
+  GROUP BY 1, 2, 3, 4, 5, 6
+  ORDER BY 1, 2, 3, 4, 5, 6
+  ON CONFLICT ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "entity") DO UPDATE SET
+      "name" = CASE WHEN excluded."rows" > 0 THEN excluded."name" ELSE r."name" END,
+      "rows" = r."rows" + excluded."rows",
+      "mentions" = r."mentions" + excluded."mentions",
+      "ahead" = r."ahead" + excluded."ahead",
+      "instead" = r."instead" + excluded."instead";
+
+  INSERT INTO rollup_citations AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "domain", "citations", "ownCitations")
+  SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."providerConfigId", c."promptId", ci.domain,
+    sign * count(*),
+    sign * count(*) FILTER (WHERE ci."isOwnDomain")
+  FROM captures c
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
+  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+  GROUP BY 1, 2, 3, 4, 5, 6
+  ORDER BY 1, 2, 3, 4, 5, 6
+  ON CONFLICT ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "domain") DO UPDATE SET
+      "citations" = r."citations" + excluded."citations",
+      "ownCitations" = r."ownCitations" + excluded."ownCitations";
+
+  INSERT INTO rollup_domains AS r ("workspaceId", "brandId", "day", "providerConfigId", "domain", "citations", "ownCitations")
+  SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."providerConfigId", ci.domain,
+    sign * count(*),
+    sign * count(*) FILTER (WHERE ci."isOwnDomain")
+  FROM captures c
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
+  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+  GROUP BY 1, 2, 3, 4, 5
+  ORDER BY 1, 2, 3, 4, 5
+  ON CONFLICT ("workspaceId", "brandId", "day", "providerConfigId", "domain") DO UPDATE SET
+      "citations" = r."citations" + excluded."citations",
+      "ownCitations" = r."ownCitations" + excluded."ownCitations";
+
+  INSERT INTO rollup_tag_domains AS r ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain", "citations", "ownCitations")
+  SELECT c."workspaceId", c."brandId", t.tag, c."finishedAt"::date, c."providerConfigId", ci.domain,
+    sign * count(*),
+    sign * count(*) FILTER (WHERE ci."isOwnDomain")
+  FROM captures c
+  JOIN prompts p ON p.id = c."promptId"
+  CROSS JOIN LATERAL (SELECT DISTINCT unnest(p.tags) AS tag) t
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
+  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+  GROUP BY 1, 2, 3, 4, 5, 6
+  ORDER BY 1, 2, 3, 4, 5, 6
+  ON CONFLICT ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain") DO UPDATE SET
+      "citations" = r."citations" + excluded."citations",
+      "ownCitations" = r."ownCitations" + excluded."ownCitations";
+END
+$function$;
+
+CREATE OR REPLACE FUNCTION public.beacon_settle_ledgers(to_shard smallint, b_workspace uuid[], b_period date[], b_reserved bigint[], b_in_flight bigint[], b_charged bigint[], g_connection uuid[], g_workspace uuid[], g_period date[], g_in_flight bigint[], g_charged bigint[])
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  INSERT INTO budget_periods AS b ("workspaceId", "periodStart", shard, "reservedMicros", "inFlightMicros", "chargedMicros", "updatedAt")
+  SELECT v.w, v.p, to_shard, -sum(v.r), -sum(v.f), sum(v.c), now()
+  FROM unnest(b_workspace, b_period, b_reserved, b_in_flight, b_charged) AS v(w, p, r, f, c)
+  WHERE v.w IS NOT NULL AND v.p IS NOT NULL
+  GROUP BY v.w, v.p HAVING sum(v.r) <> 0 OR sum(v.f) <> 0 OR sum(v.c) <> 0 ORDER BY v.w, v.p
+  ON CONFLICT ("workspaceId", "periodStart", shard) DO UPDATE SET
+    "reservedMicros" = b."reservedMicros" + EXCLUDED."reservedMicros",
+    "inFlightMicros" = b."inFlightMicros" + EXCLUDED."inFlightMicros",
+    "chargedMicros" = b."chargedMicros" + EXCLUDED."chargedMicros",
+    "updatedAt" = now();
+  INSERT INTO grant_spend_periods AS g ("connectionId", "workspaceId", "periodStart", shard, "inFlightMicros", "chargedMicros", "updatedAt")
+  SELECT v.k, v.w, v.p, to_shard, -sum(v.f), sum(v.c), now()
+  FROM unnest(g_connection, g_workspace, g_period, g_in_flight, g_charged) AS v(k, w, p, f, c)
+  WHERE v.k IS NOT NULL AND v.w IS NOT NULL AND v.p IS NOT NULL
+  GROUP BY v.k, v.w, v.p HAVING sum(v.f) <> 0 OR sum(v.c) <> 0 ORDER BY v.k, v.w, v.p
+  ON CONFLICT ("connectionId", "workspaceId", "periodStart", shard) DO UPDATE SET
+    "inFlightMicros" = g."inFlightMicros" + EXCLUDED."inFlightMicros",
+    "chargedMicros" = g."chargedMicros" + EXCLUDED."chargedMicros",
+    "updatedAt" = now();
+END $function$;
+
+CREATE OR REPLACE FUNCTION public.beacon_succeed(capture_id uuid, run_token uuid, answer text, cost_micros bigint, latency_ms integer, analysis_truncated boolean, attempt jsonb, mentions jsonb, citations jsonb, search_queries jsonb, to_shard smallint, wake_limit integer, jobs jsonb, breaker jsonb, analysis_version integer, reanalysis_job jsonb)
+ RETURNS TABLE(status text, "checkId" uuid, "workspaceId" uuid, "breakerWindow" boolean[])
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  prior RECORD;
+  closed RECORD;
+  worst BIGINT;
+  charged BIGINT;
+  released BIGINT := 0;
+  brand_version INTEGER;
+  run_id UUID;
+  counted BOOLEAN[];
+BEGIN
+  -- The guard of TRANSITIONS.succeed (lib/captures/states.ts): running, with this run token.
+  SELECT c.status, c."runToken", c."cancelRequestedAt" IS NOT NULL AS cancel_requested, c."checkId" AS check_id, c."brandId" AS brand_id,
+         c."workspaceId" AS workspace_id, c."connectionId" AS connection_id, c."reservedMicros" AS hold, c."reservedPeriod" AS hold_period
+  INTO prior FROM captures c WHERE c.id = capture_id FOR UPDATE;
+  IF NOT FOUND OR prior.status <> 'running' OR prior."runToken" IS DISTINCT FROM run_token THEN RETURN; END IF;
+  -- What the call may be charged: its reserved worst case at most.
+  SELECT a."reservedMicros" INTO worst FROM attempts a WHERE a."runToken" = run_token AND a.outcome IS NULL;
+  charged := CASE WHEN worst IS NULL THEN cost_micros ELSE least(cost_micros, worst) END;
+  UPDATE captures c SET status = 'succeeded', "answerText" = answer, "answerIsPartial" = false, "answerUpdatedAt" = now(),
+    "costMicros" = charged, "latencyMs" = latency_ms,
+    "lastError" = CASE WHEN prior.cancel_requested THEN 'Cancel requested after the answer had arrived: kept and analysed (it was paid for)' END,
+    "lastErrorClass" = NULL, "finishedAt" = now(),
+    "analyzedAt" = CASE WHEN analysis_version IS NOT NULL THEN now() END, "analysisVersion" = analysis_version,
+    "analysisTruncated" = analysis_version IS NOT NULL AND analysis_truncated,
+    -- It ended: its hold is given back (below, in the ledgers).
+    "reservedMicros" = 0, "updatedAt" = now()
+  WHERE c.id = capture_id;
+  -- Leaving running gave the slot back (trigger): ordered against claims waiting for one (handOnSlots).
+  PERFORM pg_advisory_xact_lock_shared(hashtextextended('slot-wait:' || prior.connection_id, 0));
+  SELECT * INTO closed FROM beacon_close_attempt(run_token, 'succeeded', NULL, NULL, NULL, attempt->>'requestId',
+    (attempt->>'inputTokens')::int, (attempt->>'outputTokens')::int, (attempt->>'reasoningTokens')::int,
+    (attempt->>'cachedTokens')::int, (attempt->>'searchCalls')::int, charged, false, latency_ms);
+  IF cost_micros > charged THEN
+    UPDATE attempts SET "costOverrunMicros" = cost_micros - charged WHERE "runToken" = run_token;
+    INSERT INTO events (id, "workspaceId", "checkId", "captureId", kind, data, "createdAt")
+    VALUES (gen_random_uuid(), prior.workspace_id, prior.check_id, capture_id, 'attempt_cost_overrun',
+            jsonb_build_object('runToken', run_token, 'reservedMicros', worst, 'actualMicros', cost_micros, 'chargedMicros', charged), now());
+  END IF;
+  IF prior.cancel_requested THEN
+    INSERT INTO events (id, "workspaceId", "checkId", "captureId", kind, data, "createdAt")
+    VALUES (gen_random_uuid(), prior.workspace_id, prior.check_id, capture_id, 'cancel_too_late', jsonb_build_object('runToken', run_token), now());
+  END IF;
+
+  -- The analysis, against the entities that exist now.
+  SELECT b."analysisVersion" INTO brand_version FROM brands b WHERE b.id = prior.brand_id FOR SHARE;
+  IF analysis_version IS NOT NULL THEN
+    -- The competitors it names that still exist, held until the commit (a removal locks them
+    -- first and waits); one removed during the call simply has no row, and the version says
+    -- the analysis is stale.
+    PERFORM 1 FROM competitors k
+    WHERE k.id IN (SELECT (e->>'competitorId')::uuid FROM jsonb_array_elements(mentions) e) AND k."brandId" = prior.brand_id
+    ORDER BY k.id FOR KEY SHARE;
+    INSERT INTO mentions ("workspaceId", "captureId", kind, "brandId", "competitorId", name, mentioned, count, position, sentiment)
+    SELECT prior.workspace_id, capture_id, m.kind, m."brandId", m."competitorId", m.name, m.mentioned, m.count, m.position, m.sentiment
+    FROM jsonb_to_recordset(mentions) AS m(kind "EntityKind", "brandId" UUID, "competitorId" UUID, name TEXT, mentioned BOOLEAN, count INTEGER, position INTEGER, sentiment "Sentiment")
+    WHERE (m."competitorId" IS NULL OR EXISTS (SELECT 1 FROM competitors k WHERE k.id = m."competitorId" AND k."brandId" = prior.brand_id))
+      AND (m."brandId" IS NULL OR m."brandId" = prior.brand_id);
+  END IF;
+  INSERT INTO citations ("workspaceId", "captureId", url, title, domain, "isOwnDomain", "citedInText", position)
+  SELECT prior.workspace_id, capture_id, x.url, x.title, x.domain, x."isOwnDomain", x."citedInText", x.position
+  FROM jsonb_to_recordset(citations) AS x(url TEXT, title TEXT, domain TEXT, "isOwnDomain" BOOLEAN, "citedInText" BOOLEAN, position INTEGER);
+  INSERT INTO search_queries ("workspaceId", "captureId", query, position)
+  SELECT prior.workspace_id, capture_id, q.query, q.position
+  FROM jsonb_to_recordset(search_queries) AS q(query TEXT, position INTEGER);
+  -- Analysed with older inputs than the brand's now (an edit committed during the call), or not
+  -- at all: a re-analysis will bring it up to date.
+  IF analysis_version IS NULL OR analysis_version < brand_version THEN
+    UPDATE analysis_runs r SET total = r.total + 1
+    WHERE r.id = (SELECT q.id FROM analysis_runs q WHERE q."brandId" = prior.brand_id AND q.status = 'queued' ORDER BY q."createdAt" LIMIT 1 FOR UPDATE)
+    RETURNING r.id INTO run_id;
+    IF run_id IS NULL THEN
+      INSERT INTO analysis_runs (id, "workspaceId", "brandId", total) VALUES (gen_random_uuid(), prior.workspace_id, prior.brand_id, 1)
+      RETURNING id INTO run_id;
+      PERFORM graphile_worker.add_job(reanalysis_job->>'task', json_build_object('analysisRunId', run_id),
+        queue_name => (reanalysis_job->>'queuePrefix') || prior.brand_id, max_attempts => (reanalysis_job->>'maxAttempts')::int);
+    END IF;
+  END IF;
+
+  PERFORM beacon_hand_on_slots(prior.connection_id, 1, jobs);
+  PERFORM beacon_rollup_captures(ARRAY[capture_id], 1);
+  IF prior.hold > 0 AND prior.hold_period IS NOT NULL THEN released := prior.hold; END IF;
+  IF closed."workspaceId" IS NOT NULL OR released > 0 THEN
+    PERFORM beacon_settle_ledgers(to_shard,
+      ARRAY[prior.workspace_id, closed."workspaceId"], ARRAY[prior.hold_period, closed.period], ARRAY[released, 0], ARRAY[0, closed.reserved], ARRAY[0, charged],
+      ARRAY[closed."connectionId"], ARRAY[closed."workspaceId"], ARRAY[closed.period], ARRAY[closed.reserved], ARRAY[charged]);
+  END IF;
+  -- Money was freed (the hold, or the call's worst case beyond its cost): a capture waiting for budget may run now.
+  IF released > 0 OR coalesce(closed.reserved, 0) > charged THEN PERFORM beacon_wake_budget_waiters(prior.workspace_id, wake_limit, jobs); END IF;
+  -- The breaker's row is shared by every call of the connection's model: last, held only to the commit.
+  IF breaker IS NOT NULL THEN
+    counted := beacon_breaker_count(prior.connection_id, breaker->>'model', (breaker->>'failed')::boolean, (breaker->>'slow')::boolean, (breaker->>'windowSize')::int);
+    IF counted IS NOT NULL THEN UPDATE attempts SET "breakerCounted" = true WHERE "runToken" = run_token; END IF;
+  END IF;
+  RETURN QUERY SELECT 'succeeded'::text, prior.check_id, prior.workspace_id, counted;
+END $function$;
+
+CREATE OR REPLACE FUNCTION public.beacon_take_slot(connection_id uuid, capture_id uuid, workspace_id uuid, waiting "CaptureStatus"[])
+ RETURNS text
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  cap INTEGER := (SELECT pc."maxConcurrency" FROM provider_connections pc WHERE pc.id = connection_id);
+  mine INTEGER;
+  holders INTEGER;
+  taken INTEGER;
+BEGIN
+  IF cap IS NULL THEN RETURN 'full'; END IF;
+  -- Another workspace has captures due on the connection: two index ranges around this
+  -- workspace (captures_connectionId_status_workspaceId_idx), not a walk over its own backlog.
+  IF EXISTS (
+       SELECT 1 FROM captures w
+       WHERE w."connectionId" = connection_id AND w.status = ANY(waiting) AND w."workspaceId" < workspace_id AND w."cancelRequestedAt" IS NULL
+         AND (w."nextAttemptAt" IS NULL OR w."nextAttemptAt" <= now() AT TIME ZONE 'UTC'))
+     OR EXISTS (
+       SELECT 1 FROM captures w
+       WHERE w."connectionId" = connection_id AND w.status = ANY(waiting) AND w."workspaceId" > workspace_id AND w."cancelRequestedAt" IS NULL
+         AND (w."nextAttemptAt" IS NULL OR w."nextAttemptAt" <= now() AT TIME ZONE 'UTC')) THEN
+    SELECT count(*) FILTER (WHERE s."workspaceId" = workspace_id)::int, count(DISTINCT s."workspaceId") FILTER (WHERE s."workspaceId" <> workspace_id)::int
+    INTO mine, holders
+    FROM connection_slots s WHERE s."connectionId" = connection_id AND s."captureId" IS NOT NULL;
+    -- The cap divided by the workspaces that hold slots, counting this one and, when only this
+    -- one holds any, the one waiting.
+    IF mine >= greatest(1, ceil(cap::numeric / (1 + greatest(1, holders)))) THEN RETURN 'share'; END IF;
+  END IF;
+  UPDATE connection_slots s SET "captureId" = capture_id, "workspaceId" = workspace_id, "takenAt" = now()
+  WHERE (s."connectionId", s.slot) = (
+    SELECT f."connectionId", f.slot FROM connection_slots f
+    WHERE f."connectionId" = connection_id AND f."captureId" IS NULL AND f.slot < cap
+    ORDER BY f.slot LIMIT 1 FOR UPDATE OF f SKIP LOCKED);
+  GET DIAGNOSTICS taken = ROW_COUNT;
+  RETURN CASE WHEN taken > 0 THEN 'taken' ELSE 'full' END;
+END $function$;
+
+CREATE OR REPLACE FUNCTION public.beacon_wake_budget_waiters(workspace_id uuid, wake_limit integer, jobs jsonb)
+ RETURNS integer
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  waiting UUID[];
+BEGIN
+  PERFORM pg_advisory_xact_lock_shared(hashtextextended('budget-wait:' || workspace_id, 0));
+  SELECT coalesce(array_agg(id), '{}') INTO waiting FROM (
+    SELECT id FROM captures WHERE "workspaceId" = workspace_id AND status = 'postponed' AND "waitingFor" = 'budget'
+    ORDER BY "nextAttemptAt", id LIMIT wake_limit) w;
+  PERFORM beacon_enqueue_captures(waiting, 0, jobs);
+  RETURN cardinality(waiting);
+END $function$;
+
+CREATE TRIGGER alert_deliveries_count AFTER UPDATE OF status, "nextAttemptAt" ON public.alert_deliveries FOR EACH ROW EXECUTE FUNCTION beacon_count_alert_delivery();
+
+CREATE CONSTRAINT TRIGGER attempts_metrics_closed AFTER UPDATE OF outcome, reason ON public.attempts DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (((old.outcome IS DISTINCT FROM new.outcome) OR (old.reason IS DISTINCT FROM new.reason))) EXECUTE FUNCTION beacon_metrics_attempt_closed();
+
+CREATE CONSTRAINT TRIGGER attempts_metrics_deleted AFTER DELETE ON public.attempts DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN ((old.outcome IS NULL)) EXECUTE FUNCTION beacon_metrics_attempt_deleted();
+
+CREATE CONSTRAINT TRIGGER attempts_metrics_started AFTER INSERT ON public.attempts DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION beacon_metrics_attempt_started();
+
+CREATE TRIGGER captures_changed_xid BEFORE UPDATE ON public.captures FOR EACH ROW WHEN (((old.status IS DISTINCT FROM new.status) OR (old."attemptCount" IS DISTINCT FROM new."attemptCount") OR (old."latencyMs" IS DISTINCT FROM new."latencyMs") OR (old."costMicros" IS DISTINCT FROM new."costMicros") OR (old."lastError" IS DISTINCT FROM new."lastError") OR (old."waitingFor" IS DISTINCT FROM new."waitingFor") OR (old."promptId" IS DISTINCT FROM new."promptId") OR (old."providerConfigId" IS DISTINCT FROM new."providerConfigId") OR (old.sample IS DISTINCT FROM new.sample) OR (old."checkId" IS DISTINCT FROM new."checkId"))) EXECUTE FUNCTION beacon_capture_changed();
+
+CREATE CONSTRAINT TRIGGER captures_metrics_deleted AFTER DELETE ON public.captures DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN ((old.status = ANY (ARRAY['queued'::"CaptureStatus", 'retry_wait'::"CaptureStatus", 'postponed'::"CaptureStatus", 'running'::"CaptureStatus"]))) EXECUTE FUNCTION beacon_metrics_capture_deleted();
+
+CREATE TRIGGER captures_metrics_inserted AFTER INSERT ON public.captures REFERENCING NEW TABLE AS inserted FOR EACH STATEMENT EXECUTE FUNCTION beacon_metrics_captures_inserted();
+
+CREATE CONSTRAINT TRIGGER captures_metrics_moved AFTER UPDATE OF status, "waitingFor" ON public.captures DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (((old.status IS DISTINCT FROM new.status) OR (old."waitingFor" IS DISTINCT FROM new."waitingFor"))) EXECUTE FUNCTION beacon_metrics_capture_moved();
+
+CREATE TRIGGER captures_release_slot AFTER UPDATE OF status ON public.captures FOR EACH ROW WHEN (((old.status = 'running'::"CaptureStatus") AND (new.status <> 'running'::"CaptureStatus"))) EXECUTE FUNCTION beacon_release_slot();
+
+CREATE CONSTRAINT TRIGGER events_metrics_repairs AFTER INSERT ON public.events DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN ((new.kind = 'lifecycle_repaired'::text)) EXECUTE FUNCTION beacon_metrics_repair_recorded();
+
+CREATE TRIGGER prompts_tags_rollup AFTER UPDATE ON public.prompts REFERENCING OLD TABLE AS old_prompts NEW TABLE AS new_prompts FOR EACH STATEMENT EXECUTE FUNCTION beacon_prompt_tags_changed();
+
+CREATE TRIGGER provider_connections_slots AFTER INSERT OR UPDATE OF "maxConcurrency" ON public.provider_connections FOR EACH ROW EXECUTE FUNCTION beacon_connection_slots();
