@@ -76,26 +76,52 @@ const argValue = (name: string) => process.argv.find((a) => a.startsWith(`--${na
 const analyticsScale = process.argv.includes("--analytics-scale");
 
 // --chaos[=N]: the lifecycle chaos test (tests/integration/lifecycle-chaos.test.ts) with N random
-// fault schedules instead of npm test's 2; BEACON_CHAOS_SEED=<seed> replays one. Its own database
-// and workers; the result is the test's.
+// schedules instead of npm test's 2; BEACON_CHAOS_SEED=<seed> sets the first run's seed (run i
+// has seed + i - 1), so BEACON_CHAOS_SEED=<seed> --chaos=1 replays one run. Its own database and
+// workers; every run is made, and each invariant's verdict over the runs is printed after.
 const chaosArg = process.argv.find((a) => a === "--chaos" || a.startsWith("--chaos="));
+
+type ChaosRunReport = { run: number; seed: number; invariants: string[]; failures: Record<string, string[]>; outcomes: Record<string, number> };
+
+/** Per invariant: in how many runs it held, and the seeds of the runs where it did not. */
+function chaosSummary(reports: ChaosRunReport[], runs: number): string {
+  const invariants = reports[0]?.invariants ?? [];
+  const lines = [`chaos: ${reports.length} of ${runs} runs reported`];
+  for (const invariant of invariants) {
+    const failed = reports.filter((r) => r.failures[invariant]?.length);
+    lines.push(`  ${failed.length ? "✗" : "✓"} ${invariant}: held in ${reports.length - failed.length}/${reports.length}${failed.length ? `; failed with seeds ${failed.map((r) => r.seed).join(", ")}` : ""}`);
+    for (const r of failed.slice(0, 3)) lines.push(`      seed ${r.seed}: ${r.failures[invariant]![0]!.split("\n")[0]!.slice(0, 300)}`);
+  }
+  const outcomes = new Map<string, number>();
+  for (const r of reports) for (const [what, n] of Object.entries(r.outcomes)) outcomes.set(what, (outcomes.get(what) ?? 0) + n);
+  lines.push("  operations over all runs:", ...[...outcomes].sort(([a], [b]) => a.localeCompare(b)).map(([what, n]) => `    ${n} × ${what}`));
+  return lines.join("\n");
+}
 
 function runChaos(): number {
   const runs = Number(argValue("chaos") ?? 20);
   if (!Number.isInteger(runs) || runs < 1) throw new Error("--chaos takes a positive integer");
-  log(`chaos: ${runs} random fault schedules`);
+  log(`chaos: ${runs} random schedules`);
   const vitest = path.join(process.cwd(), "node_modules", "vitest", "vitest.mjs");
+  const report = path.join(os.tmpdir(), `beacon-chaos-${process.pid}-${Date.now()}.jsonl`);
+  let code = 0;
   try {
     execFileSync(process.execPath, [vitest, "run", "--project", "integration", "tests/integration/lifecycle-chaos.test.ts"], {
       stdio: "inherit",
-      env: { ...process.env, BEACON_CHAOS_RUNS: String(runs) },
+      env: { ...process.env, BEACON_CHAOS_RUNS: String(runs), BEACON_CHAOS_REPORT: report },
     });
-    log(`chaos: ${runs} runs, every invariant held (${round((performance.now() - started) / 1000, 0)} s)`);
-    return 0;
   } catch {
-    log("chaos: an invariant failed; the output above has the schedule and its seed (BEACON_CHAOS_SEED to replay)");
-    return 1;
+    code = 1;
   }
+  const reports: ChaosRunReport[] = fs.existsSync(report)
+    ? fs.readFileSync(report, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line) as ChaosRunReport)
+    : [];
+  fs.rmSync(report, { force: true });
+  console.log(chaosSummary(reports, runs));
+  const seconds = round((performance.now() - started) / 1000, 0);
+  if (code === 0 && reports.length === runs) log(`chaos: ${runs} runs, every invariant held (${seconds} s)`);
+  else log(`chaos: ${code ? "an invariant failed (or the test did)" : "runs missing from the report"}; replay a run with BEACON_CHAOS_SEED=<its seed> npm run bench -- --chaos=1 (${seconds} s)`);
+  return code || (reports.length === runs ? 0 : 1);
 }
 if (chaosArg) process.exit(runChaos());
 

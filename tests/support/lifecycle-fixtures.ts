@@ -10,6 +10,7 @@ import { createCheck, hashRequest } from "@/lib/checks/create-check";
 import { db } from "@/lib/db/prisma";
 import { beat } from "@/lib/jobs/heartbeats";
 import { DEFAULT_CONNECTIONS } from "@/lib/providers/defaults";
+import { connectionInputSchema, type ConnectionInput } from "@/lib/providers/schemas";
 import { createWorkspace } from "@/lib/workspaces/workspaces";
 
 export type Space = {
@@ -201,4 +202,138 @@ export async function expectBudgetConsistent(workspaceId: string) {
 export async function repairsIn(workspaceId: string) {
   const events = await db().event.findMany({ where: { workspaceId, kind: "lifecycle_repaired" } });
   return events.map((e) => (e.data as { kind: string }).kind);
+}
+
+/** The brand of a chaos space and the competitor pool its answers name (tests/support/fake-providers/chaos-provider.ts). */
+export const CHAOS_BRAND = { name: "Acme", alias: "Acme One", domains: ["acme.example"] };
+export const CHAOS_COMPETITORS = [
+  { name: "Globex", aliases: ["Globex Corp"] },
+  { name: "Initech", aliases: ["Initrode"] },
+  { name: "Umbrella", aliases: [] },
+  { name: "Hooli", aliases: [] },
+  { name: "Vandelay", aliases: [] },
+];
+/** The models of a chaos space's connections: the providers use the first; the allowlist may lose it. */
+export const CHAOS_MODELS = ["chaos-a", "chaos-b"];
+
+export type HttpSpace = Space & {
+  brandId: string;
+  /** The connection tag of each provider name (its base URL's /c/<tag>), and back. */
+  tags: Record<string, string>;
+  /** Prompt texts by prompt id (each capture of a check is one prompt x one connection). */
+  promptTexts: Record<string, string>;
+};
+
+/**
+ * A fresh workspace whose four assistants call a local OpenAI-compatible server through
+ * connections of its own (granted to it alone, models CHAOS_MODELS, the providers on the first),
+ * a brand "Acme" with the alias "Acme One" tracking the first two competitors of the pool (with
+ * their aliases), and `prompts` prompts whose texts
+ * are unique to it (so a request's prompt and connection name its capture).
+ */
+export async function newHttpSpace(options: { prompts: number; baseUrl: (tag: string) => string; providers: readonly string[] }): Promise<HttpSpace> {
+  const user = await db().user.create({ data: { id: randomUUID(), name: "Chaos owner", email: `owner.${randomUUID().slice(0, 8)}@example.com` } });
+  const workspace = await createWorkspace(user.id, `Chaos ${randomUUID().slice(0, 6)}`);
+  const brand = await db().brand.create({
+    data: {
+      workspaceId: workspace.id,
+      name: CHAOS_BRAND.name,
+      aliases: [CHAOS_BRAND.alias],
+      domains: CHAOS_BRAND.domains,
+      competitors: { create: CHAOS_COMPETITORS.slice(0, 2).map((c) => ({ workspaceId: workspace.id, name: c.name, aliases: c.aliases })) },
+    },
+  });
+  const prompts = await Promise.all(
+    Array.from({ length: options.prompts }, (_, i) => db().prompt.create({ data: { workspaceId: workspace.id, text: `Which CRM is best for team ${i + 1} of ${workspace.id.slice(0, 8)}?` } })),
+  );
+  await db().providerConfig.deleteMany({ where: { workspaceId: workspace.id } });
+  const providers: Record<string, string> = {};
+  const connections: Record<string, string> = {};
+  const tags: Record<string, string> = {};
+  for (const name of options.providers) {
+    const tag = randomUUID().slice(0, 12);
+    const connection = await db().providerConnection.create({
+      data: {
+        name: `${name} ${tag}`,
+        adapter: "openai_compatible",
+        models: CHAOS_MODELS,
+        inputPricePerMTokMicros: 1_000_000,
+        outputPricePerMTokMicros: 4_000_000,
+        cachedPricePerMTokMicros: 100_000,
+        reasoningPricePerMTokMicros: 4_000_000,
+        searchPriceMicros: 0,
+        maxOutputTokens: 512,
+        settings: { baseURL: options.baseUrl(tag) },
+        grants: { create: { workspaceId: workspace.id } },
+      },
+    });
+    const provider = await db().providerConfig.create({ data: { workspaceId: workspace.id, name, connectionId: connection.id, model: CHAOS_MODELS[0]!, searchMode: "off" } });
+    providers[name] = provider.id;
+    connections[name] = connection.id;
+    tags[name] = tag;
+  }
+  return {
+    workspaceId: workspace.id,
+    owner: { workspaceId: workspace.id, userId: user.id, role: "owner" },
+    promptIds: prompts.map((p) => p.id),
+    promptTexts: Object.fromEntries(prompts.map((p) => [p.id, p.text])),
+    providers,
+    connections,
+    tags,
+    brandId: brand.id,
+  };
+}
+
+/** Starts a check of the given prompts x providers, as the form would. */
+export async function startCheckOf(space: Space, promptIds: string[], providers: string[]) {
+  const body = { prompts: { mode: "picked" as const, promptIds }, providers: { names: providers }, samples: 1 };
+  const { checkId } = await createCheck({ workspaceId: space.workspaceId, idempotencyKey: randomUUID(), requestHash: hashRequest(body), startedById: space.owner.userId, ...body });
+  const captures = await db().capture.findMany({ where: { checkId }, orderBy: { id: "asc" }, select: { id: true } });
+  return { checkId, captureIds: captures.map((c) => c.id) };
+}
+
+/** A connection as the Instance page's edit form sends it back, with `changes` (for updateConnection). */
+export async function connectionInputOf(connectionId: string, changes: Partial<ConnectionInput>) {
+  const c = await db().providerConnection.findUniqueOrThrow({ where: { id: connectionId } });
+  return connectionInputSchema.parse({
+    name: c.name,
+    adapter: c.adapter,
+    models: c.models,
+    enabled: c.enabled,
+    grantedToAll: c.grantedToAll,
+    inputPricePerMTokMicros: Number(c.inputPricePerMTokMicros),
+    outputPricePerMTokMicros: Number(c.outputPricePerMTokMicros),
+    cachedPricePerMTokMicros: Number(c.cachedPricePerMTokMicros),
+    reasoningPricePerMTokMicros: Number(c.reasoningPricePerMTokMicros),
+    searchPriceMicros: Number(c.searchPriceMicros),
+    maxConcurrency: c.maxConcurrency,
+    maxAttempts: c.maxAttempts,
+    unknownRetries: c.unknownRetries,
+    timeoutMs: c.timeoutMs,
+    maxOutputTokens: c.maxOutputTokens,
+    maxSearchCalls: c.maxSearchCalls,
+    breakerWindowSize: c.breakerWindowSize,
+    breakerMinCalls: c.breakerMinCalls,
+    breakerFailureRatePct: c.breakerFailureRatePct,
+    breakerOpenSeconds: c.breakerOpenSeconds,
+    breakerSlowCallMs: c.breakerSlowCallMs,
+    breakerSlowCallIsFailure: c.breakerSlowCallIsFailure,
+    breakerProbeTimeoutMs: c.breakerProbeTimeoutMs,
+    ...(c.adapter === "openai_compatible" ? { openaiCompatible: c.settings } : {}),
+    ...changes,
+  });
+}
+
+/** This month's spend of a workspace on each connection (summed over its shards), with the grant's limit ("revoked": no grant). */
+export async function grantSpendNow(workspaceId: string) {
+  const rows = await db().$queryRaw<{ connectionId: string; used: bigint; limit: bigint | null; granted: boolean }[]>`
+    SELECT c.id AS "connectionId",
+           coalesce((SELECT sum(g."chargedMicros" + g."inFlightMicros") FROM grant_spend_periods g
+                     WHERE g."connectionId" = c.id AND g."workspaceId" = ${workspaceId}::uuid
+                       AND g."periodStart" = date_trunc('month', now() AT TIME ZONE 'UTC')::date), 0)::bigint AS used,
+           cg."monthlySpendLimitMicros" AS limit, cg."connectionId" IS NOT NULL AS granted
+    FROM provider_connections c
+    LEFT JOIN connection_grants cg ON cg."connectionId" = c.id AND cg."workspaceId" = ${workspaceId}::uuid
+    WHERE c.id IN (SELECT "connectionId" FROM provider_configs WHERE "workspaceId" = ${workspaceId}::uuid)`;
+  return new Map(rows.map((r) => [r.connectionId, r]));
 }
