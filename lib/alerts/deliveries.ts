@@ -88,6 +88,9 @@ export type DeliveryRun = "delivered" | "failed" | "retry" | "skipped" | "unknow
 /** What the log says of a delivery whose send may have arrived but was never recorded. */
 export const UNKNOWN_OUTCOME = "The message may have arrived: the send started but its result was never recorded (the worker stopped or the database failed). Email and Slack cannot tell a repeat, so it is not sent again unless you choose to.";
 
+/** What the log says of an email or Slack send that went out and got no answer. */
+const SENT_NO_ANSWER = "The message may have arrived: it was sent but no answer came back. Email and Slack cannot tell a repeat, so it is not sent again unless you choose to.";
+
 /**
  * One attempt at a delivery (the deliver_alert task). Claims the attempt first (pending ->
  * sending, attempts + 1, a new sendToken), so a worker that dies mid-send leaves a row that says
@@ -127,6 +130,12 @@ export async function runDelivery(deliveryId: string): Promise<DeliveryRun> {
       UPDATE alert_deliveries SET status = 'delivered', "deliveredAt" = now(), "responseStatus" = ${status}, "lastError" = NULL
       WHERE id = ${deliveryId}::uuid AND "sendToken" = ${token}::uuid AND status IN ('sending', 'unknown')`;
     return "delivered";
+  }
+  if (outcome.kind === "unknown") {
+    await db().$executeRaw`
+      UPDATE alert_deliveries SET status = 'unknown', "responseStatus" = ${status}, "lastError" = ${`${outcome.error}. ${SENT_NO_ANSWER}`}
+      WHERE id = ${deliveryId}::uuid AND "sendToken" = ${token}::uuid AND status IN ('sending', 'unknown')`;
+    return "unknown";
   }
   if (outcome.kind === "permanent" || claimed.attempts >= maxAttempts) {
     await db().$executeRaw`

@@ -1,9 +1,14 @@
 // The delivery retry policy, pure so it is unit-tested: which outcomes are retried, and when.
 // DESIGN.md's "Retries by error class" for provider calls, applied to alert receivers.
 
+/**
+ * How a send ended. `unknown`: the message went out and no answer came back (a timeout, a
+ * connection cut after the request was sent): the receiver may have it. A webhook is then sent
+ * again (its webhook-id tells a repeat); email and Slack cannot tell one, so they are not.
+ */
 export type Outcome =
   | { kind: "delivered"; responseStatus?: number }
-  | { kind: "permanent" | "transient"; responseStatus?: number; error: string };
+  | { kind: "permanent" | "transient" | "unknown"; responseStatus?: number; error: string };
 
 /** An HTTP answer: 2xx delivered; 408, 429 and 5xx worth another try; any other status not. */
 export function classifyHttpStatus(status: number, detail = ""): Outcome {

@@ -26,6 +26,9 @@ async function postJson(url: string, body: string, headers: Record<string, strin
   await checkedAddresses(target.hostname);
   const request = target.protocol === "https:" ? https.request : http.request;
   return new Promise<Outcome>((resolve) => {
+    // Whether the whole request went out: a failure before that is safe to retry, one after it
+    // leaves the outcome unknown (the receiver may have acted on it).
+    let sent = false;
     const req = request(
       target,
       {
@@ -49,14 +52,19 @@ async function postJson(url: string, body: string, headers: Record<string, strin
         });
       },
     );
+    req.on("finish", () => (sent = true));
     req.on("error", (error: Error) => {
       if (error instanceof UnsafeUrlError) return resolve({ kind: "permanent", error: error.message });
       const timedOut = error.name === "AbortError" || error.name === "TimeoutError";
-      resolve({ kind: "transient", error: timedOut ? `No answer within ${timeoutMs / 1000} s` : shortError(`${(error as NodeJS.ErrnoException).code ?? "network error"}: ${error.message}`) });
+      const detail = timedOut ? `No answer within ${timeoutMs / 1000} s` : shortError(`${(error as NodeJS.ErrnoException).code ?? "network error"}: ${error.message}`);
+      resolve(sent ? { kind: "unknown", error: `${detail} after the message was sent` } : { kind: "transient", error: detail });
     });
     req.end(body);
   });
 }
+
+/** Errors of a connection that was never made (nothing was sent). */
+const NEVER_CONNECTED = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "EDNS"]);
 
 async function sendEmail(to: string[], message: AlertMessage, timeoutMs: number): Promise<Outcome> {
   const { SMTP_URL, ALERTS_EMAIL_FROM } = env();
@@ -67,10 +75,13 @@ async function sendEmail(to: string[], message: AlertMessage, timeoutMs: number)
     if (info.rejected.length && !info.accepted.length) return { kind: "permanent", error: `All recipients refused: ${info.rejected.join(", ")}` };
     return { kind: "delivered" };
   } catch (error) {
-    const e = error as Error & { responseCode?: number; code?: string };
-    // SMTP replies 4xx for "try later" and 5xx for "never"; no reply at all is a network problem.
-    const permanent = typeof e.responseCode === "number" && e.responseCode >= 500;
-    return { kind: permanent ? "permanent" : "transient", error: shortError(`${e.code ?? "SMTP"}${e.responseCode ? ` ${e.responseCode}` : ""}: ${e.message}`) };
+    const e = error as Error & { responseCode?: number; code?: string; originalCode?: string };
+    const detail = shortError(`${e.code ?? "SMTP"}${e.responseCode ? ` ${e.responseCode}` : ""}: ${e.message}`);
+    // SMTP replies 4xx for "try later" and 5xx for "never": the server did not take the message.
+    if (typeof e.responseCode === "number") return { kind: e.responseCode >= 500 ? "permanent" : "transient", error: detail };
+    // No reply: only a server never reached surely has nothing; a cut or a timeout later on may
+    // have come after the message was taken, and email cannot tell a repeat.
+    return NEVER_CONNECTED.has(e.originalCode ?? e.code ?? "") ? { kind: "transient", error: detail } : { kind: "unknown", error: detail };
   } finally {
     transport.close();
   }
@@ -89,7 +100,9 @@ export async function send(target: SendTarget, message: AlertMessage, deliveryId
     const timestamp = new Date();
     const signature = new Webhook(target.secret).sign(deliveryId, timestamp, body);
     const headers = { "webhook-id": deliveryId, "webhook-timestamp": String(Math.floor(timestamp.getTime() / 1000)), "webhook-signature": signature };
-    return await postJson(target.url, body, headers, timeoutMs);
+    const outcome = await postJson(target.url, body, headers, timeoutMs);
+    // A receiver that got it once tells the repeat by its webhook-id: worth another try.
+    return outcome.kind === "unknown" ? { ...outcome, kind: "transient", error: outcome.error.replace(/ after the message was sent$/, "") } : outcome;
   } catch (error) {
     if (error instanceof UnsafeUrlError) return { kind: "permanent", error: error.message };
     return { kind: "transient", error: shortError(error instanceof Error ? error.message : String(error)) };

@@ -278,6 +278,26 @@ describe("retries", () => {
     expect(requestsTo("/hang-once/t")).toHaveLength(2);
   });
 
+  it("a Slack receiver that takes the post but answers after the timeout is not posted again: its outcome is unknown", async () => {
+    // Slack has no id to tell a repeat by: a post that went out and got no answer may have
+    // arrived, so it is never sent again by itself (the webhook above, with its webhook-id, is).
+    setEnv({ ALERTS_SLACK_BASE_URL: `${base}/` });
+    try {
+      const worker = await startWorker("w-slack-late");
+      const { channel } = ok(await A.browser.run(() => createAlertChannelAction({ kind: "slack", name: "Slack late", url: `${base}/hang-once/slack-late` })));
+      const deliveryId = await test(A, channel.id);
+      const done = await settled(deliveryId);
+      expect(done, worker.output()).toMatchObject({ status: "unknown", attempts: 1, nextAttemptAt: null });
+      expect(done.lastError).toMatch(/may have arrived/);
+      await waitFor(async () => !(await db().$queryRaw<unknown[]>`SELECT 1 FROM graphile_worker.jobs WHERE key = ${`deliver_alert:${deliveryId}`}`).length, {
+        what: "the delivery's job to finish", timeoutMs: 10_000, details: () => worker.output(),
+      });
+      expect(requestsTo("/hang-once/slack-late")).toHaveLength(1);
+    } finally {
+      setEnv({ ALERTS_SLACK_BASE_URL: `${base}/ok/slack/` });
+    }
+  });
+
   it("gives up after ALERTS_MAX_ATTEMPTS transient failures", async () => {
     setEnv({ ALERTS_MAX_ATTEMPTS: "2" });
     try {
