@@ -22,7 +22,7 @@ import { rollupScope } from "@/lib/analytics/rollups";
 import { ratioVariance, sampleVariance, wilson } from "@/lib/analytics/stats";
 import { budgetStatus } from "@/lib/billing/budget";
 import { formatMicros } from "@/lib/billing/money";
-import { pausePoint } from "@/lib/captures/lifecycle/pause-points";
+import { pausePoint } from "@/lib/db/pause-points";
 import { db, readDb } from "@/lib/db/prisma";
 import { transaction } from "@/lib/db/transaction";
 import { Prisma } from "@/lib/generated/prisma/client";

@@ -6,7 +6,7 @@ import { costOf, worstCaseCost } from "@/lib/billing/money";
 import { acquirePermission, countedAs, openIfOverThreshold, recordCall, releaseProbe, type BreakerGlance, type CallOutcome } from "@/lib/breaker/breaker";
 import { activeRuns } from "@/lib/captures/active-runs";
 import { claimCapture } from "@/lib/captures/lifecycle/claim";
-import { pausePoint } from "@/lib/captures/lifecycle/pause-points";
+import { pausePoint } from "@/lib/db/pause-points";
 import { breakerOutcome, failureOf } from "@/lib/captures/failure";
 import { attemptClosure, failCapture, succeedCapture, withoutAnalysis, type Success, type WriteOutcome } from "@/lib/captures/lifecycle/results";
 import { postponeCapture } from "@/lib/captures/lifecycle/waiting";

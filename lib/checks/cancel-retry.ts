@@ -1,8 +1,8 @@
 import "server-only";
+import { inTransaction } from "@/lib/db/transaction";
 import { assertCan, canCancelCheck, canRetryCapture, type Actor } from "@/lib/auth/permissions";
 import { costOf, estimateUsage } from "@/lib/billing/money";
 import { cancelCaptures, retryCaptures as retryTransition, retryRefusals } from "@/lib/captures/lifecycle/admin";
-import { inTransaction } from "@/lib/captures/lifecycle/transition";
 import { isCheckFinished, isRetryable, isUnfinished } from "@/lib/captures/states";
 import { ConflictError, NotFoundError, UserError } from "@/lib/errors";
 

@@ -1,10 +1,10 @@
 import "server-only";
 import { priceTableOf } from "@/lib/billing/money";
 import { lockConnectionAccess, wakeRefusedCaptures } from "@/lib/captures/lifecycle/claim";
-import { pausePoint } from "@/lib/captures/lifecycle/pause-points";
-import { inTransaction, wakeBudgetWaiters } from "@/lib/captures/lifecycle/transition";
+import { pausePoint } from "@/lib/db/pause-points";
+import { wakeBudgetWaiters } from "@/lib/captures/lifecycle/transition";
 import { db } from "@/lib/db/prisma";
-import { transaction } from "@/lib/db/transaction";
+import { inTransaction, transaction } from "@/lib/db/transaction";
 import { ConflictError, NotFoundError, UserError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { connectionInputSchema, grantInputSchema } from "@/lib/providers/schemas";

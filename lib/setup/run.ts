@@ -1,8 +1,9 @@
 import "server-only";
 import { settleLedgers } from "@/lib/billing/budget";
 import { unknownOutcomeCost } from "@/lib/billing/money";
-import { inTransaction, wakeBudgetWaiters } from "@/lib/captures/lifecycle/transition";
+import { wakeBudgetWaiters } from "@/lib/captures/lifecycle/transition";
 import { db } from "@/lib/db/prisma";
+import { inTransaction } from "@/lib/db/transaction";
 import { setupCallLimits, setupPrompt } from "@/lib/setup/prompt";
 import type { SetupProposal } from "@/lib/setup/schemas";
 

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { reserveCall } from "@/lib/billing/budget";
 import { costOf, unknownOutcomeCost, worstCaseCost } from "@/lib/billing/money";
 import { activeRuns } from "@/lib/captures/active-runs";
-import { pausePoint } from "@/lib/captures/lifecycle/pause-points";
+import { pausePoint } from "@/lib/db/pause-points";
 import { assertUsable, grantedConnections } from "@/lib/connections/connections";
 import { db } from "@/lib/db/prisma";
 import { transaction } from "@/lib/db/transaction";

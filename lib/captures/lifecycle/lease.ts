@@ -1,7 +1,8 @@
 import "server-only";
+import { inTransaction } from "@/lib/db/transaction";
 import { unknownOutcomeCost, type PriceTable } from "@/lib/billing/money";
 import { decideAfterFailure } from "@/lib/captures/retry-policy";
-import { Effects, applyEffects, cancelAware, closeAttempt, guardedUpdate, inTransaction, settleMoved } from "@/lib/captures/lifecycle/transition";
+import { Effects, applyEffects, cancelAware, closeAttempt, guardedUpdate, settleMoved } from "@/lib/captures/lifecycle/transition";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { CallLimits } from "@/lib/providers/types";
 
