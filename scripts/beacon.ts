@@ -152,7 +152,7 @@ async function openAICompatibleCall(values: Record<string, string | boolean | un
     const flags = { baseURL: "--base-url", apiKeyEnv: "--api-key-env" };
     fail(settings.error.issues.map((i) => `${flags[i.path[0] as keyof typeof flags]}: ${i.message}`).join("\n"));
   }
-  const { parseDecimal } = await import("@/lib/client/decimal");
+  const { parseDecimal } = await import("@/lib/validation/decimal");
   const price = (flag: string) => {
     const given = text(flag);
     if (given === undefined) return 0;

@@ -23,7 +23,7 @@ export const jobCatalog = {
     // the app's retry policy (DESIGN.md "Retries by error class").
     maxAttempts: 10,
   },
-  /** Re-applies a brand's names and competitors to its stored answers (lib/analysis/reanalyze.ts). */
+  /** Re-applies a brand's names and competitors to its stored answers (lib/brands/reanalysis.ts). */
   reanalyze: {
     payload: z.object({ analysisRunId: z.uuid() }),
     // One run at a time per brand.

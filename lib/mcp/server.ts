@@ -18,7 +18,7 @@ import { getCheckSummary } from "@/lib/checks/queries";
 import { ForbiddenError, UserError } from "@/lib/errors";
 import { listPrompts } from "@/lib/prompts/prompts";
 import { promptListQuerySchema } from "@/lib/prompts/schemas";
-import { listProviderConfigs } from "@/lib/providers/configs";
+import { listProviderConfigs } from "@/lib/workspaces/provider-configs";
 
 /** Who calls the tools: the API key, authenticated again for each call (a revoked key stops at once). */
 export type McpAuth = () => Promise<ApiKeyCaller | null>;

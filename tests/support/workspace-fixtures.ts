@@ -48,7 +48,7 @@ type FieldErrors = { formErrors?: string[]; fieldErrors?: Record<string, string[
 
 /**
  * The messages a result carries for `field` or any part of it (`competitors` also collects
- * `competitors.1.name`). The browser (lib/client/action-result.ts and the form dialogs) shows
+ * `competitors.1.name`). The browser (lib/browser/action-result.ts and the form dialogs) shows
  * `validationErrors.fieldErrors[<dotted path>]` and `serverError.field`, so that is what is read.
  */
 export function fieldMessages(result: ActionResult | undefined, field: string): string[] {

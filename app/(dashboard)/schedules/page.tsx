@@ -3,7 +3,7 @@ import { canEditTrackingSetup, canStartCheck } from "@/lib/auth/permissions";
 import { requirePageContext } from "@/lib/auth/session";
 import { listBrands } from "@/lib/brands/brands";
 import { listPromptChoices, listPromptTags } from "@/lib/prompts/prompts";
-import { listProviderConfigs } from "@/lib/providers/configs";
+import { listProviderConfigs } from "@/lib/workspaces/provider-configs";
 import { listSchedules } from "@/lib/schedules/schedules";
 import { SchedulesPage } from "./schedules-page";
 

@@ -4,7 +4,7 @@ import { canStartCheck } from "@/lib/auth/permissions";
 import { requirePageContext } from "@/lib/auth/session";
 import { listBrands } from "@/lib/brands/brands";
 import { listPromptChoices, listPromptTags } from "@/lib/prompts/prompts";
-import { listProviderConfigs } from "@/lib/providers/configs";
+import { listProviderConfigs } from "@/lib/workspaces/provider-configs";
 import { NewCheckForm } from "./new-check-form";
 
 export const metadata: Metadata = { title: "New check" };
