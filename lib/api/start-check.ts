@@ -1,5 +1,5 @@
 import "server-only";
-import { parseOrThrow } from "@/lib/api/handler";
+import { parseOrThrow } from "@/lib/validation/parse";
 import type { CreateCheckBody } from "@/lib/api/schemas";
 import { assertCan, canEditTrackingSetup, canStartCheck } from "@/lib/auth/permissions";
 import type { Caller } from "@/lib/checks/cancel-retry";

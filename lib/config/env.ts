@@ -2,7 +2,7 @@
 // configuration table; keep the two in step.
 import { z } from "zod";
 import { parseTrustedProxies } from "@/lib/net/trusted-proxies";
-import { OPENAI_COMPATIBLE_KEY_ENV } from "@/lib/providers/openai-compatible-settings";
+import { OPENAI_COMPATIBLE_KEY_ENV } from "@/lib/config/openai-compatible-key";
 
 const boolean = z
   .enum(["true", "false", "1", "0", "yes", "no"])

@@ -1,7 +1,8 @@
 import { CHARTS, isChartName } from "@/lib/analytics/charts";
 import { readChart } from "@/lib/analytics/read-chart";
 import { filterRefusal } from "@/lib/api/filter-params";
-import { apiRoute, ApiProblem, json } from "@/lib/api/handler";
+import { apiRoute, json } from "@/lib/api/handler";
+import { ApiProblem } from "@/lib/errors";
 import { assertCan, canView } from "@/lib/auth/permissions";
 
 export const dynamic = "force-dynamic";

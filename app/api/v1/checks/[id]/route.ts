@@ -1,4 +1,5 @@
-import { apiRoute, json, parseOrThrow, idParam, readQuery } from "@/lib/api/handler";
+import { apiRoute, json, idParam, readQuery } from "@/lib/api/handler";
+import { parseOrThrow } from "@/lib/validation/parse";
 import { checkCapturesQuery } from "@/lib/api/schemas";
 import { assertCan, canView } from "@/lib/auth/permissions";
 import { getCheckSummary, listCheckCaptures } from "@/lib/checks/queries";
