@@ -7,6 +7,16 @@ export type Role = "owner" | "admin" | "member" | "viewer";
 
 export type Actor = { userId: string | null; role: Role };
 
+export type SessionUser = { id: string; name: string; email: string };
+
+/** The signed-in person and the workspace they are working in. */
+export type WorkspaceContext = Actor & {
+  userId: string;
+  user: SessionUser;
+  workspace: { id: string; slug: string; name: string };
+  role: Role;
+};
+
 const rank: Record<Role, number> = { viewer: 0, member: 1, admin: 2, owner: 3 };
 const atLeast = (actor: Actor, role: Role) => rank[actor.role] >= rank[role];
 

@@ -7,9 +7,8 @@
 // known (a cited page) and its registrable domain alone is not the category. To extend it, add the domain to its category below (one line, sorted)
 // and a case to lib/sources/categories.test.ts if it needs a pattern; a workspace can override
 // any domain for itself under Sources.
-import type { MappedCategory } from "@/lib/sources/categories";
-
-export const SOURCE_DOMAINS: Record<MappedCategory, readonly string[]> = {
+// Data only, importing nothing: categories.ts checks its keys against the categories.
+export const SOURCE_DOMAINS = {
   review: [
     "alternativeto.net", "appsumo.com", "bestreviews.com", "business.com", "businessnewsdaily.com",
     "capterra.co.uk", "capterra.com", "capterra.de", "capterra.es", "capterra.fr",

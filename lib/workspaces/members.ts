@@ -3,7 +3,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { publicUrl } from "@/lib/config/env";
 import { revokeApiKeysOfMember } from "@/lib/api-keys/api-keys";
 import { assertCan, canManageMembers, canManageOwners, type Role } from "@/lib/auth/permissions";
-import type { WorkspaceContext } from "@/lib/auth/session";
+import type { WorkspaceContext } from "@/lib/auth/permissions";
 import { db } from "@/lib/db/prisma";
 import { transaction } from "@/lib/db/transaction";
 import type { Prisma } from "@/lib/generated/prisma/client";
