@@ -1,6 +1,6 @@
 "use server";
 import { z } from "zod";
-import { assertCan, canManageWorkspaceSettings } from "@/lib/auth/permissions";
+import { assertCan, canManageWorkspaceSettings } from "@/lib/permissions/permissions";
 import { fieldPaths, workspaceAction } from "@/lib/actions/safe-action";
 import { forceBreaker } from "@/lib/breaker/breaker";
 import { listBreakers } from "@/lib/breaker/queries";

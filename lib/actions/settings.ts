@@ -1,6 +1,6 @@
 "use server";
 import { z } from "zod";
-import { assertCan, canManageWorkspaceSettings } from "@/lib/auth/permissions";
+import { assertCan, canManageWorkspaceSettings } from "@/lib/permissions/permissions";
 import { fieldPaths, workspaceAction } from "@/lib/actions/safe-action";
 import { budgetStatus } from "@/lib/billing/budget";
 import { grantedConnections } from "@/lib/connections/connections";

@@ -2,7 +2,7 @@ import "server-only";
 import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { auth } from "@/lib/auth/auth";
-import type { SessionUser, WorkspaceContext } from "@/lib/auth/permissions";
+import type { SessionUser, WorkspaceContext } from "@/lib/permissions/permissions";
 import { db } from "@/lib/db/prisma";
 import { UnauthorizedError } from "@/lib/errors";
 

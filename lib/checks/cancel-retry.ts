@@ -1,6 +1,6 @@
 import "server-only";
 import { inTransaction } from "@/lib/db/transaction";
-import { assertCan, canCancelCheck, canRetryCapture, type Actor } from "@/lib/auth/permissions";
+import { assertCan, canCancelCheck, canRetryCapture, type Actor } from "@/lib/permissions/permissions";
 import { costOf, estimateUsage } from "@/lib/billing/money";
 import { cancelCaptures, retryCaptures as retryTransition, retryRefusals } from "@/lib/captures/lifecycle/admin";
 import { isCheckFinished, isRetryable, isUnfinished } from "@/lib/captures/states";

@@ -9,7 +9,7 @@ import { ConflictError, NotFoundError, UserError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { connectionInputSchema, grantInputSchema } from "@/lib/providers/schemas";
 import { isConfigured, notConfiguredReason } from "@/lib/providers/registry";
-import { testCall } from "@/lib/providers/test-call";
+import { testCall } from "@/lib/connections/test-call";
 import type { z } from "zod";
 
 type Tx = Prisma.TransactionClient;

@@ -13,7 +13,7 @@ import { parseOrThrow } from "@/lib/validation/parse";
 import { createCheckBody } from "@/lib/api/schemas";
 import { startCheckForKey } from "@/lib/api/start-check";
 import type { ApiKeyCaller } from "@/lib/api-keys/api-keys";
-import { assertCan, canView } from "@/lib/auth/permissions";
+import { assertCan, canView } from "@/lib/permissions/permissions";
 import { listBrands } from "@/lib/brands/brands";
 import { getCheckSummary } from "@/lib/checks/queries";
 import { listPrompts } from "@/lib/prompts/prompts";

@@ -71,7 +71,7 @@ const STOPPED = {
 } as const;
 
 /**
- * The sweeper's part (lib/jobs/sweeper.ts): every running suggestion whose worker's lease ran
+ * The sweeper's part (lib/worker/sweeper.ts): every running suggestion whose worker's lease ran
  * out (or that has none), and every one a live worker no longer lists as running although it
  * started before that worker's last heartbeat read the clock, ends `failed` through the guarded
  * finish, charged its estimate. Nobody calls again: a person asks again if they want to.

@@ -1,5 +1,5 @@
 import "server-only";
-import type { Role } from "@/lib/auth/permissions";
+import type { Role } from "@/lib/permissions/permissions";
 import { db } from "@/lib/db/prisma";
 import { transaction } from "@/lib/db/transaction";
 import type { Prisma } from "@/lib/generated/prisma/client";

@@ -9,7 +9,7 @@ import { failCapture } from "@/lib/captures/lifecycle/results";
 import { runRepairPass } from "@/lib/captures/lifecycle/repair";
 import { finishStaleChecks } from "@/lib/captures/lifecycle/transition";
 import { retryCaptures } from "@/lib/checks/cancel-retry";
-import { checkTally } from "@/lib/checks/counts";
+import { checkTally } from "@/lib/captures/check-counts";
 import { db } from "@/lib/db/prisma";
 
 let space: Space;

@@ -11,7 +11,7 @@ import { worstCaseCost } from "@/lib/billing/money";
 import { runRepairPass } from "@/lib/captures/lifecycle/repair";
 import { grantConnection } from "@/lib/connections/connections";
 import { db } from "@/lib/db/prisma";
-import { sweepDeadWorkers } from "@/lib/jobs/sweeper";
+import { sweepDeadWorkers } from "@/lib/worker/sweeper";
 import { requestSetupSuggestions, runSetupSuggestions } from "@/lib/setup/suggestions";
 import { startFakeOpenAICompatible, type CompatibleScenario } from "@/tests/support/fake-providers/openai-compatible-server";
 import type { FakeServer } from "@/tests/support/fake-providers/openai-server";

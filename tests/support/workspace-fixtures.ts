@@ -8,7 +8,7 @@ import { expect } from "vitest";
 import { signInAction, signUpAction } from "@/lib/actions/auth";
 import { inviteMemberAction } from "@/lib/actions/members";
 import type { ActionError } from "@/lib/actions/safe-action";
-import type { Role } from "@/lib/auth/permissions";
+import type { Role } from "@/lib/permissions/permissions";
 import { db } from "@/lib/db/prisma";
 import { newBrowser, type Browser } from "./request-context";
 

@@ -7,7 +7,7 @@ import { Card } from "@/components/ui/card";
 import { Field, Input } from "@/components/ui/field";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { signInAction, signUpAction } from "@/lib/actions/auth";
-import { NAME_MAX, PASSWORD_MAX, PASSWORD_MIN, PASSWORD_RULE } from "@/lib/auth/account-fields";
+import { NAME_MAX, PASSWORD_MAX, PASSWORD_MIN, PASSWORD_RULE } from "@/lib/validation/account-fields";
 import { ActionFailure, unwrap } from "@/lib/browser/action-result";
 import { signUpSchema } from "@/lib/workspaces/schemas";
 

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { canEditTrackingSetup, canStartCheck } from "@/lib/auth/permissions";
+import { canEditTrackingSetup, canStartCheck } from "@/lib/permissions/permissions";
 import { requirePageContext } from "@/lib/auth/session";
 import { listBrands } from "@/lib/brands/brands";
 import { listPromptChoices, listPromptTags } from "@/lib/prompts/prompts";

@@ -3,7 +3,7 @@ import { recordRollups } from "@/lib/analytics/rollups";
 import { settleLedgers, type CallSettlement, type HoldRelease } from "@/lib/billing/budget";
 import { pausePoint } from "@/lib/db/pause-points";
 import { TRANSITIONS, UNFINISHED_STATUSES, deriveCheckStatus, isCheckFinished, isTerminal, type CaptureStatus, type CheckStatus, type TransitionName } from "@/lib/captures/states";
-import { checkTally } from "@/lib/checks/counts";
+import { checkTally } from "@/lib/captures/check-counts";
 import { db } from "@/lib/db/prisma";
 import { afterCommit, inTransaction } from "@/lib/db/transaction";
 import { CAPTURE_JOB_SPEC, enqueueAlertEvaluation, enqueueCaptureJobs } from "@/lib/jobs/enqueue";

@@ -6,7 +6,7 @@ import { StatusBadge } from "@/components/checks/status";
 import { Button } from "@/components/ui/button";
 import { Badge } from "@/components/ui/card";
 import { cancelCaptureAction, retryCaptureAction } from "@/lib/actions/checks";
-import { canCancelCheck, type Role } from "@/lib/auth/permissions";
+import { canCancelCheck, type Role } from "@/lib/permissions/permissions";
 import { formatMicros } from "@/lib/billing/money";
 import { unwrap } from "@/lib/browser/action-result";
 import { formatDuration } from "@/lib/browser/format";

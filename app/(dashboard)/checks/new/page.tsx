@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { canStartCheck } from "@/lib/auth/permissions";
+import { canStartCheck } from "@/lib/permissions/permissions";
 import { requirePageContext } from "@/lib/auth/session";
 import { listBrands } from "@/lib/brands/brands";
 import { listPromptChoices, listPromptTags } from "@/lib/prompts/prompts";

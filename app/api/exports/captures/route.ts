@@ -5,7 +5,7 @@ import { filterRefusal } from "@/lib/api/filter-params";
 import { refuseOddFilterParams } from "@/lib/analytics/filter-params";
 import { apiError } from "@/lib/api/handler";
 import { parseOrThrow } from "@/lib/validation/parse";
-import { assertCan, canView } from "@/lib/auth/permissions";
+import { assertCan, canView } from "@/lib/permissions/permissions";
 import { getWorkspaceContext } from "@/lib/auth/session";
 
 export const dynamic = "force-dynamic";

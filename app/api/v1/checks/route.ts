@@ -3,7 +3,7 @@ import { ApiProblem } from "@/lib/errors";
 import { parseOrThrow } from "@/lib/validation/parse";
 import { checksListQuery, createCheckBody } from "@/lib/api/schemas";
 import { startCheckForKey } from "@/lib/api/start-check";
-import { assertCan, canStartCheck, canView } from "@/lib/auth/permissions";
+import { assertCan, canStartCheck, canView } from "@/lib/permissions/permissions";
 import { listChecks } from "@/lib/checks/queries";
 import { idempotencyKeySchema } from "@/lib/checks/schemas";
 

@@ -1,5 +1,5 @@
 import { apiRoute, json } from "@/lib/api/handler";
-import { assertCan, canView } from "@/lib/auth/permissions";
+import { assertCan, canView } from "@/lib/permissions/permissions";
 import { listProviderConfigs } from "@/lib/workspaces/provider-configs";
 
 export const dynamic = "force-dynamic";

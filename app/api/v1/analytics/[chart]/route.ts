@@ -3,7 +3,7 @@ import { readChart } from "@/lib/analytics/read-chart";
 import { filterRefusal } from "@/lib/api/filter-params";
 import { apiRoute, json } from "@/lib/api/handler";
 import { ApiProblem } from "@/lib/errors";
-import { assertCan, canView } from "@/lib/auth/permissions";
+import { assertCan, canView } from "@/lib/permissions/permissions";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 // Who may do what. Every server action and API route calls one of these before touching data;
 // the data functions in lib/ additionally scope every query by workspaceId.
-import type { ApiKeyScope } from "@/lib/api-keys/scopes";
+import type { ApiKeyScope } from "@/lib/permissions/api-key-scopes";
 import { ForbiddenError } from "@/lib/errors";
 
 export type Role = "owner" | "admin" | "member" | "viewer";

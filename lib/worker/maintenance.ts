@@ -2,7 +2,7 @@ import "server-only";
 import { runRepairPass } from "@/lib/captures/lifecycle/repair";
 import { finishStaleChecks } from "@/lib/captures/lifecycle/transition";
 import { lastLine } from "@/lib/errors";
-import { sweepDeadWorkers } from "@/lib/jobs/sweeper";
+import { sweepDeadWorkers } from "@/lib/worker/sweeper";
 
 
 /**

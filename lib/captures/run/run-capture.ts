@@ -7,11 +7,11 @@ import { acquirePermission, countedAs, openIfOverThreshold, recordCall, releaseP
 import { activeRuns } from "@/lib/captures/active-runs";
 import { claimCapture } from "@/lib/captures/lifecycle/claim";
 import { pausePoint } from "@/lib/db/pause-points";
-import { breakerOutcome, failureOf } from "@/lib/captures/failure";
+import { breakerOutcome, failureOf } from "@/lib/captures/run/failure";
 import { attemptClosure, failCapture, succeedCapture, withoutAnalysis, type Success, type WriteOutcome } from "@/lib/captures/lifecycle/results";
 import { postponeCapture } from "@/lib/captures/lifecycle/waiting";
 import { isWaiting } from "@/lib/captures/states";
-import { captureWatch } from "@/lib/captures/watch";
+import { captureWatch } from "@/lib/captures/run/watch";
 import { env } from "@/lib/config/env";
 import { db } from "@/lib/db/prisma";
 import { isPermanentDatabaseError, sqlState } from "@/lib/db/sqlstate";

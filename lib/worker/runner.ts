@@ -9,7 +9,7 @@ import { forbiddenProviderFlags, slotsMayHaveFreed } from "@/lib/jobs/forbidden-
 import { patientPool } from "@/lib/jobs/patient-pool";
 import { beat, markStopped, type WorkerIdentity } from "@/lib/jobs/heartbeats";
 import { setWorkerIdentity } from "@/lib/jobs/identity";
-import { startMaintenance } from "@/lib/jobs/maintenance";
+import { startMaintenance } from "@/lib/worker/maintenance";
 import { labelWorker, workerMetricsSnapshot } from "@/lib/metrics/worker-metrics";
 
 export type WorkerProcess = {
