@@ -198,7 +198,7 @@ async function doctorCommand() {
   try {
     setDatabaseUrl(database.url);
     const { sweepDeadWorkers } = await import("@/lib/worker/sweeper");
-    const { runRepairPass } = await import("@/lib/captures/lifecycle/repair");
+    const { runRepairPass } = await import("@/lib/lifecycle/repair");
     const swept = await sweepDeadWorkers();
     console.log(`dead workers unlocked: ${swept.workers.length}; runs taken over: ${swept.expired} (${swept.recovered} running again, ${swept.failed} ended)`);
     const repairs = await runRepairPass({ log: (line) => console.log(line) });

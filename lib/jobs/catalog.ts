@@ -12,7 +12,7 @@ export type AlertReason = (typeof ALERT_REASONS)[number];
 const cronPayload = z.looseObject({});
 
 export const jobCatalog = {
-  /** One try at one capture (lib/captures/run/run-capture.ts). */
+  /** One try at one capture (lib/lifecycle/run/run-capture.ts). */
   capture: {
     payload: z.object({ captureId: z.uuid() }),
     // One job per capture: re-enqueueing replaces a waiting job instead of adding one.

@@ -1,7 +1,7 @@
 import "server-only";
 import { settleLedgers } from "@/lib/billing/budget";
 import { unknownOutcomeCost } from "@/lib/billing/money";
-import { wakeBudgetWaiters } from "@/lib/captures/lifecycle/transition";
+import { wakeBudgetWaiters } from "@/lib/lifecycle/transition";
 import { db } from "@/lib/db/prisma";
 import { inTransaction } from "@/lib/db/transaction";
 import { setupCallLimits, setupPrompt } from "@/lib/setup/prompt";

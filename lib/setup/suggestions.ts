@@ -12,7 +12,7 @@ import type { ProviderConnection } from "@/lib/generated/prisma/client";
 import { enqueueSetupSuggestions } from "@/lib/jobs/enqueue";
 import { CallAbortedError, ProviderError } from "@/lib/providers/errors";
 import { adapterFor, notConfiguredReason } from "@/lib/providers/registry";
-import { simulateSetupCall } from "@/lib/providers/simulator/setup-suggestions";
+import { simulateSetupCall } from "@/lib/providers/simulator-setup-suggestions";
 import type { CallLimits, ProviderResponse } from "@/lib/providers/types";
 import { parseProposal, ProposalError } from "@/lib/setup/parse-proposal";
 import { setupCallLimits, setupPrompt } from "@/lib/setup/prompt";

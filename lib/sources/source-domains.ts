@@ -1,5 +1,5 @@
 // The shipped mapping of cited domains to source categories (lib/sources/categories.ts reads it).
-// Where it comes from: the domains the simulator cites (lib/providers/simulator/answers.ts), and
+// Where it comes from: the domains the simulator cites (lib/providers/simulator-answers.ts), and
 // the sites that answer engines cite most for software and buying questions, collected by hand
 // from public lists of top review, community, news, reference and social sites (English, German,
 // French, Spanish and Russian-speaking markets). Keys are registrable domains, as citations store

@@ -10,7 +10,7 @@ import { patientPool } from "@/lib/jobs/patient-pool";
 import { beat, markStopped, type WorkerIdentity } from "@/lib/jobs/heartbeats";
 import { setWorkerIdentity } from "@/lib/jobs/identity";
 import { startMaintenance } from "@/lib/worker/maintenance";
-import { labelWorker, workerMetricsSnapshot } from "@/lib/metrics/worker-metrics";
+import { labelWorker, workerMetricsSnapshot } from "@/lib/jobs/worker-metrics";
 
 export type WorkerProcess = {
   /** The pool id, which graphile-worker writes to `locked_by` of the jobs this process holds. */

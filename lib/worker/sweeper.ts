@@ -1,5 +1,5 @@
 import "server-only";
-import { expireAttempt, type ExpireReason } from "@/lib/captures/lifecycle/lease";
+import { expireAttempt, type ExpireReason } from "@/lib/lifecycle/lease";
 import { pausePoint } from "@/lib/db/pause-points";
 import { db } from "@/lib/db/prisma";
 import { transaction } from "@/lib/db/transaction";

@@ -12,7 +12,7 @@ import { recordRollups } from "@/lib/analytics/rollups";
 import { costOf, worstCaseCost } from "@/lib/billing/money";
 import { updateBrand } from "@/lib/brands/brands";
 import { brandInputSchema } from "@/lib/brands/schemas";
-import { runCapture, type RunOutcome } from "@/lib/captures/run/run-capture";
+import { runCapture, type RunOutcome } from "@/lib/lifecycle/run/run-capture";
 import { cancelCapture, cancelCheck } from "@/lib/checks/cancel-retry";
 import { db } from "@/lib/db/prisma";
 

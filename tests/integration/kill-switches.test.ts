@@ -14,7 +14,7 @@ import { waitFor } from "../support/wait-for";
 import { startWorker } from "../support/worker-process";
 import { POST as retryCaptureRoute } from "@/app/api/v1/captures/[id]/retry/route";
 import { createApiKey } from "@/lib/api-keys/api-keys";
-import { runCapture, type RunOutcome } from "@/lib/captures/run/run-capture";
+import { runCapture, type RunOutcome } from "@/lib/lifecycle/run/run-capture";
 import { cancelCapture, cancelCheck, retryCaptures } from "@/lib/checks/cancel-retry";
 import { checkTally } from "@/lib/captures/check-counts";
 import { revokeConnection, updateConnection } from "@/lib/connections/connections";

@@ -16,7 +16,7 @@ import { budgetNow, expectBudgetConsistent, newSpace, repairsIn, startSpaceCheck
 import { privatePostgres, type PrivatePostgres } from "../support/restartable-postgres";
 import { waitFor } from "../support/wait-for";
 import { startWorker, type WorkerProcess } from "../support/worker-process";
-import { runRepairPass } from "@/lib/captures/lifecycle/repair";
+import { runRepairPass } from "@/lib/lifecycle/repair";
 import { isTerminal } from "@/lib/captures/states";
 import { cancelCapture, cancelCheck, retryCaptures } from "@/lib/checks/cancel-retry";
 import { db } from "@/lib/db/prisma";

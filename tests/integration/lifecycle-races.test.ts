@@ -20,8 +20,8 @@ import {
   succeed,
   type Space,
 } from "../support/lifecycle-fixtures";
-import { failCapture, type Failure } from "@/lib/captures/lifecycle/results";
-import { runRepairPass } from "@/lib/captures/lifecycle/repair";
+import { failCapture, type Failure } from "@/lib/lifecycle/results";
+import { runRepairPass } from "@/lib/lifecycle/repair";
 import { cancelCapture, cancelCheck, retryCaptures } from "@/lib/checks/cancel-retry";
 import { checkTally } from "@/lib/captures/check-counts";
 import { db } from "@/lib/db/prisma";

@@ -23,7 +23,7 @@ import { ownDomainRate, topDomainsOverTime } from "@/lib/analytics/sources";
 import { positionDistribution, shareOfVoiceOverTime, visibilityOverTime } from "@/lib/analytics/trends";
 import { updateBrand } from "@/lib/brands/brands";
 import { brandInputSchema } from "@/lib/brands/schemas";
-import { succeedCapture } from "@/lib/captures/lifecycle/results";
+import { succeedCapture } from "@/lib/lifecycle/results";
 import { db } from "@/lib/db/prisma";
 import { runRetention } from "@/lib/jobs/retention";
 

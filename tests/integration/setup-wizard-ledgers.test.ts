@@ -8,7 +8,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { worstCaseCost } from "@/lib/billing/money";
-import { runRepairPass } from "@/lib/captures/lifecycle/repair";
+import { runRepairPass } from "@/lib/lifecycle/repair";
 import { grantConnection } from "@/lib/connections/connections";
 import { db } from "@/lib/db/prisma";
 import { sweepDeadWorkers } from "@/lib/worker/sweeper";

@@ -2,7 +2,7 @@ import "server-only";
 import type { Citation } from "@/lib/analysis/citations";
 import type { MentionRow } from "@/lib/analysis/rows";
 import { pausePoint } from "@/lib/db/pause-points";
-import { Effects, WAKE_ON_FREED_MONEY, applyEffects, cancelAware, closeAttempt, guardedUpdate, finishAfter, settleMoved, type AttemptClose } from "@/lib/captures/lifecycle/transition";
+import { Effects, WAKE_ON_FREED_MONEY, applyEffects, cancelAware, closeAttempt, guardedUpdate, finishAfter, settleMoved, type AttemptClose } from "@/lib/lifecycle/transition";
 import { resultShard } from "@/lib/billing/budget";
 import { CAPTURE_JOB_SPEC, REANALYSIS_JOB_SPEC } from "@/lib/jobs/enqueue";
 import { db } from "@/lib/db/prisma";
