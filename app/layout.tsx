@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
-import { Providers } from "@/components/providers";
+import { Providers } from "@/components/app-providers";
 import "./globals.css";
 
 export const metadata: Metadata = {

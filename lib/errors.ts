@@ -45,3 +45,15 @@ export class TooManyRequestsError extends UserError {
 
 /** The line of an error message that says what happened (Prisma's messages start with a multi-line preamble). */
 export const lastLine = (error: unknown) => (error instanceof Error ? error.message : String(error)).trim().split("\n").at(-1) ?? "";
+
+/** A refusal answered as it stands by the API routes and the MCP server (status, code, message, field). */
+export class ApiProblem extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+  }
+}

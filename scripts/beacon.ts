@@ -49,7 +49,7 @@ function fail(message: string): never {
 async function createApiKeyCommand(args: string[]) {
   const { values } = parseArgs({ args, options: { workspace: { type: "string" }, name: { type: "string" }, scope: { type: "string" } }, strict: true });
   if (!values.workspace || !values.name?.trim()) fail(`Both --workspace and --name are required.\n${USAGE}`);
-  const { API_KEY_SCOPES, DEFAULT_API_KEY_SCOPE } = await import("@/lib/api-keys/scopes");
+  const { API_KEY_SCOPES, DEFAULT_API_KEY_SCOPE } = await import("@/lib/permissions/api-key-scopes");
   const scope = API_KEY_SCOPES.find((s) => s === (values.scope ?? DEFAULT_API_KEY_SCOPE));
   if (!scope) fail(`--scope must be one of ${API_KEY_SCOPES.join(", ")}.\n${USAGE}`);
   const database = await getDatabase();
@@ -99,7 +99,7 @@ async function captureCommand(args: string[]) {
   if (!["on", "off", "auto"].includes(searchMode)) fail("--search must be on, off or auto.");
   const { DEFAULT_CALL_LIMITS, LIST_PRICES, listPricesOf } = await import("@/lib/providers/defaults");
   const { callLimitsSchema } = await import("@/lib/providers/schemas");
-  const { testCall } = await import("@/lib/providers/test-call");
+  const { testCall } = await import("@/lib/connections/test-call");
   const numberOr = (text: string | undefined, fallback: number) => (text === undefined ? fallback : text.trim() ? Number(text) : NaN);
   const limits = callLimitsSchema.safeParse({
     maxOutputTokens: numberOr(values["max-output-tokens"], DEFAULT_CALL_LIMITS.maxOutputTokens),
@@ -152,7 +152,7 @@ async function openAICompatibleCall(values: Record<string, string | boolean | un
     const flags = { baseURL: "--base-url", apiKeyEnv: "--api-key-env" };
     fail(settings.error.issues.map((i) => `${flags[i.path[0] as keyof typeof flags]}: ${i.message}`).join("\n"));
   }
-  const { parseDecimal } = await import("@/lib/client/decimal");
+  const { parseDecimal } = await import("@/lib/validation/decimal");
   const price = (flag: string) => {
     const given = text(flag);
     if (given === undefined) return 0;
@@ -197,8 +197,8 @@ async function doctorCommand() {
   const database = await getDatabase();
   try {
     setDatabaseUrl(database.url);
-    const { sweepDeadWorkers } = await import("@/lib/jobs/sweeper");
-    const { runRepairPass } = await import("@/lib/captures/lifecycle/repair");
+    const { sweepDeadWorkers } = await import("@/lib/worker/sweeper");
+    const { runRepairPass } = await import("@/lib/lifecycle/repair");
     const swept = await sweepDeadWorkers();
     console.log(`dead workers unlocked: ${swept.workers.length}; runs taken over: ${swept.expired} (${swept.recovered} running again, ${swept.failed} ended)`);
     const repairs = await runRepairPass({ log: (line) => console.log(line) });

@@ -13,7 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { ensureDatabase, startEmbeddedPostgres } from "@/lib/db/embedded-postgres";
-import { MIGRATIONS_DIR, SQL_OBJECTS_DIR, SQL_OBJECT_KINDS, migrate, readMigrations } from "@/lib/db/migrate";
+import { MIGRATIONS_DIR, SQL_OBJECTS_DIR, SQL_OBJECT_KINDS, migrate, readMigrations } from "@/lib/instance/migrate";
 
 type Kind = (typeof SQL_OBJECT_KINDS)[number];
 type Extracted = { kind: Kind; name: string; definition: string; createdBy: RegExp; firesFunction?: string };

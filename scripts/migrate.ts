@@ -1,6 +1,6 @@
 // npm run migrate: apply prisma/migrations and graphile-worker's schema to the database.
 import { getDatabase } from "@/lib/db/database-url";
-import { migrate } from "@/lib/db/migrate";
+import { migrate } from "@/lib/instance/migrate";
 
 const db = await getDatabase((line) => console.log(`[db] ${line}`));
 try {

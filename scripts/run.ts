@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { ensureAuthSecret } from "@/lib/config/auth-secret";
 import { env, publicUrl, setDatabaseUrl } from "@/lib/config/env";
 import { getDatabase, type Database } from "@/lib/db/database-url";
-import { migrate, MigrationError } from "@/lib/db/migrate";
+import { migrate, MigrationError } from "@/lib/instance/migrate";
 import { launcherEnv } from "@/lib/process/launcher-watchdog";
 import { WEB_STOP_DEADLINE_MS, workerStopDeadlineMs } from "@/lib/process/stop-deadlines";
 import { demoSeedPlan } from "@/scripts/lib/demo-seed";

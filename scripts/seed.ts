@@ -2,7 +2,7 @@
 // changes nothing). Uses DATABASE_URL, or the embedded PostgreSQL in BEACON_DATA_DIR.
 import { setDatabaseUrl } from "@/lib/config/env";
 import { getDatabase } from "@/lib/db/database-url";
-import { migrate } from "@/lib/db/migrate";
+import { migrate } from "@/lib/instance/migrate";
 
 const database = await getDatabase((line) => console.log(`[db] ${line}`));
 try {

@@ -4,7 +4,7 @@
 import v8 from "node:v8";
 import { disconnectDb } from "@/lib/db/prisma";
 import { lastLine } from "@/lib/errors";
-import { startWorkerProcess } from "@/lib/jobs/runner";
+import { startWorkerProcess } from "@/lib/worker/runner";
 import { watchLauncher } from "@/lib/process/launcher-watchdog";
 import { workerStopDeadlineMs } from "@/lib/process/stop-deadlines";
 import { taskList } from "@/worker/tasks";

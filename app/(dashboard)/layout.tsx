@@ -1,7 +1,7 @@
 import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
 import { SidebarNav } from "@/components/shell/sidebar-nav";
-import { canManageWorkspaceSettings } from "@/lib/auth/permissions";
+import { canManageWorkspaceSettings } from "@/lib/permissions/permissions";
 import { UserMenu } from "@/components/shell/user-menu";
 import { WorkspaceSwitcher } from "@/components/shell/workspace-switcher";
 import { getSessionUser, getWorkspaceContext } from "@/lib/auth/session";

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { analyticsOptions } from "@/lib/analytics/options";
-import { canManageShareLinks, canRunSetup, canStartCheck } from "@/lib/auth/permissions";
+import { canManageShareLinks, canRunSetup, canStartCheck } from "@/lib/permissions/permissions";
 import { requirePageContext } from "@/lib/auth/session";
 import { getBranding } from "@/lib/share-links/branding";
 import { workspaceSummary } from "@/lib/workspaces/summary";

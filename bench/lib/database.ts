@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { ensureDatabase, startEmbeddedPostgres, type EmbeddedPostgres } from "@/lib/db/embedded-postgres";
-import { migrate } from "@/lib/db/migrate";
+import { migrate } from "@/lib/instance/migrate";
 
 export type BenchDatabase = {
   url: string;

@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import { cancelCheck } from "@/lib/checks/cancel-retry";
 import { createCheck, hashRequest } from "@/lib/checks/create-check";
 import { isCheckFinished } from "@/lib/captures/states";
-import { checkTally } from "@/lib/checks/counts";
+import { checkTally } from "@/lib/captures/check-counts";
 import { db } from "@/lib/db/prisma";
 import { DEMO_LOGIN, DEMO_WORKSPACE } from "@/lib/seed/demo-content";
 import { seedDemo } from "@/lib/seed/demo";
@@ -55,7 +55,7 @@ export function startCheck(fx: Fixtures, promptIds: string[], providerIds = fx.p
   return createCheck({ workspaceId: fx.workspaceId, idempotencyKey: `bench-${randomUUID()}`, requestHash: hashRequest(body), startedById: fx.ownerId, ...body });
 }
 
-/** The check's row with its captures' counts (lib/checks/counts.ts). */
+/** The check's row with its captures' counts (lib/captures/check-counts.ts). */
 export const checkRow = async (checkId: string) => ({ ...(await db().check.findUniqueOrThrow({ where: { id: checkId } })), ...(await checkTally(checkId)) });
 
 /** The check once it is terminal, or null after `timeoutMs`. */

@@ -1,5 +1,5 @@
 // A bare graphile-worker runner with one no-op task, the baseline for Beacon's workers: same
-// library, same database, same runner preset as lib/jobs/runner.ts, no application work.
+// library, same database, same runner preset as lib/worker/runner.ts, no application work.
 import { Logger, run } from "graphile-worker";
 
 const quiet = new Logger(() => (level, message) => {

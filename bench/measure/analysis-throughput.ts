@@ -3,8 +3,8 @@
 // tables, links, citations), analysed against the demo brand and its three competitors.
 import { ANALYSIS_MAX_CHARS, analyzeAnswer } from "@/lib/analysis/analyze";
 import { DEFAULT_CALL_LIMITS } from "@/lib/providers/defaults";
-import { seededRandom } from "@/lib/providers/simulator/random";
-import { simulateAnswer } from "@/lib/providers/simulator/simulator";
+import { seededRandom } from "@/lib/providers/simulator-random";
+import { simulateAnswer } from "@/lib/providers/simulator";
 import { DEMO_BRAND, DEMO_PROMPTS } from "@/lib/seed/demo-content";
 
 export type AnalysisThroughput = { answers: number; seconds: number; answersPerSecondPerCore: number; meanAnswerChars: number };

@@ -8,7 +8,7 @@ import { Button } from "@/components/ui/button";
 import { Badge } from "@/components/ui/card";
 import { forceBreakerAction } from "@/lib/actions/admin";
 import type { BreakerView } from "@/lib/breaker/queries";
-import { unwrap } from "@/lib/client/action-result";
+import { unwrap } from "@/lib/browser/action-result";
 
 const tone = { closed: "green", open: "red", half_open: "amber" } as const;
 

@@ -8,8 +8,8 @@ import { Badge } from "@/components/ui/card";
 import { Dialog } from "@/components/ui/dialog";
 import { cancelCaptureAction, captureDetailAction, retryCaptureAction } from "@/lib/actions/checks";
 import { formatMicros } from "@/lib/billing/money";
-import { unwrap } from "@/lib/client/action-result";
-import { formatDuration } from "@/lib/client/format";
+import { unwrap } from "@/lib/browser/action-result";
+import { formatDuration } from "@/lib/browser/format";
 import { isRetryable, isUnfinished } from "@/lib/captures/states";
 
 

@@ -3,7 +3,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { toast } from "sonner";
 import type { z } from "zod";
-import { ActionFailure, unwrap, zodFieldErrors, type FieldErrors } from "@/lib/client/action-result";
+import { ActionFailure, unwrap, zodFieldErrors, type FieldErrors } from "@/lib/browser/action-result";
 
 type Action<I, O> = (input: I) => Promise<Parameters<typeof unwrap<O>>[0]>;
 

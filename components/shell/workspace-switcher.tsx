@@ -8,7 +8,7 @@ import { Dialog } from "@/components/ui/dialog";
 import { Field, Input } from "@/components/ui/field";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { createWorkspaceAction, switchWorkspaceAction } from "@/lib/actions/workspaces";
-import { unwrap } from "@/lib/client/action-result";
+import { unwrap } from "@/lib/browser/action-result";
 import { workspaceNameSchema } from "@/lib/workspaces/schemas";
 import { z } from "zod";
 

@@ -1,13 +1,13 @@
 "use server";
 import { z } from "zod";
-import { assertCan, canManageWorkspaceSettings } from "@/lib/auth/permissions";
+import { assertCan, canManageWorkspaceSettings } from "@/lib/permissions/permissions";
 import { fieldPaths, workspaceAction } from "@/lib/actions/safe-action";
 import { forceBreaker } from "@/lib/breaker/breaker";
 import { listBreakers } from "@/lib/breaker/queries";
 import { canManageInstance, isOperator } from "@/lib/instance/operators";
 import { CAPTURE_STATUSES } from "@/lib/captures/states";
 import { NotFoundError } from "@/lib/errors";
-import { listCapturesForAdmin, queueStats, workersOverview } from "@/lib/jobs/admin";
+import { listCapturesForAdmin, queueStats, workersOverview } from "@/lib/admin/jobs-page";
 
 const adminsOnly = "Only owners and admins can see the jobs page.";
 

@@ -1,5 +1,5 @@
 "use server";
-import { assertCan, canManageAlerts } from "@/lib/auth/permissions";
+import { assertCan, canManageAlerts } from "@/lib/permissions/permissions";
 import { fieldPaths, workspaceAction } from "@/lib/actions/safe-action";
 import { createChannel, deleteChannel, listChannels, rotateWebhookSecret, updateChannel } from "@/lib/alerts/channels";
 import { listDeliveries, sendDeliveryAgain, sendTestDelivery } from "@/lib/alerts/deliveries";

@@ -2,7 +2,7 @@
 import { createRule, deleteRule, listFirings, listRules, setRuleEnabled, updateRule } from "@/lib/alerts/rules";
 import { requestAlertEvaluation } from "@/lib/alerts/schedule";
 import { firingsPageSchema, ruleIdSchema, ruleInputSchema, setRuleEnabledSchema, updateRuleSchema } from "@/lib/alerts/schemas";
-import { assertCan, canManageAlerts } from "@/lib/auth/permissions";
+import { assertCan, canManageAlerts } from "@/lib/permissions/permissions";
 import { fieldPaths, workspaceAction } from "@/lib/actions/safe-action";
 
 // Alert rules: everyone in the workspace sees them and what they fired; admins change them

@@ -3,8 +3,8 @@ import { z } from "zod";
 import { fieldPaths, workspaceAction } from "@/lib/actions/safe-action";
 import { createApiKey, findApiKey, listApiKeys, revokeApiKey } from "@/lib/api-keys/api-keys";
 import { createApiKeySchema } from "@/lib/api-keys/schemas";
-import { API_KEY_SCOPES } from "@/lib/api-keys/scopes";
-import { assertCan, canCreateApiKey, canRevokeApiKey, canView } from "@/lib/auth/permissions";
+import { API_KEY_SCOPES } from "@/lib/permissions/api-key-scopes";
+import { assertCan, canCreateApiKey, canRevokeApiKey, canView } from "@/lib/permissions/permissions";
 
 // Every member sees the workspace's keys (names, creators, scopes; never the keys themselves),
 // creates keys up to their own role, and revokes their own; admins and owners revoke any.

@@ -1,8 +1,8 @@
 "use server";
 import { z } from "zod";
-import { assertCan, canEditTrackingSetup } from "@/lib/auth/permissions";
+import { assertCan, canEditTrackingSetup } from "@/lib/permissions/permissions";
 import { fieldPaths, workspaceAction } from "@/lib/actions/safe-action";
-import { latestReanalysisByBrand } from "@/lib/analysis/reanalyze";
+import { latestReanalysisByBrand } from "@/lib/brands/reanalysis";
 import { createBrand, deleteBrand, listBrands, trackCompetitor, updateBrand } from "@/lib/brands/brands";
 import { brandInputSchema, competitorInputSchema } from "@/lib/brands/schemas";
 

@@ -1,8 +1,8 @@
 "use server";
 import { z } from "zod";
 import { MARKET_KEY } from "@/lib/analytics/markets";
-import { assertCan, canStartCheck, canView } from "@/lib/auth/permissions";
-import type { WorkspaceContext } from "@/lib/auth/session";
+import { assertCan, canStartCheck, canView } from "@/lib/permissions/permissions";
+import type { WorkspaceContext } from "@/lib/permissions/permissions";
 import { fieldPaths, workspaceAction } from "@/lib/actions/safe-action";
 import { budgetStatus } from "@/lib/billing/budget";
 import { cancelCapture, cancelCheck, retryCaptures, type Caller } from "@/lib/checks/cancel-retry";

@@ -1,6 +1,6 @@
 "use server";
 import { z } from "zod";
-import { assertCan, canEditTrackingSetup } from "@/lib/auth/permissions";
+import { assertCan, canEditTrackingSetup } from "@/lib/permissions/permissions";
 import { fieldPaths, workspaceAction } from "@/lib/actions/safe-action";
 import { bulkCreatePrompts, createPrompt, deletePrompts, listPrompts, updatePrompt } from "@/lib/prompts/prompts";
 import { bulkPromptsSchema, promptInputSchema, promptListQuerySchema } from "@/lib/prompts/schemas";

@@ -2,7 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { createSafeActionClient } from "next-safe-action";
 import { requireWorkspaceContext } from "@/lib/auth/session";
-import { assertCan } from "@/lib/auth/permissions";
+import { assertCan } from "@/lib/permissions/permissions";
 import { UserError } from "@/lib/errors";
 import { canManageInstance, isOperator } from "@/lib/instance/operators";
 

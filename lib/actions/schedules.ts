@@ -1,5 +1,5 @@
 "use server";
-import { assertCan, canEditTrackingSetup, canStartCheck, type Actor } from "@/lib/auth/permissions";
+import { assertCan, canEditTrackingSetup, canStartCheck, type Actor } from "@/lib/permissions/permissions";
 import { fieldPaths, workspaceAction } from "@/lib/actions/safe-action";
 import { createSchedule, deleteSchedule, listSchedules, pauseSchedule, resumeSchedule, updateSchedule } from "@/lib/schedules/schedules";
 import { scheduleIdSchema, scheduleInputSchema, updateScheduleSchema } from "@/lib/schedules/schemas";

@@ -1,10 +1,10 @@
 "use server";
 import { z } from "zod";
-import { assertCan, canManageWorkspaceSettings } from "@/lib/auth/permissions";
+import { assertCan, canManageWorkspaceSettings } from "@/lib/permissions/permissions";
 import { fieldPaths, workspaceAction } from "@/lib/actions/safe-action";
 import { budgetStatus } from "@/lib/billing/budget";
 import { grantedConnections } from "@/lib/connections/connections";
-import { createProviderConfig, listProviderConfigs, updateProviderConfig } from "@/lib/providers/configs";
+import { createProviderConfig, listProviderConfigs, updateProviderConfig } from "@/lib/workspaces/provider-configs";
 import { providerConfigInputSchema } from "@/lib/providers/schemas";
 import { updateWorkspaceSettings } from "@/lib/workspaces/settings";
 import { workspaceSettingsSchema } from "@/lib/workspaces/schemas";

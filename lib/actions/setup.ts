@@ -1,6 +1,6 @@
 "use server";
 import { z } from "zod";
-import { assertCan, canRunSetup, canView } from "@/lib/auth/permissions";
+import { assertCan, canRunSetup, canView } from "@/lib/permissions/permissions";
 import { fieldPaths, workspaceAction } from "@/lib/actions/safe-action";
 import { acceptSetup } from "@/lib/setup/accept";
 import { acceptSetupSchema, startSetupSchema } from "@/lib/setup/schemas";

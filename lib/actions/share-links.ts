@@ -1,5 +1,5 @@
 "use server";
-import { assertCan, canManageBranding, canManageShareLinks, canView } from "@/lib/auth/permissions";
+import { assertCan, canManageBranding, canManageShareLinks, canView } from "@/lib/permissions/permissions";
 import { fieldPaths, workspaceAction } from "@/lib/actions/safe-action";
 import { getBranding, setBranding } from "@/lib/share-links/branding";
 import { brandingInput, createShareLinkInput, revokeShareLinkInput } from "@/lib/share-links/schemas";

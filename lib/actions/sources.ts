@@ -1,5 +1,5 @@
 "use server";
-import { assertCan, canCategorizeSources } from "@/lib/auth/permissions";
+import { assertCan, canCategorizeSources } from "@/lib/permissions/permissions";
 import { fieldPaths, workspaceAction } from "@/lib/actions/safe-action";
 import { listSourceCategoryOverrides, setSourceCategory } from "@/lib/sources/overrides";
 import { sourceCategoryInput } from "@/lib/sources/schemas";

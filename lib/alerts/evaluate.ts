@@ -4,7 +4,7 @@ import { enqueueFiringDeliveries } from "@/lib/alerts/deliveries";
 import { discoverUntrackedBrands } from "@/lib/alerts/discovery";
 import { percentText } from "@/lib/alerts/messages";
 import { parseParams } from "@/lib/alerts/rules";
-import { METRIC_LABELS, type Metric, type RuleKind, type RuleParams } from "@/lib/alerts/schemas";
+import { METRIC_LABELS, type Metric, type RuleKind, type RuleOutcome, type RuleParams, type SampleSizeHint } from "@/lib/alerts/schemas";
 import {
   answersToDetectMean,
   answersToDetectProportion,
@@ -22,7 +22,7 @@ import { rollupScope } from "@/lib/analytics/rollups";
 import { ratioVariance, sampleVariance, wilson } from "@/lib/analytics/stats";
 import { budgetStatus } from "@/lib/billing/budget";
 import { formatMicros } from "@/lib/billing/money";
-import { pausePoint } from "@/lib/captures/lifecycle/pause-points";
+import { pausePoint } from "@/lib/db/pause-points";
 import { db, readDb } from "@/lib/db/prisma";
 import { transaction } from "@/lib/db/transaction";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -32,33 +32,6 @@ import { Prisma } from "@/lib/generated/prisma/client";
 // stores each firing with the numbers behind it, once per rule and piece of evidence (a unique
 // dedupe key), its deliveries enqueued in the same transaction. Run after each check, daily and,
 // for breakers and the budget, every minute (worker/tasks/evaluate_alerts.ts and the crons).
-
-/** What a rule's last evaluation found, kept on the rule for the Alerts page. */
-export type RuleOutcome = {
-  at: string;
-  status: "fired" | "quiet" | "too_few_answers" | "error";
-  /** One sentence for people: what was compared and why it did or did not fire. */
-  message: string;
-  fired: number;
-  hint?: SampleSizeHint;
-};
-
-/** How many samples a change of the rule's size needs, from the current rates. */
-export type SampleSizeHint = {
-  metric: Metric;
-  /** The change to detect (fraction for visibility and share of voice, places for position). */
-  change: number;
-  confidence: number;
-  power: number;
-  /** Answers needed in each period; null when the current numbers cannot say (no answers yet). */
-  answersPerPeriod: number | null;
-  /** Answers in the last period, and the prompts and providers they came from. */
-  answersLastPeriod: number;
-  prompts: number;
-  providers: number;
-  /** answersPerPeriod spread over the prompts and providers: samples per prompt and provider. */
-  samplesPerPromptAndProvider: number | null;
-};
 
 type Finding = { dedupeKey: string; title: string; summary: string; facts: Record<string, unknown> };
 type Verdict = { findings: Finding[]; outcome: Omit<RuleOutcome, "at" | "fired" | "status"> & { status: "quiet" | "too_few_answers" } };

@@ -1,6 +1,5 @@
 import "server-only";
-import type { RuleOutcome } from "@/lib/alerts/evaluate";
-import { paramsSchemas, type ParsedRuleInput, type RuleKind, type RuleParams } from "@/lib/alerts/schemas";
+import { paramsSchemas, type ParsedRuleInput, type RuleKind, type RuleOutcome, type RuleParams } from "@/lib/alerts/schemas";
 import { db } from "@/lib/db/prisma";
 import { transaction } from "@/lib/db/transaction";
 import { NotFoundError, UserError } from "@/lib/errors";

@@ -145,3 +145,30 @@ export const KIND_LABELS: Record<RuleKind, string> = {
   breaker_open: "A provider's breaker stayed open",
   budget: "The month's spend passed a share of the budget",
 };
+
+/** What a rule's last evaluation found, kept on the rule for the Alerts page. */
+export type RuleOutcome = {
+  at: string;
+  status: "fired" | "quiet" | "too_few_answers" | "error";
+  /** One sentence for people: what was compared and why it did or did not fire. */
+  message: string;
+  fired: number;
+  hint?: SampleSizeHint;
+};
+
+/** How many samples a change of the rule's size needs, from the current rates. */
+export type SampleSizeHint = {
+  metric: Metric;
+  /** The change to detect (fraction for visibility and share of voice, places for position). */
+  change: number;
+  confidence: number;
+  power: number;
+  /** Answers needed in each period; null when the current numbers cannot say (no answers yet). */
+  answersPerPeriod: number | null;
+  /** Answers in the last period, and the prompts and providers they came from. */
+  answersLastPeriod: number;
+  prompts: number;
+  providers: number;
+  /** answersPerPeriod spread over the prompts and providers: samples per prompt and provider. */
+  samplesPerPromptAndProvider: number | null;
+};

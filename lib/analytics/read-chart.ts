@@ -2,8 +2,8 @@ import "server-only";
 import { CHARTS, type Chart, type ChartName } from "@/lib/analytics/charts";
 import { resolveFilter, type ResolvedFilter } from "@/lib/analytics/filter";
 import { analyticsFilterInput, filterFromSearchParams } from "@/lib/analytics/schemas";
-import { refuseOddFilterParams } from "@/lib/api/filter-params";
-import { parseOrThrow } from "@/lib/api/handler";
+import { refuseOddFilterParams } from "@/lib/analytics/filter-params";
+import { parseOrThrow } from "@/lib/validation/parse";
 import { NotFoundError } from "@/lib/errors";
 
 /**

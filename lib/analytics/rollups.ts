@@ -8,7 +8,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 // prisma/schema.prisma). A capture's contribution is defined once, in SQL, by the function
 // beacon_rollup_captures(ids, sign) of migration 20261201130000_analytics_rollups, which reads the
 // capture's raw rows. Whoever writes those raw rows calls it in the same transaction:
-// - a capture's success (lib/captures/lifecycle/results.ts) and the demo history add;
+// - a capture's success (lib/lifecycle/results.ts) and the demo history add;
 // - a re-analysis batch and a competitor's removal rewrite (take away, change, add again).
 // Attempt retention deletes no raw row the rollups come from; rollups are never deleted with it.
 

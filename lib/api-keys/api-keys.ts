@@ -1,7 +1,7 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
-import type { ApiKeyScope } from "@/lib/api-keys/scopes";
-import { apiKeyRole, type Role } from "@/lib/auth/permissions";
+import type { ApiKeyScope } from "@/lib/permissions/api-key-scopes";
+import { apiKeyRole, type Role } from "@/lib/permissions/permissions";
 import { db } from "@/lib/db/prisma";
 import { transaction } from "@/lib/db/transaction";
 import type { Prisma } from "@/lib/generated/prisma/client";

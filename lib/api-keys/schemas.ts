@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { API_KEY_SCOPES } from "@/lib/api-keys/scopes";
+import { API_KEY_SCOPES } from "@/lib/permissions/api-key-scopes";
 
 export const apiKeyNameSchema = z.object({ name: z.string().trim().min(1, "Name the key after what uses it").max(60, "Use at most 60 characters") });
 

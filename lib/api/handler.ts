@@ -3,7 +3,8 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { authenticateApiKey, type ApiKeyCaller } from "@/lib/api-keys/api-keys";
 import type { Caller } from "@/lib/checks/cancel-retry";
-import { ForbiddenError, UserError } from "@/lib/errors";
+import { ApiProblem, ForbiddenError, UserError } from "@/lib/errors";
+import { parseOrThrow } from "@/lib/validation/parse";
 import { hasControlCharacters } from "@/lib/validation/text";
 
 /** Largest JSON body the API reads. */
@@ -58,26 +59,6 @@ export function readQuery<S extends z.ZodType>(request: Request, schema: S): z.o
   return parseOrThrow(schema, params);
 }
 
-export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
-  const parsed = schema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  // An unknown key is reported on the object; name the key itself.
-  const path = issue.code === "unrecognized_keys" ? [...issue.path, issue.keys[0]] : issue.path;
-  const field = path.map(String).join(".") || undefined;
-  throw new ApiProblem(400, "validation_error", field ? `${field}: ${issue.message}` : issue.message, field);
-}
-
-export class ApiProblem extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly field?: string,
-  ) {
-    super(message);
-  }
-}
 
 /**
  * Every /api/v1 route goes through here: the bearer key is authenticated and turned into a

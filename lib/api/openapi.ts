@@ -2,7 +2,7 @@ import { z } from "zod";
 import { CHARTS, type ChartName } from "@/lib/analytics/charts";
 import { MAX_RANGE_DAYS, RANGE_PRESETS } from "@/lib/analytics/schemas";
 import { createCheckBody, MAX_CAPTURES_PAGE } from "@/lib/api/schemas";
-import { API_KEY_SCOPE_DESCRIPTIONS, API_KEY_SCOPES, type ApiKeyScope } from "@/lib/api-keys/scopes";
+import { API_KEY_SCOPE_DESCRIPTIONS, API_KEY_SCOPES, type ApiKeyScope } from "@/lib/permissions/api-key-scopes";
 import { CHECK_STATUSES } from "@/lib/captures/states";
 import { connectionInputSchema, providerConfigInputSchema } from "@/lib/providers/schemas";
 

@@ -1,7 +1,7 @@
 import "server-only";
-import { parseOrThrow } from "@/lib/api/handler";
+import { parseOrThrow } from "@/lib/validation/parse";
 import type { CreateCheckBody } from "@/lib/api/schemas";
-import { assertCan, canEditTrackingSetup, canStartCheck } from "@/lib/auth/permissions";
+import { assertCan, canEditTrackingSetup, canStartCheck } from "@/lib/permissions/permissions";
 import type { Caller } from "@/lib/checks/cancel-retry";
 import { createCheck, hashRequest } from "@/lib/checks/create-check";
 import { getCheckSummary } from "@/lib/checks/queries";

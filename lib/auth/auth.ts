@@ -2,7 +2,7 @@ import "server-only";
 import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
 import { nextCookies } from "better-auth/next-js";
-import { PASSWORD_MAX, PASSWORD_MIN } from "@/lib/auth/account-fields";
+import { PASSWORD_MAX, PASSWORD_MIN } from "@/lib/validation/account-fields";
 import { CLIENT_ADDRESS_HEADER } from "@/lib/auth/client-address";
 import { afterAuthEndpoint, afterUserCreated, beforeAuthEndpoint } from "@/lib/auth/hooks";
 import { env, publicUrl } from "@/lib/config/env";

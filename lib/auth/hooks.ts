@@ -2,7 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
 import { z } from "zod";
-import { currentPasswordSchema, emailSchema, personNameSchema } from "@/lib/auth/account-fields";
+import { currentPasswordSchema, emailSchema, personNameSchema } from "@/lib/validation/account-fields";
 import { CLIENT_ADDRESS_HEADER, clientAddress } from "@/lib/auth/client-address";
 import { newPasswordProblem } from "@/lib/auth/password-policy";
 import { accountDigest, releaseAuthAttempt, reserveAuthAttempt, type Reservation } from "@/lib/auth/rate-limit";

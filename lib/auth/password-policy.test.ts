@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PASSWORD_MAX, PASSWORD_MIN } from "./account-fields";
+import { PASSWORD_MAX, PASSWORD_MIN } from "@/lib/validation/account-fields";
 import { newPasswordProblem } from "./password-policy";
 
 describe("newPasswordProblem", () => {

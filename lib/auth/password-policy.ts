@@ -1,7 +1,7 @@
 import "server-only";
 import { ZxcvbnFactory, type TranslationKeys } from "@zxcvbn-ts/core";
 import { adjacencyGraphs, dictionary } from "@zxcvbn-ts/language-common";
-import { newPasswordSchema } from "@/lib/auth/account-fields";
+import { newPasswordSchema } from "@/lib/validation/account-fields";
 
 // A new password must be hard to guess, not merely long: zxcvbn estimates how many guesses an
 // attacker who tries common passwords, words, keyboard rows, repeats, sequences, dates and the

@@ -2,21 +2,12 @@ import "server-only";
 import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { auth } from "@/lib/auth/auth";
-import type { Actor, Role } from "@/lib/auth/permissions";
+import type { SessionUser, WorkspaceContext } from "@/lib/permissions/permissions";
 import { db } from "@/lib/db/prisma";
 import { UnauthorizedError } from "@/lib/errors";
 
 export const ACTIVE_WORKSPACE_COOKIE = "beacon_workspace";
 
-export type SessionUser = { id: string; name: string; email: string };
-
-/** The signed-in person and the workspace they are working in. */
-export type WorkspaceContext = Actor & {
-  userId: string;
-  user: SessionUser;
-  workspace: { id: string; slug: string; name: string };
-  role: Role;
-};
 
 export async function getSessionUser(): Promise<SessionUser | null> {
   const session = await auth().api.getSession({ headers: await headers() });

@@ -30,7 +30,7 @@ type Tx = Prisma.TransactionClient;
 // result: the worst case leaves "in flight", at most that much is charged, the hold is released)
 // adds its deltas to one of the other shards and waits for no claim. An addition that reads the
 // totals while a result is uncommitted sees more in use than there will be: the cap can only be
-// too strict, never exceeded (see holdBudget). Only lib/captures/lifecycle calls the writers
+// too strict, never exceeded (see holdBudget). Only lib/lifecycle calls the writers
 // below, inside its transitions, last (the lock order); and lib/setup for a first run's one
 // call (reserveCall, settleLedgers), also last in its transactions.
 

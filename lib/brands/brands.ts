@@ -5,7 +5,7 @@ import { db } from "@/lib/db/prisma";
 import { transaction } from "@/lib/db/transaction";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { ConflictError, NotFoundError, UserError } from "@/lib/errors";
-import { startReanalysis } from "@/lib/analysis/reanalyze";
+import { startReanalysis } from "@/lib/brands/reanalysis";
 import { rewriteRollups } from "@/lib/analytics/rollups";
 
 export async function listBrands(workspaceId: string) {

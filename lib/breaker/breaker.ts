@@ -173,7 +173,7 @@ async function recordWhileClosed(config: BreakerConfig, failed: boolean, slow: b
 
 /**
  * The breaker opens if its window, as counted, crossed the threshold. For a call counted by
- * recordWhileClosed, or by its result's statement (lib/captures/lifecycle/results.ts).
+ * recordWhileClosed, or by its result's statement (lib/lifecycle/results.ts).
  */
 export async function openIfOverThreshold(config: BreakerConfig, window: boolean[]): Promise<void> {
   const failures = window.filter(Boolean).length;

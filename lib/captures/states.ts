@@ -1,7 +1,7 @@
 // The capture state machine's vocabulary (DESIGN.md "Capture state machine"), pure so that the
 // server, the client components, the zod schemas and the OpenAPI document all read the same
 // lists. The transitions themselves, the only code that writes a capture's status, live in
-// lib/captures/lifecycle/.
+// lib/lifecycle/.
 //
 //   queued -> running -> succeeded            also when a cancel request came after the answer
 //                                              had arrived: it was paid for, so it is kept and analysed

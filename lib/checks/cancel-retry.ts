@@ -1,13 +1,13 @@
 import "server-only";
-import { assertCan, canCancelCheck, canRetryCapture, type Actor } from "@/lib/auth/permissions";
+import { inTransaction } from "@/lib/db/transaction";
+import { assertCan, canCancelCheck, canRetryCapture, type Actor } from "@/lib/permissions/permissions";
 import { costOf, estimateUsage } from "@/lib/billing/money";
-import { cancelCaptures, retryCaptures as retryTransition, retryRefusals } from "@/lib/captures/lifecycle/admin";
-import { inTransaction } from "@/lib/captures/lifecycle/transition";
+import { cancelCaptures, retryCaptures as retryTransition, retryRefusals } from "@/lib/lifecycle/admin";
 import { isCheckFinished, isRetryable, isUnfinished } from "@/lib/captures/states";
 import { ConflictError, NotFoundError, UserError } from "@/lib/errors";
 
 // Cancel and retry as people ask for them: find the row in the caller's workspace, authorize,
-// then run the lifecycle transition (lib/captures/lifecycle/admin.ts) in one transaction.
+// then run the lifecycle transition (lib/lifecycle/admin.ts) in one transaction.
 
 export type Caller = Actor & { workspaceId: string; apiKeyId?: string | null };
 

@@ -3,7 +3,7 @@
 // (app/(dashboard)/checks/use-checks-query.ts) applies answers with applyProgress, and the tests
 // compare what the deltas built with a full read.
 import type { CaptureStatus, CheckStatus } from "@/lib/captures/states";
-import type { CheckCounts } from "@/lib/checks/counts";
+import type { CheckCounts } from "@/lib/captures/check-counts";
 
 // What bounds a poll's answer, whatever the check's size: at most GRID_PAGE_CELLS cells of about
 // 90 bytes, GRID_PAGE_ROWS prompt texts of GRID_TEXT_CHARS, one error of GRID_ERROR_CHARS per

@@ -2,7 +2,7 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { marketKey, marketLabel } from "@/lib/analytics/markets";
 import type { CheckStatus } from "@/lib/captures/states";
-import { checkTally, countsOf } from "@/lib/checks/counts";
+import { checkTally, countsOf } from "@/lib/captures/check-counts";
 import { startedBy, userNames } from "@/lib/checks/started-by";
 import { db } from "@/lib/db/prisma";
 import { NotFoundError, UserError } from "@/lib/errors";

@@ -2,7 +2,7 @@ import "server-only";
 import { inflectedForms } from "@/lib/analysis/inflection";
 import { answerLanguage, type AnalysisLanguage } from "@/lib/analysis/language";
 import type { CheckStatus } from "@/lib/captures/states";
-import { checkTallies, checkTally, countsOf, type CheckTally } from "@/lib/checks/counts";
+import { checkTallies, checkTally, countsOf, type CheckTally } from "@/lib/captures/check-counts";
 import { startedBy, userNames } from "@/lib/checks/started-by";
 import { db } from "@/lib/db/prisma";
 import { NotFoundError } from "@/lib/errors";

@@ -2,7 +2,7 @@
 // configuration table; keep the two in step.
 import { z } from "zod";
 import { parseTrustedProxies } from "@/lib/net/trusted-proxies";
-import { OPENAI_COMPATIBLE_KEY_ENV } from "@/lib/providers/openai-compatible-settings";
+import { OPENAI_COMPATIBLE_KEY_ENV } from "@/lib/config/openai-compatible-key";
 
 const boolean = z
   .enum(["true", "false", "1", "0", "yes", "no"])
@@ -64,7 +64,7 @@ const envSchema = z.object({
   // How long a capture waiting for budget waits before it looks again (money freed by finishing
   // calls and a raised budget wake it at once).
   BEACON_BUDGET_RECHECK_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
-  // Tests only: lifecycle pause points (lib/captures/lifecycle/pause-points.ts) a test holds
+  // Tests only: lifecycle pause points (lib/db/pause-points.ts) a test holds
   // from another process through advisory locks. Comma-separated names; unset in production.
   BEACON_TEST_PAUSE_POINTS: z.string().optional(),
   // Real providers: a provider whose key is missing shows as "not configured". Base URLs point

@@ -1,15 +1,15 @@
 import "server-only";
 import { priceTableOf } from "@/lib/billing/money";
-import { lockConnectionAccess, wakeRefusedCaptures } from "@/lib/captures/lifecycle/claim";
-import { pausePoint } from "@/lib/captures/lifecycle/pause-points";
-import { inTransaction, wakeBudgetWaiters } from "@/lib/captures/lifecycle/transition";
+import { lockConnectionAccess, wakeRefusedCaptures } from "@/lib/lifecycle/claim";
+import { pausePoint } from "@/lib/db/pause-points";
+import { wakeBudgetWaiters } from "@/lib/lifecycle/transition";
 import { db } from "@/lib/db/prisma";
-import { transaction } from "@/lib/db/transaction";
+import { inTransaction, transaction } from "@/lib/db/transaction";
 import { ConflictError, NotFoundError, UserError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { connectionInputSchema, grantInputSchema } from "@/lib/providers/schemas";
 import { isConfigured, notConfiguredReason } from "@/lib/providers/registry";
-import { testCall } from "@/lib/providers/test-call";
+import { testCall } from "@/lib/connections/test-call";
 import type { z } from "zod";
 
 type Tx = Prisma.TransactionClient;
@@ -105,7 +105,7 @@ export async function createConnection(input: ConnectionInput) {
  * Operators. Applies to calls that start afterwards; models taken off the allowlist disable the
  * providers that use them. A disable, a narrowed allowlist or "granted to all" turned off is a
  * kill switch: every capture waiting on the connection that may no longer run fails at its claim
- * with the reason, nothing is called (lib/captures/lifecycle/claim.ts).
+ * with the reason, nothing is called (lib/lifecycle/claim.ts).
  */
 export async function updateConnection(connectionId: string, input: ConnectionInput) {
   await transaction(async (tx) => {
@@ -143,7 +143,7 @@ export async function grantConnection(input: z.output<typeof grantInputSchema>, 
 /**
  * Operators: takes a grant back (a kill switch). The workspace's providers on it are disabled (new
  * checks cannot use them), and its captures waiting on the connection fail at their claim with
- * the reason, nothing called (lib/captures/lifecycle/claim.ts); a retry is refused. Calls already
+ * the reason, nothing called (lib/lifecycle/claim.ts); a retry is refused. Calls already
  * running finish.
  */
 export async function revokeConnection(connectionId: string, workspaceId: string) {

@@ -1,5 +1,5 @@
 // Creates the default provider connections (lib/providers/defaults.ts) that an instance does not
-// have yet, by name: run after the migrations (lib/db/migrate.ts), so a fresh database, a test
+// have yet, by name: run after the migrations (lib/instance/migrate.ts), so a fresh database, a test
 // template and an upgraded instance all have them. An operator's changes to them are kept.
 import type pg from "pg";
 import { DEFAULT_CONNECTIONS } from "@/lib/providers/defaults";

@@ -1,5 +1,6 @@
 import "server-only";
 import { env } from "@/lib/config/env";
+import { isPauseArmed, pausePoint, type PauseContext, type PausePoint } from "@/lib/db/pause-points";
 import { db } from "@/lib/db/prisma";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
@@ -100,4 +101,68 @@ export function transaction<T>(work: (tx: Tx) => Promise<T>, options: Transactio
   const config = env();
   const limits = { maxWait: config.BEACON_DB_TRANSACTION_MAX_WAIT_MS, timeout: Math.max(config.BEACON_DB_TRANSACTION_TIMEOUT_MS, options.timeoutMs ?? 0) };
   return withRetries(() => db().$transaction(work, limits));
+}
+
+/** Work to run after the commit of an inTransaction transaction, by key (afterCommit fills it). */
+const pendingAfterCommit = new WeakMap<Tx, Map<string, () => Promise<void>>>();
+
+/**
+ * Runs `work` in `transaction` (same limits and retries), then, after the commit, what the work
+ * registered with `afterCommit`, in the order registered; a failure there is swallowed (the
+ * transaction itself has committed: whoever registered it has a later pass that repairs it, as
+ * the lifecycle's maintenance pass finishes stale checks).
+ */
+export async function inTransaction<T>(work: (tx: Tx) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+  const pending = new Map<string, () => Promise<void>>();
+  const result = await transaction((tx) => {
+    // A run again starts from nothing: what a rolled-back attempt registered does not run.
+    pending.clear();
+    pendingAfterCommit.set(tx, pending);
+    return work(tx);
+  }, options);
+  for (const run of pending.values()) await run().catch(() => {});
+  return result;
+}
+
+/**
+ * Runs `run` after the commit of the inTransaction transaction `tx` (once per `key`: the first
+ * registration of a key wins). Throws when `tx` is not an inTransaction transaction, so that the
+ * work is never silently lost.
+ */
+export function afterCommit(tx: Tx, key: string, run: () => Promise<void>, misuse = "afterCommit needs a transaction started by inTransaction"): void {
+  const pending = pendingAfterCommit.get(tx);
+  if (!pending) throw new Error(misuse);
+  if (!pending.has(key)) pending.set(key, run);
+}
+
+/**
+ * A write that is one statement (a database function) commits on its own, so that no round trip
+ * to this process holds its locks. Retried like inTransaction; what `after` returns for its
+ * result runs after the commit. While a test holds its `beforeCommit` point, the statement runs
+ * in an inTransaction transaction instead, which stops there (pause-points.ts isPauseArmed).
+ */
+export async function inOneStatement<T>(
+  statement: (client: Tx) => Promise<T>,
+  options: {
+    /** Where a test may hold it (reached only when `pauseWhen` says so of the result), and the context it passes. */
+    beforeCommit: PausePoint;
+    context: PauseContext;
+    pauseWhen?: (result: T) => boolean;
+    /** Work to run after the commit, with its afterCommit key, or null. */
+    after?: (result: T) => { key: string; run: () => Promise<void> } | null;
+  },
+): Promise<T> {
+  const { beforeCommit, context, pauseWhen = () => true, after = () => null } = options;
+  if (isPauseArmed(beforeCommit)) {
+    return inTransaction(async (tx) => {
+      const result = await statement(tx);
+      const then = after(result);
+      if (then) afterCommit(tx, then.key, then.run);
+      if (pauseWhen(result)) await pausePoint(beforeCommit, { ...context, tx });
+      return result;
+    });
+  }
+  const result = await withRetries(() => statement(db()));
+  await after(result)?.run().catch(() => {});
+  return result;
 }

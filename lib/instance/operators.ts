@@ -12,7 +12,7 @@ export async function isOperator(userId: string | null | undefined): Promise<boo
   return (await db().operator.count({ where: { userId } })) > 0;
 }
 
-/** Names the instance admin check the way the workspace ones are named (lib/auth/permissions.ts). */
+/** Names the instance admin check the way the workspace ones are named (lib/permissions/permissions.ts). */
 export const canManageInstance = (actor: { isOperator: boolean }) => actor.isOperator;
 
 /**

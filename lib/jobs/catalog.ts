@@ -12,7 +12,7 @@ export type AlertReason = (typeof ALERT_REASONS)[number];
 const cronPayload = z.looseObject({});
 
 export const jobCatalog = {
-  /** One try at one capture (lib/captures/run-capture.ts). */
+  /** One try at one capture (lib/lifecycle/run/run-capture.ts). */
   capture: {
     payload: z.object({ captureId: z.uuid() }),
     // One job per capture: re-enqueueing replaces a waiting job instead of adding one.
@@ -23,7 +23,7 @@ export const jobCatalog = {
     // the app's retry policy (DESIGN.md "Retries by error class").
     maxAttempts: 10,
   },
-  /** Re-applies a brand's names and competitors to its stored answers (lib/analysis/reanalyze.ts). */
+  /** Re-applies a brand's names and competitors to its stored answers (lib/brands/reanalysis.ts). */
   reanalyze: {
     payload: z.object({ analysisRunId: z.uuid() }),
     // One run at a time per brand.

@@ -12,7 +12,7 @@ let reading: Promise<string[]> | null = null;
  * Flags of connections whose every concurrency slot is taken, across all worker processes and
  * workspaces. graphile-worker asks before each fetch and skips those jobs, so a full
  * connection's backlog waits in the queue instead of being fetched and put back. This is the
- * cheap, slightly stale first line; the slot claim (lib/captures/lifecycle/claim.ts) is the exact one.
+ * cheap, slightly stale first line; the slot claim (lib/lifecycle/claim.ts) is the exact one.
  *
  * A fetch does not wait for the database when the view is merely old: it gets the view it has
  * and a fresh one is read behind it (a job's start is not delayed by a round trip). It waits

@@ -39,7 +39,7 @@ const RAW_QUERY = Symbol("beacon.rawQuery");
  * instead of failing, and a job-finishing statement whose connection died under it runs again on
  * a fresh connection. Everything else graphile-worker does already survives a failed query (job
  * fetches are retried every poll, LISTEN reconnects, cron restarts), and our own tasks record
- * their results through Prisma with their own retries (lib/captures/run-capture.ts).
+ * their results through Prisma with their own retries (lib/lifecycle/run/run-capture.ts).
  */
 export function patientPool(connectionString: string, log: (line: string) => void) {
   const pool = new pg.Pool({ connectionString, max: 10 }); // the size graphile-worker gives a pool of its own

@@ -8,17 +8,17 @@ import { capturesInScope } from "@/lib/analytics/export";
 import { readChart, resolveFilterParams } from "@/lib/analytics/read-chart";
 import { analyticsFilterInput, filterSearchParams, RANGE_PRESETS } from "@/lib/analytics/schemas";
 import type { CitedPages, TopDomainsOverTime } from "@/lib/analytics/sources";
-import { ApiProblem, parseOrThrow } from "@/lib/api/handler";
+import { ApiProblem, ForbiddenError, UserError } from "@/lib/errors";
+import { parseOrThrow } from "@/lib/validation/parse";
 import { createCheckBody } from "@/lib/api/schemas";
 import { startCheckForKey } from "@/lib/api/start-check";
 import type { ApiKeyCaller } from "@/lib/api-keys/api-keys";
-import { assertCan, canView } from "@/lib/auth/permissions";
+import { assertCan, canView } from "@/lib/permissions/permissions";
 import { listBrands } from "@/lib/brands/brands";
 import { getCheckSummary } from "@/lib/checks/queries";
-import { ForbiddenError, UserError } from "@/lib/errors";
 import { listPrompts } from "@/lib/prompts/prompts";
 import { promptListQuerySchema } from "@/lib/prompts/schemas";
-import { listProviderConfigs } from "@/lib/providers/configs";
+import { listProviderConfigs } from "@/lib/workspaces/provider-configs";
 
 /** Who calls the tools: the API key, authenticated again for each call (a revoked key stops at once). */
 export type McpAuth = () => Promise<ApiKeyCaller | null>;

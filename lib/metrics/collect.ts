@@ -1,7 +1,7 @@
 import "server-only";
 import { AggregatorRegistry, Counter, Gauge, Registry, type MetricObjectWithValues, type MetricValue } from "prom-client";
 import { OPEN_TOO_LONG_SECONDS } from "@/lib/breaker/queries";
-import { REPAIR_KINDS } from "@/lib/captures/lifecycle/repair";
+import { REPAIR_KINDS } from "@/lib/lifecycle/repair";
 import { db } from "@/lib/db/prisma";
 import { readCounters } from "@/lib/metrics/counters";
 

@@ -1,6 +1,6 @@
 // Claude through the Messages API, streamed, with Anthropic's server-side web search tool
 // (PROVIDERS.md "Where the data is"). SDK retries are off and the caller's signal aborts the
-// request; the runner owns timeouts, retries and aborts (lib/captures/run-capture.ts). A turn that
+// request; the runner owns timeouts, retries and aborts (lib/lifecycle/run/run-capture.ts). A turn that
 // ends with stop_reason "pause_turn" (the API hands a long search turn back unfinished) is sent
 // back a few times: that continues the same answer, it is not a retry. The call's limits hold
 // across those requests: each one gets only the output tokens and searches the earlier ones left.

@@ -2,13 +2,8 @@
 // and which environment variable holds its key. The key itself never enters the database. Pure,
 // so the Instance page's form validates with it too.
 import { z } from "zod";
+import { OPENAI_COMPATIBLE_KEY_ENV } from "@/lib/config/openai-compatible-key";
 import { text } from "@/lib/validation/text";
-
-/**
- * The only variables a connection may name as its key: an operator must not be able to send
- * DATABASE_URL or BEACON_AUTH_SECRET as a bearer token to a URL of their choice.
- */
-export const OPENAI_COMPATIBLE_KEY_ENV = /^OPENAI_COMPATIBLE_[A-Z0-9_]+$/;
 
 function httpUrlProblem(value: string): string | undefined {
   let url: URL;

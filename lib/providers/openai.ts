@@ -1,6 +1,6 @@
 // OpenAI (ChatGPT) through the Responses API, streamed, with the hosted web_search tool
 // (PROVIDERS.md "Where the data is"). One call() is one HTTP request: SDK retries are off and the
-// runner owns timeouts, retries and aborts (lib/captures/run-capture.ts).
+// runner owns timeouts, retries and aborts (lib/lifecycle/run/run-capture.ts).
 import type { Response as OpenAIResponse, ResponseCreateParamsStreaming, Tool } from "openai/resources/responses/responses";
 import { env } from "@/lib/config/env";
 import { CallAbortedError, ProviderError, abortReasonOf, type RetryClass } from "@/lib/providers/errors";

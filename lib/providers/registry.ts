@@ -1,5 +1,5 @@
 import type { AdapterName, ProviderAdapter } from "@/lib/providers/types";
-import { simulatorAdapter } from "@/lib/providers/simulator/simulator";
+import { simulatorAdapter } from "@/lib/providers/simulator";
 import { openaiAdapter } from "@/lib/providers/openai";
 import { perplexityAdapter } from "@/lib/providers/perplexity";
 import { geminiAdapter } from "@/lib/providers/gemini";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { openAICompatibleSettingsSchema } from "@/lib/providers/openai-compatible-settings";
-import { simulatorSettingsSchema } from "@/lib/providers/simulator/settings";
+import { simulatorSettingsSchema } from "@/lib/providers/simulator-settings";
 import { text } from "@/lib/validation/text";
 
 /**

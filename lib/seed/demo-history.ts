@@ -8,10 +8,10 @@ import { bulkInsert } from "@/lib/db/bulk-insert";
 import { db } from "@/lib/db/prisma";
 import { transaction } from "@/lib/db/transaction";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { answerLanguageOf } from "@/lib/providers/simulator/languages";
-import { seededRandom } from "@/lib/providers/simulator/random";
-import { simulatorSettingsSchema } from "@/lib/providers/simulator/settings";
-import { simulateAnswer } from "@/lib/providers/simulator/simulator";
+import { answerLanguageOf } from "@/lib/providers/simulator-languages";
+import { seededRandom } from "@/lib/providers/simulator-random";
+import { simulatorSettingsSchema } from "@/lib/providers/simulator-settings";
+import { simulateAnswer } from "@/lib/providers/simulator";
 
 const DAY = 24 * 3600 * 1000;
 

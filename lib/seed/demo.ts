@@ -5,7 +5,7 @@ import { env } from "@/lib/config/env";
 import { db } from "@/lib/db/prisma";
 import { transaction } from "@/lib/db/transaction";
 import { claimFirstOperator } from "@/lib/instance/operators";
-import { createDefaultProviders } from "@/lib/providers/configs";
+import { createDefaultProviders } from "@/lib/workspaces/provider-configs";
 import { DEFAULT_CONNECTIONS, defaultProviderName, defaultSearchMode } from "@/lib/providers/defaults";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { DEMO_BRAND, DEMO_LOGIN, DEMO_PROMPTS, DEMO_WORKSPACE } from "@/lib/seed/demo-content";

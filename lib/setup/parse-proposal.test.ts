@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { simulateSetupProposal } from "@/lib/providers/simulator/setup-suggestions";
+import { simulateSetupProposal } from "@/lib/providers/simulator-setup-suggestions";
 import { brandNameOf, jsonCandidates, parseProposal, ProposalError } from "./parse-proposal";
 import { MAX_COMPETITORS, MAX_QUESTIONS, MIN_QUESTIONS, registrableDomainOf } from "./schemas";
 

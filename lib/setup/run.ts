@@ -1,9 +1,10 @@
 import "server-only";
 import { settleLedgers } from "@/lib/billing/budget";
 import { unknownOutcomeCost } from "@/lib/billing/money";
-import { accessRefusal } from "@/lib/captures/lifecycle/claim";
-import { inTransaction, wakeBudgetWaiters, type Tx } from "@/lib/captures/lifecycle/transition";
+import { accessRefusal } from "@/lib/lifecycle/claim";
+import { wakeBudgetWaiters, type Tx } from "@/lib/lifecycle/transition";
 import { db } from "@/lib/db/prisma";
+import { inTransaction } from "@/lib/db/transaction";
 import { setupCallLimits, setupPrompt } from "@/lib/setup/prompt";
 import type { SetupProposal } from "@/lib/setup/schemas";
 
@@ -90,7 +91,7 @@ const STOPPED = {
 } as const;
 
 /**
- * The sweeper's part (lib/jobs/sweeper.ts): every running suggestion whose worker's lease ran
+ * The sweeper's part (lib/worker/sweeper.ts): every running suggestion whose worker's lease ran
  * out (or that has none), and every one a live worker no longer lists as running although it
  * started before that worker's last heartbeat read the clock, ends `failed` through the guarded
  * finish, charged its estimate. Nobody calls again: a person asks again if they want to.

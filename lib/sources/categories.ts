@@ -31,8 +31,11 @@ export const CATEGORY_LABELS: Record<SourceCategory, string> = {
   other: "Other",
 };
 
+/** The shipped mapping, checked to list every mapped category and no other. */
+const SHIPPED: Record<MappedCategory, readonly string[]> & Record<Exclude<keyof typeof SOURCE_DOMAINS, MappedCategory>, never> = SOURCE_DOMAINS;
+
 const MAPPING: ReadonlyMap<string, MappedCategory> = new Map(
-  (Object.entries(SOURCE_DOMAINS) as [MappedCategory, readonly string[]][]).flatMap(([category, domains]) => domains.map((d) => [d, category] as const)),
+  (Object.entries(SHIPPED) as [MappedCategory, readonly string[]][]).flatMap(([category, domains]) => domains.map((d) => [d, category] as const)),
 );
 
 /** Lower case, no scheme, path, port, trailing dot or "www.": how brands' domains are written varies. */

@@ -1,5 +1,5 @@
 // The shipped mapping of cited domains to source categories (lib/sources/categories.ts reads it).
-// Where it comes from: the domains the simulator cites (lib/providers/simulator/answers.ts), and
+// Where it comes from: the domains the simulator cites (lib/providers/simulator-answers.ts), and
 // the sites that answer engines cite most for software and buying questions, collected by hand
 // from public lists of top review, community, news, reference and social sites (English, German,
 // French, Spanish and Russian-speaking markets). Keys are registrable domains, as citations store
@@ -7,9 +7,8 @@
 // known (a cited page) and its registrable domain alone is not the category. To extend it, add the domain to its category below (one line, sorted)
 // and a case to lib/sources/categories.test.ts if it needs a pattern; a workspace can override
 // any domain for itself under Sources.
-import type { MappedCategory } from "@/lib/sources/categories";
-
-export const SOURCE_DOMAINS: Record<MappedCategory, readonly string[]> = {
+// Data only, importing nothing: categories.ts checks its keys against the categories.
+export const SOURCE_DOMAINS = {
   review: [
     "alternativeto.net", "appsumo.com", "bestreviews.com", "business.com", "businessnewsdaily.com",
     "capterra.co.uk", "capterra.com", "capterra.de", "capterra.es", "capterra.fr",

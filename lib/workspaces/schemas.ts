@@ -1,12 +1,12 @@
 import { z } from "zod";
-import { currentPasswordSchema, emailSchema, newPasswordSchema, personNameSchema } from "@/lib/auth/account-fields";
+import { currentPasswordSchema, emailSchema, newPasswordSchema, personNameSchema } from "@/lib/validation/account-fields";
 import { text } from "@/lib/validation/text";
 
 export const roleSchema = z.enum(["owner", "admin", "member", "viewer"]);
 
 export const workspaceNameSchema = text({ min: 2, max: 60, label: "The workspace name" });
 
-// Account fields (lib/auth/account-fields.ts) are the same on every path into better-auth.
+// Account fields (lib/validation/account-fields.ts) are the same on every path into better-auth.
 const inviteTokenSchema = text({ max: 200, label: "The invitation token" }).optional();
 
 export const signUpSchema = z.object({

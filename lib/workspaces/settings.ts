@@ -1,5 +1,6 @@
 import "server-only";
-import { inTransaction, wakeBudgetWaiters } from "@/lib/captures/lifecycle/transition";
+import { inTransaction } from "@/lib/db/transaction";
+import { wakeBudgetWaiters } from "@/lib/lifecycle/transition";
 
 /**
  * Renames the workspace and sets its monthly budget. Captures waiting for budget look again at

@@ -1,9 +1,9 @@
 import "server-only";
-import type { Role } from "@/lib/auth/permissions";
+import type { Role } from "@/lib/permissions/permissions";
 import { db } from "@/lib/db/prisma";
 import { transaction } from "@/lib/db/transaction";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { createDefaultProviders } from "@/lib/providers/configs";
+import { createDefaultProviders } from "@/lib/workspaces/provider-configs";
 import { NotFoundError } from "@/lib/errors";
 
 export function slugify(name: string): string {

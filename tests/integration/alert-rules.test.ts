@@ -10,7 +10,7 @@ import { createAlertRuleAction, deleteAlertRuleAction, listAlertFiringsAction, l
 import { evaluateAlerts, periods } from "@/lib/alerts/evaluate";
 import type { RuleInput } from "@/lib/alerts/schemas";
 import { recordRollups } from "@/lib/analytics/rollups";
-import { finishCheckIfDone } from "@/lib/captures/lifecycle/transition";
+import { finishCheckIfDone } from "@/lib/lifecycle/transition";
 import { db } from "@/lib/db/prisma";
 
 vi.mock("next/headers", () => import("../support/request-context").then((m) => m.nextHeadersMock));

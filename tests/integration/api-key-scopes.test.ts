@@ -22,7 +22,7 @@ import { createApiKeyAction, listApiKeysAction, revokeApiKeyAction } from "@/lib
 import { createBrandAction } from "@/lib/actions/brands";
 import { changeMemberRoleAction, removeMemberAction } from "@/lib/actions/members";
 import { createPromptAction } from "@/lib/actions/prompts";
-import type { ApiKeyScope } from "@/lib/api-keys/scopes";
+import type { ApiKeyScope } from "@/lib/permissions/api-key-scopes";
 import { db } from "@/lib/db/prisma";
 
 vi.mock("next/headers", () => import("../support/request-context").then((m) => m.nextHeadersMock));

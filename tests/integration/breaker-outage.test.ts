@@ -41,7 +41,7 @@ import { env } from "@/lib/config/env";
 import { db } from "@/lib/db/prisma";
 import { collectMetrics } from "@/lib/metrics/collect";
 import { ProviderError } from "@/lib/providers/errors";
-import { simulatorAdapter } from "@/lib/providers/simulator/simulator";
+import { simulatorAdapter } from "@/lib/providers/simulator";
 
 let demo: Demo;
 

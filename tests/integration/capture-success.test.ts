@@ -7,12 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OPENAI_ANSWER, startFakeOpenAI, type FakeServer, type OpenAIScenario } from "../support/fake-providers/openai-server";
 import { budgetNow, captureRow, expectBudgetConsistent, liveWorker, newSpace, startSpaceCheck, type Space } from "../support/lifecycle-fixtures";
 import { actAt, gateAt } from "../support/pause";
-import { runReanalysis } from "@/lib/analysis/reanalyze";
+import { runReanalysis } from "@/lib/brands/reanalysis";
 import { recordRollups } from "@/lib/analytics/rollups";
 import { costOf, worstCaseCost } from "@/lib/billing/money";
 import { updateBrand } from "@/lib/brands/brands";
 import { brandInputSchema } from "@/lib/brands/schemas";
-import { runCapture, type RunOutcome } from "@/lib/captures/run-capture";
+import { runCapture, type RunOutcome } from "@/lib/lifecycle/run/run-capture";
 import { cancelCapture, cancelCheck } from "@/lib/checks/cancel-retry";
 import { db } from "@/lib/db/prisma";
 

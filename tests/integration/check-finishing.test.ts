@@ -5,11 +5,11 @@ import pg from "pg";
 import { beforeEach, describe, expect, it } from "vitest";
 import { actAt, gateAt } from "../support/pause";
 import { claim, claimed, expectBudgetConsistent, liveWorker, newSpace, repairsIn, startSpaceCheck, succeed, type Space } from "../support/lifecycle-fixtures";
-import { failCapture } from "@/lib/captures/lifecycle/results";
-import { runRepairPass } from "@/lib/captures/lifecycle/repair";
-import { finishStaleChecks } from "@/lib/captures/lifecycle/transition";
+import { failCapture } from "@/lib/lifecycle/results";
+import { runRepairPass } from "@/lib/lifecycle/repair";
+import { finishStaleChecks } from "@/lib/lifecycle/transition";
 import { retryCaptures } from "@/lib/checks/cancel-retry";
-import { checkTally } from "@/lib/checks/counts";
+import { checkTally } from "@/lib/captures/check-counts";
 import { db } from "@/lib/db/prisma";
 
 let space: Space;

@@ -10,7 +10,7 @@ import { acquirePermission, recordCall } from "@/lib/breaker/breaker";
 import { grantConnection, grantedConnections, revokeConnection } from "@/lib/connections/connections";
 import { db } from "@/lib/db/prisma";
 import { NotFoundError, UserError } from "@/lib/errors";
-import { createProviderConfig } from "@/lib/providers/configs";
+import { createProviderConfig } from "@/lib/workspaces/provider-configs";
 
 let a: Space;
 let b: Space;

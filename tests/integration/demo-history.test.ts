@@ -3,7 +3,7 @@
 // (seconds, within its latency settings), run a few at a time, retries after a short backoff.
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/prisma";
-import { simulatorSettingsSchema } from "@/lib/providers/simulator/settings";
+import { simulatorSettingsSchema } from "@/lib/providers/simulator-settings";
 import { DEMO_WORKSPACE } from "@/lib/seed/demo-content";
 import { seedDemo } from "@/lib/seed/demo";
 import { seedDemoHistory } from "@/lib/seed/demo-history";

@@ -10,8 +10,8 @@ import { trackCompetitorAction } from "@/lib/actions/brands";
 import { discoverUntrackedBrands } from "@/lib/alerts/discovery";
 import { wilson } from "@/lib/analytics/stats";
 import { db } from "@/lib/db/prisma";
-import { seededRandom } from "@/lib/providers/simulator/random";
-import { simulateAnswer } from "@/lib/providers/simulator/simulator";
+import { seededRandom } from "@/lib/providers/simulator-random";
+import { simulateAnswer } from "@/lib/providers/simulator";
 
 vi.mock("next/headers", () => import("../support/request-context").then((m) => m.nextHeadersMock));
 

@@ -14,11 +14,11 @@ import { waitFor } from "../support/wait-for";
 import { startWorker } from "../support/worker-process";
 import { POST as retryCaptureRoute } from "@/app/api/v1/captures/[id]/retry/route";
 import { createApiKey } from "@/lib/api-keys/api-keys";
-import { runCapture, type RunOutcome } from "@/lib/captures/run-capture";
+import { runCapture, type RunOutcome } from "@/lib/lifecycle/run/run-capture";
 import { cancelCapture, cancelCheck, retryCaptures } from "@/lib/checks/cancel-retry";
-import { checkTally } from "@/lib/checks/counts";
+import { checkTally } from "@/lib/captures/check-counts";
 import { revokeConnection, updateConnection } from "@/lib/connections/connections";
-import { failCapture } from "@/lib/captures/lifecycle/results";
+import { failCapture } from "@/lib/lifecycle/results";
 import { db } from "@/lib/db/prisma";
 import { connectionInputSchema } from "@/lib/providers/schemas";
 

@@ -17,8 +17,8 @@ import { budgetNow, expectBudgetConsistent, newSpace, repairsIn, startSpaceCheck
 import { privatePostgres, type PrivatePostgres } from "../support/restartable-postgres";
 import { waitFor } from "../support/wait-for";
 import { startWorkers, stopAllWorkers, type WorkerProcess } from "../support/worker-process";
-import { runRepairPass } from "@/lib/captures/lifecycle/repair";
-import { checkTally } from "@/lib/checks/counts";
+import { runRepairPass } from "@/lib/lifecycle/repair";
+import { checkTally } from "@/lib/captures/check-counts";
 import { db } from "@/lib/db/prisma";
 
 let server: PrivatePostgres;
@@ -161,7 +161,7 @@ describe("a PostgreSQL restart in the middle of a check", () => {
       expect(capture.reservedMicros, `${label}: holds budget`).toBe(0n);
     }
     // The calls in flight at the stop succeeded; those that answered during the outage were
-    // recorded after it (lib/captures/run-capture.ts persist: a paid answer is not thrown away by
+    // recorded after it (lib/lifecycle/run/run-capture.ts persist: a paid answer is not thrown away by
     // a blip). (One may have been recorded in the moment between the look and the stop.)
     const inFlightAttempts = attempts.filter((a) => inFlight.some((f) => f.runToken === a.runToken));
     expect(inFlightAttempts).toHaveLength(inFlight.length);

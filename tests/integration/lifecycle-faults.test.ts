@@ -9,8 +9,8 @@ import { budgetNow, expectBudgetConsistent, newSpace, repairsIn, startSpaceCheck
 import { waitFor } from "../support/wait-for";
 import { startWorkers, type WorkerProcess } from "../support/worker-process";
 import { unknownOutcomeCost } from "@/lib/billing/money";
-import { runRepairPass } from "@/lib/captures/lifecycle/repair";
-import { checkTally } from "@/lib/checks/counts";
+import { runRepairPass } from "@/lib/lifecycle/repair";
+import { checkTally } from "@/lib/captures/check-counts";
 import { db } from "@/lib/db/prisma";
 
 const LEASE_S = 5;

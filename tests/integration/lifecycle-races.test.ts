@@ -20,14 +20,14 @@ import {
   succeed,
   type Space,
 } from "../support/lifecycle-fixtures";
-import { failCapture, type Failure } from "@/lib/captures/lifecycle/results";
-import { runRepairPass } from "@/lib/captures/lifecycle/repair";
+import { failCapture, type Failure } from "@/lib/lifecycle/results";
+import { runRepairPass } from "@/lib/lifecycle/repair";
 import { cancelCapture, cancelCheck, retryCaptures } from "@/lib/checks/cancel-retry";
-import { checkTally } from "@/lib/checks/counts";
+import { checkTally } from "@/lib/captures/check-counts";
 import { db } from "@/lib/db/prisma";
 import { UserError } from "@/lib/errors";
 import { beat, markStopped } from "@/lib/jobs/heartbeats";
-import { sweepDeadWorkers } from "@/lib/jobs/sweeper";
+import { sweepDeadWorkers } from "@/lib/worker/sweeper";
 
 let space: Space;
 let workerId: string;

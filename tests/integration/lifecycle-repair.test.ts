@@ -1,10 +1,10 @@
-// The repair pass (lib/captures/lifecycle/repair.ts): each state the lifecycle cannot produce is
+// The repair pass (lib/lifecycle/repair.ts): each state the lifecycle cannot produce is
 // made here by hand, the way a bug, a manual edit or an old version might have left it, and the
 // pass must find it, repair it through the transitions, count it, and then find nothing.
 import { beforeAll, describe, expect, it } from "vitest";
 import { budgetNow, captureRow, claimed, expectBudgetConsistent, jobOf, liveWorker, newSpace, repairsIn, startSpaceCheck, succeed, type Space } from "../support/lifecycle-fixtures";
 import { gateAt } from "../support/pause";
-import { runRepairPass } from "@/lib/captures/lifecycle/repair";
+import { runRepairPass } from "@/lib/lifecycle/repair";
 import { db } from "@/lib/db/prisma";
 
 let space: Space;

@@ -1,4 +1,4 @@
-// A worker's run of a capture (lib/captures/run-capture.ts) in this process, against the file's
+// A worker's run of a capture (lib/lifecycle/run/run-capture.ts) in this process, against the file's
 // real database and real HTTP where a provider's server is needed: the budget as a hard cap,
 // results that cannot be written, the breaker probe's own timeout, Retry-After counted from the
 // response. Plus a property test of the budget over random schedules of transitions.
@@ -26,16 +26,16 @@ import { resolveFilter } from "@/lib/analytics/filter";
 import { overviewKpis } from "@/lib/analytics/kpis";
 import { analyticsFilterInput } from "@/lib/analytics/schemas";
 import { unknownOutcomeCost, worstCaseCost } from "@/lib/billing/money";
-import { failCapture } from "@/lib/captures/lifecycle/results";
-import { runCapture, type RunOutcome } from "@/lib/captures/run-capture";
+import { failCapture } from "@/lib/lifecycle/results";
+import { runCapture, type RunOutcome } from "@/lib/lifecycle/run/run-capture";
 import { cancelCheck, retryCaptures } from "@/lib/checks/cancel-retry";
-import { checkTally } from "@/lib/checks/counts";
+import { checkTally } from "@/lib/captures/check-counts";
 import { getCaptureDetail } from "@/lib/checks/queries";
 import { db } from "@/lib/db/prisma";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { beat } from "@/lib/jobs/heartbeats";
 import { collectMetrics } from "@/lib/metrics/collect";
-import { sweepDeadWorkers } from "@/lib/jobs/sweeper";
+import { sweepDeadWorkers } from "@/lib/worker/sweeper";
 import { updateWorkspaceSettings } from "@/lib/workspaces/settings";
 
 // Before anything reads env(): a short deadline for results that cannot be written, and the

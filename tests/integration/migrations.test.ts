@@ -1,4 +1,4 @@
-// `npm run migrate` (lib/db/migrate.ts) stands in for `prisma migrate deploy`, which cannot run
+// `npm run migrate` (lib/instance/migrate.ts) stands in for `prisma migrate deploy`, which cannot run
 // here. These tests hold it to what deploy guarantees: Prisma-identical bookkeeping, applying
 // each migration once, refusing edited history, all-or-nothing migrations, and one migrator at a
 // time. And to its own addition: the files of prisma/sql applied after the migrations when they
@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterEach, describe, expect, test } from "vitest";
-import { MIGRATIONS_DIR, MigrationError, SQL_OBJECTS_DIR, migrate } from "@/lib/db/migrate";
+import { MIGRATIONS_DIR, MigrationError, SQL_OBJECTS_DIR, migrate } from "@/lib/instance/migrate";
 import { createScratchDatabase } from "../support/setup-database";
 
 type MigrationRow = {

@@ -7,7 +7,7 @@ import { createScratchDatabase, type ScratchDatabase } from "../support/setup-da
 import { analyticsOptions } from "@/lib/analytics/options";
 import { resolveFilter } from "@/lib/analytics/filter";
 import { reloadEnv } from "@/lib/config/env";
-import { migrate } from "@/lib/db/migrate";
+import { migrate } from "@/lib/instance/migrate";
 import { db, disconnectDb, readDb } from "@/lib/db/prisma";
 
 let space: Space;

@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/prisma";
 import { ANALYSIS_MAX_CHARS } from "@/lib/analysis/analyze";
-import { runReanalysis } from "@/lib/analysis/reanalyze";
+import { runReanalysis } from "@/lib/brands/reanalysis";
 import { updateBrand } from "@/lib/brands/brands";
 import { brandInputSchema } from "@/lib/brands/schemas";
 import { getCaptureDetail } from "@/lib/checks/queries";

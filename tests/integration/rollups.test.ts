@@ -12,7 +12,7 @@ import { acrossMigration } from "../support/partial-migrations";
 import { waitForLockWaiter } from "../support/pause";
 import * as raw from "../support/raw-analytics";
 import { claimed, liveWorker, newSpace, startSpaceCheck, answer, type Space } from "../support/lifecycle-fixtures";
-import { runReanalysis } from "@/lib/analysis/reanalyze";
+import { runReanalysis } from "@/lib/brands/reanalysis";
 import { resolveFilter, type ResolvedFilter } from "@/lib/analytics/filter";
 import { overviewKpis } from "@/lib/analytics/kpis";
 import { marketComparison } from "@/lib/analytics/market-comparison";
@@ -23,7 +23,7 @@ import { ownDomainRate, topDomainsOverTime } from "@/lib/analytics/sources";
 import { positionDistribution, shareOfVoiceOverTime, visibilityOverTime } from "@/lib/analytics/trends";
 import { updateBrand } from "@/lib/brands/brands";
 import { brandInputSchema } from "@/lib/brands/schemas";
-import { succeedCapture } from "@/lib/captures/lifecycle/results";
+import { succeedCapture } from "@/lib/lifecycle/results";
 import { db } from "@/lib/db/prisma";
 import { runRetention } from "@/lib/jobs/retention";
 

@@ -3,7 +3,7 @@
 // which would, cannot run here), so this test compares them in full, both ways.
 import pg from "pg";
 import { describe, expect, test } from "vitest";
-import { migrate } from "@/lib/db/migrate";
+import { migrate } from "@/lib/instance/migrate";
 import { createScratchDatabase } from "../support/setup-database";
 import { compareSchemaWithDatabase } from "../support/schema-diff";
 

@@ -4,7 +4,7 @@
 // updated with `npm run schema:snapshot`.
 import pg from "pg";
 import { describe, expect, test } from "vitest";
-import { migrate } from "@/lib/db/migrate";
+import { migrate } from "@/lib/instance/migrate";
 import { describeSchema } from "../support/schema-snapshot";
 import { createScratchDatabase } from "../support/setup-database";
 

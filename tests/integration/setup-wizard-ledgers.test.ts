@@ -8,10 +8,10 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { worstCaseCost } from "@/lib/billing/money";
-import { runRepairPass } from "@/lib/captures/lifecycle/repair";
+import { runRepairPass } from "@/lib/lifecycle/repair";
 import { grantConnection, revokeConnection } from "@/lib/connections/connections";
 import { db } from "@/lib/db/prisma";
-import { sweepDeadWorkers } from "@/lib/jobs/sweeper";
+import { sweepDeadWorkers } from "@/lib/worker/sweeper";
 import { requestSetupSuggestions, runSetupSuggestions } from "@/lib/setup/suggestions";
 import { startFakeOpenAICompatible, type CompatibleScenario } from "@/tests/support/fake-providers/openai-compatible-server";
 import type { FakeServer } from "@/tests/support/fake-providers/openai-server";

@@ -7,7 +7,7 @@ import { acrossMigration } from "../support/partial-migrations";
 import { gateAt, waitForLockWaiter } from "../support/pause";
 import { captureRow, claim, claimed, jobOf, liveWorker, newSpace, repairsIn, startSpaceCheck, succeed, type Space } from "../support/lifecycle-fixtures";
 import { waitFor } from "../support/wait-for";
-import { runRepairPass } from "@/lib/captures/lifecycle/repair";
+import { runRepairPass } from "@/lib/lifecycle/repair";
 import { db } from "@/lib/db/prisma";
 
 let space: Space;

@@ -7,7 +7,7 @@ import { forceBreaker } from "@/lib/breaker/breaker";
 import { cancelCheck, type Caller } from "@/lib/checks/cancel-retry";
 import { createCheck, hashRequest, type CheckRequest } from "@/lib/checks/create-check";
 import { isCheckFinished, type CheckStatus } from "@/lib/captures/states";
-import { checkTally } from "@/lib/checks/counts";
+import { checkTally } from "@/lib/captures/check-counts";
 import { db } from "@/lib/db/prisma";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { DEFAULT_CONNECTIONS } from "@/lib/providers/defaults";
@@ -105,7 +105,7 @@ export function startCheck(demo: Demo, body: CheckBody, idempotencyKey = newIdem
   return createCheck({ workspaceId: demo.workspaceId, idempotencyKey, requestHash: hashRequest(body), startedById: demo.owner.userId, ...body });
 }
 
-/** The check's row with its captures' counts and holds (lib/checks/counts.ts), read together. */
+/** The check's row with its captures' counts and holds (lib/captures/check-counts.ts), read together. */
 export async function checkRow(checkId: string) {
   // The check first, then its captures' counts, as the product reads them: a check is finished
   // only after its last capture's transition committed, so counts read after a finished check

@@ -3,8 +3,8 @@
 import { randomUUID } from "node:crypto";
 import { expect } from "vitest";
 import { worstCaseCost } from "@/lib/billing/money";
-import { claimCapture, type ClaimResult } from "@/lib/captures/lifecycle/claim";
-import { succeedCapture, type Success } from "@/lib/captures/lifecycle/results";
+import { claimCapture, type ClaimResult } from "@/lib/lifecycle/claim";
+import { succeedCapture, type Success } from "@/lib/lifecycle/results";
 import type { Caller } from "@/lib/checks/cancel-retry";
 import { createCheck, hashRequest } from "@/lib/checks/create-check";
 import { db } from "@/lib/db/prisma";

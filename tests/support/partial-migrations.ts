@@ -6,7 +6,7 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll } from "vitest";
 import { createScratchDatabase } from "./setup-database";
-import { MIGRATIONS_DIR, migrate } from "@/lib/db/migrate";
+import { MIGRATIONS_DIR, migrate } from "@/lib/instance/migrate";
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));

@@ -1,11 +1,11 @@
-// Holding one side of a race at the worst moment (lib/captures/lifecycle/pause-points.ts).
+// Holding one side of a race at the worst moment (lib/db/pause-points.ts).
 //
 // In this process: `gateAt(point)` makes the lifecycle wait at `point` until the test opens the
 // gate, and tells when it got there. Across processes: `holdInWorkers(point)` takes the
 // exclusive advisory lock that workers started with BEACON_TEST_PAUSE_POINTS=<point> wait for.
 import pg from "pg";
 import { afterEach } from "vitest";
-import { onPausePoint, pauseLockKey, type PauseContext, type PausePoint } from "@/lib/captures/lifecycle/pause-points";
+import { onPausePoint, pauseLockKey, type PauseContext, type PausePoint } from "@/lib/db/pause-points";
 import { waitFor } from "./wait-for";
 
 export type Gate = {

@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { setDatabaseUrl } from "@/lib/config/env";
 import { ensureDatabase, startEmbeddedPostgres, type EmbeddedPostgres } from "@/lib/db/embedded-postgres";
-import { migrate } from "@/lib/db/migrate";
+import { migrate } from "@/lib/instance/migrate";
 import { disconnectDb } from "@/lib/db/prisma";
 
 const MIGRATIONS = fileURLToPath(new URL("../../prisma/migrations", import.meta.url));

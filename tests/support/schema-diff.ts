@@ -62,7 +62,7 @@ export const SQL_ONLY_INDEXES: { table: string; name: string; definition: string
     table: "checks",
     name: "checks_unfinished_idx",
     definition: `USING btree (id) WHERE ("finishedAt" IS NULL)`,
-    why: "checks left unfinished by a worker that stopped before finishing them (lib/captures/lifecycle/transition.ts finishStaleChecks)",
+    why: "checks left unfinished by a worker that stopped before finishing them (lib/lifecycle/transition.ts finishStaleChecks)",
   },
   {
     table: "connection_slots",

@@ -8,7 +8,7 @@ import { expect } from "vitest";
 import { signInAction, signUpAction } from "@/lib/actions/auth";
 import { inviteMemberAction } from "@/lib/actions/members";
 import type { ActionError } from "@/lib/actions/safe-action";
-import type { Role } from "@/lib/auth/permissions";
+import type { Role } from "@/lib/permissions/permissions";
 import { db } from "@/lib/db/prisma";
 import { newBrowser, type Browser } from "./request-context";
 
@@ -48,7 +48,7 @@ type FieldErrors = { formErrors?: string[]; fieldErrors?: Record<string, string[
 
 /**
  * The messages a result carries for `field` or any part of it (`competitors` also collects
- * `competitors.1.name`). The browser (lib/client/action-result.ts and the form dialogs) shows
+ * `competitors.1.name`). The browser (lib/browser/action-result.ts and the form dialogs) shows
  * `validationErrors.fieldErrors[<dotted path>]` and `serverError.field`, so that is what is read.
  */
 export function fieldMessages(result: ActionResult | undefined, field: string): string[] {

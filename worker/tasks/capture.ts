@@ -1,8 +1,8 @@
-import { runCapture } from "@/lib/captures/run-capture";
+import { runCapture } from "@/lib/lifecycle/run/run-capture";
 import { workerIdentity } from "@/lib/jobs/identity";
 import { defineTask } from "@/worker/tasks/define";
 
-/** One try at one capture: prompt x provider x sample (lib/captures/run-capture.ts). */
+/** One try at one capture: prompt x provider x sample (lib/lifecycle/run/run-capture.ts). */
 export const capture = defineTask("capture", async ({ captureId }, helpers) => {
   await runCapture(captureId, {
     workerId: await workerIdentity(),

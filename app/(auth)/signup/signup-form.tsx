@@ -7,8 +7,8 @@ import { Card } from "@/components/ui/card";
 import { Field, Input } from "@/components/ui/field";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { signInAction, signUpAction } from "@/lib/actions/auth";
-import { NAME_MAX, PASSWORD_MAX, PASSWORD_MIN, PASSWORD_RULE } from "@/lib/auth/account-fields";
-import { ActionFailure, unwrap } from "@/lib/client/action-result";
+import { NAME_MAX, PASSWORD_MAX, PASSWORD_MIN, PASSWORD_RULE } from "@/lib/validation/account-fields";
+import { ActionFailure, unwrap } from "@/lib/browser/action-result";
 import { signUpSchema } from "@/lib/workspaces/schemas";
 
 type Invite = { token: string; email: string; workspaceName: string };

@@ -9,11 +9,11 @@ import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { Pagination } from "@/components/ui/pagination";
 import { deleteAlertRuleAction, evaluateAlertsNowAction, setAlertRuleEnabledAction } from "@/lib/actions/alerts";
 import { trackCompetitorAction } from "@/lib/actions/brands";
-import type { SampleSizeHint } from "@/lib/alerts/evaluate";
+import type { SampleSizeHint } from "@/lib/alerts/schemas";
 import type { AlertRuleRow, FiringsPage, RuleChoices } from "@/lib/alerts/rules";
 import { KIND_LABELS, METRIC_LABELS, type RuleParams } from "@/lib/alerts/schemas";
-import { unwrap } from "@/lib/client/action-result";
-import { formatWhen } from "@/lib/client/format";
+import { unwrap } from "@/lib/browser/action-result";
+import { formatWhen } from "@/lib/browser/format";
 import { RuleFormDialog } from "./rule-form-dialog";
 import { alertRulesKey, useAlertFiringsQuery, useAlertRulesQuery } from "./use-alerts-queries";
 

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { listFirings, listRules, ruleChoices } from "@/lib/alerts/rules";
-import { canEditTrackingSetup, canManageAlerts } from "@/lib/auth/permissions";
+import { canEditTrackingSetup, canManageAlerts } from "@/lib/permissions/permissions";
 import { requirePageContext } from "@/lib/auth/session";
 import { listPromptTags } from "@/lib/prompts/prompts";
 import { AlertsPage } from "./alerts-page";

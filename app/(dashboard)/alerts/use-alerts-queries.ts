@@ -2,7 +2,7 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { listAlertFiringsAction, listAlertRulesAction } from "@/lib/actions/alerts";
 import type { AlertRuleRow, FiringsPage } from "@/lib/alerts/rules";
-import { unwrap } from "@/lib/client/action-result";
+import { unwrap } from "@/lib/browser/action-result";
 
 export const alertRulesKey = ["alerts", "rules"] as const;
 export const alertFiringsKey = (page: number) => ["alerts", "firings", page] as const;

@@ -5,7 +5,7 @@ import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { deleteBrandAction } from "@/lib/actions/brands";
-import { unwrap } from "@/lib/client/action-result";
+import { unwrap } from "@/lib/browser/action-result";
 import { BrandFormDialog } from "./brand-form-dialog";
 import { brandsKey, useBrandsQuery, useReanalysisQuery, type BrandRow } from "./use-brands-query";
 

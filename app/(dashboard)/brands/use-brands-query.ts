@@ -1,7 +1,7 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
 import { listBrandsAction, reanalysisProgressAction } from "@/lib/actions/brands";
-import { unwrap } from "@/lib/client/action-result";
+import { unwrap } from "@/lib/browser/action-result";
 
 export const brandsKey = ["brands"] as const;
 

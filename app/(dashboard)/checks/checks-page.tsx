@@ -6,7 +6,7 @@ import { Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { Select } from "@/components/ui/field";
 import { Pagination } from "@/components/ui/pagination";
 import { formatMicros } from "@/lib/billing/money";
-import { formatWhen } from "@/lib/client/format";
+import { formatWhen } from "@/lib/browser/format";
 import { CHECK_STATUSES as statuses } from "@/lib/captures/states";
 import { useChecksQuery, type CheckFilters } from "./use-checks-query";
 

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { canStartCheck } from "@/lib/auth/permissions";
+import { canStartCheck } from "@/lib/permissions/permissions";
 import { requirePageContext } from "@/lib/auth/session";
 import { listBrands } from "@/lib/brands/brands";
 import { ChecksPage } from "./checks-page";

@@ -3,7 +3,7 @@ import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-quer
 import { checkProgressAction, listChecksAction } from "@/lib/actions/checks";
 import { isCheckFinished, type CheckStatus } from "@/lib/captures/states";
 import { applyProgress, type ProgressState } from "@/lib/checks/progress-state";
-import { ActionFailure, unwrap } from "@/lib/client/action-result";
+import { ActionFailure, unwrap } from "@/lib/browser/action-result";
 
 export const checksKey = ["checks"] as const;
 export const checkKey = (id: string) => ["check", id] as const;

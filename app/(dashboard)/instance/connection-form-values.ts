@@ -4,8 +4,8 @@
 import { DEFAULT_BREAKER_SETTINGS, DEFAULT_CALL_LIMITS } from "@/lib/providers/defaults";
 import type { ConnectionInput } from "@/lib/providers/schemas";
 import { openAICompatibleSettingsSchema } from "@/lib/providers/openai-compatible-settings";
-import { simulatorSettingsSchema, type SimulatorSettings } from "@/lib/providers/simulator/settings";
-import { formatDecimal, parseDecimal } from "@/lib/client/decimal";
+import { simulatorSettingsSchema, type SimulatorSettings } from "@/lib/providers/simulator-settings";
+import { formatDecimal, parseDecimal } from "@/lib/validation/decimal";
 import type { ConnectionRow } from "./use-instance-query";
 
 type NumericField = Exclude<{ [K in keyof ConnectionInput]-?: ConnectionInput[K] extends number ? K : never }[keyof ConnectionInput], undefined>;

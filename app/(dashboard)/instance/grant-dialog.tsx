@@ -7,7 +7,7 @@ import { Dialog } from "@/components/ui/dialog";
 import { Field, Input, Select } from "@/components/ui/field";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { grantConnectionAction } from "@/lib/actions/instance";
-import { formatDecimal, parseDecimal } from "@/lib/client/decimal";
+import { formatDecimal, parseDecimal } from "@/lib/validation/decimal";
 import { grantInputSchema } from "@/lib/providers/schemas";
 import { instanceKey, type ConnectionRow, type WorkspaceChoice } from "./use-instance-query";
 

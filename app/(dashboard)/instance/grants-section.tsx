@@ -7,7 +7,7 @@ import { Card } from "@/components/ui/card";
 import { SectionHeading } from "@/components/ui/section-heading";
 import { revokeConnectionAction } from "@/lib/actions/instance";
 import { formatMicros } from "@/lib/billing/money";
-import { unwrap } from "@/lib/client/action-result";
+import { unwrap } from "@/lib/browser/action-result";
 import { GrantDialog } from "./grant-dialog";
 import { instanceKey, type ConnectionRow, type WorkspaceChoice } from "./use-instance-query";
 

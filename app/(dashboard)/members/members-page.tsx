@@ -5,7 +5,7 @@ import { Button } from "@/components/ui/button";
 import { Badge, Card, PageHeader } from "@/components/ui/card";
 import { Select } from "@/components/ui/field";
 import { changeMemberRoleAction, removeMemberAction, revokeInvitationAction } from "@/lib/actions/members";
-import { unwrap } from "@/lib/client/action-result";
+import { unwrap } from "@/lib/browser/action-result";
 import { InviteForm } from "./invite-form";
 import { membersKey, useMembersQuery } from "./use-members-query";
 

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { canManageMembers, canManageOwners } from "@/lib/auth/permissions";
+import { canManageMembers, canManageOwners } from "@/lib/permissions/permissions";
 import { requirePageContext } from "@/lib/auth/session";
 import { MembersPage } from "./members-page";
 

@@ -1,7 +1,7 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
 import { listMembersAction } from "@/lib/actions/members";
-import { unwrap } from "@/lib/client/action-result";
+import { unwrap } from "@/lib/browser/action-result";
 
 export const membersKey = ["members"] as const;
 

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { canEditTrackingSetup } from "@/lib/auth/permissions";
+import { canEditTrackingSetup } from "@/lib/permissions/permissions";
 import { requirePageContext } from "@/lib/auth/session";
 import { PromptsPage } from "./prompts-page";
 

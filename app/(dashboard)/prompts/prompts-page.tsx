@@ -7,7 +7,7 @@ import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { Input, Select } from "@/components/ui/field";
 import { Pagination } from "@/components/ui/pagination";
 import { deletePromptsAction } from "@/lib/actions/prompts";
-import { unwrap } from "@/lib/client/action-result";
+import { unwrap } from "@/lib/browser/action-result";
 import { BulkPasteDialog } from "./bulk-paste-dialog";
 import { PromptFormDialog } from "./prompt-form-dialog";
 import { promptsKey, usePromptsQuery, type PromptRow } from "./use-prompts-query";

@@ -1,7 +1,7 @@
 "use client";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { listPromptsAction } from "@/lib/actions/prompts";
-import { unwrap } from "@/lib/client/action-result";
+import { unwrap } from "@/lib/browser/action-result";
 
 export type PromptFilters = { q?: string; tag?: string; page: number; pageSize: number };
 

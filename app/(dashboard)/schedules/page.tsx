@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
-import { canEditTrackingSetup, canStartCheck } from "@/lib/auth/permissions";
+import { canEditTrackingSetup, canStartCheck } from "@/lib/permissions/permissions";
 import { requirePageContext } from "@/lib/auth/session";
 import { listBrands } from "@/lib/brands/brands";
 import { listPromptChoices, listPromptTags } from "@/lib/prompts/prompts";
-import { listProviderConfigs } from "@/lib/providers/configs";
+import { listProviderConfigs } from "@/lib/workspaces/provider-configs";
 import { listSchedules } from "@/lib/schedules/schedules";
 import { SchedulesPage } from "./schedules-page";
 

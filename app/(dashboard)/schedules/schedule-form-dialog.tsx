@@ -9,7 +9,7 @@ import { Field, Input, Select } from "@/components/ui/field";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { createScheduleAction, updateScheduleAction } from "@/lib/actions/schedules";
 import { MAX_SAMPLES, type PromptSelection } from "@/lib/checks/schemas";
-import { formatWhen } from "@/lib/client/format";
+import { formatWhen } from "@/lib/browser/format";
 import { WEEKDAYS, formatMinuteOfDay, nextRunAfter, parseTimeOfDay } from "@/lib/schedules/next-run";
 import { scheduleInputSchema } from "@/lib/schedules/schemas";
 import { isUsable, PromptPicker, ProviderPicker, type PromptChoice, type ProviderChoice } from "@/components/checks/selection-fields";

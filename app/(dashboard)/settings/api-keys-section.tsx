@@ -9,9 +9,9 @@ import { SectionHeading } from "@/components/ui/section-heading";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { createApiKeyAction, revokeApiKeyAction } from "@/lib/actions/api-keys";
 import { createApiKeySchema } from "@/lib/api-keys/schemas";
-import { API_KEY_SCOPE_DESCRIPTIONS, DEFAULT_API_KEY_SCOPE, type ApiKeyScope } from "@/lib/api-keys/scopes";
-import { apiKeyScopeRole } from "@/lib/auth/permissions";
-import { unwrap } from "@/lib/client/action-result";
+import { API_KEY_SCOPE_DESCRIPTIONS, DEFAULT_API_KEY_SCOPE, type ApiKeyScope } from "@/lib/permissions/api-key-scopes";
+import { apiKeyScopeRole } from "@/lib/permissions/permissions";
+import { unwrap } from "@/lib/browser/action-result";
 import { NewApiKey, OPENAPI_URL } from "./new-api-key";
 import { apiKeysKey, useApiKeysQuery, type ApiKeyRow } from "./use-api-keys-query";
 

@@ -2,7 +2,7 @@
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/field";
-import type { ApiKeyScope } from "@/lib/api-keys/scopes";
+import type { ApiKeyScope } from "@/lib/permissions/api-key-scopes";
 import { useProvidersQuery } from "./use-settings-queries";
 
 export const OPENAPI_URL = "/api/v1/openapi.json";

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { canManageWorkspaceSettings } from "@/lib/auth/permissions";
+import { canManageWorkspaceSettings } from "@/lib/permissions/permissions";
 import { requirePageContext } from "@/lib/auth/session";
 import { SettingsPage } from "./settings-page";
 

@@ -8,7 +8,7 @@ import { Badge, Card, EmptyState } from "@/components/ui/card";
 import { SectionHeading } from "@/components/ui/section-heading";
 import { updateProviderAction } from "@/lib/actions/settings";
 import { formatMicros } from "@/lib/billing/money";
-import { unwrap } from "@/lib/client/action-result";
+import { unwrap } from "@/lib/browser/action-result";
 import { searchModeLabels } from "@/lib/providers/labels";
 import { ProviderFormDialog } from "./provider-form-dialog";
 import { useGrantedConnectionsQuery, type GrantedConnection } from "./use-granted-connections-query";

@@ -5,7 +5,7 @@ import { Button } from "@/components/ui/button";
 import { Badge, Card, EmptyState } from "@/components/ui/card";
 import { SectionHeading } from "@/components/ui/section-heading";
 import { revokeShareLinkAction } from "@/lib/actions/share-links";
-import { unwrap } from "@/lib/client/action-result";
+import { unwrap } from "@/lib/browser/action-result";
 import { shareLinksKey, useShareLinksQuery, type ShareLinkRow } from "./use-share-links-query";
 
 const formatDate = (date: Date | string) => new Date(date).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });

@@ -1,7 +1,7 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
 import { listApiKeysAction } from "@/lib/actions/api-keys";
-import { unwrap } from "@/lib/client/action-result";
+import { unwrap } from "@/lib/browser/action-result";
 
 export const apiKeysKey = ["api-keys"] as const;
 

@@ -1,7 +1,7 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
 import { grantedConnectionsAction } from "@/lib/actions/settings";
-import { unwrap } from "@/lib/client/action-result";
+import { unwrap } from "@/lib/browser/action-result";
 
 export const grantedConnectionsKey = ["granted-connections"] as const;
 

@@ -1,7 +1,7 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
 import { listProvidersAction, workspaceSettingsAction } from "@/lib/actions/settings";
-import { unwrap } from "@/lib/client/action-result";
+import { unwrap } from "@/lib/browser/action-result";
 
 export const providersKey = ["providers"] as const;
 export const workspaceSettingsKey = ["workspace-settings"] as const;

@@ -1,7 +1,7 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
 import { getBrandingAction, listShareLinksAction } from "@/lib/actions/share-links";
-import { unwrap } from "@/lib/client/action-result";
+import { unwrap } from "@/lib/browser/action-result";
 
 export const shareLinksKey = ["share-links"] as const;
 export const brandingKey = ["branding"] as const;

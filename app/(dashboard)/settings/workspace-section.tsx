@@ -11,7 +11,7 @@ import { updateWorkspaceSettingsAction } from "@/lib/actions/settings";
 import type { BudgetStatus } from "@/lib/billing/budget";
 import { formatMicros } from "@/lib/billing/money";
 import { workspaceSettingsSchema } from "@/lib/workspaces/schemas";
-import { formatDecimal, parseDecimal } from "@/lib/client/decimal";
+import { formatDecimal, parseDecimal } from "@/lib/validation/decimal";
 import { SectionHeading } from "@/components/ui/section-heading";
 import { useWorkspaceSettingsQuery, workspaceSettingsKey } from "./use-settings-queries";
 

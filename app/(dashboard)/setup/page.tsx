@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { PageHeader } from "@/components/ui/card";
-import { canRunSetup } from "@/lib/auth/permissions";
+import { canRunSetup } from "@/lib/permissions/permissions";
 import { requirePageContext } from "@/lib/auth/session";
 import { SetupStart } from "./setup-start";
 

@@ -7,7 +7,7 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Field, Input } from "@/components/ui/field";
 import { acceptSetupAction } from "@/lib/actions/setup";
-import { ActionFailure, unwrap, type FieldErrors } from "@/lib/client/action-result";
+import { ActionFailure, unwrap, type FieldErrors } from "@/lib/browser/action-result";
 import type { SetupProposal } from "@/lib/setup/schemas";
 
 export type ProviderChoice = { id: string; name: string; model: string };

@@ -1,5 +1,5 @@
 import { Card } from "@/components/ui/card";
-import { listProviderConfigs } from "@/lib/providers/configs";
+import { listProviderConfigs } from "@/lib/workspaces/provider-configs";
 import { setupConnections } from "@/lib/setup/suggestions";
 import { SetupWizard } from "./setup-wizard";
 

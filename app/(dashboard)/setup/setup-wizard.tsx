@@ -7,7 +7,7 @@ import { Card } from "@/components/ui/card";
 import { Field, Input, Select } from "@/components/ui/field";
 import { requestSetupSuggestionsAction } from "@/lib/actions/setup";
 import { formatMicros } from "@/lib/billing/money";
-import { ActionFailure, unwrap, type FieldErrors } from "@/lib/client/action-result";
+import { ActionFailure, unwrap, type FieldErrors } from "@/lib/browser/action-result";
 import { registrableDomainOf, SETUP_LANGUAGES } from "@/lib/setup/schemas";
 import { ProposalEditor, type ProviderChoice } from "./proposal-editor";
 import { useSetupSuggestionQuery } from "./use-setup-suggestion-query";

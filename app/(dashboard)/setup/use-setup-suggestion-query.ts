@@ -1,7 +1,7 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
 import { setupSuggestionAction } from "@/lib/actions/setup";
-import { unwrap } from "@/lib/client/action-result";
+import { unwrap } from "@/lib/browser/action-result";
 import { isSuggestionDone } from "@/lib/setup/schemas";
 
 export const setupSuggestionKey = (id: string | null) => ["setup-suggestion", id] as const;

@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { acceptInvitationAction } from "@/lib/actions/auth";
-import { unwrap } from "@/lib/client/action-result";
+import { unwrap } from "@/lib/browser/action-result";
 
 export function AcceptInvitation({ token }: { token: string }) {
   const router = useRouter();

@@ -1,4 +1,4 @@
--- Transition `claim` (waiting -> running) in one statement (lib/captures/lifecycle/claim.ts has
+-- Transition `claim` (waiting -> running) in one statement (lib/lifecycle/claim.ts has
 -- the why of each step and handles the refusals): the capture locked; whether its workspace may
 -- still call its connection with its model (else transition `refuse`, below); the breaker read; a
 -- slot; the capture running with the run token; its attempt opened; the check started on its

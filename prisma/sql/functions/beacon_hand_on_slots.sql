@@ -1,4 +1,4 @@
--- Slots of the connection were given back (lib/captures/lifecycle/transition.ts handOnSlots
+-- Slots of the connection were given back (lib/lifecycle/transition.ts handOnSlots
 -- explains the order and the nudge). Returns how many waiting captures were woken.
 CREATE OR REPLACE FUNCTION public.beacon_hand_on_slots(connection_id uuid, freed integer, jobs jsonb)
  RETURNS integer

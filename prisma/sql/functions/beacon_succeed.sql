@@ -1,5 +1,5 @@
--- Transition `succeed` (running -> succeeded) in one statement (lib/captures/lifecycle/results.ts),
--- in the lock order of lib/captures/lifecycle/transition.ts: the capture's answer and cost, its
+-- Transition `succeed` (running -> succeeded) in one statement (lib/lifecycle/results.ts),
+-- in the lock order of lib/lifecycle/transition.ts: the capture's answer and cost, its
 -- attempt closed, its hold released (what was paid for is stored first, and nothing after it
 -- depends on the brand's entities still existing); then its analysis rows, written only for the
 -- brand's competitors that exist now (held FOR KEY SHARE, so none can go before the commit); the

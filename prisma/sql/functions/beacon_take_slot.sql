@@ -1,6 +1,6 @@
 -- Takes a free slot of the connection for the capture: 'taken', or 'full' (every slot taken or
 -- being taken), or 'share' (the workspace holds its fair share while another workspace has
--- captures due on the connection). lib/captures/lifecycle/claim.ts explains the share.
+-- captures due on the connection). lib/lifecycle/claim.ts explains the share.
 CREATE OR REPLACE FUNCTION public.beacon_take_slot(connection_id uuid, capture_id uuid, workspace_id uuid, waiting "CaptureStatus"[])
  RETURNS text
  LANGUAGE plpgsql

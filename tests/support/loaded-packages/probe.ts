@@ -54,7 +54,7 @@ const request = (): ProviderRequest => ({
 });
 
 // The worker process's own imports (worker/index.ts), without starting the runner.
-await import("@/lib/jobs/runner");
+await import("@/lib/worker/runner");
 await import("@/worker/tasks");
 const { adapterFor } = await import("@/lib/providers/registry");
 await adapterFor("simulator")!.call(request());

@@ -3,7 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import { BreakersTable } from "@/components/breakers/breakers-table";
 import { Card } from "@/components/ui/card";
 import { breakersAction } from "@/lib/actions/admin";
-import { unwrap } from "@/lib/client/action-result";
+import { unwrap } from "@/lib/browser/action-result";
 
 const breakersKey = ["breakers"] as const;
 

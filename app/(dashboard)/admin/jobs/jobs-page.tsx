@@ -5,7 +5,7 @@ import { CaptureDetailDialog } from "@/components/checks/capture-detail-dialog";
 import { Button } from "@/components/ui/button";
 import { Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { Pagination } from "@/components/ui/pagination";
-import { canCancelCheck } from "@/lib/auth/permissions";
+import { canCancelCheck } from "@/lib/permissions/permissions";
 import { BreakersCard } from "./breakers-card";
 import { CapturesTable, invalidateAfterChange, type Me } from "./captures-table";
 import { JobFiltersBar } from "./job-filters";

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { canManageWorkspaceSettings, canRetryCapture } from "@/lib/auth/permissions";
+import { canManageWorkspaceSettings, canRetryCapture } from "@/lib/permissions/permissions";
 import { requirePageContext } from "@/lib/auth/session";
 import { JobsPage } from "./jobs-page";
 

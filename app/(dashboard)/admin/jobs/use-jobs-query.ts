@@ -2,7 +2,7 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { adminCapturesAction, adminOverviewAction } from "@/lib/actions/admin";
 import { listProvidersAction } from "@/lib/actions/settings";
-import { unwrap } from "@/lib/client/action-result";
+import { unwrap } from "@/lib/browser/action-result";
 import type { JobFilters } from "./use-job-filters";
 import { isUnfinished } from "@/lib/captures/states";
 

@@ -6,7 +6,7 @@ import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { deleteAlertChannelAction, rotateWebhookSecretAction, sendTestAlertAction } from "@/lib/actions/alert-channels";
-import { unwrap } from "@/lib/client/action-result";
+import { unwrap } from "@/lib/browser/action-result";
 import { ChannelFormDialog } from "./channel-form-dialog";
 import { SecretDialog } from "./secret-dialog";
 import { channelsKey, useChannelsQuery, type ChannelRow } from "./use-channels-query";

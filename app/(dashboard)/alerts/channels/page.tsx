@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { canManageAlerts } from "@/lib/auth/permissions";
+import { canManageAlerts } from "@/lib/permissions/permissions";
 import { requirePageContext } from "@/lib/auth/session";
 import { AdminsOnly } from "../admins-only";
 import { ChannelsPage } from "./channels-page";

@@ -1,7 +1,7 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
 import { listAlertChannelsAction } from "@/lib/actions/alert-channels";
-import { unwrap } from "@/lib/client/action-result";
+import { unwrap } from "@/lib/browser/action-result";
 
 export const channelsKey = ["alert-channels"] as const;
 

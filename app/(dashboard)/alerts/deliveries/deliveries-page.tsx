@@ -8,8 +8,8 @@ import { Select } from "@/components/ui/field";
 import { Pagination } from "@/components/ui/pagination";
 import { DELIVERY_STATUSES, type DeliveryStatus } from "@/lib/alerts/channel-schemas";
 import { sendAlertDeliveryAgainAction } from "@/lib/actions/alert-channels";
-import { unwrap } from "@/lib/client/action-result";
-import { formatWhen } from "@/lib/client/format";
+import { unwrap } from "@/lib/browser/action-result";
+import { formatWhen } from "@/lib/browser/format";
 import { useChannelsQuery } from "../channels/use-channels-query";
 import { useDeliveriesQuery, type DeliveryLogRow } from "./use-deliveries-query";
 

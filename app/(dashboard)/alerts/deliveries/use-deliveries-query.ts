@@ -2,7 +2,7 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { listAlertDeliveriesAction } from "@/lib/actions/alert-channels";
 import type { DeliveryListInput } from "@/lib/alerts/channel-schemas";
-import { unwrap } from "@/lib/client/action-result";
+import { unwrap } from "@/lib/browser/action-result";
 
 export const deliveriesKey = (filter: DeliveryListInput) => ["alert-deliveries", filter] as const;
 

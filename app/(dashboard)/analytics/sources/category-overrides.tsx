@@ -3,7 +3,7 @@ import { useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Field, Input, Select } from "@/components/ui/field";
-import { ActionFailure } from "@/lib/client/action-result";
+import { ActionFailure } from "@/lib/browser/action-result";
 import { CATEGORY_LABELS, OVERRIDABLE_CATEGORIES, type OverridableCategory } from "@/lib/sources/categories";
 import { useSetSourceCategory, useSourceCategoryOverridesQuery } from "./use-source-categories";
 

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { analyticsOptions } from "@/lib/analytics/options";
-import { canCategorizeSources, canStartCheck } from "@/lib/auth/permissions";
+import { canCategorizeSources, canStartCheck } from "@/lib/permissions/permissions";
 import { requirePageContext } from "@/lib/auth/session";
 import { SourcesPage } from "./sources-page";
 

@@ -2,7 +2,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { toast } from "sonner";
 import { listSourceCategoriesAction, setSourceCategoryAction } from "@/lib/actions/sources";
-import { unwrap } from "@/lib/client/action-result";
+import { unwrap } from "@/lib/browser/action-result";
 import { CATEGORY_LABELS, type OverridableCategory } from "@/lib/sources/categories";
 
 export const sourceCategoriesKey = ["source-categories"] as const;

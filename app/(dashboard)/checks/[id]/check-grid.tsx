@@ -5,7 +5,7 @@ import { Pagination } from "@/components/ui/pagination";
 import { formatMicros } from "@/lib/billing/money";
 import { captureStatusLabel } from "@/lib/captures/states";
 import type { GridCell, ProgressGrid } from "@/lib/checks/progress-state";
-import { formatDuration } from "@/lib/client/format";
+import { formatDuration } from "@/lib/browser/format";
 
 const cellTone: Record<string, string> = {
   queued: "bg-slate-100 text-slate-500",

@@ -8,10 +8,10 @@ import { ProgressBar, StatusBadge } from "@/components/checks/status";
 import { Button } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
 import { cancelCheckAction, retryFailedCapturesAction } from "@/lib/actions/checks";
-import { canCancelCheck, type Role } from "@/lib/auth/permissions";
+import { canCancelCheck, type Role } from "@/lib/permissions/permissions";
 import { formatMicros } from "@/lib/billing/money";
-import { unwrap } from "@/lib/client/action-result";
-import { formatWhen } from "@/lib/client/format";
+import { unwrap } from "@/lib/browser/action-result";
+import { formatWhen } from "@/lib/browser/format";
 import { checkKey, checksKey, isFinished, useCheckQuery } from "../use-checks-query";
 import { CheckGrid } from "./check-grid";
 

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { z } from "zod";
-import { canRetryCapture } from "@/lib/auth/permissions";
+import { canRetryCapture } from "@/lib/permissions/permissions";
 import { requirePageContext } from "@/lib/auth/session";
 import { CheckPage } from "./check-page";
 

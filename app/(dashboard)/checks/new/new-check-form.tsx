@@ -9,7 +9,7 @@ import { Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { Field, Input, Select } from "@/components/ui/field";
 import { estimateCheckAction, startCheckAction } from "@/lib/actions/checks";
 import { formatMicros } from "@/lib/billing/money";
-import { ActionFailure, unwrap } from "@/lib/client/action-result";
+import { ActionFailure, unwrap } from "@/lib/browser/action-result";
 import { MAX_SAMPLES, type PromptSelection } from "@/lib/checks/schemas";
 import { checksKey } from "../use-checks-query";
 

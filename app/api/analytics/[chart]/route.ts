@@ -3,7 +3,7 @@ import { CHARTS, isChartName } from "@/lib/analytics/charts";
 import { readChart } from "@/lib/analytics/read-chart";
 import { filterRefusal } from "@/lib/api/filter-params";
 import { apiError, json } from "@/lib/api/handler";
-import { assertCan, canView } from "@/lib/auth/permissions";
+import { assertCan, canView } from "@/lib/permissions/permissions";
 import { getWorkspaceContext } from "@/lib/auth/session";
 
 export const dynamic = "force-dynamic";

@@ -1,4 +1,4 @@
-import { assertCan, canView } from "@/lib/auth/permissions";
+import { assertCan, canView } from "@/lib/permissions/permissions";
 import { getWorkspaceContext } from "@/lib/auth/session";
 import { readLogo } from "@/lib/share-links/branding";
 

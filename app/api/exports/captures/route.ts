@@ -1,9 +1,11 @@
 import { resolveFilter } from "@/lib/analytics/filter";
 import { exportCaptures, exportRowCount } from "@/lib/analytics/export";
 import { analyticsFilterInput, EXPORT_FORMATS, filterFromSearchParams, isoDay, addDays } from "@/lib/analytics/schemas";
-import { filterRefusal, refuseOddFilterParams } from "@/lib/api/filter-params";
-import { apiError, parseOrThrow } from "@/lib/api/handler";
-import { assertCan, canView } from "@/lib/auth/permissions";
+import { filterRefusal } from "@/lib/api/filter-params";
+import { refuseOddFilterParams } from "@/lib/analytics/filter-params";
+import { apiError } from "@/lib/api/handler";
+import { parseOrThrow } from "@/lib/validation/parse";
+import { assertCan, canView } from "@/lib/permissions/permissions";
 import { getWorkspaceContext } from "@/lib/auth/session";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
 import { apiRoute, json } from "@/lib/api/handler";
-import { assertCan, canView } from "@/lib/auth/permissions";
+import { assertCan, canView } from "@/lib/permissions/permissions";
 import { listBrands } from "@/lib/brands/brands";
 
 export const dynamic = "force-dynamic";

@@ -1,7 +1,9 @@
-import { apiRoute, ApiProblem, json, parseOrThrow, readJson, readQuery } from "@/lib/api/handler";
+import { apiRoute, json, readJson, readQuery } from "@/lib/api/handler";
+import { ApiProblem } from "@/lib/errors";
+import { parseOrThrow } from "@/lib/validation/parse";
 import { checksListQuery, createCheckBody } from "@/lib/api/schemas";
 import { startCheckForKey } from "@/lib/api/start-check";
-import { assertCan, canStartCheck, canView } from "@/lib/auth/permissions";
+import { assertCan, canStartCheck, canView } from "@/lib/permissions/permissions";
 import { listChecks } from "@/lib/checks/queries";
 import { idempotencyKeySchema } from "@/lib/checks/schemas";
 

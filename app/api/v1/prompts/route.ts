@@ -1,5 +1,5 @@
 import { apiRoute, json, readQuery } from "@/lib/api/handler";
-import { assertCan, canView } from "@/lib/auth/permissions";
+import { assertCan, canView } from "@/lib/permissions/permissions";
 import { listPrompts } from "@/lib/prompts/prompts";
 import { promptListQuerySchema } from "@/lib/prompts/schemas";
 

@@ -1,6 +1,6 @@
 import { apiRoute, json } from "@/lib/api/handler";
-import { assertCan, canView } from "@/lib/auth/permissions";
-import { listProviderConfigs } from "@/lib/providers/configs";
+import { assertCan, canView } from "@/lib/permissions/permissions";
+import { listProviderConfigs } from "@/lib/workspaces/provider-configs";
 
 export const dynamic = "force-dynamic";
 

@@ -1,8 +1,9 @@
 import { CHARTS, isChartName } from "@/lib/analytics/charts";
 import { readChart } from "@/lib/analytics/read-chart";
 import { filterRefusal } from "@/lib/api/filter-params";
-import { apiRoute, ApiProblem, json } from "@/lib/api/handler";
-import { assertCan, canView } from "@/lib/auth/permissions";
+import { apiRoute, json } from "@/lib/api/handler";
+import { ApiProblem } from "@/lib/errors";
+import { assertCan, canView } from "@/lib/permissions/permissions";
 
 export const dynamic = "force-dynamic";
 

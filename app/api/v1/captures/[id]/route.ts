@@ -1,5 +1,6 @@
-import { apiRoute, json, parseOrThrow, idParam } from "@/lib/api/handler";
-import { assertCan, canView } from "@/lib/auth/permissions";
+import { apiRoute, json, idParam } from "@/lib/api/handler";
+import { parseOrThrow } from "@/lib/validation/parse";
+import { assertCan, canView } from "@/lib/permissions/permissions";
 import { getCaptureDetail } from "@/lib/checks/queries";
 
 export const dynamic = "force-dynamic";

@@ -1,6 +1,7 @@
-import { apiRoute, json, parseOrThrow, idParam, readQuery } from "@/lib/api/handler";
+import { apiRoute, json, idParam, readQuery } from "@/lib/api/handler";
+import { parseOrThrow } from "@/lib/validation/parse";
 import { checkCapturesQuery } from "@/lib/api/schemas";
-import { assertCan, canView } from "@/lib/auth/permissions";
+import { assertCan, canView } from "@/lib/permissions/permissions";
 import { getCheckSummary, listCheckCaptures } from "@/lib/checks/queries";
 
 export const dynamic = "force-dynamic";

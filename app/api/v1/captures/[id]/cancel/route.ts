@@ -1,4 +1,5 @@
-import { apiRoute, json, parseOrThrow, idParam } from "@/lib/api/handler";
+import { apiRoute, json, idParam } from "@/lib/api/handler";
+import { parseOrThrow } from "@/lib/validation/parse";
 import { cancelCapture } from "@/lib/checks/cancel-retry";
 
 export const dynamic = "force-dynamic";

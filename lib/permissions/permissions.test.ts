@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { apiKeyRole, canCreateApiKey, canManageBranding, canManageShareLinks, canRetryCapture, canRevokeApiKey, canRunSetup, canStartCheck, type Role } from "@/lib/auth/permissions";
+import { apiKeyRole, canCreateApiKey, canManageBranding, canManageShareLinks, canRetryCapture, canRevokeApiKey, canRunSetup, canStartCheck, type Role } from "@/lib/permissions/permissions";
 
 describe("API key permissions", () => {
   it.each<[Parameters<typeof apiKeyRole>[0], Role, Role]>([

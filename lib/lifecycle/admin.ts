@@ -1,7 +1,7 @@
 import "server-only";
 import { holdBudget } from "@/lib/billing/budget";
-import { pausePoint } from "@/lib/captures/lifecycle/pause-points";
-import { Effects, applyEffects, guardedUpdate, settleMoved, type Tx } from "@/lib/captures/lifecycle/transition";
+import { pausePoint } from "@/lib/db/pause-points";
+import { Effects, applyEffects, guardedUpdate, settleMoved, type Tx } from "@/lib/lifecycle/transition";
 import { UNFINISHED_STATUSES } from "@/lib/captures/states";
 import { Prisma } from "@/lib/generated/prisma/client";
 

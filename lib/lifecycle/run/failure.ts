@@ -1,7 +1,7 @@
 import "server-only";
 import { unknownOutcomeCost, type PriceTable } from "@/lib/billing/money";
 import type { CallOutcome } from "@/lib/breaker/breaker";
-import type { Failure } from "@/lib/captures/lifecycle/results";
+import type { Failure } from "@/lib/lifecycle/results";
 import { decideAfterFailure } from "@/lib/captures/retry-policy";
 import { env } from "@/lib/config/env";
 import { db } from "@/lib/db/prisma";

@@ -4,10 +4,10 @@
 import { env } from "@/lib/config/env";
 import { CallAbortedError, ProviderError, abortReasonOf } from "@/lib/providers/errors";
 import { emptyUsage, type CallLimits, type ProviderAdapter, type ProviderRequest, type ProviderResponse } from "@/lib/providers/types";
-import { writeAnswer } from "./answers";
-import { answerLanguageOf, type AnswerLanguage } from "./languages";
-import { simulatorSettingsSchema, type SimulatorSettings } from "./settings";
-import { seededRandom, type Random } from "./random";
+import { writeAnswer } from "@/lib/providers/simulator-answers";
+import { answerLanguageOf, type AnswerLanguage } from "@/lib/providers/simulator-languages";
+import { simulatorSettingsSchema, type SimulatorSettings } from "@/lib/providers/simulator-settings";
+import { seededRandom, type Random } from "@/lib/providers/simulator-random";
 
 /** Provider configuration settings, then SIMULATOR_* environment overrides. */
 export function effectiveSimulatorSettings(raw: unknown): SimulatorSettings {
@@ -121,11 +121,11 @@ export function simulateAnswer(input: {
   subject?: ProviderRequest["subject"];
   style: SimulatorSettings["style"];
   random: Random;
-  /** Separate draws for the untracked products an answer names (lib/providers/simulator/answers.ts). */
+  /** Separate draws for the untracked products an answer names (lib/providers/simulator-answers.ts). */
   untracked?: Random;
   /** Chance that the brand appears at all (0..1). */
   brandChance?: number;
-  /** The language to answer in (lib/providers/simulator/languages.ts; default English). */
+  /** The language to answer in (lib/providers/simulator-languages.ts; default English). */
   language?: AnswerLanguage;
 }): Omit<ProviderResponse, "requestId"> {
   const { maxOutputTokens, maxSearchCalls } = input.limits;

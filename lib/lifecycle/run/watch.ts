@@ -1,6 +1,6 @@
 import "server-only";
 import { db } from "@/lib/db/prisma";
-import { savePartialAnswer } from "@/lib/captures/lifecycle/results";
+import { savePartialAnswer } from "@/lib/lifecycle/results";
 
 /** How often a worker looks for cancel requests of its running captures (cancel lands < 1 s). */
 const POLL_MS = 250;

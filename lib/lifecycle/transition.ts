@@ -1,11 +1,11 @@
 import "server-only";
 import { recordRollups } from "@/lib/analytics/rollups";
 import { settleLedgers, type CallSettlement, type HoldRelease } from "@/lib/billing/budget";
-import { isPauseArmed, pausePoint, type PausePoint } from "@/lib/captures/lifecycle/pause-points";
+import { pausePoint } from "@/lib/db/pause-points";
 import { TRANSITIONS, UNFINISHED_STATUSES, deriveCheckStatus, isCheckFinished, isTerminal, type CaptureStatus, type CheckStatus, type TransitionName } from "@/lib/captures/states";
-import { checkTally } from "@/lib/checks/counts";
+import { checkTally } from "@/lib/captures/check-counts";
 import { db } from "@/lib/db/prisma";
-import { transaction, withRetries, type TransactionOptions } from "@/lib/db/transaction";
+import { afterCommit, inTransaction } from "@/lib/db/transaction";
 import { CAPTURE_JOB_SPEC, enqueueAlertEvaluation, enqueueCaptureJobs } from "@/lib/jobs/enqueue";
 import { Prisma } from "@/lib/generated/prisma/client";
 
@@ -76,7 +76,7 @@ export type CheckFlags = { cancelRequested?: boolean; reopened?: boolean };
  * What a transition does besides moving captures, collected while it runs and applied at the end
  * by `applyEffects` in the lock order: budget, checks, events, jobs. A worker's transitions
  * (claim, result, postpone) never write the check row; checks whose captures may all have
- * finished are finished after the commit (see `inTransaction`).
+ * finished are finished after the commit (see `finishAfterCommit`).
  */
 export class Effects {
   /** Checks whose row is brought up to date in this transaction (people's actions, repairs). */
@@ -157,13 +157,17 @@ export async function applyEffects(tx: Tx, effects: Effects): Promise<Map<string
   return statuses;
 }
 
-/** Captures of these checks ended in the transaction: finish the checks after its commit if nothing is left (see inTransaction). */
+/** Captures of these checks ended in the transaction: finish the checks after its commit if nothing is left (lib/db/transaction.ts inTransaction). */
 export function finishAfterCommit(tx: Tx, checkIds: string[]): void {
-  if (!checkIds.length) return;
-  const afterCommit = pendingFinishes.get(tx);
-  if (!afterCommit) throw new Error("a transition that ends captures must run in inTransaction, which finishes their checks after the commit");
-  for (const checkId of checkIds) afterCommit.add(checkId);
+  for (const checkId of checkIds) {
+    afterCommit(tx, finishKey(checkId), () => finishCheckIfDone(checkId), "a transition that ends captures must run in inTransaction, which finishes their checks after the commit");
+  }
 }
+
+/** The after-commit step that finishes a check (for a one-statement transition: lib/db/transaction.ts inOneStatement). */
+export const finishAfter = (checkId: string | null) => (checkId ? { key: finishKey(checkId), run: () => finishCheckIfDone(checkId) } : null);
+
+const finishKey = (checkId: string) => `finish-check:${checkId}`;
 
 /** The advisory lock that orders a claim refused for budget against results (and raises) freeing money in the workspace. */
 export const budgetWaitLock = (workspaceId: string) => Prisma.sql`hashtextextended(${`budget-wait:${workspaceId}`}, 0)`;
@@ -290,61 +294,4 @@ export async function finishStaleChecks(): Promise<number> {
     LIMIT 500`;
   for (const { id } of stale) await inTransaction((tx) => syncCheck(tx, id));
   return stale.length;
-}
-
-/** Checks to finish after the commit of the transaction (applyEffects fills it). */
-const pendingFinishes = new WeakMap<Tx, Set<string>>();
-
-/**
- * Runs a transition's transaction (lib/db/transaction.ts: the configured time limits, and run
- * again when PostgreSQL picked it as a deadlock victim, refused it for a serialization failure or
- * a lock timeout, or it outlived its limit: a transition is all or nothing, so running it again
- * is safe). After the commit, finishes the checks whose captures it ended, if nothing else is
- * left (a failure there is left to the maintenance pass: the transition itself has committed).
- */
-export async function inTransaction<T>(work: (tx: Tx) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
-  const finishing = new Set<string>();
-  const result = await transaction((tx) => {
-    // A run again starts from nothing: the checks of a rolled-back attempt are not finished.
-    finishing.clear();
-    pendingFinishes.set(tx, finishing);
-    return work(tx);
-  }, options);
-  for (const checkId of finishing) await finishCheckIfDone(checkId).catch(() => {});
-  return result;
-}
-
-/**
- * A transition that is one statement (a database function: claim, succeed) committed on its own,
- * so that no round trip to this process holds its locks: the budget's admission row, the rollup
- * and ledger rows every capture of a workspace writes. Retried like inTransaction; the check of
- * a capture it ended (`finishes`) is looked at after the commit. While a test holds the
- * transition's `beforeCommit` point, the statement runs in a transaction instead, which stops
- * there (pause-points.ts isPauseArmed).
- */
-export async function inOneStatement<T>(
-  statement: (client: Tx) => Promise<T>,
-  options: {
-    /** Where a test may hold it (reached only when `pauseWhen` says so of the result), and the capture it moves. */
-    beforeCommit: PausePoint;
-    captureId: string;
-    pauseWhen?: (result: T) => boolean;
-    /** The check of the capture it ended, if it did. */
-    finishes?: (result: T) => string | null;
-  },
-): Promise<T> {
-  const { beforeCommit, captureId, pauseWhen = () => true, finishes = () => null } = options;
-  if (isPauseArmed(beforeCommit)) {
-    return inTransaction(async (tx) => {
-      const result = await statement(tx);
-      const checkId = finishes(result);
-      if (checkId) finishAfterCommit(tx, [checkId]);
-      if (pauseWhen(result)) await pausePoint(beforeCommit, { tx, captureId });
-      return result;
-    });
-  }
-  const result = await withRetries(() => statement(db()));
-  const checkId = finishes(result);
-  if (checkId) await finishCheckIfDone(checkId).catch(() => {});
-  return result;
 }

@@ -5,19 +5,19 @@ import { mentionRows } from "@/lib/analysis/rows";
 import { costOf, worstCaseCost } from "@/lib/billing/money";
 import { acquirePermission, countedAs, openIfOverThreshold, recordCall, releaseProbe, type BreakerGlance, type CallOutcome } from "@/lib/breaker/breaker";
 import { activeRuns } from "@/lib/captures/active-runs";
-import { claimCapture } from "@/lib/captures/lifecycle/claim";
-import { pausePoint } from "@/lib/captures/lifecycle/pause-points";
-import { breakerOutcome, failureOf } from "@/lib/captures/failure";
-import { attemptClosure, failCapture, succeedCapture, withoutAnalysis, withoutMentions, type Success, type WriteOutcome } from "@/lib/captures/lifecycle/results";
-import { postponeCapture } from "@/lib/captures/lifecycle/waiting";
+import { claimCapture } from "@/lib/lifecycle/claim";
+import { pausePoint } from "@/lib/db/pause-points";
+import { breakerOutcome, failureOf } from "@/lib/lifecycle/run/failure";
+import { attemptClosure, failCapture, succeedCapture, withoutAnalysis, withoutMentions, type Success, type WriteOutcome } from "@/lib/lifecycle/results";
+import { postponeCapture } from "@/lib/lifecycle/waiting";
 import { isWaiting } from "@/lib/captures/states";
-import { captureWatch } from "@/lib/captures/watch";
+import { captureWatch } from "@/lib/lifecycle/run/watch";
 import { env } from "@/lib/config/env";
 import { db } from "@/lib/db/prisma";
 import { isPermanentDatabaseError, sqlState } from "@/lib/db/sqlstate";
 import type { Capture, Prompt, ProviderConnection } from "@/lib/generated/prisma/client";
 import { lastLine } from "@/lib/errors";
-import { executionSeconds, queueWaitSeconds } from "@/lib/metrics/worker-metrics";
+import { executionSeconds, queueWaitSeconds } from "@/lib/jobs/worker-metrics";
 import { CallAbortedError, ProviderError } from "@/lib/providers/errors";
 import { adapterFor, notConfiguredReason } from "@/lib/providers/registry";
 import type { ProviderResponse } from "@/lib/providers/types";
@@ -94,7 +94,7 @@ const connectionOf = (capture: LoadedCapture) => ({ ...capture.connection, conne
  * One graphile-worker job = one try at a capture (DESIGN.md "How work flows", step 3). The
  * capture row is the source of truth: a job for a capture that is not waiting does nothing, so
  * duplicate or stale jobs are harmless. Every status change is a lifecycle transition
- * (lib/captures/lifecycle); this function decides which one, and calls the provider.
+ * (lib/lifecycle); this function decides which one, and calls the provider.
  */
 export async function runCapture(captureId: string, options: RunCaptureOptions): Promise<RunOutcome> {
   const capture = await loadCapture(captureId);

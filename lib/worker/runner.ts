@@ -9,8 +9,8 @@ import { forbiddenProviderFlags, slotsMayHaveFreed } from "@/lib/jobs/forbidden-
 import { patientPool } from "@/lib/jobs/patient-pool";
 import { beat, markStopped, type WorkerIdentity } from "@/lib/jobs/heartbeats";
 import { setWorkerIdentity } from "@/lib/jobs/identity";
-import { startMaintenance } from "@/lib/jobs/maintenance";
-import { labelWorker, workerMetricsSnapshot } from "@/lib/metrics/worker-metrics";
+import { startMaintenance } from "@/lib/worker/maintenance";
+import { labelWorker, workerMetricsSnapshot } from "@/lib/jobs/worker-metrics";
 
 export type WorkerProcess = {
   /** The pool id, which graphile-worker writes to `locked_by` of the jobs this process holds. */

@@ -1,8 +1,9 @@
 import "server-only";
+import { inOneStatement, inTransaction } from "@/lib/db/transaction";
 import { callWouldFit, resultShard } from "@/lib/billing/budget";
-import { pausePoint } from "@/lib/captures/lifecycle/pause-points";
-import { WAKE_ON_FREED_MONEY, budgetWaitLock, finishAfterCommit, inOneStatement, inTransaction, slotWaitLock, type Tx } from "@/lib/captures/lifecycle/transition";
-import { postponeIn } from "@/lib/captures/lifecycle/waiting";
+import { pausePoint } from "@/lib/db/pause-points";
+import { WAKE_ON_FREED_MONEY, budgetWaitLock, finishAfter, finishAfterCommit, slotWaitLock, type Tx } from "@/lib/lifecycle/transition";
+import { postponeIn } from "@/lib/lifecycle/waiting";
 import { TRANSITIONS, WAITING_STATUSES } from "@/lib/captures/states";
 import { env } from "@/lib/config/env";
 import { CAPTURE_JOB_SPEC, enqueueCaptureJobs } from "@/lib/jobs/enqueue";
@@ -63,9 +64,9 @@ export async function claimCapture(request: ClaimRequest): Promise<ClaimResult> 
   // wrote nothing; the capture's wait is recorded below, in a transaction.
   const first = await inOneStatement((client) => tryClaim(client, request), {
     beforeCommit: "claim:before-commit",
-    captureId,
+    context: { captureId },
     pauseWhen: (claim) => claim.kind === "claimed",
-    finishes: (claim) => (claim.kind === "refused" ? claim.checkId : null),
+    after: (claim) => finishAfter(claim.kind === "refused" ? claim.checkId : null),
   });
   if (first.kind === "claimed") return { kind: "claimed", attemptNumber: first.attemptNumber! };
   if (first.kind === "refused") return { kind: "refused", reason: first.reason! };

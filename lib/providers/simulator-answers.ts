@@ -2,8 +2,8 @@
 // brand and its competitors in varying order and tone, and a closing line, in the manner of
 // the provider being imitated, with the sources it would cite.
 import type { EntityHint, Source } from "@/lib/providers/types";
-import { nameForms, PHRASES, type AnswerLanguage, type NameForms, type Phrases } from "./languages";
-import type { Random } from "./random";
+import { nameForms, PHRASES, type AnswerLanguage, type NameForms, type Phrases } from "@/lib/providers/simulator-languages";
+import type { Random } from "@/lib/providers/simulator-random";
 
 export type AnswerStyle = "chatgpt" | "perplexity" | "gemini" | "claude" | "overview";
 type Tone = "positive" | "neutral" | "negative";

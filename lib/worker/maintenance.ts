@@ -1,8 +1,8 @@
 import "server-only";
-import { runRepairPass } from "@/lib/captures/lifecycle/repair";
-import { finishStaleChecks } from "@/lib/captures/lifecycle/transition";
+import { runRepairPass } from "@/lib/lifecycle/repair";
+import { finishStaleChecks } from "@/lib/lifecycle/transition";
 import { lastLine } from "@/lib/errors";
-import { sweepDeadWorkers } from "@/lib/jobs/sweeper";
+import { sweepDeadWorkers } from "@/lib/worker/sweeper";
 
 
 /**

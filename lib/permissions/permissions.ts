@@ -1,11 +1,21 @@
 // Who may do what. Every server action and API route calls one of these before touching data;
 // the data functions in lib/ additionally scope every query by workspaceId.
-import type { ApiKeyScope } from "@/lib/api-keys/scopes";
+import type { ApiKeyScope } from "@/lib/permissions/api-key-scopes";
 import { ForbiddenError } from "@/lib/errors";
 
 export type Role = "owner" | "admin" | "member" | "viewer";
 
 export type Actor = { userId: string | null; role: Role };
+
+export type SessionUser = { id: string; name: string; email: string };
+
+/** The signed-in person and the workspace they are working in. */
+export type WorkspaceContext = Actor & {
+  userId: string;
+  user: SessionUser;
+  workspace: { id: string; slug: string; name: string };
+  role: Role;
+};
 
 const rank: Record<Role, number> = { viewer: 0, member: 1, admin: 2, owner: 3 };
 const atLeast = (actor: Actor, role: Role) => rank[actor.role] >= rank[role];

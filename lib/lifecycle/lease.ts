@@ -1,13 +1,14 @@
 import "server-only";
+import { inTransaction } from "@/lib/db/transaction";
 import { unknownOutcomeCost, type PriceTable } from "@/lib/billing/money";
 import { decideAfterFailure } from "@/lib/captures/retry-policy";
-import { Effects, applyEffects, cancelAware, closeAttempt, guardedUpdate, inTransaction, settleMoved } from "@/lib/captures/lifecycle/transition";
+import { Effects, applyEffects, cancelAware, closeAttempt, guardedUpdate, settleMoved } from "@/lib/lifecycle/transition";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { CallLimits } from "@/lib/providers/types";
 
 export type ExpireReason = "lease_expired" | "abandoned";
 
-/** The event kind of every repair of an impossible or abandoned state (lib/captures/lifecycle/repair.ts). */
+/** The event kind of every repair of an impossible or abandoned state (lib/lifecycle/repair.ts). */
 export const REPAIR_EVENT = "lifecycle_repaired";
 
 /**

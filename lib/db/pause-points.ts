@@ -3,9 +3,9 @@ import { env } from "@/lib/config/env";
 import { db } from "@/lib/db/prisma";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
-// Named points inside the lifecycle where a test holds one side of a race at the worst moment
-// while the other side acts (the way concurrency is proven here, not hoped for). In production
-// they cost a map lookup and a string comparison.
+// Named points (capture lifecycle, access changes, alerts, setup wizard) where a test holds one
+// side of a race at the worst moment while the other side acts (the way concurrency is proven
+// here, not hoped for). In production they cost a map lookup and a string comparison.
 //
 // - In the test's own process: `onPausePoint(point, hook)`; the hook runs inside the
 //   transition's transaction (it may wait for a signal, read pg_backend_pid(), or throw).

@@ -1,6 +1,6 @@
 // What an API key may do, chosen when it is created. Shared by the server (authentication,
 // actions, OpenAPI, CLI) and the Settings page. The role each scope stands for, and how it
-// combines with the key's member's role, is in lib/auth/permissions.ts (apiKeyRole).
+// combines with the key's member's role, is in lib/permissions/permissions.ts (apiKeyRole).
 export const API_KEY_SCOPES = ["read", "write", "admin"] as const;
 
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];

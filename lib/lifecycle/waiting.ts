@@ -1,5 +1,6 @@
 import "server-only";
-import { Effects, applyEffects, cancelAware, guardedUpdate, inTransaction, settleMoved, type Tx } from "@/lib/captures/lifecycle/transition";
+import { inTransaction } from "@/lib/db/transaction";
+import { Effects, applyEffects, cancelAware, guardedUpdate, settleMoved, type Tx } from "@/lib/lifecycle/transition";
 import type { CaptureWait } from "@/lib/captures/states";
 import { Prisma } from "@/lib/generated/prisma/client";
 

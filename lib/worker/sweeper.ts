@@ -1,6 +1,6 @@
 import "server-only";
-import { expireAttempt, type ExpireReason } from "@/lib/captures/lifecycle/lease";
-import { pausePoint } from "@/lib/captures/lifecycle/pause-points";
+import { expireAttempt, type ExpireReason } from "@/lib/lifecycle/lease";
+import { pausePoint } from "@/lib/db/pause-points";
 import { db } from "@/lib/db/prisma";
 import { transaction } from "@/lib/db/transaction";
 import { enqueueCaptureJobs } from "@/lib/jobs/enqueue";

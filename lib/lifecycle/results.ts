@@ -1,22 +1,12 @@
 import "server-only";
 import type { Citation } from "@/lib/analysis/citations";
 import type { MentionRow } from "@/lib/analysis/rows";
-import { pausePoint } from "@/lib/captures/lifecycle/pause-points";
-import {
-  Effects,
-  WAKE_ON_FREED_MONEY,
-  applyEffects,
-  cancelAware,
-  closeAttempt,
-  guardedUpdate,
-  inOneStatement,
-  inTransaction,
-  settleMoved,
-  type AttemptClose,
-} from "@/lib/captures/lifecycle/transition";
+import { pausePoint } from "@/lib/db/pause-points";
+import { Effects, WAKE_ON_FREED_MONEY, applyEffects, cancelAware, closeAttempt, guardedUpdate, finishAfter, settleMoved, type AttemptClose } from "@/lib/lifecycle/transition";
 import { resultShard } from "@/lib/billing/budget";
 import { CAPTURE_JOB_SPEC, REANALYSIS_JOB_SPEC } from "@/lib/jobs/enqueue";
 import { db } from "@/lib/db/prisma";
+import { inOneStatement, inTransaction } from "@/lib/db/transaction";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { Usage } from "@/lib/providers/types";
 
@@ -103,7 +93,7 @@ export async function succeedCapture(
           ${result.analysisVersion}::int, ${REANALYSIS_JOB_SPEC}::jsonb)`;
       return row ?? null;
     },
-    { beforeCommit: "succeed:before-commit", captureId, pauseWhen: (row) => row !== null, finishes: (row) => row?.checkId ?? null },
+    { beforeCommit: "succeed:before-commit", context: { captureId }, pauseWhen: (row) => row !== null, after: (row) => finishAfter(row?.checkId ?? null) },
   );
   if (!moved) return { kind: "lost" };
   await pausePoint("succeed:after-commit", { captureId });

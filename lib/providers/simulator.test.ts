@@ -3,9 +3,9 @@ import { CallAbortedError, ProviderError } from "@/lib/providers/errors";
 import type { CallLimits, SearchMode } from "@/lib/providers/types";
 import { analyzeAnswer } from "@/lib/analysis/analyze";
 import { brandCandidates } from "@/lib/analysis/brand-candidates";
-import { answerLanguageOf, type AnswerLanguage } from "./languages";
-import { seededRandom } from "./random";
-import { simulateAnswer, simulatorAdapter } from "./simulator";
+import { answerLanguageOf, type AnswerLanguage } from "@/lib/providers/simulator-languages";
+import { seededRandom } from "@/lib/providers/simulator-random";
+import { simulateAnswer, simulatorAdapter } from "@/lib/providers/simulator";
 
 const request = (settings: Record<string, unknown>, seed = "capture-1:1", limits: CallLimits = { maxOutputTokens: 2048, maxSearchCalls: 3 }) => ({
   prompt: "What is the best CRM for a startup?",

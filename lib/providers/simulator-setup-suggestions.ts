@@ -6,7 +6,7 @@
 // simulator's answers (4 characters a token) so that the price table charges it.
 import { CallAbortedError, abortReasonOf } from "@/lib/providers/errors";
 import type { ProviderResponse } from "@/lib/providers/types";
-import { seededRandom, type Random } from "./random";
+import { seededRandom, type Random } from "@/lib/providers/simulator-random";
 
 type Lang = "en" | "de" | "ru";
 type Category = { key: string; words: RegExp; name: Record<Lang, string>; stems: string[] };

@@ -1,9 +1,10 @@
 import "server-only";
+import { inTransaction } from "@/lib/db/transaction";
 import { jobCatalog } from "@/lib/jobs/catalog";
 import { enqueueSetupSuggestions } from "@/lib/jobs/enqueue";
-import { CANCEL_SET } from "@/lib/captures/lifecycle/admin";
-import { REPAIR_EVENT } from "@/lib/captures/lifecycle/lease";
-import { Effects, applyEffects, cancelAware, closeAttempt, guardedUpdate, inTransaction, settleMoved, type Moved, type Tx } from "@/lib/captures/lifecycle/transition";
+import { CANCEL_SET } from "@/lib/lifecycle/admin";
+import { REPAIR_EVENT } from "@/lib/lifecycle/lease";
+import { Effects, applyEffects, cancelAware, closeAttempt, guardedUpdate, settleMoved, type Moved, type Tx } from "@/lib/lifecycle/transition";
 import { TERMINAL_STATUSES, WAITING_STATUSES } from "@/lib/captures/states";
 import { Prisma } from "@/lib/generated/prisma/client";
 

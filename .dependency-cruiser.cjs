@@ -1,0 +1,93 @@
+// Import rules for lib/, app/, components/ and worker/, run by `npm run lint` (so CI fails on
+// a violation). Cycles hide the order in which modules load and make a folder impossible to
+// understand alone; the layer rules keep the general helpers at the bottom so a domain module
+// can use them without pulling the domain graph in behind it.
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: "no-file-cycle",
+      comment: "Two source files import each other, directly or through others.",
+      severity: "error",
+      from: { path: "^(lib|app|components|worker)/" },
+      to: { circular: true },
+    },
+    {
+      name: "no-folder-cycle",
+      comment: "Two lib/ folders import each other, directly or through others.",
+      severity: "error",
+      scope: "folder",
+      from: { path: "^lib/" },
+      to: { path: "^lib/", circular: true },
+    },
+    {
+      name: "bottom-layer-stays-at-the-bottom",
+      comment:
+        "lib/db, lib/config, lib/net, lib/validation and lib/errors.ts are the base every domain " +
+        "builds on; they import nothing else from lib/ (lib/generated is Prisma's client).",
+      severity: "error",
+      from: { path: "^lib/(db|config|net|validation)/|^lib/errors\\.ts$" },
+      to: { path: "^lib/", pathNot: "^lib/(db|config|net|validation|generated)/|^lib/errors\\.ts$" },
+    },
+    {
+      name: "analysis-stays-pure",
+      comment:
+        "lib/analysis is pure text analysis (server, client and property tests share it): no " +
+        "database, queue or configuration; the re-analysis that stores results is lib/brands/reanalysis.ts.",
+      severity: "error",
+      from: { path: "^lib/analysis/" },
+      to: { path: "^lib/", pathNot: "^lib/(analysis/|providers/types\\.ts$)" },
+    },
+    {
+      name: "entry-points-at-the-top",
+      comment:
+        "lib/actions (server actions), lib/api (the HTTP API's plumbing), lib/mcp and lib/worker " +
+        "(the worker's runner, maintenance and sweeper) are entry points: only app/, components/, " +
+        "worker/ and each other (the MCP server shares the API's schemas) import them.",
+      severity: "error",
+      from: { path: "^lib/", pathNot: "^lib/(actions|api|mcp|worker)/" },
+      to: { path: "^lib/(actions|api|mcp|worker)/" },
+    },
+    {
+      name: "browser-helpers-stay-in-the-browser",
+      comment: "lib/browser holds browser-only helpers (server action results for TanStack Query, display formats): server code never imports them.",
+      severity: "error",
+      from: { path: "^(lib|worker)/", pathNot: "^lib/browser/" },
+      to: { path: "^lib/browser/" },
+    },
+    {
+      name: "lib-not-from-app-or-components",
+      comment: "lib/ is below the UI: it never imports app/ or components/.",
+      severity: "error",
+      from: { path: "^lib/" },
+      to: { path: "^(app|components)/" },
+    },
+    {
+      name: "worker-not-from-app",
+      comment: "The worker process never loads the web app's pages, routes or components.",
+      severity: "error",
+      from: { path: "^worker/" },
+      to: { path: "^(app|components)/" },
+    },
+    {
+      name: "tests-not-from-production",
+      comment: "Production code never imports test support.",
+      severity: "error",
+      from: { path: "^(lib|app|components|worker|scripts)/" },
+      to: { path: "^tests/" },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    // Tests are leaves (nothing imports them); their imports are not layers.
+    exclude: { path: ["^(lib/generated|\\.next|\\.data|\\.test-data|node_modules)/", "\\.test\\.tsx?$"] },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["import", "require", "node", "default", "types"],
+      extensions: [".ts", ".tsx", ".js", ".mjs", ".cjs", ".json"],
+    },
+    skipAnalysisNotInRules: true,
+  },
+};
