@@ -1,5 +1,5 @@
 // Prisma CLI configuration. Only `prisma generate` is used here: migrations are applied by
-// scripts/migrate.ts because Prisma's schema engine cannot be downloaded (see README).
+// scripts/migrate.ts because Prisma's schema engine cannot be downloaded (see docs/development.md).
 import { defineConfig } from "prisma/config";
 
 export default defineConfig({

@@ -216,7 +216,7 @@ async function runAnalyticsScale(): Promise<string> {
   };
   const totalSeconds = round((performance.now() - started) / 1000, 0);
   const full = { timestamp: new Date().toISOString(), ...codeAtStart, machine, load, totalSeconds, ...result };
-  // The default scale is the README's table; other scales (the issue's 10,000,000) are kept beside it.
+  // The default scale is the table in docs/benchmarks.md; other scales (the issue's 10,000,000) are kept beside it.
   const file = path.join(process.cwd(), "bench", "results", captures === 1_000_000 ? "analytics-scale.json" : `analytics-scale-${captures}.json`);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, `${JSON.stringify(full, null, 2)}\n`);

@@ -1,4 +1,4 @@
-// The benchmark's output: bench/results/latest.json and a markdown table for the README.
+// The benchmark's output: bench/results/latest.json and a markdown table for docs/benchmarks.md.
 import fs from "node:fs";
 import path from "node:path";
 import type { CreateCheckResult } from "../measure/create-check";

@@ -27,7 +27,7 @@ type Limit = { max: number; windowSeconds: number };
 
 const MINUTE = 60;
 
-/** Attempts per bucket and window. README "Running Beacon for a team" lists them. */
+/** Attempts per bucket and window. docs/operating.md "Running Beacon for a team" lists them. */
 export const AUTH_RATE_LIMITS = {
   // Failed sign-ins, each in 15 minutes: 5 per account (email address, whether or not it has an
   // account) and client, 20 per client address, 50 per account from all unknown clients together.

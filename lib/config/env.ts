@@ -1,5 +1,5 @@
-// The one place that reads process.env. Every setting is documented in the README's
-// configuration table; keep the two in step.
+// The one place that reads process.env. Every setting is documented in the configuration
+// table of docs/operating.md; keep the two in step.
 import { z } from "zod";
 import { parseTrustedProxies } from "@/lib/net/trusted-proxies";
 import { OPENAI_COMPATIBLE_KEY_ENV } from "@/lib/config/openai-compatible-key";
