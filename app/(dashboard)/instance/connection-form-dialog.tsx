@@ -93,7 +93,7 @@ export function ConnectionFormDialog({ connection, onClose }: { connection?: Con
           description={
             adapter === "openai_compatible"
               ? "The API key comes from this server's environment, never from this form: name its variable below."
-              : "The API key and base URL come from this server's environment (README, Configuration), never from this form."
+              : "The API key and base URL come from this server's environment (docs/operating.md, Configuration), never from this form."
           }
         >
           <Field id={fieldId("name")} label="Name" hint="Unique on this server" error={error("name")}>
