@@ -1,7 +1,7 @@
 import "server-only";
 import { bucketKeys, bucketOf, bucketUnit, captureScope, num, providerAndTagScope, type ResolvedFilter } from "@/lib/analytics/filter";
 import { isoDay } from "@/lib/analytics/schemas";
-import { budgetStatus } from "@/lib/billing/budget";
+import { budgetStatus, moneyUsed } from "@/lib/billing/budget";
 import { env } from "@/lib/config/env";
 import { readDb } from "@/lib/db/prisma";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -105,7 +105,7 @@ export async function costsDashboard({ filter: f, providers }: ResolvedFilter, n
     daily: { providers: spentProviders, points },
     byProvider,
     totals,
-    budget: { ...budget, usedMicros: budget.reservedMicros + budget.chargedMicros, month: isoDay(now).slice(0, 7) },
+    budget: { ...budget, usedMicros: moneyUsed(budget, "hold"), month: isoDay(budget.period).slice(0, 7) },
     // Attempts older than the retention period are deleted, so older spend is incomplete.
     attemptsKeptSince: new Date(now.getTime() - retentionDays * 86_400_000),
     retentionDays,

@@ -20,7 +20,9 @@ type Tx = Prisma.TransactionClient;
 //   chargedMicros   what calls cost, attempts' and setup wizard calls' (actual, or the estimate
 //                   of an unknown or aborted call)
 // The hard cap is charged + inFlight <= budget: a call starts only if its worst case fits, and
-// it is charged at most that worst case. grant_spend_periods keeps the same two sums per
+// it is charged at most that worst case. Both admissions are one rule, the SQL function
+// beacon_fits (charged + in use + amount <= limit, no limit: always), and the month is
+// beacon_month(). grant_spend_periods keeps the same two sums per
 // workspace, connection and month, capped by the grant's monthly limit.
 //
 // Each month's sums are spread over LEDGER_SHARDS rows (migration 20261130152000_ledger_shards),
@@ -33,9 +35,6 @@ type Tx = Prisma.TransactionClient;
 // too strict, never exceeded (see holdBudget). Only lib/lifecycle calls the writers
 // below, inside its transitions, last (the lock order); and lib/setup for a first run's one
 // call (reserveCall, settleLedgers), also last in its transactions.
-
-/** The current month in the database's clock, as a `date`. */
-const CURRENT_PERIOD = Prisma.sql`date_trunc('month', now() AT TIME ZONE 'UTC')::date`;
 
 export class BudgetExceededError extends UserError {
   override readonly status = 402;
@@ -62,7 +61,7 @@ export async function holdBudget(tx: Tx, workspaceId: string, amountMicros: numb
   if (added?.period) return added.period;
   const status = await budgetStatus(workspaceId, tx);
   const limitMicros = status.limitMicros ?? 0;
-  const left = Math.max(0, status.leftMicros ?? 0);
+  const left = status.leftMicros ?? 0;
   throw new BudgetExceededError(
     `This would cost about ${formatMicros(amountMicros)}, which is ${formatMicros(amountMicros - left)} over this month's budget ` +
       `(${formatMicros(left)} of ${formatMicros(limitMicros)} left). Ask an admin to raise the budget or run fewer prompts, providers or samples.`,
@@ -96,7 +95,7 @@ export async function reserveCall(tx: Tx, call: { workspaceId: string; connectio
   if (row?.budget && row.grant) return row.budget;
   if (!row?.budget) {
     const status = await budgetStatus(call.workspaceId, tx);
-    const left = Math.max(0, (status.limitMicros ?? 0) - status.chargedMicros - status.inFlightMicros);
+    const left = moneyLeft(status, "call") ?? 0;
     throw new BudgetExceededError(
       `This could cost up to ${formatMicros(call.worstMicros)}, which is ${formatMicros(call.worstMicros - left)} over this month's budget ` +
         `(${formatMicros(left)} of ${formatMicros(status.limitMicros ?? 0)} left). Ask an admin to raise the budget, or pick the simulator.`,
@@ -136,14 +135,24 @@ export async function settleLedgers(tx: Tx, holds: HoldRelease[], calls: CallSet
 /** A ledger shard other than the admission row, at random: where a result adds its deltas. */
 export const resultShard = () => 1 + Math.floor(Math.random() * (LEDGER_SHARDS - 1));
 
-export type BudgetStatus = {
-  /** The month, first day (database clock). */
+/** A month's sums of a ledger (over its shards) and its limit (null: none). */
+export type LedgerTotals = { limitMicros: number | null; reservedMicros: number; inFlightMicros: number; chargedMicros: number };
+
+/**
+ * What the money rule counts as in use of the month for an addition of one kind: charged plus
+ * the holds (a check's "hold") or plus the calls in flight (a "call"). The rule itself lives in
+ * SQL only (beacon_fits: charged + in use + amount <= limit, inside the guarded upserts); these
+ * two report the same sums to people (refusals, settings, the costs dashboard).
+ */
+export const moneyUsed = (t: LedgerTotals, use: "hold" | "call") => t.chargedMicros + (use === "hold" ? t.reservedMicros : t.inFlightMicros);
+
+/** What is left of the limit for an addition of one kind (never below 0); null without a limit. */
+export const moneyLeft = (t: LedgerTotals, use: "hold" | "call") => (t.limitMicros === null ? null : Math.max(0, t.limitMicros - moneyUsed(t, use)));
+
+export type BudgetStatus = LedgerTotals & {
+  /** The month, first day (database clock, beacon_month()). */
   period: Date;
-  limitMicros: number | null;
-  reservedMicros: number;
-  inFlightMicros: number;
-  chargedMicros: number;
-  /** What a new check may still hold: limit - charged - reserved. */
+  /** What a new check may still hold: moneyLeft(…, "hold"). */
   leftMicros: number | null;
 };
 
@@ -152,20 +161,16 @@ export async function budgetStatus(workspaceId: string, client: Tx = db()): Prom
   const [row] = await client.$queryRaw<{ period: Date; limit: bigint | null; reserved: bigint | null; inFlight: bigint | null; charged: bigint | null }[]>`
     SELECT p.period, w."monthlyBudgetMicros" AS limit,
            sum(b."reservedMicros")::bigint AS reserved, sum(b."inFlightMicros")::bigint AS "inFlight", sum(b."chargedMicros")::bigint AS charged
-    FROM workspaces w CROSS JOIN (SELECT ${CURRENT_PERIOD} AS period) p
+    FROM workspaces w CROSS JOIN (SELECT beacon_month() AS period) p
     LEFT JOIN budget_periods b ON b."workspaceId" = w.id AND b."periodStart" = p.period
     WHERE w.id = ${workspaceId}::uuid
     GROUP BY p.period, w."monthlyBudgetMicros"`;
   if (!row) throw new Error(`workspace ${workspaceId} not found`);
-  const limit = row.limit === null ? null : Number(row.limit);
-  const reserved = Number(row.reserved ?? 0);
-  const charged = Number(row.charged ?? 0);
-  return {
-    period: row.period,
-    limitMicros: limit,
-    reservedMicros: reserved,
+  const totals: LedgerTotals = {
+    limitMicros: row.limit === null ? null : Number(row.limit),
+    reservedMicros: Number(row.reserved ?? 0),
     inFlightMicros: Number(row.inFlight ?? 0),
-    chargedMicros: charged,
-    leftMicros: limit === null ? null : Math.max(0, limit - reserved - charged),
+    chargedMicros: Number(row.charged ?? 0),
   };
+  return { period: row.period, ...totals, leftMicros: moneyLeft(totals, "hold") };
 }

@@ -1147,21 +1147,23 @@ CREATE OR REPLACE FUNCTION public.beacon_budget_add(workspace_id uuid, in_flight
  LANGUAGE plpgsql
 AS $function$
 DECLARE
-  month DATE := date_trunc('month', now() AT TIME ZONE 'UTC')::date;
+  month DATE := beacon_month();
   cap BIGINT := (SELECT w."monthlyBudgetMicros" FROM workspaces w WHERE w.id = workspace_id);
-  others BIGINT;
+  others_charged BIGINT;
+  others_in_use BIGINT;
   added DATE;
 BEGIN
   IF cap IS NOT NULL THEN
-    SELECT coalesce(sum(s."chargedMicros" + CASE WHEN in_flight THEN s."inFlightMicros" ELSE s."reservedMicros" END), 0) INTO others
+    SELECT coalesce(sum(s."chargedMicros"), 0), coalesce(sum(CASE WHEN in_flight THEN s."inFlightMicros" ELSE s."reservedMicros" END), 0)
+    INTO others_charged, others_in_use
     FROM budget_periods s WHERE s."workspaceId" = workspace_id AND s."periodStart" = month AND s.shard <> 0;
   END IF;
   INSERT INTO budget_periods AS b ("workspaceId", "periodStart", shard, "reservedMicros", "inFlightMicros", "updatedAt")
   SELECT workspace_id, month, 0, CASE WHEN in_flight THEN 0 ELSE amount END, CASE WHEN in_flight THEN amount ELSE 0 END, now()
-  WHERE cap IS NULL OR others + amount <= cap
+  WHERE beacon_fits(others_charged, others_in_use, amount, cap)
   ON CONFLICT ("workspaceId", "periodStart", shard) DO UPDATE
     SET "reservedMicros" = b."reservedMicros" + EXCLUDED."reservedMicros", "inFlightMicros" = b."inFlightMicros" + EXCLUDED."inFlightMicros", "updatedAt" = now()
-    WHERE cap IS NULL OR b."chargedMicros" + CASE WHEN in_flight THEN b."inFlightMicros" ELSE b."reservedMicros" END + others + amount <= cap
+    WHERE beacon_fits(b."chargedMicros" + others_charged, CASE WHEN in_flight THEN b."inFlightMicros" ELSE b."reservedMicros" END + others_in_use, amount, cap)
   RETURNING b."periodStart" INTO added;
   RETURN added;
 END $function$;
@@ -1172,16 +1174,16 @@ CREATE OR REPLACE FUNCTION public.beacon_call_would_fit(workspace_id uuid, conne
  STABLE
 AS $function$
   SELECT coalesce((
-      SELECT w."monthlyBudgetMicros" IS NULL OR coalesce(sum(s."chargedMicros" + s."inFlightMicros"), 0) + worst <= w."monthlyBudgetMicros"
+      SELECT beacon_fits(coalesce(sum(s."chargedMicros"), 0)::bigint, coalesce(sum(s."inFlightMicros"), 0)::bigint, worst, w."monthlyBudgetMicros")
       FROM workspaces w
-      LEFT JOIN budget_periods s ON s."workspaceId" = w.id AND s."periodStart" = date_trunc('month', now() AT TIME ZONE 'UTC')::date
+      LEFT JOIN budget_periods s ON s."workspaceId" = w.id AND s."periodStart" = beacon_month()
       WHERE w.id = beacon_call_would_fit.workspace_id
       GROUP BY w."monthlyBudgetMicros"), true)
     AND coalesce((
-      SELECT g."monthlySpendLimitMicros" IS NULL OR coalesce(sum(s."chargedMicros" + s."inFlightMicros"), 0) + worst <= g."monthlySpendLimitMicros"
+      SELECT beacon_fits(coalesce(sum(s."chargedMicros"), 0)::bigint, coalesce(sum(s."inFlightMicros"), 0)::bigint, worst, g."monthlySpendLimitMicros")
       FROM connection_grants g
       LEFT JOIN grant_spend_periods s ON s."connectionId" = g."connectionId" AND s."workspaceId" = g."workspaceId"
-        AND s."periodStart" = date_trunc('month', now() AT TIME ZONE 'UTC')::date
+        AND s."periodStart" = beacon_month()
       WHERE g."connectionId" = beacon_call_would_fit.connection_id AND g."workspaceId" = beacon_call_would_fit.workspace_id
       GROUP BY g."monthlySpendLimitMicros"),
       coalesce((SELECT pc."grantedToAll" FROM provider_connections pc WHERE pc.id = beacon_call_would_fit.connection_id), false))
@@ -1253,7 +1255,7 @@ BEGIN
     -- clock_timestamp(), not now() (the transaction's start): the call starts once the slot is ours.
     INSERT INTO attempts (id, "workspaceId", "captureId", number, "runToken", "workerId", "startedAt", "reservedMicros", "budgetPeriod")
     SELECT gen_random_uuid(), c."workspaceId", c.id, c."attemptCount", run_token, worker_id, clock_timestamp(), worst_micros,
-           date_trunc('month', now() AT TIME ZONE 'UTC')::date
+           beacon_month()
     FROM captures c WHERE c.id = capture_id
     RETURNING number INTO attempt_number;
     -- The check's row is written by its first claim only.
@@ -1275,7 +1277,7 @@ AS $function$
 BEGIN
   RETURN QUERY
   WITH open AS (
-    SELECT a.id, a."reservedMicros" AS reserved, coalesce(a."budgetPeriod", date_trunc('month', now() AT TIME ZONE 'UTC')::date) AS period,
+    SELECT a.id, a."reservedMicros" AS reserved, coalesce(a."budgetPeriod", beacon_month()) AS period,
            (SELECT c."connectionId" FROM captures c WHERE c.id = a."captureId") AS "connectionId"
     FROM attempts a WHERE a."runToken" = run_token AND a.outcome IS NULL FOR UPDATE
   )
@@ -1352,15 +1354,24 @@ BEGIN
   RETURN added;
 END $function$;
 
+CREATE OR REPLACE FUNCTION public.beacon_fits(charged bigint, in_use bigint, amount bigint, cap bigint)
+ RETURNS boolean
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  SELECT cap IS NULL OR charged + in_use + amount <= cap
+$function$;
+
 CREATE OR REPLACE FUNCTION public.beacon_grant_add(connection_id uuid, workspace_id uuid, amount bigint)
  RETURNS date
  LANGUAGE plpgsql
 AS $function$
 DECLARE
-  month DATE := date_trunc('month', now() AT TIME ZONE 'UTC')::date;
+  month DATE := beacon_month();
   granted BOOLEAN;
   cap BIGINT;
-  others BIGINT;
+  others_charged BIGINT;
+  others_in_use BIGINT;
   added DATE;
 BEGIN
   SELECT true, g."monthlySpendLimitMicros" INTO granted, cap FROM connection_grants g WHERE g."connectionId" = connection_id AND g."workspaceId" = workspace_id;
@@ -1368,15 +1379,15 @@ BEGIN
     RETURN NULL;
   END IF;
   IF cap IS NOT NULL THEN
-    SELECT coalesce(sum(s."chargedMicros" + s."inFlightMicros"), 0) INTO others
+    SELECT coalesce(sum(s."chargedMicros"), 0), coalesce(sum(s."inFlightMicros"), 0) INTO others_charged, others_in_use
     FROM grant_spend_periods s WHERE s."connectionId" = connection_id AND s."workspaceId" = workspace_id AND s."periodStart" = month AND s.shard <> 0;
   END IF;
   INSERT INTO grant_spend_periods AS g ("connectionId", "workspaceId", "periodStart", shard, "inFlightMicros", "updatedAt")
   SELECT connection_id, workspace_id, month, 0, amount, now()
-  WHERE cap IS NULL OR others + amount <= cap
+  WHERE beacon_fits(others_charged, others_in_use, amount, cap)
   ON CONFLICT ("connectionId", "workspaceId", "periodStart", shard) DO UPDATE
     SET "inFlightMicros" = g."inFlightMicros" + EXCLUDED."inFlightMicros", "updatedAt" = now()
-    WHERE cap IS NULL OR g."chargedMicros" + g."inFlightMicros" + others + amount <= cap
+    WHERE beacon_fits(g."chargedMicros" + others_charged, g."inFlightMicros" + others_in_use, amount, cap)
   RETURNING g."periodStart" INTO added;
   RETURN added;
 END $function$;
@@ -1609,6 +1620,14 @@ BEGIN
   ON CONFLICT ("kind") DO UPDATE SET "count" = m."count" + 1;
   RETURN NULL;
 END
+$function$;
+
+CREATE OR REPLACE FUNCTION public.beacon_month()
+ RETURNS date
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+AS $function$
+  SELECT date_trunc('month', now() AT TIME ZONE 'UTC')::date
 $function$;
 
 CREATE OR REPLACE FUNCTION public.beacon_prompt_tags_changed()

@@ -73,7 +73,7 @@ BEGIN
     -- clock_timestamp(), not now() (the transaction's start): the call starts once the slot is ours.
     INSERT INTO attempts (id, "workspaceId", "captureId", number, "runToken", "workerId", "startedAt", "reservedMicros", "budgetPeriod")
     SELECT gen_random_uuid(), c."workspaceId", c.id, c."attemptCount", run_token, worker_id, clock_timestamp(), worst_micros,
-           date_trunc('month', now() AT TIME ZONE 'UTC')::date
+           beacon_month()
     FROM captures c WHERE c.id = capture_id
     RETURNING number INTO attempt_number;
     -- The check's row is written by its first claim only.

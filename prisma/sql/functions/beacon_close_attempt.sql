@@ -7,7 +7,7 @@ AS $function$
 BEGIN
   RETURN QUERY
   WITH open AS (
-    SELECT a.id, a."reservedMicros" AS reserved, coalesce(a."budgetPeriod", date_trunc('month', now() AT TIME ZONE 'UTC')::date) AS period,
+    SELECT a.id, a."reservedMicros" AS reserved, coalesce(a."budgetPeriod", beacon_month()) AS period,
            (SELECT c."connectionId" FROM captures c WHERE c.id = a."captureId") AS "connectionId"
     FROM attempts a WHERE a."runToken" = run_token AND a.outcome IS NULL FOR UPDATE
   )

@@ -6,10 +6,11 @@ CREATE OR REPLACE FUNCTION public.beacon_grant_add(connection_id uuid, workspace
  LANGUAGE plpgsql
 AS $function$
 DECLARE
-  month DATE := date_trunc('month', now() AT TIME ZONE 'UTC')::date;
+  month DATE := beacon_month();
   granted BOOLEAN;
   cap BIGINT;
-  others BIGINT;
+  others_charged BIGINT;
+  others_in_use BIGINT;
   added DATE;
 BEGIN
   SELECT true, g."monthlySpendLimitMicros" INTO granted, cap FROM connection_grants g WHERE g."connectionId" = connection_id AND g."workspaceId" = workspace_id;
@@ -17,15 +18,15 @@ BEGIN
     RETURN NULL;
   END IF;
   IF cap IS NOT NULL THEN
-    SELECT coalesce(sum(s."chargedMicros" + s."inFlightMicros"), 0) INTO others
+    SELECT coalesce(sum(s."chargedMicros"), 0), coalesce(sum(s."inFlightMicros"), 0) INTO others_charged, others_in_use
     FROM grant_spend_periods s WHERE s."connectionId" = connection_id AND s."workspaceId" = workspace_id AND s."periodStart" = month AND s.shard <> 0;
   END IF;
   INSERT INTO grant_spend_periods AS g ("connectionId", "workspaceId", "periodStart", shard, "inFlightMicros", "updatedAt")
   SELECT connection_id, workspace_id, month, 0, amount, now()
-  WHERE cap IS NULL OR others + amount <= cap
+  WHERE beacon_fits(others_charged, others_in_use, amount, cap)
   ON CONFLICT ("connectionId", "workspaceId", "periodStart", shard) DO UPDATE
     SET "inFlightMicros" = g."inFlightMicros" + EXCLUDED."inFlightMicros", "updatedAt" = now()
-    WHERE cap IS NULL OR g."chargedMicros" + g."inFlightMicros" + others + amount <= cap
+    WHERE beacon_fits(g."chargedMicros" + others_charged, g."inFlightMicros" + others_in_use, amount, cap)
   RETURNING g."periodStart" INTO added;
   RETURN added;
 END $function$;
