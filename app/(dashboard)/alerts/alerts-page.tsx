@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { toast } from "sonner";
-import { formatCount } from "@/components/charts/format";
+import { formatCount, formatWhen } from "@/lib/format";
 import { Button } from "@/components/ui/button";
 import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { Pagination } from "@/components/ui/pagination";
@@ -13,7 +13,6 @@ import type { SampleSizeHint } from "@/lib/alerts/schemas";
 import type { AlertRuleRow, FiringsPage, RuleChoices } from "@/lib/alerts/rules";
 import { KIND_LABELS, METRIC_LABELS, type RuleParams } from "@/lib/alerts/schemas";
 import { unwrap } from "@/lib/browser/action-result";
-import { formatWhen } from "@/lib/browser/format";
 import { RuleFormDialog } from "./rule-form-dialog";
 import { alertRulesKey, useAlertFiringsQuery, useAlertRulesQuery } from "./use-alerts-queries";
 
