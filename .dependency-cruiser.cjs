@@ -23,11 +23,12 @@ module.exports = {
     {
       name: "bottom-layer-stays-at-the-bottom",
       comment:
-        "lib/db, lib/config, lib/net, lib/validation and lib/errors.ts are the base every domain " +
-        "builds on; they import nothing else from lib/ (lib/generated is Prisma's client).",
+        "lib/db, lib/config, lib/net, lib/validation, lib/errors.ts and lib/format.ts are the base every " +
+        "domain builds on; they import nothing else from lib/ (lib/generated is Prisma's client). " +
+        "lib/format.ts is also what browser code formats with, so it stays free of server code.",
       severity: "error",
-      from: { path: "^lib/(db|config|net|validation)/|^lib/errors\\.ts$" },
-      to: { path: "^lib/", pathNot: "^lib/(db|config|net|validation|generated)/|^lib/errors\\.ts$" },
+      from: { path: "^lib/(db|config|net|validation)/|^lib/(errors|format)\\.ts$" },
+      to: { path: "^lib/", pathNot: "^lib/(db|config|net|validation|generated)/|^lib/(errors|format)\\.ts$" },
     },
     {
       name: "analysis-stays-pure",
@@ -50,7 +51,7 @@ module.exports = {
     },
     {
       name: "browser-helpers-stay-in-the-browser",
-      comment: "lib/browser holds browser-only helpers (server action results for TanStack Query, display formats): server code never imports them.",
+      comment: "lib/browser holds browser-only helpers (server action results for TanStack Query): server code never imports them.",
       severity: "error",
       from: { path: "^(lib|worker)/", pathNot: "^lib/browser/" },
       to: { path: "^lib/browser/" },

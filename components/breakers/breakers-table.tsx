@@ -9,12 +9,9 @@ import { Badge } from "@/components/ui/card";
 import { forceBreakerAction } from "@/lib/actions/admin";
 import type { BreakerView } from "@/lib/breaker/queries";
 import { unwrap } from "@/lib/browser/action-result";
+import { formatAge } from "@/lib/format";
 
 const tone = { closed: "green", open: "red", half_open: "amber" } as const;
-
-function duration(seconds: number) {
-  return seconds < 120 ? `${seconds} s` : `${Math.round(seconds / 60)} min`;
-}
 
 type Force = { connectionId: string; model: string; forced: "open" | "closed" | null };
 
@@ -62,7 +59,7 @@ export function BreakersTable({ breakers, canForce, invalidates }: { breakers: B
               <span className="flex flex-wrap items-center gap-1">
                 <Badge tone={tone[b.status]}>{b.status.replace("_", "-")}</Badge>
                 {b.forced && <Badge>forced</Badge>}
-                {b.status !== "closed" && <span className="text-xs text-slate-500">for {duration(b.openSeconds)}</span>}
+                {b.status !== "closed" && <span className="text-xs text-slate-500">for {formatAge(b.openSeconds * 1000)}</span>}
                 {b.openTooLong && <Badge tone="red">open over 5 min</Badge>}
               </span>
             </td>

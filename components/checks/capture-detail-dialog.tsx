@@ -7,11 +7,9 @@ import { Button } from "@/components/ui/button";
 import { Badge } from "@/components/ui/card";
 import { Dialog } from "@/components/ui/dialog";
 import { cancelCaptureAction, captureDetailAction, retryCaptureAction } from "@/lib/actions/checks";
-import { formatMicros } from "@/lib/billing/money";
+import { formatDuration, formatMicros, formatTimestamp } from "@/lib/format";
 import { unwrap } from "@/lib/browser/action-result";
-import { formatDuration } from "@/lib/browser/format";
 import { isRetryable, isUnfinished } from "@/lib/captures/states";
-
 
 /** One capture: its answer (streaming in while it runs), sources, searches, attempts and history. */
 export function CaptureDetailDialog({ captureId, onClose, canCancel, canRetry }: { captureId: string; onClose: () => void; canCancel: boolean; canRetry: boolean }) {
@@ -141,7 +139,7 @@ export function CaptureDetailDialog({ captureId, onClose, canCancel, canRetry }:
             <section>
               <h3 className="mb-1 font-semibold text-slate-900">History</h3>
               <ul className="space-y-0.5 text-xs text-slate-600">
-                {c.events.map((e, i) => <li key={i}>{new Date(e.at).toLocaleString()}: {e.kind.replaceAll("_", " ")} by {e.by}</li>)}
+                {c.events.map((e, i) => <li key={i}>{formatTimestamp(e.at)}: {e.kind.replaceAll("_", " ")} by {e.by}</li>)}
               </ul>
             </section>
           )}

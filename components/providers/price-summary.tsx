@@ -1,5 +1,5 @@
 import type { PriceTable } from "@/lib/billing/money";
-import { formatMicros } from "@/lib/billing/money";
+import { formatMicros } from "@/lib/format";
 
 /** A connection's prices in the units of pricing pages: per 1M tokens, and per 1,000 searches. */
 export function PriceSummary({ prices }: { prices: PriceTable }) {

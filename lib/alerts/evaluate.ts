@@ -2,7 +2,6 @@ import "server-only";
 import { databaseNow } from "@/lib/alerts/clock";
 import { enqueueFiringDeliveries } from "@/lib/alerts/deliveries";
 import { discoverUntrackedBrands } from "@/lib/alerts/discovery";
-import { percentText } from "@/lib/alerts/messages";
 import { parseParams } from "@/lib/alerts/rules";
 import { METRIC_LABELS, type Metric, type RuleKind, type RuleOutcome, type RuleParams, type SampleSizeHint } from "@/lib/alerts/schemas";
 import {
@@ -21,7 +20,7 @@ import { kpiSums, type KpiRow } from "@/lib/analytics/kpis";
 import { rollupScope } from "@/lib/analytics/rollups";
 import { ratioVariance, sampleVariance, wilson } from "@/lib/analytics/stats";
 import { budgetStatus } from "@/lib/billing/budget";
-import { formatMicros } from "@/lib/billing/money";
+import { formatMicros, formatPosition, formatPValue, formatSignedNumber, formatSignedPoints, percentText } from "@/lib/format";
 import { pausePoint } from "@/lib/db/pause-points";
 import { db, readDb } from "@/lib/db/prisma";
 import { transaction } from "@/lib/db/transaction";
@@ -54,10 +53,7 @@ export function periods(now: Date, days: number) {
   };
 }
 
-const points = (x: number) => `${x >= 0 ? "+" : "−"}${Math.abs(x * 100).toFixed(1).replace(/\.0$/, "")} points`;
-const places = (x: number) => `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(2)}`;
-const pValue = (p: number) => (p < 0.001 ? "p < 0.001" : `p = ${p.toFixed(3)}`);
-const confidenceText = (c: number) => `${Math.round(c * 100)} %`;
+const points = (x: number) => `${formatSignedPoints(x)} points`;
 const isoDay = (d: Date) => d.toISOString().slice(0, 10);
 
 function scopeFor(rule: Rule, params: { providerConfigIds: string[]; tags: string[] }, range: { from: Date; to: Date }): AnalyticsFilter {
@@ -129,15 +125,15 @@ async function metricChange(rule: Rule, params: RuleParams["metric_change"], now
       outcome: { status: "too_few_answers", message: `Too few answers to tell: ${n[0]} and ${n[1]} in ${periodText}; the rule needs ${params.minAnswers} in each.`, hint },
     };
   }
-  const format = params.metric === "position" ? (x: number | null) => (x === null ? "–" : x.toFixed(2)) : percentText;
-  const changeText = params.metric === "position" ? `${places(test.change)} places` : points(test.change);
+  const format = params.metric === "position" ? formatPosition : percentText;
+  const changeText = params.metric === "position" ? `${formatSignedNumber(test.change)} places` : points(test.change);
   const worse = params.metric === "position" ? test.change > 0 : test.change < 0;
   const real = test.p < 1 - test.confidence;
   const bigEnough = Math.abs(test.change) >= params.minChange;
   const wanted = params.direction === "any" || (params.direction === "worse") === worse;
-  const numbers = `${format(test.previous.value)} (n = ${test.previous.n}) to ${format(test.current.value)} (n = ${test.current.n}), ${changeText}, ${pValue(test.p)}`;
+  const numbers = `${format(test.previous.value)} (n = ${test.previous.n}) to ${format(test.current.value)} (n = ${test.current.n}), ${changeText}, ${formatPValue(test.p)}`;
   if (!real || !bigEnough || !wanted) {
-    const why = !real ? `within sampling noise at ${confidenceText(test.confidence)} confidence` : !bigEnough ? `smaller than the rule's ${format(params.minChange)} threshold` : `not in the direction the rule watches`;
+    const why = !real ? `within sampling noise at ${percentText(test.confidence)} confidence` : !bigEnough ? `smaller than the rule's ${format(params.minChange)} threshold` : `not in the direction the rule watches`;
     return { findings: [], outcome: { status: "quiet", message: `${label} went from ${numbers}: ${why}.`, hint } };
   }
   const verb = params.metric === "position" ? (worse ? "slipped" : "improved") : worse ? "fell" : "rose";
@@ -145,8 +141,8 @@ async function metricChange(rule: Rule, params: RuleParams["metric_change"], now
     dedupeKey: `${params.metric}:${params.windowDays}:${index}`,
     title: `${label} of ${rule.brandName} ${verb} from ${format(test.previous.value)} to ${format(test.current.value)}`,
     summary:
-      `${label} over ${periodText}: ${numbers}. The change's ${confidenceText(test.confidence)} interval is ` +
-      `${params.metric === "position" ? `${places(test.low)} to ${places(test.high)}` : `${points(test.low)} to ${points(test.high)}`} (${test.method}): more than sampling noise explains.`,
+      `${label} over ${periodText}: ${numbers}. The change's ${percentText(test.confidence)} interval is ` +
+      `${params.metric === "position" ? `${formatSignedNumber(test.low)} to ${formatSignedNumber(test.high)}` : `${points(test.low)} to ${points(test.high)}`} (${test.method}): more than sampling noise explains.`,
     facts: {
       metric: params.metric,
       method: test.method,
@@ -205,12 +201,12 @@ async function competitorOvertook(rule: Rule, params: RuleParams["competitor_ove
     if (after.rivalFirst <= after.brandFirst || before.brandFirst < before.rivalFirst) continue;
     const test = testLead(after.brandFirst, after.rivalFirst);
     const numbers = `${cur.competitor} came first in ${after.rivalFirst} answers and ${rule.brandName} in ${after.brandFirst} (of ${after.answers}); the ${params.windowDays} days before, ${rule.brandName} ${before.brandFirst} and ${cur.competitor} ${before.rivalFirst}`;
-    if (!closest || test.p < closest.p) closest = { p: test.p, text: `“${cur.text}”: ${numbers} (${pValue(test.p)})` };
+    if (!closest || test.p < closest.p) closest = { p: test.p, text: `“${cur.text}”: ${numbers} (${formatPValue(test.p)})` };
     if (test.p >= 1 - params.confidence) continue;
     findings.push({
       dedupeKey: `${key}:${params.windowDays}:${index}`,
       title: `${cur.competitor} overtook ${rule.brandName} on “${cur.text}”`,
-      summary: `${numbers}. Exact sign test over the ${test.informative} answers where one of them came first: ${pValue(test.p)}, beyond noise at ${confidenceText(params.confidence)} confidence.`,
+      summary: `${numbers}. Exact sign test over the ${test.informative} answers where one of them came first: ${formatPValue(test.p)}, beyond noise at ${percentText(params.confidence)} confidence.`,
       facts: {
         method: "exact sign test (McNemar) on who comes first",
         confidence: params.confidence,
@@ -261,7 +257,7 @@ async function ownPageDropped(rule: Rule, params: RuleParams["own_page_dropped"]
       title: `${page.url} is no longer cited`,
       summary:
         `Cited in ${num(page.before)} of ${answersBefore} answers in the ${params.windowDays} days before, and in none of ${answersNow} since. ` +
-        `At its earlier rate, that silence had a ${percentText(chance)} chance: beyond noise at ${confidenceText(params.confidence)} confidence.`,
+        `At its earlier rate, that silence had a ${percentText(chance)} chance: beyond noise at ${percentText(params.confidence)} confidence.`,
       facts: { method: "chance of no citations at the earlier rate", confidence: params.confidence, p: chance, url: page.url, n: answersNow, previous: { cited: num(page.before), answers: answersBefore }, current: { cited: 0, answers: answersNow } },
     });
   }
@@ -288,7 +284,7 @@ async function newBrand(rule: Rule, params: RuleParams["new_brand"], now: Date):
     title: `${c.name} is named in ${percentText(c.share.value)} of answers and is not tracked`,
     summary:
       `${c.name} appeared in ${c.answers} of ${n} answers about ${rule.brandName} in the last ${params.windowDays} days (${percentText(c.share.value)}; ` +
-      `${confidenceText(params.confidence)} interval ${percentText(c.share.low)} to ${percentText(c.share.high)}), above the rule's ${params.thresholdPercent} % beyond noise. Track it as a competitor to follow it.`,
+      `${percentText(params.confidence)} interval ${percentText(c.share.low)} to ${percentText(c.share.high)}), above the rule's ${params.thresholdPercent} % beyond noise. Track it as a competitor to follow it.`,
     facts: { method: "Wilson interval above the threshold", confidence: params.confidence, name: c.name, key: c.key, n, answers: c.answers, share: c.share, thresholdPercent: params.thresholdPercent, exampleCaptureIds: c.exampleCaptureIds },
   }));
   const top = judged[0];

@@ -1,5 +1,6 @@
 // What a channel is sent, rendered once per delivery and stored in AlertDelivery.message, so the
 // delivery log shows exactly what went out and a retry sends the same thing. Pure: no I/O.
+import { formatNumber, formatPosition, formatSignedNumber, formatSignedPoints, MISSING, percentText } from "@/lib/format";
 
 export type WebhookEventType = "alert.fired" | "alert.test" | "digest.weekly";
 
@@ -17,16 +18,9 @@ type Facts = Record<string, unknown>;
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** A number as people read it: at most 4 significant digits, no float noise. */
-export function formatNumber(value: number): string {
-  if (!Number.isFinite(value)) return String(value);
-  if (Number.isInteger(value)) return String(value);
-  return String(Number(value.toPrecision(4)));
-}
-
 function formatValue(value: unknown): string {
   if (typeof value === "number") return formatNumber(value);
-  if (value === null || value === undefined) return "–";
+  if (value === null || value === undefined) return MISSING;
   if (Array.isArray(value)) return value.map(formatValue).join(" – ");
   if (typeof value === "object") {
     return Object.entries(value as Facts)
@@ -114,10 +108,6 @@ export type DigestBrand = {
 type Estimate = { value: number | null; n: number; low: number | null; high: number | null };
 export type DigestKpi = { current: Estimate; previous: Estimate; change: number | null };
 
-/** A share (0..1) as people read it in alerts: "40 %", "75.5 %" (at most one decimal). */
-export const percentText = (v: number | null) => (v === null ? "–" : `${formatNumber(Math.round(v * 1000) / 10)} %`);
-const plain = (v: number | null) => (v === null ? "–" : formatNumber(Math.round(v * 100) / 100));
-
 function kpiLine(kpi: DigestKpi, show: (v: number | null) => string, changeUnit: "pp" | ""): string {
   const c = kpi.current;
   const interval = c.low !== null && c.high !== null ? ` (95 % ${show(c.low)}–${show(c.high)})` : "";
@@ -125,8 +115,8 @@ function kpiLine(kpi: DigestKpi, show: (v: number | null) => string, changeUnit:
     kpi.change === null
       ? "no value the week before"
       : changeUnit === "pp"
-        ? `${kpi.change >= 0 ? "+" : ""}${formatNumber(Math.round(kpi.change * 1000) / 10)} pp vs the week before`
-        : `${kpi.change >= 0 ? "+" : ""}${plain(kpi.change)} vs the week before`;
+        ? `${formatSignedPoints(kpi.change)} pp vs the week before`
+        : `${formatSignedNumber(kpi.change)} vs the week before`;
   return `${show(c.value)}${interval}, n = ${c.n}; ${delta}`;
 }
 
@@ -137,7 +127,7 @@ export function renderDigest({ workspace, week, brands, appUrl, at }: { workspac
     [`${b.name}: answers`, `${b.captures} (week before ${b.previousCaptures})`],
     [`${b.name}: visibility`, kpiLine(b.visibility, percentText, "pp")],
     [`${b.name}: share of voice`, kpiLine(b.shareOfVoice, percentText, "pp")],
-    [`${b.name}: average position`, kpiLine(b.averagePosition, plain, "")],
+    [`${b.name}: average position`, kpiLine(b.averagePosition, formatPosition, "")],
   ]);
   const link = `${appUrl.replace(/\/$/, "")}/analytics`;
   return assemble("digest.weekly", title, lines, rows, link, at, { workspace, week, brands });

@@ -3,6 +3,7 @@ import { captureScope, num, type AnalyticsFilter } from "@/lib/analytics/filter"
 import { csvLine } from "@/lib/analytics/csv";
 import { readDb } from "@/lib/db/prisma";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { formatDollarsExact } from "@/lib/format";
 
 export const EXPORT_MAX_ROWS = 100_000;
 /** Rows read per query; the export pages through the captures by (finishedAt, id). */
@@ -41,12 +42,10 @@ export async function capturesInScope(f: AnalyticsFilter, after: { at: Date; id:
     LIMIT ${limit}`;
 }
 
-const dollars = (micros: bigint) => (num(micros) / 1_000_000).toFixed(6);
-
 const truncate = (text: string | null) => (text && text.length > CSV_ANSWER_CHARS ? `${text.slice(0, CSV_ANSWER_CHARS)}…` : text);
 
 function csvRow(r: Row): string {
-  return csvLine([r.id, r.finishedAt, r.prompt, r.provider, r.model, r.sample, r.mentioned ?? "", r.position, r.sentiment, truncate(r.answer), dollars(r.costMicros)]);
+  return csvLine([r.id, r.finishedAt, r.prompt, r.provider, r.model, r.sample, r.mentioned ?? "", r.position, r.sentiment, truncate(r.answer), formatDollarsExact(r.costMicros)]);
 }
 
 function jsonRow(r: Row): string {

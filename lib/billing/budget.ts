@@ -1,5 +1,5 @@
 import "server-only";
-import { formatMicros } from "@/lib/billing/money";
+import { formatMicros } from "@/lib/format";
 import { db } from "@/lib/db/prisma";
 import { UserError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";

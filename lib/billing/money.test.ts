@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { costOf, estimateUsage, formatMicros } from "./money";
+import { costOf, estimateUsage } from "./money";
 
 const price = { inputPricePerMTokMicros: 250_000, outputPricePerMTokMicros: 2_000_000, cachedPricePerMTokMicros: 25_000, reasoningPricePerMTokMicros: 2_000_000, searchPriceMicros: 10_000 };
 
@@ -23,13 +23,5 @@ describe("estimateUsage", () => {
     expect(estimateUsage("abcd".repeat(10), "off").inputTokens).toBe(70);
     expect(estimateUsage("abcd".repeat(10), "auto").searchCalls).toBe(1);
     expect(estimateUsage("abcd".repeat(10), "on").inputTokens).toBeGreaterThan(900);
-  });
-});
-
-describe("formatMicros", () => {
-  it("shows cents, and four decimals below a cent", () => {
-    expect(formatMicros(1_234_567)).toBe("$1.23");
-    expect(formatMicros(1_234)).toBe("$0.0012");
-    expect(formatMicros(0)).toBe("$0.00");
   });
 });

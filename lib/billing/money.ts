@@ -72,9 +72,3 @@ export function worstCaseCost(promptText: string, searchMode: "on" | "off" | "au
 export function unknownOutcomeCost(promptText: string, searchMode: "on" | "off" | "auto", limits: CallLimits, price: PriceTable): number {
   return Math.min(costOf(estimateUsage(promptText, searchMode), price), worstCaseCost(promptText, searchMode, limits, price));
 }
-
-export function formatMicros(micros: number | bigint, options: { precise?: boolean } = {}): string {
-  const dollars = Number(micros) / 1_000_000;
-  if (options.precise || (dollars !== 0 && Math.abs(dollars) < 0.01)) return `$${dollars.toFixed(4)}`;
-  return `$${dollars.toFixed(2)}`;
-}

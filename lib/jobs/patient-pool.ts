@@ -1,7 +1,7 @@
 import "server-only";
 import pg from "pg";
 import { lastLine } from "@/lib/errors";
-
+import { formatDuration } from "@/lib/format";
 
 /**
  * An error that says the connection failed, not the statement: the server is down, restarting,
@@ -59,7 +59,7 @@ export function patientPool(connectionString: string, log: (line: string) => voi
       try {
         const client = wrap(await connect());
         if (state.waitingSince) {
-          log(`database reachable again after ${((Date.now() - state.waitingSince) / 1000).toFixed(1)} s`);
+          log(`database reachable again after ${formatDuration(Date.now() - state.waitingSince)}`);
           state.waitingSince = 0;
         }
         return client;

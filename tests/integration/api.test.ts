@@ -30,7 +30,7 @@ import { GET as listPromptsRoute } from "@/app/api/v1/prompts/route";
 import { GET as listProvidersRoute } from "@/app/api/v1/providers/route";
 import { createApiKey, revokeApiKey } from "@/lib/api-keys/api-keys";
 import { openApiDocument } from "@/lib/api/openapi";
-import { formatMicros } from "@/lib/billing/money";
+import { formatMicros } from "@/lib/format";
 import { estimateCheck } from "@/lib/checks/create-check";
 import { db } from "@/lib/db/prisma";
 import { DEMO_BRAND, DEMO_LOGIN, DEMO_PROMPTS } from "@/lib/seed/demo-content";

@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { toast } from "sonner";
-import { formatCount } from "@/components/charts/format";
+import { formatCount, formatWhen, percentText } from "@/lib/format";
 import { Button } from "@/components/ui/button";
 import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { Pagination } from "@/components/ui/pagination";
@@ -13,14 +13,13 @@ import type { SampleSizeHint } from "@/lib/alerts/schemas";
 import type { AlertRuleRow, FiringsPage, RuleChoices } from "@/lib/alerts/rules";
 import { KIND_LABELS, METRIC_LABELS, type RuleParams } from "@/lib/alerts/schemas";
 import { unwrap } from "@/lib/browser/action-result";
-import { formatWhen } from "@/lib/browser/format";
 import { RuleFormDialog } from "./rule-form-dialog";
 import { alertRulesKey, useAlertFiringsQuery, useAlertRulesQuery } from "./use-alerts-queries";
 
 /** What the rule watches, in one line. */
 function describeRule(rule: AlertRuleRow): string {
   const p = rule.params as Partial<RuleParams["metric_change"] & RuleParams["new_brand"] & RuleParams["own_page_dropped"] & RuleParams["breaker_open"] & RuleParams["budget"]>;
-  const period = p.windowDays ? `last ${p.windowDays} days vs the ${p.windowDays} before, ${Math.round((p.confidence ?? 0.95) * 100)} % confidence` : "";
+  const period = p.windowDays ? `last ${p.windowDays} days vs the ${p.windowDays} before, ${percentText(p.confidence ?? 0.95)} confidence` : "";
   switch (rule.kind) {
     case "metric_change":
       return `${METRIC_LABELS[p.metric!]} of ${rule.brandName}${p.direction && p.direction !== "any" ? `, only ${p.direction}` : ""}; ${period}`;

@@ -10,6 +10,7 @@ import { Field, Input, Select } from "@/components/ui/field";
 import { createAlertRuleAction, updateAlertRuleAction } from "@/lib/actions/alerts";
 import type { AlertRuleRow, RuleChoices } from "@/lib/alerts/rules";
 import { CONFIDENCES, isBrandKind, KIND_LABELS, METRIC_LABELS, METRICS, RULE_KINDS, ruleInputSchema, type Metric, type RuleKind } from "@/lib/alerts/schemas";
+import { percentText } from "@/lib/format";
 
 const schema = z.object({ ruleId: z.uuid().optional(), rule: ruleInputSchema });
 
@@ -112,7 +113,7 @@ export function RuleFormDialog({ rule, choices, onClose, onSaved }: { rule?: Ale
       <Field id="rule-confidence" label="Confidence" hint="Fires only when sampling noise alone would produce such a change less than 5 % of the time (10 % at 90 %, 1 % at 99 %)." error={error("params.confidence")}>
         <Select id="rule-confidence" value={String(params.confidence ?? 0.95)} onChange={(e) => set("confidence", Number(e.target.value))}>
           {CONFIDENCES.map((c) => (
-            <option key={c} value={c}>{Math.round(c * 100)} %</option>
+            <option key={c} value={c}>{percentText(c)}</option>
           ))}
         </Select>
       </Field>

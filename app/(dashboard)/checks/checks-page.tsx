@@ -5,11 +5,9 @@ import { ProgressBar, StatusBadge } from "@/components/checks/status";
 import { Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { Select } from "@/components/ui/field";
 import { Pagination } from "@/components/ui/pagination";
-import { formatMicros } from "@/lib/billing/money";
-import { formatWhen } from "@/lib/browser/format";
+import { formatMicros, formatWhen } from "@/lib/format";
 import { CHECK_STATUSES as statuses } from "@/lib/captures/states";
 import { useChecksQuery, type CheckFilters } from "./use-checks-query";
-
 
 export function ChecksPage({ canStart, brands }: { canStart: boolean; brands: { id: string; name: string }[] }) {
   const [filters, setFilters] = useState<CheckFilters>({ page: 1, pageSize: 20 });

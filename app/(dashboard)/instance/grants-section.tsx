@@ -6,7 +6,7 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { SectionHeading } from "@/components/ui/section-heading";
 import { revokeConnectionAction } from "@/lib/actions/instance";
-import { formatMicros } from "@/lib/billing/money";
+import { formatMicros } from "@/lib/format";
 import { unwrap } from "@/lib/browser/action-result";
 import { GrantDialog } from "./grant-dialog";
 import { instanceKey, type ConnectionRow, type WorkspaceChoice } from "./use-instance-query";

@@ -10,12 +10,11 @@ import { SectionHeading } from "@/components/ui/section-heading";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { grantOperatorAction } from "@/lib/actions/instance";
 import { instanceKey, type InstanceOverview } from "./use-instance-query";
+import { formatDate } from "@/lib/format";
 
 // The server's schema (lib/actions/instance.ts) also refuses control characters; this one only
 // gives the instant message for an empty field.
 const schema = z.object({ email: z.string().trim().min(3, "Enter the email of an account").max(320) });
-
-const formatDate = (date: Date | string) => new Date(date).toLocaleDateString(undefined, { dateStyle: "medium" });
 
 export function OperatorsSection({ operators, me }: { operators: InstanceOverview["operators"]; me: string }) {
   const queryClient = useQueryClient();

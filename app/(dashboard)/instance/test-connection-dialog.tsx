@@ -6,9 +6,8 @@ import { Badge } from "@/components/ui/card";
 import { Dialog } from "@/components/ui/dialog";
 import { Field, Input, Select } from "@/components/ui/field";
 import { testConnectionAction } from "@/lib/actions/instance";
-import { formatMicros } from "@/lib/billing/money";
+import { formatDuration, formatMicros } from "@/lib/format";
 import { unwrap } from "@/lib/browser/action-result";
-import { formatDuration } from "@/lib/browser/format";
 
 /** "Test connection": one real call with the connection's settings and the model picked, outside any check and budget. */
 export function TestConnectionDialog({ connection, onClose }: { connection: { id: string; name: string; models: string[] }; onClose: () => void }) {

@@ -8,6 +8,7 @@ import { changeMemberRoleAction, removeMemberAction, revokeInvitationAction } fr
 import { unwrap } from "@/lib/browser/action-result";
 import { InviteForm } from "./invite-form";
 import { membersKey, useMembersQuery } from "./use-members-query";
+import { formatDate } from "@/lib/format";
 
 type Role = "owner" | "admin" | "member" | "viewer";
 const roles: Role[] = ["owner", "admin", "member", "viewer"];
@@ -103,7 +104,7 @@ export function MembersPage({ canManage, canManageOwners }: { canManage: boolean
                 <li key={inv.id} className="flex items-center justify-between py-2">
                   <span>
                     {inv.email} <Badge>{inv.role}</Badge>{" "}
-                    <span className="text-xs text-slate-500">expires {new Date(inv.expiresAt).toLocaleDateString()}</span>
+                    <span className="text-xs text-slate-500">expires {formatDate(inv.expiresAt)}</span>
                   </span>
                   {canManage && (
                     <Button variant="ghost" size="sm" onClick={() => revoke.mutate(inv.id)}>

@@ -9,11 +9,10 @@ import { Field, Input, Select } from "@/components/ui/field";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { createScheduleAction, updateScheduleAction } from "@/lib/actions/schedules";
 import { MAX_SAMPLES, type PromptSelection } from "@/lib/checks/schemas";
-import { formatWhen } from "@/lib/browser/format";
+import { formatUtc, formatWhen } from "@/lib/format";
 import { WEEKDAYS, formatMinuteOfDay, nextRunAfter, parseTimeOfDay } from "@/lib/schedules/next-run";
 import { scheduleInputSchema } from "@/lib/schedules/schemas";
 import { isUsable, PromptPicker, ProviderPicker, type PromptChoice, type ProviderChoice } from "@/components/checks/selection-fields";
-import { formatUtc } from "./format";
 import { schedulesKey, type ScheduleRow } from "./use-schedules-query";
 
 export type ScheduleChoices = {

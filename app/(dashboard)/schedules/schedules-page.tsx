@@ -9,9 +9,8 @@ import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { deleteScheduleAction, pauseScheduleAction, resumeScheduleAction } from "@/lib/actions/schedules";
 import type { PromptSelection } from "@/lib/checks/schemas";
 import { unwrap } from "@/lib/browser/action-result";
-import { formatWhen } from "@/lib/browser/format";
+import { formatUtc, formatWhen } from "@/lib/format";
 import { describeCadence } from "@/lib/schedules/next-run";
-import { formatUtc } from "./format";
 import { ScheduleFormDialog, type ScheduleChoices } from "./schedule-form-dialog";
 import { schedulesKey, useSchedulesQuery, type ScheduleRow } from "./use-schedules-query";
 

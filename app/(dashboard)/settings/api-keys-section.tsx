@@ -14,8 +14,7 @@ import { apiKeyScopeRole } from "@/lib/permissions/permissions";
 import { unwrap } from "@/lib/browser/action-result";
 import { NewApiKey, OPENAPI_URL } from "./new-api-key";
 import { apiKeysKey, useApiKeysQuery, type ApiKeyRow } from "./use-api-keys-query";
-
-const formatDate = (date: Date | string) => new Date(date).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+import { formatDateTime } from "@/lib/format";
 
 const scopeTone = { read: "slate", write: "blue", admin: "amber" } as const;
 
@@ -138,8 +137,8 @@ export function ApiKeysSection() {
                   <td className="px-4 py-3 font-mono text-xs text-slate-600">{k.prefix}_…</td>
                   <td className="px-4 py-3"><ScopeCell apiKey={k} /></td>
                   <td className="px-4 py-3 text-slate-600">{k.createdBy?.name ?? "Unknown"}</td>
-                  <td className="whitespace-nowrap px-4 py-3 text-slate-600">{formatDate(k.createdAt)}</td>
-                  <td className="whitespace-nowrap px-4 py-3 text-slate-600">{k.lastUsedAt ? formatDate(k.lastUsedAt) : "Never"}</td>
+                  <td className="whitespace-nowrap px-4 py-3 text-slate-600">{formatDateTime(k.createdAt)}</td>
+                  <td className="whitespace-nowrap px-4 py-3 text-slate-600">{k.lastUsedAt ? formatDateTime(k.lastUsedAt) : "Never"}</td>
                   <td className="px-4 py-3 text-right">
                     {k.canRevoke && (
                       <Button

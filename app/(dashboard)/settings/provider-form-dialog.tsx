@@ -9,7 +9,7 @@ import { Dialog } from "@/components/ui/dialog";
 import { Field, Input, Select } from "@/components/ui/field";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { createProviderAction, updateProviderAction } from "@/lib/actions/settings";
-import { formatMicros } from "@/lib/billing/money";
+import { formatMicros } from "@/lib/format";
 import { defaultProviderName, defaultSearchMode } from "@/lib/providers/defaults";
 import { searchModeLabels } from "@/lib/providers/labels";
 import { providerConfigInputSchema, type ProviderConfigInput } from "@/lib/providers/schemas";

@@ -7,7 +7,7 @@ import { Button } from "@/components/ui/button";
 import { Badge, Card, EmptyState } from "@/components/ui/card";
 import { SectionHeading } from "@/components/ui/section-heading";
 import { updateProviderAction } from "@/lib/actions/settings";
-import { formatMicros } from "@/lib/billing/money";
+import { formatMicros } from "@/lib/format";
 import { unwrap } from "@/lib/browser/action-result";
 import { searchModeLabels } from "@/lib/providers/labels";
 import { ProviderFormDialog } from "./provider-form-dialog";

@@ -7,8 +7,8 @@ import { SectionHeading } from "@/components/ui/section-heading";
 import { revokeShareLinkAction } from "@/lib/actions/share-links";
 import { unwrap } from "@/lib/browser/action-result";
 import { shareLinksKey, useShareLinksQuery, type ShareLinkRow } from "./use-share-links-query";
+import { formatDateTime } from "@/lib/format";
 
-const formatDate = (date: Date | string) => new Date(date).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 const statusTone = { active: "green", expired: "slate", revoked: "red" } as const;
 
 function Row({ link, onRevoke, pending }: { link: ShareLinkRow; onRevoke: () => void; pending: boolean }) {
@@ -19,10 +19,10 @@ function Row({ link, onRevoke, pending }: { link: ShareLinkRow; onRevoke: () => 
         <p className="text-xs text-slate-500">{link.brand.name} · {link.period}{link.createdBy ? ` · by ${link.createdBy}` : ""}</p>
       </td>
       <td className="px-4 py-3"><Badge tone={statusTone[link.status]}>{link.status}</Badge></td>
-      <td className="px-4 py-3 text-slate-600">{formatDate(link.expiresAt)}</td>
+      <td className="px-4 py-3 text-slate-600">{formatDateTime(link.expiresAt)}</td>
       <td className="px-4 py-3 text-right tabular-nums text-slate-600">
         {link.viewCount}
-        {link.lastViewedAt && <span className="block text-xs text-slate-500">last {formatDate(link.lastViewedAt)}</span>}
+        {link.lastViewedAt && <span className="block text-xs text-slate-500">last {formatDateTime(link.lastViewedAt)}</span>}
       </td>
       <td className="px-4 py-3 text-right">
         {link.status === "active" && (

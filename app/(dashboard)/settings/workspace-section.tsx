@@ -9,7 +9,7 @@ import { Field, Input } from "@/components/ui/field";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { updateWorkspaceSettingsAction } from "@/lib/actions/settings";
 import type { BudgetStatus } from "@/lib/billing/budget";
-import { formatMicros } from "@/lib/billing/money";
+import { formatMicros } from "@/lib/format";
 import { workspaceSettingsSchema } from "@/lib/workspaces/schemas";
 import { formatDecimal, parseDecimal } from "@/lib/validation/decimal";
 import { SectionHeading } from "@/components/ui/section-heading";

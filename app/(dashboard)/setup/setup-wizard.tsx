@@ -6,7 +6,7 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Field, Input, Select } from "@/components/ui/field";
 import { requestSetupSuggestionsAction } from "@/lib/actions/setup";
-import { formatMicros } from "@/lib/billing/money";
+import { formatMicros } from "@/lib/format";
 import { ActionFailure, unwrap, type FieldErrors } from "@/lib/browser/action-result";
 import { registrableDomainOf, SETUP_LANGUAGES } from "@/lib/setup/schemas";
 import { ProposalEditor, type ProviderChoice } from "./proposal-editor";

@@ -12,8 +12,7 @@ import { VisibilityChart } from "@/app/(dashboard)/analytics/overview/visibility
 import { TopDomainsChart } from "@/app/(dashboard)/analytics/sources/top-domains-chart";
 import { SHARED_CHARTS } from "@/lib/share-links/schemas";
 import type { SharedReport } from "@/lib/share-links/report";
-
-const formatDay = (day: string) => new Date(`${day}T00:00:00Z`).toLocaleDateString("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
+import { formatDay, formatUtcDateTime } from "@/lib/format";
 
 /**
  * The Overview's own charts, fed with the numbers the server read for this link: each chart's
@@ -71,7 +70,7 @@ export function SharedOverview({ report, token }: { report: SharedReport; token:
           </div>
         </div>
         <footer className="mt-8 text-xs text-slate-500">
-          A read-only report shared from Beacon. This link works until {new Date(report.expiresAt).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" })} UTC.
+          A read-only report shared from Beacon. This link works until {formatUtcDateTime(report.expiresAt)}.
         </footer>
       </main>
     </QueryClientProvider>

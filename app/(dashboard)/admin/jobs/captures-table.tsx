@@ -7,10 +7,9 @@ import { Button } from "@/components/ui/button";
 import { Badge } from "@/components/ui/card";
 import { cancelCaptureAction, retryCaptureAction } from "@/lib/actions/checks";
 import { canCancelCheck, type Role } from "@/lib/permissions/permissions";
-import { formatMicros } from "@/lib/billing/money";
+import { ago, formatDuration, formatMicros, formatTimestamp, relativeTo } from "@/lib/format";
 import { unwrap } from "@/lib/browser/action-result";
-import { formatDuration } from "@/lib/browser/format";
-import { ago, relativeTo, useNow } from "./time";
+import { useNow } from "./time";
 import { isUnfinished } from "@/lib/captures/states";
 import { jobsKey, type AdminCaptureRow } from "./use-jobs-query";
 
@@ -110,7 +109,7 @@ export function CapturesTable({ items, me, canRetry, onView }: { items: AdminCap
               <td className="whitespace-nowrap px-2.5 py-3 text-right tabular-nums text-slate-700">{formatDuration(c.latencyMs)}</td>
               <td className="whitespace-nowrap px-2.5 py-3 text-right tabular-nums text-slate-700">{c.costMicros ? formatMicros(c.costMicros) : "—"}</td>
               <td className="whitespace-nowrap px-2.5 py-3 text-slate-600">
-                <time dateTime={new Date(c.updatedAt).toISOString()} title={new Date(c.updatedAt).toLocaleString()}>{ago(c.updatedAt, now)}</time>
+                <time dateTime={new Date(c.updatedAt).toISOString()} title={formatTimestamp(c.updatedAt)}>{ago(c.updatedAt, now)}</time>
               </td>
               <td className="px-4 py-3">
                 <CaptureActions capture={c} me={me} canRetry={canRetry} onView={() => onView(c.id, c.startedById)} />

@@ -1,7 +1,8 @@
 "use client";
 import type { ReactNode } from "react";
 import { Badge, Card } from "@/components/ui/card";
-import { ago, formatAge, relativeTo, useNow } from "./time";
+import { ago, formatAge, relativeTo } from "@/lib/format";
+import { useNow } from "./time";
 import { useJobsOverviewQuery, type WorkerRow } from "./use-jobs-query";
 
 const DEAD_SHOWN = 10;

@@ -9,7 +9,7 @@ import { Pagination } from "@/components/ui/pagination";
 import { DELIVERY_STATUSES, type DeliveryStatus } from "@/lib/alerts/channel-schemas";
 import { sendAlertDeliveryAgainAction } from "@/lib/actions/alert-channels";
 import { unwrap } from "@/lib/browser/action-result";
-import { formatWhen } from "@/lib/browser/format";
+import { formatWhen } from "@/lib/format";
 import { useChannelsQuery } from "../channels/use-channels-query";
 import { useDeliveriesQuery, type DeliveryLogRow } from "./use-deliveries-query";
 

@@ -1,8 +1,7 @@
 "use client";
-import { formatPct } from "@/components/charts/format";
+import { formatCount, formatMicros, formatPct } from "@/lib/format";
 import { KpiTile } from "@/components/charts/kpi-tile";
 import { Card } from "@/components/ui/card";
-import { formatMicros } from "@/lib/billing/money";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
 import { useCostsQuery } from "../use-analytics-queries";
 
@@ -30,20 +29,20 @@ export function CostTiles({ filter }: { filter: AnalyticsFilterInput }) {
         </p>
       )}
       <div className={`mb-6 grid gap-4 sm:grid-cols-2 xl:grid-cols-5 ${query.isFetching ? "opacity-60" : ""}`} aria-busy={query.isFetching || undefined}>
-        <KpiTile label="Spend" value={formatMicros(totals.spentMicros)} n={`${totals.attempts.toLocaleString("en-US")} attempts`} />
+        <KpiTile label="Spend" value={formatMicros(totals.spentMicros)} n={`${formatCount(totals.attempts)} attempts`} />
         <KpiTile
           label="Cost per accepted capture"
           value={totals.costPerAcceptedMicros === null ? "—" : formatMicros(Math.round(totals.costPerAcceptedMicros), { precise: true })}
-          n={`${totals.acceptedCaptures.toLocaleString("en-US")} accepted captures`}
+          n={`${formatCount(totals.acceptedCaptures)} accepted captures`}
         />
         <KpiTile
           label="Retry waste"
           value={formatMicros(totals.retryWasteMicros)}
-          n={`${totals.wastedAttempts.toLocaleString("en-US")} attempts not accepted${totals.spentMicros ? ` · ${formatPct(totals.retryWasteMicros / totals.spentMicros)} of spend` : ""}`}
+          n={`${formatCount(totals.wastedAttempts)} attempts not accepted${totals.spentMicros ? ` · ${formatPct(totals.retryWasteMicros / totals.spentMicros)} of spend` : ""}`}
         />
         <KpiTile
           label="Unknown outcomes"
-          value={totals.unknownOutcomes.toLocaleString("en-US")}
+          value={formatCount(totals.unknownOutcomes)}
           n={`≈ ${formatMicros(totals.unknownCostMicros)} estimated`}
         >
           <p className="mt-1 text-xs text-slate-500">Timeouts after sending: the provider may have billed them.</p>

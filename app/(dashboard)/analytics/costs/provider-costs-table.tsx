@@ -1,13 +1,11 @@
 "use client";
 import { ChartCard } from "@/components/charts/chart-card";
-import { formatMicros } from "@/lib/billing/money";
+import { formatCount, formatDollarsExact, formatMicros } from "@/lib/format";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
 import type { ChartData } from "@/lib/analytics/wire";
 import { useCostsQuery } from "../use-analytics-queries";
 
 type Line = ChartData<"costs">["totals"];
-
-const usd = (micros: number) => (micros / 1_000_000).toFixed(6);
 
 /** Per provider: attempts, spend, cost per accepted capture, retry waste and unknown outcomes. */
 export function ProviderCostsTable({ filter }: { filter: AnalyticsFilterInput }) {
@@ -19,19 +17,19 @@ export function ProviderCostsTable({ filter }: { filter: AnalyticsFilterInput })
     rows: [...data.byProvider, { name: "All providers", ...data.totals }].map((p) => [
       p.name,
       p.attempts,
-      usd(p.spentMicros),
+      formatDollarsExact(p.spentMicros),
       p.acceptedCaptures,
-      p.costPerAcceptedMicros === null ? null : usd(p.costPerAcceptedMicros),
-      usd(p.retryWasteMicros),
+      p.costPerAcceptedMicros === null ? null : formatDollarsExact(p.costPerAcceptedMicros),
+      formatDollarsExact(p.retryWasteMicros),
       p.unknownOutcomes,
-      usd(p.unknownCostMicros),
+      formatDollarsExact(p.unknownCostMicros),
     ]),
   };
   const cells = (p: Line) => (
     <>
-      <td className="px-4 py-3 text-right tabular-nums">{p.attempts.toLocaleString("en-US")}</td>
+      <td className="px-4 py-3 text-right tabular-nums">{formatCount(p.attempts)}</td>
       <td className="px-4 py-3 text-right tabular-nums">{formatMicros(p.spentMicros)}</td>
-      <td className="px-4 py-3 text-right tabular-nums">{p.acceptedCaptures.toLocaleString("en-US")}</td>
+      <td className="px-4 py-3 text-right tabular-nums">{formatCount(p.acceptedCaptures)}</td>
       <td className="px-4 py-3 text-right tabular-nums">{p.costPerAcceptedMicros === null ? "—" : formatMicros(Math.round(p.costPerAcceptedMicros), { precise: true })}</td>
       <td className="px-4 py-3 text-right tabular-nums">{formatMicros(p.retryWasteMicros)}</td>
       <td className="px-4 py-3 text-right tabular-nums">

@@ -4,9 +4,8 @@ import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAx
 import { ChartCard } from "@/components/charts/chart-card";
 import { TooltipBox } from "@/components/charts/chart-tooltip";
 import { legendProps } from "@/components/charts/legend";
-import { formatBucket } from "@/components/charts/format";
+import { formatBucket, formatCount, formatDollarsAxis, formatDollarsExact, formatMicros } from "@/lib/format";
 import { seriesColor } from "@/components/charts/palette";
-import { formatMicros } from "@/lib/billing/money";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
 import type { ChartData } from "@/lib/analytics/wire";
 import { useCostsQuery } from "../use-analytics-queries";
@@ -30,13 +29,13 @@ export function SpendChart({ filter }: { filter: AnalyticsFilterInput }) {
   const csv = daily && {
     filename: `spend-per-provider-${filter.from}-${filter.to}`,
     header: ["bucket_start", "provider", "spend_usd"],
-    rows: daily.points.flatMap((p) => daily.providers.map((pr) => [p.bucket, pr.name, ((p.spentMicros[pr.id] ?? 0) / 1_000_000).toFixed(6)])),
+    rows: daily.points.flatMap((p) => daily.providers.map((pr) => [p.bucket, pr.name, formatDollarsExact(p.spentMicros[pr.id] ?? 0)])),
   };
   return (
     <ChartCard
       title="Spend per provider"
       description={`Cost of every attempt, accepted or not, by the ${data?.unit === "week" ? "week" : "day"} it started (UTC).`}
-      sample={data && `${data.totals.attempts.toLocaleString("en-US")} attempts · ${formatMicros(data.totals.spentMicros)}`}
+      sample={data && `${formatCount(data.totals.attempts)} attempts · ${formatMicros(data.totals.spentMicros)}`}
       status={query}
       isEmpty={!data?.totals.attempts}
       empty="No provider calls for these filters. Run a check, or widen the dates."
@@ -47,7 +46,7 @@ export function SpendChart({ filter }: { filter: AnalyticsFilterInput }) {
         <BarChart data={rows} margin={{ top: 8, right: 16, bottom: 0, left: -4 }}>
           <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" vertical={false} />
           <XAxis dataKey="label" tick={{ fontSize: 12, fill: "#64748b" }} tickLine={false} axisLine={{ stroke: "#cbd5e1" }} minTickGap={24} />
-          <YAxis tickFormatter={(v: number) => `$${v < 10 ? v.toFixed(2) : v.toFixed(0)}`} tick={{ fontSize: 12, fill: "#64748b" }} tickLine={false} axisLine={false} width={56} />
+          <YAxis tickFormatter={formatDollarsAxis} tick={{ fontSize: 12, fill: "#64748b" }} tickLine={false} axisLine={false} width={56} />
           <Tooltip cursor={{ fill: "#f1f5f9" }} content={(props) => <SpendTooltip {...props} daily={daily!} unit={data!.unit} />} />
           <Legend {...legendProps} />
           {daily?.providers.map((p, i) => (

@@ -1,5 +1,5 @@
 "use client";
-import { formatChange, formatInterval, formatPct, sampleNote } from "@/components/charts/format";
+import { formatChange, formatInterval, formatPct, formatPosition, sampleNote } from "@/lib/format";
 import { KpiTile } from "@/components/charts/kpi-tile";
 import { Card } from "@/components/ui/card";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
@@ -41,7 +41,7 @@ export function KpiTiles({ filter }: { filter: AnalyticsFilterInput }) {
           <KpiTile label="Share of voice" {...shareTile(kpis.shareOfVoice)} n={sampleNote(kpis.shareOfVoice.current.n)} />
           <KpiTile
             label="Average position"
-            value={position!.current.value === null ? "—" : position!.current.value.toFixed(2)}
+            value={formatPosition(position!.current.value)}
             interval={formatInterval(position!.current.low, position!.current.high, "number")}
             n={sampleNote(position!.current.n, "mentions")}
             change={position!.change}

@@ -1,7 +1,7 @@
 "use client";
 import type { ReactNode } from "react";
 import { ChartCard } from "@/components/charts/chart-card";
-import { formatInterval, formatPct, sampleNote } from "@/components/charts/format";
+import { formatInterval, formatPct, formatPosition, sampleNote } from "@/lib/format";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
 import type { ChartData } from "@/lib/analytics/wire";
 import { useMarketsQuery } from "../use-analytics-queries";
@@ -11,7 +11,7 @@ type Estimate = ChartData<"markets">[number]["visibility"];
 function EstimateCell({ estimate, kind }: { estimate: Estimate; kind: "share" | "number" }) {
   return (
     <td className="px-4 py-3 text-right tabular-nums">
-      <span className="font-medium text-slate-900">{kind === "share" ? formatPct(estimate.value) : estimate.value === null ? "—" : estimate.value.toFixed(1)}</span>
+      <span className="font-medium text-slate-900">{kind === "share" ? formatPct(estimate.value) : formatPosition(estimate.value, 1)}</span>
       <span className="block text-xs text-slate-500">{formatInterval(estimate.low, estimate.high, kind)}</span>
     </td>
   );

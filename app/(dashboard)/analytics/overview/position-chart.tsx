@@ -3,7 +3,7 @@ import { useMemo, type ReactNode } from "react";
 import { Bar, BarChart, CartesianGrid, Cell, LabelList, ResponsiveContainer, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
 import { ChartCard } from "@/components/charts/chart-card";
 import { TooltipBox } from "@/components/charts/chart-tooltip";
-import { formatInterval, formatPct, sampleNote } from "@/components/charts/format";
+import { formatInterval, formatPct, sampleNote } from "@/lib/format";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
 import { usePositionsQuery } from "../use-analytics-queries";
 

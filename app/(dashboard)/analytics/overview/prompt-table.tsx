@@ -1,7 +1,7 @@
 "use client";
 import { useMemo, useState, type ReactNode } from "react";
 import { ChartCard } from "@/components/charts/chart-card";
-import { formatInterval, formatPct, sampleNote } from "@/components/charts/format";
+import { formatInterval, formatPct, formatPosition, sampleNote } from "@/lib/format";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
 import type { ChartData } from "@/lib/analytics/wire";
 import { usePromptsQuery } from "../use-analytics-queries";
@@ -90,7 +90,7 @@ export function PromptTable({ filter, brandName, empty }: { filter: AnalyticsFil
                   <span className="font-medium text-slate-900">{formatPct(r.visibility.value)}</span>
                   <span className="block text-xs text-slate-500">{formatInterval(r.visibility.low, r.visibility.high, "share")}</span>
                 </td>
-                <td className="px-4 py-3 text-right tabular-nums text-slate-700">{r.averagePosition.value === null ? "—" : r.averagePosition.value.toFixed(1)}</td>
+                <td className="px-4 py-3 text-right tabular-nums text-slate-700">{formatPosition(r.averagePosition.value, 1)}</td>
                 <td className="px-4 py-3 text-slate-700">
                   {r.losesTo ? (
                     <>

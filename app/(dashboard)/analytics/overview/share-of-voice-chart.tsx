@@ -4,7 +4,7 @@ import { Area, AreaChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, X
 import { ChartCard } from "@/components/charts/chart-card";
 import { TooltipBox } from "@/components/charts/chart-tooltip";
 import { legendProps } from "@/components/charts/legend";
-import { formatBucket, formatPct, sampleNote } from "@/components/charts/format";
+import { formatBucket, formatCount, formatPct, sampleNote } from "@/lib/format";
 import { seriesColor } from "@/components/charts/palette";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
 import type { ChartData } from "@/lib/analytics/wire";
@@ -34,7 +34,7 @@ export function ShareOfVoiceChart({ filter, empty }: { filter: AnalyticsFilterIn
     <ChartCard
       title="Share of voice"
       description="Each entity's mentions as a share of all tracked mentions."
-      sample={`${sampleNote(answers)} · ${mentions.toLocaleString("en-US")} mentions`}
+      sample={`${sampleNote(answers)} · ${formatCount(mentions)} mentions`}
       status={query}
       isEmpty={mentions === 0}
       empty={empty}

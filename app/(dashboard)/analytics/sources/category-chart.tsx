@@ -3,7 +3,7 @@ import { useMemo, type ReactNode } from "react";
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
 import { ChartCard } from "@/components/charts/chart-card";
 import { TooltipBox } from "@/components/charts/chart-tooltip";
-import { formatBucket } from "@/components/charts/format";
+import { formatBucket, formatCount } from "@/lib/format";
 import { legendProps } from "@/components/charts/legend";
 import { seriesColor } from "@/components/charts/palette";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
@@ -32,7 +32,7 @@ export function CategoryChart({ filter, empty }: { filter: AnalyticsFilterInput;
     <ChartCard
       title="Where answers come from"
       description={`Cited sources by kind of site per ${data?.unit === "week" ? "week" : "day"}: your own, competitors', review sites, forums, news, reference, social and video, documentation.`}
-      sample={data && `${total.toLocaleString("en-US")} citations`}
+      sample={data && `${formatCount(total)} citations`}
       status={query}
       isEmpty={!total}
       empty={empty}

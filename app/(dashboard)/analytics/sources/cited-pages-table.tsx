@@ -5,6 +5,7 @@ import { Pagination } from "@/components/ui/pagination";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
 import { PagesTable } from "./pages-table";
 import { useCitedPagesQuery } from "../use-analytics-queries";
+import { formatCount } from "@/lib/format";
 
 const PAGE_SIZE = 20;
 
@@ -25,7 +26,7 @@ export function CitedPagesTable({ filter, empty }: { filter: AnalyticsFilterInpu
     <ChartCard
       title="Cited pages"
       description="How often each page was cited, and in how many answers. The CSV holds the rows of this page of the table."
-      sample={data && `${data.total.toLocaleString("en-US")} pages`}
+      sample={data && `${formatCount(data.total)} pages`}
       status={query}
       isEmpty={!data?.items.length}
       empty={empty}

@@ -1,7 +1,7 @@
 "use client";
 import type { ReactNode } from "react";
 import { ChartCard } from "@/components/charts/chart-card";
-import { formatInterval, formatPct } from "@/components/charts/format";
+import { formatCount, formatInterval, formatPct } from "@/lib/format";
 import { Badge } from "@/components/ui/card";
 import { Select } from "@/components/ui/field";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
@@ -28,7 +28,7 @@ export function GapSourcesTable({ filter, brandName, canCategorize, empty }: { f
     <ChartCard
       title="Gap sources"
       description={`Sites cited in answers that name a competitor but not ${brandName}: where to be present. Share = of those answers, with its 95 % interval.`}
-      sample={data && `n = ${data.gapAnswers.toLocaleString("en-US")} answers without ${brandName} that name a competitor`}
+      sample={data && `n = ${formatCount(data.gapAnswers)} answers without ${brandName} that name a competitor`}
       status={query}
       isEmpty={!data?.items.length}
       empty={empty}

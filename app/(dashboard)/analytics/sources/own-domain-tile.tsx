@@ -1,5 +1,5 @@
 "use client";
-import { formatInterval, formatPct } from "@/components/charts/format";
+import { formatCount, formatInterval, formatPct } from "@/lib/format";
 import { KpiTile } from "@/components/charts/kpi-tile";
 import { Card } from "@/components/ui/card";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
@@ -16,7 +16,7 @@ export function OwnDomainTile({ filter, brandName }: { filter: AnalyticsFilterIn
       loading={query.isPending || !own}
       value={formatPct(own?.value)}
       interval={own ? formatInterval(own.low, own.high, "share") : null}
-      n={own && `${own.citing.toLocaleString("en-US")} of ${own.n.toLocaleString("en-US")} answers`}
+      n={own && `${formatCount(own.citing)} of ${formatCount(own.n)} answers`}
     >
       <p className="mt-2 text-xs text-slate-500">Answers that cite at least one of {brandName}&apos;s own domains (set under Brands).</p>
     </KpiTile>

@@ -4,7 +4,7 @@ import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAx
 import { ChartCard } from "@/components/charts/chart-card";
 import { TooltipBox } from "@/components/charts/chart-tooltip";
 import { legendProps } from "@/components/charts/legend";
-import { formatBucket } from "@/components/charts/format";
+import { formatBucket, formatCount } from "@/lib/format";
 import { seriesColor } from "@/components/charts/palette";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
 import type { ChartData } from "@/lib/analytics/wire";
@@ -32,7 +32,7 @@ export function TopDomainsChart({ filter, empty }: { filter: AnalyticsFilterInpu
     <ChartCard
       title="Top cited domains"
       description={`Citations of the ${domains?.domains.length || 8} most cited domains per ${domains?.unit === "week" ? "week" : "day"}; sources a provider only retrieved are not counted.`}
-      sample={domains && `${total.toLocaleString("en-US")} citations of these domains`}
+      sample={domains && `${formatCount(total)} citations of these domains`}
       status={query}
       isEmpty={!total}
       empty={empty}

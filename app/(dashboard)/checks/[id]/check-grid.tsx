@@ -2,10 +2,9 @@
 import { Card } from "@/components/ui/card";
 import { Select } from "@/components/ui/field";
 import { Pagination } from "@/components/ui/pagination";
-import { formatMicros } from "@/lib/billing/money";
+import { formatDuration, formatMicros } from "@/lib/format";
 import { captureStatusLabel } from "@/lib/captures/states";
 import type { GridCell, ProgressGrid } from "@/lib/checks/progress-state";
-import { formatDuration } from "@/lib/browser/format";
 
 const cellTone: Record<string, string> = {
   queued: "bg-slate-100 text-slate-500",

@@ -9,9 +9,8 @@ import { Button } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
 import { cancelCheckAction, retryFailedCapturesAction } from "@/lib/actions/checks";
 import { canCancelCheck, type Role } from "@/lib/permissions/permissions";
-import { formatMicros } from "@/lib/billing/money";
+import { formatMicros, formatWhen } from "@/lib/format";
 import { unwrap } from "@/lib/browser/action-result";
-import { formatWhen } from "@/lib/browser/format";
 import { checkKey, checksKey, isFinished, useCheckQuery } from "../use-checks-query";
 import { CheckGrid } from "./check-grid";
 

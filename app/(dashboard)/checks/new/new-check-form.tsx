@@ -8,11 +8,10 @@ import { Button } from "@/components/ui/button";
 import { Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { Field, Input, Select } from "@/components/ui/field";
 import { estimateCheckAction, startCheckAction } from "@/lib/actions/checks";
-import { formatMicros } from "@/lib/billing/money";
+import { formatMicros } from "@/lib/format";
 import { ActionFailure, unwrap } from "@/lib/browser/action-result";
 import { MAX_SAMPLES, type PromptSelection } from "@/lib/checks/schemas";
 import { checksKey } from "../use-checks-query";
-
 
 export function NewCheckForm(props: { brands: { id: string; name: string; competitors: number }[]; tags: { tag: string; count: number }[]; prompts: PromptChoice[]; providers: ProviderChoice[] }) {
   const router = useRouter();
