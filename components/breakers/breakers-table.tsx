@@ -9,7 +9,7 @@ import { Badge } from "@/components/ui/card";
 import { forceBreakerAction } from "@/lib/actions/admin";
 import type { BreakerView } from "@/lib/breaker/queries";
 import { unwrap } from "@/lib/browser/action-result";
-import { formatAge } from "@/lib/format";
+import { formatAge, formatPct } from "@/lib/format";
 
 const tone = { closed: "green", open: "red", half_open: "amber" } as const;
 
@@ -64,7 +64,7 @@ export function BreakersTable({ breakers, canForce, invalidates }: { breakers: B
               </span>
             </td>
             <td className="px-4 py-2 text-xs text-slate-600">
-              {b.window.failures} of {b.window.calls} failed (opens at {b.window.thresholdPct} % after {b.window.minCalls})
+              {b.window.failures} of {b.window.calls} failed (opens at {formatPct(b.window.thresholdPct / 100)} after {b.window.minCalls})
             </td>
             <td className="px-4 py-2 text-right tabular-nums text-slate-700">
               {b.successCount} / {b.failureCount} / {b.slowCallCount}

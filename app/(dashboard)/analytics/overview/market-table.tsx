@@ -1,7 +1,7 @@
 "use client";
 import type { ReactNode } from "react";
 import { ChartCard } from "@/components/charts/chart-card";
-import { formatInterval, formatPct, formatPosition, sampleNote } from "@/lib/format";
+import { formatCount, formatInterval, formatPct, formatPosition, sampleNote } from "@/lib/format";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
 import type { ChartData } from "@/lib/analytics/wire";
 import { useMarketsQuery } from "../use-analytics-queries";
@@ -53,7 +53,7 @@ export function MarketTable({ filter, brandName, empty }: { filter: AnalyticsFil
             {markets?.map((m) => (
               <tr key={m.market} className="hover:bg-slate-50">
                 <th scope="row" className="px-4 py-3 text-left font-medium text-slate-900">{m.label}</th>
-                <td className="px-4 py-3 text-right tabular-nums text-slate-700">{m.answers}</td>
+                <td className="px-4 py-3 text-right tabular-nums text-slate-700">{formatCount(m.answers)}</td>
                 <EstimateCell estimate={m.visibility} kind="share" />
                 <EstimateCell estimate={m.shareOfVoice} kind="share" />
                 <EstimateCell estimate={m.averagePosition} kind="number" />

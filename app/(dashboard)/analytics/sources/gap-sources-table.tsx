@@ -69,7 +69,7 @@ export function GapSourcesTable({ filter, brandName, canCategorize, empty }: { f
                     <Badge tone={s.category === "competitor" ? "amber" : "slate"}>{CATEGORY_LABELS[s.category]}</Badge>
                   )}
                 </td>
-                <td className="px-4 py-3 text-right tabular-nums text-slate-700">{s.answers}</td>
+                <td className="px-4 py-3 text-right tabular-nums text-slate-700">{formatCount(s.answers)}</td>
                 <td className="px-4 py-3 text-right tabular-nums text-slate-700">
                   {formatPct(s.value)}
                   <span className="block text-xs text-slate-500">{formatInterval(s.low, s.high, "share")}</span>

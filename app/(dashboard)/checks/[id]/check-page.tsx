@@ -56,7 +56,7 @@ export function CheckPage({ checkId, me, canRetry }: { checkId: string; me: { us
         title={`${grid.brand} check`}
         description={
           <>
-            Started {formatWhen(grid.createdAt)} by {grid.startedBy} · {check.counts.total} captures · {grid.samples} sample(s) each ·{" "}
+            Started {formatWhen(grid.createdAt)} by {grid.startedBy} · {check.counts.total} captures · {grid.samples === 1 ? "1 sample" : `${grid.samples} samples`} each ·{" "}
             <Link href="/checks" className="text-brand-700 hover:underline">all checks</Link>
           </>
         }
