@@ -1,7 +1,9 @@
 import { Badge } from "@/components/ui/card";
-import { captureStatusLabel, CAPTURE_STATUSES, type CaptureStatus, type CaptureWait } from "@/lib/captures/states";
+import { captureStatusLabel, CAPTURE_STATUSES, type CaptureStatus, type CaptureWait, type CheckStatus } from "@/lib/captures/states";
 
-const tones: Record<string, "slate" | "blue" | "green" | "amber" | "red"> = {
+type Tone = "slate" | "blue" | "green" | "amber" | "red";
+// Every status of states.ts has its tone: a new one fails to compile until it is given one.
+const tones: Record<string, Tone> = {
   queued: "slate",
   postponed: "amber",
   retry_wait: "amber",
@@ -11,7 +13,7 @@ const tones: Record<string, "slate" | "blue" | "green" | "amber" | "red"> = {
   completed_with_errors: "amber",
   failed: "red",
   cancelled: "slate",
-};
+} satisfies Record<CaptureStatus | CheckStatus, Tone>;
 
 const isCaptureStatus = (status: string): status is CaptureStatus => (CAPTURE_STATUSES as readonly string[]).includes(status);
 

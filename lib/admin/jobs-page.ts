@@ -1,7 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db/prisma";
 import type { CaptureStatus, Prisma } from "@/lib/generated/prisma/client";
-import { UNFINISHED_STATUSES } from "@/lib/captures/states";
+import { UNFINISHED_STATUSES, WAITING_STATUSES } from "@/lib/captures/states";
 import { listRecentWorkers } from "@/lib/jobs/heartbeats";
 
 export type AdminCaptureFilters = { status?: CaptureStatus; providerConfigId?: string; checkId?: string; page: number; pageSize: number };
@@ -57,7 +57,7 @@ export async function queueStats(workspaceId: string) {
            count(*) FILTER (WHERE status = 'postponed' AND "waitingFor" IS DISTINCT FROM 'budget') AS postponed,
            count(*) FILTER (WHERE status = 'postponed' AND "waitingFor" = 'budget') AS budget,
            count(*) FILTER (WHERE status = 'running') AS running,
-           min(coalesce("nextAttemptAt", "createdAt")) FILTER (WHERE status = 'queued' OR (status IN ('retry_wait', 'postponed') AND "nextAttemptAt" <= now())) AS oldest
+           min(coalesce("nextAttemptAt", "createdAt")) FILTER (WHERE status = ANY(${[...WAITING_STATUSES]}::"CaptureStatus"[]) AND (status = 'queued' OR "nextAttemptAt" <= now())) AS oldest
     FROM captures WHERE "workspaceId" = ${workspaceId}::uuid AND status = ANY(${[...UNFINISHED_STATUSES]}::"CaptureStatus"[])`;
   return {
     queued: Number(row?.queued ?? 0),

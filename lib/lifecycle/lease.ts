@@ -2,6 +2,7 @@ import "server-only";
 import { inTransaction } from "@/lib/db/transaction";
 import { unknownOutcomeCost, type PriceTable } from "@/lib/billing/money";
 import { decideAfterFailure } from "@/lib/captures/retry-policy";
+import { TERMINAL_STATUSES } from "@/lib/captures/states";
 import { Effects, applyEffects, cancelAware, closeAttempt, guardedUpdate, settleMoved } from "@/lib/lifecycle/transition";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { CallLimits } from "@/lib/providers/types";
@@ -56,7 +57,7 @@ export async function expireAttempt(runToken: string, reason: ExpireReason): Pro
                  "lastError" = CASE WHEN ${next} = 'cancelled' THEN 'Cancelled by user'
                                     WHEN ${next} = 'failed' THEN ${decision.next === "failed" ? decision.reason : lastError}
                                     ELSE ${`${lastError}; running again`} END,
-                 "lastErrorClass" = 'unknown', "finishedAt" = CASE WHEN ${next} IN ('failed', 'cancelled') THEN now() END`,
+                 "lastErrorClass" = 'unknown', "finishedAt" = CASE WHEN ${next} = ANY(${[...TERMINAL_STATUSES]}::"CaptureStatus"[]) THEN now() END`,
     );
     // The provider may have done (and billed) the work: charged its estimate.
     const closed = await closeAttempt(tx, runToken, {

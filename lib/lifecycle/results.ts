@@ -1,6 +1,7 @@
 import "server-only";
 import type { Citation } from "@/lib/analysis/citations";
 import type { MentionRow } from "@/lib/analysis/rows";
+import { TERMINAL_STATUSES, WAITING_STATUSES } from "@/lib/captures/states";
 import { pausePoint } from "@/lib/db/pause-points";
 import { Effects, WAKE_ON_FREED_MONEY, applyEffects, cancelAware, closeAttempt, guardedUpdate, finishAfter, settleMoved, type AttemptClose } from "@/lib/lifecycle/transition";
 import { resultShard } from "@/lib/billing/budget";
@@ -124,11 +125,11 @@ export async function failCapture(captureId: string, runToken: string, failure: 
       "fail",
       { ids: [captureId], runToken },
       Prisma.sql`status = ${next},
-                 "runToken" = CASE WHEN ${next} IN ('retry_wait', 'queued') THEN NULL ELSE c."runToken" END,
+                 "runToken" = CASE WHEN ${next} = ANY(${[...WAITING_STATUSES]}::"CaptureStatus"[]) THEN NULL ELSE c."runToken" END,
                  "nextAttemptAt" = CASE WHEN ${next} = 'retry_wait' THEN now() + make_interval(secs => ${(failure.delayMs ?? 0) / 1000}::float8) END,
                  "lastError" = CASE WHEN ${next} = 'cancelled' THEN coalesce(${failure.next === "cancelled" ? (failure.lastError ?? null) : null}, 'Cancelled by user') ELSE ${failure.lastError ?? null} END,
                  "lastErrorClass" = ${failure.attempt.errorClass ?? null}::"ErrorClass",
-                 "finishedAt" = CASE WHEN ${next} IN ('failed', 'cancelled') THEN now() END,
+                 "finishedAt" = CASE WHEN ${next} = ANY(${[...TERMINAL_STATUSES]}::"CaptureStatus"[]) THEN now() END,
                  "answerText" = coalesce(${partial}, c."answerText"),
                  "answerIsPartial" = CASE WHEN ${partial}::text IS NOT NULL THEN true ELSE c."answerIsPartial" END,
                  "answerUpdatedAt" = CASE WHEN ${partial}::text IS NOT NULL THEN now() ELSE c."answerUpdatedAt" END`,

@@ -1991,6 +1991,14 @@ BEGIN
   RETURN CASE WHEN taken > 0 THEN 'taken' ELSE 'full' END;
 END $function$;
 
+CREATE OR REPLACE FUNCTION public.beacon_unfinished_statuses()
+ RETURNS "CaptureStatus"[]
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  SELECT '{queued,retry_wait,postponed,running}'::"CaptureStatus"[]
+$function$;
+
 CREATE OR REPLACE FUNCTION public.beacon_wake_budget_waiters(workspace_id uuid, wake_limit integer, jobs jsonb)
  RETURNS integer
  LANGUAGE plpgsql
@@ -2016,7 +2024,7 @@ CREATE CONSTRAINT TRIGGER attempts_metrics_started AFTER INSERT ON public.attemp
 
 CREATE TRIGGER captures_changed_xid BEFORE UPDATE ON public.captures FOR EACH ROW WHEN (((old.status IS DISTINCT FROM new.status) OR (old."attemptCount" IS DISTINCT FROM new."attemptCount") OR (old."latencyMs" IS DISTINCT FROM new."latencyMs") OR (old."costMicros" IS DISTINCT FROM new."costMicros") OR (old."lastError" IS DISTINCT FROM new."lastError") OR (old."waitingFor" IS DISTINCT FROM new."waitingFor") OR (old."promptId" IS DISTINCT FROM new."promptId") OR (old."providerConfigId" IS DISTINCT FROM new."providerConfigId") OR (old.sample IS DISTINCT FROM new.sample) OR (old."checkId" IS DISTINCT FROM new."checkId"))) EXECUTE FUNCTION beacon_capture_changed();
 
-CREATE CONSTRAINT TRIGGER captures_metrics_deleted AFTER DELETE ON public.captures DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN ((old.status = ANY (ARRAY['queued'::"CaptureStatus", 'retry_wait'::"CaptureStatus", 'postponed'::"CaptureStatus", 'running'::"CaptureStatus"]))) EXECUTE FUNCTION beacon_metrics_capture_deleted();
+CREATE CONSTRAINT TRIGGER captures_metrics_deleted AFTER DELETE ON public.captures DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN ((old.status = ANY (beacon_unfinished_statuses()))) EXECUTE FUNCTION beacon_metrics_capture_deleted();
 
 CREATE TRIGGER captures_metrics_inserted AFTER INSERT ON public.captures REFERENCING NEW TABLE AS inserted FOR EACH STATEMENT EXECUTE FUNCTION beacon_metrics_captures_inserted();
 

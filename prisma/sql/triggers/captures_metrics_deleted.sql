@@ -2,5 +2,5 @@
 DROP TRIGGER IF EXISTS captures_metrics_deleted ON public.captures;
 CREATE CONSTRAINT TRIGGER captures_metrics_deleted
 AFTER DELETE ON public.captures DEFERRABLE INITIALLY DEFERRED
-FOR EACH ROW WHEN ((old.status = ANY (ARRAY['queued'::"CaptureStatus", 'retry_wait'::"CaptureStatus", 'postponed'::"CaptureStatus", 'running'::"CaptureStatus"])))
+FOR EACH ROW WHEN ((old.status = ANY (beacon_unfinished_statuses())))
 EXECUTE FUNCTION beacon_metrics_capture_deleted();

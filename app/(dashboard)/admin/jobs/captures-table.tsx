@@ -10,7 +10,7 @@ import { canCancelCheck, type Role } from "@/lib/permissions/permissions";
 import { ago, formatDuration, formatMicros, formatTimestamp, relativeTo } from "@/lib/format";
 import { unwrap } from "@/lib/browser/action-result";
 import { useNow } from "./time";
-import { isUnfinished } from "@/lib/captures/states";
+import { isRetryable, isUnfinished } from "@/lib/captures/states";
 import { jobsKey, type AdminCaptureRow } from "./use-jobs-query";
 
 export type Me = { userId: string; role: Role };
@@ -45,7 +45,7 @@ function CaptureActions({ capture, me, canRetry, onView }: { capture: AdminCaptu
     onError: (e) => toast.error(e.message),
   });
   const mayCancel = isUnfinished(capture.status) && !capture.cancelRequested && canCancelCheck(me, capture);
-  const mayRetry = canRetry && (capture.status === "failed" || capture.status === "cancelled");
+  const mayRetry = canRetry && isRetryable(capture.status);
   return (
     <div className="flex gap-1 whitespace-nowrap">
       <Button variant="secondary" size="sm" onClick={onView} aria-label={`View ${name}`}>View</Button>

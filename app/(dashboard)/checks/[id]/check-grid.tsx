@@ -3,10 +3,10 @@ import { Card } from "@/components/ui/card";
 import { Select } from "@/components/ui/field";
 import { Pagination } from "@/components/ui/pagination";
 import { formatDuration, formatMicros } from "@/lib/format";
-import { captureStatusLabel } from "@/lib/captures/states";
+import { captureStatusLabel, type CaptureStatus } from "@/lib/captures/states";
 import type { GridCell, ProgressGrid } from "@/lib/checks/progress-state";
 
-const cellTone: Record<string, string> = {
+const cellTone: Record<CaptureStatus, string> = {
   queued: "bg-slate-100 text-slate-500",
   postponed: "bg-amber-50 text-amber-700",
   retry_wait: "bg-amber-50 text-amber-700",
@@ -16,7 +16,7 @@ const cellTone: Record<string, string> = {
   cancelled: "bg-slate-100 text-slate-400 line-through",
 };
 
-const symbol: Record<string, string> = { queued: "·", postponed: "⏸", retry_wait: "↻", running: "…", succeeded: "✓", failed: "✕", cancelled: "—" };
+const symbol: Record<CaptureStatus, string> = { queued: "·", postponed: "⏸", retry_wait: "↻", running: "…", succeeded: "✓", failed: "✕", cancelled: "—" };
 
 function CaptureCell({ capture, onOpen }: { capture: GridCell; onOpen: () => void }) {
   const detail = [

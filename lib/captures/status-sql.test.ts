@@ -1,0 +1,23 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { STATUS_SET_FUNCTIONS, statusSetSql, type StatusSetFunction } from "@/lib/captures/status-sql";
+
+const functionsDir = path.resolve(process.cwd(), "prisma", "sql", "functions");
+
+describe("the status-list functions of prisma/sql", () => {
+  it.each(Object.keys(STATUS_SET_FUNCTIONS) as StatusSetFunction[])("%s is what states.ts generates (npm run sql:statuses)", (name) => {
+    expect(fs.readFileSync(path.join(functionsDir, `${name}.sql`), "utf8")).toBe(statusSetSql(name));
+  });
+
+  it("are the only files in prisma/sql that list capture statuses as an array", () => {
+    const listing = /ARRAY\['(queued|running|retry_wait|postponed|succeeded|failed|cancelled)'::"CaptureStatus"/;
+    const offenders = ["functions", "views", "triggers"].flatMap((kind) =>
+      fs
+        .readdirSync(path.resolve(functionsDir, "..", kind))
+        .filter((file) => listing.test(fs.readFileSync(path.resolve(functionsDir, "..", kind, file), "utf8")))
+        .map((file) => `${kind}/${file}`),
+    );
+    expect(offenders).toEqual([]);
+  });
+});
