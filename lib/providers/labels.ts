@@ -15,6 +15,12 @@ export const adapterLabels: Record<AdapterName, string> = {
   google_ai_mode: "Google AI Mode",
 };
 
+/** Whether a stored adapter (text) is one this code knows. */
+export const isAdapterName = (name: string): name is AdapterName => Object.hasOwn(adapterLabels, name);
+
+/** An adapter's label; a name this code does not know is shown as stored. */
+export const adapterLabel = (name: string) => (isAdapterName(name) ? adapterLabels[name] : name);
+
 export const searchModeLabels: Record<SearchMode, string> = {
   auto: "Model decides",
   on: "Always search",

@@ -26,8 +26,8 @@ export const MAX_COMPETITORS = 8;
  * Engines that write answers to any instruction. The SERP-based ones (Google's AI Overviews and
  * AI Mode, Yandex's generative search) return what a search page shows, never our JSON.
  */
-const NOT_GENERATIVE: readonly AdapterName[] = ["google_ai_overview", "google_ai_mode", "yandex_search"];
-export const canGenerateSetup = (adapter: AdapterName) => !NOT_GENERATIVE.includes(adapter);
+const NOT_GENERATIVE: readonly string[] = ["google_ai_overview", "google_ai_mode", "yandex_search"] satisfies AdapterName[];
+export const canGenerateSetup = (adapter: string) => !NOT_GENERATIVE.includes(adapter);
 
 /** A website as typed ("https://www.shop.acme.co.uk/about") -> its registrable domain ("acme.co.uk"), or null. */
 export function registrableDomainOf(input: string): string | null {
