@@ -10,7 +10,7 @@ import { yandexGptAdapter } from "@/lib/providers/yandexgpt";
 import { openAICompatibleAdapter } from "@/lib/providers/openai-compatible";
 import { googleAiModeAdapter, googleAiOverviewAdapter } from "@/lib/providers/google-serp";
 
-// Real adapters (OpenAI, Perplexity, Gemini, Anthropic) register here as they are built.
+// The code that calls each engine of lib/providers/engines.ts (tsc holds the two lists equal).
 const adapters = new Map<string, ProviderAdapter>(Object.entries({
   simulator: simulatorAdapter,
   openai: openaiAdapter,
@@ -23,7 +23,7 @@ const adapters = new Map<string, ProviderAdapter>(Object.entries({
   openai_compatible: openAICompatibleAdapter,
   google_ai_overview: googleAiOverviewAdapter,
   google_ai_mode: googleAiModeAdapter,
-} satisfies Partial<Record<AdapterName, ProviderAdapter>>));
+} satisfies Record<AdapterName, ProviderAdapter>));
 
 /** The adapter a connection names (its column is text: an engine no longer here has none). */
 export function adapterFor(name: string): ProviderAdapter | undefined {
