@@ -2,7 +2,7 @@
 //   api-key create --workspace <slug> --name <name> [--scope read|write|admin]
 //       prints a new API key (shown once) with that scope (default write), owned by the
 //       workspace's first owner (oldest owner membership)
-//   capture --provider <openai|perplexity|gemini|anthropic|gigachat|yandex-search|yandexgpt|google-ai-overview|google-ai-mode|simulator>
+//   capture --provider <an engine's cliName in lib/providers/engines.ts, but openai-compatible>
 //           --prompt "<text>" [--model <m>] [--search on|off|auto] [--max-output-tokens <n>] [--max-search-calls <n>]
 //       calls that provider once, outside any check, with those limits (default: a new provider
 //       configuration's), and prints the normalised result as JSON (the Google ones: --model
@@ -27,10 +27,14 @@ import { parseArgs } from "node:util";
 import { setDatabaseUrl } from "@/lib/config/env";
 import type { PriceTable } from "@/lib/billing/money";
 import { getDatabase } from "@/lib/db/database-url";
+import { ENGINES } from "@/lib/providers/engines";
+
+// The simulator last: `capture` is mostly how an operator checks a real engine's key.
+const CLI_ENGINES = [...ENGINES.filter((e) => e.name !== "simulator"), ...ENGINES.filter((e) => e.name === "simulator")];
 
 const USAGE = `Usage:
   npm run beacon -- api-key create --workspace <slug> --name <name> [--scope read|write|admin]
-  npm run beacon -- capture --provider <openai|perplexity|gemini|anthropic|gigachat|yandex-search|yandexgpt|google-ai-overview|google-ai-mode|simulator> --prompt "<text>"
+  npm run beacon -- capture --provider <${CLI_ENGINES.filter((e) => e.name !== "openai_compatible").map((e) => e.cliName).join("|")}> --prompt "<text>"
       [--model <m>] [--search on|off|auto] [--timeout <seconds>]
       [--max-output-tokens <n>] [--max-search-calls <n>]
   npm run beacon -- capture --provider openai-compatible --base-url <url> --model <m> --prompt "<text>" [--api-key-env OPENAI_COMPATIBLE_<NAME>]
@@ -90,10 +94,9 @@ async function captureCommand(args: string[]) {
     },
     strict: true,
   });
-  // The CLI names adapters with hyphens (yandex-search, openai-compatible); the code with underscores.
-  const adapters = ["openai", "perplexity", "gemini", "anthropic", "gigachat", "yandex_search", "yandexgpt", "google_ai_overview", "google_ai_mode", "openai_compatible", "simulator"] as const;
-  const adapter = adapters.find((a) => a === values.provider?.replaceAll("-", "_"));
-  if (!adapter) fail(`--provider must be one of ${adapters.map((a) => a.replaceAll("_", "-")).join(", ")}.\n${USAGE}`);
+  // The CLI names engines with hyphens (yandex-search, openai-compatible), and takes underscores too.
+  const adapter = CLI_ENGINES.find((e) => e.cliName.replaceAll("-", "_") === values.provider?.replaceAll("-", "_"))?.name;
+  if (!adapter) fail(`--provider must be one of ${CLI_ENGINES.map((e) => e.cliName).join(", ")}.\n${USAGE}`);
   if (!values.prompt?.trim()) fail(`--prompt is required.\n${USAGE}`);
   const searchMode = (values.search ?? "auto") as "on" | "off" | "auto";
   if (!["on", "off", "auto"].includes(searchMode)) fail("--search must be on, off or auto.");

@@ -5,16 +5,20 @@ import type pg from "pg";
 import { DEFAULT_CONNECTIONS } from "@/lib/providers/defaults";
 
 export async function ensureDefaultConnections(client: pg.ClientBase): Promise<number> {
-  // A database migrated only part of the way (a test of one migration) lacks the adapters that
-  // later migrations add: their connections come when those migrations have run.
-  const { rows } = await client.query<{ adapter: string }>(`SELECT unnest(enum_range(NULL::"ProviderAdapter"))::text AS adapter`);
-  const known = new Set(rows.map((r) => r.adapter));
+  // A database migrated only part of the way (a test of one migration) still has the adapter enum
+  // and lacks the values that later migrations add: their connections come when those have run.
+  // From 20261206100000 the column is text and every engine is known.
+  const { rows } = await client.query<{ adapter: string }>(
+    `SELECT e.enumlabel AS adapter FROM pg_enum e JOIN pg_type t ON t.oid = e.enumtypid
+      WHERE t.typname = 'ProviderAdapter' AND t.typnamespace = current_schema()::regnamespace`,
+  );
+  const known = rows.length > 0 ? new Set(rows.map((r) => r.adapter)) : undefined;
   let created = 0;
-  for (const c of DEFAULT_CONNECTIONS.filter((d) => known.has(d.adapter))) {
+  for (const c of DEFAULT_CONNECTIONS.filter((d) => !known || known.has(d.adapter))) {
     const { rowCount } = await client.query(
       `INSERT INTO provider_connections (name, adapter, models, "inputPricePerMTokMicros", "outputPricePerMTokMicros", "cachedPricePerMTokMicros",
          "reasoningPricePerMTokMicros", "searchPriceMicros", settings, "grantedToAll")
-       VALUES ($1, $2::"ProviderAdapter", $3::text[], $4, $5, $6, $7, $8, $9::jsonb, $10)
+       VALUES ($1, $2, $3::text[], $4, $5, $6, $7, $8, $9::jsonb, $10)
        ON CONFLICT (name) DO NOTHING`,
       [c.name, c.adapter, c.models, c.prices.input, c.prices.output, c.prices.cached, c.prices.reasoning, c.prices.search, JSON.stringify(c.settings), c.grantedToAll],
     );

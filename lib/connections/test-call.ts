@@ -2,10 +2,10 @@ import "server-only";
 import { costOf, type PriceTable } from "@/lib/billing/money";
 import { CallAbortedError, ProviderError } from "@/lib/providers/errors";
 import { adapterFor, notConfiguredReason } from "@/lib/providers/registry";
-import type { AdapterName, CallLimits, SearchMode } from "@/lib/providers/types";
+import type { CallLimits, SearchMode } from "@/lib/providers/types";
 
 export type TestCallInput = {
-  adapter: AdapterName;
+  adapter: string;
   model: string;
   searchMode: SearchMode;
   prompt: string;

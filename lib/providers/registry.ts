@@ -10,8 +10,8 @@ import { yandexGptAdapter } from "@/lib/providers/yandexgpt";
 import { openAICompatibleAdapter } from "@/lib/providers/openai-compatible";
 import { googleAiModeAdapter, googleAiOverviewAdapter } from "@/lib/providers/google-serp";
 
-// Real adapters (OpenAI, Perplexity, Gemini, Anthropic) register here as they are built.
-const adapters: Partial<Record<AdapterName, ProviderAdapter>> = {
+// The code that calls each engine of lib/providers/engines.ts (tsc holds the two lists equal).
+const adapters = new Map<string, ProviderAdapter>(Object.entries({
   simulator: simulatorAdapter,
   openai: openaiAdapter,
   perplexity: perplexityAdapter,
@@ -23,20 +23,21 @@ const adapters: Partial<Record<AdapterName, ProviderAdapter>> = {
   openai_compatible: openAICompatibleAdapter,
   google_ai_overview: googleAiOverviewAdapter,
   google_ai_mode: googleAiModeAdapter,
-};
+} satisfies Record<AdapterName, ProviderAdapter>));
 
-export function adapterFor(name: AdapterName): ProviderAdapter | undefined {
-  return adapters[name];
+/** The adapter a connection names (its column is text: an engine no longer here has none). */
+export function adapterFor(name: string): ProviderAdapter | undefined {
+  return adapters.get(name);
 }
 
 /** Whether this server can call a connection with this adapter and these settings. */
-export function isConfigured(name: AdapterName, settings?: unknown): boolean {
-  return adapters[name]?.configured(settingsOf(settings)) ?? false;
+export function isConfigured(name: string, settings?: unknown): boolean {
+  return adapters.get(name)?.configured(settingsOf(settings)) ?? false;
 }
 
 /** Why a connection is not configured on this server (undefined when it is). */
-export function notConfiguredReason(name: AdapterName, settings?: unknown): string | undefined {
-  const adapter = adapters[name];
+export function notConfiguredReason(name: string, settings?: unknown): string | undefined {
+  const adapter = adapters.get(name);
   if (!adapter) return `No ${name} adapter on this server`;
   if (adapter.configured(settingsOf(settings))) return undefined;
   return adapter.notConfiguredReason?.(settingsOf(settings)) || "This server has no API key for this adapter";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ADAPTER_NAMES } from "@/lib/providers/engines";
 import { openAICompatibleSettingsSchema } from "@/lib/providers/openai-compatible-settings";
 import { simulatorSettingsSchema } from "@/lib/providers/simulator-settings";
 import { text } from "@/lib/validation/text";
@@ -18,7 +19,7 @@ const micros = (label: string) => z.number({ error: `${label} must be a number` 
 export const connectionInputSchema = z
   .object({
     name: text({ min: 1, max: 60, label: "The name" }),
-    adapter: z.enum(["simulator", "openai", "perplexity", "gemini", "anthropic", "gigachat", "yandex_search", "yandexgpt", "google_ai_overview", "google_ai_mode", "openai_compatible"]),
+    adapter: z.enum(ADAPTER_NAMES),
     models: z
       .array(text({ min: 1, max: 100, label: "A model" }))
       .min(1, "Allow at least one model")

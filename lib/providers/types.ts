@@ -3,8 +3,10 @@
 // OpenAI-compatible servers). An adapter makes exactly one call per `call()`: it never
 // retries by itself; the runner owns retries (DESIGN.md "Retries by error class").
 
-export type AdapterName = "simulator" | "openai" | "perplexity" | "gemini" | "anthropic" | "gigachat" | "yandex_search" | "yandexgpt" | "google_ai_overview" | "google_ai_mode" | "openai_compatible";
-export type SearchMode = "on" | "off" | "auto";
+import type { AdapterName } from "@/lib/providers/engines";
+import type { SearchMode } from "@/lib/providers/engine";
+
+export type { AdapterName, SearchMode };
 
 export type ProviderRequest = {
   prompt: string;

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { registrableDomain } from "@/lib/analysis/citations";
 import { brandInputSchema } from "@/lib/brands/schemas";
 import { promptInputSchema } from "@/lib/prompts/schemas";
-import type { AdapterName } from "@/lib/providers/types";
+import { engineOf, isAdapterName } from "@/lib/providers/engines";
 
 /** The languages the wizard offers for the questions (the simulator writes en, de and ru; others get English). */
 export const SETUP_LANGUAGES = [
@@ -23,11 +23,11 @@ export const MAX_QUESTIONS = 30;
 export const MAX_COMPETITORS = 8;
 
 /**
- * Engines that write answers to any instruction. The SERP-based ones (Google's AI Overviews and
- * AI Mode, Yandex's generative search) return what a search page shows, never our JSON.
+ * Whether a connection's engine writes answers to any instruction (Engine.writesAnswers): the
+ * SERP-based ones return what a search page shows, never our JSON. An engine this code does not
+ * know is not the SERP kind either (as before the adapter column was text).
  */
-const NOT_GENERATIVE: readonly AdapterName[] = ["google_ai_overview", "google_ai_mode", "yandex_search"];
-export const canGenerateSetup = (adapter: AdapterName) => !NOT_GENERATIVE.includes(adapter);
+export const canGenerateSetup = (adapter: string) => !isAdapterName(adapter) || engineOf(adapter).writesAnswers;
 
 /** A website as typed ("https://www.shop.acme.co.uk/about") -> its registrable domain ("acme.co.uk"), or null. */
 export function registrableDomainOf(input: string): string | null {

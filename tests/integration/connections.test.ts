@@ -115,7 +115,7 @@ describe("the provider_connections migration", () => {
           (
             await sql(
               `INSERT INTO provider_configs ("workspaceId", name, adapter, model, "maxConcurrency", settings, "inputPricePerMTokMicros")
-               VALUES ($1, $2, $3::"ProviderAdapter", $4, $5, $6::jsonb, 777) RETURNING id`,
+               VALUES ($1, $2, $3, $4, $5, $6::jsonb, 777) RETURNING id`,
               [ws, name, adapter, model, cap, JSON.stringify(style ? { style } : {})],
             )
           ).rows[0].id as string;

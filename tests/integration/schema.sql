@@ -24,8 +24,6 @@ CREATE TYPE "EntityKind" AS ENUM ('brand', 'competitor');
 
 CREATE TYPE "ErrorClass" AS ENUM ('permanent', 'transient', 'unknown', 'breaker_open');
 
-CREATE TYPE "ProviderAdapter" AS ENUM ('simulator', 'openai', 'perplexity', 'gemini', 'anthropic', 'gigachat', 'yandex_search', 'yandexgpt', 'google_ai_overview', 'google_ai_mode', 'openai_compatible');
-
 CREATE TYPE "Role" AS ENUM ('owner', 'admin', 'member', 'viewer');
 
 CREATE TYPE "ScheduleCadence" AS ENUM ('daily', 'weekly');
@@ -563,7 +561,7 @@ CREATE TABLE "provider_configs" (
 CREATE TABLE "provider_connections" (
   id uuid NOT NULL DEFAULT gen_random_uuid(),
   name text NOT NULL,
-  adapter "ProviderAdapter" NOT NULL,
+  adapter text NOT NULL,
   models text[] NOT NULL DEFAULT ARRAY[]::text[],
   "inputPricePerMTokMicros" integer NOT NULL DEFAULT 0,
   "outputPricePerMTokMicros" integer NOT NULL DEFAULT 0,

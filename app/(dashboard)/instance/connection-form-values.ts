@@ -3,6 +3,7 @@
 // percentages); the schema and database keep integer micro-dollars, milliseconds and fractions.
 import { DEFAULT_BREAKER_SETTINGS, DEFAULT_CALL_LIMITS } from "@/lib/providers/defaults";
 import type { ConnectionInput } from "@/lib/providers/schemas";
+import { isAdapterName } from "@/lib/providers/engines";
 import { openAICompatibleSettingsSchema } from "@/lib/providers/openai-compatible-settings";
 import { simulatorSettingsSchema, type SimulatorSettings } from "@/lib/providers/simulator-settings";
 import { formatDecimal, parseDecimal } from "@/lib/validation/decimal";
@@ -99,7 +100,9 @@ export function connectionFormDefaults(connection?: ConnectionRow): ConnectionFo
   const text: Record<string, string> = {};
   for (const [field, unit] of Object.entries(numericUnits)) text[field] = toText(base[field as NumericField], unit);
   for (const [field, unit] of Object.entries(simulatorUnits)) text[`simulator.${field}`] = toText(simulator[field as SimulatorNumericField], unit);
-  const { name, adapter, enabled, grantedToAll, breakerSlowCallIsFailure } = base;
+  const { name, enabled, grantedToAll, breakerSlowCallIsFailure } = base;
+  // The column is text: a connection whose engine this code no longer has opens as the simulator's.
+  const adapter = isAdapterName(base.adapter) ? base.adapter : NEW_CONNECTION.adapter;
   const compatible = openAICompatibleSettingsSchema.partial().safeParse(connection?.adapter === "openai_compatible" ? connection.settings : {});
   const openaiCompatible = { baseURL: compatible.data?.baseURL ?? "", apiKeyEnv: compatible.data?.apiKeyEnv ?? "" };
   return { name, adapter, enabled, grantedToAll, breakerSlowCallIsFailure, models: base.models.join("\n"), text, simulatorStyle: simulator.style, openaiCompatible };

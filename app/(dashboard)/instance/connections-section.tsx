@@ -4,7 +4,7 @@ import { PriceSummary } from "@/components/providers/price-summary";
 import { Button } from "@/components/ui/button";
 import { Badge, Card } from "@/components/ui/card";
 import { SectionHeading } from "@/components/ui/section-heading";
-import { adapterLabels } from "@/lib/providers/labels";
+import { adapterLabel } from "@/lib/providers/labels";
 import { ConnectionFormDialog } from "./connection-form-dialog";
 import { TestConnectionDialog } from "./test-connection-dialog";
 import type { ConnectionRow } from "./use-instance-query";
@@ -45,7 +45,7 @@ export function ConnectionsSection({ connections }: { connections: ConnectionRow
                     {c.name} {!c.enabled && <Badge>disabled</Badge>}
                   </div>
                 </td>
-                <td className="px-3 py-3 text-slate-700">{adapterLabels[c.adapter]}</td>
+                <td className="px-3 py-3 text-slate-700">{adapterLabel(c.adapter)}</td>
                 <td className="px-3 py-3">
                   {c.configured ? (
                     <Badge tone="green">configured</Badge>
