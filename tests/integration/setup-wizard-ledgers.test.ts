@@ -17,6 +17,7 @@ import { startFakeOpenAICompatible, type CompatibleScenario } from "@/tests/supp
 import type { FakeServer } from "@/tests/support/fake-providers/openai-server";
 import { budgetNow, claim, expectBudgetConsistent, liveWorker, newSpace, startSpaceCheck } from "../support/lifecycle-fixtures";
 import { gateAt } from "../support/pause";
+import { waitFor } from "../support/wait-for";
 
 let server: FakeServer<CompatibleScenario>;
 beforeAll(async () => {
@@ -231,6 +232,32 @@ describe("the wizard's call meets the kill switches and its reservation", () => 
     });
   }
 
+  it("a revoke held before its commit: the wizard's claim waits for it, then refuses; the provider hears nothing", async () => {
+    const { space, connection } = await compatibleSpace();
+    const workerId = await liveWorker();
+    const { suggestionId } = await requestSetupSuggestions({ workspaceId: space.workspaceId, userId: null, domain: "fenced.io", language: "en", connectionId: connection.id });
+    const calls = server.requests.length;
+    const held = gateAt("access:before-commit");
+    const revoke = revokeConnection(connection.id, space.workspaceId);
+    await held.reached;
+
+    let ran: string | null = null;
+    const running = runSetupSuggestions(suggestionId, { workerId }).then((outcome) => (ran = outcome));
+    // Its claim reads the access under the lock the revoke holds: it must wait, not run on the grant it still sees.
+    await waitFor(async () => ran !== null || (await lockWaiters()) > 0, { what: "the wizard's claim to wait for the revoke or to finish", timeoutMs: 10_000, intervalMs: 10 });
+    expect(ran, "the claim did not wait for the revoke").toBeNull();
+    held.open();
+    await revoke;
+
+    expect(await running).toBe("failed");
+    expect(server.requests.length, "provider calls").toBe(calls);
+    const row = await db().setupSuggestion.findUniqueOrThrow({ where: { id: suggestionId } });
+    expect(row).toMatchObject({ status: "failed", costMicros: 0n });
+    expect(row.error).toMatch(/revoked/);
+    expect(await budgetNow(space.workspaceId)).toMatchObject({ inFlight: 0n, charged: 0n });
+    await expectBudgetConsistent(space.workspaceId);
+  });
+
   it("is charged at most what it reserved, even when the operator raised the prices during the call", async () => {
     const { space, connection } = await compatibleSpace();
     const workerId = await liveWorker();
@@ -256,3 +283,9 @@ describe("the wizard's call meets the kill switches and its reservation", () => 
     await expectBudgetConsistent(space.workspaceId);
   });
 });
+
+/** Sessions of this database waiting for a lock (a claim queued behind an operator's change). */
+async function lockWaiters(): Promise<number> {
+  const [row] = await db().$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
+  return row!.n;
+}
