@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callRoute, expectApiError } from "../support/api-fixtures";
 import { startFakeOpenAI, type FakeServer, type OpenAIScenario } from "../support/fake-providers/openai-server";
 import { budgetNow, captureRow, claimed, expectBudgetConsistent, liveWorker, newSpace, startSpaceCheck, succeed, type Space } from "../support/lifecycle-fixtures";
-import { gateAt } from "../support/pause";
+import { gateAt, lockWaiters } from "../support/pause";
 import { waitFor } from "../support/wait-for";
 import { startWorker } from "../support/worker-process";
 import { POST as retryCaptureRoute } from "@/app/api/v1/captures/[id]/retry/route";
@@ -191,12 +191,6 @@ describe("beacon_grant_add", () => {
     expect(await fits(toAll.id)).toBe(true);
   });
 });
-
-/** Sessions of this database waiting for a lock (one side of a race is held and the other queues). */
-async function lockWaiters(): Promise<number> {
-  const [row] = await db().$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
-  return row!.n;
-}
 
 describe("a claim racing a revoke", () => {
   it("a claim held before its commit: the revoke waits for it; no attempt appears once the revoke is visible", async () => {

@@ -16,7 +16,7 @@ import { requestSetupSuggestions, runSetupSuggestions } from "@/lib/setup/sugges
 import { startFakeOpenAICompatible, type CompatibleScenario } from "@/tests/support/fake-providers/openai-compatible-server";
 import type { FakeServer } from "@/tests/support/fake-providers/openai-server";
 import { budgetNow, claim, expectBudgetConsistent, liveWorker, newSpace, startSpaceCheck } from "../support/lifecycle-fixtures";
-import { gateAt } from "../support/pause";
+import { gateAt, lockWaiters } from "../support/pause";
 import { waitFor } from "../support/wait-for";
 
 let server: FakeServer<CompatibleScenario>;
@@ -283,9 +283,3 @@ describe("the wizard's call meets the kill switches and its reservation", () => 
     await expectBudgetConsistent(space.workspaceId);
   });
 });
-
-/** Sessions of this database waiting for a lock (a claim queued behind an operator's change). */
-async function lockWaiters(): Promise<number> {
-  const [row] = await db().$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
-  return row!.n;
-}

@@ -56,6 +56,22 @@ export function actAt(point: PausePoint, action: (context: PauseContext) => Prom
   return () => calls;
 }
 
+const LOCK_WAITERS = `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
+
+/**
+ * How many sessions of this database wait for a lock now (one side of a race is held and the
+ * other queues), read on a session of its own: inside a transaction the view does not change.
+ */
+export async function lockWaiters(databaseUrl = process.env.DATABASE_URL!): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    return (await client.query<{ n: number }>(LOCK_WAITERS)).rows[0]!.n;
+  } finally {
+    await client.end();
+  }
+}
+
 /**
  * Waits until `count` sessions of this database wait for a lock (the other side is now held).
  * The deadline allows for a loaded machine (scripts/stress-tests.sh).
@@ -66,9 +82,7 @@ export async function waitForLockWaiter(count = 1, databaseUrl = process.env.DAT
   try {
     await waitFor(
       async () => {
-        const { rows } = await client.query<{ n: number }>(
-          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
-        );
+        const { rows } = await client.query<{ n: number }>(LOCK_WAITERS);
         return rows[0]!.n >= count;
       },
       { what: `${count} session(s) waiting for a lock`, timeoutMs: 30_000, intervalMs: 10 },
