@@ -139,7 +139,7 @@ const ENGLISH_NEUTRAL = /\b(?:support|supports|help|helps|like|share|want|thanks
 // "no" is in VADER's lexicon (-1.2) but not among its negations, so "no hidden fees" read
 // negative; "lacks" is neither. Both are read as "not" (VADER then turns the next words round).
 const ENGLISH_AS_NOT = /\b(?:no|lacks?|lacking|missing)\b/g;
-// VADER's negations, and ours (its list, as written, plus the n't forms it writes without an apostrophe).
+// A negation up to three words before one of our phrases turns it round, as VADER does for its words.
 const ENGLISH_NEGATION = /\b(?:not|no|never|without|hardly|none|nothing|cannot|\w+n['’]t)\s+(?:\S+\s+){0,2}$/;
 // VADER's N_SCALAR: a negated word counts -0.74 of itself.
 const NEGATED = -0.74;
