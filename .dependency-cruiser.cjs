@@ -50,6 +50,19 @@ module.exports = {
       to: { path: "^lib/", pathNot: "^lib/(analysis/|providers/types\\.ts$)" },
     },
     {
+      name: "alert-kinds-stay-browser-safe",
+      comment:
+        "The rule form imports the alert kinds (lib/alerts/kinds/) in the browser: at run time they import only " +
+        "pure modules; a judge reads through the `read` it is handed (lib/alerts/reads.ts, a type import).",
+      severity: "error",
+      from: { path: "^lib/alerts/kinds" },
+      to: {
+        path: "^lib/",
+        pathNot: "^lib/(alerts/kinds|alerts/stats\\.ts$|analytics/stats\\.ts$|format\\.ts$|prompts/schemas\\.ts$|validation/)",
+        dependencyTypesNot: ["type-only"],
+      },
+    },
+    {
       name: "entry-points-at-the-top",
       comment:
         "lib/actions (server actions), lib/api (the HTTP API's plumbing), lib/mcp and lib/worker " +

@@ -1,5 +1,5 @@
 import "server-only";
-import { ALERT_KINDS_BY_REASON } from "@/lib/alerts/schemas";
+import { ALERT_KINDS_BY_REASON } from "@/lib/alerts/kinds";
 import { db } from "@/lib/db/prisma";
 import { transaction } from "@/lib/db/transaction";
 import type { AlertReason } from "@/lib/jobs/catalog";

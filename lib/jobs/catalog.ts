@@ -4,7 +4,7 @@
 // are written down once. Pure: no database access here.
 import { z } from "zod";
 
-/** Why alerts are evaluated (lib/alerts/evaluate.ts ALERT_KINDS_BY_REASON). */
+/** Why alerts are evaluated (lib/alerts/kinds.ts ALERT_KINDS_BY_REASON). */
 export const ALERT_REASONS = ["check", "daily", "watch"] as const;
 export type AlertReason = (typeof ALERT_REASONS)[number];
 

@@ -4,8 +4,6 @@ CREATE TYPE "AlertDeliveryKind" AS ENUM ('firing', 'test', 'digest');
 
 CREATE TYPE "AlertDeliveryStatus" AS ENUM ('pending', 'delivered', 'failed', 'sending', 'unknown');
 
-CREATE TYPE "AlertRuleKind" AS ENUM ('metric_change', 'competitor_overtook', 'new_brand', 'own_page_dropped', 'breaker_open', 'budget');
-
 CREATE TYPE "AnalysisRunStatus" AS ENUM ('queued', 'running', 'completed', 'failed');
 
 CREATE TYPE "ApiKeyScope" AS ENUM ('read', 'write', 'admin');
@@ -127,7 +125,7 @@ CREATE TABLE "alert_rules" (
   "workspaceId" uuid NOT NULL,
   "brandId" uuid,
   name text NOT NULL,
-  kind "AlertRuleKind" NOT NULL,
+  kind text NOT NULL,
   params jsonb NOT NULL,
   enabled boolean NOT NULL DEFAULT true,
   "createdById" text,

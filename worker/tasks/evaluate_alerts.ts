@@ -1,5 +1,5 @@
 import { evaluateAlerts } from "@/lib/alerts/evaluate";
-import { ALERT_KINDS_BY_REASON } from "@/lib/alerts/schemas";
+import { ALERT_KINDS_BY_REASON } from "@/lib/alerts/kinds";
 import { defineTask } from "@/worker/tasks/define";
 
 /** Evaluates one workspace's alert rules of the kinds its reason covers (lib/alerts/evaluate.ts). */

@@ -3,38 +3,18 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { toast } from "sonner";
-import { formatCount, formatWhen, percentText } from "@/lib/format";
+import { formatCount, formatWhen } from "@/lib/format";
 import { Button } from "@/components/ui/button";
 import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { Pagination } from "@/components/ui/pagination";
 import { deleteAlertRuleAction, evaluateAlertsNowAction, setAlertRuleEnabledAction } from "@/lib/actions/alerts";
 import { trackCompetitorAction } from "@/lib/actions/brands";
-import type { SampleSizeHint } from "@/lib/alerts/schemas";
+import { kindOf } from "@/lib/alerts/kinds";
+import { METRIC_LABELS, type SampleSizeHint } from "@/lib/alerts/kinds/kind";
 import type { AlertRuleRow, FiringsPage, RuleChoices } from "@/lib/alerts/rules";
-import { KIND_LABELS, METRIC_LABELS, type RuleParams } from "@/lib/alerts/schemas";
 import { unwrap } from "@/lib/browser/action-result";
 import { RuleFormDialog } from "./rule-form-dialog";
 import { alertRulesKey, useAlertFiringsQuery, useAlertRulesQuery } from "./use-alerts-queries";
-
-/** What the rule watches, in one line. */
-function describeRule(rule: AlertRuleRow): string {
-  const p = rule.params as Partial<RuleParams["metric_change"] & RuleParams["new_brand"] & RuleParams["own_page_dropped"] & RuleParams["breaker_open"] & RuleParams["budget"]>;
-  const period = p.windowDays ? `last ${p.windowDays} days vs the ${p.windowDays} before, ${percentText(p.confidence ?? 0.95)} confidence` : "";
-  switch (rule.kind) {
-    case "metric_change":
-      return `${METRIC_LABELS[p.metric!]} of ${rule.brandName}${p.direction && p.direction !== "any" ? `, only ${p.direction}` : ""}; ${period}`;
-    case "competitor_overtook":
-      return `Competitors of ${rule.brandName}, per prompt; ${period}`;
-    case "new_brand":
-      return `Untracked names in over ${p.thresholdPercent} % of ${rule.brandName}'s answers; last ${p.windowDays} days`;
-    case "own_page_dropped":
-      return `Pages of ${rule.brandName} cited in ${p.minCitations}+ answers before; ${period}`;
-    case "breaker_open":
-      return `Open over ${p.minutes} minutes`;
-    case "budget":
-      return `At ${p.thresholds?.join(" % and ")} % of the monthly budget`;
-  }
-}
 
 /** "To see a 5-point change ... takes about N answers per period": what the rule can detect. */
 function HintText({ hint, days }: { hint: SampleSizeHint; days: number }) {
@@ -216,8 +196,8 @@ export function AlertsPage({
                 <tr key={rule.id} className="align-top">
                   <td className="px-4 py-3">
                     <p className="font-medium text-slate-900">{rule.name}</p>
-                    <p className="text-xs text-slate-500">{KIND_LABELS[rule.kind]}</p>
-                    <p className="text-xs text-slate-500">{describeRule(rule)}</p>
+                    <p className="text-xs text-slate-500">{kindOf(rule.kind).label}</p>
+                    <p className="text-xs text-slate-500">{kindOf(rule.kind).describe(rule.params, rule.brandName)}</p>
                     {rule.lastResult?.hint && (
                       <p className="mt-1 max-w-md text-xs text-slate-600" data-testid="sample-size-hint">
                         <HintText hint={rule.lastResult.hint} days={(rule.params as { windowDays: number }).windowDays} />

@@ -1,0 +1,30 @@
+import "server-only";
+import { discoverUntrackedBrands } from "@/lib/alerts/discovery";
+import { captureScope, num } from "@/lib/analytics/filter";
+import { kpiSums } from "@/lib/analytics/kpis";
+import { rollupScope } from "@/lib/analytics/rollups";
+import { budgetStatus } from "@/lib/billing/budget";
+import { db, readDb } from "@/lib/db/prisma";
+import { Prisma } from "@/lib/generated/prisma/client";
+
+/**
+ * What an alert kind's judge reads with, handed to it by lib/alerts/evaluate.ts: the kinds are
+ * imported by the rule form in the browser too, so they cannot import the database themselves.
+ * A new kind that needs another server read adds it here.
+ */
+export const alertReads = {
+  db,
+  /** The read replica when configured (the dashboards' numbers). */
+  readDb,
+  sql: Prisma.sql,
+  /** A raw query's count or sum (bigint, numeric text or null) as a number. */
+  num,
+  empty: Prisma.empty,
+  rollupScope,
+  captureScope,
+  kpiSums,
+  budgetStatus,
+  discoverUntrackedBrands,
+};
+
+export type AlertReads = typeof alertReads;
