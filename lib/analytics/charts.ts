@@ -1,8 +1,8 @@
 // Every dashboard chart, once: the chart routes (GET /api/analytics/<chart> for the dashboards,
 // GET /api/v1/analytics/<chart> for REST), the OpenAPI description, the MCP get_numbers tool and
-// the browser's fetch and data types (lib/analytics/wire.ts) all derive from this array. Adding a chart: its module in
-// lib/analytics/charts/, its line here, its component (docs/architecture.md "Adding a chart").
-// The order is the one the API lists them in.
+// the browser's fetch and data types (lib/analytics/wire.ts) all derive from this array. Adding
+// a chart: its module in lib/analytics/charts/, its line here, its component
+// (docs/architecture.md "Adding a chart"). The order is the one the API lists them in.
 import "server-only";
 import type { z } from "zod";
 import type { Chart } from "@/lib/analytics/chart";

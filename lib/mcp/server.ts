@@ -52,14 +52,13 @@ function filterParams(args: FilterArgs, extra: Record<string, unknown> = {}): UR
 }
 
 /**
- * The charts' own parameters as tool arguments, typed as their query-string schema reads them
- * (cited-pages' page and pageSize are whole numbers); the chart's schema judges them as it does
- * REST's query string.
+ * The charts' own parameters as tool arguments: whole numbers where the chart reads one
+ * (cited-pages' page and pageSize), otherwise the text of the query string. They go into the
+ * query string, so the chart's own schema judges them as it does REST's.
  */
 const chartArgs = Object.fromEntries(
   CHART_PARAMS.map(({ name, charts, schema }) => {
-    const type = z.toJSONSchema(schema, { io: "input" }).type;
-    const arg = type === "integer" ? z.number().int() : type === "number" ? z.number() : type === "boolean" ? z.boolean() : z.string();
+    const arg = z.toJSONSchema(schema, { io: "input" }).type === "integer" ? z.number().int() : z.string();
     return [name, arg.optional().describe(`${charts.join(", ")} only`)];
   }),
 );
