@@ -1,51 +1,72 @@
+// Every dashboard chart, once: the chart routes (GET /api/analytics/<chart> for the dashboards,
+// GET /api/v1/analytics/<chart> for REST), the OpenAPI description, the MCP get_numbers tool and
+// the browser's fetch and data types (lib/analytics/wire.ts) all derive from this array. Adding
+// a chart: its module in lib/analytics/charts/, its line here, its component
+// (docs/architecture.md "Adding a chart"). The order is the one the API lists them in.
 import "server-only";
-import { z } from "zod";
-import { costsDashboard } from "@/lib/analytics/costs";
-import type { ResolvedFilter } from "@/lib/analytics/filter";
-import { overviewKpis } from "@/lib/analytics/kpis";
-import { marketComparison } from "@/lib/analytics/market-comparison";
-import { promptPerformance } from "@/lib/analytics/prompts";
-import { citedPagesParams } from "@/lib/analytics/schemas";
-import { categoriesOverTime, gapSources, ownPagesCited } from "@/lib/analytics/source-categories";
-import { citedPages, ownDomainRate, topDomainsOverTime } from "@/lib/analytics/sources";
-import { positionDistribution, shareOfVoiceOverTime, visibilityOverTime } from "@/lib/analytics/trends";
+import type { z } from "zod";
+import type { Chart } from "@/lib/analytics/chart";
+import { citedPagesChart } from "@/lib/analytics/charts/cited-pages";
+import { costsChart } from "@/lib/analytics/charts/costs";
+import { gapSourcesChart } from "@/lib/analytics/charts/gap-sources";
+import { kpisChart } from "@/lib/analytics/charts/kpis";
+import { marketsChart } from "@/lib/analytics/charts/markets";
+import { ownDomainChart } from "@/lib/analytics/charts/own-domain";
+import { ownPagesChart } from "@/lib/analytics/charts/own-pages";
+import { positionsChart } from "@/lib/analytics/charts/positions";
+import { promptsChart } from "@/lib/analytics/charts/prompts";
+import { shareOfVoiceChart } from "@/lib/analytics/charts/share-of-voice";
+import { sourceCategoriesChart } from "@/lib/analytics/charts/source-categories";
+import { topDomainsChart } from "@/lib/analytics/charts/top-domains";
+import { visibilityChart } from "@/lib/analytics/charts/visibility";
 
-const noParams = z.object({});
+export type { Chart } from "@/lib/analytics/chart";
 
-export type Chart<S extends z.ZodObject = z.ZodObject, T = unknown> = {
-  /** The chart's own query parameters, besides the filter's. */
-  params: S;
-  query(resolved: ResolvedFilter, params: z.output<S>): Promise<T>;
-};
+export const CHART_LIST = [
+  kpisChart,
+  marketsChart,
+  visibilityChart,
+  shareOfVoiceChart,
+  positionsChart,
+  promptsChart,
+  topDomainsChart,
+  ownDomainChart,
+  costsChart,
+  citedPagesChart,
+  sourceCategoriesChart,
+  ownPagesChart,
+  gapSourcesChart,
+] as const;
 
-const chart = <T, S extends z.ZodObject = typeof noParams>(query: (resolved: ResolvedFilter, params: z.output<S>) => Promise<T>, params?: S): Chart<S, T> => ({
-  params: (params ?? noParams) as S,
-  query,
-});
+type AnyChart = (typeof CHART_LIST)[number];
 
-/**
- * Every dashboard chart by the name in its address (GET /api/analytics/<name>): one query each,
- * so each chart is its own request. Adding a chart is one line here.
- */
-export const CHARTS = {
-  kpis: chart((r) => overviewKpis(r.filter)),
-  markets: chart((r) => marketComparison(r.filter)),
-  visibility: chart(visibilityOverTime),
-  "share-of-voice": chart(shareOfVoiceOverTime),
-  positions: chart(positionDistribution),
-  prompts: chart((r) => promptPerformance(r.filter)),
-  "top-domains": chart((r) => topDomainsOverTime(r.filter)),
-  "own-domain": chart((r) => ownDomainRate(r.filter)),
-  costs: chart((r) => costsDashboard(r)),
-  "cited-pages": chart((r, p) => citedPages(r.filter, p.page, p.pageSize), citedPagesParams),
-  "source-categories": chart(categoriesOverTime),
-  "own-pages": chart(ownPagesCited),
-  "gap-sources": chart(gapSources),
-};
+export type ChartName = AnyChart["name"];
 
-export type ChartName = keyof typeof CHARTS;
+/** Each chart by its name. */
+export const CHARTS = Object.fromEntries(CHART_LIST.map((chart) => [chart.name, chart])) as { [C in AnyChart as C["name"]]: C };
+
+// The cast restates what the array holds: TypeScript does not carry a map's keys into its result.
+export const CHART_NAMES = CHART_LIST.map((chart) => chart.name) as [ChartName, ...ChartName[]];
 
 export const isChartName = (name: string): name is ChartName => Object.hasOwn(CHARTS, name);
 
 /** What a chart's query returns on the server. */
 export type ChartResult<C extends ChartName> = Awaited<ReturnType<(typeof CHARTS)[C]["query"]>>;
+
+/** A chart's own parameters as the browser passes them (all optional: the chart has defaults). */
+export type ChartParams<C extends ChartName> = Partial<z.output<(typeof CHARTS)[C]["params"]>>;
+
+export type ChartParam = { name: string; charts: ChartName[]; schema: z.ZodType };
+
+/** The charts' own query-string parameters, each with the charts that take it (OpenAPI and MCP list them). */
+export const CHART_PARAMS: ChartParam[] = (() => {
+  const params = new Map<string, ChartParam>();
+  for (const chart of CHART_LIST as readonly Chart[]) {
+    for (const [name, schema] of Object.entries(chart.params.shape)) {
+      const entry: ChartParam = params.get(name) ?? { name, charts: [], schema };
+      entry.charts.push(chart.name as ChartName);
+      params.set(name, entry);
+    }
+  }
+  return [...params.values()];
+})();

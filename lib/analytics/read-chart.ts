@@ -9,8 +9,8 @@ import { NotFoundError } from "@/lib/errors";
 /**
  * One dashboard chart of a workspace from the filter as a query string carries it (brand,
  * providers, tags, markets, range or from/to, and the chart's own parameters), through the
- * chart's one query in CHARTS: what REST v1 and the MCP server answer, number for number the
- * dashboards'. Refuses odd parameters (400 naming the field) and a brand or provider of another
+ * chart's one query (lib/analytics/charts.ts): what REST v1 and the MCP server answer, number
+ * for number the dashboards'. Refuses odd parameters (400 naming the field) and a brand or provider of another
  * workspace (404). Does not authorize: callers check canView first.
  */
 export async function readChart(workspaceId: string, name: ChartName, params: URLSearchParams): Promise<unknown> {

@@ -64,12 +64,6 @@ export const analyticsFilterInput = z
 export type AnalyticsFilterInput = z.input<typeof analyticsFilterInput>;
 export type ParsedAnalyticsFilter = z.output<typeof analyticsFilterInput>;
 
-/** The cited pages table's page, from the query string (`page`, `pageSize`). */
-export const citedPagesParams = z.object({
-  page: z.coerce.number<string>("page must be a number").int("page must be a whole number").min(1, "page starts at 1").max(10_000, "page may be at most 10,000").default(1),
-  pageSize: z.coerce.number<string>("pageSize must be a number").int("pageSize must be a whole number").min(1, "pageSize must be at least 1").max(100, "pageSize may be at most 100").default(20),
-});
-
 export const EXPORT_FORMATS = ["csv", "json"] as const;
 
 export const RANGE_PRESETS = [7, 30, 90] as const;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CHARTS, type ChartName } from "@/lib/analytics/charts";
+import { CHART_LIST, CHART_NAMES, CHART_PARAMS } from "@/lib/analytics/charts";
 import { MAX_RANGE_DAYS, RANGE_PRESETS } from "@/lib/analytics/schemas";
 import { createCheckBody, MAX_CAPTURES_PAGE } from "@/lib/api/schemas";
 import { API_KEY_SCOPE_DESCRIPTIONS, API_KEY_SCOPES, type ApiKeyScope } from "@/lib/permissions/api-key-scopes";
@@ -46,23 +46,6 @@ const providersResponse = z.object({
   ),
 });
 
-/** What each chart of GET /api/v1/analytics/{chart} answers (the dashboards' numbers). */
-const CHART_DESCRIPTIONS: Record<ChartName, string> = {
-  kpis: "Headline numbers: visibility, share of voice, average position and sentiment mix, each `{ current, previous, change }` for this period and the one of equal length before it",
-  markets: "The headline numbers per market (prompt country and language), largest first",
-  visibility: "Visibility per provider and per day (per ISO week past 120 days)",
-  "share-of-voice": "Share of voice of the brand and each competitor per bucket (mention counts and shares; `answers` is the sample size)",
-  positions: "Where the brand comes among the tracked entities (1, 2, 3, 4, 5+, not mentioned), each with n and interval",
-  prompts: "Per prompt: visibility, average position and the competitor it loses to most",
-  "top-domains": "The 8 most cited domains and their citations per bucket",
-  "own-domain": "Answers citing one of the brand's own domains out of all answers in scope",
-  costs: "Spend per provider and bucket, cost per accepted capture, retry waste, unknown outcomes, budget",
-  "cited-pages": "Cited pages, most cited first, paged (`page`, `pageSize` up to 100)",
-  "source-categories": "Cited sources per category (own, competitor, review sites, forums, news, reference, social, vendor docs, other) per bucket",
-  "own-pages": "The brand's own pages cited most",
-  "gap-sources": "Domains cited in answers that name a competitor and leave the brand out, ranked by those answers, with the competitors named",
-};
-
 const filterParameters = [
   { name: "brand", in: "query", description: "A brand's id (GET /api/v1/brands); default the workspace's first brand", schema: { type: "string", format: "uuid" } },
   { name: "providers", in: "query", description: "Provider ids, comma-separated or repeated; default all", schema: { type: "string" } },
@@ -72,6 +55,12 @@ const filterParameters = [
   { name: "from", in: "query", description: `First day (UTC), inclusive; default 29 days before \`to\`. At most ${MAX_RANGE_DAYS} days`, schema: { type: "string", format: "date" } },
   { name: "to", in: "query", description: "Last day (UTC), inclusive; default today", schema: { type: "string", format: "date" } },
 ];
+
+/** The charts' own parameters (cited-pages' page and pageSize), from their schemas. */
+const chartParameters = CHART_PARAMS.map(({ name, charts, schema }) => {
+  const json = Object.fromEntries(Object.entries(z.toJSONSchema(schema, { io: "input" })).filter(([key]) => key !== "$schema"));
+  return { name, in: "query", description: `${charts.join(", ")} only`, schema: json };
+});
 
 const estimate = {
   type: "object",
@@ -162,13 +151,13 @@ export const openApiDocument = {
         description:
           "The same numbers as the dashboards, from the same query: every rate comes as an estimate `{ value, n, low, high }` (see components.schemas.Estimate), money in micro-dollars, days in UTC. " +
           "Only succeeded captures of the brand whose answer finished in the range count. Charts: " +
-          Object.entries(CHART_DESCRIPTIONS).map(([name, text]) => `\`${name}\`: ${text}.`).join(" ") +
+          CHART_LIST.map((chart) => `\`${chart.name}\`: ${chart.description}.`).join(" ") +
           " A brand or provider of another workspace is 404; an unknown or repeated parameter, a bad date or range is 400 naming it.",
         ...needs("read"),
         parameters: [
-          { name: "chart", in: "path", required: true, schema: { type: "string", enum: Object.keys(CHARTS) } },
+          { name: "chart", in: "path", required: true, schema: { type: "string", enum: CHART_NAMES } },
           ...filterParameters,
-          ...page.map((p) => ({ ...p, description: "cited-pages only" })),
+          ...chartParameters,
         ],
         responses: { 200: ok("The chart"), ...errors },
       },

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { CHARTS, type ChartName } from "@/lib/analytics/charts";
+import { CHART_LIST, CHART_NAMES, CHART_PARAMS } from "@/lib/analytics/charts";
 import { capturesInScope } from "@/lib/analytics/export";
 import { readChart, resolveFilterParams } from "@/lib/analytics/read-chart";
 import { analyticsFilterInput, filterSearchParams, RANGE_PRESETS } from "@/lib/analytics/schemas";
@@ -44,12 +44,24 @@ const filter = {
 type FilterArgs = { brand?: string; providers?: string[]; tags?: string[]; markets?: string[]; range?: number; from?: string; to?: string };
 
 /** The arguments as the query string REST and the dashboards take, so the one parser judges them. */
-function filterParams(args: FilterArgs, extra: Record<string, number | undefined> = {}): URLSearchParams {
+function filterParams(args: FilterArgs, extra: Record<string, unknown> = {}): URLSearchParams {
   const params = filterSearchParams({ brandId: args.brand, providers: args.providers, tags: args.tags, markets: args.markets, from: args.from, to: args.to });
   if (args.range !== undefined) params.set("range", String(args.range));
   for (const [name, value] of Object.entries(extra)) if (value !== undefined) params.set(name, String(value));
   return params;
 }
+
+/**
+ * The charts' own parameters as tool arguments: whole numbers where the chart reads one
+ * (cited-pages' page and pageSize), otherwise the text of the query string. They go into the
+ * query string, so the chart's own schema judges them as it does REST's.
+ */
+const chartArgs = Object.fromEntries(
+  CHART_PARAMS.map(({ name, charts, schema }) => {
+    const arg = z.toJSONSchema(schema, { io: "input" }).type === "integer" ? z.number().int() : z.string();
+    return [name, arg.optional().describe(`${charts.join(", ")} only`)];
+  }),
+);
 
 const ok = (data: unknown): CallToolResult => ({
   content: [{ type: "text", text: JSON.stringify(data, (_key, value) => (typeof value === "bigint" ? Number(value) : value)) }],
@@ -121,16 +133,12 @@ export function createMcpServer(auth: McpAuth): McpServer {
     {
       description:
         "A dashboard's numbers for a filter, exactly as the dashboards show them: every rate is { value, n, low, high } (its sample size and 95 % interval). " +
-        "Charts: kpis (visibility, share of voice, average position, sentiment; this period and the one before), markets, visibility (per provider and day), share-of-voice, positions, prompts, top-domains, own-domain, costs (micro-dollars), cited-pages.",
-      inputSchema: {
-        chart: z.enum(Object.keys(CHARTS) as [ChartName, ...ChartName[]]).default("kpis"),
-        ...filter,
-        page: z.number().int().optional().describe("cited-pages only"),
-        pageSize: z.number().int().optional().describe("cited-pages only"),
-      },
+        `Money is in micro-dollars. Charts: ${CHART_LIST.map((chart) => `${chart.name} (${chart.description})`).join("; ")}.`,
+      inputSchema: { chart: z.enum(CHART_NAMES).default("kpis"), ...filter, ...chartArgs },
       annotations: { readOnlyHint: true },
     },
-    ({ chart, page, pageSize, ...args }) => read((caller) => readChart(caller.workspaceId, chart, filterParams(args, { page, pageSize }))),
+    ({ chart, ...args }) =>
+      read((caller) => readChart(caller.workspaceId, chart, filterParams(args, Object.fromEntries(CHART_PARAMS.map(({ name }) => [name, (args as Record<string, unknown>)[name]]))))),
   );
 
   server.registerTool(

@@ -1,6 +1,6 @@
 "use client";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import type { ChartName } from "@/lib/analytics/charts";
+import type { ChartName, ChartParams } from "@/lib/analytics/charts";
 import { filterSearchParams, type AnalyticsFilterInput } from "@/lib/analytics/schemas";
 import type { ChartData } from "@/lib/analytics/wire";
 
@@ -12,9 +12,9 @@ import type { ChartData } from "@/lib/analytics/wire";
 export const analyticsKey = (chart: ChartName, filter: AnalyticsFilterInput, ...rest: unknown[]) => ["analytics", chart, filter, ...rest] as const;
 
 /** GET /api/analytics/<chart>; a refusal throws the route's message, which the chart shows. */
-async function fetchChart<C extends ChartName>(chart: C, filter: AnalyticsFilterInput, signal: AbortSignal, extra: Record<string, number> = {}): Promise<ChartData<C>> {
+async function fetchChart<C extends ChartName>(chart: C, filter: AnalyticsFilterInput, signal: AbortSignal, own: ChartParams<C> = {}): Promise<ChartData<C>> {
   const params = filterSearchParams(filter);
-  for (const [name, value] of Object.entries(extra)) params.set(name, String(value));
+  for (const [name, value] of Object.entries(own)) if (value !== undefined) params.set(name, String(value));
   let response: Response;
   try {
     response = await fetch(`/api/analytics/${chart}?${params}`, { signal, headers: { accept: "application/json" } });
@@ -31,32 +31,11 @@ async function fetchChart<C extends ChartName>(chart: C, filter: AnalyticsFilter
   return body as ChartData<C>;
 }
 
-function useChartQuery<C extends ChartName>(chart: C, filter: AnalyticsFilterInput) {
+/** One chart's data for the filter (and the chart's own parameters, e.g. cited-pages' page), any chart of lib/analytics/charts.ts. */
+export function useChartQuery<C extends ChartName>(chart: C, filter: AnalyticsFilterInput, params?: ChartParams<C>) {
   return useQuery({
-    queryKey: analyticsKey(chart, filter),
-    queryFn: ({ signal }) => fetchChart(chart, filter, signal),
+    queryKey: params ? analyticsKey(chart, filter, params) : analyticsKey(chart, filter),
+    queryFn: ({ signal }) => fetchChart(chart, filter, signal, params),
     placeholderData: keepPreviousData,
   });
 }
-
-export const useKpisQuery = (filter: AnalyticsFilterInput) => useChartQuery("kpis", filter);
-export const useMarketsQuery = (filter: AnalyticsFilterInput) => useChartQuery("markets", filter);
-export const useVisibilityQuery = (filter: AnalyticsFilterInput) => useChartQuery("visibility", filter);
-export const useShareOfVoiceQuery = (filter: AnalyticsFilterInput) => useChartQuery("share-of-voice", filter);
-export const usePositionsQuery = (filter: AnalyticsFilterInput) => useChartQuery("positions", filter);
-export const usePromptsQuery = (filter: AnalyticsFilterInput) => useChartQuery("prompts", filter);
-export const useTopDomainsQuery = (filter: AnalyticsFilterInput) => useChartQuery("top-domains", filter);
-export const useOwnDomainQuery = (filter: AnalyticsFilterInput) => useChartQuery("own-domain", filter);
-export const useCostsQuery = (filter: AnalyticsFilterInput) => useChartQuery("costs", filter);
-
-export function useCitedPagesQuery(filter: AnalyticsFilterInput, page: number, pageSize: number) {
-  return useQuery({
-    queryKey: analyticsKey("cited-pages", filter, page, pageSize),
-    queryFn: ({ signal }) => fetchChart("cited-pages", filter, signal, { page, pageSize }),
-    placeholderData: keepPreviousData,
-  });
-}
-
-export const useSourceCategoriesQuery = (filter: AnalyticsFilterInput) => useChartQuery("source-categories", filter);
-export const useOwnPagesQuery = (filter: AnalyticsFilterInput) => useChartQuery("own-pages", filter);
-export const useGapSourcesQuery = (filter: AnalyticsFilterInput) => useChartQuery("gap-sources", filter);

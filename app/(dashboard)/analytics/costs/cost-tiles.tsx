@@ -3,12 +3,12 @@ import { formatCount, formatMicros, formatPct } from "@/lib/format";
 import { KpiTile } from "@/components/charts/kpi-tile";
 import { Card } from "@/components/ui/card";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
-import { useCostsQuery } from "../use-analytics-queries";
+import { useChartQuery } from "../use-analytics-queries";
 
 const LABELS = ["Spend", "Cost per accepted capture", "Retry waste", "Unknown outcomes", "Budget this month"];
 
 export function CostTiles({ filter }: { filter: AnalyticsFilterInput }) {
-  const query = useCostsQuery(filter);
+  const query = useChartQuery("costs", filter);
   if (query.isError) return <Card role="alert" className="mb-6 p-4 text-sm text-red-600">Could not load costs: {query.error.message}</Card>;
   const data = query.data;
   if (query.isPending || !data) {

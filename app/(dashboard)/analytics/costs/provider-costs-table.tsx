@@ -3,13 +3,13 @@ import { ChartCard } from "@/components/charts/chart-card";
 import { formatCount, formatDollarsExact, formatMicros } from "@/lib/format";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
 import type { ChartData } from "@/lib/analytics/wire";
-import { useCostsQuery } from "../use-analytics-queries";
+import { useChartQuery } from "../use-analytics-queries";
 
 type Line = ChartData<"costs">["totals"];
 
 /** Per provider: attempts, spend, cost per accepted capture, retry waste and unknown outcomes. */
 export function ProviderCostsTable({ filter }: { filter: AnalyticsFilterInput }) {
-  const query = useCostsQuery(filter);
+  const query = useChartQuery("costs", filter);
   const data = query.data;
   const csv = data && {
     filename: `costs-per-provider-${filter.from}-${filter.to}`,

@@ -8,13 +8,13 @@ import { formatBucket, formatCount, formatDollarsAxis, formatDollarsExact, forma
 import { seriesColor } from "@/components/charts/palette";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
 import type { ChartData } from "@/lib/analytics/wire";
-import { useCostsQuery } from "../use-analytics-queries";
+import { useChartQuery } from "../use-analytics-queries";
 
 type Daily = ChartData<"costs">["daily"];
 
 /** Spend per provider per day (per week past 120 days), stacked, in dollars. */
 export function SpendChart({ filter }: { filter: AnalyticsFilterInput }) {
-  const query = useCostsQuery(filter);
+  const query = useChartQuery("costs", filter);
   const data = query.data;
   const daily = data?.daily;
   const rows = useMemo(

@@ -4,7 +4,7 @@ import { KpiTile } from "@/components/charts/kpi-tile";
 import { Card } from "@/components/ui/card";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
 import type { ChartData } from "@/lib/analytics/wire";
-import { useKpisQuery } from "../use-analytics-queries";
+import { useChartQuery } from "../use-analytics-queries";
 
 type Kpi = ChartData<"kpis">["visibility"];
 
@@ -23,7 +23,7 @@ const SENTIMENT = [
 
 /** The four headline numbers of the Overview, each with n, 95 % interval and change. */
 export function KpiTiles({ filter }: { filter: AnalyticsFilterInput }) {
-  const query = useKpisQuery(filter);
+  const query = useChartQuery("kpis", filter);
   if (query.isError) {
     return <Card role="alert" className="mb-6 p-4 text-sm text-red-600">Could not load the headline numbers: {query.error.message}</Card>;
   }

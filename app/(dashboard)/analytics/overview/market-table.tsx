@@ -4,7 +4,7 @@ import { ChartCard } from "@/components/charts/chart-card";
 import { formatCount, formatInterval, formatPct, formatPosition, sampleNote } from "@/lib/format";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
 import type { ChartData } from "@/lib/analytics/wire";
-import { useMarketsQuery } from "../use-analytics-queries";
+import { useChartQuery } from "../use-analytics-queries";
 
 type Estimate = ChartData<"markets">[number]["visibility"];
 
@@ -19,7 +19,7 @@ function EstimateCell({ estimate, kind }: { estimate: Estimate; kind: "share" | 
 
 /** The headline numbers per market (the prompts' country and language), with their intervals. */
 export function MarketTable({ filter, brandName, empty }: { filter: AnalyticsFilterInput; brandName: string; empty: ReactNode }) {
-  const query = useMarketsQuery(filter);
+  const query = useChartQuery("markets", filter);
   const markets = query.data;
   const total = markets?.reduce((sum, m) => sum + m.answers, 0) ?? 0;
   const csv = markets && {

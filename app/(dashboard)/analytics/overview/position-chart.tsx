@@ -5,7 +5,7 @@ import { ChartCard } from "@/components/charts/chart-card";
 import { TooltipBox } from "@/components/charts/chart-tooltip";
 import { formatInterval, formatPct, sampleNote } from "@/lib/format";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
-import { usePositionsQuery } from "../use-analytics-queries";
+import { useChartQuery } from "../use-analytics-queries";
 
 const LABELS: Record<string, string> = { "1": "1st", "2": "2nd", "3": "3rd", "4": "4th", "5+": "5th+", "not mentioned": "Not mentioned" };
 
@@ -13,7 +13,7 @@ type Row = { label: string; share: number; captures: number; low: number | null;
 
 /** Where the brand comes among the tracked entities of each answer. */
 export function PositionChart({ filter, brandName, empty }: { filter: AnalyticsFilterInput; brandName: string; empty: ReactNode }) {
-  const query = usePositionsQuery(filter);
+  const query = useChartQuery("positions", filter);
   const positions = query.data;
   const rows = useMemo<Row[]>(
     () =>

@@ -4,7 +4,7 @@ import { ChartCard } from "@/components/charts/chart-card";
 import { formatInterval, formatPct, formatPosition, sampleNote } from "@/lib/format";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
 import type { ChartData } from "@/lib/analytics/wire";
-import { usePromptsQuery } from "../use-analytics-queries";
+import { useChartQuery } from "../use-analytics-queries";
 
 type Row = ChartData<"prompts">[number];
 type SortKey = "text" | "n" | "visibility" | "position" | "losses";
@@ -19,7 +19,7 @@ const sorters: Record<SortKey, (r: Row) => number | string> = {
 
 /** Per prompt: answers, visibility, average position, and the competitor the brand loses to most. */
 export function PromptTable({ filter, brandName, empty }: { filter: AnalyticsFilterInput; brandName: string; empty: ReactNode }) {
-  const query = usePromptsQuery(filter);
+  const query = useChartQuery("prompts", filter);
   const prompts = query.data;
   const [sort, setSort] = useState<{ key: SortKey; desc: boolean }>({ key: "n", desc: true });
   const rows = useMemo(() => {

@@ -8,7 +8,7 @@ import { formatBucket, formatCount, formatPct, sampleNote } from "@/lib/format";
 import { seriesColor } from "@/components/charts/palette";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
 import type { ChartData } from "@/lib/analytics/wire";
-import { useShareOfVoiceQuery } from "../use-analytics-queries";
+import { useChartQuery } from "../use-analytics-queries";
 
 type ShareOfVoice = ChartData<"share-of-voice">;
 
@@ -17,7 +17,7 @@ type ShareOfVoice = ChartData<"share-of-voice">;
  * any mention are left out rather than drawn as a collapse to zero.
  */
 export function ShareOfVoiceChart({ filter, empty }: { filter: AnalyticsFilterInput; empty: ReactNode }) {
-  const query = useShareOfVoiceQuery(filter);
+  const query = useChartQuery("share-of-voice", filter);
   const sov = query.data;
   const answers = sov?.answers ?? 0;
   const { rows, series, mentions } = useMemo(() => shape(sov), [sov]);

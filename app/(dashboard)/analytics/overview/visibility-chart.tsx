@@ -8,7 +8,7 @@ import { formatBucket, formatInterval, formatPct, sampleNote } from "@/lib/forma
 import { seriesColor } from "@/components/charts/palette";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
 import type { ChartData } from "@/lib/analytics/wire";
-import { useVisibilityQuery } from "../use-analytics-queries";
+import { useChartQuery } from "../use-analytics-queries";
 
 type Visibility = ChartData<"visibility">;
 
@@ -16,7 +16,7 @@ const ALL = "all";
 
 /** Visibility per provider over time, one line each, plus all providers together (dashed). */
 export function VisibilityChart({ filter, brandName, empty }: { filter: AnalyticsFilterInput; brandName: string; empty: React.ReactNode }) {
-  const query = useVisibilityQuery(filter);
+  const query = useChartQuery("visibility", filter);
   const visibility = query.data;
   const { rows, series, total } = useMemo(() => shape(visibility), [visibility]);
   const csv = useMemo(

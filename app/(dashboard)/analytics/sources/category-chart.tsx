@@ -9,7 +9,7 @@ import { seriesColor } from "@/components/charts/palette";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
 import type { ChartData } from "@/lib/analytics/wire";
 import { CATEGORY_LABELS, SOURCE_CATEGORIES, type SourceCategory } from "@/lib/sources/categories";
-import { useSourceCategoriesQuery } from "../use-analytics-queries";
+import { useChartQuery } from "../use-analytics-queries";
 
 type Categories = ChartData<"source-categories">;
 
@@ -18,7 +18,7 @@ export const categoryColor = (category: SourceCategory) => seriesColor(SOURCE_CA
 
 /** Cited sources per category, stacked per day (per week past 120 days). */
 export function CategoryChart({ filter, empty }: { filter: AnalyticsFilterInput; empty: ReactNode }) {
-  const query = useSourceCategoriesQuery(filter);
+  const query = useChartQuery("source-categories", filter);
   const data = query.data;
   const rows = useMemo(() => data?.points.map((p) => ({ bucket: p.bucket, label: formatBucket(p.bucket, data.unit), ...p.counts })) ?? [], [data]);
   const present = data?.categories.filter((c) => c.citations > 0) ?? [];

@@ -4,7 +4,7 @@ import { ChartCard } from "@/components/charts/chart-card";
 import { Pagination } from "@/components/ui/pagination";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
 import { PagesTable } from "./pages-table";
-import { useCitedPagesQuery } from "../use-analytics-queries";
+import { useChartQuery } from "../use-analytics-queries";
 import { formatCount } from "@/lib/format";
 
 const PAGE_SIZE = 20;
@@ -15,7 +15,7 @@ export function CitedPagesTable({ filter, empty }: { filter: AnalyticsFilterInpu
   const filterKey = JSON.stringify(filter);
   const [paging, setPaging] = useState({ filterKey, page: 1 });
   const page = paging.filterKey === filterKey ? paging.page : 1;
-  const query = useCitedPagesQuery(filter, page, PAGE_SIZE);
+  const query = useChartQuery("cited-pages", filter, { page, pageSize: PAGE_SIZE });
   const data = query.data;
   const csv = data && {
     filename: `cited-pages-${filter.from}-${filter.to}-page-${page}`,

@@ -6,7 +6,7 @@ import { Badge } from "@/components/ui/card";
 import { Select } from "@/components/ui/field";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
 import { CATEGORY_LABELS, OVERRIDABLE_CATEGORIES, type OverridableCategory, type SourceCategory } from "@/lib/sources/categories";
-import { useGapSourcesQuery } from "../use-analytics-queries";
+import { useChartQuery } from "../use-analytics-queries";
 import { useSetSourceCategory } from "./use-source-categories";
 
 const derived = (category: SourceCategory) => category === "own" || category === "competitor";
@@ -16,7 +16,7 @@ const derived = (category: SourceCategory) => category === "own" || category ===
  * first, with the competitors named there. Admins can change a domain's category in place.
  */
 export function GapSourcesTable({ filter, brandName, canCategorize, empty }: { filter: AnalyticsFilterInput; brandName: string; canCategorize: boolean; empty: ReactNode }) {
-  const query = useGapSourcesQuery(filter);
+  const query = useChartQuery("gap-sources", filter);
   const data = query.data;
   const recategorize = useSetSourceCategory();
   const csv = data && {

@@ -3,11 +3,11 @@ import { formatCount, formatInterval, formatPct } from "@/lib/format";
 import { KpiTile } from "@/components/charts/kpi-tile";
 import { Card } from "@/components/ui/card";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
-import { useOwnDomainQuery } from "../use-analytics-queries";
+import { useChartQuery } from "../use-analytics-queries";
 
 /** Answers that cite at least one of the brand's own domains. */
 export function OwnDomainTile({ filter, brandName }: { filter: AnalyticsFilterInput; brandName: string }) {
-  const query = useOwnDomainQuery(filter);
+  const query = useChartQuery("own-domain", filter);
   if (query.isError) return <Card role="alert" className="p-4 text-sm text-red-600">Could not load the own-domain rate: {query.error.message}</Card>;
   const own = query.data;
   return (

@@ -3,11 +3,11 @@ import type { ReactNode } from "react";
 import { ChartCard } from "@/components/charts/chart-card";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
 import { PagesTable } from "./pages-table";
-import { useOwnPagesQuery } from "../use-analytics-queries";
+import { useChartQuery } from "../use-analytics-queries";
 
 /** The brand's own pages cited most (top 20). */
 export function OwnPagesTable({ filter, brandName, empty }: { filter: AnalyticsFilterInput; brandName: string; empty: ReactNode }) {
-  const query = useOwnPagesQuery(filter);
+  const query = useChartQuery("own-pages", filter);
   const data = query.data;
   const csv = data && {
     filename: `own-pages-${filter.from}-${filter.to}`,

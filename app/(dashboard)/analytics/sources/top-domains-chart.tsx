@@ -8,7 +8,7 @@ import { formatBucket, formatCount } from "@/lib/format";
 import { seriesColor } from "@/components/charts/palette";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
 import type { ChartData } from "@/lib/analytics/wire";
-import { useTopDomainsQuery } from "../use-analytics-queries";
+import { useChartQuery } from "../use-analytics-queries";
 
 type Domains = ChartData<"top-domains">;
 
@@ -16,7 +16,7 @@ const label = (d: { domain: string; own: boolean }) => (d.own ? `${d.domain} (ow
 
 /** The 8 most cited domains of the range, stacked per day (per week past 120 days). */
 export function TopDomainsChart({ filter, empty }: { filter: AnalyticsFilterInput; empty: ReactNode }) {
-  const query = useTopDomainsQuery(filter);
+  const query = useChartQuery("top-domains", filter);
   const domains = query.data;
   const rows = useMemo(
     () => domains?.points.map((p) => ({ bucket: p.bucket, label: formatBucket(p.bucket, domains.unit), ...p.counts })) ?? [],

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { CHARTS, isChartName } from "@/lib/analytics/charts";
+import { CHART_NAMES, isChartName } from "@/lib/analytics/charts";
 import { readChart } from "@/lib/analytics/read-chart";
 import { filterRefusal } from "@/lib/api/filter-params";
 import { apiError, json } from "@/lib/api/handler";
@@ -18,7 +18,7 @@ export async function GET(request: Request, route: { params: Promise<{ chart: st
   const ctx = await getWorkspaceContext();
   if (!ctx) return apiError(401, "unauthorized", "Sign in to see analytics.");
   const { chart: name } = await route.params;
-  if (!isChartName(name)) return apiError(404, "not_found", `There is no chart "${name}"; the charts are ${Object.keys(CHARTS).join(", ")}.`);
+  if (!isChartName(name)) return apiError(404, "not_found", `There is no chart "${name}"; the charts are ${CHART_NAMES.join(", ")}.`);
   try {
     assertCan(canView(ctx));
     return json(await readChart(ctx.workspace.id, name, new URL(request.url).searchParams), { headers: { "cache-control": "no-store" } });

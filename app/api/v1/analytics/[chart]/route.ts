@@ -1,4 +1,4 @@
-import { CHARTS, isChartName } from "@/lib/analytics/charts";
+import { CHART_NAMES, isChartName } from "@/lib/analytics/charts";
 import { readChart } from "@/lib/analytics/read-chart";
 import { filterRefusal } from "@/lib/api/filter-params";
 import { apiRoute, json } from "@/lib/api/handler";
@@ -13,7 +13,7 @@ export const dynamic = "force-dynamic";
  */
 export const GET = apiRoute<{ chart: string }>(async ({ caller, request }, { chart }) => {
   assertCan(canView(caller));
-  if (!isChartName(chart)) throw new ApiProblem(404, "not_found", `There is no chart "${chart}"; the charts are ${Object.keys(CHARTS).join(", ")}.`, "chart");
+  if (!isChartName(chart)) throw new ApiProblem(404, "not_found", `There is no chart "${chart}"; the charts are ${CHART_NAMES.join(", ")}.`, "chart");
   try {
     return json(await readChart(caller.workspaceId, chart, new URL(request.url).searchParams), { headers: { "cache-control": "no-store" } });
   } catch (error) {
