@@ -9,12 +9,10 @@ import {
   answersToDetectProportion,
   chanceOfNoCitations,
   testLead,
-  testMeans,
-  testProportions,
-  testRatios,
+  beyondNoise,
   zFor,
-  type DifferenceTest,
-} from "@/lib/alerts/stats";
+} from "@/lib/analytics/significance";
+import { testKpiChange } from "@/lib/analytics/kpi-changes";
 import { captureScope, num, type AnalyticsFilter } from "@/lib/analytics/filter";
 import { kpiSums, type KpiRow } from "@/lib/analytics/kpis";
 import { rollupScope } from "@/lib/analytics/rollups";
@@ -27,7 +25,7 @@ import { transaction } from "@/lib/db/transaction";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 // Evaluates a workspace's alert rules: reads the numbers (the dashboards' rollups where they
-// have them), decides with lib/alerts/stats.ts whether something changed beyond noise, and
+// have them), decides with lib/analytics/significance.ts and kpi-changes.ts whether something changed beyond noise, and
 // stores each firing with the numbers behind it, once per rule and piece of evidence (a unique
 // dedupe key), its deliveries enqueued in the same transaction. Run after each check, daily and,
 // for breakers and the budget, every minute (worker/tasks/evaluate_alerts.ts and the crons).
@@ -67,19 +65,6 @@ function scopeFor(rule: Rule, params: { providerConfigIds: string[]; tags: strin
   };
 }
 
-/** The metric's test between two periods' sums, and the per-answer variance its hint needs. */
-function testMetric(metric: Metric, before: KpiRow, now: KpiRow, confidence: number): { test: DifferenceTest | null; n: [number, number] } {
-  if (metric === "visibility") {
-    return { test: testProportions({ x: num(before.mentioned), n: num(before.n) }, { x: num(now.mentioned), n: num(now.n) }, confidence), n: [num(before.n), num(now.n)] };
-  }
-  if (metric === "share_of_voice") {
-    const sums = (r: KpiRow) => ({ n: num(r.n), sumY: num(r.sy), sumX: num(r.sx), sumYY: num(r.syy), sumXX: num(r.sxx), sumXY: num(r.sxy) });
-    return { test: testRatios(sums(before), sums(now), confidence), n: [num(before.n), num(now.n)] };
-  }
-  const sums = (r: KpiRow) => ({ n: num(r.pos_n), sum: num(r.pos_sum), sumSq: num(r.pos_sumsq) });
-  return { test: testMeans(sums(before), sums(now), confidence), n: [num(before.pos_n), num(now.pos_n)] };
-}
-
 const DEFAULT_CHANGE: Record<Metric, number> = { visibility: 0.05, share_of_voice: 0.05, position: 0.5 };
 
 async function sampleSizeHint(f: AnalyticsFilter, metric: Metric, now: KpiRow, change: number, confidence: number): Promise<SampleSizeHint> {
@@ -117,7 +102,7 @@ async function metricChange(rule: Rule, params: RuleParams["metric_change"], now
   const [before, after] = await Promise.all([kpiSums(scopeFor(rule, params, previous)), kpiSums(f)]);
   const label = METRIC_LABELS[params.metric];
   const hint = await sampleSizeHint(f, params.metric, after, params.minChange > 0 ? params.minChange : DEFAULT_CHANGE[params.metric], params.confidence);
-  const { test, n } = testMetric(params.metric, before, after, params.confidence);
+  const { test, n } = testKpiChange(params.metric, before, after, params.confidence);
   const periodText = `the last ${params.windowDays} day${params.windowDays === 1 ? "" : "s"} against the ${params.windowDays} before`;
   if (!test || n[0] < params.minAnswers || n[1] < params.minAnswers) {
     return {
@@ -128,7 +113,7 @@ async function metricChange(rule: Rule, params: RuleParams["metric_change"], now
   const format = params.metric === "position" ? formatPosition : percentText;
   const changeText = params.metric === "position" ? `${formatSignedNumber(test.change)} places` : points(test.change);
   const worse = params.metric === "position" ? test.change > 0 : test.change < 0;
-  const real = test.p < 1 - test.confidence;
+  const real = beyondNoise(test);
   const bigEnough = Math.abs(test.change) >= params.minChange;
   const wanted = params.direction === "any" || (params.direction === "worse") === worse;
   const numbers = `${format(test.previous.value)} (n = ${test.previous.n}) to ${format(test.current.value)} (n = ${test.current.n}), ${changeText}, ${formatPValue(test.p)}`;
