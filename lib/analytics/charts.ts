@@ -5,6 +5,7 @@ import type { ResolvedFilter } from "@/lib/analytics/filter";
 import { overviewKpis } from "@/lib/analytics/kpis";
 import { marketComparison } from "@/lib/analytics/market-comparison";
 import { promptPerformance } from "@/lib/analytics/prompts";
+import { providerCoverage } from "@/lib/analytics/provider-coverage";
 import { citedPagesParams } from "@/lib/analytics/schemas";
 import { categoriesOverTime, gapSources, ownPagesCited } from "@/lib/analytics/source-categories";
 import { citedPages, ownDomainRate, topDomainsOverTime } from "@/lib/analytics/sources";
@@ -41,6 +42,7 @@ export const CHARTS = {
   "source-categories": chart(categoriesOverTime),
   "own-pages": chart(ownPagesCited),
   "gap-sources": chart(gapSources),
+  "provider-coverage": chart(providerCoverage),
 };
 
 export type ChartName = keyof typeof CHARTS;

@@ -1,7 +1,7 @@
 // Is a headline number's change between two periods beyond sampling noise? One answer for the
 // alerts (lib/alerts/evaluate.ts) and the Overview's tiles (lib/analytics/kpis.ts), from the same
 // rollup sums, so a tile coloured "beyond noise" and an alert that fires agree.
-import { testMeans, testProportions, testRatios, type DifferenceTest } from "@/lib/analytics/significance";
+import { beyondNoise, testMeans, testProportions, testRatios, type DifferenceTest } from "@/lib/analytics/significance";
 import { num } from "@/lib/analytics/filter";
 
 /** The sums a test needs, as kpiSums returns them (lib/analytics/kpis.ts KpiRow). */
@@ -45,4 +45,16 @@ export function testKpiChange(metric: KpiMetric, before: ChangeSums, now: Change
     test: testProportions({ x: num(before[metric]), n: num(before.mentioned) }, { x: num(now[metric]), n: num(now.mentioned) }, confidence),
     n: [num(before.mentioned), num(now.mentioned)],
   };
+}
+
+/** The dashboards' confidence for "beyond noise", as the alerts' default. */
+export const DASHBOARD_CONFIDENCE = 0.95;
+
+/** A change's test as the charts send it: the verdict and the numbers behind it. */
+export type KpiChangeTest = Pick<DifferenceTest, "method" | "p" | "low" | "high" | "confidence"> & { beyondNoise: boolean };
+
+/** testKpiChange at the dashboards' confidence, in the charts' shape; null without a test. */
+export function kpiChangeTest(metric: KpiMetric, before: ChangeSums, now: ChangeSums): KpiChangeTest | null {
+  const { test } = testKpiChange(metric, before, now, DASHBOARD_CONFIDENCE);
+  return test && { method: test.method, p: test.p, low: test.low, high: test.high, confidence: test.confidence, beyondNoise: beyondNoise(test) };
 }

@@ -48,7 +48,9 @@ const providersResponse = z.object({
 
 /** What each chart of GET /api/v1/analytics/{chart} answers (the dashboards' numbers). */
 const CHART_DESCRIPTIONS: Record<ChartName, string> = {
-  kpis: "Headline numbers: visibility, share of voice, average position and sentiment mix, each `{ current, previous, change }` for this period and the one of equal length before it",
+  kpis:
+    "Headline numbers: visibility, share of voice, average position and sentiment mix, each `{ current, previous, change, test }` for this period and the one of equal length before it; " +
+    "`test` (null when a period has too few answers) is the alerts' test of the change at 95 % confidence: `method`, `p`, the change's interval `low`..`high`, `confidence` and `beyondNoise`",
   markets: "The headline numbers per market (prompt country and language), largest first",
   visibility: "Visibility per provider and per day (per ISO week past 120 days)",
   "share-of-voice": "Share of voice of the brand and each competitor per bucket (mention counts and shares; `answers` is the sample size)",
@@ -60,6 +62,7 @@ const CHART_DESCRIPTIONS: Record<ChartName, string> = {
   "cited-pages": "Cited pages, most cited first, paged (`page`, `pageSize` up to 100)",
   "source-categories": "Cited sources per category (own, competitor, review sites, forums, news, reference, social, vendor docs, other) per bucket",
   "own-pages": "The brand's own pages cited most",
+  "provider-coverage": "Answers per provider of the workspace in the period (brand, tags and markets applied, the provider filter not): which providers have data",
   "gap-sources": "Domains cited in answers that name a competitor and leave the brand out, ranked by those answers, with the competitors named",
 };
 

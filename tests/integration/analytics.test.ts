@@ -312,6 +312,26 @@ describe("overview KPIs", () => {
     expect(kpis.sentiment.positive.change).toBeCloseTo(4 / 7 - 1, 10);
   });
 
+  it("says whether each change is beyond noise, with the alerts' test", async () => {
+    const { kpis } = await overview(A, RANGE);
+    // Visibility 7 of 10 against 1 of 2, pooled two-proportion z-test, by hand: pooled 8/12,
+    // se = sqrt(p(1-p)(1/2 + 1/10)), z = 0.2 / se.
+    const pooled = 8 / 12;
+    const z = 0.2 / Math.sqrt(pooled * (1 - pooled) * (1 / 2 + 1 / 10));
+    expect(z).toBeCloseTo(0.5477, 4);
+    expect(kpis.visibility.test).toMatchObject({ method: "two-proportion z-test (pooled)", confidence: 0.95, beyondNoise: false });
+    expect(kpis.visibility.test!.p).toBeCloseTo(0.5839, 3); // 2 (1 - Φ(0.5477))
+    expect(kpis.visibility.test!.low).toBeLessThan(0);
+    expect(kpis.visibility.test!.high).toBeGreaterThan(0.2);
+    // One position before (n = 1): no variance, so no test, rather than a verdict on nothing.
+    expect(kpis.averagePosition.test).toBeNull();
+    // Positive sentiment: 4 of 7 mentions against 1 of 1.
+    expect(kpis.sentiment.positive.test).toMatchObject({ method: "two-proportion z-test (pooled)", beyondNoise: false });
+    // No earlier answers at all: no test either.
+    const { kpis: first } = await overview(A, { from: "2025-03-01", to: "2025-03-02" });
+    expect(first.visibility.test).toBeNull();
+  });
+
   it("has nothing to compare with when the previous period is empty", async () => {
     const { kpis } = await overview(A, { from: "2025-03-01", to: "2025-03-02" });
     // C1..C4; previous period 2025-02-27 .. 2025-02-28 has no answer.
@@ -425,6 +445,19 @@ describe("filters", () => {
       const tooLong = await refusal(await get(A.person.browser, name, "from=2024-01-01&to=2025-03-01"), 400);
       expect(tooLong).toMatchObject({ field: "from", message: "from: Choose at most 400 days" });
     }
+  });
+});
+
+describe("provider coverage", () => {
+  it("counts answers per provider in the period whatever providers are chosen, zero for one without", async () => {
+    // Besides Alpha and Beta, the workspace has the providers a new workspace starts with: no answers.
+    const answers = async (input: Input) => Object.fromEntries((await chart(A, "provider-coverage", input)).providers.map((p) => [p.name, p.answers]));
+    const both = await answers({ ...RANGE, providers: [A.P1] });
+    expect(both).toMatchObject({ Alpha: 5, Beta: 5 });
+    expect(Object.entries(both).filter(([name]) => name !== "Alpha" && name !== "Beta").every(([, n]) => n === 0)).toBe(true);
+    // 2025-02-25 holds C13 (Alpha) only; tags still narrow (Q3 carries smb).
+    expect(await answers({ from: "2025-02-25", to: "2025-02-25" })).toMatchObject({ Alpha: 1, Beta: 0 });
+    expect(await answers({ ...RANGE, tags: ["smb"] })).toMatchObject({ Alpha: 1, Beta: 2 });
   });
 });
 

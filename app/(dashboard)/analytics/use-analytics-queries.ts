@@ -59,4 +59,6 @@ export function useCitedPagesQuery(filter: AnalyticsFilterInput, page: number, p
 
 export const useSourceCategoriesQuery = (filter: AnalyticsFilterInput) => useChartQuery("source-categories", filter);
 export const useOwnPagesQuery = (filter: AnalyticsFilterInput) => useChartQuery("own-pages", filter);
+/** Answers per provider whatever providers are chosen: keyed without them, so ticking one does not ask again. */
+export const useProviderCoverageQuery = (filter: AnalyticsFilterInput) => useChartQuery("provider-coverage", { ...filter, providers: [] });
 export const useGapSourcesQuery = (filter: AnalyticsFilterInput) => useChartQuery("gap-sources", filter);
