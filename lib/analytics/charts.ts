@@ -9,7 +9,9 @@ import { providerCoverage } from "@/lib/analytics/provider-coverage";
 import { citedPagesParams } from "@/lib/analytics/schemas";
 import { categoriesOverTime, gapSources, ownPagesCited } from "@/lib/analytics/source-categories";
 import { citedPages, ownDomainRate, topDomainsOverTime } from "@/lib/analytics/sources";
-import { positionDistribution, shareOfVoiceOverTime, visibilityOverTime } from "@/lib/analytics/trends";
+import { positionDistribution, shareOfVoiceOverTime } from "@/lib/analytics/trends";
+import { trendParams } from "@/lib/analytics/trend-buckets";
+import { visibilityOverTime } from "@/lib/analytics/visibility-trend";
 
 const noParams = z.object({});
 
@@ -31,7 +33,7 @@ const chart = <T, S extends z.ZodObject = typeof noParams>(query: (resolved: Res
 export const CHARTS = {
   kpis: chart((r) => overviewKpis(r.filter)),
   markets: chart((r) => marketComparison(r.filter)),
-  visibility: chart(visibilityOverTime),
+  visibility: chart(visibilityOverTime, trendParams),
   "share-of-voice": chart(shareOfVoiceOverTime),
   positions: chart(positionDistribution),
   prompts: chart((r) => promptPerformance(r.filter)),

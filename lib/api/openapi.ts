@@ -52,7 +52,8 @@ const CHART_DESCRIPTIONS: Record<ChartName, string> = {
     "Headline numbers: visibility, share of voice, average position and sentiment mix, each `{ current, previous, change, test }` for this period and the one of equal length before it; " +
     "`test` (null when a period has too few answers) is the alerts' test of the change at 95 % confidence: `method`, `p`, the change's interval `low`..`high`, `confidence` and `beyondNoise`",
   markets: "The headline numbers per market (prompt country and language), largest first",
-  visibility: "Visibility per provider and per day (per ISO week past 120 days)",
+  visibility:
+    "Visibility per provider and bucket, each point `{ value, n, low, high, mentioned }`. `unit` (day, week from Monday, month) is the finest whose points rest on a median of 30 answers (`bucketRule`: `medianN`, `minMedianN`, `chosenBy`), days only up to 120 days and months from 90; `bucket=day|week|month` asks for one",
   "share-of-voice": "Share of voice of the brand and each competitor per bucket (mention counts and shares; `answers` is the sample size)",
   positions: "Where the brand comes among the tracked entities (1, 2, 3, 4, 5+, not mentioned), each with n and interval",
   prompts: "Per prompt: visibility, average position and the competitor it loses to most",

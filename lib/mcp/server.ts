@@ -121,7 +121,7 @@ export function createMcpServer(auth: McpAuth): McpServer {
     {
       description:
         "A dashboard's numbers for a filter, exactly as the dashboards show them: every rate is { value, n, low, high } (its sample size and 95 % interval). " +
-        "Charts: kpis (visibility, share of voice, average position, sentiment; this period and the one before), markets, visibility (per provider and day), share-of-voice, positions, prompts, top-domains, own-domain, costs (micro-dollars), cited-pages.",
+        "Charts: kpis (visibility, share of voice, average position, sentiment; this period and the one before), markets, visibility (per provider and bucket: day, week or month, chosen from the data), share-of-voice, positions, prompts, top-domains, own-domain, costs (micro-dollars), cited-pages.",
       inputSchema: {
         chart: z.enum(Object.keys(CHARTS) as [ChartName, ...ChartName[]]).default("kpis"),
         ...filter,
