@@ -23,12 +23,22 @@ module.exports = {
     {
       name: "bottom-layer-stays-at-the-bottom",
       comment:
-        "lib/db, lib/config, lib/net, lib/validation, lib/errors.ts and lib/format.ts are the base every " +
-        "domain builds on; they import nothing else from lib/ (lib/generated is Prisma's client). " +
-        "lib/format.ts is also what browser code formats with, so it stays free of server code.",
+        "lib/db, lib/config, lib/net, lib/validation, lib/engines, lib/errors.ts and lib/format.ts are the " +
+        "base every domain builds on; they import nothing else from lib/ (lib/generated is Prisma's client). " +
+        "lib/format.ts and lib/engines (what each AI engine is: plain data and zod, the source of " +
+        "lib/config/env.ts's engine keys) are also what browser code imports, so they stay free of server code.",
       severity: "error",
-      from: { path: "^lib/(db|config|net|validation)/|^lib/(errors|format)\\.ts$" },
-      to: { path: "^lib/", pathNot: "^lib/(db|config|net|validation|generated)/|^lib/(errors|format)\\.ts$" },
+      from: { path: "^lib/(db|config|net|validation|engines)/|^lib/(errors|format)\\.ts$" },
+      to: { path: "^lib/", pathNot: "^lib/(db|config|net|validation|engines|generated)/|^lib/(errors|format)\\.ts$" },
+    },
+    {
+      name: "engines-stay-plain-data",
+      comment:
+        "lib/engines describes the AI engines as plain data and zod schemas: browser code and lib/config " +
+        "import it, so it never imports an adapter, an SDK or Node's modules (the adapters are lib/providers).",
+      severity: "error",
+      from: { path: "^lib/engines/" },
+      to: { pathNot: "^lib/engines/|(^|/)node_modules/zod/" },
     },
     {
       name: "analysis-stays-pure",

@@ -2,7 +2,7 @@
 //   api-key create --workspace <slug> --name <name> [--scope read|write|admin]
 //       prints a new API key (shown once) with that scope (default write), owned by the
 //       workspace's first owner (oldest owner membership)
-//   capture --provider <an engine's cliName in lib/providers/engines.ts, but openai-compatible>
+//   capture --provider <an engine's cliName in lib/engines/engines.ts, but openai-compatible>
 //           --prompt "<text>" [--model <m>] [--search on|off|auto] [--max-output-tokens <n>] [--max-search-calls <n>]
 //       calls that provider once, outside any check, with those limits (default: a new provider
 //       configuration's), and prints the normalised result as JSON (the Google ones: --model
@@ -27,7 +27,7 @@ import { parseArgs } from "node:util";
 import { setDatabaseUrl } from "@/lib/config/env";
 import type { PriceTable } from "@/lib/billing/money";
 import { getDatabase } from "@/lib/db/database-url";
-import { ENGINES } from "@/lib/providers/engines";
+import { ENGINES } from "@/lib/engines/engines";
 
 // The simulator last: `capture` is mostly how an operator checks a real engine's key.
 const CLI_ENGINES = [...ENGINES.filter((e) => e.name !== "simulator"), ...ENGINES.filter((e) => e.name === "simulator")];

@@ -4,10 +4,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import { SQL_OBJECTS_DIR } from "@/lib/instance/migrate";
-import { STATUS_SET_FUNCTIONS, statusSetSql, type StatusSetFunction } from "@/lib/captures/status-sql";
+import { GENERATED_STATUS_FILES, generatedStatusSql } from "@/lib/captures/status-sql";
 
-for (const name of Object.keys(STATUS_SET_FUNCTIONS) as StatusSetFunction[]) {
+for (const name of GENERATED_STATUS_FILES) {
   const file = path.join(SQL_OBJECTS_DIR, "functions", `${name}.sql`);
-  fs.writeFileSync(file, statusSetSql(name));
+  fs.writeFileSync(file, generatedStatusSql(name));
   console.log(`wrote ${path.relative(process.cwd(), file)}`);
 }

@@ -1,7 +1,9 @@
-// Mentions, positions and sentiment on labelled Russian and German answers (lib/analysis/fixtures).
+// Mentions, positions and sentiment on labelled English, Russian and German answers (lib/analysis/fixtures).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { analyzeAnswer } from "./analyze";
+import { ENGLISH } from "./fixtures/english";
+import { ENGLISH_UNSEEN } from "./fixtures/english-unseen";
 import { GERMAN } from "./fixtures/german";
 import type { LabelledSet } from "./fixtures/labelled";
 import { RUSSIAN } from "./fixtures/russian";
@@ -36,13 +38,21 @@ function score(set: LabelledSet, language: string | null): Score {
   return s;
 }
 
-// Measured with the prompt's language: Russian 52/62 = 0.84, German 51/60 = 0.85 (our word lists
-// were tuned on these same sets, so an unseen set will likely score lower). Thresholds just under.
-const MIN_TONE_AGREEMENT = { ru: 0.8, de: 0.8 };
+// Measured with the prompt's language: English 88/91 = 0.97 (was 58/91 = 0.64 with AFINN over
+// whole sentences), Russian 52/62 = 0.84, German 51/60 = 0.85. Our word lists were written with
+// these sets in view, so unseen answers score lower: the unseen English set, labelled after the
+// list was fixed and never used to tune it, 27/37 = 0.73 (AFINN: 18/37 = 0.49). Thresholds just
+// under, English at the 0.85 asked for in issue 19.
+const MIN_TONE_AGREEMENT = new Map<LabelledSet, number>([
+  [ENGLISH, 0.85],
+  [ENGLISH_UNSEEN, 0.7],
+  [RUSSIAN, 0.8],
+  [GERMAN, 0.8],
+]);
 
-describe.each([RUSSIAN, GERMAN])("labelled $language answers", (set) => {
-  it("has at least 60 answers", () => {
-    expect(set.answers.length).toBeGreaterThanOrEqual(60);
+describe.each([ENGLISH, ENGLISH_UNSEEN, RUSSIAN, GERMAN])("labelled $language answers about $brand.name", (set) => {
+  it("has at least 60 answers (the unseen set 30)", () => {
+    expect(set.answers.length).toBeGreaterThanOrEqual(set === ENGLISH_UNSEEN ? 30 : 60);
   });
 
   it.each([
@@ -60,7 +70,7 @@ describe.each([RUSSIAN, GERMAN])("labelled $language answers", (set) => {
 
   it("agrees with the labelled sentiment at least as often as measured", () => {
     const s = score(set, set.language);
-    expect(s.toneAgreed / s.toneJudged).toBeGreaterThanOrEqual(MIN_TONE_AGREEMENT[set.language]);
+    expect(s.toneAgreed / s.toneJudged).toBeGreaterThanOrEqual(MIN_TONE_AGREEMENT.get(set)!);
   });
 });
 

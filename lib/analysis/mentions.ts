@@ -9,7 +9,7 @@
 import { acceptedAsName, isWordLike, type RawHit } from "@/lib/analysis/common-words";
 import { inflectedForms } from "@/lib/analysis/inflection";
 import type { AnalysisLanguage } from "@/lib/analysis/language";
-import { clauseBreak, sentimentOf } from "@/lib/analysis/sentiment";
+import { clausesOf, sentimentOf, type Clause } from "@/lib/analysis/sentiment";
 import { sentencesOfMarkdown } from "@/lib/analysis/text";
 
 export type Entity = {
@@ -119,16 +119,9 @@ export function analyzeMentions(answer: string, entities: Entity[], language: An
     namedIn.set(hit.sentence, named.add(hit.entity));
   }
 
+  const clausesAbout = clausesByEntity(sentences, namedIn, entities.map((_, index) => needles.filter((n) => n.entity === index).map((n) => n.text)), language);
   return entities.map((entity, index) => {
     const own = hitsOf[index]!;
-    const texts = [...new Set(own.map((h) => h.sentence))].map((s) => {
-      const sentence = sentences[s]!;
-      if (namedIn.get(s)!.size === 1) return sentence;
-      // Several entities in one sentence: judge only the clauses that name this one.
-      const names = needles.filter((n) => n.entity === index).map((n) => n.text);
-      const clauses = sentence.split(clauseBreak(language)).filter((clause) => names.some((name) => fold(clause).includes(name) || fold(clause, false).includes(name)));
-      return clauses.length ? clauses.join(". ") : sentence;
-    });
     const position = ranking.indexOf(index);
     return {
       name: entity.name,
@@ -136,7 +129,49 @@ export function analyzeMentions(answer: string, entities: Entity[], language: An
       mentioned: own.length > 0,
       count: own.length,
       position: position >= 0 ? position + 1 : null,
-      sentiment: sentimentOf(texts, language),
+      sentiment: sentimentOf(clausesAbout[index]!, language),
     };
   });
+}
+
+/**
+ * What each entity's tone is judged by: the clauses of the sentences that name it, and nothing
+ * else. A sentence that names one entity speaks about it throughout; in one that names several,
+ * each gets the clauses that name it, and a clause that names none ("..., but it is expensive")
+ * goes on about the first entity named in the clause before it (else the one after).
+ */
+function clausesByEntity(sentences: string[], namedIn: Map<number, Set<number>>, namesOf: string[][], language: AnalysisLanguage): Clause[][] {
+  const about = namesOf.map(() => [] as Clause[]);
+  for (const [s, named] of namedIn) {
+    const sentence = sentences[s]!;
+    const clauses = clausesOf(sentence, language);
+    if (named.size === 1) {
+      about[[...named][0]!]!.push(...clauses);
+      continue;
+    }
+    // The entities each clause names, in the order it names them.
+    const subjects = clauses.map(({ text }) => {
+      const lower = fold(text);
+      const exact = fold(text, false);
+      const at = (name: string) => Math.min(...[lower.indexOf(name), exact.indexOf(name)].map((i) => (i < 0 ? Infinity : i)));
+      return [...named]
+        .map((entity) => ({ entity, at: Math.min(...namesOf[entity]!.map(at)) }))
+        .filter((e) => e.at < Infinity)
+        .sort((a, b) => a.at - b.at)
+        .map((e) => e.entity);
+    });
+    const judged = new Set<number>();
+    clauses.forEach((clause, i) => {
+      let owners = subjects[i]!;
+      for (let j = i - 1; !owners.length && j >= 0; j--) owners = subjects[j]!.slice(0, 1);
+      for (let j = i + 1; !owners.length && j < clauses.length; j++) owners = subjects[j]!.slice(0, 1);
+      for (const entity of owners) {
+        about[entity]!.push(clause);
+        judged.add(entity);
+      }
+    });
+    // A name the clause cuts split (rare): the whole sentence, as it was before clauses.
+    for (const entity of named) if (!judged.has(entity)) about[entity]!.push({ text: sentence, weight: 1 });
+  }
+  return about;
 }

@@ -1,23 +1,177 @@
-// Sentiment of the sentences (or clauses) that name an entity, in the answer's language.
-// English: the AFINN lexicon of the `sentiment` package. Russian: the AFINN translation shipped
-// in @nlpjs/lang-ru (stemmed; looked up through the package's Snowball stemmer). German: the
-// ML-SentiCon lexicon shipped in @nlpjs/lang-de (stemmed likewise). Each with a short list of
-// ours: the words software reviews lean on that the lexicons lack or score oddly. Negation
-// ("не", "nicht", "kein") turns the next word's score around. Agreement with hand labels is
-// measured in lib/analysis/languages.test.ts.
-import Sentiment from "sentiment";
+// Sentiment of the clauses that name an entity, in the answer's language.
+//
+// A sentence is cut into clauses at contrast words, and each clause is weighted by its part in
+// the verdict: in "A, but B" (however, yet; но, однако; aber, jedoch) B is what the reader takes
+// away, so A counts half and B one and a half (VADER's own rule for "but"); likewise a concession
+// ("although A, B", "B, though A"; хотя; obwohl) counts half and the rest one and a half. Clause scores, weighted, are
+// summed over every clause that speaks about the entity (lib/analysis/mentions.ts picks them).
+//
+// English: VADER (`vader-sentiment`, a maintained rule-based model for short texts: negation
+// within three words, boosters and dampeners) plus a short list of ours of the words and hedges
+// product answers use that VADER does not know ("can get pricey", "may be more than a small team
+// needs", "a steep learning curve", "lacks"), each turned around by a negation before it.
+// Russian: the AFINN translation shipped in @nlpjs/lang-ru; German: the ML-SentiCon lexicon
+// shipped in @nlpjs/lang-de; both looked up through the package's Snowball stemmer, with a short
+// word list of ours, and negation ("не", "nicht", "kein") turning the next scored word around.
+// Agreement with hand labels is measured in lib/analysis/languages.test.ts.
 import langDe from "@nlpjs/lang-de";
 import langRu from "@nlpjs/lang-ru";
+import { SentimentIntensityAnalyzer } from "vader-sentiment";
 import type { AnalysisLanguage } from "@/lib/analysis/language";
 
 export type Tone = "positive" | "neutral" | "negative";
 
-const english = new Sentiment();
-// Ours: AFINN is a general lexicon; these are the product words it lacks.
-const ENGLISH_PRODUCT_WORDS: Record<string, number> = {
-  affordable: 2, intuitive: 2, reliable: 2, "user-friendly": 2, powerful: 2, flexible: 1, scalable: 1, robust: 2, seamless: 2, praised: 2, favourite: 2, favorite: 2,
-  expensive: -2, pricey: -2, costly: -2, clunky: -2, buggy: -2, slow: -1, complex: -1, complicated: -2, cluttered: -2, outdated: -2, limited: -1, criticised: -2, criticized: -2, unreliable: -2, overkill: -1,
+/** A clause and its weight in the verdict of its sentence. */
+export type Clause = { text: string; weight: number };
+
+// --- Clauses -----------------------------------------------------------------------------------
+
+type Contrast = "adversative" | "concessive" | "plain";
+
+// The words that join clauses, by what the clause they open does to the verdict. Sentences have
+// single spaces (lib/analysis/text.ts), and each alternative below is a fixed word or two: the
+// patterns cannot backtrack over more than a few characters.
+const CONTRASTS: Record<"en" | "ru" | "de", { pattern: RegExp; kinds: Record<string, Contrast> }> = {
+  en: {
+    // "yet" only after a comma: "not yet available" is no contrast; "but also" adds, not contrasts.
+    pattern: /(?:^|,? |; ?)(but(?! also)|however|although|even though|even if|though|while|whereas)(?=[ ,])|[,;] (yet)(?= )|; ?/giu,
+    kinds: { but: "adversative", however: "adversative", yet: "adversative", although: "concessive", "even though": "concessive", "even if": "concessive", though: "concessive", while: "plain", whereas: "plain" },
+  },
+  ru: {
+    pattern: /(?:^|,? |; ?)(но|однако|зато|хотя|несмотря на|а|тогда как|в то время как)(?=[ ,])|; ?/giu,
+    kinds: { но: "adversative", однако: "adversative", зато: "adversative", хотя: "concessive", "несмотря на": "concessive", а: "plain", "тогда как": "plain", "в то время как": "plain" },
+  },
+  de: {
+    pattern: /(?:^|,? |; ?)(aber|jedoch|doch|allerdings|dennoch|trotzdem|obwohl|obgleich|wenngleich|auch wenn|während|wohingegen|dagegen|hingegen)(?=[ ,])|; ?/giu,
+    kinds: {
+      aber: "adversative", jedoch: "adversative", doch: "adversative", allerdings: "adversative", dennoch: "adversative", trotzdem: "adversative",
+      obwohl: "concessive", obgleich: "concessive", wenngleich: "concessive", "auch wenn": "concessive",
+      während: "plain", wohingegen: "plain", dagegen: "plain", hingegen: "plain",
+    },
+  },
 };
+
+const contrastsOf = (language: AnalysisLanguage) => CONTRASTS[language === "uk" ? "ru" : language];
+
+/**
+ * The sentence's clauses, cut at contrast words (the words themselves dropped), each with its
+ * weight: before the last adversative half and from it on one and a half; a concession half and
+ * the rest of its sentence one and a half. A
+ * sentence that opens with a concession ("Although A, B") concedes up to its first comma.
+ */
+export function clausesOf(sentence: string, language: AnalysisLanguage): Clause[] {
+  const { pattern, kinds } = contrastsOf(language);
+  const parts: { text: string; kind: Contrast | null }[] = [];
+  let from = 0;
+  let kind: Contrast | null = null;
+  for (const match of sentence.matchAll(pattern)) {
+    parts.push({ text: sentence.slice(from, match.index), kind });
+    const word = (match[1] ?? match[2])?.toLowerCase();
+    kind = word ? (kinds[word] ?? "plain") : "plain";
+    from = match.index + match[0].length;
+  }
+  parts.push({ text: sentence.slice(from), kind });
+
+  const clauses: (Clause & { kind: Contrast | null })[] = [];
+  parts.forEach((part, i) => {
+    const comma = part.text.indexOf(", ");
+    if (part.kind === "concessive" && i === 1 && !parts[0]!.text.trim() && comma > 0) {
+      clauses.push({ text: part.text.slice(0, comma), weight: 1, kind: "concessive" }, { text: part.text.slice(comma + 2), weight: 1, kind: null });
+    } else clauses.push({ ...part, weight: 1 });
+  });
+  // The last adversative gives the verdict (VADER weighs around its first "but"; an answer's
+  // "A, but B, but C" ends on C). One pass: a sentence can hold any number of them.
+  const verdict = clauses.findLastIndex((c) => c.kind === "adversative");
+  const conceded = clauses.some((c) => c.kind === "concessive");
+  clauses.forEach((clause, i) => {
+    if (conceded) clause.weight *= clause.kind === "concessive" ? 0.5 : 1.5;
+    if (verdict >= 0) clause.weight *= i < verdict ? 0.5 : 1.5;
+  });
+  return clauses.filter((c) => /[\p{L}\p{N}]/u.test(c.text)).map(({ text, weight }) => ({ text: text.replace(/^[\s,]+/, ""), weight }));
+}
+
+// --- English -----------------------------------------------------------------------------------
+
+// Ours, on VADER's scale (-4..4): the words and hedges of product answers that VADER lacks. A
+// word VADER already scores is left to it. Each pattern is a fixed phrase or a bounded run of
+// words, so matching stays linear.
+const ENGLISH_PHRASES: [RegExp, number][] = [
+  // Price.
+  [/\b(?:expensive|pricey|overpriced)\b/, -1.5],
+  [/\b(?:price|prices|pricing|costs?|bills?) (?:\w+ )?(?:jumps?|rises?|climbs?|spikes?|balloons?|adds? up)\b/, -1.5],
+  [/\b(?:raises?|increases?|adds? to) the (?:price|cost|bill)\b/, -1.2],
+  [/\bhidden (?:fees|costs|charges)\b/, -1.5],
+  [/\b(?:affordable|budget-friendly|cost-effective|inexpensive|cheaper)\b/, 1.5],
+  [/\bworth (?:it|the (?:price|money|cost|investment))\b/, 1],
+  [/\bvalue for money\b/, 1.5],
+  // Effort and fit.
+  [/\b(?:steep|steeper)\b/, -1.2],
+  [/\blearning curve\b/, -0.8],
+  [/\b(?:lengthy|time-consuming)\b/, -1.2],
+  [/\btakes? (?:weeks|months)\b/, -1.2],
+  [/\b(?:complex|complicated|convoluted)\b/, -1.3],
+  [/\b(?:hard|difficult|tricky) to\b/, -0.8],
+  [/\b(?:needs?|requires?) (?:a |an )?(?:dedicated )?(?:admin|administrator|consultant|developer)s?\b/, -1],
+  [/\bmore than (?:\w+ ){0,4}(?:needs?|requires?)\b/, -1.5],
+  [/\btoo (?=\w)/, -1],
+  [/\b(?:overkill|bloated|overwhelming)\b/, -1.3],
+  [/\bnot (?:be )?(?:the |a )?(?:right|best|ideal|good|great) (?:fit|choice|option|pick)\b/, -2.5],
+  [/\b(?:lacks?|lacking|missing)\b/, -1.5],
+  [/\bfalls? short\b/, -1.5],
+  [/\b(?:drawbacks?|shortcomings?)\b/, -1],
+  // Quality.
+  [/\b(?:clunky|clunkier|buggy|sluggish|cumbersome|clumsy)\b/, -1.5],
+  [/\b(?:slow|slower)\b/, -1.2],
+  [/\b(?:cluttered|outdated|dated|old-fashioned)\b/, -1.3],
+  [/\b(?:unreliable|unresponsive|unintuitive|inflexible|rigid)\b/, -1.5],
+  [/\bcrashes\b/, -1.7],
+  [/\b(?:intuitive|reliable|user-friendly|easy-to-use|seamless|seamlessly|polished|streamlined|versatile)\b/, 1.5],
+  [/\b(?:scalable|customi[sz]able|feature-rich|simple|simpler|simplest|complete|comprehensive|well[- ]documented)\b/, 1],
+  [/\b(?:favourite|go-to|standout|stands out)\b/, 1.5],
+  [/\b(?:leader|leading|top choice|top pick)\b/, 1.2],
+  [/\bquick\b/, 0.8],
+];
+
+// Everyday words VADER scores that say nothing about a product ("24/7 support", "tools like X",
+// "thanks to", "as well as"), and listings whose adjective qualifies the list, not a product
+// ("popular options include ..."). Dropped from what VADER reads.
+const ENGLISH_NEUTRAL = /\b(?:support|supports|help|helps|like|share|want|thanks to|as well as|(?:popular|common|notable|other|top|leading) (?:options|choices|alternatives|tools|picks|platforms|solutions|products))\b/g;
+// "no" is in VADER's lexicon (-1.2) but not among its negations, so "no hidden fees" read
+// negative; "lacks" is neither. Both are read as "not" (VADER then turns the next words round).
+const ENGLISH_AS_NOT = /\b(?:no|lacks?|lacking|missing)\b/g;
+// A negation up to three words before one of our phrases turns it round, as VADER does for its words.
+const ENGLISH_NEGATION = /\b(?:not|no|never|without|hardly|none|nothing|cannot|\w+n['’]t)\s+(?:\S+\s+){0,2}$/;
+// VADER's N_SCALAR: a negated word counts -0.74 of itself.
+const NEGATED = -0.74;
+// A clause whose weighted score is this close to zero (VADER's +-0.05 compound) says nothing.
+const ENGLISH_NEUTRAL_BAND = 0.2;
+
+/**
+ * VADER's valence sum for the clause: its compound score is sum / sqrt(sum^2 + 15), so the sum
+ * is recovered from it, to be added to ours on the same scale.
+ */
+function vaderValence(text: string): number {
+  const compound = Math.max(-0.9999, Math.min(0.9999, SentimentIntensityAnalyzer.polarity_scores(text).compound));
+  return compound * Math.sqrt(15 / (1 - compound * compound));
+}
+
+// All of them in one pattern, one capture group each, so a clause is scanned once.
+const ENGLISH_PHRASE = new RegExp(ENGLISH_PHRASES.map(([pattern]) => `(${pattern.source})`).join("|"), "g");
+
+function englishScore(clause: string): number {
+  const lower = clause.toLowerCase();
+  let ours = 0;
+  for (const match of lower.matchAll(ENGLISH_PHRASE)) {
+    const value = ENGLISH_PHRASES[match.findIndex((group, i) => i > 0 && group !== undefined) - 1]![1];
+    const before = lower.slice(Math.max(0, match.index - 40), match.index);
+    ours += ENGLISH_NEGATION.test(before) ? value * NEGATED : value;
+  }
+  // A "but" left inside a clause (written "-but") is dropped: the contrast is weighed above, and
+  // VADER's own weighing of it is quadratic in the clause's length.
+  return vaderValence(lower.replace(ENGLISH_NEUTRAL, " ").replace(ENGLISH_AS_NOT, "not").replace(/\bbut\b/g, " ")) + ours;
+}
+
+// --- Russian and German ------------------------------------------------------------------------
 
 // Ours, in dictionary form (stemmed below with the lexicon's own stemmer). Scores on the
 // lexicon's scale: Russian AFINN -5..5, German SentiCon -1..1.
@@ -77,27 +231,18 @@ function lexiconScore(text: string, lex: Lexicon): number {
   return score;
 }
 
+// --- The verdict -------------------------------------------------------------------------------
+
 function scoreOf(text: string, language: AnalysisLanguage): number {
   if (language === "ru" || language === "uk") return lexiconScore(text, lexiconOf("ru"));
   if (language === "de") return lexiconScore(text, lexiconOf("de"));
-  return english.analyze(text, { extras: ENGLISH_PRODUCT_WORDS }).score;
+  return englishScore(text);
 }
 
-export function sentimentOf(texts: string[], language: AnalysisLanguage): Tone | null {
-  if (!texts.length) return null;
-  const score = texts.reduce((sum, text) => sum + scoreOf(text, language), 0);
-  return score > 0 ? "positive" : score < 0 ? "negative" : "neutral";
-}
-
-// Contrast words split a sentence into the parts that talk about different entities. Sentences
-// have single spaces (lib/analysis/text.ts), so each alternative is a fixed few characters: no
-// backtracking over runs of whitespace.
-const CLAUSE_BREAKS: Record<"en" | "ru" | "de", RegExp> = {
-  en: / ?; ?|,? (?:but|while|whereas|although|however,?) /i,
-  ru: / ?; ?|,? (?:но|а|однако|зато|тогда как|хотя|в то время как) /i,
-  de: / ?; ?|,? (?:aber|während|wohingegen|jedoch|doch|dagegen|hingegen|allerdings) /i,
-};
-
-export function clauseBreak(language: AnalysisLanguage): RegExp {
-  return CLAUSE_BREAKS[language === "uk" ? "ru" : language];
+/** The tone of the clauses that speak about an entity, or null when there are none. */
+export function sentimentOf(clauses: Clause[], language: AnalysisLanguage): Tone | null {
+  if (!clauses.length) return null;
+  const score = clauses.reduce((sum, clause) => sum + clause.weight * scoreOf(clause.text, language), 0);
+  const band = language === "en" ? ENGLISH_NEUTRAL_BAND : 0;
+  return score > band ? "positive" : score < -band ? "negative" : "neutral";
 }

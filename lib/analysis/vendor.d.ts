@@ -16,3 +16,6 @@ declare module "russian-nouns-js" {
   };
   export default RussianNouns;
 }
+declare module "vader-sentiment" {
+  export const SentimentIntensityAnalyzer: { polarity_scores(text: string): { neg: number; neu: number; pos: number; compound: number } };
+}

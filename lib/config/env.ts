@@ -1,8 +1,9 @@
 // The one place that reads process.env. Every setting is documented in the configuration
-// table of docs/operating.md; keep the two in step.
+// table of docs/operating.md (the engines' in docs/providers.md); keep them in step.
 import { z } from "zod";
 import { parseTrustedProxies } from "@/lib/net/trusted-proxies";
 import { OPENAI_COMPATIBLE_KEY_ENV } from "@/lib/config/openai-compatible-key";
+import { ENGINE_ENV } from "@/lib/engines/engines";
 
 const boolean = z
   .enum(["true", "false", "1", "0", "yes", "no"])
@@ -67,41 +68,8 @@ const envSchema = z.object({
   // Tests only: lifecycle pause points (lib/db/pause-points.ts) a test holds
   // from another process through advisory locks. Comma-separated names; unset in production.
   BEACON_TEST_PAUSE_POINTS: z.string().optional(),
-  // Real providers: a provider whose key is missing shows as "not configured". Base URLs point
-  // an adapter at another endpoint (a proxy, or a local server in tests).
-  OPENAI_API_KEY: z.string().min(1).optional(),
-  OPENAI_BASE_URL: z.string().url().optional(),
-  PERPLEXITY_API_KEY: z.string().min(1).optional(),
-  PERPLEXITY_BASE_URL: z.string().url().optional(),
-  GEMINI_API_KEY: z.string().min(1).optional(),
-  GOOGLE_GEMINI_BASE_URL: z.string().url().optional(),
-  ANTHROPIC_API_KEY: z.string().min(1).optional(),
-  ANTHROPIC_BASE_URL: z.string().url().optional(),
-  // GigaChat (Sber): the authorization key (base64 of client_id:client_secret) is exchanged for
-  // an access token at GIGACHAT_AUTH_URL with GIGACHAT_SCOPE. Sber's endpoints use the Russian
-  // Trusted Root CA: give its certificate in NODE_EXTRA_CA_CERTS or GIGACHAT_CA_CERT_FILE.
-  GIGACHAT_CREDENTIALS: z.string().min(1).optional(),
-  GIGACHAT_SCOPE: z.enum(["GIGACHAT_API_PERS", "GIGACHAT_API_B2B", "GIGACHAT_API_CORP"]).default("GIGACHAT_API_PERS"),
-  GIGACHAT_AUTH_URL: z.string().url().default("https://ngw.devices.sberbank.ru:9443/api/v2/oauth"),
-  GIGACHAT_BASE_URL: z.string().url().default("https://gigachat.devices.sberbank.ru/api/v1"),
-  GIGACHAT_CA_CERT_FILE: z.string().min(1).optional(),
-  // Yandex Cloud: one API key (sent as `Authorization: Api-Key <key>`) and the folder it bills,
-  // for both the Search API's generative response and the AI Studio models (YandexGPT, Alice AI).
-  YANDEX_API_KEY: z.string().min(1).optional(),
-  YANDEX_FOLDER_ID: z.string().min(1).optional(),
-  YANDEX_SEARCH_BASE_URL: z.string().url().optional(),
-  YANDEX_LLM_BASE_URL: z.string().url().optional(),
-  // OpenAI-compatible servers: each connection names its key's variable (settings.apiKeyEnv,
-  // OPENAI_COMPATIBLE_<NAME>, read by openAICompatibleKey below); this one is what the CLI's
-  // `capture --provider openai-compatible` uses unless given --api-key-env.
-  OPENAI_COMPATIBLE_API_KEY: z.string().min(1).optional(),
-  // Google AI Overviews and AI Mode come from a SERP data API: DataForSEO (login + password,
-  // Basic auth) and/or SerpApi (API key). A connection picks one; either makes them configured.
-  DATAFORSEO_LOGIN: z.string().min(1).optional(),
-  DATAFORSEO_PASSWORD: z.string().min(1).optional(),
-  DATAFORSEO_BASE_URL: z.string().url().optional(),
-  SERPAPI_API_KEY: z.string().min(1).optional(),
-  SERPAPI_BASE_URL: z.string().url().optional(),
+  // The engines' keys and base URLs, each validated as its descriptor says (lib/engines/engines.ts).
+  ...ENGINE_ENV,
   // Alerts (lib/alerts): where email alerts are sent through (smtp://user:pass@host:587, or
   // smtps:// for TLS from the start) and whom they come from. Without SMTP_URL an email channel
   // can be saved but its deliveries fail saying so.
@@ -123,15 +91,6 @@ const envSchema = z.object({
   ALERTS_SEND_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   // Ended alert deliveries (delivered or failed) older than this are deleted by the hourly retention.
   ALERTS_DELIVERY_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
-  // Simulator overrides (tests, demos); each wins over the provider configuration's settings.
-  SIMULATOR_LATENCY_MS: z
-    .string()
-    .regex(/^\d+(-\d+)?$/, "Use a number of milliseconds or a range such as 500-3000")
-    .optional(),
-  SIMULATOR_ERROR_RATE: z.coerce.number().min(0).max(1).optional(),
-  SIMULATOR_PERMANENT_ERROR_RATE: z.coerce.number().min(0).max(1).optional(),
-  SIMULATOR_TIMEOUT_RATE: z.coerce.number().min(0).max(1).optional(),
-  SIMULATOR_SEED: z.string().optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -1,15 +1,14 @@
 // The provider connections a fresh instance starts with (lib/connections/defaults.ts creates the
 // missing ones on every migrate), and the list prices they start from.
 import type { CallLimits, SearchMode } from "@/lib/providers/types";
-import type { EngineConnection, ListPrice, Prices } from "@/lib/providers/engine";
-import { ENGINES, type AdapterName, type PricedAdapter } from "@/lib/providers/engines";
-import { SERPAPI_LIST_PRICES } from "@/lib/providers/engines/google";
+import type { EngineConnection, ListPrice, Prices } from "@/lib/engines/engine";
+import { ENGINES, SERPAPI_LIST_PRICES, type AdapterName, type PricedAdapter } from "@/lib/engines/engines";
 
 export { SERPAPI_LIST_PRICES };
 
 /**
  * List prices (PROVIDERS.md, 2026-11) in micro-dollars per 1M tokens and per search call, from
- * each engine's descriptor (lib/providers/engines/); kept as data that admins edit, these are only
+ * each engine's descriptor (lib/engines/engines.ts); kept as data that admins edit, these are only
  * the starting values.
  */
 export const LIST_PRICES = Object.fromEntries(ENGINES.flatMap((e) => (e.listPrice ? [[e.name, e.listPrice]] : []))) as Record<PricedAdapter, ListPrice>;

@@ -1,5 +1,5 @@
 // How adapters and search modes are named in the UI (Settings → Providers, the Instance page).
-import { ENGINES, isAdapterName, type AdapterName } from "@/lib/providers/engines";
+import { ENGINES, isAdapterName, type AdapterName } from "@/lib/engines/engines";
 import type { SearchMode } from "@/lib/providers/types";
 
 export const adapterLabels = Object.fromEntries(ENGINES.map((e) => [e.name, e.label])) as Record<AdapterName, string>;

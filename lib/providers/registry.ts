@@ -10,7 +10,7 @@ import { yandexGptAdapter } from "@/lib/providers/yandexgpt";
 import { openAICompatibleAdapter } from "@/lib/providers/openai-compatible";
 import { googleAiModeAdapter, googleAiOverviewAdapter } from "@/lib/providers/google-serp";
 
-// The code that calls each engine of lib/providers/engines.ts (tsc holds the two lists equal).
+// The code that calls each engine of lib/engines/engines.ts (tsc holds the two lists equal).
 const adapters = new Map<string, ProviderAdapter>(Object.entries({
   simulator: simulatorAdapter,
   openai: openaiAdapter,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ADAPTER_NAMES } from "@/lib/providers/engines";
+import { ADAPTER_NAMES } from "@/lib/engines/engines";
 import { openAICompatibleSettingsSchema } from "@/lib/providers/openai-compatible-settings";
 import { simulatorSettingsSchema } from "@/lib/providers/simulator-settings";
 import { text } from "@/lib/validation/text";

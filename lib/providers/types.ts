@@ -3,8 +3,8 @@
 // OpenAI-compatible servers). An adapter makes exactly one call per `call()`: it never
 // retries by itself; the runner owns retries (DESIGN.md "Retries by error class").
 
-import type { AdapterName } from "@/lib/providers/engines";
-import type { SearchMode } from "@/lib/providers/engine";
+import type { AdapterName } from "@/lib/engines/engines";
+import type { SearchMode } from "@/lib/engines/engine";
 
 export type { AdapterName, SearchMode };
 

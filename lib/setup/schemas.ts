@@ -4,7 +4,7 @@ import { z } from "zod";
 import { registrableDomain } from "@/lib/analysis/citations";
 import { brandInputSchema } from "@/lib/brands/schemas";
 import { promptInputSchema } from "@/lib/prompts/schemas";
-import { engineOf, isAdapterName } from "@/lib/providers/engines";
+import { engineOf, isAdapterName } from "@/lib/engines/engines";
 
 /** The languages the wizard offers for the questions (the simulator writes en, de and ru; others get English). */
 export const SETUP_LANGUAGES = [

@@ -1,8 +1,11 @@
 // When a brand's names or competitors change, its stored answers are analysed again in the
 // background, with progress, so history follows the new rules.
+import fs from "node:fs";
+import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/prisma";
 import { ANALYSIS_MAX_CHARS } from "@/lib/analysis/analyze";
+import { MIGRATIONS_DIR } from "@/lib/instance/migrate";
 import { runReanalysis } from "@/lib/brands/reanalysis";
 import { updateBrand } from "@/lib/brands/brands";
 import { brandInputSchema } from "@/lib/brands/schemas";
@@ -147,5 +150,40 @@ describe("re-analysis", () => {
       await db().$executeRawUnsafe(`DROP FUNCTION test_deadlock_once()`);
       await db().$executeRawUnsafe(`DROP SEQUENCE test_batch_tries`);
     }
+  });
+
+  it("re-scores every stored answer after a change of the sentiment rule (migration sentiment_clauses), one run per brand, and the rollups follow", async () => {
+    const brand = await db().brand.findUniqueOrThrow({ where: { id: brandId } });
+    // Whatever earlier tests left queued is done first, so every answer is at the brand's version.
+    for (const run of await db().analysisRun.findMany({ where: { brandId, status: "queued" } })) await runReanalysis(run.id);
+    // An answer as the old rule stored it (AFINN over the sentence: "more" and "needs" read positive).
+    const capture = await addAnsweredCapture(`${brand.name} may be more than a small team needs, with a lengthy setup.`);
+    await db().capture.update({ where: { id: capture.id }, data: { analyzedAt: new Date(), analysisVersion: brand.analysisVersion } });
+    await db().mention.create({ data: { workspaceId, captureId: capture.id, kind: "brand", brandId, name: brand.name, mentioned: true, count: 1, position: 1, sentiment: "positive" } });
+    await db().$executeRaw`SELECT beacon_rollup_captures(${[capture.id]}::uuid[], 1)`;
+    const sentiments = async () => (await db().answerRollup.aggregate({ where: { brandId }, _sum: { positive: true, neutral: true, negative: true } }))._sum;
+    const before = await sentiments();
+    const answers = await db().capture.count({ where: { brandId, status: "succeeded" } });
+    expect(await db().capture.count({ where: { brandId, status: "succeeded", analysisVersion: brand.analysisVersion } })).toBe(answers);
+
+    const sql = fs.readFileSync(path.join(MIGRATIONS_DIR, "20261207150000_sentiment_clauses", "migration.sql"), "utf8");
+    await db().$executeRawUnsafe(sql);
+
+    expect((await db().brand.findUniqueOrThrow({ where: { id: brandId } })).analysisVersion).toBe(brand.analysisVersion + 1);
+    const run = await db().analysisRun.findFirstOrThrow({ where: { brandId, status: "queued" } });
+    expect(run.total).toBe(answers);
+    const jobs = await db().$queryRaw<{ runId: string }[]>`
+      SELECT j.payload->>'analysisRunId' AS "runId" FROM graphile_worker.jobs v JOIN graphile_worker._private_jobs j ON j.id = v.id
+      WHERE v.task_identifier = 'reanalyze' AND v.queue_name = ${`reanalyze:${brandId}`}`;
+    expect(jobs.map((j) => j.runId)).toContain(run.id);
+
+    await runReanalysis(run.id);
+
+    expect(await db().analysisRun.findUniqueOrThrow({ where: { id: run.id } })).toMatchObject({ status: "completed", done: answers });
+    expect(await db().capture.count({ where: { brandId, status: "succeeded", analysisVersion: brand.analysisVersion + 1 } })).toBe(answers);
+    expect(await db().mention.findFirstOrThrow({ where: { captureId: capture.id, kind: "brand" } })).toMatchObject({ mentioned: true, sentiment: "negative" });
+    const after = await sentiments();
+    expect(after.negative! - before.negative!).toBeGreaterThanOrEqual(1);
+    expect(after.positive! + after.neutral! + after.negative!).toBe(before.positive! + before.neutral! + before.negative!);
   });
 });

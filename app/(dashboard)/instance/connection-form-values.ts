@@ -3,7 +3,7 @@
 // percentages); the schema and database keep integer micro-dollars, milliseconds and fractions.
 import { DEFAULT_BREAKER_SETTINGS, DEFAULT_CALL_LIMITS } from "@/lib/providers/defaults";
 import type { ConnectionInput } from "@/lib/providers/schemas";
-import { isAdapterName } from "@/lib/providers/engines";
+import { isAdapterName } from "@/lib/engines/engines";
 import { openAICompatibleSettingsSchema } from "@/lib/providers/openai-compatible-settings";
 import { simulatorSettingsSchema, type SimulatorSettings } from "@/lib/providers/simulator-settings";
 import { formatDecimal, parseDecimal } from "@/lib/validation/decimal";

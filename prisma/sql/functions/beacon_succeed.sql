@@ -37,11 +37,12 @@ DECLARE
   run_id UUID;
   counted BOOLEAN[];
 BEGIN
-  -- The guard of TRANSITIONS.succeed (lib/captures/states.ts): running, with this run token.
+  -- The guard of TRANSITIONS.succeed (lib/captures/states.ts, generated into beacon_transition_from):
+  -- in one of its `from` statuses (running), with this run token.
   SELECT c.status, c."runToken", c."cancelRequestedAt" IS NOT NULL AS cancel_requested, c."checkId" AS check_id, c."brandId" AS brand_id,
          c."workspaceId" AS workspace_id, c."connectionId" AS connection_id, c."reservedMicros" AS hold, c."reservedPeriod" AS hold_period
   INTO prior FROM captures c WHERE c.id = capture_id FOR UPDATE;
-  IF NOT FOUND OR prior.status <> 'running' OR prior."runToken" IS DISTINCT FROM run_token THEN RETURN; END IF;
+  IF NOT FOUND OR NOT (prior.status = ANY(beacon_transition_from('succeed'))) OR prior."runToken" IS DISTINCT FROM run_token THEN RETURN; END IF;
   -- What the call may be charged: its reserved worst case at most.
   SELECT a."reservedMicros" INTO worst FROM attempts a WHERE a."runToken" = run_token AND a.outcome IS NULL;
   charged := CASE WHEN worst IS NULL THEN cost_micros ELSE least(cost_micros, worst) END;

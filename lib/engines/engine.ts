@@ -1,8 +1,9 @@
-// What an answer engine is, apart from the code that calls it: one descriptor per engine
-// (lib/providers/engines/<engine>.ts), listed once in lib/providers/engines.ts, from which the
-// adapter names, the zod enum, labels, the CLI's list, list prices and the default connections
-// derive. Descriptors are plain data, safe in browser code; the adapters (lib/providers/registry.ts)
-// are not.
+// What an answer engine is, apart from the code that calls it: one descriptor per engine, all in
+// ENGINES (lib/engines/engines.ts), from which the adapter names, the zod enum, labels, the CLI's
+// list, list prices, the default connections and the engines' part of the environment schema
+// (lib/config/env.ts) derive. Descriptors are plain data and zod schemas: safe in browser code,
+// and below lib/config. The adapters (lib/providers/registry.ts) are neither.
+import type { z } from "zod";
 
 export type SearchMode = "on" | "off" | "auto";
 
@@ -25,7 +26,10 @@ export type EngineConnection = {
   grantedToAll: boolean;
 };
 
-export type Engine<N extends string = string, L extends ListPrice | null = ListPrice | null> = {
+/** Environment variables and how each is validated (lib/config/env.ts parses them at start). */
+export type EnvShape = z.ZodRawShape;
+
+export type Engine<N extends string = string, L extends ListPrice | null = ListPrice | null, E extends EnvShape = EnvShape> = {
   /** Stored in provider_connections.adapter (text, validated against the list). */
   name: N;
   /** Shown in Settings → Providers and the Instance page. */
@@ -37,15 +41,18 @@ export type Engine<N extends string = string, L extends ListPrice | null = ListP
    * SERP-based engines return what a search page shows, never our JSON.
    */
   writesAnswers: boolean;
-  /** The environment variables it reads (lib/config/env.ts validates them), for the docs. */
-  envKeys: readonly string[];
+  /**
+   * The environment variables it reads and their validation, merged into lib/config/env.ts's
+   * schema. Engines that share a variable (Yandex's two, Google's two) share its schema object.
+   */
+  env: E;
   /** Null for engines without a list price (the simulator; any OpenAI-compatible server). */
   listPrice: L;
   defaultConnections: EngineConnection[];
 };
 
 /** Keeps the engine's name a literal type, so the list of engines is the AdapterName type. */
-export const defineEngine = <const N extends string, L extends ListPrice | null>(engine: Engine<N, L>) => engine;
+export const defineEngine = <const N extends string, L extends ListPrice | null, E extends EnvShape>(engine: Engine<N, L, E>) => engine;
 
 /** A real API's connection, granted to no workspace until an operator says so. */
 export const apiConnection = (name: string, providerName: string, listPrice: ListPrice, searchMode: SearchMode): EngineConnection => ({
