@@ -91,7 +91,7 @@ describe("honest deltas", () => {
     const workspaceId = await signUp(page);
     const providers = await construct(workspaceId);
     await page.goto("/");
-    await tile(page, "Visibility").getByText("n = 100 answers").waitFor({ timeout: 30_000 });
+    await tile(page, "Visibility").getByText("n = 100 answers", { exact: true }).waitFor({ timeout: 30_000 });
 
     // Visibility 30 % -> 70 %: +40 points, beyond noise, in the good colour.
     const visibility = tile(page, "Visibility").getByRole("button", { name: /vs previous period/ });
