@@ -58,7 +58,7 @@ module.exports = {
       from: { path: "^lib/alerts/kinds" },
       to: {
         path: "^lib/",
-        pathNot: "^lib/(alerts/kinds|alerts/stats\\.ts$|analytics/stats\\.ts$|format\\.ts$|prompts/schemas\\.ts$|validation/)",
+        pathNot: "^lib/(alerts/kinds|analytics/significance\\.ts$|analytics/stats\\.ts$|format\\.ts$|prompts/schemas\\.ts$|validation/)",
         dependencyTypesNot: ["type-only"],
       },
     },

@@ -167,5 +167,8 @@ export const formatUtcDateTime = (date: Date | string) => `${utcDateTime.format(
 
 const bucketDay = new Intl.DateTimeFormat("en", { month: "short", day: "numeric", timeZone: "UTC" });
 
-/** Axis label of a bucket (YYYY-MM-DD): "Mar 3", or "wk Mar 3" for weekly buckets. */
-export const formatBucket = (bucket: string, unit: "day" | "week" = "day") => `${unit === "week" ? "wk " : ""}${bucketDay.format(new Date(`${bucket}T00:00:00Z`))}`;
+const bucketMonth = new Intl.DateTimeFormat("en", { month: "short", year: "numeric", timeZone: "UTC" });
+
+/** Axis label of a bucket (YYYY-MM-DD): "Mar 3", "wk Mar 3" for weekly buckets, "Mar 2025" for monthly ones. */
+export const formatBucket = (bucket: string, unit: "day" | "week" | "month" = "day") =>
+  unit === "month" ? bucketMonth.format(new Date(`${bucket}T00:00:00Z`)) : `${unit === "week" ? "wk " : ""}${bucketDay.format(new Date(`${bucket}T00:00:00Z`))}`;

@@ -2,13 +2,16 @@
 import type { ReactNode } from "react";
 import { Card } from "@/components/ui/card";
 import { CsvButton, type CsvData } from "./csv-button";
+import { STALE_CLASSES, StaleCue } from "./stale-cue";
 
-export type ChartStatus = { isPending: boolean; isError: boolean; error?: Error | null; isFetching?: boolean };
+/** `isPlaceholderData`: the numbers shown are the previous filter's while the new ones load. */
+export type ChartStatus = { isPending: boolean; isError: boolean; error?: Error | null; isPlaceholderData?: boolean };
 
 /**
  * The frame of every chart: title, what it shows, how many answers it rests on, and the states
- * around the data (loading skeleton, guiding empty state, error). `csv` adds a button that
- * downloads exactly the rows the chart draws.
+ * around the data (loading skeleton, guiding empty state, error, the previous filter's numbers
+ * dimmed under a progress bar while the new ones load). `csv` adds a button that downloads
+ * exactly the rows the chart draws.
  */
 export function ChartCard({
   title,
@@ -36,13 +39,15 @@ export function ChartCard({
   children: ReactNode;
 }) {
   const headingId = `chart-${title.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`;
+  const stale = !!status.isPlaceholderData && !status.isError;
   return (
-    <Card className={`flex flex-col p-5 break-inside-avoid print:shadow-none ${className}`} role="region" aria-labelledby={headingId} aria-busy={status.isPending || status.isFetching || undefined}>
+    <Card className={`relative flex flex-col p-5 break-inside-avoid print:shadow-none ${className}`} role="region" aria-labelledby={headingId} aria-busy={status.isPending || stale || undefined}>
+      {stale && <StaleCue />}
       <div className="mb-3 flex items-start justify-between gap-3">
         <div className="min-w-0">
           <h2 id={headingId} className="text-sm font-semibold text-slate-900">{title}</h2>
           {description && <p className="mt-0.5 text-xs text-slate-500">{description}</p>}
-          {sample && !status.isPending && !status.isError && <p className="mt-0.5 text-xs font-medium text-slate-600" data-sample>{sample}</p>}
+          {sample && !status.isPending && !status.isError && <p className={`mt-0.5 text-xs font-medium text-slate-600 ${stale ? STALE_CLASSES : ""}`} data-sample>{sample}</p>}
         </div>
         {csv && !status.isPending && !status.isError && !isEmpty && <CsvButton csv={csv} label={title} />}
       </div>
@@ -53,7 +58,7 @@ export function ChartCard({
       ) : isEmpty ? (
         <ChartMessage height={height} title="Nothing to show yet">{empty ?? "No answers match these filters."}</ChartMessage>
       ) : (
-        <div className={`min-w-0 transition-opacity ${status.isFetching ? "opacity-60" : ""}`}>{children}</div>
+        <div className={`min-w-0 ${stale ? STALE_CLASSES : ""}`}>{children}</div>
       )}
     </Card>
   );

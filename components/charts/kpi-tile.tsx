@@ -2,17 +2,15 @@ import type { ReactNode } from "react";
 import { Card } from "@/components/ui/card";
 
 /**
- * One headline number with its sample size, 95 % interval and the change since the previous
- * period. `better` says which direction is good news, so the arrow is coloured accordingly.
+ * One headline number with its sample size, 95 % interval and, in `delta`, the change since the
+ * previous period (the Overview's tiles say there whether it is beyond noise).
  */
 export function KpiTile({
   label,
   value,
   interval,
   n,
-  change,
-  changeLabel,
-  better = "up",
+  delta,
   children,
   loading,
 }: {
@@ -20,17 +18,10 @@ export function KpiTile({
   value: ReactNode;
   interval?: string | null;
   n?: ReactNode;
-  /** Signed change; null when there is nothing to compare with. */
-  change?: number | null;
-  changeLabel?: string;
-  better?: "up" | "down" | "neither";
+  delta?: ReactNode;
   children?: ReactNode;
   loading?: boolean;
 }) {
-  const direction = change === null || change === undefined || Math.abs(change) < 1e-9 ? "flat" : change > 0 ? "up" : "down";
-  const good = better === "neither" || direction === "flat" ? null : direction === better;
-  const tone = good === null ? "text-slate-500" : good ? "text-emerald-700" : "text-red-700";
-  const arrow = direction === "up" ? "▲" : direction === "down" ? "▼" : "■";
   return (
     <Card role="group" aria-label={label} className="break-inside-avoid p-4 print:shadow-none">
       <p className="text-xs font-medium uppercase tracking-wide text-slate-500">{label}</p>
@@ -43,18 +34,7 @@ export function KpiTile({
             {n !== undefined && <span>{n}</span>}
             {interval && <span title="95 % confidence interval">95% CI {interval}</span>}
           </div>
-          {changeLabel !== undefined && (
-            <p className={`mt-1 text-xs font-medium ${tone}`}>
-              {change === null || change === undefined ? (
-                <span className="text-slate-400">No earlier data to compare</span>
-              ) : (
-                <>
-                  <span aria-hidden>{arrow}</span> {changeLabel}
-                  <span className="font-normal text-slate-500"> vs previous period</span>
-                </>
-              )}
-            </p>
-          )}
+          {delta}
           {children}
         </>
       )}

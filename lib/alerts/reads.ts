@@ -1,6 +1,7 @@
 import "server-only";
 import { discoverUntrackedBrands } from "@/lib/alerts/discovery";
 import { captureScope, num } from "@/lib/analytics/filter";
+import { testKpiChange } from "@/lib/analytics/kpi-changes";
 import { kpiSums } from "@/lib/analytics/kpis";
 import { rollupScope } from "@/lib/analytics/rollups";
 import { budgetStatus } from "@/lib/billing/budget";
@@ -23,6 +24,8 @@ export const alertReads = {
   rollupScope,
   captureScope,
   kpiSums,
+  /** The headline numbers' test, shared with the Overview's tiles (lib/analytics/kpi-changes.ts). */
+  testKpiChange,
   budgetStatus,
   discoverUntrackedBrands,
 };

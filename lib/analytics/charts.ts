@@ -15,6 +15,7 @@ import { ownDomainChart } from "@/lib/analytics/charts/own-domain";
 import { ownPagesChart } from "@/lib/analytics/charts/own-pages";
 import { positionsChart } from "@/lib/analytics/charts/positions";
 import { promptsChart } from "@/lib/analytics/charts/prompts";
+import { providerCoverageChart } from "@/lib/analytics/charts/provider-coverage";
 import { shareOfVoiceChart } from "@/lib/analytics/charts/share-of-voice";
 import { sourceCategoriesChart } from "@/lib/analytics/charts/source-categories";
 import { topDomainsChart } from "@/lib/analytics/charts/top-domains";
@@ -36,6 +37,7 @@ export const CHART_LIST = [
   sourceCategoriesChart,
   ownPagesChart,
   gapSourcesChart,
+  providerCoverageChart,
 ] as const;
 
 type AnyChart = (typeof CHART_LIST)[number];

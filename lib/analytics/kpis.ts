@@ -1,5 +1,6 @@
 import "server-only";
 import { num, previousPeriod, type AnalyticsFilter } from "@/lib/analytics/filter";
+import { kpiChangeTest, type KpiChangeTest, type KpiMetric } from "@/lib/analytics/kpi-changes";
 import { rollupScope } from "@/lib/analytics/rollups";
 import { change, meanInterval, ratioInterval, wilson, type Estimate } from "@/lib/analytics/stats";
 import { readDb } from "@/lib/db/prisma";
@@ -63,9 +64,8 @@ export function estimates(r: KpiRow) {
   };
 }
 
-export type Kpi = { current: Estimate; previous: Estimate; change: number | null };
-
-const kpi = (current: Estimate, previous: Estimate): Kpi => ({ current, previous, change: change(current, previous) });
+/** `test`: whether the change is beyond sampling noise (lib/analytics/kpi-changes.ts); null when a period has too few answers. */
+export type Kpi = { current: Estimate; previous: Estimate; change: number | null; test: KpiChangeTest | null };
 
 /**
  * Visibility (captures mentioning the brand / captures), share of voice (brand mentions / all
@@ -76,17 +76,18 @@ export async function overviewKpis(f: AnalyticsFilter) {
   const [now, before] = await Promise.all([kpiSums(f), kpiSums(previousPeriod(f))]);
   const c = estimates(now);
   const p = estimates(before);
+  const kpi = (current: Estimate, previous: Estimate, metric: KpiMetric): Kpi => ({ current, previous, change: change(current, previous), test: kpiChangeTest(metric, before, now) });
   return {
     captures: num(now.n),
     previousCaptures: num(before.n),
     previousFrom: previousPeriod(f).from,
-    visibility: kpi(c.visibility, p.visibility),
-    shareOfVoice: kpi(c.shareOfVoice, p.shareOfVoice),
-    averagePosition: kpi(c.averagePosition, p.averagePosition),
+    visibility: kpi(c.visibility, p.visibility, "visibility"),
+    shareOfVoice: kpi(c.shareOfVoice, p.shareOfVoice, "share_of_voice"),
+    averagePosition: kpi(c.averagePosition, p.averagePosition, "position"),
     sentiment: {
-      positive: kpi(c.sentiment.positive, p.sentiment.positive),
-      neutral: kpi(c.sentiment.neutral, p.sentiment.neutral),
-      negative: kpi(c.sentiment.negative, p.sentiment.negative),
+      positive: kpi(c.sentiment.positive, p.sentiment.positive, "positive"),
+      neutral: kpi(c.sentiment.neutral, p.sentiment.neutral, "neutral"),
+      negative: kpi(c.sentiment.negative, p.sentiment.negative, "negative"),
     },
   };
 }

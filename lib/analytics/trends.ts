@@ -2,43 +2,9 @@ import "server-only";
 import { bucketKeys, bucketOf, bucketUnit, num, type ResolvedFilter } from "@/lib/analytics/filter";
 import { rollupScope } from "@/lib/analytics/rollups";
 import { isoDay } from "@/lib/analytics/schemas";
-import { wilson, type Estimate } from "@/lib/analytics/stats";
+import { wilson } from "@/lib/analytics/stats";
 import { readDb } from "@/lib/db/prisma";
 import { Prisma } from "@/lib/generated/prisma/client";
-
-export type VisibilityPoint = { bucket: string; byProvider: Record<string, Estimate & { mentioned: number }>; all: Estimate & { mentioned: number } };
-
-/** Visibility per provider and per day (per week past 120 days), each point with its n and interval. */
-export async function visibilityOverTime({ filter: f, providers }: ResolvedFilter) {
-  const rows = await readDb().$queryRaw<{ bucket: Date; provider: string; n: number; mentioned: number }[]>`
-    SELECT ${bucketOf(f, Prisma.sql`r.day::timestamp`)} AS bucket, r."providerConfigId"::text AS provider,
-      sum(r.answers)::int AS n, sum(r.mentioned)::int AS mentioned
-    FROM rollup_answers r
-    WHERE ${rollupScope(f)}
-    GROUP BY 1, 2
-    HAVING sum(r.answers) > 0`;
-  const counts = new Map<string, Map<string, { n: number; mentioned: number }>>();
-  for (const r of rows) {
-    const key = isoDay(r.bucket);
-    if (!counts.has(key)) counts.set(key, new Map());
-    counts.get(key)!.set(r.provider, { n: num(r.n), mentioned: num(r.mentioned) });
-  }
-  const seen = new Set(rows.map((r) => r.provider));
-  const points: VisibilityPoint[] = bucketKeys(f).map((bucket) => {
-    const byProvider: VisibilityPoint["byProvider"] = {};
-    let n = 0;
-    let mentioned = 0;
-    for (const [provider, c] of counts.get(bucket) ?? []) {
-      byProvider[provider] = { ...wilson(c.mentioned, c.n), mentioned: c.mentioned };
-      n += c.n;
-      mentioned += c.mentioned;
-    }
-    return { bucket, byProvider, all: { ...wilson(mentioned, n), mentioned } };
-  });
-  return { unit: bucketUnit(f), providers: providers.filter((p) => seen.has(p.id)), points };
-}
-
-export type VisibilityOverTime = Awaited<ReturnType<typeof visibilityOverTime>>;
 
 /**
  * Share of voice per bucket for the brand and each competitor: an entity's mention count over

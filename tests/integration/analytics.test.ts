@@ -312,6 +312,26 @@ describe("overview KPIs", () => {
     expect(kpis.sentiment.positive.change).toBeCloseTo(4 / 7 - 1, 10);
   });
 
+  it("says whether each change is beyond noise, with the alerts' test", async () => {
+    const { kpis } = await overview(A, RANGE);
+    // Visibility 7 of 10 against 1 of 2, pooled two-proportion z-test, by hand: pooled 8/12,
+    // se = sqrt(p(1-p)(1/2 + 1/10)), z = 0.2 / se.
+    const pooled = 8 / 12;
+    const z = 0.2 / Math.sqrt(pooled * (1 - pooled) * (1 / 2 + 1 / 10));
+    expect(z).toBeCloseTo(0.5477, 4);
+    expect(kpis.visibility.test).toMatchObject({ method: "two-proportion z-test (pooled)", confidence: 0.95, beyondNoise: false });
+    expect(kpis.visibility.test!.p).toBeCloseTo(0.5839, 3); // 2 (1 - Φ(0.5477))
+    expect(kpis.visibility.test!.low).toBeLessThan(0);
+    expect(kpis.visibility.test!.high).toBeGreaterThan(0.2);
+    // One position before (n = 1): no variance, so no test, rather than a verdict on nothing.
+    expect(kpis.averagePosition.test).toBeNull();
+    // Positive sentiment: 4 of 7 mentions against 1 of 1.
+    expect(kpis.sentiment.positive.test).toMatchObject({ method: "two-proportion z-test (pooled)", beyondNoise: false });
+    // No earlier answers at all: no test either.
+    const { kpis: first } = await overview(A, { from: "2025-03-01", to: "2025-03-02" });
+    expect(first.visibility.test).toBeNull();
+  });
+
   it("has nothing to compare with when the previous period is empty", async () => {
     const { kpis } = await overview(A, { from: "2025-03-01", to: "2025-03-02" });
     // C1..C4; previous period 2025-02-27 .. 2025-02-28 has no answer.
@@ -322,9 +342,10 @@ describe("overview KPIs", () => {
 });
 
 describe("overview series and tables", () => {
-  it("gives visibility per provider per day, with n per point and empty days kept", async () => {
-    const { visibility } = await overview(A, RANGE);
+  it("gives visibility per provider per day when asked, with n per point and empty days kept", async () => {
+    const visibility = await chart(A, "visibility", RANGE, "&bucket=day");
     expect(visibility.unit).toBe("day");
+    expect(visibility.bucketRule).toEqual({ chosenBy: "asked", medianN: 1, minMedianN: 30 });
     expect(visibility.providers.map((p) => p.name)).toEqual(["Alpha", "Beta"]);
     expect(visibility.points.map((p) => p.bucket)).toEqual([
       "2025-03-01", "2025-03-02", "2025-03-03", "2025-03-04", "2025-03-05", "2025-03-06", "2025-03-07", "2025-03-08", "2025-03-09", "2025-03-10",
@@ -341,8 +362,23 @@ describe("overview series and tables", () => {
     expect(visibility.points.find((p) => p.bucket === "2025-03-06")!.all).toMatchObject({ value: null, n: 0 });
   });
 
-  it("buckets by ISO week when the range is longer than 120 days", async () => {
-    const { visibility } = await overview(A, { from: "2024-11-01", to: "2025-03-10" });
+  it("chooses the bucket from the data: days only where each point rests on a median of 30 answers, else weeks, months for long ranges", async () => {
+    // One or two answers a day per provider: no unit reaches 30, so the coarsest the range allows.
+    const tenDays = (await overview(A, RANGE)).visibility;
+    expect(tenDays.unit).toBe("week");
+    // Weeks of 2025-02-24 (C1..C4: 2 per provider), 2025-03-03 (C5..C8: 2 each), 2025-03-10 (C9, C10: 1 each).
+    expect(tenDays.points.map((p) => p.bucket)).toEqual(["2025-02-24", "2025-03-03", "2025-03-10"]);
+    expect(tenDays.bucketRule).toEqual({ chosenBy: "data", medianN: 2, minMedianN: 30 });
+    expect(tenDays.points[0]!.byProvider[A.P1]).toMatchObject({ n: 2, mentioned: 2 });
+    const long = (await overview(A, { from: "2024-11-01", to: "2025-03-10" })).visibility;
+    expect(long.unit).toBe("month");
+    expect(long.points.map((p) => p.bucket)).toEqual(["2024-11-01", "2024-12-01", "2025-01-01", "2025-02-01", "2025-03-01"]);
+    expect(long.points.find((p) => p.bucket === "2025-02-01")!.all).toMatchObject({ n: 2, mentioned: 1 });
+    expect(await refusal(await get(A.person.browser, "visibility", `${filterSearchParams(RANGE)}&bucket=hour`), 400)).toMatchObject({ code: "validation_error", field: "bucket" });
+  });
+
+  it("buckets by ISO week when asked", async () => {
+    const visibility = await chart(A, "visibility", { from: "2024-11-01", to: "2025-03-10" }, "&bucket=week");
     expect(visibility.unit).toBe("week");
     expect(visibility.points[0]!.bucket).toBe("2024-10-28"); // the Monday of 2024-11-01's week
     // Week of Monday 2025-03-03: C5 (Alpha, no), C7 (Alpha, yes), C6 and C8 (Beta, yes).
@@ -417,7 +453,8 @@ describe("filters", () => {
 
   it("defaults to the last 30 days and refuses reversed or too long ranges", async () => {
     const recent = await overview(A, {});
-    expect(recent.visibility.points).toHaveLength(30);
+    expect((await chart(A, "visibility", {}, "&bucket=day")).points).toHaveLength(30);
+    expect(recent.visibility.unit).toBe("week"); // no answers: the coarsest unit 30 days allow
     expect(recent.kpis.captures).toBe(0);
     for (const name of CHART_NAMES) {
       const reversed = await refusal(await get(A.person.browser, name, "from=2025-03-10&to=2025-03-01"), 400);
@@ -425,6 +462,19 @@ describe("filters", () => {
       const tooLong = await refusal(await get(A.person.browser, name, "from=2024-01-01&to=2025-03-01"), 400);
       expect(tooLong).toMatchObject({ field: "from", message: "from: Choose at most 400 days" });
     }
+  });
+});
+
+describe("provider coverage", () => {
+  it("counts answers per provider in the period whatever providers are chosen, zero for one without", async () => {
+    // Besides Alpha and Beta, the workspace has the providers a new workspace starts with: no answers.
+    const answers = async (input: Input) => Object.fromEntries((await chart(A, "provider-coverage", input)).providers.map((p) => [p.name, p.answers]));
+    const both = await answers({ ...RANGE, providers: [A.P1] });
+    expect(both).toMatchObject({ Alpha: 5, Beta: 5 });
+    expect(Object.entries(both).filter(([name]) => name !== "Alpha" && name !== "Beta").every(([, n]) => n === 0)).toBe(true);
+    // 2025-02-25 holds C13 (Alpha) only; tags still narrow (Q3 carries smb).
+    expect(await answers({ from: "2025-02-25", to: "2025-02-25" })).toMatchObject({ Alpha: 1, Beta: 0 });
+    expect(await answers({ ...RANGE, tags: ["smb"] })).toMatchObject({ Alpha: 1, Beta: 2 });
   });
 });
 

@@ -20,7 +20,9 @@ import { promptPerformance } from "@/lib/analytics/prompts";
 import { recordRollups } from "@/lib/analytics/rollups";
 import { addDays, analyticsFilterInput, isoDay, lastDays } from "@/lib/analytics/schemas";
 import { ownDomainRate, topDomainsOverTime } from "@/lib/analytics/sources";
-import { positionDistribution, shareOfVoiceOverTime, visibilityOverTime } from "@/lib/analytics/trends";
+import { positionDistribution, shareOfVoiceOverTime } from "@/lib/analytics/trends";
+import { median } from "@/lib/analytics/trend-buckets";
+import { visibilityOverTime } from "@/lib/analytics/visibility-trend";
 import { updateBrand } from "@/lib/brands/brands";
 import { brandInputSchema } from "@/lib/brands/schemas";
 import { succeedCapture } from "@/lib/lifecycle/results";
@@ -186,7 +188,11 @@ async function expectSameAsRaw(brandId: string, filters: FilterSpec[]) {
     const label = JSON.stringify(spec);
     const kpis = await overviewKpis(r.filter);
     expect(kpis, label).toEqual(await raw.overviewKpis(r.filter));
-    expect(await visibilityOverTime(r), label).toEqual(await raw.visibilityOverTime(r));
+    // In the unit the rule chose from the rollups, the same points as the raw rows give.
+    const { bucketRule, ...visibility } = await visibilityOverTime(r, { bucket: "auto" });
+    const rawVisibility = await raw.visibilityOverTime(r, visibility.unit);
+    expect(visibility, label).toEqual(rawVisibility);
+    expect(bucketRule.medianN, label).toBe(median(rawVisibility.points.flatMap((p) => Object.values(p.byProvider).map((e) => e.n))));
     const { answers, ...sov } = await shareOfVoiceOverTime(r);
     expect(sov, label).toEqual(await raw.shareOfVoiceOverTime(r));
     expect(answers, label).toBe(kpis.captures);

@@ -4,7 +4,9 @@
 import { bucketKeys, bucketOf, bucketUnit, captureScope, num, previousPeriod, type AnalyticsFilter, type ResolvedFilter } from "@/lib/analytics/filter";
 import { isoDay } from "@/lib/analytics/schemas";
 import { change, meanInterval, ratioInterval, wilson, type Estimate } from "@/lib/analytics/stats";
-import type { VisibilityPoint } from "@/lib/analytics/trends";
+import type { VisibilityPoint } from "@/lib/analytics/visibility-trend";
+import { bucketStarts, type TrendUnit } from "@/lib/analytics/trend-buckets";
+import { kpiChangeTest, type KpiMetric } from "@/lib/analytics/kpi-changes";
 import { db } from "@/lib/db/prisma";
 import { Prisma } from "@/lib/generated/prisma/client";
 
@@ -72,9 +74,6 @@ function estimates(r: KpiRow) {
   };
 }
 
-type Kpi = { current: Estimate; previous: Estimate; change: number | null };
-
-const kpi = (current: Estimate, previous: Estimate): Kpi => ({ current, previous, change: change(current, previous) });
 
 /**
  * Visibility (captures mentioning the brand / captures), share of voice (brand mentions / all
@@ -85,27 +84,29 @@ export async function overviewKpis(f: AnalyticsFilter) {
   const [now, before] = await Promise.all([kpiSums(f), kpiSums(previousPeriod(f))]);
   const c = estimates(now);
   const p = estimates(before);
+  // The test is a pure function of the two periods' sums: the same function, on the raw sums.
+  const kpi = (current: Estimate, previous: Estimate, metric: KpiMetric) => ({ current, previous, change: change(current, previous), test: kpiChangeTest(metric, before, now) });
   return {
     captures: num(now.n),
     previousCaptures: num(before.n),
     previousFrom: previousPeriod(f).from,
-    visibility: kpi(c.visibility, p.visibility),
-    shareOfVoice: kpi(c.shareOfVoice, p.shareOfVoice),
-    averagePosition: kpi(c.averagePosition, p.averagePosition),
+    visibility: kpi(c.visibility, p.visibility, "visibility"),
+    shareOfVoice: kpi(c.shareOfVoice, p.shareOfVoice, "share_of_voice"),
+    averagePosition: kpi(c.averagePosition, p.averagePosition, "position"),
     sentiment: {
-      positive: kpi(c.sentiment.positive, p.sentiment.positive),
-      neutral: kpi(c.sentiment.neutral, p.sentiment.neutral),
-      negative: kpi(c.sentiment.negative, p.sentiment.negative),
+      positive: kpi(c.sentiment.positive, p.sentiment.positive, "positive"),
+      neutral: kpi(c.sentiment.neutral, p.sentiment.neutral, "neutral"),
+      negative: kpi(c.sentiment.negative, p.sentiment.negative, "negative"),
     },
   };
 }
 
 
 
-/** Visibility per provider and per day (per week past 120 days), each point with its n and interval. */
-export async function visibilityOverTime({ filter: f, providers }: ResolvedFilter) {
+/** Visibility per provider and bucket of `unit`, each point with its n and interval. */
+export async function visibilityOverTime({ filter: f, providers }: ResolvedFilter, unit: TrendUnit) {
   const rows = await db().$queryRaw<{ bucket: Date; provider: string; n: number; mentioned: number }[]>`
-    SELECT ${bucketOf(f, Prisma.sql`c."finishedAt"`)} AS bucket, c."providerConfigId"::text AS provider,
+    SELECT date_trunc(${unit}, c."finishedAt") AS bucket, c."providerConfigId"::text AS provider,
       count(*)::int AS n, count(*) FILTER (WHERE m.mentioned)::int AS mentioned
     FROM captures c JOIN mentions m ON m."captureId" = c.id AND m.kind = 'brand'
     WHERE ${captureScope(f)}
@@ -117,7 +118,7 @@ export async function visibilityOverTime({ filter: f, providers }: ResolvedFilte
     counts.get(key)!.set(r.provider, { n: num(r.n), mentioned: num(r.mentioned) });
   }
   const seen = new Set(rows.map((r) => r.provider));
-  const points: VisibilityPoint[] = bucketKeys(f).map((bucket) => {
+  const points: VisibilityPoint[] = bucketStarts(f.from, f.to, unit).map((bucket) => {
     const byProvider: VisibilityPoint["byProvider"] = {};
     let n = 0;
     let mentioned = 0;
@@ -128,7 +129,7 @@ export async function visibilityOverTime({ filter: f, providers }: ResolvedFilte
     }
     return { bucket, byProvider, all: { ...wilson(mentioned, n), mentioned } };
   });
-  return { unit: bucketUnit(f), providers: providers.filter((p) => seen.has(p.id)), points };
+  return { unit, providers: providers.filter((p) => seen.has(p.id)), points };
 }
 
 

@@ -11,28 +11,29 @@ import { deleteAlertRuleAction, evaluateAlertsNowAction, setAlertRuleEnabledActi
 import { trackCompetitorAction } from "@/lib/actions/brands";
 import { kindOf } from "@/lib/alerts/kinds";
 import { METRIC_LABELS, type SampleSizeHint } from "@/lib/alerts/kinds/kind";
+import { sensitivityNote } from "@/lib/alerts/sensitivity";
 import type { AlertRuleRow, FiringsPage, RuleChoices } from "@/lib/alerts/rules";
 import { unwrap } from "@/lib/browser/action-result";
 import { RuleFormDialog } from "./rule-form-dialog";
 import { alertRulesKey, useAlertFiringsQuery, useAlertRulesQuery } from "./use-alerts-queries";
 
-/** "To see a 5-point change ... takes about N answers per period": what the rule can detect. */
-function HintText({ hint, days }: { hint: SampleSizeHint; days: number }) {
+/**
+ * "A 5-point change ... needs about N answers per period": how sensitive the rule is at the current
+ * volume. Not a verdict on the change that happened (the status beside it says that).
+ */
+function HintText({ hint, days, fired }: { hint: SampleSizeHint; days: number; fired: boolean }) {
   const size = hint.metric === "position" ? `${hint.change} place${hint.change === 1 ? "" : "s"}` : `${Math.round(hint.change * 1000) / 10}-point`;
   if (hint.answersPerPeriod === null) return <>Not enough answers yet to estimate how many a {size} change needs.</>;
-  const enough = hint.answersLastPeriod >= hint.answersPerPeriod;
+  const note = sensitivityNote(hint, fired);
   return (
     <>
-      A {size} change in {METRIC_LABELS[hint.metric].toLowerCase()} needs about <strong>{formatCount(hint.answersPerPeriod)}</strong> answers per {days}-day period
+      Sensitivity: to catch a {size} change in {METRIC_LABELS[hint.metric].toLowerCase()} takes about <strong>{formatCount(hint.answersPerPeriod)}</strong> answers per {days}-day period
       {hint.samplesPerPromptAndProvider !== null && (
         <>
           {" "}(≈ {formatCount(hint.samplesPerPromptAndProvider)} samples per prompt and provider over {hint.prompts} prompt{hint.prompts === 1 ? "" : "s"} × {hint.providers} provider{hint.providers === 1 ? "" : "s"})
         </>
       )}
-      ; the last period had {formatCount(hint.answersLastPeriod)}.{" "}
-      <span className={enough ? "text-emerald-700" : "text-amber-700"}>
-        {enough ? "Enough to see a change that size." : "At that volume, a change that size will likely pass as noise: ask more samples or watch a longer period."}
-      </span>
+      ; the last period had {formatCount(hint.answersLastPeriod)}. <span className={note.enough ? "text-emerald-700" : "text-amber-700"}>{note.text}</span>
     </>
   );
 }
@@ -200,7 +201,7 @@ export function AlertsPage({
                     <p className="text-xs text-slate-500">{kindOf(rule.kind).describe(rule.params, rule.brandName)}</p>
                     {rule.lastResult?.hint && (
                       <p className="mt-1 max-w-md text-xs text-slate-600" data-testid="sample-size-hint">
-                        <HintText hint={rule.lastResult.hint} days={(rule.params as { windowDays: number }).windowDays} />
+                        <HintText hint={rule.lastResult.hint} days={(rule.params as { windowDays: number }).windowDays} fired={rule.firings > 0 || rule.lastResult.status === "fired"} />
                       </p>
                     )}
                   </td>

@@ -4,6 +4,7 @@ import { Button } from "@/components/ui/button";
 import { Input, Select } from "@/components/ui/field";
 import { MAX_RANGE_DAYS, RANGE_PRESETS } from "@/lib/analytics/schemas";
 import { MultiSelect } from "./multi-select";
+import { useChartQuery } from "./use-analytics-queries";
 import type { FilterOptions, useAnalyticsFilters } from "./use-analytics-filters";
 
 type Filters = ReturnType<typeof useAnalyticsFilters>;
@@ -44,6 +45,10 @@ export function FilterBar({ options, filters }: { options: FilterOptions; filter
   const { input, preset, update } = filters;
   const [editing, setEditing] = useState(false);
   const custom = preset === null || editing;
+  // Answers per provider whatever providers are chosen: asked without them, so ticking one does not ask again.
+  const coverage = useChartQuery("provider-coverage", { ...input, providers: [] });
+  // While the period's coverage loads (or a new period's), mark nothing rather than the old period's.
+  const answers = coverage.isPlaceholderData ? undefined : new Map(coverage.data?.providers.map((p) => [p.id, p.answers]));
   return (
     <div className="mb-6 flex flex-wrap items-end gap-4" role="search" aria-label="Filters">
       {options.brands.length > 1 && (
@@ -60,7 +65,7 @@ export function FilterBar({ options, filters }: { options: FilterOptions; filter
         id="analytics-providers"
         label="Providers"
         allLabel="All providers"
-        options={options.providers.map((p) => ({ value: p.id, label: p.name }))}
+        options={options.providers.map((p) => ({ value: p.id, label: p.name, note: answers?.get(p.id) === 0 ? "no data" : undefined }))}
         value={input.providers ?? []}
         onChange={(providers) => update({ providers })}
       />

@@ -16,7 +16,8 @@ export function MultiSelect({
   id: string;
   label: string;
   allLabel: string;
-  options: { value: string; label: string }[];
+  /** `note`: a muted remark after the label, e.g. "no data" for a provider without answers in the period. */
+  options: { value: string; label: string; note?: string }[];
   value: string[];
   onChange: (value: string[]) => void;
 }) {
@@ -65,7 +66,8 @@ export function MultiSelect({
           {options.map((option) => (
             <label key={option.value} className="flex cursor-pointer items-center gap-2 rounded px-2 py-1.5 text-sm hover:bg-slate-50">
               <input type="checkbox" checked={shown.includes(option.value)} onChange={() => toggle(option.value)} className="size-4 rounded border-slate-300" />
-              <span className="truncate">{option.label}</span>
+              <span className={`truncate ${option.note ? "text-slate-500" : ""}`}>{option.label}</span>
+              {option.note && <span className="ml-auto shrink-0 text-xs text-slate-400">{option.note}</span>}
             </label>
           ))}
           {shown.length > 0 && (

@@ -1,6 +1,6 @@
 "use client";
 import { usePathname, useSearchParams } from "next/navigation";
-import { useMemo } from "react";
+import { useMemo, useState } from "react";
 import { DEFAULT_RANGE_DAYS, filterFromSearchParams, filterSearchParams, RANGE_PRESETS, type AnalyticsFilterInput } from "@/lib/analytics/schemas";
 
 export type Option = { id: string; name: string };
@@ -16,7 +16,13 @@ export type FilterChange = { brandId?: string; providers?: string[]; tags?: stri
 export function useAnalyticsFilters(options: FilterOptions) {
   const params = useSearchParams();
   const pathname = usePathname();
-  const search = params.toString();
+  const live = params.toString();
+  // useSearchParams catches up with history.replaceState in a transition, which can take seconds
+  // on a busy page; until it has, the filter just chosen is the one in force, so its queries start
+  // at once and the charts mark their numbers as the previous filter's instead of passing them
+  // off as current. Navigating elsewhere (a different live address) drops the request.
+  const [requested, setRequested] = useState<{ from: string; search: string } | null>(null);
+  const search = requested && requested.from === live ? requested.search : live;
 
   const state = useMemo(() => {
     const query = new URLSearchParams(search);
@@ -49,6 +55,7 @@ export function useAnalyticsFilters(options: FilterOptions) {
     const range = custom ? null : (change.range ?? state.preset);
     if (range && range !== DEFAULT_RANGE_DAYS) next.set("range", String(range));
     const query = next.toString();
+    setRequested({ from: live, search: query });
     // The App Router picks up history.replaceState in useSearchParams without asking the server
     // to render the page again, so checkboxes and buttons answer at once.
     window.history.replaceState(null, "", query ? `${pathname}?${query}` : pathname);

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { answerFilterRows, answerScope, isoDay, periodRow, periodText, periods, scopeFor } from "@/lib/alerts/kinds/answer-scope";
 import { defineKind, type Finding } from "@/lib/alerts/kinds/kind";
-import { testLead } from "@/lib/alerts/stats";
+import { testLead } from "@/lib/analytics/significance";
 import { formatPValue, percentText } from "@/lib/format";
 
 const params = z.object({

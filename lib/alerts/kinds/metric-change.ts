@@ -2,7 +2,7 @@ import { z } from "zod";
 import { answerFilterRows, answerScope, isoDay, periodRow, periodText, periods, points, scopeFor } from "@/lib/alerts/kinds/answer-scope";
 import { defineKind, METRIC_LABELS, METRICS, type Finding, type Metric, type SampleSizeHint } from "@/lib/alerts/kinds/kind";
 import type { AlertReads } from "@/lib/alerts/reads";
-import { answersToDetectMean, answersToDetectProportion, testMeans, testProportions, testRatios, type DifferenceTest } from "@/lib/alerts/stats";
+import { answersToDetectMean, answersToDetectProportion, beyondNoise } from "@/lib/analytics/significance";
 import type { AnalyticsFilter } from "@/lib/analytics/filter";
 import type { KpiRow } from "@/lib/analytics/kpis";
 import { ratioVariance, sampleVariance } from "@/lib/analytics/stats";
@@ -26,19 +26,6 @@ const params = z
       issue.addIssue({ code: "custom", path: ["minChange"], message: "For visibility and share of voice the smallest change is a fraction (0.05 = 5 points)" });
     }
   });
-
-/** The metric's test between two periods' sums, and the per-answer variance its hint needs. */
-function testMetric(num: AlertReads["num"], metric: Metric, before: KpiRow, now: KpiRow, confidence: number): { test: DifferenceTest | null; n: [number, number] } {
-  if (metric === "visibility") {
-    return { test: testProportions({ x: num(before.mentioned), n: num(before.n) }, { x: num(now.mentioned), n: num(now.n) }, confidence), n: [num(before.n), num(now.n)] };
-  }
-  if (metric === "share_of_voice") {
-    const sums = (r: KpiRow) => ({ n: num(r.n), sumY: num(r.sy), sumX: num(r.sx), sumYY: num(r.syy), sumXX: num(r.sxx), sumXY: num(r.sxy) });
-    return { test: testRatios(sums(before), sums(now), confidence), n: [num(before.n), num(now.n)] };
-  }
-  const sums = (r: KpiRow) => ({ n: num(r.pos_n), sum: num(r.pos_sum), sumSq: num(r.pos_sumsq) });
-  return { test: testMeans(sums(before), sums(now), confidence), n: [num(before.pos_n), num(now.pos_n)] };
-}
 
 const DEFAULT_CHANGE: Record<Metric, number> = { visibility: 0.05, share_of_voice: 0.05, position: 0.5 };
 
@@ -84,7 +71,7 @@ export const metricChangeKind = defineKind({
     const [before, after] = await Promise.all([read.kpiSums(scopeFor(rule, params, previous)), read.kpiSums(f)]);
     const label = METRIC_LABELS[params.metric];
     const hint = await sampleSizeHint(read, f, params.metric, after, params.minChange > 0 ? params.minChange : DEFAULT_CHANGE[params.metric], params.confidence);
-    const { test, n } = testMetric(read.num, params.metric, before, after, params.confidence);
+    const { test, n } = read.testKpiChange(params.metric, before, after, params.confidence);
     const periodText = `the last ${params.windowDays} day${params.windowDays === 1 ? "" : "s"} against the ${params.windowDays} before`;
     if (!test || n[0] < params.minAnswers || n[1] < params.minAnswers) {
       return {
@@ -95,7 +82,7 @@ export const metricChangeKind = defineKind({
     const format = params.metric === "position" ? formatPosition : percentText;
     const changeText = params.metric === "position" ? `${formatSignedNumber(test.change)} places` : points(test.change);
     const worse = params.metric === "position" ? test.change > 0 : test.change < 0;
-    const real = test.p < 1 - test.confidence;
+    const real = beyondNoise(test);
     const bigEnough = Math.abs(test.change) >= params.minChange;
     const wanted = params.direction === "any" || (params.direction === "worse") === worse;
     const numbers = `${format(test.previous.value)} (n = ${test.previous.n}) to ${format(test.current.value)} (n = ${test.current.n}), ${changeText}, ${formatPValue(test.p)}`;

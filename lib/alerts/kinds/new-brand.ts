@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { answerFilterRows, answerScope, periodRow, periods, scopeFor } from "@/lib/alerts/kinds/answer-scope";
 import { defineKind, type Finding } from "@/lib/alerts/kinds/kind";
-import { zFor } from "@/lib/alerts/stats";
+import { zFor } from "@/lib/analytics/significance";
 import { wilson } from "@/lib/analytics/stats";
 import { percentText } from "@/lib/format";
 

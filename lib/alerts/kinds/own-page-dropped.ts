@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { answerFilterRows, answerScope, periodRow, periodText, periods, scopeFor } from "@/lib/alerts/kinds/answer-scope";
 import { defineKind, type Finding } from "@/lib/alerts/kinds/kind";
-import { chanceOfNoCitations } from "@/lib/alerts/stats";
+import { chanceOfNoCitations } from "@/lib/analytics/significance";
 import { percentText } from "@/lib/format";
 
 const params = z.object({

@@ -20,6 +20,8 @@ declare module "vitest" {
     e2eBaseUrl: string;
     /** The app's BEACON_METRICS_TOKEN (production serves /api/metrics only with one). */
     e2eMetricsToken: string;
+    /** The app's database, for tests that construct data no user flow makes (tests/e2e/honest-deltas.test.ts). */
+    e2eDatabaseUrl: string;
   }
 }
 
@@ -170,5 +172,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   log(`app ready at ${baseUrl} in ${((Date.now() - startedAt) / 1000).toFixed(1)} s (log: ${path.relative(ROOT, logFile)})`);
   project.provide("e2eBaseUrl", baseUrl);
   project.provide("e2eMetricsToken", metricsToken);
+  // The launcher starts the embedded server on the free port chosen above (lib/db/database-url.ts).
+  project.provide("e2eDatabaseUrl", `postgresql://postgres@127.0.0.1:${pgPort}/beacon`);
   return teardown;
 }

@@ -1,6 +1,7 @@
 "use client";
 import { formatCount, formatMicros, formatPct } from "@/lib/format";
 import { KpiTile } from "@/components/charts/kpi-tile";
+import { STALE_CLASSES, StaleCue } from "@/components/charts/stale-cue";
 import { Card } from "@/components/ui/card";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
 import { useChartQuery } from "../use-analytics-queries";
@@ -28,37 +29,40 @@ export function CostTiles({ filter }: { filter: AnalyticsFilterInput }) {
           Attempts are kept for {data.retentionDays} days, so spend before {new Date(data.attemptsKeptSince).toISOString().slice(0, 10)} is incomplete.
         </p>
       )}
-      <div className={`mb-6 grid gap-4 sm:grid-cols-2 xl:grid-cols-5 ${query.isFetching ? "opacity-60" : ""}`} aria-busy={query.isFetching || undefined}>
-        <KpiTile label="Spend" value={formatMicros(totals.spentMicros)} n={`${formatCount(totals.attempts)} attempts`} />
-        <KpiTile
-          label="Cost per accepted capture"
-          value={totals.costPerAcceptedMicros === null ? "—" : formatMicros(Math.round(totals.costPerAcceptedMicros), { precise: true })}
-          n={`${formatCount(totals.acceptedCaptures)} accepted captures`}
-        />
-        <KpiTile
-          label="Retry waste"
-          value={formatMicros(totals.retryWasteMicros)}
-          n={`${formatCount(totals.wastedAttempts)} attempts not accepted${totals.spentMicros ? ` · ${formatPct(totals.retryWasteMicros / totals.spentMicros)} of spend` : ""}`}
-        />
-        <KpiTile
-          label="Unknown outcomes"
-          value={formatCount(totals.unknownOutcomes)}
-          n={`≈ ${formatMicros(totals.unknownCostMicros)} estimated`}
-        >
-          <p className="mt-1 text-xs text-slate-500">Timeouts after sending: the provider may have billed them.</p>
-        </KpiTile>
-        <KpiTile
-          label="Budget this month"
-          value={budget.limitMicros === null ? formatMicros(budget.usedMicros) : `${formatMicros(budget.usedMicros)} / ${formatMicros(budget.limitMicros)}`}
-          n={budget.limitMicros === null ? "No monthly limit" : `${formatMicros(budget.leftMicros ?? 0)} left in ${budget.month} (UTC)`}
-        >
-          {usedShare !== null && (
-            <div className="mt-2 h-2 overflow-hidden rounded-full bg-slate-100" role="meter" aria-label="Budget used" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(usedShare * 100)}>
-              <div className={`h-full ${usedShare > 0.9 ? "bg-red-500" : usedShare > 0.7 ? "bg-amber-500" : "bg-emerald-500"}`} style={{ width: `${Math.min(100, usedShare * 100)}%` }} />
-            </div>
-          )}
-          <p className="mt-1 text-xs text-slate-500">Charged plus reserved by running checks, all brands.</p>
-        </KpiTile>
+      <div className="relative mb-6" aria-busy={query.isPlaceholderData || undefined}>
+        {query.isPlaceholderData && <StaleCue />}
+        <div className={`grid gap-4 sm:grid-cols-2 xl:grid-cols-5 ${query.isPlaceholderData ? STALE_CLASSES : ""}`}>
+          <KpiTile label="Spend" value={formatMicros(totals.spentMicros)} n={`${formatCount(totals.attempts)} attempts`} />
+          <KpiTile
+            label="Cost per accepted capture"
+            value={totals.costPerAcceptedMicros === null ? "—" : formatMicros(Math.round(totals.costPerAcceptedMicros), { precise: true })}
+            n={`${formatCount(totals.acceptedCaptures)} accepted captures`}
+          />
+          <KpiTile
+            label="Retry waste"
+            value={formatMicros(totals.retryWasteMicros)}
+            n={`${formatCount(totals.wastedAttempts)} attempts not accepted${totals.spentMicros ? ` · ${formatPct(totals.retryWasteMicros / totals.spentMicros)} of spend` : ""}`}
+          />
+          <KpiTile
+            label="Unknown outcomes"
+            value={formatCount(totals.unknownOutcomes)}
+            n={`≈ ${formatMicros(totals.unknownCostMicros)} estimated`}
+          >
+            <p className="mt-1 text-xs text-slate-500">Timeouts after sending: the provider may have billed them.</p>
+          </KpiTile>
+          <KpiTile
+            label="Budget this month"
+            value={budget.limitMicros === null ? formatMicros(budget.usedMicros) : `${formatMicros(budget.usedMicros)} / ${formatMicros(budget.limitMicros)}`}
+            n={budget.limitMicros === null ? "No monthly limit" : `${formatMicros(budget.leftMicros ?? 0)} left in ${budget.month} (UTC)`}
+          >
+            {usedShare !== null && (
+              <div className="mt-2 h-2 overflow-hidden rounded-full bg-slate-100" role="meter" aria-label="Budget used" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(usedShare * 100)}>
+                <div className={`h-full ${usedShare > 0.9 ? "bg-red-500" : usedShare > 0.7 ? "bg-amber-500" : "bg-emerald-500"}`} style={{ width: `${Math.min(100, usedShare * 100)}%` }} />
+              </div>
+            )}
+            <p className="mt-1 text-xs text-slate-500">Charged plus reserved by running checks, all brands.</p>
+          </KpiTile>
+        </div>
       </div>
     </>
   );

@@ -1,18 +1,19 @@
 "use client";
-import { formatChange, formatInterval, formatPct, formatPosition, sampleNote } from "@/lib/format";
+import { formatInterval, formatPct, formatPosition, sampleNote } from "@/lib/format";
 import { KpiTile } from "@/components/charts/kpi-tile";
+import { STALE_CLASSES, StaleCue } from "@/components/charts/stale-cue";
 import { Card } from "@/components/ui/card";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
 import type { ChartData } from "@/lib/analytics/wire";
 import { useChartQuery } from "../use-analytics-queries";
+import { KpiDelta } from "./kpi-delta";
 
 type Kpi = ChartData<"kpis">["visibility"];
 
 const shareTile = (kpi: Kpi) => ({
   value: formatPct(kpi.current.value),
   interval: formatInterval(kpi.current.low, kpi.current.high, "share"),
-  change: kpi.change,
-  changeLabel: kpi.change === null ? "" : formatChange(kpi.change, "share"),
+  delta: <KpiDelta kpi={kpi} kind="share" />,
 });
 
 const SENTIMENT = [
@@ -32,45 +33,45 @@ export function KpiTiles({ filter }: { filter: AnalyticsFilterInput }) {
   const position = kpis?.averagePosition;
   const sentiment = kpis?.sentiment;
   return (
-    <div className={`mb-6 grid gap-4 sm:grid-cols-2 xl:grid-cols-4 ${query.isFetching && !loading ? "opacity-60" : ""}`} aria-busy={query.isFetching || undefined}>
-      {loading ? (
-        ["Visibility", "Share of voice", "Average position", "Sentiment"].map((label) => <KpiTile key={label} label={label} value="" loading />)
-      ) : (
-        <>
-          <KpiTile label="Visibility" {...shareTile(kpis.visibility)} n={sampleNote(kpis.visibility.current.n)} />
-          <KpiTile label="Share of voice" {...shareTile(kpis.shareOfVoice)} n={sampleNote(kpis.shareOfVoice.current.n)} />
-          <KpiTile
-            label="Average position"
-            value={formatPosition(position!.current.value)}
-            interval={formatInterval(position!.current.low, position!.current.high, "number")}
-            n={sampleNote(position!.current.n, "mentions")}
-            change={position!.change}
-            changeLabel={position!.change === null ? "" : formatChange(position!.change, "number")}
-            better="down"
-          />
-          <KpiTile
-            label="Sentiment"
-            value={<>{formatPct(sentiment!.positive.current.value)} <span className="text-sm font-normal text-slate-500">positive</span></>}
-            interval={formatInterval(sentiment!.positive.current.low, sentiment!.positive.current.high, "share")}
-            n={sampleNote(sentiment!.positive.current.n, "mentions")}
-            change={sentiment!.positive.change}
-            changeLabel={sentiment!.positive.change === null ? "" : formatChange(sentiment!.positive.change, "share")}
-          >
-            {sentiment!.positive.current.n > 0 && (
-              <div className="mt-2">
-                <div className="flex h-2 overflow-hidden rounded-full bg-slate-100" aria-hidden>
-                  {SENTIMENT.map((s) => (
-                    <div key={s.key} className={s.color} style={{ width: `${(sentiment![s.key].current.value ?? 0) * 100}%` }} />
-                  ))}
+    <div className="relative mb-6" aria-busy={loading || query.isPlaceholderData || undefined} data-testid="kpi-tiles">
+      {query.isPlaceholderData && <StaleCue />}
+      <div className={`grid gap-4 sm:grid-cols-2 xl:grid-cols-4 ${query.isPlaceholderData ? STALE_CLASSES : ""}`}>
+        {loading ? (
+          ["Visibility", "Share of voice", "Average position", "Sentiment"].map((label) => <KpiTile key={label} label={label} value="" loading />)
+        ) : (
+          <>
+            <KpiTile label="Visibility" {...shareTile(kpis.visibility)} n={sampleNote(kpis.visibility.current.n)} />
+            <KpiTile label="Share of voice" {...shareTile(kpis.shareOfVoice)} n={sampleNote(kpis.shareOfVoice.current.n)} />
+            <KpiTile
+              label="Average position"
+              value={formatPosition(position!.current.value)}
+              interval={formatInterval(position!.current.low, position!.current.high, "number")}
+              n={sampleNote(position!.current.n, "mentions")}
+              delta={<KpiDelta kpi={position!} kind="number" better="down" unit="mentions" />}
+            />
+            <KpiTile
+              label="Sentiment"
+              value={<>{formatPct(sentiment!.positive.current.value)} <span className="text-sm font-normal text-slate-500">positive</span></>}
+              interval={formatInterval(sentiment!.positive.current.low, sentiment!.positive.current.high, "share")}
+              n={sampleNote(sentiment!.positive.current.n, "mentions")}
+              delta={<KpiDelta kpi={sentiment!.positive} kind="share" unit="mentions" />}
+            >
+              {sentiment!.positive.current.n > 0 && (
+                <div className="mt-2">
+                  <div className="flex h-2 overflow-hidden rounded-full bg-slate-100" aria-hidden>
+                    {SENTIMENT.map((s) => (
+                      <div key={s.key} className={s.color} style={{ width: `${(sentiment![s.key].current.value ?? 0) * 100}%` }} />
+                    ))}
+                  </div>
+                  <p className="mt-1 text-xs text-slate-500">
+                    {SENTIMENT.map((s) => `${formatPct(sentiment![s.key].current.value)} ${s.label}`).join(" · ")}
+                  </p>
                 </div>
-                <p className="mt-1 text-xs text-slate-500">
-                  {SENTIMENT.map((s) => `${formatPct(sentiment![s.key].current.value)} ${s.label}`).join(" · ")}
-                </p>
-              </div>
-            )}
-          </KpiTile>
-        </>
-      )}
+              )}
+            </KpiTile>
+          </>
+        )}
+      </div>
     </div>
   );
 }

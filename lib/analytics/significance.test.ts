@@ -12,7 +12,7 @@ import {
   testProportions,
   testRatios,
   zFor,
-} from "@/lib/alerts/stats";
+} from "@/lib/analytics/significance";
 
 // Expected values computed by hand (and checked with Python's statistics.NormalDist and math.comb).
 describe("normal distribution", () => {

@@ -1,7 +1,8 @@
-// The statistics behind alerts: is a change between two periods bigger than sampling noise
-// explains, and how many samples would it take to see one. Pure functions over the counts and
-// sums the dashboards already read (lib/analytics/kpis.ts), so an alert and the chart it points
-// at agree on every number.
+// Is a change between two periods bigger than sampling noise explains, and how many samples
+// would it take to see one. Pure functions over the counts and sums the dashboards already read
+// (lib/analytics/kpis.ts); the alerts (lib/alerts) and the Overview's change labels both use
+// them, so an alert and the tile it points at agree on every number. No server code: the
+// browser may import it.
 //
 // Why a test on the difference and not "the two 95 % intervals do not overlap": two intervals
 // that just touch correspond to p ≈ 0.006, not 0.05, so overlap misses real changes; and the
@@ -60,6 +61,9 @@ export type DifferenceTest = {
   p: number;
   confidence: number;
 };
+
+/** The test's verdict: "no change" is rejected at its confidence (p < 1 - confidence). */
+export const beyondNoise = (test: Pick<DifferenceTest, "p" | "confidence">) => test.p < 1 - test.confidence;
 
 /**
  * Visibility: x1 of n1 answers named the brand before, x2 of n2 now. Pooled two-proportion
