@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import { Providers } from "@/components/app-providers";
+import { themeScript } from "@/lib/browser/theme";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -10,7 +11,12 @@ export const metadata: Metadata = {
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
-    <html lang="en">
+    // The theme script sets the `dark` class before hydration, which React would report as a mismatch.
+    <html lang="en" suppressHydrationWarning>
+      <head>
+        {/* Inline, in the head: applied before the body is parsed, so a dark page never flashes light. */}
+        <script dangerouslySetInnerHTML={{ __html: themeScript }} />
+      </head>
       <body>
         <Providers>{children}</Providers>
       </body>

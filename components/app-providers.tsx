@@ -1,8 +1,9 @@
 "use client";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { useState, type ReactNode } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import { Toaster } from "sonner";
 import { z } from "zod";
+import { subscribeTheme } from "@/lib/browser/theme";
 
 // The app's Content Security Policy allows no eval (lib/http/security-headers.ts). In the browser
 // zod would probe for `new Function` on its first object parse, and the refused probe is
@@ -19,6 +20,8 @@ export function Providers({ children }: { children: ReactNode }) {
         },
       }),
   );
+  // Follows the system's light/dark setting and choices made in other tabs.
+  useEffect(() => subscribeTheme(), []);
   return (
     <QueryClientProvider client={client}>
       {children}

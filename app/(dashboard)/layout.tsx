@@ -1,5 +1,7 @@
 import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
+import { MobileNav } from "@/components/shell/mobile-nav";
+import { ProductName } from "@/components/shell/product-name";
 import { SidebarNav } from "@/components/shell/sidebar-nav";
 import { canManageWorkspaceSettings } from "@/lib/permissions/permissions";
 import { UserMenu } from "@/components/shell/user-menu";
@@ -17,17 +19,24 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   const ctx = await getWorkspaceContext();
   if (!ctx) redirect("/welcome");
   const [workspaces, operator] = await Promise.all([listWorkspacesOf(user.id), isOperator(user.id)]);
+  // The same content in the sidebar (from md) and in the drawer (below it).
+  const navigation = (
+    <>
+      <WorkspaceSwitcher current={ctx.workspace.id} workspaces={workspaces} />
+      <div className="flex-1">
+        <SidebarNav isAdmin={canManageWorkspaceSettings(ctx)} isOperator={operator} />
+      </div>
+      <UserMenu name={user.name} email={user.email} role={ctx.role} />
+    </>
+  );
   return (
-    <div className="flex min-h-full">
-      <aside className="sticky top-0 print:hidden flex h-screen w-60 shrink-0 flex-col gap-6 overflow-y-auto border-r border-slate-200 bg-white p-4">
-        <span className="px-1 text-lg font-bold tracking-tight text-brand-700">◉ Beacon</span>
-        <WorkspaceSwitcher current={ctx.workspace.id} workspaces={workspaces} />
-        <div className="flex-1">
-          <SidebarNav isAdmin={canManageWorkspaceSettings(ctx)} isOperator={operator} />
-        </div>
-        <UserMenu name={user.name} email={user.email} role={ctx.role} />
+    <div className="min-h-full md:flex">
+      <MobileNav>{navigation}</MobileNav>
+      <aside className="sticky top-0 hidden h-screen w-60 shrink-0 flex-col gap-6 overflow-y-auto border-r border-slate-200 bg-surface p-4 md:flex print:hidden">
+        <ProductName />
+        {navigation}
       </aside>
-      <main className="min-w-0 flex-1 px-8 py-8 print:p-0">{children}</main>
+      <main className="min-w-0 flex-1 px-4 py-6 sm:px-6 md:px-8 md:py-8 print:p-0">{children}</main>
     </div>
   );
 }

@@ -66,7 +66,7 @@ export default async function Page() {
           }
           action={
             ready && canStart ? (
-              <Link href="/checks/new" className="rounded-md bg-brand-600 px-3.5 py-2 text-sm font-medium text-white shadow-sm hover:bg-brand-700">
+              <Link href="/checks/new" className="rounded-md bg-brand-600 px-3.5 py-2 text-sm font-medium text-white shadow-sm hover:bg-brand-700 dark:hover:bg-brand-500">
                 Run a check
               </Link>
             ) : undefined

@@ -4,7 +4,7 @@ import type { ReactNode } from "react";
 /** A tooltip box for recharts' `content`: a heading and one line per series. */
 export function TooltipBox({ title, lines, footer }: { title: ReactNode; lines: { color: string; label: ReactNode; value: ReactNode; detail?: ReactNode }[]; footer?: ReactNode }) {
   return (
-    <div className="min-w-44 rounded-md bg-white px-3 py-2 text-xs shadow-lg ring-1 ring-slate-200">
+    <div className="min-w-44 rounded-md bg-surface px-3 py-2 text-xs shadow-lg ring-1 ring-slate-200">
       <p className="mb-1 font-semibold text-slate-900">{title}</p>
       <ul className="space-y-0.5">
         {lines.map((line, i) => (

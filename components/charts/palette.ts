@@ -1,4 +1,6 @@
-// Series colours: distinguishable, colour-blind friendly (Okabe–Ito order, its yellow swapped for a darker ochre that reads on white), the brand always first.
-export const SERIES_COLORS = ["#1f64db", "#e69f00", "#009e73", "#cc79a7", "#56b4e9", "#d55e00", "#7f7f7f", "#a6761d", "#000000"];
+// Series colours, defined in app/globals.css (--series-N) for light and dark mode: distinguishable,
+// colour-blind friendly (Okabe–Ito order, its yellow swapped for a darker ochre that reads on
+// white), the brand always first. SVG attributes and inline styles both take var().
+export const SERIES_COLORS = [1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => `var(--series-${n})`);
 
 export const seriesColor = (index: number) => SERIES_COLORS[index % SERIES_COLORS.length]!;

@@ -11,6 +11,10 @@ import { formatDuration, formatMicros, formatTimestamp } from "@/lib/format";
 import { unwrap } from "@/lib/browser/action-result";
 import { isRetryable, isUnfinished } from "@/lib/captures/states";
 
+// lib/lifecycle/admin.ts retryCaptures: a manual retry sets maxAttempts to the attempts made so far plus the connection's maximum.
+const ATTEMPTS_HELP =
+  "The count includes every attempt this capture made. A manual retry allows the connection's maximum number of attempts again, on top of those already made, so “of” grows with each retry.";
+
 /** One capture: its answer (streaming in while it runs), sources, searches, attempts and history. */
 export function CaptureDetailDialog({ captureId, onClose, canCancel, canRetry }: { captureId: string; onClose: () => void; canCancel: boolean; canRetry: boolean }) {
   const queryClient = useQueryClient();
@@ -46,10 +50,13 @@ export function CaptureDetailDialog({ captureId, onClose, canCancel, canRetry }:
         <div className="max-h-[70vh] space-y-5 overflow-y-auto pr-1 text-sm">
           <div className="flex flex-wrap items-center gap-2">
             <StatusBadge status={c.status} waitingFor={c.waitingFor} />
-            <span className="text-slate-500">{c.model} · search {c.searchMode} · attempt {c.attemptCount} of {c.maxAttempts}</span>
+            <span className="text-slate-500">
+              {c.model} · search {c.searchMode} · <span title={ATTEMPTS_HELP}>attempt {c.attemptCount} of {c.maxAttempts}</span>
+            </span>
             {c.costMicros > 0 && <span className="text-slate-500">· {formatMicros(c.costMicros)}</span>}
             {c.latencyMs !== null && <span className="text-slate-500">· {formatDuration(c.latencyMs)}</span>}
           </div>
+          {c.events.some((e) => e.kind === "capture_retried") && <p className="text-xs text-slate-500">Retried by hand. {ATTEMPTS_HELP}</p>}
           <p className="rounded-md bg-slate-50 p-3 text-slate-800">“{c.prompt.text}”</p>
           {c.lastError && <p className="rounded-md bg-red-50 p-3 text-red-700">{c.lastError}</p>}
           <section>

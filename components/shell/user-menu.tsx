@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useTransition } from "react";
 import { Button } from "@/components/ui/button";
 import { signOutAction } from "@/lib/actions/auth";
+import { ThemeSwitch } from "./theme-switch";
 
 export function UserMenu({ name, email, role }: { name: string; email: string; role: string }) {
   const router = useRouter();
@@ -15,10 +16,11 @@ export function UserMenu({ name, email, role }: { name: string; email: string; r
       <p className="truncate text-xs text-slate-500">
         {email} · {role}
       </p>
+      <ThemeSwitch />
       <Button
         variant="ghost"
         size="sm"
-        className="mt-2"
+        className="mt-2 min-h-11 md:min-h-0"
         pending={pending}
         onClick={() =>
           startTransition(async () => {

@@ -1,7 +1,7 @@
 "use client";
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
+import { useId, useState, useTransition } from "react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
@@ -21,6 +21,8 @@ export function WorkspaceSwitcher({ current, workspaces }: { current: string; wo
   const queryClient = useQueryClient();
   const [pending, startTransition] = useTransition();
   const [creating, setCreating] = useState(false);
+  // The switcher is in the sidebar and, on phones, in the drawer: ids of its own in each.
+  const id = useId();
 
   const afterSwitch = () => {
     queryClient.clear(); // cached data belongs to the previous workspace
@@ -38,11 +40,11 @@ export function WorkspaceSwitcher({ current, workspaces }: { current: string; wo
 
   return (
     <>
-      <label htmlFor="workspace-switcher" className="sr-only">
+      <label htmlFor={id} className="sr-only">
         Workspace
       </label>
       <select
-        id="workspace-switcher"
+        id={id}
         value={current}
         disabled={pending}
         onChange={(event) => {
@@ -57,7 +59,7 @@ export function WorkspaceSwitcher({ current, workspaces }: { current: string; wo
             }
           });
         }}
-        className="w-full rounded-md border-0 bg-white py-2 pl-3 pr-8 text-sm font-semibold text-slate-900 ring-1 ring-slate-300"
+        className="min-h-11 w-full rounded-md border-0 bg-surface py-2 pl-3 md:min-h-0 pr-8 text-sm font-semibold text-slate-900 ring-1 ring-slate-300"
       >
         {workspaces.map((w) => (
           <option key={w.id} value={w.id}>
@@ -75,8 +77,8 @@ export function WorkspaceSwitcher({ current, workspaces }: { current: string; wo
             create.submit({ name: String(new FormData(event.currentTarget).get("name")) });
           }}
         >
-          <Field id="new-workspace-name" label="Name" error={create.error("name")}>
-            <Input id="new-workspace-name" name="name" autoFocus invalid={!!create.error("name")} />
+          <Field id={`${id}-name`} label="Name" error={create.error("name")}>
+            <Input id={`${id}-name`} name="name" autoFocus invalid={!!create.error("name")} />
           </Field>
           <div className="flex justify-end gap-2">
             <Button type="button" variant="secondary" onClick={() => setCreating(false)}>

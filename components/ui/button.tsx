@@ -1,8 +1,8 @@
 import type { ButtonHTMLAttributes } from "react";
 
 const variants = {
-  primary: "bg-brand-600 text-white hover:bg-brand-700 disabled:bg-brand-600/50",
-  secondary: "bg-white text-slate-800 ring-1 ring-slate-300 hover:bg-slate-50 disabled:text-slate-400",
+  primary: "bg-brand-600 text-white hover:bg-brand-700 dark:hover:bg-brand-500 disabled:bg-brand-600/50",
+  secondary: "bg-surface text-slate-800 ring-1 ring-slate-300 hover:bg-slate-50 disabled:text-slate-400",
   ghost: "text-slate-700 hover:bg-slate-100 disabled:text-slate-400",
   danger: "bg-red-600 text-white hover:bg-red-700 disabled:bg-red-600/50",
 };

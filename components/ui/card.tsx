@@ -2,20 +2,24 @@ import type { HTMLAttributes, ReactNode } from "react";
 
 export function Card({ children, className = "", ...props }: HTMLAttributes<HTMLDivElement> & { children: ReactNode }) {
   return (
-    <div {...props} className={`rounded-lg bg-white shadow-sm ring-1 ring-slate-200 ${className}`}>
+    <div {...props} className={`relative rounded-lg bg-surface shadow-sm ring-1 ring-slate-200 ${className}`}>
       {children}
     </div>
   );
 }
 
-export function PageHeader({ title, description, actions }: { title: string; description?: ReactNode; actions?: ReactNode }) {
+/** The page's title, what it is for, its buttons, and the section's tabs (below the title). */
+export function PageHeader({ title, description, actions, tabs }: { title: string; description?: ReactNode; actions?: ReactNode; tabs?: ReactNode }) {
   return (
-    <div className="mb-6 flex flex-wrap items-start justify-between gap-4">
-      <div>
-        <h1 className="text-xl font-semibold text-slate-900">{title}</h1>
-        {description && <p className="mt-1 max-w-2xl text-sm text-slate-600">{description}</p>}
+    <div className="mb-6">
+      <div className="flex flex-wrap items-start justify-between gap-4">
+        <div className="min-w-0">
+          <h1 className="text-xl font-semibold text-slate-900">{title}</h1>
+          {description && <p className="mt-1 max-w-2xl text-sm text-slate-600">{description}</p>}
+        </div>
+        {actions && <div className="flex flex-wrap items-center gap-2">{actions}</div>}
       </div>
-      {actions && <div className="flex items-center gap-2">{actions}</div>}
+      {tabs && <div className="mt-4">{tabs}</div>}
     </div>
   );
 }

@@ -25,7 +25,7 @@ export function Dialog({ open, onClose, title, children, size = "md" }: { open: 
       ref={ref}
       onClose={onClose}
       aria-labelledby="dialog-title"
-      className={`m-auto w-full ${widths[size]} rounded-lg p-0 shadow-xl backdrop:bg-slate-900/40`}
+      className={`m-auto w-full ${widths[size]} rounded-lg p-0 shadow-xl backdrop:bg-black/40`}
     >
       {open && (
         <div className="p-6">

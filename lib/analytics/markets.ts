@@ -16,9 +16,21 @@ function displayName(type: "region" | "language", code: string): string {
   }
 }
 
-/** "Germany · German", "Russian", "No market set". */
-export function marketLabel(key: string): string {
+function namedMarket(key: string): string | null {
   const [country = "", language = ""] = key.split(":");
   const parts = [country && displayName("region", country), language && displayName("language", language)].filter(Boolean);
-  return parts.length ? parts.join(" · ") : "No market set";
+  return parts.length ? parts.join(" · ") : null;
+}
+
+/**
+ * A market among others (filters, comparisons): "Germany · German", "Russian", and for prompts
+ * with neither country nor language "Prompts without a market": that group is not a market.
+ */
+export function marketLabel(key: string): string {
+  return namedMarket(key) ?? "Prompts without a market";
+}
+
+/** One prompt's market: "Germany · German", or "No market set". */
+export function promptMarketLabel(key: string): string {
+  return namedMarket(key) ?? "No market set";
 }

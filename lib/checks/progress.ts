@@ -1,6 +1,6 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import { marketKey, marketLabel } from "@/lib/analytics/markets";
+import { marketKey, marketLabel, promptMarketLabel } from "@/lib/analytics/markets";
 import type { CheckStatus } from "@/lib/captures/states";
 import { checkTally, countsOf } from "@/lib/captures/check-counts";
 import { startedBy, userNames } from "@/lib/checks/started-by";
@@ -142,7 +142,7 @@ export async function checkProgress(workspaceId: string, checkId: string, reques
     prompts: pageIds.map((id) => cut(text.get(id) ?? "", GRID_TEXT_CHARS)),
     markets,
     market,
-    rowMarkets: markets.length ? pageIds.map((id) => marketLabel(marketOf.get(id)!)) : [],
+    rowMarkets: markets.length ? pageIds.map((id) => promptMarketLabel(marketOf.get(id)!)) : [],
     providers: providers.map((p) => ({ name: p.name, model: p.model })),
   };
   const gridHash = hashGrid(grid);

@@ -98,9 +98,9 @@ describe("dashboards", () => {
     expect(await chart(page, "Share of voice").locator(".recharts-legend-wrapper").innerText()).toMatch(/^Lumen CRM/);
     expect(await chart(page, "Position distribution").locator(".recharts-bar-rectangle").count()).toBeGreaterThanOrEqual(5);
     expect(await chart(page, "Prompts").locator("tbody tr").count()).toBe(12);
-    // The markets: no market set, Germany in English and in German, Russia in Russian.
+    // The markets: prompts without a market, Germany in English and in German, Russia in Russian.
     const markets = await chart(page, "Markets").locator("tbody th").allTextContents();
-    expect(markets.sort()).toEqual(["Germany · English", "Germany · German", "No market set", "Russia · Russian"]);
+    expect(markets.sort()).toEqual(["Germany · English", "Germany · German", "Prompts without a market", "Russia · Russian"]);
   });
 
   test("the date range and the provider filter change the numbers and live in the address", async () => {

@@ -170,10 +170,12 @@ describe("progress by deltas", () => {
     const prompts = await db().prompt.findMany({ where: { id: { in: demo.promptIds } }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], select: { text: true, country: true, language: true } });
     const keys = prompts.map((p) => `${p.country ?? ""}:${p.language ?? ""}`);
     expect(all.state.grid.markets.map((m) => m.key).sort()).toEqual([...new Set(keys)].sort());
-    expect(all.state.grid.markets.find((m) => m.key === ":")).toMatchObject({ label: "No market set", prompts: keys.filter((k) => k === ":").length });
+    expect(all.state.grid.markets.find((m) => m.key === ":")).toMatchObject({ label: "Prompts without a market", prompts: keys.filter((k) => k === ":").length });
     expect(all.state.grid).toMatchObject({ market: null, totalPrompts: 12 });
     expect(all.state.grid.rowMarkets).toHaveLength(12);
     expect(all.state.grid.rowMarkets[keys.indexOf("RU:ru")]).toBe("Russia · Russian");
+    // One prompt has a market or not; "Prompts without a market" names the group.
+    expect(all.state.grid.rowMarkets[keys.indexOf(":")]).toBe("No market set");
 
     const russian = await checkProgress(demo.workspaceId, small, { page: 1, market: "RU:ru", version: all.state.version });
     expect(russian.full, "another market's version gets every cell").toBe(true);

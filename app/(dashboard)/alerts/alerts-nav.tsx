@@ -2,7 +2,8 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 
-// The Alerts section's own tabs: rules and their firings, where messages go, what was sent.
+// The Alerts section's own tabs, under each page's title (PageHeader `tabs`): rules and their
+// firings, where messages go, what was sent.
 const tabs = [
   { href: "/alerts", label: "Rules" },
   { href: "/alerts/channels", label: "Channels" },
@@ -12,7 +13,7 @@ const tabs = [
 export function AlertsNav() {
   const pathname = usePathname();
   return (
-    <nav aria-label="Alerts" className="mb-6 flex gap-1 border-b border-slate-200">
+    <nav aria-label="Alerts" className="flex gap-1 overflow-x-auto border-b border-slate-200">
       {tabs.map((tab) => {
         const active = pathname === tab.href;
         return (
@@ -20,7 +21,7 @@ export function AlertsNav() {
             key={tab.href}
             href={tab.href}
             aria-current={active ? "page" : undefined}
-            className={`-mb-px border-b-2 px-3 py-2 text-sm font-medium focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 ${
+            className={`-mb-px flex min-h-11 shrink-0 items-center border-b-2 px-3 text-sm md:min-h-9 font-medium focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 ${
               active ? "border-brand-600 text-brand-700" : "border-transparent text-slate-600 hover:text-slate-900"
             }`}
           >

@@ -6,6 +6,7 @@ import { toast } from "sonner";
 import { formatCount, formatWhen } from "@/lib/format";
 import { Button } from "@/components/ui/button";
 import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
+import { AlertsNav } from "./alerts-nav";
 import { Pagination } from "@/components/ui/pagination";
 import { deleteAlertRuleAction, evaluateAlertsNowAction, setAlertRuleEnabledAction } from "@/lib/actions/alerts";
 import { trackCompetitorAction } from "@/lib/actions/brands";
@@ -175,6 +176,7 @@ export function AlertsPage({
     <>
       <PageHeader
         title="Alerts"
+        tabs={<AlertsNav />}
         description="Rules that tell you when a number changed by more than sampling noise explains, a competitor overtook you, a new brand shows up, your pages stop being cited, a provider is down or the budget runs out. Evaluated after each check, daily, and every minute for breakers and the budget."
         actions={actions}
       />

@@ -55,12 +55,12 @@ export function MultiSelect({
       <details ref={ref} className="relative">
         <summary
           aria-labelledby={`${id}-label ${id}-value`}
-          className="flex w-48 cursor-pointer list-none items-center justify-between gap-2 rounded-md bg-white px-3 py-2 text-sm text-slate-900 shadow-sm ring-1 ring-slate-300 hover:bg-slate-50 [&::-webkit-details-marker]:hidden"
+          className="flex w-48 cursor-pointer list-none items-center justify-between gap-2 rounded-md bg-surface px-3 py-2 text-sm text-slate-900 shadow-sm ring-1 ring-slate-300 hover:bg-slate-50 [&::-webkit-details-marker]:hidden"
         >
           <span id={`${id}-value`} className="truncate">{summary}</span>
           <span aria-hidden className="text-slate-400">▾</span>
         </summary>
-        <fieldset className="absolute z-20 mt-1 max-h-72 w-64 overflow-y-auto rounded-md bg-white p-2 shadow-lg ring-1 ring-slate-200">
+        <fieldset className="absolute z-20 mt-1 max-h-72 w-64 overflow-y-auto rounded-md bg-surface p-2 shadow-lg ring-1 ring-slate-200">
           <legend className="sr-only">{label}</legend>
           {options.length === 0 && <p className="px-2 py-1 text-sm text-slate-500">None yet</p>}
           {options.map((option) => (

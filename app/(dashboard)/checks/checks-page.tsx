@@ -14,7 +14,7 @@ export function ChecksPage({ canStart, brands }: { canStart: boolean; brands: { 
   const query = useChecksQuery(filters);
   const data = query.data;
   const newCheck = (
-    <Link href="/checks/new" className="rounded-md bg-brand-600 px-3.5 py-2 text-sm font-medium text-white shadow-sm hover:bg-brand-700">
+    <Link href="/checks/new" className="rounded-md bg-brand-600 px-3.5 py-2 text-sm font-medium text-white shadow-sm hover:bg-brand-700 dark:hover:bg-brand-500">
       New check
     </Link>
   );

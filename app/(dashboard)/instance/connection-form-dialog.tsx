@@ -217,7 +217,7 @@ export function ConnectionFormDialog({ connection, onClose }: { connection?: Con
           </Section>
         )}
 
-        <div className="sticky bottom-0 -mx-6 -mb-6 flex justify-end gap-2 border-t border-slate-200 bg-white px-6 py-4">
+        <div className="sticky bottom-0 -mx-6 -mb-6 flex justify-end gap-2 border-t border-slate-200 bg-surface px-6 py-4">
           <Button type="button" variant="secondary" onClick={onClose}>
             Cancel
           </Button>

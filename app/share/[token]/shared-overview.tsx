@@ -54,7 +54,7 @@ export function SharedOverview({ report, token }: { report: SharedReport; token:
           <PrintButton />
         </header>
         <KpiTiles filter={filter} />
-        <div className="grid gap-6 lg:grid-cols-2 print:block print:space-y-6">
+        <div className="grid grid-cols-1 gap-6 lg:grid-cols-2 print:block print:space-y-6">
           <div className="lg:col-span-2">
             <VisibilityChart filter={filter} brandName={brandName} empty={empty} />
           </div>

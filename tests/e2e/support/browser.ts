@@ -42,10 +42,10 @@ export function setupBrowser(): void {
 
 const fileName = (name: string) => name.replace(/[^a-z0-9]+/gi, "-").replace(/^-|-$/g, "").slice(0, 120);
 
-/** A page in a fresh browser context (signed out), closed when the test ends. */
-export async function newPage(): Promise<Page> {
+/** A page in a fresh browser context (signed out), closed when the test ends; 1280x900 unless told. */
+export async function newPage({ viewport = { width: 1280, height: 900 } }: { viewport?: { width: number; height: number } } = {}): Promise<Page> {
   if (!browser) throw new Error("setupBrowser() must be called in the test file first");
-  const context = await browser.newContext({ baseURL: baseUrl(), viewport: { width: 1280, height: 900 } });
+  const context = await browser.newContext({ baseURL: baseUrl(), viewport });
   const page = await context.newPage();
   // onTestFinished runs before onTestFailed, so the screenshot is taken here, before closing.
   onTestFinished(async ({ task }) => {
@@ -67,5 +67,6 @@ export async function login(page: Page, email: string, password: string): Promis
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.waitForURL((url) => url.pathname === "/");
-  await page.getByRole("navigation", { name: "Main" }).waitFor();
+  // Attached, not visible: on a phone the navigation waits in the closed drawer.
+  await page.getByRole("navigation", { name: "Main", includeHidden: true }).waitFor({ state: "attached" });
 }

@@ -5,6 +5,7 @@ import { useState } from "react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
+import { AlertsNav } from "../alerts-nav";
 import { deleteAlertChannelAction, rotateWebhookSecretAction, sendTestAlertAction } from "@/lib/actions/alert-channels";
 import { unwrap } from "@/lib/browser/action-result";
 import { ChannelFormDialog } from "./channel-form-dialog";
@@ -51,6 +52,7 @@ export function ChannelsPage() {
     <>
       <PageHeader
         title="Alert channels"
+        tabs={<AlertsNav />}
         description="Where alerts and the weekly digest (Mondays, 08:00 UTC, to email channels) are sent."
         actions={<Button onClick={() => setEditing("new")}>New channel</Button>}
       />

@@ -8,5 +8,5 @@ export const metadata: Metadata = { title: "Alert channels" };
 
 export default async function Page() {
   const ctx = await requirePageContext();
-  return canManageAlerts(ctx) ? <ChannelsPage /> : <AdminsOnly what="alert channels" />;
+  return canManageAlerts(ctx) ? <ChannelsPage /> : <AdminsOnly title="Alert channels" what="alert channels" />;
 }

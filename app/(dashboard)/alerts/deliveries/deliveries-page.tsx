@@ -12,6 +12,7 @@ import { unwrap } from "@/lib/browser/action-result";
 import { formatWhen } from "@/lib/format";
 import { useChannelsQuery } from "../channels/use-channels-query";
 import { useDeliveriesQuery, type DeliveryLogRow } from "./use-deliveries-query";
+import { AlertsNav } from "../alerts-nav";
 
 const tones = { pending: "amber", sending: "blue", delivered: "green", failed: "red", unknown: "amber" } as const satisfies Record<DeliveryStatus, string>;
 const kindLabel = { firing: "Alert", test: "Test", digest: "Digest" } as const;
@@ -24,7 +25,7 @@ function MessageSent({ row }: { row: DeliveryLogRow }) {
       <p className="text-xs font-medium text-slate-500">
         {channelKind === "email" ? `Email, subject “${row.message.subject}”` : channelKind === "slack" ? "Slack message (JSON)" : `Webhook body (JSON), webhook-id ${row.id}`}
       </p>
-      <pre className="max-h-96 overflow-auto whitespace-pre-wrap rounded bg-white p-3 text-xs text-slate-800 ring-1 ring-slate-200">{body}</pre>
+      <pre className="max-h-96 overflow-auto whitespace-pre-wrap rounded bg-surface p-3 text-xs text-slate-800 ring-1 ring-slate-200">{body}</pre>
     </div>
   );
 }
@@ -49,7 +50,7 @@ export function DeliveriesPage() {
 
   return (
     <>
-      <PageHeader title="Delivery log" description="Every alert, test and digest sent to a channel, newest first, with what the receiver answered. Failed sends are retried with growing waits. “unknown”: the send may have arrived but was never recorded; email and Slack cannot tell a repeat, so it is sent again only when you choose." />
+      <PageHeader title="Delivery log" tabs={<AlertsNav />} description="Every alert, test and digest sent to a channel, newest first, with what the receiver answered. Failed sends are retried with growing waits. “unknown”: the send may have arrived but was never recorded; email and Slack cannot tell a repeat, so it is sent again only when you choose." />
       <div className="mb-4 flex flex-wrap gap-3">
         <label className="flex items-center gap-2 text-sm text-slate-700">
           Channel

@@ -8,5 +8,5 @@ export const metadata: Metadata = { title: "Delivery log" };
 
 export default async function Page() {
   const ctx = await requirePageContext();
-  return canManageAlerts(ctx) ? <DeliveriesPage /> : <AdminsOnly what="the delivery log" />;
+  return canManageAlerts(ctx) ? <DeliveriesPage /> : <AdminsOnly title="Delivery log" what="the delivery log" />;
 }

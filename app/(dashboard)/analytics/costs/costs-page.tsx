@@ -22,7 +22,7 @@ export function CostsPage({ options }: { options: FilterOptions }) {
         <>
           <FilterBar options={options} filters={filters} />
           <CostTiles filter={filters.input} />
-          <div className="grid gap-6">
+          <div className="grid grid-cols-1 gap-6">
             <SpendChart filter={filters.input} />
             <ProviderCostsTable filter={filters.input} />
           </div>

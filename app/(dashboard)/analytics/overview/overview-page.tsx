@@ -55,7 +55,7 @@ export function OverviewPage({
         {filters.input.providers?.length ? ` · ${filters.input.providers.length} provider(s)` : " · all providers"}
       </p>
       <KpiTiles filter={filters.input} />
-      <div className="grid gap-6 lg:grid-cols-2 print:block print:space-y-6">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-2 print:block print:space-y-6">
         <div className="lg:col-span-2">
           <VisibilityChart filter={filters.input} brandName={brandName} empty={empty} />
         </div>

@@ -23,7 +23,7 @@ export function SourcesPage({ options, canStart, canCategorize }: { options: Fil
       ) : (
         <>
           <FilterBar options={options} filters={filters} />
-          <div className="grid gap-6 lg:grid-cols-4">
+          <div className="grid grid-cols-1 gap-6 lg:grid-cols-4">
             <OwnDomainTile filter={filters.input} brandName={brandName} />
             <div className="lg:col-span-3">
               <TopDomainsChart filter={filters.input} empty={<EmptyHint brandName={brandName} canStart={canStart} what="cited sources" />} />

@@ -71,7 +71,7 @@ export function NewCheckForm(props: { brands: { id: string; name: string; compet
     <>
       <PageHeader title="New check" description="Every prompt is asked to every provider, as many times as the samples say. Answers vary between runs; more samples give steadier numbers." />
       <form
-        className="grid gap-6 lg:grid-cols-[1fr_20rem]"
+        className="grid grid-cols-1 gap-6 lg:grid-cols-[1fr_20rem]"
         onSubmit={(event) => {
           event.preventDefault();
           if (ready) start.mutate();
