@@ -50,7 +50,7 @@ export function PositionChart({ filter, brandName, empty }: { filter: AnalyticsF
           <Tooltip cursor={{ fill: "#f1f5f9" }} content={(props) => <PositionTooltip {...props} />} />
           <Bar dataKey="share" name="Share of answers" radius={[3, 3, 0, 0]} isAnimationActive={false}>
             {rows.map((r) => (
-              <Cell key={r.label} fill={r.missing ? "#94a3b8" : "#1f64db"} />
+              <Cell key={r.label} fill={r.missing ? "var(--color-slate-400)" : "var(--color-brand-600)"} />
             ))}
             <LabelList dataKey="share" position="top" formatter={(v: unknown) => `${v}%`} style={{ fontSize: 11, fill: "#475569" }} />
           </Bar>
@@ -67,7 +67,7 @@ function PositionTooltip({ active, payload }: Pick<TooltipContentProps, "active"
   return (
     <TooltipBox
       title={row.label}
-      lines={[{ color: row.missing ? "#94a3b8" : "#1f64db", label: "Answers", value: `${row.captures}`, detail: formatPct(row.share / 100) }]}
+      lines={[{ color: row.missing ? "var(--color-slate-400)" : "var(--color-brand-600)", label: "Answers", value: `${row.captures}`, detail: formatPct(row.share / 100) }]}
       footer={interval ? `95% interval ${interval}` : undefined}
     />
   );

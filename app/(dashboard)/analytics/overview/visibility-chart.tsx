@@ -113,7 +113,7 @@ function shape(visibility: Visibility | undefined) {
   if (!visibility) return { rows: [], series: [], total: 0, filled: [] };
   const series: Series[] = [
     ...visibility.providers.map((p, i) => ({ id: p.id, name: p.name, color: seriesColor(i + 1) })),
-    ...(visibility.providers.length > 1 ? [{ id: ALL, name: "All providers", color: "#334155" }] : []),
+    ...(visibility.providers.length > 1 ? [{ id: ALL, name: "All providers", color: "var(--color-slate-700)" }] : []),
   ];
   const rows = visibility.points.map((p) => {
     const row: Record<string, string | number | null | (number | null)[]> = { bucket: p.bucket, label: formatBucket(p.bucket, visibility.unit) };
