@@ -15,6 +15,7 @@ import { launcherEnv } from "@/lib/process/launcher-watchdog";
 import { WEB_STOP_DEADLINE_MS, workerStopDeadlineMs } from "@/lib/process/stop-deadlines";
 import { demoSeedPlan } from "@/scripts/lib/demo-seed";
 import { describeExit, paint, startChild, tagged, type Child } from "@/scripts/lib/processes";
+import { describeWarmUp, FIRST_ROUTES, warmUp } from "@/scripts/lib/warm-up";
 import { workerNodeArgs } from "@/scripts/lib/worker-bundle";
 
 const MODES = {
@@ -149,7 +150,14 @@ async function main() {
     const onLine = (line: string) => {
       if (ready || !/\bReady in\b/.test(line)) return;
       ready = true;
-      banner(login);
+      if (plan.next !== "dev") return banner(login);
+      // Dev compiles a route on its first request: compile the first two pages before saying ready.
+      say("compiling the sign-in page and the dashboard before the first visit (faster on later starts)");
+      void warmUp(`http://localhost:${e.PORT}`, FIRST_ROUTES, 300_000).then((result) => {
+        if (shuttingDown) return;
+        say(describeWarmUp(result));
+        banner(login);
+      });
     };
     const args = [binOf("next", "dist/bin/next"), plan.next, "-p", String(e.PORT)];
     // Next.js hides the socket's peer address; the preload hands it to the app (lib/auth/client-address.ts).

@@ -1,6 +1,7 @@
 // `npm start` as an operator runs it on a fresh machine, with none of the settings the other
 // browser tests pass (tests/e2e/support/global-setup.ts asks for the demo and a metrics token):
-// no demo account with its public login, /api/metrics off, /api/health without details.
+// no demo account with its public login, /api/metrics off, /api/health without details, sign-up
+// by invitation.
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -81,6 +82,20 @@ describe("npm start with no settings", () => {
     expect(((await metrics.json()) as { error: { message: string } }).error.message).toMatch(/BEACON_METRICS_TOKEN/);
     const health = await fetch(`${base}/api/health`);
     expect(Object.keys((await health.json()) as object)).toEqual(["status"]);
+
+    // Sign-up by invitation (the default): a fresh instance's sign-in page offers to create the
+    // first account; once one exists it says how to get in instead of linking to a refusal.
+    const signUpLink = /href="\/signup"/;
+    expect(await (await fetch(`${base}/login`)).text()).toMatch(signUpLink);
+    const signUp = await fetch(`${base}/api/auth/sign-up/email`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: base },
+      body: JSON.stringify({ name: "First Operator", email: "operator@example.com", password: "correct horse battery staple" }),
+    });
+    expect(signUp.status, await signUp.clone().text()).toBe(200);
+    const login = await (await fetch(`${base}/login`)).text();
+    expect(login).not.toMatch(signUpLink);
+    expect(login).toMatch(/Accounts here are made from an invitation link/);
 
     launcher.kill("SIGTERM");
     await exited;

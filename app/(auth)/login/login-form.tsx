@@ -9,7 +9,10 @@ import { signInAction } from "@/lib/actions/auth";
 import { safeRedirectPath } from "@/lib/auth/redirect";
 import { signInSchema } from "@/lib/workspaces/schemas";
 
-export function LoginForm({ next, signUpLink }: { next: string; signUpLink: boolean }) {
+/** What a visitor without an account can do here, by BEACON_SIGNUP (lib/auth/sign-up.ts). */
+export type SignUpOffer = "open" | "invitation" | "closed";
+
+export function LoginForm({ next, signUp }: { next: string; signUp: SignUpOffer }) {
   const router = useRouter();
   const form = useActionForm(signInSchema, signInAction, {
     onSuccess: () => {
@@ -40,7 +43,7 @@ export function LoginForm({ next, signUpLink }: { next: string; signUpLink: bool
           Sign in
         </Button>
       </form>
-      {signUpLink && (
+      {signUp === "open" && (
         <p className="mt-4 text-center text-sm text-slate-600">
           New here?{" "}
           <Link href="/signup" className="font-medium text-brand-600 hover:underline">
@@ -48,6 +51,13 @@ export function LoginForm({ next, signUpLink }: { next: string; signUpLink: bool
           </Link>
         </p>
       )}
+      {signUp === "invitation" && (
+        <p className="mt-4 text-sm text-slate-600">
+          New here? Accounts here are made from an invitation link: ask an admin of your team&apos;s workspace to invite
+          you (Members page). Running Beacon yourself? Open sign-up with <code className="text-xs">BEACON_SIGNUP=open</code>.
+        </p>
+      )}
+      {signUp === "closed" && <p className="mt-4 text-sm text-slate-600">This Beacon does not accept new accounts. Your administrator can add you to a workspace.</p>}
     </Card>
   );
 }

@@ -13,5 +13,5 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
   const next = safeRedirectPath((await searchParams).next, "/", publicUrl());
   if (await getSessionUser()) redirect(next);
   const { kind } = await signUpAvailability();
-  return <LoginForm next={next} signUpLink={kind !== "closed"} />;
+  return <LoginForm next={next} signUp={kind === "open" || kind === "first" ? "open" : kind === "closed" ? "closed" : "invitation"} />;
 }

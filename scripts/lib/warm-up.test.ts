@@ -1,0 +1,42 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { describeWarmUp, warmUp } from "@/scripts/lib/warm-up";
+
+let server: http.Server | undefined;
+afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
+
+/** A local server that answers like `next dev`: the dashboard redirects a signed-out visitor. */
+async function serve(handler: http.RequestListener): Promise<string> {
+  server = http.createServer(handler);
+  await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+describe("warmUp", () => {
+  it("requests each route once, in order, without following the dashboard's redirect", async () => {
+    const seen: string[] = [];
+    const base = await serve((request, response) => {
+      seen.push(request.url!);
+      if (request.url === "/") response.writeHead(307, { location: "/login" }).end();
+      else response.end("<html>sign in</html>");
+    });
+    const result = await warmUp(base, ["/login", "/"], 5_000);
+    expect(seen).toEqual(["/login", "/"]);
+    expect(result.map(({ path, status }) => [path, status])).toEqual([
+      ["/login", 200],
+      ["/", 307],
+    ]);
+  });
+
+  it("reports a route that does not answer in time and goes on to the next", async () => {
+    const base = await serve((request, response) => {
+      if (request.url === "/slow") return; // never answers
+      response.end("ok");
+    });
+    const result = await warmUp(base, ["/slow", "/login"], 300);
+    expect(result.map(({ status }) => status)).toEqual([null, 200]);
+    expect(describeWarmUp(result)).toMatch(/^\/slow did not answer in \d+\.\d s, \/login ready in \d+\.\d s$/);
+    server!.closeAllConnections();
+  });
+});
