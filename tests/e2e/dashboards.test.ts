@@ -76,12 +76,12 @@ describe("dashboards", () => {
     const requests = chartRequests(page);
     await openOverview(page);
 
-    // All six charts (the demo's prompts span four markets, so the market table shows) were asked
-    // for before the first answer came back: none waited for another.
+    // All six charts (the demo's prompts span four markets, so the market table shows) and the
+    // filter's provider coverage were asked for before the first answer came back: none waited for another.
     const firstAnswer = requests.findIndex((e) => e.kind === "end");
     expect(firstAnswer, JSON.stringify(requests)).toBeGreaterThan(0);
     const inFlightTogether = requests.slice(0, firstAnswer).map((e) => e.chart).sort();
-    expect(inFlightTogether, JSON.stringify(requests)).toEqual(["kpis", "markets", "positions", "prompts", "share-of-voice", "visibility"]);
+    expect(inFlightTogether, JSON.stringify(requests)).toEqual(["kpis", "markets", "positions", "prompts", "provider-coverage", "share-of-voice", "visibility"]);
 
     expect(await page.getByRole("heading", { level: 1 }).innerText()).toBe("Demo workspace");
     expect(await visibilitySample(page)).toBeGreaterThan(100);
