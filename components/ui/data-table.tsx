@@ -95,10 +95,11 @@ export function DataTableView<T extends RowData>({
   const sticky = (index: number, background: string) =>
     index === 0 ? `sticky left-0 z-[1] ${background} ${scrolled ? "shadow-[1px_0_0_var(--color-slate-200)]" : ""} max-sm:max-w-[45vw]` : "";
   const bodyBackground = compact ? "bg-white" : "bg-white group-hover/row:bg-slate-50";
+  const specs = new Map(columns.map((column) => [column.id, column]));
   const cellOf = (look: ColumnLook | undefined, index: number, background: string, content: ReactNode, key: string) => {
     const classes = `${padding} ${alignClass(look)} ${look?.numeric ? "tabular-nums" : ""} ${look?.className ?? ""} ${sticky(index, background)}`;
     return look?.rowHeader ? (
-      <th key={key} scope="row" className={`font-medium text-slate-900 ${classes}`}>
+      <th key={key} scope="row" className={classes}>
         {content}
       </th>
     ) : (
@@ -110,7 +111,7 @@ export function DataTableView<T extends RowData>({
 
   return (
     <>
-      <div className={`max-w-full overflow-x-auto ${className}`} onScroll={(e) => setScrolled(e.currentTarget.scrollLeft > 0)}>
+      <div className={`overflow-x-auto ${className}`} onScroll={(e) => setScrolled(e.currentTarget.scrollLeft > 0)}>
         <table aria-label={label} className={`min-w-full ${compact ? "text-xs" : "divide-y divide-slate-200 text-sm"}`}>
           {caption && <caption className="sr-only">{caption}</caption>}
           <thead className={`whitespace-nowrap text-left text-xs text-slate-500 ${compact ? "" : "bg-slate-50 font-medium uppercase tracking-wide"}`}>
@@ -119,7 +120,7 @@ export function DataTableView<T extends RowData>({
                 {group.headers.map((header, index) => {
                   const look = header.column.columnDef.meta;
                   const sorted = header.column.getIsSorted();
-                  const content = <table.FlexRender header={header} />;
+                  const content = specs.get(header.column.id)?.header;
                   return (
                     <th
                       key={header.id}
@@ -156,7 +157,7 @@ export function DataTableView<T extends RowData>({
               return (
                 <RowWithDetail key={row.id} detail={more} span={columns.length}>
                   <tr className={`group/row ${compact ? "" : "hover:bg-slate-50"} ${alignTop ? "align-top" : ""}`}>
-                    {row.getAllCells().map((cell, index) => cellOf(cell.column.columnDef.meta, index, bodyBackground, <table.FlexRender cell={cell} />, cell.id))}
+                    {row.getAllCells().map((cell, index) => cellOf(cell.column.columnDef.meta, index, bodyBackground, specs.get(cell.column.id)?.cell(row.original), cell.id))}
                   </tr>
                 </RowWithDetail>
               );

@@ -63,12 +63,15 @@ export function compareSortValues(a: SortValue, b: SortValue): number {
   return String(a).localeCompare(String(b), undefined, { numeric: true, sensitivity: "base" });
 }
 
-/** The TanStack column defs for a list of column specs. */
+/**
+ * The TanStack column defs for a list of column specs: ids, sorting and looks. Headers and cells
+ * are rendered from the specs by calling them (data-table.tsx), not through TanStack's templates:
+ * those render a function as a component, so a column list made during render would remount
+ * every cell (and lose focus and pending state) on each render.
+ */
 export function toColumnDefs<T extends RowData>(columns: Column<T>[]): ColumnDef<DataTableFeatures, T>[] {
-  return columns.map(({ id, header, cell, sortBy, sortDescFirst, ...look }) => ({
+  return columns.map(({ id, sortBy, sortDescFirst, header: _header, cell: _cell, ...look }) => ({
     id,
-    header: () => header,
-    cell: ({ row }) => cell(row.original),
     meta: look,
     ...(sortBy
       ? {
