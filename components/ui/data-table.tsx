@@ -61,7 +61,7 @@ export type DataTableViewProps<T extends RowData> = {
   /** Names the pager of a client-paged table: "prompts", and the pager's landmark name. */
   noun?: string;
   pagerLabel?: string;
-  /** Classes on the scrolling box, e.g. negative margins to bleed to a card's edges. */
+  /** Classes on the box around the table and its pager, e.g. negative margins to reach a card's edges. */
   className?: string;
 };
 
@@ -110,8 +110,8 @@ export function DataTableView<T extends RowData>({
   };
 
   return (
-    <>
-      <div className={`overflow-x-auto ${className}`} onScroll={(e) => setScrolled(e.currentTarget.scrollLeft > 0)}>
+    <div className={className}>
+      <div className="overflow-x-auto" onScroll={(e) => setScrolled(e.currentTarget.scrollLeft > 0)}>
         <table aria-label={label} className={`min-w-full ${compact ? "text-xs" : "divide-y divide-slate-200 text-sm"}`}>
           {caption && <caption className="sr-only">{caption}</caption>}
           <thead className={`whitespace-nowrap text-left text-xs text-slate-500 ${compact ? "" : "bg-slate-50 font-medium uppercase tracking-wide"}`}>
@@ -173,7 +173,7 @@ export function DataTableView<T extends RowData>({
       {!table.options.manualPagination && (
         <Pagination page={pageIndex + 1} pageSize={pageSize} total={total} onPage={(page) => table.setPageIndex(page - 1)} noun={noun} label={pagerLabel} />
       )}
-    </>
+    </div>
   );
 }
 
