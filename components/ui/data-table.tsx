@@ -93,11 +93,11 @@ export function DataTableView<T extends RowData>({
   // The first column stays in view while the rest scrolls sideways; its shadow shows only once
   // something has scrolled under it.
   const sticky = (index: number, background: string) =>
-    index === 0 ? `sticky left-0 z-[1] ${background} ${scrolled ? "shadow-[1px_0_0_var(--color-slate-200)]" : ""} max-sm:max-w-[45vw] max-sm:[overflow-wrap:anywhere]` : "";
+    index === 0 ? `sticky left-0 z-[1] ${background} ${scrolled ? "shadow-[1px_0_0_var(--color-slate-200)]" : ""} max-sm:max-w-[45vw]` : "";
   const bodyBackground = compact ? "bg-white" : "bg-white group-hover/row:bg-slate-50";
   const specs = new Map(columns.map((column) => [column.id, column]));
   const cellOf = (look: ColumnLook | undefined, index: number, background: string, content: ReactNode, key: string) => {
-    const classes = `${padding} ${alignClass(look)} ${look?.numeric ? "tabular-nums" : ""} ${look?.className ?? ""} ${sticky(index, background)}`;
+    const classes = `${padding} ${alignClass(look)} ${look?.numeric ? "tabular-nums" : ""} ${look?.className ?? ""} ${index === 0 ? sticky(index, background) : "max-sm:max-w-[70vw]"}`;
     return look?.rowHeader ? (
       <th key={key} scope="row" className={classes}>
         {content}
@@ -111,9 +111,13 @@ export function DataTableView<T extends RowData>({
 
   return (
     <div className={className}>
-      {/* inline-size containment: the table's width never widens a grid or flex parent; it scrolls here. */}
-      <div className="overflow-x-auto [contain:inline-size]" onScroll={(e) => setScrolled(e.currentTarget.scrollLeft > 0)}>
-        <table aria-label={label} className={`min-w-full ${compact ? "text-xs" : "divide-y divide-slate-200 text-sm"}`}>
+      {/* Inline-size containment: the table's width never widens a grid or flex parent, it scrolls
+          here. Positioned, so the sr-only headers (absolute) are clipped here too instead of
+          widening the page. */}
+      <div className="relative overflow-x-auto [contain:inline-size]" onScroll={(e) => setScrolled(e.currentTarget.scrollLeft > 0)}>
+        {/* On phones the table takes its natural width (cells capped) and scrolls, rather than
+            squeezing every column to its longest word. */}
+        <table aria-label={label} className={`min-w-full max-sm:w-max ${compact ? "text-xs" : "divide-y divide-slate-200 text-sm"}`}>
           {caption && <caption className="sr-only">{caption}</caption>}
           <thead className={`whitespace-nowrap text-left text-xs text-slate-500 ${compact ? "" : "bg-slate-50 font-medium uppercase tracking-wide"}`}>
             {table.getHeaderGroups().map((group) => (
