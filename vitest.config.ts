@@ -21,7 +21,7 @@ export default defineConfig({
         test: {
           name: "unit",
           environment: "node",
-          include: ["lib/**/*.test.ts", "scripts/**/*.test.ts", "worker/**/*.test.ts"],
+          include: ["lib/**/*.test.ts", "components/**/*.test.ts", "scripts/**/*.test.ts", "worker/**/*.test.ts"],
         },
       },
       {

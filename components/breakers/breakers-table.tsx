@@ -6,6 +6,8 @@ import { useMutation, useQueryClient, type QueryKey } from "@tanstack/react-quer
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { Badge } from "@/components/ui/card";
+import { DataTable } from "@/components/ui/data-table";
+import { actionsColumn, type Column } from "@/components/ui/table-columns";
 import { forceBreakerAction } from "@/lib/actions/admin";
 import type { BreakerView } from "@/lib/breaker/queries";
 import { unwrap } from "@/lib/browser/action-result";
@@ -37,54 +39,43 @@ export function BreakersTable({ breakers, canForce, invalidates }: { breakers: B
     </Button>
   );
 
-  return (
-    <table className="min-w-full text-sm">
-      <thead className="bg-slate-50 text-left text-xs font-medium uppercase tracking-wide text-slate-500">
-        <tr>
-          <th scope="col" className="px-4 py-2">Connection</th>
-          <th scope="col" className="px-4 py-2">Model</th>
-          <th scope="col" className="px-4 py-2">State</th>
-          <th scope="col" className="px-4 py-2">Recent calls</th>
-          <th scope="col" className="px-4 py-2 text-right">OK / failed / slow</th>
-          <th scope="col" className="px-4 py-2 text-right">Short-circuited</th>
-          {canForce && <th scope="col" className="px-4 py-2"><span className="sr-only">Actions</span></th>}
-        </tr>
-      </thead>
-      <tbody className="divide-y divide-slate-100">
-        {breakers.map((b) => (
-          <tr key={`${b.connectionId}:${b.model}`}>
-            <td className="px-4 py-2 font-medium text-slate-900">{b.connection}</td>
-            <td className="whitespace-nowrap px-4 py-2 font-mono text-xs text-slate-700">{b.model}</td>
-            <td className="px-4 py-2">
-              <span className="flex flex-wrap items-center gap-1">
-                <Badge tone={tone[b.status]}>{b.status.replace("_", "-")}</Badge>
-                {b.forced && <Badge>forced</Badge>}
-                {b.status !== "closed" && <span className="text-xs text-slate-500">for {formatAge(b.openSeconds * 1000)}</span>}
-                {b.openTooLong && <Badge tone="red">open over 5 min</Badge>}
-              </span>
-            </td>
-            <td className="px-4 py-2 text-xs text-slate-600">
-              {b.window.failures} of {b.window.calls} failed (opens at {formatPct(b.window.thresholdPct / 100)} after {b.window.minCalls})
-            </td>
-            <td className="px-4 py-2 text-right tabular-nums text-slate-700">
-              {b.successCount} / {b.failureCount} / {b.slowCallCount}
-            </td>
-            <td className="px-4 py-2 text-right tabular-nums text-slate-700">{b.shortCircuitCount}</td>
-            {canForce && (
-              <td className="whitespace-nowrap px-4 py-2 text-right">
-                {b.forced ? (
-                  button(b, null, "Release")
-                ) : (
-                  <>
-                    {button(b, "open", "Force open")}
-                    {b.status !== "closed" && button(b, "closed", "Force closed")}
-                  </>
-                )}
-              </td>
-            )}
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
+  const columns: Column<BreakerView>[] = [
+    { id: "connection", header: "Connection", className: "font-medium text-slate-900", cell: (b) => b.connection },
+    { id: "model", header: "Model", className: "whitespace-nowrap font-mono text-xs text-slate-700", cell: (b) => b.model },
+    {
+      id: "state",
+      header: "State",
+      cell: (b) => (
+        <span className="flex flex-wrap items-center gap-1">
+          <Badge tone={tone[b.status]}>{b.status.replace("_", "-")}</Badge>
+          {b.forced && <Badge>forced</Badge>}
+          {b.status !== "closed" && <span className="text-xs text-slate-500">for {formatAge(b.openSeconds * 1000)}</span>}
+          {b.openTooLong && <Badge tone="red">open over 5 min</Badge>}
+        </span>
+      ),
+    },
+    {
+      id: "recent",
+      header: "Recent calls",
+      className: "text-xs text-slate-600",
+      cell: (b) => `${b.window.failures} of ${b.window.calls} failed (opens at ${formatPct(b.window.thresholdPct / 100)} after ${b.window.minCalls})`,
+    },
+    { id: "counts", header: "OK / failed / slow", numeric: true, className: "text-slate-700", cell: (b) => `${b.successCount} / ${b.failureCount} / ${b.slowCallCount}` },
+    { id: "short-circuited", header: "Short-circuited", numeric: true, className: "text-slate-700", cell: (b) => b.shortCircuitCount },
+    ...(canForce
+      ? [
+          actionsColumn<BreakerView>((b) =>
+            b.forced ? (
+              button(b, null, "Release")
+            ) : (
+              <>
+                {button(b, "open", "Force open")}
+                {b.status !== "closed" && button(b, "closed", "Force closed")}
+              </>
+            ),
+          ),
+        ]
+      : []),
+  ];
+  return <DataTable rows={breakers} columns={columns} rowKey={(b) => `${b.connectionId}:${b.model}`} density="dense" />;
 }

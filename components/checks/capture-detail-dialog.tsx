@@ -5,11 +5,53 @@ import { AnswerMarkdown } from "@/components/checks/answer-markdown";
 import { StatusBadge } from "@/components/checks/status";
 import { Button } from "@/components/ui/button";
 import { Badge } from "@/components/ui/card";
+import { DataTable } from "@/components/ui/data-table";
 import { Dialog } from "@/components/ui/dialog";
+import type { Column } from "@/components/ui/table-columns";
 import { cancelCaptureAction, captureDetailAction, retryCaptureAction } from "@/lib/actions/checks";
 import { formatDuration, formatMicros, formatTimestamp } from "@/lib/format";
 import { unwrap } from "@/lib/browser/action-result";
 import { isRetryable, isUnfinished } from "@/lib/captures/states";
+import type { CaptureDetail } from "@/lib/checks/queries";
+
+type Mention = NonNullable<CaptureDetail>["mentions"][number];
+type Attempt = NonNullable<CaptureDetail>["attempts"][number];
+
+const mentionColumns: Column<Mention>[] = [
+  {
+    id: "entity",
+    header: "Entity",
+    cell: (m) => <span className={m.kind === "brand" ? "rounded bg-emerald-100 px-1" : "rounded bg-amber-100 px-1"}>{m.name}</span>,
+  },
+  { id: "mentioned", header: "Mentioned", cell: (m) => (m.mentioned ? "yes" : "no") },
+  { id: "times", header: "Times", numeric: true, cell: (m) => m.count },
+  { id: "position", header: "Position", numeric: true, cell: (m) => m.position ?? "—" },
+  {
+    id: "sentiment",
+    header: "Sentiment",
+    cell: (m) => (m.sentiment ? <Badge tone={m.sentiment === "positive" ? "green" : m.sentiment === "negative" ? "red" : "slate"}>{m.sentiment}</Badge> : "—"),
+  },
+];
+
+const attemptColumns: Column<Attempt>[] = [
+  { id: "number", header: "#", cell: (a) => a.number },
+  { id: "outcome", header: "Outcome", cell: (a) => a.outcome ?? "running" },
+  {
+    id: "reason",
+    header: "Reason",
+    className: "max-w-40 truncate",
+    cell: (a) => (
+      <span title={a.reason ?? ""}>
+        {a.reason ?? "—"}
+        {a.errorClass ? ` (${a.errorClass})` : ""}
+      </span>
+    ),
+  },
+  { id: "http", header: "HTTP", cell: (a) => a.httpStatus ?? "—" },
+  { id: "latency", header: "Latency", cell: (a) => formatDuration(a.latencyMs) },
+  { id: "tokens", header: "Tokens in/out", numeric: true, align: "left", cell: (a) => `${a.inputTokens}/${a.outputTokens}` },
+  { id: "cost", header: "Cost", numeric: true, cell: (a) => `${formatMicros(a.costMicros)}${a.costIsEstimate ? " est." : ""}` },
+];
 
 // lib/lifecycle/admin.ts retryCaptures: a manual retry sets maxAttempts to the attempts made so far plus the connection's maximum.
 const ATTEMPTS_HELP =
@@ -80,24 +122,7 @@ export function CaptureDetailDialog({ captureId, onClose, canCancel, canRetry }:
           {c.mentions.length > 0 && (
             <section>
               <h3 className="mb-1 font-semibold text-slate-900">Mentions</h3>
-              <table className="w-full text-xs">
-                <thead className="text-left text-slate-500">
-                  <tr><th className="py-1">Entity</th><th>Mentioned</th><th>Times</th><th>Position</th><th>Sentiment</th></tr>
-                </thead>
-                <tbody className="divide-y divide-slate-100">
-                  {c.mentions.map((m) => (
-                    <tr key={m.name}>
-                      <td className="py-1">
-                        <span className={m.kind === "brand" ? "rounded bg-emerald-100 px-1" : "rounded bg-amber-100 px-1"}>{m.name}</span>
-                      </td>
-                      <td>{m.mentioned ? "yes" : "no"}</td>
-                      <td className="tabular-nums">{m.count}</td>
-                      <td className="tabular-nums">{m.position ?? "—"}</td>
-                      <td>{m.sentiment ? <Badge tone={m.sentiment === "positive" ? "green" : m.sentiment === "negative" ? "red" : "slate"}>{m.sentiment}</Badge> : "—"}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <DataTable rows={c.mentions} columns={mentionColumns} rowKey={(m) => m.name} density="compact" />
             </section>
           )}
           {c.citations.length > 0 && (
@@ -123,24 +148,7 @@ export function CaptureDetailDialog({ captureId, onClose, canCancel, canRetry }:
           )}
           <section>
             <h3 className="mb-1 font-semibold text-slate-900">Attempts</h3>
-            <table className="w-full text-xs">
-              <thead className="text-left text-slate-500">
-                <tr><th className="py-1">#</th><th>Outcome</th><th>Reason</th><th>HTTP</th><th>Latency</th><th>Tokens in/out</th><th className="text-right">Cost</th></tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {c.attempts.map((a) => (
-                  <tr key={a.number}>
-                    <td className="py-1">{a.number}</td>
-                    <td>{a.outcome ?? "running"}</td>
-                    <td className="max-w-40 truncate" title={a.reason ?? ""}>{a.reason ?? "—"}{a.errorClass ? ` (${a.errorClass})` : ""}</td>
-                    <td>{a.httpStatus ?? "—"}</td>
-                    <td>{formatDuration(a.latencyMs)}</td>
-                    <td className="tabular-nums">{a.inputTokens}/{a.outputTokens}</td>
-                    <td className="text-right tabular-nums">{formatMicros(a.costMicros)}{a.costIsEstimate ? " est." : ""}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <DataTable rows={c.attempts} columns={attemptColumns} rowKey={(a) => String(a.number)} density="compact" />
           </section>
           {c.events.length > 0 && (
             <section>

@@ -17,14 +17,6 @@ setupBrowser();
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1440, height: 900 };
 
-/**
- * Pages that overflow a 390 px phone only because of a table: tables are moving into one component that
- * scrolls inside its card (branch i18-table). Their table cells are left out of the "reaches
- * past the right edge" check until then; everything else on them is checked. Empty this list
- * when that branch is merged (a page listed here whose tables already fit fails the test).
- */
-const PAGES_WAITING_FOR_THE_TABLE_COMPONENT: string[] = ["Checks", "Prompts", "Members", "Jobs"];
-
 const SHOTS = process.env.E2E_SCREENSHOTS;
 
 /** Waits until nothing in the main content is loading. */
@@ -33,7 +25,7 @@ async function settled(page: Page): Promise<void> {
   await page.waitForFunction(() => !document.querySelector('main [aria-busy="true"], main [role="status"][aria-label="Loading"]'), null, { timeout: 30_000 });
 }
 
-type Fit = { mainContentWidth: number; documentOverflow: number; outside: { what: string; inTable: boolean }[] };
+type Fit = { mainContentWidth: number; documentOverflow: number; outside: { what: string }[] };
 
 /** How the page fits the viewport (see the header comment). */
 function measure(page: Page): Promise<Fit> {
@@ -63,7 +55,7 @@ function measure(page: Page): Promise<Fit> {
       offenders.add(el);
       // Report the outermost offender only: its children are outside because it is.
       if ([...offenders].some((o) => o !== el && o.contains(el))) continue;
-      outside.push({ what: describe(el), inTable: !!el.closest("table") });
+      outside.push({ what: describe(el) });
     }
     return { mainContentWidth, documentOverflow, outside };
   });
@@ -71,16 +63,10 @@ function measure(page: Page): Promise<Fit> {
 
 async function expectToFit(page: Page, label: string, size: string): Promise<void> {
   const fit = await measure(page);
-  const waiting = size === "390" && PAGES_WAITING_FOR_THE_TABLE_COMPONENT.includes(label);
-  const outside = fit.outside.filter((o) => !(waiting && o.inTable));
   // Soft: one run reports every page that does not fit, not only the first.
   expect.soft(fit.mainContentWidth, `${label}: main content width`).toBeGreaterThanOrEqual(340);
-  expect.soft(outside.map((o) => o.what), `${label}: elements past the right edge`).toEqual([]);
-  if (waiting) {
-    expect.soft(fit.outside.length, `${label} fits now: remove it from PAGES_WAITING_FOR_THE_TABLE_COMPONENT`).toBeGreaterThan(0);
-  } else {
-    expect.soft(fit.documentOverflow, `${label}: the document scrolls sideways by`).toBeLessThanOrEqual(0);
-  }
+  expect.soft(fit.outside.map((o) => o.what), `${label}: elements past the right edge`).toEqual([]);
+  expect.soft(fit.documentOverflow, `${label}: the document scrolls sideways by`).toBeLessThanOrEqual(0);
 }
 
 async function screenshots(page: Page, label: string, size: string): Promise<void> {

@@ -7,7 +7,9 @@ import { formatCount, formatWhen } from "@/lib/format";
 import { Button } from "@/components/ui/button";
 import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { AlertsNav } from "./alerts-nav";
+import { DataTable } from "@/components/ui/data-table";
 import { Pagination } from "@/components/ui/pagination";
+import { actionsColumn, type Column } from "@/components/ui/table-columns";
 import { deleteAlertRuleAction, evaluateAlertsNowAction, setAlertRuleEnabledAction } from "@/lib/actions/alerts";
 import { trackCompetitorAction } from "@/lib/actions/brands";
 import { kindOf } from "@/lib/alerts/kinds";
@@ -158,6 +160,67 @@ export function AlertsPage({
     onError: (error) => toast.error(error.message),
   });
 
+  const columns: Column<AlertRuleRow>[] = [
+    {
+      id: "rule",
+      header: "Rule",
+      className: "min-w-56",
+      cell: (rule) => (
+        <>
+          <p className="font-medium text-slate-900">{rule.name}</p>
+          <p className="text-xs text-slate-500">{kindOf(rule.kind).label}</p>
+          <p className="text-xs text-slate-500">{kindOf(rule.kind).describe(rule.params, rule.brandName)}</p>
+          {rule.lastResult?.hint && (
+            <p className="mt-1 max-w-md text-xs text-slate-600" data-testid="sample-size-hint">
+              <HintText hint={rule.lastResult.hint} days={(rule.params as { windowDays: number }).windowDays} fired={rule.firings > 0 || rule.lastResult.status === "fired"} />
+            </p>
+          )}
+        </>
+      ),
+    },
+    { id: "evaluation", header: "Last evaluation", cell: (rule) => <RuleStatus rule={rule} /> },
+    {
+      id: "channels",
+      header: "Channels",
+      className: "text-slate-700",
+      cell: (rule) => (
+        <>
+          {rule.channels.length ? rule.channels.map((c) => c.name).join(", ") : <span className="text-slate-400">None</span>}
+          <p className="text-xs text-slate-500">{rule.firings} firing{rule.firings === 1 ? "" : "s"}</p>
+        </>
+      ),
+    },
+    ...(canManage
+      ? [
+          actionsColumn<AlertRuleRow>((rule) => (
+            <div className="flex justify-end gap-1">
+              <Button variant="secondary" size="sm" aria-label={`Edit ${rule.name}`} onClick={() => setEditing(rule)}>
+                Edit
+              </Button>
+              <Button
+                variant="ghost"
+                size="sm"
+                aria-label={`${rule.enabled ? "Disable" : "Enable"} ${rule.name}`}
+                pending={toggle.isPending && toggle.variables?.id === rule.id}
+                onClick={() => toggle.mutate(rule)}
+              >
+                {rule.enabled ? "Disable" : "Enable"}
+              </Button>
+              <Button
+                variant="ghost"
+                size="sm"
+                aria-label={`Delete ${rule.name}`}
+                pending={remove.isPending && remove.variables === rule.id}
+                onClick={() => window.confirm(`Delete the rule "${rule.name}" and its firings?`) && remove.mutate(rule.id)}
+              >
+                Delete
+              </Button>
+            </div>
+          )),
+        ]
+      : []),
+  ];
+
   const cannotCreate = !choices.brands.length ? "Add a brand first." : null;
   const actions = canManage && (
     <>
@@ -184,65 +247,8 @@ export function AlertsPage({
       {rules.length === 0 ? (
         <EmptyState title="No alert rules yet" description={cannotCreate ?? "Start with “a number changed beyond noise” on your brand's visibility: it stays quiet on day-to-day sampling noise and fires on real changes."} action={actions} />
       ) : (
-        <Card className="overflow-x-auto">
-          <table className="min-w-full divide-y divide-slate-200 text-sm" aria-label="Alert rules">
-            <thead className="whitespace-nowrap bg-slate-50 text-left text-xs font-medium uppercase tracking-wide text-slate-500">
-              <tr>
-                <th scope="col" className="px-4 py-3">Rule</th>
-                <th scope="col" className="px-4 py-3">Last evaluation</th>
-                <th scope="col" className="px-4 py-3">Channels</th>
-                {canManage && <th scope="col" className="px-4 py-3"><span className="sr-only">Actions</span></th>}
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {rules.map((rule) => (
-                <tr key={rule.id} className="align-top">
-                  <td className="px-4 py-3">
-                    <p className="font-medium text-slate-900">{rule.name}</p>
-                    <p className="text-xs text-slate-500">{kindOf(rule.kind).label}</p>
-                    <p className="text-xs text-slate-500">{kindOf(rule.kind).describe(rule.params, rule.brandName)}</p>
-                    {rule.lastResult?.hint && (
-                      <p className="mt-1 max-w-md text-xs text-slate-600" data-testid="sample-size-hint">
-                        <HintText hint={rule.lastResult.hint} days={(rule.params as { windowDays: number }).windowDays} fired={rule.firings > 0 || rule.lastResult.status === "fired"} />
-                      </p>
-                    )}
-                  </td>
-                  <td className="px-4 py-3"><RuleStatus rule={rule} /></td>
-                  <td className="px-4 py-3 text-slate-700">
-                    {rule.channels.length ? rule.channels.map((c) => c.name).join(", ") : <span className="text-slate-400">None</span>}
-                    <p className="text-xs text-slate-500">{rule.firings} firing{rule.firings === 1 ? "" : "s"}</p>
-                  </td>
-                  {canManage && (
-                    <td className="px-4 py-3">
-                      <div className="flex justify-end gap-1">
-                        <Button variant="secondary" size="sm" aria-label={`Edit ${rule.name}`} onClick={() => setEditing(rule)}>
-                          Edit
-                        </Button>
-                        <Button
-                          variant="ghost"
-                          size="sm"
-                          aria-label={`${rule.enabled ? "Disable" : "Enable"} ${rule.name}`}
-                          pending={toggle.isPending && toggle.variables?.id === rule.id}
-                          onClick={() => toggle.mutate(rule)}
-                        >
-                          {rule.enabled ? "Disable" : "Enable"}
-                        </Button>
-                        <Button
-                          variant="ghost"
-                          size="sm"
-                          aria-label={`Delete ${rule.name}`}
-                          pending={remove.isPending && remove.variables === rule.id}
-                          onClick={() => window.confirm(`Delete the rule "${rule.name}" and its firings?`) && remove.mutate(rule.id)}
-                        >
-                          Delete
-                        </Button>
-                      </div>
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
+        <Card className="overflow-hidden">
+          <DataTable rows={rules} columns={columns} rowKey={(rule) => rule.id} label="Alert rules" alignTop />
         </Card>
       )}
       <Firings initial={initialFirings} evaluationRequestedAt={requestedAt} choices={choices} canTrack={canTrack} />

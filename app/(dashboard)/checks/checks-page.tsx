@@ -3,11 +3,45 @@ import Link from "next/link";
 import { useState } from "react";
 import { ProgressBar, StatusBadge } from "@/components/checks/status";
 import { Card, EmptyState, PageHeader } from "@/components/ui/card";
+import { DataTable } from "@/components/ui/data-table";
 import { Select } from "@/components/ui/field";
 import { Pagination } from "@/components/ui/pagination";
+import type { Column } from "@/components/ui/table-columns";
 import { formatMicros, formatWhen } from "@/lib/format";
 import { CHECK_STATUSES as statuses } from "@/lib/captures/states";
 import { useChecksQuery, type CheckFilters } from "./use-checks-query";
+
+type CheckRow = NonNullable<ReturnType<typeof useChecksQuery>["data"]>["items"][number];
+
+const columns: Column<CheckRow>[] = [
+  {
+    id: "started",
+    header: "Started",
+    cell: (check) => (
+      <Link href={`/checks/${check.id}`} className="font-medium text-brand-700 hover:underline">
+        {formatWhen(check.createdAt)}
+      </Link>
+    ),
+  },
+  { id: "brand", header: "Brand", cell: (check) => check.brand, className: "text-slate-700" },
+  { id: "status", header: "Status", cell: (check) => <StatusBadge status={check.status} /> },
+  {
+    id: "progress",
+    header: "Progress",
+    headerClassName: "w-1/4",
+    className: "min-w-32",
+    cell: (check) => (
+      <>
+        <ProgressBar counts={check.counts} compact />
+        <span className="text-xs text-slate-500">
+          {check.counts.succeeded + check.counts.failed + check.counts.cancelled} / {check.counts.total}
+        </span>
+      </>
+    ),
+  },
+  { id: "by", header: "By", cell: (check) => check.startedBy, className: "text-slate-600" },
+  { id: "cost", header: "Cost", numeric: true, cell: (check) => formatMicros(check.chargedMicros || check.spentMicros), className: "text-slate-700" },
+];
 
 export function ChecksPage({ canStart, brands }: { canStart: boolean; brands: { id: string; name: string }[] }) {
   const [filters, setFilters] = useState<CheckFilters>({ page: 1, pageSize: 20 });
@@ -53,40 +87,7 @@ export function ChecksPage({ canStart, brands }: { canStart: boolean; brands: { 
         />
       ) : (
         <Card className="overflow-hidden">
-          <table className="min-w-full divide-y divide-slate-200 text-sm">
-            <thead className="bg-slate-50 text-left text-xs font-medium uppercase tracking-wide text-slate-500">
-              <tr>
-                <th scope="col" className="px-4 py-3">Started</th>
-                <th scope="col" className="px-4 py-3">Brand</th>
-                <th scope="col" className="px-4 py-3">Status</th>
-                <th scope="col" className="w-1/4 px-4 py-3">Progress</th>
-                <th scope="col" className="px-4 py-3">By</th>
-                <th scope="col" className="px-4 py-3 text-right">Cost</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {data.items.map((check) => {
-                const done = check.counts.succeeded + check.counts.failed + check.counts.cancelled;
-                return (
-                  <tr key={check.id} className="hover:bg-slate-50">
-                    <td className="px-4 py-3">
-                      <Link href={`/checks/${check.id}`} className="font-medium text-brand-700 hover:underline">
-                        {formatWhen(check.createdAt)}
-                      </Link>
-                    </td>
-                    <td className="px-4 py-3 text-slate-700">{check.brand}</td>
-                    <td className="px-4 py-3"><StatusBadge status={check.status} /></td>
-                    <td className="px-4 py-3">
-                      <ProgressBar counts={check.counts} compact />
-                      <span className="text-xs text-slate-500">{done} / {check.counts.total}</span>
-                    </td>
-                    <td className="px-4 py-3 text-slate-600">{check.startedBy}</td>
-                    <td className="px-4 py-3 text-right tabular-nums text-slate-700">{formatMicros(check.chargedMicros || check.spentMicros)}</td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+          <DataTable rows={data.items} columns={columns} rowKey={(check) => check.id} />
           <Pagination page={data.page} pageSize={data.pageSize} total={data.total} onPage={(page) => setFilters({ ...filters, page })} />
         </Card>
       )}

@@ -4,7 +4,9 @@ import { useState } from "react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
+import { DataTable } from "@/components/ui/data-table";
 import { SectionHeading } from "@/components/ui/section-heading";
+import { actionsColumn, type Column } from "@/components/ui/table-columns";
 import { revokeConnectionAction } from "@/lib/actions/instance";
 import { formatMicros } from "@/lib/format";
 import { unwrap } from "@/lib/browser/action-result";
@@ -24,9 +26,47 @@ function ConnectionGrants({ connection, onGrant, onChange }: { connection: Conne
     onError: (error) => toast.error(error.message),
   });
   const headingId = `grants-${connection.id}`;
+  const columns: Column<Grant>[] = [
+    {
+      id: "workspace",
+      header: "Workspace",
+      className: "font-medium text-slate-900",
+      cell: (g) => (
+        <>
+          {g.workspace} <span className="text-xs font-normal text-slate-500">{g.slug}</span>
+        </>
+      ),
+    },
+    {
+      id: "limit",
+      header: "Monthly spend limit",
+      numeric: true,
+      className: "text-slate-700",
+      cell: (g) => (g.monthlySpendLimitMicros === null ? "no limit" : formatMicros(g.monthlySpendLimitMicros)),
+    },
+    actionsColumn((g) => (
+      <>
+        <Button variant="ghost" size="sm" onClick={() => onChange(g)} aria-label={`Change the limit of ${g.workspace} on ${connection.name}`}>
+          Change limit
+        </Button>
+        <Button
+          variant="ghost"
+          size="sm"
+          disabled={revoke.isPending}
+          aria-label={`Revoke ${connection.name} from ${g.workspace}`}
+          onClick={() =>
+            window.confirm(`Revoke ${connection.name} from ${g.workspace}? Its providers on this connection are disabled and new checks cannot use them; captures already queued still run.`) &&
+            revoke.mutate(g)
+          }
+        >
+          Revoke
+        </Button>
+      </>
+    )),
+  ];
 
   return (
-    <Card className="overflow-x-auto" role="region" aria-labelledby={headingId}>
+    <Card className="overflow-hidden" role="region" aria-labelledby={headingId}>
       <div className="flex items-center justify-between gap-3 border-b border-slate-200 px-4 py-3">
         <h3 id={headingId} className="text-sm font-semibold text-slate-900">
           {connection.name}
@@ -35,46 +75,13 @@ function ConnectionGrants({ connection, onGrant, onChange }: { connection: Conne
           Grant to a workspace
         </Button>
       </div>
-      {!connection.grants.length ? (
-        <p className="px-4 py-3 text-sm text-slate-500">No workspace may use it yet.</p>
-      ) : (
-        <table className="min-w-full text-sm">
-          <thead className="bg-slate-50 text-left text-xs font-medium uppercase tracking-wide text-slate-500">
-            <tr>
-              <th scope="col" className="px-4 py-2">Workspace</th>
-              <th scope="col" className="px-4 py-2">Monthly spend limit</th>
-              <th scope="col" className="px-4 py-2"><span className="sr-only">Actions</span></th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {connection.grants.map((g) => (
-              <tr key={g.workspaceId}>
-                <td className="px-4 py-2 font-medium text-slate-900">
-                  {g.workspace} <span className="text-xs font-normal text-slate-500">{g.slug}</span>
-                </td>
-                <td className="px-4 py-2 tabular-nums text-slate-700">{g.monthlySpendLimitMicros === null ? "no limit" : formatMicros(g.monthlySpendLimitMicros)}</td>
-                <td className="whitespace-nowrap px-4 py-2 text-right">
-                  <Button variant="ghost" size="sm" onClick={() => onChange(g)} aria-label={`Change the limit of ${g.workspace} on ${connection.name}`}>
-                    Change limit
-                  </Button>
-                  <Button
-                    variant="ghost"
-                    size="sm"
-                    disabled={revoke.isPending}
-                    aria-label={`Revoke ${connection.name} from ${g.workspace}`}
-                    onClick={() =>
-                      window.confirm(`Revoke ${connection.name} from ${g.workspace}? Its providers on this connection are disabled and new checks cannot use them; captures already queued still run.`) &&
-                      revoke.mutate(g)
-                    }
-                  >
-                    Revoke
-                  </Button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <DataTable
+        rows={connection.grants}
+        columns={columns}
+        rowKey={(g) => g.workspaceId}
+        density="dense"
+        empty={<p className="px-4 py-3 text-sm text-slate-500">No workspace may use it yet.</p>}
+      />
     </Card>
   );
 }

@@ -35,7 +35,7 @@ export function InstancePage({ me }: { me: string }) {
               title="Circuit breakers"
               description="One per connection and model, shared by every workspace and worker. While one is open its captures wait instead of failing; one probe call decides when it closes. Forcing one affects every workspace on the connection."
             />
-            <Card className="overflow-x-auto">
+            <Card className="overflow-hidden">
               <BreakersTable breakers={query.data.breakers} canForce invalidates={[instanceKey, ["breakers"]]} />
             </Card>
           </section>

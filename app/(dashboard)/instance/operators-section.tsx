@@ -5,8 +5,10 @@ import { toast } from "sonner";
 import { z } from "zod";
 import { Button } from "@/components/ui/button";
 import { Badge, Card } from "@/components/ui/card";
+import { DataTable } from "@/components/ui/data-table";
 import { Field, Input } from "@/components/ui/field";
 import { SectionHeading } from "@/components/ui/section-heading";
+import { type Column } from "@/components/ui/table-columns";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { grantOperatorAction } from "@/lib/actions/instance";
 import { instanceKey, type InstanceOverview } from "./use-instance-query";
@@ -14,10 +16,26 @@ import { formatDate } from "@/lib/format";
 
 // The server's schema (lib/actions/instance.ts) also refuses control characters; this one only
 // gives the instant message for an empty field.
+type Operator = InstanceOverview["operators"][number];
+
 const schema = z.object({ email: z.string().trim().min(3, "Enter the email of an account").max(320) });
 
 export function OperatorsSection({ operators, me }: { operators: InstanceOverview["operators"]; me: string }) {
   const queryClient = useQueryClient();
+  const columns: Column<Operator>[] = [
+    {
+      id: "name",
+      header: "Name",
+      className: "font-medium text-slate-900",
+      cell: (o) => (
+        <>
+          {o.name} {o.userId === me && <Badge>you</Badge>}
+        </>
+      ),
+    },
+    { id: "email", header: "Email", className: "text-slate-600", cell: (o) => o.email },
+    { id: "since", header: "Operator since", className: "whitespace-nowrap text-slate-600", cell: (o) => formatDate(o.grantedAt) },
+  ];
   const formRef = useRef<HTMLFormElement>(null);
   const submitted = useRef("");
   const form = useActionForm(schema, grantOperatorAction, {
@@ -36,7 +54,7 @@ export function OperatorsSection({ operators, me }: { operators: InstanceOvervie
         title="Operators"
         description="The people who run this server: they see this page, manage connections and grants, and force breakers. Being an operator does not make anyone a member of a workspace. From a shell: npm run beacon -- admin grant <email>."
       />
-      <Card className="space-y-4 p-5">
+      <Card className="space-y-4 overflow-hidden p-5">
         <form
           ref={formRef}
           noValidate
@@ -56,26 +74,7 @@ export function OperatorsSection({ operators, me }: { operators: InstanceOvervie
             Make operator
           </Button>
         </form>
-        <table className="min-w-full divide-y divide-slate-200 text-sm">
-          <thead className="text-left text-xs font-medium uppercase tracking-wide text-slate-500">
-            <tr>
-              <th scope="col" className="py-2 pr-4">Name</th>
-              <th scope="col" className="py-2 pr-4">Email</th>
-              <th scope="col" className="py-2">Operator since</th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {operators.map((o) => (
-              <tr key={o.userId}>
-                <td className="py-2 pr-4 font-medium text-slate-900">
-                  {o.name} {o.userId === me && <Badge>you</Badge>}
-                </td>
-                <td className="py-2 pr-4 text-slate-600">{o.email}</td>
-                <td className="py-2 text-slate-600">{formatDate(o.grantedAt)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable rows={operators} columns={columns} rowKey={(o) => o.userId} density="dense" className="-mx-5 -mb-5 border-t border-slate-200" />
       </Card>
     </section>
   );

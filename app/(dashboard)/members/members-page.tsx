@@ -3,7 +3,9 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { Badge, Card, PageHeader } from "@/components/ui/card";
+import { DataTable } from "@/components/ui/data-table";
 import { Select } from "@/components/ui/field";
+import { actionsColumn, type Column } from "@/components/ui/table-columns";
 import { changeMemberRoleAction, removeMemberAction, revokeInvitationAction } from "@/lib/actions/members";
 import { unwrap } from "@/lib/browser/action-result";
 import { InviteForm } from "./invite-form";
@@ -12,6 +14,7 @@ import { formatDate } from "@/lib/format";
 
 type Role = "owner" | "admin" | "member" | "viewer";
 const roles: Role[] = ["owner", "admin", "member", "viewer"];
+type Member = NonNullable<ReturnType<typeof useMembersQuery>["data"]>["members"][number];
 
 export function MembersPage({ canManage, canManageOwners }: { canManage: boolean; canManageOwners: boolean }) {
   const queryClient = useQueryClient();
@@ -36,6 +39,46 @@ export function MembersPage({ canManage, canManageOwners }: { canManage: boolean
     onSuccess: onDone("Invitation revoked"),
     onError,
   });
+  const editable = (m: Member) => canManage && (canManageOwners || m.role !== "owner");
+  const columns: Column<Member>[] = [
+    {
+      id: "name",
+      header: "Name",
+      className: "font-medium text-slate-900",
+      cell: (m) => (
+        <>
+          {m.user.name} {m.user.id === query.data?.me.userId && <Badge>you</Badge>}
+        </>
+      ),
+    },
+    { id: "email", header: "Email", className: "text-slate-600", cell: (m) => m.user.email },
+    {
+      id: "role",
+      header: "Role",
+      cell: (m) =>
+        editable(m) ? (
+          <Select
+            aria-label={`Role of ${m.user.name}`}
+            value={m.role}
+            onChange={(e) => changeRole.mutate({ membershipId: m.id, role: e.target.value as Role })}
+            className="max-w-[9rem] py-1"
+          >
+            {roles.filter((r) => canManageOwners || r !== "owner").map((r) => (
+              <option key={r} value={r}>{r}</option>
+            ))}
+          </Select>
+        ) : (
+          <Badge tone={m.role === "owner" ? "blue" : "slate"}>{m.role}</Badge>
+        ),
+    },
+    actionsColumn((m) =>
+      editable(m) ? (
+        <Button variant="ghost" size="sm" onClick={() => window.confirm(`Remove ${m.user.name} from this workspace? Their API keys stop working at once.`) && remove.mutate(m.id)}>
+          Remove
+        </Button>
+      ) : null,
+    ),
+  ];
 
   return (
     <>
@@ -48,52 +91,7 @@ export function MembersPage({ canManage, canManageOwners }: { canManage: boolean
           ) : query.isError ? (
             <p className="p-6 text-sm text-red-600">Could not load members: {query.error.message}</p>
           ) : (
-            <table className="min-w-full divide-y divide-slate-200 text-sm">
-              <thead className="bg-slate-50 text-left text-xs font-medium uppercase tracking-wide text-slate-500">
-                <tr>
-                  <th scope="col" className="px-4 py-3">Name</th>
-                  <th scope="col" className="px-4 py-3">Email</th>
-                  <th scope="col" className="px-4 py-3">Role</th>
-                  <th scope="col" className="px-4 py-3"><span className="sr-only">Actions</span></th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {query.data.members.map((m) => {
-                  const editable = canManage && (canManageOwners || m.role !== "owner");
-                  return (
-                    <tr key={m.id}>
-                      <td className="px-4 py-3 font-medium text-slate-900">
-                        {m.user.name} {m.user.id === query.data.me.userId && <Badge>you</Badge>}
-                      </td>
-                      <td className="px-4 py-3 text-slate-600">{m.user.email}</td>
-                      <td className="px-4 py-3">
-                        {editable ? (
-                          <Select
-                            aria-label={`Role of ${m.user.name}`}
-                            value={m.role}
-                            onChange={(e) => changeRole.mutate({ membershipId: m.id, role: e.target.value as Role })}
-                            className="max-w-[9rem] py-1"
-                          >
-                            {roles.filter((r) => canManageOwners || r !== "owner").map((r) => (
-                              <option key={r} value={r}>{r}</option>
-                            ))}
-                          </Select>
-                        ) : (
-                          <Badge tone={m.role === "owner" ? "blue" : "slate"}>{m.role}</Badge>
-                        )}
-                      </td>
-                      <td className="px-4 py-3 text-right">
-                        {editable && (
-                          <Button variant="ghost" size="sm" onClick={() => window.confirm(`Remove ${m.user.name} from this workspace? Their API keys stop working at once.`) && remove.mutate(m.id)}>
-                            Remove
-                          </Button>
-                        )}
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
+            <DataTable rows={query.data.members} columns={columns} rowKey={(m) => m.id} />
           )}
         </Card>
         {!!query.data?.invitations.length && (

@@ -4,8 +4,10 @@ import { useDeferredValue, useState } from "react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
+import { DataTable } from "@/components/ui/data-table";
 import { Input, Select } from "@/components/ui/field";
 import { Pagination } from "@/components/ui/pagination";
+import { actionsColumn, type Column } from "@/components/ui/table-columns";
 import { deletePromptsAction } from "@/lib/actions/prompts";
 import { unwrap } from "@/lib/browser/action-result";
 import { BulkPasteDialog } from "./bulk-paste-dialog";
@@ -47,6 +49,56 @@ export function PromptsPage({ canEdit }: { canEdit: boolean }) {
       return next;
     });
   const filtering = Boolean(q || tag);
+  const columns: Column<PromptRow>[] = [
+    ...(canEdit
+      ? [
+          {
+            id: "select",
+            header: "Select",
+            hideHeader: true,
+            headerClassName: "w-10",
+            cell: (prompt: PromptRow) => (
+              <input
+                type="checkbox"
+                aria-label={`Select “${prompt.text}”`}
+                checked={selected.has(prompt.id)}
+                onChange={() => toggle(prompt.id)}
+                className="size-4 rounded border-slate-300"
+              />
+            ),
+          },
+        ]
+      : []),
+    { id: "prompt", header: "Prompt", className: "min-w-48 max-w-xl text-slate-900", cell: (prompt) => prompt.text },
+    {
+      id: "tags",
+      header: "Tags",
+      cell: (prompt) => (
+        <div className="flex flex-wrap gap-1">
+          {prompt.tags.map((t) => (
+            <Badge key={t} tone="blue">
+              {t}
+            </Badge>
+          ))}
+        </div>
+      ),
+    },
+    { id: "locale", header: "Locale", className: "text-slate-500", cell: (prompt) => [prompt.country, prompt.city, prompt.language].filter(Boolean).join(" · ") || "—" },
+    ...(canEdit
+      ? [
+          actionsColumn<PromptRow>((prompt) => (
+            <>
+              <Button variant="ghost" size="sm" onClick={() => setEditing(prompt)}>
+                Edit
+              </Button>
+              <Button variant="ghost" size="sm" onClick={() => confirmDelete([prompt.id])}>
+                Delete
+              </Button>
+            </>
+          )),
+        ]
+      : []),
+  ];
 
   return (
     <>
@@ -124,69 +176,7 @@ export function PromptsPage({ canEdit }: { canEdit: boolean }) {
         />
       ) : (
         <Card className="overflow-hidden">
-          <table className="min-w-full divide-y divide-slate-200 text-sm">
-            <thead className="bg-slate-50 text-left text-xs font-medium uppercase tracking-wide text-slate-500">
-              <tr>
-                {canEdit && (
-                  <th scope="col" className="w-10 px-4 py-3">
-                    <span className="sr-only">Select</span>
-                  </th>
-                )}
-                <th scope="col" className="px-4 py-3">
-                  Prompt
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  Tags
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  Locale
-                </th>
-                {canEdit && (
-                  <th scope="col" className="px-4 py-3">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                )}
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {data.items.map((prompt) => (
-                <tr key={prompt.id} className="hover:bg-slate-50">
-                  {canEdit && (
-                    <td className="px-4 py-3">
-                      <input
-                        type="checkbox"
-                        aria-label={`Select “${prompt.text}”`}
-                        checked={selected.has(prompt.id)}
-                        onChange={() => toggle(prompt.id)}
-                        className="size-4 rounded border-slate-300"
-                      />
-                    </td>
-                  )}
-                  <td className="max-w-xl px-4 py-3 text-slate-900">{prompt.text}</td>
-                  <td className="px-4 py-3">
-                    <div className="flex flex-wrap gap-1">
-                      {prompt.tags.map((t) => (
-                        <Badge key={t} tone="blue">
-                          {t}
-                        </Badge>
-                      ))}
-                    </div>
-                  </td>
-                  <td className="px-4 py-3 text-slate-500">{[prompt.country, prompt.city, prompt.language].filter(Boolean).join(" · ") || "—"}</td>
-                  {canEdit && (
-                    <td className="whitespace-nowrap px-4 py-3 text-right">
-                      <Button variant="ghost" size="sm" onClick={() => setEditing(prompt)}>
-                        Edit
-                      </Button>
-                      <Button variant="ghost" size="sm" onClick={() => confirmDelete([prompt.id])}>
-                        Delete
-                      </Button>
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable rows={data.items} columns={columns} rowKey={(prompt) => prompt.id} />
           <Pagination page={data.page} pageSize={data.pageSize} total={data.total} onPage={setPage} />
         </Card>
       )}

@@ -6,6 +6,8 @@ import { toast } from "sonner";
 import { StatusBadge } from "@/components/checks/status";
 import { Button } from "@/components/ui/button";
 import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
+import { DataTable } from "@/components/ui/data-table";
+import { actionsColumn, type Column } from "@/components/ui/table-columns";
 import { deleteScheduleAction, pauseScheduleAction, resumeScheduleAction } from "@/lib/actions/schedules";
 import type { PromptSelection } from "@/lib/checks/schemas";
 import { unwrap } from "@/lib/browser/action-result";
@@ -76,6 +78,59 @@ export function SchedulesPage({ initialSchedules, canEdit, choices }: { initialS
     onError: (error) => toast.error(error.message),
   });
 
+  const columns: Column<ScheduleRow>[] = [
+    {
+      id: "schedule",
+      header: "Schedule",
+      className: "min-w-48",
+      cell: (s) => (
+        <>
+          <div className="flex items-center gap-2">
+            <span className="font-medium text-slate-900">{s.name}</span>
+            {s.paused && <Badge tone="amber">paused</Badge>}
+          </div>
+          <p className="text-xs text-slate-500">{s.brand} · {describePrompts(s.prompts)}</p>
+        </>
+      ),
+    },
+    { id: "when", header: "When", className: "text-slate-700", cell: (s) => describeCadence(s) },
+    {
+      id: "providers",
+      header: "Providers",
+      className: "text-slate-700",
+      cell: (s) => (
+        <>
+          {s.providers.join(", ")}
+          <p className="text-xs text-slate-500">{s.samples} sample{s.samples === 1 ? "" : "s"} each</p>
+        </>
+      ),
+    },
+    { id: "next-run", header: "Next run", cell: (s) => (s.paused ? <span className="text-slate-400">Paused</span> : <When date={s.nextRunAt} />) },
+    { id: "last-run", header: "Last run", cell: (s) => <LastRun schedule={s} /> },
+    ...(canEdit
+      ? [
+          actionsColumn<ScheduleRow>((s) => (
+            <div className="flex justify-end gap-1">
+              <Button variant="secondary" size="sm" onClick={() => setEditing(s)}>
+                Edit
+              </Button>
+              <Button variant="ghost" size="sm" pending={togglePause.isPending && togglePause.variables?.id === s.id} onClick={() => togglePause.mutate(s)}>
+                {s.paused ? "Resume" : "Pause"}
+              </Button>
+              <Button
+                variant="ghost"
+                size="sm"
+                pending={remove.isPending && remove.variables === s.id}
+                onClick={() => window.confirm(`Delete the schedule "${s.name}"? The checks it already ran stay in the history.`) && remove.mutate(s.id)}
+              >
+                Delete
+              </Button>
+            </div>
+          )),
+        ]
+      : []),
+  ];
+
   const cannotCreate = !choices.brands.length ? "Add a brand first." : !choices.prompts.length ? "Add prompts first." : null;
   const create = canEdit && (
     <Button onClick={() => setEditing("new")} disabled={!!cannotCreate} title={cannotCreate ?? undefined}>
@@ -97,59 +152,8 @@ export function SchedulesPage({ initialSchedules, canEdit, choices }: { initialS
           action={create}
         />
       ) : (
-        <Card className="overflow-x-auto">
-          <table className="min-w-full divide-y divide-slate-200 text-sm">
-            <thead className="whitespace-nowrap bg-slate-50 text-left text-xs font-medium uppercase tracking-wide text-slate-500">
-              <tr>
-                <th scope="col" className="px-4 py-3">Schedule</th>
-                <th scope="col" className="px-4 py-3">When</th>
-                <th scope="col" className="px-4 py-3">Providers</th>
-                <th scope="col" className="px-4 py-3">Next run</th>
-                <th scope="col" className="px-4 py-3">Last run</th>
-                {canEdit && <th scope="col" className="px-4 py-3"><span className="sr-only">Actions</span></th>}
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {schedules.map((s) => (
-                <tr key={s.id} className="align-top">
-                  <td className="px-4 py-3">
-                    <div className="flex items-center gap-2">
-                      <span className="font-medium text-slate-900">{s.name}</span>
-                      {s.paused && <Badge tone="amber">paused</Badge>}
-                    </div>
-                    <p className="text-xs text-slate-500">{s.brand} · {describePrompts(s.prompts)}</p>
-                  </td>
-                  <td className="px-4 py-3 text-slate-700">{describeCadence(s)}</td>
-                  <td className="px-4 py-3 text-slate-700">
-                    {s.providers.join(", ")}
-                    <p className="text-xs text-slate-500">{s.samples} sample{s.samples === 1 ? "" : "s"} each</p>
-                  </td>
-                  <td className="px-4 py-3">{s.paused ? <span className="text-slate-400">Paused</span> : <When date={s.nextRunAt} />}</td>
-                  <td className="px-4 py-3"><LastRun schedule={s} /></td>
-                  {canEdit && (
-                    <td className="px-4 py-3">
-                      <div className="flex justify-end gap-1">
-                        <Button variant="secondary" size="sm" onClick={() => setEditing(s)}>
-                          Edit
-                        </Button>
-                        <Button variant="ghost" size="sm" pending={togglePause.isPending && togglePause.variables?.id === s.id} onClick={() => togglePause.mutate(s)}>
-                          {s.paused ? "Resume" : "Pause"}
-                        </Button>
-                        <Button
-                          variant="ghost"
-                          size="sm"
-                          pending={remove.isPending && remove.variables === s.id}
-                          onClick={() => window.confirm(`Delete the schedule "${s.name}"? The checks it already ran stay in the history.`) && remove.mutate(s.id)}
-                        >
-                          Delete
-                        </Button>
-                      </div>
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
+        <Card className="overflow-hidden">
+          <DataTable rows={schedules} columns={columns} rowKey={(s) => s.id} alignTop />
         </Card>
       )}
       {editing && <ScheduleFormDialog schedule={editing === "new" ? undefined : editing} choices={choices} onClose={() => setEditing(null)} />}

@@ -4,8 +4,10 @@ import { useRef, useState } from "react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { Badge, Card, EmptyState } from "@/components/ui/card";
+import { DataTable } from "@/components/ui/data-table";
 import { Field, Input, Select } from "@/components/ui/field";
 import { SectionHeading } from "@/components/ui/section-heading";
+import { actionsColumn, type Column } from "@/components/ui/table-columns";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { createApiKeyAction, revokeApiKeyAction } from "@/lib/actions/api-keys";
 import { createApiKeySchema } from "@/lib/api-keys/schemas";
@@ -92,6 +94,27 @@ export function ApiKeysSection() {
     },
     onError: (error) => toast.error(error.message),
   });
+  const columns: Column<ApiKeyRow>[] = [
+    { id: "name", header: "Name", className: "font-medium text-slate-900", cell: (k) => k.name },
+    { id: "key", header: "Key", className: "font-mono text-xs text-slate-600", cell: (k) => `${k.prefix}_…` },
+    { id: "scope", header: "Scope", cell: (k) => <ScopeCell apiKey={k} /> },
+    { id: "created-by", header: "Created by", className: "text-slate-600", cell: (k) => k.createdBy?.name ?? "Unknown" },
+    { id: "created", header: "Created", className: "whitespace-nowrap text-slate-600", cell: (k) => formatDateTime(k.createdAt) },
+    { id: "last-used", header: "Last used", className: "whitespace-nowrap text-slate-600", cell: (k) => (k.lastUsedAt ? formatDateTime(k.lastUsedAt) : "Never") },
+    actionsColumn((k) =>
+      k.canRevoke ? (
+        <Button
+          variant="ghost"
+          size="sm"
+          aria-label={`Revoke ${k.name}`}
+          disabled={revoke.isPending && revoke.variables === k.id}
+          onClick={() => window.confirm(`Revoke “${k.name}”? Anything using it stops working at once.`) && revoke.mutate(k.id)}
+        >
+          Revoke
+        </Button>
+      ) : null,
+    ),
+  ];
 
   return (
     <section aria-labelledby="api-keys-heading" className="space-y-3">
@@ -117,45 +140,8 @@ export function ApiKeysSection() {
       ) : !query.data.keys.length ? (
         <EmptyState title="No API keys yet" description="Create one above to call the REST API from a script or a CI job." />
       ) : (
-        <Card className="overflow-x-auto">
-          <table className="min-w-full divide-y divide-slate-200 text-sm">
-            <thead className="bg-slate-50 text-left text-xs font-medium uppercase tracking-wide text-slate-500">
-              <tr>
-                <th scope="col" className="px-4 py-3">Name</th>
-                <th scope="col" className="px-4 py-3">Key</th>
-                <th scope="col" className="px-4 py-3">Scope</th>
-                <th scope="col" className="px-4 py-3">Created by</th>
-                <th scope="col" className="px-4 py-3">Created</th>
-                <th scope="col" className="px-4 py-3">Last used</th>
-                <th scope="col" className="px-4 py-3"><span className="sr-only">Actions</span></th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {query.data.keys.map((k) => (
-                <tr key={k.id} className="hover:bg-slate-50">
-                  <td className="px-4 py-3 font-medium text-slate-900">{k.name}</td>
-                  <td className="px-4 py-3 font-mono text-xs text-slate-600">{k.prefix}_…</td>
-                  <td className="px-4 py-3"><ScopeCell apiKey={k} /></td>
-                  <td className="px-4 py-3 text-slate-600">{k.createdBy?.name ?? "Unknown"}</td>
-                  <td className="whitespace-nowrap px-4 py-3 text-slate-600">{formatDateTime(k.createdAt)}</td>
-                  <td className="whitespace-nowrap px-4 py-3 text-slate-600">{k.lastUsedAt ? formatDateTime(k.lastUsedAt) : "Never"}</td>
-                  <td className="px-4 py-3 text-right">
-                    {k.canRevoke && (
-                      <Button
-                        variant="ghost"
-                        size="sm"
-                        aria-label={`Revoke ${k.name}`}
-                        disabled={revoke.isPending && revoke.variables === k.id}
-                        onClick={() => window.confirm(`Revoke “${k.name}”? Anything using it stops working at once.`) && revoke.mutate(k.id)}
-                      >
-                        Revoke
-                      </Button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+        <Card className="overflow-hidden">
+          <DataTable rows={query.data.keys} columns={columns} rowKey={(k) => k.id} />
         </Card>
       )}
     </section>

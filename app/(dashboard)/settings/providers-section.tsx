@@ -5,7 +5,9 @@ import { toast } from "sonner";
 import { PriceSummary } from "@/components/providers/price-summary";
 import { Button } from "@/components/ui/button";
 import { Badge, Card, EmptyState } from "@/components/ui/card";
+import { DataTable } from "@/components/ui/data-table";
 import { SectionHeading } from "@/components/ui/section-heading";
+import { actionsColumn, type Column } from "@/components/ui/table-columns";
 import { updateProviderAction } from "@/lib/actions/settings";
 import { formatMicros } from "@/lib/format";
 import { unwrap } from "@/lib/browser/action-result";
@@ -55,6 +57,45 @@ export function ProvidersSection() {
   const limits = new Map<string, GrantedConnection>((connections.data ?? []).map((c) => [c.id, c]));
   const onlySimulators = connections.data && !connections.data.some((c) => c.adapter !== "simulator");
   const canAdd = !!connections.data?.length;
+  const columns: Column<ProviderRow>[] = [
+    { id: "name", header: "Name", className: "font-medium text-slate-900", cell: (p) => p.name },
+    {
+      id: "connection",
+      header: "Connection",
+      className: "text-slate-700",
+      cell: (p) => {
+        const limit = limits.get(p.connection.id)?.monthlySpendLimitMicros ?? null;
+        return (
+          <>
+            <div className="flex flex-wrap items-center gap-1">
+              {p.connection.name} {p.adapter === "simulator" && <Badge tone="blue">simulated</Badge>}
+            </div>
+            {limit !== null && <span className="block text-xs text-slate-500">up to {formatMicros(limit)} a month</span>}
+          </>
+        );
+      },
+    },
+    { id: "model", header: "Model", className: "whitespace-nowrap font-mono text-xs text-slate-700", cell: (p) => p.model },
+    { id: "search", header: "Search", className: "text-slate-600", cell: (p) => searchModeLabels[p.searchMode] },
+    { id: "prices", header: "Prices", className: "text-slate-700", cell: (p) => <PriceSummary prices={p.prices} /> },
+    { id: "status", header: "Status", cell: (p) => <StatusBadges provider={p} /> },
+    actionsColumn((p) => (
+      <>
+        <Button variant="ghost" size="sm" onClick={() => setEditing(p)} aria-label={`Edit ${p.name}`} disabled={!connections.data}>
+          Edit
+        </Button>
+        <Button
+          variant="ghost"
+          size="sm"
+          onClick={() => toggle.mutate(p)}
+          aria-label={`${p.enabled ? "Disable" : "Enable"} ${p.name}`}
+          disabled={toggle.isPending || (!p.enabled && !p.granted)}
+        >
+          {p.enabled ? "Disable" : "Enable"}
+        </Button>
+      </>
+    )),
+  ];
 
   return (
     <section aria-labelledby="providers-heading" className="space-y-3">
@@ -89,58 +130,8 @@ export function ProvidersSection() {
           }
         />
       ) : (
-        <Card className="overflow-x-auto">
-          <table className="min-w-full divide-y divide-slate-200 text-sm">
-            <thead className="bg-slate-50 text-left text-xs font-medium uppercase tracking-wide text-slate-500">
-              <tr>
-                <th scope="col" className="px-3 py-3">Name</th>
-                <th scope="col" className="px-3 py-3">Connection</th>
-                <th scope="col" className="px-3 py-3">Model</th>
-                <th scope="col" className="px-3 py-3">Search</th>
-                <th scope="col" className="px-3 py-3">Prices</th>
-                <th scope="col" className="px-3 py-3">Status</th>
-                <th scope="col" className="px-3 py-3"><span className="sr-only">Actions</span></th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {query.data.map((p) => {
-                const limit = limits.get(p.connection.id)?.monthlySpendLimitMicros ?? null;
-                return (
-                  <tr key={p.id} className="hover:bg-slate-50">
-                    <td className="px-3 py-3 font-medium text-slate-900">{p.name}</td>
-                    <td className="px-3 py-3 text-slate-700">
-                      <div className="flex flex-wrap items-center gap-1">
-                        {p.connection.name} {p.adapter === "simulator" && <Badge tone="blue">simulated</Badge>}
-                      </div>
-                      {limit !== null && <span className="block text-xs text-slate-500">up to {formatMicros(limit)} a month</span>}
-                    </td>
-                    <td className="whitespace-nowrap px-3 py-3 font-mono text-xs text-slate-700">{p.model}</td>
-                    <td className="px-3 py-3 text-slate-600">{searchModeLabels[p.searchMode]}</td>
-                    <td className="px-3 py-3 text-slate-700">
-                      <PriceSummary prices={p.prices} />
-                    </td>
-                    <td className="px-3 py-3">
-                      <StatusBadges provider={p} />
-                    </td>
-                    <td className="whitespace-nowrap px-3 py-3 text-right">
-                      <Button variant="ghost" size="sm" onClick={() => setEditing(p)} aria-label={`Edit ${p.name}`} disabled={!connections.data}>
-                        Edit
-                      </Button>
-                      <Button
-                        variant="ghost"
-                        size="sm"
-                        onClick={() => toggle.mutate(p)}
-                        aria-label={`${p.enabled ? "Disable" : "Enable"} ${p.name}`}
-                        disabled={toggle.isPending || (!p.enabled && !p.granted)}
-                      >
-                        {p.enabled ? "Disable" : "Enable"}
-                      </Button>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+        <Card className="overflow-hidden">
+          <DataTable rows={query.data} columns={columns} rowKey={(p) => p.id} density="dense" />
         </Card>
       )}
       {query.data?.some((p) => !p.granted) && (

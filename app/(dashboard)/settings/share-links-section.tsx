@@ -3,37 +3,15 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { Badge, Card, EmptyState } from "@/components/ui/card";
+import { DataTable } from "@/components/ui/data-table";
 import { SectionHeading } from "@/components/ui/section-heading";
+import { actionsColumn, type Column } from "@/components/ui/table-columns";
 import { revokeShareLinkAction } from "@/lib/actions/share-links";
 import { unwrap } from "@/lib/browser/action-result";
 import { shareLinksKey, useShareLinksQuery, type ShareLinkRow } from "./use-share-links-query";
 import { formatDateTime } from "@/lib/format";
 
 const statusTone = { active: "green", expired: "slate", revoked: "red" } as const;
-
-function Row({ link, onRevoke, pending }: { link: ShareLinkRow; onRevoke: () => void; pending: boolean }) {
-  return (
-    <tr data-share-link={link.id}>
-      <td className="px-4 py-3">
-        <p className="font-medium text-slate-900">{link.label || link.brand.name}</p>
-        <p className="text-xs text-slate-500">{link.brand.name} · {link.period}{link.createdBy ? ` · by ${link.createdBy}` : ""}</p>
-      </td>
-      <td className="px-4 py-3"><Badge tone={statusTone[link.status]}>{link.status}</Badge></td>
-      <td className="px-4 py-3 text-slate-600">{formatDateTime(link.expiresAt)}</td>
-      <td className="px-4 py-3 text-right tabular-nums text-slate-600">
-        {link.viewCount}
-        {link.lastViewedAt && <span className="block text-xs text-slate-500">last {formatDateTime(link.lastViewedAt)}</span>}
-      </td>
-      <td className="px-4 py-3 text-right">
-        {link.status === "active" && (
-          <Button type="button" size="sm" variant="danger" pending={pending} onClick={onRevoke} aria-label={`Revoke ${link.label || link.brand.name}`}>
-            Revoke
-          </Button>
-        )}
-      </td>
-    </tr>
-  );
-}
 
 /** The workspace's share links: status, views, revoke. New links are made from the Overview's Share button. */
 export function ShareLinksSection() {
@@ -47,6 +25,46 @@ export function ShareLinksSection() {
     },
     onError: (error) => toast.error(error.message),
   });
+  const columns: Column<ShareLinkRow>[] = [
+    {
+      id: "report",
+      header: "Report",
+      cell: (link) => (
+        <>
+          <p className="font-medium text-slate-900">{link.label || link.brand.name}</p>
+          <p className="text-xs text-slate-500">{link.brand.name} · {link.period}{link.createdBy ? ` · by ${link.createdBy}` : ""}</p>
+        </>
+      ),
+    },
+    { id: "status", header: "Status", cell: (link) => <Badge tone={statusTone[link.status]}>{link.status}</Badge> },
+    { id: "expires", header: "Expires", className: "text-slate-600", cell: (link) => formatDateTime(link.expiresAt) },
+    {
+      id: "views",
+      header: "Views",
+      numeric: true,
+      className: "text-slate-600",
+      cell: (link) => (
+        <>
+          {link.viewCount}
+          {link.lastViewedAt && <span className="block text-xs text-slate-500">last {formatDateTime(link.lastViewedAt)}</span>}
+        </>
+      ),
+    },
+    actionsColumn((link) =>
+      link.status === "active" ? (
+        <Button
+          type="button"
+          size="sm"
+          variant="danger"
+          pending={revoke.isPending && revoke.variables === link.id}
+          onClick={() => revoke.mutate(link.id)}
+          aria-label={`Revoke ${link.label || link.brand.name}`}
+        >
+          Revoke
+        </Button>
+      ) : null,
+    ),
+  ];
   return (
     <section aria-labelledby="share-links-heading" className="space-y-3">
       <SectionHeading
@@ -61,23 +79,8 @@ export function ShareLinksSection() {
       ) : !query.data.length ? (
         <EmptyState title="No share links yet" description="Use Share on the Overview to send a client a read-only report." />
       ) : (
-        <Card className="overflow-x-auto">
-          <table className="min-w-full divide-y divide-slate-200 text-sm">
-            <thead className="bg-slate-50 text-left text-xs font-medium uppercase tracking-wide text-slate-500">
-              <tr>
-                <th scope="col" className="px-4 py-3">Report</th>
-                <th scope="col" className="px-4 py-3">Status</th>
-                <th scope="col" className="px-4 py-3">Expires</th>
-                <th scope="col" className="px-4 py-3 text-right">Views</th>
-                <th scope="col" className="px-4 py-3"><span className="sr-only">Actions</span></th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {query.data.map((link) => (
-                <Row key={link.id} link={link} pending={revoke.isPending && revoke.variables === link.id} onRevoke={() => revoke.mutate(link.id)} />
-              ))}
-            </tbody>
-          </table>
+        <Card className="overflow-hidden">
+          <DataTable rows={query.data} columns={columns} rowKey={(link) => link.id} />
         </Card>
       )}
     </section>

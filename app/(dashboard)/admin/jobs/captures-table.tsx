@@ -5,6 +5,8 @@ import { toast } from "sonner";
 import { StatusBadge } from "@/components/checks/status";
 import { Button } from "@/components/ui/button";
 import { Badge } from "@/components/ui/card";
+import { DataTable } from "@/components/ui/data-table";
+import { actionsColumn, type Column } from "@/components/ui/table-columns";
 import { cancelCaptureAction, retryCaptureAction } from "@/lib/actions/checks";
 import { canCancelCheck, type Role } from "@/lib/permissions/permissions";
 import { ago, formatDuration, formatMicros, formatTimestamp, relativeTo } from "@/lib/format";
@@ -73,51 +75,48 @@ function StatusCell({ capture, now }: { capture: AdminCaptureRow; now: number })
 
 export function CapturesTable({ items, me, canRetry, onView }: { items: AdminCaptureRow[]; me: Me; canRetry: boolean; onView: (captureId: string, startedById: string | null) => void }) {
   const now = useNow();
-  return (
-    <div className="overflow-x-auto">
-      <table className="min-w-full divide-y divide-slate-200 text-sm">
-        <caption className="sr-only">Captures, most recently updated first</caption>
-        <thead className="whitespace-nowrap bg-slate-50 text-left text-xs font-medium uppercase tracking-wide text-slate-500">
-          <tr>
-            <th scope="col" className="px-4 py-3">Prompt</th>
-            <th scope="col" className="px-2.5 py-3">Provider</th>
-            <th scope="col" className="px-2.5 py-3">Status</th>
-            <th scope="col" className="px-2.5 py-3 text-right">Attempts</th>
-            <th scope="col" className="px-2.5 py-3">Last error</th>
-            <th scope="col" className="px-2.5 py-3 text-right">Latency</th>
-            <th scope="col" className="px-2.5 py-3 text-right">Cost</th>
-            <th scope="col" className="px-2.5 py-3">Updated</th>
-            <th scope="col" className="px-4 py-3"><span className="sr-only">Actions</span></th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {items.map((c) => (
-            <tr key={c.id} className="align-top hover:bg-slate-50">
-              <td className="px-4 py-3">
-                <p className="max-w-[15rem] truncate text-slate-800" title={c.prompt.text}>{c.prompt.text}</p>
-                <Link href={`/checks/${c.checkId}`} className="text-xs text-brand-700 hover:underline">check {c.checkId.slice(0, 8)}</Link>
-              </td>
-              <td className="whitespace-nowrap px-2.5 py-3 text-slate-700">
-                {c.providerConfig.name}
-                <span className="block text-xs text-slate-500">sample {c.sample}</span>
-              </td>
-              <td className="px-2.5 py-3"><StatusCell capture={c} now={now} /></td>
-              <td className="whitespace-nowrap px-2.5 py-3 text-right tabular-nums text-slate-700">{c.attemptCount}/{c.maxAttempts}</td>
-              <td className="px-2.5 py-3">
-                {c.lastError ? <p className="max-w-[10rem] truncate text-red-700" title={c.lastError}>{c.lastError}</p> : <span className="text-slate-400">—</span>}
-              </td>
-              <td className="whitespace-nowrap px-2.5 py-3 text-right tabular-nums text-slate-700">{formatDuration(c.latencyMs)}</td>
-              <td className="whitespace-nowrap px-2.5 py-3 text-right tabular-nums text-slate-700">{c.costMicros ? formatMicros(c.costMicros) : "—"}</td>
-              <td className="whitespace-nowrap px-2.5 py-3 text-slate-600">
-                <time dateTime={new Date(c.updatedAt).toISOString()} title={formatTimestamp(c.updatedAt)}>{ago(c.updatedAt, now)}</time>
-              </td>
-              <td className="px-4 py-3">
-                <CaptureActions capture={c} me={me} canRetry={canRetry} onView={() => onView(c.id, c.startedById)} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
+  const columns: Column<AdminCaptureRow>[] = [
+    {
+      id: "prompt",
+      header: "Prompt",
+      cell: (c) => (
+        <>
+          <p className="max-w-[15rem] truncate text-slate-800" title={c.prompt.text}>{c.prompt.text}</p>
+          <Link href={`/checks/${c.checkId}`} className="text-xs text-brand-700 hover:underline">check {c.checkId.slice(0, 8)}</Link>
+        </>
+      ),
+    },
+    {
+      id: "provider",
+      header: "Provider",
+      className: "whitespace-nowrap text-slate-700",
+      cell: (c) => (
+        <>
+          {c.providerConfig.name}
+          <span className="block text-xs text-slate-500">sample {c.sample}</span>
+        </>
+      ),
+    },
+    { id: "status", header: "Status", cell: (c) => <StatusCell capture={c} now={now} /> },
+    { id: "attempts", header: "Attempts", numeric: true, className: "whitespace-nowrap text-slate-700", cell: (c) => `${c.attemptCount}/${c.maxAttempts}` },
+    {
+      id: "error",
+      header: "Last error",
+      cell: (c) => (c.lastError ? <p className="max-w-[10rem] truncate text-red-700" title={c.lastError}>{c.lastError}</p> : <span className="text-slate-400">—</span>),
+    },
+    { id: "latency", header: "Latency", numeric: true, className: "whitespace-nowrap text-slate-700", cell: (c) => formatDuration(c.latencyMs) },
+    { id: "cost", header: "Cost", numeric: true, className: "whitespace-nowrap text-slate-700", cell: (c) => (c.costMicros ? formatMicros(c.costMicros) : "—") },
+    {
+      id: "updated",
+      header: "Updated",
+      className: "whitespace-nowrap text-slate-600",
+      cell: (c) => (
+        <time dateTime={new Date(c.updatedAt).toISOString()} title={formatTimestamp(c.updatedAt)}>
+          {ago(c.updatedAt, now)}
+        </time>
+      ),
+    },
+    actionsColumn((c) => <CaptureActions capture={c} me={me} canRetry={canRetry} onView={() => onView(c.id, c.startedById)} />),
+  ];
+  return <DataTable rows={items} columns={columns} rowKey={(c) => c.id} caption="Captures, most recently updated first" density="dense" alignTop />;
 }

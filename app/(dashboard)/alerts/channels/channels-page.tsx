@@ -6,6 +6,8 @@ import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { AlertsNav } from "../alerts-nav";
+import { DataTable } from "@/components/ui/data-table";
+import { actionsColumn, type Column } from "@/components/ui/table-columns";
 import { deleteAlertChannelAction, rotateWebhookSecretAction, sendTestAlertAction } from "@/lib/actions/alert-channels";
 import { unwrap } from "@/lib/browser/action-result";
 import { ChannelFormDialog } from "./channel-form-dialog";
@@ -48,6 +50,39 @@ export function ChannelsPage() {
   });
 
   const smtpConfigured = query.data?.smtpConfigured ?? true;
+  const columns: Column<ChannelRow>[] = [
+    { id: "name", header: "Name", className: "font-medium text-slate-900", cell: (c) => c.name },
+    { id: "kind", header: "Kind", cell: (c) => <Badge>{kindLabel[c.kind]}</Badge> },
+    { id: "target", header: "Sends to", className: "max-w-md truncate text-slate-600", cell: (c) => <span title={target(c)}>{target(c)}</span> },
+    actionsColumn((c) => (
+      <>
+        <Button variant="secondary" size="sm" aria-label={`Send a test to ${c.name}`} pending={sendTest.isPending && sendTest.variables === c.id} onClick={() => sendTest.mutate(c.id)}>
+          Send test
+        </Button>{" "}
+        <Button variant="ghost" size="sm" aria-label={`Edit ${c.name}`} onClick={() => setEditing(c)}>
+          Edit
+        </Button>
+        {c.kind === "webhook" && (
+          <Button
+            variant="ghost"
+            size="sm"
+            aria-label={`Rotate the signing secret of ${c.name}`}
+            onClick={() => window.confirm(`Make a new signing secret for ${c.name}? The current one stops working at once.`) && rotate.mutate(c)}
+          >
+            Rotate secret
+          </Button>
+        )}
+        <Button
+          variant="ghost"
+          size="sm"
+          aria-label={`Delete ${c.name}`}
+          onClick={() => window.confirm(`Delete ${c.name}? Rules stop sending to it and its delivery log goes too.`) && remove.mutate(c.id)}
+        >
+          Delete
+        </Button>
+      </>
+    )),
+  ];
   return (
     <>
       <PageHeader
@@ -71,51 +106,7 @@ export function ChannelsPage() {
             <EmptyState title="No channels yet" description="Add an email list, a Slack incoming webhook or a signed webhook, then send it a test." />
           </div>
         ) : (
-          <table className="min-w-full divide-y divide-slate-200 text-sm" aria-label="Alert channels">
-            <thead className="bg-slate-50 text-left text-xs font-medium uppercase tracking-wide text-slate-500">
-              <tr>
-                <th scope="col" className="px-4 py-3">Name</th>
-                <th scope="col" className="px-4 py-3">Kind</th>
-                <th scope="col" className="px-4 py-3">Sends to</th>
-                <th scope="col" className="px-4 py-3"><span className="sr-only">Actions</span></th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {query.data.channels.map((c) => (
-                <tr key={c.id}>
-                  <td className="px-4 py-3 font-medium text-slate-900">{c.name}</td>
-                  <td className="px-4 py-3"><Badge>{kindLabel[c.kind]}</Badge></td>
-                  <td className="max-w-md truncate px-4 py-3 text-slate-600" title={target(c)}>{target(c)}</td>
-                  <td className="whitespace-nowrap px-4 py-3 text-right">
-                    <Button variant="secondary" size="sm" aria-label={`Send a test to ${c.name}`} pending={sendTest.isPending && sendTest.variables === c.id} onClick={() => sendTest.mutate(c.id)}>
-                      Send test
-                    </Button>{" "}
-                    <Button variant="ghost" size="sm" aria-label={`Edit ${c.name}`} onClick={() => setEditing(c)}>
-                      Edit
-                    </Button>
-                    {c.kind === "webhook" && (
-                      <Button
-                        variant="ghost"
-                        size="sm"
-                        aria-label={`Rotate the signing secret of ${c.name}`}
-                        onClick={() => window.confirm(`Make a new signing secret for ${c.name}? The current one stops working at once.`) && rotate.mutate(c)}
-                      >
-                        Rotate secret
-                      </Button>
-                    )}
-                    <Button
-                      variant="ghost"
-                      size="sm"
-                      aria-label={`Delete ${c.name}`}
-                      onClick={() => window.confirm(`Delete ${c.name}? Rules stop sending to it and its delivery log goes too.`) && remove.mutate(c.id)}
-                    >
-                      Delete
-                    </Button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable rows={query.data.channels} columns={columns} rowKey={(c) => c.id} label="Alert channels" />
         )}
       </Card>
       <p className="mt-3 text-sm text-slate-500">

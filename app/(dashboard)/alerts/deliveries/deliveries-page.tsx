@@ -1,11 +1,13 @@
 "use client";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { Fragment, useState } from "react";
+import { useState } from "react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
+import { DataTable } from "@/components/ui/data-table";
 import { Select } from "@/components/ui/field";
 import { Pagination } from "@/components/ui/pagination";
+import { actionsColumn, type Column } from "@/components/ui/table-columns";
 import { DELIVERY_STATUSES, type DeliveryStatus } from "@/lib/alerts/channel-schemas";
 import { sendAlertDeliveryAgainAction } from "@/lib/actions/alert-channels";
 import { unwrap } from "@/lib/browser/action-result";
@@ -47,6 +49,51 @@ export function DeliveriesPage() {
     },
     onError: (error: Error) => toast.error(error.message),
   });
+  const columns: Column<DeliveryLogRow>[] = [
+    {
+      id: "when",
+      header: "When",
+      className: "whitespace-nowrap text-slate-600",
+      cell: (row) => <span title={new Date(row.createdAt).toISOString()}>{formatWhen(row.createdAt)}</span>,
+    },
+    { id: "channel", header: "Channel", className: "text-slate-900", cell: (row) => row.channel.name },
+    { id: "kind", header: "Kind", cell: (row) => kindLabel[row.kind] },
+    { id: "subject", header: "Subject", className: "max-w-xs truncate text-slate-700", cell: (row) => <span title={row.subject}>{row.subject}</span> },
+    { id: "status", header: "Status", cell: (row) => <Badge tone={tones[row.status]}>{row.status}</Badge> },
+    { id: "attempts", header: "Attempts", numeric: true, cell: (row) => row.attempts },
+    { id: "next", header: "Next attempt", className: "whitespace-nowrap text-slate-600", cell: (row) => (row.nextAttemptAt ? formatWhen(row.nextAttemptAt) : "—") },
+    { id: "response", header: "Response", numeric: true, cell: (row) => row.responseStatus ?? "—" },
+    { id: "error", header: "Last error", className: "min-w-48 max-w-xs text-xs text-red-700", cell: (row) => row.lastError ?? "" },
+    actionsColumn(
+      (row) => (
+        <>
+          {row.status === "unknown" && (
+            <Button
+              variant="secondary"
+              size="sm"
+              disabled={sendAgain.isPending}
+              aria-label={`Send again: ${row.subject}`}
+              title="It may have arrived already: send it again only if the receiver did not get it"
+              onClick={() => sendAgain.mutate(row.id)}
+            >
+              Send again
+            </Button>
+          )}
+          <Button
+            variant="ghost"
+            size="sm"
+            aria-expanded={open.has(row.id)}
+            aria-controls={`message-${row.id}`}
+            aria-label={`Message sent: ${row.subject}`}
+            onClick={() => toggle(row.id)}
+          >
+            {open.has(row.id) ? "Hide" : "Show"}
+          </Button>
+        </>
+      ),
+      "Message",
+    ),
+  ];
 
   return (
     <>
@@ -77,7 +124,7 @@ export function DeliveriesPage() {
           </Select>
         </label>
       </div>
-      <Card className="overflow-x-auto">
+      <Card className="overflow-hidden">
         {query.isPending ? (
           <p className="p-6 text-sm text-slate-500">Loading deliveries…</p>
         ) : query.isError ? (
@@ -88,70 +135,14 @@ export function DeliveriesPage() {
           </div>
         ) : (
           <>
-            <table className="min-w-full divide-y divide-slate-200 text-sm" aria-label="Delivery log">
-              <thead className="bg-slate-50 text-left text-xs font-medium uppercase tracking-wide text-slate-500">
-                <tr>
-                  <th scope="col" className="px-3 py-3">When</th>
-                  <th scope="col" className="px-3 py-3">Channel</th>
-                  <th scope="col" className="px-3 py-3">Kind</th>
-                  <th scope="col" className="px-3 py-3">Subject</th>
-                  <th scope="col" className="px-3 py-3">Status</th>
-                  <th scope="col" className="px-3 py-3">Attempts</th>
-                  <th scope="col" className="px-3 py-3">Next attempt</th>
-                  <th scope="col" className="px-3 py-3">Response</th>
-                  <th scope="col" className="px-3 py-3">Last error</th>
-                  <th scope="col" className="px-3 py-3"><span className="sr-only">Message</span></th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {query.data.rows.map((row) => (
-                  <Fragment key={row.id}>
-                    <tr>
-                      <td className="whitespace-nowrap px-3 py-2 text-slate-600" title={new Date(row.createdAt).toISOString()}>{formatWhen(row.createdAt)}</td>
-                      <td className="px-3 py-2 text-slate-900">{row.channel.name}</td>
-                      <td className="px-3 py-2">{kindLabel[row.kind]}</td>
-                      <td className="max-w-xs truncate px-3 py-2 text-slate-700" title={row.subject}>{row.subject}</td>
-                      <td className="px-3 py-2"><Badge tone={tones[row.status]}>{row.status}</Badge></td>
-                      <td className="px-3 py-2 tabular-nums">{row.attempts}</td>
-                      <td className="whitespace-nowrap px-3 py-2 text-slate-600">{row.nextAttemptAt ? formatWhen(row.nextAttemptAt) : "—"}</td>
-                      <td className="px-3 py-2 tabular-nums">{row.responseStatus ?? "—"}</td>
-                      <td className="max-w-xs px-3 py-2 text-xs text-red-700">{row.lastError ?? ""}</td>
-                      <td className="whitespace-nowrap px-3 py-2 text-right">
-                        {row.status === "unknown" && (
-                          <Button
-                            variant="secondary"
-                            size="sm"
-                            disabled={sendAgain.isPending}
-                            aria-label={`Send again: ${row.subject}`}
-                            title="It may have arrived already: send it again only if the receiver did not get it"
-                            onClick={() => sendAgain.mutate(row.id)}
-                          >
-                            Send again
-                          </Button>
-                        )}
-                        <Button
-                          variant="ghost"
-                          size="sm"
-                          aria-expanded={open.has(row.id)}
-                          aria-controls={`message-${row.id}`}
-                          aria-label={`Message sent: ${row.subject}`}
-                          onClick={() => toggle(row.id)}
-                        >
-                          {open.has(row.id) ? "Hide" : "Show"}
-                        </Button>
-                      </td>
-                    </tr>
-                    {open.has(row.id) && (
-                      <tr id={`message-${row.id}`}>
-                        <td colSpan={10} className="p-0">
-                          <MessageSent row={row} />
-                        </td>
-                      </tr>
-                    )}
-                  </Fragment>
-                ))}
-              </tbody>
-            </table>
+            <DataTable
+              rows={query.data.rows}
+              columns={columns}
+              rowKey={(row) => row.id}
+              label="Delivery log"
+              density="dense"
+              detail={(row) => (open.has(row.id) ? { id: `message-${row.id}`, content: <MessageSent row={row} /> } : null)}
+            />
             <Pagination page={query.data.page} pageSize={query.data.pageSize} total={query.data.total} onPage={setPage} noun="deliveries" label="Delivery log pages" />
           </>
         )}

@@ -1,6 +1,8 @@
 "use client";
 import type { ReactNode } from "react";
 import { ChartCard } from "@/components/charts/chart-card";
+import { DataTable } from "@/components/ui/data-table";
+import type { Column } from "@/components/ui/table-columns";
 import { formatCount, formatInterval, formatPct, formatPosition, sampleNote } from "@/lib/format";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
 import type { ChartData } from "@/lib/analytics/wire";
@@ -8,14 +10,24 @@ import { useChartQuery } from "../use-analytics-queries";
 
 type Estimate = ChartData<"markets">[number]["visibility"];
 
+type Market = ChartData<"markets">[number];
+
 function EstimateCell({ estimate, kind }: { estimate: Estimate; kind: "share" | "number" }) {
   return (
-    <td className="px-4 py-3 text-right tabular-nums">
+    <>
       <span className="font-medium text-slate-900">{kind === "share" ? formatPct(estimate.value) : formatPosition(estimate.value, 1)}</span>
       <span className="block text-xs text-slate-500">{formatInterval(estimate.low, estimate.high, kind)}</span>
-    </td>
+    </>
   );
 }
+
+const columns: Column<Market>[] = [
+  { id: "market", header: "Market", rowHeader: true, className: "font-medium text-slate-900", cell: (m) => m.label },
+  { id: "answers", header: "Answers", numeric: true, className: "text-slate-700", cell: (m) => formatCount(m.answers) },
+  { id: "visibility", header: "Visibility", numeric: true, cell: (m) => <EstimateCell estimate={m.visibility} kind="share" /> },
+  { id: "share-of-voice", header: "Share of voice", numeric: true, cell: (m) => <EstimateCell estimate={m.shareOfVoice} kind="share" /> },
+  { id: "position", header: "Avg position", numeric: true, cell: (m) => <EstimateCell estimate={m.averagePosition} kind="number" /> },
+];
 
 /** The headline numbers per market (the prompts' country and language), with their intervals. */
 export function MarketTable({ filter, brandName, empty }: { filter: AnalyticsFilterInput; brandName: string; empty: ReactNode }) {
@@ -38,30 +50,7 @@ export function MarketTable({ filter, brandName, empty }: { filter: AnalyticsFil
       csv={csv ?? undefined}
       height={120}
     >
-      <div className="-mx-5 overflow-x-auto">
-        <table className="min-w-full divide-y divide-slate-200 text-sm">
-          <thead className="bg-slate-50 text-left text-xs font-medium uppercase tracking-wide text-slate-500">
-            <tr>
-              <th scope="col" className="px-4 py-3">Market</th>
-              <th scope="col" className="px-4 py-3 text-right">Answers</th>
-              <th scope="col" className="px-4 py-3 text-right">Visibility</th>
-              <th scope="col" className="px-4 py-3 text-right">Share of voice</th>
-              <th scope="col" className="px-4 py-3 text-right">Avg position</th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {markets?.map((m) => (
-              <tr key={m.market} className="hover:bg-slate-50">
-                <th scope="row" className="px-4 py-3 text-left font-medium text-slate-900">{m.label}</th>
-                <td className="px-4 py-3 text-right tabular-nums text-slate-700">{formatCount(m.answers)}</td>
-                <EstimateCell estimate={m.visibility} kind="share" />
-                <EstimateCell estimate={m.shareOfVoice} kind="share" />
-                <EstimateCell estimate={m.averagePosition} kind="number" />
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable rows={markets ?? []} columns={columns} rowKey={(m) => m.market} className="-mx-5" />
     </ChartCard>
   );
 }

@@ -1,35 +1,73 @@
 "use client";
-import { useMemo, useState, type ReactNode } from "react";
+import type { ReactNode } from "react";
 import { ChartCard } from "@/components/charts/chart-card";
+import { DataTableView, useDataTable } from "@/components/ui/data-table";
+import type { Column } from "@/components/ui/table-columns";
 import { formatInterval, formatPct, formatPosition, sampleNote } from "@/lib/format";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
 import type { ChartData } from "@/lib/analytics/wire";
 import { useChartQuery } from "../use-analytics-queries";
 
 type Row = ChartData<"prompts">[number];
-type SortKey = "text" | "n" | "visibility" | "position" | "losses";
 
-const sorters: Record<SortKey, (r: Row) => number | string> = {
-  text: (r) => r.text.toLowerCase(),
-  n: (r) => r.n,
-  visibility: (r) => r.visibility.value ?? -1,
-  position: (r) => r.averagePosition.value ?? Number.POSITIVE_INFINITY,
-  losses: (r) => r.losesTo?.captures ?? 0,
-};
+const NO_ROWS: Row[] = [];
+
+// Module-level, so the table keeps its rows (and page) across renders.
+const columns: Column<Row>[] = [
+  {
+    id: "text",
+    header: "Prompt",
+    sortBy: (r) => r.text,
+    className: "min-w-48 max-w-md",
+    cell: (r) => (
+      <>
+        <p className="text-slate-900">{r.text}</p>
+        {r.tags.length > 0 && <p className="mt-0.5 text-xs text-slate-500">{r.tags.join(" · ")}</p>}
+      </>
+    ),
+  },
+  { id: "n", header: "Answers", numeric: true, sortBy: (r) => r.n, sortDescFirst: true, className: "text-slate-700", cell: (r) => r.n },
+  {
+    id: "visibility",
+    header: "Visibility",
+    numeric: true,
+    sortBy: (r) => r.visibility.value,
+    sortDescFirst: true,
+    cell: (r) => (
+      <>
+        <span className="font-medium text-slate-900">{formatPct(r.visibility.value)}</span>
+        <span className="block text-xs text-slate-500">{formatInterval(r.visibility.low, r.visibility.high, "share")}</span>
+      </>
+    ),
+  },
+  { id: "position", header: "Avg position", numeric: true, sortBy: (r) => r.averagePosition.value, className: "text-slate-700", cell: (r) => formatPosition(r.averagePosition.value, 1) },
+  {
+    id: "losses",
+    header: "Loses to",
+    sortBy: (r) => r.losesTo?.captures ?? 0,
+    sortDescFirst: true,
+    className: "text-slate-700",
+    cell: (r) =>
+      r.losesTo ? (
+        <>
+          <span className="font-medium text-slate-900">{r.losesTo.name}</span>
+          <span className="block text-xs text-slate-500">
+            {[r.losesTo.ahead ? `ahead in ${r.losesTo.ahead}` : null, r.losesTo.instead ? `instead in ${r.losesTo.instead}` : null].filter(Boolean).join(", ")} of {r.n}
+          </span>
+        </>
+      ) : (
+        <span className="text-slate-400">No losses</span>
+      ),
+  },
+];
 
 /** Per prompt: answers, visibility, average position, and the competitor the brand loses to most. */
 export function PromptTable({ filter, brandName, empty }: { filter: AnalyticsFilterInput; brandName: string; empty: ReactNode }) {
   const query = useChartQuery("prompts", filter);
   const prompts = query.data;
-  const [sort, setSort] = useState<{ key: SortKey; desc: boolean }>({ key: "n", desc: true });
-  const rows = useMemo(() => {
-    const pick = sorters[sort.key];
-    return [...(prompts ?? [])].sort((a, b) => {
-      const [x, y] = [pick(a), pick(b)];
-      const order = x < y ? -1 : x > y ? 1 : 0;
-      return (sort.desc ? -order : order) || a.text.localeCompare(b.text);
-    });
-  }, [prompts, sort]);
+  const model = useDataTable({ rows: prompts ?? NO_ROWS, columns, rowKey: (r) => r.promptId, initialSort: { id: "n", desc: true }, pageSize: 25 });
+  // The CSV holds every prompt, in the order the table is sorted.
+  const rows = model.table.getPrePaginatedRowModel().rows.map((row) => row.original);
   const total = prompts?.reduce((sum, p) => sum + p.n, 0) ?? 0;
   const csv = prompts && {
     filename: `prompts-${filter.from}-${filter.to}`,
@@ -48,14 +86,6 @@ export function PromptTable({ filter, brandName, empty }: { filter: AnalyticsFil
       r.losesTo?.ahead ?? 0,
     ]),
   };
-  const header = (key: SortKey, label: string, align = "text-left") => (
-    <th scope="col" className={`px-4 py-3 ${align}`} aria-sort={sort.key === key ? (sort.desc ? "descending" : "ascending") : "none"}>
-      <button type="button" className="inline-flex items-center gap-1 uppercase hover:text-slate-900" onClick={() => setSort({ key, desc: sort.key === key ? !sort.desc : key !== "text" && key !== "position" })}>
-        {label}
-        <span aria-hidden className="text-slate-400">{sort.key === key ? (sort.desc ? "↓" : "↑") : ""}</span>
-      </button>
-    </th>
-  );
   return (
     <ChartCard
       title="Prompts"
@@ -67,47 +97,7 @@ export function PromptTable({ filter, brandName, empty }: { filter: AnalyticsFil
       csv={csv ?? undefined}
       height={160}
     >
-      <div className="-mx-5 overflow-x-auto">
-        <table className="min-w-full divide-y divide-slate-200 text-sm">
-          <thead className="bg-slate-50 text-left text-xs font-medium tracking-wide text-slate-500">
-            <tr>
-              {header("text", "Prompt")}
-              {header("n", "Answers", "text-right")}
-              {header("visibility", "Visibility", "text-right")}
-              {header("position", "Avg position", "text-right")}
-              {header("losses", "Loses to")}
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {rows.map((r) => (
-              <tr key={r.promptId} className="align-top hover:bg-slate-50">
-                <td className="max-w-md px-4 py-3">
-                  <p className="text-slate-900">{r.text}</p>
-                  {r.tags.length > 0 && <p className="mt-0.5 text-xs text-slate-500">{r.tags.join(" · ")}</p>}
-                </td>
-                <td className="px-4 py-3 text-right tabular-nums text-slate-700">{r.n}</td>
-                <td className="px-4 py-3 text-right tabular-nums">
-                  <span className="font-medium text-slate-900">{formatPct(r.visibility.value)}</span>
-                  <span className="block text-xs text-slate-500">{formatInterval(r.visibility.low, r.visibility.high, "share")}</span>
-                </td>
-                <td className="px-4 py-3 text-right tabular-nums text-slate-700">{formatPosition(r.averagePosition.value, 1)}</td>
-                <td className="px-4 py-3 text-slate-700">
-                  {r.losesTo ? (
-                    <>
-                      <span className="font-medium text-slate-900">{r.losesTo.name}</span>
-                      <span className="block text-xs text-slate-500">
-                        {[r.losesTo.ahead ? `ahead in ${r.losesTo.ahead}` : null, r.losesTo.instead ? `instead in ${r.losesTo.instead}` : null].filter(Boolean).join(", ")} of {r.n}
-                      </span>
-                    </>
-                  ) : (
-                    <span className="text-slate-400">No losses</span>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTableView model={model} alignTop noun="prompts" pagerLabel="Prompts table pages" className="-mx-5 -mb-5" />
     </ChartCard>
   );
 }

@@ -33,7 +33,7 @@ export function CitedPagesTable({ filter, empty }: { filter: AnalyticsFilterInpu
       csv={csv ?? undefined}
       height={160}
     >
-      <div className="-mx-5 -mb-5 overflow-x-auto">
+      <div className="-mx-5 -mb-5">
         <PagesTable pages={data?.items ?? []} showDomain />
         {data && <Pagination page={data.page} pageSize={data.pageSize} total={data.total} onPage={(next) => setPaging({ filterKey, page: next })} />}
       </div>

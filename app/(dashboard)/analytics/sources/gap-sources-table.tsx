@@ -3,11 +3,16 @@ import type { ReactNode } from "react";
 import { ChartCard } from "@/components/charts/chart-card";
 import { formatCount, formatInterval, formatPct } from "@/lib/format";
 import { Badge } from "@/components/ui/card";
+import { DataTable } from "@/components/ui/data-table";
 import { Select } from "@/components/ui/field";
+import type { Column } from "@/components/ui/table-columns";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
+import type { ChartData } from "@/lib/analytics/wire";
 import { CATEGORY_LABELS, OVERRIDABLE_CATEGORIES, type OverridableCategory, type SourceCategory } from "@/lib/sources/categories";
 import { useChartQuery } from "../use-analytics-queries";
 import { useSetSourceCategory } from "./use-source-categories";
+
+type GapSource = ChartData<"gap-sources">["items"][number];
 
 const derived = (category: SourceCategory) => category === "own" || category === "competitor";
 
@@ -24,6 +29,46 @@ export function GapSourcesTable({ filter, brandName, canCategorize, empty }: { f
     header: ["domain", "category", "gap_answers_citing", "gap_answers", "share", "share_low", "share_high", "competitors"],
     rows: data.items.map((s) => [s.domain, s.category, s.answers, data.gapAnswers, s.value, s.low, s.high, s.competitors.map((c) => `${c.name} (${c.answers})`).join("; ")]),
   };
+  const columns: Column<GapSource>[] = [
+    { id: "domain", header: "Domain", className: "font-medium text-slate-900", cell: (s) => s.domain },
+    {
+      id: "category",
+      header: "Category",
+      className: "text-slate-700",
+      cell: (s) =>
+        canCategorize && !derived(s.category) ? (
+          <Select
+            aria-label={`Category of ${s.domain}`}
+            value={s.category}
+            disabled={recategorize.isPending}
+            onChange={(e) => recategorize.mutate({ domain: s.domain, category: e.target.value as OverridableCategory })}
+            className="w-56"
+          >
+            {OVERRIDABLE_CATEGORIES.map((c) => (
+              <option key={c} value={c}>
+                {CATEGORY_LABELS[c]}
+              </option>
+            ))}
+          </Select>
+        ) : (
+          <Badge tone={s.category === "competitor" ? "amber" : "slate"}>{CATEGORY_LABELS[s.category]}</Badge>
+        ),
+    },
+    { id: "answers", header: "Answers", numeric: true, className: "text-slate-700", cell: (s) => formatCount(s.answers) },
+    {
+      id: "share",
+      header: "Share",
+      numeric: true,
+      className: "text-slate-700",
+      cell: (s) => (
+        <>
+          {formatPct(s.value)}
+          <span className="block text-xs text-slate-500">{formatInterval(s.low, s.high, "share")}</span>
+        </>
+      ),
+    },
+    { id: "competitors", header: "Competitors named", className: "min-w-48 text-slate-700", cell: (s) => s.competitors.map((c) => `${c.name} (${c.answers})`).join(", ") },
+  ];
   return (
     <ChartCard
       title="Gap sources"
@@ -35,51 +80,7 @@ export function GapSourcesTable({ filter, brandName, canCategorize, empty }: { f
       csv={csv ?? undefined}
       height={160}
     >
-      <div className="-mx-5 -mb-5 overflow-x-auto">
-        <table className="min-w-full divide-y divide-slate-200 text-sm">
-          <thead className="bg-slate-50 text-left text-xs font-medium uppercase tracking-wide text-slate-500">
-            <tr>
-              <th scope="col" className="px-4 py-3">Domain</th>
-              <th scope="col" className="px-4 py-3">Category</th>
-              <th scope="col" className="px-4 py-3 text-right">Answers</th>
-              <th scope="col" className="px-4 py-3 text-right">Share</th>
-              <th scope="col" className="px-4 py-3">Competitors named</th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {data?.items.map((s) => (
-              <tr key={s.domain} className="hover:bg-slate-50">
-                <td className="px-4 py-3 font-medium text-slate-900">{s.domain}</td>
-                <td className="px-4 py-3 text-slate-700">
-                  {canCategorize && !derived(s.category) ? (
-                    <Select
-                      aria-label={`Category of ${s.domain}`}
-                      value={s.category}
-                      disabled={recategorize.isPending}
-                      onChange={(e) => recategorize.mutate({ domain: s.domain, category: e.target.value as OverridableCategory })}
-                      className="w-56"
-                    >
-                      {OVERRIDABLE_CATEGORIES.map((c) => (
-                        <option key={c} value={c}>
-                          {CATEGORY_LABELS[c]}
-                        </option>
-                      ))}
-                    </Select>
-                  ) : (
-                    <Badge tone={s.category === "competitor" ? "amber" : "slate"}>{CATEGORY_LABELS[s.category]}</Badge>
-                  )}
-                </td>
-                <td className="px-4 py-3 text-right tabular-nums text-slate-700">{formatCount(s.answers)}</td>
-                <td className="px-4 py-3 text-right tabular-nums text-slate-700">
-                  {formatPct(s.value)}
-                  <span className="block text-xs text-slate-500">{formatInterval(s.low, s.high, "share")}</span>
-                </td>
-                <td className="px-4 py-3 text-slate-700">{s.competitors.map((c) => `${c.name} (${c.answers})`).join(", ")}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable rows={data?.items ?? []} columns={columns} rowKey={(s) => s.domain} className="-mx-5 -mb-5" />
     </ChartCard>
   );
 }

@@ -25,7 +25,7 @@ export function OwnPagesTable({ filter, brandName, empty }: { filter: AnalyticsF
       csv={csv ?? undefined}
       height={160}
     >
-      <div className="-mx-5 -mb-5 overflow-x-auto">
+      <div className="-mx-5 -mb-5">
         <PagesTable pages={data?.items ?? []} />
       </div>
     </ChartCard>

@@ -1,7 +1,9 @@
 "use client";
 import { Card } from "@/components/ui/card";
+import { DataTable } from "@/components/ui/data-table";
 import { Select } from "@/components/ui/field";
 import { Pagination } from "@/components/ui/pagination";
+import type { Column } from "@/components/ui/table-columns";
 import { formatDuration, formatMicros } from "@/lib/format";
 import { captureStatusLabel, type CaptureStatus } from "@/lib/captures/states";
 import type { GridCell, ProgressGrid } from "@/lib/checks/progress-state";
@@ -15,6 +17,8 @@ const cellTone: Record<CaptureStatus, string> = {
   failed: "bg-red-50 text-red-700",
   cancelled: "bg-slate-100 text-slate-400 line-through",
 };
+
+type GridRow = { index: number; prompt: string; market: string | undefined };
 
 const symbol: Record<CaptureStatus, string> = { queued: "·", postponed: "⏸", retry_wait: "↻", running: "…", succeeded: "✓", failed: "✕", cancelled: "—" };
 
@@ -64,8 +68,43 @@ export function CheckGrid({
     const key = `${c.row}:${c.col}`;
     byCell.set(key, [...(byCell.get(key) ?? []), c]);
   }
+  // The prompt column stays in view while the providers scroll sideways (phones, many samples).
+  const rows: GridRow[] = grid.prompts.map((prompt, index) => ({ index, prompt, market: grid.rowMarkets[index] }));
+  const columns: Column<GridRow>[] = [
+    {
+      id: "prompt",
+      header: "Prompt",
+      rowHeader: true,
+      className: "min-w-48 max-w-md font-normal text-slate-800",
+      cell: (row) => (
+        <>
+          {row.prompt}
+          {row.market && <span className="block text-xs text-slate-500">{row.market}</span>}
+        </>
+      ),
+    },
+    ...grid.providers.map(
+      (p, col): Column<GridRow> => ({
+        id: `provider-${col}`,
+        header: (
+          <>
+            {p.name}
+            <span className="block text-[10px] font-normal normal-case text-slate-400">{p.model}</span>
+          </>
+        ),
+        align: "center",
+        cell: (row) => (
+          <div className="flex justify-center gap-1">
+            {(byCell.get(`${row.index}:${col}`) ?? []).map((c) => (
+              <CaptureCell key={c.id} capture={c} onOpen={() => onOpen(c.id)} />
+            ))}
+          </div>
+        ),
+      }),
+    ),
+  ];
   return (
-    <Card className="overflow-x-auto">
+    <Card className="overflow-hidden">
       {grid.markets.length > 0 && (
         <div className="flex items-center gap-2 border-b border-slate-200 px-4 py-3 text-sm">
           <label htmlFor="check-market" className="text-slate-600">Market</label>
@@ -79,38 +118,7 @@ export function CheckGrid({
           </Select>
         </div>
       )}
-      <table className="min-w-full text-sm">
-        <thead className="bg-slate-50 text-left text-xs font-medium uppercase tracking-wide text-slate-500">
-          <tr>
-            <th scope="col" className="px-4 py-3">Prompt</th>
-            {grid.providers.map((p, col) => (
-              <th key={col} scope="col" className="px-3 py-3 text-center">
-                {p.name}
-                <span className="block text-[10px] font-normal normal-case text-slate-400">{p.model}</span>
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {grid.prompts.map((prompt, row) => (
-            <tr key={`${grid.page}:${row}`}>
-              <th scope="row" className="max-w-md px-4 py-2 text-left font-normal text-slate-800">
-                {prompt}
-                {grid.rowMarkets[row] && <span className="block text-xs text-slate-500">{grid.rowMarkets[row]}</span>}
-              </th>
-              {grid.providers.map((_, col) => (
-                <td key={col} className="px-3 py-2">
-                  <div className="flex justify-center gap-1">
-                    {(byCell.get(`${row}:${col}`) ?? []).map((c) => (
-                      <CaptureCell key={c.id} capture={c} onOpen={() => onOpen(c.id)} />
-                    ))}
-                  </div>
-                </td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable rows={rows} columns={columns} rowKey={(row) => `${grid.page}:${row.index}`} density="dense" />
       <Pagination page={grid.page} pageSize={grid.rowsPerPage} total={grid.totalPrompts} noun="prompts" label="Prompt pages" onPage={onPage} />
     </Card>
   );
