@@ -61,7 +61,7 @@ function measure(page: Page): Promise<Fit> {
   });
 }
 
-async function expectToFit(page: Page, label: string, size: string): Promise<void> {
+async function expectToFit(page: Page, label: string): Promise<void> {
   const fit = await measure(page);
   // Soft: one run reports every page that does not fit, not only the first.
   expect.soft(fit.mainContentWidth, `${label}: main content width`).toBeGreaterThanOrEqual(340);
@@ -114,7 +114,7 @@ async function visitEverything(page: Page, pages: { label: string; href: string 
   for (const { label, href } of pages) {
     await page.goto(href);
     await settled(page);
-    await expectToFit(page, label, size);
+    await expectToFit(page, `${label} at ${size}`);
     await screenshots(page, label, size);
   }
 
@@ -125,14 +125,14 @@ async function visitEverything(page: Page, pages: { label: string; href: string 
   const cell = page.getByRole("main").getByRole("button", { name: /^Sample \d/ }).first();
   await cell.waitFor();
   await settled(page);
-  await expectToFit(page, "Check", size);
+  await expectToFit(page, `Check at ${size}`);
   await screenshots(page, "Check", size);
 
   await cell.click();
   const capture = page.getByRole("dialog");
   await capture.getByRole("heading", { name: /sample \d/ }).waitFor();
   await settled(page);
-  await expectToFit(page, "Capture", size);
+  await expectToFit(page, `Capture at ${size}`);
   await screenshots(page, "Capture", size);
 }
 
