@@ -90,6 +90,8 @@ export type SetupSuggestionView = {
   id: string;
   status: SetupSuggestionStatus;
   domain: string;
+  /** The website as typed (host and path); null on rows from before it was kept. */
+  address: string | null;
   language: string;
   country: string | null;
   connection: string;
@@ -110,6 +112,7 @@ export async function getSetupSuggestion(workspaceId: string, suggestionId: stri
     id: row.id,
     status: row.status,
     domain: row.domain,
+    address: row.address,
     language: row.language,
     country: row.country,
     connection: row.connection.name,

@@ -25,7 +25,14 @@ const key = () => ++nextKey;
  * tags, the providers of the first check), then one accept that creates it all and starts the
  * check. Lists are comma-separated; every control is a native one, so the keyboard reaches all.
  */
-export function ProposalEditor(props: { suggestionId: string; proposal: SetupProposal; providers: ProviderChoice[]; footnote: string }) {
+export function ProposalEditor(props: {
+  suggestionId: string;
+  proposal: SetupProposal;
+  providers: ProviderChoice[];
+  /** Written by a simulator: from which words, so the notice can say what was invented. */
+  simulated: { address: string; offering: string | null } | null;
+  footnote: string;
+}) {
   const router = useRouter();
   const queryClient = useQueryClient();
   const { proposal } = props;
@@ -79,6 +86,20 @@ export function ProposalEditor(props: { suggestionId: string; proposal: SetupPro
         accept.mutate();
       }}
     >
+      {props.simulated && (
+        // Above the lists, not in the footnote: a simulated proposal looks as confident as a real one.
+        <div role="note" aria-labelledby="simulated-heading" className="rounded-lg bg-amber-50 px-5 py-4 text-sm text-amber-900 ring-1 ring-inset ring-amber-200">
+          <h2 id="simulated-heading" className="font-semibold">
+            Invented by the simulator
+          </h2>
+          <p className="mt-1">
+            These suggestions were made up offline from the words in your address ({props.simulated.address}
+            {props.simulated.offering ? ` and "${props.simulated.offering}"` : ""}): the brand&apos;s other names, the competitors, their domains and the questions are
+            invented, not researched. Replace them with real ones here, or connect a real assistant (an operator grants one to the workspace) for real suggestions.
+          </p>
+        </div>
+      )}
+
       <Card className="grid gap-4 p-5 sm:grid-cols-3">
         <h2 className="text-base font-semibold text-slate-900 sm:col-span-3">Your brand</h2>
         <Field id="brand-name" label="Brand name" error={error("brand.name")}>
