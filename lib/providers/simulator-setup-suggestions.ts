@@ -112,7 +112,7 @@ const TEMPLATES: Record<Kind, Record<Lang, Templates>> = {
     },
     ru: {
       discovery: [
-        "Какой {c} лучше всего подходит{where}?",
+        "Какой {c} считается лучшим{where}?",
         "Какой {c} советуют эксперты?",
         "Какой {c} предлагает лучшее качество?",
         "Какой {c} сейчас самый популярный{where}?",
@@ -165,7 +165,7 @@ const TEMPLATES: Record<Kind, Record<Lang, Templates>> = {
     },
     ru: {
       discovery: [
-        "Какой {c} лучше всего подходит{where}?",
+        "Какой {c} считается лучшим{where}?",
         "Какой {c} чаще всего рекомендуют{where}?",
         "Какой {c} подходит для первого обращения?",
         "Какой {c} имеет лучшую репутацию{where}?",
@@ -252,9 +252,10 @@ const titleCase = (label: string) =>
     .map((w) => (ACRONYMS.has(w) ? w.toUpperCase() : w.charAt(0).toUpperCase() + w.slice(1)))
     .join(" ");
 
-function made(random: Random, stems: string[], suffixes: string[], taken: Set<string>, tld: string) {
+/** A made-up competitor on the stem given (each competitor its own stem, so they read apart). */
+function made(random: Random, stem: string, suffixes: string[], taken: Set<string>, tld: string) {
   for (;;) {
-    const name = `${random.pick(stems)}${random.pick(suffixes)}`;
+    const name = `${stem}${random.pick(suffixes)}`;
     if (taken.has(name.toLowerCase())) continue;
     taken.add(name.toLowerCase());
     return { name, aliases: [] as string[], domains: [`${name.toLowerCase().replace(/[^a-z0-9]+/g, "")}.${tld}`] };
@@ -285,7 +286,10 @@ export function simulateSetupProposal(input: SimulatedSetupInput) {
   const taken = new Set([brandName.toLowerCase()]);
   const stems = category?.stems ?? NEUTRAL_STEMS;
   const suffixes = SUFFIXES[category?.kind ?? "neutral"];
-  const competitors = Array.from({ length: random.int(5, 7) }, () => made(random, stems, suffixes, taken, tld));
+  const competitors = random
+    .shuffle(stems)
+    .slice(0, random.int(5, 7))
+    .map((stem) => made(random, stem, suffixes, taken, tld));
   const where = input.country && COUNTRY_NAMES[lang][input.country] ? ` ${COUNTRY_NAMES[lang][input.country]}` : "";
   const fill = (template: string, x = "") =>
     template

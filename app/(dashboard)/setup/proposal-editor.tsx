@@ -92,7 +92,7 @@ export function ProposalEditor(props: {
           <h2 id="simulated-heading" className="font-semibold">
             Invented by the simulator
           </h2>
-          <p className="mt-1">
+          <p className="mt-1 wrap-anywhere">
             These suggestions were made up offline from the words in your address ({props.simulated.address}
             {props.simulated.offering ? ` and "${props.simulated.offering}"` : ""}): the brand&apos;s other names, the competitors, their domains and the questions are
             invented, not researched. Replace them with real ones here, or connect a real assistant (an operator grants one to the workspace) for real suggestions.

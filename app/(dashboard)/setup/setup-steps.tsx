@@ -3,7 +3,7 @@ const STEPS = ["Your website", "Review suggestions", "First check"] as const;
 
 export function SetupSteps({ current }: { current: 1 | 2 | 3 | 4 }) {
   return (
-    <ol aria-label="Setup steps" className="mb-4 flex flex-wrap items-center gap-x-2 gap-y-2 text-sm">
+    <ol aria-label="Setup steps" className="mb-4 flex flex-wrap items-center gap-x-4 gap-y-2 text-sm sm:gap-x-2">
       {STEPS.map((label, index) => {
         const step = index + 1;
         const state = step < current ? "done" : step === current ? "current" : "next";
@@ -21,9 +21,8 @@ export function SetupSteps({ current }: { current: 1 | 2 | 3 | 4 }) {
               {label}
               {state === "done" && <span className="sr-only"> (done)</span>}
             </span>
-            {step < STEPS.length && (
-              <span aria-hidden className="mx-1 h-px w-6 bg-slate-300 sm:w-10" />
-            )}
+            {/* The connecting line only where the steps fit on one line. */}
+            {step < STEPS.length && <span aria-hidden className="mx-1 hidden h-px w-10 bg-slate-300 sm:block" />}
           </li>
         );
       })}
