@@ -100,7 +100,7 @@ export function ProposalEditor(props: {
         </div>
       )}
 
-      <Card className="grid gap-4 p-5 sm:grid-cols-3">
+      <Card className="grid grid-cols-1 gap-4 p-5 sm:grid-cols-3">
         <h2 className="text-base font-semibold text-slate-900 sm:col-span-3">Your brand</h2>
         <Field id="brand-name" label="Brand name" error={error("brand.name")}>
           <Input id="brand-name" value={brand.name} onChange={(e) => setBrand({ ...brand, name: e.target.value })} invalid={!!error("brand.name")} />
@@ -119,7 +119,7 @@ export function ProposalEditor(props: {
           {competitors.map((c, i) => {
             const message = error(`brand.competitors.${i}`);
             return (
-              <li key={c.key} className="grid items-start gap-2 sm:grid-cols-[1fr_1fr_auto]">
+              <li key={c.key} className="grid grid-cols-1 items-start gap-2 sm:grid-cols-[1fr_1fr_auto]">
                 <Input aria-label={`Competitor ${i + 1} name`} value={c.name} onChange={(e) => editCompetitor(c.key, { name: e.target.value })} invalid={!!message} />
                 <Input aria-label={`Competitor ${i + 1} domains`} value={c.domains} placeholder="rival.com" onChange={(e) => editCompetitor(c.key, { domains: e.target.value })} invalid={!!message} />
                 <Button type="button" variant="ghost" aria-label={`Remove ${c.name || `competitor ${i + 1}`}`} onClick={() => setCompetitors((all) => all.filter((x) => x.key !== c.key))}>
@@ -153,12 +153,12 @@ export function ProposalEditor(props: {
           {questions.map((q, i) => {
             const message = questionError(q);
             return (
-              <li key={q.key} className="grid items-start gap-2 sm:grid-cols-[auto_1fr_12rem]">
+              <li key={q.key} className="grid grid-cols-[auto_minmax(0,1fr)] items-start gap-2 sm:grid-cols-[auto_1fr_12rem]">
                 <input type="checkbox" className="mt-2.5 size-4" aria-label={`Ask question ${i + 1}`} checked={q.ask} onChange={(e) => editQuestion(q.key, { ask: e.target.checked })} />
                 <Input aria-label={`Question ${i + 1}`} value={q.text} onChange={(e) => editQuestion(q.key, { text: e.target.value })} invalid={!!message} />
-                <Input aria-label={`Tags of question ${i + 1}`} value={q.tags} onChange={(e) => editQuestion(q.key, { tags: e.target.value })} invalid={!!message} />
+                <Input className="col-start-2 sm:col-start-auto" aria-label={`Tags of question ${i + 1}`} value={q.tags} onChange={(e) => editQuestion(q.key, { tags: e.target.value })} invalid={!!message} />
                 {message && (
-                  <p role="alert" className="text-xs text-red-600 sm:col-span-3">
+                  <p role="alert" className="col-span-2 text-xs text-red-600 sm:col-span-3">
                     {message}
                   </p>
                 )}

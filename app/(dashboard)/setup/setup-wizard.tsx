@@ -88,7 +88,7 @@ export function SetupWizard(props: { connections: Connection[]; providers: Provi
       <SetupSteps current={1} />
       <Card className="p-5">
         <form
-          className="grid gap-4 sm:grid-cols-2"
+          className="grid grid-cols-1 gap-4 sm:grid-cols-2"
           aria-label="Set up from your website"
           onSubmit={(event) => {
             event.preventDefault();
