@@ -1,12 +1,8 @@
 "use server";
-import { assertCan, canEditTrackingSetup, canStartCheck, type Actor } from "@/lib/permissions/permissions";
+import { assertCan, canManageSchedules } from "@/lib/permissions/permissions";
 import { fieldPaths, workspaceAction } from "@/lib/actions/safe-action";
 import { createSchedule, deleteSchedule, listSchedules, pauseSchedule, resumeSchedule, updateSchedule } from "@/lib/schedules/schedules";
 import { scheduleIdSchema, scheduleInputSchema, updateScheduleSchema } from "@/lib/schedules/schemas";
-
-// A schedule is tracking setup that starts checks on its own: whoever manages one must be
-// allowed both (members and up; viewers only read).
-const canManageSchedules = (actor: Actor) => canEditTrackingSetup(actor) && canStartCheck(actor);
 
 export const listSchedulesAction = workspaceAction.action(async ({ ctx }) => listSchedules(ctx.workspace.id));
 

@@ -28,6 +28,8 @@ export const canEditTrackingSetup = (actor: Actor) => atLeast(actor, "member");
 export const canStartCheck = (actor: Actor) => atLeast(actor, "member");
 /** The first-run wizard: it creates a brand, competitors and prompts and starts a check. */
 export const canRunSetup = (actor: Actor) => canEditTrackingSetup(actor) && canStartCheck(actor);
+/** Create and change schedules: tracking setup that starts checks on its own, so both (members and up). */
+export const canManageSchedules = (actor: Actor) => canEditTrackingSetup(actor) && canStartCheck(actor);
 /** Cancel a check: admins and owners, or the member who started it. */
 export const canCancelCheck = (actor: Actor, check: { startedById: string | null }) =>
   atLeast(actor, "admin") || (atLeast(actor, "member") && actor.userId !== null && check.startedById === actor.userId);

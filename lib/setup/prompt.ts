@@ -9,10 +9,16 @@ const SETUP_OUTPUT_TOKENS = 4096;
 /** The limits sent with the call, and so its worst case (reserved) and its estimate (charged when its outcome is unknown). */
 export const setupCallLimits = (connection: { maxOutputTokens: number }): CallLimits => ({ maxOutputTokens: Math.max(connection.maxOutputTokens, SETUP_OUTPUT_TOKENS), maxSearchCalls: 0 });
 
-export function setupPrompt(input: { domain: string; language: string; country?: string | null }): string {
+/** What a prompt is written from: the registrable domain, and (from the wizard, since issue 19) the address as typed and "what do you sell". */
+export type SetupPromptInput = { domain: string; address?: string | null; offering?: string | null; language: string; country?: string | null };
+
+export function setupPrompt(input: SetupPromptInput): string {
   const where = input.country ? ` in ${input.country}` : "";
+  // The page they entered and their own words say more than the domain alone (a shop's /tents).
+  const page = input.address && input.address !== input.domain ? ` (they entered ${input.address})` : "";
   return [
-    `You help a marketing team measure how AI assistants talk about their brand. Their website is ${input.domain}.`,
+    `You help a marketing team measure how AI assistants talk about their brand. Their website is ${input.domain}${page}.`,
+    ...(input.offering ? [`In their own words, they sell: ${JSON.stringify(input.offering)}. Choose the category and competitors accordingly.`] : []),
     `Reply with one JSON object and nothing else, in this shape:`,
     `{"brand": {"name": "...", "aliases": ["..."], "domains": ["..."]},`,
     ` "competitors": [{"name": "...", "aliases": ["..."], "domains": ["..."]}],`,

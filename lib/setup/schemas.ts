@@ -38,31 +38,61 @@ export function registrableDomainOf(input: string): string | null {
   return domain && domain.includes(".") ? domain : null;
 }
 
-const websiteDomain = z
+/**
+ * A website as typed ("https://www.northwind-outdoor.co.uk/tents?ref=x") -> the address whose words
+ * the suggestions start from: host without "www." and path, lowercase, no query or fragment
+ * ("northwind-outdoor.co.uk/tents"). Null when it is no website.
+ */
+export function siteAddressOf(input: string): string | null {
+  const trimmed = input.trim();
+  try {
+    const url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) ? trimmed : `https://${trimmed}`);
+    const path = url.pathname.replace(/\/+$/, "");
+    return `${url.hostname.replace(/^www\./, "")}${path}`.toLowerCase().slice(0, 200);
+  } catch {
+    return null;
+  }
+}
+
+/** The website -> its registrable domain (the brand's own) and the address as typed. */
+const website = z
   .string()
   .max(500, "That address is too long")
   .transform((value, ctx) => {
     const domain = registrableDomainOf(value);
     if (!domain) ctx.addIssue({ code: "custom", message: "Enter your website's domain, such as acme.com" });
-    return domain ?? z.NEVER;
+    return domain ? { domain, address: siteAddressOf(value) ?? domain } : z.NEVER;
   });
 
-/** Step 1: the website, the questions' language and country, and the connection that writes the suggestions. */
-export const startSetupSchema = z.object({
-  domain: websiteDomain,
-  language: z
-    .string()
-    .trim()
-    .regex(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})?$/, "Use a language code such as en or pt-BR"),
-  country: z
-    .string()
-    .trim()
-    .toUpperCase()
-    .regex(/^[A-Z]{2}$/, "Use a two-letter country code such as US or DE")
-    .optional()
-    .or(z.literal("").transform(() => undefined)),
-  connectionId: z.uuid("Pick a connection"),
-});
+export const MAX_OFFERING = 80;
+
+/**
+ * Step 1: the website, the questions' language and country, optionally what the site sells (in
+ * the person's words, for the category), and the connection that writes the suggestions.
+ */
+export const startSetupSchema = z
+  .object({
+    domain: website,
+    offering: z
+      .string()
+      .trim()
+      .max(MAX_OFFERING, `Say it in at most ${MAX_OFFERING} characters`)
+      .transform((value) => value.replace(/\s+/g, " ") || undefined)
+      .optional(),
+    language: z
+      .string()
+      .trim()
+      .regex(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})?$/, "Use a language code such as en or pt-BR"),
+    country: z
+      .string()
+      .trim()
+      .toUpperCase()
+      .regex(/^[A-Z]{2}$/, "Use a two-letter country code such as US or DE")
+      .optional()
+      .or(z.literal("").transform(() => undefined)),
+    connectionId: z.uuid("Pick a connection"),
+  })
+  .transform(({ domain: site, ...rest }) => ({ ...rest, ...site }));
 
 export type StartSetupInput = z.input<typeof startSetupSchema>;
 

@@ -31,11 +31,11 @@ export async function setupConnections(workspaceId: string) {
   return connections.filter((c) => c.configured && canGenerateSetup(c.adapter) && c.models.length).map((c) => ({ id: c.id, name: c.name, adapter: c.adapter, simulator: c.adapter === "simulator" }));
 }
 
-export type SetupRequest = { workspaceId: string; userId: string | null; domain: string; language: string; country?: string; connectionId: string };
+export type SetupRequest = { workspaceId: string; userId: string | null; domain: string; address?: string; offering?: string; language: string; country?: string; connectionId: string };
 
 /**
- * Stores the request, reserves its call and enqueues it; the same question (site, language,
- * country, connection) still waiting or running is answered with that request instead, so a
+ * Stores the request, reserves its call and enqueues it; the same question (address, what the
+ * site sells, language, country, connection) still waiting or running is answered with that request instead, so a
  * double click or a second tab does not pay for a second call (under a per-workspace lock, so
  * two at once see each other).
  */
@@ -47,6 +47,8 @@ export async function requestSetupSuggestions(request: SetupRequest): Promise<{ 
         workspaceId: request.workspaceId,
         status: { in: ["queued", "running"] },
         domain: request.domain,
+        address: request.address ?? null,
+        offering: request.offering ?? null,
         language: request.language,
         country: request.country ?? null,
         connectionId: request.connectionId,
@@ -68,6 +70,8 @@ export async function requestSetupSuggestions(request: SetupRequest): Promise<{ 
         workspaceId: request.workspaceId,
         requestedById: request.userId,
         domain: request.domain,
+        address: request.address ?? null,
+        offering: request.offering ?? null,
         language: request.language,
         country: request.country ?? null,
         connectionId: connection.id,
@@ -86,9 +90,14 @@ export type SetupSuggestionView = {
   id: string;
   status: SetupSuggestionStatus;
   domain: string;
+  /** The website as typed (host and path); null on rows from before it was kept. */
+  address: string | null;
   language: string;
   country: string | null;
   connection: string;
+  /** Written by the simulator: invented from the address's words, which the editor says. */
+  simulated: boolean;
+  offering: string | null;
   proposal: SetupProposal | null;
   error: string | null;
   costMicros: number | null;
@@ -97,15 +106,18 @@ export type SetupSuggestionView = {
 
 /** One suggestion of the workspace, as the wizard polls it. */
 export async function getSetupSuggestion(workspaceId: string, suggestionId: string): Promise<SetupSuggestionView> {
-  const row = await db().setupSuggestion.findFirst({ where: { id: suggestionId, workspaceId }, include: { connection: { select: { name: true } } } });
+  const row = await db().setupSuggestion.findFirst({ where: { id: suggestionId, workspaceId }, include: { connection: { select: { name: true, adapter: true } } } });
   if (!row) throw new NotFoundError("That suggestion does not exist in this workspace.");
   return {
     id: row.id,
     status: row.status,
     domain: row.domain,
+    address: row.address,
     language: row.language,
     country: row.country,
     connection: row.connection.name,
+    simulated: row.connection.adapter === "simulator",
+    offering: row.offering,
     proposal: (row.result as SetupProposal | null) ?? null,
     error: row.error,
     costMicros: row.costMicros === null ? null : Number(row.costMicros),
@@ -172,12 +184,12 @@ async function callFor(row: Loaded & { reservedMicros: bigint }, shutdown: Abort
   }
 }
 
-type Loaded = { domain: string; language: string; country: string | null; model: string; connection: ProviderConnection };
+type Loaded = { domain: string; address: string | null; offering: string | null; language: string; country: string | null; model: string; connection: ProviderConnection };
 
 async function call(row: Loaded, prompt: string, limits: CallLimits, signal: AbortSignal): Promise<ProviderResponse> {
   const { connection } = row;
   // The simulator answers the setup question itself (not by recognising the prompt's text).
-  if (connection.adapter === "simulator") return simulateSetupCall({ prompt, domain: row.domain, language: row.language, country: row.country, signal });
+  if (connection.adapter === "simulator") return simulateSetupCall({ prompt, domain: row.domain, address: row.address, offering: row.offering, language: row.language, country: row.country, signal });
   const adapter = adapterFor(connection.adapter);
   const notConfigured = notConfiguredReason(connection.adapter, connection.settings);
   if (!adapter || notConfigured) throw new ProviderError(`${connection.name} is not configured on this server: ${notConfigured}`, { retryClass: "permanent", reason: "not_configured" });

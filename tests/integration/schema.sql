@@ -754,6 +754,8 @@ CREATE TABLE "setup_suggestions" (
   "runToken" uuid,
   "workerId" text,
   "startedAt" timestamp(6) without time zone,
+  address text,
+  offering text,
   CONSTRAINT "setup_suggestions_checkId_fkey" FOREIGN KEY ("checkId") REFERENCES checks(id) ON UPDATE CASCADE ON DELETE SET NULL,
   CONSTRAINT "setup_suggestions_connectionId_fkey" FOREIGN KEY ("connectionId") REFERENCES provider_connections(id) ON UPDATE CASCADE ON DELETE CASCADE,
   CONSTRAINT setup_suggestions_pkey PRIMARY KEY (id),

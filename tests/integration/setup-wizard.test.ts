@@ -90,6 +90,32 @@ describe("suggestions", () => {
     expect((await budgetStatus(owner.workspaceId)).chargedMicros).toBe(cost);
   });
 
+  it("the simulator reads the words of the address as typed and of 'what do you sell', and the view says it was simulated", async () => {
+    const owner = await signUp({ workspaceName: "Northwind Ltd" });
+    const ask = (domain: string, offering?: string) =>
+      owner.browser.run(async () => requestSetupSuggestionsAction({ domain, offering, language: "en", country: "GB", connectionId: await simulator() }));
+    // Issue 19: this shop's tents became an "email marketing platform" sold against Reachio and Reachly.
+    const tents = ok(await ask("https://www.northwind-outdoor.co.uk/tents/?utm_source=x"));
+    expect(await db().setupSuggestion.findUniqueOrThrow({ where: { id: tents.suggestionId } })).toMatchObject({ domain: "northwind-outdoor.co.uk", address: "northwind-outdoor.co.uk/tents", offering: null });
+    expect(await runSetupSuggestions(tents.suggestionId, { workerId })).toBe("succeeded");
+    const view = await suggestion(owner, tents.suggestionId);
+    expect(view).toMatchObject({ simulated: true, offering: null });
+    expect(view.proposal!.brand.name).toBe("Northwind Outdoor");
+    expect(view.proposal!.questions[0]!.text).toBe("What is the best outdoor gear brand in the UK?");
+    expect(view.proposal!.competitors.map((c) => c.name).join(" ")).not.toMatch(/Reach|Mail|Send/);
+
+    // A domain without a telling word: the person's own words decide; without them nothing is claimed.
+    const toys = ok(await ask("northwind.co.uk", "  toys for   dogs "));
+    const plain = ok(await ask("northwind.co.uk"));
+    expect(toys.suggestionId).not.toBe(plain.suggestionId);
+    expect(await db().setupSuggestion.findUniqueOrThrow({ where: { id: toys.suggestionId } })).toMatchObject({ address: "northwind.co.uk", offering: "toys for dogs" });
+    for (const { suggestionId } of [toys, plain]) expect(await runSetupSuggestions(suggestionId, { workerId })).toBe("succeeded");
+    expect((await suggestion(owner, toys.suggestionId)).proposal!.questions[0]!.text).toBe("What is the best pet supplies brand in the UK?");
+    expect((await suggestion(owner, plain.suggestionId)).proposal!.questions[0]!.text).toBe("Which companies are similar to Northwind?");
+
+    expectFieldError(await ask("northwind.co.uk", "x".repeat(81)), "offering", /at most 80 characters/);
+  });
+
   it("over budget: a clear error, no row, no job, nothing reserved", async () => {
     const owner = await signUp({ workspaceName: "Broke Co" });
     await db().workspace.update({ where: { id: owner.workspaceId }, data: { monthlyBudgetMicros: 100 } });

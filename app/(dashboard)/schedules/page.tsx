@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { canEditTrackingSetup, canStartCheck } from "@/lib/permissions/permissions";
+import { canManageSchedules } from "@/lib/permissions/permissions";
 import { requirePageContext } from "@/lib/auth/session";
 import { listBrands } from "@/lib/brands/brands";
 import { listPromptChoices, listPromptTags } from "@/lib/prompts/prompts";
@@ -9,8 +9,10 @@ import { SchedulesPage } from "./schedules-page";
 
 export const metadata: Metadata = { title: "Schedules" };
 
-export default async function Page() {
+export default async function Page({ searchParams }: { searchParams: Promise<{ new?: string }> }) {
   const ctx = await requirePageContext();
+  // ?new=1 (from the suggestion after a first check) opens the new-schedule dialog.
+  const startNew = (await searchParams).new === "1";
   const [schedules, brands, tags, prompts, providers] = await Promise.all([
     listSchedules(ctx.workspace.id),
     listBrands(ctx.workspace.id),
@@ -21,7 +23,8 @@ export default async function Page() {
   return (
     <SchedulesPage
       initialSchedules={schedules}
-      canEdit={canEditTrackingSetup(ctx) && canStartCheck(ctx)}
+      canEdit={canManageSchedules(ctx)}
+      startNew={startNew}
       choices={{
         brands: brands.map((b) => ({ id: b.id, name: b.name })),
         tags,

@@ -54,10 +54,21 @@ function LastRun({ schedule }: { schedule: ScheduleRow }) {
   );
 }
 
-export function SchedulesPage({ initialSchedules, canEdit, choices }: { initialSchedules: ScheduleRow[]; canEdit: boolean; choices: ScheduleChoices }) {
+export function SchedulesPage({
+  initialSchedules,
+  canEdit,
+  choices,
+  startNew = false,
+}: {
+  initialSchedules: ScheduleRow[];
+  canEdit: boolean;
+  choices: ScheduleChoices;
+  /** Open the new-schedule dialog at once (a link from the first check's suggestion). */
+  startNew?: boolean;
+}) {
   const queryClient = useQueryClient();
   const { data: schedules = [] } = useSchedulesQuery(initialSchedules);
-  const [editing, setEditing] = useState<ScheduleRow | "new" | null>(null);
+  const [editing, setEditing] = useState<ScheduleRow | "new" | null>(() => (startNew && canEdit && choices.brands.length && choices.prompts.length ? "new" : null));
   const refresh = () => queryClient.invalidateQueries({ queryKey: schedulesKey });
 
   const togglePause = useMutation({

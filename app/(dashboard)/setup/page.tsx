@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import { PageHeader } from "@/components/ui/card";
-import { canRunSetup } from "@/lib/permissions/permissions";
+import { canManageSchedules, canRunSetup } from "@/lib/permissions/permissions";
 import { requirePageContext } from "@/lib/auth/session";
-import { SetupStart } from "./setup-start";
+import { SetupPath } from "./setup-path";
 
 export const metadata: Metadata = { title: "Set up" };
 
@@ -11,7 +11,7 @@ export default async function Page() {
   return (
     <>
       <PageHeader title="Set up from your website" description="Beacon proposes your brand, competitors and the questions your buyers ask; you edit them and start the first check." />
-      <SetupStart workspaceId={ctx.workspace.id} allowed={canRunSetup(ctx)} />
+      <SetupPath workspaceId={ctx.workspace.id} allowed={canRunSetup(ctx)} canManageSchedules={canManageSchedules(ctx)} />
     </>
   );
 }

@@ -25,7 +25,14 @@ const key = () => ++nextKey;
  * tags, the providers of the first check), then one accept that creates it all and starts the
  * check. Lists are comma-separated; every control is a native one, so the keyboard reaches all.
  */
-export function ProposalEditor(props: { suggestionId: string; proposal: SetupProposal; providers: ProviderChoice[]; footnote: string }) {
+export function ProposalEditor(props: {
+  suggestionId: string;
+  proposal: SetupProposal;
+  providers: ProviderChoice[];
+  /** Written by a simulator: from which words, so the notice can say what was invented. */
+  simulated: { address: string; offering: string | null } | null;
+  footnote: string;
+}) {
   const router = useRouter();
   const queryClient = useQueryClient();
   const { proposal } = props;
@@ -79,7 +86,21 @@ export function ProposalEditor(props: { suggestionId: string; proposal: SetupPro
         accept.mutate();
       }}
     >
-      <Card className="grid gap-4 p-5 sm:grid-cols-3">
+      {props.simulated && (
+        // Above the lists, not in the footnote: a simulated proposal looks as confident as a real one.
+        <div role="note" aria-labelledby="simulated-heading" className="rounded-lg bg-amber-50 px-5 py-4 text-sm text-amber-900 ring-1 ring-inset ring-amber-200">
+          <h2 id="simulated-heading" className="font-semibold">
+            Invented by the simulator
+          </h2>
+          <p className="mt-1 wrap-anywhere">
+            These suggestions were made up offline from the words in your address ({props.simulated.address}
+            {props.simulated.offering ? ` and "${props.simulated.offering}"` : ""}): the brand&apos;s other names, the competitors, their domains and the questions are
+            invented, not researched. Replace them with real ones here, or connect a real assistant (an operator grants one to the workspace) for real suggestions.
+          </p>
+        </div>
+      )}
+
+      <Card className="grid grid-cols-1 gap-4 p-5 sm:grid-cols-3">
         <h2 className="text-base font-semibold text-slate-900 sm:col-span-3">Your brand</h2>
         <Field id="brand-name" label="Brand name" error={error("brand.name")}>
           <Input id="brand-name" value={brand.name} onChange={(e) => setBrand({ ...brand, name: e.target.value })} invalid={!!error("brand.name")} />
@@ -98,7 +119,7 @@ export function ProposalEditor(props: { suggestionId: string; proposal: SetupPro
           {competitors.map((c, i) => {
             const message = error(`brand.competitors.${i}`);
             return (
-              <li key={c.key} className="grid items-start gap-2 sm:grid-cols-[1fr_1fr_auto]">
+              <li key={c.key} className="grid grid-cols-1 items-start gap-2 sm:grid-cols-[1fr_1fr_auto]">
                 <Input aria-label={`Competitor ${i + 1} name`} value={c.name} onChange={(e) => editCompetitor(c.key, { name: e.target.value })} invalid={!!message} />
                 <Input aria-label={`Competitor ${i + 1} domains`} value={c.domains} placeholder="rival.com" onChange={(e) => editCompetitor(c.key, { domains: e.target.value })} invalid={!!message} />
                 <Button type="button" variant="ghost" aria-label={`Remove ${c.name || `competitor ${i + 1}`}`} onClick={() => setCompetitors((all) => all.filter((x) => x.key !== c.key))}>
@@ -132,12 +153,12 @@ export function ProposalEditor(props: { suggestionId: string; proposal: SetupPro
           {questions.map((q, i) => {
             const message = questionError(q);
             return (
-              <li key={q.key} className="grid items-start gap-2 sm:grid-cols-[auto_1fr_12rem]">
+              <li key={q.key} className="grid grid-cols-[auto_minmax(0,1fr)] items-start gap-2 sm:grid-cols-[auto_1fr_12rem]">
                 <input type="checkbox" className="mt-2.5 size-4" aria-label={`Ask question ${i + 1}`} checked={q.ask} onChange={(e) => editQuestion(q.key, { ask: e.target.checked })} />
                 <Input aria-label={`Question ${i + 1}`} value={q.text} onChange={(e) => editQuestion(q.key, { text: e.target.value })} invalid={!!message} />
-                <Input aria-label={`Tags of question ${i + 1}`} value={q.tags} onChange={(e) => editQuestion(q.key, { tags: e.target.value })} invalid={!!message} />
+                <Input className="col-start-2 sm:col-start-auto" aria-label={`Tags of question ${i + 1}`} value={q.tags} onChange={(e) => editQuestion(q.key, { tags: e.target.value })} invalid={!!message} />
                 {message && (
-                  <p role="alert" className="text-xs text-red-600 sm:col-span-3">
+                  <p role="alert" className="col-span-2 text-xs text-red-600 sm:col-span-3">
                     {message}
                   </p>
                 )}

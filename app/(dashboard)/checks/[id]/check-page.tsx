@@ -11,10 +11,11 @@ import { cancelCheckAction, retryFailedCapturesAction } from "@/lib/actions/chec
 import { canCancelCheck, type Role } from "@/lib/permissions/permissions";
 import { formatMicros, formatWhen } from "@/lib/format";
 import { unwrap } from "@/lib/browser/action-result";
+import { ScheduleSuggestion } from "../../setup/schedule-suggestion";
 import { checkKey, checksKey, isFinished, useCheckQuery } from "../use-checks-query";
 import { CheckGrid } from "./check-grid";
 
-export function CheckPage({ checkId, me, canRetry }: { checkId: string; me: { userId: string; role: Role }; canRetry: boolean }) {
+export function CheckPage({ checkId, me, canRetry, suggestSchedule = false }: { checkId: string; me: { userId: string; role: Role }; canRetry: boolean; suggestSchedule?: boolean }) {
   const queryClient = useQueryClient();
   const [page, setPage] = useState(1);
   const [market, setMarket] = useState<string | null>(null);
@@ -96,6 +97,7 @@ export function CheckPage({ checkId, me, canRetry }: { checkId: string; me: { us
         )}
         {!finished && <p className="mt-2 text-xs text-slate-500">Updates every second. You can close this tab; the check keeps running.</p>}
       </Card>
+      {finished && suggestSchedule && <ScheduleSuggestion className="mb-6" />}
       <CheckGrid
         grid={grid}
         cells={cells}

@@ -1,8 +1,9 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { z } from "zod";
-import { canRetryCapture } from "@/lib/permissions/permissions";
+import { canManageSchedules, canRetryCapture } from "@/lib/permissions/permissions";
 import { requirePageContext } from "@/lib/auth/session";
+import { hasSchedule, isSetupCheck } from "@/lib/setup/progress";
 import { CheckPage } from "./check-page";
 
 export const metadata: Metadata = { title: "Check" };
@@ -11,5 +12,7 @@ export default async function Page({ params }: { params: Promise<{ id: string }>
   const ctx = await requirePageContext();
   const { id } = await params;
   if (!z.uuid().safeParse(id).success) notFound();
-  return <CheckPage checkId={id} me={{ userId: ctx.userId, role: ctx.role }} canRetry={canRetryCapture(ctx)} />;
+  // The wizard's first check, in a workspace without a schedule: once it finishes, suggest one.
+  const suggestSchedule = canManageSchedules(ctx) && (await isSetupCheck(ctx.workspace.id, id)) && !(await hasSchedule(ctx.workspace.id));
+  return <CheckPage checkId={id} me={{ userId: ctx.userId, role: ctx.role }} canRetry={canRetryCapture(ctx)} suggestSchedule={suggestSchedule} />;
 }
