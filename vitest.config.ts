@@ -1,5 +1,5 @@
 import { fileURLToPath } from "node:url";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
 const root = fileURLToPath(new URL(".", import.meta.url));
 
@@ -17,11 +17,34 @@ export default defineConfig({
     teardownTimeout: 30_000,
     projects: [
       {
+        // Pure code, no database, no child process. The timeout only catches a hang: property
+        // tests and password scoring are CPU-bound, and on a loaded 2-core machine vitest's 5 s
+        // default failed tests that were merely queued for a core.
+        // Not isolated: the files of a test process share one module graph, which saves each
+        // file's imports (about 40 % of this project's CPU time). So a unit test must leave
+        // modules and globals as it found them (no vi.mock, no process.env changes); one that
+        // cannot goes in the process project.
         extends: true,
         test: {
           name: "unit",
           environment: "node",
           include: ["lib/**/*.test.ts", "components/**/*.test.ts", "scripts/**/*.test.ts", "worker/**/*.test.ts"],
+          exclude: [...configDefaults.exclude, "**/*.process.test.ts"],
+          isolate: false,
+          testTimeout: 30_000,
+        },
+      },
+      {
+        // Tests next to the code that start real processes (node, tsx, sh), or that mock modules
+        // or change globals: isolated, one module graph per file. A child's start-up is seconds
+        // under load, so these get the integration project's limits. No database.
+        extends: true,
+        test: {
+          name: "process",
+          environment: "node",
+          include: ["lib/**/*.process.test.ts", "scripts/**/*.process.test.ts", "worker/**/*.process.test.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
         },
       },
       {

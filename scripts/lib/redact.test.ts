@@ -1,7 +1,6 @@
 import { createRequire } from "node:module";
 import fc from "fast-check";
-import { afterEach, describe, expect, it, vi } from "vitest";
-import { startChild } from "./processes";
+import { describe, expect, it } from "vitest";
 import { REDACTED, redactSecrets } from "./redact";
 
 // Next's own formatter of server-action arguments, as `next dev` prints them (server/dev/log-requests.js).
@@ -51,21 +50,5 @@ describe("redactSecrets", () => {
         expect(redactSecrets(line)).toBe(line);
       }),
     );
-  });
-});
-
-describe("the launcher's output of a child", () => {
-  afterEach(() => vi.restoreAllMocks());
-
-  it("is redacted before it is printed", async () => {
-    const printed: string[] = [];
-    vi.spyOn(process.stdout, "write").mockImplementation((chunk) => (printed.push(String(chunk)), true));
-    const line = nextLine("signInAction", [{ email: "ada@example.com", password: "correct horse battery" }]);
-    const child = startChild({ name: "web", color: "cyan", command: process.execPath, args: ["-e", `console.log(${JSON.stringify(line)})`], env: process.env });
-    await child.exited;
-    // readline emits the last line just after the exit.
-    await vi.waitFor(() => expect(printed.join("")).toContain("signInAction"));
-    expect(printed.join("")).not.toContain("correct horse battery");
-    expect(printed.join("")).toContain(`"password":"${REDACTED}"`);
   });
 });

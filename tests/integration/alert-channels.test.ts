@@ -172,7 +172,7 @@ describe("each channel kind reaches its receiver", () => {
     const worker = await startWorker("w-email");
 
     expect(await settled(delivery.id)).toMatchObject({ status: "delivered", attempts: 1, lastError: null });
-    const mail = await waitFor(() => mails.find((m) => m.subject === "Visibility fell 12 points"), { what: "the mail", timeoutMs: 5_000, details: () => worker.output() });
+    const mail = await waitFor(() => mails.find((m) => m.subject === "Visibility fell 12 points"), { what: "the mail", timeoutMs: 30_000, details: () => worker.output() });
     const to = Array.isArray(mail.to) ? mail.to : [mail.to!];
     expect(to.flatMap((a) => a.value.map((v) => v.address)).sort()).toEqual(["ann@example.com", "ben@example.com"]);
     expect(mail.from?.text).toContain("alerts@beacon.test");
@@ -588,7 +588,7 @@ describe("the weekly digest", () => {
     expect(await db().alertDelivery.count({ where: { workspaceId: C.workspaceId, kind: "digest" } })).toBe(1);
 
     expect(await settled(delivery!.id), worker.output()).toMatchObject({ status: "delivered" });
-    const mail = await waitFor(() => mails.find((m) => m.subject === message.subject), { what: "the digest mail", timeoutMs: 5_000 });
+    const mail = await waitFor(() => mails.find((m) => m.subject === message.subject), { what: "the digest mail", timeoutMs: 30_000 });
     expect(mail.text).toContain("Acme: visibility");
     // 75 % (95 % interval), n = 4, +25 pp on the week before's 50 %.
     expect(mail.text).toMatch(/Acme: visibility\s+75 % \(95 % [\d.]+ %–[\d.]+ %\), n = 4; \+25 pp vs the week before/);

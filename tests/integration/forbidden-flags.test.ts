@@ -22,12 +22,16 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
+// vi.waitFor gives up after 1 s by default: a deadline for a read behind the caller that a loaded
+// machine can miss. This one only catches a read that never lands.
+const WAIT = { timeout: 30_000 };
+
 /** The view once its age has passed, after the read it started behind the caller has landed. */
 async function settledView(): Promise<string[]> {
   vi.setSystemTime(Date.now() + 1_000);
   const served = await forbiddenProviderFlags();
   // The read behind it: the next call within the age gets what it read.
-  await vi.waitFor(async () => expect(await forbiddenProviderFlags()).not.toBe(served));
+  await vi.waitFor(async () => expect(await forbiddenProviderFlags()).not.toBe(served), WAIT);
   return forbiddenProviderFlags();
 }
 
@@ -41,7 +45,7 @@ describe("which connections are full, as a worker sees it", () => {
     // Start from a view that says nothing is full.
     vi.setSystemTime(Date.now() + 1_000);
     await forbiddenProviderFlags();
-    await vi.waitFor(async () => expect(await forbiddenProviderFlags()).not.toContain(flag));
+    await vi.waitFor(async () => expect(await forbiddenProviderFlags()).not.toContain(flag), WAIT);
 
     // The only slot is taken. Within the view's age, the old view stands; once it is old, the
     // caller still gets it at once (not full), and the read behind it finds the connection full.
@@ -49,7 +53,7 @@ describe("which connections are full, as a worker sees it", () => {
     expect(await forbiddenProviderFlags()).not.toContain(flag);
     vi.setSystemTime(Date.now() + 1_000);
     expect(await forbiddenProviderFlags(), "an old view is served without waiting").not.toContain(flag);
-    await vi.waitFor(async () => expect(await forbiddenProviderFlags()).toContain(flag));
+    await vi.waitFor(async () => expect(await forbiddenProviderFlags()).toContain(flag), WAIT);
 
     // The slot is given back and graphile-worker says a job completed: the very next fetch sees
     // the connection free, though the view is young.

@@ -41,7 +41,7 @@ export async function abortOnceReceived(
   const controller = new AbortController();
   const before = requests().length;
   const pending = failure(call(controller.signal));
-  await waitFor(() => requests().length > before, { what, timeoutMs: 5000 });
+  await waitFor(() => requests().length > before, { what, timeoutMs: 30_000 });
   const started = performance.now();
   controller.abort("cancelled");
   const error = await pending;

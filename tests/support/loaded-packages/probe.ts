@@ -1,5 +1,5 @@
 // Run by node with tsx's loader and the react-server condition, as the launcher runs the worker
-// (worker/sdk-loading.test.ts). Imports the worker's modules, runs one simulator call, then calls
+// (worker/sdk-loading.process.test.ts). Imports the worker's modules, runs one simulator call, then calls
 // each real provider adapter once against a closed local port, and prints as JSON the npm packages
 // loaded after each step (ESM imports through the resolve hook, CommonJS ones from require.cache).
 import fs from "node:fs";

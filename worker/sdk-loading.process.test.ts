@@ -19,7 +19,7 @@ beforeAll(() => {
     timeout: 60_000,
   });
   probe = JSON.parse(out.trim().split("\n").at(-1)!) as Probe;
-}, 60_000);
+});
 
 describe("provider SDKs in the worker process", () => {
   it("are not loaded by the worker's modules nor by a simulator call", () => {

@@ -1,4 +1,6 @@
 // The watchdog against real processes: a sleeping child plays the launcher, and is killed.
+// In the "process" project (vitest.config.ts): the waits below are deadlines for a hang, not
+// expectations of speed; a loaded machine takes seconds to start a node process.
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import fs from "node:fs";
@@ -53,7 +55,7 @@ describe("isRunning", () => {
     const parent = start("sh", ["-c", "sleep 0 & echo $!; exec sleep 30"]);
     const [line] = (await once(parent.stdout!, "data")) as [Buffer];
     const pid = Number(line.toString().trim());
-    await waitFor(() => fs.readFileSync(`/proc/${pid}/stat`, "utf8").includes(") Z "), { what: `process ${pid} to be a zombie`, timeoutMs: 5_000 });
+    await waitFor(() => fs.readFileSync(`/proc/${pid}/stat`, "utf8").includes(") Z "), { what: `process ${pid} to be a zombie`, timeoutMs: 30_000 });
     expect(() => process.kill(pid, 0)).not.toThrow(); // what a bare pid check would see
     expect(isRunning(String(pid))).toBe(false);
   });
@@ -75,7 +77,7 @@ describe("watchLauncher", () => {
     stops.push(stop!);
     expect(gone).toBe(0);
     await kill(launcher);
-    await waitFor(() => gone === 1, { what: "onGone", timeoutMs: 2_000 });
+    await waitFor(() => gone === 1, { what: "onGone", timeoutMs: 30_000 });
   });
 
   it("exits the process with code 1 when it has not stopped by the deadline", async () => {
@@ -91,7 +93,7 @@ describe("watchLauncher", () => {
     let output = "";
     child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
     const exited = once(child, "exit");
-    await waitFor(() => output.includes("watching"), { what: "the child to start watching", timeoutMs: 10_000, details: () => output });
+    await waitFor(() => output.includes("watching"), { what: "the child to start watching", timeoutMs: 50_000, details: () => output });
     await kill(launcher);
     const [code, signal] = (await exited) as [number | null, NodeJS.Signals | null];
     expect({ code, signal, output }).toEqual({ code: 1, signal: null, output: "watching\ngone\n" });
