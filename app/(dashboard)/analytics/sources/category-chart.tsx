@@ -79,10 +79,11 @@ export function CategoryChart({ filter, empty }: { filter: AnalyticsFilterInput;
         {data &&
           panels.map((panel) => (
             <figure key={panel.key} className="min-w-0" data-category={panel.key}>
-              <figcaption className="mb-1 flex items-baseline gap-1.5 text-xs">
+              {/* Two lines below sm: a phone's panel is ~150 px, too narrow for a long name and its numbers side by side. */}
+              <figcaption className="mb-1 flex flex-wrap items-baseline gap-x-1.5 text-xs sm:flex-nowrap">
                 <span className="inline-block size-2 shrink-0 rounded-full" style={{ background: panel.color }} aria-hidden />
-                <span className="min-w-0 truncate font-medium text-slate-700" title={panel.label}>{panel.key === REST ? "All other kinds" : panel.label}</span>
-                <span className="ml-auto shrink-0 tabular-nums text-slate-500">
+                <span className="min-w-0 flex-1 truncate font-medium text-slate-700" title={panel.label}>{panel.key === REST ? "All other kinds" : panel.label}</span>
+                <span className="w-full shrink-0 tabular-nums text-slate-500 sm:ml-auto sm:w-auto">
                   {formatCount(panel.citations)} · {formatPct(panel.share)}
                 </span>
               </figcaption>
