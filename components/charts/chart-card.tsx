@@ -21,6 +21,7 @@ export function ChartCard({
   isEmpty,
   empty,
   csv,
+  controls,
   height = 280,
   className = "",
   children,
@@ -34,6 +35,8 @@ export function ChartCard({
   /** What to do when there is nothing to draw. */
   empty?: ReactNode;
   csv?: CsvData;
+  /** Options of the chart (a toggle), shown above it in every state, so an empty result can be undone. */
+  controls?: ReactNode;
   height?: number;
   className?: string;
   children: ReactNode;
@@ -51,6 +54,7 @@ export function ChartCard({
         </div>
         {csv && !status.isPending && !status.isError && !isEmpty && <CsvButton csv={csv} label={title} />}
       </div>
+      {controls}
       {status.isPending ? (
         <ChartSkeleton height={height} />
       ) : status.isError ? (

@@ -19,6 +19,7 @@ describe("charts", () => {
       ["bucket", ["visibility"]],
       ["page", ["cited-pages"]],
       ["pageSize", ["cited-pages"]],
+      ["includeEntityDomains", ["gap-sources"]],
     ]);
   });
 });

@@ -71,11 +71,15 @@ export const GAP_SOURCES = 25;
 /**
  * Gap sources: domains cited in answers that name a competitor and leave the brand out (answers
  * analysed for the brand), ranked by those answers, each with the competitors named in them.
- * The brand's own domains are left out: they are no gap.
+ * The brand's and the competitors' own sites (their registrable domains) are left out unless
+ * `includeEntityDomains`: a marketer cannot get listed there, and they crowded out the sites one
+ * can act on. Leaving them out changes no other row and not the number of gap answers.
  */
-export async function gapSources({ filter: f }: ResolvedFilter) {
-  const [rows, ctx] = await Promise.all([
-    readDb().$queryRaw<{ domain: string | null; answers: number | null; gap: number; competitors: { name: string; answers: number }[] | null }[]>`
+export async function gapSources({ filter: f }: ResolvedFilter, { includeEntityDomains = false }: { includeEntityDomains?: boolean } = {}) {
+  const ctx = await loadCategoryContext(f.workspaceId, f.brandId);
+  const entityDomains = [...ctx.ownDomains, ...ctx.competitorDomains];
+  const sites = includeEntityDomains ? Prisma.empty : Prisma.sql`AND NOT ci."isOwnDomain" AND ci.domain <> ALL(${entityDomains}::text[])`;
+  const rows = await readDb().$queryRaw<{ domain: string | null; answers: number | null; gap: number; competitors: { name: string; answers: number }[] | null }[]>`
       WITH gap AS (
         SELECT c.id FROM captures c
         WHERE ${captureScope(f)}
@@ -84,7 +88,7 @@ export async function gapSources({ filter: f }: ResolvedFilter) {
       ),
       cited AS (
         SELECT DISTINCT ci."captureId" AS id, ci.domain
-        FROM gap g JOIN citations ci ON ci."captureId" = g.id AND ci."citedInText" AND NOT ci."isOwnDomain"
+        FROM gap g JOIN citations ci ON ci."captureId" = g.id AND ci."citedInText" ${sites}
       ),
       named AS (
         SELECT m."captureId" AS id, m.name FROM gap g JOIN mentions m ON m."captureId" = g.id AND m.kind = 'competitor' AND m.mentioned
@@ -97,9 +101,7 @@ export async function gapSources({ filter: f }: ResolvedFilter) {
         (SELECT json_agg(json_build_object('name', x.name, 'answers', x.answers) ORDER BY x.answers DESC, x.name)
          FROM (SELECT n.name, count(*)::int AS answers FROM cited s JOIN named n ON n.id = s.id WHERE s.domain = t.domain GROUP BY n.name) x) AS competitors
       FROM (SELECT count(*)::int AS n FROM gap) g LEFT JOIN top t ON true
-      ORDER BY t.answers DESC, t.domain`,
-    loadCategoryContext(f.workspaceId, f.brandId),
-  ]);
+      ORDER BY t.answers DESC, t.domain`;
   const gap = num(rows[0]?.gap);
   return {
     /** Answers in scope that name a competitor and not the brand. */

@@ -181,12 +181,25 @@ describe("dashboards", () => {
     expect(await tile(page, "Own-domain citation rate").innerText()).toMatch(/\d+%[\s\S]*of [\d,]+ answers/);
     expect(await chart(page, "Top cited domains").locator(".recharts-bar-rectangle").count()).toBeGreaterThan(0);
     expect(await chart(page, "Cited pages").locator("tbody tr").count()).toBeGreaterThan(0);
-    // Where answers come from: the demo's answers cite review sites, and the brand's and the
-    // competitors' own sites, so both derived categories are in the legend.
+    // Where answers come from: one small chart per kind of site (at most six), all on one scale;
+    // the demo's answers cite review sites, and the brand's and the competitors' own sites.
     const categories = chart(page, "Where answers come from");
+    const panels = categories.locator("figure");
+    expect(await panels.count()).toBeGreaterThan(1);
+    expect(await panels.count()).toBeLessThanOrEqual(6);
     expect(await categories.locator(".recharts-bar-rectangle").count()).toBeGreaterThan(0);
-    for (const name of ["Own", "Competitor", "Review and comparison sites"]) await expect.poll(() => categories.locator(".recharts-legend-item", { hasText: name }).count()).toBeGreaterThan(0);
-    expect(await chart(page, "Gap sources").locator("tbody tr").count()).toBeGreaterThan(0);
+    const captions = (await categories.locator("figcaption").allInnerTexts()).join("\n") + (await categories.locator("figcaption [title]").evaluateAll((els) => els.map((e) => e.getAttribute("title")).join("\n")));
+    for (const name of ["Own", "Competitor", "Review and comparison sites"]) expect(captions).toContain(name);
+    const yMaxes = await panels.evaluateAll((figures) => figures.map((f) => [...f.querySelectorAll(".recharts-yAxis .recharts-cartesian-axis-tick-value")].map((t) => t.textContent).at(-1)));
+    expect(new Set(yMaxes).size).toBe(1);
+    // Gap sources leave out the brand's and competitors' own sites until the toggle keeps them;
+    // every row says what to do there.
+    const gaps = chart(page, "Gap sources");
+    expect(await gaps.locator("tbody tr").count()).toBeGreaterThan(0);
+    expect(await gaps.locator("tbody td:nth-child(2)", { hasText: /^Competitor$/ }).count()).toBe(0);
+    for (const text of await gaps.locator("tbody tr td:first-child").allInnerTexts()) expect(text).toMatch(/\n.{20,}\.$/s);
+    await gaps.getByRole("checkbox", { name: "Include competitors' and your own sites" }).check();
+    await expect.poll(() => gaps.locator("tbody tr", { hasText: "A competitor's own site" }).count()).toBeGreaterThan(0);
     expect(await page.getByRole("region", { name: /pages cited most$/ }).locator("tbody tr").count()).toBeGreaterThan(0);
 
     await nav.getByRole("link", { name: "Costs" }).click();

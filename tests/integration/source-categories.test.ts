@@ -18,7 +18,8 @@ vi.mock("next/headers", () => import("../support/request-context").then((m) => m
 
 // ---------------------------------------------------------------------------------------------
 // The fixture. Range under test: 2025-03-01 .. 2025-03-03. The brand Acme (acme.com), competitors
-// Rival (rival.com) and Other (no domain). "gap": names a competitor and not Acme.
+// Rival (rival.com) and Other (entered as a shop subdomain of other-brand.co.uk, cited on its help
+// subdomain: the registrable domain counts). "gap": names a competitor and not Acme.
 
 type Spec = {
   key: string;
@@ -37,7 +38,7 @@ const HISTORY: Spec[] = [
   { key: "G2", at: "2025-03-01T11:00:00Z", provider: "P2", prompt: "Q1", acme: false, named: ["Rival", "Other"],
     cites: [{ url: "https://www.g2.com/a" }, { url: "https://www.forbes.com/x" }, { url: "https://z.com/", retrievedOnly: true }] },
   { key: "G3", at: "2025-03-02T10:00:00Z", provider: "P1", prompt: "Q2", acme: false, named: ["Other"],
-    cites: [{ url: "https://www.reddit.com/r/y" }, { url: "https://example.org/" }] },
+    cites: [{ url: "https://www.reddit.com/r/y" }, { url: "https://example.org/" }, { url: "https://help.other-brand.co.uk/faq" }] },
   { key: "N1", at: "2025-03-02T12:00:00Z", provider: "P2", prompt: "Q2", acme: true, named: ["Rival"],
     cites: [{ url: "https://www.g2.com/a" }, { url: "https://acme.com/pricing", own: true, title: "Pricing" }, { url: "https://acme.com/", own: true }] },
   { key: "N2", at: "2025-03-03T10:00:00Z", provider: "P1", prompt: "Q1", acme: false, named: [], cites: [{ url: "https://www.capterra.com/x" }] },
@@ -56,7 +57,7 @@ async function buildWorld(workspaceName: string): Promise<World> {
   const brand = await db().brand.create({
     data: {
       workspaceId, name: "Acme", domains: ["acme.com"],
-      competitors: { create: [{ workspaceId, name: "Rival", domains: ["https://www.rival.com"] }, { workspaceId, name: "Other" }] },
+      competitors: { create: [{ workspaceId, name: "Rival", domains: ["https://www.rival.com"] }, { workspaceId, name: "Other", domains: ["https://shop.other-brand.co.uk/en"] }] },
     },
     include: { competitors: true },
   });
@@ -132,13 +133,13 @@ describe("source categories over time", () => {
     expect(data.points.map((p) => p.bucket)).toEqual(["2025-03-01", "2025-03-02", "2025-03-03"]);
     // 03-01: G1 g2 x2, reddit, rival.com; G2 g2, forbes (z.com only retrieved).
     expect(data.points[0]!.counts).toEqual(counts({ review: 3, forum: 1, competitor: 1, news: 1 }));
-    // 03-02: G3 reddit, example.org; N1 g2, acme.com x2.
-    expect(data.points[1]!.counts).toEqual(counts({ forum: 1, other: 1, review: 1, own: 2 }));
+    // 03-02: G3 reddit, example.org, other-brand.co.uk; N1 g2, acme.com x2.
+    expect(data.points[1]!.counts).toEqual(counts({ forum: 1, other: 1, review: 1, own: 2, competitor: 1 }));
     // 03-03: N2 capterra; N3 acme.com, wikipedia.org.
     expect(data.points[2]!.counts).toEqual(counts({ review: 1, own: 1, reference: 1 }));
     const totals = Object.fromEntries(data.categories.map((c) => [c.category, c.citations]));
-    expect(totals).toEqual(counts({ review: 5, forum: 2, competitor: 1, news: 1, other: 1, own: 3, reference: 1 }));
-    expect(data.categories.find((c) => c.category === "review")!.share).toBeCloseTo(5 / 14, 10);
+    expect(totals).toEqual(counts({ review: 5, forum: 2, competitor: 2, news: 1, other: 1, own: 3, reference: 1 }));
+    expect(data.categories.find((c) => c.category === "review")!.share).toBeCloseTo(5 / 15, 10);
   });
 
   it("agrees with the raw citations categorized one by one, with any filter", async () => {
@@ -158,7 +159,7 @@ describe("source categories over time", () => {
         },
         select: { domain: true },
       });
-      const ctx = categoryContext({ ownDomains: ["acme.com"], competitorDomains: ["rival.com"] });
+      const ctx = categoryContext({ ownDomains: ["acme.com"], competitorDomains: ["rival.com", "other-brand.co.uk"] });
       const expected = zero();
       for (const c of raw) expected[categorize(c.domain, ctx)] += 1;
       expect(Object.fromEntries(data.categories.map((c) => [c.category, c.citations])), query).toEqual(expected);
@@ -179,7 +180,7 @@ describe("own pages cited most", () => {
 
 describe("gap sources", () => {
   it("ranks the domains of answers naming a competitor and not the brand, by hand", async () => {
-    const data = await chart(A.person, "gap-sources");
+    const data = await chart(A.person, "gap-sources", `${RANGE}&includeEntityDomains=true`);
     // Gap answers: G1, G2, G3 (N2 names no competitor; L1 is outside the range; F1 failed).
     expect(data.gapAnswers).toBe(3);
     expect(data.items.map(({ domain, category, answers, competitors }) => ({ domain, category, answers, competitors }))).toEqual([
@@ -187,6 +188,7 @@ describe("gap sources", () => {
       { domain: "reddit.com", category: "forum", answers: 2, competitors: [{ name: "Other", answers: 1 }, { name: "Rival", answers: 1 }] },
       { domain: "example.org", category: "other", answers: 1, competitors: [{ name: "Other", answers: 1 }] },
       { domain: "forbes.com", category: "news", answers: 1, competitors: [{ name: "Other", answers: 1 }, { name: "Rival", answers: 1 }] },
+      { domain: "other-brand.co.uk", category: "competitor", answers: 1, competitors: [{ name: "Other", answers: 1 }] },
       { domain: "rival.com", category: "competitor", answers: 1, competitors: [{ name: "Rival", answers: 1 }] },
     ]);
     const g2 = data.items[0]!;
@@ -196,10 +198,31 @@ describe("gap sources", () => {
     expect(g2.high).toBeGreaterThan(2 / 3);
   });
 
+  it("leaves out the brand's and the competitors' own sites by default, subdomains included, and nothing else changes", async () => {
+    const all = await chart(A.person, "gap-sources", `${RANGE}&includeEntityDomains=true`);
+    const data = await chart(A.person, "gap-sources");
+    // rival.com (Rival's site) and other-brand.co.uk (Other's, entered as shop.other-brand.co.uk and
+    // cited on help.other-brand.co.uk) go; every other row keeps its numbers.
+    expect(data.gapAnswers).toBe(all.gapAnswers);
+    expect(data.items).toEqual(all.items.filter((i) => !["rival.com", "other-brand.co.uk"].includes(i.domain)));
+    expect(data.items.map((i) => i.domain)).toEqual(["g2.com", "reddit.com", "example.org", "forbes.com"]);
+    expect(await chart(A.person, "gap-sources", `${RANGE}&includeEntityDomains=false`)).toEqual(data);
+  });
+
+  it("refuses an includeEntityDomains that is not true or false", async () => {
+    const response = await A.person.browser.run(() =>
+      chartRoute(new Request(`http://localhost:3000/api/analytics/gap-sources?${RANGE}&includeEntityDomains=yes`), { params: Promise.resolve({ chart: "gap-sources" }) }),
+    );
+    expect(response.status).toBe(400);
+    expect(await response.text()).toMatch(/includeEntityDomains.*true or false/);
+  });
+
   it("follows the filters", async () => {
     const p1 = await chart(A.person, "gap-sources", `${RANGE}&providers=${A.P1}`);
     expect(p1.gapAnswers).toBe(2);
-    expect(p1.items.map((i) => [i.domain, i.answers])).toEqual([["reddit.com", 2], ["example.org", 1], ["g2.com", 1], ["rival.com", 1]]);
+    expect(p1.items.map((i) => [i.domain, i.answers])).toEqual([["reddit.com", 2], ["example.org", 1], ["g2.com", 1]]);
+    const p1All = await chart(A.person, "gap-sources", `${RANGE}&providers=${A.P1}&includeEntityDomains=true`);
+    expect(p1All.items.map((i) => [i.domain, i.answers])).toEqual([["reddit.com", 2], ["example.org", 1], ["g2.com", 1], ["other-brand.co.uk", 1], ["rival.com", 1]]);
     const pricing = await chart(A.person, "gap-sources", `${RANGE}&tags=pricing`);
     expect(pricing.gapAnswers).toBe(1);
     expect(pricing.items.map((i) => [i.domain, i.answers])).toEqual([["example.org", 1], ["reddit.com", 1]]);
@@ -214,7 +237,8 @@ describe("gap sources", () => {
     });
     const gap = captures.filter((c) => c.mentions.some((m) => m.kind === "brand" && !m.mentioned) && c.mentions.some((m) => m.kind === "competitor" && m.mentioned));
     const byDomain = new Map<string, number>();
-    for (const c of gap) for (const d of new Set(c.citations.filter((ci) => ci.citedInText && !ci.isOwnDomain).map((ci) => ci.domain))) byDomain.set(d, (byDomain.get(d) ?? 0) + 1);
+    const entity = new Set(["acme.com", "rival.com", "other-brand.co.uk"]);
+    for (const c of gap) for (const d of new Set(c.citations.filter((ci) => ci.citedInText && !ci.isOwnDomain && !entity.has(ci.domain)).map((ci) => ci.domain))) byDomain.set(d, (byDomain.get(d) ?? 0) + 1);
     const expected = [...byDomain].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
     const data = await chart(A.person, "gap-sources");
     expect(data.gapAnswers).toBe(gap.length);
@@ -231,12 +255,12 @@ describe("a workspace's own categories", () => {
     const gapA = await chart(A.person, "gap-sources");
     expect(gapA.items.find((i) => i.domain === "example.org")!.category).toBe("news");
     const categoriesA = await chart(A.person, "source-categories");
-    expect(categoriesA.points[1]!.counts).toEqual(counts({ forum: 1, news: 1, review: 1, own: 2 }));
+    expect(categoriesA.points[1]!.counts).toEqual(counts({ forum: 1, news: 1, review: 1, own: 2, competitor: 1 }));
     expect((await chart(B.person, "gap-sources")).items.find((i) => i.domain === "example.org")!.category).toBe("forum");
 
     // Own and competitor follow the brand: an override of a competitor's domain changes nothing.
     ok(await A.person.browser.run(() => setSourceCategoryAction({ domain: "rival.com", category: "review" })));
-    expect((await chart(A.person, "gap-sources")).items.find((i) => i.domain === "rival.com")!.category).toBe("competitor");
+    expect((await chart(A.person, "gap-sources", `${RANGE}&includeEntityDomains=true`)).items.find((i) => i.domain === "rival.com")!.category).toBe("competitor");
 
     ok(await A.person.browser.run(() => setSourceCategoryAction({ domain: "example.org", category: null })));
     ok(await A.person.browser.run(() => setSourceCategoryAction({ domain: "rival.com", category: null })));

@@ -1,10 +1,9 @@
 "use client";
 import { useMemo, type ReactNode } from "react";
-import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
+import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
 import { ChartCard } from "@/components/charts/chart-card";
 import { TooltipBox } from "@/components/charts/chart-tooltip";
-import { formatBucket, formatCount } from "@/lib/format";
-import { legendProps } from "@/components/charts/legend";
+import { formatBucket, formatCount, formatPct } from "@/lib/format";
 import { seriesColor } from "@/components/charts/palette";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
 import type { ChartData } from "@/lib/analytics/wire";
@@ -16,22 +15,59 @@ type Categories = ChartData<"source-categories">;
 /** One colour per category, the same on every chart ("own" first, as the brand is first elsewhere). */
 export const categoryColor = (category: SourceCategory) => seriesColor(SOURCE_CATEGORIES.indexOf(category));
 
-/** Cited sources per category, stacked per day (per week past 120 days). */
+// Eight stacked colours were hard to read (issue 19): small multiples instead, one panel per kind
+// of site on one shared scale, so heights compare across panels and each shape reads alone. The
+// biggest kinds get a panel each; the rest share one, so a phone shows at most six.
+const PANELS = 5;
+const REST = "rest";
+
+type Panel = { key: SourceCategory | typeof REST; label: string; color: string; citations: number; share: number; counts: number[] };
+
+function panelsOf(data: Categories): Panel[] {
+  const present = data.categories.filter((c) => c.citations > 0).sort((a, b) => b.citations - a.citations);
+  const own = present.length > PANELS + 1 ? present.slice(0, PANELS) : present;
+  const rest = present.slice(own.length);
+  const panels: Panel[] = own.map((c) => ({
+    key: c.category,
+    label: CATEGORY_LABELS[c.category],
+    color: categoryColor(c.category),
+    citations: c.citations,
+    share: c.share,
+    counts: data.points.map((p) => p.counts[c.category]),
+  }));
+  if (rest.length) {
+    panels.push({
+      key: REST,
+      label: `All other kinds (${rest.map((c) => CATEGORY_LABELS[c.category]).join(", ")})`,
+      color: "#94a3b8",
+      citations: rest.reduce((sum, c) => sum + c.citations, 0),
+      share: rest.reduce((sum, c) => sum + c.share, 0),
+      counts: data.points.map((p) => rest.reduce((sum, c) => sum + p.counts[c.category], 0)),
+    });
+  }
+  return panels;
+}
+
+/** Cited sources per category per day (per week past 120 days), one small chart per category. */
 export function CategoryChart({ filter, empty }: { filter: AnalyticsFilterInput; empty: ReactNode }) {
   const query = useChartQuery("source-categories", filter);
   const data = query.data;
-  const rows = useMemo(() => data?.points.map((p) => ({ bucket: p.bucket, label: formatBucket(p.bucket, data.unit), ...p.counts })) ?? [], [data]);
-  const present = data?.categories.filter((c) => c.citations > 0) ?? [];
-  const total = present.reduce((sum, c) => sum + c.citations, 0);
+  const panels = useMemo(() => (data ? panelsOf(data) : []), [data]);
+  const total = panels.reduce((sum, p) => sum + p.citations, 0);
+  // The shared scale: the highest bucket of any panel.
+  const yMax = Math.max(1, ...panels.flatMap((p) => p.counts));
+  const unit = data?.unit === "week" ? "week" : "day";
   const csv = data && {
     filename: `source-categories-${filter.from}-${filter.to}`,
     header: ["bucket_start", "category", "citations"],
     rows: data.points.flatMap((p) => SOURCE_CATEGORIES.map((c) => [p.bucket, c, p.counts[c]])),
   };
+  const first = data?.points[0]?.bucket;
+  const last = data?.points.at(-1)?.bucket;
   return (
     <ChartCard
       title="Where answers come from"
-      description={`Cited sources by kind of site per ${data?.unit === "week" ? "week" : "day"}: your own, competitors', review sites, forums, news, reference, social and video, documentation.`}
+      description={`Cited sources by kind of site per ${unit}, one panel per kind on the same scale (the ${PANELS} biggest; the rest together). Hover, or focus a panel and use the arrow keys, for a ${unit}'s count.`}
       sample={data && `${formatCount(total)} citations`}
       status={query}
       isEmpty={!total}
@@ -39,28 +75,57 @@ export function CategoryChart({ filter, empty }: { filter: AnalyticsFilterInput;
       csv={csv ?? undefined}
       height={300}
     >
-      <ResponsiveContainer width="100%" height={300}>
-        <BarChart data={rows} margin={{ top: 8, right: 16, bottom: 0, left: -16 }}>
-          <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" vertical={false} />
-          <XAxis dataKey="label" tick={{ fontSize: 12, fill: "#64748b" }} tickLine={false} axisLine={{ stroke: "#cbd5e1" }} minTickGap={24} />
-          <YAxis allowDecimals={false} tick={{ fontSize: 12, fill: "#64748b" }} tickLine={false} axisLine={false} width={48} />
-          <Tooltip cursor={{ fill: "#f1f5f9" }} content={(props) => <CategoriesTooltip {...props} data={data!} />} />
-          <Legend {...legendProps} />
-          {present.map((c) => (
-            <Bar key={c.category} dataKey={c.category} name={CATEGORY_LABELS[c.category]} stackId="categories" fill={categoryColor(c.category)} isAnimationActive={false} />
+      <div className="grid grid-cols-2 gap-x-4 gap-y-5 lg:grid-cols-3">
+        {data &&
+          panels.map((panel) => (
+            <figure key={panel.key} className="min-w-0" data-category={panel.key}>
+              {/* Two lines below sm: a phone's panel is ~150 px, too narrow for a long name and its numbers side by side. */}
+              <figcaption className="mb-1 flex flex-wrap items-baseline gap-x-1.5 text-xs sm:flex-nowrap">
+                <span className="inline-block size-2 shrink-0 rounded-full" style={{ background: panel.color }} aria-hidden />
+                <span className="min-w-0 flex-1 truncate font-medium text-slate-700" title={panel.label}>{panel.key === REST ? "All other kinds" : panel.label}</span>
+                <span className="w-full shrink-0 tabular-nums text-slate-500 sm:ml-auto sm:w-auto">
+                  {formatCount(panel.citations)} · {formatPct(panel.share)}
+                </span>
+              </figcaption>
+              <PanelChart data={data} panel={panel} yMax={yMax} />
+            </figure>
           ))}
-        </BarChart>
-      </ResponsiveContainer>
+      </div>
+      {first && last && (
+        <p className="mt-3 text-xs text-slate-500">
+          Each panel: {formatBucket(first, data.unit)} to {formatBucket(last, data.unit)}, one bar per {unit}, 0 to {formatCount(yMax)} citations.
+        </p>
+      )}
     </ChartCard>
   );
 }
 
-function CategoriesTooltip({ active, payload, data }: Pick<TooltipContentProps, "active" | "payload"> & { data: Categories }) {
+function PanelChart({ data, panel, yMax }: { data: Categories; panel: Panel; yMax: number }) {
+  const rows = data.points.map((p, i) => ({ bucket: p.bucket, label: formatBucket(p.bucket, data.unit), value: panel.counts[i]! }));
+  return (
+    <ResponsiveContainer width="100%" height={110}>
+      <BarChart data={rows} margin={{ top: 4, right: 4, bottom: 0, left: 0 }} barCategoryGap={1} title={`${panel.label}: citations per ${data.unit === "week" ? "week" : "day"}`}>
+        <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" vertical={false} />
+        <XAxis dataKey="label" tick={false} tickLine={false} axisLine={{ stroke: "#cbd5e1" }} height={4} />
+        <YAxis domain={[0, yMax]} ticks={[0, yMax]} allowDecimals={false} tick={{ fontSize: 10, fill: "#64748b" }} tickLine={false} axisLine={false} width={28} />
+        <Tooltip cursor={{ fill: "#f1f5f9" }} content={(props) => <PanelTooltip {...props} data={data} panel={panel} />} />
+        <Bar dataKey="value" name={panel.label} fill={panel.color} isAnimationActive={false} />
+      </BarChart>
+    </ResponsiveContainer>
+  );
+}
+
+function PanelTooltip({ active, payload, data, panel }: Pick<TooltipContentProps, "active" | "payload"> & { data: Categories; panel: Panel }) {
   const bucket = payload?.[0]?.payload?.bucket as string | undefined;
-  const point = data.points.find((p) => p.bucket === bucket);
-  if (!active || !point) return null;
-  const lines = SOURCE_CATEGORIES.map((c) => ({ color: categoryColor(c), label: CATEGORY_LABELS[c], value: point.counts[c] }))
-    .filter((l) => l.value > 0)
-    .sort((a, b) => b.value - a.value);
-  return <TooltipBox title={`${data.unit === "week" ? "Week of " : ""}${formatBucket(point.bucket)}`} lines={lines.length ? lines : [{ color: "#cbd5e1", label: "No citations", value: "" }]} />;
+  const index = data.points.findIndex((p) => p.bucket === bucket);
+  if (!active || index < 0) return null;
+  const all = SOURCE_CATEGORIES.reduce((sum, c) => sum + data.points[index]!.counts[c], 0);
+  const value = panel.counts[index]!;
+  return (
+    <TooltipBox
+      title={`${data.unit === "week" ? "Week of " : ""}${formatBucket(data.points[index]!.bucket)}`}
+      lines={[{ color: panel.color, label: panel.key === REST ? "All other kinds" : panel.label, value: formatCount(value) }]}
+      footer={all ? `${formatPct(value / all)} of ${formatCount(all)} citations` : "No citations"}
+    />
+  );
 }
