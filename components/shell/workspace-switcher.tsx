@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import { useId, useState, useTransition } from "react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, FormActions } from "@/components/ui/dialog";
 import { Field, Input } from "@/components/ui/field";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { createWorkspaceAction, switchWorkspaceAction } from "@/lib/actions/workspaces";
@@ -80,14 +80,7 @@ export function WorkspaceSwitcher({ current, workspaces }: { current: string; wo
           <Field id={`${id}-name`} label="Name" error={create.error("name")}>
             <Input id={`${id}-name`} name="name" autoFocus invalid={!!create.error("name")} />
           </Field>
-          <div className="flex justify-end gap-2">
-            <Button type="button" variant="secondary" onClick={() => setCreating(false)}>
-              Cancel
-            </Button>
-            <Button type="submit" pending={create.pending}>
-              Create
-            </Button>
-          </div>
+          <FormActions onCancel={() => setCreating(false)} pending={create.pending} submitLabel={"Create"} />
         </form>
       </Dialog>
     </>

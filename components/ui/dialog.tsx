@@ -1,5 +1,6 @@
 "use client";
 import { useEffect, useRef, type ReactNode } from "react";
+import { Button } from "@/components/ui/button";
 
 /**
  * A modal on the native <dialog>: the browser traps focus, closes on Escape and restores focus
@@ -41,5 +42,22 @@ export function Dialog({ open, onClose, title, children, size = "md" }: { open: 
         </div>
       )}
     </dialog>
+  );
+}
+
+/**
+ * A dialog form's buttons: Cancel (closes without saving) and the submit button, right-aligned.
+ * `className` adds to the row (a border above, or sticky at the bottom of a long form).
+ */
+export function FormActions({ onCancel, pending, submitLabel, className = "" }: { onCancel: () => void; pending: boolean; submitLabel: ReactNode; className?: string }) {
+  return (
+    <div className={`flex justify-end gap-2 ${className}`}>
+      <Button type="button" variant="secondary" onClick={onCancel}>
+        Cancel
+      </Button>
+      <Button type="submit" pending={pending}>
+        {submitLabel}
+      </Button>
+    </div>
   );
 }

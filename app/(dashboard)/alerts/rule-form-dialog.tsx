@@ -4,8 +4,7 @@ import { useState } from "react";
 import { toast } from "sonner";
 import { z } from "zod";
 import { useActionForm } from "@/components/forms/use-action-form";
-import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, FormActions } from "@/components/ui/dialog";
 import { Field, Input, Select } from "@/components/ui/field";
 import { createAlertRuleAction, updateAlertRuleAction } from "@/lib/actions/alerts";
 import { ALERT_KINDS, kindOf, type RuleKind } from "@/lib/alerts/kinds";
@@ -93,14 +92,7 @@ export function RuleFormDialog({ rule, choices, onClose, onSaved }: { rule?: Ale
           Enabled
         </label>
 
-        <div className="flex justify-end gap-2">
-          <Button type="button" variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" pending={form.pending}>
-            {rule ? "Save" : "Create rule"}
-          </Button>
-        </div>
+        <FormActions onCancel={onClose} pending={form.pending} submitLabel={rule ? "Save" : "Create rule"} />
       </form>
     </Dialog>
   );

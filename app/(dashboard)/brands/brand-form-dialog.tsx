@@ -4,7 +4,7 @@ import { useState } from "react";
 import { toast } from "sonner";
 import { z } from "zod";
 import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, FormActions } from "@/components/ui/dialog";
 import { Field, Input } from "@/components/ui/field";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { createBrandAction, updateBrandAction } from "@/lib/actions/brands";
@@ -103,14 +103,7 @@ export function BrandFormDialog({ brand, onClose }: { brand?: BrandRow; onClose:
           </Button>
         </fieldset>
 
-        <div className="flex justify-end gap-2">
-          <Button type="button" variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" pending={form.pending}>
-            {brand ? "Save" : "Add brand"}
-          </Button>
-        </div>
+        <FormActions onCancel={onClose} pending={form.pending} submitLabel={brand ? "Save" : "Add brand"} />
       </form>
     </Dialog>
   );

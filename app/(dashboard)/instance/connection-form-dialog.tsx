@@ -3,8 +3,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { toast } from "sonner";
 import { z } from "zod";
-import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, FormActions } from "@/components/ui/dialog";
 import { Field, Input, Select, Textarea } from "@/components/ui/field";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { createConnectionAction, updateConnectionAction } from "@/lib/actions/instance";
@@ -217,14 +216,7 @@ export function ConnectionFormDialog({ connection, onClose }: { connection?: Con
           </Section>
         )}
 
-        <div className="sticky bottom-0 -mx-6 -mb-6 flex justify-end gap-2 border-t border-slate-200 bg-surface px-6 py-4">
-          <Button type="button" variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" pending={form.pending}>
-            {connection ? "Save" : "Add connection"}
-          </Button>
-        </div>
+        <FormActions onCancel={onClose} pending={form.pending} submitLabel={connection ? "Save" : "Add connection"} className="sticky bottom-0 -mx-6 -mb-6  border-t border-slate-200 bg-surface px-6 py-4" />
       </form>
     </Dialog>
   );

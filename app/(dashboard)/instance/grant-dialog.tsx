@@ -2,8 +2,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { toast } from "sonner";
-import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, FormActions } from "@/components/ui/dialog";
 import { Field, Input, Select } from "@/components/ui/field";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { grantConnectionAction } from "@/lib/actions/instance";
@@ -76,14 +75,7 @@ export function GrantDialog({ connection, workspaces, grant, onClose }: { connec
               invalid={!!error("monthlySpendLimitMicros")}
             />
           </Field>
-          <div className="flex justify-end gap-2">
-            <Button type="button" variant="secondary" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" pending={form.pending}>
-              {grant ? "Save" : "Grant"}
-            </Button>
-          </div>
+          <FormActions onCancel={onClose} pending={form.pending} submitLabel={grant ? "Save" : "Grant"} />
         </form>
       )}
     </Dialog>

@@ -2,8 +2,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { toast } from "sonner";
 import { z } from "zod";
-import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, FormActions } from "@/components/ui/dialog";
 import { Field, Input, Textarea } from "@/components/ui/field";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { createPromptAction, updatePromptAction } from "@/lib/actions/prompts";
@@ -71,14 +70,7 @@ export function PromptFormDialog({ prompt, open, onClose }: { prompt?: PromptRow
             <Input id="prompt-language" name="language" defaultValue={prompt?.language ?? ""} invalid={!!error("language")} />
           </Field>
         </div>
-        <div className="flex justify-end gap-2">
-          <Button type="button" variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" pending={form.pending}>
-            {prompt ? "Save" : "Add prompt"}
-          </Button>
-        </div>
+        <FormActions onCancel={onClose} pending={form.pending} submitLabel={prompt ? "Save" : "Add prompt"} />
       </form>
     </Dialog>
   );

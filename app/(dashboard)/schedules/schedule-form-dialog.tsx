@@ -3,8 +3,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { toast } from "sonner";
 import { z } from "zod";
-import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, FormActions } from "@/components/ui/dialog";
 import { Field, Input, Select } from "@/components/ui/field";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { createScheduleAction, updateScheduleAction } from "@/lib/actions/schedules";
@@ -111,14 +110,7 @@ export function ScheduleFormDialog({ schedule, choices, onClose }: { schedule?: 
           <Input id="schedule-samples" type="number" min={1} max={MAX_SAMPLES} value={samples} onChange={(e) => setSamples(Math.min(MAX_SAMPLES, Math.max(1, Number(e.target.value) || 1)))} className="max-w-24" />
         </Field>
 
-        <div className="flex justify-end gap-2">
-          <Button type="button" variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" pending={form.pending}>
-            {schedule ? "Save" : "Create schedule"}
-          </Button>
-        </div>
+        <FormActions onCancel={onClose} pending={form.pending} submitLabel={schedule ? "Save" : "Create schedule"} />
       </form>
     </Dialog>
   );

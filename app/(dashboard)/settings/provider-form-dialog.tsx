@@ -4,8 +4,7 @@ import { useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
 import { z } from "zod";
 import { PriceSummary } from "@/components/providers/price-summary";
-import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, FormActions } from "@/components/ui/dialog";
 import { Field, Input, Select } from "@/components/ui/field";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { createProviderAction, updateProviderAction } from "@/lib/actions/settings";
@@ -152,14 +151,7 @@ export function ProviderFormDialog({ provider, connections, takenNames, onClose 
             Enabled: offer this provider when starting a check
           </label>
         </div>
-        <div className="flex justify-end gap-2 border-t border-slate-200 pt-4">
-          <Button type="button" variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" pending={form.pending}>
-            {provider ? "Save" : "Add provider"}
-          </Button>
-        </div>
+        <FormActions onCancel={onClose} pending={form.pending} submitLabel={provider ? "Save" : "Add provider"} className="border-t border-slate-200 pt-4" />
       </form>
     </Dialog>
   );

@@ -4,8 +4,7 @@ import { useState } from "react";
 import { toast } from "sonner";
 import { z } from "zod";
 import { useActionForm } from "@/components/forms/use-action-form";
-import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, FormActions } from "@/components/ui/dialog";
 import { Field, Input, Select, Textarea } from "@/components/ui/field";
 import { createAlertChannelAction, updateAlertChannelAction } from "@/lib/actions/alert-channels";
 import { CHANNEL_KINDS, MAX_EMAIL_RECIPIENTS, channelInputSchema, type ChannelKind } from "@/lib/alerts/channel-schemas";
@@ -95,14 +94,7 @@ export function ChannelFormDialog({
             <Input id="channel-url" type="url" value={url} onChange={(e) => setUrl(e.target.value)} placeholder={kind === "slack" ? "https://hooks.slack.com/services/…" : "https://example.com/hooks/beacon"} invalid={!!form.error("url")} />
           </Field>
         )}
-        <div className="flex justify-end gap-2">
-          <Button type="button" variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" pending={form.pending}>
-            {channel ? "Save" : "Create channel"}
-          </Button>
-        </div>
+        <FormActions onCancel={onClose} pending={form.pending} submitLabel={channel ? "Save" : "Create channel"} />
       </form>
     </Dialog>
   );
