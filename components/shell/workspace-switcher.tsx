@@ -3,7 +3,6 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useId, useState, useTransition } from "react";
 import { toast } from "sonner";
-import { Button } from "@/components/ui/button";
 import { Dialog, FormActions } from "@/components/ui/dialog";
 import { Field, Input } from "@/components/ui/field";
 import { useActionForm } from "@/components/forms/use-action-form";
