@@ -17,6 +17,7 @@ import type { AlertRuleRow, FiringsPage, RuleChoices } from "@/lib/alerts/rules"
 import { unwrap } from "@/lib/browser/action-result";
 import { RuleFormDialog } from "./rule-form-dialog";
 import { alertRulesKey, useAlertFiringsQuery, useAlertRulesQuery } from "./use-alerts-queries";
+import { useConfirm } from "@/components/ui/confirm-dialog";
 
 /**
  * "A 5-point change ... needs about N answers per period": how sensitive the rule is at the current
@@ -130,6 +131,7 @@ export function AlertsPage({
   canTrack: boolean;
 }) {
   const queryClient = useQueryClient();
+  const [ask, confirmDialog] = useConfirm();
   const [requestedAt, setRequestedAt] = useState<number | null>(null);
   const { data: rules = initialRules } = useAlertRulesQuery(initialRules, requestedAt);
   const [editing, setEditing] = useState<AlertRuleRow | "new" | null>(null);
@@ -174,6 +176,7 @@ export function AlertsPage({
 
   return (
     <>
+      {confirmDialog}
       <PageHeader
         title="Alerts"
         tabs={<AlertsNav />}
@@ -232,7 +235,7 @@ export function AlertsPage({
                           size="sm"
                           aria-label={`Delete ${rule.name}`}
                           pending={remove.isPending && remove.variables === rule.id}
-                          onClick={() => window.confirm(`Delete the rule "${rule.name}" and its firings?`) && remove.mutate(rule.id)}
+                          onClick={() => ask({ title: "Delete alert rule?", body: `Delete the rule "${rule.name}" and its firings?`, confirmLabel: "Delete", destructive: true }, () => remove.mutate(rule.id))}
                         >
                           Delete
                         </Button>

@@ -10,11 +10,13 @@ import { formatMicros } from "@/lib/format";
 import { unwrap } from "@/lib/browser/action-result";
 import { GrantDialog } from "./grant-dialog";
 import { instanceKey, type ConnectionRow, type WorkspaceChoice } from "./use-instance-query";
+import { useConfirm } from "@/components/ui/confirm-dialog";
 
 type Grant = ConnectionRow["grants"][number];
 
 function ConnectionGrants({ connection, onGrant, onChange }: { connection: ConnectionRow; onGrant: () => void; onChange: (grant: Grant) => void }) {
   const queryClient = useQueryClient();
+  const [ask, confirmDialog] = useConfirm();
   const revoke = useMutation({
     mutationFn: async (grant: Grant) => unwrap(await revokeConnectionAction({ connectionId: connection.id, workspaceId: grant.workspaceId })),
     onSuccess: async (_, grant) => {
@@ -27,6 +29,7 @@ function ConnectionGrants({ connection, onGrant, onChange }: { connection: Conne
 
   return (
     <Card className="overflow-x-auto" role="region" aria-labelledby={headingId}>
+      {confirmDialog}
       <div className="flex items-center justify-between gap-3 border-b border-slate-200 px-4 py-3">
         <h3 id={headingId} className="text-sm font-semibold text-slate-900">
           {connection.name}
@@ -63,8 +66,7 @@ function ConnectionGrants({ connection, onGrant, onChange }: { connection: Conne
                     disabled={revoke.isPending}
                     aria-label={`Revoke ${connection.name} from ${g.workspace}`}
                     onClick={() =>
-                      window.confirm(`Revoke ${connection.name} from ${g.workspace}? Its providers on this connection are disabled and new checks cannot use them; captures already queued still run.`) &&
-                      revoke.mutate(g)
+                      ask({ title: "Revoke access?", body: `Revoke ${connection.name} from ${g.workspace}? Its providers on this connection are disabled and new checks cannot use them; captures already queued still run.`, confirmLabel: "Revoke", destructive: true }, () => revoke.mutate(g))
                     }
                   >
                     Revoke

@@ -9,12 +9,14 @@ import { unwrap } from "@/lib/browser/action-result";
 import { InviteForm } from "./invite-form";
 import { membersKey, useMembersQuery } from "./use-members-query";
 import { formatDate } from "@/lib/format";
+import { useConfirm } from "@/components/ui/confirm-dialog";
 
 type Role = "owner" | "admin" | "member" | "viewer";
 const roles: Role[] = ["owner", "admin", "member", "viewer"];
 
 export function MembersPage({ canManage, canManageOwners }: { canManage: boolean; canManageOwners: boolean }) {
   const queryClient = useQueryClient();
+  const [ask, confirmDialog] = useConfirm();
   const query = useMembersQuery();
   const onDone = (message: string) => async () => {
     toast.success(message);
@@ -39,6 +41,7 @@ export function MembersPage({ canManage, canManageOwners }: { canManage: boolean
 
   return (
     <>
+      {confirmDialog}
       <PageHeader title="Members" description="Who can see and change this workspace." />
       <div className="space-y-6">
         {canManage && <InviteForm canInviteOwners={canManageOwners} />}
@@ -84,7 +87,7 @@ export function MembersPage({ canManage, canManageOwners }: { canManage: boolean
                       </td>
                       <td className="px-4 py-3 text-right">
                         {editable && (
-                          <Button variant="ghost" size="sm" onClick={() => window.confirm(`Remove ${m.user.name} from this workspace? Their API keys stop working at once.`) && remove.mutate(m.id)}>
+                          <Button variant="ghost" size="sm" onClick={() => ask({ title: "Remove member?", body: `Remove ${m.user.name} from this workspace? Their API keys stop working at once.`, confirmLabel: "Remove", destructive: true }, () => remove.mutate(m.id))}>
                             Remove
                           </Button>
                         )}

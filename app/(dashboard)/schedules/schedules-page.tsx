@@ -13,6 +13,7 @@ import { formatUtc, formatWhen } from "@/lib/format";
 import { describeCadence } from "@/lib/schedules/next-run";
 import { ScheduleFormDialog, type ScheduleChoices } from "./schedule-form-dialog";
 import { schedulesKey, useSchedulesQuery, type ScheduleRow } from "./use-schedules-query";
+import { useConfirm } from "@/components/ui/confirm-dialog";
 
 function describePrompts(selection: PromptSelection) {
   if (selection.mode === "all") return "All prompts";
@@ -54,6 +55,7 @@ function LastRun({ schedule }: { schedule: ScheduleRow }) {
 
 export function SchedulesPage({ initialSchedules, canEdit, choices }: { initialSchedules: ScheduleRow[]; canEdit: boolean; choices: ScheduleChoices }) {
   const queryClient = useQueryClient();
+  const [ask, confirmDialog] = useConfirm();
   const { data: schedules = [] } = useSchedulesQuery(initialSchedules);
   const [editing, setEditing] = useState<ScheduleRow | "new" | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: schedulesKey });
@@ -85,6 +87,7 @@ export function SchedulesPage({ initialSchedules, canEdit, choices }: { initialS
 
   return (
     <>
+      {confirmDialog}
       <PageHeader
         title="Schedules"
         description="Run the same check every day or every week, so visibility is measured over time without anyone clicking. Times are in UTC."
@@ -139,7 +142,7 @@ export function SchedulesPage({ initialSchedules, canEdit, choices }: { initialS
                           variant="ghost"
                           size="sm"
                           pending={remove.isPending && remove.variables === s.id}
-                          onClick={() => window.confirm(`Delete the schedule "${s.name}"? The checks it already ran stay in the history.`) && remove.mutate(s.id)}
+                          onClick={() => ask({ title: "Delete schedule?", body: `Delete the schedule "${s.name}"? The checks it already ran stay in the history.`, confirmLabel: "Delete", destructive: true }, () => remove.mutate(s.id))}
                         >
                           Delete
                         </Button>

@@ -15,6 +15,7 @@ import { unwrap } from "@/lib/browser/action-result";
 import { NewApiKey, OPENAPI_URL } from "./new-api-key";
 import { apiKeysKey, useApiKeysQuery, type ApiKeyRow } from "./use-api-keys-query";
 import { formatDateTime } from "@/lib/format";
+import { useConfirm } from "@/components/ui/confirm-dialog";
 
 const scopeTone = { read: "slate", write: "blue", admin: "amber" } as const;
 
@@ -82,6 +83,7 @@ function CreateKeyForm({ scopes, onCreated }: { scopes: ApiKeyScope[]; onCreated
 
 export function ApiKeysSection() {
   const queryClient = useQueryClient();
+  const [ask, confirmDialog] = useConfirm();
   const query = useApiKeysQuery();
   const [created, setCreated] = useState<{ name: string; key: string; scope: ApiKeyScope } | null>(null);
   const revoke = useMutation({
@@ -95,6 +97,7 @@ export function ApiKeysSection() {
 
   return (
     <section aria-labelledby="api-keys-heading" className="space-y-3">
+      {confirmDialog}
       <SectionHeading
         id="api-keys-heading"
         title="API keys"
@@ -146,7 +149,7 @@ export function ApiKeysSection() {
                         size="sm"
                         aria-label={`Revoke ${k.name}`}
                         disabled={revoke.isPending && revoke.variables === k.id}
-                        onClick={() => window.confirm(`Revoke “${k.name}”? Anything using it stops working at once.`) && revoke.mutate(k.id)}
+                        onClick={() => ask({ title: "Revoke API key?", body: `Revoke “${k.name}”? Anything using it stops working at once.`, confirmLabel: "Revoke", destructive: true }, () => revoke.mutate(k.id))}
                       >
                         Revoke
                       </Button>

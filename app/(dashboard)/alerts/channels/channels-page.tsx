@@ -11,6 +11,7 @@ import { unwrap } from "@/lib/browser/action-result";
 import { ChannelFormDialog } from "./channel-form-dialog";
 import { SecretDialog } from "./secret-dialog";
 import { channelsKey, useChannelsQuery, type ChannelRow } from "./use-channels-query";
+import { useConfirm } from "@/components/ui/confirm-dialog";
 
 const kindLabel = { email: "Email", slack: "Slack", webhook: "Webhook" } as const;
 
@@ -20,6 +21,7 @@ function target(c: ChannelRow): string {
 
 export function ChannelsPage() {
   const queryClient = useQueryClient();
+  const [ask, confirmDialog] = useConfirm();
   const query = useChannelsQuery();
   const [editing, setEditing] = useState<ChannelRow | "new" | null>(null);
   const [secret, setSecret] = useState<{ name: string; secret: string } | null>(null);
@@ -50,6 +52,7 @@ export function ChannelsPage() {
   const smtpConfigured = query.data?.smtpConfigured ?? true;
   return (
     <>
+      {confirmDialog}
       <PageHeader
         title="Alert channels"
         tabs={<AlertsNav />}
@@ -98,7 +101,7 @@ export function ChannelsPage() {
                         variant="ghost"
                         size="sm"
                         aria-label={`Rotate the signing secret of ${c.name}`}
-                        onClick={() => window.confirm(`Make a new signing secret for ${c.name}? The current one stops working at once.`) && rotate.mutate(c)}
+                        onClick={() => ask({ title: "Rotate signing secret?", body: `Make a new signing secret for ${c.name}? The current one stops working at once.`, confirmLabel: "Rotate secret", destructive: true }, () => rotate.mutate(c))}
                       >
                         Rotate secret
                       </Button>
@@ -107,7 +110,7 @@ export function ChannelsPage() {
                       variant="ghost"
                       size="sm"
                       aria-label={`Delete ${c.name}`}
-                      onClick={() => window.confirm(`Delete ${c.name}? Rules stop sending to it and its delivery log goes too.`) && remove.mutate(c.id)}
+                      onClick={() => ask({ title: "Delete channel?", body: `Delete ${c.name}? Rules stop sending to it and its delivery log goes too.`, confirmLabel: "Delete", destructive: true }, () => remove.mutate(c.id))}
                     >
                       Delete
                     </Button>
