@@ -16,7 +16,7 @@ const cellTone: Record<CaptureStatus, string> = {
   cancelled: "bg-slate-100 text-slate-400 line-through",
 };
 
-const symbol: Record<CaptureStatus, string> = { queued: "·", postponed: "⏸", retry_wait: "↻", running: "…", succeeded: "✓", failed: "✕", cancelled: "—" };
+const symbol: Record<CaptureStatus, string> = { queued: "·", postponed: "‖", retry_wait: "↻", running: "…", succeeded: "✓", failed: "✕", cancelled: "—" };
 
 /** What the answer said of the brand, in words: "named #2", "not named", or nothing before an analysis is stored. */
 export function brandText(capture: Pick<GridCell, "status" | "brandNamed" | "brandPosition">): string | null {
@@ -141,7 +141,7 @@ export function CheckGrid({
                 Prompt
               </th>
               {grid.providers.map((p, col) => (
-                <th key={col} scope="col" className="min-w-[7.5rem] border-b border-slate-200 bg-slate-50 px-3 py-3 text-center">
+                <th key={col} scope="col" className="min-w-[9rem] border-b border-slate-200 bg-slate-50 px-3 py-3 text-center">
                   {p.name}
                   <span className="block text-[10px] font-normal normal-case text-slate-400">{p.model}</span>
                 </th>
