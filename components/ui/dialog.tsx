@@ -15,9 +15,10 @@ export function Dialog({ open, onClose, title, children, size = "md" }: { open: 
     if (!dialog) return;
     if (open && !dialog.open) {
       dialog.showModal();
-      // React's autoFocus runs before showModal() and is lost; focus the first field ourselves so
-      // typing goes into the form, not onto the close button.
-      dialog.querySelector<HTMLElement>("input:not([type=hidden]):not([readonly]), textarea, select")?.focus();
+      // React's autoFocus runs before showModal() and is lost; focus the element marked
+      // data-autofocus (a confirmation's Cancel), else the first field, so typing goes into the
+      // form, not onto the close button.
+      (dialog.querySelector<HTMLElement>("[data-autofocus]") ?? dialog.querySelector<HTMLElement>("input:not([type=hidden]):not([readonly]), textarea, select"))?.focus();
     }
     if (!open && dialog.open) dialog.close();
   }, [open]);

@@ -5,7 +5,7 @@ import { assertCan, canStartCheck, canView } from "@/lib/permissions/permissions
 import type { WorkspaceContext } from "@/lib/permissions/permissions";
 import { fieldPaths, workspaceAction } from "@/lib/actions/safe-action";
 import { budgetStatus } from "@/lib/billing/budget";
-import { cancelCapture, cancelCheck, retryCaptures, type Caller } from "@/lib/checks/cancel-retry";
+import { cancelCapture, cancelCheck, estimateRetry, retryCaptures, type Caller } from "@/lib/checks/cancel-retry";
 import { createCheck, estimateCheck, hashRequest } from "@/lib/checks/create-check";
 import { checkProgress } from "@/lib/checks/progress";
 import { getCaptureDetail, listChecks } from "@/lib/checks/queries";
@@ -78,3 +78,8 @@ export const retryCaptureAction = workspaceAction
 export const retryFailedCapturesAction = workspaceAction
   .inputSchema(checkId, fieldPaths)
   .action(async ({ parsedInput, ctx }) => retryCaptures(caller(ctx), { checkId: parsedInput.checkId }));
+
+/** What the retry dialog shows before asking: captures to run again, their estimate, the budget left. */
+export const estimateRetryAction = workspaceAction
+  .inputSchema(checkId, fieldPaths)
+  .action(async ({ parsedInput, ctx }) => estimateRetry(caller(ctx), parsedInput.checkId));

@@ -1,7 +1,10 @@
 import "server-only";
 import { inTransaction } from "@/lib/db/transaction";
+import { db } from "@/lib/db/prisma";
 import { assertCan, canCancelCheck, canRetryCapture, type Actor } from "@/lib/permissions/permissions";
-import { costOf, estimateUsage } from "@/lib/billing/money";
+import { budgetStatus } from "@/lib/billing/budget";
+import { captureEstimate } from "@/lib/checks/create-check";
+import type { Tx } from "@/lib/lifecycle/transition";
 import { cancelCaptures, retryCaptures as retryTransition, retryRefusals } from "@/lib/lifecycle/admin";
 import { isCheckFinished, isRetryable, isUnfinished } from "@/lib/captures/states";
 import { ConflictError, NotFoundError, UserError } from "@/lib/errors";
@@ -53,34 +56,53 @@ export async function retryCaptures(caller: Caller, target: { checkId: string })
 export async function retryCaptures(caller: Caller, target: { captureId: string } | { checkId: string }): Promise<{ retried: number; refused?: RefusedRetry[] }> {
   assertCan(canRetryCapture(caller), "Only admins and owners can retry captures.");
   return inTransaction(async (tx) => {
-    const where = "captureId" in target ? { id: target.captureId, workspaceId: caller.workspaceId } : { checkId: target.checkId, workspaceId: caller.workspaceId };
-    const candidates = await tx.capture.findMany({
-      where,
-      select: { id: true, status: true, searchMode: true, prompt: { select: { text: true } }, connection: true },
-    });
-    if (!candidates.length) throw new NotFoundError("captureId" in target ? "That capture does not exist in this workspace." : "That check does not exist in this workspace.");
-    const retryable = candidates.filter((c) => isRetryable(c.status));
-    if (!retryable.length) {
-      throw new UserError("captureId" in target ? `Only failed or cancelled captures can be retried (this one is ${candidates[0]!.status}).` : "This check has no failed or cancelled captures to retry.");
-    }
-    const refusals = await retryRefusals(tx, retryable.map((c) => c.id));
-    const refused = groupByReason(refusals);
-    const runnable = retryable.filter((c) => !refusals.has(c.id));
-    if (!runnable.length) {
-      throw new ConflictError(
-        "captureId" in target
-          ? `This capture cannot be retried. ${refused[0]!.reason}`
-          : `None of this check's failed or cancelled captures can be retried. ${refused.map((r) => `${r.captures} capture(s): ${r.reason}`).join(" ")}`,
-      );
-    }
-    const holds = new Map(
-      runnable.map((c) => [c.id, { micros: costOf(estimateUsage(c.prompt.text, c.searchMode), c.connection), maxAttempts: c.connection.maxAttempts }]),
-    );
+    const { holds, refused } = await planRetry(tx, caller, target);
     const result = await retryTransition(tx, lifecycleActor(caller), holds);
     // Another retry of the same captures won the race (a double click, a client retrying).
     if (!result.retried) throw new UserError("These captures are already being retried.");
     return "captureId" in target ? result : { ...result, refused };
   });
+}
+
+/**
+ * What retrying a check's failed and cancelled captures would do, asked before it is done: how
+ * many would run again, their expected cost (the estimate a new check shows and holds,
+ * captureEstimate) and this month's budget left; the captures that could not run, by reason.
+ * Refused like the retry itself when none can run.
+ */
+export async function estimateRetry(caller: Caller, checkId: string) {
+  assertCan(canRetryCapture(caller), "Only admins and owners can retry captures.");
+  const { holds, refused } = await planRetry(db(), caller, { checkId });
+  const estimateMicros = [...holds.values()].reduce((sum, h) => sum + h.micros, 0);
+  return { captures: holds.size, estimateMicros, refused, budget: await budgetStatus(caller.workspaceId) };
+}
+
+/** The captures a retry of `target` runs again, with what each holds, and those it leaves (by reason). */
+async function planRetry(tx: Tx, caller: Caller, target: { captureId: string } | { checkId: string }) {
+  const where = "captureId" in target ? { id: target.captureId, workspaceId: caller.workspaceId } : { checkId: target.checkId, workspaceId: caller.workspaceId };
+  const candidates = await tx.capture.findMany({
+    where,
+    select: { id: true, status: true, searchMode: true, prompt: { select: { text: true } }, connection: true },
+  });
+  if (!candidates.length) throw new NotFoundError("captureId" in target ? "That capture does not exist in this workspace." : "That check does not exist in this workspace.");
+  const retryable = candidates.filter((c) => isRetryable(c.status));
+  if (!retryable.length) {
+    throw new UserError("captureId" in target ? `Only failed or cancelled captures can be retried (this one is ${candidates[0]!.status}).` : "This check has no failed or cancelled captures to retry.");
+  }
+  const refusals = await retryRefusals(tx, retryable.map((c) => c.id));
+  const refused = groupByReason(refusals);
+  const runnable = retryable.filter((c) => !refusals.has(c.id));
+  if (!runnable.length) {
+    throw new ConflictError(
+      "captureId" in target
+        ? `This capture cannot be retried. ${refused[0]!.reason}`
+        : `None of this check's failed or cancelled captures can be retried. ${refused.map((r) => `${r.captures} capture(s): ${r.reason}`).join(" ")}`,
+    );
+  }
+  const holds = new Map(
+    runnable.map((c) => [c.id, { micros: captureEstimate(c.prompt.text, { ...c.connection, searchMode: c.searchMode }), maxAttempts: c.connection.maxAttempts }]),
+  );
+  return { holds, refused };
 }
 
 function groupByReason(refusals: Map<string, string>): RefusedRetry[] {

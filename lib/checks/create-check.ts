@@ -93,9 +93,12 @@ async function resolveProviders(tx: Tx, workspaceId: string, providers: CheckReq
 
 type Priced = PriceTable & { id: string; searchMode: "on" | "off" | "auto" };
 
+/** The expected cost of one capture: what it holds, and what the form and a retry's dialog show. */
+export const captureEstimate = (promptText: string, provider: PriceTable & { searchMode: "on" | "off" | "auto" }) => costOf(estimateUsage(promptText, provider.searchMode), provider);
+
 /** The expected cost of one capture of each prompt on each provider: what a capture holds. */
 function captureEstimates(prompts: { id: string; text: string }[], providers: Priced[]) {
-  return prompts.flatMap((prompt) => providers.map((provider) => ({ promptId: prompt.id, providerId: provider.id, micros: costOf(estimateUsage(prompt.text, provider.searchMode), provider) })));
+  return prompts.flatMap((prompt) => providers.map((provider) => ({ promptId: prompt.id, providerId: provider.id, micros: captureEstimate(prompt.text, provider) })));
 }
 
 /** Estimated cost of running every prompt on every provider `samples` times. */

@@ -6,7 +6,7 @@ import type { CaptureStatus, CheckStatus } from "@/lib/captures/states";
 import type { CheckCounts } from "@/lib/captures/check-counts";
 
 // What bounds a poll's answer, whatever the check's size: at most GRID_PAGE_CELLS cells of about
-// 90 bytes, GRID_PAGE_ROWS prompt texts of GRID_TEXT_CHARS, one error of GRID_ERROR_CHARS per
+// 100 bytes, GRID_PAGE_ROWS prompt texts of GRID_TEXT_CHARS, one error of GRID_ERROR_CHARS per
 // distinct error. A typical first page of a 2,000-capture check is about 10 KB; the worst case
 // (100 failed cells, each with a different long error, 25 long prompts, 20 providers) about 27 KB.
 
@@ -73,10 +73,16 @@ export type GridCell = {
   costMicros: number;
   lastError: string | null;
   waitingFor: "breaker" | "budget" | null;
+  /**
+   * From the capture's stored brand mention: whether the answer named the brand (null: no
+   * analysis stored, e.g. not succeeded yet) and its 1-based position among the tracked names.
+   */
+  brandNamed: boolean | null;
+  brandPosition: number | null;
 };
 
 /** A cell on the wire: a tuple, and its error as an index into the answer's `errors` (-1: none). */
-export type WireCell = [id: string, row: number, col: number, sample: number, status: CaptureStatus, attemptCount: number, latencyMs: number | null, costMicros: number, error: number, waitingFor: GridCell["waitingFor"]];
+export type WireCell = [id: string, row: number, col: number, sample: number, status: CaptureStatus, attemptCount: number, latencyMs: number | null, costMicros: number, error: number, waitingFor: GridCell["waitingFor"], brandNamed: boolean | null, brandPosition: number | null];
 
 /** One poll's answer. */
 export type ProgressAnswer = {
@@ -102,16 +108,16 @@ export function encodeCells(cells: GridCell[]): { cells: WireCell[]; errors: str
     return index.get(error)!;
   };
   return {
-    cells: cells.map((c) => [c.id, c.row, c.col, c.sample, c.status, c.attemptCount, c.latencyMs, c.costMicros, errorIndex(c.lastError), c.waitingFor]),
+    cells: cells.map((c) => [c.id, c.row, c.col, c.sample, c.status, c.attemptCount, c.latencyMs, c.costMicros, errorIndex(c.lastError), c.waitingFor, c.brandNamed, c.brandPosition]),
     errors,
   };
 }
 
 export function decodeCells(cells: WireCell[], errors: string[]): GridCell[] {
-  return cells.map(([id, row, col, sample, status, attemptCount, latencyMs, costMicros, error, waitingFor]) => {
+  return cells.map(([id, row, col, sample, status, attemptCount, latencyMs, costMicros, error, waitingFor, brandNamed, brandPosition]) => {
     const lastError = error === -1 ? null : errors[error];
     if (lastError === undefined) throw new Error(`Progress answer refers to error ${error} of ${errors.length}`);
-    return { id, row, col, sample, status, attemptCount, latencyMs, costMicros, lastError, waitingFor };
+    return { id, row, col, sample, status, attemptCount, latencyMs, costMicros, lastError, waitingFor, brandNamed, brandPosition };
   });
 }
 

@@ -66,6 +66,8 @@ type CellRow = {
   costMicros: bigint;
   lastError: string | null;
   waitingFor: GridCell["waitingFor"];
+  brandNamed: boolean | null;
+  brandPosition: number | null;
 };
 
 /**
@@ -73,18 +75,23 @@ type CellRow = {
  * read under, in ONE statement: pg_current_snapshot() is the statement's own snapshot, the one
  * the scan of captures uses. A row is sent when the transaction that last changed its grid
  * fields ("changedXid", migration 20261201120000) is not visible in `since`: it had not
- * committed when that poll read, whether it started before or after. A `since` from the future
+ * committed when that poll read, whether it started before or after. The brand's mention comes
+ * with its capture: written in the transaction that records the answer (beacon_succeed), and
+ * rewritten by a re-analysis, which stamps "analyzedAt" (a field the trigger watches). A `since` from the future
  * (a database restored from a backup) gets everything.
  */
 async function readCells(checkId: string, promptIds: string[], since: string | null) {
   const rows = await db().$queryRaw<CellRow[]>`
     SELECT s.snapshot::text AS snapshot, s.full, c.id, c."promptId", c."providerConfigId", c.sample, c.status,
-           c."attemptCount", c."latencyMs", c."costMicros", c."lastError", c."waitingFor"
+           c."attemptCount", c."latencyMs", c."costMicros", c."lastError", c."waitingFor",
+           m.mentioned AS "brandNamed", m.position AS "brandPosition"
       FROM (SELECT pg_current_snapshot() AS snapshot,
                    (${since}::pg_snapshot IS NULL OR pg_snapshot_xmax(${since}::pg_snapshot) > pg_snapshot_xmax(pg_current_snapshot())) AS full) s
       LEFT JOIN captures c
         ON c."checkId" = ${checkId}::uuid AND c."promptId" = ANY(${promptIds}::uuid[])
-       AND (s.full OR NOT pg_visible_in_snapshot(c."changedXid", ${since}::pg_snapshot))`;
+       AND (s.full OR NOT pg_visible_in_snapshot(c."changedXid", ${since}::pg_snapshot))
+      LEFT JOIN LATERAL (SELECT mm.mentioned, mm.position FROM mentions mm
+                          WHERE mm."captureId" = c.id AND mm.kind = 'brand' AND mm."brandId" = c."brandId" LIMIT 1) m ON true`;
   const first = rows[0]!;
   return { snapshot: first.snapshot, full: first.full, cells: rows.filter((r) => r.id !== null) };
 }
@@ -165,6 +172,8 @@ export async function checkProgress(workspaceId: string, checkId: string, reques
       costMicros: Number(c.costMicros),
       lastError: c.lastError === null ? null : cut(c.lastError, GRID_ERROR_CHARS),
       waitingFor: c.waitingFor,
+      brandNamed: c.brandNamed,
+      brandPosition: c.brandPosition,
     })),
   );
   const header: ProgressHeader = {

@@ -87,8 +87,6 @@ const deliveryRow = (page: Page, log: Locator, channel: string, subject: string)
 describe("alerts end to end", () => {
   test("a rule fires on the demo data, its signed webhook reaches the receiver, and the delivery log shows it and a test as delivered", async () => {
     const page = await newPage();
-    // Deleting asks for confirmation in a native dialog.
-    page.on("dialog", (dialog) => void dialog.accept());
     await login(page, DEMO_USER.email, DEMO_USER.password);
     const stamp = Date.now();
     const channelName = `E2E receiver ${stamp}`;
@@ -208,11 +206,14 @@ describe("alerts end to end", () => {
     await page.getByRole("navigation", { name: "Alerts" }).getByRole("link", { name: "Rules" }).click();
     await page.waitForURL((url) => url.pathname === "/alerts");
     await page.getByRole("button", { name: `Delete ${ruleName}`, exact: true }).click();
+    // Deleting asks first, in the product's own dialog.
+    await page.getByRole("dialog", { name: "Delete alert rule?" }).getByRole("button", { name: "Delete", exact: true }).click();
     await ruleRow.waitFor({ state: "detached" });
     await page.getByRole("region", { name: "Firings" }).getByRole("listitem").filter({ hasText: ruleName }).first().waitFor({ state: "detached" });
     await page.getByRole("navigation", { name: "Alerts" }).getByRole("link", { name: "Channels" }).click();
     await page.waitForURL((url) => url.pathname === "/alerts/channels");
     await page.getByRole("button", { name: `Delete ${channelName}`, exact: true }).click();
+    await page.getByRole("dialog", { name: "Delete channel?" }).getByRole("button", { name: "Delete", exact: true }).click();
     await page.getByRole("button", { name: `Delete ${channelName}`, exact: true }).waitFor({ state: "detached" });
     // With its channel gone, its deliveries are gone from the log too.
     await page.goto("/alerts/deliveries");

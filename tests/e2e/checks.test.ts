@@ -1,6 +1,7 @@
 // The demo user runs checks against the simulated providers: starts one and watches the grid
 // fill in (and finds it finished after a reload), cancels a second one while a capture is
-// streaming, and retries captures that failed for good. The connection settings a test changes
+// streaming, and retries captures that failed for good, asked in the product's own dialog (never
+// the browser's confirm), with the retry's estimated cost. The connection settings a test changes
 // to get there are put back when it ends, pass or fail.
 import type { Page } from "playwright-core";
 import { describe, expect, test } from "vitest";
@@ -38,6 +39,19 @@ async function signedIn(): Promise<Page> {
   return page;
 }
 
+/** The messages of browser dialogs (alert, confirm) the page opened: the product asks in its own. */
+function browserDialogs(page: Page): string[] {
+  const seen: string[] = [];
+  page.on("dialog", (dialog) => {
+    seen.push(dialog.message());
+    void dialog.dismiss();
+  });
+  return seen;
+}
+
+/** The text of the focused element. */
+const focused = (page: Page) => page.evaluate(() => document.activeElement?.textContent ?? null);
+
 describe("checks", () => {
   test("a started check fills in its grid, shows an answer with its mentions, and is still there after a reload", { timeout: 120_000 }, async () => {
     const page = await signedIn();
@@ -67,6 +81,19 @@ describe("checks", () => {
       await expect.poll(() => checkStatus(page), poll).toBe("completed");
       expect(await cellStatuses(page)).toEqual(Array(6).fill("succeeded"));
       expect(await page.getByRole("button", { name: "Cancel check" }).count()).toBe(0);
+
+      // Each answer says whether it named the brand, and where; the legend explains every mark.
+      const labels = await cells(page).evaluateAll((buttons) => buttons.map((b) => b.getAttribute("aria-label") ?? ""));
+      for (const label of labels) expect(label).toMatch(/^Sample 1: succeeded, (named #\d+|not named), /);
+      for (const cell of await cells(page).all()) {
+        const label = (await cell.getAttribute("aria-label"))!;
+        const position = /named #(\d+)/.exec(label)?.[1];
+        expect(await cell.innerText()).toMatch(position ? new RegExp(`^●\\s*${position}\\b`) : /^○/);
+      }
+      const legend = await page.getByRole("list", { name: "Legend" }).getByRole("listitem").allInnerTexts();
+      for (const meaning of ["brand named", "brand not named", "not analysed yet", "queued", "running", "waiting to retry", "postponed", "waiting for budget", "failed", "cancelled"]) {
+        expect(legend.some((item) => item.includes(meaning))).toBe(true);
+      }
 
       const dialog = await openCapture(page, cells(page).first());
       expect(await captureStatus(dialog)).toBe("succeeded");
@@ -105,20 +132,21 @@ describe("checks", () => {
       await live.getByRole("button", { name: "Close" }).click();
       await live.waitFor({ state: "detached" });
 
-      const confirmed = new Promise<string>((resolve) =>
-        page.once("dialog", (confirm) => {
-          resolve(confirm.message());
-          void confirm.accept();
-        }),
-      );
+      const native = browserDialogs(page);
       await page.getByRole("button", { name: "Cancel check" }).click();
-      expect(await confirmed).toBe("Cancel this check? Running answers are kept as they are.");
+      const confirm = page.getByRole("dialog", { name: "Cancel this check?" });
+      await confirm.getByText("Cancel this check? Running answers are kept as they are.").waitFor();
+      // Safe by default: the focus is on the button that changes nothing.
+      await expect.poll(() => focused(page)).toBe("Keep running");
+      await confirm.getByRole("button", { name: "Cancel check" }).click();
+      await confirm.waitFor({ state: "hidden" });
 
       await expect.poll(() => checkStatus(page), poll).toBe("cancelled");
       expect(await cellStatuses(page)).toEqual(["cancelled", "cancelled"]);
       expect(await progress(page)).toEqual({ done: 2, total: 2 });
       expect(await page.getByRole("button", { name: /Cancel check|Cancelling/ }).count()).toBe(0);
       await page.getByRole("button", { name: "Retry 2 failed/cancelled" }).waitFor();
+      expect(native).toEqual([]);
 
       const dialog = await openCapture(page, cellsOf(page, running));
       await expect.poll(() => captureStatus(dialog), poll).toBe("cancelled");
@@ -153,8 +181,26 @@ describe("checks", () => {
 
       // The other capture, through the check's own retry button.
       await expect.poll(() => checkStatus(page), poll).toBe("completed with errors");
-      await page.getByRole("button", { name: "Retry 1 failed/cancelled" }).click();
+      const native = browserDialogs(page);
+      // The retry asks first, with what it would cost; cancelling the question changes nothing.
+      const retryButton = page.getByRole("button", { name: "Retry 1 failed/cancelled" });
+      await retryButton.click();
+      let confirm = page.getByRole("dialog", { name: "Retry failed and cancelled captures?" });
+      await confirm.getByText("1 capture goes back to the queue").waitFor();
+      expect(await confirm.getByText(/^about \$\d/).count()).toBe(1);
+      await confirm.getByText("Budget left this month").waitFor();
+      await expect.poll(() => focused(page)).toBe("Cancel");
+      await confirm.getByRole("button", { name: "Cancel" }).click();
+      await confirm.waitFor({ state: "hidden" });
+      await retryButton.waitFor();
+      expect(await checkStatus(page)).toBe("completed with errors");
+      expect((await cellStatuses(page)).sort()).toEqual(["failed", "succeeded"]);
+
+      await retryButton.click();
+      confirm = page.getByRole("dialog", { name: "Retry failed and cancelled captures?" });
+      await confirm.getByRole("button", { name: "Retry 1 capture" }).click();
       await expect.poll(() => checkStatus(page), poll).toBe("completed");
+      expect(native).toEqual([]);
       expect(await cellStatuses(page)).toEqual(["succeeded", "succeeded"]);
       expect(await progress(page)).toEqual({ done: 2, total: 2 });
     });

@@ -144,6 +144,35 @@ describe("progress by deltas", () => {
     }
   });
 
+  it("says of each succeeded capture whether the brand was named and its position, and sends a re-analysed capture again", async () => {
+    const ids = await captureIds(small);
+    const [second, unnamed, unanalysed] = ids.slice(-3);
+    const capture = await db().capture.findUniqueOrThrow({ where: { id: second! }, select: { brandId: true, workspaceId: true } });
+    const brandMention = (captureId: string, mentioned: boolean, position: number | null) =>
+      db().mention.create({ data: { workspaceId: capture.workspaceId, captureId, kind: "brand", brandId: capture.brandId, name: "Brand", mentioned, count: mentioned ? 1 : 0, position } });
+    const before = (await poll(small, 1)).state;
+    expect(before.cells.find((c) => c.id === second)).toMatchObject({ brandNamed: null, brandPosition: null });
+
+    // The lifecycle writes the mentions in the transaction that records the answer (beacon_succeed).
+    await brandMention(second!, true, 2);
+    await brandMention(unnamed!, false, null);
+    for (const id of [second, unnamed, unanalysed]) await setCapture(id!, `status = 'succeeded', "latencyMs" = 900, "analyzedAt" = now()`);
+    const after = await poll(small, 1, before);
+    expect(after.state.cells.find((c) => c.id === second)).toMatchObject({ status: "succeeded", brandNamed: true, brandPosition: 2 });
+    expect(after.state.cells.find((c) => c.id === unnamed)).toMatchObject({ brandNamed: false, brandPosition: null });
+    // Succeeded but without mention rows (an answer stored without its analysis): unknown, not "not named".
+    expect(after.state.cells.find((c) => c.id === unanalysed)).toMatchObject({ brandNamed: null, brandPosition: null });
+    expect(withoutVersion(after.state)).toEqual(withoutVersion(await fullRead(small, 1)));
+
+    // A re-analysis (lib/brands/reanalysis.ts) rewrites the mentions and stamps analyzedAt: the cell comes again.
+    await db().mention.updateMany({ where: { captureId: unnamed!, kind: "brand" }, data: { mentioned: true, count: 1, position: 1 } });
+    await setCapture(unnamed!, `"analyzedAt" = now() + interval '1 second'`);
+    const reanalysed = await poll(small, 1, after.state);
+    expect(reanalysed.answer.cells.map((c) => c[0])).toEqual([unnamed]);
+    expect(reanalysed.state.cells.find((c) => c.id === unnamed)).toMatchObject({ brandNamed: true, brandPosition: 1 });
+    expect(withoutVersion(reanalysed.state)).toEqual(withoutVersion(await fullRead(small, 1)));
+  });
+
   it("pages a large grid: at most GRID_PAGE_CELLS cells per answer, each page's own prompts, a version of another page gets a full page", async () => {
     const one = await poll(paged, 1);
     const two = await poll(paged, 2);

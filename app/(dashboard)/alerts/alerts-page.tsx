@@ -5,6 +5,7 @@ import { useState } from "react";
 import { toast } from "sonner";
 import { formatCount, formatWhen } from "@/lib/format";
 import { Button } from "@/components/ui/button";
+import { useConfirm } from "@/components/ui/confirm-dialog";
 import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { AlertsNav } from "./alerts-nav";
 import { DataTable } from "@/components/ui/data-table";
@@ -132,6 +133,7 @@ export function AlertsPage({
   canTrack: boolean;
 }) {
   const queryClient = useQueryClient();
+  const [ask, confirmDialog] = useConfirm();
   const [requestedAt, setRequestedAt] = useState<number | null>(null);
   const { data: rules = initialRules } = useAlertRulesQuery(initialRules, requestedAt);
   const [editing, setEditing] = useState<AlertRuleRow | "new" | null>(null);
@@ -211,7 +213,7 @@ export function AlertsPage({
                 size="sm"
                 aria-label={`Delete ${rule.name}`}
                 pending={remove.isPending && remove.variables === rule.id}
-                onClick={() => window.confirm(`Delete the rule "${rule.name}" and its firings?`) && remove.mutate(rule.id)}
+                onClick={() => ask({ title: "Delete alert rule?", body: `Delete the rule "${rule.name}" and its firings?`, confirmLabel: "Delete", destructive: true }, () => remove.mutate(rule.id))}
               >
                 Delete
               </Button>
@@ -237,6 +239,7 @@ export function AlertsPage({
 
   return (
     <>
+      {confirmDialog}
       <PageHeader
         title="Alerts"
         tabs={<AlertsNav />}

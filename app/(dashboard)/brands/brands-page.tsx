@@ -8,6 +8,7 @@ import { deleteBrandAction } from "@/lib/actions/brands";
 import { unwrap } from "@/lib/browser/action-result";
 import { BrandFormDialog } from "./brand-form-dialog";
 import { brandsKey, useBrandsQuery, useReanalysisQuery, type BrandRow } from "./use-brands-query";
+import { useConfirm } from "@/components/ui/confirm-dialog";
 
 function Names({ label, values }: { label: string; values: string[] }) {
   if (!values.length) return null;
@@ -36,6 +37,7 @@ function ReanalysisStatus({ run }: { run?: { status: string; total: number; done
 
 export function BrandsPage({ initialBrands, canEdit }: { initialBrands: BrandRow[]; canEdit: boolean }) {
   const queryClient = useQueryClient();
+  const [ask, confirmDialog] = useConfirm();
   const { data: brands = [] } = useBrandsQuery(initialBrands);
   const reanalysis = useReanalysisQuery().data ?? {};
   const [editing, setEditing] = useState<BrandRow | "new" | null>(null);
@@ -50,6 +52,7 @@ export function BrandsPage({ initialBrands, canEdit }: { initialBrands: BrandRow
 
   return (
     <>
+      {confirmDialog}
       <PageHeader
         title="Brands"
         description="What Beacon looks for in AI answers: your brand, the names it goes by, your domains, and your competitors."
@@ -82,7 +85,7 @@ export function BrandsPage({ initialBrands, canEdit }: { initialBrands: BrandRow
                       variant="ghost"
                       size="sm"
                       pending={remove.isPending && remove.variables === brand.id}
-                      onClick={() => window.confirm(`Delete ${brand.name} and its competitors?`) && remove.mutate(brand.id)}
+                      onClick={() => ask({ title: "Delete brand?", body: `Delete ${brand.name} and its competitors?`, confirmLabel: "Delete", destructive: true }, () => remove.mutate(brand.id))}
                     >
                       Delete
                     </Button>

@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
+import { useConfirm } from "@/components/ui/confirm-dialog";
 import { Card } from "@/components/ui/card";
 import { DataTable } from "@/components/ui/data-table";
 import { SectionHeading } from "@/components/ui/section-heading";
@@ -17,6 +18,7 @@ type Grant = ConnectionRow["grants"][number];
 
 function ConnectionGrants({ connection, onGrant, onChange }: { connection: ConnectionRow; onGrant: () => void; onChange: (grant: Grant) => void }) {
   const queryClient = useQueryClient();
+  const [ask, confirmDialog] = useConfirm();
   const revoke = useMutation({
     mutationFn: async (grant: Grant) => unwrap(await revokeConnectionAction({ connectionId: connection.id, workspaceId: grant.workspaceId })),
     onSuccess: async (_, grant) => {
@@ -55,8 +57,7 @@ function ConnectionGrants({ connection, onGrant, onChange }: { connection: Conne
           disabled={revoke.isPending}
           aria-label={`Revoke ${connection.name} from ${g.workspace}`}
           onClick={() =>
-            window.confirm(`Revoke ${connection.name} from ${g.workspace}? Its providers on this connection are disabled and new checks cannot use them; captures already queued still run.`) &&
-            revoke.mutate(g)
+            ask({ title: "Revoke access?", body: `Revoke ${connection.name} from ${g.workspace}? Its providers on this connection are disabled and new checks cannot use them; captures already queued still run.`, confirmLabel: "Revoke", destructive: true }, () => revoke.mutate(g))
           }
         >
           Revoke
@@ -67,6 +68,7 @@ function ConnectionGrants({ connection, onGrant, onChange }: { connection: Conne
 
   return (
     <Card className="overflow-hidden" role="region" aria-labelledby={headingId}>
+      {confirmDialog}
       <div className="flex items-center justify-between gap-3 border-b border-slate-200 px-4 py-3">
         <h3 id={headingId} className="text-sm font-semibold text-slate-900">
           {connection.name}

@@ -2,6 +2,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
+import { useConfirm } from "@/components/ui/confirm-dialog";
 import { Badge, Card, PageHeader } from "@/components/ui/card";
 import { DataTable } from "@/components/ui/data-table";
 import { Select } from "@/components/ui/field";
@@ -18,6 +19,7 @@ type Member = NonNullable<ReturnType<typeof useMembersQuery>["data"]>["members"]
 
 export function MembersPage({ canManage, canManageOwners }: { canManage: boolean; canManageOwners: boolean }) {
   const queryClient = useQueryClient();
+  const [ask, confirmDialog] = useConfirm();
   const query = useMembersQuery();
   const onDone = (message: string) => async () => {
     toast.success(message);
@@ -73,7 +75,7 @@ export function MembersPage({ canManage, canManageOwners }: { canManage: boolean
     },
     actionsColumn((m) =>
       editable(m) ? (
-        <Button variant="ghost" size="sm" onClick={() => window.confirm(`Remove ${m.user.name} from this workspace? Their API keys stop working at once.`) && remove.mutate(m.id)}>
+        <Button variant="ghost" size="sm" onClick={() => ask({ title: "Remove member?", body: `Remove ${m.user.name} from this workspace? Their API keys stop working at once.`, confirmLabel: "Remove", destructive: true }, () => remove.mutate(m.id))}>
           Remove
         </Button>
       ) : null,
@@ -82,6 +84,7 @@ export function MembersPage({ canManage, canManageOwners }: { canManage: boolean
 
   return (
     <>
+      {confirmDialog}
       <PageHeader title="Members" description="Who can see and change this workspace." />
       <div className="space-y-6">
         {canManage && <InviteForm canInviteOwners={canManageOwners} />}

@@ -13,11 +13,13 @@ import { unwrap } from "@/lib/browser/action-result";
 import { BulkPasteDialog } from "./bulk-paste-dialog";
 import { PromptFormDialog } from "./prompt-form-dialog";
 import { promptsKey, usePromptsQuery, type PromptRow } from "./use-prompts-query";
+import { useConfirm } from "@/components/ui/confirm-dialog";
 
 const PAGE_SIZE = 25;
 
 export function PromptsPage({ canEdit }: { canEdit: boolean }) {
   const queryClient = useQueryClient();
+  const [ask, confirmDialog] = useConfirm();
   const [search, setSearch] = useState("");
   const [tag, setTag] = useState("");
   const [page, setPage] = useState(1);
@@ -38,9 +40,8 @@ export function PromptsPage({ canEdit }: { canEdit: boolean }) {
     onError: (error) => toast.error(error.message),
   });
 
-  const confirmDelete = (ids: string[]) => {
-    if (window.confirm(`Delete ${ids.length} prompt(s)? Past checks keep their answers.`)) remove.mutate(ids);
-  };
+  const confirmDelete = (ids: string[]) =>
+    ask({ title: "Delete prompts?", body: `Delete ${ids.length} prompt(s)? Past checks keep their answers.`, confirmLabel: "Delete", destructive: true }, () => remove.mutate(ids));
   const toggle = (id: string) =>
     setSelected((current) => {
       const next = new Set(current);
@@ -102,6 +103,7 @@ export function PromptsPage({ canEdit }: { canEdit: boolean }) {
 
   return (
     <>
+      {confirmDialog}
       <PageHeader
         title="Prompts"
         description="The questions Beacon asks each AI provider. Tag them to run a subset in a check."

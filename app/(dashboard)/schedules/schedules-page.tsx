@@ -5,6 +5,7 @@ import { useState } from "react";
 import { toast } from "sonner";
 import { StatusBadge } from "@/components/checks/status";
 import { Button } from "@/components/ui/button";
+import { useConfirm } from "@/components/ui/confirm-dialog";
 import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { DataTable } from "@/components/ui/data-table";
 import { actionsColumn, type Column } from "@/components/ui/table-columns";
@@ -67,6 +68,7 @@ export function SchedulesPage({
   startNew?: boolean;
 }) {
   const queryClient = useQueryClient();
+  const [ask, confirmDialog] = useConfirm();
   const { data: schedules = [] } = useSchedulesQuery(initialSchedules);
   const [editing, setEditing] = useState<ScheduleRow | "new" | null>(() => (startNew && canEdit && choices.brands.length && choices.prompts.length ? "new" : null));
   const refresh = () => queryClient.invalidateQueries({ queryKey: schedulesKey });
@@ -132,7 +134,7 @@ export function SchedulesPage({
                 variant="ghost"
                 size="sm"
                 pending={remove.isPending && remove.variables === s.id}
-                onClick={() => window.confirm(`Delete the schedule "${s.name}"? The checks it already ran stay in the history.`) && remove.mutate(s.id)}
+                onClick={() => ask({ title: "Delete schedule?", body: `Delete the schedule "${s.name}"? The checks it already ran stay in the history.`, confirmLabel: "Delete", destructive: true }, () => remove.mutate(s.id))}
               >
                 Delete
               </Button>
@@ -151,6 +153,7 @@ export function SchedulesPage({
 
   return (
     <>
+      {confirmDialog}
       <PageHeader
         title="Schedules"
         description="Run the same check every day or every week, so visibility is measured over time without anyone clicking. Times are in UTC."

@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRef, useState } from "react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
+import { useConfirm } from "@/components/ui/confirm-dialog";
 import { Badge, Card, EmptyState } from "@/components/ui/card";
 import { DataTable } from "@/components/ui/data-table";
 import { Field, Input, Select } from "@/components/ui/field";
@@ -83,6 +84,7 @@ function CreateKeyForm({ scopes, onCreated }: { scopes: ApiKeyScope[]; onCreated
 }
 
 export function ApiKeysSection() {
+  const [ask, confirmDialog] = useConfirm();
   const queryClient = useQueryClient();
   const query = useApiKeysQuery();
   const [created, setCreated] = useState<{ name: string; key: string; scope: ApiKeyScope } | null>(null);
@@ -108,7 +110,7 @@ export function ApiKeysSection() {
           size="sm"
           aria-label={`Revoke ${k.name}`}
           disabled={revoke.isPending && revoke.variables === k.id}
-          onClick={() => window.confirm(`Revoke “${k.name}”? Anything using it stops working at once.`) && revoke.mutate(k.id)}
+          onClick={() => ask({ title: "Revoke API key?", body: `Revoke “${k.name}”? Anything using it stops working at once.`, confirmLabel: "Revoke", destructive: true }, () => revoke.mutate(k.id))}
         >
           Revoke
         </Button>
@@ -118,6 +120,7 @@ export function ApiKeysSection() {
 
   return (
     <section aria-labelledby="api-keys-heading" className="space-y-3">
+      {confirmDialog}
       <SectionHeading
         id="api-keys-heading"
         title="API keys"

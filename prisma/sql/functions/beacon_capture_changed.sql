@@ -8,7 +8,8 @@
 --
 -- Inserts take the inserting transaction's id from the default. Updates take it from a BEFORE
 -- trigger that only fires when a field the grid shows changes (lib/checks/progress-state.ts
--- GridCell: keep the two lists together), so the streaming of an answer, saved every second,
+-- GridCell: keep the two lists together; "analyzedAt" stands for the brand mention a cell shows,
+-- which a re-analysis rewrites and stamps), so the streaming of an answer, saved every second,
 -- sends nothing; it writes nothing but the row it fires on.
 CREATE OR REPLACE FUNCTION public.beacon_capture_changed()
  RETURNS trigger

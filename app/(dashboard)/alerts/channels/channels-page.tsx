@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useState } from "react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
+import { useConfirm } from "@/components/ui/confirm-dialog";
 import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { AlertsNav } from "../alerts-nav";
 import { DataTable } from "@/components/ui/data-table";
@@ -22,6 +23,7 @@ function target(c: ChannelRow): string {
 
 export function ChannelsPage() {
   const queryClient = useQueryClient();
+  const [ask, confirmDialog] = useConfirm();
   const query = useChannelsQuery();
   const [editing, setEditing] = useState<ChannelRow | "new" | null>(null);
   const [secret, setSecret] = useState<{ name: string; secret: string } | null>(null);
@@ -67,7 +69,7 @@ export function ChannelsPage() {
             variant="ghost"
             size="sm"
             aria-label={`Rotate the signing secret of ${c.name}`}
-            onClick={() => window.confirm(`Make a new signing secret for ${c.name}? The current one stops working at once.`) && rotate.mutate(c)}
+            onClick={() => ask({ title: "Rotate signing secret?", body: `Make a new signing secret for ${c.name}? The current one stops working at once.`, confirmLabel: "Rotate secret", destructive: true }, () => rotate.mutate(c))}
           >
             Rotate secret
           </Button>
@@ -76,7 +78,7 @@ export function ChannelsPage() {
           variant="ghost"
           size="sm"
           aria-label={`Delete ${c.name}`}
-          onClick={() => window.confirm(`Delete ${c.name}? Rules stop sending to it and its delivery log goes too.`) && remove.mutate(c.id)}
+          onClick={() => ask({ title: "Delete channel?", body: `Delete ${c.name}? Rules stop sending to it and its delivery log goes too.`, confirmLabel: "Delete", destructive: true }, () => remove.mutate(c.id))}
         >
           Delete
         </Button>
@@ -85,6 +87,7 @@ export function ChannelsPage() {
   ];
   return (
     <>
+      {confirmDialog}
       <PageHeader
         title="Alert channels"
         tabs={<AlertsNav />}

@@ -1,5 +1,5 @@
 "use client";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import { toast } from "sonner";
@@ -7,7 +7,8 @@ import { CaptureDetailDialog } from "@/components/checks/capture-detail-dialog";
 import { ProgressBar, StatusBadge } from "@/components/checks/status";
 import { Button } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
-import { cancelCheckAction, retryFailedCapturesAction } from "@/lib/actions/checks";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { cancelCheckAction, estimateRetryAction, retryFailedCapturesAction } from "@/lib/actions/checks";
 import { canCancelCheck, type Role } from "@/lib/permissions/permissions";
 import { formatMicros, formatWhen } from "@/lib/format";
 import { unwrap } from "@/lib/browser/action-result";
@@ -25,10 +26,12 @@ export function CheckPage({ checkId, me, canRetry, suggestSchedule = false }: { 
     await queryClient.invalidateQueries({ queryKey: checkKey(checkId) });
     await queryClient.invalidateQueries({ queryKey: checksKey });
   };
+  const [asking, setAsking] = useState<"cancel" | "retry" | null>(null);
   const cancel = useMutation({
     mutationFn: async () => unwrap(await cancelCheckAction({ checkId })),
     onSuccess: async ({ cancelledNow, aborting }) => {
       toast.success(`Cancelled ${cancelledNow} waiting capture(s)${aborting ? `; stopping ${aborting} running` : ""}`);
+      setAsking(null);
       await refresh();
     },
     onError: (e) => toast.error(e.message),
@@ -38,9 +41,19 @@ export function CheckPage({ checkId, me, canRetry, suggestSchedule = false }: { 
     onSuccess: async ({ retried, refused }) => {
       // Captures that cannot run again (a paid answer, a revoked or disabled connection) were left as they were.
       toast.success([`${retried} capture(s) queued again`, ...refused.map((r) => `${r.captures} not retried: ${r.reason}`)].join(" · "));
+      setAsking(null);
       await refresh();
     },
     onError: (e) => toast.error(e.message),
+  });
+  // Asked when the retry dialog opens, so the numbers are today's (budget spent meanwhile, captures retried by someone else).
+  const retryEstimate = useQuery({
+    queryKey: ["retry-estimate", checkId],
+    queryFn: async () => unwrap(await estimateRetryAction({ checkId })),
+    enabled: asking === "retry",
+    staleTime: 0,
+    gcTime: 0,
+    retry: false,
   });
 
   if (query.isPending) return <Card className="p-8 text-center text-sm text-slate-500">Loading check…</Card>;
@@ -64,7 +77,7 @@ export function CheckPage({ checkId, me, canRetry, suggestSchedule = false }: { 
         actions={
           <>
             {!finished && mayCancel && (
-              <Button variant="secondary" pending={cancel.isPending} disabled={check.cancelRequested} onClick={() => window.confirm("Cancel this check? Running answers are kept as they are.") && cancel.mutate()}>
+              <Button variant="secondary" pending={cancel.isPending} disabled={check.cancelRequested} onClick={() => setAsking("cancel")}>
                 {check.cancelRequested ? "Cancelling…" : "Cancel check"}
               </Button>
             )}
@@ -74,7 +87,7 @@ export function CheckPage({ checkId, me, canRetry, suggestSchedule = false }: { 
               </Link>
             )}
             {canRetry && retryable > 0 && (finished || check.cancelRequested) && (
-              <Button pending={retry.isPending} onClick={() => retry.mutate()}>Retry {retryable} failed/cancelled</Button>
+              <Button pending={retry.isPending} onClick={() => setAsking("retry")}>Retry {retryable} failed/cancelled…</Button>
             )}
           </>
         }
@@ -108,7 +121,60 @@ export function CheckPage({ checkId, me, canRetry, suggestSchedule = false }: { 
           setPage(1);
         }}
       />
+      <ConfirmDialog
+        open={asking === "cancel"}
+        title="Cancel this check?"
+        confirmLabel="Cancel check"
+        cancelLabel="Keep running"
+        destructive
+        pending={cancel.isPending}
+        onConfirm={() => cancel.mutate()}
+        onCancel={() => setAsking(null)}
+      >
+        <p>Cancel this check? Running answers are kept as they are.</p>
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={asking === "retry"}
+        title="Retry failed and cancelled captures?"
+        confirmLabel={retryEstimate.data ? `Retry ${retryEstimate.data.captures} ${retryEstimate.data.captures === 1 ? "capture" : "captures"}` : "Retry"}
+        pending={retry.isPending}
+        disabled={!retryEstimate.data}
+        onConfirm={() => retry.mutate()}
+        onCancel={() => setAsking(null)}
+      >
+        {retryEstimate.isError ? (
+          <p role="alert" className="text-red-600">{retryEstimate.error.message}</p>
+        ) : !retryEstimate.data ? (
+          <p aria-busy>Estimating the cost…</p>
+        ) : (
+          <RetryFacts estimate={retryEstimate.data} />
+        )}
+      </ConfirmDialog>
       {open && <CaptureDetailDialog captureId={open} onClose={() => setOpen(null)} canCancel={mayCancel} canRetry={canRetry} />}
+    </>
+  );
+}
+
+type RetryEstimate = Awaited<ReturnType<typeof estimateRetryAction>> extends { data?: infer D } ? NonNullable<D> : never;
+
+/** What a check's retry would run and cost, from the estimate a new check shows (lib/checks/cancel-retry.ts estimateRetry). */
+function RetryFacts({ estimate }: { estimate: RetryEstimate }) {
+  const left = estimate.budget.leftMicros;
+  const over = left !== null && estimate.estimateMicros > left;
+  return (
+    <>
+      <p>
+        {estimate.captures} {estimate.captures === 1 ? "capture goes" : "captures go"} back to the queue, each with a fresh allowance of attempts.
+      </p>
+      <dl className="space-y-1.5 rounded-md bg-slate-50 p-3">
+        <div className="flex justify-between gap-4"><dt className="text-slate-600">Estimated cost</dt><dd className="font-semibold tabular-nums">about {formatMicros(estimate.estimateMicros)}</dd></div>
+        <div className="flex justify-between gap-4"><dt className="text-slate-600">Budget left this month</dt><dd className="tabular-nums">{left === null ? "no limit" : formatMicros(left)}</dd></div>
+      </dl>
+      <p className="text-xs text-slate-500">The same estimate a new check shows: a typical answer per capture. Longer answers, more searches and retried attempts cost more.</p>
+      {over && <p className="rounded-md bg-amber-50 p-2 text-xs text-amber-800 ring-1 ring-amber-200">This is more than this month&apos;s budget left: the retry will be refused. Raise the budget in Settings first.</p>}
+      {estimate.refused.map((r) => (
+        <p key={r.reason} className="text-xs text-slate-600">{r.captures} not retried: {r.reason}</p>
+      ))}
     </>
   );
 }
