@@ -12,12 +12,13 @@ import { Prisma } from "@/lib/generated/prisma/client";
 //
 // Each answer is read once, when it is analysed: its candidates are stored beside its mentions
 // (capture_candidates, by beacon_succeed, a re-analysis batch or the demo history) and counted
-// per day, provider, prompt, key and spelling in rollup_candidates (beacon_rollup_captures), so
-// this reads rollup rows, not answer texts: the counts and the spellings from the rollup, n from
-// rollup_answers, and only for the names returned their first spellings (when a tie or more than
-// SPELLINGS spellings make the order matter) and latest examples from capture_candidates' index.
-// A workspace with a million answers in the period takes well under 200 ms
-// (`npm run bench -- --discovery`); it took tens of seconds when it read the texts.
+// per day, provider, prompt, key and spelling in rollup_candidates, and without the prompt in
+// rollup_candidate_days (beacon_rollup_captures), so this reads rollup rows, not answer texts: the
+// counts and the spellings in one pass over the rollup (the one without the prompt unless a tag
+// filter needs it), n from rollup_answers, and only for the names returned their first spellings
+// (when a tie or more than SPELLINGS spellings make the order matter) and latest examples from
+// capture_candidates' index. Measured by `npm run bench -- --discovery` (docs/benchmarks.md);
+// reading the texts took 2.7 s per 20,000 short answers.
 //
 // The result is what reading every answer text with the brand's entities now would give
 // (tests/integration/discovery.test.ts holds the two equal for random histories), with two
@@ -85,26 +86,29 @@ export async function discoverUntrackedBrands(input: DiscoveryInput): Promise<{ 
 
   const [answers] = await readDb().$queryRaw<{ n: bigint | null }[]>`SELECT sum(r.captures) AS n FROM rollup_answers r WHERE ${scope}`;
   const n = Number(answers?.n ?? 0);
-  // The `limit` most named keys, and every key tied with the last of them: the order among equals
-  // is the key's (localeCompare, as the raw reading sorted), which SQL's collation is not.
-  const totals = await readDb().$queryRaw<{ key: string; answers: number }[]>`
-    WITH k AS (
-      SELECT r.key, sum(r.answers)::int AS answers FROM rollup_candidates r
-      WHERE ${scope} AND NOT (r.key = ANY(${tracked}::text[]))
-      GROUP BY r.key HAVING sum(r.answers) > 0
-    )
-    SELECT key, answers FROM k
-    WHERE answers >= coalesce((SELECT answers FROM k ORDER BY answers DESC OFFSET ${limit - 1} LIMIT 1), 0)`;
-  const top = totals.sort((a, b) => b.answers - a.answers || a.key.localeCompare(b.key)).slice(0, limit);
-  if (!top.length) return { n, candidates: [] };
-  const keys = top.map((t) => t.key);
-
-  const spellings = new Map<string, Spelling[]>(keys.map((k) => [k, []]));
+  // Without a tag filter the prompt is not needed: the rollup without it has a fraction of the rows.
+  const rollup = filter.tags?.length ? Prisma.raw("rollup_candidates") : Prisma.raw("rollup_candidate_days");
+  // One pass over the rollup rows: each spelling's answers, of the `limit` most named keys and
+  // every key tied with the last of them (the order among equals is the key's, localeCompare as
+  // the raw reading sorted, which SQL's collation is not).
   const spelled = await readDb().$queryRaw<{ key: string; name: string; answers: number }[]>`
-    SELECT r.key, r.name, sum(r.answers)::int AS answers FROM rollup_candidates r
-    WHERE ${scope} AND r.key = ANY(${keys}::text[])
-    GROUP BY r.key, r.name HAVING sum(r.answers) > 0`;
-  for (const row of spelled) spellings.get(row.key)!.push({ name: row.name, answers: row.answers, seen: null });
+    WITH s AS MATERIALIZED (
+      SELECT r.key, r.name, sum(r.answers)::int AS answers FROM ${rollup} r
+      WHERE ${scope} AND NOT (r.key = ANY(${tracked}::text[]))
+      GROUP BY r.key, r.name HAVING sum(r.answers) > 0
+    ),
+    k AS MATERIALIZED (SELECT key, sum(answers)::int AS answers FROM s GROUP BY key)
+    SELECT s.key, s.name, s.answers FROM s JOIN k USING (key)
+    WHERE k.answers >= coalesce((SELECT answers FROM k ORDER BY answers DESC OFFSET ${limit - 1} LIMIT 1), 0)`;
+  const spellings = new Map<string, Spelling[]>();
+  for (const row of spelled) {
+    const list = spellings.get(row.key) ?? [];
+    list.push({ name: row.name, answers: row.answers, seen: null });
+    spellings.set(row.key, list);
+  }
+  const total = (key: string) => spellings.get(key)!.reduce((sum, s) => sum + s.answers, 0);
+  const keys = [...spellings.keys()].sort((a, b) => total(b) - total(a) || a.localeCompare(b)).slice(0, limit);
+  if (!keys.length) return { n, candidates: [] };
   // The first-seen order of spellings matters only for a tie at the top or past SPELLINGS.
   const ordered = keys.filter((key) => {
     const list = spellings.get(key)!;
@@ -134,8 +138,8 @@ export async function discoverUntrackedBrands(input: DiscoveryInput): Promise<{ 
     FROM unnest(${keys}::text[]) AS q(key)`;
   const examplesOf = new Map(examples.map((e) => [e.key, e.ids]));
 
-  const candidates = top.map(
-    (t): DiscoveredBrand => ({ name: mostUsed(spellings.get(t.key)!), key: t.key, answers: t.answers, share: wilson(t.answers, n), exampleCaptureIds: examplesOf.get(t.key) ?? [] }),
+  const candidates = keys.map(
+    (key): DiscoveredBrand => ({ name: mostUsed(spellings.get(key)!), key, answers: total(key), share: wilson(total(key), n), exampleCaptureIds: examplesOf.get(key) ?? [] }),
   );
   return { n, candidates };
 }

@@ -4,7 +4,7 @@ import { promptScope, type AnalyticsFilter } from "@/lib/analytics/filter";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 // The daily rollups the dashboards read (rollup_answers, rollup_mentions, rollup_citations,
-// rollup_domains; rollup_candidates for competitor discovery; see
+// rollup_domains; rollup_candidates and rollup_candidate_days for competitor discovery; see
 // prisma/schema.prisma). A capture's contribution is defined once, in SQL, by the function
 // beacon_rollup_captures(ids, sign) of migration 20261201130000_analytics_rollups, which reads the
 // capture's raw rows. Whoever writes those raw rows calls it in the same transaction:
@@ -47,6 +47,14 @@ export async function rewriteRollups<T>(tx: Tx, captureIds: string[], change: ()
     DELETE FROM rollup_candidates r USING keys k
     WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.day = k.day
       AND r."providerConfigId" = k."providerConfigId" AND r."promptId" = k."promptId" AND r.answers = 0`;
+  await tx.$executeRaw`
+    WITH keys AS (
+      SELECT DISTINCT "workspaceId", "brandId", "finishedAt"::date AS day, "providerConfigId"
+      FROM captures WHERE id = ANY(${captureIds}::uuid[]) AND status = 'succeeded'
+    )
+    DELETE FROM rollup_candidate_days r USING keys k
+    WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.day = k.day
+      AND r."providerConfigId" = k."providerConfigId" AND r.answers = 0`;
   return result;
 }
 

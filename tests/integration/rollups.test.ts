@@ -209,7 +209,7 @@ async function expectSameAsRaw(brandId: string, filters: FilterSpec[]) {
   }
 }
 
-const ROLLUP_TABLES = ["rollup_answers", "rollup_mentions", "rollup_citations", "rollup_domains", "rollup_tag_domains", "rollup_candidates"] as const;
+const ROLLUP_TABLES = ["rollup_answers", "rollup_mentions", "rollup_citations", "rollup_domains", "rollup_tag_domains", "rollup_candidates", "rollup_candidate_days"] as const;
 
 async function rollupRows(brandId: string) {
   const out: Record<string, unknown[]> = {};
