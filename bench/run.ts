@@ -75,6 +75,10 @@ const noteLoad = (at: string) => load.push({ at, loadAvg1m: round(os.loadavg()[0
 const argValue = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1];
 const analyticsScale = process.argv.includes("--analytics-scale");
 
+// --discovery [--captures=N] [--runs=N]: only competitor discovery's daily pass at scale
+// (bench/measure/discovery.ts), results in bench/results/discovery.json (discovery-N.json for another --captures).
+const discoveryScale = process.argv.includes("--discovery");
+
 // --chaos[=N]: the lifecycle chaos test (tests/integration/lifecycle-chaos.test.ts) with N random
 // schedules instead of npm test's 2; BEACON_CHAOS_SEED=<seed> sets the first run's seed (run i
 // has seed + i - 1), so BEACON_CHAOS_SEED=<seed> --chaos=1 replays one run. Its own database and
@@ -228,6 +232,34 @@ async function runAnalyticsScale(): Promise<string> {
   return analyticsScaleMarkdown(result, header);
 }
 
+async function runDiscoveryScale(): Promise<string> {
+  process.env.BEACON_DEMO_HISTORY_DAYS = "0"; // the generated answers are the only history
+  noteLoad("start");
+  database = await startDatabase(log);
+  setDatabaseUrl(database.url);
+  prismaLoaded = true;
+  const { measureDiscovery, discoveryMarkdown } = await import("./measure/discovery");
+  const captures = Number(argValue("captures") ?? 1_000_000);
+  const runs = Number(argValue("runs") ?? 20);
+  if (!Number.isInteger(captures) || captures < 1 || !Number.isInteger(runs) || runs < 1) throw new Error("--captures and --runs take positive integers");
+  const result = await measureDiscovery(database.url, { captures, runs, log: (line) => { if (line.includes("median")) noteLoad(line.split(":")[1]!.trim()); log(line); } });
+  noteLoad("end");
+  const cpus = os.cpus();
+  const machine = { cpus: cpus.length, cpuModel: cpus[0]?.model.trim() ?? "unknown", node: process.versions.node, postgres: database.serverVersion, database: database.source };
+  const totalSeconds = round((performance.now() - started) / 1000, 0);
+  const full = { timestamp: new Date().toISOString(), ...codeAtStart, machine, load, totalSeconds, ...result };
+  const file = path.join(process.cwd(), "bench", "results", captures === 1_000_000 ? "discovery.json" : `discovery-${captures}.json`);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, `${JSON.stringify(full, null, 2)}\n`);
+  log(`results written to ${file}`);
+  const loads = load.map((l) => l.loadAvg1m);
+  const header =
+    `Measured by \`npm run bench -- --discovery\` on ${full.timestamp.slice(0, 10)}: ${machine.cpus} × ${machine.cpuModel}, Node ${machine.node}, ` +
+    `PostgreSQL ${machine.postgres} (${machine.database === "embedded" ? "embedded, fsync off" : machine.database}); load average ${Math.min(...loads)}–${Math.max(...loads)}; ` +
+    `the run took ${totalSeconds} s; code ${codeAtStart.commit?.slice(0, 7) ?? "?"}${codeAtStart.dirty ? " with uncommitted changes" : ""}.`;
+  return discoveryMarkdown(result, header);
+}
+
 async function main(): Promise<Results> {
   noteLoad("start");
   database = await startDatabase(log);
@@ -346,6 +378,10 @@ try {
     const summary = await runMemoryOnly();
     await cleanup();
     console.log(summary);
+  } else if (discoveryScale) {
+    const table = await runDiscoveryScale();
+    await cleanup();
+    console.log(table);
   } else if (analyticsScale) {
     const table = await runAnalyticsScale();
     await cleanup();

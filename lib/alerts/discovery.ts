@@ -1,29 +1,43 @@
 import "server-only";
-import { brandCandidates, candidateKey } from "@/lib/analysis/brand-candidates";
-import { captureScope, type AnalyticsFilter } from "@/lib/analytics/filter";
+import { candidateKey } from "@/lib/analysis/brand-candidates";
+import { promptScope, type AnalyticsFilter } from "@/lib/analytics/filter";
+import { rollupScope } from "@/lib/analytics/rollups";
 import { wilson, type Estimate } from "@/lib/analytics/stats";
 import { readDb } from "@/lib/db/prisma";
 import { NotFoundError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 // Competitor discovery: which names that the workspace does not track yet its answers present as
-// options (lib/analysis/brand-candidates.ts), and in how many answers. Read from the raw answers,
-// not from stored rows: nothing about untracked names is stored, and the rules of what counts as
-// a candidate can change without a migration.
+// options (lib/analysis/brand-candidates.ts), and in how many answers.
 //
-// Cost: every answer in the window is read once, in pages of PAGE answers ordered by
-// (finishedAt, id), which walks the (workspaceId, brandId, finishedAt) index, so memory holds one
-// page of text plus one counter per distinct name (bounded by MAX_NAMES) whatever the window's
-// size. Time is linear in the answers' text: 20,000 simulated answers (420 characters each) took
-// 2.7 s on this 2-core machine, about 1 s of it the candidate scan (DISCOVERY_BENCH=20000 npx
-// vitest run --project integration tests/integration/discovery.test.ts prints the figure); real
-// answers run 2-8 kB, so expect tens of seconds for a window of that size. Meant for the alert
-// evaluation's periodic job, not for a request that waits on it.
+// Each answer is read once, when it is analysed: its candidates are stored beside its mentions
+// (capture_candidates, by beacon_succeed, a re-analysis batch or the demo history) and counted
+// per day, provider, prompt, key and spelling in rollup_candidates, and without the prompt in
+// rollup_candidate_days (beacon_rollup_captures), so this reads rollup rows, not answer texts: the
+// counts and the spellings in one pass over the rollup (the one without the prompt unless a tag
+// filter needs it), n from rollup_answers, and only for the names returned their first spellings
+// (when a tie or more than SPELLINGS spellings make the order matter) and latest examples from
+// capture_candidates' index. Measured by `npm run bench -- --discovery` (docs/benchmarks.md);
+// reading the texts took 2.7 s per 20,000 short answers.
+//
+// The result is what reading every answer text with the brand's entities now would give
+// (tests/integration/discovery.test.ts holds the two equal for random histories), with two
+// differences in time:
+// - Candidates are computed against the entities at analysis time. A brand edit raises the
+//   analysis version and queues a re-analysis that rewrites them (lib/brands/reanalysis.ts); until
+//   it has passed, a name tracked since is left out here only when it is tracked in exactly that
+//   spelling (as "track it" adds it), which the raw reading never returns either, and a name
+//   untracked since is not counted yet.
+// - Rollups are the history and stay when raw rows go (docs/architecture.md): for answers whose
+//   captures are gone the counts, shares and spellings stay; examples, and the first-seen order
+//   that breaks a tie between spellings, come from the captures still kept (spellings never seen
+//   in one come after, alphabetically).
+//
+// Ranges are whole UTC days, as the alerts' periods and every analytics filter are.
 
-const PAGE = 500;
-/** Distinct names counted at most: past it, names never seen before are not admitted (the ones already counted keep counting). */
-export const MAX_NAMES = 50_000;
+/** Examples per name: the latest captures that name it. */
 const EXAMPLES = 3;
+/** Spellings per name the name is chosen from: the first this many seen (in finish order). */
 const SPELLINGS = 8;
 
 export type DiscoveryInput = {
@@ -51,68 +65,100 @@ export type DiscoveredBrand = {
   exampleCaptureIds: string[];
 };
 
-type Tally = { answers: number; spellings: Map<string, number>; examples: string[] };
-type Row = { id: string; finishedAt: Date; answerText: string | null; language: string | null };
+type Spelling = { name: string; answers: number; seen: number | null };
 
 /**
  * Untracked names presented in the brand's succeeded answers finished in [from, to) (the scope of
- * the analytics, lib/analytics/filter.ts), most named first. `n` is the number of answers read.
+ * the analytics, lib/analytics/filter.ts), most named first. `n` is the number of answers in scope.
  */
 export async function discoverUntrackedBrands(input: DiscoveryInput): Promise<{ n: number; candidates: DiscoveredBrand[] }> {
   const { workspaceId, brandId } = input;
   const brand = await readDb().brand.findFirst({
     where: { id: brandId, workspaceId },
-    select: { name: true, aliases: true, caseSensitiveAliases: true, domains: true, competitors: { select: { name: true, aliases: true, caseSensitiveAliases: true, domains: true } } },
+    select: { name: true, aliases: true, caseSensitiveAliases: true, competitors: { select: { name: true, aliases: true, caseSensitiveAliases: true } } },
   });
   if (!brand) throw new NotFoundError("That brand does not exist in this workspace.", { field: "brandId" });
-  const tracked = [brand, ...brand.competitors];
+  // Never a candidate (brandCandidates skips these keys), whenever the answer was analysed.
+  const tracked = [brand, ...brand.competitors].flatMap((t) => [t.name, ...t.aliases, ...t.caseSensitiveAliases]).map(candidateKey);
   const filter: AnalyticsFilter = { workspaceId, brandId, from: input.from, to: input.to, providerConfigIds: input.providerConfigIds, tags: input.tags };
+  const scope = rollupScope(filter);
+  const limit = Math.max(1, input.limit ?? 100);
 
-  const tallies = new Map<string, Tally>();
-  let n = 0;
-  for (let after: { finishedAt: Date; id: string } | null = null; ; ) {
-    const keyset: Prisma.Sql = after ? Prisma.sql`AND (c."finishedAt", c.id) > (${after.finishedAt}::timestamp, ${after.id}::uuid)` : Prisma.empty;
-    const rows: Row[] = await readDb().$queryRaw<Row[]>`
-      SELECT c.id::text AS id, c."finishedAt", c."answerText", p.language
-      FROM captures c JOIN prompts p ON p.id = c."promptId" AND p."workspaceId" = c."workspaceId"
-      WHERE ${captureScope(filter)} ${keyset}
-      ORDER BY c."finishedAt", c.id
-      LIMIT ${PAGE}`;
-    for (const row of rows) {
-      n++;
-      for (const name of brandCandidates(row.answerText ?? "", tracked, row.language)) count(tallies, row.id, name);
-    }
-    if (rows.length < PAGE) break;
-    const last = rows[rows.length - 1]!;
-    after = { finishedAt: last.finishedAt, id: last.id };
+  const [answers] = await readDb().$queryRaw<{ n: bigint | null }[]>`SELECT sum(r.captures) AS n FROM rollup_answers r WHERE ${scope}`;
+  const n = Number(answers?.n ?? 0);
+  // Without a tag filter the prompt is not needed: the rollup without it has a fraction of the rows.
+  const rollup = filter.tags?.length ? Prisma.raw("rollup_candidates") : Prisma.raw("rollup_candidate_days");
+  // One pass over the rollup rows: each spelling's answers, of the `limit` most named keys and
+  // every key tied with the last of them (the order among equals is the key's, localeCompare as
+  // the raw reading sorted, which SQL's collation is not).
+  const spelled = await readDb().$queryRaw<{ key: string; name: string; answers: number }[]>`
+    WITH s AS MATERIALIZED (
+      SELECT r.key, r.name, sum(r.answers)::int AS answers FROM ${rollup} r
+      WHERE ${scope} AND NOT (r.key = ANY(${tracked}::text[]))
+      GROUP BY r.key, r.name HAVING sum(r.answers) > 0
+    ),
+    k AS MATERIALIZED (SELECT key, sum(answers)::int AS answers FROM s GROUP BY key)
+    SELECT s.key, s.name, s.answers FROM s JOIN k USING (key)
+    WHERE k.answers >= coalesce((SELECT answers FROM k ORDER BY answers DESC OFFSET ${limit - 1} LIMIT 1), 0)`;
+  const spellings = new Map<string, Spelling[]>();
+  for (const row of spelled) {
+    const list = spellings.get(row.key) ?? [];
+    list.push({ name: row.name, answers: row.answers, seen: null });
+    spellings.set(row.key, list);
   }
+  const total = (key: string) => spellings.get(key)!.reduce((sum, s) => sum + s.answers, 0);
+  const keys = [...spellings.keys()].sort((a, b) => total(b) - total(a) || a.localeCompare(b)).slice(0, limit);
+  if (!keys.length) return { n, candidates: [] };
+  // The first-seen order of spellings matters only for a tie at the top or past SPELLINGS.
+  const ordered = keys.filter((key) => {
+    const list = spellings.get(key)!;
+    const most = Math.max(...list.map((s) => s.answers));
+    return list.length > SPELLINGS || list.filter((s) => s.answers === most).length > 1;
+  });
+  const raw = rawScope(filter);
+  if (ordered.length) {
+    const firsts = await readDb().$queryRaw<{ key: string; name: string; seen: bigint }[]>`
+      WITH first AS (
+        SELECT DISTINCT ON (k.key, k.name) k.key, k.name, k."finishedAt", k."captureId" FROM capture_candidates k
+        WHERE ${raw} AND k.key = ANY(${ordered}::text[])
+        ORDER BY k.key, k.name, k."finishedAt", k."captureId"
+      )
+      SELECT key, name, row_number() OVER (PARTITION BY key ORDER BY "finishedAt", "captureId") AS seen FROM first`;
+    for (const row of firsts) {
+      const spelling = spellings.get(row.key)!.find((s) => s.name === row.name);
+      if (spelling) spelling.seen = Number(row.seen);
+    }
+  }
+  const examples = await readDb().$queryRaw<{ key: string; ids: string[] }[]>`
+    SELECT q.key, array(
+      SELECT k."captureId"::text FROM capture_candidates k
+      WHERE ${raw} AND k.key = q.key
+      ORDER BY k."finishedAt" DESC, k."captureId" DESC LIMIT ${EXAMPLES}
+    ) AS ids
+    FROM unnest(${keys}::text[]) AS q(key)`;
+  const examplesOf = new Map(examples.map((e) => [e.key, e.ids]));
 
-  const candidates = [...tallies.entries()]
-    .map(([key, t]): DiscoveredBrand => ({ name: mostUsed(t.spellings), key, answers: t.answers, share: wilson(t.answers, n), exampleCaptureIds: [...t.examples].reverse() }))
-    .sort((a, b) => b.answers - a.answers || a.key.localeCompare(b.key))
-    .slice(0, input.limit ?? 100);
+  const candidates = keys.map(
+    (key): DiscoveredBrand => ({ name: mostUsed(spellings.get(key)!), key, answers: total(key), share: wilson(total(key), n), exampleCaptureIds: examplesOf.get(key) ?? [] }),
+  );
   return { n, candidates };
 }
 
-/** brandCandidates returns each name once per answer, so this counts answers. */
-function count(tallies: Map<string, Tally>, captureId: string, name: string) {
-  const key = candidateKey(name);
-  let tally = tallies.get(key);
-  if (!tally) {
-    if (tallies.size >= MAX_NAMES) return;
-    tally = { answers: 0, spellings: new Map(), examples: [] };
-    tallies.set(key, tally);
-  }
-  tally.answers++;
-  if (tally.spellings.has(name) || tally.spellings.size < SPELLINGS) tally.spellings.set(name, (tally.spellings.get(name) ?? 0) + 1);
-  tally.examples.push(captureId);
-  if (tally.examples.length > EXAMPLES) tally.examples.shift();
+/** The capture_candidates rows (`k`) of the captures in scope: captureScope on the copied columns. */
+function rawScope(f: AnalyticsFilter): Prisma.Sql {
+  const providers = f.providerConfigIds?.length ? Prisma.sql`AND k."providerConfigId" = ANY(${f.providerConfigIds}::uuid[])` : Prisma.empty;
+  return Prisma.sql`k."workspaceId" = ${f.workspaceId}::uuid AND k."brandId" = ${f.brandId}::uuid
+    AND k."finishedAt" >= ${f.from}::timestamp AND k."finishedAt" < ${f.to}::timestamp
+    ${providers} ${promptScope(f, Prisma.sql`k."promptId"`)}`;
 }
 
-/** The spelling written most often; the first seen among equals. */
-function mostUsed(spellings: Map<string, number>): string {
-  let best = "";
-  let most = 0;
-  for (const [spelling, times] of spellings) if (times > most) [best, most] = [spelling, times];
-  return best;
+/**
+ * The spelling written most often among the first SPELLINGS seen, the first seen among equals (as
+ * the raw reading counted them); spellings with no kept capture come after, alphabetically.
+ */
+function mostUsed(spellings: Spelling[]): string {
+  const inOrder = [...spellings].sort((a, b) => (a.seen ?? Infinity) - (b.seen ?? Infinity) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).slice(0, SPELLINGS);
+  let best = inOrder[0]!;
+  for (const s of inOrder) if (s.answers > best.answers) best = s;
+  return best.name;
 }

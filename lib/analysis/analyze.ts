@@ -1,4 +1,5 @@
-// The whole analysis of one answer: mentions of the brand and competitors, and citations.
+// The whole analysis of one answer: mentions of the brand and competitors, citations, and the
+// names it presents as options that are not tracked (brand-candidates.ts, for competitor discovery).
 // Pure; used by the worker after each capture, by re-analysis, by the demo history and by
 // `npm run beacon -- analyze`.
 //
@@ -7,18 +8,13 @@
 // in the answer's length (lib/analysis/text.ts, inline.ts, mentions.ts, citations.ts), nothing in
 // it throws on odd markdown, and only the first ANALYSIS_MAX_CHARS characters are read.
 import { extractCitations, type Citation } from "@/lib/analysis/citations";
+import { brandCandidates } from "@/lib/analysis/brand-candidates";
 import { answerLanguage, type AnalysisLanguage } from "@/lib/analysis/language";
 import { analyzeMentions, type EntityResult } from "@/lib/analysis/mentions";
+import { ANALYSIS_MAX_CHARS, type TrackedEntity } from "@/lib/analysis/tracked";
 import type { Source } from "@/lib/providers/types";
 
-/**
- * 200,000 characters is about 50,000 tokens of English: ten times a long answer (the default
- * output limit is 2,048 tokens, about 8,000 characters), and still analysed in well under a
- * second even when it is built to be slow (bench: "analysis of a hostile answer").
- */
-export const ANALYSIS_MAX_CHARS = 200_000;
-
-export type TrackedEntity = { name: string; aliases?: string[]; caseSensitiveAliases?: string[]; domains?: string[] };
+export { ANALYSIS_MAX_CHARS, type TrackedEntity };
 
 export type AnalysisInput = {
   answer: string;
@@ -29,8 +25,11 @@ export type AnalysisInput = {
   language?: string | null;
 };
 
-/** `truncated`: the answer was longer than ANALYSIS_MAX_CHARS and only its start was analysed. */
-export type AnalysisResult = { entities: EntityResult[]; citations: Citation[]; truncated: boolean; language: AnalysisLanguage };
+/**
+ * `truncated`: the answer was longer than ANALYSIS_MAX_CHARS and only its start was analysed.
+ * `candidates`: the untracked names it presents as options, each once, in reading order.
+ */
+export type AnalysisResult = { entities: EntityResult[]; citations: Citation[]; candidates: string[]; truncated: boolean; language: AnalysisLanguage };
 
 /** The first `max` characters, not splitting a surrogate pair (an emoji) in two. */
 function head(text: string, max: number): string {
@@ -48,5 +47,7 @@ export function analyzeAnswer(input: AnalysisInput): AnalysisResult {
     language,
   );
   const citations = extractCitations({ text: answer, sources: input.sources ?? [], ownDomains: input.brand.domains ?? [] });
-  return { entities, citations, truncated: answer.length < input.answer.length, language };
+  // Given the whole answer and the prompt's language, as discovery once read it from the raw text.
+  const candidates = brandCandidates(input.answer, [input.brand, ...input.competitors], input.language);
+  return { entities, citations, candidates, truncated: answer.length < input.answer.length, language };
 }

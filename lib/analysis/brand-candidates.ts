@@ -11,7 +11,7 @@
 // "Fazit", "Option 2"), longer than five words (a sentence), not written as a name (a word without
 // a capital letter or digit: "Ease of use"), a number or a URL. Pure and linear in the answer's
 // length (one pass over its lines), like the rest of lib/analysis.
-import { ANALYSIS_MAX_CHARS, type TrackedEntity } from "@/lib/analysis/analyze";
+import { ANALYSIS_MAX_CHARS, type TrackedEntity } from "@/lib/analysis/tracked";
 import { GENERIC_LABELS, NON_NAME_OPENERS, TABLE_NAME_COLUMNS, TABLE_ATTRIBUTE_COLUMNS } from "@/lib/analysis/candidate-words";
 import { inlineText } from "@/lib/analysis/inline";
 import { answerLanguage, type AnalysisLanguage } from "@/lib/analysis/language";

@@ -1,4 +1,5 @@
 import type { AnalysisResult } from "@/lib/analysis/analyze";
+import { candidateKey } from "@/lib/analysis/brand-candidates";
 
 export type MentionRow = {
   kind: "brand" | "competitor";
@@ -26,4 +27,12 @@ export function mentionRows(result: AnalysisResult, brandId: string, competitorI
     position: entity.position,
     sentiment: entity.sentiment,
   }));
+}
+
+/** A candidate as stored (capture_candidates): its counting key and the spelling the answer used. */
+export type CandidateRow = { key: string; name: string };
+
+/** The answer's untracked candidates as rows (brandCandidates gives each key once). */
+export function candidateRows(result: AnalysisResult): CandidateRow[] {
+  return result.candidates.map((name) => ({ key: candidateKey(name), name }));
 }

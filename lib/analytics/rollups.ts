@@ -4,7 +4,7 @@ import { promptScope, type AnalyticsFilter } from "@/lib/analytics/filter";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 // The daily rollups the dashboards read (rollup_answers, rollup_mentions, rollup_citations,
-// rollup_domains; see
+// rollup_domains; rollup_candidates and rollup_candidate_days for competitor discovery; see
 // prisma/schema.prisma). A capture's contribution is defined once, in SQL, by the function
 // beacon_rollup_captures(ids, sign) of migration 20261201130000_analytics_rollups, which reads the
 // capture's raw rows. Whoever writes those raw rows calls it in the same transaction:
@@ -21,9 +21,10 @@ export async function recordRollups(tx: Tx, captureIds: string[]): Promise<void>
 }
 
 /**
- * Runs `change`, which rewrites the raw rows of these captures (mentions, citation flags), with
- * their contribution taken away before and added back after, so the rollups follow. Rows left
- * at zero (an entity no answer names any more) are removed, as their raw rows were.
+ * Runs `change`, which rewrites the raw rows of these captures (mentions, candidates, citation
+ * flags), with their contribution taken away before and added back after, so the rollups follow.
+ * Rows left at zero (an entity or candidate no answer names any more) are removed, as their raw
+ * rows were.
  */
 export async function rewriteRollups<T>(tx: Tx, captureIds: string[], change: () => Promise<T>): Promise<T> {
   if (!captureIds.length) return change();
@@ -38,6 +39,22 @@ export async function rewriteRollups<T>(tx: Tx, captureIds: string[], change: ()
     DELETE FROM rollup_mentions r USING keys k
     WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.day = k.day
       AND r."providerConfigId" = k."providerConfigId" AND r."promptId" = k."promptId" AND r.rows = 0`;
+  await tx.$executeRaw`
+    WITH keys AS (
+      SELECT DISTINCT "workspaceId", "brandId", "finishedAt"::date AS day, "providerConfigId", "promptId"
+      FROM captures WHERE id = ANY(${captureIds}::uuid[]) AND status = 'succeeded'
+    )
+    DELETE FROM rollup_candidates r USING keys k
+    WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.day = k.day
+      AND r."providerConfigId" = k."providerConfigId" AND r."promptId" = k."promptId" AND r.answers = 0`;
+  await tx.$executeRaw`
+    WITH keys AS (
+      SELECT DISTINCT "workspaceId", "brandId", "finishedAt"::date AS day, "providerConfigId"
+      FROM captures WHERE id = ANY(${captureIds}::uuid[]) AND status = 'succeeded'
+    )
+    DELETE FROM rollup_candidate_days r USING keys k
+    WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.day = k.day
+      AND r."providerConfigId" = k."providerConfigId" AND r.answers = 0`;
   return result;
 }
 

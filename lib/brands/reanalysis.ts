@@ -1,7 +1,7 @@
 import "server-only";
 import { analyzeAnswer } from "@/lib/analysis/analyze";
 import { domainOf, isOwnDomain } from "@/lib/analysis/citations";
-import { mentionRows } from "@/lib/analysis/rows";
+import { candidateRows, mentionRows } from "@/lib/analysis/rows";
 import { rewriteRollups } from "@/lib/analytics/rollups";
 import { db } from "@/lib/db/prisma";
 import { transaction } from "@/lib/db/transaction";
@@ -94,6 +94,14 @@ export async function runReanalysis(analysisRunId: string): Promise<void> {
               mentionRows(analysis, brand.id, brand.competitors.map((c) => c.id)).map((m) => ({ ...m, workspaceId: run.workspaceId, captureId: capture.id })),
             ),
           });
+          // The untracked names by the brand's entities now (competitor discovery's stored input).
+          const candidates = analyses.flatMap(({ capture, analysis }) => candidateRows(analysis).map((c) => ({ ...c, captureId: capture.id })));
+          await tx.$executeRaw`DELETE FROM capture_candidates WHERE "captureId" = ANY(${ids}::uuid[])`;
+          await tx.$executeRaw`
+            INSERT INTO capture_candidates ("captureId", key, name, "workspaceId", "brandId", "finishedAt", "providerConfigId", "promptId")
+            SELECT c.id, v.key, v.name, c."workspaceId", c."brandId", c."finishedAt", c."providerConfigId", c."promptId"
+            FROM unnest(${candidates.map((c) => c.captureId)}::uuid[], ${candidates.map((c) => c.key)}::text[], ${candidates.map((c) => c.name)}::text[]) AS v(id, key, name)
+            JOIN captures c ON c.id = v.id AND c."finishedAt" IS NOT NULL`;
           // Domains by today's rules too (the public suffix list's private section was once ignored).
           const citations = captures.flatMap((c) => c.citations).map((c) => ({ id: c.id, stored: c.domain, domain: domainOf(c.url, c.title) ?? c.domain }));
           const moved = citations.filter((c) => c.domain !== c.stored);

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Citation } from "@/lib/analysis/citations";
-import type { MentionRow } from "@/lib/analysis/rows";
+import type { CandidateRow, MentionRow } from "@/lib/analysis/rows";
 import { TERMINAL_STATUSES, WAITING_STATUSES } from "@/lib/captures/states";
 import { pausePoint } from "@/lib/db/pause-points";
 import { Effects, WAKE_ON_FREED_MONEY, applyEffects, cancelAware, closeAttempt, guardedUpdate, finishAfter, settleMoved, type AttemptClose } from "@/lib/lifecycle/transition";
@@ -37,6 +37,8 @@ export type Success = {
   latencyMs: number;
   citations: Citation[];
   mentions: MentionRow[];
+  /** The untracked names the answer presents as options (competitor discovery), stored with the mentions. */
+  candidates: CandidateRow[];
   searchQueries: string[];
   /** The answer was longer than the analysis reads (lib/analysis/analyze.ts). */
   analysisTruncated: boolean;
@@ -53,7 +55,7 @@ export type Success = {
  * re-analysis cannot rebuild) but without the mentions, which name tracked entities; then the
  * answer alone. Either is analysed by the re-analysis it queues (analysis version NULL).
  */
-export const withoutMentions = (result: Success): Success => ({ ...result, mentions: [], analysisTruncated: false, analysisVersion: null });
+export const withoutMentions = (result: Success): Success => ({ ...result, mentions: [], candidates: [], analysisTruncated: false, analysisVersion: null });
 export const withoutAnalysis = (result: Success): Success => ({ ...withoutMentions(result), citations: [], searchQueries: [] });
 
 /**
@@ -78,7 +80,7 @@ export async function succeedCapture(
   // The whole transition is one statement (beacon_succeed, migration
   // 20261205100000_succeed_path), in the lock order of every transition: the capture moved
   // (guarded by its status and run token) with its answer, its attempt closed with its cost, its
-  // hold released; then its analysis rows, for the entities that exist now (a re-analysis queued
+  // hold released; then its analysis rows (mentions, untracked candidates), for the entities that exist now (a re-analysis queued
   // when the brand's inputs changed since `analysisVersion`), its slot handed on to a capture
   // waiting for one, the rollups, the ledgers, and the captures waiting for budget woken when
   // money was freed.
@@ -91,7 +93,7 @@ export async function succeedCapture(
           ${result.analysisTruncated}, ${JSON.stringify({ ...result.usage, requestId: result.requestId ?? null })}::jsonb,
           ${JSON.stringify(result.mentions)}::jsonb, ${JSON.stringify(citations)}::jsonb, ${JSON.stringify(searchQueries)}::jsonb,
           ${resultShard()}::smallint, ${WAKE_ON_FREED_MONEY}::int, ${CAPTURE_JOB_SPEC}::jsonb, ${breaker ? JSON.stringify(breaker) : null}::jsonb,
-          ${result.analysisVersion}::int, ${REANALYSIS_JOB_SPEC}::jsonb)`;
+          ${result.analysisVersion}::int, ${REANALYSIS_JOB_SPEC}::jsonb, ${JSON.stringify(result.candidates)}::jsonb)`;
       return row ?? null;
     },
     { beforeCommit: "succeed:before-commit", context: { captureId }, pauseWhen: (row) => row !== null, after: (row) => finishAfter(row?.checkId ?? null) },

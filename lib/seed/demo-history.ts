@@ -1,7 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { analyzeAnswer } from "@/lib/analysis/analyze";
-import { mentionRows } from "@/lib/analysis/rows";
+import { candidateRows, mentionRows } from "@/lib/analysis/rows";
 import { recordRollups } from "@/lib/analytics/rollups";
 import { costOf } from "@/lib/billing/money";
 import { bulkInsert } from "@/lib/db/bulk-insert";
@@ -41,6 +41,7 @@ export async function seedDemoHistory(workspaceId: string, options: { days?: num
   const mentions: Prisma.MentionCreateManyInput[] = [];
   const citations: Prisma.CitationCreateManyInput[] = [];
   const queries: Prisma.SearchQueryCreateManyInput[] = [];
+  const candidates: Prisma.CaptureCandidateCreateManyInput[] = [];
 
   for (let day = days; day >= 1; day--) {
     const checkStartedAt = Math.floor((now.getTime() - day * DAY) / DAY) * DAY + 9 * 3600 * 1000 + random.int(0, 3600) * 1000;
@@ -140,6 +141,7 @@ export async function seedDemoHistory(workspaceId: string, options: { days?: num
         const analysis = analyzeAnswer({ answer: answer.text, brand, competitors: brand.competitors, sources: answer.sources, language: prompt.language });
         for (const row of mentionRows(analysis, brand.id, brand.competitors.map((c) => c.id))) mentions.push({ ...row, workspaceId, captureId });
         analysis.citations.forEach((c, i) => citations.push({ ...c, workspaceId, captureId, position: i + 1 }));
+        for (const row of candidateRows(analysis)) candidates.push({ ...row, captureId, workspaceId, brandId: brand.id, finishedAt, providerConfigId: provider.id, promptId: prompt.id });
         answer.searchQueries.forEach((query, i) => queries.push({ workspaceId, captureId, query, position: i + 1 }));
       }
     }
@@ -165,6 +167,7 @@ export async function seedDemoHistory(workspaceId: string, options: { days?: num
       await bulkInsert(tx, "mentions", mentions);
       await bulkInsert(tx, "citations", citations);
       await bulkInsert(tx, "search_queries", queries);
+      await bulkInsert(tx, "capture_candidates", candidates);
       await recordRollups(tx, captures.map((c) => c.id!));
     },
     { timeoutMs: 120_000 },

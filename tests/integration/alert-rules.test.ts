@@ -13,6 +13,7 @@ import type { RuleInput } from "@/lib/alerts/schemas";
 import { recordRollups } from "@/lib/analytics/rollups";
 import { finishCheckIfDone } from "@/lib/lifecycle/transition";
 import { db } from "@/lib/db/prisma";
+import { brandCandidates, candidateKey } from "@/lib/analysis/brand-candidates";
 
 vi.mock("next/headers", () => import("../support/request-context").then((m) => m.nextHeadersMock));
 
@@ -61,6 +62,15 @@ async function writeAnswers(world: World, answers: Answer[]): Promise<void> {
   await db().mention.createMany({ data: answers.flatMap((a, i) => [mention(ids[i]!, "brand", a.brand), mention(ids[i]!, "competitor", a.rival)]) });
   await db().citation.createMany({
     data: answers.flatMap((a, i) => (a.cites ?? []).map((url, position) => ({ workspaceId, captureId: ids[i]!, url, domain: "acme.com", isOwnDomain: true, citedInText: true, position: position + 1 }))),
+  });
+  // The untracked names the answers list (competitor discovery), as the analysis stores them.
+  const tracked = await db().brand.findUniqueOrThrow({ where: { id: brandId }, select: { name: true, aliases: true, competitors: { select: { name: true, aliases: true } } } });
+  await db().captureCandidate.createMany({
+    data: answers.flatMap((a, i) =>
+      brandCandidates(a.text ?? "An answer", [tracked, ...tracked.competitors]).map((name) => ({
+        captureId: ids[i]!, key: candidateKey(name), name, workspaceId, brandId, finishedAt: new Date(`${a.day}T10:00:00Z`), providerConfigId: world.providerId, promptId: world.promptIds[a.prompt ?? 0]!,
+      })),
+    ),
   });
   await recordRollups(db(), ids);
 }

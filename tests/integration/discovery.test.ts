@@ -1,17 +1,31 @@
 // Competitor discovery (issue 12): the untracked names the brand's answers present as options,
 // counted once per answer over the analytics' scope (succeeded, finished in [from, to), providers,
-// tags), against a small history written by hand whose counts are worked out below; pages of a
-// larger history; and "track it", which adds a name as a competitor through the brand's own
-// update path, refuses a name already tracked, and is refused to viewers and across workspaces.
+// tags), against a small history written by hand whose counts are worked out below; a larger
+// history; the same as reading every answer text again (tests/support/raw-discovery.ts, the way
+// it was before issue 20 stored each answer's candidates) for random histories and filters, also
+// after a re-analysis and after retention; and "track it", which adds a name as a competitor
+// through the brand's own update path, refuses a name already tracked, and is refused to viewers
+// and across workspaces.
+//
+// Histories are written as rows, then analysed as the worker would have: their rollups recorded
+// (beacon_rollup_captures) and their analysis, candidates included, stored by a re-analysis (they
+// have no analysis version), the path that also brings stored history up to date.
 import { randomUUID } from "node:crypto";
+import fc from "fast-check";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { join, ok, refused, expectFieldError, signUp, type Person } from "../support/workspace-fixtures";
 import { trackCompetitorAction } from "@/lib/actions/brands";
 import { discoverUntrackedBrands } from "@/lib/alerts/discovery";
 import { wilson } from "@/lib/analytics/stats";
+import { updateBrand } from "@/lib/brands/brands";
+import { runReanalysis, startReanalysis } from "@/lib/brands/reanalysis";
+import { brandInputSchema } from "@/lib/brands/schemas";
 import { db } from "@/lib/db/prisma";
+import { transaction } from "@/lib/db/transaction";
 import { seededRandom } from "@/lib/providers/simulator-random";
 import { simulateAnswer } from "@/lib/providers/simulator";
+import { runRetention } from "@/lib/jobs/retention";
+import { rawDiscovery } from "../support/raw-discovery";
 
 vi.mock("next/headers", () => import("../support/request-context").then((m) => m.nextHeadersMock));
 
@@ -35,6 +49,13 @@ const HISTORY = [
 ] as const;
 
 const RANGE = { from: new Date("2025-03-01T00:00:00Z"), to: new Date("2025-03-03T00:00:00Z") };
+
+/** What the worker would have stored for these answers: their rollups, then their analysis (a re-analysis of what has none). */
+async function analyse(workspaceId: string, brandId: string, captureIds: string[]) {
+  await db().$executeRaw`SELECT beacon_rollup_captures(${captureIds}::uuid[], 1)`;
+  const run = await transaction((tx) => startReanalysis(tx, workspaceId, brandId));
+  if (run) await runReanalysis(run);
+}
 
 type World = { owner: Person; workspaceId: string; brandId: string; P1: string; P2: string; captures: Record<string, string> };
 
@@ -63,6 +84,7 @@ async function buildWorld(workspaceName: string): Promise<World> {
     });
     captures[spec.key] = capture.id;
   }
+  await analyse(workspaceId, brand.id, Object.values(captures));
   return { owner, workspaceId, brandId: brand.id, P1: p1.id, P2: p2.id, captures };
 }
 
@@ -75,12 +97,14 @@ beforeAll(async () => {
   const check = await db().check.findFirstOrThrow({ where: { workspaceId: B.workspaceId } });
   const prompt = await db().prompt.findFirstOrThrow({ where: { workspaceId: B.workspaceId } });
   const connection = await db().providerConnection.findFirstOrThrow({ where: { adapter: "simulator" } });
-  await db().capture.createMany({
+  const copper = await db().capture.createManyAndReturn({
     data: Array.from({ length: 5 }, (_, i) => ({
       workspaceId: B.workspaceId, checkId: check.id, brandId: B.brandId, promptId: prompt.id, providerConfigId: B.P1, connectionId: connection.id,
       sample: 100 + i, status: "succeeded" as const, maxAttempts: 3, model: "m", searchMode: "off" as const, answerText: "- **Copper**: lives in Gmail.", finishedAt: new Date("2025-03-02T09:00:00Z"),
     })),
+    select: { id: true },
   });
+  await analyse(B.workspaceId, B.brandId, copper.map((c) => c.id));
 }, 120_000);
 
 describe("discoverUntrackedBrands", () => {
@@ -113,7 +137,7 @@ describe("discoverUntrackedBrands", () => {
     expect((await discoverUntrackedBrands({ workspaceId: A.workspaceId, brandId: A.brandId, ...RANGE, providerConfigIds: [B.P1] })).n).toBe(0);
   });
 
-  it("reads a history larger than a page, with equal finish times, each answer exactly once", async () => {
+  it("counts a larger history with equal finish times, each answer exactly once", async () => {
     const owner = await signUp({ name: "Bulk Owner", workspaceName: "Discovery bulk" });
     const workspaceId = owner.workspaceId;
     const brand = await db().brand.create({ data: { workspaceId, name: "Lumen CRM", aliases: ["Lumen"], competitors: { create: [{ workspaceId, name: "HubSpot" }, { workspaceId, name: "Pipedrive" }] } } });
@@ -128,15 +152,19 @@ describe("discoverUntrackedBrands", () => {
     const texts = Array.from({ length: total }, () =>
       simulateAnswer({ prompt: prompt.text, searchMode: "off", limits: { maxOutputTokens: 2048, maxSearchCalls: 0 }, subject, style: "chatgpt", random, untracked }).text,
     );
+    const ids: string[] = [];
     for (let start = 0; start < total; start += 5_000) {
-      await db().capture.createMany({
+      const created = await db().capture.createManyAndReturn({
         data: texts.slice(start, start + 5_000).map((answerText, j) => ({
           workspaceId, checkId: check.id, brandId: brand.id, promptId: prompt.id, providerConfigId: provider.id, connectionId: provider.connectionId,
           sample: start + j + 1, status: "succeeded" as const, maxAttempts: 3, model: "m", searchMode: "off" as const, answerText,
           finishedAt: new Date(Date.UTC(2025, 2, 1) + Math.floor((start + j) / 100)),
         })),
+        select: { id: true },
       });
+      ids.push(...created.map((c) => c.id));
     }
+    await analyse(workspaceId, brand.id, ids);
     const expected = new Map<string, number>();
     for (const text of texts) for (const name of new Set(text.match(/\*\*(Attio|Folk|Close|Zoho CRM|Freshsales|Copper)\*\*/g))) expected.set(name.slice(2, -2), (expected.get(name.slice(2, -2)) ?? 0) + 1);
     expect(expected.size).toBeGreaterThan(3);
@@ -150,6 +178,123 @@ describe("discoverUntrackedBrands", () => {
     const answers = result.candidates.map((c) => c.answers);
     expect(answers).toEqual([...answers].sort((a, b) => b - a));
   }, 600_000);
+});
+
+// ---------------------------------------------------------------------------------------------
+// Random histories: answers listing names from a small pool (tracked ones, their inflected and
+// other spellings, labels, names only in prose), over five days, two providers and two prompts.
+const POOL = ["Attio", "ATTIO", "Folk CRM", "FOLK  CRM", "Close", "Copper", "Zoho CRM", "Newco", "Rival", "Ривала", "Acme Cloud", "Pros", "Åttio"];
+const DAY = 86_400_000;
+const START = Date.UTC(2025, 2, 1);
+type AnswerSpec = { day: number; minute: number; provider: number; prompt: number; failed: boolean; names: number[]; style: "bold" | "link" | "table" | "prose" };
+const answerSpec: fc.Arbitrary<AnswerSpec> = fc.record({
+  day: fc.integer({ min: 0, max: 4 }),
+  // Few distinct minutes: equal finish times, ordered by id.
+  minute: fc.integer({ min: 0, max: 3 }),
+  provider: fc.integer({ min: 0, max: 1 }),
+  prompt: fc.integer({ min: 0, max: 1 }),
+  failed: fc.integer({ min: 0, max: 9 }).map((n) => n === 0),
+  names: fc.array(fc.integer({ min: 0, max: POOL.length - 1 }), { maxLength: 5 }),
+  style: fc.constantFrom("bold", "link", "table", "prose"),
+});
+type FilterSpec = { fromDay: number; days: number; providers: number[]; tags: string[]; limit: number | undefined };
+const filterSpec: fc.Arbitrary<FilterSpec> = fc.record({
+  fromDay: fc.integer({ min: -1, max: 4 }),
+  days: fc.integer({ min: 1, max: 6 }),
+  providers: fc.subarray([0, 1]),
+  tags: fc.subarray(["buying", "pricing"]),
+  limit: fc.option(fc.integer({ min: 1, max: 5 }), { nil: undefined }),
+});
+
+function text(spec: AnswerSpec): string {
+  const names = spec.names.map((i) => POOL[i]!);
+  if (spec.style === "prose") return `${names.join(" and ") || "Nothing"} are worth a look.`;
+  if (spec.style === "table") return `| Tool | Notes |\n| --- | --- |\n${names.map((n) => `| **${n}** | fine |`).join("\n")}`;
+  return names.map((n, i) => (spec.style === "bold" ? `- **${n}**: fine.` : `${i + 1}. [${n}](https://example.com/${i}): ok`)).join("\n");
+}
+
+describe("discovery from stored candidates", () => {
+  let world: { workspaceId: string; providers: string[]; prompts: string[]; connectionId: string };
+  let run = 0;
+
+  beforeAll(async () => {
+    const owner = await signUp({ name: "Random Owner", workspaceName: "Discovery random" });
+    const workspaceId = owner.workspaceId;
+    const simulator = await db().providerConnection.findFirstOrThrow({ where: { adapter: "simulator" } });
+    const providers = [];
+    for (const name of ["One", "Two"]) providers.push((await db().providerConfig.create({ data: { workspaceId, name, connectionId: simulator.id, model: `${name}-model` } })).id);
+    const prompts = [
+      (await db().prompt.create({ data: { workspaceId, text: "Best CRM?", tags: ["buying"] } })).id,
+      // Russian: «Ривала» is the tracked «Ривал» declined.
+      (await db().prompt.create({ data: { workspaceId, text: "Лучшая CRM?", tags: ["pricing", "buying"], language: "ru" } })).id,
+    ];
+    world = { workspaceId, providers, prompts, connectionId: simulator.id };
+  });
+
+  async function history(specs: AnswerSpec[]) {
+    const { workspaceId } = world;
+    const brand = await db().brand.create({
+      data: { workspaceId, name: `Acme ${++run}`, aliases: ["Acme Cloud"], competitors: { create: [{ workspaceId, name: "Rival", aliases: ["Ривал"] }] } },
+      include: { competitors: true },
+    });
+    const check = await db().check.create({ data: { workspaceId, brandId: brand.id, totalCaptures: specs.length, status: "completed" } });
+    const created = await db().capture.createManyAndReturn({
+      data: specs.map((spec, i) => ({
+        workspaceId, checkId: check.id, brandId: brand.id, promptId: world.prompts[spec.prompt]!, providerConfigId: world.providers[spec.provider]!, connectionId: world.connectionId,
+        sample: i + 1, status: spec.failed ? ("failed" as const) : ("succeeded" as const), maxAttempts: 3, model: "m", searchMode: "off" as const,
+        answerText: text(spec), finishedAt: new Date(START + spec.day * DAY + spec.minute * 60_000),
+      })),
+      select: { id: true },
+    });
+    await analyse(workspaceId, brand.id, created.map((c) => c.id));
+    return brand;
+  }
+
+  async function expectSameAsRaw(brandId: string, filters: FilterSpec[]) {
+    for (const f of filters) {
+      const input = {
+        workspaceId: world.workspaceId, brandId, from: new Date(START + f.fromDay * DAY), to: new Date(START + (f.fromDay + f.days) * DAY),
+        providerConfigIds: f.providers.length ? f.providers.map((i) => world.providers[i]!) : undefined, tags: f.tags.length ? f.tags : undefined, limit: f.limit,
+      };
+      expect(await discoverUntrackedBrands(input), JSON.stringify(f)).toEqual(await rawDiscovery(input));
+    }
+  }
+
+  it("equals reading every answer text again, for random histories and filters, after re-analysis and after retention", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(answerSpec, { minLength: 1, maxLength: 30 }), fc.array(filterSpec, { minLength: 2, maxLength: 4 }), async (specs, filters) => {
+        const brand = await history(specs);
+        await expectSameAsRaw(brand.id, filters);
+
+        // Attio is tracked and Rival no longer is: a re-analysis rewrites the stored candidates.
+        const input = brandInputSchema.parse({ name: brand.name, aliases: brand.aliases, domains: [], competitors: [{ name: "Attio" }, { name: "Copper", aliases: ["Newco"] }] });
+        await updateBrand(world.workspaceId, brand.id, input);
+        const queued = await db().analysisRun.findFirst({ where: { brandId: brand.id, status: "queued" } });
+        if (queued) await runReanalysis(queued.id);
+        await expectSameAsRaw(brand.id, filters);
+
+        // Attempt retention deletes attempts only: nothing discovery reads.
+        await runRetention({ attemptRetentionDays: 0, now: new Date(Date.now() + DAY) });
+        await expectSameAsRaw(brand.id, filters);
+      }),
+      { numRuns: 15 },
+    );
+  }, 600_000);
+
+  it("keeps counting answers whose captures are gone: counts, shares and names from the rollup, examples from the captures kept", async () => {
+    const C = await buildWorld("Discovery C");
+    const before = await discoverUntrackedBrands({ workspaceId: C.workspaceId, brandId: C.brandId, ...RANGE });
+    // The answers of 1 March (A1, A2) go, as a retention of raw rows by age would take them.
+    await db().$executeRaw`DELETE FROM captures WHERE "brandId" = ${C.brandId}::uuid AND "finishedAt" < '2025-03-02'`;
+    const after = await discoverUntrackedBrands({ workspaceId: C.workspaceId, brandId: C.brandId, ...RANGE });
+    expect(after.n).toBe(5);
+    expect(after.candidates).toEqual([
+      { ...before.candidates[0]!, exampleCaptureIds: [C.captures.A3] },
+      { ...before.candidates[1]!, exampleCaptureIds: [C.captures.A5] },
+      { ...before.candidates[2]!, exampleCaptureIds: [] },
+    ]);
+    expect(after.candidates.map((c) => [c.name, c.answers])).toEqual([["Attio", 3], ["Folk CRM", 2], ["Close", 1]]);
+  });
 });
 
 describe("trackCompetitorAction", () => {

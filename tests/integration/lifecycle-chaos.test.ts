@@ -46,7 +46,7 @@ import { sendDeliveryAgain, sendTestDelivery } from "@/lib/alerts/deliveries";
 import { evaluateAlerts } from "@/lib/alerts/evaluate";
 import { ruleInputSchema } from "@/lib/alerts/schemas";
 import { analyzeAnswer } from "@/lib/analysis/analyze";
-import { mentionRows } from "@/lib/analysis/rows";
+import { candidateRows, mentionRows } from "@/lib/analysis/rows";
 import { assertCan, canEditTrackingSetup, canManageAlerts, canManageWorkspaceSettings, canRunSetup } from "@/lib/permissions/permissions";
 import { updateBrand } from "@/lib/brands/brands";
 import { brandInputSchema } from "@/lib/brands/schemas";
@@ -82,6 +82,7 @@ const INVARIANTS = [
   "no provider call after a revoke, disable or allowlist removal",
   "every provider call has its attempt (a setup call: one call)",
   "every analysis matches its brand's current inputs",
+  "the candidates' rollup equals the rows behind it",
   "no delivery sent twice to an id-less channel",
   "the repair pass repairs nothing",
 ] as const;
@@ -542,7 +543,7 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
   // ---- The invariants -------------------------------------------------------------------------
   const captures = await db().capture.findMany({
     where: { id: { in: captureIds } },
-    include: { attempts: { orderBy: { number: "asc" } }, prompt: { select: { text: true, language: true } }, mentions: true },
+    include: { attempts: { orderBy: { number: "asc" } }, prompt: { select: { text: true, language: true } }, mentions: true, candidates: true },
   });
   const attemptsText = (c: (typeof captures)[number]) => json(c.attempts.map((a) => ({ n: a.number, outcome: a.outcome, reason: a.reason, cost: a.costMicros, startedAt: a.startedAt, endedAt: a.endedAt, worker: a.workerId })));
   for (const c of captures) {
@@ -641,6 +642,40 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
       const extra = stored.filter((m) => !expected.includes(m));
       fail("every analysis matches its brand's current inputs", `capture ${c.id} (analysed ${c.analyzedAt?.toISOString() ?? "never"}): missing ${json(missing)}, stale ${json(extra)}; brand now tracks ${json(brand.competitors.map((k) => `${k.name}[${k.aliases.join("|")}]`))}, aliases ${json(brand.aliases)}`);
     }
+    // Its untracked candidates (competitor discovery) too, stored with the capture's finish, provider and prompt.
+    const expectedCandidates = candidateRows(analysis).map((k) => `${k.key}:${k.name}`).sort();
+    const storedCandidates = c.candidates.map((k) => `${k.key}:${k.name}`).sort();
+    if (!isDeepStrictEqual(storedCandidates, expectedCandidates)) {
+      fail("every analysis matches its brand's current inputs", `capture ${c.id}: candidates ${json(storedCandidates)}, analysing it now gives ${json(expectedCandidates)}`);
+    }
+    const copied = c.candidates.find((k) => k.finishedAt.getTime() !== c.finishedAt?.getTime() || k.providerConfigId !== c.providerConfigId || k.promptId !== c.promptId);
+    if (copied) fail("every analysis matches its brand's current inputs", `capture ${c.id}: candidate ${copied.key} carries another finish, provider or prompt than its capture`);
+  }
+  // The rollup discovery reads, against the same sums over the raw rows.
+  const rollupOf = (rows: { day: Date | string; providerConfigId: string; promptId: string; key: string; name: string; answers: number | bigint }[]) =>
+    rows.map((r) => `${typeof r.day === "string" ? r.day : r.day.toISOString().slice(0, 10)}|${r.providerConfigId}|${r.promptId}|${r.key}|${r.name}|${Number(r.answers)}`).sort();
+  const kept = rollupOf(await db().candidateRollup.findMany({ where: { brandId: space.brandId, answers: { not: 0 } } }));
+  const rebuilt = rollupOf(
+    await db().$queryRaw<{ day: Date; providerConfigId: string; promptId: string; key: string; name: string; answers: bigint }[]>`
+      SELECT c."finishedAt"::date AS day, c."providerConfigId"::text AS "providerConfigId", c."promptId"::text AS "promptId", k.key, k.name, count(*) AS answers
+      FROM captures c JOIN capture_candidates k ON k."captureId" = c.id
+      WHERE c."brandId" = ${space.brandId}::uuid AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+      GROUP BY 1, 2, 3, 4, 5`,
+  );
+  if (!isDeepStrictEqual(kept, rebuilt)) {
+    fail("the candidates' rollup equals the rows behind it", `rollup_candidates has ${json(kept.filter((r) => !rebuilt.includes(r)).slice(0, 5))}, the raw rows give ${json(rebuilt.filter((r) => !kept.includes(r)).slice(0, 5))}`);
+  }
+  // And the one without the prompt: the same sums over the prompts.
+  const keptDays = (await db().candidateDayRollup.findMany({ where: { brandId: space.brandId, answers: { not: 0 } } })).map((r) => `${r.day.toISOString().slice(0, 10)}|${r.providerConfigId}|${r.key}|${r.name}|${r.answers}`).sort();
+  const daysOf = new Map<string, number>();
+  for (const row of rebuilt) {
+    const [day, provider, , key, name, answers] = row.split("|");
+    const at = `${day}|${provider}|${key}|${name}`;
+    daysOf.set(at, (daysOf.get(at) ?? 0) + Number(answers));
+  }
+  const rebuiltDays = [...daysOf].map(([at, answers]) => `${at}|${answers}`).sort();
+  if (!isDeepStrictEqual(keptDays, rebuiltDays)) {
+    fail("the candidates' rollup equals the rows behind it", `rollup_candidate_days has ${json(keptDays.filter((r) => !rebuiltDays.includes(r)).slice(0, 5))}, the raw rows give ${json(rebuiltDays.filter((r) => !keptDays.includes(r)).slice(0, 5))}`);
   }
 
   // Deliveries to the Slack channels: the receiver's posts matched to deliveries by channel and

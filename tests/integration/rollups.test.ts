@@ -215,12 +215,12 @@ async function expectSameAsRaw(brandId: string, filters: FilterSpec[]) {
   }
 }
 
-const ROLLUP_TABLES = ["rollup_answers", "rollup_mentions", "rollup_citations", "rollup_domains", "rollup_tag_domains"] as const;
+const ROLLUP_TABLES = ["rollup_answers", "rollup_mentions", "rollup_citations", "rollup_domains", "rollup_tag_domains", "rollup_candidates", "rollup_candidate_days"] as const;
 
 async function rollupRows(brandId: string) {
   const out: Record<string, unknown[]> = {};
   for (const table of ROLLUP_TABLES) {
-    out[table] = await db().$queryRawUnsafe(`SELECT * FROM ${table} WHERE "brandId" = $1::uuid ORDER BY 1, 2, 3, 4, 5, 6`, brandId);
+    out[table] = await db().$queryRawUnsafe(`SELECT * FROM ${table} WHERE "brandId" = $1::uuid ORDER BY 1, 2, 3, 4, 5, 6, 7`, brandId);
   }
   return out;
 }

@@ -262,6 +262,19 @@ CREATE TABLE "budget_periods" (
   CONSTRAINT "budget_periods_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
 );
 
+CREATE TABLE "capture_candidates" (
+  "captureId" uuid NOT NULL,
+  key text NOT NULL,
+  name text NOT NULL,
+  "workspaceId" uuid NOT NULL,
+  "brandId" uuid NOT NULL,
+  "finishedAt" timestamp(3) without time zone NOT NULL,
+  "providerConfigId" uuid NOT NULL,
+  "promptId" uuid NOT NULL,
+  CONSTRAINT "capture_candidates_captureId_fkey" FOREIGN KEY ("captureId") REFERENCES captures(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT capture_candidates_pkey PRIMARY KEY ("captureId", key)
+);
+
 CREATE TABLE "captures" (
   id uuid NOT NULL DEFAULT gen_random_uuid(),
   "workspaceId" uuid NOT NULL,
@@ -621,6 +634,33 @@ CREATE TABLE "rollup_answers" (
   CONSTRAINT "rollup_answers_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
 );
 
+CREATE TABLE "rollup_candidate_days" (
+  "workspaceId" uuid NOT NULL,
+  "brandId" uuid NOT NULL,
+  day date NOT NULL,
+  "providerConfigId" uuid NOT NULL,
+  key text NOT NULL,
+  name text NOT NULL,
+  answers integer NOT NULL DEFAULT 0,
+  CONSTRAINT "rollup_candidate_days_brandId_fkey" FOREIGN KEY ("brandId") REFERENCES brands(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT rollup_candidate_days_pkey PRIMARY KEY ("workspaceId", "brandId", day, "providerConfigId", key, name),
+  CONSTRAINT "rollup_candidate_days_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "rollup_candidates" (
+  "workspaceId" uuid NOT NULL,
+  "brandId" uuid NOT NULL,
+  day date NOT NULL,
+  "providerConfigId" uuid NOT NULL,
+  "promptId" uuid NOT NULL,
+  key text NOT NULL,
+  name text NOT NULL,
+  answers integer NOT NULL DEFAULT 0,
+  CONSTRAINT "rollup_candidates_brandId_fkey" FOREIGN KEY ("brandId") REFERENCES brands(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT rollup_candidates_pkey PRIMARY KEY ("workspaceId", "brandId", day, "providerConfigId", "promptId", key, name),
+  CONSTRAINT "rollup_candidates_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
 CREATE TABLE "rollup_citations" (
   "workspaceId" uuid NOT NULL,
   "brandId" uuid NOT NULL,
@@ -926,6 +966,10 @@ CREATE UNIQUE INDEX breaker_states_pkey ON public.breaker_states USING btree ("c
 
 CREATE UNIQUE INDEX budget_periods_pkey ON public.budget_periods USING btree ("workspaceId", "periodStart", shard);
 
+CREATE UNIQUE INDEX capture_candidates_pkey ON public.capture_candidates USING btree ("captureId", key);
+
+CREATE INDEX "capture_candidates_workspaceId_brandId_key_finishedAt_captu_idx" ON public.capture_candidates USING btree ("workspaceId", "brandId", key, "finishedAt", "captureId");
+
 CREATE UNIQUE INDEX "captures_checkId_promptId_providerConfigId_sample_key" ON public.captures USING btree ("checkId", "promptId", "providerConfigId", sample);
 
 CREATE INDEX "captures_checkId_status_idx" ON public.captures USING btree ("checkId", status);
@@ -1039,6 +1083,10 @@ CREATE UNIQUE INDEX provider_connections_name_key ON public.provider_connections
 CREATE UNIQUE INDEX provider_connections_pkey ON public.provider_connections USING btree (id);
 
 CREATE UNIQUE INDEX rollup_answers_pkey ON public.rollup_answers USING btree ("workspaceId", "brandId", day, "providerConfigId", "promptId");
+
+CREATE UNIQUE INDEX rollup_candidate_days_pkey ON public.rollup_candidate_days USING btree ("workspaceId", "brandId", day, "providerConfigId", key, name);
+
+CREATE UNIQUE INDEX rollup_candidates_pkey ON public.rollup_candidates USING btree ("workspaceId", "brandId", day, "providerConfigId", "promptId", key, name);
 
 CREATE UNIQUE INDEX rollup_citations_pkey ON public.rollup_citations USING btree ("workspaceId", "brandId", day, "providerConfigId", "promptId", domain);
 
@@ -1823,6 +1871,28 @@ BEGIN
   ON CONFLICT ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain") DO UPDATE SET
       "citations" = r."citations" + excluded."citations",
       "ownCitations" = r."ownCitations" + excluded."ownCitations";
+
+  INSERT INTO rollup_candidates AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "key", "name", "answers")
+  SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."providerConfigId", c."promptId", k.key, k.name,
+    sign * count(*)
+  FROM captures c
+  JOIN capture_candidates k ON k."captureId" = c.id
+  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+  GROUP BY 1, 2, 3, 4, 5, 6, 7
+  ORDER BY 1, 2, 3, 4, 5, 6, 7
+  ON CONFLICT ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "key", "name") DO UPDATE SET
+      "answers" = r."answers" + excluded."answers";
+
+  INSERT INTO rollup_candidate_days AS r ("workspaceId", "brandId", "day", "providerConfigId", "key", "name", "answers")
+  SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."providerConfigId", k.key, k.name,
+    sign * count(*)
+  FROM captures c
+  JOIN capture_candidates k ON k."captureId" = c.id
+  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+  GROUP BY 1, 2, 3, 4, 5, 6
+  ORDER BY 1, 2, 3, 4, 5, 6
+  ON CONFLICT ("workspaceId", "brandId", "day", "providerConfigId", "key", "name") DO UPDATE SET
+      "answers" = r."answers" + excluded."answers";
 END
 $function$;
 
@@ -1852,7 +1922,7 @@ BEGIN
     "updatedAt" = now();
 END $function$;
 
-CREATE OR REPLACE FUNCTION public.beacon_succeed(capture_id uuid, run_token uuid, answer text, cost_micros bigint, latency_ms integer, analysis_truncated boolean, attempt jsonb, mentions jsonb, citations jsonb, search_queries jsonb, to_shard smallint, wake_limit integer, jobs jsonb, breaker jsonb, analysis_version integer, reanalysis_job jsonb)
+CREATE OR REPLACE FUNCTION public.beacon_succeed(capture_id uuid, run_token uuid, answer text, cost_micros bigint, latency_ms integer, analysis_truncated boolean, attempt jsonb, mentions jsonb, citations jsonb, search_queries jsonb, to_shard smallint, wake_limit integer, jobs jsonb, breaker jsonb, analysis_version integer, reanalysis_job jsonb, candidates jsonb)
  RETURNS TABLE(status text, "checkId" uuid, "workspaceId" uuid, "breakerWindow" boolean[])
  LANGUAGE plpgsql
 AS $function$
@@ -1869,7 +1939,7 @@ BEGIN
   -- The guard of TRANSITIONS.succeed (lib/captures/states.ts, generated into beacon_transition_from):
   -- in one of its `from` statuses (running), with this run token.
   SELECT c.status, c."runToken", c."cancelRequestedAt" IS NOT NULL AS cancel_requested, c."checkId" AS check_id, c."brandId" AS brand_id,
-         c."workspaceId" AS workspace_id, c."connectionId" AS connection_id, c."reservedMicros" AS hold, c."reservedPeriod" AS hold_period
+         c."workspaceId" AS workspace_id, c."connectionId" AS connection_id, c."providerConfigId" AS provider_config_id, c."promptId" AS prompt_id, c."reservedMicros" AS hold, c."reservedPeriod" AS hold_period
   INTO prior FROM captures c WHERE c.id = capture_id FOR UPDATE;
   IF NOT FOUND OR NOT (prior.status = ANY(beacon_transition_from('succeed'))) OR prior."runToken" IS DISTINCT FROM run_token THEN RETURN; END IF;
   -- What the call may be charged: its reserved worst case at most.
@@ -1914,6 +1984,10 @@ BEGIN
     FROM jsonb_to_recordset(mentions) AS m(kind "EntityKind", "brandId" UUID, "competitorId" UUID, name TEXT, mentioned BOOLEAN, count INTEGER, position INTEGER, sentiment "Sentiment")
     WHERE (m."competitorId" IS NULL OR EXISTS (SELECT 1 FROM competitors k WHERE k.id = m."competitorId" AND k."brandId" = prior.brand_id))
       AND (m."brandId" IS NULL OR m."brandId" = prior.brand_id);
+    INSERT INTO capture_candidates ("captureId", key, name, "workspaceId", "brandId", "finishedAt", "providerConfigId", "promptId")
+    SELECT capture_id, x.key, x.name, prior.workspace_id, prior.brand_id, c."finishedAt", prior.provider_config_id, prior.prompt_id
+    FROM jsonb_to_recordset(coalesce(candidates, '[]')) AS x(key TEXT, name TEXT), captures c WHERE c.id = capture_id
+    ON CONFLICT DO NOTHING;
   END IF;
   INSERT INTO citations ("workspaceId", "captureId", url, title, domain, "isOwnDomain", "citedInText", position)
   SELECT prior.workspace_id, capture_id, x.url, x.title, x.domain, x."isOwnDomain", x."citedInText", x.position

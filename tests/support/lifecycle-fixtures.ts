@@ -118,6 +118,7 @@ export function answer(costMicros: number, text = "Acme is a fine CRM."): Succes
     latencyMs: 10,
     citations: [],
     mentions: [],
+    candidates: [],
     searchQueries: [],
     analysisTruncated: false,
     // The brand's first version: newSpace's brand is never edited by these tests.

@@ -16,9 +16,8 @@ export const newBrandKind = defineKind({
   label: "A brand not yet tracked is named often",
   scope: "brand",
   params,
-  // Left to the daily pass: finding untracked names reads every answer text of the period
-  // (lib/alerts/discovery.ts), too much to repeat after every check for a share over a week that
-  // one check barely moves.
+  // Left to the daily pass: a share over a week that one check barely moves. It reads the
+  // candidates' rollup (lib/alerts/discovery.ts), hundreds of milliseconds at a million answers.
   judgedAfter: [],
   async judge({ rule, params, now, read }) {
     const { current, index } = periods(now, params.windowDays);

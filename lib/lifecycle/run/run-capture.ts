@@ -1,7 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { analyzeAnswer, type AnalysisResult } from "@/lib/analysis/analyze";
-import { mentionRows } from "@/lib/analysis/rows";
+import { candidateRows, mentionRows } from "@/lib/analysis/rows";
 import { costOf, worstCaseCost } from "@/lib/billing/money";
 import { acquirePermission, countedAs, openIfOverThreshold, recordCall, releaseProbe, type BreakerGlance, type CallOutcome } from "@/lib/breaker/breaker";
 import { activeRuns } from "@/lib/captures/active-runs";
@@ -289,7 +289,7 @@ async function failUnstorable(capture: LoadedCapture, run: Run, result: Success,
 
 /** The answer, its cost and its analysis. An analysis that throws must not throw a paid answer away. */
 function successOf(capture: LoadedCapture, response: ProviderResponse, latencyMs: number): Success {
-  let analysis: AnalysisResult = { entities: [], citations: [], truncated: false, language: "en" };
+  let analysis: AnalysisResult = { entities: [], citations: [], candidates: [], truncated: false, language: "en" };
   let analysed = true;
   try {
     // An engine that showed no answer is analysed as an empty one: every tracked name unmentioned.
@@ -307,6 +307,7 @@ function successOf(capture: LoadedCapture, response: ProviderResponse, latencyMs
     latencyMs,
     citations: analysis.citations,
     mentions: mentionRows(analysis, capture.brandId, capture.brand.competitors.map((c) => c.id)),
+    candidates: candidateRows(analysis),
     searchQueries: response.searchQueries,
     analysisTruncated: analysis.truncated,
     analysisVersion: analysed ? capture.brand.analysisVersion : null,

@@ -1,5 +1,7 @@
 -- A capture's contribution, as in 20261201130000_analytics_rollups, now also under its prompt's
--- tags (last, in key order: the lock order of the rollups).
+-- tags, then its untracked candidates (rollup_candidates and, without the prompt,
+-- rollup_candidate_days: 20261207180000_discovery_candidates);
+-- each table last in key order: the lock order of the rollups.
 CREATE OR REPLACE FUNCTION public.beacon_rollup_captures(ids uuid[], sign integer)
  RETURNS void
  LANGUAGE plpgsql
@@ -149,5 +151,27 @@ BEGIN
   ON CONFLICT ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain") DO UPDATE SET
       "citations" = r."citations" + excluded."citations",
       "ownCitations" = r."ownCitations" + excluded."ownCitations";
+
+  INSERT INTO rollup_candidates AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "key", "name", "answers")
+  SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."providerConfigId", c."promptId", k.key, k.name,
+    sign * count(*)
+  FROM captures c
+  JOIN capture_candidates k ON k."captureId" = c.id
+  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+  GROUP BY 1, 2, 3, 4, 5, 6, 7
+  ORDER BY 1, 2, 3, 4, 5, 6, 7
+  ON CONFLICT ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "key", "name") DO UPDATE SET
+      "answers" = r."answers" + excluded."answers";
+
+  INSERT INTO rollup_candidate_days AS r ("workspaceId", "brandId", "day", "providerConfigId", "key", "name", "answers")
+  SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."providerConfigId", k.key, k.name,
+    sign * count(*)
+  FROM captures c
+  JOIN capture_candidates k ON k."captureId" = c.id
+  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+  GROUP BY 1, 2, 3, 4, 5, 6
+  ORDER BY 1, 2, 3, 4, 5, 6
+  ON CONFLICT ("workspaceId", "brandId", "day", "providerConfigId", "key", "name") DO UPDATE SET
+      "answers" = r."answers" + excluded."answers";
 END
 $function$;

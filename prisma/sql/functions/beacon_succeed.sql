@@ -9,6 +9,11 @@
 -- A cancel request that arrived while the answer was finishing came too late: the answer was
 -- paid for, so the capture ends `succeeded` and analysed, with a note and a `cancel_too_late` event.
 --
+-- `candidates` ([{key, name}]) are the untracked names the answer presents as options (competitor
+-- discovery), computed with the mentions against the same entities and stored beside them
+-- (capture_candidates, with the capture's finish time, provider and prompt), then counted in
+-- rollup_candidates by beacon_rollup_captures.
+--
 -- `analysis_version` is the brand's analysis version the mentions were computed with, NULL when
 -- there is no analysis (the answer is stored alone). The brand row is read FOR SHARE: an edit of
 -- the brand (which locks it first) either committed before, and its new version is seen here, or
@@ -23,7 +28,7 @@
 -- `breaker` ({model, failed, slow, windowSize}, or NULL) counts the call in its breaker, last
 -- (beacon_breaker_count): the row then returns the breaker's window, NULL when the breaker was
 -- not closed; the attempt records whether it was counted.
-CREATE OR REPLACE FUNCTION public.beacon_succeed(capture_id uuid, run_token uuid, answer text, cost_micros bigint, latency_ms integer, analysis_truncated boolean, attempt jsonb, mentions jsonb, citations jsonb, search_queries jsonb, to_shard smallint, wake_limit integer, jobs jsonb, breaker jsonb, analysis_version integer, reanalysis_job jsonb)
+CREATE OR REPLACE FUNCTION public.beacon_succeed(capture_id uuid, run_token uuid, answer text, cost_micros bigint, latency_ms integer, analysis_truncated boolean, attempt jsonb, mentions jsonb, citations jsonb, search_queries jsonb, to_shard smallint, wake_limit integer, jobs jsonb, breaker jsonb, analysis_version integer, reanalysis_job jsonb, candidates jsonb)
  RETURNS TABLE(status text, "checkId" uuid, "workspaceId" uuid, "breakerWindow" boolean[])
  LANGUAGE plpgsql
 AS $function$
@@ -40,7 +45,7 @@ BEGIN
   -- The guard of TRANSITIONS.succeed (lib/captures/states.ts, generated into beacon_transition_from):
   -- in one of its `from` statuses (running), with this run token.
   SELECT c.status, c."runToken", c."cancelRequestedAt" IS NOT NULL AS cancel_requested, c."checkId" AS check_id, c."brandId" AS brand_id,
-         c."workspaceId" AS workspace_id, c."connectionId" AS connection_id, c."reservedMicros" AS hold, c."reservedPeriod" AS hold_period
+         c."workspaceId" AS workspace_id, c."connectionId" AS connection_id, c."providerConfigId" AS provider_config_id, c."promptId" AS prompt_id, c."reservedMicros" AS hold, c."reservedPeriod" AS hold_period
   INTO prior FROM captures c WHERE c.id = capture_id FOR UPDATE;
   IF NOT FOUND OR NOT (prior.status = ANY(beacon_transition_from('succeed'))) OR prior."runToken" IS DISTINCT FROM run_token THEN RETURN; END IF;
   -- What the call may be charged: its reserved worst case at most.
@@ -85,6 +90,10 @@ BEGIN
     FROM jsonb_to_recordset(mentions) AS m(kind "EntityKind", "brandId" UUID, "competitorId" UUID, name TEXT, mentioned BOOLEAN, count INTEGER, position INTEGER, sentiment "Sentiment")
     WHERE (m."competitorId" IS NULL OR EXISTS (SELECT 1 FROM competitors k WHERE k.id = m."competitorId" AND k."brandId" = prior.brand_id))
       AND (m."brandId" IS NULL OR m."brandId" = prior.brand_id);
+    INSERT INTO capture_candidates ("captureId", key, name, "workspaceId", "brandId", "finishedAt", "providerConfigId", "promptId")
+    SELECT capture_id, x.key, x.name, prior.workspace_id, prior.brand_id, c."finishedAt", prior.provider_config_id, prior.prompt_id
+    FROM jsonb_to_recordset(coalesce(candidates, '[]')) AS x(key TEXT, name TEXT), captures c WHERE c.id = capture_id
+    ON CONFLICT DO NOTHING;
   END IF;
   INSERT INTO citations ("workspaceId", "captureId", url, title, domain, "isOwnDomain", "citedInText", position)
   SELECT prior.workspace_id, capture_id, x.url, x.title, x.domain, x."isOwnDomain", x."citedInText", x.position

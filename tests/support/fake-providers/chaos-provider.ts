@@ -71,6 +71,8 @@ const ADJECTIVES = ["an excellent choice", "reliable", "expensive and slow", "fi
 function answerText(random: () => number): string {
   const named = ANSWER_NAMES.filter(() => random() < 0.45);
   if (!named.length) return "There are many CRMs; it depends on your team's needs.";
+  // Half of them as a list, whose names untracked at the time are competitor discovery's candidates.
+  if (random() < 0.5) return named.map((name) => `- **${name}**: ${ADJECTIVES[Math.floor(random() * ADJECTIVES.length)]}.`).join("\n");
   return named.map((name) => `${name} is ${ADJECTIVES[Math.floor(random() * ADJECTIVES.length)]}.`).join(" ");
 }
 
