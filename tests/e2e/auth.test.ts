@@ -32,9 +32,9 @@ describe("accounts", () => {
     await page.getByRole("heading", { level: 1, name: workspaceName }).waitFor();
     const switcher = page.getByLabel("Workspace", { exact: true });
     expect(await switcher.locator("option").allTextContents()).toEqual([workspaceName, "+ New workspace…"]);
-    // None of the demo workspace's data: the checklist starts empty.
-    await page.getByText("0 prompt(s)").waitFor();
-    await page.getByText("0 brand(s), 0 competitor(s)").waitFor();
+    // None of the demo workspace's data: no brand, so it opens on the setup wizard's first step.
+    await page.getByRole("textbox", { name: "Your website" }).waitFor();
+    expect(await page.getByRole("heading", { name: "Visibility" }).count()).toBe(0);
   });
 
   test("an invited person signs up into the inviting workspace only, after the app's first request went to /api/auth/get-session", async () => {

@@ -48,7 +48,7 @@ describe("provider connections", () => {
     const id = randomBytes(3).toString("hex");
     const team = `Team ${id}`;
     const page = await signedIn();
-    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Instance" }).click();
+    await page.getByRole("navigation", { name: "Operations" }).getByRole("link", { name: "Instance" }).click();
     await page.getByRole("heading", { level: 1, name: "Instance" }).waitFor();
     const connections = page.getByRole("region", { name: "Connections" });
 
@@ -141,8 +141,8 @@ describe("provider connections", () => {
     await nav.waitFor();
     await newWorkspace(page, `Stranger Co ${id}`);
 
-    // No Instance page for them: not in the navigation, and refused when typed.
-    expect(await nav.getByRole("link", { name: "Instance" }).count()).toBe(0);
+    // No Instance page for them: not in the navigation (no Operations section at all), and refused when typed.
+    expect(await page.getByRole("link", { name: "Instance" }).count()).toBe(0);
     await page.goto("/instance");
     await page.getByRole("heading", { name: "Only operators can see this page" }).waitFor();
     expect(await page.getByRole("region", { name: "Connections" }).count()).toBe(0);
