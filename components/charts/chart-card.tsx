@@ -1,7 +1,9 @@
 "use client";
-import type { ReactNode } from "react";
+import { useRef, type ReactNode } from "react";
+import { ResponsiveContainer } from "recharts";
 import { Card } from "@/components/ui/card";
 import { CsvButton, type CsvData } from "./csv-button";
+import { usePrintSize } from "./print-size";
 
 export type ChartStatus = { isPending: boolean; isError: boolean; error?: Error | null; isFetching?: boolean };
 
@@ -36,6 +38,8 @@ export function ChartCard({
   children: ReactNode;
 }) {
   const headingId = `chart-${title.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`;
+  const contentRef = useRef<HTMLDivElement>(null);
+  const printSize = usePrintSize(contentRef);
   return (
     <Card className={`flex flex-col p-5 break-inside-avoid print:shadow-none ${className}`} role="region" aria-labelledby={headingId} aria-busy={status.isPending || status.isFetching || undefined}>
       <div className="mb-3 flex items-start justify-between gap-3">
@@ -53,7 +57,10 @@ export function ChartCard({
       ) : isEmpty ? (
         <ChartMessage height={height} title="Nothing to show yet">{empty ?? "No answers match these filters."}</ChartMessage>
       ) : (
-        <div className={`min-w-0 transition-opacity ${status.isFetching ? "opacity-60" : ""}`}>{children}</div>
+        <div ref={contentRef} className={`min-w-0 transition-opacity ${status.isFetching ? "opacity-60" : ""}`}>
+          {/* A ResponsiveContainer of fixed size gives the chart's own one that size (recharts: the inner one defers to it). */}
+          {printSize ? <ResponsiveContainer width={printSize.width} height={printSize.height}>{children}</ResponsiveContainer> : children}
+        </div>
       )}
     </Card>
   );
