@@ -1,7 +1,9 @@
 "use client";
-import type { ReactNode } from "react";
+import { useRef, type ReactNode } from "react";
+import { ResponsiveContainer } from "recharts";
 import { Card } from "@/components/ui/card";
 import { CsvButton, type CsvData } from "./csv-button";
+import { usePrintSize } from "./print-size";
 import { STALE_CLASSES, StaleCue } from "./stale-cue";
 
 /** `isPlaceholderData`: the numbers shown are the previous filter's while the new ones load. */
@@ -43,6 +45,8 @@ export function ChartCard({
 }) {
   const headingId = `chart-${title.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`;
   const stale = !!status.isPlaceholderData && !status.isError;
+  const contentRef = useRef<HTMLDivElement>(null);
+  const printSize = usePrintSize(contentRef);
   return (
     <Card className={`relative flex flex-col p-5 break-inside-avoid print:shadow-none ${className}`} role="region" aria-labelledby={headingId} aria-busy={status.isPending || stale || undefined}>
       {stale && <StaleCue />}
@@ -62,7 +66,10 @@ export function ChartCard({
       ) : isEmpty ? (
         <ChartMessage height={height} title="Nothing to show yet">{empty ?? "No answers match these filters."}</ChartMessage>
       ) : (
-        <div className={`min-w-0 ${stale ? STALE_CLASSES : ""}`}>{children}</div>
+        <div ref={contentRef} className={`min-w-0 ${stale ? STALE_CLASSES : ""}`}>
+          {/* A ResponsiveContainer of fixed size gives the chart's own one that size (recharts: the inner one defers to it). */}
+          {printSize ? <ResponsiveContainer width={printSize.width} height={printSize.height}>{children}</ResponsiveContainer> : children}
+        </div>
       )}
     </Card>
   );

@@ -6,8 +6,8 @@ export type CsvData = { filename: string; header: string[]; rows: CsvValue[][] }
 /** Downloads the rows a chart shows as a CSV file, built here in the browser. */
 export function CsvButton({ csv, label }: { csv: CsvData; label: string }) {
   const download = () => {
-    // A byte-order mark makes spreadsheet programs read the file as UTF-8.
-    const blob = new Blob(["\uFEFF", toCsv(csv.header, csv.rows)], { type: "text/csv;charset=utf-8" });
+    // toCsv starts with the byte-order mark that makes spreadsheet programs read UTF-8.
+    const blob = new Blob([toCsv(csv.header, csv.rows)], { type: "text/csv;charset=utf-8" });
     const url = URL.createObjectURL(blob);
     const link = document.createElement("a");
     link.href = url;

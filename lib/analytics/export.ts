@@ -1,6 +1,8 @@
 import "server-only";
 import { captureScope, num, type AnalyticsFilter } from "@/lib/analytics/filter";
-import { csvLine } from "@/lib/analytics/csv";
+import { CSV_BOM, csvLine } from "@/lib/analytics/csv";
+import { marketKey, marketLabel } from "@/lib/analytics/markets";
+import type { ExportVariant } from "@/lib/analytics/schemas";
 import { readDb } from "@/lib/db/prisma";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { formatDollarsExact } from "@/lib/format";
@@ -8,31 +10,61 @@ import { formatDollarsExact } from "@/lib/format";
 export const EXPORT_MAX_ROWS = 100_000;
 /** Rows read per query; the export pages through the captures by (finishedAt, id). */
 const PAGE_SIZE = 1_000;
-/** Answers are cut in CSV so a spreadsheet stays usable; JSON keeps them whole. */
-export const CSV_ANSWER_CHARS = 1_000;
+/** Excel holds at most 32,767 characters in a cell: a longer answer is cut there in CSV; JSON keeps it whole. */
+export const CSV_ANSWER_CHARS = 32_000;
+/** How the lists of a CSV cell (tags, competitors, sources) are joined. */
+const LIST = "; ";
 
 type Row = {
   id: string;
   finishedAt: Date;
   prompt: string;
+  tags: string[];
+  country: string | null;
+  language: string | null;
   provider: string;
   model: string;
   sample: number;
   mentioned: boolean | null;
   position: number | null;
   sentiment: string | null;
+  /** The competitors the answer names, by position. */
+  competitors: { name: string; position: number | null }[];
+  /** The domains the answer cites (not those only retrieved), in the order first cited. */
+  citedDomains: string[];
+  /** The pages it cites, in order, each once; empty in a summary. */
+  citedUrls: string[];
+  /** Null in a summary (not read from the database at all). */
   answer: string | null;
   costMicros: bigint;
 };
 
-export const CSV_HEADER = ["capture_id", "finished_at", "prompt", "provider", "model", "sample", "brand_mentioned", "position", "sentiment", "answer", "cost_usd"];
+const SUMMARY_HEADER = ["capture_id", "finished_at", "prompt", "prompt_tags", "market", "provider", "model", "sample", "brand_mentioned", "position", "sentiment", "competitors", "cited_domains", "cost_usd"];
+/** The full CSV is the summary plus the pages cited and the answer. */
+export const CSV_HEADERS: Record<ExportVariant, string[]> = { summary: SUMMARY_HEADER, full: [...SUMMARY_HEADER, "cited_urls", "answer"] };
 
-/** One page of the captures in scope, oldest first, after a (finishedAt, id) cursor: the export's rows, and the answers behind a number (MCP). */
-export async function capturesInScope(f: AnalyticsFilter, after: { at: Date; id: string } | null, limit: number): Promise<Row[]> {
+/**
+ * One page of the captures in scope, oldest first, after a (finishedAt, id) cursor: the export's
+ * rows, and the answers behind a number (MCP). `withAnswer: false` leaves the answers and cited
+ * pages unread, which keeps a summary small and quick.
+ */
+export async function capturesInScope(f: AnalyticsFilter, after: { at: Date; id: string } | null, limit: number, { withAnswer = true } = {}): Promise<Row[]> {
   const cursor = after ? Prisma.sql`AND (c."finishedAt", c.id) > (${after.at}::timestamp, ${after.id}::uuid)` : Prisma.empty;
+  const answer = withAnswer ? Prisma.sql`c."answerText"` : Prisma.sql`NULL::text`;
+  const citedUrls = withAnswer
+    ? Prisma.sql`(SELECT array_agg(u.url ORDER BY u.first) FROM (
+        SELECT ci.url, min(ci.position) AS first FROM citations ci
+        WHERE ci."captureId" = c.id AND ci."workspaceId" = c."workspaceId" AND ci."citedInText" GROUP BY ci.url) u)`
+    : Prisma.sql`NULL::text[]`;
   return readDb().$queryRaw<Row[]>`
-    SELECT c.id, c."finishedAt", p.text AS prompt, pc.name AS provider, c.model, c.sample,
-      m.mentioned, m.position, m.sentiment::text AS sentiment, c."answerText" AS answer, c."costMicros"
+    SELECT c.id, c."finishedAt", p.text AS prompt, p.tags, p.country, p.language, pc.name AS provider, c.model, c.sample,
+      m.mentioned, m.position, m.sentiment::text AS sentiment, ${answer} AS answer, c."costMicros",
+      coalesce((SELECT json_agg(json_build_object('name', x.name, 'position', x.position) ORDER BY x.position NULLS LAST, x.name)
+        FROM mentions x WHERE x."captureId" = c.id AND x."workspaceId" = c."workspaceId" AND x.kind = 'competitor' AND x.mentioned), '[]') AS competitors,
+      coalesce((SELECT array_agg(d.domain ORDER BY d.first) FROM (
+        SELECT ci.domain, min(ci.position) AS first FROM citations ci
+        WHERE ci."captureId" = c.id AND ci."workspaceId" = c."workspaceId" AND ci."citedInText" GROUP BY ci.domain) d), '{}') AS "citedDomains",
+      coalesce(${citedUrls}, '{}') AS "citedUrls"
     FROM captures c
     JOIN prompts p ON p.id = c."promptId"
     JOIN provider_configs pc ON pc.id = c."providerConfigId"
@@ -44,32 +76,47 @@ export async function capturesInScope(f: AnalyticsFilter, after: { at: Date; id:
 
 const truncate = (text: string | null) => (text && text.length > CSV_ANSWER_CHARS ? `${text.slice(0, CSV_ANSWER_CHARS)}…` : text);
 
-function csvRow(r: Row): string {
-  return csvLine([r.id, r.finishedAt, r.prompt, r.provider, r.model, r.sample, r.mentioned ?? "", r.position, r.sentiment, truncate(r.answer), formatDollarsExact(r.costMicros)]);
+/** "DE:de" for JSON; null when the prompt has no market. */
+const marketOf = (r: Row) => (r.country || r.language ? marketKey(r.country, r.language) : null);
+
+/** "HubSpot #1; Pipedrive #3": whom the answer names, and where. */
+const competitorsCell = (r: Row) => r.competitors.map((c) => (c.position === null ? c.name : `${c.name} #${c.position}`)).join(LIST);
+
+function csvRow(r: Row, variant: ExportVariant): string {
+  const market = marketOf(r);
+  const summary = [
+    r.id, r.finishedAt, r.prompt, r.tags.join(LIST), market ? marketLabel(market) : "", r.provider, r.model, r.sample,
+    r.mentioned ?? "", r.position, r.sentiment, competitorsCell(r), r.citedDomains.join(LIST), formatDollarsExact(r.costMicros),
+  ];
+  return csvLine(variant === "full" ? [...summary, r.citedUrls.join(LIST), truncate(r.answer)] : summary);
 }
 
-function jsonRow(r: Row): string {
-  return JSON.stringify({
+function jsonRow(r: Row, variant: ExportVariant): string {
+  const summary = {
     id: r.id,
     finishedAt: r.finishedAt.toISOString(),
     prompt: r.prompt,
+    tags: r.tags,
+    market: marketOf(r),
     provider: r.provider,
     model: r.model,
     sample: r.sample,
     brandMentioned: r.mentioned,
     position: r.position,
     sentiment: r.sentiment,
-    answer: r.answer,
+    competitors: r.competitors,
+    citedDomains: r.citedDomains,
     costMicros: num(r.costMicros),
-  });
+  };
+  return JSON.stringify(variant === "full" ? { ...summary, citedUrls: r.citedUrls, answer: r.answer } : summary);
 }
 
 /**
- * The captures in scope, oldest first, as a stream of CSV or a JSON array: one page is read
- * per pull, so memory stays flat and a closed download stops the reading. At most
- * EXPORT_MAX_ROWS rows (`maxRows` lets tests use a smaller cap).
+ * The captures in scope, oldest first, as a stream of CSV (starting with the UTF-8 byte-order
+ * mark) or a JSON array: one page is read per pull, so memory stays flat and a closed download
+ * stops the reading. At most EXPORT_MAX_ROWS rows (`maxRows` lets tests use a smaller cap).
  */
-export function exportCaptures(f: AnalyticsFilter, format: "csv" | "json", maxRows = EXPORT_MAX_ROWS): ReadableStream<Uint8Array> {
+export function exportCaptures(f: AnalyticsFilter, format: "csv" | "json", variant: ExportVariant = "full", maxRows = EXPORT_MAX_ROWS): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let after: { at: Date; id: string } | null = null;
   let sent = 0;
@@ -79,11 +126,11 @@ export function exportCaptures(f: AnalyticsFilter, format: "csv" | "json", maxRo
       let chunk = "";
       if (!started) {
         started = true;
-        chunk += format === "csv" ? csvLine(CSV_HEADER) : "[";
+        chunk += format === "csv" ? CSV_BOM + csvLine(CSV_HEADERS[variant]) : "[";
       }
-      const rows = sent < maxRows ? await capturesInScope(f, after, Math.min(PAGE_SIZE, maxRows - sent)) : [];
+      const rows = sent < maxRows ? await capturesInScope(f, after, Math.min(PAGE_SIZE, maxRows - sent), { withAnswer: variant === "full" }) : [];
       for (const r of rows) {
-        chunk += format === "csv" ? csvRow(r) : `${sent > 0 ? "," : ""}\n${jsonRow(r)}`;
+        chunk += format === "csv" ? csvRow(r, variant) : `${sent > 0 ? "," : ""}\n${jsonRow(r, variant)}`;
         sent += 1;
       }
       const last = rows.at(-1);

@@ -65,6 +65,9 @@ export type AnalyticsFilterInput = z.input<typeof analyticsFilterInput>;
 export type ParsedAnalyticsFilter = z.output<typeof analyticsFilterInput>;
 
 export const EXPORT_FORMATS = ["csv", "json"] as const;
+/** summary: one small row per capture without the answer; full: the answer and cited URLs too. */
+export const EXPORT_VARIANTS = ["full", "summary"] as const;
+export type ExportVariant = (typeof EXPORT_VARIANTS)[number];
 
 export const RANGE_PRESETS = [7, 30, 90] as const;
 

@@ -152,12 +152,22 @@ describe("dashboards", () => {
     await page.waitForURL((url) => url.searchParams.get("range") === "7");
     const answers = await sampleChangedFrom(page, thirtyDays);
 
-    const [exported] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "CSV", exact: true }).click()]);
-    expect(exported.suggestedFilename()).toMatch(/^beacon-captures-lumen-crm-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/);
-    const lines = (await downloaded(exported)).trimEnd().split("\r\n");
-    expect(lines[0]).toBe("capture_id,finished_at,prompt,provider,model,sample,brand_mentioned,position,sentiment,answer,cost_usd");
+    const [summary] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Summary CSV", exact: true }).click()]);
+    expect(summary.suggestedFilename()).toMatch(/^beacon-captures-lumen-crm-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}-summary\.csv$/);
+    // The UTF-8 byte-order mark first, so Excel reads the German and Russian prompts as written.
+    const bytes = fs.readFileSync(await summary.path());
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const lines = bytes.toString("utf8").slice(1).trimEnd().split("\r\n");
+    expect(lines[0]).toBe("capture_id,finished_at,prompt,prompt_tags,market,provider,model,sample,brand_mentioned,position,sentiment,competitors,cited_domains,cost_usd");
     // Every answer in the tiles is one row (the export also holds answers not analysed yet, none here).
     expect(lines.length - 1).toBe(answers);
+    expect(lines.some((line) => line.includes("Какую CRM выбрать"))).toBe(true);
+
+    const [full] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Full CSV with answers", exact: true }).click()]);
+    const fullText = fs.readFileSync(await full.path());
+    expect([...fullText.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(fullText.toString("utf8").slice(1).split("\r\n")[0]).toBe(`${lines[0]},cited_urls,answer`);
+    expect(fullText.length).toBeGreaterThan(bytes.length * 2);
 
     const [chartCsv] = await Promise.all([
       page.waitForEvent("download"),
