@@ -94,7 +94,7 @@ export function DataTableView<T extends RowData>({
   // something has scrolled under it.
   const sticky = (index: number, background: string) =>
     index === 0 ? `sticky left-0 z-[1] ${background} ${scrolled ? "shadow-[1px_0_0_var(--color-slate-200)]" : ""} max-sm:max-w-[45vw]` : "";
-  const bodyBackground = compact ? "bg-white" : "bg-white group-hover/row:bg-slate-50";
+  const bodyBackground = compact ? "bg-surface" : "bg-surface group-hover/row:bg-slate-50";
   const specs = new Map(columns.map((column) => [column.id, column]));
   const cellOf = (look: ColumnLook | undefined, index: number, background: string, content: ReactNode, key: string) => {
     const classes = `${padding} ${alignClass(look)} ${look?.numeric ? "tabular-nums" : ""} ${look?.className ?? ""} ${index === 0 ? sticky(index, background) : "max-sm:max-w-[70vw]"}`;
@@ -132,7 +132,7 @@ export function DataTableView<T extends RowData>({
                       scope="col"
                       title={look?.headerTitle}
                       aria-sort={header.column.getCanSort() ? ariaSort(sorted) : undefined}
-                      className={`${padding} font-medium ${alignClass(look)} ${look?.headerClassName ?? ""} ${sticky(index, compact ? "bg-white" : "bg-slate-50")}`}
+                      className={`${padding} font-medium ${alignClass(look)} ${look?.headerClassName ?? ""} ${sticky(index, compact ? "bg-surface" : "bg-slate-50")}`}
                     >
                       {look?.hideHeader ? (
                         <span className="sr-only">{content}</span>

@@ -46,7 +46,7 @@ export function KpiDelta({ kpi, kind, better = "up", unit = "answers" }: { kpi: 
       <div
         id={tipId}
         role="tooltip"
-        className="pointer-events-none absolute left-0 top-full z-30 mt-1 hidden w-72 max-w-[calc(100vw-3rem)] rounded-md bg-white p-3 text-xs text-slate-600 shadow-lg ring-1 ring-slate-200 group-hover:block group-focus-within:block"
+        className="pointer-events-none absolute left-0 top-full z-30 mt-1 hidden w-72 max-w-[calc(100vw-3rem)] rounded-md bg-surface p-3 text-xs text-slate-600 shadow-lg ring-1 ring-slate-200 group-hover:block group-focus-within:block"
       >
         <p>{period("Previous period", kpi.previous)}</p>
         <p className="mt-1">{period("This period", kpi.current)}</p>
