@@ -4,7 +4,7 @@
 import { beyondNoise, testMeans, testProportions, testRatios, type DifferenceTest } from "@/lib/analytics/significance";
 import { num } from "@/lib/analytics/filter";
 
-/** The sums a test needs, as kpiSums returns them (lib/analytics/kpis.ts KpiRow). */
+/** The sums a test needs: one period's row as kpiSums returns it (lib/analytics/kpis.ts calls it KpiRow). */
 export type ChangeSums = {
   n: number;
   mentioned: number;

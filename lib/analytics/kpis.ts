@@ -1,26 +1,13 @@
 import "server-only";
 import { num, previousPeriod, type AnalyticsFilter } from "@/lib/analytics/filter";
-import { kpiChangeTest, type KpiChangeTest, type KpiMetric } from "@/lib/analytics/kpi-changes";
+import { kpiChangeTest, type ChangeSums, type KpiChangeTest, type KpiMetric } from "@/lib/analytics/kpi-changes";
 import { rollupScope } from "@/lib/analytics/rollups";
 import { change, meanInterval, ratioInterval, wilson, type Estimate } from "@/lib/analytics/stats";
 import { readDb } from "@/lib/db/prisma";
 import { Prisma } from "@/lib/generated/prisma/client";
 
-export type KpiRow = {
-  n: number;
-  mentioned: number;
-  pos_n: number;
-  pos_sum: number;
-  pos_sumsq: number;
-  positive: number;
-  neutral: number;
-  negative: number;
-  sy: number;
-  sx: number;
-  syy: number;
-  sxx: number;
-  sxy: number;
-};
+/** One period's sums (kpiSums): what the numbers and their tests are computed from. */
+export type KpiRow = ChangeSums;
 
 /**
  * The sums behind the headline numbers, from the daily rollups. An answer counts once it has
