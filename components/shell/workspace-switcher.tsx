@@ -67,6 +67,10 @@ export function WorkspaceSwitcher({ current, workspaces }: { current: string; wo
         ))}
         <option value={NEW}>+ New workspace…</option>
       </select>
+      {/* Also a visible button: an option at the end of a select is where few people look. */}
+      <button type="button" onClick={() => setCreating(true)} className="mt-1 flex min-h-11 items-center px-1 text-xs font-medium text-brand-700 hover:underline md:min-h-0">
+        + New workspace
+      </button>
       <Dialog open={creating} onClose={() => setCreating(false)} title="New workspace">
         <form
           noValidate

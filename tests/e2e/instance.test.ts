@@ -22,7 +22,8 @@ async function signedIn(): Promise<Page> {
 
 /** Starts a workspace from the switcher in the sidebar and waits until it is the active one. */
 async function newWorkspace(page: Page, name: string): Promise<void> {
-  await page.getByLabel("Workspace", { exact: true }).selectOption({ label: "+ New workspace…" });
+  // The visible button beside the workspace picker (its select also ends with "+ New workspace…").
+  await page.getByRole("button", { name: "+ New workspace" }).click();
   const dialog = page.getByRole("dialog", { name: "New workspace" });
   await dialog.getByLabel("Name").fill(name);
   await dialog.getByRole("button", { name: "Create" }).click();
@@ -90,6 +91,10 @@ describe("provider connections", () => {
 
     // The team's admin (the demo user is its owner) adds a provider on it.
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Settings" }).click();
+    // Settings opens on its first tab; providers have their own.
+    await page.getByRole("navigation", { name: "Settings" }).getByRole("link", { name: "Providers" }).click();
+    await page.waitForURL((url) => url.searchParams.get("tab") === "providers");
+    expect(await page.getByRole("navigation", { name: "Settings" }).getByRole("link", { name: "Providers" }).getAttribute("aria-current")).toBe("page");
     const providers = page.getByRole("region", { name: "Providers" });
     await providers.getByRole("button", { name: "Add provider" }).click();
     const dialog = page.getByRole("dialog", { name: "Add a provider" });
@@ -148,7 +153,7 @@ describe("provider connections", () => {
     expect(await page.getByRole("region", { name: "Connections" }).count()).toBe(0);
 
     // Settings: the simulators only, and a hint to ask an operator.
-    await page.goto("/settings");
+    await page.goto("/settings?tab=providers");
     const providers = page.getByRole("region", { name: "Providers" });
     await providers.getByText("Ask an operator to grant a real provider").waitFor();
     await providers.getByRole("button", { name: "Add provider" }).click();

@@ -15,7 +15,7 @@ const CELLS_PER_PAGE = 100; // 5 prompts × 20 cells
 
 /** A write key made on the Settings page, as a user would. */
 async function createApiKey(page: Page): Promise<string> {
-  await page.goto("/settings");
+  await page.goto("/settings?tab=api-keys");
   await page.getByLabel("New key name").fill(`large check ${Date.now()}`);
   await page.getByLabel("Scope").selectOption("write");
   await page.getByRole("button", { name: "Create key" }).click();

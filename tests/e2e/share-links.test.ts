@@ -60,7 +60,7 @@ describe("share links", () => {
     await login(admin, DEMO_USER.email, DEMO_USER.password);
 
     // Agency branding.
-    await admin.goto("/settings");
+    await admin.goto("/settings?tab=branding");
     await admin.getByLabel("Agency name").fill("North Star Agency");
     await admin.setInputFiles("#agency-logo", { name: "logo.png", mimeType: "image/png", buffer: LOGO });
     await admin.getByRole("button", { name: "Save branding" }).click();
@@ -120,7 +120,7 @@ describe("share links", () => {
     await expectPrintable(visitor, 4);
 
     // Revoked in Settings: the same address is the invalid-link page, like an unknown token.
-    await admin.goto("/settings");
+    await admin.goto("/settings?tab=share-links");
     await admin.getByRole("button", { name: "Revoke Client report e2e" }).click();
     await admin.locator("tr", { hasText: "Client report e2e" }).getByText("revoked").waitFor();
     const revoked = (await visitor.goto(url)) as Response;

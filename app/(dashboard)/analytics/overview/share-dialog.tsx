@@ -97,7 +97,7 @@ export function ShareButton({ filters }: { filters: Filters }) {
               </Select>
             </Field>
             <div className="flex items-center justify-between gap-2">
-              <Link href="/settings#share-links-heading" className="text-sm font-medium text-brand-700 hover:underline">All share links</Link>
+              <Link href="/settings?tab=share-links" className="text-sm font-medium text-brand-700 hover:underline">All share links</Link>
               <Button type="submit" pending={form.pending}>Create link</Button>
             </div>
           </form>
