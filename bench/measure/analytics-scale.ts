@@ -17,13 +17,13 @@ import { db } from "@/lib/db/prisma";
 import { DEMO_WORKSPACE } from "@/lib/seed/demo-content";
 import { seedDemo } from "@/lib/seed/demo";
 import { connect } from "../lib/database";
+import { buildRollups } from "../lib/rollups";
 import { round, summarize, type Summary } from "../lib/stats";
 
 const HISTORY_DAYS = 180;
 const CHECKS = 10;
 const DOMAINS = 200;
 const BATCH = 100_000;
-const ROLLUP_BATCH = 50_000;
 /** The goal for every chart (issue 10); slower ones get their plans in the result. */
 const SLOW_MS = 150;
 const RANGES = [...RANGE_PRESETS, 365];
@@ -148,23 +148,6 @@ async function generate(client: pg.Client, ids: Ids, count: number, log: (line: 
   await client.query(`UPDATE checks SET "totalCaptures" = $2 WHERE id = ANY($1::uuid[])`, [checkIds, perCheck]);
 }
 
-/** The rollups of the generated captures, as the success path would have kept them, a batch at a time. */
-async function buildRollups(client: pg.Client, workspaceId: string, log: (line: string) => void): Promise<void> {
-  let after = "00000000-0000-0000-0000-000000000000";
-  for (let done = 0; ; ) {
-    const { rows } = await client.query<{ last: string | null; n: number }>(
-      `WITH batch AS (SELECT id FROM captures WHERE "workspaceId" = $1 AND id > $2 ORDER BY id LIMIT ${ROLLUP_BATCH}),
-            rolled AS (SELECT beacon_rollup_captures(array_agg(id), 1) FROM batch)
-       SELECT (SELECT max(id::text) FROM batch) AS last, (SELECT count(*)::int FROM batch) AS n, (SELECT count(*) FROM rolled) AS _`,
-      [workspaceId, after],
-    );
-    if (!rows[0]!.n) return;
-    after = rows[0]!.last!;
-    done += rows[0]!.n;
-    log(`analytics-scale: rollups of ${done.toLocaleString("en-US")} captures`);
-  }
-}
-
 type Measured = { query: string; rangeDays: number; run: () => Promise<unknown> };
 
 /** Records the SQL that db().$queryRaw runs during `fn` (for EXPLAIN of the slow ones). */
@@ -225,7 +208,7 @@ export async function measureAnalyticsScale(
     const generateSeconds = round((performance.now() - t0) / 1000);
     log(`analytics-scale: generated in ${generateSeconds} s; rollups`);
     const tr = performance.now();
-    await buildRollups(client, ids.workspaceId, log);
+    await buildRollups(client, ids.workspaceId, log, "analytics-scale");
     const rollupSeconds = round((performance.now() - tr) / 1000);
     log(`analytics-scale: rollups in ${rollupSeconds} s; ANALYZE`);
     const t1 = performance.now();

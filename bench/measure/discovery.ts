@@ -15,12 +15,12 @@ import { db } from "@/lib/db/prisma";
 import { DEMO_WORKSPACE } from "@/lib/seed/demo-content";
 import { seedDemo } from "@/lib/seed/demo";
 import { connect } from "../lib/database";
+import { buildRollups } from "../lib/rollups";
 import { round, summarize, type Summary } from "../lib/stats";
 
 const PERIOD_DAYS = 30;
 const NAMES = 2_000;
 const BATCH = 100_000;
-const ROLLUP_BATCH = 50_000;
 /** Issue 20's goal for the daily pass at a million answers. */
 export const DISCOVERY_GOAL_MS = 200;
 
@@ -84,19 +84,7 @@ export async function measureDiscovery(url: string, options: { captures: number;
     }
     const generateSeconds = round((performance.now() - t0) / 1000, 0);
     const t1 = performance.now();
-    let after = "00000000-0000-0000-0000-000000000000";
-    for (let done = 0; ; ) {
-      const { rows } = await client.query<{ last: string | null; n: number }>(
-        `WITH batch AS (SELECT id FROM captures WHERE "workspaceId" = $1 AND id > $2 ORDER BY id LIMIT ${ROLLUP_BATCH}),
-              rolled AS (SELECT beacon_rollup_captures(array_agg(id), 1) FROM batch)
-         SELECT (SELECT max(id::text) FROM batch) AS last, (SELECT count(*)::int FROM batch) AS n, (SELECT count(*) FROM rolled) AS _`,
-        [workspace.id, after],
-      );
-      if (!rows[0]!.n) break;
-      after = rows[0]!.last!;
-      done += rows[0]!.n;
-      log(`discovery: rollups of ${done.toLocaleString("en-US")} captures`);
-    }
+    await buildRollups(client, workspace.id, log, "discovery");
     const rollupSeconds = round((performance.now() - t1) / 1000, 0);
     await client.query("VACUUM ANALYZE captures, capture_candidates, rollup_candidates, rollup_candidate_days, rollup_answers");
     const counts = await client.query<{ k: string; r: string; d: string }>(
