@@ -29,7 +29,13 @@ export type EmbeddedPostgresOptions = {
   port?: number;
   /** Trade durability for speed (tests and benchmarks). */
   ephemeral?: boolean;
+  /** 300 unless given (a test of many processes on a small server gives less). */
+  maxConnections?: number;
   log?: (line: string) => void;
+  /** The server's own output (its log: rejected connections, errors), as it comes. */
+  onOutput?: (text: string) => void;
+  /** The postmaster's pid as soon as it is started (it leads its own process group). */
+  onSpawn?: (pid: number) => void;
 };
 
 const isRoot = () => typeof process.getuid === "function" && process.getuid() === 0;
@@ -169,14 +175,16 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   }
 
   const port = options.port ?? (await freePort());
-  const args = ["-D", clusterDir, "-p", String(port), "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "max_connections=300"];
+  const args = ["-D", clusterDir, "-p", String(port), "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", `max_connections=${options.maxConnections ?? 300}`];
   if (options.ephemeral) args.push("-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off");
   // Its own process group: a Ctrl-C in the terminal reaches the launcher, which stops the
   // server last, after the worker has drained and written its final heartbeat.
   const child: ChildProcess = spawn(path.join(binDir, "postgres"), args, { ...asUser, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  if (child.pid) options.onSpawn?.(child.pid);
   let output = "";
   const collect = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-4000);
+    options.onOutput?.(chunk.toString());
   };
   child.stdout?.on("data", collect);
   child.stderr?.on("data", collect);

@@ -203,7 +203,7 @@ export class WorkerProcess {
  * Starts one worker process against this test file's database and resolves once it prints
  * "worker <id> running", which it does after its heartbeat row exists.
  */
-export async function startWorker(name: string, env: WorkerEnv = {}, options: { readyTimeoutMs?: number } = {}): Promise<WorkerProcess> {
+export async function startWorker(name: string, env: WorkerEnv = {}, options: { readyTimeoutMs?: number; onSpawn?: (pid: number) => void } = {}): Promise<WorkerProcess> {
   const settings = { ...DEFAULT_ENV, ...env };
   const childEnv: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "test" };
   for (const [key, value] of Object.entries(settings)) {
@@ -217,6 +217,7 @@ export async function startWorker(name: string, env: WorkerEnv = {}, options: { 
     env: childEnv,
   });
   const worker = new WorkerProcess(name, settings, child);
+  options.onSpawn?.(worker.pid);
   live.add(worker);
   startedThisTest.push(worker);
   const match = await worker.waitForLine(/^worker (\S+) running\b/, options.readyTimeoutMs ?? 60_000);
