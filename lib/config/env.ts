@@ -40,6 +40,12 @@ const envSchema = z.object({
   // Days of simulated history the demo seed creates (0 for none).
   BEACON_DEMO_HISTORY_DAYS: z.coerce.number().int().min(0).max(400).default(90),
   BEACON_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(8),
+  // Database connections one process may hold (docs/operating.md "Database connections" has the
+  // arithmetic behind the defaults): Prisma's pool in every process (web server, worker, CLI; a
+  // web server has a second one on DATABASE_READ_URL when set), and graphile-worker's pool in a
+  // worker, one of whose connections stays in LISTEN (so at least 2).
+  BEACON_DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(4),
+  BEACON_WORKER_QUEUE_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(2),
   BEACON_WORKER_LEASE_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
   BEACON_WORKER_SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(600).default(5),
   // How often each worker looks for dead workers whose captures must be recovered.

@@ -19,7 +19,7 @@ function createClient(connectionString = requireDatabaseUrl()): PrismaClient {
   // ever: the server ends such sessions.
   const adapter = new PrismaPg({
     connectionString,
-    max: 10,
+    max: env().BEACON_DB_POOL_SIZE,
     application_name: sessionName(process.pid),
     options: "-c timezone=UTC -c idle_in_transaction_session_timeout=15000",
   });

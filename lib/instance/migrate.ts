@@ -201,7 +201,8 @@ export async function migrate(
     }
     if (sqlObjects) result.sqlObjects = await applySqlObjects(client, sqlObjects, result.applied.length > 0, log);
 
-    await runMigrations({ connectionString: databaseUrl });
+    // One statement at a time: a pool of one, not graphile-worker's default of 10.
+    await runMigrations({ connectionString: databaseUrl, maxPoolSize: 1 });
     // Reference data the migrations cannot hold without repeating the code's defaults.
     const { rows: connections } = await client.query<{ table: string | null }>(`SELECT to_regclass('provider_connections')::text AS table`);
     if (connections[0]?.table) {

@@ -1,5 +1,6 @@
 import "server-only";
 import pg from "pg";
+import { sessionName } from "@/lib/db/prisma";
 import { lastLine } from "@/lib/errors";
 import { formatDuration } from "@/lib/format";
 
@@ -41,8 +42,10 @@ const RAW_QUERY = Symbol("beacon.rawQuery");
  * fetches are retried every poll, LISTEN reconnects, cron restarts), and our own tasks record
  * their results through Prisma with their own retries (lib/lifecycle/run/run-capture.ts).
  */
-export function patientPool(connectionString: string, log: (line: string) => void) {
-  const pool = new pg.Pool({ connectionString, max: 10 }); // the size graphile-worker gives a pool of its own
+export function patientPool(options: { connectionString: string; max: number; log: (line: string) => void }) {
+  const { connectionString, max, log } = options;
+  // Named like the process's Prisma sessions, with ":jobs", so pg_stat_activity tells the pools apart.
+  const pool = new pg.Pool({ connectionString, max, application_name: `${sessionName(process.pid)}:jobs` });
   const state = { patient: false, waitingSince: 0 };
   // graphile-worker installs these itself only on a pool it creates; without them an idle
   // client's error (the server going away) would be an unhandled 'error' event.

@@ -35,6 +35,10 @@ const ABORT_SLACK_MS = 5_000;
  */
 function quietLogger(log: (line: string) => void): Logger {
   return new Logger(() => (level, message) => {
+    // It also warns at every start when its pool is smaller than the concurrency, which ours is on
+    // purpose: the jobs run their queries on Prisma's pool, graphile-worker's only fetches and
+    // finishes jobs (BEACON_WORKER_QUEUE_POOL_SIZE, docs/operating.md "Database connections").
+    if (/^WARNING: having maxPoolSize/.test(message)) return;
     if (level === "error" || level === "warning" || (level === "info" && !/^(Completed|Failed) task/.test(message))) log(message);
   });
 }
@@ -80,7 +84,7 @@ export async function startWorkerProcess(options: { taskList: TaskList; log: (li
     setTimeout(() => failed(new Error(`graphile-worker's pool failed (${action}): ${lastLine(error)}`)), graceMs + ABORT_SLACK_MS);
   });
 
-  const database = patientPool(requireDatabaseUrl(), log);
+  const database = patientPool({ connectionString: requireDatabaseUrl(), max: e.BEACON_WORKER_QUEUE_POOL_SIZE, log });
   let poolEnded: Promise<void> | null = null;
   const endPool = () => (poolEnded ??= database.pool.end().catch(() => {}));
   const runner = await run({
