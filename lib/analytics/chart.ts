@@ -1,8 +1,10 @@
 // What a dashboard chart is: one module per chart (lib/analytics/charts/<chart>.ts), listed once
 // in lib/analytics/charts.ts, from which the chart routes (dashboards and REST v1), the OpenAPI
-// description, the MCP get_numbers tool and the browser's fetch derive.
+// description, the MCP get_numbers tool and the browser's fetch derive; a simple chart's module
+// also says how it looks and where (`view`, lib/analytics/chart-view.ts).
 import "server-only";
 import { z } from "zod";
+import type { AnyChartView, ChartView } from "@/lib/analytics/chart-view";
 import type { ResolvedFilter } from "@/lib/analytics/filter";
 
 const noParams = z.object({});
@@ -16,6 +18,8 @@ export type Chart<S extends z.ZodObject = z.ZodObject, T = unknown, N extends st
   params: S;
   /** Its one query; the answer goes out as JSON (a Date as its ISO string, a bigint as a number). */
   query(resolved: ResolvedFilter, params: z.output<S>): Promise<T>;
+  /** How the generic card draws it, and on which page; none for a chart with its own component. */
+  view?: AnyChartView;
 };
 
 /** Keeps the chart's name and answer as literal types, so the list of charts types the routes and the browser's data. */
@@ -24,4 +28,5 @@ export const defineChart = <const N extends string, T, S extends z.ZodObject = t
   description: string;
   params?: S;
   query: (resolved: ResolvedFilter, params: z.output<S>) => Promise<T>;
-}): Chart<S, T, N> => ({ ...chart, params: (chart.params ?? noParams) as S });
+  view?: NoInfer<ChartView<T>>;
+}): Chart<S, T, N> => ({ ...chart, params: (chart.params ?? noParams) as S, view: chart.view as AnyChartView | undefined });
