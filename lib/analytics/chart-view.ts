@@ -27,7 +27,7 @@ type ViewOf<K extends string, Row> = {
   order: number;
   /** `line` or `bar`: `x` along the axis, a line or bar per series; `table`: `x` the first column, a column per series. */
   kind: "line" | "bar" | "table";
-  /** "{brand}" is replaced by the selected brand's name. */
+  /** In both, "{brand}" is replaced by the selected brand's name. */
   title: string;
   description: string;
   /** The answer's field holding the rows drawn. */

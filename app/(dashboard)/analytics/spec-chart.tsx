@@ -46,7 +46,7 @@ function SpecChart({ chart, view, filter, brandName, empty }: PageChart & { filt
   return (
     <ChartCard
       title={view.title.replaceAll("{brand}", brandName)}
-      description={view.description}
+      description={view.description.replaceAll("{brand}", brandName)}
       sample={data && `${formatCount(n)} ${noun}`}
       status={query}
       isEmpty={!n}
