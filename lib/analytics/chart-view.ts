@@ -1,4 +1,4 @@
-// How a simple chart looks, declared in its module (lib/analytics/charts/<chart>.ts, `view`) and
+// How a simple chart looks, declared in its module (lib/analytics/charts/<chart>.ts, `withView`) and
 // drawn by the one generic card (app/(dashboard)/analytics/spec-chart.tsx) at its place on its
 // page, so such a chart needs no component and no edit of the page. Plain data, no functions: the
 // page's server component hands the views to the page's client component as props. Charts whose

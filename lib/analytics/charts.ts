@@ -2,7 +2,7 @@
 // GET /api/v1/analytics/<chart> for REST), the OpenAPI description, the MCP get_numbers tool and
 // the browser's fetch and data types (lib/analytics/wire.ts), the pages' declared charts and the
 // CLI's list all derive from this array. Adding a chart: its module in lib/analytics/charts/ (with
-// a `view`, or its own component on a page), its line here (docs/architecture.md "Adding a
+// a view, `withView`, or its own component on a page), its line here (docs/architecture.md "Adding a
 // chart"). The order is the one the API lists them in.
 import "server-only";
 import type { z } from "zod";
