@@ -27,6 +27,10 @@ describe("charts", () => {
   });
 
   it("hands a page the charts whose views name it, in their order", () => {
-    expect(pageCharts("sources").map((c) => [c.chart, c.view.kind, c.view.rows])).toEqual([["own-pages", "table", "items"]]);
+    const sources = pageCharts("sources");
+    expect(sources.find((c) => c.chart === "own-pages")?.view).toMatchObject({ kind: "table", rows: "items" });
+    expect(sources.every((c) => c.view.page === "sources")).toBe(true);
+    expect(sources.map((c) => c.view.order)).toEqual(sources.map((c) => c.view.order).toSorted((a, b) => a - b));
+    expect(sources.map((c) => c.chart).toSorted()).toEqual(CHART_LIST.filter((c) => c.view?.page === "sources").map((c) => c.name).toSorted());
   });
 });
