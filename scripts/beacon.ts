@@ -20,6 +20,9 @@
 //   auth unlock <email>
 //       forgets the failed sign-ins counted against that account from every client, so whoever
 //       knows its password can sign in again at once (lib/auth/rate-limit.ts)
+//   charts
+//       lists the dashboard charts of GET /api/v1/analytics/<chart> and MCP get_numbers: each
+//       name, its own query-string parameters and what it answers (lib/analytics/charts.ts)
 //   mcp
 //       serves the MCP tools (lib/mcp/server.ts) over stdio with the API key in BEACON_API_KEY,
 //       which decides the workspace and the scope; the protocol alone goes to stdout
@@ -43,6 +46,7 @@ const USAGE = `Usage:
   npm run beacon -- doctor
   npm run beacon -- admin grant <email>
   npm run beacon -- auth unlock <email>
+  npm run --silent beacon -- charts
   BEACON_API_KEY=<key> npm run --silent beacon -- mcp`;
 
 function fail(message: string): never {
@@ -287,5 +291,6 @@ else if (group === "analyze") await analyzeCommand(command);
 else if (group === "doctor") await doctorCommand();
 else if (group === "admin" && command === "grant") await grantOperatorCommand(rest[0]);
 else if (group === "auth" && command === "unlock") await unlockAccountCommand(rest[0]);
+else if (group === "charts") console.log((await import("@/lib/analytics/charts")).chartListing());
 else if (group === "mcp") await mcpCommand();
 else fail(USAGE);

@@ -1,11 +1,13 @@
 // Every dashboard chart, once: the chart routes (GET /api/analytics/<chart> for the dashboards,
 // GET /api/v1/analytics/<chart> for REST), the OpenAPI description, the MCP get_numbers tool and
-// the browser's fetch and data types (lib/analytics/wire.ts) all derive from this array. Adding
-// a chart: its module in lib/analytics/charts/, its line here, its component
-// (docs/architecture.md "Adding a chart"). The order is the one the API lists them in.
+// the browser's fetch and data types (lib/analytics/wire.ts), the pages' declared charts and the
+// CLI's list all derive from this array. Adding a chart: its module in lib/analytics/charts/ (with
+// a view, `withView`, or its own component on a page), its line here (docs/architecture.md "Adding a
+// chart"). The order is the one the API lists them in.
 import "server-only";
 import type { z } from "zod";
 import type { Chart } from "@/lib/analytics/chart";
+import type { AnyChartView, ChartPage } from "@/lib/analytics/chart-view";
 import { citedPagesChart } from "@/lib/analytics/charts/cited-pages";
 import { costsChart } from "@/lib/analytics/charts/costs";
 import { gapSourcesChart } from "@/lib/analytics/charts/gap-sources";
@@ -72,3 +74,20 @@ export const CHART_PARAMS: ChartParam[] = (() => {
   }
   return [...params.values()];
 })();
+
+export type PageChart = { chart: ChartName; view: AnyChartView };
+
+/** The charts a page draws from their declared view, in their order: the page's server component hands them to its client one. */
+export const pageCharts = (page: ChartPage): PageChart[] =>
+  (CHART_LIST as readonly Chart[])
+    .flatMap((chart) => (chart.view?.page === page ? [{ chart: chart.name as ChartName, view: chart.view }] : []))
+    .sort((a, b) => a.view.order - b.view.order);
+
+/** Every chart with what it answers and its own parameters, for `npm run beacon -- charts` (docs/api.md points there and at the OpenAPI description). */
+export const chartListing = (): string =>
+  (CHART_LIST as readonly Chart[])
+    .map((chart) => {
+      const params = Object.keys(chart.params.shape);
+      return `${chart.name}${params.length ? ` (?${params.map((p) => `${p}=`).join("&")})` : ""}\n    ${chart.description}`;
+    })
+    .join("\n");

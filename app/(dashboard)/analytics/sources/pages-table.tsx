@@ -1,3 +1,4 @@
+import { PageLink } from "@/components/charts/page-link";
 import { Badge } from "@/components/ui/card";
 import { DataTable } from "@/components/ui/data-table";
 import type { Column } from "@/components/ui/table-columns";
@@ -8,14 +9,7 @@ const page: Column<Page> = {
   id: "page",
   header: "Page",
   className: "min-w-48 max-w-xl",
-  cell: (p) => (
-    <>
-      <a href={p.url} target="_blank" rel="noopener noreferrer nofollow" className="font-medium text-brand-700 hover:underline">
-        {p.title || p.url}
-      </a>
-      {p.title && <span className="block truncate text-xs text-slate-500">{p.url}</span>}
-    </>
-  ),
+  cell: (p) => <PageLink url={p.url} title={p.title} />,
 };
 const domain: Column<Page> = {
   id: "domain",

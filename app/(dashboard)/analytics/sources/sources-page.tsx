@@ -1,18 +1,20 @@
 "use client";
 import { PageHeader } from "@/components/ui/card";
+import type { PageChart } from "@/lib/analytics/charts";
 import { EmptyHint } from "../empty-hint";
 import { FilterBar } from "../filter-bar";
 import { NoBrand } from "../no-brand";
+import { PageCharts } from "../spec-chart";
 import { useAnalyticsFilters, type FilterOptions } from "../use-analytics-filters";
 import { CategoryChart } from "./category-chart";
 import { CategoryOverrides } from "./category-overrides";
 import { CitedPagesTable } from "./cited-pages-table";
 import { GapSourcesTable } from "./gap-sources-table";
 import { OwnDomainTile } from "./own-domain-tile";
-import { OwnPagesTable } from "./own-pages-table";
 import { TopDomainsChart } from "./top-domains-chart";
 
-export function SourcesPage({ options, canStart, canCategorize }: { options: FilterOptions; canStart: boolean; canCategorize: boolean }) {
+/** `charts`: the charts declared for this page by their modules (lib/analytics/charts.ts `pageCharts`), after the gap sources. */
+export function SourcesPage({ options, canStart, canCategorize, charts }: { options: FilterOptions; canStart: boolean; canCategorize: boolean; charts: PageChart[] }) {
   const filters = useAnalyticsFilters(options);
   const brandName = filters.brand?.name ?? "your brand";
   return (
@@ -34,9 +36,7 @@ export function SourcesPage({ options, canStart, canCategorize }: { options: Fil
             <div className="lg:col-span-4">
               <GapSourcesTable filter={filters.input} brandName={brandName} canCategorize={canCategorize} empty={<EmptyHint brandName={brandName} canStart={canStart} what="gap sources" />} />
             </div>
-            <div className="lg:col-span-4">
-              <OwnPagesTable filter={filters.input} brandName={brandName} empty={<EmptyHint brandName={brandName} canStart={canStart} what="citations of its own pages" />} />
-            </div>
+            <PageCharts charts={charts} filter={filters.input} brandName={brandName} empty={(what) => <EmptyHint brandName={brandName} canStart={canStart} what={what} />} />
             <div className="lg:col-span-4">
               <CitedPagesTable filter={filters.input} empty={<EmptyHint brandName={brandName} canStart={canStart} what="cited pages" />} />
             </div>

@@ -1,0 +1,11 @@
+/** A cited page: its title linked (its address when it has none), the address below the title. */
+export function PageLink({ url, title }: { url: string; title: string | null }) {
+  return (
+    <>
+      <a href={url} target="_blank" rel="noopener noreferrer nofollow" className="font-medium text-brand-700 hover:underline">
+        {title || url}
+      </a>
+      {title && <span className="block truncate text-xs text-slate-500">{url}</span>}
+    </>
+  );
+}
