@@ -23,22 +23,41 @@ module.exports = {
     {
       name: "bottom-layer-stays-at-the-bottom",
       comment:
-        "lib/db, lib/config, lib/net, lib/validation, lib/engines, lib/errors.ts and lib/format.ts are the " +
+        "lib/db, lib/config, lib/net, lib/validation, lib/errors.ts and lib/format.ts are the " +
         "base every domain builds on; they import nothing else from lib/ (lib/generated is Prisma's client). " +
-        "lib/format.ts and lib/engines (what each AI engine is: plain data and zod, the source of " +
-        "lib/config/env.ts's engine keys) are also what browser code imports, so they stay free of server code.",
+        "lib/format.ts is also what browser code imports, so it stays free of server code.",
       severity: "error",
-      from: { path: "^lib/(db|config|net|validation|engines)/|^lib/(errors|format)\\.ts$" },
-      to: { path: "^lib/", pathNot: "^lib/(db|config|net|validation|engines|generated)/|^lib/(errors|format)\\.ts$" },
+      from: { path: "^lib/(db|config|net|validation)/|^lib/(errors|format)\\.ts$" },
+      to: { path: "^lib/", pathNot: "^lib/(db|config|net|validation|generated)/|^lib/(errors|format)\\.ts$" },
     },
     {
-      name: "engines-stay-plain-data",
+      name: "ui-reaches-engines-through-the-registry",
       comment:
-        "lib/engines describes the AI engines as plain data and zod schemas: browser code and lib/config " +
-        "import it, so it never imports an adapter, an SDK or Node's modules (the adapters are lib/providers).",
+        "An engine's module (lib/providers/<engine>.ts: its descriptor and adapter) is server code. app/ and " +
+        "components/ import from lib/providers only the registry, whose `server-only` import fails the build of " +
+        "a client component that imports it (server components pass engineChoices() down), and the modules " +
+        "the browser shares (labels, schemas, limits, the settings schemas, types).",
       severity: "error",
-      from: { path: "^lib/engines/" },
-      to: { pathNot: "^lib/engines/|(^|/)node_modules/zod/" },
+      from: { path: "^(app|components)/" },
+      to: {
+        path: "^lib/providers/",
+        pathNot: "^lib/providers/(registry|labels|schemas|limits|openai-compatible-settings|simulator-settings|types)\\.ts$",
+      },
+    },
+    {
+      name: "browser-provider-modules-stay-browser-safe",
+      comment:
+        "The lib/providers modules browser code imports (labels, schemas, limits, the settings schemas, types) " +
+        "never import an engine's module, the registry or other server code: at run time only each other and " +
+        "the pure base (lib/validation, lib/config/openai-compatible-key.ts).",
+      severity: "error",
+      from: { path: "^lib/providers/(labels|schemas|limits|openai-compatible-settings|simulator-settings|types)\\.ts$" },
+      to: {
+        path: "^lib/",
+        pathNot:
+          "^lib/providers/(labels|schemas|limits|openai-compatible-settings|simulator-settings|types)\\.ts$|^lib/validation/|^lib/config/openai-compatible-key\\.ts$",
+        dependencyTypesNot: ["type-only"],
+      },
     },
     {
       name: "analysis-stays-pure",

@@ -2,7 +2,7 @@
 //   api-key create --workspace <slug> --name <name> [--scope read|write|admin]
 //       prints a new API key (shown once) with that scope (default write), owned by the
 //       workspace's first owner (oldest owner membership)
-//   capture --provider <an engine's cliName in lib/engines/engines.ts, but openai-compatible>
+//   capture --provider <an engine's cliName in lib/providers/registry.ts, but openai-compatible>
 //           --prompt "<text>" [--model <m>] [--search on|off|auto] [--max-output-tokens <n>] [--max-search-calls <n>]
 //       calls that provider once, outside any check, with those limits (default: a new provider
 //       configuration's), and prints the normalised result as JSON (the Google ones: --model
@@ -30,7 +30,7 @@ import { parseArgs } from "node:util";
 import { setDatabaseUrl } from "@/lib/config/env";
 import type { PriceTable } from "@/lib/billing/money";
 import { getDatabase } from "@/lib/db/database-url";
-import { ENGINES } from "@/lib/engines/engines";
+import { ENGINES } from "@/lib/providers/registry";
 
 // The simulator last: `capture` is mostly how an operator checks a real engine's key.
 const CLI_ENGINES = [...ENGINES.filter((e) => e.name !== "simulator"), ...ENGINES.filter((e) => e.name === "simulator")];
@@ -104,7 +104,8 @@ async function captureCommand(args: string[]) {
   if (!values.prompt?.trim()) fail(`--prompt is required.\n${USAGE}`);
   const searchMode = (values.search ?? "auto") as "on" | "off" | "auto";
   if (!["on", "off", "auto"].includes(searchMode)) fail("--search must be on, off or auto.");
-  const { DEFAULT_CALL_LIMITS, LIST_PRICES, listPricesOf } = await import("@/lib/providers/defaults");
+  const { LIST_PRICES, listPricesOf } = await import("@/lib/providers/defaults");
+  const { DEFAULT_CALL_LIMITS } = await import("@/lib/providers/limits");
   const { callLimitsSchema } = await import("@/lib/providers/schemas");
   const { testCall } = await import("@/lib/connections/test-call");
   const numberOr = (text: string | undefined, fallback: number) => (text === undefined ? fallback : text.trim() ? Number(text) : NaN);
@@ -151,9 +152,9 @@ async function openAICompatibleCall(values: Record<string, string | boolean | un
   const text = (name: string) => (typeof values[name] === "string" ? (values[name] as string) : undefined);
   const model = text("model")?.trim();
   if (!text("base-url") || !model) fail(`--provider openai-compatible needs --base-url and --model.\n${USAGE}`);
-  const { env } = await import("@/lib/config/env");
+  const { openAICompatibleKey } = await import("@/lib/config/env");
   const { openAICompatibleSettingsSchema } = await import("@/lib/providers/openai-compatible-settings");
-  const apiKeyEnv = text("api-key-env") ?? (env().OPENAI_COMPATIBLE_API_KEY ? "OPENAI_COMPATIBLE_API_KEY" : undefined);
+  const apiKeyEnv = text("api-key-env") ?? (openAICompatibleKey("OPENAI_COMPATIBLE_API_KEY") ? "OPENAI_COMPATIBLE_API_KEY" : undefined);
   const settings = openAICompatibleSettingsSchema.safeParse({ baseURL: text("base-url"), apiKeyEnv });
   if (!settings.success) {
     const flags = { baseURL: "--base-url", apiKeyEnv: "--api-key-env" };

@@ -11,6 +11,7 @@ import { ensureAuthSecret } from "@/lib/config/auth-secret";
 import { env, publicUrl, setDatabaseUrl } from "@/lib/config/env";
 import { getDatabase, type Database } from "@/lib/db/database-url";
 import { migrate, MigrationError } from "@/lib/instance/migrate";
+import { validateEngineEnv } from "@/lib/providers/registry";
 import { launcherEnv } from "@/lib/process/launcher-watchdog";
 import { WEB_STOP_DEADLINE_MS, workerStopDeadlineMs } from "@/lib/process/stop-deadlines";
 import { demoSeedPlan } from "@/scripts/lib/demo-seed";
@@ -54,6 +55,7 @@ if (plan.next === "start" && !fs.existsSync(path.join(root, ".next", "BUILD_ID")
 }
 
 const e = env();
+validateEngineEnv();
 const children: Child[] = [];
 let pendingDatabase: Promise<Database> | undefined;
 let shuttingDown = false;

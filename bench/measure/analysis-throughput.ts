@@ -2,7 +2,7 @@
 // so one Node thread = one core). The answers are the simulator's, in all four styles (lists,
 // tables, links, citations), analysed against the demo brand and its three competitors.
 import { ANALYSIS_MAX_CHARS, analyzeAnswer } from "@/lib/analysis/analyze";
-import { DEFAULT_CALL_LIMITS } from "@/lib/providers/defaults";
+import { DEFAULT_CALL_LIMITS } from "@/lib/providers/limits";
 import { seededRandom } from "@/lib/providers/simulator-random";
 import { simulateAnswer } from "@/lib/providers/simulator";
 import { DEMO_BRAND, DEMO_PROMPTS } from "@/lib/seed/demo-content";

@@ -12,7 +12,8 @@ import {
   updateConnection,
 } from "@/lib/connections/connections";
 import { grantOperator, isOperator, listOperators } from "@/lib/instance/operators";
-import { connectionInputSchema, grantInputSchema } from "@/lib/providers/schemas";
+import { connectionInputSchema } from "@/lib/providers/registry";
+import { grantInputSchema } from "@/lib/providers/schemas";
 import { text } from "@/lib/validation/text";
 
 // The Instance page: operators manage the provider connections, who may use them, and who else

@@ -4,7 +4,8 @@ import { MAX_RANGE_DAYS, RANGE_PRESETS } from "@/lib/analytics/schemas";
 import { createCheckBody, MAX_CAPTURES_PAGE } from "@/lib/api/schemas";
 import { API_KEY_SCOPE_DESCRIPTIONS, API_KEY_SCOPES, type ApiKeyScope } from "@/lib/permissions/api-key-scopes";
 import { CHECK_STATUSES } from "@/lib/captures/states";
-import { connectionInputSchema, providerConfigInputSchema } from "@/lib/providers/schemas";
+import { connectionInputSchema } from "@/lib/providers/registry";
+import { providerConfigInputSchema } from "@/lib/providers/schemas";
 
 const error = {
   description: "Error",

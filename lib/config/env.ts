@@ -1,9 +1,10 @@
 // The one place that reads process.env. Every setting is documented in the configuration
-// table of docs/operating.md (the engines' in docs/providers.md); keep them in step.
+// table of docs/operating.md; keep them in step. The AI engines' variables are declared beside
+// their adapters (lib/providers/<engine>.ts, documented in docs/providers.md) and read here too,
+// through envReader.
 import { z } from "zod";
 import { parseTrustedProxies } from "@/lib/net/trusted-proxies";
 import { OPENAI_COMPATIBLE_KEY_ENV } from "@/lib/config/openai-compatible-key";
-import { ENGINE_ENV } from "@/lib/engines/engines";
 
 const boolean = z
   .enum(["true", "false", "1", "0", "yes", "no"])
@@ -74,8 +75,6 @@ const envSchema = z.object({
   // Tests only: lifecycle pause points (lib/db/pause-points.ts) a test holds
   // from another process through advisory locks. Comma-separated names; unset in production.
   BEACON_TEST_PAUSE_POINTS: z.string().optional(),
-  // The engines' keys and base URLs, each validated as its descriptor says (lib/engines/engines.ts).
-  ...ENGINE_ENV,
   // Alerts (lib/alerts): where email alerts are sent through (smtp://user:pass@host:587, or
   // smtps:// for TLS from the start) and whom they come from. Without SMTP_URL an email channel
   // can be saved but its deliveries fail saying so.
@@ -101,21 +100,36 @@ const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema>;
 
-let cached: Env | undefined;
+// Bumped by reloadEnv(): every reader parses process.env again on its next call.
+let generation = 0;
 
-export function env(): Env {
-  if (!cached) {
-    // An empty variable (FOO= in a shell or an .env file) means "not set".
-    const set = Object.fromEntries(Object.entries(process.env).filter(([, value]) => value !== ""));
-    const parsed = envSchema.safeParse(set);
-    if (!parsed.success) {
-      const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
-      throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
-    }
-    cached = parsed.data;
-  }
-  return cached;
+/**
+ * A reader of the variables `shape` names, validated by their schemas: parsed on the first call
+ * and cached until reloadEnv(). env() is the reader of this file's schema; each AI engine reads
+ * its own variables with one (lib/providers/<engine>.ts), and lib/providers/registry.ts validates
+ * all of theirs at start.
+ */
+export function envReader<S extends z.ZodRawShape>(shape: S): () => z.output<z.ZodObject<S>> {
+  const schema = z.object(shape);
+  let cached: { generation: number; value: z.output<z.ZodObject<S>> } | undefined;
+  return () => {
+    if (cached?.generation !== generation) cached = { generation, value: parseEnv(schema) };
+    return cached.value;
+  };
 }
+
+function parseEnv<S extends z.ZodRawShape>(schema: z.ZodObject<S>): z.output<z.ZodObject<S>> {
+  // An empty variable (FOO= in a shell or an .env file) means "not set".
+  const set = Object.fromEntries(Object.entries(process.env).filter(([, value]) => value !== ""));
+  const parsed = schema.safeParse(set);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  return parsed.data;
+}
+
+export const env: () => Env = envReader(envSchema.shape);
 
 /**
  * The launcher learns the database URL only after it has started the database, after env() was
@@ -128,7 +142,7 @@ export function setDatabaseUrl(url: string): void {
 
 /** Reads process.env again at the next env() (after the launcher, or a test, changed it). */
 export function reloadEnv(): void {
-  cached = undefined;
+  generation += 1;
 }
 
 /**

@@ -7,8 +7,9 @@ import { db } from "@/lib/db/prisma";
 import { inTransaction, transaction } from "@/lib/db/transaction";
 import { ConflictError, NotFoundError, UserError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
-import type { connectionInputSchema, grantInputSchema } from "@/lib/providers/schemas";
-import { isConfigured, notConfiguredReason } from "@/lib/providers/registry";
+import { defaultProviderName, defaultSearchMode } from "@/lib/providers/defaults";
+import type { grantInputSchema } from "@/lib/providers/schemas";
+import { isConfigured, notConfiguredReason, type connectionInputSchema } from "@/lib/providers/registry";
 import { testCall } from "@/lib/connections/test-call";
 import type { z } from "zod";
 
@@ -38,6 +39,9 @@ export async function grantedConnections(workspaceId: string) {
     configured: isConfigured(c.adapter, c.settings),
     monthlySpendLimitMicros: grants[0]?.monthlySpendLimitMicros == null ? null : Number(grants[0].monthlySpendLimitMicros),
     prices: priceTableOf(c),
+    // What the provider form starts a new provider on it with.
+    defaultProviderName: defaultProviderName(c),
+    defaultSearchMode: defaultSearchMode(c),
   }));
 }
 

@@ -7,7 +7,8 @@
 import "server-only";
 import type Anthropic from "@anthropic-ai/sdk";
 import type { ContentBlock, ContentBlockParam, Message, MessageStreamParams, WebSearchTool20250305 } from "@anthropic-ai/sdk/resources/messages/messages";
-import { env } from "@/lib/config/env";
+import { envReader } from "@/lib/config/env";
+import { apiConnection, apiKeyVariable, baseUrlVariable, defineEngine } from "@/lib/providers/engine";
 import { CallAbortedError, ProviderError, abortReasonOf, type RetryClass } from "@/lib/providers/errors";
 import { lazySdk } from "@/lib/providers/lazy-sdk";
 import { classifySdkError } from "@/lib/providers/sdk-errors";
@@ -235,4 +236,20 @@ export function createAnthropicAdapter(connection: () => AnthropicConnection): P
   return { name: "anthropic", configured: () => Boolean(connection().apiKey), call: (request) => call(connection(), request) };
 }
 
-export const anthropicAdapter = createAnthropicAdapter(() => ({ apiKey: env().ANTHROPIC_API_KEY, baseURL: env().ANTHROPIC_BASE_URL }));
+const variables = { ANTHROPIC_API_KEY: apiKeyVariable, ANTHROPIC_BASE_URL: baseUrlVariable };
+const config = envReader(variables);
+
+export const anthropicAdapter = createAnthropicAdapter(() => ({ apiKey: config().ANTHROPIC_API_KEY, baseURL: config().ANTHROPIC_BASE_URL }));
+
+const listPrice = { model: "claude-haiku-4-5", prices: { input: 1_000_000, output: 5_000_000, cached: 100_000, reasoning: 5_000_000, search: 10_000 } };
+
+export const anthropicEngine = defineEngine({
+  name: "anthropic",
+  label: "Anthropic",
+  cliName: "anthropic",
+  writesAnswers: true,
+  env: variables,
+  listPrice,
+  defaultConnections: [apiConnection("Anthropic", "Claude API", listPrice, "on")],
+  adapter: anthropicAdapter,
+});

@@ -1,15 +1,15 @@
 // The provider connections a fresh instance starts with (lib/connections/defaults.ts creates the
 // missing ones on every migrate), and the list prices they start from.
-import type { CallLimits, SearchMode } from "@/lib/providers/types";
-import type { EngineConnection, ListPrice, Prices } from "@/lib/engines/engine";
-import { ENGINES, SERPAPI_LIST_PRICES, type AdapterName, type PricedAdapter } from "@/lib/engines/engines";
+import type { SearchMode } from "@/lib/providers/types";
+import type { EngineConnection, ListPrice, Prices } from "@/lib/providers/engine";
+import { SERPAPI_LIST_PRICES } from "@/lib/providers/google-serp";
+import { ENGINES, type AdapterName, type PricedAdapter } from "@/lib/providers/registry";
 
 export { SERPAPI_LIST_PRICES };
 
 /**
  * List prices (PROVIDERS.md, 2026-11) in micro-dollars per 1M tokens and per search call, from
- * each engine's descriptor (lib/engines/engines.ts); kept as data that admins edit, these are only
- * the starting values.
+ * each engine's descriptor; kept as data that admins edit, these are only the starting values.
  */
 export const LIST_PRICES = Object.fromEntries(ENGINES.flatMap((e) => (e.listPrice ? [[e.name, e.listPrice]] : []))) as Record<PricedAdapter, ListPrice>;
 
@@ -18,23 +18,6 @@ export function listPricesOf(adapter: PricedAdapter, model: string): Prices {
   if ((adapter === "google_ai_overview" || adapter === "google_ai_mode") && model === "serpapi") return SERPAPI_LIST_PRICES;
   return LIST_PRICES[adapter].prices;
 }
-
-/**
- * The per-call limits a new provider configuration starts with (the ProviderConfig column
- * defaults), also what the CLI's `capture` sends when not told otherwise.
- */
-export const DEFAULT_CALL_LIMITS: CallLimits = { maxOutputTokens: 2048, maxSearchCalls: 3 };
-
-/** The circuit breaker thresholds a new connection starts with (the column defaults). */
-export const DEFAULT_BREAKER_SETTINGS = {
-  breakerWindowSize: 20,
-  breakerMinCalls: 10,
-  breakerFailureRatePct: 50,
-  breakerOpenSeconds: 45,
-  breakerSlowCallMs: 60_000,
-  breakerSlowCallIsFailure: false,
-  breakerProbeTimeoutMs: 15_000,
-};
 
 type DefaultConnection = EngineConnection & { adapter: AdapterName };
 

@@ -4,7 +4,8 @@
 // caller's signal aborts the request; the runner owns timeouts, retries and aborts.
 import "server-only";
 import type { GenerateContentConfig, GroundingMetadata, GenerateContentResponseUsageMetadata } from "@google/genai";
-import { env } from "@/lib/config/env";
+import { envReader } from "@/lib/config/env";
+import { apiConnection, apiKeyVariable, baseUrlVariable, defineEngine } from "@/lib/providers/engine";
 import { CallAbortedError, ProviderError, abortReasonOf, classifyHttpStatus } from "@/lib/providers/errors";
 import { lazySdk } from "@/lib/providers/lazy-sdk";
 import { classifySdkError } from "@/lib/providers/sdk-errors";
@@ -179,4 +180,20 @@ export function createGeminiAdapter(connection: () => GeminiConnection): Provide
   return { name: "gemini", configured: () => Boolean(connection().apiKey), call: (request) => call(connection(), request) };
 }
 
-export const geminiAdapter = createGeminiAdapter(() => ({ apiKey: env().GEMINI_API_KEY, baseUrl: env().GOOGLE_GEMINI_BASE_URL }));
+const variables = { GEMINI_API_KEY: apiKeyVariable, GOOGLE_GEMINI_BASE_URL: baseUrlVariable };
+const config = envReader(variables);
+
+export const geminiAdapter = createGeminiAdapter(() => ({ apiKey: config().GEMINI_API_KEY, baseUrl: config().GOOGLE_GEMINI_BASE_URL }));
+
+const listPrice = { model: "gemini-2.5-flash", prices: { input: 300_000, output: 2_500_000, cached: 75_000, reasoning: 2_500_000, search: 35_000 } };
+
+export const geminiEngine = defineEngine({
+  name: "gemini",
+  label: "Google Gemini",
+  cliName: "gemini",
+  writesAnswers: true,
+  env: variables,
+  listPrice,
+  defaultConnections: [apiConnection("Gemini", "Gemini API", listPrice, "auto")],
+  adapter: geminiAdapter,
+});

@@ -9,7 +9,8 @@
 //
 // Each request is one HTTP call with one JSON answer (no stream). Aborting closes the connection
 // at once; there is no cancel endpoint, and the provider may still bill the request.
-import { env } from "@/lib/config/env";
+import { envReader } from "@/lib/config/env";
+import { apiKeyVariable, baseUrlVariable, defineEngine, type EngineConnection, type ListPrice, type Prices } from "@/lib/providers/engine";
 import { CallAbortedError, ProviderError, abortReasonOf } from "@/lib/providers/errors";
 import { callDataForSeo, type DataForSeoCredentials } from "@/lib/providers/dataforseo";
 import { callSerpApi, type SerpApiCredentials } from "@/lib/providers/serpapi";
@@ -60,8 +61,19 @@ function createAdapter(surface: SerpSurface, connection: () => GoogleSerpConnect
 export const createGoogleAiOverviewAdapter = (connection: () => GoogleSerpConnection) => createAdapter("ai_overview", connection);
 export const createGoogleAiModeAdapter = (connection: () => GoogleSerpConnection) => createAdapter("ai_mode", connection);
 
+// DataForSEO (login + password, Basic auth) and/or SerpApi (API key): a connection picks one;
+// either makes both engines configured.
+const variables = {
+  DATAFORSEO_LOGIN: apiKeyVariable,
+  DATAFORSEO_PASSWORD: apiKeyVariable,
+  DATAFORSEO_BASE_URL: baseUrlVariable,
+  SERPAPI_API_KEY: apiKeyVariable,
+  SERPAPI_BASE_URL: baseUrlVariable,
+};
+const config = envReader(variables);
+
 const fromEnv = (): GoogleSerpConnection => {
-  const e = env();
+  const e = config();
   return {
     dataforseo: { login: e.DATAFORSEO_LOGIN, password: e.DATAFORSEO_PASSWORD, baseURL: e.DATAFORSEO_BASE_URL },
     serpapi: { apiKey: e.SERPAPI_API_KEY, baseURL: e.SERPAPI_BASE_URL },
@@ -70,3 +82,50 @@ const fromEnv = (): GoogleSerpConnection => {
 
 export const googleAiOverviewAdapter = createGoogleAiOverviewAdapter(fromEnv);
 export const googleAiModeAdapter = createGoogleAiModeAdapter(fromEnv);
+
+/**
+ * SerpApi bills searches by monthly plan: Developer, $75 for 5,000 searches = $0.015 a search
+ * (serpapi.com/pricing, 2026-11), the same for engine=google, google_ai_overview (the page_token
+ * request is a second search) and google_ai_mode. Searches served from its 1-hour cache are free.
+ */
+export const SERPAPI_LIST_PRICES: Prices = { input: 0, output: 0, cached: 0, reasoning: 0, search: 15_000 };
+
+// One connection per SERP API: their prices differ fivefold. The model names the API.
+const serpConnections = (engine: string, dataforseo: ListPrice): EngineConnection[] =>
+  (["dataforseo", "serpapi"] as const).map((api) => {
+    const name = `${engine} (${api === "dataforseo" ? "DataForSEO" : "SerpApi"})`;
+    const prices = api === "dataforseo" ? dataforseo.prices : SERPAPI_LIST_PRICES;
+    return { name, providerName: name, models: [api], searchMode: "on", prices, settings: {}, grantedToAll: false };
+  });
+
+// SERP data APIs charge per request, no tokens; the "model" names the API.
+// DataForSEO Live Google Organic SERP Advanced: $0.002 per SERP (dataforseo.com/pricing/serp/
+// google-organic-serp-api, Live mode) + up to $0.0012 for load_async_ai_overview (refunded when
+// the overview is absent or cached; docs "Live Google Organic SERP Advanced"), 2026-11.
+const overviewListPrice = { model: "dataforseo", prices: { input: 0, output: 0, cached: 0, reasoning: 0, search: 3_200 } };
+
+export const googleAiOverviewEngine = defineEngine({
+  name: "google_ai_overview",
+  label: "Google AI Overviews",
+  cliName: "google-ai-overview",
+  writesAnswers: false,
+  env: variables,
+  listPrice: overviewListPrice,
+  defaultConnections: serpConnections("Google AI Overviews", overviewListPrice),
+  adapter: googleAiOverviewAdapter,
+});
+
+// DataForSEO Live Google AI Mode SERP Advanced: $0.004 per SERP page (dataforseo.com/pricing/serp/
+// google-ai-mode-serp-api, Live mode), 2026-11.
+const modeListPrice = { model: "dataforseo", prices: { input: 0, output: 0, cached: 0, reasoning: 0, search: 4_000 } };
+
+export const googleAiModeEngine = defineEngine({
+  name: "google_ai_mode",
+  label: "Google AI Mode",
+  cliName: "google-ai-mode",
+  writesAnswers: false,
+  env: variables,
+  listPrice: modeListPrice,
+  defaultConnections: serpConnections("Google AI Mode", modeListPrice),
+  adapter: googleAiModeAdapter,
+});

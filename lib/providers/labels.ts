@@ -1,11 +1,13 @@
 // How adapters and search modes are named in the UI (Settings → Providers, the Instance page).
-import { ENGINES, isAdapterName, type AdapterName } from "@/lib/engines/engines";
+// Browser code: the engines' labels come from the server (lib/providers/registry.ts
+// engineChoices), passed down by the page that needs them.
 import type { SearchMode } from "@/lib/providers/types";
 
-export const adapterLabels = Object.fromEntries(ENGINES.map((e) => [e.name, e.label])) as Record<AdapterName, string>;
+/** An engine as the browser shows it (serializable, so a server component can pass it down). */
+export type EngineChoice = { name: string; label: string };
 
-/** An adapter's label; a name this code does not know is shown as stored. */
-export const adapterLabel = (name: string) => (isAdapterName(name) ? adapterLabels[name] : name);
+/** An adapter's label; a name this server does not know is shown as stored. */
+export const adapterLabel = (engines: EngineChoice[], name: string) => engines.find((e) => e.name === name)?.label ?? name;
 
 export const searchModeLabels: Record<SearchMode, string> = {
   auto: "Model decides",

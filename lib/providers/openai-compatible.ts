@@ -8,6 +8,7 @@
 // closes the stream, which is how these servers are told to stop (none has a cancel endpoint).
 import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
 import { openAICompatibleKey } from "@/lib/config/env";
+import { apiKeyVariable, defineEngine } from "@/lib/providers/engine";
 import { streamChatCompletion, type ChunkReader } from "@/lib/providers/chat-completions";
 import { CallAbortedError, ProviderError, abortReasonOf, classifyHttpStatus, type RetryClass } from "@/lib/providers/errors";
 import { openAICompatibleSettingsSchema } from "@/lib/providers/openai-compatible-settings";
@@ -183,3 +184,21 @@ export const openAICompatibleAdapter: ProviderAdapter = {
   },
   call,
 };
+
+/**
+ * Any server speaking OpenAI's chat completions (DeepSeek, xAI, Mistral, a local vLLM or Ollama):
+ * no list price, since its price table is only the operator's; each connection names its server
+ * and its key's variable (OPENAI_COMPATIBLE_<NAME>, read at call time by openAICompatibleKey in
+ * lib/config/env.ts), so none exists by default.
+ */
+export const openAICompatibleEngine = defineEngine({
+  name: "openai_compatible",
+  label: "OpenAI-compatible (DeepSeek, Grok, Mistral, vLLM, Ollama)",
+  cliName: "openai-compatible",
+  writesAnswers: true,
+  // What the CLI's `capture --provider openai-compatible` sends unless given --api-key-env.
+  env: { OPENAI_COMPATIBLE_API_KEY: apiKeyVariable },
+  listPrice: null,
+  defaultConnections: [],
+  adapter: openAICompatibleAdapter,
+});

@@ -2,7 +2,8 @@
 // (PROVIDERS.md "Where the data is"). One call() is one HTTP request: SDK retries are off and the
 // runner owns timeouts, retries and aborts (lib/lifecycle/run/run-capture.ts).
 import type { Response as OpenAIResponse, ResponseCreateParamsStreaming, Tool } from "openai/resources/responses/responses";
-import { env } from "@/lib/config/env";
+import { envReader } from "@/lib/config/env";
+import { apiConnection, apiKeyVariable, baseUrlVariable, defineEngine } from "@/lib/providers/engine";
 import { CallAbortedError, ProviderError, abortReasonOf, type RetryClass } from "@/lib/providers/errors";
 import { isErrorEvent, isEventStream, openaiClient, openaiSdk, type OpenAISdk } from "@/lib/providers/openai-sdk";
 import { classifySdkError } from "@/lib/providers/sdk-errors";
@@ -214,4 +215,20 @@ export function createOpenAIAdapter(connection: () => OpenAIConnection): Provide
   return { name: "openai", configured: () => Boolean(connection().apiKey), call: (request) => call(connection(), request) };
 }
 
-export const openaiAdapter = createOpenAIAdapter(() => ({ apiKey: env().OPENAI_API_KEY, baseURL: env().OPENAI_BASE_URL }));
+const variables = { OPENAI_API_KEY: apiKeyVariable, OPENAI_BASE_URL: baseUrlVariable };
+const config = envReader(variables);
+
+export const openaiAdapter = createOpenAIAdapter(() => ({ apiKey: config().OPENAI_API_KEY, baseURL: config().OPENAI_BASE_URL }));
+
+const listPrice = { model: "gpt-5-mini", prices: { input: 250_000, output: 2_000_000, cached: 25_000, reasoning: 2_000_000, search: 10_000 } };
+
+export const openaiEngine = defineEngine({
+  name: "openai",
+  label: "OpenAI",
+  cliName: "openai",
+  writesAnswers: true,
+  env: variables,
+  listPrice,
+  defaultConnections: [apiConnection("OpenAI", "OpenAI API", listPrice, "auto")],
+  adapter: openaiAdapter,
+});

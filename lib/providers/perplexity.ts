@@ -3,8 +3,9 @@
 // arrive as `citations[]` and `search_results[]`, usually in the last chunks. One call() is one
 // HTTP request: SDK retries are off and the runner owns timeouts, retries and aborts.
 import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
-import { env } from "@/lib/config/env";
+import { envReader } from "@/lib/config/env";
 import { contentOf, streamChatCompletion, type ChunkReader, type CompletionChoice } from "@/lib/providers/chat-completions";
+import { apiConnection, apiKeyVariable, baseUrlVariable, defineEngine } from "@/lib/providers/engine";
 import { CallAbortedError, ProviderError, abortReasonOf } from "@/lib/providers/errors";
 import type { ProviderAdapter, ProviderRequest, ProviderResponse, SearchMode, Source } from "@/lib/providers/types";
 
@@ -203,4 +204,20 @@ export function createPerplexityAdapter(connection: () => PerplexityConnection):
   return { name: "perplexity", configured: () => Boolean(connection().apiKey), call: (request) => call(connection(), request) };
 }
 
-export const perplexityAdapter = createPerplexityAdapter(() => ({ apiKey: env().PERPLEXITY_API_KEY, baseURL: env().PERPLEXITY_BASE_URL }));
+const variables = { PERPLEXITY_API_KEY: apiKeyVariable, PERPLEXITY_BASE_URL: baseUrlVariable };
+const config = envReader(variables);
+
+export const perplexityAdapter = createPerplexityAdapter(() => ({ apiKey: config().PERPLEXITY_API_KEY, baseURL: config().PERPLEXITY_BASE_URL }));
+
+const listPrice = { model: "sonar", prices: { input: 1_000_000, output: 1_000_000, cached: 1_000_000, reasoning: 0, search: 5_000 } };
+
+export const perplexityEngine = defineEngine({
+  name: "perplexity",
+  label: "Perplexity",
+  cliName: "perplexity",
+  writesAnswers: true,
+  env: variables,
+  listPrice,
+  defaultConnections: [apiConnection("Perplexity", "Perplexity API", listPrice, "on")],
+  adapter: perplexityAdapter,
+});

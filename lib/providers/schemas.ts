@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { ADAPTER_NAMES } from "@/lib/engines/engines";
 import { openAICompatibleSettingsSchema } from "@/lib/providers/openai-compatible-settings";
 import { simulatorSettingsSchema } from "@/lib/providers/simulator-settings";
 import { text } from "@/lib/validation/text";
@@ -15,48 +14,52 @@ export const callLimitsSchema = z.object({
 
 const micros = (label: string) => z.number({ error: `${label} must be a number` }).int().min(0, `${label} cannot be negative`).max(1_000_000_000, `${label} is too large`);
 
-/** What an operator sets on a connection (lib/connections/connections.ts). */
-export const connectionInputSchema = z
-  .object({
-    name: text({ min: 1, max: 60, label: "The name" }),
-    adapter: z.enum(ADAPTER_NAMES),
-    models: z
-      .array(text({ min: 1, max: 100, label: "A model" }))
-      .min(1, "Allow at least one model")
-      .max(50, "Allow at most 50 models")
-      .transform((list) => [...new Set(list)]),
-    enabled: z.boolean(),
-    grantedToAll: z.boolean(),
-    inputPricePerMTokMicros: micros("Input price"),
-    outputPricePerMTokMicros: micros("Output price"),
-    cachedPricePerMTokMicros: micros("Cached input price"),
-    reasoningPricePerMTokMicros: micros("Reasoning price"),
-    searchPriceMicros: micros("Search price"),
-    maxConcurrency: z.number().int().min(1, "At least 1").max(100, "At most 100"),
-    maxAttempts: z.number().int().min(1, "At least 1").max(10, "At most 10"),
-    unknownRetries: z.number().int().min(0).max(5, "At most 5"),
-    timeoutMs: z.number().int().min(1000, "At least 1 second").max(600_000, "At most 10 minutes"),
-    ...callLimitsSchema.shape,
-    breakerWindowSize: z.number().int().min(2).max(1000),
-    breakerMinCalls: z.number().int().min(1).max(1000),
-    breakerFailureRatePct: z.number().int().min(1).max(100),
-    breakerOpenSeconds: z.number().int().min(1).max(86_400),
-    breakerSlowCallMs: z.number().int().min(100).max(600_000),
-    breakerSlowCallIsFailure: z.boolean(),
-    breakerProbeTimeoutMs: z.number().int().min(1000, "At least 1,000 ms").max(600_000, "At most 600,000 ms (10 minutes)"),
-    simulator: simulatorSettingsSchema.optional(),
-    /** Required for the openai_compatible adapter: its server and key variable. */
-    openaiCompatible: openAICompatibleSettingsSchema.optional(),
-  })
-  .refine((c) => c.adapter !== "openai_compatible" || c.openaiCompatible, { message: "Enter the server's base URL", path: ["openaiCompatible", "baseURL"] })
-  .refine((c) => c.breakerMinCalls <= c.breakerWindowSize, { message: "Minimum calls cannot exceed the window size", path: ["breakerMinCalls"] })
-  .refine((c) => !c.simulator || c.simulator.latencyMinMs <= c.simulator.latencyMaxMs, { message: "Minimum latency cannot exceed the maximum", path: ["simulator", "latencyMinMs"] })
-  .refine((c) => !c.simulator || c.simulator.errorRate + c.simulator.permanentErrorRate + c.simulator.timeoutRate <= 1 + 1e-9, {
-    message: "The error, permanent error and timeout rates add up to more than 100 %",
-    path: ["simulator", "errorRate"],
-  });
+/**
+ * What an operator sets on a connection, its adapter one of `adapters`: the server's list
+ * (lib/providers/registry.ts connectionInputSchema), or the one the connection form was given.
+ */
+export const connectionInputSchemaFor = <A extends string>(adapters: readonly [A, ...A[]]) =>
+  z
+    .object({
+      name: text({ min: 1, max: 60, label: "The name" }),
+      adapter: z.enum(adapters),
+      models: z
+        .array(text({ min: 1, max: 100, label: "A model" }))
+        .min(1, "Allow at least one model")
+        .max(50, "Allow at most 50 models")
+        .transform((list) => [...new Set(list)]),
+      enabled: z.boolean(),
+      grantedToAll: z.boolean(),
+      inputPricePerMTokMicros: micros("Input price"),
+      outputPricePerMTokMicros: micros("Output price"),
+      cachedPricePerMTokMicros: micros("Cached input price"),
+      reasoningPricePerMTokMicros: micros("Reasoning price"),
+      searchPriceMicros: micros("Search price"),
+      maxConcurrency: z.number().int().min(1, "At least 1").max(100, "At most 100"),
+      maxAttempts: z.number().int().min(1, "At least 1").max(10, "At most 10"),
+      unknownRetries: z.number().int().min(0).max(5, "At most 5"),
+      timeoutMs: z.number().int().min(1000, "At least 1 second").max(600_000, "At most 10 minutes"),
+      ...callLimitsSchema.shape,
+      breakerWindowSize: z.number().int().min(2).max(1000),
+      breakerMinCalls: z.number().int().min(1).max(1000),
+      breakerFailureRatePct: z.number().int().min(1).max(100),
+      breakerOpenSeconds: z.number().int().min(1).max(86_400),
+      breakerSlowCallMs: z.number().int().min(100).max(600_000),
+      breakerSlowCallIsFailure: z.boolean(),
+      breakerProbeTimeoutMs: z.number().int().min(1000, "At least 1,000 ms").max(600_000, "At most 600,000 ms (10 minutes)"),
+      simulator: simulatorSettingsSchema.optional(),
+      /** Required for the openai_compatible adapter: its server and key variable. */
+      openaiCompatible: openAICompatibleSettingsSchema.optional(),
+    })
+    .refine((c) => c.adapter !== "openai_compatible" || c.openaiCompatible, { message: "Enter the server's base URL", path: ["openaiCompatible", "baseURL"] })
+    .refine((c) => c.breakerMinCalls <= c.breakerWindowSize, { message: "Minimum calls cannot exceed the window size", path: ["breakerMinCalls"] })
+    .refine((c) => !c.simulator || c.simulator.latencyMinMs <= c.simulator.latencyMaxMs, { message: "Minimum latency cannot exceed the maximum", path: ["simulator", "latencyMinMs"] })
+    .refine((c) => !c.simulator || c.simulator.errorRate + c.simulator.permanentErrorRate + c.simulator.timeoutRate <= 1 + 1e-9, {
+      message: "The error, permanent error and timeout rates add up to more than 100 %",
+      path: ["simulator", "errorRate"],
+    });
 
-export type ConnectionInput = z.input<typeof connectionInputSchema>;
+export type ConnectionInput = z.input<ReturnType<typeof connectionInputSchemaFor<string>>>;
 
 /** An operator's grant of a connection to a workspace, with an optional monthly spend limit in micro-dollars. */
 export const grantInputSchema = z.object({

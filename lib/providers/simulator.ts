@@ -1,18 +1,40 @@
 // The built-in provider: realistic answers with no API key. Latency, transient and permanent
 // errors and hangs are drawn from seeded randomness (per capture and attempt), so a test can
 // reproduce a run, and every wait honours the AbortSignal at once.
-import { env } from "@/lib/config/env";
+import { z } from "zod";
+import { envReader } from "@/lib/config/env";
+import { anthropicEngine } from "@/lib/providers/anthropic";
+import { defineEngine, type EngineConnection, type ListPrice, type Prices } from "@/lib/providers/engine";
+import { geminiEngine } from "@/lib/providers/gemini";
+import { gigachatEngine } from "@/lib/providers/gigachat";
+import { googleAiOverviewEngine } from "@/lib/providers/google-serp";
+import { openaiEngine } from "@/lib/providers/openai";
+import { perplexityEngine } from "@/lib/providers/perplexity";
+import { yandexSearchEngine } from "@/lib/providers/yandex-search";
 import { CallAbortedError, ProviderError, abortReasonOf } from "@/lib/providers/errors";
-import { emptyUsage, type CallLimits, type ProviderAdapter, type ProviderRequest, type ProviderResponse } from "@/lib/providers/types";
+import { emptyUsage, type CallLimits, type ProviderAdapter, type ProviderRequest, type ProviderResponse, type SearchMode } from "@/lib/providers/types";
 import { writeAnswer } from "@/lib/providers/simulator-answers";
 import { answerLanguageOf, type AnswerLanguage } from "@/lib/providers/simulator-languages";
 import { simulatorSettingsSchema, type SimulatorSettings } from "@/lib/providers/simulator-settings";
 import { seededRandom, type Random } from "@/lib/providers/simulator-random";
 
+// Overrides for tests and demos; each wins over the connection's settings.
+const variables = {
+  SIMULATOR_LATENCY_MS: z
+    .string()
+    .regex(/^\d+(-\d+)?$/, "Use a number of milliseconds or a range such as 500-3000")
+    .optional(),
+  SIMULATOR_ERROR_RATE: z.coerce.number().min(0).max(1).optional(),
+  SIMULATOR_PERMANENT_ERROR_RATE: z.coerce.number().min(0).max(1).optional(),
+  SIMULATOR_TIMEOUT_RATE: z.coerce.number().min(0).max(1).optional(),
+  SIMULATOR_SEED: z.string().optional(),
+};
+const config = envReader(variables);
+
 /** Provider configuration settings, then SIMULATOR_* environment overrides. */
 export function effectiveSimulatorSettings(raw: unknown): SimulatorSettings {
   const settings = simulatorSettingsSchema.parse(raw ?? {});
-  const e = env();
+  const e = config();
   if (e.SIMULATOR_LATENCY_MS) {
     const [min, max = min] = e.SIMULATOR_LATENCY_MS.split("-").map(Number) as [number, number?];
     settings.latencyMinMs = min;
@@ -43,7 +65,7 @@ const CHUNK_CHARS = 24;
 
 async function call(request: ProviderRequest): Promise<ProviderResponse> {
   const settings = effectiveSimulatorSettings(request.settings);
-  const seed = `${env().SIMULATOR_SEED ?? "beacon"}:${request.seed ?? request.prompt}`;
+  const seed = `${config().SIMULATOR_SEED ?? "beacon"}:${request.seed ?? request.prompt}`;
   const random = seededRandom(seed);
   const latency = random.int(settings.latencyMinMs, Math.max(settings.latencyMinMs, settings.latencyMaxMs));
   const answer = simulateAnswer({
@@ -160,3 +182,51 @@ export function simulateAnswer(input: {
 }
 
 export const simulatorAdapter: ProviderAdapter = { name: "simulator", configured: () => true, call };
+
+const simulated = (style: string, providerName: string, listPrice: ListPrice, searchMode: SearchMode, settings: Record<string, unknown>): EngineConnection => ({
+  name: `Simulated ${providerName}`,
+  providerName,
+  models: [listPrice.model],
+  searchMode,
+  prices: listPrice.prices,
+  settings: { style, ...settings },
+  grantedToAll: true,
+});
+
+/**
+ * A simulated answer engine beyond the four assistants (Google's AI Overviews, GigaChat, Alice AI):
+ * granted to no workspace by default (the demo workspace has them, disabled: lib/seed/demo.ts).
+ */
+const persona = (style: string, providerName: string, model: string, prices: Prices, searchMode: SearchMode, settings: Record<string, unknown>): EngineConnection => ({
+  name: `Simulated ${providerName}`,
+  providerName,
+  models: [model],
+  searchMode,
+  prices,
+  settings: { style, ...settings },
+  grantedToAll: false,
+});
+
+/**
+ * Four simulated assistants with the manner, speed and list prices of the real ones, usable by
+ * every workspace (no API key needed), and three more simulated engines for the demo.
+ */
+export const simulatorEngine = defineEngine({
+  name: "simulator",
+  label: "Simulator",
+  cliName: "simulator",
+  writesAnswers: true,
+  env: variables,
+  listPrice: null,
+  defaultConnections: [
+    simulated("chatgpt", "ChatGPT", openaiEngine.listPrice, "auto", { latencyMinMs: 1500, latencyMaxMs: 5000, errorRate: 0.05 }),
+    simulated("perplexity", "Perplexity", perplexityEngine.listPrice, "on", { latencyMinMs: 1000, latencyMaxMs: 3500, errorRate: 0.03 }),
+    simulated("gemini", "Gemini", geminiEngine.listPrice, "auto", { latencyMinMs: 800, latencyMaxMs: 3000, errorRate: 0.05 }),
+    simulated("claude", "Claude", anthropicEngine.listPrice, "on", { latencyMinMs: 2000, latencyMaxMs: 6000, errorRate: 0.03 }),
+    // Google shows an AI Overview above some searches only: the rest are "no answer shown".
+    persona("overview", "Google AI Overviews", "ai-overview", googleAiOverviewEngine.listPrice.prices, "on", { latencyMinMs: 1500, latencyMaxMs: 4000, errorRate: 0.02, noAnswerRate: 0.3 }),
+    persona("chatgpt", "GigaChat", gigachatEngine.listPrice.model, gigachatEngine.listPrice.prices, "off", { latencyMinMs: 1000, latencyMaxMs: 4000, errorRate: 0.03 }),
+    persona("perplexity", "Alice AI", "generative-search", yandexSearchEngine.listPrice.prices, "on", { latencyMinMs: 1500, latencyMaxMs: 4500, errorRate: 0.03 }),
+  ],
+  adapter: simulatorAdapter,
+});

@@ -3,10 +3,8 @@
 // OpenAI-compatible servers). An adapter makes exactly one call per `call()`: it never
 // retries by itself; the runner owns retries (DESIGN.md "Retries by error class").
 
-import type { AdapterName } from "@/lib/engines/engines";
-import type { SearchMode } from "@/lib/engines/engine";
-
-export type { AdapterName, SearchMode };
+/** Whether a call searches the web: always, never, or as the model decides. */
+export type SearchMode = "on" | "off" | "auto";
 
 export type ProviderRequest = {
   prompt: string;
@@ -82,7 +80,8 @@ export type ProviderResponse = {
 };
 
 export type ProviderAdapter = {
-  name: AdapterName;
+  /** The engine's name (lib/providers/registry.ts AdapterName). */
+  name: string;
   /**
    * False when this server lacks what a connection needs (an API key in the environment, a valid
    * base URL); shown as "not configured" in the UI. `settings` are the connection's

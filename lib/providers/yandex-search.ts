@@ -8,12 +8,13 @@
 //
 // One call() is one HTTP request (plain fetch, no retries); aborting the signal closes the
 // connection. Yandex documents no cancel endpoint for synchronous requests.
-import { env } from "@/lib/config/env";
+import { envReader } from "@/lib/config/env";
+import { apiConnection, baseUrlVariable, defineEngine } from "@/lib/providers/engine";
 import { CallAbortedError, ProviderError, abortReasonOf, classifyHttpStatus, parseRetryAfter } from "@/lib/providers/errors";
 import { JsonStreamGarbageError, jsonStreamSplitter } from "@/lib/providers/json-stream";
 import { classifySdkError } from "@/lib/providers/sdk-errors";
 import type { ProviderAdapter, ProviderRequest, ProviderResponse, Source } from "@/lib/providers/types";
-import { createYandexAdapter, type ConfiguredYandexConnection, type YandexConnection } from "@/lib/providers/yandex-connection";
+import { createYandexAdapter, yandexAccountVariables, type ConfiguredYandexConnection, type YandexConnection } from "@/lib/providers/yandex-connection";
 import { yandexErrorOf, yandexProviderError } from "@/lib/providers/yandex-errors";
 
 const DEFAULT_BASE_URL = "https://searchapi.api.cloud.yandex.net";
@@ -218,4 +219,24 @@ export function createYandexSearchAdapter(connection: () => YandexConnection): P
   return createYandexAdapter("yandex_search", PROVIDER, connection, call);
 }
 
-export const yandexSearchAdapter = createYandexSearchAdapter(() => ({ apiKey: env().YANDEX_API_KEY, folderId: env().YANDEX_FOLDER_ID, baseURL: env().YANDEX_SEARCH_BASE_URL }));
+const variables = { ...yandexAccountVariables, YANDEX_SEARCH_BASE_URL: baseUrlVariable };
+const config = envReader(variables);
+
+export const yandexSearchAdapter = createYandexSearchAdapter(() => ({ apiKey: config().YANDEX_API_KEY, folderId: config().YANDEX_FOLDER_ID, baseURL: config().YANDEX_SEARCH_BASE_URL }));
+
+// Yandex prices in roubles (VAT included), converted at 1 USD = 80 RUB. Generative search:
+// 5,080 RUB per 1,000 synchronous requests (aistudio.yandex.ru/docs/ru/search-api/pricing.html,
+// checked 2026-11) = 5.08 RUB = $0.0635 per request, charged as its one search call; no tokens.
+// The USD price list for contracts outside Russia says $41.64 per 1,000 without VAT.
+const listPrice = { model: "generative-search", prices: { input: 0, output: 0, cached: 0, reasoning: 0, search: 63_500 } };
+
+export const yandexSearchEngine = defineEngine({
+  name: "yandex_search",
+  label: "Yandex Search (generative)",
+  cliName: "yandex-search",
+  writesAnswers: false,
+  env: variables,
+  listPrice,
+  defaultConnections: [apiConnection("Yandex Search", "Yandex Search (generative)", listPrice, "on")],
+  adapter: yandexSearchAdapter,
+});

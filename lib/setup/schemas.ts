@@ -4,7 +4,6 @@ import { z } from "zod";
 import { registrableDomain } from "@/lib/analysis/citations";
 import { brandInputSchema } from "@/lib/brands/schemas";
 import { promptInputSchema } from "@/lib/prompts/schemas";
-import { engineOf, isAdapterName } from "@/lib/engines/engines";
 
 /** The languages the wizard offers for the questions (the simulator writes en, de and ru; others get English). */
 export const SETUP_LANGUAGES = [
@@ -21,13 +20,6 @@ export const languageName = (code: string) => SETUP_LANGUAGES.find((l) => l.code
 export const MIN_QUESTIONS = 5;
 export const MAX_QUESTIONS = 30;
 export const MAX_COMPETITORS = 8;
-
-/**
- * Whether a connection's engine writes answers to any instruction (Engine.writesAnswers): the
- * SERP-based ones return what a search page shows, never our JSON. An engine this code does not
- * know is not the SERP kind either (as before the adapter column was text).
- */
-export const canGenerateSetup = (adapter: string) => !isAdapterName(adapter) || engineOf(adapter).writesAnswers;
 
 /** A website as typed ("https://www.shop.acme.co.uk/about") -> its registrable domain ("acme.co.uk"), or null. */
 export function registrableDomainOf(input: string): string | null {

@@ -11,19 +11,26 @@ import { NotFoundError, UserError, lastLine } from "@/lib/errors";
 import type { ProviderConnection } from "@/lib/generated/prisma/client";
 import { enqueueSetupSuggestions } from "@/lib/jobs/enqueue";
 import { CallAbortedError, ProviderError } from "@/lib/providers/errors";
-import { adapterFor, notConfiguredReason } from "@/lib/providers/registry";
+import { adapterFor, engineOf, isAdapterName, notConfiguredReason } from "@/lib/providers/registry";
 import { simulateSetupCall } from "@/lib/providers/simulator-setup-suggestions";
 import type { CallLimits, ProviderResponse } from "@/lib/providers/types";
 import { parseProposal, ProposalError } from "@/lib/setup/parse-proposal";
 import { setupCallLimits, setupPrompt } from "@/lib/setup/prompt";
 import { claimSetupRun, finishSetupRun, type SetupOutcome } from "@/lib/setup/run";
-import { canGenerateSetup, type SetupProposal, type SetupSuggestionStatus } from "@/lib/setup/schemas";
+import type { SetupProposal, SetupSuggestionStatus } from "@/lib/setup/schemas";
 
 // A first run's suggestions (issue 12, item 4): the request stores a row, reserves the call's
 // worst case on the budget and the grant, and enqueues the job, in one transaction (nothing is
 // called in the web request); the worker makes the one call and settles the reservation at the
 // actual cost (lib/billing/budget.ts, the same ledgers as captures), fenced like a capture's run
 // (lib/setup/run.ts). The caller authorizes.
+
+/**
+ * Whether a connection's engine writes answers to any instruction (Engine.writesAnswers): the
+ * SERP-based ones return what a search page shows, never our JSON. An engine this code does not
+ * know is not the SERP kind either (as before the adapter column was text).
+ */
+const canGenerateSetup = (adapter: string) => !isAdapterName(adapter) || engineOf(adapter).writesAnswers;
 
 /** The connections the wizard may generate with: granted to the workspace, switched on, configured here, and generative. */
 export async function setupConnections(workspaceId: string) {

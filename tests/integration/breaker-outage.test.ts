@@ -37,7 +37,6 @@ import { liveWorkers, startWorkers } from "../support/worker-process";
 import { costsDashboard } from "@/lib/analytics/costs";
 import { resolveFilter } from "@/lib/analytics/filter";
 import { analyticsFilterInput, isoDay } from "@/lib/analytics/schemas";
-import { env } from "@/lib/config/env";
 import { db } from "@/lib/db/prisma";
 import { collectMetrics } from "@/lib/metrics/collect";
 import { ProviderError } from "@/lib/providers/errors";
@@ -157,7 +156,7 @@ it(
       SIMULATOR_ERROR_RATE: null,
       SIMULATOR_PERMANENT_ERROR_RATE: null,
       SIMULATOR_TIMEOUT_RATE: null,
-      SIMULATOR_SEED: `${env().SIMULATOR_SEED ?? "beacon"}:${seed}`,
+      SIMULATOR_SEED: `${process.env.SIMULATOR_SEED || "beacon"}:${seed}`,
     });
     const output = () => liveWorkers().map((w) => w.output()).join("\n");
     const statuses = sample(() => captureStatusCounts(checkId), 50);

@@ -18,7 +18,7 @@ import {
 import { createProviderAction, grantedConnectionsAction } from "@/lib/actions/settings";
 import { db } from "@/lib/db/prisma";
 import { grantOperator, isOperator } from "@/lib/instance/operators";
-import { DEFAULT_BREAKER_SETTINGS } from "@/lib/providers/defaults";
+import { DEFAULT_BREAKER_SETTINGS } from "@/lib/providers/limits";
 import type { ConnectionInput } from "@/lib/providers/schemas";
 
 vi.mock("next/headers", () => import("../support/request-context").then((m) => m.nextHeadersMock));

@@ -20,7 +20,7 @@ import { checkTally } from "@/lib/captures/check-counts";
 import { revokeConnection, updateConnection } from "@/lib/connections/connections";
 import { failCapture } from "@/lib/lifecycle/results";
 import { db } from "@/lib/db/prisma";
-import { connectionInputSchema } from "@/lib/providers/schemas";
+import { connectionInputSchema } from "@/lib/providers/registry";
 
 // Before anything reads env(): the OpenAI adapter talks to the local server (worker processes
 // started here inherit both).

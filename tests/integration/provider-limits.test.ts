@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { expectFieldError, ok, signUp, type Person } from "../support/workspace-fixtures";
 import { createConnectionAction, testConnectionAction, updateConnectionAction } from "@/lib/actions/instance";
 import { db } from "@/lib/db/prisma";
-import { DEFAULT_BREAKER_SETTINGS, DEFAULT_CALL_LIMITS } from "@/lib/providers/defaults";
+import { DEFAULT_BREAKER_SETTINGS, DEFAULT_CALL_LIMITS } from "@/lib/providers/limits";
 import type { ConnectionInput } from "@/lib/providers/schemas";
 import { startFakeOpenAI, type FakeServer, type OpenAIScenario } from "@/tests/support/fake-providers/openai-server";
 

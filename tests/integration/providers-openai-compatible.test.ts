@@ -9,8 +9,7 @@ import { createConnection, listConnections, testConnection } from "@/lib/connect
 import { db } from "@/lib/db/prisma";
 import { CallAbortedError, ProviderError } from "@/lib/providers/errors";
 import { openAICompatibleAdapter as adapter } from "@/lib/providers/openai-compatible";
-import { adapterFor, isConfigured, notConfiguredReason } from "@/lib/providers/registry";
-import { connectionInputSchema } from "@/lib/providers/schemas";
+import { adapterFor, connectionInputSchema, isConfigured, notConfiguredReason } from "@/lib/providers/registry";
 import type { ProviderRequest } from "@/lib/providers/types";
 import { type FakeServer } from "@/tests/support/fake-providers/openai-server";
 import {

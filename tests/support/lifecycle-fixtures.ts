@@ -10,7 +10,8 @@ import { createCheck, hashRequest } from "@/lib/checks/create-check";
 import { db } from "@/lib/db/prisma";
 import { beat } from "@/lib/jobs/heartbeats";
 import { DEFAULT_CONNECTIONS } from "@/lib/providers/defaults";
-import { connectionInputSchema, type ConnectionInput } from "@/lib/providers/schemas";
+import { connectionInputSchema } from "@/lib/providers/registry";
+import type { ConnectionInput } from "@/lib/providers/schemas";
 import { createWorkspace } from "@/lib/workspaces/workspaces";
 
 export type Space = {

@@ -1,20 +1,19 @@
 "use client";
 import { useQueryClient } from "@tanstack/react-query";
-import { useEffect, useRef, useState, type ReactNode } from "react";
+import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { toast } from "sonner";
 import { z } from "zod";
 import { Dialog, FormActions } from "@/components/ui/dialog";
 import { Field, Input, Select, Textarea } from "@/components/ui/field";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { createConnectionAction, updateConnectionAction } from "@/lib/actions/instance";
-import { adapterLabels } from "@/lib/providers/labels";
-import { connectionInputSchema } from "@/lib/providers/schemas";
+import type { EngineChoice } from "@/lib/providers/labels";
+import { connectionInputSchemaFor } from "@/lib/providers/schemas";
 import { connectionFormDefaults, readConnectionForm } from "./connection-form-values";
 import { instanceKey, type ConnectionRow } from "./use-instance-query";
 
 const styles = { chatgpt: "ChatGPT", perplexity: "Perplexity", gemini: "Gemini", claude: "Claude", overview: "Google AI Overview" };
 
-const schema = z.object({ connectionId: z.uuid().optional(), connection: connectionInputSchema });
 
 const fieldId = (path: string) => `connection-${path.replace(/\./g, "-")}`;
 
@@ -39,11 +38,18 @@ function Checkbox({ name, label, defaultChecked }: { name: string; label: string
   );
 }
 
-/** Create or edit a connection: every field of connectionInputSchema, in the units of pricing pages. */
-export function ConnectionFormDialog({ connection, onClose }: { connection?: ConnectionRow; onClose: () => void }) {
+/**
+ * Create or edit a connection: every field of connectionInputSchema, in the units of pricing
+ * pages. `engines`: the adapters to offer, the server's (lib/providers/registry.ts engineChoices).
+ */
+export function ConnectionFormDialog({ connection, engines, onClose }: { connection?: ConnectionRow; engines: EngineChoice[]; onClose: () => void }) {
   const queryClient = useQueryClient();
   const formRef = useRef<HTMLFormElement>(null);
-  const [defaults] = useState(() => connectionFormDefaults(connection));
+  const schema = useMemo(() => {
+    const adapters = engines.map((e) => e.name) as [string, ...string[]];
+    return z.object({ connectionId: z.uuid().optional(), connection: connectionInputSchemaFor(adapters) });
+  }, [engines]);
+  const [defaults] = useState(() => connectionFormDefaults(engines, connection));
   const [adapter, setAdapter] = useState(defaults.adapter);
   // Text the form could not read as a number in its unit; shown before the schema's messages.
   const [parseErrors, setParseErrors] = useState<Record<string, string>>({});
@@ -100,9 +106,9 @@ export function ConnectionFormDialog({ connection, onClose }: { connection?: Con
           </Field>
           <Field id={fieldId("adapter")} label="Adapter" error={error("adapter")}>
             <Select id={fieldId("adapter")} name="adapter" value={adapter} onChange={(e) => setAdapter(e.target.value as typeof adapter)}>
-              {Object.entries(adapterLabels).map(([value, label]) => (
-                <option key={value} value={value}>
-                  {value === "simulator" ? "Simulator (no API calls)" : label}
+              {engines.map(({ name, label }) => (
+                <option key={name} value={name}>
+                  {name === "simulator" ? "Simulator (no API calls)" : label}
                 </option>
               ))}
             </Select>

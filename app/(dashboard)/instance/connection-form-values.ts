@@ -1,9 +1,9 @@
 // Maps a provider connection to the text the form shows and back. The form speaks in the
 // units people know from pricing pages (USD per 1M tokens, USD per 1,000 searches, seconds,
 // percentages); the schema and database keep integer micro-dollars, milliseconds and fractions.
-import { DEFAULT_BREAKER_SETTINGS, DEFAULT_CALL_LIMITS } from "@/lib/providers/defaults";
 import type { ConnectionInput } from "@/lib/providers/schemas";
-import { isAdapterName } from "@/lib/engines/engines";
+import type { EngineChoice } from "@/lib/providers/labels";
+import { DEFAULT_BREAKER_SETTINGS, DEFAULT_CALL_LIMITS } from "@/lib/providers/limits";
 import { openAICompatibleSettingsSchema } from "@/lib/providers/openai-compatible-settings";
 import { simulatorSettingsSchema, type SimulatorSettings } from "@/lib/providers/simulator-settings";
 import { formatDecimal, parseDecimal } from "@/lib/validation/decimal";
@@ -92,7 +92,8 @@ export type ConnectionFormDefaults = FormChoices & {
   openaiCompatible: { baseURL: string; apiKeyEnv: string };
 };
 
-export function connectionFormDefaults(connection?: ConnectionRow): ConnectionFormDefaults {
+/** `engines`: the server's (a connection whose engine is not among them opens as the simulator's). */
+export function connectionFormDefaults(engines: EngineChoice[], connection?: ConnectionRow): ConnectionFormDefaults {
   const base = connection ?? NEW_CONNECTION;
   // Settings saved before a field existed (or for another adapter) fall back to the simulator's defaults.
   const parsed = simulatorSettingsSchema.safeParse(connection?.adapter === "simulator" ? connection.settings : {});
@@ -102,7 +103,7 @@ export function connectionFormDefaults(connection?: ConnectionRow): ConnectionFo
   for (const [field, unit] of Object.entries(simulatorUnits)) text[`simulator.${field}`] = toText(simulator[field as SimulatorNumericField], unit);
   const { name, enabled, grantedToAll, breakerSlowCallIsFailure } = base;
   // The column is text: a connection whose engine this code no longer has opens as the simulator's.
-  const adapter = isAdapterName(base.adapter) ? base.adapter : NEW_CONNECTION.adapter;
+  const adapter = engines.some((e) => e.name === base.adapter) ? base.adapter : NEW_CONNECTION.adapter;
   const compatible = openAICompatibleSettingsSchema.partial().safeParse(connection?.adapter === "openai_compatible" ? connection.settings : {});
   const openaiCompatible = { baseURL: compatible.data?.baseURL ?? "", apiKeyEnv: compatible.data?.apiKeyEnv ?? "" };
   return { name, adapter, enabled, grantedToAll, breakerSlowCallIsFailure, models: base.models.join("\n"), text, simulatorStyle: simulator.style, openaiCompatible };

@@ -6,14 +6,14 @@ import { Badge, Card } from "@/components/ui/card";
 import { DataTable } from "@/components/ui/data-table";
 import { SectionHeading } from "@/components/ui/section-heading";
 import { actionsColumn, type Column } from "@/components/ui/table-columns";
-import { adapterLabel } from "@/lib/providers/labels";
+import { adapterLabel, type EngineChoice } from "@/lib/providers/labels";
 import { ConnectionFormDialog } from "./connection-form-dialog";
 import { TestConnectionDialog } from "./test-connection-dialog";
 import type { ConnectionRow } from "./use-instance-query";
 
 const grantedTo = (c: ConnectionRow) => (c.grantedToAll ? "every workspace" : c.grants.length === 1 ? "1 workspace" : `${c.grants.length} workspaces`);
 
-export function ConnectionsSection({ connections }: { connections: ConnectionRow[] }) {
+export function ConnectionsSection({ connections, engines }: { connections: ConnectionRow[]; engines: EngineChoice[] }) {
   const [editing, setEditing] = useState<ConnectionRow | "new" | null>(null);
   const [testing, setTesting] = useState<ConnectionRow | null>(null);
   const columns: Column<ConnectionRow>[] = [
@@ -27,7 +27,7 @@ export function ConnectionsSection({ connections }: { connections: ConnectionRow
         </div>
       ),
     },
-    { id: "adapter", header: "Adapter", className: "text-slate-700", cell: (c) => adapterLabel(c.adapter) },
+    { id: "adapter", header: "Adapter", className: "text-slate-700", cell: (c) => adapterLabel(engines, c.adapter) },
     {
       id: "configured",
       header: "On this server",
@@ -92,7 +92,7 @@ export function ConnectionsSection({ connections }: { connections: ConnectionRow
         </p>
       )}
       {testing && <TestConnectionDialog connection={testing} onClose={() => setTesting(null)} />}
-      {editing && <ConnectionFormDialog connection={editing === "new" ? undefined : editing} onClose={() => setEditing(null)} />}
+      {editing && <ConnectionFormDialog connection={editing === "new" ? undefined : editing} engines={engines} onClose={() => setEditing(null)} />}
     </section>
   );
 }

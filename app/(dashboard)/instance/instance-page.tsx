@@ -2,13 +2,15 @@
 import { BreakersTable } from "@/components/breakers/breakers-table";
 import { Button } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
+import type { EngineChoice } from "@/lib/providers/labels";
 import { SectionHeading } from "@/components/ui/section-heading";
 import { ConnectionsSection } from "./connections-section";
 import { GrantsSection } from "./grants-section";
 import { OperatorsSection } from "./operators-section";
 import { instanceKey, useInstanceQuery } from "./use-instance-query";
 
-export function InstancePage({ me }: { me: string }) {
+/** `engines`: the server's engines (lib/providers/registry.ts engineChoices), for labels and the connection form. */
+export function InstancePage({ me, engines }: { me: string; engines: EngineChoice[] }) {
   const query = useInstanceQuery();
   return (
     <>
@@ -27,7 +29,7 @@ export function InstancePage({ me }: { me: string }) {
         </Card>
       ) : (
         <div className="space-y-10">
-          <ConnectionsSection connections={query.data.connections} />
+          <ConnectionsSection connections={query.data.connections} engines={engines} />
           <GrantsSection connections={query.data.connections} workspaces={query.data.workspaces} />
           <section aria-labelledby="breakers-heading" className="space-y-3">
             <SectionHeading

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { EmptyState, PageHeader } from "@/components/ui/card";
 import { requirePageContext } from "@/lib/auth/session";
 import { canManageInstance, isOperator } from "@/lib/instance/operators";
+import { engineChoices } from "@/lib/providers/registry";
 import { InstancePage } from "./instance-page";
 
 export const metadata: Metadata = { title: "Instance" };
@@ -19,5 +20,5 @@ export default async function Page() {
       </>
     );
   }
-  return <InstancePage me={ctx.userId} />;
+  return <InstancePage me={ctx.userId} engines={engineChoices()} />;
 }

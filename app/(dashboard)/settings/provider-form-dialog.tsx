@@ -9,7 +9,6 @@ import { Field, Input, Select } from "@/components/ui/field";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { createProviderAction, updateProviderAction } from "@/lib/actions/settings";
 import { formatMicros } from "@/lib/format";
-import { defaultProviderName, defaultSearchMode } from "@/lib/providers/defaults";
 import { searchModeLabels } from "@/lib/providers/labels";
 import { providerConfigInputSchema, type ProviderConfigInput } from "@/lib/providers/schemas";
 import type { GrantedConnection } from "./use-granted-connections-query";
@@ -18,14 +17,21 @@ import { providersKey, type ProviderRow } from "./use-settings-queries";
 const schema = z.object({ providerConfigId: z.uuid().optional(), config: providerConfigInputSchema });
 
 type SearchMode = ProviderConfigInput["searchMode"];
-type Choice = { id: string; name: string; models: string[]; note?: string };
+/** `defaults`: what a new provider on a granted connection starts with (lib/connections grantedConnections). */
+type Choice = { id: string; name: string; models: string[]; note?: string; defaults?: { name: string; searchMode: SearchMode } };
 
 /**
  * The connections the select offers: the granted ones, plus (when editing) the provider's own
  * connection if it is no longer granted, so the form still shows what the provider uses.
  */
 function connectionChoices(granted: GrantedConnection[], provider?: ProviderRow): Choice[] {
-  const choices: Choice[] = granted.map((c) => ({ id: c.id, name: c.name, models: c.models, note: c.configured ? undefined : "not configured on this server" }));
+  const choices: Choice[] = granted.map((c) => ({
+    id: c.id,
+    name: c.name,
+    models: c.models,
+    note: c.configured ? undefined : "not configured on this server",
+    defaults: { name: c.defaultProviderName, searchMode: c.defaultSearchMode },
+  }));
   if (provider && !choices.some((c) => c.id === provider.connection.id)) {
     choices.push({ id: provider.connection.id, name: provider.connection.name, models: provider.connection.models, note: "no longer granted" });
   }
@@ -41,13 +47,14 @@ export function ProviderFormDialog({ provider, connections, takenNames, onClose 
   const formRef = useRef<HTMLFormElement>(null);
   const choices = connectionChoices(connections, provider);
   const first = choices[0];
-  const nameFor = (c: Choice) => (takenNames.includes(defaultProviderName(c)) ? c.name : defaultProviderName(c));
+  const defaultName = (c: Choice) => c.defaults?.name ?? c.name;
+  const nameFor = (c: Choice) => (takenNames.includes(defaultName(c)) ? c.name : defaultName(c));
   const [connectionId, setConnectionId] = useState(provider?.connection.id ?? first?.id ?? "");
   const [model, setModel] = useState(provider?.model ?? first?.models[0] ?? "");
   const [name, setName] = useState(provider?.name ?? (first ? nameFor(first) : ""));
   // A new provider is named after its connection until the admin types a name of their own.
   const [nameTouched, setNameTouched] = useState(!!provider);
-  const [searchMode, setSearchMode] = useState<SearchMode>(provider?.searchMode ?? (first ? defaultSearchMode(first) : "auto"));
+  const [searchMode, setSearchMode] = useState<SearchMode>(provider?.searchMode ?? (first?.defaults?.searchMode ?? "auto"));
   const [enabled, setEnabled] = useState(provider?.enabled ?? true);
   const form = useActionForm(
     schema,
@@ -77,7 +84,7 @@ export function ProviderFormDialog({ provider, connections, takenNames, onClose 
     if (!next) return;
     setModel(next.models[0] ?? "");
     if (!nameTouched) setName(nameFor(next));
-    if (!provider) setSearchMode(defaultSearchMode(next));
+    if (!provider) setSearchMode(next.defaults?.searchMode ?? "auto");
   };
 
   return (

@@ -7,7 +7,8 @@ import { createRequire, register } from "node:module";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import type { AdapterName, ProviderRequest } from "@/lib/providers/types";
+import type { AdapterName } from "@/lib/providers/registry";
+import type { ProviderRequest } from "@/lib/providers/types";
 
 const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "beacon-loaded-")), "resolved.txt");
 fs.writeFileSync(file, "");

@@ -1,11 +1,11 @@
-// What an answer engine is, apart from the code that calls it: one descriptor per engine, all in
-// ENGINES (lib/engines/engines.ts), from which the adapter names, the zod enum, labels, the CLI's
-// list, list prices, the default connections and the engines' part of the environment schema
-// (lib/config/env.ts) derive. Descriptors are plain data and zod schemas: safe in browser code,
-// and below lib/config. The adapters (lib/providers/registry.ts) are neither.
-import type { z } from "zod";
-
-export type SearchMode = "on" | "off" | "auto";
+// What an answer engine is: one module each (lib/providers/<engine>.ts) exports its descriptor,
+// made by defineEngine, beside the adapter that calls it. The list of them, ENGINES in
+// lib/providers/registry.ts, is the source of the adapter names, the zod enum, labels, the CLI's
+// list, list prices, the default connections and the engines' environment variables. Server
+// code: browser code receives the labels it needs from a server component (registry.ts
+// engineChoices), never this module or an adapter.
+import { z } from "zod";
+import type { ProviderAdapter, SearchMode } from "@/lib/providers/types";
 
 /** Micro-dollars per 1M tokens and per search call. */
 export type Prices = { input: number; output: number; cached: number; reasoning: number; search: number };
@@ -26,7 +26,7 @@ export type EngineConnection = {
   grantedToAll: boolean;
 };
 
-/** Environment variables and how each is validated (lib/config/env.ts parses them at start). */
+/** Environment variables and how each is validated (read with lib/config/env.ts envReader). */
 export type EnvShape = z.ZodRawShape;
 
 export type Engine<N extends string = string, L extends ListPrice | null = ListPrice | null, E extends EnvShape = EnvShape> = {
@@ -42,17 +42,25 @@ export type Engine<N extends string = string, L extends ListPrice | null = ListP
    */
   writesAnswers: boolean;
   /**
-   * The environment variables it reads and their validation, merged into lib/config/env.ts's
-   * schema. Engines that share a variable (Yandex's two, Google's two) share its schema object.
+   * The environment variables it reads and their validation, all validated at start
+   * (registry.ts validateEngineEnv). Engines that share a variable (Yandex's two, Google's two)
+   * share its schema object.
    */
   env: E;
   /** Null for engines without a list price (the simulator; any OpenAI-compatible server). */
   listPrice: L;
   defaultConnections: EngineConnection[];
+  /** The code that calls it. */
+  adapter: ProviderAdapter;
 };
 
 /** Keeps the engine's name a literal type, so the list of engines is the AdapterName type. */
 export const defineEngine = <const N extends string, L extends ListPrice | null, E extends EnvShape>(engine: Engine<N, L, E>) => engine;
+
+// Real engines: a key that is missing shows the connection as "not configured"; a base URL points
+// the adapter at another endpoint (a proxy, or a local server in tests).
+export const apiKeyVariable = z.string().min(1).optional();
+export const baseUrlVariable = z.string().url().optional();
 
 /** A real API's connection, granted to no workspace until an operator says so. */
 export const apiConnection = (name: string, providerName: string, listPrice: ListPrice, searchMode: SearchMode): EngineConnection => ({

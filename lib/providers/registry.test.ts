@@ -1,8 +1,8 @@
-// The engine list is the source of the docs' table and of the engines' part of the environment
-// schema: a new engine (docs/providers.md "Adding an engine") fails here until the docs say so.
+// The engine list is the source of the docs' table and of the engines' environment variables: a
+// new engine (docs/providers.md "Adding an engine") fails here until the docs say so.
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
-import { ADAPTER_NAMES, ENGINES } from "@/lib/engines/engines";
+import { ADAPTER_NAMES, ENGINES } from "@/lib/providers/registry";
 
 const docs = fs.readFileSync("docs/providers.md", "utf8");
 const tableRows = docs.split("\n").filter((line) => line.startsWith("| ") && !line.startsWith("| ---"));
@@ -13,7 +13,7 @@ describe("engines", () => {
     expect(new Set(ENGINES.map((e) => e.cliName)).size).toBe(ENGINES.length);
   });
 
-  it("that read the same variable validate it with the same schema (lib/config/env.ts keeps one)", () => {
+  it("that read the same variable validate it with the same schema (validateEngineEnv keeps one)", () => {
     const seen = new Map<string, unknown>();
     for (const [key, schema] of ENGINES.flatMap((e) => Object.entries(e.env))) {
       if (seen.has(key)) expect(schema, key).toBe(seen.get(key));
