@@ -99,17 +99,13 @@ const PAID_ANSWER_LOST =
  */
 export async function retryRefusals(tx: Tx, captureIds: string[]): Promise<Map<string, string>> {
   if (!captureIds.length) return new Map();
-  // The access is asked once per connection and model (a check's thousands of captures use a
-  // handful), not once per capture.
   const rows = await tx.$queryRaw<{ id: string; reason: string | null }[]>`
-    WITH c AS (SELECT id, "connectionId", "workspaceId", model, "answerText" IS NOT NULL AND NOT "answerIsPartial" AS answered FROM captures WHERE id = ANY(${captureIds}::uuid[])),
-         access AS (SELECT u."connectionId", u."workspaceId", u.model, beacon_access_refusal(u."connectionId", u."workspaceId", u.model) AS refusal
-                    FROM (SELECT DISTINCT "connectionId", "workspaceId", model FROM c) u)
     SELECT c.id, CASE
-        WHEN EXISTS (SELECT 1 FROM attempts a WHERE a."captureId" = c.id AND a.outcome = 'succeeded') OR c.answered THEN ${PAID_ANSWER_KEPT}
+        WHEN EXISTS (SELECT 1 FROM attempts a WHERE a."captureId" = c.id AND a.outcome = 'succeeded') OR (c."answerText" IS NOT NULL AND NOT c."answerIsPartial")
+          THEN ${PAID_ANSWER_KEPT}
         WHEN EXISTS (SELECT 1 FROM attempts a WHERE a."captureId" = c.id AND a.reason = 'result_not_stored') THEN ${PAID_ANSWER_LOST}
-        ELSE access.refusal
+        ELSE beacon_access_refusal(c."connectionId", c."workspaceId", c.model)
       END AS reason
-    FROM c JOIN access ON access."connectionId" = c."connectionId" AND access."workspaceId" = c."workspaceId" AND access.model = c.model`;
+    FROM captures c WHERE c.id = ANY(${captureIds}::uuid[])`;
   return new Map(rows.flatMap((r) => (r.reason ? [[r.id, r.reason] as const] : [])));
 }

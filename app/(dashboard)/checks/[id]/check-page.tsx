@@ -94,7 +94,8 @@ export function CheckPage({ checkId, me, canRetry, suggestSchedule = false }: { 
                 Jobs view
               </Link>
             )}
-            {canRetry && retryable > 0 && (finished || check.cancelRequested) && pendingOperation?.kind !== "retry" && (
+            {/* Also while the check runs: its failed captures need not wait for the rest. */}
+            {canRetry && retryable > 0 && pendingOperation?.kind !== "retry" && (
               <Button pending={retry.isPending} onClick={() => setAsking("retry")}>Retry {retryable} failed/cancelled…</Button>
             )}
           </>
