@@ -79,6 +79,10 @@ const analyticsScale = process.argv.includes("--analytics-scale");
 // (bench/measure/discovery.ts), results in bench/results/discovery.json (discovery-N.json for another --captures).
 const discoveryScale = process.argv.includes("--discovery");
 
+// --actions [--runs=N]: only the check page's and the Jobs page's server actions on a 2,000-capture
+// check (bench/measure/actions.ts), results in bench/results/actions.json.
+const actionsOnly = process.argv.includes("--actions");
+
 // --chaos[=N]: the lifecycle chaos test (tests/integration/lifecycle-chaos.test.ts) with N random
 // schedules instead of npm test's 2; BEACON_CHAOS_SEED=<seed> sets the first run's seed (run i
 // has seed + i - 1), so BEACON_CHAOS_SEED=<seed> --chaos=1 replays one run. Its own database and
@@ -260,6 +264,35 @@ async function runDiscoveryScale(): Promise<string> {
   return discoveryMarkdown(result, header);
 }
 
+async function runActions(): Promise<string> {
+  noteLoad("start");
+  database = await startDatabase(log);
+  setDatabaseUrl(database.url);
+  prismaLoaded = true;
+  const fixtures = await import("./lib/fixtures");
+  const { measureActions, actionsMarkdown } = await import("./measure/actions");
+  const runs = Number(argValue("runs") ?? 20);
+  if (!Number.isInteger(runs) || runs < 1) throw new Error("--runs takes a positive integer");
+  const fx = await fixtures.prepareFixtures(BENCH_PROMPTS);
+  noteLoad("actions");
+  const result = await measureActions(fx, { runs, log });
+  noteLoad("end");
+  const cpus = os.cpus();
+  const machine = { cpus: cpus.length, cpuModel: cpus[0]?.model.trim() ?? "unknown", node: process.versions.node, postgres: database.serverVersion, database: database.source };
+  const totalSeconds = round((performance.now() - started) / 1000, 0);
+  const full = { timestamp: new Date().toISOString(), ...codeAtStart, machine, load, totalSeconds, ...result };
+  const file = path.join(process.cwd(), "bench", "results", "actions.json");
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, `${JSON.stringify(full, null, 2)}\n`);
+  log(`results written to ${file}`);
+  const loads = load.map((l) => l.loadAvg1m);
+  const header =
+    `Measured by \`npm run bench -- --actions\` on ${full.timestamp.slice(0, 10)}: ${machine.cpus} × ${machine.cpuModel}, Node ${machine.node}, ` +
+    `PostgreSQL ${machine.postgres} (${machine.database === "embedded" ? "embedded, fsync off" : machine.database}); load average ${Math.min(...loads)}–${Math.max(...loads)}; ` +
+    `the run took ${totalSeconds} s; code ${codeAtStart.commit?.slice(0, 7) ?? "?"}${codeAtStart.dirty ? " with uncommitted changes" : ""}.`;
+  return actionsMarkdown(result, header);
+}
+
 async function main(): Promise<Results> {
   noteLoad("start");
   database = await startDatabase(log);
@@ -378,6 +411,10 @@ try {
     const summary = await runMemoryOnly();
     await cleanup();
     console.log(summary);
+  } else if (actionsOnly) {
+    const table = await runActions();
+    await cleanup();
+    console.log(table);
   } else if (discoveryScale) {
     const table = await runDiscoveryScale();
     await cleanup();

@@ -5,7 +5,8 @@ import { assertCan, canStartCheck, canView } from "@/lib/permissions/permissions
 import type { WorkspaceContext } from "@/lib/permissions/permissions";
 import { fieldPaths, workspaceAction } from "@/lib/actions/safe-action";
 import { budgetStatus } from "@/lib/billing/budget";
-import { cancelCapture, cancelCheck, estimateRetry, retryCaptures, type Caller } from "@/lib/checks/cancel-retry";
+import { cancelCapture, estimateRetry, retryCaptures, type Caller } from "@/lib/checks/cancel-retry";
+import { requestCheckCancel, requestCheckRetry } from "@/lib/checks/operations";
 import { createCheck, estimateCheck, hashRequest } from "@/lib/checks/create-check";
 import { checkProgress } from "@/lib/checks/progress";
 import { getCaptureDetail, listChecks } from "@/lib/checks/queries";
@@ -63,9 +64,10 @@ export const captureDetailAction = workspaceAction
   .inputSchema(captureId, fieldPaths)
   .action(async ({ parsedInput, ctx }) => getCaptureDetail(ctx.workspace.id, parsedInput.captureId));
 
+/** Records the cancel and answers at once; a worker runs it, and the check's poll shows it (lib/checks/operations.ts). */
 export const cancelCheckAction = workspaceAction
   .inputSchema(checkId, fieldPaths)
-  .action(async ({ parsedInput, ctx }) => cancelCheck(caller(ctx), parsedInput.checkId));
+  .action(async ({ parsedInput, ctx }) => requestCheckCancel(caller(ctx), parsedInput.checkId));
 
 export const cancelCaptureAction = workspaceAction
   .inputSchema(captureId, fieldPaths)
@@ -75,9 +77,10 @@ export const retryCaptureAction = workspaceAction
   .inputSchema(captureId, fieldPaths)
   .action(async ({ parsedInput, ctx }) => retryCaptures(caller(ctx), { captureId: parsedInput.captureId }));
 
+/** Records the retry and answers at once; a worker runs it, and the check's poll shows it (lib/checks/operations.ts). */
 export const retryFailedCapturesAction = workspaceAction
   .inputSchema(checkId, fieldPaths)
-  .action(async ({ parsedInput, ctx }) => retryCaptures(caller(ctx), { checkId: parsedInput.checkId }));
+  .action(async ({ parsedInput, ctx }) => requestCheckRetry(caller(ctx), parsedInput.checkId));
 
 /** What the retry dialog shows before asking: captures to run again, their estimate, the budget left. */
 export const estimateRetryAction = workspaceAction

@@ -1,6 +1,7 @@
 import "server-only";
 import { inTransaction } from "@/lib/db/transaction";
 import { db } from "@/lib/db/prisma";
+import { pausePoint } from "@/lib/db/pause-points";
 import { assertCan, canCancelCheck, canRetryCapture, type Actor } from "@/lib/permissions/permissions";
 import { budgetStatus } from "@/lib/billing/budget";
 import { captureEstimate } from "@/lib/checks/create-check";
@@ -39,6 +40,17 @@ export async function cancelCapture(caller: Caller, captureId: string) {
   });
 }
 
+/**
+ * A check's cancel as its operation runs it (lib/checks/operations.ts): the transition alone,
+ * authorized when the cancel was asked for. A check that finished meanwhile has nothing waiting
+ * and moves nothing.
+ */
+export async function cancelCheckCaptures(caller: Caller, checkId: string) {
+  return inTransaction((tx) => cancelCaptures(tx, lifecycleActor(caller), { checkId }));
+}
+
+export const NOTHING_TO_RETRY = "This check has no failed or cancelled captures to retry.";
+
 /** Captures of a check's retry that were left as they were, grouped by why. */
 export type RefusedRetry = { reason: string; captures: number };
 
@@ -57,6 +69,7 @@ export async function retryCaptures(caller: Caller, target: { captureId: string 
   assertCan(canRetryCapture(caller), "Only admins and owners can retry captures.");
   return inTransaction(async (tx) => {
     const { holds, refused } = await planRetry(tx, caller, target);
+    await pausePoint("retry:after-plan", { tx, ..."checkId" in target ? { checkId: target.checkId } : { captureId: target.captureId } });
     const result = await retryTransition(tx, lifecycleActor(caller), holds);
     // Another retry of the same captures won the race (a double click, a client retrying).
     if (!result.retried) throw new UserError("These captures are already being retried.");
@@ -87,7 +100,7 @@ async function planRetry(tx: Tx, caller: Caller, target: { captureId: string } |
   if (!candidates.length) throw new NotFoundError("captureId" in target ? "That capture does not exist in this workspace." : "That check does not exist in this workspace.");
   const retryable = candidates.filter((c) => isRetryable(c.status));
   if (!retryable.length) {
-    throw new UserError("captureId" in target ? `Only failed or cancelled captures can be retried (this one is ${candidates[0]!.status}).` : "This check has no failed or cancelled captures to retry.");
+    throw new UserError("captureId" in target ? `Only failed or cancelled captures can be retried (this one is ${candidates[0]!.status}).` : NOTHING_TO_RETRY);
   }
   const refusals = await retryRefusals(tx, retryable.map((c) => c.id));
   const refused = groupByReason(refusals);

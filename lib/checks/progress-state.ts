@@ -34,6 +34,22 @@ export type ProgressHeader = {
   /** Cost of every attempt so far, accepted or not (estimates included). */
   spentMicros: number;
   counts: CheckCounts;
+  /** The latest cancel or retry of the whole check someone asked for (lib/checks/operations.ts), while it runs and after. */
+  operation: CheckOperationView | null;
+};
+
+/** A check's retry: captures queued again, and those left as they were, by reason. */
+export type RetryResult = { retried: number; refused: { reason: string; captures: number }[] };
+/** A check's cancel: waiting captures cancelled, running ones told to stop. */
+export type CancelResult = { cancelledNow: number; aborting: number };
+
+/** A cancel or retry of a whole check, run by a worker; `error` says why it did nothing. */
+export type CheckOperationView = {
+  id: string;
+  kind: "cancel" | "retry";
+  status: "queued" | "running" | "completed" | "failed";
+  result: RetryResult | CancelResult | null;
+  error: string | null;
 };
 
 /** What does not change while a check runs (unless someone renames a provider or edits a prompt): sent when the browser's copy differs. */

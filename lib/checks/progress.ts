@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { marketKey, marketLabel, promptMarketLabel } from "@/lib/analytics/markets";
 import type { CheckStatus } from "@/lib/captures/states";
 import { checkTally, countsOf } from "@/lib/captures/check-counts";
+import { latestCheckOperation } from "@/lib/checks/operations";
 import { startedBy, userNames } from "@/lib/checks/started-by";
 import { db } from "@/lib/db/prisma";
 import { NotFoundError, UserError } from "@/lib/errors";
@@ -107,7 +108,7 @@ export async function checkProgress(workspaceId: string, checkId: string, reques
   const check = await db().check.findFirst({ where: { id: checkId, workspaceId }, include: { brand: { select: { name: true } } } });
   if (!check) throw new NotFoundError("That check does not exist in this workspace.");
 
-  const [providers, promptOrder, tally, spent, names] = await Promise.all([
+  const [providers, promptOrder, tally, spent, names, operation] = await Promise.all([
     db().$queryRaw<{ id: string; name: string; model: string }[]>`
       SELECT p.id, p.name, p.model FROM provider_configs p
        WHERE p.id IN (SELECT "providerConfigId" FROM captures WHERE "checkId" = ${checkId}::uuid)
@@ -120,6 +121,7 @@ export async function checkProgress(workspaceId: string, checkId: string, reques
     db().$queryRaw<{ micros: bigint | null }[]>`
       SELECT sum(a."costMicros")::bigint AS micros FROM attempts a JOIN captures c ON c.id = a."captureId" WHERE c."checkId" = ${checkId}::uuid`,
     userNames([check.startedById]),
+    latestCheckOperation(checkId),
   ]);
 
   const marketOf = new Map(promptOrder.map((p) => [p.id, marketKey(p.country, p.language)]));
@@ -185,6 +187,7 @@ export async function checkProgress(workspaceId: string, checkId: string, reques
     chargedMicros: Number(check.chargedMicros),
     spentMicros: Number(spent[0]?.micros ?? 0n),
     counts: countsOf(tally),
+    operation,
   };
   return {
     version: formatVersion({ checkId, page, gridHash, rows: rowsHash, snapshot: read.snapshot }),

@@ -35,6 +35,8 @@ export type PausePoint =
   | "sweep:after-read"
   /** Cancel: captures locked, nothing changed yet. */
   | "cancel:after-lock"
+  /** Admin retry: the captures to run again and the refused ones read, nothing moved yet. */
+  | "retry:after-plan"
   /** A transition that ended a capture committed; its check is about to be looked at. */
   | "finish:before"
   /** Alerts: a rule judged, its finding about to be stored (the rule may have changed since it was read). */

@@ -30,6 +30,17 @@ export const jobCatalog = {
     queueName: (brandId: string) => `reanalyze:${brandId}`,
     maxAttempts: 5,
   },
+  /**
+   * A person's cancel or retry of a whole check (lib/checks/operations.ts runCheckOperation): the
+   * server action records it and answers at once; the work, seconds for thousands of captures,
+   * runs here. One at a time per check, in the order they were asked.
+   */
+  check_operation: {
+    payload: z.object({ operationId: z.uuid() }),
+    queueName: (checkId: string) => `check:${checkId}`,
+    // Idempotent (the transitions are guarded); retries only recover a crash or a lost connection.
+    maxAttempts: 5,
+  },
   /** A first run's suggested brand, competitors and questions: one provider call (lib/setup/suggestions.ts). */
   setup_suggestions: {
     payload: z.object({ suggestionId: z.uuid() }),

@@ -72,6 +72,14 @@ export async function enqueueAlertEvaluation(tx: Sql, payload: JobPayload<"evalu
     WHERE EXISTS (SELECT 1 FROM alert_rules r WHERE r."workspaceId" = ${job.workspaceId}::uuid AND r.enabled)`;
 }
 
+/** A cancel or retry of a whole check (lib/checks/operations.ts); one at a time per check. */
+export async function enqueueCheckOperation(tx: Sql, payload: JobPayload<"check_operation">, checkId: string): Promise<void> {
+  const job = jobCatalog.check_operation;
+  await tx.$executeRaw`
+    SELECT graphile_worker.add_job('check_operation', ${JSON.stringify(job.payload.parse(payload))}::json,
+      queue_name => ${job.queueName(checkId)}, max_attempts => ${job.maxAttempts}::int)`;
+}
+
 /** The call that writes a first run's suggestions (lib/setup/suggestions.ts). */
 export async function enqueueSetupSuggestions(tx: Sql, payload: JobPayload<"setup_suggestions">): Promise<void> {
   const job = jobCatalog.setup_suggestions;

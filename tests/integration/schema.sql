@@ -16,6 +16,10 @@ CREATE TYPE "CaptureStatus" AS ENUM ('queued', 'running', 'retry_wait', 'postpon
 
 CREATE TYPE "CaptureWait" AS ENUM ('breaker', 'budget', 'slot');
 
+CREATE TYPE "CheckOperationKind" AS ENUM ('cancel', 'retry');
+
+CREATE TYPE "CheckOperationStatus" AS ENUM ('queued', 'running', 'completed', 'failed');
+
 CREATE TYPE "CheckStatus" AS ENUM ('queued', 'running', 'completed', 'completed_with_errors', 'failed', 'cancelled');
 
 CREATE TYPE "EntityKind" AS ENUM ('brand', 'competitor');
@@ -320,6 +324,23 @@ CREATE TABLE "captures" (
   CONSTRAINT "captures_promptId_fkey" FOREIGN KEY ("promptId") REFERENCES prompts(id) ON UPDATE CASCADE ON DELETE RESTRICT,
   CONSTRAINT "captures_providerConfigId_fkey" FOREIGN KEY ("providerConfigId") REFERENCES provider_configs(id) ON UPDATE CASCADE ON DELETE RESTRICT,
   CONSTRAINT "captures_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "check_operations" (
+  id uuid NOT NULL DEFAULT gen_random_uuid(),
+  "workspaceId" uuid NOT NULL,
+  "checkId" uuid NOT NULL,
+  kind "CheckOperationKind" NOT NULL,
+  status "CheckOperationStatus" NOT NULL DEFAULT 'queued'::"CheckOperationStatus",
+  "requestedById" text,
+  result jsonb,
+  error text,
+  "createdAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  "startedAt" timestamp(3) without time zone,
+  "finishedAt" timestamp(3) without time zone,
+  CONSTRAINT "check_operations_checkId_fkey" FOREIGN KEY ("checkId") REFERENCES checks(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT check_operations_pkey PRIMARY KEY (id),
+  CONSTRAINT "check_operations_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
 );
 
 CREATE TABLE "checks" (
@@ -986,6 +1007,10 @@ CREATE INDEX "captures_workspaceId_providerConfigId_finishedAt_idx" ON public.ca
 
 CREATE INDEX "captures_workspaceId_status_idx" ON public.captures USING btree ("workspaceId", status);
 
+CREATE INDEX "check_operations_checkId_createdAt_idx" ON public.check_operations USING btree ("checkId", "createdAt");
+
+CREATE UNIQUE INDEX check_operations_pkey ON public.check_operations USING btree (id);
+
 CREATE UNIQUE INDEX checks_pkey ON public.checks USING btree (id);
 
 CREATE INDEX "checks_scheduleId_createdAt_idx" ON public.checks USING btree ("scheduleId", "createdAt");
@@ -1255,16 +1280,19 @@ DECLARE
   attempt_number INTEGER;
   refusal TEXT;
 BEGIN
-  SELECT c.status, c."cancelRequestedAt" IS NOT NULL AS cancel_requested, c."checkId" AS check_id, c."workspaceId" AS workspace_id,
+  SELECT c.status, c."cancelRequestedAt" IS NOT NULL AS cancel_requested, ch."cancelRequestedAt" IS NOT NULL AS check_cancel_requested, c."checkId" AS check_id, c."workspaceId" AS workspace_id,
          c."connectionId" AS capture_connection, c.model AS capture_model, c."reservedMicros" AS hold, c."reservedPeriod" AS hold_period,
          b.status::text AS breaker_status, b."forcedStatus"::text AS forced_status, b."probeToken" AS breaker_probe,
          (extract(epoch FROM b."openUntil" - now() AT TIME ZONE 'UTC') * 1000)::float8 AS open_for_ms
   INTO cap
-  FROM captures c LEFT JOIN breaker_states b ON b."connectionId" = beacon_claim.connection_id AND b.model = beacon_claim.model
+  FROM captures c JOIN checks ch ON ch.id = c."checkId"
+  LEFT JOIN breaker_states b ON b."connectionId" = beacon_claim.connection_id AND b.model = beacon_claim.model
   WHERE c.id = capture_id
   FOR UPDATE OF c;
-  -- A waiting capture with a cancel request is an impossible state; the repair pass ends it.
-  IF NOT FOUND OR NOT (cap.status = ANY(waiting)) OR cap.cancel_requested THEN
+  -- A waiting capture with a cancel request is an impossible state; the repair pass ends it. One
+  -- whose check carries a cancel request waits for the check's cancel operation to end it
+  -- (lib/checks/operations.ts): nothing starts once the cancel was asked for.
+  IF NOT FOUND OR NOT (cap.status = ANY(waiting)) OR cap.cancel_requested OR cap.check_cancel_requested THEN
     RETURN QUERY SELECT 'not_runnable', NULL::int, NULL::float8, NULL::uuid, NULL::uuid, NULL::text; RETURN;
   END IF;
   -- The kill switches, before anything is taken (the breaker's wait included: a revoked capture fails now).

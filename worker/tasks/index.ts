@@ -6,6 +6,7 @@ import { alert_digest } from "@/worker/tasks/alert_digest";
 import { alerts_daily } from "@/worker/tasks/alerts_daily";
 import { alerts_watch } from "@/worker/tasks/alerts_watch";
 import { capture } from "@/worker/tasks/capture";
+import { check_operation } from "@/worker/tasks/check_operation";
 import { deliver_alert } from "@/worker/tasks/deliver_alert";
 import { evaluate_alerts } from "@/worker/tasks/evaluate_alerts";
 import { reanalyze } from "@/worker/tasks/reanalyze";
@@ -15,6 +16,7 @@ import { setup_suggestions } from "@/worker/tasks/setup_suggestions";
 
 export const taskList = {
   capture,
+  check_operation,
   reanalyze,
   retention,
   schedules,

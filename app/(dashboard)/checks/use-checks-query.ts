@@ -2,13 +2,16 @@
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { checkProgressAction, listChecksAction } from "@/lib/actions/checks";
 import { isCheckFinished, type CheckStatus } from "@/lib/captures/states";
-import { applyProgress, type ProgressState } from "@/lib/checks/progress-state";
+import { applyProgress, type CheckOperationView, type ProgressState } from "@/lib/checks/progress-state";
 import { ActionFailure, unwrap } from "@/lib/browser/action-result";
 
 export const checksKey = ["checks"] as const;
 export const checkKey = (id: string) => ["check", id] as const;
 
 export const isFinished = (status: string | undefined) => !!status && isCheckFinished(status);
+
+/** A cancel or retry of the whole check asked for and not done yet (a worker runs it). */
+export const isOperationPending = (operation: CheckOperationView | null | undefined) => !!operation && (operation.status === "queued" || operation.status === "running");
 
 export type CheckFilters = { status?: CheckStatus; brandId?: string; page: number; pageSize: number };
 
@@ -25,7 +28,8 @@ export function useChecksQuery(filters: CheckFilters) {
 const checkPageKey = (id: string, page: number, market: string | null) => [...checkKey(id), page, market] as const;
 
 /**
- * One page of the check's grid, polled every second while the check is unfinished. Each poll
+ * One page of the check's grid, polled every second while the check is unfinished (or a cancel
+ * or retry of it is still to run). Each poll
  * sends the version of the state this page already holds and gets what changed since then
  * (lib/checks/progress.ts); a version the server refuses is dropped for a full answer.
  */
@@ -43,7 +47,8 @@ export function useCheckQuery(checkId: string, page: number, market: string | nu
       }
     },
     placeholderData: keepPreviousData,
-    refetchInterval: (query) => (isFinished(query.state.data?.check.status) ? false : 1000),
+    // A finished check is polled on while a retry of it waits for its worker: the retry reopens it.
+    refetchInterval: (query) => (isFinished(query.state.data?.check.status) && !isOperationPending(query.state.data?.check.operation) ? false : 1000),
   });
 }
 

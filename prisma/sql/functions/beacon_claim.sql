@@ -27,16 +27,19 @@ DECLARE
   attempt_number INTEGER;
   refusal TEXT;
 BEGIN
-  SELECT c.status, c."cancelRequestedAt" IS NOT NULL AS cancel_requested, c."checkId" AS check_id, c."workspaceId" AS workspace_id,
+  SELECT c.status, c."cancelRequestedAt" IS NOT NULL AS cancel_requested, ch."cancelRequestedAt" IS NOT NULL AS check_cancel_requested, c."checkId" AS check_id, c."workspaceId" AS workspace_id,
          c."connectionId" AS capture_connection, c.model AS capture_model, c."reservedMicros" AS hold, c."reservedPeriod" AS hold_period,
          b.status::text AS breaker_status, b."forcedStatus"::text AS forced_status, b."probeToken" AS breaker_probe,
          (extract(epoch FROM b."openUntil" - now() AT TIME ZONE 'UTC') * 1000)::float8 AS open_for_ms
   INTO cap
-  FROM captures c LEFT JOIN breaker_states b ON b."connectionId" = beacon_claim.connection_id AND b.model = beacon_claim.model
+  FROM captures c JOIN checks ch ON ch.id = c."checkId"
+  LEFT JOIN breaker_states b ON b."connectionId" = beacon_claim.connection_id AND b.model = beacon_claim.model
   WHERE c.id = capture_id
   FOR UPDATE OF c;
-  -- A waiting capture with a cancel request is an impossible state; the repair pass ends it.
-  IF NOT FOUND OR NOT (cap.status = ANY(waiting)) OR cap.cancel_requested THEN
+  -- A waiting capture with a cancel request is an impossible state; the repair pass ends it. One
+  -- whose check carries a cancel request waits for the check's cancel operation to end it
+  -- (lib/checks/operations.ts): nothing starts once the cancel was asked for.
+  IF NOT FOUND OR NOT (cap.status = ANY(waiting)) OR cap.cancel_requested OR cap.check_cancel_requested THEN
     RETURN QUERY SELECT 'not_runnable', NULL::int, NULL::float8, NULL::uuid, NULL::uuid, NULL::text; RETURN;
   END IF;
   -- The kill switches, before anything is taken (the breaker's wait included: a revoked capture fails now).

@@ -1,7 +1,7 @@
 "use client";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
 import { CaptureDetailDialog } from "@/components/checks/capture-detail-dialog";
 import { ProgressBar, StatusBadge } from "@/components/checks/status";
@@ -13,7 +13,8 @@ import { canCancelCheck, type Role } from "@/lib/permissions/permissions";
 import { formatMicros, formatWhen } from "@/lib/format";
 import { unwrap } from "@/lib/browser/action-result";
 import { ScheduleSuggestion } from "../../setup/schedule-suggestion";
-import { checkKey, checksKey, isFinished, useCheckQuery } from "../use-checks-query";
+import type { CheckOperationView } from "@/lib/checks/progress-state";
+import { checkKey, checksKey, isFinished, isOperationPending, useCheckQuery } from "../use-checks-query";
 import { CheckGrid } from "./check-grid";
 
 export function CheckPage({ checkId, me, canRetry, suggestSchedule = false }: { checkId: string; me: { userId: string; role: Role }; canRetry: boolean; suggestSchedule?: boolean }) {
@@ -27,25 +28,31 @@ export function CheckPage({ checkId, me, canRetry, suggestSchedule = false }: { 
     await queryClient.invalidateQueries({ queryKey: checksKey });
   };
   const [asking, setAsking] = useState<"cancel" | "retry" | null>(null);
+  // The action only records the cancel or retry (a worker runs it); its outcome comes with a later poll.
+  const awaiting = useRef<string | null>(null);
+  const asked = async ({ operationId }: { operationId: string }) => {
+    awaiting.current = operationId;
+    setAsking(null);
+    await refresh();
+  };
   const cancel = useMutation({
     mutationFn: async () => unwrap(await cancelCheckAction({ checkId })),
-    onSuccess: async ({ cancelledNow, aborting }) => {
-      toast.success(`Cancelled ${cancelledNow} waiting capture(s)${aborting ? `; stopping ${aborting} running` : ""}`);
-      setAsking(null);
-      await refresh();
-    },
+    onSuccess: asked,
     onError: (e) => toast.error(e.message),
   });
   const retry = useMutation({
     mutationFn: async () => unwrap(await retryFailedCapturesAction({ checkId })),
-    onSuccess: async ({ retried, refused }) => {
-      // Captures that cannot run again (a paid answer, a revoked or disabled connection) were left as they were.
-      toast.success([`${retried} capture(s) queued again`, ...refused.map((r) => `${r.captures} not retried: ${r.reason}`)].join(" · "));
-      setAsking(null);
-      await refresh();
-    },
+    onSuccess: asked,
     onError: (e) => toast.error(e.message),
   });
+  const operation = query.data?.check.operation ?? null;
+  useEffect(() => {
+    if (!operation || operation.id !== awaiting.current || isOperationPending(operation)) return;
+    awaiting.current = null;
+    if (operation.status === "failed") toast.error(operation.error ?? "That did not work.");
+    else toast.success(operationOutcome(operation));
+    void queryClient.invalidateQueries({ queryKey: checksKey });
+  }, [operation, queryClient]);
   // Asked when the retry dialog opens, so the numbers are today's (budget spent meanwhile, captures retried by someone else).
   const retryEstimate = useQuery({
     queryKey: ["retry-estimate", checkId],
@@ -62,6 +69,7 @@ export function CheckPage({ checkId, me, canRetry, suggestSchedule = false }: { 
   const finished = isFinished(check.status);
   const mayCancel = canCancelCheck(me, grid);
   const retryable = check.counts.failed + check.counts.cancelled;
+  const pendingOperation = isOperationPending(operation) ? operation : null;
   const waitingForBudget = check.counts.waitingForBudget;
 
   return (
@@ -86,7 +94,8 @@ export function CheckPage({ checkId, me, canRetry, suggestSchedule = false }: { 
                 Jobs view
               </Link>
             )}
-            {canRetry && retryable > 0 && (finished || check.cancelRequested) && (
+            {/* Also while the check runs: its failed captures need not wait for the rest. */}
+            {canRetry && retryable > 0 && pendingOperation?.kind !== "retry" && (
               <Button pending={retry.isPending} onClick={() => setAsking("retry")}>Retry {retryable} failed/cancelled…</Button>
             )}
           </>
@@ -106,6 +115,11 @@ export function CheckPage({ checkId, me, canRetry, suggestSchedule = false }: { 
             {waitingForBudget} capture{waitingForBudget === 1 ? " is" : "s are"} waiting for budget: this month&apos;s budget cannot cover {waitingForBudget === 1 ? "its" : "their"} next
             call at its most expensive. They run as soon as calls in flight end or the budget is raised in{" "}
             <Link href="/settings" className="font-medium underline">Settings</Link>; cancel the check to stop them.
+          </p>
+        )}
+        {pendingOperation && (
+          <p role="status" aria-busy className="mt-3 rounded-md bg-slate-50 px-3 py-2 text-sm text-slate-700 ring-1 ring-inset ring-slate-200">
+            {pendingOperation.kind === "retry" ? "Queuing the failed and cancelled captures again…" : "Cancelling the waiting captures…"}
           </p>
         )}
         {!finished && <p className="mt-2 text-xs text-slate-500">Updates every second. You can close this tab; the check keeps running.</p>}
@@ -153,6 +167,14 @@ export function CheckPage({ checkId, me, canRetry, suggestSchedule = false }: { 
       {open && <CaptureDetailDialog captureId={open} onClose={() => setOpen(null)} canCancel={mayCancel} canRetry={canRetry} />}
     </>
   );
+}
+
+/** What a finished cancel or retry did, for its toast. Captures a retry could not run again (a paid answer, a revoked or disabled connection) were left as they were. */
+function operationOutcome(operation: CheckOperationView): string {
+  const result = operation.result;
+  if (!result) return "Done";
+  if ("retried" in result) return [`${result.retried} capture(s) queued again`, ...result.refused.map((r) => `${r.captures} not retried: ${r.reason}`)].join(" · ");
+  return `Cancelled ${result.cancelledNow} waiting capture(s)${result.aborting ? `; stopping ${result.aborting} running` : ""}`;
 }
 
 type RetryEstimate = Awaited<ReturnType<typeof estimateRetryAction>> extends { data?: infer D } ? NonNullable<D> : never;

@@ -1,0 +1,110 @@
+import "server-only";
+import { assertCan, canCancelCheck, canRetryCapture } from "@/lib/permissions/permissions";
+import { cancelCheckCaptures, NOTHING_TO_RETRY, retryCaptures, type Caller } from "@/lib/checks/cancel-retry";
+import type { CheckOperationView } from "@/lib/checks/progress-state";
+import { isCheckFinished } from "@/lib/captures/states";
+import { db } from "@/lib/db/prisma";
+import { transaction } from "@/lib/db/transaction";
+import { enqueueCheckOperation } from "@/lib/jobs/enqueue";
+import type { CheckOperationKind, Prisma } from "@/lib/generated/prisma/client";
+import { NotFoundError, UserError } from "@/lib/errors";
+
+// A person's cancel or retry of a whole check from the check page. Next.js runs one browser's
+// server actions one at a time, so an action that took seconds (thousands of captures moved,
+// their events, jobs and ledgers) held the page's next poll, and a poll held the click. The
+// action now only authorizes, records the operation and enqueues its job (milliseconds); a worker
+// runs the same transitions the synchronous path ran (lib/checks/cancel-retry.ts), and the
+// check's poll carries the operation's status and result (issue 20 item 4). Operations of one
+// check run one at a time, in the order they were asked (the job's named queue).
+
+const PENDING = ["queued", "running"] as const;
+
+async function record(tx: Prisma.TransactionClient, caller: Caller, checkId: string, kind: CheckOperationKind): Promise<{ operationId: string }> {
+  const pending = await tx.checkOperation.findFirst({ where: { checkId, kind, status: { in: [...PENDING] } }, select: { id: true } });
+  // A double click, or a second person asking the same: one operation.
+  if (pending) return { operationId: pending.id };
+  const operation = await tx.checkOperation.create({ data: { workspaceId: caller.workspaceId, checkId, kind, requestedById: caller.userId }, select: { id: true } });
+  await enqueueCheckOperation(tx, { operationId: operation.id }, checkId);
+  return { operationId: operation.id };
+}
+
+/**
+ * Asks for a retry of the check's failed and cancelled captures. Refused at once when the caller
+ * may not retry or the check has nothing to retry; everything else (kill switches, a paid answer,
+ * the budget: retryCaptures) is decided when the job runs, on the state it finds then.
+ */
+export async function requestCheckRetry(caller: Caller, checkId: string): Promise<{ operationId: string }> {
+  assertCan(canRetryCapture(caller), "Only admins and owners can retry captures.");
+  return transaction(async (tx) => {
+    const check = await tx.check.findFirst({ where: { id: checkId, workspaceId: caller.workspaceId }, select: { id: true } });
+    if (!check) throw new NotFoundError("That check does not exist in this workspace.");
+    // One probe of the captures' ("checkId", status) index, not a count of thousands.
+    const retryable = await tx.capture.findFirst({ where: { checkId, status: { in: ["failed", "cancelled"] } }, select: { id: true } });
+    if (!retryable) throw new UserError(NOTHING_TO_RETRY);
+    return record(tx, caller, checkId, "retry");
+  });
+}
+
+/**
+ * Asks for a check's cancel. The check carries the request at once (a claim does not start its
+ * waiting captures from then on: beacon_claim), and the job cancels them and tells running ones'
+ * workers to stop (cancelCheckCaptures). A check that has finished has nothing to cancel, unless
+ * a retry of it is still to run: the cancel then runs after it, and stops what it queued.
+ */
+export async function requestCheckCancel(caller: Caller, checkId: string): Promise<{ operationId: string }> {
+  return transaction(async (tx) => {
+    const check = await tx.check.findFirst({ where: { id: checkId, workspaceId: caller.workspaceId }, select: { id: true, status: true, startedById: true } });
+    if (!check) throw new NotFoundError("That check does not exist in this workspace.");
+    assertCan(canCancelCheck(caller, check), "Only admins, owners and the member who started a check can cancel it.");
+    if (isCheckFinished(check.status) && !(await tx.checkOperation.count({ where: { checkId, kind: "retry", status: { in: [...PENDING] } } }))) {
+      throw new UserError("This check has already finished.");
+    }
+    await tx.$executeRaw`
+      UPDATE checks SET "cancelRequestedAt" = coalesce("cancelRequestedAt", now()), "cancelledById" = coalesce("cancelledById", ${caller.userId}), "updatedAt" = now()
+      WHERE id = ${checkId}::uuid`;
+    return record(tx, caller, checkId, "cancel");
+  });
+}
+
+/**
+ * Runs an operation (the check_operation job). A retry acts as its requester with the role they
+ * hold now (a member demoted meanwhile is refused); a cancel was granted when it was asked, and
+ * the check has carried it since. A UserError (nothing to retry, every capture refused, the
+ * budget) is the operation's outcome, shown on the check page; any other error is thrown, so
+ * graphile-worker runs the job again (the transitions are guarded: running one twice moves a
+ * capture once).
+ */
+export async function runCheckOperation(operationId: string): Promise<void> {
+  const operation = await db().checkOperation.findUnique({ where: { id: operationId } });
+  if (!operation || operation.status === "completed" || operation.status === "failed") return;
+  await db().checkOperation.update({ where: { id: operationId }, data: { status: "running", startedAt: new Date() } });
+  const membership = operation.requestedById
+    ? await db().membership.findFirst({ where: { workspaceId: operation.workspaceId, userId: operation.requestedById }, select: { role: true } })
+    : null;
+  const caller: Caller = { workspaceId: operation.workspaceId, userId: operation.requestedById, role: membership?.role ?? "viewer" };
+  const finish = (data: { status: "completed" | "failed"; result?: Prisma.InputJsonValue; error?: string }) =>
+    db().checkOperation.update({ where: { id: operationId }, data: { ...data, finishedAt: new Date() } });
+  // A cancel asked for after this retry was: the person's latest word is "stop", and the retry
+  // would only queue what the cancel that runs next stops again.
+  if (operation.kind === "retry" && (await db().checkOperation.count({ where: { checkId: operation.checkId, kind: "cancel", createdAt: { gt: operation.createdAt } } }))) {
+    await finish({ status: "failed", error: "The check was cancelled before this retry ran; nothing was retried." });
+    return;
+  }
+  try {
+    const result = operation.kind === "retry" ? await retryCaptures(caller, { checkId: operation.checkId }) : await cancelCheckCaptures(caller, operation.checkId);
+    await finish({ status: "completed", result });
+  } catch (error) {
+    if (!(error instanceof UserError)) throw error;
+    await finish({ status: "failed", error: error.message });
+  }
+}
+
+/** The check's latest operation, for its poll (index on check_operations ("checkId", "createdAt")). */
+export async function latestCheckOperation(checkId: string): Promise<CheckOperationView | null> {
+  const operation = await db().checkOperation.findFirst({
+    where: { checkId },
+    orderBy: { createdAt: "desc" },
+    select: { id: true, kind: true, status: true, result: true, error: true },
+  });
+  return operation ? { ...operation, result: operation.result as CheckOperationView["result"] } : null;
+}

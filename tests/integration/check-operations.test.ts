@@ -1,0 +1,155 @@
+// A check's cancel and retry from the check page are operations a worker runs (issue 20 item 4):
+// the server action records the operation and enqueues its job, so it answers at once and never
+// holds the page's next poll; the poll shows the operation and its outcome. The job runs the same
+// transitions the synchronous path ran (lib/checks/cancel-retry.ts), so its guards hold: here a
+// kill switch and a cancel land while the retry's job is held at retry:after-plan.
+import { describe, expect, it } from "vitest";
+import { budgetNow, claim, expectBudgetConsistent, liveWorker, newSpace, startSpaceCheck } from "../support/lifecycle-fixtures";
+import { gateAt } from "../support/pause";
+import { cancelCheck } from "@/lib/checks/cancel-retry";
+import { requestCheckCancel, requestCheckRetry, runCheckOperation } from "@/lib/checks/operations";
+import { checkProgress } from "@/lib/checks/progress";
+import { checkTally } from "@/lib/captures/check-counts";
+import { revokeConnection } from "@/lib/connections/connections";
+import { db } from "@/lib/db/prisma";
+
+const statuses = async (checkId: string) => (await db().capture.findMany({ where: { checkId }, select: { status: true } })).map((c) => c.status);
+
+/** The waiting graphile-worker jobs of the check's operations. */
+const operationJobs = (checkId: string) =>
+  db().$queryRaw<{ task_identifier: string; queue_name: string | null; payload: { operationId: string } }[]>`
+    SELECT v.task_identifier, v.queue_name, j.payload FROM graphile_worker.jobs v JOIN graphile_worker._private_jobs j ON j.id = v.id
+    WHERE v.task_identifier = 'check_operation' AND v.queue_name = ${`check:${checkId}`} ORDER BY v.id`;
+
+describe("a check's retry", () => {
+  it("is recorded and enqueued by the request, run by its job, and shown by the poll", async () => {
+    const space = await newSpace({ prompts: 3 });
+    const { checkId } = await startSpaceCheck(space, { prompts: 3, providers: ["ChatGPT", "Gemini"] });
+    await cancelCheck(space.owner, checkId);
+
+    const { operationId } = await requestCheckRetry(space.owner, checkId);
+
+    expect(await statuses(checkId), "the request moves nothing").toEqual(Array(6).fill("cancelled"));
+    expect(await operationJobs(checkId)).toEqual([{ task_identifier: "check_operation", queue_name: `check:${checkId}`, payload: { operationId } }]);
+    expect((await checkProgress(space.workspaceId, checkId, { page: 1 })).check.operation).toMatchObject({ id: operationId, kind: "retry", status: "queued" });
+    expect(await requestCheckRetry(space.owner, checkId), "a double click asks once").toEqual({ operationId });
+
+    await runCheckOperation(operationId);
+
+    expect(await statuses(checkId)).toEqual(Array(6).fill("queued"));
+    expect((await checkProgress(space.workspaceId, checkId, { page: 1 })).check.operation).toEqual({
+      id: operationId,
+      kind: "retry",
+      status: "completed",
+      result: { retried: 6, refused: [] },
+      error: null,
+    });
+    expect((await budgetNow(space.workspaceId)).reserved, "the retry holds its estimate").toBeGreaterThan(0n);
+    await runCheckOperation(operationId); // a job run twice (a crash after the commit) does nothing more
+    await expectBudgetConsistent(space.workspaceId);
+  });
+
+  it("is refused at once when the check has nothing to retry, and for a member", async () => {
+    const space = await newSpace();
+    const { checkId } = await startSpaceCheck(space);
+    await expect(requestCheckRetry(space.owner, checkId)).rejects.toThrow(/no failed or cancelled captures/);
+    await expect(requestCheckRetry({ ...space.owner, role: "member" }, checkId)).rejects.toThrow(/Only admins and owners/);
+    expect(await operationJobs(checkId)).toEqual([]);
+  });
+
+  it("whose connection is revoked while its job is held runs nothing on it: the claim refuses every capture it queued", async () => {
+    const space = await newSpace({ prompts: 3 });
+    const workerId = await liveWorker();
+    const { checkId, captureIds } = await startSpaceCheck(space, { prompts: 3, providers: ["ChatGPT"] });
+    await cancelCheck(space.owner, checkId);
+    const { operationId } = await requestCheckRetry(space.owner, checkId);
+    const gate = gateAt("retry:after-plan", (context) => context.checkId === checkId);
+    const running = runCheckOperation(operationId);
+    await gate.reached;
+
+    await revokeConnection(space.connections.ChatGPT!, space.workspaceId);
+    gate.open();
+    await running;
+
+    // Planned before the revoke, the retry queued them; none of them starts.
+    expect(await statuses(checkId)).toEqual(Array(3).fill("queued"));
+    for (const id of captureIds) expect((await claim(id, workerId)).result.kind).toBe("refused");
+    expect(await db().attempt.count({ where: { captureId: { in: captureIds } } }), "no attempt, so no call").toBe(0);
+    const rows = await db().capture.findMany({ where: { checkId }, select: { status: true, lastError: true, reservedMicros: true } });
+    for (const row of rows) expect(row).toMatchObject({ status: "failed", lastError: expect.stringMatching(/revoked this workspace's access/), reservedMicros: 0n });
+    expect(await budgetNow(space.workspaceId)).toMatchObject({ reserved: 0n, inFlight: 0n });
+
+    // Asked again, the retry's job now refuses them all, with the reason, and changes nothing.
+    const again = await requestCheckRetry(space.owner, checkId);
+    await runCheckOperation(again.operationId);
+    expect((await checkProgress(space.workspaceId, checkId, { page: 1 })).check.operation).toMatchObject({
+      id: again.operationId,
+      status: "failed",
+      error: expect.stringMatching(/None of this check's failed or cancelled captures can be retried.*revoked/),
+    });
+    await expectBudgetConsistent(space.workspaceId);
+  });
+
+  it("with a cancel landing while its job is held: the cancel runs after it and stops everything it queued", async () => {
+    const space = await newSpace({ prompts: 3 });
+    const workerId = await liveWorker();
+    const { checkId } = await startSpaceCheck(space, { prompts: 3, providers: ["ChatGPT", "Gemini"] });
+    await cancelCheck(space.owner, checkId);
+    const retry = await requestCheckRetry(space.owner, checkId);
+    const gate = gateAt("retry:after-plan", (context) => context.checkId === checkId);
+    const running = runCheckOperation(retry.operationId);
+    await gate.reached;
+
+    // The check is finished, but a retry of it is under way: the cancel is taken, queued behind it.
+    const cancel = await requestCheckCancel(space.owner, checkId);
+    expect((await operationJobs(checkId)).map((j) => j.payload.operationId)).toContain(cancel.operationId);
+    gate.open();
+    await running;
+    await runCheckOperation(cancel.operationId);
+
+    expect(await statuses(checkId)).toEqual(Array(6).fill("cancelled"));
+    const captures = await db().capture.findMany({ where: { checkId }, select: { id: true } });
+    for (const { id } of captures) expect((await claim(id, workerId)).result.kind).toBe("not_runnable");
+    expect(await db().check.findUniqueOrThrow({ where: { id: checkId } })).toMatchObject({ status: "cancelled", finishedAt: expect.any(Date) });
+    expect(await checkTally(checkId)).toMatchObject({ cancelled: 6, reservedMicros: 0n });
+    expect(await budgetNow(space.workspaceId)).toMatchObject({ reserved: 0n, inFlight: 0n });
+    await expectBudgetConsistent(space.workspaceId);
+  });
+
+  it("that has not run when a cancel is asked for does nothing", async () => {
+    const space = await newSpace({ prompts: 2 });
+    const { checkId } = await startSpaceCheck(space, { prompts: 2 });
+    await cancelCheck(space.owner, checkId);
+    const retry = await requestCheckRetry(space.owner, checkId);
+    const cancel = await requestCheckCancel(space.owner, checkId);
+
+    await runCheckOperation(retry.operationId);
+    await runCheckOperation(cancel.operationId);
+
+    expect(await statuses(checkId)).toEqual(["cancelled", "cancelled"]);
+    expect(await db().checkOperation.findUniqueOrThrow({ where: { id: retry.operationId } })).toMatchObject({ status: "failed", error: expect.stringMatching(/cancelled before this retry ran/) });
+    await expectBudgetConsistent(space.workspaceId);
+  });
+});
+
+describe("a check's cancel", () => {
+  it("stops new claims at once and cancels the waiting captures when its job runs", async () => {
+    const space = await newSpace({ prompts: 3 });
+    const workerId = await liveWorker();
+    const { checkId, captureIds } = await startSpaceCheck(space, { prompts: 3, providers: ["ChatGPT"] });
+
+    const { operationId } = await requestCheckCancel(space.owner, checkId);
+
+    expect(await statuses(checkId), "the request moves no capture").toEqual(Array(3).fill("queued"));
+    expect((await checkProgress(space.workspaceId, checkId, { page: 1 })).check).toMatchObject({ cancelRequested: true, operation: { id: operationId, kind: "cancel", status: "queued" } });
+    expect((await claim(captureIds[0]!, workerId)).result.kind, "no capture starts once the cancel is asked for").toBe("not_runnable");
+
+    await runCheckOperation(operationId);
+
+    expect(await statuses(checkId)).toEqual(Array(3).fill("cancelled"));
+    expect((await checkProgress(space.workspaceId, checkId, { page: 1 })).check.operation).toMatchObject({ status: "completed", result: { cancelledNow: 3, aborting: 0 } });
+    expect(await db().check.findUniqueOrThrow({ where: { id: checkId } })).toMatchObject({ status: "cancelled" });
+    await expect(requestCheckCancel(space.owner, checkId)).rejects.toThrow(/already finished/);
+    await expectBudgetConsistent(space.workspaceId);
+  });
+});
