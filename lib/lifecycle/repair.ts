@@ -16,6 +16,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 // repairing at once do not both repair (or count) the same thing.
 
 export const REPAIR_KINDS = [
+  "operation_without_job",
   "cancel_requested_not_final",
   "running_without_open_attempt",
   "open_attempt_of_moved_capture",
@@ -33,6 +34,17 @@ const WAITING = Prisma.sql`${[...WAITING_STATUSES]}::"CaptureStatus"[]`;
 const TERMINAL = Prisma.sql`${[...TERMINAL_STATUSES]}::"CaptureStatus"[]`;
 const CAPTURE_KEY_PREFIX = jobCatalog.capture.jobKey({ captureId: "" });
 const SETUP_KEY_PREFIX = jobCatalog.setup_suggestions.jobKey({ suggestionId: "" });
+const PENDING_OPERATION = Prisma.sql`${["queued", "running"]}::"CheckOperationStatus"[]`;
+
+/**
+ * The check (`c."checkId"`) carries a cancel that no pending operation will carry out: a check's
+ * cancel from its page (lib/checks/operations.ts) marks the check at once, its claims refuse
+ * its waiting captures from then on, and the operation's job cancels them; once no such
+ * operation is pending, nothing else will.
+ */
+const CHECK_CANCEL_LEFT = Prisma.sql`EXISTS (
+  SELECT 1 FROM checks ch WHERE ch.id = c."checkId" AND ch."cancelRequestedAt" IS NOT NULL
+    AND NOT EXISTS (SELECT 1 FROM check_operations o WHERE o."checkId" = ch.id AND o.kind = 'cancel' AND o.status = ANY(${PENDING_OPERATION})))`;
 
 function logged(effects: Effects, moved: Pick<Moved, "workspaceId" | "checkId" | "id">, kind: RepairKind, data: Record<string, string | number | null> = {}) {
   effects.event({ workspaceId: moved.workspaceId, checkId: moved.checkId, captureId: moved.id, kind: REPAIR_EVENT, data: { kind, ...data } });
@@ -41,10 +53,33 @@ function logged(effects: Effects, moved: Pick<Moved, "workspaceId" | "checkId" |
 type Repair = (tx: Tx) => Promise<number>;
 
 const repairs: Record<(typeof REPAIR_KINDS)[number], Repair> = {
-  /** A waiting capture with a cancel request (cancel moves waiting captures at once): cancel it. */
+  /**
+   * A check operation (a cancel or retry from the check page) that no runnable job will carry
+   * out: its job failed for good or was deleted. The person who asked sees it failed and may ask
+   * again; a cancel's waiting captures are then cancelled by the next repair.
+   */
+  async operation_without_job(tx) {
+    const ended = await tx.$queryRaw<{ id: string; workspaceId: string; checkId: string }[]>`
+      UPDATE check_operations o SET status = 'failed', "finishedAt" = now(),
+        error = 'The operation stopped before it finished (its job failed); nothing more will happen unless you ask again.'
+      WHERE o.status = ANY(${PENDING_OPERATION})
+        AND NOT EXISTS (
+          SELECT 1 FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
+          WHERE t.identifier = 'check_operation' AND j.payload->>'operationId' = o.id::text AND (j.attempts < j.max_attempts OR j.locked_at IS NOT NULL))
+      RETURNING o.id, o."workspaceId", o."checkId"`;
+    for (const row of ended) {
+      await tx.event.create({ data: { workspaceId: row.workspaceId, checkId: row.checkId, kind: REPAIR_EVENT, data: { kind: "operation_without_job", operationId: row.id } } });
+    }
+    return ended.length;
+  },
+
+  /**
+   * A waiting capture with a cancel request (cancel moves waiting captures at once), or of a
+   * check whose cancel no pending operation will carry out (CHECK_CANCEL_LEFT): cancel it.
+   */
   async cancel_requested_not_final(tx) {
     const found = await tx.$queryRaw<{ id: string }[]>`
-      SELECT id FROM captures WHERE status = ANY(${WAITING}) AND "cancelRequestedAt" IS NOT NULL ORDER BY id LIMIT 500`;
+      SELECT c.id FROM captures c WHERE c.status = ANY(${WAITING}) AND (c."cancelRequestedAt" IS NOT NULL OR ${CHECK_CANCEL_LEFT}) ORDER BY c.id LIMIT 500`;
     const moved = await guardedUpdate(tx, "cancel", { ids: found.map((f) => f.id) }, CANCEL_SET("Cancelled by user"));
     const effects = new Effects();
     for (const m of moved) logged(effects.check(m.checkId), m, "cancel_requested_not_final");
@@ -99,11 +134,15 @@ const repairs: Record<(typeof REPAIR_KINDS)[number], Repair> = {
     return repaired;
   },
 
-  /** A waiting capture that no runnable job will look at: give it one. */
+  /**
+   * A waiting capture that no runnable job will look at: give it one. Not one of a check that
+   * carries a cancel: the claim would refuse it; the cancel's operation (or the repair above) ends it.
+   */
   async waiting_without_job(tx) {
     const found = await tx.$queryRaw<{ id: string; checkId: string; workspaceId: string }[]>`
       SELECT c.id, c."checkId", c."workspaceId" FROM captures c
       WHERE c.status = ANY(${WAITING}) AND c."cancelRequestedAt" IS NULL
+        AND NOT EXISTS (SELECT 1 FROM checks ch WHERE ch.id = c."checkId" AND ch."cancelRequestedAt" IS NOT NULL)
         AND NOT EXISTS (
           SELECT 1 FROM graphile_worker.jobs j
           WHERE j.key = ${CAPTURE_KEY_PREFIX} || c.id AND (j.attempts < j.max_attempts OR j.locked_at IS NOT NULL))

@@ -53,6 +53,7 @@ import { brandInputSchema } from "@/lib/brands/schemas";
 import { runRepairPass } from "@/lib/lifecycle/repair";
 import { isTerminal } from "@/lib/captures/states";
 import { cancelCapture, cancelCheck, retryCaptures } from "@/lib/checks/cancel-retry";
+import { requestCheckCancel, requestCheckRetry } from "@/lib/checks/operations";
 import { reloadEnv } from "@/lib/config/env";
 import { grantConnection, revokeConnection, updateConnection } from "@/lib/connections/connections";
 import { db } from "@/lib/db/prisma";
@@ -90,9 +91,9 @@ type Invariant = (typeof INVARIANTS)[number];
 
 type Action =
   | { kind: "cancelCapture"; pick: number }
-  | { kind: "cancelCheck"; pick: number }
+  | { kind: "cancelCheck"; pick: number; via: Via }
   | { kind: "retry"; pick: number }
-  | { kind: "retryCheck"; pick: number }
+  | { kind: "retryCheck"; pick: number; via: Via }
   | { kind: "kill"; worker: number }
   | { kind: "freeze"; worker: number }
   | { kind: "thaw" }
@@ -109,6 +110,9 @@ type Action =
   | { kind: "sendTest"; channel: number }
   | { kind: "sendAgain"; pick: number }
   | { kind: "receiver"; failRate: number; slowRate: number };
+// A whole check's cancel or retry: at once (the REST API's) or as an operation a worker runs (the
+// check page's, lib/checks/operations.ts), which marks a cancelled check before its job runs.
+type Via = "api" | "page";
 type Step = { at: number; action: Action };
 type Plan = { steps: Step[]; budgetFactor: number; receiver: { failRate: number; slowRate: number } };
 
@@ -117,9 +121,9 @@ const provider = fc.nat(PROVIDERS.length - 1);
 const feature = <T,>(arbitrary: fc.Arbitrary<T>) => ({ arbitrary, weight: 2 });
 const action: fc.Arbitrary<Action> = fc.oneof(
   fc.record({ kind: fc.constant("cancelCapture" as const), pick: fc.nat(1000) }),
-  fc.record({ kind: fc.constant("cancelCheck" as const), pick: fc.nat(CHECKS - 1) }),
+  fc.record({ kind: fc.constant("cancelCheck" as const), pick: fc.nat(CHECKS - 1), via: fc.constantFrom<Via>("api", "page") }),
   fc.record({ kind: fc.constant("retry" as const), pick: fc.nat(1000) }),
-  fc.record({ kind: fc.constant("retryCheck" as const), pick: fc.nat(CHECKS - 1) }),
+  fc.record({ kind: fc.constant("retryCheck" as const), pick: fc.nat(CHECKS - 1), via: fc.constantFrom<Via>("api", "page") }),
   fc.record({ kind: fc.constant("kill" as const), worker: fc.nat(WORKERS - 1) }),
   fc.record({ kind: fc.constant("freeze" as const), worker: fc.nat(WORKERS - 1) }),
   fc.constant({ kind: "thaw" as const }),
@@ -349,14 +353,16 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
           await attempt("cancel capture", async () => cancelCapture(space.owner, await pickCapture(a.pick, ["running"])));
           break;
         case "cancelCheck":
-          await attempt("cancel check", () => cancelCheck(space.owner, checks[a.pick]!.checkId));
+          await attempt(`cancel check (${a.via})`, () => (a.via === "page" ? requestCheckCancel : cancelCheck)(space.owner, checks[a.pick]!.checkId));
           break;
         case "retry":
           // A failed or cancelled capture if there is one (the admin's case), else any (refused).
           await attempt("retry capture", async () => retryCaptures(space.owner, { captureId: await pickCapture(a.pick, ["failed", "cancelled"]) }));
           break;
         case "retryCheck":
-          await attempt("retry check", () => retryCaptures(space.owner, { checkId: checks[a.pick]!.checkId }));
+          await attempt(`retry check (${a.via})`, () =>
+            a.via === "page" ? requestCheckRetry(space.owner, checks[a.pick]!.checkId) : retryCaptures(space.owner, { checkId: checks[a.pick]!.checkId }),
+          );
           break;
         case "kill":
           disturbed.add(workers[a.worker]!.workerId);
@@ -503,8 +509,9 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
     // meet the receiver as the schedule left it (a delivery ends after its attempts).
     await attempt("evaluate alerts (after the checks)", () => evaluateAlerts(space.workspaceId));
     const unsettled = async () => {
-      const [row] = await db().$queryRaw<{ checks: number; attempts: number; setups: number; deliveries: number; analyses: number; jobs: number }[]>`
+      const [row] = await db().$queryRaw<{ checks: number; operations: number; attempts: number; setups: number; deliveries: number; analyses: number; jobs: number }[]>`
         SELECT (SELECT count(*)::int FROM checks WHERE id = ANY(${checks.map((c) => c.checkId)}::uuid[]) AND status NOT IN ('completed', 'completed_with_errors', 'failed', 'cancelled')) AS checks,
+               (SELECT count(*)::int FROM check_operations WHERE "workspaceId" = ${space.workspaceId}::uuid AND status IN ('queued', 'running')) AS operations,
                (SELECT count(*)::int FROM attempts WHERE "captureId" = ANY(${captureIds}::uuid[]) AND outcome IS NULL) AS attempts,
                (SELECT count(*)::int FROM setup_suggestions WHERE "workspaceId" = ${space.workspaceId}::uuid AND status IN ('queued', 'running')) AS setups,
                (SELECT count(*)::int FROM alert_deliveries WHERE "workspaceId" = ${space.workspaceId}::uuid AND status IN ('pending', 'sending')) AS deliveries,
@@ -513,7 +520,7 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
                 WHERE t.identifier = 'evaluate_alerts' AND j.payload::text LIKE ${`%${space.workspaceId}%`}) AS jobs`;
       return row!;
     };
-    await waitFor(async () => Object.values(await unsettled()).every((n) => n === 0), { what: "every check, attempt, setup call, delivery and re-analysis to end", timeoutMs: 90_000, intervalMs: 200, details }).then(
+    await waitFor(async () => Object.values(await unsettled()).every((n) => n === 0), { what: "every check, check operation, attempt, setup call, delivery and re-analysis to end", timeoutMs: 90_000, intervalMs: 200, details }).then(
       () => (quiet = true),
       async (error: Error) => {
         // What was left: the unfinished checks, captures, attempts and jobs.

@@ -2,8 +2,9 @@
 // made here by hand, the way a bug, a manual edit or an old version might have left it, and the
 // pass must find it, repair it through the transitions, count it, and then find nothing.
 import { beforeAll, describe, expect, it } from "vitest";
-import { budgetNow, captureRow, claimed, expectBudgetConsistent, jobOf, liveWorker, newSpace, repairsIn, startSpaceCheck, succeed, type Space } from "../support/lifecycle-fixtures";
+import { budgetNow, captureRow, claim, claimed, expectBudgetConsistent, jobOf, liveWorker, newSpace, repairsIn, startSpaceCheck, succeed, type Space } from "../support/lifecycle-fixtures";
 import { gateAt } from "../support/pause";
+import { requestCheckCancel, runCheckOperation } from "@/lib/checks/operations";
 import { runRepairPass } from "@/lib/lifecycle/repair";
 import { db } from "@/lib/db/prisma";
 
@@ -62,6 +63,35 @@ describe("the repair pass", () => {
     await db().$executeRaw`DELETE FROM graphile_worker._private_jobs WHERE key = ${`capture:${captureIds[0]}`}`;
     await repairedOnce("waiting_without_job");
     expect(await jobOf(captureIds[0]!)).not.toBeNull();
+  });
+
+  // A check's cancel from its page (lib/checks/operations.ts) marks the check at once and leaves
+  // its waiting captures to the cancel's job; the claims refuse them meanwhile, so their jobs end.
+  it("leaves alone the waiting captures of a check whose cancel job is still to run", async () => {
+    const { checkId, captureIds } = await startSpaceCheck(space, { prompts: 2 });
+    await requestCheckCancel(space.owner, checkId);
+    for (const id of captureIds) expect((await claim(id, workerId)).result.kind, "the claim refuses them").toBe("not_runnable");
+    await db().$executeRaw`DELETE FROM graphile_worker._private_jobs WHERE key = ANY(${captureIds.map((id) => `capture:${id}`)}::text[])`;
+
+    expect(await runRepairPass(), "they wait for the cancel, not for a job").toEqual({});
+
+    await runCheckOperation((await db().checkOperation.findFirstOrThrow({ where: { checkId } })).id);
+    expect(await db().check.findUniqueOrThrow({ where: { id: checkId } })).toMatchObject({ status: "cancelled" });
+    expect(await runRepairPass()).toEqual({});
+    await expectBudgetConsistent(space.workspaceId);
+  });
+
+  it("ends a check's cancel whose job failed for good: the operation fails and its waiting captures are cancelled", async () => {
+    const { checkId, captureIds } = await startSpaceCheck(space, { prompts: 2 });
+    const { operationId } = await requestCheckCancel(space.owner, checkId);
+    await db().$executeRaw`UPDATE graphile_worker._private_jobs SET attempts = max_attempts WHERE payload->>'operationId' = ${operationId}`;
+
+    expect(await runRepairPass()).toEqual({ operation_without_job: 1, cancel_requested_not_final: captureIds.length });
+    expect(await runRepairPass(), "a second pass finds nothing").toEqual({});
+    expect(await db().checkOperation.findUniqueOrThrow({ where: { id: operationId } })).toMatchObject({ status: "failed", error: expect.stringMatching(/stopped/) });
+    for (const id of captureIds) expect(await captureRow(id)).toMatchObject({ status: "cancelled", reservedMicros: 0n });
+    expect(await db().check.findUniqueOrThrow({ where: { id: checkId } })).toMatchObject({ status: "cancelled" });
+    await expectBudgetConsistent(space.workspaceId);
   });
 
   it("releases the hold of a finished capture", async () => {
