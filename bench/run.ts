@@ -74,6 +74,7 @@ const noteLoad = (at: string) => load.push({ at, loadAvg1m: round(os.loadavg()[0
 // for another --captures). With BENCH_ANALYTICS_DATABASE_URL it measures that database, migrated
 // and kept, generating the captures only if it has none: a rerun after a change (a new rollup
 // and its migration's backfill) skips the quarter hour (at 10M, two hours) of generation.
+// --only=top-domains,own_page_dropped,… times only those charts (and pages, alert kinds).
 const argValue = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1];
 const analyticsScale = process.argv.includes("--analytics-scale");
 
@@ -209,7 +210,8 @@ async function runAnalyticsScale(): Promise<string> {
   const captures = Number(argValue("captures") ?? 1_000_000);
   const runs = Number(argValue("runs") ?? 10);
   if (!Number.isInteger(captures) || captures < 1 || !Number.isInteger(runs) || runs < 1) throw new Error("--captures and --runs take positive integers");
-  const result = await measureAnalyticsScale(database.url, { captures, runs, log });
+  const only = argValue("only")?.split(",").filter(Boolean);
+  const result = await measureAnalyticsScale(database.url, { captures, runs, only, log });
   noteLoad("end");
   const cpus = os.cpus();
   const machine = {
