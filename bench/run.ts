@@ -21,7 +21,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { setDatabaseUrl } from "@/lib/config/env";
-import { startDatabase, type BenchDatabase } from "./lib/database";
+import { keptDatabase, startDatabase, type BenchDatabase } from "./lib/database";
 import { assertAlive, failureMarks, failuresSince, killAllChildren, startBeaconWorkers, stopAll, type BenchChild } from "./lib/processes";
 import { markdown, writeResults, type Results } from "./lib/report";
 import { round } from "./lib/stats";
@@ -71,7 +71,10 @@ const noteLoad = (at: string) => load.push({ at, loadAvg1m: round(os.loadavg()[0
 
 // --analytics-scale [--captures=N] [--runs=N]: only the analytics dashboards at scale
 // (bench/measure/analytics-scale.ts), results in bench/results/analytics-scale.json (analytics-scale-N.json
-// for another --captures).
+// for another --captures). With BENCH_ANALYTICS_DATABASE_URL it measures that database, migrated
+// and kept, generating the captures only if it has none: a rerun after a change (a new rollup
+// and its migration's backfill) skips the quarter hour (at 10M, two hours) of generation.
+// --only=top-domains,own_page_dropped,… times only those charts (and pages, alert kinds).
 const argValue = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1];
 const analyticsScale = process.argv.includes("--analytics-scale");
 
@@ -203,14 +206,16 @@ async function runMemoryOnly(): Promise<string> {
 async function runAnalyticsScale(): Promise<string> {
   process.env.BEACON_DEMO_HISTORY_DAYS = "0"; // the generated captures are the only history
   noteLoad("start");
-  database = await startDatabase(log);
+  const kept = process.env.BENCH_ANALYTICS_DATABASE_URL;
+  database = kept ? await keptDatabase(kept) : await startDatabase(log);
   setDatabaseUrl(database.url);
   prismaLoaded = true;
   const { measureAnalyticsScale, analyticsScaleMarkdown } = await import("./measure/analytics-scale");
   const captures = Number(argValue("captures") ?? 1_000_000);
   const runs = Number(argValue("runs") ?? 10);
   if (!Number.isInteger(captures) || captures < 1 || !Number.isInteger(runs) || runs < 1) throw new Error("--captures and --runs take positive integers");
-  const result = await measureAnalyticsScale(database.url, { captures, runs, log });
+  const only = argValue("only")?.split(",").filter(Boolean);
+  const result = await measureAnalyticsScale(database.url, { captures, runs, only, log });
   noteLoad("end");
   const cpus = os.cpus();
   const machine = {

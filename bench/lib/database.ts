@@ -12,7 +12,7 @@ import { migrate } from "@/lib/instance/migrate";
 
 export type BenchDatabase = {
   url: string;
-  source: "embedded" | "BENCH_DATABASE_URL";
+  source: "embedded" | "BENCH_DATABASE_URL" | "kept";
   serverVersion: string;
   stop: () => Promise<void>;
 };
@@ -92,4 +92,14 @@ export async function startDatabase(log: (line: string) => void): Promise<BenchD
     await db.stop().catch(() => {});
     throw error;
   }
+}
+
+/**
+ * A database the caller keeps (the analytics benchmark's BENCH_ANALYTICS_DATABASE_URL): migrated
+ * like the others, so new migrations and their backfills run on its data, and never dropped.
+ */
+export async function keptDatabase(url: string): Promise<BenchDatabase> {
+  await migrate(url);
+  const [{ server_version }] = (await query<{ server_version: string }>(url, "SHOW server_version")) as [{ server_version: string }];
+  return { url, source: "kept", serverVersion: server_version, stop: async () => {} };
 }

@@ -4,6 +4,7 @@ import { captureScope, num } from "@/lib/analytics/filter";
 import { testKpiChange } from "@/lib/analytics/kpi-changes";
 import { kpiSums } from "@/lib/analytics/kpis";
 import { rollupScope } from "@/lib/analytics/rollups";
+import { ownPagesByPeriod } from "@/lib/analytics/source-categories";
 import { budgetStatus } from "@/lib/billing/budget";
 import { db, readDb } from "@/lib/db/prisma";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -28,6 +29,8 @@ export const alertReads = {
   testKpiChange,
   budgetStatus,
   discoverUntrackedBrands,
+  /** The own_page_dropped alert's answers and own pages per period (rollups). */
+  ownPagesByPeriod,
 };
 
 export type AlertReads = typeof alertReads;

@@ -1,12 +1,13 @@
 import "server-only";
-import { isoDay, startOfUtcDay } from "@/lib/analytics/schemas";
+import { addDays, isoDay, startOfUtcDay } from "@/lib/analytics/schemas";
 import { promptScope, type AnalyticsFilter } from "@/lib/analytics/filter";
 import { Prisma } from "@/lib/generated/prisma/client";
 
-// The daily rollups the dashboards read (rollup_answers, rollup_mentions, rollup_citations,
-// rollup_domains; rollup_candidates and rollup_candidate_days for competitor discovery; see
-// prisma/schema.prisma). A capture's contribution is defined once, in SQL, by the function
-// beacon_rollup_captures(ids, sign) of migration 20261201130000_analytics_rollups, which reads the
+// The rollups the dashboards read (rollup_answers, rollup_mentions, rollup_citations,
+// rollup_domains, rollup_tag_domains and their weekly rollup_domain_weeks and
+// rollup_tag_domain_weeks, rollup_own_pages; rollup_candidates and rollup_candidate_days for
+// competitor discovery; see prisma/schema.prisma). A capture's contribution is defined once, in
+// SQL, by the function beacon_rollup_captures(ids, sign) (prisma/sql/functions), which reads the
 // capture's raw rows. Whoever writes those raw rows calls it in the same transaction:
 // - a capture's success (lib/lifecycle/results.ts) and the demo history add;
 // - a re-analysis batch and a competitor's removal rewrite (take away, change, add again).
@@ -23,8 +24,8 @@ export async function recordRollups(tx: Tx, captureIds: string[]): Promise<void>
 /**
  * Runs `change`, which rewrites the raw rows of these captures (mentions, candidates, citation
  * flags), with their contribution taken away before and added back after, so the rollups follow.
- * Rows left at zero (an entity or candidate no answer names any more) are removed, as their raw
- * rows were.
+ * Rows left at zero (an entity or candidate no answer names any more, a page no longer own) are
+ * removed, as their raw rows were.
  */
 export async function rewriteRollups<T>(tx: Tx, captureIds: string[], change: () => Promise<T>): Promise<T> {
   if (!captureIds.length) return change();
@@ -39,6 +40,14 @@ export async function rewriteRollups<T>(tx: Tx, captureIds: string[], change: ()
     DELETE FROM rollup_mentions r USING keys k
     WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.day = k.day
       AND r."providerConfigId" = k."providerConfigId" AND r."promptId" = k."promptId" AND r.rows = 0`;
+  await tx.$executeRaw`
+    WITH keys AS (
+      SELECT DISTINCT "workspaceId", "brandId", "finishedAt"::date AS day, "providerConfigId", "promptId"
+      FROM captures WHERE id = ANY(${captureIds}::uuid[]) AND status = 'succeeded'
+    )
+    DELETE FROM rollup_own_pages r USING keys k
+    WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.day = k.day
+      AND r."providerConfigId" = k."providerConfigId" AND r."promptId" = k."promptId" AND r.citations = 0`;
   await tx.$executeRaw`
     WITH keys AS (
       SELECT DISTINCT "workspaceId", "brandId", "finishedAt"::date AS day, "providerConfigId", "promptId"
@@ -72,8 +81,29 @@ function days(f: AnalyticsFilter): { first: string; end: string } {
 /** The WHERE clause of the rollup rows in scope, for a query that names a rollup table `r`. */
 export function rollupScope(f: AnalyticsFilter): Prisma.Sql {
   const { first, end } = days(f);
+  return Prisma.sql`${keyScope(f)} AND r.day >= ${first}::date AND r.day < ${end}::date`;
+}
+
+/** The same for a weekly rollup (its `week` column): the weeks that start in [first, end). */
+export function weekRollupScope(f: AnalyticsFilter, weeks: { first: string; end: string }): Prisma.Sql {
+  return Prisma.sql`${keyScope(f)} AND r.week >= ${weeks.first}::date AND r.week < ${weeks.end}::date`;
+}
+
+function keyScope(f: AnalyticsFilter): Prisma.Sql {
   const providers = f.providerConfigIds?.length ? Prisma.sql`AND r."providerConfigId" = ANY(${f.providerConfigIds}::uuid[])` : Prisma.empty;
   return Prisma.sql`r."workspaceId" = ${f.workspaceId}::uuid AND r."brandId" = ${f.brandId}::uuid
-    AND r.day >= ${first}::date AND r.day < ${end}::date
     ${providers} ${promptScope(f, Prisma.sql`r."promptId"`)}`;
+}
+
+/**
+ * The whole ISO weeks (Monday to Sunday) inside the filter's days, as the range of their Mondays
+ * [first, end) and the days before and after them, or null when no whole week fits.
+ */
+export function wholeWeeks(f: AnalyticsFilter): { weeks: { first: string; end: string }; head: AnalyticsFilter; tail: AnalyticsFilter } | null {
+  days(f);
+  const monday = (d: Date) => addDays(d, -((d.getUTCDay() + 6) % 7));
+  const start = monday(f.from).getTime() === f.from.getTime() ? f.from : addDays(monday(f.from), 7);
+  const end = monday(f.to);
+  if (start >= end) return null;
+  return { weeks: { first: isoDay(start), end: isoDay(end) }, head: { ...f, to: start }, tail: { ...f, from: end } };
 }

@@ -1,7 +1,8 @@
 import "server-only";
-import { bucketKeys, bucketOf, bucketUnit, captureScope, num, type ResolvedFilter } from "@/lib/analytics/filter";
+import { bucketKeys, bucketOf, bucketUnit, captureScope, num, type AnalyticsFilter, type ResolvedFilter } from "@/lib/analytics/filter";
 import { isoDay } from "@/lib/analytics/schemas";
-import { domainRollup } from "@/lib/analytics/sources";
+import { rollupScope } from "@/lib/analytics/rollups";
+import { domainRows } from "@/lib/analytics/sources";
 import { wilson } from "@/lib/analytics/stats";
 import { readDb } from "@/lib/db/prisma";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -9,21 +10,19 @@ import { categorize, SOURCE_CATEGORIES, type SourceCategory } from "@/lib/source
 import { loadCategoryContext } from "@/lib/sources/overrides";
 
 // Where answers come from. Categories over time read the domain rollups the top domains chart
-// reads (per day and domain, no raw row), and categorize each domain in TypeScript: the mapping,
-// the overrides and own/competitor live outside SQL, and a range holds a few hundred domains at
-// most per bucket. Own pages and gap sources need what no rollup keeps (the URL; which domains
-// one answer cited next to which mentions), so they read the raw rows of the captures in scope
-// through captures (workspaceId, brandId, finishedAt) and then mentions and citations by
-// captureId, the indexes the cited pages table uses.
+// reads (per day or week and domain, no raw row), and categorize each domain in TypeScript: the
+// mapping, the overrides and own/competitor live outside SQL, and a range holds a few hundred
+// domains at most per bucket. Own pages read their rollup (rollup_own_pages). Gap sources need
+// what no rollup keeps (which domains one answer cited next to which mentions), so they read the
+// raw rows of the captures in scope through captures (workspaceId, brandId, finishedAt) and then
+// mentions and citations by captureId, the indexes the cited pages table uses.
 
 /** Cited sources per category and bucket (day, or week past 120 days), only cited, not retrieved. */
 export async function categoriesOverTime({ filter: f }: ResolvedFilter) {
-  const { table, scope } = domainRollup(f);
   const [rows, ctx] = await Promise.all([
     readDb().$queryRaw<{ bucket: Date; domain: string; citations: number }[]>`
       SELECT ${bucketOf(f, Prisma.sql`r.day::timestamp`)} AS bucket, r.domain, sum(r.citations)::int AS citations
-      FROM ${table} r
-      WHERE ${scope}
+      FROM ${domainRows(f)} r
       GROUP BY 1, 2
       HAVING sum(r.citations) > 0`,
     loadCategoryContext(f.workspaceId, f.brandId),
@@ -50,21 +49,51 @@ export type CategoriesOverTime = Awaited<ReturnType<typeof categoriesOverTime>>;
 
 export const OWN_PAGES = 20;
 
-/** The brand's own pages cited most: citations and answers citing each. */
+/**
+ * The brand's own pages cited most: citations and answers citing each (an answer is in one
+ * rollup row per URL, so the rows' answers add up), with the title of the latest answer that
+ * gave one.
+ */
 export async function ownPagesCited({ filter: f }: ResolvedFilter) {
   const rows = await readDb().$queryRaw<{ url: string; domain: string; title: string | null; citations: number; captures: number }[]>`
-    SELECT ci.url, min(ci.domain) AS domain,
-      (array_agg(ci.title ORDER BY c."finishedAt" DESC) FILTER (WHERE ci.title IS NOT NULL AND ci.title <> ''))[1] AS title,
-      count(*)::int AS citations, count(DISTINCT ci."captureId")::int AS captures
-    FROM captures c JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText" AND ci."isOwnDomain"
-    WHERE ${captureScope(f)}
-    GROUP BY ci.url
-    ORDER BY citations DESC, captures DESC, ci.url
+    SELECT r.url, min(r.domain) AS domain,
+      (array_agg(r.title ORDER BY r."titleAt" DESC) FILTER (WHERE r.title IS NOT NULL))[1] AS title,
+      sum(r.citations)::int AS citations, sum(r.answers)::int AS captures
+    FROM rollup_own_pages r
+    WHERE ${rollupScope(f)}
+    GROUP BY r.url
+    HAVING sum(r.citations) > 0
+    ORDER BY citations DESC, captures DESC, r.url
     LIMIT ${OWN_PAGES}`;
   return { items: rows.map((r) => ({ ...r, citations: num(r.citations), captures: num(r.captures) })) };
 }
 
 export type OwnPagesCited = Awaited<ReturnType<typeof ownPagesCited>>;
+
+/**
+ * The own_page_dropped alert's numbers: answers before `splitAt` and from it, and per own page
+ * cited in at least `minAnswersBefore` answers before it, the answers citing it in each part
+ * (rollup_answers, rollup_own_pages), most cited first.
+ */
+export async function ownPagesByPeriod(f: AnalyticsFilter, splitAt: Date, minAnswersBefore: number) {
+  const split = isoDay(splitAt);
+  const [[totals], pages] = await Promise.all([
+    readDb().$queryRaw<{ before: number; now: number }[]>`
+      SELECT coalesce(sum(r.captures) FILTER (WHERE r.day < ${split}::date), 0)::int AS before,
+             coalesce(sum(r.captures) FILTER (WHERE r.day >= ${split}::date), 0)::int AS now
+      FROM rollup_answers r WHERE ${rollupScope(f)}`,
+    readDb().$queryRaw<{ url: string; before: number; now: number }[]>`
+      SELECT r.url,
+        coalesce(sum(r.answers) FILTER (WHERE r.day < ${split}::date), 0)::int AS before,
+        coalesce(sum(r.answers) FILTER (WHERE r.day >= ${split}::date), 0)::int AS now
+      FROM rollup_own_pages r
+      WHERE ${rollupScope(f)}
+      GROUP BY r.url
+      HAVING coalesce(sum(r.answers) FILTER (WHERE r.day < ${split}::date), 0) >= ${minAnswersBefore}
+      ORDER BY 2 DESC, 1`,
+  ]);
+  return { answersBefore: num(totals?.before), answersNow: num(totals?.now), pages: pages.map((p) => ({ url: p.url, before: num(p.before), now: num(p.now) })) };
+}
 
 export const GAP_SOURCES = 25;
 

@@ -1,6 +1,6 @@
 import "server-only";
 import { bucketKeys, bucketOf, bucketUnit, captureScope, num, type AnalyticsFilter } from "@/lib/analytics/filter";
-import { rollupScope } from "@/lib/analytics/rollups";
+import { rollupScope, weekRollupScope, wholeWeeks } from "@/lib/analytics/rollups";
 import { isoDay } from "@/lib/analytics/schemas";
 import { wilson } from "@/lib/analytics/stats";
 import { readDb } from "@/lib/db/prisma";
@@ -12,25 +12,36 @@ import { Prisma } from "@/lib/generated/prisma/client";
 export const TOP_DOMAINS = 8;
 
 /**
- * The rollup the top domains come from, with its scope: without a prompt filter the one without
- * the prompt (rollup_domains); with one tag alone the one per tag (rollup_tag_domains); otherwise
- * (several tags, a market) the one per prompt (rollup_citations), since a prompt that carries two
- * of the tags must count once.
+ * The domain rollup rows in scope, as a subquery `(day, domain, citations, "ownCitations")`.
+ * Without a prompt filter they come from the rollups without the prompt (rollup_domains), with
+ * one tag alone from those per tag (rollup_tag_domains); otherwise (several tags, a market) from
+ * the one per prompt (rollup_citations), since a prompt that carries two of the tags must count
+ * once. A range bucketed by week reads its whole weeks from the weekly rollups
+ * (rollup_domain_weeks, rollup_tag_domain_weeks: `day` is then the week's Monday, its own
+ * bucket) and the days of the partial weeks at its edges from the daily ones: a year is 52 rows
+ * per domain and provider instead of 365, with the same sums.
  */
-export function domainRollup(f: AnalyticsFilter): { table: Prisma.Sql; scope: Prisma.Sql } {
-  if (!f.tags?.length && !f.markets?.length) return { table: Prisma.sql`rollup_domains`, scope: rollupScope(f) };
-  if (f.tags?.length === 1 && !f.markets?.length) return { table: Prisma.sql`rollup_tag_domains`, scope: Prisma.sql`${rollupScope({ ...f, tags: undefined })} AND r.tag = ${f.tags[0]}` };
-  return { table: Prisma.sql`rollup_citations`, scope: rollupScope(f) };
+export function domainRows(f: AnalyticsFilter): Prisma.Sql {
+  const columns = Prisma.sql`r.domain, r.citations, r."ownCitations"`;
+  if (f.markets?.length || (f.tags?.length ?? 0) > 1) return Prisma.sql`(SELECT r.day, ${columns} FROM rollup_citations r WHERE ${rollupScope(f)})`;
+  // The tag is a key column of the per-tag rollups, not a condition on the prompt.
+  const unprompted = { ...f, tags: undefined };
+  const tag = f.tags?.length ? Prisma.sql`AND r.tag = ${f.tags[0]}` : Prisma.empty;
+  const [daily, weekly] = f.tags?.length ? [Prisma.sql`rollup_tag_domains`, Prisma.sql`rollup_tag_domain_weeks`] : [Prisma.sql`rollup_domains`, Prisma.sql`rollup_domain_weeks`];
+  const whole = bucketUnit(f) === "week" ? wholeWeeks(unprompted) : null;
+  if (!whole) return Prisma.sql`(SELECT r.day, ${columns} FROM ${daily} r WHERE ${rollupScope(unprompted)} ${tag})`;
+  return Prisma.sql`(
+    SELECT r.week AS day, ${columns} FROM ${weekly} r WHERE ${weekRollupScope(unprompted, whole.weeks)} ${tag}
+    UNION ALL SELECT r.day, ${columns} FROM ${daily} r WHERE ${rollupScope(whole.head)} ${tag}
+    UNION ALL SELECT r.day, ${columns} FROM ${daily} r WHERE ${rollupScope(whole.tail)} ${tag})`;
 }
 
 /** The most cited domains of the range and how often each was cited per day (per week past 120 days). */
 export async function topDomainsOverTime(f: AnalyticsFilter) {
-  const { table, scope } = domainRollup(f);
   const rows = await readDb().$queryRaw<{ bucket: Date; domain: string; citations: number; total: number; own: boolean }[]>`
     WITH cited AS (
       SELECT ${bucketOf(f, Prisma.sql`r.day::timestamp`)} AS bucket, r.domain, sum(r.citations)::int AS citations, sum(r."ownCitations")::int AS own
-      FROM ${table} r
-      WHERE ${scope}
+      FROM ${domainRows(f)} r
       GROUP BY 1, 2
       HAVING sum(r.citations) > 0
     ),

@@ -84,6 +84,7 @@ const INVARIANTS = [
   "every provider call has its attempt (a setup call: one call)",
   "every analysis matches its brand's current inputs",
   "the candidates' rollup equals the rows behind it",
+  "the weekly domain and own page rollups equal the rows behind them",
   "no delivery sent twice to an id-less channel",
   "the repair pass repairs nothing",
 ] as const;
@@ -684,6 +685,46 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
   if (!isDeepStrictEqual(keptDays, rebuiltDays)) {
     fail("the candidates' rollup equals the rows behind it", `rollup_candidate_days has ${json(keptDays.filter((r) => !rebuiltDays.includes(r)).slice(0, 5))}, the raw rows give ${json(rebuiltDays.filter((r) => !keptDays.includes(r)).slice(0, 5))}`);
   }
+
+  // The weekly domain rollups (per tag: the prompts' current tags) and the own pages' counts,
+  // against the same sums over the raw rows; rows left at zero count as absent.
+  const rollupDiffs = await db().$queryRaw<{ rollup: string; row: string }[]>`
+    WITH cap AS (
+      SELECT c.id, c."finishedAt", c."providerConfigId", c."promptId" FROM captures c
+      WHERE c."brandId" = ${space.brandId}::uuid AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+    ),
+    raw_weeks AS (
+      SELECT date_trunc('week', cap."finishedAt")::date AS week, cap."providerConfigId", ci.domain, count(*)::int AS citations, count(*) FILTER (WHERE ci."isOwnDomain")::int AS own
+      FROM cap JOIN citations ci ON ci."captureId" = cap.id AND ci."citedInText" GROUP BY 1, 2, 3
+    ),
+    kept_weeks AS (
+      SELECT week, "providerConfigId", domain, citations, "ownCitations" FROM rollup_domain_weeks
+      WHERE "brandId" = ${space.brandId}::uuid AND (citations <> 0 OR "ownCitations" <> 0)
+    ),
+    raw_tag_weeks AS (
+      SELECT t.tag, date_trunc('week', cap."finishedAt")::date AS week, cap."providerConfigId", ci.domain, count(*)::int AS citations, count(*) FILTER (WHERE ci."isOwnDomain")::int AS own
+      FROM cap JOIN prompts p ON p.id = cap."promptId" CROSS JOIN LATERAL (SELECT DISTINCT unnest(p.tags) AS tag) t
+      JOIN citations ci ON ci."captureId" = cap.id AND ci."citedInText" GROUP BY 1, 2, 3, 4
+    ),
+    kept_tag_weeks AS (
+      SELECT tag, week, "providerConfigId", domain, citations, "ownCitations" FROM rollup_tag_domain_weeks
+      WHERE "brandId" = ${space.brandId}::uuid AND (citations <> 0 OR "ownCitations" <> 0)
+    ),
+    raw_pages AS (
+      SELECT cap."finishedAt"::date AS day, cap."providerConfigId", cap."promptId", ci.url, ci.domain, count(*)::int AS citations, count(DISTINCT cap.id)::int AS answers
+      FROM cap JOIN citations ci ON ci."captureId" = cap.id AND ci."citedInText" AND ci."isOwnDomain" GROUP BY 1, 2, 3, 4, 5
+    ),
+    kept_pages AS (
+      SELECT day, "providerConfigId", "promptId", url, domain, citations, answers FROM rollup_own_pages
+      WHERE "brandId" = ${space.brandId}::uuid AND (citations <> 0 OR answers <> 0)
+    )
+    SELECT 'rollup_domain_weeks has' AS rollup, row_to_json(x)::text AS row FROM (SELECT * FROM kept_weeks EXCEPT SELECT * FROM raw_weeks) x
+    UNION ALL SELECT 'rollup_domain_weeks lacks', row_to_json(x)::text FROM (SELECT * FROM raw_weeks EXCEPT SELECT * FROM kept_weeks) x
+    UNION ALL SELECT 'rollup_tag_domain_weeks has', row_to_json(x)::text FROM (SELECT * FROM kept_tag_weeks EXCEPT SELECT * FROM raw_tag_weeks) x
+    UNION ALL SELECT 'rollup_tag_domain_weeks lacks', row_to_json(x)::text FROM (SELECT * FROM raw_tag_weeks EXCEPT SELECT * FROM kept_tag_weeks) x
+    UNION ALL SELECT 'rollup_own_pages has', row_to_json(x)::text FROM (SELECT * FROM kept_pages EXCEPT SELECT * FROM raw_pages) x
+    UNION ALL SELECT 'rollup_own_pages lacks', row_to_json(x)::text FROM (SELECT * FROM raw_pages EXCEPT SELECT * FROM kept_pages) x`;
+  for (const d of rollupDiffs.slice(0, 5)) fail("the weekly domain and own page rollups equal the rows behind them", `${d.rollup} ${d.row}`);
 
   // Deliveries to the Slack channels: the receiver's posts matched to deliveries by channel and
   // body (deliveries with the same body on one channel, if any, share their posts: at most one

@@ -1,6 +1,6 @@
-// The dashboards read daily rollups (lib/analytics/rollups.ts). On random histories (days,
-// providers, prompts, statuses, mentions, positions, sentiments, citations, costs) every chart
-// must give exactly what the raw queries gave (tests/support/raw-analytics.ts, the queries as
+// The dashboards read daily and weekly rollups (lib/analytics/rollups.ts). On random histories
+// (days, providers, prompts, statuses, mentions, positions, sentiments, citations, titles, costs)
+// every chart, and the own_page_dropped alert's numbers, must give exactly what the raw queries gave (tests/support/raw-analytics.ts, the queries as
 // they were), for random filters, also after a re-analysis that removes, renames and adds
 // competitors, and after retention; and the rollups kept incrementally must equal rollups
 // built from scratch.
@@ -19,6 +19,7 @@ import { marketComparison } from "@/lib/analytics/market-comparison";
 import { promptPerformance } from "@/lib/analytics/prompts";
 import { recordRollups } from "@/lib/analytics/rollups";
 import { addDays, analyticsFilterInput, isoDay, lastDays } from "@/lib/analytics/schemas";
+import { categoriesOverTime, ownPagesByPeriod, ownPagesCited } from "@/lib/analytics/source-categories";
 import { ownDomainRate, topDomainsOverTime } from "@/lib/analytics/sources";
 import { positionDistribution, shareOfVoiceOverTime } from "@/lib/analytics/trends";
 import { median } from "@/lib/analytics/trend-buckets";
@@ -62,12 +63,16 @@ const captureSpec: fc.Arbitrary<CaptureSpec> = fc.record({
 });
 
 const filterSpec = fc.record({
-  fromDay: fc.integer({ min: -3, max: SPAN_DAYS }),
-  days: fc.oneof(fc.integer({ min: 1, max: SPAN_DAYS }), fc.constant(150)),
+  // Short ranges anywhere; ranges past 120 days (weekly buckets: whole weeks from the weekly
+  // rollups, partial edge weeks from the daily ones) ending anywhere in the history, so both edges fall on data.
+  range: fc.oneof(
+    fc.record({ fromDay: fc.integer({ min: -3, max: SPAN_DAYS }), days: fc.oneof(fc.integer({ min: 1, max: SPAN_DAYS }), fc.constant(150)) }),
+    fc.record({ endDay: fc.integer({ min: 1, max: SPAN_DAYS + 3 }), days: fc.integer({ min: 121, max: 160 }) }).map(({ endDay, days }) => ({ fromDay: endDay - days, days })),
+  ),
   providers: fc.subarray([0, 1, 2]),
   tags: fc.subarray(["buying", "pricing", "smb", "unused"]),
   markets: fc.subarray(["DE:de", "US:en", ":", ":ru"]),
-});
+}).map(({ range, ...rest }) => ({ ...range, ...rest }));
 type FilterSpec = { fromDay: number; days: number; providers: number[]; tags: string[]; markets: string[] };
 
 /** New tags for the three prompts (duplicates included: a prompt's tag counts once). */
@@ -161,6 +166,8 @@ async function writeHistory(brand: Awaited<ReturnType<typeof newBrand>>, specs: 
           captureId: id,
           url: `https://${DOMAINS[c.domain]}/${k}`,
           domain: DOMAINS[c.domain]!,
+          // Titles change between answers (the own pages show the latest), some are missing or empty.
+          title: s.minute % 5 === 0 ? null : s.minute % 5 === 1 ? "" : `Page ${k} (${s.minute % 3})`,
           isOwnDomain: DOMAINS[c.domain] === "acme.com",
           citedInText: c.cited,
           position: k + 1,
@@ -198,8 +205,19 @@ async function expectSameAsRaw(brandId: string, filters: FilterSpec[]) {
     expect(answers, label).toBe(kpis.captures);
     expect(await positionDistribution(r), label).toEqual(await raw.positionDistribution(r));
     expect(await promptPerformance(r.filter), label).toEqual(await raw.promptPerformance(r.filter));
-    expect(await topDomainsOverTime(r.filter), label).toEqual(await raw.topDomainsOverTime(r.filter));
     expect(await ownDomainRate(r.filter), label).toEqual(await raw.ownDomainRate(r.filter));
+    // The domain charts read a different rollup per prompt filter (none, one tag, any other),
+    // each daily or weekly: the same range with each.
+    for (const prompts of [{ tags: [], markets: [] }, { tags: spec.tags.slice(0, 1), markets: [] }, {}]) {
+      const d = await resolved(brandId, { ...spec, ...prompts });
+      const dl = `${label} ${JSON.stringify(prompts)}`;
+      expect(await topDomainsOverTime(d.filter), dl).toEqual(await raw.topDomainsOverTime(d.filter));
+      expect(await categoriesOverTime(d), dl).toEqual(await raw.categoriesOverTime(d));
+    }
+    expect(await ownPagesCited(r), label).toEqual(await raw.ownPagesCited(r));
+    // The own_page_dropped alert splits the range in two periods.
+    const split = addDays(r.filter.from, Math.floor(spec.days / 2));
+    for (const minAnswers of [1, 2]) expect(await ownPagesByPeriod(r.filter, split, minAnswers), label).toEqual(await raw.ownPagesByPeriod(r.filter, split, minAnswers));
     // Each market's row is the headline numbers of the filter narrowed to that market.
     const markets = await marketComparison(r.filter);
     expect(markets.reduce((sum, m) => sum + m.answers, 0), label).toBe(kpis.captures);
@@ -215,7 +233,18 @@ async function expectSameAsRaw(brandId: string, filters: FilterSpec[]) {
   }
 }
 
-const ROLLUP_TABLES = ["rollup_answers", "rollup_mentions", "rollup_citations", "rollup_domains", "rollup_tag_domains", "rollup_candidates", "rollup_candidate_days"] as const;
+const ROLLUP_TABLES = [
+  "rollup_answers",
+  "rollup_mentions",
+  "rollup_citations",
+  "rollup_domains",
+  "rollup_tag_domains",
+  "rollup_domain_weeks",
+  "rollup_tag_domain_weeks",
+  "rollup_own_pages",
+  "rollup_candidates",
+  "rollup_candidate_days",
+] as const;
 
 async function rollupRows(brandId: string) {
   const out: Record<string, unknown[]> = {};
@@ -450,6 +479,61 @@ describe("dashboards from rollups", () => {
         expect(rows).toEqual([
           { tag: "buying", domain: "a.com", citations: 2 },
           { tag: "smb", domain: "a.com", citations: 1 },
+        ]);
+      },
+    );
+  });
+
+  it("are built per week and per own page from the history already there by the migration that adds them", async () => {
+    await acrossMigration(
+      "20261208100000_weekly_domain_and_own_page_rollups",
+      async (sql) => {
+        const one = async (text: string, values: unknown[] = []) => (await sql(text, values)).rows[0].id as string;
+        const ws = await one(`INSERT INTO workspaces (slug, name) VALUES ('w', 'W') RETURNING id`);
+        const brand = await one(`INSERT INTO brands ("workspaceId", name, "updatedAt") VALUES ($1, 'Acme', now()) RETURNING id`, [ws]);
+        const connection = await one(`SELECT id FROM provider_connections ORDER BY name LIMIT 1`);
+        const provider = await one(`INSERT INTO provider_configs ("workspaceId", name, "connectionId", model, "updatedAt") VALUES ($1, 'P', $2, 'm', now()) RETURNING id`, [ws, connection]);
+        const check = await one(`INSERT INTO checks ("workspaceId", "brandId", "totalCaptures", "updatedAt") VALUES ($1, $2, 3, now()) RETURNING id`, [ws, brand]);
+        const prompt = await one(`INSERT INTO prompts ("workspaceId", text, tags, "updatedAt") VALUES ($1, 'Q', '{buying}', now()) RETURNING id`, [ws]);
+        // Monday 3 and Sunday 9 March 2025 are one week, Monday 10 the next.
+        const cites = [
+          { at: "2025-03-03T10:00:00", title: "Old title" },
+          { at: "2025-03-09T23:59:59.999", title: "New title" },
+          { at: "2025-03-10T00:00:00", title: null },
+        ];
+        for (const [i, { at, title }] of cites.entries()) {
+          const capture = await one(
+            `INSERT INTO captures ("workspaceId", "checkId", "brandId", "promptId", "providerConfigId", "connectionId", sample, status, "maxAttempts", model, "searchMode", "finishedAt", "updatedAt")
+             VALUES ($1, $2, $3, $4, $5, $6, $7, 'succeeded', 3, 'm', 'auto', $8, now()) RETURNING id`,
+            [ws, check, brand, prompt, provider, connection, i + 1, at],
+          );
+          const cite = (url: string, domain: string, own: boolean, cited: boolean, pageTitle: string | null) =>
+            sql(`INSERT INTO citations ("workspaceId", "captureId", url, domain, "isOwnDomain", "citedInText", position, title) VALUES ($1, $2, $3, $4, $5, $6, 1, $7)`, [ws, capture, url, domain, own, cited, pageTitle]);
+          await cite("https://acme.com/pricing", "acme.com", true, true, title);
+          await cite("https://a.com/", "a.com", false, true, null);
+          await cite("https://acme.com/blog", "acme.com", true, false, "Not cited");
+          await sql(`SELECT beacon_rollup_captures(ARRAY[$1::uuid], 1)`, [capture]);
+        }
+        return {};
+      },
+      async (sql) => {
+        const rows = async (text: string) => (await sql(text)).rows;
+        expect(await rows(`SELECT to_char(week, 'YYYY-MM-DD') AS week, domain, citations, "ownCitations" FROM rollup_domain_weeks ORDER BY week, domain`)).toEqual([
+          { week: "2025-03-03", domain: "a.com", citations: 2, ownCitations: 0 },
+          { week: "2025-03-03", domain: "acme.com", citations: 2, ownCitations: 2 },
+          { week: "2025-03-10", domain: "a.com", citations: 1, ownCitations: 0 },
+          { week: "2025-03-10", domain: "acme.com", citations: 1, ownCitations: 1 },
+        ]);
+        expect(await rows(`SELECT tag, to_char(week, 'YYYY-MM-DD') AS week, domain, citations FROM rollup_tag_domain_weeks ORDER BY week, domain`)).toEqual([
+          { tag: "buying", week: "2025-03-03", domain: "a.com", citations: 2 },
+          { tag: "buying", week: "2025-03-03", domain: "acme.com", citations: 2 },
+          { tag: "buying", week: "2025-03-10", domain: "a.com", citations: 1 },
+          { tag: "buying", week: "2025-03-10", domain: "acme.com", citations: 1 },
+        ]);
+        expect(await rows(`SELECT to_char(day, 'YYYY-MM-DD') AS day, url, domain, citations, answers, title FROM rollup_own_pages ORDER BY day`)).toEqual([
+          { day: "2025-03-03", url: "https://acme.com/pricing", domain: "acme.com", citations: 1, answers: 1, title: "Old title" },
+          { day: "2025-03-09", url: "https://acme.com/pricing", domain: "acme.com", citations: 1, answers: 1, title: "New title" },
+          { day: "2025-03-10", url: "https://acme.com/pricing", domain: "acme.com", citations: 1, answers: 1, title: null },
         ]);
       },
     );

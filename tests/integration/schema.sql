@@ -698,6 +698,20 @@ CREATE TABLE "rollup_citations" (
   CONSTRAINT "rollup_citations_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
 );
 
+CREATE TABLE "rollup_domain_weeks" (
+  "workspaceId" uuid NOT NULL,
+  "brandId" uuid NOT NULL,
+  week date NOT NULL,
+  "providerConfigId" uuid NOT NULL,
+  domain text NOT NULL,
+  citations integer NOT NULL DEFAULT 0,
+  "ownCitations" integer NOT NULL DEFAULT 0,
+  CONSTRAINT "rollup_domain_weeks_brandId_fkey" FOREIGN KEY ("brandId") REFERENCES brands(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT rollup_domain_weeks_pkey PRIMARY KEY ("workspaceId", "brandId", week, "providerConfigId", domain),
+  CONSTRAINT "rollup_domain_weeks_providerConfigId_fkey" FOREIGN KEY ("providerConfigId") REFERENCES provider_configs(id) ON UPDATE CASCADE ON DELETE RESTRICT,
+  CONSTRAINT "rollup_domain_weeks_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
 CREATE TABLE "rollup_domains" (
   "workspaceId" uuid NOT NULL,
   "brandId" uuid NOT NULL,
@@ -729,6 +743,40 @@ CREATE TABLE "rollup_mentions" (
   CONSTRAINT "rollup_mentions_promptId_fkey" FOREIGN KEY ("promptId") REFERENCES prompts(id) ON UPDATE CASCADE ON DELETE RESTRICT,
   CONSTRAINT "rollup_mentions_providerConfigId_fkey" FOREIGN KEY ("providerConfigId") REFERENCES provider_configs(id) ON UPDATE CASCADE ON DELETE RESTRICT,
   CONSTRAINT "rollup_mentions_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "rollup_own_pages" (
+  "workspaceId" uuid NOT NULL,
+  "brandId" uuid NOT NULL,
+  day date NOT NULL,
+  "providerConfigId" uuid NOT NULL,
+  "promptId" uuid NOT NULL,
+  url text NOT NULL,
+  domain text NOT NULL,
+  citations integer NOT NULL DEFAULT 0,
+  answers integer NOT NULL DEFAULT 0,
+  title text,
+  "titleAt" timestamp(3) without time zone,
+  CONSTRAINT "rollup_own_pages_brandId_fkey" FOREIGN KEY ("brandId") REFERENCES brands(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT rollup_own_pages_pkey PRIMARY KEY ("workspaceId", "brandId", day, "providerConfigId", "promptId", url, domain),
+  CONSTRAINT "rollup_own_pages_promptId_fkey" FOREIGN KEY ("promptId") REFERENCES prompts(id) ON UPDATE CASCADE ON DELETE RESTRICT,
+  CONSTRAINT "rollup_own_pages_providerConfigId_fkey" FOREIGN KEY ("providerConfigId") REFERENCES provider_configs(id) ON UPDATE CASCADE ON DELETE RESTRICT,
+  CONSTRAINT "rollup_own_pages_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "rollup_tag_domain_weeks" (
+  "workspaceId" uuid NOT NULL,
+  "brandId" uuid NOT NULL,
+  tag text NOT NULL,
+  week date NOT NULL,
+  "providerConfigId" uuid NOT NULL,
+  domain text NOT NULL,
+  citations integer NOT NULL DEFAULT 0,
+  "ownCitations" integer NOT NULL DEFAULT 0,
+  CONSTRAINT "rollup_tag_domain_weeks_brandId_fkey" FOREIGN KEY ("brandId") REFERENCES brands(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT rollup_tag_domain_weeks_pkey PRIMARY KEY ("workspaceId", "brandId", tag, week, "providerConfigId", domain),
+  CONSTRAINT "rollup_tag_domain_weeks_providerConfigId_fkey" FOREIGN KEY ("providerConfigId") REFERENCES provider_configs(id) ON UPDATE CASCADE ON DELETE RESTRICT,
+  CONSTRAINT "rollup_tag_domain_weeks_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
 );
 
 CREATE TABLE "rollup_tag_domains" (
@@ -1115,9 +1163,15 @@ CREATE UNIQUE INDEX rollup_candidates_pkey ON public.rollup_candidates USING btr
 
 CREATE UNIQUE INDEX rollup_citations_pkey ON public.rollup_citations USING btree ("workspaceId", "brandId", day, "providerConfigId", "promptId", domain);
 
+CREATE UNIQUE INDEX rollup_domain_weeks_pkey ON public.rollup_domain_weeks USING btree ("workspaceId", "brandId", week, "providerConfigId", domain);
+
 CREATE UNIQUE INDEX rollup_domains_pkey ON public.rollup_domains USING btree ("workspaceId", "brandId", day, "providerConfigId", domain);
 
 CREATE UNIQUE INDEX rollup_mentions_pkey ON public.rollup_mentions USING btree ("workspaceId", "brandId", day, "providerConfigId", "promptId", entity);
+
+CREATE UNIQUE INDEX rollup_own_pages_pkey ON public.rollup_own_pages USING btree ("workspaceId", "brandId", day, "providerConfigId", "promptId", url, domain);
+
+CREATE UNIQUE INDEX rollup_tag_domain_weeks_pkey ON public.rollup_tag_domain_weeks USING btree ("workspaceId", "brandId", tag, week, "providerConfigId", domain);
 
 CREATE UNIQUE INDEX rollup_tag_domains_pkey ON public.rollup_tag_domains USING btree ("workspaceId", "brandId", tag, day, "providerConfigId", domain);
 
@@ -1737,6 +1791,31 @@ BEGIN
   ) k
   WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.tag = k.tag AND r.day = k.day
     AND r."providerConfigId" = k."providerConfigId" AND r.domain = k.domain AND r.citations = 0 AND r."ownCitations" = 0;
+  -- The same per week (rollup_tag_domain_weeks, 20261208100000_weekly_domain_and_own_page_rollups).
+  WITH moves AS (
+    SELECT n.id, n."workspaceId", x.tag, -1 AS sign
+    FROM new_prompts n JOIN old_prompts o ON o.id = n.id CROSS JOIN LATERAL (SELECT unnest(o.tags) EXCEPT SELECT unnest(n.tags)) x(tag)
+    UNION ALL
+    SELECT n.id, n."workspaceId", x.tag, 1
+    FROM new_prompts n JOIN old_prompts o ON o.id = n.id CROSS JOIN LATERAL (SELECT unnest(n.tags) EXCEPT SELECT unnest(o.tags)) x(tag)
+  )
+  INSERT INTO rollup_tag_domain_weeks AS r ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain", "citations", "ownCitations")
+  SELECT rc."workspaceId", rc."brandId", m.tag, date_trunc('week', rc.day)::date, rc."providerConfigId", rc.domain, sum(m.sign * rc.citations), sum(m.sign * rc."ownCitations")
+  FROM moves m JOIN rollup_citations rc ON rc."workspaceId" = m."workspaceId" AND rc."promptId" = m.id
+  GROUP BY 1, 2, 3, 4, 5, 6
+  ORDER BY 1, 2, 3, 4, 5, 6
+  ON CONFLICT ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain") DO UPDATE SET
+      "citations" = r."citations" + excluded."citations",
+      "ownCitations" = r."ownCitations" + excluded."ownCitations";
+  DELETE FROM rollup_tag_domain_weeks r
+  USING (
+    SELECT DISTINCT rc."workspaceId", rc."brandId", x.tag, date_trunc('week', rc.day)::date AS week, rc."providerConfigId", rc.domain
+    FROM new_prompts n JOIN old_prompts o ON o.id = n.id
+    CROSS JOIN LATERAL (SELECT unnest(o.tags) EXCEPT SELECT unnest(n.tags)) x(tag)
+    JOIN rollup_citations rc ON rc."workspaceId" = n."workspaceId" AND rc."promptId" = n.id
+  ) k
+  WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.tag = k.tag AND r.week = k.week
+    AND r."providerConfigId" = k."providerConfigId" AND r.domain = k.domain AND r.citations = 0 AND r."ownCitations" = 0;
   RETURN NULL;
 END $function$;
 
@@ -1899,6 +1978,56 @@ BEGIN
   ON CONFLICT ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain") DO UPDATE SET
       "citations" = r."citations" + excluded."citations",
       "ownCitations" = r."ownCitations" + excluded."ownCitations";
+
+  -- The weekly domain rollups (20261208100000_weekly_domain_and_own_page_rollups): the same
+  -- counts per ISO week (Monday), what long ranges read instead of one row per day.
+  INSERT INTO rollup_domain_weeks AS r ("workspaceId", "brandId", "week", "providerConfigId", "domain", "citations", "ownCitations")
+  SELECT c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date, c."providerConfigId", ci.domain,
+    sign * count(*),
+    sign * count(*) FILTER (WHERE ci."isOwnDomain")
+  FROM captures c
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
+  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+  GROUP BY 1, 2, 3, 4, 5
+  ORDER BY 1, 2, 3, 4, 5
+  ON CONFLICT ("workspaceId", "brandId", "week", "providerConfigId", "domain") DO UPDATE SET
+      "citations" = r."citations" + excluded."citations",
+      "ownCitations" = r."ownCitations" + excluded."ownCitations";
+
+  INSERT INTO rollup_tag_domain_weeks AS r ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain", "citations", "ownCitations")
+  SELECT c."workspaceId", c."brandId", t.tag, date_trunc('week', c."finishedAt")::date, c."providerConfigId", ci.domain,
+    sign * count(*),
+    sign * count(*) FILTER (WHERE ci."isOwnDomain")
+  FROM captures c
+  JOIN prompts p ON p.id = c."promptId"
+  CROSS JOIN LATERAL (SELECT DISTINCT unnest(p.tags) AS tag) t
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
+  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+  GROUP BY 1, 2, 3, 4, 5, 6
+  ORDER BY 1, 2, 3, 4, 5, 6
+  ON CONFLICT ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain") DO UPDATE SET
+      "citations" = r."citations" + excluded."citations",
+      "ownCitations" = r."ownCitations" + excluded."ownCitations";
+
+  -- Own pages: citations and answers per URL, and the title of the row's latest answer that has
+  -- one. A title is never taken away (titles of stored citations do not change; a row whose
+  -- answers all leave is removed by rewriteRollups), so removing passes no title.
+  INSERT INTO rollup_own_pages AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "url", "domain", "citations", "answers", "title", "titleAt")
+  SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."providerConfigId", c."promptId", ci.url, ci.domain,
+    sign * count(*),
+    sign * count(DISTINCT c.id),
+    CASE WHEN sign > 0 THEN (array_agg(ci.title ORDER BY c."finishedAt" DESC) FILTER (WHERE ci.title <> ''))[1] END,
+    CASE WHEN sign > 0 THEN max(c."finishedAt") FILTER (WHERE ci.title <> '') END
+  FROM captures c
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText" AND ci."isOwnDomain"
+  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+  GROUP BY 1, 2, 3, 4, 5, 6, 7
+  ORDER BY 1, 2, 3, 4, 5, 6, 7
+  ON CONFLICT ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "url", "domain") DO UPDATE SET
+      "citations" = r."citations" + excluded."citations",
+      "answers" = r."answers" + excluded."answers",
+      "title" = CASE WHEN excluded."titleAt" >= r."titleAt" OR r."titleAt" IS NULL THEN coalesce(excluded."title", r."title") ELSE r."title" END,
+      "titleAt" = greatest(r."titleAt", excluded."titleAt");
 
   INSERT INTO rollup_candidates AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "key", "name", "answers")
   SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."providerConfigId", c."promptId", k.key, k.name,

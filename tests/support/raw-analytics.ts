@@ -7,8 +7,11 @@ import { change, meanInterval, ratioInterval, wilson, type Estimate } from "@/li
 import type { VisibilityPoint } from "@/lib/analytics/visibility-trend";
 import { bucketStarts, type TrendUnit } from "@/lib/analytics/trend-buckets";
 import { kpiChangeTest, type KpiMetric } from "@/lib/analytics/kpi-changes";
+import { OWN_PAGES } from "@/lib/analytics/source-categories";
 import { db } from "@/lib/db/prisma";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { categorize, SOURCE_CATEGORIES, type SourceCategory } from "@/lib/sources/categories";
+import { loadCategoryContext } from "@/lib/sources/overrides";
 
 type KpiRow = {
   n: number;
@@ -295,4 +298,64 @@ export async function ownDomainRate(f: AnalyticsFilter) {
     FROM captures c
     WHERE ${captureScope(f)}`;
   return { ...wilson(num(row?.own), num(row?.n)), citing: num(row?.own) };
+}
+
+/** Cited sources per category and bucket, from the raw citations (lib/analytics/source-categories.ts reads the domain rollups). */
+export async function categoriesOverTime({ filter: f }: ResolvedFilter) {
+  const [rows, ctx] = await Promise.all([
+    db().$queryRaw<{ bucket: Date; domain: string; citations: number }[]>`
+      SELECT ${bucketOf(f, Prisma.sql`c."finishedAt"`)} AS bucket, ci.domain, count(*)::int AS citations
+      FROM captures c JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
+      WHERE ${captureScope(f)}
+      GROUP BY 1, 2`,
+    loadCategoryContext(f.workspaceId, f.brandId),
+  ]);
+  const empty = () => Object.fromEntries(SOURCE_CATEGORIES.map((c) => [c, 0])) as Record<SourceCategory, number>;
+  const totals = empty();
+  const byBucket = new Map<string, Record<SourceCategory, number>>();
+  for (const r of rows) {
+    const key = isoDay(r.bucket);
+    const category = categorize(r.domain, ctx);
+    if (!byBucket.has(key)) byBucket.set(key, empty());
+    byBucket.get(key)![category] += num(r.citations);
+    totals[category] += num(r.citations);
+  }
+  const all = Object.values(totals).reduce((a, b) => a + b, 0);
+  return {
+    unit: bucketUnit(f),
+    categories: SOURCE_CATEGORIES.map((category) => ({ category, citations: totals[category], share: all ? totals[category] / all : 0 })),
+    points: bucketKeys(f).map((bucket) => ({ bucket, counts: byBucket.get(bucket) ?? empty() })),
+  };
+}
+
+/** The brand's own pages cited most, from the raw citations (the query before rollup_own_pages). */
+export async function ownPagesCited({ filter: f }: ResolvedFilter) {
+  const rows = await db().$queryRaw<{ url: string; domain: string; title: string | null; citations: number; captures: number }[]>`
+    SELECT ci.url, min(ci.domain) AS domain,
+      (array_agg(ci.title ORDER BY c."finishedAt" DESC) FILTER (WHERE ci.title IS NOT NULL AND ci.title <> ''))[1] AS title,
+      count(*)::int AS citations, count(DISTINCT ci."captureId")::int AS captures
+    FROM captures c JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText" AND ci."isOwnDomain"
+    WHERE ${captureScope(f)}
+    GROUP BY ci.url
+    ORDER BY citations DESC, captures DESC, ci.url
+    LIMIT ${OWN_PAGES}`;
+  return { items: rows.map((r) => ({ ...r, citations: num(r.citations), captures: num(r.captures) })) };
+}
+
+/** The own_page_dropped alert's numbers from the raw rows (its queries before rollup_own_pages). */
+export async function ownPagesByPeriod(f: AnalyticsFilter, splitAt: Date, minAnswersBefore: number) {
+  const [totals] = await db().$queryRaw<{ before: number; now: number }[]>`
+    SELECT count(*) FILTER (WHERE c."finishedAt" < ${splitAt}::timestamp)::int AS before,
+           count(*) FILTER (WHERE c."finishedAt" >= ${splitAt}::timestamp)::int AS now
+    FROM captures c WHERE ${captureScope(f)}`;
+  const pages = await db().$queryRaw<{ url: string; before: number; now: number }[]>`
+    SELECT ci.url,
+      count(DISTINCT ci."captureId") FILTER (WHERE c."finishedAt" < ${splitAt}::timestamp)::int AS before,
+      count(DISTINCT ci."captureId") FILTER (WHERE c."finishedAt" >= ${splitAt}::timestamp)::int AS now
+    FROM captures c JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText" AND ci."isOwnDomain"
+    WHERE ${captureScope(f)}
+    GROUP BY ci.url
+    HAVING count(DISTINCT ci."captureId") FILTER (WHERE c."finishedAt" < ${splitAt}::timestamp) >= ${minAnswersBefore}
+    ORDER BY 2 DESC, 1`;
+  return { answersBefore: num(totals?.before), answersNow: num(totals?.now), pages: pages.map((p) => ({ url: p.url, before: num(p.before), now: num(p.now) })) };
 }

@@ -1,6 +1,7 @@
 -- Prompts' tags changed: each prompt's contribution leaves the tags it lost and joins those it
--- gained, from its rollup_citations rows (the same counts, per prompt). Rows left at zero go, as
--- a rebuild would not have them. Once per statement, with the statement's changed prompts: their
+-- gained, per day and per week (rollup_tag_domains, rollup_tag_domain_weeks), from its
+-- rollup_citations rows (the same counts, per prompt). Rows left at zero go, as a rebuild would
+-- not have them. Once per statement, with the statement's changed prompts: their
 -- tag locks are taken in id order, as answers take them (beacon_rollup_captures), so a re-tagging
 -- of many prompts at once cannot deadlock with a re-analysis holding several.
 CREATE OR REPLACE FUNCTION public.beacon_prompt_tags_changed()
@@ -35,6 +36,31 @@ BEGIN
     JOIN rollup_citations rc ON rc."workspaceId" = n."workspaceId" AND rc."promptId" = n.id
   ) k
   WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.tag = k.tag AND r.day = k.day
+    AND r."providerConfigId" = k."providerConfigId" AND r.domain = k.domain AND r.citations = 0 AND r."ownCitations" = 0;
+  -- The same per week (rollup_tag_domain_weeks, 20261208100000_weekly_domain_and_own_page_rollups).
+  WITH moves AS (
+    SELECT n.id, n."workspaceId", x.tag, -1 AS sign
+    FROM new_prompts n JOIN old_prompts o ON o.id = n.id CROSS JOIN LATERAL (SELECT unnest(o.tags) EXCEPT SELECT unnest(n.tags)) x(tag)
+    UNION ALL
+    SELECT n.id, n."workspaceId", x.tag, 1
+    FROM new_prompts n JOIN old_prompts o ON o.id = n.id CROSS JOIN LATERAL (SELECT unnest(n.tags) EXCEPT SELECT unnest(o.tags)) x(tag)
+  )
+  INSERT INTO rollup_tag_domain_weeks AS r ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain", "citations", "ownCitations")
+  SELECT rc."workspaceId", rc."brandId", m.tag, date_trunc('week', rc.day)::date, rc."providerConfigId", rc.domain, sum(m.sign * rc.citations), sum(m.sign * rc."ownCitations")
+  FROM moves m JOIN rollup_citations rc ON rc."workspaceId" = m."workspaceId" AND rc."promptId" = m.id
+  GROUP BY 1, 2, 3, 4, 5, 6
+  ORDER BY 1, 2, 3, 4, 5, 6
+  ON CONFLICT ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain") DO UPDATE SET
+      "citations" = r."citations" + excluded."citations",
+      "ownCitations" = r."ownCitations" + excluded."ownCitations";
+  DELETE FROM rollup_tag_domain_weeks r
+  USING (
+    SELECT DISTINCT rc."workspaceId", rc."brandId", x.tag, date_trunc('week', rc.day)::date AS week, rc."providerConfigId", rc.domain
+    FROM new_prompts n JOIN old_prompts o ON o.id = n.id
+    CROSS JOIN LATERAL (SELECT unnest(o.tags) EXCEPT SELECT unnest(n.tags)) x(tag)
+    JOIN rollup_citations rc ON rc."workspaceId" = n."workspaceId" AND rc."promptId" = n.id
+  ) k
+  WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.tag = k.tag AND r.week = k.week
     AND r."providerConfigId" = k."providerConfigId" AND r.domain = k.domain AND r.citations = 0 AND r."ownCitations" = 0;
   RETURN NULL;
 END $function$;

@@ -1,6 +1,7 @@
 -- A capture's contribution, as in 20261201130000_analytics_rollups, now also under its prompt's
 -- tags, then its untracked candidates (rollup_candidates and, without the prompt,
--- rollup_candidate_days: 20261207180000_discovery_candidates);
+-- rollup_candidate_days: 20261207180000_discovery_candidates), with weekly domain rollups and own
+-- pages before them (20261208100000_weekly_domain_and_own_page_rollups);
 -- each table last in key order: the lock order of the rollups.
 CREATE OR REPLACE FUNCTION public.beacon_rollup_captures(ids uuid[], sign integer)
  RETURNS void
@@ -151,6 +152,56 @@ BEGIN
   ON CONFLICT ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain") DO UPDATE SET
       "citations" = r."citations" + excluded."citations",
       "ownCitations" = r."ownCitations" + excluded."ownCitations";
+
+  -- The weekly domain rollups (20261208100000_weekly_domain_and_own_page_rollups): the same
+  -- counts per ISO week (Monday), what long ranges read instead of one row per day.
+  INSERT INTO rollup_domain_weeks AS r ("workspaceId", "brandId", "week", "providerConfigId", "domain", "citations", "ownCitations")
+  SELECT c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date, c."providerConfigId", ci.domain,
+    sign * count(*),
+    sign * count(*) FILTER (WHERE ci."isOwnDomain")
+  FROM captures c
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
+  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+  GROUP BY 1, 2, 3, 4, 5
+  ORDER BY 1, 2, 3, 4, 5
+  ON CONFLICT ("workspaceId", "brandId", "week", "providerConfigId", "domain") DO UPDATE SET
+      "citations" = r."citations" + excluded."citations",
+      "ownCitations" = r."ownCitations" + excluded."ownCitations";
+
+  INSERT INTO rollup_tag_domain_weeks AS r ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain", "citations", "ownCitations")
+  SELECT c."workspaceId", c."brandId", t.tag, date_trunc('week', c."finishedAt")::date, c."providerConfigId", ci.domain,
+    sign * count(*),
+    sign * count(*) FILTER (WHERE ci."isOwnDomain")
+  FROM captures c
+  JOIN prompts p ON p.id = c."promptId"
+  CROSS JOIN LATERAL (SELECT DISTINCT unnest(p.tags) AS tag) t
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
+  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+  GROUP BY 1, 2, 3, 4, 5, 6
+  ORDER BY 1, 2, 3, 4, 5, 6
+  ON CONFLICT ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain") DO UPDATE SET
+      "citations" = r."citations" + excluded."citations",
+      "ownCitations" = r."ownCitations" + excluded."ownCitations";
+
+  -- Own pages: citations and answers per URL, and the title of the row's latest answer that has
+  -- one. A title is never taken away (titles of stored citations do not change; a row whose
+  -- answers all leave is removed by rewriteRollups), so removing passes no title.
+  INSERT INTO rollup_own_pages AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "url", "domain", "citations", "answers", "title", "titleAt")
+  SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."providerConfigId", c."promptId", ci.url, ci.domain,
+    sign * count(*),
+    sign * count(DISTINCT c.id),
+    CASE WHEN sign > 0 THEN (array_agg(ci.title ORDER BY c."finishedAt" DESC) FILTER (WHERE ci.title <> ''))[1] END,
+    CASE WHEN sign > 0 THEN max(c."finishedAt") FILTER (WHERE ci.title <> '') END
+  FROM captures c
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText" AND ci."isOwnDomain"
+  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+  GROUP BY 1, 2, 3, 4, 5, 6, 7
+  ORDER BY 1, 2, 3, 4, 5, 6, 7
+  ON CONFLICT ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "url", "domain") DO UPDATE SET
+      "citations" = r."citations" + excluded."citations",
+      "answers" = r."answers" + excluded."answers",
+      "title" = CASE WHEN excluded."titleAt" >= r."titleAt" OR r."titleAt" IS NULL THEN coalesce(excluded."title", r."title") ELSE r."title" END,
+      "titleAt" = greatest(r."titleAt", excluded."titleAt");
 
   INSERT INTO rollup_candidates AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "key", "name", "answers")
   SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."providerConfigId", c."promptId", k.key, k.name,
