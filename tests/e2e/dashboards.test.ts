@@ -218,6 +218,13 @@ describe("dashboards", () => {
     await settled(page);
     expect(await tile(page, "Spend").innerText()).toMatch(/\$\d+\.\d\d[\s\S]*[\d,]+ attempts/);
     expect(await tile(page, "Cost per accepted capture").innerText()).toMatch(/\$\d+\.\d{4}/);
+    // The demo's failed attempts were refused before any work: no cost, so no waste, and said so.
+    expect(await tile(page, "Retry waste").innerText()).toMatch(/\$0\.00[\s\S]*No waste: the [\d,]+ attempts not accepted cost nothing/);
+    // No monthly budget: the month's spend, that no limit is set, and where the owner sets one.
+    const month = tile(page, "This month");
+    expect(await month.innerText()).toMatch(/^THIS MONTH\s+\$\d+\.\d\d\s+spent in \d{4}-\d\d \(UTC\) · no monthly budget set/);
+    expect(await month.innerText()).not.toContain("/");
+    expect(await month.getByRole("link", { name: "Set a monthly budget" }).getAttribute("href")).toBe("/settings?tab=workspace");
     expect(await chart(page, "Spend per provider").locator(".recharts-bar-rectangle").count()).toBeGreaterThan(0);
     expect(await chart(page, "Costs per provider").locator("tbody tr").count()).toBe(4);
   });

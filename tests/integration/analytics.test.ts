@@ -544,8 +544,11 @@ describe("costs", () => {
     const alpha = byProvider.find((p) => p.id === A.P1)!;
     const beta = byProvider.find((p) => p.id === A.P2)!;
     expect(alpha).toMatchObject({ name: "Alpha", spentMicros: 6100, acceptedCaptures: 5, costPerAcceptedMicros: 1220, retryWasteMicros: 1100, unknownOutcomes: 2, unknownCostMicros: 900 });
+    // Not accepted on 03-02 and 03-04: C3's unknown (500), C11's three; its last failed at no cost.
+    expect(alpha).toMatchObject({ wastedAttempts: 4, chargedWastedAttempts: 3 });
     expect(beta).toMatchObject({ name: "Beta", spentMicros: 10_300, acceptedCaptures: 5, costPerAcceptedMicros: 2060, retryWasteMicros: 300, unknownOutcomes: 0 });
     expect(totals).toMatchObject({ spentMicros: 16_400, acceptedCaptures: 10, costPerAcceptedMicros: 1640, retryWasteMicros: 1400, unknownOutcomes: 2, unknownCostMicros: 900, estimatedCostMicros: 1200 });
+    expect(totals).toMatchObject({ wastedAttempts: 5, chargedWastedAttempts: 4 });
   });
 
   it("applies the provider and tag filters to attempts through their captures", async () => {
