@@ -90,11 +90,17 @@ describe("dashboards", () => {
     expect(await tile(page, "Average position").innerText()).toMatch(/\d\.\d\d/);
     expect(await tile(page, "Sentiment").innerText()).toMatch(/\d+% positive/);
 
-    // One line per provider plus "All providers"; a stacked area per tracked entity; six position bars.
+    // One line per provider plus "All providers"; a line and its 95 % band per tracked entity, in a
+    // bucket the data chose; six position bars.
     expect(await chart(page, "Visibility over time").locator(".recharts-line").count()).toBe(5);
     const legend = await chart(page, "Visibility over time").locator(".recharts-legend-wrapper").innerText();
     for (const provider of ["ChatGPT", "Perplexity", "Gemini", "Claude", "All providers"]) expect(legend).toContain(provider);
     expect(await chart(page, "Share of voice").locator(".recharts-area").count()).toBe(4);
+    expect(await chart(page, "Share of voice").locator(".recharts-line").count()).toBe(4);
+    expect(await chart(page, "Share of voice").innerText()).toMatch(/Points are (days|weeks|months)/);
+    const periodShares = page.getByRole("list", { name: "Share of voice over the period" });
+    expect(await periodShares.locator("li").count()).toBe(4);
+    for (const text of await periodShares.locator("li").allInnerTexts()) expect(text).toMatch(/\d+%[\s\S]*\d+–\d+%[\s\S]*vs previous period · (beyond noise|within noise|too few answers)/);
     expect(await chart(page, "Share of voice").locator(".recharts-legend-wrapper").innerText()).toMatch(/^Lumen CRM/);
     expect(await chart(page, "Position distribution").locator(".recharts-bar-rectangle").count()).toBeGreaterThanOrEqual(5);
     expect(await chart(page, "Prompts").locator("tbody tr").count()).toBe(12);
