@@ -19,6 +19,7 @@ describe("charts", () => {
       ["bucket", ["visibility", "share-of-voice"]],
       ["page", ["cited-pages"]],
       ["pageSize", ["cited-pages"]],
+      ["domain", ["cited-pages"]],
       ["includeEntityDomains", ["gap-sources"]],
     ]);
   });

@@ -218,6 +218,20 @@ describe("dashboards", () => {
     await expect.poll(() => gaps.locator("tbody tr", { hasText: "A competitor's own site" }).count()).toBeGreaterThan(0);
     expect(await page.getByRole("region", { name: /pages cited most$/ }).locator("tbody tr").count()).toBeGreaterThan(0);
 
+    // A gap source leads to its pages: Cited pages narrowed to that domain, in the address too.
+    const link = gaps.locator("tbody tr").first().getByRole("link", { name: /^Pages cited from / });
+    const domain = (await link.innerText()).replace(/^Pages cited from /, "");
+    await link.click();
+    await page.waitForURL((url) => url.searchParams.get("domain") === domain);
+    const cited = chart(page, "Cited pages");
+    await cited.getByText(`Only pages on ${domain}`).waitFor();
+    await settled(page);
+    const domains = await cited.locator("tbody tr td:nth-child(2)").allInnerTexts();
+    expect(domains.length).toBeGreaterThan(0);
+    for (const d of domains) expect(d.trim().replace(/\s*own$/, "")).toBe(domain);
+    await cited.getByRole("button", { name: "Show pages of every domain" }).click();
+    await page.waitForURL((url) => !url.searchParams.has("domain"));
+
     await nav.getByRole("link", { name: "Costs" }).click();
     await page.waitForURL((url) => url.pathname === "/analytics/costs");
     await tile(page, "Spend").waitFor();

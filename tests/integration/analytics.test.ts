@@ -556,6 +556,14 @@ describe("sources", () => {
     const second = await chart(A, "cited-pages", RANGE, "&page=2&pageSize=2");
     expect(second.items.map((p) => [p.url, p.citations])).toEqual([["https://acme.com/", 2], ["https://a.com/y", 1]]);
   });
+
+  it("narrows cited pages to one domain, the gap sources' link to them", async () => {
+    const b = await chart(A, "cited-pages", RANGE, "&domain=B.com");
+    expect(b).toMatchObject({ total: 2, domain: "b.com" });
+    expect(b.items.map((p) => [p.url, p.citations])).toEqual([["https://b.com/1", 4], ["https://b.com/2", 1]]);
+    expect((await chart(A, "cited-pages", RANGE, "&domain=nowhere.example")).total).toBe(0);
+    expect(await refusal(await get(A.person.browser, "cited-pages", `${filterSearchParams(RANGE)}&domain=not%20a%20domain`), 400)).toMatchObject({ code: "validation_error", field: "domain" });
+  });
 });
 
 describe("costs", () => {

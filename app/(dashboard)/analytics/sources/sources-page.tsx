@@ -37,7 +37,7 @@ export function SourcesPage({ options, canStart, canCategorize }: { options: Fil
             <div className="lg:col-span-4">
               <OwnPagesTable filter={filters.input} brandName={brandName} empty={<EmptyHint brandName={brandName} canStart={canStart} what="citations of its own pages" />} />
             </div>
-            <div className="lg:col-span-4">
+            <div id="cited-pages" className="scroll-mt-4 lg:col-span-4">
               <CitedPagesTable filter={filters.input} empty={<EmptyHint brandName={brandName} canStart={canStart} what="cited pages" />} />
             </div>
             {canCategorize && (
