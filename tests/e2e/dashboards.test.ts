@@ -209,11 +209,11 @@ describe("dashboards", () => {
     const yMaxes = await panels.evaluateAll((figures) => figures.map((f) => [...f.querySelectorAll(".recharts-yAxis .recharts-cartesian-axis-tick-value")].map((t) => t.textContent).at(-1)));
     expect(new Set(yMaxes).size).toBe(1);
     // Gap sources leave out the brand's and competitors' own sites until the toggle keeps them;
-    // every row says what to do there.
+    // every row says what to do there, and links to the pages cited from there.
     const gaps = chart(page, "Gap sources");
     expect(await gaps.locator("tbody tr").count()).toBeGreaterThan(0);
     expect(await gaps.locator("tbody td:nth-child(2)", { hasText: /^Competitor$/ }).count()).toBe(0);
-    for (const text of await gaps.locator("tbody tr td:first-child").allInnerTexts()) expect(text).toMatch(/\n.{20,}\.$/s);
+    for (const text of await gaps.locator("tbody tr td:first-child").allInnerTexts()) expect(text).toMatch(/\n.{20,}\.\nPages cited from \S+$/s);
     await gaps.getByRole("checkbox", { name: "Include competitors' and your own sites" }).check();
     await expect.poll(() => gaps.locator("tbody tr", { hasText: "A competitor's own site" }).count()).toBeGreaterThan(0);
     expect(await page.getByRole("region", { name: /pages cited most$/ }).locator("tbody tr").count()).toBeGreaterThan(0);
