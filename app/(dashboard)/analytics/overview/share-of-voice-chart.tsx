@@ -27,7 +27,7 @@ export function ShareOfVoiceChart({ filter, empty }: { filter: AnalyticsFilterIn
   const query = useChartQuery("share-of-voice", filter);
   const sov = query.data;
   const answers = sov?.answers ?? 0;
-  const { rows, series, mentions } = useMemo(() => shape(sov), [sov]);
+  const { rows, series, mentions, top } = useMemo(() => shape(sov), [sov]);
   const csv = useMemo(
     () =>
       sov && {
@@ -57,7 +57,7 @@ export function ShareOfVoiceChart({ filter, empty }: { filter: AnalyticsFilterIn
         <ComposedChart data={rows} margin={{ top: 8, right: 16, bottom: 0, left: -8 }}>
           <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" vertical={false} />
           <XAxis dataKey="label" tick={{ fontSize: 12, fill: "#64748b" }} tickLine={false} axisLine={{ stroke: "#cbd5e1" }} minTickGap={24} />
-          <YAxis domain={[0, 100]} ticks={[0, 25, 50, 75, 100]} tickFormatter={(v: number) => `${v}%`} tick={{ fontSize: 12, fill: "#64748b" }} tickLine={false} axisLine={false} width={48} />
+          <YAxis domain={[0, top]} ticks={ticks(top)} tickFormatter={(v: number) => `${v}%`} tick={{ fontSize: 12, fill: "#64748b" }} tickLine={false} axisLine={false} width={48} />
           <Tooltip content={(props) => <SovTooltip {...props} sov={sov!} series={series} />} />
           <Legend iconType="plainline" {...legendProps} />
           {series.map((s) => (
@@ -102,8 +102,26 @@ function PeriodShares({ sov, series }: { sov: ShareOfVoice; series: Series[] }) 
   );
 }
 
+/** Four or five even ticks up to `top`. */
+const ticks = (top: number) => {
+  const step = top <= 40 ? 10 : top <= 60 ? 20 : 25;
+  return Array.from({ length: Math.floor(top / step) + 1 }, (_, i) => i * step);
+};
+
+/**
+ * The y axis ends a little above the highest band (at a tick), not at 100 %: four entities near
+ * 25 % each would otherwise be drawn as one flat, tangled line.
+ */
+function axisTop(rows: Record<string, unknown>[]): number {
+  let max = 0;
+  for (const row of rows) for (const v of Object.values(row)) for (const x of Array.isArray(v) ? v : [v]) if (typeof x === "number") max = Math.max(max, x);
+  if (max >= 75) return 100;
+  const step = max <= 40 ? 10 : 20;
+  return Math.max(step, Math.ceil((max + 1) / step) * step);
+}
+
 function shape(sov: ShareOfVoice | undefined) {
-  if (!sov) return { rows: [], series: [], mentions: 0 };
+  if (!sov) return { rows: [], series: [], mentions: 0, top: 100 };
   const series: Series[] = sov.entities.map((e, i) => ({ id: e.id, name: e.name, color: seriesColor(i) }));
   const rows = sov.points
     .filter((p) => p.total > 0)
@@ -117,7 +135,7 @@ function shape(sov: ShareOfVoice | undefined) {
       }
       return row;
     });
-  return { rows, series, mentions: sov.points.reduce((sum, p) => sum + p.total, 0) };
+  return { rows, series, mentions: sov.points.reduce((sum, p) => sum + p.total, 0), top: axisTop(rows) };
 }
 
 function SovTooltip({ active, payload, sov, series }: Pick<TooltipContentProps, "active" | "payload"> & { sov: ShareOfVoice; series: Series[] }) {
