@@ -48,23 +48,38 @@ describe("renderTest", () => {
 });
 
 describe("renderDigest", () => {
-  const kpi = (value: number | null, low: number | null, high: number | null, n: number, change: number | null): DigestKpi => ({
+  const kpi = (value: number | null, low: number | null, high: number | null, n: number, change: number | null, test: DigestKpi["test"] = null): DigestKpi => ({
     current: { value, n, low, high },
-    previous: { value: null, n: 0, low: null, high: null },
+    previous: { value: null, n: 38, low: null, high: null },
     change,
+    test,
   });
-  it("shows value, interval, n and the change per brand", () => {
+  it("shows value, interval, n, the change and whether it is beyond noise, per brand", () => {
     const m = renderDigest({
       workspace: { id: "w", name: "Agency" },
       week: { from: "2026-11-23", to: "2026-11-29" },
-      brands: [{ id: "b", name: "Acme", captures: 40, previousCaptures: 38, visibility: kpi(0.625, 0.47, 0.76, 40, -0.05), shareOfVoice: kpi(0.4, 0.3, 0.5, 40, null), averagePosition: kpi(1.8, 1.5, 2.1, 25, 0.3) }],
+      brands: [
+        {
+          id: "b",
+          name: "Acme",
+          captures: 40,
+          previousCaptures: 38,
+          visibility: kpi(0.625, 0.47, 0.76, 40, -0.05, { p: 0.412, confidence: 0.95 }),
+          shareOfVoice: kpi(0.4, 0.3, 0.5, 40, null),
+          averagePosition: kpi(1.8, 1.5, 2.1, 25, 0.3, { p: 0.0004, confidence: 0.95 }),
+        },
+        { id: "c", name: "Bolt", captures: 3, previousCaptures: 1, visibility: kpi(1, 0.44, 1, 3, 0.2), shareOfVoice: kpi(0.5, null, null, 3, 0), averagePosition: kpi(1, null, null, 1, 0) },
+      ],
       appUrl: "https://b.example",
       at: new Date("2026-11-30T08:00:00Z"),
     });
     expect(m.subject).toBe("Beacon weekly digest for Agency: 2026-11-23 to 2026-11-29");
-    expect(m.text).toMatch(/Acme: visibility\s+62\.5 % \(95 % 47 %–76 %\), n = 40; −5 pp vs the week before/);
+    expect(m.text).toMatch(/Acme: visibility\s+62\.5 % \(95 % 47 %–76 %\), n = 40; −5 pp vs the week before \(n = 38\), within sampling noise at 95 % confidence \(p = 0\.412\)/);
     expect(m.text).toMatch(/Acme: share of voice\s+40 % \(95 % 30 %–50 %\), n = 40; no value the week before/);
-    expect(m.text).toMatch(/Acme: average position\s+1\.80 \(95 % 1\.50–2\.10\), n = 25; \+0\.30 vs the week before/);
+    expect(m.text).toMatch(/Acme: average position\s+1\.80 \(95 % 1\.50–2\.10\), n = 25; \+0\.30 vs the week before \(n = 38\), beyond noise: more than sampling noise explains \(p < 0\.001\)/);
+    expect(m.text).toMatch(/Bolt: visibility\s+100 % \(95 % 44 %–100 %\), n = 3; \+20 pp vs the week before \(n = 38\), too few answers to test/);
+    // Slack carries the same words.
+    expect(JSON.stringify(m.slack.blocks)).toContain("within sampling noise at 95 % confidence (p = 0.412)");
     expect(m.webhook.type).toBe("digest.weekly");
   });
 

@@ -1,6 +1,7 @@
 // What a channel is sent, rendered once per delivery and stored in AlertDelivery.message, so the
 // delivery log shows exactly what went out and a retry sends the same thing. Pure: no I/O.
-import { formatNumber, formatPosition, formatSignedNumber, formatSignedPoints, MISSING, percentText } from "@/lib/format";
+import { judgeDelta } from "@/lib/analytics/delta-verdict";
+import { formatNumber, formatPosition, formatPValue, formatSignedNumber, formatSignedPoints, MISSING, percentText } from "@/lib/format";
 
 export type WebhookEventType = "alert.fired" | "alert.test" | "digest.weekly";
 
@@ -106,18 +107,24 @@ export type DigestBrand = {
   averagePosition: DigestKpi;
 };
 type Estimate = { value: number | null; n: number; low: number | null; high: number | null };
-export type DigestKpi = { current: Estimate; previous: Estimate; change: number | null };
+/** A KPI of the dashboards' kpis chart: `test` is its change's test (lib/analytics/kpi-changes.ts), null when a week has too few answers. */
+export type DigestKpi = { current: Estimate; previous: Estimate; change: number | null; test: { p: number; confidence: number } | null };
+
+/** What the change means, in the words of the alerts' own messages: beyond noise or within it, with its p. */
+function verdictText(kpi: DigestKpi): string {
+  const verdict = judgeDelta(kpi.change, kpi.test, "neither");
+  if (verdict.kind === "untested") return "too few answers to test";
+  if (verdict.kind === "noise") return `within sampling noise at ${percentText(kpi.test!.confidence)} confidence (${formatPValue(verdict.p)})`;
+  if (verdict.kind === "beyond") return `beyond noise: more than sampling noise explains (${formatPValue(verdict.p)})`;
+  return "";
+}
 
 function kpiLine(kpi: DigestKpi, show: (v: number | null) => string, changeUnit: "pp" | ""): string {
   const c = kpi.current;
   const interval = c.low !== null && c.high !== null ? ` (95 % ${show(c.low)}–${show(c.high)})` : "";
-  const delta =
-    kpi.change === null
-      ? "no value the week before"
-      : changeUnit === "pp"
-        ? `${formatSignedPoints(kpi.change)} pp vs the week before`
-        : `${formatSignedNumber(kpi.change)} vs the week before`;
-  return `${show(c.value)}${interval}, n = ${c.n}; ${delta}`;
+  if (kpi.change === null) return `${show(c.value)}${interval}, n = ${c.n}; no value the week before`;
+  const delta = changeUnit === "pp" ? `${formatSignedPoints(kpi.change)} pp` : formatSignedNumber(kpi.change);
+  return `${show(c.value)}${interval}, n = ${c.n}; ${delta} vs the week before (n = ${kpi.previous.n}), ${verdictText(kpi)}`;
 }
 
 export function renderDigest({ workspace, week, brands, appUrl, at }: { workspace: { id: string; name: string }; week: { from: string; to: string }; brands: DigestBrand[]; appUrl: string; at: Date }): AlertMessage {

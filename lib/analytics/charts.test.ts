@@ -19,9 +19,10 @@ describe("charts", () => {
 
   it("lists each chart's own parameters with the charts that take them", () => {
     expect(CHART_PARAMS.map((p) => [p.name, p.charts])).toEqual([
-      ["bucket", ["visibility"]],
+      ["bucket", ["visibility", "share-of-voice"]],
       ["page", ["cited-pages"]],
       ["pageSize", ["cited-pages"]],
+      ["domain", ["cited-pages"]],
       ["includeEntityDomains", ["gap-sources"]],
     ]);
   });

@@ -12,6 +12,7 @@ type ProviderRow = {
   spent: bigint;
   wasted: bigint;
   wasted_attempts: number;
+  charged_wasted_attempts: number;
   unknown: number;
   unknown_cost: bigint;
   estimated_cost: bigint;
@@ -21,7 +22,9 @@ type ProviderRow = {
  * Money by attempt, the unit of cost: attempts started in [from, to), of captures of the brand
  * (and of the chosen providers and tags), whatever became of the capture. Cost per accepted
  * capture divides that by the captures that succeeded in the range; retry waste is the cost of
- * attempts that did not succeed; unknown outcomes carry estimated costs.
+ * attempts that did not succeed (`wastedAttempts` of them, `chargedWastedAttempts` at a cost: a
+ * call refused before the provider did any work costs nothing and wastes nothing); unknown
+ * outcomes carry estimated costs.
  */
 export async function costsDashboard({ filter: f, providers }: ResolvedFilter, now = new Date()) {
   const attemptScope = Prisma.sql`a."workspaceId" = ${f.workspaceId}::uuid
@@ -40,6 +43,7 @@ export async function costsDashboard({ filter: f, providers }: ResolvedFilter, n
         coalesce(sum(a."costMicros"), 0)::bigint AS spent,
         coalesce(sum(a."costMicros") FILTER (WHERE a.outcome <> 'succeeded'), 0)::bigint AS wasted,
         count(*) FILTER (WHERE a.outcome <> 'succeeded')::int AS wasted_attempts,
+        count(*) FILTER (WHERE a.outcome <> 'succeeded' AND a."costMicros" > 0)::int AS charged_wasted_attempts,
         count(*) FILTER (WHERE a.outcome = 'unknown')::int AS unknown,
         coalesce(sum(a."costMicros") FILTER (WHERE a.outcome = 'unknown'), 0)::bigint AS unknown_cost,
         coalesce(sum(a."costMicros") FILTER (WHERE a."costIsEstimate"), 0)::bigint AS estimated_cost
@@ -66,6 +70,7 @@ export async function costsDashboard({ filter: f, providers }: ResolvedFilter, n
       costPerAcceptedMicros: captures ? spent / captures : null,
       retryWasteMicros: num(r?.wasted),
       wastedAttempts: num(r?.wasted_attempts),
+      chargedWastedAttempts: num(r?.charged_wasted_attempts),
       unknownOutcomes: num(r?.unknown),
       unknownCostMicros: num(r?.unknown_cost),
       estimatedCostMicros: num(r?.estimated_cost),
@@ -82,6 +87,7 @@ export async function costsDashboard({ filter: f, providers }: ResolvedFilter, n
     costPerAcceptedMicros: acceptedCaptures ? spentMicros / acceptedCaptures : null,
     retryWasteMicros: sum((p) => p.retryWasteMicros),
     wastedAttempts: sum((p) => p.wastedAttempts),
+    chargedWastedAttempts: sum((p) => p.chargedWastedAttempts),
     unknownOutcomes: sum((p) => p.unknownOutcomes),
     unknownCostMicros: sum((p) => p.unknownCostMicros),
     estimatedCostMicros: sum((p) => p.estimatedCostMicros),

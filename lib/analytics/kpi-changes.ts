@@ -3,6 +3,7 @@
 // rollup sums, so a tile coloured "beyond noise" and an alert that fires agree.
 import { beyondNoise, testMeans, testProportions, testRatios, type DifferenceTest } from "@/lib/analytics/significance";
 import { num } from "@/lib/analytics/filter";
+import type { RatioSums } from "@/lib/analytics/stats";
 
 /** The sums a test needs: one period's row as kpiSums returns it (lib/analytics/kpis.ts calls it KpiRow). */
 export type ChangeSums = {
@@ -53,8 +54,13 @@ export const DASHBOARD_CONFIDENCE = 0.95;
 /** A change's test as the charts send it: the verdict and the numbers behind it. */
 export type KpiChangeTest = Pick<DifferenceTest, "method" | "p" | "low" | "high" | "confidence"> & { beyondNoise: boolean };
 
+const chartShape = (test: DifferenceTest | null): KpiChangeTest | null =>
+  test && { method: test.method, p: test.p, low: test.low, high: test.high, confidence: test.confidence, beyondNoise: beyondNoise(test) };
+
 /** testKpiChange at the dashboards' confidence, in the charts' shape; null without a test. */
 export function kpiChangeTest(metric: KpiMetric, before: ChangeSums, now: ChangeSums): KpiChangeTest | null {
-  const { test } = testKpiChange(metric, before, now, DASHBOARD_CONFIDENCE);
-  return test && { method: test.method, p: test.p, low: test.low, high: test.high, confidence: test.confidence, beyondNoise: beyondNoise(test) };
+  return chartShape(testKpiChange(metric, before, now, DASHBOARD_CONFIDENCE).test);
 }
+
+/** Any share of voice (a competitor's too) between two periods, as kpiChangeTest tests the brand's. */
+export const ratioChangeTest = (before: RatioSums, now: RatioSums): KpiChangeTest | null => chartShape(testRatios(before, now, DASHBOARD_CONFIDENCE));

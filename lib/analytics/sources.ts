@@ -78,8 +78,8 @@ export async function ownDomainRate(f: AnalyticsFilter) {
   return { ...wilson(num(row?.own), num(row?.n)), citing: num(row?.own) };
 }
 
-/** Cited pages, most cited first: how often each URL was cited and in how many answers. */
-export async function citedPages(f: AnalyticsFilter, page: number, pageSize: number) {
+/** Cited pages, most cited first: how often each URL was cited and in how many answers; `domain` keeps that domain's. */
+export async function citedPages(f: AnalyticsFilter, page: number, pageSize: number, domain?: string) {
   const rows = await readDb().$queryRaw<{ url: string; domain: string; title: string | null; own: boolean; citations: number; captures: number; total: number }[]>`
     SELECT ci.url, min(ci.domain) AS domain,
       (array_agg(ci.title ORDER BY c."finishedAt" DESC) FILTER (WHERE ci.title IS NOT NULL AND ci.title <> ''))[1] AS title,
@@ -87,7 +87,7 @@ export async function citedPages(f: AnalyticsFilter, page: number, pageSize: num
       count(*)::int AS citations, count(DISTINCT ci."captureId")::int AS captures,
       count(*) OVER ()::int AS total
     FROM captures c JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
-    WHERE ${captureScope(f)}
+    WHERE ${captureScope(f)} ${domain ? Prisma.sql`AND ci.domain = ${domain}` : Prisma.empty}
     GROUP BY ci.url
     ORDER BY citations DESC, ci.url
     LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`;
@@ -96,6 +96,7 @@ export async function citedPages(f: AnalyticsFilter, page: number, pageSize: num
     total: num(rows[0]?.total),
     page,
     pageSize,
+    domain: domain ?? null,
   };
 }
 

@@ -1,42 +1,44 @@
 import "server-only";
-import { bucketKeys, bucketOf, bucketUnit, num, type ResolvedFilter } from "@/lib/analytics/filter";
+import type { z } from "zod";
+import { num, previousPeriod, type ResolvedFilter } from "@/lib/analytics/filter";
 import { rollupScope } from "@/lib/analytics/rollups";
 import { isoDay } from "@/lib/analytics/schemas";
+import { assembleShareOfVoice } from "@/lib/analytics/share-of-voice";
 import { wilson } from "@/lib/analytics/stats";
+import type { trendParams } from "@/lib/analytics/trend-buckets";
 import { readDb } from "@/lib/db/prisma";
-import { Prisma } from "@/lib/generated/prisma/client";
 
 /**
- * Share of voice per bucket for the brand and each competitor: an entity's mention count over
- * the count of all tracked entities in that bucket, so the shares of a bucket add up to 1.
- * `answers`: the answers analysed for the brand, the chart's sample size.
+ * Share of voice per bucket for the brand and each competitor, each share with its n and 95 %
+ * interval, and each entity's change vs the previous period (lib/analytics/share-of-voice.ts).
+ * The bucket comes from the data as for visibility (lib/analytics/trend-buckets.ts) unless the
+ * caller asks for one. Two reads of the daily rollups over this period and the one before.
  */
-export async function shareOfVoiceOverTime({ filter: f, brand }: ResolvedFilter) {
-  const rows = await readDb().$queryRaw<{ bucket: Date; entity: string; name: string; mentions: number; answers: number }[]>`
-    SELECT ${bucketOf(f, Prisma.sql`r.day::timestamp`)} AS bucket, r.entity,
-      max(r.name) AS name, sum(r.mentions)::int AS mentions, (sum(r.rows) FILTER (WHERE r.entity = 'brand'))::int AS answers
-    FROM rollup_mentions r
-    WHERE ${rollupScope(f)}
-    GROUP BY 1, 2
-    HAVING sum(r.rows) > 0`;
-  const names = new Map<string, string>([["brand", brand.name], ...brand.competitors.map((c) => [c.id, c.name] as [string, string])]);
-  for (const r of rows) if (!names.has(r.entity)) names.set(r.entity, r.name);
-  const totals = new Map<string, number>();
-  const byBucket = new Map<string, Map<string, number>>();
-  for (const r of rows) {
-    const key = isoDay(r.bucket);
-    totals.set(key, (totals.get(key) ?? 0) + num(r.mentions));
-    if (!byBucket.has(key)) byBucket.set(key, new Map());
-    byBucket.get(key)!.set(r.entity, num(r.mentions));
-  }
-  const entities = [...names].map(([id, name]) => ({ id, name }));
-  const points = bucketKeys(f).map((bucket) => {
-    const total = totals.get(bucket) ?? 0;
-    const mentions = Object.fromEntries(entities.map((e) => [e.id, byBucket.get(bucket)?.get(e.id) ?? 0]));
-    const shares = Object.fromEntries(entities.map((e) => [e.id, total ? mentions[e.id]! / total : null]));
-    return { bucket, total, mentions, shares };
+export async function shareOfVoiceOverTime({ filter: f, brand }: ResolvedFilter, params: z.output<typeof trendParams>) {
+  const both = { ...f, from: previousPeriod(f).from };
+  const [answers, entities] = await Promise.all([
+    readDb().$queryRaw<{ day: Date; n: number; sx: number; sxx: number }[]>`
+      SELECT r.day, sum(r.answers)::int AS n, sum(r."sumX")::float8 AS sx, sum(r."sumXX")::float8 AS sxx
+      FROM rollup_answers r
+      WHERE ${rollupScope(both)}
+      GROUP BY 1
+      HAVING sum(r.answers) > 0`,
+    readDb().$queryRaw<{ day: Date; entity: string; name: string; sy: number; syy: number; sxy: number }[]>`
+      SELECT r.day, r.entity, max(r.name) AS name, sum(r.mentions)::float8 AS sy, sum(r."sumYY")::float8 AS syy, sum(r."sumXY")::float8 AS sxy
+      FROM rollup_mentions r
+      WHERE ${rollupScope(both)}
+      GROUP BY 1, 2
+      HAVING sum(r.rows) > 0`,
+  ]);
+  return assembleShareOfVoice({
+    from: f.from,
+    to: f.to,
+    fromDay: isoDay(f.from),
+    tracked: [{ id: "brand", name: brand.name }, ...brand.competitors.map((c) => ({ id: c.id, name: c.name }))],
+    answers: answers.map((r) => ({ day: isoDay(r.day), n: num(r.n), sumX: num(r.sx), sumXX: num(r.sxx) })),
+    entities: entities.map((r) => ({ day: isoDay(r.day), entity: r.entity, name: r.name, sumY: num(r.sy), sumYY: num(r.syy), sumXY: num(r.sxy) })),
+    asked: params.bucket,
   });
-  return { unit: bucketUnit(f), entities, points, answers: rows.reduce((n, r) => n + num(r.answers), 0) };
 }
 
 export type ShareOfVoiceOverTime = Awaited<ReturnType<typeof shareOfVoiceOverTime>>;

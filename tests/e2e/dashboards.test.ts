@@ -90,11 +90,17 @@ describe("dashboards", () => {
     expect(await tile(page, "Average position").innerText()).toMatch(/\d\.\d\d/);
     expect(await tile(page, "Sentiment").innerText()).toMatch(/\d+% positive/);
 
-    // One line per provider plus "All providers"; a stacked area per tracked entity; six position bars.
+    // One line per provider plus "All providers"; a line and its 95 % band per tracked entity, in a
+    // bucket the data chose; six position bars.
     expect(await chart(page, "Visibility over time").locator(".recharts-line").count()).toBe(5);
     const legend = await chart(page, "Visibility over time").locator(".recharts-legend-wrapper").innerText();
     for (const provider of ["ChatGPT", "Perplexity", "Gemini", "Claude", "All providers"]) expect(legend).toContain(provider);
     expect(await chart(page, "Share of voice").locator(".recharts-area").count()).toBe(4);
+    expect(await chart(page, "Share of voice").locator(".recharts-line").count()).toBe(4);
+    expect(await chart(page, "Share of voice").innerText()).toMatch(/Points are (days|weeks|months)/);
+    const periodShares = page.getByRole("list", { name: "Share of voice over the period" });
+    expect(await periodShares.locator("li").count()).toBe(4);
+    for (const text of await periodShares.locator("li").allInnerTexts()) expect(text).toMatch(/\d+%[\s\S]*\d+–\d+%[\s\S]*vs previous period · (beyond noise|within noise|too few answers)/);
     expect(await chart(page, "Share of voice").locator(".recharts-legend-wrapper").innerText()).toMatch(/^Lumen CRM/);
     expect(await chart(page, "Position distribution").locator(".recharts-bar-rectangle").count()).toBeGreaterThanOrEqual(5);
     expect(await chart(page, "Prompts").locator("tbody tr").count()).toBe(12);
@@ -203,14 +209,28 @@ describe("dashboards", () => {
     const yMaxes = await panels.evaluateAll((figures) => figures.map((f) => [...f.querySelectorAll(".recharts-yAxis .recharts-cartesian-axis-tick-value")].map((t) => t.textContent).at(-1)));
     expect(new Set(yMaxes).size).toBe(1);
     // Gap sources leave out the brand's and competitors' own sites until the toggle keeps them;
-    // every row says what to do there.
+    // every row says what to do there, and links to the pages cited from there.
     const gaps = chart(page, "Gap sources");
     expect(await gaps.locator("tbody tr").count()).toBeGreaterThan(0);
     expect(await gaps.locator("tbody td:nth-child(2)", { hasText: /^Competitor$/ }).count()).toBe(0);
-    for (const text of await gaps.locator("tbody tr td:first-child").allInnerTexts()) expect(text).toMatch(/\n.{20,}\.$/s);
+    for (const text of await gaps.locator("tbody tr td:first-child").allInnerTexts()) expect(text).toMatch(/\n.{20,}\.\nPages cited from \S+$/s);
     await gaps.getByRole("checkbox", { name: "Include competitors' and your own sites" }).check();
     await expect.poll(() => gaps.locator("tbody tr", { hasText: "A competitor's own site" }).count()).toBeGreaterThan(0);
     expect(await page.getByRole("region", { name: /pages cited most$/ }).locator("tbody tr").count()).toBeGreaterThan(0);
+
+    // A gap source leads to its pages: Cited pages narrowed to that domain, in the address too.
+    const link = gaps.locator("tbody tr").first().getByRole("link", { name: /^Pages cited from / });
+    const domain = (await link.innerText()).replace(/^Pages cited from /, "");
+    await link.click();
+    await page.waitForURL((url) => url.searchParams.get("domain") === domain);
+    const cited = chart(page, "Cited pages");
+    await cited.getByText(`Only pages on ${domain}`).waitFor();
+    await settled(page);
+    const domains = await cited.locator("tbody tr td:nth-child(2)").allInnerTexts();
+    expect(domains.length).toBeGreaterThan(0);
+    for (const d of domains) expect(d.trim().replace(/\s*own$/, "")).toBe(domain);
+    await cited.getByRole("button", { name: "Show pages of every domain" }).click();
+    await page.waitForURL((url) => !url.searchParams.has("domain"));
 
     await nav.getByRole("link", { name: "Costs" }).click();
     await page.waitForURL((url) => url.pathname === "/analytics/costs");
@@ -218,6 +238,13 @@ describe("dashboards", () => {
     await settled(page);
     expect(await tile(page, "Spend").innerText()).toMatch(/\$\d+\.\d\d[\s\S]*[\d,]+ attempts/);
     expect(await tile(page, "Cost per accepted capture").innerText()).toMatch(/\$\d+\.\d{4}/);
+    // The demo's failed attempts were refused before any work: no cost, so no waste, and said so.
+    expect(await tile(page, "Retry waste").innerText()).toMatch(/\$0\.00[\s\S]*No waste: the [\d,]+ attempts not accepted cost nothing/);
+    // No monthly budget: the month's spend, that no limit is set, and where the owner sets one.
+    const month = tile(page, "This month");
+    expect(await month.innerText()).toMatch(/^This month\s+\$\d+\.\d\d\s+spent in \d{4}-\d\d \(UTC\) · no monthly budget set/i);
+    expect(await month.innerText()).not.toContain("/");
+    expect(await month.getByRole("link", { name: "Set a monthly budget" }).getAttribute("href")).toBe("/settings?tab=workspace");
     expect(await chart(page, "Spend per provider").locator(".recharts-bar-rectangle").count()).toBeGreaterThan(0);
     expect(await chart(page, "Costs per provider").locator("tbody tr").count()).toBe(4);
   });

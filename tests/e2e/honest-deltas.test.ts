@@ -3,6 +3,7 @@
 // p ≈ 1.5e-8: beyond noise, good news) while its average position went from 2.00 (15 × 1st,
 // 15 × 3rd) to 1.97 (36 × 1st, 34 × 3rd), a -0.03 change (Welch z = -0.129, p = 0.897: within
 // noise, grey although lower is better). Both p values worked out by hand (Python, math.erfc).
+// Share of voice against two competitors gets the same treatment, per entity (see construct).
 // Then the filter: ticking a provider keeps the old numbers dimmed under a progress bar with
 // aria-busy until the new ones arrive (their request held by the test, no sleeps), and
 // providers without answers in the period say "no data".
@@ -70,6 +71,19 @@ async function construct(workspaceId: string): Promise<{ withData: string; witho
      FROM c, LATERAL (SELECT c.sample <= 30 OR c.sample BETWEEN 101 AND 170 AS m) named`,
     [workspaceId, check, brand, prompt, provider.id, provider.connectionId, provider.model],
   );
+  // Share of voice: competitor Rival is named once in every answer, Steady in every tenth, so the
+  // brand's share goes 30/140 -> 70/180 (z = 5.59, p ≈ 2e-8), Rival's 100/140 -> 100/180 (z = -4.84,
+  // good news for the brand) and Steady's 10/140 -> 10/180 (z = -0.62, p = 0.536: within noise);
+  // the delta method over answers, worked out by hand (Python).
+  for (const [name, every] of [["Rival", 1], ["Steady", 10]] as const) {
+    const competitor = (await client.query<{ id: string }>(`INSERT INTO competitors ("workspaceId", "brandId", name) VALUES ($1, $2, $3) RETURNING id`, [workspaceId, brand, name])).rows[0]!.id;
+    await client.query(
+      `INSERT INTO mentions ("workspaceId", "captureId", kind, "competitorId", name, mentioned, count, position)
+       SELECT $1, c.id, 'competitor', $2, $3, c.sample % $4 = 0, CASE WHEN c.sample % $4 = 0 THEN 1 ELSE 0 END, CASE WHEN c.sample % $4 = 0 THEN 2 END
+       FROM captures c WHERE c."checkId" = $5`,
+      [workspaceId, competitor, name, every, check],
+    );
+  }
   await client.query(`SELECT beacon_rollup_captures(array_agg(id), 1) FROM captures WHERE "checkId" = $1`, [check]);
   return { withData: provider.name, without: providers[1]!.name };
 }
@@ -117,6 +131,18 @@ describe("honest deltas", () => {
     expect(tipText).toMatch(/This period: 70% \(95% interval 60–78%\), n = 100 answers/);
     expect(tipText).toContain("two-proportion z-test (pooled)");
     await visibility.blur();
+
+    // Share of voice: each entity's share over the period with its interval, its change judged
+    // like the tiles': the brand's rise and Rival's fall (both good news) beyond noise, Steady's within.
+    const sov = page.getByRole("list", { name: "Share of voice over the period" });
+    await sov.waitFor();
+    const delta = (name: string) => sov.locator(`li[data-entity="${name}"]`).getByRole("button", { name: /vs previous period/ });
+    expect(await delta("Honest Co").innerText()).toMatch(/\+17\.5 pts vs previous period · beyond noise \(p < 0\.001\)/);
+    expect(await delta("Honest Co").getAttribute("data-delta")).toBe("good");
+    expect(await delta("Rival").getAttribute("data-delta")).toBe("good");
+    expect(await delta("Steady").innerText()).toMatch(/within noise \(p = 0\.536\)/);
+    expect(await delta("Steady").evaluate((el) => getComputedStyle(el).color)).toBe(grey);
+    expect(await sov.locator('li[data-entity="Steady"]').innerText()).toMatch(/5\.6%\s*\d/);
 
     // The provider filter marks the providers without answers in the period.
     await page.locator("#analytics-providers-label + details > summary").click();

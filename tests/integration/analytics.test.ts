@@ -13,6 +13,7 @@ import { resolveFilter } from "@/lib/analytics/filter";
 import { recordRollups } from "@/lib/analytics/rollups";
 import { analyticsFilterInput, filterSearchParams, type AnalyticsFilterInput } from "@/lib/analytics/schemas";
 import type { ChartData } from "@/lib/analytics/wire";
+import { testRatios } from "@/lib/analytics/significance";
 import { db } from "@/lib/db/prisma";
 
 vi.mock("next/headers", () => import("../support/request-context").then((m) => m.nextHeadersMock));
@@ -389,20 +390,48 @@ describe("overview series and tables", () => {
     expect(visibility.points.find((p) => p.bucket === "2025-02-24")!.all).toMatchObject({ n: 6, mentioned: 4 });
   });
 
-  it("stacks share of voice per entity per day", async () => {
-    const { shareOfVoice } = await overview(A, RANGE);
+  it("gives share of voice per entity per day, each share with its interval", async () => {
+    const shareOfVoice = await chart(A, "share-of-voice", RANGE, "&bucket=day");
     expect(shareOfVoice.entities).toEqual([
       { id: "brand", name: "Acme" },
       { id: A.rivalId, name: "Rival" },
       { id: A.otherId, name: "Other" },
     ]);
-    // 2025-03-02: Acme 1 + 3, Rival 2, Other 1 + 1.
+    expect(shareOfVoice.bucketRule).toMatchObject({ chosenBy: "asked" });
+    // 2025-03-02: Acme 1 + 3, Rival 2, Other 1 + 1, in two answers (C3: x = 4, C4: x = 4).
     const day = shareOfVoice.points.find((p) => p.bucket === "2025-03-02")!;
-    expect(day.total).toBe(8);
-    expect(day.shares).toEqual({ brand: 0.5, [A.rivalId]: 0.25, [A.otherId]: 0.25 });
+    expect(day).toMatchObject({ total: 8, answers: 2 });
+    expect(Object.fromEntries(Object.entries(day.shares).map(([id, e]) => [id, e.value]))).toEqual({ brand: 0.5, [A.rivalId]: 0.25, [A.otherId]: 0.25 });
+    // Rival: y = 2 and 0 against x = 4 and 4, r = 1/4: Σ(y - r x)² = 1 + 1 = 2, over (n - 1) n x̄² = 1 · 2 · 16.
+    const half = 1.959964 * Math.sqrt(2 / 32);
+    expect(day.shares[A.rivalId]!.low).toBeCloseTo(Math.max(0, 0.25 - half), 5);
+    expect(day.shares[A.rivalId]!.high).toBeCloseTo(0.25 + half, 5);
     // 2025-03-03: Acme 1, Rival 1, Other 2 + 1.
     expect(shareOfVoice.points.find((p) => p.bucket === "2025-03-03")!.mentions).toEqual({ brand: 1, [A.rivalId]: 1, [A.otherId]: 3 });
-    expect(shareOfVoice.points.find((p) => p.bucket === "2025-03-04")!.shares.brand).toBeNull();
+    expect(shareOfVoice.points.find((p) => p.bucket === "2025-03-04")!.shares.brand).toMatchObject({ value: null, n: 0 });
+  });
+
+  it("chooses the share of voice bucket from the data and tests each entity's change", async () => {
+    const [shareOfVoice, kpis] = await Promise.all([chart(A, "share-of-voice", RANGE), chart(A, "kpis", RANGE)]);
+    // About one answer a day: no unit of a 10-day range reaches 30 answers a point, so the coarsest, weeks.
+    expect(shareOfVoice.unit).toBe("week");
+    expect(shareOfVoice.bucketRule).toMatchObject({ chosenBy: "data", minMedianN: 30 });
+    // The brand's whole-period share and its test are the headline tile's.
+    expect(shareOfVoice.period.brand).toEqual(JSON.parse(JSON.stringify({ current: kpis.shareOfVoice.current, previous: kpis.shareOfVoice.previous, change: kpis.shareOfVoice.change, test: kpis.shareOfVoice.test })));
+    // Rival: 7 of 25 mentions now (y per answer C1..C10 below), 1 of 2 before (C13: 0 of 1, C14: 1 of 1).
+    const ys = [1, 1, 2, 0, 0, 1, 0, 1, 1, 0];
+    const xs = [3, 1, 4, 4, 2, 3, 1, 3, 2, 2];
+    const sums = (y: number[], x: number[]) => ({
+      n: y.length, sumY: y.reduce((a, b) => a + b, 0), sumX: x.reduce((a, b) => a + b, 0),
+      sumYY: y.reduce((a, b) => a + b * b, 0), sumXX: x.reduce((a, b) => a + b * b, 0), sumXY: y.reduce((a, b, i) => a + b * x[i]!, 0),
+    });
+    const expected = testRatios(sums([0, 1], [1, 1]), sums(ys, xs), 0.95)!;
+    const rival = shareOfVoice.period[A.rivalId]!;
+    expect(rival.current.value).toBeCloseTo(0.28, 10);
+    expect(rival.previous.value).toBe(0.5);
+    expect(rival.change).toBeCloseTo(-0.22, 10);
+    expect(rival.test!.p).toBeCloseTo(expected.p, 10);
+    expect(rival.test!.beyondNoise).toBe(expected.p < 0.05);
   });
 
   it("distributes the brand's positions", async () => {
@@ -527,6 +556,14 @@ describe("sources", () => {
     const second = await chart(A, "cited-pages", RANGE, "&page=2&pageSize=2");
     expect(second.items.map((p) => [p.url, p.citations])).toEqual([["https://acme.com/", 2], ["https://a.com/y", 1]]);
   });
+
+  it("narrows cited pages to one domain, the gap sources' link to them", async () => {
+    const b = await chart(A, "cited-pages", RANGE, "&domain=B.com");
+    expect(b).toMatchObject({ total: 2, domain: "b.com" });
+    expect(b.items.map((p) => [p.url, p.citations])).toEqual([["https://b.com/1", 4], ["https://b.com/2", 1]]);
+    expect((await chart(A, "cited-pages", RANGE, "&domain=nowhere.example")).total).toBe(0);
+    expect(await refusal(await get(A.person.browser, "cited-pages", `${filterSearchParams(RANGE)}&domain=not%20a%20domain`), 400)).toMatchObject({ code: "validation_error", field: "domain" });
+  });
 });
 
 describe("costs", () => {
@@ -544,8 +581,11 @@ describe("costs", () => {
     const alpha = byProvider.find((p) => p.id === A.P1)!;
     const beta = byProvider.find((p) => p.id === A.P2)!;
     expect(alpha).toMatchObject({ name: "Alpha", spentMicros: 6100, acceptedCaptures: 5, costPerAcceptedMicros: 1220, retryWasteMicros: 1100, unknownOutcomes: 2, unknownCostMicros: 900 });
+    // Not accepted on 03-02 and 03-04: C3's unknown (500), C11's three; its last failed at no cost.
+    expect(alpha).toMatchObject({ wastedAttempts: 4, chargedWastedAttempts: 3 });
     expect(beta).toMatchObject({ name: "Beta", spentMicros: 10_300, acceptedCaptures: 5, costPerAcceptedMicros: 2060, retryWasteMicros: 300, unknownOutcomes: 0 });
     expect(totals).toMatchObject({ spentMicros: 16_400, acceptedCaptures: 10, costPerAcceptedMicros: 1640, retryWasteMicros: 1400, unknownOutcomes: 2, unknownCostMicros: 900, estimatedCostMicros: 1200 });
+    expect(totals).toMatchObject({ wastedAttempts: 5, chargedWastedAttempts: 4 });
   });
 
   it("applies the provider and tag filters to attempts through their captures", async () => {

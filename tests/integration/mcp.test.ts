@@ -146,6 +146,11 @@ describe("MCP over streamable HTTP (/api/mcp)", () => {
     const filtered = await call(client, "get_numbers", { chart: "visibility", providers: [chatgpt], tags: ["smb"], range: 7 });
     expect(filtered).toEqual(await direct("visibility", `providers=${chatgpt}&tags=smb&range=7`));
     expect(await call(client, "get_numbers", { chart: "cited-pages", range: 30, page: 2, pageSize: 3 })).toEqual(await direct("cited-pages", "range=30&page=2&pageSize=3"));
+    const domain = ((await direct("cited-pages", "range=30&pageSize=1")) as { items: { domain: string }[] }).items[0]!.domain;
+    const byDomain = (await call(client, "get_numbers", { chart: "cited-pages", range: 30, domain })) as { items: { domain: string }[] };
+    expect(byDomain).toEqual(await direct("cited-pages", `range=30&domain=${domain}`));
+    expect(byDomain.items.length).toBeGreaterThan(0);
+    for (const page of byDomain.items) expect(page.domain).toBe(domain);
   });
 
   it("lists the top sources: domains, pages and the own-domain rate, as the Sources page has them", async () => {

@@ -6,6 +6,7 @@ import { isoDay } from "@/lib/analytics/schemas";
 import { change, meanInterval, ratioInterval, wilson, type Estimate } from "@/lib/analytics/stats";
 import type { VisibilityPoint } from "@/lib/analytics/visibility-trend";
 import { bucketStarts, type TrendUnit } from "@/lib/analytics/trend-buckets";
+import { assembleShareOfVoice, type AnswerDay, type EntityDay } from "@/lib/analytics/share-of-voice";
 import { kpiChangeTest, type KpiMetric } from "@/lib/analytics/kpi-changes";
 import { OWN_PAGES } from "@/lib/analytics/source-categories";
 import { db } from "@/lib/db/prisma";
@@ -137,35 +138,49 @@ export async function visibilityOverTime({ filter: f, providers }: ResolvedFilte
 
 
 /**
- * Share of voice per bucket for the brand and each competitor: an entity's mention count over
- * the count of all tracked entities in that bucket, so the shares of a bucket add up to 1.
+ * Share of voice: the daily sums per answer and per entity straight from captures and mentions,
+ * assembled as the chart assembles the rollups' (lib/analytics/share-of-voice.ts).
  */
-export async function shareOfVoiceOverTime({ filter: f, brand }: ResolvedFilter) {
-  const rows = await db().$queryRaw<{ bucket: Date; entity: string; name: string; mentions: number }[]>`
-    SELECT ${bucketOf(f, Prisma.sql`c."finishedAt"`)} AS bucket,
+export async function shareOfVoiceOverTime({ filter: f, brand }: ResolvedFilter, unit: TrendUnit) {
+  const both = { ...f, from: previousPeriod(f).from };
+  const rows = await db().$queryRaw<{ day: Date; capture: string; entity: string | null; name: string | null; y: number; x: number; brand_row: boolean }[]>`
+    WITH per_capture AS (
+      SELECT c.id, c."finishedAt"::date AS day, coalesce(sum(m.count), 0)::float8 AS x, bool_or(m.kind = 'brand') AS brand_row
+      FROM captures c JOIN mentions m ON m."captureId" = c.id
+      WHERE ${captureScope(both)}
+      GROUP BY c.id
+    )
+    SELECT p.day, p.id::text AS capture, p.x, p.brand_row,
       CASE WHEN m.kind = 'brand' THEN 'brand' ELSE coalesce(m."competitorId"::text, 'name:' || m.name) END AS entity,
-      max(m.name) AS name, sum(m.count)::int AS mentions
-    FROM captures c JOIN mentions m ON m."captureId" = c.id
-    WHERE ${captureScope(f)}
-    GROUP BY 1, 2`;
-  const names = new Map<string, string>([["brand", brand.name], ...brand.competitors.map((c) => [c.id, c.name] as [string, string])]);
-  for (const r of rows) if (!names.has(r.entity)) names.set(r.entity, r.name);
-  const totals = new Map<string, number>();
-  const byBucket = new Map<string, Map<string, number>>();
+      max(m.name) AS name, coalesce(sum(m.count), 0)::float8 AS y
+    FROM per_capture p JOIN mentions m ON m."captureId" = p.id
+    GROUP BY 1, 2, 3, 4, 5`;
+  const answers = new Map<string, AnswerDay>();
+  const entities = new Map<string, EntityDay>();
+  const counted = new Set<string>();
   for (const r of rows) {
-    const key = isoDay(r.bucket);
-    totals.set(key, (totals.get(key) ?? 0) + num(r.mentions));
-    if (!byBucket.has(key)) byBucket.set(key, new Map());
-    byBucket.get(key)!.set(r.entity, num(r.mentions));
+    const day = isoDay(r.day);
+    const x = num(r.x);
+    const y = num(r.y);
+    // An answer counts once it has been analysed for the brand (it has the brand's mention row).
+    if (r.brand_row && !counted.has(r.capture)) {
+      counted.add(r.capture);
+      const a = answers.get(day) ?? { day, n: 0, sumX: 0, sumXX: 0 };
+      answers.set(day, { day, n: a.n + 1, sumX: a.sumX + x, sumXX: a.sumXX + x * x });
+    }
+    const key = `${day}|${r.entity}`;
+    const e = entities.get(key) ?? { day, entity: r.entity!, name: r.name!, sumY: 0, sumYY: 0, sumXY: 0 };
+    entities.set(key, { ...e, name: r.name! > e.name ? r.name! : e.name, sumY: e.sumY + y, sumYY: e.sumYY + y * y, sumXY: e.sumXY + x * y });
   }
-  const entities = [...names].map(([id, name]) => ({ id, name }));
-  const points = bucketKeys(f).map((bucket) => {
-    const total = totals.get(bucket) ?? 0;
-    const mentions = Object.fromEntries(entities.map((e) => [e.id, byBucket.get(bucket)?.get(e.id) ?? 0]));
-    const shares = Object.fromEntries(entities.map((e) => [e.id, total ? mentions[e.id]! / total : null]));
-    return { bucket, total, mentions, shares };
+  return assembleShareOfVoice({
+    from: f.from,
+    to: f.to,
+    fromDay: isoDay(f.from),
+    tracked: [{ id: "brand", name: brand.name }, ...brand.competitors.map((c) => ({ id: c.id, name: c.name }))],
+    answers: [...answers.values()],
+    entities: [...entities.values()],
+    asked: unit,
   });
-  return { unit: bucketUnit(f), entities, points };
 }
 
 

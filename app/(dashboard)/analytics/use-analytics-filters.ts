@@ -1,7 +1,7 @@
 "use client";
 import { usePathname, useSearchParams } from "next/navigation";
 import { useMemo, useState } from "react";
-import { DEFAULT_RANGE_DAYS, filterFromSearchParams, filterSearchParams, RANGE_PRESETS, type AnalyticsFilterInput } from "@/lib/analytics/schemas";
+import { DEFAULT_RANGE_DAYS, FILTER_PARAMS, filterFromSearchParams, filterSearchParams, RANGE_PRESETS, type AnalyticsFilterInput } from "@/lib/analytics/schemas";
 
 export type Option = { id: string; name: string };
 export type FilterOptions = { brands: Option[]; providers: Option[]; tags: string[]; markets: { key: string; label: string }[] };
@@ -54,6 +54,8 @@ export function useAnalyticsFilters(options: FilterOptions) {
     });
     const range = custom ? null : (change.range ?? state.preset);
     if (range && range !== DEFAULT_RANGE_DAYS) next.set("range", String(range));
+    // A page's own parameters (the Sources page's cited-pages domain) outlive a filter change.
+    for (const [name, value] of new URLSearchParams(search)) if (!(FILTER_PARAMS as readonly string[]).includes(name)) next.append(name, value);
     const query = next.toString();
     setRequested({ from: live, search: query });
     // The App Router picks up history.replaceState in useSearchParams without asking the server

@@ -82,7 +82,7 @@ BEGIN
       "sumXY" = r."sumXY" + excluded."sumXY",
       "citingOwn" = r."citingOwn" + excluded."citingOwn";
 
-  INSERT INTO rollup_mentions AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "entity", "name", "rows", "mentions", "ahead", "instead")
+  INSERT INTO rollup_mentions AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "entity", "name", "rows", "mentions", "sumYY", "sumXY", "ahead", "instead")
   WITH cap AS (
     SELECT c.id, c."workspaceId", c."brandId", c."finishedAt"::date AS day, c."providerConfigId", c."promptId"
     FROM captures c
@@ -92,23 +92,42 @@ BEGIN
     SELECT m."captureId", bool_or(m.mentioned) AS mentioned, min(m.position) FILTER (WHERE m.mentioned) AS position
     FROM mentions m WHERE m."captureId" = ANY(ids) AND m.kind = 'brand'
     GROUP BY 1
+  ),
+  x AS (SELECT m."captureId", sum(m.count)::bigint AS x FROM mentions m WHERE m."captureId" = ANY(ids) GROUP BY 1),
+  -- One row per answer and entity: y its mentions there, x all tracked mentions there (the share
+  -- of voice interval's sums, 20261208130000_mention_rollup_share_sums).
+  per_capture AS (
+    SELECT cap."workspaceId", cap."brandId", cap.day, cap."providerConfigId", cap."promptId",
+      CASE WHEN m.kind = 'brand' THEN 'brand' ELSE coalesce(m."competitorId"::text, 'name:' || m.name) END AS entity,
+      max(m.name) AS name,
+      count(*) AS rows,
+      coalesce(sum(m.count), 0)::bigint AS y,
+      min(x.x) AS x,
+      count(*) FILTER (WHERE m.kind = 'competitor' AND m.mentioned AND (NOT b.mentioned OR m.position < b.position)) AS ahead,
+      count(*) FILTER (WHERE m.kind = 'competitor' AND m.mentioned AND NOT b.mentioned) AS instead
+    FROM cap
+    JOIN mentions m ON m."captureId" = cap.id
+    JOIN x ON x."captureId" = cap.id
+    LEFT JOIN b ON b."captureId" = cap.id
+    GROUP BY cap.id, 1, 2, 3, 4, 5, 6
   )
-  SELECT cap."workspaceId", cap."brandId", cap.day, cap."providerConfigId", cap."promptId",
-    CASE WHEN m.kind = 'brand' THEN 'brand' ELSE coalesce(m."competitorId"::text, 'name:' || m.name) END,
-    max(m.name),
-    sign * count(*),
-    sign * coalesce(sum(m.count), 0),
-    sign * count(*) FILTER (WHERE m.kind = 'competitor' AND m.mentioned AND (NOT b.mentioned OR m.position < b.position)),
-    sign * count(*) FILTER (WHERE m.kind = 'competitor' AND m.mentioned AND NOT b.mentioned)
-  FROM cap
-  JOIN mentions m ON m."captureId" = cap.id
-  LEFT JOIN b ON b."captureId" = cap.id
+  SELECT "workspaceId", "brandId", day, "providerConfigId", "promptId", entity,
+    max(name),
+    sign * sum(rows),
+    sign * sum(y),
+    sign * sum(y * y),
+    sign * sum(x * y),
+    sign * sum(ahead),
+    sign * sum(instead)
+  FROM per_capture
   GROUP BY 1, 2, 3, 4, 5, 6
   ORDER BY 1, 2, 3, 4, 5, 6
   ON CONFLICT ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "entity") DO UPDATE SET
       "name" = CASE WHEN excluded."rows" > 0 THEN excluded."name" ELSE r."name" END,
       "rows" = r."rows" + excluded."rows",
       "mentions" = r."mentions" + excluded."mentions",
+      "sumYY" = r."sumYY" + excluded."sumYY",
+      "sumXY" = r."sumXY" + excluded."sumXY",
       "ahead" = r."ahead" + excluded."ahead",
       "instead" = r."instead" + excluded."instead";
 

@@ -1,14 +1,17 @@
 "use client";
-import { formatCount, formatMicros, formatPct } from "@/lib/format";
+import Link from "next/link";
+import { budgetNote, retryWasteNote } from "@/lib/analytics/cost-notes";
+import { formatCount, formatMicros } from "@/lib/format";
 import { KpiTile } from "@/components/charts/kpi-tile";
 import { STALE_CLASSES, StaleCue } from "@/components/charts/stale-cue";
 import { Card } from "@/components/ui/card";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
 import { useChartQuery } from "../use-analytics-queries";
 
-const LABELS = ["Spend", "Cost per accepted capture", "Retry waste", "Unknown outcomes", "Budget this month"];
+const LABELS = ["Spend", "Cost per accepted capture", "Retry waste", "Unknown outcomes", "This month"];
 
-export function CostTiles({ filter }: { filter: AnalyticsFilterInput }) {
+/** `canSetBudget`: the viewer may set the monthly budget (Settings, Workspace); others are told who can. */
+export function CostTiles({ filter, canSetBudget }: { filter: AnalyticsFilterInput; canSetBudget: boolean }) {
   const query = useChartQuery("costs", filter);
   if (query.isError) return <Card role="alert" className="mb-6 p-4 text-sm text-red-600">Could not load costs: {query.error.message}</Card>;
   const data = query.data;
@@ -21,6 +24,7 @@ export function CostTiles({ filter }: { filter: AnalyticsFilterInput }) {
   }
   const { totals, budget } = data;
   const usedShare = budget.limitMicros ? budget.usedMicros / budget.limitMicros : null;
+  const month = budgetNote(budget);
   const olderThanRetention = filter.from !== undefined && new Date(`${filter.from}T00:00:00Z`) < new Date(data.attemptsKeptSince);
   return (
     <>
@@ -38,11 +42,9 @@ export function CostTiles({ filter }: { filter: AnalyticsFilterInput }) {
             value={totals.costPerAcceptedMicros === null ? "—" : formatMicros(Math.round(totals.costPerAcceptedMicros), { precise: true })}
             n={`${formatCount(totals.acceptedCaptures)} accepted captures`}
           />
-          <KpiTile
-            label="Retry waste"
-            value={formatMicros(totals.retryWasteMicros)}
-            n={`${formatCount(totals.wastedAttempts)} attempts not accepted${totals.spentMicros ? ` · ${formatPct(totals.retryWasteMicros / totals.spentMicros)} of spend` : ""}`}
-          />
+          <KpiTile label="Retry waste" value={formatMicros(totals.retryWasteMicros)} n={retryWasteNote(totals)}>
+            <p className="mt-1 text-xs text-slate-500">What attempts without an accepted answer cost (failed, cancelled, unknown outcome).</p>
+          </KpiTile>
           <KpiTile
             label="Unknown outcomes"
             value={formatCount(totals.unknownOutcomes)}
@@ -50,17 +52,23 @@ export function CostTiles({ filter }: { filter: AnalyticsFilterInput }) {
           >
             <p className="mt-1 text-xs text-slate-500">Timeouts after sending: the provider may have billed them.</p>
           </KpiTile>
-          <KpiTile
-            label="Budget this month"
-            value={budget.limitMicros === null ? formatMicros(budget.usedMicros) : `${formatMicros(budget.usedMicros)} / ${formatMicros(budget.limitMicros)}`}
-            n={budget.limitMicros === null ? "No monthly limit" : `${formatMicros(budget.leftMicros ?? 0)} left in ${budget.month} (UTC)`}
-          >
+          <KpiTile label="This month" value={month.value} n={month.note}>
             {usedShare !== null && (
               <div className="mt-2 h-2 overflow-hidden rounded-full bg-slate-100" role="meter" aria-label="Budget used" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(usedShare * 100)}>
                 <div className={`h-full ${usedShare > 0.9 ? "bg-red-500" : usedShare > 0.7 ? "bg-amber-500" : "bg-emerald-500"}`} style={{ width: `${Math.min(100, usedShare * 100)}%` }} />
               </div>
             )}
-            <p className="mt-1 text-xs text-slate-500">Charged plus reserved by running checks, all brands.</p>
+            <p className="mt-1 text-xs text-slate-500">
+              Charged plus reserved by running checks, all brands.{" "}
+              {budget.limitMicros === null &&
+                (canSetBudget ? (
+                  <Link href="/settings?tab=workspace" className="font-medium text-brand-700 underline underline-offset-2">
+                    Set a monthly budget
+                  </Link>
+                ) : (
+                  "An owner or admin can set a monthly budget in Settings."
+                ))}
+            </p>
           </KpiTile>
         </div>
       </div>

@@ -1,78 +1,152 @@
 "use client";
 import { useMemo, type ReactNode } from "react";
-import { Area, AreaChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
+import { Area, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
 import { ChartCard } from "@/components/charts/chart-card";
 import { TooltipBox } from "@/components/charts/chart-tooltip";
 import { legendProps } from "@/components/charts/legend";
-import { formatBucket, formatCount, formatPct, sampleNote } from "@/lib/format";
+import { formatBucket, formatCount, formatInterval, formatPct, sampleNote } from "@/lib/format";
 import { seriesColor } from "@/components/charts/palette";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
 import type { ChartData } from "@/lib/analytics/wire";
 import { useChartQuery } from "../use-analytics-queries";
+import { bucketNote } from "./bucket-note";
+import { KpiDelta } from "./kpi-delta";
 
 type ShareOfVoice = ChartData<"share-of-voice">;
+type Series = { id: string; name: string; color: string };
+
+const band = (id: string) => `${id}:band`;
+const pct = (x: number | null) => (x === null ? null : Math.round(x * 1000) / 10);
 
 /**
- * Brand and competitors as stacked shares of all tracked mentions, per bucket. Buckets without
- * any mention are left out rather than drawn as a collapse to zero.
+ * Each entity's share of all tracked mentions over time, one line each with its 95 % band (the
+ * answer is the sampling unit), in the bucket the data supports; below, each entity's share over
+ * the period with its interval and its change vs the previous period, coloured only beyond noise.
  */
 export function ShareOfVoiceChart({ filter, empty }: { filter: AnalyticsFilterInput; empty: ReactNode }) {
   const query = useChartQuery("share-of-voice", filter);
   const sov = query.data;
   const answers = sov?.answers ?? 0;
-  const { rows, series, mentions } = useMemo(() => shape(sov), [sov]);
+  const { rows, series, mentions, top } = useMemo(() => shape(sov), [sov]);
   const csv = useMemo(
     () =>
       sov && {
         filename: `share-of-voice-${filter.from}-${filter.to}`,
-        header: ["bucket_start", "entity", "mentions", "all_tracked_mentions", "share"],
-        rows: sov.points.filter((p) => p.total > 0).flatMap((p) => sov.entities.map((e) => [p.bucket, e.name, p.mentions[e.id] ?? 0, p.total, p.shares[e.id] ?? null])),
+        header: ["bucket_start", "bucket_unit", "entity", "mentions", "all_tracked_mentions", "answers", "share", "ci95_low", "ci95_high"],
+        rows: sov.points
+          .filter((p) => p.total > 0)
+          .flatMap((p) => sov.entities.map((e) => [p.bucket, sov.unit, e.name, p.mentions[e.id] ?? 0, p.total, p.answers, p.shares[e.id]?.value ?? null, p.shares[e.id]?.low ?? null, p.shares[e.id]?.high ?? null])),
       },
     [sov, filter.from, filter.to],
   );
   return (
     <ChartCard
       title="Share of voice"
-      description="Each entity's mentions as a share of all tracked mentions."
+      description={
+        <>
+          Each entity&apos;s mentions as a share of all tracked mentions, per {sov?.unit ?? "day"}; the shaded band is each line&apos;s 95% interval. {sov && bucketNote(sov)}
+        </>
+      }
       sample={`${sampleNote(answers)} · ${formatCount(mentions)} mentions`}
       status={query}
       isEmpty={mentions === 0}
       empty={empty}
       csv={csv ?? undefined}
     >
-      <ResponsiveContainer width="100%" height={280}>
-        <AreaChart data={rows} margin={{ top: 8, right: 16, bottom: 0, left: -8 }}>
+      <ResponsiveContainer width="100%" height={240}>
+        <ComposedChart data={rows} margin={{ top: 8, right: 16, bottom: 0, left: -8 }}>
           <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" vertical={false} />
           <XAxis dataKey="label" tick={{ fontSize: 12, fill: "#64748b" }} tickLine={false} axisLine={{ stroke: "#cbd5e1" }} minTickGap={24} />
-          <YAxis domain={[0, 100]} ticks={[0, 25, 50, 75, 100]} tickFormatter={(v: number) => `${v}%`} tick={{ fontSize: 12, fill: "#64748b" }} tickLine={false} axisLine={false} width={48} />
+          <YAxis domain={[0, top]} ticks={ticks(top)} tickFormatter={(v: number) => `${v}%`} tick={{ fontSize: 12, fill: "#64748b" }} tickLine={false} axisLine={false} width={48} />
           <Tooltip content={(props) => <SovTooltip {...props} sov={sov!} series={series} />} />
-          <Legend {...legendProps} />
+          <Legend iconType="plainline" {...legendProps} />
           {series.map((s) => (
-            <Area key={s.id} type="linear" dataKey={s.id} name={s.name} stackId="sov" stroke={s.color} fill={s.color} fillOpacity={s.id === "brand" ? 0.75 : 0.45} isAnimationActive={false} />
+            <Area key={band(s.id)} type="linear" dataKey={band(s.id)} name={`${s.name} 95% interval`} stroke="none" fill={s.color} fillOpacity={0.12} legendType="none" tooltipType="none" connectNulls activeDot={false} isAnimationActive={false} />
           ))}
-        </AreaChart>
+          {series.map((s) => (
+            <Line key={s.id} type="linear" dataKey={s.id} name={s.name} stroke={s.color} strokeWidth={s.id === "brand" ? 2.5 : 1.75} dot={rows.length <= 31 ? { r: 2.5 } : false} activeDot={{ r: 4 }} connectNulls isAnimationActive={false} />
+          ))}
+        </ComposedChart>
       </ResponsiveContainer>
+      {sov && <PeriodShares sov={sov} series={series} />}
     </ChartCard>
   );
 }
 
-function shape(sov: ShareOfVoice | undefined) {
-  if (!sov) return { rows: [], series: [], mentions: 0 };
-  const series = sov.entities.map((e, i) => ({ id: e.id, name: e.name, color: seriesColor(i) }));
-  const rows = sov.points
-    .filter((p) => p.total > 0)
-    .map((p) => ({
-      bucket: p.bucket,
-      label: formatBucket(p.bucket, sov.unit),
-      ...Object.fromEntries(series.map((s) => [s.id, Math.round((p.shares[s.id] ?? 0) * 1000) / 10])),
-    }));
-  return { rows, series, mentions: sov.points.reduce((sum, p) => sum + p.total, 0) };
+/** Each entity over the whole period: its share, interval and change, judged as the Overview's tiles judge theirs. */
+function PeriodShares({ sov, series }: { sov: ShareOfVoice; series: Series[] }) {
+  return (
+    <ul aria-label="Share of voice over the period" className="mt-3 space-y-2 border-t border-slate-100 pt-3">
+      {series.map((s) => {
+        const period = sov.period[s.id];
+        if (!period) return null;
+        const interval = formatInterval(period.current.low, period.current.high, "share");
+        return (
+          <li key={s.id} data-entity={s.name} className="grid grid-cols-[minmax(0,1fr)_auto] items-baseline gap-x-3 text-sm">
+            <span className="flex min-w-0 items-center gap-2 text-slate-700">
+              <span className="size-2.5 shrink-0 rounded-full" style={{ background: s.color }} aria-hidden />
+              <span className="truncate">{s.name}</span>
+            </span>
+            <span className="text-right tabular-nums">
+              <span className="font-medium text-slate-900">{formatPct(period.current.value)}</span>
+              {interval && <span className="ml-1 text-xs text-slate-500">{interval}</span>}
+            </span>
+            <div className="col-span-2">
+              {/* A competitor gaining share is the brand's loss: for them, down is the good direction. */}
+              <KpiDelta kpi={period} kind="share" better={s.id === "brand" ? "up" : "down"} />
+            </div>
+          </li>
+        );
+      })}
+    </ul>
+  );
 }
 
-function SovTooltip({ active, payload, sov, series }: Pick<TooltipContentProps, "active" | "payload"> & { sov: ShareOfVoice; series: { id: string; name: string; color: string }[] }) {
+/** Four or five even ticks up to `top`. */
+const ticks = (top: number) => {
+  const step = top <= 40 ? 10 : top <= 60 ? 20 : 25;
+  return Array.from({ length: Math.floor(top / step) + 1 }, (_, i) => i * step);
+};
+
+/**
+ * The y axis ends a little above the highest band (at a tick), not at 100 %: four entities near
+ * 25 % each would otherwise be drawn as one flat, tangled line.
+ */
+function axisTop(rows: Record<string, unknown>[]): number {
+  let max = 0;
+  for (const row of rows) for (const v of Object.values(row)) for (const x of Array.isArray(v) ? v : [v]) if (typeof x === "number") max = Math.max(max, x);
+  if (max >= 75) return 100;
+  const step = max <= 40 ? 10 : 20;
+  return Math.max(step, Math.ceil((max + 1) / step) * step);
+}
+
+function shape(sov: ShareOfVoice | undefined) {
+  if (!sov) return { rows: [], series: [], mentions: 0, top: 100 };
+  const series: Series[] = sov.entities.map((e, i) => ({ id: e.id, name: e.name, color: seriesColor(i) }));
+  const rows = sov.points
+    .filter((p) => p.total > 0)
+    .map((p) => {
+      const row: Record<string, string | number | null | (number | null)[]> = { bucket: p.bucket, label: formatBucket(p.bucket, sov.unit) };
+      for (const s of series) {
+        const e = p.shares[s.id];
+        row[s.id] = e ? pct(e.value) : null;
+        // Recharts draws an Area between two values when its dataKey gives [low, high].
+        row[band(s.id)] = e && e.low !== null && e.high !== null ? [pct(e.low), pct(e.high)] : null;
+      }
+      return row;
+    });
+  return { rows, series, mentions: sov.points.reduce((sum, p) => sum + p.total, 0), top: axisTop(rows) };
+}
+
+function SovTooltip({ active, payload, sov, series }: Pick<TooltipContentProps, "active" | "payload"> & { sov: ShareOfVoice; series: Series[] }) {
   const bucket = payload?.[0]?.payload?.bucket as string | undefined;
   const point = sov.points.find((p) => p.bucket === bucket);
   if (!active || !point) return null;
-  const lines = [...series].reverse().map((s) => ({ color: s.color, label: s.name, value: formatPct(point.shares[s.id]), detail: `${point.mentions[s.id] ?? 0}` }));
-  return <TooltipBox title={`${sov.unit === "week" ? "Week of " : ""}${formatBucket(point.bucket)}`} lines={lines} footer={`share · mentions (of ${point.total})`} />;
+  const lines = series.map((s) => {
+    const e = point.shares[s.id];
+    const interval = e ? formatInterval(e.low, e.high, "share") : null;
+    return { color: s.color, label: s.name, value: formatPct(e?.value), detail: `${point.mentions[s.id] ?? 0}${interval ? ` · ${interval}` : ""}` };
+  });
+  const title = sov.unit === "month" ? formatBucket(point.bucket, "month") : `${sov.unit === "week" ? "Week of " : ""}${formatBucket(point.bucket)}`;
+  return <TooltipBox title={title} lines={lines} footer={`mentions (of ${point.total}) · 95% interval · ${sampleNote(point.answers)}`} />;
 }

@@ -9,22 +9,13 @@ import { seriesColor } from "@/components/charts/palette";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
 import type { ChartData } from "@/lib/analytics/wire";
 import { useChartQuery } from "../use-analytics-queries";
+import { bucketNote } from "./bucket-note";
 import { SinglePoint, type Series } from "./single-point";
 
 type Visibility = ChartData<"visibility">;
 
 const ALL = "all";
 const band = (id: string) => `${id}:band`;
-
-/** "Points are weeks: each rests on a median of 84 answers (the rule: the finest of day, week, month reaching 30)." */
-function bucketNote(v: Visibility): string {
-  const { medianN, minMedianN, chosenBy } = v.bucketRule;
-  const median = `a median of ${Math.round(medianN)} answers`;
-  if (chosenBy === "asked") return `Points are ${v.unit}s, as asked: each rests on ${median}.`;
-  return medianN >= minMedianN
-    ? `Points are ${v.unit}s, the finest unit whose points rest on at least ${minMedianN} answers (median ${Math.round(medianN)}).`
-    : `Even by ${v.unit} the points rest on ${median} (fewer than ${minMedianN}): read the bands, not the wiggles.`;
-}
 
 /** Visibility per provider over time, one line each with its 95 % band, plus all providers together (dashed). */
 export function VisibilityChart({ filter, brandName, empty }: { filter: AnalyticsFilterInput; brandName: string; empty: React.ReactNode }) {

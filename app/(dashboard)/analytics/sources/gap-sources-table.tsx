@@ -11,6 +11,7 @@ import type { ChartData } from "@/lib/analytics/wire";
 import { CATEGORY_LABELS, OVERRIDABLE_CATEGORIES, type OverridableCategory, type SourceCategory } from "@/lib/sources/categories";
 import { gapSourceAction } from "@/lib/sources/gap-actions";
 import { useChartQuery } from "../use-analytics-queries";
+import { useCitedDomain } from "./use-cited-domain";
 import { useSetSourceCategory } from "./use-source-categories";
 
 type GapSource = ChartData<"gap-sources">["items"][number];
@@ -29,6 +30,7 @@ export function GapSourcesTable({ filter, brandName, canCategorize, empty }: { f
   const data = query.data;
   const action = (s: NonNullable<typeof data>["items"][number]) => gapSourceAction({ domain: s.domain, category: s.category, brandName, competitors: s.competitors.map((c) => c.name) });
   const recategorize = useSetSourceCategory();
+  const cited = useCitedDomain();
   const csv = data && {
     filename: `gap-sources-${filter.from}-${filter.to}`,
     header: ["domain", "category", "gap_answers_citing", "gap_answers", "share", "share_low", "share_high", "competitors", "action"],
@@ -43,6 +45,17 @@ export function GapSourcesTable({ filter, brandName, canCategorize, empty }: { f
         <>
           <span className="font-medium text-slate-900">{s.domain}</span>
           <span className="block text-xs text-slate-600">{action(s)}</span>
+          <a
+            href={`${cited.hrefFor(s.domain)}#cited-pages`}
+            onClick={(e) => {
+              e.preventDefault();
+              cited.setDomain(s.domain);
+              document.getElementById("cited-pages")?.scrollIntoView({ block: "start" });
+            }}
+            className="inline-flex min-h-11 items-center text-xs font-medium text-brand-700 underline underline-offset-2"
+          >
+            Pages cited from {s.domain}
+          </a>
         </>
       ),
     },

@@ -37,7 +37,7 @@ export function SourcesPage({ options, canStart, canCategorize, charts }: { opti
               <GapSourcesTable filter={filters.input} brandName={brandName} canCategorize={canCategorize} empty={<EmptyHint brandName={brandName} canStart={canStart} what="gap sources" />} />
             </div>
             <PageCharts charts={charts} filter={filters.input} brandName={brandName} empty={(what) => <EmptyHint brandName={brandName} canStart={canStart} what={what} />} />
-            <div className="lg:col-span-4">
+            <div id="cited-pages" className="scroll-mt-4 lg:col-span-4">
               <CitedPagesTable filter={filters.input} empty={<EmptyHint brandName={brandName} canStart={canStart} what="cited pages" />} />
             </div>
             {canCategorize && (
