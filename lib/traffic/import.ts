@@ -1,6 +1,6 @@
 import "server-only";
 import { createGunzip } from "node:zlib";
-import { Readable } from "node:stream";
+import { pipeline, Readable } from "node:stream";
 import { registrableDomain } from "@/lib/analysis/citations";
 import { UserError } from "@/lib/errors";
 import { normalizeHost } from "@/lib/sources/categories";
@@ -10,6 +10,8 @@ import { ownDomains, storedRanges, storeHits, type StoredHit } from "@/lib/traff
 import { RangeVerifier, shippedRanges } from "@/lib/traffic/verify";
 
 const BATCH = 5_000;
+/** Longest line read; the rest of a longer one is dropped. */
+const MAX_LINE = 64 * 1024;
 /** Errors listed in a report; the rest are only counted. */
 const LISTED_ERRORS = 100;
 /** Longest path kept (a longer one is cut): the rollup's key must fit a btree entry. */
@@ -53,28 +55,39 @@ export async function* linesOf(source: AsyncIterable<Uint8Array>, options: { gzi
     yield head;
     for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
   }
-  const bytes: AsyncIterable<Uint8Array> = gzip ? Readable.from(replay()).pipe(createGunzip()) : replay();
+  // pipeline, not pipe: when the reader stops (too large, an error) both streams are destroyed.
+  const bytes: AsyncIterable<Uint8Array> = gzip ? pipeline(Readable.from(replay()), createGunzip(), () => {}) : replay();
   const decoder = new TextDecoder();
+  const trimmed = (line: string) => (line.endsWith("\r") ? line.slice(0, -1) : line);
   let total = 0;
+  // The unfinished last line; kept to MAX_LINE characters, so a file without line breaks costs
+  // no more than that (the parser then reports the cut line).
   let rest = "";
   for await (const chunk of guardGzip(bytes)) {
     total += chunk.byteLength;
     if (total > options.maxBytes) throw new TooLargeError(options.maxBytes);
-    const text = rest + decoder.decode(chunk, { stream: true });
-    const lines = text.split("\n");
-    rest = lines.pop()!;
-    for (const line of lines) yield line.endsWith("\r") ? line.slice(0, -1) : line;
+    const text = decoder.decode(chunk, { stream: true });
+    let start = 0;
+    for (let end = text.indexOf("\n"); end !== -1; end = text.indexOf("\n", start)) {
+      yield trimmed(rest + text.slice(start, end));
+      rest = "";
+      start = end + 1;
+    }
+    if (rest.length < MAX_LINE) rest = (rest + text.slice(start)).slice(0, MAX_LINE);
   }
   rest += decoder.decode();
-  if (rest) yield rest.endsWith("\r") ? rest.slice(0, -1) : rest;
+  if (rest) yield trimmed(rest);
 }
+
+/** The gzip stream broke off: the lines before it were read. */
+class CorruptGzipError extends UserError {}
 
 /** zlib's errors (a truncated or corrupt file) as a message for the user. */
 async function* guardGzip(bytes: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
   try {
     yield* bytes;
   } catch (error) {
-    if (typeof (error as { code?: unknown }).code === "string" && (error as { code: string }).code.startsWith("Z_")) throw new UserError(`The gzip data is corrupt or cut short: ${(error as Error).message}`);
+    if (typeof (error as { code?: unknown }).code === "string" && (error as { code: string }).code.startsWith("Z_")) throw new CorruptGzipError((error as Error).message);
     throw error;
   }
 }
@@ -121,54 +134,59 @@ export async function importTrafficLog(workspaceId: string, lines: AsyncIterable
   let read: ((line: string) => LineResult) | null = null;
   let batch: StoredHit[] = [];
 
-  for await (const line of lines) {
-    report.lines += 1;
-    if (!line.trim()) continue;
-    if (!read) {
-      const format = options.format ?? detectFormat(line);
-      if (!format) throw new UserError(`Line ${report.lines}: not a log format Beacon reads (combined, cloudflare, vercel, netlify, csv); pass the format to say which.`);
-      report.format = format;
-      const reader = lineReader(format, line);
-      if ("error" in reader) throw new UserError(`Line ${report.lines}: ${reader.error}`);
-      read = reader;
-      if (format === "csv") continue;
-    }
-    const result = read(line);
-    if ("error" in result) {
-      fail(report.lines, result.error);
-      continue;
-    }
-    for (const hit of result.hits) {
-      report.requests += 1;
-      const crawler = classifyUserAgent(hit.userAgent);
-      if (!crawler) {
-        report.skipped.notCrawler += 1;
+  try {
+    for await (const line of lines) {
+      report.lines += 1;
+      if (!line.trim()) continue;
+      if (!read) {
+        const format = options.format ?? detectFormat(line);
+        if (!format) throw new UserError(`Line ${report.lines}: not a log format Beacon reads (combined, cloudflare, vercel, netlify, csv); pass the format to say which.`);
+        report.format = format;
+        const reader = lineReader(format, line);
+        if ("error" in reader) throw new UserError(`Line ${report.lines}: ${reader.error}`);
+        read = reader;
+        if (format === "csv") continue;
+      }
+      const result = read(line);
+      if ("error" in result) {
+        fail(report.lines, result.error);
         continue;
       }
-      const rawHost = hit.host ?? fallbackHost;
-      if (!rawHost) {
-        fail(report.lines, "the line has no host and the workspace has several domains: pass host to say which site the log is of");
-        continue;
+      for (const hit of result.hits) {
+        report.requests += 1;
+        const crawler = classifyUserAgent(hit.userAgent);
+        if (!crawler) {
+          report.skipped.notCrawler += 1;
+          continue;
+        }
+        const rawHost = hit.host ?? fallbackHost;
+        if (!rawHost) {
+          fail(report.lines, "the line has no host and the workspace has several domains: pass host to say which site the log is of");
+          continue;
+        }
+        const domain = normalizeHost(rawHost);
+        if (!ownHost(domain)) {
+          report.skipped.otherHost += 1;
+          continue;
+        }
+        if (CONTROL.test(hit.path)) {
+          fail(report.lines, "the path contains a control character");
+          continue;
+        }
+        const verification = verifier.verify(crawler.name, hit.ip);
+        const counts = (report.byCrawler[crawler.name] ??= { verified: 0, unverified: 0, unchecked: 0 });
+        counts[verification] += 1;
+        batch.push({ at: hit.at, domain, path: hit.path.slice(0, MAX_PATH), crawler: crawler.name, verification, status: hit.status });
+        if (batch.length >= BATCH) {
+          await storeHits(workspaceId, batch);
+          report.stored += batch.length;
+          batch = [];
+        }
       }
-      const domain = normalizeHost(rawHost);
-      if (!ownHost(domain)) {
-        report.skipped.otherHost += 1;
-        continue;
       }
-      if (CONTROL.test(hit.path)) {
-        fail(report.lines, "the path contains a control character");
-        continue;
-      }
-      const verification = verifier.verify(crawler.name, hit.ip);
-      const counts = (report.byCrawler[crawler.name] ??= { verified: 0, unverified: 0, unchecked: 0 });
-      counts[verification] += 1;
-      batch.push({ at: hit.at, domain, path: hit.path.slice(0, MAX_PATH), crawler: crawler.name, verification, status: hit.status });
-      if (batch.length >= BATCH) {
-        await storeHits(workspaceId, batch);
-        report.stored += batch.length;
-        batch = [];
-      }
-    }
+  } catch (error) {
+    if (!(error instanceof CorruptGzipError)) throw error;
+    fail(report.lines + 1, `the gzip data is corrupt or cut short here (${error.message}); the lines before were read`);
   }
   await storeHits(workspaceId, batch);
   report.stored += batch.length;
