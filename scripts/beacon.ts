@@ -23,6 +23,12 @@
 //   charts
 //       lists the dashboard charts of GET /api/v1/analytics/<chart> and MCP get_numbers: each
 //       name, its own query-string parameters and what it answers (lib/analytics/charts.ts)
+//   traffic import <file|-> --workspace <slug> [--format combined|cloudflare|vercel|netlify|csv] [--host <domain>]
+//       imports an access log (plain or gzip; - reads stdin) as POST /api/v1/traffic/logs does and
+//       prints the report as JSON; exit code 1 when some lines could not be read (docs/traffic.md)
+//   traffic ranges import <file> --crawler <name> [--source <url>]
+//       stores a crawler operator's published IP ranges (their JSON, e.g. openai.com/gptbot.json)
+//       in place of the snapshot shipped for that crawler
 //   mcp
 //       serves the MCP tools (lib/mcp/server.ts) over stdio with the API key in BEACON_API_KEY,
 //       which decides the workspace and the scope; the protocol alone goes to stdout
@@ -47,6 +53,8 @@ const USAGE = `Usage:
   npm run beacon -- admin grant <email>
   npm run beacon -- auth unlock <email>
   npm run --silent beacon -- charts
+  npm run --silent beacon -- traffic import <file|-> --workspace <slug> [--format combined|cloudflare|vercel|netlify|csv] [--host <domain>]
+  npm run beacon -- traffic ranges import <file> --crawler <name> [--source <url>]
   BEACON_API_KEY=<key> npm run --silent beacon -- mcp`;
 
 function fail(message: string): never {
@@ -254,6 +262,72 @@ async function unlockAccountCommand(email: string | undefined) {
   }
 }
 
+async function trafficImportCommand(args: string[]) {
+  const { values, positionals } = parseArgs({ args, options: { workspace: { type: "string" }, format: { type: "string" }, host: { type: "string" } }, allowPositionals: true, strict: true });
+  const file = positionals[0];
+  if (!file || !values.workspace) fail(`Give the log file (or - for stdin) and --workspace.\n${USAGE}`);
+  const { LOG_FORMATS } = await import("@/lib/traffic/formats");
+  const format = LOG_FORMATS.find((f) => f === values.format);
+  if (values.format && !format) fail(`--format must be one of ${LOG_FORMATS.join(", ")}.`);
+  const { createReadStream } = await import("node:fs");
+  const input = file === "-" ? process.stdin : createReadStream(file);
+  input.on("error", (error: Error) => fail(`Could not read ${file}: ${error.message}`));
+  const database = await getDatabase();
+  try {
+    setDatabaseUrl(database.url);
+    const { findWorkspaceBySlug } = await import("@/lib/workspaces/workspaces");
+    const { importTrafficLog, linesOf } = await import("@/lib/traffic/import");
+    const { UserError } = await import("@/lib/errors");
+    const workspace = await findWorkspaceBySlug(values.workspace);
+    if (!workspace) fail(`No workspace with slug "${values.workspace}".`);
+    try {
+      // The CLI reads files of any size: no upload limit.
+      const report = await importTrafficLog(workspace.id, linesOf(input, { maxBytes: Number.MAX_SAFE_INTEGER }), { format, host: values.host });
+      console.log(JSON.stringify(report, null, 2));
+      process.exitCode = report.errorCount ? 1 : 0;
+    } catch (error) {
+      if (error instanceof UserError) fail(error.message);
+      throw error;
+    }
+  } finally {
+    const { disconnectDb } = await import("@/lib/db/prisma");
+    await disconnectDb();
+    await database.stop();
+  }
+}
+
+async function trafficRangesImportCommand(args: string[]) {
+  const { values, positionals } = parseArgs({ args, options: { crawler: { type: "string" }, source: { type: "string" } }, allowPositionals: true, strict: true });
+  const file = positionals[0];
+  if (!file || !values.crawler) fail(`Give the ranges file and --crawler.\n${USAGE}`);
+  const { CRAWLERS } = await import("@/lib/traffic/crawlers");
+  const crawler = CRAWLERS.find((c) => c.name.toLowerCase() === values.crawler!.toLowerCase());
+  if (!crawler) fail(`Unknown crawler "${values.crawler}"; one of ${CRAWLERS.filter((c) => c.uaToken).map((c) => c.name).join(", ")}.`);
+  const { readFile } = await import("node:fs/promises");
+  const { publishedRangesSchema, cidrsOf } = await import("@/lib/traffic/verify");
+  let prefixes: string[] = [];
+  let publishedAt: Date | null = null;
+  try {
+    const parsed = publishedRangesSchema.parse(JSON.parse(await readFile(file, "utf8")));
+    prefixes = cidrsOf(parsed);
+    const created = parsed.creationTime ? new Date(parsed.creationTime) : null;
+    publishedAt = created && !Number.isNaN(created.getTime()) ? created : null;
+  } catch (error) {
+    fail(`${file}: not a published ranges file ({ "prefixes": [{ "ipv4Prefix": "…" }] }): ${(error as Error).message}`);
+  }
+  const database = await getDatabase();
+  try {
+    setDatabaseUrl(database.url);
+    const { saveRanges } = await import("@/lib/traffic/store");
+    await saveRanges({ crawler: crawler.name, prefixes, source: values.source ?? file, publishedAt });
+    console.log(`${crawler.name}: ${prefixes.length} prefixes stored${publishedAt ? ` (published ${publishedAt.toISOString()})` : ""}; they replace the shipped snapshot.`);
+  } finally {
+    const { disconnectDb } = await import("@/lib/db/prisma");
+    await disconnectDb();
+    await database.stop();
+  }
+}
+
 /**
  * MCP over stdio for a local assistant: stdout carries the protocol alone, so every log line
  * goes to stderr. The key is checked at start (a bad one exits with 2) and again on each tool call.
@@ -293,5 +367,7 @@ else if (group === "doctor") await doctorCommand();
 else if (group === "admin" && command === "grant") await grantOperatorCommand(rest[0]);
 else if (group === "auth" && command === "unlock") await unlockAccountCommand(rest[0]);
 else if (group === "charts") console.log((await import("@/lib/analytics/charts")).chartListing());
+else if (group === "traffic" && command === "import") await trafficImportCommand(rest);
+else if (group === "traffic" && command === "ranges" && rest[0] === "import") await trafficRangesImportCommand(rest.slice(1));
 else if (group === "mcp") await mcpCommand();
 else fail(USAGE);

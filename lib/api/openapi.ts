@@ -1,3 +1,4 @@
+import { LOG_FORMATS } from "@/lib/traffic/formats";
 import { z } from "zod";
 import { CHART_LIST, CHART_NAMES, CHART_PARAMS } from "@/lib/analytics/charts";
 import { MAX_RANGE_DAYS, RANGE_PRESETS } from "@/lib/analytics/schemas";
@@ -164,6 +165,22 @@ export const openApiDocument = {
       },
     },
     "/api/v1/brands": { get: { summary: "Brands and competitors", ...needs("read"), responses: { 200: ok("Brands"), ...errors } } },
+    "/api/v1/traffic/logs": {
+      post: {
+        summary: "Import an access log (AI crawler hits)",
+        description:
+          "The body is the log file: nginx/Apache combined, Cloudflare Logpush NDJSON, Vercel or Netlify log drain JSON, or CSV (timestamp,host,path,status,user_agent,ip), plain or gzip " +
+          "(Content-Encoding: gzip or by its magic bytes), at most BEACON_TRAFFIC_UPLOAD_MAX_MB after gzip is undone (413). Only known crawlers' hits to the workspace's own domains are stored. " +
+          "200 with the report; a line that cannot be read is listed with its number and the others are kept. Not idempotent.",
+        ...needs("write"),
+        parameters: [
+          { name: "format", in: "query", required: false, schema: { type: "string", enum: [...LOG_FORMATS] } },
+          { name: "host", in: "query", required: false, schema: { type: "string" }, description: "The site of lines without a host (combined, Netlify); default: the workspace's only domain" },
+        ],
+        requestBody: { required: true, content: { "text/plain": { schema: { type: "string" } }, "application/gzip": { schema: { type: "string", format: "binary" } } } },
+        responses: { 200: ok("The import report"), 413: error, ...errors },
+      },
+    },
     "/api/v1/prompts": {
       get: {
         summary: "Prompts",

@@ -55,6 +55,11 @@ const envSchema = z.object({
   BEACON_METRICS_TOKEN: z.string().min(16, "BEACON_METRICS_TOKEN must be at least 16 characters").optional(),
   // Attempts older than this are deleted by the hourly retention task; results are kept.
   BEACON_ATTEMPT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  // Raw crawler hits (traffic_hits) older than this are deleted by the hourly retention; the daily
+  // rollup (traffic_daily) keeps their counts (docs/traffic.md).
+  BEACON_TRAFFIC_HIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  // Largest access log POST /api/v1/traffic/logs reads, in MB, counted after gzip is undone.
+  BEACON_TRAFFIC_UPLOAD_MAX_MB: z.coerce.number().int().min(1).max(4096).default(100),
   // Base of the exponential retry backoff (DESIGN.md "Retries by error class").
   BEACON_RETRY_BASE_MS: z.coerce.number().int().min(1).max(600_000).default(1000),
   // How long a worker keeps trying to record (or learn) a run's result while the database fails

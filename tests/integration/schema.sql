@@ -421,6 +421,15 @@ CREATE TABLE "connection_slots" (
   CONSTRAINT connection_slots_pkey PRIMARY KEY ("connectionId", slot)
 );
 
+CREATE TABLE "crawler_ip_ranges" (
+  crawler text NOT NULL,
+  prefixes text[] NOT NULL,
+  source text NOT NULL,
+  "publishedAt" timestamp(3) without time zone,
+  "importedAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  CONSTRAINT crawler_ip_ranges_pkey PRIMARY KEY (crawler)
+);
+
 CREATE TABLE "events" (
   id uuid NOT NULL DEFAULT gen_random_uuid(),
   "workspaceId" uuid,
@@ -907,6 +916,34 @@ CREATE TABLE "source_category_overrides" (
   CONSTRAINT "source_category_overrides_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
 );
 
+CREATE TABLE "traffic_daily" (
+  "workspaceId" uuid NOT NULL,
+  day date NOT NULL,
+  domain text NOT NULL,
+  path text NOT NULL,
+  crawler text NOT NULL,
+  verification text NOT NULL,
+  hits integer NOT NULL DEFAULT 0,
+  errors integer NOT NULL DEFAULT 0,
+  CONSTRAINT traffic_daily_pkey PRIMARY KEY ("workspaceId", day, domain, path, crawler, verification),
+  CONSTRAINT "traffic_daily_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "traffic_hits" (
+  id bigint NOT NULL DEFAULT nextval('traffic_hits_id_seq'::regclass),
+  "workspaceId" uuid NOT NULL,
+  day date NOT NULL,
+  at timestamp(3) without time zone NOT NULL,
+  domain text NOT NULL,
+  path text NOT NULL,
+  crawler text NOT NULL,
+  verification text NOT NULL,
+  status smallint NOT NULL,
+  CONSTRAINT traffic_hits_pkey PRIMARY KEY (id),
+  CONSTRAINT traffic_hits_verification_check CHECK ((verification = ANY (ARRAY['verified'::text, 'unverified'::text, 'unchecked'::text]))),
+  CONSTRAINT "traffic_hits_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
 CREATE TABLE "users" (
   id text NOT NULL,
   name text NOT NULL,
@@ -1095,6 +1132,8 @@ CREATE INDEX connection_slots_free_idx ON public.connection_slots USING btree ("
 
 CREATE UNIQUE INDEX connection_slots_pkey ON public.connection_slots USING btree ("connectionId", slot);
 
+CREATE UNIQUE INDEX crawler_ip_ranges_pkey ON public.crawler_ip_ranges USING btree (crawler);
+
 CREATE INDEX "events_captureId_createdAt_idx" ON public.events USING btree ("captureId", "createdAt");
 
 CREATE INDEX "events_checkId_createdAt_idx" ON public.events USING btree ("checkId", "createdAt");
@@ -1204,6 +1243,16 @@ CREATE UNIQUE INDEX "share_links_tokenHash_key" ON public.share_links USING btre
 CREATE INDEX "share_links_workspaceId_idx" ON public.share_links USING btree ("workspaceId");
 
 CREATE UNIQUE INDEX source_category_overrides_pkey ON public.source_category_overrides USING btree ("workspaceId", domain);
+
+CREATE UNIQUE INDEX traffic_daily_pkey ON public.traffic_daily USING btree ("workspaceId", day, domain, path, crawler, verification);
+
+CREATE INDEX "traffic_daily_workspaceId_domain_path_day_idx" ON public.traffic_daily USING btree ("workspaceId", domain, path, day);
+
+CREATE INDEX traffic_hits_day_idx ON public.traffic_hits USING btree (day);
+
+CREATE UNIQUE INDEX traffic_hits_pkey ON public.traffic_hits USING btree (id);
+
+CREATE INDEX "traffic_hits_workspaceId_day_idx" ON public.traffic_hits USING btree ("workspaceId", day);
 
 CREATE UNIQUE INDEX users_email_key ON public.users USING btree (email);
 

@@ -1,0 +1,30 @@
+import { z } from "zod";
+import { apiRoute, json, readQuery } from "@/lib/api/handler";
+import { env } from "@/lib/config/env";
+import { ApiProblem } from "@/lib/errors";
+import { assertCan, canImportTraffic } from "@/lib/permissions/permissions";
+import { LOG_FORMATS } from "@/lib/traffic/formats";
+import { importTrafficLog, linesOf } from "@/lib/traffic/import";
+
+export const dynamic = "force-dynamic";
+
+const query = z.object({
+  format: z.enum(LOG_FORMATS).optional(),
+  host: z.string().trim().min(1).max(253).optional(),
+});
+
+/**
+ * Import an access log (body: the file, plain or gzip by Content-Encoding or its magic bytes):
+ * 200 with the import report; unreadable lines are listed with their numbers, the rest kept.
+ */
+export const POST = apiRoute(async ({ caller, request }) => {
+  assertCan(canImportTraffic(caller), "This key cannot import traffic logs.");
+  const options = readQuery(request, query);
+  const maxBytes = env().BEACON_TRAFFIC_UPLOAD_MAX_MB * 1_000_000;
+  if (Number(request.headers.get("content-length") ?? 0) > maxBytes) throw new ApiProblem(413, "payload_too_large", `The body may have at most ${maxBytes} bytes.`);
+  if (!request.body) throw new ApiProblem(400, "empty_body", "Send the log file as the request body.");
+  const encoding = request.headers.get("content-encoding")?.trim().toLowerCase();
+  if (encoding && encoding !== "gzip" && encoding !== "identity") throw new ApiProblem(415, "unsupported_encoding", "Content-Encoding may be gzip or identity.");
+  const lines = linesOf(request.body as unknown as AsyncIterable<Uint8Array>, { gzip: encoding === "gzip", maxBytes });
+  return json({ import: await importTrafficLog(caller.workspaceId, lines, options) });
+});

@@ -1,0 +1,194 @@
+import "server-only";
+import { createGunzip } from "node:zlib";
+import { pipeline, Readable } from "node:stream";
+import { registrableDomain } from "@/lib/analysis/citations";
+import { UserError } from "@/lib/errors";
+import { normalizeHost } from "@/lib/sources/categories";
+import { classifyUserAgent } from "@/lib/traffic/classify";
+import { detectFormat, parseCloudflare, parseCombined, parseCsv, parseNetlify, parseVercel, readCsvHeader, type LineResult, type LogFormat } from "@/lib/traffic/formats";
+import { ownDomains, storedRanges, storeHits, type StoredHit } from "@/lib/traffic/store";
+import { RangeVerifier, shippedRanges } from "@/lib/traffic/verify";
+
+const BATCH = 5_000;
+/** Longest line read; the rest of a longer one is dropped. */
+const MAX_LINE = 64 * 1024;
+/** Errors listed in a report; the rest are only counted. */
+const LISTED_ERRORS = 100;
+/** Longest path kept (a longer one is cut): the rollup's key must fit a btree entry. */
+const MAX_PATH = 1_000;
+// PostgreSQL stores no NUL; other control characters in a path are a corrupted line.
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+export type ImportReport = {
+  format: LogFormat | null;
+  lines: number;
+  /** Requests read from the lines. */
+  requests: number;
+  /** Requests of a known crawler to an own domain, stored. */
+  stored: number;
+  skipped: { otherHost: number; notCrawler: number };
+  byCrawler: Record<string, { verified: number; unverified: number; unchecked: number }>;
+  errorCount: number;
+  /** The first errors, with their 1-based line numbers. */
+  errors: { line: number; message: string }[];
+};
+
+export class TooLargeError extends UserError {
+  override readonly status = 413;
+  override readonly code = "payload_too_large";
+  constructor(readonly maxBytes: number) {
+    super(`The log is larger than ${Math.round(maxBytes / 1e6)} MB (counted after gzip is undone); split it.`);
+  }
+}
+
+/**
+ * The text lines of a byte stream, gunzipped when it starts with gzip's magic bytes (or when the
+ * caller says it is gzip), refusing more than maxBytes of text.
+ */
+export async function* linesOf(source: AsyncIterable<Uint8Array>, options: { gzip?: boolean; maxBytes: number }): AsyncGenerator<string> {
+  const iterator = source[Symbol.asyncIterator]();
+  const first = await iterator.next();
+  if (first.done) return;
+  const head = Buffer.from(first.value);
+  const gzip = options.gzip || (head[0] === 0x1f && head[1] === 0x8b);
+  async function* replay() {
+    yield head;
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+  }
+  // pipeline, not pipe: when the reader stops (too large, an error) both streams are destroyed.
+  const bytes: AsyncIterable<Uint8Array> = gzip ? pipeline(Readable.from(replay()), createGunzip(), () => {}) : replay();
+  const decoder = new TextDecoder();
+  const trimmed = (line: string) => (line.endsWith("\r") ? line.slice(0, -1) : line);
+  let total = 0;
+  // The unfinished last line; kept to MAX_LINE characters, so a file without line breaks costs
+  // no more than that (the parser then reports the cut line).
+  let rest = "";
+  for await (const chunk of guardGzip(bytes)) {
+    total += chunk.byteLength;
+    if (total > options.maxBytes) throw new TooLargeError(options.maxBytes);
+    const text = decoder.decode(chunk, { stream: true });
+    let start = 0;
+    for (let end = text.indexOf("\n"); end !== -1; end = text.indexOf("\n", start)) {
+      yield trimmed(rest + text.slice(start, end));
+      rest = "";
+      start = end + 1;
+    }
+    if (rest.length < MAX_LINE) rest = (rest + text.slice(start)).slice(0, MAX_LINE);
+  }
+  rest += decoder.decode();
+  if (rest) yield trimmed(rest);
+}
+
+/** The gzip stream broke off: the lines before it were read. */
+class CorruptGzipError extends UserError {}
+
+/** zlib's errors (a truncated or corrupt file) as a message for the user. */
+async function* guardGzip(bytes: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  try {
+    yield* bytes;
+  } catch (error) {
+    if (typeof (error as { code?: unknown }).code === "string" && (error as { code: string }).code.startsWith("Z_")) throw new CorruptGzipError((error as Error).message);
+    throw error;
+  }
+}
+
+/** Reads the rest of a format: the CSV reader needs its header line. */
+function lineReader(format: LogFormat, header: string): ((line: string) => LineResult) | { error: string } {
+  if (format === "combined") return parseCombined;
+  if (format === "cloudflare") return parseCloudflare;
+  if (format === "vercel") return parseVercel;
+  if (format === "netlify") return parseNetlify;
+  const columns = readCsvHeader(header);
+  if ("error" in columns) return columns;
+  return (line) => parseCsv(line, columns);
+}
+
+/**
+ * Imports an access log into the workspace: every line parsed, each request classified by its
+ * user agent, verified against the crawler's published ranges, kept only when it is a known
+ * crawler's and its host is one of the workspace's own domains, and stored with its rollup in
+ * batches. A line that cannot be read is reported with its number and the others are kept.
+ * `host` stands in for lines that carry none (combined logs); with one own domain, it is that one.
+ * Not idempotent: importing the same file twice counts its hits twice.
+ */
+export async function importTrafficLog(workspaceId: string, lines: AsyncIterable<string>, options: { format?: LogFormat; host?: string } = {}): Promise<ImportReport> {
+  const own = new Set((await ownDomains(workspaceId)).map((d) => registrableDomain(`https://${normalizeHost(d)}`) ?? normalizeHost(d)));
+  if (!own.size) throw new UserError("This workspace has no own domains yet: add them to a brand (Brands) first; only hits for them are counted.");
+  const fallbackHost = options.host ? normalizeHost(options.host) : own.size === 1 ? [...own][0]! : null;
+  const verifier = new RangeVerifier(new Map([...shippedRanges(), ...(await storedRanges())]));
+  const isOwn = new Map<string, boolean>();
+  const ownHost = (host: string) => {
+    let known = isOwn.get(host);
+    if (known === undefined) {
+      known = own.has(registrableDomain(`https://${host}`) ?? host);
+      isOwn.set(host, known);
+    }
+    return known;
+  };
+
+  const report: ImportReport = { format: options.format ?? null, lines: 0, requests: 0, stored: 0, skipped: { otherHost: 0, notCrawler: 0 }, byCrawler: {}, errorCount: 0, errors: [] };
+  const fail = (line: number, message: string) => {
+    report.errorCount += 1;
+    if (report.errors.length < LISTED_ERRORS) report.errors.push({ line, message });
+  };
+  let read: ((line: string) => LineResult) | null = null;
+  let batch: StoredHit[] = [];
+
+  try {
+    for await (const line of lines) {
+      report.lines += 1;
+      if (!line.trim()) continue;
+      if (!read) {
+        const format = options.format ?? detectFormat(line);
+        if (!format) throw new UserError(`Line ${report.lines}: not a log format Beacon reads (combined, cloudflare, vercel, netlify, csv); pass the format to say which.`);
+        report.format = format;
+        const reader = lineReader(format, line);
+        if ("error" in reader) throw new UserError(`Line ${report.lines}: ${reader.error}`);
+        read = reader;
+        if (format === "csv") continue;
+      }
+      const result = read(line);
+      if ("error" in result) {
+        fail(report.lines, result.error);
+        continue;
+      }
+      for (const hit of result.hits) {
+        report.requests += 1;
+        const crawler = classifyUserAgent(hit.userAgent);
+        if (!crawler) {
+          report.skipped.notCrawler += 1;
+          continue;
+        }
+        const rawHost = hit.host ?? fallbackHost;
+        if (!rawHost) {
+          fail(report.lines, "the line has no host and the workspace has several domains: pass host to say which site the log is of");
+          continue;
+        }
+        const domain = normalizeHost(rawHost);
+        if (!ownHost(domain)) {
+          report.skipped.otherHost += 1;
+          continue;
+        }
+        if (CONTROL.test(hit.path)) {
+          fail(report.lines, "the path contains a control character");
+          continue;
+        }
+        const verification = verifier.verify(crawler.name, hit.ip);
+        const counts = (report.byCrawler[crawler.name] ??= { verified: 0, unverified: 0, unchecked: 0 });
+        counts[verification] += 1;
+        batch.push({ at: hit.at, domain, path: hit.path.slice(0, MAX_PATH), crawler: crawler.name, verification, status: hit.status });
+        if (batch.length >= BATCH) {
+          await storeHits(workspaceId, batch);
+          report.stored += batch.length;
+          batch = [];
+        }
+      }
+      }
+  } catch (error) {
+    if (!(error instanceof CorruptGzipError)) throw error;
+    fail(report.lines + 1, `the gzip data is corrupt or cut short here (${error.message}); the lines before were read`);
+  }
+  await storeHits(workspaceId, batch);
+  report.stored += batch.length;
+  return report;
+}

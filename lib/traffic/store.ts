@@ -1,0 +1,54 @@
+import "server-only";
+import { db } from "@/lib/db/prisma";
+import { withRetries } from "@/lib/db/transaction";
+import type { Verification } from "@/lib/traffic/verify";
+
+export type StoredHit = { at: Date; domain: string; path: string; crawler: string; verification: Verification; status: number };
+
+/**
+ * Inserts a batch of hits and adds them to the daily rollup in ONE statement, so the rollup
+ * always equals the raw rows it came from (a failed statement writes neither). Groups are
+ * upserted in key order, so two imports into the same pages lock rollup rows in the same order;
+ * a deadlock or serialization failure is retried as a whole.
+ */
+export async function storeHits(workspaceId: string, hits: StoredHit[]): Promise<void> {
+  if (!hits.length) return;
+  const at = hits.map((h) => h.at.toISOString());
+  await withRetries(
+    () => db().$executeRaw`
+      WITH input AS (
+        SELECT (t.at AT TIME ZONE 'UTC') AS at, t.domain, t.path, t.crawler, t.verification, t.status
+        FROM unnest(${at}::timestamptz[], ${hits.map((h) => h.domain)}::text[], ${hits.map((h) => h.path)}::text[],
+                    ${hits.map((h) => h.crawler)}::text[], ${hits.map((h) => h.verification)}::text[], ${hits.map((h) => h.status)}::int[])
+             AS t(at, domain, path, crawler, verification, status)
+      ), raw AS (
+        INSERT INTO traffic_hits ("workspaceId", day, at, domain, path, crawler, verification, status)
+        SELECT ${workspaceId}::uuid, at::date, at, domain, path, crawler, verification, status FROM input
+      )
+      INSERT INTO traffic_daily ("workspaceId", day, domain, path, crawler, verification, hits, errors)
+      SELECT ${workspaceId}::uuid, at::date, domain, path, crawler, verification, count(*), count(*) FILTER (WHERE status >= 400)
+      FROM input
+      GROUP BY at::date, domain, path, crawler, verification
+      ORDER BY at::date, domain, path, crawler, verification
+      ON CONFLICT ("workspaceId", day, domain, path, crawler, verification)
+      DO UPDATE SET hits = traffic_daily.hits + EXCLUDED.hits, errors = traffic_daily.errors + EXCLUDED.errors`,
+  );
+}
+
+/** The workspace's own domains: every domain of every brand it tracks. */
+export async function ownDomains(workspaceId: string): Promise<string[]> {
+  const brands = await db().brand.findMany({ where: { workspaceId }, select: { domains: true } });
+  return brands.flatMap((b) => b.domains);
+}
+
+/** Refreshed ranges stored by `traffic ranges import`, by crawler name. */
+export async function storedRanges(): Promise<Map<string, string[]>> {
+  const rows = await db().crawlerIpRange.findMany({ select: { crawler: true, prefixes: true } });
+  return new Map(rows.map((r) => [r.crawler, r.prefixes]));
+}
+
+/** Replaces a crawler's refreshed ranges. */
+export async function saveRanges(input: { crawler: string; prefixes: string[]; source: string; publishedAt: Date | null }) {
+  const data = { prefixes: input.prefixes, source: input.source, publishedAt: input.publishedAt, importedAt: new Date() };
+  await db().crawlerIpRange.upsert({ where: { crawler: input.crawler }, create: { crawler: input.crawler, ...data }, update: data });
+}

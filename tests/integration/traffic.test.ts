@@ -1,0 +1,164 @@
+// Crawler hits from access logs (issue 21, docs/traffic.md): POST /api/v1/traffic/logs over a real
+// HTTP socket (plain and gzip bodies, per-line errors, own domains only, scopes, the size limit),
+// and the daily rollup equal to the raw rows' aggregation for any batch of hits, also after the
+// retention deleted raw rows (the rollup stays).
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { Readable } from "node:stream";
+import { gzipSync } from "node:zlib";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTenant, type Tenant } from "../support/api-fixtures";
+import { POST as importLogsRoute } from "@/app/api/v1/traffic/logs/route";
+import { createApiKey } from "@/lib/api-keys/api-keys";
+import { db } from "@/lib/db/prisma";
+import { runRetention } from "@/lib/jobs/retention";
+import { storeHits, type StoredHit } from "@/lib/traffic/store";
+import { VERIFICATIONS } from "@/lib/traffic/verify";
+
+const GPTBOT = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.1; +https://openai.com/gptbot)";
+const CLAUDE_USER = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Claude-User/1.0; +Claude-User@anthropic.com)";
+const CHROME = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+
+let A: Tenant;
+let B: Tenant;
+let server: http.Server;
+let base: string;
+
+beforeAll(async () => {
+  A = await createTenant("Traffic");
+  B = await createTenant("Other");
+  await db().brand.update({ where: { id: A.brandId }, data: { domains: ["acme-traffic.com"] } });
+  await db().brand.update({ where: { id: B.brandId }, data: { domains: ["other-traffic.com", "other-traffic.io"] } });
+  // The route handler behind a real socket, as Next.js serves it: the body arrives in chunks.
+  server = http.createServer((req, res) => {
+    const request = new Request(`http://127.0.0.1${req.url}`, {
+      method: req.method,
+      headers: Object.entries(req.headers).flatMap(([k, v]) => (typeof v === "string" ? [[k, v] as [string, string]] : [])),
+      body: Readable.toWeb(req) as ReadableStream,
+      duplex: "half",
+    } as RequestInit);
+    void importLogsRoute(request, { params: Promise.resolve({}) }).then(async (response) => {
+      res.writeHead(response.status, Object.fromEntries(response.headers));
+      res.end(Buffer.from(await response.arrayBuffer()));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+async function post(body: Buffer | string, options: { key?: string; query?: string; headers?: Record<string, string> } = {}) {
+  const response = await fetch(`${base}/api/v1/traffic/logs${options.query ?? ""}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${options.key ?? A.apiKey}`, ...options.headers },
+    body: typeof body === "string" ? body : new Uint8Array(body),
+  });
+  return { status: response.status, body: (await response.json()) as { import: Record<string, unknown> & { errors: { line: number }[] }; error?: { code: string; message: string } } };
+}
+
+const combined = (ip: string, path: string, ua: string, status = 200, time = "08/Dec/2026:10:00:00 +0000") => `${ip} - - [${time}] "GET ${path} HTTP/1.1" ${status} 512 "-" "${ua}"`;
+
+const rollup = (workspaceId: string) =>
+  db().trafficDaily.findMany({ where: { workspaceId }, orderBy: [{ day: "asc" }, { path: "asc" }, { crawler: "asc" }, { verification: "asc" }], select: { day: true, domain: true, path: true, crawler: true, verification: true, hits: true, errors: true } });
+
+describe("POST /api/v1/traffic/logs", () => {
+  it("imports a gzip combined log (by magic bytes): crawler hits kept and verified, browsers skipped, a malformed line reported by number", async () => {
+    const log = [
+      combined("20.171.206.17", "/pricing?utm_source=x", GPTBOT),
+      combined("203.0.113.50", "/pricing", GPTBOT),
+      combined("2001:db8::5", "/docs", CLAUDE_USER, 404),
+      combined("198.51.100.1", "/", CHROME),
+      `20.171.206.17 - - [08/Dec/2026:10:00:00 +0000] "GET /cut`,
+      combined("20.171.206.17", "/pricing", GPTBOT, 200, "09/Dec/2026:00:30:00 +0100"),
+    ].join("\n");
+    const { status, body } = await post(gzipSync(log));
+    expect(status, JSON.stringify(body)).toBe(200);
+    expect(body.import).toMatchObject({ format: "combined", lines: 6, requests: 5, stored: 4, skipped: { otherHost: 0, notCrawler: 1 }, errorCount: 1 });
+    expect(body.import.errors).toEqual([{ line: 5, message: expect.stringMatching(/not a combined log line/) }]);
+    expect(body.import.byCrawler).toEqual({ GPTBot: { verified: 2, unverified: 1, unchecked: 0 }, "Claude-User": { verified: 0, unverified: 0, unchecked: 1 } });
+    const day = (d: string) => new Date(`${d}T00:00:00Z`);
+    expect(await rollup(A.workspaceId)).toEqual([
+      { day: day("2026-12-08"), domain: "acme-traffic.com", path: "/docs", crawler: "Claude-User", verification: "unchecked", hits: 1, errors: 1 },
+      { day: day("2026-12-08"), domain: "acme-traffic.com", path: "/pricing", crawler: "GPTBot", verification: "unverified", hits: 1, errors: 0 },
+      { day: day("2026-12-08"), domain: "acme-traffic.com", path: "/pricing", crawler: "GPTBot", verification: "verified", hits: 2, errors: 0 },
+    ]);
+    // Nothing about the client is stored beyond the verdict.
+    const columns = await db().$queryRaw<{ column_name: string }[]>`SELECT column_name FROM information_schema.columns WHERE table_name = 'traffic_hits'`;
+    expect(columns.map((c) => c.column_name).sort()).toEqual(["at", "crawler", "day", "domain", "id", "path", "status", "verification", "workspaceId"]);
+  });
+
+  it("imports Cloudflare NDJSON sent with Content-Encoding: gzip, counting other hosts as skipped, in the key's workspace only", async () => {
+    const record = (host: string, uri: string) => JSON.stringify({ ClientIP: "51.8.102.9", ClientRequestHost: host, ClientRequestURI: uri, ClientRequestUserAgent: "Mozilla/5.0 (compatible; OAI-SearchBot/1.0; +https://openai.com/searchbot)", EdgeStartTimestamp: "2026-12-07T08:00:00Z", EdgeResponseStatus: 200 });
+    const log = [record("www.other-traffic.com", "/a"), record("blog.other-traffic.io", "/b"), record("acme-traffic.com", "/c"), "{not json"].join("\n");
+    const { status, body } = await post(gzipSync(log), { key: B.apiKey, headers: { "content-encoding": "gzip" } });
+    expect(status, JSON.stringify(body)).toBe(200);
+    expect(body.import).toMatchObject({ format: "cloudflare", stored: 2, skipped: { otherHost: 1, notCrawler: 0 }, errorCount: 1, errors: [{ line: 4, message: "not valid JSON" }] });
+    expect((await rollup(B.workspaceId)).map((r) => [r.domain, r.path, r.verification])).toEqual([
+      ["other-traffic.com", "/a", "verified"],
+      ["blog.other-traffic.io", "/b", "verified"],
+    ]);
+  });
+
+  it("needs a host for a log without one when the workspace has several domains", async () => {
+    const { body } = await post(combined("1.2.3.4", "/x", GPTBOT), { key: B.apiKey });
+    expect(body.import).toMatchObject({ stored: 0, errorCount: 1 });
+    const withHost = await post(combined("1.2.3.4", "/x", GPTBOT), { key: B.apiKey, query: "?host=other-traffic.io&format=combined" });
+    expect(withHost.body.import).toMatchObject({ stored: 1, errorCount: 0 });
+  });
+
+  it("refuses a read key, an unknown format, corrupt gzip and a body over the limit", async () => {
+    const read = await createApiKey(A.workspaceId, { name: "read", scope: "read", createdById: A.userId });
+    expect((await post(combined("1.2.3.4", "/x", GPTBOT), { key: read.key })).status).toBe(403);
+    const unknown = await post("hello\nworld");
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error?.message).toMatch(/Line 1: not a log format/);
+    // Cut short: the lines before the break are read, the break is reported where it is.
+    const lines = Array.from({ length: 3000 }, (_, i) => combined("20.171.206.17", `/cut/${i}`, GPTBOT)).join("\n");
+    const zipped = gzipSync(lines);
+    const corrupt = await post(zipped.subarray(0, Math.floor(zipped.length / 2)));
+    expect(corrupt.status).toBe(200);
+    const linesRead = corrupt.body.import.lines as number;
+    expect(linesRead).toBeGreaterThan(0);
+    expect(linesRead).toBeLessThan(3000);
+    expect(corrupt.body.import.errors).toEqual([{ line: linesRead + 1, message: expect.stringMatching(/gzip data is corrupt or cut short/) }]);
+    // A gzip bomb: a small body that inflates past BEACON_TRAFFIC_UPLOAD_MAX_MB (100 MB by default).
+    const bomb = await post(gzipSync(Buffer.alloc(101_000_000, 0x20)));
+    expect(bomb.status).toBe(413);
+    expect(bomb.body.error?.code).toBe("payload_too_large");
+  });
+});
+
+describe("the daily rollup", () => {
+  const hit = fc.record({
+    at: fc.date({ min: new Date("2026-09-01T00:00:00Z"), max: new Date("2026-12-31T23:59:59Z"), noInvalidDate: true }),
+    domain: fc.constantFrom("acme.com", "docs.acme.com"),
+    path: fc.constantFrom("/", "/a", "/b", "/c/d"),
+    crawler: fc.constantFrom("GPTBot", "ClaudeBot", "PerplexityBot"),
+    verification: fc.constantFrom(...VERIFICATIONS),
+    status: fc.constantFrom(200, 301, 404, 503),
+  });
+
+  it("equals the raw rows' aggregation after any batches, and keeps the counts when retention deletes the raw rows", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.array(hit, { maxLength: 40 }), { minLength: 1, maxLength: 4 }), async (batches: StoredHit[][]) => {
+        const tenant = await createTenant("Rollup");
+        await Promise.all(batches.map((b) => storeHits(tenant.workspaceId, b)));
+        const raw = await db().$queryRaw<{ day: Date; domain: string; path: string; crawler: string; verification: string; hits: number; errors: number }[]>`
+          SELECT day, domain, path, crawler, verification, count(*)::int AS hits, (count(*) FILTER (WHERE status >= 400))::int AS errors
+          FROM traffic_hits WHERE "workspaceId" = ${tenant.workspaceId}::uuid
+          GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 3, 4, 5, 2`;
+        const before = await db().trafficDaily.findMany({ where: { workspaceId: tenant.workspaceId }, orderBy: [{ day: "asc" }, { path: "asc" }, { crawler: "asc" }, { verification: "asc" }, { domain: "asc" }], omit: { workspaceId: true } });
+        expect(before).toEqual(raw);
+        expect(raw.reduce((n, r) => n + r.hits, 0)).toBe(batches.flat().length);
+        // Retention one day after the newest hit with 30 days: the older raw rows go, the rollup stays.
+        await runRetention({ attemptRetentionDays: 3650, trafficHitRetentionDays: 30, now: new Date("2027-01-01T00:00:00Z") });
+        const left = await db().trafficHit.count({ where: { workspaceId: tenant.workspaceId, day: { lt: new Date("2026-12-02T00:00:00Z") } } });
+        expect(left).toBe(0);
+        expect(await db().trafficDaily.findMany({ where: { workspaceId: tenant.workspaceId }, orderBy: [{ day: "asc" }, { path: "asc" }, { crawler: "asc" }, { verification: "asc" }, { domain: "asc" }], omit: { workspaceId: true } })).toEqual(before);
+      }),
+      { numRuns: 15 },
+    );
+  });
+});
