@@ -68,6 +68,8 @@ const envSchema = z.object({
   // Tests only: lifecycle pause points (lib/db/pause-points.ts) a test holds
   // from another process through advisory locks. Comma-separated names; unset in production.
   BEACON_TEST_PAUSE_POINTS: z.string().optional(),
+  // Tests only: cheaper password hashes (lib/auth/password-hash.ts); refused unless NODE_ENV=test.
+  BEACON_TEST_CHEAP_PASSWORD_HASH: boolean.default(false),
   // The engines' keys and base URLs, each validated as its descriptor says (lib/engines/engines.ts).
   ...ENGINE_ENV,
   // Alerts (lib/alerts): where email alerts are sent through (smtp://user:pass@host:587, or
@@ -91,6 +93,11 @@ const envSchema = z.object({
   ALERTS_SEND_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   // Ended alert deliveries (delivered or failed) older than this are deleted by the hourly retention.
   ALERTS_DELIVERY_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+}).superRefine((e, ctx) => {
+  // A weaker password hash must never reach a real instance, however its environment is set up.
+  if (e.BEACON_TEST_CHEAP_PASSWORD_HASH && e.NODE_ENV !== "test") {
+    ctx.addIssue({ code: "custom", path: ["BEACON_TEST_CHEAP_PASSWORD_HASH"], message: "only allowed with NODE_ENV=test" });
+  }
 });
 
 export type Env = z.infer<typeof envSchema>;
