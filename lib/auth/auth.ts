@@ -5,6 +5,7 @@ import { nextCookies } from "better-auth/next-js";
 import { PASSWORD_MAX, PASSWORD_MIN } from "@/lib/validation/account-fields";
 import { CLIENT_ADDRESS_HEADER } from "@/lib/auth/client-address";
 import { afterAuthEndpoint, afterUserCreated, beforeAuthEndpoint } from "@/lib/auth/hooks";
+import { passwordHashing } from "@/lib/auth/password-hash";
 import { env, publicUrl } from "@/lib/config/env";
 import { db } from "@/lib/db/prisma";
 
@@ -25,6 +26,7 @@ function createAuth() {
       // so sign-up tells nobody which addresses have accounts. The form signs in next, through
       // the limiter.
       autoSignIn: false,
+      password: passwordHashing(env().BEACON_TEST_CHEAP_PASSWORD_HASH),
     },
     session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24 },
     // Ours (lib/auth/hooks.ts) limits sign-in and sign-up on every path, in PostgreSQL; better-auth's

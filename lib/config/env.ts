@@ -80,6 +80,10 @@ const envSchema = z.object({
   // Tests only: lifecycle pause points (lib/db/pause-points.ts) a test holds
   // from another process through advisory locks. Comma-separated names; unset in production.
   BEACON_TEST_PAUSE_POINTS: z.string().optional(),
+  // Tests only: cheaper password hashes (lib/auth/password-hash.ts); refused unless NODE_ENV=test.
+  // A weaker password hash must never reach a real instance, however its environment is set up
+  // (read here, in the field, because env() is rebuilt from the schema's shape by envReader).
+  BEACON_TEST_CHEAP_PASSWORD_HASH: boolean.default(false).refine((on) => !on || process.env.NODE_ENV === "test", "only allowed with NODE_ENV=test"),
   // Alerts (lib/alerts): where email alerts are sent through (smtp://user:pass@host:587, or
   // smtps:// for TLS from the start) and whom they come from. Without SMTP_URL an email channel
   // can be saved but its deliveries fail saying so.

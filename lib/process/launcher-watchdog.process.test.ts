@@ -51,10 +51,13 @@ describe("isRunning", () => {
   });
 
   it.runIf(linux)("counts a killed launcher that nobody has reaped yet (a zombie) as gone", async () => {
-    // sh starts `sleep 0` and becomes `sleep 30`, which never waits for it: a zombie.
-    const parent = start("sh", ["-c", "sleep 0 & echo $!; exec sleep 30"]);
+    // sh starts a child and becomes `sleep`, which never waits for it; the child is killed only
+    // after that, so it stays a zombie (sh itself could reap a child that ended before the exec).
+    const parent = start("sh", ["-c", "sleep 100000 & echo $!; exec sleep 100000"]);
     const [line] = (await once(parent.stdout!, "data")) as [Buffer];
     const pid = Number(line.toString().trim());
+    await waitFor(() => fs.readFileSync(`/proc/${parent.pid}/comm`, "utf8").trim() === "sleep", { what: `sh ${parent.pid} to become sleep`, timeoutMs: 30_000 });
+    process.kill(pid, "SIGKILL");
     await waitFor(() => fs.readFileSync(`/proc/${pid}/stat`, "utf8").includes(") Z "), { what: `process ${pid} to be a zombie`, timeoutMs: 30_000 });
     expect(() => process.kill(pid, 0)).not.toThrow(); // what a bare pid check would see
     expect(isRunning(String(pid))).toBe(false);

@@ -1,6 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { hashPassword } from "better-auth/crypto";
+import { passwordHashing } from "@/lib/auth/password-hash";
 import { env } from "@/lib/config/env";
 import { db } from "@/lib/db/prisma";
 import { transaction } from "@/lib/db/transaction";
@@ -24,8 +24,8 @@ export async function seedDemo(opts: { log?: (line: string) => void } = {}): Pro
     return { created: false, ...result };
   }
 
-  // The password is hashed by better-auth's own function, the same one sign-up uses.
-  const passwordHash = await hashPassword(DEMO_LOGIN.password);
+  // Hashed as sign-up hashes (lib/auth/password-hash.ts).
+  const passwordHash = await passwordHashing(env().BEACON_TEST_CHEAP_PASSWORD_HASH).hash(DEMO_LOGIN.password);
   const workspaceId = await transaction(async (tx) => {
     const existing = await tx.user.findUnique({ where: { email: DEMO_LOGIN.email } });
     const userId = existing?.id ?? randomUUID();

