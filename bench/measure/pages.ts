@@ -9,8 +9,8 @@
 // A visit is a full navigation (page.goto); "content" is the `beacon:content` mark, set when the
 // page's last chart or table has its data (components/content-mark.tsx), in ms from navigation
 // start; LCP (largest-contentful-paint) beside it. The JavaScript a route ships: the script files
-// the cold visit loaded (Resource Timing), as transferred (gzip from `next start`) and brotli'd
-// from the build's files (what a proxy that compresses with brotli would send).
+// the cold visit loaded (Resource Timing), as transferred (gzip from `next start`: the goal is
+// judged on these) and brotli'd from the build's files (what a proxy with brotli would send).
 // Import only after setDatabaseUrl() (lib/db/prisma.ts reads it).
 import fs from "node:fs";
 import path from "node:path";
@@ -31,7 +31,7 @@ export const PAGE_GOALS = { warmMs: 500, coldMs: 1500, jsKB: 250 };
 const LARGE_CHECK_PROMPTS = 500; // × 4 simulated providers: 2,000 captures
 const VISIT_TIMEOUT_MS = 60_000;
 
-export type JsShipped = { files: number; transferredBytes: number; gzipBytes: number; brotliBytes: number; rawBytes: number };
+export type JsShipped = { files: number; transferredBytes: number; brotliBytes: number; rawBytes: number };
 export type PageRow = {
   page: string;
   path: string;
@@ -58,14 +58,18 @@ async function prepare(url: string, captures: number, log: (line: string) => voi
     const large = { ...ids, promptIds: fx.promptIds.slice(0, LARGE_CHECK_PROMPTS) };
     const count = large.promptIds.length * large.providerIds.length;
     const [largeCheckId] = await generate(client, large, count, log, { checks: 1, spreadSeconds: 3600 });
-    // The Costs page reads attempts: one succeeded attempt per capture, as the success path leaves it.
+    // The Costs page reads attempts: one succeeded attempt per capture, as the success path leaves
+    // it. Without triggers: the metric counters' per-row trigger (one counter row updated per
+    // attempt) takes minutes per 100,000 rows, and no page reads those counters.
     log("pages: attempts");
+    await client.query("SET session_replication_role = replica");
     await client.query(
       `INSERT INTO attempts ("workspaceId", "captureId", number, "runToken", "workerId", "startedAt", "endedAt", outcome, "costMicros", "latencyMs", "inputTokens", "outputTokens")
        SELECT "workspaceId", id, 1, gen_random_uuid(), 'bench', "startedAt", "finishedAt", 'succeeded', "costMicros", "latencyMs", 40, 400
        FROM captures WHERE "workspaceId" = $1`,
       [ids.workspaceId],
     );
+    await client.query("RESET session_replication_role");
     await buildRollups(client, ids.workspaceId, log, "pages");
     log("pages: VACUUM ANALYZE");
     await client.query("VACUUM ANALYZE");
@@ -104,7 +108,7 @@ async function visit(page: Page, url: string): Promise<Visit> {
 function jsShipped(scripts: Visit["scripts"]): { js: JsShipped; scripts: PageRow["scripts"] } {
   const seen = new Map<string, number>();
   for (const s of scripts) seen.set(new URL(s.url).pathname, s.transferred);
-  const js: JsShipped = { files: 0, transferredBytes: 0, gzipBytes: 0, brotliBytes: 0, rawBytes: 0 };
+  const js: JsShipped = { files: 0, transferredBytes: 0, brotliBytes: 0, rawBytes: 0 };
   const files: PageRow["scripts"] = [];
   for (const [pathname, transferred] of seen) {
     const file = path.join(process.cwd(), ".next", decodeURIComponent(pathname.replace(/^\/_next\//, "")));
@@ -113,7 +117,6 @@ function jsShipped(scripts: Visit["scripts"]): { js: JsShipped; scripts: PageRow
     const brotli = zlib.brotliCompressSync(raw).length;
     js.files++;
     js.transferredBytes += transferred;
-    js.gzipBytes += zlib.gzipSync(raw).length;
     js.brotliBytes += brotli;
     js.rawBytes += raw.length;
     files.push({ file: pathname.replace(/^\/_next\/static\//, ""), brotliBytes: brotli });
@@ -210,7 +213,7 @@ export function pagesMarkdown(r: PagesResult, header: string): string {
     header,
     "",
     `${n(r.captures)} captures (${n(r.largeCheckCaptures)} of them in the check page's check); cold: median of ${r.coldRuns} first visits, each after a fresh \`next start\`, in a fresh browser context; ` +
-      `warm: ${r.runs} repeat visits (median / p95); content = the \`beacon:content\` mark, from navigation start. JavaScript: the cold visit's script files, compressed. ` +
+      `warm: ${r.runs} repeat visits (median / p95); content = the \`beacon:content\` mark, from navigation start. JavaScript: the cold visit's script files as \`next start\` sent them (gzip; ⚠ against that), and brotli'd. ` +
       `Goals: warm ≤ ${PAGE_GOALS.warmMs} ms, cold ≤ ${n(PAGE_GOALS.coldMs)} ms, JavaScript ≤ ${PAGE_GOALS.jsKB} KB compressed.`,
     "",
     "| page | cold: content (LCP) | warm: content median / p95 (LCP) | JavaScript gzip / brotli (files) |",
@@ -219,7 +222,7 @@ export function pagesMarkdown(r: PagesResult, header: string): string {
       (row) =>
         `| ${row.page} | ${n(row.cold.contentMs.median)} ms (${n(row.cold.lcpMs.median)})${mark(row.cold.contentMs.median <= PAGE_GOALS.coldMs)} ` +
         `| ${n(row.warm.contentMs.median)} / ${n(row.warm.contentMs.p95)} ms (${n(row.warm.lcpMs.median)})${mark(row.warm.contentMs.median <= PAGE_GOALS.warmMs)} ` +
-        `| ${kb(row.js.transferredBytes)} / ${kb(row.js.brotliBytes)} (${row.js.files})${mark(Math.min(row.js.transferredBytes, row.js.brotliBytes) <= PAGE_GOALS.jsKB * 1024)} |`,
+        `| ${kb(row.js.transferredBytes)} / ${kb(row.js.brotliBytes)} (${row.js.files})${mark(row.js.transferredBytes <= PAGE_GOALS.jsKB * 1024)} |`,
     ),
   ].join("\n");
 }
