@@ -35,15 +35,17 @@ export type JsShipped = { files: number; transferredBytes: number; brotliBytes: 
 export type PageRow = {
   page: string;
   path: string;
-  cold: { contentMs: Summary; lcpMs: Summary };
-  warm: { contentMs: Summary; lcpMs: Summary };
+  cold: { contentMs: Summary; lcpMs: Summary; phases: Phases };
+  warm: { contentMs: Summary; lcpMs: Summary; phases: Phases };
   js: JsShipped;
   /** The script files of the cold visit, largest (brotli) first. */
   scripts: { file: string; brotliBytes: number }[];
 };
 export type PagesResult = { captures: number; largeCheckCaptures: number; generateSeconds: number; runs: number; coldRuns: number; rows: PageRow[] };
 
-type Visit = { contentMs: number; lcpMs: number | null; scripts: { url: string; transferred: number }[] };
+/** Where a visit's time went, ms from navigation start: the HTML's first and last byte, the last script and the last data request (fetch) done. */
+type Phases = { firstByteMs: number; documentMs: number; scriptsMs: number; dataMs: number };
+type Visit = { contentMs: number; lcpMs: number | null; phases: Phases; scripts: { url: string; transferred: number }[] };
 
 /** The data: N history captures, their attempts, the 2,000-capture check; the rollups of all. */
 async function prepare(url: string, captures: number, log: (line: string) => void): Promise<{ largeCheckId: string; largeCheckCaptures: number }> {
@@ -93,13 +95,18 @@ async function visit(page: Page, url: string): Promise<Visit> {
   return page.evaluate(async (mark) => {
     // Two frames after the mark: a paint that belongs to the content has reported its LCP candidate.
     await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-    const scripts = (performance.getEntriesByType("resource") as PerformanceResourceTiming[])
-      .filter((r) => new URL(r.name).pathname.endsWith(".js"))
-      .map((r) => ({ url: r.name, transferred: r.encodedBodySize }));
+    const contentMs = performance.getEntriesByName(mark)[0]!.startTime;
+    const resources = (performance.getEntriesByType("resource") as PerformanceResourceTiming[]).filter((r) => r.responseEnd <= contentMs);
+    const js = resources.filter((r) => new URL(r.name).pathname.endsWith(".js"));
+    const [navigation] = performance.getEntriesByType("navigation") as PerformanceNavigationTiming[];
+    // No named functions in here: tsx would wrap them in a helper the page does not have.
     return {
-      contentMs: performance.getEntriesByName(mark)[0]!.startTime,
+      contentMs,
       lcpMs: (window as unknown as { __beaconLcp?: number }).__beaconLcp ?? null,
-      scripts,
+      phases: { firstByteMs: navigation!.responseStart, documentMs: navigation!.responseEnd, scriptsMs: Math.max(0, ...js.map((r) => r.responseEnd)),
+        dataMs: Math.max(0, ...resources.filter((r) => r.initiatorType === "fetch").map((r) => r.responseEnd)),
+      },
+      scripts: js.map((r) => ({ url: r.name, transferred: r.encodedBodySize })),
     };
   }, CONTENT_MARK);
 }
@@ -137,6 +144,12 @@ async function signedInContext(bench: BenchBrowser, server: WebServer): Promise<
   await context.addInitScript(recordLcp);
   return context;
 }
+
+const medianPhases = (visits: Visit[]): Phases => {
+  const median = (pick: (p: Phases) => number) => ms(visits.map((v) => pick(v.phases))).median;
+  return { firstByteMs: median((p) => p.firstByteMs), documentMs: median((p) => p.documentMs), scriptsMs: median((p) => p.scriptsMs), dataMs: median((p) => p.dataMs) };
+};
+const phasesText = (p: Phases) => `first byte ${p.firstByteMs}, HTML ${p.documentMs}, scripts ${p.scriptsMs}, data ${p.dataMs} ms`;
 
 const ms = (values: (number | null)[]) => summarize(values.filter((v): v is number => v !== null).map((v) => round(v, 0)));
 
@@ -188,14 +201,15 @@ export async function measurePages(
       const shipped = jsShipped(cold[0]!.scripts);
       const row: PageRow = {
         ...p,
-        cold: { contentMs: ms(cold.map((v) => v.contentMs)), lcpMs: ms(cold.map((v) => v.lcpMs)) },
-        warm: { contentMs: ms(warm.map((v) => v.contentMs)), lcpMs: ms(warm.map((v) => v.lcpMs)) },
+        cold: { contentMs: ms(cold.map((v) => v.contentMs)), lcpMs: ms(cold.map((v) => v.lcpMs)), phases: medianPhases(cold) },
+        warm: { contentMs: ms(warm.map((v) => v.contentMs)), lcpMs: ms(warm.map((v) => v.lcpMs)), phases: medianPhases(warm) },
         ...shipped,
       };
       rows.push(row);
       log(
         `pages: ${p.page}: cold ${row.cold.contentMs.median} ms (LCP ${row.cold.lcpMs.median}), warm ${row.warm.contentMs.median} / ${row.warm.contentMs.p95} ms ` +
-          `(LCP ${row.warm.lcpMs.median}), JS ${kb(row.js.transferredBytes)} gzip, ${kb(row.js.brotliBytes)} brotli in ${row.js.files} files`,
+          `(LCP ${row.warm.lcpMs.median}), JS ${kb(row.js.transferredBytes)} gzip, ${kb(row.js.brotliBytes)} brotli in ${row.js.files} files; ` +
+          `cold ${phasesText(row.cold.phases)}; warm ${phasesText(row.warm.phases)}`,
       );
     }
     return { captures, largeCheckCaptures, generateSeconds, runs: opts.runs, coldRuns: opts.coldRuns, rows };
@@ -216,12 +230,13 @@ export function pagesMarkdown(r: PagesResult, header: string): string {
       `warm: ${r.runs} repeat visits (median / p95); content = the \`beacon:content\` mark, from navigation start. JavaScript: the cold visit's script files as \`next start\` sent them (gzip; ⚠ against that), and brotli'd. ` +
       `Goals: warm ≤ ${PAGE_GOALS.warmMs} ms, cold ≤ ${n(PAGE_GOALS.coldMs)} ms, JavaScript ≤ ${PAGE_GOALS.jsKB} KB compressed.`,
     "",
-    "| page | cold: content (LCP) | warm: content median / p95 (LCP) | JavaScript gzip / brotli (files) |",
-    "| --- | --- | --- | --- |",
+    "| page | cold: content (LCP) | warm: content median / p95 (LCP) | warm: HTML done, last data answer | JavaScript gzip / brotli (files) |",
+    "| --- | --- | --- | --- | --- |",
     ...r.rows.map(
       (row) =>
         `| ${row.page} | ${n(row.cold.contentMs.median)} ms (${n(row.cold.lcpMs.median)})${mark(row.cold.contentMs.median <= PAGE_GOALS.coldMs)} ` +
         `| ${n(row.warm.contentMs.median)} / ${n(row.warm.contentMs.p95)} ms (${n(row.warm.lcpMs.median)})${mark(row.warm.contentMs.median <= PAGE_GOALS.warmMs)} ` +
+        `| ${n(row.warm.phases.documentMs)}, ${n(row.warm.phases.dataMs)} ms ` +
         `| ${kb(row.js.transferredBytes)} / ${kb(row.js.brotliBytes)} (${row.js.files})${mark(row.js.transferredBytes <= PAGE_GOALS.jsKB * 1024)} |`,
     ),
   ].join("\n");
