@@ -86,6 +86,11 @@ const discoveryScale = process.argv.includes("--discovery");
 // check (bench/measure/actions.ts), results in bench/results/actions.json.
 const actionsOnly = process.argv.includes("--actions");
 
+// --pages [--captures=N] [--runs=N] [--cold=N]: only the navigation's pages in Chromium against
+// the production build (bench/measure/pages.ts), results in bench/results/pages.json (pages-N.json
+// for another --captures).
+const pagesScale = process.argv.includes("--pages");
+
 // --chaos[=N]: the lifecycle chaos test (tests/integration/lifecycle-chaos.test.ts) with N random
 // schedules instead of npm test's 2; BEACON_CHAOS_SEED=<seed> sets the first run's seed (run i
 // has seed + i - 1), so BEACON_CHAOS_SEED=<seed> --chaos=1 replays one run. Its own database and
@@ -298,6 +303,44 @@ async function runActions(): Promise<string> {
   return actionsMarkdown(result, header);
 }
 
+async function runPages(): Promise<string> {
+  process.env.BEACON_DEMO_HISTORY_DAYS = "0"; // the generated captures are the only history
+  noteLoad("start");
+  database = await startDatabase(log);
+  setDatabaseUrl(database.url);
+  prismaLoaded = true;
+  const { measurePages, pagesMarkdown } = await import("./measure/pages");
+  const captures = Number(argValue("captures") ?? 1_000_000);
+  const runs = Number(argValue("runs") ?? 5);
+  const coldRuns = Number(argValue("cold") ?? 3);
+  if (![captures, runs, coldRuns].every((v) => Number.isInteger(v) && v >= 1)) throw new Error("--captures, --runs and --cold take positive integers");
+  const result = await measurePages(database.url, randomBytes(24).toString("hex"), {
+    captures,
+    runs,
+    coldRuns,
+    log: (line) => {
+      if (line.includes(" ms (LCP")) noteLoad(line.split(":")[1]!.trim());
+      log(line);
+    },
+  });
+  noteLoad("end");
+  const cpus = os.cpus();
+  const machine = { cpus: cpus.length, cpuModel: cpus[0]?.model.trim() ?? "unknown", node: process.versions.node, postgres: database.serverVersion, database: database.source };
+  const totalSeconds = round((performance.now() - started) / 1000, 0);
+  const uptime = execFileSync("uptime", { encoding: "utf8" }).trim();
+  const full = { timestamp: new Date().toISOString(), ...codeAtStart, machine, load, uptime, totalSeconds, ...result };
+  const file = path.join(process.cwd(), "bench", "results", captures === 1_000_000 ? "pages.json" : `pages-${captures}.json`);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, `${JSON.stringify(full, null, 2)}\n`);
+  log(`results written to ${file}`);
+  const loads = load.slice(1).map((l) => l.loadAvg1m);
+  const header =
+    `Measured by \`npm run bench -- --pages\` on ${full.timestamp.slice(0, 10)}: ${machine.cpus} × ${machine.cpuModel}, Node ${machine.node}, ` +
+    `PostgreSQL ${machine.postgres} (${machine.database === "embedded" ? "embedded, fsync off" : machine.database}); load average ${Math.min(...loads)}–${Math.max(...loads)} during the visits ` +
+    `(\`uptime\` at the end: ${uptime.replace(/^.*load average/, "load average")}); the run took ${totalSeconds} s; code ${codeAtStart.commit?.slice(0, 7) ?? "?"}${codeAtStart.dirty ? " with uncommitted changes" : ""}.`;
+  return pagesMarkdown(result, header);
+}
+
 async function main(): Promise<Results> {
   noteLoad("start");
   database = await startDatabase(log);
@@ -418,6 +461,10 @@ try {
     console.log(summary);
   } else if (actionsOnly) {
     const table = await runActions();
+    await cleanup();
+    console.log(table);
+  } else if (pagesScale) {
+    const table = await runPages();
     await cleanup();
     console.log(table);
   } else if (discoveryScale) {

@@ -4,6 +4,7 @@ import { useEffect, useState, type ReactNode } from "react";
 import { Toaster } from "sonner";
 import { z } from "zod";
 import { subscribeTheme } from "@/lib/browser/theme";
+import { ContentMark } from "./content-mark";
 
 // The app's Content Security Policy allows no eval (lib/http/security-headers.ts). In the browser
 // zod would probe for `new Function` on its first object parse, and the refused probe is
@@ -25,6 +26,7 @@ export function Providers({ children }: { children: ReactNode }) {
   return (
     <QueryClientProvider client={client}>
       {children}
+      <ContentMark />
       <Toaster richColors position="bottom-right" closeButton />
     </QueryClientProvider>
   );

@@ -1,12 +1,35 @@
 // Child processes started by the benchmark: real Beacon workers (worker/index.ts, bundled the way
 // the launcher runs it: scripts/lib/worker-bundle.ts) and bare graphile-worker runners
 // (bench/lib/noop-worker.ts, in node with tsx's loader). Each runs in its own process group. Output is kept (last lines) and shown only when something goes wrong.
-// Every child still alive when the benchmark exits is killed.
+// Every child still alive when the benchmark exits is killed: by killAllChildren on a normal exit
+// or a handled signal, and by the reaper when the benchmark itself is SIGKILLed.
 import { spawn, type ChildProcess } from "node:child_process";
+import type { Socket } from "node:net";
 import { workerNodeArgs } from "@/scripts/lib/worker-bundle";
 
 const ROOT = process.cwd();
 const live = new Set<BenchChild>();
+
+// The reaper: a small process of its own group that reads "+<pgid>" / "-<pgid>" lines and, when
+// its stdin closes (the benchmark exited, however: the kernel closes the pipe even after SIGKILL,
+// and node opens it close-on-exec, so no other child holds it), SIGKILLs the groups still listed.
+const REAPER = `
+const groups = new Set(); let buffer = "";
+process.stdin.on("data", (chunk) => {
+  const lines = (buffer + chunk).split("\\n"); buffer = lines.pop();
+  for (const line of lines) (line[0] === "+" ? groups.add(line.slice(1)) : groups.delete(line.slice(1)));
+});
+process.stdin.on("end", () => { for (const g of groups) try { process.kill(-Number(g), "SIGKILL"); } catch {} process.exit(0); });`;
+let reaper: ChildProcess | undefined;
+
+function tellReaper(line: string) {
+  if (!reaper) {
+    reaper = spawn(process.execPath, ["-e", REAPER], { detached: true, stdio: ["pipe", "ignore", "ignore"] });
+    reaper.unref();
+    (reaper.stdin as Socket).unref(); // the pipe must not keep the benchmark alive
+  }
+  reaper.stdin!.write(`${line}\n`);
+}
 
 export class BenchChild {
   readonly lines: string[] = [];
@@ -23,10 +46,13 @@ export class BenchChild {
     private readonly child: ChildProcess,
   ) {
     live.add(this);
+    // Every child runs in a process group of its own (spawned detached), led by itself.
+    tellReaper(`+${child.pid}`);
     this.exited = new Promise((resolve) =>
       child.once("exit", (code, signal) => {
         this.running = false;
         live.delete(this);
+        tellReaper(`-${child.pid}`);
         this.push(`(exited: ${signal ?? code})`);
         resolve();
       }),

@@ -77,9 +77,9 @@ export type AnalyticsScaleResult = {
   slowPlans: { query: string; rangeDays: number; plans: string[] }[];
 };
 
-type Ids = { workspaceId: string; brandId: string; brandName: string; competitors: { id: string; name: string }[]; promptIds: string[]; providerIds: string[] };
+export type Ids = { workspaceId: string; brandId: string; brandName: string; competitors: { id: string; name: string }[]; promptIds: string[]; providerIds: string[] };
 
-async function demoIds(): Promise<Ids> {
+export async function demoIds(): Promise<Ids> {
   await seedDemo();
   const workspace = await db().workspace.findUniqueOrThrow({ where: { slug: DEMO_WORKSPACE.slug } });
   const brand = await db().brand.findFirstOrThrow({
@@ -99,18 +99,23 @@ async function demoIds(): Promise<Ids> {
   };
 }
 
+/** How generate() lays out its captures: over how many checks, and how far back in time (spread evenly by hash). */
+export type GenerateShape = { checks: number; spreadSeconds: number };
+const HISTORY: GenerateShape = { checks: CHECKS, spreadSeconds: HISTORY_DAYS * 86400 };
+
 /**
  * Captures g = 0..count-1: prompt and provider cycle with g, then the check, then the sample, so
  * (check, prompt, provider, sample) stays unique. Everything else comes from hashes of g or of
  * the capture id, so a run generates the same shape every time. One statement per batch inserts
  * the captures, their mentions and their citations (data-modifying CTEs share `ins`).
  */
-async function generate(client: pg.Client, ids: Ids, count: number, log: (line: string) => void): Promise<void> {
+export async function generate(client: pg.Client, ids: Ids, count: number, log: (line: string) => void, shape: GenerateShape = HISTORY): Promise<string[]> {
+  const { checks, spreadSeconds } = shape;
   const checkIds: string[] = [];
-  for (let i = 0; i < CHECKS; i++) {
+  for (let i = 0; i < checks; i++) {
     const { rows } = await client.query<{ id: string }>(
       `INSERT INTO checks (id, "workspaceId", "brandId", status, samples, "totalCaptures", "createdAt", "updatedAt", "finishedAt")
-       VALUES (gen_random_uuid(), $1, $2, 'completed', 1, 0, now() - interval '${HISTORY_DAYS} days', now(), now()) RETURNING id`,
+       VALUES (gen_random_uuid(), $1, $2, 'completed', 1, 0, now() - make_interval(secs => ${spreadSeconds}), now(), now()) RETURNING id`,
       [ids.workspaceId, ids.brandId],
     );
     checkIds.push(rows[0]!.id);
@@ -136,7 +141,7 @@ async function generate(client: pg.Client, ids: Ids, count: number, log: (line: 
            (SELECT pc."connectionId" FROM provider_configs pc WHERE pc.id = ($9::uuid[])[1 + g % $10]), (g / ($7 * $8))::int, 'succeeded',
            1, 3, 'simulator', 'auto', 'Benchmark answer', 1000, 800 + h % 1000,
            t - interval '1 second', t, t, t - interval '2 seconds', t
-         FROM (SELECT g, h, date_trunc('second', now()) - make_interval(secs => (h % ${HISTORY_DAYS * 86400})::float8) AS t FROM g) x
+         FROM (SELECT g, h, date_trunc('second', now()) - make_interval(secs => (h % ${spreadSeconds})::float8) AS t FROM g) x
          RETURNING id
        ),
        ent AS (
@@ -167,7 +172,7 @@ async function generate(client: pg.Client, ids: Ids, count: number, log: (line: 
         ids.brandId,
         ids.promptIds,
         combos,
-        CHECKS,
+        checks,
         ids.providerIds,
         ids.providerIds.length,
         JSON.stringify(entities.map((e, k) => ({ k, ...e }))),
@@ -175,8 +180,9 @@ async function generate(client: pg.Client, ids: Ids, count: number, log: (line: 
     );
     log(`analytics-scale: captures ${(to + 1).toLocaleString("en-US")} of ${count.toLocaleString("en-US")} (${round((performance.now() - t0) / 1000)} s for this batch)`);
   }
-  const perCheck = Math.ceil(count / CHECKS);
+  const perCheck = Math.ceil(count / checks);
   await client.query(`UPDATE checks SET "totalCaptures" = $2 WHERE id = ANY($1::uuid[])`, [checkIds, perCheck]);
+  return checkIds;
 }
 
 type Measured = { query: string; rangeDays: number; run: () => Promise<unknown> };

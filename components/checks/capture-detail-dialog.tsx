@@ -1,7 +1,8 @@
 "use client";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import dynamic from "next/dynamic";
+import { useEffect } from "react";
 import { toast } from "sonner";
-import { AnswerMarkdown } from "@/components/checks/answer-markdown";
 import { StatusBadge } from "@/components/checks/status";
 import { Button } from "@/components/ui/button";
 import { Badge } from "@/components/ui/card";
@@ -57,9 +58,16 @@ const attemptColumns: Column<Attempt>[] = [
 const ATTEMPTS_HELP =
   "The count includes every attempt this capture made. A manual retry allows the connection's maximum number of attempts again, on top of those already made, so “of” grows with each retry.";
 
+// The answer's markdown renderer (react-markdown with GFM, about 40 KB compressed) loads when a
+// capture is opened, not with the check and Jobs pages that list captures; the dialog starts
+// loading it while it asks for the capture.
+const loadAnswerMarkdown = () => import("@/components/checks/answer-markdown").then((m) => m.AnswerMarkdown);
+const AnswerMarkdown = dynamic(loadAnswerMarkdown, { loading: () => <p className="text-slate-500">Loading the answer…</p> });
+
 /** One capture: its answer (streaming in while it runs), sources, searches, attempts and history. */
 export function CaptureDetailDialog({ captureId, onClose, canCancel, canRetry }: { captureId: string; onClose: () => void; canCancel: boolean; canRetry: boolean }) {
   const queryClient = useQueryClient();
+  useEffect(() => void loadAnswerMarkdown(), []);
   const query = useQuery({
     queryKey: ["capture", captureId],
     queryFn: async () => unwrap(await captureDetailAction({ captureId })),

@@ -7,7 +7,7 @@ import { setupProgress } from "@/lib/setup/progress";
 import { listProviderConfigs } from "@/lib/workspaces/provider-configs";
 import { ScheduleSuggestion } from "./schedule-suggestion";
 import { SetupSteps } from "./setup-steps";
-import { SetupWizard } from "./setup-wizard";
+import { SetupWizard } from "./setup-wizard-lazy";
 
 const primary = "inline-flex min-h-11 items-center rounded-md bg-brand-600 px-3.5 py-2 text-sm font-medium text-white shadow-sm hover:bg-brand-700 dark:hover:bg-brand-500";
 const secondary = "font-medium text-brand-700 hover:underline";
