@@ -645,6 +645,7 @@ describe("reads", () => {
         "GET /api/v1/prompts",
         "GET /api/v1/providers",
         "GET /api/v1/analytics/{chart}",
+        "POST /api/v1/traffic/logs",
       ].sort(),
     );
     expect(document.paths["/api/v1/checks"].post.requestBody.content["application/json"].schema.properties).toHaveProperty("providers");
