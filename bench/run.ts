@@ -311,7 +311,7 @@ async function runTraffic(): Promise<string> {
   const { measureTraffic, trafficMarkdown } = await import("./measure/traffic");
   const lines = Number(argValue("lines") ?? 1_000_000);
   if (!Number.isInteger(lines) || lines < 5) throw new Error("--lines takes an integer of at least 5");
-  const result = await measureTraffic({ lines, log: (line) => { noteLoad(line.split(":")[1]!.trim().split(" ")[0]!); log(line); } });
+  const result = await measureTraffic({ lines, log: (line) => { noteLoad(/^traffic: (\w+)/.exec(line)?.[1] ?? "traffic"); log(line); } });
   noteLoad("end");
   const cpus = os.cpus();
   const machine = { cpus: cpus.length, cpuModel: cpus[0]?.model.trim() ?? "unknown", node: process.versions.node, postgres: database.serverVersion, database: database.source };
