@@ -7,6 +7,8 @@
 // path (linesOf over a file stream, importTrafficLog: parse, classify, verify, store raw hits and
 // the daily rollup); the parse-only rate reads the same files through linesOf, the format's
 // parser and the classifier without the database. The rollup is checked against the raw rows.
+// Beside wall time, the CPU seconds of this process and of the PostgreSQL server (when it runs on
+// this machine): on a shared, loaded machine they say what the import costs better than wall time.
 // Import only after setDatabaseUrl() (lib/db/prisma.ts reads it).
 import { createReadStream } from "node:fs";
 import fs from "node:fs";
@@ -18,6 +20,7 @@ import { seedDemo } from "@/lib/seed/demo";
 import { classifyUserAgent } from "@/lib/traffic/classify";
 import { parseCloudflare, parseCombined, parseCsv, parseNetlify, parseVercel, readCsvHeader, type LineResult, type LogFormat } from "@/lib/traffic/formats";
 import { importTrafficLog, linesOf, type ImportReport } from "@/lib/traffic/import";
+import { parentPid, treeCpuSeconds } from "../lib/cpu";
 import { round } from "../lib/stats";
 
 /** Issue 21's goal: log lines per second parsed, classified and rolled up on this machine. */
@@ -126,12 +129,12 @@ async function writeLog(file: string, format: LogFormat, lines: number, seed: nu
   for (let i = 0; i < lines; i++) {
     chunk += `${line(format, request(next, start), i)}\n`;
     if (chunk.length > 1 << 20) {
-      if (!out.write(chunk)) await new Promise((resolve) => out.once("drain", resolve));
+      if (!out.write(chunk)) await new Promise<void>((resolve) => out.once("drain", () => resolve()));
       chunk = "";
     }
   }
   out.end(chunk);
-  await new Promise((resolve, reject) => out.on("finish", resolve).on("error", reject));
+  await new Promise<void>((resolve, reject) => out.on("finish", () => resolve()).on("error", reject));
 }
 
 const readerOf = (format: LogFormat, header: string): ((line: string) => LineResult) => {
@@ -168,6 +171,8 @@ export type TrafficResult = {
   generateSeconds: number;
   parseOnly: { seconds: number; linesPerSecond: number };
   endToEnd: { seconds: number; linesPerSecond: number; stored: number; errors: number };
+  /** CPU seconds the import took (parse only excluded): Node (this process) and the PostgreSQL server, null when it is not local. */
+  cpu: { nodeSeconds: number; postgresSeconds: number | null; microsPerLine: { node: number; postgres: number | null } };
   perFormat: { format: LogFormat; lines: number; stored: number; parseOnlyLinesPerSecond: number; importLinesPerSecond: number }[];
   rawRows: number;
   rollupRows: number;
@@ -190,6 +195,10 @@ export async function measureTraffic(options: { lines: number; log: (line: strin
     const fileMB = round(files.reduce((sum, f) => sum + fs.statSync(f.file).size, 0) / 1e6, 0);
     log(`traffic: generated ${lines.toLocaleString("en-US")} lines (${fileMB} MB in 5 formats) in ${generateSeconds} s`);
 
+    const [{ pid }] = (await db().$queryRaw<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`) as [{ pid: number }];
+    const server = parentPid(pid);
+    let nodeCpu = 0;
+    let serverCpu = 0;
     const perFormat: TrafficResult["perFormat"] = [];
     let parseSeconds = 0;
     let importSeconds = 0;
@@ -199,9 +208,14 @@ export async function measureTraffic(options: { lines: number; log: (line: strin
       const p0 = performance.now();
       await parseOnly(f.file, f.format);
       const parsed = (performance.now() - p0) / 1000;
+      const node0 = process.cpuUsage();
+      const server0 = server === null ? 0 : treeCpuSeconds(server);
       const i0 = performance.now();
       const report: ImportReport = await importTrafficLog(workspace.id, linesOf(createReadStream(f.file), { maxBytes: Number.MAX_SAFE_INTEGER }), { format: f.format, host: OWN[0] });
       const imported = (performance.now() - i0) / 1000;
+      const node1 = process.cpuUsage(node0);
+      nodeCpu += (node1.user + node1.system) / 1e6;
+      if (server !== null) serverCpu += treeCpuSeconds(server) - server0;
       parseSeconds += parsed;
       importSeconds += imported;
       stored += report.stored;
@@ -225,6 +239,11 @@ export async function measureTraffic(options: { lines: number; log: (line: strin
       generateSeconds,
       parseOnly: { seconds: round(parseSeconds, 1), linesPerSecond: Math.round(lines / parseSeconds) },
       endToEnd: { seconds: round(importSeconds, 1), linesPerSecond: Math.round(lines / importSeconds), stored, errors },
+      cpu: {
+        nodeSeconds: round(nodeCpu, 1),
+        postgresSeconds: server === null ? null : round(serverCpu, 1),
+        microsPerLine: { node: round((nodeCpu * 1e6) / lines, 1), postgres: server === null ? null : round((serverCpu * 1e6) / lines, 1) },
+      },
       perFormat,
       rawRows: counts!.raw,
       rollupRows: counts!.rollup_rows,
@@ -246,6 +265,8 @@ export function trafficMarkdown(r: TrafficResult, header: string): string {
     `| parse only (read, parse, classify; no database) | ${n(r.parseOnly.linesPerSecond)} (${r.parseOnly.seconds} s) | |`,
     ...r.perFormat.map((f) => `| — ${f.format}: import / parse only | ${n(f.importLinesPerSecond)} / ${n(f.parseOnlyLinesPerSecond)} | |`),
     "",
+    `- CPU of the import: Node ${r.cpu.nodeSeconds} s (${r.cpu.microsPerLine.node} µs per line), PostgreSQL ${r.cpu.postgresSeconds === null ? "not measured (not on this machine)" : `${r.cpu.postgresSeconds} s (${r.cpu.microsPerLine.postgres} µs per line)`}; ` +
+      `the wall time is the sum where the two wait for each other, and longer when other processes share the CPUs.`,
     `- Rollup: ${n(r.rollupRows)} daily rows for ${n(r.rawRows)} raw hits; equal to the raw rows' aggregation: ${r.rollupEqualsRaw ? "yes" : "**NO**"}. Import errors: ${r.endToEnd.errors}.`,
   ].join("\n");
 }
