@@ -266,7 +266,9 @@ export function trafficMarkdown(r: TrafficResult, header: string): string {
     ...r.perFormat.map((f) => `| — ${f.format}: import / parse only | ${n(f.importLinesPerSecond)} / ${n(f.parseOnlyLinesPerSecond)} | |`),
     "",
     `- CPU of the import: Node ${r.cpu.nodeSeconds} s (${r.cpu.microsPerLine.node} µs per line), PostgreSQL ${r.cpu.postgresSeconds === null ? "not measured (not on this machine)" : `${r.cpu.postgresSeconds} s (${r.cpu.microsPerLine.postgres} µs per line)`}; ` +
-      `the wall time is the sum where the two wait for each other, and longer when other processes share the CPUs.`,
+      (r.cpu.microsPerLine.postgres === null
+        ? "the wall time is longer when other processes share the CPUs."
+        : `the writes overlap the parsing, so on two otherwise idle cores the larger of the two bounds the rate at about ${n(Math.round(1e6 / Math.max(r.cpu.microsPerLine.node, r.cpu.microsPerLine.postgres)))} lines/s (an estimate, not measured); the wall time is longer when other processes share the CPUs.`),
     `- Rollup: ${n(r.rollupRows)} daily rows for ${n(r.rawRows)} raw hits; equal to the raw rows' aggregation: ${r.rollupEqualsRaw ? "yes" : "**NO**"}. Import errors: ${r.endToEnd.errors}.`,
   ].join("\n");
 }
