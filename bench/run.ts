@@ -91,6 +91,11 @@ const actionsOnly = process.argv.includes("--actions");
 // for another --captures).
 const pagesScale = process.argv.includes("--pages");
 
+// --traffic [--lines=N]: only the access log import (bench/measure/traffic.ts), N lines (default
+// 1,000,000; the issue's 10,000,000 with --lines=10000000) in the five formats, end to end and
+// parse-only; results in bench/results/traffic.json (traffic-N.json for another --lines).
+const trafficOnly = process.argv.includes("--traffic");
+
 // --chaos[=N]: the lifecycle chaos test (tests/integration/lifecycle-chaos.test.ts) with N random
 // schedules instead of npm test's 2; BEACON_CHAOS_SEED=<seed> sets the first run's seed (run i
 // has seed + i - 1), so BEACON_CHAOS_SEED=<seed> --chaos=1 replays one run. Its own database and
@@ -341,6 +346,32 @@ async function runPages(): Promise<string> {
   return pagesMarkdown(result, header);
 }
 
+async function runTraffic(): Promise<string> {
+  noteLoad("start");
+  database = await startDatabase(log);
+  setDatabaseUrl(database.url);
+  prismaLoaded = true;
+  const { measureTraffic, trafficMarkdown } = await import("./measure/traffic");
+  const lines = Number(argValue("lines") ?? 1_000_000);
+  if (!Number.isInteger(lines) || lines < 5) throw new Error("--lines takes an integer of at least 5");
+  const result = await measureTraffic({ lines, log: (line) => { noteLoad(/^traffic: (\w+)/.exec(line)?.[1] ?? "traffic"); log(line); } });
+  noteLoad("end");
+  const cpus = os.cpus();
+  const machine = { cpus: cpus.length, cpuModel: cpus[0]?.model.trim() ?? "unknown", node: process.versions.node, postgres: database.serverVersion, database: database.source };
+  const totalSeconds = round((performance.now() - started) / 1000, 0);
+  const full = { timestamp: new Date().toISOString(), ...codeAtStart, machine, load, totalSeconds, ...result };
+  const file = path.join(process.cwd(), "bench", "results", lines === 1_000_000 ? "traffic.json" : `traffic-${lines}.json`);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, `${JSON.stringify(full, null, 2)}\n`);
+  log(`results written to ${file}`);
+  const loads = load.map((l) => l.loadAvg1m);
+  const header =
+    `Measured by \`npm run bench -- --traffic\` on ${full.timestamp.slice(0, 10)}: ${machine.cpus} × ${machine.cpuModel}, Node ${machine.node}, ` +
+    `PostgreSQL ${machine.postgres} (${machine.database === "embedded" ? "embedded, fsync off" : machine.database}); load average ${Math.min(...loads)}–${Math.max(...loads)}; ` +
+    `the run took ${totalSeconds} s; code ${codeAtStart.commit?.slice(0, 7) ?? "?"}${codeAtStart.dirty ? " with uncommitted changes" : ""}.`;
+  return trafficMarkdown(result, header);
+}
+
 async function main(): Promise<Results> {
   noteLoad("start");
   database = await startDatabase(log);
@@ -459,6 +490,10 @@ try {
     const summary = await runMemoryOnly();
     await cleanup();
     console.log(summary);
+  } else if (trafficOnly) {
+    const table = await runTraffic();
+    await cleanup();
+    console.log(table);
   } else if (actionsOnly) {
     const table = await runActions();
     await cleanup();

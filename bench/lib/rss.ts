@@ -14,7 +14,7 @@ function status(pid: number): { rssKiB: number; hwmKiB: number } | null {
   }
 }
 
-function descendants(pid: number): number[] {
+export function descendants(pid: number): number[] {
   const children: number[] = [];
   try {
     for (const task of fs.readdirSync(`/proc/${pid}/task`)) {

@@ -133,6 +133,18 @@ export async function importTrafficLog(workspaceId: string, lines: AsyncIterable
   };
   let read: ((line: string) => LineResult) | null = null;
   let batch: StoredHit[] = [];
+  // A batch is written while the next one is read, so parsing (Node) and writing (PostgreSQL)
+  // use both cores. At most one write in flight: memory stays at two batches, and a failed
+  // write stops the import at the next batch.
+  let writing: Promise<void> = Promise.resolve();
+  const flush = async () => {
+    const hits = batch;
+    batch = [];
+    await writing;
+    writing = storeHits(workspaceId, hits).then(() => void (report.stored += hits.length));
+    // Awaited by the next flush or at the end; until then its rejection must not count as unhandled.
+    writing.catch(() => {});
+  };
 
   try {
     for await (const line of lines) {
@@ -177,18 +189,18 @@ export async function importTrafficLog(workspaceId: string, lines: AsyncIterable
         const counts = (report.byCrawler[crawler.name] ??= { verified: 0, unverified: 0, unchecked: 0 });
         counts[verification] += 1;
         batch.push({ at: hit.at, domain, path: hit.path.slice(0, MAX_PATH), crawler: crawler.name, verification, status: hit.status });
-        if (batch.length >= BATCH) {
-          await storeHits(workspaceId, batch);
-          report.stored += batch.length;
-          batch = [];
-        }
+        if (batch.length >= BATCH) await flush();
       }
       }
   } catch (error) {
-    if (!(error instanceof CorruptGzipError)) throw error;
+    if (!(error instanceof CorruptGzipError)) {
+      // The write in flight ends before the error is passed on: no write outlives the import.
+      await writing.catch(() => {});
+      throw error;
+    }
     fail(report.lines + 1, `the gzip data is corrupt or cut short here (${error.message}); the lines before were read`);
   }
-  await storeHits(workspaceId, batch);
-  report.stored += batch.length;
+  await flush();
+  await writing;
   return report;
 }
