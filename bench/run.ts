@@ -213,19 +213,20 @@ async function runMemoryOnly(): Promise<string> {
   ].join("\n");
 }
 
-async function runAnalyticsScale(): Promise<string> {
-  process.env.BEACON_DEMO_HISTORY_DAYS = "0"; // the generated captures are the only history
+/** A single-measure mode's database: a new one (or a kept one, for analytics-scale), Prisma pointed at it. */
+async function openModeDatabase(kept?: string): Promise<BenchDatabase> {
   noteLoad("start");
-  const kept = process.env.BENCH_ANALYTICS_DATABASE_URL;
   database = kept ? await keptDatabase(kept) : await startDatabase(log);
   setDatabaseUrl(database.url);
   prismaLoaded = true;
-  const { measureAnalyticsScale, analyticsScaleMarkdown } = await import("./measure/analytics-scale");
-  const captures = Number(argValue("captures") ?? 1_000_000);
-  const runs = Number(argValue("runs") ?? 10);
-  if (!Number.isInteger(captures) || captures < 1 || !Number.isInteger(runs) || runs < 1) throw new Error("--captures and --runs take positive integers");
-  const only = argValue("only")?.split(",").filter(Boolean);
-  const result = await measureAnalyticsScale(database.url, { captures, runs, only, log });
+  return database;
+}
+
+/**
+ * A single-measure mode's end: its result, with the machine, the load and the commit, written to
+ * bench/results/<file>; returns the line its markdown table starts with.
+ */
+function writeModeResult(mode: string, file: string, result: object): string {
   noteLoad("end");
   const cpus = os.cpus();
   const machine = {
@@ -234,56 +235,53 @@ async function runAnalyticsScale(): Promise<string> {
     memoryGiB: Math.round(os.totalmem() / 2 ** 30),
     platform: `${os.platform()} ${os.release()} ${os.arch()}`,
     node: process.versions.node,
-    postgres: database.serverVersion,
-    database: database.source,
+    postgres: database!.serverVersion,
+    database: database!.source,
   };
   const totalSeconds = round((performance.now() - started) / 1000, 0);
-  const full = { timestamp: new Date().toISOString(), ...codeAtStart, machine, load, totalSeconds, ...result };
-  // The default scale is the table in docs/benchmarks.md; other scales (the issue's 10,000,000) are kept beside it.
-  const file = path.join(process.cwd(), "bench", "results", captures === 1_000_000 ? "analytics-scale.json" : `analytics-scale-${captures}.json`);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, `${JSON.stringify(full, null, 2)}\n`);
-  log(`results written to ${file}`);
-  const header =
-    `Measured by \`npm run bench -- --analytics-scale\` on ${full.timestamp.slice(0, 10)}: ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB} GiB, ` +
-    `Node ${machine.node}, PostgreSQL ${machine.postgres} (${machine.database === "embedded" ? "embedded, fsync off" : machine.database}); the run took ${totalSeconds} s; ` +
-    `code ${codeAtStart.commit?.slice(0, 7) ?? "?"}${codeAtStart.dirty ? " with uncommitted changes" : ""}.`;
-  return analyticsScaleMarkdown(result, header);
+  const uptime = execFileSync("uptime", { encoding: "utf8" }).trim();
+  const full = { timestamp: new Date().toISOString(), ...codeAtStart, machine, load, uptime, totalSeconds, ...result };
+  const target = path.join(process.cwd(), "bench", "results", file);
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  fs.writeFileSync(target, `${JSON.stringify(full, null, 2)}\n`);
+  log(`results written to ${target}`);
+  const loads = load.map((l) => l.loadAvg1m);
+  return (
+    `Measured by \`npm run bench -- --${mode}\` on ${full.timestamp.slice(0, 10)}: ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB} GiB, Node ${machine.node}, ` +
+    `PostgreSQL ${machine.postgres} (${machine.database === "embedded" ? "embedded, fsync off" : machine.database}); load average ${Math.min(...loads)}–${Math.max(...loads)} ` +
+    `(\`uptime\` at the end: ${uptime.replace(/^.*load average/, "load average")}); the run took ${totalSeconds} s; ` +
+    `code ${codeAtStart.commit?.slice(0, 7) ?? "?"}${codeAtStart.dirty ? " with uncommitted changes" : ""}.`
+  );
+}
+
+/** The default scale's results are the table in docs/benchmarks.md; other scales are kept beside them. */
+const resultFile = (name: string, n: number, defaultN: number) => (n === defaultN ? `${name}.json` : `${name}-${n}.json`);
+
+async function runAnalyticsScale(): Promise<string> {
+  process.env.BEACON_DEMO_HISTORY_DAYS = "0"; // the generated captures are the only history
+  const db = await openModeDatabase(process.env.BENCH_ANALYTICS_DATABASE_URL);
+  const { measureAnalyticsScale, analyticsScaleMarkdown } = await import("./measure/analytics-scale");
+  const captures = Number(argValue("captures") ?? 1_000_000);
+  const runs = Number(argValue("runs") ?? 10);
+  if (!Number.isInteger(captures) || captures < 1 || !Number.isInteger(runs) || runs < 1) throw new Error("--captures and --runs take positive integers");
+  const only = argValue("only")?.split(",").filter(Boolean);
+  const result = await measureAnalyticsScale(db.url, { captures, runs, only, log });
+  return analyticsScaleMarkdown(result, writeModeResult("analytics-scale", resultFile("analytics-scale", captures, 1_000_000), result));
 }
 
 async function runDiscoveryScale(): Promise<string> {
   process.env.BEACON_DEMO_HISTORY_DAYS = "0"; // the generated answers are the only history
-  noteLoad("start");
-  database = await startDatabase(log);
-  setDatabaseUrl(database.url);
-  prismaLoaded = true;
+  const db = await openModeDatabase();
   const { measureDiscovery, discoveryMarkdown } = await import("./measure/discovery");
   const captures = Number(argValue("captures") ?? 1_000_000);
   const runs = Number(argValue("runs") ?? 20);
   if (!Number.isInteger(captures) || captures < 1 || !Number.isInteger(runs) || runs < 1) throw new Error("--captures and --runs take positive integers");
-  const result = await measureDiscovery(database.url, { captures, runs, log: (line) => { if (line.includes("median")) noteLoad(line.split(":")[1]!.trim()); log(line); } });
-  noteLoad("end");
-  const cpus = os.cpus();
-  const machine = { cpus: cpus.length, cpuModel: cpus[0]?.model.trim() ?? "unknown", node: process.versions.node, postgres: database.serverVersion, database: database.source };
-  const totalSeconds = round((performance.now() - started) / 1000, 0);
-  const full = { timestamp: new Date().toISOString(), ...codeAtStart, machine, load, totalSeconds, ...result };
-  const file = path.join(process.cwd(), "bench", "results", captures === 1_000_000 ? "discovery.json" : `discovery-${captures}.json`);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, `${JSON.stringify(full, null, 2)}\n`);
-  log(`results written to ${file}`);
-  const loads = load.map((l) => l.loadAvg1m);
-  const header =
-    `Measured by \`npm run bench -- --discovery\` on ${full.timestamp.slice(0, 10)}: ${machine.cpus} × ${machine.cpuModel}, Node ${machine.node}, ` +
-    `PostgreSQL ${machine.postgres} (${machine.database === "embedded" ? "embedded, fsync off" : machine.database}); load average ${Math.min(...loads)}–${Math.max(...loads)}; ` +
-    `the run took ${totalSeconds} s; code ${codeAtStart.commit?.slice(0, 7) ?? "?"}${codeAtStart.dirty ? " with uncommitted changes" : ""}.`;
-  return discoveryMarkdown(result, header);
+  const result = await measureDiscovery(db.url, { captures, runs, log: (line) => { if (line.includes("median")) noteLoad(line.split(":")[1]!.trim()); log(line); } });
+  return discoveryMarkdown(result, writeModeResult("discovery", resultFile("discovery", captures, 1_000_000), result));
 }
 
 async function runActions(): Promise<string> {
-  noteLoad("start");
-  database = await startDatabase(log);
-  setDatabaseUrl(database.url);
-  prismaLoaded = true;
+  await openModeDatabase();
   const fixtures = await import("./lib/fixtures");
   const { measureActions, actionsMarkdown } = await import("./measure/actions");
   const runs = Number(argValue("runs") ?? 20);
@@ -291,35 +289,18 @@ async function runActions(): Promise<string> {
   const fx = await fixtures.prepareFixtures(BENCH_PROMPTS);
   noteLoad("actions");
   const result = await measureActions(fx, { runs, log });
-  noteLoad("end");
-  const cpus = os.cpus();
-  const machine = { cpus: cpus.length, cpuModel: cpus[0]?.model.trim() ?? "unknown", node: process.versions.node, postgres: database.serverVersion, database: database.source };
-  const totalSeconds = round((performance.now() - started) / 1000, 0);
-  const full = { timestamp: new Date().toISOString(), ...codeAtStart, machine, load, totalSeconds, ...result };
-  const file = path.join(process.cwd(), "bench", "results", "actions.json");
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, `${JSON.stringify(full, null, 2)}\n`);
-  log(`results written to ${file}`);
-  const loads = load.map((l) => l.loadAvg1m);
-  const header =
-    `Measured by \`npm run bench -- --actions\` on ${full.timestamp.slice(0, 10)}: ${machine.cpus} × ${machine.cpuModel}, Node ${machine.node}, ` +
-    `PostgreSQL ${machine.postgres} (${machine.database === "embedded" ? "embedded, fsync off" : machine.database}); load average ${Math.min(...loads)}–${Math.max(...loads)}; ` +
-    `the run took ${totalSeconds} s; code ${codeAtStart.commit?.slice(0, 7) ?? "?"}${codeAtStart.dirty ? " with uncommitted changes" : ""}.`;
-  return actionsMarkdown(result, header);
+  return actionsMarkdown(result, writeModeResult("actions", "actions.json", result));
 }
 
 async function runPages(): Promise<string> {
   process.env.BEACON_DEMO_HISTORY_DAYS = "0"; // the generated captures are the only history
-  noteLoad("start");
-  database = await startDatabase(log);
-  setDatabaseUrl(database.url);
-  prismaLoaded = true;
+  const db = await openModeDatabase();
   const { measurePages, pagesMarkdown } = await import("./measure/pages");
   const captures = Number(argValue("captures") ?? 1_000_000);
   const runs = Number(argValue("runs") ?? 5);
   const coldRuns = Number(argValue("cold") ?? 3);
   if (![captures, runs, coldRuns].every((v) => Number.isInteger(v) && v >= 1)) throw new Error("--captures, --runs and --cold take positive integers");
-  const result = await measurePages(database.url, randomBytes(24).toString("hex"), {
+  const result = await measurePages(db.url, randomBytes(24).toString("hex"), {
     captures,
     runs,
     coldRuns,
@@ -328,48 +309,16 @@ async function runPages(): Promise<string> {
       log(line);
     },
   });
-  noteLoad("end");
-  const cpus = os.cpus();
-  const machine = { cpus: cpus.length, cpuModel: cpus[0]?.model.trim() ?? "unknown", node: process.versions.node, postgres: database.serverVersion, database: database.source };
-  const totalSeconds = round((performance.now() - started) / 1000, 0);
-  const uptime = execFileSync("uptime", { encoding: "utf8" }).trim();
-  const full = { timestamp: new Date().toISOString(), ...codeAtStart, machine, load, uptime, totalSeconds, ...result };
-  const file = path.join(process.cwd(), "bench", "results", captures === 1_000_000 ? "pages.json" : `pages-${captures}.json`);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, `${JSON.stringify(full, null, 2)}\n`);
-  log(`results written to ${file}`);
-  const loads = load.slice(1).map((l) => l.loadAvg1m);
-  const header =
-    `Measured by \`npm run bench -- --pages\` on ${full.timestamp.slice(0, 10)}: ${machine.cpus} × ${machine.cpuModel}, Node ${machine.node}, ` +
-    `PostgreSQL ${machine.postgres} (${machine.database === "embedded" ? "embedded, fsync off" : machine.database}); load average ${Math.min(...loads)}–${Math.max(...loads)} during the visits ` +
-    `(\`uptime\` at the end: ${uptime.replace(/^.*load average/, "load average")}); the run took ${totalSeconds} s; code ${codeAtStart.commit?.slice(0, 7) ?? "?"}${codeAtStart.dirty ? " with uncommitted changes" : ""}.`;
-  return pagesMarkdown(result, header);
+  return pagesMarkdown(result, writeModeResult("pages", resultFile("pages", captures, 1_000_000), result));
 }
 
 async function runTraffic(): Promise<string> {
-  noteLoad("start");
-  database = await startDatabase(log);
-  setDatabaseUrl(database.url);
-  prismaLoaded = true;
+  await openModeDatabase();
   const { measureTraffic, trafficMarkdown } = await import("./measure/traffic");
   const lines = Number(argValue("lines") ?? 1_000_000);
   if (!Number.isInteger(lines) || lines < 5) throw new Error("--lines takes an integer of at least 5");
   const result = await measureTraffic({ lines, log: (line) => { noteLoad(/^traffic: (\w+)/.exec(line)?.[1] ?? "traffic"); log(line); } });
-  noteLoad("end");
-  const cpus = os.cpus();
-  const machine = { cpus: cpus.length, cpuModel: cpus[0]?.model.trim() ?? "unknown", node: process.versions.node, postgres: database.serverVersion, database: database.source };
-  const totalSeconds = round((performance.now() - started) / 1000, 0);
-  const full = { timestamp: new Date().toISOString(), ...codeAtStart, machine, load, totalSeconds, ...result };
-  const file = path.join(process.cwd(), "bench", "results", lines === 1_000_000 ? "traffic.json" : `traffic-${lines}.json`);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, `${JSON.stringify(full, null, 2)}\n`);
-  log(`results written to ${file}`);
-  const loads = load.map((l) => l.loadAvg1m);
-  const header =
-    `Measured by \`npm run bench -- --traffic\` on ${full.timestamp.slice(0, 10)}: ${machine.cpus} × ${machine.cpuModel}, Node ${machine.node}, ` +
-    `PostgreSQL ${machine.postgres} (${machine.database === "embedded" ? "embedded, fsync off" : machine.database}); load average ${Math.min(...loads)}–${Math.max(...loads)}; ` +
-    `the run took ${totalSeconds} s; code ${codeAtStart.commit?.slice(0, 7) ?? "?"}${codeAtStart.dirty ? " with uncommitted changes" : ""}.`;
-  return trafficMarkdown(result, header);
+  return trafficMarkdown(result, writeModeResult("traffic", resultFile("traffic", lines, 1_000_000), result));
 }
 
 async function main(): Promise<Results> {
