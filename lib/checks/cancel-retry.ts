@@ -7,7 +7,8 @@ import { budgetStatus } from "@/lib/billing/budget";
 import { captureEstimate } from "@/lib/checks/create-check";
 import type { Tx } from "@/lib/lifecycle/transition";
 import { cancelCaptures, retryCaptures as retryTransition, retryGroups, retryRefusals } from "@/lib/lifecycle/admin";
-import { priceTableOf } from "@/lib/billing/money";
+import { priceTableOf, type PriceTable } from "@/lib/billing/money";
+import { Prisma, type CaptureStatus } from "@/lib/generated/prisma/client";
 import { isCheckFinished, isRetryable, isUnfinished } from "@/lib/captures/states";
 import { ConflictError, NotFoundError, UserError } from "@/lib/errors";
 
@@ -30,9 +31,12 @@ export async function cancelCheck(caller: Caller, checkId: string) {
 
 export async function cancelCapture(caller: Caller, captureId: string) {
   return inTransaction(async (tx) => {
-    const capture = await tx.capture.findFirst({ where: { id: captureId, workspaceId: caller.workspaceId }, include: { check: true } });
+    // The fields the checks below read, in one statement (not the answer, not the check's row).
+    const [capture] = await tx.$queryRaw<{ id: string; status: CaptureStatus; cancelRequestedAt: Date | null; startedById: string | null }[]>`
+      SELECT c.id, c.status, c."cancelRequestedAt", k."startedById" FROM captures c JOIN checks k ON k.id = c."checkId"
+      WHERE c.id = ${captureId}::uuid AND c."workspaceId" = ${caller.workspaceId}::uuid`;
     if (!capture) throw new NotFoundError("That capture does not exist in this workspace.");
-    assertCan(canCancelCheck(caller, capture.check), "Only admins, owners and the member who started the check can cancel its captures.");
+    assertCan(canCancelCheck(caller, capture), "Only admins, owners and the member who started the check can cancel its captures.");
     if (!isUnfinished(capture.status)) throw new UserError(`This capture has already ${capture.status}.`);
     if (capture.status === "running" && capture.cancelRequestedAt) throw new UserError("This capture is already being cancelled.");
     const result = await cancelCaptures(tx, lifecycleActor(caller), { captureId: capture.id });
@@ -101,19 +105,19 @@ export async function estimateRetry(caller: Caller, checkId: string) {
 
 /** The captures a retry of `target` runs again, with what each holds, and those it leaves (by reason). */
 async function planRetry(tx: Tx, caller: Caller, target: { captureId: string } | { checkId: string }) {
-  const where = "captureId" in target ? { id: target.captureId, workspaceId: caller.workspaceId } : { checkId: target.checkId, workspaceId: caller.workspaceId };
-  const candidates = await tx.capture.findMany({
-    where,
-    select: { id: true, status: true, searchMode: true, prompt: { select: { text: true } }, connection: true },
-  });
+  const scope = "captureId" in target ? Prisma.sql`c.id = ${target.captureId}::uuid` : Prisma.sql`c."checkId" = ${target.checkId}::uuid`;
+  // One statement with the prompt's text and the connection's prices, not the rows around them.
+  const candidates = await tx.$queryRaw<(PriceTable & { id: string; status: CaptureStatus; searchMode: "on" | "off" | "auto"; promptText: string; maxAttempts: number })[]>`
+    SELECT c.id, c.status, c."searchMode", p.text AS "promptText", pc."maxAttempts", pc."inputPricePerMTokMicros", pc."outputPricePerMTokMicros",
+           pc."cachedPricePerMTokMicros", pc."reasoningPricePerMTokMicros", pc."searchPriceMicros"
+    FROM captures c JOIN prompts p ON p.id = c."promptId" JOIN provider_connections pc ON pc.id = c."connectionId"
+    WHERE ${scope} AND c."workspaceId" = ${caller.workspaceId}::uuid`;
   const retryable = candidates.filter((c) => isRetryable(c.status));
   const refusals = await retryRefusals(tx, retryable.map((c) => c.id));
   const refused = groupByReason([...refusals.values()].map((reason) => [reason, 1] as const));
   const runnable = retryable.filter((c) => !refusals.has(c.id));
   refuseWhenNothingRuns(target, { found: candidates.length > 0, retryable: retryable.length > 0, runnable: runnable.length > 0, refused, status: candidates[0]?.status });
-  const holds = new Map(
-    runnable.map((c) => [c.id, { micros: captureEstimate(c.prompt.text, { ...c.connection, searchMode: c.searchMode }), maxAttempts: c.connection.maxAttempts }]),
-  );
+  const holds = new Map(runnable.map((c) => [c.id, { micros: captureEstimate(c.promptText, c), maxAttempts: c.maxAttempts }]));
   return { holds, refused };
 }
 
