@@ -106,10 +106,13 @@ export async function retryRefusals(tx: Tx, captureIds: string[]): Promise<Map<s
 }
 
 /** retryRefusals' rule over the capture row `c`, given its `access` refusal (beacon_access_refusal's). */
+// The attempts are read by capture alone and tested in the aggregate: a filter on outcome beside
+// it lets the planner (on tables not analyzed yet) combine the outcome index, which lists most
+// attempts, for every capture; a check's retry asks this of thousands.
 const retryRefusal = (access: Prisma.Sql) => Prisma.sql`CASE
-    WHEN EXISTS (SELECT 1 FROM attempts a WHERE a."captureId" = c.id AND a.outcome = 'succeeded') OR (c."answerText" IS NOT NULL AND NOT c."answerIsPartial")
+    WHEN coalesce((SELECT bool_or(a.outcome = 'succeeded') FROM attempts a WHERE a."captureId" = c.id), false) OR (c."answerText" IS NOT NULL AND NOT c."answerIsPartial")
       THEN ${PAID_ANSWER_KEPT}
-    WHEN EXISTS (SELECT 1 FROM attempts a WHERE a."captureId" = c.id AND a.reason = 'result_not_stored') THEN ${PAID_ANSWER_LOST}
+    WHEN coalesce((SELECT bool_or(a.reason = 'result_not_stored') FROM attempts a WHERE a."captureId" = c.id), false) THEN ${PAID_ANSWER_LOST}
     ELSE ${access}
   END`;
 
@@ -132,7 +135,7 @@ export type RetryGroup = {
  */
 export async function retryGroups(tx: Tx, workspaceId: string, checkId: string): Promise<RetryGroup[]> {
   const rows = await tx.$queryRaw<(Omit<RetryGroup, "captures"> & { captures: bigint })[]>`
-    WITH access AS (
+    WITH access AS MATERIALIZED ( -- asked once per pair, whatever join the planner picks (a nested loop would rescan it per capture)
       SELECT k."connectionId", k.model, beacon_access_refusal(k."connectionId", ${workspaceId}::uuid, k.model) AS refusal
       FROM (SELECT DISTINCT "connectionId", model FROM captures WHERE "checkId" = ${checkId}::uuid AND "workspaceId" = ${workspaceId}::uuid
               AND status = ANY(${[...RETRYABLE_STATUSES]}::"CaptureStatus"[])) k
