@@ -6,7 +6,9 @@ import { assertCan, canCancelCheck, canRetryCapture, type Actor } from "@/lib/pe
 import { budgetStatus } from "@/lib/billing/budget";
 import { captureEstimate } from "@/lib/checks/create-check";
 import type { Tx } from "@/lib/lifecycle/transition";
-import { cancelCaptures, retryCaptures as retryTransition, retryRefusals } from "@/lib/lifecycle/admin";
+import { cancelCaptures, retryCaptures as retryTransition, retryGroups, retryRefusals } from "@/lib/lifecycle/admin";
+import { priceTableOf, type PriceTable } from "@/lib/billing/money";
+import { Prisma, type CaptureStatus } from "@/lib/generated/prisma/client";
 import { isCheckFinished, isRetryable, isUnfinished } from "@/lib/captures/states";
 import { ConflictError, NotFoundError, UserError } from "@/lib/errors";
 
@@ -29,9 +31,12 @@ export async function cancelCheck(caller: Caller, checkId: string) {
 
 export async function cancelCapture(caller: Caller, captureId: string) {
   return inTransaction(async (tx) => {
-    const capture = await tx.capture.findFirst({ where: { id: captureId, workspaceId: caller.workspaceId }, include: { check: true } });
+    // The fields the checks below read, in one statement (not the answer, not the check's row).
+    const [capture] = await tx.$queryRaw<{ id: string; status: CaptureStatus; cancelRequestedAt: Date | null; startedById: string | null }[]>`
+      SELECT c.id, c.status, c."cancelRequestedAt", k."startedById" FROM captures c JOIN checks k ON k.id = c."checkId"
+      WHERE c.id = ${captureId}::uuid AND c."workspaceId" = ${caller.workspaceId}::uuid`;
     if (!capture) throw new NotFoundError("That capture does not exist in this workspace.");
-    assertCan(canCancelCheck(caller, capture.check), "Only admins, owners and the member who started the check can cancel its captures.");
+    assertCan(canCancelCheck(caller, capture), "Only admins, owners and the member who started the check can cancel its captures.");
     if (!isUnfinished(capture.status)) throw new UserError(`This capture has already ${capture.status}.`);
     if (capture.status === "running" && capture.cancelRequestedAt) throw new UserError("This capture is already being cancelled.");
     const result = await cancelCaptures(tx, lifecycleActor(caller), { captureId: capture.id });
@@ -85,41 +90,56 @@ export async function retryCaptures(caller: Caller, target: { captureId: string 
  */
 export async function estimateRetry(caller: Caller, checkId: string) {
   assertCan(canRetryCapture(caller), "Only admins and owners can retry captures.");
-  const { holds, refused } = await planRetry(db(), caller, { checkId });
-  const estimateMicros = [...holds.values()].reduce((sum, h) => sum + h.micros, 0);
-  return { captures: holds.size, estimateMicros, refused, budget: await budgetStatus(caller.workspaceId) };
+  // Counted in SQL by connection, search mode, prompt and refusal: the dialog must answer within a
+  // poll's interval on a check of thousands (issue 20 item 4), and every capture of a group costs alike.
+  const groups = await retryGroups(db(), caller.workspaceId, checkId);
+  const retryable = groups.filter((g) => g.retryable);
+  const runnable = retryable.filter((g) => g.reason === null);
+  const refused = groupByReason(retryable.flatMap((g) => (g.reason === null ? [] : [[g.reason, g.captures] as const])));
+  refuseWhenNothingRuns({ checkId }, { found: groups.length > 0, retryable: retryable.length > 0, runnable: runnable.length > 0, refused });
+  const connections = await db().providerConnection.findMany({ where: { id: { in: [...new Set(runnable.map((g) => g.connectionId))] } } });
+  const prices = new Map(connections.map((c) => [c.id, priceTableOf(c)]));
+  const estimateMicros = runnable.reduce((sum, g) => sum + captureEstimate(g.promptText, { ...prices.get(g.connectionId)!, searchMode: g.searchMode }) * g.captures, 0);
+  return { captures: runnable.reduce((sum, g) => sum + g.captures, 0), estimateMicros, refused, budget: await budgetStatus(caller.workspaceId) };
 }
 
 /** The captures a retry of `target` runs again, with what each holds, and those it leaves (by reason). */
 async function planRetry(tx: Tx, caller: Caller, target: { captureId: string } | { checkId: string }) {
-  const where = "captureId" in target ? { id: target.captureId, workspaceId: caller.workspaceId } : { checkId: target.checkId, workspaceId: caller.workspaceId };
-  const candidates = await tx.capture.findMany({
-    where,
-    select: { id: true, status: true, searchMode: true, prompt: { select: { text: true } }, connection: true },
-  });
-  if (!candidates.length) throw new NotFoundError("captureId" in target ? "That capture does not exist in this workspace." : "That check does not exist in this workspace.");
+  const scope = "captureId" in target ? Prisma.sql`c.id = ${target.captureId}::uuid` : Prisma.sql`c."checkId" = ${target.checkId}::uuid`;
+  // One statement with the prompt's text and the connection's prices, not the rows around them.
+  const candidates = await tx.$queryRaw<(PriceTable & { id: string; status: CaptureStatus; searchMode: "on" | "off" | "auto"; promptText: string; maxAttempts: number })[]>`
+    SELECT c.id, c.status, c."searchMode", p.text AS "promptText", pc."maxAttempts", pc."inputPricePerMTokMicros", pc."outputPricePerMTokMicros",
+           pc."cachedPricePerMTokMicros", pc."reasoningPricePerMTokMicros", pc."searchPriceMicros"
+    FROM captures c JOIN prompts p ON p.id = c."promptId" JOIN provider_connections pc ON pc.id = c."connectionId"
+    WHERE ${scope} AND c."workspaceId" = ${caller.workspaceId}::uuid`;
   const retryable = candidates.filter((c) => isRetryable(c.status));
-  if (!retryable.length) {
-    throw new UserError("captureId" in target ? `Only failed or cancelled captures can be retried (this one is ${candidates[0]!.status}).` : NOTHING_TO_RETRY);
-  }
   const refusals = await retryRefusals(tx, retryable.map((c) => c.id));
-  const refused = groupByReason(refusals);
+  const refused = groupByReason([...refusals.values()].map((reason) => [reason, 1] as const));
   const runnable = retryable.filter((c) => !refusals.has(c.id));
-  if (!runnable.length) {
-    throw new ConflictError(
-      "captureId" in target
-        ? `This capture cannot be retried. ${refused[0]!.reason}`
-        : `None of this check's failed or cancelled captures can be retried. ${refused.map((r) => `${r.captures} capture(s): ${r.reason}`).join(" ")}`,
-    );
-  }
-  const holds = new Map(
-    runnable.map((c) => [c.id, { micros: captureEstimate(c.prompt.text, { ...c.connection, searchMode: c.searchMode }), maxAttempts: c.connection.maxAttempts }]),
-  );
+  refuseWhenNothingRuns(target, { found: candidates.length > 0, retryable: retryable.length > 0, runnable: runnable.length > 0, refused, status: candidates[0]?.status });
+  const holds = new Map(runnable.map((c) => [c.id, { micros: captureEstimate(c.promptText, c), maxAttempts: c.maxAttempts }]));
   return { holds, refused };
 }
 
-function groupByReason(refusals: Map<string, string>): RefusedRetry[] {
+/** A retry (or its estimate) that would run nothing is refused, saying why. */
+function refuseWhenNothingRuns(
+  target: { captureId: string } | { checkId: string },
+  found: { found: boolean; retryable: boolean; runnable: boolean; refused: RefusedRetry[]; status?: string },
+) {
+  const one = "captureId" in target;
+  if (!found.found) throw new NotFoundError(one ? "That capture does not exist in this workspace." : "That check does not exist in this workspace.");
+  if (!found.retryable) throw new UserError(one ? `Only failed or cancelled captures can be retried (this one is ${found.status}).` : NOTHING_TO_RETRY);
+  if (!found.runnable) {
+    throw new ConflictError(
+      one
+        ? `This capture cannot be retried. ${found.refused[0]!.reason}`
+        : `None of this check's failed or cancelled captures can be retried. ${found.refused.map((r) => `${r.captures} capture(s): ${r.reason}`).join(" ")}`,
+    );
+  }
+}
+
+function groupByReason(refusals: (readonly [reason: string, captures: number])[]): RefusedRetry[] {
   const counts = new Map<string, number>();
-  for (const reason of refusals.values()) counts.set(reason, (counts.get(reason) ?? 0) + 1);
+  for (const [reason, captures] of refusals) counts.set(reason, (counts.get(reason) ?? 0) + captures);
   return [...counts].map(([reason, captures]) => ({ reason, captures }));
 }

@@ -2,7 +2,7 @@ import "server-only";
 import { holdBudget } from "@/lib/billing/budget";
 import { pausePoint } from "@/lib/db/pause-points";
 import { Effects, applyEffects, guardedUpdate, settleMoved, type Tx } from "@/lib/lifecycle/transition";
-import { UNFINISHED_STATUSES } from "@/lib/captures/states";
+import { RETRYABLE_STATUSES, UNFINISHED_STATUSES } from "@/lib/captures/states";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 // Transitions people start (from the UI or the REST API), run inside the caller's transaction
@@ -100,12 +100,53 @@ const PAID_ANSWER_LOST =
 export async function retryRefusals(tx: Tx, captureIds: string[]): Promise<Map<string, string>> {
   if (!captureIds.length) return new Map();
   const rows = await tx.$queryRaw<{ id: string; reason: string | null }[]>`
-    SELECT c.id, CASE
-        WHEN EXISTS (SELECT 1 FROM attempts a WHERE a."captureId" = c.id AND a.outcome = 'succeeded') OR (c."answerText" IS NOT NULL AND NOT c."answerIsPartial")
-          THEN ${PAID_ANSWER_KEPT}
-        WHEN EXISTS (SELECT 1 FROM attempts a WHERE a."captureId" = c.id AND a.reason = 'result_not_stored') THEN ${PAID_ANSWER_LOST}
-        ELSE beacon_access_refusal(c."connectionId", c."workspaceId", c.model)
-      END AS reason
+    SELECT c.id, ${retryRefusal(Prisma.sql`beacon_access_refusal(c."connectionId", c."workspaceId", c.model)`)} AS reason
     FROM captures c WHERE c.id = ANY(${captureIds}::uuid[])`;
   return new Map(rows.flatMap((r) => (r.reason ? [[r.id, r.reason] as const] : [])));
+}
+
+/** retryRefusals' rule over the capture row `c`, given its `access` refusal (beacon_access_refusal's). */
+// The attempts are read by capture alone and tested in the aggregate: a filter on outcome beside
+// it lets the planner (on tables not analyzed yet) combine the outcome index, which lists most
+// attempts, for every capture; a check's retry asks this of thousands.
+const retryRefusal = (access: Prisma.Sql) => Prisma.sql`CASE
+    WHEN coalesce((SELECT bool_or(a.outcome = 'succeeded') FROM attempts a WHERE a."captureId" = c.id), false) OR (c."answerText" IS NOT NULL AND NOT c."answerIsPartial")
+      THEN ${PAID_ANSWER_KEPT}
+    WHEN coalesce((SELECT bool_or(a.reason = 'result_not_stored') FROM attempts a WHERE a."captureId" = c.id), false) THEN ${PAID_ANSWER_LOST}
+    ELSE ${access}
+  END`;
+
+/** Captures of a check counted alike for a retry (retryGroups). */
+export type RetryGroup = {
+  retryable: boolean;
+  connectionId: string;
+  searchMode: "on" | "off" | "auto";
+  promptText: string;
+  /** retryRefusals' reason for each of them; null for those a retry runs again (and for those not retryable). */
+  reason: string | null;
+  captures: number;
+};
+
+/**
+ * A check's captures in the workspace counted by what a retry's estimate needs, without reading
+ * each one: whether they are retryable, their connection, search mode and prompt (what a
+ * capture's estimate depends on) and their refusal by retryRefusals' rule, the access part asked
+ * once per connection and model rather than once per capture.
+ */
+export async function retryGroups(tx: Tx, workspaceId: string, checkId: string): Promise<RetryGroup[]> {
+  const rows = await tx.$queryRaw<(Omit<RetryGroup, "captures"> & { captures: bigint })[]>`
+    WITH access AS MATERIALIZED ( -- asked once per pair, whatever join the planner picks (a nested loop would rescan it per capture)
+      SELECT k."connectionId", k.model, beacon_access_refusal(k."connectionId", ${workspaceId}::uuid, k.model) AS refusal
+      FROM (SELECT DISTINCT "connectionId", model FROM captures WHERE "checkId" = ${checkId}::uuid AND "workspaceId" = ${workspaceId}::uuid
+              AND status = ANY(${[...RETRYABLE_STATUSES]}::"CaptureStatus"[])) k
+    ), grouped AS (
+      SELECT c.status = ANY(${[...RETRYABLE_STATUSES]}::"CaptureStatus"[]) AS retryable, c."connectionId", c."searchMode", c."promptId",
+             CASE WHEN c.status = ANY(${[...RETRYABLE_STATUSES]}::"CaptureStatus"[]) THEN ${retryRefusal(Prisma.sql`a.refusal`)} END AS reason, count(*) AS captures
+      FROM captures c LEFT JOIN access a ON a."connectionId" = c."connectionId" AND a.model = c.model
+      WHERE c."checkId" = ${checkId}::uuid AND c."workspaceId" = ${workspaceId}::uuid
+      GROUP BY 1, 2, 3, 4, 5
+    )
+    SELECT g.retryable, g."connectionId", g."searchMode", p.text AS "promptText", g.reason, g.captures
+    FROM grouped g JOIN prompts p ON p.id = g."promptId"`;
+  return rows.map((r) => ({ ...r, captures: Number(r.captures) }));
 }

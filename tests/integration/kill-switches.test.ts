@@ -15,7 +15,9 @@ import { startWorker } from "../support/worker-process";
 import { POST as retryCaptureRoute } from "@/app/api/v1/captures/[id]/retry/route";
 import { createApiKey } from "@/lib/api-keys/api-keys";
 import { runCapture, type RunOutcome } from "@/lib/lifecycle/run/run-capture";
-import { cancelCapture, cancelCheck, retryCaptures } from "@/lib/checks/cancel-retry";
+import { cancelCapture, cancelCheck, estimateRetry, retryCaptures } from "@/lib/checks/cancel-retry";
+import { captureEstimate } from "@/lib/checks/create-check";
+import { retryRefusals } from "@/lib/lifecycle/admin";
 import { checkTally } from "@/lib/captures/check-counts";
 import { revokeConnection, updateConnection } from "@/lib/connections/connections";
 import { failCapture } from "@/lib/lifecycle/results";
@@ -172,6 +174,74 @@ describe("retry of a capture whose paid answer could not be stored", () => {
     await expect(retryCaptures(space.owner, { captureId })).rejects.toThrow(/could not be stored/);
     await expect(retryCaptures(space.owner, { checkId: before.checkId })).rejects.toThrow(/could not be stored/);
     expect(await captureRow(captureId)).toEqual(before);
+  });
+});
+
+/**
+ * The retry dialog's estimate as it was first computed, capture by capture: every failed or
+ * cancelled capture read with its prompt and connection, its refusal (retryRefusals), and
+ * captureEstimate of each one that can run. estimateRetry must say exactly this.
+ */
+async function estimateCaptureByCapture(workspaceId: string, checkId: string) {
+  const retryable = await db().capture.findMany({
+    where: { checkId, workspaceId, status: { in: ["failed", "cancelled"] } },
+    select: { id: true, searchMode: true, prompt: { select: { text: true } }, connection: true },
+  });
+  const refusals = await retryRefusals(db(), retryable.map((c) => c.id));
+  const runnable = retryable.filter((c) => !refusals.has(c.id));
+  const byReason = new Map<string, number>();
+  for (const reason of refusals.values()) byReason.set(reason, (byReason.get(reason) ?? 0) + 1);
+  return {
+    captures: runnable.length,
+    estimateMicros: runnable.reduce((sum, c) => sum + captureEstimate(c.prompt.text, { ...c.connection, searchMode: c.searchMode }), 0),
+    refused: [...byReason].map(([reason, captures]) => ({ reason, captures })),
+  };
+}
+
+const byReasonText = (refused: { reason: string; captures: number }[]) => [...refused].sort((a, b) => a.reason.localeCompare(b.reason));
+
+describe("the retry's estimate", () => {
+  it("equals the capture-by-capture estimate on a check of failed, cancelled, paid and refused captures", async () => {
+    const space = await newSpace({ prompts: 4 });
+    // Prompts of different lengths (one not ASCII): each capture's estimate depends on its prompt's.
+    const texts = ["CRM?", "Какая CRM лучше всего подходит для команды из 40 человек? 🚀 Сравни цены.", `Which CRM ${"really ".repeat(40)}fits a team of nine?`];
+    for (const [i, text] of texts.entries()) await db().prompt.update({ where: { id: space.promptIds[i]! }, data: { text } });
+    const providers = ["ChatGPT", "Perplexity", "Gemini", "Claude", "OpenAI API"];
+    const { checkId } = await startSpaceCheck(space, { prompts: 4, providers, samples: 2 });
+    const rows = await db().capture.findMany({ where: { checkId }, orderBy: { id: "asc" }, select: { id: true, connectionId: true } });
+    const on = (provider: string) => rows.filter((r) => r.connectionId === space.connections[provider]).map((r) => r.id);
+    const [chatgptPaid, ...chatgpt] = on("ChatGPT") as [string, ...string[]];
+    const [perplexityLost] = on("Perplexity") as [string];
+    const [geminiSucceeded] = on("Gemini") as [string];
+    const [claudeKept, claudePartial] = on("Claude") as [string, string];
+
+    await succeed(chatgptPaid, await claimed(chatgptPaid, workerId), 700);
+    await succeed(geminiSucceeded, await claimed(geminiSucceeded, workerId), 700);
+    await failCapture(perplexityLost, await claimed(perplexityLost, workerId), {
+      next: "failed",
+      lastError: "The answer could not be stored (23514: check violation)",
+      attempt: { outcome: "failed", reason: "result_not_stored", errorClass: "permanent", costMicros: 700, costIsEstimate: false, latencyMs: 5 },
+    });
+    await cancelCheck(space.owner, checkId);
+    // Rows as an old cancel race (a paid answer kept on a cancelled capture), retention (the answer
+    // without its attempts), a cancelled call's partial answer and failed captures leave them.
+    await db().$executeRaw`UPDATE captures SET status = 'cancelled' WHERE id = ${chatgptPaid}::uuid`;
+    await db().$executeRaw`UPDATE captures SET "answerText" = 'Acme is kept.', "answerIsPartial" = false WHERE id = ${claudeKept}::uuid`;
+    await db().$executeRaw`UPDATE captures SET "answerText" = 'Acme is', "answerIsPartial" = true WHERE id = ${claudePartial}::uuid`;
+    await db().$executeRaw`UPDATE captures SET status = 'failed', "lastError" = 'Provider error' WHERE id = ANY(${chatgpt.slice(0, 3)}::uuid[])`;
+    await revokeConnection(space.connections["OpenAI API"]!, space.workspaceId);
+    await operatorEdit(space.connections.Gemini!, { models: ["gemini-not-this-one"] });
+
+    const expected = await estimateCaptureByCapture(space.workspaceId, checkId);
+    const estimate = await estimateRetry(space.owner, checkId);
+
+    expect({ ...estimate, refused: byReasonText(estimate.refused) }).toEqual({ ...expected, refused: byReasonText(expected.refused), budget: expect.anything() });
+    // What the capture-by-capture estimate says here, so that neither can drift unnoticed.
+    expect(expected.captures, "ChatGPT 7, Perplexity 7, Claude 7").toBe(21);
+    expect(expected.estimateMicros).toBeGreaterThan(0);
+    const kind = (reason: string) =>
+      [/already has a paid answer/, /could not be stored/, /is no longer allowed on Simulated Gemini/, /revoked this workspace's access to OpenAI/].findIndex((r) => r.test(reason));
+    expect(expected.refused.map((r) => [kind(r.reason), r.captures]).sort()).toEqual([[0, 2], [1, 1], [2, 7], [3, 8]]);
   });
 });
 
