@@ -13,7 +13,7 @@ describe("charts", () => {
       .split("\n")
       .filter((line) => !line.startsWith(" "));
     expect(names).toHaveLength(CHART_LIST.length);
-    expect(names).toContain("cited-pages (?page=&pageSize=)");
+    expect(names).toContain("cited-pages (?page=&pageSize=&domain=)");
     expect(names).toContain("own-pages");
   });
 
