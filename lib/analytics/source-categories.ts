@@ -1,5 +1,5 @@
 import "server-only";
-import { bucketKeys, bucketOf, bucketUnit, captureScope, num, type AnalyticsFilter, type ResolvedFilter } from "@/lib/analytics/filter";
+import { bucketKeys, bucketOf, bucketUnit, num, type AnalyticsFilter, type ResolvedFilter } from "@/lib/analytics/filter";
 import { isoDay } from "@/lib/analytics/schemas";
 import { rollupScope } from "@/lib/analytics/rollups";
 import { domainRows } from "@/lib/analytics/sources";
@@ -107,29 +107,36 @@ export const GAP_SOURCES = 25;
 export async function gapSources({ filter: f }: ResolvedFilter, { includeEntityDomains = false }: { includeEntityDomains?: boolean } = {}) {
   const ctx = await loadCategoryContext(f.workspaceId, f.brandId);
   const entityDomains = [...ctx.ownDomains, ...ctx.competitorDomains];
-  const sites = includeEntityDomains ? Prisma.empty : Prisma.sql`AND NOT ci."isOwnDomain" AND ci.domain <> ALL(${entityDomains}::text[])`;
+  // The gap rollups (migration 20261208160000_gap_source_rollups): without the prompt unless a tag
+  // or market filter needs it. Domain '' holds the gap answers, name '' a domain's gap answers;
+  // offSite counts those citing the domain other than as the brand's own.
+  const prompted = Boolean(f.tags?.length || f.markets?.length);
+  const table = prompted ? Prisma.sql`rollup_gap_source_prompts` : Prisma.sql`rollup_gap_sources`;
+  const scope = prompted ? rollupScope(f) : rollupScope({ ...f, tags: undefined, markets: undefined });
+  const counted = includeEntityDomains ? Prisma.sql`r.answers` : Prisma.sql`r."offSite"`;
+  const sites = includeEntityDomains ? Prisma.empty : Prisma.sql`AND r.domain <> ALL(${entityDomains}::text[])`;
   const rows = await readDb().$queryRaw<{ domain: string | null; answers: number | null; gap: number; competitors: { name: string; answers: number }[] | null }[]>`
-      WITH gap AS (
-        SELECT c.id FROM captures c
-        WHERE ${captureScope(f)}
-          AND EXISTS (SELECT 1 FROM mentions m WHERE m."captureId" = c.id AND m.kind = 'brand' AND m."brandId" = ${f.brandId}::uuid AND NOT m.mentioned)
-          AND EXISTS (SELECT 1 FROM mentions m WHERE m."captureId" = c.id AND m.kind = 'competitor' AND m.mentioned)
-      ),
-      cited AS (
-        SELECT DISTINCT ci."captureId" AS id, ci.domain
-        FROM gap g JOIN citations ci ON ci."captureId" = g.id AND ci."citedInText" ${sites}
+      WITH top AS (
+        SELECT r.domain, sum(${counted})::int AS answers
+        FROM ${table} r
+        WHERE ${scope} AND r.name = '' AND r.domain <> '' ${sites}
+        GROUP BY r.domain
+        HAVING sum(${counted}) > 0
+        ORDER BY answers DESC, r.domain LIMIT ${GAP_SOURCES}
       ),
       named AS (
-        SELECT m."captureId" AS id, m.name FROM gap g JOIN mentions m ON m."captureId" = g.id AND m.kind = 'competitor' AND m.mentioned
-      ),
-      top AS (
-        SELECT domain, count(*)::int AS answers FROM cited GROUP BY domain ORDER BY answers DESC, domain LIMIT ${GAP_SOURCES}
+        SELECT r.domain, r.name, sum(${counted})::int AS answers
+        FROM ${table} r
+        WHERE ${scope} AND r.domain IN (SELECT domain FROM top) AND r.name <> ''
+        GROUP BY r.domain, r.name
+        HAVING sum(${counted}) > 0
       )
       -- One row with the gap count even when no gap answer cites anything.
       SELECT t.domain, t.answers, g.n AS gap,
         (SELECT json_agg(json_build_object('name', x.name, 'answers', x.answers) ORDER BY x.answers DESC, x.name)
-         FROM (SELECT n.name, count(*)::int AS answers FROM cited s JOIN named n ON n.id = s.id WHERE s.domain = t.domain GROUP BY n.name) x) AS competitors
-      FROM (SELECT count(*)::int AS n FROM gap) g LEFT JOIN top t ON true
+         FROM named x WHERE x.domain = t.domain) AS competitors
+      FROM (SELECT coalesce(sum(r.answers), 0)::int AS n FROM ${table} r WHERE ${scope} AND r.domain = '' AND r.name = '') g
+      LEFT JOIN top t ON true
       ORDER BY t.answers DESC, t.domain`;
   const gap = num(rows[0]?.gap);
   return {

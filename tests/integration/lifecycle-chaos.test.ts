@@ -85,6 +85,7 @@ const INVARIANTS = [
   "every analysis matches its brand's current inputs",
   "the candidates' rollup equals the rows behind it",
   "the weekly domain and own page rollups equal the rows behind them",
+  "the gap sources' rollup equals the rows behind it",
   "no delivery sent twice to an id-less channel",
   "the repair pass repairs nothing",
 ] as const;
@@ -725,6 +726,37 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
     UNION ALL SELECT 'rollup_own_pages has', row_to_json(x)::text FROM (SELECT * FROM kept_pages EXCEPT SELECT * FROM raw_pages) x
     UNION ALL SELECT 'rollup_own_pages lacks', row_to_json(x)::text FROM (SELECT * FROM raw_pages EXCEPT SELECT * FROM kept_pages) x`;
   for (const d of rollupDiffs.slice(0, 5)) fail("the weekly domain and own page rollups equal the rows behind them", `${d.rollup} ${d.row}`);
+
+  // The gap sources' rollup per prompt (the one without it is its sum, checked by the property
+  // test): gap answers, their cited domains and the competitors they name, from the raw rows.
+  const gapDiffs = await db().$queryRaw<{ rollup: string; row: string }[]>`
+    WITH gap AS (
+      SELECT c.id, c."finishedAt"::date AS day, c."providerConfigId", c."promptId" FROM captures c
+      WHERE c."brandId" = ${space.brandId}::uuid AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+        AND EXISTS (SELECT 1 FROM mentions m WHERE m."captureId" = c.id AND m.kind = 'brand' AND m."brandId" = c."brandId" AND NOT m.mentioned)
+        AND EXISTS (SELECT 1 FROM mentions m WHERE m."captureId" = c.id AND m.kind = 'competitor' AND m.mentioned)
+    ),
+    cited AS (
+      SELECT ci."captureId" AS id, ci.domain, bool_or(NOT ci."isOwnDomain") AS off
+      FROM gap g JOIN citations ci ON ci."captureId" = g.id AND ci."citedInText" GROUP BY 1, 2
+    ),
+    per_answer AS (
+      SELECT g.*, '' AS domain, '' AS name, true AS off FROM gap g
+      UNION ALL SELECT g.*, s.domain, '', s.off FROM gap g JOIN cited s ON s.id = g.id
+      UNION ALL SELECT g.*, s.domain, m.name, s.off FROM gap g JOIN cited s ON s.id = g.id
+        JOIN mentions m ON m."captureId" = g.id AND m.kind = 'competitor' AND m.mentioned
+    ),
+    raw_gap AS (
+      SELECT day, "providerConfigId", "promptId", domain, name, count(*)::int AS answers, count(*) FILTER (WHERE off)::int AS "offSite"
+      FROM per_answer GROUP BY 1, 2, 3, 4, 5
+    ),
+    kept_gap AS (
+      SELECT day, "providerConfigId", "promptId", domain, name, answers, "offSite" FROM rollup_gap_source_prompts
+      WHERE "brandId" = ${space.brandId}::uuid AND answers <> 0
+    )
+    SELECT 'rollup_gap_source_prompts has' AS rollup, row_to_json(x)::text AS row FROM (SELECT * FROM kept_gap EXCEPT SELECT * FROM raw_gap) x
+    UNION ALL SELECT 'rollup_gap_source_prompts lacks', row_to_json(x)::text FROM (SELECT * FROM raw_gap EXCEPT SELECT * FROM kept_gap) x`;
+  for (const d of gapDiffs.slice(0, 5)) fail("the gap sources' rollup equals the rows behind it", `${d.rollup} ${d.row}`);
 
   // Deliveries to the Slack channels: the receiver's posts matched to deliveries by channel and
   // body (deliveries with the same body on one channel, if any, share their posts: at most one

@@ -19,7 +19,7 @@ import { marketComparison } from "@/lib/analytics/market-comparison";
 import { promptPerformance } from "@/lib/analytics/prompts";
 import { recordRollups } from "@/lib/analytics/rollups";
 import { addDays, analyticsFilterInput, isoDay, lastDays } from "@/lib/analytics/schemas";
-import { categoriesOverTime, ownPagesByPeriod, ownPagesCited } from "@/lib/analytics/source-categories";
+import { categoriesOverTime, gapSources, ownPagesByPeriod, ownPagesCited } from "@/lib/analytics/source-categories";
 import { ownDomainRate, topDomainsOverTime } from "@/lib/analytics/sources";
 import { positionDistribution, shareOfVoiceOverTime } from "@/lib/analytics/trends";
 import { median } from "@/lib/analytics/trend-buckets";
@@ -32,7 +32,9 @@ import { runRetention } from "@/lib/jobs/retention";
 
 const START = new Date("2025-01-06T00:00:00Z");
 const SPAN_DAYS = 30;
-const DOMAINS = ["acme.com", "a.com", "b.com", "c.org", "d.net"];
+// blog.acme.com is the brand's own (isOwnDomain) but not one of its domains: the gap sources
+// count it only where the brand's own citations count (includeEntityDomains).
+const DOMAINS = ["acme.com", "a.com", "b.com", "c.org", "d.net", "blog.acme.com"];
 const SENTIMENTS = ["positive", "neutral", "negative"] as const;
 
 type MentionSpec = { mentioned: boolean; count: number; position: number; sentiment: number };
@@ -168,7 +170,7 @@ async function writeHistory(brand: Awaited<ReturnType<typeof newBrand>>, specs: 
           domain: DOMAINS[c.domain]!,
           // Titles change between answers (the own pages show the latest), some are missing or empty.
           title: s.minute % 5 === 0 ? null : s.minute % 5 === 1 ? "" : `Page ${k} (${s.minute % 3})`,
-          isOwnDomain: DOMAINS[c.domain] === "acme.com",
+          isOwnDomain: DOMAINS[c.domain]!.endsWith("acme.com"),
           citedInText: c.cited,
           position: k + 1,
         })),
@@ -218,6 +220,7 @@ async function expectSameAsRaw(brandId: string, filters: FilterSpec[]) {
       const dl = `${label} ${JSON.stringify(prompts)}`;
       expect(await topDomainsOverTime(d.filter), dl).toEqual(await raw.topDomainsOverTime(d.filter));
       expect(await categoriesOverTime(d), dl).toEqual(await raw.categoriesOverTime(d));
+      for (const includeEntityDomains of [false, true]) expect(await gapSources(d, { includeEntityDomains }), `${dl} ${includeEntityDomains}`).toEqual(await raw.gapSources(d, { includeEntityDomains }));
     }
     expect(await ownPagesCited(r), label).toEqual(await raw.ownPagesCited(r));
     // The own_page_dropped alert splits the range in two periods.
@@ -247,6 +250,8 @@ const ROLLUP_TABLES = [
   "rollup_domain_weeks",
   "rollup_tag_domain_weeks",
   "rollup_own_pages",
+  "rollup_gap_sources",
+  "rollup_gap_source_prompts",
   "rollup_candidates",
   "rollup_candidate_days",
 ] as const;
