@@ -107,12 +107,15 @@ export const GAP_SOURCES = 25;
 export async function gapSources({ filter: f }: ResolvedFilter, { includeEntityDomains = false }: { includeEntityDomains?: boolean } = {}) {
   const ctx = await loadCategoryContext(f.workspaceId, f.brandId);
   const entityDomains = [...ctx.ownDomains, ...ctx.competitorDomains];
-  // The gap rollups (migration 20261208160000_gap_source_rollups): without the prompt unless a tag
-  // or market filter needs it. Domain '' holds the gap answers, name '' a domain's gap answers;
-  // offSite counts those citing the domain other than as the brand's own.
-  const prompted = Boolean(f.tags?.length || f.markets?.length);
-  const table = prompted ? Prisma.sql`rollup_gap_source_prompts` : Prisma.sql`rollup_gap_sources`;
-  const scope = prompted ? rollupScope(f) : rollupScope({ ...f, tags: undefined, markets: undefined });
+  // The gap rollups (migrations 20261208160000_gap_source_rollups and
+  // 20261208160200_tag_gap_source_rollups): without the prompt, per tag for one tag alone, per
+  // prompt otherwise (a prompt with two of the tags counts once). Domain '' holds the gap answers,
+  // name '' a domain's gap answers; offSite counts those citing the domain other than as the
+  // brand's own.
+  const prompted = Boolean(f.markets?.length || (f.tags?.length ?? 0) > 1);
+  const tag = !prompted && f.tags?.length ? f.tags[0]! : null;
+  const table = prompted ? Prisma.sql`rollup_gap_source_prompts` : tag ? Prisma.sql`rollup_tag_gap_sources` : Prisma.sql`rollup_gap_sources`;
+  const scope = prompted ? rollupScope(f) : Prisma.sql`${rollupScope({ ...f, tags: undefined })} ${tag ? Prisma.sql`AND r.tag = ${tag}` : Prisma.empty}`;
   const counted = includeEntityDomains ? Prisma.sql`r.answers` : Prisma.sql`r."offSite"`;
   const sites = includeEntityDomains ? Prisma.empty : Prisma.sql`AND r.domain <> ALL(${entityDomains}::text[])`;
   const rows = await readDb().$queryRaw<{ domain: string | null; answers: number | null; gap: number; competitors: { name: string; answers: number }[] | null }[]>`

@@ -85,7 +85,7 @@ const INVARIANTS = [
   "every analysis matches its brand's current inputs",
   "the candidates' rollup equals the rows behind it",
   "the weekly domain and own page rollups equal the rows behind them",
-  "the gap sources' rollup equals the rows behind it",
+  "the gap sources' rollups equal the rows behind them",
   "no delivery sent twice to an id-less channel",
   "the repair pass repairs nothing",
 ] as const;
@@ -727,8 +727,8 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
     UNION ALL SELECT 'rollup_own_pages lacks', row_to_json(x)::text FROM (SELECT * FROM raw_pages EXCEPT SELECT * FROM kept_pages) x`;
   for (const d of rollupDiffs.slice(0, 5)) fail("the weekly domain and own page rollups equal the rows behind them", `${d.rollup} ${d.row}`);
 
-  // The gap sources' rollup per prompt (the one without it is its sum, checked by the property
-  // test): gap answers, their cited domains and the competitors they name, from the raw rows.
+  // The gap sources' rollups per prompt and per tag (the one without either is their sum, checked
+  // by the property test): gap answers, their cited domains and the competitors they name.
   const gapDiffs = await db().$queryRaw<{ rollup: string; row: string }[]>`
     WITH gap AS (
       SELECT c.id, c."finishedAt"::date AS day, c."providerConfigId", c."promptId" FROM captures c
@@ -753,10 +753,21 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
     kept_gap AS (
       SELECT day, "providerConfigId", "promptId", domain, name, answers, "offSite" FROM rollup_gap_source_prompts
       WHERE "brandId" = ${space.brandId}::uuid AND answers <> 0
+    ),
+    raw_tag_gap AS (
+      SELECT t.tag, r.day, r."providerConfigId", r.domain, r.name, sum(r.answers)::int AS answers, sum(r."offSite")::int AS "offSite"
+      FROM raw_gap r JOIN prompts p ON p.id = r."promptId" CROSS JOIN LATERAL (SELECT DISTINCT unnest(p.tags) AS tag) t
+      GROUP BY 1, 2, 3, 4, 5
+    ),
+    kept_tag_gap AS (
+      SELECT tag, day, "providerConfigId", domain, name, answers, "offSite" FROM rollup_tag_gap_sources
+      WHERE "brandId" = ${space.brandId}::uuid AND answers <> 0
     )
     SELECT 'rollup_gap_source_prompts has' AS rollup, row_to_json(x)::text AS row FROM (SELECT * FROM kept_gap EXCEPT SELECT * FROM raw_gap) x
-    UNION ALL SELECT 'rollup_gap_source_prompts lacks', row_to_json(x)::text FROM (SELECT * FROM raw_gap EXCEPT SELECT * FROM kept_gap) x`;
-  for (const d of gapDiffs.slice(0, 5)) fail("the gap sources' rollup equals the rows behind it", `${d.rollup} ${d.row}`);
+    UNION ALL SELECT 'rollup_gap_source_prompts lacks', row_to_json(x)::text FROM (SELECT * FROM raw_gap EXCEPT SELECT * FROM kept_gap) x
+    UNION ALL SELECT 'rollup_tag_gap_sources has', row_to_json(x)::text FROM (SELECT * FROM kept_tag_gap EXCEPT SELECT * FROM raw_tag_gap) x
+    UNION ALL SELECT 'rollup_tag_gap_sources lacks', row_to_json(x)::text FROM (SELECT * FROM raw_tag_gap EXCEPT SELECT * FROM kept_tag_gap) x`;
+  for (const d of gapDiffs.slice(0, 5)) fail("the gap sources' rollups equal the rows behind them", `${d.rollup} ${d.row}`);
 
   // Deliveries to the Slack channels: the receiver's posts matched to deliveries by channel and
   // body (deliveries with the same body on one channel, if any, share their posts: at most one

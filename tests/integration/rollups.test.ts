@@ -32,9 +32,12 @@ import { runRetention } from "@/lib/jobs/retention";
 
 const START = new Date("2025-01-06T00:00:00Z");
 const SPAN_DAYS = 30;
-// blog.acme.com is the brand's own (isOwnDomain) but not one of its domains: the gap sources
-// count it only where the brand's own citations count (includeEntityDomains).
-const DOMAINS = ["acme.com", "a.com", "b.com", "c.org", "d.net", "blog.acme.com"];
+const DOMAINS = ["acme.com", "a.com", "b.com", "c.org", "d.net"];
+/**
+ * Cited as the brand's own though not one of its domains now (the brand listed it when the answers
+ * were analysed): the gap sources count it only with the entities' sites (includeEntityDomains).
+ */
+const FORMER_OWN = "d.net";
 const SENTIMENTS = ["positive", "neutral", "negative"] as const;
 
 type MentionSpec = { mentioned: boolean; count: number; position: number; sentiment: number };
@@ -170,7 +173,7 @@ async function writeHistory(brand: Awaited<ReturnType<typeof newBrand>>, specs: 
           domain: DOMAINS[c.domain]!,
           // Titles change between answers (the own pages show the latest), some are missing or empty.
           title: s.minute % 5 === 0 ? null : s.minute % 5 === 1 ? "" : `Page ${k} (${s.minute % 3})`,
-          isOwnDomain: DOMAINS[c.domain]!.endsWith("acme.com"),
+          isOwnDomain: DOMAINS[c.domain] === "acme.com" || DOMAINS[c.domain] === FORMER_OWN,
           citedInText: c.cited,
           position: k + 1,
         })),
@@ -252,6 +255,7 @@ const ROLLUP_TABLES = [
   "rollup_own_pages",
   "rollup_gap_sources",
   "rollup_gap_source_prompts",
+  "rollup_tag_gap_sources",
   "rollup_candidates",
   "rollup_candidate_days",
 ] as const;

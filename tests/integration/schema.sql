@@ -837,6 +837,22 @@ CREATE TABLE "rollup_tag_domains" (
   CONSTRAINT "rollup_tag_domains_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
 );
 
+CREATE TABLE "rollup_tag_gap_sources" (
+  "workspaceId" uuid NOT NULL,
+  "brandId" uuid NOT NULL,
+  tag text NOT NULL,
+  day date NOT NULL,
+  "providerConfigId" uuid NOT NULL,
+  domain text NOT NULL,
+  name text NOT NULL,
+  answers integer NOT NULL DEFAULT 0,
+  "offSite" integer NOT NULL DEFAULT 0,
+  CONSTRAINT "rollup_tag_gap_sources_brandId_fkey" FOREIGN KEY ("brandId") REFERENCES brands(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT rollup_tag_gap_sources_pkey PRIMARY KEY ("workspaceId", "brandId", tag, day, "providerConfigId", domain, name),
+  CONSTRAINT "rollup_tag_gap_sources_providerConfigId_fkey" FOREIGN KEY ("providerConfigId") REFERENCES provider_configs(id) ON UPDATE CASCADE ON DELETE RESTRICT,
+  CONSTRAINT "rollup_tag_gap_sources_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
 CREATE TABLE "schedules" (
   id uuid NOT NULL DEFAULT gen_random_uuid(),
   "workspaceId" uuid NOT NULL,
@@ -1259,6 +1275,12 @@ CREATE UNIQUE INDEX rollup_own_pages_pkey ON public.rollup_own_pages USING btree
 CREATE UNIQUE INDEX rollup_tag_domain_weeks_pkey ON public.rollup_tag_domain_weeks USING btree ("workspaceId", "brandId", tag, week, "providerConfigId", domain);
 
 CREATE UNIQUE INDEX rollup_tag_domains_pkey ON public.rollup_tag_domains USING btree ("workspaceId", "brandId", tag, day, "providerConfigId", domain);
+
+CREATE UNIQUE INDEX rollup_tag_gap_sources_pkey ON public.rollup_tag_gap_sources USING btree ("workspaceId", "brandId", tag, day, "providerConfigId", domain, name);
+
+CREATE INDEX "rollup_tag_gap_sources_workspaceId_brandId_tag_domain_day_idx" ON public.rollup_tag_gap_sources USING btree ("workspaceId", "brandId", tag, domain, day);
+
+CREATE INDEX "rollup_tag_gap_sources_workspaceId_brandId_tag_name_day_idx" ON public.rollup_tag_gap_sources USING btree ("workspaceId", "brandId", tag, name, day);
 
 CREATE INDEX "schedules_paused_nextRunAt_idx" ON public.schedules USING btree (paused, "nextRunAt");
 
@@ -1911,6 +1933,32 @@ BEGIN
   ) k
   WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.tag = k.tag AND r.week = k.week
     AND r."providerConfigId" = k."providerConfigId" AND r.domain = k.domain AND r.citations = 0 AND r."ownCitations" = 0;
+  -- The gap sources per tag (rollup_tag_gap_sources, 20261208160200_tag_gap_source_rollups), from
+  -- their rows per prompt.
+  WITH moves AS (
+    SELECT n.id, n."workspaceId", x.tag, -1 AS sign
+    FROM new_prompts n JOIN old_prompts o ON o.id = n.id CROSS JOIN LATERAL (SELECT unnest(o.tags) EXCEPT SELECT unnest(n.tags)) x(tag)
+    UNION ALL
+    SELECT n.id, n."workspaceId", x.tag, 1
+    FROM new_prompts n JOIN old_prompts o ON o.id = n.id CROSS JOIN LATERAL (SELECT unnest(n.tags) EXCEPT SELECT unnest(o.tags)) x(tag)
+  )
+  INSERT INTO rollup_tag_gap_sources AS r ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain", "name", "answers", "offSite")
+  SELECT rg."workspaceId", rg."brandId", m.tag, rg.day, rg."providerConfigId", rg.domain, rg.name, sum(m.sign * rg.answers), sum(m.sign * rg."offSite")
+  FROM moves m JOIN rollup_gap_source_prompts rg ON rg."workspaceId" = m."workspaceId" AND rg."promptId" = m.id
+  GROUP BY 1, 2, 3, 4, 5, 6, 7
+  ORDER BY 1, 2, 3, 4, 5, 6, 7
+  ON CONFLICT ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain", "name") DO UPDATE SET
+      "answers" = r."answers" + excluded."answers",
+      "offSite" = r."offSite" + excluded."offSite";
+  DELETE FROM rollup_tag_gap_sources r
+  USING (
+    SELECT DISTINCT rg."workspaceId", rg."brandId", x.tag, rg.day, rg."providerConfigId", rg.domain, rg.name
+    FROM new_prompts n JOIN old_prompts o ON o.id = n.id
+    CROSS JOIN LATERAL (SELECT unnest(o.tags) EXCEPT SELECT unnest(n.tags)) x(tag)
+    JOIN rollup_gap_source_prompts rg ON rg."workspaceId" = n."workspaceId" AND rg."promptId" = n.id
+  ) k
+  WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.tag = k.tag AND r.day = k.day
+    AND r."providerConfigId" = k."providerConfigId" AND r.domain = k.domain AND r.name = k.name AND r.answers = 0;
   RETURN NULL;
 END $function$;
 
@@ -2206,6 +2254,41 @@ BEGIN
   GROUP BY 1, 2, 3, 4, 5, 6
   ORDER BY 1, 2, 3, 4, 5, 6
   ON CONFLICT ("workspaceId", "brandId", "day", "providerConfigId", "domain", "name") DO UPDATE SET
+      "answers" = r."answers" + excluded."answers",
+      "offSite" = r."offSite" + excluded."offSite";
+
+  -- The same per tag of the prompt (20261208160200_tag_gap_source_rollups), under the tag locks
+  -- taken above, as rollup_tag_domains.
+  INSERT INTO rollup_tag_gap_sources AS r ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain", "name", "answers", "offSite")
+  WITH gap AS (
+    SELECT c.id, c."workspaceId", c."brandId", t.tag, c."finishedAt"::date AS day, c."providerConfigId"
+    FROM captures c
+    JOIN prompts p ON p.id = c."promptId"
+    CROSS JOIN LATERAL (SELECT DISTINCT unnest(p.tags) AS tag) t
+    WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+      AND EXISTS (SELECT 1 FROM mentions m WHERE m."captureId" = c.id AND m.kind = 'brand' AND m."brandId" = c."brandId" AND NOT m.mentioned)
+      AND EXISTS (SELECT 1 FROM mentions m WHERE m."captureId" = c.id AND m.kind = 'competitor' AND m.mentioned)
+  ),
+  cited AS (
+    SELECT ci."captureId" AS id, ci.domain, bool_or(NOT ci."isOwnDomain") AS off
+    FROM citations ci WHERE ci."captureId" IN (SELECT id FROM gap) AND ci."citedInText"
+    GROUP BY 1, 2
+  ),
+  per_answer AS (
+    SELECT g.*, '' AS domain, '' AS name, true AS off FROM gap g
+    UNION ALL
+    SELECT g.*, s.domain, '', s.off FROM gap g JOIN cited s ON s.id = g.id
+    UNION ALL
+    SELECT g.*, s.domain, m.name, s.off FROM gap g JOIN cited s ON s.id = g.id
+    JOIN mentions m ON m."captureId" = g.id AND m.kind = 'competitor' AND m.mentioned
+  )
+  SELECT "workspaceId", "brandId", tag, day, "providerConfigId", domain, name,
+    sign * count(*),
+    sign * count(*) FILTER (WHERE off)
+  FROM per_answer
+  GROUP BY 1, 2, 3, 4, 5, 6, 7
+  ORDER BY 1, 2, 3, 4, 5, 6, 7
+  ON CONFLICT ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain", "name") DO UPDATE SET
       "answers" = r."answers" + excluded."answers",
       "offSite" = r."offSite" + excluded."offSite";
 
