@@ -1,7 +1,7 @@
 import "server-only";
 import { bucketKeys, bucketOf, bucketUnit, num, type AnalyticsFilter, type ResolvedFilter } from "@/lib/analytics/filter";
 import { isoDay } from "@/lib/analytics/schemas";
-import { rollupScope } from "@/lib/analytics/rollups";
+import { rollupScope, weekRollupScope, wholeWeeks } from "@/lib/analytics/rollups";
 import { domainRows } from "@/lib/analytics/sources";
 import { wilson } from "@/lib/analytics/stats";
 import { readDb } from "@/lib/db/prisma";
@@ -97,6 +97,29 @@ export async function ownPagesByPeriod(f: AnalyticsFilter, splitAt: Date, minAns
 
 export const GAP_SOURCES = 25;
 
+
+/**
+ * The gap rollup rows in scope that meet `where` (on `r`), as a subquery `(domain, name, answers,
+ * "offSite")` (migrations 20261208160000_gap_source_rollups to
+ * 20261208160300_weekly_gap_source_rollups). Domain '' holds the gap answers, name '' a domain's;
+ * offSite counts those citing the domain other than as the brand's own. Without the prompt, per
+ * tag for one tag alone, per prompt otherwise (a prompt with two of the tags counts once). Without
+ * the prompt the whole ISO weeks of the range come from the weekly rollups and the days at its
+ * edges from the daily ones: a year is 52 rows per domain and provider instead of 365.
+ */
+function gapRows(f: AnalyticsFilter, where: Prisma.Sql): Prisma.Sql {
+  const columns = Prisma.sql`r.domain, r.name, r.answers, r."offSite"`;
+  if (f.markets?.length || (f.tags?.length ?? 0) > 1) return Prisma.sql`(SELECT ${columns} FROM rollup_gap_source_prompts r WHERE ${rollupScope(f)} AND ${where})`;
+  const unprompted = { ...f, tags: undefined };
+  const tag = f.tags?.length ? Prisma.sql`AND r.tag = ${f.tags[0]}` : Prisma.empty;
+  const [daily, weekly] = f.tags?.length ? [Prisma.sql`rollup_tag_gap_sources`, Prisma.sql`rollup_tag_gap_source_weeks`] : [Prisma.sql`rollup_gap_sources`, Prisma.sql`rollup_gap_source_weeks`];
+  const whole = wholeWeeks(unprompted);
+  if (!whole) return Prisma.sql`(SELECT ${columns} FROM ${daily} r WHERE ${rollupScope(unprompted)} ${tag} AND ${where})`;
+  return Prisma.sql`(
+    SELECT ${columns} FROM ${weekly} r WHERE ${weekRollupScope(unprompted, whole.weeks)} ${tag} AND ${where}
+    UNION ALL SELECT ${columns} FROM ${daily} r WHERE ${rollupScope(whole.head)} ${tag} AND ${where}
+    UNION ALL SELECT ${columns} FROM ${daily} r WHERE ${rollupScope(whole.tail)} ${tag} AND ${where})`;
+}
 /**
  * Gap sources: domains cited in answers that name a competitor and leave the brand out (answers
  * analysed for the brand), ranked by those answers, each with the competitors named in them.
@@ -107,30 +130,19 @@ export const GAP_SOURCES = 25;
 export async function gapSources({ filter: f }: ResolvedFilter, { includeEntityDomains = false }: { includeEntityDomains?: boolean } = {}) {
   const ctx = await loadCategoryContext(f.workspaceId, f.brandId);
   const entityDomains = [...ctx.ownDomains, ...ctx.competitorDomains];
-  // The gap rollups (migrations 20261208160000_gap_source_rollups and
-  // 20261208160200_tag_gap_source_rollups): without the prompt, per tag for one tag alone, per
-  // prompt otherwise (a prompt with two of the tags counts once). Domain '' holds the gap answers,
-  // name '' a domain's gap answers; offSite counts those citing the domain other than as the
-  // brand's own.
-  const prompted = Boolean(f.markets?.length || (f.tags?.length ?? 0) > 1);
-  const tag = !prompted && f.tags?.length ? f.tags[0]! : null;
-  const table = prompted ? Prisma.sql`rollup_gap_source_prompts` : tag ? Prisma.sql`rollup_tag_gap_sources` : Prisma.sql`rollup_gap_sources`;
-  const scope = prompted ? rollupScope(f) : Prisma.sql`${rollupScope({ ...f, tags: undefined })} ${tag ? Prisma.sql`AND r.tag = ${tag}` : Prisma.empty}`;
   const counted = includeEntityDomains ? Prisma.sql`r.answers` : Prisma.sql`r."offSite"`;
   const sites = includeEntityDomains ? Prisma.empty : Prisma.sql`AND r.domain <> ALL(${entityDomains}::text[])`;
   const rows = await readDb().$queryRaw<{ domain: string | null; answers: number | null; gap: number; competitors: { name: string; answers: number }[] | null }[]>`
       WITH top AS (
         SELECT r.domain, sum(${counted})::int AS answers
-        FROM ${table} r
-        WHERE ${scope} AND r.name = '' AND r.domain <> '' ${sites}
+        FROM ${gapRows(f, Prisma.sql`r.name = '' AND r.domain <> '' ${sites}`)} r
         GROUP BY r.domain
         HAVING sum(${counted}) > 0
         ORDER BY answers DESC, r.domain LIMIT ${GAP_SOURCES}
       ),
       named AS (
         SELECT r.domain, r.name, sum(${counted})::int AS answers
-        FROM ${table} r
-        WHERE ${scope} AND r.domain IN (SELECT domain FROM top) AND r.name <> ''
+        FROM ${gapRows(f, Prisma.sql`r.domain IN (SELECT domain FROM top) AND r.name <> ''`)} r
         GROUP BY r.domain, r.name
         HAVING sum(${counted}) > 0
       )
@@ -138,7 +150,7 @@ export async function gapSources({ filter: f }: ResolvedFilter, { includeEntityD
       SELECT t.domain, t.answers, g.n AS gap,
         (SELECT json_agg(json_build_object('name', x.name, 'answers', x.answers) ORDER BY x.answers DESC, x.name)
          FROM named x WHERE x.domain = t.domain) AS competitors
-      FROM (SELECT coalesce(sum(r.answers), 0)::int AS n FROM ${table} r WHERE ${scope} AND r.domain = '' AND r.name = '') g
+      FROM (SELECT coalesce(sum(r.answers), 0)::int AS n FROM ${gapRows(f, Prisma.sql`r.domain = '' AND r.name = ''`)} r) g
       LEFT JOIN top t ON true
       ORDER BY t.answers DESC, t.domain`;
   const gap = num(rows[0]?.gap);

@@ -727,8 +727,8 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
     UNION ALL SELECT 'rollup_own_pages lacks', row_to_json(x)::text FROM (SELECT * FROM raw_pages EXCEPT SELECT * FROM kept_pages) x`;
   for (const d of rollupDiffs.slice(0, 5)) fail("the weekly domain and own page rollups equal the rows behind them", `${d.rollup} ${d.row}`);
 
-  // The gap sources' rollups per prompt and per tag (the one without either is their sum, checked
-  // by the property test): gap answers, their cited domains and the competitors they name.
+  // The gap sources' rollups per prompt, per tag and per week (the daily one without prompt or tag
+  // is checked by the property test): gap answers, their cited domains and the competitors named.
   const gapDiffs = await db().$queryRaw<{ rollup: string; row: string }[]>`
     WITH gap AS (
       SELECT c.id, c."finishedAt"::date AS day, c."providerConfigId", c."promptId" FROM captures c
@@ -762,11 +762,31 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
     kept_tag_gap AS (
       SELECT tag, day, "providerConfigId", domain, name, answers, "offSite" FROM rollup_tag_gap_sources
       WHERE "brandId" = ${space.brandId}::uuid AND answers <> 0
+    ),
+    raw_gap_weeks AS (
+      SELECT date_trunc('week', day)::date AS week, "providerConfigId", domain, name, sum(answers)::int AS answers, sum("offSite")::int AS "offSite"
+      FROM raw_gap GROUP BY 1, 2, 3, 4
+    ),
+    kept_gap_weeks AS (
+      SELECT week, "providerConfigId", domain, name, answers, "offSite" FROM rollup_gap_source_weeks
+      WHERE "brandId" = ${space.brandId}::uuid AND answers <> 0
+    ),
+    raw_tag_gap_weeks AS (
+      SELECT tag, date_trunc('week', day)::date AS week, "providerConfigId", domain, name, sum(answers)::int AS answers, sum("offSite")::int AS "offSite"
+      FROM raw_tag_gap GROUP BY 1, 2, 3, 4, 5
+    ),
+    kept_tag_gap_weeks AS (
+      SELECT tag, week, "providerConfigId", domain, name, answers, "offSite" FROM rollup_tag_gap_source_weeks
+      WHERE "brandId" = ${space.brandId}::uuid AND answers <> 0
     )
     SELECT 'rollup_gap_source_prompts has' AS rollup, row_to_json(x)::text AS row FROM (SELECT * FROM kept_gap EXCEPT SELECT * FROM raw_gap) x
     UNION ALL SELECT 'rollup_gap_source_prompts lacks', row_to_json(x)::text FROM (SELECT * FROM raw_gap EXCEPT SELECT * FROM kept_gap) x
     UNION ALL SELECT 'rollup_tag_gap_sources has', row_to_json(x)::text FROM (SELECT * FROM kept_tag_gap EXCEPT SELECT * FROM raw_tag_gap) x
-    UNION ALL SELECT 'rollup_tag_gap_sources lacks', row_to_json(x)::text FROM (SELECT * FROM raw_tag_gap EXCEPT SELECT * FROM kept_tag_gap) x`;
+    UNION ALL SELECT 'rollup_tag_gap_sources lacks', row_to_json(x)::text FROM (SELECT * FROM raw_tag_gap EXCEPT SELECT * FROM kept_tag_gap) x
+    UNION ALL SELECT 'rollup_gap_source_weeks has', row_to_json(x)::text FROM (SELECT * FROM kept_gap_weeks EXCEPT SELECT * FROM raw_gap_weeks) x
+    UNION ALL SELECT 'rollup_gap_source_weeks lacks', row_to_json(x)::text FROM (SELECT * FROM raw_gap_weeks EXCEPT SELECT * FROM kept_gap_weeks) x
+    UNION ALL SELECT 'rollup_tag_gap_source_weeks has', row_to_json(x)::text FROM (SELECT * FROM kept_tag_gap_weeks EXCEPT SELECT * FROM raw_tag_gap_weeks) x
+    UNION ALL SELECT 'rollup_tag_gap_source_weeks lacks', row_to_json(x)::text FROM (SELECT * FROM raw_tag_gap_weeks EXCEPT SELECT * FROM kept_tag_gap_weeks) x`;
   for (const d of gapDiffs.slice(0, 5)) fail("the gap sources' rollups equal the rows behind them", `${d.rollup} ${d.row}`);
 
   // Deliveries to the Slack channels: the receiver's posts matched to deliveries by channel and

@@ -256,6 +256,8 @@ const ROLLUP_TABLES = [
   "rollup_gap_sources",
   "rollup_gap_source_prompts",
   "rollup_tag_gap_sources",
+  "rollup_gap_source_weeks",
+  "rollup_tag_gap_source_weeks",
   "rollup_candidates",
   "rollup_candidate_days",
 ] as const;

@@ -752,6 +752,21 @@ CREATE TABLE "rollup_gap_source_prompts" (
   CONSTRAINT "rollup_gap_source_prompts_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
 );
 
+CREATE TABLE "rollup_gap_source_weeks" (
+  "workspaceId" uuid NOT NULL,
+  "brandId" uuid NOT NULL,
+  week date NOT NULL,
+  "providerConfigId" uuid NOT NULL,
+  domain text NOT NULL,
+  name text NOT NULL,
+  answers integer NOT NULL DEFAULT 0,
+  "offSite" integer NOT NULL DEFAULT 0,
+  CONSTRAINT "rollup_gap_source_weeks_brandId_fkey" FOREIGN KEY ("brandId") REFERENCES brands(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT rollup_gap_source_weeks_pkey PRIMARY KEY ("workspaceId", "brandId", week, "providerConfigId", domain, name),
+  CONSTRAINT "rollup_gap_source_weeks_providerConfigId_fkey" FOREIGN KEY ("providerConfigId") REFERENCES provider_configs(id) ON UPDATE CASCADE ON DELETE RESTRICT,
+  CONSTRAINT "rollup_gap_source_weeks_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
 CREATE TABLE "rollup_gap_sources" (
   "workspaceId" uuid NOT NULL,
   "brandId" uuid NOT NULL,
@@ -835,6 +850,22 @@ CREATE TABLE "rollup_tag_domains" (
   CONSTRAINT rollup_tag_domains_pkey PRIMARY KEY ("workspaceId", "brandId", tag, day, "providerConfigId", domain),
   CONSTRAINT "rollup_tag_domains_providerConfigId_fkey" FOREIGN KEY ("providerConfigId") REFERENCES provider_configs(id) ON UPDATE CASCADE ON DELETE RESTRICT,
   CONSTRAINT "rollup_tag_domains_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "rollup_tag_gap_source_weeks" (
+  "workspaceId" uuid NOT NULL,
+  "brandId" uuid NOT NULL,
+  tag text NOT NULL,
+  week date NOT NULL,
+  "providerConfigId" uuid NOT NULL,
+  domain text NOT NULL,
+  name text NOT NULL,
+  answers integer NOT NULL DEFAULT 0,
+  "offSite" integer NOT NULL DEFAULT 0,
+  CONSTRAINT "rollup_tag_gap_source_weeks_brandId_fkey" FOREIGN KEY ("brandId") REFERENCES brands(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT rollup_tag_gap_source_weeks_pkey PRIMARY KEY ("workspaceId", "brandId", tag, week, "providerConfigId", domain, name),
+  CONSTRAINT "rollup_tag_gap_source_weeks_providerConfigId_fkey" FOREIGN KEY ("providerConfigId") REFERENCES provider_configs(id) ON UPDATE CASCADE ON DELETE RESTRICT,
+  CONSTRAINT "rollup_tag_gap_source_weeks_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
 );
 
 CREATE TABLE "rollup_tag_gap_sources" (
@@ -1262,6 +1293,12 @@ CREATE INDEX "rollup_gap_source_prompts_workspaceId_brandId_domain_day_idx" ON p
 
 CREATE INDEX "rollup_gap_source_prompts_workspaceId_brandId_name_day_idx" ON public.rollup_gap_source_prompts USING btree ("workspaceId", "brandId", name, day);
 
+CREATE UNIQUE INDEX rollup_gap_source_weeks_pkey ON public.rollup_gap_source_weeks USING btree ("workspaceId", "brandId", week, "providerConfigId", domain, name);
+
+CREATE INDEX "rollup_gap_source_weeks_workspaceId_brandId_domain_week_idx" ON public.rollup_gap_source_weeks USING btree ("workspaceId", "brandId", domain, week);
+
+CREATE INDEX "rollup_gap_source_weeks_workspaceId_brandId_name_week_idx" ON public.rollup_gap_source_weeks USING btree ("workspaceId", "brandId", name, week);
+
 CREATE UNIQUE INDEX rollup_gap_sources_pkey ON public.rollup_gap_sources USING btree ("workspaceId", "brandId", day, "providerConfigId", domain, name);
 
 CREATE INDEX "rollup_gap_sources_workspaceId_brandId_domain_day_idx" ON public.rollup_gap_sources USING btree ("workspaceId", "brandId", domain, day);
@@ -1275,6 +1312,12 @@ CREATE UNIQUE INDEX rollup_own_pages_pkey ON public.rollup_own_pages USING btree
 CREATE UNIQUE INDEX rollup_tag_domain_weeks_pkey ON public.rollup_tag_domain_weeks USING btree ("workspaceId", "brandId", tag, week, "providerConfigId", domain);
 
 CREATE UNIQUE INDEX rollup_tag_domains_pkey ON public.rollup_tag_domains USING btree ("workspaceId", "brandId", tag, day, "providerConfigId", domain);
+
+CREATE UNIQUE INDEX rollup_tag_gap_source_weeks_pkey ON public.rollup_tag_gap_source_weeks USING btree ("workspaceId", "brandId", tag, week, "providerConfigId", domain, name);
+
+CREATE INDEX "rollup_tag_gap_source_weeks_workspaceId_brandId_tag_domain_week" ON public.rollup_tag_gap_source_weeks USING btree ("workspaceId", "brandId", tag, domain, week);
+
+CREATE INDEX "rollup_tag_gap_source_weeks_workspaceId_brandId_tag_name_week_i" ON public.rollup_tag_gap_source_weeks USING btree ("workspaceId", "brandId", tag, name, week);
 
 CREATE UNIQUE INDEX rollup_tag_gap_sources_pkey ON public.rollup_tag_gap_sources USING btree ("workspaceId", "brandId", tag, day, "providerConfigId", domain, name);
 
@@ -1959,6 +2002,31 @@ BEGIN
   ) k
   WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.tag = k.tag AND r.day = k.day
     AND r."providerConfigId" = k."providerConfigId" AND r.domain = k.domain AND r.name = k.name AND r.answers = 0;
+  -- The same per week (rollup_tag_gap_source_weeks, 20261208160300_weekly_gap_source_rollups).
+  WITH moves AS (
+    SELECT n.id, n."workspaceId", x.tag, -1 AS sign
+    FROM new_prompts n JOIN old_prompts o ON o.id = n.id CROSS JOIN LATERAL (SELECT unnest(o.tags) EXCEPT SELECT unnest(n.tags)) x(tag)
+    UNION ALL
+    SELECT n.id, n."workspaceId", x.tag, 1
+    FROM new_prompts n JOIN old_prompts o ON o.id = n.id CROSS JOIN LATERAL (SELECT unnest(n.tags) EXCEPT SELECT unnest(o.tags)) x(tag)
+  )
+  INSERT INTO rollup_tag_gap_source_weeks AS r ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain", "name", "answers", "offSite")
+  SELECT rg."workspaceId", rg."brandId", m.tag, date_trunc('week', rg.day)::date, rg."providerConfigId", rg.domain, rg.name, sum(m.sign * rg.answers), sum(m.sign * rg."offSite")
+  FROM moves m JOIN rollup_gap_source_prompts rg ON rg."workspaceId" = m."workspaceId" AND rg."promptId" = m.id
+  GROUP BY 1, 2, 3, 4, 5, 6, 7
+  ORDER BY 1, 2, 3, 4, 5, 6, 7
+  ON CONFLICT ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain", "name") DO UPDATE SET
+      "answers" = r."answers" + excluded."answers",
+      "offSite" = r."offSite" + excluded."offSite";
+  DELETE FROM rollup_tag_gap_source_weeks r
+  USING (
+    SELECT DISTINCT rg."workspaceId", rg."brandId", x.tag, date_trunc('week', rg.day)::date AS week, rg."providerConfigId", rg.domain, rg.name
+    FROM new_prompts n JOIN old_prompts o ON o.id = n.id
+    CROSS JOIN LATERAL (SELECT unnest(o.tags) EXCEPT SELECT unnest(n.tags)) x(tag)
+    JOIN rollup_gap_source_prompts rg ON rg."workspaceId" = n."workspaceId" AND rg."promptId" = n.id
+  ) k
+  WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.tag = k.tag AND r.week = k.week
+    AND r."providerConfigId" = k."providerConfigId" AND r.domain = k.domain AND r.name = k.name AND r.answers = 0;
   RETURN NULL;
 END $function$;
 
@@ -2289,6 +2357,71 @@ BEGIN
   GROUP BY 1, 2, 3, 4, 5, 6, 7
   ORDER BY 1, 2, 3, 4, 5, 6, 7
   ON CONFLICT ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain", "name") DO UPDATE SET
+      "answers" = r."answers" + excluded."answers",
+      "offSite" = r."offSite" + excluded."offSite";
+
+  -- The same per ISO week (20261208160300_weekly_gap_source_rollups), what long ranges read.
+  INSERT INTO rollup_gap_source_weeks AS r ("workspaceId", "brandId", "week", "providerConfigId", "domain", "name", "answers", "offSite")
+  WITH gap AS (
+    SELECT c.id, c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date AS week, c."providerConfigId"
+    FROM captures c
+    WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+      AND EXISTS (SELECT 1 FROM mentions m WHERE m."captureId" = c.id AND m.kind = 'brand' AND m."brandId" = c."brandId" AND NOT m.mentioned)
+      AND EXISTS (SELECT 1 FROM mentions m WHERE m."captureId" = c.id AND m.kind = 'competitor' AND m.mentioned)
+  ),
+  cited AS (
+    SELECT ci."captureId" AS id, ci.domain, bool_or(NOT ci."isOwnDomain") AS off
+    FROM gap g JOIN citations ci ON ci."captureId" = g.id AND ci."citedInText"
+    GROUP BY 1, 2
+  ),
+  per_answer AS (
+    SELECT g.*, '' AS domain, '' AS name, true AS off FROM gap g
+    UNION ALL
+    SELECT g.*, s.domain, '', s.off FROM gap g JOIN cited s ON s.id = g.id
+    UNION ALL
+    SELECT g.*, s.domain, m.name, s.off FROM gap g JOIN cited s ON s.id = g.id
+    JOIN mentions m ON m."captureId" = g.id AND m.kind = 'competitor' AND m.mentioned
+  )
+  SELECT "workspaceId", "brandId", week, "providerConfigId", domain, name,
+    sign * count(*),
+    sign * count(*) FILTER (WHERE off)
+  FROM per_answer
+  GROUP BY 1, 2, 3, 4, 5, 6
+  ORDER BY 1, 2, 3, 4, 5, 6
+  ON CONFLICT ("workspaceId", "brandId", "week", "providerConfigId", "domain", "name") DO UPDATE SET
+      "answers" = r."answers" + excluded."answers",
+      "offSite" = r."offSite" + excluded."offSite";
+
+  INSERT INTO rollup_tag_gap_source_weeks AS r ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain", "name", "answers", "offSite")
+  WITH gap AS (
+    SELECT c.id, c."workspaceId", c."brandId", t.tag, date_trunc('week', c."finishedAt")::date AS week, c."providerConfigId"
+    FROM captures c
+    JOIN prompts p ON p.id = c."promptId"
+    CROSS JOIN LATERAL (SELECT DISTINCT unnest(p.tags) AS tag) t
+    WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+      AND EXISTS (SELECT 1 FROM mentions m WHERE m."captureId" = c.id AND m.kind = 'brand' AND m."brandId" = c."brandId" AND NOT m.mentioned)
+      AND EXISTS (SELECT 1 FROM mentions m WHERE m."captureId" = c.id AND m.kind = 'competitor' AND m.mentioned)
+  ),
+  cited AS (
+    SELECT ci."captureId" AS id, ci.domain, bool_or(NOT ci."isOwnDomain") AS off
+    FROM citations ci WHERE ci."captureId" IN (SELECT id FROM gap) AND ci."citedInText"
+    GROUP BY 1, 2
+  ),
+  per_answer AS (
+    SELECT g.*, '' AS domain, '' AS name, true AS off FROM gap g
+    UNION ALL
+    SELECT g.*, s.domain, '', s.off FROM gap g JOIN cited s ON s.id = g.id
+    UNION ALL
+    SELECT g.*, s.domain, m.name, s.off FROM gap g JOIN cited s ON s.id = g.id
+    JOIN mentions m ON m."captureId" = g.id AND m.kind = 'competitor' AND m.mentioned
+  )
+  SELECT "workspaceId", "brandId", tag, week, "providerConfigId", domain, name,
+    sign * count(*),
+    sign * count(*) FILTER (WHERE off)
+  FROM per_answer
+  GROUP BY 1, 2, 3, 4, 5, 6, 7
+  ORDER BY 1, 2, 3, 4, 5, 6, 7
+  ON CONFLICT ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain", "name") DO UPDATE SET
       "answers" = r."answers" + excluded."answers",
       "offSite" = r."offSite" + excluded."offSite";
 
