@@ -1315,9 +1315,9 @@ CREATE UNIQUE INDEX rollup_tag_domains_pkey ON public.rollup_tag_domains USING b
 
 CREATE UNIQUE INDEX rollup_tag_gap_source_weeks_pkey ON public.rollup_tag_gap_source_weeks USING btree ("workspaceId", "brandId", tag, week, "providerConfigId", domain, name);
 
-CREATE INDEX "rollup_tag_gap_source_weeks_workspaceId_brandId_tag_domain_week" ON public.rollup_tag_gap_source_weeks USING btree ("workspaceId", "brandId", tag, domain, week);
+CREATE INDEX "rollup_tag_gap_source_weeks_workspaceId_brandId_tag_domain__idx" ON public.rollup_tag_gap_source_weeks USING btree ("workspaceId", "brandId", tag, domain, week);
 
-CREATE INDEX "rollup_tag_gap_source_weeks_workspaceId_brandId_tag_name_week_i" ON public.rollup_tag_gap_source_weeks USING btree ("workspaceId", "brandId", tag, name, week);
+CREATE INDEX "rollup_tag_gap_source_weeks_workspaceId_brandId_tag_name_we_idx" ON public.rollup_tag_gap_source_weeks USING btree ("workspaceId", "brandId", tag, name, week);
 
 CREATE UNIQUE INDEX rollup_tag_gap_sources_pkey ON public.rollup_tag_gap_sources USING btree ("workspaceId", "brandId", tag, day, "providerConfigId", domain, name);
 

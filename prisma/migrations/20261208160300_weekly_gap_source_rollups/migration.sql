@@ -53,5 +53,5 @@ HAVING sum(answers) <> 0;
 
 CREATE INDEX "rollup_gap_source_weeks_workspaceId_brandId_name_week_idx" ON "rollup_gap_source_weeks"("workspaceId", "brandId", "name", "week");
 CREATE INDEX "rollup_gap_source_weeks_workspaceId_brandId_domain_week_idx" ON "rollup_gap_source_weeks"("workspaceId", "brandId", "domain", "week");
-CREATE INDEX "rollup_tag_gap_source_weeks_workspaceId_brandId_tag_name_week_idx" ON "rollup_tag_gap_source_weeks"("workspaceId", "brandId", "tag", "name", "week");
-CREATE INDEX "rollup_tag_gap_source_weeks_workspaceId_brandId_tag_domain_week_idx" ON "rollup_tag_gap_source_weeks"("workspaceId", "brandId", "tag", "domain", "week");
+CREATE INDEX "rollup_tag_gap_source_weeks_workspaceId_brandId_tag_name_we_idx" ON "rollup_tag_gap_source_weeks"("workspaceId", "brandId", "tag", "name", "week");
+CREATE INDEX "rollup_tag_gap_source_weeks_workspaceId_brandId_tag_domain__idx" ON "rollup_tag_gap_source_weeks"("workspaceId", "brandId", "tag", "domain", "week");
