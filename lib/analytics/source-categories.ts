@@ -1,7 +1,7 @@
 import "server-only";
-import { bucketKeys, bucketOf, bucketUnit, captureScope, num, type AnalyticsFilter, type ResolvedFilter } from "@/lib/analytics/filter";
+import { bucketKeys, bucketOf, bucketUnit, num, type AnalyticsFilter, type ResolvedFilter } from "@/lib/analytics/filter";
 import { isoDay } from "@/lib/analytics/schemas";
-import { rollupScope } from "@/lib/analytics/rollups";
+import { rollupScope, weekRollupScope, wholeWeeks } from "@/lib/analytics/rollups";
 import { domainRows } from "@/lib/analytics/sources";
 import { wilson } from "@/lib/analytics/stats";
 import { readDb } from "@/lib/db/prisma";
@@ -97,6 +97,29 @@ export async function ownPagesByPeriod(f: AnalyticsFilter, splitAt: Date, minAns
 
 export const GAP_SOURCES = 25;
 
+
+/**
+ * The gap rollup rows in scope that meet `where` (on `r`), as a subquery `(domain, name, answers,
+ * "offSite")` (migrations 20261208160000_gap_source_rollups to
+ * 20261208160300_weekly_gap_source_rollups). Domain '' holds the gap answers, name '' a domain's;
+ * offSite counts those citing the domain other than as the brand's own. Without the prompt, per
+ * tag for one tag alone, per prompt otherwise (a prompt with two of the tags counts once). Without
+ * the prompt the whole ISO weeks of the range come from the weekly rollups and the days at its
+ * edges from the daily ones: a year is 52 rows per domain and provider instead of 365.
+ */
+function gapRows(f: AnalyticsFilter, where: Prisma.Sql): Prisma.Sql {
+  const columns = Prisma.sql`r.domain, r.name, r.answers, r."offSite"`;
+  if (f.markets?.length || (f.tags?.length ?? 0) > 1) return Prisma.sql`(SELECT ${columns} FROM rollup_gap_source_prompts r WHERE ${rollupScope(f)} AND ${where})`;
+  const unprompted = { ...f, tags: undefined };
+  const tag = f.tags?.length ? Prisma.sql`AND r.tag = ${f.tags[0]}` : Prisma.empty;
+  const [daily, weekly] = f.tags?.length ? [Prisma.sql`rollup_tag_gap_sources`, Prisma.sql`rollup_tag_gap_source_weeks`] : [Prisma.sql`rollup_gap_sources`, Prisma.sql`rollup_gap_source_weeks`];
+  const whole = wholeWeeks(unprompted);
+  if (!whole) return Prisma.sql`(SELECT ${columns} FROM ${daily} r WHERE ${rollupScope(unprompted)} ${tag} AND ${where})`;
+  return Prisma.sql`(
+    SELECT ${columns} FROM ${weekly} r WHERE ${weekRollupScope(unprompted, whole.weeks)} ${tag} AND ${where}
+    UNION ALL SELECT ${columns} FROM ${daily} r WHERE ${rollupScope(whole.head)} ${tag} AND ${where}
+    UNION ALL SELECT ${columns} FROM ${daily} r WHERE ${rollupScope(whole.tail)} ${tag} AND ${where})`;
+}
 /**
  * Gap sources: domains cited in answers that name a competitor and leave the brand out (answers
  * analysed for the brand), ranked by those answers, each with the competitors named in them.
@@ -107,29 +130,28 @@ export const GAP_SOURCES = 25;
 export async function gapSources({ filter: f }: ResolvedFilter, { includeEntityDomains = false }: { includeEntityDomains?: boolean } = {}) {
   const ctx = await loadCategoryContext(f.workspaceId, f.brandId);
   const entityDomains = [...ctx.ownDomains, ...ctx.competitorDomains];
-  const sites = includeEntityDomains ? Prisma.empty : Prisma.sql`AND NOT ci."isOwnDomain" AND ci.domain <> ALL(${entityDomains}::text[])`;
+  const counted = includeEntityDomains ? Prisma.sql`r.answers` : Prisma.sql`r."offSite"`;
+  const sites = includeEntityDomains ? Prisma.empty : Prisma.sql`AND r.domain <> ALL(${entityDomains}::text[])`;
   const rows = await readDb().$queryRaw<{ domain: string | null; answers: number | null; gap: number; competitors: { name: string; answers: number }[] | null }[]>`
-      WITH gap AS (
-        SELECT c.id FROM captures c
-        WHERE ${captureScope(f)}
-          AND EXISTS (SELECT 1 FROM mentions m WHERE m."captureId" = c.id AND m.kind = 'brand' AND m."brandId" = ${f.brandId}::uuid AND NOT m.mentioned)
-          AND EXISTS (SELECT 1 FROM mentions m WHERE m."captureId" = c.id AND m.kind = 'competitor' AND m.mentioned)
-      ),
-      cited AS (
-        SELECT DISTINCT ci."captureId" AS id, ci.domain
-        FROM gap g JOIN citations ci ON ci."captureId" = g.id AND ci."citedInText" ${sites}
+      WITH top AS (
+        SELECT r.domain, sum(${counted})::int AS answers
+        FROM ${gapRows(f, Prisma.sql`r.name = '' AND r.domain <> '' ${sites}`)} r
+        GROUP BY r.domain
+        HAVING sum(${counted}) > 0
+        ORDER BY answers DESC, r.domain LIMIT ${GAP_SOURCES}
       ),
       named AS (
-        SELECT m."captureId" AS id, m.name FROM gap g JOIN mentions m ON m."captureId" = g.id AND m.kind = 'competitor' AND m.mentioned
-      ),
-      top AS (
-        SELECT domain, count(*)::int AS answers FROM cited GROUP BY domain ORDER BY answers DESC, domain LIMIT ${GAP_SOURCES}
+        SELECT r.domain, r.name, sum(${counted})::int AS answers
+        FROM ${gapRows(f, Prisma.sql`r.domain IN (SELECT domain FROM top) AND r.name <> ''`)} r
+        GROUP BY r.domain, r.name
+        HAVING sum(${counted}) > 0
       )
       -- One row with the gap count even when no gap answer cites anything.
       SELECT t.domain, t.answers, g.n AS gap,
         (SELECT json_agg(json_build_object('name', x.name, 'answers', x.answers) ORDER BY x.answers DESC, x.name)
-         FROM (SELECT n.name, count(*)::int AS answers FROM cited s JOIN named n ON n.id = s.id WHERE s.domain = t.domain GROUP BY n.name) x) AS competitors
-      FROM (SELECT count(*)::int AS n FROM gap) g LEFT JOIN top t ON true
+         FROM named x WHERE x.domain = t.domain) AS competitors
+      FROM (SELECT coalesce(sum(r.answers), 0)::int AS n FROM ${gapRows(f, Prisma.sql`r.domain = '' AND r.name = ''`)} r) g
+      LEFT JOIN top t ON true
       ORDER BY t.answers DESC, t.domain`;
   const gap = num(rows[0]?.gap);
   return {

@@ -85,6 +85,7 @@ const INVARIANTS = [
   "every analysis matches its brand's current inputs",
   "the candidates' rollup equals the rows behind it",
   "the weekly domain and own page rollups equal the rows behind them",
+  "the gap sources' rollups equal the rows behind them",
   "no delivery sent twice to an id-less channel",
   "the repair pass repairs nothing",
 ] as const;
@@ -725,6 +726,68 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
     UNION ALL SELECT 'rollup_own_pages has', row_to_json(x)::text FROM (SELECT * FROM kept_pages EXCEPT SELECT * FROM raw_pages) x
     UNION ALL SELECT 'rollup_own_pages lacks', row_to_json(x)::text FROM (SELECT * FROM raw_pages EXCEPT SELECT * FROM kept_pages) x`;
   for (const d of rollupDiffs.slice(0, 5)) fail("the weekly domain and own page rollups equal the rows behind them", `${d.rollup} ${d.row}`);
+
+  // The gap sources' rollups per prompt, per tag and per week (the daily one without prompt or tag
+  // is checked by the property test): gap answers, their cited domains and the competitors named.
+  const gapDiffs = await db().$queryRaw<{ rollup: string; row: string }[]>`
+    WITH gap AS (
+      SELECT c.id, c."finishedAt"::date AS day, c."providerConfigId", c."promptId" FROM captures c
+      WHERE c."brandId" = ${space.brandId}::uuid AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+        AND EXISTS (SELECT 1 FROM mentions m WHERE m."captureId" = c.id AND m.kind = 'brand' AND m."brandId" = c."brandId" AND NOT m.mentioned)
+        AND EXISTS (SELECT 1 FROM mentions m WHERE m."captureId" = c.id AND m.kind = 'competitor' AND m.mentioned)
+    ),
+    cited AS (
+      SELECT ci."captureId" AS id, ci.domain, bool_or(NOT ci."isOwnDomain") AS off
+      FROM gap g JOIN citations ci ON ci."captureId" = g.id AND ci."citedInText" GROUP BY 1, 2
+    ),
+    per_answer AS (
+      SELECT g.*, '' AS domain, '' AS name, true AS off FROM gap g
+      UNION ALL SELECT g.*, s.domain, '', s.off FROM gap g JOIN cited s ON s.id = g.id
+      UNION ALL SELECT g.*, s.domain, m.name, s.off FROM gap g JOIN cited s ON s.id = g.id
+        JOIN mentions m ON m."captureId" = g.id AND m.kind = 'competitor' AND m.mentioned
+    ),
+    raw_gap AS (
+      SELECT day, "providerConfigId", "promptId", domain, name, count(*)::int AS answers, count(*) FILTER (WHERE off)::int AS "offSite"
+      FROM per_answer GROUP BY 1, 2, 3, 4, 5
+    ),
+    kept_gap AS (
+      SELECT day, "providerConfigId", "promptId", domain, name, answers, "offSite" FROM rollup_gap_source_prompts
+      WHERE "brandId" = ${space.brandId}::uuid AND answers <> 0
+    ),
+    raw_tag_gap AS (
+      SELECT t.tag, r.day, r."providerConfigId", r.domain, r.name, sum(r.answers)::int AS answers, sum(r."offSite")::int AS "offSite"
+      FROM raw_gap r JOIN prompts p ON p.id = r."promptId" CROSS JOIN LATERAL (SELECT DISTINCT unnest(p.tags) AS tag) t
+      GROUP BY 1, 2, 3, 4, 5
+    ),
+    kept_tag_gap AS (
+      SELECT tag, day, "providerConfigId", domain, name, answers, "offSite" FROM rollup_tag_gap_sources
+      WHERE "brandId" = ${space.brandId}::uuid AND answers <> 0
+    ),
+    raw_gap_weeks AS (
+      SELECT date_trunc('week', day)::date AS week, "providerConfigId", domain, name, sum(answers)::int AS answers, sum("offSite")::int AS "offSite"
+      FROM raw_gap GROUP BY 1, 2, 3, 4
+    ),
+    kept_gap_weeks AS (
+      SELECT week, "providerConfigId", domain, name, answers, "offSite" FROM rollup_gap_source_weeks
+      WHERE "brandId" = ${space.brandId}::uuid AND answers <> 0
+    ),
+    raw_tag_gap_weeks AS (
+      SELECT tag, date_trunc('week', day)::date AS week, "providerConfigId", domain, name, sum(answers)::int AS answers, sum("offSite")::int AS "offSite"
+      FROM raw_tag_gap GROUP BY 1, 2, 3, 4, 5
+    ),
+    kept_tag_gap_weeks AS (
+      SELECT tag, week, "providerConfigId", domain, name, answers, "offSite" FROM rollup_tag_gap_source_weeks
+      WHERE "brandId" = ${space.brandId}::uuid AND answers <> 0
+    )
+    SELECT 'rollup_gap_source_prompts has' AS rollup, row_to_json(x)::text AS row FROM (SELECT * FROM kept_gap EXCEPT SELECT * FROM raw_gap) x
+    UNION ALL SELECT 'rollup_gap_source_prompts lacks', row_to_json(x)::text FROM (SELECT * FROM raw_gap EXCEPT SELECT * FROM kept_gap) x
+    UNION ALL SELECT 'rollup_tag_gap_sources has', row_to_json(x)::text FROM (SELECT * FROM kept_tag_gap EXCEPT SELECT * FROM raw_tag_gap) x
+    UNION ALL SELECT 'rollup_tag_gap_sources lacks', row_to_json(x)::text FROM (SELECT * FROM raw_tag_gap EXCEPT SELECT * FROM kept_tag_gap) x
+    UNION ALL SELECT 'rollup_gap_source_weeks has', row_to_json(x)::text FROM (SELECT * FROM kept_gap_weeks EXCEPT SELECT * FROM raw_gap_weeks) x
+    UNION ALL SELECT 'rollup_gap_source_weeks lacks', row_to_json(x)::text FROM (SELECT * FROM raw_gap_weeks EXCEPT SELECT * FROM kept_gap_weeks) x
+    UNION ALL SELECT 'rollup_tag_gap_source_weeks has', row_to_json(x)::text FROM (SELECT * FROM kept_tag_gap_weeks EXCEPT SELECT * FROM raw_tag_gap_weeks) x
+    UNION ALL SELECT 'rollup_tag_gap_source_weeks lacks', row_to_json(x)::text FROM (SELECT * FROM raw_tag_gap_weeks EXCEPT SELECT * FROM kept_tag_gap_weeks) x`;
+  for (const d of gapDiffs.slice(0, 5)) fail("the gap sources' rollups equal the rows behind them", `${d.rollup} ${d.row}`);
 
   // Deliveries to the Slack channels: the receiver's posts matched to deliveries by channel and
   // body (deliveries with the same body on one channel, if any, share their posts: at most one

@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import pg from "pg";
 import { beforeAll, describe, expect, it } from "vitest";
-import { acrossMigration } from "../support/partial-migrations";
+import { acrossMigration, type Sql } from "../support/partial-migrations";
 import { waitForLockWaiter } from "../support/pause";
 import * as raw from "../support/raw-analytics";
 import { claimed, liveWorker, newSpace, startSpaceCheck, answer, type Space } from "../support/lifecycle-fixtures";
@@ -19,7 +19,7 @@ import { marketComparison } from "@/lib/analytics/market-comparison";
 import { promptPerformance } from "@/lib/analytics/prompts";
 import { recordRollups } from "@/lib/analytics/rollups";
 import { addDays, analyticsFilterInput, isoDay, lastDays } from "@/lib/analytics/schemas";
-import { categoriesOverTime, ownPagesByPeriod, ownPagesCited } from "@/lib/analytics/source-categories";
+import { categoriesOverTime, gapSources, ownPagesByPeriod, ownPagesCited } from "@/lib/analytics/source-categories";
 import { ownDomainRate, topDomainsOverTime } from "@/lib/analytics/sources";
 import { positionDistribution, shareOfVoiceOverTime } from "@/lib/analytics/trends";
 import { median } from "@/lib/analytics/trend-buckets";
@@ -33,6 +33,11 @@ import { runRetention } from "@/lib/jobs/retention";
 const START = new Date("2025-01-06T00:00:00Z");
 const SPAN_DAYS = 30;
 const DOMAINS = ["acme.com", "a.com", "b.com", "c.org", "d.net"];
+/**
+ * Cited as the brand's own though not one of its domains now (the brand listed it when the answers
+ * were analysed): the gap sources count it only with the entities' sites (includeEntityDomains).
+ */
+const FORMER_OWN = "d.net";
 const SENTIMENTS = ["positive", "neutral", "negative"] as const;
 
 type MentionSpec = { mentioned: boolean; count: number; position: number; sentiment: number };
@@ -168,7 +173,7 @@ async function writeHistory(brand: Awaited<ReturnType<typeof newBrand>>, specs: 
           domain: DOMAINS[c.domain]!,
           // Titles change between answers (the own pages show the latest), some are missing or empty.
           title: s.minute % 5 === 0 ? null : s.minute % 5 === 1 ? "" : `Page ${k} (${s.minute % 3})`,
-          isOwnDomain: DOMAINS[c.domain] === "acme.com",
+          isOwnDomain: DOMAINS[c.domain] === "acme.com" || DOMAINS[c.domain] === FORMER_OWN,
           citedInText: c.cited,
           position: k + 1,
         })),
@@ -218,6 +223,7 @@ async function expectSameAsRaw(brandId: string, filters: FilterSpec[]) {
       const dl = `${label} ${JSON.stringify(prompts)}`;
       expect(await topDomainsOverTime(d.filter), dl).toEqual(await raw.topDomainsOverTime(d.filter));
       expect(await categoriesOverTime(d), dl).toEqual(await raw.categoriesOverTime(d));
+      for (const includeEntityDomains of [false, true]) expect(await gapSources(d, { includeEntityDomains }), `${dl} ${includeEntityDomains}`).toEqual(await raw.gapSources(d, { includeEntityDomains }));
     }
     expect(await ownPagesCited(r), label).toEqual(await raw.ownPagesCited(r));
     // The own_page_dropped alert splits the range in two periods.
@@ -247,6 +253,11 @@ const ROLLUP_TABLES = [
   "rollup_domain_weeks",
   "rollup_tag_domain_weeks",
   "rollup_own_pages",
+  "rollup_gap_sources",
+  "rollup_gap_source_prompts",
+  "rollup_tag_gap_sources",
+  "rollup_gap_source_weeks",
+  "rollup_tag_gap_source_weeks",
   "rollup_candidates",
   "rollup_candidate_days",
 ] as const;
@@ -540,6 +551,68 @@ describe("dashboards from rollups", () => {
           { day: "2025-03-09", url: "https://acme.com/pricing", domain: "acme.com", citations: 1, answers: 1, title: "New title" },
           { day: "2025-03-10", url: "https://acme.com/pricing", domain: "acme.com", citations: 1, answers: 1, title: null },
         ]);
+      },
+    );
+  });
+
+  it("are built for the gap sources from the history already there by the migrations that add them", async () => {
+    const arrangeGap = async (sql: Sql) => {
+      const one = async (text: string, values: unknown[] = []) => (await sql(text, values)).rows[0].id as string;
+      const ws = await one(`INSERT INTO workspaces (slug, name) VALUES ('w', 'W') RETURNING id`);
+      const brand = await one(`INSERT INTO brands ("workspaceId", name, "updatedAt") VALUES ($1, 'Acme', now()) RETURNING id`, [ws]);
+      const connection = await one(`SELECT id FROM provider_connections ORDER BY name LIMIT 1`);
+      const provider = await one(`INSERT INTO provider_configs ("workspaceId", name, "connectionId", model, "updatedAt") VALUES ($1, 'P', $2, 'm', now()) RETURNING id`, [ws, connection]);
+      const check = await one(`INSERT INTO checks ("workspaceId", "brandId", "totalCaptures", "updatedAt") VALUES ($1, $2, 2, now()) RETURNING id`, [ws, brand]);
+      const prompt = await one(`INSERT INTO prompts ("workspaceId", text, tags, "updatedAt") VALUES ($1, 'Q', '{buying,smb}', now()) RETURNING id`, [ws]);
+      // The first answer leaves the brand out and names Rival (a gap answer), the second names both.
+      for (const [i, brandNamed] of [false, true].entries()) {
+        const capture = await one(
+          `INSERT INTO captures ("workspaceId", "checkId", "brandId", "promptId", "providerConfigId", "connectionId", sample, status, "maxAttempts", model, "searchMode", "finishedAt", "updatedAt")
+           VALUES ($1, $2, $3, $4, $5, $6, $7, 'succeeded', 3, 'm', 'auto', '2025-03-03T10:00:00', now()) RETURNING id`,
+          [ws, check, brand, prompt, provider, connection, i + 1],
+        );
+        await sql(`INSERT INTO mentions ("workspaceId", "captureId", kind, "brandId", name, mentioned) VALUES ($1, $2, 'brand', $3, 'Acme', $4)`, [ws, capture, brand, brandNamed]);
+        await sql(`INSERT INTO mentions ("workspaceId", "captureId", kind, name, mentioned) VALUES ($1, $2, 'competitor', 'Rival', true)`, [ws, capture]);
+        const cite = (url: string, domain: string, own: boolean, cited: boolean) =>
+          sql(`INSERT INTO citations ("workspaceId", "captureId", url, domain, "isOwnDomain", "citedInText", position) VALUES ($1, $2, $3, $4, $5, $6, 1)`, [ws, capture, url, domain, own, cited]);
+        await cite("https://a.com/1", "a.com", false, true);
+        await cite("https://a.com/2", "a.com", false, true);
+        await cite("https://acme.com/", "acme.com", true, true);
+        await cite("https://b.com/", "b.com", false, false);
+      }
+      return {};
+    };
+    const expected = [
+      { domain: "", name: "", answers: 1, offSite: 1 },
+      { domain: "a.com", name: "", answers: 1, offSite: 1 },
+      { domain: "a.com", name: "Rival", answers: 1, offSite: 1 },
+      { domain: "acme.com", name: "", answers: 1, offSite: 0 },
+      { domain: "acme.com", name: "Rival", answers: 1, offSite: 0 },
+    ];
+    const rows = async (sql: Sql, text: string) => (await sql(text)).rows;
+    await acrossMigration("20261208160000_gap_source_rollups", arrangeGap, async (sql) => {
+      expect(await rows(sql, `SELECT domain, name, answers, "offSite" FROM rollup_gap_sources ORDER BY domain, name`)).toEqual(expected);
+      expect(await rows(sql, `SELECT domain, name, answers, "offSite" FROM rollup_gap_source_prompts ORDER BY domain, name`)).toEqual(expected);
+    });
+    await acrossMigration(
+      "20261208160200_tag_gap_source_rollups",
+      async (sql) => {
+        await arrangeGap(sql);
+        // The rollup per prompt, as beacon_rollup_captures would have kept it (the per-tag one is built from it).
+        await sql(`INSERT INTO rollup_gap_source_prompts ("workspaceId", "brandId", day, "providerConfigId", "promptId", domain, name, answers, "offSite")
+          SELECT c."workspaceId", c."brandId", '2025-03-03', c."providerConfigId", c."promptId", x.domain, x.name, x.answers, x."offSite"
+          FROM (SELECT DISTINCT "workspaceId", "brandId", "providerConfigId", "promptId" FROM captures) c
+          CROSS JOIN (VALUES ('', '', 1, 1), ('a.com', 'Rival', 1, 1), ('acme.com', '', 1, 0)) x(domain, name, answers, "offSite")`);
+        return {};
+      },
+      async (sql) => {
+        expect(await rows(sql, `SELECT tag, domain, name, answers, "offSite" FROM rollup_tag_gap_sources ORDER BY tag, domain, name`)).toEqual(
+          ["buying", "smb"].flatMap((tag) => [
+            { tag, domain: "", name: "", answers: 1, offSite: 1 },
+            { tag, domain: "a.com", name: "Rival", answers: 1, offSite: 1 },
+            { tag, domain: "acme.com", name: "", answers: 1, offSite: 0 },
+          ]),
+        );
       },
     );
   });

@@ -735,6 +735,53 @@ CREATE TABLE "rollup_domains" (
   CONSTRAINT "rollup_domains_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
 );
 
+CREATE TABLE "rollup_gap_source_prompts" (
+  "workspaceId" uuid NOT NULL,
+  "brandId" uuid NOT NULL,
+  day date NOT NULL,
+  "providerConfigId" uuid NOT NULL,
+  "promptId" uuid NOT NULL,
+  domain text NOT NULL,
+  name text NOT NULL,
+  answers integer NOT NULL DEFAULT 0,
+  "offSite" integer NOT NULL DEFAULT 0,
+  CONSTRAINT "rollup_gap_source_prompts_brandId_fkey" FOREIGN KEY ("brandId") REFERENCES brands(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT rollup_gap_source_prompts_pkey PRIMARY KEY ("workspaceId", "brandId", day, "providerConfigId", "promptId", domain, name),
+  CONSTRAINT "rollup_gap_source_prompts_promptId_fkey" FOREIGN KEY ("promptId") REFERENCES prompts(id) ON UPDATE CASCADE ON DELETE RESTRICT,
+  CONSTRAINT "rollup_gap_source_prompts_providerConfigId_fkey" FOREIGN KEY ("providerConfigId") REFERENCES provider_configs(id) ON UPDATE CASCADE ON DELETE RESTRICT,
+  CONSTRAINT "rollup_gap_source_prompts_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "rollup_gap_source_weeks" (
+  "workspaceId" uuid NOT NULL,
+  "brandId" uuid NOT NULL,
+  week date NOT NULL,
+  "providerConfigId" uuid NOT NULL,
+  domain text NOT NULL,
+  name text NOT NULL,
+  answers integer NOT NULL DEFAULT 0,
+  "offSite" integer NOT NULL DEFAULT 0,
+  CONSTRAINT "rollup_gap_source_weeks_brandId_fkey" FOREIGN KEY ("brandId") REFERENCES brands(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT rollup_gap_source_weeks_pkey PRIMARY KEY ("workspaceId", "brandId", week, "providerConfigId", domain, name),
+  CONSTRAINT "rollup_gap_source_weeks_providerConfigId_fkey" FOREIGN KEY ("providerConfigId") REFERENCES provider_configs(id) ON UPDATE CASCADE ON DELETE RESTRICT,
+  CONSTRAINT "rollup_gap_source_weeks_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "rollup_gap_sources" (
+  "workspaceId" uuid NOT NULL,
+  "brandId" uuid NOT NULL,
+  day date NOT NULL,
+  "providerConfigId" uuid NOT NULL,
+  domain text NOT NULL,
+  name text NOT NULL,
+  answers integer NOT NULL DEFAULT 0,
+  "offSite" integer NOT NULL DEFAULT 0,
+  CONSTRAINT "rollup_gap_sources_brandId_fkey" FOREIGN KEY ("brandId") REFERENCES brands(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT rollup_gap_sources_pkey PRIMARY KEY ("workspaceId", "brandId", day, "providerConfigId", domain, name),
+  CONSTRAINT "rollup_gap_sources_providerConfigId_fkey" FOREIGN KEY ("providerConfigId") REFERENCES provider_configs(id) ON UPDATE CASCADE ON DELETE RESTRICT,
+  CONSTRAINT "rollup_gap_sources_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
 CREATE TABLE "rollup_mentions" (
   "workspaceId" uuid NOT NULL,
   "brandId" uuid NOT NULL,
@@ -803,6 +850,38 @@ CREATE TABLE "rollup_tag_domains" (
   CONSTRAINT rollup_tag_domains_pkey PRIMARY KEY ("workspaceId", "brandId", tag, day, "providerConfigId", domain),
   CONSTRAINT "rollup_tag_domains_providerConfigId_fkey" FOREIGN KEY ("providerConfigId") REFERENCES provider_configs(id) ON UPDATE CASCADE ON DELETE RESTRICT,
   CONSTRAINT "rollup_tag_domains_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "rollup_tag_gap_source_weeks" (
+  "workspaceId" uuid NOT NULL,
+  "brandId" uuid NOT NULL,
+  tag text NOT NULL,
+  week date NOT NULL,
+  "providerConfigId" uuid NOT NULL,
+  domain text NOT NULL,
+  name text NOT NULL,
+  answers integer NOT NULL DEFAULT 0,
+  "offSite" integer NOT NULL DEFAULT 0,
+  CONSTRAINT "rollup_tag_gap_source_weeks_brandId_fkey" FOREIGN KEY ("brandId") REFERENCES brands(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT rollup_tag_gap_source_weeks_pkey PRIMARY KEY ("workspaceId", "brandId", tag, week, "providerConfigId", domain, name),
+  CONSTRAINT "rollup_tag_gap_source_weeks_providerConfigId_fkey" FOREIGN KEY ("providerConfigId") REFERENCES provider_configs(id) ON UPDATE CASCADE ON DELETE RESTRICT,
+  CONSTRAINT "rollup_tag_gap_source_weeks_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "rollup_tag_gap_sources" (
+  "workspaceId" uuid NOT NULL,
+  "brandId" uuid NOT NULL,
+  tag text NOT NULL,
+  day date NOT NULL,
+  "providerConfigId" uuid NOT NULL,
+  domain text NOT NULL,
+  name text NOT NULL,
+  answers integer NOT NULL DEFAULT 0,
+  "offSite" integer NOT NULL DEFAULT 0,
+  CONSTRAINT "rollup_tag_gap_sources_brandId_fkey" FOREIGN KEY ("brandId") REFERENCES brands(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT rollup_tag_gap_sources_pkey PRIMARY KEY ("workspaceId", "brandId", tag, day, "providerConfigId", domain, name),
+  CONSTRAINT "rollup_tag_gap_sources_providerConfigId_fkey" FOREIGN KEY ("providerConfigId") REFERENCES provider_configs(id) ON UPDATE CASCADE ON DELETE RESTRICT,
+  CONSTRAINT "rollup_tag_gap_sources_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
 );
 
 CREATE TABLE "schedules" (
@@ -1208,6 +1287,24 @@ CREATE UNIQUE INDEX rollup_domain_weeks_pkey ON public.rollup_domain_weeks USING
 
 CREATE UNIQUE INDEX rollup_domains_pkey ON public.rollup_domains USING btree ("workspaceId", "brandId", day, "providerConfigId", domain);
 
+CREATE UNIQUE INDEX rollup_gap_source_prompts_pkey ON public.rollup_gap_source_prompts USING btree ("workspaceId", "brandId", day, "providerConfigId", "promptId", domain, name);
+
+CREATE INDEX "rollup_gap_source_prompts_workspaceId_brandId_domain_day_idx" ON public.rollup_gap_source_prompts USING btree ("workspaceId", "brandId", domain, day);
+
+CREATE INDEX "rollup_gap_source_prompts_workspaceId_brandId_name_day_idx" ON public.rollup_gap_source_prompts USING btree ("workspaceId", "brandId", name, day);
+
+CREATE UNIQUE INDEX rollup_gap_source_weeks_pkey ON public.rollup_gap_source_weeks USING btree ("workspaceId", "brandId", week, "providerConfigId", domain, name);
+
+CREATE INDEX "rollup_gap_source_weeks_workspaceId_brandId_domain_week_idx" ON public.rollup_gap_source_weeks USING btree ("workspaceId", "brandId", domain, week);
+
+CREATE INDEX "rollup_gap_source_weeks_workspaceId_brandId_name_week_idx" ON public.rollup_gap_source_weeks USING btree ("workspaceId", "brandId", name, week);
+
+CREATE UNIQUE INDEX rollup_gap_sources_pkey ON public.rollup_gap_sources USING btree ("workspaceId", "brandId", day, "providerConfigId", domain, name);
+
+CREATE INDEX "rollup_gap_sources_workspaceId_brandId_domain_day_idx" ON public.rollup_gap_sources USING btree ("workspaceId", "brandId", domain, day);
+
+CREATE INDEX "rollup_gap_sources_workspaceId_brandId_name_day_idx" ON public.rollup_gap_sources USING btree ("workspaceId", "brandId", name, day);
+
 CREATE UNIQUE INDEX rollup_mentions_pkey ON public.rollup_mentions USING btree ("workspaceId", "brandId", day, "providerConfigId", "promptId", entity);
 
 CREATE UNIQUE INDEX rollup_own_pages_pkey ON public.rollup_own_pages USING btree ("workspaceId", "brandId", day, "providerConfigId", "promptId", url, domain);
@@ -1215,6 +1312,18 @@ CREATE UNIQUE INDEX rollup_own_pages_pkey ON public.rollup_own_pages USING btree
 CREATE UNIQUE INDEX rollup_tag_domain_weeks_pkey ON public.rollup_tag_domain_weeks USING btree ("workspaceId", "brandId", tag, week, "providerConfigId", domain);
 
 CREATE UNIQUE INDEX rollup_tag_domains_pkey ON public.rollup_tag_domains USING btree ("workspaceId", "brandId", tag, day, "providerConfigId", domain);
+
+CREATE UNIQUE INDEX rollup_tag_gap_source_weeks_pkey ON public.rollup_tag_gap_source_weeks USING btree ("workspaceId", "brandId", tag, week, "providerConfigId", domain, name);
+
+CREATE INDEX "rollup_tag_gap_source_weeks_workspaceId_brandId_tag_domain__idx" ON public.rollup_tag_gap_source_weeks USING btree ("workspaceId", "brandId", tag, domain, week);
+
+CREATE INDEX "rollup_tag_gap_source_weeks_workspaceId_brandId_tag_name_we_idx" ON public.rollup_tag_gap_source_weeks USING btree ("workspaceId", "brandId", tag, name, week);
+
+CREATE UNIQUE INDEX rollup_tag_gap_sources_pkey ON public.rollup_tag_gap_sources USING btree ("workspaceId", "brandId", tag, day, "providerConfigId", domain, name);
+
+CREATE INDEX "rollup_tag_gap_sources_workspaceId_brandId_tag_domain_day_idx" ON public.rollup_tag_gap_sources USING btree ("workspaceId", "brandId", tag, domain, day);
+
+CREATE INDEX "rollup_tag_gap_sources_workspaceId_brandId_tag_name_day_idx" ON public.rollup_tag_gap_sources USING btree ("workspaceId", "brandId", tag, name, day);
 
 CREATE INDEX "schedules_paused_nextRunAt_idx" ON public.schedules USING btree (paused, "nextRunAt");
 
@@ -1867,6 +1976,57 @@ BEGIN
   ) k
   WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.tag = k.tag AND r.week = k.week
     AND r."providerConfigId" = k."providerConfigId" AND r.domain = k.domain AND r.citations = 0 AND r."ownCitations" = 0;
+  -- The gap sources per tag (rollup_tag_gap_sources, 20261208160200_tag_gap_source_rollups), from
+  -- their rows per prompt.
+  WITH moves AS (
+    SELECT n.id, n."workspaceId", x.tag, -1 AS sign
+    FROM new_prompts n JOIN old_prompts o ON o.id = n.id CROSS JOIN LATERAL (SELECT unnest(o.tags) EXCEPT SELECT unnest(n.tags)) x(tag)
+    UNION ALL
+    SELECT n.id, n."workspaceId", x.tag, 1
+    FROM new_prompts n JOIN old_prompts o ON o.id = n.id CROSS JOIN LATERAL (SELECT unnest(n.tags) EXCEPT SELECT unnest(o.tags)) x(tag)
+  )
+  INSERT INTO rollup_tag_gap_sources AS r ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain", "name", "answers", "offSite")
+  SELECT rg."workspaceId", rg."brandId", m.tag, rg.day, rg."providerConfigId", rg.domain, rg.name, sum(m.sign * rg.answers), sum(m.sign * rg."offSite")
+  FROM moves m JOIN rollup_gap_source_prompts rg ON rg."workspaceId" = m."workspaceId" AND rg."promptId" = m.id
+  GROUP BY 1, 2, 3, 4, 5, 6, 7
+  ORDER BY 1, 2, 3, 4, 5, 6, 7
+  ON CONFLICT ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain", "name") DO UPDATE SET
+      "answers" = r."answers" + excluded."answers",
+      "offSite" = r."offSite" + excluded."offSite";
+  DELETE FROM rollup_tag_gap_sources r
+  USING (
+    SELECT DISTINCT rg."workspaceId", rg."brandId", x.tag, rg.day, rg."providerConfigId", rg.domain, rg.name
+    FROM new_prompts n JOIN old_prompts o ON o.id = n.id
+    CROSS JOIN LATERAL (SELECT unnest(o.tags) EXCEPT SELECT unnest(n.tags)) x(tag)
+    JOIN rollup_gap_source_prompts rg ON rg."workspaceId" = n."workspaceId" AND rg."promptId" = n.id
+  ) k
+  WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.tag = k.tag AND r.day = k.day
+    AND r."providerConfigId" = k."providerConfigId" AND r.domain = k.domain AND r.name = k.name AND r.answers = 0;
+  -- The same per week (rollup_tag_gap_source_weeks, 20261208160300_weekly_gap_source_rollups).
+  WITH moves AS (
+    SELECT n.id, n."workspaceId", x.tag, -1 AS sign
+    FROM new_prompts n JOIN old_prompts o ON o.id = n.id CROSS JOIN LATERAL (SELECT unnest(o.tags) EXCEPT SELECT unnest(n.tags)) x(tag)
+    UNION ALL
+    SELECT n.id, n."workspaceId", x.tag, 1
+    FROM new_prompts n JOIN old_prompts o ON o.id = n.id CROSS JOIN LATERAL (SELECT unnest(n.tags) EXCEPT SELECT unnest(o.tags)) x(tag)
+  )
+  INSERT INTO rollup_tag_gap_source_weeks AS r ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain", "name", "answers", "offSite")
+  SELECT rg."workspaceId", rg."brandId", m.tag, date_trunc('week', rg.day)::date, rg."providerConfigId", rg.domain, rg.name, sum(m.sign * rg.answers), sum(m.sign * rg."offSite")
+  FROM moves m JOIN rollup_gap_source_prompts rg ON rg."workspaceId" = m."workspaceId" AND rg."promptId" = m.id
+  GROUP BY 1, 2, 3, 4, 5, 6, 7
+  ORDER BY 1, 2, 3, 4, 5, 6, 7
+  ON CONFLICT ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain", "name") DO UPDATE SET
+      "answers" = r."answers" + excluded."answers",
+      "offSite" = r."offSite" + excluded."offSite";
+  DELETE FROM rollup_tag_gap_source_weeks r
+  USING (
+    SELECT DISTINCT rg."workspaceId", rg."brandId", x.tag, date_trunc('week', rg.day)::date AS week, rg."providerConfigId", rg.domain, rg.name
+    FROM new_prompts n JOIN old_prompts o ON o.id = n.id
+    CROSS JOIN LATERAL (SELECT unnest(o.tags) EXCEPT SELECT unnest(n.tags)) x(tag)
+    JOIN rollup_gap_source_prompts rg ON rg."workspaceId" = n."workspaceId" AND rg."promptId" = n.id
+  ) k
+  WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.tag = k.tag AND r.week = k.week
+    AND r."providerConfigId" = k."providerConfigId" AND r.domain = k.domain AND r.name = k.name AND r.answers = 0;
   RETURN NULL;
 END $function$;
 
@@ -2098,6 +2258,172 @@ BEGIN
       "answers" = r."answers" + excluded."answers",
       "title" = CASE WHEN excluded."titleAt" >= r."titleAt" OR r."titleAt" IS NULL THEN coalesce(excluded."title", r."title") ELSE r."title" END,
       "titleAt" = greatest(r."titleAt", excluded."titleAt");
+
+  -- Gap sources (20261208160000_gap_source_rollups): per gap answer (the brand's mention row not
+  -- mentioned, a competitor mentioned) a row with domain '', per domain it cites in the text a
+  -- row with name '', and per such domain and competitor mention row one with the name; offSite
+  -- those whose domain is cited other than as the brand's own. Per prompt first, then without.
+  INSERT INTO rollup_gap_source_prompts AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "domain", "name", "answers", "offSite")
+  WITH gap AS (
+    SELECT c.id, c."workspaceId", c."brandId", c."finishedAt"::date AS day, c."providerConfigId", c."promptId"
+    FROM captures c
+    WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+      AND EXISTS (SELECT 1 FROM mentions m WHERE m."captureId" = c.id AND m.kind = 'brand' AND m."brandId" = c."brandId" AND NOT m.mentioned)
+      AND EXISTS (SELECT 1 FROM mentions m WHERE m."captureId" = c.id AND m.kind = 'competitor' AND m.mentioned)
+  ),
+  cited AS (
+    SELECT ci."captureId" AS id, ci.domain, bool_or(NOT ci."isOwnDomain") AS off
+    FROM gap g JOIN citations ci ON ci."captureId" = g.id AND ci."citedInText"
+    GROUP BY 1, 2
+  ),
+  per_answer AS (
+    SELECT g.*, '' AS domain, '' AS name, true AS off FROM gap g
+    UNION ALL
+    SELECT g.*, s.domain, '', s.off FROM gap g JOIN cited s ON s.id = g.id
+    UNION ALL
+    SELECT g.*, s.domain, m.name, s.off FROM gap g JOIN cited s ON s.id = g.id
+    JOIN mentions m ON m."captureId" = g.id AND m.kind = 'competitor' AND m.mentioned
+  )
+  SELECT "workspaceId", "brandId", day, "providerConfigId", "promptId", domain, name,
+    sign * count(*),
+    sign * count(*) FILTER (WHERE off)
+  FROM per_answer
+  GROUP BY 1, 2, 3, 4, 5, 6, 7
+  ORDER BY 1, 2, 3, 4, 5, 6, 7
+  ON CONFLICT ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "domain", "name") DO UPDATE SET
+      "answers" = r."answers" + excluded."answers",
+      "offSite" = r."offSite" + excluded."offSite";
+
+  INSERT INTO rollup_gap_sources AS r ("workspaceId", "brandId", "day", "providerConfigId", "domain", "name", "answers", "offSite")
+  WITH gap AS (
+    SELECT c.id, c."workspaceId", c."brandId", c."finishedAt"::date AS day, c."providerConfigId"
+    FROM captures c
+    WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+      AND EXISTS (SELECT 1 FROM mentions m WHERE m."captureId" = c.id AND m.kind = 'brand' AND m."brandId" = c."brandId" AND NOT m.mentioned)
+      AND EXISTS (SELECT 1 FROM mentions m WHERE m."captureId" = c.id AND m.kind = 'competitor' AND m.mentioned)
+  ),
+  cited AS (
+    SELECT ci."captureId" AS id, ci.domain, bool_or(NOT ci."isOwnDomain") AS off
+    FROM gap g JOIN citations ci ON ci."captureId" = g.id AND ci."citedInText"
+    GROUP BY 1, 2
+  ),
+  per_answer AS (
+    SELECT g.*, '' AS domain, '' AS name, true AS off FROM gap g
+    UNION ALL
+    SELECT g.*, s.domain, '', s.off FROM gap g JOIN cited s ON s.id = g.id
+    UNION ALL
+    SELECT g.*, s.domain, m.name, s.off FROM gap g JOIN cited s ON s.id = g.id
+    JOIN mentions m ON m."captureId" = g.id AND m.kind = 'competitor' AND m.mentioned
+  )
+  SELECT "workspaceId", "brandId", day, "providerConfigId", domain, name,
+    sign * count(*),
+    sign * count(*) FILTER (WHERE off)
+  FROM per_answer
+  GROUP BY 1, 2, 3, 4, 5, 6
+  ORDER BY 1, 2, 3, 4, 5, 6
+  ON CONFLICT ("workspaceId", "brandId", "day", "providerConfigId", "domain", "name") DO UPDATE SET
+      "answers" = r."answers" + excluded."answers",
+      "offSite" = r."offSite" + excluded."offSite";
+
+  -- The same per tag of the prompt (20261208160200_tag_gap_source_rollups), under the tag locks
+  -- taken above, as rollup_tag_domains.
+  INSERT INTO rollup_tag_gap_sources AS r ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain", "name", "answers", "offSite")
+  WITH gap AS (
+    SELECT c.id, c."workspaceId", c."brandId", t.tag, c."finishedAt"::date AS day, c."providerConfigId"
+    FROM captures c
+    JOIN prompts p ON p.id = c."promptId"
+    CROSS JOIN LATERAL (SELECT DISTINCT unnest(p.tags) AS tag) t
+    WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+      AND EXISTS (SELECT 1 FROM mentions m WHERE m."captureId" = c.id AND m.kind = 'brand' AND m."brandId" = c."brandId" AND NOT m.mentioned)
+      AND EXISTS (SELECT 1 FROM mentions m WHERE m."captureId" = c.id AND m.kind = 'competitor' AND m.mentioned)
+  ),
+  cited AS (
+    SELECT ci."captureId" AS id, ci.domain, bool_or(NOT ci."isOwnDomain") AS off
+    FROM citations ci WHERE ci."captureId" IN (SELECT id FROM gap) AND ci."citedInText"
+    GROUP BY 1, 2
+  ),
+  per_answer AS (
+    SELECT g.*, '' AS domain, '' AS name, true AS off FROM gap g
+    UNION ALL
+    SELECT g.*, s.domain, '', s.off FROM gap g JOIN cited s ON s.id = g.id
+    UNION ALL
+    SELECT g.*, s.domain, m.name, s.off FROM gap g JOIN cited s ON s.id = g.id
+    JOIN mentions m ON m."captureId" = g.id AND m.kind = 'competitor' AND m.mentioned
+  )
+  SELECT "workspaceId", "brandId", tag, day, "providerConfigId", domain, name,
+    sign * count(*),
+    sign * count(*) FILTER (WHERE off)
+  FROM per_answer
+  GROUP BY 1, 2, 3, 4, 5, 6, 7
+  ORDER BY 1, 2, 3, 4, 5, 6, 7
+  ON CONFLICT ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain", "name") DO UPDATE SET
+      "answers" = r."answers" + excluded."answers",
+      "offSite" = r."offSite" + excluded."offSite";
+
+  -- The same per ISO week (20261208160300_weekly_gap_source_rollups), what long ranges read.
+  INSERT INTO rollup_gap_source_weeks AS r ("workspaceId", "brandId", "week", "providerConfigId", "domain", "name", "answers", "offSite")
+  WITH gap AS (
+    SELECT c.id, c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date AS week, c."providerConfigId"
+    FROM captures c
+    WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+      AND EXISTS (SELECT 1 FROM mentions m WHERE m."captureId" = c.id AND m.kind = 'brand' AND m."brandId" = c."brandId" AND NOT m.mentioned)
+      AND EXISTS (SELECT 1 FROM mentions m WHERE m."captureId" = c.id AND m.kind = 'competitor' AND m.mentioned)
+  ),
+  cited AS (
+    SELECT ci."captureId" AS id, ci.domain, bool_or(NOT ci."isOwnDomain") AS off
+    FROM gap g JOIN citations ci ON ci."captureId" = g.id AND ci."citedInText"
+    GROUP BY 1, 2
+  ),
+  per_answer AS (
+    SELECT g.*, '' AS domain, '' AS name, true AS off FROM gap g
+    UNION ALL
+    SELECT g.*, s.domain, '', s.off FROM gap g JOIN cited s ON s.id = g.id
+    UNION ALL
+    SELECT g.*, s.domain, m.name, s.off FROM gap g JOIN cited s ON s.id = g.id
+    JOIN mentions m ON m."captureId" = g.id AND m.kind = 'competitor' AND m.mentioned
+  )
+  SELECT "workspaceId", "brandId", week, "providerConfigId", domain, name,
+    sign * count(*),
+    sign * count(*) FILTER (WHERE off)
+  FROM per_answer
+  GROUP BY 1, 2, 3, 4, 5, 6
+  ORDER BY 1, 2, 3, 4, 5, 6
+  ON CONFLICT ("workspaceId", "brandId", "week", "providerConfigId", "domain", "name") DO UPDATE SET
+      "answers" = r."answers" + excluded."answers",
+      "offSite" = r."offSite" + excluded."offSite";
+
+  INSERT INTO rollup_tag_gap_source_weeks AS r ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain", "name", "answers", "offSite")
+  WITH gap AS (
+    SELECT c.id, c."workspaceId", c."brandId", t.tag, date_trunc('week', c."finishedAt")::date AS week, c."providerConfigId"
+    FROM captures c
+    JOIN prompts p ON p.id = c."promptId"
+    CROSS JOIN LATERAL (SELECT DISTINCT unnest(p.tags) AS tag) t
+    WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+      AND EXISTS (SELECT 1 FROM mentions m WHERE m."captureId" = c.id AND m.kind = 'brand' AND m."brandId" = c."brandId" AND NOT m.mentioned)
+      AND EXISTS (SELECT 1 FROM mentions m WHERE m."captureId" = c.id AND m.kind = 'competitor' AND m.mentioned)
+  ),
+  cited AS (
+    SELECT ci."captureId" AS id, ci.domain, bool_or(NOT ci."isOwnDomain") AS off
+    FROM citations ci WHERE ci."captureId" IN (SELECT id FROM gap) AND ci."citedInText"
+    GROUP BY 1, 2
+  ),
+  per_answer AS (
+    SELECT g.*, '' AS domain, '' AS name, true AS off FROM gap g
+    UNION ALL
+    SELECT g.*, s.domain, '', s.off FROM gap g JOIN cited s ON s.id = g.id
+    UNION ALL
+    SELECT g.*, s.domain, m.name, s.off FROM gap g JOIN cited s ON s.id = g.id
+    JOIN mentions m ON m."captureId" = g.id AND m.kind = 'competitor' AND m.mentioned
+  )
+  SELECT "workspaceId", "brandId", tag, week, "providerConfigId", domain, name,
+    sign * count(*),
+    sign * count(*) FILTER (WHERE off)
+  FROM per_answer
+  GROUP BY 1, 2, 3, 4, 5, 6, 7
+  ORDER BY 1, 2, 3, 4, 5, 6, 7
+  ON CONFLICT ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain", "name") DO UPDATE SET
+      "answers" = r."answers" + excluded."answers",
+      "offSite" = r."offSite" + excluded."offSite";
 
   INSERT INTO rollup_candidates AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "key", "name", "answers")
   SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."providerConfigId", c."promptId", k.key, k.name,

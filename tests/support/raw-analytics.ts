@@ -8,7 +8,7 @@ import type { VisibilityPoint } from "@/lib/analytics/visibility-trend";
 import { bucketStarts, type TrendUnit } from "@/lib/analytics/trend-buckets";
 import { assembleShareOfVoice, type AnswerDay, type EntityDay } from "@/lib/analytics/share-of-voice";
 import { kpiChangeTest, type KpiMetric } from "@/lib/analytics/kpi-changes";
-import { OWN_PAGES } from "@/lib/analytics/source-categories";
+import { GAP_SOURCES, OWN_PAGES } from "@/lib/analytics/source-categories";
 import { db } from "@/lib/db/prisma";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { categorize, SOURCE_CATEGORIES, type SourceCategory } from "@/lib/sources/categories";
@@ -373,4 +373,47 @@ export async function ownPagesByPeriod(f: AnalyticsFilter, splitAt: Date, minAns
     HAVING count(DISTINCT ci."captureId") FILTER (WHERE c."finishedAt" < ${splitAt}::timestamp) >= ${minAnswersBefore}
     ORDER BY 2 DESC, 1`;
   return { answersBefore: num(totals?.before), answersNow: num(totals?.now), pages: pages.map((p) => ({ url: p.url, before: num(p.before), now: num(p.now) })) };
+}
+
+/** The gap sources from the raw rows (the query before rollup_gap_sources). */
+export async function gapSources({ filter: f }: ResolvedFilter, { includeEntityDomains = false }: { includeEntityDomains?: boolean } = {}) {
+  const ctx = await loadCategoryContext(f.workspaceId, f.brandId);
+  const entityDomains = [...ctx.ownDomains, ...ctx.competitorDomains];
+  const sites = includeEntityDomains ? Prisma.empty : Prisma.sql`AND NOT ci."isOwnDomain" AND ci.domain <> ALL(${entityDomains}::text[])`;
+  const rows = await db().$queryRaw<{ domain: string | null; answers: number | null; gap: number; competitors: { name: string; answers: number }[] | null }[]>`
+      WITH gap AS (
+        SELECT c.id FROM captures c
+        WHERE ${captureScope(f)}
+          AND EXISTS (SELECT 1 FROM mentions m WHERE m."captureId" = c.id AND m.kind = 'brand' AND m."brandId" = ${f.brandId}::uuid AND NOT m.mentioned)
+          AND EXISTS (SELECT 1 FROM mentions m WHERE m."captureId" = c.id AND m.kind = 'competitor' AND m.mentioned)
+      ),
+      cited AS (
+        SELECT DISTINCT ci."captureId" AS id, ci.domain
+        FROM gap g JOIN citations ci ON ci."captureId" = g.id AND ci."citedInText" ${sites}
+      ),
+      named AS (
+        SELECT m."captureId" AS id, m.name FROM gap g JOIN mentions m ON m."captureId" = g.id AND m.kind = 'competitor' AND m.mentioned
+      ),
+      top AS (
+        SELECT domain, count(*)::int AS answers FROM cited GROUP BY domain ORDER BY answers DESC, domain LIMIT ${GAP_SOURCES}
+      )
+      -- One row with the gap count even when no gap answer cites anything.
+      SELECT t.domain, t.answers, g.n AS gap,
+        (SELECT json_agg(json_build_object('name', x.name, 'answers', x.answers) ORDER BY x.answers DESC, x.name)
+         FROM (SELECT n.name, count(*)::int AS answers FROM cited s JOIN named n ON n.id = s.id WHERE s.domain = t.domain GROUP BY n.name) x) AS competitors
+      FROM (SELECT count(*)::int AS n FROM gap) g LEFT JOIN top t ON true
+      ORDER BY t.answers DESC, t.domain`;
+  const gap = num(rows[0]?.gap);
+  return {
+    /** Answers in scope that name a competitor and not the brand. */
+    gapAnswers: gap,
+    items: rows.flatMap((r) => (r.domain === null ? [] : [{
+      domain: r.domain,
+      category: categorize(r.domain, ctx),
+      answers: num(r.answers),
+      /** Of the gap answers, those citing the domain. */
+      ...wilson(num(r.answers), gap),
+      competitors: r.competitors ?? [],
+    }])),
+  };
 }

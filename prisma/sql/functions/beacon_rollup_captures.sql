@@ -1,7 +1,9 @@
 -- A capture's contribution, as in 20261201130000_analytics_rollups, now also under its prompt's
 -- tags, then its untracked candidates (rollup_candidates and, without the prompt,
 -- rollup_candidate_days: 20261207180000_discovery_candidates), with weekly domain rollups and own
--- pages before them (20261208100000_weekly_domain_and_own_page_rollups);
+-- pages before them (20261208100000_weekly_domain_and_own_page_rollups) and gap sources after the
+-- own pages (20261208160000_gap_source_rollups, 20261208160200_tag_gap_source_rollups,
+-- 20261208160300_weekly_gap_source_rollups);
 -- each table last in key order: the lock order of the rollups.
 CREATE OR REPLACE FUNCTION public.beacon_rollup_captures(ids uuid[], sign integer)
  RETURNS void
@@ -221,6 +223,172 @@ BEGIN
       "answers" = r."answers" + excluded."answers",
       "title" = CASE WHEN excluded."titleAt" >= r."titleAt" OR r."titleAt" IS NULL THEN coalesce(excluded."title", r."title") ELSE r."title" END,
       "titleAt" = greatest(r."titleAt", excluded."titleAt");
+
+  -- Gap sources (20261208160000_gap_source_rollups): per gap answer (the brand's mention row not
+  -- mentioned, a competitor mentioned) a row with domain '', per domain it cites in the text a
+  -- row with name '', and per such domain and competitor mention row one with the name; offSite
+  -- those whose domain is cited other than as the brand's own. Per prompt first, then without.
+  INSERT INTO rollup_gap_source_prompts AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "domain", "name", "answers", "offSite")
+  WITH gap AS (
+    SELECT c.id, c."workspaceId", c."brandId", c."finishedAt"::date AS day, c."providerConfigId", c."promptId"
+    FROM captures c
+    WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+      AND EXISTS (SELECT 1 FROM mentions m WHERE m."captureId" = c.id AND m.kind = 'brand' AND m."brandId" = c."brandId" AND NOT m.mentioned)
+      AND EXISTS (SELECT 1 FROM mentions m WHERE m."captureId" = c.id AND m.kind = 'competitor' AND m.mentioned)
+  ),
+  cited AS (
+    SELECT ci."captureId" AS id, ci.domain, bool_or(NOT ci."isOwnDomain") AS off
+    FROM gap g JOIN citations ci ON ci."captureId" = g.id AND ci."citedInText"
+    GROUP BY 1, 2
+  ),
+  per_answer AS (
+    SELECT g.*, '' AS domain, '' AS name, true AS off FROM gap g
+    UNION ALL
+    SELECT g.*, s.domain, '', s.off FROM gap g JOIN cited s ON s.id = g.id
+    UNION ALL
+    SELECT g.*, s.domain, m.name, s.off FROM gap g JOIN cited s ON s.id = g.id
+    JOIN mentions m ON m."captureId" = g.id AND m.kind = 'competitor' AND m.mentioned
+  )
+  SELECT "workspaceId", "brandId", day, "providerConfigId", "promptId", domain, name,
+    sign * count(*),
+    sign * count(*) FILTER (WHERE off)
+  FROM per_answer
+  GROUP BY 1, 2, 3, 4, 5, 6, 7
+  ORDER BY 1, 2, 3, 4, 5, 6, 7
+  ON CONFLICT ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "domain", "name") DO UPDATE SET
+      "answers" = r."answers" + excluded."answers",
+      "offSite" = r."offSite" + excluded."offSite";
+
+  INSERT INTO rollup_gap_sources AS r ("workspaceId", "brandId", "day", "providerConfigId", "domain", "name", "answers", "offSite")
+  WITH gap AS (
+    SELECT c.id, c."workspaceId", c."brandId", c."finishedAt"::date AS day, c."providerConfigId"
+    FROM captures c
+    WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+      AND EXISTS (SELECT 1 FROM mentions m WHERE m."captureId" = c.id AND m.kind = 'brand' AND m."brandId" = c."brandId" AND NOT m.mentioned)
+      AND EXISTS (SELECT 1 FROM mentions m WHERE m."captureId" = c.id AND m.kind = 'competitor' AND m.mentioned)
+  ),
+  cited AS (
+    SELECT ci."captureId" AS id, ci.domain, bool_or(NOT ci."isOwnDomain") AS off
+    FROM gap g JOIN citations ci ON ci."captureId" = g.id AND ci."citedInText"
+    GROUP BY 1, 2
+  ),
+  per_answer AS (
+    SELECT g.*, '' AS domain, '' AS name, true AS off FROM gap g
+    UNION ALL
+    SELECT g.*, s.domain, '', s.off FROM gap g JOIN cited s ON s.id = g.id
+    UNION ALL
+    SELECT g.*, s.domain, m.name, s.off FROM gap g JOIN cited s ON s.id = g.id
+    JOIN mentions m ON m."captureId" = g.id AND m.kind = 'competitor' AND m.mentioned
+  )
+  SELECT "workspaceId", "brandId", day, "providerConfigId", domain, name,
+    sign * count(*),
+    sign * count(*) FILTER (WHERE off)
+  FROM per_answer
+  GROUP BY 1, 2, 3, 4, 5, 6
+  ORDER BY 1, 2, 3, 4, 5, 6
+  ON CONFLICT ("workspaceId", "brandId", "day", "providerConfigId", "domain", "name") DO UPDATE SET
+      "answers" = r."answers" + excluded."answers",
+      "offSite" = r."offSite" + excluded."offSite";
+
+  -- The same per tag of the prompt (20261208160200_tag_gap_source_rollups), under the tag locks
+  -- taken above, as rollup_tag_domains.
+  INSERT INTO rollup_tag_gap_sources AS r ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain", "name", "answers", "offSite")
+  WITH gap AS (
+    SELECT c.id, c."workspaceId", c."brandId", t.tag, c."finishedAt"::date AS day, c."providerConfigId"
+    FROM captures c
+    JOIN prompts p ON p.id = c."promptId"
+    CROSS JOIN LATERAL (SELECT DISTINCT unnest(p.tags) AS tag) t
+    WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+      AND EXISTS (SELECT 1 FROM mentions m WHERE m."captureId" = c.id AND m.kind = 'brand' AND m."brandId" = c."brandId" AND NOT m.mentioned)
+      AND EXISTS (SELECT 1 FROM mentions m WHERE m."captureId" = c.id AND m.kind = 'competitor' AND m.mentioned)
+  ),
+  cited AS (
+    SELECT ci."captureId" AS id, ci.domain, bool_or(NOT ci."isOwnDomain") AS off
+    FROM citations ci WHERE ci."captureId" IN (SELECT id FROM gap) AND ci."citedInText"
+    GROUP BY 1, 2
+  ),
+  per_answer AS (
+    SELECT g.*, '' AS domain, '' AS name, true AS off FROM gap g
+    UNION ALL
+    SELECT g.*, s.domain, '', s.off FROM gap g JOIN cited s ON s.id = g.id
+    UNION ALL
+    SELECT g.*, s.domain, m.name, s.off FROM gap g JOIN cited s ON s.id = g.id
+    JOIN mentions m ON m."captureId" = g.id AND m.kind = 'competitor' AND m.mentioned
+  )
+  SELECT "workspaceId", "brandId", tag, day, "providerConfigId", domain, name,
+    sign * count(*),
+    sign * count(*) FILTER (WHERE off)
+  FROM per_answer
+  GROUP BY 1, 2, 3, 4, 5, 6, 7
+  ORDER BY 1, 2, 3, 4, 5, 6, 7
+  ON CONFLICT ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain", "name") DO UPDATE SET
+      "answers" = r."answers" + excluded."answers",
+      "offSite" = r."offSite" + excluded."offSite";
+
+  -- The same per ISO week (20261208160300_weekly_gap_source_rollups), what long ranges read.
+  INSERT INTO rollup_gap_source_weeks AS r ("workspaceId", "brandId", "week", "providerConfigId", "domain", "name", "answers", "offSite")
+  WITH gap AS (
+    SELECT c.id, c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date AS week, c."providerConfigId"
+    FROM captures c
+    WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+      AND EXISTS (SELECT 1 FROM mentions m WHERE m."captureId" = c.id AND m.kind = 'brand' AND m."brandId" = c."brandId" AND NOT m.mentioned)
+      AND EXISTS (SELECT 1 FROM mentions m WHERE m."captureId" = c.id AND m.kind = 'competitor' AND m.mentioned)
+  ),
+  cited AS (
+    SELECT ci."captureId" AS id, ci.domain, bool_or(NOT ci."isOwnDomain") AS off
+    FROM gap g JOIN citations ci ON ci."captureId" = g.id AND ci."citedInText"
+    GROUP BY 1, 2
+  ),
+  per_answer AS (
+    SELECT g.*, '' AS domain, '' AS name, true AS off FROM gap g
+    UNION ALL
+    SELECT g.*, s.domain, '', s.off FROM gap g JOIN cited s ON s.id = g.id
+    UNION ALL
+    SELECT g.*, s.domain, m.name, s.off FROM gap g JOIN cited s ON s.id = g.id
+    JOIN mentions m ON m."captureId" = g.id AND m.kind = 'competitor' AND m.mentioned
+  )
+  SELECT "workspaceId", "brandId", week, "providerConfigId", domain, name,
+    sign * count(*),
+    sign * count(*) FILTER (WHERE off)
+  FROM per_answer
+  GROUP BY 1, 2, 3, 4, 5, 6
+  ORDER BY 1, 2, 3, 4, 5, 6
+  ON CONFLICT ("workspaceId", "brandId", "week", "providerConfigId", "domain", "name") DO UPDATE SET
+      "answers" = r."answers" + excluded."answers",
+      "offSite" = r."offSite" + excluded."offSite";
+
+  INSERT INTO rollup_tag_gap_source_weeks AS r ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain", "name", "answers", "offSite")
+  WITH gap AS (
+    SELECT c.id, c."workspaceId", c."brandId", t.tag, date_trunc('week', c."finishedAt")::date AS week, c."providerConfigId"
+    FROM captures c
+    JOIN prompts p ON p.id = c."promptId"
+    CROSS JOIN LATERAL (SELECT DISTINCT unnest(p.tags) AS tag) t
+    WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+      AND EXISTS (SELECT 1 FROM mentions m WHERE m."captureId" = c.id AND m.kind = 'brand' AND m."brandId" = c."brandId" AND NOT m.mentioned)
+      AND EXISTS (SELECT 1 FROM mentions m WHERE m."captureId" = c.id AND m.kind = 'competitor' AND m.mentioned)
+  ),
+  cited AS (
+    SELECT ci."captureId" AS id, ci.domain, bool_or(NOT ci."isOwnDomain") AS off
+    FROM citations ci WHERE ci."captureId" IN (SELECT id FROM gap) AND ci."citedInText"
+    GROUP BY 1, 2
+  ),
+  per_answer AS (
+    SELECT g.*, '' AS domain, '' AS name, true AS off FROM gap g
+    UNION ALL
+    SELECT g.*, s.domain, '', s.off FROM gap g JOIN cited s ON s.id = g.id
+    UNION ALL
+    SELECT g.*, s.domain, m.name, s.off FROM gap g JOIN cited s ON s.id = g.id
+    JOIN mentions m ON m."captureId" = g.id AND m.kind = 'competitor' AND m.mentioned
+  )
+  SELECT "workspaceId", "brandId", tag, week, "providerConfigId", domain, name,
+    sign * count(*),
+    sign * count(*) FILTER (WHERE off)
+  FROM per_answer
+  GROUP BY 1, 2, 3, 4, 5, 6, 7
+  ORDER BY 1, 2, 3, 4, 5, 6, 7
+  ON CONFLICT ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain", "name") DO UPDATE SET
+      "answers" = r."answers" + excluded."answers",
+      "offSite" = r."offSite" + excluded."offSite";
 
   INSERT INTO rollup_candidates AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "key", "name", "answers")
   SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."providerConfigId", c."promptId", k.key, k.name,
