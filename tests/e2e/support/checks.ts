@@ -125,6 +125,8 @@ export async function openCapture(page: Page, cell: Locator): Promise<Locator> {
   await cell.click();
   const dialog = page.getByRole("dialog", { name: /· sample \d+$/ });
   await dialog.waitFor();
+  // The answer's markdown renderer loads when the first capture opens (components/checks/capture-detail-dialog.tsx).
+  await dialog.getByText("Loading the answer…").waitFor({ state: "detached" });
   return dialog;
 }
 
