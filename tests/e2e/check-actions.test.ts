@@ -3,16 +3,42 @@
 // check that is still running (its polls every second), the retry of its (500 or more) failed
 // captures and then its cancel are clicked; for each, the action answers and the next poll has answered
 // within one poll interval of the click's request, timed from the requests Chromium sent.
+// The check runs in a workspace of its own: its 200 prompts and their answers must not reach the
+// demo workspace that the other browser tests count (the demo user only tunes the simulators).
+import { randomBytes } from "node:crypto";
+import pg from "pg";
 import type { Page, Request } from "playwright-core";
-import { describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { DEMO_USER, login, newPage, setupBrowser } from "./support/browser";
 import { progressBar, withConnection } from "./support/checks";
 
 setupBrowser();
 
+const client = new pg.Client({ connectionString: inject("e2eDatabaseUrl") });
+beforeAll(() => client.connect());
+afterAll(() => client.end());
+
 const POLL_INTERVAL_MS = 1000;
 const PROMPTS = 200;
 const SAMPLES = 5; // 200 prompts × 2 providers × 5 samples = 2,000 captures
+
+/** Signs a stranger up into a workspace of their own, with a brand (set up directly: not under test). */
+async function signUpWithBrand(page: Page): Promise<void> {
+  const id = randomBytes(4).toString("hex");
+  const email = `actions-${id}@example.com`;
+  await page.goto("/signup");
+  await page.getByLabel("Your name").fill("Ada Actions");
+  await page.getByLabel("Work email").fill(email);
+  await page.getByLabel("Password").fill("check actions passphrase");
+  await page.getByLabel("Workspace name").fill(`Actions ${id}`);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await page.waitForURL((url) => url.pathname === "/");
+  await client.query(
+    `INSERT INTO brands ("workspaceId", name)
+     SELECT m."workspaceId", 'Actions Co' FROM memberships m JOIN users u ON u.id = m."userId" WHERE u.email = $1`,
+    [email],
+  );
+}
 
 /** A write key made on the Settings page, as a user would. */
 async function createApiKey(page: Page): Promise<string> {
@@ -64,12 +90,14 @@ async function clickAndTime(calls: Call[], click: () => Promise<void>) {
 
 describe("the check page's actions on a 2,000-capture check", () => {
   test("answer at once, and the next poll comes within one interval", { timeout: 300_000 }, async () => {
+    const admin = await newPage();
+    await login(admin, DEMO_USER.email, DEMO_USER.password);
     const page = await newPage();
-    await login(page, DEMO_USER.email, DEMO_USER.password);
+    await signUpWithBrand(page);
     const key = await createApiKey(page);
     // ChatGPT fails every call at once, 50 at a time; Claude answers one at a time, so the check runs on.
-    await withConnection(page, "Simulated ChatGPT", { "Transient errors (%)": "0", "Permanent errors (%)": "100", "Max concurrency": "50" }, async () => {
-      await withConnection(page, "Simulated Claude", { "Max concurrency": "1" }, async () => {
+    await withConnection(admin, "Simulated ChatGPT", { "Transient errors (%)": "0", "Permanent errors (%)": "100", "Max concurrency": "50" }, async () => {
+      await withConnection(admin, "Simulated Claude", { "Max concurrency": "1" }, async () => {
         const texts = Array.from({ length: PROMPTS }, (_, i) => ({ text: `Check actions question ${String(i + 1).padStart(3, "0")}: which CRM suits a team of ${i + 3}?` }));
         const started = await page.request.post("/api/v1/checks", {
           headers: { authorization: `Bearer ${key}`, "idempotency-key": `e2e-actions-${Date.now()}` },
