@@ -13,7 +13,7 @@ export const PRINTABLE_WIDTH_PX = ((210 - 2 * 12) / 25.4) * 96;
  * The tallest a chart is printed (on screen they are 280-300 px): A4 then holds the Overview's
  * three charts and its tables on three pages, with room for a row or two more.
  */
-export const PRINT_CHART_MAX_HEIGHT_PX = 220;
+export const PRINT_CHART_MAX_HEIGHT_PX = 200;
 
 export type PrintSize = { width: number; height: number };
 

@@ -76,7 +76,8 @@ export function ShareOfVoiceChart({ filter, empty }: { filter: AnalyticsFilterIn
 /** Each entity over the whole period: its share, interval and change, judged as the Overview's tiles judge theirs. */
 function PeriodShares({ sov, series }: { sov: ShareOfVoice; series: Series[] }) {
   return (
-    <ul aria-label="Share of voice over the period" className="mt-3 space-y-2 border-t border-slate-100 pt-3">
+    // On paper the card is the page's full width: two entities a row keep the Overview on three pages.
+    <ul aria-label="Share of voice over the period" className="mt-3 space-y-2 border-t border-slate-100 pt-3 print:grid print:grid-cols-2 print:gap-x-8 print:gap-y-2 print:space-y-0">
       {series.map((s) => {
         const period = sov.period[s.id];
         if (!period) return null;
