@@ -13,6 +13,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { TestProject } from "vitest/node";
 import { freePort } from "@/lib/db/embedded-postgres";
+import { startReaper } from "../../support/reaper";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -37,6 +38,30 @@ const log = (line: string) => console.log(`[e2e] ${line}`);
 /** Where clusterDirFor (lib/db/embedded-postgres.ts) puts the cluster when, as root, `postgres` cannot enter the data folder. */
 const relocatedClusterDir = (pgDataDir: string) =>
   path.join(os.tmpdir(), "beacon-postgres-data", createHash("sha1").update(path.resolve(pgDataDir)).digest("hex").slice(0, 16));
+
+/**
+ * The embedded PostgreSQL's pid once it has started (the first line of its postmaster.pid), or
+ * null. It leads a process group of its own (lib/db/embedded-postgres.ts), outside the launcher's.
+ */
+function postmasterPid(pgDataDir: string): number | null {
+  for (const dir of [pgDataDir, relocatedClusterDir(pgDataDir)]) {
+    try {
+      const pid = Number(fs.readFileSync(path.join(dir, "postmaster.pid"), "utf8").split("\n")[0]);
+      if (pid > 0) return pid;
+    } catch {
+      // not started (or already stopped) in this folder
+    }
+  }
+  return null;
+}
+
+const isPostgres = (pid: number) => {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("postgres");
+  } catch {
+    return false;
+  }
+};
 
 async function distinctFreePorts(count: number): Promise<number[]> {
   const ports = new Set<number>();
@@ -116,15 +141,30 @@ export default async function setup(project: TestProject): Promise<() => Promise
       ALERTS_ALLOW_PRIVATE_URLS: "true",
     }),
     stdio: ["ignore", "pipe", "pipe"],
+    // A process group of its own, led by the launcher, with its embedded PostgreSQL in it (the
+    // web server and worker have groups of their own and stop when the launcher dies).
+    detached: true,
   });
+  // If this process is killed outright (no teardown, no 'exit' hook), the reaper kills the
+  // launcher's group and PostgreSQL's (watched once it has started, below) and removes the data
+  // folders. The launcher stops PostgreSQL itself, but not when it is killed first.
+  const reaper = startReaper();
+  reaper.watch(child.pid!);
+  for (const dir of [relocatedClusterDir(pgDataDir), dataDir]) reaper.removeDir(dir);
+  let postgresPid: number | null = null;
+  const watchPostgres = () => {
+    if (postgresPid !== null) return;
+    postgresPid = postmasterPid(pgDataDir);
+    if (postgresPid !== null) reaper.watch(postgresPid);
+  };
   child.stdout?.on("data", record);
   child.stderr?.on("data", record);
   const exited = exitOf(child);
   let exitedAs: string | undefined;
   void exited.then((how) => (exitedAs = how));
 
-  // Last resort when vitest exits without running teardown: the launcher still stops its
-  // children and the database on SIGTERM (only the temporary folder is left behind).
+  // When vitest exits without running teardown: the launcher stops its children and the database
+  // on SIGTERM (the reaper then removes the temporary folder).
   const killOnExit = () => child.kill("SIGTERM");
   process.once("exit", killOnExit);
 
@@ -141,6 +181,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
         await exited;
         clearTimeout(timer);
       }
+      // A launcher stopped before its database was (killed at the deadline, or mid-start) leaves
+      // it running: its postmaster.pid is still there (a clean shutdown removes it).
+      const left = postmasterPid(pgDataDir);
+      if (left !== null && isPostgres(left)) process.kill(-left, "SIGKILL");
+      reaper.dispose();
       await new Promise<void>((resolve) => logStream.end(resolve));
       for (const dir of [relocatedClusterDir(pgDataDir), dataDir]) fs.rmSync(dir, { recursive: true, force: true });
     })());
@@ -150,6 +195,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     for (;;) {
       if (exitedAs !== undefined) throw new Error(`the app exited during startup (${exitedAs})`);
       if (Date.now() > deadline) throw new Error(`GET ${baseUrl}/api/health did not report status ok within ${STARTUP_DEADLINE_MS / 1000} s`);
+      watchPostgres();
       // "degraded" means the web server is up but no worker heartbeat has landed yet.
       if ((await health(baseUrl))?.status === "ok") break;
       await Promise.race([new Promise((r) => setTimeout(r, 250)), exited]);
