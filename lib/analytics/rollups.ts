@@ -16,6 +16,29 @@ import { Prisma } from "@/lib/generated/prisma/client";
 
 type Tx = Pick<Prisma.TransactionClient, "$executeRaw">;
 
+/**
+ * The rollups whose rows a rewrite can leave at zero (an entity or candidate no answer names any
+ * more, a domain an answer no longer cites, an answer no longer a gap answer), each with the
+ * column that is zero then, its period column and whether its key holds the prompt. rollup_answers
+ * is not here: a rewrite keeps every answer.
+ */
+const PRUNED_ROLLUPS: { table: string; counter: string; grain: "day" | "week"; byPrompt: boolean }[] = [
+  { table: "rollup_mentions", counter: "rows", grain: "day", byPrompt: true },
+  { table: "rollup_citations", counter: "citations", grain: "day", byPrompt: true },
+  { table: "rollup_domains", counter: "citations", grain: "day", byPrompt: false },
+  { table: "rollup_tag_domains", counter: "citations", grain: "day", byPrompt: false },
+  { table: "rollup_domain_weeks", counter: "citations", grain: "week", byPrompt: false },
+  { table: "rollup_tag_domain_weeks", counter: "citations", grain: "week", byPrompt: false },
+  { table: "rollup_own_pages", counter: "citations", grain: "day", byPrompt: true },
+  { table: "rollup_gap_source_prompts", counter: "answers", grain: "day", byPrompt: true },
+  { table: "rollup_gap_sources", counter: "answers", grain: "day", byPrompt: false },
+  { table: "rollup_tag_gap_sources", counter: "answers", grain: "day", byPrompt: false },
+  { table: "rollup_gap_source_weeks", counter: "answers", grain: "week", byPrompt: false },
+  { table: "rollup_tag_gap_source_weeks", counter: "answers", grain: "week", byPrompt: false },
+  { table: "rollup_candidates", counter: "answers", grain: "day", byPrompt: true },
+  { table: "rollup_candidate_days", counter: "answers", grain: "day", byPrompt: false },
+];
+
 /** Adds the contribution of these captures (succeeded ones; others are ignored). One statement. */
 export async function recordRollups(tx: Tx, captureIds: string[]): Promise<void> {
   if (!captureIds.length) return;
@@ -25,81 +48,25 @@ export async function recordRollups(tx: Tx, captureIds: string[]): Promise<void>
 /**
  * Runs `change`, which rewrites the raw rows of these captures (mentions, candidates, citation
  * flags), with their contribution taken away before and added back after, so the rollups follow.
- * Rows left at zero (an entity or candidate no answer names any more, a page no longer own) are
- * removed, as their raw rows were.
+ * Rows left at zero (PRUNED_ROLLUPS) are removed, as their raw rows were.
  */
 export async function rewriteRollups<T>(tx: Tx, captureIds: string[], change: () => Promise<T>): Promise<T> {
   if (!captureIds.length) return change();
   await tx.$executeRaw`SELECT beacon_rollup_captures(${captureIds}::uuid[], -1)`;
   const result = await change();
   await tx.$executeRaw`SELECT beacon_rollup_captures(${captureIds}::uuid[], 1)`;
-  await tx.$executeRaw`
-    WITH keys AS (
-      SELECT DISTINCT "workspaceId", "brandId", "finishedAt"::date AS day, "providerConfigId", "promptId"
-      FROM captures WHERE id = ANY(${captureIds}::uuid[]) AND status = 'succeeded'
-    )
-    DELETE FROM rollup_mentions r USING keys k
-    WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.day = k.day
-      AND r."providerConfigId" = k."providerConfigId" AND r."promptId" = k."promptId" AND r.rows = 0`;
-  await tx.$executeRaw`
-    WITH keys AS (
-      SELECT DISTINCT "workspaceId", "brandId", "finishedAt"::date AS day, "providerConfigId", "promptId"
-      FROM captures WHERE id = ANY(${captureIds}::uuid[]) AND status = 'succeeded'
-    )
-    DELETE FROM rollup_own_pages r USING keys k
-    WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.day = k.day
-      AND r."providerConfigId" = k."providerConfigId" AND r."promptId" = k."promptId" AND r.citations = 0`;
-  // An answer that is no longer a gap answer, or names another competitor, leaves rows at zero.
-  await tx.$executeRaw`
-    WITH keys AS (
-      SELECT DISTINCT "workspaceId", "brandId", "finishedAt"::date AS day, "providerConfigId", "promptId"
-      FROM captures WHERE id = ANY(${captureIds}::uuid[]) AND status = 'succeeded'
-    )
-    DELETE FROM rollup_gap_source_prompts r USING keys k
-    WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.day = k.day
-      AND r."providerConfigId" = k."providerConfigId" AND r."promptId" = k."promptId" AND r.answers = 0`;
-  await tx.$executeRaw`
-    WITH keys AS (
-      SELECT DISTINCT "workspaceId", "brandId", "finishedAt"::date AS day, "providerConfigId"
-      FROM captures WHERE id = ANY(${captureIds}::uuid[]) AND status = 'succeeded'
-    )
-    DELETE FROM rollup_gap_sources r USING keys k
-    WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.day = k.day
-      AND r."providerConfigId" = k."providerConfigId" AND r.answers = 0`;
-  await tx.$executeRaw`
-    WITH keys AS (
-      SELECT DISTINCT "workspaceId", "brandId", "finishedAt"::date AS day, "providerConfigId"
-      FROM captures WHERE id = ANY(${captureIds}::uuid[]) AND status = 'succeeded'
-    )
-    DELETE FROM rollup_tag_gap_sources r USING keys k
-    WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.day = k.day
-      AND r."providerConfigId" = k."providerConfigId" AND r.answers = 0`;
-  for (const table of [Prisma.sql`rollup_gap_source_weeks`, Prisma.sql`rollup_tag_gap_source_weeks`]) {
+  for (const { table, counter, grain, byPrompt } of PRUNED_ROLLUPS) {
+    const period = grain === "week" ? Prisma.sql`date_trunc('week', "finishedAt")::date` : Prisma.sql`"finishedAt"::date`;
     await tx.$executeRaw`
       WITH keys AS (
-        SELECT DISTINCT "workspaceId", "brandId", date_trunc('week', "finishedAt")::date AS week, "providerConfigId"
+        SELECT DISTINCT "workspaceId", "brandId", ${period} AS period, "providerConfigId"${byPrompt ? Prisma.sql`, "promptId"` : Prisma.empty}
         FROM captures WHERE id = ANY(${captureIds}::uuid[]) AND status = 'succeeded'
       )
-      DELETE FROM ${table} r USING keys k
-      WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.week = k.week
-        AND r."providerConfigId" = k."providerConfigId" AND r.answers = 0`;
+      DELETE FROM ${Prisma.raw(table)} r USING keys k
+      WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.${Prisma.raw(grain)} = k.period
+        AND r."providerConfigId" = k."providerConfigId"${byPrompt ? Prisma.sql` AND r."promptId" = k."promptId"` : Prisma.empty}
+        AND r.${Prisma.raw(`"${counter}"`)} = 0`;
   }
-  await tx.$executeRaw`
-    WITH keys AS (
-      SELECT DISTINCT "workspaceId", "brandId", "finishedAt"::date AS day, "providerConfigId", "promptId"
-      FROM captures WHERE id = ANY(${captureIds}::uuid[]) AND status = 'succeeded'
-    )
-    DELETE FROM rollup_candidates r USING keys k
-    WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.day = k.day
-      AND r."providerConfigId" = k."providerConfigId" AND r."promptId" = k."promptId" AND r.answers = 0`;
-  await tx.$executeRaw`
-    WITH keys AS (
-      SELECT DISTINCT "workspaceId", "brandId", "finishedAt"::date AS day, "providerConfigId"
-      FROM captures WHERE id = ANY(${captureIds}::uuid[]) AND status = 'succeeded'
-    )
-    DELETE FROM rollup_candidate_days r USING keys k
-    WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.day = k.day
-      AND r."providerConfigId" = k."providerConfigId" AND r.answers = 0`;
   return result;
 }
 

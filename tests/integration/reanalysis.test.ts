@@ -115,6 +115,12 @@ describe("re-analysis", () => {
       { domain: "capterra.com.de", isOwnDomain: false },
     ]);
     expect(await rolledUp()).toEqual({ "acme.github.io": 1, "capterra.com.de": 1 });
+    // The old domains' rows are gone from every domain rollup, not left at zero (a list of domains
+    // that reads rows would show them).
+    for (const table of ["rollup_citations", "rollup_domains", "rollup_tag_domains", "rollup_domain_weeks", "rollup_tag_domain_weeks"]) {
+      const left = await db().$queryRawUnsafe<{ domain: string }[]>(`SELECT domain FROM ${table} WHERE "brandId" = $1::uuid AND domain IN ('github.io', 'com.de')`, brandId);
+      expect(left, table).toEqual([]);
+    }
   });
 
   it("runs a batch again when PostgreSQL picks it as a deadlock's victim, and counts it once", async () => {
