@@ -16,6 +16,8 @@ export const COLLECT_HEADERS = {
   "access-control-allow-headers": "content-type",
   "access-control-max-age": "86400",
   "cache-control": "no-store",
+  // Also for sites that isolate themselves (Cross-Origin-Embedder-Policy: require-corp).
+  "cross-origin-resource-policy": "cross-origin",
 };
 
 export const VISIT_VIEWS = ["page", "day"] as const;

@@ -86,12 +86,13 @@ describe("POST /api/t and GET /t.gif", () => {
     expect((await visitsOf(A.workspaceId)).some((v) => v.domain === "other-visits.com")).toBe(false);
   });
 
-  it("refuses a body that is not the script's shape with 400, still with CORS", async () => {
+  it("refuses a body that is not the script's shape with 400 (over 16 KB: 413), still with CORS", async () => {
     for (const body of ["not json", JSON.stringify({ k: keyA }), JSON.stringify({ k: keyA, u: "x".repeat(5000), r: "" })]) {
       const answer = await beacon(body);
       expect(answer.status).toBe(400);
       expect(answer.cors).toBe("*");
     }
+    expect((await beacon(JSON.stringify({ k: keyA, u: "https://acme-visits.com/", r: "x".repeat(20_000) }))).status).toBe(413);
   });
 
   it("answers a CORS preflight for any origin", () => {

@@ -1,4 +1,6 @@
+import { readBodyText } from "@/lib/api/handler";
 import { env } from "@/lib/config/env";
+import { ApiProblem } from "@/lib/errors";
 import { COLLECT_HEADERS, visitReport } from "@/lib/traffic/visit-schemas";
 import { recordVisit } from "@/lib/traffic/visits";
 
@@ -15,14 +17,14 @@ export function OPTIONS() {
 /**
  * A page view reported by /t.js (body: `{"k","u","r"}` as text/plain or JSON; no authentication,
  * the site key says whose): 204 whether or not it was recorded, so the answer does not tell
- * whether a key exists; 400 for a body that is not that shape.
+ * whether a key exists; 400 for a body that is not that shape, 413 for one over 16 KB.
  */
 export async function POST(request: Request) {
-  const text = await request.text();
   let body: unknown = null;
   try {
-    body = text.length <= MAX_BODY_BYTES ? JSON.parse(text) : null;
-  } catch {
+    body = JSON.parse(await readBodyText(request, MAX_BODY_BYTES));
+  } catch (error) {
+    if (error instanceof ApiProblem) return new Response(null, { status: error.status, headers: COLLECT_HEADERS });
     // Not JSON: refused below like any other wrong shape.
   }
   const report = visitReport.safeParse(body);
