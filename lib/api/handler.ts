@@ -28,17 +28,17 @@ export async function readJson<S extends z.ZodType>(request: Request, schema: S)
   return parseOrThrow(schema, body);
 }
 
-/** The body as text, refusing (without reading further) once it passes MAX_BODY_BYTES. */
-async function readBodyText(request: Request): Promise<string> {
-  const tooLarge = () => new ApiProblem(413, "payload_too_large", `The body may have at most ${MAX_BODY_BYTES} bytes.`);
-  if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY_BYTES) throw tooLarge();
+/** The body as text, refusing (without reading further) once it passes maxBytes. */
+export async function readBodyText(request: Request, maxBytes = MAX_BODY_BYTES): Promise<string> {
+  const tooLarge = () => new ApiProblem(413, "payload_too_large", `The body may have at most ${maxBytes} bytes.`);
+  if (Number(request.headers.get("content-length") ?? 0) > maxBytes) throw tooLarge();
   if (!request.body) return "";
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let bytes = 0;
   for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
     bytes += chunk.value.byteLength;
-    if (bytes > MAX_BODY_BYTES) {
+    if (bytes > maxBytes) {
       await reader.cancel();
       throw tooLarge();
     }

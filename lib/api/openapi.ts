@@ -1,4 +1,5 @@
 import { LOG_FORMATS } from "@/lib/traffic/formats";
+import { VISIT_VIEWS } from "@/lib/traffic/visit-schemas";
 import { z } from "zod";
 import { CHART_LIST, CHART_NAMES, CHART_PARAMS } from "@/lib/analytics/charts";
 import { MAX_RANGE_DAYS, RANGE_PRESETS } from "@/lib/analytics/schemas";
@@ -179,6 +180,21 @@ export const openApiDocument = {
         ],
         requestBody: { required: true, content: { "text/plain": { schema: { type: "string" } }, "application/gzip": { schema: { type: "string", format: "binary" } } } },
         responses: { 200: ok("The import report"), 413: error, ...errors },
+      },
+    },
+    "/api/v1/traffic/visits": {
+      get: {
+        summary: "Visits sent by AI assistants",
+        description:
+          "Page views of the workspace's own domains that an assistant sent (its referrer, or a utm_source naming it), as reported by the /t.js script (docs/traffic.md). " +
+          "`by=page`: `pages` as `{ domain, path, visits, byAssistant }`, the 100 most visited first; `by=day`: `days` as `{ day, assistant, visits }`. Days in UTC.",
+        ...needs("read"),
+        parameters: [
+          { name: "by", in: "query", schema: { type: "string", enum: [...VISIT_VIEWS], default: "page" } },
+          { name: "from", in: "query", description: `First day (UTC), inclusive; default 29 days before \`to\`. At most ${MAX_RANGE_DAYS} days`, schema: { type: "string", format: "date" } },
+          { name: "to", in: "query", description: "Last day (UTC), inclusive; default today", schema: { type: "string", format: "date" } },
+        ],
+        responses: { 200: ok("The visits"), ...errors },
       },
     },
     "/api/v1/prompts": {

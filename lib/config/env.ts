@@ -60,6 +60,8 @@ const envSchema = z.object({
   BEACON_TRAFFIC_HIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   // Largest access log POST /api/v1/traffic/logs reads, in MB, counted after gzip is undone.
   BEACON_TRAFFIC_UPLOAD_MAX_MB: z.coerce.number().int().min(1).max(4096).default(100),
+  // Visits the /t.js script may report per site key and minute (docs/traffic.md); more are dropped.
+  BEACON_VISITS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
   // Base of the exponential retry backoff (DESIGN.md "Retries by error class").
   BEACON_RETRY_BASE_MS: z.coerce.number().int().min(1).max(600_000).default(1000),
   // How long a worker keeps trying to record (or learn) a run's result while the database fails

@@ -1023,6 +1023,27 @@ CREATE TABLE "traffic_hits" (
   CONSTRAINT "traffic_hits_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
 );
 
+CREATE TABLE "traffic_site_keys" (
+  "workspaceId" uuid NOT NULL,
+  key text NOT NULL,
+  "createdAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  "windowStart" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  "windowCount" integer NOT NULL DEFAULT 0,
+  CONSTRAINT traffic_site_keys_pkey PRIMARY KEY ("workspaceId"),
+  CONSTRAINT "traffic_site_keys_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "traffic_visits_daily" (
+  "workspaceId" uuid NOT NULL,
+  day date NOT NULL,
+  domain text NOT NULL,
+  path text NOT NULL,
+  assistant text NOT NULL,
+  visits integer NOT NULL DEFAULT 0,
+  CONSTRAINT traffic_visits_daily_pkey PRIMARY KEY ("workspaceId", day, domain, path, assistant),
+  CONSTRAINT "traffic_visits_daily_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
 CREATE TABLE "users" (
   id text NOT NULL,
   name text NOT NULL,
@@ -1362,6 +1383,14 @@ CREATE INDEX traffic_hits_day_idx ON public.traffic_hits USING btree (day);
 CREATE UNIQUE INDEX traffic_hits_pkey ON public.traffic_hits USING btree (id);
 
 CREATE INDEX "traffic_hits_workspaceId_day_idx" ON public.traffic_hits USING btree ("workspaceId", day);
+
+CREATE UNIQUE INDEX traffic_site_keys_key_key ON public.traffic_site_keys USING btree (key);
+
+CREATE UNIQUE INDEX traffic_site_keys_pkey ON public.traffic_site_keys USING btree ("workspaceId");
+
+CREATE UNIQUE INDEX traffic_visits_daily_pkey ON public.traffic_visits_daily USING btree ("workspaceId", day, domain, path, assistant);
+
+CREATE INDEX "traffic_visits_daily_workspaceId_domain_path_day_idx" ON public.traffic_visits_daily USING btree ("workspaceId", domain, path, day);
 
 CREATE UNIQUE INDEX users_email_key ON public.users USING btree (email);
 

@@ -7,7 +7,7 @@ import { useProvidersQuery } from "./use-settings-queries";
 
 export const OPENAPI_URL = "/api/v1/openapi.json";
 
-function CopyButton({ text, label, what }: { text: string; label: string; what: string }) {
+export function CopyButton({ text, label, what }: { text: string; label: string; what: string }) {
   return (
     <Button
       type="button"

@@ -7,6 +7,7 @@ import { ApiKeysSection } from "./api-keys-section";
 import { BrandingSection } from "./branding-section";
 import { ProvidersSection } from "./providers-section";
 import { ShareLinksSection } from "./share-links-section";
+import { SiteKeySection } from "./site-key-section";
 import { WorkspaceSection } from "./workspace-section";
 
 // One tab per part of the settings (it was one long page): `?tab=` in the address, so a tab can
@@ -16,6 +17,7 @@ const SECTIONS: { id: string; label: string; adminOnly: boolean; render: () => R
   { id: "providers", label: "Providers", adminOnly: true, render: () => <ProvidersSection /> },
   { id: "share-links", label: "Share links", adminOnly: true, render: () => <ShareLinksSection /> },
   { id: "branding", label: "Branding", adminOnly: true, render: () => <BrandingSection /> },
+  { id: "site-key", label: "Visits script", adminOnly: true, render: () => <SiteKeySection /> },
   { id: "api-keys", label: "API keys", adminOnly: false, render: () => <ApiKeysSection /> },
 ];
 
@@ -29,7 +31,7 @@ export function SettingsPage({ isAdmin }: { isAdmin: boolean }) {
         title="Settings"
         description={
           isAdmin
-            ? "Workspace name and budget, the AI providers checks use, share links, agency branding and keys for the REST API."
+            ? "Workspace name and budget, the AI providers checks use, share links, agency branding, the visits script and keys for the REST API."
             : "Your keys for the REST API. Owners and admins also manage the workspace and its providers here."
         }
         tabs={sections.length > 1 ? <TabNav label="Settings" tabs={sections.map((s) => ({ href: `/settings?tab=${s.id}`, label: s.label, active: s === current }))} /> : undefined}

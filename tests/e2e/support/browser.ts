@@ -27,12 +27,15 @@ export const baseUrl = () => inject("e2eBaseUrl");
 
 let browser: Browser | undefined;
 
-/** Call once at the top of a test file: launches Chromium before its tests and closes it after. */
-export function setupBrowser(): void {
+/**
+ * Call once at the top of a test file: launches Chromium before its tests and closes it after.
+ * `args` adds flags (tests/e2e/visits.test.ts maps a site's host name to 127.0.0.1).
+ */
+export function setupBrowser({ args = [] }: { args?: string[] } = {}): void {
   beforeAll(async () => {
     const executablePath = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
     if (!fs.existsSync(executablePath)) throw new Error(`No Chromium at ${executablePath}: apt-get install -y chromium, or set CHROMIUM_PATH.`);
-    browser = await chromium.launch({ executablePath, headless: true, args: FLAGS });
+    browser = await chromium.launch({ executablePath, headless: true, args: [...FLAGS, ...args] });
   });
   afterAll(async () => {
     await browser?.close();

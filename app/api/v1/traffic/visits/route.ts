@@ -1,0 +1,15 @@
+import { apiRoute, json, readQuery } from "@/lib/api/handler";
+import { assertCan, canView } from "@/lib/permissions/permissions";
+import { visitsQuery } from "@/lib/traffic/visit-schemas";
+import { visitsByAssistantPerDay, visitsByPage } from "@/lib/traffic/visits";
+
+export const dynamic = "force-dynamic";
+
+/** Visits AI assistants sent to the workspace's own pages (`?by=page|day&from=&to=`), from the /t.js script. */
+export const GET = apiRoute(async ({ caller, request }) => {
+  assertCan(canView(caller));
+  const { by, from, to } = readQuery(request, visitsQuery);
+  const range = { from, to };
+  const body = by === "page" ? { from, to, pages: await visitsByPage(caller.workspaceId, range) } : { from, to, days: await visitsByAssistantPerDay(caller.workspaceId, range) };
+  return json(body, { headers: { "cache-control": "no-store" } });
+});

@@ -1,0 +1,102 @@
+import "server-only";
+import { randomBytes } from "node:crypto";
+import { registrableDomain } from "@/lib/analysis/citations";
+import { db, readDb } from "@/lib/db/prisma";
+import { normalizeHost } from "@/lib/sources/categories";
+import { ownDomains } from "@/lib/traffic/store";
+import { classifyVisit } from "@/lib/traffic/visit-source";
+
+// Visits that AI assistants send to the workspace's own pages, reported by the /t.js script
+// (docs/traffic.md "Visits sent by assistants"). Only the daily rollup is stored: a visit is a
+// count per (day, landing domain, path, assistant), with nothing about the visitor.
+
+/** The shape of a site key: "bs_" and 24 URL-safe characters (18 random bytes). */
+export const SITE_KEY_PATTERN = /^bs_[A-Za-z0-9_-]{24}$/;
+
+export type SiteKey = { key: string; createdAt: Date };
+
+/** The workspace's site key, or null before an admin created one. */
+export async function siteKeyOf(workspaceId: string): Promise<SiteKey | null> {
+  return db().trafficSiteKey.findUnique({ where: { workspaceId }, select: { key: true, createdAt: true } });
+}
+
+/** Creates the workspace's site key, or replaces it: the old one stops counting at once. */
+export async function rotateSiteKey(workspaceId: string): Promise<SiteKey> {
+  const key = `bs_${randomBytes(18).toString("base64url")}`;
+  const data = { key, createdAt: new Date(), windowCount: 0 };
+  return db().trafficSiteKey.upsert({ where: { workspaceId }, create: { workspaceId, ...data }, update: data, select: { key: true, createdAt: true } });
+}
+
+export type VisitOutcome = "recorded" | "not_assistant" | "unknown_key" | "rate_limited" | "other_domain";
+
+/**
+ * Records one page view reported by the script, when an assistant sent it (referrer or
+ * utm_source, lib/traffic/visit-source.ts) to one of the key's workspace's own domains (same rule
+ * as crawler hits: the registrable domain of a brand's domain). Page views that name no
+ * assistant never reach the database. The rest count against the key's limit per minute, in a
+ * window on the key's row by the database clock: the lookup and the count are one UPDATE, so
+ * every web replica shares one limit. The outcome is for tests and logs; callers answer the
+ * same whatever it is, so the answer does not tell whether a key exists.
+ */
+export async function recordVisit(input: { key: string; url: string; referrer: string }, limitPerMinute: number): Promise<VisitOutcome> {
+  const visit = classifyVisit(input);
+  if (!visit) return "not_assistant";
+  if (!SITE_KEY_PATTERN.test(input.key)) return "unknown_key";
+  const [site] = await db().$queryRaw<{ workspaceId: string; windowCount: number }[]>`
+    UPDATE traffic_site_keys SET
+      "windowStart" = CASE WHEN "windowStart" > (now() AT TIME ZONE 'UTC') - interval '1 minute' THEN "windowStart" ELSE (now() AT TIME ZONE 'UTC') END,
+      "windowCount" = CASE WHEN "windowStart" > (now() AT TIME ZONE 'UTC') - interval '1 minute' THEN "windowCount" + 1 ELSE 1 END
+    WHERE key = ${input.key}
+    RETURNING "workspaceId"::text AS "workspaceId", "windowCount"`;
+  if (!site) return "unknown_key";
+  if (site.windowCount > limitPerMinute) return "rate_limited";
+  const own = new Set((await ownDomains(site.workspaceId)).map((d) => registrableDomain(`https://${normalizeHost(d)}`) ?? normalizeHost(d)));
+  if (!own.has(registrableDomain(`https://${visit.domain}`) ?? visit.domain)) return "other_domain";
+  await db().$executeRaw`
+    INSERT INTO traffic_visits_daily ("workspaceId", day, domain, path, assistant, visits)
+    VALUES (${site.workspaceId}::uuid, (now() AT TIME ZONE 'UTC')::date, ${visit.domain}, ${visit.path}, ${visit.assistant.name}, 1)
+    ON CONFLICT ("workspaceId", day, domain, path, assistant) DO UPDATE SET visits = traffic_visits_daily.visits + 1`;
+  return "recorded";
+}
+
+/** Days as YYYY-MM-DD, both included. */
+export type DayRange = { from: string; to: string };
+
+export type PageVisits = { domain: string; path: string; visits: number; byAssistant: Record<string, number> };
+
+/** Visits per landing page in the range, most visited first, each split by assistant. */
+export async function visitsByPage(workspaceId: string, range: DayRange, options: { limit?: number } = {}): Promise<PageVisits[]> {
+  const rows = await readDb().$queryRaw<{ domain: string; path: string; assistant: string; visits: number; total: number }[]>`
+    WITH pages AS (
+      SELECT domain, path, sum(visits)::int AS total
+      FROM traffic_visits_daily
+      WHERE "workspaceId" = ${workspaceId}::uuid AND day BETWEEN ${range.from}::date AND ${range.to}::date
+      GROUP BY domain, path
+      ORDER BY total DESC, domain, path
+      LIMIT ${options.limit ?? 100}
+    )
+    SELECT v.domain, v.path, v.assistant, sum(v.visits)::int AS visits, p.total
+    FROM traffic_visits_daily v JOIN pages p USING (domain, path)
+    WHERE v."workspaceId" = ${workspaceId}::uuid AND v.day BETWEEN ${range.from}::date AND ${range.to}::date
+    GROUP BY v.domain, v.path, v.assistant, p.total
+    ORDER BY p.total DESC, v.domain, v.path, visits DESC, v.assistant`;
+  const pages: PageVisits[] = [];
+  for (const row of rows) {
+    let page = pages.at(-1);
+    if (!page || page.domain !== row.domain || page.path !== row.path) pages.push((page = { domain: row.domain, path: row.path, visits: row.total, byAssistant: {} }));
+    page.byAssistant[row.assistant] = row.visits;
+  }
+  return pages;
+}
+
+export type AssistantDay = { day: string; assistant: string; visits: number };
+
+/** Visits per day and assistant in the range (days without visits are left out). */
+export async function visitsByAssistantPerDay(workspaceId: string, range: DayRange): Promise<AssistantDay[]> {
+  return readDb().$queryRaw<AssistantDay[]>`
+    SELECT to_char(day, 'YYYY-MM-DD') AS day, assistant, sum(visits)::int AS visits
+    FROM traffic_visits_daily
+    WHERE "workspaceId" = ${workspaceId}::uuid AND day BETWEEN ${range.from}::date AND ${range.to}::date
+    GROUP BY day, assistant
+    ORDER BY day, assistant`;
+}
