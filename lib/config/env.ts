@@ -60,6 +60,17 @@ const envSchema = z.object({
   BEACON_TRAFFIC_HIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   // Largest access log POST /api/v1/traffic/logs reads, in MB, counted after gzip is undone.
   BEACON_TRAFFIC_UPLOAD_MAX_MB: z.coerce.number().int().min(1).max(4096).default(100),
+  // Site readiness (lib/traffic/readiness-check.ts): the deadline of one fetch, redirects included.
+  BEACON_READINESS_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  // Non-public addresses and CIDR ranges site readiness may fetch anyway (an intranet site; tests'
+  // local servers), comma-separated like BEACON_TRUSTED_PROXIES. Unset: public addresses only.
+  BEACON_READINESS_ALLOW_ADDRESSES: z
+    .string()
+    .optional()
+    .superRefine((spec, ctx) => {
+      const parsed = spec === undefined ? null : parseTrustedProxies(spec);
+      if (parsed && !parsed.ok) ctx.addIssue({ code: "custom", message: parsed.error });
+    }),
   // Base of the exponential retry backoff (DESIGN.md "Retries by error class").
   BEACON_RETRY_BASE_MS: z.coerce.number().int().min(1).max(600_000).default(1000),
   // How long a worker keeps trying to record (or learn) a run's result while the database fails

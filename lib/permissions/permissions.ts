@@ -28,6 +28,8 @@ export const canEditTrackingSetup = (actor: Actor) => atLeast(actor, "member");
 export const canStartCheck = (actor: Actor) => atLeast(actor, "member");
 /** Import a site's access logs (crawler hits): members and up, API keys with the write scope. */
 export const canImportTraffic = (actor: Actor) => atLeast(actor, "member");
+/** Start a site readiness check: the worker fetches the brand domains' pages 200 times or so, so admins decide when. */
+export const canCheckSiteReadiness = (actor: Actor) => atLeast(actor, "admin");
 /** The first-run wizard: it creates a brand, competitors and prompts and starts a check. */
 export const canRunSetup = (actor: Actor) => canEditTrackingSetup(actor) && canStartCheck(actor);
 /** Create and change schedules: tracking setup that starts checks on its own, so both (members and up). */
