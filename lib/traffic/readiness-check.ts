@@ -1,4 +1,5 @@
 import "server-only";
+import { registrableDomain } from "@/lib/analysis/citations";
 import { env } from "@/lib/config/env";
 import { db } from "@/lib/db/prisma";
 import { transaction } from "@/lib/db/transaction";
@@ -67,7 +68,7 @@ const isFailure = (r: Fetched | FetchFailure): r is FetchFailure => "failure" in
 async function mostCitedPages(workspaceId: string, domain: string): Promise<StoredPage[]> {
   const rows = await db().$queryRaw<{ url: string; answers: number }[]>`
     SELECT url, sum(answers)::int AS answers FROM rollup_own_pages
-    WHERE "workspaceId" = ${workspaceId}::uuid AND day >= current_date - ${CITED_DAYS}::int
+    WHERE "workspaceId" = ${workspaceId}::uuid AND domain = ${registrableDomain(`https://${domain}`) ?? domain} AND day >= current_date - ${CITED_DAYS}::int
     GROUP BY url ORDER BY answers DESC, url LIMIT 200`;
   const pages: StoredPage[] = [];
   for (const row of rows) {
@@ -87,12 +88,14 @@ async function mostCitedPages(workspaceId: string, domain: string): Promise<Stor
 export type ReadinessOptions = {
   /** Where a domain is fetched; default https://<domain>. Tests point it at a local server. */
   originOf?: (domain: string) => string;
+  /** The worker's shutdown: fetches in flight end at once and nothing is stored (the job runs again). */
+  signal?: AbortSignal;
 };
 
 type DomainResult = Omit<Prisma.SiteReadinessCreateManyInput, "workspaceId" | "checkedAt">;
 
-async function checkDomain(workspaceId: string, domain: string, origin: string): Promise<DomainResult> {
-  const fetchOptions = { guard: readinessGuard(), timeoutMs: env().BEACON_READINESS_TIMEOUT_MS };
+async function checkDomain(workspaceId: string, domain: string, origin: string, signal?: AbortSignal): Promise<DomainResult> {
+  const fetchOptions = { guard: readinessGuard(), timeoutMs: env().BEACON_READINESS_TIMEOUT_MS, signal };
   const [robots, llms, pages] = await Promise.all([
     fetchSite(`${origin}/robots.txt`, { ...fetchOptions, userAgent: BEACON_UA, maxBytes: ROBOTS_MAX_BYTES }),
     fetchSite(`${origin}/llms.txt`, { ...fetchOptions, userAgent: BEACON_UA, maxBytes: LLMS_MAX_BYTES }),
@@ -144,7 +147,8 @@ export async function checkSiteReadiness(workspaceId: string, options: Readiness
   const originOf = options.originOf ?? ((domain: string) => `https://${domain}`);
   const results: DomainResult[] = [];
   // One domain at a time: the fetches within one already run CONCURRENCY at once.
-  for (const domain of domains) results.push(await checkDomain(workspaceId, domain, originOf(domain)));
+  for (const domain of domains) results.push(await checkDomain(workspaceId, domain, originOf(domain), options.signal));
+  options.signal?.throwIfAborted();
   const checkedAt = new Date();
   await transaction(async (tx) => {
     await tx.siteReadiness.deleteMany({ where: { workspaceId, domain: { notIn: domains } } });

@@ -15,10 +15,11 @@ export type FetchFailure = { failure: "timeout" | "refused" | "error"; message: 
 
 const MAX_REDIRECTS = 5;
 
-export type FetchOptions = { userAgent: string; maxBytes: number; timeoutMs: number; guard: AddressGuard };
+export type FetchOptions = { userAgent: string; maxBytes: number; timeoutMs: number; guard: AddressGuard; signal?: AbortSignal };
 
 export async function fetchSite(url: string, options: FetchOptions): Promise<Fetched | FetchFailure> {
-  const signal = AbortSignal.timeout(options.timeoutMs);
+  const timeout = AbortSignal.timeout(options.timeoutMs);
+  const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
   // A DNS lookup cannot be aborted: the check of the addresses races the deadline instead.
   const deadline = new Promise<never>((_, reject) => signal.addEventListener("abort", () => reject(signal.reason), { once: true }));
   deadline.catch(() => undefined);
@@ -35,7 +36,7 @@ export async function fetchSite(url: string, options: FetchOptions): Promise<Fet
     }
   } catch (error) {
     if (error instanceof UnsafeUrlError) return { failure: "refused", message: error.message };
-    if (signal.aborted) return { failure: "timeout", message: `No answer within ${options.timeoutMs / 1000} s` };
+    if (timeout.aborted) return { failure: "timeout", message: `No answer within ${options.timeoutMs / 1000} s` };
     const e = error as NodeJS.ErrnoException;
     return { failure: "error", message: `${e.code ?? "network error"}: ${e.message}`.slice(0, 300) };
   }

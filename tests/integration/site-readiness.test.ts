@@ -14,6 +14,7 @@ import { startWorker } from "../support/worker-process";
 import { join, ok, refused, signUp, type Person } from "../support/workspace-fixtures";
 import { GET as readinessRoute } from "@/app/api/v1/traffic/readiness/route";
 import { checkSiteReadinessAction } from "@/lib/actions/site-readiness";
+import { registrableDomain } from "@/lib/analysis/citations";
 import { createApiKey } from "@/lib/api-keys/api-keys";
 import { reloadEnv } from "@/lib/config/env";
 import { db } from "@/lib/db/prisma";
@@ -84,7 +85,7 @@ let brandId: string;
 async function cite(workspaceId: string, url: string, answers: number) {
   const provider = await db().providerConfig.findFirstOrThrow({ where: { workspaceId } });
   const prompt = await db().prompt.create({ data: { workspaceId, text: `About ${url}?`, tags: [] } });
-  const domain = new URL(url).hostname.replace(/^www\./, "");
+  const domain = registrableDomain(url)!;
   await db().$executeRaw`
     INSERT INTO rollup_own_pages ("workspaceId", "brandId", day, "providerConfigId", "promptId", url, domain, citations, answers)
     VALUES (${workspaceId}::uuid, ${brandId}::uuid, current_date - 3, ${provider.id}::uuid, ${prompt.id}::uuid, ${url}, ${domain}, ${answers}, ${answers})`;
