@@ -78,7 +78,8 @@ async function mostCitedPages(workspaceId: string, domain: string): Promise<Stor
     } catch {
       continue;
     }
-    if (normalizeHost(url.hostname) !== domain) continue;
+    // A URL cited with and without www. (or with another scheme) is one page of the site.
+    if (normalizeHost(url.hostname) !== domain || pages.some((p) => p.path === `${url.pathname}${url.search}`)) continue;
     pages.push({ url: row.url, path: `${url.pathname}${url.search}`, citations: row.answers });
     if (pages.length === READINESS_PAGES) break;
   }

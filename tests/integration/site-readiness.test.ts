@@ -37,7 +37,10 @@ function site(answer: (req: http.IncomingMessage, res: http.ServerResponse) => v
   return { server, seen, held, base: "" };
 }
 
-const ROBOTS = "\uFEFFUser-agent: *\r\nDisallow: /private\r\n\r\nUser-agent: GPTBot\r\nUser-agent: CCBot\r\nDisallow: /\r\n\r\nUser-agent: Google-Extended\r\nDisallow: /docs\r\n";
+// Past the first 500 KiB (what is read, RFC 9309 2.5), a group for YouBot that is never seen.
+const ROBOTS =
+  "\uFEFFUser-agent: *\r\nDisallow: /private\r\n\r\nUser-agent: GPTBot\r\nUser-agent: CCBot\r\nDisallow: /\r\n\r\nUser-agent: Google-Extended\r\nDisallow: /docs\r\n" +
+  `# ${"padding ".repeat(80_000)}\r\nUser-agent: YouBot\r\nDisallow: /\r\n`;
 
 // acme: the realistic site. down: robots.txt answers 503. bare: no robots.txt, and a catch-all
 // that answers every path (llms.txt too) with its HTML page.
@@ -101,7 +104,7 @@ beforeAll(async () => {
   owner = await signUp({ name: "Rea Owner", workspaceName: "Readiness" });
   member = await join(owner, "member");
   brandId = (await db().brand.create({ data: { workspaceId: owner.workspaceId, name: "Acme", domains: ["acme-ready.test", "www.down-ready.test", "bare-ready.test"] } })).id;
-  // Six own pages on acme (the five most cited are checked), one on www. (the same site), one on another host.
+  // Own pages on acme (the five most cited are checked; www. and http:// are the same site), one on another host.
   for (const [url, answers] of [
     ["https://acme-ready.test/pricing", 50],
     ["https://www.acme-ready.test/docs/start", 40],
@@ -109,6 +112,7 @@ beforeAll(async () => {
     ["https://acme-ready.test/slow", 20],
     ["https://acme-ready.test/blog/one", 10],
     ["https://acme-ready.test/blog/least", 1],
+    ["http://www.acme-ready.test/pricing", 15],
     ["https://docs.elsewhere.test/acme", 45],
     ["https://bare-ready.test/", 5],
   ] as const) {
@@ -174,6 +178,7 @@ describe("a check of local sites (loopback exempted by the operator)", () => {
     expect(crawlerOf(a, "GPTBot").pages.every((p) => p.robots === "blocked" && p.status === "blocked")).toBe(true);
     expect(crawlerOf(a, "CCBot").root).toBe("blocked");
     expect(crawlerOf(a, "OAI-SearchBot").root).toBe("allowed");
+    expect(crawlerOf(a, "YouBot").root).toBe("allowed");
     expect(statusOf(a, "OAI-SearchBot", "/private/report")).toMatchObject({ robots: "blocked", status: "blocked" });
     // Google-Extended has its own group (so not *'s /private rule) and no user agent to fetch with.
     expect(statusOf(a, "Google-Extended", "/docs/start")).toEqual({ url: "https://www.acme-ready.test/docs/start", robots: "blocked", status: null });
