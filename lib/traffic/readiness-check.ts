@@ -20,7 +20,7 @@ import { ownDomains } from "@/lib/traffic/store";
 // fetch goes through the SSRF guard, with a deadline and a size limit, a few at a time.
 
 /** The most-cited own pages checked per domain. */
-export const READINESS_PAGES = 5;
+const READINESS_PAGES = 5;
 /** Citations counted over this many days. */
 const CITED_DAYS = 90;
 /** Fetches in flight at once for one domain: a check must not look like an attack on the site. */

@@ -15,7 +15,7 @@ export type PageStatus = number | "blocked" | "timeout" | "refused" | "error" | 
 export type StoredPage = { url: string; path: string; citations: number };
 export type StoredCrawler = { name: string; operator: string; purpose: CrawlerPurpose; root: boolean; pages: { allowed: boolean; status: PageStatus }[] };
 
-export const PURPOSES: readonly CrawlerPurpose[] = ["training", "search", "user"];
+const PURPOSES: readonly CrawlerPurpose[] = ["training", "search", "user"];
 
 export type CrawlerReadiness = {
   name: string;
