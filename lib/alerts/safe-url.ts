@@ -1,59 +1,12 @@
 import "server-only";
-import dns from "node:dns";
-import type { LookupFunction } from "node:net";
-import ipaddr from "ipaddr.js";
 import { env } from "@/lib/config/env";
+import { addressGuard, UnsafeUrlError } from "@/lib/net/safe-url";
 
-// The SSRF guard for Slack and webhook channels. A workspace admin chooses these URLs and the
-// worker calls them, so on a shared instance they must not reach the instance's own network:
-// loopback, private, link-local (169.254.x, cloud metadata), unique-local, unspecified and every
-// other non-public range are refused unless the operator sets ALERTS_ALLOW_PRIVATE_URLS. IPv6
-// that carries an IPv4 address (NAT64, 6to4, Teredo, IPv4-compatible ::a.b.c.d) is refused too:
-// only public unicast passes, and for IPv6 that is inside 2000::/3 (IANA's global unicast). Checked
-// when a channel is saved and again at every send, where the connection is pinned to the address
-// that was checked (the `lookup` below), so a DNS answer that changes in between cannot slip by.
+// The alert channels' use of the SSRF guard (lib/net/safe-url.ts): a Slack or webhook URL is
+// checked when a channel is saved and again at every send, where the connection is pinned to
+// the checked address. ALERTS_ALLOW_PRIVATE_URLS lets every private address through.
 
-export class UnsafeUrlError extends Error {}
-
-const GLOBAL_UNICAST = ipaddr.parseCIDR("2000::/3") as [ipaddr.IPv6, number];
-
-/** Why an address may not be called, or null when it may. */
-export function refusedAddress(address: string): string | null {
-  if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
-  // An IPv4-mapped IPv6 address (::ffff:10.0.0.1) is judged as the IPv4 address it is.
-  const parsed = ipaddr.process(address);
-  const range = parsed.range();
-  if (range !== "unicast") return `${address} is a ${range} address`;
-  // ipaddr.js calls whatever is in none of its special ranges "unicast", which includes the
-  // deprecated IPv4-compatible ::a.b.c.d (::127.0.0.1 reaches loopback on some stacks) and the
-  // rest of ::/8 and other unassigned space: no public host lives outside 2000::/3.
-  if (parsed.kind() === "ipv6" && !parsed.match(GLOBAL_UNICAST)) return `${address} is a reserved address (outside IPv6 global unicast)`;
-  return null;
-}
-
-const allowPrivate = () => env().ALERTS_ALLOW_PRIVATE_URLS;
-
-async function resolveAll(hostname: string): Promise<{ address: string; family: number }[]> {
-  const host = hostname.replace(/^\[|\]$/g, "");
-  if (ipaddr.isValid(host)) return [{ address: host, family: ipaddr.parse(host).kind() === "ipv6" ? 6 : 4 }];
-  try {
-    return await dns.promises.lookup(host, { all: true, verbatim: true });
-  } catch {
-    throw new UnsafeUrlError(`${host} could not be resolved`);
-  }
-}
-
-/** The addresses `hostname` resolves to, all of them allowed; throws UnsafeUrlError otherwise. */
-export async function checkedAddresses(hostname: string): Promise<{ address: string; family: number }[]> {
-  const addresses = await resolveAll(hostname);
-  if (!addresses.length) throw new UnsafeUrlError(`${hostname} has no address`);
-  if (allowPrivate()) return addresses;
-  for (const { address } of addresses) {
-    const why = refusedAddress(address);
-    if (why) throw new UnsafeUrlError(`${hostname} resolves to an internal address (${why}); only public addresses can be called`);
-  }
-  return addresses;
-}
+export const { checkedAddresses, lookup: guardedLookup } = addressGuard(() => env().ALERTS_ALLOW_PRIVATE_URLS);
 
 /**
  * Checks a Slack or webhook URL: https (http only when private URLs are allowed), Slack URLs
@@ -68,7 +21,7 @@ export async function urlProblem(raw: string, kind: "slack" | "webhook"): Promis
     return "Enter a full URL, starting with https://";
   }
   if (kind === "slack" && !raw.startsWith(env().ALERTS_SLACK_BASE_URL)) return `A Slack incoming webhook URL starts with ${env().ALERTS_SLACK_BASE_URL}`;
-  if (url.protocol !== "https:" && !(url.protocol === "http:" && allowPrivate())) return "The URL must start with https://";
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && env().ALERTS_ALLOW_PRIVATE_URLS)) return "The URL must start with https://";
   if (url.username || url.password) return "Leave user names and passwords out of the URL";
   try {
     await checkedAddresses(url.hostname);
@@ -78,21 +31,3 @@ export async function urlProblem(raw: string, kind: "slack" | "webhook"): Promis
   }
   return null;
 }
-
-/**
- * A `lookup` for http(s).request that resolves, refuses what checkedAddresses refuses and
- * connects to the address it checked. (Node does not call `lookup` for an IP literal: callers
- * check literals with checkedAddresses first.)
- */
-export const guardedLookup: LookupFunction = (hostname, options, callback) => {
-  checkedAddresses(hostname).then(
-    (addresses) => {
-      const family = typeof options === "object" && options?.family ? Number(options.family) : 0;
-      const usable = family ? addresses.filter((a) => a.family === family) : addresses;
-      if (!usable.length) return callback(new UnsafeUrlError(`${hostname} has no IPv${family} address`), "", 0);
-      if (typeof options === "object" && options?.all) return (callback as unknown as (e: null, a: typeof usable) => void)(null, usable);
-      callback(null, usable[0]!.address, usable[0]!.family);
-    },
-    (error: Error) => callback(error, "", 0),
-  );
-};

@@ -5,7 +5,8 @@ import nodemailer from "nodemailer";
 import { Webhook } from "standardwebhooks";
 import type { AlertMessage } from "@/lib/alerts/messages";
 import { classifyHttpStatus, shortError, type Outcome } from "@/lib/alerts/retry";
-import { checkedAddresses, guardedLookup, UnsafeUrlError, urlProblem } from "@/lib/alerts/safe-url";
+import { checkedAddresses, guardedLookup, urlProblem } from "@/lib/alerts/safe-url";
+import { UnsafeUrlError } from "@/lib/net/safe-url";
 import { env } from "@/lib/config/env";
 
 // One send per channel kind, each ending in an Outcome the delivery job records (lib/alerts/

@@ -197,6 +197,18 @@ export const openApiDocument = {
         responses: { 200: ok("The visits"), ...errors },
       },
     },
+    "/api/v1/traffic/readiness": {
+      get: {
+        summary: "Site readiness of the own domains",
+        description:
+          "Per own domain (the brands' domains), as last checked (daily, or by \"Check site readiness\"): robots.txt's outcome (`found`, `missing` = everything allowed, `unreachable` = 5xx, 429 or no answer, " +
+          "everything disallowed, RFC 9309), whether /llms.txt answers 200 with text, the most-cited own pages, and per crawler purpose (training, search, user) each AI crawler's robots verdict " +
+          "for \"/\" and each page plus the status its user agent got: an HTTP status, `blocked` (robots.txt disallows it, not fetched), `timeout`, `refused` (a non-public address, also after a " +
+          "redirect), `error`, or null for robots-only tokens (Google-Extended, Applebot-Extended). `checkedAt` is null for a domain not checked yet; `checking` is true while a check is queued or running.",
+        ...needs("read"),
+        responses: { 200: ok("Readiness per domain"), ...errors },
+      },
+    },
     "/api/v1/prompts": {
       get: {
         summary: "Prompts",

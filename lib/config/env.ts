@@ -62,6 +62,17 @@ const envSchema = z.object({
   BEACON_TRAFFIC_UPLOAD_MAX_MB: z.coerce.number().int().min(1).max(4096).default(100),
   // Visits the /t.js script may report per site key and minute (docs/traffic.md); more are dropped.
   BEACON_VISITS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
+  // Site readiness (lib/traffic/readiness-check.ts): the deadline of one fetch, redirects included.
+  BEACON_READINESS_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  // Non-public addresses and CIDR ranges site readiness may fetch anyway (an intranet site; tests'
+  // local servers), comma-separated like BEACON_TRUSTED_PROXIES. Unset: public addresses only.
+  BEACON_READINESS_ALLOW_ADDRESSES: z
+    .string()
+    .optional()
+    .superRefine((spec, ctx) => {
+      const parsed = spec === undefined ? null : parseTrustedProxies(spec);
+      if (parsed && !parsed.ok) ctx.addIssue({ code: "custom", message: parsed.error });
+    }),
   // Base of the exponential retry backoff (DESIGN.md "Retries by error class").
   BEACON_RETRY_BASE_MS: z.coerce.number().int().min(1).max(600_000).default(1000),
   // How long a worker keeps trying to record (or learn) a run's result while the database fails

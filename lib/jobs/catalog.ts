@@ -77,6 +77,18 @@ export const jobCatalog = {
   alerts_daily: { payload: cronPayload, cron: "7 6 * * *" },
   /** Every minute: breakers open too long and budget thresholds. */
   alerts_watch: { payload: cronPayload, cron: "* * * * *" },
+  /**
+   * Site readiness of a workspace's own domains: robots.txt, llms.txt, the most-cited own pages
+   * per crawler user agent (lib/traffic/readiness-check.ts). One waiting job per workspace.
+   */
+  site_readiness: {
+    payload: z.object({ workspaceId: z.uuid() }),
+    jobKey: (p: { workspaceId: string }) => `readiness:${p.workspaceId}`,
+    // Idempotent (a run replaces the stored result); retries only recover a crash.
+    maxAttempts: 3,
+  },
+  /** Daily 05:23 UTC: a site readiness check for every workspace with own domains. */
+  readiness_daily: { payload: cronPayload, cron: "23 5 * * *" },
 } as const;
 
 export type JobName = keyof typeof jobCatalog;

@@ -87,3 +87,11 @@ export async function enqueueSetupSuggestions(tx: Sql, payload: JobPayload<"setu
     SELECT graphile_worker.add_job('setup_suggestions', ${JSON.stringify(job.payload.parse(payload))}::json,
       job_key => ${job.jobKey(payload)}, max_attempts => ${job.maxAttempts}::int)`;
 }
+
+/** A site readiness check of the workspace's own domains (replacing one still waiting). */
+export async function enqueueSiteReadiness(tx: Sql, payload: JobPayload<"site_readiness">): Promise<void> {
+  const job = jobCatalog.site_readiness;
+  await tx.$executeRaw`
+    SELECT graphile_worker.add_job('site_readiness', ${JSON.stringify(job.payload.parse(payload))}::json,
+      job_key => ${job.jobKey(payload)}, max_attempts => ${job.maxAttempts}::int)`;
+}

@@ -30,6 +30,8 @@ export const canStartCheck = (actor: Actor) => atLeast(actor, "member");
 export const canImportTraffic = (actor: Actor) => atLeast(actor, "member");
 /** See, create and rotate the site key the visits script (/t.js) carries. */
 export const canManageSiteKey = (actor: Actor) => atLeast(actor, "admin");
+/** Start a site readiness check: the worker fetches the brand domains' pages 200 times or so, so admins decide when. */
+export const canCheckSiteReadiness = (actor: Actor) => atLeast(actor, "admin");
 /** The first-run wizard: it creates a brand, competitors and prompts and starts a check. */
 export const canRunSetup = (actor: Actor) => canEditTrackingSetup(actor) && canStartCheck(actor);
 /** Create and change schedules: tracking setup that starts checks on its own, so both (members and up). */

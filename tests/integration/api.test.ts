@@ -647,6 +647,7 @@ describe("reads", () => {
         "GET /api/v1/analytics/{chart}",
         "POST /api/v1/traffic/logs",
         "GET /api/v1/traffic/visits",
+        "GET /api/v1/traffic/readiness",
       ].sort(),
     );
     expect(document.paths["/api/v1/checks"].post.requestBody.content["application/json"].schema.properties).toHaveProperty("providers");

@@ -985,6 +985,21 @@ CREATE TABLE "share_links" (
   CONSTRAINT "share_links_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
 );
 
+CREATE TABLE "site_readiness" (
+  "workspaceId" uuid NOT NULL,
+  domain text NOT NULL,
+  "checkedAt" timestamp(3) without time zone NOT NULL,
+  "robotsOutcome" text NOT NULL,
+  "robotsStatus" smallint,
+  "llmsTxt" boolean NOT NULL,
+  "llmsTxtStatus" smallint,
+  pages jsonb NOT NULL,
+  crawlers jsonb NOT NULL,
+  CONSTRAINT site_readiness_pkey PRIMARY KEY ("workspaceId", domain),
+  CONSTRAINT "site_readiness_robotsOutcome_check" CHECK (("robotsOutcome" = ANY (ARRAY['found'::text, 'missing'::text, 'unreachable'::text]))),
+  CONSTRAINT "site_readiness_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
 CREATE TABLE "source_category_overrides" (
   "workspaceId" uuid NOT NULL,
   domain text NOT NULL,
@@ -1371,6 +1386,8 @@ CREATE UNIQUE INDEX share_links_pkey ON public.share_links USING btree (id);
 CREATE UNIQUE INDEX "share_links_tokenHash_key" ON public.share_links USING btree ("tokenHash");
 
 CREATE INDEX "share_links_workspaceId_idx" ON public.share_links USING btree ("workspaceId");
+
+CREATE UNIQUE INDEX site_readiness_pkey ON public.site_readiness USING btree ("workspaceId", domain);
 
 CREATE UNIQUE INDEX source_category_overrides_pkey ON public.source_category_overrides USING btree ("workspaceId", domain);
 

@@ -9,10 +9,12 @@ import { capture } from "@/worker/tasks/capture";
 import { check_operation } from "@/worker/tasks/check_operation";
 import { deliver_alert } from "@/worker/tasks/deliver_alert";
 import { evaluate_alerts } from "@/worker/tasks/evaluate_alerts";
+import { readiness_daily } from "@/worker/tasks/readiness_daily";
 import { reanalyze } from "@/worker/tasks/reanalyze";
 import { retention } from "@/worker/tasks/retention";
 import { schedules } from "@/worker/tasks/schedules";
 import { setup_suggestions } from "@/worker/tasks/setup_suggestions";
+import { site_readiness } from "@/worker/tasks/site_readiness";
 
 export const taskList = {
   capture,
@@ -26,4 +28,6 @@ export const taskList = {
   alerts_watch,
   deliver_alert,
   alert_digest,
+  site_readiness,
+  readiness_daily,
 } satisfies Record<JobName, Task>;

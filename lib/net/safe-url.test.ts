@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import ipaddr from "ipaddr.js";
 import { describe, expect, it } from "vitest";
-import { refusedAddress } from "@/lib/alerts/safe-url";
+import { refusedAddress } from "@/lib/net/safe-url";
 
 describe("refusedAddress", () => {
   it("lets public unicast addresses through", () => {
