@@ -33,6 +33,8 @@ export type WorkerEnv = {
   SIMULATOR_PERMANENT_ERROR_RATE?: number | null;
   SIMULATOR_TIMEOUT_RATE?: number | null;
   SIMULATOR_SEED?: string;
+  /** Pause points the worker waits at while a test holds them (tests/support/pause.ts holdInWorkers). */
+  BEACON_TEST_PAUSE_POINTS?: string;
 };
 
 /**
