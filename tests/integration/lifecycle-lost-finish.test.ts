@@ -25,6 +25,10 @@ const jobsOf = (captureId: string) =>
     SELECT id, locked_by, attempts, last_error FROM graphile_worker._private_jobs
     WHERE key = ${`capture:${captureId}`} OR payload->>'captureId' = ${captureId} ORDER BY id`;
 
+/** The capture's jobs all finished (a job is deleted just after its task returns, so after the check finished). */
+const noJobLeft = (captureId: string, details: () => string) =>
+  waitFor(async () => (await jobsOf(captureId)).length === 0, { what: `no job of capture ${captureId} left`, timeoutMs: 15_000, intervalMs: 50, details });
+
 /** The one backend of this database that waits for a lock and matches `where` (pg_stat_activity). */
 async function waitingBackend(client: pg.Client, what: string, where: string): Promise<number> {
   return waitFor(
@@ -81,7 +85,7 @@ describe("a job whose failure record is lost while its worker lives", () => {
       expect(capture.status).toBe("succeeded");
       // The claim that died never opened an attempt: one attempt, paid once.
       expect(capture.attempts.map((a) => a.outcome)).toEqual(["succeeded"]);
-      expect(await jobsOf(captureId), "no job of the capture left").toEqual([]);
+      await noJobLeft(captureId, details);
       await expectBudgetConsistent(space.workspaceId);
       expect(await runRepairPass()).toEqual({});
       expect(await repairsIn(space.workspaceId)).toEqual([]);
@@ -89,5 +93,32 @@ describe("a job whose failure record is lost while its worker lives", () => {
       await rowLock.end().catch(() => {});
       await control.end().catch(() => {});
     }
+  });
+
+  it("a job locked by a live worker that does not run it (a fetch whose reply was lost) is handed back, and its capture runs", { timeout: 90_000 }, async () => {
+    const space = await newSpace({ prompts: 1 });
+    const { checkId, captureIds } = await startSpaceCheck(space, { prompts: 1, providers: ["ChatGPT"] });
+    const captureId = captureIds[0]!;
+    // Out of reach until the worker is up (no worker runs yet): then locked in its name, as a
+    // job fetch whose commit landed but whose reply never reached it would leave it.
+    const [job] = await db().$queryRaw<{ id: bigint }[]>`
+      UPDATE graphile_worker._private_jobs SET locked_by = 'not-yet', locked_at = now(), attempts = attempts + 1
+      WHERE key = ${`capture:${captureId}`} RETURNING id`;
+    expect(job).toBeDefined();
+    const [worker] = await startWorkers(["w1"], { BEACON_WORKER_CONCURRENCY: 1, BEACON_REPAIR_INTERVAL_SECONDS: 1 });
+    await db().$executeRaw`UPDATE graphile_worker._private_jobs SET locked_by = ${worker!.workerId} WHERE id = ${job!.id}`;
+
+    const done = await waitForCheckToFinish(checkId, 30_000, () => worker!.output()).catch(async (error: Error) => {
+      const jobs = JSON.stringify(await jobsOf(captureId), (_, v: unknown) => (typeof v === "bigint" ? String(v) : v));
+      throw new Error(`${error.message}\njobs of the capture: ${jobs}`);
+    });
+    expect(done.status).toBe("completed");
+    expect(worker!.output()).toMatch(/handed back 1 job\(s\) this worker held locked but no longer ran/);
+    const capture = await db().capture.findUniqueOrThrow({ where: { id: captureId }, include: { attempts: true } });
+    expect(capture.attempts.map((a) => a.outcome)).toEqual(["succeeded"]);
+    await noJobLeft(captureId, () => worker!.output());
+    // Counted with the repairs: a healthy system has none.
+    expect(await repairsIn(space.workspaceId)).toEqual(["stranded_job"]);
+    await expectBudgetConsistent(space.workspaceId);
   });
 });
