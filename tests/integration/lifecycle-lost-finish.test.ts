@@ -7,7 +7,11 @@
 // BEACON_WORKER_QUEUE_POOL_SIZE=2, one connection held by LISTEN) claims a capture; the claim is
 // held before its commit and its connection terminated, so the task fails; the worker's
 // `fail_job` statement is held on the job's row lock and its connection terminated too. The
-// worker must still record the failure (or give the job up), so that the capture runs again.
+// worker must still record the failure, so that the capture runs again (lib/jobs/patient-pool.ts).
+//
+// And whatever graphile-worker loses (a finish it fired and forgot, a fetch whose reply never
+// came), a job locked by a live worker that does not run it is handed back by that worker
+// (lib/worker/stranded-jobs.ts).
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { captureStatusCounts, waitForCheckToFinish } from "../support/check-fixtures";
@@ -42,8 +46,8 @@ async function waitingBackend(client: pg.Client, what: string, where: string): P
   );
 }
 
-describe("a job whose failure record is lost while its worker lives", () => {
-  it("is not left locked by that worker: the failure is recorded and the capture runs again", { timeout: 90_000 }, async () => {
+describe("a job locked by a live worker that no longer runs it", () => {
+  it("a failure record whose connection died is recorded all the same, and the capture runs again", { timeout: 90_000 }, async () => {
     const space = await newSpace({ prompts: 1 });
     const claims = await holdInWorkers("claim:before-commit");
     const [worker] = await startWorkers(["w1"], { BEACON_WORKER_CONCURRENCY: 1, BEACON_TEST_PAUSE_POINTS: "claim:before-commit" });
@@ -95,7 +99,7 @@ describe("a job whose failure record is lost while its worker lives", () => {
     }
   });
 
-  it("a job locked by a live worker that does not run it (a fetch whose reply was lost) is handed back, and its capture runs", { timeout: 90_000 }, async () => {
+  it("one whose fetch reply was lost is handed back by that worker, and its capture runs", { timeout: 90_000 }, async () => {
     const space = await newSpace({ prompts: 1 });
     const { checkId, captureIds } = await startSpaceCheck(space, { prompts: 1, providers: ["ChatGPT"] });
     const captureId = captureIds[0]!;
