@@ -86,13 +86,33 @@ export function patientPool(options: { connectionString: string; max: number; lo
     client.query = ((config: unknown, ...rest: unknown[]) => {
       const name = typeof config === "object" && config !== null ? (config as pg.QueryConfig).name : undefined;
       if (rest.length || !name || !JOB_FINISHING_STATEMENT.test(name)) return (raw as (...args: unknown[]) => unknown)(config, ...rest);
-      return raw(config as pg.QueryConfig).catch((error: unknown) => runAgain(config as pg.QueryConfig, error));
+      return raw(config as pg.QueryConfig).catch((error: unknown) => {
+        if (giveUp(error)) throw error;
+        giveSlotBack(client, error);
+        return runAgain(config as pg.QueryConfig, error);
+      });
     }) as typeof client.query;
     return client;
   }
 
+  /**
+   * The dead connection's pool slot, given back before the statement runs again. graphile-worker
+   * releases a client only when its statement returns, and running it again needs a connection:
+   * with the default pool of 2, one held by LISTEN, the second would wait for ever for the slot
+   * the first still held (a job left locked by a live worker that no longer runs it,
+   * tests/integration/lifecycle-lost-finish.test.ts). The client is removed from the pool (its
+   * connection is dead, it is never handed out again); graphile-worker's own release of it later
+   * does nothing.
+   */
+  function giveSlotBack(client: pg.PoolClient, error: unknown) {
+    const release = client.release;
+    client.release = () => {};
+    release.call(client, error instanceof Error ? error : new Error(String(error)));
+  }
+
   async function runAgain(config: pg.QueryConfig, firstError: unknown): Promise<pg.QueryResult> {
     let error = firstError;
+    // One connection at a time: each failed try releases its own before the next takes one.
     for (let attempt = 0; ; attempt++) {
       if (giveUp(error)) throw error;
       await pause(attempt);

@@ -26,7 +26,7 @@ export const REPAIR_KINDS = [
   "setup_waiting_without_job",
   "budget_drift",
 ] as const;
-export type RepairKind = (typeof REPAIR_KINDS)[number] | "abandoned_attempt";
+export type RepairKind = (typeof REPAIR_KINDS)[number] | "abandoned_attempt" | "stranded_job";
 
 export type RepairReport = Partial<Record<RepairKind, number>>;
 

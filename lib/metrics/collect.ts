@@ -48,7 +48,7 @@ export async function collectMetrics(): Promise<{ contentType: string; body: str
   gauge("beacon_captures_running", "Captures whose provider call is in flight.").set(counts.captures.running);
 
   const repaired = counter("beacon_lifecycle_repairs_total", "Impossible or abandoned capture states found and repaired, by kind (0 in a healthy system).", ["kind"]);
-  for (const kind of [...REPAIR_KINDS, "abandoned_attempt"]) repaired.inc({ kind }, 0);
+  for (const kind of [...REPAIR_KINDS, "abandoned_attempt", "stranded_job"]) repaired.inc({ kind }, 0);
   for (const { kind, count } of counts.repairs) repaired.inc({ kind }, count);
 
   const deliveries = counter("beacon_alert_deliveries_total", "Alert deliveries (firings, tests, digests) by channel kind and outcome: delivered, failed, retried (put back to wait for another attempt), unknown (a send that may have arrived, never recorded; not resent by itself).", [

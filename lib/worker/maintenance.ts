@@ -7,10 +7,16 @@ import { sweepDeadWorkers } from "@/lib/worker/sweeper";
 
 /**
  * Runs in every worker process: the sweeper (runs whose worker will not finish them, and checks
- * whose last capture's worker did not finish them) every `sweepMs`, the repair pass (states that should be impossible) every `repairMs`, both once at
- * startup. Each step is guarded, so several workers doing it at once is safe.
+ * whose last capture's worker did not finish them) every `sweepMs`, the repair pass (states that should be impossible) and this
+ * process's stranded jobs every `repairMs`, both once at startup. Each step is guarded, so several workers doing it at once is safe.
  */
-export function startMaintenance(options: { sweepMs: number; repairMs: number; log: (line: string) => void }): () => Promise<void> {
+export function startMaintenance(options: {
+  sweepMs: number;
+  repairMs: number;
+  log: (line: string) => void;
+  /** This process's own stranded jobs (lib/worker/stranded-jobs.ts), looked at with the repair pass. */
+  handBackStrandedJobs?: () => Promise<string[]>;
+}): () => Promise<void> {
   const { log } = options;
   let sweeping: Promise<void> | null = null;
   let repairing: Promise<void> | null = null;
@@ -30,7 +36,10 @@ export function startMaintenance(options: { sweepMs: number; repairMs: number; l
   };
   const repair = () => {
     repairing ??= runRepairPass({ log })
-      .then(() => undefined)
+      .then(async () => {
+        const stranded = (await options.handBackStrandedJobs?.()) ?? [];
+        if (stranded.length) log(`handed back ${stranded.length} job(s) this worker held locked but no longer ran: ${stranded.join(", ")}`);
+      })
       .catch((error: unknown) => log(`repair pass failed: ${lastLine(error)}`))
       .finally(() => (repairing = null));
     return repairing;

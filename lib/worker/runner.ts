@@ -10,6 +10,7 @@ import { patientPool } from "@/lib/jobs/patient-pool";
 import { beat, markStopped, type WorkerIdentity } from "@/lib/jobs/heartbeats";
 import { setWorkerIdentity } from "@/lib/jobs/identity";
 import { startMaintenance } from "@/lib/worker/maintenance";
+import { strandedJobWatch } from "@/lib/worker/stranded-jobs";
 import { labelWorker, workerMetricsSnapshot } from "@/lib/jobs/worker-metrics";
 
 export type WorkerProcess = {
@@ -69,8 +70,14 @@ export async function startWorkerProcess(options: { taskList: TaskList; log: (li
   events.on("pool:listen:notification", ({ message }) => {
     if (message.channel === "jobs:insert") slotsMayHaveFreed();
   });
+  // The jobs this process runs now, for its stranded-job watch (lib/worker/stranded-jobs.ts).
+  const runningJobs = new Set<string>();
+  events.on("job:start", ({ job }) => runningJobs.add(job.id));
   // This process finished a job: a capture of it may have given a slot back.
-  events.on("job:complete", () => slotsMayHaveFreed());
+  events.on("job:complete", ({ job }) => {
+    runningJobs.delete(job.id);
+    slotsMayHaveFreed();
+  });
   // If graphile-worker's pool fails anyway (a job it cannot mark finished for a reason other than
   // the connection), its shutdown may never finish (see patientPool) while our heartbeat keeps
   // the lease alive: a process that looks alive and runs nothing, whose jobs nobody takes over.
@@ -144,7 +151,8 @@ export async function startWorkerProcess(options: { taskList: TaskList; log: (li
     return renewing;
   };
   const timer = setInterval(renew, Math.min((leaseSeconds * 1000) / 4, 5_000));
-  const stopMaintenance = startMaintenance({ sweepMs: e.BEACON_SWEEP_INTERVAL_SECONDS * 1000, repairMs: e.BEACON_REPAIR_INTERVAL_SECONDS * 1000, log });
+  const handBackStrandedJobs = strandedJobWatch({ lockIds: () => [worker.workerId, ...slotIds], running: () => runningJobs });
+  const stopMaintenance = startMaintenance({ sweepMs: e.BEACON_SWEEP_INTERVAL_SECONDS * 1000, repairMs: e.BEACON_REPAIR_INTERVAL_SECONDS * 1000, log, handBackStrandedJobs });
 
   let stopping: Promise<void> | null = null;
   const stop = () => {

@@ -5,6 +5,7 @@ import { db } from "@/lib/db/prisma";
 import { transaction } from "@/lib/db/transaction";
 import { enqueueCaptureJobs } from "@/lib/jobs/enqueue";
 import { expireSetupRuns } from "@/lib/setup/run";
+import type { Prisma } from "@/lib/generated/prisma/client";
 
 /** `setupEnded`: setup-wizard calls whose run was taken over (ended failed, charged their estimate). */
 export type SweepResult = { workers: string[]; expired: number; recovered: number; failed: number; setupEnded: number };
@@ -32,10 +33,8 @@ export async function sweepDeadWorkers(): Promise<SweepResult> {
       RETURNING "workerId", "slotIds"`;
     if (!dead.length) return [];
     const lockIds = dead.flatMap((w) => [w.workerId, ...w.slotIds]);
-    // Their capture jobs are retired, not handed back: a "dead" worker that was only frozen
-    // finishes its job by deleting it by id (graphile's completeJob does not check the lock), and
-    // must not delete a job that now stands for a later run. Each capture that still needs a job
-    // gets a fresh one: waiting ones here, running ones when their run is expired below.
+    // Their capture jobs are retired (retireCaptureJobs); running captures get their fresh job
+    // when their run is expired below.
     // The payload is only in graphile's private table (the public view leaves it out), and a
     // running job's key may already be cleared by a re-enqueue: the payload names the capture.
     const captureJobs = await tx.$queryRaw<{ id: bigint; captureId: string }[]>`
@@ -43,10 +42,7 @@ export async function sweepDeadWorkers(): Promise<SweepResult> {
       FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
       WHERE j.locked_by = ANY(${lockIds}::text[]) AND t.identifier = 'capture'`;
     await tx.$executeRaw`SELECT graphile_worker.force_unlock_workers(${lockIds}::text[])`;
-    if (captureJobs.length) {
-      await tx.$queryRaw`SELECT count(*) FROM graphile_worker.complete_jobs(${captureJobs.map((j) => j.id)}::bigint[])`;
-      await enqueueCaptureJobs(tx, { captureIds: captureJobs.map((j) => j.captureId) });
-    }
+    await retireCaptureJobs(tx, captureJobs);
     return dead.map((w) => w.workerId);
   });
 
@@ -70,4 +66,17 @@ export async function sweepDeadWorkers(): Promise<SweepResult> {
   }
   result.setupEnded = await expireSetupRuns();
   return result;
+}
+
+/**
+ * Capture jobs taken from a worker that will not finish them, retired rather than handed back: a
+ * worker that was only frozen or cut off finishes its job by deleting it by id (graphile's
+ * completeJob does not check the lock), and must not delete a job that now stands for a later
+ * run. Each capture that is waiting gets a fresh job (enqueueCaptureJobs skips the others).
+ * The jobs must be unlocked first: graphile's complete_jobs deletes no locked job.
+ */
+export async function retireCaptureJobs(tx: Prisma.TransactionClient, jobs: { id: bigint; captureId: string }[]): Promise<void> {
+  if (!jobs.length) return;
+  await tx.$queryRaw`SELECT count(*) FROM graphile_worker.complete_jobs(${jobs.map((j) => j.id)}::bigint[])`;
+  await enqueueCaptureJobs(tx, { captureIds: jobs.map((j) => j.captureId) });
 }

@@ -25,6 +25,7 @@ export type WorkerEnv = {
   BEACON_WORKER_CONCURRENCY?: number;
   BEACON_WORKER_LEASE_SECONDS?: number;
   BEACON_SWEEP_INTERVAL_SECONDS?: number;
+  BEACON_REPAIR_INTERVAL_SECONDS?: number;
   BEACON_RETRY_BASE_MS?: number;
   BEACON_WORKER_SHUTDOWN_GRACE_SECONDS?: number;
   /** "250" or "200-600" (milliseconds). */
@@ -33,6 +34,8 @@ export type WorkerEnv = {
   SIMULATOR_PERMANENT_ERROR_RATE?: number | null;
   SIMULATOR_TIMEOUT_RATE?: number | null;
   SIMULATOR_SEED?: string;
+  /** Pause points the worker waits at while a test holds them (tests/support/pause.ts holdInWorkers). */
+  BEACON_TEST_PAUSE_POINTS?: string;
 };
 
 /**
