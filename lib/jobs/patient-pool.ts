@@ -107,6 +107,9 @@ export function patientPool(options: { connectionString: string; max: number; lo
   function giveSlotBack(client: pg.PoolClient, error: unknown) {
     const release = client.release;
     client.release = () => {};
+    // Out of the pool, nobody listens to it any more: the server's FATAL notice that may still
+    // arrive on the dead connection would be an unhandled 'error' event that ends the worker.
+    client.on("error", () => {});
     release.call(client, error instanceof Error ? error : new Error(String(error)));
   }
 
