@@ -1,0 +1,263 @@
+// npm run bench -- --retention [--captures=N]: the hourly retention pass (lib/jobs/retention.ts)
+// deleting a month of attempts while captures keep being written (issue 20 item 6). The demo
+// workspace (without its simulated history) gets N succeeded captures spread evenly over the last
+// 13 months, each with its attempt and three in ten with a failed one before it (~1.3 per
+// capture), generated in SQL with triggers off (session_replication_role = replica: the metric
+// counters are not what is measured). The pass then runs with a retention of 365 days, so the
+// oldest month goes, while WRITERS loops in this process claim and succeed captures of real checks
+// through the lifecycle's own functions (claimCapture, succeedCapture: beacon_claim opens an
+// attempt, beacon_succeed closes it), timed one by one: for BASELINE_MS before the pass, and
+// during it. A separate session samples pg_stat_activity every 50 ms for sessions waiting on a
+// lock. The WAL the pass wrote (the writers' included) and the attempts' dead tuples after it are
+// reported beside.
+// Import only after setDatabaseUrl() (lib/db/prisma.ts reads it).
+import { randomUUID } from "node:crypto";
+import { worstCaseCost } from "@/lib/billing/money";
+import { db } from "@/lib/db/prisma";
+import { beat } from "@/lib/jobs/heartbeats";
+import { runRetention } from "@/lib/jobs/retention";
+import { claimCapture } from "@/lib/lifecycle/claim";
+import { succeedCapture } from "@/lib/lifecycle/results";
+import { connect } from "../lib/database";
+import { setProviderCaps, startCheck, type Fixtures } from "../lib/fixtures";
+import { round, summarize, type Summary } from "../lib/stats";
+
+const HISTORY_DAYS = 395; // 13 months
+const RETENTION_DAYS = 365; // so the pass deletes the oldest month
+const BATCH = 100_000;
+const WRITERS = 4;
+const BASELINE_MS = 10_000;
+/** The brief's bound: no concurrent write may wait longer than this for the pass. */
+export const RETENTION_WRITE_WAIT_GOAL_MS = 1_000;
+
+export type RetentionResult = {
+  captures: number;
+  attempts: number;
+  historyDays: number;
+  retentionDays: number;
+  generateSeconds: number;
+  attemptsTableMB: number;
+  pass: { seconds: number; attemptsDeleted: number; batches: number | null; longestBatchMs: number | null; done: boolean | null };
+  writers: number;
+  /** Claim + succeed of one capture, each timed on its own, in ms. */
+  before: { writes: number; ms: Summary; p99: number };
+  during: { writes: number; ms: Summary; p99: number };
+  /** The longest any session was seen waiting for a lock before and during the pass (50 ms samples), in ms. */
+  longestLockWaitMs: { before: number; during: number };
+  walMB: number;
+  deadTuplesAfter: number;
+};
+
+const p99 = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length ? round(sorted[Math.max(0, Math.ceil(0.99 * sorted.length) - 1)]!) : NaN;
+};
+
+/** Captures g = 0..count-1 with their attempts, spread by hash over HISTORY_DAYS, one statement per batch. */
+async function generate(url: string, fx: Fixtures, brandId: string, count: number, log: (line: string) => void): Promise<void> {
+  const client = await connect(url);
+  try {
+    await client.query("SET session_replication_role = replica");
+    const checks = 10;
+    const { rows } = await client.query<{ id: string }>(
+      `INSERT INTO checks (id, "workspaceId", "brandId", status, samples, "totalCaptures", "createdAt", "updatedAt", "finishedAt")
+       SELECT gen_random_uuid(), $1, $2, 'completed', 1, 0, now() - interval '${HISTORY_DAYS} days', now(), now() FROM generate_series(1, ${checks}) RETURNING id`,
+      [fx.workspaceId, brandId],
+    );
+    const checkIds = rows.map((r) => r.id);
+    const prompts = fx.promptIds.slice(0, 12);
+    const combos = prompts.length * fx.providerIds.length;
+    for (let from = 0; from < count; from += BATCH) {
+      const to = Math.min(count, from + BATCH) - 1;
+      await client.query(
+        `WITH g AS (SELECT g, abs(hashint8(g::bigint)::bigint) AS h FROM generate_series($1::int, $2::int) g),
+         ins AS (
+           INSERT INTO captures (id, "workspaceId", "checkId", "brandId", "promptId", "providerConfigId", "connectionId", sample, status,
+             "attemptCount", "maxAttempts", model, "searchMode", "answerText", "costMicros", "latencyMs", "startedAt", "finishedAt", "analyzedAt", "createdAt", "updatedAt")
+           SELECT gen_random_uuid(), $3::uuid, ($4::uuid[])[1 + (g / $7) % ${checks}], $5::uuid, ($6::uuid[])[1 + (g % $7) / $9], ($8::uuid[])[1 + g % $9],
+             (SELECT pc."connectionId" FROM provider_configs pc WHERE pc.id = ($8::uuid[])[1 + g % $9]), (g / ($7 * ${checks}))::int, 'succeeded',
+             CASE WHEN h % 10 < 3 THEN 2 ELSE 1 END, 3, 'simulator', 'auto', 'Benchmark answer', 1000, 800, t - interval '1 second', t, t, t - interval '2 seconds', t
+           FROM (SELECT g, h, date_trunc('second', now() AT TIME ZONE 'UTC') - make_interval(secs => (h % (${HISTORY_DAYS} * 86400))::float8) AS t FROM g) x
+           RETURNING id, "workspaceId", "attemptCount", "startedAt"
+         )
+         INSERT INTO attempts (id, "workspaceId", "captureId", number, "runToken", "workerId", "startedAt", "endedAt", outcome, reason, "errorClass",
+           "httpStatus", "costMicros", "latencyMs", "budgetPeriod")
+         SELECT gen_random_uuid(), ins."workspaceId", ins.id, n, gen_random_uuid(), 'bench-history', ins."startedAt" - make_interval(secs => (ins."attemptCount" - n) * 30),
+           ins."startedAt" - make_interval(secs => (ins."attemptCount" - n) * 30 - 1),
+           CASE WHEN n = ins."attemptCount" THEN 'succeeded' ELSE 'failed' END::"AttemptOutcome",
+           CASE WHEN n = ins."attemptCount" THEN NULL ELSE 'server_error' END, CASE WHEN n = ins."attemptCount" THEN NULL ELSE 'transient' END::"ErrorClass",
+           CASE WHEN n = ins."attemptCount" THEN 200 ELSE 503 END, 1000, 800, date_trunc('month', ins."startedAt")::date
+         FROM ins CROSS JOIN LATERAL generate_series(1, ins."attemptCount") n`,
+        [from, to, fx.workspaceId, checkIds, brandId, prompts, combos, fx.providerIds, fx.providerIds.length],
+      );
+      log(`retention: captures ${(to + 1).toLocaleString("en-US")} of ${count.toLocaleString("en-US")}`);
+    }
+    log("retention: VACUUM ANALYZE captures, attempts");
+    await client.query("VACUUM ANALYZE captures, attempts");
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/**
+ * Claims and succeeds captures of real checks, one capture at a time per loop, until stopped;
+ * each write's start time and duration are recorded. A check is started whenever the captures
+ * run out (not timed).
+ */
+function startWriters(fx: Fixtures, workerId: string) {
+  const samples: { at: number; ms: number }[] = [];
+  const queue: string[] = [];
+  let refilling: Promise<void> | null = null;
+  let stopped = false;
+  const refill = () =>
+    (refilling ??= (async () => {
+      const { checkId } = await startCheck(fx, fx.promptIds);
+      const captures = await db().capture.findMany({ where: { checkId }, select: { id: true } });
+      queue.push(...captures.map((c) => c.id));
+    })().finally(() => (refilling = null)));
+  const timed = async <T>(write: () => Promise<T>): Promise<T> => {
+    const at = performance.now();
+    const result = await write();
+    samples.push({ at, ms: performance.now() - at });
+    return result;
+  };
+  const loop = async () => {
+    while (!stopped) {
+      const captureId = queue.shift();
+      if (!captureId) {
+        await refill();
+        continue;
+      }
+      const capture = await db().capture.findUniqueOrThrow({ where: { id: captureId }, include: { connection: true, prompt: true } });
+      const config = capture.connection;
+      const runToken = randomUUID();
+      const claimed = await timed(() =>
+        claimCapture({
+          captureId,
+          connection: { ...config, connectionId: config.id, model: capture.model },
+          workerId,
+          runToken,
+          probeToken: null,
+          worstCaseMicros: worstCaseCost(capture.prompt.text, capture.searchMode, { maxOutputTokens: config.maxOutputTokens, maxSearchCalls: config.maxSearchCalls }, config),
+        }),
+      );
+      if (claimed.kind !== "claimed") throw new Error(`retention: a writer's claim was ${claimed.kind}`);
+      const usage = { inputTokens: 100, outputTokens: 50, reasoningTokens: 0, cachedTokens: 0, searchCalls: 0 };
+      const text = "Lumen CRM is a fine choice.";
+      const result = { text, usage, costMicros: 1_000, latencyMs: 10, citations: [], mentions: [], candidates: [], searchQueries: [], analysisTruncated: false, analysisVersion: null };
+      const written = await timed(() => succeedCapture(captureId, runToken, result));
+      if (written.kind !== "written") throw new Error("retention: a writer's success was lost");
+    }
+  };
+  const loops = Array.from({ length: WRITERS }, loop);
+  return {
+    samples,
+    stop: async () => {
+      stopped = true;
+      await Promise.all(loops);
+    },
+  };
+}
+
+export async function measureRetention(url: string, fx: Fixtures, options: { captures: number; log: (line: string) => void }): Promise<RetentionResult> {
+  const { captures, log } = options;
+  const brand = await db().brand.findFirstOrThrow({ where: { workspaceId: fx.workspaceId }, orderBy: { createdAt: "asc" } });
+  const t0 = performance.now();
+  await generate(url, fx, brand.id, captures, log);
+  const generateSeconds = round((performance.now() - t0) / 1000);
+  const stats = await connect(url);
+  try {
+    const { rows: sizes } = await stats.query<{ attempts: string; mb: string }>(`SELECT (SELECT count(*) FROM attempts) AS attempts, round(pg_total_relation_size('attempts') / 1048576.0) AS mb`);
+    const cutoff = `now() AT TIME ZONE 'UTC' - interval '${RETENTION_DAYS} days'`;
+    const { rows: doomed } = await stats.query<{ n: string }>(`SELECT count(*) AS n FROM attempts WHERE "startedAt" < ${cutoff} AND outcome IS NOT NULL`);
+    log(`retention: ${Number(sizes[0]!.attempts).toLocaleString("en-US")} attempts (${sizes[0]!.mb} MB), ${Number(doomed[0]!.n).toLocaleString("en-US")} of them past ${RETENTION_DAYS} days`);
+
+    await setProviderCaps(fx, 100);
+    const workerId = `bench-retention-${randomUUID().slice(0, 8)}`;
+    await beat({ workerId, slotIds: [], hostname: "bench", pid: process.pid, concurrency: WRITERS }, "running", 3600);
+    const writers = startWriters(fx, workerId);
+    // The writers also wait for each other's locks (slots, ledgers): the longest wait is taken before the pass too.
+    const lockWaitMs = { before: 0, during: 0 };
+    let phase: keyof typeof lockWaitMs = "before";
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        const { rows } = await stats.query<{ ms: number | null }>(
+          `SELECT max(extract(epoch FROM clock_timestamp() - query_start) * 1000)::float8 AS ms FROM pg_stat_activity
+           WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+        );
+        lockWaitMs[phase] = Math.max(lockWaitMs[phase], rows[0]!.ms ?? 0);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    })();
+    const baselineFrom = performance.now();
+    await new Promise((resolve) => setTimeout(resolve, BASELINE_MS));
+    phase = "during";
+    const { rows: walStart } = await stats.query<{ lsn: string }>(`SELECT pg_current_wal_lsn()::text AS lsn`);
+    log("retention: the pass starts");
+    const passFrom = performance.now();
+    const outcome = await runRetention({ attemptRetentionDays: RETENTION_DAYS });
+    const passTo = performance.now();
+    const { rows: wal } = await stats.query<{ mb: number }>(`SELECT (pg_current_wal_lsn() - $1::pg_lsn) / 1048576.0 AS mb`, [walStart[0]!.lsn]);
+    sampling = false;
+    await sampler;
+    await writers.stop();
+    log(`retention: the pass took ${round((passTo - passFrom) / 1000)} s for ${outcome.attemptsDeleted.toLocaleString("en-US")} attempts`);
+
+    // The counts reach pg_stat_user_tables when the deleting session reports them (within a second or so).
+    let deadTuplesAfter = 0;
+    for (let i = 0; i < 50 && deadTuplesAfter < outcome.attemptsDeleted; i++) {
+      const { rows } = await stats.query<{ n: string }>(`SELECT n_dead_tup AS n FROM pg_stat_user_tables WHERE relname = 'attempts'`);
+      deadTuplesAfter = Number(rows[0]!.n);
+      if (deadTuplesAfter < outcome.attemptsDeleted) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+
+    const before = writers.samples.filter((s) => s.at >= baselineFrom && s.at + s.ms <= passFrom).map((s) => s.ms);
+    const during = writers.samples.filter((s) => s.at + s.ms > passFrom && s.at < passTo).map((s) => s.ms);
+    const detail = outcome as { attemptBatches?: number; longestAttemptBatchMs?: number; attemptsLeft?: boolean };
+    return {
+      captures,
+      attempts: Number(sizes[0]!.attempts),
+      historyDays: HISTORY_DAYS,
+      retentionDays: RETENTION_DAYS,
+      generateSeconds,
+      attemptsTableMB: Number(sizes[0]!.mb),
+      pass: {
+        seconds: round((passTo - passFrom) / 1000, 2),
+        attemptsDeleted: outcome.attemptsDeleted,
+        batches: detail.attemptBatches ?? null,
+        longestBatchMs: detail.longestAttemptBatchMs === undefined ? null : round(detail.longestAttemptBatchMs),
+        done: detail.attemptsLeft === undefined ? null : !detail.attemptsLeft,
+      },
+      writers: WRITERS,
+      before: { writes: before.length, ms: summarize(before), p99: p99(before) },
+      during: { writes: during.length, ms: summarize(during), p99: p99(during) },
+      longestLockWaitMs: { before: round(lockWaitMs.before), during: round(lockWaitMs.during) },
+      walMB: round(Number(wal[0]!.mb)),
+      deadTuplesAfter,
+    };
+  } finally {
+    await stats.end().catch(() => {});
+  }
+}
+
+export function retentionMarkdown(r: RetentionResult, header: string): string {
+  const n = (v: number) => v.toLocaleString("en-US");
+  const row = (what: string, s: RetentionResult["before"]) => `| ${what} | ${n(s.writes)} | ${s.ms.median} ms | ${s.ms.p95} ms | ${s.p99} ms | ${s.ms.max} ms |`;
+  return [
+    header,
+    "",
+    `${n(r.captures)} captures with ${n(r.attempts)} attempts (${n(r.attemptsTableMB)} MB) over ${r.historyDays} days, generated in ${r.generateSeconds} s. ` +
+      `The pass (retention ${r.retentionDays} days) deleted ${n(r.pass.attemptsDeleted)} attempts in ${r.pass.seconds} s` +
+      `${r.pass.batches === null ? " in one statement" : ` in ${n(r.pass.batches)} batches (longest ${r.pass.longestBatchMs} ms)${r.pass.done ? "" : ", its time budget used up before the end"}`}; ` +
+      `it wrote ${n(r.walMB)} MB of WAL (the writers' included) and left ${n(r.deadTuplesAfter)} dead tuples in attempts for autovacuum. ` +
+      `Longest lock wait of any session (50 ms samples): ${r.longestLockWaitMs.before} ms before the pass (the writers' own), ${r.longestLockWaitMs.during} ms during it (goal ≤ ${n(RETENTION_WRITE_WAIT_GOAL_MS)} ms).`,
+    "",
+    `${r.writers} writers claiming and succeeding captures (each write timed on its own):`,
+    "",
+    "| when | writes | median | p95 | p99 | max |",
+    "| --- | --- | --- | --- | --- | --- |",
+    row(`${BASELINE_MS / 1000} s before the pass`, r.before),
+    row("during the pass", r.during),
+  ].join("\n");
+}
