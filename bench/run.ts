@@ -334,7 +334,7 @@ async function runRetentionMode(): Promise<string> {
   const captures = Number(argValue("captures") ?? 1_000_000);
   if (!Number.isInteger(captures) || captures < 1) throw new Error("--captures takes a positive integer");
   const fx = await fixtures.prepareFixtures(BENCH_PROMPTS);
-  const result = await measureRetention(db.url, fx, { captures, log: (line) => { if (line.includes("the pass")) noteLoad(line.replace(/^retention: /, "")); log(line); } });
+  const result = await measureRetention(db.url, fx, { captures, log: (line) => { if (line.endsWith(" starts")) noteLoad(line.replace(/^retention: /, "")); log(line); } });
   return retentionMarkdown(result, writeModeResult("retention", resultFile("retention", captures, 1_000_000), result));
 }
 

@@ -4,7 +4,7 @@
 // 13 months, each with its attempt and three in ten with a failed one before it (~1.3 per
 // capture), generated in SQL with triggers off (session_replication_role = replica: the metric
 // counters are not what is measured). The pass then runs with a retention of 365 days, so the
-// oldest month goes, while WRITERS loops in this process claim and succeed captures of real checks
+// oldest month goes (and, for comparison, the next month in one statement, as before batching), while WRITERS loops in this process claim and succeed captures of real checks
 // through the lifecycle's own functions (claimCapture, succeedCapture: beacon_claim opens an
 // attempt, beacon_succeed closes it), timed one by one: for BASELINE_MS before the pass, and
 // during it. A separate session samples pg_stat_activity every 50 ms for sessions waiting on a
@@ -30,6 +30,23 @@ const BASELINE_MS = 10_000;
 /** The brief's bound: no concurrent write may wait longer than this for the pass. */
 export const RETENTION_WRITE_WAIT_GOAL_MS = 1_000;
 
+type Writes = { writes: number; ms: Summary; p99: number };
+export type RetentionDeletion = {
+  what: string;
+  seconds: number;
+  attemptsDeleted: number;
+  /** Null: one statement. */
+  batches: number | null;
+  longestBatchMs: number | null;
+  done: boolean | null;
+  /** Claims and successes that overlapped the deletion, each timed on its own, in ms. */
+  writesDuring: Writes;
+  /** The longest any session was seen waiting for a lock during it (50 ms samples), in ms. */
+  longestLockWaitMs: number;
+  /** WAL written meanwhile, the writers' included. */
+  walMB: number;
+  deadTuplesAfter: number;
+};
 export type RetentionResult = {
   captures: number;
   attempts: number;
@@ -37,15 +54,10 @@ export type RetentionResult = {
   retentionDays: number;
   generateSeconds: number;
   attemptsTableMB: number;
-  pass: { seconds: number; attemptsDeleted: number; batches: number | null; longestBatchMs: number | null; done: boolean | null };
   writers: number;
-  /** Claim + succeed of one capture, each timed on its own, in ms. */
-  before: { writes: number; ms: Summary; p99: number };
-  during: { writes: number; ms: Summary; p99: number };
-  /** The longest any session was seen waiting for a lock before and during the pass (50 ms samples), in ms. */
-  longestLockWaitMs: { before: number; during: number };
-  walMB: number;
-  deadTuplesAfter: number;
+  before: Writes & { longestLockWaitMs: number };
+  /** The pass (batched), then the next month in one statement (the pass before batching) for comparison. */
+  deletions: RetentionDeletion[];
 };
 
 const p99 = (values: number[]) => {
@@ -149,8 +161,13 @@ function startWriters(fx: Fixtures, workerId: string) {
       if (written.kind !== "written") throw new Error("retention: a writer's success was lost");
     }
   };
-  const loops = Array.from({ length: WRITERS }, loop);
+  const ready = refill();
+  const loops = Array.from({ length: WRITERS }, async () => {
+    await ready;
+    await loop();
+  });
   return {
+    ready,
     samples,
     stop: async () => {
       stopped = true;
@@ -176,9 +193,10 @@ export async function measureRetention(url: string, fx: Fixtures, options: { cap
     const workerId = `bench-retention-${randomUUID().slice(0, 8)}`;
     await beat({ workerId, slotIds: [], hostname: "bench", pid: process.pid, concurrency: WRITERS }, "running", 3600);
     const writers = startWriters(fx, workerId);
-    // The writers also wait for each other's locks (slots, ledgers): the longest wait is taken before the pass too.
-    const lockWaitMs = { before: 0, during: 0 };
-    let phase: keyof typeof lockWaitMs = "before";
+    await writers.ready; // the first check to write is created before anything is timed
+    // The writers also wait for each other's locks (slots, ledgers): the longest wait is taken before the passes too.
+    let phase = "before";
+    const lockWaitMs: Record<string, number> = { before: 0 };
     let sampling = true;
     const sampler = (async () => {
       while (sampling) {
@@ -186,35 +204,62 @@ export async function measureRetention(url: string, fx: Fixtures, options: { cap
           `SELECT max(extract(epoch FROM clock_timestamp() - query_start) * 1000)::float8 AS ms FROM pg_stat_activity
            WHERE datname = current_database() AND wait_event_type = 'Lock'`,
         );
-        lockWaitMs[phase] = Math.max(lockWaitMs[phase], rows[0]!.ms ?? 0);
+        lockWaitMs[phase] = Math.max(lockWaitMs[phase] ?? 0, rows[0]!.ms ?? 0);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     })();
+    const writes = (from: number, to: number) => {
+      const ms = writers.samples.filter((s) => s.at + s.ms > from && s.at < to).map((s) => s.ms);
+      return { writes: ms.length, ms: summarize(ms), p99: p99(ms) };
+    };
+    /** One deletion, timed with the writes that overlapped it, its WAL and the dead tuples it left. */
+    const measure = async (label: string, deletion: () => Promise<{ deleted: number; batches: number | null; longestBatchMs: number | null; done: boolean | null }>) => {
+      const { rows: walStart } = await stats.query<{ lsn: string; dead: string }>(
+        `SELECT pg_current_wal_lsn()::text AS lsn, (SELECT n_dead_tup FROM pg_stat_user_tables WHERE relname = 'attempts') AS dead`,
+      );
+      phase = label;
+      log(`retention: ${label} starts`);
+      const from = performance.now();
+      const outcome = await deletion();
+      const to = performance.now();
+      phase = "between";
+      const { rows: wal } = await stats.query<{ mb: number }>(`SELECT (pg_current_wal_lsn() - $1::pg_lsn) / 1048576.0 AS mb`, [walStart[0]!.lsn]);
+      log(`retention: ${label} took ${round((to - from) / 1000)} s for ${outcome.deleted.toLocaleString("en-US")} attempts`);
+      // The counts reach pg_stat_user_tables when the deleting session reports them (within a second or so).
+      let dead = 0;
+      for (let i = 0; i < 50 && dead < outcome.deleted; i++) {
+        const { rows } = await stats.query<{ n: string }>(`SELECT n_dead_tup AS n FROM pg_stat_user_tables WHERE relname = 'attempts'`);
+        dead = Number(rows[0]!.n) - Number(walStart[0]!.dead);
+        if (dead < outcome.deleted) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      return {
+        what: label,
+        seconds: round((to - from) / 1000, 2),
+        attemptsDeleted: outcome.deleted,
+        batches: outcome.batches,
+        longestBatchMs: outcome.longestBatchMs === null ? null : round(outcome.longestBatchMs),
+        done: outcome.done,
+        writesDuring: writes(from, to),
+        longestLockWaitMs: 0,
+        walMB: round(Number(wal[0]!.mb), 1),
+        deadTuplesAfter: dead,
+      };
+    };
     const baselineFrom = performance.now();
     await new Promise((resolve) => setTimeout(resolve, BASELINE_MS));
-    phase = "during";
-    const { rows: walStart } = await stats.query<{ lsn: string }>(`SELECT pg_current_wal_lsn()::text AS lsn`);
-    log("retention: the pass starts");
-    const passFrom = performance.now();
-    const outcome = await runRetention({ attemptRetentionDays: RETENTION_DAYS });
-    const passTo = performance.now();
-    const { rows: wal } = await stats.query<{ mb: number }>(`SELECT (pg_current_wal_lsn() - $1::pg_lsn) / 1048576.0 AS mb`, [walStart[0]!.lsn]);
+    const before = writes(baselineFrom, performance.now());
+    const batched = await measure("the pass (batched)", async () => {
+      const r = await runRetention({ attemptRetentionDays: RETENTION_DAYS });
+      return { deleted: r.attemptsDeleted, batches: r.attemptBatches, longestBatchMs: r.longestAttemptBatchMs, done: !r.attemptsLeft };
+    });
+    // For comparison, on the same data and load: the next month in one statement, as the pass did before batching.
+    const single = await measure("the next month in one statement (the pass before batching)", async () => {
+      const { rowCount } = await stats.query(`DELETE FROM attempts WHERE "startedAt" < now() AT TIME ZONE 'UTC' - interval '${RETENTION_DAYS - 30} days' AND outcome IS NOT NULL`);
+      return { deleted: rowCount ?? 0, batches: null, longestBatchMs: null, done: null };
+    });
     sampling = false;
     await sampler;
     await writers.stop();
-    log(`retention: the pass took ${round((passTo - passFrom) / 1000)} s for ${outcome.attemptsDeleted.toLocaleString("en-US")} attempts`);
-
-    // The counts reach pg_stat_user_tables when the deleting session reports them (within a second or so).
-    let deadTuplesAfter = 0;
-    for (let i = 0; i < 50 && deadTuplesAfter < outcome.attemptsDeleted; i++) {
-      const { rows } = await stats.query<{ n: string }>(`SELECT n_dead_tup AS n FROM pg_stat_user_tables WHERE relname = 'attempts'`);
-      deadTuplesAfter = Number(rows[0]!.n);
-      if (deadTuplesAfter < outcome.attemptsDeleted) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-
-    const before = writers.samples.filter((s) => s.at >= baselineFrom && s.at + s.ms <= passFrom).map((s) => s.ms);
-    const during = writers.samples.filter((s) => s.at + s.ms > passFrom && s.at < passTo).map((s) => s.ms);
-    const detail = outcome as { attemptBatches?: number; longestAttemptBatchMs?: number; attemptsLeft?: boolean };
     return {
       captures,
       attempts: Number(sizes[0]!.attempts),
@@ -222,19 +267,9 @@ export async function measureRetention(url: string, fx: Fixtures, options: { cap
       retentionDays: RETENTION_DAYS,
       generateSeconds,
       attemptsTableMB: Number(sizes[0]!.mb),
-      pass: {
-        seconds: round((passTo - passFrom) / 1000, 2),
-        attemptsDeleted: outcome.attemptsDeleted,
-        batches: detail.attemptBatches ?? null,
-        longestBatchMs: detail.longestAttemptBatchMs === undefined ? null : round(detail.longestAttemptBatchMs),
-        done: detail.attemptsLeft === undefined ? null : !detail.attemptsLeft,
-      },
       writers: WRITERS,
-      before: { writes: before.length, ms: summarize(before), p99: p99(before) },
-      during: { writes: during.length, ms: summarize(during), p99: p99(during) },
-      longestLockWaitMs: { before: round(lockWaitMs.before), during: round(lockWaitMs.during) },
-      walMB: round(Number(wal[0]!.mb)),
-      deadTuplesAfter,
+      before: { ...before, longestLockWaitMs: round(lockWaitMs.before ?? 0) },
+      deletions: [batched, single].map((d) => ({ ...d, longestLockWaitMs: round(lockWaitMs[d.what] ?? 0) })),
     };
   } finally {
     await stats.end().catch(() => {});
@@ -243,21 +278,21 @@ export async function measureRetention(url: string, fx: Fixtures, options: { cap
 
 export function retentionMarkdown(r: RetentionResult, header: string): string {
   const n = (v: number) => v.toLocaleString("en-US");
-  const row = (what: string, s: RetentionResult["before"]) => `| ${what} | ${n(s.writes)} | ${s.ms.median} ms | ${s.ms.p95} ms | ${s.p99} ms | ${s.ms.max} ms |`;
+  const row = (what: string, w: Writes, lockMs: number) => `| ${what} | ${n(w.writes)} | ${w.ms.median} ms | ${w.ms.p95} ms | ${w.p99} ms | ${w.ms.max} ms | ${lockMs} ms |`;
+  const how = (d: RetentionDeletion) =>
+    d.batches === null ? "in one statement" : `in ${n(d.batches)} batches (longest ${d.longestBatchMs} ms)${d.done ? "" : ", its time budget used up before the end"}`;
   return [
     header,
     "",
     `${n(r.captures)} captures with ${n(r.attempts)} attempts (${n(r.attemptsTableMB)} MB) over ${r.historyDays} days, generated in ${r.generateSeconds} s. ` +
-      `The pass (retention ${r.retentionDays} days) deleted ${n(r.pass.attemptsDeleted)} attempts in ${r.pass.seconds} s` +
-      `${r.pass.batches === null ? " in one statement" : ` in ${n(r.pass.batches)} batches (longest ${r.pass.longestBatchMs} ms)${r.pass.done ? "" : ", its time budget used up before the end"}`}; ` +
-      `it wrote ${n(r.walMB)} MB of WAL (the writers' included) and left ${n(r.deadTuplesAfter)} dead tuples in attempts for autovacuum. ` +
-      `Longest lock wait of any session (50 ms samples): ${r.longestLockWaitMs.before} ms before the pass (the writers' own), ${r.longestLockWaitMs.during} ms during it (goal ≤ ${n(RETENTION_WRITE_WAIT_GOAL_MS)} ms).`,
+      r.deletions.map((d) => `${d.what[0]!.toUpperCase()}${d.what.slice(1)} deleted ${n(d.attemptsDeleted)} attempts in ${d.seconds} s ${how(d)}, ${n(d.walMB)} MB of WAL (the writers' included), ${n(d.deadTuplesAfter)} dead tuples left for autovacuum`).join("; ") +
+      `. Goal: no write waits more than ${n(RETENTION_WRITE_WAIT_GOAL_MS)} ms for it.`,
     "",
-    `${r.writers} writers claiming and succeeding captures (each write timed on its own):`,
+    `${r.writers} writers claiming and succeeding captures (each write timed on its own; the longest lock wait of any session, sampled every 50 ms):`,
     "",
-    "| when | writes | median | p95 | p99 | max |",
-    "| --- | --- | --- | --- | --- | --- |",
-    row(`${BASELINE_MS / 1000} s before the pass`, r.before),
-    row("during the pass", r.during),
+    "| when | writes | median | p95 | p99 | max | longest lock wait |",
+    "| --- | --- | --- | --- | --- | --- | --- |",
+    row(`${BASELINE_MS / 1000} s before`, r.before, r.before.longestLockWaitMs),
+    ...r.deletions.map((d) => row(`during ${d.what}`, d.writesDuring, d.longestLockWaitMs)),
   ].join("\n");
 }
