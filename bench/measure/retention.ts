@@ -1,7 +1,7 @@
 // npm run bench -- --retention [--captures=N]: the hourly retention pass (lib/jobs/retention.ts)
 // deleting a month of attempts while captures keep being written (issue 20 item 6). The demo
 // workspace (without its simulated history) gets N succeeded captures spread evenly over the last
-// 13 months, each with its attempt and three in ten with a failed one before it (~1.3 per
+// 13 months, inserted oldest first (as a live database does), each with its attempt and three in ten with a failed one before it (~1.3 per
 // capture), generated in SQL with triggers off (session_replication_role = replica: the metric
 // counters are not what is measured). The pass then runs with a retention of 365 days, so the
 // oldest month goes (and, for comparison, the next month in one statement, as before batching), while WRITERS loops in this process claim and succeed captures of real checks
@@ -65,7 +65,7 @@ const p99 = (values: number[]) => {
   return sorted.length ? round(sorted[Math.max(0, Math.ceil(0.99 * sorted.length) - 1)]!) : NaN;
 };
 
-/** Captures g = 0..count-1 with their attempts, spread by hash over HISTORY_DAYS, one statement per batch. */
+/** Captures g = 0..count-1 with their attempts, evenly over HISTORY_DAYS, oldest first, one statement per batch. */
 async function generate(url: string, fx: Fixtures, brandId: string, count: number, log: (line: string) => void): Promise<void> {
   const client = await connect(url);
   try {
@@ -89,7 +89,8 @@ async function generate(url: string, fx: Fixtures, brandId: string, count: numbe
            SELECT gen_random_uuid(), $3::uuid, ($4::uuid[])[1 + (g / $7) % ${checks}], $5::uuid, ($6::uuid[])[1 + (g % $7) / $9], ($8::uuid[])[1 + g % $9],
              (SELECT pc."connectionId" FROM provider_configs pc WHERE pc.id = ($8::uuid[])[1 + g % $9]), (g / ($7 * ${checks}))::int, 'succeeded',
              CASE WHEN h % 10 < 3 THEN 2 ELSE 1 END, 3, 'simulator', 'auto', 'Benchmark answer', 1000, 800, t - interval '1 second', t, t, t - interval '2 seconds', t
-           FROM (SELECT g, h, date_trunc('second', now() AT TIME ZONE 'UTC') - make_interval(secs => (h % (${HISTORY_DAYS} * 86400))::float8) AS t FROM g) x
+           -- Oldest first, as a live database inserts them: a month's rows lie together in the table.
+           FROM (SELECT g, h, date_trunc('second', now() AT TIME ZONE 'UTC') - make_interval(secs => ((${HISTORY_DAYS} * 86400)::float8 * ($10::int - g) / $10::int)) AS t FROM g) x
            RETURNING id, "workspaceId", "attemptCount", "startedAt"
          )
          INSERT INTO attempts (id, "workspaceId", "captureId", number, "runToken", "workerId", "startedAt", "endedAt", outcome, reason, "errorClass",
@@ -100,7 +101,7 @@ async function generate(url: string, fx: Fixtures, brandId: string, count: numbe
            CASE WHEN n = ins."attemptCount" THEN NULL ELSE 'server_error' END, CASE WHEN n = ins."attemptCount" THEN NULL ELSE 'transient' END::"ErrorClass",
            CASE WHEN n = ins."attemptCount" THEN 200 ELSE 503 END, 1000, 800, date_trunc('month', ins."startedAt")::date
          FROM ins CROSS JOIN LATERAL generate_series(1, ins."attemptCount") n`,
-        [from, to, fx.workspaceId, checkIds, brandId, prompts, combos, fx.providerIds, fx.providerIds.length],
+        [from, to, fx.workspaceId, checkIds, brandId, prompts, combos, fx.providerIds, fx.providerIds.length, count],
       );
       log(`retention: captures ${(to + 1).toLocaleString("en-US")} of ${count.toLocaleString("en-US")}`);
     }

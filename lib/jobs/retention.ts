@@ -16,9 +16,10 @@ type AttemptRetention = { attemptsDeleted: number; attemptBatches: number; longe
  * each one statement committed on its own: a batch holds its rows' locks for milliseconds, and
  * a pass that dies half-way leaves only whole batches done (the next pass finds the rest). Per
  * workspace, in start order through the (workspaceId, startedAt) index, going on from the last
- * batch's start (no batch rereads the dead rows of the ones before). Rows another transaction
- * has locked are skipped (SKIP LOCKED), never waited for; a later pass takes them. Open attempts
- * are never deleted: their delete trigger (attempts_metrics_deleted) is then never queued, and
+ * batch's start (no batch rereads the dead rows of the ones before). The rows are not locked
+ * before the DELETE (FOR UPDATE would write every row twice: measured 3× slower): nothing
+ * writes an ended attempt, and should a batch deadlock with, say, a workspace's deletion, the
+ * batch runs again (inOneStatement's retries). Open attempts are never deleted: their delete trigger (attempts_metrics_deleted) is then never queued, and
  * the metric counters, which count every attempt ever made, take nothing back. At least one
  * batch runs per pass; after `budgetMs` the pass stops and says so (attemptsLeft).
  */
@@ -40,7 +41,6 @@ async function deleteOldAttempts(cutoff: Date, batchSize: number, budgetMs: numb
             WHERE a."workspaceId" = ${id}::uuid AND a."startedAt" < (${cutoffText}::timestamptz AT TIME ZONE 'UTC')
               AND a."startedAt" >= coalesce(${from}::timestamp, '-infinity') AND a.outcome IS NOT NULL
             ORDER BY a."startedAt" LIMIT ${batchSize}::int
-            FOR UPDATE SKIP LOCKED
           ), gone AS (
             DELETE FROM attempts a USING doomed WHERE a.id = doomed.id RETURNING a."startedAt"
           )
