@@ -328,6 +328,9 @@ async function runTraffic(): Promise<string> {
 
 async function runRetentionMode(): Promise<string> {
   process.env.BEACON_DEMO_HISTORY_DAYS = "0"; // the generated captures are the only history
+  // The writers and the pass share this process's Prisma pool: large enough that neither waits
+  // for a connection there (the default 4 made the pass's batches queue behind the writers').
+  process.env.BEACON_DB_POOL_SIZE = "16";
   const db = await openModeDatabase();
   const fixtures = await import("./lib/fixtures");
   const { measureRetention, retentionMarkdown } = await import("./measure/retention");
