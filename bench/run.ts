@@ -96,6 +96,11 @@ const pagesScale = process.argv.includes("--pages");
 // parse-only; results in bench/results/traffic.json (traffic-N.json for another --lines).
 const trafficOnly = process.argv.includes("--traffic");
 
+// --retention [--captures=N]: only the hourly retention pass deleting a month of attempts while
+// captures are being written (bench/measure/retention.ts), results in bench/results/retention.json
+// (retention-N.json for another --captures).
+const retentionOnly = process.argv.includes("--retention");
+
 // --chaos[=N]: the lifecycle chaos test (tests/integration/lifecycle-chaos.test.ts) with N random
 // schedules instead of npm test's 2; BEACON_CHAOS_SEED=<seed> sets the first run's seed (run i
 // has seed + i - 1), so BEACON_CHAOS_SEED=<seed> --chaos=1 replays one run. Its own database and
@@ -321,6 +326,21 @@ async function runTraffic(): Promise<string> {
   return trafficMarkdown(result, writeModeResult("traffic", resultFile("traffic", lines, 1_000_000), result));
 }
 
+async function runRetentionMode(): Promise<string> {
+  process.env.BEACON_DEMO_HISTORY_DAYS = "0"; // the generated captures are the only history
+  // The writers and the pass share this process's Prisma pool: large enough that neither waits
+  // for a connection there (the default 4 made the pass's batches queue behind the writers').
+  process.env.BEACON_DB_POOL_SIZE = "16";
+  const db = await openModeDatabase();
+  const fixtures = await import("./lib/fixtures");
+  const { measureRetention, retentionMarkdown } = await import("./measure/retention");
+  const captures = Number(argValue("captures") ?? 1_000_000);
+  if (!Number.isInteger(captures) || captures < 1) throw new Error("--captures takes a positive integer");
+  const fx = await fixtures.prepareFixtures(BENCH_PROMPTS);
+  const result = await measureRetention(db.url, fx, { captures, log: (line) => { if (line.endsWith(" starts")) noteLoad(line.replace(/^retention: /, "")); log(line); } });
+  return retentionMarkdown(result, writeModeResult("retention", resultFile("retention", captures, 1_000_000), result));
+}
+
 async function main(): Promise<Results> {
   noteLoad("start");
   database = await startDatabase(log);
@@ -441,6 +461,10 @@ try {
     console.log(summary);
   } else if (trafficOnly) {
     const table = await runTraffic();
+    await cleanup();
+    console.log(table);
+  } else if (retentionOnly) {
+    const table = await runRetentionMode();
     await cleanup();
     console.log(table);
   } else if (actionsOnly) {

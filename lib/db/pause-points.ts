@@ -44,7 +44,9 @@ export type PausePoint =
   /** Alerts: a firing row inserted, its deliveries enqueued, not committed. */
   | "alert:firing-before-commit"
   /** Setup wizard: the provider answered or failed; the suggestion's outcome and money are about to be written. */
-  | "setup:after-provider";
+  | "setup:after-provider"
+  /** Retention: a batch of old attempts deleted, not committed (lib/jobs/retention.ts). */
+  | "retention:batch-before-commit";
 
 export type PauseContext = { tx?: Prisma.TransactionClient; captureId?: string; checkId?: string; ruleId?: string; suggestionId?: string };
 type Hook = (context: PauseContext) => Promise<void> | void;

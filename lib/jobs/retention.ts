@@ -1,23 +1,84 @@
 import "server-only";
 import { env } from "@/lib/config/env";
 import { db } from "@/lib/db/prisma";
+import { inOneStatement } from "@/lib/db/transaction";
 
 const HEARTBEAT_RETENTION_DAYS = 7;
+/** Attempts deleted per statement: each batch is a short transaction of its own (docs/operating.md "Retention"). */
+const ATTEMPT_BATCH = 5_000;
+/** After this much time a pass stops deleting attempts; the next hour's pass goes on. */
+const ATTEMPT_BUDGET_MS = 5 * 60_000;
+
+type AttemptRetention = { attemptsDeleted: number; attemptBatches: number; longestAttemptBatchMs: number; attemptsLeft: boolean };
+
+/**
+ * Ended attempts that started before `cutoff`, deleted in batches of at most `batchSize` rows,
+ * each one statement committed on its own: a batch holds its rows' locks for milliseconds, and
+ * a pass that dies half-way leaves only whole batches done (the next pass finds the rest). Per
+ * workspace, in start order through the (workspaceId, startedAt) index, going on from the last
+ * batch's start (no batch rereads the dead rows of the ones before). The rows are not locked
+ * before the DELETE (FOR UPDATE would write every row twice): nothing
+ * writes an ended attempt, and should a batch deadlock with, say, a workspace's deletion, the
+ * batch runs again (inOneStatement's retries). Open attempts are never deleted: their delete trigger (attempts_metrics_deleted) is then never queued, and
+ * the metric counters, which count every attempt ever made, take nothing back. At least one
+ * batch runs per pass; after `budgetMs` the pass stops and says so (attemptsLeft).
+ */
+async function deleteOldAttempts(cutoff: Date, batchSize: number, budgetMs: number): Promise<AttemptRetention> {
+  const started = performance.now();
+  const result: AttemptRetention = { attemptsDeleted: 0, attemptBatches: 0, longestAttemptBatchMs: 0, attemptsLeft: false };
+  const workspaces = await db().workspace.findMany({ select: { id: true }, orderBy: { id: "asc" } });
+  const cutoffText = cutoff.toISOString();
+  for (const { id } of workspaces) {
+    // The start of the last row deleted (as text: microseconds, which a Date would cut).
+    let from: string | null = null;
+    for (;;) {
+      if (result.attemptBatches > 0 && performance.now() - started >= budgetMs) return { ...result, attemptsLeft: true };
+      const t0 = performance.now();
+      const [batch] = await inOneStatement(
+        (client) => client.$queryRaw<{ n: number; last: string | null }[]>`
+          -- = ANY(ARRAY(...)): the batch's rows are then found through the primary key; a join
+          -- with the subquery may be planned as a hash join over the whole table, every batch.
+          WITH gone AS (
+            DELETE FROM attempts WHERE id = ANY(ARRAY(
+              SELECT a.id FROM attempts a
+              WHERE a."workspaceId" = ${id}::uuid AND a."startedAt" < (${cutoffText}::timestamptz AT TIME ZONE 'UTC')
+                AND a."startedAt" >= coalesce(${from}::timestamp, '-infinity') AND a.outcome IS NOT NULL
+              ORDER BY a."startedAt" LIMIT ${batchSize}::int))
+            RETURNING "startedAt"
+          )
+          SELECT count(*)::int AS n, max("startedAt")::text AS last FROM gone`,
+        { beforeCommit: "retention:batch-before-commit", context: {} },
+      );
+      result.attemptBatches++;
+      result.longestAttemptBatchMs = Math.max(result.longestAttemptBatchMs, performance.now() - t0);
+      result.attemptsDeleted += batch!.n;
+      if (batch!.n < batchSize) break;
+      from = batch!.last;
+    }
+  }
+  return result;
+}
 
 /**
  * Hourly housekeeping. graphile-worker deletes finished jobs by itself; here: attempts older than
- * the retention period (captures keep their answer, cost and results), idempotency keys past
+ * the retention period, in bounded batches (deleteOldAttempts; captures keep their answer, cost and results), idempotency keys past
  * their 24 h, heartbeat rows of workers long gone, raw crawler hits past BEACON_TRAFFIC_HIT_RETENTION_DAYS, and alert deliveries that ended (delivered,
  * failed, or unknown and never sent again) longer ago than theirs (a pending or sending one is
  * never removed: its job still refers to it). Each statement is idempotent, so two
  * workers running it at once (or twice) is harmless.
  */
-export async function runRetention(options: { attemptRetentionDays: number; deliveryRetentionDays?: number; trafficHitRetentionDays?: number; now?: Date }) {
+export async function runRetention(options: {
+  attemptRetentionDays: number;
+  deliveryRetentionDays?: number;
+  trafficHitRetentionDays?: number;
+  now?: Date;
+  /** Attempts per statement and the pass's time for them (ATTEMPT_BATCH, ATTEMPT_BUDGET_MS unless given). */
+  attemptBatchSize?: number;
+  attemptBudgetMs?: number;
+}) {
   const now = options.now ?? new Date();
   const day = 24 * 3600 * 1000;
-  const attempts = await db().attempt.deleteMany({
-    where: { startedAt: { lt: new Date(now.getTime() - options.attemptRetentionDays * day) }, outcome: { not: null } },
-  });
+  const attempts = await deleteOldAttempts(new Date(now.getTime() - options.attemptRetentionDays * day), options.attemptBatchSize ?? ATTEMPT_BATCH, options.attemptBudgetMs ?? ATTEMPT_BUDGET_MS);
   const keys = await db().check.updateMany({
     where: { idempotencyExpiresAt: { lt: now }, idempotencyKey: { not: null } },
     data: { idempotencyKey: null, requestHash: null },
@@ -32,5 +93,5 @@ export async function runRetention(options: { attemptRetentionDays: number; deli
   // The daily rollup (traffic_daily) keeps the counts of the raw hits deleted here.
   const trafficDays = options.trafficHitRetentionDays ?? env().BEACON_TRAFFIC_HIT_RETENTION_DAYS;
   const trafficHits = await db().trafficHit.deleteMany({ where: { day: { lt: new Date(now.getTime() - trafficDays * day) } } });
-  return { trafficHitsDeleted: trafficHits.count, attemptsDeleted: attempts.count, idempotencyKeysExpired: keys.count, heartbeatsDeleted: heartbeats.count, deliveriesDeleted: deliveries.count };
+  return { trafficHitsDeleted: trafficHits.count, ...attempts, idempotencyKeysExpired: keys.count, heartbeatsDeleted: heartbeats.count, deliveriesDeleted: deliveries.count };
 }
