@@ -53,6 +53,8 @@ export function CrawlsChart({ filter, empty }: { filter: AnalyticsFilterInput; e
     }
     return [...byBucket.values()];
   }, [data, drawn]);
+  // A legend entry only for a segment that has requests: a crawler seen only unverified shows no solid swatch.
+  const hasHits = (key: string) => rows.some((row) => Number(row[key] ?? 0) > 0);
   const total = data?.crawlers.reduce((sum, c) => sum + c.hits, 0) ?? 0;
   const unverified = data?.crawlers.reduce((sum, c) => sum + c.unverified, 0) ?? 0;
   const csv = data && {
@@ -82,8 +84,8 @@ export function CrawlsChart({ filter, empty }: { filter: AnalyticsFilterInput; e
           <Tooltip cursor={{ fill: "#f1f5f9" }} />
           <Legend {...legendProps} />
           {drawn.flatMap((name, i) => [
-            <Bar key={name} dataKey={name} name={name} stackId="crawls" fill={seriesColor(i)} isAnimationActive={false} />,
-            <Bar key={`${name}-u`} dataKey={`${name} (unverified)`} name={`${name} (unverified)`} stackId="crawls" fill={seriesColor(i)} fillOpacity={0.35} stroke={seriesColor(i)} strokeDasharray="3 2" isAnimationActive={false} legendType={data?.crawlers.some((c) => (c.crawler === name || name === OTHER) && c.unverified > 0) ? "rect" : "none"} />,
+            <Bar key={name} dataKey={name} name={name} stackId="crawls" fill={seriesColor(i)} isAnimationActive={false} legendType={hasHits(name) ? "rect" : "none"} />,
+            <Bar key={`${name}-u`} dataKey={`${name} (unverified)`} name={`${name} (unverified)`} stackId="crawls" fill={seriesColor(i)} fillOpacity={0.35} stroke={seriesColor(i)} strokeDasharray="3 2" isAnimationActive={false} legendType={hasHits(`${name} (unverified)`) ? "rect" : "none"} />,
           ])}
         </BarChart>
       </ResponsiveContainer>
