@@ -10,6 +10,7 @@ const mainLinks: NavLink[] = [
   { href: "/", label: "Overview" },
   { href: "/analytics/sources", label: "Sources" },
   { href: "/analytics/costs", label: "Costs" },
+  { href: "/traffic", label: "Traffic" },
   { href: "/checks", label: "Checks" },
   { href: "/schedules", label: "Schedules" },
   { href: "/alerts", label: "Alerts" },

@@ -21,6 +21,9 @@ import { providerCoverageChart } from "@/lib/analytics/charts/provider-coverage"
 import { shareOfVoiceChart } from "@/lib/analytics/charts/share-of-voice";
 import { sourceCategoriesChart } from "@/lib/analytics/charts/source-categories";
 import { topDomainsChart } from "@/lib/analytics/charts/top-domains";
+import { trafficCrawlsChart } from "@/lib/analytics/charts/traffic-crawls";
+import { trafficFunnelChart } from "@/lib/analytics/charts/traffic-funnel";
+import { trafficPagesChart } from "@/lib/analytics/charts/traffic-pages";
 import { visibilityChart } from "@/lib/analytics/charts/visibility";
 
 export type { Chart } from "@/lib/analytics/chart";
@@ -40,6 +43,9 @@ export const CHART_LIST = [
   ownPagesChart,
   gapSourcesChart,
   providerCoverageChart,
+  trafficCrawlsChart,
+  trafficPagesChart,
+  trafficFunnelChart,
 ] as const;
 
 type AnyChart = (typeof CHART_LIST)[number];

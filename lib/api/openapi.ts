@@ -1,5 +1,5 @@
 import { LOG_FORMATS } from "@/lib/traffic/formats";
-import { VISIT_VIEWS } from "@/lib/traffic/visit-schemas";
+import { VISIT_VIEWS } from "@/lib/analytics/visits-query";
 import { z } from "zod";
 import { CHART_LIST, CHART_NAMES, CHART_PARAMS } from "@/lib/analytics/charts";
 import { MAX_RANGE_DAYS, RANGE_PRESETS } from "@/lib/analytics/schemas";

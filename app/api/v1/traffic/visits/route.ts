@@ -1,6 +1,6 @@
 import { apiRoute, json, readQuery } from "@/lib/api/handler";
 import { assertCan, canView } from "@/lib/permissions/permissions";
-import { visitsQuery } from "@/lib/traffic/visit-schemas";
+import { visitsQuery } from "@/lib/analytics/visits-query";
 import { visitsByAssistantPerDay, visitsByPage } from "@/lib/traffic/visits";
 
 export const dynamic = "force-dynamic";

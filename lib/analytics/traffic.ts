@@ -1,0 +1,205 @@
+import "server-only";
+import { bucketKeys, bucketOf, bucketUnit, num, type ResolvedFilter } from "@/lib/analytics/filter";
+import { rollupScope } from "@/lib/analytics/rollups";
+import { addDays, isoDay } from "@/lib/analytics/schemas";
+import { wilson } from "@/lib/analytics/stats";
+import { registrableDomain } from "@/lib/analysis/citations";
+import { readDb } from "@/lib/db/prisma";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { normalizeHost } from "@/lib/sources/categories";
+import { CRAWLERS } from "@/lib/traffic/crawlers";
+import type { Verification } from "@/lib/traffic/verify";
+
+// The Traffic page's numbers (issue 21 item 4, docs/traffic.md): crawls read the daily rollup
+// traffic_daily, never the raw hits; citations read rollup_own_pages and the answers in scope
+// rollup_answers, as the Sources page does. Crawls belong to the selected brand's domains (a
+// host counts when it shares its registrable domain with one of them) over the range's days; the
+// provider, tag and market filters narrow the citations only (a crawler does not ask prompts).
+// A page is (domain, path): the host without "www." and port as the import stores it, and the
+// path without query or fragment, so a cited URL and a crawled path meet on the same key.
+
+/** A gap of this many days without a crawl makes a cited page "not crawled". */
+export const NOT_CRAWLED_DAYS = 30;
+
+const CRAWLER_INFO = new Map(CRAWLERS.map((c) => [c.name, { operator: c.operator, purpose: c.purpose }]));
+
+/** Operator and purpose of a stored crawler name; a name the list no longer has keeps its hits. */
+export const crawlerInfo = (name: string) => CRAWLER_INFO.get(name) ?? { operator: "unknown", purpose: null };
+
+/** Whether any hit was ever imported into the workspace: the page's empty state says how otherwise. */
+export async function hasTrafficLogs(workspaceId: string): Promise<boolean> {
+  const [row] = await readDb().$queryRaw<{ any: boolean }[]>`SELECT EXISTS (SELECT 1 FROM traffic_daily t WHERE t."workspaceId" = ${workspaceId}::uuid) AS any`;
+  return !!row?.any;
+}
+
+/** The brand's registrable domains: the hosts whose crawls count for it. */
+async function brandDomains(r: ResolvedFilter): Promise<string[]> {
+  const brand = await readDb().brand.findFirst({ where: { id: r.filter.brandId, workspaceId: r.filter.workspaceId }, select: { domains: true } });
+  const domains = (brand?.domains ?? []).map((d) => normalizeHost(d)).map((host) => registrableDomain(`https://${host}`) ?? host);
+  return [...new Set(domains.filter(Boolean))];
+}
+
+/** traffic_daily rows `t` of the workspace on the brand's hosts in [first, end). */
+function crawlScope(r: ResolvedFilter, domains: string[], first: string, end: string): Prisma.Sql {
+  const subdomains = domains.map((d) => `%.${d.replace(/[\\%_]/g, "\\$&")}`);
+  return Prisma.sql`t."workspaceId" = ${r.filter.workspaceId}::uuid AND t.day >= ${first}::date AND t.day < ${end}::date
+    AND (t.domain = ANY(${domains}::text[]) OR t.domain LIKE ANY(${subdomains}::text[]))`;
+}
+
+const range = (r: ResolvedFilter) => ({ first: isoDay(r.filter.from), end: isoDay(r.filter.to) });
+
+/** Crawls per bucket (day, or week past 120 days), crawler and verification, with each crawler's totals. */
+export async function crawlsOverTime(r: ResolvedFilter) {
+  const domains = await brandDomains(r);
+  const { first, end } = range(r);
+  const rows = await readDb().$queryRaw<{ bucket: Date; crawler: string; verification: Verification; hits: number }[]>`
+    SELECT ${bucketOf(r.filter, Prisma.sql`t.day::timestamp`)} AS bucket, t.crawler, t.verification, sum(t.hits)::int AS hits
+    FROM traffic_daily t
+    WHERE ${crawlScope(r, domains, first, end)}
+    GROUP BY 1, 2, 3
+    ORDER BY 1, 2, 3`;
+  const totals = new Map<string, { crawler: string; hits: number; verified: number; unverified: number; unchecked: number }>();
+  for (const row of rows) {
+    const total = totals.get(row.crawler) ?? { crawler: row.crawler, hits: 0, verified: 0, unverified: 0, unchecked: 0 };
+    total.hits += num(row.hits);
+    total[row.verification] += num(row.hits);
+    totals.set(row.crawler, total);
+  }
+  return {
+    unit: bucketUnit(r.filter),
+    buckets: bucketKeys(r.filter),
+    crawlers: [...totals.values()].sort((a, b) => b.hits - a.hits || a.crawler.localeCompare(b.crawler)).map((t) => ({ ...t, ...crawlerInfo(t.crawler) })),
+    rows: rows.map((row) => ({ bucket: isoDay(row.bucket), crawler: row.crawler, verification: row.verification, hits: num(row.hits) })),
+  };
+}
+
+export type CrawlsOverTime = Awaited<ReturnType<typeof crawlsOverTime>>;
+
+/** Pages most crawled in the range, a page of them at a time. */
+export async function topCrawledPages(r: ResolvedFilter, page: number, pageSize: number) {
+  const domains = await brandDomains(r);
+  const { first, end } = range(r);
+  const rows = await readDb().$queryRaw<{ domain: string; path: string; hits: number; errors: number; crawlers: number; lastCrawled: Date; total: number }[]>`
+    SELECT t.domain, t.path, sum(t.hits)::int AS hits, sum(t.errors)::int AS errors,
+      count(DISTINCT t.crawler)::int AS crawlers, max(t.day) AS "lastCrawled", count(*) OVER ()::int AS total
+    FROM traffic_daily t
+    WHERE ${crawlScope(r, domains, first, end)}
+    GROUP BY t.domain, t.path
+    ORDER BY hits DESC, t.domain, t.path
+    LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`;
+  return {
+    items: rows.map(({ total: _total, ...row }) => ({ ...row, hits: num(row.hits), errors: num(row.errors), crawlers: num(row.crawlers), lastCrawled: isoDay(row.lastCrawled) })),
+    total: num(rows[0]?.total),
+    page,
+    pageSize,
+  };
+}
+
+export const FUNNEL_LISTS = ["all", "crawled-not-cited", "cited-not-crawled"] as const;
+export type FunnelList = (typeof FUNNEL_LISTS)[number];
+
+// A cited URL's page key in SQL, as the import keys a hit (normalizeHost, the path without query).
+const URL_HOST = Prisma.sql`regexp_replace(lower(substring(r.url from '^[a-zA-Z][a-zA-Z0-9+.-]*://(?:[^@/?#]*@)?([^/:?#]+)')), '^www\\.', '')`;
+const URL_PATH = Prisma.sql`coalesce(nullif(substring(r.url from '^[a-zA-Z][a-zA-Z0-9+.-]*://[^/?#]*([^?#]*)'), ''), '/')`;
+
+const LIST_WHERE: Record<FunnelList, Prisma.Sql> = {
+  all: Prisma.empty,
+  "crawled-not-cited": Prisma.sql`WHERE p.crawls > 0 AND p.answers = 0`,
+  "cited-not-crawled": Prisma.sql`WHERE p.answers > 0 AND NOT p."crawledRecently"`,
+};
+const LIST_ORDER: Record<FunnelList, Prisma.Sql> = {
+  all: Prisma.sql`p.answers DESC, p.crawls DESC`,
+  "crawled-not-cited": Prisma.sql`p.crawls DESC`,
+  "cited-not-crawled": Prisma.sql`p.answers DESC, p.citations DESC`,
+};
+
+type FunnelSqlRow = {
+  domain: string;
+  path: string;
+  url: string | null;
+  title: string | null;
+  crawls: number;
+  lastCrawled: Date | null;
+  crawledRecently: boolean;
+  crawlers: { crawler: string; hits: number }[] | null;
+  citations: number;
+  answers: number;
+  total: number;
+};
+
+/**
+ * Per own page: crawled (crawls in range, the last day a crawler came, by whom) and cited (answers
+ * citing it, out of the answers in scope, with the 95 % interval). `list` keeps the pages to act
+ * on: crawled but never cited in the range, or cited in the range with no crawl in the
+ * NOT_CRAWLED_DAYS days before its end. A page's answers add up its URLs' rows (one per URL and
+ * answer in the rollup). Another column (visits, readiness) joins as one more CTE on (domain, path).
+ */
+export async function pageFunnel(r: ResolvedFilter, list: FunnelList, page: number, pageSize: number) {
+  const domains = await brandDomains(r);
+  const { first, end } = range(r);
+  const recent = isoDay(addDays(r.filter.to, -NOT_CRAWLED_DAYS));
+  // The look-back for "not crawled in 30 days" reaches before a short range.
+  const lookFirst = recent < first ? recent : first;
+  const [[answersInScope], rows] = await Promise.all([
+    readDb().$queryRaw<{ n: number }[]>`SELECT coalesce(sum(r.captures), 0)::int AS n FROM rollup_answers r WHERE ${rollupScope(r.filter)}`,
+    readDb().$queryRaw<FunnelSqlRow[]>`
+      WITH per_crawler AS (
+        SELECT t.domain, t.path, t.crawler, coalesce(sum(t.hits) FILTER (WHERE t.day >= ${first}::date), 0)::int AS hits, max(t.day) AS last
+        FROM traffic_daily t
+        WHERE ${crawlScope(r, domains, lookFirst, end)}
+        GROUP BY 1, 2, 3
+      ), crawled AS (
+        SELECT domain, path, sum(hits)::int AS crawls, max(last) >= ${recent}::date AS "crawledRecently",
+          jsonb_agg(jsonb_build_object('crawler', crawler, 'hits', hits) ORDER BY hits DESC, crawler) FILTER (WHERE hits > 0) AS crawlers
+        FROM per_crawler GROUP BY 1, 2
+      ), cited AS (
+        SELECT ${URL_HOST} AS domain, ${URL_PATH} AS path, min(r.url) AS url,
+          (array_agg(r.title ORDER BY r."titleAt" DESC) FILTER (WHERE r.title IS NOT NULL))[1] AS title,
+          sum(r.citations)::int AS citations, sum(r.answers)::int AS answers
+        FROM rollup_own_pages r
+        WHERE ${rollupScope(r.filter)}
+        GROUP BY 1, 2
+        HAVING sum(r.answers) > 0
+      ), p AS (
+        SELECT coalesce(c.domain, k.domain) AS domain, coalesce(c.path, k.path) AS path, c.url, c.title,
+          coalesce(k.crawls, 0) AS crawls, coalesce(k."crawledRecently", false) AS "crawledRecently", k.crawlers,
+          coalesce(c.citations, 0) AS citations, coalesce(c.answers, 0) AS answers
+        FROM crawled k FULL JOIN cited c ON c.domain = k.domain AND c.path = k.path
+        WHERE coalesce(k.crawls, 0) > 0 OR coalesce(c.answers, 0) > 0
+      ), listed AS (
+        SELECT p.*, count(*) OVER ()::int AS total, row_number() OVER (ORDER BY ${LIST_ORDER[list]}, p.domain, p.path) AS ord FROM p
+        ${LIST_WHERE[list]}
+        ORDER BY ord
+        LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}
+      )
+      -- The last crawl at any time before the range's end, for the rows shown only (one index probe each).
+      SELECT l.*, (SELECT max(t.day) FROM traffic_daily t
+                   WHERE t."workspaceId" = ${r.filter.workspaceId}::uuid AND t.domain = l.domain AND t.path = l.path AND t.day < ${end}::date) AS "lastCrawled"
+      FROM listed l
+      ORDER BY l.ord`,
+  ]);
+  const n = num(answersInScope?.n);
+  return {
+    list,
+    answersInScope: n,
+    notCrawledDays: NOT_CRAWLED_DAYS,
+    items: rows.map((row) => ({
+      domain: row.domain,
+      path: row.path,
+      url: row.url ?? `https://${row.domain}${row.path}`,
+      title: row.title,
+      crawls: num(row.crawls),
+      lastCrawled: row.lastCrawled ? isoDay(row.lastCrawled) : null,
+      crawlers: (row.crawlers ?? []).map((c) => ({ ...c, hits: num(c.hits), ...crawlerInfo(c.crawler) })),
+      citations: num(row.citations),
+      answers: num(row.answers),
+      share: wilson(num(row.answers), n),
+    })),
+    total: num(rows[0]?.total),
+    page,
+    pageSize,
+  };
+}
+
+export type PageFunnel = Awaited<ReturnType<typeof pageFunnel>>;
+export type FunnelRow = PageFunnel["items"][number];

@@ -1,0 +1,212 @@
+// The Traffic page's numbers (issue 21 item 4, docs/traffic.md "The Traffic page"): for any
+// history of crawler hits and citations (fast-check), the traffic charts read over
+// GET /api/v1/analytics/<chart> equal direct counts over the raw rows: traffic_hits for crawls and
+// the captures' citations for answers, with the brand's other-brand domains, other workspaces,
+// failed captures, retrieved-only and foreign citations and days outside the range left out.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { createTenant, type Tenant } from "../support/api-fixtures";
+import { GET as chartRoute } from "@/app/api/v1/analytics/[chart]/route";
+import { registrableDomain } from "@/lib/analysis/citations";
+import type { ChartName } from "@/lib/analytics/charts";
+import { recordRollups } from "@/lib/analytics/rollups";
+import type { ChartData } from "@/lib/analytics/wire";
+import { db } from "@/lib/db/prisma";
+import { storeHits } from "@/lib/traffic/store";
+import { VERIFICATIONS } from "@/lib/traffic/verify";
+
+// Range under test: 2025-05-10 .. 2025-05-19 (to is inclusive in the query string). Days from
+// 04-01 reach the 30-day look-back before the range's end (05-20) and the days before it.
+const RANGE = "from=2025-05-10&to=2025-05-19";
+const FIRST = "2025-05-10";
+const END = "2025-05-20";
+const RECENT = "2025-04-20";
+const DAYS = ["2025-04-01", "2025-04-19", "2025-04-20", "2025-05-09", "2025-05-10", "2025-05-11", "2025-05-14", "2025-05-18", "2025-05-19", "2025-05-20"];
+const HOSTS = ["funnel-acme.com", "docs.funnel-acme.com", "second-brand.com"]; // second-brand.com: the workspace's other brand
+const PATHS = ["/", "/pricing", "/blog/a,b"];
+const CRAWLERS = ["GPTBot", "ClaudeBot", "PerplexityBot", "Claude-User"];
+
+const hit = fc.record({
+  day: fc.constantFrom(...DAYS),
+  domain: fc.constantFrom(...HOSTS),
+  path: fc.constantFrom(...PATHS),
+  crawler: fc.constantFrom(...CRAWLERS),
+  verification: fc.constantFrom(...VERIFICATIONS),
+  status: fc.constantFrom(200, 404, 503),
+});
+// Each answer cites a set of pages, each written as one URL (with "www." or a query on some).
+const citation = fc.record({
+  host: fc.constantFrom(...HOSTS, "www.funnel-acme.com", "rival-brand.com"),
+  path: fc.constantFrom(...PATHS),
+  query: fc.constantFrom("", "?utm_x=1"),
+  retrievedOnly: fc.constantFrom(false, false, true),
+});
+const answer = fc.record({
+  day: fc.constantFrom(...DAYS),
+  failed: fc.constantFrom(false, false, false, true),
+  cites: fc.uniqueArray(citation, { selector: (c) => `${c.host.replace(/^www\./, "")}${c.path}`, minLength: 1, maxLength: 4 }),
+});
+const history = fc.record({ hits: fc.array(hit, { minLength: 10, maxLength: 80 }), answers: fc.array(answer, { minLength: 4, maxLength: 16 }) });
+type History = typeof history extends fc.Arbitrary<infer T> ? T : never;
+
+async function chart<C extends ChartName>(tenant: Tenant, name: C, query: string): Promise<ChartData<C>> {
+  const request = new Request(`http://localhost/api/v1/analytics/${name}?${RANGE}&${query}`, { headers: { authorization: `Bearer ${tenant.apiKey}` } });
+  const response = await chartRoute(request, { params: Promise.resolve({ chart: name }) });
+  const body = await response.text();
+  expect(response.status, body).toBe(200);
+  return JSON.parse(body) as ChartData<C>;
+}
+
+async function writeHistory(tenant: Tenant, h: History) {
+  await db().brand.update({ where: { id: tenant.brandId }, data: { domains: ["https://www.funnel-acme.com"] } });
+  await db().brand.create({ data: { workspaceId: tenant.workspaceId, name: "Second", domains: ["second-brand.com"] } });
+  await storeHits(tenant.workspaceId, h.hits.map((x) => ({ at: new Date(`${x.day}T12:00:00Z`), domain: x.domain, path: x.path, crawler: x.crawler, verification: x.verification, status: x.status })));
+  const provider = await db().providerConfig.findFirstOrThrow({ where: { workspaceId: tenant.workspaceId } });
+  const check = await db().check.create({ data: { workspaceId: tenant.workspaceId, brandId: tenant.brandId, totalCaptures: h.answers.length, status: "completed" } });
+  for (const [i, a] of h.answers.entries()) {
+    const capture = await db().capture.create({
+      data: {
+        workspaceId: tenant.workspaceId, checkId: check.id, brandId: tenant.brandId, promptId: tenant.promptIds[0]!, providerConfigId: provider.id,
+        connectionId: provider.connectionId, sample: i + 1, status: a.failed ? "failed" : "succeeded", maxAttempts: 3, attemptCount: 1, model: "m",
+        searchMode: "auto", answerText: "An answer", finishedAt: new Date(`${a.day}T08:00:00Z`), analyzedAt: new Date(`${a.day}T08:00:00Z`),
+      },
+    });
+    await db().citation.createMany({
+      data: a.cites.map((c, position) => {
+        const url = `https://${c.host}${c.path}${c.query}`;
+        return {
+          workspaceId: tenant.workspaceId, captureId: capture.id, url, title: null, domain: registrableDomain(url)!,
+          isOwnDomain: c.host.endsWith("funnel-acme.com"), citedInText: !c.retrievedOnly, position: position + 1,
+        };
+      }),
+    });
+  }
+  await recordRollups(db(), (await db().capture.findMany({ where: { checkId: check.id }, select: { id: true } })).map((c) => c.id));
+}
+
+type Expected = { crawls: number; last: string | null; recent: boolean; crawlers: Map<string, number>; answers: number };
+
+/** The funnel counted directly: crawls from traffic_hits, answers from the captures' citations. */
+async function directCounts(tenant: Tenant) {
+  const pages = new Map<string, Expected>();
+  const page = (domain: string, path: string) => {
+    const key = `${domain}${path}`;
+    if (!pages.has(key)) pages.set(key, { crawls: 0, last: null, recent: false, crawlers: new Map(), answers: 0 });
+    return pages.get(key)!;
+  };
+  const hits = await db().$queryRaw<{ day: Date; domain: string; path: string; crawler: string }[]>`
+    SELECT day, domain, path, crawler FROM traffic_hits WHERE "workspaceId" = ${tenant.workspaceId}::uuid AND domain IN ('funnel-acme.com', 'docs.funnel-acme.com') AND day < ${END}::date`;
+  for (const h of hits) {
+    const day = h.day.toISOString().slice(0, 10);
+    const p = page(h.domain, h.path);
+    if (!p.last || day > p.last) p.last = day;
+    if (day >= RECENT) p.recent = true;
+    if (day < FIRST) continue;
+    p.crawls += 1;
+    p.crawlers.set(h.crawler, (p.crawlers.get(h.crawler) ?? 0) + 1);
+  }
+  const cited = await db().$queryRaw<{ url: string; captureId: string }[]>`
+    SELECT ci.url, ci."captureId" FROM citations ci JOIN captures c ON c.id = ci."captureId"
+    WHERE c."workspaceId" = ${tenant.workspaceId}::uuid AND c.status = 'succeeded' AND ci."citedInText" AND ci."isOwnDomain"
+      AND c."finishedAt" >= ${FIRST}::timestamp AND c."finishedAt" < ${END}::timestamp`;
+  const answersOf = new Map<string, Set<string>>();
+  for (const c of cited) {
+    const url = new URL(c.url);
+    const key = `${url.hostname.replace(/^www\./, "")}${url.pathname}`;
+    if (!answersOf.has(key)) answersOf.set(key, new Set());
+    answersOf.get(key)!.add(c.captureId);
+  }
+  for (const [key, set] of answersOf) {
+    const slash = key.indexOf("/");
+    page(key.slice(0, slash), key.slice(slash)).answers = set.size;
+  }
+  const [inScope] = await db().$queryRaw<{ n: number }[]>`
+    SELECT count(*)::int AS n FROM captures c WHERE c."workspaceId" = ${tenant.workspaceId}::uuid AND c.status = 'succeeded'
+      AND c."finishedAt" >= ${FIRST}::timestamp AND c."finishedAt" < ${END}::timestamp`;
+  const shown = [...pages].filter(([, p]) => p.crawls > 0 || p.answers > 0);
+  return { pages: new Map(shown), hits: hits.filter((h) => h.day.toISOString().slice(0, 10) >= FIRST), answersInScope: inScope!.n };
+}
+
+describe("the traffic funnel", () => {
+  it("equals direct counts over the raw hits and citations", async () => {
+    await fc.assert(
+      fc.asyncProperty(history, async (h) => {
+        const tenant = await createTenant("Funnel");
+        await writeHistory(tenant, h);
+        const expected = await directCounts(tenant);
+
+        const funnel = await chart(tenant, "traffic-funnel", "pageSize=100");
+        expect(funnel.answersInScope).toBe(expected.answersInScope);
+        expect(funnel.total).toBe(expected.pages.size);
+        const got = new Map(funnel.items.map((row) => [`${row.domain}${row.path}`, row]));
+        expect([...got.keys()].sort()).toEqual([...expected.pages.keys()].sort());
+        for (const [key, want] of expected.pages) {
+          const row = got.get(key)!;
+          expect({ key, crawls: row.crawls, last: row.lastCrawled, answers: row.answers }).toEqual({ key, crawls: want.crawls, last: want.last, answers: want.answers });
+          expect(Object.fromEntries(row.crawlers.map((c) => [c.crawler, c.hits]))).toEqual(Object.fromEntries(want.crawlers));
+          expect(row.share.value).toBe(expected.answersInScope ? want.answers / expected.answersInScope : null);
+          if (row.share.value !== null) expect(row.share.low! <= row.share.value && row.share.value <= row.share.high!).toBe(true);
+        }
+
+        const neverCited = await chart(tenant, "traffic-funnel", "pageSize=100&list=crawled-not-cited");
+        expect(neverCited.items.map((r) => `${r.domain}${r.path}`).sort()).toEqual([...expected.pages].filter(([, p]) => p.crawls > 0 && p.answers === 0).map(([k]) => k).sort());
+        const notCrawled = await chart(tenant, "traffic-funnel", "pageSize=100&list=cited-not-crawled");
+        expect(notCrawled.items.map((r) => `${r.domain}${r.path}`).sort()).toEqual([...expected.pages].filter(([, p]) => p.answers > 0 && !p.recent).map(([k]) => k).sort());
+
+        const crawls = await chart(tenant, "traffic-crawls", "");
+        const perKey = new Map<string, number>();
+        for (const x of expected.hits) {
+          const key = `${x.day.toISOString().slice(0, 10)} ${x.crawler}`;
+          perKey.set(key, (perKey.get(key) ?? 0) + 1);
+        }
+        const gotPerKey = new Map<string, number>();
+        for (const r of crawls.rows) gotPerKey.set(`${r.bucket} ${r.crawler}`, (gotPerKey.get(`${r.bucket} ${r.crawler}`) ?? 0) + r.hits);
+        expect(Object.fromEntries(gotPerKey)).toEqual(Object.fromEntries(perKey));
+        expect(crawls.crawlers.reduce((s, c) => s + c.verified + c.unverified + c.unchecked, 0)).toBe(expected.hits.length);
+
+        const top = await chart(tenant, "traffic-pages", "pageSize=100");
+        const crawledPages = [...expected.pages].filter(([, p]) => p.crawls > 0);
+        expect(top.total).toBe(crawledPages.length);
+        expect(Object.fromEntries(top.items.map((p) => [`${p.domain}${p.path}`, p.hits]))).toEqual(Object.fromEntries(crawledPages.map(([k, p]) => [k, p.crawls])));
+      }),
+      { numRuns: 15, endOnFailure: true },
+    );
+  }, 180_000);
+
+  it("lists a cited page as not crawled only after 30 days without a crawl, by hand", async () => {
+    const tenant = await createTenant("Funnel lists");
+    const crawl = (day: string, path: string) => ({ day, domain: "funnel-acme.com", path, crawler: "ClaudeBot", verification: "unchecked" as const, status: 200 as const });
+    const cite = (path: string, host = "www.funnel-acme.com") => ({ host, path, query: "" as const, retrievedOnly: false });
+    // /pricing last crawled on 04-20, the first of the 30 days before 05-20; / on 04-19, the day before.
+    await writeHistory(tenant, {
+      hits: [crawl("2025-04-20", "/pricing"), crawl("2025-04-19", "/"), crawl("2025-05-11", "/blog/a,b"), crawl("2025-05-12", "/blog/a,b")],
+      answers: [
+        { day: "2025-05-11", failed: false, cites: [cite("/pricing"), cite("/")] },
+        { day: "2025-05-12", failed: false, cites: [cite("/", "funnel-acme.com")] },
+        { day: "2025-05-12", failed: false, cites: [] },
+        { day: "2025-05-13", failed: false, cites: [] },
+      ],
+    });
+    const all = await chart(tenant, "traffic-funnel", "");
+    expect(all.items.map((r) => [r.path, r.crawls, r.lastCrawled, r.answers, r.share.value])).toEqual([
+      ["/", 0, "2025-04-19", 2, 0.5],
+      ["/pricing", 0, "2025-04-20", 1, 0.25],
+      ["/blog/a,b", 2, "2025-05-12", 0, 0],
+    ]);
+    expect((await chart(tenant, "traffic-funnel", "list=cited-not-crawled")).items.map((r) => r.path)).toEqual(["/"]);
+    expect((await chart(tenant, "traffic-funnel", "list=crawled-not-cited")).items.map((r) => r.path)).toEqual(["/blog/a,b"]);
+  });
+
+  it("pages the funnel: the pages of a list add up to its rows, none twice", async () => {
+    const tenant = await createTenant("Funnel pages");
+    const hits = Array.from({ length: 7 }, (_, i) => ({ day: "2025-05-12", domain: "funnel-acme.com", path: `/p${i}`, crawler: "GPTBot", verification: "verified" as const, status: 200 as const }));
+    await writeHistory(tenant, { hits, answers: [] });
+    const seen: string[] = [];
+    for (let page = 1; page <= 3; page++) {
+      const data = await chart(tenant, "traffic-funnel", `pageSize=3&page=${page}`);
+      expect(data.total).toBe(7);
+      seen.push(...data.items.map((r) => r.path));
+    }
+    expect(seen.sort()).toEqual(hits.map((x) => x.path).sort());
+  });
+});
