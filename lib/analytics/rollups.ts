@@ -5,7 +5,8 @@ import { Prisma } from "@/lib/generated/prisma/client";
 
 // The rollups the dashboards read (rollup_answers, rollup_mentions, rollup_citations,
 // rollup_domains, rollup_tag_domains and their weekly rollup_domain_weeks and
-// rollup_tag_domain_weeks, rollup_own_pages, rollup_gap_sources, rollup_tag_gap_sources, their weekly rollup_gap_source_weeks and
+// rollup_tag_domain_weeks, rollup_own_pages, rollup_cited_pages and its weekly
+// rollup_cited_page_weeks, rollup_gap_sources, rollup_tag_gap_sources, their weekly rollup_gap_source_weeks and
 // rollup_tag_gap_source_weeks, and rollup_gap_source_prompts; rollup_candidates and rollup_candidate_days for
 // competitor discovery; see prisma/schema.prisma). A capture's contribution is defined once, in
 // SQL, by the function beacon_rollup_captures(ids, sign) (prisma/sql/functions), which reads the
@@ -49,6 +50,22 @@ export async function rewriteRollups<T>(tx: Tx, captureIds: string[], change: ()
     DELETE FROM rollup_own_pages r USING keys k
     WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.day = k.day
       AND r."providerConfigId" = k."providerConfigId" AND r."promptId" = k."promptId" AND r.citations = 0`;
+  await tx.$executeRaw`
+    WITH keys AS (
+      SELECT DISTINCT "workspaceId", "brandId", "finishedAt"::date AS day, "providerConfigId"
+      FROM captures WHERE id = ANY(${captureIds}::uuid[]) AND status = 'succeeded'
+    )
+    DELETE FROM rollup_cited_pages r USING keys k
+    WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.day = k.day
+      AND r."providerConfigId" = k."providerConfigId" AND r.citations = 0`;
+  await tx.$executeRaw`
+    WITH keys AS (
+      SELECT DISTINCT "workspaceId", "brandId", date_trunc('week', "finishedAt")::date AS week, "providerConfigId"
+      FROM captures WHERE id = ANY(${captureIds}::uuid[]) AND status = 'succeeded'
+    )
+    DELETE FROM rollup_cited_page_weeks r USING keys k
+    WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.week = k.week
+      AND r."providerConfigId" = k."providerConfigId" AND r.citations = 0`;
   // An answer that is no longer a gap answer, or names another competitor, leaves rows at zero.
   await tx.$executeRaw`
     WITH keys AS (

@@ -78,9 +78,57 @@ export async function ownDomainRate(f: AnalyticsFilter) {
   return { ...wilson(num(row?.own), num(row?.n)), citing: num(row?.own) };
 }
 
-/** Cited pages, most cited first: how often each URL was cited and in how many answers; `domain` keeps that domain's. */
+type CitedPageRow = { url: string; domain: string; title: string | null; own: boolean; citations: number; captures: number; total: number };
+
+/**
+ * Cited pages, most cited first: how often each URL was cited and in how many answers; `domain`
+ * keeps that domain's. Without a prompt filter from rollup_cited_pages (the range's whole weeks
+ * from rollup_cited_page_weeks), the title only for the page shown, from the daily row of its
+ * latest titled answer; with tags or markets from the raw rows, as that rollup has no prompt.
+ */
 export async function citedPages(f: AnalyticsFilter, page: number, pageSize: number, domain?: string) {
-  const rows = await readDb().$queryRaw<{ url: string; domain: string; title: string | null; own: boolean; citations: number; captures: number; total: number }[]>`
+  const rows = f.tags?.length || f.markets?.length ? await citedPagesRaw(f, page, pageSize, domain) : await citedPagesRolled(f, page, pageSize, domain);
+  return {
+    items: rows.map(({ total: _total, ...r }) => ({ ...r, citations: num(r.citations), captures: num(r.captures) })),
+    total: num(rows[0]?.total),
+    page,
+    pageSize,
+    domain: domain ?? null,
+  };
+}
+
+function citedPagesRolled(f: AnalyticsFilter, page: number, pageSize: number, domain?: string) {
+  const only = domain ? Prisma.sql`AND r.domain = ${domain}` : Prisma.empty;
+  const columns = Prisma.sql`r.url, r.domain, r.citations, r."ownCitations", r.answers, r."titleAt"`;
+  const whole = wholeWeeks(f);
+  const rows = whole
+    ? Prisma.sql`(
+        SELECT ${columns} FROM rollup_cited_page_weeks r WHERE ${weekRollupScope(f, whole.weeks)} ${only}
+        UNION ALL SELECT ${columns} FROM rollup_cited_pages r WHERE ${rollupScope(whole.head)} ${only}
+        UNION ALL SELECT ${columns} FROM rollup_cited_pages r WHERE ${rollupScope(whole.tail)} ${only})`
+    : Prisma.sql`(SELECT ${columns} FROM rollup_cited_pages r WHERE ${rollupScope(f)} ${only})`;
+  return readDb().$queryRaw<CitedPageRow[]>`
+    SELECT p.url, p.domain, t.title, p.own, p.citations, p.captures, p.total
+    FROM (
+      SELECT r.url, min(r.domain) AS domain, sum(r."ownCitations") > 0 AS own,
+        sum(r.citations)::int AS citations, sum(r.answers)::int AS captures, max(r."titleAt") AS "titleAt",
+        count(*) OVER ()::int AS total
+      FROM ${rows} r
+      GROUP BY r.url
+      HAVING sum(r.citations) > 0
+      ORDER BY citations DESC, r.url
+      LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}
+    ) p
+    LEFT JOIN LATERAL (
+      SELECT r.title FROM rollup_cited_pages r
+      WHERE ${rollupScope(f)} AND r.day = p."titleAt"::date AND r.url = p.url AND r."titleAt" = p."titleAt"
+      ORDER BY r.title LIMIT 1
+    ) t ON true
+    ORDER BY p.citations DESC, p.url`;
+}
+
+function citedPagesRaw(f: AnalyticsFilter, page: number, pageSize: number, domain?: string) {
+  return readDb().$queryRaw<CitedPageRow[]>`
     SELECT ci.url, min(ci.domain) AS domain,
       (array_agg(ci.title ORDER BY c."finishedAt" DESC) FILTER (WHERE ci.title IS NOT NULL AND ci.title <> ''))[1] AS title,
       bool_or(ci."isOwnDomain") AS own,
@@ -91,13 +139,6 @@ export async function citedPages(f: AnalyticsFilter, page: number, pageSize: num
     GROUP BY ci.url
     ORDER BY citations DESC, ci.url
     LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`;
-  return {
-    items: rows.map(({ total: _total, ...r }) => ({ ...r, citations: num(r.citations), captures: num(r.captures) })),
-    total: num(rows[0]?.total),
-    page,
-    pageSize,
-    domain: domain ?? null,
-  };
 }
 
 export type CitedPages = Awaited<ReturnType<typeof citedPages>>;
