@@ -5,7 +5,8 @@ import { Prisma } from "@/lib/generated/prisma/client";
 
 // The rollups the dashboards read (rollup_answers, rollup_mentions, rollup_citations,
 // rollup_domains, rollup_tag_domains and their weekly rollup_domain_weeks and
-// rollup_tag_domain_weeks, rollup_own_pages, rollup_gap_sources, rollup_tag_gap_sources, their weekly rollup_gap_source_weeks and
+// rollup_tag_domain_weeks, rollup_own_pages, rollup_cited_pages and its weekly
+// rollup_cited_page_weeks, rollup_gap_sources, rollup_tag_gap_sources, their weekly rollup_gap_source_weeks and
 // rollup_tag_gap_source_weeks, and rollup_gap_source_prompts; rollup_candidates and rollup_candidate_days for
 // competitor discovery; see prisma/schema.prisma). A capture's contribution is defined once, in
 // SQL, by the function beacon_rollup_captures(ids, sign) (prisma/sql/functions), which reads the
@@ -30,6 +31,8 @@ const PRUNED_ROLLUPS: { table: string; counter: string; grain: "day" | "week"; b
   { table: "rollup_domain_weeks", counter: "citations", grain: "week", byPrompt: false },
   { table: "rollup_tag_domain_weeks", counter: "citations", grain: "week", byPrompt: false },
   { table: "rollup_own_pages", counter: "citations", grain: "day", byPrompt: true },
+  { table: "rollup_cited_pages", counter: "citations", grain: "day", byPrompt: false },
+  { table: "rollup_cited_page_weeks", counter: "citations", grain: "week", byPrompt: false },
   { table: "rollup_gap_source_prompts", counter: "answers", grain: "day", byPrompt: true },
   { table: "rollup_gap_sources", counter: "answers", grain: "day", byPrompt: false },
   { table: "rollup_tag_gap_sources", counter: "answers", grain: "day", byPrompt: false },

@@ -10,32 +10,44 @@ import { categorize, SOURCE_CATEGORIES, type SourceCategory } from "@/lib/source
 import { loadCategoryContext } from "@/lib/sources/overrides";
 
 // Where answers come from. Categories over time read the domain rollups the top domains chart
-// reads (per day or week and domain, no raw row), and categorize each domain in TypeScript: the
-// mapping, the overrides and own/competitor live outside SQL, and a range holds a few hundred
-// domains at most per bucket. Own pages read their rollup (rollup_own_pages). Gap sources need
-// what no rollup keeps (which domains one answer cited next to which mentions), so they read the
-// raw rows of the captures in scope through captures (workspaceId, brandId, finishedAt) and then
-// mentions and citations by captureId, the indexes the cited pages table uses.
+// reads (per day or week and domain, no raw row), and categorize each domain of the range in
+// TypeScript (the mapping, the overrides and own/competitor live outside SQL), then sum per
+// bucket and category in SQL with that mapping. Own pages read their rollup (rollup_own_pages).
+// Gap sources need what no rollup keeps (which domains one answer cited next to which mentions),
+// so they read the raw rows of the captures in scope through captures (workspaceId, brandId,
+// finishedAt) and then mentions and citations by captureId.
 
-/** Cited sources per category and bucket (day, or week past 120 days), only cited, not retrieved. */
+/**
+ * Cited sources per category and bucket (day, or week past 120 days), only cited, not retrieved.
+ * The range's domains come from its totals (whole weeks from the weekly rollups) and are
+ * categorized here; the rows per bucket are then summed per category in SQL, so a daily range
+ * sends a few rows per bucket instead of one per domain and bucket.
+ */
 export async function categoriesOverTime({ filter: f }: ResolvedFilter) {
-  const [rows, ctx] = await Promise.all([
-    readDb().$queryRaw<{ bucket: Date; domain: string; citations: number }[]>`
-      SELECT ${bucketOf(f, Prisma.sql`r.day::timestamp`)} AS bucket, r.domain, sum(r.citations)::int AS citations
-      FROM ${domainRows(f)} r
-      GROUP BY 1, 2
+  const [cited, ctx] = await Promise.all([
+    readDb().$queryRaw<{ domain: string }[]>`
+      SELECT r.domain FROM ${domainRows(f, { totals: true })} r
+      GROUP BY r.domain
       HAVING sum(r.citations) > 0`,
     loadCategoryContext(f.workspaceId, f.brandId),
   ]);
+  const domains = cited.map((r) => r.domain);
+  const rows = domains.length
+    ? await readDb().$queryRaw<{ bucket: Date; category: SourceCategory; citations: number }[]>`
+        SELECT ${bucketOf(f, Prisma.sql`r.day::timestamp`)} AS bucket, m.category, sum(r.citations)::int AS citations
+        FROM ${domainRows(f)} r
+        JOIN unnest(${domains}::text[], ${domains.map((d) => categorize(d, ctx))}::text[]) AS m(domain, category) ON m.domain = r.domain
+        GROUP BY 1, 2
+        HAVING sum(r.citations) > 0`
+    : [];
   const empty = () => Object.fromEntries(SOURCE_CATEGORIES.map((c) => [c, 0])) as Record<SourceCategory, number>;
   const totals = empty();
   const byBucket = new Map<string, Record<SourceCategory, number>>();
   for (const r of rows) {
     const key = isoDay(r.bucket);
-    const category = categorize(r.domain, ctx);
     if (!byBucket.has(key)) byBucket.set(key, empty());
-    byBucket.get(key)![category] += num(r.citations);
-    totals[category] += num(r.citations);
+    byBucket.get(key)![r.category] += num(r.citations);
+    totals[r.category] += num(r.citations);
   }
   const all = Object.values(totals).reduce((a, b) => a + b, 0);
   return {

@@ -16,19 +16,21 @@ export const TOP_DOMAINS = 8;
  * Without a prompt filter they come from the rollups without the prompt (rollup_domains), with
  * one tag alone from those per tag (rollup_tag_domains); otherwise (several tags, a market) from
  * the one per prompt (rollup_citations), since a prompt that carries two of the tags must count
- * once. A range bucketed by week reads its whole weeks from the weekly rollups
- * (rollup_domain_weeks, rollup_tag_domain_weeks: `day` is then the week's Monday, its own
- * bucket) and the days of the partial weeks at its edges from the daily ones: a year is 52 rows
- * per domain and provider instead of 365, with the same sums.
+ * once. A range bucketed by week, or read as one total (`totals`), reads its whole weeks from
+ * the weekly rollups (rollup_domain_weeks, rollup_tag_domain_weeks: `day` is then the week's
+ * Monday, its own bucket) and the days of the partial weeks at its edges from the daily ones: a
+ * year is 52 rows per domain and provider instead of 365, with the same sums. `domains` keeps
+ * those domains' rows only (a condition on the key, so the daily rows of other domains are not read).
  */
-export function domainRows(f: AnalyticsFilter): Prisma.Sql {
+export function domainRows(f: AnalyticsFilter, opts: { totals?: boolean; domains?: string[] } = {}): Prisma.Sql {
   const columns = Prisma.sql`r.domain, r.citations, r."ownCitations"`;
-  if (f.markets?.length || (f.tags?.length ?? 0) > 1) return Prisma.sql`(SELECT r.day, ${columns} FROM rollup_citations r WHERE ${rollupScope(f)})`;
+  const only = opts.domains ? Prisma.sql`AND r.domain = ANY(${opts.domains}::text[])` : Prisma.empty;
+  if (f.markets?.length || (f.tags?.length ?? 0) > 1) return Prisma.sql`(SELECT r.day, ${columns} FROM rollup_citations r WHERE ${rollupScope(f)} ${only})`;
   // The tag is a key column of the per-tag rollups, not a condition on the prompt.
   const unprompted = { ...f, tags: undefined };
-  const tag = f.tags?.length ? Prisma.sql`AND r.tag = ${f.tags[0]}` : Prisma.empty;
+  const tag = f.tags?.length ? Prisma.sql`AND r.tag = ${f.tags[0]} ${only}` : only;
   const [daily, weekly] = f.tags?.length ? [Prisma.sql`rollup_tag_domains`, Prisma.sql`rollup_tag_domain_weeks`] : [Prisma.sql`rollup_domains`, Prisma.sql`rollup_domain_weeks`];
-  const whole = bucketUnit(f) === "week" ? wholeWeeks(unprompted) : null;
+  const whole = opts.totals || bucketUnit(f) === "week" ? wholeWeeks(unprompted) : null;
   if (!whole) return Prisma.sql`(SELECT r.day, ${columns} FROM ${daily} r WHERE ${rollupScope(unprompted)} ${tag})`;
   return Prisma.sql`(
     SELECT r.week AS day, ${columns} FROM ${weekly} r WHERE ${weekRollupScope(unprompted, whole.weeks)} ${tag}
@@ -36,35 +38,38 @@ export function domainRows(f: AnalyticsFilter): Prisma.Sql {
     UNION ALL SELECT r.day, ${columns} FROM ${daily} r WHERE ${rollupScope(whole.tail)} ${tag})`;
 }
 
-/** The most cited domains of the range and how often each was cited per day (per week past 120 days). */
+/**
+ * The most cited domains of the range and how often each was cited per day (per week past 120
+ * days). The top domains come from the range's totals (its whole weeks from the weekly rollups),
+ * then only their rows per bucket: a daily range no longer groups every domain's every day.
+ */
 export async function topDomainsOverTime(f: AnalyticsFilter) {
-  const rows = await readDb().$queryRaw<{ bucket: Date; domain: string; citations: number; total: number; own: boolean }[]>`
-    WITH cited AS (
-      SELECT ${bucketOf(f, Prisma.sql`r.day::timestamp`)} AS bucket, r.domain, sum(r.citations)::int AS citations, sum(r."ownCitations")::int AS own
-      FROM ${domainRows(f)} r
-      GROUP BY 1, 2
-      HAVING sum(r.citations) > 0
-    ),
-    top AS (
-      SELECT domain, sum(citations)::int AS total, sum(own) > 0 AS own
-      FROM cited GROUP BY domain ORDER BY total DESC, domain LIMIT ${TOP_DOMAINS}
-    )
-    SELECT cited.bucket, cited.domain, cited.citations, top.total, top.own
-    FROM cited JOIN top USING (domain)`;
-  const domains = new Map<string, { domain: string; citations: number; own: boolean }>();
+  const top = await readDb().$queryRaw<{ domain: string; total: number; own: boolean }[]>`
+    SELECT r.domain, sum(r.citations)::int AS total, sum(r."ownCitations") > 0 AS own
+    FROM ${domainRows(f, { totals: true })} r
+    GROUP BY r.domain
+    HAVING sum(r.citations) > 0
+    ORDER BY total DESC, r.domain
+    LIMIT ${TOP_DOMAINS}`;
+  const rows = top.length
+    ? await readDb().$queryRaw<{ bucket: Date; domain: string; citations: number }[]>`
+        SELECT ${bucketOf(f, Prisma.sql`r.day::timestamp`)} AS bucket, r.domain, sum(r.citations)::int AS citations
+        FROM ${domainRows(f, { domains: top.map((d) => d.domain) })} r
+        GROUP BY 1, 2
+        HAVING sum(r.citations) > 0`
+    : [];
   const byBucket = new Map<string, Map<string, number>>();
   for (const r of rows) {
-    domains.set(r.domain, { domain: r.domain, citations: num(r.total), own: r.own });
     const key = isoDay(r.bucket);
     if (!byBucket.has(key)) byBucket.set(key, new Map());
     byBucket.get(key)!.set(r.domain, num(r.citations));
   }
-  const top = [...domains.values()].sort((a, b) => b.citations - a.citations || a.domain.localeCompare(b.domain));
+  const domains = top.map((d) => ({ domain: d.domain, citations: num(d.total), own: d.own })).sort((a, b) => b.citations - a.citations || a.domain.localeCompare(b.domain));
   const points = bucketKeys(f).map((bucket) => ({
     bucket,
-    counts: Object.fromEntries(top.map((d) => [d.domain, byBucket.get(bucket)?.get(d.domain) ?? 0])),
+    counts: Object.fromEntries(domains.map((d) => [d.domain, byBucket.get(bucket)?.get(d.domain) ?? 0])),
   }));
-  return { unit: bucketUnit(f), domains: top, points };
+  return { unit: bucketUnit(f), domains, points };
 }
 
 export type TopDomainsOverTime = Awaited<ReturnType<typeof topDomainsOverTime>>;
@@ -78,9 +83,57 @@ export async function ownDomainRate(f: AnalyticsFilter) {
   return { ...wilson(num(row?.own), num(row?.n)), citing: num(row?.own) };
 }
 
-/** Cited pages, most cited first: how often each URL was cited and in how many answers; `domain` keeps that domain's. */
+type CitedPageRow = { url: string; domain: string; title: string | null; own: boolean; citations: number; captures: number; total: number };
+
+/**
+ * Cited pages, most cited first: how often each URL was cited and in how many answers; `domain`
+ * keeps that domain's. Without a prompt filter from rollup_cited_pages (the range's whole weeks
+ * from rollup_cited_page_weeks), the title only for the page shown, from the daily row of its
+ * latest titled answer; with tags or markets from the raw rows, as that rollup has no prompt.
+ */
 export async function citedPages(f: AnalyticsFilter, page: number, pageSize: number, domain?: string) {
-  const rows = await readDb().$queryRaw<{ url: string; domain: string; title: string | null; own: boolean; citations: number; captures: number; total: number }[]>`
+  const rows = f.tags?.length || f.markets?.length ? await citedPagesRaw(f, page, pageSize, domain) : await citedPagesRolled(f, page, pageSize, domain);
+  return {
+    items: rows.map(({ total: _total, ...r }) => ({ ...r, citations: num(r.citations), captures: num(r.captures) })),
+    total: num(rows[0]?.total),
+    page,
+    pageSize,
+    domain: domain ?? null,
+  };
+}
+
+function citedPagesRolled(f: AnalyticsFilter, page: number, pageSize: number, domain?: string) {
+  const only = domain ? Prisma.sql`AND r.domain = ${domain}` : Prisma.empty;
+  const columns = Prisma.sql`r.url, r.domain, r.citations, r."ownCitations", r.answers, r."titleAt"`;
+  const whole = wholeWeeks(f);
+  const rows = whole
+    ? Prisma.sql`(
+        SELECT ${columns} FROM rollup_cited_page_weeks r WHERE ${weekRollupScope(f, whole.weeks)} ${only}
+        UNION ALL SELECT ${columns} FROM rollup_cited_pages r WHERE ${rollupScope(whole.head)} ${only}
+        UNION ALL SELECT ${columns} FROM rollup_cited_pages r WHERE ${rollupScope(whole.tail)} ${only})`
+    : Prisma.sql`(SELECT ${columns} FROM rollup_cited_pages r WHERE ${rollupScope(f)} ${only})`;
+  return readDb().$queryRaw<CitedPageRow[]>`
+    SELECT p.url, p.domain, t.title, p.own, p.citations, p.captures, p.total
+    FROM (
+      SELECT r.url, min(r.domain) AS domain, sum(r."ownCitations") > 0 AS own,
+        sum(r.citations)::int AS citations, sum(r.answers)::int AS captures, max(r."titleAt") AS "titleAt",
+        count(*) OVER ()::int AS total
+      FROM ${rows} r
+      GROUP BY r.url
+      HAVING sum(r.citations) > 0
+      ORDER BY citations DESC, r.url
+      LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}
+    ) p
+    LEFT JOIN LATERAL (
+      SELECT r.title FROM rollup_cited_pages r
+      WHERE ${rollupScope(f)} AND r.day = p."titleAt"::date AND r.url = p.url AND r."titleAt" = p."titleAt"
+      ORDER BY r.title LIMIT 1
+    ) t ON true
+    ORDER BY p.citations DESC, p.url`;
+}
+
+function citedPagesRaw(f: AnalyticsFilter, page: number, pageSize: number, domain?: string) {
+  return readDb().$queryRaw<CitedPageRow[]>`
     SELECT ci.url, min(ci.domain) AS domain,
       (array_agg(ci.title ORDER BY c."finishedAt" DESC) FILTER (WHERE ci.title IS NOT NULL AND ci.title <> ''))[1] AS title,
       bool_or(ci."isOwnDomain") AS own,
@@ -91,13 +144,6 @@ export async function citedPages(f: AnalyticsFilter, page: number, pageSize: num
     GROUP BY ci.url
     ORDER BY citations DESC, ci.url
     LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`;
-  return {
-    items: rows.map(({ total: _total, ...r }) => ({ ...r, citations: num(r.citations), captures: num(r.captures) })),
-    total: num(rows[0]?.total),
-    page,
-    pageSize,
-    domain: domain ?? null,
-  };
 }
 
 export type CitedPages = Awaited<ReturnType<typeof citedPages>>;

@@ -24,7 +24,7 @@ import { ANALYSIS_MAX_CHARS } from "@/lib/analysis/analyze";
 import { costsDashboard } from "@/lib/analytics/costs";
 import { resolveFilter } from "@/lib/analytics/filter";
 import { overviewKpis } from "@/lib/analytics/kpis";
-import { analyticsFilterInput } from "@/lib/analytics/schemas";
+import { analyticsFilterInput, startOfUtcDay } from "@/lib/analytics/schemas";
 import { unknownOutcomeCost, worstCaseCost } from "@/lib/billing/money";
 import { failCapture } from "@/lib/lifecycle/results";
 import { runCapture, type RunOutcome } from "@/lib/lifecycle/run/run-capture";
@@ -103,7 +103,8 @@ describe("the budget is a hard cap (defect 7)", () => {
     // The costs dashboard and the budget agree to the micro-dollar.
     const brand = await db().brand.findFirstOrThrow({ where: { workspaceId: space.workspaceId } });
     const dashboard = await costsDashboard({
-      filter: { workspaceId: space.workspaceId, brandId: brand.id, from: new Date(Date.now() - 86_400_000), to: new Date(Date.now() + 86_400_000) },
+      // Whole UTC days, as every dashboard filter (the accepted captures come from daily rollups).
+      filter: { workspaceId: space.workspaceId, brandId: brand.id, from: startOfUtcDay(new Date(Date.now() - 86_400_000)), to: startOfUtcDay(new Date(Date.now() + 2 * 86_400_000)) },
       brand: { id: brand.id, name: brand.name, competitors: [] },
       providers: Object.entries(space.providers).map(([name, id]) => ({ id, name })),
     });

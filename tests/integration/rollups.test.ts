@@ -20,7 +20,7 @@ import { promptPerformance } from "@/lib/analytics/prompts";
 import { recordRollups } from "@/lib/analytics/rollups";
 import { addDays, analyticsFilterInput, isoDay, lastDays } from "@/lib/analytics/schemas";
 import { categoriesOverTime, gapSources, ownPagesByPeriod, ownPagesCited } from "@/lib/analytics/source-categories";
-import { ownDomainRate, topDomainsOverTime } from "@/lib/analytics/sources";
+import { citedPages, ownDomainRate, topDomainsOverTime } from "@/lib/analytics/sources";
 import { positionDistribution, shareOfVoiceOverTime } from "@/lib/analytics/trends";
 import { median } from "@/lib/analytics/trend-buckets";
 import { visibilityOverTime } from "@/lib/analytics/visibility-trend";
@@ -226,6 +226,12 @@ async function expectSameAsRaw(brandId: string, filters: FilterSpec[]) {
       for (const includeEntityDomains of [false, true]) expect(await gapSources(d, { includeEntityDomains }), `${dl} ${includeEntityDomains}`).toEqual(await raw.gapSources(d, { includeEntityDomains }));
     }
     expect(await ownPagesCited(r), label).toEqual(await raw.ownPagesCited(r));
+    // Cited pages read rollup_cited_pages without a prompt filter (the raw rows with one): paged,
+    // and narrowed to one domain.
+    const pages = await resolved(brandId, { ...spec, tags: [], markets: [] });
+    for (const [page, pageSize, domain] of [[1, 20, undefined], [2, 2, undefined], [1, 20, FORMER_OWN]] as const) {
+      expect(await citedPages(pages.filter, page, pageSize, domain), `${label} ${page} ${pageSize} ${domain}`).toEqual(await raw.citedPages(pages.filter, page, pageSize, domain));
+    }
     // The own_page_dropped alert splits the range in two periods.
     const split = addDays(r.filter.from, Math.floor(spec.days / 2));
     for (const minAnswers of [1, 2]) expect(await ownPagesByPeriod(r.filter, split, minAnswers), label).toEqual(await raw.ownPagesByPeriod(r.filter, split, minAnswers));
@@ -253,6 +259,8 @@ const ROLLUP_TABLES = [
   "rollup_domain_weeks",
   "rollup_tag_domain_weeks",
   "rollup_own_pages",
+  "rollup_cited_pages",
+  "rollup_cited_page_weeks",
   "rollup_gap_sources",
   "rollup_gap_source_prompts",
   "rollup_tag_gap_sources",
@@ -550,6 +558,61 @@ describe("dashboards from rollups", () => {
           { day: "2025-03-03", url: "https://acme.com/pricing", domain: "acme.com", citations: 1, answers: 1, title: "Old title" },
           { day: "2025-03-09", url: "https://acme.com/pricing", domain: "acme.com", citations: 1, answers: 1, title: "New title" },
           { day: "2025-03-10", url: "https://acme.com/pricing", domain: "acme.com", citations: 1, answers: 1, title: null },
+        ]);
+      },
+    );
+  });
+
+  it("are built per cited page, per day and per week, from the history already there by the migration that adds them", async () => {
+    await acrossMigration(
+      "20261209140000_cited_page_rollups",
+      async (sql) => {
+        const one = async (text: string, values: unknown[] = []) => (await sql(text, values)).rows[0].id as string;
+        const ws = await one(`INSERT INTO workspaces (slug, name) VALUES ('w', 'W') RETURNING id`);
+        const brand = await one(`INSERT INTO brands ("workspaceId", name, "updatedAt") VALUES ($1, 'Acme', now()) RETURNING id`, [ws]);
+        const connection = await one(`SELECT id FROM provider_connections ORDER BY name LIMIT 1`);
+        const provider = await one(`INSERT INTO provider_configs ("workspaceId", name, "connectionId", model, "updatedAt") VALUES ($1, 'P', $2, 'm', now()) RETURNING id`, [ws, connection]);
+        const check = await one(`INSERT INTO checks ("workspaceId", "brandId", "totalCaptures", "updatedAt") VALUES ($1, $2, 3, now()) RETURNING id`, [ws, brand]);
+        const prompt = await one(`INSERT INTO prompts ("workspaceId", text, "updatedAt") VALUES ($1, 'Q', now()) RETURNING id`, [ws]);
+        // Monday 3 and Sunday 9 March 2025 are one week, Monday 10 the next.
+        const answers = [
+          { at: "2025-03-03T10:00:00", title: "Old title" },
+          { at: "2025-03-09T23:59:59.999", title: "New title" },
+          { at: "2025-03-09T08:00:00", title: "" },
+          { at: "2025-03-10T00:00:00", title: null },
+        ];
+        for (const [i, { at, title }] of answers.entries()) {
+          const capture = await one(
+            `INSERT INTO captures ("workspaceId", "checkId", "brandId", "promptId", "providerConfigId", "connectionId", sample, status, "maxAttempts", model, "searchMode", "finishedAt", "updatedAt")
+             VALUES ($1, $2, $3, $4, $5, $6, $7, 'succeeded', 3, 'm', 'auto', $8, now()) RETURNING id`,
+            [ws, check, brand, prompt, provider, connection, i + 1, at],
+          );
+          const cite = (url: string, domain: string, own: boolean, cited: boolean, pageTitle: string | null) =>
+            sql(`INSERT INTO citations ("workspaceId", "captureId", url, domain, "isOwnDomain", "citedInText", position, title) VALUES ($1, $2, $3, $4, $5, $6, 1, $7)`, [ws, capture, url, domain, own, cited, pageTitle]);
+          await cite("https://a.com/guide", "a.com", false, true, title);
+          // Cited twice in one answer: two citations, one answer.
+          await cite("https://a.com/guide", "a.com", false, true, null);
+          await cite("https://acme.com/pricing", "acme.com", true, true, null);
+          await cite("https://b.com/", "b.com", false, false, "Only retrieved");
+          await sql(`SELECT beacon_rollup_captures(ARRAY[$1::uuid], 1)`, [capture]);
+        }
+        return {};
+      },
+      async (sql) => {
+        const rows = async (text: string) => (await sql(text)).rows;
+        expect(await rows(`SELECT to_char(day, 'YYYY-MM-DD') AS day, url, citations, "ownCitations", answers, title, to_char("titleAt", 'HH24:MI:SS.MS') AS "titleAt" FROM rollup_cited_pages ORDER BY day, url`)).toEqual([
+          { day: "2025-03-03", url: "https://a.com/guide", citations: 2, ownCitations: 0, answers: 1, title: "Old title", titleAt: "10:00:00.000" },
+          { day: "2025-03-03", url: "https://acme.com/pricing", citations: 1, ownCitations: 1, answers: 1, title: null, titleAt: null },
+          { day: "2025-03-09", url: "https://a.com/guide", citations: 4, ownCitations: 0, answers: 2, title: "New title", titleAt: "23:59:59.999" },
+          { day: "2025-03-09", url: "https://acme.com/pricing", citations: 2, ownCitations: 2, answers: 2, title: null, titleAt: null },
+          { day: "2025-03-10", url: "https://a.com/guide", citations: 2, ownCitations: 0, answers: 1, title: null, titleAt: null },
+          { day: "2025-03-10", url: "https://acme.com/pricing", citations: 1, ownCitations: 1, answers: 1, title: null, titleAt: null },
+        ]);
+        expect(await rows(`SELECT to_char(week, 'YYYY-MM-DD') AS week, url, citations, "ownCitations", answers, to_char("titleAt", 'MM-DD HH24:MI:SS.MS') AS "titleAt" FROM rollup_cited_page_weeks ORDER BY week, url`)).toEqual([
+          { week: "2025-03-03", url: "https://a.com/guide", citations: 6, ownCitations: 0, answers: 3, titleAt: "03-09 23:59:59.999" },
+          { week: "2025-03-03", url: "https://acme.com/pricing", citations: 3, ownCitations: 3, answers: 3, titleAt: null },
+          { week: "2025-03-10", url: "https://a.com/guide", citations: 2, ownCitations: 0, answers: 1, titleAt: null },
+          { week: "2025-03-10", url: "https://acme.com/pricing", citations: 1, ownCitations: 1, answers: 1, titleAt: null },
         ]);
       },
     );

@@ -707,6 +707,41 @@ CREATE TABLE "rollup_citations" (
   CONSTRAINT "rollup_citations_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
 );
 
+CREATE TABLE "rollup_cited_page_weeks" (
+  "workspaceId" uuid NOT NULL,
+  "brandId" uuid NOT NULL,
+  week date NOT NULL,
+  "providerConfigId" uuid NOT NULL,
+  url text NOT NULL,
+  domain text NOT NULL,
+  citations integer NOT NULL DEFAULT 0,
+  "ownCitations" integer NOT NULL DEFAULT 0,
+  answers integer NOT NULL DEFAULT 0,
+  "titleAt" timestamp(3) without time zone,
+  CONSTRAINT "rollup_cited_page_weeks_brandId_fkey" FOREIGN KEY ("brandId") REFERENCES brands(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT rollup_cited_page_weeks_pkey PRIMARY KEY ("workspaceId", "brandId", week, "providerConfigId", url, domain),
+  CONSTRAINT "rollup_cited_page_weeks_providerConfigId_fkey" FOREIGN KEY ("providerConfigId") REFERENCES provider_configs(id) ON UPDATE CASCADE ON DELETE RESTRICT,
+  CONSTRAINT "rollup_cited_page_weeks_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "rollup_cited_pages" (
+  "workspaceId" uuid NOT NULL,
+  "brandId" uuid NOT NULL,
+  day date NOT NULL,
+  "providerConfigId" uuid NOT NULL,
+  url text NOT NULL,
+  domain text NOT NULL,
+  citations integer NOT NULL DEFAULT 0,
+  "ownCitations" integer NOT NULL DEFAULT 0,
+  answers integer NOT NULL DEFAULT 0,
+  title text,
+  "titleAt" timestamp(3) without time zone,
+  CONSTRAINT "rollup_cited_pages_brandId_fkey" FOREIGN KEY ("brandId") REFERENCES brands(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT rollup_cited_pages_pkey PRIMARY KEY ("workspaceId", "brandId", day, "providerConfigId", url, domain),
+  CONSTRAINT "rollup_cited_pages_providerConfigId_fkey" FOREIGN KEY ("providerConfigId") REFERENCES provider_configs(id) ON UPDATE CASCADE ON DELETE RESTRICT,
+  CONSTRAINT "rollup_cited_pages_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
 CREATE TABLE "rollup_domain_weeks" (
   "workspaceId" uuid NOT NULL,
   "brandId" uuid NOT NULL,
@@ -1318,6 +1353,10 @@ CREATE UNIQUE INDEX rollup_candidate_days_pkey ON public.rollup_candidate_days U
 CREATE UNIQUE INDEX rollup_candidates_pkey ON public.rollup_candidates USING btree ("workspaceId", "brandId", day, "providerConfigId", "promptId", key, name);
 
 CREATE UNIQUE INDEX rollup_citations_pkey ON public.rollup_citations USING btree ("workspaceId", "brandId", day, "providerConfigId", "promptId", domain);
+
+CREATE UNIQUE INDEX rollup_cited_page_weeks_pkey ON public.rollup_cited_page_weeks USING btree ("workspaceId", "brandId", week, "providerConfigId", url, domain);
+
+CREATE UNIQUE INDEX rollup_cited_pages_pkey ON public.rollup_cited_pages USING btree ("workspaceId", "brandId", day, "providerConfigId", url, domain);
 
 CREATE UNIQUE INDEX rollup_domain_weeks_pkey ON public.rollup_domain_weeks USING btree ("workspaceId", "brandId", week, "providerConfigId", domain);
 
@@ -2303,6 +2342,44 @@ BEGIN
       "citations" = r."citations" + excluded."citations",
       "answers" = r."answers" + excluded."answers",
       "title" = CASE WHEN excluded."titleAt" >= r."titleAt" OR r."titleAt" IS NULL THEN coalesce(excluded."title", r."title") ELSE r."title" END,
+      "titleAt" = greatest(r."titleAt", excluded."titleAt");
+
+  -- Cited pages (20261209140000_cited_page_rollups): every URL cited in the answer per day and
+  -- provider, then per week, with the latest titled answer (kept as the own pages' are).
+  INSERT INTO rollup_cited_pages AS r ("workspaceId", "brandId", "day", "providerConfigId", "url", "domain", "citations", "ownCitations", "answers", "title", "titleAt")
+  SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."providerConfigId", ci.url, ci.domain,
+    sign * count(*),
+    sign * count(*) FILTER (WHERE ci."isOwnDomain"),
+    sign * count(DISTINCT c.id),
+    CASE WHEN sign > 0 THEN (array_agg(ci.title ORDER BY c."finishedAt" DESC) FILTER (WHERE ci.title <> ''))[1] END,
+    CASE WHEN sign > 0 THEN max(c."finishedAt") FILTER (WHERE ci.title <> '') END
+  FROM captures c
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
+  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+  GROUP BY 1, 2, 3, 4, 5, 6
+  ORDER BY 1, 2, 3, 4, 5, 6
+  ON CONFLICT ("workspaceId", "brandId", "day", "providerConfigId", "url", "domain") DO UPDATE SET
+      "citations" = r."citations" + excluded."citations",
+      "ownCitations" = r."ownCitations" + excluded."ownCitations",
+      "answers" = r."answers" + excluded."answers",
+      "title" = CASE WHEN excluded."titleAt" >= r."titleAt" OR r."titleAt" IS NULL THEN coalesce(excluded."title", r."title") ELSE r."title" END,
+      "titleAt" = greatest(r."titleAt", excluded."titleAt");
+
+  INSERT INTO rollup_cited_page_weeks AS r ("workspaceId", "brandId", "week", "providerConfigId", "url", "domain", "citations", "ownCitations", "answers", "titleAt")
+  SELECT c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date, c."providerConfigId", ci.url, ci.domain,
+    sign * count(*),
+    sign * count(*) FILTER (WHERE ci."isOwnDomain"),
+    sign * count(DISTINCT c.id),
+    CASE WHEN sign > 0 THEN max(c."finishedAt") FILTER (WHERE ci.title <> '') END
+  FROM captures c
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
+  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+  GROUP BY 1, 2, 3, 4, 5, 6
+  ORDER BY 1, 2, 3, 4, 5, 6
+  ON CONFLICT ("workspaceId", "brandId", "week", "providerConfigId", "url", "domain") DO UPDATE SET
+      "citations" = r."citations" + excluded."citations",
+      "ownCitations" = r."ownCitations" + excluded."ownCitations",
+      "answers" = r."answers" + excluded."answers",
       "titleAt" = greatest(r."titleAt", excluded."titleAt");
 
   -- Gap sources (20261208160000_gap_source_rollups): per gap answer (the brand's mention row not

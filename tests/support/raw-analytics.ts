@@ -343,6 +343,28 @@ export async function categoriesOverTime({ filter: f }: ResolvedFilter) {
   };
 }
 
+/** Cited pages, from the raw citations (the query before rollup_cited_pages). */
+export async function citedPages(f: AnalyticsFilter, page: number, pageSize: number, domain?: string) {
+  const rows = await db().$queryRaw<{ url: string; domain: string; title: string | null; own: boolean; citations: number; captures: number; total: number }[]>`
+    SELECT ci.url, min(ci.domain) AS domain,
+      (array_agg(ci.title ORDER BY c."finishedAt" DESC) FILTER (WHERE ci.title IS NOT NULL AND ci.title <> ''))[1] AS title,
+      bool_or(ci."isOwnDomain") AS own,
+      count(*)::int AS citations, count(DISTINCT ci."captureId")::int AS captures,
+      count(*) OVER ()::int AS total
+    FROM captures c JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
+    WHERE ${captureScope(f)} ${domain ? Prisma.sql`AND ci.domain = ${domain}` : Prisma.empty}
+    GROUP BY ci.url
+    ORDER BY citations DESC, ci.url
+    LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`;
+  return {
+    items: rows.map(({ total: _total, ...r }) => ({ ...r, citations: num(r.citations), captures: num(r.captures) })),
+    total: num(rows[0]?.total),
+    page,
+    pageSize,
+    domain: domain ?? null,
+  };
+}
+
 /** The brand's own pages cited most, from the raw citations (the query before rollup_own_pages). */
 export async function ownPagesCited({ filter: f }: ResolvedFilter) {
   const rows = await db().$queryRaw<{ url: string; domain: string; title: string | null; citations: number; captures: number }[]>`

@@ -1,8 +1,9 @@
 -- A capture's contribution, as in 20261201130000_analytics_rollups, now also under its prompt's
 -- tags, then its untracked candidates (rollup_candidates and, without the prompt,
 -- rollup_candidate_days: 20261207180000_discovery_candidates), with weekly domain rollups and own
--- pages before them (20261208100000_weekly_domain_and_own_page_rollups) and gap sources after the
--- own pages (20261208160000_gap_source_rollups, 20261208160200_tag_gap_source_rollups,
+-- pages before them (20261208100000_weekly_domain_and_own_page_rollups), cited pages after the
+-- own pages (20261209140000_cited_page_rollups) and gap sources after those
+-- (20261208160000_gap_source_rollups, 20261208160200_tag_gap_source_rollups,
 -- 20261208160300_weekly_gap_source_rollups);
 -- each table last in key order: the lock order of the rollups.
 CREATE OR REPLACE FUNCTION public.beacon_rollup_captures(ids uuid[], sign integer)
@@ -222,6 +223,44 @@ BEGIN
       "citations" = r."citations" + excluded."citations",
       "answers" = r."answers" + excluded."answers",
       "title" = CASE WHEN excluded."titleAt" >= r."titleAt" OR r."titleAt" IS NULL THEN coalesce(excluded."title", r."title") ELSE r."title" END,
+      "titleAt" = greatest(r."titleAt", excluded."titleAt");
+
+  -- Cited pages (20261209140000_cited_page_rollups): every URL cited in the answer per day and
+  -- provider, then per week, with the latest titled answer (kept as the own pages' are).
+  INSERT INTO rollup_cited_pages AS r ("workspaceId", "brandId", "day", "providerConfigId", "url", "domain", "citations", "ownCitations", "answers", "title", "titleAt")
+  SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."providerConfigId", ci.url, ci.domain,
+    sign * count(*),
+    sign * count(*) FILTER (WHERE ci."isOwnDomain"),
+    sign * count(DISTINCT c.id),
+    CASE WHEN sign > 0 THEN (array_agg(ci.title ORDER BY c."finishedAt" DESC) FILTER (WHERE ci.title <> ''))[1] END,
+    CASE WHEN sign > 0 THEN max(c."finishedAt") FILTER (WHERE ci.title <> '') END
+  FROM captures c
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
+  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+  GROUP BY 1, 2, 3, 4, 5, 6
+  ORDER BY 1, 2, 3, 4, 5, 6
+  ON CONFLICT ("workspaceId", "brandId", "day", "providerConfigId", "url", "domain") DO UPDATE SET
+      "citations" = r."citations" + excluded."citations",
+      "ownCitations" = r."ownCitations" + excluded."ownCitations",
+      "answers" = r."answers" + excluded."answers",
+      "title" = CASE WHEN excluded."titleAt" >= r."titleAt" OR r."titleAt" IS NULL THEN coalesce(excluded."title", r."title") ELSE r."title" END,
+      "titleAt" = greatest(r."titleAt", excluded."titleAt");
+
+  INSERT INTO rollup_cited_page_weeks AS r ("workspaceId", "brandId", "week", "providerConfigId", "url", "domain", "citations", "ownCitations", "answers", "titleAt")
+  SELECT c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date, c."providerConfigId", ci.url, ci.domain,
+    sign * count(*),
+    sign * count(*) FILTER (WHERE ci."isOwnDomain"),
+    sign * count(DISTINCT c.id),
+    CASE WHEN sign > 0 THEN max(c."finishedAt") FILTER (WHERE ci.title <> '') END
+  FROM captures c
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
+  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+  GROUP BY 1, 2, 3, 4, 5, 6
+  ORDER BY 1, 2, 3, 4, 5, 6
+  ON CONFLICT ("workspaceId", "brandId", "week", "providerConfigId", "url", "domain") DO UPDATE SET
+      "citations" = r."citations" + excluded."citations",
+      "ownCitations" = r."ownCitations" + excluded."ownCitations",
+      "answers" = r."answers" + excluded."answers",
       "titleAt" = greatest(r."titleAt", excluded."titleAt");
 
   -- Gap sources (20261208160000_gap_source_rollups): per gap answer (the brand's mention row not
