@@ -6,6 +6,8 @@ import { inOneStatement } from "@/lib/db/transaction";
 const HEARTBEAT_RETENTION_DAYS = 7;
 /** Attempts deleted per statement: each batch is a short transaction of its own (docs/operating.md "Retention"). */
 const ATTEMPT_BATCH = 5_000;
+/** Raw crawler hits deleted per statement (narrow rows, no trigger): a big import's month goes in short batches too. */
+const TRAFFIC_HIT_BATCH = 20_000;
 /** After this much time a pass stops deleting attempts; the next hour's pass goes on. */
 const ATTEMPT_BUDGET_MS = 5 * 60_000;
 
@@ -60,6 +62,22 @@ async function deleteOldAttempts(cutoff: Date, batchSize: number, budgetMs: numb
 }
 
 /**
+ * Raw crawler hits of days before `cutoff`, in batches of at most `batchSize` rows, each a
+ * statement committed on its own (as attempts: no batch holds locks for long, a pass cut short
+ * leaves whole batches done). Found through the `day` index; the rollup stays.
+ */
+async function deleteOldTrafficHits(cutoff: Date, batchSize: number): Promise<number> {
+  let deleted = 0;
+  for (;;) {
+    const n = await db().$executeRaw`
+      DELETE FROM traffic_hits WHERE id = ANY(ARRAY(
+        SELECT id FROM traffic_hits WHERE day < ${cutoff}::date LIMIT ${batchSize}::int))`;
+    deleted += n;
+    if (n < batchSize) return deleted;
+  }
+}
+
+/**
  * Hourly housekeeping. graphile-worker deletes finished jobs by itself; here: attempts older than
  * the retention period, in bounded batches (deleteOldAttempts; captures keep their answer, cost and results), idempotency keys past
  * their 24 h, heartbeat rows of workers long gone, raw crawler hits past BEACON_TRAFFIC_HIT_RETENTION_DAYS, and alert deliveries that ended (delivered,
@@ -75,6 +93,8 @@ export async function runRetention(options: {
   /** Attempts per statement and the pass's time for them (ATTEMPT_BATCH, ATTEMPT_BUDGET_MS unless given). */
   attemptBatchSize?: number;
   attemptBudgetMs?: number;
+  /** Raw crawler hits per statement (TRAFFIC_HIT_BATCH unless given). */
+  trafficHitBatchSize?: number;
 }) {
   const now = options.now ?? new Date();
   const day = 24 * 3600 * 1000;
@@ -92,6 +112,6 @@ export async function runRetention(options: {
   });
   // The daily rollup (traffic_daily) keeps the counts of the raw hits deleted here.
   const trafficDays = options.trafficHitRetentionDays ?? env().BEACON_TRAFFIC_HIT_RETENTION_DAYS;
-  const trafficHits = await db().trafficHit.deleteMany({ where: { day: { lt: new Date(now.getTime() - trafficDays * day) } } });
-  return { trafficHitsDeleted: trafficHits.count, ...attempts, idempotencyKeysExpired: keys.count, heartbeatsDeleted: heartbeats.count, deliveriesDeleted: deliveries.count };
+  const trafficHits = await deleteOldTrafficHits(new Date(now.getTime() - trafficDays * day), options.trafficHitBatchSize ?? TRAFFIC_HIT_BATCH);
+  return { trafficHitsDeleted: trafficHits, ...attempts, idempotencyKeysExpired: keys.count, heartbeatsDeleted: heartbeats.count, deliveriesDeleted: deliveries.count };
 }

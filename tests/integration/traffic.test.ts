@@ -142,7 +142,7 @@ describe("the daily rollup", () => {
 
   it("equals the raw rows' aggregation after any batches, and keeps the counts when retention deletes the raw rows", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.array(hit, { maxLength: 40 }), { minLength: 1, maxLength: 4 }), async (batches: StoredHit[][]) => {
+      fc.asyncProperty(fc.array(fc.array(hit, { maxLength: 40 }), { minLength: 1, maxLength: 4 }), fc.integer({ min: 1, max: 9 }), async (batches: StoredHit[][], batchSize: number) => {
         const tenant = await createTenant("Rollup");
         await Promise.all(batches.map((b) => storeHits(tenant.workspaceId, b)));
         const raw = await db().$queryRaw<{ day: Date; domain: string; path: string; crawler: string; verification: string; hits: number; errors: number }[]>`
@@ -153,9 +153,12 @@ describe("the daily rollup", () => {
         expect(before).toEqual(raw);
         expect(raw.reduce((n, r) => n + r.hits, 0)).toBe(batches.flat().length);
         // Retention one day after the newest hit with 30 days: the older raw rows go, the rollup stays.
-        await runRetention({ attemptRetentionDays: 3650, trafficHitRetentionDays: 30, now: new Date("2027-01-01T00:00:00Z") });
-        const left = await db().trafficHit.count({ where: { workspaceId: tenant.workspaceId, day: { lt: new Date("2026-12-02T00:00:00Z") } } });
-        expect(left).toBe(0);
+        // Deleted in batches of `batchSize` rows: exactly the older ones go, however the batches fall.
+        const cutoff = new Date("2026-12-02T00:00:00Z");
+        const kept = batches.flat().filter((h) => h.at >= cutoff).length;
+        await runRetention({ attemptRetentionDays: 3650, trafficHitRetentionDays: 30, now: new Date("2027-01-01T00:00:00Z"), trafficHitBatchSize: batchSize });
+        expect(await db().trafficHit.count({ where: { workspaceId: tenant.workspaceId, day: { lt: cutoff } } })).toBe(0);
+        expect(await db().trafficHit.count({ where: { workspaceId: tenant.workspaceId } })).toBe(kept);
         expect(await db().trafficDaily.findMany({ where: { workspaceId: tenant.workspaceId }, orderBy: [{ day: "asc" }, { path: "asc" }, { crawler: "asc" }, { verification: "asc" }, { domain: "asc" }], omit: { workspaceId: true } })).toEqual(before);
       }),
       { numRuns: 15 },
