@@ -1434,7 +1434,7 @@ CREATE UNIQUE INDEX traffic_daily_pkey ON public.traffic_daily USING btree ("wor
 
 CREATE INDEX "traffic_daily_workspaceId_domain_path_day_idx" ON public.traffic_daily USING btree ("workspaceId", domain, path, day);
 
-CREATE INDEX traffic_hits_day_idx ON public.traffic_hits USING btree (day);
+CREATE INDEX traffic_hits_day_idx ON public.traffic_hits USING brin (day);
 
 CREATE UNIQUE INDEX traffic_hits_pkey ON public.traffic_hits USING btree (id);
 
