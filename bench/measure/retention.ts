@@ -141,7 +141,7 @@ export function startWriters(fx: Fixtures, workerId: string) {
         await refill();
         continue;
       }
-      const capture = await db().capture.findUniqueOrThrow({ where: { id: captureId }, include: { connection: true, prompt: true } });
+      const capture = await db().capture.findUniqueOrThrow({ where: { id: captureId }, include: { connection: true, prompt: true, brand: { select: { analysisVersion: true } } } });
       const config = capture.connection;
       const runToken = randomUUID();
       const claimed = await timed("claim", () =>
@@ -157,7 +157,10 @@ export function startWriters(fx: Fixtures, workerId: string) {
       if (claimed.kind !== "claimed") throw new Error(`retention: a writer's claim was ${claimed.kind}`);
       const usage = { inputTokens: 100, outputTokens: 50, reasoningTokens: 0, cachedTokens: 0, searchCalls: 0 };
       const text = "Lumen CRM is a fine choice.";
-      const result = { text, usage, costMicros: 1_000, latencyMs: 10, citations: [], mentions: [], candidates: [], searchQueries: [], analysisTruncated: false, analysisVersion: null };
+      // Analysed with the brand's current inputs (no names found), as a worker's answer is: an
+      // answer stored unanalysed would queue a re-analysis, and every writer would then wait on
+      // the one analysis run's row that each such answer counts itself in.
+      const result = { text, usage, costMicros: 1_000, latencyMs: 10, citations: [], mentions: [], candidates: [], searchQueries: [], analysisTruncated: false, analysisVersion: capture.brand.analysisVersion };
       const written = await timed("succeed", () => succeedCapture(captureId, runToken, result));
       if (written.kind !== "written") throw new Error("retention: a writer's success was lost");
     }

@@ -19,7 +19,7 @@ import { round, summarize, type Summary } from "../lib/stats";
 import { generate, startWriters, WRITERS } from "./retention";
 
 type Timed = { writes: number; ms: Summary; p99: number };
-export type WritePathStatement = { query: string; calls: number; meanMs: number; maxMs: number; totalMs: number; sharedBlksRead: number; sharedBlksHit: number };
+export type WritePathStatement = { query: string; calls: number; meanMs: number; /** With pg_stat_statements.track_planning (else 0). */ meanPlanMs: number; maxMs: number; totalMs: number; sharedBlksRead: number; sharedBlksHit: number };
 export type WritePathSize = {
   captures: number;
   attempts: number;
@@ -89,8 +89,8 @@ export async function measureWritePath(url: string, fx: Fixtures, options: { cap
     const inWindow = writers.samples.filter((s) => s.at >= from && s.at + s.ms <= to);
     const rows = statements
       ? (
-          await stats.query<{ query: string; calls: string; mean: number; max: number; total: number; read: string; hit: string }>(
-            `SELECT regexp_replace(query, '\\s+', ' ', 'g') AS query, calls, mean_exec_time AS mean, max_exec_time AS max, total_exec_time AS total,
+          await stats.query<{ query: string; calls: string; mean: number; plan: number; max: number; total: number; read: string; hit: string }>(
+            `SELECT regexp_replace(query, '\\s+', ' ', 'g') AS query, calls, mean_exec_time AS mean, mean_plan_time AS plan, max_exec_time AS max, total_exec_time AS total,
                     shared_blks_read AS read, shared_blks_hit AS hit
              FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
              ORDER BY total_exec_time DESC LIMIT 40`,
@@ -119,6 +119,7 @@ export async function measureWritePath(url: string, fx: Fixtures, options: { cap
           query: r.query.slice(0, 400),
           calls: Number(r.calls),
           meanMs: round(r.mean, 3),
+          meanPlanMs: round(r.plan, 3),
           maxMs: round(r.max, 3),
           totalMs: round(r.total),
           sharedBlksRead: Number(r.read),
@@ -146,7 +147,7 @@ export function writePathMarkdown(r: WritePathResult, header: string): string {
   for (const s of r.sizes) {
     if (!s.statements) continue;
     lines.push("", `Slowest statements by mean at ${n(s.captures)} captures (pg_stat_statements, nested included):`, "");
-    for (const st of [...s.statements].sort((a, b) => b.meanMs - a.meanMs).slice(0, 12)) lines.push(`- ${st.meanMs} ms mean (max ${st.maxMs}, ${n(st.calls)} calls, ${n(st.sharedBlksHit + st.sharedBlksRead)} blocks): ${st.query.slice(0, 160)}`);
+    for (const st of [...s.statements].sort((a, b) => b.meanMs - a.meanMs).slice(0, 12)) lines.push(`- ${st.meanMs} ms mean${st.meanPlanMs ? ` (+ ${st.meanPlanMs} ms planning)` : ""} (max ${st.maxMs}, ${n(st.calls)} calls, ${n(st.sharedBlksHit + st.sharedBlksRead)} blocks): ${st.query.slice(0, 160)}`);
   }
   return lines.join("\n");
 }
