@@ -101,6 +101,13 @@ const trafficOnly = process.argv.includes("--traffic");
 // (retention-N.json for another --captures).
 const retentionOnly = process.argv.includes("--retention");
 
+// --write-path [--sizes=20000,1000000] [--seconds=N]: only the claim and success writes, timed
+// apart, in workspaces of each size back to back, with pg_stat_statements' per-statement times
+// when the server loads it (bench/measure/write-path.ts); results in bench/results/write-path.json.
+// BENCH_WRITEPATH_SERVER_URL=<a server's admin URL> keeps a database per size there
+// (beacon_writepath_<N>), generated on the first run and reused after.
+const writePathOnly = process.argv.includes("--write-path");
+
 // --chaos[=N]: the lifecycle chaos test (tests/integration/lifecycle-chaos.test.ts) with N random
 // schedules instead of npm test's 2; BEACON_CHAOS_SEED=<seed> sets the first run's seed (run i
 // has seed + i - 1), so BEACON_CHAOS_SEED=<seed> --chaos=1 replays one run. Its own database and
@@ -341,6 +348,40 @@ async function runRetentionMode(): Promise<string> {
   return retentionMarkdown(result, writeModeResult("retention", resultFile("retention", captures, 1_000_000), result));
 }
 
+async function runWritePath(): Promise<string> {
+  process.env.BEACON_DEMO_HISTORY_DAYS = "0"; // the generated captures are the only history
+  process.env.BEACON_DB_POOL_SIZE = "16"; // as --retention: the writers never wait for a connection here
+  const sizes = (argValue("sizes") ?? "20000,1000000").split(",").map(Number);
+  const seconds = Number(argValue("seconds") ?? 30);
+  if (!sizes.every((n) => Number.isInteger(n) && n > 0) || !Number.isInteger(seconds) || seconds < 1) throw new Error("--sizes and --seconds take positive integers");
+  const kept = process.env.BENCH_WRITEPATH_SERVER_URL;
+  if (!kept) await openModeDatabase();
+  // Without a kept server, the temporary one holds a database per size.
+  const adminUrl = kept ?? (() => {
+    const url = new URL(database!.url);
+    url.pathname = "/postgres";
+    return url.toString();
+  })();
+  const { ensureDatabase } = await import("@/lib/db/embedded-postgres");
+  const { disconnectDb } = await import("@/lib/db/prisma");
+  const fixtures = await import("./lib/fixtures");
+  const { measureWritePath, writePathMarkdown } = await import("./measure/write-path");
+  const result: import("./measure/write-path").WritePathResult = { writers: 0, sizes: [] };
+  for (const captures of sizes) {
+    const url = await ensureDatabase(adminUrl, `beacon_writepath_${captures}`);
+    await disconnectDb();
+    const sized = await keptDatabase(url);
+    database ??= sized;
+    setDatabaseUrl(url);
+    prismaLoaded = true;
+    const fx = await fixtures.prepareFixtures(BENCH_PROMPTS);
+    noteLoad(`write path at ${captures}`);
+    result.sizes.push(await measureWritePath(url, fx, { captures, seconds, log }));
+    result.writers = (await import("./measure/retention")).WRITERS;
+  }
+  return writePathMarkdown(result, writeModeResult("write-path", "write-path.json", result));
+}
+
 async function main(): Promise<Results> {
   noteLoad("start");
   database = await startDatabase(log);
@@ -461,6 +502,10 @@ try {
     console.log(summary);
   } else if (trafficOnly) {
     const table = await runTraffic();
+    await cleanup();
+    console.log(table);
+  } else if (writePathOnly) {
+    const table = await runWritePath();
     await cleanup();
     console.log(table);
   } else if (retentionOnly) {

@@ -25,7 +25,7 @@ import { round, summarize, type Summary } from "../lib/stats";
 const HISTORY_DAYS = 395; // 13 months
 const RETENTION_DAYS = 365; // so the pass deletes the oldest month
 const BATCH = 100_000;
-const WRITERS = 4;
+export const WRITERS = 4;
 const BASELINE_MS = 10_000;
 /** The brief's bound: no concurrent write may wait longer than this for the pass. */
 export const RETENTION_WRITE_WAIT_GOAL_MS = 1_000;
@@ -65,8 +65,8 @@ const p99 = (values: number[]) => {
   return sorted.length ? round(sorted[Math.max(0, Math.ceil(0.99 * sorted.length) - 1)]!) : NaN;
 };
 
-/** Captures g = 0..count-1 with their attempts, evenly over HISTORY_DAYS, oldest first, one statement per batch. */
-async function generate(url: string, fx: Fixtures, brandId: string, count: number, log: (line: string) => void): Promise<void> {
+/** Captures g = 0..count-1 with their attempts, evenly over HISTORY_DAYS, oldest first, one statement per batch (also the write-path bench's history). */
+export async function generate(url: string, fx: Fixtures, brandId: string, count: number, log: (line: string) => void): Promise<void> {
   const client = await connect(url);
   try {
     await client.query("SET session_replication_role = replica");
@@ -114,11 +114,11 @@ async function generate(url: string, fx: Fixtures, brandId: string, count: numbe
 
 /**
  * Claims and succeeds captures of real checks, one capture at a time per loop, until stopped;
- * each write's start time and duration are recorded. A check is started whenever the captures
+ * each write's kind, start time and duration are recorded. A check is started whenever the captures
  * run out (not timed).
  */
-function startWriters(fx: Fixtures, workerId: string) {
-  const samples: { at: number; ms: number }[] = [];
+export function startWriters(fx: Fixtures, workerId: string) {
+  const samples: { kind: "claim" | "succeed"; at: number; ms: number }[] = [];
   const queue: string[] = [];
   let refilling: Promise<void> | null = null;
   let stopped = false;
@@ -128,10 +128,10 @@ function startWriters(fx: Fixtures, workerId: string) {
       const captures = await db().capture.findMany({ where: { checkId }, select: { id: true } });
       queue.push(...captures.map((c) => c.id));
     })().finally(() => (refilling = null)));
-  const timed = async <T>(write: () => Promise<T>): Promise<T> => {
+  const timed = async <T>(kind: "claim" | "succeed", write: () => Promise<T>): Promise<T> => {
     const at = performance.now();
     const result = await write();
-    samples.push({ at, ms: performance.now() - at });
+    samples.push({ kind, at, ms: performance.now() - at });
     return result;
   };
   const loop = async () => {
@@ -141,10 +141,10 @@ function startWriters(fx: Fixtures, workerId: string) {
         await refill();
         continue;
       }
-      const capture = await db().capture.findUniqueOrThrow({ where: { id: captureId }, include: { connection: true, prompt: true } });
+      const capture = await db().capture.findUniqueOrThrow({ where: { id: captureId }, include: { connection: true, prompt: true, brand: { select: { analysisVersion: true } } } });
       const config = capture.connection;
       const runToken = randomUUID();
-      const claimed = await timed(() =>
+      const claimed = await timed("claim", () =>
         claimCapture({
           captureId,
           connection: { ...config, connectionId: config.id, model: capture.model },
@@ -157,8 +157,11 @@ function startWriters(fx: Fixtures, workerId: string) {
       if (claimed.kind !== "claimed") throw new Error(`retention: a writer's claim was ${claimed.kind}`);
       const usage = { inputTokens: 100, outputTokens: 50, reasoningTokens: 0, cachedTokens: 0, searchCalls: 0 };
       const text = "Lumen CRM is a fine choice.";
-      const result = { text, usage, costMicros: 1_000, latencyMs: 10, citations: [], mentions: [], candidates: [], searchQueries: [], analysisTruncated: false, analysisVersion: null };
-      const written = await timed(() => succeedCapture(captureId, runToken, result));
+      // Analysed with the brand's current inputs (no names found), as a worker's answer is: an
+      // answer stored unanalysed would queue a re-analysis, and every writer would then wait on
+      // the one analysis run's row that each such answer counts itself in.
+      const result = { text, usage, costMicros: 1_000, latencyMs: 10, citations: [], mentions: [], candidates: [], searchQueries: [], analysisTruncated: false, analysisVersion: capture.brand.analysisVersion };
+      const written = await timed("succeed", () => succeedCapture(captureId, runToken, result));
       if (written.kind !== "written") throw new Error("retention: a writer's success was lost");
     }
   };

@@ -2706,6 +2706,7 @@ END $function$;
 CREATE OR REPLACE FUNCTION public.beacon_take_slot(connection_id uuid, capture_id uuid, workspace_id uuid, waiting "CaptureStatus"[])
  RETURNS text
  LANGUAGE plpgsql
+ SET plan_cache_mode TO 'force_custom_plan'
 AS $function$
 DECLARE
   cap INTEGER := (SELECT pc."maxConcurrency" FROM provider_connections pc WHERE pc.id = connection_id);

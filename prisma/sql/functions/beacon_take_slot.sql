@@ -1,9 +1,17 @@
 -- Takes a free slot of the connection for the capture: 'taken', or 'full' (every slot taken or
 -- being taken), or 'share' (the workspace holds its fair share while another workspace has
 -- captures due on the connection). lib/lifecycle/claim.ts explains the share.
+--
+-- Planned with each call's values (plan_cache_mode): the cached generic plan, not knowing which
+-- statuses `waiting` holds, expected tens of thousands of captures due and chose a seq scan of
+-- captures that stops at the first, which read the connection's whole history on every claim
+-- after a session's fifth, since nearly none are due (60 ms at 20,000 captures, 2.4 s at
+-- 1,000,000: docs/benchmarks.md "write path"). With the values the planner sees from the
+-- statistics that few captures wait and takes captures_connectionId_status_workspaceId_idx.
 CREATE OR REPLACE FUNCTION public.beacon_take_slot(connection_id uuid, capture_id uuid, workspace_id uuid, waiting "CaptureStatus"[])
  RETURNS text
  LANGUAGE plpgsql
+ SET plan_cache_mode TO 'force_custom_plan'
 AS $function$
 DECLARE
   cap INTEGER := (SELECT pc."maxConcurrency" FROM provider_connections pc WHERE pc.id = connection_id);
