@@ -35,12 +35,14 @@ export function startMaintenance(options: {
     return sweeping;
   };
   const repair = () => {
+    // Two steps, each failing on its own: a repair pass that keeps failing must not stop the watch.
     repairing ??= runRepairPass({ log })
+      .catch((error: unknown) => log(`repair pass failed: ${lastLine(error)}`))
       .then(async () => {
         const stranded = (await options.handBackStrandedJobs?.()) ?? [];
         if (stranded.length) log(`handed back ${stranded.length} job(s) this worker held locked but no longer ran: ${stranded.join(", ")}`);
       })
-      .catch((error: unknown) => log(`repair pass failed: ${lastLine(error)}`))
+      .catch((error: unknown) => log(`stranded job watch failed: ${lastLine(error)}`))
       .finally(() => (repairing = null));
     return repairing;
   };

@@ -52,8 +52,11 @@ async function handBack(lockIds: string[], jobIds: string[]): Promise<void> {
       WHERE j.id = ANY(${jobIds}::bigint[]) AND j.locked_by = ANY(${lockIds}::text[])
       FOR UPDATE OF j`;
     if (!jobs.length) return;
+    // The fetch that locked it counted an attempt its run never used (or whose failure was lost):
+    // given back, or a job fetched for its last attempt could never be fetched again.
     await tx.$executeRaw`
-      UPDATE graphile_worker._private_jobs SET locked_by = NULL, locked_at = NULL WHERE id = ANY(${jobs.map((j) => j.id)}::bigint[])`;
+      UPDATE graphile_worker._private_jobs SET locked_by = NULL, locked_at = NULL, attempts = GREATEST(attempts - 1, 0)
+      WHERE id = ANY(${jobs.map((j) => j.id)}::bigint[])`;
     const captureJobs = jobs.flatMap((j) => (j.captureId ? [{ id: j.id, captureId: j.captureId }] : []));
     await retireCaptureJobs(tx, captureJobs);
     // A job queue runs one job at a time: the queue was locked for the job handed back.

@@ -125,4 +125,23 @@ describe("a job locked by a live worker that no longer runs it", () => {
     expect(await repairsIn(space.workspaceId)).toEqual(["stranded_job"]);
     await expectBudgetConsistent(space.workspaceId);
   });
+
+  it("one on its last attempt is handed back with that attempt given back, so it still runs", { timeout: 90_000 }, async () => {
+    // A job that is not a capture's runs again as it is (tasks are idempotent); a fetch counts an
+    // attempt, so one fetched for its last attempt, then lost, could never be fetched again.
+    const [job] = await db().$queryRaw<{ id: bigint }[]>`
+      SELECT id FROM graphile_worker.add_job('retention', '{}'::json, max_attempts := 2)`;
+    await db().$executeRaw`UPDATE graphile_worker._private_jobs SET locked_by = 'not-yet', locked_at = now(), attempts = 2 WHERE id = ${job!.id}`;
+    const [worker] = await startWorkers(["w1"], { BEACON_WORKER_CONCURRENCY: 1, BEACON_REPAIR_INTERVAL_SECONDS: 1 });
+    await db().$executeRaw`UPDATE graphile_worker._private_jobs SET locked_by = ${worker!.workerId} WHERE id = ${job!.id}`;
+    const left = () => db().$queryRaw<JobRow[]>`SELECT id, locked_by, attempts, last_error FROM graphile_worker._private_jobs WHERE id = ${job!.id}`;
+    // It ran (retention logs its result) and its job is gone.
+    await waitFor(async () => (await left()).length === 0, {
+      what: `retention job ${job!.id} to run`,
+      timeoutMs: 30_000,
+      intervalMs: 100,
+      details: () => worker!.output(),
+    });
+    expect(worker!.output()).toMatch(/retention: \{/);
+  });
 });
