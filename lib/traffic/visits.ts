@@ -27,6 +27,30 @@ export async function rotateSiteKey(workspaceId: string): Promise<SiteKey> {
   return db().trafficSiteKey.upsert({ where: { workspaceId }, create: { workspaceId, ...data }, update: data, select: { key: true, createdAt: true } });
 }
 
+/** Reports per key this process has let through in the current minute (see localAllowance). */
+const localWindows = new Map<string, { minute: number; count: number }>();
+/** Keys remembered at most; past it the map starts again (a flood of made-up keys cannot grow it). */
+const LOCAL_KEYS_MAX = 10_000;
+
+/**
+ * The shared limit is counted on the key's row; a key is public (it is in the site's pages), so a
+ * flood with a real key would make every report an UPDATE of that one row, each holding a
+ * connection while it waits for the row. This process lets at most the limit per key and minute
+ * reach the database, so the row sees at most (web processes x limit) updates a minute, whatever
+ * arrives.
+ */
+function localAllowance(key: string, limitPerMinute: number): boolean {
+  const minute = Math.floor(Date.now() / 60_000);
+  if (localWindows.size >= LOCAL_KEYS_MAX && !localWindows.has(key)) localWindows.clear();
+  const window = localWindows.get(key);
+  if (!window || window.minute !== minute) {
+    localWindows.set(key, { minute, count: 1 });
+    return true;
+  }
+  window.count++;
+  return window.count <= limitPerMinute;
+}
+
 export type VisitOutcome = "recorded" | "not_assistant" | "unknown_key" | "rate_limited" | "other_domain";
 
 /**
@@ -42,6 +66,7 @@ export async function recordVisit(input: { key: string; url: string; referrer: s
   const visit = classifyVisit(input);
   if (!visit) return "not_assistant";
   if (!SITE_KEY_PATTERN.test(input.key)) return "unknown_key";
+  if (!localAllowance(input.key, limitPerMinute)) return "rate_limited";
   const [site] = await db().$queryRaw<{ workspaceId: string; windowCount: number }[]>`
     UPDATE traffic_site_keys SET
       "windowStart" = CASE WHEN "windowStart" > (now() AT TIME ZONE 'UTC') - interval '1 minute' THEN "windowStart" ELSE (now() AT TIME ZONE 'UTC') END,

@@ -109,6 +109,8 @@ describe("POST /api/t and GET /t.gif", () => {
     const answers = await Promise.all(Array.from({ length: LIMIT + 10 }, () => beacon({ k: key, u: "https://limit-visits.com/", r: "https://chatgpt.com/" })));
     expect(new Set(answers.map((a) => a.status))).toEqual(new Set([204]));
     expect(await visitsOf(C.workspaceId)).toEqual([{ domain: "limit-visits.com", path: "/", assistant: "ChatGPT", visits: LIMIT }]);
+    // Those over the limit never reached the key's row: a flood cannot queue on it.
+    expect((await db().trafficSiteKey.findUniqueOrThrow({ where: { workspaceId: C.workspaceId } })).windowCount).toBe(LIMIT);
     // Another site's key has its own limit.
     expect((await beacon({ k: keyB, u: "https://other-visits.com/limit", r: "https://chatgpt.com/" })).status).toBe(204);
     expect((await visitsOf(B.workspaceId)).find((v) => v.path === "/limit")?.visits).toBe(1);
