@@ -138,27 +138,35 @@ async function checkDomain(workspaceId: string, domain: string, origin: string, 
   };
 }
 
+/** How long one readiness job may go on starting domains (one stalled site can take minutes). */
+const JOB_BUDGET_MS = 10 * 60_000;
+
 /**
- * Checks every own domain of the workspace (the domains of its brands) and replaces its stored
- * readiness; domains no brand lists any more lose theirs. Idempotent: a second run replaces the
- * first. Returns the domains checked.
+ * Checks the own domains of the workspace (the domains of its brands), the longest unchecked
+ * first, and replaces each one's stored readiness as soon as it is checked; domains no brand lists
+ * any more lose theirs. After `budgetMs` no further domain is started: the next run (daily, or
+ * "Check site readiness") goes on with those, since they are then the longest unchecked. A domain
+ * cut short by the worker's shutdown keeps its previous result. Idempotent. Returns the domains
+ * checked.
  */
-export async function checkSiteReadiness(workspaceId: string, options: ReadinessOptions = {}): Promise<string[]> {
-  const domains = [...new Set((await ownDomains(workspaceId)).map(normalizeHost))].sort();
+export async function checkSiteReadiness(workspaceId: string, options: ReadinessOptions & { budgetMs?: number } = {}): Promise<string[]> {
+  const started = performance.now();
+  const domains = [...new Set((await ownDomains(workspaceId)).map(normalizeHost))];
+  await db().siteReadiness.deleteMany({ where: { workspaceId, domain: { notIn: domains } } });
+  const lastChecked = new Map((await db().siteReadiness.findMany({ where: { workspaceId }, select: { domain: true, checkedAt: true } })).map((r) => [r.domain, r.checkedAt.getTime()]));
+  domains.sort((a, b) => (lastChecked.get(a) ?? -Infinity) - (lastChecked.get(b) ?? -Infinity) || a.localeCompare(b));
   const originOf = options.originOf ?? ((domain: string) => `https://${domain}`);
-  const results: DomainResult[] = [];
+  const checked: string[] = [];
   // One domain at a time: the fetches within one already run CONCURRENCY at once.
-  for (const domain of domains) results.push(await checkDomain(workspaceId, domain, originOf(domain), options.signal));
-  options.signal?.throwIfAborted();
-  const checkedAt = new Date();
-  await transaction(async (tx) => {
-    await tx.siteReadiness.deleteMany({ where: { workspaceId, domain: { notIn: domains } } });
-    for (const result of results) {
-      const row = { ...result, workspaceId, checkedAt };
-      await tx.siteReadiness.upsert({ where: { workspaceId_domain: { workspaceId, domain: result.domain } }, create: row, update: row });
-    }
-  });
-  return domains;
+  for (const domain of domains) {
+    if (checked.length && performance.now() - started >= (options.budgetMs ?? JOB_BUDGET_MS)) break;
+    const result = await checkDomain(workspaceId, domain, originOf(domain), options.signal);
+    options.signal?.throwIfAborted();
+    const row = { ...result, workspaceId, checkedAt: new Date() };
+    await db().siteReadiness.upsert({ where: { workspaceId_domain: { workspaceId, domain } }, create: row, update: row });
+    checked.push(domain);
+  }
+  return checked;
 }
 
 /** "Check site readiness": the check runs in the worker. Does not authorize: callers check canCheckSiteReadiness. */

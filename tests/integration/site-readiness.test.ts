@@ -233,6 +233,19 @@ describe("a check of local sites (loopback exempted by the operator)", () => {
     // Nothing listens on port 9: no answer, so robots.txt is unreachable.
     expect(rows[0]!.robotsOutcome).toBe("unreachable");
   });
+
+  it("past its time budget starts no further domain, and the next run goes on with the longest unchecked", async () => {
+    const checkedAt = async () => new Map((await db().siteReadiness.findMany({ where: { workspaceId: owner.workspaceId } })).map((r) => [r.domain, r.checkedAt.getTime()]));
+    const before = await checkedAt();
+    const oldest = [...before].sort((a, b) => a[1] - b[1])[0]![0];
+    // A budget of nothing: one domain (at least one is always checked), the longest unchecked.
+    expect(await checkSiteReadiness(owner.workspaceId, { originOf, budgetMs: 0 })).toEqual([oldest]);
+    const after = await checkedAt();
+    const other = [...before.keys()].find((d) => d !== oldest)!;
+    expect(after.get(oldest)).toBeGreaterThan(before.get(oldest)!);
+    expect(after.get(other)).toBe(before.get(other));
+    expect(await checkSiteReadiness(owner.workspaceId, { originOf, budgetMs: 0 })).toEqual([other]);
+  });
 });
 
 describe("Check site readiness and the REST read", () => {
