@@ -1,12 +1,11 @@
 import "server-only";
 import { createGunzip } from "node:zlib";
 import { pipeline, Readable } from "node:stream";
-import { registrableDomain } from "@/lib/analysis/citations";
 import { UserError } from "@/lib/errors";
 import { normalizeHost } from "@/lib/sources/categories";
 import { classifyUserAgent } from "@/lib/traffic/classify";
 import { detectFormat, parseCloudflare, parseCombined, parseCsv, parseNetlify, parseVercel, readCsvHeader, type LineResult, type LogFormat } from "@/lib/traffic/formats";
-import { ownDomains, storedRanges, storeHits, type StoredHit } from "@/lib/traffic/store";
+import { ownSites, siteOf, storedRanges, storeHits, type StoredHit } from "@/lib/traffic/store";
 import { RangeVerifier, shippedRanges } from "@/lib/traffic/verify";
 
 const BATCH = 5_000;
@@ -112,7 +111,7 @@ function lineReader(format: LogFormat, header: string): ((line: string) => LineR
  * Not idempotent: importing the same file twice counts its hits twice.
  */
 export async function importTrafficLog(workspaceId: string, lines: AsyncIterable<string>, options: { format?: LogFormat; host?: string } = {}): Promise<ImportReport> {
-  const own = new Set((await ownDomains(workspaceId)).map((d) => registrableDomain(`https://${normalizeHost(d)}`) ?? normalizeHost(d)));
+  const own = await ownSites(workspaceId);
   if (!own.size) throw new UserError("This workspace has no own domains yet: add them to a brand (Brands) first; only hits for them are counted.");
   const fallbackHost = options.host ? normalizeHost(options.host) : own.size === 1 ? [...own][0]! : null;
   const verifier = new RangeVerifier(new Map([...shippedRanges(), ...(await storedRanges())]));
@@ -120,7 +119,7 @@ export async function importTrafficLog(workspaceId: string, lines: AsyncIterable
   const ownHost = (host: string) => {
     let known = isOwn.get(host);
     if (known === undefined) {
-      known = own.has(registrableDomain(`https://${host}`) ?? host);
+      known = own.has(siteOf(host));
       isOwn.set(host, known);
     }
     return known;

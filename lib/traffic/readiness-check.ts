@@ -1,5 +1,4 @@
 import "server-only";
-import { registrableDomain } from "@/lib/analysis/citations";
 import { env } from "@/lib/config/env";
 import { db } from "@/lib/db/prisma";
 import { transaction } from "@/lib/db/transaction";
@@ -12,7 +11,7 @@ import { CRAWLERS } from "@/lib/traffic/crawlers";
 import type { PageStatus, StoredCrawler, StoredPage } from "@/lib/traffic/readiness";
 import { ROBOTS_MAX_BYTES, robotsOutcome, robotsPolicy } from "@/lib/traffic/robots";
 import { fetchSite, type Fetched, type FetchFailure } from "@/lib/traffic/site-fetch";
-import { ownDomains } from "@/lib/traffic/store";
+import { ownDomains, siteOf } from "@/lib/traffic/store";
 
 // Site readiness (issue 21 item 3, docs/traffic.md): per own domain, robots.txt read for every
 // AI crawler's token at "/" and at the most-cited own pages, whether /llms.txt exists, and the
@@ -68,7 +67,7 @@ const isFailure = (r: Fetched | FetchFailure): r is FetchFailure => "failure" in
 async function mostCitedPages(workspaceId: string, domain: string): Promise<StoredPage[]> {
   const rows = await db().$queryRaw<{ url: string; answers: number }[]>`
     SELECT url, sum(answers)::int AS answers FROM rollup_own_pages
-    WHERE "workspaceId" = ${workspaceId}::uuid AND domain = ${registrableDomain(`https://${domain}`) ?? domain} AND day >= current_date - ${CITED_DAYS}::int
+    WHERE "workspaceId" = ${workspaceId}::uuid AND domain = ${siteOf(domain)} AND day >= current_date - ${CITED_DAYS}::int
     GROUP BY url ORDER BY answers DESC, url LIMIT 200`;
   const pages: StoredPage[] = [];
   for (const row of rows) {

@@ -1,6 +1,8 @@
 import "server-only";
+import { registrableDomain } from "@/lib/analysis/citations";
 import { db } from "@/lib/db/prisma";
 import { withRetries } from "@/lib/db/transaction";
+import { normalizeHost } from "@/lib/sources/categories";
 import type { Verification } from "@/lib/traffic/verify";
 
 export type StoredHit = { at: Date; domain: string; path: string; crawler: string; verification: Verification; status: number };
@@ -33,6 +35,21 @@ export async function storeHits(workspaceId: string, hits: StoredHit[]): Promise
       ON CONFLICT ("workspaceId", day, domain, path, crawler, verification)
       DO UPDATE SET hits = traffic_daily.hits + EXCLUDED.hits, errors = traffic_daily.errors + EXCLUDED.errors`,
   );
+}
+
+/**
+ * The site a host belongs to: its registrable domain (public suffix list, so docs.acme.com and
+ * acme.com are one site, a.github.io and b.github.io two), or the host itself. Crawler hits,
+ * visits and readiness count a host as the workspace's own when its site is one of ownSites.
+ */
+export function siteOf(host: string): string {
+  const normalized = normalizeHost(host);
+  return registrableDomain(`https://${normalized}`) ?? normalized;
+}
+
+/** The sites of the workspace's brands' domains (siteOf each). */
+export async function ownSites(workspaceId: string): Promise<Set<string>> {
+  return new Set((await ownDomains(workspaceId)).map(siteOf));
 }
 
 /** The workspace's own domains: every domain of every brand it tracks. */

@@ -1,9 +1,7 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
-import { registrableDomain } from "@/lib/analysis/citations";
 import { db, readDb } from "@/lib/db/prisma";
-import { normalizeHost } from "@/lib/sources/categories";
-import { ownDomains } from "@/lib/traffic/store";
+import { ownSites, siteOf } from "@/lib/traffic/store";
 import { classifyVisit } from "@/lib/traffic/visit-source";
 
 // Visits that AI assistants send to the workspace's own pages, reported by the /t.js script
@@ -75,8 +73,7 @@ export async function recordVisit(input: { key: string; url: string; referrer: s
     RETURNING "workspaceId"::text AS "workspaceId", "windowCount"`;
   if (!site) return "unknown_key";
   if (site.windowCount > limitPerMinute) return "rate_limited";
-  const own = new Set((await ownDomains(site.workspaceId)).map((d) => registrableDomain(`https://${normalizeHost(d)}`) ?? normalizeHost(d)));
-  if (!own.has(registrableDomain(`https://${visit.domain}`) ?? visit.domain)) return "other_domain";
+  if (!(await ownSites(site.workspaceId)).has(siteOf(visit.domain))) return "other_domain";
   await db().$executeRaw`
     INSERT INTO traffic_visits_daily ("workspaceId", day, domain, path, assistant, visits)
     VALUES (${site.workspaceId}::uuid, (now() AT TIME ZONE 'UTC')::date, ${visit.domain}, ${visit.path}, ${visit.assistant.name}, 1)
