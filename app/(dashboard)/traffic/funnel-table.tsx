@@ -14,12 +14,12 @@ const PAGE_SIZE = 20;
 
 type Funnel = ChartData<"traffic-funnel">;
 type List = Funnel["list"];
-/** One own page's row; a column of another source (visits, readiness) is one more entry below. */
+/** One own page's row; a column of another source is one more entry below. */
 type FunnelRow = Funnel["items"][number];
 
 // What each list is and what to do about its pages.
 const LISTS: { list: List; label: string; advice: string }[] = [
-  { list: "all", label: "All pages", advice: "Every own page crawled or cited in these dates: the most cited first." },
+  { list: "all", label: "All pages", advice: "Every own page crawled, cited or visited from an assistant in these dates: the most cited first." },
   {
     list: "crawled-not-cited",
     label: "Crawled but never cited",
@@ -55,6 +55,17 @@ const columns: Column<FunnelRow>[] = [
       </>
     ),
   },
+  {
+    id: "visits",
+    header: "Visits from assistants",
+    numeric: true,
+    cell: (p) => (
+      <>
+        {formatCount(p.visits)}
+        {p.visits > 0 && <span className="block text-xs whitespace-nowrap text-slate-500">{p.assistants.map((a) => `${a.assistant} ${formatCount(a.visits)}`).join(", ")}</span>}
+      </>
+    ),
+  },
 ];
 
 /**
@@ -72,17 +83,17 @@ export function FunnelTable({ filter, brandName }: { filter: AnalyticsFilterInpu
   const chosen = LISTS.find((l) => l.list === list)!;
   const csv = data && {
     filename: `traffic-funnel-${list}-${filter.from}-${filter.to}-page-${page}`,
-    header: ["domain", "path", "url", "title", "crawls", "last_crawled", "crawlers", "answers", "share", "share_low", "share_high"],
-    rows: data.items.map((p) => [p.domain, p.path, p.url, p.title, p.crawls, p.lastCrawled, p.crawlers.map((c) => `${c.crawler}:${c.hits}`).join(" "), p.answers, p.share.value, p.share.low, p.share.high]),
+    header: ["domain", "path", "url", "title", "crawls", "last_crawled", "crawlers", "answers", "share", "share_low", "share_high", "visits", "visits_by_assistant"],
+    rows: data.items.map((p) => [p.domain, p.path, p.url, p.title, p.crawls, p.lastCrawled, p.crawlers.map((c) => `${c.crawler}:${c.hits}`).join(" "), p.answers, p.share.value, p.share.low, p.share.high, p.visits, p.assistants.map((a) => `${a.assistant}:${a.visits}`).join(" ")]),
   };
   return (
     <ChartCard
       title="Page funnel"
-      description={`${brandName}'s pages from crawled to cited. Share of answers: answers citing the page out of the ${data ? formatCount(data.answersInScope) : ""} answers in scope (provider and tag filters apply to answers only), with its 95 % interval.`}
+      description={`${brandName}'s pages from crawled to cited to visited. Share of answers: answers citing the page out of the ${data ? formatCount(data.answersInScope) : ""} answers in scope (provider and tag filters apply to answers only), with its 95 % interval.`}
       sample={data && `${formatCount(data.total)} pages`}
       status={query}
       isEmpty={!data?.items.length}
-      empty={list === "all" ? "No own page was crawled or cited in these dates." : "No page in this list: nothing to do here for these dates."}
+      empty={list === "all" ? "No own page was crawled, cited or visited from an assistant in these dates." : "No page in this list: nothing to do here for these dates."}
       csv={csv ?? undefined}
       controls={
         <div className="mb-3 space-y-2">
