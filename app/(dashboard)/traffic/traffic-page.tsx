@@ -7,13 +7,16 @@ import { CrawledPagesTable } from "./crawled-pages-table";
 import { CrawlsChart } from "./crawls-chart";
 import { FunnelTable } from "./funnel-table";
 import { ImportHint } from "./import-hint";
+import { ReadinessCard } from "./readiness-card";
 import { VisitsChart } from "./visits-chart";
 
 /**
  * `imported`: whether the workspace ever imported an access log; until then the crawler charts give
  * way to how to import one. `hasSiteKey`: whether the visits script can report yet.
+ * `canCheckReadiness`: the "Check site readiness" button (admins).
  */
-export function TrafficPage({ options, imported, hasSiteKey }: { options: FilterOptions; imported: boolean; hasSiteKey: boolean }) {
+export function TrafficPage(props: { options: FilterOptions; imported: boolean; hasSiteKey: boolean; canCheckReadiness: boolean }) {
+  const { options, imported, hasSiteKey, canCheckReadiness } = props;
   const filters = useAnalyticsFilters(options);
   const brandName = filters.brand?.name ?? "your brand";
   const empty = <>No AI crawler requests to {brandName}&apos;s domains in these dates. Widen the dates, or import a newer log.</>;
@@ -31,6 +34,7 @@ export function TrafficPage({ options, imported, hasSiteKey }: { options: Filter
             <VisitsChart filter={filters.input} brandName={brandName} hasSiteKey={hasSiteKey} />
             {imported && <FunnelTable filter={filters.input} brandName={brandName} />}
             {imported && <CrawledPagesTable filter={filters.input} empty={empty} />}
+            <ReadinessCard canCheck={canCheckReadiness} />
           </div>
         </>
       )}
