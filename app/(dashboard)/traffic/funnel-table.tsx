@@ -30,10 +30,26 @@ const LISTS: { list: List; label: string; advice: string }[] = [
     label: "Cited but not crawled in 30 days",
     advice: "Answers cite these pages but no AI crawler fetched them in the 30 days before the range's end: check that robots.txt and your firewall let the crawlers in, and that the pages are in your sitemap.",
   },
+  {
+    list: "blocked-cited",
+    label: "Blocked by robots.txt but cited",
+    advice:
+      "Answers cite these pages, yet your robots.txt keeps out a crawler that assistants search or fetch pages with (per the last site readiness check, which reads your most-cited pages): allow it (for example OAI-SearchBot, ChatGPT-User, Claude-User, PerplexityBot) unless you mean to, or the assistant may stop citing or quoting them.",
+  },
 ];
 
 const columns: Column<FunnelRow>[] = [
-  { id: "page", header: "Page", className: "min-w-48 max-w-md", cell: (p) => <PageLink url={p.url} title={p.title} /> },
+  {
+    id: "page",
+    header: "Page",
+    className: "min-w-48 max-w-md",
+    cell: (p) => (
+      <>
+        <PageLink url={p.url} title={p.title} />
+        {p.blockedFor.length > 0 && <span className="block text-xs text-amber-800">robots.txt blocks {p.blockedFor.join(", ")}</span>}
+      </>
+    ),
+  },
   { id: "crawls", header: "Crawls", numeric: true, cell: (p) => formatCount(p.crawls) },
   { id: "last", header: "Last crawled", className: "whitespace-nowrap text-slate-700", cell: (p) => (p.lastCrawled ? formatBucket(p.lastCrawled) : "Never") },
   {
@@ -83,8 +99,8 @@ export function FunnelTable({ filter, brandName }: { filter: AnalyticsFilterInpu
   const chosen = LISTS.find((l) => l.list === list)!;
   const csv = data && {
     filename: `traffic-funnel-${list}-${filter.from}-${filter.to}-page-${page}`,
-    header: ["domain", "path", "url", "title", "crawls", "last_crawled", "crawlers", "answers", "share", "share_low", "share_high", "visits", "visits_by_assistant"],
-    rows: data.items.map((p) => [p.domain, p.path, p.url, p.title, p.crawls, p.lastCrawled, p.crawlers.map((c) => `${c.crawler}:${c.hits}`).join(" "), p.answers, p.share.value, p.share.low, p.share.high, p.visits, p.assistants.map((a) => `${a.assistant}:${a.visits}`).join(" ")]),
+    header: ["domain", "path", "url", "title", "crawls", "last_crawled", "crawlers", "answers", "share", "share_low", "share_high", "visits", "visits_by_assistant", "robots_blocked_for"],
+    rows: data.items.map((p) => [p.domain, p.path, p.url, p.title, p.crawls, p.lastCrawled, p.crawlers.map((c) => `${c.crawler}:${c.hits}`).join(" "), p.answers, p.share.value, p.share.low, p.share.high, p.visits, p.assistants.map((a) => `${a.assistant}:${a.visits}`).join(" "), p.blockedFor.join(" ")]),
   };
   return (
     <ChartCard
