@@ -78,7 +78,7 @@ function DomainReadiness({ domain }: { domain: Domain }) {
           <div key={p.purpose} className="contents">
             <dt className="text-slate-600">{PURPOSE[p.purpose]}</dt>
             <dd className="flex flex-wrap gap-2">
-              <Badge tone="green">{p.allowed} allowed</Badge>
+              <Badge tone={p.allowed ? "green" : "slate"}>{p.allowed} allowed</Badge>
               <Badge tone={p.blocked ? "amber" : "slate"}>{p.blocked} blocked</Badge>
             </dd>
           </div>
@@ -86,7 +86,7 @@ function DomainReadiness({ domain }: { domain: Domain }) {
       </dl>
       <details className="group mt-3">
         <summary className="min-h-11 cursor-pointer rounded-md py-2 text-sm font-medium text-brand-700 md:min-h-0 md:py-1">
-          Each crawler&apos;s answer for the {domain.pages.length ? `${domain.pages.length} most-cited pages` : "site"}
+          Each crawler&apos;s answer for {domain.pages.length === 1 ? "the most-cited page" : domain.pages.length ? `the ${domain.pages.length} most-cited pages` : "the site"}
         </summary>
         <p className="mt-1 mb-2 text-xs text-slate-600">
           {domain.pages.length
