@@ -165,6 +165,16 @@ describe("the Traffic page", () => {
     ]);
     await funnel.getByText(/make them answer your prompts' questions/).waitFor();
 
+    // The readiness check above found robots.txt unanswered (everything disallowed, RFC 9309): the
+    // checked most-cited page is "blocked by robots.txt but cited", for the search and user-fetch crawlers.
+    await funnel.getByRole("button", { name: "Blocked by robots.txt but cited" }).focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(() => table.getByRole("row").count()).toBe(2);
+    const blockedFor = (await table.getByRole("row").nth(1).getByText(/^robots\.txt blocks /).innerText()).split(/, | blocks /);
+    expect(blockedFor).toEqual(expect.arrayContaining(["OAI-SearchBot", "ChatGPT-User", "Claude-User", "PerplexityBot"]));
+    expect(blockedFor).not.toContain("GPTBot"); // training only
+    await funnel.getByText(/keeps out a crawler that assistants search or fetch pages with/).waitFor();
+
     const top = page.getByRole("region", { name: "Top crawled pages" });
     await expect.poll(() => top.getByRole("row").count()).toBe(5);
 
