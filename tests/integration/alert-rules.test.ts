@@ -13,6 +13,7 @@ import type { RuleInput } from "@/lib/alerts/schemas";
 import { recordRollups } from "@/lib/analytics/rollups";
 import { finishCheckIfDone } from "@/lib/lifecycle/transition";
 import { db } from "@/lib/db/prisma";
+import { storeHits } from "@/lib/traffic/store";
 import { brandCandidates, candidateKey } from "@/lib/analysis/brand-candidates";
 
 vi.mock("next/headers", () => import("../support/request-context").then((m) => m.nextHeadersMock));
@@ -255,6 +256,31 @@ describe("one of the brand's pages stopped being cited", () => {
     const firings = await firingsOf(ruleId);
     expect(firings.map((f) => f.title)).toEqual(["https://acme.com/pricing is no longer cited"]);
     expect((firings[0]!.facts as Facts).p).toBeCloseTo(0.75 ** 40, 12);
+  });
+});
+
+describe("an AI crawler stopped visiting", () => {
+  // NOW's periods: 06-02..06-08 before, 06-09..06-15 since.
+  const hits = (crawler: string, days: string[]) => days.map((day) => ({ at: new Date(`${day}T09:00:00Z`), domain: "acme.com", path: "/", crawler, verification: "unchecked" as const, status: 200 }));
+  const before = ["2025-06-02", "2025-06-03", "2025-06-04", "2025-06-05", "2025-06-06", "2025-06-07", "2025-06-08"];
+
+  it("fires for a daily crawler gone silent on the days the logs cover, not for a rare one", async () => {
+    const w = await buildWorld("Alerts crawlers");
+    // GPTBot: 7 of 7 days before, none of the 3 covered since (chance 0). ClaudeBot: 1 of 7, none since: (6/7)^3 = 0.63.
+    await storeHits(w.workspaceId, [...hits("GPTBot", before), ...hits("ClaudeBot", ["2025-06-05"]), ...hits("PerplexityBot", ["2025-06-03", "2025-06-10", "2025-06-12", "2025-06-14"])]);
+    const ruleId = await addRule(w, { name: "Crawlers", kind: "crawler_stopped", params: { windowDays: 7, confidence: 0.95 } });
+    expect(resultOf(await evaluateAlerts(w.workspaceId, { now: NOW }), ruleId)).toMatchObject({ status: "fired", fired: 1 });
+    const firings = await firingsOf(ruleId);
+    expect(firings.map((f) => f.title)).toEqual(["GPTBot stopped visiting"]);
+    expect(firings[0]!.facts).toMatchObject({ p: 0, previous: { days: 7, covered: 7 }, current: { days: 0, covered: 3 } });
+    expect(resultOf(await evaluateAlerts(w.workspaceId, { now: NOW }), ruleId)).toMatchObject({ fired: 0 });
+  });
+
+  it("says nothing while no log covers the last days: a log not imported yet is not silence", async () => {
+    const w = await buildWorld("Alerts crawlers unimported");
+    await storeHits(w.workspaceId, hits("GPTBot", before));
+    const ruleId = await addRule(w, { name: "Crawlers", kind: "crawler_stopped", params: { windowDays: 7, confidence: 0.95 } });
+    expect(resultOf(await evaluateAlerts(w.workspaceId, { now: NOW }), ruleId)).toMatchObject({ status: "too_few_answers", fired: 0, message: expect.stringMatching(/No imported access log covers the last 7 days/) });
   });
 });
 
