@@ -10,8 +10,9 @@ import type { ExtraReason } from "@/lib/alerts/kinds/kind";
 import { metricChangeKind } from "@/lib/alerts/kinds/metric-change";
 import { newBrandKind } from "@/lib/alerts/kinds/new-brand";
 import { ownPageDroppedKind } from "@/lib/alerts/kinds/own-page-dropped";
+import { visitsChangedKind } from "@/lib/alerts/kinds/visits-changed";
 
-export const ALERT_KINDS = [metricChangeKind, competitorOvertookKind, newBrandKind, ownPageDroppedKind, crawlerStoppedKind, breakerOpenKind, budgetKind] as const;
+export const ALERT_KINDS = [metricChangeKind, competitorOvertookKind, newBrandKind, ownPageDroppedKind, crawlerStoppedKind, visitsChangedKind, breakerOpenKind, budgetKind] as const;
 
 type AnyKind = (typeof ALERT_KINDS)[number];
 export type RuleKind = AnyKind["name"];

@@ -14,6 +14,7 @@ import { recordRollups } from "@/lib/analytics/rollups";
 import { finishCheckIfDone } from "@/lib/lifecycle/transition";
 import { db } from "@/lib/db/prisma";
 import { storeHits } from "@/lib/traffic/store";
+import { rotateSiteKey } from "@/lib/traffic/visits";
 import { brandCandidates, candidateKey } from "@/lib/analysis/brand-candidates";
 
 vi.mock("next/headers", () => import("../support/request-context").then((m) => m.nextHeadersMock));
@@ -281,6 +282,34 @@ describe("an AI crawler stopped visiting", () => {
     await storeHits(w.workspaceId, hits("GPTBot", before));
     const ruleId = await addRule(w, { name: "Crawlers", kind: "crawler_stopped", params: { windowDays: 7, confidence: 0.95 } });
     expect(resultOf(await evaluateAlerts(w.workspaceId, { now: NOW }), ruleId)).toMatchObject({ status: "too_few_answers", fired: 0, message: expect.stringMatching(/No imported access log covers the last 7 days/) });
+  });
+});
+
+describe("AI visits changed beyond noise", () => {
+  const visits = (workspaceId: string, assistant: string, day: string, n: number) => ({ workspaceId, day: new Date(day), domain: "acme.com", path: "/", assistant, visits: n });
+
+  it("fires for a fall beyond noise, in all and per assistant, not for one within it", async () => {
+    const w = await buildWorld("Alerts visits");
+    await rotateSiteKey(w.workspaceId);
+    await db().trafficSiteKey.update({ where: { workspaceId: w.workspaceId }, data: { createdAt: new Date("2025-05-01T00:00:00Z") } });
+    // ChatGPT 40 -> 10 (p < 1e-5); Perplexity 5 -> 3 (p = 0.73); in all 45 -> 13.
+    await db().trafficVisitDaily.createMany({
+      data: [visits(w.workspaceId, "ChatGPT", PREVIOUS_DAY, 40), visits(w.workspaceId, "ChatGPT", CURRENT_DAY, 10), visits(w.workspaceId, "Perplexity", PREVIOUS_DAY, 5), visits(w.workspaceId, "Perplexity", CURRENT_DAY, 3)],
+    });
+    const ruleId = await addRule(w, { name: "Visits", kind: "visits_changed", params: { windowDays: 7, confidence: 0.95 } });
+    expect(resultOf(await evaluateAlerts(w.workspaceId, { now: NOW }), ruleId)).toMatchObject({ status: "fired", fired: 2 });
+    const firings = await firingsOf(ruleId);
+    expect(firings.map((f) => f.title).sort()).toEqual(["AI visits fell from 45 to 13", "Visits from ChatGPT fell from 40 to 10"]);
+    expect(resultOf(await evaluateAlerts(w.workspaceId, { now: NOW }), ruleId)).toMatchObject({ fired: 0 });
+  });
+
+  it("waits until the site key is older than both periods", async () => {
+    const w = await buildWorld("Alerts visits new key");
+    await rotateSiteKey(w.workspaceId);
+    await db().trafficSiteKey.update({ where: { workspaceId: w.workspaceId }, data: { createdAt: new Date("2025-06-05T00:00:00Z") } });
+    await db().trafficVisitDaily.createMany({ data: [visits(w.workspaceId, "ChatGPT", CURRENT_DAY, 40)] });
+    const ruleId = await addRule(w, { name: "Visits", kind: "visits_changed", params: { windowDays: 7, confidence: 0.95 } });
+    expect(resultOf(await evaluateAlerts(w.workspaceId, { now: NOW }), ruleId)).toMatchObject({ status: "too_few_answers", fired: 0 });
   });
 });
 
