@@ -146,6 +146,8 @@ describe("the Traffic page", () => {
     await readiness.getByRole("button", { name: "Check site readiness" }).waitFor({ timeout: 60_000 });
     await readiness.getByText("did not answer (crawlers then fetch nothing)").first().waitFor();
     await readiness.getByText("llms.txt").first().waitFor();
+    // The funnel reads the finished check again: the cited page checked is blocked for the search and user-fetch crawlers.
+    await table.getByRole("row").filter({ hasText: "GPTBot (5)" }).getByText(/^robots\.txt blocks .*OAI-SearchBot/).waitFor();
     // Its crawler table by keyboard: focus the disclosure, Enter.
     const lumen = readiness.locator('[data-domain="lumencrm.com"]');
     await lumen.locator("summary").focus();

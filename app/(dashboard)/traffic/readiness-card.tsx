@@ -1,6 +1,6 @@
 "use client";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useMemo } from "react";
+import { useEffect, useMemo, useRef } from "react";
 import { toast } from "sonner";
 import { Badge, Card } from "@/components/ui/card";
 import { Button } from "@/components/ui/button";
@@ -114,6 +114,13 @@ export function ReadinessCard({ canCheck }: { canCheck: boolean }) {
     onError: (error) => toast.error(error.message),
   });
   const checking = !!query.data?.checking || check.isPending;
+  // A finished check changes the funnel's "blocked by robots.txt" column and list: read it again.
+  const wasChecking = useRef(false);
+  const stored = query.data?.checking;
+  useEffect(() => {
+    if (wasChecking.current && stored === false) void queryClient.invalidateQueries({ queryKey: ["analytics", "traffic-funnel"] });
+    wasChecking.current = !!stored;
+  }, [stored, queryClient]);
   return (
     <Card className="p-5" role="region" aria-labelledby="site-readiness">
       <SectionHeading
