@@ -46,7 +46,13 @@ const columns: Column<FunnelRow>[] = [
     cell: (p) => (
       <>
         <PageLink url={p.url} title={p.title} />
-        {p.blockedFor.length > 0 && <span className="block text-xs text-amber-800">robots.txt blocks {p.blockedFor.join(", ")}</span>}
+        {p.blockedFor.length > 0 && (
+          // A robots.txt that shuts everyone out names dozens: the first few, all of them on hover and in the CSV.
+          <span className="block text-xs text-amber-800" title={p.blockedFor.join(", ")}>
+            robots.txt blocks {p.blockedFor.slice(0, 3).join(", ")}
+            {p.blockedFor.length > 3 ? ` and ${p.blockedFor.length - 3} more` : ""}
+          </span>
+        )}
       </>
     ),
   },
