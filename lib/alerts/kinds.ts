@@ -5,12 +5,14 @@
 import { breakerOpenKind } from "@/lib/alerts/kinds/breaker-open";
 import { budgetKind } from "@/lib/alerts/kinds/budget";
 import { competitorOvertookKind } from "@/lib/alerts/kinds/competitor-overtook";
+import { crawlerStoppedKind } from "@/lib/alerts/kinds/crawler-stopped";
 import type { ExtraReason } from "@/lib/alerts/kinds/kind";
 import { metricChangeKind } from "@/lib/alerts/kinds/metric-change";
 import { newBrandKind } from "@/lib/alerts/kinds/new-brand";
 import { ownPageDroppedKind } from "@/lib/alerts/kinds/own-page-dropped";
+import { visitsChangedKind } from "@/lib/alerts/kinds/visits-changed";
 
-export const ALERT_KINDS = [metricChangeKind, competitorOvertookKind, newBrandKind, ownPageDroppedKind, breakerOpenKind, budgetKind] as const;
+export const ALERT_KINDS = [metricChangeKind, competitorOvertookKind, newBrandKind, ownPageDroppedKind, crawlerStoppedKind, visitsChangedKind, breakerOpenKind, budgetKind] as const;
 
 type AnyKind = (typeof ALERT_KINDS)[number];
 export type RuleKind = AnyKind["name"];

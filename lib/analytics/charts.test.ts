@@ -20,10 +20,11 @@ describe("charts", () => {
   it("lists each chart's own parameters with the charts that take them", () => {
     expect(CHART_PARAMS.map((p) => [p.name, p.charts])).toEqual([
       ["bucket", ["visibility", "share-of-voice"]],
-      ["page", ["cited-pages"]],
-      ["pageSize", ["cited-pages"]],
+      ["page", ["cited-pages", "traffic-pages", "traffic-funnel"]],
+      ["pageSize", ["cited-pages", "traffic-pages", "traffic-funnel"]],
       ["domain", ["cited-pages"]],
       ["includeEntityDomains", ["gap-sources"]],
+      ["list", ["traffic-funnel"]],
     ]);
   });
 

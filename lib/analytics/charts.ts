@@ -24,6 +24,7 @@ import { topDomainsChart } from "@/lib/analytics/charts/top-domains";
 import { trafficCrawlsChart } from "@/lib/analytics/charts/traffic-crawls";
 import { trafficFunnelChart } from "@/lib/analytics/charts/traffic-funnel";
 import { trafficPagesChart } from "@/lib/analytics/charts/traffic-pages";
+import { trafficVisitsChart } from "@/lib/analytics/charts/traffic-visits";
 import { visibilityChart } from "@/lib/analytics/charts/visibility";
 
 export type { Chart } from "@/lib/analytics/chart";
@@ -46,6 +47,7 @@ export const CHART_LIST = [
   trafficCrawlsChart,
   trafficPagesChart,
   trafficFunnelChart,
+  trafficVisitsChart,
 ] as const;
 
 type AnyChart = (typeof CHART_LIST)[number];

@@ -20,6 +20,13 @@ describe("wilson", () => {
     expect(all.high).toBe(1);
   });
 
+  it("holds its value at the edges for every n, rounding included (0 of 7 once gave a low of 3e-17)", () => {
+    for (let n = 1; n <= 200; n++) {
+      expect(wilson(0, n).low, `0 of ${n}`).toBe(0);
+      expect(wilson(n, n).high, `${n} of ${n}`).toBe(1);
+    }
+  });
+
   it("has no value without a sample", () => {
     expect(wilson(0, 0)).toEqual({ value: null, n: 0, low: null, high: null });
   });

@@ -27,7 +27,9 @@ export function wilson(successes: number, n: number, z = Z95): Estimate {
   const denominator = 1 + z2 / n;
   const center = (p + z2 / (2 * n)) / denominator;
   const half = (z / denominator) * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n));
-  return { value: p, n, low: clamp01(center - half), high: clamp01(center + half) };
+  // At 0 (or all) successes the bound is exactly 0 (or 1); computed, it can miss by a rounding error
+  // and end up on the wrong side of the value.
+  return { value: p, n, low: successes === 0 ? 0 : clamp01(center - half), high: successes === n ? 1 : clamp01(center + half) };
 }
 
 /**

@@ -39,7 +39,7 @@ async function brandDomains(r: ResolvedFilter): Promise<string[]> {
   return [...new Set(domains.filter(Boolean))];
 }
 
-/** traffic_daily rows `t` of the workspace on the brand's hosts in [first, end). */
+/** Rows `t` (traffic_daily or traffic_visits_daily) of the workspace on the brand's hosts in [first, end). */
 function crawlScope(r: ResolvedFilter, domains: string[], first: string, end: string): Prisma.Sql {
   const subdomains = domains.map((d) => `%.${d.replace(/[\\%_]/g, "\\$&")}`);
   return Prisma.sql`t."workspaceId" = ${r.filter.workspaceId}::uuid AND t.day >= ${first}::date AND t.day < ${end}::date
@@ -75,6 +75,29 @@ export async function crawlsOverTime(r: ResolvedFilter) {
 
 export type CrawlsOverTime = Awaited<ReturnType<typeof crawlsOverTime>>;
 
+/**
+ * Visits that assistants sent to the brand's domains per bucket (day, or week past 120 days) and
+ * assistant, from the visits script's rollup, with each assistant's total (most visits first).
+ */
+export async function visitsOverTime(r: ResolvedFilter) {
+  const domains = await brandDomains(r);
+  const { first, end } = range(r);
+  const rows = await readDb().$queryRaw<{ bucket: Date; assistant: string; visits: number }[]>`
+    SELECT ${bucketOf(r.filter, Prisma.sql`t.day::timestamp`)} AS bucket, t.assistant, sum(t.visits)::int AS visits
+    FROM traffic_visits_daily t
+    WHERE ${crawlScope(r, domains, first, end)}
+    GROUP BY 1, 2
+    ORDER BY 1, 2`;
+  const totals = new Map<string, number>();
+  for (const row of rows) totals.set(row.assistant, (totals.get(row.assistant) ?? 0) + num(row.visits));
+  return {
+    unit: bucketUnit(r.filter),
+    buckets: bucketKeys(r.filter),
+    assistants: [...totals].map(([assistant, visits]) => ({ assistant, visits })).sort((a, b) => b.visits - a.visits || a.assistant.localeCompare(b.assistant)),
+    rows: rows.map((row) => ({ bucket: isoDay(row.bucket), assistant: row.assistant, visits: num(row.visits) })),
+  };
+}
+
 /** Pages most crawled in the range, a page of them at a time. */
 export async function topCrawledPages(r: ResolvedFilter, page: number, pageSize: number) {
   const domains = await brandDomains(r);
@@ -95,7 +118,7 @@ export async function topCrawledPages(r: ResolvedFilter, page: number, pageSize:
   };
 }
 
-export const FUNNEL_LISTS = ["all", "crawled-not-cited", "cited-not-crawled"] as const;
+export const FUNNEL_LISTS = ["all", "crawled-not-cited", "cited-not-crawled", "blocked-cited"] as const;
 export type FunnelList = (typeof FUNNEL_LISTS)[number];
 
 // A cited URL's page key in SQL, as the import keys a hit (normalizeHost, the path without query).
@@ -106,11 +129,13 @@ const LIST_WHERE: Record<FunnelList, Prisma.Sql> = {
   all: Prisma.empty,
   "crawled-not-cited": Prisma.sql`WHERE p.crawls > 0 AND p.answers = 0`,
   "cited-not-crawled": Prisma.sql`WHERE p.answers > 0 AND NOT p."crawledRecently"`,
+  "blocked-cited": Prisma.sql`WHERE p.answers > 0 AND p."blockedFor" IS NOT NULL`,
 };
 const LIST_ORDER: Record<FunnelList, Prisma.Sql> = {
-  all: Prisma.sql`p.answers DESC, p.crawls DESC`,
+  all: Prisma.sql`p.answers DESC, p.crawls DESC, p.visits DESC`,
   "crawled-not-cited": Prisma.sql`p.crawls DESC`,
   "cited-not-crawled": Prisma.sql`p.answers DESC, p.citations DESC`,
+  "blocked-cited": Prisma.sql`p.answers DESC, p.citations DESC`,
 };
 
 type FunnelSqlRow = {
@@ -124,15 +149,22 @@ type FunnelSqlRow = {
   crawlers: { crawler: string; hits: number }[] | null;
   citations: number;
   answers: number;
+  visits: number;
+  assistants: { assistant: string; visits: number }[] | null;
+  blockedFor: string[] | null;
   total: number;
 };
 
 /**
- * Per own page: crawled (crawls in range, the last day a crawler came, by whom) and cited (answers
- * citing it, out of the answers in scope, with the 95 % interval). `list` keeps the pages to act
+ * Per own page: crawled (crawls in range, the last day a crawler came, by whom), cited (answers
+ * citing it, out of the answers in scope, with the 95 % interval) and visited (visits assistants
+ * sent to it in range, by assistant), and the search and user-fetch crawlers robots.txt blocks
+ * from it as the last readiness check found (`blockedFor`: only the pages that check fetched, the
+ * domain's most-cited ones, are known). `list` keeps the pages to act
  * on: crawled but never cited in the range, or cited in the range with no crawl in the
- * NOT_CRAWLED_DAYS days before its end. A page's answers add up its URLs' rows (one per URL and
- * answer in the rollup). Another column (visits, readiness) joins as one more CTE on (domain, path).
+ * NOT_CRAWLED_DAYS days before its end, or cited and blocked by robots.txt for a crawler that
+ * answers questions (search or user purpose). A page's answers add up its URLs' rows (one per URL and
+ * answer in the rollup). Each column joins as one more CTE on (domain, path).
  */
 export async function pageFunnel(r: ResolvedFilter, list: FunnelList, page: number, pageSize: number) {
   const domains = await brandDomains(r);
@@ -160,12 +192,34 @@ export async function pageFunnel(r: ResolvedFilter, list: FunnelList, page: numb
         WHERE ${rollupScope(r.filter)}
         GROUP BY 1, 2
         HAVING sum(r.answers) > 0
+      ), per_assistant AS (
+        SELECT t.domain, t.path, t.assistant, sum(t.visits)::int AS visits
+        FROM traffic_visits_daily t
+        WHERE ${crawlScope(r, domains, first, end)}
+        GROUP BY 1, 2, 3
+      ), visited AS (
+        SELECT domain, path, sum(visits)::int AS visits,
+          jsonb_agg(jsonb_build_object('assistant', assistant, 'visits', visits) ORDER BY visits DESC, assistant) AS assistants
+        FROM per_assistant GROUP BY 1, 2
+      ), blocked AS (
+        -- The stored check: page i's verdict for each crawler is its pages[i]; a page is keyed as the funnel keys it.
+        SELECT s.domain, split_part(pg.page->>'path', '?', 1) AS path,
+          array_agg(DISTINCT cr->>'name' ORDER BY cr->>'name') AS "blockedFor"
+        FROM site_readiness s
+          CROSS JOIN LATERAL jsonb_array_elements(s.pages) WITH ORDINALITY AS pg(page, i)
+          CROSS JOIN LATERAL jsonb_array_elements(s.crawlers) AS cr
+        WHERE s."workspaceId" = ${r.filter.workspaceId}::uuid AND cr->>'purpose' IN ('search', 'user')
+          AND NOT (cr->'pages'->((pg.i - 1)::int)->>'allowed')::boolean
+        GROUP BY 1, 2
       ), p AS (
-        SELECT coalesce(c.domain, k.domain) AS domain, coalesce(c.path, k.path) AS path, c.url, c.title,
+        SELECT coalesce(c.domain, k.domain, v.domain) AS domain, coalesce(c.path, k.path, v.path) AS path, c.url, c.title,
           coalesce(k.crawls, 0) AS crawls, coalesce(k."crawledRecently", false) AS "crawledRecently", k.crawlers,
-          coalesce(c.citations, 0) AS citations, coalesce(c.answers, 0) AS answers
+          coalesce(c.citations, 0) AS citations, coalesce(c.answers, 0) AS answers,
+          coalesce(v.visits, 0) AS visits, v.assistants, b."blockedFor"
         FROM crawled k FULL JOIN cited c ON c.domain = k.domain AND c.path = k.path
-        WHERE coalesce(k.crawls, 0) > 0 OR coalesce(c.answers, 0) > 0
+          FULL JOIN visited v ON v.domain = coalesce(c.domain, k.domain) AND v.path = coalesce(c.path, k.path)
+          LEFT JOIN blocked b ON b.domain = coalesce(c.domain, k.domain, v.domain) AND b.path = coalesce(c.path, k.path, v.path)
+        WHERE coalesce(k.crawls, 0) > 0 OR coalesce(c.answers, 0) > 0 OR coalesce(v.visits, 0) > 0
       ), listed AS (
         SELECT p.*, count(*) OVER ()::int AS total, row_number() OVER (ORDER BY ${LIST_ORDER[list]}, p.domain, p.path) AS ord FROM p
         ${LIST_WHERE[list]}
@@ -194,6 +248,9 @@ export async function pageFunnel(r: ResolvedFilter, list: FunnelList, page: numb
       citations: num(row.citations),
       answers: num(row.answers),
       share: wilson(num(row.answers), n),
+      visits: num(row.visits),
+      assistants: (row.assistants ?? []).map((a) => ({ assistant: a.assistant, visits: num(a.visits) })),
+      blockedFor: row.blockedFor ?? [],
     })),
     total: num(rows[0]?.total),
     page,

@@ -2,7 +2,10 @@
 // an access log (CSV) posted to POST /api/v1/traffic/logs with a key made on the Settings page then
 // shows on the page: crawler requests with operator and purpose, the page funnel (a crawled page
 // the demo's answers cite, and pages never cited), its lists chosen by keyboard, the top crawled
-// pages, and the page fits a 390 px phone. E2E_SCREENSHOTS=<folder> saves it at 1440 and 390 px,
+// pages, and the page fits a 390 px phone. Visits reported to POST /api/t with an assistant's
+// referrer show in the AI visits chart and the funnel's visits column; "Check site readiness"
+// runs the worker's check (the test machine resolves no public name, so robots.txt "did not
+// answer") and the card shows it, its crawler table opened by keyboard. E2E_SCREENSHOTS=<folder> saves it at 1440 and 390 px,
 // light and dark.
 import fs from "node:fs";
 import path from "node:path";
@@ -40,6 +43,18 @@ async function createApiKey(page: Page): Promise<string> {
   return key.inputValue();
 }
 
+/** The workspace's site key from Settings → Visits script, created there when there is none yet. */
+async function siteKeyOf(page: Page): Promise<string> {
+  await page.goto("/settings?tab=site-key");
+  const snippet = page.getByLabel("Visits script snippet");
+  const create = page.getByRole("button", { name: "Create site key" });
+  await snippet.or(create).first().waitFor();
+  if (await create.isVisible()) await create.click();
+  const key = /data-site="(bs_[A-Za-z0-9_-]{24})"/.exec((await snippet.textContent()) ?? "")?.[1];
+  expect(key).toBeDefined();
+  return key!;
+}
+
 async function settled(page: Page): Promise<void> {
   await page.waitForLoadState("networkidle");
   await page.waitForFunction(() => !document.querySelector('main [aria-busy="true"], main [role="status"][aria-label="Loading"]'), null, { timeout: 30_000 });
@@ -63,6 +78,8 @@ describe("the Traffic page", () => {
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Traffic" }).click();
     await page.waitForURL((url) => url.pathname === "/traffic");
     await page.getByRole("heading", { name: "Import your site's access logs" }).waitFor();
+    const visitsCard = page.getByRole("region", { name: "AI visits" });
+    await visitsCard.getByRole("link", { name: "Settings → Visits script" }).waitFor();
     if (SHOTS) await page.screenshot({ path: path.join(SHOTS, "traffic-empty-1440-light.png"), fullPage: true });
 
     // The demo's own page that answers cite most: crawled, it is the funnel's first row; /careers and
@@ -83,6 +100,7 @@ describe("the Traffic page", () => {
       line(4, new URL("https://lumencrm.com/pricing"), PERPLEXITY),
       ...[1, 3, 6].map((d) => line(d, careers, CLAUDEBOT, "198.51.100.9", 404)),
       line(1, careers, CHROME),
+      line(2, new URL("https://blog.lumencrm.com/guide"), CLAUDEBOT),
       "not,a,log,line",
     ].join("\n");
 
@@ -90,11 +108,24 @@ describe("the Traffic page", () => {
     const response = await page.request.post("/api/v1/traffic/logs", { headers: { authorization: `Bearer ${key}`, "content-type": "text/plain" }, data: log });
     const body = (await response.json()) as { import: { stored: number; errorCount: number; skipped: { notCrawler: number } } };
     expect(response.status(), JSON.stringify(body)).toBe(200);
-    expect(body.import).toMatchObject({ stored: 10, errorCount: 1, skipped: { notCrawler: 1 } });
+    expect(body.import).toMatchObject({ stored: 11, errorCount: 1, skipped: { notCrawler: 1 } });
+
+    // Visits the site's script reports: two sent by assistants (recorded), one without a referrer (not).
+    const siteKey = await siteKeyOf(page);
+    for (const [u, r] of [
+      ["https://blog.lumencrm.com/guide?utm_medium=x", "https://chatgpt.com/"],
+      ["https://blog.lumencrm.com/guide", "https://www.perplexity.ai/search"],
+      ["https://blog.lumencrm.com/guide", ""],
+    ]) {
+      const sent = await page.request.post("/api/t", { headers: { "content-type": "text/plain" }, data: JSON.stringify({ k: siteKey, u, r }) });
+      expect(sent.status()).toBe(204);
+    }
 
     await page.goto("/traffic");
     const crawls = page.getByRole("region", { name: "AI crawler requests" });
-    await crawls.getByText("10 requests, 5 unverified").waitFor();
+    await crawls.getByText("11 requests, 5 unverified").waitFor();
+    await visitsCard.getByText("2 visits").waitFor();
+    expect(await visitsCard.locator(".recharts-legend-wrapper").innerText()).toMatch(/ChatGPT[\s\S]*Perplexity/);
     // GPTBot's claims come from an address OpenAI does not publish: unverified.
     const crawlers = crawls.getByRole("table", { name: "Crawlers" });
     await expect.poll(() => crawlers.getByRole("row", { name: /GPTBot/ }).innerText()).toMatch(/GPTBot\s+OpenAI\s+Model training\s+5\s+0\s+5\s+0/);
@@ -106,6 +137,22 @@ describe("the Traffic page", () => {
     const first = await table.getByRole("row").filter({ hasText: "GPTBot (5)" }).innerText();
     expect(first).toMatch(/\s6\s/); // 5 GPTBot + 1 ClaudeBot crawls
     expect(first).toMatch(/%/);
+
+    // Site readiness: never checked, then checked by the admin's button; the worker's result shows.
+    const readiness = page.getByRole("region", { name: "Site readiness" });
+    await readiness.getByText("lumencrm.com").first().waitFor();
+    await readiness.getByRole("button", { name: "Check site readiness" }).click();
+    await readiness.getByText(/Last checked/).first().waitFor({ timeout: 60_000 });
+    await readiness.getByRole("button", { name: "Check site readiness" }).waitFor({ timeout: 60_000 });
+    await readiness.getByText("did not answer (crawlers then fetch nothing)").first().waitFor();
+    await readiness.getByText("llms.txt").first().waitFor();
+    // The funnel reads the finished check again: the cited page checked is blocked for the search and user-fetch crawlers.
+    await table.getByRole("row").filter({ hasText: "GPTBot (5)" }).getByText(/^robots\.txt blocks .* more$/).waitFor();
+    // Its crawler table by keyboard: focus the disclosure, Enter.
+    const lumen = readiness.locator('[data-domain="lumencrm.com"]');
+    await lumen.locator("summary").focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(() => lumen.getByRole("table", { name: "Crawler statuses for lumencrm.com" }).getByRole("row", { name: /GPTBot/ }).innerText()).toMatch(/GPTBot\s+Model training\s+Blocked\s+Blocked by robots.txt/);
     await settled(page);
     await screenshots(page, "1440");
 
@@ -115,12 +162,23 @@ describe("the Traffic page", () => {
     await expect.poll(() => funnel.getByRole("button", { name: "Crawled but never cited" }).getAttribute("aria-pressed")).toBe("true");
     await expect.poll(async () => (await table.getByRole("row").allInnerTexts()).slice(1)).toEqual([
       expect.stringContaining("https://lumencrm.com/careers"),
+      expect.stringMatching(/https:\/\/blog\.lumencrm\.com\/guide[\s\S]*\s2\s+ChatGPT 1, Perplexity 1/),
       expect.stringContaining("https://lumencrm.com/pricing"),
     ]);
     await funnel.getByText(/make them answer your prompts' questions/).waitFor();
 
+    // The readiness check above found robots.txt unanswered (everything disallowed, RFC 9309): the
+    // checked most-cited page is "blocked by robots.txt but cited", for the search and user-fetch crawlers.
+    await funnel.getByRole("button", { name: "Blocked by robots.txt but cited" }).focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(() => table.getByRole("row").count()).toBe(2);
+    const blockedFor = ((await table.getByRole("row").nth(1).getByText(/^robots\.txt blocks /).getAttribute("title")) ?? "").split(", ");
+    expect(blockedFor).toEqual(expect.arrayContaining(["OAI-SearchBot", "ChatGPT-User", "Claude-User", "PerplexityBot"]));
+    expect(blockedFor).not.toContain("GPTBot"); // training only
+    await funnel.getByText(/keeps out a crawler that assistants search or fetch pages with/).waitFor();
+
     const top = page.getByRole("region", { name: "Top crawled pages" });
-    await expect.poll(() => top.getByRole("row").count()).toBe(4);
+    await expect.poll(() => top.getByRole("row").count()).toBe(5);
 
     // A phone: nothing reaches past the right edge of the screen.
     await page.setViewportSize({ width: 390, height: 844 });

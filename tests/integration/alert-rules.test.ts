@@ -13,6 +13,8 @@ import type { RuleInput } from "@/lib/alerts/schemas";
 import { recordRollups } from "@/lib/analytics/rollups";
 import { finishCheckIfDone } from "@/lib/lifecycle/transition";
 import { db } from "@/lib/db/prisma";
+import { storeHits } from "@/lib/traffic/store";
+import { rotateSiteKey } from "@/lib/traffic/visits";
 import { brandCandidates, candidateKey } from "@/lib/analysis/brand-candidates";
 
 vi.mock("next/headers", () => import("../support/request-context").then((m) => m.nextHeadersMock));
@@ -255,6 +257,59 @@ describe("one of the brand's pages stopped being cited", () => {
     const firings = await firingsOf(ruleId);
     expect(firings.map((f) => f.title)).toEqual(["https://acme.com/pricing is no longer cited"]);
     expect((firings[0]!.facts as Facts).p).toBeCloseTo(0.75 ** 40, 12);
+  });
+});
+
+describe("an AI crawler stopped visiting", () => {
+  // NOW's periods: 06-02..06-08 before, 06-09..06-15 since.
+  const hits = (crawler: string, days: string[]) => days.map((day) => ({ at: new Date(`${day}T09:00:00Z`), domain: "acme.com", path: "/", crawler, verification: "unchecked" as const, status: 200 }));
+  const before = ["2025-06-02", "2025-06-03", "2025-06-04", "2025-06-05", "2025-06-06", "2025-06-07", "2025-06-08"];
+
+  it("fires for a daily crawler gone silent on the days the logs cover, not for a rare one", async () => {
+    const w = await buildWorld("Alerts crawlers");
+    // GPTBot: 7 of 7 days before, none of the 3 covered since (chance 0). ClaudeBot: 1 of 7, none since: (6/7)^3 = 0.63.
+    await storeHits(w.workspaceId, [...hits("GPTBot", before), ...hits("ClaudeBot", ["2025-06-05"]), ...hits("PerplexityBot", ["2025-06-03", "2025-06-10", "2025-06-12", "2025-06-14"])]);
+    const ruleId = await addRule(w, { name: "Crawlers", kind: "crawler_stopped", params: { windowDays: 7, confidence: 0.95 } });
+    expect(resultOf(await evaluateAlerts(w.workspaceId, { now: NOW }), ruleId)).toMatchObject({ status: "fired", fired: 1 });
+    const firings = await firingsOf(ruleId);
+    expect(firings.map((f) => f.title)).toEqual(["GPTBot stopped visiting"]);
+    expect(firings[0]!.facts).toMatchObject({ p: 0, previous: { days: 7, covered: 7 }, current: { days: 0, covered: 3 } });
+    expect(resultOf(await evaluateAlerts(w.workspaceId, { now: NOW }), ruleId)).toMatchObject({ fired: 0 });
+  });
+
+  it("says nothing while no log covers the last days: a log not imported yet is not silence", async () => {
+    const w = await buildWorld("Alerts crawlers unimported");
+    await storeHits(w.workspaceId, hits("GPTBot", before));
+    const ruleId = await addRule(w, { name: "Crawlers", kind: "crawler_stopped", params: { windowDays: 7, confidence: 0.95 } });
+    expect(resultOf(await evaluateAlerts(w.workspaceId, { now: NOW }), ruleId)).toMatchObject({ status: "too_few_answers", fired: 0, message: expect.stringMatching(/No imported access log covers the last 7 days/) });
+  });
+});
+
+describe("AI visits changed beyond noise", () => {
+  const visits = (workspaceId: string, assistant: string, day: string, n: number) => ({ workspaceId, day: new Date(day), domain: "acme.com", path: "/", assistant, visits: n });
+
+  it("fires for a fall beyond noise, in all and per assistant, not for one within it", async () => {
+    const w = await buildWorld("Alerts visits");
+    await rotateSiteKey(w.workspaceId);
+    await db().trafficSiteKey.update({ where: { workspaceId: w.workspaceId }, data: { createdAt: new Date("2025-05-01T00:00:00Z") } });
+    // ChatGPT 40 -> 10 (p < 1e-5); Perplexity 5 -> 3 (p = 0.73); in all 45 -> 13.
+    await db().trafficVisitDaily.createMany({
+      data: [visits(w.workspaceId, "ChatGPT", PREVIOUS_DAY, 40), visits(w.workspaceId, "ChatGPT", CURRENT_DAY, 10), visits(w.workspaceId, "Perplexity", PREVIOUS_DAY, 5), visits(w.workspaceId, "Perplexity", CURRENT_DAY, 3)],
+    });
+    const ruleId = await addRule(w, { name: "Visits", kind: "visits_changed", params: { windowDays: 7, confidence: 0.95 } });
+    expect(resultOf(await evaluateAlerts(w.workspaceId, { now: NOW }), ruleId)).toMatchObject({ status: "fired", fired: 2 });
+    const firings = await firingsOf(ruleId);
+    expect(firings.map((f) => f.title).sort()).toEqual(["AI visits fell from 45 to 13", "Visits from ChatGPT fell from 40 to 10"]);
+    expect(resultOf(await evaluateAlerts(w.workspaceId, { now: NOW }), ruleId)).toMatchObject({ fired: 0 });
+  });
+
+  it("waits until the site key is older than both periods", async () => {
+    const w = await buildWorld("Alerts visits new key");
+    await rotateSiteKey(w.workspaceId);
+    await db().trafficSiteKey.update({ where: { workspaceId: w.workspaceId }, data: { createdAt: new Date("2025-06-05T00:00:00Z") } });
+    await db().trafficVisitDaily.createMany({ data: [visits(w.workspaceId, "ChatGPT", CURRENT_DAY, 40)] });
+    const ruleId = await addRule(w, { name: "Visits", kind: "visits_changed", params: { windowDays: 7, confidence: 0.95 } });
+    expect(resultOf(await evaluateAlerts(w.workspaceId, { now: NOW }), ruleId)).toMatchObject({ status: "too_few_answers", fired: 0 });
   });
 });
 

@@ -13,7 +13,7 @@ import { waitFor } from "../support/wait-for";
 import { startWorker } from "../support/worker-process";
 import { join, ok, refused, signUp, type Person } from "../support/workspace-fixtures";
 import { GET as readinessRoute } from "@/app/api/v1/traffic/readiness/route";
-import { checkSiteReadinessAction } from "@/lib/actions/site-readiness";
+import { checkSiteReadinessAction, siteReadinessAction } from "@/lib/actions/site-readiness";
 import { registrableDomain } from "@/lib/analysis/citations";
 import { createApiKey } from "@/lib/api-keys/api-keys";
 import { reloadEnv } from "@/lib/config/env";
@@ -271,6 +271,12 @@ describe("Check site readiness and the REST read", () => {
     const otherKey = await createApiKey(other.workspaceId, { name: "other", scope: "read", createdById: other.userId });
     expect((await callRoute(readinessRoute, { path: "/api/v1/traffic/readiness", apiKey: otherKey.key })).body).toEqual({ checking: false, domains: [] });
     expect((await callRoute(readinessRoute, { path: "/api/v1/traffic/readiness", apiKey: null })).status).toBe(401);
+  });
+
+  it("lets a member read it as the Traffic page's card does, checking included", async () => {
+    const read = ok(await member.browser.run(() => siteReadinessAction()));
+    expect(read.checking).toBe(true);
+    expect(JSON.parse(JSON.stringify(read))).toEqual(JSON.parse(JSON.stringify(await readinessByDomain(owner.workspaceId))));
   });
 
   it("runs the queued check in a worker process (names under .test never resolve: robots.txt unreachable)", async () => {

@@ -34,6 +34,28 @@ const hit = fc.record({
   verification: fc.constantFrom(...VERIFICATIONS),
   status: fc.constantFrom(200, 404, 503),
 });
+// Visits the script recorded (traffic_visits_daily has no raw rows: each is one day's count).
+const ASSISTANTS = ["ChatGPT", "Perplexity", "Gemini"];
+const visit = fc.record({
+  day: fc.constantFrom(...DAYS),
+  domain: fc.constantFrom(...HOSTS, "other-site.com"),
+  path: fc.constantFrom(...PATHS, "/landing"),
+  assistant: fc.constantFrom(...ASSISTANTS),
+  visits: fc.integer({ min: 1, max: 5 }),
+});
+// The last site readiness check per domain: its checked pages (some cited with a query), and per
+// crawler the pages robots.txt blocks it from. Training crawlers do not count for "blocked but cited".
+const READINESS_CRAWLERS = [
+  { name: "GPTBot", purpose: "training" },
+  { name: "OAI-SearchBot", purpose: "search" },
+  { name: "ChatGPT-User", purpose: "user" },
+  { name: "Claude-User", purpose: "user" },
+] as const;
+const readiness = fc.record({
+  domain: fc.constantFrom(...HOSTS),
+  pages: fc.uniqueArray(fc.record({ path: fc.constantFrom(...PATHS), query: fc.constantFrom("", "?ref=1") }), { selector: (p) => p.path, maxLength: 3 }),
+  blocks: fc.array(fc.record({ crawler: fc.constantFrom(...READINESS_CRAWLERS.map((c) => c.name)), path: fc.constantFrom(...PATHS) }), { maxLength: 6 }),
+});
 // Each answer cites a set of pages, each written as one URL (with "www." or a query on some).
 const citation = fc.record({
   host: fc.constantFrom(...HOSTS, "www.funnel-acme.com", "rival-brand.com"),
@@ -46,7 +68,12 @@ const answer = fc.record({
   failed: fc.constantFrom(false, false, false, true),
   cites: fc.uniqueArray(citation, { selector: (c) => `${c.host.replace(/^www\./, "")}${c.path}`, minLength: 1, maxLength: 4 }),
 });
-const history = fc.record({ hits: fc.array(hit, { minLength: 10, maxLength: 80 }), answers: fc.array(answer, { minLength: 4, maxLength: 16 }) });
+const history = fc.record({
+  hits: fc.array(hit, { minLength: 10, maxLength: 80 }),
+  answers: fc.array(answer, { minLength: 4, maxLength: 16 }),
+  visits: fc.uniqueArray(visit, { selector: (v) => `${v.day} ${v.domain}${v.path} ${v.assistant}`, maxLength: 30 }),
+  readiness: fc.uniqueArray(readiness, { selector: (r) => r.domain, maxLength: 3 }),
+});
 type History = typeof history extends fc.Arbitrary<infer T> ? T : never;
 
 async function chart<C extends ChartName>(tenant: Tenant, name: C, query: string): Promise<ChartData<C>> {
@@ -57,10 +84,26 @@ async function chart<C extends ChartName>(tenant: Tenant, name: C, query: string
   return JSON.parse(body) as ChartData<C>;
 }
 
-async function writeHistory(tenant: Tenant, h: History) {
+async function writeHistory(tenant: Tenant, h: Omit<History, "visits" | "readiness"> & Partial<Pick<History, "visits" | "readiness">>) {
   await db().brand.update({ where: { id: tenant.brandId }, data: { domains: ["https://www.funnel-acme.com"] } });
   await db().brand.create({ data: { workspaceId: tenant.workspaceId, name: "Second", domains: ["second-brand.com"] } });
   await storeHits(tenant.workspaceId, h.hits.map((x) => ({ at: new Date(`${x.day}T12:00:00Z`), domain: x.domain, path: x.path, crawler: x.crawler, verification: x.verification, status: x.status })));
+  if (h.visits?.length) await db().trafficVisitDaily.createMany({ data: h.visits.map((v) => ({ workspaceId: tenant.workspaceId, day: new Date(v.day), domain: v.domain, path: v.path, assistant: v.assistant, visits: v.visits })) });
+  for (const r of h.readiness ?? []) {
+    await db().siteReadiness.create({
+      data: {
+        workspaceId: tenant.workspaceId, domain: r.domain, checkedAt: new Date(), robotsOutcome: "found", robotsStatus: 200, llmsTxt: false, llmsTxtStatus: 404,
+        pages: r.pages.map((p) => ({ url: `https://${r.domain}${p.path}${p.query}`, path: `${p.path}${p.query}`, citations: 1 })),
+        crawlers: READINESS_CRAWLERS.map((c) => ({
+          name: c.name, operator: "x", purpose: c.purpose, root: true,
+          pages: r.pages.map((p) => {
+            const allowed = !r.blocks.some((b) => b.crawler === c.name && b.path === p.path);
+            return { allowed, status: allowed ? 200 : "blocked" };
+          }),
+        })),
+      },
+    });
+  }
   const provider = await db().providerConfig.findFirstOrThrow({ where: { workspaceId: tenant.workspaceId } });
   const check = await db().check.create({ data: { workspaceId: tenant.workspaceId, brandId: tenant.brandId, totalCaptures: h.answers.length, status: "completed" } });
   for (const [i, a] of h.answers.entries()) {
@@ -84,14 +127,14 @@ async function writeHistory(tenant: Tenant, h: History) {
   await recordRollups(db(), (await db().capture.findMany({ where: { checkId: check.id }, select: { id: true } })).map((c) => c.id));
 }
 
-type Expected = { crawls: number; last: string | null; recent: boolean; crawlers: Map<string, number>; answers: number };
+type Expected = { crawls: number; last: string | null; recent: boolean; crawlers: Map<string, number>; answers: number; visits: Map<string, number>; blockedFor: string[] };
 
 /** The funnel counted directly: crawls from traffic_hits, answers from the captures' citations. */
 async function directCounts(tenant: Tenant) {
   const pages = new Map<string, Expected>();
   const page = (domain: string, path: string) => {
     const key = `${domain}${path}`;
-    if (!pages.has(key)) pages.set(key, { crawls: 0, last: null, recent: false, crawlers: new Map(), answers: 0 });
+    if (!pages.has(key)) pages.set(key, { crawls: 0, last: null, recent: false, crawlers: new Map(), answers: 0, visits: new Map(), blockedFor: [] });
     return pages.get(key)!;
   };
   const hits = await db().$queryRaw<{ day: Date; domain: string; path: string; crawler: string }[]>`
@@ -120,10 +163,26 @@ async function directCounts(tenant: Tenant) {
     const slash = key.indexOf("/");
     page(key.slice(0, slash), key.slice(slash)).answers = set.size;
   }
+  const visits = await db().$queryRaw<{ domain: string; path: string; assistant: string; visits: number }[]>`
+    SELECT domain, path, assistant, visits FROM traffic_visits_daily WHERE "workspaceId" = ${tenant.workspaceId}::uuid
+      AND domain IN ('funnel-acme.com', 'docs.funnel-acme.com') AND day >= ${FIRST}::date AND day < ${END}::date`;
+  for (const v of visits) {
+    const p = page(v.domain, v.path);
+    p.visits.set(v.assistant, (p.visits.get(v.assistant) ?? 0) + v.visits);
+  }
+  const checks = await db().siteReadiness.findMany({ where: { workspaceId: tenant.workspaceId } });
+  for (const [key, p] of pages) {
+    for (const check of checks) {
+      const checked = (check.pages as { path: string }[]).findIndex((x) => `${check.domain}${x.path.split("?")[0]}` === key);
+      if (checked < 0) continue;
+      const crawlers = check.crawlers as { name: string; purpose: string; pages: { allowed: boolean }[] }[];
+      p.blockedFor = crawlers.filter((c) => c.purpose !== "training" && !c.pages[checked]!.allowed).map((c) => c.name).sort();
+    }
+  }
   const [inScope] = await db().$queryRaw<{ n: number }[]>`
     SELECT count(*)::int AS n FROM captures c WHERE c."workspaceId" = ${tenant.workspaceId}::uuid AND c.status = 'succeeded'
       AND c."finishedAt" >= ${FIRST}::timestamp AND c."finishedAt" < ${END}::timestamp`;
-  const shown = [...pages].filter(([, p]) => p.crawls > 0 || p.answers > 0);
+  const shown = [...pages].filter(([, p]) => p.crawls > 0 || p.answers > 0 || p.visits.size > 0);
   return { pages: new Map(shown), hits: hits.filter((h) => h.day.toISOString().slice(0, 10) >= FIRST), answersInScope: inScope!.n };
 }
 
@@ -144,6 +203,9 @@ describe("the traffic funnel", () => {
           const row = got.get(key)!;
           expect({ key, crawls: row.crawls, last: row.lastCrawled, answers: row.answers }).toEqual({ key, crawls: want.crawls, last: want.last, answers: want.answers });
           expect(Object.fromEntries(row.crawlers.map((c) => [c.crawler, c.hits]))).toEqual(Object.fromEntries(want.crawlers));
+          expect(Object.fromEntries(row.assistants.map((a) => [a.assistant, a.visits]))).toEqual(Object.fromEntries(want.visits));
+          expect(row.visits).toBe([...want.visits.values()].reduce((a, b) => a + b, 0));
+          expect({ key, blockedFor: row.blockedFor }).toEqual({ key, blockedFor: want.blockedFor });
           expect(row.share.value).toBe(expected.answersInScope ? want.answers / expected.answersInScope : null);
           if (row.share.value !== null) expect(row.share.low! <= row.share.value && row.share.value <= row.share.high!).toBe(true);
         }
@@ -152,6 +214,9 @@ describe("the traffic funnel", () => {
         expect(neverCited.items.map((r) => `${r.domain}${r.path}`).sort()).toEqual([...expected.pages].filter(([, p]) => p.crawls > 0 && p.answers === 0).map(([k]) => k).sort());
         const notCrawled = await chart(tenant, "traffic-funnel", "pageSize=100&list=cited-not-crawled");
         expect(notCrawled.items.map((r) => `${r.domain}${r.path}`).sort()).toEqual([...expected.pages].filter(([, p]) => p.answers > 0 && !p.recent).map(([k]) => k).sort());
+
+        const blocked = await chart(tenant, "traffic-funnel", "pageSize=100&list=blocked-cited");
+        expect(blocked.items.map((r) => `${r.domain}${r.path}`).sort()).toEqual([...expected.pages].filter(([, p]) => p.answers > 0 && p.blockedFor.length > 0).map(([k]) => k).sort());
 
         const crawls = await chart(tenant, "traffic-crawls", "");
         const perKey = new Map<string, number>();
@@ -163,6 +228,15 @@ describe("the traffic funnel", () => {
         for (const r of crawls.rows) gotPerKey.set(`${r.bucket} ${r.crawler}`, (gotPerKey.get(`${r.bucket} ${r.crawler}`) ?? 0) + r.hits);
         expect(Object.fromEntries(gotPerKey)).toEqual(Object.fromEntries(perKey));
         expect(crawls.crawlers.reduce((s, c) => s + c.verified + c.unverified + c.unchecked, 0)).toBe(expected.hits.length);
+
+        const visitsChart = await chart(tenant, "traffic-visits", "");
+        const wantVisits = new Map<string, number>();
+        for (const v of h.visits) {
+          if (v.day < FIRST || v.day >= END || !v.domain.endsWith("funnel-acme.com")) continue;
+          wantVisits.set(`${v.day} ${v.assistant}`, (wantVisits.get(`${v.day} ${v.assistant}`) ?? 0) + v.visits);
+        }
+        expect(Object.fromEntries(visitsChart.rows.map((r) => [`${r.bucket} ${r.assistant}`, r.visits]))).toEqual(Object.fromEntries(wantVisits));
+        expect(visitsChart.assistants.reduce((s, a) => s + a.visits, 0)).toBe([...wantVisits.values()].reduce((a, b) => a + b, 0));
 
         const top = await chart(tenant, "traffic-pages", "pageSize=100");
         const crawledPages = [...expected.pages].filter(([, p]) => p.crawls > 0);

@@ -14,12 +14,12 @@ const PAGE_SIZE = 20;
 
 type Funnel = ChartData<"traffic-funnel">;
 type List = Funnel["list"];
-/** One own page's row; a column of another source (visits, readiness) is one more entry below. */
+/** One own page's row; a column of another source is one more entry below. */
 type FunnelRow = Funnel["items"][number];
 
 // What each list is and what to do about its pages.
 const LISTS: { list: List; label: string; advice: string }[] = [
-  { list: "all", label: "All pages", advice: "Every own page crawled or cited in these dates: the most cited first." },
+  { list: "all", label: "All pages", advice: "Every own page crawled, cited or visited from an assistant in these dates: the most cited first." },
   {
     list: "crawled-not-cited",
     label: "Crawled but never cited",
@@ -30,10 +30,32 @@ const LISTS: { list: List; label: string; advice: string }[] = [
     label: "Cited but not crawled in 30 days",
     advice: "Answers cite these pages but no AI crawler fetched them in the 30 days before the range's end: check that robots.txt and your firewall let the crawlers in, and that the pages are in your sitemap.",
   },
+  {
+    list: "blocked-cited",
+    label: "Blocked by robots.txt but cited",
+    advice:
+      "Answers cite these pages, yet your robots.txt keeps out a crawler that assistants search or fetch pages with (per the last site readiness check, which reads your most-cited pages): allow it (for example OAI-SearchBot, ChatGPT-User, Claude-User, PerplexityBot) unless you mean to, or the assistant may stop citing or quoting them.",
+  },
 ];
 
 const columns: Column<FunnelRow>[] = [
-  { id: "page", header: "Page", className: "min-w-48 max-w-md", cell: (p) => <PageLink url={p.url} title={p.title} /> },
+  {
+    id: "page",
+    header: "Page",
+    className: "min-w-48 max-w-md",
+    cell: (p) => (
+      <>
+        <PageLink url={p.url} title={p.title} />
+        {p.blockedFor.length > 0 && (
+          // A robots.txt that shuts everyone out names dozens: the first few, all of them on hover and in the CSV.
+          <span className="block text-xs text-amber-800" title={p.blockedFor.join(", ")}>
+            robots.txt blocks {p.blockedFor.slice(0, 3).join(", ")}
+            {p.blockedFor.length > 3 ? ` and ${p.blockedFor.length - 3} more` : ""}
+          </span>
+        )}
+      </>
+    ),
+  },
   { id: "crawls", header: "Crawls", numeric: true, cell: (p) => formatCount(p.crawls) },
   { id: "last", header: "Last crawled", className: "whitespace-nowrap text-slate-700", cell: (p) => (p.lastCrawled ? formatBucket(p.lastCrawled) : "Never") },
   {
@@ -55,6 +77,17 @@ const columns: Column<FunnelRow>[] = [
       </>
     ),
   },
+  {
+    id: "visits",
+    header: "Visits from assistants",
+    numeric: true,
+    cell: (p) => (
+      <>
+        {formatCount(p.visits)}
+        {p.visits > 0 && <span className="block text-xs whitespace-nowrap text-slate-500">{p.assistants.map((a) => `${a.assistant} ${formatCount(a.visits)}`).join(", ")}</span>}
+      </>
+    ),
+  },
 ];
 
 /**
@@ -72,17 +105,17 @@ export function FunnelTable({ filter, brandName }: { filter: AnalyticsFilterInpu
   const chosen = LISTS.find((l) => l.list === list)!;
   const csv = data && {
     filename: `traffic-funnel-${list}-${filter.from}-${filter.to}-page-${page}`,
-    header: ["domain", "path", "url", "title", "crawls", "last_crawled", "crawlers", "answers", "share", "share_low", "share_high"],
-    rows: data.items.map((p) => [p.domain, p.path, p.url, p.title, p.crawls, p.lastCrawled, p.crawlers.map((c) => `${c.crawler}:${c.hits}`).join(" "), p.answers, p.share.value, p.share.low, p.share.high]),
+    header: ["domain", "path", "url", "title", "crawls", "last_crawled", "crawlers", "answers", "share", "share_low", "share_high", "visits", "visits_by_assistant", "robots_blocked_for"],
+    rows: data.items.map((p) => [p.domain, p.path, p.url, p.title, p.crawls, p.lastCrawled, p.crawlers.map((c) => `${c.crawler}:${c.hits}`).join(" "), p.answers, p.share.value, p.share.low, p.share.high, p.visits, p.assistants.map((a) => `${a.assistant}:${a.visits}`).join(" "), p.blockedFor.join(" ")]),
   };
   return (
     <ChartCard
       title="Page funnel"
-      description={`${brandName}'s pages from crawled to cited. Share of answers: answers citing the page out of the ${data ? formatCount(data.answersInScope) : ""} answers in scope (provider and tag filters apply to answers only), with its 95 % interval.`}
+      description={`${brandName}'s pages from crawled to cited to visited. Share of answers: answers citing the page out of the ${data ? formatCount(data.answersInScope) : ""} answers in scope (provider and tag filters apply to answers only), with its 95 % interval.`}
       sample={data && `${formatCount(data.total)} pages`}
       status={query}
       isEmpty={!data?.items.length}
-      empty={list === "all" ? "No own page was crawled or cited in these dates." : "No page in this list: nothing to do here for these dates."}
+      empty={list === "all" ? "No own page was crawled, cited or visited from an assistant in these dates." : "No page in this list: nothing to do here for these dates."}
       csv={csv ?? undefined}
       controls={
         <div className="mb-3 space-y-2">
