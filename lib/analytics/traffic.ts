@@ -3,11 +3,10 @@ import { bucketKeys, bucketOf, bucketUnit, num, type ResolvedFilter } from "@/li
 import { rollupScope } from "@/lib/analytics/rollups";
 import { addDays, isoDay } from "@/lib/analytics/schemas";
 import { wilson } from "@/lib/analytics/stats";
-import { registrableDomain } from "@/lib/analysis/citations";
 import { readDb } from "@/lib/db/prisma";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { normalizeHost } from "@/lib/sources/categories";
 import { CRAWLERS } from "@/lib/traffic/crawlers";
+import { siteOf } from "@/lib/traffic/store";
 import type { Verification } from "@/lib/traffic/verify";
 
 // The Traffic page's numbers (issue 21 item 4, docs/traffic.md): crawls read the daily rollup
@@ -35,7 +34,7 @@ export async function hasTrafficLogs(workspaceId: string): Promise<boolean> {
 /** The brand's registrable domains: the hosts whose crawls count for it. */
 async function brandDomains(r: ResolvedFilter): Promise<string[]> {
   const brand = await readDb().brand.findFirst({ where: { id: r.filter.brandId, workspaceId: r.filter.workspaceId }, select: { domains: true } });
-  const domains = (brand?.domains ?? []).map((d) => normalizeHost(d)).map((host) => registrableDomain(`https://${host}`) ?? host);
+  const domains = (brand?.domains ?? []).map(siteOf);
   return [...new Set(domains.filter(Boolean))];
 }
 
@@ -164,7 +163,9 @@ type FunnelSqlRow = {
  * on: crawled but never cited in the range, or cited in the range with no crawl in the
  * NOT_CRAWLED_DAYS days before its end, or cited and blocked by robots.txt for a crawler that
  * answers questions (search or user purpose). A page's answers add up its URLs' rows (one per URL and
- * answer in the rollup). Each column joins as one more CTE on (domain, path).
+ * answer in the rollup), so an answer citing two spellings of one page (with and without www.)
+ * counts twice; capped at the answers in scope, the share stays a share. Each column joins as one
+ * more CTE on (domain, path).
  */
 export async function pageFunnel(r: ResolvedFilter, list: FunnelList, page: number, pageSize: number) {
   const domains = await brandDomains(r);
@@ -246,8 +247,8 @@ export async function pageFunnel(r: ResolvedFilter, list: FunnelList, page: numb
       lastCrawled: row.lastCrawled ? isoDay(row.lastCrawled) : null,
       crawlers: (row.crawlers ?? []).map((c) => ({ ...c, hits: num(c.hits), ...crawlerInfo(c.crawler) })),
       citations: num(row.citations),
-      answers: num(row.answers),
-      share: wilson(num(row.answers), n),
+      answers: Math.min(num(row.answers), n),
+      share: wilson(Math.min(num(row.answers), n), n),
       visits: num(row.visits),
       assistants: (row.assistants ?? []).map((a) => ({ assistant: a.assistant, visits: num(a.visits) })),
       blockedFor: row.blockedFor ?? [],
