@@ -1,11 +1,25 @@
 import "server-only";
 import { activeRuns } from "@/lib/captures/active-runs";
 import { db } from "@/lib/db/prisma";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 // A worker process proves it is alive by pushing its lease forward. Times come from the
 // database clock, not this machine's, so that workers and the sweeper on different machines
 // agree on when a lease has expired. The columns are `timestamp(3)` holding UTC, as Prisma
 // writes them.
+
+/**
+ * SQL: the lease of heartbeat row `h` has run out, counted from no earlier than the database
+ * server's start. While the server is down (a restart) no worker can renew its lease; a live
+ * worker whose lease ran out meanwhile gets one whole lease (its own length) after the start to
+ * renew it, before the sweeper takes its attempts over and fences out the answers it was about
+ * to store (paid for). A dead worker is taken over at most one lease later than without a restart.
+ */
+export const leaseOver = (h: string) => {
+  const row = Prisma.raw(h);
+  return Prisma.sql`(${row}."leaseExpiresAt" < now() AT TIME ZONE 'UTC'
+    AND (pg_postmaster_start_time() AT TIME ZONE 'UTC') + (${row}."leaseExpiresAt" - ${row}."lastSeenAt") < now() AT TIME ZONE 'UTC')`;
+};
 
 export type WorkerStatus = "running" | "draining" | "stopped";
 

@@ -4,6 +4,7 @@ import { unknownOutcomeCost } from "@/lib/billing/money";
 import { accessRefusal } from "@/lib/lifecycle/claim";
 import { wakeBudgetWaiters, type Tx } from "@/lib/lifecycle/transition";
 import { db } from "@/lib/db/prisma";
+import { leaseOver } from "@/lib/jobs/heartbeats";
 import { inTransaction } from "@/lib/db/transaction";
 import { setupCallLimits, setupPrompt } from "@/lib/setup/prompt";
 import type { SetupProposal } from "@/lib/setup/schemas";
@@ -100,10 +101,10 @@ const STOPPED = {
 export async function expireSetupRuns(): Promise<number> {
   const orphaned = await db().$queryRaw<(SetupRun & { reason: keyof typeof STOPPED })[]>`
     SELECT s.id, s."runToken", s."workspaceId", s."connectionId", s."budgetPeriod", s."reservedMicros",
-           CASE WHEN h."workerId" IS NULL OR h."leaseExpiresAt" < now() AT TIME ZONE 'UTC' THEN 'lease_expired' ELSE 'abandoned' END AS reason
+           CASE WHEN h."workerId" IS NULL OR ${leaseOver("h")} THEN 'lease_expired' ELSE 'abandoned' END AS reason
     FROM setup_suggestions s LEFT JOIN worker_heartbeats h ON h."workerId" = s."workerId"
     WHERE s.status = 'running'
-      AND (h."workerId" IS NULL OR h."leaseExpiresAt" < now() AT TIME ZONE 'UTC'
+      AND (h."workerId" IS NULL OR ${leaseOver("h")}
            OR (s."startedAt" < h."activeAsOf" AND NOT (s."runToken" = ANY(h."activeRunTokens"))))
     ORDER BY s."startedAt"`;
   let ended = 0;

@@ -4,6 +4,7 @@ import { pausePoint } from "@/lib/db/pause-points";
 import { db } from "@/lib/db/prisma";
 import { transaction } from "@/lib/db/transaction";
 import { enqueueCaptureJobs } from "@/lib/jobs/enqueue";
+import { leaseOver } from "@/lib/jobs/heartbeats";
 import { expireSetupRuns } from "@/lib/setup/run";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
@@ -28,9 +29,9 @@ export type SweepResult = { workers: string[]; expired: number; recovered: numbe
 export async function sweepDeadWorkers(): Promise<SweepResult> {
   const unlocked = await transaction(async (tx) => {
     const dead = await tx.$queryRaw<{ workerId: string; slotIds: string[] }[]>`
-      UPDATE worker_heartbeats SET "expiredAt" = now() AT TIME ZONE 'UTC', status = 'expired'
-      WHERE "expiredAt" IS NULL AND status <> 'stopped' AND "leaseExpiresAt" < now() AT TIME ZONE 'UTC'
-      RETURNING "workerId", "slotIds"`;
+      UPDATE worker_heartbeats h SET "expiredAt" = now() AT TIME ZONE 'UTC', status = 'expired'
+      WHERE h."expiredAt" IS NULL AND h.status <> 'stopped' AND ${leaseOver("h")}
+      RETURNING h."workerId", h."slotIds"`;
     if (!dead.length) return [];
     const lockIds = dead.flatMap((w) => [w.workerId, ...w.slotIds]);
     // Their capture jobs are retired (retireCaptureJobs); running captures get their fresh job
@@ -48,10 +49,10 @@ export async function sweepDeadWorkers(): Promise<SweepResult> {
 
   const orphaned = await db().$queryRaw<{ runToken: string; reason: ExpireReason }[]>`
     SELECT a."runToken",
-           CASE WHEN h."workerId" IS NULL OR h."leaseExpiresAt" < now() AT TIME ZONE 'UTC' THEN 'lease_expired' ELSE 'abandoned' END AS reason
+           CASE WHEN h."workerId" IS NULL OR ${leaseOver("h")} THEN 'lease_expired' ELSE 'abandoned' END AS reason
     FROM attempts a LEFT JOIN worker_heartbeats h ON h."workerId" = a."workerId"
     WHERE a.outcome IS NULL
-      AND (h."workerId" IS NULL OR h."leaseExpiresAt" < now() AT TIME ZONE 'UTC'
+      AND (h."workerId" IS NULL OR ${leaseOver("h")}
            OR (a."startedAt" < h."activeAsOf" AND NOT (a."runToken" = ANY(h."activeRunTokens"))))
     ORDER BY a."startedAt"`;
   await pausePoint("sweep:after-read");
