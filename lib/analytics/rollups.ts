@@ -2,45 +2,17 @@ import "server-only";
 import { addDays, isoDay, startOfUtcDay } from "@/lib/analytics/schemas";
 import { promptScope, type AnalyticsFilter } from "@/lib/analytics/filter";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { period, ROLLUPS } from "@/lib/analytics/rollup-tables";
 
-// The rollups the dashboards read (rollup_answers, rollup_mentions, rollup_citations,
-// rollup_domains, rollup_tag_domains and their weekly rollup_domain_weeks and
-// rollup_tag_domain_weeks, rollup_own_pages, rollup_cited_pages and its weekly
-// rollup_cited_page_weeks, rollup_gap_sources, rollup_tag_gap_sources, their weekly rollup_gap_source_weeks and
-// rollup_tag_gap_source_weeks, and rollup_gap_source_prompts; rollup_candidates and rollup_candidate_days for
-// competitor discovery; see prisma/schema.prisma). A capture's contribution is defined once, in
-// SQL, by the function beacon_rollup_captures(ids, sign) (prisma/sql/functions), which reads the
-// capture's raw rows. Whoever writes those raw rows calls it in the same transaction:
+// The rollups the dashboards read, each declared once in ROLLUPS (lib/analytics/rollup-tables.ts;
+// the tables in prisma/schema.prisma). A capture's contribution is defined once, in SQL generated
+// from that list: the function beacon_rollup_captures(ids, sign) (prisma/sql/functions), which
+// reads the capture's raw rows. Whoever writes those raw rows calls it in the same transaction:
 // - a capture's success (lib/lifecycle/results.ts) and the demo history add;
 // - a re-analysis batch and a competitor's removal rewrite (take away, change, add again).
 // Attempt retention deletes no raw row the rollups come from; rollups are never deleted with it.
 
 type Tx = Pick<Prisma.TransactionClient, "$executeRaw">;
-
-/**
- * The rollups whose rows a rewrite can leave at zero (an entity or candidate no answer names any
- * more, a domain an answer no longer cites, an answer no longer a gap answer), each with the
- * column that is zero then, its period column and whether its key holds the prompt. rollup_answers
- * is not here: a rewrite keeps every answer.
- */
-const PRUNED_ROLLUPS: { table: string; counter: string; grain: "day" | "week"; byPrompt: boolean }[] = [
-  { table: "rollup_mentions", counter: "rows", grain: "day", byPrompt: true },
-  { table: "rollup_citations", counter: "citations", grain: "day", byPrompt: true },
-  { table: "rollup_domains", counter: "citations", grain: "day", byPrompt: false },
-  { table: "rollup_tag_domains", counter: "citations", grain: "day", byPrompt: false },
-  { table: "rollup_domain_weeks", counter: "citations", grain: "week", byPrompt: false },
-  { table: "rollup_tag_domain_weeks", counter: "citations", grain: "week", byPrompt: false },
-  { table: "rollup_own_pages", counter: "citations", grain: "day", byPrompt: true },
-  { table: "rollup_cited_pages", counter: "citations", grain: "day", byPrompt: false },
-  { table: "rollup_cited_page_weeks", counter: "citations", grain: "week", byPrompt: false },
-  { table: "rollup_gap_source_prompts", counter: "answers", grain: "day", byPrompt: true },
-  { table: "rollup_gap_sources", counter: "answers", grain: "day", byPrompt: false },
-  { table: "rollup_tag_gap_sources", counter: "answers", grain: "day", byPrompt: false },
-  { table: "rollup_gap_source_weeks", counter: "answers", grain: "week", byPrompt: false },
-  { table: "rollup_tag_gap_source_weeks", counter: "answers", grain: "week", byPrompt: false },
-  { table: "rollup_candidates", counter: "answers", grain: "day", byPrompt: true },
-  { table: "rollup_candidate_days", counter: "answers", grain: "day", byPrompt: false },
-];
 
 /**
  * Batches plan beacon_rollup_captures' statements with their values: a generic plan (what a
@@ -59,7 +31,10 @@ export async function recordRollups(tx: Tx, captureIds: string[]): Promise<void>
 /**
  * Runs `change`, which rewrites the raw rows of these captures (mentions, candidates, citation
  * flags), with their contribution taken away before and added back after, so the rollups follow.
- * Rows left at zero (PRUNED_ROLLUPS) are removed, as their raw rows were.
+ * Rows a rewrite can leave at zero (an entity or candidate no answer names any more, a domain an
+ * answer no longer cites, an answer no longer a gap answer: each rollup's family's `prunedBy`
+ * column is zero then) are removed, as their raw rows were. rollup_answers keeps its rows: a
+ * rewrite keeps every answer.
  */
 export async function rewriteRollups<T>(tx: Tx, captureIds: string[], change: () => Promise<T>): Promise<T> {
   if (!captureIds.length) return change();
@@ -67,11 +42,12 @@ export async function rewriteRollups<T>(tx: Tx, captureIds: string[], change: ()
   await tx.$executeRaw`SELECT beacon_rollup_captures(${captureIds}::uuid[], -1)`;
   const result = await change();
   await tx.$executeRaw`SELECT beacon_rollup_captures(${captureIds}::uuid[], 1)`;
-  for (const { table, counter, grain, byPrompt } of PRUNED_ROLLUPS) {
-    const period = grain === "week" ? Prisma.sql`date_trunc('week', "finishedAt")::date` : Prisma.sql`"finishedAt"::date`;
+  for (const { table, family, grain, byPrompt } of ROLLUPS) {
+    const counter = family.prunedBy;
+    if (!counter) continue;
     await tx.$executeRaw`
       WITH keys AS (
-        SELECT DISTINCT "workspaceId", "brandId", ${period} AS period, "providerConfigId"${byPrompt ? Prisma.sql`, "promptId"` : Prisma.empty}
+        SELECT DISTINCT "workspaceId", "brandId", ${Prisma.raw(period(grain, '"finishedAt"'))} AS period, "providerConfigId"${byPrompt ? Prisma.sql`, "promptId"` : Prisma.empty}
         FROM captures WHERE id = ANY(${captureIds}::uuid[]) AND status = 'succeeded'
       )
       DELETE FROM ${Prisma.raw(table)} r USING keys k

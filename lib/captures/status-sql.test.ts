@@ -6,7 +6,7 @@ import { GENERATED_STATUS_FILES, generatedStatusSql } from "@/lib/captures/statu
 const functionsDir = path.resolve(process.cwd(), "prisma", "sql", "functions");
 
 describe("the status-list functions of prisma/sql", () => {
-  it.each(GENERATED_STATUS_FILES)("%s is what states.ts generates (npm run sql:statuses)", (name) => {
+  it.each(GENERATED_STATUS_FILES)("%s is what states.ts generates (npm run sql:generate)", (name) => {
     expect(fs.readFileSync(path.join(functionsDir, `${name}.sql`), "utf8")).toBe(generatedStatusSql(name));
   });
 

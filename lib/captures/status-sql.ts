@@ -1,6 +1,6 @@
 // The SQL side of states.ts: a function per status list that SQL needs, returning the list as a
 // constant, so that no trigger or function types the list again. The files are generated into
-// prisma/sql/functions by `npm run sql:statuses` (scripts/generate-status-sql.ts), and
+// prisma/sql/functions by `npm run sql:generate` (scripts/generate-sql.ts), and
 // status-sql.test.ts fails while one is out of date with states.ts. IMMUTABLE SQL functions
 // returning a constant are folded by the planner, so `status = ANY(beacon_unfinished_statuses())`
 // still uses an index on status.
@@ -30,7 +30,7 @@ export function generatedStatusSql(name: GeneratedStatusFile): string {
 /** The file prisma/sql/functions/<name>.sql, as pg_get_functiondef prints the function. */
 export function statusSetSql(name: StatusSetFunction): string {
   const { list, source, meaning } = STATUS_SET_FUNCTIONS[name];
-  return `-- Generated from ${source} in lib/captures/states.ts by \`npm run sql:statuses\`; do not edit.
+  return `-- Generated from ${source} in lib/captures/states.ts by \`npm run sql:generate\`; do not edit.
 -- The capture statuses ${meaning}.
 CREATE OR REPLACE FUNCTION public.${name}()
  RETURNS "CaptureStatus"[]
@@ -46,7 +46,7 @@ function transitionFromSql(): string {
   const arms = (Object.keys(TRANSITIONS) as TransitionName[])
     .map((name) => `    WHEN '${name}' THEN '{${TRANSITIONS[name].from.join(",")}}'::"CaptureStatus"[]`)
     .join("\n");
-  return `-- Generated from TRANSITIONS in lib/captures/states.ts by \`npm run sql:statuses\`; do not edit.
+  return `-- Generated from TRANSITIONS in lib/captures/states.ts by \`npm run sql:generate\`; do not edit.
 -- The statuses a transition moves a capture from (its guard), for transitions run in SQL.
 CREATE OR REPLACE FUNCTION public.${TRANSITION_FROM_FUNCTION}(transition text)
  RETURNS "CaptureStatus"[]

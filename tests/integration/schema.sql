@@ -2012,6 +2012,8 @@ BEGIN
   FROM new_prompts n JOIN old_prompts o ON o.id = n.id
   WHERE o.tags IS DISTINCT FROM n.tags
   ORDER BY n.id;
+  -- rollup_tag_domains, from rollup_citations.
+  INSERT INTO rollup_tag_domains AS r ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain", "citations", "ownCitations")
   WITH moves AS (
     SELECT n.id, n."workspaceId", x.tag, -1 AS sign
     FROM new_prompts n JOIN old_prompts o ON o.id = n.id CROSS JOIN LATERAL (SELECT unnest(o.tags) EXCEPT SELECT unnest(n.tags)) x(tag)
@@ -2019,9 +2021,10 @@ BEGIN
     SELECT n.id, n."workspaceId", x.tag, 1
     FROM new_prompts n JOIN old_prompts o ON o.id = n.id CROSS JOIN LATERAL (SELECT unnest(n.tags) EXCEPT SELECT unnest(o.tags)) x(tag)
   )
-  INSERT INTO rollup_tag_domains AS r ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain", "citations", "ownCitations")
-  SELECT rc."workspaceId", rc."brandId", m.tag, rc.day, rc."providerConfigId", rc.domain, sum(m.sign * rc.citations), sum(m.sign * rc."ownCitations")
-  FROM moves m JOIN rollup_citations rc ON rc."workspaceId" = m."workspaceId" AND rc."promptId" = m.id
+  SELECT s."workspaceId", s."brandId", m.tag, s.day, s."providerConfigId", s.domain,
+    sum(m.sign * s.citations),
+    sum(m.sign * s."ownCitations")
+  FROM moves m JOIN rollup_citations s ON s."workspaceId" = m."workspaceId" AND s."promptId" = m.id
   GROUP BY 1, 2, 3, 4, 5, 6
   ORDER BY 1, 2, 3, 4, 5, 6
   ON CONFLICT ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain") DO UPDATE SET
@@ -2029,14 +2032,15 @@ BEGIN
       "ownCitations" = r."ownCitations" + excluded."ownCitations";
   DELETE FROM rollup_tag_domains r
   USING (
-    SELECT DISTINCT rc."workspaceId", rc."brandId", x.tag, rc.day, rc."providerConfigId", rc.domain
+    SELECT DISTINCT s."workspaceId", s."brandId", x.tag, s.day, s."providerConfigId", s.domain
     FROM new_prompts n JOIN old_prompts o ON o.id = n.id
     CROSS JOIN LATERAL (SELECT unnest(o.tags) EXCEPT SELECT unnest(n.tags)) x(tag)
-    JOIN rollup_citations rc ON rc."workspaceId" = n."workspaceId" AND rc."promptId" = n.id
+    JOIN rollup_citations s ON s."workspaceId" = n."workspaceId" AND s."promptId" = n.id
   ) k
-  WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.tag = k.tag AND r.day = k.day
-    AND r."providerConfigId" = k."providerConfigId" AND r.domain = k.domain AND r.citations = 0 AND r."ownCitations" = 0;
-  -- The same per week (rollup_tag_domain_weeks, 20261208100000_weekly_domain_and_own_page_rollups).
+  WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.tag = k.tag AND r.day = k.day AND r."providerConfigId" = k."providerConfigId" AND r.domain = k.domain
+    AND r.citations = 0;
+  -- rollup_tag_domain_weeks, from rollup_citations.
+  INSERT INTO rollup_tag_domain_weeks AS r ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain", "citations", "ownCitations")
   WITH moves AS (
     SELECT n.id, n."workspaceId", x.tag, -1 AS sign
     FROM new_prompts n JOIN old_prompts o ON o.id = n.id CROSS JOIN LATERAL (SELECT unnest(o.tags) EXCEPT SELECT unnest(n.tags)) x(tag)
@@ -2044,9 +2048,10 @@ BEGIN
     SELECT n.id, n."workspaceId", x.tag, 1
     FROM new_prompts n JOIN old_prompts o ON o.id = n.id CROSS JOIN LATERAL (SELECT unnest(n.tags) EXCEPT SELECT unnest(o.tags)) x(tag)
   )
-  INSERT INTO rollup_tag_domain_weeks AS r ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain", "citations", "ownCitations")
-  SELECT rc."workspaceId", rc."brandId", m.tag, date_trunc('week', rc.day)::date, rc."providerConfigId", rc.domain, sum(m.sign * rc.citations), sum(m.sign * rc."ownCitations")
-  FROM moves m JOIN rollup_citations rc ON rc."workspaceId" = m."workspaceId" AND rc."promptId" = m.id
+  SELECT s."workspaceId", s."brandId", m.tag, date_trunc('week', s.day)::date, s."providerConfigId", s.domain,
+    sum(m.sign * s.citations),
+    sum(m.sign * s."ownCitations")
+  FROM moves m JOIN rollup_citations s ON s."workspaceId" = m."workspaceId" AND s."promptId" = m.id
   GROUP BY 1, 2, 3, 4, 5, 6
   ORDER BY 1, 2, 3, 4, 5, 6
   ON CONFLICT ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain") DO UPDATE SET
@@ -2054,15 +2059,15 @@ BEGIN
       "ownCitations" = r."ownCitations" + excluded."ownCitations";
   DELETE FROM rollup_tag_domain_weeks r
   USING (
-    SELECT DISTINCT rc."workspaceId", rc."brandId", x.tag, date_trunc('week', rc.day)::date AS week, rc."providerConfigId", rc.domain
+    SELECT DISTINCT s."workspaceId", s."brandId", x.tag, date_trunc('week', s.day)::date AS week, s."providerConfigId", s.domain
     FROM new_prompts n JOIN old_prompts o ON o.id = n.id
     CROSS JOIN LATERAL (SELECT unnest(o.tags) EXCEPT SELECT unnest(n.tags)) x(tag)
-    JOIN rollup_citations rc ON rc."workspaceId" = n."workspaceId" AND rc."promptId" = n.id
+    JOIN rollup_citations s ON s."workspaceId" = n."workspaceId" AND s."promptId" = n.id
   ) k
-  WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.tag = k.tag AND r.week = k.week
-    AND r."providerConfigId" = k."providerConfigId" AND r.domain = k.domain AND r.citations = 0 AND r."ownCitations" = 0;
-  -- The gap sources per tag (rollup_tag_gap_sources, 20261208160200_tag_gap_source_rollups), from
-  -- their rows per prompt.
+  WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.tag = k.tag AND r.week = k.week AND r."providerConfigId" = k."providerConfigId" AND r.domain = k.domain
+    AND r.citations = 0;
+  -- rollup_tag_gap_sources, from rollup_gap_source_prompts.
+  INSERT INTO rollup_tag_gap_sources AS r ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain", "name", "answers", "offSite")
   WITH moves AS (
     SELECT n.id, n."workspaceId", x.tag, -1 AS sign
     FROM new_prompts n JOIN old_prompts o ON o.id = n.id CROSS JOIN LATERAL (SELECT unnest(o.tags) EXCEPT SELECT unnest(n.tags)) x(tag)
@@ -2070,9 +2075,10 @@ BEGIN
     SELECT n.id, n."workspaceId", x.tag, 1
     FROM new_prompts n JOIN old_prompts o ON o.id = n.id CROSS JOIN LATERAL (SELECT unnest(n.tags) EXCEPT SELECT unnest(o.tags)) x(tag)
   )
-  INSERT INTO rollup_tag_gap_sources AS r ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain", "name", "answers", "offSite")
-  SELECT rg."workspaceId", rg."brandId", m.tag, rg.day, rg."providerConfigId", rg.domain, rg.name, sum(m.sign * rg.answers), sum(m.sign * rg."offSite")
-  FROM moves m JOIN rollup_gap_source_prompts rg ON rg."workspaceId" = m."workspaceId" AND rg."promptId" = m.id
+  SELECT s."workspaceId", s."brandId", m.tag, s.day, s."providerConfigId", s.domain, s.name,
+    sum(m.sign * s.answers),
+    sum(m.sign * s."offSite")
+  FROM moves m JOIN rollup_gap_source_prompts s ON s."workspaceId" = m."workspaceId" AND s."promptId" = m.id
   GROUP BY 1, 2, 3, 4, 5, 6, 7
   ORDER BY 1, 2, 3, 4, 5, 6, 7
   ON CONFLICT ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain", "name") DO UPDATE SET
@@ -2080,14 +2086,15 @@ BEGIN
       "offSite" = r."offSite" + excluded."offSite";
   DELETE FROM rollup_tag_gap_sources r
   USING (
-    SELECT DISTINCT rg."workspaceId", rg."brandId", x.tag, rg.day, rg."providerConfigId", rg.domain, rg.name
+    SELECT DISTINCT s."workspaceId", s."brandId", x.tag, s.day, s."providerConfigId", s.domain, s.name
     FROM new_prompts n JOIN old_prompts o ON o.id = n.id
     CROSS JOIN LATERAL (SELECT unnest(o.tags) EXCEPT SELECT unnest(n.tags)) x(tag)
-    JOIN rollup_gap_source_prompts rg ON rg."workspaceId" = n."workspaceId" AND rg."promptId" = n.id
+    JOIN rollup_gap_source_prompts s ON s."workspaceId" = n."workspaceId" AND s."promptId" = n.id
   ) k
-  WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.tag = k.tag AND r.day = k.day
-    AND r."providerConfigId" = k."providerConfigId" AND r.domain = k.domain AND r.name = k.name AND r.answers = 0;
-  -- The same per week (rollup_tag_gap_source_weeks, 20261208160300_weekly_gap_source_rollups).
+  WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.tag = k.tag AND r.day = k.day AND r."providerConfigId" = k."providerConfigId" AND r.domain = k.domain AND r.name = k.name
+    AND r.answers = 0;
+  -- rollup_tag_gap_source_weeks, from rollup_gap_source_prompts.
+  INSERT INTO rollup_tag_gap_source_weeks AS r ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain", "name", "answers", "offSite")
   WITH moves AS (
     SELECT n.id, n."workspaceId", x.tag, -1 AS sign
     FROM new_prompts n JOIN old_prompts o ON o.id = n.id CROSS JOIN LATERAL (SELECT unnest(o.tags) EXCEPT SELECT unnest(n.tags)) x(tag)
@@ -2095,9 +2102,10 @@ BEGIN
     SELECT n.id, n."workspaceId", x.tag, 1
     FROM new_prompts n JOIN old_prompts o ON o.id = n.id CROSS JOIN LATERAL (SELECT unnest(n.tags) EXCEPT SELECT unnest(o.tags)) x(tag)
   )
-  INSERT INTO rollup_tag_gap_source_weeks AS r ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain", "name", "answers", "offSite")
-  SELECT rg."workspaceId", rg."brandId", m.tag, date_trunc('week', rg.day)::date, rg."providerConfigId", rg.domain, rg.name, sum(m.sign * rg.answers), sum(m.sign * rg."offSite")
-  FROM moves m JOIN rollup_gap_source_prompts rg ON rg."workspaceId" = m."workspaceId" AND rg."promptId" = m.id
+  SELECT s."workspaceId", s."brandId", m.tag, date_trunc('week', s.day)::date, s."providerConfigId", s.domain, s.name,
+    sum(m.sign * s.answers),
+    sum(m.sign * s."offSite")
+  FROM moves m JOIN rollup_gap_source_prompts s ON s."workspaceId" = m."workspaceId" AND s."promptId" = m.id
   GROUP BY 1, 2, 3, 4, 5, 6, 7
   ORDER BY 1, 2, 3, 4, 5, 6, 7
   ON CONFLICT ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain", "name") DO UPDATE SET
@@ -2105,15 +2113,16 @@ BEGIN
       "offSite" = r."offSite" + excluded."offSite";
   DELETE FROM rollup_tag_gap_source_weeks r
   USING (
-    SELECT DISTINCT rg."workspaceId", rg."brandId", x.tag, date_trunc('week', rg.day)::date AS week, rg."providerConfigId", rg.domain, rg.name
+    SELECT DISTINCT s."workspaceId", s."brandId", x.tag, date_trunc('week', s.day)::date AS week, s."providerConfigId", s.domain, s.name
     FROM new_prompts n JOIN old_prompts o ON o.id = n.id
     CROSS JOIN LATERAL (SELECT unnest(o.tags) EXCEPT SELECT unnest(n.tags)) x(tag)
-    JOIN rollup_gap_source_prompts rg ON rg."workspaceId" = n."workspaceId" AND rg."promptId" = n.id
+    JOIN rollup_gap_source_prompts s ON s."workspaceId" = n."workspaceId" AND s."promptId" = n.id
   ) k
-  WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.tag = k.tag AND r.week = k.week
-    AND r."providerConfigId" = k."providerConfigId" AND r.domain = k.domain AND r.name = k.name AND r.answers = 0;
+  WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.tag = k.tag AND r.week = k.week AND r."providerConfigId" = k."providerConfigId" AND r.domain = k.domain AND r.name = k.name
+    AND r.answers = 0;
   RETURN NULL;
-END $function$;
+END
+$function$;
 
 CREATE OR REPLACE FUNCTION public.beacon_release_slot()
  RETURNS trigger
@@ -2130,7 +2139,7 @@ CREATE OR REPLACE FUNCTION public.beacon_rollup_captures(ids uuid[], sign intege
  LANGUAGE plpgsql
 AS $function$
 BEGIN
-  -- The prompts' tags are read below (rollup_tag_domains): shared with other writers of the
+  -- The prompts' tags are read below (the rollups with a tag): shared with other writers of the
   -- rollups, exclusive for a change of the prompt's tags (beacon_prompt_tags_changed), taken
   -- before any rollup row, in id order.
   PERFORM pg_advisory_xact_lock_shared(hashtextextended('prompt-tags:' || p.id, 0))
@@ -2216,8 +2225,6 @@ BEGIN
     GROUP BY 1
   ),
   x AS (SELECT m."captureId", sum(m.count)::bigint AS x FROM mentions m WHERE m."captureId" = ANY(ids) GROUP BY 1),
-  -- One row per answer and entity: y its mentions there, x all tracked mentions there (the share
-  -- of voice interval's sums, 20261208130000_mention_rollup_share_sums).
   per_capture AS (
     SELECT cap."workspaceId", cap."brandId", cap.day, cap."providerConfigId", cap."promptId",
       CASE WHEN m.kind = 'brand' THEN 'brand' ELSE coalesce(m."competitorId"::text, 'name:' || m.name) END AS entity,
@@ -2294,8 +2301,6 @@ BEGIN
       "citations" = r."citations" + excluded."citations",
       "ownCitations" = r."ownCitations" + excluded."ownCitations";
 
-  -- The weekly domain rollups (20261208100000_weekly_domain_and_own_page_rollups): the same
-  -- counts per ISO week (Monday), what long ranges read instead of one row per day.
   INSERT INTO rollup_domain_weeks AS r ("workspaceId", "brandId", "week", "providerConfigId", "domain", "citations", "ownCitations")
   SELECT c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date, c."providerConfigId", ci.domain,
     sign * count(*),
@@ -2324,9 +2329,6 @@ BEGIN
       "citations" = r."citations" + excluded."citations",
       "ownCitations" = r."ownCitations" + excluded."ownCitations";
 
-  -- Own pages: citations and answers per URL, and the title of the row's latest answer that has
-  -- one. A title is never taken away (titles of stored citations do not change; a row whose
-  -- answers all leave is removed by rewriteRollups), so removing passes no title.
   INSERT INTO rollup_own_pages AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "url", "domain", "citations", "answers", "title", "titleAt")
   SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."providerConfigId", c."promptId", ci.url, ci.domain,
     sign * count(*),
@@ -2344,8 +2346,6 @@ BEGIN
       "title" = CASE WHEN excluded."titleAt" >= r."titleAt" OR r."titleAt" IS NULL THEN coalesce(excluded."title", r."title") ELSE r."title" END,
       "titleAt" = greatest(r."titleAt", excluded."titleAt");
 
-  -- Cited pages (20261209140000_cited_page_rollups): every URL cited in the answer per day and
-  -- provider, then per week, with the latest titled answer (kept as the own pages' are).
   INSERT INTO rollup_cited_pages AS r ("workspaceId", "brandId", "day", "providerConfigId", "url", "domain", "citations", "ownCitations", "answers", "title", "titleAt")
   SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."providerConfigId", ci.url, ci.domain,
     sign * count(*),
@@ -2382,10 +2382,6 @@ BEGIN
       "answers" = r."answers" + excluded."answers",
       "titleAt" = greatest(r."titleAt", excluded."titleAt");
 
-  -- Gap sources (20261208160000_gap_source_rollups): per gap answer (the brand's mention row not
-  -- mentioned, a competitor mentioned) a row with domain '', per domain it cites in the text a
-  -- row with name '', and per such domain and competitor mention row one with the name; offSite
-  -- those whose domain is cited other than as the brand's own. Per prompt first, then without.
   INSERT INTO rollup_gap_source_prompts AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "domain", "name", "answers", "offSite")
   WITH gap AS (
     SELECT c.id, c."workspaceId", c."brandId", c."finishedAt"::date AS day, c."providerConfigId", c."promptId"
@@ -2448,14 +2444,12 @@ BEGIN
       "answers" = r."answers" + excluded."answers",
       "offSite" = r."offSite" + excluded."offSite";
 
-  -- The same per tag of the prompt (20261208160200_tag_gap_source_rollups), under the tag locks
-  -- taken above, as rollup_tag_domains.
   INSERT INTO rollup_tag_gap_sources AS r ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain", "name", "answers", "offSite")
   WITH gap AS (
     SELECT c.id, c."workspaceId", c."brandId", t.tag, c."finishedAt"::date AS day, c."providerConfigId"
     FROM captures c
-    JOIN prompts p ON p.id = c."promptId"
-    CROSS JOIN LATERAL (SELECT DISTINCT unnest(p.tags) AS tag) t
+  JOIN prompts p ON p.id = c."promptId"
+  CROSS JOIN LATERAL (SELECT DISTINCT unnest(p.tags) AS tag) t
     WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
       AND EXISTS (SELECT 1 FROM mentions m WHERE m."captureId" = c.id AND m.kind = 'brand' AND m."brandId" = c."brandId" AND NOT m.mentioned)
       AND EXISTS (SELECT 1 FROM mentions m WHERE m."captureId" = c.id AND m.kind = 'competitor' AND m.mentioned)
@@ -2483,7 +2477,6 @@ BEGIN
       "answers" = r."answers" + excluded."answers",
       "offSite" = r."offSite" + excluded."offSite";
 
-  -- The same per ISO week (20261208160300_weekly_gap_source_rollups), what long ranges read.
   INSERT INTO rollup_gap_source_weeks AS r ("workspaceId", "brandId", "week", "providerConfigId", "domain", "name", "answers", "offSite")
   WITH gap AS (
     SELECT c.id, c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date AS week, c."providerConfigId"
@@ -2519,8 +2512,8 @@ BEGIN
   WITH gap AS (
     SELECT c.id, c."workspaceId", c."brandId", t.tag, date_trunc('week', c."finishedAt")::date AS week, c."providerConfigId"
     FROM captures c
-    JOIN prompts p ON p.id = c."promptId"
-    CROSS JOIN LATERAL (SELECT DISTINCT unnest(p.tags) AS tag) t
+  JOIN prompts p ON p.id = c."promptId"
+  CROSS JOIN LATERAL (SELECT DISTINCT unnest(p.tags) AS tag) t
     WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
       AND EXISTS (SELECT 1 FROM mentions m WHERE m."captureId" = c.id AND m.kind = 'brand' AND m."brandId" = c."brandId" AND NOT m.mentioned)
       AND EXISTS (SELECT 1 FROM mentions m WHERE m."captureId" = c.id AND m.kind = 'competitor' AND m.mentioned)

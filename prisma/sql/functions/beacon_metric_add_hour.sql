@@ -1,3 +1,4 @@
+-- Generated from lib/metrics/metric-sql.ts by `npm run sql:generate`; do not edit.
 -- The same for an hour: the ring holds 32, a window reads the last 25.
 CREATE OR REPLACE FUNCTION public.beacon_metric_add_hour(bucket timestamp without time zone, d_accepted bigint, d_cost_micros bigint)
  RETURNS void

@@ -1,3 +1,4 @@
+-- Generated from lib/metrics/metric-sql.ts by `npm run sql:generate`; do not edit.
 -- Adds to the ring slot of a minute (timestamps are UTC, as every timestamp column here). A slot
 -- that holds an older minute starts again from this one; a minute older than the one its slot
 -- holds left every window long ago and is dropped, and so is anything outside [now - 2 h,

@@ -1,3 +1,4 @@
+-- Generated from lib/metrics/metric-sql.ts by `npm run sql:generate`; do not edit.
 -- Attempts: the outcome (or the reason) was set.
 CREATE OR REPLACE FUNCTION public.beacon_metrics_attempt_closed()
  RETURNS trigger

@@ -1,3 +1,4 @@
+-- Generated from lib/metrics/metric-sql.ts by `npm run sql:generate`; do not edit.
 -- Attempts: started (by the claim; the demo seed inserts finished ones).
 CREATE OR REPLACE FUNCTION public.beacon_metrics_attempt_started()
  RETURNS trigger

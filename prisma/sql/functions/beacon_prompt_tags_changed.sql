@@ -1,9 +1,10 @@
+-- Generated from ROLLUPS in lib/analytics/rollup-tables.ts by `npm run sql:generate`; do not edit.
 -- Prompts' tags changed: each prompt's contribution leaves the tags it lost and joins those it
--- gained, per day and per week (rollup_tag_domains, rollup_tag_domain_weeks), from its
--- rollup_citations rows (the same counts, per prompt). Rows left at zero go, as a rebuild would
--- not have them. Once per statement, with the statement's changed prompts: their
--- tag locks are taken in id order, as answers take them (beacon_rollup_captures), so a re-tagging
--- of many prompts at once cannot deadlock with a re-analysis holding several.
+-- gained in every rollup with a tag, read from its family's rows per prompt and day (the same
+-- counts, per prompt). Rows left at zero go, as a rebuild would not have them. Once per statement,
+-- with the statement's changed prompts: their tag locks are taken in id order, as answers take
+-- them (beacon_rollup_captures), so a re-tagging of many prompts at once cannot deadlock with a
+-- re-analysis holding several.
 CREATE OR REPLACE FUNCTION public.beacon_prompt_tags_changed()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -13,6 +14,8 @@ BEGIN
   FROM new_prompts n JOIN old_prompts o ON o.id = n.id
   WHERE o.tags IS DISTINCT FROM n.tags
   ORDER BY n.id;
+  -- rollup_tag_domains, from rollup_citations.
+  INSERT INTO rollup_tag_domains AS r ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain", "citations", "ownCitations")
   WITH moves AS (
     SELECT n.id, n."workspaceId", x.tag, -1 AS sign
     FROM new_prompts n JOIN old_prompts o ON o.id = n.id CROSS JOIN LATERAL (SELECT unnest(o.tags) EXCEPT SELECT unnest(n.tags)) x(tag)
@@ -20,9 +23,10 @@ BEGIN
     SELECT n.id, n."workspaceId", x.tag, 1
     FROM new_prompts n JOIN old_prompts o ON o.id = n.id CROSS JOIN LATERAL (SELECT unnest(n.tags) EXCEPT SELECT unnest(o.tags)) x(tag)
   )
-  INSERT INTO rollup_tag_domains AS r ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain", "citations", "ownCitations")
-  SELECT rc."workspaceId", rc."brandId", m.tag, rc.day, rc."providerConfigId", rc.domain, sum(m.sign * rc.citations), sum(m.sign * rc."ownCitations")
-  FROM moves m JOIN rollup_citations rc ON rc."workspaceId" = m."workspaceId" AND rc."promptId" = m.id
+  SELECT s."workspaceId", s."brandId", m.tag, s.day, s."providerConfigId", s.domain,
+    sum(m.sign * s.citations),
+    sum(m.sign * s."ownCitations")
+  FROM moves m JOIN rollup_citations s ON s."workspaceId" = m."workspaceId" AND s."promptId" = m.id
   GROUP BY 1, 2, 3, 4, 5, 6
   ORDER BY 1, 2, 3, 4, 5, 6
   ON CONFLICT ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain") DO UPDATE SET
@@ -30,14 +34,15 @@ BEGIN
       "ownCitations" = r."ownCitations" + excluded."ownCitations";
   DELETE FROM rollup_tag_domains r
   USING (
-    SELECT DISTINCT rc."workspaceId", rc."brandId", x.tag, rc.day, rc."providerConfigId", rc.domain
+    SELECT DISTINCT s."workspaceId", s."brandId", x.tag, s.day, s."providerConfigId", s.domain
     FROM new_prompts n JOIN old_prompts o ON o.id = n.id
     CROSS JOIN LATERAL (SELECT unnest(o.tags) EXCEPT SELECT unnest(n.tags)) x(tag)
-    JOIN rollup_citations rc ON rc."workspaceId" = n."workspaceId" AND rc."promptId" = n.id
+    JOIN rollup_citations s ON s."workspaceId" = n."workspaceId" AND s."promptId" = n.id
   ) k
-  WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.tag = k.tag AND r.day = k.day
-    AND r."providerConfigId" = k."providerConfigId" AND r.domain = k.domain AND r.citations = 0 AND r."ownCitations" = 0;
-  -- The same per week (rollup_tag_domain_weeks, 20261208100000_weekly_domain_and_own_page_rollups).
+  WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.tag = k.tag AND r.day = k.day AND r."providerConfigId" = k."providerConfigId" AND r.domain = k.domain
+    AND r.citations = 0;
+  -- rollup_tag_domain_weeks, from rollup_citations.
+  INSERT INTO rollup_tag_domain_weeks AS r ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain", "citations", "ownCitations")
   WITH moves AS (
     SELECT n.id, n."workspaceId", x.tag, -1 AS sign
     FROM new_prompts n JOIN old_prompts o ON o.id = n.id CROSS JOIN LATERAL (SELECT unnest(o.tags) EXCEPT SELECT unnest(n.tags)) x(tag)
@@ -45,9 +50,10 @@ BEGIN
     SELECT n.id, n."workspaceId", x.tag, 1
     FROM new_prompts n JOIN old_prompts o ON o.id = n.id CROSS JOIN LATERAL (SELECT unnest(n.tags) EXCEPT SELECT unnest(o.tags)) x(tag)
   )
-  INSERT INTO rollup_tag_domain_weeks AS r ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain", "citations", "ownCitations")
-  SELECT rc."workspaceId", rc."brandId", m.tag, date_trunc('week', rc.day)::date, rc."providerConfigId", rc.domain, sum(m.sign * rc.citations), sum(m.sign * rc."ownCitations")
-  FROM moves m JOIN rollup_citations rc ON rc."workspaceId" = m."workspaceId" AND rc."promptId" = m.id
+  SELECT s."workspaceId", s."brandId", m.tag, date_trunc('week', s.day)::date, s."providerConfigId", s.domain,
+    sum(m.sign * s.citations),
+    sum(m.sign * s."ownCitations")
+  FROM moves m JOIN rollup_citations s ON s."workspaceId" = m."workspaceId" AND s."promptId" = m.id
   GROUP BY 1, 2, 3, 4, 5, 6
   ORDER BY 1, 2, 3, 4, 5, 6
   ON CONFLICT ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain") DO UPDATE SET
@@ -55,15 +61,15 @@ BEGIN
       "ownCitations" = r."ownCitations" + excluded."ownCitations";
   DELETE FROM rollup_tag_domain_weeks r
   USING (
-    SELECT DISTINCT rc."workspaceId", rc."brandId", x.tag, date_trunc('week', rc.day)::date AS week, rc."providerConfigId", rc.domain
+    SELECT DISTINCT s."workspaceId", s."brandId", x.tag, date_trunc('week', s.day)::date AS week, s."providerConfigId", s.domain
     FROM new_prompts n JOIN old_prompts o ON o.id = n.id
     CROSS JOIN LATERAL (SELECT unnest(o.tags) EXCEPT SELECT unnest(n.tags)) x(tag)
-    JOIN rollup_citations rc ON rc."workspaceId" = n."workspaceId" AND rc."promptId" = n.id
+    JOIN rollup_citations s ON s."workspaceId" = n."workspaceId" AND s."promptId" = n.id
   ) k
-  WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.tag = k.tag AND r.week = k.week
-    AND r."providerConfigId" = k."providerConfigId" AND r.domain = k.domain AND r.citations = 0 AND r."ownCitations" = 0;
-  -- The gap sources per tag (rollup_tag_gap_sources, 20261208160200_tag_gap_source_rollups), from
-  -- their rows per prompt.
+  WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.tag = k.tag AND r.week = k.week AND r."providerConfigId" = k."providerConfigId" AND r.domain = k.domain
+    AND r.citations = 0;
+  -- rollup_tag_gap_sources, from rollup_gap_source_prompts.
+  INSERT INTO rollup_tag_gap_sources AS r ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain", "name", "answers", "offSite")
   WITH moves AS (
     SELECT n.id, n."workspaceId", x.tag, -1 AS sign
     FROM new_prompts n JOIN old_prompts o ON o.id = n.id CROSS JOIN LATERAL (SELECT unnest(o.tags) EXCEPT SELECT unnest(n.tags)) x(tag)
@@ -71,9 +77,10 @@ BEGIN
     SELECT n.id, n."workspaceId", x.tag, 1
     FROM new_prompts n JOIN old_prompts o ON o.id = n.id CROSS JOIN LATERAL (SELECT unnest(n.tags) EXCEPT SELECT unnest(o.tags)) x(tag)
   )
-  INSERT INTO rollup_tag_gap_sources AS r ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain", "name", "answers", "offSite")
-  SELECT rg."workspaceId", rg."brandId", m.tag, rg.day, rg."providerConfigId", rg.domain, rg.name, sum(m.sign * rg.answers), sum(m.sign * rg."offSite")
-  FROM moves m JOIN rollup_gap_source_prompts rg ON rg."workspaceId" = m."workspaceId" AND rg."promptId" = m.id
+  SELECT s."workspaceId", s."brandId", m.tag, s.day, s."providerConfigId", s.domain, s.name,
+    sum(m.sign * s.answers),
+    sum(m.sign * s."offSite")
+  FROM moves m JOIN rollup_gap_source_prompts s ON s."workspaceId" = m."workspaceId" AND s."promptId" = m.id
   GROUP BY 1, 2, 3, 4, 5, 6, 7
   ORDER BY 1, 2, 3, 4, 5, 6, 7
   ON CONFLICT ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain", "name") DO UPDATE SET
@@ -81,14 +88,15 @@ BEGIN
       "offSite" = r."offSite" + excluded."offSite";
   DELETE FROM rollup_tag_gap_sources r
   USING (
-    SELECT DISTINCT rg."workspaceId", rg."brandId", x.tag, rg.day, rg."providerConfigId", rg.domain, rg.name
+    SELECT DISTINCT s."workspaceId", s."brandId", x.tag, s.day, s."providerConfigId", s.domain, s.name
     FROM new_prompts n JOIN old_prompts o ON o.id = n.id
     CROSS JOIN LATERAL (SELECT unnest(o.tags) EXCEPT SELECT unnest(n.tags)) x(tag)
-    JOIN rollup_gap_source_prompts rg ON rg."workspaceId" = n."workspaceId" AND rg."promptId" = n.id
+    JOIN rollup_gap_source_prompts s ON s."workspaceId" = n."workspaceId" AND s."promptId" = n.id
   ) k
-  WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.tag = k.tag AND r.day = k.day
-    AND r."providerConfigId" = k."providerConfigId" AND r.domain = k.domain AND r.name = k.name AND r.answers = 0;
-  -- The same per week (rollup_tag_gap_source_weeks, 20261208160300_weekly_gap_source_rollups).
+  WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.tag = k.tag AND r.day = k.day AND r."providerConfigId" = k."providerConfigId" AND r.domain = k.domain AND r.name = k.name
+    AND r.answers = 0;
+  -- rollup_tag_gap_source_weeks, from rollup_gap_source_prompts.
+  INSERT INTO rollup_tag_gap_source_weeks AS r ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain", "name", "answers", "offSite")
   WITH moves AS (
     SELECT n.id, n."workspaceId", x.tag, -1 AS sign
     FROM new_prompts n JOIN old_prompts o ON o.id = n.id CROSS JOIN LATERAL (SELECT unnest(o.tags) EXCEPT SELECT unnest(n.tags)) x(tag)
@@ -96,9 +104,10 @@ BEGIN
     SELECT n.id, n."workspaceId", x.tag, 1
     FROM new_prompts n JOIN old_prompts o ON o.id = n.id CROSS JOIN LATERAL (SELECT unnest(n.tags) EXCEPT SELECT unnest(o.tags)) x(tag)
   )
-  INSERT INTO rollup_tag_gap_source_weeks AS r ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain", "name", "answers", "offSite")
-  SELECT rg."workspaceId", rg."brandId", m.tag, date_trunc('week', rg.day)::date, rg."providerConfigId", rg.domain, rg.name, sum(m.sign * rg.answers), sum(m.sign * rg."offSite")
-  FROM moves m JOIN rollup_gap_source_prompts rg ON rg."workspaceId" = m."workspaceId" AND rg."promptId" = m.id
+  SELECT s."workspaceId", s."brandId", m.tag, date_trunc('week', s.day)::date, s."providerConfigId", s.domain, s.name,
+    sum(m.sign * s.answers),
+    sum(m.sign * s."offSite")
+  FROM moves m JOIN rollup_gap_source_prompts s ON s."workspaceId" = m."workspaceId" AND s."promptId" = m.id
   GROUP BY 1, 2, 3, 4, 5, 6, 7
   ORDER BY 1, 2, 3, 4, 5, 6, 7
   ON CONFLICT ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain", "name") DO UPDATE SET
@@ -106,12 +115,13 @@ BEGIN
       "offSite" = r."offSite" + excluded."offSite";
   DELETE FROM rollup_tag_gap_source_weeks r
   USING (
-    SELECT DISTINCT rg."workspaceId", rg."brandId", x.tag, date_trunc('week', rg.day)::date AS week, rg."providerConfigId", rg.domain, rg.name
+    SELECT DISTINCT s."workspaceId", s."brandId", x.tag, date_trunc('week', s.day)::date AS week, s."providerConfigId", s.domain, s.name
     FROM new_prompts n JOIN old_prompts o ON o.id = n.id
     CROSS JOIN LATERAL (SELECT unnest(o.tags) EXCEPT SELECT unnest(n.tags)) x(tag)
-    JOIN rollup_gap_source_prompts rg ON rg."workspaceId" = n."workspaceId" AND rg."promptId" = n.id
+    JOIN rollup_gap_source_prompts s ON s."workspaceId" = n."workspaceId" AND s."promptId" = n.id
   ) k
-  WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.tag = k.tag AND r.week = k.week
-    AND r."providerConfigId" = k."providerConfigId" AND r.domain = k.domain AND r.name = k.name AND r.answers = 0;
+  WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.tag = k.tag AND r.week = k.week AND r."providerConfigId" = k."providerConfigId" AND r.domain = k.domain AND r.name = k.name
+    AND r.answers = 0;
   RETURN NULL;
-END $function$;
+END
+$function$;

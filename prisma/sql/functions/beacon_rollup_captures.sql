@@ -1,17 +1,12 @@
--- A capture's contribution, as in 20261201130000_analytics_rollups, now also under its prompt's
--- tags, then its untracked candidates (rollup_candidates and, without the prompt,
--- rollup_candidate_days: 20261207180000_discovery_candidates), with weekly domain rollups and own
--- pages before them (20261208100000_weekly_domain_and_own_page_rollups), cited pages after the
--- own pages (20261209140000_cited_page_rollups) and gap sources after those
--- (20261208160000_gap_source_rollups, 20261208160200_tag_gap_source_rollups,
--- 20261208160300_weekly_gap_source_rollups);
--- each table last in key order: the lock order of the rollups.
+-- Generated from ROLLUPS in lib/analytics/rollup-tables.ts by `npm run sql:generate`; do not edit.
+-- A capture's contribution to every rollup, read from its raw rows: sign 1 adds it, -1 takes it
+-- away. Each table last in key order, tables in the order of ROLLUPS: the lock order of the rollups.
 CREATE OR REPLACE FUNCTION public.beacon_rollup_captures(ids uuid[], sign integer)
  RETURNS void
  LANGUAGE plpgsql
 AS $function$
 BEGIN
-  -- The prompts' tags are read below (rollup_tag_domains): shared with other writers of the
+  -- The prompts' tags are read below (the rollups with a tag): shared with other writers of the
   -- rollups, exclusive for a change of the prompt's tags (beacon_prompt_tags_changed), taken
   -- before any rollup row, in id order.
   PERFORM pg_advisory_xact_lock_shared(hashtextextended('prompt-tags:' || p.id, 0))
@@ -97,8 +92,6 @@ BEGIN
     GROUP BY 1
   ),
   x AS (SELECT m."captureId", sum(m.count)::bigint AS x FROM mentions m WHERE m."captureId" = ANY(ids) GROUP BY 1),
-  -- One row per answer and entity: y its mentions there, x all tracked mentions there (the share
-  -- of voice interval's sums, 20261208130000_mention_rollup_share_sums).
   per_capture AS (
     SELECT cap."workspaceId", cap."brandId", cap.day, cap."providerConfigId", cap."promptId",
       CASE WHEN m.kind = 'brand' THEN 'brand' ELSE coalesce(m."competitorId"::text, 'name:' || m.name) END AS entity,
@@ -175,8 +168,6 @@ BEGIN
       "citations" = r."citations" + excluded."citations",
       "ownCitations" = r."ownCitations" + excluded."ownCitations";
 
-  -- The weekly domain rollups (20261208100000_weekly_domain_and_own_page_rollups): the same
-  -- counts per ISO week (Monday), what long ranges read instead of one row per day.
   INSERT INTO rollup_domain_weeks AS r ("workspaceId", "brandId", "week", "providerConfigId", "domain", "citations", "ownCitations")
   SELECT c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date, c."providerConfigId", ci.domain,
     sign * count(*),
@@ -205,9 +196,6 @@ BEGIN
       "citations" = r."citations" + excluded."citations",
       "ownCitations" = r."ownCitations" + excluded."ownCitations";
 
-  -- Own pages: citations and answers per URL, and the title of the row's latest answer that has
-  -- one. A title is never taken away (titles of stored citations do not change; a row whose
-  -- answers all leave is removed by rewriteRollups), so removing passes no title.
   INSERT INTO rollup_own_pages AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "url", "domain", "citations", "answers", "title", "titleAt")
   SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."providerConfigId", c."promptId", ci.url, ci.domain,
     sign * count(*),
@@ -225,8 +213,6 @@ BEGIN
       "title" = CASE WHEN excluded."titleAt" >= r."titleAt" OR r."titleAt" IS NULL THEN coalesce(excluded."title", r."title") ELSE r."title" END,
       "titleAt" = greatest(r."titleAt", excluded."titleAt");
 
-  -- Cited pages (20261209140000_cited_page_rollups): every URL cited in the answer per day and
-  -- provider, then per week, with the latest titled answer (kept as the own pages' are).
   INSERT INTO rollup_cited_pages AS r ("workspaceId", "brandId", "day", "providerConfigId", "url", "domain", "citations", "ownCitations", "answers", "title", "titleAt")
   SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."providerConfigId", ci.url, ci.domain,
     sign * count(*),
@@ -263,10 +249,6 @@ BEGIN
       "answers" = r."answers" + excluded."answers",
       "titleAt" = greatest(r."titleAt", excluded."titleAt");
 
-  -- Gap sources (20261208160000_gap_source_rollups): per gap answer (the brand's mention row not
-  -- mentioned, a competitor mentioned) a row with domain '', per domain it cites in the text a
-  -- row with name '', and per such domain and competitor mention row one with the name; offSite
-  -- those whose domain is cited other than as the brand's own. Per prompt first, then without.
   INSERT INTO rollup_gap_source_prompts AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "domain", "name", "answers", "offSite")
   WITH gap AS (
     SELECT c.id, c."workspaceId", c."brandId", c."finishedAt"::date AS day, c."providerConfigId", c."promptId"
@@ -329,14 +311,12 @@ BEGIN
       "answers" = r."answers" + excluded."answers",
       "offSite" = r."offSite" + excluded."offSite";
 
-  -- The same per tag of the prompt (20261208160200_tag_gap_source_rollups), under the tag locks
-  -- taken above, as rollup_tag_domains.
   INSERT INTO rollup_tag_gap_sources AS r ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain", "name", "answers", "offSite")
   WITH gap AS (
     SELECT c.id, c."workspaceId", c."brandId", t.tag, c."finishedAt"::date AS day, c."providerConfigId"
     FROM captures c
-    JOIN prompts p ON p.id = c."promptId"
-    CROSS JOIN LATERAL (SELECT DISTINCT unnest(p.tags) AS tag) t
+  JOIN prompts p ON p.id = c."promptId"
+  CROSS JOIN LATERAL (SELECT DISTINCT unnest(p.tags) AS tag) t
     WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
       AND EXISTS (SELECT 1 FROM mentions m WHERE m."captureId" = c.id AND m.kind = 'brand' AND m."brandId" = c."brandId" AND NOT m.mentioned)
       AND EXISTS (SELECT 1 FROM mentions m WHERE m."captureId" = c.id AND m.kind = 'competitor' AND m.mentioned)
@@ -364,7 +344,6 @@ BEGIN
       "answers" = r."answers" + excluded."answers",
       "offSite" = r."offSite" + excluded."offSite";
 
-  -- The same per ISO week (20261208160300_weekly_gap_source_rollups), what long ranges read.
   INSERT INTO rollup_gap_source_weeks AS r ("workspaceId", "brandId", "week", "providerConfigId", "domain", "name", "answers", "offSite")
   WITH gap AS (
     SELECT c.id, c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date AS week, c."providerConfigId"
@@ -400,8 +379,8 @@ BEGIN
   WITH gap AS (
     SELECT c.id, c."workspaceId", c."brandId", t.tag, date_trunc('week', c."finishedAt")::date AS week, c."providerConfigId"
     FROM captures c
-    JOIN prompts p ON p.id = c."promptId"
-    CROSS JOIN LATERAL (SELECT DISTINCT unnest(p.tags) AS tag) t
+  JOIN prompts p ON p.id = c."promptId"
+  CROSS JOIN LATERAL (SELECT DISTINCT unnest(p.tags) AS tag) t
     WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
       AND EXISTS (SELECT 1 FROM mentions m WHERE m."captureId" = c.id AND m.kind = 'brand' AND m."brandId" = c."brandId" AND NOT m.mentioned)
       AND EXISTS (SELECT 1 FROM mentions m WHERE m."captureId" = c.id AND m.kind = 'competitor' AND m.mentioned)

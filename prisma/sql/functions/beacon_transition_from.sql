@@ -1,4 +1,4 @@
--- Generated from TRANSITIONS in lib/captures/states.ts by `npm run sql:statuses`; do not edit.
+-- Generated from TRANSITIONS in lib/captures/states.ts by `npm run sql:generate`; do not edit.
 -- The statuses a transition moves a capture from (its guard), for transitions run in SQL.
 CREATE OR REPLACE FUNCTION public.beacon_transition_from(transition text)
  RETURNS "CaptureStatus"[]

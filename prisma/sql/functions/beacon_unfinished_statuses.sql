@@ -1,4 +1,4 @@
--- Generated from UNFINISHED_STATUSES in lib/captures/states.ts by `npm run sql:statuses`; do not edit.
+-- Generated from UNFINISHED_STATUSES in lib/captures/states.ts by `npm run sql:generate`; do not edit.
 -- The capture statuses not finished: waiting or running.
 CREATE OR REPLACE FUNCTION public.beacon_unfinished_statuses()
  RETURNS "CaptureStatus"[]

@@ -1,0 +1,51 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { GENERATED_ROLLUP_FILES, generatedRollupSql } from "@/lib/analytics/rollup-sql";
+import { ROLLUPS, type Rollup } from "@/lib/analytics/rollup-tables";
+
+const functionsDir = path.resolve(process.cwd(), "prisma", "sql", "functions");
+const withTable = (changed: Rollup, rollups = ROLLUPS) => rollups.map((r) => (r.table === changed.table ? changed : r));
+
+describe("the rollups' functions of prisma/sql", () => {
+  it.each(GENERATED_ROLLUP_FILES)("%s is what ROLLUPS generates (npm run sql:generate)", (name) => {
+    expect(fs.readFileSync(path.join(functionsDir, `${name}.sql`), "utf8")).toBe(generatedRollupSql(name));
+  });
+
+  it("write every table once, in the order of ROLLUPS (the lock order), with its whole key as the conflict target", () => {
+    const sql = generatedRollupSql("beacon_rollup_captures");
+    const written = [...sql.matchAll(/INSERT INTO (\w+) AS r/g)].map((m) => m[1]);
+    expect(written).toEqual(ROLLUPS.map((r) => r.table));
+    expect(sql.indexOf("pg_advisory_xact_lock_shared")).toBeLessThan(sql.indexOf("INSERT INTO"));
+    expect(sql).not.toMatch(/EXECUTE/);
+    expect(sql).toContain(`ON CONFLICT ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain", "name") DO UPDATE SET`);
+  });
+
+  it("move the tag rollups' rows from their family's table per prompt and day", () => {
+    const sql = generatedRollupSql("beacon_prompt_tags_changed");
+    const moved = [...sql.matchAll(/INSERT INTO (\w+) AS r[\s\S]*?JOIN (\w+) s ON/g)].map((m) => `${m[1]} <- ${m[2]}`);
+    expect(moved).toEqual([
+      "rollup_tag_domains <- rollup_citations",
+      "rollup_tag_domain_weeks <- rollup_citations",
+      "rollup_tag_gap_sources <- rollup_gap_source_prompts",
+      "rollup_tag_gap_source_weeks <- rollup_gap_source_prompts",
+    ]);
+  });
+
+  it("refuse a tag rollup whose measures cannot move between tags", () => {
+    const citedPages = ROLLUPS.find((r) => r.table === "rollup_cited_pages")!;
+    const tagged = [...ROLLUPS, { ...citedPages, table: "rollup_tag_cited_pages", byTag: true }];
+    expect(() => generatedRollupSql("beacon_prompt_tags_changed", tagged)).toThrow(/no table per prompt and day/);
+    const withPrompt = [...tagged, { ...citedPages, table: "rollup_cited_page_prompts", byPrompt: true }];
+    expect(() => generatedRollupSql("beacon_prompt_tags_changed", withPrompt)).toThrow(/title, titleAt cannot move between tags/);
+  });
+
+  it("add a measure to a table's every statement", () => {
+    const domains = ROLLUPS.find((r) => r.table === "rollup_domains")!;
+    const family = { ...domains.family, measures: [...domains.family.measures, { column: "offSite", sum: `count(*) FILTER (WHERE NOT ci."isOwnDomain")` }] };
+    const sql = generatedRollupSql("beacon_rollup_captures", withTable({ ...domains, family }));
+    expect(sql).toContain(`INSERT INTO rollup_domains AS r ("workspaceId", "brandId", "day", "providerConfigId", "domain", "citations", "ownCitations", "offSite")`);
+    expect(sql).toContain(`sign * count(*) FILTER (WHERE NOT ci."isOwnDomain")`);
+    expect(sql).toContain(`"offSite" = r."offSite" + excluded."offSite"`);
+  });
+});

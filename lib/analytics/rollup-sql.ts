@@ -1,0 +1,132 @@
+// The SQL that keeps the rollups, generated from ROLLUPS (lib/analytics/rollup-tables.ts) into
+// prisma/sql/functions by `npm run sql:generate` (scripts/generate-sql.ts); rollup-sql.test.ts
+// fails while a file differs from what this writes. Static SQL, one statement per table: it runs
+// in every success (beacon_succeed), on cached plans, so nothing here is built at run time.
+import { keyColumns, measuresOf, ordinals, ident, period, ROLLUPS, type Measure, type Rollup } from "@/lib/analytics/rollup-tables";
+
+export const GENERATED_ROLLUP_FILES = ["beacon_rollup_captures", "beacon_prompt_tags_changed"] as const;
+export type GeneratedRollupFile = (typeof GENERATED_ROLLUP_FILES)[number];
+
+export function generatedRollupSql(name: GeneratedRollupFile, rollups: Rollup[] = ROLLUPS): string {
+  return name === "beacon_rollup_captures" ? rollupCapturesSql(rollups) : promptTagsChangedSql(rollups);
+}
+
+const HEADER = "-- Generated from ROLLUPS in lib/analytics/rollup-tables.ts by `npm run sql:generate`; do not edit.";
+const quoted = (columns: string[]) => columns.map((c) => `"${c}"`).join(", ");
+const select = (m: Measure) => ("sum" in m ? `sign * ${m.sum}` : m.select);
+const merge = (m: Measure) => ("sum" in m ? `r."${m.column}" + excluded."${m.column}"` : m.merge);
+
+/** INSERT … SELECT … ON CONFLICT: adds `keys`' rows' measures to the table, rows in key order. */
+function upsert(r: Rollup, body: { with?: string; keys: string[]; measures: string[]; from: string }): string {
+  const keys = keyColumns(r);
+  const measures = measuresOf(r);
+  if (body.keys.length !== keys.length) throw new Error(`${r.table}: ${body.keys.length} key expressions for ${keys.length} key columns`);
+  return [
+    `  INSERT INTO ${r.table} AS r (${quoted([...keys, ...measures.map((m) => m.column)])})`,
+    ...(body.with ? [`  WITH ${body.with}`] : []),
+    `  SELECT ${body.keys.join(", ")},`,
+    body.measures.map((m) => `    ${m}`).join(",\n"),
+    `  ${body.from}`,
+    `  GROUP BY ${ordinals(keys.length)}`,
+    `  ORDER BY ${ordinals(keys.length)}`,
+    `  ON CONFLICT (${quoted(keys)}) DO UPDATE SET`,
+    `${measures.map((m) => `      "${m.column}" = ${merge(m)}`).join(",\n")};`,
+  ].join("\n");
+}
+
+function rollupCapturesSql(rollups: Rollup[]): string {
+  const statements = rollups.map((r) => {
+    const rows = r.family.rows(r);
+    return upsert(r, { ...rows, measures: measuresOf(r).map(select) });
+  });
+  const tagLocks = rollups.some((r) => r.byTag)
+    ? [
+        "  -- The prompts' tags are read below (the rollups with a tag): shared with other writers of the",
+        "  -- rollups, exclusive for a change of the prompt's tags (beacon_prompt_tags_changed), taken",
+        "  -- before any rollup row, in id order.",
+        "  PERFORM pg_advisory_xact_lock_shared(hashtextextended('prompt-tags:' || p.id, 0))",
+        '  FROM (SELECT DISTINCT c."promptId" AS id FROM captures c WHERE c.id = ANY(ids) ORDER BY 1) p;',
+      ]
+    : [];
+  return `${HEADER}
+-- A capture's contribution to every rollup, read from its raw rows: sign 1 adds it, -1 takes it
+-- away. Each table last in key order, tables in the order of ROLLUPS: the lock order of the rollups.
+CREATE OR REPLACE FUNCTION public.beacon_rollup_captures(ids uuid[], sign integer)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+${[...tagLocks, ...statements.map((s, i) => (i ? `\n${s}` : s))].join("\n")}
+END
+$function$;
+`;
+}
+
+/** The table per prompt and day a rollup with a tag moves its rows from: its family's. */
+function tagSource(r: Rollup, rollups: Rollup[]): Rollup {
+  const source = rollups.find((s) => s.family === r.family && s.byPrompt && !s.byTag && s.grain === "day");
+  if (!source) throw new Error(`${r.table} has a tag but its family has no table per prompt and day to move rows from`);
+  const notAdded = measuresOf(r).filter((m) => !("sum" in m) || !measuresOf(source).some((s) => s.column === m.column));
+  if (notAdded.length) throw new Error(`${r.table}: ${notAdded.map((m) => m.column).join(", ")} cannot move between tags (not a sum of ${source.table})`);
+  if (!r.family.prunedBy) throw new Error(`${r.table} has a tag but no prunedBy: the rows a tag leaves at zero must go`);
+  return source;
+}
+
+const MOVES = `moves AS (
+    SELECT n.id, n."workspaceId", x.tag, -1 AS sign
+    FROM new_prompts n JOIN old_prompts o ON o.id = n.id CROSS JOIN LATERAL (SELECT unnest(o.tags) EXCEPT SELECT unnest(n.tags)) x(tag)
+    UNION ALL
+    SELECT n.id, n."workspaceId", x.tag, 1
+    FROM new_prompts n JOIN old_prompts o ON o.id = n.id CROSS JOIN LATERAL (SELECT unnest(n.tags) EXCEPT SELECT unnest(o.tags)) x(tag)
+  )`;
+
+/** A tag rollup's share of the prompts' re-tagging: move their rows per prompt, then remove rows left at zero. */
+function moveTags(r: Rollup, source: Rollup): string {
+  const keys = keyColumns(r);
+  const from = (tag: string, named: boolean) =>
+    keys.map((c) =>
+      c === "tag" ? tag : c === r.grain ? (r.grain === "day" ? "s.day" : `${period(r.grain, "s.day")}${named ? ` AS ${c}` : ""}`) : `s.${ident(c)}`,
+    );
+  const insert = upsert(r, {
+    with: MOVES,
+    keys: from("m.tag", false),
+    measures: measuresOf(r).map((m) => `sum(m.sign * s.${ident(m.column)})`),
+    from: `FROM moves m JOIN ${source.table} s ON s."workspaceId" = m."workspaceId" AND s."promptId" = m.id`,
+  });
+  return `  -- ${r.table}, from ${source.table}.
+${insert}
+  DELETE FROM ${r.table} r
+  USING (
+    SELECT DISTINCT ${from("x.tag", true).join(", ")}
+    FROM new_prompts n JOIN old_prompts o ON o.id = n.id
+    CROSS JOIN LATERAL (SELECT unnest(o.tags) EXCEPT SELECT unnest(n.tags)) x(tag)
+    JOIN ${source.table} s ON s."workspaceId" = n."workspaceId" AND s."promptId" = n.id
+  ) k
+  WHERE ${keys.map((c) => `r.${ident(c)} = k.${ident(c)}`).join(" AND ")}
+    AND r.${ident(r.family.prunedBy ?? "")} = 0;`;
+}
+
+function promptTagsChangedSql(rollups: Rollup[]): string {
+  const moves = rollups.filter((r) => r.byTag).map((r) => moveTags(r, tagSource(r, rollups)));
+  return `${HEADER}
+-- Prompts' tags changed: each prompt's contribution leaves the tags it lost and joins those it
+-- gained in every rollup with a tag, read from its family's rows per prompt and day (the same
+-- counts, per prompt). Rows left at zero go, as a rebuild would not have them. Once per statement,
+-- with the statement's changed prompts: their tag locks are taken in id order, as answers take
+-- them (beacon_rollup_captures), so a re-tagging of many prompts at once cannot deadlock with a
+-- re-analysis holding several.
+CREATE OR REPLACE FUNCTION public.beacon_prompt_tags_changed()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  PERFORM pg_advisory_xact_lock(hashtextextended('prompt-tags:' || n.id, 0))
+  FROM new_prompts n JOIN old_prompts o ON o.id = n.id
+  WHERE o.tags IS DISTINCT FROM n.tags
+  ORDER BY n.id;
+${moves.join("\n")}
+  RETURN NULL;
+END
+$function$;
+`;
+}

@@ -1,0 +1,310 @@
+// Every rollup table, declared once: its key, grain, tag and prompt dimensions, measures and the
+// per-answer rows it sums. The SQL that keeps them (beacon_rollup_captures, the prompts' tag
+// trigger) is generated from this list into prisma/sql/functions by `npm run sql:generate`
+// (lib/analytics/rollup-sql.ts), and rewriteRollups prunes from it (lib/analytics/rollups.ts).
+// Pure: no database, no server-only, so the generator script and its unit test import it.
+
+export type Grain = "day" | "week";
+
+/** Which of a family's tables: per day or ISO week (Monday), and whether the key holds a tag or the prompt. */
+export type Variant = { grain: Grain; byTag: boolean; byPrompt: boolean };
+
+/**
+ * A column besides the key. `sum` is added up (`sign * <sum>` selected, `r + excluded` on
+ * conflict); anything else gives its select and its ON CONFLICT expression (`r` the row,
+ * `excluded` the answers' part; `sign` is -1 when answers are taken away).
+ */
+export type Measure = { column: string; sum: string } | { column: string; select: string; merge: string };
+
+/** The rows a family's tables sum, for one variant: the key's expressions in key order, then FROM (and WHERE). */
+export type Rows = { with?: string; keys: string[]; from: string };
+
+/** One kind of rollup: what it counts per answer, kept per day or week, with or without tag or prompt. */
+export type Family = {
+  /** Key columns after the capture's (workspace, brand, [tag], period, provider, [prompt]). */
+  keys: string[];
+  measures: Measure[];
+  /** The column that is zero when no answer counts in a row any more (rewriteRollups removes the row); none: rows stay. */
+  prunedBy?: string;
+  rows: (v: Variant) => Rows;
+};
+
+export type Rollup = Variant & { table: string; family: Family; omit?: string[] };
+
+/** The capture's key columns of a variant, in key order. */
+export function captureKeyColumns(v: Variant): string[] {
+  return ["workspaceId", "brandId", ...(v.byTag ? ["tag"] : []), v.grain, "providerConfigId", ...(v.byPrompt ? ["promptId"] : [])];
+}
+
+/** A column name as the SQL writes it: quoted when it has capitals. */
+export const ident = (column: string) => (/^[a-z_]+$/.test(column) ? column : `"${column}"`);
+
+/** The period of a timestamp (or date) expression. */
+export const period = (grain: Grain, at: string) => (grain === "week" ? `date_trunc('week', ${at})::date` : `${at}::date`);
+
+/** The capture's key expressions over `captures c` (and `t` for a tag); `named` names the period as its column. */
+function captureKeys(v: Variant, named = false): string[] {
+  return captureKeyColumns(v).map((column) =>
+    column === "tag" ? "t.tag" : column === v.grain ? `${period(v.grain, 'c."finishedAt"')}${named ? ` AS ${column}` : ""}` : `c.${ident(column)}`,
+  );
+}
+
+/** The capture's key columns read from a CTE built with `captureKeys(v, true)`. */
+const keyNames = (v: Variant, alias = "") => captureKeyColumns(v).map((column) => `${alias}${ident(column)}`);
+
+/** `captures c`, with a row per distinct tag of the prompt (`t.tag`) when the key holds a tag. */
+const capturesFrom = (v: Variant) =>
+  `FROM captures c${v.byTag ? `\n  JOIN prompts p ON p.id = c."promptId"\n  CROSS JOIN LATERAL (SELECT DISTINCT unnest(p.tags) AS tag) t` : ""}`;
+
+/** The captures a call counts: those of `ids` that succeeded (others are ignored). */
+const SUCCEEDED = `WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL`;
+
+export const ordinals = (n: number) => Array.from({ length: n }, (_, i) => i + 1).join(", ");
+
+const sum = (column: string, expression: string): Measure => ({ column, sum: expression });
+
+/**
+ * The title of the row's latest answer that has one. A title is never taken away (titles of
+ * stored citations do not change; a row whose answers all leave is removed by rewriteRollups),
+ * so removing passes no title.
+ */
+const LATEST_TITLE: Measure = {
+  column: "title",
+  select: `CASE WHEN sign > 0 THEN (array_agg(ci.title ORDER BY c."finishedAt" DESC) FILTER (WHERE ci.title <> ''))[1] END`,
+  merge: `CASE WHEN excluded."titleAt" >= r."titleAt" OR r."titleAt" IS NULL THEN coalesce(excluded."title", r."title") ELSE r."title" END`,
+};
+const LATEST_TITLE_AT: Measure = {
+  column: "titleAt",
+  select: `CASE WHEN sign > 0 THEN max(c."finishedAt") FILTER (WHERE ci.title <> '') END`,
+  merge: `greatest(r."titleAt", excluded."titleAt")`,
+};
+
+/** Per answer: analysed or not, the brand's mention, position and sentiment, the share of voice's y and x, citing the brand's own site. */
+const answers: Family = {
+  keys: [],
+  measures: [
+    sum("captures", "count(*)"),
+    sum("costMicros", `sum("costMicros")`),
+    sum("answers", "count(*) FILTER (WHERE analysed)"),
+    sum("mentioned", "count(*) FILTER (WHERE analysed AND mentioned)"),
+    sum("positionN", "count(position) FILTER (WHERE analysed)"),
+    sum("positionSum", "coalesce(sum(position) FILTER (WHERE analysed), 0)"),
+    sum("positionSumSq", "coalesce(sum(position::bigint * position) FILTER (WHERE analysed), 0)"),
+    ...[1, 2, 3, 4].map((p) => sum(`position${p}`, `count(*) FILTER (WHERE analysed AND mentioned AND position = ${p})`)),
+    sum("position5Plus", "count(*) FILTER (WHERE analysed AND mentioned AND position >= 5)"),
+    ...["positive", "neutral", "negative"].map((s) => sum(s, `count(*) FILTER (WHERE analysed AND mentioned AND sentiment = '${s}')`)),
+    sum("sumY", "coalesce(sum(y) FILTER (WHERE analysed), 0)"),
+    sum("sumX", "coalesce(sum(x) FILTER (WHERE analysed), 0)"),
+    sum("sumYY", "coalesce(sum(y * y) FILTER (WHERE analysed), 0)"),
+    sum("sumXX", "coalesce(sum(x * x) FILTER (WHERE analysed), 0)"),
+    sum("sumXY", "coalesce(sum(x * y) FILTER (WHERE analysed), 0)"),
+    sum("citingOwn", "count(*) FILTER (WHERE own)"),
+  ],
+  rows: (v) => ({
+    with: `cap AS (
+    SELECT c.id, ${captureKeys(v, true).join(", ")}, c."costMicros"
+    ${capturesFrom(v)}
+    ${SUCCEEDED}
+  ),
+  per_capture AS (
+    SELECT cap.*, b."captureId" IS NOT NULL AS analysed, coalesce(b.mentioned, false) AS mentioned, b.position, b.sentiment,
+      coalesce(b.y, 0)::bigint AS y, coalesce(x.x, 0)::bigint AS x,
+      EXISTS (SELECT 1 FROM citations ci WHERE ci."captureId" = cap.id AND ci."isOwnDomain" AND ci."citedInText") AS own
+    FROM cap
+    LEFT JOIN (
+      SELECT m."captureId", bool_or(m.mentioned) AS mentioned,
+        min(m.position) FILTER (WHERE m.mentioned) AS position,
+        min(m.sentiment::text) FILTER (WHERE m.mentioned) AS sentiment,
+        sum(m.count) AS y
+      FROM mentions m WHERE m."captureId" = ANY(ids) AND m.kind = 'brand'
+      GROUP BY 1
+    ) b ON b."captureId" = cap.id
+    LEFT JOIN (SELECT m."captureId", sum(m.count) AS x FROM mentions m WHERE m."captureId" = ANY(ids) GROUP BY 1) x ON x."captureId" = cap.id
+  )`,
+    keys: keyNames(v),
+    from: "FROM per_capture",
+  }),
+};
+
+/**
+ * Per answer and entity (the brand, a competitor, or an untracked name): its mention rows, y its
+ * mentions there and x all tracked mentions there (the share of voice interval's sums,
+ * 20261208130000_mention_rollup_share_sums), and whether a competitor came ahead of the brand or
+ * instead of it. The name is the latest answer's that names the entity.
+ */
+const mentions: Family = {
+  keys: ["entity"],
+  prunedBy: "rows",
+  measures: [
+    { column: "name", select: "max(name)", merge: `CASE WHEN excluded."rows" > 0 THEN excluded."name" ELSE r."name" END` },
+    sum("rows", "sum(rows)"),
+    sum("mentions", "sum(y)"),
+    sum("sumYY", "sum(y * y)"),
+    sum("sumXY", "sum(x * y)"),
+    sum("ahead", "sum(ahead)"),
+    sum("instead", "sum(instead)"),
+  ],
+  rows: (v) => ({
+    with: `cap AS (
+    SELECT c.id, ${captureKeys(v, true).join(", ")}
+    ${capturesFrom(v)}
+    ${SUCCEEDED}
+  ),
+  b AS (
+    SELECT m."captureId", bool_or(m.mentioned) AS mentioned, min(m.position) FILTER (WHERE m.mentioned) AS position
+    FROM mentions m WHERE m."captureId" = ANY(ids) AND m.kind = 'brand'
+    GROUP BY 1
+  ),
+  x AS (SELECT m."captureId", sum(m.count)::bigint AS x FROM mentions m WHERE m."captureId" = ANY(ids) GROUP BY 1),
+  per_capture AS (
+    SELECT ${keyNames(v, "cap.").join(", ")},
+      CASE WHEN m.kind = 'brand' THEN 'brand' ELSE coalesce(m."competitorId"::text, 'name:' || m.name) END AS entity,
+      max(m.name) AS name,
+      count(*) AS rows,
+      coalesce(sum(m.count), 0)::bigint AS y,
+      min(x.x) AS x,
+      count(*) FILTER (WHERE m.kind = 'competitor' AND m.mentioned AND (NOT b.mentioned OR m.position < b.position)) AS ahead,
+      count(*) FILTER (WHERE m.kind = 'competitor' AND m.mentioned AND NOT b.mentioned) AS instead
+    FROM cap
+    JOIN mentions m ON m."captureId" = cap.id
+    JOIN x ON x."captureId" = cap.id
+    LEFT JOIN b ON b."captureId" = cap.id
+    GROUP BY cap.id, ${ordinals(captureKeyColumns(v).length + 1)}
+  )`,
+    keys: [...keyNames(v), "entity"],
+    from: "FROM per_capture",
+  }),
+};
+
+/** Per domain an answer cites in its text: the citations, and those of the brand's own site. */
+const citedDomains: Family = {
+  keys: ["domain"],
+  prunedBy: "citations",
+  measures: [sum("citations", "count(*)"), sum("ownCitations", `count(*) FILTER (WHERE ci."isOwnDomain")`)],
+  rows: (v) => ({
+    keys: [...captureKeys(v), "ci.domain"],
+    from: `${capturesFrom(v)}
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
+  ${SUCCEEDED}`,
+  }),
+};
+
+/** Per URL of the brand's own site an answer cites in its text: citations, answers and the latest title. */
+const ownPages: Family = {
+  keys: ["url", "domain"],
+  prunedBy: "citations",
+  measures: [sum("citations", "count(*)"), sum("answers", "count(DISTINCT c.id)"), LATEST_TITLE, LATEST_TITLE_AT],
+  rows: (v) => ({
+    keys: [...captureKeys(v), "ci.url", "ci.domain"],
+    from: `${capturesFrom(v)}
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText" AND ci."isOwnDomain"
+  ${SUCCEEDED}`,
+  }),
+};
+
+/** Per URL an answer cites in its text (20261209140000_cited_page_rollups), kept as the own pages are. */
+const citedPages: Family = {
+  keys: ["url", "domain"],
+  prunedBy: "citations",
+  measures: [
+    sum("citations", "count(*)"),
+    sum("ownCitations", `count(*) FILTER (WHERE ci."isOwnDomain")`),
+    sum("answers", "count(DISTINCT c.id)"),
+    LATEST_TITLE,
+    LATEST_TITLE_AT,
+  ],
+  rows: (v) => ({
+    keys: [...captureKeys(v), "ci.url", "ci.domain"],
+    from: `${capturesFrom(v)}
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
+  ${SUCCEEDED}`,
+  }),
+};
+
+/**
+ * Gap sources (20261208160000_gap_source_rollups): per gap answer (the brand's mention row not
+ * mentioned, a competitor mentioned) a row with domain '', per domain it cites in the text a row
+ * with name '', and per such domain and competitor mention row one with the name; offSite those
+ * whose domain is cited other than as the brand's own. With a tag `gap` holds an answer once per
+ * tag, so its citations are read by id rather than joined (the same rows, grouped).
+ */
+const gapSources: Family = {
+  keys: ["domain", "name"],
+  prunedBy: "answers",
+  measures: [sum("answers", "count(*)"), sum("offSite", "count(*) FILTER (WHERE off)")],
+  rows: (v) => ({
+    with: `gap AS (
+    SELECT c.id, ${captureKeys(v, true).join(", ")}
+    ${capturesFrom(v)}
+    ${SUCCEEDED}
+      AND EXISTS (SELECT 1 FROM mentions m WHERE m."captureId" = c.id AND m.kind = 'brand' AND m."brandId" = c."brandId" AND NOT m.mentioned)
+      AND EXISTS (SELECT 1 FROM mentions m WHERE m."captureId" = c.id AND m.kind = 'competitor' AND m.mentioned)
+  ),
+  cited AS (
+    SELECT ci."captureId" AS id, ci.domain, bool_or(NOT ci."isOwnDomain") AS off
+    ${v.byTag ? `FROM citations ci WHERE ci."captureId" IN (SELECT id FROM gap) AND ci."citedInText"` : `FROM gap g JOIN citations ci ON ci."captureId" = g.id AND ci."citedInText"`}
+    GROUP BY 1, 2
+  ),
+  per_answer AS (
+    SELECT g.*, '' AS domain, '' AS name, true AS off FROM gap g
+    UNION ALL
+    SELECT g.*, s.domain, '', s.off FROM gap g JOIN cited s ON s.id = g.id
+    UNION ALL
+    SELECT g.*, s.domain, m.name, s.off FROM gap g JOIN cited s ON s.id = g.id
+    JOIN mentions m ON m."captureId" = g.id AND m.kind = 'competitor' AND m.mentioned
+  )`,
+    keys: [...keyNames(v), "domain", "name"],
+    from: "FROM per_answer",
+  }),
+};
+
+/** Untracked names an answer mentions (competitor discovery, 20261207180000_discovery_candidates). */
+const candidates: Family = {
+  keys: ["key", "name"],
+  prunedBy: "answers",
+  measures: [sum("answers", "count(*)")],
+  rows: (v) => ({
+    keys: [...captureKeys(v), "k.key", "k.name"],
+    from: `${capturesFrom(v)}
+  JOIN capture_candidates k ON k."captureId" = c.id
+  ${SUCCEEDED}`,
+  }),
+};
+
+const day = { grain: "day", byTag: false, byPrompt: false } as const;
+const week = { grain: "week", byTag: false, byPrompt: false } as const;
+
+/**
+ * The rollups (tables in prisma/schema.prisma), in their lock order: beacon_rollup_captures
+ * writes each table, rows in key order, in this order, after the prompts' tag locks, so two
+ * transactions that share a day, provider and prompt meet first at that rollup_answers row.
+ * A table with a tag follows the prompts' current tags: the tag trigger moves its rows from the
+ * family's table per prompt and day, which must therefore be here too.
+ */
+export const ROLLUPS: Rollup[] = [
+  { table: "rollup_answers", family: answers, ...day, byPrompt: true },
+  { table: "rollup_mentions", family: mentions, ...day, byPrompt: true },
+  { table: "rollup_citations", family: citedDomains, ...day, byPrompt: true },
+  { table: "rollup_domains", family: citedDomains, ...day },
+  { table: "rollup_tag_domains", family: citedDomains, ...day, byTag: true },
+  // What long ranges read instead of one row per day (20261208100000_weekly_domain_and_own_page_rollups).
+  { table: "rollup_domain_weeks", family: citedDomains, ...week },
+  { table: "rollup_tag_domain_weeks", family: citedDomains, ...week, byTag: true },
+  { table: "rollup_own_pages", family: ownPages, ...day, byPrompt: true },
+  { table: "rollup_cited_pages", family: citedPages, ...day },
+  // Per week only the latest titled answer's time: its title is read from that day's row.
+  { table: "rollup_cited_page_weeks", family: citedPages, ...week, omit: ["title"] },
+  { table: "rollup_gap_source_prompts", family: gapSources, ...day, byPrompt: true },
+  { table: "rollup_gap_sources", family: gapSources, ...day },
+  { table: "rollup_tag_gap_sources", family: gapSources, ...day, byTag: true },
+  { table: "rollup_gap_source_weeks", family: gapSources, ...week },
+  { table: "rollup_tag_gap_source_weeks", family: gapSources, ...week, byTag: true },
+  { table: "rollup_candidates", family: candidates, ...day, byPrompt: true },
+  { table: "rollup_candidate_days", family: candidates, ...day },
+];
+
+/** A rollup's key columns, in key order. */
+export const keyColumns = (r: Rollup) => [...captureKeyColumns(r), ...r.family.keys];
+
+/** A rollup's measures (the family's, less those the table omits). */
+export const measuresOf = (r: Rollup) => r.family.measures.filter((m) => !r.omit?.includes(m.column));
