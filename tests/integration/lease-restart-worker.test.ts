@@ -66,9 +66,9 @@ describe("a worker frozen with a paid answer across a database restart", () => {
 
     // The first sweep after the restart. By its last renewal the lease is over (so the old rule
     // takes the attempt over: this test can fail), counted from the server's start it is not.
-    const [{ overByRenewal }] = await db().$queryRaw<{ overByRenewal: boolean }[]>`
+    const [lapsed] = await db().$queryRaw<{ overByRenewal: boolean }[]>`
       SELECT "leaseExpiresAt" < now() AT TIME ZONE 'UTC' AS "overByRenewal" FROM worker_heartbeats WHERE "workerId" = ${worker.workerId}`;
-    expect(overByRenewal, "the lease ran out by its last renewal").toBe(true);
+    expect(lapsed!.overByRenewal, "the lease ran out by its last renewal").toBe(true);
     const swept = await sweepDeadWorkers();
     // Soft: should it take the attempt over, what that costs is checked below too.
     expect.soft(swept, "the first sweep after the restart").toMatchObject({ workers: [], expired: 0 });
