@@ -604,7 +604,7 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
     where: { id: { in: captureIds } },
     include: { attempts: { orderBy: { number: "asc" } }, prompt: { select: { text: true, language: true } }, mentions: true, candidates: true },
   });
-  const attemptsText = (c: (typeof captures)[number]) => json(c.attempts.map((a) => ({ n: a.number, outcome: a.outcome, reason: a.reason, cost: a.costMicros, startedAt: a.startedAt, endedAt: a.endedAt, worker: a.workerId })));
+  const attemptsText = (c: (typeof captures)[number]) => json(c.attempts.map((a) => ({ n: a.number, outcome: a.outcome, reason: a.reason, cost: a.costMicros, startedAt: a.startedAt, endedAt: a.endedAt, latencyMs: a.latencyMs, worker: a.workerId })));
   for (const c of captures) {
     const label = `capture ${c.id} (${c.status})`;
     if (!isTerminal(c.status)) fail("every capture final", `${label} is not final`);
@@ -670,7 +670,9 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
       if (!running) {
         fail("every paid answer stored", `capture ${c.id} (${c.status}): call #${call.seq} answered at ${iso(call.at)} before any attempt started: ${attemptsText(c)}`);
       } else if (running.outcome !== "succeeded" && running.outcome !== "cancelled" && !disturbed.has(running.workerId)) {
-        fail("every paid answer stored", `capture ${c.id} (${c.status}): call #${call.seq} answered at ${iso(call.at)} (a paid answer), but attempt ${running.number} ended ${running.outcome} (${running.reason ?? "no reason"}): ${attemptsText(c)}`);
+        // When the answer went out on the database's clock, against the attempt's start and its call's latency (to its abort, if it timed out).
+        const sent = call.sentAt === undefined ? "never sent whole" : `sent ${iso(call.sentAt - skewMs)} (database clock)`;
+        fail("every paid answer stored", `capture ${c.id} (${c.status}): call #${call.seq} came at ${iso(call.at - skewMs)}, its answer ${sent} (a paid answer), but attempt ${running.number} ended ${running.outcome} (${running.reason ?? "no reason"}): ${attemptsText(c)}`);
       }
     }
   }
