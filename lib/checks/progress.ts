@@ -185,7 +185,7 @@ export async function checkProgress(workspaceId: string, checkId: string, reques
     cancelRequested: check.cancelRequestedAt !== null,
     reservedMicros: Number(tally.reservedMicros),
     chargedMicros: Number(check.chargedMicros),
-    spentMicros: Number(spent[0]?.micros ?? 0n),
+    spentMicros: Number(check.retiredAttemptMicros + (spent[0]?.micros ?? 0n)),
     counts: countsOf(tally),
     operation,
   };

@@ -25,8 +25,8 @@ function checkSummary(check: CheckWithBrand, names: Map<string, string>, spentMi
     cancelRequested: check.cancelRequestedAt !== null,
     reservedMicros: Number(tally.reservedMicros),
     chargedMicros: Number(check.chargedMicros),
-    /** Cost of every attempt so far, accepted or not (estimates included). */
-    spentMicros: Number(spentMicros),
+    /** Cost of every attempt so far, accepted or not (estimates included; those retention deleted too). */
+    spentMicros: Number(check.retiredAttemptMicros + spentMicros),
   };
 }
 

@@ -23,7 +23,9 @@ type AttemptRetention = { attemptsDeleted: number; attemptBatches: number; longe
  * writes an ended attempt, and should a batch deadlock with, say, a workspace's deletion, the
  * batch runs again (inOneStatement's retries). Open attempts are never deleted: their delete trigger (attempts_metrics_deleted) is then never queued, and
  * the metric counters, which count every attempt ever made, take nothing back. At least one
- * batch runs per pass; after `budgetMs` the pass stops and says so (attemptsLeft).
+ * batch runs per pass; after `budgetMs` the pass stops and says so (attemptsLeft). The same
+ * statement adds what the batch's attempts cost to their checks' retiredAttemptMicros: a check's
+ * charge is recomputed from its attempts when it finishes again after a retry, and must not drop.
  */
 async function deleteOldAttempts(cutoff: Date, batchSize: number, budgetMs: number): Promise<AttemptRetention> {
   const started = performance.now();
@@ -46,7 +48,13 @@ async function deleteOldAttempts(cutoff: Date, batchSize: number, budgetMs: numb
               WHERE a."workspaceId" = ${id}::uuid AND a."startedAt" < (${cutoffText}::timestamptz AT TIME ZONE 'UTC')
                 AND a."startedAt" >= coalesce(${from}::timestamp, '-infinity') AND a.outcome IS NOT NULL
               ORDER BY a."startedAt" LIMIT ${batchSize}::int))
-            RETURNING "startedAt"
+            RETURNING "startedAt", "captureId", "costMicros"
+          ),
+          -- Their checks keep what they cost: a check finishing again (a retry) charges it.
+          retired AS (
+            UPDATE checks ch SET "retiredAttemptMicros" = ch."retiredAttemptMicros" + r.micros
+            FROM (SELECT c."checkId", sum(gone."costMicros")::bigint AS micros FROM gone JOIN captures c ON c.id = gone."captureId" GROUP BY 1) r
+            WHERE ch.id = r."checkId" AND r.micros <> 0
           )
           SELECT count(*)::int AS n, max("startedAt")::text AS last FROM gone`,
         { beforeCommit: "retention:batch-before-commit", context: {} },

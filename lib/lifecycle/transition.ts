@@ -241,7 +241,8 @@ export async function closeAttempt(tx: Tx, runToken: string, facts: AttemptClose
  * Brings a check's row up to date with its captures, under its lock (FOR NO KEY UPDATE, which
  * does not conflict with the KEY SHARE locks of events referencing it): a person's cancel
  * request or retry, then its status derived from its captures' counts; when none is left
- * unfinished, it finishes (finishedAt, and what its attempts cost in chargedMicros).
+ * unfinished, it finishes (finishedAt, and what its attempts cost in chargedMicros, those
+ * retention deleted included).
  */
 export async function syncCheck(tx: Tx, checkId: string, flags: CheckFlags = {}): Promise<CheckStatus> {
   const cancel = flags.cancelRequested ?? null;
@@ -260,7 +261,7 @@ export async function syncCheck(tx: Tx, checkId: string, flags: CheckFlags = {})
     await tx.$executeRaw`
       UPDATE checks SET status = ${status}::"CheckStatus", "finishedAt" = CASE WHEN ${finished} THEN coalesce("finishedAt", now()) END,
         "chargedMicros" = CASE WHEN ${finished}
-          THEN (SELECT coalesce(sum(a."costMicros"), 0) FROM attempts a JOIN captures c ON c.id = a."captureId" WHERE c."checkId" = ${checkId}::uuid)
+          THEN "retiredAttemptMicros" + (SELECT coalesce(sum(a."costMicros"), 0) FROM attempts a JOIN captures c ON c.id = a."captureId" WHERE c."checkId" = ${checkId}::uuid)
           ELSE "chargedMicros" END,
         "updatedAt" = now()
       WHERE id = ${checkId}::uuid`;

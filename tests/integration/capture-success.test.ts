@@ -298,3 +298,25 @@ describe("a provider that reports more usage than the call's limits allowed (def
     await expectBudgetConsistent(space.workspaceId);
   });
 });
+
+describe("an answer already in the socket when the call's timeout comes due late (a stalled process)", () => {
+  it("is read and stored, not aborted: the timeout lets the socket deliver what it holds first", async () => {
+    const space = await spaceTracking(["HubSpot"]);
+    const { checkId, captureIds } = await startSpaceCheck(space, { providers: ["OpenAI API"] });
+    const captureId = captureIds[0]!;
+    const TIMEOUT_MS = 1_000;
+    await db().providerConnection.update({ where: { id: space.connections["OpenAI API"]! }, data: { timeoutMs: TIMEOUT_MS } });
+    // The whole answer is sent (paid), then this process, the run's code included, stalls past
+    // the call's timeout (a long GC pause, a loaded machine): in the event loop's next turn the
+    // timer is due before the socket is read.
+    openai.enqueue({ kind: "answer", thenStallMs: TIMEOUT_MS + 500 });
+    const calls = openai.requests.length;
+    expect(await run(captureId)).toBe("succeeded");
+    expect(openai.requests.length - calls, "one provider call").toBe(1);
+    expect(openai.requests.at(-1)!.closedBy, "the client read the answer").toBeUndefined();
+    expect(await captureRow(captureId)).toMatchObject({ status: "succeeded", answerText: OPENAI_ANSWER.text, answerIsPartial: false });
+    expect((await captureRow(captureId)).attempts.map((a) => a.outcome)).toEqual(["succeeded"]);
+    await expectBudgetConsistent(space.workspaceId);
+    expect((await db().check.findUniqueOrThrow({ where: { id: checkId } })).status).toBe("completed");
+  });
+});

@@ -7,7 +7,8 @@
 // budget that runs out and is raised, brand edits that add and remove competitors and aliases,
 // grant limit changes and revokes, connections disabled or narrowed to another model, setup
 // wizard requests, alert evaluations, "Send test" and "Send again", a receiver that refuses posts
-// or accepts them after the sender's timeout), each step fired
+// or accepts them after the sender's timeout, the hourly retention pass deleting every ended
+// attempt in small batches), each step fired
 // when the checks reach a given share of their captures (progress, not wall-clock time). Every
 // operation goes through the lib function its page or API calls, as a member of the role it
 // needs. Then everything is let settle (quiescence) and the invariants are checked; each one's
@@ -57,6 +58,7 @@ import { requestCheckCancel, requestCheckRetry } from "@/lib/checks/operations";
 import { reloadEnv } from "@/lib/config/env";
 import { grantConnection, revokeConnection, updateConnection } from "@/lib/connections/connections";
 import { db } from "@/lib/db/prisma";
+import { runRetention } from "@/lib/jobs/retention";
 import { startSetupSchema } from "@/lib/setup/schemas";
 import { requestSetupSuggestions } from "@/lib/setup/suggestions";
 import { updateWorkspaceSettings } from "@/lib/workspaces/settings";
@@ -77,6 +79,7 @@ const INVARIANTS = [
   "at most one succeeded attempt per capture",
   "every paid answer stored",
   "every attempt ended, nothing held or in flight",
+  "retention deletes only ended attempts",
   "ledgers equal the rows behind them",
   "charged + in flight never above the budget",
   "grant charged + in flight never above its limit",
@@ -111,7 +114,8 @@ type Action =
   | { kind: "evaluateAlerts"; where: "worker" | "here" }
   | { kind: "sendTest"; channel: number }
   | { kind: "sendAgain"; pick: number }
-  | { kind: "receiver"; failRate: number; slowRate: number };
+  | { kind: "receiver"; failRate: number; slowRate: number }
+  | { kind: "retention"; batch: number };
 // A whole check's cancel or retry: at once (the REST API's) or as an operation a worker runs (the
 // check page's, lib/checks/operations.ts), which marks a cancelled check before its job runs.
 type Via = "api" | "page";
@@ -145,6 +149,8 @@ const action: fc.Arbitrary<Action> = fc.oneof(
   // "Send again" of a delivery whose outcome is unknown (the user accepts a second post).
   fc.record({ kind: fc.constant("sendAgain" as const), pick: fc.nat(1000) }),
   fc.record({ kind: fc.constant("receiver" as const), failRate: fc.constantFrom(0, 0.3, 0.6), slowRate: fc.constantFrom(0, 0.3) }),
+  // The hourly retention pass, in batches of this many attempts.
+  feature(fc.record({ kind: fc.constant("retention" as const), batch: fc.constantFrom(3, 50) })),
 );
 const schedule: fc.Arbitrary<Plan> = fc.record({
   // When each step fires: after this share of all captures has finished.
@@ -160,8 +166,18 @@ let fake: ChaosProvider;
 let receiver: FlakyReceiver;
 let receiverRandom: () => number = Math.random;
 
+/** Test-only: every attempt retention deletes is kept here, and put back before the invariants are judged. */
+const RETAINED = "chaos_retained_attempts";
+
 beforeAll(async () => {
   server = await privatePostgres();
+  // Retention deletes attempts the invariants are judged on (who answered, what each call cost):
+  // this server's attempts are copied aside as they are deleted (a test-only trigger, not in
+  // prisma/sql) and put back once the run is quiet, so the oracle sees every attempt ever made.
+  await db().$executeRawUnsafe(`CREATE TABLE ${RETAINED} (LIKE attempts)`);
+  await db().$executeRawUnsafe(`CREATE FUNCTION chaos_retain_attempt() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN INSERT INTO ${RETAINED} SELECT OLD.*; RETURN OLD; END $$`);
+  await db().$executeRawUnsafe(`CREATE TRIGGER chaos_retain_attempt AFTER DELETE ON attempts FOR EACH ROW EXECUTE FUNCTION chaos_retain_attempt()`);
   fake = await startChaosProvider({ latencyMs: [100, 400] });
   receiver = await startFlakyReceiver({ lateMs: SEND_TIMEOUT_MS + 300, random: () => receiverRandom() });
   // The workers inherit these (alert-channels.test.ts does the same): Slack "hooks" on a local
@@ -222,7 +238,7 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
   const failures: Partial<Record<Invariant, string[]>> = {};
   const fail = (invariant: Invariant, message: string) => (failures[invariant] ??= []).push(message);
   const outcomes: Record<string, number> = {};
-  const count = (what: string) => (outcomes[what] = (outcomes[what] ?? 0) + 1);
+  const count = (what: string, n = 1) => (outcomes[what] = (outcomes[what] ?? 0) + n);
   fake.seed(seed);
   receiverRandom = prng(seed ^ 0x5eed);
   receiver.setFaults(plan.receiver);
@@ -490,6 +506,22 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
         case "receiver":
           receiver.setFaults({ failRate: a.failRate, slowRate: a.slowRate });
           break;
+        case "retention":
+          // The hourly pass with nothing kept (every ended attempt is old enough), beside the
+          // running captures; in the background, so the schedule goes on meanwhile.
+          background.push(
+            runRetention({ attemptRetentionDays: 0, attemptBatchSize: a.batch }).then(
+              (r) => {
+                count("retention: passes");
+                count("retention: batches", r.attemptBatches);
+              },
+              // A pass the database cut off (a restart) left whole batches deleted: counted, not judged.
+              (error: Error) => {
+                count(`retention: cut off (${error.message.split("\n")[0]!.slice(0, 60)})`);
+              },
+            ),
+          );
+          break;
       }
     }
 
@@ -549,12 +581,30 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
     return { run, seed, plan, failures, log, outcomes };
   }
 
+  // What retention deleted of this run's attempts: ended ones only (an open attempt deleted
+  // would lose its run's result), put back (without their triggers: the ledgers and counters
+  // never took them back) so that every invariant below is judged on every attempt made.
+  const retained = await db().$queryRawUnsafe<{ id: string; captureId: string; number: number; outcome: string | null }[]>(
+    `SELECT DISTINCT ON (id) id::text, "captureId"::text, number, outcome::text FROM ${RETAINED} WHERE "workspaceId" = $1::uuid`,
+    space.workspaceId,
+  );
+  count("retention: attempts deleted", retained.length);
+  for (const r of retained.filter((r) => r.outcome === null)) fail("retention deletes only ended attempts", `attempt ${r.number} of capture ${r.captureId} was deleted open`);
+  await db().$transaction(async (tx) => {
+    await tx.$executeRawUnsafe(`SET LOCAL session_replication_role = replica`);
+    await tx.$executeRawUnsafe(
+      `INSERT INTO attempts SELECT DISTINCT ON (r.id) r.* FROM ${RETAINED} r
+       WHERE r."workspaceId" = $1::uuid AND NOT EXISTS (SELECT 1 FROM attempts a WHERE a.id = r.id)`,
+      space.workspaceId,
+    );
+  });
+
   // ---- The invariants -------------------------------------------------------------------------
   const captures = await db().capture.findMany({
     where: { id: { in: captureIds } },
     include: { attempts: { orderBy: { number: "asc" } }, prompt: { select: { text: true, language: true } }, mentions: true, candidates: true },
   });
-  const attemptsText = (c: (typeof captures)[number]) => json(c.attempts.map((a) => ({ n: a.number, outcome: a.outcome, reason: a.reason, cost: a.costMicros, startedAt: a.startedAt, endedAt: a.endedAt, worker: a.workerId })));
+  const attemptsText = (c: (typeof captures)[number]) => json(c.attempts.map((a) => ({ n: a.number, outcome: a.outcome, reason: a.reason, cost: a.costMicros, startedAt: a.startedAt, endedAt: a.endedAt, latencyMs: a.latencyMs, worker: a.workerId })));
   for (const c of captures) {
     const label = `capture ${c.id} (${c.status})`;
     if (!isTerminal(c.status)) fail("every capture final", `${label} is not final`);
@@ -620,7 +670,9 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
       if (!running) {
         fail("every paid answer stored", `capture ${c.id} (${c.status}): call #${call.seq} answered at ${iso(call.at)} before any attempt started: ${attemptsText(c)}`);
       } else if (running.outcome !== "succeeded" && running.outcome !== "cancelled" && !disturbed.has(running.workerId)) {
-        fail("every paid answer stored", `capture ${c.id} (${c.status}): call #${call.seq} answered at ${iso(call.at)} (a paid answer), but attempt ${running.number} ended ${running.outcome} (${running.reason ?? "no reason"}): ${attemptsText(c)}`);
+        // When the answer went out on the database's clock, against the attempt's start and its call's latency (to its abort, if it timed out).
+        const sent = call.sentAt === undefined ? "never sent whole" : `sent ${iso(call.sentAt - skewMs)} (database clock)`;
+        fail("every paid answer stored", `capture ${c.id} (${c.status}): call #${call.seq} came at ${iso(call.at - skewMs)}, its answer ${sent} (a paid answer), but attempt ${running.number} ended ${running.outcome} (${running.reason ?? "no reason"}): ${attemptsText(c)}`);
       }
     }
   }

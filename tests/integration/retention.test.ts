@@ -4,12 +4,15 @@
 // that fails half-way leaves the committed batches deleted and the next pass finishes the work; the
 // metric counters take nothing back and the running gauge stays equal to the open attempts; and
 // neither side of a race waits for the other: an attempt closes while a batch is held before its
-// commit, and a whole pass runs while a success is held before its commit.
+// commit, and a whole pass runs while a success is held before its commit. A check whose
+// attempts it deleted keeps their cost when a retry makes it finish again.
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { metricValue, parseMetrics, type MetricSample } from "../support/metrics-text";
 import { actAt, gateAt } from "../support/pause";
 import { claimed, liveWorker, newSpace, startSpaceCheck, succeed, type Space } from "../support/lifecycle-fixtures";
+import { cancelCapture, retryCaptures } from "@/lib/checks/cancel-retry";
+import { getCheckSummary } from "@/lib/checks/queries";
 import { db } from "@/lib/db/prisma";
 import { runRetention } from "@/lib/jobs/retention";
 import { collectMetrics } from "@/lib/metrics/collect";
@@ -195,5 +198,27 @@ describe("attempt retention beside a capture that finishes", () => {
     const next = await runRetention({ attemptRetentionDays: 1, now: later });
     expect(next.attemptsDeleted).toBeGreaterThanOrEqual(1);
     expect(await db().attempt.findUnique({ where: { id: attempt.id } })).toBeNull();
+  });
+});
+
+describe("a check whose attempts retention deleted", () => {
+  it("keeps their cost in its charge when it finishes again after a retry", async () => {
+    const { checkId, captureIds } = await startSpaceCheck(space, { prompts: 1, providers: ["ChatGPT", "Gemini"] });
+    const [answered, cancelled] = captureIds as [string, string];
+    await succeed(answered, await claimed(answered, workerId), 1_000);
+    await cancelCapture(space.owner, cancelled);
+    expect(await db().check.findUniqueOrThrow({ where: { id: checkId } })).toMatchObject({ chargedMicros: 1_000n, finishedAt: expect.any(Date) });
+
+    // The answered capture's attempt goes; the check keeps what it cost.
+    await runRetention({ attemptRetentionDays: 1, now: new Date(Date.now() + 2 * DAY) });
+    expect(await db().attempt.count({ where: { captureId: answered } })).toBe(0);
+    expect((await db().check.findUniqueOrThrow({ where: { id: checkId } })).chargedMicros).toBe(1_000n);
+
+    // The cancelled one is retried and answered: the check finishes again, charged both.
+    await retryCaptures(space.owner, { captureId: cancelled });
+    await succeed(cancelled, await claimed(cancelled, workerId), 700);
+    expect(await db().check.findUniqueOrThrow({ where: { id: checkId } })).toMatchObject({ chargedMicros: 1_700n, finishedAt: expect.any(Date) });
+    // What the check pages show as spent counts them too.
+    expect((await getCheckSummary(space.workspaceId, checkId)).spentMicros).toBe(1_700);
   });
 });

@@ -363,6 +363,7 @@ CREATE TABLE "checks" (
   "finishedAt" timestamp(3) without time zone,
   "scheduleId" uuid,
   "isDemo" boolean NOT NULL DEFAULT false,
+  "retiredAttemptMicros" bigint NOT NULL DEFAULT 0,
   CONSTRAINT "checks_brandId_fkey" FOREIGN KEY ("brandId") REFERENCES brands(id) ON UPDATE CASCADE ON DELETE CASCADE,
   CONSTRAINT checks_pkey PRIMARY KEY (id),
   CONSTRAINT "checks_scheduleId_fkey" FOREIGN KEY ("scheduleId") REFERENCES schedules(id) ON UPDATE CASCADE ON DELETE SET NULL,

@@ -170,7 +170,18 @@ async function runAttempt(capture: LoadedCapture, run: Run, options: RunCaptureO
   options.shutdownSignal.addEventListener("abort", onShutdown, { once: true });
   // The half-open probe decides for every capture of the provider: it gets a short timeout.
   const timeoutMs = run.probeToken ? Math.min(config.timeoutMs, config.breakerProbeTimeoutMs) : config.timeoutMs;
-  const timeout = setTimeout(() => abort("timeout"), timeoutMs);
+  // A timeout that comes due while this process was stalled (a long GC pause, a loaded machine)
+  // may find the answer already in its socket, unread: each turn of the event loop runs its due
+  // timers before it reads sockets. So the timeout aborts only after a turn (setImmediate runs
+  // after the reads) in which the call received nothing; an answer the provider has sent, and
+  // been paid for, is read and stored.
+  let received = 0;
+  let grace: NodeJS.Immediate | undefined;
+  const expire = () => {
+    const seen = received;
+    grace = setImmediate(() => (received === seen ? abort("timeout") : expire()));
+  };
+  const timeout = setTimeout(expire, timeoutMs);
   const unwatch = captureWatch.register(captureId, { runToken: run.runToken, onCancel: () => abort("cancelled"), onLost: () => abort("lease_lost") });
   const started = performance.now();
   let response: ProviderResponse | null = null;
@@ -189,7 +200,10 @@ async function runAttempt(capture: LoadedCapture, run: Run, options: RunCaptureO
       city: capture.prompt.city,
       language: capture.prompt.language,
       signal: controller.signal,
-      onText: (delta) => captureWatch.appendText(captureId, delta),
+      onText: (delta) => {
+        received++;
+        captureWatch.appendText(captureId, delta);
+      },
       settings: (config.settings ?? {}) as Record<string, unknown>,
       limits: run.limits,
       subject: { brand: { name: capture.brand.name, aliases: capture.brand.aliases, domains: capture.brand.domains }, competitors: capture.brand.competitors },
@@ -203,6 +217,7 @@ async function runAttempt(capture: LoadedCapture, run: Run, options: RunCaptureO
     callError = error;
   } finally {
     clearTimeout(timeout);
+    clearImmediate(grace);
     options.shutdownSignal.removeEventListener("abort", onShutdown);
   }
   const latencyMs = Math.round(performance.now() - started);

@@ -32,6 +32,8 @@ export type ProviderCall = {
   outcome: "answered" | "error" | "permanent" | "hang";
   /** The client went away before the answer was written (its own timeout or abort). */
   closedByClient: boolean;
+  /** Date.now() when the whole response was handed to the operating system (the client may not have read it yet). */
+  sentAt?: number;
 };
 
 type Hold = { match: (prompt: string) => boolean; arrived: boolean; released: boolean; waiting: (() => void)[] };
@@ -107,6 +109,7 @@ export async function startChaosProvider(options: { latencyMs: [number, number] 
       const call: ProviderCall = { seq: calls.length + 1, tag, model: body.model, prompt, at: Date.now(), outcome, closedByClient: false };
       calls.push(call);
       open.add(res);
+      res.on("finish", () => (call.sentAt = Date.now()));
       res.on("close", () => {
         open.delete(res);
         if (!res.writableFinished) call.closedByClient = true;

@@ -201,7 +201,12 @@ export const OPENAI_ANSWER: OpenAIAnswer = {
 
 export type OpenAIScenario =
   | CommonScenario
-  | { kind: "answer"; answer?: OpenAIAnswer }
+  /**
+   * A whole answer; with `thenStallMs`, once it is handed to the operating system this whole
+   * process (and the client code running in it) is blocked that long: its event loop comes back
+   * with the client's timers due and the answer unread in its socket.
+   */
+  | { kind: "answer"; answer?: OpenAIAnswer; thenStallMs?: number }
   /** response.failed with this error code (e.g. server_error, invalid_prompt). */
   | { kind: "failed"; code: string; message?: string }
   /** Some text (`text`, default a sentence's start), then response.incomplete with the answer's usage. */
@@ -300,9 +305,11 @@ function respondOpenAI(scenario: OpenAIScenario, ctx: ScenarioContext): void {
   const created = sse({ type: "response.created", sequence_number: 0, response: responseObject(id, model, "in_progress") }, "response.created");
   res.writeHead(200, headers);
   switch (scenario.kind) {
-    case "answer":
-      res.end(openaiAnswerEvents(id, model, scenario.answer).join(""));
+    case "answer": {
+      const stallMs = scenario.thenStallMs;
+      res.end(openaiAnswerEvents(id, model, scenario.answer).join(""), stallMs ? () => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, stallMs) : undefined);
       return;
+    }
     case "failed": {
       const error = { code: scenario.code, message: scenario.message ?? `The response failed (${scenario.code})` };
       res.end(created + sse({ type: "response.failed", sequence_number: 1, response: responseObject(id, model, "failed", { error }) }, "response.failed"));
