@@ -235,11 +235,9 @@ export const createAnthropicAdapter = keyedAdapter<AnthropicConnection>("anthrop
 export const anthropicEngine = apiEngine({
   name: "anthropic",
   label: "Anthropic",
-  cliName: "anthropic",
   writesAnswers: true,
   env: { ANTHROPIC_API_KEY: apiKeyVariable, ANTHROPIC_BASE_URL: baseUrlVariable },
-  connection: (env) => ({ apiKey: env.ANTHROPIC_API_KEY, baseURL: env.ANTHROPIC_BASE_URL }),
-  createAdapter: createAnthropicAdapter,
+  adapter: (env) => createAnthropicAdapter(() => ({ apiKey: env().ANTHROPIC_API_KEY, baseURL: env().ANTHROPIC_BASE_URL })),
   listPrice: { model: "claude-haiku-4-5", prices: { input: 1_000_000, output: 5_000_000, cached: 100_000, reasoning: 5_000_000, search: 10_000 } },
   defaultConnection: ["Anthropic", "Claude API", "on"],
 });

@@ -56,26 +56,22 @@ export const keyedAdapter = <C extends { apiKey?: string }>(
  * variables at each call, and a fresh instance starts with one connection for it, granted to no
  * workspace (apiConnection).
  */
-export function apiEngine<const N extends string, E extends EnvShape, C>(spec: {
+export function apiEngine<const N extends string, E extends EnvShape>(spec: {
   name: N;
   label: string;
-  cliName: string;
   writesAnswers: boolean;
   env: E;
-  /** The connection as the adapter takes it, from the variables' current values. */
-  connection: (env: z.output<z.ZodObject<E>>) => C;
-  /** The adapter's factory (tests call it with their own connection). */
-  createAdapter: (connection: () => C) => ProviderAdapter;
+  /** The adapter, given the reader of the variables' current values (envReader over `env`). */
+  adapter: (env: () => z.output<z.ZodObject<E>>) => ProviderAdapter;
   listPrice: ListPrice;
   /** The default connection's name, the name its workspace providers get, and its search mode. */
   defaultConnection: [name: string, providerName: string, searchMode: SearchMode];
 }) {
-  const { connection, createAdapter, defaultConnection, ...engine } = spec;
-  const config = envReader(spec.env);
+  const { adapter, defaultConnection, ...engine } = spec;
   const [name, providerName, searchMode] = defaultConnection;
   return defineEngine({
     ...engine,
     defaultConnections: [apiConnection(name, providerName, spec.listPrice, searchMode)],
-    adapter: createAdapter(() => connection(config())),
+    adapter: adapter(envReader(spec.env)),
   });
 }

@@ -179,11 +179,9 @@ export const createGeminiAdapter = keyedAdapter<GeminiConnection>("gemini", PROV
 export const geminiEngine = apiEngine({
   name: "gemini",
   label: "Google Gemini",
-  cliName: "gemini",
   writesAnswers: true,
   env: { GEMINI_API_KEY: apiKeyVariable, GOOGLE_GEMINI_BASE_URL: baseUrlVariable },
-  connection: (env) => ({ apiKey: env.GEMINI_API_KEY, baseUrl: env.GOOGLE_GEMINI_BASE_URL }),
-  createAdapter: createGeminiAdapter,
+  adapter: (env) => createGeminiAdapter(() => ({ apiKey: env().GEMINI_API_KEY, baseUrl: env().GOOGLE_GEMINI_BASE_URL })),
   listPrice: { model: "gemini-2.5-flash", prices: { input: 300_000, output: 2_500_000, cached: 75_000, reasoning: 2_500_000, search: 35_000 } },
   defaultConnection: ["Gemini", "Gemini API", "auto"],
 });

@@ -200,7 +200,6 @@ export const createGigaChatAdapter = credentialedAdapter({ name: "gigachat", pro
 export const gigachatEngine = apiEngine({
   name: "gigachat",
   label: "GigaChat",
-  cliName: "gigachat",
   writesAnswers: true,
   // The authorization key (base64 of client_id:client_secret) is exchanged for an access token at
   // GIGACHAT_AUTH_URL with GIGACHAT_SCOPE. Sber's endpoints use the Russian Trusted Root CA: give
@@ -212,8 +211,11 @@ export const gigachatEngine = apiEngine({
     GIGACHAT_BASE_URL: z.string().url().default("https://gigachat.devices.sberbank.ru/api/v1"),
     GIGACHAT_CA_CERT_FILE: z.string().min(1).optional(),
   },
-  connection: (e) => ({ credentials: e.GIGACHAT_CREDENTIALS, scope: e.GIGACHAT_SCOPE, authUrl: e.GIGACHAT_AUTH_URL, baseURL: e.GIGACHAT_BASE_URL, tls: { caFile: e.GIGACHAT_CA_CERT_FILE } }),
-  createAdapter: createGigaChatAdapter,
+  adapter: (env) =>
+    createGigaChatAdapter(() => {
+      const e = env();
+      return { credentials: e.GIGACHAT_CREDENTIALS, scope: e.GIGACHAT_SCOPE, authUrl: e.GIGACHAT_AUTH_URL, baseURL: e.GIGACHAT_BASE_URL, tls: { caFile: e.GIGACHAT_CA_CERT_FILE } };
+    }),
   // GigaChat bills roubles per token, input and output alike: GigaChat-2-Pro 500 RUB per 1M tokens
   // (Sber's pay-as-you-go list price for businesses, developers.sber.ru/docs/ru/gigachat/tariffs,
   // as last seen in 2025; new tariffs apply from 2026-02-01 and could not be checked here),

@@ -96,11 +96,10 @@ const serpConnections = (engine: string, dataforseo: ListPrice): EngineConnectio
   });
 
 // Both surfaces read the same variables and backends; each is its own engine with its own price.
-const serpEngine = <const N extends string>(name: N, cliName: string, surface: SerpSurface, listPrice: ListPrice) =>
+const serpEngine = <const N extends string>(name: N, surface: SerpSurface, listPrice: ListPrice) =>
   defineEngine({
     name,
     label: NAMES[surface],
-    cliName,
     writesAnswers: false,
     env: variables,
     listPrice,
@@ -114,10 +113,10 @@ const serpEngine = <const N extends string>(name: N, cliName: string, surface: S
 // the overview is absent or cached; docs "Live Google Organic SERP Advanced"), 2026-11.
 const overviewListPrice = { model: "dataforseo", prices: { input: 0, output: 0, cached: 0, reasoning: 0, search: 3_200 } };
 
-export const googleAiOverviewEngine = serpEngine("google_ai_overview", "google-ai-overview", "ai_overview", overviewListPrice);
+export const googleAiOverviewEngine = serpEngine("google_ai_overview", "ai_overview", overviewListPrice);
 
 // DataForSEO Live Google AI Mode SERP Advanced: $0.004 per SERP page (dataforseo.com/pricing/serp/
 // google-ai-mode-serp-api, Live mode), 2026-11.
 const modeListPrice = { model: "dataforseo", prices: { input: 0, output: 0, cached: 0, reasoning: 0, search: 4_000 } };
 
-export const googleAiModeEngine = serpEngine("google_ai_mode", "google-ai-mode", "ai_mode", modeListPrice);
+export const googleAiModeEngine = serpEngine("google_ai_mode", "ai_mode", modeListPrice);

@@ -214,11 +214,9 @@ export const createOpenAIAdapter = keyedAdapter<OpenAIConnection>("openai", PROV
 export const openaiEngine = apiEngine({
   name: "openai",
   label: "OpenAI",
-  cliName: "openai",
   writesAnswers: true,
   env: { OPENAI_API_KEY: apiKeyVariable, OPENAI_BASE_URL: baseUrlVariable },
-  connection: (env) => ({ apiKey: env.OPENAI_API_KEY, baseURL: env.OPENAI_BASE_URL }),
-  createAdapter: createOpenAIAdapter,
+  adapter: (env) => createOpenAIAdapter(() => ({ apiKey: env().OPENAI_API_KEY, baseURL: env().OPENAI_BASE_URL })),
   listPrice: { model: "gpt-5-mini", prices: { input: 250_000, output: 2_000_000, cached: 25_000, reasoning: 2_000_000, search: 10_000 } },
   defaultConnection: ["OpenAI", "OpenAI API", "auto"],
 });

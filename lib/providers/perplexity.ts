@@ -203,11 +203,9 @@ export const createPerplexityAdapter = keyedAdapter<PerplexityConnection>("perpl
 export const perplexityEngine = apiEngine({
   name: "perplexity",
   label: "Perplexity",
-  cliName: "perplexity",
   writesAnswers: true,
   env: { PERPLEXITY_API_KEY: apiKeyVariable, PERPLEXITY_BASE_URL: baseUrlVariable },
-  connection: (env) => ({ apiKey: env.PERPLEXITY_API_KEY, baseURL: env.PERPLEXITY_BASE_URL }),
-  createAdapter: createPerplexityAdapter,
+  adapter: (env) => createPerplexityAdapter(() => ({ apiKey: env().PERPLEXITY_API_KEY, baseURL: env().PERPLEXITY_BASE_URL })),
   listPrice: { model: "sonar", prices: { input: 1_000_000, output: 1_000_000, cached: 1_000_000, reasoning: 0, search: 5_000 } },
   defaultConnection: ["Perplexity", "Perplexity API", "on"],
 });

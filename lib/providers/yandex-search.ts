@@ -219,11 +219,9 @@ export const createYandexSearchAdapter = yandexAdapter("yandex_search", PROVIDER
 export const yandexSearchEngine = apiEngine({
   name: "yandex_search",
   label: "Yandex Search (generative)",
-  cliName: "yandex-search",
   writesAnswers: false,
   env: { ...yandexAccountVariables, YANDEX_SEARCH_BASE_URL: baseUrlVariable },
-  connection: (env) => ({ apiKey: env.YANDEX_API_KEY, folderId: env.YANDEX_FOLDER_ID, baseURL: env.YANDEX_SEARCH_BASE_URL }),
-  createAdapter: createYandexSearchAdapter,
+  adapter: (env) => createYandexSearchAdapter(() => ({ apiKey: env().YANDEX_API_KEY, folderId: env().YANDEX_FOLDER_ID, baseURL: env().YANDEX_SEARCH_BASE_URL })),
   // Yandex prices in roubles (VAT included), converted at 1 USD = 80 RUB. Generative search:
   // 5,080 RUB per 1,000 synchronous requests (aistudio.yandex.ru/docs/ru/search-api/pricing.html,
   // checked 2026-11) = 5.08 RUB = $0.0635 per request, charged as its one search call; no tokens.

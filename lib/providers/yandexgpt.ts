@@ -115,11 +115,9 @@ export const createYandexGptAdapter = yandexAdapter("yandexgpt", PROVIDER, call)
 export const yandexGptEngine = apiEngine({
   name: "yandexgpt",
   label: "YandexGPT / Alice AI",
-  cliName: "yandexgpt",
   writesAnswers: true,
   env: { ...yandexAccountVariables, YANDEX_LLM_BASE_URL: baseUrlVariable },
-  connection: (env) => ({ apiKey: env.YANDEX_API_KEY, folderId: env.YANDEX_FOLDER_ID, baseURL: env.YANDEX_LLM_BASE_URL }),
-  createAdapter: createYandexGptAdapter,
+  adapter: (env) => createYandexGptAdapter(() => ({ apiKey: env().YANDEX_API_KEY, folderId: env().YANDEX_FOLDER_ID, baseURL: env().YANDEX_LLM_BASE_URL })),
   // Yandex prices in roubles (VAT included), converted at 1 USD = 80 RUB. YandexGPT Pro 5
   // (`yandexgpt`), common instance, synchronous: 1.20 RUB per 1,000 tokens in, out and cached
   // (yandex.cloud/ru/docs/ai-studio/pricing, checked 2026-11) = 1,200 RUB = $15 per 1M. Others from
