@@ -492,40 +492,21 @@ async function main(): Promise<Results> {
 
 let exitCode = 0;
 try {
-  if (pipelineOnly) {
-    const summary = await runPipelineOnly();
-    await cleanup();
-    console.log(summary);
-  } else if (memoryOnly) {
-    const summary = await runMemoryOnly();
-    await cleanup();
-    console.log(summary);
-  } else if (trafficOnly) {
-    const table = await runTraffic();
-    await cleanup();
-    console.log(table);
-  } else if (writePathOnly) {
-    const table = await runWritePath();
-    await cleanup();
-    console.log(table);
-  } else if (retentionOnly) {
-    const table = await runRetentionMode();
-    await cleanup();
-    console.log(table);
-  } else if (actionsOnly) {
-    const table = await runActions();
-    await cleanup();
-    console.log(table);
-  } else if (pagesScale) {
-    const table = await runPages();
-    await cleanup();
-    console.log(table);
-  } else if (discoveryScale) {
-    const table = await runDiscoveryScale();
-    await cleanup();
-    console.log(table);
-  } else if (analyticsScale) {
-    const table = await runAnalyticsScale();
+  // A mode flag runs that mode alone and prints its table (the first of this list if several are given).
+  const modes: [boolean, () => Promise<string>][] = [
+    [pipelineOnly, runPipelineOnly],
+    [memoryOnly, runMemoryOnly],
+    [trafficOnly, runTraffic],
+    [writePathOnly, runWritePath],
+    [retentionOnly, runRetentionMode],
+    [actionsOnly, runActions],
+    [pagesScale, runPages],
+    [discoveryScale, runDiscoveryScale],
+    [analyticsScale, runAnalyticsScale],
+  ];
+  const mode = modes.find(([chosen]) => chosen)?.[1];
+  if (mode) {
+    const table = await mode();
     await cleanup();
     console.log(table);
   } else {

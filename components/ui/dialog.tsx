@@ -62,3 +62,41 @@ export function FormActions({ onCancel, pending, submitLabel, className = "" }: 
     </div>
   );
 }
+
+/**
+ * A dialog around a form read on submit: no browser validation (the zod schema's errors show
+ * inline), the fields as FormData, and Cancel and the submit button at the end.
+ */
+export function FormDialog({
+  open,
+  onClose,
+  title,
+  onSubmit,
+  pending,
+  submitLabel,
+  children,
+}: {
+  open: boolean;
+  onClose: () => void;
+  title: string;
+  onSubmit: (data: FormData) => void;
+  pending: boolean;
+  submitLabel: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <Dialog open={open} onClose={onClose} title={title}>
+      <form
+        noValidate
+        className="space-y-4"
+        onSubmit={(event) => {
+          event.preventDefault();
+          onSubmit(new FormData(event.currentTarget));
+        }}
+      >
+        {children}
+        <FormActions onCancel={onClose} pending={pending} submitLabel={submitLabel} />
+      </form>
+    </Dialog>
+  );
+}

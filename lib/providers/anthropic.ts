@@ -7,12 +7,12 @@
 import "server-only";
 import type Anthropic from "@anthropic-ai/sdk";
 import type { ContentBlock, ContentBlockParam, Message, MessageStreamParams, WebSearchTool20250305 } from "@anthropic-ai/sdk/resources/messages/messages";
-import { envReader } from "@/lib/config/env";
-import { apiConnection, apiKeyVariable, baseUrlVariable, defineEngine } from "@/lib/providers/engine";
-import { CallAbortedError, ProviderError, abortReasonOf, type RetryClass } from "@/lib/providers/errors";
+import { apiEngine, keyedAdapter, type WithApiKey } from "@/lib/providers/api-engine";
+import { apiKeyVariable, baseUrlVariable } from "@/lib/providers/engine";
+import { CallAbortedError, ProviderError, type RetryClass } from "@/lib/providers/errors";
 import { lazySdk } from "@/lib/providers/lazy-sdk";
 import { classifySdkError } from "@/lib/providers/sdk-errors";
-import { emptyUsage, type ProviderAdapter, type ProviderRequest, type ProviderResponse, type Source, type Usage } from "@/lib/providers/types";
+import { emptyUsage, type ProviderRequest, type ProviderResponse, type Source, type Usage } from "@/lib/providers/types";
 
 export type AnthropicConnection = { apiKey?: string; baseURL?: string };
 
@@ -174,9 +174,7 @@ function extract(content: ContentBlock[]): Extracted {
   return out;
 }
 
-async function call(connection: AnthropicConnection, request: ProviderRequest): Promise<ProviderResponse> {
-  if (!connection.apiKey) throw new ProviderError(`${PROVIDER} is not configured (ANTHROPIC_API_KEY is not set)`, { retryClass: "permanent", reason: "not_configured" });
-  if (request.signal.aborted) throw new CallAbortedError(abortReasonOf(request.signal));
+async function call(connection: WithApiKey<AnthropicConnection>, request: ProviderRequest): Promise<ProviderResponse> {
   const sdk = await anthropicSdk();
   // An explicit key also keeps the SDK from looking for credentials in profiles on disk.
   const client = new sdk.default({ apiKey: connection.apiKey, baseURL: connection.baseURL, maxRetries: 0 });
@@ -232,24 +230,14 @@ async function call(connection: AnthropicConnection, request: ProviderRequest): 
 }
 
 /** An adapter reading its key and base URL at call time (tests pass their own). */
-export function createAnthropicAdapter(connection: () => AnthropicConnection): ProviderAdapter {
-  return { name: "anthropic", configured: () => Boolean(connection().apiKey), call: (request) => call(connection(), request) };
-}
+export const createAnthropicAdapter = keyedAdapter<AnthropicConnection>("anthropic", PROVIDER, "ANTHROPIC_API_KEY", call);
 
-const variables = { ANTHROPIC_API_KEY: apiKeyVariable, ANTHROPIC_BASE_URL: baseUrlVariable };
-const config = envReader(variables);
-
-export const anthropicAdapter = createAnthropicAdapter(() => ({ apiKey: config().ANTHROPIC_API_KEY, baseURL: config().ANTHROPIC_BASE_URL }));
-
-const listPrice = { model: "claude-haiku-4-5", prices: { input: 1_000_000, output: 5_000_000, cached: 100_000, reasoning: 5_000_000, search: 10_000 } };
-
-export const anthropicEngine = defineEngine({
+export const anthropicEngine = apiEngine({
   name: "anthropic",
   label: "Anthropic",
-  cliName: "anthropic",
   writesAnswers: true,
-  env: variables,
-  listPrice,
-  defaultConnections: [apiConnection("Anthropic", "Claude API", listPrice, "on")],
-  adapter: anthropicAdapter,
+  env: { ANTHROPIC_API_KEY: apiKeyVariable, ANTHROPIC_BASE_URL: baseUrlVariable },
+  adapter: (env) => createAnthropicAdapter(() => ({ apiKey: env().ANTHROPIC_API_KEY, baseURL: env().ANTHROPIC_BASE_URL })),
+  listPrice: { model: "claude-haiku-4-5", prices: { input: 1_000_000, output: 5_000_000, cached: 100_000, reasoning: 5_000_000, search: 10_000 } },
+  defaultConnection: ["Anthropic", "Claude API", "on"],
 });

@@ -34,7 +34,7 @@ export type Engine<N extends string = string, L extends ListPrice | null = ListP
   name: N;
   /** Shown in Settings → Providers and the Instance page. */
   label: string;
-  /** `beacon capture --provider <cliName>`. */
+  /** `beacon capture --provider <cliName>`: the name with hyphens (defineEngine). */
   cliName: string;
   /**
    * Whether it writes answers to any instruction (the setup wizard's suggestions need that);
@@ -54,8 +54,14 @@ export type Engine<N extends string = string, L extends ListPrice | null = ListP
   adapter: ProviderAdapter;
 };
 
-/** Keeps the engine's name a literal type, so the list of engines is the AdapterName type. */
-export const defineEngine = <const N extends string, L extends ListPrice | null, E extends EnvShape>(engine: Engine<N, L, E>) => engine;
+/**
+ * Keeps the engine's name a literal type, so the list of engines is the AdapterName type; its CLI
+ * name is the name with hyphens for underscores (`yandex_search` -> `yandex-search`).
+ */
+export const defineEngine = <const N extends string, L extends ListPrice | null, E extends EnvShape>(engine: Omit<Engine<N, L, E>, "cliName">): Engine<N, L, E> => ({
+  ...engine,
+  cliName: engine.name.replaceAll("_", "-"),
+});
 
 // Real engines: a key that is missing shows the connection as "not configured"; a base URL points
 // the adapter at another endpoint (a proxy, or a local server in tests).

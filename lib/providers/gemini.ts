@@ -4,12 +4,12 @@
 // caller's signal aborts the request; the runner owns timeouts, retries and aborts.
 import "server-only";
 import type { GenerateContentConfig, GroundingMetadata, GenerateContentResponseUsageMetadata } from "@google/genai";
-import { envReader } from "@/lib/config/env";
-import { apiConnection, apiKeyVariable, baseUrlVariable, defineEngine } from "@/lib/providers/engine";
+import { apiEngine, keyedAdapter, type WithApiKey } from "@/lib/providers/api-engine";
+import { apiKeyVariable, baseUrlVariable } from "@/lib/providers/engine";
 import { CallAbortedError, ProviderError, abortReasonOf, classifyHttpStatus } from "@/lib/providers/errors";
 import { lazySdk } from "@/lib/providers/lazy-sdk";
 import { classifySdkError } from "@/lib/providers/sdk-errors";
-import type { ProviderAdapter, ProviderRequest, ProviderResponse, Source, Usage } from "@/lib/providers/types";
+import type { ProviderRequest, ProviderResponse, Source, Usage } from "@/lib/providers/types";
 
 export type GeminiConnection = { apiKey?: string; baseUrl?: string };
 
@@ -116,9 +116,7 @@ function usageOf(metadata: GenerateContentResponseUsageMetadata | undefined, mod
   };
 }
 
-async function call(connection: GeminiConnection, request: ProviderRequest): Promise<ProviderResponse> {
-  if (!connection.apiKey) throw new ProviderError(`${PROVIDER} is not configured (GEMINI_API_KEY is not set)`, { retryClass: "permanent", reason: "not_configured" });
-  if (request.signal.aborted) throw new CallAbortedError(abortReasonOf(request.signal));
+async function call(connection: WithApiKey<GeminiConnection>, request: ProviderRequest): Promise<ProviderResponse> {
   const sdk = await genaiSdk();
   // vertexai false: GOOGLE_GENAI_USE_VERTEXAI in the environment must not switch the backend.
   const ai = new sdk.GoogleGenAI({ apiKey: connection.apiKey, vertexai: false, httpOptions: connection.baseUrl ? { baseUrl: connection.baseUrl } : undefined });
@@ -176,24 +174,14 @@ async function call(connection: GeminiConnection, request: ProviderRequest): Pro
 }
 
 /** An adapter reading its key and base URL at call time (tests pass their own). */
-export function createGeminiAdapter(connection: () => GeminiConnection): ProviderAdapter {
-  return { name: "gemini", configured: () => Boolean(connection().apiKey), call: (request) => call(connection(), request) };
-}
+export const createGeminiAdapter = keyedAdapter<GeminiConnection>("gemini", PROVIDER, "GEMINI_API_KEY", call);
 
-const variables = { GEMINI_API_KEY: apiKeyVariable, GOOGLE_GEMINI_BASE_URL: baseUrlVariable };
-const config = envReader(variables);
-
-export const geminiAdapter = createGeminiAdapter(() => ({ apiKey: config().GEMINI_API_KEY, baseUrl: config().GOOGLE_GEMINI_BASE_URL }));
-
-const listPrice = { model: "gemini-2.5-flash", prices: { input: 300_000, output: 2_500_000, cached: 75_000, reasoning: 2_500_000, search: 35_000 } };
-
-export const geminiEngine = defineEngine({
+export const geminiEngine = apiEngine({
   name: "gemini",
   label: "Google Gemini",
-  cliName: "gemini",
   writesAnswers: true,
-  env: variables,
-  listPrice,
-  defaultConnections: [apiConnection("Gemini", "Gemini API", listPrice, "auto")],
-  adapter: geminiAdapter,
+  env: { GEMINI_API_KEY: apiKeyVariable, GOOGLE_GEMINI_BASE_URL: baseUrlVariable },
+  adapter: (env) => createGeminiAdapter(() => ({ apiKey: env().GEMINI_API_KEY, baseUrl: env().GOOGLE_GEMINI_BASE_URL })),
+  listPrice: { model: "gemini-2.5-flash", prices: { input: 300_000, output: 2_500_000, cached: 75_000, reasoning: 2_500_000, search: 35_000 } },
+  defaultConnection: ["Gemini", "Gemini API", "auto"],
 });

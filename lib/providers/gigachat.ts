@@ -15,16 +15,19 @@
 // generation and its billing (seeds/004); there is no cancel endpoint to call.
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { envReader } from "@/lib/config/env";
 import { contentOf, type CompletionChoice } from "@/lib/providers/chat-completions";
-import { apiConnection, apiKeyVariable, defineEngine } from "@/lib/providers/engine";
+import { apiEngine, credentialedAdapter } from "@/lib/providers/api-engine";
+import { apiKeyVariable } from "@/lib/providers/engine";
 import { CallAbortedError, ProviderError, abortReasonOf, classifyHttpStatus, parseRetryAfter } from "@/lib/providers/errors";
 import { accessToken, dropToken, untrustedCertificateMessage, type GigaChatCredentials } from "@/lib/providers/gigachat-auth";
 import { isUntrustedCertificate, readText, send, sseData, type GigaChatTls, type HttpResponse } from "@/lib/providers/gigachat-http";
 import { classifySdkError } from "@/lib/providers/sdk-errors";
-import type { ProviderAdapter, ProviderRequest, ProviderResponse } from "@/lib/providers/types";
+import type { ProviderRequest, ProviderResponse } from "@/lib/providers/types";
 
 export type GigaChatConnection = { credentials?: string; scope: string; authUrl: string; baseURL: string; tls: GigaChatTls };
+type ConfiguredGigaChatConnection = GigaChatConnection & { credentials: string };
+
+const isConfigured = (connection: GigaChatConnection): connection is ConfiguredGigaChatConnection => Boolean(connection.credentials);
 
 const PROVIDER = "GigaChat";
 
@@ -135,10 +138,8 @@ function parseChunk(data: string, streamStarted: boolean, requestId: string, par
   });
 }
 
-async function call(connection: GigaChatConnection, request: ProviderRequest): Promise<ProviderResponse> {
+async function call(connection: ConfiguredGigaChatConnection, request: ProviderRequest): Promise<ProviderResponse> {
   const { signal } = request;
-  if (!connection.credentials) throw new ProviderError("GigaChat is not configured (GIGACHAT_CREDENTIALS is not set)", { retryClass: "permanent", reason: "not_configured" });
-  if (signal.aborted) throw new CallAbortedError(abortReasonOf(signal));
   if (request.searchMode === "on" && request.limits.maxSearchCalls > 0) {
     throw new ProviderError(`${PROVIDER}'s API offers no documented web search: set this provider's search mode to off or "model decides"`, { retryClass: "permanent", reason: "invalid_request" });
   }
@@ -194,41 +195,32 @@ async function call(connection: GigaChatConnection, request: ProviderRequest): P
 }
 
 /** An adapter reading its credentials and URLs at call time (tests pass their own). */
-export function createGigaChatAdapter(connection: () => GigaChatConnection): ProviderAdapter {
-  return { name: "gigachat", configured: () => Boolean(connection().credentials), call: (request) => call(connection(), request) };
-}
+export const createGigaChatAdapter = credentialedAdapter({ name: "gigachat", provider: PROVIDER, configured: isConfigured, unconfigured: "GIGACHAT_CREDENTIALS is not set", call });
 
-// The authorization key (base64 of client_id:client_secret) is exchanged for an access token at
-// GIGACHAT_AUTH_URL with GIGACHAT_SCOPE. Sber's endpoints use the Russian Trusted Root CA: give
-// its certificate in NODE_EXTRA_CA_CERTS or GIGACHAT_CA_CERT_FILE.
-const variables = {
-  GIGACHAT_CREDENTIALS: apiKeyVariable,
-  GIGACHAT_SCOPE: z.enum(["GIGACHAT_API_PERS", "GIGACHAT_API_B2B", "GIGACHAT_API_CORP"]).default("GIGACHAT_API_PERS"),
-  GIGACHAT_AUTH_URL: z.string().url().default("https://ngw.devices.sberbank.ru:9443/api/v2/oauth"),
-  GIGACHAT_BASE_URL: z.string().url().default("https://gigachat.devices.sberbank.ru/api/v1"),
-  GIGACHAT_CA_CERT_FILE: z.string().min(1).optional(),
-};
-const config = envReader(variables);
-
-export const gigachatAdapter = createGigaChatAdapter(() => {
-  const e = config();
-  return { credentials: e.GIGACHAT_CREDENTIALS, scope: e.GIGACHAT_SCOPE, authUrl: e.GIGACHAT_AUTH_URL, baseURL: e.GIGACHAT_BASE_URL, tls: { caFile: e.GIGACHAT_CA_CERT_FILE } };
-});
-
-// GigaChat bills roubles per token, input and output alike: GigaChat-2-Pro 500 RUB per 1M tokens
-// (Sber's pay-as-you-go list price for businesses, developers.sber.ru/docs/ru/gigachat/tariffs,
-// as last seen in 2025; new tariffs apply from 2026-02-01 and could not be checked here),
-// converted at 1 USD = 80 RUB: $6.25 per 1M. Precached prompt tokens are deducted from what
-// GigaChat bills, hence cached 0. No search: this adapter never searches.
-const listPrice = { model: "GigaChat-2-Pro", prices: { input: 6_250_000, output: 6_250_000, cached: 0, reasoning: 6_250_000, search: 0 } };
-
-export const gigachatEngine = defineEngine({
+export const gigachatEngine = apiEngine({
   name: "gigachat",
   label: "GigaChat",
-  cliName: "gigachat",
   writesAnswers: true,
-  env: variables,
-  listPrice,
-  defaultConnections: [apiConnection("GigaChat", "GigaChat API", listPrice, "off")],
-  adapter: gigachatAdapter,
+  // The authorization key (base64 of client_id:client_secret) is exchanged for an access token at
+  // GIGACHAT_AUTH_URL with GIGACHAT_SCOPE. Sber's endpoints use the Russian Trusted Root CA: give
+  // its certificate in NODE_EXTRA_CA_CERTS or GIGACHAT_CA_CERT_FILE.
+  env: {
+    GIGACHAT_CREDENTIALS: apiKeyVariable,
+    GIGACHAT_SCOPE: z.enum(["GIGACHAT_API_PERS", "GIGACHAT_API_B2B", "GIGACHAT_API_CORP"]).default("GIGACHAT_API_PERS"),
+    GIGACHAT_AUTH_URL: z.string().url().default("https://ngw.devices.sberbank.ru:9443/api/v2/oauth"),
+    GIGACHAT_BASE_URL: z.string().url().default("https://gigachat.devices.sberbank.ru/api/v1"),
+    GIGACHAT_CA_CERT_FILE: z.string().min(1).optional(),
+  },
+  adapter: (env) =>
+    createGigaChatAdapter(() => {
+      const e = env();
+      return { credentials: e.GIGACHAT_CREDENTIALS, scope: e.GIGACHAT_SCOPE, authUrl: e.GIGACHAT_AUTH_URL, baseURL: e.GIGACHAT_BASE_URL, tls: { caFile: e.GIGACHAT_CA_CERT_FILE } };
+    }),
+  // GigaChat bills roubles per token, input and output alike: GigaChat-2-Pro 500 RUB per 1M tokens
+  // (Sber's pay-as-you-go list price for businesses, developers.sber.ru/docs/ru/gigachat/tariffs,
+  // as last seen in 2025; new tariffs apply from 2026-02-01 and could not be checked here),
+  // converted at 1 USD = 80 RUB: $6.25 per 1M. Precached prompt tokens are deducted from what
+  // GigaChat bills, hence cached 0. No search: this adapter never searches.
+  listPrice: { model: "GigaChat-2-Pro", prices: { input: 6_250_000, output: 6_250_000, cached: 0, reasoning: 6_250_000, search: 0 } },
+  defaultConnection: ["GigaChat", "GigaChat API", "off"],
 });

@@ -80,9 +80,6 @@ const fromEnv = (): GoogleSerpConnection => {
   };
 };
 
-export const googleAiOverviewAdapter = createGoogleAiOverviewAdapter(fromEnv);
-export const googleAiModeAdapter = createGoogleAiModeAdapter(fromEnv);
-
 /**
  * SerpApi bills searches by monthly plan: Developer, $75 for 5,000 searches = $0.015 a search
  * (serpapi.com/pricing, 2026-11), the same for engine=google, google_ai_overview (the page_token
@@ -98,34 +95,28 @@ const serpConnections = (engine: string, dataforseo: ListPrice): EngineConnectio
     return { name, providerName: name, models: [api], searchMode: "on", prices, settings: {}, grantedToAll: false };
   });
 
+// Both surfaces read the same variables and backends; each is its own engine with its own price.
+const serpEngine = <const N extends string>(name: N, surface: SerpSurface, listPrice: ListPrice) =>
+  defineEngine({
+    name,
+    label: NAMES[surface],
+    writesAnswers: false,
+    env: variables,
+    listPrice,
+    defaultConnections: serpConnections(NAMES[surface], listPrice),
+    adapter: createAdapter(surface, fromEnv),
+  });
+
 // SERP data APIs charge per request, no tokens; the "model" names the API.
 // DataForSEO Live Google Organic SERP Advanced: $0.002 per SERP (dataforseo.com/pricing/serp/
 // google-organic-serp-api, Live mode) + up to $0.0012 for load_async_ai_overview (refunded when
 // the overview is absent or cached; docs "Live Google Organic SERP Advanced"), 2026-11.
 const overviewListPrice = { model: "dataforseo", prices: { input: 0, output: 0, cached: 0, reasoning: 0, search: 3_200 } };
 
-export const googleAiOverviewEngine = defineEngine({
-  name: "google_ai_overview",
-  label: "Google AI Overviews",
-  cliName: "google-ai-overview",
-  writesAnswers: false,
-  env: variables,
-  listPrice: overviewListPrice,
-  defaultConnections: serpConnections("Google AI Overviews", overviewListPrice),
-  adapter: googleAiOverviewAdapter,
-});
+export const googleAiOverviewEngine = serpEngine("google_ai_overview", "ai_overview", overviewListPrice);
 
 // DataForSEO Live Google AI Mode SERP Advanced: $0.004 per SERP page (dataforseo.com/pricing/serp/
 // google-ai-mode-serp-api, Live mode), 2026-11.
 const modeListPrice = { model: "dataforseo", prices: { input: 0, output: 0, cached: 0, reasoning: 0, search: 4_000 } };
 
-export const googleAiModeEngine = defineEngine({
-  name: "google_ai_mode",
-  label: "Google AI Mode",
-  cliName: "google-ai-mode",
-  writesAnswers: false,
-  env: variables,
-  listPrice: modeListPrice,
-  defaultConnections: serpConnections("Google AI Mode", modeListPrice),
-  adapter: googleAiModeAdapter,
-});
+export const googleAiModeEngine = serpEngine("google_ai_mode", "ai_mode", modeListPrice);

@@ -194,7 +194,6 @@ export const openAICompatibleAdapter: ProviderAdapter = {
 export const openAICompatibleEngine = defineEngine({
   name: "openai_compatible",
   label: "OpenAI-compatible (DeepSeek, Grok, Mistral, vLLM, Ollama)",
-  cliName: "openai-compatible",
   writesAnswers: true,
   // What the CLI's `capture --provider openai-compatible` sends unless given --api-key-env.
   env: { OPENAI_COMPATIBLE_API_KEY: apiKeyVariable },

@@ -2,12 +2,12 @@
 // (PROVIDERS.md "Where the data is"). One call() is one HTTP request: SDK retries are off and the
 // runner owns timeouts, retries and aborts (lib/lifecycle/run/run-capture.ts).
 import type { Response as OpenAIResponse, ResponseCreateParamsStreaming, Tool } from "openai/resources/responses/responses";
-import { envReader } from "@/lib/config/env";
-import { apiConnection, apiKeyVariable, baseUrlVariable, defineEngine } from "@/lib/providers/engine";
+import { apiEngine, keyedAdapter, type WithApiKey } from "@/lib/providers/api-engine";
+import { apiKeyVariable, baseUrlVariable } from "@/lib/providers/engine";
 import { CallAbortedError, ProviderError, abortReasonOf, type RetryClass } from "@/lib/providers/errors";
 import { isErrorEvent, isEventStream, openaiClient, openaiSdk, type OpenAISdk } from "@/lib/providers/openai-sdk";
 import { classifySdkError } from "@/lib/providers/sdk-errors";
-import type { ProviderAdapter, ProviderRequest, ProviderResponse, Source } from "@/lib/providers/types";
+import type { ProviderRequest, ProviderResponse, Source } from "@/lib/providers/types";
 
 export type OpenAIConnection = { apiKey?: string; baseURL?: string };
 
@@ -158,10 +158,8 @@ function classify(sdk: OpenAISdk, error: unknown, context: { signal: AbortSignal
   return classifySdkError(error, { ...context, provider: PROVIDER });
 }
 
-async function call(connection: OpenAIConnection, request: ProviderRequest): Promise<ProviderResponse> {
+async function call(connection: WithApiKey<OpenAIConnection>, request: ProviderRequest): Promise<ProviderResponse> {
   const { signal } = request;
-  if (!connection.apiKey) throw new ProviderError("OpenAI is not configured (OPENAI_API_KEY is not set)", { retryClass: "permanent", reason: "not_configured" });
-  if (signal.aborted) throw new CallAbortedError(abortReasonOf(signal));
   const sdk = await openaiSdk();
   const client = openaiClient(sdk, { apiKey: connection.apiKey, baseURL: connection.baseURL ?? DEFAULT_BASE_URL });
   let streamed = "";
@@ -211,24 +209,14 @@ async function call(connection: OpenAIConnection, request: ProviderRequest): Pro
 }
 
 /** An adapter reading its key and base URL at call time (tests pass their own). */
-export function createOpenAIAdapter(connection: () => OpenAIConnection): ProviderAdapter {
-  return { name: "openai", configured: () => Boolean(connection().apiKey), call: (request) => call(connection(), request) };
-}
+export const createOpenAIAdapter = keyedAdapter<OpenAIConnection>("openai", PROVIDER, "OPENAI_API_KEY", call);
 
-const variables = { OPENAI_API_KEY: apiKeyVariable, OPENAI_BASE_URL: baseUrlVariable };
-const config = envReader(variables);
-
-export const openaiAdapter = createOpenAIAdapter(() => ({ apiKey: config().OPENAI_API_KEY, baseURL: config().OPENAI_BASE_URL }));
-
-const listPrice = { model: "gpt-5-mini", prices: { input: 250_000, output: 2_000_000, cached: 25_000, reasoning: 2_000_000, search: 10_000 } };
-
-export const openaiEngine = defineEngine({
+export const openaiEngine = apiEngine({
   name: "openai",
   label: "OpenAI",
-  cliName: "openai",
   writesAnswers: true,
-  env: variables,
-  listPrice,
-  defaultConnections: [apiConnection("OpenAI", "OpenAI API", listPrice, "auto")],
-  adapter: openaiAdapter,
+  env: { OPENAI_API_KEY: apiKeyVariable, OPENAI_BASE_URL: baseUrlVariable },
+  adapter: (env) => createOpenAIAdapter(() => ({ apiKey: env().OPENAI_API_KEY, baseURL: env().OPENAI_BASE_URL })),
+  listPrice: { model: "gpt-5-mini", prices: { input: 250_000, output: 2_000_000, cached: 25_000, reasoning: 2_000_000, search: 10_000 } },
+  defaultConnection: ["OpenAI", "OpenAI API", "auto"],
 });

@@ -3,11 +3,11 @@
 // arrive as `citations[]` and `search_results[]`, usually in the last chunks. One call() is one
 // HTTP request: SDK retries are off and the runner owns timeouts, retries and aborts.
 import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
-import { envReader } from "@/lib/config/env";
 import { contentOf, streamChatCompletion, type ChunkReader, type CompletionChoice } from "@/lib/providers/chat-completions";
-import { apiConnection, apiKeyVariable, baseUrlVariable, defineEngine } from "@/lib/providers/engine";
-import { CallAbortedError, ProviderError, abortReasonOf } from "@/lib/providers/errors";
-import type { ProviderAdapter, ProviderRequest, ProviderResponse, SearchMode, Source } from "@/lib/providers/types";
+import { apiEngine, keyedAdapter, type WithApiKey } from "@/lib/providers/api-engine";
+import { apiKeyVariable, baseUrlVariable } from "@/lib/providers/engine";
+import { ProviderError } from "@/lib/providers/errors";
+import type { ProviderRequest, ProviderResponse, SearchMode, Source } from "@/lib/providers/types";
 
 export type PerplexityConnection = { apiKey?: string; baseURL?: string };
 
@@ -171,10 +171,8 @@ function accumulator(request: ProviderRequest): ChunkReader<PerplexityChunk> {
   };
 }
 
-async function call(connection: PerplexityConnection, request: ProviderRequest): Promise<ProviderResponse> {
+async function call(connection: WithApiKey<PerplexityConnection>, request: ProviderRequest): Promise<ProviderResponse> {
   const { signal } = request;
-  if (!connection.apiKey) throw new ProviderError("Perplexity is not configured (PERPLEXITY_API_KEY is not set)", { retryClass: "permanent", reason: "not_configured" });
-  if (signal.aborted) throw new CallAbortedError(abortReasonOf(signal));
   if (isUnboundedModel(request.model)) {
     throw new ProviderError(`${PROVIDER} ${request.model} cannot be held to a per-call limit (it runs and bills many searches); choose a Sonar model`, {
       retryClass: "permanent",
@@ -200,24 +198,14 @@ async function call(connection: PerplexityConnection, request: ProviderRequest):
 }
 
 /** An adapter reading its key and base URL at call time (tests pass their own). */
-export function createPerplexityAdapter(connection: () => PerplexityConnection): ProviderAdapter {
-  return { name: "perplexity", configured: () => Boolean(connection().apiKey), call: (request) => call(connection(), request) };
-}
+export const createPerplexityAdapter = keyedAdapter<PerplexityConnection>("perplexity", PROVIDER, "PERPLEXITY_API_KEY", call);
 
-const variables = { PERPLEXITY_API_KEY: apiKeyVariable, PERPLEXITY_BASE_URL: baseUrlVariable };
-const config = envReader(variables);
-
-export const perplexityAdapter = createPerplexityAdapter(() => ({ apiKey: config().PERPLEXITY_API_KEY, baseURL: config().PERPLEXITY_BASE_URL }));
-
-const listPrice = { model: "sonar", prices: { input: 1_000_000, output: 1_000_000, cached: 1_000_000, reasoning: 0, search: 5_000 } };
-
-export const perplexityEngine = defineEngine({
+export const perplexityEngine = apiEngine({
   name: "perplexity",
   label: "Perplexity",
-  cliName: "perplexity",
   writesAnswers: true,
-  env: variables,
-  listPrice,
-  defaultConnections: [apiConnection("Perplexity", "Perplexity API", listPrice, "on")],
-  adapter: perplexityAdapter,
+  env: { PERPLEXITY_API_KEY: apiKeyVariable, PERPLEXITY_BASE_URL: baseUrlVariable },
+  adapter: (env) => createPerplexityAdapter(() => ({ apiKey: env().PERPLEXITY_API_KEY, baseURL: env().PERPLEXITY_BASE_URL })),
+  listPrice: { model: "sonar", prices: { input: 1_000_000, output: 1_000_000, cached: 1_000_000, reasoning: 0, search: 5_000 } },
+  defaultConnection: ["Perplexity", "Perplexity API", "on"],
 });

@@ -214,7 +214,6 @@ const persona = (style: string, providerName: string, model: string, prices: Pri
 export const simulatorEngine = defineEngine({
   name: "simulator",
   label: "Simulator",
-  cliName: "simulator",
   writesAnswers: true,
   env: variables,
   listPrice: null,

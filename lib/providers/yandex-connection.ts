@@ -2,7 +2,7 @@
 // folder (YANDEX_API_KEY, YANDEX_FOLDER_ID), each adapter with its own base URL.
 import { z } from "zod";
 import { apiKeyVariable } from "@/lib/providers/engine";
-import { ProviderError } from "@/lib/providers/errors";
+import { credentialedAdapter } from "@/lib/providers/api-engine";
 import type { ProviderAdapter, ProviderRequest, ProviderResponse } from "@/lib/providers/types";
 
 /**
@@ -19,25 +19,6 @@ function isConfigured(connection: YandexConnection): connection is ConfiguredYan
   return Boolean(connection.apiKey && connection.folderId);
 }
 
-/**
- * An adapter reading its key, folder and base URL at call time (tests pass their own). Without
- * both key and folder it is not configured, and a call fails permanently before sending anything.
- */
-export function createYandexAdapter(
-  name: ProviderAdapter["name"],
-  provider: string,
-  connection: () => YandexConnection,
-  call: (connection: ConfiguredYandexConnection, request: ProviderRequest) => Promise<ProviderResponse>,
-): ProviderAdapter {
-  return {
-    name,
-    configured: () => isConfigured(connection()),
-    call: async (request) => {
-      const current = connection();
-      if (!isConfigured(current)) {
-        throw new ProviderError(`${provider} is not configured (YANDEX_API_KEY and YANDEX_FOLDER_ID must be set)`, { retryClass: "permanent", reason: "not_configured" });
-      }
-      return call(current, request);
-    },
-  };
-}
+/** Both Yandex adapters: not configured without both key and folder. */
+export const yandexAdapter = (name: ProviderAdapter["name"], provider: string, call: (connection: ConfiguredYandexConnection, request: ProviderRequest) => Promise<ProviderResponse>) =>
+  credentialedAdapter({ name, provider, configured: isConfigured, unconfigured: "YANDEX_API_KEY and YANDEX_FOLDER_ID must be set", call });

@@ -8,13 +8,13 @@
 //
 // One call() is one HTTP request (plain fetch, no retries); aborting the signal closes the
 // connection. Yandex documents no cancel endpoint for synchronous requests.
-import { envReader } from "@/lib/config/env";
-import { apiConnection, baseUrlVariable, defineEngine } from "@/lib/providers/engine";
+import { apiEngine } from "@/lib/providers/api-engine";
+import { baseUrlVariable } from "@/lib/providers/engine";
 import { CallAbortedError, ProviderError, abortReasonOf, classifyHttpStatus, parseRetryAfter } from "@/lib/providers/errors";
 import { JsonStreamGarbageError, jsonStreamSplitter } from "@/lib/providers/json-stream";
 import { classifySdkError } from "@/lib/providers/sdk-errors";
-import type { ProviderAdapter, ProviderRequest, ProviderResponse, Source } from "@/lib/providers/types";
-import { createYandexAdapter, yandexAccountVariables, type ConfiguredYandexConnection, type YandexConnection } from "@/lib/providers/yandex-connection";
+import type { ProviderRequest, ProviderResponse, Source } from "@/lib/providers/types";
+import { yandexAccountVariables, yandexAdapter, type ConfiguredYandexConnection } from "@/lib/providers/yandex-connection";
 import { yandexErrorOf, yandexProviderError } from "@/lib/providers/yandex-errors";
 
 const DEFAULT_BASE_URL = "https://searchapi.api.cloud.yandex.net";
@@ -149,7 +149,6 @@ function result(last: GenSearchResponse, text: string, headerRequestId: string |
 
 async function call(connection: ConfiguredYandexConnection, request: ProviderRequest): Promise<ProviderResponse> {
   const { signal } = request;
-  if (signal.aborted) throw new CallAbortedError(abortReasonOf(signal));
   if (request.searchMode === "off" || request.limits.maxSearchCalls <= 0) {
     throw new ProviderError(`${PROVIDER} always searches (one billed search per request); allow at least one search or pick another provider`, {
       retryClass: "permanent",
@@ -215,28 +214,18 @@ async function call(connection: ConfiguredYandexConnection, request: ProviderReq
 }
 
 /** An adapter reading its key, folder and base URL at call time (tests pass their own). */
-export function createYandexSearchAdapter(connection: () => YandexConnection): ProviderAdapter {
-  return createYandexAdapter("yandex_search", PROVIDER, connection, call);
-}
+export const createYandexSearchAdapter = yandexAdapter("yandex_search", PROVIDER, call);
 
-const variables = { ...yandexAccountVariables, YANDEX_SEARCH_BASE_URL: baseUrlVariable };
-const config = envReader(variables);
-
-export const yandexSearchAdapter = createYandexSearchAdapter(() => ({ apiKey: config().YANDEX_API_KEY, folderId: config().YANDEX_FOLDER_ID, baseURL: config().YANDEX_SEARCH_BASE_URL }));
-
-// Yandex prices in roubles (VAT included), converted at 1 USD = 80 RUB. Generative search:
-// 5,080 RUB per 1,000 synchronous requests (aistudio.yandex.ru/docs/ru/search-api/pricing.html,
-// checked 2026-11) = 5.08 RUB = $0.0635 per request, charged as its one search call; no tokens.
-// The USD price list for contracts outside Russia says $41.64 per 1,000 without VAT.
-const listPrice = { model: "generative-search", prices: { input: 0, output: 0, cached: 0, reasoning: 0, search: 63_500 } };
-
-export const yandexSearchEngine = defineEngine({
+export const yandexSearchEngine = apiEngine({
   name: "yandex_search",
   label: "Yandex Search (generative)",
-  cliName: "yandex-search",
   writesAnswers: false,
-  env: variables,
-  listPrice,
-  defaultConnections: [apiConnection("Yandex Search", "Yandex Search (generative)", listPrice, "on")],
-  adapter: yandexSearchAdapter,
+  env: { ...yandexAccountVariables, YANDEX_SEARCH_BASE_URL: baseUrlVariable },
+  adapter: (env) => createYandexSearchAdapter(() => ({ apiKey: env().YANDEX_API_KEY, folderId: env().YANDEX_FOLDER_ID, baseURL: env().YANDEX_SEARCH_BASE_URL })),
+  // Yandex prices in roubles (VAT included), converted at 1 USD = 80 RUB. Generative search:
+  // 5,080 RUB per 1,000 synchronous requests (aistudio.yandex.ru/docs/ru/search-api/pricing.html,
+  // checked 2026-11) = 5.08 RUB = $0.0635 per request, charged as its one search call; no tokens.
+  // The USD price list for contracts outside Russia says $41.64 per 1,000 without VAT.
+  listPrice: { model: "generative-search", prices: { input: 0, output: 0, cached: 0, reasoning: 0, search: 63_500 } },
+  defaultConnection: ["Yandex Search", "Yandex Search (generative)", "on"],
 });

@@ -8,12 +8,11 @@
 // One call() is one HTTP request: SDK retries are off and the runner owns retries. Aborting closes
 // the stream's connection; Yandex documents neither that this stops generation nor a cancel
 // endpoint for synchronous completions.
-import { envReader } from "@/lib/config/env";
 import { contentOf, streamChatCompletion, type ChunkReader, type CompletionChoice } from "@/lib/providers/chat-completions";
-import { apiConnection, baseUrlVariable, defineEngine } from "@/lib/providers/engine";
-import { CallAbortedError, abortReasonOf } from "@/lib/providers/errors";
-import type { ProviderAdapter, ProviderRequest, ProviderResponse } from "@/lib/providers/types";
-import { createYandexAdapter, yandexAccountVariables, type ConfiguredYandexConnection, type YandexConnection } from "@/lib/providers/yandex-connection";
+import { apiEngine } from "@/lib/providers/api-engine";
+import { baseUrlVariable } from "@/lib/providers/engine";
+import type { ProviderRequest, ProviderResponse } from "@/lib/providers/types";
+import { yandexAccountVariables, yandexAdapter, type ConfiguredYandexConnection } from "@/lib/providers/yandex-connection";
 import { yandexErrorOf, yandexProviderError } from "@/lib/providers/yandex-errors";
 
 const DEFAULT_BASE_URL = "https://llm.api.cloud.yandex.net/v1";
@@ -82,7 +81,6 @@ function accumulator(request: ProviderRequest): ChunkReader<ChatChunk> {
 
 async function call(connection: ConfiguredYandexConnection, request: ProviderRequest): Promise<ProviderResponse> {
   const { signal } = request;
-  if (signal.aborted) throw new CallAbortedError(abortReasonOf(signal));
   return streamChatCompletion<ChatChunk>({
     provider: PROVIDER,
     client: {
@@ -112,29 +110,19 @@ async function call(connection: ConfiguredYandexConnection, request: ProviderReq
 }
 
 /** An adapter reading its key, folder and base URL at call time (tests pass their own). */
-export function createYandexGptAdapter(connection: () => YandexConnection): ProviderAdapter {
-  return createYandexAdapter("yandexgpt", PROVIDER, connection, call);
-}
+export const createYandexGptAdapter = yandexAdapter("yandexgpt", PROVIDER, call);
 
-const variables = { ...yandexAccountVariables, YANDEX_LLM_BASE_URL: baseUrlVariable };
-const config = envReader(variables);
-
-export const yandexGptAdapter = createYandexGptAdapter(() => ({ apiKey: config().YANDEX_API_KEY, folderId: config().YANDEX_FOLDER_ID, baseURL: config().YANDEX_LLM_BASE_URL }));
-
-// Yandex prices in roubles (VAT included), converted at 1 USD = 80 RUB. YandexGPT Pro 5
-// (`yandexgpt`), common instance, synchronous: 1.20 RUB per 1,000 tokens in, out and cached
-// (yandex.cloud/ru/docs/ai-studio/pricing, checked 2026-11) = 1,200 RUB = $15 per 1M. Others from
-// the same table: yandexgpt-lite 0.20 RUB ($2.50 per 1M) in and out; Alice AI LLM (`aliceai-llm`)
-// 0.50 RUB in ($6.25) and 1.20 RUB out ($15). No web search.
-const listPrice = { model: "yandexgpt", prices: { input: 15_000_000, output: 15_000_000, cached: 15_000_000, reasoning: 15_000_000, search: 0 } };
-
-export const yandexGptEngine = defineEngine({
+export const yandexGptEngine = apiEngine({
   name: "yandexgpt",
   label: "YandexGPT / Alice AI",
-  cliName: "yandexgpt",
   writesAnswers: true,
-  env: variables,
-  listPrice,
-  defaultConnections: [apiConnection("YandexGPT", "YandexGPT API", listPrice, "off")],
-  adapter: yandexGptAdapter,
+  env: { ...yandexAccountVariables, YANDEX_LLM_BASE_URL: baseUrlVariable },
+  adapter: (env) => createYandexGptAdapter(() => ({ apiKey: env().YANDEX_API_KEY, folderId: env().YANDEX_FOLDER_ID, baseURL: env().YANDEX_LLM_BASE_URL })),
+  // Yandex prices in roubles (VAT included), converted at 1 USD = 80 RUB. YandexGPT Pro 5
+  // (`yandexgpt`), common instance, synchronous: 1.20 RUB per 1,000 tokens in, out and cached
+  // (yandex.cloud/ru/docs/ai-studio/pricing, checked 2026-11) = 1,200 RUB = $15 per 1M. Others from
+  // the same table: yandexgpt-lite 0.20 RUB ($2.50 per 1M) in and out; Alice AI LLM (`aliceai-llm`)
+  // 0.50 RUB in ($6.25) and 1.20 RUB out ($15). No web search.
+  listPrice: { model: "yandexgpt", prices: { input: 15_000_000, output: 15_000_000, cached: 15_000_000, reasoning: 15_000_000, search: 0 } },
+  defaultConnection: ["YandexGPT", "YandexGPT API", "off"],
 });

@@ -1,6 +1,7 @@
 "use client";
 import { useMemo, type ReactNode } from "react";
 import { Bar, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
+import { barCursor, gridProps, xAxisProps, yAxisProps } from "@/components/charts/axes";
 import { ChartCard } from "@/components/charts/chart-card";
 import { TooltipBox } from "@/components/charts/chart-tooltip";
 import { legendProps } from "@/components/charts/legend";
@@ -104,17 +105,15 @@ function SeriesChart({ view, rows, unit, height }: { view: AnyChartView; rows: R
   return (
     <ResponsiveContainer width="100%" height={height}>
       <ComposedChart data={points} margin={{ top: 8, right: 16, bottom: 0, left: -8 }}>
-        <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" vertical={false} />
-        <XAxis dataKey={LABEL} tick={{ fontSize: 12, fill: "#64748b" }} tickLine={false} axisLine={{ stroke: "#cbd5e1" }} minTickGap={24} />
+        <CartesianGrid {...gridProps} />
+        <XAxis dataKey={LABEL} {...xAxisProps} minTickGap={24} />
         <YAxis
           allowDecimals={axisFormat !== "count"}
           tickFormatter={(v: number) => String(show(axisFormat, v, {}, unit))}
-          tick={{ fontSize: 12, fill: "#64748b" }}
-          tickLine={false}
-          axisLine={false}
+          {...yAxisProps}
           width={56}
         />
-        <Tooltip cursor={{ fill: "#f1f5f9" }} content={(props) => <SeriesTooltip {...props} view={view} unit={unit} />} />
+        <Tooltip cursor={barCursor} content={(props) => <SeriesTooltip {...props} view={view} unit={unit} />} />
         {view.series.length > 1 && <Legend {...legendProps} />}
         {view.series.map((s, i) =>
           view.kind === "line" ? (

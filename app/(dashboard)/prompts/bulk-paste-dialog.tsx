@@ -5,10 +5,10 @@ import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { Field, Input, Textarea } from "@/components/ui/field";
+import { commaList } from "@/components/forms/comma-list";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { bulkCreatePromptsAction } from "@/lib/actions/prompts";
 import { bulkPromptsSchema, MAX_BULK_PROMPTS, splitPromptLines } from "@/lib/prompts/schemas";
-import { splitTags } from "./prompt-form-dialog";
 import { promptsKey } from "./use-prompts-query";
 
 export function BulkPasteDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
@@ -32,7 +32,7 @@ export function BulkPasteDialog({ open, onClose }: { open: boolean; onClose: () 
         className="space-y-4"
         onSubmit={(event) => {
           event.preventDefault();
-          form.submit({ lines, tags: splitTags(String(new FormData(event.currentTarget).get("tags"))) });
+          form.submit({ lines, tags: commaList(String(new FormData(event.currentTarget).get("tags"))) });
         }}
       >
         <Field

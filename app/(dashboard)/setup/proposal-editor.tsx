@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { toast } from "sonner";
+import { commaList } from "@/components/forms/comma-list";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Field, Input } from "@/components/ui/field";
@@ -15,7 +16,6 @@ export type ProviderChoice = { id: string; name: string; model: string };
 type Entity = { key: number; name: string; aliases: string; domains: string };
 type Question = { key: number; ask: boolean; text: string; tags: string };
 
-const list = (value: string) => value.split(",").map((s) => s.trim()).filter(Boolean);
 const joined = (items: string[]) => items.join(", ");
 let nextKey = 0;
 const key = () => ++nextKey;
@@ -47,11 +47,11 @@ export function ProposalEditor(props: {
     suggestionId: props.suggestionId,
     brand: {
       name: brand.name,
-      aliases: list(brand.aliases),
-      domains: list(brand.domains),
-      competitors: competitors.map((c) => ({ name: c.name, aliases: list(c.aliases), domains: list(c.domains) })),
+      aliases: commaList(brand.aliases),
+      domains: commaList(brand.domains),
+      competitors: competitors.map((c) => ({ name: c.name, aliases: commaList(c.aliases), domains: commaList(c.domains) })),
     },
-    questions: asked.map((q) => ({ text: q.text, tags: list(q.tags) })),
+    questions: asked.map((q) => ({ text: q.text, tags: commaList(q.tags) })),
     providerConfigIds: [...providerIds],
   };
 

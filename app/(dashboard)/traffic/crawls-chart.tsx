@@ -1,20 +1,19 @@
 "use client";
 import { useMemo, type ReactNode } from "react";
-import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { Bar } from "recharts";
 import { ChartCard } from "@/components/charts/chart-card";
-import { legendProps } from "@/components/charts/legend";
 import { seriesColor } from "@/components/charts/palette";
+import { StackedBarChart } from "@/components/charts/stacked-bar-chart";
 import { DataTable } from "@/components/ui/data-table";
 import type { Column } from "@/components/ui/table-columns";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
 import type { ChartData } from "@/lib/analytics/wire";
-import { formatBucket, formatCount } from "@/lib/format";
+import { formatCount } from "@/lib/format";
 import { useChartQuery } from "../analytics/use-analytics-queries";
+import { drawnSeries, stackedRows } from "./stacked-series";
 
 type Crawler = ChartData<"traffic-crawls">["crawlers"][number];
 
-// The crawlers drawn one by one; the rest stack as "Other crawlers", so the legend stays readable.
-const DRAWN = 7;
 const OTHER = "Other crawlers";
 
 const PURPOSE: Record<string, string> = { training: "Model training", search: "Search index", user: "Live fetch for a user" };
@@ -37,22 +36,11 @@ const columns: Column<Crawler>[] = [
 export function CrawlsChart({ filter, empty }: { filter: AnalyticsFilterInput; empty: ReactNode }) {
   const query = useChartQuery("traffic-crawls", filter);
   const data = query.data;
-  const drawn = useMemo(() => {
-    const crawlers = data?.crawlers ?? [];
-    return crawlers.length > DRAWN + 1 ? [...crawlers.slice(0, DRAWN).map((c) => c.crawler), OTHER] : crawlers.map((c) => c.crawler);
-  }, [data]);
-  const rows = useMemo(() => {
-    if (!data) return [];
-    const series = new Set(drawn);
-    const byBucket = new Map(data.buckets.map((bucket) => [bucket, { label: formatBucket(bucket, data.unit) } as Record<string, string | number>]));
-    for (const row of data.rows) {
-      const point = byBucket.get(row.bucket);
-      if (!point) continue;
-      const key = `${series.has(row.crawler) ? row.crawler : OTHER}${row.verification === "unverified" ? " (unverified)" : ""}`;
-      point[key] = Number(point[key] ?? 0) + row.hits;
-    }
-    return [...byBucket.values()];
-  }, [data, drawn]);
+  const drawn = useMemo(() => drawnSeries((data?.crawlers ?? []).map((c) => c.crawler), OTHER), [data]);
+  const rows = useMemo(
+    () => (data ? stackedRows(data, drawn, OTHER, (row) => ({ name: row.crawler, value: row.hits, suffix: row.verification === "unverified" ? " (unverified)" : "" })) : []),
+    [data, drawn],
+  );
   // A legend entry only for a segment that has requests: a crawler seen only unverified shows no solid swatch.
   const hasHits = (key: string) => rows.some((row) => Number(row[key] ?? 0) > 0);
   const total = data?.crawlers.reduce((sum, c) => sum + c.hits, 0) ?? 0;
@@ -76,19 +64,12 @@ export function CrawlsChart({ filter, empty }: { filter: AnalyticsFilterInput; e
       csv={csv ?? undefined}
       height={300}
     >
-      <ResponsiveContainer width="100%" height={300}>
-        <BarChart data={rows} margin={{ top: 8, right: 16, bottom: 0, left: -16 }}>
-          <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" vertical={false} />
-          <XAxis dataKey="label" tick={{ fontSize: 12, fill: "#64748b" }} tickLine={false} axisLine={{ stroke: "#cbd5e1" }} minTickGap={24} />
-          <YAxis allowDecimals={false} tick={{ fontSize: 12, fill: "#64748b" }} tickLine={false} axisLine={false} width={48} />
-          <Tooltip cursor={{ fill: "#f1f5f9" }} />
-          <Legend {...legendProps} />
-          {drawn.flatMap((name, i) => [
-            <Bar key={name} dataKey={name} name={name} stackId="crawls" fill={seriesColor(i)} isAnimationActive={false} legendType={hasHits(name) ? "rect" : "none"} />,
-            <Bar key={`${name}-u`} dataKey={`${name} (unverified)`} name={`${name} (unverified)`} stackId="crawls" fill={seriesColor(i)} fillOpacity={0.35} stroke={seriesColor(i)} strokeDasharray="3 2" isAnimationActive={false} legendType={hasHits(`${name} (unverified)`) ? "rect" : "none"} />,
-          ])}
-        </BarChart>
-      </ResponsiveContainer>
+      <StackedBarChart rows={rows} height={300}>
+        {drawn.flatMap((name, i) => [
+          <Bar key={name} dataKey={name} name={name} stackId="crawls" fill={seriesColor(i)} isAnimationActive={false} legendType={hasHits(name) ? "rect" : "none"} />,
+          <Bar key={`${name}-u`} dataKey={`${name} (unverified)`} name={`${name} (unverified)`} stackId="crawls" fill={seriesColor(i)} fillOpacity={0.35} stroke={seriesColor(i)} strokeDasharray="3 2" isAnimationActive={false} legendType={hasHits(`${name} (unverified)`) ? "rect" : "none"} />,
+        ])}
+      </StackedBarChart>
       <div className="-mx-5 -mb-5 mt-4">
         <DataTable rows={data?.crawlers ?? []} columns={columns} rowKey={(c) => c.crawler} label="Crawlers" density="dense" />
       </div>

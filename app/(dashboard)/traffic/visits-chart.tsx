@@ -1,16 +1,15 @@
 "use client";
 import Link from "next/link";
 import { useMemo } from "react";
-import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { Bar } from "recharts";
 import { ChartCard } from "@/components/charts/chart-card";
-import { legendProps } from "@/components/charts/legend";
 import { seriesColor } from "@/components/charts/palette";
+import { StackedBarChart } from "@/components/charts/stacked-bar-chart";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
-import { formatBucket, formatCount } from "@/lib/format";
+import { formatCount } from "@/lib/format";
 import { useChartQuery } from "../analytics/use-analytics-queries";
+import { drawnSeries, stackedRows } from "./stacked-series";
 
-// The assistants drawn one by one; the rest stack as "Other assistants", so the legend stays readable.
-const DRAWN = 7;
 const OTHER = "Other assistants";
 
 /**
@@ -20,22 +19,8 @@ const OTHER = "Other assistants";
 export function VisitsChart({ filter, brandName, hasSiteKey }: { filter: AnalyticsFilterInput; brandName: string; hasSiteKey: boolean }) {
   const query = useChartQuery("traffic-visits", filter);
   const data = query.data;
-  const drawn = useMemo(() => {
-    const assistants = data?.assistants ?? [];
-    return assistants.length > DRAWN + 1 ? [...assistants.slice(0, DRAWN).map((a) => a.assistant), OTHER] : assistants.map((a) => a.assistant);
-  }, [data]);
-  const rows = useMemo(() => {
-    if (!data) return [];
-    const series = new Set(drawn);
-    const byBucket = new Map(data.buckets.map((bucket) => [bucket, { label: formatBucket(bucket, data.unit) } as Record<string, string | number>]));
-    for (const row of data.rows) {
-      const point = byBucket.get(row.bucket);
-      if (!point) continue;
-      const key = series.has(row.assistant) ? row.assistant : OTHER;
-      point[key] = Number(point[key] ?? 0) + row.visits;
-    }
-    return [...byBucket.values()];
-  }, [data, drawn]);
+  const drawn = useMemo(() => drawnSeries((data?.assistants ?? []).map((a) => a.assistant), OTHER), [data]);
+  const rows = useMemo(() => (data ? stackedRows(data, drawn, OTHER, (row) => ({ name: row.assistant, value: row.visits })) : []), [data, drawn]);
   const total = data?.assistants.reduce((sum, a) => sum + a.visits, 0) ?? 0;
   const csv = data && {
     filename: `traffic-visits-${filter.from}-${filter.to}`,
@@ -63,18 +48,11 @@ export function VisitsChart({ filter, brandName, hasSiteKey }: { filter: Analyti
       csv={csv ?? undefined}
       height={260}
     >
-      <ResponsiveContainer width="100%" height={260}>
-        <BarChart data={rows} margin={{ top: 8, right: 16, bottom: 0, left: -16 }}>
-          <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" vertical={false} />
-          <XAxis dataKey="label" tick={{ fontSize: 12, fill: "#64748b" }} tickLine={false} axisLine={{ stroke: "#cbd5e1" }} minTickGap={24} />
-          <YAxis allowDecimals={false} tick={{ fontSize: 12, fill: "#64748b" }} tickLine={false} axisLine={false} width={48} />
-          <Tooltip cursor={{ fill: "#f1f5f9" }} />
-          <Legend {...legendProps} />
-          {drawn.map((name, i) => (
-            <Bar key={name} dataKey={name} name={name} stackId="visits" fill={seriesColor(i)} isAnimationActive={false} />
-          ))}
-        </BarChart>
-      </ResponsiveContainer>
+      <StackedBarChart rows={rows} height={260}>
+        {drawn.map((name, i) => (
+          <Bar key={name} dataKey={name} name={name} stackId="visits" fill={seriesColor(i)} isAnimationActive={false} />
+        ))}
+      </StackedBarChart>
     </ChartCard>
   );
 }

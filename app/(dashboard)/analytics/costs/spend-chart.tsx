@@ -1,6 +1,7 @@
 "use client";
 import { useMemo } from "react";
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
+import { barCursor, gridProps, xAxisProps, yAxisProps } from "@/components/charts/axes";
 import { ChartCard } from "@/components/charts/chart-card";
 import { TooltipBox } from "@/components/charts/chart-tooltip";
 import { legendProps } from "@/components/charts/legend";
@@ -44,10 +45,10 @@ export function SpendChart({ filter }: { filter: AnalyticsFilterInput }) {
     >
       <ResponsiveContainer width="100%" height={300}>
         <BarChart data={rows} margin={{ top: 8, right: 16, bottom: 0, left: -4 }}>
-          <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" vertical={false} />
-          <XAxis dataKey="label" tick={{ fontSize: 12, fill: "#64748b" }} tickLine={false} axisLine={{ stroke: "#cbd5e1" }} minTickGap={24} />
-          <YAxis tickFormatter={formatDollarsAxis} tick={{ fontSize: 12, fill: "#64748b" }} tickLine={false} axisLine={false} width={56} />
-          <Tooltip cursor={{ fill: "#f1f5f9" }} content={(props) => <SpendTooltip {...props} daily={daily!} unit={data!.unit} />} />
+          <CartesianGrid {...gridProps} />
+          <XAxis dataKey="label" {...xAxisProps} minTickGap={24} />
+          <YAxis tickFormatter={formatDollarsAxis} {...yAxisProps} width={56} />
+          <Tooltip cursor={barCursor} content={(props) => <SpendTooltip {...props} daily={daily!} unit={data!.unit} />} />
           <Legend {...legendProps} />
           {daily?.providers.map((p, i) => (
             <Bar key={p.id} dataKey={p.id} name={p.name} stackId="spend" fill={seriesColor(i + 1)} isAnimationActive={false} />

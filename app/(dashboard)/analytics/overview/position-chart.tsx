@@ -1,6 +1,7 @@
 "use client";
 import { useMemo, type ReactNode } from "react";
 import { Bar, BarChart, CartesianGrid, Cell, LabelList, ResponsiveContainer, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
+import { barCursor, gridProps, xAxisProps, yAxisProps } from "@/components/charts/axes";
 import { ChartCard } from "@/components/charts/chart-card";
 import { TooltipBox } from "@/components/charts/chart-tooltip";
 import { formatInterval, formatPct, sampleNote } from "@/lib/format";
@@ -44,10 +45,10 @@ export function PositionChart({ filter, brandName, empty }: { filter: AnalyticsF
     >
       <ResponsiveContainer width="100%" height={280}>
         <BarChart data={rows} margin={{ top: 20, right: 8, bottom: 0, left: -8 }}>
-          <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" vertical={false} />
-          <XAxis dataKey="label" tick={{ fontSize: 12, fill: "#64748b" }} tickLine={false} axisLine={{ stroke: "#cbd5e1" }} interval={0} />
-          <YAxis tickFormatter={(v: number) => `${v}%`} tick={{ fontSize: 12, fill: "#64748b" }} tickLine={false} axisLine={false} width={48} />
-          <Tooltip cursor={{ fill: "#f1f5f9" }} content={(props) => <PositionTooltip {...props} />} />
+          <CartesianGrid {...gridProps} />
+          <XAxis dataKey="label" {...xAxisProps} interval={0} />
+          <YAxis tickFormatter={(v: number) => `${v}%`} {...yAxisProps} width={48} />
+          <Tooltip cursor={barCursor} content={(props) => <PositionTooltip {...props} />} />
           <Bar dataKey="share" name="Share of answers" radius={[3, 3, 0, 0]} isAnimationActive={false}>
             {rows.map((r) => (
               <Cell key={r.label} fill={r.missing ? "var(--color-slate-400)" : "var(--color-brand-600)"} />

@@ -1,6 +1,7 @@
 "use client";
 import { useMemo } from "react";
 import { Area, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
+import { gridProps, xAxisProps, yAxisProps } from "@/components/charts/axes";
 import { ChartCard } from "@/components/charts/chart-card";
 import { TooltipBox } from "@/components/charts/chart-tooltip";
 import { legendProps } from "@/components/charts/legend";
@@ -55,9 +56,9 @@ export function VisibilityChart({ filter, brandName, empty }: { filter: Analytic
       ) : (
         <ResponsiveContainer width="100%" height={300}>
           <ComposedChart data={rows} margin={{ top: 8, right: 16, bottom: 0, left: -8 }}>
-            <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" vertical={false} />
-            <XAxis dataKey="label" tick={{ fontSize: 12, fill: "#64748b" }} tickLine={false} axisLine={{ stroke: "#cbd5e1" }} minTickGap={24} />
-            <YAxis domain={[0, 100]} ticks={[0, 25, 50, 75, 100]} tickFormatter={(v: number) => `${v}%`} tick={{ fontSize: 12, fill: "#64748b" }} tickLine={false} axisLine={false} width={48} />
+            <CartesianGrid {...gridProps} />
+            <XAxis dataKey="label" {...xAxisProps} minTickGap={24} />
+            <YAxis domain={[0, 100]} ticks={[0, 25, 50, 75, 100]} tickFormatter={(v: number) => `${v}%`} {...yAxisProps} width={48} />
             <Tooltip content={(props) => <VisibilityTooltip {...props} visibility={visibility!} series={series} />} />
             <Legend iconType="plainline" {...legendProps} />
             {series.map((s) => (

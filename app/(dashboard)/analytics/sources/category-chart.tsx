@@ -1,6 +1,7 @@
 "use client";
 import { useMemo, type ReactNode } from "react";
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
+import { barCursor, gridProps } from "@/components/charts/axes";
 import { ChartCard } from "@/components/charts/chart-card";
 import { TooltipBox } from "@/components/charts/chart-tooltip";
 import { formatBucket, formatCount, formatPct } from "@/lib/format";
@@ -105,10 +106,10 @@ function PanelChart({ data, panel, yMax }: { data: Categories; panel: Panel; yMa
   return (
     <ResponsiveContainer width="100%" height={110}>
       <BarChart data={rows} margin={{ top: 4, right: 4, bottom: 0, left: 0 }} barCategoryGap={1} title={`${panel.label}: citations per ${data.unit === "week" ? "week" : "day"}`}>
-        <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" vertical={false} />
+        <CartesianGrid {...gridProps} />
         <XAxis dataKey="label" tick={false} tickLine={false} axisLine={{ stroke: "#cbd5e1" }} height={4} />
         <YAxis domain={[0, yMax]} ticks={[0, yMax]} allowDecimals={false} tick={{ fontSize: 10, fill: "#64748b" }} tickLine={false} axisLine={false} width={28} />
-        <Tooltip cursor={{ fill: "#f1f5f9" }} content={(props) => <PanelTooltip {...props} data={data} panel={panel} />} />
+        <Tooltip cursor={barCursor} content={(props) => <PanelTooltip {...props} data={data} panel={panel} />} />
         <Bar dataKey="value" name={panel.label} fill={panel.color} isAnimationActive={false} />
       </BarChart>
     </ResponsiveContainer>

@@ -1,9 +1,9 @@
 "use client";
 import { useMemo, type ReactNode } from "react";
-import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
+import { Bar, type TooltipContentProps } from "recharts";
 import { ChartCard } from "@/components/charts/chart-card";
 import { TooltipBox } from "@/components/charts/chart-tooltip";
-import { legendProps } from "@/components/charts/legend";
+import { StackedBarChart } from "@/components/charts/stacked-bar-chart";
 import { formatBucket, formatCount } from "@/lib/format";
 import { seriesColor } from "@/components/charts/palette";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
@@ -39,18 +39,11 @@ export function TopDomainsChart({ filter, empty }: { filter: AnalyticsFilterInpu
       csv={csv ?? undefined}
       height={300}
     >
-      <ResponsiveContainer width="100%" height={300}>
-        <BarChart data={rows} margin={{ top: 8, right: 16, bottom: 0, left: -16 }}>
-          <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" vertical={false} />
-          <XAxis dataKey="label" tick={{ fontSize: 12, fill: "#64748b" }} tickLine={false} axisLine={{ stroke: "#cbd5e1" }} minTickGap={24} />
-          <YAxis allowDecimals={false} tick={{ fontSize: 12, fill: "#64748b" }} tickLine={false} axisLine={false} width={48} />
-          <Tooltip cursor={{ fill: "#f1f5f9" }} content={(props) => <DomainsTooltip {...props} domains={domains!} />} />
-          <Legend {...legendProps} />
-          {domains?.domains.map((d, i) => (
-            <Bar key={d.domain} dataKey={d.domain} name={label(d)} stackId="domains" fill={seriesColor(i)} isAnimationActive={false} />
-          ))}
-        </BarChart>
-      </ResponsiveContainer>
+      <StackedBarChart rows={rows} height={300} tooltip={(props) => <DomainsTooltip {...props} domains={domains!} />}>
+        {domains?.domains.map((d, i) => (
+          <Bar key={d.domain} dataKey={d.domain} name={label(d)} stackId="domains" fill={seriesColor(i)} isAnimationActive={false} />
+        ))}
+      </StackedBarChart>
     </ChartCard>
   );
 }

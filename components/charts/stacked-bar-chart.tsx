@@ -1,0 +1,24 @@
+"use client";
+import type { ComponentProps, ReactNode } from "react";
+import { BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { barCursor, gridProps, xAxisProps, yAxisProps } from "@/components/charts/axes";
+import { legendProps } from "@/components/charts/legend";
+
+/**
+ * Counts per day or week (rows labelled in `label`), one stacked <Bar> per series given as
+ * children, with the legend below; recharts' default tooltip unless the chart gives its own.
+ */
+export function StackedBarChart({ rows, height, tooltip, children }: { rows: object[]; height: number; tooltip?: ComponentProps<typeof Tooltip>["content"]; children: ReactNode }) {
+  return (
+    <ResponsiveContainer width="100%" height={height}>
+      <BarChart data={rows} margin={{ top: 8, right: 16, bottom: 0, left: -16 }}>
+        <CartesianGrid {...gridProps} />
+        <XAxis dataKey="label" {...xAxisProps} minTickGap={24} />
+        <YAxis allowDecimals={false} {...yAxisProps} width={48} />
+        <Tooltip cursor={barCursor} {...(tooltip && { content: tooltip })} />
+        <Legend {...legendProps} />
+        {children}
+      </BarChart>
+    </ResponsiveContainer>
+  );
+}
