@@ -230,7 +230,7 @@ async function call(connection: WithApiKey<AnthropicConnection>, request: Provid
 }
 
 /** An adapter reading its key and base URL at call time (tests pass their own). */
-export const createAnthropicAdapter = keyedAdapter<AnthropicConnection>("anthropic", PROVIDER, "ANTHROPIC_API_KEY", call);
+export const createAnthropicAdapter = keyedAdapter<AnthropicConnection>("anthropic", PROVIDER, "ANTHROPIC_API_KEY", call, anthropicSdk);
 
 export const anthropicEngine = apiEngine({
   name: "anthropic",

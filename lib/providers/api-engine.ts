@@ -29,9 +29,12 @@ export const credentialedAdapter =
     /** What is missing, in the message of a call made without it ("OPENAI_API_KEY is not set"). */
     unconfigured: string;
     call: (connection: R, request: ProviderRequest) => Promise<ProviderResponse>;
+    /** The vendor's SDK (ProviderAdapter.load). */
+    load?: () => Promise<unknown>;
   }) =>
   (connection: () => C): ProviderAdapter => ({
     name: spec.name,
+    load: spec.load,
     configured: () => spec.configured(connection()),
     call: async (request) => {
       const current = connection();
@@ -49,7 +52,8 @@ export const keyedAdapter = <C extends { apiKey?: string }>(
   provider: string,
   keyVariable: string,
   call: (connection: WithApiKey<C>, request: ProviderRequest) => Promise<ProviderResponse>,
-) => credentialedAdapter({ name, provider, configured: hasApiKey<C>, unconfigured: `${keyVariable} is not set`, call });
+  load?: () => Promise<unknown>,
+) => credentialedAdapter({ name, provider, configured: hasApiKey<C>, unconfigured: `${keyVariable} is not set`, call, load });
 
 /**
  * An engine reached over its vendor's API: its adapter reads the connection from the engine's

@@ -174,7 +174,7 @@ async function call(connection: WithApiKey<GeminiConnection>, request: ProviderR
 }
 
 /** An adapter reading its key and base URL at call time (tests pass their own). */
-export const createGeminiAdapter = keyedAdapter<GeminiConnection>("gemini", PROVIDER, "GEMINI_API_KEY", call);
+export const createGeminiAdapter = keyedAdapter<GeminiConnection>("gemini", PROVIDER, "GEMINI_API_KEY", call, genaiSdk);
 
 export const geminiEngine = apiEngine({
   name: "gemini",

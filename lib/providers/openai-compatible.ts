@@ -10,6 +10,7 @@ import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/
 import { openAICompatibleKey } from "@/lib/config/env";
 import { apiKeyVariable, defineEngine } from "@/lib/providers/engine";
 import { streamChatCompletion, type ChunkReader } from "@/lib/providers/chat-completions";
+import { openaiSdk } from "@/lib/providers/openai-sdk";
 import { CallAbortedError, ProviderError, abortReasonOf, classifyHttpStatus, type RetryClass } from "@/lib/providers/errors";
 import { openAICompatibleSettingsSchema } from "@/lib/providers/openai-compatible-settings";
 import { perplexitySources } from "@/lib/providers/perplexity";
@@ -177,6 +178,7 @@ async function call(request: ProviderRequest): Promise<ProviderResponse> {
 
 export const openAICompatibleAdapter: ProviderAdapter = {
   name: "openai_compatible",
+  load: openaiSdk,
   configured: (settings) => resolveConnection(settings).ok,
   notConfiguredReason: (settings) => {
     const resolved = resolveConnection(settings);

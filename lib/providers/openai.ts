@@ -209,7 +209,7 @@ async function call(connection: WithApiKey<OpenAIConnection>, request: ProviderR
 }
 
 /** An adapter reading its key and base URL at call time (tests pass their own). */
-export const createOpenAIAdapter = keyedAdapter<OpenAIConnection>("openai", PROVIDER, "OPENAI_API_KEY", call);
+export const createOpenAIAdapter = keyedAdapter<OpenAIConnection>("openai", PROVIDER, "OPENAI_API_KEY", call, openaiSdk);
 
 export const openaiEngine = apiEngine({
   name: "openai",

@@ -5,6 +5,7 @@
 import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
 import { contentOf, streamChatCompletion, type ChunkReader, type CompletionChoice } from "@/lib/providers/chat-completions";
 import { apiEngine, keyedAdapter, type WithApiKey } from "@/lib/providers/api-engine";
+import { openaiSdk } from "@/lib/providers/openai-sdk";
 import { apiKeyVariable, baseUrlVariable } from "@/lib/providers/engine";
 import { ProviderError } from "@/lib/providers/errors";
 import type { ProviderRequest, ProviderResponse, SearchMode, Source } from "@/lib/providers/types";
@@ -198,7 +199,7 @@ async function call(connection: WithApiKey<PerplexityConnection>, request: Provi
 }
 
 /** An adapter reading its key and base URL at call time (tests pass their own). */
-export const createPerplexityAdapter = keyedAdapter<PerplexityConnection>("perplexity", PROVIDER, "PERPLEXITY_API_KEY", call);
+export const createPerplexityAdapter = keyedAdapter<PerplexityConnection>("perplexity", PROVIDER, "PERPLEXITY_API_KEY", call, openaiSdk);
 
 export const perplexityEngine = apiEngine({
   name: "perplexity",

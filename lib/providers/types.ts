@@ -91,6 +91,11 @@ export type ProviderAdapter = {
   /** Why configured() is false, for the operator (e.g. which variable to set). */
   notConfiguredReason?: (settings?: Record<string, unknown>) => string;
   call: (request: ProviderRequest) => Promise<ProviderResponse>;
+  /**
+   * Loads what a call needs before it is timed (the vendor's SDK, lib/providers/lazy-sdk.ts): a
+   * worker's first call would otherwise spend its timeout importing, a second on a loaded machine.
+   */
+  load?: () => Promise<unknown>;
 };
 
 export const emptyUsage = (): Usage => ({ inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cachedTokens: 0, searchCalls: 0 });

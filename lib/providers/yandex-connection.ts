@@ -20,5 +20,9 @@ function isConfigured(connection: YandexConnection): connection is ConfiguredYan
 }
 
 /** Both Yandex adapters: not configured without both key and folder. */
-export const yandexAdapter = (name: ProviderAdapter["name"], provider: string, call: (connection: ConfiguredYandexConnection, request: ProviderRequest) => Promise<ProviderResponse>) =>
-  credentialedAdapter({ name, provider, configured: isConfigured, unconfigured: "YANDEX_API_KEY and YANDEX_FOLDER_ID must be set", call });
+export const yandexAdapter = (
+  name: ProviderAdapter["name"],
+  provider: string,
+  call: (connection: ConfiguredYandexConnection, request: ProviderRequest) => Promise<ProviderResponse>,
+  load?: () => Promise<unknown>,
+) => credentialedAdapter({ name, provider, configured: isConfigured, unconfigured: "YANDEX_API_KEY and YANDEX_FOLDER_ID must be set", call, load });

@@ -9,6 +9,7 @@
 // the stream's connection; Yandex documents neither that this stops generation nor a cancel
 // endpoint for synchronous completions.
 import { contentOf, streamChatCompletion, type ChunkReader, type CompletionChoice } from "@/lib/providers/chat-completions";
+import { openaiSdk } from "@/lib/providers/openai-sdk";
 import { apiEngine } from "@/lib/providers/api-engine";
 import { baseUrlVariable } from "@/lib/providers/engine";
 import type { ProviderRequest, ProviderResponse } from "@/lib/providers/types";
@@ -110,7 +111,7 @@ async function call(connection: ConfiguredYandexConnection, request: ProviderReq
 }
 
 /** An adapter reading its key, folder and base URL at call time (tests pass their own). */
-export const createYandexGptAdapter = yandexAdapter("yandexgpt", PROVIDER, call);
+export const createYandexGptAdapter = yandexAdapter("yandexgpt", PROVIDER, call, openaiSdk);
 
 export const yandexGptEngine = apiEngine({
   name: "yandexgpt",

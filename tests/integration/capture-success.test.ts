@@ -15,6 +15,7 @@ import { brandInputSchema } from "@/lib/brands/schemas";
 import { runCapture, type RunOutcome } from "@/lib/lifecycle/run/run-capture";
 import { cancelCapture, cancelCheck } from "@/lib/checks/cancel-retry";
 import { db } from "@/lib/db/prisma";
+import { adapterFor } from "@/lib/providers/registry";
 
 // Before anything reads env(): the OpenAI adapter talks to the local server, and a result that
 // cannot be written is given up after 10 s (a run that loops to the deadline shows here).
@@ -318,5 +319,33 @@ describe("an answer already in the socket when the call's timeout comes due late
     expect((await captureRow(captureId)).attempts.map((a) => a.outcome)).toEqual(["succeeded"]);
     await expectBudgetConsistent(space.workspaceId);
     expect((await db().check.findUniqueOrThrow({ where: { id: checkId } })).status).toBe("completed");
+  });
+});
+
+describe("a provider SDK that loads slowly on a worker's first call", () => {
+  it("is loaded before the call is timed: the load does not spend the provider's timeout", async () => {
+    const space = await spaceTracking(["HubSpot"]);
+    const { captureIds } = await startSpaceCheck(space, { providers: ["OpenAI API"] });
+    const TIMEOUT_MS = 1_000;
+    await db().providerConnection.update({ where: { id: space.connections["OpenAI API"]! }, data: { timeoutMs: TIMEOUT_MS } });
+    const adapter = adapterFor("openai")!;
+    const load = adapter.load;
+    let loadedAt: number | null = null;
+    // A first import on a loaded machine: longer than the whole timeout.
+    adapter.load = async () => {
+      await load?.();
+      await new Promise((resolve) => setTimeout(resolve, TIMEOUT_MS + 500));
+      loadedAt = openai.requests.length;
+    };
+    try {
+      openai.enqueue({ kind: "answer" });
+      const calls = openai.requests.length;
+      expect(await run(captureIds[0]!)).toBe("succeeded");
+      expect(loadedAt, "loaded before the request was sent").toBe(calls);
+      expect(openai.requests.length - calls, "one provider call").toBe(1);
+      expect((await captureRow(captureIds[0]!)).attempts.map((a) => a.outcome)).toEqual(["succeeded"]);
+    } finally {
+      adapter.load = load;
+    }
   });
 });

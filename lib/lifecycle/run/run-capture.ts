@@ -181,6 +181,11 @@ async function runAttempt(capture: LoadedCapture, run: Run, options: RunCaptureO
     const seen = received;
     grace = setImmediate(() => (received === seen ? abort("timeout") : expire()));
   };
+  // The vendor's SDK loads on a worker's first call: before the call is timed. A failed load is
+  // tried again, and fails, inside the call, where its error is classified.
+  await adapterFor(config.adapter)
+    ?.load?.()
+    .catch(() => {});
   const timeout = setTimeout(expire, timeoutMs);
   const unwatch = captureWatch.register(captureId, { runToken: run.runToken, onCancel: () => abort("cancelled"), onLost: () => abort("lease_lost") });
   const started = performance.now();
