@@ -87,6 +87,10 @@ const envSchema = z.object({
   BEACON_DB_TRANSACTION_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(4),
   // How often the repair pass looks for captures in states that should be impossible.
   BEACON_REPAIR_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
+  // How long a job locked by a live worker must have been seen not running by it before that
+  // worker hands it back (lib/worker/stranded-jobs.ts): longer than a finish waiting for its turn
+  // on a busy queue pool. Tests lower it.
+  BEACON_STRANDED_JOB_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
   // How long a capture waiting for budget waits before it looks again (money freed by finishing
   // calls and a raised budget wake it at once).
   BEACON_BUDGET_RECHECK_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),

@@ -151,7 +151,11 @@ export async function startWorkerProcess(options: { taskList: TaskList; log: (li
     return renewing;
   };
   const timer = setInterval(renew, Math.min((leaseSeconds * 1000) / 4, 5_000));
-  const handBackStrandedJobs = strandedJobWatch({ lockIds: () => [worker.workerId, ...slotIds], running: () => runningJobs });
+  const handBackStrandedJobs = strandedJobWatch({
+    lockIds: () => [worker.workerId, ...slotIds],
+    running: () => runningJobs,
+    strandedAfterMs: e.BEACON_STRANDED_JOB_SECONDS * 1000,
+  });
   const stopMaintenance = startMaintenance({ sweepMs: e.BEACON_SWEEP_INTERVAL_SECONDS * 1000, repairMs: e.BEACON_REPAIR_INTERVAL_SECONDS * 1000, log, handBackStrandedJobs });
 
   let stopping: Promise<void> | null = null;

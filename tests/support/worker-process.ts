@@ -26,6 +26,7 @@ export type WorkerEnv = {
   BEACON_WORKER_LEASE_SECONDS?: number;
   BEACON_SWEEP_INTERVAL_SECONDS?: number;
   BEACON_REPAIR_INTERVAL_SECONDS?: number;
+  BEACON_STRANDED_JOB_SECONDS?: number;
   BEACON_RETRY_BASE_MS?: number;
   BEACON_WORKER_SHUTDOWN_GRACE_SECONDS?: number;
   /** "250" or "200-600" (milliseconds). */
