@@ -49,6 +49,9 @@ const envSchema = z.object({
   BEACON_WORKER_QUEUE_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(2),
   BEACON_WORKER_LEASE_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
   BEACON_WORKER_SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(600).default(5),
+  // How often an idle worker looks for jobs that became due (retries, postponed and re-queued
+  // captures); new jobs wake it at once. Each look is a query per worker slot.
+  BEACON_WORKER_POLL_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   // How often each worker looks for dead workers whose captures must be recovered.
   BEACON_SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(5),
   // When set, /api/metrics requires `Authorization: Bearer <token>`.

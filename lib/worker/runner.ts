@@ -108,7 +108,7 @@ export async function startWorkerProcess(options: { taskList: TaskList; log: (li
     noHandleSignals: true,
     gracefulShutdownAbortTimeout: graceMs,
     // Jobs scheduled for later (retries, postponed and re-queued captures) are found by polling.
-    pollInterval: 1000,
+    pollInterval: e.BEACON_WORKER_POLL_INTERVAL_MS,
     // Skip the jobs of providers that are at their concurrency cap across all workers.
     forbiddenFlags: forbiddenProviderFlags,
     // With the default (-1) graphile-worker 0.17.3 deletes a finished job without awaiting it,
