@@ -49,6 +49,9 @@ const envSchema = z.object({
   BEACON_WORKER_QUEUE_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(2),
   BEACON_WORKER_LEASE_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
   BEACON_WORKER_SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(600).default(5),
+  // How often an idle worker looks for jobs that became due (retries, postponed and re-queued
+  // captures); new jobs wake it at once. Each look is a query per worker slot.
+  BEACON_WORKER_POLL_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   // How often each worker looks for dead workers whose captures must be recovered.
   BEACON_SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(5),
   // When set, /api/metrics requires `Authorization: Bearer <token>`.
@@ -87,6 +90,10 @@ const envSchema = z.object({
   BEACON_DB_TRANSACTION_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(4),
   // How often the repair pass looks for captures in states that should be impossible.
   BEACON_REPAIR_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
+  // How long a job locked by a live worker must have been seen not running by it before that
+  // worker hands it back (lib/worker/stranded-jobs.ts): longer than a finish waiting for its turn
+  // on a busy queue pool. Tests lower it.
+  BEACON_STRANDED_JOB_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
   // How long a capture waiting for budget waits before it looks again (money freed by finishing
   // calls and a raised budget wake it at once).
   BEACON_BUDGET_RECHECK_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),

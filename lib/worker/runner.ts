@@ -108,7 +108,7 @@ export async function startWorkerProcess(options: { taskList: TaskList; log: (li
     noHandleSignals: true,
     gracefulShutdownAbortTimeout: graceMs,
     // Jobs scheduled for later (retries, postponed and re-queued captures) are found by polling.
-    pollInterval: 1000,
+    pollInterval: e.BEACON_WORKER_POLL_INTERVAL_MS,
     // Skip the jobs of providers that are at their concurrency cap across all workers.
     forbiddenFlags: forbiddenProviderFlags,
     // With the default (-1) graphile-worker 0.17.3 deletes a finished job without awaiting it,
@@ -151,7 +151,11 @@ export async function startWorkerProcess(options: { taskList: TaskList; log: (li
     return renewing;
   };
   const timer = setInterval(renew, Math.min((leaseSeconds * 1000) / 4, 5_000));
-  const handBackStrandedJobs = strandedJobWatch({ lockIds: () => [worker.workerId, ...slotIds], running: () => runningJobs });
+  const handBackStrandedJobs = strandedJobWatch({
+    lockIds: () => [worker.workerId, ...slotIds],
+    running: () => runningJobs,
+    strandedAfterMs: e.BEACON_STRANDED_JOB_SECONDS * 1000,
+  });
   const stopMaintenance = startMaintenance({ sweepMs: e.BEACON_SWEEP_INTERVAL_SECONDS * 1000, repairMs: e.BEACON_REPAIR_INTERVAL_SECONDS * 1000, log, handBackStrandedJobs });
 
   let stopping: Promise<void> | null = null;

@@ -5,12 +5,6 @@ import { REPAIR_EVENT } from "@/lib/lifecycle/lease";
 import { retireCaptureJobs } from "@/lib/worker/sweeper";
 
 /**
- * How long a job must have been seen locked by this worker and not run before it is handed back:
- * longer than a finish waiting for its turn on a busy queue pool (whatever the repair interval).
- */
-const STRANDED_AFTER_MS = 10_000;
-
-/**
  * A LIVE worker's jobs that it holds locked but no longer runs: graphile-worker finishes a job
  * with a statement it fires and forgets, and fetches one with a statement whose reply can be lost
  * (a connection that dies between the commit and the answer). Such a job stays locked by a worker
@@ -18,14 +12,23 @@ const STRANDED_AFTER_MS = 10_000;
  * repair pass takes a locked job for a running one. Its capture, if still waiting, never runs.
  *
  * Each worker looks at its own: a job locked by one of its lock ids (pool and runner ids) that it
- * did not run at looks at least STRANDED_AFTER_MS apart (one look may fall between a fetch's
+ * did not run at looks at least `strandedAfterMs` apart (one look may fall between a fetch's
  * commit and its reply, or between a finish being sent and committed) is handed back the way the
  * sweeper does it for a dead worker: a capture job is retired and its capture, if waiting, gets a
  * fresh job (a finish that arrives late deletes by id, so it must not find the next run's job);
  * another job is unlocked and runs again (tasks are idempotent). Nothing is paid twice: a
  * capture's run is fenced by its run token, and its claim refuses a capture that is not waiting.
  */
-export function strandedJobWatch(options: { lockIds: () => string[]; running: () => ReadonlySet<string> }) {
+export function strandedJobWatch(options: {
+  lockIds: () => string[];
+  running: () => ReadonlySet<string>;
+  /**
+   * How long a job must have been seen locked by this worker and not run before it is handed
+   * back (BEACON_STRANDED_JOB_SECONDS): longer than a finish waiting for its turn on a busy queue
+   * pool, whatever the repair interval.
+   */
+  strandedAfterMs: number;
+}) {
   /** Jobs seen locked by this worker and not running, with when they were first seen so. */
   let suspects = new Map<string, number>();
   return async function handBackStrandedJobs(): Promise<string[]> {
@@ -36,7 +39,7 @@ export function strandedJobWatch(options: { lockIds: () => string[]; running: ()
     const running = options.running();
     const now = performance.now();
     const notRunning = new Map(locked.filter((j) => !running.has(j.id)).map((j) => [j.id, suspects.get(j.id) ?? now]));
-    const stranded = [...notRunning].filter(([, since]) => now - since >= STRANDED_AFTER_MS).map(([id]) => id);
+    const stranded = [...notRunning].filter(([, since]) => now - since >= options.strandedAfterMs).map(([id]) => id);
     for (const id of stranded) notRunning.delete(id);
     suspects = notRunning;
     if (stranded.length) await handBack(lockIds, stranded);

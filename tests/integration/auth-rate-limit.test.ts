@@ -5,7 +5,6 @@
 // trusts 10.0.0.0/8). No action lets time pass: where the window must end, the counted attempts
 // are aged in the database.
 import { execFile } from "node:child_process";
-import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it, vi } from "vitest";
 import { newBrowser, PEER_ADDRESS_HEADER, type Browser } from "../support/request-context";
@@ -14,6 +13,7 @@ import { POST } from "@/app/api/auth/[...all]/route";
 import { signInAction, signUpAction } from "@/lib/actions/auth";
 import { AUTH_RATE_LIMITS } from "@/lib/auth/rate-limit";
 import { db } from "@/lib/db/prisma";
+import { cliNodeArgs } from "@/scripts/lib/worker-bundle";
 
 vi.hoisted(() => {
   process.env.BEACON_TRUSTED_PROXIES = "10.0.0.0/8";
@@ -37,12 +37,10 @@ const expectWrongPassword = (result: ActionResult | undefined) => expect(refused
 
 const addressIn = (n: number) => `203.0.113.${n}`;
 
-const tsx = path.resolve("node_modules/tsx/dist/cli.mjs");
-
 /** The operator CLI as a process, against this file's database. */
 async function beacon(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [tsx, "--conditions=react-server", "scripts/beacon.ts", ...args], {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [...(await cliNodeArgs()), ...args], {
       env: { ...process.env, NODE_ENV: "production", BEACON_TEST_CHEAP_PASSWORD_HASH: "" },
       timeout: 60_000,
     });

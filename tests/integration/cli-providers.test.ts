@@ -2,7 +2,6 @@
 // real CLI process, the real SDK, real HTTP. The printed result must be what the adapter
 // extracts from that provider's recorded answer, with the cost of its list prices.
 import { execFile } from "node:child_process";
-import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { costOf } from "@/lib/billing/money";
@@ -27,9 +26,9 @@ import { startFakeYandexGpt, startFakeYandexSearch } from "@/tests/support/fake-
 import { openAICompatibleAdapter } from "@/lib/providers/openai-compatible";
 import { COMPATIBLE_ANSWER, COMPATIBLE_CITED_ANSWER, startFakeOpenAICompatible, type CompatibleScenario } from "@/tests/support/fake-providers/openai-compatible-server";
 import type { FakeServer } from "@/tests/support/fake-providers/openai-server";
+import { cliNodeArgs } from "@/scripts/lib/worker-bundle";
 
 const run = promisify(execFile);
-const tsx = path.resolve("node_modules/tsx/dist/cli.mjs");
 
 type Server = { url: string; requests: { body: Record<string, unknown> }[]; close: () => Promise<void> };
 const serpEnv = (url: string) => ({ DATAFORSEO_LOGIN: "dfs-cli", DATAFORSEO_PASSWORD: "dfs-cli-pass", DATAFORSEO_BASE_URL: url, SERPAPI_API_KEY: "serp-cli", SERPAPI_BASE_URL: url });
@@ -73,7 +72,7 @@ const cases: {
 ];
 
 const capturePrinted = async (provider: string, env: Record<string, string>, flags: string[] = [], prompt = "What is the best CRM for a 10-person startup?") => {
-  const { stdout } = await run(process.execPath, [tsx, "--conditions=react-server", "scripts/beacon.ts", "capture", "--provider", provider, "--prompt", prompt, "--search", "on", ...flags], {
+  const { stdout } = await run(process.execPath, [...(await cliNodeArgs()), "capture", "--provider", provider, "--prompt", prompt, "--search", "on", ...flags], {
     env: { ...process.env, ...env },
     timeout: 60_000,
   });
@@ -99,7 +98,7 @@ describe.each(cases)("beacon capture --provider $adapter ($cli)", (c) => {
     // The CLI sends a new provider configuration's limits unless told otherwise.
     const expected = await c.inProcess(url).call({ prompt, model, searchMode: search, limits: DEFAULT_CALL_LIMITS, signal: new AbortController().signal });
 
-    const { stdout } = await run(process.execPath, [tsx, "--conditions=react-server", "scripts/beacon.ts", "capture", "--provider", c.cli ?? c.adapter, "--prompt", prompt, "--search", search], {
+    const { stdout } = await run(process.execPath, [...(await cliNodeArgs()), "capture", "--provider", c.cli ?? c.adapter, "--prompt", prompt, "--search", search], {
       env: { ...process.env, ...c.env(url) },
       timeout: 60_000,
     });
@@ -122,8 +121,8 @@ describe.each(cases)("beacon capture --provider $adapter ($cli)", (c) => {
 describe("beacon capture --provider openai-compatible", () => {
   let server: FakeServer<CompatibleScenario>;
   const prompt = "What is the best CRM for a 10-person startup?";
-  const capture = (flags: string[], env: Record<string, string> = {}) =>
-    run(process.execPath, [tsx, "--conditions=react-server", "scripts/beacon.ts", "capture", "--provider", "openai-compatible", "--prompt", prompt, ...flags], {
+  const capture = async (flags: string[], env: Record<string, string> = {}) =>
+    run(process.execPath, [...(await cliNodeArgs()), "capture", "--provider", "openai-compatible", "--prompt", prompt, ...flags], {
       env: { ...process.env, OPENAI_COMPATIBLE_API_KEY: "", ...env },
       timeout: 60_000,
     });
@@ -205,8 +204,8 @@ describe("beacon capture --provider google-ai-overview", () => {
 });
 
 describe("beacon capture limits", () => {
-  const capture = (flags: string[]) =>
-    run(process.execPath, [tsx, "--conditions=react-server", "scripts/beacon.ts", "capture", "--provider", "openai", "--prompt", "Best CRM?", "--search", "auto", ...flags], {
+  const capture = async (flags: string[]) =>
+    run(process.execPath, [...(await cliNodeArgs()), "capture", "--provider", "openai", "--prompt", "Best CRM?", "--search", "auto", ...flags], {
       env: { ...process.env, ...cases[0]!.env(servers.get("openai")!.url) },
       timeout: 60_000,
     });

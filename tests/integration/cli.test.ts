@@ -9,13 +9,13 @@ import { describe, expect, it } from "vitest";
 import { authenticateApiKey } from "@/lib/api-keys/api-keys";
 import { db } from "@/lib/db/prisma";
 import { createWorkspace } from "@/lib/workspaces/workspaces";
+import { cliNodeArgs } from "@/scripts/lib/worker-bundle";
 
 const run = promisify(execFile);
-const tsx = path.resolve("node_modules/tsx/dist/cli.mjs");
 
 async function beacon(args: string[]) {
   try {
-    const { stdout, stderr } = await run(process.execPath, [tsx, "--conditions=react-server", "scripts/beacon.ts", ...args], { env: { ...process.env, NODE_ENV: "production", BEACON_TEST_CHEAP_PASSWORD_HASH: "" }, timeout: 60_000 });
+    const { stdout, stderr } = await run(process.execPath, [...(await cliNodeArgs()), ...args], { env: { ...process.env, NODE_ENV: "production", BEACON_TEST_CHEAP_PASSWORD_HASH: "" }, timeout: 60_000 });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };

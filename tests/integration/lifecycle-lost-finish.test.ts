@@ -11,7 +11,7 @@
 //
 // And whatever graphile-worker loses (a finish it fired and forgot, a fetch whose reply never
 // came), a job locked by a live worker that does not run it is handed back by that worker
-// (lib/worker/stranded-jobs.ts).
+// (lib/worker/stranded-jobs.ts), here after BEACON_STRANDED_JOB_SECONDS=2 rather than 10.
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { captureStatusCounts, waitForCheckToFinish } from "../support/check-fixtures";
@@ -109,7 +109,7 @@ describe("a job locked by a live worker that no longer runs it", () => {
       UPDATE graphile_worker._private_jobs SET locked_by = 'not-yet', locked_at = now(), attempts = attempts + 1
       WHERE key = ${`capture:${captureId}`} RETURNING id`;
     expect(job).toBeDefined();
-    const [worker] = await startWorkers(["w1"], { BEACON_WORKER_CONCURRENCY: 1, BEACON_REPAIR_INTERVAL_SECONDS: 1 });
+    const [worker] = await startWorkers(["w1"], { BEACON_WORKER_CONCURRENCY: 1, BEACON_REPAIR_INTERVAL_SECONDS: 1, BEACON_STRANDED_JOB_SECONDS: 2 });
     await db().$executeRaw`UPDATE graphile_worker._private_jobs SET locked_by = ${worker!.workerId} WHERE id = ${job!.id}`;
 
     const done = await waitForCheckToFinish(checkId, 30_000, () => worker!.output()).catch(async (error: Error) => {
@@ -132,7 +132,7 @@ describe("a job locked by a live worker that no longer runs it", () => {
     const [job] = await db().$queryRaw<{ id: bigint }[]>`
       SELECT id FROM graphile_worker.add_job('retention', '{}'::json, max_attempts := 2)`;
     await db().$executeRaw`UPDATE graphile_worker._private_jobs SET locked_by = 'not-yet', locked_at = now(), attempts = 2 WHERE id = ${job!.id}`;
-    const [worker] = await startWorkers(["w1"], { BEACON_WORKER_CONCURRENCY: 1, BEACON_REPAIR_INTERVAL_SECONDS: 1 });
+    const [worker] = await startWorkers(["w1"], { BEACON_WORKER_CONCURRENCY: 1, BEACON_REPAIR_INTERVAL_SECONDS: 1, BEACON_STRANDED_JOB_SECONDS: 2 });
     await db().$executeRaw`UPDATE graphile_worker._private_jobs SET locked_by = ${worker!.workerId} WHERE id = ${job!.id}`;
     const left = () => db().$queryRaw<JobRow[]>`SELECT id, locked_by, attempts, last_error FROM graphile_worker._private_jobs WHERE id = ${job!.id}`;
     // It ran (retention logs its result) and its job is gone.

@@ -7,7 +7,6 @@ import { randomUUID } from "node:crypto";
 import { execFile } from "node:child_process";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import path from "node:path";
 import { Readable } from "node:stream";
 import { promisify } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -25,6 +24,7 @@ import { createApiKey, revokeApiKey } from "@/lib/api-keys/api-keys";
 import { db } from "@/lib/db/prisma";
 import { DEMO_BRAND } from "@/lib/seed/demo-content";
 import { seedDemoHistory } from "@/lib/seed/demo-history";
+import { cliNodeArgs } from "@/scripts/lib/worker-bundle";
 
 let demo: Demo;
 let brandId: string;
@@ -67,10 +67,10 @@ async function connect(transport: Transport): Promise<Client> {
 
 const overHttp = (apiKey: string) => connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${apiKey}` } } }));
 
-const tsx = path.resolve("node_modules/tsx/dist/cli.mjs");
-const cli = ["--conditions=react-server", "scripts/beacon.ts", "mcp"];
+const cli = async () => [...(await cliNodeArgs()), "mcp"];
 const cliEnv = (apiKey: string) => ({ ...(process.env as Record<string, string>), NODE_ENV: "production" as const, BEACON_TEST_CHEAP_PASSWORD_HASH: "", BEACON_API_KEY: apiKey });
-const overStdio = (apiKey: string) => connect(new StdioClientTransport({ command: process.execPath, args: [tsx, ...cli], env: cliEnv(apiKey), stderr: "pipe" }));
+const overStdio = async (apiKey: string) =>
+  connect(new StdioClientTransport({ command: process.execPath, args: await cli(), env: cliEnv(apiKey), stderr: "pipe" }));
 
 type ToolResult = { isError?: boolean; content: { type: string; text?: string }[] };
 
@@ -238,7 +238,7 @@ describe("MCP over stdio (npm run beacon -- mcp)", () => {
   it("exits with 2 and says why when the key is missing or not valid", async () => {
     const run = promisify(execFile);
     for (const apiKey of ["", `bk_00000000_${"x".repeat(40)}`]) {
-      const outcome = await run(process.execPath, [tsx, ...cli], { env: cliEnv(apiKey), timeout: 60_000 }).then(
+      const outcome = await run(process.execPath, await cli(), { env: cliEnv(apiKey), timeout: 60_000 }).then(
         () => ({ code: 0, stderr: "" }),
         (error: { code: number; stderr: string }) => error,
       );

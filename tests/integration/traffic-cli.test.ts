@@ -9,13 +9,13 @@ import { gzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createTenant, type Tenant } from "../support/api-fixtures";
 import { db } from "@/lib/db/prisma";
-
-const tsx = path.resolve("node_modules/tsx/dist/cli.mjs");
+import { cliNodeArgs } from "@/scripts/lib/worker-bundle";
 
 /** The CLI as a process; `stdin` is written to its standard input (and closed). */
-function beacon(args: string[], stdin?: Buffer | string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+async function beacon(args: string[], stdin?: Buffer | string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const nodeArgs = await cliNodeArgs();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [tsx, "--conditions=react-server", "scripts/beacon.ts", ...args], { env: { ...process.env, NODE_ENV: "production", BEACON_TEST_CHEAP_PASSWORD_HASH: "" }, timeout: 60_000 });
+    const child = spawn(process.execPath, [...nodeArgs, ...args], { env: { ...process.env, NODE_ENV: "production", BEACON_TEST_CHEAP_PASSWORD_HASH: "" }, timeout: 60_000 });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));

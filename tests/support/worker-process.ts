@@ -26,7 +26,9 @@ export type WorkerEnv = {
   BEACON_WORKER_LEASE_SECONDS?: number;
   BEACON_SWEEP_INTERVAL_SECONDS?: number;
   BEACON_REPAIR_INTERVAL_SECONDS?: number;
+  BEACON_STRANDED_JOB_SECONDS?: number;
   BEACON_RETRY_BASE_MS?: number;
+  BEACON_WORKER_POLL_INTERVAL_MS?: number;
   BEACON_WORKER_SHUTDOWN_GRACE_SECONDS?: number;
   /** "250" or "200-600" (milliseconds). */
   SIMULATOR_LATENCY_MS?: string | null;
@@ -48,6 +50,8 @@ const DEFAULT_ENV: WorkerEnv = {
   BEACON_WORKER_LEASE_SECONDS: 30,
   BEACON_SWEEP_INTERVAL_SECONDS: 1,
   BEACON_RETRY_BASE_MS: 50,
+  // Retries and postponed captures are found by polling: a test waits up to this long for each.
+  BEACON_WORKER_POLL_INTERVAL_MS: 200,
   BEACON_WORKER_SHUTDOWN_GRACE_SECONDS: 2,
   SIMULATOR_LATENCY_MS: "50-150",
   SIMULATOR_ERROR_RATE: 0,
