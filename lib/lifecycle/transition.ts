@@ -281,10 +281,23 @@ const allCapturesEnded = Prisma.sql`NOT EXISTS (SELECT 1 FROM captures c WHERE c
  */
 export async function finishCheckIfDone(checkId: string): Promise<void> {
   await pausePoint("finish:before", { checkId });
-  const [probe] = await db().$queryRaw<{ done: boolean }[]>`
-    SELECT ch."finishedAt" IS NULL AND ${allCapturesEnded} AS done
-    FROM checks ch WHERE ch.id = ${checkId}::uuid`;
+  const [probe] = await db().$queryRaw<{ done: boolean }[]>(checkDoneProbe(checkId));
   if (probe?.done) await inTransaction((tx) => syncCheck(tx, checkId));
+}
+
+/**
+ * finishCheckIfDone's question, `done`: the check is open and none of its captures is unfinished.
+ * The check is named in the subquery itself, not joined to it (as allCapturesEnded does for many
+ * checks): joined, the planner could hash every unfinished capture of the database when its
+ * statistics said few were waiting, so another check's backlog made every finish read it all
+ * (tests/integration/check-finish-backlog.test.ts). Named, it reads the check's own unfinished
+ * captures through captures ("checkId", status).
+ */
+export function checkDoneProbe(checkId: string): Prisma.Sql {
+  return Prisma.sql`
+    SELECT ch."finishedAt" IS NULL
+      AND NOT EXISTS (SELECT 1 FROM captures c WHERE c."checkId" = ${checkId}::uuid AND c.status = ANY(${[...UNFINISHED_STATUSES]}::"CaptureStatus"[])) AS done
+    FROM checks ch WHERE ch.id = ${checkId}::uuid`;
 }
 
 /** Checks whose captures all ended but that did not finish (see finishCheckIfDone): finish them. */
