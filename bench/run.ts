@@ -80,6 +80,8 @@ const analyticsScale = process.argv.includes("--analytics-scale");
 
 // --discovery [--captures=N] [--runs=N]: only competitor discovery's daily pass at scale
 // (bench/measure/discovery.ts), results in bench/results/discovery.json (discovery-N.json for another --captures).
+// With BENCH_DISCOVERY_DATABASE_URL it measures that database, migrated and kept, generating the
+// answers only if it has none (their period ends the day they were generated).
 const discoveryScale = process.argv.includes("--discovery");
 
 // --actions [--runs=N]: only the check page's and the Jobs page's server actions on a 2,000-capture
@@ -283,7 +285,7 @@ async function runAnalyticsScale(): Promise<string> {
 
 async function runDiscoveryScale(): Promise<string> {
   process.env.BEACON_DEMO_HISTORY_DAYS = "0"; // the generated answers are the only history
-  const db = await openModeDatabase();
+  const db = await openModeDatabase(process.env.BENCH_DISCOVERY_DATABASE_URL);
   const { measureDiscovery, discoveryMarkdown } = await import("./measure/discovery");
   const captures = Number(argValue("captures") ?? 1_000_000);
   const runs = Number(argValue("runs") ?? 20);

@@ -14,6 +14,7 @@ import { discoverUntrackedBrands, type DiscoveryInput } from "@/lib/alerts/disco
 import { db } from "@/lib/db/prisma";
 import { DEMO_WORKSPACE } from "@/lib/seed/demo-content";
 import { seedDemo } from "@/lib/seed/demo";
+import type pg from "pg";
 import { connect } from "../lib/database";
 import { buildRollups } from "../lib/rollups";
 import { round, summarize, type Summary } from "../lib/stats";
@@ -45,46 +46,13 @@ export async function measureDiscovery(url: string, options: { captures: number;
   const client = await connect(url);
   try {
     const t0 = performance.now();
-    const { rows: checks } = await client.query<{ id: string }>(
-      `INSERT INTO checks (id, "workspaceId", "brandId", status, samples, "totalCaptures", "createdAt", "updatedAt", "finishedAt")
-       SELECT gen_random_uuid(), $1, $2, 'completed', 1, 0, now() - interval '${PERIOD_DAYS} days', now(), now() FROM generate_series(1, 10) RETURNING id`,
-      [workspace.id, brand.id],
-    );
-    const combos = prompts.length * providers.length;
-    for (let from = 0; from < captures; from += BATCH) {
-      const to = Math.min(captures, from + BATCH) - 1;
-      await client.query(
-        `WITH g AS (SELECT g, abs(hashint8(g::bigint)::bigint) AS h FROM generate_series($1::int, $2::int) g),
-         ins AS (
-           INSERT INTO captures (id, "workspaceId", "checkId", "brandId", "promptId", "providerConfigId", "connectionId", sample, status,
-             "attemptCount", "maxAttempts", model, "searchMode", "answerText", "costMicros", "latencyMs", "startedAt", "finishedAt", "analyzedAt", "createdAt", "updatedAt")
-           SELECT gen_random_uuid(), $3::uuid, ($4::uuid[])[1 + (g / $7) % 10], $5::uuid, ($6::uuid[])[1 + (g % $7) / $9], ($8::uuid[])[1 + g % $9],
-             (SELECT pc."connectionId" FROM provider_configs pc WHERE pc.id = ($8::uuid[])[1 + g % $9]), (g / ($7 * 10))::int, 'succeeded',
-             1, 3, 'simulator', 'auto', 'Benchmark answer', 1000, 800, t - interval '1 second', t, t, t - interval '2 seconds', t
-           -- Whole seconds within the period, which ends at the start of tomorrow (UTC).
-           FROM (SELECT g, h, date_trunc('day', now() AT TIME ZONE 'UTC') + interval '1 day' - make_interval(secs => (1 + h % (${PERIOD_DAYS} * 86400 - 1))::float8) AS t FROM g) x
-           RETURNING id, "workspaceId", "brandId", "finishedAt", "providerConfigId", "promptId"
-         ),
-         picked AS (
-           -- 0-4 names per answer (2 on average), skewed: name i is picked with probability ~ i^(-2/3).
-           SELECT DISTINCT ON (ins.id, idx) ins.*, idx, abs(hashtext(ins.id::text || n)::bigint) AS ph
-           FROM ins
-           CROSS JOIN LATERAL generate_series(1, (abs(hashtext(ins.id::text)::bigint) % 5)::int) n
-           CROSS JOIN LATERAL (SELECT floor(${NAMES} * power((abs(hashtext(ins.id::text || n)::bigint) % 100003) / 100003.0, 3))::int AS idx) i
-         )
-         INSERT INTO capture_candidates ("captureId", key, name, "workspaceId", "brandId", "finishedAt", "providerConfigId", "promptId")
-         SELECT id, 'vendor ' || idx,
-           CASE WHEN idx = 6 THEN (ARRAY['Vendor 6', 'VENDOR 6', 'Vendor  6', 'VEndor 6', 'VENdor 6', 'VENDor 6', 'VendoR 6', 'VEnDoR 6', 'VeNdOr 6', 'VENDOr 6', 'VendOR 6', 'VeNDOR 6'])[1 + ph % 12]
-                WHEN idx % 10 = 3 AND ph % 4 = 0 THEN 'VENDOR ' || idx ELSE 'Vendor ' || idx END,
-           "workspaceId", "brandId", "finishedAt", "providerConfigId", "promptId"
-         FROM picked`,
-        [from, to, workspace.id, checks.map((c) => c.id), brand.id, prompts.map((p) => p.id), combos, providers.map((p) => p.id), providers.length],
-      );
-      log(`discovery: captures ${(to + 1).toLocaleString("en-US")} of ${captures.toLocaleString("en-US")}`);
-    }
+    // A kept database (BENCH_DISCOVERY_DATABASE_URL) that holds the answers is measured as it is.
+    const { rows: existing } = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM captures WHERE "workspaceId" = $1`, [workspace.id]);
+    if (existing[0]!.n === 0) await generate(client, { captures, log, workspace, brand, prompts, providers });
+    else log(`discovery: the database already holds ${existing[0]!.n.toLocaleString("en-US")} captures; measuring them as they are`);
     const generateSeconds = round((performance.now() - t0) / 1000, 0);
     const t1 = performance.now();
-    await buildRollups(client, workspace.id, log, "discovery");
+    if (existing[0]!.n === 0) await buildRollups(client, workspace.id, log, "discovery");
     const rollupSeconds = round((performance.now() - t1) / 1000, 0);
     await client.query("VACUUM ANALYZE captures, capture_candidates, rollup_candidates, rollup_candidate_days, rollup_answers");
     const counts = await client.query<{ k: string; r: string; d: string }>(
@@ -116,6 +84,50 @@ export async function measureDiscovery(url: string, options: { captures: number;
     return { captures, candidateRows: Number(counts.rows[0]!.k), rollupRows: Number(counts.rows[0]!.r), dayRollupRows: Number(counts.rows[0]!.d), generateSeconds, rollupSeconds, runs, rows };
   } finally {
     await client.end();
+  }
+}
+
+/** N succeeded answers over the last PERIOD_DAYS days with their stored candidates, generated in SQL. */
+async function generate(
+  client: pg.Client,
+  { captures, log, workspace, brand, prompts, providers }: { captures: number; log: (line: string) => void; workspace: { id: string }; brand: { id: string }; prompts: { id: string }[]; providers: { id: string }[] },
+): Promise<void> {
+  const { rows: checks } = await client.query<{ id: string }>(
+    `INSERT INTO checks (id, "workspaceId", "brandId", status, samples, "totalCaptures", "createdAt", "updatedAt", "finishedAt")
+     SELECT gen_random_uuid(), $1, $2, 'completed', 1, 0, now() - interval '${PERIOD_DAYS} days', now(), now() FROM generate_series(1, 10) RETURNING id`,
+    [workspace.id, brand.id],
+  );
+  const combos = prompts.length * providers.length;
+  for (let from = 0; from < captures; from += BATCH) {
+    const to = Math.min(captures, from + BATCH) - 1;
+    await client.query(
+      `WITH g AS (SELECT g, abs(hashint8(g::bigint)::bigint) AS h FROM generate_series($1::int, $2::int) g),
+       ins AS (
+         INSERT INTO captures (id, "workspaceId", "checkId", "brandId", "promptId", "providerConfigId", "connectionId", sample, status,
+           "attemptCount", "maxAttempts", model, "searchMode", "answerText", "costMicros", "latencyMs", "startedAt", "finishedAt", "analyzedAt", "createdAt", "updatedAt")
+         SELECT gen_random_uuid(), $3::uuid, ($4::uuid[])[1 + (g / $7) % 10], $5::uuid, ($6::uuid[])[1 + (g % $7) / $9], ($8::uuid[])[1 + g % $9],
+           (SELECT pc."connectionId" FROM provider_configs pc WHERE pc.id = ($8::uuid[])[1 + g % $9]), (g / ($7 * 10))::int, 'succeeded',
+           1, 3, 'simulator', 'auto', 'Benchmark answer', 1000, 800, t - interval '1 second', t, t, t - interval '2 seconds', t
+         -- Whole seconds within the period, which ends at the start of tomorrow (UTC).
+         FROM (SELECT g, h, date_trunc('day', now() AT TIME ZONE 'UTC') + interval '1 day' - make_interval(secs => (1 + h % (${PERIOD_DAYS} * 86400 - 1))::float8) AS t FROM g) x
+         RETURNING id, "workspaceId", "brandId", "finishedAt", "providerConfigId", "promptId"
+       ),
+       picked AS (
+         -- 0-4 names per answer (2 on average), skewed: name i is picked with probability ~ i^(-2/3).
+         SELECT DISTINCT ON (ins.id, idx) ins.*, idx, abs(hashtext(ins.id::text || n)::bigint) AS ph
+         FROM ins
+         CROSS JOIN LATERAL generate_series(1, (abs(hashtext(ins.id::text)::bigint) % 5)::int) n
+         CROSS JOIN LATERAL (SELECT floor(${NAMES} * power((abs(hashtext(ins.id::text || n)::bigint) % 100003) / 100003.0, 3))::int AS idx) i
+       )
+       INSERT INTO capture_candidates ("captureId", key, name, "workspaceId", "brandId", "finishedAt", "providerConfigId", "promptId")
+       SELECT id, 'vendor ' || idx,
+         CASE WHEN idx = 6 THEN (ARRAY['Vendor 6', 'VENDOR 6', 'Vendor  6', 'VEndor 6', 'VENdor 6', 'VENDor 6', 'VendoR 6', 'VEnDoR 6', 'VeNdOr 6', 'VENDOr 6', 'VendOR 6', 'VeNDOR 6'])[1 + ph % 12]
+              WHEN idx % 10 = 3 AND ph % 4 = 0 THEN 'VENDOR ' || idx ELSE 'Vendor ' || idx END,
+         "workspaceId", "brandId", "finishedAt", "providerConfigId", "promptId"
+       FROM picked`,
+      [from, to, workspace.id, checks.map((c) => c.id), brand.id, prompts.map((p) => p.id), combos, providers.map((p) => p.id), providers.length],
+    );
+    log(`discovery: captures ${(to + 1).toLocaleString("en-US")} of ${captures.toLocaleString("en-US")}`);
   }
 }
 
