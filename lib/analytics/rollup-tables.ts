@@ -6,8 +6,11 @@
 
 export type Grain = "day" | "week";
 
-/** Which of a family's tables: per day or ISO week (Monday), and whether the key holds a tag or the prompt. */
-export type Variant = { grain: Grain; byTag: boolean; byPrompt: boolean };
+/**
+ * Which of a family's tables: per day or ISO week (Monday), whether the key holds a tag or the
+ * prompt, and whether it leaves out the provider (`byProvider: false`; it holds it otherwise).
+ */
+export type Variant = { grain: Grain; byTag: boolean; byPrompt: boolean; byProvider?: false };
 
 /**
  * A column besides the key. `sum` is added up (`sign * <sum>` selected, `r + excluded` on
@@ -33,7 +36,7 @@ export type Rollup = Variant & { table: string; family: Family; omit?: string[] 
 
 /** The capture's key columns of a variant, in key order. */
 export function captureKeyColumns(v: Variant): string[] {
-  return ["workspaceId", "brandId", ...(v.byTag ? ["tag"] : []), v.grain, "providerConfigId", ...(v.byPrompt ? ["promptId"] : [])];
+  return ["workspaceId", "brandId", ...(v.byTag ? ["tag"] : []), v.grain, ...(v.byProvider === false ? [] : ["providerConfigId"]), ...(v.byPrompt ? ["promptId"] : [])];
 }
 
 /** A column name as the SQL writes it: quoted when it has capitals. */
@@ -301,6 +304,8 @@ export const ROLLUPS: Rollup[] = [
   { table: "rollup_tag_gap_source_weeks", family: gapSources, ...week, byTag: true },
   { table: "rollup_candidates", family: candidates, ...day, byPrompt: true },
   { table: "rollup_candidate_days", family: candidates, ...day },
+  // What discovery reads with neither a tag nor a provider filter (20261210130100_candidate_day_totals).
+  { table: "rollup_candidate_day_totals", family: candidates, ...day, byProvider: false },
 ];
 
 /** A rollup's key columns, in key order. */

@@ -2,7 +2,7 @@ import "server-only";
 import { addDays, isoDay, startOfUtcDay } from "@/lib/analytics/schemas";
 import { promptScope, type AnalyticsFilter } from "@/lib/analytics/filter";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { period, ROLLUPS } from "@/lib/analytics/rollup-tables";
+import { captureKeyColumns, ident, period, ROLLUPS } from "@/lib/analytics/rollup-tables";
 
 // The rollups the dashboards read, each declared once in ROLLUPS (lib/analytics/rollup-tables.ts;
 // the tables in prisma/schema.prisma). A capture's contribution is defined once, in SQL generated
@@ -42,18 +42,21 @@ export async function rewriteRollups<T>(tx: Tx, captureIds: string[], change: ()
   await tx.$executeRaw`SELECT beacon_rollup_captures(${captureIds}::uuid[], -1)`;
   const result = await change();
   await tx.$executeRaw`SELECT beacon_rollup_captures(${captureIds}::uuid[], 1)`;
-  for (const { table, family, grain, byPrompt } of ROLLUPS) {
-    const counter = family.prunedBy;
+  for (const rollup of ROLLUPS) {
+    const counter = rollup.family.prunedBy;
     if (!counter) continue;
+    // The capture's columns in the table's key besides the period (a tag table: all its tags).
+    const columns = captureKeyColumns(rollup)
+      .filter((column) => column !== "tag" && column !== rollup.grain)
+      .map(ident);
     await tx.$executeRaw`
       WITH keys AS (
-        SELECT DISTINCT "workspaceId", "brandId", ${Prisma.raw(period(grain, '"finishedAt"'))} AS period, "providerConfigId"${byPrompt ? Prisma.sql`, "promptId"` : Prisma.empty}
+        SELECT DISTINCT ${Prisma.raw(columns.join(", "))}, ${Prisma.raw(period(rollup.grain, '"finishedAt"'))} AS period
         FROM captures WHERE id = ANY(${captureIds}::uuid[]) AND status = 'succeeded'
       )
-      DELETE FROM ${Prisma.raw(table)} r USING keys k
-      WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.${Prisma.raw(grain)} = k.period
-        AND r."providerConfigId" = k."providerConfigId"${byPrompt ? Prisma.sql` AND r."promptId" = k."promptId"` : Prisma.empty}
-        AND r.${Prisma.raw(`"${counter}"`)} = 0`;
+      DELETE FROM ${Prisma.raw(rollup.table)} r USING keys k
+      WHERE r.${Prisma.raw(rollup.grain)} = k.period AND ${Prisma.raw(columns.map((c) => `r.${c} = k.${c}`).join(" AND "))}
+        AND r.${Prisma.raw(ident(counter))} = 0`;
   }
   return result;
 }

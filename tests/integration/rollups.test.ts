@@ -17,6 +17,7 @@ import { resolveFilter, type ResolvedFilter } from "@/lib/analytics/filter";
 import { overviewKpis } from "@/lib/analytics/kpis";
 import { marketComparison } from "@/lib/analytics/market-comparison";
 import { promptPerformance } from "@/lib/analytics/prompts";
+import { ROLLUPS } from "@/lib/analytics/rollup-tables";
 import { recordRollups } from "@/lib/analytics/rollups";
 import { addDays, analyticsFilterInput, isoDay, lastDays } from "@/lib/analytics/schemas";
 import { categoriesOverTime, gapSources, ownPagesByPeriod, ownPagesCited } from "@/lib/analytics/source-categories";
@@ -250,30 +251,14 @@ async function expectSameAsRaw(brandId: string, filters: FilterSpec[]) {
   }
 }
 
-const ROLLUP_TABLES = [
-  "rollup_answers",
-  "rollup_mentions",
-  "rollup_citations",
-  "rollup_domains",
-  "rollup_tag_domains",
-  "rollup_domain_weeks",
-  "rollup_tag_domain_weeks",
-  "rollup_own_pages",
-  "rollup_cited_pages",
-  "rollup_cited_page_weeks",
-  "rollup_gap_sources",
-  "rollup_gap_source_prompts",
-  "rollup_tag_gap_sources",
-  "rollup_gap_source_weeks",
-  "rollup_tag_gap_source_weeks",
-  "rollup_candidates",
-  "rollup_candidate_days",
-] as const;
+// Every rollup table: a new one is compared with its rebuild from raw rows without a line here.
+const ROLLUP_TABLES = ROLLUPS.map((r) => r.table);
 
 async function rollupRows(brandId: string) {
   const out: Record<string, unknown[]> = {};
   for (const table of ROLLUP_TABLES) {
-    out[table] = await db().$queryRawUnsafe(`SELECT * FROM ${table} WHERE "brandId" = $1::uuid ORDER BY 1, 2, 3, 4, 5, 6, 7`, brandId);
+    // Ordered by the whole row: the tables have from 6 columns up.
+    out[table] = await db().$queryRawUnsafe(`SELECT * FROM ${table} t WHERE "brandId" = $1::uuid ORDER BY t`, brandId);
   }
   return out;
 }

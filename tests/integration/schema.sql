@@ -665,6 +665,18 @@ CREATE TABLE "rollup_answers" (
   CONSTRAINT "rollup_answers_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
 );
 
+CREATE TABLE "rollup_candidate_day_totals" (
+  "workspaceId" uuid NOT NULL,
+  "brandId" uuid NOT NULL,
+  day date NOT NULL,
+  key text NOT NULL,
+  name text NOT NULL,
+  answers integer NOT NULL DEFAULT 0,
+  CONSTRAINT "rollup_candidate_day_totals_brandId_fkey" FOREIGN KEY ("brandId") REFERENCES brands(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT rollup_candidate_day_totals_pkey PRIMARY KEY ("workspaceId", "brandId", day, key, name),
+  CONSTRAINT "rollup_candidate_day_totals_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
 CREATE TABLE "rollup_candidate_days" (
   "workspaceId" uuid NOT NULL,
   "brandId" uuid NOT NULL,
@@ -1348,6 +1360,8 @@ CREATE UNIQUE INDEX provider_connections_name_key ON public.provider_connections
 CREATE UNIQUE INDEX provider_connections_pkey ON public.provider_connections USING btree (id);
 
 CREATE UNIQUE INDEX rollup_answers_pkey ON public.rollup_answers USING btree ("workspaceId", "brandId", day, "providerConfigId", "promptId");
+
+CREATE UNIQUE INDEX rollup_candidate_day_totals_pkey ON public.rollup_candidate_day_totals USING btree ("workspaceId", "brandId", day, key, name);
 
 CREATE UNIQUE INDEX rollup_candidate_days_pkey ON public.rollup_candidate_days USING btree ("workspaceId", "brandId", day, "providerConfigId", key, name);
 
@@ -2562,6 +2576,17 @@ BEGIN
   GROUP BY 1, 2, 3, 4, 5, 6
   ORDER BY 1, 2, 3, 4, 5, 6
   ON CONFLICT ("workspaceId", "brandId", "day", "providerConfigId", "key", "name") DO UPDATE SET
+      "answers" = r."answers" + excluded."answers";
+
+  INSERT INTO rollup_candidate_day_totals AS r ("workspaceId", "brandId", "day", "key", "name", "answers")
+  SELECT c."workspaceId", c."brandId", c."finishedAt"::date, k.key, k.name,
+    sign * count(*)
+  FROM captures c
+  JOIN capture_candidates k ON k."captureId" = c.id
+  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+  GROUP BY 1, 2, 3, 4, 5
+  ORDER BY 1, 2, 3, 4, 5
+  ON CONFLICT ("workspaceId", "brandId", "day", "key", "name") DO UPDATE SET
       "answers" = r."answers" + excluded."answers";
 END
 $function$;

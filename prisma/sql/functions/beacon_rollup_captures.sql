@@ -429,5 +429,16 @@ BEGIN
   ORDER BY 1, 2, 3, 4, 5, 6
   ON CONFLICT ("workspaceId", "brandId", "day", "providerConfigId", "key", "name") DO UPDATE SET
       "answers" = r."answers" + excluded."answers";
+
+  INSERT INTO rollup_candidate_day_totals AS r ("workspaceId", "brandId", "day", "key", "name", "answers")
+  SELECT c."workspaceId", c."brandId", c."finishedAt"::date, k.key, k.name,
+    sign * count(*)
+  FROM captures c
+  JOIN capture_candidates k ON k."captureId" = c.id
+  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+  GROUP BY 1, 2, 3, 4, 5
+  ORDER BY 1, 2, 3, 4, 5
+  ON CONFLICT ("workspaceId", "brandId", "day", "key", "name") DO UPDATE SET
+      "answers" = r."answers" + excluded."answers";
 END
 $function$;
