@@ -13,11 +13,11 @@ import { Prisma } from "@/lib/generated/prisma/client";
 // Each answer is read once, when it is analysed: its candidates are stored beside its mentions
 // (capture_candidates, by beacon_succeed, a re-analysis batch or the demo history) and counted
 // per day, provider, prompt, key and spelling in rollup_candidates, and without the prompt in
-// rollup_candidate_days (beacon_rollup_captures), so this reads rollup rows, not answer texts: the
-// counts and the spellings in one pass over the rollup (the one without the prompt unless a tag
-// filter needs it), n from rollup_answers, and only for the names returned their first spellings
-// (when a tie or more than SPELLINGS spellings make the order matter) and latest examples from
-// capture_candidates' index. Measured by `npm run bench -- --discovery` (docs/benchmarks.md);
+// rollup_candidate_days, and without the provider in rollup_candidate_day_totals
+// (beacon_rollup_captures), so this reads rollup rows, not answer texts: the counts and the
+// spellings in one pass over the smallest rollup the filter allows, n from rollup_answers, and
+// only for the names returned their first spellings (when a tie or more than SPELLINGS spellings
+// make the order matter) and latest examples from capture_candidates' index. Measured by `npm run bench -- --discovery` (docs/benchmarks.md);
 // reading the texts took 2.7 s per 20,000 short answers.
 //
 // The result is what reading every answer text with the brand's entities now would give
