@@ -8,10 +8,12 @@ import type { Verification } from "@/lib/traffic/verify";
 export type StoredHit = { at: Date; domain: string; path: string; crawler: string; verification: Verification; status: number };
 
 /**
- * Inserts a batch of hits and adds them to the daily rollup in ONE statement, so the rollup
- * always equals the raw rows it came from (a failed statement writes neither). Groups are
- * upserted in key order, so two imports into the same pages lock rollup rows in the same order;
- * a deadlock or serialization failure is retried as a whole.
+ * Inserts a batch of hits and adds them to the daily rollup and its rollups for the Traffic page
+ * (per day without the path, per day and page, per week and page) in ONE statement, so every
+ * rollup always equals the raw rows it came from (a failed statement writes none). The batch is
+ * grouped once into traffic_daily's keys; the other rollups group those groups. Each rollup's
+ * groups are upserted in key order, so two imports into the same pages lock rows in the same
+ * order; a deadlock or serialization failure is retried as a whole.
  */
 export async function storeHits(workspaceId: string, hits: StoredHit[]): Promise<void> {
   if (!hits.length) return;
@@ -26,12 +28,36 @@ export async function storeHits(workspaceId: string, hits: StoredHit[]): Promise
       ), raw AS (
         INSERT INTO traffic_hits ("workspaceId", day, at, domain, path, crawler, verification, status)
         SELECT ${workspaceId}::uuid, at::date, at, domain, path, crawler, verification, status FROM input
+      ), g AS (
+        SELECT at::date AS day, domain, path, crawler, verification, count(*)::int AS hits, (count(*) FILTER (WHERE status >= 400))::int AS errors
+        FROM input
+        GROUP BY 1, 2, 3, 4, 5
+      ), crawls AS (
+        INSERT INTO traffic_crawls_daily ("workspaceId", day, domain, crawler, verification, hits, errors)
+        SELECT ${workspaceId}::uuid, day, domain, crawler, verification, sum(hits), sum(errors) FROM g
+        GROUP BY day, domain, crawler, verification
+        ORDER BY day, domain, crawler, verification
+        ON CONFLICT ("workspaceId", day, domain, crawler, verification)
+        DO UPDATE SET hits = traffic_crawls_daily.hits + EXCLUDED.hits, errors = traffic_crawls_daily.errors + EXCLUDED.errors
+      ), pages_daily AS (
+        INSERT INTO traffic_pages_daily ("workspaceId", day, domain, path, hits, errors)
+        SELECT ${workspaceId}::uuid, day, domain, path, sum(hits), sum(errors) FROM g
+        GROUP BY day, domain, path
+        ORDER BY day, domain, path
+        ON CONFLICT ("workspaceId", day, domain, path)
+        DO UPDATE SET hits = traffic_pages_daily.hits + EXCLUDED.hits, errors = traffic_pages_daily.errors + EXCLUDED.errors
+      ), pages_weekly AS (
+        INSERT INTO traffic_pages_weekly ("workspaceId", week, domain, path, hits, errors, "lastDay")
+        SELECT ${workspaceId}::uuid, date_trunc('week', day)::date, domain, path, sum(hits), sum(errors), max(day) FROM g
+        GROUP BY 2, domain, path
+        ORDER BY 2, domain, path
+        ON CONFLICT ("workspaceId", week, domain, path)
+        DO UPDATE SET hits = traffic_pages_weekly.hits + EXCLUDED.hits, errors = traffic_pages_weekly.errors + EXCLUDED.errors,
+          "lastDay" = greatest(traffic_pages_weekly."lastDay", EXCLUDED."lastDay")
       )
       INSERT INTO traffic_daily ("workspaceId", day, domain, path, crawler, verification, hits, errors)
-      SELECT ${workspaceId}::uuid, at::date, domain, path, crawler, verification, count(*), count(*) FILTER (WHERE status >= 400)
-      FROM input
-      GROUP BY at::date, domain, path, crawler, verification
-      ORDER BY at::date, domain, path, crawler, verification
+      SELECT ${workspaceId}::uuid, day, domain, path, crawler, verification, hits, errors FROM g
+      ORDER BY day, domain, path, crawler, verification
       ON CONFLICT ("workspaceId", day, domain, path, crawler, verification)
       DO UPDATE SET hits = traffic_daily.hits + EXCLUDED.hits, errors = traffic_daily.errors + EXCLUDED.errors`,
   );

@@ -1045,6 +1045,18 @@ CREATE TABLE "source_category_overrides" (
   CONSTRAINT "source_category_overrides_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
 );
 
+CREATE TABLE "traffic_crawls_daily" (
+  "workspaceId" uuid NOT NULL,
+  day date NOT NULL,
+  domain text NOT NULL,
+  crawler text NOT NULL,
+  verification text NOT NULL,
+  hits integer NOT NULL DEFAULT 0,
+  errors integer NOT NULL DEFAULT 0,
+  CONSTRAINT traffic_crawls_daily_pkey PRIMARY KEY ("workspaceId", day, domain, crawler, verification),
+  CONSTRAINT "traffic_crawls_daily_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
 CREATE TABLE "traffic_daily" (
   "workspaceId" uuid NOT NULL,
   day date NOT NULL,
@@ -1071,6 +1083,29 @@ CREATE TABLE "traffic_hits" (
   CONSTRAINT traffic_hits_pkey PRIMARY KEY (id),
   CONSTRAINT traffic_hits_verification_check CHECK ((verification = ANY (ARRAY['verified'::text, 'unverified'::text, 'unchecked'::text]))),
   CONSTRAINT "traffic_hits_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "traffic_pages_daily" (
+  "workspaceId" uuid NOT NULL,
+  day date NOT NULL,
+  domain text NOT NULL,
+  path text NOT NULL,
+  hits integer NOT NULL DEFAULT 0,
+  errors integer NOT NULL DEFAULT 0,
+  CONSTRAINT traffic_pages_daily_pkey PRIMARY KEY ("workspaceId", day, domain, path),
+  CONSTRAINT "traffic_pages_daily_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "traffic_pages_weekly" (
+  "workspaceId" uuid NOT NULL,
+  week date NOT NULL,
+  domain text NOT NULL,
+  path text NOT NULL,
+  hits integer NOT NULL DEFAULT 0,
+  errors integer NOT NULL DEFAULT 0,
+  "lastDay" date NOT NULL,
+  CONSTRAINT traffic_pages_weekly_pkey PRIMARY KEY ("workspaceId", week, domain, path),
+  CONSTRAINT "traffic_pages_weekly_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
 );
 
 CREATE TABLE "traffic_site_keys" (
@@ -1430,6 +1465,8 @@ CREATE UNIQUE INDEX site_readiness_pkey ON public.site_readiness USING btree ("w
 
 CREATE UNIQUE INDEX source_category_overrides_pkey ON public.source_category_overrides USING btree ("workspaceId", domain);
 
+CREATE UNIQUE INDEX traffic_crawls_daily_pkey ON public.traffic_crawls_daily USING btree ("workspaceId", day, domain, crawler, verification);
+
 CREATE UNIQUE INDEX traffic_daily_pkey ON public.traffic_daily USING btree ("workspaceId", day, domain, path, crawler, verification);
 
 CREATE INDEX "traffic_daily_workspaceId_domain_path_day_idx" ON public.traffic_daily USING btree ("workspaceId", domain, path, day);
@@ -1438,7 +1475,9 @@ CREATE INDEX traffic_hits_day_idx ON public.traffic_hits USING brin (day);
 
 CREATE UNIQUE INDEX traffic_hits_pkey ON public.traffic_hits USING btree (id);
 
-CREATE INDEX "traffic_hits_workspaceId_day_idx" ON public.traffic_hits USING btree ("workspaceId", day);
+CREATE UNIQUE INDEX traffic_pages_daily_pkey ON public.traffic_pages_daily USING btree ("workspaceId", day, domain, path);
+
+CREATE UNIQUE INDEX traffic_pages_weekly_pkey ON public.traffic_pages_weekly USING btree ("workspaceId", week, domain, path);
 
 CREATE UNIQUE INDEX traffic_site_keys_key_key ON public.traffic_site_keys USING btree (key);
 
