@@ -242,6 +242,8 @@ describe("the traffic funnel", () => {
         const crawledPages = [...expected.pages].filter(([, p]) => p.crawls > 0);
         expect(top.total).toBe(crawledPages.length);
         expect(Object.fromEntries(top.items.map((p) => [`${p.domain}${p.path}`, p.hits]))).toEqual(Object.fromEntries(crawledPages.map(([k, p]) => [k, p.crawls])));
+        // No hit is at or after the range's end, so a page's last crawl in range is its last crawl.
+        expect(Object.fromEntries(top.items.map((p) => [`${p.domain}${p.path}`, [p.crawlers, p.lastCrawled]]))).toEqual(Object.fromEntries(crawledPages.map(([k, p]) => [k, [p.crawlers.size, p.last]])));
       }),
       { numRuns: 15, endOnFailure: true },
     );
