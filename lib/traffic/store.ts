@@ -57,8 +57,8 @@ export async function storeHits(workspaceId: string, hits: StoredHit[]): Promise
       )
       INSERT INTO traffic_daily ("workspaceId", day, domain, path, crawler, verification, hits, errors)
       SELECT ${workspaceId}::uuid, day, domain, path, crawler, verification, hits, errors FROM g
-      ORDER BY day, domain, path, crawler, verification
-      ON CONFLICT ("workspaceId", day, domain, path, crawler, verification)
+      ORDER BY domain, path, day, crawler, verification
+      ON CONFLICT ("workspaceId", domain, path, day, crawler, verification)
       DO UPDATE SET hits = traffic_daily.hits + EXCLUDED.hits, errors = traffic_daily.errors + EXCLUDED.errors`,
   );
 }

@@ -1066,7 +1066,7 @@ CREATE TABLE "traffic_daily" (
   verification text NOT NULL,
   hits integer NOT NULL DEFAULT 0,
   errors integer NOT NULL DEFAULT 0,
-  CONSTRAINT traffic_daily_pkey PRIMARY KEY ("workspaceId", day, domain, path, crawler, verification),
+  CONSTRAINT traffic_daily_pkey PRIMARY KEY ("workspaceId", domain, path, day, crawler, verification),
   CONSTRAINT "traffic_daily_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
 );
 
@@ -1467,9 +1467,7 @@ CREATE UNIQUE INDEX source_category_overrides_pkey ON public.source_category_ove
 
 CREATE UNIQUE INDEX traffic_crawls_daily_pkey ON public.traffic_crawls_daily USING btree ("workspaceId", day, domain, crawler, verification);
 
-CREATE UNIQUE INDEX traffic_daily_pkey ON public.traffic_daily USING btree ("workspaceId", day, domain, path, crawler, verification);
-
-CREATE INDEX "traffic_daily_workspaceId_domain_path_day_idx" ON public.traffic_daily USING btree ("workspaceId", domain, path, day);
+CREATE UNIQUE INDEX traffic_daily_pkey ON public.traffic_daily USING btree ("workspaceId", domain, path, day, crawler, verification);
 
 CREATE INDEX traffic_hits_day_idx ON public.traffic_hits USING brin (day);
 

@@ -56,3 +56,10 @@ SELECT "workspaceId", date_trunc('week', day)::date, domain, path, sum(hits), su
 -- Nothing reads the raw hits per workspace and day (the pages read the rollups, the retention the
 -- BRIN day index): the B-tree cost the import one more index insert per hit.
 DROP INDEX "traffic_hits_workspaceId_day_idx";
+
+-- traffic_daily is read per page only now (the funnel's and top pages' rows shown: last crawl,
+-- crawlers; the charts read the rollups above), so its key leads with the page and the separate
+-- per-page index goes: one B-tree per rollup row instead of two.
+ALTER TABLE "traffic_daily" DROP CONSTRAINT "traffic_daily_pkey",
+  ADD CONSTRAINT "traffic_daily_pkey" PRIMARY KEY ("workspaceId", "domain", "path", "day", "crawler", "verification");
+DROP INDEX "traffic_daily_workspaceId_domain_path_day_idx";
