@@ -1053,8 +1053,7 @@ CREATE TABLE "traffic_crawls_daily" (
   verification text NOT NULL,
   hits integer NOT NULL DEFAULT 0,
   errors integer NOT NULL DEFAULT 0,
-  CONSTRAINT traffic_crawls_daily_pkey PRIMARY KEY ("workspaceId", day, domain, crawler, verification),
-  CONSTRAINT "traffic_crawls_daily_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+  CONSTRAINT traffic_crawls_daily_pkey PRIMARY KEY ("workspaceId", day, domain, crawler, verification)
 );
 
 CREATE TABLE "traffic_daily" (
@@ -1066,8 +1065,7 @@ CREATE TABLE "traffic_daily" (
   verification text NOT NULL,
   hits integer NOT NULL DEFAULT 0,
   errors integer NOT NULL DEFAULT 0,
-  CONSTRAINT traffic_daily_pkey PRIMARY KEY ("workspaceId", domain, path, day, crawler, verification),
-  CONSTRAINT "traffic_daily_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+  CONSTRAINT traffic_daily_pkey PRIMARY KEY ("workspaceId", domain, path, day, crawler, verification)
 );
 
 CREATE TABLE "traffic_hits" (
@@ -1081,8 +1079,7 @@ CREATE TABLE "traffic_hits" (
   verification text NOT NULL,
   status smallint NOT NULL,
   CONSTRAINT traffic_hits_pkey PRIMARY KEY (id),
-  CONSTRAINT traffic_hits_verification_check CHECK ((verification = ANY (ARRAY['verified'::text, 'unverified'::text, 'unchecked'::text]))),
-  CONSTRAINT "traffic_hits_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+  CONSTRAINT traffic_hits_verification_check CHECK ((verification = ANY (ARRAY['verified'::text, 'unverified'::text, 'unchecked'::text])))
 );
 
 CREATE TABLE "traffic_pages_daily" (
@@ -1092,8 +1089,7 @@ CREATE TABLE "traffic_pages_daily" (
   path text NOT NULL,
   hits integer NOT NULL DEFAULT 0,
   errors integer NOT NULL DEFAULT 0,
-  CONSTRAINT traffic_pages_daily_pkey PRIMARY KEY ("workspaceId", day, domain, path),
-  CONSTRAINT "traffic_pages_daily_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+  CONSTRAINT traffic_pages_daily_pkey PRIMARY KEY ("workspaceId", day, domain, path)
 );
 
 CREATE TABLE "traffic_pages_weekly" (
@@ -1104,8 +1100,7 @@ CREATE TABLE "traffic_pages_weekly" (
   hits integer NOT NULL DEFAULT 0,
   errors integer NOT NULL DEFAULT 0,
   "lastDay" date NOT NULL,
-  CONSTRAINT traffic_pages_weekly_pkey PRIMARY KEY ("workspaceId", week, domain, path),
-  CONSTRAINT "traffic_pages_weekly_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+  CONSTRAINT traffic_pages_weekly_pkey PRIMARY KEY ("workspaceId", week, domain, path)
 );
 
 CREATE TABLE "traffic_site_keys" (
@@ -2825,6 +2820,20 @@ BEGIN
   RETURN cardinality(waiting);
 END $function$;
 
+CREATE OR REPLACE FUNCTION public.beacon_workspace_traffic_deleted()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  DELETE FROM traffic_hits WHERE "workspaceId" IN (SELECT id FROM old_workspaces);
+  DELETE FROM traffic_daily WHERE "workspaceId" IN (SELECT id FROM old_workspaces);
+  DELETE FROM traffic_crawls_daily WHERE "workspaceId" IN (SELECT id FROM old_workspaces);
+  DELETE FROM traffic_pages_daily WHERE "workspaceId" IN (SELECT id FROM old_workspaces);
+  DELETE FROM traffic_pages_weekly WHERE "workspaceId" IN (SELECT id FROM old_workspaces);
+  RETURN NULL;
+END
+$function$;
+
 CREATE TRIGGER alert_deliveries_count AFTER UPDATE OF status, "nextAttemptAt" ON public.alert_deliveries FOR EACH ROW EXECUTE FUNCTION beacon_count_alert_delivery();
 
 CREATE CONSTRAINT TRIGGER attempts_metrics_closed AFTER UPDATE OF outcome, reason ON public.attempts DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (((old.outcome IS DISTINCT FROM new.outcome) OR (old.reason IS DISTINCT FROM new.reason))) EXECUTE FUNCTION beacon_metrics_attempt_closed();
@@ -2848,3 +2857,5 @@ CREATE CONSTRAINT TRIGGER events_metrics_repairs AFTER INSERT ON public.events D
 CREATE TRIGGER prompts_tags_rollup AFTER UPDATE ON public.prompts REFERENCING OLD TABLE AS old_prompts NEW TABLE AS new_prompts FOR EACH STATEMENT EXECUTE FUNCTION beacon_prompt_tags_changed();
 
 CREATE TRIGGER provider_connections_slots AFTER INSERT OR UPDATE OF "maxConcurrency" ON public.provider_connections FOR EACH ROW EXECUTE FUNCTION beacon_connection_slots();
+
+CREATE TRIGGER workspaces_traffic_deleted AFTER DELETE ON public.workspaces REFERENCING OLD TABLE AS old_workspaces FOR EACH STATEMENT EXECUTE FUNCTION beacon_workspace_traffic_deleted();

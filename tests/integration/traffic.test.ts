@@ -165,6 +165,23 @@ describe("the daily rollup", () => {
     );
   });
 
+  it("goes with its workspace: deleting one deletes its hits and rollups, and a batch for a deleted one stores nothing", async () => {
+    const tables = ["traffic_hits", "traffic_daily", "traffic_crawls_daily", "traffic_pages_daily", "traffic_pages_weekly"];
+    const rowsOf = async (workspaceId: string) =>
+      Object.fromEntries(await Promise.all(tables.map(async (t) => [t, Number((await db().$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM ${t} WHERE "workspaceId" = $1::uuid`, workspaceId))[0]!.n)])));
+    const gone = await createTenant("Deleted");
+    const kept = await createTenant("Kept");
+    const batch: StoredHit[] = [{ at: new Date("2026-12-01T10:00:00Z"), domain: "acme.com", path: "/a", crawler: "GPTBot", verification: "verified", status: 200 }];
+    await storeHits(gone.workspaceId, batch);
+    await storeHits(kept.workspaceId, batch);
+    expect(await rowsOf(gone.workspaceId)).toEqual(Object.fromEntries(tables.map((t) => [t, 1])));
+    await db().workspace.delete({ where: { id: gone.workspaceId } });
+    expect(await rowsOf(gone.workspaceId)).toEqual(Object.fromEntries(tables.map((t) => [t, 0])));
+    expect(await rowsOf(kept.workspaceId)).toEqual(Object.fromEntries(tables.map((t) => [t, 1])));
+    await expect(storeHits(gone.workspaceId, batch)).rejects.toThrow();
+    expect(await rowsOf(gone.workspaceId)).toEqual(Object.fromEntries(tables.map((t) => [t, 0])));
+  });
+
   it("has rollups per day without the path, per day and page, and per week and page that equal the raw rows' sums, also after retention", async () => {
     const sums = (workspaceId: string, from: "traffic_hits" | "rollups") =>
       from === "traffic_hits"
