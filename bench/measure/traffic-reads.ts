@@ -6,8 +6,8 @@
 // first's crawls), 17 crawlers with their verification, each crawler a share of the hits. A
 // (day, page, crawler) pair expected to get at least one hit a day gets a row every day
 // (Poisson-ish counts around its mean), a rarer one a row on as many random days as it expects
-// hits. traffic_daily is generated, its rollups are built from it as the migration's backfill
-// does, and visits (a fiftieth of the hits, 9 assistants) go into traffic_visits_daily the same
+// hits. traffic_daily is generated in day order (as daily imports write it), its rollups are
+// built from it as the migration's backfill does, and visits (a fiftieth of the hits, 9 assistants) go into traffic_visits_daily the same
 // way. Beside them `raw` raw hits (default 2,000,000) in traffic_hits: the reads must never touch
 // them, which the table's scan counters show (read after the bench's connections have closed,
 // when their statistics are flushed). Then every read of the page, through the chart registry as
@@ -148,27 +148,27 @@ export async function measureTrafficReads(url: string, opts: { hits: number; pag
     await client.query(
       `INSERT INTO traffic_daily ("workspaceId", day, domain, path, crawler, verification, hits, errors)
        SELECT $4::uuid, day, domain, path, crawler, verification, n, floor(n * 0.05 + random())::int
-       FROM (${rowsOf(`SELECT * FROM unnest($5::text[], $6::text[], $7::float8[]) AS c(crawler, verification, share)`, "domain, path, crawler, verification")}) r`,
+       FROM (${rowsOf(`SELECT * FROM unnest($5::text[], $6::text[], $7::float8[]) AS c(crawler, verification, share)`, "domain, path, crawler, verification")}) r ORDER BY day`,
       [opts.pages, OWN, opts.hits, workspace.id, CRAWLERS.map((c) => c[0]), CRAWLERS.map((c) => c[1]), CRAWLERS.map((c) => c[2])],
     );
     await client.query(`ALTER TABLE traffic_daily ADD CONSTRAINT traffic_daily_pkey PRIMARY KEY ("workspaceId", domain, path, day, crawler, verification)`);
     log(`traffic reads: traffic_daily in ${round((performance.now() - t0) / 1000, 0)} s; its rollups as the migration builds them`);
     await client.query(
       `INSERT INTO traffic_crawls_daily ("workspaceId", day, domain, crawler, verification, hits, errors)
-       SELECT "workspaceId", day, domain, crawler, verification, sum(hits), sum(errors) FROM traffic_daily GROUP BY 1, 2, 3, 4, 5`,
+       SELECT "workspaceId", day, domain, crawler, verification, sum(hits), sum(errors) FROM traffic_daily GROUP BY 1, 2, 3, 4, 5 ORDER BY 2`,
     );
     await client.query(
       `INSERT INTO traffic_pages_daily ("workspaceId", day, domain, path, hits, errors)
-       SELECT "workspaceId", day, domain, path, sum(hits), sum(errors) FROM traffic_daily GROUP BY 1, 2, 3, 4`,
+       SELECT "workspaceId", day, domain, path, sum(hits), sum(errors) FROM traffic_daily GROUP BY 1, 2, 3, 4 ORDER BY 2`,
     );
     await client.query(
-      `INSERT INTO traffic_pages_weekly ("workspaceId", week, domain, path, hits, errors, "lastDay")
-       SELECT "workspaceId", date_trunc('week', day)::date, domain, path, sum(hits), sum(errors), max(day) FROM traffic_daily GROUP BY 1, 2, 3, 4`,
+      `INSERT INTO traffic_pages_weekly ("workspaceId", week, domain, path, hits, errors)
+       SELECT "workspaceId", date_trunc('week', day)::date, domain, path, sum(hits), sum(errors) FROM traffic_daily GROUP BY 1, 2, 3, 4 ORDER BY 2`,
     );
     await client.query(
       `INSERT INTO traffic_visits_daily ("workspaceId", day, domain, path, assistant, visits)
        SELECT $4::uuid, day, domain, path, assistant, n
-       FROM (${rowsOf(`SELECT * FROM unnest($5::text[], $6::float8[]) AS a(assistant, share)`, "domain, path, assistant")}) r`,
+       FROM (${rowsOf(`SELECT * FROM unnest($5::text[], $6::float8[]) AS a(assistant, share)`, "domain, path, assistant")}) r ORDER BY day`,
       [opts.pages, OWN, Math.round(opts.hits / 50), workspace.id, ASSISTANTS.map((a) => a[0]), ASSISTANTS.map((a) => a[1])],
     );
     // Raw hits of the last 90 days (the retention's default) on the same pages: never read by the page.

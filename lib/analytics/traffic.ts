@@ -50,26 +50,52 @@ function crawlScope(r: ResolvedFilter, domains: string[], first: string, end: st
 }
 
 /**
- * Crawls per page in [first, end), all crawlers together, as rows (domain, path, hits, errors,
- * last) to be summed per page: the whole ISO weeks inside the range from traffic_pages_weekly,
- * the days before the first and after the last whole week from traffic_pages_daily. At 100M
- * hits a page has a row per week instead of one per day, crawler and verification
- * (docs/traffic.md "Rollups").
+ * Crawls per page in [first, end), all crawlers together, as rows (domain, path, hits, errors)
+ * to be summed per page, from traffic_pages_weekly and traffic_pages_daily: at 100M hits a page
+ * has a row per week instead of one per day, crawler and verification (docs/traffic.md "What is
+ * stored"). The weeks that touch the range count whole; on each side, the days of a partial week
+ * are either added from the daily rollup (when they are fewer) or its other days subtracted
+ * (sums can be), so at most 3 days a side are read per day. A page crawled on subtracted days only
+ * sums to 0: callers keep pages with hits > 0.
  */
 function pageCrawls(r: ResolvedFilter, domains: string[], first: string, end: string): Prisma.Sql {
   const start = new Date(`${first}T00:00:00Z`);
   const stop = new Date(`${end}T00:00:00Z`);
-  const sinceMonday = (d: Date) => (d.getUTCDay() + 6) % 7;
-  const weekFrom = sinceMonday(start) === 0 ? start : addDays(start, 7 - sinceMonday(start));
-  const weekTo = addDays(stop, -sinceMonday(stop));
-  // No whole week inside: every day from the daily rollup, and an empty week span.
-  const [weeksFrom, weeksTo] = weekFrom < weekTo ? [isoDay(weekFrom), isoDay(weekTo)] : [end, end];
+  const monday = (d: Date) => addDays(d, -((d.getUTCDay() + 6) % 7));
+  let weekFrom = monday(start);
+  let weekTo = stop.getTime() === monday(stop).getTime() ? stop : addDays(monday(stop), 7);
+  const add: [Date, Date][] = [];
+  const subtract: [Date, Date][] = [];
+  if (addDays(weekFrom, 7) >= weekTo) {
+    // Within one week: its days, or the week without the others.
+    if ((stop.getTime() - start.getTime()) / 86_400_000 <= 3) {
+      add.push([start, stop]);
+      weekTo = weekFrom;
+    } else subtract.push([weekFrom, start], [stop, weekTo]);
+  } else {
+    const before = (start.getTime() - weekFrom.getTime()) / 86_400_000; // days of the first week before the range
+    if (before > 3) {
+      weekFrom = addDays(weekFrom, 7);
+      add.push([start, weekFrom]);
+    } else subtract.push([monday(start), start]);
+    const after = (weekTo.getTime() - stop.getTime()) / 86_400_000; // days of the last week after it
+    if (after > 3) {
+      weekTo = addDays(weekTo, -7);
+      add.push([weekTo, stop]);
+    } else subtract.push([stop, weekTo]);
+  }
+  const days = (spans: [Date, Date][]) =>
+    spans.filter(([a, b]) => a < b).map(([a, b]) => Prisma.sql`(t.day >= ${isoDay(a)}::date AND t.day < ${isoDay(b)}::date)`);
+  const [plus, minus] = [days(add), days(subtract)];
   return Prisma.sql`
-    SELECT t.domain, t.path, t.hits, t.errors, t."lastDay" AS last FROM traffic_pages_weekly t
-    WHERE t."workspaceId" = ${r.filter.workspaceId}::uuid AND t.week >= ${weeksFrom}::date AND t.week < ${weeksTo}::date AND ${domainScope(domains)}
-    UNION ALL
-    SELECT t.domain, t.path, t.hits, t.errors, t.day FROM traffic_pages_daily t
-    WHERE ${crawlScope(r, domains, first, end)} AND (t.day < ${weeksFrom}::date OR t.day >= ${weeksTo}::date)`;
+    SELECT t.domain, t.path, t.hits, t.errors FROM traffic_pages_weekly t
+    WHERE t."workspaceId" = ${r.filter.workspaceId}::uuid AND t.week >= ${isoDay(weekFrom)}::date AND t.week < ${isoDay(weekTo)}::date AND ${domainScope(domains)}
+    ${plus.length ? Prisma.sql`UNION ALL
+    SELECT t.domain, t.path, t.hits, t.errors FROM traffic_pages_daily t
+    WHERE t."workspaceId" = ${r.filter.workspaceId}::uuid AND (${Prisma.join(plus, " OR ")}) AND ${domainScope(domains)}` : Prisma.empty}
+    ${minus.length ? Prisma.sql`UNION ALL
+    SELECT t.domain, t.path, -t.hits, -t.errors FROM traffic_pages_daily t
+    WHERE t."workspaceId" = ${r.filter.workspaceId}::uuid AND (${Prisma.join(minus, " OR ")}) AND ${domainScope(domains)}` : Prisma.empty}`;
 }
 
 const range = (r: ResolvedFilter) => ({ first: isoDay(r.filter.from), end: isoDay(r.filter.to) });
@@ -126,24 +152,26 @@ export async function visitsOverTime(r: ResolvedFilter) {
 
 /**
  * Pages most crawled in the range, a page of them at a time: ranked from the page rollups
- * (pageCrawls); the number of crawlers, which does not add up over days, is counted for the rows
- * shown only, on traffic_daily's per-page index.
+ * (pageCrawls); the number of crawlers and the last day, which do not add up over days, are read
+ * for the rows shown only, on traffic_daily's per-page key.
  */
 export async function topCrawledPages(r: ResolvedFilter, page: number, pageSize: number) {
   const domains = await brandDomains(r);
   const { first, end } = range(r);
   const rows = await readDb().$queryRaw<{ domain: string; path: string; hits: number; errors: number; crawlers: number; lastCrawled: Date; total: number }[]>`
     WITH ranked AS (
-      SELECT c.domain, c.path, sum(c.hits)::int AS hits, sum(c.errors)::int AS errors, max(c.last) AS "lastCrawled", count(*) OVER ()::int AS total
+      SELECT c.domain, c.path, sum(c.hits)::int AS hits, sum(c.errors)::int AS errors, count(*) OVER ()::int AS total
       FROM (${pageCrawls(r, domains, first, end)}) c
       GROUP BY c.domain, c.path
+      HAVING sum(c.hits) > 0
       ORDER BY hits DESC, c.domain, c.path
       LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}
     )
-    SELECT k.*, (SELECT count(DISTINCT t.crawler)::int FROM traffic_daily t
-                 WHERE t."workspaceId" = ${r.filter.workspaceId}::uuid AND t.domain = k.domain AND t.path = k.path
-                   AND t.day >= ${first}::date AND t.day < ${end}::date) AS crawlers
+    SELECT k.*, d.crawlers, d."lastCrawled"
     FROM ranked k
+      CROSS JOIN LATERAL (SELECT count(DISTINCT t.crawler)::int AS crawlers, max(t.day) AS "lastCrawled" FROM traffic_daily t
+                          WHERE t."workspaceId" = ${r.filter.workspaceId}::uuid AND t.domain = k.domain AND t.path = k.path
+                            AND t.day >= ${first}::date AND t.day < ${end}::date) d
     ORDER BY k.hits DESC, k.domain, k.path`;
   return {
     items: rows.map(({ total: _total, ...row }) => ({ domain: row.domain, path: row.path, hits: num(row.hits), errors: num(row.errors), crawlers: num(row.crawlers), lastCrawled: isoDay(row.lastCrawled) })),
@@ -214,7 +242,7 @@ export async function pageFunnel(r: ResolvedFilter, list: FunnelList, page: numb
     readDb().$queryRaw<{ n: number }[]>`SELECT coalesce(sum(r.captures), 0)::int AS n FROM rollup_answers r WHERE ${rollupScope(r.filter)}`,
     readDb().$queryRaw<FunnelSqlRow[]>`
       WITH crawled AS (
-        SELECT c.domain, c.path, sum(c.hits)::int AS crawls FROM (${pageCrawls(r, domains, first, end)}) c GROUP BY 1, 2
+        SELECT c.domain, c.path, sum(c.hits)::int AS crawls FROM (${pageCrawls(r, domains, first, end)}) c GROUP BY 1, 2 HAVING sum(c.hits) > 0
       ), cited AS (
         SELECT ${URL_HOST} AS domain, ${URL_PATH} AS path, min(r.url) AS url,
           (array_agg(r.title ORDER BY r."titleAt" DESC) FILTER (WHERE r.title IS NOT NULL))[1] AS title,

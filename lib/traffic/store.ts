@@ -53,13 +53,12 @@ export async function storeHits(workspaceId: string, hits: StoredHit[]): Promise
         ON CONFLICT ("workspaceId", day, domain, path)
         DO UPDATE SET hits = traffic_pages_daily.hits + EXCLUDED.hits, errors = traffic_pages_daily.errors + EXCLUDED.errors
       ), pages_weekly AS (
-        INSERT INTO traffic_pages_weekly ("workspaceId", week, domain, path, hits, errors, "lastDay")
-        SELECT ${workspaceId}::uuid, date_trunc('week', day)::date, domain, path, sum(hits), sum(errors), max(day) FROM g
+        INSERT INTO traffic_pages_weekly ("workspaceId", week, domain, path, hits, errors)
+        SELECT ${workspaceId}::uuid, date_trunc('week', day)::date, domain, path, sum(hits), sum(errors) FROM g
         GROUP BY 2, domain, path
         ORDER BY 2, domain, path
         ON CONFLICT ("workspaceId", week, domain, path)
-        DO UPDATE SET hits = traffic_pages_weekly.hits + EXCLUDED.hits, errors = traffic_pages_weekly.errors + EXCLUDED.errors,
-          "lastDay" = greatest(traffic_pages_weekly."lastDay", EXCLUDED."lastDay")
+        DO UPDATE SET hits = traffic_pages_weekly.hits + EXCLUDED.hits, errors = traffic_pages_weekly.errors + EXCLUDED.errors
       )
       INSERT INTO traffic_daily ("workspaceId", day, domain, path, crawler, verification, hits, errors)
       SELECT ${workspaceId}::uuid, day, domain, path, crawler, verification, hits, errors FROM g

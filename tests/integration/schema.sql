@@ -1099,7 +1099,6 @@ CREATE TABLE "traffic_pages_weekly" (
   path text NOT NULL,
   hits integer NOT NULL DEFAULT 0,
   errors integer NOT NULL DEFAULT 0,
-  "lastDay" date NOT NULL,
   CONSTRAINT traffic_pages_weekly_pkey PRIMARY KEY ("workspaceId", week, domain, path)
 );
 

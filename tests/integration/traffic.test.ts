@@ -189,11 +189,11 @@ describe("the daily rollup", () => {
             WITH h AS (SELECT * FROM traffic_hits WHERE "workspaceId" = ${workspaceId}::uuid)
             SELECT (SELECT coalesce(jsonb_agg(x ORDER BY x::text), '[]') FROM (SELECT day, domain, crawler, verification, count(*) AS hits, count(*) FILTER (WHERE status >= 400) AS errors FROM h GROUP BY 1, 2, 3, 4) x) AS crawls,
                    (SELECT coalesce(jsonb_agg(x ORDER BY x::text), '[]') FROM (SELECT day, domain, path, count(*) AS hits, count(*) FILTER (WHERE status >= 400) AS errors FROM h GROUP BY 1, 2, 3) x) AS "pagesDaily",
-                   (SELECT coalesce(jsonb_agg(x ORDER BY x::text), '[]') FROM (SELECT date_trunc('week', day)::date AS week, domain, path, count(*) AS hits, count(*) FILTER (WHERE status >= 400) AS errors, max(day) AS "lastDay" FROM h GROUP BY 1, 2, 3) x) AS "pagesWeekly"`
+                   (SELECT coalesce(jsonb_agg(x ORDER BY x::text), '[]') FROM (SELECT date_trunc('week', day)::date AS week, domain, path, count(*) AS hits, count(*) FILTER (WHERE status >= 400) AS errors FROM h GROUP BY 1, 2, 3) x) AS "pagesWeekly"`
         : db().$queryRaw<{ crawls: unknown; pagesDaily: unknown; pagesWeekly: unknown }[]>`
             SELECT (SELECT coalesce(jsonb_agg(x ORDER BY x::text), '[]') FROM (SELECT day, domain, crawler, verification, hits, errors FROM traffic_crawls_daily WHERE "workspaceId" = ${workspaceId}::uuid) x) AS crawls,
                    (SELECT coalesce(jsonb_agg(x ORDER BY x::text), '[]') FROM (SELECT day, domain, path, hits, errors FROM traffic_pages_daily WHERE "workspaceId" = ${workspaceId}::uuid) x) AS "pagesDaily",
-                   (SELECT coalesce(jsonb_agg(x ORDER BY x::text), '[]') FROM (SELECT week, domain, path, hits, errors, "lastDay" FROM traffic_pages_weekly WHERE "workspaceId" = ${workspaceId}::uuid) x) AS "pagesWeekly"`;
+                   (SELECT coalesce(jsonb_agg(x ORDER BY x::text), '[]') FROM (SELECT week, domain, path, hits, errors FROM traffic_pages_weekly WHERE "workspaceId" = ${workspaceId}::uuid) x) AS "pagesWeekly"`;
     await fc.assert(
       fc.asyncProperty(fc.array(fc.array(hit, { maxLength: 40 }), { minLength: 1, maxLength: 4 }), async (batches: StoredHit[][]) => {
         const tenant = await createTenant("Rollups");

@@ -18,7 +18,7 @@ CREATE TABLE "traffic_crawls_daily" (
 ALTER TABLE "traffic_crawls_daily" ADD CONSTRAINT "traffic_crawls_daily_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES "workspaces"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
 -- traffic_pages_daily: per (workspace, day, domain, path), all crawlers together: the days of a
--- range outside its whole weeks.
+-- range's partial weeks.
 CREATE TABLE "traffic_pages_daily" (
     "workspaceId" UUID NOT NULL,
     "day" DATE NOT NULL,
@@ -31,8 +31,8 @@ CREATE TABLE "traffic_pages_daily" (
 );
 ALTER TABLE "traffic_pages_daily" ADD CONSTRAINT "traffic_pages_daily_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES "workspaces"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
--- traffic_pages_weekly: per (workspace, ISO week's Monday, domain, path), with the week's last
--- day crawled: the whole weeks of a range (top pages, the funnel's crawled side).
+-- traffic_pages_weekly: per (workspace, ISO week's Monday, domain, path): the weeks of a range
+-- (top pages, the funnel's crawled side).
 CREATE TABLE "traffic_pages_weekly" (
     "workspaceId" UUID NOT NULL,
     "week" DATE NOT NULL,
@@ -40,7 +40,6 @@ CREATE TABLE "traffic_pages_weekly" (
     "path" TEXT NOT NULL,
     "hits" INTEGER NOT NULL DEFAULT 0,
     "errors" INTEGER NOT NULL DEFAULT 0,
-    "lastDay" DATE NOT NULL,
 
     CONSTRAINT "traffic_pages_weekly_pkey" PRIMARY KEY ("workspaceId", "week", "domain", "path")
 );
@@ -50,8 +49,8 @@ INSERT INTO "traffic_crawls_daily" ("workspaceId", day, domain, crawler, verific
 SELECT "workspaceId", day, domain, crawler, verification, sum(hits), sum(errors) FROM "traffic_daily" GROUP BY 1, 2, 3, 4, 5;
 INSERT INTO "traffic_pages_daily" ("workspaceId", day, domain, path, hits, errors)
 SELECT "workspaceId", day, domain, path, sum(hits), sum(errors) FROM "traffic_daily" GROUP BY 1, 2, 3, 4;
-INSERT INTO "traffic_pages_weekly" ("workspaceId", week, domain, path, hits, errors, "lastDay")
-SELECT "workspaceId", date_trunc('week', day)::date, domain, path, sum(hits), sum(errors), max(day) FROM "traffic_daily" GROUP BY 1, 2, 3, 4;
+INSERT INTO "traffic_pages_weekly" ("workspaceId", week, domain, path, hits, errors)
+SELECT "workspaceId", date_trunc('week', day)::date, domain, path, sum(hits), sum(errors) FROM "traffic_daily" GROUP BY 1, 2, 3, 4;
 
 -- Nothing reads the raw hits per workspace and day (the pages read the rollups, the retention the
 -- BRIN day index): the B-tree cost the import one more index insert per hit.
