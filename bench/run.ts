@@ -337,7 +337,7 @@ async function runTraffic(): Promise<string> {
     const runs = Number(argValue("runs") ?? 20);
     if (![hits, pages, raw, runs].every((v) => Number.isInteger(v) && v >= 1)) throw new Error("--hits, --pages, --raw and --runs take positive integers");
     const result = await measureTrafficReads(database.url, { hits, pages, raw, runs, log });
-    return trafficReadsMarkdown(result, writeModeResult("traffic-reads", resultFile("traffic-reads", hits, 100_000_000), result));
+    return trafficReadsMarkdown(result, writeModeResult("traffic --reads", resultFile("traffic-reads", hits, 100_000_000), result));
   }
   const { measureTraffic, trafficMarkdown } = await import("./measure/traffic");
   const lines = Number(argValue("lines") ?? 1_000_000);
