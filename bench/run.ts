@@ -96,6 +96,9 @@ const pagesScale = process.argv.includes("--pages");
 // --traffic [--lines=N]: only the access log import (bench/measure/traffic.ts), N lines (default
 // 1,000,000; the 10,000,000 with --lines=10000000) in the five formats, end to end and
 // parse-only; results in bench/results/traffic.json (traffic-N.json for another --lines).
+// --traffic --reads [--hits=N] [--pages=N] [--raw=N] [--runs=N]: the Traffic page's reads over
+// the rollups of N hits (default 100,000,000; bench/measure/traffic-reads.ts), results in
+// bench/results/traffic-reads.json (traffic-reads-N.json for another --hits).
 const trafficOnly = process.argv.includes("--traffic");
 
 // --retention [--captures=N]: only the hourly retention pass deleting a month of attempts while
@@ -327,7 +330,17 @@ async function runPages(): Promise<string> {
 }
 
 async function runTraffic(): Promise<string> {
-  await openModeDatabase();
+  const database = await openModeDatabase();
+  if (process.argv.includes("--reads")) {
+    const { measureTrafficReads, trafficReadsMarkdown } = await import("./measure/traffic-reads");
+    const hits = Number(argValue("hits") ?? 100_000_000);
+    const pages = Number(argValue("pages") ?? 10_000);
+    const raw = Number(argValue("raw") ?? 2_000_000);
+    const runs = Number(argValue("runs") ?? 20);
+    if (![hits, pages, raw, runs].every((v) => Number.isInteger(v) && v >= 1)) throw new Error("--hits, --pages, --raw and --runs take positive integers");
+    const result = await measureTrafficReads(database.url, { hits, pages, raw, runs, log });
+    return trafficReadsMarkdown(result, writeModeResult("traffic --reads", resultFile("traffic-reads", hits, 100_000_000), result));
+  }
   const { measureTraffic, trafficMarkdown } = await import("./measure/traffic");
   const lines = Number(argValue("lines") ?? 1_000_000);
   if (!Number.isInteger(lines) || lines < 5) throw new Error("--lines takes an integer of at least 5");

@@ -38,11 +38,64 @@ async function brandDomains(r: ResolvedFilter): Promise<string[]> {
   return [...new Set(domains.filter(Boolean))];
 }
 
-/** Rows `t` (traffic_daily or traffic_visits_daily) of the workspace on the brand's hosts in [first, end). */
-function crawlScope(r: ResolvedFilter, domains: string[], first: string, end: string): Prisma.Sql {
+/** Rows `t` whose `domain` is one of the brand's hosts (or a subdomain of one). */
+function domainScope(domains: string[]): Prisma.Sql {
   const subdomains = domains.map((d) => `%.${d.replace(/[\\%_]/g, "\\$&")}`);
-  return Prisma.sql`t."workspaceId" = ${r.filter.workspaceId}::uuid AND t.day >= ${first}::date AND t.day < ${end}::date
-    AND (t.domain = ANY(${domains}::text[]) OR t.domain LIKE ANY(${subdomains}::text[]))`;
+  return Prisma.sql`(t.domain = ANY(${domains}::text[]) OR t.domain LIKE ANY(${subdomains}::text[]))`;
+}
+
+/** Rows `t` (a table with `day`: traffic_daily, its rollups, traffic_visits_daily) of the workspace on the brand's hosts in [first, end). */
+function crawlScope(r: ResolvedFilter, domains: string[], first: string, end: string): Prisma.Sql {
+  return Prisma.sql`t."workspaceId" = ${r.filter.workspaceId}::uuid AND t.day >= ${first}::date AND t.day < ${end}::date AND ${domainScope(domains)}`;
+}
+
+/**
+ * Crawls per page in [first, end), all crawlers together, as rows (domain, path, hits, errors)
+ * to be summed per page, from traffic_pages_weekly and traffic_pages_daily: at 100M hits a page
+ * has a row per week instead of one per day, crawler and verification (docs/traffic.md "What is
+ * stored"). The weeks that touch the range count whole; on each side, the days of a partial week
+ * are either added from the daily rollup (when they are fewer) or its other days subtracted
+ * (sums can be), so at most 3 days a side are read per day. A page crawled on subtracted days only
+ * sums to 0: callers keep pages with hits > 0.
+ */
+function pageCrawls(r: ResolvedFilter, domains: string[], first: string, end: string): Prisma.Sql {
+  const start = new Date(`${first}T00:00:00Z`);
+  const stop = new Date(`${end}T00:00:00Z`);
+  const monday = (d: Date) => addDays(d, -((d.getUTCDay() + 6) % 7));
+  let weekFrom = monday(start);
+  let weekTo = stop.getTime() === monday(stop).getTime() ? stop : addDays(monday(stop), 7);
+  const add: [Date, Date][] = [];
+  const subtract: [Date, Date][] = [];
+  if (addDays(weekFrom, 7) >= weekTo) {
+    // Within one week: its days, or the week without the others.
+    if ((stop.getTime() - start.getTime()) / 86_400_000 <= 3) {
+      add.push([start, stop]);
+      weekTo = weekFrom;
+    } else subtract.push([weekFrom, start], [stop, weekTo]);
+  } else {
+    const before = (start.getTime() - weekFrom.getTime()) / 86_400_000; // days of the first week before the range
+    if (before > 3) {
+      weekFrom = addDays(weekFrom, 7);
+      add.push([start, weekFrom]);
+    } else subtract.push([monday(start), start]);
+    const after = (weekTo.getTime() - stop.getTime()) / 86_400_000; // days of the last week after it
+    if (after > 3) {
+      weekTo = addDays(weekTo, -7);
+      add.push([weekTo, stop]);
+    } else subtract.push([stop, weekTo]);
+  }
+  const days = (spans: [Date, Date][]) =>
+    spans.filter(([a, b]) => a < b).map(([a, b]) => Prisma.sql`(t.day >= ${isoDay(a)}::date AND t.day < ${isoDay(b)}::date)`);
+  const [plus, minus] = [days(add), days(subtract)];
+  return Prisma.sql`
+    SELECT t.domain, t.path, t.hits, t.errors FROM traffic_pages_weekly t
+    WHERE t."workspaceId" = ${r.filter.workspaceId}::uuid AND t.week >= ${isoDay(weekFrom)}::date AND t.week < ${isoDay(weekTo)}::date AND ${domainScope(domains)}
+    ${plus.length ? Prisma.sql`UNION ALL
+    SELECT t.domain, t.path, t.hits, t.errors FROM traffic_pages_daily t
+    WHERE t."workspaceId" = ${r.filter.workspaceId}::uuid AND (${Prisma.join(plus, " OR ")}) AND ${domainScope(domains)}` : Prisma.empty}
+    ${minus.length ? Prisma.sql`UNION ALL
+    SELECT t.domain, t.path, -t.hits, -t.errors FROM traffic_pages_daily t
+    WHERE t."workspaceId" = ${r.filter.workspaceId}::uuid AND (${Prisma.join(minus, " OR ")}) AND ${domainScope(domains)}` : Prisma.empty}`;
 }
 
 const range = (r: ResolvedFilter) => ({ first: isoDay(r.filter.from), end: isoDay(r.filter.to) });
@@ -53,7 +106,7 @@ export async function crawlsOverTime(r: ResolvedFilter) {
   const { first, end } = range(r);
   const rows = await readDb().$queryRaw<{ bucket: Date; crawler: string; verification: Verification; hits: number }[]>`
     SELECT ${bucketOf(r.filter, Prisma.sql`t.day::timestamp`)} AS bucket, t.crawler, t.verification, sum(t.hits)::int AS hits
-    FROM traffic_daily t
+    FROM traffic_crawls_daily t
     WHERE ${crawlScope(r, domains, first, end)}
     GROUP BY 1, 2, 3
     ORDER BY 1, 2, 3`;
@@ -97,20 +150,31 @@ export async function visitsOverTime(r: ResolvedFilter) {
   };
 }
 
-/** Pages most crawled in the range, a page of them at a time. */
+/**
+ * Pages most crawled in the range, a page of them at a time: ranked from the page rollups
+ * (pageCrawls); the number of crawlers and the last day, which do not add up over days, are read
+ * for the rows shown only, on traffic_daily's per-page key.
+ */
 export async function topCrawledPages(r: ResolvedFilter, page: number, pageSize: number) {
   const domains = await brandDomains(r);
   const { first, end } = range(r);
   const rows = await readDb().$queryRaw<{ domain: string; path: string; hits: number; errors: number; crawlers: number; lastCrawled: Date; total: number }[]>`
-    SELECT t.domain, t.path, sum(t.hits)::int AS hits, sum(t.errors)::int AS errors,
-      count(DISTINCT t.crawler)::int AS crawlers, max(t.day) AS "lastCrawled", count(*) OVER ()::int AS total
-    FROM traffic_daily t
-    WHERE ${crawlScope(r, domains, first, end)}
-    GROUP BY t.domain, t.path
-    ORDER BY hits DESC, t.domain, t.path
-    LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`;
+    WITH ranked AS (
+      SELECT c.domain, c.path, sum(c.hits)::int AS hits, sum(c.errors)::int AS errors, count(*) OVER ()::int AS total
+      FROM (${pageCrawls(r, domains, first, end)}) c
+      GROUP BY c.domain, c.path
+      HAVING sum(c.hits) > 0
+      ORDER BY hits DESC, c.domain, c.path
+      LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}
+    )
+    SELECT k.*, d.crawlers, d."lastCrawled"
+    FROM ranked k
+      CROSS JOIN LATERAL (SELECT count(DISTINCT t.crawler)::int AS crawlers, max(t.day) AS "lastCrawled" FROM traffic_daily t
+                          WHERE t."workspaceId" = ${r.filter.workspaceId}::uuid AND t.domain = k.domain AND t.path = k.path
+                            AND t.day >= ${first}::date AND t.day < ${end}::date) d
+    ORDER BY k.hits DESC, k.domain, k.path`;
   return {
-    items: rows.map(({ total: _total, ...row }) => ({ ...row, hits: num(row.hits), errors: num(row.errors), crawlers: num(row.crawlers), lastCrawled: isoDay(row.lastCrawled) })),
+    items: rows.map(({ total: _total, ...row }) => ({ domain: row.domain, path: row.path, hits: num(row.hits), errors: num(row.errors), crawlers: num(row.crawlers), lastCrawled: isoDay(row.lastCrawled) })),
     total: num(rows[0]?.total),
     page,
     pageSize,
@@ -127,7 +191,7 @@ const URL_PATH = Prisma.sql`coalesce(nullif(substring(r.url from '^[a-zA-Z][a-zA
 const LIST_WHERE: Record<FunnelList, Prisma.Sql> = {
   all: Prisma.empty,
   "crawled-not-cited": Prisma.sql`WHERE p.crawls > 0 AND p.answers = 0`,
-  "cited-not-crawled": Prisma.sql`WHERE p.answers > 0 AND NOT p."crawledRecently"`,
+  "cited-not-crawled": Prisma.empty, // its own WHERE in pageFunnel: a probe per cited page
   "blocked-cited": Prisma.sql`WHERE p.answers > 0 AND p."blockedFor" IS NOT NULL`,
 };
 const LIST_ORDER: Record<FunnelList, Prisma.Sql> = {
@@ -144,7 +208,6 @@ type FunnelSqlRow = {
   title: string | null;
   crawls: number;
   lastCrawled: Date | null;
-  crawledRecently: boolean;
   crawlers: { crawler: string; hits: number }[] | null;
   citations: number;
   answers: number;
@@ -171,20 +234,15 @@ export async function pageFunnel(r: ResolvedFilter, list: FunnelList, page: numb
   const domains = await brandDomains(r);
   const { first, end } = range(r);
   const recent = isoDay(addDays(r.filter.to, -NOT_CRAWLED_DAYS));
-  // The look-back for "not crawled in 30 days" reaches before a short range.
-  const lookFirst = recent < first ? recent : first;
+  // "Not crawled in 30 days": one probe on traffic_daily's per-page index per cited page.
+  const notCrawled = Prisma.sql`WHERE p.answers > 0 AND NOT EXISTS (
+    SELECT 1 FROM traffic_daily t WHERE t."workspaceId" = ${r.filter.workspaceId}::uuid AND t.domain = p.domain AND t.path = p.path
+      AND t.day >= ${recent}::date AND t.day < ${end}::date AND ${domainScope(domains)})`;
   const [[answersInScope], rows] = await Promise.all([
     readDb().$queryRaw<{ n: number }[]>`SELECT coalesce(sum(r.captures), 0)::int AS n FROM rollup_answers r WHERE ${rollupScope(r.filter)}`,
     readDb().$queryRaw<FunnelSqlRow[]>`
-      WITH per_crawler AS (
-        SELECT t.domain, t.path, t.crawler, coalesce(sum(t.hits) FILTER (WHERE t.day >= ${first}::date), 0)::int AS hits, max(t.day) AS last
-        FROM traffic_daily t
-        WHERE ${crawlScope(r, domains, lookFirst, end)}
-        GROUP BY 1, 2, 3
-      ), crawled AS (
-        SELECT domain, path, sum(hits)::int AS crawls, max(last) >= ${recent}::date AS "crawledRecently",
-          jsonb_agg(jsonb_build_object('crawler', crawler, 'hits', hits) ORDER BY hits DESC, crawler) FILTER (WHERE hits > 0) AS crawlers
-        FROM per_crawler GROUP BY 1, 2
+      WITH crawled AS (
+        SELECT c.domain, c.path, sum(c.hits)::int AS crawls FROM (${pageCrawls(r, domains, first, end)}) c GROUP BY 1, 2 HAVING sum(c.hits) > 0
       ), cited AS (
         SELECT ${URL_HOST} AS domain, ${URL_PATH} AS path, min(r.url) AS url,
           (array_agg(r.title ORDER BY r."titleAt" DESC) FILTER (WHERE r.title IS NOT NULL))[1] AS title,
@@ -214,7 +272,7 @@ export async function pageFunnel(r: ResolvedFilter, list: FunnelList, page: numb
         GROUP BY 1, 2
       ), p AS (
         SELECT coalesce(c.domain, k.domain, v.domain) AS domain, coalesce(c.path, k.path, v.path) AS path, c.url, c.title,
-          coalesce(k.crawls, 0) AS crawls, coalesce(k."crawledRecently", false) AS "crawledRecently", k.crawlers,
+          coalesce(k.crawls, 0) AS crawls,
           coalesce(c.citations, 0) AS citations, coalesce(c.answers, 0) AS answers,
           coalesce(v.visits, 0) AS visits, v.assistants, b."blockedFor"
         FROM crawled k FULL JOIN cited c ON c.domain = k.domain AND c.path = k.path
@@ -223,13 +281,19 @@ export async function pageFunnel(r: ResolvedFilter, list: FunnelList, page: numb
         WHERE coalesce(k.crawls, 0) > 0 OR coalesce(c.answers, 0) > 0 OR coalesce(v.visits, 0) > 0
       ), listed AS (
         SELECT p.*, count(*) OVER ()::int AS total, row_number() OVER (ORDER BY ${LIST_ORDER[list]}, p.domain, p.path) AS ord FROM p
-        ${LIST_WHERE[list]}
+        ${list === "cited-not-crawled" ? notCrawled : LIST_WHERE[list]}
         ORDER BY ord
         LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}
       )
       -- The last crawl at any time before the range's end, for the rows shown only (one index probe each).
+      -- By whom, for the rows shown only.
       SELECT l.*, (SELECT max(t.day) FROM traffic_daily t
-                   WHERE t."workspaceId" = ${r.filter.workspaceId}::uuid AND t.domain = l.domain AND t.path = l.path AND t.day < ${end}::date) AS "lastCrawled"
+                   WHERE t."workspaceId" = ${r.filter.workspaceId}::uuid AND t.domain = l.domain AND t.path = l.path AND t.day < ${end}::date) AS "lastCrawled",
+        (SELECT jsonb_agg(jsonb_build_object('crawler', b.crawler, 'hits', b.hits) ORDER BY b.hits DESC, b.crawler)
+         FROM (SELECT t.crawler, sum(t.hits)::int AS hits FROM traffic_daily t
+               WHERE t."workspaceId" = ${r.filter.workspaceId}::uuid AND t.domain = l.domain AND t.path = l.path
+                 AND t.day >= ${first}::date AND t.day < ${end}::date
+               GROUP BY 1) b) AS crawlers
       FROM listed l
       ORDER BY l.ord`,
   ]);

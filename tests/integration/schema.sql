@@ -1058,6 +1058,17 @@ CREATE TABLE "source_category_overrides" (
   CONSTRAINT "source_category_overrides_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
 );
 
+CREATE TABLE "traffic_crawls_daily" (
+  "workspaceId" uuid NOT NULL,
+  day date NOT NULL,
+  domain text NOT NULL,
+  crawler text NOT NULL,
+  verification text NOT NULL,
+  hits integer NOT NULL DEFAULT 0,
+  errors integer NOT NULL DEFAULT 0,
+  CONSTRAINT traffic_crawls_daily_pkey PRIMARY KEY ("workspaceId", day, domain, crawler, verification)
+);
+
 CREATE TABLE "traffic_daily" (
   "workspaceId" uuid NOT NULL,
   day date NOT NULL,
@@ -1067,8 +1078,7 @@ CREATE TABLE "traffic_daily" (
   verification text NOT NULL,
   hits integer NOT NULL DEFAULT 0,
   errors integer NOT NULL DEFAULT 0,
-  CONSTRAINT traffic_daily_pkey PRIMARY KEY ("workspaceId", day, domain, path, crawler, verification),
-  CONSTRAINT "traffic_daily_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+  CONSTRAINT traffic_daily_pkey PRIMARY KEY ("workspaceId", domain, path, day, crawler, verification)
 );
 
 CREATE TABLE "traffic_hits" (
@@ -1082,8 +1092,27 @@ CREATE TABLE "traffic_hits" (
   verification text NOT NULL,
   status smallint NOT NULL,
   CONSTRAINT traffic_hits_pkey PRIMARY KEY (id),
-  CONSTRAINT traffic_hits_verification_check CHECK ((verification = ANY (ARRAY['verified'::text, 'unverified'::text, 'unchecked'::text]))),
-  CONSTRAINT "traffic_hits_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+  CONSTRAINT traffic_hits_verification_check CHECK ((verification = ANY (ARRAY['verified'::text, 'unverified'::text, 'unchecked'::text])))
+);
+
+CREATE TABLE "traffic_pages_daily" (
+  "workspaceId" uuid NOT NULL,
+  day date NOT NULL,
+  domain text NOT NULL,
+  path text NOT NULL,
+  hits integer NOT NULL DEFAULT 0,
+  errors integer NOT NULL DEFAULT 0,
+  CONSTRAINT traffic_pages_daily_pkey PRIMARY KEY ("workspaceId", day, domain, path)
+);
+
+CREATE TABLE "traffic_pages_weekly" (
+  "workspaceId" uuid NOT NULL,
+  week date NOT NULL,
+  domain text NOT NULL,
+  path text NOT NULL,
+  hits integer NOT NULL DEFAULT 0,
+  errors integer NOT NULL DEFAULT 0,
+  CONSTRAINT traffic_pages_weekly_pkey PRIMARY KEY ("workspaceId", week, domain, path)
 );
 
 CREATE TABLE "traffic_site_keys" (
@@ -1445,15 +1474,17 @@ CREATE UNIQUE INDEX site_readiness_pkey ON public.site_readiness USING btree ("w
 
 CREATE UNIQUE INDEX source_category_overrides_pkey ON public.source_category_overrides USING btree ("workspaceId", domain);
 
-CREATE UNIQUE INDEX traffic_daily_pkey ON public.traffic_daily USING btree ("workspaceId", day, domain, path, crawler, verification);
+CREATE UNIQUE INDEX traffic_crawls_daily_pkey ON public.traffic_crawls_daily USING btree ("workspaceId", day, domain, crawler, verification);
 
-CREATE INDEX "traffic_daily_workspaceId_domain_path_day_idx" ON public.traffic_daily USING btree ("workspaceId", domain, path, day);
+CREATE UNIQUE INDEX traffic_daily_pkey ON public.traffic_daily USING btree ("workspaceId", domain, path, day, crawler, verification);
 
 CREATE INDEX traffic_hits_day_idx ON public.traffic_hits USING brin (day);
 
 CREATE UNIQUE INDEX traffic_hits_pkey ON public.traffic_hits USING btree (id);
 
-CREATE INDEX "traffic_hits_workspaceId_day_idx" ON public.traffic_hits USING btree ("workspaceId", day);
+CREATE UNIQUE INDEX traffic_pages_daily_pkey ON public.traffic_pages_daily USING btree ("workspaceId", day, domain, path);
+
+CREATE UNIQUE INDEX traffic_pages_weekly_pkey ON public.traffic_pages_weekly USING btree ("workspaceId", week, domain, path);
 
 CREATE UNIQUE INDEX traffic_site_keys_key_key ON public.traffic_site_keys USING btree (key);
 
@@ -2807,6 +2838,20 @@ BEGIN
   RETURN cardinality(waiting);
 END $function$;
 
+CREATE OR REPLACE FUNCTION public.beacon_workspace_traffic_deleted()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  DELETE FROM traffic_hits WHERE "workspaceId" IN (SELECT id FROM old_workspaces);
+  DELETE FROM traffic_daily WHERE "workspaceId" IN (SELECT id FROM old_workspaces);
+  DELETE FROM traffic_crawls_daily WHERE "workspaceId" IN (SELECT id FROM old_workspaces);
+  DELETE FROM traffic_pages_daily WHERE "workspaceId" IN (SELECT id FROM old_workspaces);
+  DELETE FROM traffic_pages_weekly WHERE "workspaceId" IN (SELECT id FROM old_workspaces);
+  RETURN NULL;
+END
+$function$;
+
 CREATE TRIGGER alert_deliveries_count AFTER UPDATE OF status, "nextAttemptAt" ON public.alert_deliveries FOR EACH ROW EXECUTE FUNCTION beacon_count_alert_delivery();
 
 CREATE CONSTRAINT TRIGGER attempts_metrics_closed AFTER UPDATE OF outcome, reason ON public.attempts DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (((old.outcome IS DISTINCT FROM new.outcome) OR (old.reason IS DISTINCT FROM new.reason))) EXECUTE FUNCTION beacon_metrics_attempt_closed();
@@ -2830,3 +2875,5 @@ CREATE CONSTRAINT TRIGGER events_metrics_repairs AFTER INSERT ON public.events D
 CREATE TRIGGER prompts_tags_rollup AFTER UPDATE ON public.prompts REFERENCING OLD TABLE AS old_prompts NEW TABLE AS new_prompts FOR EACH STATEMENT EXECUTE FUNCTION beacon_prompt_tags_changed();
 
 CREATE TRIGGER provider_connections_slots AFTER INSERT OR UPDATE OF "maxConcurrency" ON public.provider_connections FOR EACH ROW EXECUTE FUNCTION beacon_connection_slots();
+
+CREATE TRIGGER workspaces_traffic_deleted AFTER DELETE ON public.workspaces REFERENCING OLD TABLE AS old_workspaces FOR EACH STATEMENT EXECUTE FUNCTION beacon_workspace_traffic_deleted();

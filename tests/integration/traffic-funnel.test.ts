@@ -242,8 +242,48 @@ describe("the traffic funnel", () => {
         const crawledPages = [...expected.pages].filter(([, p]) => p.crawls > 0);
         expect(top.total).toBe(crawledPages.length);
         expect(Object.fromEntries(top.items.map((p) => [`${p.domain}${p.path}`, p.hits]))).toEqual(Object.fromEntries(crawledPages.map(([k, p]) => [k, p.crawls])));
+        // No hit is at or after the range's end, so a page's last crawl in range is its last crawl.
+        expect(Object.fromEntries(top.items.map((p) => [`${p.domain}${p.path}`, [p.crawlers, p.lastCrawled]]))).toEqual(Object.fromEntries(crawledPages.map(([k, p]) => [k, [p.crawlers.size, p.last]])));
       }),
       { numRuns: 15, endOnFailure: true },
+    );
+  }, 180_000);
+
+  it("counts a page's crawls for any range, whatever its weeks (whole, added days, subtracted days)", async () => {
+    // Hits over five weeks (Mon 2025-04-28 .. Sun 2025-06-01); ranges of 1 to 35 days starting on any day.
+    const day0 = Date.UTC(2025, 3, 28);
+    const dayOf = (i: number) => new Date(day0 + i * 86_400_000).toISOString().slice(0, 10);
+    const crawl = fc.record({ day: fc.integer({ min: 0, max: 34 }), path: fc.constantFrom(...PATHS), crawler: fc.constantFrom(...CRAWLERS), status: fc.constantFrom(200, 404) });
+    await fc.assert(
+      fc.asyncProperty(fc.array(crawl, { minLength: 1, maxLength: 40 }), fc.integer({ min: 0, max: 34 }), fc.integer({ min: 1, max: 35 }), async (hits, from, length) => {
+        const tenant = await createTenant("Funnel ranges");
+        await db().brand.update({ where: { id: tenant.brandId }, data: { domains: ["funnel-acme.com"] } });
+        await storeHits(tenant.workspaceId, hits.map((h) => ({ at: new Date(`${dayOf(h.day)}T12:00:00Z`), domain: "funnel-acme.com", path: h.path, crawler: h.crawler, verification: "unchecked", status: h.status })));
+        const to = Math.min(34, from + length - 1);
+        const get = async <C extends ChartName>(name: C) => {
+          const request = new Request(`http://localhost/api/v1/analytics/${name}?from=${dayOf(from)}&to=${dayOf(to)}&pageSize=100`, { headers: { authorization: `Bearer ${tenant.apiKey}` } });
+          const response = await chartRoute(request, { params: Promise.resolve({ chart: name }) });
+          const body = await response.text();
+          expect(response.status, body).toBe(200);
+          return JSON.parse(body) as ChartData<C>;
+        };
+        const want = new Map<string, { hits: number; errors: number; crawlers: Set<string>; last: string }>();
+        for (const h of hits.filter((x) => x.day >= from && x.day <= to)) {
+          const p = want.get(h.path) ?? { hits: 0, errors: 0, crawlers: new Set<string>(), last: "" };
+          p.hits += 1;
+          if (h.status >= 400) p.errors += 1;
+          p.crawlers.add(h.crawler);
+          if (dayOf(h.day) > p.last) p.last = dayOf(h.day);
+          want.set(h.path, p);
+        }
+        const expected = Object.fromEntries([...want].map(([path, p]) => [path, [p.hits, p.errors, p.crawlers.size, p.last]]));
+        const top = await get("traffic-pages");
+        expect(Object.fromEntries(top.items.map((p) => [p.path, [p.hits, p.errors, p.crawlers, p.lastCrawled]]))).toEqual(expected);
+        expect(top.total).toBe(want.size);
+        const funnel = await get("traffic-funnel");
+        expect(Object.fromEntries(funnel.items.filter((p) => p.crawls > 0).map((p) => [p.path, p.crawls]))).toEqual(Object.fromEntries([...want].map(([path, p]) => [path, p.hits])));
+      }),
+      { numRuns: 25 },
     );
   }, 180_000);
 

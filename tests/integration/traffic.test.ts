@@ -164,4 +164,47 @@ describe("the daily rollup", () => {
       { numRuns: 15 },
     );
   });
+
+  it("goes with its workspace: deleting one deletes its hits and rollups, and a batch for a deleted one stores nothing", async () => {
+    const tables = ["traffic_hits", "traffic_daily", "traffic_crawls_daily", "traffic_pages_daily", "traffic_pages_weekly"];
+    const rowsOf = async (workspaceId: string) =>
+      Object.fromEntries(await Promise.all(tables.map(async (t) => [t, Number((await db().$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM ${t} WHERE "workspaceId" = $1::uuid`, workspaceId))[0]!.n)])));
+    const gone = await createTenant("Deleted");
+    const kept = await createTenant("Kept");
+    const batch: StoredHit[] = [{ at: new Date("2026-12-01T10:00:00Z"), domain: "acme.com", path: "/a", crawler: "GPTBot", verification: "verified", status: 200 }];
+    await storeHits(gone.workspaceId, batch);
+    await storeHits(kept.workspaceId, batch);
+    expect(await rowsOf(gone.workspaceId)).toEqual(Object.fromEntries(tables.map((t) => [t, 1])));
+    await db().workspace.delete({ where: { id: gone.workspaceId } });
+    expect(await rowsOf(gone.workspaceId)).toEqual(Object.fromEntries(tables.map((t) => [t, 0])));
+    expect(await rowsOf(kept.workspaceId)).toEqual(Object.fromEntries(tables.map((t) => [t, 1])));
+    await expect(storeHits(gone.workspaceId, batch)).rejects.toThrow();
+    expect(await rowsOf(gone.workspaceId)).toEqual(Object.fromEntries(tables.map((t) => [t, 0])));
+  });
+
+  it("has rollups per day without the path, per day and page, and per week and page that equal the raw rows' sums, also after retention", async () => {
+    const sums = (workspaceId: string, from: "traffic_hits" | "rollups") =>
+      from === "traffic_hits"
+        ? db().$queryRaw<{ crawls: unknown; pagesDaily: unknown; pagesWeekly: unknown }[]>`
+            WITH h AS (SELECT * FROM traffic_hits WHERE "workspaceId" = ${workspaceId}::uuid)
+            SELECT (SELECT coalesce(jsonb_agg(x ORDER BY x::text), '[]') FROM (SELECT day, domain, crawler, verification, count(*) AS hits, count(*) FILTER (WHERE status >= 400) AS errors FROM h GROUP BY 1, 2, 3, 4) x) AS crawls,
+                   (SELECT coalesce(jsonb_agg(x ORDER BY x::text), '[]') FROM (SELECT day, domain, path, count(*) AS hits, count(*) FILTER (WHERE status >= 400) AS errors FROM h GROUP BY 1, 2, 3) x) AS "pagesDaily",
+                   (SELECT coalesce(jsonb_agg(x ORDER BY x::text), '[]') FROM (SELECT date_trunc('week', day)::date AS week, domain, path, count(*) AS hits, count(*) FILTER (WHERE status >= 400) AS errors FROM h GROUP BY 1, 2, 3) x) AS "pagesWeekly"`
+        : db().$queryRaw<{ crawls: unknown; pagesDaily: unknown; pagesWeekly: unknown }[]>`
+            SELECT (SELECT coalesce(jsonb_agg(x ORDER BY x::text), '[]') FROM (SELECT day, domain, crawler, verification, hits, errors FROM traffic_crawls_daily WHERE "workspaceId" = ${workspaceId}::uuid) x) AS crawls,
+                   (SELECT coalesce(jsonb_agg(x ORDER BY x::text), '[]') FROM (SELECT day, domain, path, hits, errors FROM traffic_pages_daily WHERE "workspaceId" = ${workspaceId}::uuid) x) AS "pagesDaily",
+                   (SELECT coalesce(jsonb_agg(x ORDER BY x::text), '[]') FROM (SELECT week, domain, path, hits, errors FROM traffic_pages_weekly WHERE "workspaceId" = ${workspaceId}::uuid) x) AS "pagesWeekly"`;
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.array(hit, { maxLength: 40 }), { minLength: 1, maxLength: 4 }), async (batches: StoredHit[][]) => {
+        const tenant = await createTenant("Rollups");
+        await Promise.all(batches.map((b) => storeHits(tenant.workspaceId, b)));
+        const [raw] = await sums(tenant.workspaceId, "traffic_hits");
+        const [rollups] = await sums(tenant.workspaceId, "rollups");
+        expect(rollups).toEqual(raw);
+        await runRetention({ attemptRetentionDays: 3650, trafficHitRetentionDays: 30, now: new Date("2027-01-01T00:00:00Z") });
+        expect((await sums(tenant.workspaceId, "rollups"))[0]).toEqual(raw);
+      }),
+      { numRuns: 15 },
+    );
+  });
 });

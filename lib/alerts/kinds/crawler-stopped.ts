@@ -23,7 +23,7 @@ export const crawlerStoppedKind = defineKind({
       SELECT crawler,
         count(DISTINCT day) FILTER (WHERE day < ${isoDay(current.from)}::date)::int AS before,
         count(DISTINCT day) FILTER (WHERE day >= ${isoDay(current.from)}::date)::int AS since
-      FROM traffic_daily
+      FROM traffic_crawls_daily
       WHERE "workspaceId" = ${rule.workspaceId}::uuid AND day >= ${isoDay(previous.from)}::date AND day < ${isoDay(current.to)}::date
       GROUP BY GROUPING SETS ((crawler), ())`;
     const covered = rows.find((r) => r.crawler === null);
