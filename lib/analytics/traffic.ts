@@ -214,6 +214,7 @@ type FunnelSqlRow = {
   visits: number;
   assistants: { assistant: string; visits: number }[] | null;
   blockedFor: string[] | null;
+  robotsUnreachable: boolean | null;
   total: number;
 };
 
@@ -263,7 +264,9 @@ export async function pageFunnel(r: ResolvedFilter, list: FunnelList, page: numb
       ), blocked AS (
         -- The stored check: page i's verdict for each crawler is its pages[i]; a page is keyed as the funnel keys it.
         SELECT s.domain, split_part(pg.page->>'path', '?', 1) AS path,
-          array_agg(DISTINCT cr->>'name' ORDER BY cr->>'name') AS "blockedFor"
+          array_agg(DISTINCT cr->>'name' ORDER BY cr->>'name') AS "blockedFor",
+          -- No answer for robots.txt counts as "disallow all" (RFC 9309): blocked, but not by its rules.
+          bool_or(s."robotsOutcome" = 'unreachable') AS "robotsUnreachable"
         FROM site_readiness s
           CROSS JOIN LATERAL jsonb_array_elements(s.pages) WITH ORDINALITY AS pg(page, i)
           CROSS JOIN LATERAL jsonb_array_elements(s.crawlers) AS cr
@@ -274,7 +277,7 @@ export async function pageFunnel(r: ResolvedFilter, list: FunnelList, page: numb
         SELECT coalesce(c.domain, k.domain, v.domain) AS domain, coalesce(c.path, k.path, v.path) AS path, c.url, c.title,
           coalesce(k.crawls, 0) AS crawls,
           coalesce(c.citations, 0) AS citations, coalesce(c.answers, 0) AS answers,
-          coalesce(v.visits, 0) AS visits, v.assistants, b."blockedFor"
+          coalesce(v.visits, 0) AS visits, v.assistants, b."blockedFor", b."robotsUnreachable"
         FROM crawled k FULL JOIN cited c ON c.domain = k.domain AND c.path = k.path
           FULL JOIN visited v ON v.domain = coalesce(c.domain, k.domain) AND v.path = coalesce(c.path, k.path)
           LEFT JOIN blocked b ON b.domain = coalesce(c.domain, k.domain, v.domain) AND b.path = coalesce(c.path, k.path, v.path)
@@ -316,6 +319,8 @@ export async function pageFunnel(r: ResolvedFilter, list: FunnelList, page: numb
       visits: num(row.visits),
       assistants: (row.assistants ?? []).map((a) => ({ assistant: a.assistant, visits: num(a.visits) })),
       blockedFor: row.blockedFor ?? [],
+      /** robots.txt did not answer the last check (5xx, 429, no connection), so it blocks every crawler. */
+      robotsUnreachable: row.robotsUnreachable ?? false,
     })),
     total: num(rows[0]?.total),
     page,

@@ -55,6 +55,8 @@ const readiness = fc.record({
   domain: fc.constantFrom(...HOSTS),
   pages: fc.uniqueArray(fc.record({ path: fc.constantFrom(...PATHS), query: fc.constantFrom("", "?ref=1") }), { selector: (p) => p.path, maxLength: 3 }),
   blocks: fc.array(fc.record({ crawler: fc.constantFrom(...READINESS_CRAWLERS.map((c) => c.name)), path: fc.constantFrom(...PATHS) }), { maxLength: 6 }),
+  // robots.txt did not answer (RFC 9309: disallow all): every crawler is stored as blocked.
+  unreachable: fc.constantFrom(false, false, true),
 });
 // Each answer cites a set of pages, each written as one URL (with "www." or a query on some).
 const citation = fc.record({
@@ -92,12 +94,12 @@ async function writeHistory(tenant: Tenant, h: Omit<History, "visits" | "readine
   for (const r of h.readiness ?? []) {
     await db().siteReadiness.create({
       data: {
-        workspaceId: tenant.workspaceId, domain: r.domain, checkedAt: new Date(), robotsOutcome: "found", robotsStatus: 200, llmsTxt: false, llmsTxtStatus: 404,
+        workspaceId: tenant.workspaceId, domain: r.domain, checkedAt: new Date(), robotsOutcome: r.unreachable ? "unreachable" : "found", robotsStatus: r.unreachable ? 503 : 200, llmsTxt: false, llmsTxtStatus: 404,
         pages: r.pages.map((p) => ({ url: `https://${r.domain}${p.path}${p.query}`, path: `${p.path}${p.query}`, citations: 1 })),
         crawlers: READINESS_CRAWLERS.map((c) => ({
-          name: c.name, operator: "x", purpose: c.purpose, root: true,
+          name: c.name, operator: "x", purpose: c.purpose, root: !r.unreachable,
           pages: r.pages.map((p) => {
-            const allowed = !r.blocks.some((b) => b.crawler === c.name && b.path === p.path);
+            const allowed = !r.unreachable && !r.blocks.some((b) => b.crawler === c.name && b.path === p.path);
             return { allowed, status: allowed ? 200 : "blocked" };
           }),
         })),
@@ -127,14 +129,14 @@ async function writeHistory(tenant: Tenant, h: Omit<History, "visits" | "readine
   await recordRollups(db(), (await db().capture.findMany({ where: { checkId: check.id }, select: { id: true } })).map((c) => c.id));
 }
 
-type Expected = { crawls: number; last: string | null; recent: boolean; crawlers: Map<string, number>; answers: number; visits: Map<string, number>; blockedFor: string[] };
+type Expected = { crawls: number; last: string | null; recent: boolean; crawlers: Map<string, number>; answers: number; visits: Map<string, number>; blockedFor: string[]; robotsUnreachable: boolean };
 
 /** The funnel counted directly: crawls from traffic_hits, answers from the captures' citations. */
 async function directCounts(tenant: Tenant) {
   const pages = new Map<string, Expected>();
   const page = (domain: string, path: string) => {
     const key = `${domain}${path}`;
-    if (!pages.has(key)) pages.set(key, { crawls: 0, last: null, recent: false, crawlers: new Map(), answers: 0, visits: new Map(), blockedFor: [] });
+    if (!pages.has(key)) pages.set(key, { crawls: 0, last: null, recent: false, crawlers: new Map(), answers: 0, visits: new Map(), blockedFor: [], robotsUnreachable: false });
     return pages.get(key)!;
   };
   const hits = await db().$queryRaw<{ day: Date; domain: string; path: string; crawler: string }[]>`
@@ -177,6 +179,7 @@ async function directCounts(tenant: Tenant) {
       if (checked < 0) continue;
       const crawlers = check.crawlers as { name: string; purpose: string; pages: { allowed: boolean }[] }[];
       p.blockedFor = crawlers.filter((c) => c.purpose !== "training" && !c.pages[checked]!.allowed).map((c) => c.name).sort();
+      p.robotsUnreachable = check.robotsOutcome === "unreachable";
     }
   }
   const [inScope] = await db().$queryRaw<{ n: number }[]>`
@@ -205,7 +208,7 @@ describe("the traffic funnel", () => {
           expect(Object.fromEntries(row.crawlers.map((c) => [c.crawler, c.hits]))).toEqual(Object.fromEntries(want.crawlers));
           expect(Object.fromEntries(row.assistants.map((a) => [a.assistant, a.visits]))).toEqual(Object.fromEntries(want.visits));
           expect(row.visits).toBe([...want.visits.values()].reduce((a, b) => a + b, 0));
-          expect({ key, blockedFor: row.blockedFor }).toEqual({ key, blockedFor: want.blockedFor });
+          expect({ key, blockedFor: row.blockedFor, robotsUnreachable: row.robotsUnreachable }).toEqual({ key, blockedFor: want.blockedFor, robotsUnreachable: want.robotsUnreachable });
           expect(row.share.value).toBe(expected.answersInScope ? want.answers / expected.answersInScope : null);
           if (row.share.value !== null) expect(row.share.low! <= row.share.value && row.share.value <= row.share.high!).toBe(true);
         }

@@ -46,7 +46,11 @@ const columns: Column<FunnelRow>[] = [
     cell: (p) => (
       <>
         <PageLink url={p.url} title={p.title} />
-        {p.blockedFor.length > 0 && (
+        {p.robotsUnreachable ? (
+          <span className="block text-xs text-amber-800" title="Crawlers that follow RFC 9309 fetch nothing while robots.txt answers an error or nothing">
+            robots.txt did not answer: every crawler is blocked
+          </span>
+        ) : p.blockedFor.length > 0 && (
           // A robots.txt that shuts everyone out names dozens: the first few, all of them on hover and in the CSV.
           <span className="block text-xs text-amber-800" title={p.blockedFor.join(", ")}>
             robots.txt blocks {p.blockedFor.slice(0, 3).join(", ")}
