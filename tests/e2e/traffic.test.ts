@@ -146,8 +146,9 @@ describe("the Traffic page", () => {
     await readiness.getByRole("button", { name: "Check site readiness" }).waitFor({ timeout: 60_000 });
     await readiness.getByText("did not answer (crawlers then fetch nothing)").first().waitFor();
     await readiness.getByText("llms.txt").first().waitFor();
-    // The funnel reads the finished check again: the cited page checked is blocked for the search and user-fetch crawlers.
-    await table.getByRole("row").filter({ hasText: "GPTBot (5)" }).getByText(/^robots\.txt blocks .* more$/).waitFor();
+    // The funnel reads the finished check again: the cited page checked is blocked for the search
+    // and user-fetch crawlers, because robots.txt did not answer (not by its rules).
+    await table.getByRole("row").filter({ hasText: "GPTBot (5)" }).getByText("robots.txt did not answer: every crawler is blocked").waitFor();
     // Its crawler table by keyboard: focus the disclosure, Enter.
     const lumen = readiness.locator('[data-domain="lumencrm.com"]');
     await lumen.locator("summary").focus();
@@ -172,7 +173,7 @@ describe("the Traffic page", () => {
     await funnel.getByRole("button", { name: "Blocked by robots.txt but cited" }).focus();
     await page.keyboard.press("Enter");
     await expect.poll(() => table.getByRole("row").count()).toBe(2);
-    const blockedFor = ((await table.getByRole("row").nth(1).getByText(/^robots\.txt blocks /).getAttribute("title")) ?? "").split(", ");
+    const blockedFor = ((await table.getByRole("row").nth(1).getByText(/^robots\.txt did not answer/).getAttribute("title")) ?? "").split(", ");
     expect(blockedFor).toEqual(expect.arrayContaining(["OAI-SearchBot", "ChatGPT-User", "Claude-User", "PerplexityBot"]));
     expect(blockedFor).not.toContain("GPTBot"); // training only
     await funnel.getByText(/keeps out a crawler that assistants search or fetch pages with/).waitFor();

@@ -738,6 +738,18 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
   if (!isDeepStrictEqual(keptDays, rebuiltDays)) {
     fail("the candidates' rollup equals the rows behind it", `rollup_candidate_days has ${json(keptDays.filter((r) => !rebuiltDays.includes(r)).slice(0, 5))}, the raw rows give ${json(rebuiltDays.filter((r) => !keptDays.includes(r)).slice(0, 5))}`);
   }
+  // And the one without the provider either: the same sums over prompts and providers.
+  const keptTotals = (await db().candidateDayTotalRollup.findMany({ where: { brandId: space.brandId, answers: { not: 0 } } })).map((r) => `${r.day.toISOString().slice(0, 10)}|${r.key}|${r.name}|${r.answers}`).sort();
+  const totalsOf = new Map<string, number>();
+  for (const row of rebuilt) {
+    const [day, , , key, name, answers] = row.split("|");
+    const at = `${day}|${key}|${name}`;
+    totalsOf.set(at, (totalsOf.get(at) ?? 0) + Number(answers));
+  }
+  const rebuiltTotals = [...totalsOf].map(([at, answers]) => `${at}|${answers}`).sort();
+  if (!isDeepStrictEqual(keptTotals, rebuiltTotals)) {
+    fail("the candidates' rollup equals the rows behind it", `rollup_candidate_day_totals has ${json(keptTotals.filter((r) => !rebuiltTotals.includes(r)).slice(0, 5))}, the raw rows give ${json(rebuiltTotals.filter((r) => !keptTotals.includes(r)).slice(0, 5))}`);
+  }
 
   // The weekly domain rollups (per tag: the prompts' current tags) and the own pages' counts,
   // against the same sums over the raw rows; rows left at zero count as absent.

@@ -47,7 +47,8 @@ const columns: Column<FunnelRow>[] = [
       <>
         <PageLink url={p.url} title={p.title} />
         {p.robotsUnreachable ? (
-          <span className="block text-xs text-amber-800" title="Crawlers that follow RFC 9309 fetch nothing while robots.txt answers an error or nothing">
+          // Crawlers that follow RFC 9309 fetch nothing while robots.txt answers an error or nothing: not its rules.
+          <span className="block text-xs text-amber-800" title={p.blockedFor.join(", ")}>
             robots.txt did not answer: every crawler is blocked
           </span>
         ) : p.blockedFor.length > 0 && (
