@@ -183,16 +183,14 @@ async function runAttempt(capture: LoadedCapture, run: Run, options: RunCaptureO
   };
   // The vendor's SDK loads on a worker's first call: before the call is timed. A failed load is
   // tried again, and fails, inside the call, where its error is classified.
-  await adapterFor(config.adapter)
-    ?.load?.()
-    .catch(() => {});
+  const adapter = adapterFor(config.adapter);
+  await adapter?.load?.().catch(() => {});
   const timeout = setTimeout(expire, timeoutMs);
   const unwatch = captureWatch.register(captureId, { runToken: run.runToken, onCancel: () => abort("cancelled"), onLost: () => abort("lease_lost") });
   const started = performance.now();
   let response: ProviderResponse | null = null;
   let callError: unknown = null;
   try {
-    const adapter = adapterFor(config.adapter);
     const notConfigured = notConfiguredReason(config.adapter, config.settings);
     if (!adapter || notConfigured) {
       throw new ProviderError(`${config.name} (${config.adapter}) is not configured on this server: ${notConfigured}`, { retryClass: "permanent", reason: "not_configured" });
