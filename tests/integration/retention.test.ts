@@ -9,7 +9,7 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { metricValue, parseMetrics, type MetricSample } from "../support/metrics-text";
-import { actAt, gateAt } from "../support/pause";
+import { actAt, gateAt, waitForLockWaiter } from "../support/pause";
 import { claimed, liveWorker, newSpace, startSpaceCheck, succeed, type Space } from "../support/lifecycle-fixtures";
 import { cancelCapture, retryCaptures } from "@/lib/checks/cancel-retry";
 import { getCheckSummary } from "@/lib/checks/queries";
@@ -220,5 +220,27 @@ describe("a check whose attempts retention deleted", () => {
     expect(await db().check.findUniqueOrThrow({ where: { id: checkId } })).toMatchObject({ chargedMicros: 1_700n, finishedAt: expect.any(Date) });
     // What the check pages show as spent counts them too.
     expect((await getCheckSummary(space.workspaceId, checkId)).spentMicros).toBe(1_700);
+  });
+
+  it("keeps them when the check finishes while a batch deleting them is held before its commit", async () => {
+    const { checkId, captureIds } = await startSpaceCheck(space, { prompts: 1, providers: ["ChatGPT", "Gemini"] });
+    const [answered, retried] = captureIds as [string, string];
+    await succeed(answered, await claimed(answered, workerId), 1_000);
+    await cancelCapture(space.owner, retried);
+    await retryCaptures(space.owner, { captureId: retried });
+    const runToken = await claimed(retried, workerId);
+
+    // The batch has deleted the answered capture's attempt and added its cost to the check, uncommitted.
+    const gate = gateAt("retention:batch-before-commit");
+    const pass = runRetention({ attemptRetentionDays: 1, now: new Date(Date.now() + 2 * DAY), attemptBatchSize: 10 });
+    await gate.reached;
+    // The success that finishes the check waits for the check's row, held by the batch.
+    const success = succeed(retried, runToken, 700);
+    await waitForLockWaiter();
+    gate.open();
+    await pass;
+    expect((await success).kind).toBe("written");
+    expect(await db().attempt.count({ where: { captureId: answered } })).toBe(0);
+    expect(await db().check.findUniqueOrThrow({ where: { id: checkId } })).toMatchObject({ chargedMicros: 1_700n, retiredAttemptMicros: 1_000n });
   });
 });
