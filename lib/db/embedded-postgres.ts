@@ -127,6 +127,7 @@ export async function freePort(): Promise<number> {
 
 async function canConnect(url: string): Promise<boolean> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1000 });
+  client.on("error", () => {}); // the next statement fails instead (lib/db/pool.ts)
   try {
     await client.connect();
     await client.query("select 1");
@@ -215,6 +216,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
 /** Create `name` if missing and return its URL on the same server. */
 export async function ensureDatabase(adminUrl: string, name: string, template?: string): Promise<string> {
   const client = new pg.Client({ connectionString: adminUrl });
+  client.on("error", () => {}); // the next statement fails instead (lib/db/pool.ts)
   await client.connect();
   try {
     const { rowCount } = await client.query("select 1 from pg_database where datname = $1", [name]);

@@ -1,5 +1,6 @@
 import "server-only";
 import { PrismaPg } from "@prisma/adapter-pg";
+import { connectionSafePool } from "@/lib/db/pool";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { env, requireDatabaseUrl } from "@/lib/config/env";
 
@@ -17,12 +18,14 @@ function createClient(connectionString = requireDatabaseUrl()): PrismaClient {
   // columns agree in raw SQL whatever the server's own time zone is. A process frozen inside a
   // transaction (stopped, swapped out) must not hold its locks, e.g. a provider's slot lock, for
   // ever: the server ends such sessions.
-  const adapter = new PrismaPg({
+  const pool = connectionSafePool({
     connectionString,
     max: env().BEACON_DB_POOL_SIZE,
     application_name: sessionName(process.pid),
     options: "-c timezone=UTC -c idle_in_transaction_session_timeout=15000",
   });
+  // Prisma's adapter makes a pool without listeners on its clients when given settings.
+  const adapter = new PrismaPg(pool, { disposeExternalPool: true });
   return new PrismaClient({ adapter });
 }
 

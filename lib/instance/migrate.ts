@@ -150,6 +150,9 @@ export async function migrate(
   const sqlDir = options.sqlDir === undefined ? SQL_OBJECTS_DIR : options.sqlDir;
   const sqlObjects = sqlDir === null ? null : readSqlObjects(sqlDir);
   const client = new pg.Client({ connectionString: databaseUrl });
+  // A connection the server ends between statements fails the next one instead of killing the
+  // process (lib/db/pool.ts says why a listener is needed from the start).
+  client.on("error", () => {});
   await client.connect();
   const result: MigrateResult = { applied: [], alreadyApplied: [], sqlObjects: [] };
   try {

@@ -1,5 +1,6 @@
 import "server-only";
 import pg from "pg";
+import { connectionSafePool } from "@/lib/db/pool";
 import { sessionName } from "@/lib/db/prisma";
 import { lastLine } from "@/lib/errors";
 import { formatDuration } from "@/lib/format";
@@ -45,12 +46,9 @@ const RAW_QUERY = Symbol("beacon.rawQuery");
 export function patientPool(options: { connectionString: string; max: number; log: (line: string) => void }) {
   const { connectionString, max, log } = options;
   // Named like the process's Prisma sessions, with ":jobs", so pg_stat_activity tells the pools apart.
-  const pool = new pg.Pool({ connectionString, max, application_name: `${sessionName(process.pid)}:jobs` });
+  // graphile-worker installs error listeners itself only on a pool it creates.
+  const pool = connectionSafePool({ connectionString, max, application_name: `${sessionName(process.pid)}:jobs` });
   const state = { patient: false, waitingSince: 0 };
-  // graphile-worker installs these itself only on a pool it creates; without them an idle
-  // client's error (the server going away) would be an unhandled 'error' event.
-  pool.on("error", () => {});
-  pool.on("connect", (client) => client.on("error", () => {}));
 
   const original = pool.connect.bind(pool) as (callback?: unknown) => Promise<pg.PoolClient> | void;
   const connect = () => original() as Promise<pg.PoolClient>;
@@ -107,9 +105,6 @@ export function patientPool(options: { connectionString: string; max: number; lo
   function giveSlotBack(client: pg.PoolClient, error: unknown) {
     const release = client.release;
     client.release = () => {};
-    // Out of the pool, nobody listens to it any more: the server's FATAL notice that may still
-    // arrive on the dead connection would be an unhandled 'error' event that ends the worker.
-    client.on("error", () => {});
     release.call(client, error instanceof Error ? error : new Error(String(error)));
   }
 

@@ -61,6 +61,11 @@ export function workerNodeArgs(): Promise<string[]> {
   return nodeArgs("worker/index.ts", "worker");
 }
 
+/** node's arguments for a test's helper process (`entry` relative to the repository root). */
+export function scriptNodeArgs(entry: string, name: string): Promise<string[]> {
+  return nodeArgs(entry, name);
+}
+
 /**
  * node's arguments for `scripts/beacon.ts` (the operator CLI; cwd: the repository root), bundled
  * the same way. Integration tests run the CLI so: under the tsx CLI each run was two node

@@ -75,6 +75,7 @@ const SEND_TIMEOUT_MS = 1_000;
 /** Every invariant, in the order the report lists them. */
 const INVARIANTS = [
   "quiescence: every check, attempt, setup call, delivery and re-analysis ends",
+  "no worker process dies on its own",
   "every capture final",
   "at most one succeeded attempt per capture",
   "every paid answer stored",
@@ -340,6 +341,10 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
     const from = rows.length ? rows.map((r) => r.id) : captureIds;
     return from[pick % from.length]!;
   };
+  /** The schedule replaces the workers it kills at once: any other that has exited died on its own (a crash). */
+  const diedOnItsOwn = (w: WorkerProcess) => {
+    if (!w.running) fail("no worker process dies on its own", `${w.name} exited ${json(w.exit)}:\n${w.output().split("\n").slice(-30).join("\n")}`);
+  };
   const replace = async (index: number) => {
     workers[index] = await startWorker(`chaos-${run}-${index}-${Date.now() % 100_000}`, WORKER_ENV);
   };
@@ -383,6 +388,7 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
           );
           break;
         case "kill":
+          diedOnItsOwn(workers[a.worker]!);
           disturbed.add(workers[a.worker]!.workerId);
           frozen.delete(workers[a.worker]!);
           await workers[a.worker]!.kill();
@@ -530,7 +536,10 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
     for (const w of frozen) w.resume();
     frozen.clear();
     await Promise.all(background);
-    for (const [i, w] of workers.entries()) if (!w.running) await replace(i);
+    for (const [i, w] of workers.entries()) {
+      diedOnItsOwn(w);
+      if (!w.running) await replace(i);
+    }
     for (const name of PROVIDERS) fake.setFaults(tagOf(name), { errorRate: 0, timeoutRate: 0, permanentErrorRate: 0 });
     budget *= 100n;
     await updateWorkspaceSettings(space.workspaceId, { name: "Chaos", monthlyBudgetMicros: Number(budget) });
