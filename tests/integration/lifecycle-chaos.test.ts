@@ -38,6 +38,7 @@ import {
   type HttpSpace,
 } from "../support/lifecycle-fixtures";
 import { privatePostgres, type PrivatePostgres } from "../support/restartable-postgres";
+import { rollupsAndRebuild } from "../support/rollup-rebuild";
 import { waitFor } from "../support/wait-for";
 import { startWorker, type WorkerProcess } from "../support/worker-process";
 import { createChannel } from "@/lib/alerts/channels";
@@ -50,6 +51,8 @@ import { analyzeAnswer } from "@/lib/analysis/analyze";
 import { candidateRows, mentionRows } from "@/lib/analysis/rows";
 import { assertCan, canEditTrackingSetup, canManageAlerts, canManageWorkspaceSettings, canRunSetup } from "@/lib/permissions/permissions";
 import { updateBrand } from "@/lib/brands/brands";
+import { updatePrompt } from "@/lib/prompts/prompts";
+import { promptInputSchema } from "@/lib/prompts/schemas";
 import { brandInputSchema } from "@/lib/brands/schemas";
 import { runRepairPass } from "@/lib/lifecycle/repair";
 import { isTerminal } from "@/lib/captures/states";
@@ -90,6 +93,7 @@ const INVARIANTS = [
   "the candidates' rollup equals the rows behind it",
   "the weekly domain and own page rollups equal the rows behind them",
   "the gap sources' rollups equal the rows behind them",
+  "every rollup equals its rebuild from the rows behind it",
   "no delivery sent twice to an id-less channel",
   "the repair pass repairs nothing",
 ] as const;
@@ -116,7 +120,8 @@ type Action =
   | { kind: "sendTest"; channel: number }
   | { kind: "sendAgain"; pick: number }
   | { kind: "receiver"; failRate: number; slowRate: number }
-  | { kind: "retention"; batch: number };
+  | { kind: "retention"; batch: number }
+  | { kind: "retag"; pick: number; tags: string[] };
 // A whole check's cancel or retry: at once (the REST API's) or as an operation a worker runs (the
 // check page's, lib/checks/operations.ts), which marks a cancelled check before its job runs.
 type Via = "api" | "page";
@@ -152,6 +157,8 @@ const action: fc.Arbitrary<Action> = fc.oneof(
   fc.record({ kind: fc.constant("receiver" as const), failRate: fc.constantFrom(0, 0.3, 0.6), slowRate: fc.constantFrom(0, 0.3) }),
   // The hourly retention pass, in batches of this many attempts.
   feature(fc.record({ kind: fc.constant("retention" as const), batch: fc.constantFrom(3, 50) })),
+  // A prompt's tags edited (the prompts page's form) while its answers are being recorded.
+  feature(fc.record({ kind: fc.constant("retag" as const), pick: fc.nat(1000), tags: fc.subarray(["pricing", "support", "brand"]) })),
 );
 const schedule: fc.Arbitrary<Plan> = fc.record({
   // When each step fires: after this share of all captures has finished.
@@ -416,6 +423,14 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
           assertCan(canManageWorkspaceSettings(space.owner));
           await attempt("raise budget", () => updateWorkspaceSettings(space.workspaceId, { name: "Chaos", monthlyBudgetMicros: Number(budget) }));
           break;
+        case "retag": {
+          assertCan(canEditTrackingSetup(space.owner));
+          await attempt("retag", async () => {
+            const prompt = await db().prompt.findUniqueOrThrow({ where: { id: space.promptIds[a.pick % space.promptIds.length]! } });
+            await updatePrompt(space.workspaceId, prompt.id, promptInputSchema.parse({ text: prompt.text, tags: a.tags, country: prompt.country ?? undefined, city: prompt.city ?? undefined, language: prompt.language ?? undefined }));
+          });
+          break;
+        }
         case "brandEdit": {
           assertCan(canEditTrackingSetup(space.owner));
           await attempt("brand edit", async () => {
@@ -861,6 +876,18 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
     UNION ALL SELECT 'rollup_tag_gap_source_weeks has', row_to_json(x)::text FROM (SELECT * FROM kept_tag_gap_weeks EXCEPT SELECT * FROM raw_tag_gap_weeks) x
     UNION ALL SELECT 'rollup_tag_gap_source_weeks lacks', row_to_json(x)::text FROM (SELECT * FROM raw_tag_gap_weeks EXCEPT SELECT * FROM kept_tag_gap_weeks) x`;
   for (const d of gapDiffs.slice(0, 5)) fail("the gap sources' rollups equal the rows behind them", `${d.rollup} ${d.row}`);
+
+  // Every rollup table at once, against its rebuild from the raw rows (rolled back afterwards).
+  const { kept: keptRollups, rebuilt: rebuiltRollups } = await rollupsAndRebuild(space.brandId);
+  for (const table of Object.keys(keptRollups)) {
+    const keptRows = keptRollups[table]!.map(json);
+    const rebuiltRows = new Set(rebuiltRollups[table]!.map(json));
+    const extra = keptRows.filter((r) => !rebuiltRows.has(r));
+    const missing = [...rebuiltRows].filter((r) => !keptRows.includes(r));
+    if (extra.length || missing.length) {
+      fail("every rollup equals its rebuild from the rows behind it", `${table}: kept but not rebuilt ${json(extra.slice(0, 3))}; rebuilt but not kept ${json(missing.slice(0, 3))}`);
+    }
+  }
 
   // Deliveries to the Slack channels: the receiver's posts matched to deliveries by channel and
   // body (deliveries with the same body on one channel, if any, share their posts: at most one

@@ -11,13 +11,13 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { acrossMigration, type Sql } from "../support/partial-migrations";
 import { waitForLockWaiter } from "../support/pause";
 import * as raw from "../support/raw-analytics";
+import { rollupRows, rollupsAndRebuild } from "../support/rollup-rebuild";
 import { claimed, liveWorker, newSpace, startSpaceCheck, answer, type Space } from "../support/lifecycle-fixtures";
 import { runReanalysis } from "@/lib/brands/reanalysis";
 import { resolveFilter, type ResolvedFilter } from "@/lib/analytics/filter";
 import { overviewKpis } from "@/lib/analytics/kpis";
 import { marketComparison } from "@/lib/analytics/market-comparison";
 import { promptPerformance } from "@/lib/analytics/prompts";
-import { ROLLUPS } from "@/lib/analytics/rollup-tables";
 import { recordRollups } from "@/lib/analytics/rollups";
 import { addDays, analyticsFilterInput, isoDay, lastDays } from "@/lib/analytics/schemas";
 import { categoriesOverTime, gapSources, ownPagesByPeriod, ownPagesCited } from "@/lib/analytics/source-categories";
@@ -251,27 +251,10 @@ async function expectSameAsRaw(brandId: string, filters: FilterSpec[]) {
   }
 }
 
-// Every rollup table: a new one is compared with its rebuild from raw rows without a line here.
-const ROLLUP_TABLES = ROLLUPS.map((r) => r.table);
-
-async function rollupRows(brandId: string) {
-  const out: Record<string, unknown[]> = {};
-  for (const table of ROLLUP_TABLES) {
-    // Ordered by the whole row: the tables have from 6 columns up.
-    out[table] = await db().$queryRawUnsafe(`SELECT * FROM ${table} t WHERE "brandId" = $1::uuid ORDER BY t`, brandId);
-  }
-  return out;
-}
-
 /** The brand's rollups as kept, against the same rollups built from scratch out of its raw rows. */
 async function expectRollupsAsIfRebuilt(brandId: string) {
-  const kept = await rollupRows(brandId);
-  await db().$transaction(async (tx) => {
-    for (const table of ROLLUP_TABLES) await tx.$executeRawUnsafe(`DELETE FROM ${table} WHERE "brandId" = $1::uuid`, brandId);
-    const ids = await tx.capture.findMany({ where: { brandId }, select: { id: true } });
-    await recordRollups(tx, ids.map((c) => c.id));
-  });
-  expect(kept).toEqual(await rollupRows(brandId));
+  const { kept, rebuilt } = await rollupsAndRebuild(brandId);
+  expect(kept).toEqual(rebuilt);
 }
 
 async function reanalyse(brand: Awaited<ReturnType<typeof newBrand>>) {
