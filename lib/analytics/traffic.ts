@@ -222,8 +222,8 @@ type FunnelSqlRow = {
  * Per own page: crawled (crawls in range, the last day a crawler came, by whom), cited (answers
  * citing it, out of the answers in scope, with the 95 % interval) and visited (visits assistants
  * sent to it in range, by assistant), and the search and user-fetch crawlers robots.txt blocks
- * from it as the last readiness check found (`blockedFor`: only the pages that check fetched, the
- * domain's most-cited ones, are known). `list` keeps the pages to act
+ * from it as the last readiness check found (`blockedFor`: every page cited in the 90 days before
+ * that check; a page first cited since shows no block until the next one). `list` keeps the pages to act
  * on: crawled but never cited in the range, or cited in the range with no crawl in the
  * NOT_CRAWLED_DAYS days before its end, or cited and blocked by robots.txt for a crawler that
  * answers questions (search or user purpose). A page's answers add up its URLs' rows (one per URL and
@@ -262,17 +262,11 @@ export async function pageFunnel(r: ResolvedFilter, list: FunnelList, page: numb
           jsonb_agg(jsonb_build_object('assistant', assistant, 'visits', visits) ORDER BY visits DESC, assistant) AS assistants
         FROM per_assistant GROUP BY 1, 2
       ), blocked AS (
-        -- The stored check: page i's verdict for each crawler is its pages[i]; a page is keyed as the funnel keys it.
-        SELECT s.domain, split_part(pg.page->>'path', '?', 1) AS path,
-          array_agg(DISTINCT cr->>'name' ORDER BY cr->>'name') AS "blockedFor",
-          -- No answer for robots.txt counts as "disallow all" (RFC 9309): blocked, but not by its rules.
-          bool_or(s."robotsOutcome" = 'unreachable') AS "robotsUnreachable"
-        FROM site_readiness s
-          CROSS JOIN LATERAL jsonb_array_elements(s.pages) WITH ORDINALITY AS pg(page, i)
-          CROSS JOIN LATERAL jsonb_array_elements(s.crawlers) AS cr
-        WHERE s."workspaceId" = ${r.filter.workspaceId}::uuid AND cr->>'purpose' IN ('search', 'user')
-          AND NOT (cr->'pages'->((pg.i - 1)::int)->>'allowed')::boolean
-        GROUP BY 1, 2
+        -- As the last readiness check of each domain found them, for every page cited before it.
+        -- No answer for robots.txt counts as "disallow all" (RFC 9309): blocked, but not by its rules.
+        SELECT b.domain, b.path, b."blockedFor", s."robotsOutcome" = 'unreachable' AS "robotsUnreachable"
+        FROM site_readiness_blocked_pages b JOIN site_readiness s ON s."workspaceId" = b."workspaceId" AND s.domain = b.domain
+        WHERE b."workspaceId" = ${r.filter.workspaceId}::uuid
       ), p AS (
         SELECT coalesce(c.domain, k.domain, v.domain) AS domain, coalesce(c.path, k.path, v.path) AS path, c.url, c.title,
           coalesce(k.crawls, 0) AS crawls,

@@ -9,7 +9,7 @@ import { parseAddress, parseTrustedProxies } from "@/lib/net/trusted-proxies";
 import { normalizeHost } from "@/lib/sources/categories";
 import { CRAWLERS } from "@/lib/traffic/crawlers";
 import type { PageStatus, StoredCrawler, StoredPage } from "@/lib/traffic/readiness";
-import { ROBOTS_MAX_BYTES, robotsOutcome, robotsPolicy } from "@/lib/traffic/robots";
+import { ROBOTS_MAX_BYTES, robotsOutcome, robotsPolicy, type RobotsPolicy } from "@/lib/traffic/robots";
 import { fetchSite, type Fetched, type FetchFailure } from "@/lib/traffic/site-fetch";
 import { ownDomains, siteOf } from "@/lib/traffic/store";
 
@@ -20,6 +20,8 @@ import { ownDomains, siteOf } from "@/lib/traffic/store";
 
 /** The most-cited own pages checked per domain. */
 const READINESS_PAGES = 5;
+/** Cited own URLs per domain whose robots.txt verdicts are stored (rules only, nothing fetched). */
+const CITED_URLS_JUDGED = 5_000;
 /** Citations counted over this many days. */
 const CITED_DAYS = 90;
 /** Fetches in flight at once for one domain: a check must not look like an attack on the site. */
@@ -63,13 +65,17 @@ async function pooled<T, R>(items: readonly T[], limit: number, work: (item: T) 
 
 const isFailure = (r: Fetched | FetchFailure): r is FetchFailure => "failure" in r;
 
-/** The domain's most-cited own pages (answers citing them in the last CITED_DAYS days), most cited first. */
-async function mostCitedPages(workspaceId: string, domain: string): Promise<StoredPage[]> {
+/**
+ * The domain's own pages cited in the last CITED_DAYS days (the most-cited CITED_URLS_JUDGED
+ * URLs), most cited first, each page once: a URL cited with and without www. (or with another
+ * scheme) is one page of the site.
+ */
+async function citedPages(workspaceId: string, domain: string): Promise<StoredPage[]> {
   const rows = await db().$queryRaw<{ url: string; answers: number }[]>`
     SELECT url, sum(answers)::int AS answers FROM rollup_own_pages
     WHERE "workspaceId" = ${workspaceId}::uuid AND domain = ${siteOf(domain)} AND day >= current_date - ${CITED_DAYS}::int
-    GROUP BY url ORDER BY answers DESC, url LIMIT 200`;
-  const pages: StoredPage[] = [];
+    GROUP BY url ORDER BY answers DESC, url LIMIT ${CITED_URLS_JUDGED}`;
+  const pages = new Map<string, StoredPage>();
   for (const row of rows) {
     let url: URL;
     try {
@@ -77,12 +83,30 @@ async function mostCitedPages(workspaceId: string, domain: string): Promise<Stor
     } catch {
       continue;
     }
-    // A URL cited with and without www. (or with another scheme) is one page of the site.
-    if (normalizeHost(url.hostname) !== domain || pages.some((p) => p.path === `${url.pathname}${url.search}`)) continue;
-    pages.push({ url: row.url, path: `${url.pathname}${url.search}`, citations: row.answers });
-    if (pages.length === READINESS_PAGES) break;
+    const path = `${url.pathname}${url.search}`;
+    if (normalizeHost(url.hostname) !== domain || pages.has(path)) continue;
+    pages.set(path, { url: row.url, path, citations: row.answers });
   }
-  return pages;
+  return [...pages.values()];
+}
+
+/**
+ * Per cited page, keyed as the funnel keys a page (the path without its query), the crawlers that
+ * answer questions (search and user purposes) robots.txt keeps out of it: the funnel's "Blocked
+ * by robots.txt but cited" for every cited page, not only the fetched ones.
+ */
+function blockedPages(pages: StoredPage[], allowed: RobotsPolicy): { path: string; blockedFor: string[] }[] {
+  const answering = CRAWLERS.filter((c) => c.purpose !== "training");
+  const byPath = new Map<string, Set<string>>();
+  for (const page of pages) {
+    const blocked = answering.filter((c) => !allowed(page.path, c.name));
+    if (!blocked.length) continue;
+    const key = page.path.split("?")[0]!;
+    const names = byPath.get(key) ?? new Set<string>();
+    for (const c of blocked) names.add(c.name);
+    byPath.set(key, names);
+  }
+  return [...byPath].map(([path, names]) => ({ path, blockedFor: [...names].sort() }));
 }
 
 export type ReadinessOptions = {
@@ -92,15 +116,16 @@ export type ReadinessOptions = {
   signal?: AbortSignal;
 };
 
-type DomainResult = Omit<Prisma.SiteReadinessCreateManyInput, "workspaceId" | "checkedAt">;
+type DomainResult = { row: Omit<Prisma.SiteReadinessCreateManyInput, "workspaceId" | "checkedAt">; blocked: { path: string; blockedFor: string[] }[] };
 
 async function checkDomain(workspaceId: string, domain: string, origin: string, signal?: AbortSignal): Promise<DomainResult> {
   const fetchOptions = { guard: readinessGuard(), timeoutMs: env().BEACON_READINESS_TIMEOUT_MS, signal };
-  const [robots, llms, pages] = await Promise.all([
+  const [robots, llms, cited] = await Promise.all([
     fetchSite(`${origin}/robots.txt`, { ...fetchOptions, userAgent: BEACON_UA, maxBytes: ROBOTS_MAX_BYTES }),
     fetchSite(`${origin}/llms.txt`, { ...fetchOptions, userAgent: BEACON_UA, maxBytes: LLMS_MAX_BYTES }),
-    mostCitedPages(workspaceId, domain),
+    citedPages(workspaceId, domain),
   ]);
+  const pages = cited.slice(0, READINESS_PAGES);
   const outcome = robotsOutcome(isFailure(robots) ? null : robots.status);
   const allowed = robotsPolicy(origin, outcome, isFailure(robots) ? "" : robots.body);
   // A crawler told to stay away is not sent: its status says "blocked", as the crawler would see it.
@@ -127,13 +152,16 @@ async function checkDomain(workspaceId: string, domain: string, origin: string, 
   // answers every path with the site's HTML page, or with an untyped body, is not an llms.txt.
   const llmsTxt = !isFailure(llms) && llms.status === 200 && llms.body.trim().length > 0 && /^text\/(?!html)/i.test(llms.contentType ?? "");
   return {
-    domain,
-    robotsOutcome: outcome,
-    robotsStatus: isFailure(robots) ? null : robots.status,
-    llmsTxt,
-    llmsTxtStatus: isFailure(llms) ? null : llms.status,
-    pages: pages as unknown as Prisma.InputJsonValue,
-    crawlers: crawlers as unknown as Prisma.InputJsonValue,
+    row: {
+      domain,
+      robotsOutcome: outcome,
+      robotsStatus: isFailure(robots) ? null : robots.status,
+      llmsTxt,
+      llmsTxtStatus: isFailure(llms) ? null : llms.status,
+      pages: pages as unknown as Prisma.InputJsonValue,
+      crawlers: crawlers as unknown as Prisma.InputJsonValue,
+    },
+    blocked: blockedPages(cited, allowed),
   };
 }
 
@@ -159,10 +187,14 @@ export async function checkSiteReadiness(workspaceId: string, options: Readiness
   // One domain at a time: the fetches within one already run CONCURRENCY at once.
   for (const domain of domains) {
     if (checked.length && performance.now() - started >= (options.budgetMs ?? JOB_BUDGET_MS)) break;
-    const result = await checkDomain(workspaceId, domain, originOf(domain), options.signal);
+    const { row: result, blocked } = await checkDomain(workspaceId, domain, originOf(domain), options.signal);
     options.signal?.throwIfAborted();
     const row = { ...result, workspaceId, checkedAt: new Date() };
-    await db().siteReadiness.upsert({ where: { workspaceId_domain: { workspaceId, domain } }, create: row, update: row });
+    await transaction(async (tx) => {
+      await tx.siteReadiness.upsert({ where: { workspaceId_domain: { workspaceId, domain } }, create: row, update: row });
+      await tx.siteReadinessBlockedPage.deleteMany({ where: { workspaceId, domain } });
+      await tx.siteReadinessBlockedPage.createMany({ data: blocked.map((b) => ({ workspaceId, domain, ...b })) });
+    });
     checked.push(domain);
   }
   return checked;

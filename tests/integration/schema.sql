@@ -1048,6 +1048,15 @@ CREATE TABLE "site_readiness" (
   CONSTRAINT "site_readiness_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
 );
 
+CREATE TABLE "site_readiness_blocked_pages" (
+  "workspaceId" uuid NOT NULL,
+  domain text NOT NULL,
+  path text NOT NULL,
+  "blockedFor" text[] NOT NULL,
+  CONSTRAINT site_readiness_blocked_pages_pkey PRIMARY KEY ("workspaceId", domain, path),
+  CONSTRAINT "site_readiness_blocked_pages_workspaceId_domain_fkey" FOREIGN KEY ("workspaceId", domain) REFERENCES site_readiness("workspaceId", domain) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
 CREATE TABLE "source_category_overrides" (
   "workspaceId" uuid NOT NULL,
   domain text NOT NULL,
@@ -1469,6 +1478,8 @@ CREATE UNIQUE INDEX share_links_pkey ON public.share_links USING btree (id);
 CREATE UNIQUE INDEX "share_links_tokenHash_key" ON public.share_links USING btree ("tokenHash");
 
 CREATE INDEX "share_links_workspaceId_idx" ON public.share_links USING btree ("workspaceId");
+
+CREATE UNIQUE INDEX site_readiness_blocked_pages_pkey ON public.site_readiness_blocked_pages USING btree ("workspaceId", domain, path);
 
 CREATE UNIQUE INDEX site_readiness_pkey ON public.site_readiness USING btree ("workspaceId", domain);
 

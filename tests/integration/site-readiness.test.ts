@@ -112,6 +112,8 @@ beforeAll(async () => {
     ["https://acme-ready.test/slow", 20],
     ["https://acme-ready.test/blog/one", 10],
     ["https://acme-ready.test/blog/least", 1],
+    // Past the five fetched: only robots.txt's rules judge it.
+    ["https://acme-ready.test/private/old?page=2", 2],
     ["http://www.acme-ready.test/pricing", 15],
     ["https://docs.elsewhere.test/acme", 45],
     ["https://bare-ready.test/", 5],
@@ -162,6 +164,18 @@ describe("a check of local sites (loopback exempted by the operator)", () => {
       { url: "https://acme-ready.test/blog/one", citations: 10 },
     ]);
     expect(a.checkedAt).toBeInstanceOf(Date);
+  });
+
+  it("keeps, for every cited page and not only the five fetched, the search and user crawlers robots.txt keeps out", async () => {
+    const rows = await db().siteReadinessBlockedPage.findMany({ where: { workspaceId: owner.workspaceId, domain: "acme-ready.test" }, orderBy: { path: "asc" } });
+    // Every search and user crawler reads the * group (none has a group of its own), which disallows /private.
+    const answering = CRAWLERS.filter((c) => c.purpose !== "training").map((c) => c.name).sort();
+    expect(rows.map((r) => ({ path: r.path, blockedFor: r.blockedFor }))).toEqual([
+      { path: "/private/old", blockedFor: answering },
+      { path: "/private/report", blockedFor: answering },
+    ]);
+    // And the funnel's "Blocked by robots.txt but cited" reads them (lib/analytics/traffic.ts).
+    expect(acme.seen.some((s) => s.path.startsWith("/private"))).toBe(false);
   });
 
   it("reads robots.txt per crawler token (BOM, CRLF, a group of two, a robots-only token) and groups them by purpose", () => {

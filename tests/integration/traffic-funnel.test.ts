@@ -105,6 +105,10 @@ async function writeHistory(tenant: Tenant, h: Omit<History, "visits" | "readine
         })),
       },
     });
+    // The verdicts for every page the check judged (all cited ones), not only the pages it fetched.
+    const answering = READINESS_CRAWLERS.filter((c) => c.purpose !== "training");
+    const blocked = PATHS.map((path) => ({ path, blockedFor: answering.filter((c) => r.unreachable || r.blocks.some((b) => b.crawler === c.name && b.path === path)).map((c) => c.name).sort() }));
+    await db().siteReadinessBlockedPage.createMany({ data: blocked.filter((b) => b.blockedFor.length).map((b) => ({ workspaceId: tenant.workspaceId, domain: r.domain, ...b })) });
   }
   const provider = await db().providerConfig.findFirstOrThrow({ where: { workspaceId: tenant.workspaceId } });
   const check = await db().check.create({ data: { workspaceId: tenant.workspaceId, brandId: tenant.brandId, totalCaptures: h.answers.length, status: "completed" } });
@@ -172,13 +176,12 @@ async function directCounts(tenant: Tenant) {
     const p = page(v.domain, v.path);
     p.visits.set(v.assistant, (p.visits.get(v.assistant) ?? 0) + v.visits);
   }
-  const checks = await db().siteReadiness.findMany({ where: { workspaceId: tenant.workspaceId } });
+  const checks = await db().siteReadiness.findMany({ where: { workspaceId: tenant.workspaceId }, include: { blockedPages: true } });
   for (const [key, p] of pages) {
     for (const check of checks) {
-      const checked = (check.pages as { path: string }[]).findIndex((x) => `${check.domain}${x.path.split("?")[0]}` === key);
-      if (checked < 0) continue;
-      const crawlers = check.crawlers as { name: string; purpose: string; pages: { allowed: boolean }[] }[];
-      p.blockedFor = crawlers.filter((c) => c.purpose !== "training" && !c.pages[checked]!.allowed).map((c) => c.name).sort();
+      const blocked = check.blockedPages.find((b) => `${check.domain}${b.path}` === key);
+      if (!blocked) continue;
+      p.blockedFor = [...blocked.blockedFor].sort();
       p.robotsUnreachable = check.robotsOutcome === "unreachable";
     }
   }

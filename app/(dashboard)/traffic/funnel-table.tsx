@@ -34,7 +34,7 @@ const LISTS: { list: List; label: string; advice: string }[] = [
     list: "blocked-cited",
     label: "Blocked by robots.txt but cited",
     advice:
-      "Answers cite these pages, yet your robots.txt keeps out a crawler that assistants search or fetch pages with (per the last site readiness check, which reads your most-cited pages): allow it (for example OAI-SearchBot, ChatGPT-User, Claude-User, PerplexityBot) unless you mean to, or the assistant may stop citing or quoting them.",
+      "Answers cite these pages, yet your robots.txt keeps out a crawler that assistants search or fetch pages with (per the last site readiness check, which reads robots.txt for every page cited in the 90 days before it): allow it (for example OAI-SearchBot, ChatGPT-User, Claude-User, PerplexityBot) unless you mean to, or the assistant may stop citing or quoting them.",
   },
 ];
 
