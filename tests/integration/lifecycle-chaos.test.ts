@@ -628,6 +628,13 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
     where: { id: { in: captureIds } },
     include: { attempts: { orderBy: { number: "asc" } }, prompt: { select: { text: true, language: true } }, mentions: true, candidates: true },
   });
+  // When each timed-out attempt's worker saw its timeout due (lib/lifecycle/run/failure.ts' event).
+  const timeouts = await db().event.findMany({ where: { captureId: { in: captureIds }, kind: "attempt_timed_out" }, select: { captureId: true, data: true } });
+  const timedOutAt = (captureId: string, attempt: { startedAt: Date; endedAt: Date | null }) =>
+    timeouts
+      .filter((e) => e.captureId === captureId)
+      .map((e) => Date.parse((e.data as { noticedAt: string }).noticedAt))
+      .find((t) => t >= attempt.startedAt.getTime() && (attempt.endedAt === null || t <= attempt.endedAt.getTime()));
   const attemptsText = (c: (typeof captures)[number]) => json(c.attempts.map((a) => ({ n: a.number, outcome: a.outcome, reason: a.reason, cost: a.costMicros, startedAt: a.startedAt, endedAt: a.endedAt, latencyMs: a.latencyMs, worker: a.workerId })));
   for (const c of captures) {
     const label = `capture ${c.id} (${c.status})`;
@@ -691,9 +698,17 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
     for (const call of made.filter((m) => m.outcome === "answered" && !m.closedByClient)) {
       const at = call.at - skewMs;
       const running = c.attempts.filter((a) => a.startedAt.getTime() <= at + 50).at(-1);
+      // An answer finished after the worker saw its call's timeout due may miss the one turn the
+      // worker waits before it aborts: lost to the timeout by design, and charged its estimate.
+      const noticed = running && running.reason === "timeout" ? timedOutAt(c.id, running) : undefined;
+      const lateForTimeout = noticed !== undefined && call.sentAt !== undefined && call.sentAt - skewMs >= noticed;
+      if (lateForTimeout) {
+        count("answers sent after the call's timeout came due");
+        if (!running!.costIsEstimate || running!.costMicros <= 0n) fail("every paid answer stored", `capture ${c.id}: call #${call.seq}'s answer came after its timeout, and attempt ${running!.number} is not charged its estimate: ${attemptsText(c)}`);
+      }
       if (!running) {
         fail("every paid answer stored", `capture ${c.id} (${c.status}): call #${call.seq} answered at ${iso(call.at)} before any attempt started: ${attemptsText(c)}`);
-      } else if (running.outcome !== "succeeded" && running.outcome !== "cancelled" && !disturbed.has(running.workerId)) {
+      } else if (running.outcome !== "succeeded" && running.outcome !== "cancelled" && !disturbed.has(running.workerId) && !lateForTimeout) {
         // When the answer went out on the database's clock, against the attempt's start and its call's latency (to its abort, if it timed out).
         const sent = call.sentAt === undefined ? "never sent whole" : `sent ${iso(call.sentAt - skewMs)} (database clock)`;
         fail("every paid answer stored", `capture ${c.id} (${c.status}): call #${call.seq} came at ${iso(call.at - skewMs)}, its answer ${sent} (a paid answer), but attempt ${running.number} ended ${running.outcome} (${running.reason ?? "no reason"}): ${attemptsText(c)}`);

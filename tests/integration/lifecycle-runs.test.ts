@@ -123,6 +123,11 @@ describe("the budget is a hard cap (defect 7)", () => {
     expect(estimate).toBeGreaterThan(0);
     expect((await budgetNow(space.workspaceId)).charged).toBe(BigInt(estimate));
     await expectBudgetConsistent(space.workspaceId);
+    // When the worker saw the timeout due: at least the timeout after the call began, before the attempt ended.
+    const [event] = await db().event.findMany({ where: { captureId: capture.id, kind: "attempt_timed_out" } });
+    const noticedAt = Date.parse((event?.data as { noticedAt: string } | undefined)?.noticedAt ?? "");
+    expect(noticedAt).toBeGreaterThanOrEqual(capture.attempts[0]!.startedAt.getTime() + 300);
+    expect(noticedAt).toBeLessThanOrEqual(capture.attempts[0]!.endedAt!.getTime());
   });
 });
 

@@ -31,7 +31,7 @@ export type FailedCapture = {
 export async function failureOf(
   error: unknown,
   capture: FailedCapture,
-  ctx: { partialText: string; latencyMs: number; limits: CallLimits },
+  ctx: { partialText: string; latencyMs: number; limits: CallLimits; timeoutNoticedAt?: Date },
 ): Promise<Failure> {
   const config = capture.connection;
   const estimate = unknownOutcomeCost(capture.prompt.text, capture.searchMode, ctx.limits, config);
@@ -70,8 +70,12 @@ export async function failureOf(
     retryAfterMs: failure.retryAfterMs,
     baseMs: env().BEACON_RETRY_BASE_MS,
   });
+  // A timeout's answer may still come after the abort, paid and never read: the attempt is charged
+  // its estimate, and the event says when the worker gave up on it (the chaos test's oracle reads it).
+  const timedOut = error instanceof CallAbortedError && ctx.timeoutNoticedAt;
   return {
     ...base,
+    events: timedOut ? [{ kind: "attempt_timed_out", data: { noticedAt: ctx.timeoutNoticedAt!.toISOString() } }] : undefined,
     next: decision.next === "retry" ? "retry_wait" : "failed",
     // Measured from now, when the response has arrived: Retry-After counts from then.
     delayMs: decision.next === "retry" ? decision.delayMs : undefined,

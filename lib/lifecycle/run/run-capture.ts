@@ -177,7 +177,10 @@ async function runAttempt(capture: LoadedCapture, run: Run, options: RunCaptureO
   // been paid for, is read and stored.
   let received = 0;
   let grace: NodeJS.Immediate | undefined;
+  // When this process first saw its timeout due: an answer sent after it may be lost to the abort.
+  let timeoutNoticedAt: Date | undefined;
   const expire = () => {
+    timeoutNoticedAt ??= new Date();
     const seen = received;
     grace = setImmediate(() => (received === seen ? abort("timeout") : expire()));
   };
@@ -261,7 +264,7 @@ async function runAttempt(capture: LoadedCapture, run: Run, options: RunCaptureO
     }
     await tellBreaker(breakerOutcome(callError));
     if (callError instanceof CallAbortedError && callError.abortReason === "lease_lost") return "fenced"; // another run owns it now
-    const write = await persist(run.runToken, [async () => failCapture(captureId, run.runToken, await failureOf(callError, capture, { partialText, latencyMs, limits: run.limits }))], log);
+    const write = await persist(run.runToken, [async () => failCapture(captureId, run.runToken, await failureOf(callError, capture, { partialText, latencyMs, limits: run.limits, timeoutNoticedAt }))], log);
     if (write === "abandoned" || write.kind === "unstorable") options.warn?.(`capture ${captureId}: the failure of run ${run.runToken} could not be recorded; run given up`);
     const outcome = callError instanceof CallAbortedError && callError.abortReason !== "timeout" ? "cancelled" : callError instanceof ProviderError && callError.retryClass !== "unknown" ? "failed" : "unknown";
     executionSeconds.observe({ provider: capture.providerConfig.name, outcome }, latencyMs / 1000);
