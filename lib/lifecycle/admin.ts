@@ -53,9 +53,7 @@ export async function cancelCaptures(tx: Tx, actor: LifecycleActor, target: { ch
 
 /**
  * Transition `adminRetry` (failed | cancelled -> queued): the captures get a fresh allowance of
- * attempts (their connection's maxAttempts on top of what they have spent, captures."spentAttempts":
- * calls that were cancelled or cut by a shutdown spent none) and a new budget hold (their expected
- * cost, `holds`), taken this month. Only the
+ * attempts and a new budget hold (their expected cost, `holds`), taken this month. Only the
  * captures this call moved are held and enqueued: of two retries at once, one wins.
  */
 export async function retryCaptures(tx: Tx, actor: LifecycleActor, holds: Map<string, { micros: number; maxAttempts: number }>) {
@@ -78,7 +76,7 @@ export async function retryCaptures(tx: Tx, actor: LifecycleActor, holds: Map<st
   const total = moved.reduce((sum, m) => sum + holds.get(m.id)!.micros, 0);
   const period = await holdBudget(tx, actor.workspaceId, total);
   await tx.$executeRaw`
-    UPDATE captures c SET "reservedMicros" = v.micros, "reservedPeriod" = ${period}::date, "maxAttempts" = c."spentAttempts" + v."maxAttempts"
+    UPDATE captures c SET "reservedMicros" = v.micros, "reservedPeriod" = ${period}::date, "maxAttempts" = c."attemptCount" + v."maxAttempts"
     FROM unnest(${ids}::uuid[], ${ids.map((id) => holds.get(id)!.micros)}::bigint[], ${ids.map((id) => holds.get(id)!.maxAttempts)}::int[]) AS v(id, micros, "maxAttempts")
     WHERE c.id = v.id`;
   return { retried: moved.length };

@@ -4,9 +4,8 @@
 // retried after retention ran got a fresh budget, and paid the provider again. Here, against a
 // real provider call over HTTP (the fake OpenAI server, whose request log is the paid-call log):
 // the automatic retry, with retention's batch held before its commit while a failure is
-// recorded; an admin retry (a fresh allowance, as it gives, and no more, also after a call a
-// shutdown cut off, which spent nothing); and a lease expiry after an unknown outcome. Plus the
-// migration that backfills the counters.
+// recorded; an admin retry (a fresh allowance, as it gives, and no more); and a lease expiry
+// after an unknown outcome. Plus the migration that backfills the counters.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeOpenAI, type FakeServer, type OpenAIScenario } from "../support/fake-providers/openai-server";
 import { acrossMigration } from "../support/partial-migrations";
@@ -16,7 +15,6 @@ import { retryCaptures } from "@/lib/checks/cancel-retry";
 import { db } from "@/lib/db/prisma";
 import { runRetention } from "@/lib/jobs/retention";
 import { expireAttempt } from "@/lib/lifecycle/lease";
-import { failCapture } from "@/lib/lifecycle/results";
 import { runCapture, type RunOutcome } from "@/lib/lifecycle/run/run-capture";
 
 // Before anything reads env(): retries due at once (the backoff is not what is tested here), and
@@ -105,21 +103,6 @@ describe("a capture's retry budget across retention", () => {
     expect(calls(), "paid calls: the first allowance, then a fresh one").toBe(2 * MAX_ATTEMPTS);
   });
 
-  it("after an admin retry is a fresh allowance also for a capture whose call a shutdown cut off (a call that spent nothing)", async () => {
-    const space = await newSpace({ prompts: 1 });
-    const { captureId, calls } = await failingCapture(space);
-    const shutdownRun = await claimed(captureId, workerId);
-    const requeued = await failCapture(captureId, shutdownRun, { next: "queued", attempt: { outcome: "cancelled", reason: "shutdown", costMicros: 0, costIsEstimate: true, latencyMs: 0 } });
-    expect(requeued).toEqual({ kind: "written", status: "queued" });
-    expect(await runUntilEnded(captureId)).toBe("failed");
-    expect(calls()).toBe(MAX_ATTEMPTS);
-
-    await retryCaptures(space.owner, { captureId });
-    expect(await runUntilEnded(captureId)).toBe("failed");
-    expect(calls(), "paid calls: the first allowance, then a fresh one").toBe(2 * MAX_ATTEMPTS);
-    expect(await db().capture.findUniqueOrThrow({ where: { id: captureId } })).toMatchObject({ attemptCount: 2 * MAX_ATTEMPTS + 1, spentAttempts: 2 * MAX_ATTEMPTS });
-  });
-
   it("keeps counting unknown outcomes: a lease that expires after one retried unknown outcome fails the capture, also when retention deleted the first", async () => {
     const space = await newSpace({ prompts: 1 });
     const { captureIds } = await startSpaceCheck(space, { prompts: 1, providers: ["OpenAI API"] });
@@ -136,7 +119,7 @@ describe("a capture's retry budget across retention", () => {
 });
 
 describe("migration 20261211100000_capture_retry_budget", () => {
-  it("counts what the attempts left spent; for a capture that may still run, an attempt retention deleted counts as spent, up to maxAttempts", async () => {
+  it("counts what the attempts left spent, and each attempt retention deleted as spent (up to maxAttempts for a capture that may still run)", async () => {
     type Shape = { status: string; attemptCount: number; attempts: (string | null)[] };
     const shapes: Record<string, Shape> = {
       waitingOneDeleted: { status: "retry_wait", attemptCount: 2, attempts: ["failed"] },
@@ -183,7 +166,7 @@ describe("migration 20261211100000_capture_retry_budget", () => {
           waitingOneDeleted: [2, 0],
           waitingAllDeleted: [3, 0],
           runningAfterShutdown: [0, 0],
-          failedSomeDeleted: [1, 1],
+          failedSomeDeleted: [3, 1],
           succeededAfterFailure: [1, 0],
           neverRun: [0, 0],
         });
