@@ -5,16 +5,18 @@
 // real provider call over HTTP (the fake OpenAI server, whose request log is the paid-call log):
 // the automatic retry, with retention's batch held before its commit while a failure is
 // recorded; an admin retry (a fresh allowance, as it gives, and no more); and a lease expiry
-// after an unknown outcome. Plus the migration that backfills the counters.
+// after an unknown outcome. And a capture whose paid answer could not be stored stays refused a
+// retry once retention deleted the attempt that said so. Plus the migrations that backfill both.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeOpenAI, type FakeServer, type OpenAIScenario } from "../support/fake-providers/openai-server";
-import { acrossMigration } from "../support/partial-migrations";
+import { acrossMigration, type Sql } from "../support/partial-migrations";
 import { claimed, liveWorker, newSpace, startSpaceCheck, type Space } from "../support/lifecycle-fixtures";
 import { gateAt } from "../support/pause";
 import { retryCaptures } from "@/lib/checks/cancel-retry";
 import { db } from "@/lib/db/prisma";
 import { runRetention } from "@/lib/jobs/retention";
 import { expireAttempt } from "@/lib/lifecycle/lease";
+import { failCapture } from "@/lib/lifecycle/results";
 import { runCapture, type RunOutcome } from "@/lib/lifecycle/run/run-capture";
 
 // Before anything reads env(): retries due at once (the backoff is not what is tested here), and
@@ -118,51 +120,77 @@ describe("a capture's retry budget across retention", () => {
   });
 });
 
+describe("a capture whose paid answer could not be stored", () => {
+  it("stays refused a retry once retention deleted the attempt that says so: the provider was paid, a retry would pay it again", async () => {
+    const space = await newSpace({ prompts: 1 });
+    const { checkId, captureIds } = await startSpaceCheck(space, { prompts: 1, providers: ["ChatGPT"] });
+    const captureId = captureIds[0]!;
+    // As run-capture's failUnstorable leaves it: the answer arrived and was paid, the database refused it.
+    await failCapture(captureId, await claimed(captureId, workerId), {
+      next: "failed",
+      lastError: "The answer could not be stored (23514: check violation)",
+      attempt: { outcome: "failed", reason: "result_not_stored", errorClass: "permanent", costMicros: 700, costIsEstimate: false, latencyMs: 5 },
+    });
+    await expect(retryCaptures(space.owner, { captureId })).rejects.toThrow(/could not be stored/);
+
+    await retention();
+    expect(await db().attempt.count({ where: { captureId } })).toBe(0);
+    await expect(retryCaptures(space.owner, { captureId })).rejects.toThrow(/could not be stored/);
+    await expect(retryCaptures(space.owner, { checkId })).rejects.toThrow(/could not be stored/);
+    expect(await db().capture.findUniqueOrThrow({ where: { id: captureId } })).toMatchObject({ status: "failed" });
+  });
+});
+
+type CaptureShape = { status: string; attemptCount: number; lastError?: string; attempts: { outcome: string | null; reason?: string }[] };
+
+/** Captures of the given shapes in a fresh workspace, in the old schema (plain SQL); their ids by name. */
+async function arrangeCaptures(sql: Sql, shapes: Record<string, CaptureShape>): Promise<Record<string, string>> {
+  const one = async (text: string, values: unknown[] = []) => (await sql(`${text} RETURNING id`, values)).rows[0].id as string;
+  const workspace = await one(`INSERT INTO workspaces (slug, name) VALUES ('w', 'W')`);
+  const connection = await one(`INSERT INTO provider_connections (name, adapter) VALUES ('C', 'simulator')`);
+  const provider = await one(`INSERT INTO provider_configs ("workspaceId", name, model, "connectionId") VALUES ($1, 'P', 'm', $2)`, [workspace, connection]);
+  const brand = await one(`INSERT INTO brands ("workspaceId", name) VALUES ($1, 'B')`, [workspace]);
+  const prompt = await one(`INSERT INTO prompts ("workspaceId", text) VALUES ($1, 'Which CRM?')`, [workspace]);
+  const check = await one(`INSERT INTO checks ("workspaceId", "brandId", "totalCaptures") VALUES ($1, $2, 6)`, [workspace, brand]);
+  const ids: Record<string, string> = {};
+  for (const [i, [name, shape]] of Object.entries(shapes).entries()) {
+    ids[name] = await one(
+      `INSERT INTO captures ("workspaceId", "checkId", "brandId", "promptId", "providerConfigId", "connectionId", sample, status, "attemptCount", "maxAttempts", model, "searchMode", "lastError")
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::"CaptureStatus", $9, 3, 'm', 'auto', $10)`,
+      [workspace, check, brand, prompt, provider, connection, i + 1, shape.status, shape.attemptCount, shape.lastError ?? null],
+    );
+    // The attempts left are the last ones (retention deletes the oldest first).
+    for (const [j, attempt] of shape.attempts.entries()) {
+      await sql(
+        `INSERT INTO attempts ("workspaceId", "captureId", number, "runToken", "workerId", outcome, reason) VALUES ($1, $2, $3, gen_random_uuid(), 'w', $4::"AttemptOutcome", $5)`,
+        [workspace, ids[name], shape.attemptCount - shape.attempts.length + j + 1, attempt.outcome, attempt.reason ?? null],
+      );
+    }
+  }
+  return ids;
+}
+
+/** Each named capture's `columns`, as rows of values. */
+async function columnsOf(sql: Sql, ids: Record<string, string>, columns: string[]) {
+  const { rows } = await sql(`SELECT id, ${columns.map((c) => `"${c}"`).join(", ")} FROM captures`);
+  return Object.fromEntries(Object.entries(ids).map(([name, id]) => [name, columns.map((c) => rows.find((r) => r.id === id)![c])]));
+}
+
 describe("migration 20261211100000_capture_retry_budget", () => {
   it("counts what the attempts left spent, and each attempt retention deleted as spent (up to maxAttempts for a capture that may still run)", async () => {
-    type Shape = { status: string; attemptCount: number; attempts: (string | null)[] };
-    const shapes: Record<string, Shape> = {
-      waitingOneDeleted: { status: "retry_wait", attemptCount: 2, attempts: ["failed"] },
+    const shapes: Record<string, CaptureShape> = {
+      waitingOneDeleted: { status: "retry_wait", attemptCount: 2, attempts: [{ outcome: "failed" }] },
       waitingAllDeleted: { status: "queued", attemptCount: 5, attempts: [] },
-      runningAfterShutdown: { status: "running", attemptCount: 2, attempts: ["cancelled", null] },
-      failedSomeDeleted: { status: "failed", attemptCount: 3, attempts: ["unknown"] },
-      succeededAfterFailure: { status: "succeeded", attemptCount: 2, attempts: ["failed", "succeeded"] },
+      runningAfterShutdown: { status: "running", attemptCount: 2, attempts: [{ outcome: "cancelled", reason: "shutdown" }, { outcome: null }] },
+      failedSomeDeleted: { status: "failed", attemptCount: 3, attempts: [{ outcome: "unknown" }] },
+      succeededAfterFailure: { status: "succeeded", attemptCount: 2, attempts: [{ outcome: "failed" }, { outcome: "succeeded" }] },
       neverRun: { status: "queued", attemptCount: 0, attempts: [] },
     };
     await acrossMigration(
       "20261211100000_capture_retry_budget",
-      async (sql) => {
-        const one = async (text: string, values: unknown[] = []) => (await sql(`${text} RETURNING id`, values)).rows[0].id as string;
-        const workspace = await one(`INSERT INTO workspaces (slug, name) VALUES ('w', 'W')`);
-        const connection = await one(`INSERT INTO provider_connections (name, adapter) VALUES ('C', 'simulator')`);
-        const provider = await one(`INSERT INTO provider_configs ("workspaceId", name, model, "connectionId") VALUES ($1, 'P', 'm', $2)`, [workspace, connection]);
-        const brand = await one(`INSERT INTO brands ("workspaceId", name) VALUES ($1, 'B')`, [workspace]);
-        const prompt = await one(`INSERT INTO prompts ("workspaceId", text) VALUES ($1, 'Which CRM?')`, [workspace]);
-        const check = await one(`INSERT INTO checks ("workspaceId", "brandId", "totalCaptures") VALUES ($1, $2, 6)`, [workspace, brand]);
-        const ids: Record<string, string> = {};
-        for (const [i, [name, shape]] of Object.entries(shapes).entries()) {
-          ids[name] = await one(
-            `INSERT INTO captures ("workspaceId", "checkId", "brandId", "promptId", "providerConfigId", "connectionId", sample, status, "attemptCount", "maxAttempts", model, "searchMode")
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8::"CaptureStatus", $9, 3, 'm', 'auto')`,
-            [workspace, check, brand, prompt, provider, connection, i + 1, shape.status, shape.attemptCount],
-          );
-          // The attempts left are the last ones (retention deletes the oldest first).
-          for (const [j, outcome] of shape.attempts.entries()) {
-            await sql(
-              `INSERT INTO attempts ("workspaceId", "captureId", number, "runToken", "workerId", outcome) VALUES ($1, $2, $3, gen_random_uuid(), 'w', $4::"AttemptOutcome")`,
-              [workspace, ids[name], shape.attemptCount - shape.attempts.length + j + 1, outcome],
-            );
-          }
-        }
-        return ids;
-      },
+      (sql) => arrangeCaptures(sql, shapes),
       async (sql, ids) => {
-        const { rows } = await sql(`SELECT id, "spentAttempts", "unknownAttempts" FROM captures`);
-        const counted = Object.fromEntries(Object.entries(ids).map(([name, id]) => {
-          const row = rows.find((r) => r.id === id)!;
-          return [name, [row.spentAttempts, row.unknownAttempts]];
-        }));
-        expect(counted).toEqual({
+        expect(await columnsOf(sql, ids, ["spentAttempts", "unknownAttempts"])).toEqual({
           waitingOneDeleted: [2, 0],
           waitingAllDeleted: [3, 0],
           runningAfterShutdown: [0, 0],
@@ -170,6 +198,25 @@ describe("migration 20261211100000_capture_retry_budget", () => {
           succeededAfterFailure: [1, 0],
           neverRun: [0, 0],
         });
+      },
+    );
+  });
+});
+
+describe("migration 20261211100100_capture_paid_answer_lost", () => {
+  it("marks the captures whose paid answer could not be stored: by their attempt, or by the reason they show once retention deleted it", async () => {
+    const lost = "The answer could not be stored (23514: check violation)";
+    const shapes: Record<string, CaptureShape> = {
+      attemptKept: { status: "failed", attemptCount: 1, lastError: lost, attempts: [{ outcome: "failed", reason: "result_not_stored" }] },
+      attemptDeleted: { status: "failed", attemptCount: 1, lastError: lost, attempts: [] },
+      otherFailure: { status: "failed", attemptCount: 3, lastError: "Simulated invalid request (400)", attempts: [{ outcome: "failed", reason: "invalid_request" }] },
+      answered: { status: "succeeded", attemptCount: 1, attempts: [{ outcome: "succeeded" }] },
+    };
+    await acrossMigration(
+      "20261211100100_capture_paid_answer_lost",
+      (sql) => arrangeCaptures(sql, shapes),
+      async (sql, ids) => {
+        expect(await columnsOf(sql, ids, ["paidAnswerLost"])).toEqual({ attemptKept: [true], attemptDeleted: [true], otherFailure: [false], answered: [false] });
       },
     );
   });

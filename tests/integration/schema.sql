@@ -317,6 +317,7 @@ CREATE TABLE "captures" (
   "analysisVersion" integer,
   "spentAttempts" integer NOT NULL DEFAULT 0,
   "unknownAttempts" integer NOT NULL DEFAULT 0,
+  "paidAnswerLost" boolean NOT NULL DEFAULT false,
   CONSTRAINT "captures_brandId_fkey" FOREIGN KEY ("brandId") REFERENCES brands(id) ON UPDATE CASCADE ON DELETE CASCADE,
   CONSTRAINT "captures_checkId_fkey" FOREIGN KEY ("checkId") REFERENCES checks(id) ON UPDATE CASCADE ON DELETE CASCADE,
   CONSTRAINT "captures_connectionId_fkey" FOREIGN KEY ("connectionId") REFERENCES provider_connections(id) ON UPDATE CASCADE ON DELETE RESTRICT,
@@ -1711,7 +1712,8 @@ BEGIN
     RETURNING a."workspaceId", a."captureId", open."connectionId", open.reserved, open.period
   ), spent AS (
     UPDATE captures c SET "spentAttempts" = c."spentAttempts" + 1,
-      "unknownAttempts" = c."unknownAttempts" + CASE WHEN beacon_close_attempt.outcome = 'unknown' THEN 1 ELSE 0 END
+      "unknownAttempts" = c."unknownAttempts" + CASE WHEN beacon_close_attempt.outcome = 'unknown' THEN 1 ELSE 0 END,
+      "paidAnswerLost" = c."paidAnswerLost" OR beacon_close_attempt.reason IS NOT DISTINCT FROM 'result_not_stored'
     FROM closed WHERE c.id = closed."captureId" AND beacon_close_attempt.outcome IN ('failed', 'unknown')
   )
   SELECT closed."workspaceId", closed."connectionId", closed.reserved, closed.period FROM closed;
