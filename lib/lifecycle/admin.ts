@@ -92,8 +92,9 @@ const PAID_ANSWER_LOST =
  * - it already holds a paid answer: a succeeded attempt, or (its attempts since deleted by
  *   retention) the full answer a success stores. A success that arrived after a cancel request
  *   used to end `cancelled` with it (issue 17 defect 6); asking again would pay twice.
- * - its answer was paid for but could not be stored (an attempt `result_not_stored`): asking
- *   again would pay twice as well; a new check is the honest way to ask again.
+ * - its answer was paid for but could not be stored (`paidAnswerLost`, set when an attempt ends
+ *   `result_not_stored`, kept when retention deletes that attempt): asking again would pay
+ *   twice as well; a new check is the honest way to ask again.
  * - its workspace may no longer call its connection with its model (beacon_access_refusal:
  *   revoked, disabled, off the allowlist); its claim would only fail it.
  */
@@ -106,13 +107,13 @@ export async function retryRefusals(tx: Tx, captureIds: string[]): Promise<Map<s
 }
 
 /** retryRefusals' rule over the capture row `c`, given its `access` refusal (beacon_access_refusal's). */
-// The attempts are read by capture alone and tested in the aggregate: a filter on outcome beside
+// The succeeded attempts are read by capture alone and tested in the aggregate: a filter on outcome beside
 // it lets the planner (on tables not analyzed yet) combine the outcome index, which lists most
 // attempts, for every capture; a check's retry asks this of thousands.
 const retryRefusal = (access: Prisma.Sql) => Prisma.sql`CASE
     WHEN coalesce((SELECT bool_or(a.outcome = 'succeeded') FROM attempts a WHERE a."captureId" = c.id), false) OR (c."answerText" IS NOT NULL AND NOT c."answerIsPartial")
       THEN ${PAID_ANSWER_KEPT}
-    WHEN coalesce((SELECT bool_or(a.reason = 'result_not_stored') FROM attempts a WHERE a."captureId" = c.id), false) THEN ${PAID_ANSWER_LOST}
+    WHEN c."paidAnswerLost" THEN ${PAID_ANSWER_LOST}
     ELSE ${access}
   END`;
 

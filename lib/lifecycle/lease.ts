@@ -30,13 +30,13 @@ export async function expireAttempt(runToken: string, reason: ExpireReason): Pro
              pc."unknownRetries", pc."inputPricePerMTokMicros", pc."outputPricePerMTokMicros", pc."cachedPricePerMTokMicros",
              pc."reasoningPricePerMTokMicros", pc."searchPriceMicros", pc."maxOutputTokens", pc."maxSearchCalls",
              (extract(epoch FROM clock_timestamp() AT TIME ZONE 'UTC' - a."startedAt") * 1000)::int AS "latencyMs",
-             (SELECT count(*)::int FROM attempts x WHERE x."captureId" = a."captureId" AND x.outcome IN ('failed', 'unknown')) AS spent,
-             (SELECT count(*)::int FROM attempts x WHERE x."captureId" = a."captureId" AND x.outcome = 'unknown') AS "unknownSpent"
+             c."spentAttempts" AS spent, c."unknownAttempts" AS "unknownSpent"
       FROM attempts a JOIN captures c ON c.id = a."captureId" JOIN prompts p ON p.id = c."promptId" JOIN provider_connections pc ON pc.id = c."connectionId"
       WHERE a."runToken" = ${runToken}::uuid AND a.outcome IS NULL`;
     if (!run) return null;
     const lastError = reason === "lease_expired" ? "The worker stopped responding" : "The worker could not record the result";
-    // This attempt counts as spent and unknown, on top of those already closed.
+    // This attempt counts as spent and unknown, on top of those already closed (the capture's
+    // counters, beacon_close_attempt: retention deletes attempts, not what they spent).
     const decision = decideAfterFailure({
       retryClass: "unknown",
       reason: `${lastError}; outcome unknown`,

@@ -83,6 +83,7 @@ const INVARIANTS = [
   "at most one succeeded attempt per capture",
   "every paid answer stored",
   "every attempt ended, nothing held or in flight",
+  "no capture spends more failed or unknown calls than its retry class allows",
   "retention deletes only ended attempts",
   "ledgers equal the rows behind them",
   "charged + in flight never above the budget",
@@ -652,6 +653,38 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
     const open = c.attempts.filter((a) => a.outcome === null || a.reservedMicros !== 0n);
     if (open.length) fail("every attempt ended, nothing held or in flight", `${label}: attempts not ended or still holding: ${attemptsText(c)}`);
     if (c.reservedMicros !== 0n) fail("every attempt ended, nothing held or in flight", `${label} still holds ${c.reservedMicros}`);
+  }
+  // The retry budget (DESIGN.md "Retries by error class"), judged on every attempt made (those
+  // retention deleted put back above): between two admin retries a capture spends at most its
+  // connection's maxAttempts on failed and unknown calls (an admin retry gives a fresh allowance),
+  // an unknown outcome is retried at most unknownRetries times (an admin retry allows one more
+  // call, which ends it if unknown again), and its counters (captures."spentAttempts",
+  // "unknownAttempts") are the attempts behind them.
+  const retries = await db().event.findMany({ where: { workspaceId: space.workspaceId, kind: "capture_retried" }, select: { captureId: true, createdAt: true } });
+  const policies = new Map(
+    (await db().providerConnection.findMany({ where: { id: { in: Object.values(space.connections) } }, select: { id: true, maxAttempts: true, unknownRetries: true } })).map((p) => [p.id, p]),
+  );
+  for (const c of captures) {
+    const label = `capture ${c.id} (${c.status})`;
+    const policy = policies.get(c.connectionId)!;
+    const spent = c.attempts.filter((a) => a.outcome === "failed" || a.outcome === "unknown");
+    const unknown = spent.filter((a) => a.outcome === "unknown");
+    if (c.spentAttempts !== spent.length || c.unknownAttempts !== unknown.length) {
+      fail("no capture spends more failed or unknown calls than its retry class allows", `${label} counts ${c.spentAttempts} spent (${c.unknownAttempts} unknown), its attempts ${spent.length} (${unknown.length}): ${attemptsText(c)}`);
+    }
+    // Each admin retry starts a new allowance: its transaction began before the attempts after it.
+    const starts = retries.filter((r) => r.captureId === c.id).map((r) => r.createdAt.getTime()).sort((x, y) => x - y);
+    const bounds = [-Infinity, ...starts, Infinity];
+    for (let i = 0; i + 1 < bounds.length; i++) {
+      const inAllowance = spent.filter((a) => a.startedAt.getTime() > bounds[i]! && a.startedAt.getTime() <= bounds[i + 1]!);
+      const unknownSoFar = unknown.filter((a) => a.startedAt.getTime() <= bounds[i + 1]!).length;
+      if (inAllowance.length > policy.maxAttempts || unknownSoFar > policy.unknownRetries + 1 + i) {
+        fail(
+          "no capture spends more failed or unknown calls than its retry class allows",
+          `${label}, allowance ${i + 1} of ${bounds.length - 1}: ${inAllowance.length} failed or unknown calls (at most ${policy.maxAttempts}), ${unknownSoFar} unknown so far (at most ${policy.unknownRetries + 1 + i}): ${attemptsText(c)}`,
+        );
+      }
+    }
   }
   const after = await budgetNow(space.workspaceId);
   if (after.reserved !== 0n || after.inFlight !== 0n) fail("every attempt ended, nothing held or in flight", `the budget still holds ${after.reserved} and has ${after.inFlight} in flight`);

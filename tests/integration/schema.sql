@@ -315,6 +315,9 @@ CREATE TABLE "captures" (
   "connectionId" uuid NOT NULL,
   "changedXid" xid8 NOT NULL DEFAULT pg_current_xact_id(),
   "analysisVersion" integer,
+  "spentAttempts" integer NOT NULL DEFAULT 0,
+  "unknownAttempts" integer NOT NULL DEFAULT 0,
+  "paidAnswerLost" boolean NOT NULL DEFAULT false,
   CONSTRAINT "captures_brandId_fkey" FOREIGN KEY ("brandId") REFERENCES brands(id) ON UPDATE CASCADE ON DELETE CASCADE,
   CONSTRAINT "captures_checkId_fkey" FOREIGN KEY ("checkId") REFERENCES checks(id) ON UPDATE CASCADE ON DELETE CASCADE,
   CONSTRAINT "captures_connectionId_fkey" FOREIGN KEY ("connectionId") REFERENCES provider_connections(id) ON UPDATE CASCADE ON DELETE RESTRICT,
@@ -1707,17 +1710,24 @@ AS $function$
 BEGIN
   RETURN QUERY
   WITH open AS (
-    SELECT a.id, a."reservedMicros" AS reserved, coalesce(a."budgetPeriod", beacon_month()) AS period,
+    SELECT a.id, a."captureId", a."reservedMicros" AS reserved, coalesce(a."budgetPeriod", beacon_month()) AS period,
            (SELECT c."connectionId" FROM captures c WHERE c.id = a."captureId") AS "connectionId"
     FROM attempts a WHERE a."runToken" = run_token AND a.outcome IS NULL FOR UPDATE
+  ), closed AS (
+    UPDATE attempts a SET
+      outcome = beacon_close_attempt.outcome, reason = beacon_close_attempt.reason, "errorClass" = error_class, "httpStatus" = http_status,
+      "providerRequestId" = request_id, "inputTokens" = input_tokens, "outputTokens" = output_tokens, "reasoningTokens" = reasoning_tokens,
+      "cachedTokens" = cached_tokens, "searchCalls" = search_calls, "costMicros" = cost_micros, "costIsEstimate" = cost_is_estimate,
+      "latencyMs" = latency_ms, "endedAt" = clock_timestamp(), "reservedMicros" = 0, "budgetPeriod" = open.period
+    FROM open WHERE a.id = open.id
+    RETURNING a."workspaceId", a."captureId", open."connectionId", open.reserved, open.period
+  ), spent AS (
+    UPDATE captures c SET "spentAttempts" = c."spentAttempts" + 1,
+      "unknownAttempts" = c."unknownAttempts" + CASE WHEN beacon_close_attempt.outcome = 'unknown' THEN 1 ELSE 0 END,
+      "paidAnswerLost" = c."paidAnswerLost" OR beacon_close_attempt.reason IS NOT DISTINCT FROM 'result_not_stored'
+    FROM closed WHERE c.id = closed."captureId" AND beacon_close_attempt.outcome IN ('failed', 'unknown')
   )
-  UPDATE attempts a SET
-    outcome = beacon_close_attempt.outcome, reason = beacon_close_attempt.reason, "errorClass" = error_class, "httpStatus" = http_status,
-    "providerRequestId" = request_id, "inputTokens" = input_tokens, "outputTokens" = output_tokens, "reasoningTokens" = reasoning_tokens,
-    "cachedTokens" = cached_tokens, "searchCalls" = search_calls, "costMicros" = cost_micros, "costIsEstimate" = cost_is_estimate,
-    "latencyMs" = latency_ms, "endedAt" = clock_timestamp(), "reservedMicros" = 0, "budgetPeriod" = open.period
-  FROM open WHERE a.id = open.id
-  RETURNING a."workspaceId", open."connectionId", open.reserved, open.period;
+  SELECT closed."workspaceId", closed."connectionId", closed.reserved, closed.period FROM closed;
 END $function$;
 
 CREATE OR REPLACE FUNCTION public.beacon_connection_slots()

@@ -58,13 +58,14 @@ export async function failureOf(
         ? new ProviderError("The provider did not answer in time", { retryClass: "unknown", reason: "timeout" })
         : new ProviderError(`Unexpected error: ${(error as Error)?.message ?? String(error)}`, { retryClass: "unknown", reason: "unexpected_error" });
   const unknown = failure.retryClass === "unknown";
-  const spent = await db().attempt.groupBy({ by: ["outcome"], where: { captureId: capture.id, outcome: { in: ["failed", "unknown"] } }, _count: true });
-  const count = (o: string) => spent.find((r) => r.outcome === o)?._count ?? 0;
+  // The budget spent by the capture's attempts ended so far, read now (not with the capture
+  // before the call): counted on its row by beacon_close_attempt, which retention does not undo.
+  const budget = await db().capture.findUniqueOrThrow({ where: { id: capture.id }, select: { spentAttempts: true, unknownAttempts: true } });
   const decision = decideAfterFailure({
     retryClass: failure.retryClass,
     reason: failure.message,
-    spent: count("failed") + count("unknown") + 1,
-    unknownSpent: count("unknown") + (unknown ? 1 : 0),
+    spent: budget.spentAttempts + 1,
+    unknownSpent: budget.unknownAttempts + (unknown ? 1 : 0),
     maxAttempts: capture.maxAttempts,
     unknownRetries: config.unknownRetries,
     retryAfterMs: failure.retryAfterMs,
