@@ -4,6 +4,7 @@ import { marketKey, marketLabel, promptMarketLabel } from "@/lib/analytics/marke
 import type { CheckStatus } from "@/lib/captures/states";
 import { checkTally, countsOf } from "@/lib/captures/check-counts";
 import { latestCheckOperation } from "@/lib/checks/operations";
+import { spentByCheck } from "@/lib/checks/spent";
 import { startedBy, userNames } from "@/lib/checks/started-by";
 import { db } from "@/lib/db/prisma";
 import { NotFoundError, UserError } from "@/lib/errors";
@@ -118,8 +119,7 @@ export async function checkProgress(workspaceId: string, checkId: string, reques
        WHERE p.id IN (SELECT "promptId" FROM captures WHERE "checkId" = ${checkId}::uuid)
        ORDER BY p."createdAt", p.id`,
     checkTally(checkId),
-    db().$queryRaw<{ micros: bigint | null }[]>`
-      SELECT sum(a."costMicros")::bigint AS micros FROM attempts a JOIN captures c ON c.id = a."captureId" WHERE c."checkId" = ${checkId}::uuid`,
+    spentByCheck([checkId]),
     userNames([check.startedById]),
     latestCheckOperation(checkId),
   ]);
@@ -185,7 +185,7 @@ export async function checkProgress(workspaceId: string, checkId: string, reques
     cancelRequested: check.cancelRequestedAt !== null,
     reservedMicros: Number(tally.reservedMicros),
     chargedMicros: Number(check.chargedMicros),
-    spentMicros: Number(check.retiredAttemptMicros + (spent[0]?.micros ?? 0n)),
+    spentMicros: Number(spent.get(checkId) ?? 0n),
     counts: countsOf(tally),
     operation,
   };

@@ -3,6 +3,7 @@ import { inflectedForms } from "@/lib/analysis/inflection";
 import { answerLanguage, type AnalysisLanguage } from "@/lib/analysis/language";
 import type { CheckStatus } from "@/lib/captures/states";
 import { checkTallies, checkTally, countsOf, type CheckTally } from "@/lib/captures/check-counts";
+import { spentByCheck } from "@/lib/checks/spent";
 import { startedBy, userNames } from "@/lib/checks/started-by";
 import { db } from "@/lib/db/prisma";
 import { NotFoundError } from "@/lib/errors";
@@ -26,7 +27,7 @@ function checkSummary(check: CheckWithBrand, names: Map<string, string>, spentMi
     reservedMicros: Number(tally.reservedMicros),
     chargedMicros: Number(check.chargedMicros),
     /** Cost of every attempt so far, accepted or not (estimates included; those retention deleted too). */
-    spentMicros: Number(check.retiredAttemptMicros + spentMicros),
+    spentMicros: Number(spentMicros),
   };
 }
 
@@ -45,13 +46,9 @@ export async function listChecks(workspaceId: string, query: { status?: CheckSta
     db().check.count({ where }),
   ]);
   const ids = checks.map((c) => c.id);
-  const spent = await db().$queryRaw<{ checkId: string; micros: bigint }[]>`
-    SELECT c."checkId", sum(a."costMicros")::bigint AS micros FROM attempts a JOIN captures c ON c.id = a."captureId"
-    WHERE c."checkId" = ANY(${ids}::uuid[]) GROUP BY c."checkId"`;
-  const spentByCheck = new Map(spent.map((row) => [row.checkId, row.micros]));
-  const [names, tallies] = await Promise.all([userNames(checks.map((c) => c.startedById)), checkTallies(ids)]);
+  const [spent, names, tallies] = await Promise.all([spentByCheck(ids), userNames(checks.map((c) => c.startedById)), checkTallies(ids)]);
   return {
-    items: checks.map((c) => checkSummary(c, names, spentByCheck.get(c.id) ?? 0n, tallies.get(c.id)!)),
+    items: checks.map((c) => checkSummary(c, names, spent.get(c.id) ?? 0n, tallies.get(c.id)!)),
     total,
     page: query.page,
     pageSize: query.pageSize,
@@ -62,12 +59,8 @@ export async function listChecks(workspaceId: string, query: { status?: CheckSta
 export async function getCheckSummary(workspaceId: string, checkId: string): Promise<CheckSummary> {
   const check = await db().check.findFirst({ where: { id: checkId, workspaceId }, include: { brand: { select: { name: true } } } });
   if (!check) throw new NotFoundError("That check does not exist in this workspace.");
-  const [spent, names, tally] = await Promise.all([
-    db().attempt.aggregate({ where: { capture: { checkId } }, _sum: { costMicros: true } }),
-    userNames([check.startedById]),
-    checkTally(checkId),
-  ]);
-  return checkSummary(check, names, spent._sum.costMicros ?? 0n, tally);
+  const [spent, names, tally] = await Promise.all([spentByCheck([checkId]), userNames([check.startedById]), checkTally(checkId)]);
+  return checkSummary(check, names, spent.get(checkId) ?? 0n, tally);
 }
 
 /**
