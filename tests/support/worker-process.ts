@@ -8,8 +8,9 @@
 // the signal within ~60 ms, which a loaded machine turns into a killed drain.)
 //
 // Every worker a test starts is stopped after that test (SIGTERM, then SIGKILL after a
-// deadline), whatever the outcome, and killed outright if the test process exits early. The
-// output of the workers of a failed test is printed.
+// deadline), whatever the outcome, and killed outright if the test process exits early; the
+// file's shared worker (sharedWorker) lives on until the file ends, a test fails or a test starts
+// its own. The output of the workers of a failed test is printed.
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach } from "vitest";
