@@ -351,7 +351,7 @@ async function mcpCommand() {
   }
   const { createMcpServer } = await import("@/lib/mcp/server");
   const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js");
-  const server = createMcpServer(() => authenticateApiKey(key));
+  const server = await createMcpServer(() => authenticateApiKey(key));
   await server.connect(new StdioServerTransport());
   console.error(`Beacon MCP server on stdio for workspace ${caller.workspaceId} (scope ${caller.scope}).`);
   process.stdin.on("end", stop);

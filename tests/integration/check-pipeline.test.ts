@@ -465,8 +465,10 @@ describe("check pipeline with real worker processes", () => {
     // wins it again. To be sure both processes hold a slot at the same time: while the cap is 1,
     // one worker takes the slot and is frozen mid-call (SIGSTOP, like a long GC pause); the cap
     // goes up to 2 and the other worker, with all its 8 slots free, takes over; then it thaws.
+    // Calls long enough for the freeze below to catch one in flight (it tries again if it
+    // misses), short enough that the twelve calls two at a time take seconds, not ten.
     await db().providerConnection.update({ where: { id: gemini }, data: { maxConcurrency: 1 } });
-    const workers = await startWorkers(["cap-a", "cap-b"], { BEACON_WORKER_CONCURRENCY: 8, SIMULATOR_LATENCY_MS: "1200-1600" });
+    const workers = await startWorkers(["cap-a", "cap-b"], { BEACON_WORKER_CONCURRENCY: 8, SIMULATOR_LATENCY_MS: "600-900" });
     const { checkId } = await startCheck(demo, { prompts: { mode: "all" }, providers: { names: ["Gemini"] }, samples: 1 });
     expect((await checkRow(checkId)).totalCaptures).toBe(12);
 

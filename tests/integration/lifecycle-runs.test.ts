@@ -30,6 +30,7 @@ import { failCapture } from "@/lib/lifecycle/results";
 import { runCapture, type RunOutcome } from "@/lib/lifecycle/run/run-capture";
 import { cancelCheck, retryCaptures } from "@/lib/checks/cancel-retry";
 import { checkTally } from "@/lib/captures/check-counts";
+import { reloadEnv } from "@/lib/config/env";
 import { getCaptureDetail } from "@/lib/checks/queries";
 import { db } from "@/lib/db/prisma";
 import type { Prisma } from "@/lib/generated/prisma/client";
@@ -218,7 +219,17 @@ describe("a result that cannot be written (defect 3)", () => {
     actAt("succeed:before-commit", () => {
       throw new Error("the database is read-only (failover in progress)");
     }, Infinity);
-    const outcome = await runCapture(captureIds[0]!, { workerId: alive, shutdownSignal: shutdown });
+    // Every write fails, so the run is given up at the deadline, whatever its length: the
+    // smallest one the setting takes, not the file's 5 s.
+    process.env.BEACON_RESULT_WRITE_TIMEOUT_SECONDS = "1";
+    reloadEnv();
+    let outcome: RunOutcome;
+    try {
+      outcome = await runCapture(captureIds[0]!, { workerId: alive, shutdownSignal: shutdown });
+    } finally {
+      process.env.BEACON_RESULT_WRITE_TIMEOUT_SECONDS = "5";
+      reloadEnv();
+    }
     expect(outcome).toBe("abandoned");
     // The worker's next heartbeat no longer lists the run.
     await beat({ workerId: alive, slotIds: [], hostname: "test-host", pid: 1, concurrency: 4 }, "running", 600);

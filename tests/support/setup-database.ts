@@ -1,9 +1,10 @@
 // Runs before every integration test file (vitest `setupFiles`), before the file's own imports:
-// gives the file a private, migrated database copied from the run's template and points
-// DATABASE_URL at it, so lib/db/prisma and the worker connect there. Dropped after the file.
+// gives the file a private, migrated database copied from the run's template (ready before the
+// file's first hook) and points DATABASE_URL at it, so lib/db/prisma and the worker connect
+// there. Dropped after the file.
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import { afterAll, inject } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
 
 export type ScratchDatabase = { url: string; name: string; drop: () => Promise<void> };
 
@@ -26,13 +27,14 @@ async function admin(sql: string): Promise<void> {
   }
 }
 
-async function createDatabase(kind: "test" | "scratch", template?: string): Promise<ScratchDatabase> {
+/** The database's name and URL at once; `created` settles when CREATE DATABASE has. */
+function createDatabase(kind: "test" | "scratch", template?: string): ScratchDatabase & { created: Promise<void> } {
   const name = `beacon_${kind}_${runId}_${randomBytes(4).toString("hex")}`;
-  await admin(`CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ""}`);
+  const created = admin(`CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ""}`);
   let dropped: Promise<void> | undefined;
   // FORCE: a test that forgot to close a pool must not keep its database alive.
-  const drop = () => (dropped ??= admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
-  return { url: urlOf(name), name, drop };
+  const drop = () => (dropped ??= created.catch(() => {}).then(() => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)));
+  return { url: urlOf(name), name, drop, created };
 }
 
 // Kept on globalThis: vitest may evaluate this module a second time when a test file imports
@@ -44,13 +46,19 @@ const state = globalThis as { beaconTestDatabases?: { file: ScratchDatabase; scr
  * themselves. Dropped when the test file ends if the test does not call `drop()` itself.
  */
 export async function createScratchDatabase(): Promise<ScratchDatabase> {
-  const scratch = await createDatabase("scratch");
+  const { created, ...scratch } = createDatabase("scratch");
+  await created;
   state.beaconTestDatabases?.scratch.add(scratch);
   return scratch;
 }
 
 if (!state.beaconTestDatabases) {
-  const file = await createDatabase("test", inject("testTemplateDatabase"));
+  // The copy is made while the test file's modules load (a second or so of this process's CPU;
+  // the copy is the server's): until the tests run only its URL is needed, since Prisma and pg
+  // connect on first use. The file's first hook waits for it (and fails the file if it failed).
+  const { created, ...file } = createDatabase("test", inject("testTemplateDatabase"));
+  created.catch(() => {}); // handled by the hook below
+  beforeAll(() => created, 120_000);
   const databases = { file, scratch: new Set<ScratchDatabase>() };
   state.beaconTestDatabases = databases;
   Object.assign(process.env, {

@@ -8,8 +8,9 @@
 // the signal within ~60 ms, which a loaded machine turns into a killed drain.)
 //
 // Every worker a test starts is stopped after that test (SIGTERM, then SIGKILL after a
-// deadline), whatever the outcome, and killed outright if the test process exits early. The
-// output of the workers of a failed test is printed.
+// deadline), whatever the outcome, and killed outright if the test process exits early; the
+// file's shared worker (sharedWorker) lives on until the file ends, a test fails or a test starts
+// its own. The output of the workers of a failed test is printed.
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach } from "vitest";
@@ -208,9 +209,21 @@ export class WorkerProcess {
 
 /**
  * Starts one worker process against this test file's database and resolves once it prints
- * "worker <id> running", which it does after its heartbeat row exists.
+ * "worker <id> running", which it does after its heartbeat row exists. The file's shared worker
+ * (sharedWorker), if one runs, is stopped first: only the settings this test asks for take jobs.
  */
 export async function startWorker(name: string, env: WorkerEnv = {}, options: { readyTimeoutMs?: number; onSpawn?: (pid: number) => void } = {}): Promise<WorkerProcess> {
+  if (shared) {
+    const stopping = shared;
+    shared = undefined;
+    await stopping.stop();
+  }
+  const worker = await spawnWorker(name, env, options);
+  startedThisTest.push(worker);
+  return worker;
+}
+
+async function spawnWorker(name: string, env: WorkerEnv, options: { readyTimeoutMs?: number; onSpawn?: (pid: number) => void }): Promise<WorkerProcess> {
   const settings = { ...DEFAULT_ENV, ...env };
   const childEnv: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "test" };
   for (const [key, value] of Object.entries(settings)) {
@@ -226,10 +239,31 @@ export async function startWorker(name: string, env: WorkerEnv = {}, options: { 
   const worker = new WorkerProcess(name, settings, child);
   options.onSpawn?.(worker.pid);
   live.add(worker);
-  startedThisTest.push(worker);
-  const match = await worker.waitForLine(/^worker (\S+) running\b/, options.readyTimeoutMs ?? 60_000);
-  worker.workerId = match[1]!;
+  try {
+    const match = await worker.waitForLine(/^worker (\S+) running\b/, options.readyTimeoutMs ?? 60_000);
+    worker.workerId = match[1]!;
+  } catch (error) {
+    await worker.stop();
+    throw error;
+  }
   return worker;
+}
+
+/** The file's shared worker and the first of its output lines the current test saw. */
+let shared: WorkerProcess | undefined;
+let sharedFromLine: number | undefined;
+
+/**
+ * A worker with the default settings (and this process's environment when it started) that the
+ * tests of a file share: a worker's start is most of a second of CPU, which tests whose worker
+ * needs nothing of its own then pay once. It outlives the test (stopped after the file, when a
+ * test fails, or when a test starts a worker of its own with startWorker), so a test using it
+ * must not depend on anything a worker holds in memory between tests, only on its own rows.
+ */
+export async function sharedWorker(): Promise<WorkerProcess> {
+  if (!shared?.running) shared = await spawnWorker("shared", {}, {});
+  sharedFromLine ??= shared.lines.length;
+  return shared;
 }
 
 /** Starts several workers at once (they compile and connect in parallel). */
@@ -237,22 +271,32 @@ export function startWorkers(names: string[], env: WorkerEnv = {}): Promise<Work
   return Promise.all(names.map((name) => startWorker(name, env)));
 }
 
-/** Every worker a test started that is still alive. */
+/** Every worker a test started that is still alive (and the shared one, if it runs). */
 export function liveWorkers(): WorkerProcess[] {
   return [...live];
 }
 
-/** Stops every live worker, gracefully where possible. */
+/** Stops every live worker, the shared one too, gracefully where possible. */
 export async function stopAllWorkers(): Promise<void> {
+  shared = undefined;
   await Promise.all([...live].map((worker) => worker.stop()));
 }
 
 afterEach(async (context) => {
   const started = startedThisTest;
+  const sharedUsed = sharedFromLine === undefined ? undefined : { worker: shared, from: sharedFromLine };
   startedThisTest = [];
-  await stopAllWorkers();
-  if (context.task.result?.errors?.length) {
+  sharedFromLine = undefined;
+  const failed = Boolean(context.task.result?.errors?.length);
+  // A failed test may have left the shared worker in any state: the next test gets a new one.
+  if (failed) await stopAllWorkers();
+  else await Promise.all([...live].filter((worker) => worker !== shared).map((worker) => worker.stop()));
+  if (failed) {
     for (const worker of started) console.log(`--- output of worker ${worker.name} (${worker.workerId || "not started"}) ---\n${worker.output()}`);
+    if (sharedUsed?.worker) {
+      const lines = sharedUsed.worker.output().split("\n").slice(sharedUsed.from);
+      console.log(`--- output of the shared worker (${sharedUsed.worker.workerId}) during this test ---\n${lines.join("\n")}`);
+    }
   }
 });
 

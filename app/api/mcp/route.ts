@@ -16,7 +16,7 @@ async function handle(request: Request): Promise<Response> {
   const caller = await authenticateApiKey(key);
   if (!caller) return apiError(401, "unauthorized", "This API key is not valid, was revoked, or belongs to someone who left the workspace.");
   // A request is one message (or one batch): the key just checked holds for it.
-  const server = createMcpServer(async () => caller);
+  const server = await createMcpServer(async () => caller);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
   try {
