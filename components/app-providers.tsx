@@ -2,14 +2,8 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { useEffect, useState, type ReactNode } from "react";
 import { Toaster } from "sonner";
-import { z } from "zod";
 import { subscribeTheme } from "@/lib/browser/theme";
 import { ContentMark } from "./content-mark";
-
-// The app's Content Security Policy allows no eval (lib/http/security-headers.ts). In the browser
-// zod would probe for `new Function` on its first object parse, and the refused probe is
-// reported as a violation; jitless skips the probe (and the compiled fast path it enables).
-if (typeof window !== "undefined") z.config({ jitless: true });
 
 export function Providers({ children }: { children: ReactNode }) {
   const [client] = useState(

@@ -2,8 +2,15 @@
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { toast } from "sonner";
-import type { z } from "zod";
+import { z } from "zod";
 import { ActionFailure, unwrap, zodFieldErrors, type FieldErrors } from "@/lib/browser/action-result";
+
+// The app's Content Security Policy allows no eval (lib/http/security-headers.ts). In the browser
+// zod would probe for `new Function` on its first object parse, and the refused probe is
+// reported as a violation; jitless skips the probe (and the compiled fast path it enables).
+// Set here, where the browser's object parses happen, not in the shell: that would put zod into
+// every page's JavaScript.
+if (typeof window !== "undefined") z.config({ jitless: true });
 
 type Action<I, O> = (input: I) => Promise<Parameters<typeof unwrap<O>>[0]>;
 

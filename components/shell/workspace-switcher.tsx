@@ -3,17 +3,15 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useId, useState, useTransition } from "react";
 import { toast } from "sonner";
-import { Dialog, FormActions } from "@/components/ui/dialog";
-import { Field, Input } from "@/components/ui/field";
-import { useActionForm } from "@/components/forms/use-action-form";
-import { createWorkspaceAction, switchWorkspaceAction } from "@/lib/actions/workspaces";
+import dynamic from "next/dynamic";
+import { switchWorkspaceAction } from "@/lib/actions/workspaces";
 import { unwrap } from "@/lib/browser/action-result";
-import { workspaceNameSchema } from "@/lib/workspaces/schemas";
-import { z } from "zod";
 
 type Workspace = { id: string; name: string; role: string };
 
 const NEW = "__new__";
+// Loaded on first open: the form's zod schema stays out of every page's JavaScript.
+const NewWorkspaceDialog = dynamic(() => import("./new-workspace-dialog").then((m) => m.NewWorkspaceDialog), { ssr: false });
 
 export function WorkspaceSwitcher({ current, workspaces }: { current: string; workspaces: Workspace[] }) {
   const router = useRouter();
@@ -28,14 +26,6 @@ export function WorkspaceSwitcher({ current, workspaces }: { current: string; wo
     router.push("/");
     router.refresh();
   };
-
-  const create = useActionForm(z.object({ name: workspaceNameSchema }), createWorkspaceAction, {
-    onSuccess: () => {
-      setCreating(false);
-      toast.success("Workspace created");
-      afterSwitch();
-    },
-  });
 
   return (
     <>
@@ -71,21 +61,16 @@ export function WorkspaceSwitcher({ current, workspaces }: { current: string; wo
       <button type="button" onClick={() => setCreating(true)} className="mt-1 flex min-h-11 items-center px-1 text-xs font-medium text-brand-700 hover:underline md:min-h-0">
         + New workspace
       </button>
-      <Dialog open={creating} onClose={() => setCreating(false)} title="New workspace">
-        <form
-          noValidate
-          className="space-y-4"
-          onSubmit={(event) => {
-            event.preventDefault();
-            create.submit({ name: String(new FormData(event.currentTarget).get("name")) });
+      {creating && (
+        <NewWorkspaceDialog
+          onClose={() => setCreating(false)}
+          onCreated={() => {
+            setCreating(false);
+            toast.success("Workspace created");
+            afterSwitch();
           }}
-        >
-          <Field id={`${id}-name`} label="Name" error={create.error("name")}>
-            <Input id={`${id}-name`} name="name" autoFocus invalid={!!create.error("name")} />
-          </Field>
-          <FormActions onCancel={() => setCreating(false)} pending={create.pending} submitLabel={"Create"} />
-        </form>
-      </Dialog>
+        />
+      )}
     </>
   );
 }

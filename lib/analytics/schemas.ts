@@ -1,27 +1,25 @@
-// The analytics filter as the browser sends it (the charts' and the export's query string) and
-// the date arithmetic both sides share. No server-only code: the filter bar uses it too.
+// The analytics filter as the browser sends it (the charts' and the export's query string), as
+// zod parses it on the server. The query string itself and the day arithmetic are in
+// lib/analytics/filter-query.ts (no zod, for the browser); re-exported here for the server's use.
 import { z } from "zod";
 import { MARKET_KEY } from "@/lib/analytics/markets";
+import { addDays, daysBetween, DEFAULT_RANGE_DAYS, isoDay, lastDays, MAX_RANGE_DAYS } from "@/lib/analytics/filter-query";
 import { text } from "@/lib/validation/text";
 
-export const MAX_RANGE_DAYS = 400;
-export const DEFAULT_RANGE_DAYS = 30;
-/** Longer ranges are bucketed by ISO week (Monday) instead of by day. */
-export const DAILY_BUCKETS_UP_TO_DAYS = 120;
-
-const DAY_MS = 86_400_000;
-
-/** YYYY-MM-DD of a date, in UTC (the dashboards count days in UTC). */
-export const isoDay = (date: Date) => date.toISOString().slice(0, 10);
-export const addDays = (date: Date, days: number) => new Date(date.getTime() + days * DAY_MS);
-export const startOfUtcDay = (date: Date) => new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()));
-export const daysBetween = (from: Date, to: Date) => Math.round((to.getTime() - from.getTime()) / DAY_MS);
-
-/** The inclusive day range of the last `days` days, today (UTC) included. */
-export function lastDays(days: number, now = new Date()): { from: string; to: string } {
-  const today = startOfUtcDay(now);
-  return { from: isoDay(addDays(today, -(days - 1))), to: isoDay(today) };
-}
+export {
+  addDays,
+  DAILY_BUCKETS_UP_TO_DAYS,
+  daysBetween,
+  DEFAULT_RANGE_DAYS,
+  FILTER_PARAMS,
+  filterFromSearchParams,
+  filterSearchParams,
+  isoDay,
+  lastDays,
+  MAX_RANGE_DAYS,
+  RANGE_PRESETS,
+  startOfUtcDay,
+} from "@/lib/analytics/filter-query";
 
 const day = z.iso.date("Use a date like 2025-01-31");
 
@@ -68,46 +66,3 @@ export const EXPORT_FORMATS = ["csv", "json"] as const;
 /** summary: one small row per capture without the answer; full: the answer and cited URLs too. */
 export const EXPORT_VARIANTS = ["full", "summary"] as const;
 export type ExportVariant = (typeof EXPORT_VARIANTS)[number];
-
-export const RANGE_PRESETS = [7, 30, 90] as const;
-
-/** The query-string parameters of the filter (filterFromSearchParams). */
-export const FILTER_PARAMS = ["brand", "providers", "tags", "markets", "range", "from", "to"] as const;
-
-const listParam = (params: URLSearchParams, name: string) =>
-  params
-    .getAll(name)
-    .flatMap((v) => v.split(","))
-    .map((v) => v.trim())
-    .filter(Boolean);
-
-/**
- * The filter as it appears in a query string (the dashboards' address and the export link):
- * `brand`, `providers`, `tags` and `markets` (comma-separated or repeated), and either `range` (7, 30, 90
- * days up to today) or `from` / `to` (inclusive days, UTC).
- */
-export function filterFromSearchParams(params: URLSearchParams, now = new Date()): AnalyticsFilterInput {
-  const range = Number(params.get("range"));
-  const custom = params.get("from") || params.get("to");
-  const days = !custom && (RANGE_PRESETS as readonly number[]).includes(range) ? range : DEFAULT_RANGE_DAYS;
-  const dates = custom ? { from: params.get("from") || undefined, to: params.get("to") || undefined } : lastDays(days, now);
-  return {
-    brandId: params.get("brand") || undefined,
-    providers: listParam(params, "providers"),
-    tags: listParam(params, "tags"),
-    markets: listParam(params, "markets"),
-    ...dates,
-  };
-}
-
-/** The query string of a filter, the inverse of filterFromSearchParams. */
-export function filterSearchParams(filter: { brandId?: string; providers?: string[]; tags?: string[]; markets?: string[]; from?: string; to?: string }): URLSearchParams {
-  const params = new URLSearchParams();
-  if (filter.brandId) params.set("brand", filter.brandId);
-  if (filter.providers?.length) params.set("providers", filter.providers.join(","));
-  if (filter.tags?.length) params.set("tags", filter.tags.join(","));
-  if (filter.markets?.length) params.set("markets", filter.markets.join(","));
-  if (filter.from) params.set("from", filter.from);
-  if (filter.to) params.set("to", filter.to);
-  return params;
-}

@@ -1,5 +1,6 @@
 "use client";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import dynamic from "next/dynamic";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { toast } from "sonner";
@@ -18,8 +19,10 @@ import { METRIC_LABELS, type SampleSizeHint } from "@/lib/alerts/kinds/kind";
 import { sensitivityNote } from "@/lib/alerts/sensitivity";
 import type { AlertRuleRow, FiringsPage, RuleChoices } from "@/lib/alerts/rules";
 import { unwrap } from "@/lib/browser/action-result";
-import { RuleFormDialog } from "./rule-form-dialog";
 import { alertRulesKey, useAlertFiringsQuery, useAlertRulesQuery } from "./use-alerts-queries";
+
+// The rule form loads when first opened: its code and schemas would otherwise ship with the page.
+const RuleFormDialog = dynamic(() => import("./rule-form-dialog").then((m) => m.RuleFormDialog), { ssr: false });
 
 /**
  * "A 5-point change ... needs about N answers per period": how sensitive the rule is at the current

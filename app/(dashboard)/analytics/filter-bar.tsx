@@ -2,7 +2,7 @@
 import { useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Input, Select } from "@/components/ui/field";
-import { MAX_RANGE_DAYS, RANGE_PRESETS } from "@/lib/analytics/schemas";
+import { MAX_RANGE_DAYS, RANGE_PRESETS } from "@/lib/analytics/filter-query";
 import { MultiSelect } from "./multi-select";
 import { useChartQuery } from "./use-analytics-queries";
 import type { FilterOptions, useAnalyticsFilters } from "./use-analytics-filters";

@@ -1,7 +1,8 @@
 "use client";
 import { usePathname, useSearchParams } from "next/navigation";
 import { useMemo, useState } from "react";
-import { DEFAULT_RANGE_DAYS, FILTER_PARAMS, filterFromSearchParams, filterSearchParams, RANGE_PRESETS, type AnalyticsFilterInput } from "@/lib/analytics/schemas";
+import { DEFAULT_RANGE_DAYS, FILTER_PARAMS, filterFromSearchParams, filterSearchParams, RANGE_PRESETS } from "@/lib/analytics/filter-query";
+import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
 
 export type Option = { id: string; name: string };
 export type FilterOptions = { brands: Option[]; providers: Option[]; tags: string[]; markets: { key: string; label: string }[] };

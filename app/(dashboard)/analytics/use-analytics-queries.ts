@@ -1,7 +1,8 @@
 "use client";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import type { ChartName, ChartParams } from "@/lib/analytics/charts";
-import { filterSearchParams, type AnalyticsFilterInput } from "@/lib/analytics/schemas";
+import { filterSearchParams } from "@/lib/analytics/filter-query";
+import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
 import type { ChartData } from "@/lib/analytics/wire";
 
 // One query (and one GET request) per chart: a slow chart shows its own loading state and never

@@ -1,5 +1,6 @@
 "use client";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import dynamic from "next/dynamic";
 import { useDeferredValue, useState } from "react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
@@ -10,10 +11,12 @@ import { Pagination } from "@/components/ui/pagination";
 import { actionsColumn, type Column } from "@/components/ui/table-columns";
 import { deletePromptsAction } from "@/lib/actions/prompts";
 import { unwrap } from "@/lib/browser/action-result";
-import { BulkPasteDialog } from "./bulk-paste-dialog";
-import { PromptFormDialog } from "./prompt-form-dialog";
 import { promptsKey, usePromptsQuery, type PromptRow } from "./use-prompts-query";
 import { useConfirm } from "@/components/ui/confirm-dialog";
+
+// The forms load when first opened: their zod schemas would otherwise ship with the page.
+const PromptFormDialog = dynamic(() => import("./prompt-form-dialog").then((m) => m.PromptFormDialog), { ssr: false });
+const BulkPasteDialog = dynamic(() => import("./bulk-paste-dialog").then((m) => m.BulkPasteDialog), { ssr: false });
 
 const PAGE_SIZE = 25;
 
@@ -26,6 +29,7 @@ export function PromptsPage({ canEdit }: { canEdit: boolean }) {
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [editing, setEditing] = useState<PromptRow | "new" | null>(null);
   const [pasting, setPasting] = useState(false);
+  const [pasteOpened, setPasteOpened] = useState(false);
   const q = useDeferredValue(search.trim());
   const query = usePromptsQuery({ q: q || undefined, tag: tag || undefined, page, pageSize: PAGE_SIZE });
   const data = query.data;
@@ -110,7 +114,13 @@ export function PromptsPage({ canEdit }: { canEdit: boolean }) {
         actions={
           canEdit && (
             <>
-              <Button variant="secondary" onClick={() => setPasting(true)}>
+              <Button
+                variant="secondary"
+                onClick={() => {
+                  setPasting(true);
+                  setPasteOpened(true);
+                }}
+              >
                 Paste many
               </Button>
               <Button onClick={() => setEditing("new")}>Add prompt</Button>
@@ -184,7 +194,8 @@ export function PromptsPage({ canEdit }: { canEdit: boolean }) {
       )}
 
       {editing && <PromptFormDialog open prompt={editing === "new" ? undefined : editing} onClose={() => setEditing(null)} />}
-      <BulkPasteDialog open={pasting} onClose={() => setPasting(false)} />
+      {/* Mounted from its first opening on, so a closed paste keeps its text, as before. */}
+      {pasteOpened && <BulkPasteDialog open={pasting} onClose={() => setPasting(false)} />}
     </>
   );
 }

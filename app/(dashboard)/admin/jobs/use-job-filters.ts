@@ -1,6 +1,6 @@
 "use client";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { z } from "zod";
+import { z } from "zod/mini";
 import { CAPTURE_STATUSES, type CaptureStatus } from "@/lib/captures/states";
 
 export type JobFilters = { status?: CaptureStatus; providerConfigId?: string; checkId?: string; page: number; pageSize: number };

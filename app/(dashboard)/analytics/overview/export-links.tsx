@@ -1,4 +1,5 @@
-import { filterSearchParams, type AnalyticsFilterInput } from "@/lib/analytics/schemas";
+import { filterSearchParams } from "@/lib/analytics/filter-query";
+import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
 
 /**
  * "Export captures: Summary CSV · Full CSV with answers · JSON" for the current filter (at most

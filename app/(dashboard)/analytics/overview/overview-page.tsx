@@ -10,7 +10,7 @@ import { KpiTiles } from "./kpi-tiles";
 import { MarketTable } from "./market-table";
 import { PositionChart } from "./position-chart";
 import { PromptTable } from "./prompt-table";
-import { ShareButton } from "./share-dialog";
+import { ShareButton } from "./share-button";
 import { ShareOfVoiceChart } from "./share-of-voice-chart";
 import { VisibilityChart } from "./visibility-chart";
 
