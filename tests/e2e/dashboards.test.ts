@@ -239,7 +239,11 @@ describe("dashboards", () => {
     expect(await tile(page, "Spend").innerText()).toMatch(/\$\d+\.\d\d[\s\S]*[\d,]+ attempts/);
     expect(await tile(page, "Cost per accepted capture").innerText()).toMatch(/\$\d+\.\d{4}/);
     // The demo's failed attempts were refused before any work: no cost, so no waste, and said so.
-    expect(await tile(page, "Retry waste").innerText()).toMatch(/\$0\.00[\s\S]*No waste: the [\d,]+ attempts not accepted cost nothing/);
+    // Other browser tests of the run share the demo workspace and may cancel a running capture
+    // first (checks.test.ts), whose estimate is then charged: the tile says that instead.
+    const waste = await tile(page, "Retry waste").innerText();
+    if (/\$0\.00/.test(waste)) expect(waste).toMatch(/No waste: the [\d,]+ attempts not accepted cost nothing/);
+    else expect(waste).toMatch(/\$\d+\.\d\d[\s\S]*[\d,]+ attempts? charged without an accepted answer · [\d.]+% of spend/);
     // No monthly budget: the month's spend, that no limit is set, and where the owner sets one.
     const month = tile(page, "This month");
     expect(await month.innerText()).toMatch(/^This month\s+\$\d+\.\d\d\s+spent in \d{4}-\d\d \(UTC\) · no monthly budget set/i);
