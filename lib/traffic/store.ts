@@ -4,7 +4,7 @@ import { db } from "@/lib/db/prisma";
 import { withRetries } from "@/lib/db/transaction";
 import { NotFoundError } from "@/lib/errors";
 import { normalizeHost } from "@/lib/sources/categories";
-import { rollupsOf } from "@/lib/traffic/rollup";
+import { rollupOf } from "@/lib/traffic/rollup";
 import type { Verification } from "@/lib/traffic/verify";
 
 export type StoredHit = { at: Date; domain: string; path: string; crawler: string; verification: Verification; status: number };
@@ -12,17 +12,18 @@ export type StoredHit = { at: Date; domain: string; path: string; crawler: strin
 /**
  * Inserts a batch of hits and adds them to the daily rollup and its rollups for the Traffic page
  * (per day without the path, per day and page, per week and page) in ONE statement, so every
- * rollup always equals the raw rows it came from (a failed statement writes none). The rollups'
- * rows are summed and sorted in Node (rollupsOf): PostgreSQL, the import's bottleneck, only
- * upserts each key once, in key order, so two imports into the same pages lock rows in the same
- * order; a deadlock or serialization failure is retried as a whole. These tables have no foreign
- * key (a check per row was a third of the import's PostgreSQL time): the batch locks its
- * workspace's row once (FOR KEY SHARE), so a deletion waits for it and its trigger
- * (workspaces_traffic_deleted) then removes these rows too; a deleted workspace stores nothing.
+ * rollup always equals the raw rows it came from (a failed statement writes none). The batch is
+ * summed into traffic_daily's keys in Node (rollupOf: PostgreSQL, the import's bottleneck, gets
+ * each key once with its sums); the other rollups group those groups. Each rollup's groups are
+ * upserted in key order, so two imports into the same pages lock rows in the same order; a
+ * deadlock or serialization failure is retried as a whole. These tables have no foreign key (a
+ * check per row was a third of the import's PostgreSQL time): the batch locks its workspace's row
+ * once (FOR KEY SHARE), so a deletion waits for it and its trigger (workspaces_traffic_deleted)
+ * then removes these rows too; a deleted workspace stores nothing.
  */
 export async function storeHits(workspaceId: string, hits: StoredHit[]): Promise<void> {
   if (!hits.length) return;
-  const { days, daily, crawls, pagesDaily, pagesWeekly } = rollupsOf(hits);
+  const g = rollupOf(hits);
   const at = hits.map((h) => h.at.toISOString());
   const written = await withRetries(
     () => db().$executeRaw`
@@ -31,27 +32,37 @@ export async function storeHits(workspaceId: string, hits: StoredHit[]): Promise
       ), raw AS (
         INSERT INTO traffic_hits ("workspaceId", day, at, domain, path, crawler, verification, status)
         SELECT workspace.id, t.day, t.at AT TIME ZONE 'UTC', t.domain, t.path, t.crawler, t.verification, t.status
-        FROM workspace, unnest(${days}::date[], ${at}::timestamptz[], ${hits.map((h) => h.domain)}::text[], ${hits.map((h) => h.path)}::text[],
+        FROM workspace, unnest(${g.days}::date[], ${at}::timestamptz[], ${hits.map((h) => h.domain)}::text[], ${hits.map((h) => h.path)}::text[],
                     ${hits.map((h) => h.crawler)}::text[], ${hits.map((h) => h.verification)}::text[], ${hits.map((h) => h.status)}::int[])
              AS t(day, at, domain, path, crawler, verification, status)
+      ), g AS (
+        SELECT g.* FROM workspace, unnest(${g.day}::date[], ${g.domain}::text[], ${g.path}::text[], ${g.crawler}::text[], ${g.verification}::text[], ${g.hits}::int[], ${g.errors}::int[])
+          AS g(day, domain, path, crawler, verification, hits, errors)
       ), crawls AS (
         INSERT INTO traffic_crawls_daily ("workspaceId", day, domain, crawler, verification, hits, errors)
-        SELECT workspace.id, g.* FROM workspace, unnest(${crawls.day}::date[], ${crawls.domain}::text[], ${crawls.crawler}::text[], ${crawls.verification}::text[], ${crawls.hits}::int[], ${crawls.errors}::int[]) AS g
+        SELECT ${workspaceId}::uuid, day, domain, crawler, verification, sum(hits), sum(errors) FROM g
+        GROUP BY day, domain, crawler, verification
+        ORDER BY day, domain, crawler, verification
         ON CONFLICT ("workspaceId", day, domain, crawler, verification)
         DO UPDATE SET hits = traffic_crawls_daily.hits + EXCLUDED.hits, errors = traffic_crawls_daily.errors + EXCLUDED.errors
       ), pages_daily AS (
         INSERT INTO traffic_pages_daily ("workspaceId", day, domain, path, hits, errors)
-        SELECT workspace.id, g.* FROM workspace, unnest(${pagesDaily.day}::date[], ${pagesDaily.domain}::text[], ${pagesDaily.path}::text[], ${pagesDaily.hits}::int[], ${pagesDaily.errors}::int[]) AS g
+        SELECT ${workspaceId}::uuid, day, domain, path, sum(hits), sum(errors) FROM g
+        GROUP BY day, domain, path
+        ORDER BY day, domain, path
         ON CONFLICT ("workspaceId", day, domain, path)
         DO UPDATE SET hits = traffic_pages_daily.hits + EXCLUDED.hits, errors = traffic_pages_daily.errors + EXCLUDED.errors
       ), pages_weekly AS (
         INSERT INTO traffic_pages_weekly ("workspaceId", week, domain, path, hits, errors)
-        SELECT workspace.id, g.* FROM workspace, unnest(${pagesWeekly.week}::date[], ${pagesWeekly.domain}::text[], ${pagesWeekly.path}::text[], ${pagesWeekly.hits}::int[], ${pagesWeekly.errors}::int[]) AS g
+        SELECT ${workspaceId}::uuid, date_trunc('week', day)::date, domain, path, sum(hits), sum(errors) FROM g
+        GROUP BY 2, domain, path
+        ORDER BY 2, domain, path
         ON CONFLICT ("workspaceId", week, domain, path)
         DO UPDATE SET hits = traffic_pages_weekly.hits + EXCLUDED.hits, errors = traffic_pages_weekly.errors + EXCLUDED.errors
       )
       INSERT INTO traffic_daily ("workspaceId", day, domain, path, crawler, verification, hits, errors)
-      SELECT workspace.id, g.* FROM workspace, unnest(${daily.day}::date[], ${daily.domain}::text[], ${daily.path}::text[], ${daily.crawler}::text[], ${daily.verification}::text[], ${daily.hits}::int[], ${daily.errors}::int[]) AS g
+      SELECT ${workspaceId}::uuid, day, domain, path, crawler, verification, hits, errors FROM g
+      ORDER BY domain, path, day, crawler, verification
       ON CONFLICT ("workspaceId", domain, path, day, crawler, verification)
       DO UPDATE SET hits = traffic_daily.hits + EXCLUDED.hits, errors = traffic_daily.errors + EXCLUDED.errors`,
   );
