@@ -8,8 +8,6 @@ export type RollupHit = { at: Date; domain: string; path: string; crawler: strin
 
 /** A batch's hits per traffic_daily key, as columns (one array per column, the shape `unnest` takes). */
 export type BatchRollup = {
-  /** The day of each hit (UTC, YYYY-MM-DD), in the batch's order: the raw rows' day column. */
-  days: string[];
   day: string[];
   domain: string[];
   path: string[];
@@ -30,7 +28,7 @@ const SEP = "\u0000";
  * sorts them (PostgreSQL sorts a few thousand rows for less than sorting them here costs).
  */
 export function rollupOf(hits: readonly RollupHit[]): BatchRollup {
-  const out: BatchRollup = { days: [], day: [], domain: [], path: [], crawler: [], verification: [], hits: [], errors: [] };
+  const out: BatchRollup = { day: [], domain: [], path: [], crawler: [], verification: [], hits: [], errors: [] };
   const groups = new Map<string, number>();
   // toISOString per hit was half of this function's time: a batch spans few days.
   const dayNames = new Map<number, string>();
@@ -42,7 +40,6 @@ export function rollupOf(hits: readonly RollupHit[]): BatchRollup {
       day = h.at.toISOString().slice(0, 10);
       dayNames.set(dayNumber, day);
     }
-    out.days.push(day);
     const key = day + SEP + h.domain + SEP + h.path + SEP + h.crawler + SEP + h.verification;
     const error = h.status >= 400 ? 1 : 0;
     const group = groups.get(key);

@@ -31,10 +31,10 @@ export async function storeHits(workspaceId: string, hits: StoredHit[]): Promise
         SELECT id FROM workspaces WHERE id = ${workspaceId}::uuid FOR KEY SHARE
       ), raw AS (
         INSERT INTO traffic_hits ("workspaceId", day, at, domain, path, crawler, verification, status)
-        SELECT workspace.id, t.day, t.at AT TIME ZONE 'UTC', t.domain, t.path, t.crawler, t.verification, t.status
-        FROM workspace, unnest(${g.days}::date[], ${at}::timestamptz[], ${hits.map((h) => h.domain)}::text[], ${hits.map((h) => h.path)}::text[],
+        SELECT workspace.id, (t.at AT TIME ZONE 'UTC')::date, t.at AT TIME ZONE 'UTC', t.domain, t.path, t.crawler, t.verification, t.status
+        FROM workspace, unnest(${at}::timestamptz[], ${hits.map((h) => h.domain)}::text[], ${hits.map((h) => h.path)}::text[],
                     ${hits.map((h) => h.crawler)}::text[], ${hits.map((h) => h.verification)}::text[], ${hits.map((h) => h.status)}::int[])
-             AS t(day, at, domain, path, crawler, verification, status)
+             AS t(at, domain, path, crawler, verification, status)
       ), g AS (
         SELECT g.* FROM workspace, unnest(${g.day}::date[], ${g.domain}::text[], ${g.path}::text[], ${g.crawler}::text[], ${g.verification}::text[], ${g.hits}::int[], ${g.errors}::int[])
           AS g(day, domain, path, crawler, verification, hits, errors)
