@@ -4,7 +4,6 @@ import { db } from "@/lib/db/prisma";
 import { withRetries } from "@/lib/db/transaction";
 import { NotFoundError } from "@/lib/errors";
 import { normalizeHost } from "@/lib/sources/categories";
-import { rollupOf } from "@/lib/traffic/rollup";
 import type { Verification } from "@/lib/traffic/verify";
 
 export type StoredHit = { at: Date; domain: string; path: string; crawler: string; verification: Verification; status: number };
@@ -13,31 +12,32 @@ export type StoredHit = { at: Date; domain: string; path: string; crawler: strin
  * Inserts a batch of hits and adds them to the daily rollup and its rollups for the Traffic page
  * (per day without the path, per day and page, per week and page) in ONE statement, so every
  * rollup always equals the raw rows it came from (a failed statement writes none). The batch is
- * summed into traffic_daily's keys in Node (rollupOf: PostgreSQL, the import's bottleneck, gets
- * each key once with its sums); the other rollups group those groups. Each rollup's groups are
- * upserted in key order, so two imports into the same pages lock rows in the same order; a
- * deadlock or serialization failure is retried as a whole. These tables have no foreign key (a
- * check per row was a third of the import's PostgreSQL time): the batch locks its workspace's row
- * once (FOR KEY SHARE), so a deletion waits for it and its trigger (workspaces_traffic_deleted)
- * then removes these rows too; a deleted workspace stores nothing.
+ * grouped once into traffic_daily's keys; the other rollups group those groups. Each rollup's
+ * groups are upserted in key order, so two imports into the same pages lock rows in the same
+ * order; a deadlock or serialization failure is retried as a whole. These tables have no foreign
+ * key (a check per row was a third of the import's PostgreSQL time): the batch locks its
+ * workspace's row once (FOR KEY SHARE), so a deletion waits for it and its trigger
+ * (workspaces_traffic_deleted) then removes these rows too; a deleted workspace stores nothing.
  */
 export async function storeHits(workspaceId: string, hits: StoredHit[]): Promise<void> {
   if (!hits.length) return;
-  const g = rollupOf(hits);
   const at = hits.map((h) => h.at.toISOString());
   const written = await withRetries(
     () => db().$executeRaw`
       WITH workspace AS (
         SELECT id FROM workspaces WHERE id = ${workspaceId}::uuid FOR KEY SHARE
-      ), raw AS (
-        INSERT INTO traffic_hits ("workspaceId", day, at, domain, path, crawler, verification, status)
-        SELECT workspace.id, (t.at AT TIME ZONE 'UTC')::date, t.at AT TIME ZONE 'UTC', t.domain, t.path, t.crawler, t.verification, t.status
+      ), input AS (
+        SELECT (t.at AT TIME ZONE 'UTC') AS at, t.domain, t.path, t.crawler, t.verification, t.status
         FROM workspace, unnest(${at}::timestamptz[], ${hits.map((h) => h.domain)}::text[], ${hits.map((h) => h.path)}::text[],
                     ${hits.map((h) => h.crawler)}::text[], ${hits.map((h) => h.verification)}::text[], ${hits.map((h) => h.status)}::int[])
              AS t(at, domain, path, crawler, verification, status)
+      ), raw AS (
+        INSERT INTO traffic_hits ("workspaceId", day, at, domain, path, crawler, verification, status)
+        SELECT ${workspaceId}::uuid, at::date, at, domain, path, crawler, verification, status FROM input
       ), g AS (
-        SELECT g.* FROM workspace, unnest(${g.day}::date[], ${g.domain}::text[], ${g.path}::text[], ${g.crawler}::text[], ${g.verification}::text[], ${g.hits}::int[], ${g.errors}::int[])
-          AS g(day, domain, path, crawler, verification, hits, errors)
+        SELECT at::date AS day, domain, path, crawler, verification, count(*)::int AS hits, (count(*) FILTER (WHERE status >= 400))::int AS errors
+        FROM input
+        GROUP BY 1, 2, 3, 4, 5
       ), crawls AS (
         INSERT INTO traffic_crawls_daily ("workspaceId", day, domain, crawler, verification, hits, errors)
         SELECT ${workspaceId}::uuid, day, domain, crawler, verification, sum(hits), sum(errors) FROM g

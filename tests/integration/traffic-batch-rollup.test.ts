@@ -1,7 +1,7 @@
-// The import's batches are summed into rollup rows in Node before they are written (issue 21 item
-// 5, lib/traffic/rollup.ts): any batch stored at once leaves exactly the rows (raw and every
-// rollup) that the same hits stored one by one leave, whatever the days (weeks and years turning),
-// pages, crawlers, verdicts and statuses.
+// storeHits groups a batch into its rollup keys (issue 21 item 5, lib/traffic/store.ts): any batch
+// stored at once leaves exactly the rows (raw and every rollup) that the same hits stored one by
+// one leave, and the rollups equal the sums of the raw rows' times, whatever the days (weeks and
+// years turning), pages, crawlers, verdicts and statuses.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createTenant } from "../support/api-fixtures";
@@ -39,7 +39,7 @@ async function fromRaw(workspaceId: string): Promise<Record<string, unknown[]>> 
   };
 }
 
-describe("a batch summed in Node", () => {
+describe("a batch grouped into rollup keys", () => {
   const hit: fc.Arbitrary<StoredHit> = fc.record({
     // Around new year (a week spanning two years) and a leap day, and anywhere in between.
     at: fc.oneof(
