@@ -115,14 +115,18 @@ export async function importTrafficLog(workspaceId: string, lines: AsyncIterable
   if (!own.size) throw new UserError("This workspace has no own domains yet: add them to a brand (Brands) first; only hits for them are counted.");
   const fallbackHost = options.host ? normalizeHost(options.host) : own.size === 1 ? [...own][0]! : null;
   const verifier = new RangeVerifier(new Map([...shippedRanges(), ...(await storedRanges())]));
-  const isOwn = new Map<string, boolean>();
-  const ownHost = (host: string) => {
-    let known = isOwn.get(host);
-    if (known === undefined) {
-      known = own.has(siteOf(host));
-      isOwn.set(host, known);
+  // A log names a few hosts millions of times: each is normalized and looked up once.
+  const hosts = new Map<string, string | null>();
+  /** The host as stored (normalized), or null when it is not one of the workspace's sites. */
+  const ownDomain = (rawHost: string) => {
+    let domain = hosts.get(rawHost);
+    if (domain === undefined) {
+      const normalized = normalizeHost(rawHost);
+      domain = own.has(siteOf(normalized)) ? normalized : null;
+      if (hosts.size >= 10_000) hosts.clear();
+      hosts.set(rawHost, domain);
     }
-    return known;
+    return domain;
   };
 
   const report: ImportReport = { format: options.format ?? null, lines: 0, requests: 0, stored: 0, skipped: { otherHost: 0, notCrawler: 0 }, byCrawler: {}, errorCount: 0, errors: [] };
@@ -175,8 +179,8 @@ export async function importTrafficLog(workspaceId: string, lines: AsyncIterable
           fail(report.lines, "the line has no host and the workspace has several domains: pass host to say which site the log is of");
           continue;
         }
-        const domain = normalizeHost(rawHost);
-        if (!ownHost(domain)) {
+        const domain = ownDomain(rawHost);
+        if (domain === null) {
           report.skipped.otherHost += 1;
           continue;
         }
