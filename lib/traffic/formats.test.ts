@@ -2,7 +2,7 @@
 // write them) and, for combined, CSV and the JSON ones, generated lines read back exactly.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { detectFormat, parseCloudflare, parseCombined, parseCsv, parseNetlify, parseVercel, readCsvHeader, splitCsvLine, type LineResult } from "@/lib/traffic/formats";
+import { detectFormat, parseCloudflare, parseCombined, parseCsv, parseNetlify, parseTimestamp, parseVercel, readCsvHeader, splitCsvLine, type LineResult } from "@/lib/traffic/formats";
 
 const hits = (r: LineResult) => {
   if ("error" in r) throw new Error(r.error);
@@ -139,5 +139,20 @@ describe("detectFormat", () => {
     expect(detectFormat("hello world")).toBeNull();
     expect(detectFormat('{"a": 1}')).toBeNull();
     expect(detectFormat("{broken")).toBeNull();
+  });
+});
+
+describe("times", () => {
+  it("keeps years 1 to 9999 and refuses the rest, whatever the unit guessed from the number's size", () => {
+    expect(parseTimestamp("9999-12-31T23:59:59Z")?.toISOString()).toBe("9999-12-31T23:59:59.000Z");
+    expect(parseTimestamp(1_796_630_400)?.toISOString()).toBe("2026-12-07T08:00:00.000Z");
+    // A nanosecond count too large by a thousand reads as milliseconds of year 65347.
+    expect(parseTimestamp(2e21)).toBeNull();
+    fc.assert(
+      fc.property(fc.double({ min: 1, max: 1e25, noNaN: true }), (n) => {
+        const at = parseTimestamp(n);
+        if (at) expect(at.getUTCFullYear()).toBeLessThanOrEqual(9999);
+      }),
+    );
   });
 });

@@ -33,7 +33,15 @@ export function parseClfTime(text: string): Date | null {
   return valid(new Date(at));
 }
 
-const valid = (d: Date) => (Number.isNaN(d.getTime()) ? null : d);
+/**
+ * A time a log can hold: years 1 to 9999. Past them JavaScript still makes a Date (a nanosecond
+ * timestamp read as milliseconds lands in year 65347), but it prints an extended year that
+ * PostgreSQL refuses, which failed the line's whole batch instead of reporting the line.
+ */
+const valid = (d: Date) => {
+  const year = d.getUTCFullYear();
+  return Number.isNaN(d.getTime()) || year < 1 || year > 9999 ? null : d;
+};
 
 /** A number in seconds, milliseconds, microseconds or nanoseconds since 1970 (by its size), or an RFC 3339 text. */
 export function parseTimestamp(value: unknown): Date | null {

@@ -101,6 +101,15 @@ describe("POST /api/v1/traffic/logs", () => {
     ]);
   });
 
+  it("reports a line whose time is past year 9999 (a nanosecond timestamp gone wrong) by its number, and keeps the rest of its batch", async () => {
+    const record = (uri: string, at: unknown) => JSON.stringify({ ClientIP: "51.8.102.9", ClientRequestHost: "other-traffic.com", ClientRequestURI: uri, ClientRequestUserAgent: "Mozilla/5.0 (compatible; OAI-SearchBot/1.0; +https://openai.com/searchbot)", EdgeStartTimestamp: at, EdgeResponseStatus: 200 });
+    const log = [record("/in-range", 1_796_630_400_000_000_000), record("/year-65000", 2e21), record("/in-range", "2026-12-07T09:00:00Z")].join("\n");
+    const { status, body } = await post(Buffer.from(log), { key: B.apiKey });
+    expect(status, JSON.stringify(body)).toBe(200);
+    expect(body.import).toMatchObject({ stored: 2, errorCount: 1, errors: [{ line: 2, message: expect.stringMatching(/EdgeStartTimestamp/) }] });
+    expect((await rollup(B.workspaceId)).filter((r) => r.path === "/in-range" || r.path === "/year-65000").map((r) => [r.path, r.hits])).toEqual([["/in-range", 2]]);
+  });
+
   it("needs a host for a log without one when the workspace has several domains", async () => {
     const { body } = await post(combined("1.2.3.4", "/x", GPTBOT), { key: B.apiKey });
     expect(body.import).toMatchObject({ stored: 0, errorCount: 1 });
