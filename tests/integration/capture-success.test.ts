@@ -3,16 +3,15 @@
 // results whose write fails after the provider was paid. Real PostgreSQL, the real worker code,
 // the OpenAI adapter against a local fake server (real HTTP). Every paid answer is stored once,
 // from one provider call; its analysis follows the brand's current inputs.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OPENAI_ANSWER, startFakeOpenAI, type FakeServer, type OpenAIScenario } from "../support/fake-providers/openai-server";
-import { budgetNow, captureRow, expectBudgetConsistent, liveWorker, newSpace, startSpaceCheck, type Space } from "../support/lifecycle-fixtures";
+import { describe, expect, it } from "vitest";
+import { OPENAI_ANSWER } from "../support/fake-providers/openai-server";
+import { budgetNow, captureRow, expectBudgetConsistent, inProcessRunner, newSpace, type Space, startSpaceCheck } from "../support/lifecycle-fixtures";
 import { actAt, gateAt } from "../support/pause";
 import { runReanalysis } from "@/lib/brands/reanalysis";
 import { recordRollups } from "@/lib/analytics/rollups";
 import { costOf, worstCaseCost } from "@/lib/billing/money";
 import { updateBrand } from "@/lib/brands/brands";
 import { brandInputSchema } from "@/lib/brands/schemas";
-import { runCapture, type RunOutcome } from "@/lib/lifecycle/run/run-capture";
 import { cancelCapture, cancelCheck } from "@/lib/checks/cancel-retry";
 import { db } from "@/lib/db/prisma";
 import { adapterFor } from "@/lib/providers/registry";
@@ -21,22 +20,9 @@ import { adapterFor } from "@/lib/providers/registry";
 // cannot be written is given up after 10 s (a run that loops to the deadline shows here).
 process.env.BEACON_RESULT_WRITE_TIMEOUT_SECONDS = "10";
 process.env.OPENAI_API_KEY = "sk-test-succeed";
-let openai: FakeServer<OpenAIScenario>;
-let workerId: string;
-
-beforeAll(async () => {
-  openai = await startFakeOpenAI();
-  process.env.OPENAI_BASE_URL = openai.url;
-  workerId = await liveWorker();
-});
-
-afterAll(async () => {
-  await openai.close();
-});
-
-const shutdown = new AbortController().signal;
 const warnings: string[] = [];
-const run = (captureId: string): Promise<RunOutcome> => runCapture(captureId, { workerId, shutdownSignal: shutdown, warn: (line) => warnings.push(line) });
+const runner = inProcessRunner({ warn: (line) => warnings.push(line) });
+const { run } = runner;
 
 /** A space whose brand (Acme) tracks these competitors, with checks on the fake OpenAI. */
 async function spaceTracking(competitors: string[]): Promise<Space & { brandId: string }> {
@@ -98,7 +84,7 @@ describe("a competitor removed while its captures run (defect 1)", () => {
     const space = await spaceTracking(["HubSpot", "Pipedrive"]);
     const { checkId, captureIds } = await startSpaceCheck(space, { providers: ["OpenAI API"] });
     const captureId = captureIds[0]!;
-    const calls = openai.requests.length;
+    const calls = runner.openai.requests.length;
     const held = gateAt("call:after-provider", (c) => c.captureId === captureId);
     const running = run(captureId);
     await held.reached;
@@ -106,7 +92,7 @@ describe("a competitor removed while its captures run (defect 1)", () => {
     held.open();
 
     expect(await running).toBe("succeeded");
-    expect(openai.requests.length - calls, "one provider call").toBe(1);
+    expect(runner.openai.requests.length - calls, "one provider call").toBe(1);
     const capture = await captureRow(captureId);
     expect(capture).toMatchObject({ status: "succeeded", answerText: OPENAI_ANSWER.text, answerIsPartial: false });
     expect(capture.attempts.map((a) => a.outcome)).toEqual(["succeeded"]);
@@ -126,14 +112,14 @@ describe("a result write that fails for good (defect 1)", () => {
     const space = await spaceTracking(["HubSpot"]);
     const { captureIds } = await startSpaceCheck(space, { providers: ["OpenAI API"] });
     const captureId = captureIds[0]!;
-    const calls = openai.requests.length;
+    const calls = runner.openai.requests.length;
     // A data exception (22012) inside the success's statement: permanent, whatever it is.
     const writes = actAt("succeed:before-commit", async ({ tx }) => {
       await tx!.$queryRaw`SELECT 1 / 0`;
     });
     expect(await run(captureId)).toBe("succeeded");
     expect(writes()).toBe(1);
-    expect(openai.requests.length - calls).toBe(1);
+    expect(runner.openai.requests.length - calls).toBe(1);
     const capture = await captureRow(captureId);
     expect(capture).toMatchObject({ status: "succeeded", answerText: OPENAI_ANSWER.text, analyzedAt: null });
     expect(capture.attempts.map((a) => a.outcome)).toEqual(["succeeded"]);
@@ -153,7 +139,7 @@ describe("a result write that fails for good (defect 1)", () => {
     const space = await spaceTracking([]);
     const { captureIds } = await startSpaceCheck(space, { providers: ["OpenAI API"] });
     const captureId = captureIds[0]!;
-    const calls = openai.requests.length;
+    const calls = runner.openai.requests.length;
     const writes = actAt("succeed:before-commit", async ({ tx }) => {
       await tx!.$queryRaw`SELECT 1 / 0`;
     }, Infinity);
@@ -162,7 +148,7 @@ describe("a result write that fails for good (defect 1)", () => {
     expect(await run(captureId)).toBe("failed");
     expect(Date.now() - started, "not retried until the write deadline").toBeLessThan(10_000);
     expect(writes(), "with its analysis, with its sources only, the answer alone").toBe(3);
-    expect(openai.requests.length - calls).toBe(1);
+    expect(runner.openai.requests.length - calls).toBe(1);
     expect(warnings.join("\n")).toMatch(/could not be stored/);
     const capture = await captureRow(captureId);
     expect(capture).toMatchObject({ status: "failed", lastErrorClass: "permanent" });
@@ -310,11 +296,11 @@ describe("an answer already in the socket when the call's timeout comes due late
     // The whole answer is sent (paid), then this process, the run's code included, stalls past
     // the call's timeout (a long GC pause, a loaded machine): in the event loop's next turn the
     // timer is due before the socket is read.
-    openai.enqueue({ kind: "answer", thenStallMs: TIMEOUT_MS + 500 });
-    const calls = openai.requests.length;
+    runner.openai.enqueue({ kind: "answer", thenStallMs: TIMEOUT_MS + 500 });
+    const calls = runner.openai.requests.length;
     expect(await run(captureId)).toBe("succeeded");
-    expect(openai.requests.length - calls, "one provider call").toBe(1);
-    expect(openai.requests.at(-1)!.closedBy, "the client read the answer").toBeUndefined();
+    expect(runner.openai.requests.length - calls, "one provider call").toBe(1);
+    expect(runner.openai.requests.at(-1)!.closedBy, "the client read the answer").toBeUndefined();
     expect(await captureRow(captureId)).toMatchObject({ status: "succeeded", answerText: OPENAI_ANSWER.text, answerIsPartial: false });
     expect((await captureRow(captureId)).attempts.map((a) => a.outcome)).toEqual(["succeeded"]);
     await expectBudgetConsistent(space.workspaceId);
@@ -335,14 +321,14 @@ describe("a provider SDK that loads slowly on a worker's first call", () => {
     adapter.load = async () => {
       await load?.();
       await new Promise((resolve) => setTimeout(resolve, TIMEOUT_MS + 500));
-      loadedAt = openai.requests.length;
+      loadedAt = runner.openai.requests.length;
     };
     try {
-      openai.enqueue({ kind: "answer" });
-      const calls = openai.requests.length;
+      runner.openai.enqueue({ kind: "answer" });
+      const calls = runner.openai.requests.length;
       expect(await run(captureIds[0]!)).toBe("succeeded");
       expect(loadedAt, "loaded before the request was sent").toBe(calls);
-      expect(openai.requests.length - calls, "one provider call").toBe(1);
+      expect(runner.openai.requests.length - calls, "one provider call").toBe(1);
       expect((await captureRow(captureIds[0]!)).attempts.map((a) => a.outcome)).toEqual(["succeeded"]);
     } finally {
       adapter.load = load;

@@ -5,16 +5,15 @@
 // fake OpenAI over real HTTP: no call after the change. Also defect 6's rule for retries: a
 // capture holding a paid answer is never asked again. Runs in this process (runCapture, the
 // route handler) and, once, end to end with a worker process.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { callRoute, expectApiError } from "../support/api-fixtures";
-import { startFakeOpenAI, type FakeServer, type OpenAIScenario } from "../support/fake-providers/openai-server";
-import { budgetNow, captureRow, claimed, expectBudgetConsistent, liveWorker, newSpace, startSpaceCheck, succeed, type Space } from "../support/lifecycle-fixtures";
+import { budgetNow, captureRow, claimed, expectBudgetConsistent, inProcessRunner, newSpace, type Space, startSpaceCheck, succeed } from "../support/lifecycle-fixtures";
 import { gateAt, lockWaiters } from "../support/pause";
 import { waitFor } from "../support/wait-for";
 import { startWorker } from "../support/worker-process";
 import { POST as retryCaptureRoute } from "@/app/api/v1/captures/[id]/retry/route";
 import { createApiKey } from "@/lib/api-keys/api-keys";
-import { runCapture, type RunOutcome } from "@/lib/lifecycle/run/run-capture";
+import type { RunOutcome } from "@/lib/lifecycle/run/run-capture";
 import { cancelCapture, cancelCheck, estimateRetry, retryCaptures } from "@/lib/checks/cancel-retry";
 import { captureEstimate } from "@/lib/checks/create-check";
 import { retryRefusals } from "@/lib/lifecycle/admin";
@@ -27,20 +26,8 @@ import { connectionInputSchema } from "@/lib/providers/registry";
 // Before anything reads env(): the OpenAI adapter talks to the local server (worker processes
 // started here inherit both).
 process.env.OPENAI_API_KEY = "sk-test-kill-switches";
-let openai: FakeServer<OpenAIScenario>;
-let workerId: string;
-
-beforeAll(async () => {
-  openai = await startFakeOpenAI();
-  process.env.OPENAI_BASE_URL = openai.url;
-  workerId = await liveWorker();
-});
-
-afterAll(async () => {
-  await openai.close();
-});
-
-const run = (captureId: string): Promise<RunOutcome> => runCapture(captureId, { workerId, shutdownSignal: new AbortController().signal });
+const runner = inProcessRunner();
+const { run } = runner;
 
 /** An operator's edit of a connection, through the Instance page's path (lib/connections). */
 async function operatorEdit(connectionId: string, change: { enabled?: boolean; models?: string[] }) {
@@ -77,11 +64,11 @@ describe.each(SWITCHES)("$name", ({ apply, reason }) => {
     const { checkId, captureIds } = await startSpaceCheck(space, { prompts: 3, providers: ["OpenAI API"] });
     const [answered, refusedByProvider, waiting] = captureIds as [string, string, string];
     expect(await run(answered)).toBe("succeeded");
-    openai.enqueue({ kind: "status", status: 400, body: { error: { message: "Invalid request", type: "invalid_request_error" } } });
+    runner.openai.enqueue({ kind: "status", status: 400, body: { error: { message: "Invalid request", type: "invalid_request_error" } } });
     expect(await run(refusedByProvider)).toBe("failed");
 
     await apply(space, connectionId);
-    const callsAtChange = openai.requests.length;
+    const callsAtChange = runner.openai.requests.length;
     const budgetAtChange = await budgetNow(space.workspaceId);
 
     // Retry says why, and changes nothing.
@@ -98,7 +85,7 @@ describe.each(SWITCHES)("$name", ({ apply, reason }) => {
     expect(refused.finishedAt).not.toBeNull();
     expect(refused.attempts, "no attempt opened").toEqual([]);
     expect(await db().connectionSlot.count({ where: { captureId: waiting } }), "no slot held").toBe(0);
-    expect(openai.requests.length, "no call after the change").toBe(callsAtChange);
+    expect(runner.openai.requests.length, "no call after the change").toBe(callsAtChange);
 
     // Ledgers: nothing in flight, no hold left; the check finished with the right counts.
     expect(await budgetNow(space.workspaceId)).toMatchObject({ reserved: 0n, inFlight: 0n });
@@ -144,7 +131,7 @@ describe("retry", () => {
     const space = await newSpace();
     const { captureIds } = await startSpaceCheck(space);
     const captureId = captureIds[0]!;
-    const runToken = await claimed(captureId, workerId);
+    const runToken = await claimed(captureId, runner.workerId);
     await succeed(captureId, runToken, 700);
     // A row as the old beacon_succeed left it when a cancel request arrived while the answer was
     // finishing: cancelled, its answer and its paid attempt kept.
@@ -162,7 +149,7 @@ describe("retry of a capture whose paid answer could not be stored", () => {
     const space = await newSpace();
     const { captureIds } = await startSpaceCheck(space);
     const captureId = captureIds[0]!;
-    const runToken = await claimed(captureId, workerId);
+    const runToken = await claimed(captureId, runner.workerId);
     // As run-capture's failUnstorable leaves it: the answer arrived and was paid, the database refused it.
     await failCapture(captureId, runToken, {
       next: "failed",
@@ -215,9 +202,9 @@ describe("the retry's estimate", () => {
     const [geminiSucceeded] = on("Gemini") as [string];
     const [claudeKept, claudePartial] = on("Claude") as [string, string];
 
-    await succeed(chatgptPaid, await claimed(chatgptPaid, workerId), 700);
-    await succeed(geminiSucceeded, await claimed(geminiSucceeded, workerId), 700);
-    await failCapture(perplexityLost, await claimed(perplexityLost, workerId), {
+    await succeed(chatgptPaid, await claimed(chatgptPaid, runner.workerId), 700);
+    await succeed(geminiSucceeded, await claimed(geminiSucceeded, runner.workerId), 700);
+    await failCapture(perplexityLost, await claimed(perplexityLost, runner.workerId), {
       next: "failed",
       lastError: "The answer could not be stored (23514: check violation)",
       attempt: { outcome: "failed", reason: "result_not_stored", errorClass: "permanent", costMicros: 700, costIsEstimate: false, latencyMs: 5 },
@@ -268,7 +255,7 @@ describe("a claim racing a revoke", () => {
     const connectionId = space.connections["OpenAI API"]!;
     const { captureIds } = await startSpaceCheck(space, { providers: ["OpenAI API"] });
     const captureId = captureIds[0]!;
-    const callsBefore = openai.requests.length;
+    const callsBefore = runner.openai.requests.length;
     const held = gateAt("claim:before-commit", (context) => context.captureId === captureId);
     const running = run(captureId);
     await held.reached;
@@ -288,7 +275,7 @@ describe("a claim racing a revoke", () => {
     expect(await attemptsOn(connectionId), "no attempt opened after the revoke was visible").toBe(attemptsAtRevoke);
     expect(attemptsAtRevoke, "the held claim committed first: its call was in flight before the revoke").toBe(1);
     expect(outcome).toBe("succeeded");
-    expect(openai.requests.length - callsBefore, "calls: only the one claimed before the revoke").toBe(1);
+    expect(runner.openai.requests.length - callsBefore, "calls: only the one claimed before the revoke").toBe(1);
     await expectBudgetConsistent(space.workspaceId);
   });
 
@@ -297,7 +284,7 @@ describe("a claim racing a revoke", () => {
     const connectionId = space.connections["OpenAI API"]!;
     const { captureIds } = await startSpaceCheck(space, { providers: ["OpenAI API"] });
     const captureId = captureIds[0]!;
-    const callsBefore = openai.requests.length;
+    const callsBefore = runner.openai.requests.length;
     const held = gateAt("access:before-commit");
     const revoke = revokeConnection(connectionId, space.workspaceId);
     await held.reached;
@@ -311,7 +298,7 @@ describe("a claim racing a revoke", () => {
 
     expect(await running).toBe("failed");
     expect((await captureRow(captureId)).lastError).toMatch(SWITCHES[0]!.reason);
-    expect(openai.requests.length, "nothing called").toBe(callsBefore);
+    expect(runner.openai.requests.length, "nothing called").toBe(callsBefore);
     expect(await attemptsOn(connectionId)).toBe(0);
     await expectBudgetConsistent(space.workspaceId);
   });
@@ -323,7 +310,7 @@ describe("end to end, with a worker process", () => {
     const connectionId = space.connections["OpenAI API"]!;
     const { checkId, captureIds } = await startSpaceCheck(space, { prompts: 3, providers: ["OpenAI API"], samples: 2 });
     await revokeConnection(connectionId, space.workspaceId);
-    const callsAtRevoke = openai.requests.length;
+    const callsAtRevoke = runner.openai.requests.length;
 
     const worker = await startWorker("kill-switch");
     await waitFor(async () => (await db().check.findUniqueOrThrow({ where: { id: checkId } })).finishedAt, {
@@ -332,7 +319,7 @@ describe("end to end, with a worker process", () => {
       details: () => worker.output(),
     });
 
-    expect(openai.requests.length, "no call after the revoke").toBe(callsAtRevoke);
+    expect(runner.openai.requests.length, "no call after the revoke").toBe(callsAtRevoke);
     const rows = await db().capture.findMany({ where: { id: { in: captureIds } }, select: { status: true, lastError: true, attemptCount: true } });
     expect(rows.map((r) => [r.status, r.attemptCount])).toEqual(captureIds.map(() => ["failed", 0]));
     for (const row of rows) expect(row.lastError).toMatch(SWITCHES[0]!.reason);

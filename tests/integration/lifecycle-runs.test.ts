@@ -4,20 +4,21 @@
 // response. Plus a property test of the budget over random schedules of transitions.
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OPENAI_ANSWER, startFakeOpenAI, type FakeServer, type OpenAIScenario } from "../support/fake-providers/openai-server";
+import { describe, expect, it } from "vitest";
 import {
   budgetNow,
   captureRow,
   claim,
   expectBudgetConsistent,
+  inProcessRunner,
   liveWorker,
   newSpace,
   repairsIn,
+  type Space,
   startSpaceCheck,
   succeed,
-  type Space,
 } from "../support/lifecycle-fixtures";
+import { OPENAI_ANSWER } from "../support/fake-providers/openai-server";
 import { metricValue, parseMetrics } from "../support/metrics-text";
 import { actAt } from "../support/pause";
 import { ANALYSIS_MAX_CHARS } from "@/lib/analysis/analyze";
@@ -43,21 +44,9 @@ import { updateWorkspaceSettings } from "@/lib/workspaces/settings";
 // OpenAI adapter talks to the local server.
 process.env.BEACON_RESULT_WRITE_TIMEOUT_SECONDS = "5";
 process.env.OPENAI_API_KEY = "sk-test-lifecycle";
-let openai: FakeServer<OpenAIScenario>;
-let workerId: string;
-
-beforeAll(async () => {
-  openai = await startFakeOpenAI();
-  process.env.OPENAI_BASE_URL = openai.url;
-  workerId = await liveWorker();
-});
-
-afterAll(async () => {
-  await openai.close();
-});
-
 const shutdown = new AbortController().signal;
-const run = (captureId: string): Promise<RunOutcome> => runCapture(captureId, { workerId, shutdownSignal: shutdown });
+const runner = inProcessRunner();
+const { run } = runner;
 
 /** Changes the connection of the space's provider `name` (its own, see newSpace). */
 async function setConnection(space: Space, name: string, data: Prisma.ProviderConnectionUpdateInput) {
@@ -290,7 +279,7 @@ describe("a hostile answer (issue 9)", () => {
     const { captureIds } = await startSpaceCheck(space, { providers: ["OpenAI API"] });
     // The old analysis took 24 s for 120,000 "!" (blocking the worker); "Acme", the space's brand, comes again past the cap.
     const text = `Acme is a fine CRM. ${"!".repeat(ANALYSIS_MAX_CHARS)} Acme again.`;
-    openai.enqueue({ kind: "answer", answer: { ...OPENAI_ANSWER, text, citations: [] } });
+    runner.openai.enqueue({ kind: "answer", answer: { ...OPENAI_ANSWER, text, citations: [] } });
     expect(await run(captureIds[0]!)).toBe("succeeded");
     expect(await captureRow(captureIds[0]!)).toMatchObject({ status: "succeeded", answerText: text, analysisTruncated: true });
     expect(await db().mention.findFirst({ where: { captureId: captureIds[0]!, kind: "brand" } })).toMatchObject({ name: "Acme", mentioned: true, count: 1 });

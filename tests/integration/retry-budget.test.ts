@@ -7,17 +7,16 @@
 // recorded; an admin retry (a fresh allowance, as it gives, and no more); and a lease expiry
 // after an unknown outcome. And a capture whose paid answer could not be stored stays refused a
 // retry once retention deleted the attempt that said so. Plus the migrations that backfill both.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeOpenAI, type FakeServer, type OpenAIScenario } from "../support/fake-providers/openai-server";
+import { describe, expect, it } from "vitest";
 import { acrossMigration, type Sql } from "../support/partial-migrations";
-import { claimed, liveWorker, newSpace, startSpaceCheck, type Space } from "../support/lifecycle-fixtures";
+import { claimed, inProcessRunner, newSpace, type Space, startSpaceCheck } from "../support/lifecycle-fixtures";
 import { gateAt } from "../support/pause";
 import { retryCaptures } from "@/lib/checks/cancel-retry";
 import { db } from "@/lib/db/prisma";
 import { runRetention } from "@/lib/jobs/retention";
 import { expireAttempt } from "@/lib/lifecycle/lease";
 import { failCapture } from "@/lib/lifecycle/results";
-import { runCapture, type RunOutcome } from "@/lib/lifecycle/run/run-capture";
+import type { RunOutcome } from "@/lib/lifecycle/run/run-capture";
 
 // Before anything reads env(): retries due at once (the backoff is not what is tested here), and
 // the OpenAI adapter talks to the local server.
@@ -27,21 +26,8 @@ process.env.OPENAI_API_KEY = "sk-test-retry-budget";
 const DAY = 86_400_000;
 const MAX_ATTEMPTS = 3; // the connections' default
 
-let openai: FakeServer<OpenAIScenario>;
-let workerId: string;
-
-beforeAll(async () => {
-  openai = await startFakeOpenAI();
-  process.env.OPENAI_BASE_URL = openai.url;
-  workerId = await liveWorker();
-});
-
-afterAll(async () => {
-  await openai.close();
-});
-
-const shutdown = new AbortController().signal;
-const run = (captureId: string): Promise<RunOutcome> => runCapture(captureId, { workerId, shutdownSignal: shutdown });
+const runner = inProcessRunner();
+const { run } = runner;
 
 /** Deletes every ended attempt (retention as if two days had passed). */
 const retention = (batchSize?: number) => runRetention({ attemptRetentionDays: 1, now: new Date(Date.now() + 2 * DAY), attemptBatchSize: batchSize });
@@ -53,9 +39,9 @@ const retention = (batchSize?: number) => runRetention({ attemptRetentionDays: 1
  */
 async function failingCapture(space: Space) {
   const { captureIds } = await startSpaceCheck(space, { prompts: 1, providers: ["OpenAI API"] });
-  openai.enqueue(...Array.from({ length: 20 }, () => ({ kind: "status", status: 503 }) as const));
-  const before = openai.requests.length;
-  return { captureId: captureIds[0]!, calls: () => openai.requests.length - before };
+  runner.openai.enqueue(...Array.from({ length: 20 }, () => ({ kind: "status", status: 503 }) as const));
+  const before = runner.openai.requests.length;
+  return { captureId: captureIds[0]!, calls: () => runner.openai.requests.length - before };
 }
 
 /** Runs the capture as its jobs would, until it ends (bounded: a runaway budget shows as too many calls, not a hang). */
@@ -112,11 +98,11 @@ describe("a capture's retry budget across retention", () => {
     const { unknownRetries } = await db().providerConnection.findUniqueOrThrow({ where: { id: space.connections["OpenAI API"]! } });
     expect(unknownRetries).toBe(1);
 
-    expect(await expireAttempt(await claimed(captureId, workerId), "lease_expired")).toBe("queued");
+    expect(await expireAttempt(await claimed(captureId, runner.workerId), "lease_expired")).toBe("queued");
     await retention();
     expect(await db().attempt.count({ where: { captureId } })).toBe(0);
     // The provider may have billed both: not asked a third time.
-    expect(await expireAttempt(await claimed(captureId, workerId), "lease_expired")).toBe("failed");
+    expect(await expireAttempt(await claimed(captureId, runner.workerId), "lease_expired")).toBe("failed");
   });
 });
 
@@ -126,7 +112,7 @@ describe("a capture whose paid answer could not be stored", () => {
     const { checkId, captureIds } = await startSpaceCheck(space, { prompts: 1, providers: ["ChatGPT"] });
     const captureId = captureIds[0]!;
     // As run-capture's failUnstorable leaves it: the answer arrived and was paid, the database refused it.
-    await failCapture(captureId, await claimed(captureId, workerId), {
+    await failCapture(captureId, await claimed(captureId, runner.workerId), {
       next: "failed",
       lastError: "The answer could not be stored (23514: check violation)",
       attempt: { outcome: "failed", reason: "result_not_stored", errorClass: "permanent", costMicros: 700, costIsEstimate: false, latencyMs: 5 },

@@ -1,10 +1,12 @@
 // Workspaces of their own (own budget, own providers) and the lifecycle driven from the test
 // process, one transition at a time, for tests that put two sides of a race at a chosen moment.
 import { randomUUID } from "node:crypto";
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
+import { startFakeOpenAI, type FakeServer, type OpenAIScenario } from "./fake-providers/openai-server";
 import { worstCaseCost } from "@/lib/billing/money";
 import { claimCapture, type ClaimResult } from "@/lib/lifecycle/claim";
 import { succeedCapture, type Success } from "@/lib/lifecycle/results";
+import { runCapture, type RunOutcome } from "@/lib/lifecycle/run/run-capture";
 import type { Caller } from "@/lib/checks/cancel-retry";
 import { createCheck, hashRequest } from "@/lib/checks/create-check";
 import { db } from "@/lib/db/prisma";
@@ -338,4 +340,27 @@ export async function grantSpendNow(workspaceId: string) {
     LEFT JOIN connection_grants cg ON cg."connectionId" = c.id AND cg."workspaceId" = ${workspaceId}::uuid
     WHERE c.id IN (SELECT "connectionId" FROM provider_configs WHERE "workspaceId" = ${workspaceId}::uuid)`;
   return new Map(rows.map((r) => [r.connectionId, r]));
+}
+
+export type InProcessRunner = { openai: FakeServer<OpenAIScenario>; workerId: string; run: (captureId: string) => Promise<RunOutcome> };
+
+/**
+ * A test file's in-process runner: the fake OpenAI server its spaces' ChatGPT connection calls
+ * (OPENAI_BASE_URL) and this process registered as a live worker, for the file's tests; `run`
+ * runs one capture as a worker would. Call it at the file's top level (it adds the hooks).
+ */
+export function inProcessRunner(options: { warn?: (line: string) => void } = {}): InProcessRunner {
+  const shutdownSignal = new AbortController().signal;
+  const runner = {
+    run: (captureId: string) => runCapture(captureId, { workerId: runner.workerId, shutdownSignal, warn: options.warn }),
+  } as InProcessRunner;
+  beforeAll(async () => {
+    runner.openai = await startFakeOpenAI();
+    process.env.OPENAI_BASE_URL = runner.openai.url;
+    runner.workerId = await liveWorker();
+  });
+  afterAll(async () => {
+    await runner.openai?.close();
+  });
+  return runner;
 }
