@@ -12,6 +12,7 @@ import type { Column } from "@/components/ui/table-columns";
 import { cancelCaptureAction, captureDetailAction, retryCaptureAction } from "@/lib/actions/checks";
 import { formatDuration, formatMicros, formatTimestamp } from "@/lib/format";
 import { unwrap } from "@/lib/browser/action-result";
+import { FAILED_CALLS_HELP } from "@/lib/captures/retry-policy";
 import { isRetryable, isUnfinished } from "@/lib/captures/states";
 import type { CaptureDetail } from "@/lib/checks/queries";
 
@@ -53,10 +54,6 @@ const attemptColumns: Column<Attempt>[] = [
   { id: "tokens", header: "Tokens in/out", numeric: true, align: "left", cell: (a) => `${a.inputTokens}/${a.outputTokens}` },
   { id: "cost", header: "Cost", numeric: true, cell: (a) => `${formatMicros(a.costMicros)}${a.costIsEstimate ? " est." : ""}` },
 ];
-
-// lib/lifecycle/admin.ts retryCaptures: a manual retry sets maxAttempts to the attempts made so far plus the connection's maximum.
-const ATTEMPTS_HELP =
-  "The count includes every attempt this capture made. A manual retry allows the connection's maximum number of attempts again, on top of those already made, so “of” grows with each retry.";
 
 // The answer's markdown renderer (react-markdown with GFM, about 40 KB compressed) loads when a
 // capture is opened, not with the check and Jobs pages that list captures; the dialog starts
@@ -101,12 +98,14 @@ export function CaptureDetailDialog({ captureId, onClose, canCancel, canRetry }:
           <div className="flex flex-wrap items-center gap-2">
             <StatusBadge status={c.status} waitingFor={c.waitingFor} />
             <span className="text-slate-500">
-              {c.model} · search {c.searchMode} · <span title={ATTEMPTS_HELP}>attempt {c.attemptCount} of {c.maxAttempts}</span>
+              {c.model} · search {c.searchMode} · <span title={FAILED_CALLS_HELP}>
+                {c.attemptCount === 1 ? "1 attempt" : `${c.attemptCount} attempts`}, {c.spentAttempts} of {c.maxAttempts} failed calls allowed
+              </span>
             </span>
             {c.costMicros > 0 && <span className="text-slate-500">· {formatMicros(c.costMicros)}</span>}
             {c.latencyMs !== null && <span className="text-slate-500">· {formatDuration(c.latencyMs)}</span>}
           </div>
-          {c.events.some((e) => e.kind === "capture_retried") && <p className="text-xs text-slate-500">Retried by hand. {ATTEMPTS_HELP}</p>}
+          {c.events.some((e) => e.kind === "capture_retried") && <p className="text-xs text-slate-500">Retried by hand. {FAILED_CALLS_HELP}</p>}
           <p className="rounded-md bg-slate-50 p-3 text-slate-800">“{c.prompt.text}”</p>
           {c.lastError && <p className="rounded-md bg-red-50 p-3 text-red-700">{c.lastError}</p>}
           <section>

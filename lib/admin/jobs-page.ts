@@ -26,6 +26,7 @@ export async function listCapturesForAdmin(workspaceId: string, filters: AdminCa
         status: true,
         sample: true,
         attemptCount: true,
+        spentAttempts: true,
         maxAttempts: true,
         lastError: true,
         latencyMs: true,

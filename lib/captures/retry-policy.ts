@@ -3,6 +3,11 @@
 import type { RetryClass } from "@/lib/providers/errors";
 
 export const RETRY_BASE_MS = 1_000;
+
+/** What a capture's "failed calls allowed" means, for the places that show it. */
+export const FAILED_CALLS_HELP =
+  "Every call this capture made is an attempt. Calls that failed or whose outcome is unknown count against the allowance; a call cut off by a cancel or by a worker shutting down does not. A manual retry allows the connection's maximum again, on top of the failed calls already spent.";
+
 export const RETRY_CAP_MS = 60_000;
 
 /**

@@ -145,6 +145,7 @@ export async function getCaptureDetail(workspaceId: string, captureId: string) {
     costMicros: Number(capture.costMicros),
     latencyMs: capture.latencyMs,
     attemptCount: capture.attemptCount,
+    spentAttempts: capture.spentAttempts,
     maxAttempts: capture.maxAttempts,
     nextAttemptAt: capture.nextAttemptAt,
     waitingFor: capture.waitingFor,

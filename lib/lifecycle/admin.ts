@@ -53,7 +53,9 @@ export async function cancelCaptures(tx: Tx, actor: LifecycleActor, target: { ch
 
 /**
  * Transition `adminRetry` (failed | cancelled -> queued): the captures get a fresh allowance of
- * attempts and a new budget hold (their expected cost, `holds`), taken this month. Only the
+ * failed calls (`maxAttempts` = the calls spent so far + the connection's maximum; from
+ * `spentAttempts`, not `attemptCount`, which also counts calls a cancel or a shutdown cut off)
+ * and a new budget hold (their expected cost, `holds`), taken this month. Only the
  * captures this call moved are held and enqueued: of two retries at once, one wins.
  */
 export async function retryCaptures(tx: Tx, actor: LifecycleActor, holds: Map<string, { micros: number; maxAttempts: number }>) {
@@ -76,7 +78,7 @@ export async function retryCaptures(tx: Tx, actor: LifecycleActor, holds: Map<st
   const total = moved.reduce((sum, m) => sum + holds.get(m.id)!.micros, 0);
   const period = await holdBudget(tx, actor.workspaceId, total);
   await tx.$executeRaw`
-    UPDATE captures c SET "reservedMicros" = v.micros, "reservedPeriod" = ${period}::date, "maxAttempts" = c."attemptCount" + v."maxAttempts"
+    UPDATE captures c SET "reservedMicros" = v.micros, "reservedPeriod" = ${period}::date, "maxAttempts" = c."spentAttempts" + v."maxAttempts"
     FROM unnest(${ids}::uuid[], ${ids.map((id) => holds.get(id)!.micros)}::bigint[], ${ids.map((id) => holds.get(id)!.maxAttempts)}::int[]) AS v(id, micros, "maxAttempts")
     WHERE c.id = v.id`;
   return { retried: moved.length };

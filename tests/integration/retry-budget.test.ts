@@ -16,7 +16,7 @@ import { db } from "@/lib/db/prisma";
 import { runRetention } from "@/lib/jobs/retention";
 import { expireAttempt } from "@/lib/lifecycle/lease";
 import { failCapture } from "@/lib/lifecycle/results";
-import type { RunOutcome } from "@/lib/lifecycle/run/run-capture";
+import { runCapture, type RunOutcome } from "@/lib/lifecycle/run/run-capture";
 
 // Before anything reads env(): retries due at once (the backoff is not what is tested here), and
 // the OpenAI adapter talks to the local server.
@@ -89,6 +89,21 @@ describe("a capture's retry budget across retention", () => {
     await retryCaptures(space.owner, { captureId });
     expect(await runUntilEnded(captureId)).toBe("failed");
     expect(calls(), "paid calls: the first allowance, then a fresh one").toBe(2 * MAX_ATTEMPTS);
+  });
+
+  it("after an admin retry is the fresh allowance, not one more for each call a worker's shutdown cut off (those are not counted as spent)", async () => {
+    const space = await newSpace({ prompts: 1 });
+    const { captureId, calls } = await failingCapture(space);
+    // A worker shutting down cuts its call off: the attempt ends cancelled (reason shutdown) and
+    // the capture runs again at once elsewhere, with no failed call counted (DESIGN.md "Workers").
+    expect(await runCapture(captureId, { workerId: runner.workerId, shutdownSignal: AbortSignal.abort("shutdown") })).toBe("requeued");
+    expect(await runUntilEnded(captureId)).toBe("failed");
+    const cutOff = calls() - MAX_ATTEMPTS;
+    expect(await db().capture.findUniqueOrThrow({ where: { id: captureId } })).toMatchObject({ attemptCount: MAX_ATTEMPTS + 1, spentAttempts: MAX_ATTEMPTS });
+
+    await retryCaptures(space.owner, { captureId });
+    expect(await runUntilEnded(captureId)).toBe("failed");
+    expect(calls() - cutOff, "failed calls: the first allowance, then a fresh one").toBe(2 * MAX_ATTEMPTS);
   });
 
   it("keeps counting unknown outcomes: a lease that expires after one retried unknown outcome fails the capture, also when retention deleted the first", async () => {

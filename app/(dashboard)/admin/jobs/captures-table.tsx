@@ -12,6 +12,7 @@ import { canCancelCheck, type Role } from "@/lib/permissions/permissions";
 import { ago, formatDuration, formatMicros, formatTimestamp, relativeTo } from "@/lib/format";
 import { unwrap } from "@/lib/browser/action-result";
 import { useNow } from "./time";
+import { FAILED_CALLS_HELP } from "@/lib/captures/retry-policy";
 import { isRetryable, isUnfinished } from "@/lib/captures/states";
 import { jobsKey, type AdminCaptureRow } from "./use-jobs-query";
 
@@ -98,7 +99,20 @@ export function CapturesTable({ items, me, canRetry, onView }: { items: AdminCap
       ),
     },
     { id: "status", header: "Status", cell: (c) => <StatusCell capture={c} now={now} /> },
-    { id: "attempts", header: "Attempts", numeric: true, className: "whitespace-nowrap text-slate-700", cell: (c) => `${c.attemptCount}/${c.maxAttempts}` },
+    {
+      id: "attempts",
+      header: "Attempts",
+      numeric: true,
+      className: "whitespace-nowrap text-slate-700",
+      cell: (c) => (
+        <>
+          {c.attemptCount}
+          <span className="block text-xs text-slate-500" title={FAILED_CALLS_HELP}>
+            {c.spentAttempts}/{c.maxAttempts} failed
+          </span>
+        </>
+      ),
+    },
     {
       id: "error",
       header: "Last error",
