@@ -729,7 +729,7 @@ describe("cancel and retry", () => {
     const checkId = await startCheck({ prompts: [demo.promptIds[11]], providers: ["Claude"] });
     const [capture] = await capturesOf(checkId);
     // What a worker leaves behind after three transient errors.
-    await db().capture.update({ where: { id: capture!.id }, data: { status: "failed", attemptCount: 3, lastError: "HTTP 503 three times", lastErrorClass: "transient", finishedAt: new Date() } });
+    await db().capture.update({ where: { id: capture!.id }, data: { status: "failed", attemptCount: 3, spentAttempts: 3, lastError: "HTTP 503 three times", lastErrorClass: "transient", finishedAt: new Date() } });
     await removeCaptureJob(capture!.id);
 
     const result = await retryCapture(capture!.id);
