@@ -2,6 +2,7 @@ import "server-only";
 import { trackedAs } from "@/lib/analysis/brand-candidates";
 import { brandInputSchema, type ParsedBrandInput } from "@/lib/brands/schemas";
 import { db } from "@/lib/db/prisma";
+import { pausePoint } from "@/lib/db/pause-points";
 import { transaction } from "@/lib/db/transaction";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { ConflictError, NotFoundError, UserError } from "@/lib/errors";
@@ -135,11 +136,20 @@ async function removeCompetitors(tx: Prisma.TransactionClient, ids: string[]) {
   );
 }
 
+/**
+ * A brand with checks in its history is kept: deleting it would erase its checks, their captures
+ * (queued or running ones too) and the money they hold. The brand is locked before its checks
+ * are counted, and a check being created holds it key-shared until it commits (createCheck's
+ * resolveBrand), so a check started at the same time is either counted here or finds no brand.
+ */
 export async function deleteBrand(workspaceId: string, brandId: string) {
-  const brand = await db().brand.findFirst({ where: { id: brandId, workspaceId }, include: { _count: { select: { checks: true } } } });
-  if (!brand) throw new NotFoundError("That brand does not exist in this workspace.");
-  if (brand._count.checks > 0) {
-    throw new UserError(`"${brand.name}" has ${brand._count.checks} check(s) in its history and cannot be deleted.`);
-  }
-  await db().brand.delete({ where: { id: brand.id } });
+  await transaction(async (tx) => {
+    const [brand] = await tx.$queryRaw<{ id: string; name: string }[]>`
+      SELECT id, name FROM brands WHERE id = ${brandId}::uuid AND "workspaceId" = ${workspaceId}::uuid FOR UPDATE`;
+    if (!brand) throw new NotFoundError("That brand does not exist in this workspace.");
+    const checks = await tx.check.count({ where: { brandId } });
+    if (checks > 0) throw new UserError(`"${brand.name}" has ${checks} check(s) in its history and cannot be deleted.`);
+    await pausePoint("brand:delete-before-commit", { tx });
+    await tx.brand.delete({ where: { id: brand.id } });
+  });
 }

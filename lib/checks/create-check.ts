@@ -4,9 +4,10 @@ import { holdBudget } from "@/lib/billing/budget";
 import { costOf, estimateUsage, type PriceTable } from "@/lib/billing/money";
 import { MAX_CAPTURES_PER_CHECK, MAX_PROMPTS_PER_CHECK, type PromptSelection } from "@/lib/checks/schemas";
 import { db } from "@/lib/db/prisma";
+import { pausePoint } from "@/lib/db/pause-points";
 import { transaction } from "@/lib/db/transaction";
 import { NotFoundError, UserError } from "@/lib/errors";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { enqueueCaptureJobs } from "@/lib/jobs/enqueue";
 import { findPromptsByText } from "@/lib/prompts/prompts";
 import { assertUsable } from "@/lib/connections/connections";
@@ -48,7 +49,12 @@ export function hashRequest(value: unknown): string {
 }
 
 async function resolveBrand(tx: Tx, workspaceId: string, brandId?: string) {
-  const brand = await tx.brand.findFirst({ where: { workspaceId, ...(brandId ? { id: brandId } : {}) }, orderBy: { createdAt: "asc" } });
+  // Key-share locked until the check commits: deleting a brand (which erases its checks with it)
+  // locks the brand before it counts them, so a delete that comes later counts this check and
+  // is refused, and one in progress makes this wait and then find no brand (brand-delete.test.ts).
+  const [brand] = await tx.$queryRaw<{ id: string }[]>`
+    SELECT id FROM brands WHERE "workspaceId" = ${workspaceId}::uuid ${brandId ? Prisma.sql`AND id = ${brandId}::uuid` : Prisma.empty}
+    ORDER BY "createdAt" LIMIT 1 FOR KEY SHARE`;
   if (!brand) throw new NotFoundError(brandId ? "That brand does not exist in this workspace." : "Add a brand before running a check.", { field: "brandId" });
   return brand;
 }
@@ -199,5 +205,6 @@ export async function createCheckIn(tx: Tx, request: CheckRequest): Promise<{ ch
       data: { captures: totalCaptures, estimateMicros: estimate },
     },
   });
+  await pausePoint("check:create-before-commit", { tx, checkId: check.id });
   return { checkId: check.id, replayed: false };
 }

@@ -46,7 +46,11 @@ export type PausePoint =
   /** Setup wizard: the provider answered or failed; the suggestion's outcome and money are about to be written. */
   | "setup:after-provider"
   /** Retention: a batch of old attempts deleted, not committed (lib/jobs/retention.ts). */
-  | "retention:batch-before-commit";
+  | "retention:batch-before-commit"
+  /** Check creation: the check, its captures and its budget hold written, not committed. */
+  | "check:create-before-commit"
+  /** Brand delete: its checks counted (none), the brand about to be deleted. */
+  | "brand:delete-before-commit";
 
 export type PauseContext = { tx?: Prisma.TransactionClient; captureId?: string; checkId?: string; ruleId?: string; suggestionId?: string };
 type Hook = (context: PauseContext) => Promise<void> | void;

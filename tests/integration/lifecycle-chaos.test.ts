@@ -50,7 +50,7 @@ import { ruleInputSchema } from "@/lib/alerts/schemas";
 import { analyzeAnswer } from "@/lib/analysis/analyze";
 import { candidateRows, mentionRows } from "@/lib/analysis/rows";
 import { assertCan, canEditTrackingSetup, canManageAlerts, canManageWorkspaceSettings, canRunSetup } from "@/lib/permissions/permissions";
-import { updateBrand } from "@/lib/brands/brands";
+import { createBrand, deleteBrand, updateBrand } from "@/lib/brands/brands";
 import { updatePrompt } from "@/lib/prompts/prompts";
 import { promptInputSchema } from "@/lib/prompts/schemas";
 import { brandInputSchema } from "@/lib/brands/schemas";
@@ -60,6 +60,7 @@ import { cancelCapture, cancelCheck, retryCaptures } from "@/lib/checks/cancel-r
 import { requestCheckCancel, requestCheckRetry } from "@/lib/checks/operations";
 import { reloadEnv } from "@/lib/config/env";
 import { grantConnection, revokeConnection, updateConnection } from "@/lib/connections/connections";
+import { onPausePoint } from "@/lib/db/pause-points";
 import { db } from "@/lib/db/prisma";
 import { runRetention } from "@/lib/jobs/retention";
 import { startSetupSchema } from "@/lib/setup/schemas";
@@ -83,6 +84,7 @@ const INVARIANTS = [
   "at most one succeeded attempt per capture",
   "every paid answer stored",
   "every attempt ended, nothing held or in flight",
+  "every check started exists, whole (a brand delete erases none)",
   "no capture spends more failed or unknown calls than its retry class allows",
   "retention deletes only ended attempts",
   "ledgers equal the rows behind them",
@@ -122,7 +124,8 @@ type Action =
   | { kind: "sendAgain"; pick: number }
   | { kind: "receiver"; failRate: number; slowRate: number }
   | { kind: "retention"; batch: number }
-  | { kind: "retag"; pick: number; tags: string[] };
+  | { kind: "retag"; pick: number; tags: string[] }
+  | { kind: "brandDelete"; provider: number; during: "start" | "commit" };
 // A whole check's cancel or retry: at once (the REST API's) or as an operation a worker runs (the
 // check page's, lib/checks/operations.ts), which marks a cancelled check before its job runs.
 type Via = "api" | "page";
@@ -160,6 +163,9 @@ const action: fc.Arbitrary<Action> = fc.oneof(
   feature(fc.record({ kind: fc.constant("retention" as const), batch: fc.constantFrom(3, 50) })),
   // A prompt's tags edited (the prompts page's form) while its answers are being recorded.
   feature(fc.record({ kind: fc.constant("retag" as const), pick: fc.nat(1000), tags: fc.subarray(["pricing", "support", "brand"]) })),
+  // A brand added, then deleted while a check is started for it (the brands page beside the check
+  // form): both sent at once, or the delete sent when the check's creation is about to commit.
+  feature(fc.record({ kind: fc.constant("brandDelete" as const), provider, during: fc.constantFrom("start" as const, "commit" as const) })),
 );
 const schedule: fc.Arbitrary<Plan> = fc.record({
   // When each step fires: after this share of all captures has finished.
@@ -169,6 +175,11 @@ const schedule: fc.Arbitrary<Plan> = fc.record({
   // The Slack receiver: refuses some posts (500), accepts some only after the sender gave up.
   receiver: fc.record({ failRate: fc.constantFrom(0, 0.3), slowRate: fc.constantFrom(0, 0.2) }),
 });
+
+/** Whether a session waits for a lock in a statement on brands (a brand delete queued behind a check's creation). */
+const brandLockWaited = async () =>
+  (await db().$queryRaw<{ n: number }[]>`
+    SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE '%brands%'`)[0]!.n > 0;
 
 let server: PrivatePostgres;
 let fake: ChaosProvider;
@@ -277,6 +288,8 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
   // Fires for each competitor of the pool the brand does not track while answers name it (brand edits change which).
   await createRule(space.workspaceId, space.owner.userId, ruleInputSchema.parse({ kind: "new_brand", name: "Newcomers", brandId: space.brandId, channelIds: channels.map((c) => c.id), params: { thresholdPercent: 1 } }));
   const captureIds = checks.flatMap((c) => c.captureIds);
+  /** Checks started for a brand being deleted at the same time (brandDelete), with their captures. */
+  const spareChecks: { checkId: string; captureIds: string[] }[] = [];
 
   const workers: WorkerProcess[] = await Promise.all(Array.from({ length: WORKERS }, (_, i) => startWorker(`chaos-${run}-${i}`, WORKER_ENV)));
   const frozen = new Set<WorkerProcess>();
@@ -430,6 +443,38 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
             const prompt = await db().prompt.findUniqueOrThrow({ where: { id: space.promptIds[a.pick % space.promptIds.length]! } });
             await updatePrompt(space.workspaceId, prompt.id, promptInputSchema.parse({ text: prompt.text, tags: a.tags, country: prompt.country ?? undefined, city: prompt.city ?? undefined, language: prompt.language ?? undefined }));
           });
+          break;
+        }
+        case "brandDelete": {
+          // Either the check finds no brand, or the delete is refused and the check runs; its
+          // captures join the run's (their money, calls and answers are judged like the others').
+          assertCan(canEditTrackingSetup(space.owner));
+          const n = spareChecks.length + 1;
+          const spare = await createBrand(space.workspaceId, brandInputSchema.parse({ name: `Spare ${run}-${n}-${Date.now() % 100_000}`, aliases: [], domains: [], competitors: [] }));
+          const prompt = await db().prompt.create({ data: { workspaceId: space.workspaceId, text: `Which CRM would spare team ${n} of ${space.workspaceId.slice(0, 8)} pick?` } });
+          let deleting: Promise<boolean> | undefined;
+          const sendDelete = () => (deleting = attempt(`brand delete (${a.during})`, () => deleteBrand(space.workspaceId, spare.id)));
+          // "commit": the check written, not committed; the delete counts the brand's checks
+          // now (the worst moment) and is held until the delete queues for the brand's lock.
+          const unhook =
+            a.during === "commit"
+              ? onPausePoint("check:create-before-commit", async () => {
+                  unhook?.();
+                  let settled = false;
+                  void sendDelete().finally(() => (settled = true));
+                  await waitFor(async () => settled || (await brandLockWaited()), { what: "the brand delete waiting for the brand", timeoutMs: 5_000, intervalMs: 10 }).catch(() => {});
+                })
+              : undefined;
+          const starting = startCheckOf(space, [prompt.id], [name], spare.id);
+          if (a.during === "start") sendDelete();
+          const [started] = await Promise.allSettled([starting]);
+          unhook?.();
+          await deleting;
+          if (started.status === "fulfilled") {
+            count("brand delete: its check started");
+            spareChecks.push(started.value);
+            captureIds.push(...started.value.captureIds);
+          } else count(`brand delete: its check refused (${String(started.reason).split("\n")[0]!.slice(0, 120)})`);
           break;
         }
         case "brandEdit": {
@@ -629,6 +674,12 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
     where: { id: { in: captureIds } },
     include: { attempts: { orderBy: { number: "asc" } }, prompt: { select: { text: true, language: true } }, mentions: true, candidates: true },
   });
+  for (const spare of spareChecks) {
+    const kept = await db().capture.count({ where: { checkId: spare.checkId } });
+    if (kept !== spare.captureIds.length) {
+      fail("every check started exists, whole (a brand delete erases none)", `check ${spare.checkId} was started with ${spare.captureIds.length} captures; ${kept} exist`);
+    }
+  }
   // When each timed-out attempt's worker saw its timeout due (lib/lifecycle/run/failure.ts' event).
   const timeouts = await db().event.findMany({ where: { captureId: { in: captureIds }, kind: "attempt_timed_out" }, select: { captureId: true, data: true } });
   const timedOutAt = (captureId: string, attempt: { startedAt: Date; endedAt: Date | null }) =>
@@ -763,10 +814,14 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
   }
 
   // Analysis: every succeeded capture's mentions are what analysing its stored answer with the brand as it is now gives.
-  const brand = await db().brand.findUniqueOrThrow({ where: { id: space.brandId }, include: { competitors: { orderBy: { createdAt: "asc" } } } });
+  // Each capture's own brand: the run's, or a spare one that a brandDelete kept.
+  const brands = new Map(
+    (await db().brand.findMany({ where: { workspaceId: space.workspaceId }, include: { competitors: { orderBy: { createdAt: "asc" } } } })).map((b) => [b.id, b]),
+  );
   const mentionKey = (m: { kind: string; brandId: string | null; competitorId: string | null; name: string; mentioned: boolean; count: number; position: number | null; sentiment: string | null }) =>
     `${m.kind}:${m.brandId ?? m.competitorId}:${m.name}:${m.mentioned}:${m.count}:${m.position}:${m.sentiment}`;
   for (const c of captures.filter((c) => c.status === "succeeded")) {
+    const brand = brands.get(c.brandId)!;
     const analysis = analyzeAnswer({ answer: c.answerText ?? "", brand, competitors: brand.competitors, language: c.prompt.language });
     const expected = mentionRows(analysis, brand.id, brand.competitors.map((k) => k.id)).map(mentionKey).sort();
     const stored = c.mentions.map(mentionKey).sort();
@@ -925,15 +980,17 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
     UNION ALL SELECT 'rollup_tag_gap_source_weeks lacks', row_to_json(x)::text FROM (SELECT * FROM raw_tag_gap_weeks EXCEPT SELECT * FROM kept_tag_gap_weeks) x`;
   for (const d of gapDiffs.slice(0, 5)) fail("the gap sources' rollups equal the rows behind them", `${d.rollup} ${d.row}`);
 
-  // Every rollup table at once, against its rebuild from the raw rows (rolled back afterwards).
-  const { kept: keptRollups, rebuilt: rebuiltRollups } = await rollupsAndRebuild(space.brandId);
-  for (const table of Object.keys(keptRollups)) {
-    const keptRows = keptRollups[table]!.map(json);
-    const rebuiltRows = new Set(rebuiltRollups[table]!.map(json));
-    const extra = keptRows.filter((r) => !rebuiltRows.has(r));
-    const missing = [...rebuiltRows].filter((r) => !keptRows.includes(r));
-    if (extra.length || missing.length) {
-      fail("every rollup equals its rebuild from the rows behind it", `${table}: kept but not rebuilt ${json(extra.slice(0, 3))}; rebuilt but not kept ${json(missing.slice(0, 3))}`);
+  // Every rollup table at once, against its rebuild from the raw rows (rolled back afterwards), for every brand.
+  for (const brandId of brands.keys()) {
+    const { kept: keptRollups, rebuilt: rebuiltRollups } = await rollupsAndRebuild(brandId);
+    for (const table of Object.keys(keptRollups)) {
+      const keptRows = keptRollups[table]!.map(json);
+      const rebuiltRows = new Set(rebuiltRollups[table]!.map(json));
+      const extra = keptRows.filter((r) => !rebuiltRows.has(r));
+      const missing = [...rebuiltRows].filter((r) => !keptRows.includes(r));
+      if (extra.length || missing.length) {
+        fail("every rollup equals its rebuild from the rows behind it", `${table} (brand ${brandId}): kept but not rebuilt ${json(extra.slice(0, 3))}; rebuilt but not kept ${json(missing.slice(0, 3))}`);
+      }
     }
   }
 

@@ -288,9 +288,9 @@ export async function newHttpSpace(options: { prompts: number; baseUrl: (tag: st
   };
 }
 
-/** Starts a check of the given prompts x providers, as the form would. */
-export async function startCheckOf(space: Space, promptIds: string[], providers: string[]) {
-  const body = { prompts: { mode: "picked" as const, promptIds }, providers: { names: providers }, samples: 1 };
+/** Starts a check of the given prompts x providers (for the workspace's first brand, or `brandId`), as the form would. */
+export async function startCheckOf(space: Space, promptIds: string[], providers: string[], brandId?: string) {
+  const body = { brandId, prompts: { mode: "picked" as const, promptIds }, providers: { names: providers }, samples: 1 };
   const { checkId } = await createCheck({ workspaceId: space.workspaceId, idempotencyKey: randomUUID(), requestHash: hashRequest(body), startedById: space.owner.userId, ...body });
   const captures = await db().capture.findMany({ where: { checkId }, orderBy: { id: "asc" }, select: { id: true } });
   return { checkId, captureIds: captures.map((c) => c.id) };
