@@ -107,6 +107,7 @@ export function CaptureDetailDialog({ captureId, onClose, canCancel, canRetry }:
           </div>
           {c.events.some((e) => e.kind === "capture_retried") && <p className="text-xs text-slate-500">Retried by hand. {FAILED_CALLS_HELP}</p>}
           <p className="rounded-md bg-slate-50 p-3 text-slate-800">“{c.prompt.text}”</p>
+          {c.promptTextNow !== null && <p className="text-xs text-slate-500">Asked as above; the prompt has since been reworded to “{c.promptTextNow}”.</p>}
           {c.lastError && <p className="rounded-md bg-red-50 p-3 text-red-700">{c.lastError}</p>}
           <section>
             <h3 className="mb-1 font-semibold text-slate-900">

@@ -57,7 +57,7 @@ export async function capturesInScope(f: AnalyticsFilter, after: { at: Date; id:
         WHERE ci."captureId" = c.id AND ci."workspaceId" = c."workspaceId" AND ci."citedInText" GROUP BY ci.url) u)`
     : Prisma.sql`NULL::text[]`;
   return readDb().$queryRaw<Row[]>`
-    SELECT c.id, c."finishedAt", p.text AS prompt, p.tags, p.country, p.language, pc.name AS provider, c.model, c.sample,
+    SELECT c.id, c."finishedAt", v.text AS prompt, p.tags, v.country, v.language, pc.name AS provider, c.model, c.sample,
       m.mentioned, m.position, m.sentiment::text AS sentiment, ${answer} AS answer, c."costMicros",
       coalesce((SELECT json_agg(json_build_object('name', x.name, 'position', x.position) ORDER BY x.position NULLS LAST, x.name)
         FROM mentions x WHERE x."captureId" = c.id AND x."workspaceId" = c."workspaceId" AND x.kind = 'competitor' AND x.mentioned), '[]') AS competitors,
@@ -67,6 +67,7 @@ export async function capturesInScope(f: AnalyticsFilter, after: { at: Date; id:
       coalesce(${citedUrls}, '{}') AS "citedUrls"
     FROM captures c
     JOIN prompts p ON p.id = c."promptId"
+    JOIN prompt_versions v ON v.id = c."promptVersionId" -- the question as asked
     JOIN provider_configs pc ON pc.id = c."providerConfigId"
     LEFT JOIN mentions m ON m."captureId" = c.id AND m.kind = 'brand'
     WHERE ${captureScope(f)} ${cursor}

@@ -68,7 +68,7 @@ export async function runReanalysis(analysisRunId: string): Promise<void> {
     for (let after: string | undefined; ; ) {
       const captures = await db().capture.findMany({
         where: { workspaceId: run.workspaceId, brandId: brand.id, ...stale(brand.analysisVersion), ...(after ? { id: { gt: after } } : {}) },
-        select: { id: true, answerText: true, prompt: { select: { language: true } }, citations: { select: { id: true, url: true, title: true, domain: true } } },
+        select: { id: true, answerText: true, promptVersion: { select: { language: true } }, citations: { select: { id: true, url: true, title: true, domain: true } } },
         orderBy: { id: "asc" },
         take: BATCH,
       });
@@ -78,7 +78,7 @@ export async function runReanalysis(analysisRunId: string): Promise<void> {
         continue;
       }
       // The worker's analysis, cap included; computed before the transaction opens.
-      const analyses = captures.map((capture) => ({ capture, analysis: analyzeAnswer({ answer: capture.answerText ?? "", brand, competitors: brand.competitors, language: capture.prompt.language }) }));
+      const analyses = captures.map((capture) => ({ capture, analysis: analyzeAnswer({ answer: capture.answerText ?? "", brand, competitors: brand.competitors, language: capture.promptVersion.language }) }));
       // A batch is all or nothing: one that lost a deadlock (to a worker recording an answer, say)
       // runs again rather than failing the whole run (lib/db/transaction.ts). Its analyses are
       // computed outside and only read inside, so a run again writes the same rows.

@@ -106,11 +106,11 @@ export async function estimateRetry(caller: Caller, checkId: string) {
 /** The captures a retry of `target` runs again, with what each holds, and those it leaves (by reason). */
 async function planRetry(tx: Tx, caller: Caller, target: { captureId: string } | { checkId: string }) {
   const scope = "captureId" in target ? Prisma.sql`c.id = ${target.captureId}::uuid` : Prisma.sql`c."checkId" = ${target.checkId}::uuid`;
-  // One statement with the prompt's text and the connection's prices, not the rows around them.
+  // One statement with the text each capture asks (its prompt version) and the connection's prices, not the rows around them.
   const candidates = await tx.$queryRaw<(PriceTable & { id: string; status: CaptureStatus; searchMode: "on" | "off" | "auto"; promptText: string; maxAttempts: number })[]>`
     SELECT c.id, c.status, c."searchMode", p.text AS "promptText", pc."maxAttempts", pc."inputPricePerMTokMicros", pc."outputPricePerMTokMicros",
            pc."cachedPricePerMTokMicros", pc."reasoningPricePerMTokMicros", pc."searchPriceMicros"
-    FROM captures c JOIN prompts p ON p.id = c."promptId" JOIN provider_connections pc ON pc.id = c."connectionId"
+    FROM captures c JOIN prompt_versions p ON p.id = c."promptVersionId" JOIN provider_connections pc ON pc.id = c."connectionId"
     WHERE ${scope} AND c."workspaceId" = ${caller.workspaceId}::uuid`;
   const retryable = candidates.filter((c) => isRetryable(c.status));
   const refusals = await retryRefusals(tx, retryable.map((c) => c.id));

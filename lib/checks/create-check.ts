@@ -82,6 +82,20 @@ async function resolvePrompts(tx: Tx, workspaceId: string, selection: CheckReque
   return [...merged.values()];
 }
 
+/**
+ * The prompts' wording, read again under a share lock held until the check commits: each capture
+ * asks its prompt's current version (set by the captures_prompt_version trigger), and the budget
+ * hold is estimated from the same text, so an edit of a prompt waits for the check instead of
+ * slipping in between (prompt-edit.test.ts).
+ */
+async function wordingHeld(tx: Tx, prompts: { id: string; text: string }[]) {
+  if (!prompts.length) return prompts;
+  const held = await tx.$queryRaw<{ id: string; text: string }[]>`
+    SELECT id, text FROM prompts WHERE id = ANY(${prompts.map((p) => p.id)}::uuid[]) ORDER BY id FOR SHARE`;
+  const text = new Map(held.map((p) => [p.id, p.text]));
+  return prompts.map((p) => ({ id: p.id, text: text.get(p.id) ?? p.text }));
+}
+
 async function resolveProviders(tx: Tx, workspaceId: string, providers: CheckRequest["providers"]) {
   const where = "ids" in providers ? { id: { in: providers.ids } } : { name: { in: providers.names } };
   const wanted = "ids" in providers ? providers.ids : providers.names;
@@ -153,7 +167,7 @@ export async function createCheckIn(tx: Tx, request: CheckRequest): Promise<{ ch
   if (existing) await tx.check.update({ where: { id: existing.id }, data: { idempotencyKey: null } }); // expired key
 
   const brand = await resolveBrand(tx, request.workspaceId, request.brandId);
-  const prompts = await resolvePrompts(tx, request.workspaceId, request.prompts);
+  const prompts = await wordingHeld(tx, await resolvePrompts(tx, request.workspaceId, request.prompts));
   if (!prompts.length) throw new UserError("No prompts match this selection. Add prompts or pick another tag.", { field: "prompts" });
   if (prompts.length > MAX_PROMPTS_PER_CHECK) throw new UserError(`A check can ask at most ${MAX_PROMPTS_PER_CHECK} prompts (this one has more).`, { field: "prompts" });
   // By name, so a check's grid and job order do not depend on the order they were picked in.
@@ -163,6 +177,7 @@ export async function createCheckIn(tx: Tx, request: CheckRequest): Promise<{ ch
     throw new UserError(`That is ${totalCaptures} captures; a check can have at most ${MAX_CAPTURES_PER_CHECK}. Pick fewer prompts, providers or samples.`);
   }
 
+  await pausePoint("check:create-after-read", { tx });
   // Each capture holds its expected cost in this month's budget (database clock) until it ends.
   const estimates = captureEstimates(prompts, providers);
   const estimate = estimates.reduce((sum, e) => sum + e.micros, 0) * request.samples;

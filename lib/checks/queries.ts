@@ -111,7 +111,8 @@ export async function getCaptureDetail(workspaceId: string, captureId: string) {
   const capture = await db().capture.findFirst({
     where: { id: captureId, workspaceId },
     include: {
-      prompt: { select: { text: true, tags: true, country: true, city: true, language: true } },
+      prompt: { select: { text: true, tags: true } },
+      promptVersion: { select: { text: true, country: true, city: true, language: true } },
       providerConfig: { select: { name: true, connection: { select: { adapter: true, name: true } } } },
       attempts: { orderBy: { number: "asc" } },
       citations: { orderBy: { position: "asc" } },
@@ -123,7 +124,7 @@ export async function getCaptureDetail(workspaceId: string, captureId: string) {
     },
   });
   if (!capture) throw new NotFoundError("That capture does not exist in this workspace.");
-  const language = answerLanguage(capture.answerText ?? "", capture.prompt.language);
+  const language = answerLanguage(capture.answerText ?? "", capture.promptVersion.language);
   const names = await userNames([...capture.events.map((e) => e.actorUserId), capture.cancelledById]);
   return {
     id: capture.id,
@@ -134,7 +135,10 @@ export async function getCaptureDetail(workspaceId: string, captureId: string) {
     model: capture.model,
     searchMode: capture.searchMode,
     provider: { name: capture.providerConfig.name, adapter: capture.providerConfig.connection.adapter, connection: capture.providerConfig.connection.name },
-    prompt: capture.prompt,
+    /** The question as this capture asked it (its check's wording), with the prompt's tags. */
+    prompt: { ...capture.promptVersion, tags: capture.prompt.tags },
+    /** The prompt's wording now, when it was edited after this capture was made. */
+    promptTextNow: capture.prompt.text !== capture.promptVersion.text ? capture.prompt.text : null,
     answerText: capture.answerText,
     /** The engine showed no answer for the query (Google showed no AI Overview): a result, not an error. */
     noAnswer: capture.status === "succeeded" && capture.answerText === null,

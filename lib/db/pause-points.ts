@@ -47,6 +47,8 @@ export type PausePoint =
   | "setup:after-provider"
   /** Retention: a batch of old attempts deleted, not committed (lib/jobs/retention.ts). */
   | "retention:batch-before-commit"
+  /** Check creation: its brand, prompts and providers read (and held), nothing written yet. */
+  | "check:create-after-read"
   /** Check creation: the check, its captures and its budget hold written, not committed. */
   | "check:create-before-commit"
   /** Brand delete: its checks counted (none), the brand about to be deleted. */

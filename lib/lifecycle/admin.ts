@@ -143,13 +143,13 @@ export async function retryGroups(tx: Tx, workspaceId: string, checkId: string):
       FROM (SELECT DISTINCT "connectionId", model FROM captures WHERE "checkId" = ${checkId}::uuid AND "workspaceId" = ${workspaceId}::uuid
               AND status = ANY(${[...RETRYABLE_STATUSES]}::"CaptureStatus"[])) k
     ), grouped AS (
-      SELECT c.status = ANY(${[...RETRYABLE_STATUSES]}::"CaptureStatus"[]) AS retryable, c."connectionId", c."searchMode", c."promptId",
+      SELECT c.status = ANY(${[...RETRYABLE_STATUSES]}::"CaptureStatus"[]) AS retryable, c."connectionId", c."searchMode", c."promptVersionId",
              CASE WHEN c.status = ANY(${[...RETRYABLE_STATUSES]}::"CaptureStatus"[]) THEN ${retryRefusal(Prisma.sql`a.refusal`)} END AS reason, count(*) AS captures
       FROM captures c LEFT JOIN access a ON a."connectionId" = c."connectionId" AND a.model = c.model
       WHERE c."checkId" = ${checkId}::uuid AND c."workspaceId" = ${workspaceId}::uuid
       GROUP BY 1, 2, 3, 4, 5
     )
     SELECT g.retryable, g."connectionId", g."searchMode", p.text AS "promptText", g.reason, g.captures
-    FROM grouped g JOIN prompts p ON p.id = g."promptId"`;
+    FROM grouped g JOIN prompt_versions p ON p.id = g."promptVersionId"`;
   return rows.map((r) => ({ ...r, captures: Number(r.captures) }));
 }

@@ -31,7 +31,7 @@ export async function expireAttempt(runToken: string, reason: ExpireReason): Pro
              pc."reasoningPricePerMTokMicros", pc."searchPriceMicros", pc."maxOutputTokens", pc."maxSearchCalls",
              (extract(epoch FROM clock_timestamp() AT TIME ZONE 'UTC' - a."startedAt") * 1000)::int AS "latencyMs",
              c."spentAttempts" AS spent, c."unknownAttempts" AS "unknownSpent"
-      FROM attempts a JOIN captures c ON c.id = a."captureId" JOIN prompts p ON p.id = c."promptId" JOIN provider_connections pc ON pc.id = c."connectionId"
+      FROM attempts a JOIN captures c ON c.id = a."captureId" JOIN prompt_versions p ON p.id = c."promptVersionId" JOIN provider_connections pc ON pc.id = c."connectionId"
       WHERE a."runToken" = ${runToken}::uuid AND a.outcome IS NULL`;
     if (!run) return null;
     const lastError = reason === "lease_expired" ? "The worker stopped responding" : "The worker could not record the result";

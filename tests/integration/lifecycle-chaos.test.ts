@@ -124,7 +124,7 @@ type Action =
   | { kind: "sendAgain"; pick: number }
   | { kind: "receiver"; failRate: number; slowRate: number }
   | { kind: "retention"; batch: number }
-  | { kind: "retag"; pick: number; tags: string[] }
+  | { kind: "retag"; pick: number; tags: string[]; reword: boolean }
   | { kind: "brandDelete"; provider: number; during: "start" | "commit" };
 // A whole check's cancel or retry: at once (the REST API's) or as an operation a worker runs (the
 // check page's, lib/checks/operations.ts), which marks a cancelled check before its job runs.
@@ -161,8 +161,9 @@ const action: fc.Arbitrary<Action> = fc.oneof(
   fc.record({ kind: fc.constant("receiver" as const), failRate: fc.constantFrom(0, 0.3, 0.6), slowRate: fc.constantFrom(0, 0.3) }),
   // The hourly retention pass, in batches of this many attempts.
   feature(fc.record({ kind: fc.constant("retention" as const), batch: fc.constantFrom(3, 50) })),
-  // A prompt's tags edited (the prompts page's form) while its answers are being recorded.
-  feature(fc.record({ kind: fc.constant("retag" as const), pick: fc.nat(1000), tags: fc.subarray(["pricing", "support", "brand"]) })),
+  // A prompt's tags edited (the prompts page's form) while its answers are being recorded, and its
+  // text reworded or not (its captures ask the wording their check was created with).
+  feature(fc.record({ kind: fc.constant("retag" as const), pick: fc.nat(1000), tags: fc.subarray(["pricing", "support", "brand"]), reword: fc.boolean() })),
   // A brand added, then deleted while a check is started for it (the brands page beside the check
   // form): both sent at once, or the delete sent when the check's creation is about to commit.
   feature(fc.record({ kind: fc.constant("brandDelete" as const), provider, during: fc.constantFrom("start" as const, "commit" as const) })),
@@ -441,7 +442,8 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
           assertCan(canEditTrackingSetup(space.owner));
           await attempt("retag", async () => {
             const prompt = await db().prompt.findUniqueOrThrow({ where: { id: space.promptIds[a.pick % space.promptIds.length]! } });
-            await updatePrompt(space.workspaceId, prompt.id, promptInputSchema.parse({ text: prompt.text, tags: a.tags, country: prompt.country ?? undefined, city: prompt.city ?? undefined, language: prompt.language ?? undefined }));
+            const text = a.reword ? `${prompt.text.replace(/ \(reworded \d+\)$/, "")} (reworded ${step.at})` : prompt.text;
+            await updatePrompt(space.workspaceId, prompt.id, promptInputSchema.parse({ text, tags: a.tags, country: prompt.country ?? undefined, city: prompt.city ?? undefined, language: prompt.language ?? undefined }));
           });
           break;
         }
@@ -672,7 +674,7 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
   // ---- The invariants -------------------------------------------------------------------------
   const captures = await db().capture.findMany({
     where: { id: { in: captureIds } },
-    include: { attempts: { orderBy: { number: "asc" } }, prompt: { select: { text: true, language: true } }, mentions: true, candidates: true },
+    include: { attempts: { orderBy: { number: "asc" } }, promptVersion: { select: { text: true, language: true } }, mentions: true, candidates: true },
   });
   for (const spare of spareChecks) {
     const kept = await db().capture.count({ where: { checkId: spare.checkId } });
@@ -746,13 +748,14 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
     fail("ledgers equal the rows behind them", (error as Error).message.split("\n").slice(0, 3).join(" "));
   }
 
-  // Calls: each capture's by its connection, model and prompt; each setup call's by its site.
+  // Calls: each capture's by its connection, model and prompt as its check asked it (a reworded
+  // prompt's captures still ask their version); each setup call's by its site.
   const calls = fake.calls.slice(callsFrom);
   const tagToProvider = new Map(PROVIDERS.map((p) => [space.tags[p]!, p]));
   const providerOfConnection = new Map(PROVIDERS.map((p) => [space.connections[p]!, p]));
   const callsOf = new Map<string, ProviderCall[]>();
   const captureKey = (tag: string, model: string, prompt: string) => `${tag}\n${model}\n${prompt}`;
-  const byKey = new Map(captures.map((c) => [captureKey(space.tags[providerOfConnection.get(c.connectionId)!]!, c.model, c.prompt.text), c.id]));
+  const byKey = new Map(captures.map((c) => [captureKey(space.tags[providerOfConnection.get(c.connectionId)!]!, c.model, c.promptVersion.text), c.id]));
   const wizardCalls = new Map<string, ProviderCall[]>();
   for (const call of calls) {
     if (!tagToProvider.has(call.tag)) continue; // another run's leftovers
@@ -822,7 +825,7 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
     `${m.kind}:${m.brandId ?? m.competitorId}:${m.name}:${m.mentioned}:${m.count}:${m.position}:${m.sentiment}`;
   for (const c of captures.filter((c) => c.status === "succeeded")) {
     const brand = brands.get(c.brandId)!;
-    const analysis = analyzeAnswer({ answer: c.answerText ?? "", brand, competitors: brand.competitors, language: c.prompt.language });
+    const analysis = analyzeAnswer({ answer: c.answerText ?? "", brand, competitors: brand.competitors, language: c.promptVersion.language });
     const expected = mentionRows(analysis, brand.id, brand.competitors.map((k) => k.id)).map(mentionKey).sort();
     const stored = c.mentions.map(mentionKey).sort();
     if (!isDeepStrictEqual(stored, expected)) {

@@ -318,6 +318,7 @@ CREATE TABLE "captures" (
   "spentAttempts" integer NOT NULL DEFAULT 0,
   "unknownAttempts" integer NOT NULL DEFAULT 0,
   "paidAnswerLost" boolean NOT NULL DEFAULT false,
+  "promptVersionId" uuid NOT NULL,
   CONSTRAINT "captures_brandId_fkey" FOREIGN KEY ("brandId") REFERENCES brands(id) ON UPDATE CASCADE ON DELETE CASCADE,
   CONSTRAINT "captures_checkId_fkey" FOREIGN KEY ("checkId") REFERENCES checks(id) ON UPDATE CASCADE ON DELETE CASCADE,
   CONSTRAINT "captures_connectionId_fkey" FOREIGN KEY ("connectionId") REFERENCES provider_connections(id) ON UPDATE CASCADE ON DELETE RESTRICT,
@@ -325,6 +326,7 @@ CREATE TABLE "captures" (
   CONSTRAINT captures_metrics_moved TRIGGER DEFERRABLE INITIALLY DEFERRED,
   CONSTRAINT captures_pkey PRIMARY KEY (id),
   CONSTRAINT "captures_promptId_fkey" FOREIGN KEY ("promptId") REFERENCES prompts(id) ON UPDATE CASCADE ON DELETE RESTRICT,
+  CONSTRAINT "captures_promptVersionId_fkey" FOREIGN KEY ("promptVersionId") REFERENCES prompt_versions(id) ON UPDATE CASCADE ON DELETE RESTRICT,
   CONSTRAINT "captures_providerConfigId_fkey" FOREIGN KEY ("providerConfigId") REFERENCES provider_configs(id) ON UPDATE CASCADE ON DELETE RESTRICT,
   CONSTRAINT "captures_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
 );
@@ -571,6 +573,21 @@ CREATE TABLE "metric_repair_counts" (
   kind text NOT NULL,
   count bigint NOT NULL DEFAULT 0,
   CONSTRAINT metric_repair_counts_pkey PRIMARY KEY (kind)
+);
+
+CREATE TABLE "prompt_versions" (
+  id uuid NOT NULL DEFAULT gen_random_uuid(),
+  "workspaceId" uuid NOT NULL,
+  "promptId" uuid NOT NULL,
+  number integer NOT NULL,
+  text text NOT NULL,
+  country text,
+  city text,
+  language text,
+  "createdAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  CONSTRAINT prompt_versions_pkey PRIMARY KEY (id),
+  CONSTRAINT "prompt_versions_promptId_fkey" FOREIGN KEY ("promptId") REFERENCES prompts(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT "prompt_versions_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
 );
 
 CREATE TABLE "prompts" (
@@ -1384,6 +1401,10 @@ CREATE UNIQUE INDEX metric_capture_counts_pkey ON public.metric_capture_counts U
 
 CREATE UNIQUE INDEX metric_repair_counts_pkey ON public.metric_repair_counts USING btree (kind);
 
+CREATE UNIQUE INDEX prompt_versions_pkey ON public.prompt_versions USING btree (id);
+
+CREATE UNIQUE INDEX "prompt_versions_promptId_number_key" ON public.prompt_versions USING btree ("promptId", number);
+
 CREATE INDEX prompts_live_text_idx ON public.prompts USING btree ("workspaceId", lower(text)) WHERE ("deletedAt" IS NULL);
 
 CREATE UNIQUE INDEX prompts_pkey ON public.prompts USING btree (id);
@@ -1628,6 +1649,17 @@ BEGIN
   RETURN NEW;
 END
 $function$;
+
+CREATE OR REPLACE FUNCTION public.beacon_capture_prompt_version()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  IF NEW."promptVersionId" IS NULL THEN
+    SELECT v.id INTO NEW."promptVersionId" FROM prompt_versions v WHERE v."promptId" = NEW."promptId" ORDER BY v.number DESC LIMIT 1;
+  END IF;
+  RETURN NEW;
+END $function$;
 
 CREATE OR REPLACE FUNCTION public.beacon_claim(capture_id uuid, connection_id uuid, model text, run_token uuid, worker_id text, probe_token uuid, worst_micros bigint, breaker_open_seconds integer, waiting "CaptureStatus"[], to_shard smallint, wake_limit integer, jobs jsonb)
  RETURNS TABLE(kind text, "attemptNumber" integer, "delayMs" double precision, "workspaceId" uuid, "checkId" uuid, reason text)
@@ -2190,6 +2222,24 @@ BEGIN
   RETURN NULL;
 END
 $function$;
+
+CREATE OR REPLACE FUNCTION public.beacon_prompt_versions()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    INSERT INTO prompt_versions ("workspaceId", "promptId", number, text, country, city, language)
+    SELECT n."workspaceId", n.id, 1, n.text, n.country, n.city, n.language FROM new_prompts n;
+  ELSE
+    INSERT INTO prompt_versions ("workspaceId", "promptId", number, text, country, city, language)
+    SELECT n."workspaceId", n.id, coalesce((SELECT max(v.number) FROM prompt_versions v WHERE v."promptId" = n.id), 0) + 1,
+           n.text, n.country, n.city, n.language
+    FROM new_prompts n JOIN old_prompts o ON o.id = n.id
+    WHERE (o.text, o.country, o.city, o.language) IS DISTINCT FROM (n.text, n.country, n.city, n.language);
+  END IF;
+  RETURN NULL;
+END $function$;
 
 CREATE OR REPLACE FUNCTION public.beacon_release_slot()
  RETURNS trigger
@@ -2889,11 +2939,17 @@ CREATE TRIGGER captures_metrics_inserted AFTER INSERT ON public.captures REFEREN
 
 CREATE CONSTRAINT TRIGGER captures_metrics_moved AFTER UPDATE OF status, "waitingFor" ON public.captures DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (((old.status IS DISTINCT FROM new.status) OR (old."waitingFor" IS DISTINCT FROM new."waitingFor"))) EXECUTE FUNCTION beacon_metrics_capture_moved();
 
+CREATE TRIGGER captures_prompt_version BEFORE INSERT ON public.captures FOR EACH ROW EXECUTE FUNCTION beacon_capture_prompt_version();
+
 CREATE TRIGGER captures_release_slot AFTER UPDATE OF status ON public.captures FOR EACH ROW WHEN (((old.status = 'running'::"CaptureStatus") AND (new.status <> 'running'::"CaptureStatus"))) EXECUTE FUNCTION beacon_release_slot();
 
 CREATE CONSTRAINT TRIGGER events_metrics_repairs AFTER INSERT ON public.events DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN ((new.kind = 'lifecycle_repaired'::text)) EXECUTE FUNCTION beacon_metrics_repair_recorded();
 
 CREATE TRIGGER prompts_tags_rollup AFTER UPDATE ON public.prompts REFERENCING OLD TABLE AS old_prompts NEW TABLE AS new_prompts FOR EACH STATEMENT EXECUTE FUNCTION beacon_prompt_tags_changed();
+
+CREATE TRIGGER prompts_versions_changed AFTER UPDATE ON public.prompts REFERENCING OLD TABLE AS old_prompts NEW TABLE AS new_prompts FOR EACH STATEMENT EXECUTE FUNCTION beacon_prompt_versions();
+
+CREATE TRIGGER prompts_versions_inserted AFTER INSERT ON public.prompts REFERENCING NEW TABLE AS new_prompts FOR EACH STATEMENT EXECUTE FUNCTION beacon_prompt_versions();
 
 CREATE TRIGGER provider_connections_slots AFTER INSERT OR UPDATE OF "maxConcurrency" ON public.provider_connections FOR EACH ROW EXECUTE FUNCTION beacon_connection_slots();
 

@@ -92,7 +92,7 @@ export async function liveWorker(leaseSeconds = 600): Promise<string> {
 
 /** The claim a worker makes, with the capture's own worst case; returns the run token. */
 export async function claim(captureId: string, workerId: string, runToken = randomUUID()): Promise<{ runToken: string; result: ClaimResult }> {
-  const capture = await db().capture.findUniqueOrThrow({ where: { id: captureId }, include: { connection: true, prompt: true } });
+  const capture = await db().capture.findUniqueOrThrow({ where: { id: captureId }, include: { connection: true, promptVersion: true } });
   const config = capture.connection;
   const result = await claimCapture({
     captureId,
@@ -100,7 +100,7 @@ export async function claim(captureId: string, workerId: string, runToken = rand
     workerId,
     runToken,
     probeToken: null,
-    worstCaseMicros: worstCaseCost(capture.prompt.text, capture.searchMode, { maxOutputTokens: config.maxOutputTokens, maxSearchCalls: config.maxSearchCalls }, config),
+    worstCaseMicros: worstCaseCost(capture.promptVersion.text, capture.searchMode, { maxOutputTokens: config.maxOutputTokens, maxSearchCalls: config.maxSearchCalls }, config),
   });
   return { runToken, result };
 }

@@ -72,6 +72,14 @@ export const SQL_ONLY_INDEXES: { table: string; name: string; definition: string
   },
 ];
 
+/**
+ * Columns schema.prisma marks `@default(dbgenerated())` whose value a BEFORE INSERT trigger sets
+ * (no column default can read another table): they agree without a default.
+ */
+export const TRIGGER_SET_COLUMNS: { table: string; column: string; why: string }[] = [
+  { table: "captures", column: "promptVersionId", why: "the prompt's current version, set by trigger captures_prompt_version (prisma/sql)" },
+];
+
 export async function readDatamodel(schemaPath = "prisma/schema.prisma"): Promise<Datamodel> {
   // CommonJS package: under vitest the functions sit on `default`.
   const internals = await import("@prisma/internals");
@@ -408,7 +416,8 @@ export function diffShapes(expected: DatabaseShape, actual: DatabaseShape): stri
         problems.push(`column ${name}.${column}: type should be ${want.type}, is ${have.type}`);
       if (want.nullable !== have.nullable)
         problems.push(`column ${name}.${column}: should be ${want.nullable ? "nullable" : "NOT NULL"}, is ${have.nullable ? "nullable" : "NOT NULL"}`);
-      const defaultAgrees = want.default === ANY ? have.default !== null : want.default === have.default;
+      const triggerSet = TRIGGER_SET_COLUMNS.some((t) => t.table === name && t.column === column);
+      const defaultAgrees = want.default === ANY ? have.default !== null || triggerSet : want.default === have.default;
       if (!defaultAgrees)
         problems.push(`column ${name}.${column}: default should be ${want.default ?? "none"}, is ${have.default ?? "none"}`);
     }

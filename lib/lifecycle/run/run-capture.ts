@@ -49,6 +49,7 @@ type Competitor = { id: string; name: string; aliases: string[]; caseSensitiveAl
 
 /** What a run needs of its capture: the capture, its prompt, connection, provider name, brand and breaker. */
 type LoadedCapture = Pick<Capture, "id" | "status" | "cancelRequestedAt" | "model" | "searchMode" | "nextAttemptAt" | "createdAt" | "brandId" | "maxAttempts"> & {
+  /** The question as its check asked it (its prompt version), not the prompt's wording now. */
   prompt: Pick<Prompt, "text" | "country" | "city" | "language">;
   connection: Omit<ProviderConnection, "createdAt" | "updatedAt">;
   providerConfig: { name: string };
@@ -77,7 +78,7 @@ async function loadCapture(captureId: string): Promise<LoadedCapture | null> {
            ) AS brand,
            CASE WHEN bs.status IS NOT NULL THEN json_build_object('status', bs.status, 'forcedStatus', bs."forcedStatus") END AS breaker
     FROM captures c
-    JOIN prompts p ON p.id = c."promptId"
+    JOIN prompt_versions p ON p.id = c."promptVersionId" -- the wording its check asked, whatever the prompt says now
     JOIN provider_connections pc ON pc.id = c."connectionId"
     JOIN provider_configs cfg ON cfg.id = c."providerConfigId"
     JOIN brands b ON b.id = c."brandId"
