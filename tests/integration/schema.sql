@@ -1117,6 +1117,16 @@ CREATE TABLE "traffic_pages_daily" (
   CONSTRAINT traffic_pages_daily_pkey PRIMARY KEY ("workspaceId", day, domain, path)
 );
 
+CREATE TABLE "traffic_pages_monthly" (
+  "workspaceId" uuid NOT NULL,
+  month date NOT NULL,
+  domain text NOT NULL,
+  path text NOT NULL,
+  hits integer NOT NULL DEFAULT 0,
+  errors integer NOT NULL DEFAULT 0,
+  CONSTRAINT traffic_pages_monthly_pkey PRIMARY KEY ("workspaceId", month, domain, path)
+);
+
 CREATE TABLE "traffic_pages_weekly" (
   "workspaceId" uuid NOT NULL,
   week date NOT NULL,
@@ -1497,6 +1507,8 @@ CREATE INDEX traffic_hits_day_idx ON public.traffic_hits USING brin (day);
 CREATE UNIQUE INDEX traffic_hits_pkey ON public.traffic_hits USING btree (id);
 
 CREATE UNIQUE INDEX traffic_pages_daily_pkey ON public.traffic_pages_daily USING btree ("workspaceId", day, domain, path);
+
+CREATE UNIQUE INDEX traffic_pages_monthly_pkey ON public.traffic_pages_monthly USING btree ("workspaceId", month, domain, path);
 
 CREATE UNIQUE INDEX traffic_pages_weekly_pkey ON public.traffic_pages_weekly USING btree ("workspaceId", week, domain, path);
 
@@ -2869,6 +2881,7 @@ BEGIN
   DELETE FROM traffic_crawls_daily WHERE "workspaceId" IN (SELECT id FROM old_workspaces);
   DELETE FROM traffic_pages_daily WHERE "workspaceId" IN (SELECT id FROM old_workspaces);
   DELETE FROM traffic_pages_weekly WHERE "workspaceId" IN (SELECT id FROM old_workspaces);
+  DELETE FROM traffic_pages_monthly WHERE "workspaceId" IN (SELECT id FROM old_workspaces);
   RETURN NULL;
 END
 $function$;
