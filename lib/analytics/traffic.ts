@@ -2,6 +2,7 @@ import "server-only";
 import { bucketKeys, bucketOf, bucketUnit, num, type ResolvedFilter } from "@/lib/analytics/filter";
 import { rollupScope } from "@/lib/analytics/rollups";
 import { addDays, isoDay } from "@/lib/analytics/schemas";
+import { rollupSpans, type SpanLevel } from "@/lib/analytics/traffic-spans";
 import { wilson } from "@/lib/analytics/stats";
 import { readDb } from "@/lib/db/prisma";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -49,53 +50,36 @@ function crawlScope(r: ResolvedFilter, domains: string[], first: string, end: st
   return Prisma.sql`t."workspaceId" = ${r.filter.workspaceId}::uuid AND t.day >= ${first}::date AND t.day < ${end}::date AND ${domainScope(domains)}`;
 }
 
+// The per-page rollups of a range's spans (rollupSpans): months, ISO weeks (their Monday) and days.
+const PAGE_CRAWLS: Record<SpanLevel, [table: Prisma.Sql, period: Prisma.Sql]> = {
+  month: [Prisma.sql`traffic_pages_monthly`, Prisma.sql`t.month`],
+  week: [Prisma.sql`traffic_pages_weekly`, Prisma.sql`t.week`],
+  day: [Prisma.sql`traffic_pages_daily`, Prisma.sql`t.day`],
+};
+
 /**
  * Crawls per page in [first, end), all crawlers together, as rows (domain, path, hits, errors)
- * to be summed per page, from traffic_pages_weekly and traffic_pages_daily: at 100M hits a page
- * has a row per week instead of one per day, crawler and verification (docs/traffic.md "What is
- * stored"). The weeks that touch the range count whole; on each side, the days of a partial week
- * are either added from the daily rollup (when they are fewer) or its other days subtracted
- * (sums can be), so at most 3 days a side are read per day. A page crawled on subtracted days only
- * sums to 0: callers keep pages with hits > 0.
+ * to be summed per page, from traffic_pages_monthly, traffic_pages_weekly and traffic_pages_daily:
+ * the range as the fewest months, weeks and days, each added or subtracted (rollupSpans), so 90
+ * days are about 10 rows per page instead of a row per day, crawler and verification
+ * (docs/traffic.md "What is stored"). A page crawled on subtracted days only sums to 0: callers
+ * keep pages with hits > 0.
  */
 function pageCrawls(r: ResolvedFilter, domains: string[], first: string, end: string): Prisma.Sql {
-  const start = new Date(`${first}T00:00:00Z`);
-  const stop = new Date(`${end}T00:00:00Z`);
-  const monday = (d: Date) => addDays(d, -((d.getUTCDay() + 6) % 7));
-  let weekFrom = monday(start);
-  let weekTo = stop.getTime() === monday(stop).getTime() ? stop : addDays(monday(stop), 7);
-  const add: [Date, Date][] = [];
-  const subtract: [Date, Date][] = [];
-  if (addDays(weekFrom, 7) >= weekTo) {
-    // Within one week: its days, or the week without the others.
-    if ((stop.getTime() - start.getTime()) / 86_400_000 <= 3) {
-      add.push([start, stop]);
-      weekTo = weekFrom;
-    } else subtract.push([weekFrom, start], [stop, weekTo]);
-  } else {
-    const before = (start.getTime() - weekFrom.getTime()) / 86_400_000; // days of the first week before the range
-    if (before > 3) {
-      weekFrom = addDays(weekFrom, 7);
-      add.push([start, weekFrom]);
-    } else subtract.push([monday(start), start]);
-    const after = (weekTo.getTime() - stop.getTime()) / 86_400_000; // days of the last week after it
-    if (after > 3) {
-      weekTo = addDays(weekTo, -7);
-      add.push([weekTo, stop]);
-    } else subtract.push([stop, weekTo]);
+  const spans = rollupSpans(new Date(`${first}T00:00:00Z`), new Date(`${end}T00:00:00Z`));
+  const parts: Prisma.Sql[] = [];
+  for (const level of ["month", "week", "day"] as const) {
+    for (const sign of [1, -1] as const) {
+      const mine = spans.filter((s) => s.level === level && s.sign === sign);
+      if (!mine.length) continue;
+      const [table, period] = PAGE_CRAWLS[level];
+      const within = mine.map((s) => Prisma.sql`(${period} >= ${isoDay(s.from)}::date AND ${period} < ${isoDay(s.to)}::date)`);
+      parts.push(Prisma.sql`
+        SELECT t.domain, t.path, ${sign === 1 ? Prisma.sql`t.hits, t.errors` : Prisma.sql`-t.hits, -t.errors`} FROM ${table} t
+        WHERE t."workspaceId" = ${r.filter.workspaceId}::uuid AND (${Prisma.join(within, " OR ")}) AND ${domainScope(domains)}`);
+    }
   }
-  const days = (spans: [Date, Date][]) =>
-    spans.filter(([a, b]) => a < b).map(([a, b]) => Prisma.sql`(t.day >= ${isoDay(a)}::date AND t.day < ${isoDay(b)}::date)`);
-  const [plus, minus] = [days(add), days(subtract)];
-  return Prisma.sql`
-    SELECT t.domain, t.path, t.hits, t.errors FROM traffic_pages_weekly t
-    WHERE t."workspaceId" = ${r.filter.workspaceId}::uuid AND t.week >= ${isoDay(weekFrom)}::date AND t.week < ${isoDay(weekTo)}::date AND ${domainScope(domains)}
-    ${plus.length ? Prisma.sql`UNION ALL
-    SELECT t.domain, t.path, t.hits, t.errors FROM traffic_pages_daily t
-    WHERE t."workspaceId" = ${r.filter.workspaceId}::uuid AND (${Prisma.join(plus, " OR ")}) AND ${domainScope(domains)}` : Prisma.empty}
-    ${minus.length ? Prisma.sql`UNION ALL
-    SELECT t.domain, t.path, -t.hits, -t.errors FROM traffic_pages_daily t
-    WHERE t."workspaceId" = ${r.filter.workspaceId}::uuid AND (${Prisma.join(minus, " OR ")}) AND ${domainScope(domains)}` : Prisma.empty}`;
+  return Prisma.join(parts, " UNION ALL "); // a range has at least one day, so one span
 }
 
 const range = (r: ResolvedFilter) => ({ first: isoDay(r.filter.from), end: isoDay(r.filter.to) });
