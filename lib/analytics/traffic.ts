@@ -172,19 +172,6 @@ export type FunnelList = (typeof FUNNEL_LISTS)[number];
 const URL_HOST = Prisma.sql`regexp_replace(lower(substring(r.url from '^[a-zA-Z][a-zA-Z0-9+.-]*://(?:[^@/?#]*@)?([^/:?#]+)')), '^www\\.', '')`;
 const URL_PATH = Prisma.sql`coalesce(nullif(substring(r.url from '^[a-zA-Z][a-zA-Z0-9+.-]*://[^/?#]*([^?#]*)'), ''), '/')`;
 
-const LIST_WHERE: Record<FunnelList, Prisma.Sql> = {
-  all: Prisma.empty,
-  "crawled-not-cited": Prisma.sql`WHERE p.crawls > 0 AND p.answers = 0`,
-  "cited-not-crawled": Prisma.empty, // its own WHERE in pageFunnel: a probe per cited page
-  "blocked-cited": Prisma.sql`WHERE p.answers > 0 AND p."blockedFor" IS NOT NULL`,
-};
-const LIST_ORDER: Record<FunnelList, Prisma.Sql> = {
-  all: Prisma.sql`p.answers DESC, p.crawls DESC, p.visits DESC`,
-  "crawled-not-cited": Prisma.sql`p.crawls DESC`,
-  "cited-not-crawled": Prisma.sql`p.answers DESC, p.citations DESC`,
-  "blocked-cited": Prisma.sql`p.answers DESC, p.citations DESC`,
-};
-
 type FunnelSqlRow = {
   domain: string;
   path: string;
@@ -212,23 +199,61 @@ type FunnelSqlRow = {
  * NOT_CRAWLED_DAYS days before its end, or cited and blocked by robots.txt for a crawler that
  * answers questions (search or user purpose). A page's answers add up its URLs' rows (one per URL and
  * answer in the rollup), so an answer citing two spellings of one page (with and without www.)
- * counts twice; capped at the answers in scope, the share stays a share. Each column joins as one
- * more CTE on (domain, path).
+ * counts twice; capped at the answers in scope, the share stays a share.
+ *
+ * The list is ranked and paged first, from the sources its order needs only (numbers, no
+ * breakdowns); the columns of the page's rows (crawls by crawler, last crawl, visits by assistant,
+ * robots.txt) are then looked up for those rows alone, each an index probe on the page's key.
  */
 export async function pageFunnel(r: ResolvedFilter, list: FunnelList, page: number, pageSize: number) {
   const domains = await brandDomains(r);
   const { first, end } = range(r);
+  const workspace = Prisma.sql`${r.filter.workspaceId}::uuid`;
   const recent = isoDay(addDays(r.filter.to, -NOT_CRAWLED_DAYS));
-  // "Not crawled in 30 days": one probe on traffic_daily's per-page index per cited page.
-  const notCrawled = Prisma.sql`WHERE p.answers > 0 AND NOT EXISTS (
-    SELECT 1 FROM traffic_daily t WHERE t."workspaceId" = ${r.filter.workspaceId}::uuid AND t.domain = p.domain AND t.path = p.path
-      AND t.day >= ${recent}::date AND t.day < ${end}::date AND ${domainScope(domains)})`;
+  const crawled = Prisma.sql`crawled AS (
+    SELECT c.domain, c.path, sum(c.hits)::int AS crawls FROM (${pageCrawls(r, domains, first, end)}) c GROUP BY 1, 2 HAVING sum(c.hits) > 0
+  )`;
+  const paged = Prisma.sql`ORDER BY ord LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`;
+  // Each list's page of (domain, path, total, ord), ranked on the one source that defines it.
+  const ranked: Record<FunnelList, Prisma.Sql> = {
+    // Every page crawled, cited or visited: the numbers the order needs, joined per page.
+    all: Prisma.sql`${crawled}, visited AS (
+        SELECT t.domain, t.path, sum(t.visits)::int AS visits FROM traffic_visits_daily t
+        WHERE ${crawlScope(r, domains, first, end)} GROUP BY 1, 2 HAVING sum(t.visits) > 0
+      ), p AS (
+        SELECT coalesce(c.domain, k.domain, v.domain) AS domain, coalesce(c.path, k.path, v.path) AS path,
+          coalesce(c.answers, 0) AS answers, coalesce(k.crawls, 0) AS crawls, coalesce(v.visits, 0) AS visits
+        FROM crawled k FULL JOIN cited c ON c.domain = k.domain AND c.path = k.path
+          FULL JOIN visited v ON v.domain = coalesce(c.domain, k.domain) AND v.path = coalesce(c.path, k.path)
+      ), ranked AS (
+        SELECT p.domain, p.path, count(*) OVER ()::int AS total,
+          row_number() OVER (ORDER BY p.answers DESC, p.crawls DESC, p.visits DESC, p.domain, p.path) AS ord
+        FROM p ${paged}
+      )`,
+    // The crawled pages without a citation: an anti-join with the (small) cited set.
+    "crawled-not-cited": Prisma.sql`${crawled}, ranked AS (
+        SELECT k.domain, k.path, count(*) OVER ()::int AS total, row_number() OVER (ORDER BY k.crawls DESC, k.domain, k.path) AS ord
+        FROM crawled k WHERE NOT EXISTS (SELECT 1 FROM cited c WHERE c.domain = k.domain AND c.path = k.path) ${paged}
+      )`,
+    // The cited pages without a crawl in the NOT_CRAWLED_DAYS days before the range's end: a probe on traffic_daily's per-page key each.
+    "cited-not-crawled": Prisma.sql`ranked AS (
+        SELECT c.domain, c.path, count(*) OVER ()::int AS total, row_number() OVER (ORDER BY c.answers DESC, c.citations DESC, c.domain, c.path) AS ord
+        FROM cited c
+        WHERE NOT EXISTS (SELECT 1 FROM traffic_daily t WHERE t."workspaceId" = ${workspace} AND t.domain = c.domain AND t.path = c.path
+                            AND t.day >= ${recent}::date AND t.day < ${end}::date AND ${domainScope(domains)})
+        ${paged}
+      )`,
+    // The cited pages robots.txt blocks: a probe on the blocked pages' key each.
+    "blocked-cited": Prisma.sql`ranked AS (
+        SELECT c.domain, c.path, count(*) OVER ()::int AS total, row_number() OVER (ORDER BY c.answers DESC, c.citations DESC, c.domain, c.path) AS ord
+        FROM cited c WHERE EXISTS (SELECT 1 FROM site_readiness_blocked_pages b WHERE b."workspaceId" = ${workspace} AND b.domain = c.domain AND b.path = c.path)
+        ${paged}
+      )`,
+  };
   const [[answersInScope], rows] = await Promise.all([
     readDb().$queryRaw<{ n: number }[]>`SELECT coalesce(sum(r.captures), 0)::int AS n FROM rollup_answers r WHERE ${rollupScope(r.filter)}`,
     readDb().$queryRaw<FunnelSqlRow[]>`
-      WITH crawled AS (
-        SELECT c.domain, c.path, sum(c.hits)::int AS crawls FROM (${pageCrawls(r, domains, first, end)}) c GROUP BY 1, 2 HAVING sum(c.hits) > 0
-      ), cited AS (
+      WITH cited AS (
         SELECT ${URL_HOST} AS domain, ${URL_PATH} AS path, min(r.url) AS url,
           (array_agg(r.title ORDER BY r."titleAt" DESC) FILTER (WHERE r.title IS NOT NULL))[1] AS title,
           sum(r.citations)::int AS citations, sum(r.answers)::int AS answers
@@ -236,47 +261,33 @@ export async function pageFunnel(r: ResolvedFilter, list: FunnelList, page: numb
         WHERE ${rollupScope(r.filter)}
         GROUP BY 1, 2
         HAVING sum(r.answers) > 0
-      ), per_assistant AS (
-        SELECT t.domain, t.path, t.assistant, sum(t.visits)::int AS visits
-        FROM traffic_visits_daily t
-        WHERE ${crawlScope(r, domains, first, end)}
-        GROUP BY 1, 2, 3
-      ), visited AS (
-        SELECT domain, path, sum(visits)::int AS visits,
-          jsonb_agg(jsonb_build_object('assistant', assistant, 'visits', visits) ORDER BY visits DESC, assistant) AS assistants
-        FROM per_assistant GROUP BY 1, 2
-      ), blocked AS (
+      ), ${ranked[list]}
+      SELECT k.domain, k.path, k.total, c.url, c.title, coalesce(c.citations, 0) AS citations, coalesce(c.answers, 0) AS answers,
+        coalesce(cr.crawls, 0) AS crawls, cr.crawlers, coalesce(vi.visits, 0) AS visits, vi.assistants,
+        -- The last crawl at any time before the range's end.
+        (SELECT max(t.day) FROM traffic_daily t WHERE t."workspaceId" = ${workspace} AND t.domain = k.domain AND t.path = k.path AND t.day < ${end}::date) AS "lastCrawled",
         -- As the last readiness check of each domain found them, for every page cited before it.
         -- No answer for robots.txt counts as "disallow all" (RFC 9309): blocked, but not by its rules.
-        SELECT b.domain, b.path, b."blockedFor", s."robotsOutcome" = 'unreachable' AS "robotsUnreachable"
-        FROM site_readiness_blocked_pages b JOIN site_readiness s ON s."workspaceId" = b."workspaceId" AND s.domain = b.domain
-        WHERE b."workspaceId" = ${r.filter.workspaceId}::uuid
-      ), p AS (
-        SELECT coalesce(c.domain, k.domain, v.domain) AS domain, coalesce(c.path, k.path, v.path) AS path, c.url, c.title,
-          coalesce(k.crawls, 0) AS crawls,
-          coalesce(c.citations, 0) AS citations, coalesce(c.answers, 0) AS answers,
-          coalesce(v.visits, 0) AS visits, v.assistants, b."blockedFor", b."robotsUnreachable"
-        FROM crawled k FULL JOIN cited c ON c.domain = k.domain AND c.path = k.path
-          FULL JOIN visited v ON v.domain = coalesce(c.domain, k.domain) AND v.path = coalesce(c.path, k.path)
-          LEFT JOIN blocked b ON b.domain = coalesce(c.domain, k.domain, v.domain) AND b.path = coalesce(c.path, k.path, v.path)
-        WHERE coalesce(k.crawls, 0) > 0 OR coalesce(c.answers, 0) > 0 OR coalesce(v.visits, 0) > 0
-      ), listed AS (
-        SELECT p.*, count(*) OVER ()::int AS total, row_number() OVER (ORDER BY ${LIST_ORDER[list]}, p.domain, p.path) AS ord FROM p
-        ${list === "cited-not-crawled" ? notCrawled : LIST_WHERE[list]}
-        ORDER BY ord
-        LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}
-      )
-      -- The last crawl at any time before the range's end, for the rows shown only (one index probe each).
-      -- By whom, for the rows shown only.
-      SELECT l.*, (SELECT max(t.day) FROM traffic_daily t
-                   WHERE t."workspaceId" = ${r.filter.workspaceId}::uuid AND t.domain = l.domain AND t.path = l.path AND t.day < ${end}::date) AS "lastCrawled",
-        (SELECT jsonb_agg(jsonb_build_object('crawler', b.crawler, 'hits', b.hits) ORDER BY b.hits DESC, b.crawler)
-         FROM (SELECT t.crawler, sum(t.hits)::int AS hits FROM traffic_daily t
-               WHERE t."workspaceId" = ${r.filter.workspaceId}::uuid AND t.domain = l.domain AND t.path = l.path
-                 AND t.day >= ${first}::date AND t.day < ${end}::date
-               GROUP BY 1) b) AS crawlers
-      FROM listed l
-      ORDER BY l.ord`,
+        b."blockedFor", s."robotsOutcome" = 'unreachable' AS "robotsUnreachable"
+      FROM ranked k
+        LEFT JOIN cited c ON c.domain = k.domain AND c.path = k.path
+        -- Crawls in range by crawler (their sum: the page's crawls), on traffic_daily's per-page key.
+        LEFT JOIN LATERAL (
+          SELECT sum(x.hits)::int AS crawls, jsonb_agg(jsonb_build_object('crawler', x.crawler, 'hits', x.hits) ORDER BY x.hits DESC, x.crawler) AS crawlers
+          FROM (SELECT t.crawler, sum(t.hits)::int AS hits FROM traffic_daily t
+                WHERE t."workspaceId" = ${workspace} AND t.domain = k.domain AND t.path = k.path AND t.day >= ${first}::date AND t.day < ${end}::date AND ${domainScope(domains)}
+                GROUP BY 1) x
+        ) cr ON true
+        -- Visits in range by assistant, on traffic_visits_daily's per-page index.
+        LEFT JOIN LATERAL (
+          SELECT sum(x.visits)::int AS visits, jsonb_agg(jsonb_build_object('assistant', x.assistant, 'visits', x.visits) ORDER BY x.visits DESC, x.assistant) AS assistants
+          FROM (SELECT t.assistant, sum(t.visits)::int AS visits FROM traffic_visits_daily t
+                WHERE t."workspaceId" = ${workspace} AND t.domain = k.domain AND t.path = k.path AND t.day >= ${first}::date AND t.day < ${end}::date AND ${domainScope(domains)}
+                GROUP BY 1) x
+        ) vi ON true
+        LEFT JOIN site_readiness_blocked_pages b ON b."workspaceId" = ${workspace} AND b.domain = k.domain AND b.path = k.path
+        LEFT JOIN site_readiness s ON s."workspaceId" = b."workspaceId" AND s.domain = b.domain
+      ORDER BY k.ord`,
   ]);
   const n = num(answersInScope?.n);
   return {
