@@ -1147,6 +1147,16 @@ CREATE TABLE "traffic_site_keys" (
   CONSTRAINT "traffic_site_keys_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
 );
 
+CREATE TABLE "traffic_visits_assistants_daily" (
+  "workspaceId" uuid NOT NULL,
+  day date NOT NULL,
+  domain text NOT NULL,
+  assistant text NOT NULL,
+  visits integer NOT NULL DEFAULT 0,
+  CONSTRAINT traffic_visits_assistants_daily_pkey PRIMARY KEY ("workspaceId", day, domain, assistant),
+  CONSTRAINT "traffic_visits_assistants_daily_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
 CREATE TABLE "traffic_visits_daily" (
   "workspaceId" uuid NOT NULL,
   day date NOT NULL,
@@ -1156,6 +1166,26 @@ CREATE TABLE "traffic_visits_daily" (
   visits integer NOT NULL DEFAULT 0,
   CONSTRAINT traffic_visits_daily_pkey PRIMARY KEY ("workspaceId", day, domain, path, assistant),
   CONSTRAINT "traffic_visits_daily_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "traffic_visits_pages_monthly" (
+  "workspaceId" uuid NOT NULL,
+  month date NOT NULL,
+  domain text NOT NULL,
+  path text NOT NULL,
+  visits integer NOT NULL DEFAULT 0,
+  CONSTRAINT traffic_visits_pages_monthly_pkey PRIMARY KEY ("workspaceId", month, domain, path),
+  CONSTRAINT "traffic_visits_pages_monthly_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "traffic_visits_pages_weekly" (
+  "workspaceId" uuid NOT NULL,
+  week date NOT NULL,
+  domain text NOT NULL,
+  path text NOT NULL,
+  visits integer NOT NULL DEFAULT 0,
+  CONSTRAINT traffic_visits_pages_weekly_pkey PRIMARY KEY ("workspaceId", week, domain, path),
+  CONSTRAINT "traffic_visits_pages_weekly_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
 );
 
 CREATE TABLE "users" (
@@ -1516,9 +1546,15 @@ CREATE UNIQUE INDEX traffic_site_keys_key_key ON public.traffic_site_keys USING 
 
 CREATE UNIQUE INDEX traffic_site_keys_pkey ON public.traffic_site_keys USING btree ("workspaceId");
 
+CREATE UNIQUE INDEX traffic_visits_assistants_daily_pkey ON public.traffic_visits_assistants_daily USING btree ("workspaceId", day, domain, assistant);
+
 CREATE UNIQUE INDEX traffic_visits_daily_pkey ON public.traffic_visits_daily USING btree ("workspaceId", day, domain, path, assistant);
 
 CREATE INDEX "traffic_visits_daily_workspaceId_domain_path_day_idx" ON public.traffic_visits_daily USING btree ("workspaceId", domain, path, day);
+
+CREATE UNIQUE INDEX traffic_visits_pages_monthly_pkey ON public.traffic_visits_pages_monthly USING btree ("workspaceId", month, domain, path);
+
+CREATE UNIQUE INDEX traffic_visits_pages_weekly_pkey ON public.traffic_visits_pages_weekly USING btree ("workspaceId", week, domain, path);
 
 CREATE UNIQUE INDEX users_email_key ON public.users USING btree (email);
 
