@@ -50,32 +50,47 @@ function crawlScope(r: ResolvedFilter, domains: string[], first: string, end: st
   return Prisma.sql`t."workspaceId" = ${r.filter.workspaceId}::uuid AND t.day >= ${first}::date AND t.day < ${end}::date AND ${domainScope(domains)}`;
 }
 
-// The per-page rollups of a range's spans (rollupSpans): months, ISO weeks (their Monday) and days.
-const PAGE_CRAWLS: Record<SpanLevel, [table: Prisma.Sql, period: Prisma.Sql]> = {
-  month: [Prisma.sql`traffic_pages_monthly`, Prisma.sql`t.month`],
-  week: [Prisma.sql`traffic_pages_weekly`, Prisma.sql`t.week`],
-  day: [Prisma.sql`traffic_pages_daily`, Prisma.sql`t.day`],
+/** A per-page count's rollups for each span level (rollupSpans), with the columns summed. */
+type PageRollups = { tables: Record<SpanLevel, [table: Prisma.Sql, period: Prisma.Sql]>; columns: string[] };
+
+// Crawls: months, ISO weeks (their Monday) and days, all crawlers together.
+const PAGE_CRAWLS: PageRollups = {
+  tables: {
+    month: [Prisma.sql`traffic_pages_monthly`, Prisma.sql`t.month`],
+    week: [Prisma.sql`traffic_pages_weekly`, Prisma.sql`t.week`],
+    day: [Prisma.sql`traffic_pages_daily`, Prisma.sql`t.day`],
+  },
+  columns: ["hits", "errors"],
+};
+// Visits: months and weeks all assistants together; days per assistant (the visits' own rows).
+const PAGE_VISITS: PageRollups = {
+  tables: {
+    month: [Prisma.sql`traffic_visits_pages_monthly`, Prisma.sql`t.month`],
+    week: [Prisma.sql`traffic_visits_pages_weekly`, Prisma.sql`t.week`],
+    day: [Prisma.sql`traffic_visits_daily`, Prisma.sql`t.day`],
+  },
+  columns: ["visits"],
 };
 
 /**
- * Crawls per page in [first, end), all crawlers together, as rows (domain, path, hits, errors)
- * to be summed per page, from traffic_pages_monthly, traffic_pages_weekly and traffic_pages_daily:
- * the range as the fewest months, weeks and days, each added or subtracted (rollupSpans), so 90
- * days are about 10 rows per page instead of a row per day, crawler and verification
- * (docs/traffic.md "What is stored"). A page crawled on subtracted days only sums to 0: callers
- * keep pages with hits > 0.
+ * A count per page in [first, end) as rows (domain, path, ...columns) to be summed per page, from
+ * a month, a week and a day rollup: the range as the fewest months, weeks and days, each added or
+ * subtracted (rollupSpans), so 90 days are about 10 rows per page instead of one per day, crawler
+ * or assistant (docs/traffic.md "What is stored"). A page counted on subtracted days only sums to
+ * 0: callers keep pages with sums > 0.
  */
-function pageCrawls(r: ResolvedFilter, domains: string[], first: string, end: string): Prisma.Sql {
+function pageSums(r: ResolvedFilter, domains: string[], first: string, end: string, rollups: PageRollups): Prisma.Sql {
   const spans = rollupSpans(new Date(`${first}T00:00:00Z`), new Date(`${end}T00:00:00Z`));
   const parts: Prisma.Sql[] = [];
   for (const level of ["month", "week", "day"] as const) {
     for (const sign of [1, -1] as const) {
       const mine = spans.filter((s) => s.level === level && s.sign === sign);
       if (!mine.length) continue;
-      const [table, period] = PAGE_CRAWLS[level];
+      const [table, period] = rollups.tables[level];
       const within = mine.map((s) => Prisma.sql`(${period} >= ${isoDay(s.from)}::date AND ${period} < ${isoDay(s.to)}::date)`);
+      const columns = Prisma.raw(rollups.columns.map((c) => `${sign === 1 ? "" : "-"}t.${c} AS ${c}`).join(", "));
       parts.push(Prisma.sql`
-        SELECT t.domain, t.path, ${sign === 1 ? Prisma.sql`t.hits, t.errors` : Prisma.sql`-t.hits, -t.errors`} FROM ${table} t
+        SELECT t.domain, t.path, ${columns} FROM ${table} t
         WHERE t."workspaceId" = ${r.filter.workspaceId}::uuid AND (${Prisma.join(within, " OR ")}) AND ${domainScope(domains)}`);
     }
   }
@@ -113,14 +128,14 @@ export type CrawlsOverTime = Awaited<ReturnType<typeof crawlsOverTime>>;
 
 /**
  * Visits that assistants sent to the brand's domains per bucket (day, or week past 120 days) and
- * assistant, from the visits script's rollup, with each assistant's total (most visits first).
+ * assistant, from the visits' rollup per day, domain and assistant, with each assistant's total (most visits first).
  */
 export async function visitsOverTime(r: ResolvedFilter) {
   const domains = await brandDomains(r);
   const { first, end } = range(r);
   const rows = await readDb().$queryRaw<{ bucket: Date; assistant: string; visits: number }[]>`
     SELECT ${bucketOf(r.filter, Prisma.sql`t.day::timestamp`)} AS bucket, t.assistant, sum(t.visits)::int AS visits
-    FROM traffic_visits_daily t
+    FROM traffic_visits_assistants_daily t
     WHERE ${crawlScope(r, domains, first, end)}
     GROUP BY 1, 2
     ORDER BY 1, 2`;
@@ -136,7 +151,7 @@ export async function visitsOverTime(r: ResolvedFilter) {
 
 /**
  * Pages most crawled in the range, a page of them at a time: ranked from the page rollups
- * (pageCrawls); the number of crawlers and the last day, which do not add up over days, are read
+ * (pageSums); the number of crawlers and the last day, which do not add up over days, are read
  * for the rows shown only, on traffic_daily's per-page key.
  */
 export async function topCrawledPages(r: ResolvedFilter, page: number, pageSize: number) {
@@ -145,7 +160,7 @@ export async function topCrawledPages(r: ResolvedFilter, page: number, pageSize:
   const rows = await readDb().$queryRaw<{ domain: string; path: string; hits: number; errors: number; crawlers: number; lastCrawled: Date; total: number }[]>`
     WITH ranked AS (
       SELECT c.domain, c.path, sum(c.hits)::int AS hits, sum(c.errors)::int AS errors, count(*) OVER ()::int AS total
-      FROM (${pageCrawls(r, domains, first, end)}) c
+      FROM (${pageSums(r, domains, first, end, PAGE_CRAWLS)}) c
       GROUP BY c.domain, c.path
       HAVING sum(c.hits) > 0
       ORDER BY hits DESC, c.domain, c.path
@@ -211,15 +226,14 @@ export async function pageFunnel(r: ResolvedFilter, list: FunnelList, page: numb
   const workspace = Prisma.sql`${r.filter.workspaceId}::uuid`;
   const recent = isoDay(addDays(r.filter.to, -NOT_CRAWLED_DAYS));
   const crawled = Prisma.sql`crawled AS (
-    SELECT c.domain, c.path, sum(c.hits)::int AS crawls FROM (${pageCrawls(r, domains, first, end)}) c GROUP BY 1, 2 HAVING sum(c.hits) > 0
+    SELECT c.domain, c.path, sum(c.hits)::int AS crawls FROM (${pageSums(r, domains, first, end, PAGE_CRAWLS)}) c GROUP BY 1, 2 HAVING sum(c.hits) > 0
   )`;
   const paged = Prisma.sql`ORDER BY ord LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`;
   // Each list's page of (domain, path, total, ord), ranked on the one source that defines it.
   const ranked: Record<FunnelList, Prisma.Sql> = {
     // Every page crawled, cited or visited: the numbers the order needs, joined per page.
     all: Prisma.sql`${crawled}, visited AS (
-        SELECT t.domain, t.path, sum(t.visits)::int AS visits FROM traffic_visits_daily t
-        WHERE ${crawlScope(r, domains, first, end)} GROUP BY 1, 2 HAVING sum(t.visits) > 0
+        SELECT v.domain, v.path, sum(v.visits)::int AS visits FROM (${pageSums(r, domains, first, end, PAGE_VISITS)}) v GROUP BY 1, 2 HAVING sum(v.visits) > 0
       ), p AS (
         SELECT coalesce(c.domain, k.domain, v.domain) AS domain, coalesce(c.path, k.path, v.path) AS path,
           coalesce(c.answers, 0) AS answers, coalesce(k.crawls, 0) AS crawls, coalesce(v.visits, 0) AS visits
