@@ -98,7 +98,9 @@ const pagesScale = process.argv.includes("--pages");
 // parse-only; results in bench/results/traffic.json (traffic-N.json for another --lines).
 // --traffic --reads [--hits=N] [--pages=N] [--raw=N] [--runs=N]: the Traffic page's reads over
 // the rollups of N hits (default 100,000,000; bench/measure/traffic-reads.ts), results in
-// bench/results/traffic-reads.json (traffic-reads-N.json for another --hits).
+// bench/results/traffic-reads.json (traffic-reads-N.json for another --hits). With
+// BENCH_TRAFFIC_DATABASE_URL it measures that database, migrated and kept, generating the rows
+// only if it has none (a new rollup's migration backfills it from them).
 const trafficOnly = process.argv.includes("--traffic");
 
 // --retention [--captures=N]: only the hourly retention pass deleting a month of attempts while
@@ -330,7 +332,7 @@ async function runPages(): Promise<string> {
 }
 
 async function runTraffic(): Promise<string> {
-  const database = await openModeDatabase();
+  const database = await openModeDatabase(process.argv.includes("--reads") ? process.env.BENCH_TRAFFIC_DATABASE_URL : undefined);
   if (process.argv.includes("--reads")) {
     const { measureTrafficReads, trafficReadsMarkdown } = await import("./measure/traffic-reads");
     const hits = Number(argValue("hits") ?? 100_000_000);

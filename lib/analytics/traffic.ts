@@ -2,6 +2,7 @@ import "server-only";
 import { bucketKeys, bucketOf, bucketUnit, num, type ResolvedFilter } from "@/lib/analytics/filter";
 import { rollupScope } from "@/lib/analytics/rollups";
 import { addDays, isoDay } from "@/lib/analytics/schemas";
+import { rollupSpans, type SpanLevel } from "@/lib/analytics/traffic-spans";
 import { wilson } from "@/lib/analytics/stats";
 import { readDb } from "@/lib/db/prisma";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -49,53 +50,51 @@ function crawlScope(r: ResolvedFilter, domains: string[], first: string, end: st
   return Prisma.sql`t."workspaceId" = ${r.filter.workspaceId}::uuid AND t.day >= ${first}::date AND t.day < ${end}::date AND ${domainScope(domains)}`;
 }
 
+/** A per-page count's rollups for each span level (rollupSpans), with the columns summed. */
+type PageRollups = { tables: Record<SpanLevel, [table: Prisma.Sql, period: Prisma.Sql]>; columns: string[] };
+
+// Crawls: months, ISO weeks (their Monday) and days, all crawlers together.
+const PAGE_CRAWLS: PageRollups = {
+  tables: {
+    month: [Prisma.sql`traffic_pages_monthly`, Prisma.sql`t.month`],
+    week: [Prisma.sql`traffic_pages_weekly`, Prisma.sql`t.week`],
+    day: [Prisma.sql`traffic_pages_daily`, Prisma.sql`t.day`],
+  },
+  columns: ["hits", "errors"],
+};
+// Visits: months and weeks all assistants together; days per assistant (the visits' own rows).
+const PAGE_VISITS: PageRollups = {
+  tables: {
+    month: [Prisma.sql`traffic_visits_pages_monthly`, Prisma.sql`t.month`],
+    week: [Prisma.sql`traffic_visits_pages_weekly`, Prisma.sql`t.week`],
+    day: [Prisma.sql`traffic_visits_daily`, Prisma.sql`t.day`],
+  },
+  columns: ["visits"],
+};
+
 /**
- * Crawls per page in [first, end), all crawlers together, as rows (domain, path, hits, errors)
- * to be summed per page, from traffic_pages_weekly and traffic_pages_daily: at 100M hits a page
- * has a row per week instead of one per day, crawler and verification (docs/traffic.md "What is
- * stored"). The weeks that touch the range count whole; on each side, the days of a partial week
- * are either added from the daily rollup (when they are fewer) or its other days subtracted
- * (sums can be), so at most 3 days a side are read per day. A page crawled on subtracted days only
- * sums to 0: callers keep pages with hits > 0.
+ * A count per page in [first, end) as rows (domain, path, ...columns) to be summed per page, from
+ * a month, a week and a day rollup: the range as the fewest months, weeks and days, each added or
+ * subtracted (rollupSpans), so 90 days are about 10 rows per page instead of one per day, crawler
+ * or assistant (docs/traffic.md "What is stored"). A page counted on subtracted days only sums to
+ * 0: callers keep pages with sums > 0.
  */
-function pageCrawls(r: ResolvedFilter, domains: string[], first: string, end: string): Prisma.Sql {
-  const start = new Date(`${first}T00:00:00Z`);
-  const stop = new Date(`${end}T00:00:00Z`);
-  const monday = (d: Date) => addDays(d, -((d.getUTCDay() + 6) % 7));
-  let weekFrom = monday(start);
-  let weekTo = stop.getTime() === monday(stop).getTime() ? stop : addDays(monday(stop), 7);
-  const add: [Date, Date][] = [];
-  const subtract: [Date, Date][] = [];
-  if (addDays(weekFrom, 7) >= weekTo) {
-    // Within one week: its days, or the week without the others.
-    if ((stop.getTime() - start.getTime()) / 86_400_000 <= 3) {
-      add.push([start, stop]);
-      weekTo = weekFrom;
-    } else subtract.push([weekFrom, start], [stop, weekTo]);
-  } else {
-    const before = (start.getTime() - weekFrom.getTime()) / 86_400_000; // days of the first week before the range
-    if (before > 3) {
-      weekFrom = addDays(weekFrom, 7);
-      add.push([start, weekFrom]);
-    } else subtract.push([monday(start), start]);
-    const after = (weekTo.getTime() - stop.getTime()) / 86_400_000; // days of the last week after it
-    if (after > 3) {
-      weekTo = addDays(weekTo, -7);
-      add.push([weekTo, stop]);
-    } else subtract.push([stop, weekTo]);
+function pageSums(r: ResolvedFilter, domains: string[], first: string, end: string, rollups: PageRollups): Prisma.Sql {
+  const spans = rollupSpans(new Date(`${first}T00:00:00Z`), new Date(`${end}T00:00:00Z`));
+  const parts: Prisma.Sql[] = [];
+  for (const level of ["month", "week", "day"] as const) {
+    for (const sign of [1, -1] as const) {
+      const mine = spans.filter((s) => s.level === level && s.sign === sign);
+      if (!mine.length) continue;
+      const [table, period] = rollups.tables[level];
+      const within = mine.map((s) => Prisma.sql`(${period} >= ${isoDay(s.from)}::date AND ${period} < ${isoDay(s.to)}::date)`);
+      const columns = Prisma.raw(rollups.columns.map((c) => `${sign === 1 ? "" : "-"}t.${c} AS ${c}`).join(", "));
+      parts.push(Prisma.sql`
+        SELECT t.domain, t.path, ${columns} FROM ${table} t
+        WHERE t."workspaceId" = ${r.filter.workspaceId}::uuid AND (${Prisma.join(within, " OR ")}) AND ${domainScope(domains)}`);
+    }
   }
-  const days = (spans: [Date, Date][]) =>
-    spans.filter(([a, b]) => a < b).map(([a, b]) => Prisma.sql`(t.day >= ${isoDay(a)}::date AND t.day < ${isoDay(b)}::date)`);
-  const [plus, minus] = [days(add), days(subtract)];
-  return Prisma.sql`
-    SELECT t.domain, t.path, t.hits, t.errors FROM traffic_pages_weekly t
-    WHERE t."workspaceId" = ${r.filter.workspaceId}::uuid AND t.week >= ${isoDay(weekFrom)}::date AND t.week < ${isoDay(weekTo)}::date AND ${domainScope(domains)}
-    ${plus.length ? Prisma.sql`UNION ALL
-    SELECT t.domain, t.path, t.hits, t.errors FROM traffic_pages_daily t
-    WHERE t."workspaceId" = ${r.filter.workspaceId}::uuid AND (${Prisma.join(plus, " OR ")}) AND ${domainScope(domains)}` : Prisma.empty}
-    ${minus.length ? Prisma.sql`UNION ALL
-    SELECT t.domain, t.path, -t.hits, -t.errors FROM traffic_pages_daily t
-    WHERE t."workspaceId" = ${r.filter.workspaceId}::uuid AND (${Prisma.join(minus, " OR ")}) AND ${domainScope(domains)}` : Prisma.empty}`;
+  return Prisma.join(parts, " UNION ALL "); // a range has at least one day, so one span
 }
 
 const range = (r: ResolvedFilter) => ({ first: isoDay(r.filter.from), end: isoDay(r.filter.to) });
@@ -129,14 +128,14 @@ export type CrawlsOverTime = Awaited<ReturnType<typeof crawlsOverTime>>;
 
 /**
  * Visits that assistants sent to the brand's domains per bucket (day, or week past 120 days) and
- * assistant, from the visits script's rollup, with each assistant's total (most visits first).
+ * assistant, from the visits' rollup per day, domain and assistant, with each assistant's total (most visits first).
  */
 export async function visitsOverTime(r: ResolvedFilter) {
   const domains = await brandDomains(r);
   const { first, end } = range(r);
   const rows = await readDb().$queryRaw<{ bucket: Date; assistant: string; visits: number }[]>`
     SELECT ${bucketOf(r.filter, Prisma.sql`t.day::timestamp`)} AS bucket, t.assistant, sum(t.visits)::int AS visits
-    FROM traffic_visits_daily t
+    FROM traffic_visits_assistants_daily t
     WHERE ${crawlScope(r, domains, first, end)}
     GROUP BY 1, 2
     ORDER BY 1, 2`;
@@ -152,7 +151,7 @@ export async function visitsOverTime(r: ResolvedFilter) {
 
 /**
  * Pages most crawled in the range, a page of them at a time: ranked from the page rollups
- * (pageCrawls); the number of crawlers and the last day, which do not add up over days, are read
+ * (pageSums); the number of crawlers and the last day, which do not add up over days, are read
  * for the rows shown only, on traffic_daily's per-page key.
  */
 export async function topCrawledPages(r: ResolvedFilter, page: number, pageSize: number) {
@@ -161,7 +160,7 @@ export async function topCrawledPages(r: ResolvedFilter, page: number, pageSize:
   const rows = await readDb().$queryRaw<{ domain: string; path: string; hits: number; errors: number; crawlers: number; lastCrawled: Date; total: number }[]>`
     WITH ranked AS (
       SELECT c.domain, c.path, sum(c.hits)::int AS hits, sum(c.errors)::int AS errors, count(*) OVER ()::int AS total
-      FROM (${pageCrawls(r, domains, first, end)}) c
+      FROM (${pageSums(r, domains, first, end, PAGE_CRAWLS)}) c
       GROUP BY c.domain, c.path
       HAVING sum(c.hits) > 0
       ORDER BY hits DESC, c.domain, c.path
@@ -187,19 +186,6 @@ export type FunnelList = (typeof FUNNEL_LISTS)[number];
 // A cited URL's page key in SQL, as the import keys a hit (normalizeHost, the path without query).
 const URL_HOST = Prisma.sql`regexp_replace(lower(substring(r.url from '^[a-zA-Z][a-zA-Z0-9+.-]*://(?:[^@/?#]*@)?([^/:?#]+)')), '^www\\.', '')`;
 const URL_PATH = Prisma.sql`coalesce(nullif(substring(r.url from '^[a-zA-Z][a-zA-Z0-9+.-]*://[^/?#]*([^?#]*)'), ''), '/')`;
-
-const LIST_WHERE: Record<FunnelList, Prisma.Sql> = {
-  all: Prisma.empty,
-  "crawled-not-cited": Prisma.sql`WHERE p.crawls > 0 AND p.answers = 0`,
-  "cited-not-crawled": Prisma.empty, // its own WHERE in pageFunnel: a probe per cited page
-  "blocked-cited": Prisma.sql`WHERE p.answers > 0 AND p."blockedFor" IS NOT NULL`,
-};
-const LIST_ORDER: Record<FunnelList, Prisma.Sql> = {
-  all: Prisma.sql`p.answers DESC, p.crawls DESC, p.visits DESC`,
-  "crawled-not-cited": Prisma.sql`p.crawls DESC`,
-  "cited-not-crawled": Prisma.sql`p.answers DESC, p.citations DESC`,
-  "blocked-cited": Prisma.sql`p.answers DESC, p.citations DESC`,
-};
 
 type FunnelSqlRow = {
   domain: string;
@@ -228,23 +214,60 @@ type FunnelSqlRow = {
  * NOT_CRAWLED_DAYS days before its end, or cited and blocked by robots.txt for a crawler that
  * answers questions (search or user purpose). A page's answers add up its URLs' rows (one per URL and
  * answer in the rollup), so an answer citing two spellings of one page (with and without www.)
- * counts twice; capped at the answers in scope, the share stays a share. Each column joins as one
- * more CTE on (domain, path).
+ * counts twice; capped at the answers in scope, the share stays a share.
+ *
+ * The list is ranked and paged first, from the sources its order needs only (numbers, no
+ * breakdowns); the columns of the page's rows (crawls by crawler, last crawl, visits by assistant,
+ * robots.txt) are then looked up for those rows alone, each an index probe on the page's key.
  */
 export async function pageFunnel(r: ResolvedFilter, list: FunnelList, page: number, pageSize: number) {
   const domains = await brandDomains(r);
   const { first, end } = range(r);
+  const workspace = Prisma.sql`${r.filter.workspaceId}::uuid`;
   const recent = isoDay(addDays(r.filter.to, -NOT_CRAWLED_DAYS));
-  // "Not crawled in 30 days": one probe on traffic_daily's per-page index per cited page.
-  const notCrawled = Prisma.sql`WHERE p.answers > 0 AND NOT EXISTS (
-    SELECT 1 FROM traffic_daily t WHERE t."workspaceId" = ${r.filter.workspaceId}::uuid AND t.domain = p.domain AND t.path = p.path
-      AND t.day >= ${recent}::date AND t.day < ${end}::date AND ${domainScope(domains)})`;
+  const crawled = Prisma.sql`crawled AS (
+    SELECT c.domain, c.path, sum(c.hits)::int AS crawls FROM (${pageSums(r, domains, first, end, PAGE_CRAWLS)}) c GROUP BY 1, 2 HAVING sum(c.hits) > 0
+  )`;
+  const paged = Prisma.sql`ORDER BY ord LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`;
+  // Each list's page of (domain, path, total, ord), ranked on the one source that defines it.
+  const ranked: Record<FunnelList, Prisma.Sql> = {
+    // Every page crawled, cited or visited: the numbers the order needs, joined per page.
+    all: Prisma.sql`${crawled}, visited AS (
+        SELECT v.domain, v.path, sum(v.visits)::int AS visits FROM (${pageSums(r, domains, first, end, PAGE_VISITS)}) v GROUP BY 1, 2 HAVING sum(v.visits) > 0
+      ), p AS (
+        SELECT coalesce(c.domain, k.domain, v.domain) AS domain, coalesce(c.path, k.path, v.path) AS path,
+          coalesce(c.answers, 0) AS answers, coalesce(k.crawls, 0) AS crawls, coalesce(v.visits, 0) AS visits
+        FROM crawled k FULL JOIN cited c ON c.domain = k.domain AND c.path = k.path
+          FULL JOIN visited v ON v.domain = coalesce(c.domain, k.domain) AND v.path = coalesce(c.path, k.path)
+      ), ranked AS (
+        SELECT p.domain, p.path, count(*) OVER ()::int AS total,
+          row_number() OVER (ORDER BY p.answers DESC, p.crawls DESC, p.visits DESC, p.domain, p.path) AS ord
+        FROM p ${paged}
+      )`,
+    // The crawled pages without a citation: an anti-join with the (small) cited set.
+    "crawled-not-cited": Prisma.sql`${crawled}, ranked AS (
+        SELECT k.domain, k.path, count(*) OVER ()::int AS total, row_number() OVER (ORDER BY k.crawls DESC, k.domain, k.path) AS ord
+        FROM crawled k WHERE NOT EXISTS (SELECT 1 FROM cited c WHERE c.domain = k.domain AND c.path = k.path) ${paged}
+      )`,
+    // The cited pages without a crawl in the NOT_CRAWLED_DAYS days before the range's end: a probe on traffic_daily's per-page key each.
+    "cited-not-crawled": Prisma.sql`ranked AS (
+        SELECT c.domain, c.path, count(*) OVER ()::int AS total, row_number() OVER (ORDER BY c.answers DESC, c.citations DESC, c.domain, c.path) AS ord
+        FROM cited c
+        WHERE NOT EXISTS (SELECT 1 FROM traffic_daily t WHERE t."workspaceId" = ${workspace} AND t.domain = c.domain AND t.path = c.path
+                            AND t.day >= ${recent}::date AND t.day < ${end}::date AND ${domainScope(domains)})
+        ${paged}
+      )`,
+    // The cited pages robots.txt blocks: a probe on the blocked pages' key each.
+    "blocked-cited": Prisma.sql`ranked AS (
+        SELECT c.domain, c.path, count(*) OVER ()::int AS total, row_number() OVER (ORDER BY c.answers DESC, c.citations DESC, c.domain, c.path) AS ord
+        FROM cited c WHERE EXISTS (SELECT 1 FROM site_readiness_blocked_pages b WHERE b."workspaceId" = ${workspace} AND b.domain = c.domain AND b.path = c.path)
+        ${paged}
+      )`,
+  };
   const [[answersInScope], rows] = await Promise.all([
     readDb().$queryRaw<{ n: number }[]>`SELECT coalesce(sum(r.captures), 0)::int AS n FROM rollup_answers r WHERE ${rollupScope(r.filter)}`,
     readDb().$queryRaw<FunnelSqlRow[]>`
-      WITH crawled AS (
-        SELECT c.domain, c.path, sum(c.hits)::int AS crawls FROM (${pageCrawls(r, domains, first, end)}) c GROUP BY 1, 2 HAVING sum(c.hits) > 0
-      ), cited AS (
+      WITH cited AS (
         SELECT ${URL_HOST} AS domain, ${URL_PATH} AS path, min(r.url) AS url,
           (array_agg(r.title ORDER BY r."titleAt" DESC) FILTER (WHERE r.title IS NOT NULL))[1] AS title,
           sum(r.citations)::int AS citations, sum(r.answers)::int AS answers
@@ -252,47 +275,33 @@ export async function pageFunnel(r: ResolvedFilter, list: FunnelList, page: numb
         WHERE ${rollupScope(r.filter)}
         GROUP BY 1, 2
         HAVING sum(r.answers) > 0
-      ), per_assistant AS (
-        SELECT t.domain, t.path, t.assistant, sum(t.visits)::int AS visits
-        FROM traffic_visits_daily t
-        WHERE ${crawlScope(r, domains, first, end)}
-        GROUP BY 1, 2, 3
-      ), visited AS (
-        SELECT domain, path, sum(visits)::int AS visits,
-          jsonb_agg(jsonb_build_object('assistant', assistant, 'visits', visits) ORDER BY visits DESC, assistant) AS assistants
-        FROM per_assistant GROUP BY 1, 2
-      ), blocked AS (
+      ), ${ranked[list]}
+      SELECT k.domain, k.path, k.total, c.url, c.title, coalesce(c.citations, 0) AS citations, coalesce(c.answers, 0) AS answers,
+        coalesce(cr.crawls, 0) AS crawls, cr.crawlers, coalesce(vi.visits, 0) AS visits, vi.assistants,
+        -- The last crawl at any time before the range's end.
+        (SELECT max(t.day) FROM traffic_daily t WHERE t."workspaceId" = ${workspace} AND t.domain = k.domain AND t.path = k.path AND t.day < ${end}::date) AS "lastCrawled",
         -- As the last readiness check of each domain found them, for every page cited before it.
         -- No answer for robots.txt counts as "disallow all" (RFC 9309): blocked, but not by its rules.
-        SELECT b.domain, b.path, b."blockedFor", s."robotsOutcome" = 'unreachable' AS "robotsUnreachable"
-        FROM site_readiness_blocked_pages b JOIN site_readiness s ON s."workspaceId" = b."workspaceId" AND s.domain = b.domain
-        WHERE b."workspaceId" = ${r.filter.workspaceId}::uuid
-      ), p AS (
-        SELECT coalesce(c.domain, k.domain, v.domain) AS domain, coalesce(c.path, k.path, v.path) AS path, c.url, c.title,
-          coalesce(k.crawls, 0) AS crawls,
-          coalesce(c.citations, 0) AS citations, coalesce(c.answers, 0) AS answers,
-          coalesce(v.visits, 0) AS visits, v.assistants, b."blockedFor", b."robotsUnreachable"
-        FROM crawled k FULL JOIN cited c ON c.domain = k.domain AND c.path = k.path
-          FULL JOIN visited v ON v.domain = coalesce(c.domain, k.domain) AND v.path = coalesce(c.path, k.path)
-          LEFT JOIN blocked b ON b.domain = coalesce(c.domain, k.domain, v.domain) AND b.path = coalesce(c.path, k.path, v.path)
-        WHERE coalesce(k.crawls, 0) > 0 OR coalesce(c.answers, 0) > 0 OR coalesce(v.visits, 0) > 0
-      ), listed AS (
-        SELECT p.*, count(*) OVER ()::int AS total, row_number() OVER (ORDER BY ${LIST_ORDER[list]}, p.domain, p.path) AS ord FROM p
-        ${list === "cited-not-crawled" ? notCrawled : LIST_WHERE[list]}
-        ORDER BY ord
-        LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}
-      )
-      -- The last crawl at any time before the range's end, for the rows shown only (one index probe each).
-      -- By whom, for the rows shown only.
-      SELECT l.*, (SELECT max(t.day) FROM traffic_daily t
-                   WHERE t."workspaceId" = ${r.filter.workspaceId}::uuid AND t.domain = l.domain AND t.path = l.path AND t.day < ${end}::date) AS "lastCrawled",
-        (SELECT jsonb_agg(jsonb_build_object('crawler', b.crawler, 'hits', b.hits) ORDER BY b.hits DESC, b.crawler)
-         FROM (SELECT t.crawler, sum(t.hits)::int AS hits FROM traffic_daily t
-               WHERE t."workspaceId" = ${r.filter.workspaceId}::uuid AND t.domain = l.domain AND t.path = l.path
-                 AND t.day >= ${first}::date AND t.day < ${end}::date
-               GROUP BY 1) b) AS crawlers
-      FROM listed l
-      ORDER BY l.ord`,
+        b."blockedFor", s."robotsOutcome" = 'unreachable' AS "robotsUnreachable"
+      FROM ranked k
+        LEFT JOIN cited c ON c.domain = k.domain AND c.path = k.path
+        -- Crawls in range by crawler (their sum: the page's crawls), on traffic_daily's per-page key.
+        LEFT JOIN LATERAL (
+          SELECT sum(x.hits)::int AS crawls, jsonb_agg(jsonb_build_object('crawler', x.crawler, 'hits', x.hits) ORDER BY x.hits DESC, x.crawler) AS crawlers
+          FROM (SELECT t.crawler, sum(t.hits)::int AS hits FROM traffic_daily t
+                WHERE t."workspaceId" = ${workspace} AND t.domain = k.domain AND t.path = k.path AND t.day >= ${first}::date AND t.day < ${end}::date AND ${domainScope(domains)}
+                GROUP BY 1) x
+        ) cr ON true
+        -- Visits in range by assistant, on traffic_visits_daily's per-page index.
+        LEFT JOIN LATERAL (
+          SELECT sum(x.visits)::int AS visits, jsonb_agg(jsonb_build_object('assistant', x.assistant, 'visits', x.visits) ORDER BY x.visits DESC, x.assistant) AS assistants
+          FROM (SELECT t.assistant, sum(t.visits)::int AS visits FROM traffic_visits_daily t
+                WHERE t."workspaceId" = ${workspace} AND t.domain = k.domain AND t.path = k.path AND t.day >= ${first}::date AND t.day < ${end}::date AND ${domainScope(domains)}
+                GROUP BY 1) x
+        ) vi ON true
+        LEFT JOIN site_readiness_blocked_pages b ON b."workspaceId" = ${workspace} AND b.domain = k.domain AND b.path = k.path
+        LEFT JOIN site_readiness s ON s."workspaceId" = b."workspaceId" AND s.domain = b.domain
+      ORDER BY k.ord`,
   ]);
   const n = num(answersInScope?.n);
   return {

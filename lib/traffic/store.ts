@@ -10,7 +10,7 @@ export type StoredHit = { at: Date; domain: string; path: string; crawler: strin
 
 /**
  * Inserts a batch of hits and adds them to the daily rollup and its rollups for the Traffic page
- * (per day without the path, per day and page, per week and page) in ONE statement, so every
+ * (per day without the path, per day, week and month and page) in ONE statement, so every
  * rollup always equals the raw rows it came from (a failed statement writes none). The batch is
  * grouped once into traffic_daily's keys; the other rollups group those groups. Each rollup's
  * groups are upserted in key order, so two imports into the same pages lock rows in the same
@@ -59,6 +59,13 @@ export async function storeHits(workspaceId: string, hits: StoredHit[]): Promise
         ORDER BY 2, domain, path
         ON CONFLICT ("workspaceId", week, domain, path)
         DO UPDATE SET hits = traffic_pages_weekly.hits + EXCLUDED.hits, errors = traffic_pages_weekly.errors + EXCLUDED.errors
+      ), pages_monthly AS (
+        INSERT INTO traffic_pages_monthly ("workspaceId", month, domain, path, hits, errors)
+        SELECT ${workspaceId}::uuid, date_trunc('month', day)::date, domain, path, sum(hits), sum(errors) FROM g
+        GROUP BY 2, domain, path
+        ORDER BY 2, domain, path
+        ON CONFLICT ("workspaceId", month, domain, path)
+        DO UPDATE SET hits = traffic_pages_monthly.hits + EXCLUDED.hits, errors = traffic_pages_monthly.errors + EXCLUDED.errors
       )
       INSERT INTO traffic_daily ("workspaceId", day, domain, path, crawler, verification, hits, errors)
       SELECT ${workspaceId}::uuid, day, domain, path, crawler, verification, hits, errors FROM g

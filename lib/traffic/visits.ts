@@ -5,8 +5,8 @@ import { ownSites, siteOf } from "@/lib/traffic/store";
 import { classifyVisit } from "@/lib/traffic/visit-source";
 
 // Visits that AI assistants send to the workspace's own pages, reported by the /t.js script
-// (docs/traffic.md "Visits sent by assistants"). Only the daily rollup is stored: a visit is a
-// count per (day, landing domain, path, assistant), with nothing about the visitor.
+// (docs/traffic.md "Visits sent by assistants"). Only the daily rollup (and its rollups) is
+// stored: a visit is a count per (day, landing domain, path, assistant), with nothing about the visitor.
 
 /** The shape of a site key: "bs_" and 24 URL-safe characters (18 random bytes). */
 export const SITE_KEY_PATTERN = /^bs_[A-Za-z0-9_-]{24}$/;
@@ -74,11 +74,47 @@ export async function recordVisit(input: { key: string; url: string; referrer: s
   if (!site) return "unknown_key";
   if (site.windowCount > limitPerMinute) return "rate_limited";
   if (!(await ownSites(site.workspaceId)).has(siteOf(visit.domain))) return "other_domain";
-  await db().$executeRaw`
-    INSERT INTO traffic_visits_daily ("workspaceId", day, domain, path, assistant, visits)
-    VALUES (${site.workspaceId}::uuid, (now() AT TIME ZONE 'UTC')::date, ${visit.domain}, ${visit.path}, ${visit.assistant.name}, 1)
-    ON CONFLICT ("workspaceId", day, domain, path, assistant) DO UPDATE SET visits = traffic_visits_daily.visits + 1`;
+  await addVisits(site.workspaceId, [{ day: null, domain: visit.domain, path: visit.path, assistant: visit.assistant.name, visits: 1 }]);
   return "recorded";
+}
+
+/** Visits to add to one day's count of a page and assistant; day null: today by the database's clock (UTC). */
+export type VisitCount = { day: string | null; domain: string; path: string; assistant: string; visits: number };
+
+/**
+ * Adds visits to traffic_visits_daily and its rollups for the Traffic page (per day and assistant
+ * without the path, per week and page, per month and page) in ONE statement, so the rollups always
+ * equal the daily rows (docs/traffic.md "What is stored"). Each table's groups are upserted in key order.
+ */
+export async function addVisits(workspaceId: string, visits: VisitCount[]): Promise<void> {
+  if (!visits.length) return;
+  await db().$executeRaw`
+    WITH input AS (
+      SELECT coalesce(v.day, (now() AT TIME ZONE 'UTC')::date) AS day, v.domain, v.path, v.assistant, v.visits
+      FROM unnest(${visits.map((v) => v.day)}::date[], ${visits.map((v) => v.domain)}::text[], ${visits.map((v) => v.path)}::text[],
+                  ${visits.map((v) => v.assistant)}::text[], ${visits.map((v) => v.visits)}::int[]) AS v(day, domain, path, assistant, visits)
+    ), g AS (
+      SELECT day, domain, path, assistant, sum(visits)::int AS visits FROM input GROUP BY 1, 2, 3, 4
+    ), assistants AS (
+      INSERT INTO traffic_visits_assistants_daily ("workspaceId", day, domain, assistant, visits)
+      SELECT ${workspaceId}::uuid, day, domain, assistant, sum(visits) FROM g
+      GROUP BY day, domain, assistant ORDER BY day, domain, assistant
+      ON CONFLICT ("workspaceId", day, domain, assistant) DO UPDATE SET visits = traffic_visits_assistants_daily.visits + EXCLUDED.visits
+    ), weekly AS (
+      INSERT INTO traffic_visits_pages_weekly ("workspaceId", week, domain, path, visits)
+      SELECT ${workspaceId}::uuid, date_trunc('week', day)::date, domain, path, sum(visits) FROM g
+      GROUP BY 2, domain, path ORDER BY 2, domain, path
+      ON CONFLICT ("workspaceId", week, domain, path) DO UPDATE SET visits = traffic_visits_pages_weekly.visits + EXCLUDED.visits
+    ), monthly AS (
+      INSERT INTO traffic_visits_pages_monthly ("workspaceId", month, domain, path, visits)
+      SELECT ${workspaceId}::uuid, date_trunc('month', day)::date, domain, path, sum(visits) FROM g
+      GROUP BY 2, domain, path ORDER BY 2, domain, path
+      ON CONFLICT ("workspaceId", month, domain, path) DO UPDATE SET visits = traffic_visits_pages_monthly.visits + EXCLUDED.visits
+    )
+    INSERT INTO traffic_visits_daily ("workspaceId", day, domain, path, assistant, visits)
+    SELECT ${workspaceId}::uuid, day, domain, path, assistant, visits FROM g
+    ORDER BY day, domain, path, assistant
+    ON CONFLICT ("workspaceId", day, domain, path, assistant) DO UPDATE SET visits = traffic_visits_daily.visits + EXCLUDED.visits`;
 }
 
 /** Days as YYYY-MM-DD, both included. */

@@ -1134,6 +1134,16 @@ CREATE TABLE "traffic_pages_daily" (
   CONSTRAINT traffic_pages_daily_pkey PRIMARY KEY ("workspaceId", day, domain, path)
 );
 
+CREATE TABLE "traffic_pages_monthly" (
+  "workspaceId" uuid NOT NULL,
+  month date NOT NULL,
+  domain text NOT NULL,
+  path text NOT NULL,
+  hits integer NOT NULL DEFAULT 0,
+  errors integer NOT NULL DEFAULT 0,
+  CONSTRAINT traffic_pages_monthly_pkey PRIMARY KEY ("workspaceId", month, domain, path)
+);
+
 CREATE TABLE "traffic_pages_weekly" (
   "workspaceId" uuid NOT NULL,
   week date NOT NULL,
@@ -1154,6 +1164,16 @@ CREATE TABLE "traffic_site_keys" (
   CONSTRAINT "traffic_site_keys_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
 );
 
+CREATE TABLE "traffic_visits_assistants_daily" (
+  "workspaceId" uuid NOT NULL,
+  day date NOT NULL,
+  domain text NOT NULL,
+  assistant text NOT NULL,
+  visits integer NOT NULL DEFAULT 0,
+  CONSTRAINT traffic_visits_assistants_daily_pkey PRIMARY KEY ("workspaceId", day, domain, assistant),
+  CONSTRAINT "traffic_visits_assistants_daily_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
 CREATE TABLE "traffic_visits_daily" (
   "workspaceId" uuid NOT NULL,
   day date NOT NULL,
@@ -1163,6 +1183,26 @@ CREATE TABLE "traffic_visits_daily" (
   visits integer NOT NULL DEFAULT 0,
   CONSTRAINT traffic_visits_daily_pkey PRIMARY KEY ("workspaceId", day, domain, path, assistant),
   CONSTRAINT "traffic_visits_daily_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "traffic_visits_pages_monthly" (
+  "workspaceId" uuid NOT NULL,
+  month date NOT NULL,
+  domain text NOT NULL,
+  path text NOT NULL,
+  visits integer NOT NULL DEFAULT 0,
+  CONSTRAINT traffic_visits_pages_monthly_pkey PRIMARY KEY ("workspaceId", month, domain, path),
+  CONSTRAINT "traffic_visits_pages_monthly_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "traffic_visits_pages_weekly" (
+  "workspaceId" uuid NOT NULL,
+  week date NOT NULL,
+  domain text NOT NULL,
+  path text NOT NULL,
+  visits integer NOT NULL DEFAULT 0,
+  CONSTRAINT traffic_visits_pages_weekly_pkey PRIMARY KEY ("workspaceId", week, domain, path),
+  CONSTRAINT "traffic_visits_pages_weekly_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
 );
 
 CREATE TABLE "users" (
@@ -1519,15 +1559,23 @@ CREATE UNIQUE INDEX traffic_hits_pkey ON public.traffic_hits USING btree (id);
 
 CREATE UNIQUE INDEX traffic_pages_daily_pkey ON public.traffic_pages_daily USING btree ("workspaceId", day, domain, path);
 
+CREATE UNIQUE INDEX traffic_pages_monthly_pkey ON public.traffic_pages_monthly USING btree ("workspaceId", month, domain, path);
+
 CREATE UNIQUE INDEX traffic_pages_weekly_pkey ON public.traffic_pages_weekly USING btree ("workspaceId", week, domain, path);
 
 CREATE UNIQUE INDEX traffic_site_keys_key_key ON public.traffic_site_keys USING btree (key);
 
 CREATE UNIQUE INDEX traffic_site_keys_pkey ON public.traffic_site_keys USING btree ("workspaceId");
 
+CREATE UNIQUE INDEX traffic_visits_assistants_daily_pkey ON public.traffic_visits_assistants_daily USING btree ("workspaceId", day, domain, assistant);
+
 CREATE UNIQUE INDEX traffic_visits_daily_pkey ON public.traffic_visits_daily USING btree ("workspaceId", day, domain, path, assistant);
 
 CREATE INDEX "traffic_visits_daily_workspaceId_domain_path_day_idx" ON public.traffic_visits_daily USING btree ("workspaceId", domain, path, day);
+
+CREATE UNIQUE INDEX traffic_visits_pages_monthly_pkey ON public.traffic_visits_pages_monthly USING btree ("workspaceId", month, domain, path);
+
+CREATE UNIQUE INDEX traffic_visits_pages_weekly_pkey ON public.traffic_visits_pages_weekly USING btree ("workspaceId", week, domain, path);
 
 CREATE UNIQUE INDEX users_email_key ON public.users USING btree (email);
 
@@ -2919,6 +2967,7 @@ BEGIN
   DELETE FROM traffic_crawls_daily WHERE "workspaceId" IN (SELECT id FROM old_workspaces);
   DELETE FROM traffic_pages_daily WHERE "workspaceId" IN (SELECT id FROM old_workspaces);
   DELETE FROM traffic_pages_weekly WHERE "workspaceId" IN (SELECT id FROM old_workspaces);
+  DELETE FROM traffic_pages_monthly WHERE "workspaceId" IN (SELECT id FROM old_workspaces);
   RETURN NULL;
 END
 $function$;

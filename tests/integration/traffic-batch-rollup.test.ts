@@ -15,9 +15,10 @@ const TABLES = {
   traffic_crawls_daily: "day, domain, crawler, verification, hits, errors",
   traffic_pages_daily: "day, domain, path, hits, errors",
   traffic_pages_weekly: "week, domain, path, hits, errors",
+  traffic_pages_monthly: "month, domain, path, hits, errors",
 } as const;
 
-/** Every row of the five tables for a workspace, without the workspace and the raw rows' surrogate key, in one order. */
+/** Every row of the six tables for a workspace, without the workspace and the raw rows' surrogate key, in one order. */
 async function rowsOf(workspaceId: string): Promise<Record<string, unknown[]>> {
   const out: Record<string, unknown[]> = {};
   for (const [table, columns] of Object.entries(TABLES)) {
@@ -36,6 +37,7 @@ async function fromRaw(workspaceId: string): Promise<Record<string, unknown[]>> 
     traffic_crawls_daily: await q(`SELECT day, domain, crawler, verification, ${sums} FROM ${h} GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`),
     traffic_pages_daily: await q(`SELECT day, domain, path, ${sums} FROM ${h} GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`),
     traffic_pages_weekly: await q(`SELECT date_trunc('week', day)::date AS week, domain, path, ${sums} FROM ${h} GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`),
+    traffic_pages_monthly: await q(`SELECT date_trunc('month', day)::date AS month, domain, path, ${sums} FROM ${h} GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`),
   };
 }
 

@@ -13,6 +13,7 @@ import { recordRollups } from "@/lib/analytics/rollups";
 import type { ChartData } from "@/lib/analytics/wire";
 import { db } from "@/lib/db/prisma";
 import { storeHits } from "@/lib/traffic/store";
+import { addVisits } from "@/lib/traffic/visits";
 import { VERIFICATIONS } from "@/lib/traffic/verify";
 
 // Range under test: 2025-05-10 .. 2025-05-19 (to is inclusive in the query string). Days from
@@ -34,7 +35,7 @@ const hit = fc.record({
   verification: fc.constantFrom(...VERIFICATIONS),
   status: fc.constantFrom(200, 404, 503),
 });
-// Visits the script recorded (traffic_visits_daily has no raw rows: each is one day's count).
+// Visits the script recorded (traffic_visits_daily has no raw rows: each is one day's count; addVisits writes it and its rollups).
 const ASSISTANTS = ["ChatGPT", "Perplexity", "Gemini"];
 const visit = fc.record({
   day: fc.constantFrom(...DAYS),
@@ -90,7 +91,7 @@ async function writeHistory(tenant: Tenant, h: Omit<History, "visits" | "readine
   await db().brand.update({ where: { id: tenant.brandId }, data: { domains: ["https://www.funnel-acme.com"] } });
   await db().brand.create({ data: { workspaceId: tenant.workspaceId, name: "Second", domains: ["second-brand.com"] } });
   await storeHits(tenant.workspaceId, h.hits.map((x) => ({ at: new Date(`${x.day}T12:00:00Z`), domain: x.domain, path: x.path, crawler: x.crawler, verification: x.verification, status: x.status })));
-  if (h.visits?.length) await db().trafficVisitDaily.createMany({ data: h.visits.map((v) => ({ workspaceId: tenant.workspaceId, day: new Date(v.day), domain: v.domain, path: v.path, assistant: v.assistant, visits: v.visits })) });
+  await addVisits(tenant.workspaceId, h.visits ?? []);
   for (const r of h.readiness ?? []) {
     await db().siteReadiness.create({
       data: {
@@ -255,39 +256,50 @@ describe("the traffic funnel", () => {
     );
   }, 180_000);
 
-  it("counts a page's crawls for any range, whatever its weeks (whole, added days, subtracted days)", async () => {
-    // Hits over five weeks (Mon 2025-04-28 .. Sun 2025-06-01); ranges of 1 to 35 days starting on any day.
+  it("counts a page's crawls and visits for any range, whatever its months and weeks (whole, added, subtracted)", async () => {
+    // Hits over 15 weeks (Mon 2025-04-28 .. Sun 2025-08-10, three month turns); per history four
+    // ranges starting on any day: 1 to 105 days, and 30, 60 and 90 days (months read whole).
     const day0 = Date.UTC(2025, 3, 28);
     const dayOf = (i: number) => new Date(day0 + i * 86_400_000).toISOString().slice(0, 10);
-    const crawl = fc.record({ day: fc.integer({ min: 0, max: 34 }), path: fc.constantFrom(...PATHS), crawler: fc.constantFrom(...CRAWLERS), status: fc.constantFrom(200, 404) });
+    const crawl = fc.record({ day: fc.integer({ min: 0, max: 104 }), path: fc.constantFrom(...PATHS), crawler: fc.constantFrom(...CRAWLERS), status: fc.constantFrom(200, 404) });
+    const start = fc.integer({ min: 0, max: 104 });
+    const visited = fc.record({ day: fc.integer({ min: 0, max: 104 }), path: fc.constantFrom(...PATHS), assistant: fc.constantFrom(...ASSISTANTS), visits: fc.integer({ min: 1, max: 3 }) });
+    const ranges = fc.tuple(fc.tuple(start, fc.integer({ min: 1, max: 105 })), fc.tuple(start, fc.constant(30)), fc.tuple(start, fc.constant(60)), fc.tuple(start, fc.constant(90)));
     await fc.assert(
-      fc.asyncProperty(fc.array(crawl, { minLength: 1, maxLength: 40 }), fc.integer({ min: 0, max: 34 }), fc.integer({ min: 1, max: 35 }), async (hits, from, length) => {
+      fc.asyncProperty(fc.array(crawl, { minLength: 1, maxLength: 80 }), fc.array(visited, { maxLength: 60 }), ranges, async (hits, visits, tried) => {
         const tenant = await createTenant("Funnel ranges");
         await db().brand.update({ where: { id: tenant.brandId }, data: { domains: ["funnel-acme.com"] } });
         await storeHits(tenant.workspaceId, hits.map((h) => ({ at: new Date(`${dayOf(h.day)}T12:00:00Z`), domain: "funnel-acme.com", path: h.path, crawler: h.crawler, verification: "unchecked", status: h.status })));
-        const to = Math.min(34, from + length - 1);
-        const get = async <C extends ChartName>(name: C) => {
-          const request = new Request(`http://localhost/api/v1/analytics/${name}?from=${dayOf(from)}&to=${dayOf(to)}&pageSize=100`, { headers: { authorization: `Bearer ${tenant.apiKey}` } });
-          const response = await chartRoute(request, { params: Promise.resolve({ chart: name }) });
-          const body = await response.text();
-          expect(response.status, body).toBe(200);
-          return JSON.parse(body) as ChartData<C>;
-        };
-        const want = new Map<string, { hits: number; errors: number; crawlers: Set<string>; last: string }>();
-        for (const h of hits.filter((x) => x.day >= from && x.day <= to)) {
-          const p = want.get(h.path) ?? { hits: 0, errors: 0, crawlers: new Set<string>(), last: "" };
-          p.hits += 1;
-          if (h.status >= 400) p.errors += 1;
-          p.crawlers.add(h.crawler);
-          if (dayOf(h.day) > p.last) p.last = dayOf(h.day);
-          want.set(h.path, p);
+        await addVisits(tenant.workspaceId, visits.map((v) => ({ ...v, day: dayOf(v.day), domain: "funnel-acme.com" })));
+        for (const [from, length] of tried) {
+          const to = Math.min(104, from + length - 1);
+          const get = async <C extends ChartName>(name: C) => {
+            const request = new Request(`http://localhost/api/v1/analytics/${name}?from=${dayOf(from)}&to=${dayOf(to)}&pageSize=100`, { headers: { authorization: `Bearer ${tenant.apiKey}` } });
+            const response = await chartRoute(request, { params: Promise.resolve({ chart: name }) });
+            const body = await response.text();
+            expect(response.status, body).toBe(200);
+            return JSON.parse(body) as ChartData<C>;
+          };
+          const want = new Map<string, { hits: number; errors: number; crawlers: Set<string>; last: string }>();
+          for (const h of hits.filter((x) => x.day >= from && x.day <= to)) {
+            const p = want.get(h.path) ?? { hits: 0, errors: 0, crawlers: new Set<string>(), last: "" };
+            p.hits += 1;
+            if (h.status >= 400) p.errors += 1;
+            p.crawlers.add(h.crawler);
+            if (dayOf(h.day) > p.last) p.last = dayOf(h.day);
+            want.set(h.path, p);
+          }
+          const expected = Object.fromEntries([...want].map(([path, p]) => [path, [p.hits, p.errors, p.crawlers.size, p.last]]));
+          const top = await get("traffic-pages");
+          expect({ from, to, pages: Object.fromEntries(top.items.map((p) => [p.path, [p.hits, p.errors, p.crawlers, p.lastCrawled]])) }).toEqual({ from, to, pages: expected });
+          expect(top.total).toBe(want.size);
+          const funnel = await get("traffic-funnel");
+          expect(Object.fromEntries(funnel.items.filter((p) => p.crawls > 0).map((p) => [p.path, p.crawls]))).toEqual(Object.fromEntries([...want].map(([path, p]) => [path, p.hits])));
+          const wantVisits = new Map<string, number>();
+          for (const v of visits.filter((x) => x.day >= from && x.day <= to)) wantVisits.set(v.path, (wantVisits.get(v.path) ?? 0) + v.visits);
+          expect({ from, to, visits: Object.fromEntries(funnel.items.filter((p) => p.visits > 0).map((p) => [p.path, p.visits])) }).toEqual({ from, to, visits: Object.fromEntries(wantVisits) });
+          expect(funnel.total).toBe(new Set([...want.keys(), ...wantVisits.keys()]).size);
         }
-        const expected = Object.fromEntries([...want].map(([path, p]) => [path, [p.hits, p.errors, p.crawlers.size, p.last]]));
-        const top = await get("traffic-pages");
-        expect(Object.fromEntries(top.items.map((p) => [p.path, [p.hits, p.errors, p.crawlers, p.lastCrawled]]))).toEqual(expected);
-        expect(top.total).toBe(want.size);
-        const funnel = await get("traffic-funnel");
-        expect(Object.fromEntries(funnel.items.filter((p) => p.crawls > 0).map((p) => [p.path, p.crawls]))).toEqual(Object.fromEntries([...want].map(([path, p]) => [path, p.hits])));
       }),
       { numRuns: 25 },
     );
