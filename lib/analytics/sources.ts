@@ -1,6 +1,6 @@
 import "server-only";
 import { bucketKeys, bucketOf, bucketUnit, captureScope, num, type AnalyticsFilter } from "@/lib/analytics/filter";
-import { rollupScope, weekRollupScope, wholeWeeks } from "@/lib/analytics/rollups";
+import { monthRollupScope, rollupScope, weekRollupScope, wholeMonths, wholeWeeks } from "@/lib/analytics/rollups";
 import { isoDay } from "@/lib/analytics/schemas";
 import { wilson } from "@/lib/analytics/stats";
 import { readDb } from "@/lib/db/prisma";
@@ -87,9 +87,9 @@ type CitedPageRow = { url: string; domain: string; title: string | null; own: bo
 
 /**
  * Cited pages, most cited first: how often each URL was cited and in how many answers; `domain`
- * keeps that domain's. Without a prompt filter from rollup_cited_pages (the range's whole weeks
- * from rollup_cited_page_weeks), the title only for the page shown, from the daily row of its
- * latest titled answer; with tags or markets from the raw rows, as that rollup has no prompt.
+ * keeps that domain's. Without a prompt filter from the rollups without the prompt
+ * (citedPageRows), the title only for the page shown, from the rollup_cited_pages row of its
+ * latest titled answer's day; with tags or markets from the raw rows, as those rollups have no prompt.
  */
 export async function citedPages(f: AnalyticsFilter, page: number, pageSize: number, domain?: string) {
   const rows = f.tags?.length || f.markets?.length ? await citedPagesRaw(f, page, pageSize, domain) : await citedPagesRolled(f, page, pageSize, domain);
@@ -102,23 +102,42 @@ export async function citedPages(f: AnalyticsFilter, page: number, pageSize: num
   };
 }
 
+const CITED_PAGE_COLUMNS = Prisma.sql`r.url, r.domain, r.citations, r."ownCitations", r.answers, r."titleAt"`;
+
+/**
+ * The cited page rollup rows of the range, as a subquery. Every URL's sum is needed before the
+ * top can be cut, so the range is read in as few rows per URL as exist: with no provider filter
+ * its whole months from rollup_cited_page_month_totals, the whole weeks of the partial months at
+ * its edges from rollup_cited_page_week_totals and their other days from
+ * rollup_cited_page_day_totals (a year is 12 rows per URL and a few weeks and days, not a row per
+ * week and provider); with one, rollup_cited_page_weeks for the whole weeks and
+ * rollup_cited_pages for the days at the edges.
+ */
+function citedPageRows(f: AnalyticsFilter, only: Prisma.Sql): Prisma.Sql {
+  const read = (table: string, scope: Prisma.Sql) => Prisma.sql`SELECT ${CITED_PAGE_COLUMNS} FROM ${Prisma.raw(table)} r WHERE ${scope} ${only}`;
+  const [days, weeks] = f.providerConfigIds?.length ? ["rollup_cited_pages", "rollup_cited_page_weeks"] : ["rollup_cited_page_day_totals", "rollup_cited_page_week_totals"];
+  const weeksAndDays = (g: AnalyticsFilter): Prisma.Sql[] => {
+    if (g.from >= g.to) return [];
+    const whole = wholeWeeks(g);
+    if (!whole) return [read(days, rollupScope(g))];
+    return [read(weeks, weekRollupScope(g, whole.weeks)), ...[whole.head, whole.tail].filter((h) => h.from < h.to).map((h) => read(days, rollupScope(h)))];
+  };
+  const months = f.providerConfigIds?.length ? null : wholeMonths(f);
+  const parts = months
+    ? [read("rollup_cited_page_month_totals", monthRollupScope(f, months.months)), ...weeksAndDays(months.head), ...weeksAndDays(months.tail)]
+    : weeksAndDays(f);
+  return Prisma.sql`(${parts.length ? Prisma.join(parts, " UNION ALL ") : read(days, rollupScope(f))})`;
+}
+
 function citedPagesRolled(f: AnalyticsFilter, page: number, pageSize: number, domain?: string) {
   const only = domain ? Prisma.sql`AND r.domain = ${domain}` : Prisma.empty;
-  const columns = Prisma.sql`r.url, r.domain, r.citations, r."ownCitations", r.answers, r."titleAt"`;
-  const whole = wholeWeeks(f);
-  const rows = whole
-    ? Prisma.sql`(
-        SELECT ${columns} FROM rollup_cited_page_weeks r WHERE ${weekRollupScope(f, whole.weeks)} ${only}
-        UNION ALL SELECT ${columns} FROM rollup_cited_pages r WHERE ${rollupScope(whole.head)} ${only}
-        UNION ALL SELECT ${columns} FROM rollup_cited_pages r WHERE ${rollupScope(whole.tail)} ${only})`
-    : Prisma.sql`(SELECT ${columns} FROM rollup_cited_pages r WHERE ${rollupScope(f)} ${only})`;
   return readDb().$queryRaw<CitedPageRow[]>`
     SELECT p.url, p.domain, t.title, p.own, p.citations, p.captures, p.total
     FROM (
       SELECT r.url, min(r.domain) AS domain, sum(r."ownCitations") > 0 AS own,
         sum(r.citations)::int AS citations, sum(r.answers)::int AS captures, max(r."titleAt") AS "titleAt",
         count(*) OVER ()::int AS total
-      FROM ${rows} r
+      FROM ${citedPageRows(f, only)} r
       GROUP BY r.url
       HAVING sum(r.citations) > 0
       ORDER BY citations DESC, r.url

@@ -73,6 +73,9 @@ const filterSpec = fc.record({
   // rollups, partial edge weeks from the daily ones) ending anywhere in the history, so both edges fall on data.
   range: fc.oneof(
     fc.record({ fromDay: fc.integer({ min: -3, max: SPAN_DAYS }), days: fc.oneof(fc.integer({ min: 1, max: SPAN_DAYS }), fc.constant(150)) }),
+    // Daily ranges over the whole of January (the history is 6 January to 4 February): the cited
+    // pages read its whole month from the monthly rollup, the edges' weeks and days apart.
+    fc.record({ fromDay: fc.integer({ min: -40, max: -5 }), days: fc.integer({ min: 31, max: 75 }) }),
     fc.record({ endDay: fc.integer({ min: 1, max: SPAN_DAYS + 3 }), days: fc.integer({ min: 121, max: 160 }) }).map(({ endDay, days }) => ({ fromDay: endDay - days, days })),
   ),
   providers: fc.subarray([0, 1, 2]),
@@ -581,6 +584,56 @@ describe("dashboards from rollups", () => {
           { week: "2025-03-03", url: "https://acme.com/pricing", citations: 3, ownCitations: 3, answers: 3, titleAt: null },
           { week: "2025-03-10", url: "https://a.com/guide", citations: 2, ownCitations: 0, answers: 1, titleAt: null },
           { week: "2025-03-10", url: "https://acme.com/pricing", citations: 1, ownCitations: 1, answers: 1, titleAt: null },
+        ]);
+      },
+    );
+  });
+
+  it("are built per cited page without the provider, per day, week and month, from the history already there by the migration that adds them", async () => {
+    await acrossMigration(
+      "20261211150000_cited_page_totals",
+      async (sql) => {
+        const one = async (text: string, values: unknown[] = []) => (await sql(text, values)).rows[0].id as string;
+        const ws = await one(`INSERT INTO workspaces (slug, name) VALUES ('w', 'W') RETURNING id`);
+        const brand = await one(`INSERT INTO brands ("workspaceId", name, "updatedAt") VALUES ($1, 'Acme', now()) RETURNING id`, [ws]);
+        const connection = await one(`SELECT id FROM provider_connections ORDER BY name LIMIT 1`);
+        const [p1, p2] = [await one(`INSERT INTO provider_configs ("workspaceId", name, "connectionId", model, "updatedAt") VALUES ($1, 'P1', $2, 'm', now()) RETURNING id`, [ws, connection]), await one(`INSERT INTO provider_configs ("workspaceId", name, "connectionId", model, "updatedAt") VALUES ($1, 'P2', $2, 'm', now()) RETURNING id`, [ws, connection])];
+        // Sunday 30 March 2025 ends a week; Monday 31 March starts the next, which ends in April.
+        const rows: [string, string, string, number, number, number, string | null, string | null][] = [
+          ["2025-03-30", p1, "https://a.com/guide", 2, 0, 1, "Guide", "2025-03-30T10:00:00"],
+          ["2025-03-30", p2, "https://a.com/guide", 1, 0, 1, null, null],
+          ["2025-03-31", p1, "https://a.com/guide", 3, 0, 2, "Guide 2", "2025-03-31T09:00:00"],
+          ["2025-04-01", p2, "https://a.com/guide", 1, 0, 1, null, null],
+          ["2025-04-01", p1, "https://acme.com/", 2, 2, 2, null, null],
+        ];
+        for (const [day, provider, url, citations, own, answers, title, titleAt] of rows) {
+          await sql(
+            `INSERT INTO rollup_cited_pages ("workspaceId", "brandId", day, "providerConfigId", url, domain, citations, "ownCitations", answers, title, "titleAt")
+             VALUES ($1, $2, $3, $4, $5, split_part($5, '/', 3), $6, $7, $8, $9, $10)`,
+            [ws, brand, day, provider, url, citations, own, answers, title, titleAt],
+          );
+        }
+        return {};
+      },
+      async (sql) => {
+        const rows = async (table: string, column: string) =>
+          (await sql(`SELECT to_char(${column}, 'YYYY-MM-DD') AS period, url, domain, citations, "ownCitations", answers, to_char("titleAt", 'MM-DD HH24:MI') AS "titleAt" FROM ${table} ORDER BY 1, url`)).rows;
+        const row = (period: string, url: string, citations: number, ownCitations: number, answers: number, titleAt: string | null) => ({ period, url, domain: url.split("/")[2], citations, ownCitations, answers, titleAt });
+        expect(await rows("rollup_cited_page_day_totals", "day")).toEqual([
+          row("2025-03-30", "https://a.com/guide", 3, 0, 2, "03-30 10:00"),
+          row("2025-03-31", "https://a.com/guide", 3, 0, 2, "03-31 09:00"),
+          row("2025-04-01", "https://a.com/guide", 1, 0, 1, null),
+          row("2025-04-01", "https://acme.com/", 2, 2, 2, null),
+        ]);
+        expect(await rows("rollup_cited_page_week_totals", "week")).toEqual([
+          row("2025-03-24", "https://a.com/guide", 3, 0, 2, "03-30 10:00"),
+          row("2025-03-31", "https://a.com/guide", 4, 0, 3, "03-31 09:00"),
+          row("2025-03-31", "https://acme.com/", 2, 2, 2, null),
+        ]);
+        expect(await rows("rollup_cited_page_month_totals", "month")).toEqual([
+          row("2025-03-01", "https://a.com/guide", 6, 0, 4, "03-31 09:00"),
+          row("2025-04-01", "https://a.com/guide", 1, 0, 1, null),
+          row("2025-04-01", "https://acme.com/", 2, 2, 2, null),
         ]);
       },
     );
