@@ -304,6 +304,11 @@ export const ROLLUPS: Rollup[] = [
   { table: "rollup_cited_page_day_totals", family: citedPages, ...day, byProvider: false, omit: ["title"] },
   { table: "rollup_cited_page_week_totals", family: citedPages, ...week, byProvider: false, omit: ["title"] },
   { table: "rollup_cited_page_month_totals", family: citedPages, ...month, byProvider: false, omit: ["title"] },
+  // Per prompt without the provider, what it reads with a tag or market filter: the prompts are a
+  // key, so a re-tagging moves no row. The daily rows keep the title, read for the pages shown.
+  { table: "rollup_cited_page_prompt_days", family: citedPages, ...day, byPrompt: true, byProvider: false },
+  { table: "rollup_cited_page_prompt_weeks", family: citedPages, ...week, byPrompt: true, byProvider: false, omit: ["title"] },
+  { table: "rollup_cited_page_prompt_months", family: citedPages, ...month, byPrompt: true, byProvider: false, omit: ["title"] },
   { table: "rollup_gap_source_prompts", family: gapSources, ...day, byPrompt: true },
   { table: "rollup_gap_sources", family: gapSources, ...day },
   { table: "rollup_tag_gap_sources", family: gapSources, ...day, byTag: true },
