@@ -34,7 +34,9 @@ describe("the rollups' functions of prisma/sql", () => {
 
   it("refuse a tag rollup whose measures cannot move between tags", () => {
     const citedPages = ROLLUPS.find((r) => r.table === "rollup_cited_pages")!;
-    const tagged = [...ROLLUPS, { ...citedPages, table: "rollup_tag_cited_pages", byTag: true }];
+    // Without the family's tables per prompt, then with one per day.
+    const unprompted = ROLLUPS.filter((r) => r.family !== citedPages.family || !r.byPrompt);
+    const tagged = [...unprompted, { ...citedPages, table: "rollup_tag_cited_pages", byTag: true }];
     expect(() => generatedRollupSql("beacon_prompt_tags_changed", tagged)).toThrow(/no table per prompt and day/);
     const withPrompt = [...tagged, { ...citedPages, table: "rollup_cited_page_prompts", byPrompt: true }];
     expect(() => generatedRollupSql("beacon_prompt_tags_changed", withPrompt)).toThrow(/title, titleAt cannot move between tags/);

@@ -4,10 +4,10 @@
 // (lib/analytics/rollup-sql.ts), and rewriteRollups prunes from it (lib/analytics/rollups.ts).
 // Pure: no database, no server-only, so the generator script and its unit test import it.
 
-export type Grain = "day" | "week";
+export type Grain = "day" | "week" | "month";
 
 /**
- * Which of a family's tables: per day or ISO week (Monday), whether the key holds a tag or the
+ * Which of a family's tables: per day, ISO week (Monday) or month, whether the key holds a tag or the
  * prompt, and whether it leaves out the provider (`byProvider: false`; it holds it otherwise).
  */
 export type Variant = { grain: Grain; byTag: boolean; byPrompt: boolean; byProvider?: false };
@@ -43,7 +43,7 @@ export function captureKeyColumns(v: Variant): string[] {
 export const ident = (column: string) => (/^[a-z_]+$/.test(column) ? column : `"${column}"`);
 
 /** The period of a timestamp (or date) expression. */
-export const period = (grain: Grain, at: string) => (grain === "week" ? `date_trunc('week', ${at})::date` : `${at}::date`);
+export const period = (grain: Grain, at: string) => (grain === "day" ? `${at}::date` : `date_trunc('${grain}', ${at})::date`);
 
 /** The capture's key expressions over `captures c` (and `t` for a tag); `named` names the period as its column. */
 function captureKeys(v: Variant, named = false): string[] {
@@ -276,6 +276,7 @@ const candidates: Family = {
 
 const day = { grain: "day", byTag: false, byPrompt: false } as const;
 const week = { grain: "week", byTag: false, byPrompt: false } as const;
+const month = { grain: "month", byTag: false, byPrompt: false } as const;
 
 /**
  * The rollups (tables in prisma/schema.prisma), in their lock order: beacon_rollup_captures
@@ -297,6 +298,17 @@ export const ROLLUPS: Rollup[] = [
   { table: "rollup_cited_pages", family: citedPages, ...day },
   // Per week only the latest titled answer's time: its title is read from that day's row.
   { table: "rollup_cited_page_weeks", family: citedPages, ...week, omit: ["title"] },
+  // Without the provider, what the table reads with no filter on providers or prompts
+  // (20261211150000_cited_page_totals): a range's whole months, the whole weeks and days at its
+  // edges, about one row per URL and period (a year: 12 months, not 52 weeks times the providers).
+  { table: "rollup_cited_page_day_totals", family: citedPages, ...day, byProvider: false, omit: ["title"] },
+  { table: "rollup_cited_page_week_totals", family: citedPages, ...week, byProvider: false, omit: ["title"] },
+  { table: "rollup_cited_page_month_totals", family: citedPages, ...month, byProvider: false, omit: ["title"] },
+  // Per prompt without the provider, what it reads with a tag or market filter: the prompts are a
+  // key, so a re-tagging moves no row. The daily rows keep the title, read for the pages shown.
+  { table: "rollup_cited_page_prompt_days", family: citedPages, ...day, byPrompt: true, byProvider: false },
+  { table: "rollup_cited_page_prompt_weeks", family: citedPages, ...week, byPrompt: true, byProvider: false, omit: ["title"] },
+  { table: "rollup_cited_page_prompt_months", family: citedPages, ...month, byPrompt: true, byProvider: false, omit: ["title"] },
   { table: "rollup_gap_source_prompts", family: gapSources, ...day, byPrompt: true },
   { table: "rollup_gap_sources", family: gapSources, ...day },
   { table: "rollup_tag_gap_sources", family: gapSources, ...day, byTag: true },

@@ -83,6 +83,11 @@ export function weekRollupScope(f: AnalyticsFilter, weeks: { first: string; end:
   return Prisma.sql`${keyScope(f)} AND r.week >= ${weeks.first}::date AND r.week < ${weeks.end}::date`;
 }
 
+/** The same for a monthly rollup (its `month` column): the months that start in [first, end). */
+export function monthRollupScope(f: AnalyticsFilter, months: { first: string; end: string }): Prisma.Sql {
+  return Prisma.sql`${keyScope(f)} AND r.month >= ${months.first}::date AND r.month < ${months.end}::date`;
+}
+
 function keyScope(f: AnalyticsFilter): Prisma.Sql {
   const providers = f.providerConfigIds?.length ? Prisma.sql`AND r."providerConfigId" = ANY(${f.providerConfigIds}::uuid[])` : Prisma.empty;
   return Prisma.sql`r."workspaceId" = ${f.workspaceId}::uuid AND r."brandId" = ${f.brandId}::uuid
@@ -100,4 +105,17 @@ export function wholeWeeks(f: AnalyticsFilter): { weeks: { first: string; end: s
   const end = monday(f.to);
   if (start >= end) return null;
   return { weeks: { first: isoDay(start), end: isoDay(end) }, head: { ...f, to: start }, tail: { ...f, from: end } };
+}
+
+/**
+ * The whole calendar months inside the filter's days, as the range of their first days
+ * [first, end) and the days before and after them, or null when no whole month fits.
+ */
+export function wholeMonths(f: AnalyticsFilter): { months: { first: string; end: string }; head: AnalyticsFilter; tail: AnalyticsFilter } | null {
+  days(f);
+  const firstOfMonth = (d: Date, add = 0) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + add, 1));
+  const start = firstOfMonth(f.from).getTime() === f.from.getTime() ? f.from : firstOfMonth(f.from, 1);
+  const end = firstOfMonth(f.to);
+  if (start >= end) return null;
+  return { months: { first: isoDay(start), end: isoDay(end) }, head: { ...f, to: start }, tail: { ...f, from: end } };
 }

@@ -1,6 +1,6 @@
 import "server-only";
-import { bucketKeys, bucketOf, bucketUnit, captureScope, num, type AnalyticsFilter } from "@/lib/analytics/filter";
-import { rollupScope, weekRollupScope, wholeWeeks } from "@/lib/analytics/rollups";
+import { bucketKeys, bucketOf, bucketUnit, captureScope, num, promptScope, type AnalyticsFilter } from "@/lib/analytics/filter";
+import { monthRollupScope, rollupScope, weekRollupScope, wholeMonths, wholeWeeks } from "@/lib/analytics/rollups";
 import { isoDay } from "@/lib/analytics/schemas";
 import { wilson } from "@/lib/analytics/stats";
 import { readDb } from "@/lib/db/prisma";
@@ -87,12 +87,13 @@ type CitedPageRow = { url: string; domain: string; title: string | null; own: bo
 
 /**
  * Cited pages, most cited first: how often each URL was cited and in how many answers; `domain`
- * keeps that domain's. Without a prompt filter from rollup_cited_pages (the range's whole weeks
- * from rollup_cited_page_weeks), the title only for the page shown, from the daily row of its
- * latest titled answer; with tags or markets from the raw rows, as that rollup has no prompt.
+ * keeps that domain's. From the rollups (citedPageRows), the title only for the page shown, from
+ * the daily row of its latest titled answer; from the raw rows with both a provider filter and a
+ * tag or market filter, as no rollup keeps both the provider and the prompt.
  */
 export async function citedPages(f: AnalyticsFilter, page: number, pageSize: number, domain?: string) {
-  const rows = f.tags?.length || f.markets?.length ? await citedPagesRaw(f, page, pageSize, domain) : await citedPagesRolled(f, page, pageSize, domain);
+  const prompts = Boolean(f.tags?.length || f.markets?.length);
+  const rows = prompts && f.providerConfigIds?.length ? await citedPagesRaw(f, page, pageSize, domain) : await citedPagesRolled(f, page, pageSize, domain);
   return {
     items: rows.map(({ total: _total, ...r }) => ({ ...r, citations: num(r.citations), captures: num(r.captures) })),
     total: num(rows[0]?.total),
@@ -102,31 +103,72 @@ export async function citedPages(f: AnalyticsFilter, page: number, pageSize: num
   };
 }
 
-function citedPagesRolled(f: AnalyticsFilter, page: number, pageSize: number, domain?: string) {
-  const only = domain ? Prisma.sql`AND r.domain = ${domain}` : Prisma.empty;
-  const columns = Prisma.sql`r.url, r.domain, r.citations, r."ownCitations", r.answers, r."titleAt"`;
-  const whole = wholeWeeks(f);
-  const rows = whole
-    ? Prisma.sql`(
-        SELECT ${columns} FROM rollup_cited_page_weeks r WHERE ${weekRollupScope(f, whole.weeks)} ${only}
-        UNION ALL SELECT ${columns} FROM rollup_cited_pages r WHERE ${rollupScope(whole.head)} ${only}
-        UNION ALL SELECT ${columns} FROM rollup_cited_pages r WHERE ${rollupScope(whole.tail)} ${only})`
-    : Prisma.sql`(SELECT ${columns} FROM rollup_cited_pages r WHERE ${rollupScope(f)} ${only})`;
+const CITED_PAGE_COLUMNS = Prisma.sql`r.url, r.domain, r.citations, r."ownCitations", r.answers, r."titleAt"`;
+
+/**
+ * The cited page rollups a filter reads: with a provider filter those per provider (days and
+ * weeks), with a tag or market filter those per prompt, otherwise the totals; and the daily
+ * rollup with the titles (per provider or prompt, as filtered).
+ */
+function citedPageTables(f: AnalyticsFilter): { days: string; weeks: string; months: string | null; titles: string } {
+  if (f.providerConfigIds?.length) return { days: "rollup_cited_pages", weeks: "rollup_cited_page_weeks", months: null, titles: "rollup_cited_pages" };
+  if (f.tags?.length || f.markets?.length) {
+    const days = "rollup_cited_page_prompt_days";
+    return { days, weeks: "rollup_cited_page_prompt_weeks", months: "rollup_cited_page_prompt_months", titles: days };
+  }
+  return { days: "rollup_cited_page_day_totals", weeks: "rollup_cited_page_week_totals", months: "rollup_cited_page_month_totals", titles: "rollup_cited_pages" };
+}
+
+/**
+ * The cited page rollup rows of the range, as a subquery. Every URL's sum is needed before the
+ * top can be cut, so the range is read in as few rows per URL as there are: its whole months
+ * from the monthly table, the whole weeks of the partial months at its edges from the weekly
+ * one and their other days from the daily one (a year is 12 rows per URL and prompt and a few
+ * weeks and days, not a row per week and provider). The rollups per provider have no months.
+ * `f` has no prompt filter here: `only` holds it, as the prompts' ids.
+ */
+function citedPageRows(f: AnalyticsFilter, tables: ReturnType<typeof citedPageTables>, only: Prisma.Sql): Prisma.Sql {
+  const read = (table: string, scope: Prisma.Sql) => Prisma.sql`SELECT ${CITED_PAGE_COLUMNS} FROM ${Prisma.raw(table)} r WHERE ${scope} ${only}`;
+  const weeksAndDays = (g: AnalyticsFilter): Prisma.Sql[] => {
+    if (g.from >= g.to) return [];
+    const whole = wholeWeeks(g);
+    if (!whole) return [read(tables.days, rollupScope(g))];
+    return [read(tables.weeks, weekRollupScope(g, whole.weeks)), ...[whole.head, whole.tail].filter((h) => h.from < h.to).map((h) => read(tables.days, rollupScope(h)))];
+  };
+  const months = tables.months ? wholeMonths(f) : null;
+  const parts = months && tables.months
+    ? [read(tables.months, monthRollupScope(f, months.months)), ...weeksAndDays(months.head), ...weeksAndDays(months.tail)]
+    : weeksAndDays(f);
+  return Prisma.sql`(${parts.length ? Prisma.join(parts, " UNION ALL ") : read(tables.days, rollupScope(f))})`;
+}
+
+async function citedPagesRolled(f: AnalyticsFilter, page: number, pageSize: number, domain?: string) {
+  const tables = citedPageTables(f);
+  const unprompted = { ...f, tags: undefined, markets: undefined };
+  let prompts = Prisma.empty;
+  if (f.tags?.length || f.markets?.length) {
+    // The filter's prompts first, as ids: planned as a subquery, its few prompts were estimated
+    // so poorly that the weekly rows of every prompt were read (a parallel seq scan) and joined.
+    const ids = await readDb().$queryRaw<{ id: string }[]>`SELECT p.id FROM prompts p WHERE p."workspaceId" = ${f.workspaceId}::uuid ${promptScope(f, Prisma.sql`p.id`)}`;
+    prompts = Prisma.sql`AND r."promptId" = ANY(${ids.map((p) => p.id)}::uuid[])`;
+  }
+  const only = domain ? Prisma.sql`${prompts} AND r.domain = ${domain}` : prompts;
   return readDb().$queryRaw<CitedPageRow[]>`
     SELECT p.url, p.domain, t.title, p.own, p.citations, p.captures, p.total
     FROM (
       SELECT r.url, min(r.domain) AS domain, sum(r."ownCitations") > 0 AS own,
         sum(r.citations)::int AS citations, sum(r.answers)::int AS captures, max(r."titleAt") AS "titleAt",
         count(*) OVER ()::int AS total
-      FROM ${rows} r
+      FROM ${citedPageRows(unprompted, tables, only)} r
       GROUP BY r.url
       HAVING sum(r.citations) > 0
       ORDER BY citations DESC, r.url
       LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}
     ) p
     LEFT JOIN LATERAL (
-      SELECT r.title FROM rollup_cited_pages r
-      WHERE ${rollupScope(f)} AND r.day = p."titleAt"::date AND r.url = p.url AND r."titleAt" = p."titleAt"
+      -- The title from the daily row (per provider or prompt) that holds the latest titled answer.
+      SELECT r.title FROM ${Prisma.raw(tables.titles)} r
+      WHERE ${rollupScope(unprompted)} ${prompts} AND r.day = p."titleAt"::date AND r.url = p.url AND r."titleAt" = p."titleAt"
       ORDER BY r.title LIMIT 1
     ) t ON true
     ORDER BY p.citations DESC, p.url`;

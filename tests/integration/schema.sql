@@ -740,6 +740,103 @@ CREATE TABLE "rollup_citations" (
   CONSTRAINT "rollup_citations_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
 );
 
+CREATE TABLE "rollup_cited_page_day_totals" (
+  "workspaceId" uuid NOT NULL,
+  "brandId" uuid NOT NULL,
+  day date NOT NULL,
+  url text NOT NULL,
+  domain text NOT NULL,
+  citations integer NOT NULL DEFAULT 0,
+  "ownCitations" integer NOT NULL DEFAULT 0,
+  answers integer NOT NULL DEFAULT 0,
+  "titleAt" timestamp(3) without time zone,
+  CONSTRAINT "rollup_cited_page_day_totals_brandId_fkey" FOREIGN KEY ("brandId") REFERENCES brands(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT rollup_cited_page_day_totals_pkey PRIMARY KEY ("workspaceId", "brandId", day, url, domain),
+  CONSTRAINT "rollup_cited_page_day_totals_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "rollup_cited_page_month_totals" (
+  "workspaceId" uuid NOT NULL,
+  "brandId" uuid NOT NULL,
+  month date NOT NULL,
+  url text NOT NULL,
+  domain text NOT NULL,
+  citations integer NOT NULL DEFAULT 0,
+  "ownCitations" integer NOT NULL DEFAULT 0,
+  answers integer NOT NULL DEFAULT 0,
+  "titleAt" timestamp(3) without time zone,
+  CONSTRAINT "rollup_cited_page_month_totals_brandId_fkey" FOREIGN KEY ("brandId") REFERENCES brands(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT rollup_cited_page_month_totals_pkey PRIMARY KEY ("workspaceId", "brandId", month, url, domain),
+  CONSTRAINT "rollup_cited_page_month_totals_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "rollup_cited_page_prompt_days" (
+  "workspaceId" uuid NOT NULL,
+  "brandId" uuid NOT NULL,
+  day date NOT NULL,
+  "promptId" uuid NOT NULL,
+  url text NOT NULL,
+  domain text NOT NULL,
+  citations integer NOT NULL DEFAULT 0,
+  "ownCitations" integer NOT NULL DEFAULT 0,
+  answers integer NOT NULL DEFAULT 0,
+  title text,
+  "titleAt" timestamp(3) without time zone,
+  CONSTRAINT "rollup_cited_page_prompt_days_brandId_fkey" FOREIGN KEY ("brandId") REFERENCES brands(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT rollup_cited_page_prompt_days_pkey PRIMARY KEY ("workspaceId", "brandId", day, "promptId", url, domain),
+  CONSTRAINT "rollup_cited_page_prompt_days_promptId_fkey" FOREIGN KEY ("promptId") REFERENCES prompts(id) ON UPDATE CASCADE ON DELETE RESTRICT,
+  CONSTRAINT "rollup_cited_page_prompt_days_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "rollup_cited_page_prompt_months" (
+  "workspaceId" uuid NOT NULL,
+  "brandId" uuid NOT NULL,
+  month date NOT NULL,
+  "promptId" uuid NOT NULL,
+  url text NOT NULL,
+  domain text NOT NULL,
+  citations integer NOT NULL DEFAULT 0,
+  "ownCitations" integer NOT NULL DEFAULT 0,
+  answers integer NOT NULL DEFAULT 0,
+  "titleAt" timestamp(3) without time zone,
+  CONSTRAINT "rollup_cited_page_prompt_months_brandId_fkey" FOREIGN KEY ("brandId") REFERENCES brands(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT rollup_cited_page_prompt_months_pkey PRIMARY KEY ("workspaceId", "brandId", month, "promptId", url, domain),
+  CONSTRAINT "rollup_cited_page_prompt_months_promptId_fkey" FOREIGN KEY ("promptId") REFERENCES prompts(id) ON UPDATE CASCADE ON DELETE RESTRICT,
+  CONSTRAINT "rollup_cited_page_prompt_months_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "rollup_cited_page_prompt_weeks" (
+  "workspaceId" uuid NOT NULL,
+  "brandId" uuid NOT NULL,
+  week date NOT NULL,
+  "promptId" uuid NOT NULL,
+  url text NOT NULL,
+  domain text NOT NULL,
+  citations integer NOT NULL DEFAULT 0,
+  "ownCitations" integer NOT NULL DEFAULT 0,
+  answers integer NOT NULL DEFAULT 0,
+  "titleAt" timestamp(3) without time zone,
+  CONSTRAINT "rollup_cited_page_prompt_weeks_brandId_fkey" FOREIGN KEY ("brandId") REFERENCES brands(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT rollup_cited_page_prompt_weeks_pkey PRIMARY KEY ("workspaceId", "brandId", week, "promptId", url, domain),
+  CONSTRAINT "rollup_cited_page_prompt_weeks_promptId_fkey" FOREIGN KEY ("promptId") REFERENCES prompts(id) ON UPDATE CASCADE ON DELETE RESTRICT,
+  CONSTRAINT "rollup_cited_page_prompt_weeks_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "rollup_cited_page_week_totals" (
+  "workspaceId" uuid NOT NULL,
+  "brandId" uuid NOT NULL,
+  week date NOT NULL,
+  url text NOT NULL,
+  domain text NOT NULL,
+  citations integer NOT NULL DEFAULT 0,
+  "ownCitations" integer NOT NULL DEFAULT 0,
+  answers integer NOT NULL DEFAULT 0,
+  "titleAt" timestamp(3) without time zone,
+  CONSTRAINT "rollup_cited_page_week_totals_brandId_fkey" FOREIGN KEY ("brandId") REFERENCES brands(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT rollup_cited_page_week_totals_pkey PRIMARY KEY ("workspaceId", "brandId", week, url, domain),
+  CONSTRAINT "rollup_cited_page_week_totals_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
 CREATE TABLE "rollup_cited_page_weeks" (
   "workspaceId" uuid NOT NULL,
   "brandId" uuid NOT NULL,
@@ -1470,6 +1567,18 @@ CREATE UNIQUE INDEX rollup_candidate_days_pkey ON public.rollup_candidate_days U
 CREATE UNIQUE INDEX rollup_candidates_pkey ON public.rollup_candidates USING btree ("workspaceId", "brandId", day, "providerConfigId", "promptId", key, name);
 
 CREATE UNIQUE INDEX rollup_citations_pkey ON public.rollup_citations USING btree ("workspaceId", "brandId", day, "providerConfigId", "promptId", domain);
+
+CREATE UNIQUE INDEX rollup_cited_page_day_totals_pkey ON public.rollup_cited_page_day_totals USING btree ("workspaceId", "brandId", day, url, domain);
+
+CREATE UNIQUE INDEX rollup_cited_page_month_totals_pkey ON public.rollup_cited_page_month_totals USING btree ("workspaceId", "brandId", month, url, domain);
+
+CREATE UNIQUE INDEX rollup_cited_page_prompt_days_pkey ON public.rollup_cited_page_prompt_days USING btree ("workspaceId", "brandId", day, "promptId", url, domain);
+
+CREATE UNIQUE INDEX rollup_cited_page_prompt_months_pkey ON public.rollup_cited_page_prompt_months USING btree ("workspaceId", "brandId", month, "promptId", url, domain);
+
+CREATE UNIQUE INDEX rollup_cited_page_prompt_weeks_pkey ON public.rollup_cited_page_prompt_weeks USING btree ("workspaceId", "brandId", week, "promptId", url, domain);
+
+CREATE UNIQUE INDEX rollup_cited_page_week_totals_pkey ON public.rollup_cited_page_week_totals USING btree ("workspaceId", "brandId", week, url, domain);
 
 CREATE UNIQUE INDEX rollup_cited_page_weeks_pkey ON public.rollup_cited_page_weeks USING btree ("workspaceId", "brandId", week, "providerConfigId", url, domain);
 
@@ -2542,6 +2651,110 @@ BEGIN
   GROUP BY 1, 2, 3, 4, 5, 6
   ORDER BY 1, 2, 3, 4, 5, 6
   ON CONFLICT ("workspaceId", "brandId", "week", "providerConfigId", "url", "domain") DO UPDATE SET
+      "citations" = r."citations" + excluded."citations",
+      "ownCitations" = r."ownCitations" + excluded."ownCitations",
+      "answers" = r."answers" + excluded."answers",
+      "titleAt" = greatest(r."titleAt", excluded."titleAt");
+
+  INSERT INTO rollup_cited_page_day_totals AS r ("workspaceId", "brandId", "day", "url", "domain", "citations", "ownCitations", "answers", "titleAt")
+  SELECT c."workspaceId", c."brandId", c."finishedAt"::date, ci.url, ci.domain,
+    sign * count(*),
+    sign * count(*) FILTER (WHERE ci."isOwnDomain"),
+    sign * count(DISTINCT c.id),
+    CASE WHEN sign > 0 THEN max(c."finishedAt") FILTER (WHERE ci.title <> '') END
+  FROM captures c
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
+  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+  GROUP BY 1, 2, 3, 4, 5
+  ORDER BY 1, 2, 3, 4, 5
+  ON CONFLICT ("workspaceId", "brandId", "day", "url", "domain") DO UPDATE SET
+      "citations" = r."citations" + excluded."citations",
+      "ownCitations" = r."ownCitations" + excluded."ownCitations",
+      "answers" = r."answers" + excluded."answers",
+      "titleAt" = greatest(r."titleAt", excluded."titleAt");
+
+  INSERT INTO rollup_cited_page_week_totals AS r ("workspaceId", "brandId", "week", "url", "domain", "citations", "ownCitations", "answers", "titleAt")
+  SELECT c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date, ci.url, ci.domain,
+    sign * count(*),
+    sign * count(*) FILTER (WHERE ci."isOwnDomain"),
+    sign * count(DISTINCT c.id),
+    CASE WHEN sign > 0 THEN max(c."finishedAt") FILTER (WHERE ci.title <> '') END
+  FROM captures c
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
+  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+  GROUP BY 1, 2, 3, 4, 5
+  ORDER BY 1, 2, 3, 4, 5
+  ON CONFLICT ("workspaceId", "brandId", "week", "url", "domain") DO UPDATE SET
+      "citations" = r."citations" + excluded."citations",
+      "ownCitations" = r."ownCitations" + excluded."ownCitations",
+      "answers" = r."answers" + excluded."answers",
+      "titleAt" = greatest(r."titleAt", excluded."titleAt");
+
+  INSERT INTO rollup_cited_page_month_totals AS r ("workspaceId", "brandId", "month", "url", "domain", "citations", "ownCitations", "answers", "titleAt")
+  SELECT c."workspaceId", c."brandId", date_trunc('month', c."finishedAt")::date, ci.url, ci.domain,
+    sign * count(*),
+    sign * count(*) FILTER (WHERE ci."isOwnDomain"),
+    sign * count(DISTINCT c.id),
+    CASE WHEN sign > 0 THEN max(c."finishedAt") FILTER (WHERE ci.title <> '') END
+  FROM captures c
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
+  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+  GROUP BY 1, 2, 3, 4, 5
+  ORDER BY 1, 2, 3, 4, 5
+  ON CONFLICT ("workspaceId", "brandId", "month", "url", "domain") DO UPDATE SET
+      "citations" = r."citations" + excluded."citations",
+      "ownCitations" = r."ownCitations" + excluded."ownCitations",
+      "answers" = r."answers" + excluded."answers",
+      "titleAt" = greatest(r."titleAt", excluded."titleAt");
+
+  INSERT INTO rollup_cited_page_prompt_days AS r ("workspaceId", "brandId", "day", "promptId", "url", "domain", "citations", "ownCitations", "answers", "title", "titleAt")
+  SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."promptId", ci.url, ci.domain,
+    sign * count(*),
+    sign * count(*) FILTER (WHERE ci."isOwnDomain"),
+    sign * count(DISTINCT c.id),
+    CASE WHEN sign > 0 THEN (array_agg(ci.title ORDER BY c."finishedAt" DESC) FILTER (WHERE ci.title <> ''))[1] END,
+    CASE WHEN sign > 0 THEN max(c."finishedAt") FILTER (WHERE ci.title <> '') END
+  FROM captures c
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
+  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+  GROUP BY 1, 2, 3, 4, 5, 6
+  ORDER BY 1, 2, 3, 4, 5, 6
+  ON CONFLICT ("workspaceId", "brandId", "day", "promptId", "url", "domain") DO UPDATE SET
+      "citations" = r."citations" + excluded."citations",
+      "ownCitations" = r."ownCitations" + excluded."ownCitations",
+      "answers" = r."answers" + excluded."answers",
+      "title" = CASE WHEN excluded."titleAt" >= r."titleAt" OR r."titleAt" IS NULL THEN coalesce(excluded."title", r."title") ELSE r."title" END,
+      "titleAt" = greatest(r."titleAt", excluded."titleAt");
+
+  INSERT INTO rollup_cited_page_prompt_weeks AS r ("workspaceId", "brandId", "week", "promptId", "url", "domain", "citations", "ownCitations", "answers", "titleAt")
+  SELECT c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date, c."promptId", ci.url, ci.domain,
+    sign * count(*),
+    sign * count(*) FILTER (WHERE ci."isOwnDomain"),
+    sign * count(DISTINCT c.id),
+    CASE WHEN sign > 0 THEN max(c."finishedAt") FILTER (WHERE ci.title <> '') END
+  FROM captures c
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
+  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+  GROUP BY 1, 2, 3, 4, 5, 6
+  ORDER BY 1, 2, 3, 4, 5, 6
+  ON CONFLICT ("workspaceId", "brandId", "week", "promptId", "url", "domain") DO UPDATE SET
+      "citations" = r."citations" + excluded."citations",
+      "ownCitations" = r."ownCitations" + excluded."ownCitations",
+      "answers" = r."answers" + excluded."answers",
+      "titleAt" = greatest(r."titleAt", excluded."titleAt");
+
+  INSERT INTO rollup_cited_page_prompt_months AS r ("workspaceId", "brandId", "month", "promptId", "url", "domain", "citations", "ownCitations", "answers", "titleAt")
+  SELECT c."workspaceId", c."brandId", date_trunc('month', c."finishedAt")::date, c."promptId", ci.url, ci.domain,
+    sign * count(*),
+    sign * count(*) FILTER (WHERE ci."isOwnDomain"),
+    sign * count(DISTINCT c.id),
+    CASE WHEN sign > 0 THEN max(c."finishedAt") FILTER (WHERE ci.title <> '') END
+  FROM captures c
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
+  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+  GROUP BY 1, 2, 3, 4, 5, 6
+  ORDER BY 1, 2, 3, 4, 5, 6
+  ON CONFLICT ("workspaceId", "brandId", "month", "promptId", "url", "domain") DO UPDATE SET
       "citations" = r."citations" + excluded."citations",
       "ownCitations" = r."ownCitations" + excluded."ownCitations",
       "answers" = r."answers" + excluded."answers",
