@@ -48,6 +48,10 @@ export default defineConfig({
         },
       },
       {
+        // Not isolated either: one test process runs file after file, so better-auth, Prisma's
+        // runtime, pg and Next load once per process, not once per file (most of an integration
+        // file's import time). Each file still gets its own database, process.env and fresh
+        // copies of our modules (tests/support/setup-database.ts resets them).
         extends: true,
         test: {
           name: "integration",
@@ -55,6 +59,7 @@ export default defineConfig({
           include: ["tests/integration/**/*.test.ts"],
           globalSetup: ["tests/support/global-setup.ts"],
           setupFiles: ["tests/support/setup-database.ts"],
+          isolate: false,
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

@@ -87,7 +87,7 @@ type FilterSpec = { fromDay: number; days: number; providers: number[]; tags: st
 /** New tags for the three prompts (duplicates included: a prompt's tag counts once). */
 const retagSpec = fc.array(fc.array(fc.constantFrom("buying", "pricing", "smb", "unused"), { maxLength: 3 }), { minLength: 3, maxLength: 3 });
 
-type World = { space: Space; providerIds: string[]; promptIds: string[] };
+type World = { space: Space; providerIds: string[]; connectionIds: string[]; promptIds: string[] };
 let world: World;
 
 const COMPETITORS = ["Rival", "Other", "Third"];
@@ -99,7 +99,9 @@ beforeAll(async () => {
   // Markets (country:language): "DE:de", "US:en" and ":" (none set).
   const markets = [{ country: "DE", language: "de" }, { country: "US", language: "en" }, { country: null, language: null }];
   for (const [i, id] of space.promptIds.entries()) await db().prompt.update({ where: { id }, data: { tags: tags[i], ...markets[i] } });
-  world = { space, providerIds: [space.providers.ChatGPT!, space.providers.Perplexity!, space.providers.Gemini!], promptIds: space.promptIds };
+  const providerIds = [space.providers.ChatGPT!, space.providers.Perplexity!, space.providers.Gemini!];
+  const connectionIds = await Promise.all(providerIds.map(async (id) => (await db().providerConfig.findUniqueOrThrow({ where: { id } })).connectionId));
+  world = { space, providerIds, connectionIds, promptIds: space.promptIds };
 });
 
 /** A brand of its own for one random history, with three competitors. */
@@ -120,57 +122,59 @@ async function newBrand() {
 async function writeHistory(brand: Awaited<ReturnType<typeof newBrand>>, specs: CaptureSpec[]) {
   const workspaceId = world.space.workspaceId;
   const check = await db().check.create({ data: { workspaceId, brandId: brand.id, totalCaptures: specs.length, status: "completed" } });
-  const ids: string[] = [];
+  const ids = specs.map(() => randomUUID());
+  const written = specs.map((s, i) => ({ s, id: ids[i]! }));
+  const succeeded = written.filter(({ s }) => !s.failed);
+  const row = (captureId: string, m: MentionSpec, entity: { kind: "brand" | "competitor"; brandId?: string; competitorId?: string; name: string }) => ({
+    workspaceId,
+    captureId,
+    kind: entity.kind,
+    brandId: entity.brandId ?? null,
+    competitorId: entity.competitorId ?? null,
+    name: entity.name,
+    mentioned: m.mentioned,
+    count: m.mentioned ? Math.max(1, m.count) : 0,
+    position: m.mentioned ? m.position : null,
+    sentiment: m.mentioned ? SENTIMENTS[m.sentiment] : null,
+  });
   await db().$transaction(async (tx) => {
-    for (const [i, s] of specs.entries()) {
-      const id = randomUUID();
-      ids.push(id);
-      const at = new Date(START.getTime() + s.minute * 60_000 + (s.minute % 7 === 0 ? 59_999 : 0));
-      const providerConfigId = world.providerIds[s.provider]!;
-      const provider = await tx.providerConfig.findUniqueOrThrow({ where: { id: providerConfigId } });
-      await tx.capture.create({
-        data: {
+    // One statement per table, in the order one capture at a time would write them.
+    await tx.capture.createMany({
+      data: written.map(({ s, id }, i) => {
+        const providerConfigId = world.providerIds[s.provider]!;
+        return {
           id,
           workspaceId,
           checkId: check.id,
           brandId: brand.id,
           promptId: world.promptIds[s.prompt]!,
           providerConfigId,
-          connectionId: provider.connectionId,
+          connectionId: world.connectionIds[s.provider]!,
           sample: i + 1,
-          status: s.failed ? "failed" : "succeeded",
+          status: s.failed ? ("failed" as const) : ("succeeded" as const),
           maxAttempts: 3,
           model: "m",
-          searchMode: "auto",
+          searchMode: "auto" as const,
           answerText: s.failed ? null : s.text.map((n) => `${NAMES[n]} is a fine choice.`).join(" ") || "Nothing to say.",
           costMicros: s.failed ? 0 : s.cost,
-          finishedAt: at,
-        },
-      });
-      if (s.failed) continue;
-      const row = (m: MentionSpec, entity: { kind: "brand" | "competitor"; brandId?: string; competitorId?: string; name: string }) => ({
-        workspaceId,
-        captureId: id,
-        kind: entity.kind,
-        brandId: entity.brandId ?? null,
-        competitorId: entity.competitorId ?? null,
-        name: entity.name,
-        mentioned: m.mentioned,
-        count: m.mentioned ? Math.max(1, m.count) : 0,
-        position: m.mentioned ? m.position : null,
-        sentiment: m.mentioned ? SENTIMENTS[m.sentiment] : null,
-      });
-      if (s.entities) {
-        await tx.mention.createMany({
-          data: [
-            row(s.entities.brand, { kind: "brand", brandId: brand.id, name: brand.name }),
-            ...s.entities.competitors.map((m, k) => row(m, { kind: "competitor", competitorId: brand.competitors[k]!.id, name: brand.competitors[k]!.name })),
-            ...(s.entities.stray ? [row(s.entities.stray, { kind: "competitor", name: "Stray Co" })] : []),
-          ],
-        });
-      }
-      await tx.citation.createMany({
-        data: s.citations.map((c, k) => ({
+          finishedAt: new Date(START.getTime() + s.minute * 60_000 + (s.minute % 7 === 0 ? 59_999 : 0)),
+        };
+      }),
+    });
+    await tx.mention.createMany({
+      data: succeeded.flatMap(({ s, id }) =>
+        s.entities
+          ? [
+              row(id, s.entities.brand, { kind: "brand", brandId: brand.id, name: brand.name }),
+              ...s.entities.competitors.map((m, k) => row(id, m, { kind: "competitor", competitorId: brand.competitors[k]!.id, name: brand.competitors[k]!.name })),
+              ...(s.entities.stray ? [row(id, s.entities.stray, { kind: "competitor", name: "Stray Co" })] : []),
+            ]
+          : [],
+      ),
+    });
+    await tx.citation.createMany({
+      data: succeeded.flatMap(({ s, id }) =>
+        s.citations.map((c, k) => ({
           workspaceId,
           captureId: id,
           url: `https://${DOMAINS[c.domain]}/${k}`,
@@ -181,8 +185,8 @@ async function writeHistory(brand: Awaited<ReturnType<typeof newBrand>>, specs: 
           citedInText: c.cited,
           position: k + 1,
         })),
-      });
-    }
+      ),
+    });
     await recordRollups(tx, ids);
   });
   return ids;

@@ -4,7 +4,7 @@
 // there. Dropped after the file.
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import { afterAll, beforeAll, inject } from "vitest";
+import { afterAll, beforeAll, inject, vi } from "vitest";
 
 export type ScratchDatabase = { url: string; name: string; drop: () => Promise<void> };
 
@@ -52,7 +52,30 @@ export async function createScratchDatabase(): Promise<ScratchDatabase> {
   return scratch;
 }
 
+// The integration project is not isolated (vitest.config.ts): one test process runs file after
+// file, so node_modules (better-auth, Prisma's runtime, pg, Next) load once per process instead
+// of once per file. What a file could see of the files before it is undone here, before its own
+// imports: process.env as the process started, our modules evaluated afresh (their caches,
+// env()'s included, start empty), no singleton left on globalThis (db and auth clients, pause
+// hooks, the capture watch; the db clients were disconnected after the previous file), no
+// module mock registered by an earlier file.
+type ProcessBaseline = { env: NodeJS.ProcessEnv };
+const worker = globalThis as { beaconTestBaseline?: ProcessBaseline };
+const KEEP_GLOBALS = new Set(["beaconTestBaseline", "beaconTestDatabases", "beaconRequestContext"]);
 if (!state.beaconTestDatabases) {
+  if (!worker.beaconTestBaseline) worker.beaconTestBaseline = { env: { ...process.env } };
+  else {
+    const { env } = worker.beaconTestBaseline;
+    for (const name of Object.keys(process.env)) if (!(name in env)) delete process.env[name];
+    Object.assign(process.env, env);
+    for (const name of Object.keys(globalThis)) {
+      if (name.startsWith("beacon") && !KEEP_GLOBALS.has(name)) delete (globalThis as Record<string, unknown>)[name];
+    }
+    // Set again by tests/support/request-context.ts in the files that use it.
+    delete (globalThis as Record<symbol, unknown>)[Symbol.for("beacon.peer-address-header")];
+    vi.doUnmock("next/headers");
+    vi.resetModules();
+  }
   // The copy is made while the test file's modules load (a second or so of this process's CPU;
   // the copy is the server's): until the tests run only its URL is needed, since Prisma and pg
   // connect on first use. The file's first hook waits for it (and fails the file if it failed).
