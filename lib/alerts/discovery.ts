@@ -13,12 +13,13 @@ import { Prisma } from "@/lib/generated/prisma/client";
 // Each answer is read once, when it is analysed: its candidates are stored beside its mentions
 // (capture_candidates, by beacon_succeed, a re-analysis batch or the demo history) and counted
 // per day, provider, prompt, key and spelling in rollup_candidates, and without the prompt in
-// rollup_candidate_days, and without the provider in rollup_candidate_day_totals
-// (beacon_rollup_captures), so this reads rollup rows, not answer texts: the counts and the
-// spellings in one pass over the smallest rollup the filter allows, n from rollup_answers, and
-// only for the names returned their first spellings (when a tie or more than SPELLINGS spellings
-// make the order matter) and latest examples from capture_candidates' index. Measured by `npm run bench -- --discovery` (docs/benchmarks.md);
-// reading the texts took 2.7 s per 20,000 short answers.
+// rollup_candidate_days, and without the provider in rollup_candidate_day_totals, and that per
+// tag in rollup_tag_candidates (beacon_rollup_captures), so this reads rollup rows, not answer
+// texts: the counts and the spellings in one pass over the smallest rollup the filter allows, n
+// from rollup_answers, and only for the names returned their first spellings (when a tie or more
+// than SPELLINGS spellings make the order matter) and latest examples from capture_candidates'
+// index. Measured by `npm run bench -- --discovery` (docs/benchmarks.md); reading the texts took
+// 2.7 s per 20,000 short answers.
 //
 // The result is what reading every answer text with the brand's entities now would give
 // (tests/integration/discovery.test.ts holds the two equal for random histories), with two
@@ -86,21 +87,14 @@ export async function discoverUntrackedBrands(input: DiscoveryInput): Promise<{ 
 
   const [answers] = await readDb().$queryRaw<{ n: bigint | null }[]>`SELECT sum(r.captures) AS n FROM rollup_answers r WHERE ${scope}`;
   const n = Number(answers?.n ?? 0);
-  // The rollup with the fewest rows the filter allows: without a tag filter the prompt is not
-  // needed, and without a provider filter the provider neither (a quarter of the rows again; at a
-  // million answers the pass was 95 % reading rollup_candidate_days).
-  const rollup = filter.tags?.length
-    ? Prisma.raw("rollup_candidates")
-    : filter.providerConfigIds?.length
-      ? Prisma.raw("rollup_candidate_days")
-      : Prisma.raw("rollup_candidate_day_totals");
+  const rollup = candidateRows(filter);
   // One pass over the rollup rows: each spelling's answers, of the `limit` most named keys and
   // every key tied with the last of them (the order among equals is the key's, localeCompare as
   // the raw reading sorted, which SQL's collation is not).
   const spelled = await readDb().$queryRaw<{ key: string; name: string; answers: number }[]>`
     WITH s AS MATERIALIZED (
-      SELECT r.key, r.name, sum(r.answers)::int AS answers FROM ${rollup} r
-      WHERE ${scope} AND NOT (r.key = ANY(${tracked}::text[]))
+      SELECT r.key, r.name, sum(r.answers)::int AS answers FROM ${rollup.table} r
+      WHERE ${rollup.scope} AND NOT (r.key = ANY(${tracked}::text[]))
       GROUP BY r.key, r.name HAVING sum(r.answers) > 0
     ),
     k AS MATERIALIZED (SELECT key, sum(answers)::int AS answers FROM s GROUP BY key)
@@ -156,6 +150,24 @@ export async function discoverUntrackedBrands(input: DiscoveryInput): Promise<{ 
     (key): DiscoveredBrand => ({ name: mostUsed(spellings.get(key)!), key, answers: total(key), share: wilson(total(key), n), exampleCaptureIds: examplesOf.get(key) ?? [] }),
   );
   return { n, candidates };
+}
+
+/**
+ * The candidates' rollup with the fewest rows the filter allows, and its rows in scope (`r`): with
+ * one tag and no provider filter the rows per tag (1.3 s grouping the tag's prompts' rows per
+ * provider at a million answers); without a tag filter the prompt is not needed, and without a
+ * provider filter the provider neither (a quarter of the rows again; at a million answers the pass
+ * was 95 % reading rollup_candidate_days). Several tags read the rows per prompt, since an answer
+ * whose prompt carries two of them counts once.
+ */
+function candidateRows(f: AnalyticsFilter): { table: Prisma.Sql; scope: Prisma.Sql } {
+  const providers = Boolean(f.providerConfigIds?.length);
+  if (f.tags?.length === 1 && !providers) {
+    // The tag is a key column of the per-tag rollup, not a condition on the prompt.
+    return { table: Prisma.raw("rollup_tag_candidates"), scope: Prisma.sql`${rollupScope({ ...f, tags: undefined })} AND r.tag = ${f.tags[0]}` };
+  }
+  const table = f.tags?.length ? "rollup_candidates" : providers ? "rollup_candidate_days" : "rollup_candidate_day_totals";
+  return { table: Prisma.raw(table), scope: rollupScope(f) };
 }
 
 /** The capture_candidates rows (`k`) of the captures in scope: captureScope on the copied columns. */

@@ -306,6 +306,8 @@ export const ROLLUPS: Rollup[] = [
   { table: "rollup_candidate_days", family: candidates, ...day },
   // What discovery reads with neither a tag nor a provider filter (20261210130100_candidate_day_totals).
   { table: "rollup_candidate_day_totals", family: candidates, ...day, byProvider: false },
+  // What discovery reads with one tag and no provider filter (20261211140000_tag_candidates).
+  { table: "rollup_tag_candidates", family: candidates, ...day, byTag: true, byProvider: false },
 ];
 
 /** A rollup's key columns, in key order. */

@@ -260,9 +260,10 @@ describe("discovery from stored candidates", () => {
     }
   }
 
-  it("equals reading every answer text again, for random histories and filters, after re-analysis and after retention", async () => {
+  it("equals reading every answer text again, for random histories and filters, after re-analysis, retention and re-tagging", async () => {
+    const retagSpec = fc.array(fc.subarray(["buying", "pricing"]), { minLength: 2, maxLength: 2 });
     await fc.assert(
-      fc.asyncProperty(fc.array(answerSpec, { minLength: 1, maxLength: 30 }), fc.array(filterSpec, { minLength: 2, maxLength: 4 }), async (specs, filters) => {
+      fc.asyncProperty(fc.array(answerSpec, { minLength: 1, maxLength: 30 }), fc.array(filterSpec, { minLength: 2, maxLength: 4 }), retagSpec, async (specs, filters, retags) => {
         const brand = await history(specs);
         await expectSameAsRaw(brand.id, filters);
 
@@ -275,6 +276,10 @@ describe("discovery from stored candidates", () => {
 
         // Attempt retention deletes attempts only: nothing discovery reads.
         await runRetention({ attemptRetentionDays: 0, now: new Date(Date.now() + DAY) });
+        await expectSameAsRaw(brand.id, filters);
+
+        // The prompts are re-tagged: one tag is read per tag (rollup_tag_candidates), which follows.
+        for (const [i, tags] of retags.entries()) await db().prompt.update({ where: { id: world.prompts[i]! }, data: { tags } });
         await expectSameAsRaw(brand.id, filters);
       }),
       { numRuns: 15 },

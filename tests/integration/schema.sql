@@ -873,6 +873,19 @@ CREATE TABLE "rollup_own_pages" (
   CONSTRAINT "rollup_own_pages_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
 );
 
+CREATE TABLE "rollup_tag_candidates" (
+  "workspaceId" uuid NOT NULL,
+  "brandId" uuid NOT NULL,
+  tag text NOT NULL,
+  day date NOT NULL,
+  key text NOT NULL,
+  name text NOT NULL,
+  answers integer NOT NULL DEFAULT 0,
+  CONSTRAINT "rollup_tag_candidates_brandId_fkey" FOREIGN KEY ("brandId") REFERENCES brands(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT rollup_tag_candidates_pkey PRIMARY KEY ("workspaceId", "brandId", tag, day, key, name),
+  CONSTRAINT "rollup_tag_candidates_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
 CREATE TABLE "rollup_tag_domain_weeks" (
   "workspaceId" uuid NOT NULL,
   "brandId" uuid NOT NULL,
@@ -1439,6 +1452,8 @@ CREATE INDEX "rollup_gap_sources_workspaceId_brandId_name_day_idx" ON public.rol
 CREATE UNIQUE INDEX rollup_mentions_pkey ON public.rollup_mentions USING btree ("workspaceId", "brandId", day, "providerConfigId", "promptId", entity);
 
 CREATE UNIQUE INDEX rollup_own_pages_pkey ON public.rollup_own_pages USING btree ("workspaceId", "brandId", day, "providerConfigId", "promptId", url, domain);
+
+CREATE UNIQUE INDEX rollup_tag_candidates_pkey ON public.rollup_tag_candidates USING btree ("workspaceId", "brandId", tag, day, key, name);
 
 CREATE UNIQUE INDEX rollup_tag_domain_weeks_pkey ON public.rollup_tag_domain_weeks USING btree ("workspaceId", "brandId", tag, week, "providerConfigId", domain);
 
@@ -2187,6 +2202,31 @@ BEGIN
   ) k
   WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.tag = k.tag AND r.week = k.week AND r."providerConfigId" = k."providerConfigId" AND r.domain = k.domain AND r.name = k.name
     AND r.answers = 0;
+  -- rollup_tag_candidates, from rollup_candidates.
+  INSERT INTO rollup_tag_candidates AS r ("workspaceId", "brandId", "tag", "day", "key", "name", "answers")
+  WITH moves AS (
+    SELECT n.id, n."workspaceId", x.tag, -1 AS sign
+    FROM new_prompts n JOIN old_prompts o ON o.id = n.id CROSS JOIN LATERAL (SELECT unnest(o.tags) EXCEPT SELECT unnest(n.tags)) x(tag)
+    UNION ALL
+    SELECT n.id, n."workspaceId", x.tag, 1
+    FROM new_prompts n JOIN old_prompts o ON o.id = n.id CROSS JOIN LATERAL (SELECT unnest(n.tags) EXCEPT SELECT unnest(o.tags)) x(tag)
+  )
+  SELECT s."workspaceId", s."brandId", m.tag, s.day, s.key, s.name,
+    sum(m.sign * s.answers)
+  FROM moves m JOIN rollup_candidates s ON s."workspaceId" = m."workspaceId" AND s."promptId" = m.id
+  GROUP BY 1, 2, 3, 4, 5, 6
+  ORDER BY 1, 2, 3, 4, 5, 6
+  ON CONFLICT ("workspaceId", "brandId", "tag", "day", "key", "name") DO UPDATE SET
+      "answers" = r."answers" + excluded."answers";
+  DELETE FROM rollup_tag_candidates r
+  USING (
+    SELECT DISTINCT s."workspaceId", s."brandId", x.tag, s.day, s.key, s.name
+    FROM new_prompts n JOIN old_prompts o ON o.id = n.id
+    CROSS JOIN LATERAL (SELECT unnest(o.tags) EXCEPT SELECT unnest(n.tags)) x(tag)
+    JOIN rollup_candidates s ON s."workspaceId" = n."workspaceId" AND s."promptId" = n.id
+  ) k
+  WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.tag = k.tag AND r.day = k.day AND r.key = k.key AND r.name = k.name
+    AND r.answers = 0;
   RETURN NULL;
 END
 $function$;
@@ -2639,6 +2679,19 @@ BEGIN
   GROUP BY 1, 2, 3, 4, 5
   ORDER BY 1, 2, 3, 4, 5
   ON CONFLICT ("workspaceId", "brandId", "day", "key", "name") DO UPDATE SET
+      "answers" = r."answers" + excluded."answers";
+
+  INSERT INTO rollup_tag_candidates AS r ("workspaceId", "brandId", "tag", "day", "key", "name", "answers")
+  SELECT c."workspaceId", c."brandId", t.tag, c."finishedAt"::date, k.key, k.name,
+    sign * count(*)
+  FROM captures c
+  JOIN prompts p ON p.id = c."promptId"
+  CROSS JOIN LATERAL (SELECT DISTINCT unnest(p.tags) AS tag) t
+  JOIN capture_candidates k ON k."captureId" = c.id
+  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+  GROUP BY 1, 2, 3, 4, 5, 6
+  ORDER BY 1, 2, 3, 4, 5, 6
+  ON CONFLICT ("workspaceId", "brandId", "tag", "day", "key", "name") DO UPDATE SET
       "answers" = r."answers" + excluded."answers";
 END
 $function$;
