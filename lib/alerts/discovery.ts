@@ -1,7 +1,7 @@
 import "server-only";
 import { candidateKey } from "@/lib/analysis/brand-candidates";
 import { promptScope, type AnalyticsFilter } from "@/lib/analytics/filter";
-import { rollupScope } from "@/lib/analytics/rollups";
+import { rollupScope, weekRollupScope, wholeWeeks } from "@/lib/analytics/rollups";
 import { wilson, type Estimate } from "@/lib/analytics/stats";
 import { readDb } from "@/lib/db/prisma";
 import { NotFoundError } from "@/lib/errors";
@@ -87,14 +87,13 @@ export async function discoverUntrackedBrands(input: DiscoveryInput): Promise<{ 
 
   const [answers] = await readDb().$queryRaw<{ n: bigint | null }[]>`SELECT sum(r.captures) AS n FROM rollup_answers r WHERE ${scope}`;
   const n = Number(answers?.n ?? 0);
-  const rollup = candidateRows(filter);
   // One pass over the rollup rows: each spelling's answers, of the `limit` most named keys and
   // every key tied with the last of them (the order among equals is the key's, localeCompare as
   // the raw reading sorted, which SQL's collation is not).
   const spelled = await readDb().$queryRaw<{ key: string; name: string; answers: number }[]>`
     WITH s AS MATERIALIZED (
-      SELECT r.key, r.name, sum(r.answers)::int AS answers FROM ${rollup.table} r
-      WHERE ${rollup.scope} AND NOT (r.key = ANY(${tracked}::text[]))
+      SELECT r.key, r.name, sum(r.answers)::int AS answers FROM ${candidateRows(filter)} r
+      WHERE NOT (r.key = ANY(${tracked}::text[]))
       GROUP BY r.key, r.name HAVING sum(r.answers) > 0
     ),
     k AS MATERIALIZED (SELECT key, sum(answers)::int AS answers FROM s GROUP BY key)
@@ -153,21 +152,45 @@ export async function discoverUntrackedBrands(input: DiscoveryInput): Promise<{ 
 }
 
 /**
- * The candidates' rollup with the fewest rows the filter allows, and its rows in scope (`r`): with
- * one tag and no provider filter the rows per tag (1.3 s grouping the tag's prompts' rows per
- * provider at a million answers); without a tag filter the prompt is not needed, and without a
- * provider filter the provider neither (a quarter of the rows again; at a million answers the pass
- * was 95 % reading rollup_candidate_days). Several tags read the rows per prompt, since an answer
- * whose prompt carries two of them counts once.
+ * The candidates' rollup rows in scope, as a subquery `(key, name, answers)`, from the rollups with
+ * the fewest rows the filter allows: with tags and no provider filter those per tag (1.3 s
+ * grouping the tag's prompts' rows per provider at a million answers); without a tag filter the
+ * prompt is not needed, and without a provider filter the provider neither (a quarter of the rows
+ * again). Those three are kept per week too: the range's whole weeks are read there and the days
+ * of its partial edge weeks from the daily ones (at a million answers every name is named every
+ * day, so 30 days are 30 rows per spelling by day and 6 to 12 this way). A tag with a provider
+ * filter reads the rows per prompt.
  */
-function candidateRows(f: AnalyticsFilter): { table: Prisma.Sql; scope: Prisma.Sql } {
+function candidateRows(f: AnalyticsFilter): Prisma.Sql {
   const providers = Boolean(f.providerConfigIds?.length);
-  if (f.tags?.length === 1 && !providers) {
-    // The tag is a key column of the per-tag rollup, not a condition on the prompt.
-    return { table: Prisma.raw("rollup_tag_candidates"), scope: Prisma.sql`${rollupScope({ ...f, tags: undefined })} AND r.tag = ${f.tags[0]}` };
-  }
-  const table = f.tags?.length ? "rollup_candidates" : providers ? "rollup_candidate_days" : "rollup_candidate_day_totals";
-  return { table: Prisma.raw(table), scope: rollupScope(f) };
+  const perPrompt = Prisma.sql`SELECT r.key, r.name, r.answers FROM rollup_candidates r WHERE ${rollupScope(f)}`;
+  if (f.tags?.length && providers) return Prisma.sql`(${perPrompt})`;
+  // The tag is a key column of the per-tag rollups, not a condition on the prompt.
+  const unprompted = { ...f, tags: undefined };
+  const tags = f.tags?.length ? Prisma.sql`AND r.tag = ANY(${f.tags}::text[])` : Prisma.empty;
+  const [daily, weekly] = f.tags?.length
+    ? ["rollup_tag_candidates", "rollup_tag_candidate_weeks"]
+    : providers
+      ? ["rollup_candidate_days", "rollup_candidate_weeks"]
+      : ["rollup_candidate_day_totals", "rollup_candidate_week_totals"];
+  const days = (range: AnalyticsFilter) => Prisma.sql`SELECT r.key, r.name, r.answers FROM ${Prisma.raw(daily)} r WHERE ${rollupScope(range)} ${tags}`;
+  const whole = wholeWeeks(unprompted);
+  const rows = whole
+    ? Prisma.sql`SELECT r.key, r.name, r.answers FROM ${Prisma.raw(weekly)} r WHERE ${weekRollupScope(unprompted, whole.weeks)} ${tags}
+      UNION ALL ${days(whole.head)}
+      UNION ALL ${days(whole.tail)}`
+    : days(unprompted);
+  if ((f.tags?.length ?? 0) < 2) return Prisma.sql`(${rows})`;
+  // Several tags add up per tag only while no prompt carries two of them (an answer counts once);
+  // otherwise the rows per prompt. Decided in the statement, on the snapshot it reads the rows in
+  // (a re-tagging moves the per-tag rows in its own transaction). Archived prompts count: their
+  // answers are in the rollups.
+  const overlap = Prisma.sql`EXISTS (
+    SELECT 1 FROM prompts p WHERE p."workspaceId" = ${f.workspaceId}::uuid
+      AND (SELECT count(DISTINCT t) FROM unnest(p.tags) t WHERE t = ANY(${f.tags}::text[])) > 1)`;
+  return Prisma.sql`(
+    SELECT * FROM (${rows}) r WHERE NOT ${overlap}
+    UNION ALL ${perPrompt} AND ${overlap})`;
 }
 
 /** The capture_candidates rows (`k`) of the captures in scope: captureScope on the copied columns. */

@@ -182,13 +182,15 @@ describe("discoverUntrackedBrands", () => {
 
 // ---------------------------------------------------------------------------------------------
 // Random histories: answers listing names from a small pool (tracked ones, their inflected and
-// other spellings, labels, names only in prose), over five days, two providers and two prompts.
+// other spellings, labels, names only in prose), over two weeks (most in the first five days, so
+// that finish times meet), two providers and two prompts. 1 March 2025 is a Saturday: a range
+// holds the whole week from 3 March (read from the weekly rollups) or none.
 const POOL = ["Attio", "ATTIO", "Folk CRM", "FOLK  CRM", "Close", "Copper", "Zoho CRM", "Newco", "Rival", "Ривала", "Acme Cloud", "Pros", "Åttio"];
 const DAY = 86_400_000;
 const START = Date.UTC(2025, 2, 1);
 type AnswerSpec = { day: number; minute: number; provider: number; prompt: number; failed: boolean; names: number[]; style: "bold" | "link" | "table" | "prose" };
 const answerSpec: fc.Arbitrary<AnswerSpec> = fc.record({
-  day: fc.integer({ min: 0, max: 4 }),
+  day: fc.oneof(fc.integer({ min: 0, max: 4 }), fc.integer({ min: 0, max: 13 })),
   // Few distinct minutes: equal finish times, ordered by id.
   minute: fc.integer({ min: 0, max: 3 }),
   provider: fc.integer({ min: 0, max: 1 }),
@@ -200,7 +202,7 @@ const answerSpec: fc.Arbitrary<AnswerSpec> = fc.record({
 type FilterSpec = { fromDay: number; days: number; providers: number[]; tags: string[]; limit: number | undefined };
 const filterSpec: fc.Arbitrary<FilterSpec> = fc.record({
   fromDay: fc.integer({ min: -1, max: 4 }),
-  days: fc.integer({ min: 1, max: 6 }),
+  days: fc.oneof(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 7, max: 14 })),
   providers: fc.subarray([0, 1]),
   tags: fc.subarray(["buying", "pricing"]),
   limit: fc.option(fc.integer({ min: 1, max: 5 }), { nil: undefined }),

@@ -5,7 +5,7 @@
 -- provider or the prompt, what the pass reads with one tag and no provider filter. Kept by
 -- beacon_rollup_captures after rollup_candidate_day_totals in its lock order, and moved between
 -- tags from rollup_candidates when a prompt's tags change (beacon_prompt_tags_changed). Built here
--- from the history already there.
+-- from the history already there, in key order (a range's rows then sit together).
 
 CREATE TABLE "rollup_tag_candidates" (
     "workspaceId" UUID NOT NULL,
@@ -27,4 +27,5 @@ FROM rollup_candidates r
 JOIN prompts p ON p.id = r."promptId"
 CROSS JOIN LATERAL (SELECT DISTINCT unnest(p.tags) AS tag) t
 GROUP BY 1, 2, 3, 4, 5, 6
-HAVING sum(r.answers) <> 0;
+HAVING sum(r.answers) <> 0
+ORDER BY 1, 2, 3, 4, 5, 6;
