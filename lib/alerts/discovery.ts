@@ -92,7 +92,7 @@ export async function discoverUntrackedBrands(input: DiscoveryInput): Promise<{ 
   // the raw reading sorted, which SQL's collation is not).
   const spelled = await readDb().$queryRaw<{ key: string; name: string; answers: number }[]>`
     WITH s AS MATERIALIZED (
-      SELECT r.key, r.name, sum(r.answers)::int AS answers FROM ${candidateRows(filter)} r
+      SELECT r.key, r.name, sum(r.answers)::int AS answers FROM ${await candidateRows(filter)} r
       WHERE NOT (r.key = ANY(${tracked}::text[]))
       GROUP BY r.key, r.name HAVING sum(r.answers) > 0
     ),
@@ -161,10 +161,17 @@ export async function discoverUntrackedBrands(input: DiscoveryInput): Promise<{ 
  * day, so 30 days are 30 rows per spelling by day and 6 to 12 this way). A tag with a provider
  * filter reads the rows per prompt.
  */
-function candidateRows(f: AnalyticsFilter): Prisma.Sql {
+async function candidateRows(f: AnalyticsFilter): Promise<Prisma.Sql> {
   const providers = Boolean(f.providerConfigIds?.length);
-  const perPrompt = Prisma.sql`SELECT r.key, r.name, r.answers FROM rollup_candidates r WHERE ${rollupScope(f)}`;
-  if (f.tags?.length && providers) return Prisma.sql`(${perPrompt})`;
+  // The tags' prompts by id: from the tags' subquery (promptScope) the planner expected one prompt
+  // and sorted the rows on disk (1.2 s for one tag and one provider at a million answers, half of
+  // it sorting 116,000 rows); with the ids it hashes them (0.6 s at the same load).
+  const perPrompt = async (tags: string[]) => {
+    const prompts = await readDb().prompt.findMany({ where: { workspaceId: f.workspaceId, tags: { hasSome: tags } }, select: { id: true } });
+    return Prisma.sql`SELECT r.key, r.name, r.answers FROM rollup_candidates r
+      WHERE ${rollupScope({ ...f, tags: undefined })} AND r."promptId" = ANY(${prompts.map((p) => p.id)}::uuid[])`;
+  };
+  if (f.tags?.length && providers) return Prisma.sql`(${await perPrompt(f.tags)})`;
   // The tag is a key column of the per-tag rollups, not a condition on the prompt.
   const unprompted = { ...f, tags: undefined };
   const tags = f.tags?.length ? Prisma.sql`AND r.tag = ANY(${f.tags}::text[])` : Prisma.empty;
@@ -190,7 +197,7 @@ function candidateRows(f: AnalyticsFilter): Prisma.Sql {
       AND (SELECT count(DISTINCT t) FROM unnest(p.tags) t WHERE t = ANY(${f.tags}::text[])) > 1)`;
   return Prisma.sql`(
     SELECT * FROM (${rows}) r WHERE NOT ${overlap}
-    UNION ALL ${perPrompt} AND ${overlap})`;
+    UNION ALL ${await perPrompt(f.tags!)} AND ${overlap})`;
 }
 
 /** The capture_candidates rows (`k`) of the captures in scope: captureScope on the copied columns. */
