@@ -14,12 +14,12 @@ import { Prisma } from "@/lib/generated/prisma/client";
 // (capture_candidates, by beacon_succeed, a re-analysis batch or the demo history) and counted
 // per day, provider, prompt, key and spelling in rollup_candidates, and without the prompt in
 // rollup_candidate_days, and without the provider in rollup_candidate_day_totals, and that per
-// tag in rollup_tag_candidates (beacon_rollup_captures), so this reads rollup rows, not answer
-// texts: the counts and the spellings in one pass over the smallest rollup the filter allows, n
-// from rollup_answers, and only for the names returned their first spellings (when a tie or more
-// than SPELLINGS spellings make the order matter) and latest examples from capture_candidates'
-// index. Measured by `npm run bench -- --discovery` (docs/benchmarks.md); reading the texts took
-// 2.7 s per 20,000 short answers.
+// tag in rollup_tag_candidates, the last three per week too (beacon_rollup_captures), so this
+// reads rollup rows, not answer texts: the counts and the spellings in one pass over the
+// smallest rollups the filter allows, n from rollup_answers, and only for the names returned
+// their first spellings (when a tie or more than SPELLINGS spellings make the order matter) and
+// latest examples from capture_candidates' index. Measured by `npm run bench -- --discovery`
+// (docs/benchmarks.md); reading the texts took 2.7 s per 20,000 short answers.
 //
 // The result is what reading every answer text with the brand's entities now would give
 // (tests/integration/discovery.test.ts holds the two equal for random histories), with two
@@ -159,7 +159,7 @@ export async function discoverUntrackedBrands(input: DiscoveryInput): Promise<{ 
  * again). Those three are kept per week too: the range's whole weeks are read there and the days
  * of its partial edge weeks from the daily ones (at a million answers every name is named every
  * day, so 30 days are 30 rows per spelling by day and 6 to 12 this way). A tag with a provider
- * filter reads the rows per prompt.
+ * filter, and tags that share a prompt, read the rows per prompt.
  */
 async function candidateRows(f: AnalyticsFilter): Promise<Prisma.Sql> {
   const providers = Boolean(f.providerConfigIds?.length);
