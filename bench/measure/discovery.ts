@@ -7,8 +7,8 @@
 // popular name in twelve spellings (past the 8 the name is chosen from, so its first-seen order is
 // read). The rollups are then built by beacon_rollup_captures, what the success path calls per
 // capture, over batches: the rows the pass reads are exactly the ones the success path keeps.
-// Then the pass is timed: 2 warm-ups, then `runs` calls one at a time, for the whole scope, one
-// provider, and one tag.
+// Then the pass is timed: 2 warm-ups, then `runs` calls one at a time, for each scope a rule can
+// have: the whole scope, one provider, one tag, one tag and one provider, two tags.
 // Import only after setDatabaseUrl() (lib/db/prisma.ts reads it).
 import { discoverUntrackedBrands, type DiscoveryInput } from "@/lib/alerts/discovery";
 import { db } from "@/lib/db/prisma";
@@ -30,6 +30,7 @@ export type DiscoveryScaleResult = {
   candidateRows: number;
   rollupRows: number;
   dayRollupRows: number;
+  tagRollupRows: number;
   generateSeconds: number;
   rollupSeconds: number;
   runs: number;
@@ -54,19 +55,25 @@ export async function measureDiscovery(url: string, options: { captures: number;
     const t1 = performance.now();
     if (existing[0]!.n === 0) await buildRollups(client, workspace.id, log, "discovery");
     const rollupSeconds = round((performance.now() - t1) / 1000, 0);
-    await client.query("VACUUM ANALYZE captures, capture_candidates, rollup_candidates, rollup_candidate_days, rollup_answers");
-    const counts = await client.query<{ k: string; r: string; d: string }>(
-      `SELECT (SELECT count(*) FROM capture_candidates) AS k, (SELECT count(*) FROM rollup_candidates) AS r, (SELECT count(*) FROM rollup_candidate_days) AS d`,
+    await client.query("VACUUM ANALYZE captures, capture_candidates, rollup_candidates, rollup_candidate_days, rollup_candidate_day_totals, rollup_tag_candidates, rollup_answers");
+    const counts = await client.query<{ k: string; r: string; d: string; t: string }>(
+      `SELECT (SELECT count(*) FROM capture_candidates) AS k, (SELECT count(*) FROM rollup_candidates) AS r, (SELECT count(*) FROM rollup_candidate_days) AS d,
+         (SELECT count(*) FROM rollup_tag_candidates) AS t`,
     );
 
     const day = 86_400_000;
     const end = Math.floor(Date.now() / day) * day + day;
     const base: DiscoveryInput = { workspaceId: workspace.id, brandId: brand.id, from: new Date(end - PERIOD_DAYS * day), to: new Date(end) };
     const tag = prompts.flatMap((p) => p.tags)[0];
+    // A second tag of prompts without the first, so that the two tags' prompts add up.
+    const other = prompts.find((p) => tag && !p.tags.includes(tag))?.tags[0];
+    const provider = [providers[0]!.id];
     const scopes: { scope: string; input: DiscoveryInput }[] = [
       { scope: `all answers, ${PERIOD_DAYS} days`, input: base },
-      { scope: "one provider", input: { ...base, providerConfigIds: [providers[0]!.id] } },
+      { scope: "one provider", input: { ...base, providerConfigIds: provider } },
       ...(tag ? [{ scope: `one tag (${tag})`, input: { ...base, tags: [tag] } }] : []),
+      ...(tag ? [{ scope: `one tag (${tag}), one provider`, input: { ...base, tags: [tag], providerConfigIds: provider } }] : []),
+      ...(tag && other ? [{ scope: `two tags (${tag}, ${other})`, input: { ...base, tags: [tag, other] } }] : []),
     ];
     const rows: DiscoveryScaleResult["rows"] = [];
     for (const { scope, input } of scopes) {
@@ -81,7 +88,7 @@ export async function measureDiscovery(url: string, options: { captures: number;
       rows.push({ scope, candidates: result.candidates.length, n: result.n, ms: summarize(ms) });
       log(`discovery: ${scope}: n ${result.n}, median ${summarize(ms).median} ms, p95 ${summarize(ms).p95} ms`);
     }
-    return { captures, candidateRows: Number(counts.rows[0]!.k), rollupRows: Number(counts.rows[0]!.r), dayRollupRows: Number(counts.rows[0]!.d), generateSeconds, rollupSeconds, runs, rows };
+    return { captures, candidateRows: Number(counts.rows[0]!.k), rollupRows: Number(counts.rows[0]!.r), dayRollupRows: Number(counts.rows[0]!.d), tagRollupRows: Number(counts.rows[0]!.t), generateSeconds, rollupSeconds, runs, rows };
   } finally {
     await client.end();
   }
@@ -135,7 +142,7 @@ export function discoveryMarkdown(result: DiscoveryScaleResult, header: string):
   return [
     header,
     "",
-    `${result.captures.toLocaleString("en-US")} answers in the period, ${result.candidateRows.toLocaleString("en-US")} stored candidates, ${result.rollupRows.toLocaleString("en-US")} rollup_candidates rows, ${result.dayRollupRows.toLocaleString("en-US")} rollup_candidate_days rows; ${result.runs} timed runs each.`,
+    `${result.captures.toLocaleString("en-US")} answers in the period, ${result.candidateRows.toLocaleString("en-US")} stored candidates, ${result.rollupRows.toLocaleString("en-US")} rollup_candidates rows, ${result.dayRollupRows.toLocaleString("en-US")} rollup_candidate_days rows, ${result.tagRollupRows.toLocaleString("en-US")} rollup_tag_candidates rows; ${result.runs} timed runs each.`,
     "",
     "| daily pass | answers (n) | names returned | median | p95 | goal |",
     "| --- | --- | --- | --- | --- | --- |",

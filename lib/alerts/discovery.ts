@@ -1,7 +1,7 @@
 import "server-only";
 import { candidateKey } from "@/lib/analysis/brand-candidates";
 import { promptScope, type AnalyticsFilter } from "@/lib/analytics/filter";
-import { rollupScope } from "@/lib/analytics/rollups";
+import { rollupScope, weekRollupScope, wholeWeeks } from "@/lib/analytics/rollups";
 import { wilson, type Estimate } from "@/lib/analytics/stats";
 import { readDb } from "@/lib/db/prisma";
 import { NotFoundError } from "@/lib/errors";
@@ -13,12 +13,13 @@ import { Prisma } from "@/lib/generated/prisma/client";
 // Each answer is read once, when it is analysed: its candidates are stored beside its mentions
 // (capture_candidates, by beacon_succeed, a re-analysis batch or the demo history) and counted
 // per day, provider, prompt, key and spelling in rollup_candidates, and without the prompt in
-// rollup_candidate_days, and without the provider in rollup_candidate_day_totals
-// (beacon_rollup_captures), so this reads rollup rows, not answer texts: the counts and the
-// spellings in one pass over the smallest rollup the filter allows, n from rollup_answers, and
-// only for the names returned their first spellings (when a tie or more than SPELLINGS spellings
-// make the order matter) and latest examples from capture_candidates' index. Measured by `npm run bench -- --discovery` (docs/benchmarks.md);
-// reading the texts took 2.7 s per 20,000 short answers.
+// rollup_candidate_days, and without the provider in rollup_candidate_day_totals, and that per
+// tag in rollup_tag_candidates, the last three per week too (beacon_rollup_captures), so this
+// reads rollup rows, not answer texts: the counts and the spellings in one pass over the
+// smallest rollups the filter allows, n from rollup_answers, and only for the names returned
+// their first spellings (when a tie or more than SPELLINGS spellings make the order matter) and
+// latest examples from capture_candidates' index. Measured by `npm run bench -- --discovery`
+// (docs/benchmarks.md); reading the texts took 2.7 s per 20,000 short answers.
 //
 // The result is what reading every answer text with the brand's entities now would give
 // (tests/integration/discovery.test.ts holds the two equal for random histories), with two
@@ -86,21 +87,13 @@ export async function discoverUntrackedBrands(input: DiscoveryInput): Promise<{ 
 
   const [answers] = await readDb().$queryRaw<{ n: bigint | null }[]>`SELECT sum(r.captures) AS n FROM rollup_answers r WHERE ${scope}`;
   const n = Number(answers?.n ?? 0);
-  // The rollup with the fewest rows the filter allows: without a tag filter the prompt is not
-  // needed, and without a provider filter the provider neither (a quarter of the rows again; at a
-  // million answers the pass was 95 % reading rollup_candidate_days).
-  const rollup = filter.tags?.length
-    ? Prisma.raw("rollup_candidates")
-    : filter.providerConfigIds?.length
-      ? Prisma.raw("rollup_candidate_days")
-      : Prisma.raw("rollup_candidate_day_totals");
   // One pass over the rollup rows: each spelling's answers, of the `limit` most named keys and
   // every key tied with the last of them (the order among equals is the key's, localeCompare as
   // the raw reading sorted, which SQL's collation is not).
   const spelled = await readDb().$queryRaw<{ key: string; name: string; answers: number }[]>`
     WITH s AS MATERIALIZED (
-      SELECT r.key, r.name, sum(r.answers)::int AS answers FROM ${rollup} r
-      WHERE ${scope} AND NOT (r.key = ANY(${tracked}::text[]))
+      SELECT r.key, r.name, sum(r.answers)::int AS answers FROM ${await candidateRows(filter)} r
+      WHERE NOT (r.key = ANY(${tracked}::text[]))
       GROUP BY r.key, r.name HAVING sum(r.answers) > 0
     ),
     k AS MATERIALIZED (SELECT key, sum(answers)::int AS answers FROM s GROUP BY key)
@@ -156,6 +149,55 @@ export async function discoverUntrackedBrands(input: DiscoveryInput): Promise<{ 
     (key): DiscoveredBrand => ({ name: mostUsed(spellings.get(key)!), key, answers: total(key), share: wilson(total(key), n), exampleCaptureIds: examplesOf.get(key) ?? [] }),
   );
   return { n, candidates };
+}
+
+/**
+ * The candidates' rollup rows in scope, as a subquery `(key, name, answers)`, from the rollups with
+ * the fewest rows the filter allows: with tags and no provider filter those per tag (1.3 s
+ * grouping the tag's prompts' rows per provider at a million answers); without a tag filter the
+ * prompt is not needed, and without a provider filter the provider neither (a quarter of the rows
+ * again). Those three are kept per week too: the range's whole weeks are read there and the days
+ * of its partial edge weeks from the daily ones (at a million answers every name is named every
+ * day, so 30 days are 30 rows per spelling by day and 6 to 12 this way). A tag with a provider
+ * filter, and tags that share a prompt, read the rows per prompt.
+ */
+async function candidateRows(f: AnalyticsFilter): Promise<Prisma.Sql> {
+  const providers = Boolean(f.providerConfigIds?.length);
+  // The tags' prompts by id: from the tags' subquery (promptScope) the planner expected one prompt
+  // and sorted the rows on disk (1.2 s for one tag and one provider at a million answers, half of
+  // it sorting 116,000 rows); with the ids it hashes them (0.6 s at the same load).
+  const perPrompt = async (tags: string[]) => {
+    const prompts = await readDb().prompt.findMany({ where: { workspaceId: f.workspaceId, tags: { hasSome: tags } }, select: { id: true } });
+    return Prisma.sql`SELECT r.key, r.name, r.answers FROM rollup_candidates r
+      WHERE ${rollupScope({ ...f, tags: undefined })} AND r."promptId" = ANY(${prompts.map((p) => p.id)}::uuid[])`;
+  };
+  if (f.tags?.length && providers) return Prisma.sql`(${await perPrompt(f.tags)})`;
+  // The tag is a key column of the per-tag rollups, not a condition on the prompt.
+  const unprompted = { ...f, tags: undefined };
+  const tags = f.tags?.length ? Prisma.sql`AND r.tag = ANY(${f.tags}::text[])` : Prisma.empty;
+  const [daily, weekly] = f.tags?.length
+    ? ["rollup_tag_candidates", "rollup_tag_candidate_weeks"]
+    : providers
+      ? ["rollup_candidate_days", "rollup_candidate_weeks"]
+      : ["rollup_candidate_day_totals", "rollup_candidate_week_totals"];
+  const days = (range: AnalyticsFilter) => Prisma.sql`SELECT r.key, r.name, r.answers FROM ${Prisma.raw(daily)} r WHERE ${rollupScope(range)} ${tags}`;
+  const whole = wholeWeeks(unprompted);
+  const rows = whole
+    ? Prisma.sql`SELECT r.key, r.name, r.answers FROM ${Prisma.raw(weekly)} r WHERE ${weekRollupScope(unprompted, whole.weeks)} ${tags}
+      UNION ALL ${days(whole.head)}
+      UNION ALL ${days(whole.tail)}`
+    : days(unprompted);
+  if ((f.tags?.length ?? 0) < 2) return Prisma.sql`(${rows})`;
+  // Several tags add up per tag only while no prompt carries two of them (an answer counts once);
+  // otherwise the rows per prompt. Decided in the statement, on the snapshot it reads the rows in
+  // (a re-tagging moves the per-tag rows in its own transaction). Archived prompts count: their
+  // answers are in the rollups.
+  const overlap = Prisma.sql`EXISTS (
+    SELECT 1 FROM prompts p WHERE p."workspaceId" = ${f.workspaceId}::uuid
+      AND (SELECT count(DISTINCT t) FROM unnest(p.tags) t WHERE t = ANY(${f.tags}::text[])) > 1)`;
+  return Prisma.sql`(
+    SELECT * FROM (${rows}) r WHERE NOT ${overlap}
+    UNION ALL ${await perPrompt(f.tags!)} AND ${overlap})`;
 }
 
 /** The capture_candidates rows (`k`) of the captures in scope: captureScope on the copied columns. */

@@ -29,6 +29,8 @@ describe("the rollups' functions of prisma/sql", () => {
       "rollup_tag_domain_weeks <- rollup_citations",
       "rollup_tag_gap_sources <- rollup_gap_source_prompts",
       "rollup_tag_gap_source_weeks <- rollup_gap_source_prompts",
+      "rollup_tag_candidates <- rollup_candidates",
+      "rollup_tag_candidate_weeks <- rollup_candidates",
     ]);
   });
 

@@ -318,6 +318,13 @@ export const ROLLUPS: Rollup[] = [
   { table: "rollup_candidate_days", family: candidates, ...day },
   // What discovery reads with neither a tag nor a provider filter (20261210130100_candidate_day_totals).
   { table: "rollup_candidate_day_totals", family: candidates, ...day, byProvider: false },
+  // What discovery reads with one tag and no provider filter (20261211140000_tag_candidates).
+  { table: "rollup_tag_candidates", family: candidates, ...day, byTag: true, byProvider: false },
+  // The same three per ISO week: discovery reads a range's whole weeks there, its edge days from
+  // the daily ones (20261211140100_candidate_weeks).
+  { table: "rollup_candidate_weeks", family: candidates, ...week },
+  { table: "rollup_candidate_week_totals", family: candidates, ...week, byProvider: false },
+  { table: "rollup_tag_candidate_weeks", family: candidates, ...week, byTag: true, byProvider: false },
 ];
 
 /** A rollup's key columns, in key order. */

@@ -182,13 +182,15 @@ describe("discoverUntrackedBrands", () => {
 
 // ---------------------------------------------------------------------------------------------
 // Random histories: answers listing names from a small pool (tracked ones, their inflected and
-// other spellings, labels, names only in prose), over five days, two providers and two prompts.
+// other spellings, labels, names only in prose), over two weeks (most in the first five days, so
+// that finish times meet), two providers and two prompts. 1 March 2025 is a Saturday: a range
+// holds the whole week from 3 March (read from the weekly rollups) or none.
 const POOL = ["Attio", "ATTIO", "Folk CRM", "FOLK  CRM", "Close", "Copper", "Zoho CRM", "Newco", "Rival", "Ривала", "Acme Cloud", "Pros", "Åttio"];
 const DAY = 86_400_000;
 const START = Date.UTC(2025, 2, 1);
 type AnswerSpec = { day: number; minute: number; provider: number; prompt: number; failed: boolean; names: number[]; style: "bold" | "link" | "table" | "prose" };
 const answerSpec: fc.Arbitrary<AnswerSpec> = fc.record({
-  day: fc.integer({ min: 0, max: 4 }),
+  day: fc.oneof(fc.integer({ min: 0, max: 4 }), fc.integer({ min: 0, max: 13 })),
   // Few distinct minutes: equal finish times, ordered by id.
   minute: fc.integer({ min: 0, max: 3 }),
   provider: fc.integer({ min: 0, max: 1 }),
@@ -200,7 +202,7 @@ const answerSpec: fc.Arbitrary<AnswerSpec> = fc.record({
 type FilterSpec = { fromDay: number; days: number; providers: number[]; tags: string[]; limit: number | undefined };
 const filterSpec: fc.Arbitrary<FilterSpec> = fc.record({
   fromDay: fc.integer({ min: -1, max: 4 }),
-  days: fc.integer({ min: 1, max: 6 }),
+  days: fc.oneof(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 7, max: 14 })),
   providers: fc.subarray([0, 1]),
   tags: fc.subarray(["buying", "pricing"]),
   limit: fc.option(fc.integer({ min: 1, max: 5 }), { nil: undefined }),
@@ -260,9 +262,10 @@ describe("discovery from stored candidates", () => {
     }
   }
 
-  it("equals reading every answer text again, for random histories and filters, after re-analysis and after retention", async () => {
+  it("equals reading every answer text again, for random histories and filters, after re-analysis, retention and re-tagging", async () => {
+    const retagSpec = fc.array(fc.subarray(["buying", "pricing"]), { minLength: 2, maxLength: 2 });
     await fc.assert(
-      fc.asyncProperty(fc.array(answerSpec, { minLength: 1, maxLength: 30 }), fc.array(filterSpec, { minLength: 2, maxLength: 4 }), async (specs, filters) => {
+      fc.asyncProperty(fc.array(answerSpec, { minLength: 1, maxLength: 30 }), fc.array(filterSpec, { minLength: 2, maxLength: 4 }), retagSpec, async (specs, filters, retags) => {
         const brand = await history(specs);
         await expectSameAsRaw(brand.id, filters);
 
@@ -275,6 +278,10 @@ describe("discovery from stored candidates", () => {
 
         // Attempt retention deletes attempts only: nothing discovery reads.
         await runRetention({ attemptRetentionDays: 0, now: new Date(Date.now() + DAY) });
+        await expectSameAsRaw(brand.id, filters);
+
+        // The prompts are re-tagged: one tag is read per tag (rollup_tag_candidates), which follows.
+        for (const [i, tags] of retags.entries()) await db().prompt.update({ where: { id: world.prompts[i]! }, data: { tags } });
         await expectSameAsRaw(brand.id, filters);
       }),
       { numRuns: 15 },

@@ -777,4 +777,65 @@ describe("dashboards from rollups", () => {
       },
     );
   });
+
+  it("are built for discovery per tag and per week from the history already there by the migrations that add them", async () => {
+    // The backfills read the candidates' daily rollups (kept since 20261207180000), not the raw rows.
+    const arrange = async (sql: Sql, tables: string[]) => {
+      const one = async (text: string, values: unknown[] = []) => (await sql(text, values)).rows[0].id as string;
+      const ws = await one(`INSERT INTO workspaces (slug, name) VALUES ('w', 'W') RETURNING id`);
+      const brand = await one(`INSERT INTO brands ("workspaceId", name, "updatedAt") VALUES ($1, 'Acme', now()) RETURNING id`, [ws]);
+      const connection = await one(`SELECT id FROM provider_connections ORDER BY name LIMIT 1`);
+      const provider = await one(`INSERT INTO provider_configs ("workspaceId", name, "connectionId", model, "updatedAt") VALUES ($1, 'P', $2, 'm', now()) RETURNING id`, [ws, connection]);
+      // A prompt with a tag twice counts once under it.
+      const both = await one(`INSERT INTO prompts ("workspaceId", text, tags, "updatedAt") VALUES ($1, 'Q1', '{buying,smb,buying}', now()) RETURNING id`, [ws]);
+      const buying = await one(`INSERT INTO prompts ("workspaceId", text, tags, "updatedAt") VALUES ($1, 'Q2', '{buying}', now()) RETURNING id`, [ws]);
+      // Sunday 9 March 2025 ends the week of Monday 3; Monday 10 starts the next.
+      const rows = [
+        { day: "2025-03-03", prompt: both, answers: 2 },
+        { day: "2025-03-09", prompt: buying, answers: 3 },
+        { day: "2025-03-10", prompt: both, answers: 1 },
+      ];
+      for (const { day, prompt, answers } of rows) {
+        await sql(`INSERT INTO rollup_candidates ("workspaceId", "brandId", day, "providerConfigId", "promptId", key, name, answers) VALUES ($1, $2, $3, $4, $5, 'attio', 'Attio', $6)`, [ws, brand, day, provider, prompt, answers]);
+        if (tables.includes("rollup_tag_candidates")) {
+          for (const tag of prompt === both ? ["buying", "smb"] : ["buying"]) {
+            await sql(
+              `INSERT INTO rollup_tag_candidates ("workspaceId", "brandId", tag, day, key, name, answers) VALUES ($1, $2, $3, $4, 'attio', 'Attio', $5)
+               ON CONFLICT ("workspaceId", "brandId", tag, day, key, name) DO UPDATE SET answers = rollup_tag_candidates.answers + excluded.answers`,
+              [ws, brand, tag, day, answers],
+            );
+          }
+        }
+      }
+      await sql(`INSERT INTO rollup_candidate_days ("workspaceId", "brandId", day, "providerConfigId", key, name, answers) SELECT "workspaceId", "brandId", day, "providerConfigId", key, name, sum(answers) FROM rollup_candidates GROUP BY 1, 2, 3, 4, 5, 6`);
+      await sql(`INSERT INTO rollup_candidate_day_totals ("workspaceId", "brandId", day, key, name, answers) SELECT "workspaceId", "brandId", day, key, name, sum(answers) FROM rollup_candidates GROUP BY 1, 2, 3, 4, 5`);
+      return {};
+    };
+    const rows = async (sql: Sql, text: string) => (await sql(text)).rows;
+    await acrossMigration("20261211140000_tag_candidates", (sql) => arrange(sql, []), async (sql) => {
+      expect(await rows(sql, `SELECT tag, to_char(day, 'YYYY-MM-DD') AS day, key, name, answers FROM rollup_tag_candidates ORDER BY tag, day`)).toEqual([
+        { tag: "buying", day: "2025-03-03", key: "attio", name: "Attio", answers: 2 },
+        { tag: "buying", day: "2025-03-09", key: "attio", name: "Attio", answers: 3 },
+        { tag: "buying", day: "2025-03-10", key: "attio", name: "Attio", answers: 1 },
+        { tag: "smb", day: "2025-03-03", key: "attio", name: "Attio", answers: 2 },
+        { tag: "smb", day: "2025-03-10", key: "attio", name: "Attio", answers: 1 },
+      ]);
+    });
+    await acrossMigration("20261211140100_candidate_weeks", (sql) => arrange(sql, ["rollup_tag_candidates"]), async (sql) => {
+      expect(await rows(sql, `SELECT to_char(week, 'YYYY-MM-DD') AS week, answers FROM rollup_candidate_weeks ORDER BY week`)).toEqual([
+        { week: "2025-03-03", answers: 5 },
+        { week: "2025-03-10", answers: 1 },
+      ]);
+      expect(await rows(sql, `SELECT to_char(week, 'YYYY-MM-DD') AS week, answers FROM rollup_candidate_week_totals ORDER BY week`)).toEqual([
+        { week: "2025-03-03", answers: 5 },
+        { week: "2025-03-10", answers: 1 },
+      ]);
+      expect(await rows(sql, `SELECT tag, to_char(week, 'YYYY-MM-DD') AS week, answers FROM rollup_tag_candidate_weeks ORDER BY tag, week`)).toEqual([
+        { tag: "buying", week: "2025-03-03", answers: 5 },
+        { tag: "buying", week: "2025-03-10", answers: 1 },
+        { tag: "smb", week: "2025-03-03", answers: 2 },
+        { tag: "smb", week: "2025-03-10", answers: 1 },
+      ]);
+    });
+  });
 });
