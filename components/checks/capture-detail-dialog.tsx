@@ -99,7 +99,7 @@ export function CaptureDetailDialog({ captureId, onClose, canCancel, canRetry }:
             <StatusBadge status={c.status} waitingFor={c.waitingFor} />
             <span className="text-slate-500">
               {c.model} · search {c.searchMode} · <span title={FAILED_CALLS_HELP}>
-                {c.attemptCount === 1 ? "1 attempt" : `${c.attemptCount} attempts`}, {c.spentAttempts} of {c.maxAttempts} failed calls allowed
+                {c.attemptCount === 1 ? "1 attempt" : `${c.attemptCount} attempts`} · failed calls {c.spentAttempts} of {c.maxAttempts}
               </span>
             </span>
             {c.costMicros > 0 && <span className="text-slate-500">· {formatMicros(c.costMicros)}</span>}
