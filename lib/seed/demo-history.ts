@@ -124,6 +124,7 @@ export async function seedDemoHistory(workspaceId: string, options: { days?: num
           sample: 1,
           status: "succeeded",
           attemptCount: retried ? 2 : 1,
+          spentAttempts: retried ? 1 : 0, // its failed first call, as beacon_close_attempt counts it
           maxAttempts: provider.maxAttempts,
           model: provider.model,
           searchMode: provider.searchMode,

@@ -35,6 +35,8 @@ describe("demo history", () => {
         expect(accepted.startedAt.getTime() - failed.endedAt!.getTime()).toBeGreaterThan(0);
         expect(accepted.startedAt.getTime() - failed.endedAt!.getTime()).toBeLessThanOrEqual(2_000);
       }
+      // Its retry budget counts its failed calls, as beacon_close_attempt counts them for real captures.
+      expect(capture.spentAttempts).toBe(capture.attempts.filter((a) => a.outcome === "failed" || a.outcome === "unknown").length);
       expect(capture.check.finishedAt!.getTime()).toBeGreaterThanOrEqual(capture.finishedAt!.getTime());
     }
     expect(ranges.size).toBe(4);
