@@ -4,6 +4,7 @@ import { db } from "@/lib/db/prisma";
 import { withRetries } from "@/lib/db/transaction";
 import { NotFoundError } from "@/lib/errors";
 import { normalizeHost } from "@/lib/sources/categories";
+import { pagePeriodUpsert } from "@/lib/traffic/page-periods";
 import type { Verification } from "@/lib/traffic/verify";
 
 export type StoredHit = { at: Date; domain: string; path: string; crawler: string; verification: Verification; status: number };
@@ -52,20 +53,8 @@ export async function storeHits(workspaceId: string, hits: StoredHit[]): Promise
         ORDER BY day, domain, path
         ON CONFLICT ("workspaceId", day, domain, path)
         DO UPDATE SET hits = traffic_pages_daily.hits + EXCLUDED.hits, errors = traffic_pages_daily.errors + EXCLUDED.errors
-      ), pages_weekly AS (
-        INSERT INTO traffic_pages_weekly ("workspaceId", week, domain, path, hits, errors)
-        SELECT ${workspaceId}::uuid, date_trunc('week', day)::date, domain, path, sum(hits), sum(errors) FROM g
-        GROUP BY 2, domain, path
-        ORDER BY 2, domain, path
-        ON CONFLICT ("workspaceId", week, domain, path)
-        DO UPDATE SET hits = traffic_pages_weekly.hits + EXCLUDED.hits, errors = traffic_pages_weekly.errors + EXCLUDED.errors
-      ), pages_monthly AS (
-        INSERT INTO traffic_pages_monthly ("workspaceId", month, domain, path, hits, errors)
-        SELECT ${workspaceId}::uuid, date_trunc('month', day)::date, domain, path, sum(hits), sum(errors) FROM g
-        GROUP BY 2, domain, path
-        ORDER BY 2, domain, path
-        ON CONFLICT ("workspaceId", month, domain, path)
-        DO UPDATE SET hits = traffic_pages_monthly.hits + EXCLUDED.hits, errors = traffic_pages_monthly.errors + EXCLUDED.errors
+      ), pages_weekly AS (${pagePeriodUpsert(workspaceId, "traffic_pages_weekly", "week", ["hits", "errors"])}
+      ), pages_monthly AS (${pagePeriodUpsert(workspaceId, "traffic_pages_monthly", "month", ["hits", "errors"])}
       )
       INSERT INTO traffic_daily ("workspaceId", day, domain, path, crawler, verification, hits, errors)
       SELECT ${workspaceId}::uuid, day, domain, path, crawler, verification, hits, errors FROM g

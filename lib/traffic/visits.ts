@@ -1,6 +1,7 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import { db, readDb } from "@/lib/db/prisma";
+import { pagePeriodUpsert } from "@/lib/traffic/page-periods";
 import { ownSites, siteOf } from "@/lib/traffic/store";
 import { classifyVisit } from "@/lib/traffic/visit-source";
 
@@ -100,16 +101,8 @@ export async function addVisits(workspaceId: string, visits: VisitCount[]): Prom
       SELECT ${workspaceId}::uuid, day, domain, assistant, sum(visits) FROM g
       GROUP BY day, domain, assistant ORDER BY day, domain, assistant
       ON CONFLICT ("workspaceId", day, domain, assistant) DO UPDATE SET visits = traffic_visits_assistants_daily.visits + EXCLUDED.visits
-    ), weekly AS (
-      INSERT INTO traffic_visits_pages_weekly ("workspaceId", week, domain, path, visits)
-      SELECT ${workspaceId}::uuid, date_trunc('week', day)::date, domain, path, sum(visits) FROM g
-      GROUP BY 2, domain, path ORDER BY 2, domain, path
-      ON CONFLICT ("workspaceId", week, domain, path) DO UPDATE SET visits = traffic_visits_pages_weekly.visits + EXCLUDED.visits
-    ), monthly AS (
-      INSERT INTO traffic_visits_pages_monthly ("workspaceId", month, domain, path, visits)
-      SELECT ${workspaceId}::uuid, date_trunc('month', day)::date, domain, path, sum(visits) FROM g
-      GROUP BY 2, domain, path ORDER BY 2, domain, path
-      ON CONFLICT ("workspaceId", month, domain, path) DO UPDATE SET visits = traffic_visits_pages_monthly.visits + EXCLUDED.visits
+    ), weekly AS (${pagePeriodUpsert(workspaceId, "traffic_visits_pages_weekly", "week", ["visits"])}
+    ), monthly AS (${pagePeriodUpsert(workspaceId, "traffic_visits_pages_monthly", "month", ["visits"])}
     )
     INSERT INTO traffic_visits_daily ("workspaceId", day, domain, path, assistant, visits)
     SELECT ${workspaceId}::uuid, day, domain, path, assistant, visits FROM g
