@@ -90,7 +90,8 @@ const actionsOnly = process.argv.includes("--actions");
 
 // --pages [--captures=N] [--runs=N] [--cold=N]: only the navigation's pages in Chromium against
 // the production build (bench/measure/pages.ts), results in bench/results/pages.json (pages-N.json
-// for another --captures).
+// for another --captures). With BENCH_PAGES_DATABASE_URL it measures that database, migrated and
+// kept, generating the captures only if it has no check of the check page's size.
 const pagesScale = process.argv.includes("--pages");
 
 // --traffic [--lines=N]: only the access log import (bench/measure/traffic.ts), N lines (default
@@ -313,7 +314,7 @@ async function runActions(): Promise<string> {
 
 async function runPages(): Promise<string> {
   process.env.BEACON_DEMO_HISTORY_DAYS = "0"; // the generated captures are the only history
-  const db = await openModeDatabase();
+  const db = await openModeDatabase(process.env.BENCH_PAGES_DATABASE_URL);
   const { measurePages, pagesMarkdown } = await import("./measure/pages");
   const captures = Number(argValue("captures") ?? 1_000_000);
   const runs = Number(argValue("runs") ?? 5);

@@ -15,6 +15,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
+import type pg from "pg";
 import type { BrowserContext, Page } from "playwright-core";
 import { db } from "@/lib/db/prisma";
 import { CONTENT_MARK } from "@/lib/browser/content-mark";
@@ -54,6 +55,12 @@ async function prepare(url: string, captures: number, log: (line: string) => voi
   try {
     await client.query("SET timezone = 'UTC'");
     await client.query("SET maintenance_work_mem = '256MB'");
+    const kept = await keptLargeCheck(client, ids.workspaceId, LARGE_CHECK_PROMPTS * ids.providerIds.length);
+    if (kept) {
+      log(`pages: the database already holds its captures; measuring them as they are`);
+      await client.query("ANALYZE");
+      return kept;
+    }
     await generate(client, ids, captures, log);
     // The check page's prompts: the demo's 12 and benchmark prompts (bench/lib/fixtures.ts).
     const fx = await prepareFixtures(LARGE_CHECK_PROMPTS);
@@ -79,6 +86,22 @@ async function prepare(url: string, captures: number, log: (line: string) => voi
   } finally {
     await client.end().catch(() => {});
   }
+}
+
+/**
+ * A kept database (BENCH_PAGES_DATABASE_URL) that an earlier run generated: its newest check is the
+ * check page's. Null when the workspace has no captures yet; an error when a generation was cut short.
+ */
+async function keptLargeCheck(client: pg.Client, workspaceId: string, largeCheckCaptures: number): Promise<{ largeCheckId: string; largeCheckCaptures: number } | null> {
+  const { rows } = await client.query<{ checkId: string; n: number }>(
+    `SELECT c.id AS "checkId", (SELECT count(*)::int FROM captures WHERE "checkId" = c.id) AS n
+     FROM checks c WHERE c."workspaceId" = $1 AND EXISTS (SELECT 1 FROM captures WHERE "checkId" = c.id)
+     ORDER BY c."createdAt" DESC LIMIT 1`,
+    [workspaceId],
+  );
+  if (!rows[0]) return null;
+  if (rows[0].n !== largeCheckCaptures) throw new Error(`the kept database's newest check has ${rows[0].n} captures, not ${largeCheckCaptures}: an earlier generation was cut short; drop the database`);
+  return { largeCheckId: rows[0].checkId, largeCheckCaptures };
 }
 
 /** Records LCP candidates from the document's start (the observer must exist before they happen). */
