@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { toast } from "sonner";
 import { listSourceCategoriesAction, setSourceCategoryAction } from "@/lib/actions/sources";
 import { unwrap } from "@/lib/browser/action-result";
-import { CATEGORY_LABELS, type OverridableCategory } from "@/lib/sources/categories";
+import { CATEGORY_LABELS, type OverridableCategory } from "@/lib/sources/category-labels";
 
 export const sourceCategoriesKey = ["source-categories"] as const;
 
