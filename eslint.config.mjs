@@ -8,6 +8,11 @@ const config = [
   {
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      // sonner loads on the first toast, not with every page (lib/browser/toast.ts).
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        { paths: [{ name: "sonner", message: "Import toast from @/lib/browser/toast: sonner loads on the first toast.", allowTypeImports: true }] },
+      ],
     },
   },
 ];

@@ -1,9 +1,9 @@
 "use client";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { useEffect, useState, type ReactNode } from "react";
-import { Toaster } from "sonner";
 import { subscribeTheme } from "@/lib/browser/theme";
 import { ContentMark } from "./content-mark";
+import { Toaster } from "./toaster";
 
 export function Providers({ children }: { children: ReactNode }) {
   const [client] = useState(
@@ -21,7 +21,7 @@ export function Providers({ children }: { children: ReactNode }) {
     <QueryClientProvider client={client}>
       {children}
       <ContentMark />
-      <Toaster richColors position="bottom-right" closeButton />
+      <Toaster />
     </QueryClientProvider>
   );
 }

@@ -193,6 +193,7 @@ export async function measurePages(
     { page: "Overview", path: "/" },
     { page: "Sources", path: "/analytics/sources" },
     { page: "Costs", path: "/analytics/costs" },
+    { page: "Traffic", path: "/traffic" },
     { page: "Checks", path: "/checks" },
     { page: `Check (${largeCheckCaptures.toLocaleString("en-US")} captures)`, path: `/checks/${largeCheckId}` },
     { page: "Alerts", path: "/alerts" },

@@ -3,7 +3,7 @@
 // (every connection). A breaker is shared by every workspace on its connection and model, so
 // only operators (`canForce`) get the buttons that force it.
 import { useMutation, useQueryClient, type QueryKey } from "@tanstack/react-query";
-import { toast } from "sonner";
+import { toast } from "@/lib/browser/toast";
 import { Button } from "@/components/ui/button";
 import { Badge } from "@/components/ui/card";
 import { DataTable } from "@/components/ui/data-table";

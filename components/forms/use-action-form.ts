@@ -1,7 +1,7 @@
 "use client";
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
-import { toast } from "sonner";
+import { toast } from "@/lib/browser/toast";
 import { z } from "zod";
 import { ActionFailure, unwrap, zodFieldErrors, type FieldErrors } from "@/lib/browser/action-result";
 

@@ -2,7 +2,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useId, useState, useTransition } from "react";
-import { toast } from "sonner";
+import { toast } from "@/lib/browser/toast";
 import dynamic from "next/dynamic";
 import { switchWorkspaceAction } from "@/lib/actions/workspaces";
 import { unwrap } from "@/lib/browser/action-result";

@@ -1,5 +1,6 @@
 // The category of a cited source: what kind of site an answer engine relies on. Pure, so the
-// server, the client and the unit tests share it. Order of precedence, first match wins:
+// server and the unit tests share it (the browser needs only ./category-labels.ts). Order of
+// precedence, first match wins:
 // 1. own: the brand's domains (and their subdomains); 2. competitor: a competitor's domains;
 // both derived from the brand at query time, never stored;
 // 3. the workspace's override (table source_category_overrides);
@@ -8,28 +9,12 @@
 // review and comparison words in the name; 6. other.
 
 import { SOURCE_DOMAINS } from "@/lib/sources/source-domains";
+import type { OverridableCategory, SourceCategory } from "./category-labels";
 
-export const SOURCE_CATEGORIES = ["own", "competitor", "review", "forum", "news", "reference", "social", "docs", "other"] as const;
-export type SourceCategory = (typeof SOURCE_CATEGORIES)[number];
-
-/** What a workspace may set for a domain (the database enum SourceCategory). */
-export const OVERRIDABLE_CATEGORIES = ["review", "forum", "news", "reference", "social", "docs", "other"] as const;
-export type OverridableCategory = (typeof OVERRIDABLE_CATEGORIES)[number];
+export { CATEGORY_LABELS, OVERRIDABLE_CATEGORIES, SOURCE_CATEGORIES, type OverridableCategory, type SourceCategory } from "./category-labels";
 
 /** The categories the shipped mapping lists domains under. */
 export type MappedCategory = Exclude<OverridableCategory, "other">;
-
-export const CATEGORY_LABELS: Record<SourceCategory, string> = {
-  own: "Own",
-  competitor: "Competitor",
-  review: "Review and comparison sites",
-  forum: "Forums and communities",
-  news: "News and media",
-  reference: "Reference and encyclopedias",
-  social: "Social and video",
-  docs: "Vendor documentation",
-  other: "Other",
-};
 
 /** The shipped mapping, checked to list every mapped category and no other. */
 const SHIPPED: Record<MappedCategory, readonly string[]> & Record<Exclude<keyof typeof SOURCE_DOMAINS, MappedCategory>, never> = SOURCE_DOMAINS;

@@ -1,7 +1,7 @@
 "use client";
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { toast } from "sonner";
+import { toast } from "@/lib/browser/toast";
 import { Dialog, FormActions } from "@/components/ui/dialog";
 import { Field, Input, Select } from "@/components/ui/field";
 import { useActionForm } from "@/components/forms/use-action-form";

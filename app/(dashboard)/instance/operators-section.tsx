@@ -1,7 +1,7 @@
 "use client";
 import { useQueryClient } from "@tanstack/react-query";
 import { useRef } from "react";
-import { toast } from "sonner";
+import { toast } from "@/lib/browser/toast";
 import { z } from "zod";
 import { Button } from "@/components/ui/button";
 import { Badge, Card } from "@/components/ui/card";

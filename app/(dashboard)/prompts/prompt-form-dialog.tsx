@@ -1,6 +1,6 @@
 "use client";
 import { useQueryClient } from "@tanstack/react-query";
-import { toast } from "sonner";
+import { toast } from "@/lib/browser/toast";
 import { z } from "zod";
 import { FormDialog } from "@/components/ui/dialog";
 import { Field, Input, Textarea } from "@/components/ui/field";

@@ -1,5 +1,5 @@
 "use client";
-import { toast } from "sonner";
+import { toast } from "@/lib/browser/toast";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/field";
 import type { ApiKeyScope } from "@/lib/permissions/api-key-scopes";

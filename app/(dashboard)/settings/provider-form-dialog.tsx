@@ -1,7 +1,7 @@
 "use client";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
-import { toast } from "sonner";
+import { toast } from "@/lib/browser/toast";
 import { z } from "zod";
 import { PriceSummary } from "@/components/providers/price-summary";
 import { Dialog, FormActions } from "@/components/ui/dialog";

@@ -2,7 +2,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { toast } from "sonner";
+import { toast } from "@/lib/browser/toast";
 import { commaList } from "@/components/forms/comma-list";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";

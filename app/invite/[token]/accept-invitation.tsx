@@ -1,7 +1,7 @@
 "use client";
 import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { toast } from "sonner";
+import { toast } from "@/lib/browser/toast";
 import { Button } from "@/components/ui/button";
 import { acceptInvitationAction } from "@/lib/actions/auth";
 import { unwrap } from "@/lib/browser/action-result";

@@ -8,7 +8,7 @@ import { formatBucket, formatCount, formatPct } from "@/lib/format";
 import { seriesColor } from "@/components/charts/palette";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
 import type { ChartData } from "@/lib/analytics/wire";
-import { CATEGORY_LABELS, SOURCE_CATEGORIES, type SourceCategory } from "@/lib/sources/categories";
+import { CATEGORY_LABELS, SOURCE_CATEGORIES, type SourceCategory } from "@/lib/sources/category-labels";
 import { useChartQuery } from "../use-analytics-queries";
 
 type Categories = ChartData<"source-categories">;

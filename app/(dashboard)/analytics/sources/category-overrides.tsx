@@ -4,7 +4,7 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Field, Input, Select } from "@/components/ui/field";
 import { ActionFailure } from "@/lib/browser/action-result";
-import { CATEGORY_LABELS, OVERRIDABLE_CATEGORIES, type OverridableCategory } from "@/lib/sources/categories";
+import { CATEGORY_LABELS, OVERRIDABLE_CATEGORIES, type OverridableCategory } from "@/lib/sources/category-labels";
 import { useSetSourceCategory, useSourceCategoryOverridesQuery } from "./use-source-categories";
 
 /** Admins: the workspace's own categories for cited domains, a form to set one, and a reset per row. */

@@ -8,7 +8,7 @@ import { Select } from "@/components/ui/field";
 import type { Column } from "@/components/ui/table-columns";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
 import type { ChartData } from "@/lib/analytics/wire";
-import { CATEGORY_LABELS, OVERRIDABLE_CATEGORIES, type OverridableCategory, type SourceCategory } from "@/lib/sources/categories";
+import { CATEGORY_LABELS, OVERRIDABLE_CATEGORIES, type OverridableCategory, type SourceCategory } from "@/lib/sources/category-labels";
 import { gapSourceAction } from "@/lib/sources/gap-actions";
 import { useChartQuery } from "../use-analytics-queries";
 import { useCitedDomain } from "./use-cited-domain";

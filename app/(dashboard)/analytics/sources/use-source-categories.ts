@@ -1,9 +1,9 @@
 "use client";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { toast } from "sonner";
+import { toast } from "@/lib/browser/toast";
 import { listSourceCategoriesAction, setSourceCategoryAction } from "@/lib/actions/sources";
 import { unwrap } from "@/lib/browser/action-result";
-import { CATEGORY_LABELS, type OverridableCategory } from "@/lib/sources/categories";
+import { CATEGORY_LABELS, type OverridableCategory } from "@/lib/sources/category-labels";
 
 export const sourceCategoriesKey = ["source-categories"] as const;
 

@@ -2,7 +2,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
-import { toast } from "sonner";
+import { toast } from "@/lib/browser/toast";
 import { CaptureDetailDialog } from "@/components/checks/capture-detail-dialog";
 import { ProgressBar, StatusBadge } from "@/components/checks/status";
 import { Button } from "@/components/ui/button";
