@@ -18,9 +18,11 @@ export type HitWriterLimits = {
 
 // A chunk of 250,000 hits is about 40 MB of batches kept for a retry and a few seconds of
 // PostgreSQL; the longer a chunk, the more hits share a rollup row (a log of one day names each
-// page's week and month once per chunk). The server ends a session idle in a transaction after
-// 15 s (lib/db/prisma.ts): a chunk closes long before.
-const DEFAULT_LIMITS: HitWriterLimits = { chunkHits: 250_000, idleMs: 2_000, ahead: 10 };
+// page's week and month once per chunk). While a chunk adds itself to the rollups (2-3 s for a
+// full one), parsing goes on up to `ahead` batches (200,000 hits, another 30 MB or so), so the
+// parser seldom waits. The server ends a session idle in a transaction after 15 s
+// (lib/db/prisma.ts): a chunk closes long before.
+const DEFAULT_LIMITS: HitWriterLimits = { chunkHits: 250_000, idleMs: 2_000, ahead: 40 };
 /** A chunk's transaction may take this long on a loaded machine before Prisma ends it. */
 const CHUNK_TIMEOUT_MS = 15 * 60_000;
 
