@@ -180,10 +180,6 @@ export async function measureTrafficReads(url: string, opts: { hits: number; pag
        SELECT "workspaceId", date_trunc('month', day)::date, domain, path, sum(hits), sum(errors) FROM traffic_pages_daily GROUP BY 1, 2, 3, 4 ORDER BY 2`,
     );
     await client.query(
-      `INSERT INTO traffic_page_crawlers_monthly ("workspaceId", domain, path, month, crawler, hits)
-       SELECT "workspaceId", domain, path, date_trunc('month', day)::date, crawler, sum(hits) FROM traffic_daily GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5`,
-    );
-    await client.query(
       `INSERT INTO traffic_visits_daily ("workspaceId", day, domain, path, assistant, visits)
        SELECT $4::uuid, day, domain, path, assistant, n
        FROM (${rowsOf(`SELECT * FROM unnest($5::text[], $6::float8[]) AS a(assistant, share)`, "domain, path, assistant")}) r ORDER BY day`,
@@ -221,7 +217,6 @@ export async function measureTrafficReads(url: string, opts: { hits: number; pag
     "traffic_pages_daily",
     "traffic_pages_weekly",
     "traffic_pages_monthly",
-    "traffic_page_crawlers_monthly",
     "traffic_visits_daily",
     "traffic_visits_assistants_daily",
     "traffic_visits_pages_weekly",

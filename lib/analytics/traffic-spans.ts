@@ -31,23 +31,21 @@ function periods(level: SpanLevel, from: Date, to: Date): number {
   return Math.round((to.getTime() - from.getTime()) / DAY_MS / (level === "week" ? 7 : 1));
 }
 
-/** The next finer level of each, for a list of levels coarsest first. */
-type Finer = Partial<Record<SpanLevel, SpanLevel>>;
-const ALL_LEVELS: Finer = { month: "week", week: "day" };
+const LOWER: Record<SpanLevel, SpanLevel | null> = { month: "week", week: "day", day: null };
 
 /** The cheapest cover of [from, to) (from <= to) with periods of `level` and finer, signed: [periods read, spans]. */
-function cover(from: Date, to: Date, level: SpanLevel, sign: 1 | -1, finer: Finer = ALL_LEVELS): [number, Span[]] {
+function cover(from: Date, to: Date, level: SpanLevel, sign: 1 | -1): [number, Span[]] {
   if (from.getTime() >= to.getTime()) return [0, []];
-  const lower = finer[level];
+  const lower = LOWER[level];
   if (!lower) return [periods("day", from, to), [{ level: "day", from, to, sign }]];
-  let best = cover(from, to, lower, sign, finer);
+  let best = cover(from, to, lower, sign);
   // The range's ends rounded to this level's boundaries either way; the gaps at finer levels,
   // added where the rounded range is shorter, subtracted where it is longer.
   for (const a of around(level, from)) {
     for (const b of around(level, to)) {
       if (a.getTime() >= b.getTime()) continue;
-      const left = a < from ? cover(a, from, lower, (-sign) as 1 | -1, finer) : cover(from, a, lower, sign, finer);
-      const right = b > to ? cover(to, b, lower, (-sign) as 1 | -1, finer) : cover(b, to, lower, sign, finer);
+      const left = a < from ? cover(a, from, lower, (-sign) as 1 | -1) : cover(from, a, lower, sign);
+      const right = b > to ? cover(to, b, lower, (-sign) as 1 | -1) : cover(b, to, lower, sign);
       const cost = periods(level, a, b) + left[0] + right[0];
       if (cost < best[0]) best = [cost, [{ level, from: a, to: b, sign }, ...left[1], ...right[1]]];
     }
@@ -57,9 +55,8 @@ function cover(from: Date, to: Date, level: SpanLevel, sign: 1 | -1, finer: Fine
 
 /**
  * [first, end) (UTC midnights) as signed spans of months, weeks and days whose signed days add up
- * to exactly the range's days, reading the fewest periods. With `weeks: false`, of months and days
- * only (for a count that has no weekly rollup).
+ * to exactly the range's days, reading the fewest periods.
  */
-export function rollupSpans(first: Date, end: Date, options: { weeks?: boolean } = {}): Span[] {
-  return cover(first, end, "month", 1, options.weeks === false ? { month: "day" } : ALL_LEVELS)[1];
+export function rollupSpans(first: Date, end: Date): Span[] {
+  return cover(first, end, "month", 1)[1];
 }

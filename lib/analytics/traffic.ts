@@ -99,33 +99,6 @@ function pageSums(r: ResolvedFilter, domains: string[], first: string, end: stri
 
 const range = (r: ResolvedFilter) => ({ first: isoDay(r.filter.from), end: isoDay(r.filter.to) });
 
-/**
- * The crawls of the page `k` (a row of the enclosing query) in [first, end) as rows (crawler,
- * hits) to be summed per crawler: the range as months and days (rollupSpans without weeks), months
- * from traffic_page_crawlers_monthly and days from traffic_daily, each added or subtracted. 90
- * days read about 18 periods per page (at most 33) instead of 90 days.
- */
-function pageCrawlerSpans(workspace: Prisma.Sql, domains: string[], first: string, end: string): Prisma.Sql {
-  const spans = rollupSpans(new Date(`${first}T00:00:00Z`), new Date(`${end}T00:00:00Z`), { weeks: false });
-  const parts: Prisma.Sql[] = [];
-  for (const sign of [1, -1] as const) {
-    const hits = Prisma.raw(sign === 1 ? "t.hits" : "-t.hits");
-    const months = spans.filter((s) => s.level === "month" && s.sign === sign).map((s) => Prisma.sql`(t.month >= ${isoDay(s.from)}::date AND t.month < ${isoDay(s.to)}::date)`);
-    const days = spans.filter((s) => s.level === "day" && s.sign === sign).map((s) => Prisma.sql`(t.day >= ${isoDay(s.from)}::date AND t.day < ${isoDay(s.to)}::date)`);
-    if (months.length) {
-      parts.push(Prisma.sql`
-        SELECT t.crawler, ${hits} AS hits FROM traffic_page_crawlers_monthly t
-        WHERE t."workspaceId" = ${workspace} AND t.domain = k.domain AND t.path = k.path AND (${Prisma.join(months, " OR ")}) AND ${domainScope(domains)}`);
-    }
-    if (days.length) {
-      parts.push(Prisma.sql`
-        SELECT t.crawler, ${hits} AS hits FROM traffic_daily t
-        WHERE t."workspaceId" = ${workspace} AND t.domain = k.domain AND t.path = k.path AND (${Prisma.join(days, " OR ")}) AND ${domainScope(domains)}`);
-    }
-  }
-  return Prisma.join(parts, " UNION ALL "); // a range has at least one day, so one span
-}
-
 /** Crawls per bucket (day, or week past 120 days), crawler and verification, with each crawler's totals. */
 export async function crawlsOverTime(r: ResolvedFilter) {
   const domains = await brandDomains(r);
@@ -312,13 +285,12 @@ export async function pageFunnel(r: ResolvedFilter, list: FunnelList, page: numb
         b."blockedFor", s."robotsOutcome" = 'unreachable' AS "robotsUnreachable"
       FROM ranked k
         LEFT JOIN cited c ON c.domain = k.domain AND c.path = k.path
-        -- Crawls in range by crawler (their sum: the page's crawls): whole months from the
-        -- per-page monthly rollup, edge days from traffic_daily, each added or subtracted; both
-        -- probes on the page's key.
+        -- Crawls in range by crawler (their sum: the page's crawls), on traffic_daily's per-page key.
         LEFT JOIN LATERAL (
           SELECT sum(x.hits)::int AS crawls, jsonb_agg(jsonb_build_object('crawler', x.crawler, 'hits', x.hits) ORDER BY x.hits DESC, x.crawler) AS crawlers
-          FROM (SELECT t.crawler, sum(t.hits)::int AS hits FROM (${pageCrawlerSpans(workspace, domains, first, end)}) t
-                GROUP BY 1 HAVING sum(t.hits) > 0) x
+          FROM (SELECT t.crawler, sum(t.hits)::int AS hits FROM traffic_daily t
+                WHERE t."workspaceId" = ${workspace} AND t.domain = k.domain AND t.path = k.path AND t.day >= ${first}::date AND t.day < ${end}::date AND ${domainScope(domains)}
+                GROUP BY 1) x
         ) cr ON true
         -- Visits in range by assistant, on traffic_visits_daily's per-page index.
         LEFT JOIN LATERAL (

@@ -12,7 +12,7 @@ export type StoredHit = { at: Date; domain: string; path: string; crawler: strin
 
 /**
  * Inserts a batch of hits and adds them to the daily rollup and its rollups for the Traffic page
- * (per day without the path, per day, week and month and page, per month, page and crawler) in ONE statement, so every
+ * (per day without the path, per day, week and month and page) in ONE statement, so every
  * rollup always equals the raw rows it came from (a failed statement writes none). For a few
  * hits (tests, small writers); an import writes through HitWriter (lib/traffic/hit-writer.ts),
  * which adds a whole chunk of batches to the rollups at once. The batch is grouped once into
@@ -81,12 +81,6 @@ export function rollupsOfGroups(workspaceId: string): Prisma.Sql {
         DO UPDATE SET hits = traffic_pages_daily.hits + EXCLUDED.hits, errors = traffic_pages_daily.errors + EXCLUDED.errors
       ), pages_weekly AS (${pagePeriodUpsert(workspaceId, "traffic_pages_weekly", "week", ["hits", "errors"])}
       ), pages_monthly AS (${pagePeriodUpsert(workspaceId, "traffic_pages_monthly", "month", ["hits", "errors"])}
-      ), page_crawlers AS (
-        INSERT INTO traffic_page_crawlers_monthly ("workspaceId", domain, path, month, crawler, hits)
-        SELECT ${workspaceId}::uuid, domain, path, date_trunc('month', day)::date, crawler, sum(hits) FROM g
-        GROUP BY 2, 3, 4, 5
-        ORDER BY 2, 3, 4, 5
-        ON CONFLICT ("workspaceId", domain, path, month, crawler) DO UPDATE SET hits = traffic_page_crawlers_monthly.hits + EXCLUDED.hits
       )
       INSERT INTO traffic_daily ("workspaceId", day, domain, path, crawler, verification, hits, errors)
       SELECT ${workspaceId}::uuid, day, domain, path, crawler, verification, hits, errors FROM g

@@ -1272,16 +1272,6 @@ CREATE TABLE "traffic_hits" (
   CONSTRAINT traffic_hits_verification_check CHECK ((verification = ANY (ARRAY['verified'::text, 'unverified'::text, 'unchecked'::text])))
 );
 
-CREATE TABLE "traffic_page_crawlers_monthly" (
-  "workspaceId" uuid NOT NULL,
-  domain text NOT NULL,
-  path text NOT NULL,
-  month date NOT NULL,
-  crawler text NOT NULL,
-  hits integer NOT NULL DEFAULT 0,
-  CONSTRAINT traffic_page_crawlers_monthly_pkey PRIMARY KEY ("workspaceId", domain, path, month, crawler)
-);
-
 CREATE TABLE "traffic_pages_daily" (
   "workspaceId" uuid NOT NULL,
   day date NOT NULL,
@@ -1734,8 +1724,6 @@ CREATE UNIQUE INDEX traffic_daily_pkey ON public.traffic_daily USING btree ("wor
 CREATE INDEX traffic_hits_day_idx ON public.traffic_hits USING brin (day);
 
 CREATE UNIQUE INDEX traffic_hits_pkey ON public.traffic_hits USING btree (id);
-
-CREATE UNIQUE INDEX traffic_page_crawlers_monthly_pkey ON public.traffic_page_crawlers_monthly USING btree ("workspaceId", domain, path, month, crawler);
 
 CREATE UNIQUE INDEX traffic_pages_daily_pkey ON public.traffic_pages_daily USING btree ("workspaceId", day, domain, path);
 
@@ -3350,7 +3338,6 @@ BEGIN
   DELETE FROM traffic_pages_daily WHERE "workspaceId" IN (SELECT id FROM old_workspaces);
   DELETE FROM traffic_pages_weekly WHERE "workspaceId" IN (SELECT id FROM old_workspaces);
   DELETE FROM traffic_pages_monthly WHERE "workspaceId" IN (SELECT id FROM old_workspaces);
-  DELETE FROM traffic_page_crawlers_monthly WHERE "workspaceId" IN (SELECT id FROM old_workspaces);
   RETURN NULL;
 END
 $function$;

@@ -21,7 +21,6 @@ const TABLES = {
   traffic_pages_daily: "day, domain, path, hits, errors",
   traffic_pages_weekly: "week, domain, path, hits, errors",
   traffic_pages_monthly: "month, domain, path, hits, errors",
-  traffic_page_crawlers_monthly: "domain, path, month, crawler, hits",
 } as const;
 
 /** Every row of the six tables for a workspace, without the workspace and the raw rows' surrogate key, in one order. */
@@ -44,7 +43,6 @@ async function fromRaw(workspaceId: string): Promise<Record<string, unknown[]>> 
     traffic_pages_daily: await q(`SELECT day, domain, path, ${sums} FROM ${h} GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`),
     traffic_pages_weekly: await q(`SELECT date_trunc('week', day)::date AS week, domain, path, ${sums} FROM ${h} GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`),
     traffic_pages_monthly: await q(`SELECT date_trunc('month', day)::date AS month, domain, path, ${sums} FROM ${h} GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`),
-    traffic_page_crawlers_monthly: await q(`SELECT domain, path, date_trunc('month', day)::date AS month, crawler, count(*)::int AS hits FROM ${h} GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`),
   };
 }
 
@@ -131,7 +129,7 @@ describe("an import's chunks", () => {
     gate.open();
     await heldDone;
     expect(held.stored).toBe(37);
-    for (const table of ["traffic_daily", "traffic_crawls_daily", "traffic_pages_daily", "traffic_pages_weekly", "traffic_pages_monthly", "traffic_page_crawlers_monthly"]) {
+    for (const table of ["traffic_daily", "traffic_crawls_daily", "traffic_pages_daily", "traffic_pages_weekly", "traffic_pages_monthly"]) {
       expect(await total(tenant.workspaceId, table)).toBe(53);
     }
     const { traffic_hits: raw, ...rollups } = await rowsOf(tenant.workspaceId);

@@ -175,7 +175,7 @@ describe("the daily rollup", () => {
   });
 
   it("goes with its workspace: deleting one deletes its hits and rollups, and a batch for a deleted one stores nothing", async () => {
-    const tables = ["traffic_hits", "traffic_daily", "traffic_crawls_daily", "traffic_pages_daily", "traffic_pages_weekly", "traffic_pages_monthly", "traffic_page_crawlers_monthly"];
+    const tables = ["traffic_hits", "traffic_daily", "traffic_crawls_daily", "traffic_pages_daily", "traffic_pages_weekly", "traffic_pages_monthly"];
     const rowsOf = async (workspaceId: string) =>
       Object.fromEntries(await Promise.all(tables.map(async (t) => [t, Number((await db().$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM ${t} WHERE "workspaceId" = $1::uuid`, workspaceId))[0]!.n)])));
     const gone = await createTenant("Deleted");
@@ -191,22 +191,20 @@ describe("the daily rollup", () => {
     expect(await rowsOf(gone.workspaceId)).toEqual(Object.fromEntries(tables.map((t) => [t, 0])));
   });
 
-  it("has rollups per day without the path, per day and page, per week and page, per month and page and per month, page and crawler that equal the raw rows' sums, also after retention", async () => {
+  it("has rollups per day without the path, per day and page, per week and page and per month and page that equal the raw rows' sums, also after retention", async () => {
     const sums = (workspaceId: string, from: "traffic_hits" | "rollups") =>
       from === "traffic_hits"
-        ? db().$queryRaw<{ crawls: unknown; pagesDaily: unknown; pagesWeekly: unknown; pagesMonthly: unknown; pageCrawlers: unknown }[]>`
+        ? db().$queryRaw<{ crawls: unknown; pagesDaily: unknown; pagesWeekly: unknown; pagesMonthly: unknown }[]>`
             WITH h AS (SELECT * FROM traffic_hits WHERE "workspaceId" = ${workspaceId}::uuid)
             SELECT (SELECT coalesce(jsonb_agg(x ORDER BY x::text), '[]') FROM (SELECT day, domain, crawler, verification, count(*) AS hits, count(*) FILTER (WHERE status >= 400) AS errors FROM h GROUP BY 1, 2, 3, 4) x) AS crawls,
                    (SELECT coalesce(jsonb_agg(x ORDER BY x::text), '[]') FROM (SELECT day, domain, path, count(*) AS hits, count(*) FILTER (WHERE status >= 400) AS errors FROM h GROUP BY 1, 2, 3) x) AS "pagesDaily",
                    (SELECT coalesce(jsonb_agg(x ORDER BY x::text), '[]') FROM (SELECT date_trunc('week', day)::date AS week, domain, path, count(*) AS hits, count(*) FILTER (WHERE status >= 400) AS errors FROM h GROUP BY 1, 2, 3) x) AS "pagesWeekly",
-                   (SELECT coalesce(jsonb_agg(x ORDER BY x::text), '[]') FROM (SELECT date_trunc('month', day)::date AS month, domain, path, count(*) AS hits, count(*) FILTER (WHERE status >= 400) AS errors FROM h GROUP BY 1, 2, 3) x) AS "pagesMonthly",
-                   (SELECT coalesce(jsonb_agg(x ORDER BY x::text), '[]') FROM (SELECT domain, path, date_trunc('month', day)::date AS month, crawler, count(*) AS hits FROM h GROUP BY 1, 2, 3, 4) x) AS "pageCrawlers"`
-        : db().$queryRaw<{ crawls: unknown; pagesDaily: unknown; pagesWeekly: unknown; pagesMonthly: unknown; pageCrawlers: unknown }[]>`
+                   (SELECT coalesce(jsonb_agg(x ORDER BY x::text), '[]') FROM (SELECT date_trunc('month', day)::date AS month, domain, path, count(*) AS hits, count(*) FILTER (WHERE status >= 400) AS errors FROM h GROUP BY 1, 2, 3) x) AS "pagesMonthly"`
+        : db().$queryRaw<{ crawls: unknown; pagesDaily: unknown; pagesWeekly: unknown; pagesMonthly: unknown }[]>`
             SELECT (SELECT coalesce(jsonb_agg(x ORDER BY x::text), '[]') FROM (SELECT day, domain, crawler, verification, hits, errors FROM traffic_crawls_daily WHERE "workspaceId" = ${workspaceId}::uuid) x) AS crawls,
                    (SELECT coalesce(jsonb_agg(x ORDER BY x::text), '[]') FROM (SELECT day, domain, path, hits, errors FROM traffic_pages_daily WHERE "workspaceId" = ${workspaceId}::uuid) x) AS "pagesDaily",
                    (SELECT coalesce(jsonb_agg(x ORDER BY x::text), '[]') FROM (SELECT week, domain, path, hits, errors FROM traffic_pages_weekly WHERE "workspaceId" = ${workspaceId}::uuid) x) AS "pagesWeekly",
-                   (SELECT coalesce(jsonb_agg(x ORDER BY x::text), '[]') FROM (SELECT month, domain, path, hits, errors FROM traffic_pages_monthly WHERE "workspaceId" = ${workspaceId}::uuid) x) AS "pagesMonthly",
-                   (SELECT coalesce(jsonb_agg(x ORDER BY x::text), '[]') FROM (SELECT domain, path, month, crawler, hits FROM traffic_page_crawlers_monthly WHERE "workspaceId" = ${workspaceId}::uuid) x) AS "pageCrawlers"`;
+                   (SELECT coalesce(jsonb_agg(x ORDER BY x::text), '[]') FROM (SELECT month, domain, path, hits, errors FROM traffic_pages_monthly WHERE "workspaceId" = ${workspaceId}::uuid) x) AS "pagesMonthly"`;
     await fc.assert(
       fc.asyncProperty(fc.array(fc.array(hit, { maxLength: 40 }), { minLength: 1, maxLength: 4 }), async (batches: StoredHit[][]) => {
         const tenant = await createTenant("Rollups");

@@ -13,7 +13,6 @@ BEGIN
   DELETE FROM traffic_pages_daily WHERE "workspaceId" IN (SELECT id FROM old_workspaces);
   DELETE FROM traffic_pages_weekly WHERE "workspaceId" IN (SELECT id FROM old_workspaces);
   DELETE FROM traffic_pages_monthly WHERE "workspaceId" IN (SELECT id FROM old_workspaces);
-  DELETE FROM traffic_page_crawlers_monthly WHERE "workspaceId" IN (SELECT id FROM old_workspaces);
   RETURN NULL;
 END
 $function$;
