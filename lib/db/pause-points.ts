@@ -52,7 +52,9 @@ export type PausePoint =
   /** Check creation: the check, its captures and its budget hold written, not committed. */
   | "check:create-before-commit"
   /** Brand delete: its checks counted (none), the brand about to be deleted. */
-  | "brand:delete-before-commit";
+  | "brand:delete-before-commit"
+  /** Traffic import: a chunk's raw hits written, not yet added to the rollups, not committed (lib/traffic/hit-writer.ts). */
+  | "traffic:import-before-rollups";
 
 export type PauseContext = { tx?: Prisma.TransactionClient; captureId?: string; checkId?: string; ruleId?: string; suggestionId?: string };
 type Hook = (context: PauseContext) => Promise<void> | void;

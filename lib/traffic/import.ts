@@ -5,9 +5,11 @@ import { UserError } from "@/lib/errors";
 import { normalizeHost } from "@/lib/sources/categories";
 import { classifyUserAgent } from "@/lib/traffic/classify";
 import { detectFormat, parseCloudflare, parseCombined, parseCsv, parseNetlify, parseVercel, readCsvHeader, type LineResult, type LogFormat } from "@/lib/traffic/formats";
-import { ownSites, siteOf, storedRanges, storeHits, type StoredHit } from "@/lib/traffic/store";
+import { HitWriter } from "@/lib/traffic/hit-writer";
+import { ownSites, siteOf, storedRanges, type StoredHit } from "@/lib/traffic/store";
 import { RangeVerifier, shippedRanges } from "@/lib/traffic/verify";
 
+/** Hits per statement; a transaction writes many (HitWriter). */
 const BATCH = 5_000;
 /** Longest line read; the rest of a longer one is dropped. */
 const MAX_LINE = 64 * 1024;
@@ -136,17 +138,14 @@ export async function importTrafficLog(workspaceId: string, lines: AsyncIterable
   };
   let read: ((line: string) => LineResult) | null = null;
   let batch: StoredHit[] = [];
-  // A batch is written while the next one is read, so parsing (Node) and writing (PostgreSQL)
-  // use both cores. At most one write in flight: memory stays at two batches, and a failed
-  // write stops the import at the next batch.
-  let writing: Promise<void> = Promise.resolve();
+  // Batches are written while the next ones are read, so parsing (Node) and writing (PostgreSQL)
+  // use both cores; a failed write stops the import at the next batch. The writer commits in
+  // chunks of many batches, adding each chunk to the rollups once (hit-writer.ts).
+  const writer = new HitWriter(workspaceId);
   const flush = async () => {
     const hits = batch;
     batch = [];
-    await writing;
-    writing = storeHits(workspaceId, hits).then(() => void (report.stored += hits.length));
-    // Awaited by the next flush or at the end; until then its rejection must not count as unhandled.
-    writing.catch(() => {});
+    await writer.add(hits);
   };
 
   try {
@@ -197,13 +196,15 @@ export async function importTrafficLog(workspaceId: string, lines: AsyncIterable
       }
   } catch (error) {
     if (!(error instanceof CorruptGzipError)) {
-      // The write in flight ends before the error is passed on: no write outlives the import.
-      await writing.catch(() => {});
+      // The chunk in flight ends before the error is passed on: no write outlives the import. It
+      // commits what was read before the error, as a failure of the log itself (below) does.
+      await writer.end().catch(() => {});
       throw error;
     }
     fail(report.lines + 1, `the gzip data is corrupt or cut short here (${error.message}); the lines before were read`);
   }
   await flush();
-  await writing;
+  await writer.end();
+  report.stored = writer.stored;
   return report;
 }

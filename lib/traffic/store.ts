@@ -3,6 +3,7 @@ import { registrableDomain } from "@/lib/analysis/citations";
 import { db } from "@/lib/db/prisma";
 import { withRetries } from "@/lib/db/transaction";
 import { NotFoundError } from "@/lib/errors";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { normalizeHost } from "@/lib/sources/categories";
 import { pagePeriodUpsert } from "@/lib/traffic/page-periods";
 import type { Verification } from "@/lib/traffic/verify";
@@ -12,34 +13,59 @@ export type StoredHit = { at: Date; domain: string; path: string; crawler: strin
 /**
  * Inserts a batch of hits and adds them to the daily rollup and its rollups for the Traffic page
  * (per day without the path, per day, week and month and page) in ONE statement, so every
- * rollup always equals the raw rows it came from (a failed statement writes none). The batch is
- * grouped once into traffic_daily's keys; the other rollups group those groups. Each rollup's
- * groups are upserted in key order, so two imports into the same pages lock rows in the same
- * order; a deadlock or serialization failure is retried as a whole. These tables have no foreign
- * key (a check per row was a third of the import's PostgreSQL time): the batch locks its
- * workspace's row once (FOR KEY SHARE), so a deletion waits for it and its trigger
+ * rollup always equals the raw rows it came from (a failed statement writes none). For a few
+ * hits (tests, small writers); an import writes through HitWriter (lib/traffic/hit-writer.ts),
+ * which adds a whole chunk of batches to the rollups at once. The batch is grouped once into
+ * traffic_daily's keys; the other rollups group those groups (rollupsOfGroups). These tables have
+ * no foreign key (a check per row was a third of the import's PostgreSQL time): the batch locks
+ * its workspace's row once (FOR KEY SHARE), so a deletion waits for it and its trigger
  * (workspaces_traffic_deleted) then removes these rows too; a deleted workspace stores nothing.
  */
 export async function storeHits(workspaceId: string, hits: StoredHit[]): Promise<void> {
   if (!hits.length) return;
-  const at = hits.map((h) => h.at.toISOString());
   const written = await withRetries(
     () => db().$executeRaw`
       WITH workspace AS (
         SELECT id FROM workspaces WHERE id = ${workspaceId}::uuid FOR KEY SHARE
       ), input AS (
-        SELECT (t.at AT TIME ZONE 'UTC') AS at, t.domain, t.path, t.crawler, t.verification, t.status
-        FROM workspace, unnest(${at}::timestamptz[], ${hits.map((h) => h.domain)}::text[], ${hits.map((h) => h.path)}::text[],
-                    ${hits.map((h) => h.crawler)}::text[], ${hits.map((h) => h.verification)}::text[], ${hits.map((h) => h.status)}::int[])
-             AS t(at, domain, path, crawler, verification, status)
+        SELECT t.* FROM workspace, ${hitsInput(hits)}
       ), raw AS (
-        INSERT INTO traffic_hits ("workspaceId", day, at, domain, path, crawler, verification, status)
-        SELECT ${workspaceId}::uuid, at::date, at, domain, path, crawler, verification, status FROM input
+        ${insertRawHits(workspaceId)}
       ), g AS (
         SELECT at::date AS day, domain, path, crawler, verification, count(*)::int AS hits, (count(*) FILTER (WHERE status >= 400))::int AS errors
         FROM input
         GROUP BY 1, 2, 3, 4, 5
-      ), crawls AS (
+      ), ${rollupsOfGroups(workspaceId)}`,
+  );
+  if (written === 0) throw new NotFoundError("That workspace does not exist (any more).");
+}
+
+/** The hits as a set of rows t(at, domain, path, crawler, verification, status), `at` in UTC. */
+export function hitsInput(hits: StoredHit[]): Prisma.Sql {
+  return Prisma.sql`(
+    SELECT (u.at AT TIME ZONE 'UTC') AS at, u.domain, u.path, u.crawler, u.verification, u.status
+    FROM unnest(${hits.map((h) => h.at.toISOString())}::timestamptz[], ${hits.map((h) => h.domain)}::text[], ${hits.map((h) => h.path)}::text[],
+                ${hits.map((h) => h.crawler)}::text[], ${hits.map((h) => h.verification)}::text[], ${hits.map((h) => h.status)}::int[])
+         AS u(at, domain, path, crawler, verification, status)
+  ) t`;
+}
+
+/** Inserts the rows of `input` (hitsInput's columns) as the workspace's raw hits. */
+export function insertRawHits(workspaceId: string): Prisma.Sql {
+  return Prisma.sql`
+    INSERT INTO traffic_hits ("workspaceId", day, at, domain, path, crawler, verification, status)
+    SELECT ${workspaceId}::uuid, at::date, at, domain, path, crawler, verification, status FROM input`;
+}
+
+/**
+ * The tail of a statement whose CTE `g` holds hits grouped into traffic_daily's keys (day,
+ * domain, path, crawler, verification, hits, errors): the CTEs that add them to the rollups for
+ * the Traffic page, then the main INSERT that adds them to traffic_daily. Each rollup's groups
+ * are upserted in key order, so two writers into the same pages lock rows in the same order; a
+ * deadlock or serialization failure is retried as a whole by the caller.
+ */
+export function rollupsOfGroups(workspaceId: string): Prisma.Sql {
+  return Prisma.sql`crawls AS (
         INSERT INTO traffic_crawls_daily ("workspaceId", day, domain, crawler, verification, hits, errors)
         SELECT ${workspaceId}::uuid, day, domain, crawler, verification, sum(hits), sum(errors) FROM g
         GROUP BY day, domain, crawler, verification
@@ -60,9 +86,7 @@ export async function storeHits(workspaceId: string, hits: StoredHit[]): Promise
       SELECT ${workspaceId}::uuid, day, domain, path, crawler, verification, hits, errors FROM g
       ORDER BY domain, path, day, crawler, verification
       ON CONFLICT ("workspaceId", domain, path, day, crawler, verification)
-      DO UPDATE SET hits = traffic_daily.hits + EXCLUDED.hits, errors = traffic_daily.errors + EXCLUDED.errors`,
-  );
-  if (written === 0) throw new NotFoundError("That workspace does not exist (any more).");
+      DO UPDATE SET hits = traffic_daily.hits + EXCLUDED.hits, errors = traffic_daily.errors + EXCLUDED.errors`;
 }
 
 /**

@@ -1,11 +1,16 @@
 // storeHits groups a batch into its rollup keys (issue 21 item 5, lib/traffic/store.ts): any batch
 // stored at once leaves exactly the rows (raw and every rollup) that the same hits stored one by
 // one leave, and the rollups equal the sums of the raw rows' times, whatever the days (weeks and
-// years turning), pages, crawlers, verdicts and statuses.
+// years turning), pages, crawlers, verdicts and statuses. An import's HitWriter
+// (lib/traffic/hit-writer.ts) adds a chunk of batches to the rollups at once: the same rows
+// whatever the batches and chunks, exact with another import committing while one is held before
+// its rollups, and a chunk that fails takes its raw rows with it (the committed ones stay summed).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createTenant } from "../support/api-fixtures";
+import { actAt, gateAt } from "../support/pause";
 import { db } from "@/lib/db/prisma";
+import { HitWriter } from "@/lib/traffic/hit-writer";
 import { storeHits, type StoredHit } from "@/lib/traffic/store";
 import { VERIFICATIONS } from "@/lib/traffic/verify";
 
@@ -72,5 +77,92 @@ describe("a batch grouped into rollup keys", () => {
       }),
       { numRuns: 25 },
     );
+  });
+
+  it("stores through an import's writer, in any batches and chunks, what the same hits stored one by one store", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.array(hit, { minLength: 1, maxLength: 15 }), { minLength: 1, maxLength: 6 }),
+        fc.integer({ min: 1, max: 40 }),
+        fc.integer({ min: 1, max: 3 }),
+        async (batches, chunkHits, ahead) => {
+          const chunked = await createTenant("Chunked");
+          const single = await createTenant("Single");
+          const writer = new HitWriter(chunked.workspaceId, { chunkHits, ahead });
+          for (const batch of batches) await writer.add(batch);
+          await writer.end();
+          const hits = batches.flat();
+          expect(writer.stored).toBe(hits.length);
+          for (const h of hits) await storeHits(single.workspaceId, [h]);
+          const { traffic_hits: raw, ...rollups } = await rowsOf(chunked.workspaceId);
+          expect({ traffic_hits: raw, ...rollups }).toEqual(await rowsOf(single.workspaceId));
+          expect(rollups).toEqual(await fromRaw(chunked.workspaceId));
+        },
+      ),
+      { numRuns: 20 },
+    );
+  });
+});
+
+describe("an import's chunks", () => {
+  const at = (day: string) => new Date(`${day}T10:00:00Z`);
+  const hits = (n: number, path: string): StoredHit[] =>
+    Array.from({ length: n }, (_, i) => ({ at: at(i % 2 ? "2026-11-30" : "2026-12-01"), domain: "acme.com", path, crawler: i % 3 ? "GPTBot" : "ClaudeBot", verification: "unverified", status: i % 4 ? 200 : 404 }));
+  const total = async (workspaceId: string, table: string) =>
+    (await db().$queryRawUnsafe<{ n: number }[]>(`SELECT coalesce(sum(hits), 0)::int AS n FROM ${table} WHERE "workspaceId" = $1::uuid`, workspaceId))[0]!.n;
+
+  it("stay exact when another import into the same pages commits while one is held with its raw rows written, before its rollups", async () => {
+    const tenant = await createTenant("Two imports");
+    const gate = gateAt("traffic:import-before-rollups");
+    const held = new HitWriter(tenant.workspaceId);
+    await held.add(hits(30, "/a"));
+    await held.add(hits(7, "/b"));
+    const heldDone = held.end();
+    await gate.reached;
+    // The other import runs whole and commits while the first holds its chunk open.
+    const other = new HitWriter(tenant.workspaceId);
+    await other.add(hits(11, "/a"));
+    await other.add(hits(5, "/b"));
+    await other.end();
+    expect(other.stored).toBe(16);
+    expect(await total(tenant.workspaceId, "traffic_daily")).toBe(16);
+    gate.open();
+    await heldDone;
+    expect(held.stored).toBe(37);
+    for (const table of ["traffic_daily", "traffic_crawls_daily", "traffic_pages_daily", "traffic_pages_weekly", "traffic_pages_monthly"]) {
+      expect(await total(tenant.workspaceId, table)).toBe(53);
+    }
+    const { traffic_hits: raw, ...rollups } = await rowsOf(tenant.workspaceId);
+    expect(raw).toHaveLength(53);
+    expect(rollups).toEqual(await fromRaw(tenant.workspaceId));
+  });
+
+  it("keep the committed chunks and lose the failed one whole: the rollups equal the raw rows stored", async () => {
+    const tenant = await createTenant("Crash");
+    let arrivals = 0;
+    // The second chunk fails with its raw rows written, as a process killed there would.
+    actAt("traffic:import-before-rollups", () => {
+      arrivals += 1;
+      if (arrivals === 2) throw new Error("the import died here");
+    }, 2);
+    const writer = new HitWriter(tenant.workspaceId, { chunkHits: 10 });
+    await writer.add(hits(10, "/a"));
+    await writer.add(hits(10, "/b"));
+    await expect(writer.end()).rejects.toThrow("the import died here");
+    expect(arrivals).toBe(2);
+    expect(writer.stored).toBe(10);
+    const { traffic_hits: raw, ...rollups } = await rowsOf(tenant.workspaceId);
+    expect(raw).toHaveLength(10);
+    expect(rollups).toEqual(await fromRaw(tenant.workspaceId));
+    expect(await total(tenant.workspaceId, "traffic_pages_monthly")).toBe(10);
+  });
+
+  it("refuse a deleted workspace and store nothing for it", async () => {
+    const tenant = await createTenant("Gone");
+    await db().workspace.delete({ where: { id: tenant.workspaceId } });
+    const writer = new HitWriter(tenant.workspaceId);
+    await writer.add(hits(3, "/a"));
+    await expect(writer.end()).rejects.toThrow("does not exist");
+    expect(await db().trafficHit.count({ where: { workspaceId: tenant.workspaceId } })).toBe(0);
   });
 });

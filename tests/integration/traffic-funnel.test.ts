@@ -295,6 +295,14 @@ describe("the traffic funnel", () => {
           expect(top.total).toBe(want.size);
           const funnel = await get("traffic-funnel");
           expect(Object.fromEntries(funnel.items.filter((p) => p.crawls > 0).map((p) => [p.path, p.crawls]))).toEqual(Object.fromEntries([...want].map(([path, p]) => [path, p.hits])));
+          // By crawler too: whole months from the per-page monthly rollup, edge days from traffic_daily.
+          const byCrawler = new Map<string, Record<string, number>>();
+          for (const h of hits.filter((x) => x.day >= from && x.day <= to)) {
+            const c = byCrawler.get(h.path) ?? {};
+            c[h.crawler] = (c[h.crawler] ?? 0) + 1;
+            byCrawler.set(h.path, c);
+          }
+          expect({ from, to, crawlers: Object.fromEntries(funnel.items.filter((p) => p.crawls > 0).map((p) => [p.path, Object.fromEntries(p.crawlers.map((c) => [c.crawler, c.hits]))])) }).toEqual({ from, to, crawlers: Object.fromEntries(byCrawler) });
           const wantVisits = new Map<string, number>();
           for (const v of visits.filter((x) => x.day >= from && x.day <= to)) wantVisits.set(v.path, (wantVisits.get(v.path) ?? 0) + v.visits);
           expect({ from, to, visits: Object.fromEntries(funnel.items.filter((p) => p.visits > 0).map((p) => [p.path, p.visits])) }).toEqual({ from, to, visits: Object.fromEntries(wantVisits) });
