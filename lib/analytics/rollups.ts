@@ -106,16 +106,3 @@ export function wholeWeeks(f: AnalyticsFilter): { weeks: { first: string; end: s
   if (start >= end) return null;
   return { weeks: { first: isoDay(start), end: isoDay(end) }, head: { ...f, to: start }, tail: { ...f, from: end } };
 }
-
-/**
- * The whole calendar months inside the filter's days, as the range of their first days
- * [first, end) and the days before and after them, or null when no whole month fits.
- */
-export function wholeMonths(f: AnalyticsFilter): { months: { first: string; end: string }; head: AnalyticsFilter; tail: AnalyticsFilter } | null {
-  days(f);
-  const firstOfMonth = (d: Date, add = 0) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + add, 1));
-  const start = firstOfMonth(f.from).getTime() === f.from.getTime() ? f.from : firstOfMonth(f.from, 1);
-  const end = firstOfMonth(f.to);
-  if (start >= end) return null;
-  return { months: { first: isoDay(start), end: isoDay(end) }, head: { ...f, to: start }, tail: { ...f, from: end } };
-}

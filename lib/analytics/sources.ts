@@ -1,6 +1,7 @@
 import "server-only";
 import { bucketKeys, bucketOf, bucketUnit, captureScope, num, promptScope, type AnalyticsFilter } from "@/lib/analytics/filter";
-import { monthRollupScope, rollupScope, weekRollupScope, wholeMonths, wholeWeeks } from "@/lib/analytics/rollups";
+import { monthRollupScope, rollupScope, weekRollupScope, wholeWeeks } from "@/lib/analytics/rollups";
+import { rollupSpans, type Span, type SpanLevel } from "@/lib/analytics/rollup-spans";
 import { isoDay } from "@/lib/analytics/schemas";
 import { wilson } from "@/lib/analytics/stats";
 import { readDb } from "@/lib/db/prisma";
@@ -87,7 +88,7 @@ type CitedPageRow = { url: string; domain: string; title: string | null; own: bo
 
 /**
  * Cited pages, most cited first: how often each URL was cited and in how many answers; `domain`
- * keeps that domain's. From the rollups (citedPageRows), the title only for the page shown, from
+ * keeps that domain's. From the rollups (citedPagesRolled), the title only for the page shown, from
  * the daily row of its latest titled answer; from the raw rows with both a provider filter and a
  * tag or market filter, as no rollup keeps both the provider and the prompt.
  */
@@ -103,45 +104,44 @@ export async function citedPages(f: AnalyticsFilter, page: number, pageSize: num
   };
 }
 
-const CITED_PAGE_COLUMNS = Prisma.sql`r.url, r.domain, r.citations, r."ownCitations", r.answers, r."titleAt"`;
+/** The cited page rollups a filter reads, per period (no months per provider), and the daily one with the titles. */
+type CitedPageTables = { [level in SpanLevel]: string | null } & { titles: string };
 
 /**
- * The cited page rollups a filter reads: with a provider filter those per provider (days and
- * weeks), with a tag or market filter those per prompt, otherwise the totals; and the daily
- * rollup with the titles (per provider or prompt, as filtered).
+ * With a provider filter those per provider (days and weeks), with a tag or market filter those
+ * per prompt, otherwise the totals; the titles from the daily rollup per provider or prompt.
  */
-function citedPageTables(f: AnalyticsFilter): { days: string; weeks: string; months: string | null; titles: string } {
-  if (f.providerConfigIds?.length) return { days: "rollup_cited_pages", weeks: "rollup_cited_page_weeks", months: null, titles: "rollup_cited_pages" };
+function citedPageTables(f: AnalyticsFilter): CitedPageTables {
+  if (f.providerConfigIds?.length) return { day: "rollup_cited_pages", week: "rollup_cited_page_weeks", month: null, titles: "rollup_cited_pages" };
   if (f.tags?.length || f.markets?.length) {
-    const days = "rollup_cited_page_prompt_days";
-    return { days, weeks: "rollup_cited_page_prompt_weeks", months: "rollup_cited_page_prompt_months", titles: days };
+    const day = "rollup_cited_page_prompt_days";
+    return { day, week: "rollup_cited_page_prompt_weeks", month: "rollup_cited_page_prompt_months", titles: day };
   }
-  return { days: "rollup_cited_page_day_totals", weeks: "rollup_cited_page_week_totals", months: "rollup_cited_page_month_totals", titles: "rollup_cited_pages" };
+  return { day: "rollup_cited_page_day_totals", week: "rollup_cited_page_week_totals", month: "rollup_cited_page_month_totals", titles: "rollup_cited_pages" };
 }
 
 /**
- * The cited page rollup rows of the range, as a subquery. Every URL's sum is needed before the
- * top can be cut, so the range is read in as few rows per URL as there are: its whole months
- * from the monthly table, the whole weeks of the partial months at its edges from the weekly
- * one and their other days from the daily one (a year is 12 rows per URL and prompt and a few
- * weeks and days, not a row per week and provider). The rollups per provider have no months.
- * `f` has no prompt filter here: `only` holds it, as the prompts' ids.
+ * The rows of the filter's range as months, weeks and days of the cited page rollups, as `spans`
+ * (rollupSpans) cover it, each span's `columns` given its sign. `f` has no prompt filter here:
+ * `only` holds it, as the prompts' ids, and any other condition on the rows.
  */
-function citedPageRows(f: AnalyticsFilter, tables: ReturnType<typeof citedPageTables>, only: Prisma.Sql): Prisma.Sql {
-  const read = (table: string, scope: Prisma.Sql) => Prisma.sql`SELECT ${CITED_PAGE_COLUMNS} FROM ${Prisma.raw(table)} r WHERE ${scope} ${only}`;
-  const weeksAndDays = (g: AnalyticsFilter): Prisma.Sql[] => {
-    if (g.from >= g.to) return [];
-    const whole = wholeWeeks(g);
-    if (!whole) return [read(tables.days, rollupScope(g))];
-    return [read(tables.weeks, weekRollupScope(g, whole.weeks)), ...[whole.head, whole.tail].filter((h) => h.from < h.to).map((h) => read(tables.days, rollupScope(h)))];
-  };
-  const months = tables.months ? wholeMonths(f) : null;
-  const parts = months && tables.months
-    ? [read(tables.months, monthRollupScope(f, months.months)), ...weeksAndDays(months.head), ...weeksAndDays(months.tail)]
-    : weeksAndDays(f);
-  return Prisma.sql`(${parts.length ? Prisma.join(parts, " UNION ALL ") : read(tables.days, rollupScope(f))})`;
+function spanRows(f: AnalyticsFilter, tables: CitedPageTables, spans: Span[], columns: (sign: 1 | -1) => Prisma.Sql, only: Prisma.Sql): Prisma.Sql {
+  const parts = spans.map((s) => {
+    const periods = { first: isoDay(s.from), end: isoDay(s.to) };
+    const scope = s.level === "month" ? monthRollupScope(f, periods) : s.level === "week" ? weekRollupScope(f, periods) : rollupScope({ ...f, from: s.from, to: s.to });
+    return Prisma.sql`SELECT ${columns(s.sign)} FROM ${Prisma.raw(tables[s.level]!)} r WHERE ${scope} ${only}`;
+  });
+  return Prisma.sql`(${Prisma.join(parts, " UNION ALL ")})`; // a range has at least one day, so one span
 }
 
+/**
+ * Every URL's sum is needed before the top can be cut, so the range is read in as few rows per
+ * URL as there are: its months, weeks and days, each added or subtracted (rollupSpans: 30 days
+ * are a month less or plus a few days, ~35,000 rows at a million captures instead of ~87,000 as
+ * whole weeks and edge days). A maximum does not subtract: the domain and the latest titled
+ * answer's time are read apart for the pages shown only, from added spans inside the range, and
+ * the title from the daily row (per provider or prompt) of that time.
+ */
 async function citedPagesRolled(f: AnalyticsFilter, page: number, pageSize: number, domain?: string) {
   const tables = citedPageTables(f);
   const unprompted = { ...f, tags: undefined, markets: undefined };
@@ -153,22 +153,30 @@ async function citedPagesRolled(f: AnalyticsFilter, page: number, pageSize: numb
     prompts = Prisma.sql`AND r."promptId" = ANY(${ids.map((p) => p.id)}::uuid[])`;
   }
   const only = domain ? Prisma.sql`${prompts} AND r.domain = ${domain}` : prompts;
+  const coarsest = tables.month ? "month" : "week";
+  const counts = spanRows(unprompted, tables, rollupSpans(f.from, f.to, { coarsest }), (sign) =>
+    sign === 1 ? Prisma.sql`r.url, r.citations, r."ownCitations", r.answers` : Prisma.sql`r.url, -r.citations, -r."ownCitations", -r.answers`, only);
+  const shown = Prisma.sql`${only} AND r.url = ANY(ARRAY(SELECT url FROM ranked))`;
+  const latest = spanRows(unprompted, tables, rollupSpans(f.from, f.to, { coarsest, subtract: false }), () => Prisma.sql`r.url, r.domain, r."titleAt"`, shown);
   return readDb().$queryRaw<CitedPageRow[]>`
-    SELECT p.url, p.domain, t.title, p.own, p.citations, p.captures, p.total
-    FROM (
-      SELECT r.url, min(r.domain) AS domain, sum(r."ownCitations") > 0 AS own,
-        sum(r.citations)::int AS citations, sum(r.answers)::int AS captures, max(r."titleAt") AS "titleAt",
+    WITH ranked AS (
+      SELECT r.url, sum(r."ownCitations") > 0 AS own, sum(r.citations)::int AS citations, sum(r.answers)::int AS captures,
         count(*) OVER ()::int AS total
-      FROM ${citedPageRows(unprompted, tables, only)} r
+      FROM ${counts} r (url, citations, "ownCitations", answers)
       GROUP BY r.url
       HAVING sum(r.citations) > 0
       ORDER BY citations DESC, r.url
       LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}
-    ) p
+    ), latest AS (
+      SELECT r.url, min(r.domain) AS domain, max(r."titleAt") AS "titleAt" FROM ${latest} r GROUP BY r.url
+    )
+    SELECT p.url, l.domain, t.title, p.own, p.citations, p.captures, p.total
+    FROM ranked p
+    JOIN latest l ON l.url = p.url
     LEFT JOIN LATERAL (
       -- The title from the daily row (per provider or prompt) that holds the latest titled answer.
       SELECT r.title FROM ${Prisma.raw(tables.titles)} r
-      WHERE ${rollupScope(unprompted)} ${prompts} AND r.day = p."titleAt"::date AND r.url = p.url AND r."titleAt" = p."titleAt"
+      WHERE ${rollupScope(unprompted)} ${prompts} AND r.day = l."titleAt"::date AND r.url = p.url AND r."titleAt" = l."titleAt"
       ORDER BY r.title LIMIT 1
     ) t ON true
     ORDER BY p.citations DESC, p.url`;

@@ -2,7 +2,7 @@ import "server-only";
 import { bucketKeys, bucketOf, bucketUnit, num, type ResolvedFilter } from "@/lib/analytics/filter";
 import { rollupScope } from "@/lib/analytics/rollups";
 import { addDays, isoDay } from "@/lib/analytics/schemas";
-import { rollupSpans, type SpanLevel } from "@/lib/analytics/traffic-spans";
+import { rollupSpans, type SpanLevel } from "@/lib/analytics/rollup-spans";
 import { wilson } from "@/lib/analytics/stats";
 import { readDb } from "@/lib/db/prisma";
 import { Prisma } from "@/lib/generated/prisma/client";

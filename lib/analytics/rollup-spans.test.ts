@@ -1,8 +1,9 @@
-// rollupSpans (lib/analytics/traffic-spans.ts): for any range, the signed spans count every day of
-// it once and no other day, whatever months, weeks and years it crosses, and read few periods.
+// rollupSpans (lib/analytics/rollup-spans.ts): for any range, the signed spans count every day of
+// it once and no other day, whatever months, weeks and years it crosses, and read few periods;
+// also with weeks as the coarsest period, and with added spans only.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { rollupSpans, type Span } from "./traffic-spans";
+import { rollupSpans, type Span } from "./rollup-spans";
 
 const DAY = 86_400_000;
 const day0 = Date.UTC(2023, 11, 1);
@@ -23,11 +24,16 @@ function periodsOf(spans: Span[]): number {
 }
 
 describe("rollupSpans", () => {
+  const options = fc.record({ coarsest: fc.constantFrom("month" as const, "week" as const, "day" as const), subtract: fc.boolean() }, { requiredKeys: [] });
+
   it("counts exactly the range's days, each once, with spans on their periods' boundaries", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 1500 }), fc.integer({ min: 0, max: 400 }), (start, length) => {
+      fc.property(fc.integer({ min: 0, max: 1500 }), fc.integer({ min: 0, max: 400 }), options, (start, length, opts) => {
         const first = new Date(day0 + start * DAY);
-        const spans = rollupSpans(first, new Date(first.getTime() + length * DAY));
+        const spans = rollupSpans(first, new Date(first.getTime() + length * DAY), opts);
+        const order = ["day", "week", "month"];
+        expect(spans.filter((s) => order.indexOf(s.level) > order.indexOf(opts.coarsest ?? "month"))).toEqual([]);
+        if (opts.subtract === false) expect(spans.filter((s) => s.sign < 0)).toEqual([]);
         const counts = countsOf(spans);
         const wrong = [...counts].filter(([d, n]) => n !== (d >= start && d < start + length ? 1 : 0));
         const missing = Array.from({ length }, (_, i) => start + i).filter((d) => counts.get(d) !== 1);
@@ -51,5 +57,14 @@ describe("rollupSpans", () => {
     }
     expect(Object.fromEntries(most)).toEqual({ 7: 7, 30: 10, 31: 9, 90: 17, 92: 19 });
     expect(sum90 / 800).toBeLessThan(10.6);
+  });
+
+  it("adds only whole periods inside the range when it may not subtract: 30 days at most 12 periods", () => {
+    let most = 0;
+    for (let start = 0; start < 800; start++) {
+      const first = new Date(day0 + start * DAY);
+      most = Math.max(most, periodsOf(rollupSpans(first, new Date(first.getTime() + 30 * DAY), { subtract: false })));
+    }
+    expect(most).toBe(12);
   });
 });
