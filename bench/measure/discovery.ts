@@ -8,7 +8,8 @@
 // read). The rollups are then built by beacon_rollup_captures, what the success path calls per
 // capture, over batches: the rows the pass reads are exactly the ones the success path keeps.
 // Then the pass is timed: 2 warm-ups, then `runs` calls one at a time, for each scope a rule can
-// have: the whole scope, one provider, one tag, one tag and one provider, two tags.
+// have: the whole scope, one provider, one tag, one tag and one provider, two tags (on separate
+// prompts, and sharing a prompt, without and with a provider filter).
 // Import only after setDatabaseUrl() (lib/db/prisma.ts reads it).
 import { discoverUntrackedBrands, type DiscoveryInput } from "@/lib/alerts/discovery";
 import { db } from "@/lib/db/prisma";
@@ -67,6 +68,9 @@ export async function measureDiscovery(url: string, options: { captures: number;
     const tag = prompts.flatMap((p) => p.tags)[0];
     // A second tag of prompts without the first, so that the two tags' prompts add up.
     const other = prompts.find((p) => tag && !p.tags.includes(tag))?.tags[0];
+    // Two tags of one prompt (the pair most prompts carry), so that an answer of that prompt counts once.
+    const pairs = prompts.map((p) => [...new Set(p.tags)].slice(0, 2)).filter((pair) => pair.length === 2);
+    const shared = pairs.sort((a, b) => pairs.filter((s) => s.join() === b.join()).length - pairs.filter((s) => s.join() === a.join()).length)[0];
     const provider = [providers[0]!.id];
     const scopes: { scope: string; input: DiscoveryInput }[] = [
       { scope: `all answers, ${PERIOD_DAYS} days`, input: base },
@@ -74,6 +78,8 @@ export async function measureDiscovery(url: string, options: { captures: number;
       ...(tag ? [{ scope: `one tag (${tag})`, input: { ...base, tags: [tag] } }] : []),
       ...(tag ? [{ scope: `one tag (${tag}), one provider`, input: { ...base, tags: [tag], providerConfigIds: provider } }] : []),
       ...(tag && other ? [{ scope: `two tags (${tag}, ${other})`, input: { ...base, tags: [tag, other] } }] : []),
+      ...(shared ? [{ scope: `two tags sharing a prompt (${shared.join(", ")})`, input: { ...base, tags: shared } }] : []),
+      ...(shared ? [{ scope: `two tags sharing a prompt (${shared.join(", ")}), one provider`, input: { ...base, tags: shared, providerConfigIds: provider } }] : []),
     ];
     const rows: DiscoveryScaleResult["rows"] = [];
     for (const { scope, input } of scopes) {
