@@ -56,7 +56,9 @@ export async function measureDiscovery(url: string, options: { captures: number;
     const t1 = performance.now();
     if (existing[0]!.n === 0) await buildRollups(client, workspace.id, log, "discovery");
     const rollupSeconds = round((performance.now() - t1) / 1000, 0);
-    await client.query("VACUUM ANALYZE captures, capture_candidates, rollup_candidates, rollup_candidate_days, rollup_candidate_day_totals, rollup_tag_candidates, rollup_answers");
+    await client.query(
+      "VACUUM ANALYZE captures, capture_candidates, rollup_candidates, rollup_candidate_days, rollup_candidate_day_totals, rollup_tag_candidates, rollup_candidate_prompt_days, rollup_candidate_prompt_weeks, rollup_candidate_prompt_provider_weeks, rollup_answers",
+    );
     const counts = await client.query<{ k: string; r: string; d: string; t: string }>(
       `SELECT (SELECT count(*) FROM capture_candidates) AS k, (SELECT count(*) FROM rollup_candidates) AS r, (SELECT count(*) FROM rollup_candidate_days) AS d,
          (SELECT count(*) FROM rollup_tag_candidates) AS t`,

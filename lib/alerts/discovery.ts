@@ -1,7 +1,9 @@
 import "server-only";
 import { candidateKey } from "@/lib/analysis/brand-candidates";
 import { promptScope, type AnalyticsFilter } from "@/lib/analytics/filter";
+import { rollupSpans } from "@/lib/analytics/rollup-spans";
 import { rollupScope, weekRollupScope, wholeWeeks } from "@/lib/analytics/rollups";
+import { isoDay } from "@/lib/analytics/schemas";
 import { wilson, type Estimate } from "@/lib/analytics/stats";
 import { readDb } from "@/lib/db/prisma";
 import { NotFoundError } from "@/lib/errors";
@@ -14,7 +16,8 @@ import { Prisma } from "@/lib/generated/prisma/client";
 // (capture_candidates, by beacon_succeed, a re-analysis batch or the demo history) and counted
 // per day, provider, prompt, key and spelling in rollup_candidates, and without the prompt in
 // rollup_candidate_days, and without the provider in rollup_candidate_day_totals, and that per
-// tag in rollup_tag_candidates, the last three per week too (beacon_rollup_captures), so this
+// tag in rollup_tag_candidates, the last three per week too, and per prompt without the provider
+// per day and week and with it per week (beacon_rollup_captures), so this
 // reads rollup rows, not answer texts: the counts and the spellings in one pass over the
 // smallest rollups the filter allows, n from rollup_answers, and only for the names returned
 // their first spellings (when a tie or more than SPELLINGS spellings make the order matter) and
@@ -159,7 +162,7 @@ export async function discoverUntrackedBrands(input: DiscoveryInput): Promise<{ 
  * again). Those three are kept per week too: the range's whole weeks are read there and the days
  * of its partial edge weeks from the daily ones (at a million answers every name is named every
  * day, so 30 days are 30 rows per spelling by day and 6 to 12 this way). A tag with a provider
- * filter, and tags that share a prompt, read the rows per prompt.
+ * filter, and tags that share a prompt, read the rows per prompt (promptRows).
  */
 async function candidateRows(f: AnalyticsFilter): Promise<Prisma.Sql> {
   const providers = Boolean(f.providerConfigIds?.length);
@@ -168,10 +171,9 @@ async function candidateRows(f: AnalyticsFilter): Promise<Prisma.Sql> {
   // it sorting 116,000 rows); with the ids it hashes them (0.6 s at the same load).
   const perPrompt = async (tags: string[]) => {
     const prompts = await readDb().prompt.findMany({ where: { workspaceId: f.workspaceId, tags: { hasSome: tags } }, select: { id: true } });
-    return Prisma.sql`SELECT r.key, r.name, r.answers FROM rollup_candidates r
-      WHERE ${rollupScope({ ...f, tags: undefined })} AND r."promptId" = ANY(${prompts.map((p) => p.id)}::uuid[])`;
+    return promptRows({ ...f, tags: undefined }, prompts.map((p) => p.id));
   };
-  if (f.tags?.length && providers) return Prisma.sql`(${await perPrompt(f.tags)})`;
+  if (f.tags?.length && providers) return perPrompt(f.tags);
   // The tag is a key column of the per-tag rollups, not a condition on the prompt.
   const unprompted = { ...f, tags: undefined };
   const tags = f.tags?.length ? Prisma.sql`AND r.tag = ANY(${f.tags}::text[])` : Prisma.empty;
@@ -197,7 +199,31 @@ async function candidateRows(f: AnalyticsFilter): Promise<Prisma.Sql> {
       AND (SELECT count(DISTINCT t) FROM unnest(p.tags) t WHERE t = ANY(${f.tags}::text[])) > 1)`;
   return Prisma.sql`(
     SELECT * FROM (${rows}) r WHERE NOT ${overlap}
-    UNION ALL ${await perPrompt(f.tags!)} AND ${overlap})`;
+    UNION ALL SELECT * FROM ${await perPrompt(f.tags!)} r WHERE ${overlap})`;
+}
+
+/**
+ * The candidates' rows of `prompts` (ids) in the unprompted scope `f`, as a subquery `(key, name,
+ * answers)`: the range as signed ISO weeks and days (rollupSpans), the weeks from the rollups per
+ * prompt (with the provider when filtered on it), the days from those per prompt and day
+ * (rollup_candidates with the provider). 30 days per prompt are 5 weekly rows per spelling and a
+ * few daily ones instead of 30, per provider four times that. The prompt is a key of all of them,
+ * so a re-tagging moves none of their rows.
+ */
+function promptRows(f: AnalyticsFilter, prompts: string[]): Prisma.Sql {
+  const providers = Boolean(f.providerConfigIds?.length);
+  const [daily, weekly] = providers
+    ? ["rollup_candidates", "rollup_candidate_prompt_provider_weeks"]
+    : ["rollup_candidate_prompt_days", "rollup_candidate_prompt_weeks"];
+  const only = Prisma.sql`AND r."promptId" = ANY(${prompts}::uuid[])`;
+  const parts = rollupSpans(f.from, f.to, { coarsest: "week" }).map((span) => {
+    const range = { ...f, from: span.from, to: span.to };
+    const [table, scope] =
+      span.level === "week" ? [weekly, weekRollupScope(range, { first: isoDay(span.from), end: isoDay(span.to) })] : [daily, rollupScope(range)];
+    return Prisma.sql`SELECT r.key, r.name, ${span.sign} * r.answers AS answers FROM ${Prisma.raw(table)} r WHERE ${scope} ${only}`;
+  });
+  // An empty range has no spans: its (empty) day rows.
+  return Prisma.sql`(${parts.length ? Prisma.join(parts, " UNION ALL ") : Prisma.sql`SELECT r.key, r.name, r.answers FROM ${Prisma.raw(daily)} r WHERE ${rollupScope(f)} ${only}`})`;
 }
 
 /** The capture_candidates rows (`k`) of the captures in scope: captureScope on the copied columns. */

@@ -325,6 +325,13 @@ export const ROLLUPS: Rollup[] = [
   { table: "rollup_candidate_weeks", family: candidates, ...week },
   { table: "rollup_candidate_week_totals", family: candidates, ...week, byProvider: false },
   { table: "rollup_tag_candidate_weeks", family: candidates, ...week, byTag: true, byProvider: false },
+  // Per prompt, what discovery reads where the per-tag rows cannot serve (a tag with a provider
+  // filter, tags that share a prompt): the prompt is a key, so a re-tagging moves no row. Whole
+  // weeks per prompt (with and without the provider), edge days per prompt without the provider;
+  // with it, the edge days are rollup_candidates' (20261212130000_candidate_prompt_rollups).
+  { table: "rollup_candidate_prompt_days", family: candidates, ...day, byPrompt: true, byProvider: false },
+  { table: "rollup_candidate_prompt_weeks", family: candidates, ...week, byPrompt: true, byProvider: false },
+  { table: "rollup_candidate_prompt_provider_weeks", family: candidates, ...week, byPrompt: true },
 ];
 
 /** A rollup's key columns, in key order. */

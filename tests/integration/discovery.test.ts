@@ -288,6 +288,29 @@ describe("discovery from stored candidates", () => {
     );
   }, 600_000);
 
+  it("equals it for a tag with a provider filter and for tags that share a prompt, over ranges read as weeks less days", async () => {
+    // Read per prompt (rollup_candidate_prompt_*): these ranges are covered by whole weeks from
+    // which days are subtracted (rollupSpans), e.g. Tuesday 4 to Sunday 9 March as the week of 3 March less its Monday.
+    const shapes = [
+      { fromDay: 3, days: 6 },
+      { fromDay: 3, days: 13 },
+      { fromDay: 2, days: 12 },
+    ];
+    const scopes = [
+      { providers: [0], tags: ["buying"] },
+      { providers: [], tags: ["buying", "pricing"] },
+      { providers: [1], tags: ["pricing", "buying"] },
+    ];
+    const filters = shapes.flatMap((range) => scopes.map((scope) => ({ ...range, ...scope, limit: undefined })));
+    await fc.assert(
+      fc.asyncProperty(fc.array(answerSpec, { minLength: 5, maxLength: 30 }), async (specs) => {
+        const brand = await history(specs);
+        await expectSameAsRaw(brand.id, filters);
+      }),
+      { numRuns: 6 },
+    );
+  }, 600_000);
+
   it("keeps counting answers whose captures are gone: counts, shares and names from the rollup, examples from the captures kept", async () => {
     const C = await buildWorld("Discovery C");
     const before = await discoverUntrackedBrands({ workspaceId: C.workspaceId, brandId: C.brandId, ...RANGE });

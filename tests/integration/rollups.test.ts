@@ -778,7 +778,7 @@ describe("dashboards from rollups", () => {
     );
   });
 
-  it("are built for discovery per tag and per week from the history already there by the migrations that add them", async () => {
+  it("are built for discovery per tag, per week and per prompt from the history already there by the migrations that add them", async () => {
     // The backfills read the candidates' daily rollups (kept since 20261207180000), not the raw rows.
     const arrange = async (sql: Sql, tables: string[]) => {
       const one = async (text: string, values: unknown[] = []) => (await sql(text, values)).rows[0].id as string;
@@ -835,6 +835,42 @@ describe("dashboards from rollups", () => {
         { tag: "buying", week: "2025-03-10", answers: 1 },
         { tag: "smb", week: "2025-03-03", answers: 2 },
         { tag: "smb", week: "2025-03-10", answers: 1 },
+      ]);
+    });
+    // Per prompt: a second provider's 4 answers to Q1 on 3 March add to its day and week without
+    // the provider, and have their own week with it.
+    const arrangeTwoProviders = async (sql: Sql) => {
+      await arrange(sql, ["rollup_tag_candidates"]);
+      await sql(`INSERT INTO provider_configs ("workspaceId", name, "connectionId", model, "updatedAt") SELECT "workspaceId", 'P2', "connectionId", 'm', now() FROM provider_configs`);
+      await sql(
+        `INSERT INTO rollup_candidates ("workspaceId", "brandId", day, "providerConfigId", "promptId", key, name, answers)
+         SELECT p."workspaceId", b.id, '2025-03-03', p.id, q.id, 'attio', 'Attio', 4 FROM provider_configs p, brands b, prompts q WHERE p.name = 'P2' AND q.text = 'Q1'`,
+      );
+      return {};
+    };
+    await acrossMigration("20261212130000_candidate_prompt_rollups", arrangeTwoProviders, async (sql) => {
+      const prompted = (table: string, period: string, provider = "") =>
+        rows(
+          sql,
+          `SELECT q.text AS prompt, ${provider ? "p.name AS provider, " : ""}to_char(r.${period}, 'YYYY-MM-DD') AS ${period}, r.key, r.name, r.answers FROM ${table} r
+           JOIN prompts q ON q.id = r."promptId" ${provider ? `JOIN provider_configs p ON p.id = r."providerConfigId"` : ""}
+           ORDER BY q.text, ${provider ? "p.name, " : ""}r.${period}`,
+        );
+      expect(await prompted("rollup_candidate_prompt_days", "day")).toEqual([
+        { prompt: "Q1", day: "2025-03-03", key: "attio", name: "Attio", answers: 6 },
+        { prompt: "Q1", day: "2025-03-10", key: "attio", name: "Attio", answers: 1 },
+        { prompt: "Q2", day: "2025-03-09", key: "attio", name: "Attio", answers: 3 },
+      ]);
+      expect(await prompted("rollup_candidate_prompt_weeks", "week")).toEqual([
+        { prompt: "Q1", week: "2025-03-03", key: "attio", name: "Attio", answers: 6 },
+        { prompt: "Q1", week: "2025-03-10", key: "attio", name: "Attio", answers: 1 },
+        { prompt: "Q2", week: "2025-03-03", key: "attio", name: "Attio", answers: 3 },
+      ]);
+      expect(await prompted("rollup_candidate_prompt_provider_weeks", "week", "provider")).toEqual([
+        { prompt: "Q1", provider: "P", week: "2025-03-03", key: "attio", name: "Attio", answers: 2 },
+        { prompt: "Q1", provider: "P", week: "2025-03-10", key: "attio", name: "Attio", answers: 1 },
+        { prompt: "Q1", provider: "P2", week: "2025-03-03", key: "attio", name: "Attio", answers: 4 },
+        { prompt: "Q2", provider: "P", week: "2025-03-03", key: "attio", name: "Attio", answers: 3 },
       ]);
     });
   });

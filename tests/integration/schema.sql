@@ -710,6 +710,46 @@ CREATE TABLE "rollup_candidate_days" (
   CONSTRAINT "rollup_candidate_days_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
 );
 
+CREATE TABLE "rollup_candidate_prompt_days" (
+  "workspaceId" uuid NOT NULL,
+  "brandId" uuid NOT NULL,
+  day date NOT NULL,
+  "promptId" uuid NOT NULL,
+  key text NOT NULL,
+  name text NOT NULL,
+  answers integer NOT NULL DEFAULT 0,
+  CONSTRAINT "rollup_candidate_prompt_days_brandId_fkey" FOREIGN KEY ("brandId") REFERENCES brands(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT rollup_candidate_prompt_days_pkey PRIMARY KEY ("workspaceId", "brandId", day, "promptId", key, name),
+  CONSTRAINT "rollup_candidate_prompt_days_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "rollup_candidate_prompt_provider_weeks" (
+  "workspaceId" uuid NOT NULL,
+  "brandId" uuid NOT NULL,
+  week date NOT NULL,
+  "providerConfigId" uuid NOT NULL,
+  "promptId" uuid NOT NULL,
+  key text NOT NULL,
+  name text NOT NULL,
+  answers integer NOT NULL DEFAULT 0,
+  CONSTRAINT "rollup_candidate_prompt_provider_weeks_brandId_fkey" FOREIGN KEY ("brandId") REFERENCES brands(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT rollup_candidate_prompt_provider_weeks_pkey PRIMARY KEY ("workspaceId", "brandId", week, "providerConfigId", "promptId", key, name),
+  CONSTRAINT "rollup_candidate_prompt_provider_weeks_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "rollup_candidate_prompt_weeks" (
+  "workspaceId" uuid NOT NULL,
+  "brandId" uuid NOT NULL,
+  week date NOT NULL,
+  "promptId" uuid NOT NULL,
+  key text NOT NULL,
+  name text NOT NULL,
+  answers integer NOT NULL DEFAULT 0,
+  CONSTRAINT "rollup_candidate_prompt_weeks_brandId_fkey" FOREIGN KEY ("brandId") REFERENCES brands(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT rollup_candidate_prompt_weeks_pkey PRIMARY KEY ("workspaceId", "brandId", week, "promptId", key, name),
+  CONSTRAINT "rollup_candidate_prompt_weeks_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
 CREATE TABLE "rollup_candidate_week_totals" (
   "workspaceId" uuid NOT NULL,
   "brandId" uuid NOT NULL,
@@ -1614,6 +1654,12 @@ CREATE UNIQUE INDEX rollup_answers_pkey ON public.rollup_answers USING btree ("w
 CREATE UNIQUE INDEX rollup_candidate_day_totals_pkey ON public.rollup_candidate_day_totals USING btree ("workspaceId", "brandId", day, key, name);
 
 CREATE UNIQUE INDEX rollup_candidate_days_pkey ON public.rollup_candidate_days USING btree ("workspaceId", "brandId", day, "providerConfigId", key, name);
+
+CREATE UNIQUE INDEX rollup_candidate_prompt_days_pkey ON public.rollup_candidate_prompt_days USING btree ("workspaceId", "brandId", day, "promptId", key, name);
+
+CREATE UNIQUE INDEX rollup_candidate_prompt_provider_weeks_pkey ON public.rollup_candidate_prompt_provider_weeks USING btree ("workspaceId", "brandId", week, "providerConfigId", "promptId", key, name);
+
+CREATE UNIQUE INDEX rollup_candidate_prompt_weeks_pkey ON public.rollup_candidate_prompt_weeks USING btree ("workspaceId", "brandId", week, "promptId", key, name);
 
 CREATE UNIQUE INDEX rollup_candidate_week_totals_pkey ON public.rollup_candidate_week_totals USING btree ("workspaceId", "brandId", week, key, name);
 
@@ -3107,6 +3153,39 @@ BEGIN
   GROUP BY 1, 2, 3, 4, 5, 6
   ORDER BY 1, 2, 3, 4, 5, 6
   ON CONFLICT ("workspaceId", "brandId", "tag", "week", "key", "name") DO UPDATE SET
+      "answers" = r."answers" + excluded."answers";
+
+  INSERT INTO rollup_candidate_prompt_days AS r ("workspaceId", "brandId", "day", "promptId", "key", "name", "answers")
+  SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."promptId", k.key, k.name,
+    sign * count(*)
+  FROM captures c
+  JOIN capture_candidates k ON k."captureId" = c.id
+  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+  GROUP BY 1, 2, 3, 4, 5, 6
+  ORDER BY 1, 2, 3, 4, 5, 6
+  ON CONFLICT ("workspaceId", "brandId", "day", "promptId", "key", "name") DO UPDATE SET
+      "answers" = r."answers" + excluded."answers";
+
+  INSERT INTO rollup_candidate_prompt_weeks AS r ("workspaceId", "brandId", "week", "promptId", "key", "name", "answers")
+  SELECT c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date, c."promptId", k.key, k.name,
+    sign * count(*)
+  FROM captures c
+  JOIN capture_candidates k ON k."captureId" = c.id
+  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+  GROUP BY 1, 2, 3, 4, 5, 6
+  ORDER BY 1, 2, 3, 4, 5, 6
+  ON CONFLICT ("workspaceId", "brandId", "week", "promptId", "key", "name") DO UPDATE SET
+      "answers" = r."answers" + excluded."answers";
+
+  INSERT INTO rollup_candidate_prompt_provider_weeks AS r ("workspaceId", "brandId", "week", "providerConfigId", "promptId", "key", "name", "answers")
+  SELECT c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date, c."providerConfigId", c."promptId", k.key, k.name,
+    sign * count(*)
+  FROM captures c
+  JOIN capture_candidates k ON k."captureId" = c.id
+  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+  GROUP BY 1, 2, 3, 4, 5, 6, 7
+  ORDER BY 1, 2, 3, 4, 5, 6, 7
+  ON CONFLICT ("workspaceId", "brandId", "week", "providerConfigId", "promptId", "key", "name") DO UPDATE SET
       "answers" = r."answers" + excluded."answers";
 END
 $function$;
