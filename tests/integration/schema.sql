@@ -1539,6 +1539,8 @@ CREATE INDEX "captures_status_connectionId_idx" ON public.captures USING btree (
 
 CREATE INDEX "captures_workspaceId_brandId_finishedAt_idx" ON public.captures USING btree ("workspaceId", "brandId", "finishedAt");
 
+CREATE INDEX "captures_workspaceId_createdAt_sample_id_idx" ON public.captures USING btree ("workspaceId", "createdAt" DESC, sample, id);
+
 CREATE INDEX "captures_workspaceId_providerConfigId_finishedAt_idx" ON public.captures USING btree ("workspaceId", "providerConfigId", "finishedAt");
 
 CREATE INDEX "captures_workspaceId_status_idx" ON public.captures USING btree ("workspaceId", status);
