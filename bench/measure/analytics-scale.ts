@@ -27,7 +27,6 @@ import { buildRollups } from "../lib/rollups";
 import { round, summarize, type Summary } from "../lib/stats";
 
 const HISTORY_DAYS = 180;
-const CHECKS = 10;
 const DOMAINS = 200;
 const BATCH = 100_000;
 /**
@@ -99,9 +98,14 @@ export async function demoIds(): Promise<Ids> {
   };
 }
 
-/** How generate() lays out its captures: over how many checks, and how far back in time (spread evenly by hash). */
-export type GenerateShape = { checks: number; spreadSeconds: number };
-const HISTORY: GenerateShape = { checks: CHECKS, spreadSeconds: HISTORY_DAYS * 86400 };
+/**
+ * How generate() lays out its captures: over how many checks (by default one per prompt ×
+ * provider round, as a schedule makes them: a check the product could create, not one of a
+ * hundred thousand captures, which the Checks page would sum), and how far back in time (spread
+ * evenly by hash).
+ */
+export type GenerateShape = { checks?: number; spreadSeconds: number };
+const HISTORY: GenerateShape = { spreadSeconds: HISTORY_DAYS * 86400 };
 
 /**
  * Captures g = 0..count-1: prompt and provider cycle with g, then the check, then the sample, so
@@ -110,17 +114,16 @@ const HISTORY: GenerateShape = { checks: CHECKS, spreadSeconds: HISTORY_DAYS * 8
  * the captures, their mentions and their citations (data-modifying CTEs share `ins`).
  */
 export async function generate(client: pg.Client, ids: Ids, count: number, log: (line: string) => void, shape: GenerateShape = HISTORY): Promise<string[]> {
-  const { checks, spreadSeconds } = shape;
-  const checkIds: string[] = [];
-  for (let i = 0; i < checks; i++) {
-    const { rows } = await client.query<{ id: string }>(
-      `INSERT INTO checks (id, "workspaceId", "brandId", status, samples, "totalCaptures", "createdAt", "updatedAt", "finishedAt")
-       VALUES (gen_random_uuid(), $1, $2, 'completed', 1, 0, now() - make_interval(secs => ${spreadSeconds}), now(), now()) RETURNING id`,
-      [ids.workspaceId, ids.brandId],
-    );
-    checkIds.push(rows[0]!.id);
-  }
+  const { spreadSeconds } = shape;
   const combos = ids.promptIds.length * ids.providerIds.length;
+  const checks = shape.checks ?? Math.ceil(count / combos);
+  const { rows: created } = await client.query<{ id: string }>(
+    `INSERT INTO checks (id, "workspaceId", "brandId", status, samples, "totalCaptures", "createdAt", "updatedAt", "finishedAt")
+     SELECT gen_random_uuid(), $1, $2, 'completed', 1, 0, now() - make_interval(secs => ${spreadSeconds}), now(), now() FROM generate_series(1, $3::int)
+     RETURNING id`,
+    [ids.workspaceId, ids.brandId, checks],
+  );
+  const checkIds = created.map((r) => r.id);
   const entities = [
     { kind: "brand", brandId: ids.brandId, competitorId: null, name: ids.brandName, rate: 45 },
     ...ids.competitors.map((c, i) => ({ kind: "competitor", brandId: null, competitorId: c.id, name: c.name, rate: 70 - 10 * i })),
