@@ -79,6 +79,19 @@ async function prepare(url: string, captures: number, log: (line: string) => voi
       [ids.workspaceId],
     );
     await client.query("RESET session_replication_role");
+    // Their cost rollup, which the triggers off did not write (as migration 20261212150000 builds it).
+    await client.query(
+      `INSERT INTO rollup_attempts ("workspaceId", "brandId", day, "providerConfigId", "promptId", attempts, "costMicros", "wastedMicros",
+         "wastedAttempts", "chargedWastedAttempts", "unknownAttempts", "unknownCostMicros", "estimatedCostMicros")
+       SELECT a."workspaceId", c."brandId", a."startedAt"::date, c."providerConfigId", c."promptId", count(*), sum(a."costMicros"),
+         coalesce(sum(a."costMicros") FILTER (WHERE a.outcome <> 'succeeded'), 0), count(*) FILTER (WHERE a.outcome <> 'succeeded'),
+         count(*) FILTER (WHERE a.outcome <> 'succeeded' AND a."costMicros" > 0), count(*) FILTER (WHERE a.outcome = 'unknown'),
+         coalesce(sum(a."costMicros") FILTER (WHERE a.outcome = 'unknown'), 0), coalesce(sum(a."costMicros") FILTER (WHERE a."costIsEstimate"), 0)
+       FROM attempts a JOIN captures c ON c.id = a."captureId"
+       WHERE a."workspaceId" = $1 AND a.outcome IS NOT NULL
+       GROUP BY 1, 2, 3, 4, 5`,
+      [ids.workspaceId],
+    );
     await buildRollups(client, ids.workspaceId, log, "pages");
     log("pages: VACUUM ANALYZE");
     await client.query("VACUUM ANALYZE");

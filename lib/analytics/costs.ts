@@ -3,7 +3,6 @@ import { bucketKeys, bucketOf, bucketUnit, num, providerAndTagScope, type Resolv
 import { rollupScope } from "@/lib/analytics/rollups";
 import { isoDay } from "@/lib/analytics/schemas";
 import { budgetStatus, moneyUsed } from "@/lib/billing/budget";
-import { env } from "@/lib/config/env";
 import { readDb } from "@/lib/db/prisma";
 import { Prisma } from "@/lib/generated/prisma/client";
 
@@ -25,31 +24,41 @@ type ProviderRow = {
  * capture divides that by the captures that succeeded in the range; retry waste is the cost of
  * attempts that did not succeed (`wastedAttempts` of them, `chargedWastedAttempts` at a cost: a
  * call refused before the provider did any work costs nothing and wastes nothing); unknown
- * outcomes carry estimated costs.
+ * outcomes carry estimated costs. Ended attempts come from their rollup (rollup_attempts, one
+ * row per day of their start, provider and prompt), which keeps them after retention deleted
+ * their rows; the few still running (outcome NULL, found through its index) from their rows.
  */
-export async function costsDashboard({ filter: f, providers }: ResolvedFilter, now = new Date()) {
-  const attemptScope = Prisma.sql`a."workspaceId" = ${f.workspaceId}::uuid
-    AND a."startedAt" >= ${f.from}::timestamp AND a."startedAt" < ${f.to}::timestamp
-    AND c."workspaceId" = ${f.workspaceId}::uuid AND c."brandId" = ${f.brandId}::uuid
-    ${providerAndTagScope(f)}`;
+export async function costsDashboard({ filter: f, providers }: ResolvedFilter) {
+  const running = Prisma.sql`
+    SELECT a."startedAt" AS at, c."providerConfigId" AS provider, 1 AS attempts, a."costMicros" AS spent, 0::bigint AS wasted,
+      0 AS wasted_attempts, 0 AS charged_wasted_attempts, 0 AS unknown, 0::bigint AS unknown_cost,
+      CASE WHEN a."costIsEstimate" THEN a."costMicros" ELSE 0 END AS estimated_cost
+    FROM attempts a JOIN captures c ON c.id = a."captureId"
+    WHERE a.outcome IS NULL AND a."workspaceId" = ${f.workspaceId}::uuid
+      AND a."startedAt" >= ${f.from}::timestamp AND a."startedAt" < ${f.to}::timestamp
+      AND c."workspaceId" = ${f.workspaceId}::uuid AND c."brandId" = ${f.brandId}::uuid
+      ${providerAndTagScope(f)}`;
+  const ended = Prisma.sql`
+    SELECT r.day::timestamp AS at, r."providerConfigId" AS provider, r.attempts, r."costMicros" AS spent, r."wastedMicros" AS wasted,
+      r."wastedAttempts" AS wasted_attempts, r."chargedWastedAttempts" AS charged_wasted_attempts, r."unknownAttempts" AS unknown,
+      r."unknownCostMicros" AS unknown_cost, r."estimatedCostMicros" AS estimated_cost
+    FROM rollup_attempts r WHERE ${rollupScope(f)}`;
   const [daily, perProvider, accepted, budget] = await Promise.all([
     readDb().$queryRaw<{ bucket: Date; provider: string; spent: bigint }[]>`
-      SELECT ${bucketOf(f, Prisma.sql`a."startedAt"`)} AS bucket, c."providerConfigId"::text AS provider, sum(a."costMicros")::bigint AS spent
-      FROM attempts a JOIN captures c ON c.id = a."captureId"
-      WHERE ${attemptScope}
+      SELECT ${bucketOf(f, Prisma.sql`at`)} AS bucket, provider::text AS provider, sum(spent)::bigint AS spent
+      FROM (${ended} UNION ALL ${running}) s
       GROUP BY 1, 2`,
     readDb().$queryRaw<ProviderRow[]>`
-      SELECT c."providerConfigId"::text AS provider,
-        count(*)::int AS attempts,
-        coalesce(sum(a."costMicros"), 0)::bigint AS spent,
-        coalesce(sum(a."costMicros") FILTER (WHERE a.outcome <> 'succeeded'), 0)::bigint AS wasted,
-        count(*) FILTER (WHERE a.outcome <> 'succeeded')::int AS wasted_attempts,
-        count(*) FILTER (WHERE a.outcome <> 'succeeded' AND a."costMicros" > 0)::int AS charged_wasted_attempts,
-        count(*) FILTER (WHERE a.outcome = 'unknown')::int AS unknown,
-        coalesce(sum(a."costMicros") FILTER (WHERE a.outcome = 'unknown'), 0)::bigint AS unknown_cost,
-        coalesce(sum(a."costMicros") FILTER (WHERE a."costIsEstimate"), 0)::bigint AS estimated_cost
-      FROM attempts a JOIN captures c ON c.id = a."captureId"
-      WHERE ${attemptScope}
+      SELECT provider::text AS provider,
+        sum(attempts)::int AS attempts,
+        sum(spent)::bigint AS spent,
+        sum(wasted)::bigint AS wasted,
+        sum(wasted_attempts)::int AS wasted_attempts,
+        sum(charged_wasted_attempts)::int AS charged_wasted_attempts,
+        sum(unknown)::int AS unknown,
+        sum(unknown_cost)::bigint AS unknown_cost,
+        sum(estimated_cost)::bigint AS estimated_cost
+      FROM (${ended} UNION ALL ${running}) s
       GROUP BY 1`,
     // The accepted captures from their rollup (one row per day, provider and prompt), not from
     // the captures: a year of them is a million rows at scale.
@@ -109,16 +118,12 @@ export async function costsDashboard({ filter: f, providers }: ResolvedFilter, n
     spentMicros: Object.fromEntries(spentProviders.map((p) => [p.id, spend.get(bucket)?.get(p.id) ?? 0])),
   }));
 
-  const retentionDays = env().BEACON_ATTEMPT_RETENTION_DAYS;
   return {
     unit: bucketUnit(f),
     daily: { providers: spentProviders, points },
     byProvider,
     totals,
     budget: { ...budget, usedMicros: moneyUsed(budget, "hold"), month: isoDay(budget.period).slice(0, 7) },
-    // Attempts older than the retention period are deleted, so older spend is incomplete.
-    attemptsKeptSince: new Date(now.getTime() - retentionDays * 86_400_000),
-    retentionDays,
   };
 }
 

@@ -117,10 +117,16 @@ const repairs: Record<(typeof REPAIR_KINDS)[number], Repair> = {
 
   /** An open attempt whose capture moved on without closing it: close it, charging its estimate. */
   async open_attempt_of_moved_capture(tx) {
+    // Closed in the order of their cost rollup rows (rollup_attempts' key, which each close
+    // updates): two transactions closing several attempts then never wait on each other's rows.
     const found = await tx.$queryRaw<{ runToken: string; captureId: string; checkId: string; workspaceId: string }[]>`
-      SELECT a."runToken", c.id AS "captureId", c."checkId", c."workspaceId" FROM attempts a JOIN captures c ON c.id = a."captureId"
-      WHERE a.outcome IS NULL AND (c.status <> 'running' OR c."runToken" IS DISTINCT FROM a."runToken")
-      ORDER BY a."startedAt" LIMIT 500 FOR UPDATE OF c`;
+      SELECT "runToken", "captureId", "checkId", "workspaceId" FROM (
+        SELECT a."runToken", c.id AS "captureId", c."checkId", c."workspaceId", c."brandId", a."startedAt", c."providerConfigId", c."promptId"
+        FROM attempts a JOIN captures c ON c.id = a."captureId"
+        WHERE a.outcome IS NULL AND (c.status <> 'running' OR c."runToken" IS DISTINCT FROM a."runToken")
+        ORDER BY a."startedAt" LIMIT 500 FOR UPDATE OF c
+      ) open
+      ORDER BY "workspaceId", "brandId", "startedAt"::date, "providerConfigId", "promptId"`;
     const effects = new Effects();
     let repaired = 0;
     for (const row of found) {

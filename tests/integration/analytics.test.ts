@@ -625,7 +625,7 @@ describe("chart routes", () => {
       expect(kpis.captures).toBe(10);
       expect(kpis.previousFrom).toBe("2025-02-19T00:00:00.000Z");
       const spend = await costs(A, RANGE);
-      expect(spend.attemptsKeptSince).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      expect(spend.budget.period).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
       expect(spend.totals.spentMicros).toBe(16_400);
     } finally {
       vi.useRealTimers();

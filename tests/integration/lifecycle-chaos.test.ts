@@ -39,6 +39,7 @@ import {
 } from "../support/lifecycle-fixtures";
 import { privatePostgres, type PrivatePostgres } from "../support/restartable-postgres";
 import { rollupsAndRebuild } from "../support/rollup-rebuild";
+import { attemptRollupAndRebuild } from "../support/attempt-rollup";
 import { waitFor } from "../support/wait-for";
 import { startWorker, type WorkerProcess } from "../support/worker-process";
 import { createChannel } from "@/lib/alerts/channels";
@@ -97,6 +98,7 @@ const INVARIANTS = [
   "the weekly domain and own page rollups equal the rows behind them",
   "the gap sources' rollups equal the rows behind them",
   "every rollup equals its rebuild from the rows behind it",
+  "the costs rollup equals the attempts' sums",
   "no delivery sent twice to an id-less channel",
   "the repair pass repairs nothing",
 ] as const;
@@ -672,6 +674,12 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
   });
 
   // ---- The invariants -------------------------------------------------------------------------
+  // The Costs page's rollup kept every ended attempt once, those retention deleted (put back
+  // above, without triggers) included: it never subtracts.
+  const costs = await attemptRollupAndRebuild(space.workspaceId);
+  if (json(costs.kept) !== json(costs.rebuilt)) {
+    fail("the costs rollup equals the attempts' sums", `rollup_attempts has ${json(costs.kept.filter((r) => !costs.rebuilt.some((b) => json(b) === json(r))).slice(0, 5))}, the attempts give ${json(costs.rebuilt.filter((r) => !costs.kept.some((k) => json(k) === json(r))).slice(0, 5))}`);
+  }
   const captures = await db().capture.findMany({
     where: { id: { in: captureIds } },
     include: { attempts: { orderBy: { number: "asc" } }, promptVersion: { select: { text: true, language: true } }, mentions: true, candidates: true },

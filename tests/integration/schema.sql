@@ -685,6 +685,27 @@ CREATE TABLE "rollup_answers" (
   CONSTRAINT "rollup_answers_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
 );
 
+CREATE TABLE "rollup_attempts" (
+  "workspaceId" uuid NOT NULL,
+  "brandId" uuid NOT NULL,
+  day date NOT NULL,
+  "providerConfigId" uuid NOT NULL,
+  "promptId" uuid NOT NULL,
+  attempts integer NOT NULL DEFAULT 0,
+  "costMicros" bigint NOT NULL DEFAULT 0,
+  "wastedMicros" bigint NOT NULL DEFAULT 0,
+  "wastedAttempts" integer NOT NULL DEFAULT 0,
+  "chargedWastedAttempts" integer NOT NULL DEFAULT 0,
+  "unknownAttempts" integer NOT NULL DEFAULT 0,
+  "unknownCostMicros" bigint NOT NULL DEFAULT 0,
+  "estimatedCostMicros" bigint NOT NULL DEFAULT 0,
+  CONSTRAINT "rollup_attempts_brandId_fkey" FOREIGN KEY ("brandId") REFERENCES brands(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT rollup_attempts_pkey PRIMARY KEY ("workspaceId", "brandId", day, "providerConfigId", "promptId"),
+  CONSTRAINT "rollup_attempts_promptId_fkey" FOREIGN KEY ("promptId") REFERENCES prompts(id) ON UPDATE CASCADE ON DELETE RESTRICT,
+  CONSTRAINT "rollup_attempts_providerConfigId_fkey" FOREIGN KEY ("providerConfigId") REFERENCES provider_configs(id) ON UPDATE CASCADE ON DELETE RESTRICT,
+  CONSTRAINT "rollup_attempts_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
 CREATE TABLE "rollup_candidate_day_totals" (
   "workspaceId" uuid NOT NULL,
   "brandId" uuid NOT NULL,
@@ -1653,6 +1674,8 @@ CREATE UNIQUE INDEX provider_connections_pkey ON public.provider_connections USI
 
 CREATE UNIQUE INDEX rollup_answers_pkey ON public.rollup_answers USING btree ("workspaceId", "brandId", day, "providerConfigId", "promptId");
 
+CREATE UNIQUE INDEX rollup_attempts_pkey ON public.rollup_attempts USING btree ("workspaceId", "brandId", day, "providerConfigId", "promptId");
+
 CREATE UNIQUE INDEX rollup_candidate_day_totals_pkey ON public.rollup_candidate_day_totals USING btree ("workspaceId", "brandId", day, key, name);
 
 CREATE UNIQUE INDEX rollup_candidate_days_pkey ON public.rollup_candidate_days USING btree ("workspaceId", "brandId", day, "providerConfigId", key, name);
@@ -2565,6 +2588,32 @@ BEGIN
 END
 $function$;
 
+CREATE OR REPLACE FUNCTION public.beacon_rollup_attempt_ended()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  wasted int := (NEW.outcome <> 'succeeded')::int;
+  unknown int := (NEW.outcome = 'unknown')::int;
+BEGIN
+  INSERT INTO rollup_attempts AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "attempts", "costMicros", "wastedMicros",
+    "wastedAttempts", "chargedWastedAttempts", "unknownAttempts", "unknownCostMicros", "estimatedCostMicros")
+  SELECT NEW."workspaceId", c."brandId", NEW."startedAt"::date, c."providerConfigId", c."promptId", 1, NEW."costMicros", wasted * NEW."costMicros",
+    wasted, wasted * (NEW."costMicros" > 0)::int, unknown, unknown * NEW."costMicros", CASE WHEN NEW."costIsEstimate" THEN NEW."costMicros" ELSE 0 END
+  FROM captures c WHERE c.id = NEW."captureId"
+  ON CONFLICT ("workspaceId", "brandId", "day", "providerConfigId", "promptId") DO UPDATE SET
+    "attempts" = r."attempts" + excluded."attempts",
+    "costMicros" = r."costMicros" + excluded."costMicros",
+    "wastedMicros" = r."wastedMicros" + excluded."wastedMicros",
+    "wastedAttempts" = r."wastedAttempts" + excluded."wastedAttempts",
+    "chargedWastedAttempts" = r."chargedWastedAttempts" + excluded."chargedWastedAttempts",
+    "unknownAttempts" = r."unknownAttempts" + excluded."unknownAttempts",
+    "unknownCostMicros" = r."unknownCostMicros" + excluded."unknownCostMicros",
+    "estimatedCostMicros" = r."estimatedCostMicros" + excluded."estimatedCostMicros";
+  RETURN NULL;
+END
+$function$;
+
 CREATE OR REPLACE FUNCTION public.beacon_rollup_captures(ids uuid[], sign integer)
  RETURNS void
  LANGUAGE plpgsql
@@ -3424,6 +3473,10 @@ END
 $function$;
 
 CREATE TRIGGER alert_deliveries_count AFTER UPDATE OF status, "nextAttemptAt" ON public.alert_deliveries FOR EACH ROW EXECUTE FUNCTION beacon_count_alert_delivery();
+
+CREATE TRIGGER attempts_cost_rollup_closed AFTER UPDATE OF outcome ON public.attempts FOR EACH ROW WHEN (((old.outcome IS NULL) AND (new.outcome IS NOT NULL))) EXECUTE FUNCTION beacon_rollup_attempt_ended();
+
+CREATE TRIGGER attempts_cost_rollup_inserted AFTER INSERT ON public.attempts FOR EACH ROW WHEN ((new.outcome IS NOT NULL)) EXECUTE FUNCTION beacon_rollup_attempt_ended();
 
 CREATE CONSTRAINT TRIGGER attempts_metrics_closed AFTER UPDATE OF outcome, reason ON public.attempts DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (((old.outcome IS DISTINCT FROM new.outcome) OR (old.reason IS DISTINCT FROM new.reason))) EXECUTE FUNCTION beacon_metrics_attempt_closed();
 

@@ -1,7 +1,9 @@
 // The dashboards' queries as they were before the rollups (issue 10): straight over captures,
 // mentions and citations. Kept here, unchanged, as the oracle that tests/integration/rollups.test.ts
 // holds the rollup-based queries of lib/analytics to, on the same random data.
-import { bucketKeys, bucketOf, bucketUnit, captureScope, num, previousPeriod, type AnalyticsFilter, type ResolvedFilter } from "@/lib/analytics/filter";
+import { bucketKeys, bucketOf, bucketUnit, captureScope, num, previousPeriod, providerAndTagScope, type AnalyticsFilter, type ResolvedFilter } from "@/lib/analytics/filter";
+import { rollupScope } from "@/lib/analytics/rollups";
+import { budgetStatus, moneyUsed } from "@/lib/billing/budget";
 import { isoDay } from "@/lib/analytics/schemas";
 import { change, meanInterval, ratioInterval, wilson, type Estimate } from "@/lib/analytics/stats";
 import type { VisibilityPoint } from "@/lib/analytics/visibility-trend";
@@ -439,3 +441,117 @@ export async function gapSources({ filter: f }: ResolvedFilter, { includeEntityD
     }])),
   };
 }
+
+// The Costs page as it was before rollup_attempts: every attempt's row, joined to its capture
+// (the accepted captures already came from rollup_answers).
+type CostProviderRow = {
+  provider: string;
+  attempts: number;
+  spent: bigint;
+  wasted: bigint;
+  wasted_attempts: number;
+  charged_wasted_attempts: number;
+  unknown: number;
+  unknown_cost: bigint;
+  estimated_cost: bigint;
+};
+
+/**
+ * Money by attempt, the unit of cost: attempts started in [from, to), of captures of the brand
+ * (and of the chosen providers and tags), whatever became of the capture. Cost per accepted
+ * capture divides that by the captures that succeeded in the range; retry waste is the cost of
+ * attempts that did not succeed (`wastedAttempts` of them, `chargedWastedAttempts` at a cost: a
+ * call refused before the provider did any work costs nothing and wastes nothing); unknown
+ * outcomes carry estimated costs.
+ */
+export async function costsDashboard({ filter: f, providers }: ResolvedFilter) {
+  const attemptScope = Prisma.sql`a."workspaceId" = ${f.workspaceId}::uuid
+    AND a."startedAt" >= ${f.from}::timestamp AND a."startedAt" < ${f.to}::timestamp
+    AND c."workspaceId" = ${f.workspaceId}::uuid AND c."brandId" = ${f.brandId}::uuid
+    ${providerAndTagScope(f)}`;
+  const [daily, perProvider, accepted, budget] = await Promise.all([
+    db().$queryRaw<{ bucket: Date; provider: string; spent: bigint }[]>`
+      SELECT ${bucketOf(f, Prisma.sql`a."startedAt"`)} AS bucket, c."providerConfigId"::text AS provider, sum(a."costMicros")::bigint AS spent
+      FROM attempts a JOIN captures c ON c.id = a."captureId"
+      WHERE ${attemptScope}
+      GROUP BY 1, 2`,
+    db().$queryRaw<CostProviderRow[]>`
+      SELECT c."providerConfigId"::text AS provider,
+        count(*)::int AS attempts,
+        coalesce(sum(a."costMicros"), 0)::bigint AS spent,
+        coalesce(sum(a."costMicros") FILTER (WHERE a.outcome <> 'succeeded'), 0)::bigint AS wasted,
+        count(*) FILTER (WHERE a.outcome <> 'succeeded')::int AS wasted_attempts,
+        count(*) FILTER (WHERE a.outcome <> 'succeeded' AND a."costMicros" > 0)::int AS charged_wasted_attempts,
+        count(*) FILTER (WHERE a.outcome = 'unknown')::int AS unknown,
+        coalesce(sum(a."costMicros") FILTER (WHERE a.outcome = 'unknown'), 0)::bigint AS unknown_cost,
+        coalesce(sum(a."costMicros") FILTER (WHERE a."costIsEstimate"), 0)::bigint AS estimated_cost
+      FROM attempts a JOIN captures c ON c.id = a."captureId"
+      WHERE ${attemptScope}
+      GROUP BY 1`,
+    // The accepted captures from their rollup (one row per day, provider and prompt), not from
+    // the captures: a year of them is a million rows at scale.
+    db().$queryRaw<{ provider: string; captures: number }[]>`
+      SELECT r."providerConfigId"::text AS provider, sum(r.captures)::int AS captures
+      FROM rollup_answers r WHERE ${rollupScope(f)}
+      GROUP BY 1
+      HAVING sum(r.captures) > 0`,
+    budgetStatus(f.workspaceId),
+  ]);
+
+  const names = new Map(providers.map((p) => [p.id, p.name]));
+  const acceptedBy = new Map(accepted.map((r) => [r.provider, num(r.captures)]));
+  const rowsBy = new Map(perProvider.map((r) => [r.provider, r]));
+  const ids = [...new Set([...rowsBy.keys(), ...acceptedBy.keys()])].sort((a, b) => (names.get(a) ?? a).localeCompare(names.get(b) ?? b));
+  const line = (r: CostProviderRow | undefined, captures: number) => {
+    const spent = num(r?.spent);
+    return {
+      attempts: num(r?.attempts),
+      spentMicros: spent,
+      acceptedCaptures: captures,
+      costPerAcceptedMicros: captures ? spent / captures : null,
+      retryWasteMicros: num(r?.wasted),
+      wastedAttempts: num(r?.wasted_attempts),
+      chargedWastedAttempts: num(r?.charged_wasted_attempts),
+      unknownOutcomes: num(r?.unknown),
+      unknownCostMicros: num(r?.unknown_cost),
+      estimatedCostMicros: num(r?.estimated_cost),
+    };
+  };
+  const byProvider = ids.map((id) => ({ id, name: names.get(id) ?? "Deleted provider", ...line(rowsBy.get(id), acceptedBy.get(id) ?? 0) }));
+  const sum = (pick: (p: (typeof byProvider)[number]) => number) => byProvider.reduce((total, p) => total + pick(p), 0);
+  const acceptedCaptures = sum((p) => p.acceptedCaptures);
+  const spentMicros = sum((p) => p.spentMicros);
+  const totals = {
+    attempts: sum((p) => p.attempts),
+    spentMicros,
+    acceptedCaptures,
+    costPerAcceptedMicros: acceptedCaptures ? spentMicros / acceptedCaptures : null,
+    retryWasteMicros: sum((p) => p.retryWasteMicros),
+    wastedAttempts: sum((p) => p.wastedAttempts),
+    chargedWastedAttempts: sum((p) => p.chargedWastedAttempts),
+    unknownOutcomes: sum((p) => p.unknownOutcomes),
+    unknownCostMicros: sum((p) => p.unknownCostMicros),
+    estimatedCostMicros: sum((p) => p.estimatedCostMicros),
+  };
+
+  const spend = new Map<string, Map<string, number>>();
+  for (const r of daily) {
+    const key = isoDay(r.bucket);
+    if (!spend.has(key)) spend.set(key, new Map());
+    spend.get(key)!.set(r.provider, num(r.spent));
+  }
+  const spentProviders = byProvider.filter((p) => p.attempts > 0).map((p) => ({ id: p.id, name: p.name }));
+  const points = bucketKeys(f).map((bucket) => ({
+    bucket,
+    spentMicros: Object.fromEntries(spentProviders.map((p) => [p.id, spend.get(bucket)?.get(p.id) ?? 0])),
+  }));
+
+  return {
+    unit: bucketUnit(f),
+    daily: { providers: spentProviders, points },
+    byProvider,
+    totals,
+    budget: { ...budget, usedMicros: moneyUsed(budget, "hold"), month: isoDay(budget.period).slice(0, 7) },
+  };
+}
+

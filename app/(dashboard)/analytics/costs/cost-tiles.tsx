@@ -25,14 +25,8 @@ export function CostTiles({ filter, canSetBudget }: { filter: AnalyticsFilterInp
   const { totals, budget } = data;
   const usedShare = budget.limitMicros ? budget.usedMicros / budget.limitMicros : null;
   const month = budgetNote(budget);
-  const olderThanRetention = filter.from !== undefined && new Date(`${filter.from}T00:00:00Z`) < new Date(data.attemptsKeptSince);
   return (
     <>
-      {olderThanRetention && (
-        <p role="note" className="mb-4 rounded-md bg-amber-50 px-4 py-2 text-sm text-amber-900 ring-1 ring-amber-200">
-          Attempts are kept for {data.retentionDays} days, so spend before {new Date(data.attemptsKeptSince).toISOString().slice(0, 10)} is incomplete.
-        </p>
-      )}
       <div className="relative mb-6" aria-busy={query.isPlaceholderData || undefined}>
         {query.isPlaceholderData && <StaleCue />}
         <div className={`grid gap-4 sm:grid-cols-2 xl:grid-cols-5 ${query.isPlaceholderData ? STALE_CLASSES : ""}`}>
