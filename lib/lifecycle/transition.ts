@@ -15,7 +15,8 @@ export type Tx = Prisma.TransactionClient;
 //
 // Lock order, the same in every transaction that moves a capture, so that none can deadlock
 // against another: capture rows (by id when there are several) -> its slot row (the trigger on
-// captures gives it back) -> attempt row -> check row -> events and jobs -> rollup rows -> budget
+// captures gives it back) -> attempt row (and, as it ends, its cost rollup row: a trigger; several
+// attempts closed in one transaction are closed in that rollup's key order) -> check row -> events and jobs -> rollup rows -> budget
 // and grant ledger rows, last (every capture of a workspace writes them: held from the last statement to
 // the commit only). A worker's transitions do not lock the check row at all (the first claim of
 // a check excepted); captures locked later (woken ones) are taken SKIP LOCKED.
