@@ -6,7 +6,8 @@ import { budgetStatus, moneyUsed } from "@/lib/billing/budget";
 import { readDb } from "@/lib/db/prisma";
 import { Prisma } from "@/lib/generated/prisma/client";
 
-type ProviderRow = {
+/** One provider's sums over the range's attempts, as the Costs statements return them. */
+export type CostProviderRow = {
   provider: string;
   attempts: number;
   spent: bigint;
@@ -48,7 +49,7 @@ export async function costsDashboard({ filter: f, providers }: ResolvedFilter) {
       SELECT ${bucketOf(f, Prisma.sql`at`)} AS bucket, provider::text AS provider, sum(spent)::bigint AS spent
       FROM (${ended} UNION ALL ${running}) s
       GROUP BY 1, 2`,
-    readDb().$queryRaw<ProviderRow[]>`
+    readDb().$queryRaw<CostProviderRow[]>`
       SELECT provider::text AS provider,
         sum(attempts)::int AS attempts,
         sum(spent)::bigint AS spent,
@@ -70,11 +71,29 @@ export async function costsDashboard({ filter: f, providers }: ResolvedFilter) {
     budgetStatus(f.workspaceId),
   ]);
 
+  return assembleCosts(f, providers, { daily, perProvider, accepted, budget });
+}
+
+/**
+ * The Costs page from its statements' rows: per provider (sorted by name, a deleted one named so),
+ * the totals and the spend per bucket. Shared with the raw-attempt form the tests hold it to.
+ */
+export function assembleCosts(
+  f: ResolvedFilter["filter"],
+  providers: ResolvedFilter["providers"],
+  rows: {
+    daily: { bucket: Date; provider: string; spent: bigint }[];
+    perProvider: CostProviderRow[];
+    accepted: { provider: string; captures: number }[];
+    budget: Awaited<ReturnType<typeof budgetStatus>>;
+  },
+) {
+  const { daily, perProvider, accepted, budget } = rows;
   const names = new Map(providers.map((p) => [p.id, p.name]));
   const acceptedBy = new Map(accepted.map((r) => [r.provider, num(r.captures)]));
   const rowsBy = new Map(perProvider.map((r) => [r.provider, r]));
   const ids = [...new Set([...rowsBy.keys(), ...acceptedBy.keys()])].sort((a, b) => (names.get(a) ?? a).localeCompare(names.get(b) ?? b));
-  const line = (r: ProviderRow | undefined, captures: number) => {
+  const line = (r: CostProviderRow | undefined, captures: number) => {
     const spent = num(r?.spent);
     return {
       attempts: num(r?.attempts),

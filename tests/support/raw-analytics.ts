@@ -3,7 +3,7 @@
 // holds the rollup-based queries of lib/analytics to, on the same random data.
 import { bucketKeys, bucketOf, bucketUnit, captureScope, num, previousPeriod, providerAndTagScope, type AnalyticsFilter, type ResolvedFilter } from "@/lib/analytics/filter";
 import { rollupScope } from "@/lib/analytics/rollups";
-import { budgetStatus, moneyUsed } from "@/lib/billing/budget";
+import { budgetStatus } from "@/lib/billing/budget";
 import { isoDay } from "@/lib/analytics/schemas";
 import { change, meanInterval, ratioInterval, wilson, type Estimate } from "@/lib/analytics/stats";
 import type { VisibilityPoint } from "@/lib/analytics/visibility-trend";
@@ -11,6 +11,7 @@ import { bucketStarts, type TrendUnit } from "@/lib/analytics/trend-buckets";
 import { assembleShareOfVoice, type AnswerDay, type EntityDay } from "@/lib/analytics/share-of-voice";
 import { kpiChangeTest, type KpiMetric } from "@/lib/analytics/kpi-changes";
 import { GAP_SOURCES, OWN_PAGES } from "@/lib/analytics/source-categories";
+import { assembleCosts, type CostProviderRow } from "@/lib/analytics/costs";
 import { db } from "@/lib/db/prisma";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { categorize, SOURCE_CATEGORIES, type SourceCategory } from "@/lib/sources/categories";
@@ -444,18 +445,6 @@ export async function gapSources({ filter: f }: ResolvedFilter, { includeEntityD
 
 // The Costs page as it was before rollup_attempts: every attempt's row, joined to its capture
 // (the accepted captures already came from rollup_answers).
-type CostProviderRow = {
-  provider: string;
-  attempts: number;
-  spent: bigint;
-  wasted: bigint;
-  wasted_attempts: number;
-  charged_wasted_attempts: number;
-  unknown: number;
-  unknown_cost: bigint;
-  estimated_cost: bigint;
-};
-
 /**
  * Money by attempt, the unit of cost: attempts started in [from, to), of captures of the brand
  * (and of the chosen providers and tags), whatever became of the capture. Cost per accepted
@@ -498,60 +487,6 @@ export async function costsDashboard({ filter: f, providers }: ResolvedFilter) {
     budgetStatus(f.workspaceId),
   ]);
 
-  const names = new Map(providers.map((p) => [p.id, p.name]));
-  const acceptedBy = new Map(accepted.map((r) => [r.provider, num(r.captures)]));
-  const rowsBy = new Map(perProvider.map((r) => [r.provider, r]));
-  const ids = [...new Set([...rowsBy.keys(), ...acceptedBy.keys()])].sort((a, b) => (names.get(a) ?? a).localeCompare(names.get(b) ?? b));
-  const line = (r: CostProviderRow | undefined, captures: number) => {
-    const spent = num(r?.spent);
-    return {
-      attempts: num(r?.attempts),
-      spentMicros: spent,
-      acceptedCaptures: captures,
-      costPerAcceptedMicros: captures ? spent / captures : null,
-      retryWasteMicros: num(r?.wasted),
-      wastedAttempts: num(r?.wasted_attempts),
-      chargedWastedAttempts: num(r?.charged_wasted_attempts),
-      unknownOutcomes: num(r?.unknown),
-      unknownCostMicros: num(r?.unknown_cost),
-      estimatedCostMicros: num(r?.estimated_cost),
-    };
-  };
-  const byProvider = ids.map((id) => ({ id, name: names.get(id) ?? "Deleted provider", ...line(rowsBy.get(id), acceptedBy.get(id) ?? 0) }));
-  const sum = (pick: (p: (typeof byProvider)[number]) => number) => byProvider.reduce((total, p) => total + pick(p), 0);
-  const acceptedCaptures = sum((p) => p.acceptedCaptures);
-  const spentMicros = sum((p) => p.spentMicros);
-  const totals = {
-    attempts: sum((p) => p.attempts),
-    spentMicros,
-    acceptedCaptures,
-    costPerAcceptedMicros: acceptedCaptures ? spentMicros / acceptedCaptures : null,
-    retryWasteMicros: sum((p) => p.retryWasteMicros),
-    wastedAttempts: sum((p) => p.wastedAttempts),
-    chargedWastedAttempts: sum((p) => p.chargedWastedAttempts),
-    unknownOutcomes: sum((p) => p.unknownOutcomes),
-    unknownCostMicros: sum((p) => p.unknownCostMicros),
-    estimatedCostMicros: sum((p) => p.estimatedCostMicros),
-  };
-
-  const spend = new Map<string, Map<string, number>>();
-  for (const r of daily) {
-    const key = isoDay(r.bucket);
-    if (!spend.has(key)) spend.set(key, new Map());
-    spend.get(key)!.set(r.provider, num(r.spent));
-  }
-  const spentProviders = byProvider.filter((p) => p.attempts > 0).map((p) => ({ id: p.id, name: p.name }));
-  const points = bucketKeys(f).map((bucket) => ({
-    bucket,
-    spentMicros: Object.fromEntries(spentProviders.map((p) => [p.id, spend.get(bucket)?.get(p.id) ?? 0])),
-  }));
-
-  return {
-    unit: bucketUnit(f),
-    daily: { providers: spentProviders, points },
-    byProvider,
-    totals,
-    budget: { ...budget, usedMicros: moneyUsed(budget, "hold"), month: isoDay(budget.period).slice(0, 7) },
-  };
+  return assembleCosts(f, providers, { daily, perProvider, accepted, budget });
 }
 
