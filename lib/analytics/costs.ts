@@ -61,17 +61,23 @@ export async function costsDashboard({ filter: f, providers }: ResolvedFilter) {
         sum(estimated_cost)::bigint AS estimated_cost
       FROM (${ended} UNION ALL ${running}) s
       GROUP BY 1`,
-    // The accepted captures from their rollup (one row per day, provider and prompt), not from
-    // the captures: a year of them is a million rows at scale.
-    readDb().$queryRaw<{ provider: string; captures: number }[]>`
-      SELECT r."providerConfigId"::text AS provider, sum(r.captures)::int AS captures
-      FROM rollup_answers r WHERE ${rollupScope(f)}
-      GROUP BY 1
-      HAVING sum(r.captures) > 0`,
+    acceptedCaptures(f),
     budgetStatus(f.workspaceId),
   ]);
 
   return assembleCosts(f, providers, { daily, perProvider, accepted, budget });
+}
+
+/**
+ * The accepted captures per provider, from their rollup (one row per day, provider and prompt),
+ * not from the captures: a year of them is a million rows at scale.
+ */
+export function acceptedCaptures(f: ResolvedFilter["filter"]) {
+  return readDb().$queryRaw<{ provider: string; captures: number }[]>`
+    SELECT r."providerConfigId"::text AS provider, sum(r.captures)::int AS captures
+    FROM rollup_answers r WHERE ${rollupScope(f)}
+    GROUP BY 1
+    HAVING sum(r.captures) > 0`;
 }
 
 /**

@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as raw from "../support/raw-analytics";
-import { newSpace, type Space } from "../support/lifecycle-fixtures";
+import { taggedSpace, type Space } from "../support/lifecycle-fixtures";
 import { resolveFilter } from "@/lib/analytics/filter";
 import { recordRollups } from "@/lib/analytics/rollups";
 import { addDays, analyticsFilterInput, isoDay } from "@/lib/analytics/schemas";
@@ -47,12 +47,7 @@ let providerIds: string[];
 let connectionIds: string[];
 
 beforeAll(async () => {
-  space = await newSpace({ prompts: 3 });
-  const tags = [["buying"], ["pricing"], ["buying", "smb"]];
-  const markets = [{ country: "DE", language: "de" }, { country: "US", language: "en" }, { country: null, language: null }];
-  for (const [i, id] of space.promptIds.entries()) await db().prompt.update({ where: { id }, data: { tags: tags[i], ...markets[i] } });
-  providerIds = [space.providers.ChatGPT!, space.providers.Perplexity!, space.providers.Gemini!];
-  connectionIds = await Promise.all(providerIds.map(async (id) => (await db().providerConfig.findUniqueOrThrow({ where: { id } })).connectionId));
+  ({ space, providerIds, connectionIds } = await taggedSpace());
 });
 
 /** A brand of its own with the history's captures and citations, written in bulk, then their rollups. */

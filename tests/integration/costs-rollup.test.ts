@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { acrossMigration, type Sql } from "../support/partial-migrations";
 import { attemptRollupAndRebuild, KEPT_SQL, REBUILT_SQL } from "../support/attempt-rollup";
 import * as raw from "../support/raw-analytics";
-import { liveWorker, newSpace, type Space } from "../support/lifecycle-fixtures";
+import { liveWorker, taggedSpace, type Space } from "../support/lifecycle-fixtures";
 import { costsDashboard } from "@/lib/analytics/costs";
 import { resolveFilter, type ResolvedFilter } from "@/lib/analytics/filter";
 import { recordRollups } from "@/lib/analytics/rollups";
@@ -63,12 +63,7 @@ type World = { space: Space; providerIds: string[]; connectionIds: string[]; pro
 let world: World;
 
 beforeAll(async () => {
-  const space = await newSpace({ prompts: 3 });
-  const tags = [["buying"], ["pricing"], ["buying", "smb"]];
-  const markets = [{ country: "DE", language: "de" }, { country: "US", language: "en" }, { country: null, language: null }];
-  for (const [i, id] of space.promptIds.entries()) await db().prompt.update({ where: { id }, data: { tags: tags[i], ...markets[i] } });
-  const providerIds = [space.providers.ChatGPT!, space.providers.Perplexity!, space.providers.Gemini!];
-  const connectionIds = await Promise.all(providerIds.map(async (id) => (await db().providerConfig.findUniqueOrThrow({ where: { id } })).connectionId));
+  const { space, providerIds, connectionIds } = await taggedSpace();
   // The running attempts' worker, alive throughout (no sweep ends its attempts).
   world = { space, providerIds, connectionIds, promptIds: space.promptIds, workerId: await liveWorker() };
 });

@@ -12,7 +12,7 @@ import { acrossMigration, type Sql } from "../support/partial-migrations";
 import { waitForLockWaiter } from "../support/pause";
 import * as raw from "../support/raw-analytics";
 import { rollupRows, rollupsAndRebuild } from "../support/rollup-rebuild";
-import { claimed, liveWorker, newSpace, startSpaceCheck, answer, type Space } from "../support/lifecycle-fixtures";
+import { claimed, liveWorker, taggedSpace, startSpaceCheck, answer, type Space } from "../support/lifecycle-fixtures";
 import { runReanalysis } from "@/lib/brands/reanalysis";
 import { resolveFilter, type ResolvedFilter } from "@/lib/analytics/filter";
 import { overviewKpis } from "@/lib/analytics/kpis";
@@ -94,13 +94,8 @@ const COMPETITORS = ["Rival", "Other", "Third"];
 const NAMES = ["Acme", ...COMPETITORS, "Newco"];
 
 beforeAll(async () => {
-  const space = await newSpace({ prompts: 3 });
-  const tags = [["buying"], ["pricing"], ["buying", "smb"]];
   // Markets (country:language): "DE:de", "US:en" and ":" (none set).
-  const markets = [{ country: "DE", language: "de" }, { country: "US", language: "en" }, { country: null, language: null }];
-  for (const [i, id] of space.promptIds.entries()) await db().prompt.update({ where: { id }, data: { tags: tags[i], ...markets[i] } });
-  const providerIds = [space.providers.ChatGPT!, space.providers.Perplexity!, space.providers.Gemini!];
-  const connectionIds = await Promise.all(providerIds.map(async (id) => (await db().providerConfig.findUniqueOrThrow({ where: { id } })).connectionId));
+  const { space, providerIds, connectionIds } = await taggedSpace();
   world = { space, providerIds, connectionIds, promptIds: space.promptIds };
 });
 

@@ -71,6 +71,20 @@ export async function newSpace(options: { prompts?: number; budgetMicros?: numbe
   };
 }
 
+/**
+ * The analytics property tests' space: three prompts tagged "buying", "pricing" and "buying" +
+ * "smb" (two tags on one prompt), in the markets DE:de, US:en and none, and three providers with
+ * their connections, in that order.
+ */
+export async function taggedSpace(): Promise<{ space: Space; providerIds: string[]; connectionIds: string[] }> {
+  const space = await newSpace({ prompts: 3 });
+  const tags = [["buying"], ["pricing"], ["buying", "smb"]];
+  const markets = [{ country: "DE", language: "de" }, { country: "US", language: "en" }, { country: null, language: null }];
+  for (const [i, id] of space.promptIds.entries()) await db().prompt.update({ where: { id }, data: { tags: tags[i], ...markets[i] } });
+  const names = ["ChatGPT", "Perplexity", "Gemini"];
+  return { space, providerIds: names.map((n) => space.providers[n]!), connectionIds: names.map((n) => space.connections[n]!) };
+}
+
 /** Starts a check of `prompts` prompts x the named providers, as the form would. */
 export async function startSpaceCheck(space: Space, options: { prompts?: number; providers?: string[]; samples?: number } = {}) {
   const body = {

@@ -2,7 +2,6 @@
 // mentions and citations. Kept here, unchanged, as the oracle that tests/integration/rollups.test.ts
 // holds the rollup-based queries of lib/analytics to, on the same random data.
 import { bucketKeys, bucketOf, bucketUnit, captureScope, num, previousPeriod, providerAndTagScope, type AnalyticsFilter, type ResolvedFilter } from "@/lib/analytics/filter";
-import { rollupScope } from "@/lib/analytics/rollups";
 import { budgetStatus } from "@/lib/billing/budget";
 import { isoDay } from "@/lib/analytics/schemas";
 import { change, meanInterval, ratioInterval, wilson, type Estimate } from "@/lib/analytics/stats";
@@ -11,7 +10,7 @@ import { bucketStarts, type TrendUnit } from "@/lib/analytics/trend-buckets";
 import { assembleShareOfVoice, type AnswerDay, type EntityDay } from "@/lib/analytics/share-of-voice";
 import { kpiChangeTest, type KpiMetric } from "@/lib/analytics/kpi-changes";
 import { GAP_SOURCES, OWN_PAGES } from "@/lib/analytics/source-categories";
-import { assembleCosts, type CostProviderRow } from "@/lib/analytics/costs";
+import { acceptedCaptures, assembleCosts, type CostProviderRow } from "@/lib/analytics/costs";
 import { db } from "@/lib/db/prisma";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { categorize, SOURCE_CATEGORIES, type SourceCategory } from "@/lib/sources/categories";
@@ -477,13 +476,8 @@ export async function costsDashboard({ filter: f, providers }: ResolvedFilter) {
       FROM attempts a JOIN captures c ON c.id = a."captureId"
       WHERE ${attemptScope}
       GROUP BY 1`,
-    // The accepted captures from their rollup (one row per day, provider and prompt), not from
-    // the captures: a year of them is a million rows at scale.
-    db().$queryRaw<{ provider: string; captures: number }[]>`
-      SELECT r."providerConfigId"::text AS provider, sum(r.captures)::int AS captures
-      FROM rollup_answers r WHERE ${rollupScope(f)}
-      GROUP BY 1
-      HAVING sum(r.captures) > 0`,
+    // The accepted captures were read from their rollup already then.
+    acceptedCaptures(f),
     budgetStatus(f.workspaceId),
   ]);
 
