@@ -31,6 +31,8 @@ export type PausePoint =
   | "fail:before-commit"
   /** Succeed: committed; its reply is about to reach the worker (a hook that throws is a reply lost). */
   | "succeed:after-commit"
+  /** Repair pass: the open attempts of captures that moved on closed (their cost rollup rows locked), not committed. */
+  | "repair:attempts-closed-before-commit"
   /** Sweeper: dead workers' attempts found, nothing changed yet. */
   | "sweep:after-read"
   /** Cancel: captures locked, nothing changed yet. */

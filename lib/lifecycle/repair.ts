@@ -1,5 +1,6 @@
 import "server-only";
 import { inTransaction } from "@/lib/db/transaction";
+import { pausePoint } from "@/lib/db/pause-points";
 import { jobCatalog } from "@/lib/jobs/catalog";
 import { enqueueSetupSuggestions } from "@/lib/jobs/enqueue";
 import { CANCEL_SET } from "@/lib/lifecycle/admin";
@@ -136,6 +137,7 @@ const repairs: Record<(typeof REPAIR_KINDS)[number], Repair> = {
       effects.call(closed);
       logged(effects, { id: row.captureId, checkId: row.checkId, workspaceId: row.workspaceId }, "open_attempt_of_moved_capture", { runToken: row.runToken });
     }
+    await pausePoint("repair:attempts-closed-before-commit", { tx });
     await applyEffects(tx, effects);
     return repaired;
   },

@@ -11,13 +11,15 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { acrossMigration, type Sql } from "../support/partial-migrations";
 import { attemptRollupAndRebuild, KEPT_SQL, REBUILT_SQL } from "../support/attempt-rollup";
 import * as raw from "../support/raw-analytics";
-import { liveWorker, taggedSpace, type Space } from "../support/lifecycle-fixtures";
+import { gateAt, waitForLockWaiter } from "../support/pause";
+import { claimed, expectBudgetConsistent, liveWorker, newSpace, startSpaceCheck, succeed, taggedSpace, type Space } from "../support/lifecycle-fixtures";
 import { costsDashboard } from "@/lib/analytics/costs";
 import { resolveFilter, type ResolvedFilter } from "@/lib/analytics/filter";
 import { recordRollups } from "@/lib/analytics/rollups";
 import { addDays, analyticsFilterInput, isoDay } from "@/lib/analytics/schemas";
 import { db } from "@/lib/db/prisma";
 import { runRetention } from "@/lib/jobs/retention";
+import { runRepairPass } from "@/lib/lifecycle/repair";
 import { closeAttempt } from "@/lib/lifecycle/transition";
 
 const START = new Date("2025-01-06T00:00:00Z");
@@ -160,6 +162,62 @@ describe("the Costs page from rollup_attempts", () => {
       }),
       { numRuns: 25 },
     );
+  });
+});
+
+// The repair pass closes many attempts in one transaction (open_attempt_of_moved_capture, in the
+// rollup's key order); a worker closes its own in its success or failure. Both add to the same
+// rollup_attempts rows. Each side is held with its rollup rows locked while the other closes an
+// attempt of the same rows: neither may deadlock, lose an addition or count one twice.
+describe("the repair pass and a worker closing attempts of the same cost rollup rows", () => {
+  /** Two prompts x two samples of one provider: two captures per rollup row (day, provider, prompt); one of each moved on without closing its attempt. */
+  async function movedAndRunning() {
+    const space = await newSpace({ prompts: 2, budgetMicros: 50_000_000 });
+    const { captureIds } = await startSpaceCheck(space, { prompts: 2, samples: 2 });
+    const workerId = await liveWorker();
+    const runs: { id: string; runToken: string }[] = [];
+    for (const id of captureIds) runs.push({ id, runToken: await claimed(id, workerId) });
+    const prompts = await db().capture.findMany({ where: { id: { in: captureIds } }, select: { id: true, promptId: true } });
+    const byPrompt = [...new Set(prompts.map((p) => p.promptId))].sort().map((promptId) => runs.filter((r) => prompts.find((p) => p.id === r.id)!.promptId === promptId));
+    const moved = byPrompt.map((pair) => pair[0]!);
+    const running = byPrompt.map((pair) => pair[1]!);
+    await db().$executeRaw`UPDATE captures SET status = 'failed', "finishedAt" = now(), "runToken" = NULL WHERE id = ANY(${moved.map((m) => m.id)}::uuid[])`;
+    return { space, moved, running };
+  }
+
+  async function expectExact(workspaceId: string, attempts: number) {
+    const { kept, rebuilt } = await attemptRollupAndRebuild(workspaceId);
+    expect(kept).toEqual(rebuilt);
+    expect(kept.reduce((sum, row) => sum + Number(row.attempts), 0)).toBe(attempts);
+    await expectBudgetConsistent(workspaceId);
+  }
+
+  it("a worker's close waits for the repair that holds its rollup row, then adds to it", async () => {
+    const { space, running } = await movedAndRunning();
+    const gate = gateAt("repair:attempts-closed-before-commit");
+    const repairing = runRepairPass();
+    await gate.reached; // both moved captures' attempts closed: both rollup rows locked
+    const succeeding = succeed(running[0]!.id, running[0]!.runToken);
+    await waitForLockWaiter(1, undefined, "beacon_succeed"); // its close waits for the row
+    gate.open();
+    expect(await repairing).toMatchObject({ open_attempt_of_moved_capture: 2 });
+    await succeeding;
+    await expectExact(space.workspaceId, 3);
+  });
+
+  it("the repair, holding one rollup row, waits for the worker that holds the next, then adds to it", async () => {
+    const { space, running } = await movedAndRunning();
+    // The worker's success of the second prompt's capture: written (its rollup row locked), not committed.
+    const gate = gateAt("succeed:before-commit");
+    const succeeding = succeed(running[1]!.id, running[1]!.runToken);
+    await gate.reached;
+    const repairing = runRepairPass();
+    await waitForLockWaiter(1, undefined, "beacon_close_attempt"); // closed the first row's attempt, waits for the second row
+    gate.open();
+    await succeeding;
+    expect(await repairing).toMatchObject({ open_attempt_of_moved_capture: 2 });
+    await succeed(running[0]!.id, running[0]!.runToken);
+    await expectExact(space.workspaceId, 4);
   });
 });
 

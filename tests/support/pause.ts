@@ -73,19 +73,20 @@ export async function lockWaiters(databaseUrl = process.env.DATABASE_URL!): Prom
 }
 
 /**
- * Waits until `count` sessions of this database wait for a lock (the other side is now held).
- * The deadline allows for a loaded machine (scripts/stress-tests.sh).
+ * Waits until `count` sessions of this database wait for a lock (the other side is now held);
+ * with `inStatement`, only sessions whose statement contains it count (the wait a test means,
+ * not an earlier one of the same side). The deadline allows for a loaded machine (scripts/stress-tests.sh).
  */
-export async function waitForLockWaiter(count = 1, databaseUrl = process.env.DATABASE_URL!): Promise<void> {
+export async function waitForLockWaiter(count = 1, databaseUrl = process.env.DATABASE_URL!, inStatement?: string): Promise<void> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
     await waitFor(
       async () => {
-        const { rows } = await client.query<{ n: number }>(LOCK_WAITERS);
+        const { rows } = await client.query<{ n: number }>(inStatement ? `${LOCK_WAITERS} AND strpos(query, $1) > 0` : LOCK_WAITERS, inStatement ? [inStatement] : []);
         return rows[0]!.n >= count;
       },
-      { what: `${count} session(s) waiting for a lock`, timeoutMs: 30_000, intervalMs: 10 },
+      { what: `${count} session(s) waiting for a lock${inStatement ? ` in a statement with "${inStatement}"` : ""}`, timeoutMs: 30_000, intervalMs: 10 },
     );
   } finally {
     await client.end();
