@@ -44,8 +44,13 @@ export type PageRow = {
 };
 export type PagesResult = { captures: number; largeCheckCaptures: number; generateSeconds: number; runs: number; coldRuns: number; rows: PageRow[] };
 
-/** Where a visit's time went, ms from navigation start: the HTML's first and last byte, the last script and the last data request (fetch) done. */
-type Phases = { firstByteMs: number; documentMs: number; scriptsMs: number; dataMs: number };
+/**
+ * Where a visit's time went, ms from navigation start: the HTML's first and last byte (a page whose
+ * server prefetches its queries streams their answers in it), the last script and the last data
+ * request done (a fetch: a chart's GET or a server action, not the router's prefetch of a link,
+ * `?_rsc=`), and how many data requests the page made before its content.
+ */
+type Phases = { firstByteMs: number; documentMs: number; scriptsMs: number; dataMs: number; requests: number };
 type Visit = { contentMs: number; lcpMs: number | null; phases: Phases; scripts: { url: string; transferred: number }[] };
 
 /** The data: N history captures, their attempts, the 2,000-capture check; the rollups of all. */
@@ -140,7 +145,8 @@ async function visit(page: Page, url: string): Promise<Visit> {
       contentMs,
       lcpMs: (window as unknown as { __beaconLcp?: number }).__beaconLcp ?? null,
       phases: { firstByteMs: navigation!.responseStart, documentMs: navigation!.responseEnd, scriptsMs: Math.max(0, ...js.map((r) => r.responseEnd)),
-        dataMs: Math.max(0, ...resources.filter((r) => r.initiatorType === "fetch").map((r) => r.responseEnd)),
+        dataMs: Math.max(0, ...resources.filter((r) => r.initiatorType === "fetch" && !new URL(r.name).searchParams.has("_rsc")).map((r) => r.responseEnd)),
+        requests: resources.filter((r) => r.initiatorType === "fetch" && !new URL(r.name).searchParams.has("_rsc")).length,
       },
       scripts: js.map((r) => ({ url: r.name, transferred: r.encodedBodySize })),
     };
@@ -183,9 +189,15 @@ async function signedInContext(bench: BenchBrowser, server: WebServer): Promise<
 
 const medianPhases = (visits: Visit[]): Phases => {
   const median = (pick: (p: Phases) => number) => ms(visits.map((v) => pick(v.phases))).median;
-  return { firstByteMs: median((p) => p.firstByteMs), documentMs: median((p) => p.documentMs), scriptsMs: median((p) => p.scriptsMs), dataMs: median((p) => p.dataMs) };
+  return {
+    firstByteMs: median((p) => p.firstByteMs),
+    documentMs: median((p) => p.documentMs),
+    scriptsMs: median((p) => p.scriptsMs),
+    dataMs: median((p) => p.dataMs),
+    requests: median((p) => p.requests),
+  };
 };
-const phasesText = (p: Phases) => `first byte ${p.firstByteMs}, HTML ${p.documentMs}, scripts ${p.scriptsMs}, data ${p.dataMs} ms`;
+const phasesText = (p: Phases) => `first byte ${p.firstByteMs}, HTML ${p.documentMs}, scripts ${p.scriptsMs}, data ${p.dataMs} ms (${p.requests} requests)`;
 
 const ms = (values: (number | null)[]) => summarize(values.filter((v): v is number => v !== null).map((v) => round(v, 0)));
 
@@ -267,13 +279,13 @@ export function pagesMarkdown(r: PagesResult, header: string): string {
       `warm: ${r.runs} repeat visits (median / p95); content = the \`beacon:content\` mark, from navigation start. JavaScript: the cold visit's script files as \`next start\` sent them (gzip; ⚠ against that), and brotli'd. ` +
       `Goals: warm ≤ ${PAGE_GOALS.warmMs} ms, cold ≤ ${n(PAGE_GOALS.coldMs)} ms, JavaScript ≤ ${PAGE_GOALS.jsKB} KB compressed.`,
     "",
-    "| page | cold: content (LCP) | warm: content median / p95 (LCP) | warm: HTML done, last data answer | JavaScript gzip / brotli (files) |",
+    "| page | cold: content (LCP) | warm: content median / p95 (LCP) | warm: HTML done, last data answer (data requests) | JavaScript gzip / brotli (files) |",
     "| --- | --- | --- | --- | --- |",
     ...r.rows.map(
       (row) =>
         `| ${row.page} | ${n(row.cold.contentMs.median)} ms (${n(row.cold.lcpMs.median)})${mark(row.cold.contentMs.median <= PAGE_GOALS.coldMs)} ` +
         `| ${n(row.warm.contentMs.median)} / ${n(row.warm.contentMs.p95)} ms (${n(row.warm.lcpMs.median)})${mark(row.warm.contentMs.median <= PAGE_GOALS.warmMs)} ` +
-        `| ${n(row.warm.phases.documentMs)}, ${n(row.warm.phases.dataMs)} ms ` +
+        `| ${n(row.warm.phases.documentMs)}, ${n(row.warm.phases.dataMs)} ms (${row.warm.phases.requests ?? "?"}) ` +
         `| ${kb(row.js.transferredBytes)} / ${kb(row.js.brotliBytes)} (${row.js.files})${mark(row.js.transferredBytes <= PAGE_GOALS.jsKB * 1024)} |`,
     ),
   ].join("\n");

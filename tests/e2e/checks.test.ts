@@ -98,7 +98,8 @@ describe("checks", () => {
       const dialog = await openCapture(page, cells(page).first());
       expect(await captureStatus(dialog)).toBe("succeeded");
       const answer = section(dialog, "Answer");
-      expect((await answer.innerText()).length).toBeGreaterThan(200);
+      // The answer's renderer is a chunk of its own ("Loading the answer…" until it has loaded).
+      await expect.poll(async () => (await answer.innerText()).length, poll).toBeGreaterThan(200);
       expect(await answer.getByText("No answer yet.").count()).toBe(0);
       const mentions = await tableRows(section(dialog, "Mentions").getByRole("table"));
       expect(mentions.map((row) => row[0])).toContain("Lumen CRM");
@@ -174,7 +175,7 @@ describe("checks", () => {
       await restore(); // the provider works again
       await dialog.getByRole("button", { name: "Retry" }).click();
       await expect.poll(() => captureStatus(dialog), poll).toBe("succeeded");
-      expect((await section(dialog, "Answer").innerText()).length).toBeGreaterThan(200);
+      await expect.poll(async () => (await section(dialog, "Answer").innerText()).length, poll).toBeGreaterThan(200);
       expect((await tableRows(section(dialog, "Attempts").getByRole("table"))).at(-1)?.[1]).toBe("succeeded");
       await dialog.getByRole("button", { name: "Close" }).click();
       await dialog.waitFor({ state: "detached" });

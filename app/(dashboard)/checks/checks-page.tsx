@@ -9,6 +9,7 @@ import { Pagination } from "@/components/ui/pagination";
 import type { Column } from "@/components/ui/table-columns";
 import { formatMicros, formatWhen } from "@/lib/format";
 import { CHECK_STATUSES as statuses } from "@/lib/captures/states";
+import { FIRST_CHECKS } from "./queries";
 import { useChecksQuery, type CheckFilters } from "./use-checks-query";
 
 type CheckRow = NonNullable<ReturnType<typeof useChecksQuery>["data"]>["items"][number];
@@ -44,7 +45,7 @@ const columns: Column<CheckRow>[] = [
 ];
 
 export function ChecksPage({ canStart, brands }: { canStart: boolean; brands: { id: string; name: string }[] }) {
-  const [filters, setFilters] = useState<CheckFilters>({ page: 1, pageSize: 20 });
+  const [filters, setFilters] = useState<CheckFilters>(FIRST_CHECKS);
   const query = useChecksQuery(filters);
   const data = query.data;
   const newCheck = (

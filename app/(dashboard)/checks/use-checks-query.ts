@@ -1,11 +1,12 @@
 "use client";
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
-import { checkProgressAction, listChecksAction } from "@/lib/actions/checks";
-import { isCheckFinished, type CheckStatus } from "@/lib/captures/states";
+import { checkProgressAction } from "@/lib/actions/checks";
+import { isCheckFinished } from "@/lib/captures/states";
 import { applyProgress, type CheckOperationView, type ProgressState } from "@/lib/checks/progress-state";
 import { ActionFailure, unwrap } from "@/lib/browser/action-result";
+import { checksQuery, type CheckFilters } from "./queries";
 
-export const checksKey = ["checks"] as const;
+export { checksKey, type CheckFilters } from "./queries";
 export const checkKey = (id: string) => ["check", id] as const;
 
 export const isFinished = (status: string | undefined) => !!status && isCheckFinished(status);
@@ -13,12 +14,9 @@ export const isFinished = (status: string | undefined) => !!status && isCheckFin
 /** A cancel or retry of the whole check asked for and not done yet (a worker runs it). */
 export const isOperationPending = (operation: CheckOperationView | null | undefined) => !!operation && (operation.status === "queued" || operation.status === "running");
 
-export type CheckFilters = { status?: CheckStatus; brandId?: string; page: number; pageSize: number };
-
 export function useChecksQuery(filters: CheckFilters) {
   return useQuery({
-    queryKey: [...checksKey, filters],
-    queryFn: async () => unwrap(await listChecksAction(filters)),
+    ...checksQuery(filters),
     placeholderData: keepPreviousData,
     // Keep the list moving while anything on the page still runs.
     refetchInterval: (query) => (query.state.data?.items.some((c) => !isFinished(c.status)) ? 2000 : false),

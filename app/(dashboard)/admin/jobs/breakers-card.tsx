@@ -2,14 +2,11 @@
 import { useQuery } from "@tanstack/react-query";
 import { BreakersTable } from "@/components/breakers/breakers-table";
 import { Card } from "@/components/ui/card";
-import { breakersAction } from "@/lib/actions/admin";
-import { unwrap } from "@/lib/browser/action-result";
-
-const breakersKey = ["breakers"] as const;
+import { breakersQuery } from "./queries";
 
 /** The breakers of the connections and models this workspace's providers use. */
 export function BreakersCard() {
-  const query = useQuery({ queryKey: breakersKey, queryFn: async () => unwrap(await breakersAction()), refetchInterval: 2000 });
+  const query = useQuery({ ...breakersQuery, refetchInterval: 2000 });
   return (
     <Card className="mb-6 overflow-hidden">
       <div className="border-b border-slate-200 px-4 py-3">
@@ -26,7 +23,7 @@ export function BreakersCard() {
       ) : !query.data.breakers.length ? (
         <p className="p-4 text-sm text-slate-500">This workspace has no providers yet.</p>
       ) : (
-        <BreakersTable breakers={query.data.breakers} canForce={query.data.canForce} invalidates={[breakersKey]} />
+        <BreakersTable breakers={query.data.breakers} canForce={query.data.canForce} invalidates={[breakersQuery.queryKey]} />
       )}
     </Card>
   );

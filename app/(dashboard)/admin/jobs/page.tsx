@@ -1,13 +1,22 @@
+import { HydrationBoundary } from "@tanstack/react-query";
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { canManageWorkspaceSettings, canRetryCapture } from "@/lib/permissions/permissions";
 import { requirePageContext } from "@/lib/auth/session";
+import { prefetch, toSearchParams } from "@/lib/pages/prefetch";
 import { JobsPage } from "./jobs-page";
+import { adminCapturesQuery, breakersQuery, jobFiltersFrom, jobsOverviewQuery, providersQuery } from "./queries";
 
 export const metadata: Metadata = { title: "Jobs" };
 
-export default async function Page() {
+export default async function Page({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const ctx = await requirePageContext();
   if (!canManageWorkspaceSettings(ctx)) redirect("/");
-  return <JobsPage me={{ userId: ctx.userId, role: ctx.role }} canRetry={canRetryCapture(ctx)} />;
+  // The page's four queries start here, not one after another from the browser (server actions run one at a time).
+  const first = prefetch([jobsOverviewQuery, adminCapturesQuery(jobFiltersFrom(toSearchParams(await searchParams))), breakersQuery, providersQuery]);
+  return (
+    <HydrationBoundary state={first}>
+      <JobsPage me={{ userId: ctx.userId, role: ctx.role }} canRetry={canRetryCapture(ctx)} />
+    </HydrationBoundary>
+  );
 }

@@ -1,16 +1,8 @@
 "use client";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { z } from "zod/mini";
-import { CAPTURE_STATUSES, type CaptureStatus } from "@/lib/captures/states";
+import { jobFiltersFrom, type JobFilters } from "./queries";
 
-export type JobFilters = { status?: CaptureStatus; providerConfigId?: string; checkId?: string; page: number; pageSize: number };
-
-const PAGE_SIZE = 25;
-const uuid = z.uuid();
-/** The same test the server applies, so a typo is caught here instead of as a failed request. */
-export const isUuid = (value: string) => uuid.safeParse(value).success;
-
-const isStatus = (value: string | null): value is CaptureStatus => !!value && (CAPTURE_STATUSES as readonly string[]).includes(value);
+export { isUuid, type JobFilters } from "./queries";
 
 /**
  * Filters live in the query string so a link can open the page pre-filtered
@@ -22,17 +14,8 @@ export function useJobFilters() {
   const router = useRouter();
   const pathname = usePathname();
 
-  const status = params.get("status");
-  const providerConfigId = params.get("providerConfigId") ?? "";
   const rawCheckId = params.get("checkId") ?? "";
-  const page = Number(params.get("page"));
-  const filters: JobFilters = {
-    status: isStatus(status) ? status : undefined,
-    providerConfigId: isUuid(providerConfigId) ? providerConfigId : undefined,
-    checkId: isUuid(rawCheckId) ? rawCheckId : undefined,
-    page: Number.isInteger(page) && page >= 1 && page <= 100_000 ? page : 1,
-    pageSize: PAGE_SIZE,
-  };
+  const filters = jobFiltersFrom(params);
 
   /** Applies a change; any filter change starts again at page 1. */
   const update = (change: Partial<Omit<JobFilters, "pageSize">>) => {

@@ -1,25 +1,15 @@
 "use client";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { adminCapturesAction, adminOverviewAction } from "@/lib/actions/admin";
-import { listProvidersAction } from "@/lib/actions/settings";
-import { unwrap } from "@/lib/browser/action-result";
-import type { JobFilters } from "./use-job-filters";
 import { isUnfinished } from "@/lib/captures/states";
+import { adminCapturesQuery, jobsOverviewQuery, providersQuery, type JobFilters } from "./queries";
 
-export const jobsKey = ["admin-jobs"] as const;
-const overviewKey = [...jobsKey, "overview"] as const;
-const capturesKey = (filters: JobFilters) => [...jobsKey, "captures", filters] as const;
-
+export { jobsKey } from "./queries";
 
 const POLL_MS = 2000;
 
 /** Queue depth and worker heartbeats; always polled, the page exists to watch them. */
 export function useJobsOverviewQuery() {
-  return useQuery({
-    queryKey: overviewKey,
-    queryFn: async () => unwrap(await adminOverviewAction()),
-    refetchInterval: POLL_MS,
-  });
+  return useQuery({ ...jobsOverviewQuery, refetchInterval: POLL_MS });
 }
 
 /**
@@ -28,8 +18,7 @@ export function useJobsOverviewQuery() {
  */
 export function useAdminCapturesQuery(filters: JobFilters, { paused, workspaceBusy }: { paused: boolean; workspaceBusy: boolean }) {
   return useQuery({
-    queryKey: capturesKey(filters),
-    queryFn: async () => unwrap(await adminCapturesAction(filters)),
+    ...adminCapturesQuery(filters),
     placeholderData: keepPreviousData,
     refetchInterval: (query) => (!paused && (workspaceBusy || query.state.data?.items.some((c) => isUnfinished(c.status))) ? POLL_MS : false),
   });
@@ -42,8 +31,7 @@ export const isBusy = (overview: JobsOverview | undefined) => {
 
 export function useProviderOptionsQuery() {
   return useQuery({
-    queryKey: ["providers"],
-    queryFn: async () => unwrap(await listProvidersAction()),
+    ...providersQuery,
     select: (providers) => providers.map((p) => ({ id: p.id, name: p.name })),
   });
 }

@@ -1,0 +1,52 @@
+// The Checks and Jobs pages answer their first queries inside the page's own response
+// (lib/pages/prefetch.ts): the server component starts them and the browser's query cache takes
+// them over under the keys its components use. A key that drifts from a component's (a new
+// filter, a query added to a page and not to its prefetch) does not break the page, it only
+// makes the browser ask again after hydration, one server action after another: so this test
+// fails a page that asks, with the request it made, for the default address and for one with a
+// Jobs filter.
+import type { Page } from "playwright-core";
+import { describe, expect, test } from "vitest";
+import { CONTENT_MARK } from "@/lib/browser/content-mark";
+import { DEMO_USER, login, newPage, setupBrowser } from "./support/browser";
+
+setupBrowser();
+
+/** The server action calls (and chart requests) `path` made before its content was rendered. */
+async function askedBeforeContent(page: Page, path: string): Promise<string[]> {
+  const asked: { at: number; what: string }[] = [];
+  const onRequest = (request: import("playwright-core").Request) => {
+    const url = new URL(request.url());
+    const action = request.method() === "POST" && request.headers()["next-action"];
+    if (url.pathname.startsWith("/api/analytics/") || action) asked.push({ at: Date.now(), what: `${request.method()} ${url.pathname}${url.search}${action ? " (server action)" : ""}` });
+  };
+  page.on("request", onRequest);
+  try {
+    await page.goto(path, { waitUntil: "commit" });
+    await page.waitForFunction((mark) => performance.getEntriesByName(mark).length > 0, CONTENT_MARK, { timeout: 30_000, polling: 50 });
+    // The mark's wall-clock time: a poll due after the content (the Jobs page's, every 2 s) is not a first query.
+    const contentAt = await page.evaluate((mark) => performance.timeOrigin + performance.getEntriesByName(mark)[0]!.startTime, CONTENT_MARK);
+    return asked.filter((a) => a.at <= contentAt).map((a) => a.what);
+  } finally {
+    page.off("request", onRequest);
+  }
+}
+
+describe("first queries come with the page", () => {
+  test("Checks and Jobs ask for nothing before their content is shown", async () => {
+    const page = await newPage();
+    await login(page, DEMO_USER.email, DEMO_USER.password);
+    const asked: Record<string, string[]> = {};
+    for (const path of ["/checks", "/admin/jobs", "/admin/jobs?status=succeeded&page=2"]) {
+      const requests = await askedBeforeContent(page, path);
+      if (requests.length) asked[path] = requests;
+      // The answers are the address's: the checks' list, the captures of the filter's page.
+      if (path === "/checks") expect(await page.locator("main table tbody tr").count(), "checks listed").toBeGreaterThan(0);
+      if (path.includes("status=succeeded")) {
+        expect(await page.getByText(/^[\d,]+ captures match$/).count(), "the filtered count").toBe(1);
+        expect(await page.locator('[aria-current="page"]', { hasText: /^Page 2 of \d+$/ }).count(), "the second page").toBe(1);
+      }
+    }
+    expect(asked, "requests a page made for data its own response should have carried").toEqual({});
+  });
+});
