@@ -140,13 +140,14 @@ async function visit(page: Page, url: string): Promise<Visit> {
     const resources = (performance.getEntriesByType("resource") as PerformanceResourceTiming[]).filter((r) => r.responseEnd <= contentMs);
     const js = resources.filter((r) => new URL(r.name).pathname.endsWith(".js"));
     const [navigation] = performance.getEntriesByType("navigation") as PerformanceNavigationTiming[];
+    const data = resources.filter((r) => r.initiatorType === "fetch" && !new URL(r.name).searchParams.has("_rsc"));
     // No named functions in here: tsx would wrap them in a helper the page does not have.
     return {
       contentMs,
       lcpMs: (window as unknown as { __beaconLcp?: number }).__beaconLcp ?? null,
       phases: { firstByteMs: navigation!.responseStart, documentMs: navigation!.responseEnd, scriptsMs: Math.max(0, ...js.map((r) => r.responseEnd)),
-        dataMs: Math.max(0, ...resources.filter((r) => r.initiatorType === "fetch" && !new URL(r.name).searchParams.has("_rsc")).map((r) => r.responseEnd)),
-        requests: resources.filter((r) => r.initiatorType === "fetch" && !new URL(r.name).searchParams.has("_rsc")).length,
+        dataMs: Math.max(0, ...data.map((r) => r.responseEnd)),
+        requests: data.length,
       },
       scripts: js.map((r) => ({ url: r.name, transferred: r.encodedBodySize })),
     };
@@ -285,7 +286,7 @@ export function pagesMarkdown(r: PagesResult, header: string): string {
       (row) =>
         `| ${row.page} | ${n(row.cold.contentMs.median)} ms (${n(row.cold.lcpMs.median)})${mark(row.cold.contentMs.median <= PAGE_GOALS.coldMs)} ` +
         `| ${n(row.warm.contentMs.median)} / ${n(row.warm.contentMs.p95)} ms (${n(row.warm.lcpMs.median)})${mark(row.warm.contentMs.median <= PAGE_GOALS.warmMs)} ` +
-        `| ${n(row.warm.phases.documentMs)}, ${n(row.warm.phases.dataMs)} ms (${row.warm.phases.requests ?? "?"}) ` +
+        `| ${n(row.warm.phases.documentMs)}, ${n(row.warm.phases.dataMs)} ms (${row.warm.phases.requests}) ` +
         `| ${kb(row.js.transferredBytes)} / ${kb(row.js.brotliBytes)} (${row.js.files})${mark(row.js.transferredBytes <= PAGE_GOALS.jsKB * 1024)} |`,
     ),
   ].join("\n");
