@@ -6,16 +6,17 @@ export type PrefetchedQuery = { queryKey: QueryKey; queryFn: () => Promise<unkno
 
 /**
  * A page's first queries, started by its server component and handed to the browser's query cache
- * while they still run: TanStack Query dehydrates a pending query with its promise, React streams
- * the answer inside the page's own response, and <HydrationBoundary state={…}> puts it under the
- * same key in the browser, where the components' useQuery find it. For pages whose queries are
- * server actions (Checks, Jobs): Next.js runs a browser's actions one at a time, so after
- * hydration the Jobs page's four queries went one after another. A query is defined once, key
- * and function, in a module both sides import (a server action is a plain call on the server),
- * so the answer has the browser's shape. A key that does not match is harmless (the browser asks,
- * as before; tests/e2e/prefetch.test.ts fails a page that still asks); a query that fails here
- * is asked again by the browser, whose request shows the error (TanStack Query redacts a
- * server's errors). Not for the chart pages: docs/benchmarks.md, "First queries with the page".
+ * while they still run (<PrefetchedQueries state={prefetch(…)}>): TanStack Query dehydrates a
+ * pending query with its promise and React streams the answer inside the page's own response, so
+ * the data is read while the browser loads the page's scripts, under the keys the components'
+ * useQuery use. For pages whose queries are server actions (Checks, Jobs): Next.js runs a
+ * browser's actions one at a time, so after hydration the Jobs page's four went one after
+ * another. A query is defined once, key and function, in a module both sides import (a server
+ * action is a plain call on the server), so the answer has the browser's shape. A key that does
+ * not match is harmless (the browser asks, as before; tests/e2e/prefetch.test.ts fails a page that
+ * still asks); a query that fails here is asked again by the browser, whose request shows the
+ * error (TanStack Query redacts a server's errors). Not for the chart pages: docs/benchmarks.md,
+ * "First queries with the page".
  */
 export function prefetch(queries: PrefetchedQuery[]): DehydratedState {
   const client = new QueryClient();

@@ -15,6 +15,9 @@ setupBrowser();
 /** The server action calls (and chart requests) `path` made before its content was rendered. */
 async function askedBeforeContent(page: Page, path: string): Promise<string[]> {
   const asked: { at: number; what: string }[] = [];
+  const errors: string[] = [];
+  const onError = (error: Error) => errors.push(error.message);
+  page.on("pageerror", onError);
   const onRequest = (request: import("playwright-core").Request) => {
     const url = new URL(request.url());
     const action = request.method() === "POST" && request.headers()["next-action"];
@@ -26,9 +29,14 @@ async function askedBeforeContent(page: Page, path: string): Promise<string[]> {
     await page.waitForFunction((mark) => performance.getEntriesByName(mark).length > 0, CONTENT_MARK, { timeout: 30_000, polling: 50 });
     // The mark's wall-clock time: a poll due after the content (the Jobs page's, every 2 s) is not a first query.
     const contentAt = await page.evaluate((mark) => performance.timeOrigin + performance.getEntriesByName(mark)[0]!.startTime, CONTENT_MARK);
+    // Prefetched answers must not make the first render differ from the server's: React would
+    // render the page again from scratch (an error here) and drop the theme script's class on <html>.
+    expect(errors, `errors on ${path}: ${errors.join(" | ")}`).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.classList.contains("dark")), `${path} stays dark`).toBe(true);
     return asked.filter((a) => a.at <= contentAt).map((a) => a.what);
   } finally {
     page.off("request", onRequest);
+    page.off("pageerror", onError);
   }
 }
 
@@ -36,6 +44,7 @@ describe("first queries come with the page", () => {
   test("Checks and Jobs ask for nothing before their content is shown", async () => {
     const page = await newPage();
     await login(page, DEMO_USER.email, DEMO_USER.password);
+    await page.emulateMedia({ colorScheme: "dark" });
     const asked: Record<string, string[]> = {};
     for (const path of ["/checks", "/admin/jobs", "/admin/jobs?status=succeeded&page=2"]) {
       const requests = await askedBeforeContent(page, path);

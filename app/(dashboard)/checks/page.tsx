@@ -1,5 +1,5 @@
-import { HydrationBoundary } from "@tanstack/react-query";
 import type { Metadata } from "next";
+import { PrefetchedQueries } from "@/components/prefetched-queries";
 import { canStartCheck } from "@/lib/permissions/permissions";
 import { requirePageContext } from "@/lib/auth/session";
 import { listBrands } from "@/lib/brands/brands";
@@ -14,8 +14,8 @@ export default async function Page() {
   const first = prefetch([checksQuery(FIRST_CHECKS)]);
   const brands = await listBrands(ctx.workspace.id);
   return (
-    <HydrationBoundary state={first}>
+    <PrefetchedQueries state={first}>
       <ChecksPage canStart={canStartCheck(ctx)} brands={brands.map((b) => ({ id: b.id, name: b.name }))} />
-    </HydrationBoundary>
+    </PrefetchedQueries>
   );
 }

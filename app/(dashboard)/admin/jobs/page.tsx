@@ -1,5 +1,5 @@
-import { HydrationBoundary } from "@tanstack/react-query";
 import type { Metadata } from "next";
+import { PrefetchedQueries } from "@/components/prefetched-queries";
 import { redirect } from "next/navigation";
 import { canManageWorkspaceSettings, canRetryCapture } from "@/lib/permissions/permissions";
 import { requirePageContext } from "@/lib/auth/session";
@@ -15,8 +15,8 @@ export default async function Page({ searchParams }: { searchParams: Promise<Rec
   // The page's four queries start here, not one after another from the browser (server actions run one at a time).
   const first = prefetch([jobsOverviewQuery, adminCapturesQuery(jobFiltersFrom(toSearchParams(await searchParams))), breakersQuery, providersQuery]);
   return (
-    <HydrationBoundary state={first}>
+    <PrefetchedQueries state={first}>
       <JobsPage me={{ userId: ctx.userId, role: ctx.role }} canRetry={canRetryCapture(ctx)} />
-    </HydrationBoundary>
+    </PrefetchedQueries>
   );
 }
