@@ -4,7 +4,8 @@
 // filter, a query added to a page and not to its prefetch) does not break the page, it only
 // makes the browser ask again after hydration, one server action after another: so this test
 // fails a page that asks, with the request it made, for the default address and for one with a
-// Jobs filter.
+// Jobs filter. It also fails a page whose prefetched answers made hydration differ from the
+// server's render (a page error, and the theme script's dark class lost: components/prefetched-queries.tsx).
 import type { Page } from "playwright-core";
 import { describe, expect, test } from "vitest";
 import { CONTENT_MARK } from "@/lib/browser/content-mark";

@@ -9,8 +9,8 @@ import { Pagination } from "@/components/ui/pagination";
 import type { Column } from "@/components/ui/table-columns";
 import { formatMicros, formatWhen } from "@/lib/format";
 import { CHECK_STATUSES as statuses } from "@/lib/captures/states";
-import { FIRST_CHECKS } from "./queries";
-import { useChecksQuery, type CheckFilters } from "./use-checks-query";
+import { FIRST_CHECKS, type CheckFilters } from "./queries";
+import { useChecksQuery } from "./use-checks-query";
 
 type CheckRow = NonNullable<ReturnType<typeof useChecksQuery>["data"]>["items"][number];
 

@@ -6,7 +6,6 @@ import { applyProgress, type CheckOperationView, type ProgressState } from "@/li
 import { ActionFailure, unwrap } from "@/lib/browser/action-result";
 import { checksQuery, type CheckFilters } from "./queries";
 
-export { checksKey, type CheckFilters } from "./queries";
 export const checkKey = (id: string) => ["check", id] as const;
 
 export const isFinished = (status: string | undefined) => !!status && isCheckFinished(status);

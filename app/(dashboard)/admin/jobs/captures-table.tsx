@@ -14,7 +14,8 @@ import { unwrap } from "@/lib/browser/action-result";
 import { useNow } from "./time";
 import { FAILED_CALLS_HELP } from "@/lib/captures/retry-policy";
 import { isRetryable, isUnfinished } from "@/lib/captures/states";
-import { jobsKey, type AdminCaptureRow } from "./use-jobs-query";
+import { jobsKey } from "./queries";
+import type { AdminCaptureRow } from "./use-jobs-query";
 
 export type Me = { userId: string; role: Role };
 

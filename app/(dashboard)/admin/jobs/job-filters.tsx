@@ -4,7 +4,7 @@ import { Button } from "@/components/ui/button";
 import { Input, Select } from "@/components/ui/field";
 import { useProviderOptionsQuery } from "./use-jobs-query";
 import { CAPTURE_STATUSES, type CaptureStatus } from "@/lib/captures/states";
-import { isUuid, type JobFilters } from "./use-job-filters";
+import { isUuid, type JobFilters } from "./queries";
 
 const statusLabels: Partial<Record<CaptureStatus, string>> = { queued: "waiting (queued)", retry_wait: "waiting to retry", postponed: "postponed (breaker or budget)" };
 

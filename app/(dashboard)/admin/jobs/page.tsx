@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
-import { PrefetchedQueries } from "@/components/prefetched-queries";
 import { redirect } from "next/navigation";
+import { PrefetchedQueries } from "@/components/prefetched-queries";
 import { canManageWorkspaceSettings, canRetryCapture } from "@/lib/permissions/permissions";
 import { requirePageContext } from "@/lib/auth/session";
 import { prefetch, toSearchParams } from "@/lib/pages/prefetch";

@@ -2,8 +2,6 @@
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { jobFiltersFrom, type JobFilters } from "./queries";
 
-export { isUuid, type JobFilters } from "./queries";
-
 /**
  * Filters live in the query string so a link can open the page pre-filtered
  * (/admin/jobs?checkId=…&status=failed). Values that would not pass the server's validation

@@ -3,8 +3,6 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { isUnfinished } from "@/lib/captures/states";
 import { adminCapturesQuery, jobsOverviewQuery, providersQuery, type JobFilters } from "./queries";
 
-export { jobsKey } from "./queries";
-
 const POLL_MS = 2000;
 
 /** Queue depth and worker heartbeats; always polled, the page exists to watch them. */

@@ -11,7 +11,7 @@ import { estimateCheckAction, startCheckAction } from "@/lib/actions/checks";
 import { formatMicros } from "@/lib/format";
 import { ActionFailure, unwrap } from "@/lib/browser/action-result";
 import { MAX_SAMPLES, type PromptSelection } from "@/lib/checks/schemas";
-import { checksKey } from "../use-checks-query";
+import { checksKey } from "../queries";
 
 export function NewCheckForm(props: { brands: { id: string; name: string; competitors: number }[]; tags: { tag: string; count: number }[]; prompts: PromptChoice[]; providers: ProviderChoice[] }) {
   const router = useRouter();
