@@ -9,7 +9,7 @@ export type PrefetchedQuery = { queryKey: QueryKey; queryFn: () => Promise<unkno
  * while they still run (<PrefetchedQueries state={prefetch(…)}>): TanStack Query dehydrates a
  * pending query with its promise and React streams the answer inside the page's own response, so
  * the data is read while the browser loads the page's scripts, under the keys the components'
- * useQuery use. For pages whose queries are server actions (Checks, Jobs): Next.js runs a
+ * useQuery use. For pages whose queries are server actions (Checks, a check, Jobs): Next.js runs a
  * browser's actions one at a time, so after hydration the Jobs page's four went one after
  * another. A query is defined once, key and function, in a module both sides import (a server
  * action is a plain call on the server), so the answer has the browser's shape. A key that does

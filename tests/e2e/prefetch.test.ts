@@ -1,4 +1,4 @@
-// The Checks and Jobs pages answer their first queries inside the page's own response
+// The Checks, check and Jobs pages answer their first queries inside the page's own response
 // (lib/pages/prefetch.ts): the server component starts them and the browser's query cache takes
 // them over under the keys its components use. A key that drifts from a component's (a new
 // filter, a query added to a page and not to its prefetch) does not break the page, it only
@@ -42,21 +42,25 @@ async function askedBeforeContent(page: Page, path: string): Promise<string[]> {
 }
 
 describe("first queries come with the page", () => {
-  test("Checks and Jobs ask for nothing before their content is shown", async () => {
+  test("Checks, a check and Jobs ask for nothing before their content is shown", async () => {
     const page = await newPage();
     await login(page, DEMO_USER.email, DEMO_USER.password);
     await page.emulateMedia({ colorScheme: "dark" });
     const asked: Record<string, string[]> = {};
-    for (const path of ["/checks", "/admin/jobs", "/admin/jobs?status=succeeded&page=2"]) {
+    const visit = async (path: string) => {
       const requests = await askedBeforeContent(page, path);
       if (requests.length) asked[path] = requests;
-      // The answers are the address's: the checks' list, the captures of the filter's page.
-      if (path === "/checks") expect(await page.locator("main table tbody tr").count(), "checks listed").toBeGreaterThan(0);
-      if (path.includes("status=succeeded")) {
-        expect(await page.getByText(/^[\d,]+ captures match$/).count(), "the filtered count").toBe(1);
-        expect(await page.locator('[aria-current="page"]', { hasText: /^Page 2 of \d+$/ }).count(), "the second page").toBe(1);
-      }
-    }
+    };
+    // The answers are the address's: the checks' list, the check's grid, the captures of the filter's page.
+    await visit("/checks");
+    expect(await page.locator("main table tbody tr").count(), "checks listed").toBeGreaterThan(0);
+    const newestCheck = await page.locator('main table tbody tr a[href^="/checks/"]').first().getAttribute("href");
+    await visit(newestCheck!);
+    expect(await page.locator("main table tbody tr").count(), "the grid's prompts").toBeGreaterThan(0);
+    await visit("/admin/jobs");
+    await visit("/admin/jobs?status=succeeded&page=2");
+    expect(await page.getByText(/^[\d,]+ captures match$/).count(), "the filtered count").toBe(1);
+    expect(await page.locator('[aria-current="page"]', { hasText: /^Page 2 of \d+$/ }).count(), "the second page").toBe(1);
     expect(asked, "requests a page made for data its own response should have carried").toEqual({});
   });
 });

@@ -4,9 +4,7 @@ import { checkProgressAction } from "@/lib/actions/checks";
 import { isCheckFinished } from "@/lib/captures/states";
 import { applyProgress, type CheckOperationView, type ProgressState } from "@/lib/checks/progress-state";
 import { ActionFailure, unwrap } from "@/lib/browser/action-result";
-import { checksQuery, type CheckFilters } from "./queries";
-
-export const checkKey = (id: string) => ["check", id] as const;
+import { checkPageKey, checkProgressQuery, checksQuery, type CheckFilters } from "./queries";
 
 export const isFinished = (status: string | undefined) => !!status && isCheckFinished(status);
 
@@ -22,13 +20,12 @@ export function useChecksQuery(filters: CheckFilters) {
   });
 }
 
-const checkPageKey = (id: string, page: number, market: string | null) => [...checkKey(id), page, market] as const;
-
 /**
  * One page of the check's grid, polled every second while the check is unfinished (or a cancel
- * or retry of it is still to run). Each poll
- * sends the version of the state this page already holds and gets what changed since then
- * (lib/checks/progress.ts); a version the server refuses is dropped for a full answer.
+ * or retry of it is still to run). The first page comes with the page (checkProgressQuery,
+ * prefetched by its server component); each poll sends the version of the state this page
+ * already holds and gets what changed since then (lib/checks/progress.ts); a version the server
+ * refuses is dropped for a full answer.
  */
 export function useCheckQuery(checkId: string, page: number, market: string | null = null) {
   const queryClient = useQueryClient();
@@ -40,7 +37,7 @@ export function useCheckQuery(checkId: string, page: number, market: string | nu
         return applyProgress(held, unwrap(await checkProgressAction({ checkId, page, market, version: held?.version })));
       } catch (error) {
         if (!held || !(error instanceof ActionFailure) || error.code !== "invalid_version") throw error;
-        return applyProgress(undefined, unwrap(await checkProgressAction({ checkId, page, market })));
+        return checkProgressQuery(checkId, page, market).queryFn();
       }
     },
     placeholderData: keepPreviousData,
