@@ -2,7 +2,7 @@
 // the server (lib/checks/progress.ts) encodes with the types below, the page
 // (app/(dashboard)/checks/use-checks-query.ts) applies answers with applyProgress, and the tests
 // compare what the deltas built with a full read.
-import type { CaptureStatus, CheckStatus } from "@/lib/captures/states";
+import { isCheckFinished, type CaptureStatus, type CheckStatus } from "@/lib/captures/states";
 import type { CheckCounts } from "@/lib/captures/check-counts";
 
 // What bounds a poll's answer, whatever the check's size: at most GRID_PAGE_CELLS cells of about
@@ -51,6 +51,16 @@ export type CheckOperationView = {
   result: RetryResult | CancelResult | null;
   error: string | null;
 };
+
+/** A cancel or retry of the whole check asked for and not done yet (a worker runs it). */
+export const isOperationPending = (operation: CheckOperationView | null | undefined) => !!operation && (operation.status === "queued" || operation.status === "running");
+
+/**
+ * Whether the check page polls again after this answer: while the check runs, and while a cancel
+ * or retry of it is still to run (a retry reopens a finished check). The server reads the header
+ * so that an answer which stops the polls shows the check as it stays (lib/checks/progress.ts).
+ */
+export const pollsAgain = (check: Pick<ProgressHeader, "status" | "operation">) => !isCheckFinished(check.status) || isOperationPending(check.operation);
 
 /** What does not change while a check runs (unless someone renames a provider or edits a prompt): sent when the browser's copy differs. */
 export type ProgressGrid = {

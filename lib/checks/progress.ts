@@ -6,6 +6,7 @@ import { checkTally, countsOf } from "@/lib/captures/check-counts";
 import { latestCheckOperation } from "@/lib/checks/operations";
 import { spentByCheck } from "@/lib/checks/spent";
 import { startedBy, userNames } from "@/lib/checks/started-by";
+import { pausePoint } from "@/lib/db/pause-points";
 import { db } from "@/lib/db/prisma";
 import { NotFoundError, UserError } from "@/lib/errors";
 import {
@@ -106,10 +107,18 @@ async function readCells(checkId: string, promptIds: string[], since: string | n
  */
 export async function checkProgress(workspaceId: string, checkId: string, request: { page: number; version?: string | null; market?: string | null }): Promise<ProgressAnswer> {
   const since = request.version ? parseVersion(request.version, checkId) : null;
+  // The check's latest operation is read before the check, never beside it: the page stops
+  // polling a finished check whose operation is done (pollsAgain), and a retry reopens the check
+  // in a transaction that commits before its operation is marked completed. Read in this order,
+  // an answer with the retry done shows the check reopened; read the other way (or at once on
+  // two connections), it could show the status from before the retry and stop the polls of a
+  // check that runs again (tests/integration/check-operations.test.ts).
+  const operation = await latestCheckOperation(checkId);
+  await pausePoint("progress:between-header-reads", { checkId });
   const check = await db().check.findFirst({ where: { id: checkId, workspaceId }, include: { brand: { select: { name: true } } } });
   if (!check) throw new NotFoundError("That check does not exist in this workspace.");
 
-  const [providers, promptOrder, tally, spent, names, operation] = await Promise.all([
+  const [providers, promptOrder, tally, spent, names] = await Promise.all([
     db().$queryRaw<{ id: string; name: string; model: string }[]>`
       SELECT p.id, p.name, p.model FROM provider_configs p
        WHERE p.id IN (SELECT "providerConfigId" FROM captures WHERE "checkId" = ${checkId}::uuid)
@@ -121,7 +130,6 @@ export async function checkProgress(workspaceId: string, checkId: string, reques
     checkTally(checkId),
     spentByCheck([checkId]),
     userNames([check.startedById]),
-    latestCheckOperation(checkId),
   ]);
 
   const marketOf = new Map(promptOrder.map((p) => [p.id, marketKey(p.country, p.language)]));

@@ -56,7 +56,9 @@ export type PausePoint =
   /** Brand delete: its checks counted (none), the brand about to be deleted. */
   | "brand:delete-before-commit"
   /** Traffic import: a chunk's raw hits written, not yet added to the rollups, not committed (lib/traffic/hit-writer.ts). */
-  | "traffic:import-before-rollups";
+  | "traffic:import-before-rollups"
+  /** The check page's poll: the check's latest operation read, the check not yet (lib/checks/progress.ts). */
+  | "progress:between-header-reads";
 
 export type PauseContext = { tx?: Prisma.TransactionClient; captureId?: string; checkId?: string; ruleId?: string; suggestionId?: string };
 type Hook = (context: PauseContext) => Promise<void> | void;

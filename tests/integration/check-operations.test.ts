@@ -9,6 +9,8 @@ import { gateAt } from "../support/pause";
 import { cancelCheck } from "@/lib/checks/cancel-retry";
 import { requestCheckCancel, requestCheckRetry, runCheckOperation } from "@/lib/checks/operations";
 import { checkProgress } from "@/lib/checks/progress";
+import { pollsAgain } from "@/lib/checks/progress-state";
+import { onPausePoint } from "@/lib/db/pause-points";
 import { checkTally } from "@/lib/captures/check-counts";
 import { revokeConnection } from "@/lib/connections/connections";
 import { db } from "@/lib/db/prisma";
@@ -47,6 +49,34 @@ describe("a check's retry", () => {
     expect((await budgetNow(space.workspaceId)).reserved, "the retry holds its estimate").toBeGreaterThan(0n);
     await runCheckOperation(operationId); // a job run twice (a crash after the commit) does nothing more
     await expectBudgetConsistent(space.workspaceId);
+  });
+
+  it("never answers a poll so that it stops while the retry reopens the check: the poll held between its header's reads while the retry runs whole", async () => {
+    const space = await newSpace({ prompts: 2 });
+    const { checkId } = await startSpaceCheck(space, { prompts: 2, providers: ["ChatGPT"] });
+    await cancelCheck(space.owner, checkId);
+    const { operationId } = await requestCheckRetry(space.owner, checkId);
+    expect(pollsAgain((await checkProgress(space.workspaceId, checkId, { page: 1 })).check), "a finished check with its retry queued").toBe(true);
+
+    // The worst moment: the poll has read one part of its header when the retry's job reopens
+    // the check and marks itself completed; then the poll reads the other part.
+    let ran = false;
+    const release = onPausePoint("progress:between-header-reads", async () => {
+      if (ran) return;
+      ran = true;
+      await runCheckOperation(operationId);
+    });
+    try {
+      const answer = await checkProgress(space.workspaceId, checkId, { page: 1 });
+      expect(ran).toBe(true);
+      expect(await statuses(checkId), "the retry queued both").toEqual(["queued", "queued"]);
+      expect(
+        pollsAgain(answer.check),
+        `an answer of status ${answer.check.status} beside the retry ${answer.check.operation?.status} stops the polls of a check that runs again`,
+      ).toBe(true);
+    } finally {
+      release();
+    }
   });
 
   it("is refused at once when the check has nothing to retry, and for a member", async () => {

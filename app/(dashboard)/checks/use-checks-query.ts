@@ -2,14 +2,11 @@
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { checkProgressAction } from "@/lib/actions/checks";
 import { isCheckFinished } from "@/lib/captures/states";
-import { applyProgress, type CheckOperationView, type ProgressState } from "@/lib/checks/progress-state";
+import { applyProgress, pollsAgain, type ProgressState } from "@/lib/checks/progress-state";
 import { ActionFailure, unwrap } from "@/lib/browser/action-result";
 import { checkPageKey, checkProgressQuery, checksQuery, type CheckFilters } from "./queries";
 
 export const isFinished = (status: string | undefined) => !!status && isCheckFinished(status);
-
-/** A cancel or retry of the whole check asked for and not done yet (a worker runs it). */
-export const isOperationPending = (operation: CheckOperationView | null | undefined) => !!operation && (operation.status === "queued" || operation.status === "running");
 
 export function useChecksQuery(filters: CheckFilters) {
   return useQuery({
@@ -41,8 +38,7 @@ export function useCheckQuery(checkId: string, page: number, market: string | nu
       }
     },
     placeholderData: keepPreviousData,
-    // A finished check is polled on while a retry of it waits for its worker: the retry reopens it.
-    refetchInterval: (query) => (isFinished(query.state.data?.check.status) && !isOperationPending(query.state.data?.check.operation) ? false : 1000),
+    refetchInterval: (query) => (!query.state.data || pollsAgain(query.state.data.check) ? 1000 : false),
   });
 }
 

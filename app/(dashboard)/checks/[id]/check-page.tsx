@@ -13,9 +13,9 @@ import { canCancelCheck, type Role } from "@/lib/permissions/permissions";
 import { formatMicros, formatWhen } from "@/lib/format";
 import { unwrap } from "@/lib/browser/action-result";
 import { ScheduleSuggestion } from "../../setup/schedule-suggestion";
-import type { CheckOperationView } from "@/lib/checks/progress-state";
+import { isOperationPending, type CheckOperationView } from "@/lib/checks/progress-state";
 import { checkKey, checksKey } from "../queries";
-import { isFinished, isOperationPending, useCheckQuery } from "../use-checks-query";
+import { isFinished, useCheckQuery } from "../use-checks-query";
 import { CheckGrid } from "./check-grid";
 
 export function CheckPage({ checkId, me, canRetry, suggestSchedule = false }: { checkId: string; me: { userId: string; role: Role }; canRetry: boolean; suggestSchedule?: boolean }) {
