@@ -58,7 +58,9 @@ export type PausePoint =
   /** Traffic import: a chunk's raw hits written, not yet added to the rollups, not committed (lib/traffic/hit-writer.ts). */
   | "traffic:import-before-rollups"
   /** The check page's poll: the check's latest operation read, the check not yet (lib/checks/progress.ts). */
-  | "progress:between-header-reads";
+  | "progress:between-header-reads"
+  /** The site readiness read: whether its job waits or runs read, the domains' rows not yet (lib/traffic/readiness.ts). */
+  | "readiness:between-reads";
 
 export type PauseContext = { tx?: Prisma.TransactionClient; captureId?: string; checkId?: string; ruleId?: string; suggestionId?: string };
 type Hook = (context: PauseContext) => Promise<void> | void;

@@ -1,4 +1,5 @@
 import "server-only";
+import { pausePoint } from "@/lib/db/pause-points";
 import { db } from "@/lib/db/prisma";
 import { jobCatalog } from "@/lib/jobs/catalog";
 import { normalizeHost } from "@/lib/sources/categories";
@@ -45,13 +46,15 @@ const verdict = (allowed: boolean) => (allowed ? "allowed" : "blocked");
  * running (`checking`, for polling). Does not authorize: callers check canView.
  */
 export async function readinessByDomain(workspaceId: string): Promise<{ checking: boolean; domains: DomainReadiness[] }> {
-  const [domains, rows, jobs] = await Promise.all([
-    ownDomains(workspaceId),
-    db().siteReadiness.findMany({ where: { workspaceId } }),
-    db().$queryRaw<{ n: number }[]>`
+  // The job is looked for before the rows are read, never beside them: the job writes its rows
+  // and commits before graphile-worker ends it, so an answer that says no check runs (the card
+  // stops polling) holds that check's rows. Read at once, it could pair the rows from before the
+  // check with its end (tests/integration/site-readiness.test.ts holds a read in between).
+  const jobs = await db().$queryRaw<{ n: number }[]>`
       SELECT count(*)::int AS n FROM graphile_worker.jobs
-      WHERE key = ${jobCatalog.site_readiness.jobKey({ workspaceId })} AND (attempts < max_attempts OR locked_at IS NOT NULL)`,
-  ]);
+      WHERE key = ${jobCatalog.site_readiness.jobKey({ workspaceId })} AND (attempts < max_attempts OR locked_at IS NOT NULL)`;
+  await pausePoint("readiness:between-reads");
+  const [domains, rows] = await Promise.all([ownDomains(workspaceId), db().siteReadiness.findMany({ where: { workspaceId } })]);
   const byDomain = new Map(rows.map((r) => [r.domain, r]));
   const list = [...new Set(domains.map(normalizeHost))].sort();
   return {

@@ -17,6 +17,7 @@ import { checkSiteReadinessAction, siteReadinessAction } from "@/lib/actions/sit
 import { registrableDomain } from "@/lib/analysis/citations";
 import { createApiKey } from "@/lib/api-keys/api-keys";
 import { reloadEnv } from "@/lib/config/env";
+import { onPausePoint } from "@/lib/db/pause-points";
 import { db } from "@/lib/db/prisma";
 import { CRAWLERS } from "@/lib/traffic/crawlers";
 import { readinessByDomain, type DomainReadiness } from "@/lib/traffic/readiness";
@@ -307,5 +308,30 @@ describe("Check site readiness and the REST read", () => {
       ["bare-ready.test", "unreachable", null],
     ]);
     for (const row of after) expect(row.checkedAt.getTime()).toBeGreaterThan(Math.max(...before.map((b) => b.checkedAt.getTime())));
+  });
+
+  it("never says the check is over beside the rows from before it: a read held between its reads while the check runs whole", async () => {
+    ok(await owner.browser.run(() => checkSiteReadinessAction()));
+    const key = `readiness:${owner.workspaceId}`;
+    let ran = false;
+    // What the job does, at the read's worst moment: writes each domain's row, then ends.
+    const release = onPausePoint("readiness:between-reads", async () => {
+      if (ran) return;
+      ran = true;
+      await checkSiteReadiness(owner.workspaceId, { originOf });
+      await db().$queryRaw`SELECT 1 FROM graphile_worker.complete_jobs(ARRAY(SELECT id FROM graphile_worker.jobs WHERE key = ${key}))`;
+    });
+    try {
+      const read = await readinessByDomain(owner.workspaceId);
+      expect(ran).toBe(true);
+      const now = await db().siteReadiness.findMany({ where: { workspaceId: owner.workspaceId }, orderBy: { domain: "asc" } });
+      const shown = read.domains.map((d) => d.checkedAt?.getTime());
+      expect(
+        read.checking || JSON.stringify(shown) === JSON.stringify(now.map((r) => r.checkedAt.getTime())),
+        "an answer that says no check runs (the card stops polling) shows the rows the check wrote",
+      ).toBe(true);
+    } finally {
+      release();
+    }
   });
 });
