@@ -9,6 +9,9 @@ export type ChannelKind = (typeof CHANNEL_KINDS)[number];
 /** `sending`: a send under way; `unknown`: a send that may have arrived, never recorded (lib/alerts/deliveries.ts). */
 export const DELIVERY_STATUSES = ["pending", "sending", "delivered", "failed", "unknown"] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+/** A delivery still to end: waiting for its job (or its retry), or being sent. */
+export const UNFINISHED_DELIVERY_STATUSES = ["pending", "sending"] as const satisfies readonly DeliveryStatus[];
+export const isUnfinishedDelivery = (status: string) => (UNFINISHED_DELIVERY_STATUSES as readonly string[]).includes(status);
 
 export const MAX_EMAIL_RECIPIENTS = 20;
 

@@ -1,10 +1,11 @@
 import "server-only";
 import type { ChannelConfig, DeliveryListInput, DeliveryStatus } from "@/lib/alerts/channel-schemas";
-import { DELIVERY_PAGE_SIZE } from "@/lib/alerts/channel-schemas";
+import { DELIVERY_PAGE_SIZE, isUnfinishedDelivery, UNFINISHED_DELIVERY_STATUSES } from "@/lib/alerts/channel-schemas";
 import { renderFiring, renderTest, type AlertMessage } from "@/lib/alerts/messages";
 import { retryDelayMs, type Outcome } from "@/lib/alerts/retry";
 import { send, type SendTarget } from "@/lib/alerts/send";
 import { env, publicUrl } from "@/lib/config/env";
+import { pausePoint } from "@/lib/db/pause-points";
 import { db } from "@/lib/db/prisma";
 import { transaction } from "@/lib/db/transaction";
 import { ConflictError, NotFoundError } from "@/lib/errors";
@@ -190,7 +191,7 @@ export type DeliveryRow = {
 /** The delivery log, newest first, a page at a time. Does not authorize. */
 export async function listDeliveries(workspaceId: string, input: DeliveryListInput): Promise<{ rows: DeliveryRow[]; total: number; page: number; pageSize: number; pending: boolean }> {
   const where = { workspaceId, channelId: input.channelId, status: input.status };
-  const [rows, total, pending] = await Promise.all([
+  const [rows, total] = await Promise.all([
     db().alertDelivery.findMany({
       where,
       orderBy: [{ createdAt: "desc" }, { id: "desc" }],
@@ -199,8 +200,11 @@ export async function listDeliveries(workspaceId: string, input: DeliveryListInp
       include: { channel: { select: { id: true, name: true, kind: true } } },
     }),
     db().alertDelivery.count({ where }),
-    db().alertDelivery.count({ where: { workspaceId, status: { in: ["pending", "sending"] } } }),
   ]);
+  await pausePoint("deliveries:between-reads");
+  // Read after the rows (or beside them), the count may see a shown row's delivery end; pending
+  // then also holds while a shown row is unfinished, so the page polls until its rows are final.
+  const unfinished = await db().alertDelivery.count({ where: { workspaceId, status: { in: [...UNFINISHED_DELIVERY_STATUSES] } } });
   return {
     rows: rows.map((r) => {
       const message = r.message as unknown as AlertMessage;
@@ -209,6 +213,6 @@ export async function listDeliveries(workspaceId: string, input: DeliveryListInp
     total,
     page: input.page,
     pageSize: DELIVERY_PAGE_SIZE,
-    pending: pending > 0,
+    pending: unfinished > 0 || rows.some((r) => isUnfinishedDelivery(r.status)),
   };
 }

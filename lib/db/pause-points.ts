@@ -60,7 +60,9 @@ export type PausePoint =
   /** The check page's poll: the check's latest operation read, the check not yet (lib/checks/progress.ts). */
   | "progress:between-header-reads"
   /** The site readiness read: whether its job waits or runs read, the domains' rows not yet (lib/traffic/readiness.ts). */
-  | "readiness:between-reads";
+  | "readiness:between-reads"
+  /** The alert delivery log's read: the page's rows read, whether any delivery is still to end not yet (lib/alerts/deliveries.ts). */
+  | "deliveries:between-reads";
 
 export type PauseContext = { tx?: Prisma.TransactionClient; captureId?: string; checkId?: string; ruleId?: string; suggestionId?: string };
 type Hook = (context: PauseContext) => Promise<void> | void;

@@ -32,6 +32,7 @@ import type { OverviewKpis } from "@/lib/analytics/kpis";
 import { readChart } from "@/lib/analytics/read-chart";
 import { recordRollups } from "@/lib/analytics/rollups";
 import { reloadEnv } from "@/lib/config/env";
+import { onPausePoint } from "@/lib/db/pause-points";
 import { db } from "@/lib/db/prisma";
 import { runRetention } from "@/lib/jobs/retention";
 import { collectMetrics } from "@/lib/metrics/collect";
@@ -471,6 +472,31 @@ describe("the SSRF guard (ALERTS_ALLOW_PRIVATE_URLS off)", () => {
       expect(requestsTo("/ok/later-refused")).toHaveLength(0);
     } finally {
       setEnv({ ALERTS_ALLOW_PRIVATE_URLS: "true" });
+    }
+  });
+});
+
+describe("the delivery log's polling", () => {
+  it("the log's read never stops the page's polling beside a row it shows unfinished: a read held while that delivery ends", async () => {
+    const { channel } = await webhook(A, "/ok/held-read");
+    // A delivery no job will run (so no worker races the test); the hook ends it as a worker would.
+    const delivery = await db().alertDelivery.create({
+      data: { workspaceId: A.workspaceId, channelId: channel.id, kind: "test", status: "sending", message: { subject: "held read", text: "held read" } },
+    });
+    let ran = false;
+    const release = onPausePoint("deliveries:between-reads", async () => {
+      if (ran) return;
+      ran = true;
+      await db().alertDelivery.update({ where: { id: delivery.id }, data: { status: "delivered", deliveredAt: new Date(), attempts: 1 } });
+    });
+    try {
+      const log = ok(await A.browser.run(() => listAlertDeliveriesAction({ channelId: channel.id })));
+      expect(ran).toBe(true);
+      expect(log.rows.map((r) => [r.id, r.status])).toEqual([[delivery.id, "sending"]]);
+      expect(log.pending, "the page stops polling when pending is false, and would show this row as sending for good").toBe(true);
+    } finally {
+      release();
+      await db().alertDelivery.delete({ where: { id: delivery.id } });
     }
   });
 });
