@@ -1,4 +1,5 @@
 import "server-only";
+import { pausePoint } from "@/lib/db/pause-points";
 import { db } from "@/lib/db/prisma";
 import type { CaptureStatus, Prisma } from "@/lib/generated/prisma/client";
 import { UNFINISHED_STATUSES, WAITING_STATUSES } from "@/lib/captures/states";
@@ -14,6 +15,10 @@ export async function listCapturesForAdmin(workspaceId: string, filters: AdminCa
     ...(filters.providerConfigId ? { providerConfigId: filters.providerConfigId } : {}),
     ...(filters.checkId ? { checkId: filters.checkId } : {}),
   };
+  // Whether work is left is read before the rows, never beside them: an answer that says none is
+  // left (the page stops polling) then holds the rows as that work left them.
+  const busy = await workspaceBusy(workspaceId);
+  await pausePoint("jobs:between-reads");
   const [items, total] = await Promise.all([
     db().capture.findMany({
       where,
@@ -43,11 +48,24 @@ export async function listCapturesForAdmin(workspaceId: string, filters: AdminCa
     db().capture.count({ where }),
   ]);
   return {
+    busy,
     items: items.map(({ costMicros, cancelRequestedAt, check, ...c }) => ({ ...c, startedById: check.startedById, costMicros: Number(costMicros), cancelRequested: cancelRequestedAt !== null })),
     total,
     page: filters.page,
     pageSize: filters.pageSize,
   };
+}
+
+/**
+ * Whether any capture of the workspace is still to end, other than those waiting for budget
+ * (they may wait for weeks): the page polls its list while this holds, since a filtered view
+ * (say, failed) shows no unfinished row but gains rows as work ends.
+ */
+async function workspaceBusy(workspaceId: string): Promise<boolean> {
+  const [row] = await db().$queryRaw<{ busy: boolean }[]>`
+    SELECT EXISTS (SELECT 1 FROM captures WHERE "workspaceId" = ${workspaceId}::uuid AND status = ANY(${[...UNFINISHED_STATUSES]}::"CaptureStatus"[])
+                     AND NOT (status = 'postponed' AND "waitingFor" = 'budget')) AS busy`;
+  return row!.busy;
 }
 
 /** Queue depth of the workspace (captures waiting to run) and how long the oldest has waited. */

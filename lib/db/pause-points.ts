@@ -62,7 +62,9 @@ export type PausePoint =
   /** The site readiness read: whether its job waits or runs read, the domains' rows not yet (lib/traffic/readiness.ts). */
   | "readiness:between-reads"
   /** The alert delivery log's read: the page's rows read, whether any delivery is still to end not yet (lib/alerts/deliveries.ts). */
-  | "deliveries:between-reads";
+  | "deliveries:between-reads"
+  /** The Jobs page's list: whether the workspace has work to end read, the page's rows not yet (lib/admin/jobs-page.ts). */
+  | "jobs:between-reads";
 
 export type PauseContext = { tx?: Prisma.TransactionClient; captureId?: string; checkId?: string; ruleId?: string; suggestionId?: string };
 type Hook = (context: PauseContext) => Promise<void> | void;

@@ -11,22 +11,21 @@ import { CapturesTable, invalidateAfterChange, type Me } from "./captures-table"
 import { JobFiltersBar } from "./job-filters";
 import { QueueOverview } from "./queue-overview";
 import { useJobFilters } from "./use-job-filters";
-import { isUnfinished } from "@/lib/captures/states";
-import { isBusy, useAdminCapturesQuery, useJobsOverviewQuery } from "./use-jobs-query";
+import { listPollsAgain } from "@/lib/admin/jobs-polling";
+import { useAdminCapturesQuery } from "./use-jobs-query";
 
 const countLabel = (n: number, filtered: boolean) => (n === 1 ? `1 capture${filtered ? " matches" : ""}` : `${n} captures${filtered ? " match" : ""}`);
 
 export function JobsPage({ me, canRetry }: { me: Me; canRetry: boolean }) {
   const queryClient = useQueryClient();
   const { filters, rawCheckId, update } = useJobFilters();
-  const workspaceBusy = isBusy(useJobsOverviewQuery().data);
   // A live list changes under the pointer; pausing holds it still.
   const [paused, setPaused] = useState(false);
-  const query = useAdminCapturesQuery(filters, { paused, workspaceBusy });
+  const query = useAdminCapturesQuery(filters, { paused });
   const [open, setOpen] = useState<{ captureId: string; startedById: string | null } | null>(null);
   const data = query.data;
   const filtered = !!(filters.status || filters.providerConfigId || filters.checkId);
-  const live = workspaceBusy || !!data?.items.some((c) => isUnfinished(c.status));
+  const live = !!data && listPollsAgain(data);
 
   const togglePaused = () => {
     if (paused) void query.refetch();

@@ -1,6 +1,6 @@
 "use client";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { isUnfinished } from "@/lib/captures/states";
+import { listPollsAgain } from "@/lib/admin/jobs-polling";
 import { adminCapturesQuery, jobsOverviewQuery, providersQuery, type JobFilters } from "./queries";
 
 const POLL_MS = 2000;
@@ -11,21 +11,16 @@ export function useJobsOverviewQuery() {
 }
 
 /**
- * Polls while a visible capture is unfinished, and also while the workspace has work in flight
- * at all: a view filtered to "failed" is finished by definition but gains rows as work fails.
+ * Polls while the workspace has work to end or a shown capture is unfinished (listPollsAgain,
+ * from the answer itself: the server reads whether work is left before the rows), unless paused.
  */
-export function useAdminCapturesQuery(filters: JobFilters, { paused, workspaceBusy }: { paused: boolean; workspaceBusy: boolean }) {
+export function useAdminCapturesQuery(filters: JobFilters, { paused }: { paused: boolean }) {
   return useQuery({
     ...adminCapturesQuery(filters),
     placeholderData: keepPreviousData,
-    refetchInterval: (query) => (!paused && (workspaceBusy || query.state.data?.items.some((c) => isUnfinished(c.status))) ? POLL_MS : false),
+    refetchInterval: (query) => (!paused && !!query.state.data && listPollsAgain(query.state.data) ? POLL_MS : false),
   });
 }
-
-export const isBusy = (overview: JobsOverview | undefined) => {
-  const q = overview?.queue;
-  return !!q && q.queued + q.retryWait + q.postponed + q.running > 0;
-};
 
 export function useProviderOptionsQuery() {
   return useQuery({
