@@ -256,7 +256,7 @@ export async function measureAnalyticsScale(
       generateSeconds = round((performance.now() - t0) / 1000);
       log(`analytics-scale: generated in ${generateSeconds} s; rollups`);
       const tr = performance.now();
-      await buildRollups(client, ids.workspaceId, log, "analytics-scale");
+      await buildRollups(url, ids.workspaceId, log, "analytics-scale");
       rollupSeconds = round((performance.now() - tr) / 1000);
     }
     log("analytics-scale: VACUUM ANALYZE");

@@ -54,7 +54,7 @@ export async function measureDiscovery(url: string, options: { captures: number;
     else log(`discovery: the database already holds ${existing[0]!.n.toLocaleString("en-US")} captures; measuring them as they are`);
     const generateSeconds = round((performance.now() - t0) / 1000, 0);
     const t1 = performance.now();
-    if (existing[0]!.n === 0) await buildRollups(client, workspace.id, log, "discovery");
+    if (existing[0]!.n === 0) await buildRollups(url, workspace.id, log, "discovery");
     const rollupSeconds = round((performance.now() - t1) / 1000, 0);
     await client.query(
       "VACUUM ANALYZE captures, capture_candidates, rollup_candidates, rollup_candidate_days, rollup_candidate_day_totals, rollup_tag_candidates, rollup_candidate_prompt_days, rollup_candidate_prompt_weeks, rollup_candidate_prompt_provider_weeks, rollup_answers",

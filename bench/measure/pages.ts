@@ -97,7 +97,7 @@ async function prepare(url: string, captures: number, log: (line: string) => voi
        GROUP BY 1, 2, 3, 4, 5`,
       [ids.workspaceId],
     );
-    await buildRollups(client, ids.workspaceId, log, "pages");
+    await buildRollups(url, ids.workspaceId, log, "pages");
     log("pages: VACUUM ANALYZE");
     await client.query("VACUUM ANALYZE");
     return { largeCheckId: largeCheckId!, largeCheckCaptures: count };

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { GENERATED_ROLLUP_FILES, generatedRollupSql } from "@/lib/analytics/rollup-sql";
+import { GENERATED_ROLLUP_FILES, generatedRollupSql, workspaceRollupStatements } from "@/lib/analytics/rollup-sql";
 import { ROLLUPS, type Rollup } from "@/lib/analytics/rollup-tables";
 
 const functionsDir = path.resolve(process.cwd(), "prisma", "sql", "functions");
@@ -19,6 +19,16 @@ describe("the rollups' functions of prisma/sql", () => {
     expect(sql.indexOf("pg_advisory_xact_lock_shared")).toBeLessThan(sql.indexOf("INSERT INTO"));
     expect(sql).not.toMatch(/EXECUTE/);
     expect(sql).toContain(`ON CONFLICT ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain", "name") DO UPDATE SET`);
+  });
+
+  it("built whole for a workspace: the same statements per table, scoped to the workspace instead of a batch of ids", () => {
+    const statements = workspaceRollupStatements();
+    expect(statements.map((s) => s.table)).toEqual(ROLLUPS.map((r) => r.table));
+    for (const { table, sql } of statements) {
+      expect(sql, table).toContain(`INSERT INTO ${table} AS r`);
+      expect(sql, table).toContain('c."workspaceId" = $1::uuid');
+      expect(sql, table).not.toMatch(/\bids\b|\bsign\b/);
+    }
   });
 
   it("move the tag rollups' rows from their family's table per prompt and day", () => {

@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { acrossMigration, type Sql } from "../support/partial-migrations";
 import { waitForLockWaiter } from "../support/pause";
 import * as raw from "../support/raw-analytics";
-import { rollupRows, rollupsAndRebuild } from "../support/rollup-rebuild";
+import { rollupRows, rollupsAndRebuild, rollupsAndWorkspaceBuild } from "../support/rollup-rebuild";
 import { claimed, liveWorker, taggedSpace, startSpaceCheck, answer, type Space } from "../support/lifecycle-fixtures";
 import { runReanalysis } from "@/lib/brands/reanalysis";
 import { resolveFilter, type ResolvedFilter } from "@/lib/analytics/filter";
@@ -310,6 +310,19 @@ describe("dashboards from rollups", () => {
         await expectRollupsAsIfRebuilt(brand.id);
       }),
       { numRuns: 12 },
+    );
+  });
+
+  it("built whole for a workspace (the benchmarks' way: workspaceRollupStatements) equal what its captures' successes and re-analysis kept", { timeout: 120_000 }, async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(captureSpec, { minLength: 1, maxLength: 40 }), async (specs) => {
+        const brand = await newBrand();
+        await writeHistory(brand, specs);
+        await reanalyse(brand);
+        const { kept, rebuilt } = await rollupsAndWorkspaceBuild(world.space.workspaceId, brand.id);
+        expect(rebuilt).toEqual(kept);
+      }),
+      { numRuns: 4 },
     );
   });
 

@@ -5,6 +5,7 @@
 // without a line here.
 import { ROLLUPS } from "@/lib/analytics/rollup-tables";
 import { recordRollups } from "@/lib/analytics/rollups";
+import { workspaceRollupStatements } from "@/lib/analytics/rollup-sql";
 import { db } from "@/lib/db/prisma";
 
 type Reader = { $queryRawUnsafe: <T>(sql: string, ...values: unknown[]) => Promise<T> };
@@ -23,13 +24,29 @@ class RolledBack extends Error {}
 
 /** The brand's rollups as kept and as a rebuild from its captures would have them. */
 export async function rollupsAndRebuild(brandId: string): Promise<{ kept: RollupRows; rebuilt: RollupRows }> {
+  return keptAndRebuilt(brandId, async (tx) => {
+    for (const { table } of ROLLUPS) await tx.$executeRawUnsafe(`DELETE FROM ${table} WHERE "brandId" = $1::uuid`, brandId);
+    const ids = await tx.capture.findMany({ where: { brandId }, select: { id: true } });
+    await recordRollups(tx, ids.map((c) => c.id));
+  });
+}
+
+/** The brand's rollups as kept and as its workspace's rollups built whole would have them (workspaceRollupStatements). */
+export async function rollupsAndWorkspaceBuild(workspaceId: string, brandId: string): Promise<{ kept: RollupRows; rebuilt: RollupRows }> {
+  return keptAndRebuilt(brandId, async (tx) => {
+    for (const { table } of ROLLUPS) await tx.$executeRawUnsafe(`DELETE FROM ${table} WHERE "workspaceId" = $1::uuid`, workspaceId);
+    for (const { sql } of workspaceRollupStatements()) await tx.$executeRawUnsafe(sql, workspaceId);
+  });
+}
+
+type Tx = Parameters<Parameters<ReturnType<typeof db>["$transaction"]>[0]>[0];
+
+async function keptAndRebuilt(brandId: string, rebuild: (tx: Tx) => Promise<void>): Promise<{ kept: RollupRows; rebuilt: RollupRows }> {
   const kept = await rollupRows(brandId);
   let rebuilt: RollupRows = {};
   await db()
     .$transaction(async (tx) => {
-      for (const { table } of ROLLUPS) await tx.$executeRawUnsafe(`DELETE FROM ${table} WHERE "brandId" = $1::uuid`, brandId);
-      const ids = await tx.capture.findMany({ where: { brandId }, select: { id: true } });
-      await recordRollups(tx, ids.map((c) => c.id));
+      await rebuild(tx);
       rebuilt = await rollupRows(brandId, tx);
       throw new RolledBack();
     }, { timeout: 60_000 })
