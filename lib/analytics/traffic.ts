@@ -267,12 +267,20 @@ export async function pageFunnel(r: ResolvedFilter, list: FunnelList, page: numb
   const [[answersInScope], rows] = await Promise.all([
     readDb().$queryRaw<{ n: number }[]>`SELECT coalesce(sum(r.captures), 0)::int AS n FROM rollup_answers r WHERE ${rollupScope(r.filter)}`,
     readDb().$queryRaw<FunnelSqlRow[]>`
-      WITH cited AS (
+      -- Summed per URL first, then per page: the page's host and path are parsed once per URL,
+      -- not once per rollup row (66,000 rows for 90 days at a million captures: 255 ms of regex and sort).
+      WITH by_url AS (
+        SELECT r.url, sum(r.citations) AS citations, sum(r.answers) AS answers,
+          (array_agg(r.title ORDER BY r."titleAt" DESC) FILTER (WHERE r.title IS NOT NULL))[1] AS title,
+          max(r."titleAt") FILTER (WHERE r.title IS NOT NULL) AS "titleAt"
+        FROM rollup_own_pages r
+        WHERE ${rollupScope(r.filter)}
+        GROUP BY 1
+      ), cited AS (
         SELECT ${URL_HOST} AS domain, ${URL_PATH} AS path, min(r.url) AS url,
           (array_agg(r.title ORDER BY r."titleAt" DESC) FILTER (WHERE r.title IS NOT NULL))[1] AS title,
           sum(r.citations)::int AS citations, sum(r.answers)::int AS answers
-        FROM rollup_own_pages r
-        WHERE ${rollupScope(r.filter)}
+        FROM by_url r
         GROUP BY 1, 2
         HAVING sum(r.answers) > 0
       ), ${ranked[list]}

@@ -69,6 +69,8 @@ const citation = fc.record({
 const answer = fc.record({
   day: fc.constantFrom(...DAYS),
   failed: fc.constantFrom(false, false, false, true),
+  // A titled answer gives its citations its day's title (answers of one day share it): a page shows the latest.
+  titled: fc.boolean(),
   cites: fc.uniqueArray(citation, { selector: (c) => `${c.host.replace(/^www\./, "")}${c.path}`, minLength: 1, maxLength: 4 }),
 });
 const history = fc.record({
@@ -125,7 +127,7 @@ async function writeHistory(tenant: Tenant, h: Omit<History, "visits" | "readine
       data: a.cites.map((c, position) => {
         const url = `https://${c.host}${c.path}${c.query}`;
         return {
-          workspaceId: tenant.workspaceId, captureId: capture.id, url, title: null, domain: registrableDomain(url)!,
+          workspaceId: tenant.workspaceId, captureId: capture.id, url, title: a.titled ? `Page of ${a.day}` : null, domain: registrableDomain(url)!,
           isOwnDomain: c.host.endsWith("funnel-acme.com"), citedInText: !c.retrievedOnly, position: position + 1,
         };
       }),
@@ -134,14 +136,14 @@ async function writeHistory(tenant: Tenant, h: Omit<History, "visits" | "readine
   await recordRollups(db(), (await db().capture.findMany({ where: { checkId: check.id }, select: { id: true } })).map((c) => c.id));
 }
 
-type Expected = { crawls: number; last: string | null; recent: boolean; crawlers: Map<string, number>; answers: number; visits: Map<string, number>; blockedFor: string[]; robotsUnreachable: boolean };
+type Expected = { title: string | null; titledDay: string | null; crawls: number; last: string | null; recent: boolean; crawlers: Map<string, number>; answers: number; visits: Map<string, number>; blockedFor: string[]; robotsUnreachable: boolean };
 
 /** The funnel counted directly: crawls from traffic_hits, answers from the captures' citations. */
 async function directCounts(tenant: Tenant) {
   const pages = new Map<string, Expected>();
   const page = (domain: string, path: string) => {
     const key = `${domain}${path}`;
-    if (!pages.has(key)) pages.set(key, { crawls: 0, last: null, recent: false, crawlers: new Map(), answers: 0, visits: new Map(), blockedFor: [], robotsUnreachable: false });
+    if (!pages.has(key)) pages.set(key, { title: null, titledDay: null, crawls: 0, last: null, recent: false, crawlers: new Map(), answers: 0, visits: new Map(), blockedFor: [], robotsUnreachable: false });
     return pages.get(key)!;
   };
   const hits = await db().$queryRaw<{ day: Date; domain: string; path: string; crawler: string }[]>`
@@ -155,8 +157,8 @@ async function directCounts(tenant: Tenant) {
     p.crawls += 1;
     p.crawlers.set(h.crawler, (p.crawlers.get(h.crawler) ?? 0) + 1);
   }
-  const cited = await db().$queryRaw<{ url: string; captureId: string }[]>`
-    SELECT ci.url, ci."captureId" FROM citations ci JOIN captures c ON c.id = ci."captureId"
+  const cited = await db().$queryRaw<{ url: string; captureId: string; title: string | null; finishedAt: Date }[]>`
+    SELECT ci.url, ci."captureId", ci.title, c."finishedAt" FROM citations ci JOIN captures c ON c.id = ci."captureId"
     WHERE c."workspaceId" = ${tenant.workspaceId}::uuid AND c.status = 'succeeded' AND ci."citedInText" AND ci."isOwnDomain"
       AND c."finishedAt" >= ${FIRST}::timestamp AND c."finishedAt" < ${END}::timestamp`;
   const answersOf = new Map<string, Set<string>>();
@@ -165,6 +167,10 @@ async function directCounts(tenant: Tenant) {
     const key = `${url.hostname.replace(/^www\./, "")}${url.pathname}`;
     if (!answersOf.has(key)) answersOf.set(key, new Set());
     answersOf.get(key)!.add(c.captureId);
+    const day = c.finishedAt.toISOString().slice(0, 10);
+    const slash = key.indexOf("/");
+    const p = page(key.slice(0, slash), key.slice(slash));
+    if (c.title !== null && (p.titledDay === null || day > p.titledDay)) Object.assign(p, { title: c.title, titledDay: day });
   }
   for (const [key, set] of answersOf) {
     const slash = key.indexOf("/");
@@ -208,7 +214,7 @@ describe("the traffic funnel", () => {
         expect([...got.keys()].sort()).toEqual([...expected.pages.keys()].sort());
         for (const [key, want] of expected.pages) {
           const row = got.get(key)!;
-          expect({ key, crawls: row.crawls, last: row.lastCrawled, answers: row.answers }).toEqual({ key, crawls: want.crawls, last: want.last, answers: want.answers });
+          expect({ key, crawls: row.crawls, last: row.lastCrawled, answers: row.answers, title: row.title }).toEqual({ key, crawls: want.crawls, last: want.last, answers: want.answers, title: want.title });
           expect(Object.fromEntries(row.crawlers.map((c) => [c.crawler, c.hits]))).toEqual(Object.fromEntries(want.crawlers));
           expect(Object.fromEntries(row.assistants.map((a) => [a.assistant, a.visits]))).toEqual(Object.fromEntries(want.visits));
           expect(row.visits).toBe([...want.visits.values()].reduce((a, b) => a + b, 0));
@@ -321,10 +327,10 @@ describe("the traffic funnel", () => {
     await writeHistory(tenant, {
       hits: [crawl("2025-04-20", "/pricing"), crawl("2025-04-19", "/"), crawl("2025-05-11", "/blog/a,b"), crawl("2025-05-12", "/blog/a,b")],
       answers: [
-        { day: "2025-05-11", failed: false, cites: [cite("/pricing"), cite("/")] },
-        { day: "2025-05-12", failed: false, cites: [cite("/", "funnel-acme.com")] },
-        { day: "2025-05-12", failed: false, cites: [] },
-        { day: "2025-05-13", failed: false, cites: [] },
+        { day: "2025-05-11", failed: false, titled: false, cites: [cite("/pricing"), cite("/")] },
+        { day: "2025-05-12", failed: false, titled: false, cites: [cite("/", "funnel-acme.com")] },
+        { day: "2025-05-12", failed: false, titled: false, cites: [] },
+        { day: "2025-05-13", failed: false, titled: false, cites: [] },
       ],
     });
     const all = await chart(tenant, "traffic-funnel", "");
