@@ -17,7 +17,7 @@ export async function listCapturesForAdmin(workspaceId: string, filters: AdminCa
   };
   // Whether work is left is read before the rows, never beside them: an answer that says none is
   // left (the page stops polling) then holds the rows as that work left them.
-  const busy = await workspaceBusy(workspaceId);
+  const busy = hasWorkToEnd(await queueStats(workspaceId));
   await pausePoint("jobs:between-reads");
   const [items, total] = await Promise.all([
     db().capture.findMany({
@@ -57,16 +57,11 @@ export async function listCapturesForAdmin(workspaceId: string, filters: AdminCa
 }
 
 /**
- * Whether any capture of the workspace is still to end, other than those waiting for budget
- * (they may wait for weeks): the page polls its list while this holds, since a filtered view
+ * Whether the workspace has work to end: captures waiting or running, other than those waiting for
+ * budget (they may wait for weeks). The Jobs list polls while this holds, since a filtered view
  * (say, failed) shows no unfinished row but gains rows as work ends.
  */
-async function workspaceBusy(workspaceId: string): Promise<boolean> {
-  const [row] = await db().$queryRaw<{ busy: boolean }[]>`
-    SELECT EXISTS (SELECT 1 FROM captures WHERE "workspaceId" = ${workspaceId}::uuid AND status = ANY(${[...UNFINISHED_STATUSES]}::"CaptureStatus"[])
-                     AND NOT (status = 'postponed' AND "waitingFor" = 'budget')) AS busy`;
-  return row!.busy;
-}
+const hasWorkToEnd = (q: Awaited<ReturnType<typeof queueStats>>) => q.queued + q.retryWait + q.postponed + q.running > 0;
 
 /** Queue depth of the workspace (captures waiting to run) and how long the oldest has waited. */
 export async function queueStats(workspaceId: string) {

@@ -7,6 +7,7 @@ import { ROLLUPS } from "@/lib/analytics/rollup-tables";
 import { recordRollups } from "@/lib/analytics/rollups";
 import { workspaceRollupStatements } from "@/lib/analytics/rollup-sql";
 import { db } from "@/lib/db/prisma";
+import type { Prisma } from "@/lib/generated/prisma/client";
 
 type Reader = { $queryRawUnsafe: <T>(sql: string, ...values: unknown[]) => Promise<T> };
 export type RollupRows = Record<string, unknown[]>;
@@ -39,7 +40,7 @@ export async function rollupsAndWorkspaceBuild(workspaceId: string, brandId: str
   });
 }
 
-type Tx = Parameters<Parameters<ReturnType<typeof db>["$transaction"]>[0]>[0];
+type Tx = Prisma.TransactionClient;
 
 async function keptAndRebuilt(brandId: string, rebuild: (tx: Tx) => Promise<void>): Promise<{ kept: RollupRows; rebuilt: RollupRows }> {
   const kept = await rollupRows(brandId);
