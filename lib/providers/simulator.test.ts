@@ -72,6 +72,21 @@ describe("simulator", () => {
     expect(streamed).toBe(answer.text);
   });
 
+  it("takes at least the latency it drew: with more chunks than milliseconds, and when its timers come due early", async () => {
+    // A 5 ms call of about 60 chunks: under a millisecond per chunk, so the chunks do not wait.
+    const quick = async () => {
+      const began = performance.now();
+      await simulatorAdapter.call(request({ latencyMinMs: 5, latencyMaxMs: 5 }));
+      return performance.now() - began;
+    };
+    expect(await quick()).toBeGreaterThanOrEqual(5);
+    // Node times a timer from the event loop's clock, read when the loop last woke: after 20 ms
+    // of work in the same turn, a 2 ms timer is already due when the call sets it.
+    const busyUntil = performance.now() + 20;
+    while (performance.now() < busyUntil);
+    expect(await quick()).toBeGreaterThanOrEqual(5);
+  });
+
   it("throws transient and permanent errors at the configured rates", async () => {
     await expect(simulatorAdapter.call(request({ errorRate: 1 }))).rejects.toMatchObject({ retryClass: "transient" });
     await expect(simulatorAdapter.call(request({ permanentErrorRate: 1 }))).rejects.toMatchObject({ retryClass: "permanent", httpStatus: 400 });

@@ -107,12 +107,19 @@ async function call(request: ProviderRequest): Promise<ProviderResponse> {
 
   // Stream: a first-token delay, then the rest of the latency spread over the chunks. Each chunk
   // is due at its time from the start, so timers that fire late on a busy event loop do not add
-  // up: the call takes the latency it drew.
+  // up: the call takes the latency it drew. Node times a timer from the loop's clock, read when
+  // the loop last woke, so a timer set after work in the same turn can come due early: `until`
+  // sleeps again for what is left, and the call never ends before its latency (the breaker's
+  // slow-call count and the lifecycle tests rely on it).
   const chunks = answer.text.match(new RegExp(`[\\s\\S]{1,${CHUNK_CHARS}}`, "g")) ?? [];
   const firstToken = Math.round(latency * 0.3);
   const perChunk = chunks.length ? (latency - firstToken) / chunks.length : 0;
   const began = performance.now();
-  const until = (offsetMs: number) => sleep(Math.max(0, began + offsetMs - performance.now()), request.signal, partial);
+  const until = async (offsetMs: number) => {
+    for (let left = began + offsetMs - performance.now(); left > 0; left = began + offsetMs - performance.now()) {
+      await sleep(left, request.signal, partial);
+    }
+  };
   await until(firstToken);
   for (const [i, chunk] of chunks.entries()) {
     if (hangs && i === Math.floor(chunks.length / 3)) {
@@ -122,6 +129,7 @@ async function call(request: ProviderRequest): Promise<ProviderResponse> {
     request.onText?.(chunk);
     if (perChunk >= 1) await until(firstToken + (i + 1) * perChunk);
   }
+  await until(latency); // chunks under a millisecond apart were not waited for one by one
   // Reasoning can use up a small output limit before any text, as with the real providers.
   if (!answer.text.trim()) throw new ProviderError("Simulated empty answer (output limit reached)", { retryClass: "transient", reason: "empty_answer", requestId });
 
