@@ -33,7 +33,9 @@ export type PausePoint =
   | "succeed:after-commit"
   /** Repair pass: the open attempts of captures that moved on closed (their cost rollup rows locked), not committed. */
   | "repair:attempts-closed-before-commit"
-  /** Sweeper: dead workers' attempts found, nothing changed yet. */
+  /** Sweeper: workers whose lease ran out marked expired, not committed; their attempts not read yet. */
+  | "sweep:after-workers"
+  /** Sweeper: dead workers' attempts found, no attempt changed yet. */
   | "sweep:after-read"
   /** Cancel: captures locked, nothing changed yet. */
   | "cancel:after-lock"

@@ -21,6 +21,23 @@ export const leaseOver = (h: string) => {
     AND (pg_postmaster_start_time() AT TIME ZONE 'UTC') + (${row}."leaseExpiresAt" - ${row}."lastSeenAt") < now() AT TIME ZONE 'UTC')`;
 };
 
+/**
+ * SQL: a run (an attempt, a setup-wizard call) of row `run` ("startedAt", "runToken") by the
+ * worker of heartbeat row `h` (LEFT JOINed on its "workerId") that nobody will finish: its worker
+ * is unknown or its lease ran out, or the worker is alive but no longer lists the run although the
+ * run started before the worker's last heartbeat read the clock (a result it could not write).
+ */
+export const runIsOrphaned = (run: string, h: string) => {
+  const [r, w] = [Prisma.raw(run), Prisma.raw(h)];
+  return Prisma.sql`(${w}."workerId" IS NULL OR ${leaseOver(h)}
+    OR (${r}."startedAt" < ${w}."activeAsOf" AND NOT (${r}."runToken" = ANY(${w}."activeRunTokens"))))`;
+};
+
+/** Why an orphaned run (runIsOrphaned) ends: its worker is gone, or it stopped following the run. */
+export type OrphanReason = "lease_expired" | "abandoned";
+export const orphanReason = (h: string) =>
+  Prisma.sql`(CASE WHEN ${Prisma.raw(h)}."workerId" IS NULL OR ${leaseOver(h)} THEN 'lease_expired' ELSE 'abandoned' END)`;
+
 export type WorkerStatus = "running" | "draining" | "stopped";
 
 export type WorkerIdentity = {

@@ -6,8 +6,8 @@ import { TERMINAL_STATUSES } from "@/lib/captures/states";
 import { Effects, applyEffects, cancelAware, closeAttempt, guardedUpdate, settleMoved } from "@/lib/lifecycle/transition";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { CallLimits } from "@/lib/providers/types";
+import type { OrphanReason } from "@/lib/jobs/heartbeats";
 
-export type ExpireReason = "lease_expired" | "abandoned";
 
 /** The event kind of every repair of an impossible or abandoned state (lib/lifecycle/repair.ts). */
 export const REPAIR_EVENT = "lifecycle_repaired";
@@ -23,7 +23,7 @@ export const REPAIR_EVENT = "lifecycle_repaired";
  * is not touched, and the attempt is already closed. Returns what became of the capture, or
  * null when the guard was lost.
  */
-export async function expireAttempt(runToken: string, reason: ExpireReason): Promise<"queued" | "failed" | "cancelled" | null> {
+export async function expireAttempt(runToken: string, reason: OrphanReason): Promise<"queued" | "failed" | "cancelled" | null> {
   return inTransaction(async (tx) => {
     const [run] = await tx.$queryRaw<(ExpiredRun & PriceTable & CallLimits)[]>`
       SELECT a."captureId", c."checkId", c."workspaceId", p.text AS "promptText", c."searchMode"::text AS "searchMode", c."maxAttempts",

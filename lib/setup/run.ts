@@ -4,7 +4,7 @@ import { unknownOutcomeCost } from "@/lib/billing/money";
 import { accessRefusal } from "@/lib/lifecycle/claim";
 import { wakeBudgetWaiters, type Tx } from "@/lib/lifecycle/transition";
 import { db } from "@/lib/db/prisma";
-import { leaseOver } from "@/lib/jobs/heartbeats";
+import { orphanReason, runIsOrphaned, type OrphanReason } from "@/lib/jobs/heartbeats";
 import { inTransaction } from "@/lib/db/transaction";
 import { setupCallLimits, setupPrompt } from "@/lib/setup/prompt";
 import type { SetupProposal } from "@/lib/setup/schemas";
@@ -86,27 +86,28 @@ async function finishIn(tx: Tx, run: SetupRun, outcome: SetupOutcome): Promise<b
   return true;
 }
 
-const STOPPED = {
+const STOPPED: Record<OrphanReason, string> = {
   lease_expired: "The worker running this call stopped before it could record the answer.",
   abandoned: "The worker running this call stopped following it before it could record the answer.",
-} as const;
+};
+
+export type OrphanedSetupRun = SetupRun & { reason: OrphanReason };
+
+/** The sweeper's read (in its transaction, lib/worker/sweeper.ts): running suggestions nobody will finish (runIsOrphaned). */
+export function orphanedSetupRuns(tx: Tx): Promise<OrphanedSetupRun[]> {
+  return tx.$queryRaw<OrphanedSetupRun[]>`
+    SELECT s.id, s."runToken", s."workspaceId", s."connectionId", s."budgetPeriod", s."reservedMicros", ${orphanReason("h")} AS reason
+    FROM setup_suggestions s LEFT JOIN worker_heartbeats h ON h."workerId" = s."workerId"
+    WHERE s.status = 'running' AND ${runIsOrphaned("s", "h")}
+    ORDER BY s."startedAt"`;
+}
 
 /**
- * The sweeper's part (lib/worker/sweeper.ts): every running suggestion whose worker's lease ran
- * out (or that has none), and every one a live worker no longer lists as running although it
- * started before that worker's last heartbeat read the clock, ends `failed` through the guarded
- * finish, charged its estimate. Nobody calls again: a person asks again if they want to.
+ * The sweeper's part: each orphaned suggestion (orphanedSetupRuns) ends `failed` through the
+ * guarded finish, charged its estimate. Nobody calls again: a person asks again if they want to.
  * Returns how many it ended.
  */
-export async function expireSetupRuns(): Promise<number> {
-  const orphaned = await db().$queryRaw<(SetupRun & { reason: keyof typeof STOPPED })[]>`
-    SELECT s.id, s."runToken", s."workspaceId", s."connectionId", s."budgetPeriod", s."reservedMicros",
-           CASE WHEN h."workerId" IS NULL OR ${leaseOver("h")} THEN 'lease_expired' ELSE 'abandoned' END AS reason
-    FROM setup_suggestions s LEFT JOIN worker_heartbeats h ON h."workerId" = s."workerId"
-    WHERE s.status = 'running'
-      AND (h."workerId" IS NULL OR ${leaseOver("h")}
-           OR (s."startedAt" < h."activeAsOf" AND NOT (s."runToken" = ANY(h."activeRunTokens"))))
-    ORDER BY s."startedAt"`;
+export async function expireSetupRuns(orphaned: OrphanedSetupRun[]): Promise<number> {
   let ended = 0;
   for (const run of orphaned) {
     const row = await db().setupSuggestion.findUniqueOrThrow({ where: { id: run.id }, include: { connection: true } });

@@ -1,11 +1,10 @@
 import "server-only";
-import { expireAttempt, type ExpireReason } from "@/lib/lifecycle/lease";
+import { expireAttempt } from "@/lib/lifecycle/lease";
 import { pausePoint } from "@/lib/db/pause-points";
-import { db } from "@/lib/db/prisma";
 import { transaction } from "@/lib/db/transaction";
 import { enqueueCaptureJobs } from "@/lib/jobs/enqueue";
-import { leaseOver } from "@/lib/jobs/heartbeats";
-import { expireSetupRuns } from "@/lib/setup/run";
+import { leaseOver, orphanReason, runIsOrphaned, type OrphanReason } from "@/lib/jobs/heartbeats";
+import { expireSetupRuns, orphanedSetupRuns } from "@/lib/setup/run";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
 /** `setupEnded`: setup-wizard calls whose run was taken over (ended failed, charged their estimate). */
@@ -27,34 +26,23 @@ export type SweepResult = { workers: string[]; expired: number; recovered: numbe
  * worker writing its result at the same moment cannot both win: no lock is needed here.
  */
 export async function sweepDeadWorkers(): Promise<SweepResult> {
-  const unlocked = await transaction(async (tx) => {
+  // One transaction, so one now(): the attempts are judged by the leases the workers were judged
+  // by. Read in a later transaction, a lease that ran out in between had its attempts taken over
+  // while its worker stayed "running", its jobs still locked to it.
+  const { unlocked, orphaned, orphanedSetupRuns: setupRuns } = await transaction(async (tx) => {
     const dead = await tx.$queryRaw<{ workerId: string; slotIds: string[] }[]>`
       UPDATE worker_heartbeats h SET "expiredAt" = now() AT TIME ZONE 'UTC', status = 'expired'
       WHERE h."expiredAt" IS NULL AND h.status <> 'stopped' AND ${leaseOver("h")}
       RETURNING h."workerId", h."slotIds"`;
-    if (!dead.length) return [];
-    const lockIds = dead.flatMap((w) => [w.workerId, ...w.slotIds]);
-    // Their capture jobs are retired (retireCaptureJobs); running captures get their fresh job
-    // when their run is expired below.
-    // The payload is only in graphile's private table (the public view leaves it out), and a
-    // running job's key may already be cleared by a re-enqueue: the payload names the capture.
-    const captureJobs = await tx.$queryRaw<{ id: bigint; captureId: string }[]>`
-      SELECT j.id, j.payload->>'captureId' AS "captureId"
-      FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
-      WHERE j.locked_by = ANY(${lockIds}::text[]) AND t.identifier = 'capture'`;
-    await tx.$executeRaw`SELECT graphile_worker.force_unlock_workers(${lockIds}::text[])`;
-    await retireCaptureJobs(tx, captureJobs);
-    return dead.map((w) => w.workerId);
+    await pausePoint("sweep:after-workers", { tx });
+    if (dead.length) await unlockJobsOf(tx, dead);
+    const orphaned = await tx.$queryRaw<{ runToken: string; reason: OrphanReason }[]>`
+      SELECT a."runToken", ${orphanReason("h")} AS reason
+      FROM attempts a LEFT JOIN worker_heartbeats h ON h."workerId" = a."workerId"
+      WHERE a.outcome IS NULL AND ${runIsOrphaned("a", "h")}
+      ORDER BY a."startedAt"`;
+    return { unlocked: dead.map((w) => w.workerId), orphaned, orphanedSetupRuns: await orphanedSetupRuns(tx) };
   });
-
-  const orphaned = await db().$queryRaw<{ runToken: string; reason: ExpireReason }[]>`
-    SELECT a."runToken",
-           CASE WHEN h."workerId" IS NULL OR ${leaseOver("h")} THEN 'lease_expired' ELSE 'abandoned' END AS reason
-    FROM attempts a LEFT JOIN worker_heartbeats h ON h."workerId" = a."workerId"
-    WHERE a.outcome IS NULL
-      AND (h."workerId" IS NULL OR ${leaseOver("h")}
-           OR (a."startedAt" < h."activeAsOf" AND NOT (a."runToken" = ANY(h."activeRunTokens"))))
-    ORDER BY a."startedAt"`;
   await pausePoint("sweep:after-read");
 
   const result: SweepResult = { workers: unlocked, expired: 0, recovered: 0, failed: 0, setupEnded: 0 };
@@ -65,8 +53,24 @@ export async function sweepDeadWorkers(): Promise<SweepResult> {
     if (outcome === "queued") result.recovered++;
     else result.failed++;
   }
-  result.setupEnded = await expireSetupRuns();
+  result.setupEnded = await expireSetupRuns(setupRuns);
   return result;
+}
+
+/**
+ * The graphile-worker jobs of dead workers unlocked at once, instead of after graphile's 4 hours:
+ * their capture jobs retired (retireCaptureJobs); running captures get their fresh job when their
+ * run is expired. The payload is only in graphile's private table (the public view leaves it
+ * out), and a running job's key may already be cleared by a re-enqueue: the payload names the capture.
+ */
+async function unlockJobsOf(tx: Prisma.TransactionClient, dead: { workerId: string; slotIds: string[] }[]): Promise<void> {
+  const lockIds = dead.flatMap((w) => [w.workerId, ...w.slotIds]);
+  const captureJobs = await tx.$queryRaw<{ id: bigint; captureId: string }[]>`
+    SELECT j.id, j.payload->>'captureId' AS "captureId"
+    FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
+    WHERE j.locked_by = ANY(${lockIds}::text[]) AND t.identifier = 'capture'`;
+  await tx.$executeRaw`SELECT graphile_worker.force_unlock_workers(${lockIds}::text[])`;
+  await retireCaptureJobs(tx, captureJobs);
 }
 
 /**

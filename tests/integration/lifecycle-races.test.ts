@@ -6,6 +6,7 @@ import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { actAt, gateAt, waitForLockWaiter } from "../support/pause";
+import { waitFor } from "../support/wait-for";
 import {
   budgetNow,
   captureRow,
@@ -26,7 +27,7 @@ import { cancelCapture, cancelCheck, retryCaptures } from "@/lib/checks/cancel-r
 import { checkTally } from "@/lib/captures/check-counts";
 import { db } from "@/lib/db/prisma";
 import { UserError } from "@/lib/errors";
-import { beat, markStopped } from "@/lib/jobs/heartbeats";
+import { beat, leaseOver, markStopped } from "@/lib/jobs/heartbeats";
 import { sweepDeadWorkers } from "@/lib/worker/sweeper";
 
 let space: Space;
@@ -184,6 +185,37 @@ describe("the sweeper against a slow, live worker (defect 2)", () => {
     expect(capture).toMatchObject({ status: "queued", runToken: null, answerText: null });
     expect(capture.attempts[0]).toMatchObject({ outcome: "unknown", reason: "lease_expired" });
     expect((await jobOf(captureId))?.run_at.getTime(), "its job runs now").toBeLessThanOrEqual(Date.now() + 1_000);
+    await expectBudgetConsistent(space.workspaceId);
+  });
+
+  it("judges every lease at one moment: a lease that runs out during a sweep is taken over by the next, the worker with its attempts", async () => {
+    const { captureIds } = await startSpaceCheck(space);
+    const captureId = captureIds[0]!;
+    const worker = await liveWorker(1); // its lease runs out in a second
+    await claimed(captureId, worker);
+    const leaseIsOver = () =>
+      db().$queryRaw<{ over: boolean }[]>`SELECT ${leaseOver("h")} AS over FROM worker_heartbeats h WHERE h."workerId" = ${worker}`.then(([row]) => row!.over);
+
+    // The sweep has judged the workers (this one alive); its lease runs out before the open attempts are read.
+    const judged = gateAt("sweep:after-workers");
+    const sweeping = sweepDeadWorkers();
+    await judged.reached;
+    expect(await leaseIsOver()).toBe(false);
+    await waitFor(leaseIsOver, { what: "the worker's lease to run out", timeoutMs: 10_000 });
+    judged.open();
+    const first = await sweeping;
+    // Judged alive: neither the worker nor its attempt was taken over (its jobs stay locked to it).
+    expect(first.workers).not.toContain(worker);
+    expect((await db().workerHeartbeat.findUniqueOrThrow({ where: { workerId: worker } })).status).toBe("running");
+    expect((await captureRow(captureId)).attempts[0]!.outcome).toBeNull();
+
+    // The next sweep judges it dead: the worker expired, its jobs unlocked and its attempt ended, together.
+    const second = await sweepDeadWorkers();
+    expect(second.workers).toContain(worker);
+    expect(await db().workerHeartbeat.findUniqueOrThrow({ where: { workerId: worker } })).toMatchObject({ status: "expired", expiredAt: expect.any(Date) });
+    const capture = await captureRow(captureId);
+    expect(capture).toMatchObject({ status: "queued", runToken: null });
+    expect(capture.attempts[0]).toMatchObject({ outcome: "unknown", reason: "lease_expired" });
     await expectBudgetConsistent(space.workspaceId);
   });
 
