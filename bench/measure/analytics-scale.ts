@@ -113,7 +113,15 @@ const HISTORY: GenerateShape = { spreadSeconds: HISTORY_DAYS * 86400 };
  * the capture id, so a run generates the same shape every time. One statement per batch inserts
  * the captures, their mentions and their citations (data-modifying CTEs share `ins`).
  */
-export async function generate(client: pg.Client, ids: Ids, count: number, log: (line: string) => void, shape: GenerateShape = HISTORY): Promise<string[]> {
+export async function generate(
+  client: pg.Client,
+  ids: Ids,
+  count: number,
+  log: (line: string) => void,
+  shape: GenerateShape = HISTORY,
+  /** More connections to insert batches on beside `client`, at once (PostgreSQL does the work: 2 cores, 2 connections). */
+  helpers: pg.Client[] = [],
+): Promise<string[]> {
   const { spreadSeconds } = shape;
   const combos = ids.promptIds.length * ids.providerIds.length;
   const checks = shape.checks ?? Math.ceil(count / combos);
@@ -128,10 +136,36 @@ export async function generate(client: pg.Client, ids: Ids, count: number, log: 
     { kind: "brand", brandId: ids.brandId, competitorId: null, name: ids.brandName, rate: 45 },
     ...ids.competitors.map((c, i) => ({ kind: "competitor", brandId: null, competitorId: c.id, name: c.name, rate: 70 - 10 * i })),
   ];
-  for (let from = 0; from < count; from += BATCH) {
+  let next = 0;
+  const takeBatch = () => {
+    const from = next;
+    next += BATCH;
+    return from < count ? from : null;
+  };
+  // The insert triggers add to shared metric rows in no fixed order: two batches at once may
+  // deadlock, and the one PostgreSQL cancels is whole, so it runs again.
+  const insertBatch = async (lane: pg.Client, from: number): Promise<void> => {
+    try {
+      await insertCaptures(lane, from);
+    } catch (error) {
+      if ((error as { code?: string }).code !== "40P01") throw error;
+      log(`analytics-scale: captures from ${from.toLocaleString("en-US")}: deadlock, again`);
+      await insertBatch(lane, from);
+    }
+  };
+  await Promise.all(
+    [client, ...helpers].map(async (lane) => {
+      for (let from = takeBatch(); from !== null; from = takeBatch()) await insertBatch(lane, from);
+    }),
+  );
+  const perCheck = Math.ceil(count / checks);
+  await client.query(`UPDATE checks SET "totalCaptures" = $2 WHERE id = ANY($1::uuid[])`, [checkIds, perCheck]);
+  return checkIds;
+
+  async function insertCaptures(lane: pg.Client, from: number): Promise<void> {
     const to = Math.min(count, from + BATCH) - 1;
     const t0 = performance.now();
-    await client.query(
+    await lane.query(
       `WITH g AS (
          SELECT g, abs(hashint8(g::bigint)::bigint) AS h FROM generate_series($1::int, $2::int) g
        ),
@@ -183,9 +217,6 @@ export async function generate(client: pg.Client, ids: Ids, count: number, log: 
     );
     log(`analytics-scale: captures ${(to + 1).toLocaleString("en-US")} of ${count.toLocaleString("en-US")} (${round((performance.now() - t0) / 1000)} s for this batch)`);
   }
-  const perCheck = Math.ceil(count / checks);
-  await client.query(`UPDATE checks SET "totalCaptures" = $2 WHERE id = ANY($1::uuid[])`, [checkIds, perCheck]);
-  return checkIds;
 }
 
 type Measured = { query: string; rangeDays: number; run: () => Promise<unknown> };
@@ -252,7 +283,14 @@ export async function measureAnalyticsScale(
       log(`analytics-scale: the database already holds ${existing[0]!.n.toLocaleString("en-US")} captures; measuring them as they are`);
     } else {
       const t0 = performance.now();
-      await generate(client, ids, opts.captures, log);
+      // A second connection: two batches at once (2 cores).
+      const helper = await connect(url);
+      await helper.query("SET timezone = 'UTC'");
+      try {
+        await generate(client, ids, opts.captures, log, HISTORY, [helper]);
+      } finally {
+        await helper.end();
+      }
       generateSeconds = round((performance.now() - t0) / 1000);
       log(`analytics-scale: generated in ${generateSeconds} s; rollups`);
       const tr = performance.now();
