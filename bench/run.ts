@@ -73,7 +73,8 @@ const noteLoad = (at: string) => load.push({ at, loadAvg1m: round(os.loadavg()[0
 // (bench/measure/analytics-scale.ts), results in bench/results/analytics-scale.json (analytics-scale-N.json
 // for another --captures). With BENCH_ANALYTICS_DATABASE_URL it measures that database, migrated
 // and kept, generating the captures only if it has none: a rerun after a change (a new rollup
-// and its migration's backfill) skips the quarter hour (at 10M, two hours) of generation.
+// and its migration's backfill) skips the quarter hour (at 10M, two hours) of generation. Its
+// rollups are built again when no run recorded building them to the end (bench.state).
 // --only=top-domains,own_page_dropped,… times only those charts (and pages, alert kinds).
 const argValue = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1];
 const analyticsScale = process.argv.includes("--analytics-scale");

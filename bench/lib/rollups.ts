@@ -12,6 +12,14 @@ const CONNECTIONS = 2;
 /** The workspace's rollups as its succeeded captures make them. */
 export async function buildRollups(url: string, workspaceId: string, log: (line: string) => void, label: string): Promise<void> {
   const queue = workspaceRollupStatements();
+  // Statistics of the rows just generated first: without them the planner guessed (the mentions'
+  // rollup of 20,000 captures took 83 s before, against 34 s for a million analysed by autovacuum).
+  const analyzer = await connect(url);
+  try {
+    await analyzer.query("ANALYZE captures, mentions, citations, prompts");
+  } finally {
+    await analyzer.end();
+  }
   const build = async () => {
     const client = await connect(url);
     try {

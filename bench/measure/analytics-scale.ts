@@ -219,6 +219,16 @@ export async function generate(
   }
 }
 
+/** The bench's own record in a kept database, outside the product's schema. */
+const BENCH_STATE = "bench.state";
+
+/** Whether this database's rollups were built to the end (the record is written after the last table). */
+async function rollupsBuilt(client: pg.Client): Promise<boolean> {
+  await client.query(`CREATE SCHEMA IF NOT EXISTS bench; CREATE TABLE IF NOT EXISTS ${BENCH_STATE} (key text PRIMARY KEY, at timestamptz NOT NULL)`);
+  const { rows } = await client.query(`SELECT 1 FROM ${BENCH_STATE} WHERE key = 'rollups built'`);
+  return rows.length > 0;
+}
+
 type Measured = { query: string; rangeDays: number; run: () => Promise<unknown> };
 
 /** Records the SQL that db().$queryRaw runs during `fn` (for EXPLAIN of the slow ones). */
@@ -281,6 +291,7 @@ export async function measureAnalyticsScale(
     let rollupSeconds = 0;
     if (reused) {
       log(`analytics-scale: the database already holds ${existing[0]!.n.toLocaleString("en-US")} captures; measuring them as they are`);
+      if (existing[0]!.n < opts.captures) log(`analytics-scale: fewer than the ${opts.captures.toLocaleString("en-US")} asked for (a generation that stopped?)`);
     } else {
       const t0 = performance.now();
       // A second connection: two batches at once (2 cores).
@@ -293,9 +304,15 @@ export async function measureAnalyticsScale(
       }
       generateSeconds = round((performance.now() - t0) / 1000);
       log(`analytics-scale: generated in ${generateSeconds} s; rollups`);
+    }
+    // A kept database whose last run stopped before its rollups were all built is built again
+    // (each table is one statement, so a stopped build leaves some tables empty, not half full).
+    if (!(await rollupsBuilt(client))) {
+      if (reused) log("analytics-scale: its rollups were not all built (a run stopped); building them");
       const tr = performance.now();
       await buildRollups(url, ids.workspaceId, log, "analytics-scale");
       rollupSeconds = round((performance.now() - tr) / 1000);
+      await client.query(`INSERT INTO ${BENCH_STATE} (key, at) VALUES ('rollups built', now()) ON CONFLICT (key) DO UPDATE SET at = now()`);
     }
     log("analytics-scale: VACUUM ANALYZE");
     // Every rollup table, so one added later is measured without an edit here.
@@ -403,7 +420,7 @@ export function analyticsScaleMarkdown(r: AnalyticsScaleResult, header: string):
     header,
     "",
     `${n(r.captures)} captures, ${n(r.mentions)} mentions, ${n(r.citations)} citations over ${r.historyDays} days in one workspace ` +
-      `(${r.reused ? "a kept database" : `generated in ${r.generateSeconds} s, rollups in ${r.rollupSeconds} s`}, VACUUM ANALYZE ${r.analyzeSeconds} s; ${Object.entries(r.tableSizesMB).map(([t, mb]) => `${t} ${n(mb)} MB`).join(", ")}; ` +
+      `(${r.reused ? "a kept database" : `generated in ${r.generateSeconds} s`}${r.rollupSeconds ? `, rollups in ${r.rollupSeconds} s` : ""}, VACUUM ANALYZE ${r.analyzeSeconds} s; ${Object.entries(r.tableSizesMB).map(([t, mb]) => `${t} ${n(mb)} MB`).join(", ")}; ` +
       `${Object.entries(r.rollupRows).map(([t, rows]) => `${t} ${n(rows)} rows`).join(", ")}). ` +
       `Each query: ${r.warmups} warm-ups, then ${r.runs} runs one at a time.`,
     "",
