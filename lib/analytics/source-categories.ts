@@ -64,20 +64,38 @@ export const OWN_PAGES = 20;
 /**
  * The brand's own pages cited most: citations and answers citing each (an answer is in one
  * rollup row per URL, so the rows' answers add up), with the title of the latest answer that
- * gave one.
+ * gave one. The pages are ranked on sums alone (a hash aggregate), their titles looked up after
+ * (ownPageTitle): an ordered array_agg of every row's title sorted all of the range's rows on disk
+ * (132,000 rows for a year at a million captures).
  */
 export async function ownPagesCited({ filter: f }: ResolvedFilter) {
   const rows = await readDb().$queryRaw<{ url: string; domain: string; title: string | null; citations: number; captures: number }[]>`
-    SELECT r.url, min(r.domain) AS domain,
-      (array_agg(r.title ORDER BY r."titleAt" DESC) FILTER (WHERE r.title IS NOT NULL))[1] AS title,
-      sum(r.citations)::int AS citations, sum(r.answers)::int AS captures
-    FROM rollup_own_pages r
-    WHERE ${rollupScope(f)}
-    GROUP BY r.url
-    HAVING sum(r.citations) > 0
-    ORDER BY citations DESC, captures DESC, r.url
-    LIMIT ${OWN_PAGES}`;
+    WITH ranked AS (
+      SELECT r.url, min(r.domain) AS domain, sum(r.citations)::int AS citations, sum(r.answers)::int AS captures,
+        max(r."titleAt") FILTER (WHERE r.title IS NOT NULL) AS "titleAt"
+      FROM rollup_own_pages r
+      WHERE ${rollupScope(f)}
+      GROUP BY r.url
+      HAVING sum(r.citations) > 0
+      ORDER BY citations DESC, captures DESC, r.url
+      LIMIT ${OWN_PAGES}
+    )
+    SELECT p.url, p.domain, ${ownPageTitle(f, Prisma.sql`p.url`, Prisma.sql`p."titleAt"`)} AS title, p.citations, p.captures
+    FROM ranked p
+    ORDER BY p.citations DESC, p.captures DESC, p.url`;
   return { items: rows.map((r) => ({ ...r, citations: num(r.citations), captures: num(r.captures) })) };
+}
+
+/**
+ * The title an own page's answer gave at `titleAt` (its latest titled answer's time, from
+ * max("titleAt")), as a scalar subquery: the day's rollup_own_pages rows of that URL in scope, one
+ * probe on the day. Looked up for the pages shown only, so the range's rows are summed without
+ * carrying titles.
+ */
+export function ownPageTitle(f: AnalyticsFilter, url: Prisma.Sql, titleAt: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`(SELECT r.title FROM rollup_own_pages r
+    WHERE ${rollupScope(f)} AND r.day = (${titleAt})::date AND r.url = ${url} AND r."titleAt" = ${titleAt} AND r.title IS NOT NULL
+    ORDER BY r.title LIMIT 1)`;
 }
 
 export type OwnPagesCited = Awaited<ReturnType<typeof ownPagesCited>>;

@@ -1,6 +1,7 @@
 import "server-only";
 import { bucketKeys, bucketOf, bucketUnit, num, type ResolvedFilter } from "@/lib/analytics/filter";
 import { rollupScope } from "@/lib/analytics/rollups";
+import { ownPageTitle } from "@/lib/analytics/source-categories";
 import { addDays, isoDay } from "@/lib/analytics/schemas";
 import { rollupSpans, type SpanLevel } from "@/lib/analytics/rollup-spans";
 import { wilson } from "@/lib/analytics/stats";
@@ -271,20 +272,20 @@ export async function pageFunnel(r: ResolvedFilter, list: FunnelList, page: numb
       -- not once per rollup row (66,000 rows for 90 days at a million captures: 255 ms of regex and sort).
       WITH by_url AS (
         SELECT r.url, sum(r.citations) AS citations, sum(r.answers) AS answers,
-          (array_agg(r.title ORDER BY r."titleAt" DESC) FILTER (WHERE r.title IS NOT NULL))[1] AS title,
           max(r."titleAt") FILTER (WHERE r.title IS NOT NULL) AS "titleAt"
         FROM rollup_own_pages r
         WHERE ${rollupScope(r.filter)}
         GROUP BY 1
       ), cited AS (
         SELECT ${URL_HOST} AS domain, ${URL_PATH} AS path, min(r.url) AS url,
-          (array_agg(r.title ORDER BY r."titleAt" DESC) FILTER (WHERE r.title IS NOT NULL))[1] AS title,
+          -- The page's latest titled answer: its URL and time (the title is looked up for the rows shown).
+          (array_agg(r.url ORDER BY r."titleAt" DESC NULLS LAST, r.url))[1] AS "titledUrl", max(r."titleAt") AS "titleAt",
           sum(r.citations)::int AS citations, sum(r.answers)::int AS answers
         FROM by_url r
         GROUP BY 1, 2
         HAVING sum(r.answers) > 0
       ), ${ranked[list]}
-      SELECT k.domain, k.path, k.total, c.url, c.title, coalesce(c.citations, 0) AS citations, coalesce(c.answers, 0) AS answers,
+      SELECT k.domain, k.path, k.total, c.url, ${ownPageTitle(r.filter, Prisma.sql`c."titledUrl"`, Prisma.sql`c."titleAt"`)} AS title, coalesce(c.citations, 0) AS citations, coalesce(c.answers, 0) AS answers,
         coalesce(cr.crawls, 0) AS crawls, cr.crawlers, coalesce(vi.visits, 0) AS visits, vi.assistants,
         -- The last crawl at any time before the range's end.
         (SELECT max(t.day) FROM traffic_daily t WHERE t."workspaceId" = ${workspace} AND t.domain = k.domain AND t.path = k.path AND t.day < ${end}::date) AS "lastCrawled",

@@ -313,6 +313,26 @@ describe("dashboards from rollups", () => {
     );
   });
 
+  it("show each own page with the title of the latest answer that gave one, across days and providers", async () => {
+    // writeHistory titles a citation by its answer's minute: none at minute % 5 === 0, empty at
+    // % 5 === 1, "Page k (minute % 3)" otherwise. The random histories above seldom cite one own
+    // page in several titled answers.
+    const brand = await newBrand();
+    const answer = (minute: number, provider: number): CaptureSpec => ({
+      minute, provider, prompt: 0, failed: false, cost: 0, entities: null, text: [], citations: [{ domain: 0, cited: true }],
+    });
+    // Titled "Page 0 (2)", "Page 0 (0)" and, the latest titled, "Page 0 (1)" a day later on
+    // another provider; then untitled (minute 2880) and empty (2881) on the third.
+    await writeHistory(brand, [answer(2, 0), answer(3, 1), answer(1444, 2), answer(2880, 2), answer(2881, 0)]);
+    const r = await resolved(brand.id, { fromDay: 0, days: SPAN_DAYS, providers: [], tags: [], markets: [] });
+    const expected = { items: [{ url: "https://acme.com/0", domain: "acme.com", title: "Page 0 (1)", citations: 5, captures: 5 }] };
+    expect(await raw.ownPagesCited(r)).toEqual(expected);
+    expect(await ownPagesCited(r)).toEqual(expected);
+    // Narrowed to the first two providers, the latest titled answer in scope is minute 3's.
+    const narrowed = await resolved(brand.id, { fromDay: 0, days: SPAN_DAYS, providers: [0, 1], tags: [], markets: [] });
+    expect(await ownPagesCited(narrowed)).toEqual({ items: [{ ...expected.items[0], title: "Page 0 (0)", citations: 3, captures: 3 }] });
+  });
+
   it("built whole for a workspace (the benchmarks' way: workspaceRollupStatements) equal what its captures' successes and re-analysis kept", { timeout: 120_000 }, async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(captureSpec, { minLength: 1, maxLength: 40 }), async (specs) => {

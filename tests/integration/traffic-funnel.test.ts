@@ -343,6 +343,23 @@ describe("the traffic funnel", () => {
     expect((await chart(tenant, "traffic-funnel", "list=crawled-not-cited")).items.map((r) => r.path)).toEqual(["/blog/a,b"]);
   });
 
+  it("shows a page's title from its latest titled answer, across the page's URLs and days, by hand", async () => {
+    const tenant = await createTenant("Funnel titles");
+    const cite = (host: string) => ({ host, path: "/pricing", query: "" as const, retrievedOnly: false });
+    // One page, two URLs: funnel-acme.com titled on 05-10 and 05-14, www. on 05-11; untitled on 05-18.
+    await writeHistory(tenant, {
+      hits: [],
+      answers: [
+        { day: "2025-05-10", failed: false, titled: true, cites: [cite("funnel-acme.com")] },
+        { day: "2025-05-11", failed: false, titled: true, cites: [cite("www.funnel-acme.com")] },
+        { day: "2025-05-14", failed: false, titled: true, cites: [cite("funnel-acme.com")] },
+        { day: "2025-05-18", failed: false, titled: false, cites: [cite("www.funnel-acme.com")] },
+      ],
+    });
+    const all = await chart(tenant, "traffic-funnel", "");
+    expect(all.items.map((r) => [r.path, r.answers, r.title])).toEqual([["/pricing", 4, "Page of 2025-05-14"]]);
+  });
+
   it("pages the funnel: the pages of a list add up to its rows, none twice", async () => {
     const tenant = await createTenant("Funnel pages");
     const hits = Array.from({ length: 7 }, (_, i) => ({ day: "2025-05-12", domain: "funnel-acme.com", path: `/p${i}`, crawler: "GPTBot", verification: "verified" as const, status: 200 as const }));
