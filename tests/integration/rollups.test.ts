@@ -322,7 +322,7 @@ describe("dashboards from rollups", () => {
       minute, provider, prompt: 0, failed: false, cost: 0, entities: null, text: [], citations: [{ domain: 0, cited: true }],
     });
     // Titled "Page 0 (2)", "Page 0 (0)" and, the latest titled, "Page 0 (1)" a day later on
-    // another provider; then untitled (minute 2880) and empty (2881) on the third.
+    // another provider; then untitled (minute 2880, third provider) and empty (2881, first).
     await writeHistory(brand, [answer(2, 0), answer(3, 1), answer(1444, 2), answer(2880, 2), answer(2881, 0)]);
     const r = await resolved(brand.id, { fromDay: 0, days: SPAN_DAYS, providers: [], tags: [], markets: [] });
     const expected = { items: [{ url: "https://acme.com/0", domain: "acme.com", title: "Page 0 (1)", citations: 5, captures: 5 }] };
