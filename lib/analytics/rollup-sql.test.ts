@@ -31,16 +31,18 @@ describe("the rollups' functions of prisma/sql", () => {
     }
   });
 
-  it("move the tag rollups' rows from their family's table per prompt and day", () => {
+  it("move the tag rollups' rows from their family's table per prompt and period of their grain, else per prompt and day", () => {
     const sql = generatedRollupSql("beacon_prompt_tags_changed");
     const moved = [...sql.matchAll(/INSERT INTO (\w+) AS r[\s\S]*?JOIN (\w+) s ON/g)].map((m) => `${m[1]} <- ${m[2]}`);
     expect(moved).toEqual([
       "rollup_tag_domains <- rollup_citations",
       "rollup_tag_domain_weeks <- rollup_citations",
+      "rollup_tag_cited_page_weeks <- rollup_cited_page_prompt_weeks",
+      "rollup_tag_cited_page_months <- rollup_cited_page_prompt_months",
       "rollup_tag_gap_sources <- rollup_gap_source_prompts",
       "rollup_tag_gap_source_weeks <- rollup_gap_source_prompts",
       "rollup_tag_candidates <- rollup_candidates",
-      "rollup_tag_candidate_weeks <- rollup_candidates",
+      "rollup_tag_candidate_weeks <- rollup_candidate_prompt_weeks",
     ]);
   });
 

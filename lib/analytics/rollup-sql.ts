@@ -83,9 +83,15 @@ export function workspaceRollupStatements(rollups: Rollup[] = ROLLUPS): { table:
   });
 }
 
-/** The table per prompt and day a rollup with a tag moves its rows from: its family's. */
+/**
+ * The table per prompt a rollup with a tag moves its rows from: its family's per prompt and period
+ * of the same grain (fewer rows to move) with the provider only if the tag table has it, else its
+ * family's per prompt and day.
+ */
 function tagSource(r: Rollup, rollups: Rollup[]): Rollup {
-  const source = rollups.find((s) => s.family === r.family && s.byPrompt && !s.byTag && s.grain === "day");
+  const perPrompt = rollups.filter((s) => s.family === r.family && s.byPrompt && !s.byTag);
+  const source =
+    perPrompt.find((s) => s.grain === r.grain && s.grain !== "day" && (r.byProvider === false || s.byProvider !== false)) ?? perPrompt.find((s) => s.grain === "day");
   if (!source) throw new Error(`${r.table} has a tag but its family has no table per prompt and day to move rows from`);
   const notAdded = measuresOf(r).filter((m) => !("sum" in m) || !measuresOf(source).some((s) => s.column === m.column));
   if (notAdded.length) throw new Error(`${r.table}: ${notAdded.map((m) => m.column).join(", ")} cannot move between tags (not a sum of ${source.table})`);
@@ -106,7 +112,7 @@ function moveTags(r: Rollup, source: Rollup): string {
   const keys = keyColumns(r);
   const from = (tag: string, named: boolean) =>
     keys.map((c) =>
-      c === "tag" ? tag : c === r.grain ? (r.grain === "day" ? "s.day" : `${period(r.grain, "s.day")}${named ? ` AS ${c}` : ""}`) : `s.${ident(c)}`,
+      c === "tag" ? tag : c === r.grain ? (source.grain === r.grain ? `s.${c}` : `${period(r.grain, "s.day")}${named ? ` AS ${c}` : ""}`) : `s.${ident(c)}`,
     );
   const insert = upsert(r, {
     with: MOVES,
@@ -131,7 +137,7 @@ function promptTagsChangedSql(rollups: Rollup[]): string {
   const moves = rollups.filter((r) => r.byTag).map((r) => moveTags(r, tagSource(r, rollups)));
   return `${HEADER}
 -- Prompts' tags changed: each prompt's contribution leaves the tags it lost and joins those it
--- gained in every rollup with a tag, read from its family's rows per prompt and day (the same
+-- gained in every rollup with a tag, read from its family's rows per prompt and period (the same
 -- counts, per prompt). Rows left at zero go, as a rebuild would not have them. Once per statement,
 -- with the statement's changed prompts: their tag locks are taken in id order, as answers take
 -- them (beacon_rollup_captures), so a re-tagging of many prompts at once cannot deadlock with a

@@ -283,7 +283,8 @@ const month = { grain: "month", byTag: false, byPrompt: false } as const;
  * writes each table, rows in key order, in this order, after the prompts' tag locks, so two
  * transactions that share a day, provider and prompt meet first at that rollup_answers row.
  * A table with a tag follows the prompts' current tags: the tag trigger moves its rows from the
- * family's table per prompt and day, which must therefore be here too.
+ * family's table per prompt and day (or per prompt and week or month, if the family has one of the
+ * tag table's grain), which must therefore be here too.
  */
 export const ROLLUPS: Rollup[] = [
   { table: "rollup_answers", family: answers, ...day, byPrompt: true },
@@ -309,6 +310,13 @@ export const ROLLUPS: Rollup[] = [
   { table: "rollup_cited_page_prompt_days", family: citedPages, ...day, byPrompt: true, byProvider: false },
   { table: "rollup_cited_page_prompt_weeks", family: citedPages, ...week, byPrompt: true, byProvider: false, omit: ["title"] },
   { table: "rollup_cited_page_prompt_months", family: citedPages, ...month, byPrompt: true, byProvider: false, omit: ["title"] },
+  // Per tag without the provider, what one tag alone reads for a range's whole months and weeks
+  // (20261213100000_tag_cited_page_rollups): a row per URL instead of one per URL and prompt. Moved
+  // between tags from the prompt's months and weeks above (a re-tagging moves a prompt's months and
+  // weeks, not its days, which the edges still read per prompt), so no latest title: a maximum
+  // does not move.
+  { table: "rollup_tag_cited_page_weeks", family: citedPages, ...week, byTag: true, byProvider: false, omit: ["title", "titleAt"] },
+  { table: "rollup_tag_cited_page_months", family: citedPages, ...month, byTag: true, byProvider: false, omit: ["title", "titleAt"] },
   { table: "rollup_gap_source_prompts", family: gapSources, ...day, byPrompt: true },
   { table: "rollup_gap_sources", family: gapSources, ...day },
   { table: "rollup_tag_gap_sources", family: gapSources, ...day, byTag: true },

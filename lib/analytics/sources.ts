@@ -104,32 +104,53 @@ export async function citedPages(f: AnalyticsFilter, page: number, pageSize: num
   };
 }
 
-/** The cited page rollups a filter reads, per period (no months per provider), and the daily one with the titles. */
-type CitedPageTables = { [level in SpanLevel]: string | null } & { titles: string };
+/** A cited page rollup and the condition keeping the filter's rows of it (its prompts, its tag, a domain). */
+type CitedPageTable = { table: string; only: Prisma.Sql };
+/** The tables a filter reads per period (none: no months per provider). */
+type CitedPageTables = { [level in SpanLevel]: CitedPageTable | null };
 
 /**
- * With a provider filter those per provider (days and weeks), with a tag or market filter those
- * per prompt, otherwise the totals; the titles from the daily rollup per provider or prompt.
+ * What a filter reads: `counts` for every URL's sums, `latest` for the latest titled answer's time
+ * of the pages shown, `titles` (daily) for their titles. With a provider filter the rollups per
+ * provider (days and weeks); with a tag or market filter those per prompt, of the filter's
+ * prompts, except that one tag alone counts its whole weeks and months from those per tag (a row
+ * per URL, not one per URL and prompt; they keep no title's time); otherwise the totals.
  */
-function citedPageTables(f: AnalyticsFilter): CitedPageTables {
-  if (f.providerConfigIds?.length) return { day: "rollup_cited_pages", week: "rollup_cited_page_weeks", month: null, titles: "rollup_cited_pages" };
-  if (f.tags?.length || f.markets?.length) {
-    const day = "rollup_cited_page_prompt_days";
-    return { day, week: "rollup_cited_page_prompt_weeks", month: "rollup_cited_page_prompt_months", titles: day };
+async function citedPageTables(f: AnalyticsFilter, domain?: string): Promise<{ counts: CitedPageTables; latest: CitedPageTables; titles: CitedPageTable }> {
+  const inDomain = domain ? Prisma.sql`AND r.domain = ${domain}` : Prisma.empty;
+  const all = (table: string): CitedPageTable => ({ table, only: inDomain });
+  if (f.providerConfigIds?.length) {
+    const tables = { day: all("rollup_cited_pages"), week: all("rollup_cited_page_weeks"), month: null };
+    return { counts: tables, latest: tables, titles: tables.day };
   }
-  return { day: "rollup_cited_page_day_totals", week: "rollup_cited_page_week_totals", month: "rollup_cited_page_month_totals", titles: "rollup_cited_pages" };
+  if (f.tags?.length || f.markets?.length) {
+    // The filter's prompts first, as ids: planned as a subquery, its few prompts were estimated
+    // so poorly that the weekly rows of every prompt were read (a parallel seq scan) and joined.
+    const ids = await readDb().$queryRaw<{ id: string }[]>`SELECT p.id FROM prompts p WHERE p."workspaceId" = ${f.workspaceId}::uuid ${promptScope(f, Prisma.sql`p.id`)}`;
+    const prompts = Prisma.sql`AND r."promptId" = ANY(${ids.map((p) => p.id)}::uuid[]) ${inDomain}`;
+    const perPrompt = (table: string): CitedPageTable => ({ table, only: prompts });
+    const latest = { day: perPrompt("rollup_cited_page_prompt_days"), week: perPrompt("rollup_cited_page_prompt_weeks"), month: perPrompt("rollup_cited_page_prompt_months") };
+    // A prompt carrying two of several tags must count once, and a market is no key: per prompt.
+    const tag = f.tags?.length === 1 && !f.markets?.length ? f.tags[0] : null;
+    const perTag = (table: string): CitedPageTable => ({ table, only: Prisma.sql`AND r.tag = ${tag} ${inDomain}` });
+    const counts = tag ? { day: latest.day, week: perTag("rollup_tag_cited_page_weeks"), month: perTag("rollup_tag_cited_page_months") } : latest;
+    return { counts, latest, titles: latest.day };
+  }
+  const totals = { day: all("rollup_cited_page_day_totals"), week: all("rollup_cited_page_week_totals"), month: all("rollup_cited_page_month_totals") };
+  return { counts: totals, latest: totals, titles: all("rollup_cited_pages") };
 }
 
 /**
  * The rows of the filter's range as months, weeks and days of the cited page rollups, as `spans`
  * (rollupSpans) cover it, each span's `columns` given its sign. `f` has no prompt filter here:
- * `only` holds it, as the prompts' ids, and any other condition on the rows.
+ * each table's `only` holds it, and `also` any other condition on the rows.
  */
-function spanRows(f: AnalyticsFilter, tables: CitedPageTables, spans: Span[], columns: (sign: 1 | -1) => Prisma.Sql, only: Prisma.Sql): Prisma.Sql {
+function spanRows(f: AnalyticsFilter, tables: CitedPageTables, spans: Span[], columns: (sign: 1 | -1) => Prisma.Sql, also = Prisma.empty): Prisma.Sql {
   const parts = spans.map((s) => {
     const periods = { first: isoDay(s.from), end: isoDay(s.to) };
     const scope = s.level === "month" ? monthRollupScope(f, periods) : s.level === "week" ? weekRollupScope(f, periods) : rollupScope({ ...f, from: s.from, to: s.to });
-    return Prisma.sql`SELECT ${columns(s.sign)} FROM ${Prisma.raw(tables[s.level]!)} r WHERE ${scope} ${only}`;
+    const { table, only } = tables[s.level]!;
+    return Prisma.sql`SELECT ${columns(s.sign)} FROM ${Prisma.raw(table)} r WHERE ${scope} ${only} ${also}`;
   });
   return Prisma.sql`(${Prisma.join(parts, " UNION ALL ")})`; // a range has at least one day, so one span
 }
@@ -143,21 +164,13 @@ function spanRows(f: AnalyticsFilter, tables: CitedPageTables, spans: Span[], co
  * the title from the daily row (per provider or prompt) of that time.
  */
 async function citedPagesRolled(f: AnalyticsFilter, page: number, pageSize: number, domain?: string) {
-  const tables = citedPageTables(f);
+  const tables = await citedPageTables(f, domain);
   const unprompted = { ...f, tags: undefined, markets: undefined };
-  let prompts = Prisma.empty;
-  if (f.tags?.length || f.markets?.length) {
-    // The filter's prompts first, as ids: planned as a subquery, its few prompts were estimated
-    // so poorly that the weekly rows of every prompt were read (a parallel seq scan) and joined.
-    const ids = await readDb().$queryRaw<{ id: string }[]>`SELECT p.id FROM prompts p WHERE p."workspaceId" = ${f.workspaceId}::uuid ${promptScope(f, Prisma.sql`p.id`)}`;
-    prompts = Prisma.sql`AND r."promptId" = ANY(${ids.map((p) => p.id)}::uuid[])`;
-  }
-  const only = domain ? Prisma.sql`${prompts} AND r.domain = ${domain}` : prompts;
-  const coarsest = tables.month ? "month" : "week";
-  const counts = spanRows(unprompted, tables, rollupSpans(f.from, f.to, { coarsest }), (sign) =>
-    sign === 1 ? Prisma.sql`r.url, r.citations, r."ownCitations", r.answers` : Prisma.sql`r.url, -r.citations, -r."ownCitations", -r.answers`, only);
-  const shown = Prisma.sql`${only} AND r.url = ANY(ARRAY(SELECT url FROM ranked))`;
-  const latest = spanRows(unprompted, tables, rollupSpans(f.from, f.to, { coarsest, subtract: false }), () => Prisma.sql`r.url, r.domain, r."titleAt"`, shown);
+  const coarsest = tables.counts.month ? "month" : "week";
+  const counts = spanRows(unprompted, tables.counts, rollupSpans(f.from, f.to, { coarsest }), (sign) =>
+    sign === 1 ? Prisma.sql`r.url, r.citations, r."ownCitations", r.answers` : Prisma.sql`r.url, -r.citations, -r."ownCitations", -r.answers`);
+  const shown = Prisma.sql`AND r.url = ANY(ARRAY(SELECT url FROM ranked))`;
+  const latest = spanRows(unprompted, tables.latest, rollupSpans(f.from, f.to, { coarsest, subtract: false }), () => Prisma.sql`r.url, r.domain, r."titleAt"`, shown);
   return readDb().$queryRaw<CitedPageRow[]>`
     WITH ranked AS (
       SELECT r.url, sum(r."ownCitations") > 0 AS own, sum(r.citations)::int AS citations, sum(r.answers)::int AS captures,
@@ -175,8 +188,8 @@ async function citedPagesRolled(f: AnalyticsFilter, page: number, pageSize: numb
     JOIN latest l ON l.url = p.url
     LEFT JOIN LATERAL (
       -- The title from the daily row (per provider or prompt) that holds the latest titled answer.
-      SELECT r.title FROM ${Prisma.raw(tables.titles)} r
-      WHERE ${rollupScope(unprompted)} ${prompts} AND r.day = l."titleAt"::date AND r.url = p.url AND r."titleAt" = l."titleAt"
+      SELECT r.title FROM ${Prisma.raw(tables.titles.table)} r
+      WHERE ${rollupScope(unprompted)} ${tables.titles.only} AND r.day = l."titleAt"::date AND r.url = p.url AND r."titleAt" = l."titleAt"
       ORDER BY r.title LIMIT 1
     ) t ON true
     ORDER BY p.citations DESC, p.url`;

@@ -744,6 +744,49 @@ describe("dashboards from rollups", () => {
     );
   });
 
+  it("are built per cited page and tag, per week and month, from the prompts' weeks and months already there by the migration that adds them", async () => {
+    await acrossMigration(
+      "20261213100000_tag_cited_page_rollups",
+      async (sql) => {
+        const one = async (text: string, values: unknown[] = []) => (await sql(text, values)).rows[0].id as string;
+        const ws = await one(`INSERT INTO workspaces (slug, name) VALUES ('w', 'W') RETURNING id`);
+        const brand = await one(`INSERT INTO brands ("workspaceId", name, "updatedAt") VALUES ($1, 'Acme', now()) RETURNING id`, [ws]);
+        const prompt = (tags: string) => one(`INSERT INTO prompts ("workspaceId", text, tags, "updatedAt") VALUES ($1, $2, $3::text[], now()) RETURNING id`, [ws, `Q ${tags}`, tags]);
+        // A tag twice on a prompt counts once; a prompt without tags counts nowhere.
+        const [p1, p2, p3] = [await prompt("{buying,smb}"), await prompt("{buying,buying}"), await prompt("{}")];
+        const rows: [string, string, string, number, number, number][] = [
+          ["2025-03-01", p1, "https://a.com/guide", 2, 0, 1],
+          ["2025-03-01", p2, "https://a.com/guide", 3, 0, 2],
+          ["2025-03-01", p3, "https://a.com/guide", 5, 0, 5],
+          ["2025-03-01", p2, "https://acme.com/", 1, 1, 1],
+          ["2025-04-01", p1, "https://acme.com/", 4, 4, 3],
+        ];
+        for (const [period, promptId, url, citations, own, answers] of rows) {
+          for (const [table, column] of [["rollup_cited_page_prompt_weeks", "week"], ["rollup_cited_page_prompt_months", "month"]]) {
+            await sql(
+              `INSERT INTO ${table} ("workspaceId", "brandId", ${column}, "promptId", url, domain, citations, "ownCitations", answers, "titleAt")
+               VALUES ($1, $2, $3, $4, $5, split_part($5, '/', 3), $6, $7, $8, '2025-03-01T10:00:00')`,
+              [ws, brand, period, promptId, url, citations, own, answers],
+            );
+          }
+        }
+        return {};
+      },
+      async (sql) => {
+        for (const [table, column] of [["rollup_tag_cited_page_weeks", "week"], ["rollup_tag_cited_page_months", "month"]]) {
+          const { rows } = await sql(`SELECT tag, to_char(${column}, 'YYYY-MM-DD') AS period, url, domain, citations, "ownCitations", answers FROM ${table} ORDER BY tag, period, url`);
+          expect(rows, table).toEqual([
+            { tag: "buying", period: "2025-03-01", url: "https://a.com/guide", domain: "a.com", citations: 5, ownCitations: 0, answers: 3 },
+            { tag: "buying", period: "2025-03-01", url: "https://acme.com/", domain: "acme.com", citations: 1, ownCitations: 1, answers: 1 },
+            { tag: "buying", period: "2025-04-01", url: "https://acme.com/", domain: "acme.com", citations: 4, ownCitations: 4, answers: 3 },
+            { tag: "smb", period: "2025-03-01", url: "https://a.com/guide", domain: "a.com", citations: 2, ownCitations: 0, answers: 1 },
+            { tag: "smb", period: "2025-04-01", url: "https://acme.com/", domain: "acme.com", citations: 4, ownCitations: 4, answers: 3 },
+          ]);
+        }
+      },
+    );
+  });
+
   it("are built for the gap sources from the history already there by the migrations that add them", async () => {
     const arrangeGap = async (sql: Sql) => {
       const one = async (text: string, values: unknown[] = []) => (await sql(text, values)).rows[0].id as string;
