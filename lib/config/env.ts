@@ -47,6 +47,10 @@ const envSchema = z.object({
   // worker, one of whose connections stays in LISTEN (so at least 2).
   BEACON_DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(4),
   BEACON_WORKER_QUEUE_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(2),
+  // PostgreSQL's max_parallel_workers_per_gather for Beacon's own sessions. 0: the dashboards
+  // read rollups of thousands of rows, where starting parallel workers and merging their output
+  // cost more than the work they share (docs/benchmarks.md "Parallel query").
+  BEACON_DB_PARALLEL_WORKERS: z.coerce.number().int().min(0).max(64).default(0),
   BEACON_WORKER_LEASE_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
   BEACON_WORKER_SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(600).default(5),
   // How often an idle worker looks for jobs that became due (retries, postponed and re-queued

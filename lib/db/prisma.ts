@@ -17,12 +17,13 @@ function createClient(connectionString = requireDatabaseUrl()): PrismaClient {
   // Prisma stores DateTime as UTC in `timestamp` columns; a UTC session makes `now()` and those
   // columns agree in raw SQL whatever the server's own time zone is. A process frozen inside a
   // transaction (stopped, swapped out) must not hold its locks, e.g. a provider's slot lock, for
-  // ever: the server ends such sessions.
+  // ever: the server ends such sessions. Parallel query is off unless configured: on the
+  // dashboards' rollup reads it made the charts slower, not faster (BEACON_DB_PARALLEL_WORKERS).
   const pool = connectionSafePool({
     connectionString,
     max: env().BEACON_DB_POOL_SIZE,
     application_name: sessionName(process.pid),
-    options: "-c timezone=UTC -c idle_in_transaction_session_timeout=15000",
+    options: `-c timezone=UTC -c idle_in_transaction_session_timeout=15000 -c max_parallel_workers_per_gather=${env().BEACON_DB_PARALLEL_WORKERS}`,
   });
   // Prisma's adapter makes a pool without listeners on its clients when given settings.
   const adapter = new PrismaPg(pool, { disposeExternalPool: true });
