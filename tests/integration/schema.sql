@@ -1099,6 +1099,36 @@ CREATE TABLE "rollup_tag_candidates" (
   CONSTRAINT "rollup_tag_candidates_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
 );
 
+CREATE TABLE "rollup_tag_cited_page_months" (
+  "workspaceId" uuid NOT NULL,
+  "brandId" uuid NOT NULL,
+  tag text NOT NULL,
+  month date NOT NULL,
+  url text NOT NULL,
+  domain text NOT NULL,
+  citations integer NOT NULL DEFAULT 0,
+  "ownCitations" integer NOT NULL DEFAULT 0,
+  answers integer NOT NULL DEFAULT 0,
+  CONSTRAINT "rollup_tag_cited_page_months_brandId_fkey" FOREIGN KEY ("brandId") REFERENCES brands(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT rollup_tag_cited_page_months_pkey PRIMARY KEY ("workspaceId", "brandId", tag, month, url, domain),
+  CONSTRAINT "rollup_tag_cited_page_months_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "rollup_tag_cited_page_weeks" (
+  "workspaceId" uuid NOT NULL,
+  "brandId" uuid NOT NULL,
+  tag text NOT NULL,
+  week date NOT NULL,
+  url text NOT NULL,
+  domain text NOT NULL,
+  citations integer NOT NULL DEFAULT 0,
+  "ownCitations" integer NOT NULL DEFAULT 0,
+  answers integer NOT NULL DEFAULT 0,
+  CONSTRAINT "rollup_tag_cited_page_weeks_brandId_fkey" FOREIGN KEY ("brandId") REFERENCES brands(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT rollup_tag_cited_page_weeks_pkey PRIMARY KEY ("workspaceId", "brandId", tag, week, url, domain),
+  CONSTRAINT "rollup_tag_cited_page_weeks_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
 CREATE TABLE "rollup_tag_domain_weeks" (
   "workspaceId" uuid NOT NULL,
   "brandId" uuid NOT NULL,
@@ -1739,6 +1769,10 @@ CREATE UNIQUE INDEX rollup_own_pages_pkey ON public.rollup_own_pages USING btree
 CREATE UNIQUE INDEX rollup_tag_candidate_weeks_pkey ON public.rollup_tag_candidate_weeks USING btree ("workspaceId", "brandId", tag, week, key, name);
 
 CREATE UNIQUE INDEX rollup_tag_candidates_pkey ON public.rollup_tag_candidates USING btree ("workspaceId", "brandId", tag, day, key, name);
+
+CREATE UNIQUE INDEX rollup_tag_cited_page_months_pkey ON public.rollup_tag_cited_page_months USING btree ("workspaceId", "brandId", tag, month, url, domain);
+
+CREATE UNIQUE INDEX rollup_tag_cited_page_weeks_pkey ON public.rollup_tag_cited_page_weeks USING btree ("workspaceId", "brandId", tag, week, url, domain);
 
 CREATE UNIQUE INDEX rollup_tag_domain_weeks_pkey ON public.rollup_tag_domain_weeks USING btree ("workspaceId", "brandId", tag, week, "providerConfigId", domain);
 
@@ -2452,6 +2486,64 @@ BEGIN
   ) k
   WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.tag = k.tag AND r.week = k.week AND r."providerConfigId" = k."providerConfigId" AND r.domain = k.domain
     AND r.citations = 0;
+  -- rollup_tag_cited_page_weeks, from rollup_cited_page_prompt_weeks.
+  INSERT INTO rollup_tag_cited_page_weeks AS r ("workspaceId", "brandId", "tag", "week", "url", "domain", "citations", "ownCitations", "answers")
+  WITH moves AS (
+    SELECT n.id, n."workspaceId", x.tag, -1 AS sign
+    FROM new_prompts n JOIN old_prompts o ON o.id = n.id CROSS JOIN LATERAL (SELECT unnest(o.tags) EXCEPT SELECT unnest(n.tags)) x(tag)
+    UNION ALL
+    SELECT n.id, n."workspaceId", x.tag, 1
+    FROM new_prompts n JOIN old_prompts o ON o.id = n.id CROSS JOIN LATERAL (SELECT unnest(n.tags) EXCEPT SELECT unnest(o.tags)) x(tag)
+  )
+  SELECT s."workspaceId", s."brandId", m.tag, s.week, s.url, s.domain,
+    sum(m.sign * s.citations),
+    sum(m.sign * s."ownCitations"),
+    sum(m.sign * s.answers)
+  FROM moves m JOIN rollup_cited_page_prompt_weeks s ON s."workspaceId" = m."workspaceId" AND s."promptId" = m.id
+  GROUP BY 1, 2, 3, 4, 5, 6
+  ORDER BY 1, 2, 3, 4, 5, 6
+  ON CONFLICT ("workspaceId", "brandId", "tag", "week", "url", "domain") DO UPDATE SET
+      "citations" = r."citations" + excluded."citations",
+      "ownCitations" = r."ownCitations" + excluded."ownCitations",
+      "answers" = r."answers" + excluded."answers";
+  DELETE FROM rollup_tag_cited_page_weeks r
+  USING (
+    SELECT DISTINCT s."workspaceId", s."brandId", x.tag, s.week, s.url, s.domain
+    FROM new_prompts n JOIN old_prompts o ON o.id = n.id
+    CROSS JOIN LATERAL (SELECT unnest(o.tags) EXCEPT SELECT unnest(n.tags)) x(tag)
+    JOIN rollup_cited_page_prompt_weeks s ON s."workspaceId" = n."workspaceId" AND s."promptId" = n.id
+  ) k
+  WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.tag = k.tag AND r.week = k.week AND r.url = k.url AND r.domain = k.domain
+    AND r.citations = 0;
+  -- rollup_tag_cited_page_months, from rollup_cited_page_prompt_months.
+  INSERT INTO rollup_tag_cited_page_months AS r ("workspaceId", "brandId", "tag", "month", "url", "domain", "citations", "ownCitations", "answers")
+  WITH moves AS (
+    SELECT n.id, n."workspaceId", x.tag, -1 AS sign
+    FROM new_prompts n JOIN old_prompts o ON o.id = n.id CROSS JOIN LATERAL (SELECT unnest(o.tags) EXCEPT SELECT unnest(n.tags)) x(tag)
+    UNION ALL
+    SELECT n.id, n."workspaceId", x.tag, 1
+    FROM new_prompts n JOIN old_prompts o ON o.id = n.id CROSS JOIN LATERAL (SELECT unnest(n.tags) EXCEPT SELECT unnest(o.tags)) x(tag)
+  )
+  SELECT s."workspaceId", s."brandId", m.tag, s.month, s.url, s.domain,
+    sum(m.sign * s.citations),
+    sum(m.sign * s."ownCitations"),
+    sum(m.sign * s.answers)
+  FROM moves m JOIN rollup_cited_page_prompt_months s ON s."workspaceId" = m."workspaceId" AND s."promptId" = m.id
+  GROUP BY 1, 2, 3, 4, 5, 6
+  ORDER BY 1, 2, 3, 4, 5, 6
+  ON CONFLICT ("workspaceId", "brandId", "tag", "month", "url", "domain") DO UPDATE SET
+      "citations" = r."citations" + excluded."citations",
+      "ownCitations" = r."ownCitations" + excluded."ownCitations",
+      "answers" = r."answers" + excluded."answers";
+  DELETE FROM rollup_tag_cited_page_months r
+  USING (
+    SELECT DISTINCT s."workspaceId", s."brandId", x.tag, s.month, s.url, s.domain
+    FROM new_prompts n JOIN old_prompts o ON o.id = n.id
+    CROSS JOIN LATERAL (SELECT unnest(o.tags) EXCEPT SELECT unnest(n.tags)) x(tag)
+    JOIN rollup_cited_page_prompt_months s ON s."workspaceId" = n."workspaceId" AND s."promptId" = n.id
+  ) k
+  WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.tag = k.tag AND r.month = k.month AND r.url = k.url AND r.domain = k.domain
+    AND r.citations = 0;
   -- rollup_tag_gap_sources, from rollup_gap_source_prompts.
   INSERT INTO rollup_tag_gap_sources AS r ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain", "name", "answers", "offSite")
   WITH moves AS (
@@ -2531,7 +2623,7 @@ BEGIN
   ) k
   WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.tag = k.tag AND r.day = k.day AND r.key = k.key AND r.name = k.name
     AND r.answers = 0;
-  -- rollup_tag_candidate_weeks, from rollup_candidates.
+  -- rollup_tag_candidate_weeks, from rollup_candidate_prompt_weeks.
   INSERT INTO rollup_tag_candidate_weeks AS r ("workspaceId", "brandId", "tag", "week", "key", "name", "answers")
   WITH moves AS (
     SELECT n.id, n."workspaceId", x.tag, -1 AS sign
@@ -2540,19 +2632,19 @@ BEGIN
     SELECT n.id, n."workspaceId", x.tag, 1
     FROM new_prompts n JOIN old_prompts o ON o.id = n.id CROSS JOIN LATERAL (SELECT unnest(n.tags) EXCEPT SELECT unnest(o.tags)) x(tag)
   )
-  SELECT s."workspaceId", s."brandId", m.tag, date_trunc('week', s.day)::date, s.key, s.name,
+  SELECT s."workspaceId", s."brandId", m.tag, s.week, s.key, s.name,
     sum(m.sign * s.answers)
-  FROM moves m JOIN rollup_candidates s ON s."workspaceId" = m."workspaceId" AND s."promptId" = m.id
+  FROM moves m JOIN rollup_candidate_prompt_weeks s ON s."workspaceId" = m."workspaceId" AND s."promptId" = m.id
   GROUP BY 1, 2, 3, 4, 5, 6
   ORDER BY 1, 2, 3, 4, 5, 6
   ON CONFLICT ("workspaceId", "brandId", "tag", "week", "key", "name") DO UPDATE SET
       "answers" = r."answers" + excluded."answers";
   DELETE FROM rollup_tag_candidate_weeks r
   USING (
-    SELECT DISTINCT s."workspaceId", s."brandId", x.tag, date_trunc('week', s.day)::date AS week, s.key, s.name
+    SELECT DISTINCT s."workspaceId", s."brandId", x.tag, s.week, s.key, s.name
     FROM new_prompts n JOIN old_prompts o ON o.id = n.id
     CROSS JOIN LATERAL (SELECT unnest(o.tags) EXCEPT SELECT unnest(n.tags)) x(tag)
-    JOIN rollup_candidates s ON s."workspaceId" = n."workspaceId" AND s."promptId" = n.id
+    JOIN rollup_candidate_prompt_weeks s ON s."workspaceId" = n."workspaceId" AND s."promptId" = n.id
   ) k
   WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.tag = k.tag AND r.week = k.week AND r.key = k.key AND r.name = k.name
     AND r.answers = 0;
@@ -2965,6 +3057,40 @@ BEGIN
       "ownCitations" = r."ownCitations" + excluded."ownCitations",
       "answers" = r."answers" + excluded."answers",
       "titleAt" = greatest(r."titleAt", excluded."titleAt");
+
+  INSERT INTO rollup_tag_cited_page_weeks AS r ("workspaceId", "brandId", "tag", "week", "url", "domain", "citations", "ownCitations", "answers")
+  SELECT c."workspaceId", c."brandId", t.tag, date_trunc('week', c."finishedAt")::date, ci.url, ci.domain,
+    sign * count(*),
+    sign * count(*) FILTER (WHERE ci."isOwnDomain"),
+    sign * count(DISTINCT c.id)
+  FROM captures c
+  JOIN prompts p ON p.id = c."promptId"
+  CROSS JOIN LATERAL (SELECT DISTINCT unnest(p.tags) AS tag) t
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
+  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+  GROUP BY 1, 2, 3, 4, 5, 6
+  ORDER BY 1, 2, 3, 4, 5, 6
+  ON CONFLICT ("workspaceId", "brandId", "tag", "week", "url", "domain") DO UPDATE SET
+      "citations" = r."citations" + excluded."citations",
+      "ownCitations" = r."ownCitations" + excluded."ownCitations",
+      "answers" = r."answers" + excluded."answers";
+
+  INSERT INTO rollup_tag_cited_page_months AS r ("workspaceId", "brandId", "tag", "month", "url", "domain", "citations", "ownCitations", "answers")
+  SELECT c."workspaceId", c."brandId", t.tag, date_trunc('month', c."finishedAt")::date, ci.url, ci.domain,
+    sign * count(*),
+    sign * count(*) FILTER (WHERE ci."isOwnDomain"),
+    sign * count(DISTINCT c.id)
+  FROM captures c
+  JOIN prompts p ON p.id = c."promptId"
+  CROSS JOIN LATERAL (SELECT DISTINCT unnest(p.tags) AS tag) t
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
+  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+  GROUP BY 1, 2, 3, 4, 5, 6
+  ORDER BY 1, 2, 3, 4, 5, 6
+  ON CONFLICT ("workspaceId", "brandId", "tag", "month", "url", "domain") DO UPDATE SET
+      "citations" = r."citations" + excluded."citations",
+      "ownCitations" = r."ownCitations" + excluded."ownCitations",
+      "answers" = r."answers" + excluded."answers";
 
   INSERT INTO rollup_gap_source_prompts AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "domain", "name", "answers", "offSite")
   WITH gap AS (
