@@ -69,6 +69,22 @@ describe("schema.prisma and the migrations", () => {
     ]);
   });
 
+  test("an index's INCLUDE columns are drift unless COVERING_COLUMNS lists exactly them", async () => {
+    const url = await migratedDatabase();
+    await execute(
+      url,
+      `DROP INDEX "traffic_visits_daily_workspaceId_domain_path_day_idx";
+       CREATE INDEX "traffic_visits_daily_workspaceId_domain_path_day_idx" ON "traffic_visits_daily"("workspaceId", "domain", "path", "day");
+       DROP INDEX "sessions_userId_idx";
+       CREATE INDEX "sessions_userId_idx" ON "sessions"("userId") INCLUDE ("expiresAt");`,
+    );
+
+    expect(await compareSchemaWithDatabase(url)).toEqual([
+      "index sessions(userId): includes (expiresAt), which schema.prisma cannot declare (list it in COVERING_COLUMNS)",
+      "index traffic_visits_daily(workspaceId, domain, path, day): includes (), COVERING_COLUMNS says (assistant, visits)",
+    ]);
+  });
+
   test("an index only the SQL declares (SQL_ONLY_INDEXES) must exist", async () => {
     const url = await migratedDatabase();
     await execute(url, `DROP INDEX "prompts_live_text_idx";`);

@@ -1346,7 +1346,7 @@ CREATE TABLE "traffic_daily" (
   verification text NOT NULL,
   hits integer NOT NULL DEFAULT 0,
   errors integer NOT NULL DEFAULT 0,
-  CONSTRAINT traffic_daily_pkey PRIMARY KEY ("workspaceId", domain, path, day, crawler, verification)
+  CONSTRAINT traffic_daily_pkey PRIMARY KEY ("workspaceId", domain, path, day, crawler, verification) INCLUDE (hits)
 );
 
 CREATE TABLE "traffic_hits" (
@@ -1824,7 +1824,7 @@ CREATE UNIQUE INDEX source_category_overrides_pkey ON public.source_category_ove
 
 CREATE UNIQUE INDEX traffic_crawls_daily_pkey ON public.traffic_crawls_daily USING btree ("workspaceId", day, domain, crawler, verification);
 
-CREATE UNIQUE INDEX traffic_daily_pkey ON public.traffic_daily USING btree ("workspaceId", domain, path, day, crawler, verification);
+CREATE UNIQUE INDEX traffic_daily_pkey ON public.traffic_daily USING btree ("workspaceId", domain, path, day, crawler, verification) INCLUDE (hits);
 
 CREATE INDEX traffic_hits_day_idx ON public.traffic_hits USING brin (day);
 
@@ -1844,7 +1844,7 @@ CREATE UNIQUE INDEX traffic_visits_assistants_daily_pkey ON public.traffic_visit
 
 CREATE UNIQUE INDEX traffic_visits_daily_pkey ON public.traffic_visits_daily USING btree ("workspaceId", day, domain, path, assistant);
 
-CREATE INDEX "traffic_visits_daily_workspaceId_domain_path_day_idx" ON public.traffic_visits_daily USING btree ("workspaceId", domain, path, day);
+CREATE INDEX "traffic_visits_daily_workspaceId_domain_path_day_idx" ON public.traffic_visits_daily USING btree ("workspaceId", domain, path, day) INCLUDE (assistant, visits);
 
 CREATE UNIQUE INDEX traffic_visits_pages_monthly_pkey ON public.traffic_visits_pages_monthly USING btree ("workspaceId", month, domain, path);
 

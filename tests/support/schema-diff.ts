@@ -41,10 +41,30 @@ const ANY = "(any default)";
 
 type Column = { type: string; nullable: boolean; default: string | null };
 type IndexKind = "primary key" | "unique index" | "index" | "partial or expression index";
-type Index = { kind: IndexKind; name: string; columns: string[]; method: string; definition?: string };
+type Index = { kind: IndexKind; name: string; columns: string[]; method: string; definition?: string; included?: string[] };
 type ForeignKey = { columns: string[]; table: string; references: string[]; onDelete: string; onUpdate: string };
 type Table = { columns: Map<string, Column>; indexes: Index[]; foreignKeys: ForeignKey[] };
 export type DatabaseShape = { tables: Map<string, Table>; enums: Map<string, string[]> };
+
+/**
+ * Indexes schema.prisma declares whose SQL also carries non-key columns (INCLUDE), which Prisma
+ * cannot declare: a read that needs only the key and these is answered from the index alone. Any
+ * other index with INCLUDE columns, or one of these without exactly them, is drift.
+ */
+export const COVERING_COLUMNS: { table: string; name: string; include: string[]; why: string }[] = [
+  {
+    table: "traffic_daily",
+    name: "traffic_daily_pkey",
+    include: ["hits"],
+    why: "a shown page's crawls by crawler over a range, index-only (lib/analytics/traffic.ts pageFunnel; migration 20261214100000_traffic_covering_keys)",
+  },
+  {
+    table: "traffic_visits_daily",
+    name: "traffic_visits_daily_workspaceId_domain_path_day_idx",
+    include: ["assistant", "visits"],
+    why: "a shown page's visits by assistant over a range, index-only (lib/analytics/traffic.ts pageFunnel)",
+  },
+];
 
 /**
  * Indexes that exist only in the SQL migrations because schema.prisma cannot declare them
@@ -323,6 +343,7 @@ export async function readDatabaseShape(
     unique: boolean;
     special: boolean;
     columns: string[];
+    included: string[];
     definition: string;
   }>(
     `SELECT c.relname AS table, i.relname AS name, am.amname AS method, x.indisprimary AS primary, pg_get_indexdef(x.indexrelid) AS definition,
@@ -332,7 +353,12 @@ export async function readDatabaseShape(
                     FROM unnest(x.indkey::int2[]) WITH ORDINALITY AS k(attnum, ord)
                     LEFT JOIN pg_attribute a ON a.attrelid = x.indrelid AND a.attnum = k.attnum AND k.attnum > 0
                    WHERE k.ord <= x.indnkeyatts
-                   ORDER BY k.ord) AS columns
+                   ORDER BY k.ord) AS columns,
+            array(SELECT a.attname::text
+                    FROM unnest(x.indkey::int2[]) WITH ORDINALITY AS k(attnum, ord)
+                    JOIN pg_attribute a ON a.attrelid = x.indrelid AND a.attnum = k.attnum
+                   WHERE k.ord > x.indnkeyatts
+                   ORDER BY k.ord) AS included
        FROM pg_index x
        JOIN pg_class i ON i.oid = x.indexrelid
        JOIN pg_class c ON c.oid = x.indrelid
@@ -349,7 +375,7 @@ export async function readDatabaseShape(
         : row.unique
           ? "unique index"
           : "index";
-    tables.get(row.table)?.indexes.push({ kind, name: row.name, columns: row.columns, method: row.method, definition: row.definition });
+    tables.get(row.table)?.indexes.push({ kind, name: row.name, columns: row.columns, method: row.method, definition: row.definition, included: row.included });
   }
 
   const { rows: foreignKeys } = await client.query<{
@@ -435,6 +461,14 @@ export function diffShapes(expected: DatabaseShape, actual: DatabaseShape): stri
       }
       if (have.name !== want.name) problems.push(`${want.kind} ${name}${list(want.columns)}: named "${have.name}", Prisma expects "${want.name}"`);
       if (have.method !== want.method) problems.push(`${want.kind} ${name}${list(want.columns)}: uses ${have.method}, should use ${want.method}`);
+      const covering = COVERING_COLUMNS.find((c) => c.table === name && c.name === want.name);
+      const included = have.included ?? [];
+      if (list(included) !== list(covering?.include ?? []))
+        problems.push(
+          covering
+            ? `${want.kind} ${name}${list(want.columns)}: includes ${list(included)}, COVERING_COLUMNS says ${list(covering.include)}`
+            : `${want.kind} ${name}${list(want.columns)}: includes ${list(included)}, which schema.prisma cannot declare (list it in COVERING_COLUMNS)`,
+        );
     }
     for (const want of SQL_ONLY_INDEXES.filter((i) => i.table === name)) {
       const at = unmatched.findIndex((have) => have.name === want.name);
