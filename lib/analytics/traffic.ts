@@ -229,41 +229,42 @@ export async function pageFunnel(r: ResolvedFilter, list: FunnelList, page: numb
   const crawled = Prisma.sql`crawled AS (
     SELECT c.domain, c.path, sum(c.hits)::int AS crawls FROM (${pageSums(r, domains, first, end, PAGE_CRAWLS)}) c GROUP BY 1, 2 HAVING sum(c.hits) > 0
   )`;
-  const paged = Prisma.sql`ORDER BY ord LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`;
+  // A page of a list: the total counted over all its rows, only the page's rows sorted (a bounded
+  // top-N sort, not the 10,000 pages of 90 days at 100M hits), numbered for the final order.
+  const ranked = (rows: Prisma.Sql, order: Prisma.Sql) => Prisma.sql`ranked AS (
+      SELECT q.domain, q.path, q.total, row_number() OVER (ORDER BY ${order}) AS ord
+      FROM (SELECT r.*, count(*) OVER ()::int AS total FROM (${rows}) r ORDER BY ${order} LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}) q
+    )`;
   // Each list's page of (domain, path, total, ord), ranked on the one source that defines it.
-  const ranked: Record<FunnelList, Prisma.Sql> = {
+  const lists: Record<FunnelList, Prisma.Sql> = {
     // Every page crawled, cited or visited: the numbers the order needs, joined per page.
     all: Prisma.sql`${crawled}, visited AS (
         SELECT v.domain, v.path, sum(v.visits)::int AS visits FROM (${pageSums(r, domains, first, end, PAGE_VISITS)}) v GROUP BY 1, 2 HAVING sum(v.visits) > 0
-      ), p AS (
-        SELECT coalesce(c.domain, k.domain, v.domain) AS domain, coalesce(c.path, k.path, v.path) AS path,
-          coalesce(c.answers, 0) AS answers, coalesce(k.crawls, 0) AS crawls, coalesce(v.visits, 0) AS visits
-        FROM crawled k FULL JOIN cited c ON c.domain = k.domain AND c.path = k.path
-          FULL JOIN visited v ON v.domain = coalesce(c.domain, k.domain) AND v.path = coalesce(c.path, k.path)
-      ), ranked AS (
-        SELECT p.domain, p.path, count(*) OVER ()::int AS total,
-          row_number() OVER (ORDER BY p.answers DESC, p.crawls DESC, p.visits DESC, p.domain, p.path) AS ord
-        FROM p ${paged}
-      )`,
+      ), ${ranked(
+        Prisma.sql`SELECT coalesce(c.domain, k.domain, v.domain) AS domain, coalesce(c.path, k.path, v.path) AS path,
+            coalesce(c.answers, 0) AS answers, coalesce(k.crawls, 0) AS crawls, coalesce(v.visits, 0) AS visits
+          FROM crawled k FULL JOIN cited c ON c.domain = k.domain AND c.path = k.path
+            FULL JOIN visited v ON v.domain = coalesce(c.domain, k.domain) AND v.path = coalesce(c.path, k.path)`,
+        Prisma.sql`answers DESC, crawls DESC, visits DESC, domain, path`,
+      )}`,
     // The crawled pages without a citation: an anti-join with the (small) cited set.
-    "crawled-not-cited": Prisma.sql`${crawled}, ranked AS (
-        SELECT k.domain, k.path, count(*) OVER ()::int AS total, row_number() OVER (ORDER BY k.crawls DESC, k.domain, k.path) AS ord
-        FROM crawled k WHERE NOT EXISTS (SELECT 1 FROM cited c WHERE c.domain = k.domain AND c.path = k.path) ${paged}
-      )`,
+    "crawled-not-cited": Prisma.sql`${crawled}, ${ranked(
+      Prisma.sql`SELECT k.domain, k.path, k.crawls FROM crawled k WHERE NOT EXISTS (SELECT 1 FROM cited c WHERE c.domain = k.domain AND c.path = k.path)`,
+      Prisma.sql`crawls DESC, domain, path`,
+    )}`,
     // The cited pages without a crawl in the NOT_CRAWLED_DAYS days before the range's end: a probe on traffic_daily's per-page key each.
-    "cited-not-crawled": Prisma.sql`ranked AS (
-        SELECT c.domain, c.path, count(*) OVER ()::int AS total, row_number() OVER (ORDER BY c.answers DESC, c.citations DESC, c.domain, c.path) AS ord
-        FROM cited c
+    "cited-not-crawled": ranked(
+      Prisma.sql`SELECT c.domain, c.path, c.answers, c.citations FROM cited c
         WHERE NOT EXISTS (SELECT 1 FROM traffic_daily t WHERE t."workspaceId" = ${workspace} AND t.domain = c.domain AND t.path = c.path
-                            AND t.day >= ${recent}::date AND t.day < ${end}::date AND ${domainScope(domains)})
-        ${paged}
-      )`,
+                            AND t.day >= ${recent}::date AND t.day < ${end}::date AND ${domainScope(domains)})`,
+      Prisma.sql`answers DESC, citations DESC, domain, path`,
+    ),
     // The cited pages robots.txt blocks: a probe on the blocked pages' key each.
-    "blocked-cited": Prisma.sql`ranked AS (
-        SELECT c.domain, c.path, count(*) OVER ()::int AS total, row_number() OVER (ORDER BY c.answers DESC, c.citations DESC, c.domain, c.path) AS ord
-        FROM cited c WHERE EXISTS (SELECT 1 FROM site_readiness_blocked_pages b WHERE b."workspaceId" = ${workspace} AND b.domain = c.domain AND b.path = c.path)
-        ${paged}
-      )`,
+    "blocked-cited": ranked(
+      Prisma.sql`SELECT c.domain, c.path, c.answers, c.citations FROM cited c
+        WHERE EXISTS (SELECT 1 FROM site_readiness_blocked_pages b WHERE b."workspaceId" = ${workspace} AND b.domain = c.domain AND b.path = c.path)`,
+      Prisma.sql`answers DESC, citations DESC, domain, path`,
+    ),
   };
   const [[answersInScope], rows] = await Promise.all([
     readDb().$queryRaw<{ n: number }[]>`SELECT coalesce(sum(r.captures), 0)::int AS n FROM rollup_answers r WHERE ${rollupScope(r.filter)}`,
@@ -284,7 +285,7 @@ export async function pageFunnel(r: ResolvedFilter, list: FunnelList, page: numb
         FROM by_url r
         GROUP BY 1, 2
         HAVING sum(r.answers) > 0
-      ), ${ranked[list]}
+      ), ${lists[list]}
       SELECT k.domain, k.path, k.total, c.url, ${ownPageTitle(r.filter, Prisma.sql`c."titledUrl"`, Prisma.sql`c."titleAt"`)} AS title, coalesce(c.citations, 0) AS citations, coalesce(c.answers, 0) AS answers,
         coalesce(cr.crawls, 0) AS crawls, cr.crawlers, coalesce(vi.visits, 0) AS visits, vi.assistants,
         -- The last crawl at any time before the range's end.

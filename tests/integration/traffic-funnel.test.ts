@@ -223,8 +223,19 @@ describe("the traffic funnel", () => {
           if (row.share.value !== null) expect(row.share.low! <= row.share.value && row.share.value <= row.share.high!).toBe(true);
         }
 
+        // In each list's order: most answers, then crawls, then visits, then domain and path (the
+        // key's host up to its first slash, then the path); pages never cited by crawls alone.
+        const split = (key: string) => [key.slice(0, key.indexOf("/")), key.slice(key.indexOf("/"))] as const;
+        const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+        const visitsOf = (p: Expected) => [...p.visits.values()].reduce((a, b) => a + b, 0);
+        const inOrder = (entries: [string, Expected][], byVisits = true) =>
+          entries
+            .sort(([ka, a], [kb, b]) => b.answers - a.answers || b.crawls - a.crawls || (byVisits ? visitsOf(b) - visitsOf(a) : 0) || byText(split(ka)[0], split(kb)[0]) || byText(split(ka)[1], split(kb)[1]))
+            .map(([k]) => k);
+        expect(funnel.items.map((r) => `${r.domain}${r.path}`)).toEqual(inOrder([...expected.pages]));
+
         const neverCited = await chart(tenant, "traffic-funnel", "pageSize=100&list=crawled-not-cited");
-        expect(neverCited.items.map((r) => `${r.domain}${r.path}`).sort()).toEqual([...expected.pages].filter(([, p]) => p.crawls > 0 && p.answers === 0).map(([k]) => k).sort());
+        expect(neverCited.items.map((r) => `${r.domain}${r.path}`)).toEqual(inOrder([...expected.pages].filter(([, p]) => p.crawls > 0 && p.answers === 0), false));
         const notCrawled = await chart(tenant, "traffic-funnel", "pageSize=100&list=cited-not-crawled");
         expect(notCrawled.items.map((r) => `${r.domain}${r.path}`).sort()).toEqual([...expected.pages].filter(([, p]) => p.answers > 0 && !p.recent).map(([k]) => k).sort());
 
