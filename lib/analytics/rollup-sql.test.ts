@@ -37,6 +37,7 @@ describe("the rollups' functions of prisma/sql", () => {
     expect(moved).toEqual([
       "rollup_tag_domains <- rollup_citations",
       "rollup_tag_domain_weeks <- rollup_citations",
+      "rollup_tag_domain_day_totals <- rollup_citations",
       "rollup_tag_cited_page_weeks <- rollup_cited_page_prompt_weeks",
       "rollup_tag_cited_page_months <- rollup_cited_page_prompt_months",
       "rollup_tag_gap_sources <- rollup_gap_source_prompts",

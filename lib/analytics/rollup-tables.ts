@@ -295,6 +295,10 @@ export const ROLLUPS: Rollup[] = [
   // What long ranges read instead of one row per day (20261208100000_weekly_domain_and_own_page_rollups).
   { table: "rollup_domain_weeks", family: citedDomains, ...week },
   { table: "rollup_tag_domain_weeks", family: citedDomains, ...week, byTag: true },
+  // Without the provider, the days a range reads with no provider or market filter and at most
+  // one tag (20261214110000_domain_day_totals): a row per domain and day instead of one per provider too.
+  { table: "rollup_domain_day_totals", family: citedDomains, ...day, byProvider: false },
+  { table: "rollup_tag_domain_day_totals", family: citedDomains, ...day, byTag: true, byProvider: false },
   { table: "rollup_own_pages", family: ownPages, ...day, byPrompt: true },
   { table: "rollup_cited_pages", family: citedPages, ...day },
   // Per week only the latest titled answer's time: its title is read from that day's row.

@@ -17,7 +17,8 @@ export const TOP_DOMAINS = 8;
  * Without a prompt filter they come from the rollups without the prompt (rollup_domains), with
  * one tag alone from those per tag (rollup_tag_domains); otherwise (several tags, a market) from
  * the one per prompt (rollup_citations), since a prompt that carries two of the tags must count
- * once. A range bucketed by week, or read as one total (`totals`), reads its whole weeks from
+ * once. Without a provider filter either, the days come from the rollups without the provider
+ * (rollup_domain_day_totals, rollup_tag_domain_day_totals). A range bucketed by week, or read as one total (`totals`), reads its whole weeks from
  * the weekly rollups (rollup_domain_weeks, rollup_tag_domain_weeks: `day` is then the week's
  * Monday, its own bucket) and the days of the partial weeks at its edges from the daily ones: a
  * year is 52 rows per domain and provider instead of 365, with the same sums. `domains` keeps
@@ -30,7 +31,11 @@ export function domainRows(f: AnalyticsFilter, opts: { totals?: boolean; domains
   // The tag is a key column of the per-tag rollups, not a condition on the prompt.
   const unprompted = { ...f, tags: undefined };
   const tag = f.tags?.length ? Prisma.sql`AND r.tag = ${f.tags[0]} ${only}` : only;
-  const [daily, weekly] = f.tags?.length ? [Prisma.sql`rollup_tag_domains`, Prisma.sql`rollup_tag_domain_weeks`] : [Prisma.sql`rollup_domains`, Prisma.sql`rollup_domain_weeks`];
+  // With no provider filter either, the days come from the rollups without the provider (a row per domain and day).
+  const allProviders = !f.providerConfigIds?.length;
+  const [daily, weekly] = f.tags?.length
+    ? [allProviders ? Prisma.sql`rollup_tag_domain_day_totals` : Prisma.sql`rollup_tag_domains`, Prisma.sql`rollup_tag_domain_weeks`]
+    : [allProviders ? Prisma.sql`rollup_domain_day_totals` : Prisma.sql`rollup_domains`, Prisma.sql`rollup_domain_weeks`];
   const whole = opts.totals || bucketUnit(f) === "week" ? wholeWeeks(unprompted) : null;
   if (!whole) return Prisma.sql`(SELECT r.day, ${columns} FROM ${daily} r WHERE ${rollupScope(unprompted)} ${tag})`;
   return Prisma.sql`(

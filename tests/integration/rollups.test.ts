@@ -627,6 +627,48 @@ describe("dashboards from rollups", () => {
     );
   });
 
+  it("are built per cited domain and day (and tag) without the provider from the history already there by the migration that adds them", async () => {
+    await acrossMigration(
+      "20261214110000_domain_day_totals",
+      async (sql) => {
+        const one = async (text: string, values: unknown[] = []) => (await sql(text, values)).rows[0].id as string;
+        const ws = await one(`INSERT INTO workspaces (slug, name) VALUES ('w', 'W') RETURNING id`);
+        const brand = await one(`INSERT INTO brands ("workspaceId", name, "updatedAt") VALUES ($1, 'Acme', now()) RETURNING id`, [ws]);
+        const connection = await one(`SELECT id FROM provider_connections ORDER BY name LIMIT 1`);
+        const [p1, p2] = [await one(`INSERT INTO provider_configs ("workspaceId", name, "connectionId", model, "updatedAt") VALUES ($1, 'P1', $2, 'm', now()) RETURNING id`, [ws, connection]), await one(`INSERT INTO provider_configs ("workspaceId", name, "connectionId", model, "updatedAt") VALUES ($1, 'P2', $2, 'm', now()) RETURNING id`, [ws, connection])];
+        const rows: [string, string, string, number, number][] = [
+          ["2025-03-30", p1, "a.com", 2, 0],
+          ["2025-03-30", p2, "a.com", 1, 0],
+          ["2025-03-31", p1, "a.com", 3, 0],
+          ["2025-03-31", p2, "acme.com", 2, 2],
+          ["2025-03-31", p1, "acme.com", 1, 1],
+        ];
+        for (const [day, provider, domain, citations, own] of rows) {
+          await sql(`INSERT INTO rollup_domains ("workspaceId", "brandId", day, "providerConfigId", domain, citations, "ownCitations") VALUES ($1, $2, $3, $4, $5, $6, $7)`, [ws, brand, day, provider, domain, citations, own]);
+          // The same rows under a tag, and the first provider's under a second one.
+          for (const tag of provider === p1 ? ["buying", "brand"] : ["buying"])
+            await sql(`INSERT INTO rollup_tag_domains ("workspaceId", "brandId", tag, day, "providerConfigId", domain, citations, "ownCitations") VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, [ws, brand, tag, day, provider, domain, citations, own]);
+        }
+        return {};
+      },
+      async (sql) => {
+        const rows = (await sql(`SELECT to_char(day, 'YYYY-MM-DD') AS day, domain, citations, "ownCitations" FROM rollup_domain_day_totals ORDER BY 1, 2`)).rows;
+        expect(rows).toEqual([
+          { day: "2025-03-30", domain: "a.com", citations: 3, ownCitations: 0 },
+          { day: "2025-03-31", domain: "a.com", citations: 3, ownCitations: 0 },
+          { day: "2025-03-31", domain: "acme.com", citations: 3, ownCitations: 3 },
+        ]);
+        const tagged = (await sql(`SELECT tag, to_char(day, 'YYYY-MM-DD') AS day, domain, citations, "ownCitations" FROM rollup_tag_domain_day_totals ORDER BY 1, 2, 3`)).rows;
+        expect(tagged).toEqual([
+          { tag: "brand", day: "2025-03-30", domain: "a.com", citations: 2, ownCitations: 0 },
+          { tag: "brand", day: "2025-03-31", domain: "a.com", citations: 3, ownCitations: 0 },
+          { tag: "brand", day: "2025-03-31", domain: "acme.com", citations: 1, ownCitations: 1 },
+          ...rows.map((r) => ({ tag: "buying", ...r })),
+        ]);
+      },
+    );
+  });
+
   it("are built per cited page without the provider, per day, week and month, from the history already there by the migration that adds them", async () => {
     await acrossMigration(
       "20261211150000_cited_page_totals",

@@ -958,6 +958,18 @@ CREATE TABLE "rollup_cited_pages" (
   CONSTRAINT "rollup_cited_pages_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
 );
 
+CREATE TABLE "rollup_domain_day_totals" (
+  "workspaceId" uuid NOT NULL,
+  "brandId" uuid NOT NULL,
+  day date NOT NULL,
+  domain text NOT NULL,
+  citations integer NOT NULL DEFAULT 0,
+  "ownCitations" integer NOT NULL DEFAULT 0,
+  CONSTRAINT "rollup_domain_day_totals_brandId_fkey" FOREIGN KEY ("brandId") REFERENCES brands(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT rollup_domain_day_totals_pkey PRIMARY KEY ("workspaceId", "brandId", day, domain),
+  CONSTRAINT "rollup_domain_day_totals_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
 CREATE TABLE "rollup_domain_weeks" (
   "workspaceId" uuid NOT NULL,
   "brandId" uuid NOT NULL,
@@ -1127,6 +1139,19 @@ CREATE TABLE "rollup_tag_cited_page_weeks" (
   CONSTRAINT "rollup_tag_cited_page_weeks_brandId_fkey" FOREIGN KEY ("brandId") REFERENCES brands(id) ON UPDATE CASCADE ON DELETE CASCADE,
   CONSTRAINT rollup_tag_cited_page_weeks_pkey PRIMARY KEY ("workspaceId", "brandId", tag, week, url, domain),
   CONSTRAINT "rollup_tag_cited_page_weeks_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE "rollup_tag_domain_day_totals" (
+  "workspaceId" uuid NOT NULL,
+  "brandId" uuid NOT NULL,
+  tag text NOT NULL,
+  day date NOT NULL,
+  domain text NOT NULL,
+  citations integer NOT NULL DEFAULT 0,
+  "ownCitations" integer NOT NULL DEFAULT 0,
+  CONSTRAINT "rollup_tag_domain_day_totals_brandId_fkey" FOREIGN KEY ("brandId") REFERENCES brands(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT rollup_tag_domain_day_totals_pkey PRIMARY KEY ("workspaceId", "brandId", tag, day, domain),
+  CONSTRAINT "rollup_tag_domain_day_totals_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
 );
 
 CREATE TABLE "rollup_tag_domain_weeks" (
@@ -1740,6 +1765,8 @@ CREATE UNIQUE INDEX rollup_cited_page_weeks_pkey ON public.rollup_cited_page_wee
 
 CREATE UNIQUE INDEX rollup_cited_pages_pkey ON public.rollup_cited_pages USING btree ("workspaceId", "brandId", day, "providerConfigId", url, domain);
 
+CREATE UNIQUE INDEX rollup_domain_day_totals_pkey ON public.rollup_domain_day_totals USING btree ("workspaceId", "brandId", day, domain);
+
 CREATE UNIQUE INDEX rollup_domain_weeks_pkey ON public.rollup_domain_weeks USING btree ("workspaceId", "brandId", week, "providerConfigId", domain);
 
 CREATE UNIQUE INDEX rollup_domains_pkey ON public.rollup_domains USING btree ("workspaceId", "brandId", day, "providerConfigId", domain);
@@ -1773,6 +1800,8 @@ CREATE UNIQUE INDEX rollup_tag_candidates_pkey ON public.rollup_tag_candidates U
 CREATE UNIQUE INDEX rollup_tag_cited_page_months_pkey ON public.rollup_tag_cited_page_months USING btree ("workspaceId", "brandId", tag, month, url, domain);
 
 CREATE UNIQUE INDEX rollup_tag_cited_page_weeks_pkey ON public.rollup_tag_cited_page_weeks USING btree ("workspaceId", "brandId", tag, week, url, domain);
+
+CREATE UNIQUE INDEX rollup_tag_domain_day_totals_pkey ON public.rollup_tag_domain_day_totals USING btree ("workspaceId", "brandId", tag, day, domain);
 
 CREATE UNIQUE INDEX rollup_tag_domain_weeks_pkey ON public.rollup_tag_domain_weeks USING btree ("workspaceId", "brandId", tag, week, "providerConfigId", domain);
 
@@ -2486,6 +2515,33 @@ BEGIN
   ) k
   WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.tag = k.tag AND r.week = k.week AND r."providerConfigId" = k."providerConfigId" AND r.domain = k.domain
     AND r.citations = 0;
+  -- rollup_tag_domain_day_totals, from rollup_citations.
+  INSERT INTO rollup_tag_domain_day_totals AS r ("workspaceId", "brandId", "tag", "day", "domain", "citations", "ownCitations")
+  WITH moves AS (
+    SELECT n.id, n."workspaceId", x.tag, -1 AS sign
+    FROM new_prompts n JOIN old_prompts o ON o.id = n.id CROSS JOIN LATERAL (SELECT unnest(o.tags) EXCEPT SELECT unnest(n.tags)) x(tag)
+    UNION ALL
+    SELECT n.id, n."workspaceId", x.tag, 1
+    FROM new_prompts n JOIN old_prompts o ON o.id = n.id CROSS JOIN LATERAL (SELECT unnest(n.tags) EXCEPT SELECT unnest(o.tags)) x(tag)
+  )
+  SELECT s."workspaceId", s."brandId", m.tag, s.day, s.domain,
+    sum(m.sign * s.citations),
+    sum(m.sign * s."ownCitations")
+  FROM moves m JOIN rollup_citations s ON s."workspaceId" = m."workspaceId" AND s."promptId" = m.id
+  GROUP BY 1, 2, 3, 4, 5
+  ORDER BY 1, 2, 3, 4, 5
+  ON CONFLICT ("workspaceId", "brandId", "tag", "day", "domain") DO UPDATE SET
+      "citations" = r."citations" + excluded."citations",
+      "ownCitations" = r."ownCitations" + excluded."ownCitations";
+  DELETE FROM rollup_tag_domain_day_totals r
+  USING (
+    SELECT DISTINCT s."workspaceId", s."brandId", x.tag, s.day, s.domain
+    FROM new_prompts n JOIN old_prompts o ON o.id = n.id
+    CROSS JOIN LATERAL (SELECT unnest(o.tags) EXCEPT SELECT unnest(n.tags)) x(tag)
+    JOIN rollup_citations s ON s."workspaceId" = n."workspaceId" AND s."promptId" = n.id
+  ) k
+  WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.tag = k.tag AND r.day = k.day AND r.domain = k.domain
+    AND r.citations = 0;
   -- rollup_tag_cited_page_weeks, from rollup_cited_page_prompt_weeks.
   INSERT INTO rollup_tag_cited_page_weeks AS r ("workspaceId", "brandId", "tag", "week", "url", "domain", "citations", "ownCitations", "answers")
   WITH moves AS (
@@ -2898,6 +2954,34 @@ BEGIN
   GROUP BY 1, 2, 3, 4, 5, 6
   ORDER BY 1, 2, 3, 4, 5, 6
   ON CONFLICT ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain") DO UPDATE SET
+      "citations" = r."citations" + excluded."citations",
+      "ownCitations" = r."ownCitations" + excluded."ownCitations";
+
+  INSERT INTO rollup_domain_day_totals AS r ("workspaceId", "brandId", "day", "domain", "citations", "ownCitations")
+  SELECT c."workspaceId", c."brandId", c."finishedAt"::date, ci.domain,
+    sign * count(*),
+    sign * count(*) FILTER (WHERE ci."isOwnDomain")
+  FROM captures c
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
+  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+  GROUP BY 1, 2, 3, 4
+  ORDER BY 1, 2, 3, 4
+  ON CONFLICT ("workspaceId", "brandId", "day", "domain") DO UPDATE SET
+      "citations" = r."citations" + excluded."citations",
+      "ownCitations" = r."ownCitations" + excluded."ownCitations";
+
+  INSERT INTO rollup_tag_domain_day_totals AS r ("workspaceId", "brandId", "tag", "day", "domain", "citations", "ownCitations")
+  SELECT c."workspaceId", c."brandId", t.tag, c."finishedAt"::date, ci.domain,
+    sign * count(*),
+    sign * count(*) FILTER (WHERE ci."isOwnDomain")
+  FROM captures c
+  JOIN prompts p ON p.id = c."promptId"
+  CROSS JOIN LATERAL (SELECT DISTINCT unnest(p.tags) AS tag) t
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
+  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+  GROUP BY 1, 2, 3, 4, 5
+  ORDER BY 1, 2, 3, 4, 5
+  ON CONFLICT ("workspaceId", "brandId", "tag", "day", "domain") DO UPDATE SET
       "citations" = r."citations" + excluded."citations",
       "ownCitations" = r."ownCitations" + excluded."ownCitations";
 
