@@ -279,6 +279,21 @@ async function reanalyse(brand: Awaited<ReturnType<typeof newBrand>>) {
   if (run) await runReanalysis(run.id);
 }
 
+
+/**
+ * A workspace and its brand, written in SQL into a database at an older migration (the client's
+ * models may be ahead of it): `one` runs a statement and returns its first row's id,
+ * `addProvider` adds a provider config on the first connection.
+ */
+async function olderWorkspace(sql: Sql) {
+  const one = async (text: string, values: unknown[] = []) => (await sql(text, values)).rows[0].id as string;
+  const ws = await one(`INSERT INTO workspaces (slug, name) VALUES ('w', 'W') RETURNING id`);
+  const brand = await one(`INSERT INTO brands ("workspaceId", name, "updatedAt") VALUES ($1, 'Acme', now()) RETURNING id`, [ws]);
+  const connection = await one(`SELECT id FROM provider_connections ORDER BY name LIMIT 1`);
+  const addProvider = (name: string) => one(`INSERT INTO provider_configs ("workspaceId", name, "connectionId", model, "updatedAt") VALUES ($1, $2, $3, 'm', now()) RETURNING id`, [ws, name, connection]);
+  return { one, ws, brand, connection, addProvider };
+}
+
 describe("dashboards from rollups", () => {
   // Twelve random histories, each written, compared chart by chart four times and rebuilt: tens
   // of seconds on a quiet machine (200 s on the shared one at load 12), so the limit is a hang's,
@@ -391,9 +406,7 @@ describe("dashboards from rollups", () => {
     await acrossMigration(
       "20261201130000_analytics_rollups",
       async (sql) => {
-        const one = async (text: string, values: unknown[] = []) => (await sql(text, values)).rows[0].id as string;
-        const ws = await one(`INSERT INTO workspaces (slug, name) VALUES ('w', 'W') RETURNING id`);
-        const brand = await one(`INSERT INTO brands ("workspaceId", name, "updatedAt") VALUES ($1, 'Acme', now()) RETURNING id`, [ws]);
+        const { one, ws, brand } = await olderWorkspace(sql);
         const rival = await one(`INSERT INTO competitors ("workspaceId", "brandId", name, "updatedAt") VALUES ($1, $2, 'Rival', now()) RETURNING id`, [ws, brand]);
         const prompt = await one(`INSERT INTO prompts ("workspaceId", text, "updatedAt") VALUES ($1, 'Best CRM?', now()) RETURNING id`, [ws]);
         const connection = await one(`SELECT id FROM provider_connections ORDER BY name LIMIT 1`);
@@ -488,11 +501,8 @@ describe("dashboards from rollups", () => {
     await acrossMigration(
       "20261201150000_tag_domain_rollups",
       async (sql) => {
-        const one = async (text: string, values: unknown[] = []) => (await sql(text, values)).rows[0].id as string;
-        const ws = await one(`INSERT INTO workspaces (slug, name) VALUES ('w', 'W') RETURNING id`);
-        const brand = await one(`INSERT INTO brands ("workspaceId", name, "updatedAt") VALUES ($1, 'Acme', now()) RETURNING id`, [ws]);
-        const connection = await one(`SELECT id FROM provider_connections ORDER BY name LIMIT 1`);
-        const provider = await one(`INSERT INTO provider_configs ("workspaceId", name, "connectionId", model, "updatedAt") VALUES ($1, 'P', $2, 'm', now()) RETURNING id`, [ws, connection]);
+        const { one, ws, brand, connection, addProvider } = await olderWorkspace(sql);
+        const provider = await addProvider("P");
         const check = await one(`INSERT INTO checks ("workspaceId", "brandId", "totalCaptures", "updatedAt") VALUES ($1, $2, 2, now()) RETURNING id`, [ws, brand]);
         const prompt = (tags: string) => one(`INSERT INTO prompts ("workspaceId", text, tags, "updatedAt") VALUES ($1, $2, $3::text[], now()) RETURNING id`, [ws, `Q ${tags}`, tags]);
         const [p1, p2] = [await prompt("{buying,smb}"), await prompt("{buying,buying}")];
@@ -521,11 +531,8 @@ describe("dashboards from rollups", () => {
     await acrossMigration(
       "20261208100000_weekly_domain_and_own_page_rollups",
       async (sql) => {
-        const one = async (text: string, values: unknown[] = []) => (await sql(text, values)).rows[0].id as string;
-        const ws = await one(`INSERT INTO workspaces (slug, name) VALUES ('w', 'W') RETURNING id`);
-        const brand = await one(`INSERT INTO brands ("workspaceId", name, "updatedAt") VALUES ($1, 'Acme', now()) RETURNING id`, [ws]);
-        const connection = await one(`SELECT id FROM provider_connections ORDER BY name LIMIT 1`);
-        const provider = await one(`INSERT INTO provider_configs ("workspaceId", name, "connectionId", model, "updatedAt") VALUES ($1, 'P', $2, 'm', now()) RETURNING id`, [ws, connection]);
+        const { one, ws, brand, connection, addProvider } = await olderWorkspace(sql);
+        const provider = await addProvider("P");
         const check = await one(`INSERT INTO checks ("workspaceId", "brandId", "totalCaptures", "updatedAt") VALUES ($1, $2, 3, now()) RETURNING id`, [ws, brand]);
         const prompt = await one(`INSERT INTO prompts ("workspaceId", text, tags, "updatedAt") VALUES ($1, 'Q', '{buying}', now()) RETURNING id`, [ws]);
         // Monday 3 and Sunday 9 March 2025 are one week, Monday 10 the next.
@@ -576,11 +583,8 @@ describe("dashboards from rollups", () => {
     await acrossMigration(
       "20261209140000_cited_page_rollups",
       async (sql) => {
-        const one = async (text: string, values: unknown[] = []) => (await sql(text, values)).rows[0].id as string;
-        const ws = await one(`INSERT INTO workspaces (slug, name) VALUES ('w', 'W') RETURNING id`);
-        const brand = await one(`INSERT INTO brands ("workspaceId", name, "updatedAt") VALUES ($1, 'Acme', now()) RETURNING id`, [ws]);
-        const connection = await one(`SELECT id FROM provider_connections ORDER BY name LIMIT 1`);
-        const provider = await one(`INSERT INTO provider_configs ("workspaceId", name, "connectionId", model, "updatedAt") VALUES ($1, 'P', $2, 'm', now()) RETURNING id`, [ws, connection]);
+        const { one, ws, brand, connection, addProvider } = await olderWorkspace(sql);
+        const provider = await addProvider("P");
         const check = await one(`INSERT INTO checks ("workspaceId", "brandId", "totalCaptures", "updatedAt") VALUES ($1, $2, 3, now()) RETURNING id`, [ws, brand]);
         const prompt = await one(`INSERT INTO prompts ("workspaceId", text, "updatedAt") VALUES ($1, 'Q', now()) RETURNING id`, [ws]);
         // Monday 3 and Sunday 9 March 2025 are one week, Monday 10 the next.
@@ -631,11 +635,8 @@ describe("dashboards from rollups", () => {
     await acrossMigration(
       "20261214110000_domain_day_totals",
       async (sql) => {
-        const one = async (text: string, values: unknown[] = []) => (await sql(text, values)).rows[0].id as string;
-        const ws = await one(`INSERT INTO workspaces (slug, name) VALUES ('w', 'W') RETURNING id`);
-        const brand = await one(`INSERT INTO brands ("workspaceId", name, "updatedAt") VALUES ($1, 'Acme', now()) RETURNING id`, [ws]);
-        const connection = await one(`SELECT id FROM provider_connections ORDER BY name LIMIT 1`);
-        const [p1, p2] = [await one(`INSERT INTO provider_configs ("workspaceId", name, "connectionId", model, "updatedAt") VALUES ($1, 'P1', $2, 'm', now()) RETURNING id`, [ws, connection]), await one(`INSERT INTO provider_configs ("workspaceId", name, "connectionId", model, "updatedAt") VALUES ($1, 'P2', $2, 'm', now()) RETURNING id`, [ws, connection])];
+        const { ws, brand, addProvider } = await olderWorkspace(sql);
+        const [p1, p2] = [await addProvider("P1"), await addProvider("P2")];
         const rows: [string, string, string, number, number][] = [
           ["2025-03-30", p1, "a.com", 2, 0],
           ["2025-03-30", p2, "a.com", 1, 0],
@@ -673,11 +674,8 @@ describe("dashboards from rollups", () => {
     await acrossMigration(
       "20261211150000_cited_page_totals",
       async (sql) => {
-        const one = async (text: string, values: unknown[] = []) => (await sql(text, values)).rows[0].id as string;
-        const ws = await one(`INSERT INTO workspaces (slug, name) VALUES ('w', 'W') RETURNING id`);
-        const brand = await one(`INSERT INTO brands ("workspaceId", name, "updatedAt") VALUES ($1, 'Acme', now()) RETURNING id`, [ws]);
-        const connection = await one(`SELECT id FROM provider_connections ORDER BY name LIMIT 1`);
-        const [p1, p2] = [await one(`INSERT INTO provider_configs ("workspaceId", name, "connectionId", model, "updatedAt") VALUES ($1, 'P1', $2, 'm', now()) RETURNING id`, [ws, connection]), await one(`INSERT INTO provider_configs ("workspaceId", name, "connectionId", model, "updatedAt") VALUES ($1, 'P2', $2, 'm', now()) RETURNING id`, [ws, connection])];
+        const { ws, brand, addProvider } = await olderWorkspace(sql);
+        const [p1, p2] = [await addProvider("P1"), await addProvider("P2")];
         // Sunday 30 March 2025 ends a week; Monday 31 March starts the next, which ends in April.
         const rows: [string, string, string, number, number, number, string | null, string | null][] = [
           ["2025-03-30", p1, "https://a.com/guide", 2, 0, 1, "Guide", "2025-03-30T10:00:00"],
@@ -723,11 +721,8 @@ describe("dashboards from rollups", () => {
     await acrossMigration(
       "20261211150100_cited_page_prompt_rollups",
       async (sql) => {
-        const one = async (text: string, values: unknown[] = []) => (await sql(text, values)).rows[0].id as string;
-        const ws = await one(`INSERT INTO workspaces (slug, name) VALUES ('w', 'W') RETURNING id`);
-        const brand = await one(`INSERT INTO brands ("workspaceId", name, "updatedAt") VALUES ($1, 'Acme', now()) RETURNING id`, [ws]);
-        const connection = await one(`SELECT id FROM provider_connections ORDER BY name LIMIT 1`);
-        const providers = [await one(`INSERT INTO provider_configs ("workspaceId", name, "connectionId", model, "updatedAt") VALUES ($1, 'P1', $2, 'm', now()) RETURNING id`, [ws, connection]), await one(`INSERT INTO provider_configs ("workspaceId", name, "connectionId", model, "updatedAt") VALUES ($1, 'P2', $2, 'm', now()) RETURNING id`, [ws, connection])];
+        const { one, ws, brand, connection, addProvider } = await olderWorkspace(sql);
+        const providers = [await addProvider("P1"), await addProvider("P2")];
         const check = await one(`INSERT INTO checks ("workspaceId", "brandId", "totalCaptures", "updatedAt") VALUES ($1, $2, 4, now()) RETURNING id`, [ws, brand]);
         const prompts = [await one(`INSERT INTO prompts ("workspaceId", text, "updatedAt") VALUES ($1, 'Q1', now()) RETURNING id`, [ws]), await one(`INSERT INTO prompts ("workspaceId", text, "updatedAt") VALUES ($1, 'Q2', now()) RETURNING id`, [ws])];
         // Sunday 30 March 2025 ends a week; Monday 31 March starts the next, which ends in April.
@@ -790,9 +785,7 @@ describe("dashboards from rollups", () => {
     await acrossMigration(
       "20261213100000_tag_cited_page_rollups",
       async (sql) => {
-        const one = async (text: string, values: unknown[] = []) => (await sql(text, values)).rows[0].id as string;
-        const ws = await one(`INSERT INTO workspaces (slug, name) VALUES ('w', 'W') RETURNING id`);
-        const brand = await one(`INSERT INTO brands ("workspaceId", name, "updatedAt") VALUES ($1, 'Acme', now()) RETURNING id`, [ws]);
+        const { one, ws, brand } = await olderWorkspace(sql);
         const prompt = (tags: string) => one(`INSERT INTO prompts ("workspaceId", text, tags, "updatedAt") VALUES ($1, $2, $3::text[], now()) RETURNING id`, [ws, `Q ${tags}`, tags]);
         // A tag twice on a prompt counts once; a prompt without tags counts nowhere.
         const [p1, p2, p3] = [await prompt("{buying,smb}"), await prompt("{buying,buying}"), await prompt("{}")];
@@ -831,11 +824,8 @@ describe("dashboards from rollups", () => {
 
   it("are built for the gap sources from the history already there by the migrations that add them", async () => {
     const arrangeGap = async (sql: Sql) => {
-      const one = async (text: string, values: unknown[] = []) => (await sql(text, values)).rows[0].id as string;
-      const ws = await one(`INSERT INTO workspaces (slug, name) VALUES ('w', 'W') RETURNING id`);
-      const brand = await one(`INSERT INTO brands ("workspaceId", name, "updatedAt") VALUES ($1, 'Acme', now()) RETURNING id`, [ws]);
-      const connection = await one(`SELECT id FROM provider_connections ORDER BY name LIMIT 1`);
-      const provider = await one(`INSERT INTO provider_configs ("workspaceId", name, "connectionId", model, "updatedAt") VALUES ($1, 'P', $2, 'm', now()) RETURNING id`, [ws, connection]);
+      const { one, ws, brand, connection, addProvider } = await olderWorkspace(sql);
+      const provider = await addProvider("P");
       const check = await one(`INSERT INTO checks ("workspaceId", "brandId", "totalCaptures", "updatedAt") VALUES ($1, $2, 2, now()) RETURNING id`, [ws, brand]);
       const prompt = await one(`INSERT INTO prompts ("workspaceId", text, tags, "updatedAt") VALUES ($1, 'Q', '{buying,smb}', now()) RETURNING id`, [ws]);
       // The first answer leaves the brand out and names Rival (a gap answer), the second names both.
@@ -894,11 +884,8 @@ describe("dashboards from rollups", () => {
   it("are built for discovery per tag, per week and per prompt from the history already there by the migrations that add them", async () => {
     // The backfills read the candidates' daily rollups (kept since 20261207180000), not the raw rows.
     const arrange = async (sql: Sql, tables: string[]) => {
-      const one = async (text: string, values: unknown[] = []) => (await sql(text, values)).rows[0].id as string;
-      const ws = await one(`INSERT INTO workspaces (slug, name) VALUES ('w', 'W') RETURNING id`);
-      const brand = await one(`INSERT INTO brands ("workspaceId", name, "updatedAt") VALUES ($1, 'Acme', now()) RETURNING id`, [ws]);
-      const connection = await one(`SELECT id FROM provider_connections ORDER BY name LIMIT 1`);
-      const provider = await one(`INSERT INTO provider_configs ("workspaceId", name, "connectionId", model, "updatedAt") VALUES ($1, 'P', $2, 'm', now()) RETURNING id`, [ws, connection]);
+      const { one, ws, brand, addProvider } = await olderWorkspace(sql);
+      const provider = await addProvider("P");
       // A prompt with a tag twice counts once under it.
       const both = await one(`INSERT INTO prompts ("workspaceId", text, tags, "updatedAt") VALUES ($1, 'Q1', '{buying,smb,buying}', now()) RETURNING id`, [ws]);
       const buying = await one(`INSERT INTO prompts ("workspaceId", text, tags, "updatedAt") VALUES ($1, 'Q2', '{buying}', now()) RETURNING id`, [ws]);
