@@ -18,11 +18,12 @@ export const TOP_DOMAINS = 8;
  * one tag alone from those per tag (rollup_tag_domains); otherwise (several tags, a market) from
  * the one per prompt (rollup_citations), since a prompt that carries two of the tags must count
  * once. Without a provider filter either, the days come from the rollups without the provider
- * (rollup_domain_day_totals, rollup_tag_domain_day_totals). A range bucketed by week, or read as one total (`totals`), reads its whole weeks from
- * the weekly rollups (rollup_domain_weeks, rollup_tag_domain_weeks: `day` is then the week's
- * Monday, its own bucket) and the days of the partial weeks at its edges from the daily ones: a
- * year is 52 rows per domain and provider instead of 365, with the same sums. `domains` keeps
- * those domains' rows only (a condition on the key, so the daily rows of other domains are not read).
+ * (rollup_domain_day_totals, rollup_tag_domain_day_totals). A range bucketed by week, or read as
+ * one total (`totals`), reads its whole weeks from the weekly rollups (rollup_domain_weeks,
+ * rollup_tag_domain_weeks: `day` is then the week's Monday, its own bucket) and the days of the
+ * partial weeks at its edges from the daily ones: a year is 52 rows per domain and provider
+ * instead of 365, with the same sums. `domains` keeps those domains' rows only (a condition on the
+ * key, so the daily rows of other domains are not read).
  */
 export function domainRows(f: AnalyticsFilter, opts: { totals?: boolean; domains?: string[] } = {}): Prisma.Sql {
   const columns = Prisma.sql`r.domain, r.citations, r."ownCitations"`;
@@ -31,7 +32,6 @@ export function domainRows(f: AnalyticsFilter, opts: { totals?: boolean; domains
   // The tag is a key column of the per-tag rollups, not a condition on the prompt.
   const unprompted = { ...f, tags: undefined };
   const tag = f.tags?.length ? Prisma.sql`AND r.tag = ${f.tags[0]} ${only}` : only;
-  // With no provider filter either, the days come from the rollups without the provider (a row per domain and day).
   const allProviders = !f.providerConfigIds?.length;
   const [daily, weekly] = f.tags?.length
     ? [allProviders ? Prisma.sql`rollup_tag_domain_day_totals` : Prisma.sql`rollup_tag_domains`, Prisma.sql`rollup_tag_domain_weeks`]
