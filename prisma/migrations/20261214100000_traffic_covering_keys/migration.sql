@@ -4,8 +4,8 @@
 -- of its own (the rows of a day are written together, a page's days apart). With the summed
 -- column in the per-page key, these are index-only scans over a few adjacent index pages. An
 -- import's upserts that add to an existing row now write a new key entry (the update is no longer
--- HOT); measured on the import (docs/benchmarks.md), not within its noise. Rebuilding the key locks
--- the table against writes while it builds (about a minute for 23M rows).
+-- HOT); on the import bench that cost stayed within the runs' noise (docs/benchmarks.md).
+-- Rebuilding the key locks the table against writes while it builds (about a minute for 23M rows).
 ALTER TABLE "traffic_daily" DROP CONSTRAINT "traffic_daily_pkey",
   ADD CONSTRAINT "traffic_daily_pkey" PRIMARY KEY ("workspaceId", "domain", "path", "day", "crawler", "verification") INCLUDE ("hits");
 
