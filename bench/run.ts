@@ -92,7 +92,8 @@ const actionsOnly = process.argv.includes("--actions");
 // --pages [--captures=N] [--runs=N] [--cold=N]: only the navigation's pages in Chromium against
 // the production build (bench/measure/pages.ts), results in bench/results/pages.json (pages-N.json
 // for another --captures). With BENCH_PAGES_DATABASE_URL it measures that database, migrated and
-// kept, generating the captures only if it has no check of the check page's size.
+// kept, generating the captures only if it has no check of the check page's size. --only=overview,
+// sources visits only the pages whose names start so (a partial run: not a result to commit).
 const pagesScale = process.argv.includes("--pages");
 
 // --traffic [--lines=N]: only the access log import (bench/measure/traffic.ts), N lines (default
@@ -321,10 +322,12 @@ async function runPages(): Promise<string> {
   const runs = Number(argValue("runs") ?? 5);
   const coldRuns = Number(argValue("cold") ?? 3);
   if (![captures, runs, coldRuns].every((v) => Number.isInteger(v) && v >= 1)) throw new Error("--captures, --runs and --cold take positive integers");
+  const only = argValue("only")?.split(",").filter(Boolean);
   const result = await measurePages(db.url, randomBytes(24).toString("hex"), {
     captures,
     runs,
     coldRuns,
+    only,
     log: (line) => {
       if (line.includes(" ms (LCP")) noteLoad(line.split(":")[1]!.trim());
       log(line);

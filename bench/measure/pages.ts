@@ -205,7 +205,7 @@ const ms = (values: (number | null)[]) => summarize(values.filter((v): v is numb
 export async function measurePages(
   url: string,
   authSecret: string,
-  opts: { captures: number; runs: number; coldRuns: number; log: (line: string) => void },
+  opts: { captures: number; runs: number; coldRuns: number; only?: string[]; log: (line: string) => void },
 ): Promise<PagesResult> {
   const { log } = opts;
   if (!hasBuild()) throw new Error("--pages measures the production build: run npm run build first");
@@ -215,7 +215,7 @@ export async function measurePages(
   const captures = await db().capture.count();
   log(`pages: ${captures.toLocaleString("en-US")} captures ready in ${generateSeconds} s`);
 
-  const pages = [
+  const navigation = [
     { page: "Overview", path: "/" },
     { page: "Sources", path: "/analytics/sources" },
     { page: "Costs", path: "/analytics/costs" },
@@ -226,6 +226,9 @@ export async function measurePages(
     { page: "Prompts", path: "/prompts" },
     { page: "Jobs", path: "/admin/jobs" },
   ];
+  // --only=overview,check: the pages whose names start with one of these (a rerun of a few while working).
+  const pages = navigation.filter((p) => !opts.only || opts.only.some((o) => p.page.toLowerCase().startsWith(o.toLowerCase())));
+  if (!pages.length) throw new Error(`--only matches no page of: ${navigation.map((p) => p.page).join(", ")}`);
   const bench = await startChromium();
   try {
     const rows: PageRow[] = [];

@@ -1,9 +1,8 @@
 "use client";
 import { useRef, type ReactNode } from "react";
-import { ResponsiveContainer } from "recharts";
 import { Card } from "@/components/ui/card";
 import { CsvButton, type CsvData } from "./csv-button";
-import { usePrintSize } from "./print-size";
+import { PrintSizeContext, usePrintSize } from "./print-size";
 import { STALE_CLASSES, StaleCue } from "./stale-cue";
 
 /** `isPlaceholderData`: the numbers shown are the previous filter's while the new ones load. */
@@ -67,8 +66,7 @@ export function ChartCard({
         <ChartMessage height={height} title="Nothing to show yet">{empty ?? "No answers match these filters."}</ChartMessage>
       ) : (
         <div ref={contentRef} className={`min-w-0 ${stale ? STALE_CLASSES : ""}`}>
-          {/* A ResponsiveContainer of fixed size gives the chart's own one that size (recharts: the inner one defers to it). */}
-          {printSize ? <ResponsiveContainer width={printSize.width} height={printSize.height}>{children}</ResponsiveContainer> : children}
+          <PrintSizeContext value={printSize}>{children}</PrintSizeContext>
         </div>
       )}
     </Card>

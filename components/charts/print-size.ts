@@ -1,5 +1,5 @@
 "use client";
-import { useEffect, useState, type RefObject } from "react";
+import { createContext, useEffect, useState, type RefObject } from "react";
 import { flushSync } from "react-dom";
 
 /**
@@ -16,6 +16,13 @@ export const PRINTABLE_WIDTH_PX = ((210 - 2 * 12) / 25.4) * 96;
 export const PRINT_CHART_MAX_HEIGHT_PX = 200;
 
 export type PrintSize = { width: number; height: number };
+
+/**
+ * The print size of the chart in this card (ChartCard provides it; ResponsiveChart draws at it,
+ * drawn or not before). A context, not a wrapper around the chart: changing the card's tree on
+ * `beforeprint` would mount the chart anew, and a chart not yet drawn would lose the moment.
+ */
+export const PrintSizeContext = createContext<PrintSize | null>(null);
 
 /**
  * While the page prints, the size to draw the chart in `content` (a card's body) at: the printable
@@ -35,7 +42,8 @@ export function usePrintSize(content: RefObject<HTMLElement | null>): PrintSize 
     const enter = () => {
       const box = content.current;
       const card = box?.parentElement;
-      const charts = box?.querySelectorAll(".recharts-responsive-container");
+      // A chart not yet drawn (below the fold) has its box too, of the same height; it draws on this event (responsive-chart.tsx).
+      const charts = box?.querySelectorAll("[data-chart]");
       // Once drawn for print the chart has no container of its own: a second signal changes nothing.
       if (!box || !card || charts?.length !== 1) return;
       const padding = card.getBoundingClientRect().width - box.getBoundingClientRect().width;

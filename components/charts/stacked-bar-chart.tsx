@@ -1,6 +1,7 @@
 "use client";
 import type { ComponentProps, ReactNode } from "react";
-import { BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from "recharts";
+import { ResponsiveChart } from "@/components/charts/responsive-chart";
 import { barCursor, gridProps, xAxisProps, yAxisProps } from "@/components/charts/axes";
 import { legendProps } from "@/components/charts/legend";
 
@@ -10,7 +11,7 @@ import { legendProps } from "@/components/charts/legend";
  */
 export function StackedBarChart({ rows, height, tooltip, children }: { rows: object[]; height: number; tooltip?: ComponentProps<typeof Tooltip>["content"]; children: ReactNode }) {
   return (
-    <ResponsiveContainer width="100%" height={height}>
+    <ResponsiveChart height={height}>
       <BarChart data={rows} margin={{ top: 8, right: 16, bottom: 0, left: -16 }}>
         <CartesianGrid {...gridProps} />
         <XAxis dataKey="label" {...xAxisProps} minTickGap={24} />
@@ -19,6 +20,6 @@ export function StackedBarChart({ rows, height, tooltip, children }: { rows: obj
         <Legend {...legendProps} />
         {children}
       </BarChart>
-    </ResponsiveContainer>
+    </ResponsiveChart>
   );
 }

@@ -5,6 +5,7 @@
 import fs from "node:fs";
 import type { Download, Page, Request } from "playwright-core";
 import { describe, expect, test } from "vitest";
+import { CONTENT_MARK } from "@/lib/browser/content-mark";
 import { DEMO_USER, login, newPage, setupBrowser } from "./support/browser";
 
 setupBrowser();
@@ -45,6 +46,17 @@ async function downloaded(download: Download): Promise<string> {
 }
 
 const chart = (page: Page, title: string) => page.getByRole("region", { name: title });
+
+/**
+ * A chart card scrolled into view, once every chart in it has drawn: charts draw as they come
+ * near the viewport (components/charts/responsive-chart.tsx), as when a reader scrolls to them.
+ */
+async function drawnChart(page: Page, title: string) {
+  const card = chart(page, title);
+  await card.scrollIntoViewIfNeeded();
+  await expect.poll(() => card.locator('[data-chart="waiting"]').count()).toBe(0);
+  return card;
+}
 
 /**
  * The chart requests (GET /api/analytics/<chart>) in the order the browser started them and got
@@ -95,18 +107,40 @@ describe("dashboards", () => {
     expect(await chart(page, "Visibility over time").locator(".recharts-line").count()).toBe(5);
     const legend = await chart(page, "Visibility over time").locator(".recharts-legend-wrapper").innerText();
     for (const provider of ["ChatGPT", "Perplexity", "Gemini", "Claude", "All providers"]) expect(legend).toContain(provider);
-    expect(await chart(page, "Share of voice").locator(".recharts-area").count()).toBe(4);
-    expect(await chart(page, "Share of voice").locator(".recharts-line").count()).toBe(4);
+    const shareOfVoice = await drawnChart(page, "Share of voice");
+    expect(await shareOfVoice.locator(".recharts-area").count()).toBe(4);
+    expect(await shareOfVoice.locator(".recharts-line").count()).toBe(4);
     expect(await chart(page, "Share of voice").innerText()).toMatch(/Points are (days|weeks|months)/);
     const periodShares = page.getByRole("list", { name: "Share of voice over the period" });
     expect(await periodShares.locator("li").count()).toBe(4);
     for (const text of await periodShares.locator("li").allInnerTexts()) expect(text).toMatch(/\d+%[\s\S]*\d+–\d+%[\s\S]*vs previous period · (beyond noise|within noise|too few answers)/);
     expect(await chart(page, "Share of voice").locator(".recharts-legend-wrapper").innerText()).toMatch(/^Lumen CRM/);
-    expect(await chart(page, "Position distribution").locator(".recharts-bar-rectangle").count()).toBeGreaterThanOrEqual(5);
+    expect(await (await drawnChart(page, "Position distribution")).locator(".recharts-bar-rectangle").count()).toBeGreaterThanOrEqual(5);
     expect(await chart(page, "Prompts").locator("tbody tr").count()).toBe(12);
     // The markets: prompts without a market, Germany in English and in German, Russia in Russian.
     const markets = await chart(page, "Markets").locator("tbody th").allTextContents();
     expect(markets.sort()).toEqual(["Germany · English", "Germany · German", "Prompts without a market", "Russia · Russian"]);
+  });
+
+  test("a chart below the fold draws when scrolled to; the first screen does not wait for it", async () => {
+    // A short window: the second row of charts (share of voice, positions) is well below it.
+    const page = await newPage({ viewport: { width: 1280, height: 600 } });
+    await openOverview(page);
+    await page.waitForFunction((mark) => performance.getEntriesByName(mark).length > 0, CONTENT_MARK, { timeout: 30_000 });
+    const positions = chart(page, "Position distribution");
+    // Its data came with the page (the sample size shows, the card is not busy); only the drawing waits.
+    expect(await positions.locator("[data-sample]").innerText()).toMatch(/n = [\d,]+/);
+    expect(await positions.locator('[data-chart="waiting"]').count()).toBe(1);
+    expect(await positions.locator(".recharts-bar-rectangle").count()).toBe(0);
+    // The chart in view drew before the content mark.
+    expect(await chart(page, "Visibility over time").locator('[data-chart="drawn"] .recharts-line').count()).toBe(5);
+
+    await positions.scrollIntoViewIfNeeded();
+    await positions.locator(".recharts-bar-rectangle").first().waitFor();
+    expect(await positions.locator(".recharts-bar-rectangle").count()).toBeGreaterThanOrEqual(5);
+    // Once drawn, a chart stays drawn when scrolled away.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    expect(await positions.locator('[data-chart="drawn"]').count()).toBe(1);
   });
 
   test("the date range and the provider filter change the numbers and live in the address", async () => {
@@ -195,11 +229,11 @@ describe("dashboards", () => {
     await tile(page, "Own-domain citation rate").waitFor();
     await settled(page);
     expect(await tile(page, "Own-domain citation rate").innerText()).toMatch(/\d+%[\s\S]*of [\d,]+ answers/);
-    expect(await chart(page, "Top cited domains").locator(".recharts-bar-rectangle").count()).toBeGreaterThan(0);
+    expect(await (await drawnChart(page, "Top cited domains")).locator(".recharts-bar-rectangle").count()).toBeGreaterThan(0);
     expect(await chart(page, "Cited pages").locator("tbody tr").count()).toBeGreaterThan(0);
     // Where answers come from: one small chart per kind of site (at most six), all on one scale;
     // the demo's answers cite review sites, and the brand's and the competitors' own sites.
-    const categories = chart(page, "Where answers come from");
+    const categories = await drawnChart(page, "Where answers come from");
     const panels = categories.locator("figure");
     expect(await panels.count()).toBeGreaterThan(1);
     expect(await panels.count()).toBeLessThanOrEqual(6);
@@ -249,7 +283,7 @@ describe("dashboards", () => {
     expect(await month.innerText()).toMatch(/^This month\s+\$\d+\.\d\d\s+spent in \d{4}-\d\d \(UTC\) · no monthly budget set/i);
     expect(await month.innerText()).not.toContain("/");
     expect(await month.getByRole("link", { name: "Set a monthly budget" }).getAttribute("href")).toBe("/settings?tab=workspace");
-    expect(await chart(page, "Spend per provider").locator(".recharts-bar-rectangle").count()).toBeGreaterThan(0);
+    expect(await (await drawnChart(page, "Spend per provider")).locator(".recharts-bar-rectangle").count()).toBeGreaterThan(0);
     expect(await chart(page, "Costs per provider").locator("tbody tr").count()).toBe(4);
   });
 });

@@ -67,8 +67,13 @@ describe("printing the Overview", () => {
     await page.getByRole("group", { name: "Visibility", exact: true }).waitFor({ timeout: 30_000 });
     await settled(page);
     expect(await page.getByRole("region", { name: "Prompts" }).locator("tbody tr").count()).toBe(12);
-    // On this wide screen the charts are laid out for it: a half-width one ~440 px, a full one ~940.
-    expect((await page.evaluate(measureCharts)).map((c) => c.laidOut > PRINTABLE_WIDTH_PX || c.laidOut < 0.7 * PRINTABLE_WIDTH_PX)).toEqual([true, true, true]);
+    // On this wide screen the charts drawn are laid out for it (a half-width one ~440 px, a full one
+    // ~940); those below the fold have not drawn (components/charts/responsive-chart.tsx; how many
+    // depends on what other tests leave above them, such as the schedule suggestion): printing draws them.
+    const onScreen = await page.evaluate(measureCharts);
+    expect(onScreen.length).toBeGreaterThanOrEqual(1);
+    for (const chart of onScreen) expect(chart.laidOut > PRINTABLE_WIDTH_PX || chart.laidOut < 0.7 * PRINTABLE_WIDTH_PX, JSON.stringify(chart)).toBe(true);
+    expect(onScreen.length + (await page.locator('main [data-chart="waiting"]').count())).toBe(3);
 
     // Print as the print dialog does: Chromium sends beforeprint, lays the page out for A4 and
     // sends afterprint. This listener, added after the page's own, sees what goes to paper.

@@ -1,6 +1,7 @@
 "use client";
 import { useMemo, type ReactNode } from "react";
-import { Bar, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
+import { Bar, CartesianGrid, ComposedChart, Legend, Line, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
+import { ResponsiveChart } from "@/components/charts/responsive-chart";
 import { barCursor, gridProps, xAxisProps, yAxisProps } from "@/components/charts/axes";
 import { ChartCard } from "@/components/charts/chart-card";
 import { TooltipBox } from "@/components/charts/chart-tooltip";
@@ -103,7 +104,7 @@ function SeriesChart({ view, rows, unit, height }: { view: AnyChartView; rows: R
   const points = useMemo(() => rows.map((row) => ({ ...row, [LABEL]: String(show(view.x.format === "page" ? "text" : view.x.format, row[view.x.key], row, unit)) })), [rows, view.x, unit]);
   const axisFormat = view.series[0]?.format ?? "count";
   return (
-    <ResponsiveContainer width="100%" height={height}>
+    <ResponsiveChart height={height}>
       <ComposedChart data={points} margin={{ top: 8, right: 16, bottom: 0, left: -8 }}>
         <CartesianGrid {...gridProps} />
         <XAxis dataKey={LABEL} {...xAxisProps} minTickGap={24} />
@@ -123,7 +124,7 @@ function SeriesChart({ view, rows, unit, height }: { view: AnyChartView; rows: R
           ),
         )}
       </ComposedChart>
-    </ResponsiveContainer>
+    </ResponsiveChart>
   );
 }
 

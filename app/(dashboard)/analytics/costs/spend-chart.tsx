@@ -1,6 +1,7 @@
 "use client";
 import { useMemo } from "react";
-import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
+import { Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
+import { ResponsiveChart } from "@/components/charts/responsive-chart";
 import { barCursor, gridProps, xAxisProps, yAxisProps } from "@/components/charts/axes";
 import { ChartCard } from "@/components/charts/chart-card";
 import { TooltipBox } from "@/components/charts/chart-tooltip";
@@ -43,7 +44,7 @@ export function SpendChart({ filter }: { filter: AnalyticsFilterInput }) {
       csv={csv ?? undefined}
       height={300}
     >
-      <ResponsiveContainer width="100%" height={300}>
+      <ResponsiveChart height={300}>
         <BarChart data={rows} margin={{ top: 8, right: 16, bottom: 0, left: -4 }}>
           <CartesianGrid {...gridProps} />
           <XAxis dataKey="label" {...xAxisProps} minTickGap={24} />
@@ -54,7 +55,7 @@ export function SpendChart({ filter }: { filter: AnalyticsFilterInput }) {
             <Bar key={p.id} dataKey={p.id} name={p.name} stackId="spend" fill={seriesColor(i + 1)} isAnimationActive={false} />
           ))}
         </BarChart>
-      </ResponsiveContainer>
+      </ResponsiveChart>
     </ChartCard>
   );
 }

@@ -1,6 +1,7 @@
 "use client";
 import { useMemo, type ReactNode } from "react";
-import { Bar, BarChart, CartesianGrid, Cell, LabelList, ResponsiveContainer, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
+import { Bar, BarChart, CartesianGrid, Cell, LabelList, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
+import { ResponsiveChart } from "@/components/charts/responsive-chart";
 import { barCursor, gridProps, xAxisProps, yAxisProps } from "@/components/charts/axes";
 import { ChartCard } from "@/components/charts/chart-card";
 import { TooltipBox } from "@/components/charts/chart-tooltip";
@@ -43,7 +44,7 @@ export function PositionChart({ filter, brandName, empty }: { filter: AnalyticsF
       empty={empty}
       csv={csv ?? undefined}
     >
-      <ResponsiveContainer width="100%" height={280}>
+      <ResponsiveChart height={280}>
         <BarChart data={rows} margin={{ top: 20, right: 8, bottom: 0, left: -8 }}>
           <CartesianGrid {...gridProps} />
           <XAxis dataKey="label" {...xAxisProps} interval={0} />
@@ -56,7 +57,7 @@ export function PositionChart({ filter, brandName, empty }: { filter: AnalyticsF
             <LabelList dataKey="share" position="top" formatter={(v: unknown) => `${v}%`} style={{ fontSize: 11, fill: "#475569" }} />
           </Bar>
         </BarChart>
-      </ResponsiveContainer>
+      </ResponsiveChart>
     </ChartCard>
   );
 }

@@ -1,6 +1,7 @@
 "use client";
 import { useMemo, type ReactNode } from "react";
-import { Area, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
+import { Area, CartesianGrid, ComposedChart, Legend, Line, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
+import { ResponsiveChart } from "@/components/charts/responsive-chart";
 import { gridProps, xAxisProps, yAxisProps } from "@/components/charts/axes";
 import { ChartCard } from "@/components/charts/chart-card";
 import { TooltipBox } from "@/components/charts/chart-tooltip";
@@ -54,7 +55,7 @@ export function ShareOfVoiceChart({ filter, empty }: { filter: AnalyticsFilterIn
       empty={empty}
       csv={csv ?? undefined}
     >
-      <ResponsiveContainer width="100%" height={240}>
+      <ResponsiveChart height={240}>
         <ComposedChart data={rows} margin={{ top: 8, right: 16, bottom: 0, left: -8 }}>
           <CartesianGrid {...gridProps} />
           <XAxis dataKey="label" {...xAxisProps} minTickGap={24} />
@@ -68,7 +69,7 @@ export function ShareOfVoiceChart({ filter, empty }: { filter: AnalyticsFilterIn
             <Line key={s.id} type="linear" dataKey={s.id} name={s.name} stroke={s.color} strokeWidth={s.id === "brand" ? 2.5 : 1.75} dot={rows.length <= 31 ? { r: 2.5 } : false} activeDot={{ r: 4 }} connectNulls isAnimationActive={false} />
           ))}
         </ComposedChart>
-      </ResponsiveContainer>
+      </ResponsiveChart>
       {sov && <PeriodShares sov={sov} series={series} />}
     </ChartCard>
   );

@@ -1,6 +1,7 @@
 "use client";
 import { useMemo } from "react";
-import { Area, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
+import { Area, CartesianGrid, ComposedChart, Legend, Line, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
+import { ResponsiveChart } from "@/components/charts/responsive-chart";
 import { gridProps, xAxisProps, yAxisProps } from "@/components/charts/axes";
 import { ChartCard } from "@/components/charts/chart-card";
 import { TooltipBox } from "@/components/charts/chart-tooltip";
@@ -54,7 +55,7 @@ export function VisibilityChart({ filter, brandName, empty }: { filter: Analytic
       {filled.length === 1 && visibility ? (
         <SinglePoint visibility={visibility} point={filled[0]!} series={series} />
       ) : (
-        <ResponsiveContainer width="100%" height={300}>
+        <ResponsiveChart height={300}>
           <ComposedChart data={rows} margin={{ top: 8, right: 16, bottom: 0, left: -8 }}>
             <CartesianGrid {...gridProps} />
             <XAxis dataKey="label" {...xAxisProps} minTickGap={24} />
@@ -93,7 +94,7 @@ export function VisibilityChart({ filter, brandName, empty }: { filter: Analytic
               />
             ))}
           </ComposedChart>
-        </ResponsiveContainer>
+        </ResponsiveChart>
       )}
     </ChartCard>
   );

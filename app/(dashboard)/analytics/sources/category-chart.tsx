@@ -1,6 +1,7 @@
 "use client";
 import { useMemo, type ReactNode } from "react";
-import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
+import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
+import { ResponsiveChart } from "@/components/charts/responsive-chart";
 import { barCursor, gridProps } from "@/components/charts/axes";
 import { ChartCard } from "@/components/charts/chart-card";
 import { TooltipBox } from "@/components/charts/chart-tooltip";
@@ -104,7 +105,7 @@ export function CategoryChart({ filter, empty }: { filter: AnalyticsFilterInput;
 function PanelChart({ data, panel, yMax }: { data: Categories; panel: Panel; yMax: number }) {
   const rows = data.points.map((p, i) => ({ bucket: p.bucket, label: formatBucket(p.bucket, data.unit), value: panel.counts[i]! }));
   return (
-    <ResponsiveContainer width="100%" height={110}>
+    <ResponsiveChart height={110}>
       <BarChart data={rows} margin={{ top: 4, right: 4, bottom: 0, left: 0 }} barCategoryGap={1} title={`${panel.label}: citations per ${data.unit === "week" ? "week" : "day"}`}>
         <CartesianGrid {...gridProps} />
         <XAxis dataKey="label" tick={false} tickLine={false} axisLine={{ stroke: "#cbd5e1" }} height={4} />
@@ -112,7 +113,7 @@ function PanelChart({ data, panel, yMax }: { data: Categories; panel: Panel; yMa
         <Tooltip cursor={barCursor} content={(props) => <PanelTooltip {...props} data={data} panel={panel} />} />
         <Bar dataKey="value" name={panel.label} fill={panel.color} isAnimationActive={false} />
       </BarChart>
-    </ResponsiveContainer>
+    </ResponsiveChart>
   );
 }
 
