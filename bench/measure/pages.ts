@@ -48,7 +48,8 @@ export type PagesResult = { captures: number; largeCheckCaptures: number; genera
  * Where a visit's time went, ms from navigation start: the HTML's first and last byte (a page whose
  * server prefetches its queries streams their answers in it), the last script and the last data
  * request done (a fetch: a chart's GET or a server action, not the router's prefetch of a link,
- * `?_rsc=`), and how many data requests the page made before its content.
+ * `?_rsc=`; or a chart's GET the page preloaded), and how many data requests the page made before
+ * its content.
  */
 type Phases = { firstByteMs: number; documentMs: number; scriptsMs: number; dataMs: number; requests: number };
 type Visit = { contentMs: number; lcpMs: number | null; phases: Phases; scripts: { url: string; transferred: number }[] };
@@ -140,7 +141,8 @@ async function visit(page: Page, url: string): Promise<Visit> {
     const resources = (performance.getEntriesByType("resource") as PerformanceResourceTiming[]).filter((r) => r.responseEnd <= contentMs);
     const js = resources.filter((r) => new URL(r.name).pathname.endsWith(".js"));
     const [navigation] = performance.getEntriesByType("navigation") as PerformanceNavigationTiming[];
-    const data = resources.filter((r) => r.initiatorType === "fetch" && !new URL(r.name).searchParams.has("_rsc"));
+    // A chart's GET the page preloaded (initiator "link") is the data its fetch was answered from.
+    const data = resources.filter((r) => (r.initiatorType === "fetch" && !new URL(r.name).searchParams.has("_rsc")) || (r.initiatorType === "link" && new URL(r.name).pathname.startsWith("/api/")));
     // No named functions in here: tsx would wrap them in a helper the page does not have.
     return {
       contentMs,

@@ -67,3 +67,15 @@ export function filterSearchParams(filter: FilterQuery): URLSearchParams {
   if (filter.to) params.set("to", filter.to);
   return params;
 }
+
+/**
+ * The address of one chart's GET (app/api/analytics/[chart]/route.ts) for a filter and the
+ * chart's own parameters (those not undefined): what the browser's chart query asks for and what
+ * a dashboard's server component preloads (app/(dashboard)/analytics/first-requests.ts), one
+ * string for both, so a preload is the request the chart makes.
+ */
+export function chartPath(chart: string, filter: FilterQuery, own: object = {}): string {
+  const params = filterSearchParams(filter);
+  for (const [name, value] of Object.entries(own)) if (value !== undefined) params.set(name, String(value));
+  return `/api/analytics/${chart}?${params}`;
+}

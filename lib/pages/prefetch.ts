@@ -15,8 +15,8 @@ export type PrefetchedQuery = { queryKey: QueryKey; queryFn: () => Promise<unkno
  * action is a plain call on the server), so the answer has the browser's shape. A key that does
  * not match is harmless (the browser asks, as before; tests/e2e/prefetch.test.ts fails a page that
  * still asks); a query that fails here is asked again by the browser, whose request shows the
- * error (TanStack Query redacts a server's errors). Not for the chart pages: docs/benchmarks.md,
- * "First queries with the page".
+ * error (TanStack Query redacts a server's errors). Not for the chart pages' GETs, which their
+ * pages preload instead (lib/pages/preload.tsx; docs/benchmarks.md, "First queries with the page").
  */
 export function prefetch(queries: PrefetchedQuery[]): DehydratedState {
   const client = new QueryClient();

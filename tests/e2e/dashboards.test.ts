@@ -143,6 +143,42 @@ describe("dashboards", () => {
     expect(await positions.locator('[data-chart="drawn"]').count()).toBe(1);
   });
 
+  test("each dashboard's chart requests start from its page's head, and every chart uses its preload", async () => {
+    const page = await newPage();
+    await openOverview(page);
+    for (const path of ["/", "/analytics/sources", "/analytics/costs", "/?range=7&providers=none-such"]) {
+      await page.goto(path);
+      await page.waitForFunction((mark) => performance.getEntriesByName(mark).length > 0, CONTENT_MARK, { timeout: 30_000 });
+      await settled(page);
+      const { requests, preloads } = await page.evaluate(() => ({
+        requests: (performance.getEntriesByType("resource") as PerformanceResourceTiming[])
+          .filter((r) => new URL(r.name).pathname.startsWith("/api/analytics/"))
+          .map((r) => ({ url: r.name, initiator: r.initiatorType })),
+        preloads: [...document.querySelectorAll<HTMLLinkElement>('head link[rel="preload"][as="fetch"]')].map((l) => l.href),
+      }));
+      // Asked by the preload (initiator "link"), once each; a chart whose address differed from its
+      // preload would show as a fetch of its own, and the preload as unused.
+      expect(requests.length, `${path}: ${JSON.stringify(requests)}`).toBeGreaterThanOrEqual(2);
+      expect(requests.filter((r) => r.initiator !== "link"), path).toEqual([]);
+      expect(new Set(requests.map((r) => r.url)).size, path).toBe(requests.length);
+      expect([...preloads].sort(), path).toEqual(requests.map((r) => r.url).sort());
+    }
+    // A client-side navigation preloads nothing: the query cache may hold answers already (the
+    // filter bar's coverage), which a preload would ask for again, unused.
+    const warnings: string[] = [];
+    page.on("console", (message) => message.type() === "warning" && warnings.push(message.text()));
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Sources" }).click();
+    await page.waitForURL((url) => url.pathname === "/analytics/sources");
+    await tile(page, "Own-domain citation rate").waitFor();
+    await settled(page);
+    const afterClick = await page.evaluate(() =>
+      (performance.getEntriesByType("resource") as PerformanceResourceTiming[]).filter((r) => r.name.includes("/api/analytics/top-domains")).map((r) => r.initiatorType),
+    );
+    expect(afterClick).toEqual(["fetch"]);
+    expect(await page.locator('head link[rel="preload"][as="fetch"][href*="top-domains"]').count()).toBe(0);
+    expect(warnings.filter((w) => w.includes("preloaded")), warnings.join("\n")).toEqual([]);
+  });
+
   test("the date range and the provider filter change the numbers and live in the address", async () => {
     const page = await newPage();
     await openOverview(page);

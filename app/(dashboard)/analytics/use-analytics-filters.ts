@@ -1,11 +1,10 @@
 "use client";
 import { usePathname, useSearchParams } from "next/navigation";
 import { useMemo, useState } from "react";
-import { DEFAULT_RANGE_DAYS, FILTER_PARAMS, filterFromSearchParams, filterSearchParams, RANGE_PRESETS } from "@/lib/analytics/filter-query";
-import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
+import { DEFAULT_RANGE_DAYS, FILTER_PARAMS, filterSearchParams } from "@/lib/analytics/filter-query";
+import { filterState, type FilterOptions } from "./filter-state";
 
-export type Option = { id: string; name: string };
-export type FilterOptions = { brands: Option[]; providers: Option[]; tags: string[]; markets: { key: string; label: string }[] };
+export type { FilterOptions, Option } from "./filter-state";
 
 export type FilterChange = { brandId?: string; providers?: string[]; tags?: string[]; markets?: string[]; range?: number; from?: string; to?: string };
 
@@ -25,19 +24,7 @@ export function useAnalyticsFilters(options: FilterOptions) {
   const [requested, setRequested] = useState<{ from: string; search: string } | null>(null);
   const search = requested && requested.from === live ? requested.search : live;
 
-  const state = useMemo(() => {
-    const query = new URLSearchParams(search);
-    const raw = filterFromSearchParams(query);
-    const brandId = options.brands.some((b) => b.id === raw.brandId) ? raw.brandId : options.brands[0]?.id;
-    const providers = (raw.providers ?? []).filter((id) => options.providers.some((p) => p.id === id));
-    const tags = (raw.tags ?? []).filter((t) => options.tags.includes(t));
-    const markets = (raw.markets ?? []).filter((m) => options.markets.some((o) => o.key === m));
-    const custom = !!(query.get("from") || query.get("to"));
-    const range = Number(query.get("range"));
-    const preset = custom ? null : (RANGE_PRESETS as readonly number[]).includes(range) ? range : DEFAULT_RANGE_DAYS;
-    const input: AnalyticsFilterInput = { brandId, providers, tags, markets, from: raw.from, to: raw.to };
-    return { input, preset };
-  }, [search, options]);
+  const state = useMemo(() => filterState(new URLSearchParams(search), options), [search, options]);
 
   const brand = options.brands.find((b) => b.id === state.input.brandId) ?? null;
 

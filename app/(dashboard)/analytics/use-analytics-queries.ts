@@ -1,7 +1,7 @@
 "use client";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import type { ChartName, ChartParams } from "@/lib/analytics/charts";
-import { filterSearchParams } from "@/lib/analytics/filter-query";
+import { chartPath } from "@/lib/analytics/filter-query";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
 import type { ChartData } from "@/lib/analytics/wire";
 
@@ -14,11 +14,11 @@ export const analyticsKey = (chart: ChartName, filter: AnalyticsFilterInput, ...
 
 /** GET /api/analytics/<chart>; a refusal throws the route's message, which the chart shows. */
 async function fetchChart<C extends ChartName>(chart: C, filter: AnalyticsFilterInput, signal: AbortSignal, own: ChartParams<C> = {}): Promise<ChartData<C>> {
-  const params = filterSearchParams(filter);
-  for (const [name, value] of Object.entries(own)) if (value !== undefined) params.set(name, String(value));
   let response: Response;
   try {
-    response = await fetch(`/api/analytics/${chart}?${params}`, { signal, headers: { accept: "application/json" } });
+    // A dashboard's first requests were preloaded by its server component under the same address
+    // (first-requests.ts): the browser answers this fetch from that preload.
+    response = await fetch(chartPath(chart, filter, own), { signal, headers: { accept: "application/json" } });
   } catch (error) {
     // Leaving the filter aborts the request: TanStack Query expects the abort itself.
     if (signal.aborted) throw error;

@@ -7,8 +7,8 @@ import { PagesTable } from "./pages-table";
 import { useChartQuery } from "../use-analytics-queries";
 import { useCitedDomain } from "./use-cited-domain";
 import { formatCount } from "@/lib/format";
+import { CITED_PAGES_PAGE_SIZE } from "../first-requests";
 
-const PAGE_SIZE = 20;
 
 /** Every cited page, most cited first, a page at a time; only one domain's when the address names one (a gap source's link). */
 export function CitedPagesTable({ filter, empty }: { filter: AnalyticsFilterInput; empty: ReactNode }) {
@@ -17,7 +17,7 @@ export function CitedPagesTable({ filter, empty }: { filter: AnalyticsFilterInpu
   const filterKey = JSON.stringify([filter, domain]);
   const [paging, setPaging] = useState({ filterKey, page: 1 });
   const page = paging.filterKey === filterKey ? paging.page : 1;
-  const query = useChartQuery("cited-pages", filter, { page, pageSize: PAGE_SIZE, domain });
+  const query = useChartQuery("cited-pages", filter, { page, pageSize: CITED_PAGES_PAGE_SIZE, domain });
   const data = query.data;
   const csv = data && {
     filename: `cited-pages-${domain ? `${domain}-` : ""}${filter.from}-${filter.to}-page-${page}`,

@@ -1,15 +1,17 @@
 "use client";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { toast } from "@/lib/browser/toast";
-import { listSourceCategoriesAction, setSourceCategoryAction } from "@/lib/actions/sources";
+import { setSourceCategoryAction } from "@/lib/actions/sources";
 import { unwrap } from "@/lib/browser/action-result";
 import { CATEGORY_LABELS, type OverridableCategory } from "@/lib/sources/category-labels";
 
-export const sourceCategoriesKey = ["source-categories"] as const;
+import { sourceCategoriesQuery } from "./queries";
+
+export const sourceCategoriesKey = sourceCategoriesQuery.queryKey;
 
 /** The workspace's own categories for cited domains. */
 export function useSourceCategoryOverridesQuery() {
-  return useQuery({ queryKey: sourceCategoriesKey, queryFn: async () => unwrap(await listSourceCategoriesAction()) });
+  return useQuery(sourceCategoriesQuery);
 }
 
 /** Sets (null: resets) a domain's category; every chart that shows categories reloads. */
