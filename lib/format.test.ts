@@ -5,6 +5,7 @@ import {
   formatAge,
   formatBucket,
   formatChange,
+  formatAxisCount,
   formatCount,
   formatDay,
   formatDollarsAxis,
@@ -98,6 +99,8 @@ describe("formatDollarsExact", () => {
 describe("numbers and shares", () => {
   it("writes counts, sample notes and plain numbers", () => {
     expect(formatCount(1_392)).toBe("1,392");
+    // An axis's ticks fit its gutter (a 15,652 was cut to "5652" there).
+    expect([0, 850, 3_400, 15_652, 1_234_567].map(formatAxisCount)).toEqual(["0", "850", "3.4K", "15.7K", "1.2M"]);
     expect(sampleNote(1_392)).toBe("n = 1,392 answers");
     expect(sampleNote(1)).toBe("n = 1 answer");
     expect(formatNumber(0.1 + 0.2)).toBe("0.3");

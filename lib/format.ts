@@ -43,6 +43,10 @@ export const formatDollarsAxis = (dollars: number) => `$${dollars < 10 ? dollars
 /** "1,204". */
 export const formatCount = (n: number) => n.toLocaleString("en-US");
 
+const compactCount = new Intl.NumberFormat("en-US", { notation: "compact", maximumFractionDigits: 1 });
+/** A count on a chart's axis, short enough for its narrow gutter: 850, 3.4K, 15.7K, 1.2M. */
+export const formatAxisCount = (n: number) => compactCount.format(n);
+
 /** Sample-size note for a chart: "n = 1,204 answers". */
 export const sampleNote = (n: number, unit = "answers") => `n = ${formatCount(n)} ${n === 1 ? unit.replace(/s$/, "") : unit}`;
 

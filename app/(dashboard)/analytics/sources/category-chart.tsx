@@ -5,7 +5,7 @@ import { ResponsiveChart } from "@/components/charts/responsive-chart";
 import { barCursor, gridProps } from "@/components/charts/axes";
 import { ChartCard } from "@/components/charts/chart-card";
 import { TooltipBox } from "@/components/charts/chart-tooltip";
-import { formatBucket, formatCount, formatPct } from "@/lib/format";
+import { formatAxisCount, formatBucket, formatCount, formatPct } from "@/lib/format";
 import { seriesColor } from "@/components/charts/palette";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
 import type { ChartData } from "@/lib/analytics/wire";
@@ -109,7 +109,7 @@ function PanelChart({ data, panel, yMax }: { data: Categories; panel: Panel; yMa
       <BarChart data={rows} margin={{ top: 4, right: 4, bottom: 0, left: 0 }} barCategoryGap={1} title={`${panel.label}: citations per ${data.unit === "week" ? "week" : "day"}`}>
         <CartesianGrid {...gridProps} />
         <XAxis dataKey="label" tick={false} tickLine={false} axisLine={{ stroke: "#cbd5e1" }} height={4} />
-        <YAxis domain={[0, yMax]} ticks={[0, yMax]} allowDecimals={false} tick={{ fontSize: 10, fill: "#64748b" }} tickLine={false} axisLine={false} width={28} />
+        <YAxis domain={[0, yMax]} ticks={[0, yMax]} allowDecimals={false} tickFormatter={formatAxisCount} tick={{ fontSize: 10, fill: "#64748b" }} tickLine={false} axisLine={false} width={34} />
         <Tooltip cursor={barCursor} content={(props) => <PanelTooltip {...props} data={data} panel={panel} />} />
         <Bar dataKey="value" name={panel.label} fill={panel.color} isAnimationActive={false} />
       </BarChart>
