@@ -9,5 +9,11 @@ export async function register() {
     // Next's own SIGTERM handler closes the server and exits with a code, which also ends the
     // `next dev` parent; the watchdog's deadline covers a request that never finishes.
     watchLauncher(() => process.kill(process.pid, "SIGTERM"), { deadlineMs: WEB_STOP_DEADLINE_MS });
+    // Production: render the sign-in page once as soon as the server listens (lib/process/warm-up.ts);
+    // `next dev` compiles routes on request, which the launcher warms itself.
+    if (process.env.NODE_ENV === "production") {
+      const { warmUpSelf } = await import("@/lib/process/warm-up");
+      warmUpSelf();
+    }
   }
 }

@@ -16,7 +16,7 @@ import { launcherEnv } from "@/lib/process/launcher-watchdog";
 import { WEB_STOP_DEADLINE_MS, workerStopDeadlineMs } from "@/lib/process/stop-deadlines";
 import { demoSeedPlan } from "@/scripts/lib/demo-seed";
 import { describeExit, paint, startChild, tagged, type Child } from "@/scripts/lib/processes";
-import { describeWarmUp, FIRST_ROUTES, warmUp } from "@/scripts/lib/warm-up";
+import { describeWarmUp, FIRST_ROUTES, warmUp } from "@/lib/process/warm-up";
 import { workerNodeArgs } from "@/scripts/lib/worker-bundle";
 
 const MODES = {

@@ -1,5 +1,5 @@
 // The chart requests each dashboard makes on its first render, as addresses: its server
-// component preloads them (lib/pages/preload.ts), so the browser asks for the data while it
+// component preloads them (lib/pages/preload.tsx), so the browser asks for the data while it
 // loads the page's scripts instead of after hydration, and each chart's fetch is answered from
 // its preload. Keep a page's list in step with what its components ask for (their useChartQuery
 // calls): tests/e2e/dashboards.test.ts fails a page that asks for anything it did not preload.

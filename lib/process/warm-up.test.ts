@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { describeWarmUp, warmUp } from "@/scripts/lib/warm-up";
+import { describeWarmUp, warmUp } from "@/lib/process/warm-up";
 
 let server: http.Server | undefined;
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
