@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { describeWarmUp, warmUp } from "@/lib/process/warm-up";
+import { describeWarmUp, warmUp, warmUpSelf } from "@/lib/process/warm-up";
 
 let server: http.Server | undefined;
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
@@ -38,5 +38,36 @@ describe("warmUp", () => {
     expect(result.map(({ status }) => status)).toEqual([null, 200]);
     expect(describeWarmUp(result)).toMatch(/^\/slow did not answer in \d+\.\d s, \/login ready in \d+\.\d s$/);
     server!.closeAllConnections();
+  });
+});
+
+describe("warmUpSelf", () => {
+  const port = process.env.PORT;
+  afterEach(() => {
+    if (port === undefined) delete process.env.PORT;
+    else process.env.PORT = port;
+  });
+
+  it("waits for the port the server listens on, then asks for the sign-in page once", async () => {
+    delete process.env.PORT;
+    const seen: string[] = [];
+    let asked!: () => void;
+    const done = new Promise<void>((resolve) => (asked = resolve));
+    const base = await serve((request, response) => {
+      seen.push(`${request.method} ${request.url}`);
+      response.end("<html>sign in</html>");
+      asked();
+    });
+    warmUpSelf();
+    // Its first look (a timer queued before this one) finds no port and looks again later; then
+    // the port appears, as Next.js sets it once it listens.
+    let seenBeforePort: string[] | undefined;
+    setTimeout(() => {
+      seenBeforePort = [...seen];
+      process.env.PORT = new URL(base).port;
+    }, 0);
+    await done;
+    expect(seenBeforePort).toEqual([]);
+    expect(seen).toEqual(["GET /login"]);
   });
 });
