@@ -185,7 +185,8 @@ describe("phone and desktop layouts", () => {
 
     await page.keyboard.press("Escape");
     await drawer(page).waitFor({ state: "hidden" });
-    expect(await button.getAttribute("aria-expanded")).toBe("false");
+    // The browser closes the dialog itself on Escape; the button's state follows in React's next render.
+    await expect.poll(() => button.getAttribute("aria-expanded")).toBe("false");
     expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe("Menu");
 
     await page.keyboard.press("Enter");
@@ -193,7 +194,7 @@ describe("phone and desktop layouts", () => {
     await page.keyboard.press("Enter");
     await page.waitForURL((url) => url.pathname === "/prompts");
     await drawer(page).waitFor({ state: "hidden" });
-    expect(await button.getAttribute("aria-expanded")).toBe("false");
+    await expect.poll(() => button.getAttribute("aria-expanded")).toBe("false");
   });
 
   test("dark mode follows the system, can be chosen, persists without a flash, and prints light", async () => {
