@@ -73,6 +73,20 @@ async function screenshots(page: Page, label: string, size: string): Promise<voi
   if (!SHOTS) return;
   fs.mkdirSync(SHOTS, { recursive: true });
   const name = label.replace(/[^a-z0-9]+/gi, "-").toLowerCase();
+  // Charts draw as they are scrolled to (components/charts/responsive-chart.tsx): scroll through
+  // the page as a reader would, so the full-page picture shows them drawn.
+  const waiting = page.locator('main [data-chart="waiting"]:visible');
+  await expect
+    .poll(
+      async () => {
+        // One at a time: a chart that draws changes the page's height under the next.
+        await waiting.first().scrollIntoViewIfNeeded({ timeout: 1_000 }).catch(() => {});
+        return waiting.evaluateAll((charts) => charts.map((c) => c.closest('[role="region"]')?.querySelector("h2")?.textContent));
+      },
+      { message: `${label}: charts still waiting`, timeout: 15_000 },
+    )
+    .toEqual([]);
+  await page.evaluate(() => window.scrollTo(0, 0));
   for (const scheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     // Buttons fade their colours (transition-colors): shoot once they have.
