@@ -146,7 +146,7 @@ describe("dashboards", () => {
   test("each dashboard's chart requests start from its page's head, and every chart uses its preload", async () => {
     const page = await newPage();
     await openOverview(page);
-    for (const path of ["/", "/analytics/sources", "/analytics/costs", "/?range=7&providers=none-such"]) {
+    for (const path of ["/", "/analytics/sources", "/analytics/costs", "/traffic", "/?range=7&providers=none-such"]) {
       await page.goto(path);
       await page.waitForFunction((mark) => performance.getEntriesByName(mark).length > 0, CONTENT_MARK, { timeout: 30_000 });
       await settled(page);

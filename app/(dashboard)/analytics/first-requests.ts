@@ -10,6 +10,8 @@ import type { FilterOptions } from "./filter-state";
 
 /** Rows per page of the Sources page's cited pages table. */
 export const CITED_PAGES_PAGE_SIZE = 20;
+/** Rows per page of the Traffic page's funnel and crawled pages tables. */
+export const TRAFFIC_PAGE_SIZE = 20;
 
 /** The filter bar's answers per provider, asked without the providers chosen (filter-bar.tsx). */
 const coverage = (filter: FilterQuery) => chartPath("provider-coverage", { ...filter, providers: [] });
@@ -37,4 +39,16 @@ export const firstRequests = {
   ],
   /** Costs (costs-page.tsx): tiles, chart and table share one request. */
   costs: (filter: FilterQuery) => [chartPath("costs", filter), coverage(filter)],
+  /** Traffic (traffic/traffic-page.tsx); `imported`: whether a log was ever imported (else only the visits chart). */
+  traffic: (filter: FilterQuery, imported: boolean) => [
+    ...(imported ? [chartPath("traffic-crawls", filter)] : []),
+    chartPath("traffic-visits", filter),
+    ...(imported
+      ? [
+          chartPath("traffic-funnel", filter, { page: 1, pageSize: TRAFFIC_PAGE_SIZE, list: "all" }),
+          chartPath("traffic-pages", filter, { page: 1, pageSize: TRAFFIC_PAGE_SIZE }),
+        ]
+      : []),
+    coverage(filter),
+  ],
 };

@@ -9,8 +9,8 @@ import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
 import type { ChartData } from "@/lib/analytics/wire";
 import { formatBucket, formatCount } from "@/lib/format";
 import { useChartQuery } from "../analytics/use-analytics-queries";
+import { TRAFFIC_PAGE_SIZE } from "../analytics/first-requests";
 
-const PAGE_SIZE = 20;
 
 type Crawled = ChartData<"traffic-pages">["items"][number];
 
@@ -28,7 +28,7 @@ export function CrawledPagesTable({ filter, empty }: { filter: AnalyticsFilterIn
   const filterKey = JSON.stringify(filter);
   const [paging, setPaging] = useState({ filterKey, page: 1 });
   const page = paging.filterKey === filterKey ? paging.page : 1;
-  const query = useChartQuery("traffic-pages", filter, { page, pageSize: PAGE_SIZE });
+  const query = useChartQuery("traffic-pages", filter, { page, pageSize: TRAFFIC_PAGE_SIZE });
   const data = query.data;
   const csv = data && {
     filename: `traffic-pages-${filter.from}-${filter.to}-page-${page}`,

@@ -9,8 +9,8 @@ import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
 import type { ChartData } from "@/lib/analytics/wire";
 import { formatBucket, formatCount, formatInterval, formatPct, MISSING } from "@/lib/format";
 import { useChartQuery } from "../analytics/use-analytics-queries";
+import { TRAFFIC_PAGE_SIZE } from "../analytics/first-requests";
 
-const PAGE_SIZE = 20;
 
 type Funnel = ChartData<"traffic-funnel">;
 type List = Funnel["list"];
@@ -105,7 +105,7 @@ export function FunnelTable({ filter, brandName }: { filter: AnalyticsFilterInpu
   const filterKey = JSON.stringify([filter, list]);
   const [paging, setPaging] = useState({ filterKey, page: 1 });
   const page = paging.filterKey === filterKey ? paging.page : 1;
-  const query = useChartQuery("traffic-funnel", filter, { page, pageSize: PAGE_SIZE, list });
+  const query = useChartQuery("traffic-funnel", filter, { page, pageSize: TRAFFIC_PAGE_SIZE, list });
   const data = query.data;
   const chosen = LISTS.find((l) => l.list === list)!;
   const csv = data && {

@@ -3,13 +3,28 @@ import { analyticsOptions } from "@/lib/analytics/options";
 import { hasTrafficLogs } from "@/lib/analytics/traffic";
 import { requirePageContext } from "@/lib/auth/session";
 import { canCheckSiteReadiness } from "@/lib/permissions/permissions";
+import { PrefetchedQueries } from "@/components/prefetched-queries";
+import { prefetch, toSearchParams } from "@/lib/pages/prefetch";
+import { FetchPreloads } from "@/lib/pages/preload";
 import { siteKeyOf } from "@/lib/traffic/visits";
+import { filterState } from "../analytics/filter-state";
+import { firstRequests } from "../analytics/first-requests";
+import { readinessQuery } from "./queries";
 import { TrafficPage } from "./traffic-page";
 
 export const metadata: Metadata = { title: "Traffic" };
 
-export default async function Page() {
+export default async function Page({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const ctx = await requirePageContext();
   const [options, imported, siteKey] = await Promise.all([analyticsOptions(ctx.workspace.id), hasTrafficLogs(ctx.workspace.id), siteKeyOf(ctx.workspace.id)]);
-  return <TrafficPage options={options} imported={imported} hasSiteKey={siteKey !== null} canCheckReadiness={canCheckSiteReadiness(ctx)} />;
+  const branded = options.brands.length > 0;
+  const preloads = branded ? firstRequests.traffic(filterState(toSearchParams(await searchParams), options).input, imported) : [];
+  // The site readiness card's query is a server action: started here, streamed with the page.
+  const first = prefetch(branded ? [readinessQuery] : []);
+  return (
+    <PrefetchedQueries state={first}>
+      <FetchPreloads paths={preloads} />
+      <TrafficPage options={options} imported={imported} hasSiteKey={siteKey !== null} canCheckReadiness={canCheckSiteReadiness(ctx)} />
+    </PrefetchedQueries>
+  );
 }

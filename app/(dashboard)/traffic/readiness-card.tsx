@@ -7,19 +7,16 @@ import { Button } from "@/components/ui/button";
 import { DataTable } from "@/components/ui/data-table";
 import { SectionHeading } from "@/components/ui/section-heading";
 import type { Column } from "@/components/ui/table-columns";
-import { checkSiteReadinessAction, siteReadinessAction } from "@/lib/actions/site-readiness";
+import { checkSiteReadinessAction } from "@/lib/actions/site-readiness";
 import { unwrap } from "@/lib/browser/action-result";
 import { formatUtcDateTime, MISSING } from "@/lib/format";
+import { readinessQuery } from "./queries";
 
-type Readiness = Awaited<ReturnType<typeof fetchReadiness>>;
+type Readiness = Awaited<ReturnType<typeof readinessQuery.queryFn>>;
 type Domain = Readiness["domains"][number];
 type CrawlerRow = Domain["purposes"][number]["crawlers"][number] & { purpose: string };
 
-export const readinessKey = ["traffic", "readiness"] as const;
-
-async function fetchReadiness() {
-  return unwrap(await siteReadinessAction());
-}
+export const readinessKey = readinessQuery.queryKey;
 
 const PURPOSE: Record<string, string> = { training: "Model training", search: "Search index", user: "Live fetch for a user" };
 
@@ -107,7 +104,7 @@ function DomainReadiness({ domain }: { domain: Domain }) {
  */
 export function ReadinessCard({ canCheck }: { canCheck: boolean }) {
   const queryClient = useQueryClient();
-  const query = useQuery({ queryKey: readinessKey, queryFn: fetchReadiness, refetchInterval: (q) => (q.state.data?.checking ? 1000 : false) });
+  const query = useQuery({ ...readinessQuery, refetchInterval: (q) => (q.state.data?.checking ? 1000 : false) });
   const check = useMutation({
     mutationFn: async () => unwrap(await checkSiteReadinessAction()),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: readinessKey }),
