@@ -4,10 +4,9 @@ import { analyticsOptions } from "@/lib/analytics/options";
 import { canManageSchedules, canManageShareLinks, canRunSetup, canStartCheck } from "@/lib/permissions/permissions";
 import { requirePageContext } from "@/lib/auth/session";
 import { hasSchedule } from "@/lib/setup/progress";
-import { toSearchParams } from "@/lib/pages/prefetch";
+import { toSearchParams, type PageSearchParams } from "@/lib/pages/prefetch";
 import { FetchPreloads } from "@/lib/pages/preload";
 import { getBranding } from "@/lib/share-links/branding";
-import { filterState } from "./analytics/filter-state";
 import { firstRequests } from "./analytics/first-requests";
 import { OverviewPage } from "./analytics/overview/overview-page";
 import { ScheduleSuggestion } from "./setup/schedule-suggestion";
@@ -15,11 +14,11 @@ import { SetupPath } from "./setup/setup-path";
 
 export const metadata: Metadata = { title: "Overview" };
 
-export default async function Page({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function Page({ searchParams }: { searchParams: PageSearchParams }) {
   const ctx = await requirePageContext();
   const options = await analyticsOptions(ctx.workspace.id);
   if (options.brands.length && options.hasResults) {
-    const preloads = firstRequests.overview(filterState(toSearchParams(await searchParams), options).input, options);
+    const preloads = firstRequests.overview(toSearchParams(await searchParams), options);
     const [branding, scheduled] = await Promise.all([getBranding(ctx.workspace.id), hasSchedule(ctx.workspace.id)]);
     const agency = { name: branding.agencyName, logoSrc: branding.logoType ? "/api/branding/logo" : null };
     return (

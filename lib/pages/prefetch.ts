@@ -24,6 +24,9 @@ export function prefetch(queries: PrefetchedQuery[]): DehydratedState {
   return dehydrate(client, { shouldDehydrateQuery: () => true });
 }
 
+/** A page's search params as Next.js hands them to its server component. */
+export type PageSearchParams = Promise<Record<string, string | string[] | undefined>>;
+
 /** A page's search params as Next.js hands them to a server component, as the browser's URLSearchParams. */
 export function toSearchParams(params: Record<string, string | string[] | undefined>): URLSearchParams {
   const search = new URLSearchParams();

@@ -4,21 +4,19 @@ import { analyticsOptions } from "@/lib/analytics/options";
 import { canCategorizeSources, canStartCheck } from "@/lib/permissions/permissions";
 import { requirePageContext } from "@/lib/auth/session";
 import { PrefetchedQueries } from "@/components/prefetched-queries";
-import { prefetch, toSearchParams } from "@/lib/pages/prefetch";
+import { prefetch, toSearchParams, type PageSearchParams } from "@/lib/pages/prefetch";
 import { FetchPreloads } from "@/lib/pages/preload";
-import { filterState } from "../filter-state";
 import { firstRequests } from "../first-requests";
 import { sourceCategoriesQuery } from "./queries";
 import { SourcesPage } from "./sources-page";
 
 export const metadata: Metadata = { title: "Sources" };
 
-export default async function Page({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function Page({ searchParams }: { searchParams: PageSearchParams }) {
   const ctx = await requirePageContext();
   const options = await analyticsOptions(ctx.workspace.id);
   const charts = pageCharts("sources");
-  const query = toSearchParams(await searchParams);
-  const preloads = options.brands.length ? firstRequests.sources(filterState(query, options).input, charts, query.get("domain") || undefined) : [];
+  const preloads = firstRequests.sources(toSearchParams(await searchParams), options, charts);
   const canCategorize = canCategorizeSources(ctx);
   // The category overrides (admins) are a server action: started here, streamed with the page.
   const first = prefetch(canCategorize && options.brands.length ? [sourceCategoriesQuery] : []);
