@@ -1,5 +1,5 @@
 "use client";
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 
 export type Tab = { href: string; label: string; active: boolean };
 

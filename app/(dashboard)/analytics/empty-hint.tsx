@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 
 /** The empty state of a chart: what to do to get data into it. */
 export function EmptyHint({ brandName, canStart, what = "answers" }: { brandName: string; canStart: boolean; what?: string }) {

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { EmptyState } from "@/components/ui/card";
 
 /** What an analytics page shows before the workspace tracks any brand. */

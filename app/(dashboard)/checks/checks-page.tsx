@@ -1,5 +1,5 @@
 "use client";
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { useState } from "react";
 import { ProgressBar, StatusBadge } from "@/components/checks/status";
 import { Card, EmptyState, PageHeader } from "@/components/ui/card";

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 
 /**
  * After the first check: one check is a snapshot and answers vary from day to day, so a schedule

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { EmptyState } from "@/components/ui/card";
 
 const CLI = "npm run --silent beacon -- traffic import access.log.gz --workspace <your-workspace>";

@@ -1,5 +1,5 @@
 "use client";
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { useMemo } from "react";
 import { Bar } from "recharts";
 import { ChartCard } from "@/components/charts/chart-card";

@@ -1,5 +1,5 @@
 "use client";
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { budgetNote, retryWasteNote } from "@/lib/analytics/cost-notes";
 import { formatCount, formatMicros } from "@/lib/format";
 import { KpiTile } from "@/components/charts/kpi-tile";

@@ -1,6 +1,6 @@
 "use client";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { useEffect, useRef, useState } from "react";
 import { toast } from "@/lib/browser/toast";
 import { CaptureDetailDialog } from "@/components/checks/capture-detail-dialog";
