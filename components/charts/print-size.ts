@@ -47,7 +47,9 @@ export function usePrintSize(content: RefObject<HTMLElement | null>): PrintSize 
       // Once drawn for print the chart has no container of its own: a second signal changes nothing.
       if (!box || !card || charts?.length !== 1) return;
       const padding = card.getBoundingClientRect().width - box.getBoundingClientRect().width;
-      const height = Math.min(charts[0]!.getBoundingClientRect().height, PRINT_CHART_MAX_HEIGHT_PX);
+      // The plot's height: the chart's box holds its legend too (responsive-chart.tsx), which prints under it.
+      const legend = charts[0]!.querySelector("[data-legend]")?.getBoundingClientRect().height ?? 0;
+      const height = Math.min(charts[0]!.getBoundingClientRect().height, PRINT_CHART_MAX_HEIGHT_PX) - legend;
       flushSync(() => setSize({ width: Math.floor(PRINTABLE_WIDTH_PX - padding), height }));
     };
     const leave = () => setSize(null);

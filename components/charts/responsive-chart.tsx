@@ -2,6 +2,7 @@
 import { use, useEffect, useRef, useState, type ReactElement, type RefObject } from "react";
 import { flushSync } from "react-dom";
 import { ResponsiveContainer } from "recharts";
+import { ChartLegend, type LegendItem } from "./legend";
 import { PrintSizeContext } from "./print-size";
 
 /**
@@ -12,8 +13,9 @@ import { PrintSizeContext } from "./print-size";
 export const DRAW_AHEAD_PX = 200;
 
 /**
- * A recharts chart at the width of its parent, drawn once it comes within DRAW_AHEAD_PX of the
- * viewport (or the page prints); until then an empty box of its height holds its place.
+ * A recharts chart at the width of its parent with its legend under it (legend.tsx), drawn once
+ * it comes within DRAW_AHEAD_PX of the viewport (or the page prints); until then an empty box of
+ * its height holds its place, the legend already in it.
  *
  * Why: drawing is what a chart page's first screen waits for. A warm Overview spent 300–400 ms of
  * main thread rendering its charts after their data arrived (recharts, React and the axes' layout;
@@ -22,19 +24,24 @@ export const DRAW_AHEAD_PX = 200;
  * for with the page as before, so a chart drawn late still draws from answered data at once; only
  * the SVG waits. Tables are not deferred: their text stays searchable with the browser's find.
  */
-export function ResponsiveChart({ height, children }: { height: number; children: ReactElement }) {
+export function ResponsiveChart({ height, legend, children }: { height: number; legend?: LegendItem[]; children: ReactElement }) {
   const box = useRef<HTMLDivElement>(null);
   // Printing: the size the card gives its one chart for paper (print-size.ts), which draws it.
   const print = use(PrintSizeContext);
   const drawn = useDrawnWhenNear(box) || print !== null;
   return (
-    // data-chart: the card's print sizing finds the chart by it, drawn or not (print-size.ts).
-    <div ref={box} data-chart={drawn ? "drawn" : "waiting"} style={drawn ? undefined : { height }}>
-      {drawn && (
-        <ResponsiveContainer width={print?.width ?? "100%"} height={print?.height ?? height}>
-          {children}
-        </ResponsiveContainer>
-      )}
+    // data-chart: the card's print sizing finds the chart by it, drawn or not (print-size.ts). On
+    // screen the plot takes what the legend leaves of `height`, as recharts' own legend did; for
+    // paper it is drawn at the print size, the legend under it.
+    <div ref={box} data-chart={drawn ? "drawn" : "waiting"} className="flex flex-col" style={print ? undefined : { height }}>
+      <div className="min-h-0 flex-1">
+        {drawn && (
+          <ResponsiveContainer width={print?.width ?? "100%"} height={print?.height ?? "100%"}>
+            {children}
+          </ResponsiveContainer>
+        )}
+      </div>
+      {legend && legend.length > 0 && <ChartLegend items={legend} />}
     </div>
   );
 }

@@ -105,8 +105,10 @@ describe("dashboards", () => {
     // One line per provider plus "All providers"; a line and its 95 % band per tracked entity, in a
     // bucket the data chose; six position bars.
     expect(await chart(page, "Visibility over time").locator(".recharts-line").count()).toBe(5);
-    const legend = await chart(page, "Visibility over time").locator(".recharts-legend-wrapper").innerText();
-    for (const provider of ["ChatGPT", "Perplexity", "Gemini", "Claude", "All providers"]) expect(legend).toContain(provider);
+    // The legend is a list under the plot, in the order the lines are drawn ("All providers" last).
+    const legend = await chart(page, "Visibility over time").getByRole("list", { name: "Legend" }).getByRole("listitem").allInnerTexts();
+    expect([...legend].sort()).toEqual(["All providers", "ChatGPT", "Claude", "Gemini", "Perplexity"]);
+    expect(legend.at(-1)).toBe("All providers");
     const shareOfVoice = await drawnChart(page, "Share of voice");
     expect(await shareOfVoice.locator(".recharts-area").count()).toBe(4);
     expect(await shareOfVoice.locator(".recharts-line").count()).toBe(4);
@@ -114,7 +116,7 @@ describe("dashboards", () => {
     const periodShares = page.getByRole("list", { name: "Share of voice over the period" });
     expect(await periodShares.locator("li").count()).toBe(4);
     for (const text of await periodShares.locator("li").allInnerTexts()) expect(text).toMatch(/\d+%[\s\S]*\d+–\d+%[\s\S]*vs previous period · (beyond noise|within noise|too few answers)/);
-    expect(await chart(page, "Share of voice").locator(".recharts-legend-wrapper").innerText()).toMatch(/^Lumen CRM/);
+    expect(await chart(page, "Share of voice").getByRole("list", { name: "Legend" }).innerText()).toMatch(/^Lumen CRM/);
     expect(await (await drawnChart(page, "Position distribution")).locator(".recharts-bar-rectangle").count()).toBeGreaterThanOrEqual(5);
     expect(await chart(page, "Prompts").locator("tbody tr").count()).toBe(12);
     // The markets: prompts without a market, Germany in English and in German, Russia in Russian.

@@ -37,15 +37,13 @@ function pageCount(pdf: Buffer): number {
 
 /** Every chart's surface in the page: its drawn width, the width it was laid out for, its smallest axis label. */
 function measureCharts() {
-  return [...document.querySelectorAll("main svg.recharts-surface")]
-    .filter((svg) => !svg.closest(".recharts-legend-wrapper"))
-    .map((svg) => {
-      const title = svg.closest('[role="region"]')?.querySelector("h2")?.textContent ?? "?";
-      const drawn = svg.getBoundingClientRect().width;
-      const laidOut = (svg as SVGSVGElement).width.baseVal.value;
-      const labels = [...svg.querySelectorAll("text.recharts-cartesian-axis-tick-value")].map((t) => parseFloat(getComputedStyle(t).fontSize) * Math.min(1, drawn / laidOut));
-      return { title, drawn, laidOut, smallestLabel: labels.length ? Math.min(...labels) : null };
-    });
+  return [...document.querySelectorAll("main svg.recharts-surface")].map((svg) => {
+    const title = svg.closest('[role="region"]')?.querySelector("h2")?.textContent ?? "?";
+    const drawn = svg.getBoundingClientRect().width;
+    const laidOut = (svg as SVGSVGElement).width.baseVal.value;
+    const labels = [...svg.querySelectorAll("text.recharts-cartesian-axis-tick-value")].map((t) => parseFloat(getComputedStyle(t).fontSize) * Math.min(1, drawn / laidOut));
+    return { title, drawn, laidOut, smallestLabel: labels.length ? Math.min(...labels) : null };
+  });
 }
 type ChartMeasure = ReturnType<typeof measureCharts>[number];
 

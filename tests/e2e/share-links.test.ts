@@ -22,12 +22,10 @@ const tile = (page: Page, label: string) => page.getByRole("group", { name: labe
 async function chartSizes(page: Page) {
   return page.evaluate(() => ({
     body: document.body.getBoundingClientRect().width,
-    charts: [...document.querySelectorAll("svg.recharts-surface")]
-      .filter((svg) => !svg.closest(".recharts-legend-wrapper"))
-      .map((svg) => {
-        const box = svg.getBoundingClientRect();
-        return { width: box.width, height: box.height };
-      }),
+    charts: [...document.querySelectorAll("svg.recharts-surface")].map((svg) => {
+      const box = svg.getBoundingClientRect();
+      return { width: box.width, height: box.height };
+    }),
   }));
 }
 
@@ -37,7 +35,7 @@ async function expectPrintable(page: Page, minCharts: number) {
   expect(await page.getByRole("button", { name: "Print / save as PDF" }).isVisible()).toBe(false);
   // recharts measures its container again once the print layout applies.
   await page.waitForFunction(
-    () => [...document.querySelectorAll("svg.recharts-surface")].every((svg) => svg.closest(".recharts-legend-wrapper") || svg.getBoundingClientRect().width > 100),
+    () => [...document.querySelectorAll("svg.recharts-surface")].every((svg) => svg.getBoundingClientRect().width > 100),
     null,
     { timeout: 10_000 },
   );

@@ -125,7 +125,7 @@ describe("the Traffic page", () => {
     const crawls = page.getByRole("region", { name: "AI crawler requests" });
     await crawls.getByText("11 requests, 5 unverified").waitFor();
     await visitsCard.getByText("2 visits").waitFor();
-    expect(await visitsCard.locator(".recharts-legend-wrapper").innerText()).toMatch(/ChatGPT[\s\S]*Perplexity/);
+    expect(await visitsCard.getByRole("list", { name: "Legend" }).innerText()).toMatch(/ChatGPT[\s\S]*Perplexity/);
     // GPTBot's claims come from an address OpenAI does not publish: unverified.
     const crawlers = crawls.getByRole("table", { name: "Crawlers" });
     await expect.poll(() => crawlers.getByRole("row", { name: /GPTBot/ }).innerText()).toMatch(/GPTBot\s+OpenAI\s+Model training\s+5\s+0\s+5\s+0/);

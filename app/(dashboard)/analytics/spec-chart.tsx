@@ -1,11 +1,10 @@
 "use client";
 import { useMemo, type ReactNode } from "react";
-import { Bar, CartesianGrid, ComposedChart, Legend, Line, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
+import { Bar, CartesianGrid, ComposedChart, Line, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
 import { ResponsiveChart } from "@/components/charts/responsive-chart";
 import { barCursor, gridProps, xAxisProps, yAxisProps } from "@/components/charts/axes";
 import { ChartCard } from "@/components/charts/chart-card";
 import { TooltipBox } from "@/components/charts/chart-tooltip";
-import { legendProps } from "@/components/charts/legend";
 import { PageLink } from "@/components/charts/page-link";
 import { seriesColor } from "@/components/charts/palette";
 import { DataTable } from "@/components/ui/data-table";
@@ -104,7 +103,7 @@ function SeriesChart({ view, rows, unit, height }: { view: AnyChartView; rows: R
   const points = useMemo(() => rows.map((row) => ({ ...row, [LABEL]: String(show(view.x.format === "page" ? "text" : view.x.format, row[view.x.key], row, unit)) })), [rows, view.x, unit]);
   const axisFormat = view.series[0]?.format ?? "count";
   return (
-    <ResponsiveChart height={height}>
+    <ResponsiveChart height={height} legend={view.series.length > 1 ? view.series.map((s, i) => ({ name: s.label, color: seriesColor(i), mark: view.kind === "line" ? "line" : "bar" })) : undefined}>
       <ComposedChart data={points} margin={{ top: 8, right: 16, bottom: 0, left: -8 }}>
         <CartesianGrid {...gridProps} />
         <XAxis dataKey={LABEL} {...xAxisProps} minTickGap={24} />
@@ -115,7 +114,6 @@ function SeriesChart({ view, rows, unit, height }: { view: AnyChartView; rows: R
           width={56}
         />
         <Tooltip cursor={barCursor} content={(props) => <SeriesTooltip {...props} view={view} unit={unit} />} />
-        {view.series.length > 1 && <Legend {...legendProps} />}
         {view.series.map((s, i) =>
           view.kind === "line" ? (
             <Line key={s.key} type="linear" dataKey={s.key} name={s.label} stroke={seriesColor(i)} strokeWidth={2} dot={false} isAnimationActive={false} />

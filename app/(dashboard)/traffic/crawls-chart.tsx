@@ -2,6 +2,7 @@
 import { useMemo, type ReactNode } from "react";
 import { Bar } from "recharts";
 import { ChartCard } from "@/components/charts/chart-card";
+import type { LegendItem } from "@/components/charts/legend";
 import { seriesColor } from "@/components/charts/palette";
 import { StackedBarChart } from "@/components/charts/stacked-bar-chart";
 import { DataTable } from "@/components/ui/data-table";
@@ -43,6 +44,10 @@ export function CrawlsChart({ filter, empty }: { filter: AnalyticsFilterInput; e
   );
   // A legend entry only for a segment that has requests: a crawler seen only unverified shows no solid swatch.
   const hasHits = (key: string) => rows.some((row) => Number(row[key] ?? 0) > 0);
+  const legend: LegendItem[] = drawn.flatMap((name, i) => [
+    ...(hasHits(name) ? [{ name, color: seriesColor(i), mark: "bar" as const }] : []),
+    ...(hasHits(`${name} (unverified)`) ? [{ name: `${name} (unverified)`, color: seriesColor(i), mark: "bar" as const, pale: true }] : []),
+  ]);
   const total = data?.crawlers.reduce((sum, c) => sum + c.hits, 0) ?? 0;
   const unverified = data?.crawlers.reduce((sum, c) => sum + c.unverified, 0) ?? 0;
   const csv = data && {
@@ -64,10 +69,10 @@ export function CrawlsChart({ filter, empty }: { filter: AnalyticsFilterInput; e
       csv={csv ?? undefined}
       height={300}
     >
-      <StackedBarChart rows={rows} height={300}>
+      <StackedBarChart rows={rows} height={300} legend={legend}>
         {drawn.flatMap((name, i) => [
-          <Bar key={name} dataKey={name} name={name} stackId="crawls" fill={seriesColor(i)} isAnimationActive={false} legendType={hasHits(name) ? "rect" : "none"} />,
-          <Bar key={`${name}-u`} dataKey={`${name} (unverified)`} name={`${name} (unverified)`} stackId="crawls" fill={seriesColor(i)} fillOpacity={0.35} stroke={seriesColor(i)} strokeDasharray="3 2" isAnimationActive={false} legendType={hasHits(`${name} (unverified)`) ? "rect" : "none"} />,
+          <Bar key={name} dataKey={name} name={name} stackId="crawls" fill={seriesColor(i)} isAnimationActive={false} />,
+          <Bar key={`${name}-u`} dataKey={`${name} (unverified)`} name={`${name} (unverified)`} stackId="crawls" fill={seriesColor(i)} fillOpacity={0.35} stroke={seriesColor(i)} strokeDasharray="3 2" isAnimationActive={false} />,
         ])}
       </StackedBarChart>
       <div className="-mx-5 -mb-5 mt-4">

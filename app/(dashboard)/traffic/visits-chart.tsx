@@ -48,7 +48,7 @@ export function VisitsChart({ filter, brandName, hasSiteKey }: { filter: Analyti
       csv={csv ?? undefined}
       height={260}
     >
-      <StackedBarChart rows={rows} height={260}>
+      <StackedBarChart rows={rows} height={260} legend={drawn.map((name, i) => ({ name, color: seriesColor(i), mark: "bar" }))}>
         {drawn.map((name, i) => (
           <Bar key={name} dataKey={name} name={name} stackId="visits" fill={seriesColor(i)} isAnimationActive={false} />
         ))}

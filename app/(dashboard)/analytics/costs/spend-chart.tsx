@@ -1,11 +1,10 @@
 "use client";
 import { useMemo } from "react";
-import { Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
+import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
 import { ResponsiveChart } from "@/components/charts/responsive-chart";
 import { barCursor, gridProps, xAxisProps, yAxisProps } from "@/components/charts/axes";
 import { ChartCard } from "@/components/charts/chart-card";
 import { TooltipBox } from "@/components/charts/chart-tooltip";
-import { legendProps } from "@/components/charts/legend";
 import { formatBucket, formatCount, formatDollarsAxis, formatDollarsExact, formatMicros } from "@/lib/format";
 import { seriesColor } from "@/components/charts/palette";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
@@ -44,13 +43,12 @@ export function SpendChart({ filter }: { filter: AnalyticsFilterInput }) {
       csv={csv ?? undefined}
       height={300}
     >
-      <ResponsiveChart height={300}>
+      <ResponsiveChart height={300} legend={daily?.providers.map((p, i) => ({ name: p.name, color: seriesColor(i + 1), mark: "bar" }))}>
         <BarChart data={rows} margin={{ top: 8, right: 16, bottom: 0, left: -4 }}>
           <CartesianGrid {...gridProps} />
           <XAxis dataKey="label" {...xAxisProps} minTickGap={24} />
           <YAxis tickFormatter={formatDollarsAxis} {...yAxisProps} width={56} />
           <Tooltip cursor={barCursor} content={(props) => <SpendTooltip {...props} daily={daily!} unit={data!.unit} />} />
-          <Legend {...legendProps} />
           {daily?.providers.map((p, i) => (
             <Bar key={p.id} dataKey={p.id} name={p.name} stackId="spend" fill={seriesColor(i + 1)} isAnimationActive={false} />
           ))}

@@ -1,11 +1,10 @@
 "use client";
 import { useMemo, type ReactNode } from "react";
-import { Area, CartesianGrid, ComposedChart, Legend, Line, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
+import { Area, CartesianGrid, ComposedChart, Line, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
 import { ResponsiveChart } from "@/components/charts/responsive-chart";
-import { gridProps, xAxisProps, yAxisProps } from "@/components/charts/axes";
+import { gridProps, lineDot, xAxisProps, yAxisProps } from "@/components/charts/axes";
 import { ChartCard } from "@/components/charts/chart-card";
 import { TooltipBox } from "@/components/charts/chart-tooltip";
-import { legendProps } from "@/components/charts/legend";
 import { formatBucket, formatCount, formatInterval, formatPct, sampleNote } from "@/lib/format";
 import { seriesColor } from "@/components/charts/palette";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
@@ -55,18 +54,17 @@ export function ShareOfVoiceChart({ filter, empty }: { filter: AnalyticsFilterIn
       empty={empty}
       csv={csv ?? undefined}
     >
-      <ResponsiveChart height={240}>
+      <ResponsiveChart height={240} legend={series.map((s) => ({ name: s.name, color: s.color, mark: "line" }))}>
         <ComposedChart data={rows} margin={{ top: 8, right: 16, bottom: 0, left: -8 }}>
           <CartesianGrid {...gridProps} />
           <XAxis dataKey="label" {...xAxisProps} minTickGap={24} />
           <YAxis domain={[0, top]} ticks={ticks(top)} tickFormatter={(v: number) => `${v}%`} {...yAxisProps} width={48} />
           <Tooltip content={(props) => <SovTooltip {...props} sov={sov!} series={series} />} />
-          <Legend iconType="plainline" {...legendProps} />
           {series.map((s) => (
             <Area key={band(s.id)} type="linear" dataKey={band(s.id)} name={`${s.name} 95% interval`} stroke="none" fill={s.color} fillOpacity={0.12} legendType="none" tooltipType="none" connectNulls activeDot={false} isAnimationActive={false} />
           ))}
           {series.map((s) => (
-            <Line key={s.id} type="linear" dataKey={s.id} name={s.name} stroke={s.color} strokeWidth={s.id === "brand" ? 2.5 : 1.75} dot={rows.length <= 31 ? { r: 2.5 } : false} activeDot={{ r: 4 }} connectNulls isAnimationActive={false} />
+            <Line key={s.id} type="linear" dataKey={s.id} name={s.name} stroke={s.color} strokeWidth={s.id === "brand" ? 2.5 : 1.75} dot={lineDot(rows.length, series.length)} activeDot={{ r: 4 }} connectNulls isAnimationActive={false} />
           ))}
         </ComposedChart>
       </ResponsiveChart>

@@ -1,11 +1,10 @@
 "use client";
 import { useMemo } from "react";
-import { Area, CartesianGrid, ComposedChart, Legend, Line, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
+import { Area, CartesianGrid, ComposedChart, Line, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
 import { ResponsiveChart } from "@/components/charts/responsive-chart";
-import { gridProps, xAxisProps, yAxisProps } from "@/components/charts/axes";
+import { gridProps, lineDot, xAxisProps, yAxisProps } from "@/components/charts/axes";
 import { ChartCard } from "@/components/charts/chart-card";
 import { TooltipBox } from "@/components/charts/chart-tooltip";
-import { legendProps } from "@/components/charts/legend";
 import { formatBucket, formatInterval, formatPct, sampleNote } from "@/lib/format";
 import { seriesColor } from "@/components/charts/palette";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
@@ -55,13 +54,12 @@ export function VisibilityChart({ filter, brandName, empty }: { filter: Analytic
       {filled.length === 1 && visibility ? (
         <SinglePoint visibility={visibility} point={filled[0]!} series={series} />
       ) : (
-        <ResponsiveChart height={300}>
+        <ResponsiveChart height={300} legend={series.map((s) => ({ name: s.name, color: s.color, mark: "line", dashed: s.id === ALL }))}>
           <ComposedChart data={rows} margin={{ top: 8, right: 16, bottom: 0, left: -8 }}>
             <CartesianGrid {...gridProps} />
             <XAxis dataKey="label" {...xAxisProps} minTickGap={24} />
             <YAxis domain={[0, 100]} ticks={[0, 25, 50, 75, 100]} tickFormatter={(v: number) => `${v}%`} {...yAxisProps} width={48} />
             <Tooltip content={(props) => <VisibilityTooltip {...props} visibility={visibility!} series={series} />} />
-            <Legend iconType="plainline" {...legendProps} />
             {series.map((s) => (
               <Area
                 key={band(s.id)}
@@ -87,7 +85,7 @@ export function VisibilityChart({ filter, brandName, empty }: { filter: Analytic
                 stroke={s.color}
                 strokeWidth={s.id === ALL ? 2.5 : 1.75}
                 strokeDasharray={s.id === ALL ? "5 4" : undefined}
-                dot={rows.length <= 31 ? { r: 2.5 } : false}
+                dot={lineDot(rows.length, series.length)}
                 activeDot={{ r: 4 }}
                 connectNulls
                 isAnimationActive={false}

@@ -39,7 +39,7 @@ export function TopDomainsChart({ filter, empty }: { filter: AnalyticsFilterInpu
       csv={csv ?? undefined}
       height={300}
     >
-      <StackedBarChart rows={rows} height={300} tooltip={(props) => <DomainsTooltip {...props} domains={domains!} />}>
+      <StackedBarChart rows={rows} height={300} legend={domains?.domains.map((d, i) => ({ name: label(d), color: seriesColor(i), mark: "bar" })) ?? []} tooltip={(props) => <DomainsTooltip {...props} domains={domains!} />}>
         {domains?.domains.map((d, i) => (
           <Bar key={d.domain} dataKey={d.domain} name={label(d)} stackId="domains" fill={seriesColor(i)} isAnimationActive={false} />
         ))}
