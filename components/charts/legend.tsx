@@ -1,3 +1,5 @@
+import type { CSSProperties } from "react";
+
 /**
  * One entry of a chart's legend: a line (dashed for an aggregate like "All providers") or a bar's
  * square (pale with a dashed border for a bar's unverified part).
@@ -26,7 +28,9 @@ export function ChartLegend({ items }: { items: LegendItem[] }) {
   );
 }
 
-function markStyle({ color, mark, dashed, pale }: LegendItem): React.CSSProperties {
+function markStyle({ color, mark, dashed, pale }: LegendItem): CSSProperties {
   if (mark === "line") return { width: 14, borderTop: `2px ${dashed ? "dashed" : "solid"} ${color}` };
-  return { width: 10, height: 10, borderRadius: 2, background: color, opacity: pale ? 0.45 : 1, outline: pale ? `1px dashed ${color}` : undefined, outlineOffset: -1 };
+  // A pale bar as the chart draws it: its fill at 35 %, its outline dashed at full strength.
+  if (pale) return { width: 10, height: 10, borderRadius: 2, background: `color-mix(in srgb, ${color} 35%, transparent)`, outline: `1px dashed ${color}`, outlineOffset: -1 };
+  return { width: 10, height: 10, borderRadius: 2, background: color };
 }
