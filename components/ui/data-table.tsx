@@ -2,10 +2,10 @@
 // The one table of the app: column specs (./table-columns.ts) rendered through TanStack Table,
 // with sortable headers where a column says so, client paging for long client-side lists
 // (server-paged lists render ./pagination.tsx themselves), an empty state, right-aligned tabular
-// numbers, and a horizontal scroll inside its own box with the first column sticky, so a wide
-// table never widens the page on a phone.
+// numbers, and a horizontal scroll inside its own box with the first column sticky and a fade
+// where columns lie past the right edge, so a wide table never widens the page on a phone.
 import { useTable, type ReactTable, type RowData } from "@tanstack/react-table";
-import { useMemo, useState, type ReactNode } from "react";
+import { useLayoutEffect, useMemo, useRef, useState, type ReactNode, type RefObject, type UIEvent } from "react";
 import { Pagination } from "./pagination";
 import { alignClass, ariaSort, dataTableFeatures, toColumnDefs, type Column, type ColumnLook, type DataTableFeatures } from "./table-columns";
 
@@ -84,8 +84,9 @@ export function DataTableView<T extends RowData>({
   pagerLabel,
   className = "",
 }: DataTableViewProps<T> & { model: DataTableModel<T> }) {
-  const [scrolled, setScrolled] = useState(false);
   const total = table.getPrePaginatedRowModel().rows.length;
+  const scroller = useRef<HTMLDivElement>(null);
+  const { scrolled, moreRight, onScroll } = useScrollEdges(scroller, total > 0 || empty === undefined);
   if (total === 0 && empty !== undefined) return <>{empty}</>;
   const compact = density === "compact";
   const padding = cellPadding[density];
@@ -111,69 +112,74 @@ export function DataTableView<T extends RowData>({
 
   return (
     <div className={className}>
-      {/* Inline-size containment: the table's width never widens a grid or flex parent, it scrolls
-          here. Positioned, so the sr-only headers (absolute) are clipped here too instead of
-          widening the page. */}
-      <div className="relative overflow-x-auto [contain:inline-size]" onScroll={(e) => setScrolled(e.currentTarget.scrollLeft > 0)}>
-        {/* On phones the table takes its natural width (cells capped) and scrolls, rather than
-            squeezing every column to its longest word. */}
-        <table aria-label={label} className={`min-w-full max-sm:w-max ${compact ? "text-xs" : "divide-y divide-slate-200 text-sm"}`}>
-          {caption && <caption className="sr-only">{caption}</caption>}
-          <thead className={`whitespace-nowrap text-left text-xs text-slate-500 ${compact ? "" : "bg-slate-50 font-medium uppercase tracking-wide"}`}>
-            {table.getHeaderGroups().map((group) => (
-              <tr key={group.id}>
-                {group.headers.map((header, index) => {
-                  const look = header.column.columnDef.meta;
-                  const sorted = header.column.getIsSorted();
-                  const content = specs.get(header.column.id)?.header;
-                  return (
-                    <th
-                      key={header.id}
-                      scope="col"
-                      title={look?.headerTitle}
-                      aria-sort={header.column.getCanSort() ? ariaSort(sorted) : undefined}
-                      className={`${padding} font-medium ${alignClass(look)} ${look?.headerClassName ?? ""} ${sticky(index, compact ? "bg-surface" : "bg-slate-50")}`}
-                    >
-                      {look?.hideHeader ? (
-                        <span className="sr-only">{content}</span>
-                      ) : header.column.getCanSort() ? (
-                        <button
-                          type="button"
-                          className="inline-flex items-center gap-1 uppercase tracking-wide hover:text-slate-900 focus-visible:rounded-sm focus-visible:outline-2 focus-visible:outline-brand-500"
-                          onClick={header.column.getToggleSortingHandler()}
-                        >
-                          {content}
-                          <span aria-hidden className={sorted ? "text-slate-500" : "text-slate-300"}>
-                            {sorted === "asc" ? "↑" : sorted === "desc" ? "↓" : "↕"}
-                          </span>
-                        </button>
-                      ) : (
-                        content
-                      )}
-                    </th>
-                  );
-                })}
-              </tr>
-            ))}
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {table.getRowModel().rows.map((row) => {
-              const more = detail?.(row.original);
-              return (
-                <RowWithDetail key={row.id} detail={more} span={columns.length}>
-                  <tr className={`group/row ${compact ? "" : "hover:bg-slate-50"} ${alignTop ? "align-top" : ""}`}>
-                    {row.getAllCells().map((cell, index) => cellOf(cell.column.columnDef.meta, index, bodyBackground, specs.get(cell.column.id)?.cell(row.original), cell.id))}
-                  </tr>
-                </RowWithDetail>
-              );
-            })}
-          </tbody>
-          {footer !== undefined && (
-            <tfoot className="border-t-2 border-slate-200 bg-slate-50 font-medium">
-              <tr>{columns.map((column, index) => cellOf(column, index, "bg-slate-50", column.cell(footer), column.id))}</tr>
-            </tfoot>
-          )}
-        </table>
+      {/* A fade on the right edge while columns lie past it: on a phone a wide table's numbers are
+          often there, and a scroll box shows no scroll bar until it is touched. */}
+      <div className="relative" data-more-right={moreRight ? "" : undefined}>
+        {/* Inline-size containment: the table's width never widens a grid or flex parent, it scrolls
+            here. Positioned, so the sr-only headers (absolute) are clipped here too instead of
+            widening the page. */}
+        <div ref={scroller} className="relative overflow-x-auto [contain:inline-size]" onScroll={onScroll}>
+          {/* On phones the table takes its natural width (cells capped) and scrolls, rather than
+              squeezing every column to its longest word. */}
+          <table aria-label={label} className={`min-w-full max-sm:w-max ${compact ? "text-xs" : "divide-y divide-slate-200 text-sm"}`}>
+            {caption && <caption className="sr-only">{caption}</caption>}
+            <thead className={`whitespace-nowrap text-left text-xs text-slate-500 ${compact ? "" : "bg-slate-50 font-medium uppercase tracking-wide"}`}>
+              {table.getHeaderGroups().map((group) => (
+                <tr key={group.id}>
+                  {group.headers.map((header, index) => {
+                    const look = header.column.columnDef.meta;
+                    const sorted = header.column.getIsSorted();
+                    const content = specs.get(header.column.id)?.header;
+                    return (
+                      <th
+                        key={header.id}
+                        scope="col"
+                        title={look?.headerTitle}
+                        aria-sort={header.column.getCanSort() ? ariaSort(sorted) : undefined}
+                        className={`${padding} font-medium ${alignClass(look)} ${look?.headerClassName ?? ""} ${sticky(index, compact ? "bg-surface" : "bg-slate-50")}`}
+                      >
+                        {look?.hideHeader ? (
+                          <span className="sr-only">{content}</span>
+                        ) : header.column.getCanSort() ? (
+                          <button
+                            type="button"
+                            className="inline-flex items-center gap-1 uppercase tracking-wide hover:text-slate-900 focus-visible:rounded-sm focus-visible:outline-2 focus-visible:outline-brand-500"
+                            onClick={header.column.getToggleSortingHandler()}
+                          >
+                            {content}
+                            <span aria-hidden className={sorted ? "text-slate-500" : "text-slate-300"}>
+                              {sorted === "asc" ? "↑" : sorted === "desc" ? "↓" : "↕"}
+                            </span>
+                          </button>
+                        ) : (
+                          content
+                        )}
+                      </th>
+                    );
+                  })}
+                </tr>
+              ))}
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {table.getRowModel().rows.map((row) => {
+                const more = detail?.(row.original);
+                return (
+                  <RowWithDetail key={row.id} detail={more} span={columns.length}>
+                    <tr className={`group/row ${compact ? "" : "hover:bg-slate-50"} ${alignTop ? "align-top" : ""}`}>
+                      {row.getAllCells().map((cell, index) => cellOf(cell.column.columnDef.meta, index, bodyBackground, specs.get(cell.column.id)?.cell(row.original), cell.id))}
+                    </tr>
+                  </RowWithDetail>
+                );
+              })}
+            </tbody>
+            {footer !== undefined && (
+              <tfoot className="border-t-2 border-slate-200 bg-slate-50 font-medium">
+                <tr>{columns.map((column, index) => cellOf(column, index, "bg-slate-50", column.cell(footer), column.id))}</tr>
+              </tfoot>
+            )}
+          </table>
+        </div>
+        {moreRight && <div aria-hidden className="pointer-events-none absolute inset-y-0 right-0 z-[2] w-10 bg-gradient-to-l from-surface to-transparent print:hidden" />}
       </div>
       {!table.options.manualPagination && (
         <Pagination page={pageIndex + 1} pageSize={pageSize} total={total} onPage={(page) => table.setPageIndex(page - 1)} noun={noun} label={pagerLabel} />
@@ -194,4 +200,37 @@ function RowWithDetail({ detail, span, children }: { detail: { id: string; conte
       </tr>
     </>
   );
+}
+
+type ScrollEdges = { scrolled: boolean; moreRight: boolean };
+
+/** A scroll box's edges now, keeping the state as it was when nothing changed (no render). */
+function edgesOf(el: HTMLElement, now: ScrollEdges): ScrollEdges {
+  // 1 px of slack: zoomed layouts report fractional widths.
+  const next = { scrolled: el.scrollLeft > 0, moreRight: el.scrollLeft + el.clientWidth < el.scrollWidth - 1 };
+  return now.scrolled === next.scrolled && now.moreRight === next.moreRight ? now : next;
+}
+
+/**
+ * Whether a horizontal scroll box has scrolled from its start (the sticky first column's shadow)
+ * and whether columns lie past its right edge (the fade): measured on scroll (`onScroll`), and
+ * when the box or its table changes size (a resize, new rows, a cell's content loading; a
+ * ResizeObserver also reports each element once when it starts observing). `shown`: whether the
+ * box is rendered (a table with no rows shows its empty state instead).
+ */
+function useScrollEdges(box: RefObject<HTMLDivElement | null>, shown: boolean) {
+  const [edges, setEdges] = useState<ScrollEdges>({ scrolled: false, moreRight: false });
+  useLayoutEffect(() => {
+    const el = box.current;
+    if (!shown || !el) return;
+    const observer = new ResizeObserver(() => setEdges((now) => edgesOf(el, now)));
+    observer.observe(el);
+    if (el.firstElementChild) observer.observe(el.firstElementChild);
+    return () => observer.disconnect();
+  }, [box, shown]);
+  const onScroll = (event: UIEvent<HTMLElement>) => {
+    const el = event.currentTarget;
+    setEdges((now) => edgesOf(el, now));
+  };
+  return { ...edges, onScroll };
 }

@@ -168,6 +168,29 @@ describe("phone and desktop layouts", () => {
     await visitEverything(page, pages, "1440");
   });
 
+  test("a table wider than a phone fades at the right edge until it is scrolled to its end", async () => {
+    const page = await signedIn(PHONE);
+    await page.goto("/analytics/sources");
+    await settled(page);
+    const table = page.getByRole("table", { name: "Gap sources" });
+    await table.waitFor();
+    // The box around the table's scroller carries the fade's state.
+    const box = table.locator("xpath=../..");
+    const scroller = table.locator("xpath=..");
+    expect(await scroller.evaluate((el) => el.scrollWidth > el.clientWidth), "the gap sources table is wider than the phone").toBe(true);
+    await expect.poll(() => box.getAttribute("data-more-right")).toBe("");
+    expect(await box.locator("[aria-hidden].bg-gradient-to-l").count()).toBe(1);
+    await scroller.evaluate((el) => el.scrollTo({ left: el.scrollWidth }));
+    await expect.poll(() => box.getAttribute("data-more-right")).toBeNull();
+    expect(await box.locator("[aria-hidden].bg-gradient-to-l").count()).toBe(0);
+    await scroller.evaluate((el) => el.scrollTo({ left: 0 }));
+    await expect.poll(() => box.getAttribute("data-more-right")).toBe("");
+
+    // At 1440 px the same table fits: no fade.
+    await page.setViewportSize(DESKTOP);
+    await expect.poll(() => box.getAttribute("data-more-right")).toBeNull();
+  });
+
   test("the drawer opens, traps focus, closes by Escape and on navigation", async () => {
     const page = await signedIn(PHONE);
     const button = menuButton(page);

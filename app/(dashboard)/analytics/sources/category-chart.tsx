@@ -106,10 +106,11 @@ function PanelChart({ data, panel, yMax }: { data: Categories; panel: Panel; yMa
   const rows = data.points.map((p, i) => ({ bucket: p.bucket, label: formatBucket(p.bucket, data.unit), value: panel.counts[i]! }));
   return (
     <ResponsiveChart height={110}>
-      <BarChart data={rows} margin={{ top: 4, right: 4, bottom: 0, left: 0 }} barCategoryGap={1} title={`${panel.label}: citations per ${data.unit === "week" ? "week" : "day"}`}>
+      <BarChart data={rows} margin={{ top: 4, right: 4, bottom: 2, left: 0 }} barCategoryGap={1} title={`${panel.label}: citations per ${data.unit === "week" ? "week" : "day"}`}>
         <CartesianGrid {...gridProps} />
         <XAxis dataKey="label" tick={false} tickLine={false} axisLine={{ stroke: "#cbd5e1" }} height={4} />
-        <YAxis domain={[0, yMax]} ticks={[0, yMax]} allowDecimals={false} tickFormatter={formatAxisCount} tick={{ fontSize: 10, fill: "#64748b" }} tickLine={false} axisLine={false} width={34} />
+        {/* interval 0: both ticks (recharts' default drops the 0, whose label crosses the axis' end). */}
+        <YAxis domain={[0, yMax]} ticks={[0, yMax]} interval={0} allowDecimals={false} tickFormatter={formatAxisCount} tick={{ fontSize: 10, fill: "#64748b" }} tickLine={false} axisLine={false} width={34} />
         <Tooltip cursor={barCursor} content={(props) => <PanelTooltip {...props} data={data} panel={panel} />} />
         <Bar dataKey="value" name={panel.label} fill={panel.color} isAnimationActive={false} />
       </BarChart>

@@ -114,7 +114,7 @@ export function GapSourcesTable({ filter, brandName, canCategorize, empty }: { f
       }
       height={160}
     >
-      <DataTable rows={data?.items ?? []} columns={columns} rowKey={(s) => s.domain} className="-mx-5 -mb-5" />
+      <DataTable label="Gap sources" rows={data?.items ?? []} columns={columns} rowKey={(s) => s.domain} className="-mx-5 -mb-5" />
     </ChartCard>
   );
 }
