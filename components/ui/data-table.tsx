@@ -5,8 +5,9 @@
 // numbers, and a horizontal scroll inside its own box with the first column sticky and a fade
 // where columns lie past the right edge, so a wide table never widens the page on a phone.
 import { useTable, type ReactTable, type RowData } from "@tanstack/react-table";
-import { useLayoutEffect, useMemo, useRef, useState, type ReactNode, type RefObject, type UIEvent } from "react";
+import { useMemo, useRef, type ReactNode } from "react";
 import { Pagination } from "./pagination";
+import { ScrollFade, useScrollEdges } from "./scroll-edges";
 import { alignClass, ariaSort, dataTableFeatures, toColumnDefs, type Column, type ColumnLook, type DataTableFeatures } from "./table-columns";
 
 export type DataTableOptions<T extends RowData> = {
@@ -112,8 +113,6 @@ export function DataTableView<T extends RowData>({
 
   return (
     <div className={className}>
-      {/* A fade on the right edge while columns lie past it: on a phone a wide table's numbers are
-          often there, and a scroll box shows no scroll bar until it is touched. */}
       <div className="relative" data-more-right={moreRight ? "" : undefined}>
         {/* Inline-size containment: the table's width never widens a grid or flex parent, it scrolls
             here. Positioned, so the sr-only headers (absolute) are clipped here too instead of
@@ -179,7 +178,7 @@ export function DataTableView<T extends RowData>({
             )}
           </table>
         </div>
-        {moreRight && <div aria-hidden className="pointer-events-none absolute inset-y-0 right-0 z-[2] w-10 bg-gradient-to-l from-surface to-transparent print:hidden" />}
+        <ScrollFade show={moreRight} />
       </div>
       {!table.options.manualPagination && (
         <Pagination page={pageIndex + 1} pageSize={pageSize} total={total} onPage={(page) => table.setPageIndex(page - 1)} noun={noun} label={pagerLabel} />
@@ -200,37 +199,4 @@ function RowWithDetail({ detail, span, children }: { detail: { id: string; conte
       </tr>
     </>
   );
-}
-
-type ScrollEdges = { scrolled: boolean; moreRight: boolean };
-
-/** A scroll box's edges now, keeping the state as it was when nothing changed (no render). */
-function edgesOf(el: HTMLElement, now: ScrollEdges): ScrollEdges {
-  // 1 px of slack: zoomed layouts report fractional widths.
-  const next = { scrolled: el.scrollLeft > 0, moreRight: el.scrollLeft + el.clientWidth < el.scrollWidth - 1 };
-  return now.scrolled === next.scrolled && now.moreRight === next.moreRight ? now : next;
-}
-
-/**
- * Whether a horizontal scroll box has scrolled from its start (the sticky first column's shadow)
- * and whether columns lie past its right edge (the fade): measured on scroll (`onScroll`), and
- * when the box or its table changes size (a resize, new rows, a cell's content loading; a
- * ResizeObserver also reports each element once when it starts observing). `shown`: whether the
- * box is rendered (a table with no rows shows its empty state instead).
- */
-function useScrollEdges(box: RefObject<HTMLDivElement | null>, shown: boolean) {
-  const [edges, setEdges] = useState<ScrollEdges>({ scrolled: false, moreRight: false });
-  useLayoutEffect(() => {
-    const el = box.current;
-    if (!shown || !el) return;
-    const observer = new ResizeObserver(() => setEdges((now) => edgesOf(el, now)));
-    observer.observe(el);
-    if (el.firstElementChild) observer.observe(el.firstElementChild);
-    return () => observer.disconnect();
-  }, [box, shown]);
-  const onScroll = (event: UIEvent<HTMLElement>) => {
-    const el = event.currentTarget;
-    setEdges((now) => edgesOf(el, now));
-  };
-  return { ...edges, onScroll };
 }

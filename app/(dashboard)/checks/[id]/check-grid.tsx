@@ -1,7 +1,9 @@
 "use client";
+import { useRef } from "react";
 import { Card } from "@/components/ui/card";
 import { Select } from "@/components/ui/field";
 import { Pagination } from "@/components/ui/pagination";
+import { ScrollFade, useScrollEdges } from "@/components/ui/scroll-edges";
 import { formatDuration, formatMicros } from "@/lib/format";
 import { captureStatusLabel, type CaptureStatus } from "@/lib/captures/states";
 import type { GridCell, ProgressGrid } from "@/lib/checks/progress-state";
@@ -116,6 +118,8 @@ export function CheckGrid({
     const key = `${c.row}:${c.col}`;
     byCell.set(key, [...(byCell.get(key) ?? []), c]);
   }
+  const scroller = useRef<HTMLDivElement>(null);
+  const { moreRight, onScroll } = useScrollEdges(scroller);
   return (
     // The card is positioned (Card is relative) so screen-reader-only text inside the scroller
     // cannot widen the page; the table scrolls sideways inside it with the prompt column kept in view.
@@ -133,41 +137,44 @@ export function CheckGrid({
           </Select>
         </div>
       )}
-      <div className="relative overflow-x-auto [contain:inline-size]">
-        <table className="min-w-full border-separate border-spacing-0 text-sm">
-          <thead className="text-left text-xs font-medium uppercase tracking-wide text-slate-500">
-            <tr>
-              <th scope="col" className="sticky left-0 z-10 w-[9rem] min-w-[9rem] border-b border-r border-slate-200 bg-slate-50 px-3 py-3 md:w-[16rem] md:min-w-[16rem] md:px-4 xl:w-[20rem] xl:min-w-[20rem]">
-                Prompt
-              </th>
-              {grid.providers.map((p, col) => (
-                <th key={col} scope="col" className="min-w-[9rem] border-b border-slate-200 bg-slate-50 px-3 py-3 text-center">
-                  {p.name}
-                  <span className="block text-[10px] font-normal normal-case text-slate-400">{p.model}</span>
+      <div className="relative" data-more-right={moreRight ? "" : undefined}>
+        <div ref={scroller} className="relative overflow-x-auto [contain:inline-size]" onScroll={onScroll}>
+          <table className="min-w-full border-separate border-spacing-0 text-sm">
+            <thead className="text-left text-xs font-medium uppercase tracking-wide text-slate-500">
+              <tr>
+                <th scope="col" className="sticky left-0 z-10 w-[9rem] min-w-[9rem] border-b border-r border-slate-200 bg-slate-50 px-3 py-3 md:w-[16rem] md:min-w-[16rem] md:px-4 xl:w-[20rem] xl:min-w-[20rem]">
+                  Prompt
                 </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {grid.prompts.map((prompt, row) => (
-              <tr key={`${grid.page}:${row}`}>
-                <th scope="row" className="sticky left-0 z-10 w-[9rem] min-w-[9rem] border-b border-r border-slate-100 bg-surface px-3 py-2 text-left align-top font-normal break-words text-slate-800 md:w-[16rem] md:min-w-[16rem] md:px-4 xl:w-[20rem] xl:min-w-[20rem]">
-                  {prompt}
-                  {grid.rowMarkets[row] && <span className="block text-xs text-slate-500">{grid.rowMarkets[row]}</span>}
-                </th>
-                {grid.providers.map((_, col) => (
-                  <td key={col} className="border-b border-slate-100 px-3 py-2 align-top">
-                    <div className="flex flex-wrap justify-center gap-1">
-                      {(byCell.get(`${row}:${col}`) ?? []).map((c) => (
-                        <CaptureCell key={c.id} capture={c} onOpen={() => onOpen(c.id)} />
-                      ))}
-                    </div>
-                  </td>
+                {grid.providers.map((p, col) => (
+                  <th key={col} scope="col" className="min-w-[9rem] border-b border-slate-200 bg-slate-50 px-3 py-3 text-center">
+                    {p.name}
+                    <span className="block text-[10px] font-normal normal-case text-slate-400">{p.model}</span>
+                  </th>
                 ))}
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {grid.prompts.map((prompt, row) => (
+                <tr key={`${grid.page}:${row}`}>
+                  <th scope="row" className="sticky left-0 z-10 w-[9rem] min-w-[9rem] border-b border-r border-slate-100 bg-surface px-3 py-2 text-left align-top font-normal break-words text-slate-800 md:w-[16rem] md:min-w-[16rem] md:px-4 xl:w-[20rem] xl:min-w-[20rem]">
+                    {prompt}
+                    {grid.rowMarkets[row] && <span className="block text-xs text-slate-500">{grid.rowMarkets[row]}</span>}
+                  </th>
+                  {grid.providers.map((_, col) => (
+                    <td key={col} className="border-b border-slate-100 px-3 py-2 align-top">
+                      <div className="flex flex-wrap justify-center gap-1">
+                        {(byCell.get(`${row}:${col}`) ?? []).map((c) => (
+                          <CaptureCell key={c.id} capture={c} onOpen={() => onOpen(c.id)} />
+                        ))}
+                      </div>
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        <ScrollFade show={moreRight} />
       </div>
       <Legend />
       <Pagination page={grid.page} pageSize={grid.rowsPerPage} total={grid.totalPrompts} noun="prompts" label="Prompt pages" onPage={onPage} />
