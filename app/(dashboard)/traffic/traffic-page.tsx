@@ -27,7 +27,11 @@ export function TrafficPage(props: { options: FilterOptions; imported: boolean; 
         <NoBrand />
       ) : (
         <>
-          {!imported && <ImportHint />}
+          {!imported && (
+            <div className="mb-6">
+              <ImportHint />
+            </div>
+          )}
           <FilterBar options={options} filters={filters} />
           <div className="grid grid-cols-1 gap-6">
             {imported && <CrawlsChart filter={filters.input} empty={empty} />}
