@@ -6,6 +6,9 @@ import type { CSSProperties } from "react";
  */
 export type LegendItem = { name: string; color: string; mark: "line" | "bar"; dashed?: boolean; pale?: boolean };
 
+/** How strong a pale bar's fill is (stacked-bar-chart.tsx draws it so; its swatch here matches). */
+export const PALE_OPACITY = 0.35;
+
 /**
  * A chart's legend as HTML under its plot, in the order the series are drawn (the brand first).
  *
@@ -30,7 +33,7 @@ export function ChartLegend({ items }: { items: LegendItem[] }) {
 
 function markStyle({ color, mark, dashed, pale }: LegendItem): CSSProperties {
   if (mark === "line") return { width: 14, borderTop: `2px ${dashed ? "dashed" : "solid"} ${color}` };
-  // A pale bar as the chart draws it: its fill at 35 %, its outline dashed at full strength.
-  if (pale) return { width: 10, height: 10, borderRadius: 2, background: `color-mix(in srgb, ${color} 35%, transparent)`, outline: `1px dashed ${color}`, outlineOffset: -1 };
+  // A pale bar as the chart draws it: its fill at PALE_OPACITY, its outline dashed at full strength.
+  if (pale) return { width: 10, height: 10, borderRadius: 2, background: `color-mix(in srgb, ${color} ${PALE_OPACITY * 100}%, transparent)`, outline: `1px dashed ${color}`, outlineOffset: -1 };
   return { width: 10, height: 10, borderRadius: 2, background: color };
 }

@@ -1,10 +1,8 @@
 "use client";
 import { useMemo, type ReactNode } from "react";
-import { Bar } from "recharts";
 import { ChartCard } from "@/components/charts/chart-card";
-import type { LegendItem } from "@/components/charts/legend";
 import { seriesColor } from "@/components/charts/palette";
-import { StackedBarChart } from "@/components/charts/stacked-bar-chart";
+import { StackedBarChart, type StackedSeries } from "@/components/charts/stacked-bar-chart";
 import { DataTable } from "@/components/ui/data-table";
 import type { Column } from "@/components/ui/table-columns";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
@@ -44,10 +42,9 @@ export function CrawlsChart({ filter, empty }: { filter: AnalyticsFilterInput; e
   );
   // A legend entry only for a segment that has requests: a crawler seen only unverified shows no solid swatch.
   const hasHits = (key: string) => rows.some((row) => Number(row[key] ?? 0) > 0);
-  const legend: LegendItem[] = drawn.flatMap((name, i) => [
-    ...(hasHits(name) ? [{ name, color: seriesColor(i), mark: "bar" as const }] : []),
-    ...(hasHits(`${name} (unverified)`) ? [{ name: `${name} (unverified)`, color: seriesColor(i), mark: "bar" as const, pale: true }] : []),
-  ]);
+  const series: StackedSeries[] = drawn.flatMap((name, i) =>
+    [name, `${name} (unverified)`].map((key) => ({ key, name: key, color: seriesColor(i), pale: key !== name, inLegend: hasHits(key) })),
+  );
   const total = data?.crawlers.reduce((sum, c) => sum + c.hits, 0) ?? 0;
   const unverified = data?.crawlers.reduce((sum, c) => sum + c.unverified, 0) ?? 0;
   const csv = data && {
@@ -69,12 +66,7 @@ export function CrawlsChart({ filter, empty }: { filter: AnalyticsFilterInput; e
       csv={csv ?? undefined}
       height={300}
     >
-      <StackedBarChart rows={rows} height={300} legend={legend}>
-        {drawn.flatMap((name, i) => [
-          <Bar key={name} dataKey={name} name={name} stackId="crawls" fill={seriesColor(i)} isAnimationActive={false} />,
-          <Bar key={`${name}-u`} dataKey={`${name} (unverified)`} name={`${name} (unverified)`} stackId="crawls" fill={seriesColor(i)} fillOpacity={0.35} stroke={seriesColor(i)} strokeDasharray="3 2" isAnimationActive={false} />,
-        ])}
-      </StackedBarChart>
+      <StackedBarChart rows={rows} height={300} series={series} />
       <div className="-mx-5 -mb-5 mt-4">
         <DataTable rows={data?.crawlers ?? []} columns={columns} rowKey={(c) => c.crawler} label="Crawlers" density="dense" />
       </div>

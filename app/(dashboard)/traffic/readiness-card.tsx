@@ -16,8 +16,6 @@ type Readiness = Awaited<ReturnType<typeof readinessQuery.queryFn>>;
 type Domain = Readiness["domains"][number];
 type CrawlerRow = Domain["purposes"][number]["crawlers"][number] & { purpose: string };
 
-export const readinessKey = readinessQuery.queryKey;
-
 const PURPOSE: Record<string, string> = { training: "Model training", search: "Search index", user: "Live fetch for a user" };
 
 const ROBOTS: Record<string, string> = {
@@ -107,7 +105,7 @@ export function ReadinessCard({ canCheck }: { canCheck: boolean }) {
   const query = useQuery({ ...readinessQuery, refetchInterval: (q) => (q.state.data?.checking ? 1000 : false) });
   const check = useMutation({
     mutationFn: async () => unwrap(await checkSiteReadinessAction()),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: readinessKey }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: readinessQuery.queryKey }),
     onError: (error) => toast.error(error.message),
   });
   const checking = !!query.data?.checking || check.isPending;

@@ -1,7 +1,6 @@
 "use client";
 import { Link } from "@/components/ui/link";
 import { useMemo } from "react";
-import { Bar } from "recharts";
 import { ChartCard } from "@/components/charts/chart-card";
 import { seriesColor } from "@/components/charts/palette";
 import { StackedBarChart } from "@/components/charts/stacked-bar-chart";
@@ -48,11 +47,7 @@ export function VisitsChart({ filter, brandName, hasSiteKey }: { filter: Analyti
       csv={csv ?? undefined}
       height={260}
     >
-      <StackedBarChart rows={rows} height={260} legend={drawn.map((name, i) => ({ name, color: seriesColor(i), mark: "bar" }))}>
-        {drawn.map((name, i) => (
-          <Bar key={name} dataKey={name} name={name} stackId="visits" fill={seriesColor(i)} isAnimationActive={false} />
-        ))}
-      </StackedBarChart>
+      <StackedBarChart rows={rows} height={260} series={drawn.map((name, i) => ({ key: name, name, color: seriesColor(i) }))} />
     </ChartCard>
   );
 }

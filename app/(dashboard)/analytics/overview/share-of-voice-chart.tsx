@@ -61,7 +61,7 @@ export function ShareOfVoiceChart({ filter, empty }: { filter: AnalyticsFilterIn
           <YAxis domain={[0, top]} ticks={ticks(top)} tickFormatter={(v: number) => `${v}%`} {...yAxisProps} width={48} />
           <Tooltip content={(props) => <SovTooltip {...props} sov={sov!} series={series} />} />
           {series.map((s) => (
-            <Area key={band(s.id)} type="linear" dataKey={band(s.id)} name={`${s.name} 95% interval`} stroke="none" fill={s.color} fillOpacity={0.12} legendType="none" tooltipType="none" connectNulls activeDot={false} isAnimationActive={false} />
+            <Area key={band(s.id)} type="linear" dataKey={band(s.id)} name={`${s.name} 95% interval`} stroke="none" fill={s.color} fillOpacity={0.12} tooltipType="none" connectNulls activeDot={false} isAnimationActive={false} />
           ))}
           {series.map((s) => (
             <Line key={s.id} type="linear" dataKey={s.id} name={s.name} stroke={s.color} strokeWidth={s.id === "brand" ? 2.5 : 1.75} dot={lineDot(rows.length, series.length)} activeDot={{ r: 4 }} connectNulls isAnimationActive={false} />

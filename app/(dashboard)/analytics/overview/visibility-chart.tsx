@@ -69,7 +69,6 @@ export function VisibilityChart({ filter, brandName, empty }: { filter: Analytic
                 stroke="none"
                 fill={s.color}
                 fillOpacity={s.id === ALL ? 0.08 : 0.12}
-                legendType="none"
                 tooltipType="none"
                 connectNulls
                 activeDot={false}

@@ -1,6 +1,6 @@
 "use client";
 import { useMemo, type ReactNode } from "react";
-import { Bar, type TooltipContentProps } from "recharts";
+import type { TooltipContentProps } from "recharts";
 import { ChartCard } from "@/components/charts/chart-card";
 import { TooltipBox } from "@/components/charts/chart-tooltip";
 import { StackedBarChart } from "@/components/charts/stacked-bar-chart";
@@ -39,11 +39,12 @@ export function TopDomainsChart({ filter, empty }: { filter: AnalyticsFilterInpu
       csv={csv ?? undefined}
       height={300}
     >
-      <StackedBarChart rows={rows} height={300} legend={domains?.domains.map((d, i) => ({ name: label(d), color: seriesColor(i), mark: "bar" })) ?? []} tooltip={(props) => <DomainsTooltip {...props} domains={domains!} />}>
-        {domains?.domains.map((d, i) => (
-          <Bar key={d.domain} dataKey={d.domain} name={label(d)} stackId="domains" fill={seriesColor(i)} isAnimationActive={false} />
-        ))}
-      </StackedBarChart>
+      <StackedBarChart
+        rows={rows}
+        height={300}
+        series={domains?.domains.map((d, i) => ({ key: d.domain, name: label(d), color: seriesColor(i) })) ?? []}
+        tooltip={(props) => <DomainsTooltip {...props} domains={domains!} />}
+      />
     </ChartCard>
   );
 }
