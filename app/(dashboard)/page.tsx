@@ -5,7 +5,7 @@ import { canManageSchedules, canManageShareLinks, canRunSetup, canStartCheck } f
 import { requirePageContext } from "@/lib/auth/session";
 import { hasSchedule } from "@/lib/setup/progress";
 import { toSearchParams, type PageSearchParams } from "@/lib/pages/prefetch";
-import { FetchPreloads } from "@/lib/pages/preload";
+import { ChartsPreload } from "@/lib/pages/preload";
 import { getBranding } from "@/lib/share-links/branding";
 import { firstRequests } from "./analytics/first-requests";
 import { OverviewPage } from "./analytics/overview/overview-page";
@@ -23,7 +23,7 @@ export default async function Page({ searchParams }: { searchParams: PageSearchP
     const agency = { name: branding.agencyName, logoSrc: branding.logoType ? "/api/branding/logo" : null };
     return (
       <>
-        <FetchPreloads paths={preloads} />
+        <ChartsPreload charts={preloads} />
         {/* Results without a schedule: the first check was a snapshot; the next step is a trend. */}
         {!scheduled && canManageSchedules(ctx) && <ScheduleSuggestion className="mb-6" />}
         <OverviewPage title={ctx.workspace.name} options={options} canStart={canStartCheck(ctx)} canShare={canManageShareLinks(ctx)} agency={agency} />

@@ -12,8 +12,17 @@ const MAX_BODY_BYTES = 1_000_000;
 
 export type ApiContext = { caller: Caller & { apiKeyId: string }; request: Request };
 
+/** An error answer's status and body: what every refusal of the API says (apiError sends it). */
+export type Problem = { status: number; body: { error: { code: string; message: string; field?: string } } };
+
+export const problem = (status: number, code: string, message: string, field?: string): Problem => ({
+  status,
+  body: { error: { code, message, ...(field ? { field } : {}) } },
+});
+
 export function apiError(status: number, code: string, message: string, field?: string): Response {
-  return Response.json({ error: { code, message, ...(field ? { field } : {}) } }, { status });
+  const refused = problem(status, code, message, field);
+  return Response.json(refused.body, { status });
 }
 
 /** Reads and validates a JSON body; errors name the offending field. */
@@ -96,8 +105,11 @@ export function apiRoute<P>(handler: (ctx: ApiContext, params: P) => Promise<Res
 export const idParam = z.object({ id: z.uuid("id must be a UUID") });
 
 /** JSON with bigint values turned into numbers (money is in micro-dollars, far below 2^53). */
+/** JSON text as the API sends it: a bigint (a count from raw SQL) as a number. */
+export const jsonText = (data: unknown): string => JSON.stringify(data, (_key, value) => (typeof value === "bigint" ? Number(value) : value));
+
 export function json(data: unknown, init?: ResponseInit): Response {
-  return new Response(JSON.stringify(data, (_key, value) => (typeof value === "bigint" ? Number(value) : value)), {
+  return new Response(jsonText(data), {
     ...init,
     headers: { "content-type": "application/json", ...(init?.headers ?? {}) },
   });

@@ -5,7 +5,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { CHART_LIST, CHART_NAMES, CHART_PARAMS } from "@/lib/analytics/charts";
 import { capturesInScope } from "@/lib/analytics/export";
-import { readChart, resolveFilterParams } from "@/lib/analytics/read-chart";
+import { readChart, resolveFilterParams, sharedFilters } from "@/lib/analytics/read-chart";
 import { analyticsFilterInput, filterSearchParams, RANGE_PRESETS } from "@/lib/analytics/schemas";
 import type { CitedPages, TopDomainsOverTime } from "@/lib/analytics/sources";
 import { ApiProblem, ForbiddenError, UserError } from "@/lib/errors";
@@ -154,10 +154,11 @@ export async function createMcpServer(auth: McpAuth): Promise<McpServer> {
     },
     ({ limit, ...args }) =>
       read(async (caller) => {
+        const filters = sharedFilters();
         const [domains, ownDomain, pages] = await Promise.all([
-          readChart(caller.workspaceId, "top-domains", filterParams(args)) as Promise<TopDomainsOverTime>,
-          readChart(caller.workspaceId, "own-domain", filterParams(args)),
-          readChart(caller.workspaceId, "cited-pages", filterParams(args, { pageSize: limit })) as Promise<CitedPages>,
+          readChart(caller.workspaceId, "top-domains", filterParams(args), filters) as Promise<TopDomainsOverTime>,
+          readChart(caller.workspaceId, "own-domain", filterParams(args), filters),
+          readChart(caller.workspaceId, "cited-pages", filterParams(args, { pageSize: limit }), filters) as Promise<CitedPages>,
         ]);
         return { domains: domains.domains, ownDomain, pages: pages.items, pagesTotal: pages.total };
       }),

@@ -1,5 +1,5 @@
 import "server-only";
-import { readChart } from "@/lib/analytics/read-chart";
+import { readChart, sharedFilters } from "@/lib/analytics/read-chart";
 import { filterSearchParams, isoDay, lastDays, type AnalyticsFilterInput } from "@/lib/analytics/schemas";
 import { db } from "@/lib/db/prisma";
 import { UserError } from "@/lib/errors";
@@ -98,12 +98,13 @@ export async function openSharedReport(token: string): Promise<SharedReport | nu
   if (!link) return null;
   const filter = shareLinkFilter(link);
   const params = filterSearchParams(filter);
+  const filters = sharedFilters();
   try {
     const [brand, branding, providers, ...results] = await Promise.all([
       db().brand.findFirst({ where: { id: link.brandId, workspaceId: link.workspaceId }, select: { name: true } }),
       db().workspaceBranding.findUnique({ where: { workspaceId: link.workspaceId }, select: { agencyName: true, logoType: true } }),
       db().providerConfig.findMany({ where: { workspaceId: link.workspaceId, id: { in: link.providerConfigIds } }, select: { name: true }, orderBy: { name: "asc" } }),
-      ...SHARED_CHARTS.map((chart) => readChart(link.workspaceId, chart, new URLSearchParams(params))),
+      ...SHARED_CHARTS.map((chart) => readChart(link.workspaceId, chart, new URLSearchParams(params), filters)),
     ]);
     if (!brand) return null;
     const shown = withoutInternalIds({ filter, charts: Object.fromEntries(SHARED_CHARTS.map((chart, i) => [chart, asWire(results[i])])) as Record<SharedChart, unknown> });

@@ -7,6 +7,9 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import { newBrowser, type Browser } from "../support/request-context";
 import { join, signUp, snapshotWorkspace, type Person } from "../support/workspace-fixtures";
 import { GET as chartRoute } from "@/app/api/analytics/[chart]/route";
+import { GET as batchRoute } from "@/app/api/analytics/batch/route";
+import { batchPath, BATCH_MAX_CHARTS, type BatchLine } from "@/lib/analytics/batch";
+import { chartPath } from "@/lib/analytics/filter-query";
 import { GET as exportCaptures } from "@/app/api/exports/captures/route";
 import { CHARTS, type Chart, type ChartName } from "@/lib/analytics/charts";
 import { resolveFilter } from "@/lib/analytics/filter";
@@ -674,6 +677,156 @@ describe("chart routes", () => {
     expect(error).toMatchObject({ code: "validation_error", field });
     expect(error.message).toMatch(message);
     expect(await snapshotWorkspace(A.workspaceId)).toEqual(before);
+  });
+});
+
+/** GET /api/analytics/batch for these chart addresses, through the route handler; `lines` as they arrived. */
+async function batch(browser: Browser, addresses: string[], onLine?: (line: BatchLine) => void): Promise<{ response: Response; lines: BatchLine[] }> {
+  const response = await browser.run(() => batchRoute(new Request(`http://localhost:3000${batchPath(addresses)}`)));
+  const lines: BatchLine[] = [];
+  if (response.status !== 200) return { response, lines };
+  let buffered = "";
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+    buffered += chunk.value;
+    for (let end = buffered.indexOf("\n"); end >= 0; end = buffered.indexOf("\n")) {
+      const line = JSON.parse(buffered.slice(0, end)) as BatchLine;
+      buffered = buffered.slice(end + 1);
+      lines.push(line);
+      onLine?.(line);
+    }
+  }
+  expect(buffered).toBe("");
+  return { response, lines };
+}
+
+describe("the dashboards' batch of first charts", () => {
+  /** What a chart's own GET answers: status and body. */
+  const single = async (world: World, address: string) => {
+    const response = await world.person.browser.run(() => chartRoute(new Request(`http://localhost:3000${address}`), { params: Promise.resolve({ chart: /^\/api\/analytics\/([^?]+)/.exec(address)![1]! }) }));
+    return { status: response.status, body: await response.json() };
+  };
+
+  it("answers each chart with what its own GET answers, one line each, as NDJSON", async () => {
+    vi.useFakeTimers({ toFake: ["Date"], now: new Date() });
+    try {
+      const filter = { ...RANGE, providers: [A.P1], tags: ["buying"] };
+      // Every chart, in two batches of at most BATCH_MAX_CHARTS; cited pages paged, coverage without providers, as the Sources page asks.
+      const addresses = [
+        ...CHART_NAMES.filter((name) => name !== "cited-pages").map((name) => chartPath(name, filter)),
+        chartPath("cited-pages", filter, { page: 2, pageSize: 5 }),
+        chartPath("provider-coverage", { ...filter, providers: [] }),
+      ];
+      for (let at = 0; at < addresses.length; at += BATCH_MAX_CHARTS) {
+        const part = addresses.slice(at, at + BATCH_MAX_CHARTS);
+        const { response, lines } = await batch(A.person.browser, part);
+        expect(response.status).toBe(200);
+        expect(response.headers.get("content-type")).toBe("text/x-ndjson; charset=utf-8");
+        expect(response.headers.get("cache-control")).toBe("no-store");
+        expect(lines.map((l) => l.chart).sort()).toEqual([...part].sort());
+        for (const line of lines) expect({ status: line.status, body: line.body }, line.chart).toEqual(await single(A, line.chart));
+      }
+      const [kpis] = (await batch(A.person.browser, [chartPath("kpis", RANGE)])).lines;
+      expect((kpis!.body as ChartData<"kpis">).captures).toBe(10);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("refuses one chart as its GET would and still answers the others", async () => {
+    const before = await snapshotWorkspace(A.workspaceId);
+    const good = chartPath("kpis", RANGE);
+    const refused = {
+      [chartPath("positions", { ...RANGE, brandId: B.brandId })]: { status: 404, field: "brand", code: "not_found" },
+      [chartPath("visibility", { ...RANGE, providers: [B.P1] })]: { status: 404, field: "providers", code: "not_found" },
+      ["/api/analytics/top-domains?range=14"]: { status: 400, field: "range", code: "validation_error" },
+      ["/api/analytics/costs?brnad=x"]: { status: 400, field: "brnad", code: "validation_error" },
+      ["/api/analytics/funnel?range=30"]: { status: 404, field: undefined, code: "not_found" },
+    };
+    const { response, lines } = await batch(A.person.browser, [good, ...Object.keys(refused)]);
+    expect(response.status).toBe(200);
+    expect(lines).toHaveLength(6);
+    for (const line of lines) {
+      if (line.chart === good) {
+        expect(line.status).toBe(200);
+        expect((line.body as ChartData<"kpis">).captures).toBe(10);
+        continue;
+      }
+      const want = refused[line.chart]!;
+      expect(line.status, line.chart).toBe(want.status);
+      expect(Object.keys(line.body as object)).toEqual(["error"]);
+      expect((line.body as Problem).error).toMatchObject({ code: want.code, ...(want.field ? { field: want.field } : {}) });
+      expect({ status: line.status, body: line.body }).toEqual(await single(A, line.chart));
+    }
+    expect(await snapshotWorkspace(A.workspaceId)).toEqual(before);
+  });
+
+  it("answers each member with their own workspace's numbers", async () => {
+    const address = chartPath("kpis", RANGE);
+    const fromB = (await batch(B.person.browser, [address, chartPath("kpis", { ...RANGE, brandId: A.brandId })])).lines;
+    expect(fromB.find((l) => l.chart === address)).toMatchObject({ status: 200, body: { captures: 10 } });
+    // A's brand, asked for from B's workspace: not found, no numbers.
+    expect(fromB.find((l) => l.chart !== address)).toEqual({ chart: chartPath("kpis", { ...RANGE, brandId: A.brandId }), ...(await single(B, chartPath("kpis", { ...RANGE, brandId: A.brandId }))) });
+    expect(fromB.find((l) => l.chart !== address)!.status).toBe(404);
+  });
+
+  it.each<[string, string[] | null, number, string, RegExp]>([
+    ["signed out", null, 401, "unauthorized", /Sign in/],
+    ["no chart", [], 400, "validation_error", /name a chart's address/],
+    ["too many charts", Array.from({ length: BATCH_MAX_CHARTS + 1 }, (_, i) => `/api/analytics/kpis?range=30&x${i}=1`), 400, "validation_error", /at most 12/],
+    ["an address twice", ["/api/analytics/kpis?range=30", "/api/analytics/kpis?range=30"], 400, "validation_error", /each address once/],
+    ["an address of another API", ["/api/v1/analytics/kpis?range=30"], 400, "validation_error", /not a chart's address/],
+    ["an address of another site", ["https://example.com/api/analytics/kpis"], 400, "validation_error", /not a chart's address/],
+    ["a path below a chart", ["/api/analytics/kpis/x?range=30"], 400, "validation_error", /not a chart's address/],
+    ["the batch inside itself", ["/api/analytics/batch?chart=%2Fapi%2Fanalytics%2Fkpis"], 404, "not_found", /no chart "batch"/],
+  ])("refuses %s", async (_, addresses, status, code, message) => {
+    const browser = addresses ? A.person.browser : newBrowser();
+    const { response, lines } = await batch(browser, addresses ?? [chartPath("kpis", RANGE)]);
+    if (status === 404) {
+      // The batch itself is fine; its one chart is not one.
+      expect(response.status).toBe(200);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]!.status).toBe(404);
+      expect((lines[0]!.body as Problem).error.message).toMatch(message);
+      return;
+    }
+    const error = await refusal(response, status);
+    expect(error.code).toBe(code);
+    expect(error.message).toMatch(message);
+  });
+
+  it("sends each chart's line when it is ready: a slow chart holds no other", async () => {
+    // Hold cited pages' query until every other line has arrived (the injected hook is the chart's own query).
+    const entry = CHARTS["cited-pages"] as { query: (...args: never[]) => Promise<unknown> };
+    const query = entry.query;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    entry.query = async (...args) => {
+      await held;
+      return query(...args);
+    };
+    try {
+      const others = [chartPath("kpis", RANGE), chartPath("top-domains", RANGE), chartPath("own-domain", RANGE)];
+      const slow = chartPath("cited-pages", RANGE, { page: 1, pageSize: 20 });
+      const arrived: string[] = [];
+      let releasedBy = "";
+      // Without streaming no line would come while cited pages is held: let it go after a while, and fail.
+      const giveUp = setTimeout(() => ((releasedBy ||= "the timer"), release()), 10_000);
+      const { lines } = await batch(A.person.browser, [slow, ...others], (line) => {
+        arrived.push(line.chart);
+        if (arrived.length === others.length) {
+          releasedBy ||= "the other lines";
+          release();
+        }
+      });
+      clearTimeout(giveUp);
+      expect(releasedBy).toBe("the other lines");
+      expect(arrived.slice(0, others.length).sort()).toEqual([...others].sort());
+      expect(arrived.at(-1)).toBe(slow);
+      expect(lines.find((l) => l.chart === slow)).toMatchObject({ status: 200, body: { total: 12 } });
+    } finally {
+      entry.query = query;
+    }
   });
 });
 

@@ -1,8 +1,9 @@
 // The chart requests each dashboard makes on its first render, as addresses: its server
-// component preloads them (lib/pages/preload.tsx) for its address, so the browser asks for the data while it
-// loads the page's scripts instead of after hydration, and each chart's fetch is answered from
-// its preload. Keep a page's list in step with what its components ask for (their useChartQuery
-// calls): tests/e2e/dashboards.test.ts fails a page that asks for anything it did not preload.
+// component preloads them as one batch (lib/pages/preload.tsx) for its address, so the browser
+// asks for the data while it loads the page's scripts instead of after hydration, and each
+// chart takes its answer from the batch (lib/browser/chart-batch.ts). Keep a page's list in step
+// with what its components ask for (their useChartQuery calls): tests/e2e/dashboards.test.ts
+// fails a page that asks for anything the batch did not hold, or leaves some of it untaken.
 // No "use client": the server calls these and the components import the shared constants.
 import { chartPath, type FilterQuery } from "@/lib/analytics/filter-query";
 import type { PageChart } from "@/lib/analytics/charts";

@@ -5,7 +5,7 @@ import { requirePageContext } from "@/lib/auth/session";
 import { canCheckSiteReadiness } from "@/lib/permissions/permissions";
 import { PrefetchedQueries } from "@/components/prefetched-queries";
 import { prefetch, toSearchParams, type PageSearchParams } from "@/lib/pages/prefetch";
-import { FetchPreloads } from "@/lib/pages/preload";
+import { ChartsPreload } from "@/lib/pages/preload";
 import { siteKeyOf } from "@/lib/traffic/visits";
 import { firstRequests } from "../analytics/first-requests";
 import { readinessQuery } from "./queries";
@@ -21,7 +21,7 @@ export default async function Page({ searchParams }: { searchParams: PageSearchP
   const first = prefetch(options.brands.length ? [readinessQuery] : []);
   return (
     <PrefetchedQueries state={first}>
-      <FetchPreloads paths={preloads} />
+      <ChartsPreload charts={preloads} />
       <TrafficPage options={options} imported={imported} hasSiteKey={siteKey !== null} canCheckReadiness={canCheckSiteReadiness(ctx)} />
     </PrefetchedQueries>
   );

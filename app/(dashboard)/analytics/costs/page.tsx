@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { analyticsOptions } from "@/lib/analytics/options";
 import { requirePageContext } from "@/lib/auth/session";
 import { toSearchParams, type PageSearchParams } from "@/lib/pages/prefetch";
-import { FetchPreloads } from "@/lib/pages/preload";
+import { ChartsPreload } from "@/lib/pages/preload";
 import { firstRequests } from "../first-requests";
 import { canManageWorkspaceSettings } from "@/lib/permissions/permissions";
 import { CostsPage } from "./costs-page";
@@ -15,7 +15,7 @@ export default async function Page({ searchParams }: { searchParams: PageSearchP
   const preloads = firstRequests.costs(toSearchParams(await searchParams), options);
   return (
     <>
-      <FetchPreloads paths={preloads} />
+      <ChartsPreload charts={preloads} />
       <CostsPage options={options} canSetBudget={canManageWorkspaceSettings(ctx)} />
     </>
   );

@@ -5,7 +5,7 @@ import { canCategorizeSources, canStartCheck } from "@/lib/permissions/permissio
 import { requirePageContext } from "@/lib/auth/session";
 import { PrefetchedQueries } from "@/components/prefetched-queries";
 import { prefetch, toSearchParams, type PageSearchParams } from "@/lib/pages/prefetch";
-import { FetchPreloads } from "@/lib/pages/preload";
+import { ChartsPreload } from "@/lib/pages/preload";
 import { firstRequests } from "../first-requests";
 import { sourceCategoriesQuery } from "./queries";
 import { SourcesPage } from "./sources-page";
@@ -22,7 +22,7 @@ export default async function Page({ searchParams }: { searchParams: PageSearchP
   const first = prefetch(canCategorize && options.brands.length ? [sourceCategoriesQuery] : []);
   return (
     <PrefetchedQueries state={first}>
-      <FetchPreloads paths={preloads} />
+      <ChartsPreload charts={preloads} />
       <SourcesPage options={options} canStart={canStartCheck(ctx)} canCategorize={canCategorize} charts={charts} />
     </PrefetchedQueries>
   );
