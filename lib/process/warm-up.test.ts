@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { describeWarmUp, warmUp, warmUpSelf } from "@/lib/process/warm-up";
+import { describeWarmUp, SELF_WARM_ROUTES, warmUp, warmUpSelf } from "@/lib/process/warm-up";
 
 let server: http.Server | undefined;
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
@@ -48,15 +48,18 @@ describe("warmUpSelf", () => {
     else process.env.PORT = port;
   });
 
-  it("waits for the port the server listens on, then asks for the sign-in page once", async () => {
+  it("waits for the port the server listens on, then asks for the sign-in page and each dashboard once", async () => {
     delete process.env.PORT;
     const seen: string[] = [];
     let asked!: () => void;
     const done = new Promise<void>((resolve) => (asked = resolve));
     const base = await serve((request, response) => {
       seen.push(`${request.method} ${request.url}`);
-      response.end("<html>sign in</html>");
-      asked();
+      // Signed out, as the server's own requests are: the dashboards redirect, the batch refuses.
+      if (request.url === "/login") response.end("<html>sign in</html>");
+      else if (request.url!.startsWith("/api/")) response.writeHead(401).end();
+      else response.writeHead(307, { location: "/login" }).end();
+      if (seen.length === SELF_WARM_ROUTES.length) asked();
     });
     warmUpSelf();
     // Its first look (a timer queued before this one) finds no port and looks again later; then
@@ -68,6 +71,6 @@ describe("warmUpSelf", () => {
     }, 0);
     await done;
     expect(seenBeforePort).toEqual([]);
-    expect(seen).toEqual(["GET /login"]);
+    expect(seen).toEqual(["GET /login", "GET /", "GET /analytics/sources", "GET /analytics/costs", "GET /traffic", "GET /api/analytics/batch"]);
   });
 });
