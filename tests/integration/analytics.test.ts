@@ -795,6 +795,28 @@ describe("the dashboards' batch of first charts", () => {
     expect(error.message).toMatch(message);
   });
 
+  it("answers a chart that fails with a 500 and its request id, the others as usual", async () => {
+    const entry = CHARTS["top-domains"] as { query: (...args: never[]) => Promise<unknown> };
+    const query = entry.query;
+    entry.query = () => Promise.reject(new Error("the database went away"));
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const failing = chartPath("top-domains", RANGE);
+      const { lines } = await batch(A.person.browser, [failing, chartPath("kpis", RANGE)]);
+      const failed = lines.find((l) => l.chart === failing)!;
+      expect(failed.status).toBe(500);
+      const message = (failed.body as Problem).error.message;
+      expect(message).toMatch(/^Something went wrong on our side \(request [0-9a-f]{8}\)/);
+      // No detail of the failure reaches the browser; the log has it under the same id.
+      expect(message).not.toContain("database");
+      expect(String(logged.mock.calls[0]?.[0])).toContain(message.match(/request ([0-9a-f]{8})/)![1]);
+      expect(lines.find((l) => l.chart !== failing)).toMatchObject({ status: 200, body: { captures: 10 } });
+    } finally {
+      entry.query = query;
+      logged.mockRestore();
+    }
+  });
+
   it("sends each chart's line when it is ready: a slow chart holds no other", async () => {
     // Hold cited pages' query until every other line has arrived (the injected hook is the chart's own query).
     const entry = CHARTS["cited-pages"] as { query: (...args: never[]) => Promise<unknown> };

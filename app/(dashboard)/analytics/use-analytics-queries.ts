@@ -8,8 +8,9 @@ import type { ChartData } from "@/lib/analytics/wire";
 
 // One query (and one GET request) per chart: a slow chart shows its own loading state and never
 // holds the others. A dashboard's first charts come in one request its page preloads, whose
-// answer streams chart by chart (lib/browser/chart-batch.ts), so there too none waits for another. Not server actions: Next.js runs a client's actions one at a time, which
-// would queue the charts (and the check page's poll) behind the slowest. Analytics change only
+// answer streams chart by chart (lib/browser/chart-batch.ts), so there too none waits for
+// another. Not server actions: Next.js runs a client's actions one at a time, which would queue
+// the charts (and the check page's poll) behind the slowest. Analytics change only
 // when checks finish; the defaults (5 s stale, refetch on focus) are enough, and the previous
 // view stays on screen while a new filter loads.
 export const analyticsKey = (chart: ChartName, filter: AnalyticsFilterInput, ...rest: unknown[]) => ["analytics", chart, filter, ...rest] as const;

@@ -41,7 +41,12 @@ export async function GET(request: Request): Promise<Response> {
           const answer = await answerChart(ctx, name, params, filters);
           if (!left) controller.enqueue(encoder.encode(`${jsonText({ chart: address, ...answer } satisfies BatchLine)}\n`));
         }),
-      ).then(() => left || controller.close());
+      ).then(
+        () => left || controller.close(),
+        // answerChart answers every failure itself; should anything else throw, end the stream so
+        // the browser's charts ask with their own GETs instead of waiting.
+        (error: unknown) => left || controller.error(error),
+      );
     },
     cancel() {
       // The browser left: the charts still finish (their queries are short), their lines are dropped.
