@@ -1,4 +1,4 @@
-import { problem, type Problem } from "@/lib/api/handler";
+import { problem, problemResponse, type Problem } from "@/lib/api/handler";
 import { ApiProblem, UserError } from "@/lib/errors";
 
 /** The filter's fields whose query parameter has another name (filterFromSearchParams). */
@@ -19,5 +19,5 @@ export function filterProblem(error: unknown): Problem | null {
 /** filterProblem as a Response. */
 export function filterRefusal(error: unknown): Response | null {
   const refused = filterProblem(error);
-  return refused && Response.json(refused.body, { status: refused.status });
+  return refused && problemResponse(refused);
 }

@@ -20,9 +20,11 @@ export const problem = (status: number, code: string, message: string, field?: s
   body: { error: { code, message, ...(field ? { field } : {}) } },
 });
 
+/** A refusal as the response that sends it. */
+export const problemResponse = (refused: Problem): Response => Response.json(refused.body, { status: refused.status });
+
 export function apiError(status: number, code: string, message: string, field?: string): Response {
-  const refused = problem(status, code, message, field);
-  return Response.json(refused.body, { status });
+  return problemResponse(problem(status, code, message, field));
 }
 
 /** Reads and validates a JSON body; errors name the offending field. */

@@ -84,7 +84,7 @@ describe("takeBatchedChart", () => {
     expect(fetched).toEqual([]);
   });
 
-  it("answers null for every chart still waiting when the batch is refused or breaks off", async () => {
+  it("answers null for every chart still waiting when the batch is refused, breaks off or ends inside a line", async () => {
     const refused = await load({ addresses: [A, B], status: 401 });
     expect(await Promise.all([refused.take(A), refused.take(B)])).toEqual([null, null]);
 
@@ -95,6 +95,14 @@ describe("takeBatchedChart", () => {
     broken.body().fail();
     expect(await a).toMatchObject({ chart: A, status: 200 });
     expect(await b).toBeNull();
+
+    const cut = await load({ addresses: [A, B] });
+    const [a2, b2] = [cut.take(A), cut.take(B)];
+    await flush();
+    cut.body().write(line(A) + line(B).slice(0, 5));
+    cut.body().end();
+    expect(await a2).toMatchObject({ chart: A, status: 200 });
+    expect(await b2).toBeNull();
   });
 
   it("does not hand out an answer that waited untaken for more than ten seconds", async () => {

@@ -4,7 +4,7 @@
 // fetch from the preload) and each chart then takes its own line as it arrives, instead of
 // asking with a GET of its own. A chart the batch does not hold, or all of them if the batch
 // fails, asks with its own GET as before.
-import { BATCH_PARAM, BATCH_PATH, type BatchLine } from "@/lib/analytics/batch";
+import { BATCH_PARAM, BATCH_PATH, readBatchLines, type BatchLine } from "@/lib/analytics/batch";
 
 /**
  * A performance mark per chart answered from the batch (its address as the detail), in the
@@ -41,16 +41,7 @@ async function readLines(href: string, charts: Map<string, Waiting>): Promise<vo
     // The same address and mode as the preload: the browser answers from it, in flight or done.
     const response = await fetch(href);
     if (!response.ok || !response.body) return;
-    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-    let buffered = "";
-    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-      buffered += chunk.value;
-      for (let end = buffered.indexOf("\n"); end >= 0; end = buffered.indexOf("\n")) {
-        const line = JSON.parse(buffered.slice(0, end)) as BatchLine;
-        buffered = buffered.slice(end + 1);
-        charts.get(line.chart)?.settle(line);
-      }
-    }
+    await readBatchLines(response.body, (line) => charts.get(line.chart)?.settle(line));
   } catch {
     // No batch (the connection dropped, the page was left): the charts still waiting ask themselves.
   } finally {

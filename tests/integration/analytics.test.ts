@@ -8,7 +8,7 @@ import { newBrowser, type Browser } from "../support/request-context";
 import { join, signUp, snapshotWorkspace, type Person } from "../support/workspace-fixtures";
 import { GET as chartRoute } from "@/app/api/analytics/[chart]/route";
 import { GET as batchRoute } from "@/app/api/analytics/batch/route";
-import { batchPath, BATCH_MAX_CHARTS, type BatchLine } from "@/lib/analytics/batch";
+import { batchPath, BATCH_MAX_CHARTS, readBatchLines, type BatchLine } from "@/lib/analytics/batch";
 import { chartPath } from "@/lib/analytics/filter-query";
 import { GET as exportCaptures } from "@/app/api/exports/captures/route";
 import { CHARTS, type Chart, type ChartName } from "@/lib/analytics/charts";
@@ -685,18 +685,11 @@ async function batch(browser: Browser, addresses: string[], onLine?: (line: Batc
   const response = await browser.run(() => batchRoute(new Request(`http://localhost:3000${batchPath(addresses)}`)));
   const lines: BatchLine[] = [];
   if (response.status !== 200) return { response, lines };
-  let buffered = "";
-  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-    buffered += chunk.value;
-    for (let end = buffered.indexOf("\n"); end >= 0; end = buffered.indexOf("\n")) {
-      const line = JSON.parse(buffered.slice(0, end)) as BatchLine;
-      buffered = buffered.slice(end + 1);
-      lines.push(line);
-      onLine?.(line);
-    }
-  }
-  expect(buffered).toBe("");
+  // The browser's reader (lib/browser/chart-batch.ts uses it): it throws on a broken or cut line.
+  await readBatchLines(response.body!, (line) => {
+    lines.push(line);
+    onLine?.(line);
+  });
   return { response, lines };
 }
 

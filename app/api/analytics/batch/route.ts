@@ -1,7 +1,8 @@
 import { sharedFilters } from "@/lib/analytics/read-chart";
 import { answerChart } from "@/lib/api/dashboard-chart";
 import { apiError, jsonText } from "@/lib/api/handler";
-import { BATCH_MAX_CHARTS, BATCH_PARAM, CHART_PATH_PREFIX, type BatchLine } from "@/lib/analytics/batch";
+import { BATCH_MAX_CHARTS, BATCH_PARAM, type BatchLine } from "@/lib/analytics/batch";
+import { CHART_PATH_PREFIX } from "@/lib/analytics/filter-query";
 import { getWorkspaceContext } from "@/lib/auth/session";
 
 export const dynamic = "force-dynamic";
