@@ -22,7 +22,7 @@ import { analyticsFilterInput, lastDays, RANGE_PRESETS } from "@/lib/analytics/s
 import { db } from "@/lib/db/prisma";
 import { DEMO_WORKSPACE } from "@/lib/seed/demo-content";
 import { seedDemo } from "@/lib/seed/demo";
-import { connect } from "../lib/database";
+import { connect, restoreDroppedIndexes, withoutSecondaryIndexes } from "../lib/database";
 import { buildRollups } from "../lib/rollups";
 import { round, summarize, type Summary } from "../lib/stats";
 
@@ -285,6 +285,7 @@ export async function measureAnalyticsScale(
   try {
     await client.query("SET timezone = 'UTC'");
     await client.query("SET maintenance_work_mem = '256MB'");
+    await restoreDroppedIndexes([client], log);
     const { rows: existing } = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM captures WHERE "workspaceId" = $1`, [ids.workspaceId]);
     const reused = existing[0]!.n > 0;
     let generateSeconds = 0;
@@ -298,7 +299,7 @@ export async function measureAnalyticsScale(
       const helper = await connect(url);
       await helper.query("SET timezone = 'UTC'");
       try {
-        await generate(client, ids, opts.captures, log, HISTORY, [helper]);
+        await withoutSecondaryIndexes([client, helper], ["captures", "mentions", "citations"], log, () => generate(client, ids, opts.captures, log, HISTORY, [helper]));
       } finally {
         await helper.end();
       }
