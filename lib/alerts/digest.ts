@@ -1,5 +1,5 @@
 import "server-only";
-import { databaseNow } from "@/lib/alerts/clock";
+import { databaseNow } from "@/lib/db/clock";
 import { createDelivery } from "@/lib/alerts/deliveries";
 import { renderDigest, type DigestBrand } from "@/lib/alerts/messages";
 import type { OverviewKpis } from "@/lib/analytics/kpis";

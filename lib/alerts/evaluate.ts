@@ -1,5 +1,5 @@
 import "server-only";
-import { databaseNow } from "@/lib/alerts/clock";
+import { databaseNow } from "@/lib/db/clock";
 import { enqueueFiringDeliveries } from "@/lib/alerts/deliveries";
 import { kindOf, type RuleKind } from "@/lib/alerts/kinds";
 import type { Finding, JudgedRule, RuleOutcome } from "@/lib/alerts/kinds/kind";

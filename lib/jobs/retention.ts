@@ -1,5 +1,6 @@
 import "server-only";
 import { env } from "@/lib/config/env";
+import { databaseNow } from "@/lib/db/clock";
 import { db } from "@/lib/db/prisma";
 import { inOneStatement } from "@/lib/db/transaction";
 
@@ -97,6 +98,7 @@ export async function runRetention(options: {
   attemptRetentionDays: number;
   deliveryRetentionDays?: number;
   trafficHitRetentionDays?: number;
+  /** The database's clock unless given: idempotency keys expire by it, as they were set by it, whatever this worker's clock says. */
   now?: Date;
   /** Attempts per statement and the pass's time for them (ATTEMPT_BATCH, ATTEMPT_BUDGET_MS unless given). */
   attemptBatchSize?: number;
@@ -104,7 +106,7 @@ export async function runRetention(options: {
   /** Raw crawler hits per statement (TRAFFIC_HIT_BATCH unless given). */
   trafficHitBatchSize?: number;
 }) {
-  const now = options.now ?? new Date();
+  const now = options.now ?? (await databaseNow());
   const day = 24 * 3600 * 1000;
   const attempts = await deleteOldAttempts(new Date(now.getTime() - options.attemptRetentionDays * day), options.attemptBatchSize ?? ATTEMPT_BATCH, options.attemptBudgetMs ?? ATTEMPT_BUDGET_MS);
   const keys = await db().check.updateMany({

@@ -1,6 +1,7 @@
 import "server-only";
 import { resolveFilter } from "@/lib/analytics/filter";
 import { analyticsFilterInput, isoDay } from "@/lib/analytics/schemas";
+import { databaseNow } from "@/lib/db/clock";
 import { db } from "@/lib/db/prisma";
 import { transaction } from "@/lib/db/transaction";
 import { NotFoundError, UserError } from "@/lib/errors";
@@ -60,7 +61,7 @@ export async function createShareLink(workspaceId: string, createdById: string, 
 
 /** The workspace's links, newest first, with their status (by the database clock), brand and creator. */
 export async function listShareLinks(workspaceId: string) {
-  const [links, clock] = await Promise.all([
+  const [links, now] = await Promise.all([
     db().shareLink.findMany({
       where: { workspaceId },
       select: {
@@ -70,9 +71,8 @@ export async function listShareLinks(workspaceId: string) {
       orderBy: { createdAt: "desc" },
       take: 200,
     }),
-    db().$queryRaw<{ now: Date }[]>`SELECT now() AS now`,
+    databaseNow(),
   ]);
-  const now = clock[0]!.now;
   const creators = await db().user.findMany({ where: { id: { in: links.flatMap((l) => (l.createdById ? [l.createdById] : [])) } }, select: { id: true, name: true } });
   const names = new Map(creators.map((u) => [u.id, u.name]));
   return links.map(({ fromDay, toDay, createdById, ...l }) => ({

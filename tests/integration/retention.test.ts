@@ -7,7 +7,7 @@
 // commit, and a whole pass runs while a success is held before its commit. A check whose
 // attempts it deleted keeps their cost when a retry makes it finish again.
 import fc from "fast-check";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { metricValue, parseMetrics, type MetricSample } from "../support/metrics-text";
 import { actAt, gateAt, waitForLockWaiter } from "../support/pause";
 import { claimed, liveWorker, newSpace, startSpaceCheck, succeed, type Space } from "../support/lifecycle-fixtures";
@@ -242,5 +242,26 @@ describe("a check whose attempts retention deleted", () => {
     expect((await success).kind).toBe("written");
     expect(await db().attempt.count({ where: { captureId: answered } })).toBe(0);
     expect(await db().check.findUniqueOrThrow({ where: { id: checkId } })).toMatchObject({ chargedMicros: 1_700n, retiredAttemptMicros: 1_000n });
+  });
+});
+
+describe("idempotency keys", () => {
+  it("expire by the database's clock, which set them, not by the worker's", async () => {
+    const { checkId: live } = await startSpaceCheck(space, { prompts: 1 });
+    const { checkId: expired } = await startSpaceCheck(space, { prompts: 1 });
+    const keyed = (checkId: string, minutes: number) => db().$executeRaw`
+      UPDATE checks SET "idempotencyKey" = ${`retention-${checkId}`}, "requestHash" = 'h',
+        "idempotencyExpiresAt" = now() + make_interval(mins => ${minutes}::int) WHERE id = ${checkId}::uuid`;
+    await keyed(live, 60);
+    await keyed(expired, -1);
+    // The worker's clock runs two hours ahead of the database's.
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 2 * 3_600_000 });
+    try {
+      await runRetention({ attemptRetentionDays: 3650 });
+    } finally {
+      vi.useRealTimers();
+    }
+    const keys = await db().check.findMany({ where: { id: { in: [live, expired] } }, select: { id: true, idempotencyKey: true } });
+    expect(Object.fromEntries(keys.map((k) => [k.id, k.idempotencyKey]))).toEqual({ [live]: `retention-${live}`, [expired]: null });
   });
 });
