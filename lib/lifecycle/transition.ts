@@ -225,17 +225,18 @@ export type AttemptClose = {
 export type ClosedAttempt = CallSettlement;
 
 /**
- * Ends an open attempt (guarded: an attempt is closed once) and charges its cost to the month
- * its worst case was reserved in, releasing that reservation. Null when it was already closed.
- * Call it after the capture's guarded update, and hand the result to `Effects.call`.
+ * Ends an open attempt (guarded: an attempt is closed once) and charges its cost, at most its
+ * reserved worst case (beacon_attempt_charge), to the month it was reserved in, releasing that
+ * reservation. Null when it was already closed. Call it after the capture's guarded update, and
+ * hand the result to `Effects.call`.
  */
 export async function closeAttempt(tx: Tx, runToken: string, facts: AttemptClose): Promise<ClosedAttempt | null> {
   const usage = facts.usage ?? { inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cachedTokens: 0, searchCalls: 0 };
-  const [row] = await tx.$queryRaw<{ workspaceId: string; connectionId: string; reserved: bigint; period: Date }[]>`
+  const [row] = await tx.$queryRaw<{ workspaceId: string; connectionId: string; reserved: bigint; period: Date; charged: bigint }[]>`
     SELECT * FROM beacon_close_attempt(${runToken}::uuid, ${facts.outcome}::"AttemptOutcome", ${facts.reason ?? null}, ${facts.errorClass ?? null}::"ErrorClass",
       ${facts.httpStatus ?? null}::int, ${facts.providerRequestId ?? null}, ${usage.inputTokens}::int, ${usage.outputTokens}::int,
       ${usage.reasoningTokens}::int, ${usage.cachedTokens}::int, ${usage.searchCalls}::int, ${facts.costMicros}::bigint, ${facts.costIsEstimate}, ${facts.latencyMs}::int)`;
-  return row ? { ...row, charged: BigInt(facts.costMicros) } : null;
+  return row ?? null;
 }
 
 /**

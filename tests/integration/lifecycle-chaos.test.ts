@@ -5,7 +5,7 @@
 // fast-check draws a schedule (cancels of captures and of checks, admin retries of a capture or
 // a check, SIGKILLed and SIGSTOPped workers, flaky and hanging providers, database restarts, a
 // budget that runs out and is raised, brand edits that add and remove competitors and aliases,
-// grant limit changes and revokes, connections disabled or narrowed to another model, setup
+// grant limit changes and revokes, connections repriced, disabled or narrowed to another model, setup
 // wizard requests, alert evaluations, "Send test" and "Send again", a receiver that refuses posts
 // or accepts them after the sender's timeout, the hourly retention pass deleting every ended
 // attempt in small batches), each step fired
@@ -117,6 +117,7 @@ type Action =
   | { kind: "raiseBudget" }
   | { kind: "brandEdit"; competitors: number; aliases: boolean }
   | { kind: "grantLimit"; provider: number; factor: number | null }
+  | { kind: "reprice"; provider: number; factor: number }
   | { kind: "revoke"; provider: number }
   | { kind: "disable"; provider: number }
   | { kind: "allowlist"; provider: number }
@@ -152,6 +153,9 @@ const action: fc.Arbitrary<Action> = fc.oneof(
   feature(fc.record({ kind: fc.constant("brandEdit" as const), competitors: fc.nat(2 ** CHAOS_COMPETITORS.length - 1), aliases: fc.boolean() })),
   // The grant's new limit: what is spent and in flight times this, plus a few captures' worth; null lifts it.
   feature(fc.record({ kind: fc.constant("grantLimit" as const), provider, factor: fc.constantFrom(0.5, 1, 2, null) })),
+  // An operator's price edit of a connection while its calls run (the Instance page): each call is
+  // charged at most what it reserved at its claim's prices, whatever ends it (the budget and grant samplers).
+  feature(fc.record({ kind: fc.constant("reprice" as const), provider, factor: fc.constantFrom(0.5, 3, 10) })),
   fc.record({ kind: fc.constant("revoke" as const), provider }),
   fc.record({ kind: fc.constant("disable" as const), provider }),
   fc.record({ kind: fc.constant("allowlist" as const), provider }),
@@ -504,6 +508,22 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
             const granted = await db().connectionGrant.findUnique({ where: { connectionId_workspaceId: { connectionId, workspaceId: space.workspaceId } } });
             if (granted) await attempt("grant limit", () => grantConnection({ connectionId, workspaceId: space.workspaceId, monthlySpendLimitMicros: limit }, null));
           });
+          break;
+        }
+        case "reprice": {
+          const connectionId = space.connections[name]!;
+          const c = await db().providerConnection.findUniqueOrThrow({ where: { id: connectionId } });
+          const price = (micros: number | bigint) => Math.round(Number(micros) * a.factor);
+          await attempt("reprice", async () =>
+            updateConnection(
+              connectionId,
+              await connectionInputOf(connectionId, {
+                inputPricePerMTokMicros: price(c.inputPricePerMTokMicros),
+                outputPricePerMTokMicros: price(c.outputPricePerMTokMicros),
+                searchPriceMicros: price(c.searchPriceMicros),
+              }),
+            ),
+          );
           break;
         }
         case "revoke": {

@@ -1929,6 +1929,14 @@ AS $function$
   FROM (SELECT 1) one LEFT JOIN provider_connections pc ON pc.id = beacon_access_refusal.connection_id
 $function$;
 
+CREATE OR REPLACE FUNCTION public.beacon_attempt_charge(cost bigint, reserved bigint)
+ RETURNS bigint
+ LANGUAGE sql
+ IMMUTABLE
+AS $function$
+  SELECT CASE WHEN reserved IS NULL THEN cost ELSE least(cost, reserved) END
+$function$;
+
 CREATE OR REPLACE FUNCTION public.beacon_breaker_count(connection_id uuid, model text, failed boolean, slow boolean, window_size integer)
  RETURNS boolean[]
  LANGUAGE sql
@@ -2086,7 +2094,7 @@ BEGIN
 END $function$;
 
 CREATE OR REPLACE FUNCTION public.beacon_close_attempt(run_token uuid, outcome "AttemptOutcome", reason text, error_class "ErrorClass", http_status integer, request_id text, input_tokens integer, output_tokens integer, reasoning_tokens integer, cached_tokens integer, search_calls integer, cost_micros bigint, cost_is_estimate boolean, latency_ms integer)
- RETURNS TABLE("workspaceId" uuid, "connectionId" uuid, reserved bigint, period date)
+ RETURNS TABLE("workspaceId" uuid, "connectionId" uuid, reserved bigint, period date, charged bigint)
  LANGUAGE plpgsql
 AS $function$
 BEGIN
@@ -2099,17 +2107,18 @@ BEGIN
     UPDATE attempts a SET
       outcome = beacon_close_attempt.outcome, reason = beacon_close_attempt.reason, "errorClass" = error_class, "httpStatus" = http_status,
       "providerRequestId" = request_id, "inputTokens" = input_tokens, "outputTokens" = output_tokens, "reasoningTokens" = reasoning_tokens,
-      "cachedTokens" = cached_tokens, "searchCalls" = search_calls, "costMicros" = cost_micros, "costIsEstimate" = cost_is_estimate,
+      "cachedTokens" = cached_tokens, "searchCalls" = search_calls, "costMicros" = beacon_attempt_charge(cost_micros, open.reserved),
+      "costOverrunMicros" = cost_micros - beacon_attempt_charge(cost_micros, open.reserved), "costIsEstimate" = cost_is_estimate,
       "latencyMs" = latency_ms, "endedAt" = clock_timestamp(), "reservedMicros" = 0, "budgetPeriod" = open.period
     FROM open WHERE a.id = open.id
-    RETURNING a."workspaceId", a."captureId", open."connectionId", open.reserved, open.period
+    RETURNING a."workspaceId", a."captureId", open."connectionId", open.reserved, open.period, a."costMicros" AS charged
   ), spent AS (
     UPDATE captures c SET "spentAttempts" = c."spentAttempts" + 1,
       "unknownAttempts" = c."unknownAttempts" + CASE WHEN beacon_close_attempt.outcome = 'unknown' THEN 1 ELSE 0 END,
       "paidAnswerLost" = c."paidAnswerLost" OR beacon_close_attempt.reason IS NOT DISTINCT FROM 'result_not_stored'
     FROM closed WHERE c.id = closed."captureId" AND beacon_close_attempt.outcome IN ('failed', 'unknown')
   )
-  SELECT closed."workspaceId", closed."connectionId", closed.reserved, closed.period FROM closed;
+  SELECT closed."workspaceId", closed."connectionId", closed.reserved, closed.period, closed.charged FROM closed;
 END $function$;
 
 CREATE OR REPLACE FUNCTION public.beacon_connection_slots()
@@ -3498,9 +3507,9 @@ BEGIN
          c."workspaceId" AS workspace_id, c."connectionId" AS connection_id, c."providerConfigId" AS provider_config_id, c."promptId" AS prompt_id, c."reservedMicros" AS hold, c."reservedPeriod" AS hold_period
   INTO prior FROM captures c WHERE c.id = capture_id FOR UPDATE;
   IF NOT FOUND OR NOT (prior.status = ANY(beacon_transition_from('succeed'))) OR prior."runToken" IS DISTINCT FROM run_token THEN RETURN; END IF;
-  -- What the call may be charged: its reserved worst case at most.
+  -- What the call is charged: its reserved worst case at most (as beacon_close_attempt charges its attempt, below).
   SELECT a."reservedMicros" INTO worst FROM attempts a WHERE a."runToken" = run_token AND a.outcome IS NULL;
-  charged := CASE WHEN worst IS NULL THEN cost_micros ELSE least(cost_micros, worst) END;
+  charged := beacon_attempt_charge(cost_micros, worst);
   UPDATE captures c SET status = 'succeeded', "answerText" = answer, "answerIsPartial" = false, "answerUpdatedAt" = now(),
     "costMicros" = charged, "latencyMs" = latency_ms,
     "lastError" = CASE WHEN prior.cancel_requested THEN 'Cancel requested after the answer had arrived: kept and analysed (it was paid for)' END,
@@ -3514,9 +3523,8 @@ BEGIN
   PERFORM pg_advisory_xact_lock_shared(hashtextextended('slot-wait:' || prior.connection_id, 0));
   SELECT * INTO closed FROM beacon_close_attempt(run_token, 'succeeded', NULL, NULL, NULL, attempt->>'requestId',
     (attempt->>'inputTokens')::int, (attempt->>'outputTokens')::int, (attempt->>'reasoningTokens')::int,
-    (attempt->>'cachedTokens')::int, (attempt->>'searchCalls')::int, charged, false, latency_ms);
+    (attempt->>'cachedTokens')::int, (attempt->>'searchCalls')::int, cost_micros, false, latency_ms);
   IF cost_micros > charged THEN
-    UPDATE attempts SET "costOverrunMicros" = cost_micros - charged WHERE "runToken" = run_token;
     INSERT INTO events (id, "workspaceId", "checkId", "captureId", kind, data, "createdAt")
     VALUES (gen_random_uuid(), prior.workspace_id, prior.check_id, capture_id, 'attempt_cost_overrun',
             jsonb_build_object('runToken', run_token, 'reservedMicros', worst, 'actualMicros', cost_micros, 'chargedMicros', charged), now());

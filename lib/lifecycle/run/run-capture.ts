@@ -297,7 +297,7 @@ async function failUnstorable(capture: LoadedCapture, run: Run, result: Success,
             errorClass: "permanent",
             providerRequestId: result.requestId ?? null,
             usage: result.usage,
-            costMicros: Math.min(result.costMicros, run.worstCaseMicros),
+            costMicros: result.costMicros, // charged up to its reservation (beacon_attempt_charge)
             costIsEstimate: false,
             latencyMs: result.latencyMs,
           },

@@ -49,9 +49,9 @@ BEGIN
          c."workspaceId" AS workspace_id, c."connectionId" AS connection_id, c."providerConfigId" AS provider_config_id, c."promptId" AS prompt_id, c."reservedMicros" AS hold, c."reservedPeriod" AS hold_period
   INTO prior FROM captures c WHERE c.id = capture_id FOR UPDATE;
   IF NOT FOUND OR NOT (prior.status = ANY(beacon_transition_from('succeed'))) OR prior."runToken" IS DISTINCT FROM run_token THEN RETURN; END IF;
-  -- What the call may be charged: its reserved worst case at most.
+  -- What the call is charged: its reserved worst case at most (as beacon_close_attempt charges its attempt, below).
   SELECT a."reservedMicros" INTO worst FROM attempts a WHERE a."runToken" = run_token AND a.outcome IS NULL;
-  charged := CASE WHEN worst IS NULL THEN cost_micros ELSE least(cost_micros, worst) END;
+  charged := beacon_attempt_charge(cost_micros, worst);
   UPDATE captures c SET status = 'succeeded', "answerText" = answer, "answerIsPartial" = false, "answerUpdatedAt" = now(),
     "costMicros" = charged, "latencyMs" = latency_ms,
     "lastError" = CASE WHEN prior.cancel_requested THEN 'Cancel requested after the answer had arrived: kept and analysed (it was paid for)' END,
@@ -65,9 +65,8 @@ BEGIN
   PERFORM pg_advisory_xact_lock_shared(hashtextextended('slot-wait:' || prior.connection_id, 0));
   SELECT * INTO closed FROM beacon_close_attempt(run_token, 'succeeded', NULL, NULL, NULL, attempt->>'requestId',
     (attempt->>'inputTokens')::int, (attempt->>'outputTokens')::int, (attempt->>'reasoningTokens')::int,
-    (attempt->>'cachedTokens')::int, (attempt->>'searchCalls')::int, charged, false, latency_ms);
+    (attempt->>'cachedTokens')::int, (attempt->>'searchCalls')::int, cost_micros, false, latency_ms);
   IF cost_micros > charged THEN
-    UPDATE attempts SET "costOverrunMicros" = cost_micros - charged WHERE "runToken" = run_token;
     INSERT INTO events (id, "workspaceId", "checkId", "captureId", kind, data, "createdAt")
     VALUES (gen_random_uuid(), prior.workspace_id, prior.check_id, capture_id, 'attempt_cost_overrun',
             jsonb_build_object('runToken', run_token, 'reservedMicros', worst, 'actualMicros', cost_micros, 'chargedMicros', charged), now());
