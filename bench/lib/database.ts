@@ -104,6 +104,13 @@ export async function keptDatabase(url: string): Promise<BenchDatabase> {
   return { url, source: "kept", serverVersion: server_version, stop: async () => {} };
 }
 
+/** The bench's own record in a kept database (what a stopped run had done), outside the product's schema. */
+export const BENCH_STATE = "bench.state";
+
+export async function ensureBenchState(client: pg.Client): Promise<void> {
+  await client.query(`CREATE SCHEMA IF NOT EXISTS bench; CREATE TABLE IF NOT EXISTS ${BENCH_STATE} (key text PRIMARY KEY, at timestamptz NOT NULL)`);
+}
+
 /** Where withoutSecondaryIndexes records what it dropped, outside the product's schema. */
 const DROPPED_INDEXES = "bench.dropped_indexes";
 
