@@ -141,9 +141,14 @@ async function removeCompetitors(tx: Prisma.TransactionClient, ids: string[]) {
  * (queued or running ones too) and the money they hold. The brand is locked before its checks
  * are counted, and a check being created holds it key-shared until it commits (createCheck's
  * resolveBrand), so a check started at the same time is either counted here or finds no brand.
+ * Its schedules are locked before the brand, in the order of a schedule's run, which holds its
+ * schedule while createCheck takes the brand: the other way round, this waited for the run (the
+ * schedules' cascade) while the run's check waited for this, a deadlock through the application
+ * that PostgreSQL cannot see (tests/integration/schedule-brand-delete.test.ts).
  */
 export async function deleteBrand(workspaceId: string, brandId: string) {
   await transaction(async (tx) => {
+    await tx.$queryRaw`SELECT id FROM schedules WHERE "brandId" = ${brandId}::uuid AND "workspaceId" = ${workspaceId}::uuid ORDER BY id FOR UPDATE`;
     const [brand] = await tx.$queryRaw<{ id: string; name: string }[]>`
       SELECT id, name FROM brands WHERE id = ${brandId}::uuid AND "workspaceId" = ${workspaceId}::uuid FOR UPDATE`;
     if (!brand) throw new NotFoundError("That brand does not exist in this workspace.");

@@ -1,6 +1,7 @@
 import "server-only";
 import { createCheck, hashRequest } from "@/lib/checks/create-check";
 import { promptSelectionSchema } from "@/lib/checks/schemas";
+import { pausePoint } from "@/lib/db/pause-points";
 import { transaction } from "@/lib/db/transaction";
 import { UserError } from "@/lib/errors";
 import { nextRunAfter } from "@/lib/schedules/next-run";
@@ -15,6 +16,9 @@ export const scheduleIdempotencyKey = (scheduleId: string, slot: Date) => `sched
 
 /** Prisma's messages start with a multi-line preamble; the last line says what happened. */
 const lastLine = (error: unknown) => (error instanceof Error ? error.message : String(error)).trim().split("\n").at(-1) ?? "";
+
+/** A schedule's run, claim included: createCheck has up to 60 s of its own, and the claim must outlive it. */
+const RUN_TIMEOUT_MS = 120_000;
 
 /** Bounds one call's work; schedules still due after that wait for the next minute's run. */
 const MAX_RUNS_PER_CALL = 500;
@@ -57,7 +61,11 @@ async function runNextDue(skip: string[]): Promise<ScheduleRun | null> {
         LIMIT 1
         FOR NO KEY UPDATE SKIP LOCKED`;
       if (!claimed) return null;
+      // This transaction is idle while createCheck runs on another connection: the session's
+      // 15 s idle limit (lib/db/prisma.ts) would end it, and the claim, before the time it is given.
+      await tx.$executeRawUnsafe(`SET LOCAL idle_in_transaction_session_timeout = ${RUN_TIMEOUT_MS}`);
       const schedule = await tx.schedule.findUniqueOrThrow({ where: { id: claimed.id } });
+      await pausePoint("schedule:claimed", { tx });
       const slot = schedule.nextRunAt;
       // Missed slots (downtime, a long pause in the cron) collapse into this one run.
       const nextRunAt = nextRunAfter(schedule, claimed.now);
@@ -91,7 +99,6 @@ async function runNextDue(skip: string[]): Promise<ScheduleRun | null> {
       await tx.schedule.update({ where: { id: schedule.id }, data: { lastRunAt: claimed.now, nextRunAt } });
       return run;
     },
-    // createCheck has up to 60 s of its own; the claim must outlive it.
-    { timeoutMs: 120_000 },
+    { timeoutMs: RUN_TIMEOUT_MS },
   );
 }
