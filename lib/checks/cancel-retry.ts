@@ -73,6 +73,7 @@ export async function retryCaptures(caller: Caller, target: { checkId: string })
 export async function retryCaptures(caller: Caller, target: { captureId: string } | { checkId: string }): Promise<{ retried: number; refused?: RefusedRetry[] }> {
   assertCan(canRetryCapture(caller), "Only admins and owners can retry captures.");
   return inTransaction(async (tx) => {
+    await refuseWhileCancelling(tx, caller.workspaceId, target);
     const { holds, refused } = await planRetry(tx, caller, target);
     await pausePoint("retry:after-plan", { tx, ..."checkId" in target ? { checkId: target.checkId } : { captureId: target.captureId } });
     const result = await retryTransition(tx, lifecycleActor(caller), holds);
@@ -101,6 +102,25 @@ export async function estimateRetry(caller: Caller, checkId: string) {
   const prices = new Map(connections.map((c) => [c.id, priceTableOf(c)]));
   const estimateMicros = runnable.reduce((sum, g) => sum + captureEstimate(g.promptText, { ...prices.get(g.connectionId)!, searchMode: g.searchMode }) * g.captures, 0);
   return { captures: runnable.reduce((sum, g) => sum + g.captures, 0), estimateMicros, refused, budget: await budgetStatus(caller.workspaceId) };
+}
+
+export const CANCEL_WAITING = "A cancel of this check is waiting to run; nothing was retried.";
+
+/**
+ * Refuses a retry while a cancel of its check waits to run (its operation queued or running: the
+ * person's latest word is "stop"). The check's row is locked first, as a cancel's request writes it
+ * (requestCheckCancel): a cancel asked meanwhile has either committed, and is found here, or waits
+ * for this retry's commit and then carries the check's cancel, which a claim honours, until its job
+ * stops what the retry queued. Reading without the lock, a retry cleared a cancel asked while it
+ * ran (syncCheck), and workers started the retried captures before the cancel's job came.
+ */
+async function refuseWhileCancelling(tx: Tx, workspaceId: string, target: { captureId: string } | { checkId: string }) {
+  const checkOf = "checkId" in target ? Prisma.sql`${target.checkId}::uuid` : Prisma.sql`(SELECT c."checkId" FROM captures c WHERE c.id = ${target.captureId}::uuid)`;
+  const [check] = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM checks WHERE id = ${checkOf} AND "workspaceId" = ${workspaceId}::uuid FOR NO KEY UPDATE`;
+  // No such check here: planRetry says so.
+  if (!check) return;
+  const cancel = await tx.checkOperation.findFirst({ where: { checkId: check.id, kind: "cancel", status: { in: ["queued", "running"] } }, select: { id: true } });
+  if (cancel) throw new UserError(CANCEL_WAITING);
 }
 
 /** The captures a retry of `target` runs again, with what each holds, and those it leaves (by reason). */

@@ -84,12 +84,8 @@ export async function runCheckOperation(operationId: string): Promise<void> {
   const caller: Caller = { workspaceId: operation.workspaceId, userId: operation.requestedById, role: membership?.role ?? "viewer" };
   const finish = (data: { status: "completed" | "failed"; result?: Prisma.InputJsonValue; error?: string }) =>
     db().checkOperation.update({ where: { id: operationId }, data: { ...data, finishedAt: new Date() } });
-  // A cancel asked for after this retry was: the person's latest word is "stop", and the retry
-  // would only queue what the cancel that runs next stops again.
-  if (operation.kind === "retry" && (await db().checkOperation.count({ where: { checkId: operation.checkId, kind: "cancel", createdAt: { gt: operation.createdAt } } }))) {
-    await finish({ status: "failed", error: "The check was cancelled before this retry ran; nothing was retried." });
-    return;
-  }
+  // A cancel asked for after this retry was (operations of a check run in order, so it waits to
+  // run): retryCaptures refuses, under the check's lock (CANCEL_WAITING).
   try {
     const result = operation.kind === "retry" ? await retryCaptures(caller, { checkId: operation.checkId }) : await cancelCheckCaptures(caller, operation.checkId);
     await finish({ status: "completed", result });

@@ -5,8 +5,8 @@
 // kill switch and a cancel land while the retry's job is held at retry:after-plan.
 import { describe, expect, it } from "vitest";
 import { budgetNow, claim, expectBudgetConsistent, liveWorker, newSpace, startSpaceCheck } from "../support/lifecycle-fixtures";
-import { gateAt } from "../support/pause";
-import { cancelCheck } from "@/lib/checks/cancel-retry";
+import { gateAt, waitForLockWaiter } from "../support/pause";
+import { CANCEL_WAITING, cancelCapture, cancelCheck, retryCaptures } from "@/lib/checks/cancel-retry";
 import { requestCheckCancel, requestCheckRetry, runCheckOperation } from "@/lib/checks/operations";
 import { checkProgress } from "@/lib/checks/progress";
 import { pollsAgain } from "@/lib/checks/progress-state";
@@ -120,7 +120,7 @@ describe("a check's retry", () => {
     await expectBudgetConsistent(space.workspaceId);
   });
 
-  it("with a cancel landing while its job is held: the cancel runs after it and stops everything it queued", async () => {
+  it("with a cancel landing while its job is held: nothing it queued starts before the cancel runs, which stops everything", async () => {
     const space = await newSpace({ prompts: 3 });
     const workerId = await liveWorker();
     const { checkId } = await startSpaceCheck(space, { prompts: 3, providers: ["ChatGPT", "Gemini"] });
@@ -130,11 +130,20 @@ describe("a check's retry", () => {
     const running = runCheckOperation(retry.operationId);
     await gate.reached;
 
-    // The check is finished, but a retry of it is under way: the cancel is taken, queued behind it.
-    const cancel = await requestCheckCancel(space.owner, checkId);
-    expect((await operationJobs(checkId)).map((j) => j.payload.operationId)).toContain(cancel.operationId);
+    // The check is finished, but a retry of it is under way: the cancel is taken, queued behind
+    // it. The retry holds the check's row, so the cancel's request waits for it to commit.
+    const asked = requestCheckCancel(space.owner, checkId);
+    await waitForLockWaiter();
     gate.open();
     await running;
+    const cancel = await asked;
+    expect((await operationJobs(checkId)).map((j) => j.payload.operationId)).toContain(cancel.operationId);
+    // Between the retry's commit and the cancel's job, the check carries the cancel: the retried
+    // captures are queued, and a worker's claim does not start them (the retry used to clear it).
+    expect((await db().check.findUniqueOrThrow({ where: { id: checkId } })).cancelRequestedAt).not.toBeNull();
+    const queued = await db().capture.findMany({ where: { checkId, status: "queued" }, select: { id: true } });
+    expect(queued).toHaveLength(6);
+    for (const { id } of queued) expect((await claim(id, workerId)).result.kind, `claim of ${id}`).not.toBe("claimed");
     await runCheckOperation(cancel.operationId);
 
     expect(await statuses(checkId)).toEqual(Array(6).fill("cancelled"));
@@ -157,7 +166,21 @@ describe("a check's retry", () => {
     await runCheckOperation(cancel.operationId);
 
     expect(await statuses(checkId)).toEqual(["cancelled", "cancelled"]);
-    expect(await db().checkOperation.findUniqueOrThrow({ where: { id: retry.operationId } })).toMatchObject({ status: "failed", error: expect.stringMatching(/cancelled before this retry ran/) });
+    expect(await db().checkOperation.findUniqueOrThrow({ where: { id: retry.operationId } })).toMatchObject({ status: "failed", error: CANCEL_WAITING });
+    await expectBudgetConsistent(space.workspaceId);
+  });
+});
+
+describe("a capture's retry", () => {
+  it("is refused while a cancel of its check waits to run, and changes nothing", async () => {
+    const space = await newSpace({ prompts: 2 });
+    const { checkId, captureIds } = await startSpaceCheck(space, { prompts: 2 });
+    await cancelCapture(space.owner, captureIds[0]!);
+    await requestCheckCancel(space.owner, checkId);
+    const before = await statuses(checkId);
+    await expect(retryCaptures(space.owner, { captureId: captureIds[0]! })).rejects.toThrow(CANCEL_WAITING);
+    expect(await statuses(checkId)).toEqual(before);
+    expect((await db().check.findUniqueOrThrow({ where: { id: checkId } })).cancelRequestedAt).not.toBeNull();
     await expectBudgetConsistent(space.workspaceId);
   });
 });
