@@ -3,6 +3,7 @@ import { analyzeAnswer } from "@/lib/analysis/analyze";
 import { domainOf, isOwnDomain } from "@/lib/analysis/citations";
 import { candidateRows, mentionRows } from "@/lib/analysis/rows";
 import { rewriteRollups } from "@/lib/analytics/rollups";
+import { pausePoint } from "@/lib/db/pause-points";
 import { db } from "@/lib/db/prisma";
 import { transaction } from "@/lib/db/transaction";
 import { enqueueReanalysis } from "@/lib/jobs/enqueue";
@@ -31,10 +32,11 @@ export async function startReanalysis(tx: Tx, workspaceId: string, brandId: stri
   const total = await tx.capture.count({ where: { workspaceId, brandId, ...stale(analysisVersion) } });
   if (!total) return null;
   const waiting = await tx.analysisRun.findFirst({ where: { workspaceId, brandId, status: "queued" }, select: { id: true } });
-  if (waiting) {
-    await tx.analysisRun.update({ where: { id: waiting.id }, data: { total } });
-    return waiting.id;
-  }
+  await pausePoint("reanalysis:waiting-run-found", { tx });
+  // Reused only if it is still waiting: one that started meanwhile may have read the brand before
+  // this edit commits, and stops at its first batch on seeing the newer version (runReanalysis),
+  // so this edit then needs a run of its own, queued behind it.
+  if (waiting && (await tx.analysisRun.updateMany({ where: { id: waiting.id, status: "queued" }, data: { total } })).count) return waiting.id;
   const run = await tx.analysisRun.create({ data: { workspaceId, brandId, total }, select: { id: true } });
   await enqueueReanalysis(tx, { analysisRunId: run.id }, brandId);
   return run.id;

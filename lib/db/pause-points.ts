@@ -57,6 +57,8 @@ export type PausePoint =
   | "check:create-before-commit"
   /** Brand delete: its checks counted (none), the brand about to be deleted. */
   | "brand:delete-before-commit"
+  /** A brand edit's re-analysis: a run that has not started found, to be reused (lib/brands/reanalysis.ts). */
+  | "reanalysis:waiting-run-found"
   /** A due schedule's run: its row claimed (locked), its check not yet asked for (lib/schedules/run-due.ts). */
   | "schedule:claimed"
   /** Traffic import: a chunk's raw hits written, not yet added to the rollups, not committed (lib/traffic/hit-writer.ts). */

@@ -11,6 +11,7 @@ import { updateBrand } from "@/lib/brands/brands";
 import { brandInputSchema } from "@/lib/brands/schemas";
 import { getCaptureDetail } from "@/lib/checks/queries";
 import { seedDemo } from "@/lib/seed/demo";
+import { gateAt, waitForLockWaiter } from "../support/pause";
 
 let workspaceId: string;
 let brandId: string;
@@ -191,5 +192,39 @@ describe("re-analysis", () => {
     const after = await sentiments();
     expect(after.negative! - before.negative!).toBeGreaterThanOrEqual(1);
     expect(after.positive! + after.neutral! + after.negative!).toBe(before.positive! + before.neutral! + before.negative!);
+  });
+});
+
+describe("a brand edit that reuses the run that has not started", () => {
+  it("queues its own run when that run starts meanwhile, so every answer ends analysed with the brand's latest inputs", async () => {
+    const brand = await db().brand.create({ data: { workspaceId, name: "Racer CRM" } });
+    const provider = await db().providerConfig.findFirstOrThrow({ where: { workspaceId, connection: { adapter: "simulator" } } });
+    const prompt = await db().prompt.findFirstOrThrow({ where: { workspaceId } });
+    const check = await db().check.create({ data: { workspaceId, brandId: brand.id, totalCaptures: 1, status: "completed" } });
+    const capture = await db().capture.create({
+      data: { workspaceId, checkId: check.id, brandId: brand.id, promptId: prompt.id, providerConfigId: provider.id, connectionId: provider.connectionId, sample: 1, status: "succeeded", maxAttempts: 3, model: "m", searchMode: "off", answerText: "Racer and Sprinto are both fine.", finishedAt: new Date() },
+    });
+    const edit = (aliases: string[], competitors: string[]) => updateBrand(workspaceId, brand.id, brandInputSchema.parse({ name: brand.name, aliases, domains: [], competitors: competitors.map((name) => ({ name })) }));
+    await edit(["Racer"], []);
+    const first = await db().analysisRun.findFirstOrThrow({ where: { brandId: brand.id, status: "queued" } });
+
+    // The second edit has found the first run waiting, and not yet reused it; the run starts now,
+    // reads the brand as it was before this edit, and waits for it at its first batch.
+    const gate = gateAt("reanalysis:waiting-run-found");
+    const second = edit(["Racer"], ["Sprinto"]);
+    await gate.reached;
+    const running = runReanalysis(first.id);
+    await waitForLockWaiter();
+    gate.open();
+    await second;
+    await running;
+
+    // The started run stopped at the newer version; the edit's own run is queued and brings the answer up to date.
+    const queued = await db().analysisRun.findMany({ where: { brandId: brand.id, status: "queued" } });
+    expect(queued).toHaveLength(1);
+    await runReanalysis(queued[0]!.id);
+    const { analysisVersion } = await db().brand.findUniqueOrThrow({ where: { id: brand.id } });
+    expect((await db().capture.findUniqueOrThrow({ where: { id: capture.id } })).analysisVersion).toBe(analysisVersion);
+    expect((await db().mention.findMany({ where: { captureId: capture.id, mentioned: true } })).map((m) => m.name).sort()).toEqual(["Racer CRM", "Sprinto"]);
   });
 });
