@@ -8,25 +8,31 @@ import { storedKind } from "@/lib/alerts/rules";
 import { pausePoint } from "@/lib/db/pause-points";
 import { db } from "@/lib/db/prisma";
 import { transaction } from "@/lib/db/transaction";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 // Evaluates a workspace's alert rules: judges each with its kind's module (lib/alerts/kinds/), and
 // stores each firing with the numbers behind it, once per rule and piece of evidence (a unique
 // dedupe key), its deliveries enqueued in the same transaction. Run after each check, daily and,
 // for breakers and the budget, every minute (worker/tasks/evaluate_alerts.ts and the crons).
 
+/** What a rule watches, as an evaluation read it: a firing or a result is kept only while the rule still watches that. */
+type Watched = { kind: string; brandId: string | null; params: Prisma.JsonValue };
+
 /**
  * Stores a finding as a firing unless this rule already fired on the same evidence (the unique
  * dedupe key: two evaluations at once fire once, the second waits on the first's insert), or the
- * rule was disabled or deleted since it was read, and enqueues its deliveries in the same
- * transaction. True when it fired now.
+ * rule was disabled, deleted or pointed at something else (updateRule) since it was read, and
+ * enqueues its deliveries in the same transaction. True when it fired now.
  */
-async function fire(rule: JudgedRule, finding: Finding): Promise<boolean> {
+async function fire(rule: JudgedRule, watched: Watched, finding: Finding): Promise<boolean> {
   await pausePoint("alert:before-fire", { ruleId: rule.id });
   return transaction(async (tx) => {
     const [row] = await tx.$queryRaw<{ id: string }[]>`
       INSERT INTO alert_firings ("workspaceId", "ruleId", "dedupeKey", title, summary, facts)
       SELECT ${rule.workspaceId}::uuid, r.id, ${finding.dedupeKey}, ${finding.title}, ${finding.summary}, ${JSON.stringify(finding.facts)}::jsonb
-      FROM alert_rules r WHERE r.id = ${rule.id}::uuid AND r.enabled
+      FROM alert_rules r
+      WHERE r.id = ${rule.id}::uuid AND r.enabled
+        AND r.kind = ${watched.kind} AND r."brandId" IS NOT DISTINCT FROM ${watched.brandId}::uuid AND r.params = ${JSON.stringify(watched.params)}::jsonb
       ON CONFLICT ("ruleId", "dedupeKey") DO NOTHING
       RETURNING id`;
     if (!row) return false;
@@ -55,11 +61,12 @@ export async function evaluateAlerts(workspaceId: string, options: { kinds?: rea
   const results: EvaluationResult[] = [];
   for (const r of rules) {
     const rule: JudgedRule = { id: r.id, workspaceId: r.workspaceId, name: r.name, brandId: r.brandId, brandName: r.brand?.name ?? null };
+    const watched: Watched = { kind: r.kind, brandId: r.brandId, params: r.params };
     let outcome: RuleOutcome;
     try {
       const verdict = await kindOf(storedKind(r.kind)).judge(rule, r.params, now, alertReads);
       let fired = 0;
-      for (const finding of verdict.findings) if (await fire(rule, finding)) fired++;
+      for (const finding of verdict.findings) if (await fire(rule, watched, finding)) fired++;
       const firedAny = verdict.findings.length > 0;
       outcome = {
         ...verdict.outcome,
@@ -71,7 +78,11 @@ export async function evaluateAlerts(workspaceId: string, options: { kinds?: rea
     } catch (error) {
       outcome = { at: now.toISOString(), status: "error", fired: 0, message: `Could not evaluate: ${error instanceof Error ? error.message.split("\n").at(-1) : String(error)}` };
     }
-    await db().alertRule.updateMany({ where: { id: rule.id, workspaceId }, data: { lastEvaluatedAt: now, lastResult: outcome } });
+    // Not over the fresh start of a rule edited meanwhile (updateRule resets lastResult).
+    await db().alertRule.updateMany({
+      where: { id: rule.id, workspaceId, kind: watched.kind, brandId: watched.brandId, params: { equals: watched.params ?? Prisma.JsonNull } },
+      data: { lastEvaluatedAt: now, lastResult: outcome },
+    });
     results.push({ ruleId: rule.id, outcome });
   }
   return results;

@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { gateAt, waitForLockWaiter } from "../support/pause";
 import { expectFieldError, join, ok, refused, signUp, type Person } from "../support/workspace-fixtures";
-import { createAlertRuleAction, deleteAlertRuleAction, listAlertFiringsAction, listAlertRulesAction, setAlertRuleEnabledAction } from "@/lib/actions/alerts";
+import { createAlertRuleAction, deleteAlertRuleAction, listAlertFiringsAction, listAlertRulesAction, setAlertRuleEnabledAction, updateAlertRuleAction } from "@/lib/actions/alerts";
 import { evaluateAlerts } from "@/lib/alerts/evaluate";
 import { periods } from "@/lib/alerts/kinds/answer-scope";
 import type { RuleInput } from "@/lib/alerts/schemas";
@@ -193,20 +193,35 @@ describe("a number that changed: visibility", () => {
     await db().alertRule.delete({ where: { id: ruleId } });
   });
 
-  it("a rule disabled or deleted while it is being judged does not fire", async () => {
-    for (const change of ["disable", "delete"] as const) {
+  it("a rule disabled, deleted or edited to watch something else while it is being judged does not fire", async () => {
+    for (const change of ["disable", "delete", "edit"] as const) {
       const ruleId = await addRule(A, visibilityRule(A.brandId, `Changed: ${change}`));
       const gate = gateAt("alert:before-fire", (c) => c.ruleId === ruleId);
       const evaluation = evaluateAlerts(A.workspaceId, { now: NOW });
       await gate.reached;
       if (change === "disable") ok(await A.owner.browser.run(() => setAlertRuleEnabledAction({ ruleId, enabled: false })));
-      else ok(await A.owner.browser.run(() => deleteAlertRuleAction({ ruleId })));
+      else if (change === "delete") ok(await A.owner.browser.run(() => deleteAlertRuleAction({ ruleId })));
+      else ok(await A.owner.browser.run(() => updateAlertRuleAction({ ruleId, rule: visibilityRule(A.brandId, "Edited", { minChange: 0.5 }) })));
       gate.open();
       const outcome = (await evaluation).find((r) => r.ruleId === ruleId)!.outcome;
       expect(outcome.fired).toBe(0);
       expect(await db().alertFiring.count({ where: { ruleId } })).toBe(0);
+      // The edited rule starts over: the evaluation's result is not written over its reset.
+      if (change === "edit") expect((await db().alertRule.findUniqueOrThrow({ where: { id: ruleId } })).lastResult).toBeNull();
       await db().alertRule.deleteMany({ where: { id: ruleId } });
     }
+  });
+
+  it("a rule edited to watch something else fires again on the evidence it fired on before; a rename does not", async () => {
+    const ruleId = await addRule(A, visibilityRule(A.brandId, "Edited later"));
+    expect(resultOf(await evaluateAlerts(A.workspaceId, { now: NOW }), ruleId).fired).toBe(1);
+    ok(await A.owner.browser.run(() => updateAlertRuleAction({ ruleId, rule: visibilityRule(A.brandId, "Renamed") })));
+    expect(resultOf(await evaluateAlerts(A.workspaceId, { now: NOW }), ruleId).fired).toBe(0);
+    ok(await A.owner.browser.run(() => updateAlertRuleAction({ ruleId, rule: visibilityRule(A.brandId, "Renamed", { minChange: 0.1 }) })));
+    expect(resultOf(await evaluateAlerts(A.workspaceId, { now: NOW }), ruleId).fired).toBe(1);
+    // Both firings stay in the rule's history.
+    expect(await firingsOf(ruleId)).toHaveLength(2);
+    await db().alertRule.delete({ where: { id: ruleId } });
   });
 
   it("a disabled rule is not evaluated", async () => {
