@@ -108,9 +108,11 @@ export async function createRule(workspaceId: string, createdById: string | null
 export async function updateRule(workspaceId: string, ruleId: string, input: ParsedRuleInput) {
   const channelIds = await validateReferences(workspaceId, input);
   await transaction(async (tx) => {
-    const [before] = await tx.$queryRaw<{ kind: string; brandId: string | null; params: Prisma.JsonValue }[]>`
-      SELECT kind, "brandId", params FROM alert_rules WHERE id = ${ruleId}::uuid AND "workspaceId" = ${workspaceId}::uuid FOR UPDATE`;
-    if (!before) throw notFound();
+    // Whether it will watch something else (compared as PostgreSQL compares jsonb, whatever the keys' order).
+    const [rule] = await tx.$queryRaw<{ watchesElse: boolean }[]>`
+      SELECT kind <> ${input.kind} OR "brandId" IS DISTINCT FROM ${input.brandId}::uuid OR params <> ${JSON.stringify(input.params)}::jsonb AS "watchesElse"
+      FROM alert_rules WHERE id = ${ruleId}::uuid AND "workspaceId" = ${workspaceId}::uuid FOR UPDATE`;
+    if (!rule) throw notFound();
     await tx.alertRule.update({
       where: { id: ruleId },
       // A rule that now watches something else starts over: what it last found no longer applies.
@@ -119,10 +121,7 @@ export async function updateRule(workspaceId: string, ruleId: string, input: Par
     // Nor what it fired on: the firings stay in its history, their evidence keys retired, since
     // most keys do not name the brand (a period's metric, a page) and would keep the rule from
     // firing on the new brand's same evidence.
-    const [watchesElse] = await tx.$queryRaw<{ changed: boolean }[]>`
-      SELECT kind <> ${before.kind} OR "brandId" IS DISTINCT FROM ${before.brandId}::uuid OR params <> ${JSON.stringify(before.params)}::jsonb AS changed
-      FROM alert_rules WHERE id = ${ruleId}::uuid`;
-    if (watchesElse?.changed) await tx.$executeRaw`UPDATE alert_firings SET "dedupeKey" = "dedupeKey" || ' (retired ' || id || ')' WHERE "ruleId" = ${ruleId}::uuid AND "dedupeKey" NOT LIKE '% (retired %)'`;
+    if (rule.watchesElse) await tx.$executeRaw`UPDATE alert_firings SET "dedupeKey" = "dedupeKey" || ' (retired ' || id || ')' WHERE "ruleId" = ${ruleId}::uuid AND "dedupeKey" NOT LIKE '% (retired %)'`;
     await tx.alertRuleChannel.deleteMany({ where: { ruleId } });
     if (channelIds.length) await tx.alertRuleChannel.createMany({ data: channelIds.map((channelId) => ({ ruleId, channelId })) });
   });
