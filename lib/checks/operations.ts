@@ -4,6 +4,7 @@ import { cancelCheckCaptures, NOTHING_TO_RETRY, retryCaptures, type Caller } fro
 import type { CheckOperationView } from "@/lib/checks/progress-state";
 import { isCheckFinished } from "@/lib/captures/states";
 import { db } from "@/lib/db/prisma";
+import { pausePoint } from "@/lib/db/pause-points";
 import { transaction } from "@/lib/db/transaction";
 import { enqueueCheckOperation } from "@/lib/jobs/enqueue";
 import type { CheckOperationKind, Prisma } from "@/lib/generated/prisma/client";
@@ -19,10 +20,12 @@ import { NotFoundError, UserError } from "@/lib/errors";
 
 const PENDING = ["queued", "running"] as const;
 
+/** Records the operation, or answers with the pending one of its kind. The caller holds the check's row. */
 async function record(tx: Prisma.TransactionClient, caller: Caller, checkId: string, kind: CheckOperationKind): Promise<{ operationId: string }> {
   const pending = await tx.checkOperation.findFirst({ where: { checkId, kind, status: { in: [...PENDING] } }, select: { id: true } });
   // A double click, or a second person asking the same: one operation.
   if (pending) return { operationId: pending.id };
+  await pausePoint("operation:none-pending", { tx, checkId });
   const operation = await tx.checkOperation.create({ data: { workspaceId: caller.workspaceId, checkId, kind, requestedById: caller.userId }, select: { id: true } });
   await enqueueCheckOperation(tx, { operationId: operation.id }, checkId);
   return { operationId: operation.id };
@@ -36,7 +39,9 @@ async function record(tx: Prisma.TransactionClient, caller: Caller, checkId: str
 export async function requestCheckRetry(caller: Caller, checkId: string): Promise<{ operationId: string }> {
   assertCan(canRetryCapture(caller), "Only admins and owners can retry captures.");
   return transaction(async (tx) => {
-    const check = await tx.check.findFirst({ where: { id: checkId, workspaceId: caller.workspaceId }, select: { id: true } });
+    // The check's row, locked: two admins asking at once record one operation (record() looks
+    // for a pending one, and the second look must see the first's), as a cancel's write does.
+    const [check] = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM checks WHERE id = ${checkId}::uuid AND "workspaceId" = ${caller.workspaceId}::uuid FOR NO KEY UPDATE`;
     if (!check) throw new NotFoundError("That check does not exist in this workspace.");
     // One probe of the captures' ("checkId", status) index, not a count of thousands.
     const retryable = await tx.capture.findFirst({ where: { checkId, status: { in: ["failed", "cancelled"] } }, select: { id: true } });

@@ -39,6 +39,8 @@ export type PausePoint =
   | "sweep:after-read"
   /** Cancel: captures locked, nothing changed yet. */
   | "cancel:after-lock"
+  /** A check's retry or cancel asked from its page: no pending operation of the kind found, none recorded yet (lib/checks/operations.ts). */
+  | "operation:none-pending"
   /** Admin retry: the captures to run again and the refused ones read, nothing moved yet. */
   | "retry:after-plan"
   /** A transition that ended a capture committed; its check is about to be looked at. */

@@ -79,6 +79,26 @@ describe("a check's retry", () => {
     }
   });
 
+  it("asked by two admins at the same moment is one operation: the second waits for the first's record, then finds it", async () => {
+    const space = await newSpace({ prompts: 2 });
+    const { checkId } = await startSpaceCheck(space, { prompts: 2 });
+    await cancelCheck(space.owner, checkId);
+    const admin = { ...space.owner, role: "admin" as const };
+    // The worst moment: the first request has looked for a pending retry (none) and not recorded its own.
+    const gate = gateAt("operation:none-pending", (context) => context.checkId === checkId);
+    const first = requestCheckRetry(space.owner, checkId);
+    await gate.reached;
+    const second = requestCheckRetry(admin, checkId);
+    // Either the second waits for the first (the check's row) or, unguarded, records its own.
+    await Promise.race([second, waitForLockWaiter()]);
+    gate.open();
+
+    const [a, b] = await Promise.all([first, second]);
+    expect(b, "the second request is answered with the first's operation").toEqual(a);
+    expect(await db().checkOperation.count({ where: { checkId } })).toBe(1);
+    expect(await operationJobs(checkId)).toHaveLength(1);
+  });
+
   it("is refused at once when the check has nothing to retry, and for a member", async () => {
     const space = await newSpace();
     const { checkId } = await startSpaceCheck(space);
