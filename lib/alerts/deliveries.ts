@@ -57,11 +57,19 @@ export async function createDelivery(
 export async function enqueueFiringDeliveries(tx: Tx, firingId: string): Promise<number> {
   const firing = await tx.alertFiring.findUniqueOrThrow({
     where: { id: firingId },
-    include: { rule: { include: { brand: { select: { id: true, name: true } }, channels: { include: { channel: { select: { id: true, workspaceId: true } } } } } } },
+    include: { rule: { include: { brand: { select: { id: true, name: true } } } } },
   });
   const message = renderFiring({ firing, rule: firing.rule, brand: firing.rule.brand, appUrl: publicUrl() });
-  // A channel of another workspace cannot be linked to a rule through the app; never send to one.
-  const channels = firing.rule.channels.map((rc) => rc.channel).filter((c) => c.workspaceId === firing.workspaceId);
+  // The rule's channels, each held (key share) until the firing commits: a channel deleted now
+  // waits, and its cascade then takes its delivery with it, instead of the delivery's insert
+  // failing on the deleted channel and rolling the whole firing back. One deleted before this
+  // read is skipped. A channel of another workspace cannot be linked to a rule through the app;
+  // never send to one.
+  const channels = await tx.$queryRaw<{ id: string }[]>`
+    SELECT c.id FROM alert_rule_channels rc JOIN alert_channels c ON c.id = rc."channelId"
+    WHERE rc."ruleId" = ${firing.ruleId}::uuid AND c."workspaceId" = ${firing.workspaceId}::uuid
+    ORDER BY c.id FOR KEY SHARE OF c`;
+  await pausePoint("alert:channels-read", { tx, ruleId: firing.ruleId });
   for (const channel of channels) {
     await createDelivery(tx, { workspaceId: firing.workspaceId, channelId: channel.id, kind: "firing", firingId, message });
   }

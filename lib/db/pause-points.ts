@@ -47,6 +47,8 @@ export type PausePoint =
   | "finish:before"
   /** Alerts: a rule judged, its finding about to be stored (the rule may have changed since it was read). */
   | "alert:before-fire"
+  /** Alerts: a firing row inserted, its rule's channels read, their deliveries not written yet (lib/alerts/deliveries.ts). */
+  | "alert:channels-read"
   /** Alerts: a firing row inserted, its deliveries enqueued, not committed. */
   | "alert:firing-before-commit"
   /** Setup wizard: the provider answered or failed; the suggestion's outcome and money are about to be written. */

@@ -6,6 +6,7 @@ import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { gateAt, waitForLockWaiter } from "../support/pause";
 import { expectFieldError, join, ok, refused, signUp, type Person } from "../support/workspace-fixtures";
+import { deleteAlertChannelAction } from "@/lib/actions/alert-channels";
 import { createAlertRuleAction, deleteAlertRuleAction, listAlertFiringsAction, listAlertRulesAction, setAlertRuleEnabledAction, updateAlertRuleAction } from "@/lib/actions/alerts";
 import { evaluateAlerts } from "@/lib/alerts/evaluate";
 import { periods } from "@/lib/alerts/kinds/answer-scope";
@@ -143,6 +144,32 @@ describe("a number that changed: visibility", () => {
     expect(await db().alertDelivery.count({ where: { firing: { ruleId } } })).toBe(2);
     await db().alertRule.delete({ where: { id: ruleId } });
     await db().alertChannel.deleteMany({ where: { id: { in: channels.map((c) => c.id) } } });
+  });
+
+  it("fires, and delivers to the other channels, when one of its channels is deleted while the firing is written", async () => {
+    const channels = await Promise.all(
+      ["Kept", "Deleted"].map((name) => db().alertChannel.create({ data: { workspaceId: A.workspaceId, name, kind: "email", config: { to: [`${name.toLowerCase()}@example.com`] } } })),
+    );
+    const [kept, deleted] = channels as [(typeof channels)[0], (typeof channels)[0]];
+    const ruleId = await addRule(A, { ...visibilityRule(A.brandId, "Channel deleted"), channelIds: channels.map((c) => c.id) });
+    // The worst moment: the firing is inserted and its rule's channels read, no delivery written yet.
+    const gate = gateAt("alert:channels-read", (c) => c.ruleId === ruleId);
+    const evaluation = evaluateAlerts(A.workspaceId, { now: NOW });
+    await gate.reached;
+    const deleting = A.owner.browser.run(() => deleteAlertChannelAction({ channelId: deleted.id }));
+    // Either the delete waits for the firing (the channel is held) or, unguarded, commits first.
+    await Promise.race([deleting, waitForLockWaiter()]);
+    gate.open();
+
+    expect(resultOf(await evaluation, ruleId)).toMatchObject({ status: "fired", fired: 1 });
+    ok(await deleting);
+    const [firing] = await firingsOf(ruleId);
+    expect(firing, "the firing is kept").toBeDefined();
+    const deliveries = await db().alertDelivery.findMany({ where: { firingId: firing!.id }, select: { channelId: true } });
+    expect(deliveries, "the deleted channel's delivery went with it; the other stays").toEqual([{ channelId: kept.id }]);
+    expect(await db().alertChannel.count({ where: { id: deleted.id } })).toBe(0);
+    await db().alertRule.delete({ where: { id: ruleId } });
+    await db().alertChannel.deleteMany({ where: { id: kept.id } });
   });
 
   it("stays quiet on a change inside the noise, and says why", async () => {
