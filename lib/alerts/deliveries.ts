@@ -117,7 +117,7 @@ export async function runDelivery(deliveryId: string): Promise<DeliveryRun> {
     RETURNING d."channelId", d."workspaceId", d.message, d.attempts, d."sendToken"::text AS "sendToken"`;
   if (!claimed) {
     const marked = await db().$executeRaw`
-      UPDATE alert_deliveries SET status = 'unknown', "lastError" = ${UNKNOWN_OUTCOME}
+      UPDATE alert_deliveries SET status = 'unknown', "endedAt" = now(), "lastError" = ${UNKNOWN_OUTCOME}
       WHERE id = ${deliveryId}::uuid AND status = 'sending'`;
     return marked ? "unknown" : "skipped";
   }
@@ -136,26 +136,26 @@ export async function runDelivery(deliveryId: string): Promise<DeliveryRun> {
   // answer that came back after all is the better record.
   if (outcome.kind === "delivered") {
     await db().$executeRaw`
-      UPDATE alert_deliveries SET status = 'delivered', "deliveredAt" = now(), "responseStatus" = ${status}, "lastError" = NULL
+      UPDATE alert_deliveries SET status = 'delivered', "deliveredAt" = now(), "endedAt" = now(), "responseStatus" = ${status}, "lastError" = NULL
       WHERE id = ${deliveryId}::uuid AND "sendToken" = ${token}::uuid AND status IN ('sending', 'unknown')`;
     return "delivered";
   }
   if (outcome.kind === "unknown") {
     await db().$executeRaw`
-      UPDATE alert_deliveries SET status = 'unknown', "responseStatus" = ${status}, "lastError" = ${`${outcome.error}. ${SENT_NO_ANSWER}`}
+      UPDATE alert_deliveries SET status = 'unknown', "endedAt" = now(), "responseStatus" = ${status}, "lastError" = ${`${outcome.error}. ${SENT_NO_ANSWER}`}
       WHERE id = ${deliveryId}::uuid AND "sendToken" = ${token}::uuid AND status IN ('sending', 'unknown')`;
     return "unknown";
   }
   if (outcome.kind === "permanent" || claimed.attempts >= maxAttempts) {
     await db().$executeRaw`
-      UPDATE alert_deliveries SET status = 'failed', "responseStatus" = ${status}, "lastError" = ${outcome.error}
+      UPDATE alert_deliveries SET status = 'failed', "endedAt" = now(), "responseStatus" = ${status}, "lastError" = ${outcome.error}
       WHERE id = ${deliveryId}::uuid AND "sendToken" = ${token}::uuid AND status IN ('sending', 'unknown')`;
     return "failed";
   }
   const delayMs = retryDelayMs(claimed.attempts, baseMs);
   await transaction(async (tx) => {
     const updated = await tx.$executeRaw`
-      UPDATE alert_deliveries SET status = 'pending', "responseStatus" = ${status}, "lastError" = ${outcome.error},
+      UPDATE alert_deliveries SET status = 'pending', "endedAt" = NULL, "responseStatus" = ${status}, "lastError" = ${outcome.error},
         "nextAttemptAt" = now() + make_interval(secs => ${delayMs / 1000}::float8)
       WHERE id = ${deliveryId}::uuid AND "sendToken" = ${token}::uuid AND status IN ('sending', 'unknown')`;
     if (updated) await enqueueDeliveryJob(tx, deliveryId, delayMs);
@@ -175,7 +175,7 @@ export async function sendDeliveryAgain(workspaceId: string, deliveryId: string)
     if (!row) throw new NotFoundError("This delivery does not exist in this workspace.");
     if (row.status !== "unknown") throw new ConflictError(`Only a delivery whose outcome is unknown can be sent again; this one is ${row.status}.`);
     await tx.$executeRaw`
-      UPDATE alert_deliveries SET status = 'pending', attempts = 0, "lastError" = NULL, "responseStatus" = NULL, "nextAttemptAt" = NULL, "sendToken" = NULL
+      UPDATE alert_deliveries SET status = 'pending', "endedAt" = NULL, attempts = 0, "lastError" = NULL, "responseStatus" = NULL, "nextAttemptAt" = NULL, "sendToken" = NULL
       WHERE id = ${deliveryId}::uuid AND status = 'unknown'`;
     await enqueueDeliveryJob(tx, deliveryId);
   });

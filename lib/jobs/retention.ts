@@ -90,7 +90,7 @@ async function deleteOldTrafficHits(cutoff: Date, batchSize: number): Promise<nu
  * Hourly housekeeping. graphile-worker deletes finished jobs by itself; here: attempts older than
  * the retention period, in bounded batches (deleteOldAttempts; captures keep their answer, cost and results), idempotency keys past
  * their 24 h, heartbeat rows of workers long gone, raw crawler hits past BEACON_TRAFFIC_HIT_RETENTION_DAYS, and alert deliveries that ended (delivered,
- * failed, or unknown and never sent again) longer ago than theirs (a pending or sending one is
+ * failed, or unknown and never sent again) longer ago than theirs, counted from when they ended (one sent again is kept as long as a new one; a pending or sending one is
  * never removed: its job still refers to it). Each statement is idempotent, so two
  * workers running it at once (or twice) is harmless.
  */
@@ -118,7 +118,7 @@ export async function runRetention(options: {
   });
   const deliveryDays = options.deliveryRetentionDays ?? env().ALERTS_DELIVERY_RETENTION_DAYS;
   const deliveries = await db().alertDelivery.deleteMany({
-    where: { status: { in: ["delivered", "failed", "unknown"] }, createdAt: { lt: new Date(now.getTime() - deliveryDays * day) } },
+    where: { status: { in: ["delivered", "failed", "unknown"] }, endedAt: { lt: new Date(now.getTime() - deliveryDays * day) } },
   });
   // The daily rollup (traffic_daily) keeps the counts of the raw hits deleted here.
   const trafficDays = options.trafficHitRetentionDays ?? env().BEACON_TRAFFIC_HIT_RETENTION_DAYS;

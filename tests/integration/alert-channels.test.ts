@@ -682,8 +682,10 @@ describe("retention", () => {
     const E = await signUp({ name: "Erin Owner", workspaceName: "Retention E" });
     const { channel } = await webhook(E, "/ok/retention");
     const message = { subject: "s", text: "t" };
-    const row = (status: "delivered" | "failed" | "pending", daysAgo: number) =>
-      db().alertDelivery.create({ data: { workspaceId: E.workspaceId, channelId: channel.id, kind: "test", message, status, createdAt: new Date(Date.now() - daysAgo * 86_400_000) } });
+    const row = (status: "delivered" | "failed" | "pending", daysAgo: number) => {
+      const at = new Date(Date.now() - daysAgo * 86_400_000);
+      return db().alertDelivery.create({ data: { workspaceId: E.workspaceId, channelId: channel.id, kind: "test", message, status, createdAt: at, endedAt: status === "pending" ? null : at } });
+    };
     const [oldDelivered, oldFailed, oldPending, recent] = [await row("delivered", 40), await row("failed", 31), await row("pending", 40), await row("delivered", 29)];
     const { deliveriesDeleted } = await runRetention({ attemptRetentionDays: 3650, deliveryRetentionDays: 30 });
     expect(deliveriesDeleted).toBeGreaterThanOrEqual(2);
@@ -691,5 +693,21 @@ describe("retention", () => {
     expect(left.map((d) => d.id).sort()).toEqual([oldPending.id, recent.id].sort());
     expect(left.map((d) => d.id)).not.toContain(oldDelivered.id);
     expect(left.map((d) => d.id)).not.toContain(oldFailed.id);
+  });
+
+  it("counts a delivery's days from when it ended: an old one of unknown outcome sent again and delivered now is kept", async () => {
+    const F = await signUp({ name: "Fay Owner", workspaceName: "Retention F" });
+    const { channel } = await webhook(F, "/ok/retention-again");
+    const worker = await sharedWorker();
+    const deliveryId = await test(F, channel.id);
+    await settled(deliveryId);
+    // Made 40 days ago, its outcome unknown since.
+    const long = new Date(Date.now() - 40 * 86_400_000);
+    await db().alertDelivery.update({ where: { id: deliveryId }, data: { status: "unknown", createdAt: long, endedAt: long, deliveredAt: null } });
+    ok(await F.browser.run(() => sendAlertDeliveryAgainAction({ deliveryId })));
+    expect(await settled(deliveryId), worker.output()).toMatchObject({ status: "delivered", endedAt: expect.any(Date) });
+
+    await runRetention({ attemptRetentionDays: 3650, deliveryRetentionDays: 30 });
+    expect(await db().alertDelivery.count({ where: { id: deliveryId } }), "delivered today, kept for its 30 days").toBe(1);
   });
 });

@@ -96,6 +96,7 @@ CREATE TABLE "alert_deliveries" (
   "deliveredAt" timestamp(3) without time zone,
   "createdAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
   "sendToken" uuid,
+  "endedAt" timestamp(3) without time zone,
   CONSTRAINT "alert_deliveries_channelId_fkey" FOREIGN KEY ("channelId") REFERENCES alert_channels(id) ON UPDATE CASCADE ON DELETE CASCADE,
   CONSTRAINT "alert_deliveries_firingId_fkey" FOREIGN KEY ("firingId") REFERENCES alert_firings(id) ON UPDATE CASCADE ON DELETE CASCADE,
   CONSTRAINT alert_deliveries_pkey PRIMARY KEY (id),
