@@ -63,24 +63,22 @@ export async function finishSetupRun(run: SetupRun, outcome: SetupOutcome): Prom
 }
 
 /**
- * The cost charged is at most the reservation: an estimate reads the connection's prices and
- * limits as they are now, which an operator may have raised during the call, and the hard cap
- * counted only what was reserved (as a capture's cost is clamped to its worst case).
+ * The cost charged is at most the reservation (beacon_attempt_charge, the rule every capture's
+ * attempt is charged by): an estimate reads the connection's prices and limits as they are now,
+ * which an operator may have raised during the call, and the hard cap counted only what was
+ * reserved.
  */
 async function finishIn(tx: Tx, run: SetupRun, outcome: SetupOutcome): Promise<boolean> {
-  const charged = BigInt(outcome.costMicros) < run.reservedMicros ? BigInt(outcome.costMicros) : run.reservedMicros;
-  const moved = await tx.setupSuggestion.updateMany({
-    where: { id: run.id, status: "running", runToken: run.runToken },
-    data: {
-      status: outcome.status,
-      result: outcome.status === "succeeded" ? outcome.result : undefined,
-      error: outcome.status === "failed" ? outcome.error : null,
-      costMicros: charged,
-      finishedAt: new Date(),
-    },
-  });
-  if (!moved.count) return false;
-  await settleLedgers(tx, [], [{ workspaceId: run.workspaceId, connectionId: run.connectionId, period: run.budgetPeriod, reserved: run.reservedMicros, charged }]);
+  const result = outcome.status === "succeeded" ? JSON.stringify(outcome.result) : null;
+  const error = outcome.status === "failed" ? outcome.error : null;
+  const [moved] = await tx.$queryRaw<{ charged: bigint }[]>`
+    UPDATE setup_suggestions
+       SET status = ${outcome.status}::"SetupSuggestionStatus", result = coalesce(${result}::jsonb, result), error = ${error},
+           "costMicros" = beacon_attempt_charge(${BigInt(outcome.costMicros)}::bigint, "reservedMicros"), "finishedAt" = now()
+     WHERE id = ${run.id}::uuid AND status = 'running' AND "runToken" IS NOT DISTINCT FROM ${run.runToken}::uuid
+    RETURNING "costMicros" AS charged`;
+  if (!moved) return false;
+  await settleLedgers(tx, [], [{ workspaceId: run.workspaceId, connectionId: run.connectionId, period: run.budgetPeriod, reserved: run.reservedMicros, charged: moved.charged }]);
   // Money the reservation gave back may let captures that wait for budget run.
   await wakeBudgetWaiters(tx, run.workspaceId, 100);
   return true;

@@ -3,7 +3,8 @@
 -- the reservation). A cost above it (an unknown outcome estimated at prices an operator raised
 -- during the call; a provider that answered past the output cap) is the attempt's
 -- "costOverrunMicros", not charged. Used by beacon_close_attempt, which closes every attempt, and
--- by beacon_succeed for the capture's own cost.
+-- by beacon_succeed for the capture's own cost; the setup wizard's call is charged by it too
+-- (lib/setup/run.ts).
 CREATE OR REPLACE FUNCTION public.beacon_attempt_charge(cost bigint, reserved bigint)
  RETURNS bigint
  LANGUAGE sql
