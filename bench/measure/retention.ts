@@ -16,7 +16,7 @@ import { worstCaseCost } from "@/lib/billing/money";
 import { db } from "@/lib/db/prisma";
 import { beat } from "@/lib/jobs/heartbeats";
 import { runRetention } from "@/lib/jobs/retention";
-import { claimCapture } from "@/lib/lifecycle/claim";
+import { claimCapture, connectionVersion } from "@/lib/lifecycle/claim";
 import { succeedCapture } from "@/lib/lifecycle/results";
 import { connect } from "../lib/database";
 import { setProviderCaps, startCheck, type Fixtures } from "../lib/fixtures";
@@ -147,7 +147,7 @@ export function startWriters(fx: Fixtures, workerId: string) {
       const claimed = await timed("claim", () =>
         claimCapture({
           captureId,
-          connection: { ...config, connectionId: config.id, model: capture.model },
+          connection: { ...config, connectionId: config.id, model: capture.model, version: connectionVersion(config) },
           workerId,
           runToken,
           probeToken: null,

@@ -106,7 +106,9 @@ export async function createConnection(input: ConnectionInput) {
 }
 
 /**
- * Operators. Applies to calls that start afterwards; models taken off the allowlist disable the
+ * Operators. Applies to calls that start afterwards (a claim that commits after this edit
+ * finds the connection's version changed and its worker reads the settings again: `stale`,
+ * lib/lifecycle/claim.ts); models taken off the allowlist disable the
  * providers that use them. A disable, a narrowed allowlist or "granted to all" turned off is a
  * kill switch: every capture waiting on the connection that may no longer run fails at its claim
  * with the reason, nothing is called (lib/lifecycle/claim.ts).

@@ -14,6 +14,8 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 //   one (tests/support/pause.ts).
 
 export type PausePoint =
+  /** A capture's run: the capture and its connection's settings read, nothing claimed yet (lib/lifecycle/run/run-capture.ts). */
+  | "run:loaded"
   /** Claim: capture locked, slot and budget taken, attempt row written; not committed. */
   | "claim:before-commit"
   /** An operator's change of who may call a connection (revoke, disable, allowlist): written, not committed. */

@@ -10,8 +10,12 @@ import { CAPTURE_JOB_SPEC, enqueueCaptureJobs } from "@/lib/jobs/enqueue";
 
 export type ClaimRequest = {
   captureId: string;
-  /** The capture's connection (its cap counts across workspaces) and model (with it, its breaker). */
-  connection: { connectionId: string; model: string; maxConcurrency: number; breakerOpenSeconds: number };
+  /**
+   * The capture's connection (its cap counts across workspaces) and model (with it, its breaker),
+   * and the version of the connection's settings the caller read (their "updatedAt" in epoch
+   * milliseconds, connectionVersion): the worst case below and the call are made with them.
+   */
+  connection: { connectionId: string; model: string; maxConcurrency: number; breakerOpenSeconds: number; version: bigint };
   /** graphile-worker pool id of the process; recorded on the attempt, used by the sweeper. */
   workerId: string;
   /** Made by the caller and registered as running before the claim (see active-runs.ts). */
@@ -33,6 +37,8 @@ export type ClaimResult =
   | { kind: "waiting_for_budget" }
   /** The workspace may no longer call the connection with the capture's model: the capture failed with `reason`. */
   | { kind: "refused"; reason: string }
+  /** An operator edited the connection since the caller read it: nothing written; read it again and claim again. */
+  | { kind: "stale" }
   | { kind: "not_runnable" };
 
 /**
@@ -56,7 +62,10 @@ export type ClaimResult =
  * reads whether the workspace may still call the connection with the capture's model, under a
  * lock that operators' changes take exclusively (lib/connections/connections.ts). If not, it is
  * transition `refuse` instead (waiting -> failed with the reason, hold given back, no attempt),
- * committed by the same statement.
+ * committed by the same statement. Under the same lock it compares the connection's version with
+ * the one the caller read its prices and limits at: an edit committed since makes it `stale`
+ * (nothing written), and the caller reads again, so a call claimed after an edit is made and
+ * reserved with the edited settings.
  */
 export async function claimCapture(request: ClaimRequest): Promise<ClaimResult> {
   const { captureId, connection } = request;
@@ -70,7 +79,7 @@ export async function claimCapture(request: ClaimRequest): Promise<ClaimResult> 
   });
   if (first.kind === "claimed") return { kind: "claimed", attemptNumber: first.attemptNumber! };
   if (first.kind === "refused") return { kind: "refused", reason: first.reason! };
-  if (first.kind === "not_runnable") return { kind: "not_runnable" };
+  if (first.kind === "not_runnable" || first.kind === "stale") return { kind: first.kind };
   if (first.kind === "breaker_open") return { kind: "breaker_open", delayMs: first.delayMs! };
   return inTransaction(async (tx) => {
     let claim = await tryClaim(tx, request);
@@ -86,7 +95,8 @@ export async function claimCapture(request: ClaimRequest): Promise<ClaimResult> 
         await pausePoint("claim:before-commit", { tx, captureId });
         return { kind: "claimed", attemptNumber: claim.attemptNumber! } as const;
       case "not_runnable":
-        return { kind: "not_runnable" } as const;
+      case "stale":
+        return { kind: claim.kind } as const;
       case "refused":
         finishAfterCommit(tx, [claim.checkId!]);
         return { kind: "refused", reason: claim.reason! } as const;
@@ -115,7 +125,7 @@ export async function claimCapture(request: ClaimRequest): Promise<ClaimResult> 
 }
 
 type TryClaim = {
-  kind: "claimed" | "not_runnable" | "refused" | "breaker_open" | "full" | "share" | "no_budget";
+  kind: "claimed" | "not_runnable" | "refused" | "stale" | "breaker_open" | "full" | "share" | "no_budget";
   attemptNumber: number | null;
   delayMs: number | null;
   workspaceId: string | null;
@@ -142,10 +152,13 @@ async function tryClaim(tx: Tx, request: ClaimRequest): Promise<TryClaim> {
   const [claim] = await tx.$queryRaw<TryClaim[]>`
     SELECT * FROM beacon_claim(${captureId}::uuid, ${connection.connectionId}::uuid, ${connection.model}, ${request.runToken}::uuid, ${request.workerId},
                       ${request.probeToken}::uuid, ${request.worstCaseMicros}::bigint, ${connection.breakerOpenSeconds}::int,
-                      ${[...TRANSITIONS.claim.from]}::"CaptureStatus"[], ${resultShard()}::smallint, ${WAKE_ON_FREED_MONEY}::int, ${CAPTURE_JOB_SPEC}::jsonb)`;
+                      ${[...TRANSITIONS.claim.from]}::"CaptureStatus"[], ${resultShard()}::smallint, ${WAKE_ON_FREED_MONEY}::int, ${CAPTURE_JOB_SPEC}::jsonb, ${connection.version}::bigint)`;
   if (!claim) throw new Error(`beacon_claim returned nothing for capture ${captureId}`);
   return claim;
 }
+
+/** A connection's version as beacon_claim compares it: its "updatedAt" in epoch milliseconds (Prisma reads it as UTC). */
+export const connectionVersion = (connection: { updatedAt: Date }): bigint => BigInt(connection.updatedAt.getTime());
 
 /**
  * How long a capture that found no free slot waits at most: it is woken as soon as a slot frees

@@ -2020,7 +2020,7 @@ BEGIN
   RETURN NEW;
 END $function$;
 
-CREATE OR REPLACE FUNCTION public.beacon_claim(capture_id uuid, connection_id uuid, model text, run_token uuid, worker_id text, probe_token uuid, worst_micros bigint, breaker_open_seconds integer, waiting "CaptureStatus"[], to_shard smallint, wake_limit integer, jobs jsonb)
+CREATE OR REPLACE FUNCTION public.beacon_claim(capture_id uuid, connection_id uuid, model text, run_token uuid, worker_id text, probe_token uuid, worst_micros bigint, breaker_open_seconds integer, waiting "CaptureStatus"[], to_shard smallint, wake_limit integer, jobs jsonb, connection_version bigint)
  RETURNS TABLE(kind text, "attemptNumber" integer, "delayMs" double precision, "workspaceId" uuid, "checkId" uuid, reason text)
  LANGUAGE plpgsql
 AS $function$
@@ -2061,6 +2061,9 @@ BEGIN
       PERFORM beacon_wake_budget_waiters(cap.workspace_id, wake_limit, jobs);
     END IF;
     RETURN QUERY SELECT 'refused', NULL::int, NULL::float8, cap.workspace_id, cap.check_id, refusal; RETURN;
+  END IF;
+  IF NOT EXISTS (SELECT 1 FROM provider_connections pc WHERE pc.id = cap.capture_connection AND (extract(epoch FROM pc."updatedAt") * 1000)::bigint = connection_version) THEN
+    RETURN QUERY SELECT 'stale', NULL::int, NULL::float8, cap.workspace_id, NULL::uuid, NULL::text; RETURN;
   END IF;
   IF cap.breaker_status IS NOT NULL AND (cap.forced_status = 'open' OR (cap.forced_status IS NULL AND cap.breaker_status <> 'closed'
       AND NOT (probe_token IS NOT NULL AND cap.breaker_probe IS NOT DISTINCT FROM probe_token))) THEN

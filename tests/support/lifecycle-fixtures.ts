@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, expect } from "vitest";
 import { startFakeOpenAI, type FakeServer, type OpenAIScenario } from "./fake-providers/openai-server";
 import { worstCaseCost } from "@/lib/billing/money";
-import { claimCapture, type ClaimResult } from "@/lib/lifecycle/claim";
+import { claimCapture, connectionVersion, type ClaimResult } from "@/lib/lifecycle/claim";
 import { succeedCapture, type Success } from "@/lib/lifecycle/results";
 import { runCapture, type RunOutcome } from "@/lib/lifecycle/run/run-capture";
 import type { Caller } from "@/lib/checks/cancel-retry";
@@ -110,7 +110,7 @@ export async function claim(captureId: string, workerId: string, runToken = rand
   const config = capture.connection;
   const result = await claimCapture({
     captureId,
-    connection: { ...config, connectionId: config.id, model: capture.model },
+    connection: { ...config, connectionId: config.id, model: capture.model, version: connectionVersion(config) },
     workerId,
     runToken,
     probeToken: null,

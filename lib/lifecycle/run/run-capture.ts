@@ -52,6 +52,8 @@ type LoadedCapture = Pick<Capture, "id" | "status" | "cancelRequestedAt" | "mode
   /** The question as its check asked it (its prompt version), not the prompt's wording now. */
   prompt: Pick<Prompt, "text" | "country" | "city" | "language">;
   connection: Omit<ProviderConnection, "createdAt" | "updatedAt">;
+  /** The connection's "updatedAt" in epoch milliseconds: its claim is refused (`stale`) when an edit committed since. */
+  connectionVersion: bigint;
   providerConfig: { name: string };
   /** With the analysis version these inputs are (brands."analysisVersion", read with them). */
   brand: { name: string; aliases: string[]; caseSensitiveAliases: string[]; domains: string[]; analysisVersion: number; competitors: Competitor[] };
@@ -67,7 +69,7 @@ async function loadCapture(captureId: string): Promise<LoadedCapture | null> {
   const [row] = await db().$queryRaw<LoadedCapture[]>`
     SELECT c.id, c.status, c."cancelRequestedAt", c.model, c."searchMode", c."nextAttemptAt", c."createdAt", c."brandId", c."maxAttempts",
            json_build_object('text', p.text, 'country', p.country, 'city', p.city, 'language', p.language) AS prompt,
-           to_jsonb(pc) - 'createdAt' - 'updatedAt' AS connection,
+           to_jsonb(pc) - 'createdAt' - 'updatedAt' AS connection, (extract(epoch FROM pc."updatedAt") * 1000)::bigint AS "connectionVersion",
            json_build_object('name', cfg.name) AS "providerConfig",
            json_build_object(
              'name', b.name, 'aliases', b.aliases, 'caseSensitiveAliases', b."caseSensitiveAliases", 'domains', b.domains, 'analysisVersion', b."analysisVersion",
@@ -89,7 +91,7 @@ async function loadCapture(captureId: string): Promise<LoadedCapture | null> {
 
 
 /** The connection the capture runs on, keyed for its breaker by the capture's model. */
-const connectionOf = (capture: LoadedCapture) => ({ ...capture.connection, connectionId: capture.connection.id, model: capture.model });
+const connectionOf = (capture: LoadedCapture) => ({ ...capture.connection, connectionId: capture.connection.id, model: capture.model, version: capture.connectionVersion });
 
 /**
  * One graphile-worker job = one try at a capture (DESIGN.md "How work flows", step 3). The
@@ -98,7 +100,18 @@ const connectionOf = (capture: LoadedCapture) => ({ ...capture.connection, conne
  * (lib/lifecycle); this function decides which one, and calls the provider.
  */
 export async function runCapture(captureId: string, options: RunCaptureOptions): Promise<RunOutcome> {
+  // An operator's edit of the connection between the read and the claim: read it again (each
+  // round needs another edit to have committed meanwhile).
+  for (;;) {
+    const outcome = await readAndRun(captureId, options);
+    if (outcome !== "stale") return outcome;
+  }
+}
+
+/** One read of the capture and its connection, and a run with them; "stale" when the connection was edited before the claim. */
+async function readAndRun(captureId: string, options: RunCaptureOptions): Promise<RunOutcome | "stale"> {
   const capture = await loadCapture(captureId);
+  await pausePoint("run:loaded", { captureId });
   // A waiting capture with a cancel request cannot exist; if it does, the repair pass ends it.
   if (!capture || !isWaiting(capture.status) || capture.cancelRequestedAt) return "skipped";
   const config = connectionOf(capture);
@@ -145,6 +158,8 @@ export async function runCapture(captureId: string, options: RunCaptureOptions):
         return "failed";
       case "not_runnable":
         return "skipped";
+      case "stale":
+        return "stale";
     }
     const readyAt = capture.nextAttemptAt ?? capture.createdAt;
     queueWaitSeconds.observe({ provider: capture.providerConfig.name }, Math.max(0, Date.now() - readyAt.getTime()) / 1000);
