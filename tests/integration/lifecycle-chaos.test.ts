@@ -6,7 +6,8 @@
 // a check, SIGKILLed and SIGSTOPped workers, flaky and hanging providers, database restarts, a
 // budget that runs out and is raised, brand edits that add and remove competitors and aliases,
 // grant limit changes and revokes, connections repriced, disabled or narrowed to another model, setup
-// wizard requests, alert evaluations, "Send test" and "Send again", a receiver that refuses posts
+// wizard requests, alert evaluations and rule edits beside them, schedules come due run by two
+// callers while they are paused, retimed or deleted, "Send test" and "Send again", a receiver that refuses posts
 // or accepts them after the sender's timeout, the hourly retention pass deleting every ended
 // attempt in small batches), each step fired
 // when the checks reach a given share of their captures (progress, not wall-clock time). Every
@@ -15,7 +16,7 @@
 // failures name the capture, delivery or call and what happened (INVARIANTS below).
 //
 // Each run has its own seed (the base seed + its number); BEACON_CHAOS_SEED=<seed>
-// BEACON_CHAOS_RUNS=1 replays one. All runs are made even when one fails, and every run's verdict
+// BEACON_CHAOS_RUNS=1 replays one; BEACON_CHAOS_ACTIONS=<kind>,<kind> draws only those steps. All runs are made even when one fails, and every run's verdict
 // per invariant goes to BEACON_CHAOS_REPORT (JSON lines) when set: `npm run bench -- --chaos=N`
 // summarises it. `npm test` makes BEACON_CHAOS_RUNS runs (default 2).
 import fs from "node:fs";
@@ -43,14 +44,14 @@ import { attemptRollupAndRebuild } from "../support/attempt-rollup";
 import { waitFor } from "../support/wait-for";
 import { startWorker, type WorkerProcess } from "../support/worker-process";
 import { createChannel } from "@/lib/alerts/channels";
-import { createRule } from "@/lib/alerts/rules";
+import { createRule, setRuleEnabled, updateRule } from "@/lib/alerts/rules";
 import { requestAlertEvaluation } from "@/lib/alerts/schedule";
 import { sendDeliveryAgain, sendTestDelivery } from "@/lib/alerts/deliveries";
 import { evaluateAlerts } from "@/lib/alerts/evaluate";
 import { ruleInputSchema } from "@/lib/alerts/schemas";
 import { analyzeAnswer } from "@/lib/analysis/analyze";
 import { candidateRows, mentionRows } from "@/lib/analysis/rows";
-import { assertCan, canEditTrackingSetup, canManageAlerts, canManageWorkspaceSettings, canRunSetup } from "@/lib/permissions/permissions";
+import { assertCan, canEditTrackingSetup, canManageAlerts, canManageSchedules, canManageWorkspaceSettings, canRunSetup } from "@/lib/permissions/permissions";
 import { createBrand, deleteBrand, updateBrand } from "@/lib/brands/brands";
 import { updatePrompt } from "@/lib/prompts/prompts";
 import { promptInputSchema } from "@/lib/prompts/schemas";
@@ -64,6 +65,9 @@ import { grantConnection, revokeConnection, updateConnection } from "@/lib/conne
 import { onPausePoint } from "@/lib/db/pause-points";
 import { db } from "@/lib/db/prisma";
 import { runRetention } from "@/lib/jobs/retention";
+import { runDueSchedules } from "@/lib/schedules/run-due";
+import { createSchedule, deleteSchedule, pauseSchedule, updateSchedule } from "@/lib/schedules/schedules";
+import { scheduleInputSchema } from "@/lib/schedules/schemas";
 import { startSetupSchema } from "@/lib/setup/schemas";
 import { requestSetupSuggestions } from "@/lib/setup/suggestions";
 import { updateWorkspaceSettings } from "@/lib/workspaces/settings";
@@ -86,6 +90,7 @@ const INVARIANTS = [
   "every paid answer stored",
   "every attempt ended, nothing held or in flight",
   "every check started exists, whole (a brand delete erases none)",
+  "a schedule's slot makes one check, whoever runs it",
   "no capture spends more failed or unknown calls than its retry class allows",
   "retention deletes only ended attempts",
   "ledgers equal the rows behind them",
@@ -128,7 +133,9 @@ type Action =
   | { kind: "receiver"; failRate: number; slowRate: number }
   | { kind: "retention"; batch: number }
   | { kind: "retag"; pick: number; tags: string[]; reword: boolean }
-  | { kind: "brandDelete"; provider: number; during: "start" | "commit" };
+  | { kind: "brandDelete"; provider: number; during: "start" | "commit" }
+  | { kind: "schedule"; provider: number; edit: "none" | "pause" | "retime" | "delete" }
+  | { kind: "ruleEdit"; change: "threshold" | "disable" | "rename" };
 // A whole check's cancel or retry: at once (the REST API's) or as an operation a worker runs (the
 // check page's, lib/checks/operations.ts), which marks a cancelled check before its job runs.
 type Via = "api" | "page";
@@ -138,7 +145,7 @@ type Plan = { steps: Step[]; budgetFactor: number; receiver: { failRate: number;
 const provider = fc.nat(PROVIDERS.length - 1);
 // The features' operations weigh twice the faults': a schedule has 3 to 10 steps and each should meet some.
 const feature = <T,>(arbitrary: fc.Arbitrary<T>) => ({ arbitrary, weight: 2 });
-const action: fc.Arbitrary<Action> = fc.oneof(
+const anyAction: fc.Arbitrary<Action> = fc.oneof(
   fc.record({ kind: fc.constant("cancelCapture" as const), pick: fc.nat(1000) }),
   fc.record({ kind: fc.constant("cancelCheck" as const), pick: fc.nat(CHECKS - 1), via: fc.constantFrom<Via>("api", "page") }),
   fc.record({ kind: fc.constant("retry" as const), pick: fc.nat(1000) }),
@@ -173,7 +180,15 @@ const action: fc.Arbitrary<Action> = fc.oneof(
   // A brand added, then deleted while a check is started for it (the brands page beside the check
   // form): both sent at once, or the delete sent when the check's creation is about to commit.
   feature(fc.record({ kind: fc.constant("brandDelete" as const), provider, during: fc.constantFrom("start" as const, "commit" as const) })),
+  // A schedule of the brand come due, run by two callers at once (two workers' minute crons; the
+  // workers' own cron may be a third) while the schedules page pauses, retimes or deletes it.
+  feature(fc.record({ kind: fc.constant("schedule" as const), provider, edit: fc.constantFrom("none" as const, "pause" as const, "retime" as const, "delete" as const) })),
+  // The new-brand rule edited (the alerts page) while an evaluation judges it beside the running captures.
+  feature(fc.record({ kind: fc.constant("ruleEdit" as const), change: fc.constantFrom("threshold" as const, "disable" as const, "rename" as const) })),
 );
+// BEACON_CHAOS_ACTIONS=schedule,ruleEdit: schedules of only these kinds of step (a feature's runs).
+const ONLY = process.env.BEACON_CHAOS_ACTIONS?.split(",").filter(Boolean);
+const action = ONLY?.length ? anyAction.filter((a) => ONLY.includes(a.kind)) : anyAction;
 const schedule: fc.Arbitrary<Plan> = fc.record({
   // When each step fires: after this share of all captures has finished.
   steps: fc.array(fc.record({ at: fc.integer({ min: 0, max: 85 }), action }), { minLength: 3, maxLength: 10 }).map((steps) => steps.sort((a, b) => a.at - b.at)),
@@ -293,10 +308,12 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
   await updateWorkspaceSettings(space.workspaceId, { name: "Chaos", monthlyBudgetMicros: Number(budget) });
   await createRule(space.workspaceId, space.owner.userId, ruleInputSchema.parse({ kind: "budget", name: "Spend", channelIds: channels.map((c) => c.id), params: { thresholds: [1, 10, 50, 100] } }));
   // Fires for each competitor of the pool the brand does not track while answers name it (brand edits change which).
-  await createRule(space.workspaceId, space.owner.userId, ruleInputSchema.parse({ kind: "new_brand", name: "Newcomers", brandId: space.brandId, channelIds: channels.map((c) => c.id), params: { thresholdPercent: 1 } }));
+  const newcomers = await createRule(space.workspaceId, space.owner.userId, ruleInputSchema.parse({ kind: "new_brand", name: "Newcomers", brandId: space.brandId, channelIds: channels.map((c) => c.id), params: { thresholdPercent: 1 } }));
   const captureIds = checks.flatMap((c) => c.captureIds);
-  /** Checks started for a brand being deleted at the same time (brandDelete), with their captures. */
+  /** Checks started for a brand being deleted at the same time (brandDelete) or by a schedule (schedule), with their captures. */
   const spareChecks: { checkId: string; captureIds: string[] }[] = [];
+  /** Each schedule's prompt (a text of its own), to count the checks its slot made. */
+  const schedulePrompts = new Map<string, string>();
 
   const workers: WorkerProcess[] = await Promise.all(Array.from({ length: WORKERS }, (_, i) => startWorker(`chaos-${run}-${i}`, WORKER_ENV)));
   const frozen = new Set<WorkerProcess>();
@@ -483,6 +500,57 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
             spareChecks.push(started.value);
             captureIds.push(...started.value.captureIds);
           } else count(`brand delete: its check refused (${String(started.reason).split("\n")[0]!.slice(0, 120)})`);
+          break;
+        }
+        case "schedule": {
+          assertCan(canManageSchedules(space.owner));
+          const n = schedulePrompts.size + 1;
+          const prompt = await db().prompt.create({ data: { workspaceId: space.workspaceId, text: `Which CRM would scheduled team ${n} of ${space.workspaceId.slice(0, 8)} pick?` } });
+          const input = scheduleInputSchema.parse({
+            name: `Chaos ${n}`, brandId: space.brandId, prompts: { mode: "picked", promptIds: [prompt.id] }, providerConfigIds: [space.providers[name]!], samples: 1, cadence: "daily", minuteOfDay: 0,
+          });
+          const { id: scheduleId } = await createSchedule(space.workspaceId, space.owner.userId, input);
+          schedulePrompts.set(scheduleId, prompt.id);
+          // Due now, as at its minute.
+          await db().schedule.update({ where: { id: scheduleId }, data: { nextRunAt: new Date(Date.now() - 1_000) } });
+          const edit = () => {
+            if (a.edit === "pause") return attempt("schedule: pause", () => pauseSchedule(space.workspaceId, scheduleId));
+            if (a.edit === "retime") return attempt("schedule: retime", () => updateSchedule(space.workspaceId, scheduleId, { ...input, minuteOfDay: 720 }));
+            if (a.edit === "delete") return attempt("schedule: delete", () => deleteSchedule(space.workspaceId, scheduleId));
+            return Promise.resolve(true);
+          };
+          const [first, second] = await Promise.all([runDueSchedules().catch(() => []), runDueSchedules().catch(() => []), edit()]);
+          for (const r of [...first, ...second].filter((r) => r.scheduleId === scheduleId)) count(r.outcome === "failed" ? `schedule: failed (${r.message.slice(0, 100)})` : `schedule: ${r.outcome}`);
+          // Its check (at most one: the invariants count them) joins the run's captures.
+          const made = await db().capture.findMany({ where: { promptId: prompt.id }, select: { id: true, checkId: true } });
+          for (const checkId of new Set(made.map((c) => c.checkId))) {
+            const ids = made.filter((c) => c.checkId === checkId).map((c) => c.id);
+            spareChecks.push({ checkId, captureIds: ids });
+            captureIds.push(...ids);
+          }
+          break;
+        }
+        case "ruleEdit": {
+          assertCan(canManageAlerts(space.owner));
+          const rule = await db().alertRule.findUniqueOrThrow({ where: { id: newcomers.id }, include: { channels: true } });
+          const params = rule.params as { thresholdPercent: number };
+          const input = ruleInputSchema.parse({
+            kind: "new_brand",
+            name: a.change === "rename" ? `Newcomers ${Date.now() % 1000}` : rule.name,
+            brandId: space.brandId,
+            channelIds: rule.channels.map((c) => c.channelId),
+            params: { thresholdPercent: a.change === "threshold" ? (params.thresholdPercent === 1 ? 2 : 1) : params.thresholdPercent },
+          });
+          // The edit sent while an evaluation judges the rule.
+          await Promise.all([
+            attempt("rule edit: evaluate", () => evaluateAlerts(space.workspaceId)),
+            a.change === "disable"
+              ? attempt("rule edit: disable", async () => {
+                  await setRuleEnabled(space.workspaceId, newcomers.id, false);
+                  await setRuleEnabled(space.workspaceId, newcomers.id, true);
+                })
+              : attempt(`rule edit: ${a.change}`, () => updateRule(space.workspaceId, newcomers.id, input)),
+          ]);
           break;
         }
         case "brandEdit": {
@@ -704,6 +772,10 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
     where: { id: { in: captureIds } },
     include: { attempts: { orderBy: { number: "asc" } }, promptVersion: { select: { text: true, language: true } }, mentions: true, candidates: true },
   });
+  for (const [scheduleId, promptId] of schedulePrompts) {
+    const made = await db().capture.findMany({ where: { promptId }, distinct: ["checkId"], select: { checkId: true } });
+    if (made.length > 1) fail("a schedule's slot makes one check, whoever runs it", `schedule ${scheduleId} made ${made.length} checks for one slot: ${made.map((c) => c.checkId).join(", ")}`);
+  }
   for (const spare of spareChecks) {
     const kept = await db().capture.count({ where: { checkId: spare.checkId } });
     if (kept !== spare.captureIds.length) {
