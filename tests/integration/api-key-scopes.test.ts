@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { callRoute, captureJob, expectApiError, removeCaptureJob, storedRows, type ApiResult } from "../support/api-fixtures";
 import { capturesOf, checkRow, eventsOf } from "../support/check-fixtures";
+import { gateAt, waitForLockWaiter } from "../support/pause";
 import { acrossMigration, type Sql } from "../support/partial-migrations";
 import { join, membershipOf, ok, refused, signUp, type Person } from "../support/workspace-fixtures";
 import { POST as cancelCaptureRoute } from "@/app/api/v1/captures/[id]/cancel/route";
@@ -185,6 +186,57 @@ describe("removing a member", () => {
       expectApiError(await postCheck(key), 401, { code: "unauthorized" });
       expect(await storedRows()).toEqual(before);
     }
+  });
+
+  it("while their key's request is still arriving (authenticated, its body not yet read) starts nothing: the check is refused and nothing is stored", async () => {
+    const slow = await join(owner, "member", "Sam Slow");
+    const { key } = await keyOf(slow, "write");
+    // A body streamed in two parts: the route authenticates, starts reading, and waits for the rest.
+    const text = new TextEncoder().encode(JSON.stringify({ providers: [provider], samples: 1 }));
+    let reading!: () => void;
+    const started = new Promise<void>((resolve) => (reading = resolve));
+    let sendRest!: () => void;
+    const rest = new Promise<void>((resolve) => (sendRest = resolve));
+    let pulls = 0;
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        if (pulls++ === 0) {
+          controller.enqueue(text.slice(0, 10));
+          reading();
+          return;
+        }
+        await rest;
+        controller.enqueue(text.slice(10));
+        controller.close();
+      },
+    });
+    const before = await storedRows();
+    const posting = callRoute(createCheckRoute, { method: "POST", path: "/api/v1/checks", apiKey: key, headers: { "idempotency-key": `slow-${randomUUID()}`, "content-type": "application/json" }, body });
+    await started;
+    ok(await owner.browser.run(async () => removeMemberAction({ membershipId: (await membershipOf(slow.userId, owner.workspaceId)).id })));
+    sendRest();
+
+    expectApiError(await posting, 403, { code: "forbidden" });
+    expect(await storedRows()).toEqual(before);
+  });
+
+  it("while their key's check is being created waits for it: the check is whole, and the key is revoked after", async () => {
+    const busy = await join(owner, "member", "Bea Busy");
+    const { key, id } = await keyOf(busy, "write");
+    // The worst moment: the check has read (and share-locked) its member and key, brand, prompts and providers.
+    const gate = gateAt("check:create-after-read");
+    const posting = postCheck(key);
+    await gate.reached;
+    const removing = owner.browser.run(async () => removeMemberAction({ membershipId: (await membershipOf(busy.userId, owner.workspaceId)).id }));
+    await waitForLockWaiter();
+    gate.open();
+
+    const result = await posting;
+    expect(result.status).toBe(202);
+    ok(await removing);
+    expect(await capturesOf(result.body.check.id), "one provider, two samples").toHaveLength(2);
+    expect((await db().apiKey.findUniqueOrThrow({ where: { id } })).revokedAt).not.toBeNull();
+    expectApiError(await postCheck(key), 401, { code: "unauthorized" });
   });
 
   it("leaves a key that outlived its membership some other way (account deleted) unable to authenticate", async () => {
