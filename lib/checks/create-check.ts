@@ -127,6 +127,13 @@ async function wordingHeld(tx: Tx, prompts: { id: string; text: string }[]) {
 async function resolveProviders(tx: Tx, workspaceId: string, providers: CheckRequest["providers"]) {
   const where = "ids" in providers ? { id: { in: providers.ids } } : { name: { in: providers.names } };
   const wanted = "ids" in providers ? providers.ids : providers.names;
+  // Share-locked until the check commits, then read: the connection, model and search mode checked
+  // and estimated here are what the captures are inserted with (they join these rows again), so
+  // an edit of a provider waits for the check instead of slipping in between (check-create-races.test.ts).
+  await tx.$queryRaw`
+    SELECT id FROM provider_configs
+    WHERE "workspaceId" = ${workspaceId}::uuid AND ${"ids" in providers ? Prisma.sql`id = ANY(${providers.ids}::uuid[])` : Prisma.sql`name = ANY(${providers.names}::text[])`}
+    ORDER BY id FOR SHARE`;
   const found = await tx.providerConfig.findMany({ where: { workspaceId, ...where }, include: { connection: true } });
   const key = (p: (typeof found)[number]) => ("ids" in providers ? p.id : p.name);
   const missing = [...new Set(wanted)].filter((w) => !found.some((p) => key(p) === w));

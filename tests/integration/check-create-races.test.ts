@@ -1,0 +1,40 @@
+// A check's creation crossing the settings it is made from: what it read to check and estimate
+// its captures (its providers' connection, model and search mode) is what its captures run with,
+// whatever an edit sent at the same moment does. The creation is held at check:create-after-read
+// (everything read, nothing written) while the other side acts.
+import { describe, expect, it } from "vitest";
+import { newSpace, startSpaceCheck } from "../support/lifecycle-fixtures";
+import { gateAt, waitForLockWaiter } from "../support/pause";
+import { captureEstimate } from "@/lib/checks/create-check";
+import { db } from "@/lib/db/prisma";
+import { updateProviderConfig } from "@/lib/workspaces/provider-configs";
+
+describe("a provider edited while a check of it is being created", () => {
+  it("waits for the check: its captures run on the model and search mode the check read, checked and held money for", async () => {
+    const space = await newSpace({ prompts: 1 });
+    const providerId = space.providers.ChatGPT!;
+    const before = await db().providerConfig.findUniqueOrThrow({ where: { id: providerId }, include: { connection: true } });
+    // The space's own connection, offering a second model to switch to.
+    const otherModel = `${before.model}-other`;
+    await db().providerConnection.update({ where: { id: before.connectionId }, data: { models: [...before.connection.models, otherModel] } });
+    const gate = gateAt("check:create-after-read");
+    const starting = startSpaceCheck(space, { prompts: 1, providers: ["ChatGPT"] });
+    await gate.reached;
+    const editing = updateProviderConfig(space.workspaceId, providerId, {
+      name: before.name,
+      connectionId: before.connectionId,
+      model: otherModel,
+      searchMode: before.searchMode === "off" ? "on" : "off",
+      enabled: true,
+    });
+    await Promise.race([editing, waitForLockWaiter(1)]); // the edit waits for the check, or (unguarded) commits now
+    gate.open();
+    const [{ captureIds }] = await Promise.all([starting, editing]);
+
+    const capture = await db().capture.findUniqueOrThrow({ where: { id: captureIds[0]! }, include: { promptVersion: true, connection: true } });
+    expect({ model: capture.model, searchMode: capture.searchMode }).toEqual({ model: before.model, searchMode: before.searchMode });
+    expect(capture.reservedMicros, "held for what it runs").toBe(BigInt(captureEstimate(capture.promptVersion.text, { ...capture.connection, searchMode: capture.searchMode })));
+    // The edit landed after, for the next check.
+    expect(await db().providerConfig.findUniqueOrThrow({ where: { id: providerId } })).toMatchObject({ model: otherModel });
+  });
+});
