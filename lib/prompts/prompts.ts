@@ -64,7 +64,9 @@ export type PromptMatch = { asked: string; key: string; id: string | null; text:
  * share one) and the oldest live prompt with that text ignoring case, if any. One statement,
  * one probe per text into prompts_live_text_idx ("workspaceId", lower(text)) WHERE "deletedAt"
  * IS NULL (migration 20261130133000): a check with 1,000 texts no longer scans the workspace's
- * prompts once per text.
+ * prompts once per text. Each match is share-locked until the caller commits: a prompt being
+ * reworded at that moment is matched only if it still has the text once the edit commits, and
+ * one matched is not reworded before the caller's check asks it (check-create-races.test.ts).
  */
 export async function findPromptsByText(client: Pick<Prisma.TransactionClient, "$queryRaw">, workspaceId: string, texts: string[]): Promise<PromptMatch[]> {
   return client.$queryRaw<PromptMatch[]>`
@@ -74,6 +76,7 @@ export async function findPromptsByText(client: Pick<Prisma.TransactionClient, "
       SELECT id, text FROM prompts
       WHERE "workspaceId" = ${workspaceId}::uuid AND "deletedAt" IS NULL AND lower(text) = lower(t.asked)
       ORDER BY "createdAt", id LIMIT 1
+      FOR SHARE
     ) p ON true
     ORDER BY t.ord`;
 }

@@ -2,10 +2,12 @@
 // its captures (its providers' connection, model and search mode) is what its captures run with,
 // whatever an edit sent at the same moment does. The creation is held at check:create-after-read
 // (everything read, nothing written) while the other side acts.
+import { randomUUID } from "node:crypto";
+import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { newSpace, startSpaceCheck } from "../support/lifecycle-fixtures";
 import { gateAt, waitForLockWaiter } from "../support/pause";
-import { captureEstimate } from "@/lib/checks/create-check";
+import { captureEstimate, createCheck, hashRequest } from "@/lib/checks/create-check";
 import { db } from "@/lib/db/prisma";
 import { updateProviderConfig } from "@/lib/workspaces/provider-configs";
 
@@ -36,5 +38,32 @@ describe("a provider edited while a check of it is being created", () => {
     expect(capture.reservedMicros, "held for what it runs").toBe(BigInt(captureEstimate(capture.promptVersion.text, { ...capture.connection, searchMode: capture.searchMode })));
     // The edit landed after, for the next check.
     expect(await db().providerConfig.findUniqueOrThrow({ where: { id: providerId } })).toMatchObject({ model: otherModel });
+  });
+});
+
+describe("a question sent as text (REST API) matching a prompt that is reworded at that moment", () => {
+  it("asks the text that was sent: the match is held, and a prompt reworded away no longer matches", async () => {
+    const space = await newSpace({ prompts: 1 });
+    const promptId = space.promptIds[0]!;
+    const asked = (await db().prompt.findUniqueOrThrow({ where: { id: promptId } })).text;
+    // The worst moment: an edit of the matching prompt holds its row while the check looks for it, and commits after.
+    const editor = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await editor.connect();
+    try {
+      await editor.query("BEGIN");
+      await editor.query("SELECT id FROM prompts WHERE id = $1 FOR UPDATE", [promptId]);
+      const body = { prompts: { mode: "api" as const, promptIds: [], texts: [asked] }, providers: { names: ["ChatGPT"] }, samples: 1 };
+      const starting = createCheck({ workspaceId: space.workspaceId, idempotencyKey: randomUUID(), requestHash: hashRequest(body), startedById: space.owner.userId, ...body });
+      await waitForLockWaiter(1);
+      await editor.query(`UPDATE prompts SET text = 'Which help desk is best for a hospital?', "updatedAt" = now() WHERE id = $1`, [promptId]);
+      await editor.query("COMMIT");
+      const { checkId } = await starting;
+
+      const captures = await db().capture.findMany({ where: { checkId }, include: { promptVersion: true } });
+      expect(captures.map((c) => c.promptVersion.text)).toEqual([asked]);
+      expect(captures[0]!.promptId, "a new prompt with the text sent").not.toBe(promptId);
+    } finally {
+      await editor.end();
+    }
   });
 });
