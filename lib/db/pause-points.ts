@@ -71,6 +71,8 @@ export type PausePoint =
   | "traffic:import-before-rollups"
   /** The check page's poll: the check's latest operation read, the check not yet (lib/checks/progress.ts). */
   | "progress:between-header-reads"
+  /** A site readiness run: a domain checked, its result not yet stored (lib/traffic/readiness-check.ts). */
+  | "readiness:before-store"
   /** The site readiness read: whether its job waits or runs read, the domains' rows not yet (lib/traffic/readiness.ts). */
   | "readiness:between-reads"
   /** The alert delivery log's read: the page's rows read, whether any delivery is still to end not yet (lib/alerts/deliveries.ts). */

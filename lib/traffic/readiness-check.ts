@@ -1,6 +1,8 @@
 import "server-only";
 import { env } from "@/lib/config/env";
+import { databaseNow } from "@/lib/db/clock";
 import { db } from "@/lib/db/prisma";
+import { pausePoint } from "@/lib/db/pause-points";
 import { transaction } from "@/lib/db/transaction";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { enqueueSiteReadiness } from "@/lib/jobs/enqueue";
@@ -187,10 +189,18 @@ export async function checkSiteReadiness(workspaceId: string, options: Readiness
   // One domain at a time: the fetches within one already run CONCURRENCY at once.
   for (const domain of domains) {
     if (checked.length && performance.now() - started >= (options.budgetMs ?? JOB_BUDGET_MS)) break;
+    // When this domain's check began, by the database's clock: a run's result is stored only over
+    // one that began earlier. Two runs of a workspace may overlap (a click while the daily run is
+    // under way); the one still fetching would otherwise write its older findings over the newer.
+    const checkedAt = await databaseNow();
     const { row: result, blocked } = await checkDomain(workspaceId, domain, originOf(domain), options.signal);
     options.signal?.throwIfAborted();
-    const row = { ...result, workspaceId, checkedAt: new Date() };
+    const row = { ...result, workspaceId, checkedAt };
+    await pausePoint("readiness:before-store");
     await transaction(async (tx) => {
+      const [stored] = await tx.$queryRaw<{ checkedAt: Date }[]>`
+        SELECT "checkedAt" FROM site_readiness WHERE "workspaceId" = ${workspaceId}::uuid AND domain = ${domain} FOR UPDATE`;
+      if (stored && stored.checkedAt > checkedAt) return;
       await tx.siteReadiness.upsert({ where: { workspaceId_domain: { workspaceId, domain } }, create: row, update: row });
       await tx.siteReadinessBlockedPage.deleteMany({ where: { workspaceId, domain } });
       await tx.siteReadinessBlockedPage.createMany({ data: blocked.map((b) => ({ workspaceId, domain, ...b })) });

@@ -9,6 +9,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { callRoute } from "../support/api-fixtures";
+import { gateAt } from "../support/pause";
 import { waitFor } from "../support/wait-for";
 import { startWorker } from "../support/worker-process";
 import { join, ok, refused, signUp, type Person } from "../support/workspace-fixtures";
@@ -247,6 +248,22 @@ describe("a check of local sites (loopback exempted by the operator)", () => {
     expect(rows.map((r) => r.domain)).toEqual(["acme-ready.test", "bare-ready.test"]);
     // Nothing listens on port 9: no answer, so robots.txt is unreachable.
     expect(rows[0]!.robotsOutcome).toBe("unreachable");
+  });
+
+  it("never stores an older run's result over a newer one's: a run held before storing while another checks the same domain", async () => {
+    const stored = async () => new Map((await db().siteReadiness.findMany({ where: { workspaceId: owner.workspaceId } })).map((r) => [r.domain, r]));
+    const oldest = [...(await stored()).values()].sort((a, b) => a.checkedAt.getTime() - b.checkedAt.getTime())[0]!.domain;
+    // The first run finds every site unreachable (nothing listens on port 9), and is held before storing.
+    const gate = gateAt("readiness:before-store");
+    const first = checkSiteReadiness(owner.workspaceId, { originOf: () => "http://127.0.0.1:9", budgetMs: 0 });
+    await gate.reached;
+    // The second (the site fixed, "Check site readiness" clicked) checks the same domain and stores.
+    expect(await checkSiteReadiness(owner.workspaceId, { originOf, budgetMs: 0 })).toEqual([oldest]);
+    const newer = (await stored()).get(oldest)!;
+    expect(newer.robotsOutcome).not.toBe("unreachable");
+    gate.open();
+    await first;
+    expect((await stored()).get(oldest), "the newer check's result stays").toEqual(newer);
   });
 
   it("past its time budget starts no further domain, and the next run goes on with the longest unchecked", async () => {
