@@ -1,4 +1,5 @@
 import "server-only";
+import { pausePoint } from "@/lib/db/pause-points";
 import { addDays, isoDay, startOfUtcDay } from "@/lib/analytics/schemas";
 import { promptScope, type AnalyticsFilter } from "@/lib/analytics/filter";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -40,6 +41,7 @@ export async function rewriteRollups<T>(tx: Tx, captureIds: string[], change: ()
   if (!captureIds.length) return change();
   await customPlans(tx);
   await tx.$executeRaw`SELECT beacon_rollup_captures(${captureIds}::uuid[], -1)`;
+  await pausePoint("rollups:subtracted", { tx });
   const result = await change();
   await tx.$executeRaw`SELECT beacon_rollup_captures(${captureIds}::uuid[], 1)`;
   for (const rollup of ROLLUPS) {

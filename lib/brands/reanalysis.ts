@@ -87,17 +87,25 @@ export async function runReanalysis(analysisRunId: string): Promise<void> {
       const current = await transaction(async (tx) => {
         const [row] = await tx.$queryRaw<{ version: number }[]>`SELECT "analysisVersion" AS version FROM brands WHERE id = ${brand.id}::uuid FOR SHARE`;
         if (row?.version !== brand.analysisVersion) return false;
-        const ids = captures.map((c) => c.id);
+        // The batch's answers still to do, locked: a second run of this job (its worker's lease
+        // ran out while it went on) waits here for this batch, then finds it done, instead of
+        // taking the batch's contribution away from the rollups a second time.
+        const todo = await tx.$queryRaw<{ id: string }[]>`
+          SELECT id FROM captures WHERE id = ANY(${captures.map((c) => c.id)}::uuid[]) AND status = 'succeeded'
+            AND ("analysisVersion" IS NULL OR "analysisVersion" < ${brand.analysisVersion}) ORDER BY id FOR NO KEY UPDATE`;
+        const still = new Set(todo.map((c) => c.id));
+        const batch = analyses.filter(({ capture }) => still.has(capture.id));
+        const ids = batch.map(({ capture }) => capture.id);
         // The dashboards' rollups follow the rewritten mentions, domains and own-domain flags.
         await rewriteRollups(tx, ids, async () => {
           await tx.mention.deleteMany({ where: { captureId: { in: ids } } });
           await tx.mention.createMany({
-            data: analyses.flatMap(({ capture, analysis }) =>
+            data: batch.flatMap(({ capture, analysis }) =>
               mentionRows(analysis, brand.id, brand.competitors.map((c) => c.id)).map((m) => ({ ...m, workspaceId: run.workspaceId, captureId: capture.id })),
             ),
           });
           // The untracked names by the brand's entities now (competitor discovery's stored input).
-          const candidates = analyses.flatMap(({ capture, analysis }) => candidateRows(analysis).map((c) => ({ ...c, captureId: capture.id })));
+          const candidates = batch.flatMap(({ capture, analysis }) => candidateRows(analysis).map((c) => ({ ...c, captureId: capture.id })));
           await tx.$executeRaw`DELETE FROM capture_candidates WHERE "captureId" = ANY(${ids}::uuid[])`;
           await tx.$executeRaw`
             INSERT INTO capture_candidates ("captureId", key, name, "workspaceId", "brandId", "finishedAt", "providerConfigId", "promptId")
@@ -105,7 +113,7 @@ export async function runReanalysis(analysisRunId: string): Promise<void> {
             FROM unnest(${candidates.map((c) => c.captureId)}::uuid[], ${candidates.map((c) => c.key)}::text[], ${candidates.map((c) => c.name)}::text[]) AS v(id, key, name)
             JOIN captures c ON c.id = v.id AND c."finishedAt" IS NOT NULL`;
           // Domains by today's rules too (the public suffix list's private section was once ignored).
-          const citations = captures.flatMap((c) => c.citations).map((c) => ({ id: c.id, stored: c.domain, domain: domainOf(c.url, c.title) ?? c.domain }));
+          const citations = batch.flatMap(({ capture }) => capture.citations).map((c) => ({ id: c.id, stored: c.domain, domain: domainOf(c.url, c.title) ?? c.domain }));
           const moved = citations.filter((c) => c.domain !== c.stored);
           if (moved.length) {
             await tx.$executeRaw`
@@ -116,7 +124,7 @@ export async function runReanalysis(analysisRunId: string): Promise<void> {
           await tx.citation.updateMany({ where: { captureId: { in: ids } }, data: { isOwnDomain: false } });
           await tx.citation.updateMany({ where: { id: { in: own } }, data: { isOwnDomain: true } });
         });
-        const truncated = analyses.filter((a) => a.analysis.truncated).map((a) => a.capture.id);
+        const truncated = batch.filter((a) => a.analysis.truncated).map((a) => a.capture.id);
         await tx.capture.updateMany({ where: { id: { in: ids } }, data: { analyzedAt: new Date(), analysisTruncated: false, analysisVersion: brand.analysisVersion } });
         await tx.capture.updateMany({ where: { id: { in: truncated } }, data: { analysisTruncated: true } });
         await tx.analysisRun.update({ where: { id: run.id }, data: { done: done + captures.length } });

@@ -65,6 +65,8 @@ export type PausePoint =
   | "brand:delete-before-commit"
   /** A brand edit's re-analysis: a run that has not started found, to be reused (lib/brands/reanalysis.ts). */
   | "reanalysis:waiting-run-found"
+  /** A rewrite of answers' analysis (re-analysis, a brand's domains): their rollup contribution taken away, the rows not rewritten yet (lib/analytics/rollups.ts). */
+  | "rollups:subtracted"
   /** A due schedule's run: its row claimed (locked), its check not yet asked for (lib/schedules/run-due.ts). */
   | "schedule:claimed"
   /** Traffic import: a chunk's raw hits written, not yet added to the rollups, not committed (lib/traffic/hit-writer.ts). */

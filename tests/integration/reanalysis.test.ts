@@ -12,16 +12,17 @@ import { brandInputSchema } from "@/lib/brands/schemas";
 import { getCaptureDetail } from "@/lib/checks/queries";
 import { seedDemo } from "@/lib/seed/demo";
 import { gateAt, waitForLockWaiter } from "../support/pause";
+import { rollupsAndRebuild } from "../support/rollup-rebuild";
 
 let workspaceId: string;
 let brandId: string;
 
-async function addAnsweredCapture(answer: string) {
+async function addAnsweredCapture(answer: string, ofBrand = brandId) {
   const provider = await db().providerConfig.findFirstOrThrow({ where: { workspaceId, connection: { adapter: "simulator" } } });
   const prompt = await db().prompt.findFirstOrThrow({ where: { workspaceId } });
-  const check = await db().check.create({ data: { workspaceId, brandId, totalCaptures: 1, status: "completed" } });
+  const check = await db().check.create({ data: { workspaceId, brandId: ofBrand, totalCaptures: 1, status: "completed" } });
   return db().capture.create({
-    data: { workspaceId, checkId: check.id, brandId, promptId: prompt.id, providerConfigId: provider.id, connectionId: provider.connectionId, sample: 1, status: "succeeded", maxAttempts: 3, model: "m", searchMode: "off", answerText: answer, finishedAt: new Date() },
+    data: { workspaceId, checkId: check.id, brandId: ofBrand, promptId: prompt.id, providerConfigId: provider.id, connectionId: provider.connectionId, sample: 1, status: "succeeded", maxAttempts: 3, model: "m", searchMode: "off", answerText: answer, finishedAt: new Date() },
   });
 }
 
@@ -59,6 +60,29 @@ describe("re-analysis", () => {
     expect(byName["Zoho"]).toMatchObject({ mentioned: true, position: 1, kind: "competitor" });
     expect(mentions.filter((m) => m.mentioned)).toHaveLength(2);
     expect((await db().capture.findUniqueOrThrow({ where: { id: capture.id } })).analyzedAt).not.toBeNull();
+  });
+
+  it("run twice at once (a worker whose lease ran out still going) takes no answer's contribution away twice: the rollups equal their rebuild", async () => {
+    // A brand of its own, its answers in its rollups (addAnsweredCapture writes none).
+    const racer = await db().brand.create({ data: { workspaceId, name: "Twice Run CRM", competitors: { create: [{ workspaceId, name: "Zoho" }] } }, include: { competitors: true } });
+    const added = [];
+    for (const answer of ["1. Zoho is affordable.\n2. Twice Run CRM is praised for its reporting.", "Twice is fine; Zoho too."]) added.push((await addAnsweredCapture(answer, racer.id)).id);
+    await db().$executeRaw`SELECT beacon_rollup_captures(${added}::uuid[], 1)`;
+    const competitors = racer.competitors.map((c) => ({ id: c.id, name: c.name, aliases: c.aliases, domains: c.domains }));
+    await updateBrand(workspaceId, racer.id, brandInputSchema.parse({ name: racer.name, aliases: ["Twice"], domains: [], competitors }));
+    const run = await db().analysisRun.findFirstOrThrow({ where: { brandId: racer.id, status: "queued" } });
+    // The worst moment: the first run's batch has taken its answers' contribution away and holds the rollup rows.
+    const gate = gateAt("rollups:subtracted");
+    const first = runReanalysis(run.id);
+    await gate.reached;
+    const second = runReanalysis(run.id);
+    await Promise.race([second, waitForLockWaiter(1)]);
+    gate.open();
+    await Promise.all([first, second]);
+
+    const { kept, rebuilt } = await rollupsAndRebuild(racer.id);
+    expect(kept).toEqual(rebuilt);
+    expect(await db().mention.count({ where: { captureId: { in: added }, kind: "brand", mentioned: true } }), "the new alias applied").toBe(2);
   });
 
   it("reuses a run that has not started yet instead of queueing another", async () => {
