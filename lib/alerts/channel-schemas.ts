@@ -12,6 +12,8 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 /** A delivery still to end: waiting for its job (or its retry), or being sent. */
 export const UNFINISHED_DELIVERY_STATUSES = ["pending", "sending"] as const satisfies readonly DeliveryStatus[];
 export const isUnfinishedDelivery = (status: string) => (UNFINISHED_DELIVERY_STATUSES as readonly string[]).includes(status);
+/** A delivery that ended: each is an outcome the metric counts (beacon_count_alert_delivery), and retention deletes it in time. */
+export const ENDED_DELIVERY_STATUSES = DELIVERY_STATUSES.filter((s): s is Exclude<DeliveryStatus, (typeof UNFINISHED_DELIVERY_STATUSES)[number]> => !isUnfinishedDelivery(s));
 
 export const MAX_EMAIL_RECIPIENTS = 20;
 

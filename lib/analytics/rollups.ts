@@ -41,7 +41,7 @@ export async function rewriteRollups<T>(tx: Tx, captureIds: string[], change: ()
   if (!captureIds.length) return change();
   await customPlans(tx);
   await tx.$executeRaw`SELECT beacon_rollup_captures(${captureIds}::uuid[], -1)`;
-  await pausePoint("rollups:subtracted", { tx });
+  await pausePoint("rollups:subtracted");
   const result = await change();
   await tx.$executeRaw`SELECT beacon_rollup_captures(${captureIds}::uuid[], 1)`;
   for (const rollup of ROLLUPS) {

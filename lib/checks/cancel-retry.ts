@@ -1,4 +1,5 @@
 import "server-only";
+import { PENDING_OPERATION_STATUSES } from "@/lib/checks/progress-state";
 import { inTransaction } from "@/lib/db/transaction";
 import { db } from "@/lib/db/prisma";
 import { pausePoint } from "@/lib/db/pause-points";
@@ -119,7 +120,7 @@ async function refuseWhileCancelling(tx: Tx, workspaceId: string, target: { capt
   const [check] = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM checks WHERE id = ${checkOf} AND "workspaceId" = ${workspaceId}::uuid FOR NO KEY UPDATE`;
   // No such check here: planRetry says so.
   if (!check) return;
-  const cancel = await tx.checkOperation.findFirst({ where: { checkId: check.id, kind: "cancel", status: { in: ["queued", "running"] } }, select: { id: true } });
+  const cancel = await tx.checkOperation.findFirst({ where: { checkId: check.id, kind: "cancel", status: { in: [...PENDING_OPERATION_STATUSES] } }, select: { id: true } });
   if (cancel) throw new UserError(CANCEL_WAITING);
 }
 

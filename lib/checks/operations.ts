@@ -1,7 +1,7 @@
 import "server-only";
 import { assertCan, canCancelCheck, canRetryCapture } from "@/lib/permissions/permissions";
 import { cancelCheckCaptures, NOTHING_TO_RETRY, retryCaptures, type Caller } from "@/lib/checks/cancel-retry";
-import type { CheckOperationView } from "@/lib/checks/progress-state";
+import { PENDING_OPERATION_STATUSES, type CheckOperationView } from "@/lib/checks/progress-state";
 import { isCheckFinished } from "@/lib/captures/states";
 import { db } from "@/lib/db/prisma";
 import { pausePoint } from "@/lib/db/pause-points";
@@ -18,11 +18,9 @@ import { NotFoundError, UserError } from "@/lib/errors";
 // check's poll carries the operation's status and result (issue 20 item 4). Operations of one
 // check run one at a time, in the order they were asked (the job's named queue).
 
-const PENDING = ["queued", "running"] as const;
-
 /** Records the operation, or answers with the pending one of its kind. The caller holds the check's row. */
 async function record(tx: Prisma.TransactionClient, caller: Caller, checkId: string, kind: CheckOperationKind): Promise<{ operationId: string }> {
-  const pending = await tx.checkOperation.findFirst({ where: { checkId, kind, status: { in: [...PENDING] } }, select: { id: true } });
+  const pending = await tx.checkOperation.findFirst({ where: { checkId, kind, status: { in: [...PENDING_OPERATION_STATUSES] } }, select: { id: true } });
   // A double click, or a second person asking the same: one operation.
   if (pending) return { operationId: pending.id };
   await pausePoint("operation:none-pending", { tx, checkId });
@@ -61,7 +59,7 @@ export async function requestCheckCancel(caller: Caller, checkId: string): Promi
     const check = await tx.check.findFirst({ where: { id: checkId, workspaceId: caller.workspaceId }, select: { id: true, status: true, startedById: true } });
     if (!check) throw new NotFoundError("That check does not exist in this workspace.");
     assertCan(canCancelCheck(caller, check), "Only admins, owners and the member who started a check can cancel it.");
-    if (isCheckFinished(check.status) && !(await tx.checkOperation.count({ where: { checkId, kind: "retry", status: { in: [...PENDING] } } }))) {
+    if (isCheckFinished(check.status) && !(await tx.checkOperation.count({ where: { checkId, kind: "retry", status: { in: [...PENDING_OPERATION_STATUSES] } } }))) {
       throw new UserError("This check has already finished.");
     }
     await tx.$executeRaw`

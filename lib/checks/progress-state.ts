@@ -52,8 +52,10 @@ export type CheckOperationView = {
   error: string | null;
 };
 
-/** A cancel or retry of the whole check asked for and not done yet (a worker runs it). */
-export const isOperationPending = (operation: CheckOperationView | null | undefined) => !!operation && (operation.status === "queued" || operation.status === "running");
+/** The statuses of a cancel or retry of the whole check asked for and not done yet (a worker runs it). */
+export const PENDING_OPERATION_STATUSES = ["queued", "running"] as const satisfies readonly CheckOperationView["status"][];
+export const isOperationPending = (operation: CheckOperationView | null | undefined) =>
+  !!operation && (PENDING_OPERATION_STATUSES as readonly string[]).includes(operation.status);
 
 /**
  * Whether the check page polls again after this answer: while the check runs, and while a cancel

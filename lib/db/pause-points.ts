@@ -65,7 +65,7 @@ export type PausePoint =
   | "brand:delete-before-commit"
   /** A brand edit's re-analysis: a run that has not started found, to be reused (lib/brands/reanalysis.ts). */
   | "reanalysis:waiting-run-found"
-  /** A rewrite of answers' analysis (re-analysis, a brand's domains): their rollup contribution taken away, the rows not rewritten yet (lib/analytics/rollups.ts). */
+  /** A rewrite of answers' analysis (re-analysis, a brand's domains): their rollup contribution taken away, not committed, the rows not rewritten yet (lib/analytics/rollups.ts). */
   | "rollups:subtracted"
   /** A due schedule's run: its row claimed (locked), its check not yet asked for (lib/schedules/run-due.ts). */
   | "schedule:claimed"

@@ -1,4 +1,5 @@
 import "server-only";
+import { ENDED_DELIVERY_STATUSES } from "@/lib/alerts/channel-schemas";
 import { env } from "@/lib/config/env";
 import { databaseNow } from "@/lib/db/clock";
 import { db } from "@/lib/db/prisma";
@@ -118,7 +119,7 @@ export async function runRetention(options: {
   });
   const deliveryDays = options.deliveryRetentionDays ?? env().ALERTS_DELIVERY_RETENTION_DAYS;
   const deliveries = await db().alertDelivery.deleteMany({
-    where: { status: { in: ["delivered", "failed", "unknown"] }, endedAt: { lt: new Date(now.getTime() - deliveryDays * day) } },
+    where: { status: { in: [...ENDED_DELIVERY_STATUSES] }, endedAt: { lt: new Date(now.getTime() - deliveryDays * day) } },
   });
   // The daily rollup (traffic_daily) keeps the counts of the raw hits deleted here.
   const trafficDays = options.trafficHitRetentionDays ?? env().BEACON_TRAFFIC_HIT_RETENTION_DAYS;

@@ -7,6 +7,7 @@ import { CANCEL_SET } from "@/lib/lifecycle/admin";
 import { REPAIR_EVENT } from "@/lib/lifecycle/lease";
 import { Effects, applyEffects, cancelAware, closeAttempt, guardedUpdate, settleMoved, type Moved, type Tx } from "@/lib/lifecycle/transition";
 import { TERMINAL_STATUSES, WAITING_STATUSES } from "@/lib/captures/states";
+import { PENDING_OPERATION_STATUSES } from "@/lib/checks/progress-state";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 // The repair pass (part of every worker's maintenance, and `npm run beacon -- doctor`): finds
@@ -35,7 +36,7 @@ const WAITING = Prisma.sql`${[...WAITING_STATUSES]}::"CaptureStatus"[]`;
 const TERMINAL = Prisma.sql`${[...TERMINAL_STATUSES]}::"CaptureStatus"[]`;
 const CAPTURE_KEY_PREFIX = jobCatalog.capture.jobKey({ captureId: "" });
 const SETUP_KEY_PREFIX = jobCatalog.setup_suggestions.jobKey({ suggestionId: "" });
-const PENDING_OPERATION = Prisma.sql`${["queued", "running"]}::"CheckOperationStatus"[]`;
+const PENDING_OPERATION = Prisma.sql`${[...PENDING_OPERATION_STATUSES]}::"CheckOperationStatus"[]`;
 
 /**
  * The check (`c."checkId"`) carries a cancel that no pending operation will carry out: a check's

@@ -1,4 +1,5 @@
 import "server-only";
+import { CHANNEL_KINDS, ENDED_DELIVERY_STATUSES } from "@/lib/alerts/channel-schemas";
 import { AggregatorRegistry, Counter, Gauge, Registry, type MetricObjectWithValues, type MetricValue } from "prom-client";
 import { OPEN_TOO_LONG_SECONDS } from "@/lib/breaker/queries";
 import { REPAIR_KINDS } from "@/lib/lifecycle/repair";
@@ -55,7 +56,7 @@ export async function collectMetrics(): Promise<{ contentType: string; body: str
     "channel_kind",
     "outcome",
   ]);
-  for (const channel_kind of ["email", "slack", "webhook"]) for (const outcome of ["delivered", "failed", "retried", "unknown"]) deliveries.inc({ channel_kind, outcome }, 0);
+  for (const channel_kind of CHANNEL_KINDS) for (const outcome of [...ENDED_DELIVERY_STATUSES, "retried"]) deliveries.inc({ channel_kind, outcome }, 0);
   for (const { channelKind, outcome, count } of counts.alertDeliveries) deliveries.inc({ channel_kind: channelKind, outcome }, count);
 
   // One breaker per connection and model (labelled provider = the connection's name, and model).
