@@ -1,5 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
+import { pausePoint } from "@/lib/db/pause-points";
 import { db } from "@/lib/db/prisma";
 import { transaction } from "@/lib/db/transaction";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -139,8 +140,7 @@ export async function recordCall(config: BreakerConfig, outcome: CallOutcome, la
       return;
     }
     const window = [...state.recentFailures, failed].slice(-config.breakerWindowSize);
-    const failures = window.filter(Boolean).length;
-    if (window.length >= config.breakerMinCalls && failures * 100 >= config.breakerFailureRatePct * window.length) {
+    if (overThreshold(config, window)) {
       await open(tx, config, counters);
     } else {
       await tx.breakerState.update({ where: { connectionId_model: { connectionId: config.connectionId, model: config.model } }, data: { ...counters, recentFailures: window } });
@@ -171,18 +171,25 @@ async function recordWhileClosed(config: BreakerConfig, failed: boolean, slow: b
   return true;
 }
 
+/** The threshold (DESIGN.md "Circuit breaker"): enough calls in the window, and enough of them failures. */
+function overThreshold(config: BreakerConfig, window: boolean[]): boolean {
+  const failures = window.filter(Boolean).length;
+  return window.length >= config.breakerMinCalls && failures * 100 >= config.breakerFailureRatePct * window.length;
+}
+
 /**
  * The breaker opens if its window, as counted, crossed the threshold. For a call counted by
- * recordWhileClosed, or by its result's statement (lib/lifecycle/results.ts).
+ * recordWhileClosed, or by its result's statement (lib/lifecycle/results.ts). Judged again on
+ * the window under the row's lock: an operator's "Automatic" in between starts it over (closed,
+ * an empty window), and the failures from before must not open it.
  */
 export async function openIfOverThreshold(config: BreakerConfig, window: boolean[]): Promise<void> {
-  const failures = window.filter(Boolean).length;
-  if (window.length >= config.breakerMinCalls && failures * 100 >= config.breakerFailureRatePct * window.length) {
-    await transaction(async (tx) => {
-      const state = await lockState(tx, config);
-      if (state.status === "closed" && !state.forcedStatus) await open(tx, config, {});
-    });
-  }
+  if (!overThreshold(config, window)) return;
+  await pausePoint("breaker:over-threshold");
+  await transaction(async (tx) => {
+    const state = await lockState(tx, config);
+    if (state.status === "closed" && !state.forcedStatus && overThreshold(config, state.recentFailures)) await open(tx, config, {});
+  });
 }
 
 function counterUpdates(outcome: CallOutcome, failed: boolean, slow: boolean) {

@@ -47,6 +47,8 @@ export type PausePoint =
   | "retry:after-plan"
   /** A transition that ended a capture committed; its check is about to be looked at. */
   | "finish:before"
+  /** Breaker: a call counted and its window over the threshold; the breaker's row not locked yet to open it (lib/breaker/breaker.ts). */
+  | "breaker:over-threshold"
   /** Alerts: a rule judged, its finding about to be stored (the rule may have changed since it was read). */
   | "alert:before-fire"
   /** Alerts: a firing row inserted, its rule's channels read, their deliveries not written yet (lib/alerts/deliveries.ts). */

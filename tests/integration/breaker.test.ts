@@ -11,6 +11,7 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { metricValue, parseMetrics } from "../support/metrics-text";
+import { gateAt } from "../support/pause";
 import { acquirePermission, forceBreaker, recordCall, releaseProbe, type BreakerConfig, type CallOutcome, type Permission } from "@/lib/breaker/breaker";
 import { listBreakers } from "@/lib/breaker/queries";
 import { db } from "@/lib/db/prisma";
@@ -343,6 +344,21 @@ describe("forced by an admin", () => {
     expect(await stateOf(p)).toMatchObject({ forcedStatus: null, status: "closed", recentFailures: [] });
     expect(await acquirePermission(p)).toEqual(FREE_PASS);
     expect((await listBreakers({ workspaceId })).find((b) => b.connectionId === p.connectionId)).toMatchObject({ status: "closed", forced: null });
+  });
+
+  it("back to automatic while a call's count crosses the threshold: the breaker starts over closed, not opened on the failures before", async () => {
+    const p = await newProvider();
+    await record(p, "sssss ffff");
+    // The worst moment: the tenth call's count crossed the threshold, the breaker not opened yet.
+    const gate = gateAt("breaker:over-threshold");
+    const counting = recordCall(p, "failure", 100, null);
+    await gate.reached;
+    expect(await forceBreaker(p, null)).toBe(true);
+    gate.open();
+    await counting;
+    expect(await stateOf(p)).toMatchObject({ status: "closed", forcedStatus: null });
+    expect(await acquirePermission(p)).toEqual(FREE_PASS);
+    expect(await kindsOf(p)).toEqual([]);
   });
 
   it("forced closed lets calls through an open breaker and does not open on failures", async () => {
