@@ -33,6 +33,8 @@ export type PausePoint =
   | "fail:before-commit"
   /** Succeed: committed; its reply is about to reach the worker (a hook that throws is a reply lost). */
   | "succeed:after-commit"
+  /** Repair pass: waiting captures with a cancel nothing else will carry out found, none moved yet (lib/lifecycle/repair.ts). */
+  | "repair:cancel-found"
   /** Repair pass: the open attempts of captures that moved on closed (their cost rollup rows locked), not committed. */
   | "repair:attempts-closed-before-commit"
   /** Sweeper: workers whose lease ran out marked expired, not committed; their attempts not read yet. */

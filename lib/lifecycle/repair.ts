@@ -80,9 +80,20 @@ const repairs: Record<(typeof REPAIR_KINDS)[number], Repair> = {
    * check whose cancel no pending operation will carry out (CHECK_CANCEL_LEFT): cancel it.
    */
   async cancel_requested_not_final(tx) {
-    const found = await tx.$queryRaw<{ id: string }[]>`
-      SELECT c.id FROM captures c WHERE c.status = ANY(${WAITING}) AND (c."cancelRequestedAt" IS NOT NULL OR ${CHECK_CANCEL_LEFT}) ORDER BY c.id LIMIT 500`;
-    const moved = await guardedUpdate(tx, "cancel", { ids: found.map((f) => f.id) }, CANCEL_SET("Cancelled by user"));
+    const CANCEL_LEFT = Prisma.sql`c.status = ANY(${WAITING}) AND (c."cancelRequestedAt" IS NOT NULL OR ${CHECK_CANCEL_LEFT})`;
+    const found = await tx.$queryRaw<{ id: string; checkId: string }[]>`SELECT c.id, c."checkId" FROM captures c WHERE ${CANCEL_LEFT} ORDER BY c.id LIMIT 500`;
+    if (!found.length) return 0;
+    await pausePoint("repair:cancel-found", { tx });
+    // Read again under their checks' locks, the order a retry takes them in (lib/checks/cancel-retry.ts):
+    // a retry that took the check's cancel back meanwhile is seen, and one under way (its check
+    // locked) is skipped until the next pass. The captures too are only taken while free, so the
+    // pass waits for nothing and deadlocks with no claim.
+    const checks = await tx.$queryRaw<{ id: string }[]>`
+      SELECT id FROM checks WHERE id = ANY(${[...new Set(found.map((f) => f.checkId))]}::uuid[]) ORDER BY id FOR NO KEY UPDATE SKIP LOCKED`;
+    const still = await tx.$queryRaw<{ id: string }[]>`
+      SELECT c.id FROM captures c WHERE c.id = ANY(${found.map((f) => f.id)}::uuid[]) AND c."checkId" = ANY(${checks.map((ch) => ch.id)}::uuid[]) AND ${CANCEL_LEFT}
+      ORDER BY c.id FOR UPDATE OF c SKIP LOCKED`;
+    const moved = await guardedUpdate(tx, "cancel", { ids: still.map((f) => f.id) }, CANCEL_SET("Cancelled by user"));
     const effects = new Effects();
     for (const m of moved) logged(effects.check(m.checkId), m, "cancel_requested_not_final");
     await settleMoved(tx, moved, effects);

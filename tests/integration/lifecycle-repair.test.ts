@@ -4,6 +4,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { budgetNow, captureRow, claim, claimed, expectBudgetConsistent, jobOf, liveWorker, newSpace, repairsIn, startSpaceCheck, succeed, type Space } from "../support/lifecycle-fixtures";
 import { gateAt } from "../support/pause";
+import { cancelCapture, retryCaptures } from "@/lib/checks/cancel-retry";
 import { requestCheckCancel, runCheckOperation } from "@/lib/checks/operations";
 import { runRepairPass } from "@/lib/lifecycle/repair";
 import { db } from "@/lib/db/prisma";
@@ -91,6 +92,27 @@ describe("the repair pass", () => {
     expect(await db().checkOperation.findUniqueOrThrow({ where: { id: operationId } })).toMatchObject({ status: "failed", error: expect.stringMatching(/stopped/) });
     for (const id of captureIds) expect(await captureRow(id)).toMatchObject({ status: "cancelled", reservedMicros: 0n });
     expect(await db().check.findUniqueOrThrow({ where: { id: checkId } })).toMatchObject({ status: "cancelled" });
+    await expectBudgetConsistent(space.workspaceId);
+  });
+
+  it("leaves the waiting captures of a check retried while it looks at them: the retry took the check's cancel back", async () => {
+    const { checkId, captureIds } = await startSpaceCheck(space, { prompts: 2 });
+    await cancelCapture(space.owner, captureIds[0]!); // something to retry
+    // A cancel of the check whose operation ended without carrying it out (its job failed for good).
+    const { operationId } = await requestCheckCancel(space.owner, checkId);
+    await db().$executeRaw`DELETE FROM graphile_worker._private_jobs WHERE payload->>'operationId' = ${operationId}`;
+    await db().checkOperation.update({ where: { id: operationId }, data: { status: "failed", finishedAt: new Date() } });
+    // The worst moment: the pass has found the check's waiting capture; an admin then retries the check.
+    const gate = gateAt("repair:cancel-found");
+    const pass = runRepairPass();
+    await gate.reached;
+    await retryCaptures(space.owner, { checkId });
+    expect((await db().check.findUniqueOrThrow({ where: { id: checkId } })).cancelRequestedAt, "the retry took the cancel back").toBeNull();
+    gate.open();
+    await pass;
+
+    expect(await captureRow(captureIds[1]!), "still to run").toMatchObject({ status: "queued", cancelRequestedAt: null });
+    expect(await captureRow(captureIds[0]!), "retried").toMatchObject({ status: "queued" });
     await expectBudgetConsistent(space.workspaceId);
   });
 
