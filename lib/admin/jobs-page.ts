@@ -1,4 +1,5 @@
 import "server-only";
+import { databaseNow } from "@/lib/db/clock";
 import { pausePoint } from "@/lib/db/pause-points";
 import { db } from "@/lib/db/prisma";
 import type { CaptureStatus, Prisma } from "@/lib/generated/prisma/client";
@@ -83,6 +84,7 @@ export async function queueStats(workspaceId: string) {
   };
 }
 
+/** By the database's clock, as leases are given and judged (a web server whose clock is off saw live workers dead). */
 export async function workersOverview() {
-  return listRecentWorkers(new Date());
+  return listRecentWorkers(await databaseNow());
 }

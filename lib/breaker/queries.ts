@@ -1,4 +1,5 @@
 import "server-only";
+import { databaseNow } from "@/lib/db/clock";
 import { db } from "@/lib/db/prisma";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
@@ -17,7 +18,8 @@ export async function listBreakers(scope: { workspaceId: string } | "instance") 
   if (!pairs.length) return [];
   const where: Prisma.ProviderConnectionWhereInput = { id: { in: [...new Set(pairs.map((p) => p.connectionId))] } };
   const connections = await db().providerConnection.findMany({ where, include: { breakers: true } });
-  const now = Date.now();
+  // Open time by the database's clock, which opened it (the budget's alert reads it so too).
+  const now = (await databaseNow()).getTime();
   return pairs
     .flatMap(({ connectionId, model }) => {
       const c = connections.find((x) => x.id === connectionId);

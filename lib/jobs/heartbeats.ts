@@ -38,7 +38,8 @@ export type OrphanReason = "lease_expired" | "abandoned";
 export const orphanReason = (h: string) =>
   Prisma.sql`(CASE WHEN ${Prisma.raw(h)}."workerId" IS NULL OR ${leaseOver(h)} THEN 'lease_expired' ELSE 'abandoned' END)`;
 
-export type WorkerStatus = "running" | "draining" | "stopped";
+/** `expired`: its lease ran out and the sweeper ended its runs (lib/worker/sweeper.ts). */
+export type WorkerStatus = "running" | "draining" | "stopped" | "expired";
 
 export type WorkerIdentity = {
   /** graphile-worker's pool id: the value its jobs carry in `locked_by`. */

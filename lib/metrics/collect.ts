@@ -1,4 +1,5 @@
 import "server-only";
+import { databaseNow } from "@/lib/db/clock";
 import { CHANNEL_KINDS, ENDED_DELIVERY_STATUSES } from "@/lib/alerts/channel-schemas";
 import { AggregatorRegistry, Counter, Gauge, Registry, type MetricObjectWithValues, type MetricValue } from "prom-client";
 import { OPEN_TOO_LONG_SECONDS } from "@/lib/breaker/queries";
@@ -19,6 +20,8 @@ const num = (v: unknown) => Number(v ?? 0);
  * counters, breakers and heartbeats: small tables, never captures, attempts or events.
  */
 export async function collectMetrics(): Promise<{ contentType: string; body: string }> {
+  // Breakers' open time and workers' leases by the database's clock, which set them.
+  const now = await databaseNow();
   const registry = new Registry();
   const counter = (name: string, help: string, labelNames: string[] = []) => new Counter({ name, help, labelNames, registers: [registry] });
   const gauge = (name: string, help: string, labelNames: string[] = []) => new Gauge({ name, help, labelNames, registers: [registry] });
@@ -74,13 +77,13 @@ export async function collectMetrics(): Promise<{ contentType: string; body: str
     calls.inc({ ...labels, outcome: "success" }, num(row.success));
     calls.inc({ ...labels, outcome: "failure" }, num(row.failure));
     calls.inc({ ...labels, outcome: "short_circuit" }, num(row.short_circuit));
-    const seconds = status !== "closed" && row.opened_at ? (Date.now() - (row.opened_at as Date).getTime()) / 1000 : 0;
+    const seconds = status !== "closed" && row.opened_at ? (now.getTime() - (row.opened_at as Date).getTime()) / 1000 : 0;
     openFor.set(labels, seconds);
     tooLong.set(labels, seconds > OPEN_TOO_LONG_SECONDS ? 1 : 0);
   }
 
   const workers = await db().workerHeartbeat.findMany({
-    where: { status: { in: ["running", "draining"] }, leaseExpiresAt: { gt: new Date() }, metrics: { not: null } },
+    where: { status: { in: ["running", "draining"] }, leaseExpiresAt: { gt: now }, metrics: { not: null } },
     select: { metrics: true },
   });
   const snapshots = workers.flatMap((w) => {

@@ -9,13 +9,15 @@
 // Time never passes by sleeping: the open period and the probe's start are moved into the past
 // with SQL, on the database clock the breaker itself uses.
 import { randomUUID } from "node:crypto";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { metricValue, parseMetrics } from "../support/metrics-text";
 import { gateAt } from "../support/pause";
 import { acquirePermission, forceBreaker, recordCall, releaseProbe, type BreakerConfig, type CallOutcome, type Permission } from "@/lib/breaker/breaker";
 import { listBreakers } from "@/lib/breaker/queries";
 import { db } from "@/lib/db/prisma";
 import { collectMetrics } from "@/lib/metrics/collect";
+import { workersOverview } from "@/lib/admin/jobs-page";
+import { liveWorker } from "../support/lifecycle-fixtures";
 
 let workspaceId: string;
 
@@ -433,5 +435,24 @@ describe("metrics", () => {
     await forceBreaker(closed, "open");
     m = await scrape();
     expect(one("beacon_breaker_state", closed)).toBe(1);
+  });
+});
+
+describe("read by the database's clock, whatever the web server's says", () => {
+  it("a breaker opened a moment ago is not open too long, and a worker holding its lease is alive, with the web server's clock two hours ahead", async () => {
+    const p = await newProvider();
+    await openIt(p);
+    const workerId = await liveWorker(600);
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 2 * 3600_000 });
+    try {
+      const listed = (await listBreakers({ workspaceId })).find((b) => b.connectionId === p.connectionId)!;
+      expect(listed.openSeconds).toBeLessThan(60);
+      expect(listed.openTooLong).toBe(false);
+      const metrics = parseMetrics((await collectMetrics()).body);
+      expect(metricValue(metrics, "beacon_breaker_open_too_long", { provider: p.name, model: p.model })).toBe(0);
+      expect((await workersOverview()).find((w) => w.workerId === workerId)).toMatchObject({ alive: true });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
