@@ -9,7 +9,7 @@ import { transaction } from "@/lib/db/transaction";
 import { ForbiddenError, NotFoundError, UserError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { enqueueCaptureJobs } from "@/lib/jobs/enqueue";
-import { findPromptsByText } from "@/lib/prompts/prompts";
+import { promptsForTexts } from "@/lib/prompts/prompts";
 import { assertUsable } from "@/lib/connections/connections";
 import type { ApiKeyScope } from "@/lib/permissions/api-key-scopes";
 import { apiKeyRole, assertCan, canEditTrackingSetup, canStartCheck, type Actor, type Role } from "@/lib/permissions/permissions";
@@ -100,12 +100,7 @@ async function resolvePrompts(tx: Tx, workspaceId: string, selection: CheckReque
 
   // REST API: ad-hoc question texts become prompts; a live prompt with the same text, ignoring
   // case, is reused. One indexed lookup for all texts, one insert for the new ones.
-  const matches = await findPromptsByText(tx, workspaceId, selection.texts);
-  const missing = new Map<string, string>(); // key -> the first spelling asked
-  for (const m of matches) if (!m.id && !missing.has(m.key)) missing.set(m.key, m.asked);
-  const created = missing.size ? await tx.prompt.createManyAndReturn({ data: [...missing.values()].map((text) => ({ workspaceId, text })), select }) : [];
-  const createdByText = new Map(created.map((p) => [p.text, p]));
-  const asked = matches.map((m) => (m.id ? { id: m.id, text: m.text! } : createdByText.get(missing.get(m.key)!)!));
+  const asked = await promptsForTexts(tx, workspaceId, selection.texts.map((text) => ({ text })));
   const merged = new Map([...found, ...asked].map((p) => [p.id, p]));
   return [...merged.values()];
 }

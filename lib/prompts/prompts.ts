@@ -1,7 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db/prisma";
 import { transaction } from "@/lib/db/transaction";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { NotFoundError, UserError } from "@/lib/errors";
 import { MAX_BULK_PROMPTS, splitPromptLines, type ParsedPromptInput } from "@/lib/prompts/schemas";
 
@@ -82,42 +82,65 @@ export async function findPromptsByText(client: Pick<Prisma.TransactionClient, "
 }
 
 /**
- * The ids of live prompts with these texts, in the caller's transaction: an existing one
+ * The live prompt of each of `asked`, in order, in the caller's transaction: an existing one
  * (ignoring case) is reused, the others are created once each with their tags, country, city and
- * language (the first-run wizard's questions, lib/setup/accept.ts).
+ * language. One live prompt per text is the database's rule (prompts_live_text_idx is unique):
+ * the insert skips a text another caller has just created (waiting for its commit), and the read
+ * after it finds that prompt, so two requests adding the same new question at once make one.
  */
-export async function ensurePromptsIn(tx: Prisma.TransactionClient, workspaceId: string, prompts: ParsedPromptInput[]): Promise<string[]> {
-  const matches = await findPromptsByText(tx, workspaceId, prompts.map((p) => p.text));
-  const ids: string[] = [];
-  const fresh = new Map<string, ParsedPromptInput>(); // key -> the first spelling
+type NewPrompt = Pick<ParsedPromptInput, "text"> & Partial<Pick<ParsedPromptInput, "tags" | "country" | "city" | "language">>;
+
+export async function promptsForTexts(tx: Prisma.TransactionClient, workspaceId: string, asked: NewPrompt[]): Promise<{ id: string; text: string }[]> {
+  const matches = await findPromptsByText(tx, workspaceId, asked.map((p) => p.text));
+  const fresh = new Map<string, NewPrompt>(); // key -> the first spelling
   matches.forEach((m, i) => {
-    if (m.id) ids.push(m.id);
-    else if (!fresh.has(m.key)) fresh.set(m.key, prompts[i]!);
+    if (!m.id && !fresh.has(m.key)) fresh.set(m.key, asked[i]!);
   });
-  const created = fresh.size
-    ? await tx.prompt.createManyAndReturn({
-        data: [...fresh.values()].map((p) => ({ workspaceId, text: p.text, tags: p.tags, country: p.country ?? null, city: p.city ?? null, language: p.language ?? null })),
-        select: { id: true },
-      })
-    : [];
-  return [...new Set([...ids, ...created.map((p) => p.id)])];
+  if (!fresh.size) return matches.map((m) => ({ id: m.id!, text: m.text! }));
+  await tx.prompt.createMany({
+    data: [...fresh.values()].map((p) => ({ workspaceId, text: p.text, tags: p.tags ?? [], country: p.country ?? null, city: p.city ?? null, language: p.language ?? null })),
+    skipDuplicates: true,
+  });
+  const found = await findPromptsByText(tx, workspaceId, asked.map((p) => p.text));
+  return found.map((m) => {
+    if (!m.id) throw new Error(`The prompt "${m.asked}" was neither found nor created`);
+    return { id: m.id, text: m.text! };
+  });
 }
 
+/** The ids of live prompts with these texts (promptsForTexts): the first-run wizard's questions (lib/setup/accept.ts). */
+export async function ensurePromptsIn(tx: Prisma.TransactionClient, workspaceId: string, prompts: ParsedPromptInput[]): Promise<string[]> {
+  return [...new Set((await promptsForTexts(tx, workspaceId, prompts)).map((p) => p.id))];
+}
+
+const DUPLICATE = "This prompt already exists in the workspace.";
+
+/** A write that met another live prompt with its text (prompts_live_text_idx), e.g. one created at the same moment. */
+const isDuplicateText = (error: unknown) => error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
+
 async function assertNoDuplicate(workspaceId: string, text: string, exceptId?: string) {
-  if (await findPromptByText(db(), workspaceId, text, exceptId)) throw new UserError("This prompt already exists in the workspace.", { field: "text" });
+  if (await findPromptByText(db(), workspaceId, text, exceptId)) throw new UserError(DUPLICATE, { field: "text" });
+}
+
+/** Refused as a duplicate when the database's rule refuses it (one written meanwhile). */
+function rethrowDuplicate(error: unknown): never {
+  if (isDuplicateText(error)) throw new UserError(DUPLICATE, { field: "text" });
+  throw error;
 }
 
 export async function createPrompt(workspaceId: string, input: ParsedPromptInput) {
   await assertNoDuplicate(workspaceId, input.text);
-  return db().prompt.create({ data: { workspaceId, ...input } });
+  return db().prompt.create({ data: { workspaceId, ...input } }).catch(rethrowDuplicate);
 }
 
 export async function updatePrompt(workspaceId: string, promptId: string, input: ParsedPromptInput) {
   await assertNoDuplicate(workspaceId, input.text, promptId);
-  const { count } = await db().prompt.updateMany({
-    where: { id: promptId, ...live(workspaceId) },
-    data: { text: input.text, tags: input.tags, country: input.country ?? null, city: input.city ?? null, language: input.language ?? null },
-  });
+  const { count } = await db()
+    .prompt.updateMany({
+      where: { id: promptId, ...live(workspaceId) },
+      data: { text: input.text, tags: input.tags, country: input.country ?? null, city: input.city ?? null, language: input.language ?? null },
+    })
+    .catch(rethrowDuplicate);
   if (!count) throw new NotFoundError("That prompt does not exist in this workspace.");
 }
 
@@ -140,8 +163,9 @@ export async function bulkCreatePrompts(workspaceId: string, lines: string, tags
     seen.add(key);
     return true;
   });
-  if (fresh.length) await db().prompt.createMany({ data: fresh.map((text) => ({ workspaceId, text, tags })) });
-  return { created: fresh.length, skipped: texts.length - fresh.length };
+  // A text another paste or request added meanwhile is skipped too (prompts_live_text_idx).
+  const { count } = fresh.length ? await db().prompt.createMany({ data: fresh.map((text) => ({ workspaceId, text, tags })), skipDuplicates: true }) : { count: 0 };
+  return { created: count, skipped: texts.length - count };
 }
 
 /** Prompts are archived, not erased, so the checks that asked them keep their question. */

@@ -6,6 +6,7 @@ import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { newSpace, startSpaceCheck } from "../support/lifecycle-fixtures";
+import { acrossMigration } from "../support/partial-migrations";
 import { gateAt, waitForLockWaiter } from "../support/pause";
 import { captureEstimate, createCheck, hashRequest } from "@/lib/checks/create-check";
 import { db } from "@/lib/db/prisma";
@@ -65,5 +66,49 @@ describe("a question sent as text (REST API) matching a prompt that is reworded 
     } finally {
       await editor.end();
     }
+  });
+});
+
+describe("two checks sent at once with the same new question as text (REST API)", () => {
+  it("make one prompt: the second waits for the first's and then asks it", async () => {
+    const space = await newSpace({ prompts: 1 });
+    const text = `Which CRM would a ${randomUUID().slice(0, 8)} team pick?`;
+    const start = () => {
+      const body = { prompts: { mode: "api" as const, promptIds: [], texts: [text] }, providers: { names: ["ChatGPT"] }, samples: 1 };
+      return createCheck({ workspaceId: space.workspaceId, idempotencyKey: randomUUID(), requestHash: hashRequest(body), startedById: space.owner.userId, ...body });
+    };
+    // The worst moment: the first check has made its prompt and not committed.
+    const gate = gateAt("check:create-before-commit");
+    const first = start();
+    await gate.reached;
+    const second = start();
+    await Promise.race([second, waitForLockWaiter(1)]); // the second waits for the first's prompt, or (unguarded) makes its own
+    gate.open();
+    const checks = await Promise.all([first, second]);
+
+    const live = await db().prompt.findMany({ where: { workspaceId: space.workspaceId, text, deletedAt: null } });
+    expect(live).toHaveLength(1);
+    const asked = await db().capture.findMany({ where: { checkId: { in: checks.map((c) => c.checkId) } }, select: { promptId: true } });
+    expect(asked.map((c) => c.promptId)).toEqual([live[0]!.id, live[0]!.id]);
+  });
+});
+
+describe("the prompts_one_live_per_text migration", () => {
+  it("keeps the oldest of live prompts sharing a text (ignoring case) and archives the others; archived ones stay", async () => {
+    await acrossMigration(
+      "20261216120000_prompts_one_live_per_text",
+      async (sql) => {
+        const { rows } = await sql(`INSERT INTO workspaces (slug, name, "updatedAt") VALUES ('dupes', 'Dupes', now()) RETURNING id`);
+        const workspaceId = (rows[0] as { id: string }).id;
+        const add = async (text: string, minutesAgo: number, deleted = false) =>
+          ((await sql(`INSERT INTO prompts ("workspaceId", text, "createdAt", "updatedAt", "deletedAt") VALUES ($1, $2, now() - make_interval(mins => $3), now(), $4) RETURNING id`, [workspaceId, text, minutesAgo, deleted ? new Date() : null])).rows[0] as { id: string }).id;
+        return { oldest: await add("Best CRM?", 30), younger: await add("best crm?", 20), archived: await add("BEST CRM?", 40, true), other: await add("Cheapest CRM?", 10) };
+      },
+      async (sql, ids) => {
+        const { rows } = await sql(`SELECT id, "deletedAt" IS NULL AS live FROM prompts WHERE id = ANY($1::uuid[])`, [Object.values(ids)]);
+        const live = Object.fromEntries((rows as { id: string; live: boolean }[]).map((r) => [r.id, r.live]));
+        expect(live).toEqual({ [ids.oldest]: true, [ids.younger]: false, [ids.archived]: false, [ids.other]: true });
+      },
+    );
   });
 });

@@ -1712,7 +1712,7 @@ CREATE UNIQUE INDEX prompt_versions_pkey ON public.prompt_versions USING btree (
 
 CREATE UNIQUE INDEX "prompt_versions_promptId_number_key" ON public.prompt_versions USING btree ("promptId", number);
 
-CREATE INDEX prompts_live_text_idx ON public.prompts USING btree ("workspaceId", lower(text)) WHERE ("deletedAt" IS NULL);
+CREATE UNIQUE INDEX prompts_live_text_idx ON public.prompts USING btree ("workspaceId", lower(text)) WHERE ("deletedAt" IS NULL);
 
 CREATE UNIQUE INDEX prompts_pkey ON public.prompts USING btree (id);
 

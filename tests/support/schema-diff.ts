@@ -76,7 +76,7 @@ export const SQL_ONLY_INDEXES: { table: string; name: string; definition: string
     table: "prompts",
     name: "prompts_live_text_idx",
     definition: `USING btree ("workspaceId", lower(text)) WHERE ("deletedAt" IS NULL)`,
-    why: "prompts looked up by text ignoring case, among live prompts (lib/prompts/prompts.ts findPromptsByText)",
+    why: "one live prompt per text ignoring case (unique), looked up by text (lib/prompts/prompts.ts findPromptsByText)",
   },
   {
     table: "checks",
