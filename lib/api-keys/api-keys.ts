@@ -1,11 +1,11 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import type { ApiKeyScope } from "@/lib/permissions/api-key-scopes";
-import { apiKeyRole, type Role } from "@/lib/permissions/permissions";
+import { apiKeyRole, type Actor, type Role } from "@/lib/permissions/permissions";
 import { db } from "@/lib/db/prisma";
 import { transaction } from "@/lib/db/transaction";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { NotFoundError } from "@/lib/errors";
+import { ForbiddenError, NotFoundError } from "@/lib/errors";
 
 // Keys look like `bk_3f9a1c2e_<40 random characters>`; the part before the second underscore is
 // shown in the UI to tell keys apart. Only a SHA-256 of the key is stored: it is shown once.
@@ -123,4 +123,27 @@ export async function authenticateApiKey(key: string): Promise<ApiKeyCaller | nu
     await db().apiKey.update({ where: { id: row.id }, data: { lastUsedAt: new Date() } });
   }
   return { apiKeyId: row.id, workspaceId: row.workspaceId, userId: row.userId, scope: row.scope, memberRole: row.memberRole, role: apiKeyRole(row.scope, row.memberRole) };
+}
+
+/** Who acts: a member of the workspace, through one of their keys or not. */
+export type ActingMember = { workspaceId: string; userId: string; apiKeyId?: string | null };
+
+/**
+ * The role `acting` has now, read again under share locks held until the caller's transaction
+ * commits: a request is authorized when it arrives, and an API body streams as slowly as its
+ * client likes. A member removed or demoted, or a key revoked, meanwhile (removeMember,
+ * changeMemberRole and revokeApiKey write these rows, in this order) either committed first and
+ * is refused here (403), or waits for the caller's commit.
+ */
+export async function actorNow(tx: Tx, acting: ActingMember): Promise<Actor> {
+  const [member] = await tx.$queryRaw<{ role: Role }[]>`
+    SELECT role::text AS role FROM memberships WHERE "workspaceId" = ${acting.workspaceId}::uuid AND "userId" = ${acting.userId} FOR SHARE`;
+  if (!member) throw new ForbiddenError("You are no longer a member of this workspace.");
+  if (!acting.apiKeyId) return { userId: acting.userId, role: member.role };
+  const [key] = await tx.$queryRaw<{ scope: ApiKeyScope }[]>`
+    SELECT scope::text AS scope FROM api_keys
+    WHERE id = ${acting.apiKeyId}::uuid AND "workspaceId" = ${acting.workspaceId}::uuid AND "createdById" = ${acting.userId} AND "revokedAt" IS NULL
+    FOR SHARE`;
+  if (!key) throw new ForbiddenError("This API key was revoked.");
+  return { userId: acting.userId, role: apiKeyRole(key.scope, member.role) };
 }

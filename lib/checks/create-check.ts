@@ -6,13 +6,13 @@ import { MAX_CAPTURES_PER_CHECK, MAX_PROMPTS_PER_CHECK, type PromptSelection } f
 import { db } from "@/lib/db/prisma";
 import { pausePoint } from "@/lib/db/pause-points";
 import { transaction } from "@/lib/db/transaction";
-import { ForbiddenError, NotFoundError, UserError } from "@/lib/errors";
+import { NotFoundError, UserError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { enqueueCaptureJobs } from "@/lib/jobs/enqueue";
 import { promptsForTexts } from "@/lib/prompts/prompts";
 import { assertUsable } from "@/lib/connections/connections";
-import type { ApiKeyScope } from "@/lib/permissions/api-key-scopes";
-import { apiKeyRole, assertCan, canEditTrackingSetup, canStartCheck, type Actor, type Role } from "@/lib/permissions/permissions";
+import { actorNow } from "@/lib/api-keys/api-keys";
+import { assertCan, canEditTrackingSetup, canStartCheck } from "@/lib/permissions/permissions";
 
 type Tx = Prisma.TransactionClient;
 
@@ -51,27 +51,12 @@ export function hashRequest(value: unknown): string {
 }
 
 /**
- * The member starting the check, and their key when it comes through one, may still do so: read
- * again under share locks held until the check commits. They were authorized when the request
- * arrived, and an API request's body streams as slowly as its client likes: a member removed or
- * demoted, or a key revoked, meanwhile (removeMember, changeMemberRole and revokeApiKey write
- * these rows, in this order) either commits first and the check is refused, or waits for it. A
- * schedule's run has no actor.
+ * The member starting the check (and their key) may still do so, read again until the check
+ * commits (actorNow). A schedule's run has no actor.
  */
 async function actorStillActs(tx: Tx, request: CheckRequest) {
   if (!request.startedById) return;
-  const [member] = await tx.$queryRaw<{ role: Role }[]>`
-    SELECT role::text AS role FROM memberships WHERE "workspaceId" = ${request.workspaceId}::uuid AND "userId" = ${request.startedById} FOR SHARE`;
-  if (!member) throw new ForbiddenError("You are no longer a member of this workspace.");
-  let actor: Actor = { userId: request.startedById, role: member.role };
-  if (request.apiKeyId) {
-    const [key] = await tx.$queryRaw<{ scope: ApiKeyScope }[]>`
-      SELECT scope::text AS scope FROM api_keys
-      WHERE id = ${request.apiKeyId}::uuid AND "workspaceId" = ${request.workspaceId}::uuid AND "createdById" = ${request.startedById} AND "revokedAt" IS NULL
-      FOR SHARE`;
-    if (!key) throw new ForbiddenError("This API key was revoked.");
-    actor = { ...actor, role: apiKeyRole(key.scope, member.role) };
-  }
+  const actor = await actorNow(tx, { workspaceId: request.workspaceId, userId: request.startedById, apiKeyId: request.apiKeyId });
   assertCan(canStartCheck(actor), "You can no longer start checks in this workspace.");
   if (request.prompts.mode === "api" && request.prompts.texts.length) assertCan(canEditTrackingSetup(actor), "You can no longer add prompts in this workspace.");
 }

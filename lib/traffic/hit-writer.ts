@@ -52,6 +52,8 @@ export class HitWriter {
   constructor(
     private readonly workspaceId: string,
     limits: Partial<HitWriterLimits> = {},
+    /** Runs last in each chunk's transaction (the importer may still import): a throw rolls the chunk back and ends the import. */
+    private readonly beforeCommit: (tx: Tx) => Promise<void> = async () => {},
   ) {
     this.limits = { ...DEFAULT_LIMITS, ...limits };
   }
@@ -80,7 +82,15 @@ export class HitWriter {
       this.unwritten -= 1;
       this.wake();
     });
-    const done = this.previous.then(() => transaction((tx) => chunk.write(tx), { timeoutMs: CHUNK_TIMEOUT_MS }));
+    const done = this.previous.then(() =>
+      transaction(
+        async (tx) => {
+          await chunk.write(tx);
+          await this.beforeCommit(tx);
+        },
+        { timeoutMs: CHUNK_TIMEOUT_MS },
+      ),
+    );
     this.previous = done.then(
       () => void (this.stored += chunk.hits),
       (error: unknown) => {

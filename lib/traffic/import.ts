@@ -1,4 +1,6 @@
 import "server-only";
+import { actorNow, type ActingMember } from "@/lib/api-keys/api-keys";
+import { assertCan, canImportTraffic } from "@/lib/permissions/permissions";
 import { createGunzip } from "node:zlib";
 import { pipeline, Readable } from "node:stream";
 import { UserError } from "@/lib/errors";
@@ -112,7 +114,11 @@ function lineReader(format: LogFormat, header: string): ((line: string) => LineR
  * `host` stands in for lines that carry none (combined logs); with one own domain, it is that one.
  * Not idempotent: importing the same file twice counts its hits twice.
  */
-export async function importTrafficLog(workspaceId: string, lines: AsyncIterable<string>, options: { format?: LogFormat; host?: string } = {}): Promise<ImportReport> {
+export async function importTrafficLog(
+  workspaceId: string,
+  lines: AsyncIterable<string>,
+  options: { format?: LogFormat; host?: string; acting?: ActingMember } = {},
+): Promise<ImportReport> {
   const own = await ownSites(workspaceId);
   if (!own.size) throw new UserError("This workspace has no own domains yet: add them to a brand (Brands) first; only hits for them are counted.");
   const fallbackHost = options.host ? normalizeHost(options.host) : own.size === 1 ? [...own][0]! : null;
@@ -141,7 +147,12 @@ export async function importTrafficLog(workspaceId: string, lines: AsyncIterable
   // Batches are written while the next ones are read, so parsing (Node) and writing (PostgreSQL)
   // use both cores; a failed write stops the import at the next batch. The writer commits in
   // chunks of many batches, adding each chunk to the rollups once (hit-writer.ts).
-  const writer = new HitWriter(workspaceId);
+  // Each chunk commits only while its importer may still import (a member removed, demoted or
+  // whose key was revoked during a long upload stores nothing more; actorNow).
+  const acting = options.acting;
+  const writer = new HitWriter(workspaceId, {}, async (tx) => {
+    if (acting) assertCan(canImportTraffic(await actorNow(tx, acting)), "You can no longer import traffic logs in this workspace.");
+  });
   const flush = async () => {
     const hits = batch;
     batch = [];

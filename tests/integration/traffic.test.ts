@@ -8,9 +8,9 @@ import { Readable } from "node:stream";
 import { gzipSync } from "node:zlib";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTenant, type Tenant } from "../support/api-fixtures";
+import { callRoute, createTenant, type Tenant } from "../support/api-fixtures";
 import { POST as importLogsRoute } from "@/app/api/v1/traffic/logs/route";
-import { createApiKey } from "@/lib/api-keys/api-keys";
+import { createApiKey, revokeApiKey } from "@/lib/api-keys/api-keys";
 import { db } from "@/lib/db/prisma";
 import { runRetention } from "@/lib/jobs/retention";
 import { storeHits, type StoredHit } from "@/lib/traffic/store";
@@ -147,6 +147,39 @@ describe("the daily rollup", () => {
     crawler: fc.constantFrom("GPTBot", "ClaudeBot", "PerplexityBot"),
     verification: fc.constantFrom(...VERIFICATIONS),
     status: fc.constantFrom(200, 301, 404, 503),
+  });
+
+  it("stores nothing more once its key is revoked during the upload: the chunk that would commit after is rolled back, 403", async () => {
+    const { key, id } = await createApiKey(A.workspaceId, { name: "slow upload", scope: "write", createdById: A.userId });
+    const path = `/revoked-${Date.now()}`;
+    const line = combined("20.15.240.64", path, GPTBOT);
+    const encoder = new TextEncoder();
+    // The body in two parts: the route authenticates and starts reading, then waits for the rest.
+    let reading!: () => void;
+    const started = new Promise<void>((resolve) => (reading = resolve));
+    let sendRest!: () => void;
+    const rest = new Promise<void>((resolve) => (sendRest = resolve));
+    let pulls = 0;
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        if (pulls++ === 0) {
+          controller.enqueue(encoder.encode(`${line}\n`.repeat(5)));
+          reading();
+          return;
+        }
+        await rest;
+        controller.enqueue(encoder.encode(`${line}\n`.repeat(5)));
+        controller.close();
+      },
+    });
+    const importing = callRoute(importLogsRoute, { method: "POST", path: "/api/v1/traffic/logs", apiKey: key, body });
+    await started;
+    await revokeApiKey(A.workspaceId, id);
+    sendRest();
+
+    const result = await importing;
+    expect(result.status, JSON.stringify(result.body)).toBe(403);
+    expect(await db().trafficDaily.count({ where: { workspaceId: A.workspaceId, path } }), "no hit of the upload stored").toBe(0);
   });
 
   it("equals the raw rows' aggregation after any batches, and keeps the counts when retention deletes the raw rows", async () => {

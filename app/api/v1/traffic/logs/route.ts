@@ -26,5 +26,7 @@ export const POST = apiRoute(async ({ caller, request }) => {
   const encoding = request.headers.get("content-encoding")?.trim().toLowerCase();
   if (encoding && encoding !== "gzip" && encoding !== "identity") throw new ApiProblem(415, "unsupported_encoding", "Content-Encoding may be gzip or identity.");
   const lines = linesOf(request.body as unknown as AsyncIterable<Uint8Array>, { gzip: encoding === "gzip", maxBytes });
-  return json({ import: await importTrafficLog(caller.workspaceId, lines, options) });
+  // Each chunk commits only while the key and its member may still import (an API caller is always its key's member).
+  const acting = { workspaceId: caller.workspaceId, userId: caller.userId!, apiKeyId: caller.apiKeyId };
+  return json({ import: await importTrafficLog(caller.workspaceId, lines, { ...options, acting }) });
 });
