@@ -175,7 +175,7 @@ const SLOT_WAIT_FALLBACK_MS = 1_000;
  * state before it.
  */
 export async function lockConnectionAccess(tx: Tx, connectionId: string): Promise<void> {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`connection-access:${connectionId}`}, 0))`;
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(beacon_connection_access_key(${connectionId}::uuid))`;
 }
 
 /**
@@ -185,7 +185,7 @@ export async function lockConnectionAccess(tx: Tx, connectionId: string): Promis
  * wizard's). Two statements: the read's snapshot must be taken after the lock is held.
  */
 export async function accessRefusal(tx: Tx, connectionId: string, workspaceId: string, model: string): Promise<string | null> {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock_shared(hashtextextended(${`connection-access:${connectionId}`}, 0))`;
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock_shared(beacon_connection_access_key(${connectionId}::uuid))`;
   const [row] = await tx.$queryRaw<{ refusal: string | null }[]>`SELECT beacon_access_refusal(${connectionId}::uuid, ${workspaceId}::uuid, ${model}) AS refusal`;
   return row?.refusal ?? null;
 }

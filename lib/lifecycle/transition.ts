@@ -54,7 +54,7 @@ export async function guardedUpdate(tx: Tx, name: TransitionName, guard: { ids: 
               c."reservedMicros" AS hold, c."reservedPeriod" AS "holdPeriod", c."cancelRequestedAt" IS NOT NULL AS "cancelRequested",
               -- A capture leaving running gives its slot back (trigger): see handOnSlots.
               CASE WHEN prior.status = 'running' AND c.status <> 'running'
-                   THEN pg_advisory_xact_lock_shared(hashtextextended('slot-wait:' || c."connectionId", 0))::text END AS "slotWaitLock"`;
+                   THEN pg_advisory_xact_lock_shared(beacon_slot_wait_key(c."connectionId"))::text END AS "slotWaitLock"`;
   for (const row of rows) {
     if (!(to as readonly string[]).includes(row.status)) throw new Error(`transition ${name} moved capture ${row.id} to ${row.status}, which it may not`);
   }
@@ -171,10 +171,10 @@ export const finishAfter = (checkId: string | null) => (checkId ? { key: finishK
 const finishKey = (checkId: string) => `finish-check:${checkId}`;
 
 /** The advisory lock that orders a claim refused for budget against results (and raises) freeing money in the workspace. */
-export const budgetWaitLock = (workspaceId: string) => Prisma.sql`hashtextextended(${`budget-wait:${workspaceId}`}, 0)`;
+export const budgetWaitLock = (workspaceId: string) => Prisma.sql`beacon_budget_wait_key(${workspaceId}::uuid)`;
 
 /** The advisory lock that orders a claim finding no free slot against releases of the connection's slots. */
-export const slotWaitLock = (connectionId: string) => Prisma.sql`hashtextextended(${`slot-wait:${connectionId}`}, 0)`;
+export const slotWaitLock = (connectionId: string) => Prisma.sql`beacon_slot_wait_key(${connectionId}::uuid)`;
 
 /**
  * Slots of the connection were given back: their captures' successors start now, not at their

@@ -509,7 +509,9 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
           const input = scheduleInputSchema.parse({
             name: `Chaos ${n}`, brandId: space.brandId, prompts: { mode: "picked", promptIds: [prompt.id] }, providerConfigIds: [space.providers[name]!], samples: 1, cadence: "daily", minuteOfDay: 0,
           });
-          const { id: scheduleId } = await createSchedule(space.workspaceId, space.owner.userId, input);
+          // Refused when the provider was disabled by an earlier step (a kill switch): counted, nothing to run.
+          let scheduleId = "";
+          if (!(await attempt("schedule: create", async () => ({ id: scheduleId } = await createSchedule(space.workspaceId, space.owner.userId, input))))) break;
           schedulePrompts.set(scheduleId, prompt.id);
           // Due now, as at its minute.
           await db().schedule.update({ where: { id: scheduleId }, data: { nextRunAt: new Date(Date.now() - 1_000) } });

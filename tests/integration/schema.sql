@@ -1978,6 +1978,14 @@ BEGIN
   RETURN added;
 END $function$;
 
+CREATE OR REPLACE FUNCTION public.beacon_budget_wait_key(workspace_id uuid)
+ RETURNS bigint
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  SELECT hashtextextended('budget-wait:' || workspace_id, 0)
+$function$;
+
 CREATE OR REPLACE FUNCTION public.beacon_call_would_fit(workspace_id uuid, connection_id uuid, worst bigint)
  RETURNS boolean
  LANGUAGE sql
@@ -2046,7 +2054,7 @@ BEGIN
     RETURN QUERY SELECT 'not_runnable', NULL::int, NULL::float8, NULL::uuid, NULL::uuid, NULL::text; RETURN;
   END IF;
   -- The kill switches, before anything is taken (the breaker's wait included: a revoked capture fails now).
-  PERFORM pg_advisory_xact_lock_shared(hashtextextended('connection-access:' || cap.capture_connection, 0));
+  PERFORM pg_advisory_xact_lock_shared(beacon_connection_access_key(cap.capture_connection));
   refusal := beacon_access_refusal(cap.capture_connection, cap.workspace_id, cap.capture_model);
   IF refusal IS NOT NULL THEN
     UPDATE captures c SET status = 'failed', "lastError" = refusal, "lastErrorClass" = 'permanent', "finishedAt" = now(), "runToken" = NULL,
@@ -2124,6 +2132,14 @@ BEGIN
   )
   SELECT closed."workspaceId", closed."connectionId", closed.reserved, closed.period, closed.charged FROM closed;
 END $function$;
+
+CREATE OR REPLACE FUNCTION public.beacon_connection_access_key(connection_id uuid)
+ RETURNS bigint
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  SELECT hashtextextended('connection-access:' || connection_id, 0)
+$function$;
 
 CREATE OR REPLACE FUNCTION public.beacon_connection_slots()
  RETURNS trigger
@@ -3490,6 +3506,14 @@ BEGIN
     "updatedAt" = now();
 END $function$;
 
+CREATE OR REPLACE FUNCTION public.beacon_slot_wait_key(connection_id uuid)
+ RETURNS bigint
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  SELECT hashtextextended('slot-wait:' || connection_id, 0)
+$function$;
+
 CREATE OR REPLACE FUNCTION public.beacon_succeed(capture_id uuid, run_token uuid, answer text, cost_micros bigint, latency_ms integer, analysis_truncated boolean, attempt jsonb, mentions jsonb, citations jsonb, search_queries jsonb, to_shard smallint, wake_limit integer, jobs jsonb, breaker jsonb, analysis_version integer, reanalysis_job jsonb, candidates jsonb)
  RETURNS TABLE(status text, "checkId" uuid, "workspaceId" uuid, "breakerWindow" boolean[])
  LANGUAGE plpgsql
@@ -3524,7 +3548,7 @@ BEGIN
     "reservedMicros" = 0, "updatedAt" = now()
   WHERE c.id = capture_id;
   -- Leaving running gave the slot back (trigger): ordered against claims waiting for one (handOnSlots).
-  PERFORM pg_advisory_xact_lock_shared(hashtextextended('slot-wait:' || prior.connection_id, 0));
+  PERFORM pg_advisory_xact_lock_shared(beacon_slot_wait_key(prior.connection_id));
   SELECT * INTO closed FROM beacon_close_attempt(run_token, 'succeeded', NULL, NULL, NULL, attempt->>'requestId',
     (attempt->>'inputTokens')::int, (attempt->>'outputTokens')::int, (attempt->>'reasoningTokens')::int,
     (attempt->>'cachedTokens')::int, (attempt->>'searchCalls')::int, cost_micros, false, latency_ms);
@@ -3671,7 +3695,7 @@ AS $function$
 DECLARE
   waiting UUID[];
 BEGIN
-  PERFORM pg_advisory_xact_lock_shared(hashtextextended('budget-wait:' || workspace_id, 0));
+  PERFORM pg_advisory_xact_lock_shared(beacon_budget_wait_key(workspace_id));
   SELECT coalesce(array_agg(id), '{}') INTO waiting FROM (
     SELECT id FROM captures WHERE "workspaceId" = workspace_id AND status = 'postponed' AND "waitingFor" = 'budget'
     ORDER BY "nextAttemptAt", id LIMIT wake_limit) w;

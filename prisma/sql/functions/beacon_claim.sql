@@ -13,7 +13,7 @@
 -- fails with beacon_access_refusal's reason, permanently (no attempt, no slot, nothing reserved);
 -- its hold goes back to its month (on shard `to_shard`) and captures waiting for budget are
 -- woken, as every ended capture does; event `capture_refused`. The access is read under the
--- advisory lock `connection-access:<connection>`, taken shared here and exclusively by every
+-- advisory lock `beacon_connection_access_key(connection)`, taken shared here and exclusively by every
 -- operator change of who may call the connection (lib/connections/connections.ts), so a claim
 -- either commits before such a change commits, or waits for it and sees it: no claim that
 -- commits after a revoke, a disable or a narrowed allowlist has read the state before it.
@@ -49,7 +49,7 @@ BEGIN
     RETURN QUERY SELECT 'not_runnable', NULL::int, NULL::float8, NULL::uuid, NULL::uuid, NULL::text; RETURN;
   END IF;
   -- The kill switches, before anything is taken (the breaker's wait included: a revoked capture fails now).
-  PERFORM pg_advisory_xact_lock_shared(hashtextextended('connection-access:' || cap.capture_connection, 0));
+  PERFORM pg_advisory_xact_lock_shared(beacon_connection_access_key(cap.capture_connection));
   refusal := beacon_access_refusal(cap.capture_connection, cap.workspace_id, cap.capture_model);
   IF refusal IS NOT NULL THEN
     UPDATE captures c SET status = 'failed', "lastError" = refusal, "lastErrorClass" = 'permanent', "finishedAt" = now(), "runToken" = NULL,

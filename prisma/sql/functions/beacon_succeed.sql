@@ -62,7 +62,7 @@ BEGIN
     "reservedMicros" = 0, "updatedAt" = now()
   WHERE c.id = capture_id;
   -- Leaving running gave the slot back (trigger): ordered against claims waiting for one (handOnSlots).
-  PERFORM pg_advisory_xact_lock_shared(hashtextextended('slot-wait:' || prior.connection_id, 0));
+  PERFORM pg_advisory_xact_lock_shared(beacon_slot_wait_key(prior.connection_id));
   SELECT * INTO closed FROM beacon_close_attempt(run_token, 'succeeded', NULL, NULL, NULL, attempt->>'requestId',
     (attempt->>'inputTokens')::int, (attempt->>'outputTokens')::int, (attempt->>'reasoningTokens')::int,
     (attempt->>'cachedTokens')::int, (attempt->>'searchCalls')::int, cost_micros, false, latency_ms);

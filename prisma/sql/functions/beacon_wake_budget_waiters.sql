@@ -7,7 +7,7 @@ AS $function$
 DECLARE
   waiting UUID[];
 BEGIN
-  PERFORM pg_advisory_xact_lock_shared(hashtextextended('budget-wait:' || workspace_id, 0));
+  PERFORM pg_advisory_xact_lock_shared(beacon_budget_wait_key(workspace_id));
   SELECT coalesce(array_agg(id), '{}') INTO waiting FROM (
     SELECT id FROM captures WHERE "workspaceId" = workspace_id AND status = 'postponed' AND "waitingFor" = 'budget'
     ORDER BY "nextAttemptAt", id LIMIT wake_limit) w;
