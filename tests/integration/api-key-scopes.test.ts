@@ -5,7 +5,7 @@
 // routes are called with real Requests. No worker runs, so checks stay queued.
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { callRoute, captureJob, expectApiError, removeCaptureJob, storedRows, type ApiResult } from "../support/api-fixtures";
+import { callRoute, captureJob, expectApiError, removeCaptureJob, storedRows, twoPartBody, type ApiResult } from "../support/api-fixtures";
 import { capturesOf, checkRow, eventsOf } from "../support/check-fixtures";
 import { gateAt, waitForLockWaiter } from "../support/pause";
 import { acrossMigration, type Sql } from "../support/partial-migrations";
@@ -191,25 +191,9 @@ describe("removing a member", () => {
   it("while their key's request is still arriving (authenticated, its body not yet read) starts nothing: the check is refused and nothing is stored", async () => {
     const slow = await join(owner, "member", "Sam Slow");
     const { key } = await keyOf(slow, "write");
-    // A body streamed in two parts: the route authenticates, starts reading, and waits for the rest.
-    const text = new TextEncoder().encode(JSON.stringify({ providers: [provider], samples: 1 }));
-    let reading!: () => void;
-    const started = new Promise<void>((resolve) => (reading = resolve));
-    let sendRest!: () => void;
-    const rest = new Promise<void>((resolve) => (sendRest = resolve));
-    let pulls = 0;
-    const body = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        if (pulls++ === 0) {
-          controller.enqueue(text.slice(0, 10));
-          reading();
-          return;
-        }
-        await rest;
-        controller.enqueue(text.slice(10));
-        controller.close();
-      },
-    });
+    // The route authenticates, starts reading the body, and waits for the rest.
+    const text = JSON.stringify({ providers: [provider], samples: 1 });
+    const { body, started, sendRest } = twoPartBody(text.slice(0, 10), text.slice(10));
     const before = await storedRows();
     const posting = callRoute(createCheckRoute, { method: "POST", path: "/api/v1/checks", apiKey: key, headers: { "idempotency-key": `slow-${randomUUID()}`, "content-type": "application/json" }, body });
     await started;

@@ -8,7 +8,7 @@ import { Readable } from "node:stream";
 import { gzipSync } from "node:zlib";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { callRoute, createTenant, type Tenant } from "../support/api-fixtures";
+import { callRoute, createTenant, twoPartBody, type Tenant } from "../support/api-fixtures";
 import { POST as importLogsRoute } from "@/app/api/v1/traffic/logs/route";
 import { createApiKey, revokeApiKey } from "@/lib/api-keys/api-keys";
 import { db } from "@/lib/db/prisma";
@@ -153,25 +153,8 @@ describe("the daily rollup", () => {
     const { key, id } = await createApiKey(A.workspaceId, { name: "slow upload", scope: "write", createdById: A.userId });
     const path = `/revoked-${Date.now()}`;
     const line = combined("20.15.240.64", path, GPTBOT);
-    const encoder = new TextEncoder();
-    // The body in two parts: the route authenticates and starts reading, then waits for the rest.
-    let reading!: () => void;
-    const started = new Promise<void>((resolve) => (reading = resolve));
-    let sendRest!: () => void;
-    const rest = new Promise<void>((resolve) => (sendRest = resolve));
-    let pulls = 0;
-    const body = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        if (pulls++ === 0) {
-          controller.enqueue(encoder.encode(`${line}\n`.repeat(5)));
-          reading();
-          return;
-        }
-        await rest;
-        controller.enqueue(encoder.encode(`${line}\n`.repeat(5)));
-        controller.close();
-      },
-    });
+    // The route authenticates, starts reading the body, and waits for the rest.
+    const { body, started, sendRest } = twoPartBody(`${line}\n`.repeat(5), `${line}\n`.repeat(5));
     const importing = callRoute(importLogsRoute, { method: "POST", path: "/api/v1/traffic/logs", apiKey: key, body });
     await started;
     await revokeApiKey(A.workspaceId, id);

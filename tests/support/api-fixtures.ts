@@ -149,3 +149,30 @@ export async function createTenant(
   const key = await createApiKey(workspace.id, { name: `${name} integration tests`, scope: "admin", createdById: user.id });
   return { workspaceId: workspace.id, userId: user.id, brandId: brand.id, promptIds, apiKey: key.key, apiKeyId: key.id };
 }
+
+/**
+ * A request body sent in two parts: `started` resolves once the route has read the first (it
+ * reads a body only after authenticating the request), and the second is sent on `sendRest()`.
+ * The worst moment for whatever happens between a request's authorization and its writes.
+ */
+export function twoPartBody(first: string | Uint8Array, rest: string | Uint8Array) {
+  const bytes = (part: string | Uint8Array) => (typeof part === "string" ? new TextEncoder().encode(part) : part);
+  let reading!: () => void;
+  const started = new Promise<void>((resolve) => (reading = resolve));
+  let sendRest!: () => void;
+  const released = new Promise<void>((resolve) => (sendRest = resolve));
+  let pulls = 0;
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (pulls++ === 0) {
+        controller.enqueue(bytes(first));
+        reading();
+        return;
+      }
+      await released;
+      controller.enqueue(bytes(rest));
+      controller.close();
+    },
+  });
+  return { body, started, sendRest };
+}
