@@ -81,6 +81,9 @@ export async function findPromptsByText(client: Pick<Prisma.TransactionClient, "
     ORDER BY t.ord`;
 }
 
+/** A prompt to find or create by its text; a new one gets the rest (no tags or market unless given). */
+type NewPrompt = Pick<ParsedPromptInput, "text"> & Partial<Pick<ParsedPromptInput, "tags" | "country" | "city" | "language">>;
+
 /**
  * The live prompt of each of `asked`, in order, in the caller's transaction: an existing one
  * (ignoring case) is reused, the others are created once each with their tags, country, city and
@@ -88,8 +91,6 @@ export async function findPromptsByText(client: Pick<Prisma.TransactionClient, "
  * the insert skips a text another caller has just created (waiting for its commit), and the read
  * after it finds that prompt, so two requests adding the same new question at once make one.
  */
-type NewPrompt = Pick<ParsedPromptInput, "text"> & Partial<Pick<ParsedPromptInput, "tags" | "country" | "city" | "language">>;
-
 export async function promptsForTexts(tx: Prisma.TransactionClient, workspaceId: string, asked: NewPrompt[]): Promise<{ id: string; text: string }[]> {
   const matches = await findPromptsByText(tx, workspaceId, asked.map((p) => p.text));
   const fresh = new Map<string, NewPrompt>(); // key -> the first spelling
