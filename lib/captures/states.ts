@@ -76,6 +76,9 @@ export type CheckStatus = (typeof CHECK_STATUSES)[number];
 export const TERMINAL_CHECK_STATUSES = ["completed", "completed_with_errors", "failed", "cancelled"] as const satisfies readonly CheckStatus[];
 export const isCheckFinished = within(TERMINAL_CHECK_STATUSES);
 
+/** A check's cancel or retry from its page (check_operations) asked for and not done yet: a worker runs it. */
+export const PENDING_OPERATION_STATUSES = ["queued", "running"] as const;
+
 export type CheckCounts = { queued: number; running: number; succeeded: number; failed: number; cancelled: number; total: number };
 
 /** A check's status from its captures' counts (queued counts every waiting capture). */

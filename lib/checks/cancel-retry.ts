@@ -1,5 +1,5 @@
 import "server-only";
-import { PENDING_OPERATION_STATUSES } from "@/lib/checks/progress-state";
+import { PENDING_OPERATION_STATUSES } from "@/lib/captures/states";
 import { inTransaction } from "@/lib/db/transaction";
 import { db } from "@/lib/db/prisma";
 import { pausePoint } from "@/lib/db/pause-points";

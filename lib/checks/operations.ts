@@ -1,7 +1,8 @@
 import "server-only";
 import { assertCan, canCancelCheck, canRetryCapture } from "@/lib/permissions/permissions";
 import { cancelCheckCaptures, NOTHING_TO_RETRY, retryCaptures, type Caller } from "@/lib/checks/cancel-retry";
-import { PENDING_OPERATION_STATUSES, type CheckOperationView } from "@/lib/checks/progress-state";
+import { PENDING_OPERATION_STATUSES } from "@/lib/captures/states";
+import type { CheckOperationView } from "@/lib/checks/progress-state";
 import { isCheckFinished } from "@/lib/captures/states";
 import { db } from "@/lib/db/prisma";
 import { pausePoint } from "@/lib/db/pause-points";

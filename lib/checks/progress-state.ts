@@ -2,7 +2,7 @@
 // the server (lib/checks/progress.ts) encodes with the types below, the page
 // (app/(dashboard)/checks/use-checks-query.ts) applies answers with applyProgress, and the tests
 // compare what the deltas built with a full read.
-import { isCheckFinished, type CaptureStatus, type CheckStatus } from "@/lib/captures/states";
+import { isCheckFinished, PENDING_OPERATION_STATUSES, type CaptureStatus, type CheckStatus } from "@/lib/captures/states";
 import type { CheckCounts } from "@/lib/captures/check-counts";
 
 // What bounds a poll's answer, whatever the check's size: at most GRID_PAGE_CELLS cells of about
@@ -52,8 +52,7 @@ export type CheckOperationView = {
   error: string | null;
 };
 
-/** The statuses of a cancel or retry of the whole check asked for and not done yet (a worker runs it). */
-export const PENDING_OPERATION_STATUSES = ["queued", "running"] as const satisfies readonly CheckOperationView["status"][];
+/** A cancel or retry of the whole check asked for and not done yet (PENDING_OPERATION_STATUSES). */
 export const isOperationPending = (operation: CheckOperationView | null | undefined) =>
   !!operation && (PENDING_OPERATION_STATUSES as readonly string[]).includes(operation.status);
 

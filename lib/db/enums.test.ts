@@ -5,14 +5,16 @@
 // (expectTypeOf, checked by `npm run typecheck`).
 import { describe, expect, expectTypeOf, it } from "vitest";
 import * as db from "@/lib/generated/prisma/enums";
-import { CHANNEL_KINDS, DELIVERY_STATUSES } from "@/lib/alerts/channel-schemas";
+import { CHANNEL_KINDS, DELIVERY_STATUSES, ENDED_DELIVERY_STATUSES } from "@/lib/alerts/channel-schemas";
 import { CAPTURE_STATUSES, CHECK_STATUSES, type CaptureWait } from "@/lib/captures/states";
-import { PENDING_OPERATION_STATUSES, type CheckOperationView } from "@/lib/checks/progress-state";
+import { PENDING_OPERATION_STATUSES } from "@/lib/captures/states";
+import type { CheckOperationView } from "@/lib/checks/progress-state";
 import { API_KEY_SCOPES } from "@/lib/permissions/api-key-scopes";
 import type { Role } from "@/lib/permissions/permissions";
 import type { RetryClass } from "@/lib/providers/errors";
 import { providerConfigInputSchema } from "@/lib/providers/schemas";
 import type { SearchMode } from "@/lib/providers/types";
+import { RETAINED_DELIVERY_STATUSES } from "@/lib/jobs/retention";
 import { scheduleInputSchema } from "@/lib/schedules/schemas";
 import { OVERRIDABLE_CATEGORIES } from "@/lib/sources/category-labels";
 
@@ -38,6 +40,10 @@ describe("every list of kinds equals the database's enum", () => {
     for (const cadence of values(db.ScheduleCadence)) {
       expect(cadenceRefused(cadence), cadence).toBe(false);
     }
+  });
+
+  it("retention deletes the alert deliveries that ended (lib/jobs keeps its own copy: it may not import lib/alerts)", () => {
+    expect(sorted(RETAINED_DELIVERY_STATUSES)).toEqual(sorted(ENDED_DELIVERY_STATUSES));
   });
 
   it("pending check operations are operation statuses", () => {

@@ -1,11 +1,12 @@
 import "server-only";
-import { ENDED_DELIVERY_STATUSES } from "@/lib/alerts/channel-schemas";
 import { env } from "@/lib/config/env";
 import { databaseNow } from "@/lib/db/clock";
 import { db } from "@/lib/db/prisma";
 import { inOneStatement } from "@/lib/db/transaction";
 
 const HEARTBEAT_RETENTION_DAYS = 7;
+/** The alert deliveries that ended, which retention deletes in time. */
+export const RETAINED_DELIVERY_STATUSES = ["delivered", "failed", "unknown"] as const;
 /** Attempts deleted per statement: each batch is a short transaction of its own (docs/operating.md "Retention"). */
 const ATTEMPT_BATCH = 5_000;
 /** Raw crawler hits deleted per statement (narrow rows, no trigger): a big import's month goes in short batches too. */
@@ -118,8 +119,10 @@ export async function runRetention(options: {
     where: { status: { in: ["stopped", "expired"] }, lastSeenAt: { lt: new Date(now.getTime() - HEARTBEAT_RETENTION_DAYS * day) } },
   });
   const deliveryDays = options.deliveryRetentionDays ?? env().ALERTS_DELIVERY_RETENTION_DAYS;
+  // RETAINED_DELIVERY_STATUSES is lib/alerts' ENDED_DELIVERY_STATUSES (lib/jobs may not import
+  // lib/alerts, which enqueues through it): lib/db/enums.test.ts holds the two equal.
   const deliveries = await db().alertDelivery.deleteMany({
-    where: { status: { in: [...ENDED_DELIVERY_STATUSES] }, endedAt: { lt: new Date(now.getTime() - deliveryDays * day) } },
+    where: { status: { in: [...RETAINED_DELIVERY_STATUSES] }, endedAt: { lt: new Date(now.getTime() - deliveryDays * day) } },
   });
   // The daily rollup (traffic_daily) keeps the counts of the raw hits deleted here.
   const trafficDays = options.trafficHitRetentionDays ?? env().BEACON_TRAFFIC_HIT_RETENTION_DAYS;

@@ -7,7 +7,7 @@ import { CANCEL_SET } from "@/lib/lifecycle/admin";
 import { REPAIR_EVENT } from "@/lib/lifecycle/lease";
 import { Effects, applyEffects, cancelAware, closeAttempt, guardedUpdate, settleMoved, type Moved, type Tx } from "@/lib/lifecycle/transition";
 import { TERMINAL_STATUSES, WAITING_STATUSES } from "@/lib/captures/states";
-import { PENDING_OPERATION_STATUSES } from "@/lib/checks/progress-state";
+import { PENDING_OPERATION_STATUSES } from "@/lib/captures/states";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 // The repair pass (part of every worker's maintenance, and `npm run beacon -- doctor`): finds
