@@ -47,15 +47,19 @@ export async function grantedConnections(workspaceId: string) {
 
 /**
  * Refuses a connection the workspace may not use, or a model it does not allow. Used wherever a
- * workspace points a provider at a connection, and when a check starts.
+ * workspace points a provider at a connection, and when a check starts. The rule is
+ * beacon_access_refusal's, the one the claim and the retry apply (enabled, granted, the model
+ * allowed); its sentences are a capture's, so new work is told in its own words: the model, when
+ * the connection would take one of its others.
  */
 export async function assertUsable(tx: Tx, workspaceId: string, connectionId: string, model: string) {
-  const connection = await tx.providerConnection.findFirst({ where: { id: connectionId, ...usableBy(workspaceId) } });
-  if (!connection) throw new NotFoundError("That connection is not available to this workspace. Ask an operator to grant it.", { field: "connectionId" });
-  if (!connection.models.includes(model)) {
-    throw new UserError(`${connection.name} does not offer the model "${model}". Pick one of: ${connection.models.join(", ")}.`, { field: "model" });
-  }
-  return connection;
+  const [access] = await tx.$queryRaw<{ refusal: string | null; otherModelAllowed: boolean }[]>`
+    SELECT beacon_access_refusal(${connectionId}::uuid, ${workspaceId}::uuid, ${model}) AS refusal,
+           coalesce((SELECT beacon_access_refusal(pc.id, ${workspaceId}::uuid, pc.models[1]) IS NULL FROM provider_connections pc WHERE pc.id = ${connectionId}::uuid), false) AS "otherModelAllowed"`;
+  const connection = await tx.providerConnection.findUnique({ where: { id: connectionId } });
+  if (!access?.refusal && connection) return connection;
+  if (!connection || !access?.otherModelAllowed) throw new NotFoundError("That connection is not available to this workspace. Ask an operator to grant it.", { field: "connectionId" });
+  throw new UserError(`${connection.name} does not offer the model "${model}". Pick one of: ${connection.models.join(", ")}.`, { field: "model" });
 }
 
 // ---------------------------------------------------------------------------------------------
