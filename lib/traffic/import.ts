@@ -1,8 +1,8 @@
 import "server-only";
-import { actorNow, type ActingMember } from "@/lib/api-keys/api-keys";
-import { assertCan, canImportTraffic } from "@/lib/permissions/permissions";
 import { createGunzip } from "node:zlib";
 import { pipeline, Readable } from "node:stream";
+import { actorNow, type ActingMember } from "@/lib/api-keys/api-keys";
+import { assertCan, canImportTraffic } from "@/lib/permissions/permissions";
 import { UserError } from "@/lib/errors";
 import { normalizeHost } from "@/lib/sources/categories";
 import { classifyUserAgent } from "@/lib/traffic/classify";
