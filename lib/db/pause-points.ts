@@ -57,6 +57,8 @@ export type PausePoint =
   | "alert:channels-read"
   /** Alerts: a firing row inserted, its deliveries enqueued, not committed. */
   | "alert:firing-before-commit"
+  /** Setup wizard: its run claimed (committed, the connection read under the access lock), the provider not called yet (lib/setup/suggestions.ts). */
+  | "setup:claimed"
   /** Setup wizard: the provider answered or failed; the suggestion's outcome and money are about to be written. */
   | "setup:after-provider"
   /** Retention: a batch of old attempts deleted, not committed (lib/jobs/retention.ts). */

@@ -1,11 +1,12 @@
 import "server-only";
-import { settleLedgers } from "@/lib/billing/budget";
-import { unknownOutcomeCost } from "@/lib/billing/money";
+import { BudgetExceededError, reserveCall, settleLedgers } from "@/lib/billing/budget";
+import { unknownOutcomeCost, worstCaseCost } from "@/lib/billing/money";
 import { accessRefusal } from "@/lib/lifecycle/claim";
 import { wakeBudgetWaiters, type Tx } from "@/lib/lifecycle/transition";
 import { db } from "@/lib/db/prisma";
 import { orphanReason, runIsOrphaned, type OrphanReason } from "@/lib/jobs/heartbeats";
 import { inTransaction } from "@/lib/db/transaction";
+import type { ProviderConnection, SetupSuggestion } from "@/lib/generated/prisma/client";
 import { setupCallLimits, setupPrompt } from "@/lib/setup/prompt";
 import type { SetupProposal } from "@/lib/setup/schemas";
 
@@ -21,6 +22,11 @@ export type SetupOutcome = { status: "succeeded"; result: SetupProposal; costMic
 /** A claimed run: the row's money and the token that fences it (null only for rows claimed before fencing existed). */
 export type SetupRun = { id: string; runToken: string | null; workspaceId: string; connectionId: string; budgetPeriod: Date; reservedMicros: bigint };
 
+/** A claimed run's row with the connection as the claim read it: what the call is made, reserved and charged with. */
+export type ClaimedSetupRun = SetupSuggestion & { connection: ProviderConnection; runToken: string };
+
+export type SetupClaim = { kind: "claimed"; run: ClaimedSetupRun } | { kind: "refused" } | { kind: "skipped" };
+
 /**
  * Claims a queued suggestion for this run: `queued -> running`, stamping the run token, the
  * worker and the database time. A row already running (another run holds it, under its
@@ -28,28 +34,51 @@ export type SetupRun = { id: string; runToken: string | null; workspaceId: strin
  * switches hold here as in a capture's claim: a connection disabled, a grant revoked or the model
  * taken off the allowlist since the request ends the row `failed` with the reason, in the same
  * transaction, its reservation given back: "refused", and nothing is called.
- * The caller registers `runToken` in `activeRuns` before calling this.
+ *
+ * The connection is read under the access lock (taken shared by accessRefusal, exclusively by
+ * every operator edit), and the call is made with that read: as with a capture's claim
+ * (beacon_claim's `stale`), a call whose claim commits after an edit uses the edited prices,
+ * limits and settings, and one whose claim committed before it uses the old ones. The request
+ * reserved the worst case of the connection as it was then; when an edit since has changed it,
+ * the claim gives that reservation back and reserves the worst case it will call with, in this
+ * month. When that does not fit the budget or the grant, the run fails with the shortfall and
+ * nothing is called. The caller registers `runToken` in `activeRuns` before calling this.
  */
-export async function claimSetupRun(suggestionId: string, runToken: string, workerId: string): Promise<"claimed" | "refused" | "skipped"> {
-  const claim = () =>
-    inTransaction(async (tx) => {
+export async function claimSetupRun(suggestionId: string, runToken: string, workerId: string): Promise<SetupClaim> {
+  const claim = (reserveShortfall: string | null) =>
+    inTransaction(async (tx): Promise<SetupClaim> => {
       const [run] = await tx.$queryRaw<(SetupRun & { model: string })[]>`
         UPDATE setup_suggestions SET status = 'running', "runToken" = ${runToken}::uuid, "workerId" = ${workerId},
                "startedAt" = now() AT TIME ZONE 'UTC', "updatedAt" = now()
         WHERE id = ${suggestionId}::uuid AND status = 'queued'
         RETURNING id, "runToken", "workspaceId", "connectionId", "budgetPeriod", "reservedMicros", model`;
-      if (!run) return "skipped" as const;
-      const refusal = await accessRefusal(tx, run.connectionId, run.workspaceId, run.model);
-      if (!refusal) return "claimed" as const;
-      await finishIn(tx, run, { status: "failed", error: refusal, costMicros: 0 });
-      return "refused" as const;
+      if (!run) return { kind: "skipped" };
+      const refusal = (await accessRefusal(tx, run.connectionId, run.workspaceId, run.model)) ?? reserveShortfall;
+      if (refusal) {
+        await finishIn(tx, run, { status: "failed", error: refusal, costMicros: 0 });
+        return { kind: "refused" };
+      }
+      const row = await tx.setupSuggestion.findUniqueOrThrow({ where: { id: suggestionId }, include: { connection: true } });
+      const worst = BigInt(worstCaseCost(setupPrompt(row), "off", setupCallLimits(row.connection), row.connection));
+      if (worst === row.reservedMicros) return { kind: "claimed", run: { ...row, runToken } };
+      // Edited since the request: the old worst case goes back, the new one is reserved (the ledgers last).
+      await settleLedgers(tx, [], [{ workspaceId: run.workspaceId, connectionId: run.connectionId, period: run.budgetPeriod, reserved: run.reservedMicros, charged: 0n }]);
+      const budgetPeriod = await reserveCall(tx, { workspaceId: run.workspaceId, connectionId: run.connectionId, worstMicros: Number(worst) });
+      const moved = await tx.setupSuggestion.update({ where: { id: suggestionId }, data: { reservedMicros: worst, budgetPeriod }, include: { connection: true } });
+      return { kind: "claimed", run: { ...moved, runToken } };
     });
-  return claim().catch(async (error: unknown) => {
-    // The claim may have committed before its reply was lost: then the run is ours after all.
-    const row = await db().setupSuggestion.findUnique({ where: { id: suggestionId }, select: { runToken: true, status: true } }).catch(() => null);
-    if (row?.runToken === runToken) return row.status === "running" ? "claimed" : "refused";
-    throw error;
-  });
+  return claim(null)
+    .catch((error: unknown) => {
+      // The edited worst case does not fit (nothing of that attempt was written): the run fails with why.
+      if (error instanceof BudgetExceededError) return claim(`The connection was edited after you asked, and the call now could cost more. ${error.message}`);
+      throw error;
+    })
+    .catch(async (error: unknown) => {
+      // The claim may have committed before its reply was lost: then the run is ours after all.
+      const row = await db().setupSuggestion.findUnique({ where: { id: suggestionId }, include: { connection: true } }).catch(() => null);
+      if (row?.runToken === runToken) return row.status === "running" ? { kind: "claimed", run: { ...row, runToken } } : { kind: "refused" };
+      throw error;
+    });
 }
 
 /**

@@ -147,17 +147,19 @@ export async function runSetupSuggestions(
   // sweeper tells a run in progress from one given up (lib/captures/active-runs.ts).
   activeRuns.add(runToken);
   try {
-    const claimed = await claimSetupRun(suggestionId, runToken, options.workerId);
-    if (claimed === "skipped") return "skipped";
-    if (claimed === "refused") {
-      options.log?.(`setup suggestion ${suggestionId}: refused (the connection may no longer be used), nothing called`);
+    const claim = await claimSetupRun(suggestionId, runToken, options.workerId);
+    if (claim.kind === "skipped") return "skipped";
+    if (claim.kind === "refused") {
+      options.log?.(`setup suggestion ${suggestionId}: refused (the connection may no longer be used, or the call no longer fits the budget), nothing called`);
       return "failed";
     }
-    const row = await db().setupSuggestion.findUniqueOrThrow({ where: { id: suggestionId }, include: { connection: true } });
-    const outcome = await callFor(row, options.signal);
+    await pausePoint("setup:claimed", { suggestionId });
+    // The call is made and charged with the connection as the claim read it (claimSetupRun).
+    const { run } = claim;
+    const outcome = await callFor(run, options.signal);
     options.log?.(`setup suggestion ${suggestionId}: ${outcome.status}${outcome.status === "failed" ? ` (${outcome.error})` : ""}`);
     await pausePoint("setup:after-provider", { suggestionId });
-    if (await finishSetupRun({ ...row, runToken }, outcome)) return outcome.status;
+    if (await finishSetupRun(run, outcome)) return outcome.status;
     options.log?.(`setup suggestion ${suggestionId}: run ${runToken} was taken over by the sweeper; its result is not written`);
     return "lost";
   } finally {

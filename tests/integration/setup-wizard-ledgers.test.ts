@@ -9,14 +9,15 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { worstCaseCost } from "@/lib/billing/money";
 import { runRepairPass } from "@/lib/lifecycle/repair";
-import { grantConnection, revokeConnection } from "@/lib/connections/connections";
+import { grantConnection, revokeConnection, updateConnection } from "@/lib/connections/connections";
 import { db } from "@/lib/db/prisma";
 import { sweepDeadWorkers } from "@/lib/worker/sweeper";
+import { setupCallLimits, setupPrompt } from "@/lib/setup/prompt";
 import { requestSetupSuggestions, runSetupSuggestions } from "@/lib/setup/suggestions";
 import { startFakeOpenAICompatible, type CompatibleScenario } from "@/tests/support/fake-providers/openai-compatible-server";
 import type { FakeServer } from "@/tests/support/fake-providers/openai-server";
-import { budgetNow, claim, expectBudgetConsistent, liveWorker, newSpace, startSpaceCheck } from "../support/lifecycle-fixtures";
-import { gateAt, lockWaiters } from "../support/pause";
+import { budgetNow, claim, connectionInputOf, expectBudgetConsistent, liveWorker, newSpace, startSpaceCheck } from "../support/lifecycle-fixtures";
+import { actAt, gateAt, lockWaiters } from "../support/pause";
 import { waitFor } from "../support/wait-for";
 
 let server: FakeServer<CompatibleScenario>;
@@ -255,6 +256,80 @@ describe("the wizard's call meets the kill switches and its reservation", () => 
     expect(row).toMatchObject({ status: "failed", costMicros: 0n });
     expect(row.error).toMatch(/revoked/);
     expect(await budgetNow(space.workspaceId)).toMatchObject({ inFlight: 0n, charged: 0n });
+    await expectBudgetConsistent(space.workspaceId);
+  });
+
+  /** The connection's prices times ten, saved as the Instance page saves them (updateConnection, under the access lock). */
+  const tenfoldPrices = async (connectionId: string) =>
+    updateConnection(connectionId, await connectionInputOf(connectionId, { inputPricePerMTokMicros: 10_000_000, outputPricePerMTokMicros: 20_000_000 }));
+  const answered = () => server.enqueue({ kind: "answer", answer: { content: JSON.stringify(SETUP_JSON), usage: { prompt_tokens: 300, completion_tokens: 1200 } } });
+
+  it("prices raised between the request and the run: the run reserves and is charged at the new prices, the old reservation given back", async () => {
+    const { space, connection } = await compatibleSpace();
+    const workerId = await liveWorker();
+    answered();
+    const { suggestionId } = await requestSetupSuggestions({ workspaceId: space.workspaceId, userId: null, domain: "fenced.io", language: "en", connectionId: connection.id });
+    const requested = await db().setupSuggestion.findUniqueOrThrow({ where: { id: suggestionId } });
+    await tenfoldPrices(connection.id);
+    const edited = await db().providerConnection.findUniqueOrThrow({ where: { id: connection.id } });
+    const worst = BigInt(worstCaseCost(setupPrompt(requested), "off", setupCallLimits(edited), edited));
+    expect(worst).toBeGreaterThan(requested.reservedMicros);
+
+    const held = gateAt("setup:after-provider", (context) => context.suggestionId === suggestionId);
+    const running = runSetupSuggestions(suggestionId, { workerId });
+    await held.reached;
+    expect((await db().setupSuggestion.findUniqueOrThrow({ where: { id: suggestionId } })).reservedMicros, "reserved during the call").toBe(worst);
+    expect((await budgetNow(space.workspaceId)).inFlight).toBe(worst);
+    expect((await grantNow(space.workspaceId, connection.id)).inFlight).toBe(worst);
+    held.open();
+    expect(await running).toBe("succeeded");
+
+    const cost = 300n * 10n + 1200n * 20n; // the new prices: 10 and 20 micro-dollars a token
+    expect((await db().setupSuggestion.findUniqueOrThrow({ where: { id: suggestionId } })).costMicros).toBe(cost);
+    expect(await budgetNow(space.workspaceId)).toMatchObject({ inFlight: 0n, charged: cost });
+    expect(await grantNow(space.workspaceId, connection.id)).toEqual({ inFlight: 0n, charged: cost });
+    await expectNothingNegative(space.workspaceId);
+    expect(await runRepairPass()).toEqual({});
+    await expectBudgetConsistent(space.workspaceId);
+  });
+
+  it("prices raised after the run's claim committed: the call is made and charged with what the claim read", async () => {
+    const { space, connection } = await compatibleSpace();
+    const workerId = await liveWorker();
+    answered();
+    const { suggestionId } = await requestSetupSuggestions({ workspaceId: space.workspaceId, userId: null, domain: "fenced.io", language: "en", connectionId: connection.id });
+    const reserved = (await db().setupSuggestion.findUniqueOrThrow({ where: { id: suggestionId } })).reservedMicros;
+
+    const edits = actAt("setup:claimed", () => tenfoldPrices(connection.id));
+    expect(await runSetupSuggestions(suggestionId, { workerId })).toBe("succeeded");
+    expect(edits(), "the edit committed between the claim and the call").toBe(1);
+
+    const cost = 300n * 1n + 1200n * 2n; // the prices the claim read
+    const row = await db().setupSuggestion.findUniqueOrThrow({ where: { id: suggestionId } });
+    expect(row).toMatchObject({ reservedMicros: reserved, costMicros: cost });
+    expect(await budgetNow(space.workspaceId)).toMatchObject({ inFlight: 0n, charged: cost });
+    expect(await grantNow(space.workspaceId, connection.id)).toEqual({ inFlight: 0n, charged: cost });
+    await expectBudgetConsistent(space.workspaceId);
+  });
+
+  it("prices raised past what the budget has left: the run calls nothing and fails with the shortfall, nothing held", async () => {
+    const { space, connection } = await compatibleSpace();
+    const workerId = await liveWorker();
+    const { suggestionId } = await requestSetupSuggestions({ workspaceId: space.workspaceId, userId: null, domain: "fenced.io", language: "en", connectionId: connection.id });
+    const reserved = (await db().setupSuggestion.findUniqueOrThrow({ where: { id: suggestionId } })).reservedMicros;
+    await db().workspace.update({ where: { id: space.workspaceId }, data: { monthlyBudgetMicros: reserved * 2n } });
+    await tenfoldPrices(connection.id);
+    const calls = server.requests.length;
+
+    expect(await runSetupSuggestions(suggestionId, { workerId })).toBe("failed");
+    expect(server.requests.length, "provider calls").toBe(calls);
+    const row = await db().setupSuggestion.findUniqueOrThrow({ where: { id: suggestionId } });
+    expect(row).toMatchObject({ status: "failed", costMicros: 0n, reservedMicros: reserved });
+    expect(row.error).toMatch(/edited after you asked.*over this month's budget/);
+    expect(await budgetNow(space.workspaceId)).toMatchObject({ inFlight: 0n, charged: 0n });
+    expect(await grantNow(space.workspaceId, connection.id)).toEqual({ inFlight: 0n, charged: 0n });
+    await expectNothingNegative(space.workspaceId);
+    expect(await runRepairPass()).toEqual({});
     await expectBudgetConsistent(space.workspaceId);
   });
 
