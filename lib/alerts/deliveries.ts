@@ -11,6 +11,7 @@ import { transaction } from "@/lib/db/transaction";
 import { ConflictError, NotFoundError } from "@/lib/errors";
 import { Prisma, type AlertDeliveryKind } from "@/lib/generated/prisma/client";
 import { jobCatalog } from "@/lib/jobs/catalog";
+import { addJob } from "@/lib/jobs/enqueue";
 
 // Deliveries: one message to one channel. The row and its deliver_alert job are created in one
 // transaction, so a delivery exists exactly when its job does. The row is the truth: a job that
@@ -29,12 +30,7 @@ type Tx = Prisma.TransactionClient;
 
 /** Enqueues the deliver_alert job of a delivery, `delayMs` after the database's now. */
 async function enqueueDeliveryJob(tx: Pick<Tx, "$executeRaw">, deliveryId: string, delayMs = 0): Promise<void> {
-  const job = jobCatalog.deliver_alert;
-  const payload = job.payload.parse({ deliveryId });
-  await tx.$executeRaw`
-    SELECT graphile_worker.add_job('deliver_alert', ${JSON.stringify(payload)}::json,
-      run_at => now() + make_interval(secs => ${delayMs / 1000}::float8),
-      max_attempts => ${job.maxAttempts}::int, job_key => ${job.jobKey(payload)})`;
+  await addJob(tx, "deliver_alert", { deliveryId }, { jobKey: jobCatalog.deliver_alert.jobKey({ deliveryId }), delayMs });
 }
 
 /** Inserts a pending delivery and enqueues its job, in the caller's transaction. */

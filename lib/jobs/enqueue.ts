@@ -1,7 +1,7 @@
 import "server-only";
 import { WAITING_STATUSES } from "@/lib/captures/states";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { jobCatalog, type JobPayload } from "@/lib/jobs/catalog";
+import { jobCatalog, type JobName, type JobPayload } from "@/lib/jobs/catalog";
 
 type Sql = Pick<Prisma.TransactionClient, "$executeRaw">;
 
@@ -11,12 +11,34 @@ type Sql = Pick<Prisma.TransactionClient, "$executeRaw">;
 
 const capture = jobCatalog.capture;
 
+/** The catalog's jobs that producers enqueue (the cron ones graphile-worker adds itself). */
+type QueuedJob = { [N in JobName]: (typeof jobCatalog)[N] extends { maxAttempts: number } ? N : never }[JobName];
+
+/**
+ * `graphile_worker.add_job(…)` for a job of the catalog, as an SQL expression (a caller may add
+ * a WHERE): its name, its payload checked by the catalog's schema and its max attempts come from
+ * the catalog, so no producer spells a task's name or options itself. Due `delayMs` after the
+ * database's now.
+ */
+export function addJobSql<N extends QueuedJob>(name: N, payload: JobPayload<N>, options: { queueName?: string; jobKey?: string; delayMs?: number } = {}): Prisma.Sql {
+  const job = jobCatalog[name];
+  const parsed: unknown = job.payload.parse(payload);
+  return Prisma.sql`graphile_worker.add_job(${name}::text, ${JSON.stringify(parsed)}::json,
+    queue_name => ${options.queueName ?? null}::text, run_at => now() + make_interval(secs => ${(options.delayMs ?? 0) / 1000}::float8),
+    max_attempts => ${job.maxAttempts}::int, job_key => ${options.jobKey ?? null}::text)`;
+}
+
+/** Enqueues a job of the catalog in the caller's transaction (addJobSql). */
+export async function addJob<N extends QueuedJob>(tx: Sql, name: N, payload: JobPayload<N>, options: { queueName?: string; jobKey?: string; delayMs?: number } = {}): Promise<void> {
+  await tx.$executeRaw`SELECT ${addJobSql(name, payload, options)}`;
+}
+
 /**
  * The capture job's spec, for the database functions that enqueue capture jobs (migration
  * 20261201140000_lifecycle_hot_path): the catalog stays the one place it is defined.
  */
 export const CAPTURE_JOB_SPEC = JSON.stringify({
-  task: "capture",
+  task: "capture" satisfies JobName,
   maxAttempts: capture.maxAttempts,
   keyPrefix: capture.jobKey({ captureId: "" }),
   flagPrefix: capture.flag(""),
@@ -45,17 +67,14 @@ export async function enqueueCaptureJobs(tx: Sql, target: { checkId: string } | 
  * queues one for an answer analysed with older inputs than its brand's.
  */
 export const REANALYSIS_JOB_SPEC = JSON.stringify({
-  task: "reanalyze",
+  task: "reanalyze" satisfies JobName,
   maxAttempts: jobCatalog.reanalyze.maxAttempts,
   queuePrefix: jobCatalog.reanalyze.queueName(""),
 });
 
 /** The re-analysis of a brand's answers; one run at a time per brand. */
 export async function enqueueReanalysis(tx: Sql, payload: JobPayload<"reanalyze">, brandId: string): Promise<void> {
-  const job = jobCatalog.reanalyze;
-  await tx.$executeRaw`
-    SELECT graphile_worker.add_job('reanalyze', ${JSON.stringify(job.payload.parse(payload))}::json,
-      queue_name => ${job.queueName(brandId)}, max_attempts => ${job.maxAttempts}::int)`;
+  await addJob(tx, "reanalyze", payload, { queueName: jobCatalog.reanalyze.queueName(brandId) });
 }
 
 const alerts = jobCatalog.evaluate_alerts;
@@ -66,32 +85,22 @@ const alerts = jobCatalog.evaluate_alerts;
  * is enqueued.
  */
 export async function enqueueAlertEvaluation(tx: Sql, payload: JobPayload<"evaluate_alerts">): Promise<void> {
-  const job = alerts.payload.parse(payload);
   await tx.$executeRaw`
-    SELECT graphile_worker.add_job('evaluate_alerts', ${JSON.stringify(job)}::json, job_key => ${alerts.jobKey(job)}, max_attempts => ${alerts.maxAttempts}::int)
-    WHERE EXISTS (SELECT 1 FROM alert_rules r WHERE r."workspaceId" = ${job.workspaceId}::uuid AND r.enabled)`;
+    SELECT ${addJobSql("evaluate_alerts", payload, { jobKey: alerts.jobKey(payload) })}
+    WHERE EXISTS (SELECT 1 FROM alert_rules r WHERE r."workspaceId" = ${payload.workspaceId}::uuid AND r.enabled)`;
 }
 
 /** A cancel or retry of a whole check (lib/checks/operations.ts); one at a time per check. */
 export async function enqueueCheckOperation(tx: Sql, payload: JobPayload<"check_operation">, checkId: string): Promise<void> {
-  const job = jobCatalog.check_operation;
-  await tx.$executeRaw`
-    SELECT graphile_worker.add_job('check_operation', ${JSON.stringify(job.payload.parse(payload))}::json,
-      queue_name => ${job.queueName(checkId)}, max_attempts => ${job.maxAttempts}::int)`;
+  await addJob(tx, "check_operation", payload, { queueName: jobCatalog.check_operation.queueName(checkId) });
 }
 
 /** The call that writes a first run's suggestions (lib/setup/suggestions.ts). */
 export async function enqueueSetupSuggestions(tx: Sql, payload: JobPayload<"setup_suggestions">): Promise<void> {
-  const job = jobCatalog.setup_suggestions;
-  await tx.$executeRaw`
-    SELECT graphile_worker.add_job('setup_suggestions', ${JSON.stringify(job.payload.parse(payload))}::json,
-      job_key => ${job.jobKey(payload)}, max_attempts => ${job.maxAttempts}::int)`;
+  await addJob(tx, "setup_suggestions", payload, { jobKey: jobCatalog.setup_suggestions.jobKey(payload) });
 }
 
 /** A site readiness check of the workspace's own domains (replacing one still waiting). */
 export async function enqueueSiteReadiness(tx: Sql, payload: JobPayload<"site_readiness">): Promise<void> {
-  const job = jobCatalog.site_readiness;
-  await tx.$executeRaw`
-    SELECT graphile_worker.add_job('site_readiness', ${JSON.stringify(job.payload.parse(payload))}::json,
-      job_key => ${job.jobKey(payload)}, max_attempts => ${job.maxAttempts}::int)`;
+  await addJob(tx, "site_readiness", payload, { jobKey: jobCatalog.site_readiness.jobKey(payload) });
 }

@@ -1,7 +1,7 @@
 import "server-only";
 import { inTransaction } from "@/lib/db/transaction";
 import { pausePoint } from "@/lib/db/pause-points";
-import { jobCatalog } from "@/lib/jobs/catalog";
+import { jobCatalog, type JobName } from "@/lib/jobs/catalog";
 import { enqueueSetupSuggestions } from "@/lib/jobs/enqueue";
 import { CANCEL_SET } from "@/lib/lifecycle/admin";
 import { REPAIR_EVENT } from "@/lib/lifecycle/lease";
@@ -67,7 +67,7 @@ const repairs: Record<(typeof REPAIR_KINDS)[number], Repair> = {
       WHERE o.status = ANY(${PENDING_OPERATION})
         AND NOT EXISTS (
           SELECT 1 FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
-          WHERE t.identifier = 'check_operation' AND j.payload->>'operationId' = o.id::text AND (j.attempts < j.max_attempts OR j.locked_at IS NOT NULL))
+          WHERE t.identifier = ${"check_operation" satisfies JobName} AND j.payload->>'operationId' = o.id::text AND (j.attempts < j.max_attempts OR j.locked_at IS NOT NULL))
       RETURNING o.id, o."workspaceId", o."checkId"`;
     for (const row of ended) {
       await tx.event.create({ data: { workspaceId: row.workspaceId, checkId: row.checkId, kind: REPAIR_EVENT, data: { kind: "operation_without_job", operationId: row.id } } });

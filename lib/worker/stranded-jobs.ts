@@ -1,6 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db/prisma";
 import { transaction } from "@/lib/db/transaction";
+import type { JobName } from "@/lib/jobs/catalog";
 import { REPAIR_EVENT } from "@/lib/lifecycle/lease";
 import { retireCaptureJobs } from "@/lib/worker/sweeper";
 
@@ -50,7 +51,7 @@ export function strandedJobWatch(options: {
 async function handBack(lockIds: string[], jobIds: string[]): Promise<void> {
   await transaction(async (tx) => {
     const jobs = await tx.$queryRaw<{ id: bigint; captureId: string | null; queueId: number | null }[]>`
-      SELECT j.id, CASE WHEN t.identifier = 'capture' THEN j.payload->>'captureId' END AS "captureId", j.job_queue_id AS "queueId"
+      SELECT j.id, CASE WHEN t.identifier = ${"capture" satisfies JobName} THEN j.payload->>'captureId' END AS "captureId", j.job_queue_id AS "queueId"
       FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
       WHERE j.id = ANY(${jobIds}::bigint[]) AND j.locked_by = ANY(${lockIds}::text[])
       FOR UPDATE OF j`;

@@ -2,6 +2,7 @@ import "server-only";
 import { expireAttempt } from "@/lib/lifecycle/lease";
 import { pausePoint } from "@/lib/db/pause-points";
 import { transaction } from "@/lib/db/transaction";
+import type { JobName } from "@/lib/jobs/catalog";
 import { enqueueCaptureJobs } from "@/lib/jobs/enqueue";
 import { leaseOver, orphanReason, runIsOrphaned, type OrphanReason } from "@/lib/jobs/heartbeats";
 import { expireSetupRuns, orphanedSetupRuns } from "@/lib/setup/run";
@@ -68,7 +69,7 @@ async function unlockJobsOf(tx: Prisma.TransactionClient, dead: { workerId: stri
   const captureJobs = await tx.$queryRaw<{ id: bigint; captureId: string }[]>`
     SELECT j.id, j.payload->>'captureId' AS "captureId"
     FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
-    WHERE j.locked_by = ANY(${lockIds}::text[]) AND t.identifier = 'capture'`;
+    WHERE j.locked_by = ANY(${lockIds}::text[]) AND t.identifier = ${"capture" satisfies JobName}`;
   await tx.$executeRaw`SELECT graphile_worker.force_unlock_workers(${lockIds}::text[])`;
   await retireCaptureJobs(tx, captureJobs);
 }
