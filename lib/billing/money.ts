@@ -2,6 +2,7 @@
 // million tokens and per search call, so cost = tokens * price / 1e6 stays exact in a double
 // for any realistic volume (< 2^53).
 import type { CallLimits, Usage } from "@/lib/providers/types";
+import type { SearchMode } from "@/lib/providers/types";
 
 export type PriceTable = {
   inputPricePerMTokMicros: number;
@@ -41,7 +42,7 @@ export const SEARCH_CONTEXT_ALLOWANCE_TOKENS = 4_000;
 const promptTokens = (promptText: string) => Math.ceil(promptText.length / 4) + 60;
 
 /** The typical cost of a call: what a check holds per capture when it is created. */
-export function estimateUsage(promptText: string, searchMode: "on" | "off" | "auto"): Usage {
+export function estimateUsage(promptText: string, searchMode: SearchMode): Usage {
   return {
     inputTokens: promptTokens(promptText) + (searchMode === "off" ? 0 : ESTIMATED_SEARCH_CONTEXT_TOKENS),
     outputTokens: ESTIMATED_OUTPUT_TOKENS,
@@ -56,7 +57,7 @@ export function estimateUsage(promptText: string, searchMode: "on" | "off" | "au
  * every output token at the dearer of the output and reasoning prices, every search used, and
  * the search context allowance per search. The budget reserves this before the call starts.
  */
-export function worstCaseCost(promptText: string, searchMode: "on" | "off" | "auto", limits: CallLimits, price: PriceTable): number {
+export function worstCaseCost(promptText: string, searchMode: SearchMode, limits: CallLimits, price: PriceTable): number {
   const searches = searchMode === "off" ? 0 : limits.maxSearchCalls;
   const outputPrice = Math.max(price.outputPricePerMTokMicros, price.reasoningPricePerMTokMicros);
   return costOf(
@@ -69,6 +70,6 @@ export function worstCaseCost(promptText: string, searchMode: "on" | "off" | "au
  * What an attempt whose outcome is unknown (timeout, abort, lost worker) is charged: the typical
  * estimate, never more than the worst case that was reserved for it.
  */
-export function unknownOutcomeCost(promptText: string, searchMode: "on" | "off" | "auto", limits: CallLimits, price: PriceTable): number {
+export function unknownOutcomeCost(promptText: string, searchMode: SearchMode, limits: CallLimits, price: PriceTable): number {
   return Math.min(costOf(estimateUsage(promptText, searchMode), price), worstCaseCost(promptText, searchMode, limits, price));
 }

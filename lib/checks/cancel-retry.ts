@@ -12,6 +12,7 @@ import { priceTableOf, type PriceTable } from "@/lib/billing/money";
 import { Prisma, type CaptureStatus } from "@/lib/generated/prisma/client";
 import { isCheckFinished, isRetryable, isUnfinished } from "@/lib/captures/states";
 import { ConflictError, NotFoundError, UserError } from "@/lib/errors";
+import type { SearchMode } from "@/lib/providers/types";
 
 // Cancel and retry as people ask for them: find the row in the caller's workspace, authorize,
 // then run the lifecycle transition (lib/lifecycle/admin.ts) in one transaction.
@@ -128,7 +129,7 @@ async function refuseWhileCancelling(tx: Tx, workspaceId: string, target: { capt
 async function planRetry(tx: Tx, caller: Caller, target: { captureId: string } | { checkId: string }) {
   const scope = "captureId" in target ? Prisma.sql`c.id = ${target.captureId}::uuid` : Prisma.sql`c."checkId" = ${target.checkId}::uuid`;
   // One statement with the text each capture asks (its prompt version) and the connection's prices, not the rows around them.
-  const candidates = await tx.$queryRaw<(PriceTable & { id: string; status: CaptureStatus; searchMode: "on" | "off" | "auto"; promptText: string; maxAttempts: number })[]>`
+  const candidates = await tx.$queryRaw<(PriceTable & { id: string; status: CaptureStatus; searchMode: SearchMode; promptText: string; maxAttempts: number })[]>`
     SELECT c.id, c.status, c."searchMode", p.text AS "promptText", pc."maxAttempts", pc."inputPricePerMTokMicros", pc."outputPricePerMTokMicros",
            pc."cachedPricePerMTokMicros", pc."reasoningPricePerMTokMicros", pc."searchPriceMicros"
     FROM captures c JOIN prompt_versions p ON p.id = c."promptVersionId" JOIN provider_connections pc ON pc.id = c."connectionId"

@@ -13,6 +13,7 @@ import { promptsForTexts } from "@/lib/prompts/prompts";
 import { assertUsable } from "@/lib/connections/connections";
 import { actorNow } from "@/lib/api-keys/api-keys";
 import { assertCan, canEditTrackingSetup, canStartCheck } from "@/lib/permissions/permissions";
+import type { SearchMode } from "@/lib/providers/types";
 
 type Tx = Prisma.TransactionClient;
 
@@ -126,10 +127,10 @@ async function resolveProviders(tx: Tx, workspaceId: string, providers: CheckReq
   return found.map(({ connection, ...p }) => ({ ...connection, ...p }));
 }
 
-type Priced = PriceTable & { id: string; searchMode: "on" | "off" | "auto" };
+type Priced = PriceTable & { id: string; searchMode: SearchMode };
 
 /** The expected cost of one capture: what it holds, and what the form and a retry's dialog show. */
-export const captureEstimate = (promptText: string, provider: PriceTable & { searchMode: "on" | "off" | "auto" }) => costOf(estimateUsage(promptText, provider.searchMode), provider);
+export const captureEstimate = (promptText: string, provider: PriceTable & { searchMode: SearchMode }) => costOf(estimateUsage(promptText, provider.searchMode), provider);
 
 /** The expected cost of one capture of each prompt on each provider: what a capture holds. */
 function captureEstimates(prompts: { id: string; text: string }[], providers: Priced[]) {

@@ -10,7 +10,7 @@ import { CAPTURE_STATUSES, CHECK_STATUSES, type CaptureWait } from "@/lib/captur
 import { PENDING_OPERATION_STATUSES } from "@/lib/captures/states";
 import type { CheckOperationView } from "@/lib/checks/progress-state";
 import { API_KEY_SCOPES } from "@/lib/permissions/api-key-scopes";
-import type { Role } from "@/lib/permissions/permissions";
+import { ROLES, type Role } from "@/lib/permissions/roles";
 import type { RetryClass } from "@/lib/providers/errors";
 import { providerConfigInputSchema } from "@/lib/providers/schemas";
 import type { SearchMode } from "@/lib/providers/types";
@@ -28,6 +28,7 @@ describe("every list of kinds equals the database's enum", () => {
     ["alert delivery statuses", DELIVERY_STATUSES, db.AlertDeliveryStatus],
     ["alert channel kinds", CHANNEL_KINDS, db.AlertChannelKind],
     ["API key scopes", API_KEY_SCOPES, db.ApiKeyScope],
+    ["member roles", ROLES, db.Role],
     ["source categories a workspace may set", OVERRIDABLE_CATEGORIES, db.SourceCategory],
     ["the provider form's search modes", providerConfigInputSchema.shape.searchMode.options, db.SearchMode],
   ] as const)("%s", (_name, list, dbEnum) => {

@@ -4,6 +4,7 @@ import { pausePoint } from "@/lib/db/pause-points";
 import { Effects, applyEffects, guardedUpdate, settleMoved, type Tx } from "@/lib/lifecycle/transition";
 import { RETRYABLE_STATUSES, UNFINISHED_STATUSES } from "@/lib/captures/states";
 import { Prisma } from "@/lib/generated/prisma/client";
+import type { SearchMode } from "@/lib/providers/types";
 
 // Transitions people start (from the UI or the REST API), run inside the caller's transaction
 // after it has authorized them (lib/checks/cancel-retry.ts).
@@ -123,7 +124,7 @@ const retryRefusal = (access: Prisma.Sql) => Prisma.sql`CASE
 export type RetryGroup = {
   retryable: boolean;
   connectionId: string;
-  searchMode: "on" | "off" | "auto";
+  searchMode: SearchMode;
   promptText: string;
   /** retryRefusals' reason for each of them; null for those a retry runs again (and for those not retryable). */
   reason: string | null;

@@ -7,6 +7,7 @@ import { Effects, applyEffects, cancelAware, closeAttempt, guardedUpdate, settle
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { CallLimits } from "@/lib/providers/types";
 import type { OrphanReason } from "@/lib/jobs/heartbeats";
+import type { SearchMode } from "@/lib/providers/types";
 
 
 /** The event kind of every repair of an impossible or abandoned state (lib/lifecycle/repair.ts). */
@@ -93,7 +94,7 @@ type ExpiredRun = {
   checkId: string;
   workspaceId: string;
   promptText: string;
-  searchMode: "on" | "off" | "auto";
+  searchMode: SearchMode;
   maxAttempts: number;
   unknownRetries: number;
   latencyMs: number;

@@ -2,8 +2,9 @@
 // the data functions in lib/ additionally scope every query by workspaceId.
 import type { ApiKeyScope } from "@/lib/permissions/api-key-scopes";
 import { ForbiddenError } from "@/lib/errors";
+import type { Role } from "@/lib/permissions/roles";
 
-export type Role = "owner" | "admin" | "member" | "viewer";
+export type { Role };
 
 export type Actor = { userId: string | null; role: Role };
 

@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { currentPasswordSchema, emailSchema, newPasswordSchema, personNameSchema } from "@/lib/validation/account-fields";
+import { ROLES } from "@/lib/permissions/roles";
 import { text } from "@/lib/validation/text";
 
-export const roleSchema = z.enum(["owner", "admin", "member", "viewer"]);
+export const roleSchema = z.enum(ROLES);
 
 export const workspaceNameSchema = text({ min: 2, max: 60, label: "The workspace name" });
 

@@ -12,9 +12,8 @@ import { unwrap } from "@/lib/browser/action-result";
 import { InviteForm } from "./invite-form";
 import { membersKey, useMembersQuery } from "./use-members-query";
 import { formatDate } from "@/lib/format";
+import { ROLES, type Role } from "@/lib/permissions/roles";
 
-type Role = "owner" | "admin" | "member" | "viewer";
-const roles: Role[] = ["owner", "admin", "member", "viewer"];
 type Member = NonNullable<ReturnType<typeof useMembersQuery>["data"]>["members"][number];
 
 export function MembersPage({ canManage, canManageOwners }: { canManage: boolean; canManageOwners: boolean }) {
@@ -65,7 +64,7 @@ export function MembersPage({ canManage, canManageOwners }: { canManage: boolean
             onChange={(e) => changeRole.mutate({ membershipId: m.id, role: e.target.value as Role })}
             className="max-w-[9rem] py-1"
           >
-            {roles.filter((r) => canManageOwners || r !== "owner").map((r) => (
+            {ROLES.filter((r) => canManageOwners || r !== "owner").map((r) => (
               <option key={r} value={r}>{r}</option>
             ))}
           </Select>

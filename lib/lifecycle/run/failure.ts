@@ -7,6 +7,7 @@ import { env } from "@/lib/config/env";
 import { db } from "@/lib/db/prisma";
 import { CallAbortedError, ProviderError } from "@/lib/providers/errors";
 import type { CallLimits } from "@/lib/providers/types";
+import type { SearchMode } from "@/lib/providers/types";
 
 // What a failed provider call means (DESIGN.md "Retries by error class", "Cancellation"): for
 // the breaker, and for the capture (the `fail` transition a worker records).
@@ -22,7 +23,7 @@ export function breakerOutcome(error: unknown): CallOutcome {
 export type FailedCapture = {
   id: string;
   maxAttempts: number;
-  searchMode: "on" | "off" | "auto";
+  searchMode: SearchMode;
   prompt: { text: string };
   connection: PriceTable & { unknownRetries: number };
 };
