@@ -48,12 +48,22 @@ export async function cancelCapture(caller: Caller, captureId: string) {
 }
 
 /**
- * A check's cancel as its operation runs it (lib/checks/operations.ts): the transition alone,
- * authorized when the cancel was asked for. A check that finished meanwhile has nothing waiting
- * and moves nothing.
+ * A check's operation as its job runs it (lib/checks/operations.ts): which one, and how it records
+ * its outcome in the transaction that does its work, so that the job run again (a crash or a lost
+ * connection after the commit; a lease taken over) finds it ended and does nothing more.
  */
-export async function cancelCheckCaptures(caller: Caller, checkId: string) {
-  return inTransaction((tx) => cancelCaptures(tx, lifecycleActor(caller), { checkId }));
+export type OperationRun = { id: string; complete: (tx: Tx, result: Prisma.InputJsonValue) => Promise<void> };
+
+/**
+ * A check's cancel as its operation runs it: the transition alone, authorized when the cancel
+ * was asked for. A check that finished meanwhile has nothing waiting and moves nothing.
+ */
+export async function cancelCheckCaptures(caller: Caller, checkId: string, operation: OperationRun) {
+  return inTransaction(async (tx) => {
+    const result = await cancelCaptures(tx, lifecycleActor(caller), { checkId });
+    await operation.complete(tx, result);
+    return result;
+  });
 }
 
 export const NOTHING_TO_RETRY = "This check has no failed or cancelled captures to retry.";
@@ -71,17 +81,19 @@ export type RefusedRetry = { reason: string; captures: number };
  * and reports the others by reason (`refused`); when none can, it is refused as a whole, saying why.
  */
 export async function retryCaptures(caller: Caller, target: { captureId: string }): Promise<{ retried: number }>;
-export async function retryCaptures(caller: Caller, target: { checkId: string }): Promise<{ retried: number; refused: RefusedRetry[] }>;
-export async function retryCaptures(caller: Caller, target: { captureId: string } | { checkId: string }): Promise<{ retried: number; refused?: RefusedRetry[] }> {
+export async function retryCaptures(caller: Caller, target: { checkId: string }, operation?: OperationRun): Promise<{ retried: number; refused: RefusedRetry[] }>;
+export async function retryCaptures(caller: Caller, target: { captureId: string } | { checkId: string }, operation?: OperationRun): Promise<{ retried: number; refused?: RefusedRetry[] }> {
   assertCan(canRetryCapture(caller), "Only admins and owners can retry captures.");
   return inTransaction(async (tx) => {
-    await refuseWhileCancelling(tx, caller.workspaceId, target);
-    const { holds, refused } = await planRetry(tx, caller, target);
+    await refuseWhileCancelling(tx, caller.workspaceId, target, operation?.id ?? null);
+    const { holds, refused } = await planRetry(tx, caller, target, operation?.id ?? null);
     await pausePoint("retry:after-plan", { tx, ..."checkId" in target ? { checkId: target.checkId } : { captureId: target.captureId } });
-    const result = await retryTransition(tx, lifecycleActor(caller), holds);
+    const moved = await retryTransition(tx, lifecycleActor(caller), holds);
     // Another retry of the same captures won the race (a double click, a client retrying).
-    if (!result.retried) throw new UserError("These captures are already being retried.");
-    return "captureId" in target ? result : { ...result, refused };
+    if (!moved.retried) throw new UserError("These captures are already being retried.");
+    const result = "captureId" in target ? moved : { ...moved, refused };
+    await operation?.complete(tx, result);
+    return result;
   });
 }
 
@@ -107,6 +119,7 @@ export async function estimateRetry(caller: Caller, checkId: string) {
 }
 
 export const CANCEL_WAITING = "A cancel of this check is waiting to run; nothing was retried.";
+export const CANCELLED_SINCE = "This check was cancelled after the retry was asked for; nothing was retried.";
 
 /**
  * Refuses a retry while a cancel of its check waits to run (its operation queued or running: the
@@ -116,25 +129,37 @@ export const CANCEL_WAITING = "A cancel of this check is waiting to run; nothing
  * stops what the retry queued. Reading without the lock, a retry cleared a cancel asked while it
  * ran (syncCheck), and workers started the retried captures before the cancel's job came.
  */
-async function refuseWhileCancelling(tx: Tx, workspaceId: string, target: { captureId: string } | { checkId: string }) {
+async function refuseWhileCancelling(tx: Tx, workspaceId: string, target: { captureId: string } | { checkId: string }, operationId: string | null) {
   const checkOf = "checkId" in target ? Prisma.sql`${target.checkId}::uuid` : Prisma.sql`(SELECT c."checkId" FROM captures c WHERE c.id = ${target.captureId}::uuid)`;
-  const [check] = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM checks WHERE id = ${checkOf} AND "workspaceId" = ${workspaceId}::uuid FOR NO KEY UPDATE`;
+  // A retry asked as an operation, run later by its job: was the check cancelled since it was
+  // asked (by any path: the page's cancel, the REST API's, which records no operation)? The
+  // check's "cancelRequestedAt" is its latest cancel's time, both written by the database's clock.
+  const [check] = await tx.$queryRaw<{ id: string; cancelledSince: boolean }[]>`
+    SELECT id, coalesce("cancelRequestedAt" > (SELECT o."createdAt" FROM check_operations o WHERE o.id = ${operationId}::uuid), false) AS "cancelledSince"
+    FROM checks WHERE id = ${checkOf} AND "workspaceId" = ${workspaceId}::uuid FOR NO KEY UPDATE`;
   // No such check here: planRetry says so.
   if (!check) return;
   const cancel = await tx.checkOperation.findFirst({ where: { checkId: check.id, kind: "cancel", status: { in: [...PENDING_OPERATION_STATUSES] } }, select: { id: true } });
   if (cancel) throw new UserError(CANCEL_WAITING);
+  if (check.cancelledSince) throw new UserError(CANCELLED_SINCE);
 }
 
-/** The captures a retry of `target` runs again, with what each holds, and those it leaves (by reason). */
-async function planRetry(tx: Tx, caller: Caller, target: { captureId: string } | { checkId: string }) {
+/**
+ * The captures a retry of `target` runs again, with what each holds, and those it leaves (by
+ * reason). A retry asked as an operation retries the captures that had ended when it was asked:
+ * not one cancelled since (a person's later "stop"), nor one its own earlier run retried and that
+ * failed again (a job run twice).
+ */
+async function planRetry(tx: Tx, caller: Caller, target: { captureId: string } | { checkId: string }, operationId: string | null) {
   const scope = "captureId" in target ? Prisma.sql`c.id = ${target.captureId}::uuid` : Prisma.sql`c."checkId" = ${target.checkId}::uuid`;
   // One statement with the text each capture asks (its prompt version) and the connection's prices, not the rows around them.
-  const candidates = await tx.$queryRaw<(PriceTable & { id: string; status: CaptureStatus; searchMode: SearchMode; promptText: string; maxAttempts: number })[]>`
-    SELECT c.id, c.status, c."searchMode", p.text AS "promptText", pc."maxAttempts", pc."inputPricePerMTokMicros", pc."outputPricePerMTokMicros",
+  const candidates = await tx.$queryRaw<(PriceTable & { id: string; status: CaptureStatus; endedSince: boolean; searchMode: SearchMode; promptText: string; maxAttempts: number })[]>`
+    SELECT c.id, c.status, coalesce(c."finishedAt" > (SELECT o."createdAt" FROM check_operations o WHERE o.id = ${operationId}::uuid), false) AS "endedSince",
+           c."searchMode", p.text AS "promptText", pc."maxAttempts", pc."inputPricePerMTokMicros", pc."outputPricePerMTokMicros",
            pc."cachedPricePerMTokMicros", pc."reasoningPricePerMTokMicros", pc."searchPriceMicros"
     FROM captures c JOIN prompt_versions p ON p.id = c."promptVersionId" JOIN provider_connections pc ON pc.id = c."connectionId"
     WHERE ${scope} AND c."workspaceId" = ${caller.workspaceId}::uuid`;
-  const retryable = candidates.filter((c) => isRetryable(c.status));
+  const retryable = candidates.filter((c) => isRetryable(c.status) && !c.endedSince);
   const refusals = await retryRefusals(tx, retryable.map((c) => c.id));
   const refused = groupByReason([...refusals.values()].map((reason) => [reason, 1] as const));
   const runnable = retryable.filter((c) => !refusals.has(c.id));

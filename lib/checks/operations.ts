@@ -64,38 +64,60 @@ export async function requestCheckCancel(caller: Caller, checkId: string): Promi
       throw new UserError("This check has already finished.");
     }
     await tx.$executeRaw`
-      UPDATE checks SET "cancelRequestedAt" = coalesce("cancelRequestedAt", now()), "cancelledById" = coalesce("cancelledById", ${caller.userId}), "updatedAt" = now()
+      UPDATE checks SET "cancelRequestedAt" = now(), "cancelledById" = coalesce("cancelledById", ${caller.userId}), "updatedAt" = now()
       WHERE id = ${checkId}::uuid`;
     return record(tx, caller, checkId, "cancel");
   });
+}
+
+/** Thrown in an operation's transaction when another run of its job has already ended it: the work is rolled back. */
+class OperationEnded extends Error {}
+
+/** Ends a pending operation, in `client`'s transaction; false when it had already ended (another run of its job). */
+async function endOperation(client: Pick<Prisma.TransactionClient, "checkOperation">, operationId: string, data: { status: "completed" | "failed"; result?: Prisma.InputJsonValue; error?: string }) {
+  const { count } = await client.checkOperation.updateMany({ where: { id: operationId, status: { in: [...PENDING_OPERATION_STATUSES] } }, data: { ...data, finishedAt: new Date() } });
+  return count > 0;
 }
 
 /**
  * Runs an operation (the check_operation job). A retry acts as its requester with the role they
  * hold now (a member demoted meanwhile is refused); a cancel was granted when it was asked, and
  * the check has carried it since. A UserError (nothing to retry, every capture refused, the
- * budget) is the operation's outcome, shown on the check page; any other error is thrown, so
- * graphile-worker runs the job again (the transitions are guarded: running one twice moves a
- * capture once).
+ * budget, the check cancelled since the retry was asked) is the operation's outcome, shown on the
+ * check page; any other error is thrown, so graphile-worker runs the job again.
+ *
+ * The operation is marked completed in the transaction that does its work, and only if it is
+ * still pending: a job run again after that commit (a crash, a lost connection, a lease the
+ * sweeper took over while the first run was still going) finds it ended, or rolls its own work
+ * back. Without that, a retry run twice retried the captures that had failed again meanwhile,
+ * and a cancel run again after a later retry cancelled what that retry queued.
  */
 export async function runCheckOperation(operationId: string): Promise<void> {
   const operation = await db().checkOperation.findUnique({ where: { id: operationId } });
   if (!operation || operation.status === "completed" || operation.status === "failed") return;
-  await db().checkOperation.update({ where: { id: operationId }, data: { status: "running", startedAt: new Date() } });
+  // Only a pending one: a run that ended it meanwhile is not undone.
+  const started = await db().checkOperation.updateMany({ where: { id: operationId, status: { in: [...PENDING_OPERATION_STATUSES] } }, data: { status: "running", startedAt: new Date() } });
+  if (!started.count) return;
+  await pausePoint("operation:started", { operationId });
   const membership = operation.requestedById
     ? await db().membership.findFirst({ where: { workspaceId: operation.workspaceId, userId: operation.requestedById }, select: { role: true } })
     : null;
   const caller: Caller = { workspaceId: operation.workspaceId, userId: operation.requestedById, role: membership?.role ?? "viewer" };
-  const finish = (data: { status: "completed" | "failed"; result?: Prisma.InputJsonValue; error?: string }) =>
-    db().checkOperation.update({ where: { id: operationId }, data: { ...data, finishedAt: new Date() } });
-  // A cancel asked for after this retry was (operations of a check run in order, so it waits to
-  // run): retryCaptures refuses, under the check's lock (CANCEL_WAITING).
+  const run = {
+    id: operationId,
+    complete: async (tx: Prisma.TransactionClient, result: Prisma.InputJsonValue) => {
+      if (!(await endOperation(tx, operationId, { status: "completed", result }))) throw new OperationEnded();
+    },
+  };
+  // A cancel asked for after this retry was, by any path: retryCaptures refuses, under the
+  // check's lock (CANCEL_WAITING while its operation waits to run, CANCELLED_SINCE after).
   try {
-    const result = operation.kind === "retry" ? await retryCaptures(caller, { checkId: operation.checkId }) : await cancelCheckCaptures(caller, operation.checkId);
-    await finish({ status: "completed", result });
+    if (operation.kind === "retry") await retryCaptures(caller, { checkId: operation.checkId }, run);
+    else await cancelCheckCaptures(caller, operation.checkId, run);
   } catch (error) {
+    if (error instanceof OperationEnded) return;
     if (!(error instanceof UserError)) throw error;
-    await finish({ status: "failed", error: error.message });
+    await endOperation(db(), operationId, { status: "failed", error: error.message });
   }
 }
 

@@ -45,6 +45,8 @@ export type PausePoint =
   | "cancel:after-lock"
   /** A check's retry or cancel asked from its page: no pending operation of the kind found, none recorded yet (lib/checks/operations.ts). */
   | "operation:none-pending"
+  /** A check operation's job: the operation marked running, its work not begun (lib/checks/operations.ts). */
+  | "operation:started"
   /** Admin retry: the captures to run again and the refused ones read, nothing moved yet. */
   | "retry:after-plan"
   /** A transition that ended a capture committed; its check is about to be looked at. */

@@ -251,7 +251,7 @@ export async function syncCheck(tx: Tx, checkId: string, flags: CheckFlags = {})
   const [check] = await tx.$queryRaw<{ workspaceId: string; status: CheckStatus; cancelRequested: boolean; finished: boolean }[]>`
     UPDATE checks SET
       "cancelRequestedAt" = CASE WHEN ${cancel}::boolean IS NULL THEN "cancelRequestedAt"
-                                 WHEN ${cancel}::boolean THEN coalesce("cancelRequestedAt", now()) ELSE NULL END
+                                 WHEN ${cancel}::boolean THEN now() ELSE NULL END
     WHERE id = ${checkId}::uuid
     RETURNING "workspaceId", status, "cancelRequestedAt" IS NOT NULL AS "cancelRequested", "finishedAt" IS NOT NULL AS finished`;
   if (!check) throw new Error(`check ${checkId} not found`);

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { budgetNow, claim, expectBudgetConsistent, liveWorker, newSpace, startSpaceCheck } from "../support/lifecycle-fixtures";
 import { gateAt, waitForLockWaiter } from "../support/pause";
-import { CANCEL_WAITING, cancelCapture, cancelCheck, retryCaptures } from "@/lib/checks/cancel-retry";
+import { CANCELLED_SINCE, CANCEL_WAITING, cancelCapture, cancelCheck, retryCaptures } from "@/lib/checks/cancel-retry";
 import { requestCheckCancel, requestCheckRetry, runCheckOperation } from "@/lib/checks/operations";
 import { checkProgress } from "@/lib/checks/progress";
 import { pollsAgain } from "@/lib/checks/progress-state";
@@ -97,6 +97,61 @@ describe("a check's retry", () => {
     expect(b, "the second request is answered with the first's operation").toEqual(a);
     expect(await db().checkOperation.count({ where: { checkId } })).toBe(1);
     expect(await operationJobs(checkId)).toHaveLength(1);
+  });
+
+  it("asked before a cancel through the REST API: its job, run after the cancel, retries nothing and the cancel stands", async () => {
+    const space = await newSpace({ prompts: 2 });
+    const { checkId, captureIds } = await startSpaceCheck(space, { prompts: 2, providers: ["ChatGPT"] });
+    await cancelCapture(space.owner, captureIds[0]!);
+    const { operationId } = await requestCheckRetry(space.owner, checkId);
+    // The retry's job waits behind other work; meanwhile an API client cancels the check (no operation recorded).
+    await cancelCheck(space.owner, checkId);
+
+    await runCheckOperation(operationId);
+
+    expect(await statuses(checkId)).toEqual(["cancelled", "cancelled"]);
+    expect(await db().checkOperation.findUniqueOrThrow({ where: { id: operationId } })).toMatchObject({ status: "failed", error: CANCELLED_SINCE });
+    expect((await db().check.findUniqueOrThrow({ where: { id: checkId } })).cancelRequestedAt, "the check keeps its cancel").not.toBeNull();
+    expect((await budgetNow(space.workspaceId)).reserved).toBe(0n);
+    await expectBudgetConsistent(space.workspaceId);
+  });
+
+  it("retries the captures that had ended when it was asked, not one a person cancelled after", async () => {
+    const space = await newSpace({ prompts: 2 });
+    const { checkId, captureIds } = await startSpaceCheck(space, { prompts: 2, providers: ["ChatGPT"] });
+    await cancelCapture(space.owner, captureIds[0]!);
+    const { operationId } = await requestCheckRetry(space.owner, checkId);
+    await cancelCapture(space.owner, captureIds[1]!);
+
+    await runCheckOperation(operationId);
+
+    expect(await db().checkOperation.findUniqueOrThrow({ where: { id: operationId } })).toMatchObject({ status: "completed", result: { retried: 1, refused: [] } });
+    expect((await db().capture.findUniqueOrThrow({ where: { id: captureIds[0]! } })).status).toBe("queued");
+    expect((await db().capture.findUniqueOrThrow({ where: { id: captureIds[1]! } })).status, "cancelled after the retry was asked").toBe("cancelled");
+    await expectBudgetConsistent(space.workspaceId);
+  });
+
+  it("run twice at once (a lease taken over): the second run, held until the first committed and a cancel followed, retries nothing and the operation stays completed", async () => {
+    const space = await newSpace({ prompts: 2 });
+    const { checkId } = await startSpaceCheck(space, { prompts: 2, providers: ["ChatGPT"] });
+    await cancelCheck(space.owner, checkId);
+    const { operationId } = await requestCheckRetry(space.owner, checkId);
+    // The second run has marked the operation running and is about to do its work.
+    const gate = gateAt("operation:started", (context) => context.operationId === operationId);
+    const second = runCheckOperation(operationId);
+    await gate.reached;
+    await runCheckOperation(operationId);
+    expect(await statuses(checkId), "the first run retried both").toEqual(["queued", "queued"]);
+    // The person stops the check again before the second run goes on.
+    await cancelCheck(space.owner, checkId);
+    gate.open();
+    await second;
+
+    expect(await statuses(checkId), "retried once; the later cancel stands").toEqual(["cancelled", "cancelled"]);
+    expect(await db().event.count({ where: { checkId, kind: "capture_retried" } })).toBe(2);
+    expect(await db().checkOperation.findUniqueOrThrow({ where: { id: operationId } })).toMatchObject({ status: "completed", result: { retried: 2, refused: [] } });
+    expect((await budgetNow(space.workspaceId)).reserved).toBe(0n);
+    await expectBudgetConsistent(space.workspaceId);
   });
 
   it("is refused at once when the check has nothing to retry, and for a member", async () => {
