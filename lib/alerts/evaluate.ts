@@ -23,16 +23,26 @@ type Watched = { kind: string; brandId: string | null; params: Prisma.JsonValue 
  * dedupe key: two evaluations at once fire once, the second waits on the first's insert), or the
  * rule was disabled, deleted or pointed at something else (updateRule) since it was read, and
  * enqueues its deliveries in the same transaction. True when it fired now.
+ *
+ * The rule is share-locked first, as it still watches what was judged: an edit, a disable or a
+ * delete that is still committing holds the row, so this waits for it and then finds the rule
+ * changed. Read without the lock, a firing whose snapshot came before such a commit was stored
+ * after it, its dedupe key missed by the edit's retirement, and its message sent with the
+ * edited rule's brand to the edited rule's channels.
  */
 async function fire(rule: JudgedRule, watched: Watched, finding: Finding): Promise<boolean> {
   await pausePoint("alert:before-fire", { ruleId: rule.id });
   return transaction(async (tx) => {
+    const [watching] = await tx.$queryRaw<{ id: string }[]>`
+      SELECT r.id FROM alert_rules r
+      WHERE r.id = ${rule.id}::uuid AND r.enabled
+        AND r.kind = ${watched.kind} AND r."brandId" IS NOT DISTINCT FROM ${watched.brandId}::uuid AND r.params = ${JSON.stringify(watched.params)}::jsonb
+      FOR SHARE`;
+    if (!watching) return false;
     const [row] = await tx.$queryRaw<{ id: string }[]>`
       INSERT INTO alert_firings ("workspaceId", "ruleId", "dedupeKey", title, summary, facts)
       SELECT ${rule.workspaceId}::uuid, r.id, ${finding.dedupeKey}, ${finding.title}, ${finding.summary}, ${JSON.stringify(finding.facts)}::jsonb
-      FROM alert_rules r
-      WHERE r.id = ${rule.id}::uuid AND r.enabled
-        AND r.kind = ${watched.kind} AND r."brandId" IS NOT DISTINCT FROM ${watched.brandId}::uuid AND r.params = ${JSON.stringify(watched.params)}::jsonb
+      FROM alert_rules r WHERE r.id = ${rule.id}::uuid
       ON CONFLICT ("ruleId", "dedupeKey") DO NOTHING
       RETURNING id`;
     if (!row) return false;
@@ -78,9 +88,17 @@ export async function evaluateAlerts(workspaceId: string, options: { kinds?: rea
     } catch (error) {
       outcome = { at: now.toISOString(), status: "error", fired: 0, message: `Could not evaluate: ${error instanceof Error ? error.message.split("\n").at(-1) : String(error)}` };
     }
-    // Not over the fresh start of a rule edited meanwhile (updateRule resets lastResult).
+    // Not over the fresh start of a rule edited meanwhile (updateRule resets lastResult), nor over
+    // the result of a later evaluation that finished first (another reason's job, on another worker).
     await db().alertRule.updateMany({
-      where: { id: rule.id, workspaceId, kind: watched.kind, brandId: watched.brandId, params: { equals: watched.params ?? Prisma.JsonNull } },
+      where: {
+        id: rule.id,
+        workspaceId,
+        kind: watched.kind,
+        brandId: watched.brandId,
+        params: { equals: watched.params ?? Prisma.JsonNull },
+        OR: [{ lastEvaluatedAt: null }, { lastEvaluatedAt: { lte: now } }],
+      },
       data: { lastEvaluatedAt: now, lastResult: outcome },
     });
     results.push({ ruleId: rule.id, outcome });

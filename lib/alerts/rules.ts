@@ -2,6 +2,7 @@ import "server-only";
 import { isRuleKind, kindOf, type RuleKind } from "@/lib/alerts/kinds";
 import type { RuleOutcome } from "@/lib/alerts/kinds/kind";
 import type { ParsedRuleInput, RuleParams } from "@/lib/alerts/schemas";
+import { pausePoint } from "@/lib/db/pause-points";
 import { db } from "@/lib/db/prisma";
 import { transaction } from "@/lib/db/transaction";
 import { NotFoundError, UserError } from "@/lib/errors";
@@ -124,12 +125,16 @@ export async function updateRule(workspaceId: string, ruleId: string, input: Par
     if (rule.watchesElse) await tx.$executeRaw`UPDATE alert_firings SET "dedupeKey" = "dedupeKey" || ' (retired ' || id || ')' WHERE "ruleId" = ${ruleId}::uuid AND "dedupeKey" NOT LIKE '% (retired %)'`;
     await tx.alertRuleChannel.deleteMany({ where: { ruleId } });
     if (channelIds.length) await tx.alertRuleChannel.createMany({ data: channelIds.map((channelId) => ({ ruleId, channelId })) });
+    await pausePoint("alert:rule-change-before-commit", { tx, ruleId });
   });
 }
 
 export async function setRuleEnabled(workspaceId: string, ruleId: string, enabled: boolean) {
-  const updated = await db().alertRule.updateMany({ where: { id: ruleId, workspaceId }, data: { enabled } });
-  if (!updated.count) throw notFound();
+  await transaction(async (tx) => {
+    const updated = await tx.alertRule.updateMany({ where: { id: ruleId, workspaceId }, data: { enabled } });
+    if (!updated.count) throw notFound();
+    await pausePoint("alert:rule-change-before-commit", { tx, ruleId });
+  });
 }
 
 /** Deletes the rule with its firings and their deliveries (the delivery log keeps tests and digests). */

@@ -55,6 +55,8 @@ export type PausePoint =
   | "breaker:over-threshold"
   /** Alerts: a rule judged, its finding about to be stored (the rule may have changed since it was read). */
   | "alert:before-fire"
+  /** Alerts: a rule's edit or its switch on or off written, not committed (lib/alerts/rules.ts). */
+  | "alert:rule-change-before-commit"
   /** Alerts: a firing row inserted, its rule's channels read, their deliveries not written yet (lib/alerts/deliveries.ts). */
   | "alert:channels-read"
   /** Alerts: a firing row inserted, its deliveries enqueued, not committed. */
@@ -90,7 +92,7 @@ export type PausePoint =
   /** The Jobs page's list: whether the workspace has work to end read, the page's rows not yet (lib/admin/jobs-page.ts). */
   | "jobs:between-reads";
 
-export type PauseContext = { tx?: Prisma.TransactionClient; captureId?: string; checkId?: string; ruleId?: string; suggestionId?: string };
+export type PauseContext = { tx?: Prisma.TransactionClient; captureId?: string; checkId?: string; ruleId?: string; suggestionId?: string; operationId?: string };
 type Hook = (context: PauseContext) => Promise<void> | void;
 
 const registry = globalThis as unknown as { beaconPauseHooks?: Map<PausePoint, Hook> };

@@ -239,6 +239,42 @@ describe("a number that changed: visibility", () => {
     }
   });
 
+  it("a rule edited or disabled while an evaluation's firing is being stored: the firing waits for the change, then is not stored", async () => {
+    for (const change of ["disable", "edit"] as const) {
+      const ruleId = await addRule(A, visibilityRule(A.brandId, `Changing: ${change}`));
+      // The worst moment: the change is written and not committed when the evaluation, which read the rule before it, fires.
+      const gate = gateAt("alert:rule-change-before-commit", (c) => c.ruleId === ruleId);
+      const changed =
+        change === "disable"
+          ? A.owner.browser.run(() => setAlertRuleEnabledAction({ ruleId, enabled: false })).then(ok)
+          : A.owner.browser.run(() => updateAlertRuleAction({ ruleId, rule: visibilityRule(A.brandId, "Edited", { minChange: 0.5 }) })).then(ok);
+      await gate.reached;
+      const evaluation = evaluateAlerts(A.workspaceId, { now: NOW });
+      // Guarded, the firing waits on the rule's row; unguarded, it is stored beside the uncommitted change.
+      await Promise.race([evaluation, waitForLockWaiter()]);
+      gate.open();
+      await changed;
+      expect(resultOf(await evaluation, ruleId).fired).toBe(0);
+      expect(await db().alertFiring.count({ where: { ruleId } })).toBe(0);
+      expect(await db().alertDelivery.count({ where: { firing: { ruleId } } })).toBe(0);
+      await db().alertRule.deleteMany({ where: { id: ruleId } });
+    }
+  });
+
+  it("an evaluation that finishes after a later one does not write its older result over the later one's", async () => {
+    const ruleId = await addRule(A, visibilityRule(A.brandId, "Two evaluations"));
+    const later = new Date(NOW.getTime() + 60_000);
+    // The earlier evaluation is held after judging; a later one (another reason's job) runs whole meanwhile.
+    const gate = gateAt("alert:before-fire", (c) => c.ruleId === ruleId);
+    const earlier = evaluateAlerts(A.workspaceId, { now: NOW });
+    await gate.reached;
+    await evaluateAlerts(A.workspaceId, { now: later });
+    gate.open();
+    await earlier;
+    expect((await db().alertRule.findUniqueOrThrow({ where: { id: ruleId } })).lastEvaluatedAt).toEqual(later);
+    await db().alertRule.delete({ where: { id: ruleId } });
+  });
+
   it("a rule edited to watch something else fires again on the evidence it fired on before; a rename does not", async () => {
     const ruleId = await addRule(A, visibilityRule(A.brandId, "Edited later"));
     expect(resultOf(await evaluateAlerts(A.workspaceId, { now: NOW }), ruleId).fired).toBe(1);
