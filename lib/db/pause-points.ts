@@ -61,6 +61,8 @@ export type PausePoint =
   | "alert:channels-read"
   /** Alerts: a firing row inserted, its deliveries enqueued, not committed. */
   | "alert:firing-before-commit"
+  /** Setup wizard: its run's claim committed, its reply not yet handed on (a test throws here for a reply lost after the commit; lib/setup/run.ts). */
+  | "setup:claim-committed"
   /** Setup wizard: its run claimed (committed, the connection read under the access lock), the provider not called yet (lib/setup/suggestions.ts). */
   | "setup:claimed"
   /** Setup wizard: the provider answered or failed; the suggestion's outcome and money are about to be written. */

@@ -3,6 +3,7 @@ import { BudgetExceededError, reserveCall, settleLedgers } from "@/lib/billing/b
 import { unknownOutcomeCost, worstCaseCost } from "@/lib/billing/money";
 import { accessRefusal } from "@/lib/lifecycle/claim";
 import { wakeBudgetWaiters, type Tx } from "@/lib/lifecycle/transition";
+import { pausePoint } from "@/lib/db/pause-points";
 import { db } from "@/lib/db/prisma";
 import { orphanReason, runIsOrphaned, type OrphanReason } from "@/lib/jobs/heartbeats";
 import { inTransaction } from "@/lib/db/transaction";
@@ -59,7 +60,7 @@ export async function claimSetupRun(suggestionId: string, runToken: string, work
         return { kind: "refused" };
       }
       const row = await tx.setupSuggestion.findUniqueOrThrow({ where: { id: suggestionId }, include: { connection: true } });
-      const worst = BigInt(worstCaseCost(setupPrompt(row), "off", setupCallLimits(row.connection), row.connection));
+      const worst = setupWorstCase(row, row.connection);
       if (worst === row.reservedMicros) return { kind: "claimed", run: { ...row, runToken } };
       // Edited since the request: the old worst case goes back, the new one is reserved (the ledgers last).
       await settleLedgers(tx, [], [{ workspaceId: run.workspaceId, connectionId: run.connectionId, period: run.budgetPeriod, reserved: run.reservedMicros, charged: 0n }]);
@@ -73,13 +74,39 @@ export async function claimSetupRun(suggestionId: string, runToken: string, work
       if (error instanceof BudgetExceededError) return claim(`The connection was edited after you asked, and the call now could cost more. ${error.message}`);
       throw error;
     })
+    .then(async (claimed) => {
+      await pausePoint("setup:claim-committed", { suggestionId });
+      return claimed;
+    })
     .catch(async (error: unknown) => {
       // The claim may have committed before its reply was lost: then the run is ours after all.
-      const row = await db().setupSuggestion.findUnique({ where: { id: suggestionId }, include: { connection: true } }).catch(() => null);
-      if (row?.runToken === runToken) return row.status === "running" ? { kind: "claimed", run: { ...row, runToken } } : { kind: "refused" };
+      const ours = await claimedBefore(suggestionId, runToken).catch(() => null);
+      if (ours) return ours;
       throw error;
     });
 }
+
+/**
+ * A claim whose reply was lost: the run is ours if the row carries its token. Read again under
+ * the access lock, the connection is the one the call would use; when its worst case is no longer
+ * what the claim reserved, an edit committed after the claim, and the run ends `failed` (nothing
+ * called, its reservation given back) rather than call with settings its reservation does not cover.
+ */
+async function claimedBefore(suggestionId: string, runToken: string): Promise<SetupClaim | null> {
+  return inTransaction(async (tx): Promise<SetupClaim | null> => {
+    const row = await tx.setupSuggestion.findUnique({ where: { id: suggestionId }, include: { connection: true } });
+    if (row?.runToken !== runToken) return null;
+    if (row.status !== "running") return { kind: "refused" };
+    await accessRefusal(tx, row.connectionId, row.workspaceId, row.model); // for its lock: the claim already judged the access
+    const connection = await tx.providerConnection.findUniqueOrThrow({ where: { id: row.connectionId } });
+    if (setupWorstCase(row, connection) === row.reservedMicros) return { kind: "claimed", run: { ...row, connection, runToken } };
+    await finishIn(tx, { ...row, runToken }, { status: "failed", error: "The connection was edited as this call was starting, so nothing was called. Ask again.", costMicros: 0 });
+    return { kind: "refused" };
+  });
+}
+
+/** The most the wizard's call with this connection may cost: what its run reserves. */
+const setupWorstCase = (row: SetupSuggestion, connection: ProviderConnection) => BigInt(worstCaseCost(setupPrompt(row), "off", setupCallLimits(connection), connection));
 
 /**
  * The guarded finish: moves the row out of `running` only if it still carries this run's token,

@@ -312,6 +312,38 @@ describe("the wizard's call meets the kill switches and its reservation", () => 
     await expectBudgetConsistent(space.workspaceId);
   });
 
+  it("a claim whose reply was lost after its commit: the run goes on as claimed, or, when the connection was edited in between, calls nothing", async () => {
+    for (const edited of [false, true]) {
+      const { space, connection } = await compatibleSpace();
+      const workerId = await liveWorker();
+      if (!edited) answered();
+      const { suggestionId } = await requestSetupSuggestions({ workspaceId: space.workspaceId, userId: null, domain: "fenced.io", language: "en", connectionId: connection.id });
+      const reserved = (await db().setupSuggestion.findUniqueOrThrow({ where: { id: suggestionId } })).reservedMicros;
+      const calls = server.requests.length;
+      const lost = actAt("setup:claim-committed", async () => {
+        if (edited) await tenfoldPrices(connection.id);
+        throw new Error("Connection terminated unexpectedly");
+      });
+
+      const outcome = await runSetupSuggestions(suggestionId, { workerId });
+      expect(lost()).toBe(1);
+      const row = await db().setupSuggestion.findUniqueOrThrow({ where: { id: suggestionId } });
+      if (edited) {
+        expect(outcome).toBe("failed");
+        expect(server.requests.length, "provider calls").toBe(calls);
+        expect(row).toMatchObject({ status: "failed", costMicros: 0n, reservedMicros: reserved });
+        expect(row.error).toMatch(/edited/);
+        expect(await budgetNow(space.workspaceId)).toMatchObject({ inFlight: 0n, charged: 0n });
+      } else {
+        expect(outcome).toBe("succeeded");
+        expect(server.requests.length, "provider calls").toBe(calls + 1);
+        expect(await budgetNow(space.workspaceId)).toMatchObject({ inFlight: 0n, charged: 300n * 1n + 1200n * 2n });
+      }
+      await expectNothingNegative(space.workspaceId);
+      await expectBudgetConsistent(space.workspaceId);
+    }
+  });
+
   it("prices raised past what the budget has left: the run calls nothing and fails with the shortfall, nothing held", async () => {
     const { space, connection } = await compatibleSpace();
     const workerId = await liveWorker();
