@@ -38,6 +38,15 @@ function head(text: string, max: number): string {
   return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
 }
 
+/**
+ * The answer's citations alone (its sources and inline links, own domains marked), read from the
+ * same head of the answer: also what a paid answer keeps when the rest of its analysis throws,
+ * since a provider's sources cannot be rebuilt later.
+ */
+export function answerCitations(input: Pick<AnalysisInput, "answer" | "sources" | "brand">): Citation[] {
+  return extractCitations({ text: head(input.answer, ANALYSIS_MAX_CHARS), sources: input.sources ?? [], ownDomains: input.brand.domains ?? [] });
+}
+
 export function analyzeAnswer(input: AnalysisInput): AnalysisResult {
   const answer = head(input.answer, ANALYSIS_MAX_CHARS);
   const language = answerLanguage(answer, input.language);
@@ -46,7 +55,7 @@ export function analyzeAnswer(input: AnalysisInput): AnalysisResult {
     [{ ...input.brand, kind: "brand" }, ...input.competitors.map((c) => ({ ...c, kind: "competitor" as const }))],
     language,
   );
-  const citations = extractCitations({ text: answer, sources: input.sources ?? [], ownDomains: input.brand.domains ?? [] });
+  const citations = answerCitations(input);
   // Given the whole answer and the prompt's language, as discovery once read it from the raw text.
   const candidates = brandCandidates(input.answer, [input.brand, ...input.competitors], input.language);
   return { entities, citations, candidates, truncated: answer.length < input.answer.length, language };

@@ -1,6 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { analyzeAnswer, type AnalysisResult } from "@/lib/analysis/analyze";
+import { analyzeAnswer, answerCitations, type AnalysisResult } from "@/lib/analysis/analyze";
 import { candidateRows, mentionRows } from "@/lib/analysis/rows";
 import { costOf, worstCaseCost } from "@/lib/billing/money";
 import { acquirePermission, countedAs, openIfOverThreshold, recordCall, releaseProbe, type BreakerGlance, type CallOutcome } from "@/lib/breaker/breaker";
@@ -48,7 +48,7 @@ export type RunCaptureOptions = {
 type Competitor = { id: string; name: string; aliases: string[]; caseSensitiveAliases: string[]; domains: string[] };
 
 /** What a run needs of its capture: the capture, its prompt, connection, provider name, brand and breaker. */
-type LoadedCapture = Pick<Capture, "id" | "status" | "cancelRequestedAt" | "model" | "searchMode" | "nextAttemptAt" | "createdAt" | "brandId" | "maxAttempts"> & {
+export type LoadedCapture = Pick<Capture, "id" | "status" | "cancelRequestedAt" | "model" | "searchMode" | "nextAttemptAt" | "createdAt" | "brandId" | "maxAttempts"> & {
   /** The question as its check asked it (its prompt version), not the prompt's wording now. */
   prompt: Pick<Prompt, "text" | "country" | "city" | "language">;
   connection: Omit<ProviderConnection, "createdAt" | "updatedAt">;
@@ -324,8 +324,12 @@ async function failUnstorable(capture: LoadedCapture, run: Run, result: Success,
   return outcomeOf(write);
 }
 
-/** The answer, its cost and its analysis. An analysis that throws must not throw a paid answer away. */
-function successOf(capture: LoadedCapture, response: ProviderResponse, latencyMs: number): Success {
+/**
+ * The answer, its cost and its analysis. An analysis that throws must not throw a paid answer
+ * away, nor its sources: they are kept when they can be read alone (a re-analysis rebuilds the
+ * mentions, not what the provider returned).
+ */
+export function successOf(capture: LoadedCapture, response: ProviderResponse, latencyMs: number): Success {
   let analysis: AnalysisResult = { entities: [], citations: [], candidates: [], truncated: false, language: "en" };
   let analysed = true;
   try {
@@ -334,6 +338,11 @@ function successOf(capture: LoadedCapture, response: ProviderResponse, latencyMs
   } catch {
     // Stored without analysis (no version): a re-analysis is queued for it.
     analysed = false;
+    try {
+      analysis = { ...analysis, citations: answerCitations({ answer: response.text, brand: capture.brand, sources: response.sources }) };
+    } catch {
+      // Then without them too.
+    }
   }
   return {
     // An engine that showed no answer: stored as none (NULL), not as an empty answer.
