@@ -69,6 +69,8 @@ export type PausePoint =
   | "setup:after-provider"
   /** Retention: a batch of old attempts deleted, not committed (lib/jobs/retention.ts). */
   | "retention:batch-before-commit"
+  /** The demo seed's history: the brand read and its answers analysed, nothing inserted yet (lib/seed/demo-history.ts). */
+  | "demo:before-insert"
   /** Check creation: its brand, prompts and providers read (and held), nothing written yet. */
   | "check:create-after-read"
   /** Check creation: the check, its captures and its budget hold written, not committed. */

@@ -4,6 +4,8 @@ import { analyzeAnswer } from "@/lib/analysis/analyze";
 import { candidateRows, mentionRows } from "@/lib/analysis/rows";
 import { recordRollups } from "@/lib/analytics/rollups";
 import { costOf } from "@/lib/billing/money";
+import { startReanalysis } from "@/lib/brands/reanalysis";
+import { pausePoint } from "@/lib/db/pause-points";
 import { bulkInsert } from "@/lib/db/bulk-insert";
 import { db } from "@/lib/db/prisma";
 import { transaction } from "@/lib/db/transaction";
@@ -160,8 +162,13 @@ export async function seedDemoHistory(workspaceId: string, options: { days?: num
       finishedAt: new Date(checkFinishedAt),
     });
   }
+  await pausePoint("demo:before-insert", {});
   await transaction(
     async (tx) => {
+      // The brand as of now, held until the commit (an edit waits): the answers were analysed with
+      // the version read above, seconds ago; if an edit raised it since, they are stale, and the
+      // edit's re-analysis counted none of them (not inserted yet), so one is queued here.
+      const [now] = await tx.$queryRaw<{ analysisVersion: number }[]>`SELECT "analysisVersion" FROM brands WHERE id = ${brand.id}::uuid FOR SHARE`;
       await bulkInsert(tx, "checks", checks);
       await bulkInsert(tx, "captures", captures);
       await bulkInsert(tx, "attempts", attempts);
@@ -170,6 +177,7 @@ export async function seedDemoHistory(workspaceId: string, options: { days?: num
       await bulkInsert(tx, "search_queries", queries);
       await bulkInsert(tx, "capture_candidates", candidates);
       await recordRollups(tx, captures.map((c) => c.id!));
+      if (now && now.analysisVersion !== brand.analysisVersion) await startReanalysis(tx, workspaceId, brand.id);
     },
     { timeoutMs: 120_000 },
   );

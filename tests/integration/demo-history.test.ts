@@ -7,6 +7,9 @@ import { simulatorSettingsSchema } from "@/lib/providers/simulator-settings";
 import { DEMO_WORKSPACE } from "@/lib/seed/demo-content";
 import { seedDemo } from "@/lib/seed/demo";
 import { seedDemoHistory } from "@/lib/seed/demo-history";
+import { trackCompetitor } from "@/lib/brands/brands";
+import { newSpace } from "../support/lifecycle-fixtures";
+import { gateAt } from "../support/pause";
 
 describe("demo history", () => {
   it("has each assistant answer within its simulator's latency range, in seconds", async () => {
@@ -50,5 +53,26 @@ describe("demo history", () => {
     // A check of the demo's prompts on four assistants, four calls at a time, takes seconds.
     const checks = await db().check.findMany({ where: { workspaceId: workspace.id, isDemo: true } });
     for (const check of checks) expect(check.finishedAt!.getTime() - check.createdAt.getTime()).toBeLessThan(60_000);
+  });
+
+  it("analysed while the brand is edited (a competitor tracked): the history inserted after the edit queues its re-analysis", async () => {
+    // A workspace with no answers yet: the edit's own re-analysis finds nothing to do.
+    const space = await newSpace({ prompts: 2 });
+    const brand = await db().brand.findFirstOrThrow({ where: { workspaceId: space.workspaceId } });
+    const gate = gateAt("demo:before-insert");
+    const seeding = seedDemoHistory(space.workspaceId, { days: 2 });
+    await gate.reached;
+    await trackCompetitor(space.workspaceId, brand.id, "Brand New Rival");
+    expect(await db().analysisRun.count({ where: { brandId: brand.id } }), "the edit found no answers to re-analyse").toBe(0);
+    gate.open();
+    const { captures } = await seeding;
+
+    const { analysisVersion } = await db().brand.findUniqueOrThrow({ where: { id: brand.id } });
+    const stale = await db().capture.count({ where: { brandId: brand.id, status: "succeeded", analysisVersion: { lt: analysisVersion } } });
+    expect(captures).toBeGreaterThan(0);
+    expect(stale).toBe(captures);
+    const queued = await db().analysisRun.findMany({ where: { brandId: brand.id, status: "queued" } });
+    expect(queued, "a re-analysis waits for the answers analysed before the edit").toHaveLength(1);
+    expect(queued[0]!.total).toBe(stale);
   });
 });
