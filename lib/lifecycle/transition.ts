@@ -132,10 +132,16 @@ export async function settleMoved(tx: Tx, moved: Moved[], effects: Effects): Pro
   }
   const ended = moved.filter((m) => isTerminal(m.status) && m.hold > 0n);
   if (!ended.length) return;
-  await tx.$executeRaw`UPDATE captures SET "reservedMicros" = 0 WHERE id = ANY(${ended.map((m) => m.id)}::uuid[])`;
-  for (const m of ended) {
-    if (m.holdPeriod) effects.holdsToRelease.push({ workspaceId: m.workspaceId, period: m.holdPeriod, micros: m.hold });
-    effects.moneyFreedIn.add(m.workspaceId);
+  // What each gives back is beacon_hold_released's to say, as for beacon_succeed and beacon_claim's refusal.
+  const released = await tx.$queryRaw<{ workspaceId: string; period: Date; micros: bigint }[]>`
+    UPDATE captures c SET "reservedMicros" = 0
+    FROM (SELECT id, "reservedMicros" AS hold, "reservedPeriod" AS period FROM captures WHERE id = ANY(${ended.map((m) => m.id)}::uuid[])) held
+    WHERE c.id = held.id
+    RETURNING c."workspaceId", held.period, beacon_hold_released(held.hold, held.period) AS micros`;
+  for (const hold of released) {
+    if (hold.micros === 0n) continue;
+    effects.holdsToRelease.push(hold);
+    effects.moneyFreedIn.add(hold.workspaceId);
   }
 }
 

@@ -2062,7 +2062,7 @@ BEGIN
     WHERE c.id = capture_id;
     INSERT INTO events ("workspaceId", "checkId", "captureId", kind, data)
     VALUES (cap.workspace_id, cap.check_id, capture_id, 'capture_refused', jsonb_build_object('reason', refusal));
-    IF cap.hold > 0 AND cap.hold_period IS NOT NULL THEN
+    IF beacon_hold_released(cap.hold, cap.hold_period) > 0 THEN
       PERFORM beacon_settle_ledgers(to_shard,
         ARRAY[cap.workspace_id], ARRAY[cap.hold_period], ARRAY[cap.hold], ARRAY[0::bigint], ARRAY[0::bigint],
         '{}'::uuid[], '{}'::uuid[], '{}'::date[], '{}'::bigint[], '{}'::bigint[]);
@@ -2271,6 +2271,14 @@ BEGIN
   PERFORM beacon_enqueue_captures(woken, 0, jobs);
   RETURN cardinality(woken);
 END $function$;
+
+CREATE OR REPLACE FUNCTION public.beacon_hold_released(hold bigint, period date)
+ RETURNS bigint
+ LANGUAGE sql
+ IMMUTABLE
+AS $function$
+  SELECT CASE WHEN hold > 0 AND period IS NOT NULL THEN hold ELSE 0 END
+$function$;
 
 CREATE OR REPLACE FUNCTION public.beacon_metric_add_attempts(d_provider text, d_running bigint, d_succeeded bigint, d_failed bigint, d_unknown bigint, d_cancelled bigint, d_lease_expired bigint)
  RETURNS void
@@ -3609,7 +3617,7 @@ BEGIN
   PERFORM set_config('plan_cache_mode', 'force_generic_plan', true);
   PERFORM beacon_rollup_captures(ARRAY[capture_id], 1);
   PERFORM set_config('plan_cache_mode', plan_mode, true);
-  IF prior.hold > 0 AND prior.hold_period IS NOT NULL THEN released := prior.hold; END IF;
+  released := beacon_hold_released(prior.hold, prior.hold_period);
   IF closed."workspaceId" IS NOT NULL OR released > 0 THEN
     PERFORM beacon_settle_ledgers(to_shard,
       ARRAY[prior.workspace_id, closed."workspaceId"], ARRAY[prior.hold_period, closed.period], ARRAY[released, 0], ARRAY[0, closed.reserved], ARRAY[0, charged],

@@ -57,7 +57,7 @@ BEGIN
     WHERE c.id = capture_id;
     INSERT INTO events ("workspaceId", "checkId", "captureId", kind, data)
     VALUES (cap.workspace_id, cap.check_id, capture_id, 'capture_refused', jsonb_build_object('reason', refusal));
-    IF cap.hold > 0 AND cap.hold_period IS NOT NULL THEN
+    IF beacon_hold_released(cap.hold, cap.hold_period) > 0 THEN
       PERFORM beacon_settle_ledgers(to_shard,
         ARRAY[cap.workspace_id], ARRAY[cap.hold_period], ARRAY[cap.hold], ARRAY[0::bigint], ARRAY[0::bigint],
         '{}'::uuid[], '{}'::uuid[], '{}'::date[], '{}'::bigint[], '{}'::bigint[]);

@@ -123,7 +123,7 @@ BEGIN
   PERFORM set_config('plan_cache_mode', 'force_generic_plan', true);
   PERFORM beacon_rollup_captures(ARRAY[capture_id], 1);
   PERFORM set_config('plan_cache_mode', plan_mode, true);
-  IF prior.hold > 0 AND prior.hold_period IS NOT NULL THEN released := prior.hold; END IF;
+  released := beacon_hold_released(prior.hold, prior.hold_period);
   IF closed."workspaceId" IS NOT NULL OR released > 0 THEN
     PERFORM beacon_settle_ledgers(to_shard,
       ARRAY[prior.workspace_id, closed."workspaceId"], ARRAY[prior.hold_period, closed.period], ARRAY[released, 0], ARRAY[0, closed.reserved], ARRAY[0, charged],
