@@ -5,6 +5,7 @@ import { z } from "zod";
 import { MARKET_KEY } from "@/lib/analytics/markets";
 import { addDays, daysBetween, DEFAULT_RANGE_DAYS, isoDay, lastDays, MAX_RANGE_DAYS } from "@/lib/analytics/filter-query";
 import { text } from "@/lib/validation/text";
+import { dayInput } from "@/lib/validation/day";
 
 export {
   addDays,
@@ -21,7 +22,7 @@ export {
   startOfUtcDay,
 } from "@/lib/analytics/filter-query";
 
-const day = z.iso.date("Use a date like 2025-01-31");
+const day = dayInput();
 
 export const analyticsFilterInput = z
   .object({

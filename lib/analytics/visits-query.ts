@@ -2,10 +2,11 @@
 // document and the route share it; its range rules are the analytics filter's.
 import { z } from "zod";
 import { addDays, DEFAULT_RANGE_DAYS, isoDay, MAX_RANGE_DAYS } from "@/lib/analytics/schemas";
+import { dayInput } from "@/lib/validation/day";
 
 export const VISIT_VIEWS = ["page", "day"] as const;
 
-const day = z.iso.date();
+const day = dayInput();
 /**
  * GET /api/v1/traffic/visits's query: `by` page (visits per landing page, split by assistant) or
  * day (per day and assistant); `from`/`to` in UTC, default the last 30 days up to today.

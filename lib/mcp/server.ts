@@ -19,6 +19,7 @@ import { getCheckSummary } from "@/lib/checks/queries";
 import { listPrompts } from "@/lib/prompts/prompts";
 import { promptListQuerySchema } from "@/lib/prompts/schemas";
 import { listProviderConfigs } from "@/lib/workspaces/provider-configs";
+import { EARLIEST_DAY } from "@/lib/validation/day";
 
 /** Who calls the tools: the API key, authenticated again for each call (a revoked key stops at once). */
 export type McpAuth = () => Promise<ApiKeyCaller | null>;
@@ -223,7 +224,7 @@ export async function createMcpServer(auth: McpAuth): Promise<McpServer> {
 
 function parseCursor(after: string): { at: Date; id: string } {
   const [at, id] = after.split("_");
-  const parsed = z.object({ at: z.iso.datetime(), id: z.uuid() }).safeParse({ at, id });
+  const parsed = z.object({ at: z.iso.datetime().refine((at) => at >= EARLIEST_DAY), id: z.uuid() }).safeParse({ at, id });
   if (!parsed.success) throw new ApiProblem(400, "validation_error", "after: pass the `next` value of the previous page", "after");
   return { at: new Date(parsed.data.at), id: parsed.data.id };
 }

@@ -5,6 +5,7 @@ import type { ChartName } from "@/lib/analytics/charts";
 import { MARKET_KEY } from "@/lib/analytics/markets";
 import { RANGE_PRESETS } from "@/lib/analytics/schemas";
 import { text } from "@/lib/validation/text";
+import { dayInput } from "@/lib/validation/day";
 
 /** A link lives at most this long; it cannot be extended, only replaced. */
 export const MAX_SHARE_LINK_DAYS = 90;
@@ -14,7 +15,7 @@ export const SHARE_EXPIRY_PRESETS = [7, 30, 90] as const;
 export const SHARED_CHARTS = ["kpis", "visibility", "share-of-voice", "positions", "markets", "top-domains"] as const satisfies readonly ChartName[];
 export type SharedChart = (typeof SHARED_CHARTS)[number];
 
-const day = z.iso.date("Use a date like 2025-01-31");
+const day = dayInput();
 
 /**
  * The period a link shows: rolling (the last 7, 30 or 90 days up to the day it is opened, as the

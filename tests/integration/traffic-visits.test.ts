@@ -162,5 +162,9 @@ describe("GET /api/v1/traffic/visits", () => {
     const bad = await callRoute(visitsRoute, { path: "/api/v1/traffic/visits?from=2026-04-01&to=2026-03-01", apiKey: E.apiKey });
     expect(bad.status).toBe(400);
     expect(bad.body.error.field).toBe("from");
+    // Year 0, which PostgreSQL refuses (was a 500).
+    const yearZero = await callRoute(visitsRoute, { path: "/api/v1/traffic/visits?from=0000-01-01&to=0000-01-02", apiKey: E.apiKey });
+    expect(yearZero.status).toBe(400);
+    expect(yearZero.body.error.field).toBe("from");
   });
 });
