@@ -32,6 +32,7 @@ export class InvalidVersionError extends UserError {
 // check, and a forged snapshot could only hide changes from the forger's own page.
 type Version = { checkId: string; page: number; gridHash: string; rows: string; snapshot: string };
 
+const MAX_XID8 = 2n ** 64n - 1n;
 const SNAPSHOT = /^(\d{1,20}):(\d{1,20}):((?:\d{1,20}(?:,\d{1,20})*)?)$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -44,7 +45,9 @@ function parseVersion(text: string, checkId: string): Version {
   if (!match) throw invalid();
   const [xmin, xmax] = [BigInt(match[1]!), BigInt(match[2]!)];
   const xip = match[3] ? match[3].split(",").map(BigInt) : [];
-  if (xmin > xmax || xip.some((x) => x < xmin || x >= xmax)) throw invalid();
+  // As PostgreSQL's pg_snapshot input reads it (else the query, not this check, would refuse it:
+  // a 500): 64-bit ids, none 0, xmin <= xmax, the in-progress ids ascending within [xmin, xmax).
+  if (xmin < 1n || xmax > MAX_XID8 || xmin > xmax || xip.some((x, i) => x < xmin || x >= xmax || (i > 0 && x < xip[i - 1]!))) throw invalid();
   if (id !== checkId) throw new InvalidVersionError("This progress version belongs to another check.", { field: "version" });
   return { checkId: id, page: Number(page), gridHash, rows, snapshot };
 }

@@ -239,7 +239,12 @@ describe("progress by deltas", () => {
 
   it("refuses a malformed version or one of another check, and gives a full answer for a snapshot from the future", async () => {
     const version = (await read(small, 1)).version;
-    for (const bad of ["nonsense", version.replace(/^p2/, "p1"), `${version}.x`, version.replace(/\.[0-9a-f]{16}\./, ".zz."), version.replace(/[^.]+$/, "abc"), `${version.slice(0, version.lastIndexOf("."))}.10:5:`]) {
+    for (const bad of ["nonsense", version.replace(/^p2/, "p1"), `${version}.x`, version.replace(/\.[0-9a-f]{16}\./, ".zz."), version.replace(/[^.]+$/, "abc"), `${version.slice(0, version.lastIndexOf("."))}.10:5:`,
+      // What PostgreSQL's pg_snapshot refuses (a 500 when it reached the query): id 0, ids out of order, past 64 bits.
+      `${version.slice(0, version.lastIndexOf("."))}.0:0:`,
+      `${version.slice(0, version.lastIndexOf("."))}.5:10:7,6`,
+      `${version.slice(0, version.lastIndexOf("."))}.1:99999999999999999999:`,
+    ]) {
       await expect(read(small, 1, bad), bad).rejects.toMatchObject({ code: "invalid_version", message: "This progress version is not valid. Reload the page." });
     }
     await expect(read(paged, 1, version)).rejects.toMatchObject({ code: "invalid_version", message: "This progress version belongs to another check." });
