@@ -27,7 +27,7 @@ export async function cancelCheck(caller: Caller, checkId: string) {
     if (!check) throw new NotFoundError("That check does not exist in this workspace.");
     assertCan(canCancelCheck(caller, check), "Only admins, owners and the member who started a check can cancel it.");
     if (isCheckFinished(check.status)) throw new UserError("This check has already finished.");
-    return cancelCaptures(tx, lifecycleActor(caller), { checkId: check.id });
+    return cancelCaptures(tx, lifecycleActor(caller), { checkId: check.id, asked: "now" });
   });
 }
 
@@ -60,7 +60,8 @@ export type OperationRun = { id: string; complete: (tx: Tx, result: Prisma.Input
  */
 export async function cancelCheckCaptures(caller: Caller, checkId: string, operation: OperationRun) {
   return inTransaction(async (tx) => {
-    const result = await cancelCaptures(tx, lifecycleActor(caller), { checkId });
+    // Asked when the page recorded it (requestCheckCancel stamped the check then).
+    const result = await cancelCaptures(tx, lifecycleActor(caller), { checkId, asked: "before" });
     await operation.complete(tx, result);
     return result;
   });
@@ -146,20 +147,20 @@ async function refuseWhileCancelling(tx: Tx, workspaceId: string, target: { capt
 
 /**
  * The captures a retry of `target` runs again, with what each holds, and those it leaves (by
- * reason). A retry asked as an operation retries the captures that had ended when it was asked:
- * not one cancelled since (a person's later "stop"), nor one its own earlier run retried and that
- * failed again (a job run twice).
+ * reason). A retry asked as an operation leaves a capture whose cancel was asked after it (a
+ * person's later "stop"; a cancel asked before it and run by its job since is the earlier word).
  */
 async function planRetry(tx: Tx, caller: Caller, target: { captureId: string } | { checkId: string }, operationId: string | null) {
   const scope = "captureId" in target ? Prisma.sql`c.id = ${target.captureId}::uuid` : Prisma.sql`c."checkId" = ${target.checkId}::uuid`;
   // One statement with the text each capture asks (its prompt version) and the connection's prices, not the rows around them.
-  const candidates = await tx.$queryRaw<(PriceTable & { id: string; status: CaptureStatus; endedSince: boolean; searchMode: SearchMode; promptText: string; maxAttempts: number })[]>`
-    SELECT c.id, c.status, coalesce(c."finishedAt" > (SELECT o."createdAt" FROM check_operations o WHERE o.id = ${operationId}::uuid), false) AS "endedSince",
+  const candidates = await tx.$queryRaw<(PriceTable & { id: string; status: CaptureStatus; cancelledSince: boolean; searchMode: SearchMode; promptText: string; maxAttempts: number })[]>`
+    SELECT c.id, c.status,
+           coalesce(c.status = 'cancelled' AND c."cancelRequestedAt" > (SELECT o."createdAt" FROM check_operations o WHERE o.id = ${operationId}::uuid), false) AS "cancelledSince",
            c."searchMode", p.text AS "promptText", pc."maxAttempts", pc."inputPricePerMTokMicros", pc."outputPricePerMTokMicros",
            pc."cachedPricePerMTokMicros", pc."reasoningPricePerMTokMicros", pc."searchPriceMicros"
     FROM captures c JOIN prompt_versions p ON p.id = c."promptVersionId" JOIN provider_connections pc ON pc.id = c."connectionId"
     WHERE ${scope} AND c."workspaceId" = ${caller.workspaceId}::uuid`;
-  const retryable = candidates.filter((c) => isRetryable(c.status) && !c.endedSince);
+  const retryable = candidates.filter((c) => isRetryable(c.status) && !c.cancelledSince);
   const refusals = await retryRefusals(tx, retryable.map((c) => c.id));
   const refused = groupByReason([...refusals.values()].map((reason) => [reason, 1] as const));
   const runnable = retryable.filter((c) => !refusals.has(c.id));

@@ -13,10 +13,14 @@ export type LifecycleActor = { workspaceId: string; userId: string | null; apiKe
 
 const actorFields = (actor: LifecycleActor) => ({ actorUserId: actor.userId, actorApiKeyId: actor.apiKeyId ?? null });
 
-/** What `cancel` sets: waiting captures end now, running ones carry the request to their worker. */
-export const CANCEL_SET = (who: string, userId: string | null = null) =>
+/**
+ * What `cancel` sets: waiting captures end now, running ones carry the request to their worker.
+ * Each capture's cancel is stamped with when it was asked: now, or `askedAt` (a check's cancel
+ * its operation runs later, asked when the page recorded it).
+ */
+export const CANCEL_SET = (who: string, userId: string | null = null, askedAt: Prisma.Sql = Prisma.sql`now()`) =>
   Prisma.sql`status = CASE WHEN c.status = 'running' THEN c.status ELSE 'cancelled' END,
-             "cancelRequestedAt" = coalesce(c."cancelRequestedAt", now()), "cancelledById" = coalesce(c."cancelledById", ${userId}),
+             "cancelRequestedAt" = coalesce(c."cancelRequestedAt", ${askedAt}, now()), "cancelledById" = coalesce(c."cancelledById", ${userId}),
              "lastError" = CASE WHEN c.status = 'running' THEN c."lastError" ELSE ${who} END,
              "finishedAt" = CASE WHEN c.status = 'running' THEN c."finishedAt" ELSE now() END,
              "nextAttemptAt" = CASE WHEN c.status = 'running' THEN c."nextAttemptAt" END,
@@ -29,7 +33,7 @@ export const CANCEL_SET = (who: string, userId: string | null = null) =>
  * `cancelled`, keeping the partial answer. A running capture that already carries the flag is
  * left as it is. `checkId` cancels the whole check (and marks it, so it ends `cancelled`).
  */
-export async function cancelCaptures(tx: Tx, actor: LifecycleActor, target: { checkId: string } | { captureId: string }) {
+export async function cancelCaptures(tx: Tx, actor: LifecycleActor, target: { checkId: string; asked: "now" | "before" } | { captureId: string }) {
   const scope = "checkId" in target ? Prisma.sql`"checkId" = ${target.checkId}::uuid` : Prisma.sql`id = ${target.captureId}::uuid`;
   const candidates = await tx.$queryRaw<{ id: string }[]>`
     SELECT id FROM captures WHERE ${scope} AND "workspaceId" = ${actor.workspaceId}::uuid
@@ -37,10 +41,12 @@ export async function cancelCaptures(tx: Tx, actor: LifecycleActor, target: { ch
     ORDER BY id FOR UPDATE`;
   await pausePoint("cancel:after-lock", { tx });
   const who = actor.userId ? "Cancelled by user" : "Cancelled through the API";
-  const moved = await guardedUpdate(tx, "cancel", { ids: candidates.map((c) => c.id) }, CANCEL_SET(who, actor.userId));
+  // A check's cancel asked before (its operation's job): its captures' cancels date from the check's.
+  const askedAt = "checkId" in target && target.asked === "before" ? Prisma.sql`(SELECT k."cancelRequestedAt" FROM checks k WHERE k.id = c."checkId")` : undefined;
+  const moved = await guardedUpdate(tx, "cancel", { ids: candidates.map((c) => c.id) }, CANCEL_SET(who, actor.userId, askedAt));
   const effects = new Effects();
   if ("checkId" in target) {
-    effects.check(target.checkId, { cancelRequested: true });
+    effects.check(target.checkId, { cancelRequested: target.asked === "now" ? "asked" : "carried" });
     effects.event({ workspaceId: actor.workspaceId, checkId: target.checkId, kind: "check_cancelled", ...actorFields(actor) });
   }
   for (const m of moved) {

@@ -71,7 +71,13 @@ export const cancelAware = (next: CaptureStatus) =>
 type EventRow = { workspaceId: string; checkId: string; captureId?: string; kind: string; data?: Prisma.InputJsonValue; actorUserId?: string | null; actorApiKeyId?: string | null };
 
 /** What a person changes on a check besides its captures. */
-export type CheckFlags = { cancelRequested?: boolean; reopened?: boolean };
+/**
+ * What a person changes on a check besides its captures. `cancelRequested`: "asked" stamps the
+ * check's cancel with this transaction's time (a cancel asked now: the time of its latest cancel,
+ * which a retry asked earlier compares with); "carried" keeps the time it was asked at (a cancel
+ * operation's job, asked when the page recorded it); false clears it (a retry).
+ */
+export type CheckFlags = { cancelRequested?: "asked" | "carried" | false; reopened?: boolean };
 
 /**
  * What a transition does besides moving captures, collected while it runs and applied at the end
@@ -253,11 +259,12 @@ export async function closeAttempt(tx: Tx, runToken: string, facts: AttemptClose
  * retention deleted included).
  */
 export async function syncCheck(tx: Tx, checkId: string, flags: CheckFlags = {}): Promise<CheckStatus> {
-  const cancel = flags.cancelRequested ?? null;
+  const cancel = flags.cancelRequested === undefined ? null : flags.cancelRequested !== false;
+  const askedNow = flags.cancelRequested === "asked";
   const [check] = await tx.$queryRaw<{ workspaceId: string; status: CheckStatus; cancelRequested: boolean; finished: boolean }[]>`
     UPDATE checks SET
       "cancelRequestedAt" = CASE WHEN ${cancel}::boolean IS NULL THEN "cancelRequestedAt"
-                                 WHEN ${cancel}::boolean THEN now() ELSE NULL END
+                                 WHEN ${cancel}::boolean THEN (CASE WHEN ${askedNow} THEN now() ELSE coalesce("cancelRequestedAt", now()) END) ELSE NULL END
     WHERE id = ${checkId}::uuid
     RETURNING "workspaceId", status, "cancelRequestedAt" IS NOT NULL AS "cancelRequested", "finishedAt" IS NOT NULL AS finished`;
   if (!check) throw new Error(`check ${checkId} not found`);

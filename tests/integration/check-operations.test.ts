@@ -116,6 +116,21 @@ describe("a check's retry", () => {
     await expectBudgetConsistent(space.workspaceId);
   });
 
+  it("asked after a cancel from the page whose job had not run yet: the cancel's job runs first, then the retry, the person's latest word", async () => {
+    const space = await newSpace({ prompts: 2 });
+    const { checkId, captureIds } = await startSpaceCheck(space, { prompts: 2, providers: ["ChatGPT"] });
+    await cancelCapture(space.owner, captureIds[0]!);
+    const cancel = await requestCheckCancel(space.owner, checkId);
+    const retry = await requestCheckRetry(space.owner, checkId);
+    // The check's queue runs them in the order asked.
+    await runCheckOperation(cancel.operationId);
+    await runCheckOperation(retry.operationId);
+
+    expect(await db().checkOperation.findUniqueOrThrow({ where: { id: retry.operationId } })).toMatchObject({ status: "completed", result: { retried: 2, refused: [] } });
+    expect(await statuses(checkId)).toEqual(["queued", "queued"]);
+    await expectBudgetConsistent(space.workspaceId);
+  });
+
   it("retries the captures that had ended when it was asked, not one a person cancelled after", async () => {
     const space = await newSpace({ prompts: 2 });
     const { checkId, captureIds } = await startSpaceCheck(space, { prompts: 2, providers: ["ChatGPT"] });
