@@ -39,8 +39,17 @@ export type ImportReport = {
 export class TooLargeError extends UserError {
   override readonly status = 413;
   override readonly code = "payload_too_large";
-  constructor(readonly maxBytes: number) {
-    super(`The log is larger than ${Math.round(maxBytes / 1e6)} MB (counted after gzip is undone); split it.`);
+  constructor(
+    readonly maxBytes: number,
+    /** What the import had read and stored when the limit was reached (set by importTrafficLog). */
+    readonly imported?: { lines: number; stored: number },
+  ) {
+    const limit = `The log is larger than ${Math.round(maxBytes / 1e6)} MB (counted after gzip is undone)`;
+    super(
+      imported
+        ? `${limit}. Its first ${imported.lines.toLocaleString("en-US")} lines were imported (${imported.stored.toLocaleString("en-US")} hits stored): import the rest from line ${(imported.lines + 1).toLocaleString("en-US")} on, split into parts under the limit.`
+        : `${limit}; split it.`,
+    );
   }
 }
 
@@ -206,6 +215,14 @@ export async function importTrafficLog(
       }
       }
   } catch (error) {
+    if (error instanceof TooLargeError) {
+      // Chunks before the limit have committed: the lines read are all stored (the batch in hand
+      // too), and the answer says up to which line, so the rest can be imported without counting
+      // any line twice.
+      await flush();
+      await writer.end();
+      throw new TooLargeError(error.maxBytes, { lines: report.lines, stored: writer.stored });
+    }
     if (!(error instanceof CorruptGzipError)) {
       // The chunk in flight ends before the error is passed on: no write outlives the import. It
       // commits what was read before the error, as a failure of the log itself (below) does.

@@ -137,6 +137,16 @@ describe("POST /api/v1/traffic/logs", () => {
     expect(bomb.status).toBe(413);
     expect(bomb.body.error?.code).toBe("payload_too_large");
   });
+
+  it("a log that passes the limit once inflated: the lines before it are stored, and the 413 says which, so the rest can follow", async () => {
+    const before = await db().trafficHit.count({ where: { workspaceId: A.workspaceId } });
+    const lines = Array.from({ length: 2000 }, (_, i) => combined("20.171.206.17", `/over/${i}`, GPTBOT)).join("\n");
+    const over = await post(gzipSync(Buffer.concat([Buffer.from(`${lines}\n`), Buffer.alloc(101_000_000, 0x20)])));
+    expect(over.status).toBe(413);
+    expect(over.body.error?.code).toBe("payload_too_large");
+    expect(over.body.error?.message).toMatch(/first 2,000 lines were imported \(2,000 hits stored\): import the rest from line 2,001 on/);
+    expect(await db().trafficHit.count({ where: { workspaceId: A.workspaceId } })).toBe(before + 2000);
+  });
 });
 
 describe("the daily rollup", () => {
