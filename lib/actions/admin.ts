@@ -7,7 +7,7 @@ import { listBreakers } from "@/lib/breaker/queries";
 import { canManageInstance, isOperator } from "@/lib/instance/operators";
 import { CAPTURE_STATUSES } from "@/lib/captures/states";
 import { NotFoundError } from "@/lib/errors";
-import { listCapturesForAdmin, queueStats, workersOverview } from "@/lib/admin/jobs-page";
+import { listCapturesForAdmin, queueStats, workersOverviewFor } from "@/lib/admin/jobs-page";
 
 const adminsOnly = "Only owners and admins can see the jobs page.";
 
@@ -29,7 +29,7 @@ export const adminCapturesAction = workspaceAction
 
 export const adminOverviewAction = workspaceAction.action(async ({ ctx }) => {
   assertCan(canManageWorkspaceSettings(ctx), adminsOnly);
-  const [queue, workers] = await Promise.all([queueStats(ctx.workspace.id), workersOverview()]);
+  const [queue, workers] = await Promise.all([queueStats(ctx.workspace.id), workersOverviewFor({ isOperator: await isOperator(ctx.user.id) })]);
   return { queue, workers };
 });
 

@@ -1,4 +1,5 @@
 import "server-only";
+import { createHash } from "node:crypto";
 import { databaseNow } from "@/lib/db/clock";
 import { pausePoint } from "@/lib/db/pause-points";
 import { db } from "@/lib/db/prisma";
@@ -87,4 +88,15 @@ export async function queueStats(workspaceId: string) {
 /** By the database's clock, as leases are given and judged (a web server whose clock is off saw live workers dead). */
 export async function workersOverview() {
   return listRecentWorkers(await databaseNow());
+}
+
+/**
+ * The workers as a workspace admin who is not an operator sees them: alive or not, their status
+ * and lease, but not the machines' names and process ids (instance details, for operators only;
+ * docs/operating.md), each named by an opaque, stable label instead.
+ */
+export async function workersOverviewFor(viewer: { isOperator: boolean }) {
+  const workers = await workersOverview();
+  if (viewer.isOperator) return workers;
+  return workers.map(({ workerId, ...worker }) => ({ ...worker, workerId: createHash("sha256").update(workerId).digest("hex").slice(0, 8), hostname: null, pid: null }));
 }

@@ -4,7 +4,7 @@
 // bad input. A workspace admin cannot point a provider at a connection that was not granted.
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { join, ok, refused, signUp, type AnyAction, type Person } from "../support/workspace-fixtures";
-import { forceBreakerAction } from "@/lib/actions/admin";
+import { adminOverviewAction, forceBreakerAction } from "@/lib/actions/admin";
 import {
   amIOperatorAction,
   createConnectionAction,
@@ -18,6 +18,7 @@ import {
 import { createProviderAction, grantedConnectionsAction } from "@/lib/actions/settings";
 import { db } from "@/lib/db/prisma";
 import { grantOperator, isOperator } from "@/lib/instance/operators";
+import { beat } from "@/lib/jobs/heartbeats";
 import { DEFAULT_BREAKER_SETTINGS } from "@/lib/providers/limits";
 import type { ConnectionInput } from "@/lib/providers/schemas";
 
@@ -100,6 +101,18 @@ describe("an owner who is not an operator", () => {
     const error = refused(await owner.browser.run(call), "forbidden");
     expect(error.message).toMatch(/operators/i);
     expect(await snapshotInstance()).toEqual(before);
+  });
+
+  it("sees the workers on the Jobs page without their machines' names and process ids, which an operator sees", async () => {
+    const workerId = `worker-host-7:${process.pid}:${Date.now()}`;
+    await beat({ workerId, slotIds: [], hostname: "worker-host-7", pid: 4242, concurrency: 4 }, "running", 60);
+    const asOwner = ok(await owner.browser.run(() => adminOverviewAction())).workers;
+    expect(asOwner.length).toBeGreaterThan(0);
+    expect(JSON.stringify(asOwner)).not.toMatch(/worker-host-7|4242/);
+    expect(asOwner.every((w) => w.hostname === null && w.pid === null && /^[0-9a-f]{8}$/.test(w.workerId))).toBe(true);
+    const asOperator = ok(await operator.browser.run(() => adminOverviewAction())).workers;
+    expect(asOperator.find((w) => w.workerId === workerId)).toMatchObject({ hostname: "worker-host-7", pid: 4242, alive: true });
+    await db().workerHeartbeat.delete({ where: { workerId } });
   });
 
   it("cannot point a provider at a connection its workspace was not granted", async () => {

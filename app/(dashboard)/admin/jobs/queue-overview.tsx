@@ -25,9 +25,14 @@ function WorkerItem({ worker, now }: { worker: WorkerRow; now: number }) {
     <li className="flex flex-wrap items-center gap-x-3 gap-y-1 py-2 text-sm">
       {badge}
       {worker.alive && <span className={worker.status === "draining" ? "font-medium text-amber-700" : "text-slate-700"}>{worker.status}</span>}
-      <span className="font-medium text-slate-900" title={`Worker ${worker.workerId}`}>
-        {worker.hostname} <span className="font-normal text-slate-500">pid {worker.pid}</span>
-      </span>
+      {worker.hostname === null ? (
+        // Machines' names are for operators (workersOverviewFor).
+        <span className="font-medium text-slate-900">Worker {worker.workerId}</span>
+      ) : (
+        <span className="font-medium text-slate-900" title={`Worker ${worker.workerId}`}>
+          {worker.hostname} <span className="font-normal text-slate-500">pid {worker.pid}</span>
+        </span>
+      )}
       <span className="text-slate-500">last seen {ago(worker.lastSeenAt, now)}</span>
       {worker.alive ? (
         <span className="text-slate-500">lease expires {relativeTo(worker.leaseExpiresAt, now)}</span>
