@@ -34,7 +34,9 @@ function readFlags(): Promise<string[]> {
   const read = db()
     .$queryRaw<{ connectionId: string }[]>`
       SELECT pc.id AS "connectionId" FROM provider_connections pc
-      WHERE NOT EXISTS (SELECT 1 FROM connection_slots s WHERE s."connectionId" = pc.id AND s."captureId" IS NULL AND s.slot < pc."maxConcurrency")`
+      WHERE NOT EXISTS (SELECT 1 FROM connection_slots s WHERE s."connectionId" = pc.id AND s."captureId" IS NULL AND s.slot < pc."maxConcurrency")
+         -- A lowered cap draining: calls above it still count (beacon_take_slot).
+         OR (SELECT count(*) FROM connection_slots s WHERE s."connectionId" = pc.id AND s."captureId" IS NOT NULL) >= pc."maxConcurrency"`
     .then((rows) => rows.map((r) => jobCatalog.capture.flag(r.connectionId)))
     .catch(() => cache?.flags ?? [])
     .then((flags) => {

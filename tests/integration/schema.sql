@@ -3514,6 +3514,14 @@ BEGIN
     "updatedAt" = now();
 END $function$;
 
+CREATE OR REPLACE FUNCTION public.beacon_slot_drain_key(connection_id uuid)
+ RETURNS bigint
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  SELECT hashtextextended('slot-drain:' || connection_id, 0)
+$function$;
+
 CREATE OR REPLACE FUNCTION public.beacon_slot_wait_key(connection_id uuid)
  RETURNS bigint
  LANGUAGE sql
@@ -3661,6 +3669,10 @@ BEGIN
     -- The cap divided by the workspaces that hold slots, counting this one and, when only this
     -- one holds any, the one waiting.
     IF mine >= greatest(1, ceil(cap::numeric / (1 + greatest(1, holders)))) THEN RETURN 'share'; END IF;
+  END IF;
+  IF EXISTS (SELECT 1 FROM connection_slots s WHERE s."connectionId" = connection_id AND s.slot >= cap AND s."captureId" IS NOT NULL) THEN
+    PERFORM pg_advisory_xact_lock(beacon_slot_drain_key(connection_id));
+    IF (SELECT count(*) FROM connection_slots s WHERE s."connectionId" = connection_id AND s."captureId" IS NOT NULL) >= cap THEN RETURN 'full'; END IF;
   END IF;
   UPDATE connection_slots s SET "captureId" = capture_id, "workspaceId" = workspace_id, "takenAt" = now()
   WHERE (s."connectionId", s.slot) = (

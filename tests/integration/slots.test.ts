@@ -49,6 +49,41 @@ describe("connection slots", () => {
     expect((await slots()).filter((s) => s.captureId === b)).toHaveLength(1);
   });
 
+  it("a lowered cap holds while calls above it drain: a slot freed below it is not room", async () => {
+    const [a, b, c, d] = await checkAtCap(3, 4);
+    const runs = [await claimed(a!, workerId), await claimed(b!, workerId), await claimed(c!, workerId)];
+    // The operator lowers the cap to 1 while three calls run (slots 0-2).
+    await db().providerConnection.update({ where: { id: space.connections.ChatGPT! }, data: { maxConcurrency: 1 } });
+    await succeed(a!, runs[0]!);
+    // Slot 0 is free and below the cap, but two calls still run: the connection is full.
+    expect((await claim(d!, workerId)).result.kind).toBe("busy");
+    expect(await db().connectionSlot.count({ where: { connectionId: space.connections.ChatGPT!, captureId: { not: null } } })).toBe(2);
+    await succeed(b!, runs[1]!);
+    expect((await claim(d!, workerId)).result.kind, "one call still runs on a cap of 1").toBe("busy");
+    await succeed(c!, runs[2]!);
+    expect((await claim(d!, workerId)).result.kind).toBe("claimed");
+  });
+
+  it("during a drain, of two claims for the one call the lowered cap has room for, one has it", async () => {
+    const space5 = (space = await newSpace({ prompts: 5 }));
+    const [a, b, c, d, e] = await checkAtCap(3, 5);
+    const runs = [await claimed(a!, workerId), await claimed(b!, workerId), await claimed(c!, workerId)];
+    await db().providerConnection.update({ where: { id: space5.connections.ChatGPT! }, data: { maxConcurrency: 2 } });
+    // Slots 0 and 1 freed below the cap of 2, slot 2 above it still held: room for exactly one more call.
+    await succeed(a!, runs[0]!);
+    await succeed(b!, runs[1]!);
+    const held = gateAt("claim:before-commit", (context) => context.captureId === d);
+    const first = claim(d!, workerId);
+    await held.reached;
+    // The second claim must wait for the first's count (or, unguarded, takes the other free slot).
+    const second = claim(e!, workerId);
+    await Promise.race([second, waitForLockWaiter()]);
+    held.open();
+    const kinds = [(await first).result.kind, (await second).result.kind].sort();
+    expect(kinds).toEqual(["busy", "claimed"]);
+    expect(await db().connectionSlot.count({ where: { connectionId: space5.connections.ChatGPT!, captureId: { not: null } } })).toBe(2);
+  });
+
   it("let one of two claims for the last slot have it; the other waits for a slot", async () => {
     const [a, b] = await checkAtCap(1, 2);
     const held = gateAt("claim:before-commit", (c) => c.captureId === a);

@@ -1,5 +1,6 @@
 -- Slots 0 .. maxConcurrency - 1 exist for every connection; raising the cap adds the missing
--- ones. Slots above a lowered cap stay (a capture may hold one) and are simply not taken.
+-- ones. Slots above a lowered cap stay (a capture may hold one) and are not taken; while one is
+-- held, beacon_take_slot counts the held slots against the cap.
 CREATE OR REPLACE FUNCTION public.beacon_connection_slots()
  RETURNS trigger
  LANGUAGE plpgsql

@@ -2,6 +2,13 @@
 -- being taken), or 'share' (the workspace holds its fair share while another workspace has
 -- captures due on the connection). lib/lifecycle/claim.ts explains the share.
 --
+-- A lowered cap: slots at or above it are never taken, but calls may still hold them (they ran
+-- before the edit) until they end. While they do, a free slot below the cap is not room: the
+-- claims of the connection take beacon_slot_drain_key in turn and count the slots held (the
+-- others' committed), 'full' at the cap. The cap itself cannot change under a claim (the access
+-- lock, beacon_claim). Without this a cap lowered because the provider answered 429s still let
+-- the old number of calls run until the long ones ended.
+--
 -- Planned with each call's values (plan_cache_mode): the cached generic plan, not knowing which
 -- statuses `waiting` holds, expected tens of thousands of captures due and chose a seq scan of
 -- captures that stops at the first, which read the connection's whole history on every claim
@@ -36,6 +43,10 @@ BEGIN
     -- The cap divided by the workspaces that hold slots, counting this one and, when only this
     -- one holds any, the one waiting.
     IF mine >= greatest(1, ceil(cap::numeric / (1 + greatest(1, holders)))) THEN RETURN 'share'; END IF;
+  END IF;
+  IF EXISTS (SELECT 1 FROM connection_slots s WHERE s."connectionId" = connection_id AND s.slot >= cap AND s."captureId" IS NOT NULL) THEN
+    PERFORM pg_advisory_xact_lock(beacon_slot_drain_key(connection_id));
+    IF (SELECT count(*) FROM connection_slots s WHERE s."connectionId" = connection_id AND s."captureId" IS NOT NULL) >= cap THEN RETURN 'full'; END IF;
   END IF;
   UPDATE connection_slots s SET "captureId" = capture_id, "workspaceId" = workspace_id, "takenAt" = now()
   WHERE (s."connectionId", s.slot) = (
