@@ -221,12 +221,17 @@ export async function forceBreaker(key: BreakerKey, forced: "open" | "closed" | 
   const connection = await db().providerConnection.findUnique({ where: { id: key.connectionId }, select: { id: true } });
   if (!connection) return false;
   await db().$executeRaw`INSERT INTO breaker_states ("connectionId", model, "updatedAt") VALUES (${key.connectionId}::uuid, ${key.model}, now()) ON CONFLICT DO NOTHING`;
+  if (forced === "open") {
+    // Open since the database's now (the clock open time is judged by), or since it opened if it already was.
+    await db().$executeRaw`
+      UPDATE breaker_states SET "forcedStatus" = 'open', "openedAt" = coalesce(CASE WHEN status <> 'closed' THEN "openedAt" END, now() AT TIME ZONE 'UTC'),
+        status = 'open', "probeToken" = NULL, "updatedAt" = now()
+      WHERE "connectionId" = ${key.connectionId}::uuid AND model = ${key.model}`;
+    return true;
+  }
   await db().breakerState.update({
     where: { connectionId_model: { connectionId: key.connectionId, model: key.model } },
-    data:
-      forced === "open"
-        ? { forcedStatus: "open", status: "open", openedAt: new Date(), probeToken: null }
-        : { forcedStatus: forced, status: "closed", recentFailures: [], probeToken: null, probeStartedAt: null, openUntil: null, openedAt: null },
+    data: { forcedStatus: forced, status: "closed", recentFailures: [], probeToken: null, probeStartedAt: null, openUntil: null, openedAt: null },
   });
   return true;
 }

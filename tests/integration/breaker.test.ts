@@ -455,4 +455,22 @@ describe("read by the database's clock, whatever the web server's says", () => {
       vi.useRealTimers();
     }
   });
+
+  it("a breaker an operator forces open is open since the database's now, and forcing an open one keeps when it opened", async () => {
+    const p = await newProvider();
+    const key = { connectionId: p.connectionId, model: p.model };
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 2 * 3600_000 });
+    try {
+      await forceBreaker(key, "open");
+      const listed = (await listBreakers({ workspaceId })).find((b) => b.connectionId === p.connectionId)!;
+      expect(listed.openSeconds).toBeLessThan(60);
+      expect(listed.openTooLong).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
+    // Open for a while already: forcing it open again does not restart its open time (nor the alert's key).
+    await db().$executeRaw`UPDATE breaker_states SET "openedAt" = (now() AT TIME ZONE 'UTC') - interval '6 minutes' WHERE "connectionId" = ${p.connectionId}::uuid`;
+    await forceBreaker(key, "open");
+    expect((await listBreakers({ workspaceId })).find((b) => b.connectionId === p.connectionId)!.openSeconds).toBeGreaterThanOrEqual(360);
+  });
 });
