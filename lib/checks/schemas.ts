@@ -27,12 +27,15 @@ export const promptSelectionSchema = z.discriminatedUnion("mode", [
 
 export type PromptSelection = z.infer<typeof promptSelectionSchema>;
 
+/** The providers a check asks (the Check form, a schedule, the setup wizard's first check). */
+export const pickedProvidersSchema = z.array(z.uuid("Unknown provider")).min(1, "Pick at least one provider").max(20, "Pick at most 20 providers");
+
 /** The "Check" form. */
 export const startCheckSchema = z.object({
   idempotencyKey: idempotencyKeySchema,
   brandId: z.uuid("Pick a brand"),
   prompts: promptSelectionSchema,
-  providerConfigIds: z.array(z.uuid("Unknown provider")).min(1, "Pick at least one provider").max(20),
+  providerConfigIds: pickedProvidersSchema,
   samples: z.coerce.number().int().min(1, "At least 1 sample").max(MAX_SAMPLES, `At most ${MAX_SAMPLES} samples`),
 });
 

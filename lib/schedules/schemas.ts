@@ -1,7 +1,7 @@
 // The schedule form and the schedule actions validate with these (the same schema in the browser
 // for inline errors and on the server for the truth).
 import { z } from "zod";
-import { MAX_SAMPLES, promptSelectionSchema } from "@/lib/checks/schemas";
+import { MAX_SAMPLES, pickedProvidersSchema, promptSelectionSchema } from "@/lib/checks/schemas";
 import { text } from "@/lib/validation/text";
 
 export const MINUTES_PER_DAY = 24 * 60;
@@ -11,7 +11,7 @@ export const scheduleInputSchema = z
     name: text({ max: 100, label: "A name" }).pipe(z.string().min(1, "Enter a name")),
     brandId: z.uuid("Pick a brand"),
     prompts: promptSelectionSchema,
-    providerConfigIds: z.array(z.uuid("Unknown provider")).min(1, "Pick at least one provider").max(20, "Pick at most 20 providers"),
+    providerConfigIds: pickedProvidersSchema,
     samples: z.coerce.number().int("Use a whole number").min(1, "At least 1 sample").max(MAX_SAMPLES, `At most ${MAX_SAMPLES} samples`),
     cadence: z.enum(["daily", "weekly"], "Pick daily or weekly"),
     weekday: z.number().int().min(0, "Pick a day of the week").max(6, "Pick a day of the week").nullish(),

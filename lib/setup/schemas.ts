@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { registrableDomain } from "@/lib/analysis/citations";
 import { brandInputSchema } from "@/lib/brands/schemas";
+import { pickedProvidersSchema } from "@/lib/checks/schemas";
 import { promptInputSchema } from "@/lib/prompts/schemas";
 
 /** The languages the wizard offers for the questions (the simulator writes en, de and ru; others get English). */
@@ -100,7 +101,7 @@ export const acceptSetupSchema = z.object({
   suggestionId: z.uuid("Unknown suggestion"),
   brand: brandInputSchema,
   questions: z.array(promptInputSchema).min(1, "Keep at least one question").max(MAX_QUESTIONS * 2, `Ask at most ${MAX_QUESTIONS * 2} questions`),
-  providerConfigIds: z.array(z.uuid("Unknown provider")).min(1, "Pick at least one provider"),
+  providerConfigIds: pickedProvidersSchema,
 });
 
 export type AcceptSetupInput = z.input<typeof acceptSetupSchema>;
