@@ -42,6 +42,7 @@ type StateRow = {
   openUntil: Date | null;
   probeToken: string | null;
   probeStartedAt: Date | null;
+  probeUntil: Date | null;
   recentFailures: boolean[];
   now: Date;
 };
@@ -51,7 +52,7 @@ const where = (key: BreakerKey) => Prisma.sql`"connectionId" = ${key.connectionI
 async function lockState(tx: Tx, key: BreakerKey): Promise<StateRow> {
   await tx.$executeRaw`INSERT INTO breaker_states ("connectionId", model, "updatedAt") VALUES (${key.connectionId}::uuid, ${key.model}, now()) ON CONFLICT DO NOTHING`;
   const [row] = await tx.$queryRaw<StateRow[]>`
-    SELECT status::text AS status, "forcedStatus"::text AS "forcedStatus", "openUntil", "probeToken", "probeStartedAt", "recentFailures",
+    SELECT status::text AS status, "forcedStatus"::text AS "forcedStatus", "openUntil", "probeToken", "probeStartedAt", "probeUntil", "recentFailures",
            (now() AT TIME ZONE 'UTC') AS now
     FROM breaker_states WHERE ${where(key)} FOR UPDATE`;
   return row!;
@@ -88,12 +89,18 @@ export async function acquirePermission(config: BreakerConfig, read?: BreakerGla
     if (state.status === "open" && state.openUntil && state.openUntil.getTime() > now) {
       return shortCircuit(tx, config, state.openUntil.getTime() - now);
     }
-    const probeAlive = state.status === "half_open" && state.probeToken && state.probeStartedAt && now - state.probeStartedAt.getTime() < config.breakerProbeTimeoutMs + PROBE_SLACK_MS;
+    // Judged by the probe's own timeout, stamped when it was handed out: an operator may have
+    // changed the timeout since, and the probe still runs with the one it was given.
+    const probeAlive =
+      state.status === "half_open" &&
+      state.probeToken &&
+      (state.probeUntil ? state.probeUntil.getTime() > now : state.probeStartedAt && now - state.probeStartedAt.getTime() < config.breakerProbeTimeoutMs + PROBE_SLACK_MS);
     if (probeAlive) return shortCircuit(tx, config, Math.min(openFor, 5_000));
 
     const probeToken = randomUUID();
     await tx.$executeRaw`
-      UPDATE breaker_states SET status = 'half_open', "probeToken" = ${probeToken}::uuid, "probeStartedAt" = now() AT TIME ZONE 'UTC', "updatedAt" = now()
+      UPDATE breaker_states SET status = 'half_open', "probeToken" = ${probeToken}::uuid, "probeStartedAt" = now() AT TIME ZONE 'UTC',
+        "probeUntil" = (now() AT TIME ZONE 'UTC') + make_interval(secs => ${(config.breakerProbeTimeoutMs + PROBE_SLACK_MS) / 1000}::float8), "updatedAt" = now()
       WHERE ${where(config)}`;
     return { allowed: true, probeToken };
   });

@@ -67,9 +67,12 @@ async function endOpenPeriod(p: Provider): Promise<void> {
   await db().$executeRaw`UPDATE breaker_states SET "openUntil" = (now() AT TIME ZONE 'UTC') - interval '1 second' WHERE "connectionId" = ${p.connectionId}::uuid AND model = ${p.model}`;
 }
 
-/** The probe was handed out `ms` ago (database clock). */
+/** The probe was handed out `ms` ago (database clock): its start and its deadline move back alike. */
 async function probeStartedAgo(p: Provider, ms: number): Promise<void> {
-  await db().$executeRaw`UPDATE breaker_states SET "probeStartedAt" = (now() AT TIME ZONE 'UTC') - make_interval(secs => ${ms / 1000}) WHERE "connectionId" = ${p.connectionId}::uuid AND model = ${p.model}`;
+  await db().$executeRaw`
+    UPDATE breaker_states SET "probeStartedAt" = (now() AT TIME ZONE 'UTC') - make_interval(secs => ${ms / 1000}),
+      "probeUntil" = "probeUntil" + ((now() AT TIME ZONE 'UTC') - make_interval(secs => ${ms / 1000}) - "probeStartedAt")
+    WHERE "connectionId" = ${p.connectionId}::uuid AND model = ${p.model}`;
 }
 
 function expectRefused(permission: Permission): asserts permission is Extract<Permission, { allowed: false }> {
@@ -266,6 +269,20 @@ describe("half-open", () => {
     expect(await kindsOf(p)).toEqual(["breaker_opened"]);
     const next = expectProbe(await acquirePermission(p));
     expect(next).not.toBe(token);
+  });
+
+  it("a probe is waited for as long as its own timeout, though an operator lowered the timeout since it was handed out", async () => {
+    const p = await newProvider({ breakerProbeTimeoutMs: 60_000 });
+    await openIt(p);
+    await endOpenPeriod(p);
+    expectProbe(await acquirePermission(p));
+    // The probe call runs with 60 s; the operator sets 5 s, and 20 s pass.
+    await db().providerConnection.update({ where: { id: p.connectionId }, data: { breakerProbeTimeoutMs: 5_000 } });
+    await probeStartedAgo(p, 20_000);
+    expectRefused(await acquirePermission({ ...p, breakerProbeTimeoutMs: 5_000 }));
+    // Past its own timeout and slack, it is given up for dead.
+    await probeStartedAgo(p, 60_000 + 10_000 + 1_000);
+    expectProbe(await acquirePermission({ ...p, breakerProbeTimeoutMs: 5_000 }));
   });
 
   it("a probe whose holder vanished is handed out again after the probe timeout + 10 s, and the late holder's outcome is ignored", async () => {

@@ -251,6 +251,7 @@ CREATE TABLE "breaker_states" (
   "failureCount" bigint NOT NULL DEFAULT 0,
   "slowCallCount" bigint NOT NULL DEFAULT 0,
   "updatedAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  "probeUntil" timestamp(3) without time zone,
   CONSTRAINT "breaker_states_connectionId_fkey" FOREIGN KEY ("connectionId") REFERENCES provider_connections(id) ON UPDATE CASCADE ON DELETE CASCADE,
   CONSTRAINT breaker_states_pkey PRIMARY KEY ("connectionId", model)
 );
