@@ -43,7 +43,7 @@ const providersResponse = z.object({
       model: z.string(),
       searchMode: providerConfigInputSchema.shape.searchMode,
       enabled: z.boolean().describe("Enabled by the workspace's admins"),
-      granted: z.boolean().describe("Its connection is still granted to the workspace (and enabled by the operators)"),
+      granted: z.boolean().describe("The workspace may call its connection with its model now: enabled by the operators, granted to the workspace (or to all), the model on the allowlist"),
       configured: z.boolean().describe("This server has the API key its connection needs"),
     }),
   ),

@@ -19,18 +19,24 @@ type Input = z.output<typeof providerConfigInputSchema>;
 
 /** The workspace's providers, with their connection and whether they can run now. */
 export async function listProviderConfigs(workspaceId: string) {
-  const rows = await db().providerConfig.findMany({
-    where: { workspaceId },
-    orderBy: { name: "asc" },
-    include: { connection: { include: { grants: { where: { workspaceId }, select: { monthlySpendLimitMicros: true } } } } },
-  });
-  return rows.map(({ connection: { grants, ...c }, ...p }) => ({
+  const [rows, access] = await Promise.all([
+    db().providerConfig.findMany({ where: { workspaceId }, orderBy: { name: "asc" }, include: { connection: true } }),
+    // Who may call a connection is beacon_access_refusal's to say, as for a claim, a retry and new work.
+    db().$queryRaw<{ id: string; refusal: string | null }[]>`
+      SELECT id, beacon_access_refusal("connectionId", "workspaceId", model) AS refusal FROM provider_configs WHERE "workspaceId" = ${workspaceId}::uuid`,
+  ]);
+  const refusals = new Map(access.map((a) => [a.id, a.refusal]));
+  // A provider added between the two reads is judged at the next read: not granted until then.
+  const refusalOf = (id: string) => (refusals.has(id) ? refusals.get(id)! : "Not read yet: reload.");
+  return rows.map(({ connection: c, ...p }) => ({
     ...p,
     connection: { id: c.id, name: c.name, adapter: c.adapter, models: c.models, maxConcurrency: c.maxConcurrency },
     adapter: c.adapter,
     configured: isConfigured(c.adapter, c.settings),
-    /** Granted to this workspace (or to every workspace) and enabled by its operator. */
-    granted: c.enabled && (c.grantedToAll || grants.length > 0),
+    /** The workspace may call the connection with this model now: enabled, granted (to it or to all), the model allowed. */
+    granted: refusalOf(p.id) === null,
+    /** Why not, when it may not (the claim's words). */
+    accessRefusal: refusalOf(p.id),
     prices: priceTableOf(c),
   }));
 }

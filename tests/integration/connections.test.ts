@@ -10,7 +10,7 @@ import { acquirePermission, recordCall } from "@/lib/breaker/breaker";
 import { grantConnection, grantedConnections, revokeConnection } from "@/lib/connections/connections";
 import { db } from "@/lib/db/prisma";
 import { NotFoundError, UserError } from "@/lib/errors";
-import { createProviderConfig } from "@/lib/workspaces/provider-configs";
+import { createProviderConfig, listProviderConfigs } from "@/lib/workspaces/provider-configs";
 
 let a: Space;
 let b: Space;
@@ -51,6 +51,18 @@ describe("what a workspace may use", () => {
     // Even turned back on by hand, a check refuses a provider whose connection is not granted.
     await db().providerConfig.update({ where: { id }, data: { enabled: true } });
     await expect(startSpaceCheck(a, { providers: ["Granted"] })).rejects.toThrow(UserError);
+  });
+
+  it("lists a provider as usable by the claim's own rule: a model off the allowlist is not granted, with the claim's reason", async () => {
+    const space = await newSpace();
+    const connectionId = space.connections.ChatGPT!;
+    const { models } = await db().providerConnection.findUniqueOrThrow({ where: { id: connectionId } });
+    const listed = async () => (await listProviderConfigs(space.workspaceId)).find((p) => p.id === space.providers.ChatGPT)!;
+    expect(await listed()).toMatchObject({ granted: true, accessRefusal: null });
+    // Its model taken off the allowlist, the provider still on (the operator's edit also switches it off; the rule does not rely on that).
+    await db().providerConnection.update({ where: { id: connectionId }, data: { models: [...models.filter((m) => m !== models[0]), "another-model"] } });
+    expect(await listed()).toMatchObject({ enabled: true, granted: false, accessRefusal: expect.stringMatching(/no longer allowed/) });
+    await expect(startSpaceCheck(space, { providers: ["ChatGPT"] })).rejects.toThrow(UserError);
   });
 });
 
