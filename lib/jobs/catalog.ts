@@ -84,6 +84,9 @@ export const jobCatalog = {
   site_readiness: {
     payload: z.object({ workspaceId: z.uuid() }),
     jobKey: (p: { workspaceId: string }) => `readiness:${p.workspaceId}`,
+    // One run at a time per workspace: a check asked while one runs (its key then moves to the new
+    // job) waits for it, so the card says "checking" until both have ended.
+    queueName: (workspaceId: string) => `readiness:${workspaceId}`,
     // Idempotent (a run replaces the stored result); retries only recover a crash.
     maxAttempts: 3,
   },

@@ -102,5 +102,5 @@ export async function enqueueSetupSuggestions(tx: Sql, payload: JobPayload<"setu
 
 /** A site readiness check of the workspace's own domains (replacing one still waiting). */
 export async function enqueueSiteReadiness(tx: Sql, payload: JobPayload<"site_readiness">): Promise<void> {
-  await addJob(tx, "site_readiness", payload, { jobKey: jobCatalog.site_readiness.jobKey(payload) });
+  await addJob(tx, "site_readiness", payload, { jobKey: jobCatalog.site_readiness.jobKey(payload), queueName: jobCatalog.site_readiness.queueName(payload.workspaceId) });
 }
