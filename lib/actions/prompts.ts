@@ -4,6 +4,7 @@ import { assertCan, canEditTrackingSetup } from "@/lib/permissions/permissions";
 import { fieldPaths, workspaceAction } from "@/lib/actions/safe-action";
 import { bulkCreatePrompts, createPrompt, deletePrompts, listPrompts, updatePrompt } from "@/lib/prompts/prompts";
 import { bulkPromptsSchema, promptInputSchema, promptListQuerySchema } from "@/lib/prompts/schemas";
+import { dropArchivedPrompts } from "@/lib/schedules/schedules";
 
 export const listPromptsAction = workspaceAction
   .inputSchema(promptListQuerySchema, fieldPaths)
@@ -32,5 +33,6 @@ export const deletePromptsAction = workspaceAction
   .inputSchema(z.object({ promptIds: z.array(z.uuid()).min(1, "Pick at least one prompt").max(500) }), fieldPaths)
   .action(async ({ parsedInput, ctx }) => {
     assertCan(canEditTrackingSetup(ctx), "Viewers cannot delete prompts.");
-    return deletePrompts(ctx.workspace.id, parsedInput.promptIds);
+    // The schedules that picked them stop asking them, in the same transaction.
+    return deletePrompts(ctx.workspace.id, parsedInput.promptIds, (tx) => dropArchivedPrompts(tx, ctx.workspace.id, parsedInput.promptIds));
   });

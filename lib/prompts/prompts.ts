@@ -169,10 +169,15 @@ export async function bulkCreatePrompts(workspaceId: string, lines: string, tags
   return { created: count, skipped: texts.length - count };
 }
 
-/** Prompts are archived, not erased, so the checks that asked them keep their question. */
-export async function deletePrompts(workspaceId: string, promptIds: string[]) {
+/**
+ * Prompts are archived, not erased, so the checks that asked them keep their question.
+ * `first` runs in the same transaction before the prompts are locked (the schedules that picked
+ * them: lib/schedules, which this folder may not import).
+ */
+export async function deletePrompts(workspaceId: string, promptIds: string[], first: (tx: Prisma.TransactionClient) => Promise<void> = async () => {}) {
   // In one transaction: when any id is not ours, nothing is archived.
   return transaction(async (tx) => {
+    await first(tx);
     const { count } = await tx.prompt.updateMany({
       where: { id: { in: promptIds }, ...live(workspaceId) },
       data: { deletedAt: new Date() },

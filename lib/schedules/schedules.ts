@@ -12,6 +12,31 @@ export const SCHEDULE_FAILED_EVENT = "schedule_failed";
 const notFound = () => new NotFoundError("That schedule does not exist in this workspace.");
 
 /**
+ * Prompts being archived (in the caller's transaction, before it locks them: a schedule's run
+ * holds its row while its check reads the prompts): the schedules that picked them stop asking
+ * them, and go on asking the rest; one left with none is paused, with an entry in its history
+ * saying why (the Schedules page shows it). Before, every later run of such a schedule failed
+ * on the archived prompt and asked none of the others, and its edit form could not untick it.
+ */
+export async function dropArchivedPrompts(tx: Prisma.TransactionClient, workspaceId: string, promptIds: string[]): Promise<void> {
+  const changed = await tx.$queryRaw<{ id: string; emptied: boolean }[]>`
+    UPDATE schedules s SET "promptSelection" = jsonb_build_object('mode', 'picked', 'promptIds', kept.ids),
+      paused = s.paused OR jsonb_array_length(kept.ids) = 0, "updatedAt" = now()
+    FROM (SELECT x.id, coalesce((SELECT jsonb_agg(p) FROM jsonb_array_elements_text(x."promptSelection"->'promptIds') p WHERE p <> ALL(${promptIds}::text[])), '[]'::jsonb) AS ids
+          FROM schedules x WHERE x."workspaceId" = ${workspaceId}::uuid AND x."promptSelection"->>'mode' = 'picked'
+            AND x."promptSelection"->'promptIds' ?| ${promptIds}::text[]
+          ORDER BY x.id FOR NO KEY UPDATE OF x) kept
+    WHERE s.id = kept.id
+    RETURNING s.id, jsonb_array_length(kept.ids) = 0 AS emptied`;
+  const emptied = changed.filter((s) => s.emptied);
+  if (emptied.length) {
+    await tx.event.createMany({
+      data: emptied.map((s) => ({ workspaceId, kind: SCHEDULE_FAILED_EVENT, data: { scheduleId: s.id, code: "prompts_archived", message: "Paused: every prompt it asked was archived. Pick prompts and resume it." } })),
+    });
+  }
+}
+
+/**
  * Everything a schedule names must belong to the workspace now; the check it starts later is
  * validated again by createCheck, and a run that is refused then is recorded, not retried.
  */
@@ -127,6 +152,8 @@ async function lastOutcomes(workspaceId: string, scheduleIds: string[]): Promise
   return outcomes;
 }
 
+const pickedNone = (selection: Prisma.JsonValue) => typeof selection === "object" && selection !== null && !Array.isArray(selection) && selection.mode === "picked";
+
 /** The workspace's schedules with what the list shows: brand, providers and the last run's outcome. */
 export async function listSchedules(workspaceId: string) {
   const schedules = await db().schedule.findMany({
@@ -147,7 +174,8 @@ export async function listSchedules(workspaceId: string) {
       name: s.name,
       brandId: s.brandId,
       brand: s.brand.name,
-      prompts: (selection.success ? selection.data : { mode: "all" }) as PromptSelection,
+      // A picked list left empty by archived prompts (dropArchivedPrompts) is shown as that: none picked.
+      prompts: (selection.success ? selection.data : pickedNone(s.promptSelection) ? { mode: "picked", promptIds: [] } : { mode: "all" }) as PromptSelection,
       providerConfigIds: s.providerConfigIds,
       providers: s.providerConfigIds.map((id) => providerNames.get(id) ?? "(deleted provider)"),
       samples: s.samples,

@@ -7,7 +7,7 @@ import { waitFor } from "../support/wait-for";
 import { startWorkers } from "../support/worker-process";
 import { expectFieldError, join, ok, refused, signUp, type ActionResult, type Person } from "../support/workspace-fixtures";
 import { createBrandAction } from "@/lib/actions/brands";
-import { bulkCreatePromptsAction } from "@/lib/actions/prompts";
+import { bulkCreatePromptsAction, deletePromptsAction } from "@/lib/actions/prompts";
 import {
   createScheduleAction,
   deleteScheduleAction,
@@ -252,6 +252,32 @@ describe("workspace scoping", () => {
     const captures = await db().capture.findMany({ where: { checkId: check!.id } });
     expect(captures.length).toBe(2 * 2);
     expect(captures.every((c) => c.workspaceId === B.id && B.promptIds.includes(c.promptId))).toBe(true);
+  });
+});
+
+describe("prompts archived under a schedule", () => {
+  it("a schedule stops asking the archived prompts it picked and asks the rest; one left with none is paused, saying why", async () => {
+    ok(await A.owner.browser.run(() => bulkCreatePromptsAction({ lines: "Which anvil is archived first?\nWhich anvil is archived second?", tags: [] })));
+    const [first, second] = await Promise.all(
+      ["Which anvil is archived first?", "Which anvil is archived second?"].map(async (text) => (await db().prompt.findFirstOrThrow({ where: { workspaceId: A.id, text } })).id),
+    );
+    const mixed = await createAs(A.owner, A, { name: "Mixed", prompts: { mode: "picked", promptIds: [first!, A.promptIds[0]!] } });
+    const archivedOnly = await createAs(A.owner, A, { name: "Archived only", prompts: { mode: "picked", promptIds: [second!] } });
+
+    ok(await A.owner.browser.run(() => deletePromptsAction({ promptIds: [first!, second!] })));
+
+    expect(await scheduleRow(mixed)).toMatchObject({ paused: false, promptSelection: { mode: "picked", promptIds: [A.promptIds[0]] } });
+    expect(await scheduleRow(archivedOnly)).toMatchObject({ paused: true });
+    expect((await failuresOf(archivedOnly)).map((f) => f.message)).toEqual(["Paused: every prompt it asked was archived. Pick prompts and resume it."]);
+    const listed = ok(await A.owner.browser.run(() => listSchedulesAction())).find((row) => row.id === archivedOnly)!;
+    expect(listed.prompts, "shown as none picked, for the form to pick again").toEqual({ mode: "picked", promptIds: [] });
+
+    // Its next run asks the prompt it still has (it used to fail on the archived one and ask none).
+    await dueAt(mixed, new Date(Date.now() - 60_000));
+    const runs = await runDueSchedules();
+    expect(runs.map((r) => [r.scheduleId, r.outcome])).toEqual([[mixed, "created"]]);
+    const [check] = await checksOf(mixed);
+    expect(await db().capture.findMany({ where: { checkId: check!.id }, distinct: ["promptId"], select: { promptId: true } })).toEqual([{ promptId: A.promptIds[0] }]);
   });
 });
 
