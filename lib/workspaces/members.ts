@@ -3,6 +3,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { publicUrl } from "@/lib/config/env";
 import { revokeApiKeysOfMember } from "@/lib/api-keys/api-keys";
 import { assertCan, canManageMembers, canManageOwners, type Role } from "@/lib/permissions/permissions";
+import { ROLES } from "@/lib/permissions/roles";
 import type { WorkspaceContext } from "@/lib/permissions/permissions";
 import { db } from "@/lib/db/prisma";
 import { transaction } from "@/lib/db/transaction";
@@ -52,6 +53,22 @@ async function withOwnersLocked<T>(workspaceId: string, change: (tx: Tx, ownerCo
 
 const LAST_OWNER = "A workspace needs at least one owner. Make someone else an owner first.";
 
+/** The roles a member with `role` may invite (createInvitation's rule); none when removed (null). */
+const invitableBy = (userId: string, role: Role | null): Role[] =>
+  role === null || !canManageMembers({ userId, role }) ? [] : ROLES.filter((r) => r !== "owner" || canManageOwners({ userId, role }));
+
+/**
+ * A member removed or given a lower role: the pending invitations they sent that they could no
+ * longer send are revoked with the change, as their API keys are. A link an admin sent stayed
+ * good for a week after the admin was removed, and granted the role they no longer held.
+ */
+async function revokeInvitationsBeyond(tx: Tx, workspaceId: string, userId: string, role: Role | null): Promise<void> {
+  await tx.invitation.updateMany({
+    where: { workspaceId, invitedById: userId, acceptedAt: null, revokedAt: null, role: { notIn: invitableBy(userId, role) } },
+    data: { revokedAt: new Date() },
+  });
+}
+
 export async function changeMemberRole(ctx: WorkspaceContext, membershipId: string, role: Role) {
   assertCan(canManageMembers(ctx), "Only owners and admins can change roles.");
   await withOwnersLocked(ctx.workspace.id, async (tx, owners) => {
@@ -59,6 +76,7 @@ export async function changeMemberRole(ctx: WorkspaceContext, membershipId: stri
     if (membership.role === "owner" || role === "owner") assertCan(canManageOwners(ctx), "Only owners can grant or change the owner role.");
     if (membership.role === "owner" && role !== "owner" && owners <= 1) throw new UserError(LAST_OWNER);
     await tx.membership.update({ where: { id: membership.id }, data: { role } });
+    await revokeInvitationsBeyond(tx, ctx.workspace.id, membership.userId, role);
   });
 }
 
@@ -69,8 +87,9 @@ export async function removeMember(ctx: WorkspaceContext, membershipId: string) 
     if (membership.role === "owner") assertCan(canManageOwners(ctx), "Only owners can remove an owner.");
     if (membership.role === "owner" && owners <= 1) throw new UserError(LAST_OWNER);
     await tx.membership.delete({ where: { id: membership.id } });
-    // Their API keys die with the membership, in the same transaction.
+    // Their API keys and the invitations they sent die with the membership, in the same transaction.
     await revokeApiKeysOfMember(tx, ctx.workspace.id, membership.userId);
+    await revokeInvitationsBeyond(tx, ctx.workspace.id, membership.userId, null);
   });
 }
 

@@ -21,6 +21,7 @@ import {
   updatePromptAction,
 } from "@/lib/actions/prompts";
 import { db } from "@/lib/db/prisma";
+import { findInvitation } from "@/lib/workspaces/members";
 
 vi.mock("next/headers", () => import("../support/request-context").then((m) => m.nextHeadersMock));
 
@@ -110,6 +111,21 @@ describe("an admin", () => {
     expect((await membershipOf(temp.userId, workspaceId)).role).toBe("admin");
     ok(await admin.browser.run(() => removeMemberAction({ membershipId: membership.id })));
     expect(await db().membership.findUnique({ where: { id: membership.id } })).toBeNull();
+  });
+
+  it("loses the invitations it sent that it could no longer send: an owner made admin its owner ones, a member removed all", async () => {
+    const second = await join(owner, "owner", "Olive Second");
+    const asOwner = await invite(second, uniqueEmail("invited-owner"), "owner");
+    const asAdmin = await invite(second, uniqueEmail("invited-admin"), "admin");
+    const state = async (id: string) => ((await db().invitation.findUniqueOrThrow({ where: { id } })).revokedAt ? "revoked" : "pending");
+    const membership = await membershipOf(second.userId, workspaceId);
+
+    ok(await owner.browser.run(() => changeMemberRoleAction({ membershipId: membership.id, role: "admin" })));
+    expect([await state(asOwner.id), await state(asAdmin.id)], "an admin may not invite an owner").toEqual(["revoked", "pending"]);
+
+    ok(await owner.browser.run(() => removeMemberAction({ membershipId: membership.id })));
+    expect(await state(asAdmin.id)).toBe("revoked");
+    expect((await findInvitation(asAdmin.token))?.state).toBe("revoked");
   });
 
   it("cannot grant the owner role, to others or to themselves, nor invite an owner", async () => {
