@@ -5,7 +5,8 @@ import { urlProblem } from "@/lib/alerts/safe-url";
 import { env } from "@/lib/config/env";
 import { db } from "@/lib/db/prisma";
 import { ConflictError, NotFoundError, UserError } from "@/lib/errors";
-import { Prisma, type AlertChannel } from "@/lib/generated/prisma/client";
+import type { AlertChannel } from "@/lib/generated/prisma/client";
+import { isUniqueViolation } from "@/lib/db/sqlstate";
 
 // A workspace's alert channels: email lists, Slack incoming webhooks and signed webhooks. None of
 // these functions authorize (callers check canManageAlerts); every query is scoped by workspace.
@@ -40,7 +41,7 @@ async function assertSafe(input: ChannelInput): Promise<void> {
   if (problem) throw new UserError(problem, { field: "url" });
 }
 
-const isDuplicateName = (error: unknown) => error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
+const isDuplicateName = (error: unknown) => isUniqueViolation(error);
 const duplicate = (name: string) => new ConflictError(`A channel named "${name}" already exists; pick another name.`, { field: "name" });
 
 export async function listChannels(workspaceId: string): Promise<{ channels: ChannelView[]; smtpConfigured: boolean }> {

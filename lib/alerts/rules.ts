@@ -7,6 +7,7 @@ import { db } from "@/lib/db/prisma";
 import { transaction } from "@/lib/db/transaction";
 import { NotFoundError, UserError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { isUniqueViolation } from "@/lib/db/sqlstate";
 
 const notFound = () => new NotFoundError("That alert rule does not exist in this workspace.");
 
@@ -89,12 +90,19 @@ export async function listRules(workspaceId: string) {
 
 export type AlertRuleRow = Awaited<ReturnType<typeof listRules>>[number];
 
+/**
+ * Creates a rule; with the form's `createKey`, once: a resubmit after a lost response (or a
+ * double click) finds the one the first made, so no second rule delivers every alert again.
+ */
 export async function createRule(workspaceId: string, createdById: string | null, input: ParsedRuleInput) {
   const channelIds = await validateReferences(workspaceId, input);
+  const made = (error: unknown) =>
+    input.createKey && isUniqueViolation(error) ? db().alertRule.findUnique({ where: { workspaceId_createKey: { workspaceId, createKey: input.createKey } }, select: { id: true } }) : null;
   return db().alertRule.create({
     data: {
       workspaceId,
       createdById,
+      createKey: input.createKey ?? null,
       name: input.name,
       kind: input.kind,
       brandId: input.brandId,
@@ -103,6 +111,10 @@ export async function createRule(workspaceId: string, createdById: string | null
       channels: { create: channelIds.map((channelId) => ({ channelId })) },
     },
     select: { id: true },
+  }).catch(async (error: unknown) => {
+    const rule = await made(error);
+    if (rule) return rule;
+    throw error;
   });
 }
 

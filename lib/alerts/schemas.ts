@@ -10,6 +10,8 @@ export type RuleParams = { [K in AnyKind as K["name"]]: z.output<K["params"]> };
 
 const base = {
   name: text({ max: 100, label: "A name" }).pipe(z.string().min(1, "Enter a name")),
+  /** The creating form's key (one per dialog): a resubmit finds the rule it made. Ignored by an edit. */
+  createKey: z.uuid("Unknown form key").optional(),
   channelIds: z.array(z.uuid("Unknown channel")).max(20, "Pick at most 20 channels").default([]),
   enabled: z.boolean().default(true),
 };

@@ -8,6 +8,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { ConflictError, NotFoundError, UserError } from "@/lib/errors";
 import { startReanalysis } from "@/lib/brands/reanalysis";
 import { rewriteRollups } from "@/lib/analytics/rollups";
+import { isUniqueViolation } from "@/lib/db/sqlstate";
 
 export async function listBrands(workspaceId: string) {
   return db().brand.findMany({
@@ -20,7 +21,7 @@ export async function listBrands(workspaceId: string) {
 export type BrandWithCompetitors = Awaited<ReturnType<typeof listBrands>>[number];
 
 function nameTaken(error: unknown): boolean {
-  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
+  return isUniqueViolation(error);
 }
 
 export async function createBrand(workspaceId: string, input: ParsedBrandInput) {

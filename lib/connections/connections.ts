@@ -12,6 +12,7 @@ import type { grantInputSchema } from "@/lib/providers/schemas";
 import { isConfigured, notConfiguredReason, type connectionInputSchema } from "@/lib/providers/registry";
 import { testCall } from "@/lib/connections/test-call";
 import type { z } from "zod";
+import { isUniqueViolation } from "@/lib/db/sqlstate";
 
 type Tx = Prisma.TransactionClient;
 
@@ -74,7 +75,7 @@ const toData = ({ simulator, openaiCompatible, ...input }: ConnectionInput) => (
 });
 
 function rethrowNameTaken(error: unknown, name: string): never {
-  if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
+  if (isUniqueViolation(error)) {
     throw new ConflictError(`A connection named "${name}" already exists.`, { field: "name" });
   }
   throw error;

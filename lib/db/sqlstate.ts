@@ -41,3 +41,8 @@ export function isPermanentDatabaseError(error: unknown): boolean {
   const e = error as { name?: string; code?: unknown } | null;
   return e?.name === "PrismaClientKnownRequestError" && typeof e.code === "string" && PERMANENT_PRISMA_CODES.has(e.code);
 }
+
+/** A unique index refused the row (Prisma's P2002, or SQLSTATE 23505 from a raw query): another writer made it first. */
+export function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === "P2002" || sqlState(error) === "23505";
+}

@@ -4,6 +4,7 @@ import { transaction } from "@/lib/db/transaction";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { NotFoundError, UserError } from "@/lib/errors";
 import { MAX_BULK_PROMPTS, splitPromptLines, type ParsedPromptInput } from "@/lib/prompts/schemas";
+import { isUniqueViolation } from "@/lib/db/sqlstate";
 
 const live = (workspaceId: string): Prisma.PromptWhereInput => ({ workspaceId, deletedAt: null });
 
@@ -117,7 +118,7 @@ export async function ensurePromptsIn(tx: Prisma.TransactionClient, workspaceId:
 const DUPLICATE = "This prompt already exists in the workspace.";
 
 /** A write that met another live prompt with its text (prompts_live_text_idx), e.g. one created at the same moment. */
-const isDuplicateText = (error: unknown) => error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
+const isDuplicateText = (error: unknown) => isUniqueViolation(error);
 
 async function assertNoDuplicate(workspaceId: string, text: string, exceptId?: string) {
   if (await findPromptByText(db(), workspaceId, text, exceptId)) throw new UserError(DUPLICATE, { field: "text" });

@@ -5,6 +5,7 @@ import { NotFoundError, UserError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { nextRunAfter } from "@/lib/schedules/next-run";
 import type { ParsedScheduleInput } from "@/lib/schedules/schemas";
+import { isUniqueViolation } from "@/lib/db/sqlstate";
 
 /** The event a run that could not create its check leaves behind (lib/schedules/run-due.ts). */
 export const SCHEDULE_FAILED_EVENT = "schedule_failed";
@@ -84,13 +85,21 @@ const fields = (input: ParsedScheduleInput) => ({
   minuteOfDay: input.minuteOfDay,
 });
 
+/**
+ * Creates a schedule; with the form's `createKey`, once: a resubmit after a lost response (or a
+ * double click) finds the one the first made (the unique key waits for it to commit), so no
+ * second schedule makes and pays a second check at every slot.
+ */
 export async function createSchedule(workspaceId: string, createdById: string | null, input: ParsedScheduleInput, now = new Date()) {
   await validateReferences(workspaceId, input);
-  const schedule = await db().schedule.create({
-    data: { workspaceId, createdById, ...fields(input), nextRunAt: nextRunAfter(input, now) },
-    select: { id: true, nextRunAt: true },
-  });
-  return schedule;
+  const select = { id: true, nextRunAt: true } as const;
+  return db()
+    .schedule.create({ data: { workspaceId, createdById, createKey: input.createKey ?? null, ...fields(input), nextRunAt: nextRunAfter(input, now) }, select })
+    .catch(async (error: unknown) => {
+      const made = input.createKey && isUniqueViolation(error) ? await db().schedule.findUnique({ where: { workspaceId_createKey: { workspaceId, createKey: input.createKey } }, select }) : null;
+      if (made) return made;
+      throw error;
+    });
 }
 
 export async function updateSchedule(workspaceId: string, scheduleId: string, input: ParsedScheduleInput, now = new Date()) {

@@ -9,6 +9,8 @@ export const MINUTES_PER_DAY = 24 * 60;
 export const scheduleInputSchema = z
   .object({
     name: text({ max: 100, label: "A name" }).pipe(z.string().min(1, "Enter a name")),
+    /** The creating form's key (one per dialog): a resubmit finds the schedule it made. Ignored by an edit. */
+    createKey: z.uuid("Unknown form key").optional(),
     brandId: z.uuid("Pick a brand"),
     prompts: promptSelectionSchema,
     providerConfigIds: pickedProvidersSchema,

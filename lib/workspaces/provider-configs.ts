@@ -9,6 +9,7 @@ import { defaultProviderName, defaultSearchMode } from "@/lib/providers/defaults
 import { isConfigured } from "@/lib/providers/registry";
 import type { providerConfigInputSchema } from "@/lib/providers/schemas";
 import type { z } from "zod";
+import { isUniqueViolation } from "@/lib/db/sqlstate";
 
 type Tx = Prisma.TransactionClient;
 type Input = z.output<typeof providerConfigInputSchema>;
@@ -42,7 +43,7 @@ export async function listProviderConfigs(workspaceId: string) {
 }
 
 function rethrowNameTaken(error: unknown, name: string): never {
-  if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
+  if (isUniqueViolation(error)) {
     throw new ConflictError(`A provider named "${name}" already exists.`, { field: "name" });
   }
   throw error;

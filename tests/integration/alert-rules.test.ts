@@ -206,6 +206,16 @@ describe("a number that changed: visibility", () => {
     await db().alertRule.delete({ where: { id: ruleId } });
   });
 
+  it("created twice with the form's key (a resubmit after a lost response, or two at once) is one rule, so each finding is delivered once", async () => {
+    const rule = { ...visibilityRule(A.brandId, "Created once"), createKey: crypto.randomUUID() };
+    const [one, two] = await Promise.all([A.owner.browser.run(() => createAlertRuleAction(rule)), A.owner.browser.run(() => createAlertRuleAction(rule))]);
+    expect(ok(two).id).toBe(ok(one).id);
+    expect(await db().alertRule.count({ where: { workspaceId: A.workspaceId, name: "Created once" } })).toBe(1);
+    expect(resultOf(await evaluateAlerts(A.workspaceId, { now: NOW }), ok(one).id).fired).toBe(1);
+    expect(await db().alertFiring.count({ where: { rule: { workspaceId: A.workspaceId, name: "Created once" } } })).toBe(1);
+    await db().alertRule.delete({ where: { id: ok(one).id } });
+  });
+
   it("two evaluations at once fire once: the second waits on the first's uncommitted firing", async () => {
     const ruleId = await addRule(A, visibilityRule(A.brandId, "Raced"));
     const gate = gateAt("alert:firing-before-commit", (c) => c.ruleId === ruleId);

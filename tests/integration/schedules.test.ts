@@ -255,6 +255,25 @@ describe("workspace scoping", () => {
   });
 });
 
+describe("creating a schedule once", () => {
+  it("sent twice with the form's key (a resubmit after a lost response, or two at once) makes one schedule, and one check per slot", async () => {
+    const createKey = crypto.randomUUID();
+    const input = scheduleInput(A, { name: "Once", createKey });
+    const [one, two] = await Promise.all([A.owner.browser.run(() => createScheduleAction(input)), A.owner.browser.run(() => createScheduleAction(input))]);
+    expect(ok(two).id).toBe(ok(one).id);
+    expect(ok(await A.owner.browser.run(() => createScheduleAction(input))).id, "a later resubmit").toBe(ok(one).id);
+    expect(await db().schedule.count({ where: { workspaceId: A.id, name: "Once" } })).toBe(1);
+    await dueAt(ok(one).id, new Date(Date.now() - 60_000));
+    await runDueSchedules();
+    expect(await db().check.count({ where: { workspaceId: A.id, schedule: { name: "Once" } } })).toBe(1);
+    // Without a key (an API caller that sends none), each call makes its own.
+    const plain = scheduleInput(A, { name: "Twice" });
+    ok(await A.owner.browser.run(() => createScheduleAction(plain)));
+    ok(await A.owner.browser.run(() => createScheduleAction(plain)));
+    expect(await db().schedule.count({ where: { workspaceId: A.id, name: "Twice" } })).toBe(2);
+  });
+});
+
 describe("prompts archived under a schedule", () => {
   it("a schedule stops asking the archived prompts it picked and asks the rest; one left with none is paused, saying why", async () => {
     ok(await A.owner.browser.run(() => bulkCreatePromptsAction({ lines: "Which anvil is archived first?\nWhich anvil is archived second?", tags: [] })));

@@ -138,6 +138,7 @@ CREATE TABLE "alert_rules" (
   "lastResult" jsonb,
   "createdAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
   "updatedAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  "createKey" uuid,
   CONSTRAINT "alert_rules_brandId_fkey" FOREIGN KEY ("brandId") REFERENCES brands(id) ON UPDATE CASCADE ON DELETE CASCADE,
   CONSTRAINT alert_rules_pkey PRIMARY KEY (id),
   CONSTRAINT "alert_rules_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
@@ -1235,6 +1236,7 @@ CREATE TABLE "schedules" (
   "createdById" text,
   "createdAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
   "updatedAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  "createKey" uuid,
   CONSTRAINT "schedules_brandId_fkey" FOREIGN KEY ("brandId") REFERENCES brands(id) ON UPDATE CASCADE ON DELETE CASCADE,
   CONSTRAINT schedules_pkey PRIMARY KEY (id),
   CONSTRAINT "schedules_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
@@ -1561,6 +1563,8 @@ CREATE UNIQUE INDEX alert_rule_channels_pkey ON public.alert_rule_channels USING
 
 CREATE UNIQUE INDEX alert_rules_pkey ON public.alert_rules USING btree (id);
 
+CREATE UNIQUE INDEX "alert_rules_workspaceId_createKey_key" ON public.alert_rules USING btree ("workspaceId", "createKey");
+
 CREATE INDEX "alert_rules_workspaceId_idx" ON public.alert_rules USING btree ("workspaceId");
 
 CREATE UNIQUE INDEX analysis_runs_pkey ON public.analysis_runs USING btree (id);
@@ -1824,6 +1828,8 @@ CREATE INDEX "rollup_tag_gap_sources_workspaceId_brandId_tag_name_day_idx" ON pu
 CREATE INDEX "schedules_paused_nextRunAt_idx" ON public.schedules USING btree (paused, "nextRunAt");
 
 CREATE UNIQUE INDEX schedules_pkey ON public.schedules USING btree (id);
+
+CREATE UNIQUE INDEX "schedules_workspaceId_createKey_key" ON public.schedules USING btree ("workspaceId", "createKey");
 
 CREATE INDEX "schedules_workspaceId_idx" ON public.schedules USING btree ("workspaceId");
 

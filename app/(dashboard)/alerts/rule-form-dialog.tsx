@@ -23,9 +23,11 @@ export function RuleFormDialog({ rule, choices, onClose, onSaved }: { rule?: Ale
   const [params, setParams] = useState<FormParams>(() => (rule ? formParams(kindOf(rule.kind), rule.params) : {}));
   const [channelIds, setChannelIds] = useState<string[]>(rule?.channels.map((c) => c.id) ?? []);
   const [enabled, setEnabled] = useState(rule?.enabled ?? true);
+  // One key per dialog: a resubmit after a lost response finds the rule the first made.
+  const [createKey] = useState(() => crypto.randomUUID());
   const kindModule = kindOf(kind);
 
-  const form = useActionForm(schema, async ({ ruleId, rule: input }) => (ruleId ? updateAlertRuleAction({ ruleId, rule: input }) : createAlertRuleAction(input)), {
+  const form = useActionForm(schema, async ({ ruleId, rule: input }) => (ruleId ? updateAlertRuleAction({ ruleId, rule: input }) : createAlertRuleAction({ ...input, createKey })), {
     onSuccess: async () => {
       toast.success(rule ? "Rule saved; evaluating it now" : "Rule created; evaluating it now");
       await queryClient.invalidateQueries({ queryKey: ["alerts"] });

@@ -37,8 +37,10 @@ export function ScheduleFormDialog({ schedule, choices, onClose }: { schedule?: 
   const [picked, setPicked] = useState<Set<string>>(new Set(initial?.mode === "picked" ? initial.promptIds : []));
   const [providerIds, setProviderIds] = useState<Set<string>>(new Set(schedule?.providerConfigIds ?? usable.map((p) => p.id)));
   const [samples, setSamples] = useState(schedule?.samples ?? 1);
+  // One key per dialog: a resubmit after a lost response finds the schedule the first made.
+  const [createKey] = useState(() => crypto.randomUUID());
 
-  const form = useActionForm(schema, async ({ scheduleId, schedule: input }) => (scheduleId ? updateScheduleAction({ scheduleId, schedule: input }) : createScheduleAction(input)), {
+  const form = useActionForm(schema, async ({ scheduleId, schedule: input }) => (scheduleId ? updateScheduleAction({ scheduleId, schedule: input }) : createScheduleAction({ ...input, createKey })), {
     onSuccess: async () => {
       toast.success(schedule ? "Schedule saved" : "Schedule created");
       await queryClient.invalidateQueries({ queryKey: schedulesKey });
