@@ -9,6 +9,7 @@ import { ConflictError, NotFoundError, UserError } from "@/lib/errors";
 import { startReanalysis } from "@/lib/brands/reanalysis";
 import { rewriteRollups } from "@/lib/analytics/rollups";
 import { isUniqueViolation } from "@/lib/db/sqlstate";
+import { forgetCompetitors } from "@/lib/alerts/rules";
 
 export async function listBrands(workspaceId: string) {
   return db().brand.findMany({
@@ -129,6 +130,8 @@ export async function trackCompetitor(workspaceId: string, brandId: string, name
 async function removeCompetitors(tx: Prisma.TransactionClient, ids: string[]) {
   if (!ids.length) return;
   await tx.$queryRaw`SELECT id FROM competitors WHERE id = ANY(${ids}::uuid[]) ORDER BY id FOR UPDATE`;
+  // The alert rules that watch them by id stop naming them (lib/alerts/rules.ts).
+  await forgetCompetitors(tx, ids);
   const named = await tx.$queryRaw<{ captureId: string }[]>`SELECT DISTINCT "captureId" FROM mentions WHERE "competitorId" = ANY(${ids}::uuid[])`;
   await rewriteRollups(
     tx,

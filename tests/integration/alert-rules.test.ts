@@ -14,6 +14,8 @@ import type { RuleInput } from "@/lib/alerts/schemas";
 import { recordRollups } from "@/lib/analytics/rollups";
 import { finishCheckIfDone } from "@/lib/lifecycle/transition";
 import { db } from "@/lib/db/prisma";
+import { updateBrand } from "@/lib/brands/brands";
+import { brandInputSchema } from "@/lib/brands/schemas";
 import { storeHits } from "@/lib/traffic/store";
 import { rotateSiteKey } from "@/lib/traffic/visits";
 import { brandCandidates, candidateKey } from "@/lib/analysis/brand-candidates";
@@ -326,6 +328,23 @@ describe("a competitor overtook the brand on a prompt", () => {
     expect(facts.p).toBeCloseTo(576 / 32768, 10);
     expect(facts.current).toMatchObject({ brandFirst: 3, rivalFirst: 12, answers: 16 });
     expect(facts.previous).toMatchObject({ brandFirst: 10, rivalFirst: 5, answers: 16 });
+  });
+});
+
+describe("a competitor a rule watches is removed from the brand", () => {
+  it("the rule stops naming it; one left watching none is switched off saying why, not told all is well", async () => {
+    const w = await buildWorld("Alerts removed rival");
+    const other = await db().competitor.create({ data: { workspaceId: w.workspaceId, brandId: w.brandId, name: "Other" } });
+    const both = await addRule(w, { name: "Rival or Other", kind: "competitor_overtook", brandId: w.brandId, params: { windowDays: 7, competitorIds: [w.rivalId, other.id] } });
+    const rivalOnly = await addRule(w, { name: "Rival only", kind: "competitor_overtook", brandId: w.brandId, params: { windowDays: 7, competitorIds: [w.rivalId] } });
+
+    await updateBrand(w.workspaceId, w.brandId, brandInputSchema.parse({ name: "Acme", domains: ["acme.com"], competitors: [{ id: other.id, name: "Other" }] }));
+
+    const [kept, off] = await Promise.all([both, rivalOnly].map((id) => db().alertRule.findUniqueOrThrow({ where: { id } })));
+    expect(kept).toMatchObject({ enabled: true, params: { windowDays: 7, competitorIds: [other.id] } });
+    expect(off).toMatchObject({ enabled: false, params: { competitorIds: [] }, lastResult: { status: "error", message: expect.stringMatching(/competitors it watched were removed/) } });
+    // Off, it is not judged (it said "still comes first on every prompt" before, watching nothing).
+    expect((await evaluateAlerts(w.workspaceId, { now: NOW })).map((r) => r.ruleId)).not.toContain(rivalOnly);
   });
 });
 
