@@ -46,10 +46,13 @@ async function postJson(url: string, body: string, headers: Record<string, strin
           if (text.length < 2000) text += chunk;
         });
         res.on("end", () => resolve(classifyHttpStatus(res.statusCode ?? 0, shortError(text, 200))));
-        res.on("error", (error) => resolve({ kind: "transient", responseStatus: res.statusCode, error: shortError(error.message) }));
-        // Cut off mid-body (the timeout, a reset): whichever event comes first settles it.
+        // Cut off mid-body (the timeout, a reset): the status line was the receiver's answer. A
+        // 2xx took the message (Slack posted it: trying again would post it twice); any other
+        // status is judged as when the body arrives whole. Whichever event comes first settles it.
+        const cut = (detail: string) => resolve(classifyHttpStatus(res.statusCode ?? 0, shortError(text || detail, 200)));
+        res.on("error", (error) => cut(error.message));
         res.on("close", () => {
-          if (!res.complete) resolve({ kind: "transient", responseStatus: res.statusCode, error: "The connection closed before the answer was complete" });
+          if (!res.complete) cut("The connection closed before the answer was complete");
         });
       },
     );

@@ -47,7 +47,8 @@ const received: Received[] = [];
 const hits = new Map<string, number>();
 const held: http.ServerResponse[] = [];
 
-// /ok/* 200; /bad/* 400; /fail-once/<tag> 500 then 200; /hang-once/<tag> no answer then 200.
+// /ok/* 200; /bad/* 400; /fail-once/<tag> 500 then 200; /hang-once/<tag> no answer then 200;
+// /cut/* 200 whose body breaks off (the connection reset after the first byte).
 const receiver = http.createServer((req, res) => {
   let body = "";
   req.setEncoding("utf8");
@@ -60,6 +61,10 @@ const receiver = http.createServer((req, res) => {
     if (path.startsWith("/bad/")) return res.writeHead(400).end("unknown hook");
     if (path.startsWith("/fail-once/") && n === 1) return res.writeHead(500).end("try later");
     if (path.startsWith("/hang-once/") && n === 1) return void held.push(res);
+    if (path.startsWith("/cut/")) {
+      res.writeHead(200, { "content-length": "100" });
+      return void res.write("o", () => res.destroy());
+    }
     res.writeHead(200).end("ok");
   });
 });
@@ -294,6 +299,23 @@ describe("retries", () => {
         what: "the delivery's job to finish", timeoutMs: 10_000, details: () => worker.output(),
       });
       expect(requestsTo("/hang-once/slack-late")).toHaveLength(1);
+    } finally {
+      setEnv({ ALERTS_SLACK_BASE_URL: `${base}/ok/slack/` });
+    }
+  });
+
+  it("a Slack post answered 200 whose body breaks off is delivered, and not posted again", async () => {
+    setEnv({ ALERTS_SLACK_BASE_URL: `${base}/` });
+    try {
+      const worker = await startWorker("w-slack-cut");
+      const { channel } = ok(await A.browser.run(() => createAlertChannelAction({ kind: "slack", name: "Slack cut", url: `${base}/cut/slack` })));
+      const deliveryId = await test(A, channel.id);
+      const done = await settled(deliveryId);
+      expect(done, worker.output()).toMatchObject({ status: "delivered", attempts: 1, responseStatus: 200 });
+      await waitFor(async () => !(await db().$queryRaw<unknown[]>`SELECT 1 FROM graphile_worker.jobs WHERE key = ${`deliver_alert:${deliveryId}`}`).length, {
+        what: "the delivery's job to finish", timeoutMs: 10_000, details: () => worker.output(),
+      });
+      expect(requestsTo("/cut/slack")).toHaveLength(1);
     } finally {
       setEnv({ ALERTS_SLACK_BASE_URL: `${base}/ok/slack/` });
     }
