@@ -53,7 +53,7 @@ import { analyzeAnswer } from "@/lib/analysis/analyze";
 import { candidateRows, mentionRows } from "@/lib/analysis/rows";
 import { assertCan, canEditTrackingSetup, canManageAlerts, canManageSchedules, canManageWorkspaceSettings, canRunSetup } from "@/lib/permissions/permissions";
 import { createBrand, deleteBrand, updateBrand } from "@/lib/brands/brands";
-import { updatePrompt } from "@/lib/prompts/prompts";
+import { deletePrompts, updatePrompt } from "@/lib/prompts/prompts";
 import { promptInputSchema } from "@/lib/prompts/schemas";
 import { brandInputSchema } from "@/lib/brands/schemas";
 import { runRepairPass } from "@/lib/lifecycle/repair";
@@ -66,7 +66,7 @@ import { onPausePoint } from "@/lib/db/pause-points";
 import { db } from "@/lib/db/prisma";
 import { runRetention } from "@/lib/jobs/retention";
 import { runDueSchedules } from "@/lib/schedules/run-due";
-import { createSchedule, deleteSchedule, pauseSchedule, updateSchedule } from "@/lib/schedules/schedules";
+import { createSchedule, deleteSchedule, dropArchivedPrompts, pauseSchedule, updateSchedule } from "@/lib/schedules/schedules";
 import { scheduleInputSchema } from "@/lib/schedules/schemas";
 import { startSetupSchema } from "@/lib/setup/schemas";
 import { requestSetupSuggestions } from "@/lib/setup/suggestions";
@@ -134,7 +134,7 @@ type Action =
   | { kind: "retention"; batch: number }
   | { kind: "retag"; pick: number; tags: string[]; reword: boolean }
   | { kind: "brandDelete"; provider: number; during: "start" | "commit" }
-  | { kind: "schedule"; provider: number; edit: "none" | "pause" | "retime" | "delete" }
+  | { kind: "schedule"; provider: number; edit: "none" | "pause" | "retime" | "delete" | "archive" }
   | { kind: "ruleEdit"; change: "threshold" | "disable" | "rename" };
 // A whole check's cancel or retry: at once (the REST API's) or as an operation a worker runs (the
 // check page's, lib/checks/operations.ts), which marks a cancelled check before its job runs.
@@ -182,7 +182,7 @@ const anyAction: fc.Arbitrary<Action> = fc.oneof(
   feature(fc.record({ kind: fc.constant("brandDelete" as const), provider, during: fc.constantFrom("start" as const, "commit" as const) })),
   // A schedule of the brand come due, run by two callers at once (two workers' minute crons; the
   // workers' own cron may be a third) while the schedules page pauses, retimes or deletes it.
-  feature(fc.record({ kind: fc.constant("schedule" as const), provider, edit: fc.constantFrom("none" as const, "pause" as const, "retime" as const, "delete" as const) })),
+  feature(fc.record({ kind: fc.constant("schedule" as const), provider, edit: fc.constantFrom("none" as const, "pause" as const, "retime" as const, "delete" as const, "archive" as const) })),
   // The new-brand rule edited (the alerts page) while an evaluation judges it beside the running captures.
   feature(fc.record({ kind: fc.constant("ruleEdit" as const), change: fc.constantFrom("threshold" as const, "disable" as const, "rename" as const) })),
 );
@@ -519,10 +519,16 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
             if (a.edit === "pause") return attempt("schedule: pause", () => pauseSchedule(space.workspaceId, scheduleId));
             if (a.edit === "retime") return attempt("schedule: retime", () => updateSchedule(space.workspaceId, scheduleId, { ...input, minuteOfDay: 720 }));
             if (a.edit === "delete") return attempt("schedule: delete", () => deleteSchedule(space.workspaceId, scheduleId));
+            // Its one prompt archived while it runs: the schedule is paused (deletePromptsAction's path).
+            if (a.edit === "archive") return attempt("schedule: prompt archived", () => deletePrompts(space.workspaceId, [prompt.id], (tx) => dropArchivedPrompts(tx, space.workspaceId, [prompt.id])));
             return Promise.resolve(true);
           };
           const [first, second] = await Promise.all([runDueSchedules().catch(() => []), runDueSchedules().catch(() => []), edit()]);
           for (const r of [...first, ...second].filter((r) => r.scheduleId === scheduleId)) count(r.outcome === "failed" ? `schedule: failed (${r.message.slice(0, 100)})` : `schedule: ${r.outcome}`);
+          if (a.edit === "archive") {
+            const after = await db().schedule.findUnique({ where: { id: scheduleId } });
+            if (after && !after.paused) fail("a schedule's slot makes one check, whoever runs it", `schedule ${scheduleId} still runs with its only prompt archived`);
+          }
           // Its check (at most one: the invariants count them) joins the run's captures.
           const made = await db().capture.findMany({ where: { promptId: prompt.id }, select: { id: true, checkId: true } });
           for (const checkId of new Set(made.map((c) => c.checkId))) {
