@@ -5,6 +5,7 @@ import { costOf, unknownOutcomeCost, worstCaseCost } from "@/lib/billing/money";
 import { activeRuns } from "@/lib/captures/active-runs";
 import { pausePoint } from "@/lib/db/pause-points";
 import { assertUsable, grantedConnections } from "@/lib/connections/connections";
+import { databaseNow } from "@/lib/db/clock";
 import { db } from "@/lib/db/prisma";
 import { transaction } from "@/lib/db/transaction";
 import { NotFoundError, UserError, lastLine } from "@/lib/errors";
@@ -38,13 +39,17 @@ export async function setupConnections(workspaceId: string) {
   return connections.filter((c) => c.configured && canGenerateSetup(c.adapter) && c.models.length).map((c) => ({ id: c.id, name: c.name, adapter: c.adapter, simulator: c.adapter === "simulator" }));
 }
 
+/** How long an unused answer is given again to the same question (a resubmit), rather than paying for another call. */
+const SAME_ANSWER_MS = 10 * 60_000;
+
 export type SetupRequest = { workspaceId: string; userId: string | null; domain: string; address?: string; offering?: string; language: string; country?: string; connectionId: string };
 
 /**
  * Stores the request, reserves its call and enqueues it; the same question (address, what the
- * site sells, language, country, connection) still waiting or running is answered with that request instead, so a
- * double click or a second tab does not pay for a second call (under a per-workspace lock, so
- * two at once see each other).
+ * site sells, language, country, connection) still waiting or running, or answered in the last
+ * ten minutes and not used yet, is answered with that request instead, so a double click, a
+ * second tab or a resubmit after a lost response does not pay for a second call (under a
+ * per-workspace lock, so two at once see each other).
  */
 export async function requestSetupSuggestions(request: SetupRequest): Promise<{ suggestionId: string }> {
   return transaction(async (tx) => {
@@ -52,7 +57,9 @@ export async function requestSetupSuggestions(request: SetupRequest): Promise<{ 
     const waiting = await tx.setupSuggestion.findFirst({
       where: {
         workspaceId: request.workspaceId,
-        status: { in: ["queued", "running"] },
+        // Waiting or running, or answered in the last minutes and not yet used: a resubmit after a
+        // lost response (the call took seconds) gets the answer it paid for, not a second call.
+        OR: [{ status: { in: ["queued", "running"] } }, { status: "succeeded", checkId: null, finishedAt: { gt: new Date((await databaseNow()).getTime() - SAME_ANSWER_MS) } }],
         domain: request.domain,
         address: request.address ?? null,
         offering: request.offering ?? null,

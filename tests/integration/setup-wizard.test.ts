@@ -143,6 +143,17 @@ describe("suggestions", () => {
     expect(await db().setupSuggestion.count({ where: { workspaceId: owner.workspaceId } })).toBe(2);
   });
 
+  it("asked again once answered (a resubmit after a lost response): the answer it paid for, not a second call; ten minutes on, a new one", async () => {
+    const owner = await signUp({ workspaceName: "Resubmit Co" });
+    const { suggestionId } = await suggested(owner, "resubmit.com", "en");
+    const again = () => owner.browser.run(async () => requestSetupSuggestionsAction({ domain: "resubmit.com", language: "en", country: "DE", connectionId: await simulator() }));
+    expect(ok(await again()).suggestionId).toBe(suggestionId);
+    expect(await db().setupSuggestion.count({ where: { workspaceId: owner.workspaceId } })).toBe(1);
+    expect((await budgetStatus(owner.workspaceId)).inFlightMicros, "nothing reserved for a second call").toBe(0);
+    await db().$executeRaw`UPDATE setup_suggestions SET "finishedAt" = now() - interval '11 minutes' WHERE id = ${suggestionId}::uuid`;
+    expect(ok(await again()).suggestionId).not.toBe(suggestionId);
+  });
+
   it("a domain that is not one, or a connection not granted to the workspace, is refused and stores nothing", async () => {
     const owner = await signUp({ workspaceName: "Careful Co" });
     const bad = await owner.browser.run(async () => requestSetupSuggestionsAction({ domain: "not a website", language: "en", connectionId: await simulator() }));
