@@ -25,7 +25,12 @@ async function record(tx: Prisma.TransactionClient, caller: Caller, checkId: str
   // A double click, or a second person asking the same: one operation.
   if (pending) return { operationId: pending.id };
   await pausePoint("operation:none-pending", { tx, checkId });
-  const operation = await tx.checkOperation.create({ data: { workspaceId: caller.workspaceId, checkId, kind, requestedById: caller.userId }, select: { id: true } });
+  // Its time by the database's clock, as a cancel's (a retry compares the two: cancel-retry.ts); Prisma fills @default(now()) from the web server's.
+  const [operation] = await tx.$queryRaw<{ id: string }[]>`
+    INSERT INTO check_operations ("workspaceId", "checkId", kind, "requestedById", "createdAt")
+    VALUES (${caller.workspaceId}::uuid, ${checkId}::uuid, ${kind}::"CheckOperationKind", ${caller.userId}, now() AT TIME ZONE 'UTC')
+    RETURNING id`;
+  if (!operation) throw new Error("check operation not recorded");
   await enqueueCheckOperation(tx, { operationId: operation.id }, checkId);
   return { operationId: operation.id };
 }

@@ -3,7 +3,7 @@
 // holds the page's next poll; the poll shows the operation and its outcome. The job runs the same
 // transitions the synchronous path ran (lib/checks/cancel-retry.ts), so its guards hold: here a
 // kill switch and a cancel land while the retry's job is held at retry:after-plan.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { budgetNow, claim, expectBudgetConsistent, liveWorker, newSpace, startSpaceCheck } from "../support/lifecycle-fixtures";
 import { gateAt, waitForLockWaiter } from "../support/pause";
 import { CANCELLED_SINCE, CANCEL_WAITING, cancelCapture, cancelCheck, retryCaptures } from "@/lib/checks/cancel-retry";
@@ -129,6 +129,23 @@ describe("a check's retry", () => {
     expect(await db().checkOperation.findUniqueOrThrow({ where: { id: retry.operationId } })).toMatchObject({ status: "completed", result: { retried: 2, refused: [] } });
     expect(await statuses(checkId)).toEqual(["queued", "queued"]);
     await expectBudgetConsistent(space.workspaceId);
+  });
+
+  it("asked on a web server whose clock runs ahead, then cancelled through the API: still sees the cancel as the later word", async () => {
+    const space = await newSpace({ prompts: 2 });
+    const { checkId, captureIds } = await startSpaceCheck(space, { prompts: 2, providers: ["ChatGPT"] });
+    await cancelCapture(space.owner, captureIds[0]!);
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 2 * 3600_000 });
+    let operationId: string;
+    try {
+      ({ operationId } = await requestCheckRetry(space.owner, checkId));
+    } finally {
+      vi.useRealTimers();
+    }
+    await cancelCheck(space.owner, checkId);
+    await runCheckOperation(operationId);
+    expect(await db().checkOperation.findUniqueOrThrow({ where: { id: operationId } })).toMatchObject({ status: "failed", error: CANCELLED_SINCE });
+    expect(await statuses(checkId)).toEqual(["cancelled", "cancelled"]);
   });
 
   it("retries the captures that had ended when it was asked, not one a person cancelled after", async () => {
