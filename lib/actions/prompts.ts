@@ -2,9 +2,9 @@
 import { z } from "zod";
 import { assertCan, canEditTrackingSetup } from "@/lib/permissions/permissions";
 import { fieldPaths, workspaceAction } from "@/lib/actions/safe-action";
-import { bulkCreatePrompts, createPrompt, deletePrompts, listPrompts, updatePrompt } from "@/lib/prompts/prompts";
+import { bulkCreatePrompts, createPrompt, listPrompts, updatePrompt } from "@/lib/prompts/prompts";
 import { bulkPromptsSchema, promptInputSchema, promptListQuerySchema } from "@/lib/prompts/schemas";
-import { dropArchivedPrompts } from "@/lib/schedules/schedules";
+import { archivePrompts } from "@/lib/schedules/schedules";
 
 export const listPromptsAction = workspaceAction
   .inputSchema(promptListQuerySchema, fieldPaths)
@@ -33,6 +33,5 @@ export const deletePromptsAction = workspaceAction
   .inputSchema(z.object({ promptIds: z.array(z.uuid()).min(1, "Pick at least one prompt").max(500) }), fieldPaths)
   .action(async ({ parsedInput, ctx }) => {
     assertCan(canEditTrackingSetup(ctx), "Viewers cannot delete prompts.");
-    // The schedules that picked them stop asking them, in the same transaction.
-    return deletePrompts(ctx.workspace.id, parsedInput.promptIds, (tx) => dropArchivedPrompts(tx, ctx.workspace.id, parsedInput.promptIds));
+    return archivePrompts(ctx.workspace.id, parsedInput.promptIds);
   });

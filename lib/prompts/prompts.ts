@@ -171,11 +171,11 @@ export async function bulkCreatePrompts(workspaceId: string, lines: string, tags
 }
 
 /**
- * Prompts are archived, not erased, so the checks that asked them keep their question.
- * `first` runs in the same transaction before the prompts are locked (the schedules that picked
- * them: lib/schedules, which this folder may not import).
+ * Prompts are archived, not erased, so the checks that asked them keep their question. Called
+ * through lib/schedules archivePrompts, whose `first` takes them out of the schedules that picked
+ * them in the same transaction, before the prompts are locked (this folder may not import that one).
  */
-export async function deletePrompts(workspaceId: string, promptIds: string[], first: (tx: Prisma.TransactionClient) => Promise<void> = async () => {}) {
+export async function deletePrompts(workspaceId: string, promptIds: string[], first: (tx: Prisma.TransactionClient) => Promise<void>) {
   // In one transaction: when any id is not ours, nothing is archived.
   return transaction(async (tx) => {
     await first(tx);

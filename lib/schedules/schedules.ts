@@ -3,6 +3,7 @@ import { MAX_CAPTURES_PER_CHECK, MAX_PROMPTS_PER_CHECK, promptSelectionSchema, t
 import { db } from "@/lib/db/prisma";
 import { NotFoundError, UserError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
+import { deletePrompts } from "@/lib/prompts/prompts";
 import { nextRunAfter } from "@/lib/schedules/next-run";
 import type { ParsedScheduleInput } from "@/lib/schedules/schemas";
 import { isUniqueViolation } from "@/lib/db/sqlstate";
@@ -19,7 +20,12 @@ const notFound = () => new NotFoundError("That schedule does not exist in this w
  * saying why (the Schedules page shows it). Before, every later run of such a schedule failed
  * on the archived prompt and asked none of the others, and its edit form could not untick it.
  */
-export async function dropArchivedPrompts(tx: Prisma.TransactionClient, workspaceId: string, promptIds: string[]): Promise<void> {
+/** Archives prompts (lib/prompts deletePrompts) and takes them out of the schedules that picked them, in one transaction. */
+export function archivePrompts(workspaceId: string, promptIds: string[]) {
+  return deletePrompts(workspaceId, promptIds, (tx) => dropArchivedPrompts(tx, workspaceId, promptIds));
+}
+
+async function dropArchivedPrompts(tx: Prisma.TransactionClient, workspaceId: string, promptIds: string[]): Promise<void> {
   const changed = await tx.$queryRaw<{ id: string; emptied: boolean }[]>`
     UPDATE schedules s SET "promptSelection" = jsonb_build_object('mode', 'picked', 'promptIds', kept.ids),
       paused = s.paused OR jsonb_array_length(kept.ids) = 0, "updatedAt" = now()
@@ -32,7 +38,7 @@ export async function dropArchivedPrompts(tx: Prisma.TransactionClient, workspac
   const emptied = changed.filter((s) => s.emptied);
   if (emptied.length) {
     await tx.event.createMany({
-      data: emptied.map((s) => ({ workspaceId, kind: SCHEDULE_FAILED_EVENT, data: { scheduleId: s.id, code: "prompts_archived", message: "Paused: every prompt it asked was archived. Pick prompts and resume it." } })),
+      data: emptied.map((s) => ({ workspaceId, kind: SCHEDULE_FAILED_EVENT, data: { scheduleId: s.id, code: "prompts_archived", message: "Paused: every prompt it asked was archived. Edit it to pick prompts, then resume it." } })),
     });
   }
 }
@@ -124,8 +130,10 @@ export async function pauseSchedule(workspaceId: string, scheduleId: string) {
 
 /** Runs missed while paused are skipped: the schedule picks up at its next slot from now. */
 export async function resumeSchedule(workspaceId: string, scheduleId: string, now = new Date()) {
-  const schedule = await db().schedule.findFirst({ where: { id: scheduleId, workspaceId }, select: { cadence: true, weekday: true, minuteOfDay: true } });
+  const schedule = await db().schedule.findFirst({ where: { id: scheduleId, workspaceId }, select: { cadence: true, weekday: true, minuteOfDay: true, promptSelection: true } });
   if (!schedule) throw notFound();
+  // Paused because every prompt it picked was archived (dropArchivedPrompts): it has nothing to ask until edited.
+  if (!promptSelectionSchema.safeParse(schedule.promptSelection).success) throw new UserError("This schedule has no prompts left: edit it to pick some, then resume it.", { field: "prompts" });
   const updated = await db().schedule.updateMany({ where: { id: scheduleId, workspaceId }, data: { paused: false, nextRunAt: nextRunAfter(schedule, now) } });
   if (!updated.count) throw notFound();
 }
@@ -161,6 +169,7 @@ async function lastOutcomes(workspaceId: string, scheduleIds: string[]): Promise
   return outcomes;
 }
 
+/** A stored picked selection that no longer parses: its prompts were all archived (dropArchivedPrompts). */
 const pickedNone = (selection: Prisma.JsonValue) => typeof selection === "object" && selection !== null && !Array.isArray(selection) && selection.mode === "picked";
 
 /** The workspace's schedules with what the list shows: brand, providers and the last run's outcome. */

@@ -287,7 +287,10 @@ describe("prompts archived under a schedule", () => {
 
     expect(await scheduleRow(mixed)).toMatchObject({ paused: false, promptSelection: { mode: "picked", promptIds: [A.promptIds[0]] } });
     expect(await scheduleRow(archivedOnly)).toMatchObject({ paused: true });
-    expect((await failuresOf(archivedOnly)).map((f) => f.message)).toEqual(["Paused: every prompt it asked was archived. Pick prompts and resume it."]);
+    expect((await failuresOf(archivedOnly)).map((f) => f.message)).toEqual(["Paused: every prompt it asked was archived. Edit it to pick prompts, then resume it."]);
+    // Resumed as it is, it would fail at every slot: refused until it picks prompts again.
+    expectFieldError(await A.owner.browser.run(() => resumeScheduleAction({ scheduleId: archivedOnly })), "prompts", /no prompts left/);
+    expect(await scheduleRow(archivedOnly)).toMatchObject({ paused: true });
     const listed = ok(await A.owner.browser.run(() => listSchedulesAction())).find((row) => row.id === archivedOnly)!;
     expect(listed.prompts, "shown as none picked, for the form to pick again").toEqual({ mode: "picked", promptIds: [] });
 
