@@ -6,6 +6,17 @@ import { transaction } from "@/lib/db/transaction";
 import { UserError } from "@/lib/errors";
 import { nextRunAfter } from "@/lib/schedules/next-run";
 import { SCHEDULE_FAILED_EVENT } from "@/lib/schedules/schedules";
+import type { PromptSelection } from "@/lib/checks/schemas";
+import type { Prisma } from "@/lib/generated/prisma/client";
+
+/** A picked selection without its archived prompts; refused when none is left. */
+async function livePicks(tx: Prisma.TransactionClient, workspaceId: string, selection: PromptSelection): Promise<PromptSelection> {
+  if (selection.mode !== "picked") return selection;
+  const live = new Set((await tx.prompt.findMany({ where: { id: { in: selection.promptIds }, workspaceId, deletedAt: null }, select: { id: true } })).map((p) => p.id));
+  const promptIds = selection.promptIds.filter((id) => live.has(id));
+  if (!promptIds.length) throw new UserError("Every prompt this schedule picked was archived: edit it to pick others.");
+  return { mode: "picked", promptIds };
+}
 
 export type ScheduleRun =
   | { scheduleId: string; slot: Date; outcome: "created" | "replayed"; checkId: string; nextRunAt: Date }
@@ -72,9 +83,11 @@ async function runNextDue(skip: string[]): Promise<ScheduleRun | null> {
 
       let run: ScheduleRun;
       try {
+        const stored = promptSelectionSchema.safeParse(schedule.promptSelection);
+        if (!stored.success) throw new UserError("This schedule has no prompts left: edit it to pick some.");
         const request = {
           brandId: schedule.brandId,
-          prompts: promptSelectionSchema.parse(schedule.promptSelection),
+          prompts: stored.data,
           providers: { ids: schedule.providerConfigIds },
           samples: schedule.samples,
         };
@@ -83,6 +96,9 @@ async function runNextDue(skip: string[]): Promise<ScheduleRun | null> {
           idempotencyKey: scheduleIdempotencyKey(schedule.id, slot),
           requestHash: hashRequest({ scheduleId: schedule.id, ...request }),
           ...request,
+          // The prompts it picked that are still live: one archived while the schedule was being
+          // saved (archivePrompts did not see it yet) is left out here rather than failing the run.
+          prompts: await livePicks(tx, schedule.workspaceId, stored.data),
           scheduleId: schedule.id,
         });
         run = { scheduleId: schedule.id, slot, outcome: replayed ? "replayed" : "created", checkId, nextRunAt };

@@ -303,6 +303,21 @@ describe("prompts archived under a schedule", () => {
   });
 });
 
+describe("a prompt archived as its schedule was saved", () => {
+  it("the run asks the schedule's live prompts and leaves the archived one out, instead of failing", async () => {
+    ok(await A.owner.browser.run(() => bulkCreatePromptsAction({ lines: "Which anvil is archived in a race?", tags: [] })));
+    const raced = (await db().prompt.findFirstOrThrow({ where: { workspaceId: A.id, text: "Which anvil is archived in a race?" } })).id;
+    const id = await createAs(A.owner, A, { name: "Raced", prompts: { mode: "picked", promptIds: [raced, A.promptIds[0]!] } });
+    // Archived by a request that committed while the schedule was being saved: its cleanup did not see the schedule.
+    await db().prompt.update({ where: { id: raced }, data: { deletedAt: new Date() } });
+    await dueAt(id, new Date(Date.now() - 60_000));
+    const [run] = await runDueSchedules();
+    expect(run).toMatchObject({ scheduleId: id, outcome: "created" });
+    const [check] = await checksOf(id);
+    expect(await db().capture.findMany({ where: { checkId: check!.id }, distinct: ["promptId"], select: { promptId: true } })).toEqual([{ promptId: A.promptIds[0] }]);
+  });
+});
+
 describe("running due schedules", () => {
   it("creates exactly one check when several callers race for a due schedule", async () => {
     const id = await createAs(A.owner, A, { samples: 2 });
