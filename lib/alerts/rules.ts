@@ -148,7 +148,7 @@ export async function updateRule(workspaceId: string, ruleId: string, input: Par
  * ("still comes first … every prompt"), and its form, which draws the brand's competitors only,
  * could not untick the removed one, so Save was refused with nothing to change.
  */
-export async function forgetCompetitors(tx: Prisma.TransactionClient, competitorIds: string[]): Promise<void> {
+export async function forgetCompetitors(tx: Prisma.TransactionClient, brandId: string, competitorIds: string[]): Promise<void> {
   if (!competitorIds.length) return;
   const off: RuleOutcome = { at: new Date().toISOString(), status: "error", fired: 0, message: "Switched off: the competitors it watched were removed from the brand. Pick others and switch it on." };
   await tx.$executeRaw`
@@ -156,7 +156,7 @@ export async function forgetCompetitors(tx: Prisma.TransactionClient, competitor
       enabled = r.enabled AND jsonb_array_length(kept.ids) > 0,
       "lastResult" = CASE WHEN jsonb_array_length(kept.ids) = 0 THEN ${JSON.stringify(off)}::jsonb ELSE r."lastResult" END, "updatedAt" = now()
     FROM (SELECT x.id, coalesce((SELECT jsonb_agg(c) FROM jsonb_array_elements_text(x.params->'competitorIds') c WHERE c <> ALL(${competitorIds}::text[])), '[]'::jsonb) AS ids
-          FROM alert_rules x WHERE x.params->'competitorIds' ?| ${competitorIds}::text[] ORDER BY x.id FOR UPDATE OF x) kept
+          FROM alert_rules x WHERE x."brandId" = ${brandId}::uuid AND x.params->'competitorIds' ?| ${competitorIds}::text[] ORDER BY x.id FOR UPDATE OF x) kept
     WHERE r.id = kept.id`;
 }
 

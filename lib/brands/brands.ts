@@ -75,7 +75,7 @@ async function replaceBrand(tx: Prisma.TransactionClient, workspaceId: string, b
   if (unknown) throw new NotFoundError(`Competitor "${unknown.name}" does not belong to this brand.`);
 
   const keptIds = input.competitors.flatMap((c) => (c.id ? [c.id] : []));
-  await removeCompetitors(tx, brand.competitors.filter((c) => !keptIds.includes(c.id)).map((c) => c.id));
+  await removeCompetitors(tx, brandId, brand.competitors.filter((c) => !keptIds.includes(c.id)).map((c) => c.id));
   // Renames may swap names between competitors: clear names first so the unique index never sees a clash.
   for (const c of input.competitors.filter((c) => c.id)) {
     await tx.competitor.update({ where: { id: c.id }, data: { name: `__renaming__${c.id}` } });
@@ -127,11 +127,11 @@ export async function trackCompetitor(workspaceId: string, brandId: string, name
  * competitors are locked first, so a capture whose analysis names them (its mention insert holds
  * their key) finishes before this takes any rollup row.
  */
-async function removeCompetitors(tx: Prisma.TransactionClient, ids: string[]) {
+async function removeCompetitors(tx: Prisma.TransactionClient, brandId: string, ids: string[]) {
   if (!ids.length) return;
   await tx.$queryRaw`SELECT id FROM competitors WHERE id = ANY(${ids}::uuid[]) ORDER BY id FOR UPDATE`;
   // The alert rules that watch them by id stop naming them (lib/alerts/rules.ts).
-  await forgetCompetitors(tx, ids);
+  await forgetCompetitors(tx, brandId, ids);
   const named = await tx.$queryRaw<{ captureId: string }[]>`SELECT DISTINCT "captureId" FROM mentions WHERE "competitorId" = ANY(${ids}::uuid[])`;
   await rewriteRollups(
     tx,

@@ -70,7 +70,6 @@ export const cancelAware = (next: CaptureStatus) =>
 
 type EventRow = { workspaceId: string; checkId: string; captureId?: string; kind: string; data?: Prisma.InputJsonValue; actorUserId?: string | null; actorApiKeyId?: string | null };
 
-/** What a person changes on a check besides its captures. */
 /**
  * What a person changes on a check besides its captures. `cancelRequested`: "asked" stamps the
  * check's cancel with this transaction's time (a cancel asked now: the time of its latest cancel,

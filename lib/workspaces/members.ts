@@ -96,7 +96,7 @@ export async function removeMember(ctx: WorkspaceContext, membershipId: string) 
 /** Creates an invitation and returns the link to share; the token is not stored, only its hash. */
 export async function createInvitation(ctx: WorkspaceContext, input: { email: string; role: Role }) {
   assertCan(canManageMembers(ctx), "Only owners and admins can invite members.");
-  if (input.role === "owner") assertCan(canManageOwners(ctx), "Only owners can invite another owner.");
+  assertCan(invitableBy(ctx.userId, ctx.role).includes(input.role), "Only owners can invite another owner.");
   const existing = await db().membership.findFirst({ where: { workspaceId: ctx.workspace.id, user: { email: input.email } } });
   if (existing) throw new ConflictError(`${input.email} is already a member of this workspace.`, { field: "email" });
 

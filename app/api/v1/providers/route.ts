@@ -6,7 +6,8 @@ export const dynamic = "force-dynamic";
 
 /**
  * Providers a check can name: name, connection, adapter, model, search mode, and whether a check
- * may use it (enabled, its connection still granted to the workspace, and configured on this server).
+ * may use it (enabled; the workspace may call its connection with its model, beacon_access_refusal;
+ * and configured on this server).
  */
 export const GET = apiRoute(async ({ caller }) => {
   assertCan(canView(caller));
