@@ -71,6 +71,8 @@ export type PausePoint =
   | "retention:batch-before-commit"
   /** The demo seed's history: the brand read and its answers analysed, nothing inserted yet (lib/seed/demo-history.ts). */
   | "demo:before-insert"
+  /** An invitation: its sender's role read again (held), the invitation not inserted yet (lib/workspaces/members.ts). */
+  | "invitation:before-insert"
   /** Check creation: its brand, prompts and providers read (and held), nothing written yet. */
   | "check:create-after-read"
   /** Check creation: the check, its captures and its budget hold written, not committed. */

@@ -1,7 +1,8 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { publicUrl } from "@/lib/config/env";
-import { revokeApiKeysOfMember } from "@/lib/api-keys/api-keys";
+import { actorNow, revokeApiKeysOfMember } from "@/lib/api-keys/api-keys";
+import { pausePoint } from "@/lib/db/pause-points";
 import { assertCan, canManageMembers, canManageOwners, type Role } from "@/lib/permissions/permissions";
 import { ROLES } from "@/lib/permissions/roles";
 import type { WorkspaceContext } from "@/lib/permissions/permissions";
@@ -101,15 +102,23 @@ export async function createInvitation(ctx: WorkspaceContext, input: { email: st
   if (existing) throw new ConflictError(`${input.email} is already a member of this workspace.`, { field: "email" });
 
   const token = randomBytes(24).toString("base64url");
-  const invitation = await db().invitation.create({
-    data: {
-      workspaceId: ctx.workspace.id,
-      email: input.email,
-      role: input.role,
-      tokenHash: hashToken(token),
-      invitedById: ctx.userId,
-      expiresAt: new Date(Date.now() + INVITATION_TTL_DAYS * 24 * 3600 * 1000),
-    },
+  const invitation = await transaction(async (tx) => {
+    // The inviter's role as it is now, held to the commit: one removed or demoted since the request
+    // was authorized is refused; one removed after waits for this, and its revocation
+    // (revokeInvitationsBeyond) then finds this invitation.
+    const now = await actorNow(tx, { workspaceId: ctx.workspace.id, userId: ctx.userId });
+    assertCan(invitableBy(ctx.userId, now.role).includes(input.role), "You can no longer invite with this role.");
+    await pausePoint("invitation:before-insert", { tx });
+    return tx.invitation.create({
+      data: {
+        workspaceId: ctx.workspace.id,
+        email: input.email,
+        role: input.role,
+        tokenHash: hashToken(token),
+        invitedById: ctx.userId,
+        expiresAt: new Date(Date.now() + INVITATION_TTL_DAYS * 24 * 3600 * 1000),
+      },
+    });
   });
   return { id: invitation.id, email: invitation.email, role: invitation.role, link: `${publicUrl()}/invite/${token}` };
 }

@@ -3,7 +3,7 @@
 // always keeps an owner.
 import pg from "pg";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { waitForLockWaiter } from "../support/pause";
+import { gateAt, waitForLockWaiter } from "../support/pause";
 import { invite, join, membershipOf, ok, refused, signUp, snapshotWorkspace, uniqueEmail, type AnyAction, type Person } from "../support/workspace-fixtures";
 import { createBrandAction, deleteBrandAction, listBrandsAction, updateBrandAction } from "@/lib/actions/brands";
 import {
@@ -126,6 +126,22 @@ describe("an admin", () => {
     ok(await owner.browser.run(() => removeMemberAction({ membershipId: membership.id })));
     expect(await state(asAdmin.id)).toBe("revoked");
     expect((await findInvitation(asAdmin.token))?.state).toBe("revoked");
+  });
+
+  it("an invitation sent while its sender is being removed does not outlive the removal", async () => {
+    const inviter = await join(owner, "admin", "Ivy Inviter");
+    const membership = await membershipOf(inviter.userId, workspaceId);
+    // The worst moment: the sender's role read, the invitation not written yet.
+    const gate = gateAt("invitation:before-insert");
+    const sending = inviter.browser.run(() => inviteMemberAction({ email: uniqueEmail("raced"), role: "admin" }));
+    await gate.reached;
+    const removing = owner.browser.run(() => removeMemberAction({ membershipId: membership.id }));
+    // Guarded, the removal waits for the sender's held role; unguarded, it commits first.
+    await Promise.race([removing, waitForLockWaiter()]);
+    gate.open();
+    await sending;
+    ok(await removing);
+    expect(await db().invitation.count({ where: { workspaceId, invitedById: inviter.userId, revokedAt: null, acceptedAt: null } }), "pending invitations of the removed admin").toBe(0);
   });
 
   it("cannot grant the owner role, to others or to themselves, nor invite an owner", async () => {
