@@ -346,6 +346,15 @@ describe("a competitor a rule watches is removed from the brand", () => {
     // Off, it is not judged (it said "still comes first on every prompt" before, watching nothing).
     expect((await evaluateAlerts(w.workspaceId, { now: NOW })).map((r) => r.ruleId)).not.toContain(rivalOnly);
   });
+
+  it("a rule saved while its competitor was being removed (the cleanup did not see it) says so when judged, not that all is well", async () => {
+    const w = await buildWorld("Alerts raced rival");
+    const ruleId = await addRule(w, { name: "Raced rival", kind: "competitor_overtook", brandId: w.brandId, params: { windowDays: 7, competitorIds: [w.rivalId] } });
+    await db().competitor.delete({ where: { id: w.rivalId } });
+    const outcome = resultOf(await evaluateAlerts(w.workspaceId, { now: NOW }), ruleId);
+    expect(outcome).toMatchObject({ status: "error", fired: 0 });
+    expect(outcome.message).toMatch(/competitors it watches were removed/);
+  });
 });
 
 describe("one of the brand's pages stopped being cited", () => {

@@ -20,6 +20,14 @@ export const competitorOvertookKind = defineKind({
   judgedAfter: ["check"],
   async judge({ rule, params, now, read }) {
     const { num, sql } = read;
+    if (params.competitorIds.length) {
+      // Watching only competitors that are gone (removed while the rule was being saved, which the
+      // brand edit's cleanup could not see) compares nothing: said so, not "still comes first".
+      const [left] = await read.readDb().$queryRaw<{ n: number }[]>`
+        SELECT count(*)::int AS n FROM competitors WHERE id = ANY(${params.competitorIds}::uuid[]) AND "brandId" = ${rule.brandId}::uuid`;
+      // (Thrown: the evaluation records it as the rule's error.)
+      if (!left?.n) throw new Error("The competitors it watches were removed from the brand: edit the rule to pick others.");
+    }
     const { current, previous, index } = periods(now, params.windowDays);
     const whole = scopeFor(rule, params, { from: previous.from, to: current.to });
     const only = params.competitorIds.length ? sql`AND r.entity = ANY(${params.competitorIds}::text[])` : read.empty;
