@@ -155,7 +155,7 @@ export async function forgetCompetitors(tx: Prisma.TransactionClient, brandId: s
     UPDATE alert_rules r SET params = jsonb_set(r.params, '{competitorIds}', kept.ids),
       enabled = r.enabled AND jsonb_array_length(kept.ids) > 0,
       "lastResult" = CASE WHEN jsonb_array_length(kept.ids) = 0 THEN ${JSON.stringify(off)}::jsonb ELSE r."lastResult" END, "updatedAt" = now()
-    FROM (SELECT x.id, coalesce((SELECT jsonb_agg(c) FROM jsonb_array_elements_text(x.params->'competitorIds') c WHERE c <> ALL(${competitorIds}::text[])), '[]'::jsonb) AS ids
+    FROM (SELECT x.id, beacon_jsonb_without(x.params->'competitorIds', ${competitorIds}::text[]) AS ids
           FROM alert_rules x WHERE x."brandId" = ${brandId}::uuid AND x.params->'competitorIds' ?| ${competitorIds}::text[] ORDER BY x.id FOR UPDATE OF x) kept
     WHERE r.id = kept.id`;
 }

@@ -29,7 +29,7 @@ async function dropArchivedPrompts(tx: Prisma.TransactionClient, workspaceId: st
   const changed = await tx.$queryRaw<{ id: string; emptied: boolean }[]>`
     UPDATE schedules s SET "promptSelection" = jsonb_build_object('mode', 'picked', 'promptIds', kept.ids),
       paused = s.paused OR jsonb_array_length(kept.ids) = 0, "updatedAt" = now()
-    FROM (SELECT x.id, coalesce((SELECT jsonb_agg(p) FROM jsonb_array_elements_text(x."promptSelection"->'promptIds') p WHERE p <> ALL(${promptIds}::text[])), '[]'::jsonb) AS ids
+    FROM (SELECT x.id, beacon_jsonb_without(x."promptSelection"->'promptIds', ${promptIds}::text[]) AS ids
           FROM schedules x WHERE x."workspaceId" = ${workspaceId}::uuid AND x."promptSelection"->>'mode' = 'picked'
             AND x."promptSelection"->'promptIds' ?| ${promptIds}::text[]
           ORDER BY x.id FOR NO KEY UPDATE OF x) kept

@@ -2287,6 +2287,14 @@ AS $function$
   SELECT CASE WHEN hold > 0 AND period IS NOT NULL THEN hold ELSE 0 END
 $function$;
 
+CREATE OR REPLACE FUNCTION public.beacon_jsonb_without(list jsonb, ids text[])
+ RETURNS jsonb
+ LANGUAGE sql
+ IMMUTABLE
+AS $function$
+  SELECT coalesce((SELECT jsonb_agg(e ORDER BY n) FROM jsonb_array_elements_text(CASE WHEN jsonb_typeof(list) = 'array' THEN list ELSE '[]'::jsonb END) WITH ORDINALITY AS x(e, n) WHERE e <> ALL(ids)), '[]'::jsonb)
+$function$;
+
 CREATE OR REPLACE FUNCTION public.beacon_metric_add_attempts(d_provider text, d_running bigint, d_succeeded bigint, d_failed bigint, d_unknown bigint, d_cancelled bigint, d_lease_expired bigint)
  RETURNS void
  LANGUAGE sql

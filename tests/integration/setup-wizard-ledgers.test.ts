@@ -44,6 +44,15 @@ async function expectNothingNegative(workspaceId: string) {
   expect(row!.negative, "months with a negative sum").toBe(0);
 }
 
+/** The wizard's call settled: nothing in flight, `charged` charged on the budget and the grant, no month negative, nothing for the repair pass. */
+async function expectSettled(workspaceId: string, connectionId: string, charged: bigint) {
+  expect(await budgetNow(workspaceId)).toMatchObject({ inFlight: 0n, charged });
+  expect(await grantNow(workspaceId, connectionId)).toEqual({ inFlight: 0n, charged });
+  await expectNothingNegative(workspaceId);
+  expect(await runRepairPass()).toEqual({});
+  await expectBudgetConsistent(workspaceId);
+}
+
 const SETUP_JSON = {
   brand: { name: "Fenced", aliases: [], domains: ["fenced.io"] },
   competitors: [{ name: "Rival", domains: ["rival.io"] }],
@@ -175,11 +184,7 @@ describe("the wizard's job is fenced", () => {
     const after = await db().setupSuggestion.findUniqueOrThrow({ where: { id: suggestionId } });
     expect(after).toMatchObject({ status: "failed", result: null, costMicros: estimate, error: swept.error });
     expect(server.requests.length, "provider calls").toBe(calls + 1);
-    expect(await budgetNow(space.workspaceId)).toMatchObject({ inFlight: 0n, charged: estimate });
-    expect(await grantNow(space.workspaceId, connection.id)).toEqual({ inFlight: 0n, charged: estimate });
-    await expectNothingNegative(space.workspaceId);
-    expect(await runRepairPass()).toEqual({});
-    await expectBudgetConsistent(space.workspaceId);
+    await expectSettled(space.workspaceId, connection.id, estimate);
   });
 
   it("a run its live worker no longer lists (given up) is ended by the sweeper, charged its estimate; a run it lists is left alone", async () => {
@@ -225,11 +230,7 @@ describe("the wizard's call meets the kill switches and its reservation", () => 
       const row = await db().setupSuggestion.findUniqueOrThrow({ where: { id: suggestionId } });
       expect(row).toMatchObject({ status: "failed", costMicros: 0n, result: null });
       expect(row.error).toMatch(reason);
-      expect(await budgetNow(space.workspaceId)).toMatchObject({ inFlight: 0n, charged: 0n });
-      expect(await grantNow(space.workspaceId, connection.id)).toEqual({ inFlight: 0n, charged: 0n });
-      await expectNothingNegative(space.workspaceId);
-      expect(await runRepairPass()).toEqual({});
-      await expectBudgetConsistent(space.workspaceId);
+      await expectSettled(space.workspaceId, connection.id, 0n);
     });
   }
 
@@ -286,11 +287,7 @@ describe("the wizard's call meets the kill switches and its reservation", () => 
 
     const cost = 300n * 10n + 1200n * 20n; // the new prices: 10 and 20 micro-dollars a token
     expect((await db().setupSuggestion.findUniqueOrThrow({ where: { id: suggestionId } })).costMicros).toBe(cost);
-    expect(await budgetNow(space.workspaceId)).toMatchObject({ inFlight: 0n, charged: cost });
-    expect(await grantNow(space.workspaceId, connection.id)).toEqual({ inFlight: 0n, charged: cost });
-    await expectNothingNegative(space.workspaceId);
-    expect(await runRepairPass()).toEqual({});
-    await expectBudgetConsistent(space.workspaceId);
+    await expectSettled(space.workspaceId, connection.id, cost);
   });
 
   it("prices raised after the run's claim committed: the call is made and charged with what the claim read", async () => {
@@ -358,11 +355,7 @@ describe("the wizard's call meets the kill switches and its reservation", () => 
     const row = await db().setupSuggestion.findUniqueOrThrow({ where: { id: suggestionId } });
     expect(row).toMatchObject({ status: "failed", costMicros: 0n, reservedMicros: reserved });
     expect(row.error).toMatch(/edited after you asked.*over this month's budget/);
-    expect(await budgetNow(space.workspaceId)).toMatchObject({ inFlight: 0n, charged: 0n });
-    expect(await grantNow(space.workspaceId, connection.id)).toEqual({ inFlight: 0n, charged: 0n });
-    await expectNothingNegative(space.workspaceId);
-    expect(await runRepairPass()).toEqual({});
-    await expectBudgetConsistent(space.workspaceId);
+    await expectSettled(space.workspaceId, connection.id, 0n);
   });
 
   it("is charged at most what it reserved, even when the operator raised the prices during the call", async () => {
