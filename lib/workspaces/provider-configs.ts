@@ -20,15 +20,13 @@ type Input = z.output<typeof providerConfigInputSchema>;
 
 /** The workspace's providers, with their connection and whether they can run now. */
 export async function listProviderConfigs(workspaceId: string) {
-  const [rows, access] = await Promise.all([
-    db().providerConfig.findMany({ where: { workspaceId }, orderBy: { name: "asc" }, include: { connection: true } }),
-    // Who may call a connection is beacon_access_refusal's to say, as for a claim, a retry and new work.
-    db().$queryRaw<{ id: string; refusal: string | null }[]>`
-      SELECT id, beacon_access_refusal("connectionId", "workspaceId", model) AS refusal FROM provider_configs WHERE "workspaceId" = ${workspaceId}::uuid`,
-  ]);
+  const rows = await db().providerConfig.findMany({ where: { workspaceId }, orderBy: { name: "asc" }, include: { connection: true } });
+  // Who may call a connection is beacon_access_refusal's to say, as for a claim, a retry and new work.
+  const access = await db().$queryRaw<{ id: string; refusal: string | null }[]>`
+    SELECT p.id, beacon_access_refusal(p."connectionId", p."workspaceId", p.model) AS refusal
+    FROM unnest(${rows.map((r) => r.id)}::uuid[]) AS ids(id) JOIN provider_configs p ON p.id = ids.id`;
   const refusals = new Map(access.map((a) => [a.id, a.refusal]));
-  // A provider added between the two reads is judged at the next read: not granted until then.
-  const refusalOf = (id: string) => (refusals.has(id) ? refusals.get(id)! : "Not read yet: reload.");
+  const refusalOf = (id: string) => refusals.get(id) ?? null;
   return rows.map(({ connection: c, ...p }) => ({
     ...p,
     connection: { id: c.id, name: c.name, adapter: c.adapter, models: c.models, maxConcurrency: c.maxConcurrency },
