@@ -1,5 +1,6 @@
 // The one prompt a real connection gets for a first run's suggestions. It asks for JSON in the
 // shape lib/setup/parse-proposal.ts reads (which tolerates fences and prose around it).
+import { worstCaseCost, type PriceTable } from "@/lib/billing/money";
 import type { CallLimits } from "@/lib/providers/types";
 import { languageName, MAX_COMPETITORS, MAX_QUESTIONS } from "./schemas";
 
@@ -8,6 +9,10 @@ const SETUP_OUTPUT_TOKENS = 4096;
 
 /** The limits sent with the call, and so its worst case (reserved) and its estimate (charged when its outcome is unknown). */
 export const setupCallLimits = (connection: { maxOutputTokens: number }): CallLimits => ({ maxOutputTokens: Math.max(connection.maxOutputTokens, SETUP_OUTPUT_TOKENS), maxSearchCalls: 0 });
+
+/** The most the call for `input` may cost on `connection`: what the request, and again the run's claim, reserve. */
+export const setupWorstCase = (input: SetupPromptInput, connection: PriceTable & { maxOutputTokens: number }) =>
+  worstCaseCost(setupPrompt(input), "off", setupCallLimits(connection), connection);
 
 /** What a prompt is written from: the registrable domain, and (from the wizard, since issue 19) the address as typed and "what do you sell". */
 export type SetupPromptInput = { domain: string; address?: string | null; offering?: string | null; language: string; country?: string | null };

@@ -1,6 +1,6 @@
 import "server-only";
 import { BudgetExceededError, reserveCall, settleLedgers } from "@/lib/billing/budget";
-import { unknownOutcomeCost, worstCaseCost } from "@/lib/billing/money";
+import { unknownOutcomeCost } from "@/lib/billing/money";
 import { accessRefusal } from "@/lib/lifecycle/claim";
 import { wakeBudgetWaiters, type Tx } from "@/lib/lifecycle/transition";
 import { pausePoint } from "@/lib/db/pause-points";
@@ -8,7 +8,7 @@ import { db } from "@/lib/db/prisma";
 import { orphanReason, runIsOrphaned, type OrphanReason } from "@/lib/jobs/heartbeats";
 import { inTransaction } from "@/lib/db/transaction";
 import type { ProviderConnection, SetupSuggestion } from "@/lib/generated/prisma/client";
-import { setupCallLimits, setupPrompt } from "@/lib/setup/prompt";
+import { setupCallLimits, setupPrompt, setupWorstCase } from "@/lib/setup/prompt";
 import type { SetupProposal } from "@/lib/setup/schemas";
 
 // A first run's call is fenced the way a capture's run is (docs/architecture.md "Run tokens"
@@ -60,7 +60,7 @@ export async function claimSetupRun(suggestionId: string, runToken: string, work
         return { kind: "refused" };
       }
       const row = await tx.setupSuggestion.findUniqueOrThrow({ where: { id: suggestionId }, include: { connection: true } });
-      const worst = setupWorstCase(row, row.connection);
+      const worst = BigInt(setupWorstCase(row, row.connection));
       if (worst === row.reservedMicros) return { kind: "claimed", run: { ...row, runToken } };
       // Edited since the request: the old worst case goes back, the new one is reserved (the ledgers last).
       await settleLedgers(tx, [], [{ workspaceId: run.workspaceId, connectionId: run.connectionId, period: run.budgetPeriod, reserved: run.reservedMicros, charged: 0n }]);
@@ -99,14 +99,12 @@ async function claimedBefore(suggestionId: string, runToken: string): Promise<Se
     if (row.status !== "running") return { kind: "refused" };
     await accessRefusal(tx, row.connectionId, row.workspaceId, row.model); // for its lock: the claim already judged the access
     const connection = await tx.providerConnection.findUniqueOrThrow({ where: { id: row.connectionId } });
-    if (setupWorstCase(row, connection) === row.reservedMicros) return { kind: "claimed", run: { ...row, connection, runToken } };
+    if (BigInt(setupWorstCase(row, connection)) === row.reservedMicros) return { kind: "claimed", run: { ...row, connection, runToken } };
     await finishIn(tx, { ...row, runToken }, { status: "failed", error: "The connection was edited as this call was starting, so nothing was called. Ask again.", costMicros: 0 });
     return { kind: "refused" };
   });
 }
 
-/** The most the wizard's call with this connection may cost: what its run reserves. */
-const setupWorstCase = (row: SetupSuggestion, connection: ProviderConnection) => BigInt(worstCaseCost(setupPrompt(row), "off", setupCallLimits(connection), connection));
 
 /**
  * The guarded finish: moves the row out of `running` only if it still carries this run's token,

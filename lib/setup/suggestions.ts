@@ -1,7 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { reserveCall } from "@/lib/billing/budget";
-import { costOf, unknownOutcomeCost, worstCaseCost } from "@/lib/billing/money";
+import { costOf, unknownOutcomeCost } from "@/lib/billing/money";
 import { activeRuns } from "@/lib/captures/active-runs";
 import { pausePoint } from "@/lib/db/pause-points";
 import { assertUsable, grantedConnections } from "@/lib/connections/connections";
@@ -16,7 +16,7 @@ import { adapterFor, engineOf, isAdapterName, notConfiguredReason } from "@/lib/
 import { simulateSetupCall } from "@/lib/providers/simulator-setup-suggestions";
 import type { CallLimits, ProviderResponse } from "@/lib/providers/types";
 import { parseProposal, ProposalError } from "@/lib/setup/parse-proposal";
-import { setupCallLimits, setupPrompt } from "@/lib/setup/prompt";
+import { setupCallLimits, setupPrompt, setupWorstCase } from "@/lib/setup/prompt";
 import { claimSetupRun, finishSetupRun, type SetupOutcome } from "@/lib/setup/run";
 import type { SetupProposal, SetupSuggestionStatus } from "@/lib/setup/schemas";
 
@@ -76,8 +76,7 @@ export async function requestSetupSuggestions(request: SetupRequest): Promise<{ 
     if (!canGenerateSetup(connection.adapter)) throw new UserError(`${connection.name} returns search results, not written answers: pick another connection.`, { field: "connectionId" });
     const notConfigured = notConfiguredReason(connection.adapter, connection.settings);
     if (notConfigured) throw new UserError(`${connection.name} is not configured on this server: ${notConfigured}`, { field: "connectionId" });
-    const prompt = setupPrompt(request);
-    const worstMicros = worstCaseCost(prompt, "off", setupCallLimits(connection), connection);
+    const worstMicros = setupWorstCase(request, connection);
     const period = await reserveCall(tx, { workspaceId: request.workspaceId, connectionId: connection.id, worstMicros });
     const row = await tx.setupSuggestion.create({
       data: {
