@@ -157,6 +157,21 @@ async function tryClaim(tx: Tx, request: ClaimRequest): Promise<TryClaim> {
   return claim;
 }
 
+/**
+ * The attempt a claim with `runToken` opened, if it committed: asked by a worker whose claim
+ * failed with a lost connection. Read once the capture's row is free: beacon_claim locks it
+ * first and holds it to its commit, and a claim still running on the server (PostgreSQL notices
+ * a lost client only when it writes the reply) has then committed or rolled back. Read at once,
+ * "not yet" looked like "no": the run was given up, and the claim committed later an attempt
+ * that nobody ran, which the sweeper charged an estimate for (tests/integration/lifecycle-lost-claim.test.ts).
+ */
+export async function claimedAttempt(captureId: string, runToken: string): Promise<{ number: number; outcome: string | null } | null> {
+  return inTransaction(async (tx) => {
+    await tx.$queryRaw`SELECT 1 FROM captures WHERE id = ${captureId}::uuid FOR SHARE`;
+    return tx.attempt.findUnique({ where: { runToken }, select: { number: true, outcome: true } });
+  });
+}
+
 /** A connection's version as beacon_claim compares it: its "updatedAt" in epoch milliseconds (Prisma reads it as UTC). */
 export const connectionVersion = (connection: { updatedAt: Date }): bigint => BigInt(connection.updatedAt.getTime());
 

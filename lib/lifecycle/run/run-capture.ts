@@ -5,7 +5,7 @@ import { candidateRows, mentionRows } from "@/lib/analysis/rows";
 import { costOf, worstCaseCost } from "@/lib/billing/money";
 import { acquirePermission, countedAs, openIfOverThreshold, recordCall, releaseProbe, type BreakerGlance, type CallOutcome } from "@/lib/breaker/breaker";
 import { activeRuns } from "@/lib/captures/active-runs";
-import { claimCapture } from "@/lib/lifecycle/claim";
+import { claimCapture, claimedAttempt } from "@/lib/lifecycle/claim";
 import { pausePoint } from "@/lib/db/pause-points";
 import { breakerOutcome, failureOf } from "@/lib/lifecycle/run/failure";
 import { attemptClosure, failCapture, succeedCapture, withoutAnalysis, withoutMentions, type Success, type WriteOutcome } from "@/lib/lifecycle/results";
@@ -136,9 +136,10 @@ async function readAndRun(captureId: string, options: RunCaptureOptions): Promis
       probeToken,
       worstCaseMicros,
     }).catch(async (error: unknown) => {
-      // The connection may have died after the claim committed: then the run is ours after all.
-      // Find out (the database may take a while to come back) before letting the token go.
-      const attempt = await untilAnswered(() => db().attempt.findUnique({ where: { runToken }, select: { number: true, outcome: true } }));
+      // The connection may have died before the claim committed on the server, or after: then the
+      // run is ours after all. Find out (the database may take a while to come back) before
+      // letting the token go.
+      const attempt = await untilAnswered(() => claimedAttempt(captureId, runToken));
       if (attempt !== "no answer" && attempt && !attempt.outcome) return { kind: "claimed", attemptNumber: attempt.number } as const;
       if (attempt === "no answer") options.warn?.(`capture ${captureId}: the claim failed (${lastLine(error)}) and whether it committed could not be read; run ${runToken} given up`);
       if (probeToken) await releaseProbe(config, probeToken).catch(() => {});
