@@ -1,6 +1,7 @@
 import "server-only";
 import { MAX_CAPTURES_PER_CHECK, MAX_PROMPTS_PER_CHECK, promptSelectionSchema, type PromptSelection } from "@/lib/checks/schemas";
 import { db } from "@/lib/db/prisma";
+import { databaseNow } from "@/lib/db/clock";
 import { NotFoundError, UserError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { deletePrompts } from "@/lib/prompts/prompts";
@@ -96,8 +97,9 @@ const fields = (input: ParsedScheduleInput) => ({
  * double click) finds the one the first made (the unique key waits for it to commit), so no
  * second schedule makes and pays a second check at every slot.
  */
-export async function createSchedule(workspaceId: string, createdById: string | null, input: ParsedScheduleInput, now = new Date()) {
+export async function createSchedule(workspaceId: string, createdById: string | null, input: ParsedScheduleInput) {
   await validateReferences(workspaceId, input);
+  const now = await databaseNow();
   const select = { id: true, nextRunAt: true } as const;
   return db()
     .schedule.create({ data: { workspaceId, createdById, createKey: input.createKey ?? null, ...fields(input), nextRunAt: nextRunAfter(input, now) }, select })
@@ -108,16 +110,17 @@ export async function createSchedule(workspaceId: string, createdById: string | 
     });
 }
 
-export async function updateSchedule(workspaceId: string, scheduleId: string, input: ParsedScheduleInput, now = new Date()) {
+export async function updateSchedule(workspaceId: string, scheduleId: string, input: ParsedScheduleInput) {
   const existing = await db().schedule.findFirst({ where: { id: scheduleId, workspaceId }, select: { cadence: true, weekday: true, minuteOfDay: true } });
   if (!existing) throw notFound();
   await validateReferences(workspaceId, input);
   // nextRunAt is written only when the timing changed: a run in progress advances it, and an
   // edit of the name must not put back the slot that run has just taken.
   const retimed = existing.cadence !== input.cadence || existing.weekday !== input.weekday || existing.minuteOfDay !== input.minuteOfDay;
+  const now = retimed ? await databaseNow() : null;
   const updated = await db().schedule.updateMany({
     where: { id: scheduleId, workspaceId },
-    data: { ...fields(input), ...(retimed ? { nextRunAt: nextRunAfter(input, now) } : {}) },
+    data: { ...fields(input), ...(now ? { nextRunAt: nextRunAfter(input, now) } : {}) },
   });
   if (!updated.count) throw notFound();
   return { id: scheduleId };
@@ -128,13 +131,13 @@ export async function pauseSchedule(workspaceId: string, scheduleId: string) {
   if (!updated.count) throw notFound();
 }
 
-/** Runs missed while paused are skipped: the schedule picks up at its next slot from now. */
-export async function resumeSchedule(workspaceId: string, scheduleId: string, now = new Date()) {
+/** Runs missed while paused are skipped: the schedule picks up at its next slot from now (the database's now, which run-due compares nextRunAt with). */
+export async function resumeSchedule(workspaceId: string, scheduleId: string) {
   const schedule = await db().schedule.findFirst({ where: { id: scheduleId, workspaceId }, select: { cadence: true, weekday: true, minuteOfDay: true, promptSelection: true } });
   if (!schedule) throw notFound();
   // Paused because every prompt it picked was archived (dropArchivedPrompts): it has nothing to ask until edited.
   if (!promptSelectionSchema.safeParse(schedule.promptSelection).success) throw new UserError("This schedule has no prompts left: edit it to pick some, then resume it.", { field: "prompts" });
-  const updated = await db().schedule.updateMany({ where: { id: scheduleId, workspaceId }, data: { paused: false, nextRunAt: nextRunAfter(schedule, now) } });
+  const updated = await db().schedule.updateMany({ where: { id: scheduleId, workspaceId }, data: { paused: false, nextRunAt: nextRunAfter(schedule, await databaseNow()) } });
   if (!updated.count) throw notFound();
 }
 

@@ -151,6 +151,26 @@ describe("managing schedules", () => {
     expect(await checksOf(id)).toHaveLength(0);
   });
 
+  it("the next run is the next slot after the database's now, which the runs compare with, not the web server's", async () => {
+    // The web server's clock two days behind: a daily slot after its now is in the database's past.
+    const dbNow = async () => (await db().$queryRaw<{ now: Date }[]>`SELECT now() AS now`)[0]!.now;
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() - 2 * DAY });
+    try {
+      const id = await createAs(A.owner, A);
+      expect((await scheduleRow(id)).nextRunAt.getTime(), "created").toBeGreaterThan((await dbNow()).getTime());
+      ok(await A.owner.browser.run(() => updateScheduleAction({ scheduleId: id, schedule: scheduleInput(A, { minuteOfDay: 17 * 60 }) })));
+      expect((await scheduleRow(id)).nextRunAt.getTime(), "retimed").toBeGreaterThan((await dbNow()).getTime());
+      ok(await A.owner.browser.run(() => pauseScheduleAction({ scheduleId: id })));
+      ok(await A.owner.browser.run(() => resumeScheduleAction({ scheduleId: id })));
+      expect((await scheduleRow(id)).nextRunAt.getTime(), "resumed").toBeGreaterThan((await dbNow()).getTime());
+      // Nothing due: no check made (and paid) at once, at a slot nobody chose.
+      expect(await runDueSchedules()).toEqual([]);
+      expect(await checksOf(id)).toHaveLength(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("deleting a schedule keeps the checks it ran in the history", async () => {
     const id = await createAs(A.owner, A);
     await dueAt(id, new Date(Date.now() - 60_000));
