@@ -6,7 +6,7 @@ import { rewriteRollups } from "@/lib/analytics/rollups";
 import { pausePoint } from "@/lib/db/pause-points";
 import { db } from "@/lib/db/prisma";
 import { transaction } from "@/lib/db/transaction";
-import { enqueueReanalysis } from "@/lib/jobs/enqueue";
+import { REANALYSIS_JOB_SPEC } from "@/lib/jobs/enqueue";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
 type Tx = Prisma.TransactionClient;
@@ -24,22 +24,19 @@ const stale = (version: number): Prisma.CaptureWhereInput => ({ status: "succeed
  * follow the new rules: this queues a background re-analysis of the brand's answers analysed
  * with older inputs than its analysis version, which the caller's edit has just raised (one
  * whose engine showed no answer is analysed as an empty answer). One run at a time per brand
- * (graphile-worker named queue); a change made while a run is still waiting reuses it. An answer
- * recorded with older inputs after a run passed it queues a run itself (beacon_succeed).
+ * (graphile-worker named queue); a change made while a run is still waiting reuses it, and a run
+ * starting meanwhile waits for the change's commit. An answer recorded with older inputs after a
+ * run passed it does the same itself (beacon_succeed); both through beacon_reanalysis_run.
  */
 export async function startReanalysis(tx: Tx, workspaceId: string, brandId: string): Promise<string | null> {
   const { analysisVersion } = await tx.brand.findUniqueOrThrow({ where: { id: brandId }, select: { analysisVersion: true } });
   const total = await tx.capture.count({ where: { workspaceId, brandId, ...stale(analysisVersion) } });
   if (!total) return null;
-  const waiting = await tx.analysisRun.findFirst({ where: { workspaceId, brandId, status: "queued" }, select: { id: true } });
+  // The run still waiting, locked (or a new one queued): beacon_reanalysis_run, beacon_succeed's rule too.
+  const [run] = await tx.$queryRaw<{ id: string }[]>`SELECT beacon_reanalysis_run(${workspaceId}::uuid, ${brandId}::uuid, ${REANALYSIS_JOB_SPEC}::jsonb) AS id`;
   await pausePoint("reanalysis:waiting-run-found", { tx });
-  // Reused only if it is still waiting: one that started meanwhile may have read the brand before
-  // this edit commits, and stops at its first batch on seeing the newer version (runReanalysis),
-  // so this edit then needs a run of its own, queued behind it.
-  if (waiting && (await tx.analysisRun.updateMany({ where: { id: waiting.id, status: "queued" }, data: { total } })).count) return waiting.id;
-  const run = await tx.analysisRun.create({ data: { workspaceId, brandId, total }, select: { id: true } });
-  await enqueueReanalysis(tx, { analysisRunId: run.id }, brandId);
-  return run.id;
+  await tx.analysisRun.update({ where: { id: run!.id }, data: { total } });
+  return run!.id;
 }
 
 /**

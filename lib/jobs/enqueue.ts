@@ -63,19 +63,14 @@ export async function enqueueCaptureJobs(tx: Sql, target: { checkId: string } | 
 }
 
 /**
- * The re-analysis job's spec, for beacon_succeed (migration 20261205100000_succeed_path), which
- * queues one for an answer analysed with older inputs than its brand's.
+ * The re-analysis job's spec, for beacon_reanalysis_run (prisma/sql/functions), which queues a
+ * brand's run (one at a time per brand: the queue is the prefix and the brand's id).
  */
 export const REANALYSIS_JOB_SPEC = JSON.stringify({
   task: "reanalyze" satisfies JobName,
   maxAttempts: jobCatalog.reanalyze.maxAttempts,
   queuePrefix: jobCatalog.reanalyze.queueName(""),
 });
-
-/** The re-analysis of a brand's answers; one run at a time per brand. */
-export async function enqueueReanalysis(tx: Sql, payload: JobPayload<"reanalyze">, brandId: string): Promise<void> {
-  await addJob(tx, "reanalyze", payload, { queueName: jobCatalog.reanalyze.queueName(brandId) });
-}
 
 const alerts = jobCatalog.evaluate_alerts;
 

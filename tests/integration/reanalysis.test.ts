@@ -220,8 +220,8 @@ describe("re-analysis", () => {
 });
 
 describe("a brand edit that reuses the run that has not started", () => {
-  it("queues its own run when that run starts meanwhile, so every answer ends analysed with the brand's latest inputs", async () => {
-    const brand = await db().brand.create({ data: { workspaceId, name: "Racer CRM" } });
+  async function racerBrand(name: string) {
+    const brand = await db().brand.create({ data: { workspaceId, name } });
     const provider = await db().providerConfig.findFirstOrThrow({ where: { workspaceId, connection: { adapter: "simulator" } } });
     const prompt = await db().prompt.findFirstOrThrow({ where: { workspaceId } });
     const check = await db().check.create({ data: { workspaceId, brandId: brand.id, totalCaptures: 1, status: "completed" } });
@@ -231,9 +231,18 @@ describe("a brand edit that reuses the run that has not started", () => {
     const edit = (aliases: string[], competitors: string[]) => updateBrand(workspaceId, brand.id, brandInputSchema.parse({ name: brand.name, aliases, domains: [], competitors: competitors.map((name) => ({ name })) }));
     await edit(["Racer"], []);
     const first = await db().analysisRun.findFirstOrThrow({ where: { brandId: brand.id, status: "queued" } });
+    /** The answer ends analysed with the brand's latest inputs: the edit's competitor is found. */
+    const expectUpToDate = async () => {
+      const { analysisVersion } = await db().brand.findUniqueOrThrow({ where: { id: brand.id } });
+      expect((await db().capture.findUniqueOrThrow({ where: { id: capture.id } })).analysisVersion).toBe(analysisVersion);
+      expect((await db().mention.findMany({ where: { captureId: capture.id, mentioned: true } })).map((m) => m.name).sort()).toEqual([name, "Sprinto"]);
+    };
+    return { brand, edit, first, expectUpToDate };
+  }
 
-    // The second edit has found the first run waiting, and not yet reused it; the run starts now,
-    // reads the brand as it was before this edit, and waits for it at its first batch.
+  it("a run starting while the edit reuses it waits for the edit, then reads the brand after it: one run brings the answer up to date", async () => {
+    const { brand, edit, first, expectUpToDate } = await racerBrand("Racer CRM");
+    // The second edit holds the waiting run; the run starts now and waits for the edit's commit.
     const gate = gateAt("reanalysis:waiting-run-found");
     const second = edit(["Racer"], ["Sprinto"]);
     await gate.reached;
@@ -243,12 +252,21 @@ describe("a brand edit that reuses the run that has not started", () => {
     await second;
     await running;
 
-    // The started run stopped at the newer version; the edit's own run is queued and brings the answer up to date.
+    const runs = await db().analysisRun.findMany({ where: { brandId: brand.id } });
+    expect(runs.map((r) => [r.id, r.status])).toEqual([[first.id, "completed"]]);
+    await expectUpToDate();
+  });
+
+  it("queues its own run when that run has started, so every answer ends analysed with the brand's latest inputs", async () => {
+    const { brand, edit, first, expectUpToDate } = await racerBrand("Racer Cloud");
+    // Started (it may have read the brand before this edit): not reused; it stops at its first batch.
+    await db().analysisRun.update({ where: { id: first.id }, data: { status: "running" } });
+    await edit(["Racer"], ["Sprinto"]);
     const queued = await db().analysisRun.findMany({ where: { brandId: brand.id, status: "queued" } });
     expect(queued).toHaveLength(1);
+    expect(queued[0]!.id).not.toBe(first.id);
+    await runReanalysis(first.id);
     await runReanalysis(queued[0]!.id);
-    const { analysisVersion } = await db().brand.findUniqueOrThrow({ where: { id: brand.id } });
-    expect((await db().capture.findUniqueOrThrow({ where: { id: capture.id } })).analysisVersion).toBe(analysisVersion);
-    expect((await db().mention.findMany({ where: { captureId: capture.id, mentioned: true } })).map((m) => m.name).sort()).toEqual(["Racer CRM", "Sprinto"]);
+    await expectUpToDate();
   });
 });

@@ -2778,6 +2778,27 @@ BEGIN
   RETURN NULL;
 END $function$;
 
+CREATE OR REPLACE FUNCTION public.beacon_reanalysis_run(workspace_id uuid, brand_id uuid, reanalysis_job jsonb)
+ RETURNS uuid
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  run_id uuid;
+BEGIN
+  SELECT r.id INTO run_id FROM analysis_runs r
+  WHERE r."brandId" = beacon_reanalysis_run.brand_id AND r.status = 'queued'
+  ORDER BY r."createdAt", r.id LIMIT 1
+  FOR UPDATE;
+  IF run_id IS NULL THEN
+    INSERT INTO analysis_runs (id, "workspaceId", "brandId", total) VALUES (gen_random_uuid(), workspace_id, brand_id, 0)
+    RETURNING id INTO run_id;
+    PERFORM graphile_worker.add_job(reanalysis_job->>'task', json_build_object('analysisRunId', run_id),
+      queue_name => (reanalysis_job->>'queuePrefix') || brand_id, max_attempts => (reanalysis_job->>'maxAttempts')::int);
+  END IF;
+  RETURN run_id;
+END
+$function$;
+
 CREATE OR REPLACE FUNCTION public.beacon_release_slot()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -3621,15 +3642,8 @@ BEGIN
   -- Analysed with older inputs than the brand's now (an edit committed during the call), or not
   -- at all: a re-analysis will bring it up to date.
   IF analysis_version IS NULL OR analysis_version < brand_version THEN
-    UPDATE analysis_runs r SET total = r.total + 1
-    WHERE r.id = (SELECT q.id FROM analysis_runs q WHERE q."brandId" = prior.brand_id AND q.status = 'queued' ORDER BY q."createdAt" LIMIT 1 FOR UPDATE)
-    RETURNING r.id INTO run_id;
-    IF run_id IS NULL THEN
-      INSERT INTO analysis_runs (id, "workspaceId", "brandId", total) VALUES (gen_random_uuid(), prior.workspace_id, prior.brand_id, 1)
-      RETURNING id INTO run_id;
-      PERFORM graphile_worker.add_job(reanalysis_job->>'task', json_build_object('analysisRunId', run_id),
-        queue_name => (reanalysis_job->>'queuePrefix') || prior.brand_id, max_attempts => (reanalysis_job->>'maxAttempts')::int);
-    END IF;
+    run_id := beacon_reanalysis_run(prior.workspace_id, prior.brand_id, reanalysis_job);
+    UPDATE analysis_runs r SET total = r.total + 1 WHERE r.id = run_id;
   END IF;
 
   PERFORM beacon_hand_on_slots(prior.connection_id, 1, jobs);

@@ -104,15 +104,8 @@ BEGIN
   -- Analysed with older inputs than the brand's now (an edit committed during the call), or not
   -- at all: a re-analysis will bring it up to date.
   IF analysis_version IS NULL OR analysis_version < brand_version THEN
-    UPDATE analysis_runs r SET total = r.total + 1
-    WHERE r.id = (SELECT q.id FROM analysis_runs q WHERE q."brandId" = prior.brand_id AND q.status = 'queued' ORDER BY q."createdAt" LIMIT 1 FOR UPDATE)
-    RETURNING r.id INTO run_id;
-    IF run_id IS NULL THEN
-      INSERT INTO analysis_runs (id, "workspaceId", "brandId", total) VALUES (gen_random_uuid(), prior.workspace_id, prior.brand_id, 1)
-      RETURNING id INTO run_id;
-      PERFORM graphile_worker.add_job(reanalysis_job->>'task', json_build_object('analysisRunId', run_id),
-        queue_name => (reanalysis_job->>'queuePrefix') || prior.brand_id, max_attempts => (reanalysis_job->>'maxAttempts')::int);
-    END IF;
+    run_id := beacon_reanalysis_run(prior.workspace_id, prior.brand_id, reanalysis_job);
+    UPDATE analysis_runs r SET total = r.total + 1 WHERE r.id = run_id;
   END IF;
 
   PERFORM beacon_hand_on_slots(prior.connection_id, 1, jobs);
