@@ -20,15 +20,16 @@ type Tx = Prisma.TransactionClient;
 // them and grant them to workspaces. The functions marked "operators" do not authorize: their
 // callers (lib/actions/instance.ts) check `canManageInstance` first.
 
-const usableBy = (workspaceId: string): Prisma.ProviderConnectionWhereInput => ({
-  enabled: true,
-  OR: [{ grantedToAll: true }, { grants: { some: { workspaceId } } }],
-});
-
-/** The connections a workspace may use: enabled, and granted to it (or to every workspace). */
+/**
+ * The connections a workspace may use: those beacon_access_refusal lets it call with some model
+ * (enabled, granted to it or to every workspace; a connection has at least one model, and the
+ * allowlist is per model, so its first stands for all).
+ */
 export async function grantedConnections(workspaceId: string) {
+  const usable = await db().$queryRaw<{ id: string }[]>`
+    SELECT pc.id FROM provider_connections pc WHERE beacon_access_refusal(pc.id, ${workspaceId}::uuid, pc.models[1]) IS NULL`;
   const rows = await db().providerConnection.findMany({
-    where: usableBy(workspaceId),
+    where: { id: { in: usable.map((c) => c.id) } },
     orderBy: { name: "asc" },
     include: { grants: { where: { workspaceId }, select: { monthlySpendLimitMicros: true } } },
   });

@@ -1,7 +1,8 @@
 -- Why the workspace may not call the connection with the model now, or NULL when it may: the
 -- connection enabled, granted to the workspace (a grant row; a revoke deletes it) or to every
 -- workspace, the model on its allowlist. The one definition the claim, the admin retry
--- (lib/lifecycle/admin.ts retryRefusals) and new work (lib/connections/connections.ts assertUsable:
+-- (lib/lifecycle/admin.ts retryRefusals), the lists of who may use what (grantedConnections,
+-- listProviderConfigs) and new work (lib/connections/connections.ts assertUsable:
 -- a check, a provider, the setup wizard) use; its sentences are the capture's error and the retry's refusal.
 CREATE OR REPLACE FUNCTION public.beacon_access_refusal(connection_id uuid, workspace_id uuid, model text)
  RETURNS text
