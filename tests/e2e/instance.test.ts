@@ -121,6 +121,16 @@ describe("provider connections", () => {
     await expect
       .poll(() => rowOf(providers, "OpenAI API"))
       .toEqual(["OpenAI API", "OpenAI up to $25.00 a month", "gpt-5", "Model decides", expect.stringMatching(/^\$0\.25 in · \$2\.00 out/), expect.stringMatching(/^enabled/), "EditDisable"]);
+
+    // The operator takes OpenAI back: the provider says which change stopped it.
+    await page.goto("/instance");
+    await openai.getByRole("button", { name: `Revoke OpenAI from ${team}` }).click();
+    const confirm = page.getByRole("dialog", { name: "Revoke access?" });
+    await confirm.getByRole("button", { name: "Revoke" }).click();
+    await confirm.waitFor({ state: "detached" });
+    await expect.poll(() => rowOf(openai, team)).toBeUndefined();
+    await page.goto("/settings?tab=providers");
+    await expect.poll(async () => (await rowOf(providers, "OpenAI API"))?.[5]).toMatch(/not granted.*The operator revoked this workspace's access to OpenAI\./);
   });
 
   test("a workspace without grants gets only the simulators, and the Instance page refuses its owner", { timeout: 120_000 }, async () => {

@@ -22,6 +22,8 @@ function StatusBadges({ provider }: { provider: ProviderRow }) {
       {provider.enabled ? <Badge tone="green">enabled</Badge> : <Badge>disabled</Badge>}
       {!provider.granted && <Badge tone="red">not granted</Badge>}
       {provider.granted && !provider.configured && <Badge tone="amber">not configured</Badge>}
+      {/* Which of the operator's changes it was (revoked, disabled, model taken off the allowlist): beacon_access_refusal's words. */}
+      {provider.accessRefusal && <p className="basis-full text-xs text-red-700">{provider.accessRefusal}</p>}
     </div>
   );
 }
