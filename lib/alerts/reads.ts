@@ -2,7 +2,7 @@ import "server-only";
 import { discoverUntrackedBrands } from "@/lib/alerts/discovery";
 import { captureScope, num } from "@/lib/analytics/filter";
 import { testKpiChange } from "@/lib/analytics/kpi-changes";
-import { kpiSums } from "@/lib/analytics/kpis";
+import { kpiSums, promptsAnsweredInBoth } from "@/lib/analytics/kpis";
 import { rollupScope } from "@/lib/analytics/rollups";
 import { ownPagesByPeriod } from "@/lib/analytics/source-categories";
 import { budgetStatus } from "@/lib/billing/budget";
@@ -25,6 +25,7 @@ export const alertReads = {
   rollupScope,
   captureScope,
   kpiSums,
+  promptsAnsweredInBoth,
   /** The headline numbers' test, shared with the Overview's tiles (lib/analytics/kpi-changes.ts). */
   testKpiChange,
   budgetStatus,

@@ -16,6 +16,11 @@ export type AnalyticsFilter = {
   tags?: string[];
   /** Market keys (lib/analytics/markets.ts): a prompt's country and language. */
   markets?: string[];
+  /**
+   * Only these prompts (an empty list: none). For comparisons of like with like: an alert's two
+   * periods on the prompts answered in both (promptsAnsweredInBoth).
+   */
+  promptIds?: string[];
   from: Date;
   /** Exclusive. */
   to: Date;
@@ -84,10 +89,15 @@ export function providerAndTagScope(f: AnalyticsFilter): Prisma.Sql {
 export const MARKET_OF_PROMPT = Prisma.sql`(coalesce(p.country, '') || ':' || coalesce(p.language, ''))`;
 
 /**
- * The prompt conditions (tags, markets) on a column holding the prompt's id, as one subquery over
- * the workspace's prompts; empty when the filter has neither.
+ * The prompt conditions (the picked prompts; tags and markets as one subquery over the workspace's
+ * prompts) on a column holding the prompt's id; empty when the filter has none.
  */
 export function promptScope(f: AnalyticsFilter, promptId: Prisma.Sql): Prisma.Sql {
+  const picked = f.promptIds ? Prisma.sql`AND ${promptId} = ANY(${f.promptIds}::uuid[])` : Prisma.empty;
+  return Prisma.sql`${picked} ${promptAttributeScope(f, promptId)}`;
+}
+
+function promptAttributeScope(f: AnalyticsFilter, promptId: Prisma.Sql): Prisma.Sql {
   if (!f.tags?.length && !f.markets?.length) return Prisma.empty;
   const tags = f.tags?.length ? Prisma.sql`AND p.tags && ${f.tags}::text[]` : Prisma.empty;
   const markets = f.markets?.length ? Prisma.sql`AND ${MARKET_OF_PROMPT} = ANY(${f.markets}::text[])` : Prisma.empty;

@@ -2,6 +2,7 @@ import "server-only";
 import { num, previousPeriod, type AnalyticsFilter } from "@/lib/analytics/filter";
 import { kpiChangeTest, type ChangeSums, type KpiChangeTest, type KpiMetric } from "@/lib/analytics/kpi-changes";
 import { rollupScope } from "@/lib/analytics/rollups";
+import { isoDay } from "@/lib/analytics/schemas";
 import { change, meanInterval, ratioInterval, wilson, type Estimate } from "@/lib/analytics/stats";
 import { readDb } from "@/lib/db/prisma";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -21,6 +22,22 @@ export async function kpiSums(f: AnalyticsFilter): Promise<KpiRow> {
     FROM rollup_answers r
     WHERE ${rollupScope(f)}`;
   return row!;
+}
+
+/**
+ * The prompts answered in scope in both of two adjacent periods (`first` ends where `second`
+ * starts), and how many were answered in only one. A change between periods measured on
+ * different prompts is partly a change of which questions were asked: a prompt added (or
+ * archived) moves the numbers with nothing changed in the answers.
+ */
+export async function promptsAnsweredInBoth(first: AnalyticsFilter, second: AnalyticsFilter): Promise<{ promptIds: string[]; inOneOnly: number }> {
+  if (first.to.getTime() !== second.from.getTime()) throw new Error("promptsAnsweredInBoth compares adjacent periods");
+  const boundary = isoDay(second.from);
+  const rows = await readDb().$queryRaw<{ id: string; both: boolean }[]>`
+    SELECT r."promptId" AS id, bool_or(r.day < ${boundary}::date) AND bool_or(r.day >= ${boundary}::date) AS both
+    FROM rollup_answers r WHERE ${rollupScope({ ...second, from: first.from })} AND r.answers > 0
+    GROUP BY r."promptId"`;
+  return { promptIds: rows.filter((r) => r.both).map((r) => r.id), inOneOnly: rows.filter((r) => !r.both).length };
 }
 
 /** The sums of KpiRow over the rollup_answers rows `r` of a query (per group when it groups). */

@@ -200,6 +200,19 @@ describe("a number that changed: visibility", () => {
     await db().alertRule.deleteMany({ where: { id: { in: [worse, big] } } });
   });
 
+  it("compares the prompts answered in both periods: a prompt added since does not read as a change", async () => {
+    // The brand is named in 40 % of the first prompt's answers in both periods; a second prompt,
+    // added this period, never names it. Over all answers visibility "fell" from 40 % to 20 %.
+    const mix = await buildWorld("Alerts prompt mix");
+    await writeAnswers(mix, [...visibility(PREVIOUS_DAY, 40, 100), ...visibility(CURRENT_DAY, 40, 100), ...visibility(CURRENT_DAY, 0, 100, 1)]);
+    const ruleId = await addRule(mix, visibilityRule(mix.brandId));
+    const outcome = resultOf(await evaluateAlerts(mix.workspaceId, { now: NOW }), ruleId);
+    expect(outcome.status).toBe("quiet");
+    expect(outcome.message).toMatch(/40 % \(n = 100\) to 40 % \(n = 100\), \+0 points/);
+    expect(outcome.message).toMatch(/on the 1 prompt answered in both periods \(1 answered in only one left out\)/);
+    expect(await firingsOf(ruleId)).toHaveLength(0);
+  });
+
   it("too few answers: no verdict", async () => {
     const ruleId = await addRule(A, visibilityRule(A.brandId, "Strict", { minAnswers: 150 }));
     const outcome = resultOf(await evaluateAlerts(A.workspaceId, { now: NOW }), ruleId);

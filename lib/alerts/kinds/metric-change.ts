@@ -67,16 +67,20 @@ export const metricChangeKind = defineKind({
   judgedAfter: ["check"],
   async judge({ rule, params, now, read }) {
     const { current, previous, index } = periods(now, params.windowDays);
-    const f = scopeFor(rule, params, current);
-    const [before, after] = await Promise.all([read.kpiSums(scopeFor(rule, params, previous)), read.kpiSums(f)]);
+    // Like with like: only the prompts answered in both periods, so that a prompt added or
+    // archived in between does not read as a change of the answers.
+    const { promptIds, inOneOnly } = await read.promptsAnsweredInBoth(scopeFor(rule, params, previous), scopeFor(rule, params, current));
+    const f = { ...scopeFor(rule, params, current), promptIds };
+    const [before, after] = await Promise.all([read.kpiSums({ ...scopeFor(rule, params, previous), promptIds }), read.kpiSums(f)]);
     const label = METRIC_LABELS[params.metric];
     const hint = await sampleSizeHint(read, f, params.metric, after, params.minChange > 0 ? params.minChange : DEFAULT_CHANGE[params.metric], params.confidence);
     const { test, n } = read.testKpiChange(params.metric, before, after, params.confidence);
     const periodText = `the last ${params.windowDays} day${params.windowDays === 1 ? "" : "s"} against the ${params.windowDays} before`;
+    const compared = inOneOnly ? `; on the ${promptIds.length} prompt${promptIds.length === 1 ? "" : "s"} answered in both periods (${inOneOnly} answered in only one left out)` : "";
     if (!test || n[0] < params.minAnswers || n[1] < params.minAnswers) {
       return {
         findings: [],
-        outcome: { status: "too_few_answers", message: `Too few answers to tell: ${n[0]} and ${n[1]} in ${periodText}; the rule needs ${params.minAnswers} in each.`, hint },
+        outcome: { status: "too_few_answers", message: `Too few answers to tell: ${n[0]} and ${n[1]} in ${periodText}${compared}; the rule needs ${params.minAnswers} in each.`, hint },
       };
     }
     const format = params.metric === "position" ? formatPosition : percentText;
@@ -85,7 +89,7 @@ export const metricChangeKind = defineKind({
     const real = beyondNoise(test);
     const bigEnough = Math.abs(test.change) >= params.minChange;
     const wanted = params.direction === "any" || (params.direction === "worse") === worse;
-    const numbers = `${format(test.previous.value)} (n = ${test.previous.n}) to ${format(test.current.value)} (n = ${test.current.n}), ${changeText}, ${formatPValue(test.p)}`;
+    const numbers = `${format(test.previous.value)} (n = ${test.previous.n}) to ${format(test.current.value)} (n = ${test.current.n}), ${changeText}, ${formatPValue(test.p)}${compared}`;
     if (!real || !bigEnough || !wanted) {
       const why = !real ? `within sampling noise at ${percentText(test.confidence)} confidence` : !bigEnough ? `smaller than the rule's ${format(params.minChange)} threshold` : `not in the direction the rule watches`;
       return { findings: [], outcome: { status: "quiet", message: `${label} went from ${numbers}: ${why}.`, hint } };
