@@ -4,6 +4,7 @@
 // What the backend then answers is read and dropped. A process pointed at `url` sees "Connection
 // terminated" for its statement, which may still commit.
 import net from "node:net";
+import { listenAsDatabase } from "./fatal-proxy";
 
 export type CutProxy = {
   url: string;
@@ -33,12 +34,8 @@ export async function startCutProxy(databaseUrl: string): Promise<CutProxy> {
     client.pipe(upstream);
     upstream.pipe(client);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const url = new URL(databaseUrl);
-  url.hostname = "127.0.0.1";
-  url.port = String((server.address() as net.AddressInfo).port);
   return {
-    url: url.toString(),
+    url: await listenAsDatabase(server, databaseUrl),
     cutClientSide(backendClientPort) {
       for (const pair of pairs) {
         if (pair.upstream.localPort !== backendClientPort) continue;

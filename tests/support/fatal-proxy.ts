@@ -26,6 +26,15 @@ function fatalTerminating(): Buffer {
   return Buffer.concat([header, body]);
 }
 
+/** Starts `server` on a free local port; the database URL that reaches the database through it. */
+export async function listenAsDatabase(server: net.Server, databaseUrl: string): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = new URL(databaseUrl);
+  url.hostname = "127.0.0.1";
+  url.port = String((server.address() as net.AddressInfo).port);
+  return url.toString();
+}
+
 export type FatalProxy = {
   url: string;
   /** Connections the proxy ended with the FATAL so far. */
@@ -75,12 +84,8 @@ export async function startFatalProxy(databaseUrl: string, endConnection: (n: nu
       }
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const url = new URL(databaseUrl);
-  url.hostname = "127.0.0.1";
-  url.port = String((server.address() as net.AddressInfo).port);
   return {
-    url: url.toString(),
+    url: await listenAsDatabase(server, databaseUrl),
     get ended() {
       return ended;
     },
