@@ -313,6 +313,8 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
   const captureIds = checks.flatMap((c) => c.captureIds);
   /** Checks started for a brand being deleted at the same time (brandDelete) or by a schedule (schedule), with their captures. */
   const spareChecks: { checkId: string; captureIds: string[] }[] = [];
+  // Numbers each spare brand's prompt: a refused check adds nothing to spareChecks, and a prompt's text is unique among the live ones.
+  let spares = 0;
   /** Each schedule's prompt (a text of its own), to count the checks its slot made. */
   const schedulePrompts = new Map<string, string>();
 
@@ -475,7 +477,7 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
           // Either the check finds no brand, or the delete is refused and the check runs; its
           // captures join the run's (their money, calls and answers are judged like the others').
           assertCan(canEditTrackingSetup(space.owner));
-          const n = spareChecks.length + 1;
+          const n = ++spares;
           const spare = await createBrand(space.workspaceId, brandInputSchema.parse({ name: `Spare ${run}-${n}-${Date.now() % 100_000}`, aliases: [], domains: [], competitors: [] }));
           const prompt = await db().prompt.create({ data: { workspaceId: space.workspaceId, text: `Which CRM would spare team ${n} of ${space.workspaceId.slice(0, 8)} pick?` } });
           let deleting: Promise<boolean> | undefined;
