@@ -463,7 +463,7 @@ describe("a brand not yet tracked is named often", () => {
 });
 
 describe("workspace rules: budget and breakers", () => {
-  it("the budget: each threshold fires once a month", async () => {
+  it("the budget: each threshold fires once a month, and again for a raised budget", async () => {
     const w = await buildWorld("Alerts budget");
     await db().workspace.update({ where: { id: w.workspaceId }, data: { monthlyBudgetMicros: 10_000_000n } });
     const ruleId = await addRule(w, { name: "Budget", kind: "budget", params: { thresholds: [100, 80] } });
@@ -475,6 +475,13 @@ describe("workspace rules: budget and breakers", () => {
     expect(resultOf(await evaluateAlerts(w.workspaceId), ruleId)).toMatchObject({ fired: 1 });
     expect(resultOf(await evaluateAlerts(w.workspaceId), ruleId)).toMatchObject({ fired: 0 });
     expect((await firingsOf(ruleId)).map((f) => f.title)).toEqual(["The month's spend passed 80 % of the budget", expect.stringMatching(/^The month's budget is spent: \$10\.00 of \$10\.00/)]);
+
+    // The admin raises the budget to $20; when that is spent too, the rule says so again.
+    await db().workspace.update({ where: { id: w.workspaceId }, data: { monthlyBudgetMicros: 20_000_000n } });
+    expect(resultOf(await evaluateAlerts(w.workspaceId), ruleId)).toMatchObject({ fired: 0 });
+    await db().$executeRaw`UPDATE budget_periods SET "chargedMicros" = 20000000 WHERE "workspaceId" = ${w.workspaceId}::uuid`;
+    expect(resultOf(await evaluateAlerts(w.workspaceId), ruleId)).toMatchObject({ fired: 2 });
+    expect((await firingsOf(ruleId)).map((f) => f.title).slice(2).sort()).toEqual([expect.stringMatching(/^The month's budget is spent: \$20\.00 of \$20\.00/), "The month's spend passed 80 % of the budget"]);
   });
 
   it("a budget rule needs a budget", async () => {

@@ -27,7 +27,8 @@ export const budgetKind = defineKind({
     const findings = params.thresholds
       .filter((t) => share * 100 >= t)
       .map<Finding>((t) => ({
-        dedupeKey: `${month}:${t}`,
+        // Once per month and limit: a raised budget is watched afresh (its spent mark would otherwise never be told).
+        dedupeKey: `${month}:${status.limitMicros}:${t}`,
         title: t >= 100 ? `The month's budget is spent: ${spent}` : `The month's spend passed ${t} % of the budget`,
         summary: `${month}: ${spent} charged${t >= 100 ? "; new captures wait for budget until next month or a higher limit." : "."}`,
         facts: { month, thresholdPercent: t, chargedMicros: status.chargedMicros, limitMicros: status.limitMicros, share },
@@ -35,5 +36,5 @@ export const budgetKind = defineKind({
     return { findings, outcome: { status: "quiet", message: `${month}: ${spent} charged.` } };
   },
   describe: (p) => `At ${p.thresholds.join(" % and ")} % of the monthly budget`,
-  form: [{ type: "numbers", key: "thresholds", label: "Thresholds (% of the monthly budget)", hint: "Comma-separated, e.g. 80, 100. Each fires once a month." }],
+  form: [{ type: "numbers", key: "thresholds", label: "Thresholds (% of the monthly budget)", hint: "Comma-separated, e.g. 80, 100. Each fires once a month, and again after the budget is changed." }],
 });
