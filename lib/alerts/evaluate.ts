@@ -1,7 +1,7 @@
 import "server-only";
 import { databaseNow } from "@/lib/db/clock";
 import { enqueueFiringDeliveries } from "@/lib/alerts/deliveries";
-import { kindOf, type RuleKind } from "@/lib/alerts/kinds";
+import { isBrandKind, kindOf, type RuleKind } from "@/lib/alerts/kinds";
 import type { Finding, JudgedRule, RuleOutcome } from "@/lib/alerts/kinds/kind";
 import { alertReads } from "@/lib/alerts/reads";
 import { storedKind } from "@/lib/alerts/rules";
@@ -54,6 +54,26 @@ async function fire(rule: JudgedRule, watched: Watched, finding: Finding): Promi
 
 export type EvaluationResult = { ruleId: string; outcome: RuleOutcome };
 
+/** Judges one rule with its kind and stores what it found; a judge that throws is the rule's error, not the evaluation's. */
+async function judgeAndFire(rule: JudgedRule, watched: Watched, now: Date): Promise<RuleOutcome> {
+  try {
+    const verdict = await kindOf(storedKind(watched.kind)).judge(rule, watched.params, now, alertReads);
+    let fired = 0;
+    for (const finding of verdict.findings) if (await fire(rule, watched, finding)) fired++;
+    const firedAny = verdict.findings.length > 0;
+    return {
+      ...verdict.outcome,
+      at: now.toISOString(),
+      fired,
+      status: firedAny ? "fired" : verdict.outcome.status,
+      message: firedAny ? verdict.findings.map((f) => f.title).join("; ") : verdict.outcome.message,
+    };
+  } catch (error) {
+    return { at: now.toISOString(), status: "error", fired: 0, message: `Could not evaluate: ${error instanceof Error ? error.message.split("\n").at(-1) : String(error)}` };
+  }
+}
+
+
 /**
  * Evaluates the workspace's enabled rules (only those of `kinds` when given) as of `now`, by
  * default the database's clock: the period index is part of a firing's dedupe key, so every
@@ -68,26 +88,21 @@ export async function evaluateAlerts(workspaceId: string, options: { kinds?: rea
     select: { id: true, workspaceId: true, name: true, kind: true, brandId: true, params: true, brand: { select: { name: true } } },
     orderBy: { createdAt: "asc" },
   });
+  // Brands whose answers are being re-analysed after an edit: their history is part old analysis,
+  // part new, so a rule would compare the edit's effect, not a change in the answers (a competitor
+  // just added "overtakes" where only the newest answers count it). Judged when the run ends
+  // (runReanalysis asks for an evaluation).
+  const reanalysing = new Set(
+    (await db().analysisRun.findMany({ where: { workspaceId, status: { in: ["queued", "running"] } }, select: { brandId: true } })).map((run) => run.brandId),
+  );
   const results: EvaluationResult[] = [];
   for (const r of rules) {
     const rule: JudgedRule = { id: r.id, workspaceId: r.workspaceId, name: r.name, brandId: r.brandId, brandName: r.brand?.name ?? null };
     const watched: Watched = { kind: r.kind, brandId: r.brandId, params: r.params };
-    let outcome: RuleOutcome;
-    try {
-      const verdict = await kindOf(storedKind(r.kind)).judge(rule, r.params, now, alertReads);
-      let fired = 0;
-      for (const finding of verdict.findings) if (await fire(rule, watched, finding)) fired++;
-      const firedAny = verdict.findings.length > 0;
-      outcome = {
-        ...verdict.outcome,
-        at: now.toISOString(),
-        fired,
-        status: firedAny ? "fired" : verdict.outcome.status,
-        message: firedAny ? verdict.findings.map((f) => f.title).join("; ") : verdict.outcome.message,
-      };
-    } catch (error) {
-      outcome = { at: now.toISOString(), status: "error", fired: 0, message: `Could not evaluate: ${error instanceof Error ? error.message.split("\n").at(-1) : String(error)}` };
-    }
+    const outcome: RuleOutcome =
+      r.brandId && reanalysing.has(r.brandId) && isBrandKind(storedKind(r.kind))
+        ? { at: now.toISOString(), status: "waiting", fired: 0, message: `Not judged yet: ${rule.brandName}'s answers are being re-analysed after its last edit; judged again when that is done.` }
+        : await judgeAndFire(rule, watched, now);
     // Not over the fresh start of a rule edited meanwhile (updateRule resets lastResult), nor over
     // the result of a later evaluation that finished first (another reason's job, on another worker).
     await db().alertRule.updateMany({

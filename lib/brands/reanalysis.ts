@@ -6,7 +6,7 @@ import { rewriteRollups } from "@/lib/analytics/rollups";
 import { pausePoint } from "@/lib/db/pause-points";
 import { db } from "@/lib/db/prisma";
 import { transaction } from "@/lib/db/transaction";
-import { REANALYSIS_JOB_SPEC } from "@/lib/jobs/enqueue";
+import { enqueueAlertEvaluation, REANALYSIS_JOB_SPEC } from "@/lib/jobs/enqueue";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
 type Tx = Prisma.TransactionClient;
@@ -131,7 +131,11 @@ export async function runReanalysis(analysisRunId: string): Promise<void> {
       done += captures.length;
       after = captures[captures.length - 1]!.id;
     }
-    await db().analysisRun.update({ where: { id: run.id }, data: { status: "completed", done, total: Math.max(done, run.total), finishedAt: new Date() } });
+    // The brand's alert rules waited for this run (lib/alerts/evaluate.ts): judged now, on history analysed alike.
+    await transaction(async (tx) => {
+      await tx.analysisRun.update({ where: { id: run.id }, data: { status: "completed", done, total: Math.max(done, run.total), finishedAt: new Date() } });
+      await enqueueAlertEvaluation(tx, { workspaceId: run.workspaceId, reason: "check" });
+    });
   } catch (error) {
     await db().analysisRun.update({ where: { id: run.id }, data: { status: "failed", error: (error as Error).message.slice(0, 500), finishedAt: new Date() } });
     throw error;

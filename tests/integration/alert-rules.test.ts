@@ -15,6 +15,7 @@ import { recordRollups } from "@/lib/analytics/rollups";
 import { finishCheckIfDone } from "@/lib/lifecycle/transition";
 import { db } from "@/lib/db/prisma";
 import { updateBrand } from "@/lib/brands/brands";
+import { runReanalysis } from "@/lib/brands/reanalysis";
 import { brandInputSchema } from "@/lib/brands/schemas";
 import { storeHits } from "@/lib/traffic/store";
 import { rotateSiteKey } from "@/lib/traffic/visits";
@@ -211,6 +212,27 @@ describe("a number that changed: visibility", () => {
     expect(outcome.message).toMatch(/40 % \(n = 100\) to 40 % \(n = 100\), \+0 points/);
     expect(outcome.message).toMatch(/on the 1 prompt answered in both periods \(1 answered in only one left out\)/);
     expect(await firingsOf(ruleId)).toHaveLength(0);
+  });
+
+  it("waits while the brand's answers are re-analysed after an edit, and is judged when that ends", async () => {
+    // A real 40 % -> 60 % change, but the brand was just edited: part of its history would be
+    // judged with old inputs, part with new. Not judged until the re-analysis ends.
+    const edited = await buildWorld("Alerts reanalysing");
+    await writeAnswers(edited, [...visibility(PREVIOUS_DAY, 40, 100), ...visibility(CURRENT_DAY, 60, 100)]);
+    const ruleId = await addRule(edited, visibilityRule(edited.brandId));
+    await updateBrand(edited.workspaceId, edited.brandId, brandInputSchema.parse({ name: "Acme", aliases: ["Acme Inc"], domains: ["acme.com"], competitors: [{ name: "Rival" }] }));
+    const run = await db().analysisRun.findFirstOrThrow({ where: { brandId: edited.brandId, status: "queued" } });
+    const outcome = resultOf(await evaluateAlerts(edited.workspaceId, { now: NOW }), ruleId);
+    expect(outcome).toMatchObject({ status: "waiting", fired: 0 });
+    expect(outcome.message).toMatch(/being re-analysed/);
+    expect(await firingsOf(ruleId)).toHaveLength(0);
+
+    // The run ends and asks for an evaluation; the rule is judged again (on answers analysed alike).
+    await db().$executeRaw`DELETE FROM graphile_worker._private_jobs WHERE key = ${`alerts:${edited.workspaceId}:check`}`;
+    await runReanalysis(run.id);
+    const [asked] = await db().$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE key = ${`alerts:${edited.workspaceId}:check`}`;
+    expect(asked!.n).toBe(1);
+    expect(resultOf(await evaluateAlerts(edited.workspaceId, { now: NOW }), ruleId).status).not.toBe("waiting");
   });
 
   it("too few answers: no verdict", async () => {

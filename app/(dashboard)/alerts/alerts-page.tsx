@@ -45,8 +45,8 @@ function HintText({ hint, days, fired }: { hint: SampleSizeHint; days: number; f
   );
 }
 
-const STATUS_TONES = { fired: "red", quiet: "green", too_few_answers: "amber", error: "red" } as const;
-const STATUS_LABELS = { fired: "fired", quiet: "quiet", too_few_answers: "too few answers", error: "error" } as const;
+const STATUS_TONES = { fired: "red", quiet: "green", too_few_answers: "amber", waiting: "slate", error: "red" } as const;
+const STATUS_LABELS = { fired: "fired", quiet: "quiet", too_few_answers: "too few answers", waiting: "waiting for re-analysis", error: "error" } as const;
 
 function RuleStatus({ rule }: { rule: AlertRuleRow }) {
   const result = rule.lastResult;

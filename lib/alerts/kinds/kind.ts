@@ -15,7 +15,8 @@ export const METRIC_LABELS: Record<Metric, string> = { visibility: "Visibility",
 /** What a rule's last evaluation found, kept on the rule for the Alerts page. */
 export type RuleOutcome = {
   at: string;
-  status: "fired" | "quiet" | "too_few_answers" | "error";
+  /** "waiting": not judged, the brand's answers are being re-analysed (lib/alerts/evaluate.ts). */
+  status: "fired" | "quiet" | "too_few_answers" | "waiting" | "error";
   /** One sentence for people: what was compared and why it did or did not fire. */
   message: string;
   fired: number;
