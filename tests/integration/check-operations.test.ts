@@ -3,6 +3,7 @@
 // holds the page's next poll; the poll shows the operation and its outcome. The job runs the same
 // transitions the synchronous path ran (lib/checks/cancel-retry.ts), so its guards hold: here a
 // kill switch and a cancel land while the retry's job is held at retry:after-plan.
+import { randomUUID } from "node:crypto";
 import { describe, expect, it, vi } from "vitest";
 import { budgetNow, claim, expectBudgetConsistent, liveWorker, newSpace, startSpaceCheck } from "../support/lifecycle-fixtures";
 import { gateAt, waitForLockWaiter } from "../support/pause";
@@ -14,6 +15,7 @@ import { onPausePoint } from "@/lib/db/pause-points";
 import { checkTally } from "@/lib/captures/check-counts";
 import { revokeConnection } from "@/lib/connections/connections";
 import { db } from "@/lib/db/prisma";
+import { removeMember } from "@/lib/workspaces/members";
 
 const statuses = async (checkId: string) => (await db().capture.findMany({ where: { checkId }, select: { status: true } })).map((c) => c.status);
 
@@ -24,6 +26,39 @@ const operationJobs = (checkId: string) =>
     WHERE v.task_identifier = 'check_operation' AND v.queue_name = ${`check:${checkId}`} ORDER BY v.id`;
 
 describe("a check's retry", () => {
+  it("by an admin removed while its job plans: the removal waits for the retry, which is never committed after it", async () => {
+    const space = await newSpace({ prompts: 2 });
+    const { checkId } = await startSpaceCheck(space, { prompts: 2, providers: ["ChatGPT"] });
+    await cancelCheck(space.owner, checkId);
+    const admin = await db().user.create({ data: { id: randomUUID(), name: "Ada Admin", email: `ada.${randomUUID().slice(0, 8)}@example.com` } });
+    const membership = await db().membership.create({ data: { workspaceId: space.workspaceId, userId: admin.id, role: "admin" } });
+    const { operationId } = await requestCheckRetry({ workspaceId: space.workspaceId, userId: admin.id, role: "admin" }, checkId);
+
+    // The job has read the admin's membership and planned the retry; the owner removes the admin now.
+    const gate = gateAt("retry:after-plan");
+    const job = runCheckOperation(operationId);
+    await gate.reached;
+    const owner = await db().user.findUniqueOrThrow({ where: { id: space.owner.userId! } });
+    const workspace = await db().workspace.findUniqueOrThrow({ where: { id: space.workspaceId } });
+    let gateOpened = false;
+    let removedFirst = false;
+    const ctx = { userId: owner.id, role: "owner" as const, user: { id: owner.id, name: owner.name, email: owner.email } as never, workspace: { id: workspace.id, slug: workspace.slug, name: workspace.name } };
+    const removal = removeMember(ctx, membership.id).then(() => {
+      removedFirst = !gateOpened;
+    });
+    // Either the removal waits for the retry (its membership share-locked) or, unguarded, commits first.
+    await Promise.race([removal, waitForLockWaiter()]);
+    gateOpened = true;
+    gate.open();
+    await job;
+    await removal;
+
+    expect(removedFirst, "the removal committed while the retry it should refuse was still to commit").toBe(false);
+    expect((await db().checkOperation.findUniqueOrThrow({ where: { id: operationId } })).status).toBe("completed");
+    expect(await db().membership.count({ where: { id: membership.id } })).toBe(0);
+    await expectBudgetConsistent(space.workspaceId);
+  });
+
   it("is recorded and enqueued by the request, run by its job, and shown by the poll", async () => {
     const space = await newSpace({ prompts: 3 });
     const { checkId } = await startSpaceCheck(space, { prompts: 3, providers: ["ChatGPT", "Gemini"] });
