@@ -83,14 +83,18 @@ export async function beat(worker: WorkerIdentity, status: Exclude<WorkerStatus,
       "expiredAt" = NULL`;
 }
 
-/** A clean exit: the worker holds no jobs any more, so its lease ends now (anything it left open is swept). */
+/**
+ * A clean exit: the worker holds no jobs any more, so its lease ends now (anything it left open is
+ * swept). Cut to the column's milliseconds rather than rounded: rounded up, "now" landed up to half
+ * a millisecond in the future, and a sweep within it did not see the lease over (a CI flake).
+ */
 export async function markStopped(workerId: string): Promise<void> {
   await db().$executeRaw`
     UPDATE "worker_heartbeats"
     SET "status" = 'stopped',
         "stoppedAt" = now() AT TIME ZONE 'UTC',
-        "lastSeenAt" = now() AT TIME ZONE 'UTC',
-        "leaseExpiresAt" = now() AT TIME ZONE 'UTC'
+        "lastSeenAt" = date_trunc('milliseconds', now() AT TIME ZONE 'UTC'),
+        "leaseExpiresAt" = date_trunc('milliseconds', now() AT TIME ZONE 'UTC')
     WHERE "workerId" = ${workerId}`;
 }
 
