@@ -2,7 +2,7 @@
 // 2,000-capture check, checks started through lib/checks/create-check.ts, and the reads the
 // measurements make. Import only after setDatabaseUrl() (lib/db/prisma.ts reads it).
 import { randomUUID } from "node:crypto";
-import { cancelCheck } from "@/lib/checks/cancel-retry";
+import { requestCheckCancel } from "@/lib/checks/operations";
 import { createCheck, hashRequest } from "@/lib/checks/create-check";
 import { isCheckFinished } from "@/lib/captures/states";
 import { checkTally } from "@/lib/captures/check-counts";
@@ -67,9 +67,9 @@ export function waitForCheck(checkId: string, timeoutMs: number, intervalMs = 20
   return waitFor(probe, timeoutMs, intervalMs);
 }
 
-/** Cancels a check that overran its time limit, as its owner would, while workers run. */
+/** Cancels a check that overran its time limit, as its owner would, while workers run (they run the cancel's job). */
 export async function cancelLeftover(fx: Fixtures, checkId: string): Promise<void> {
-  await cancelCheck({ workspaceId: fx.workspaceId, userId: fx.ownerId, role: "owner" }, checkId);
+  await requestCheckCancel({ workspaceId: fx.workspaceId, userId: fx.ownerId, role: "owner" }, checkId);
 }
 
 /**

@@ -107,7 +107,7 @@ export const openApiDocument = {
       get: {
         summary: "A check with its progress and a page of its captures",
         description:
-          `\`check\` has the status, counts per status and cost. \`captures\` is one page of the check's captures, ordered by prompt id, provider and sample; ` +
+          `\`check\` has the status, counts per status, cost and \`operation\`, its latest cancel or retry (null if none). \`captures\` is one page of the check's captures, ordered by prompt id, provider and sample; ` +
           `\`capturesPage\` says which (\`page\`, \`pageSize\`, \`total\`). The default page size, ${MAX_CAPTURES_PAGE}, is also the largest: checks up to that size come whole.`,
         ...needs("read"),
         parameters: [
@@ -121,10 +121,14 @@ export const openApiDocument = {
     "/api/v1/checks/{id}/cancel": {
       post: {
         summary: "Cancel a check",
-        description: "Scope `admin`, or `write` for a check the key's member started (in the UI or with one of their keys).",
+        description:
+          "Scope `admin`, or `write` for a check the key's member started (in the UI or with one of their keys). " +
+          "Answers `{ operationId }` at once: the check starts no more captures, and a worker cancels its waiting captures and stops the running ones " +
+          "(partial answers kept), after any retry of it asked before. `GET /api/v1/checks/{id}` shows the operation as `check.operation`. " +
+          "Asked again while it waits, the same operation; a finished check with no retry waiting is a 400.",
         ...needs("write"),
         parameters: [id],
-        responses: { 202: ok("What was cancelled"), ...errors },
+        responses: { 202: ok("The cancel's operation, to follow on the check"), ...errors },
       },
     },
     "/api/v1/captures/{id}": { get: { summary: "A capture: answer, attempts, sources", ...needs("read"), parameters: [id], responses: { 200: ok("The capture"), ...errors } } },

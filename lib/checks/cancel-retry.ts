@@ -10,7 +10,7 @@ import type { Tx } from "@/lib/lifecycle/transition";
 import { cancelCaptures, retryCaptures as retryTransition, retryGroups, retryRefusals } from "@/lib/lifecycle/admin";
 import { priceTableOf, type PriceTable } from "@/lib/billing/money";
 import { Prisma, type CaptureStatus } from "@/lib/generated/prisma/client";
-import { isCheckFinished, isRetryable, isUnfinished } from "@/lib/captures/states";
+import { isRetryable, isUnfinished } from "@/lib/captures/states";
 import { ConflictError, NotFoundError, UserError } from "@/lib/errors";
 import type { SearchMode } from "@/lib/providers/types";
 import { actorNow } from "@/lib/api-keys/api-keys";
@@ -21,16 +21,6 @@ import { actorNow } from "@/lib/api-keys/api-keys";
 export type Caller = Actor & { workspaceId: string; apiKeyId?: string | null };
 
 const lifecycleActor = (caller: Caller) => ({ workspaceId: caller.workspaceId, userId: caller.userId, apiKeyId: caller.apiKeyId ?? null });
-
-export async function cancelCheck(caller: Caller, checkId: string) {
-  return inTransaction(async (tx) => {
-    const check = await tx.check.findFirst({ where: { id: checkId, workspaceId: caller.workspaceId } });
-    if (!check) throw new NotFoundError("That check does not exist in this workspace.");
-    assertCan(canCancelCheck(caller, check), "Only admins, owners and the member who started a check can cancel it.");
-    if (isCheckFinished(check.status)) throw new UserError("This check has already finished.");
-    return cancelCaptures(tx, lifecycleActor(caller), { checkId: check.id, asked: "now" });
-  });
-}
 
 export async function cancelCapture(caller: Caller, captureId: string) {
   return inTransaction(async (tx) => {
@@ -139,8 +129,8 @@ export const CANCELLED_SINCE = "This check was cancelled after the retry was ask
 async function refuseWhileCancelling(tx: Tx, workspaceId: string, target: { captureId: string } | { checkId: string }, operationId: string | null) {
   const checkOf = "checkId" in target ? Prisma.sql`${target.checkId}::uuid` : Prisma.sql`(SELECT c."checkId" FROM captures c WHERE c.id = ${target.captureId}::uuid)`;
   // A retry asked as an operation, run later by its job: was the check cancelled since it was
-  // asked (by any path: the page's cancel, the REST API's, which records no operation)? The
-  // check's "cancelRequestedAt" is its latest cancel's time, both written by the database's clock.
+  // asked (a cancel's job run before it: a lease taken over, a job run again)? The check's
+  // "cancelRequestedAt" is its latest cancel's time, both written by the database's clock.
   const [check] = await tx.$queryRaw<{ id: string; cancelledSince: boolean }[]>`
     SELECT id, coalesce("cancelRequestedAt" > (SELECT o."createdAt" FROM check_operations o WHERE o.id = ${operationId}::uuid), false) AS "cancelledSince"
     FROM checks WHERE id = ${checkOf} AND "workspaceId" = ${workspaceId}::uuid FOR NO KEY UPDATE`;

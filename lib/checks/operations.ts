@@ -27,8 +27,8 @@ async function record(tx: Prisma.TransactionClient, caller: Caller, checkId: str
   await pausePoint("operation:none-pending", { tx, checkId });
   // Its time by the database's clock, as a cancel's (a retry compares the two: cancel-retry.ts); Prisma fills @default(now()) from the web server's.
   const [operation] = await tx.$queryRaw<{ id: string }[]>`
-    INSERT INTO check_operations ("workspaceId", "checkId", kind, "requestedById", "createdAt")
-    VALUES (${caller.workspaceId}::uuid, ${checkId}::uuid, ${kind}::"CheckOperationKind", ${caller.userId}, now() AT TIME ZONE 'UTC')
+    INSERT INTO check_operations ("workspaceId", "checkId", kind, "requestedById", "requestedByApiKeyId", "createdAt")
+    VALUES (${caller.workspaceId}::uuid, ${checkId}::uuid, ${kind}::"CheckOperationKind", ${caller.userId}, ${caller.apiKeyId ?? null}::uuid, now() AT TIME ZONE 'UTC')
     RETURNING id`;
   if (!operation) throw new Error("check operation not recorded");
   await enqueueCheckOperation(tx, { operationId: operation.id }, checkId);
@@ -55,10 +55,11 @@ export async function requestCheckRetry(caller: Caller, checkId: string): Promis
 }
 
 /**
- * Asks for a check's cancel. The check carries the request at once (a claim does not start its
- * waiting captures from then on: beacon_claim), and the job cancels them and tells running ones'
- * workers to stop (cancelCheckCaptures). A check that has finished has nothing to cancel, unless
- * a retry of it is still to run: the cancel then runs after it, and stops what it queued.
+ * Asks for a check's cancel, from the page or the REST API alike. The check carries the request at
+ * once (a claim does not start its waiting captures from then on: beacon_claim), and the job
+ * cancels them and tells running ones' workers to stop (cancelCheckCaptures). A check that has
+ * finished has nothing to cancel, unless a retry of it is still to run: the cancel then runs after
+ * it, and stops what it queued.
  */
 export async function requestCheckCancel(caller: Caller, checkId: string): Promise<{ operationId: string }> {
   return transaction(async (tx) => {
@@ -107,7 +108,7 @@ export async function runCheckOperation(operationId: string): Promise<void> {
   const membership = operation.requestedById
     ? await db().membership.findFirst({ where: { workspaceId: operation.workspaceId, userId: operation.requestedById }, select: { role: true } })
     : null;
-  const caller: Caller = { workspaceId: operation.workspaceId, userId: operation.requestedById, role: membership?.role ?? "viewer" };
+  const caller: Caller = { workspaceId: operation.workspaceId, userId: operation.requestedById, role: membership?.role ?? "viewer", apiKeyId: operation.requestedByApiKeyId };
   const run = {
     id: operationId,
     complete: async (tx: Prisma.TransactionClient, result: Prisma.InputJsonValue) => {

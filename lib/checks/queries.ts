@@ -3,6 +3,8 @@ import { inflectedForms } from "@/lib/analysis/inflection";
 import { answerLanguage, type AnalysisLanguage } from "@/lib/analysis/language";
 import type { CheckStatus } from "@/lib/captures/states";
 import { checkTallies, checkTally, countsOf, type CheckTally } from "@/lib/captures/check-counts";
+import { latestCheckOperation } from "@/lib/checks/operations";
+import type { CheckOperationView } from "@/lib/checks/progress-state";
 import { spentByCheck } from "@/lib/checks/spent";
 import { startedBy, userNames } from "@/lib/checks/started-by";
 import { db } from "@/lib/db/prisma";
@@ -55,12 +57,16 @@ export async function listChecks(workspaceId: string, query: { status?: CheckSta
   };
 }
 
-/** A check with its counts and cost (the check page polls lib/checks/progress.ts instead). */
-export async function getCheckSummary(workspaceId: string, checkId: string): Promise<CheckSummary> {
+/**
+ * A check with its counts and cost, and its latest cancel or retry with its outcome (a cancel
+ * asked through the API runs as a job, as the page's does); the check page polls
+ * lib/checks/progress.ts instead.
+ */
+export async function getCheckSummary(workspaceId: string, checkId: string): Promise<CheckSummary & { operation: CheckOperationView | null }> {
   const check = await db().check.findFirst({ where: { id: checkId, workspaceId }, include: { brand: { select: { name: true } } } });
   if (!check) throw new NotFoundError("That check does not exist in this workspace.");
-  const [spent, names, tally] = await Promise.all([spentByCheck([checkId]), userNames([check.startedById]), checkTally(checkId)]);
-  return checkSummary(check, names, spent.get(checkId) ?? 0n, tally);
+  const [spent, names, tally, operation] = await Promise.all([spentByCheck([checkId]), userNames([check.startedById]), checkTally(checkId), latestCheckOperation(checkId)]);
+  return { ...checkSummary(check, names, spent.get(checkId) ?? 0n, tally), operation };
 }
 
 /**

@@ -212,7 +212,7 @@ export async function createMcpServer(auth: McpAuth): Promise<McpServer> {
   server.registerTool(
     "get_check",
     {
-      description: "A check's status (queued, running, completed, completed_with_errors, failed, cancelled), its counts per capture status and its cost",
+      description: "A check's status (queued, running, completed, completed_with_errors, failed, cancelled), its counts per capture status, its cost and its latest cancel or retry (operation)",
       inputSchema: { checkId: z.uuid("checkId must be a check's id") },
       annotations: { readOnlyHint: true },
     },

@@ -25,6 +25,7 @@ import { changeMemberRoleAction, removeMemberAction } from "@/lib/actions/member
 import { createPromptAction } from "@/lib/actions/prompts";
 import type { ApiKeyScope } from "@/lib/permissions/api-key-scopes";
 import { db } from "@/lib/db/prisma";
+import { runCheckOperation } from "@/lib/checks/operations";
 
 vi.mock("next/headers", () => import("../support/request-context").then((m) => m.nextHeadersMock));
 
@@ -136,6 +137,7 @@ describe("a write key", () => {
 
     const cancelled = await cancelCheck(checkId, key);
     expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(202);
+    await runCheckOperation(cancelled.body.operationId); // what a worker does next
     expect((await checkRow(checkId)).status).toBe("cancelled");
   });
 

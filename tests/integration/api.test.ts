@@ -34,6 +34,7 @@ import { formatMicros } from "@/lib/format";
 import { estimateCheck } from "@/lib/checks/create-check";
 import { db } from "@/lib/db/prisma";
 import { DEMO_BRAND, DEMO_LOGIN, DEMO_PROMPTS } from "@/lib/seed/demo-content";
+import { runCheckOperation } from "@/lib/checks/operations";
 
 let demo: Demo;
 let A: { apiKey: string; apiKeyId: string; brandId: string };
@@ -494,7 +495,9 @@ describe("reads", () => {
     expect((await list("?page=3&pageSize=2")).body).toMatchObject({ items: [], total: 3 });
     expect((await list("")).body).toMatchObject({ total: 3, page: 1, pageSize: 20 });
 
-    expect((await cancelCheck(oldest, C.apiKey)).status).toBe(202);
+    const cancel = await cancelCheck(oldest, C.apiKey);
+    expect(cancel.status).toBe(202);
+    await runCheckOperation(cancel.body.operationId); // what a worker does next
     const cancelled = await list("?status=cancelled");
     expect(idsOf(cancelled)).toEqual([oldest]);
     expect(cancelled.body.total).toBe(1);
@@ -657,7 +660,7 @@ describe("reads", () => {
 // --- cancel and retry ----------------------------------------------------------------------------
 
 describe("cancel and retry", () => {
-  it("cancels a check: 202, every queued capture cancelled, the check cancelled, events with the API key, the reservation released", async () => {
+  it("cancels a check: 202 with the cancel's operation, which its job runs: every queued capture cancelled, the check cancelled, events with the API key, the reservation released", async () => {
     const checkId = await startCheck({ prompts: [demo.promptIds[8], demo.promptIds[9]], providers: ["ChatGPT", "Claude"] });
     const reserved = (await checkRow(checkId)).reservedMicros;
     const budgetBefore = await budgetPeriod(demo.workspaceId);
@@ -665,7 +668,15 @@ describe("cancel and retry", () => {
     const result = await cancelCheck(checkId);
 
     expect(result.status, JSON.stringify(result.body)).toBe(202);
-    expect(result.body).toEqual({ cancelledNow: 4, aborting: 0 });
+    expect(result.body).toEqual({ operationId: expect.stringMatching(UUID) });
+    const { operationId } = result.body;
+    expect((await checkRow(checkId)).cancelRequestedAt, "the check carries the cancel at once").not.toBeNull();
+    expect((await getCheck(checkId)).body.check).toMatchObject({ cancelRequested: true, operation: { id: operationId, kind: "cancel", status: "queued" } });
+    expect((await cancelCheck(checkId)).body, "asked again before it runs: the same operation").toEqual({ operationId });
+
+    await runCheckOperation(operationId); // what a worker does next
+
+    expect((await getCheck(checkId)).body.check.operation).toEqual({ id: operationId, kind: "cancel", status: "completed", result: { cancelledNow: 4, aborting: 0 }, error: null });
     const captures = await capturesOf(checkId);
     expect(captures.map((c) => c.status)).toEqual(Array(4).fill("cancelled"));
     const row = await checkRow(checkId);

@@ -12,9 +12,10 @@ import { recordRollups } from "@/lib/analytics/rollups";
 import { costOf, worstCaseCost } from "@/lib/billing/money";
 import { updateBrand } from "@/lib/brands/brands";
 import { brandInputSchema } from "@/lib/brands/schemas";
-import { cancelCapture, cancelCheck } from "@/lib/checks/cancel-retry";
+import { cancelCapture } from "@/lib/checks/cancel-retry";
 import { db } from "@/lib/db/prisma";
 import { adapterFor } from "@/lib/providers/registry";
+import { cancelCheckNow } from "../support/check-fixtures";
 
 // Before anything reads env(): the OpenAI adapter talks to the local server, and a result that
 // cannot be written is given up after 10 s (a run that loops to the deadline shows here).
@@ -220,7 +221,7 @@ describe("a success that arrives after a cancel request (defect 6)", () => {
     const held = gateAt("call:after-provider", (c) => c.captureId === late);
     const running = run(late);
     await held.reached;
-    expect(await cancelCheck(space.owner, checkId)).toEqual({ cancelledNow: 1, aborting: 1 });
+    expect(await cancelCheckNow(space.owner, checkId)).toEqual({ cancelledNow: 1, aborting: 1 });
     held.open();
     expect(await running).toBe("succeeded");
     expect((await captureRow(late)).status).toBe("succeeded");

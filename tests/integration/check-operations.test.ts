@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, it, vi } from "vitest";
 import { budgetNow, claim, expectBudgetConsistent, liveWorker, newSpace, startSpaceCheck } from "../support/lifecycle-fixtures";
 import { gateAt, waitForLockWaiter } from "../support/pause";
-import { CANCELLED_SINCE, CANCEL_WAITING, cancelCapture, cancelCheck, retryCaptures } from "@/lib/checks/cancel-retry";
+import { CANCELLED_SINCE, CANCEL_WAITING, cancelCapture, retryCaptures } from "@/lib/checks/cancel-retry";
 import { requestCheckCancel, requestCheckRetry, runCheckOperation } from "@/lib/checks/operations";
 import { checkProgress } from "@/lib/checks/progress";
 import { pollsAgain } from "@/lib/checks/progress-state";
@@ -15,6 +15,10 @@ import { onPausePoint } from "@/lib/db/pause-points";
 import { checkTally } from "@/lib/captures/check-counts";
 import { revokeConnection } from "@/lib/connections/connections";
 import { db } from "@/lib/db/prisma";
+import { createApiKey } from "@/lib/api-keys/api-keys";
+import { POST as cancelCheckRoute } from "@/app/api/v1/checks/[id]/cancel/route";
+import { callRoute } from "../support/api-fixtures";
+import { cancelCheckNow } from "../support/check-fixtures";
 import { removeMember } from "@/lib/workspaces/members";
 
 const statuses = async (checkId: string) => (await db().capture.findMany({ where: { checkId }, select: { status: true } })).map((c) => c.status);
@@ -29,7 +33,7 @@ describe("a check's retry", () => {
   it("by an admin removed while its job plans: the removal waits for the retry, which is never committed after it", async () => {
     const space = await newSpace({ prompts: 2 });
     const { checkId } = await startSpaceCheck(space, { prompts: 2, providers: ["ChatGPT"] });
-    await cancelCheck(space.owner, checkId);
+    await cancelCheckNow(space.owner, checkId);
     const admin = await db().user.create({ data: { id: randomUUID(), name: "Ada Admin", email: `ada.${randomUUID().slice(0, 8)}@example.com` } });
     const membership = await db().membership.create({ data: { workspaceId: space.workspaceId, userId: admin.id, role: "admin" } });
     const { operationId } = await requestCheckRetry({ workspaceId: space.workspaceId, userId: admin.id, role: "admin" }, checkId);
@@ -62,7 +66,7 @@ describe("a check's retry", () => {
   it("is recorded and enqueued by the request, run by its job, and shown by the poll", async () => {
     const space = await newSpace({ prompts: 3 });
     const { checkId } = await startSpaceCheck(space, { prompts: 3, providers: ["ChatGPT", "Gemini"] });
-    await cancelCheck(space.owner, checkId);
+    await cancelCheckNow(space.owner, checkId);
 
     const { operationId } = await requestCheckRetry(space.owner, checkId);
 
@@ -89,7 +93,7 @@ describe("a check's retry", () => {
   it("never answers a poll so that it stops while the retry reopens the check: the poll held between its header's reads while the retry runs whole", async () => {
     const space = await newSpace({ prompts: 2 });
     const { checkId } = await startSpaceCheck(space, { prompts: 2, providers: ["ChatGPT"] });
-    await cancelCheck(space.owner, checkId);
+    await cancelCheckNow(space.owner, checkId);
     const { operationId } = await requestCheckRetry(space.owner, checkId);
     expect(pollsAgain((await checkProgress(space.workspaceId, checkId, { page: 1 })).check), "a finished check with its retry queued").toBe(true);
 
@@ -117,7 +121,7 @@ describe("a check's retry", () => {
   it("asked by two admins at the same moment is one operation: the second waits for the first's record, then finds it", async () => {
     const space = await newSpace({ prompts: 2 });
     const { checkId } = await startSpaceCheck(space, { prompts: 2 });
-    await cancelCheck(space.owner, checkId);
+    await cancelCheckNow(space.owner, checkId);
     const admin = { ...space.owner, role: "admin" as const };
     // The worst moment: the first request has looked for a pending retry (none) and not recorded its own.
     const gate = gateAt("operation:none-pending", (context) => context.checkId === checkId);
@@ -130,17 +134,17 @@ describe("a check's retry", () => {
 
     const [a, b] = await Promise.all([first, second]);
     expect(b, "the second request is answered with the first's operation").toEqual(a);
-    expect(await db().checkOperation.count({ where: { checkId } })).toBe(1);
+    expect(await db().checkOperation.count({ where: { checkId, kind: "retry" } })).toBe(1);
     expect(await operationJobs(checkId)).toHaveLength(1);
   });
 
-  it("asked before a cancel through the REST API: its job, run after the cancel, retries nothing and the cancel stands", async () => {
+  it("asked before a cancel whose job ran first (a retry's job held up): retries nothing and the cancel stands", async () => {
     const space = await newSpace({ prompts: 2 });
     const { checkId, captureIds } = await startSpaceCheck(space, { prompts: 2, providers: ["ChatGPT"] });
     await cancelCapture(space.owner, captureIds[0]!);
     const { operationId } = await requestCheckRetry(space.owner, checkId);
-    // The retry's job waits behind other work; meanwhile an API client cancels the check (no operation recorded).
-    await cancelCheck(space.owner, checkId);
+    // The retry's job waits behind other work; meanwhile a cancel is asked and its job runs.
+    await cancelCheckNow(space.owner, checkId);
 
     await runCheckOperation(operationId);
 
@@ -166,7 +170,7 @@ describe("a check's retry", () => {
     await expectBudgetConsistent(space.workspaceId);
   });
 
-  it("asked on a web server whose clock runs ahead, then cancelled through the API: still sees the cancel as the later word", async () => {
+  it("asked on a web server whose clock runs ahead, then cancelled: still sees the cancel as the later word", async () => {
     const space = await newSpace({ prompts: 2 });
     const { checkId, captureIds } = await startSpaceCheck(space, { prompts: 2, providers: ["ChatGPT"] });
     await cancelCapture(space.owner, captureIds[0]!);
@@ -177,7 +181,7 @@ describe("a check's retry", () => {
     } finally {
       vi.useRealTimers();
     }
-    await cancelCheck(space.owner, checkId);
+    await cancelCheckNow(space.owner, checkId);
     await runCheckOperation(operationId);
     expect(await db().checkOperation.findUniqueOrThrow({ where: { id: operationId } })).toMatchObject({ status: "failed", error: CANCELLED_SINCE });
     expect(await statuses(checkId)).toEqual(["cancelled", "cancelled"]);
@@ -201,7 +205,7 @@ describe("a check's retry", () => {
   it("run twice at once (a lease taken over): the second run, held until the first committed and a cancel followed, retries nothing and the operation stays completed", async () => {
     const space = await newSpace({ prompts: 2 });
     const { checkId } = await startSpaceCheck(space, { prompts: 2, providers: ["ChatGPT"] });
-    await cancelCheck(space.owner, checkId);
+    await cancelCheckNow(space.owner, checkId);
     const { operationId } = await requestCheckRetry(space.owner, checkId);
     // The second run has marked the operation running and is about to do its work.
     const gate = gateAt("operation:started", (context) => context.operationId === operationId);
@@ -210,7 +214,7 @@ describe("a check's retry", () => {
     await runCheckOperation(operationId);
     expect(await statuses(checkId), "the first run retried both").toEqual(["queued", "queued"]);
     // The person stops the check again before the second run goes on.
-    await cancelCheck(space.owner, checkId);
+    await cancelCheckNow(space.owner, checkId);
     gate.open();
     await second;
 
@@ -233,7 +237,7 @@ describe("a check's retry", () => {
     const space = await newSpace({ prompts: 3 });
     const workerId = await liveWorker();
     const { checkId, captureIds } = await startSpaceCheck(space, { prompts: 3, providers: ["ChatGPT"] });
-    await cancelCheck(space.owner, checkId);
+    await cancelCheckNow(space.owner, checkId);
     const { operationId } = await requestCheckRetry(space.owner, checkId);
     const gate = gateAt("retry:after-plan", (context) => context.checkId === checkId);
     const running = runCheckOperation(operationId);
@@ -266,7 +270,7 @@ describe("a check's retry", () => {
     const space = await newSpace({ prompts: 3 });
     const workerId = await liveWorker();
     const { checkId } = await startSpaceCheck(space, { prompts: 3, providers: ["ChatGPT", "Gemini"] });
-    await cancelCheck(space.owner, checkId);
+    await cancelCheckNow(space.owner, checkId);
     const retry = await requestCheckRetry(space.owner, checkId);
     const gate = gateAt("retry:after-plan", (context) => context.checkId === checkId);
     const running = runCheckOperation(retry.operationId);
@@ -300,7 +304,7 @@ describe("a check's retry", () => {
   it("that has not run when a cancel is asked for does nothing", async () => {
     const space = await newSpace({ prompts: 2 });
     const { checkId } = await startSpaceCheck(space, { prompts: 2 });
-    await cancelCheck(space.owner, checkId);
+    await cancelCheckNow(space.owner, checkId);
     const retry = await requestCheckRetry(space.owner, checkId);
     const cancel = await requestCheckCancel(space.owner, checkId);
 
@@ -345,6 +349,43 @@ describe("a check's cancel", () => {
     expect((await checkProgress(space.workspaceId, checkId, { page: 1 })).check.operation).toMatchObject({ status: "completed", result: { cancelledNow: 3, aborting: 0 } });
     expect(await db().check.findUniqueOrThrow({ where: { id: checkId } })).toMatchObject({ status: "cancelled" });
     await expect(requestCheckCancel(space.owner, checkId)).rejects.toThrow(/already finished/);
+    await expectBudgetConsistent(space.workspaceId);
+  });
+
+  it("through the REST API is the page's: asked while a retry's job is held, it is taken, runs after the retry and stops what it queued, recorded with its key", async () => {
+    const space = await newSpace({ prompts: 3 });
+    const workerId = await liveWorker();
+    const { checkId } = await startSpaceCheck(space, { prompts: 3, providers: ["ChatGPT", "Gemini"] });
+    await cancelCheckNow(space.owner, checkId);
+    const key = await createApiKey(space.workspaceId, { name: "script", scope: "admin", createdById: space.owner.userId! });
+    const retry = await requestCheckRetry(space.owner, checkId);
+    const gate = gateAt("retry:after-plan", (context) => context.checkId === checkId);
+    const running = runCheckOperation(retry.operationId);
+    await gate.reached;
+
+    // The worst moment: the retry has planned and holds the check's row; a script cancels the check.
+    const asked = callRoute(cancelCheckRoute, { method: "POST", path: `/api/v1/checks/${checkId}/cancel`, apiKey: key.key, params: { id: checkId } });
+    await Promise.race([asked, waitForLockWaiter()]);
+    gate.open();
+    await running;
+    const answer = await asked;
+
+    expect(answer.status, JSON.stringify(answer.body)).toBe(202);
+    const cancel = await db().checkOperation.findFirstOrThrow({ where: { checkId, kind: "cancel", status: "queued" } });
+    expect(answer.body).toEqual({ operationId: cancel.id });
+    expect(cancel).toMatchObject({ requestedById: space.owner.userId, requestedByApiKeyId: key.id });
+    // Until its job runs, nothing the retry queued starts.
+    const queued = await db().capture.findMany({ where: { checkId, status: "queued" }, select: { id: true } });
+    expect(queued).toHaveLength(6);
+    for (const { id } of queued) expect((await claim(id, workerId)).result.kind, `claim of ${id}`).not.toBe("claimed");
+    await runCheckOperation(cancel.id);
+
+    expect(await statuses(checkId)).toEqual(Array(6).fill("cancelled"));
+    expect(await db().check.findUniqueOrThrow({ where: { id: checkId } })).toMatchObject({ status: "cancelled", cancelledById: space.owner.userId });
+    const events = await db().event.findMany({ where: { checkId, kind: "capture_cancelled", createdAt: { gte: cancel.createdAt } }, select: { actorApiKeyId: true } });
+    expect(events.length).toBeGreaterThan(0);
+    expect(events.every((e) => e.actorApiKeyId === key.id), "the cancel's events name the key").toBe(true);
+    expect(await budgetNow(space.workspaceId)).toMatchObject({ reserved: 0n, inFlight: 0n });
     await expectBudgetConsistent(space.workspaceId);
   });
 });

@@ -24,12 +24,11 @@ import {
   startCheck,
   waitForCheckToFinish,
   type CheckBody,
-  type Demo,
-} from "../support/check-fixtures";
+  type Demo, cancelCheckNow } from "../support/check-fixtures";
 import { waitFor } from "../support/wait-for";
 import { liveWorkers, startWorker, startWorkers, type WorkerProcess } from "../support/worker-process";
 import { forceBreaker } from "@/lib/breaker/breaker";
-import { cancelCheck, retryCaptures } from "@/lib/checks/cancel-retry";
+import { retryCaptures } from "@/lib/checks/cancel-retry";
 import { IdempotencyMismatchError } from "@/lib/checks/create-check";
 import { db, sessionName } from "@/lib/db/prisma";
 import { ForbiddenError } from "@/lib/errors";
@@ -255,7 +254,7 @@ describe("check pipeline with real worker processes", () => {
     expect(await counts()).toEqual(after);
 
     // Leave nothing queued for the tests after this one; cancelling a queued check releases its reservation.
-    expect(await cancelCheck(demo.owner, checkId)).toEqual({ cancelledNow: 12, aborting: 0 });
+    expect(await cancelCheckNow(demo.owner, checkId)).toEqual({ cancelledNow: 12, aborting: 0 });
     const cancelled = await checkRow(checkId);
     expect(cancelled).toMatchObject({ status: "cancelled", cancelled: 12, reservedMicros: 0n, chargedMicros: 0n });
     expect((await budgetPeriod(demo.workspaceId)).reservedMicros).toBe(before.budget.reservedMicros);
@@ -285,7 +284,7 @@ describe("check pipeline with real worker processes", () => {
     expect(inFlight).toHaveLength(4);
 
     const cancelledAt = Date.now();
-    const result = await cancelCheck(demo.owner, checkId);
+    const result = await cancelCheckNow(demo.owner, checkId);
     expect(result).toEqual({ cancelledNow: 8, aborting: 4 });
 
     // The waiting captures are cancelled by the request itself, without an attempt.

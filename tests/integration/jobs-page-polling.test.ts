@@ -6,8 +6,8 @@ import { describe, expect, it } from "vitest";
 import { newSpace, startSpaceCheck } from "../support/lifecycle-fixtures";
 import { listCapturesForAdmin } from "@/lib/admin/jobs-page";
 import { listPollsAgain } from "@/lib/admin/jobs-polling";
-import { cancelCheck } from "@/lib/checks/cancel-retry";
 import { onPausePoint } from "@/lib/db/pause-points";
+import { cancelCheckNow } from "../support/check-fixtures";
 
 describe("the Jobs page's list", () => {
   it("never answers so that its polls stop beside rows from before the work ended: a read held while a check is cancelled", async () => {
@@ -21,7 +21,7 @@ describe("the Jobs page's list", () => {
     const release = onPausePoint("jobs:between-reads", async () => {
       if (ran) return;
       ran = true;
-      await cancelCheck(space.owner, checkId);
+      await cancelCheckNow(space.owner, checkId);
     });
     try {
       const answer = await listCapturesForAdmin(space.workspaceId, filters);

@@ -14,7 +14,7 @@ import { startWorker } from "../support/worker-process";
 import { POST as retryCaptureRoute } from "@/app/api/v1/captures/[id]/retry/route";
 import { createApiKey } from "@/lib/api-keys/api-keys";
 import type { RunOutcome } from "@/lib/lifecycle/run/run-capture";
-import { cancelCapture, cancelCheck, estimateRetry, retryCaptures } from "@/lib/checks/cancel-retry";
+import { cancelCapture, estimateRetry, retryCaptures } from "@/lib/checks/cancel-retry";
 import { captureEstimate } from "@/lib/checks/create-check";
 import { retryRefusals } from "@/lib/lifecycle/admin";
 import { checkTally } from "@/lib/captures/check-counts";
@@ -22,6 +22,7 @@ import { revokeConnection, updateConnection } from "@/lib/connections/connection
 import { failCapture } from "@/lib/lifecycle/results";
 import { db } from "@/lib/db/prisma";
 import { connectionInputSchema } from "@/lib/providers/registry";
+import { cancelCheckNow } from "../support/check-fixtures";
 
 // Before anything reads env(): the OpenAI adapter talks to the local server (worker processes
 // started here inherit both).
@@ -100,7 +101,7 @@ describe("retry", () => {
   it("of a check retries what can run and reports what cannot, and why", async () => {
     const space = await newSpace();
     const { checkId, captureIds } = await startSpaceCheck(space, { providers: ["ChatGPT", "OpenAI API"] });
-    await cancelCheck(space.owner, checkId);
+    await cancelCheckNow(space.owner, checkId);
     await revokeConnection(space.connections["OpenAI API"]!, space.workspaceId);
 
     const result = await retryCaptures(space.owner, { checkId });
@@ -209,7 +210,7 @@ describe("the retry's estimate", () => {
       lastError: "The answer could not be stored (23514: check violation)",
       attempt: { outcome: "failed", reason: "result_not_stored", errorClass: "permanent", costMicros: 700, costIsEstimate: false, latencyMs: 5 },
     });
-    await cancelCheck(space.owner, checkId);
+    await cancelCheckNow(space.owner, checkId);
     // Rows as an old cancel race (a paid answer kept on a cancelled capture), retention (the answer
     // without its attempts), a cancelled call's partial answer and failed captures leave them.
     await db().$executeRaw`UPDATE captures SET status = 'cancelled' WHERE id = ${chatgptPaid}::uuid`;

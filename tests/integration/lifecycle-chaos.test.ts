@@ -58,7 +58,7 @@ import { promptInputSchema } from "@/lib/prompts/schemas";
 import { brandInputSchema } from "@/lib/brands/schemas";
 import { runRepairPass } from "@/lib/lifecycle/repair";
 import { isTerminal } from "@/lib/captures/states";
-import { cancelCapture, cancelCheck, retryCaptures } from "@/lib/checks/cancel-retry";
+import { cancelCapture, retryCaptures } from "@/lib/checks/cancel-retry";
 import { requestCheckCancel, requestCheckRetry } from "@/lib/checks/operations";
 import { reloadEnv } from "@/lib/config/env";
 import { grantConnection, revokeConnection, updateConnection } from "@/lib/connections/connections";
@@ -71,6 +71,10 @@ import { scheduleInputSchema } from "@/lib/schedules/schemas";
 import { startSetupSchema } from "@/lib/setup/schemas";
 import { requestSetupSuggestions } from "@/lib/setup/suggestions";
 import { updateWorkspaceSettings } from "@/lib/workspaces/settings";
+import { cancelCheckNow } from "../support/check-fixtures";
+import { callRoute } from "../support/api-fixtures";
+import { createApiKey } from "@/lib/api-keys/api-keys";
+import { POST as cancelCheckRoute } from "@/app/api/v1/checks/[id]/cancel/route";
 
 const RUNS = Number(process.env.BEACON_CHAOS_RUNS ?? 2);
 const BASE_SEED = process.env.BEACON_CHAOS_SEED ? Number(process.env.BEACON_CHAOS_SEED) : Math.floor(Math.random() * 2 ** 31);
@@ -137,8 +141,10 @@ type Action =
   | { kind: "brandDelete"; provider: number; during: "start" | "commit" }
   | { kind: "schedule"; provider: number; edit: "none" | "pause" | "retime" | "delete" | "archive" }
   | { kind: "ruleEdit"; change: "threshold" | "disable" | "rename" };
-// A whole check's cancel or retry: at once (the REST API's) or as an operation a worker runs (the
-// check page's, lib/checks/operations.ts), which marks a cancelled check before its job runs.
+// A whole check's cancel: through the REST API (an admin key) or the check page; both record an
+// operation a worker runs (lib/checks/operations.ts), which marks the check before its job runs.
+// A whole check's retry: as the page asks it (an operation) or run at once in the caller
+// (retryCaptures, the function the operation's job runs), so it also meets the workers unqueued.
 type Via = "api" | "page";
 type Step = { at: number; action: Action };
 type Plan = { steps: Step[]; budgetFactor: number; receiver: { failRate: number; slowRate: number } };
@@ -287,6 +293,7 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
   receiver.setFaults(plan.receiver);
 
   const space: HttpSpace = await newHttpSpace({ prompts: CHECKS * PROMPTS_PER_CHECK, baseUrl: fake.baseUrl, providers: PROVIDERS });
+  const apiKey = await createApiKey(space.workspaceId, { name: "chaos script", scope: "admin", createdById: space.owner.userId! });
   const callsFrom = fake.calls.length; // the calls of this run
   // This process's clock minus the database's (attempts' times are the database's, calls' ours).
   const asked = Date.now();
@@ -424,7 +431,12 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
           await attempt("cancel capture", async () => cancelCapture(space.owner, await pickCapture(a.pick, ["running"])));
           break;
         case "cancelCheck":
-          await attempt(`cancel check (${a.via})`, () => (a.via === "page" ? requestCheckCancel : cancelCheck)(space.owner, checks[a.pick]!.checkId));
+          await attempt(`cancel check (${a.via})`, async () => {
+            const checkId = checks[a.pick]!.checkId;
+            if (a.via === "page") return requestCheckCancel(space.owner, checkId);
+            const answer = await callRoute(cancelCheckRoute, { method: "POST", path: `/api/v1/checks/${checkId}/cancel`, apiKey: apiKey.key, params: { id: checkId } });
+            if (answer.status !== 202) throw new Error(answer.body.error.message);
+          });
           break;
         case "retry":
           // A failed or cancelled capture if there is one (the admin's case), else any (refused).
@@ -751,7 +763,7 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
   }
   if (!quiet) {
     // Leave nothing running into the next run.
-    for (const c of checks) await cancelCheck(space.owner, c.checkId).catch(() => {});
+    for (const c of checks) await cancelCheckNow(space.owner, c.checkId).catch(() => {});
     return { run, seed, plan, failures, log, outcomes };
   }
 

@@ -23,12 +23,13 @@ import {
 } from "../support/lifecycle-fixtures";
 import { failCapture, type Failure } from "@/lib/lifecycle/results";
 import { runRepairPass } from "@/lib/lifecycle/repair";
-import { cancelCapture, cancelCheck, retryCaptures } from "@/lib/checks/cancel-retry";
+import { cancelCapture, retryCaptures } from "@/lib/checks/cancel-retry";
 import { checkTally } from "@/lib/captures/check-counts";
 import { db } from "@/lib/db/prisma";
 import { UserError } from "@/lib/errors";
 import { beat, leaseOver, markStopped } from "@/lib/jobs/heartbeats";
 import { sweepDeadWorkers } from "@/lib/worker/sweeper";
+import { cancelCheckNow } from "../support/check-fixtures";
 
 let space: Space;
 let workerId: string;
@@ -400,7 +401,7 @@ describe("times other processes compare come from the database clock (defect 8)"
     const runToken = await claimed(running, workerId);
     // Cancel holds the captures' row locks; the worker's failure comes in meanwhile.
     const locked = gateAt("cancel:after-lock");
-    const cancelling = cancelCheck(space.owner, checkId);
+    const cancelling = cancelCheckNow(space.owner, checkId);
     await locked.reached;
     const failing = failCapture(running, runToken, transient());
     await waitForLockWaiter();

@@ -29,7 +29,7 @@ import { analyticsFilterInput, startOfUtcDay } from "@/lib/analytics/schemas";
 import { unknownOutcomeCost, worstCaseCost } from "@/lib/billing/money";
 import { failCapture } from "@/lib/lifecycle/results";
 import { runCapture, type RunOutcome } from "@/lib/lifecycle/run/run-capture";
-import { cancelCheck, retryCaptures } from "@/lib/checks/cancel-retry";
+import { retryCaptures } from "@/lib/checks/cancel-retry";
 import { checkTally } from "@/lib/captures/check-counts";
 import { reloadEnv } from "@/lib/config/env";
 import { getCaptureDetail } from "@/lib/checks/queries";
@@ -39,6 +39,7 @@ import { beat } from "@/lib/jobs/heartbeats";
 import { collectMetrics } from "@/lib/metrics/collect";
 import { sweepDeadWorkers } from "@/lib/worker/sweeper";
 import { updateWorkspaceSettings } from "@/lib/workspaces/settings";
+import { cancelCheckNow } from "../support/check-fixtures";
 
 // Before anything reads env(): a short deadline for results that cannot be written, and the
 // OpenAI adapter talks to the local server.
@@ -59,7 +60,7 @@ describe("the budget is a hard cap (defect 7)", () => {
     // Find what six captures hold, then make that the budget: admission lets the check in exactly.
     const probe = await startSpaceCheck(space, { prompts: 6 });
     const held = (await budgetNow(space.workspaceId)).reserved;
-    await cancelCheck(space.owner, probe.checkId);
+    await cancelCheckNow(space.owner, probe.checkId);
     await db().workspace.update({ where: { id: space.workspaceId }, data: { monthlyBudgetMicros: held } });
     const { checkId, captureIds } = await startSpaceCheck(space, { prompts: 6 });
     expect((await budgetNow(space.workspaceId)).reserved).toBe(held);
@@ -349,14 +350,14 @@ describe("the budget over random schedules of transitions (property)", () => {
             // The sweep took over every open run of that worker.
             for (let i = open.length - 1; i >= 0; i--) if (open[i]!.workerId === r.workerId) open.splice(i, 1);
           }
-          if (o.kind === "cancel") await cancelCheck(space.owner, checkId).catch(() => {});
+          if (o.kind === "cancel") await cancelCheckNow(space.owner, checkId).catch(() => {});
           if (o.kind === "retry") await retryCaptures(space.owner, { captureId: captureIds[o.capture]! }).catch(() => {});
           const now = await budgetNow(space.workspaceId);
           expect(now.charged + now.inFlight, "charged + in flight within the budget").toBeLessThanOrEqual(BigInt(budget));
         }
         // Quiescence: every run still open ends, then the check is cancelled.
         for (const r of open) await succeed(r.captureId, r.runToken, 0);
-        await cancelCheck(space.owner, checkId).catch(() => {});
+        await cancelCheckNow(space.owner, checkId).catch(() => {});
         const end = await budgetNow(space.workspaceId);
         expect(end.inFlight).toBe(0n);
         expect(end.reserved).toBe(0n);

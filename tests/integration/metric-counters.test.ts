@@ -13,10 +13,11 @@ import { runRepairPass } from "@/lib/lifecycle/repair";
 import { failCapture, type Failure } from "@/lib/lifecycle/results";
 import { postponeCapture } from "@/lib/lifecycle/waiting";
 import { WAITING_STATUSES } from "@/lib/captures/states";
-import { cancelCapture, cancelCheck, retryCaptures } from "@/lib/checks/cancel-retry";
+import { cancelCapture, retryCaptures } from "@/lib/checks/cancel-retry";
 import { db } from "@/lib/db/prisma";
 import { runRetention } from "@/lib/jobs/retention";
 import { collectMetrics } from "@/lib/metrics/collect";
+import { cancelCheckNow } from "../support/check-fixtures";
 
 let space: Space;
 let workerId: string;
@@ -125,7 +126,7 @@ describe("metric counters", () => {
     await db().$executeRaw`UPDATE captures SET "cancelRequestedAt" = now() WHERE id = ${b.captureIds[0]}::uuid`;
     expect((await runRepairPass()).cancel_requested_not_final).toBe(1);
     // Cancel a whole check (its waiting captures at once), then retry everything that can be.
-    await cancelCheck(space.owner, b.checkId);
+    await cancelCheckNow(space.owner, b.checkId);
     await retryCaptures(space.owner, { captureId: failed! });
     await retryCaptures(space.owner, { checkId: b.checkId });
     const metrics = await expectCountersMatchRecount();

@@ -16,11 +16,11 @@ import {
   resumeScheduleAction,
   updateScheduleAction,
 } from "@/lib/actions/schedules";
-import { cancelCheck } from "@/lib/checks/cancel-retry";
 import { db } from "@/lib/db/prisma";
 import { nextRunAfter, type ScheduleTiming } from "@/lib/schedules/next-run";
 import { runDueSchedules, scheduleIdempotencyKey } from "@/lib/schedules/run-due";
 import type { ScheduleInput } from "@/lib/schedules/schemas";
+import { cancelCheckNow } from "../support/check-fixtures";
 
 vi.mock("next/headers", () => import("../support/request-context").then((m) => m.nextHeadersMock));
 
@@ -54,7 +54,7 @@ beforeAll(async () => {
 afterEach(async () => {
   for (const ws of [A, B]) {
     const unfinished = await db().check.findMany({ where: { workspaceId: ws.id, status: { in: ["queued", "running"] } }, select: { id: true } });
-    for (const { id } of unfinished) await cancelCheck({ workspaceId: ws.id, userId: ws.owner.userId, role: "owner" }, id);
+    for (const { id } of unfinished) await cancelCheckNow({ workspaceId: ws.id, userId: ws.owner.userId, role: "owner" }, id);
     await db().workspace.update({ where: { id: ws.id }, data: { monthlyBudgetMicros: null } });
     await db().providerConfig.updateMany({ where: { workspaceId: ws.id }, data: { enabled: true } });
   }

@@ -346,6 +346,7 @@ CREATE TABLE "check_operations" (
   "createdAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
   "startedAt" timestamp(3) without time zone,
   "finishedAt" timestamp(3) without time zone,
+  "requestedByApiKeyId" uuid,
   CONSTRAINT "check_operations_checkId_fkey" FOREIGN KEY ("checkId") REFERENCES checks(id) ON UPDATE CASCADE ON DELETE CASCADE,
   CONSTRAINT check_operations_pkey PRIMARY KEY (id),
   CONSTRAINT "check_operations_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE

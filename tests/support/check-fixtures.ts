@@ -4,11 +4,13 @@
 import { randomUUID } from "node:crypto";
 import { afterEach } from "vitest";
 import { forceBreaker } from "@/lib/breaker/breaker";
-import { cancelCheck, type Caller } from "@/lib/checks/cancel-retry";
+import type { Caller } from "@/lib/checks/cancel-retry";
+import { requestCheckCancel, runCheckOperation } from "@/lib/checks/operations";
 import { createCheck, hashRequest, type CheckRequest } from "@/lib/checks/create-check";
 import { isCheckFinished, type CheckStatus } from "@/lib/captures/states";
 import { checkTally } from "@/lib/captures/check-counts";
 import { db } from "@/lib/db/prisma";
+import { UserError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { DEFAULT_CONNECTIONS } from "@/lib/providers/defaults";
 import { DEMO_LOGIN, DEMO_WORKSPACE } from "@/lib/seed/demo-content";
@@ -79,12 +81,35 @@ export async function setConnection(demo: Demo, name: ProviderName, data: Prisma
 }
 
 /**
+ * A check's cancel asked and run at once, as a worker runs its job (lib/checks/operations.ts): for
+ * tests that need a check cancelled before what they look at. A worker of the test may run the
+ * job first; either way this waits until it has ended. Refused as the request is (a UserError), or
+ * as the job ends it; answers its result.
+ */
+export async function cancelCheckNow(caller: Caller, checkId: string): Promise<{ cancelledNow: number; aborting: number }> {
+  const { operationId } = await requestCheckCancel(caller, checkId);
+  await runCheckOperation(operationId);
+  // Its job, if no worker holds it: run here, as the worker would have (complete_jobs leaves a locked one).
+  await db().$executeRaw`
+    SELECT graphile_worker.complete_jobs(ARRAY(SELECT id FROM graphile_worker._private_jobs WHERE payload->>'operationId' = ${operationId}))`;
+  const operation = await waitFor(
+    async () => {
+      const row = await db().checkOperation.findUniqueOrThrow({ where: { id: operationId } });
+      return row.status === "completed" || row.status === "failed" ? row : null;
+    },
+    { what: `the cancel of check ${checkId} to end`, timeoutMs: 30_000, intervalMs: 20 },
+  );
+  if (operation.status === "failed") throw new UserError(operation.error ?? "The cancel failed.");
+  return operation.result as { cancelledNow: number; aborting: number };
+}
+
+/**
  * Cancels every check of the workspace that has not finished, so that nothing a test left
  * behind (after a failure) runs during the next one.
  */
 export async function cancelUnfinishedChecks(demo: Demo): Promise<void> {
   const unfinished = await db().check.findMany({ where: { workspaceId: demo.workspaceId, status: { in: ["queued", "running"] } }, select: { id: true } });
-  for (const { id } of unfinished) await cancelCheck(demo.owner, id).catch(() => {});
+  for (const { id } of unfinished) await cancelCheckNow(demo.owner, id).catch(() => {});
 }
 
 export type SimulatorSettings = { errorRate?: number; permanentErrorRate?: number; timeoutRate?: number; latencyMinMs?: number; latencyMaxMs?: number };
