@@ -229,7 +229,7 @@ export const openApiDocument = {
     "/api/v1/providers": {
       get: {
         summary: "Providers a check can name",
-        description: "The workspace's providers. A check may name one that is enabled, granted and configured.",
+        description: "The workspace's providers: `id` (what analytics' `providers` takes), `name` (what a check takes), connection, adapter, model, search mode. A check may name one that is `usable`: `enabled`, `granted` and `configured`.",
         ...needs("read"),
         responses: { 200: { description: "Providers", content: { "application/json": { schema: z.toJSONSchema(providersResponse) } } }, ...errors },
       },

@@ -18,7 +18,7 @@ import { listBrands } from "@/lib/brands/brands";
 import { getCheckSummary } from "@/lib/checks/queries";
 import { listPrompts } from "@/lib/prompts/prompts";
 import { promptListQuerySchema } from "@/lib/prompts/schemas";
-import { listProviderConfigs } from "@/lib/workspaces/provider-configs";
+import { providersForCallers } from "@/lib/workspaces/provider-configs";
 import { EARLIEST_DAY } from "@/lib/validation/day";
 
 /** Who calls the tools: the API key, authenticated again for each call (a revoked key stops at once). */
@@ -121,16 +121,7 @@ export async function createMcpServer(auth: McpAuth): Promise<McpServer> {
   );
 
   server.registerTool("list_providers", { description: "The workspace's providers (AI answer engines) and whether a check may use each", annotations: { readOnlyHint: true } }, () =>
-    read(async (caller) =>
-      (await listProviderConfigs(caller.workspaceId)).map((p) => ({
-        id: p.id,
-        name: p.name,
-        adapter: p.adapter,
-        model: p.model,
-        searchMode: p.searchMode,
-        usable: p.enabled && p.granted && p.configured,
-      })),
-    ),
+    read((caller) => providersForCallers(caller.workspaceId)),
   );
 
   server.registerTool(

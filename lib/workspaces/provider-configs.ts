@@ -40,6 +40,26 @@ export async function listProviderConfigs(workspaceId: string) {
   }));
 }
 
+/**
+ * The providers as scripts and assistants see them (REST `GET /api/v1/providers`, MCP
+ * `list_providers`): the id analytics' `providers` filter takes, what a check names, and whether a
+ * check may use each now (enabled, granted: beacon_access_refusal, configured on this server).
+ */
+export async function providersForCallers(workspaceId: string) {
+  return (await listProviderConfigs(workspaceId)).map((p) => ({
+    id: p.id,
+    name: p.name,
+    connection: p.connection.name,
+    adapter: p.adapter,
+    model: p.model,
+    searchMode: p.searchMode,
+    enabled: p.enabled,
+    granted: p.granted,
+    configured: p.configured,
+    usable: p.enabled && p.granted && p.configured,
+  }));
+}
+
 function rethrowNameTaken(error: unknown, name: string): never {
   if (isUniqueViolation(error)) {
     throw new ConflictError(`A provider named "${name}" already exists.`, { field: "name" });

@@ -607,13 +607,14 @@ describe("reads", () => {
     expect((await get(listPromptsRoute, "/api/v1/prompts")).body.pageSize).toBe(declared.default);
   });
 
-  it("GET /providers lists name, connection, adapter, model, granted and configured (true for the simulator)", async () => {
+  it("GET /providers lists id (what analytics' ?providers= takes), name, connection, adapter, model, granted and configured (true for the simulator), as MCP's list_providers does", async () => {
     const result = await get(listProvidersRoute, "/api/v1/providers");
     expect(result.status).toBe(200);
     const configs = await db().providerConfig.findMany({ where: { workspaceId: demo.workspaceId }, orderBy: { name: "asc" }, include: { connection: true } });
     expect(result.body.providers).toEqual(
       configs.map((c) =>
         expect.objectContaining({
+          id: c.id,
           name: c.name,
           connection: c.connection.name,
           adapter: c.connection.adapter,

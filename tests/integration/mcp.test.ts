@@ -14,9 +14,10 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTenant, type Tenant } from "../support/api-fixtures";
+import { callRoute, createTenant, type Tenant } from "../support/api-fixtures";
 import { setUpDemo, type Demo } from "../support/check-fixtures";
 import { DELETE, GET, POST } from "@/app/api/mcp/route";
+import { GET as listProvidersRoute } from "@/app/api/v1/providers/route";
 import { CHARTS, type Chart, type ChartName } from "@/lib/analytics/charts";
 import { resolveFilter } from "@/lib/analytics/filter";
 import { analyticsFilterInput, filterFromSearchParams } from "@/lib/analytics/schemas";
@@ -130,6 +131,9 @@ describe("MCP over streamable HTTP (/api/mcp)", () => {
     expect(brands[0].competitors.length).toBeGreaterThan(0);
     const providers = await call(client, "list_providers");
     expect(providers.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(["ChatGPT", "Claude", "Gemini", "Perplexity"]));
+    // What REST's GET /providers answers, in one shape (the ids are what get_numbers' providers takes).
+    const rest = await callRoute(listProvidersRoute, { path: "/api/v1/providers", apiKey: readKey });
+    expect(providers).toEqual(rest.body.providers);
     const prompts = await call(client, "list_prompts", { tag: "smb", pageSize: 100 });
     expect(prompts.total).toBe(await db().prompt.count({ where: { workspaceId: demo.workspaceId, tags: { has: "smb" }, deletedAt: null } }));
     expect(prompts.total).toBeGreaterThan(0);
