@@ -58,16 +58,26 @@ export async function readBodyText(request: Request, maxBytes = MAX_BODY_BYTES):
   return new TextDecoder().decode(Buffer.concat(chunks));
 }
 
+/** A query schema: an object, or an object whose output is then transformed. */
+type QuerySchema = z.ZodObject | z.ZodPipe<z.ZodObject, z.ZodType>;
+
 /**
- * Reads and validates the query string. A value with a NUL or another control character is a
- * 400 naming its parameter, whatever the schema does with it (PostgreSQL cannot store NUL).
+ * Reads and validates the query string. A parameter the route does not take, or one given twice,
+ * is a 400 naming it (a mistyped filter must not be answered as if it had been applied), as the
+ * analytics routes refuse theirs (refuseOddFilterParams); so is a value with a NUL or another
+ * control character, whatever the schema does with it (PostgreSQL cannot store NUL).
  */
-export function readQuery<S extends z.ZodType>(request: Request, schema: S): z.output<S> {
-  const params = Object.fromEntries(new URL(request.url).searchParams);
-  for (const [name, value] of Object.entries(params)) {
-    if (hasControlCharacters(value)) throw new ApiProblem(400, "validation_error", `${name}: the value contains a control character or a line break; remove it`, name);
+export function readQuery<S extends QuerySchema>(request: Request, schema: S): z.output<S> {
+  const searchParams = new URL(request.url).searchParams;
+  const object: z.ZodObject = schema instanceof z.ZodPipe ? schema.in : (schema as z.ZodObject);
+  const taken = Object.keys(object.shape);
+  const problem = (name: string, message: string) => new ApiProblem(400, "validation_error", `${name}: ${message}`, name);
+  for (const name of new Set(searchParams.keys())) {
+    if (!taken.includes(name)) throw problem(name, taken.length ? `unknown parameter; this route takes ${taken.join(", ")}` : "unknown parameter; this route takes none");
+    if (searchParams.getAll(name).length > 1) throw problem(name, "give it once");
+    if (hasControlCharacters(searchParams.get(name)!)) throw problem(name, "the value contains a control character or a line break; remove it");
   }
-  return parseOrThrow(schema, params);
+  return parseOrThrow(schema, Object.fromEntries(searchParams)) as z.output<S>;
 }
 
 

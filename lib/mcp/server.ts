@@ -100,6 +100,9 @@ export async function createMcpServer(auth: McpAuth): Promise<McpServer> {
       return refused(`Something went wrong on our side (request ${requestId}).`);
     }
   };
+  // Arguments as REST's bodies are judged (.strict()): one the tool does not know is refused,
+  // naming it, not dropped (a mistyped "sampels" started a paid check of one sample).
+  const toolArgs = <Shape extends z.ZodRawShape>(shape: Shape) => z.strictObject(shape);
   const read = (act: (caller: ApiKeyCaller) => Promise<unknown>) =>
     run((caller) => {
       assertCan(canView(caller));
@@ -114,7 +117,7 @@ export async function createMcpServer(auth: McpAuth): Promise<McpServer> {
     "list_prompts",
     {
       description: "The workspace's prompts (buyer questions), newest first, paged",
-      inputSchema: { q: z.string().optional().describe("Text to search for"), tag: z.string().optional(), page: z.number().int().optional(), pageSize: z.number().int().optional() },
+      inputSchema: toolArgs({ q: z.string().optional().describe("Text to search for"), tag: z.string().optional(), page: z.number().int().optional(), pageSize: z.number().int().optional() }),
       annotations: { readOnlyHint: true },
     },
     (args) => read((caller) => listPrompts(caller.workspaceId, parseOrThrow(promptListQuerySchema, args))),
@@ -130,7 +133,7 @@ export async function createMcpServer(auth: McpAuth): Promise<McpServer> {
       description:
         "A dashboard's numbers for a filter, exactly as the dashboards show them: every rate is { value, n, low, high } (its sample size and 95 % interval). " +
         `Money is in micro-dollars. Charts: ${CHART_LIST.map((chart) => `${chart.name} (${chart.description})`).join("; ")}.`,
-      inputSchema: { chart: z.enum(CHART_NAMES).default("kpis"), ...filter, ...chartArgs },
+      inputSchema: toolArgs({ chart: z.enum(CHART_NAMES).default("kpis"), ...filter, ...chartArgs }),
       annotations: { readOnlyHint: true },
     },
     ({ chart, ...args }) =>
@@ -141,7 +144,7 @@ export async function createMcpServer(auth: McpAuth): Promise<McpServer> {
     "list_top_sources",
     {
       description: "The domains and pages the answers cite most for a filter, and the rate of answers citing the brand's own domains (with n and 95 % interval)",
-      inputSchema: { ...filter, limit: z.number().int().min(1).max(100).default(10).describe("How many pages") },
+      inputSchema: toolArgs({ ...filter, limit: z.number().int().min(1).max(100).default(10).describe("How many pages") }),
       annotations: { readOnlyHint: true },
     },
     ({ limit, ...args }) =>
@@ -161,7 +164,7 @@ export async function createMcpServer(auth: McpAuth): Promise<McpServer> {
     {
       description:
         "The answers behind the numbers: the succeeded captures in scope of a filter, oldest first, with prompt, provider, whether the brand is mentioned, its position and sentiment, and the answer (cut at 1,000 characters). Pass `next` as `after` for the following page.",
-      inputSchema: { ...filter, after: z.string().optional().describe("The `next` of the previous page"), limit: z.number().int().min(1).max(100).default(20) },
+      inputSchema: toolArgs({ ...filter, after: z.string().optional().describe("The `next` of the previous page"), limit: z.number().int().min(1).max(100).default(20) }),
       annotations: { readOnlyHint: true },
     },
     ({ after, limit, ...args }) =>
@@ -191,7 +194,7 @@ export async function createMcpServer(auth: McpAuth): Promise<McpServer> {
       description:
         "Start a check: ask the prompts (all, those with a tag, or some by id) of a brand on the named providers. Needs a key with scope write. " +
         "Idempotent: the same idempotencyKey with the same arguments returns the same check; with different arguments it is refused. Returns at once; follow it with get_check.",
-      inputSchema: { idempotencyKey: z.string().describe("A fresh value (e.g. a UUID) per check you mean to start"), ...createCheckBody.shape },
+      inputSchema: toolArgs({ idempotencyKey: z.string().describe("A fresh value (e.g. a UUID) per check you mean to start"), ...createCheckBody.shape }),
     },
     ({ idempotencyKey, ...body }) =>
       run(async (caller) => {
@@ -204,7 +207,7 @@ export async function createMcpServer(auth: McpAuth): Promise<McpServer> {
     "get_check",
     {
       description: "A check's status (queued, running, completed, completed_with_errors, failed, cancelled), its counts per capture status, its cost and its latest cancel or retry (operation)",
-      inputSchema: { checkId: z.uuid("checkId must be a check's id") },
+      inputSchema: toolArgs({ checkId: z.uuid("checkId must be a check's id") }),
       annotations: { readOnlyHint: true },
     },
     ({ checkId }) => read((caller) => getCheckSummary(caller.workspaceId, checkId)),

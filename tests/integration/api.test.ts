@@ -28,6 +28,7 @@ import { GET as listChecksRoute, POST as createCheckRoute } from "@/app/api/v1/c
 import { GET as openApiRoute } from "@/app/api/v1/openapi.json/route";
 import { GET as listPromptsRoute } from "@/app/api/v1/prompts/route";
 import { GET as listProvidersRoute } from "@/app/api/v1/providers/route";
+import { GET as visitsRoute } from "@/app/api/v1/traffic/visits/route";
 import { createApiKey, revokeApiKey } from "@/lib/api-keys/api-keys";
 import { openApiDocument } from "@/lib/api/openapi";
 import { formatMicros } from "@/lib/format";
@@ -478,6 +479,21 @@ describe("monthly budget", () => {
 // --- reads ------------------------------------------------------------------------------------
 
 describe("reads", () => {
+  it("refuse a query parameter they do not take, or one given twice, naming it: a filter that was not applied is not answered as if it were", async () => {
+    const cases: [Parameters<typeof callRoute>[0], string, string][] = [
+      [listChecksRoute, "/api/v1/checks?brandId=" + A.brandId, "brandId"],
+      [listChecksRoute, "/api/v1/checks?status=queued&status=failed", "status"],
+      [listPromptsRoute, "/api/v1/prompts?tags=smb", "tags"],
+      [visitsRoute, "/api/v1/traffic/visits?by=day&range=7", "range"],
+    ];
+    for (const [route, path, field] of cases) {
+      const error = expectApiError(await get(route, path), 400, { code: "validation_error", field });
+      expect(error.message, path).toMatch(new RegExp(`^${field}: `));
+    }
+    const check = await startCheck({ prompts: [demo.promptIds[0]], providers: ["ChatGPT"] });
+    expectApiError(await callRoute(getCheckRoute, { path: `/api/v1/checks/${check}?pagesize=10`, apiKey: A.apiKey, params: { id: check } }), 400, { field: "pagesize" });
+  });
+
   it("GET /checks pages newest first with a total, and filters by status", async () => {
     const C = await createTenant("Charlie");
     const ids: string[] = [];

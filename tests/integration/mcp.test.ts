@@ -202,6 +202,16 @@ describe("MCP over streamable HTTP (/api/mcp)", () => {
     expect(await db().check.count({ where: { workspaceId: demo.workspaceId } })).toBe(checksBefore);
   });
 
+  it("refuses an argument it does not know, naming it, and stores nothing: a mistyped samples starts no check of one sample", async () => {
+    const writer = await overHttp(writeKey);
+    const checksBefore = await db().check.count({ where: { workspaceId: demo.workspaceId } });
+    const message = await refusedCall(writer, "start_check", { idempotencyKey: randomUUID(), prompts: [demo.promptIds[0]], providers: ["ChatGPT"], sampels: 3 });
+    expect(message).toMatch(/sampels/);
+    expect(await db().check.count({ where: { workspaceId: demo.workspaceId } })).toBe(checksBefore);
+    expect(await refusedCall(writer, "get_numbers", { chart: "kpis", range: 7, brands: brandId })).toMatch(/brands/);
+    expect(await refusedCall(writer, "list_answers", { range: 7, limt: 5 })).toMatch(/limt/);
+  });
+
   it("starts a check idempotently with a write key and follows it; another workspace's key cannot see it", async () => {
     const writer = await overHttp(writeKey);
     const idempotencyKey = randomUUID();
