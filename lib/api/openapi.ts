@@ -1,5 +1,5 @@
 import { LOG_FORMATS } from "@/lib/traffic/formats";
-import { VISIT_VIEWS } from "@/lib/analytics/visits-query";
+import { VISIT_PAGES, VISIT_VIEWS } from "@/lib/analytics/visits-query";
 import { z } from "zod";
 import { CHART_LIST, CHART_NAMES, CHART_PARAMS } from "@/lib/analytics/charts";
 import { MAX_RANGE_DAYS, RANGE_PRESETS } from "@/lib/analytics/schemas";
@@ -191,12 +191,14 @@ export const openApiDocument = {
         summary: "Visits sent by AI assistants",
         description:
           "Page views of the workspace's own domains that an assistant sent (its referrer, or a utm_source naming it), as reported by the /t.js script (docs/traffic.md). " +
-          "`by=page`: `pages` as `{ domain, path, visits, byAssistant }`, the 100 most visited first; `by=day`: `days` as `{ day, assistant, visits }`. Days in UTC.",
+          "`by=page`: `pages` as `{ domain, path, visits, byAssistant }`, most visited first, a page of them (`page`, `pageSize`, and `total` landing pages); `by=day`: `days` as `{ day, assistant, visits }`, every day at once. Days in UTC.",
         ...needs("read"),
         parameters: [
           { name: "by", in: "query", schema: { type: "string", enum: [...VISIT_VIEWS], default: "page" } },
           { name: "from", in: "query", description: `First day (UTC), inclusive; default 29 days before \`to\`. At most ${MAX_RANGE_DAYS} days`, schema: { type: "string", format: "date" } },
           { name: "to", in: "query", description: "Last day (UTC), inclusive; default today", schema: { type: "string", format: "date" } },
+          { name: "page", in: "query", description: "by=page only", schema: { type: "integer", minimum: 1, default: 1 } },
+          { name: "pageSize", in: "query", description: "by=page only", schema: { type: "integer", minimum: 1, maximum: VISIT_PAGES.max, default: VISIT_PAGES.default } },
         ],
         responses: { 200: ok("The visits"), ...errors },
       },

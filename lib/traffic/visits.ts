@@ -115,29 +115,36 @@ export type DayRange = { from: string; to: string };
 
 export type PageVisits = { domain: string; path: string; visits: number; byAssistant: Record<string, number> };
 
-/** Visits per landing page in the range, most visited first, each split by assistant. */
-export async function visitsByPage(workspaceId: string, range: DayRange, options: { limit?: number } = {}): Promise<PageVisits[]> {
-  const rows = await readDb().$queryRaw<{ domain: string; path: string; assistant: string; visits: number; total: number }[]>`
-    WITH pages AS (
-      SELECT domain, path, sum(visits)::int AS total
+/**
+ * Visits per landing page in the range, most visited first, each split by assistant: one page of
+ * them (`page`, `pageSize`), with how many landing pages had visits in all (`total`).
+ */
+export async function visitsByPage(workspaceId: string, range: DayRange, paging: { page: number; pageSize: number }): Promise<{ pages: PageVisits[]; total: number }> {
+  const rows = await readDb().$queryRaw<{ domain: string; path: string; assistant: string | null; visits: number | null; pageTotal: number | null; total: number }[]>`
+    WITH ranked AS (
+      SELECT domain, path, sum(visits)::int AS "pageTotal", count(*) OVER ()::int AS total
       FROM traffic_visits_daily
       WHERE "workspaceId" = ${workspaceId}::uuid AND day BETWEEN ${range.from}::date AND ${range.to}::date
       GROUP BY domain, path
-      ORDER BY total DESC, domain, path
-      LIMIT ${options.limit ?? 100}
+    ), shown AS (
+      SELECT * FROM ranked ORDER BY "pageTotal" DESC, domain, path LIMIT ${paging.pageSize} OFFSET ${(paging.page - 1) * paging.pageSize}
     )
-    SELECT v.domain, v.path, v.assistant, sum(v.visits)::int AS visits, p.total
-    FROM traffic_visits_daily v JOIN pages p USING (domain, path)
+    SELECT v.domain, v.path, v.assistant, sum(v.visits)::int AS visits, p."pageTotal", p.total
+    FROM traffic_visits_daily v JOIN shown p USING (domain, path)
     WHERE v."workspaceId" = ${workspaceId}::uuid AND v.day BETWEEN ${range.from}::date AND ${range.to}::date
-    GROUP BY v.domain, v.path, v.assistant, p.total
-    ORDER BY p.total DESC, v.domain, v.path, visits DESC, v.assistant`;
+    GROUP BY v.domain, v.path, v.assistant, p."pageTotal", p.total
+    UNION ALL
+    -- A page past the last still says how many there are.
+    SELECT NULL, NULL, NULL, NULL, NULL, (SELECT count(*)::int FROM ranked) WHERE NOT EXISTS (SELECT 1 FROM shown)
+    ORDER BY "pageTotal" DESC NULLS LAST, domain, path, visits DESC, assistant`;
   const pages: PageVisits[] = [];
   for (const row of rows) {
+    if (row.domain === null || row.path === null || row.assistant === null) continue;
     let page = pages.at(-1);
-    if (!page || page.domain !== row.domain || page.path !== row.path) pages.push((page = { domain: row.domain, path: row.path, visits: row.total, byAssistant: {} }));
-    page.byAssistant[row.assistant] = row.visits;
+    if (!page || page.domain !== row.domain || page.path !== row.path) pages.push((page = { domain: row.domain, path: row.path, visits: row.pageTotal!, byAssistant: {} }));
+    page.byAssistant[row.assistant] = row.visits!;
   }
-  return pages;
+  return { pages, total: rows[0]?.total ?? 0 };
 }
 
 export type AssistantDay = { day: string; assistant: string; visits: number };

@@ -149,7 +149,16 @@ describe("GET /api/v1/traffic/visits", () => {
         { domain: "api-visits.com", path: "/b", visits: 5, byAssistant: { ChatGPT: 5 } },
         { domain: "api-visits.com", path: "/a", visits: 4, byAssistant: { ChatGPT: 3, Claude: 1 } },
       ],
+      page: 1,
+      pageSize: 100,
+      total: 2,
     });
+    // Paged: the second page of one holds the page the first did not (a site's 101st page was out of reach).
+    const second = await callRoute(visitsRoute, { path: "/api/v1/traffic/visits?from=2026-03-01&to=2026-03-31&page=2&pageSize=1", apiKey: E.apiKey });
+    expect(second.body).toMatchObject({ pages: [{ path: "/a", visits: 4 }], page: 2, pageSize: 1, total: 2 });
+    const past = await callRoute(visitsRoute, { path: "/api/v1/traffic/visits?from=2026-03-01&to=2026-03-31&page=3&pageSize=1", apiKey: E.apiKey });
+    expect(past.body).toMatchObject({ pages: [], total: 2 });
+    expect((await callRoute(visitsRoute, { path: "/api/v1/traffic/visits?pageSize=1001", apiKey: E.apiKey })).body.error.field).toBe("pageSize");
     const days = await callRoute(visitsRoute, { path: "/api/v1/traffic/visits?by=day&from=2026-03-01&to=2026-03-31", apiKey: E.apiKey });
     expect(days.body.days).toEqual([
       { day: "2026-03-01", assistant: "ChatGPT", visits: 3 },

@@ -5,11 +5,14 @@ import { visitsByAssistantPerDay, visitsByPage } from "@/lib/traffic/visits";
 
 export const dynamic = "force-dynamic";
 
-/** Visits AI assistants sent to the workspace's own pages (`?by=page|day&from=&to=`), from the /t.js script. */
+/** Visits AI assistants sent to the workspace's own pages (`?by=page|day&from=&to=`, `page`/`pageSize` for by=page), from the /t.js script. */
 export const GET = apiRoute(async ({ caller, request }) => {
   assertCan(canView(caller));
-  const { by, from, to } = readQuery(request, visitsQuery);
+  const { by, from, to, page, pageSize } = readQuery(request, visitsQuery);
   const range = { from, to };
-  const body = by === "page" ? { from, to, pages: await visitsByPage(caller.workspaceId, range) } : { from, to, days: await visitsByAssistantPerDay(caller.workspaceId, range) };
+  const body =
+    by === "page"
+      ? { from, to, ...(await visitsByPage(caller.workspaceId, range, { page, pageSize })), page, pageSize }
+      : { from, to, days: await visitsByAssistantPerDay(caller.workspaceId, range) };
   return json(body, { headers: { "cache-control": "no-store" } });
 });
