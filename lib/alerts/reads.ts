@@ -2,7 +2,7 @@ import "server-only";
 import { discoverUntrackedBrands } from "@/lib/alerts/discovery";
 import { captureScope, num } from "@/lib/analytics/filter";
 import { testKpiChange } from "@/lib/analytics/kpi-changes";
-import { kpiSums, promptsAnsweredInBoth } from "@/lib/analytics/kpis";
+import { comparedSums } from "@/lib/analytics/kpis";
 import { rollupScope } from "@/lib/analytics/rollups";
 import { ownPagesByPeriod } from "@/lib/analytics/source-categories";
 import { budgetStatus } from "@/lib/billing/budget";
@@ -24,8 +24,8 @@ export const alertReads = {
   empty: Prisma.empty,
   rollupScope,
   captureScope,
-  kpiSums,
-  promptsAnsweredInBoth,
+  /** Two periods' sums, all answers and like with like (the Overview's tiles compare the same way). */
+  comparedSums,
   /** The headline numbers' test, shared with the Overview's tiles (lib/analytics/kpi-changes.ts). */
   testKpiChange,
   budgetStatus,

@@ -18,7 +18,7 @@ export type AnalyticsFilter = {
   markets?: string[];
   /**
    * Only these prompts (an empty list: none). For comparisons of like with like: an alert's two
-   * periods on the prompts answered in both (promptsAnsweredInBoth).
+   * periods on the prompts answered in both (comparedSums).
    */
   promptIds?: string[];
   from: Date;

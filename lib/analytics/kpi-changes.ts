@@ -5,7 +5,7 @@ import { beyondNoise, testMeans, testProportions, testRatios, type DifferenceTes
 import { num } from "@/lib/analytics/filter";
 import type { RatioSums } from "@/lib/analytics/stats";
 
-/** The sums a test needs: one period's row as kpiSums returns it (lib/analytics/kpis.ts calls it KpiRow). */
+/** The sums a test needs: one period's row as comparedSums returns it (lib/analytics/kpis.ts calls it KpiRow). */
 export type ChangeSums = {
   n: number;
   mentioned: number;

@@ -12,10 +12,14 @@ import { change, ratioInterval, type Estimate, type RatioSums } from "@/lib/anal
 import { bucketStart, bucketStarts, chooseTrendUnit, median, MIN_MEDIAN_N, type TrendUnit } from "@/lib/analytics/trend-buckets";
 import { daysBetween } from "@/lib/analytics/schemas";
 
-/** One day's analysed answers: their number and Σx, Σx². */
-export type AnswerDay = { day: string; n: number; sumX: number; sumXX: number };
-/** One day's sums of one entity ("brand", a competitor's id, or "name:" + an untracked name). */
-export type EntityDay = { day: string; entity: string; name: string; sumY: number; sumYY: number; sumXY: number };
+/**
+ * One day's analysed answers: their number and Σx, Σx². `comparable`: those of prompts answered in
+ * both periods (lib/analytics/kpis.ts comparablePrompts), on which the change is measured; a day
+ * has a row of each.
+ */
+export type AnswerDay = { day: string; comparable: boolean; n: number; sumX: number; sumXX: number };
+/** One day's sums of one entity ("brand", a competitor's id, or "name:" + an untracked name), split as AnswerDay's. */
+export type EntityDay = { day: string; comparable: boolean; entity: string; name: string; sumY: number; sumYY: number; sumXY: number };
 
 type Sums = { n: number; sumX: number; sumXX: number; y: Map<string, { sumY: number; sumYY: number; sumXY: number }> };
 
@@ -85,20 +89,34 @@ export function assembleShareOfVoice(input: {
     };
   });
 
+  const answersBefore = input.answers.filter((d) => !current(d));
+  const entitiesBefore = input.entities.filter((d) => !current(d));
   const now = add(emptySums(), answersNow, entitiesNow);
-  const before = add(
-    emptySums(),
-    input.answers.filter((d) => !current(d)),
-    input.entities.filter((d) => !current(d)),
-  );
-  /** Each entity's share over the whole period and the previous one, and whether the change is beyond noise. */
-  const period: Record<string, { current: Estimate; previous: Estimate; change: number | null; test: KpiChangeTest | null }> = Object.fromEntries(
-    entities.map((e) => {
-      const c = ratioInterval(ratioSums(now, e.id));
-      const p = ratioInterval(ratioSums(before, e.id));
-      return [e.id, { current: c, previous: p, change: change(c, p), test: ratioChangeTest(ratioSums(before, e.id), ratioSums(now, e.id)) }];
-    }),
-  );
+  const before = add(emptySums(), answersBefore, entitiesBefore);
+  const comparable = (d: { comparable: boolean }) => d.comparable;
+  const comparableNow = add(emptySums(), answersNow.filter(comparable), entitiesNow.filter(comparable));
+  const comparableBefore = add(emptySums(), answersBefore.filter(comparable), entitiesBefore.filter(comparable));
+  /**
+   * Each entity's share over the whole period and the previous one, and the change between them
+   * on the prompts answered in both (`compared`), with whether it is beyond noise, as the
+   * Overview's tiles measure theirs (lib/analytics/kpis.ts).
+   */
+  const period: Record<string, { current: Estimate; previous: Estimate; change: number | null; test: KpiChangeTest | null; compared: { current: Estimate; previous: Estimate } }> =
+    Object.fromEntries(
+      entities.map((e) => {
+        const compared = { current: ratioInterval(ratioSums(comparableNow, e.id)), previous: ratioInterval(ratioSums(comparableBefore, e.id)) };
+        return [
+          e.id,
+          {
+            current: ratioInterval(ratioSums(now, e.id)),
+            previous: ratioInterval(ratioSums(before, e.id)),
+            change: change(compared.current, compared.previous),
+            test: ratioChangeTest(ratioSums(comparableBefore, e.id), ratioSums(comparableNow, e.id)),
+            compared,
+          },
+        ];
+      }),
+    );
   const sizes = points.filter((p) => p.answers > 0).map((p) => p.answers);
   return {
     unit,

@@ -2,6 +2,7 @@ import "server-only";
 import type { z } from "zod";
 import { num, previousPeriod, type ResolvedFilter } from "@/lib/analytics/filter";
 import { rollupScope } from "@/lib/analytics/rollups";
+import { comparablePrompts } from "@/lib/analytics/kpis";
 import { isoDay } from "@/lib/analytics/schemas";
 import { assembleShareOfVoice } from "@/lib/analytics/share-of-voice";
 import { wilson } from "@/lib/analytics/stats";
@@ -15,19 +16,26 @@ import { readDb } from "@/lib/db/prisma";
  * caller asks for one. Two reads of the daily rollups over this period and the one before.
  */
 export async function shareOfVoiceOverTime({ filter: f, brand }: ResolvedFilter, params: z.output<typeof trendParams>) {
-  const both = { ...f, from: previousPeriod(f).from };
+  const previous = previousPeriod(f);
+  const both = { ...f, from: previous.from };
+  // Each day's sums split by whether the prompt was answered in both periods: the change is measured on those.
+  const comparable = comparablePrompts(previous, f);
   const [answers, entities] = await Promise.all([
-    readDb().$queryRaw<{ day: Date; n: number; sx: number; sxx: number }[]>`
-      SELECT r.day, sum(r.answers)::int AS n, sum(r."sumX")::float8 AS sx, sum(r."sumXX")::float8 AS sxx
+    readDb().$queryRaw<{ day: Date; comparable: boolean; n: number; sx: number; sxx: number }[]>`
+      WITH comparable AS (${comparable})
+      SELECT r.day, r."promptId" IN (SELECT "promptId" FROM comparable) AS comparable,
+        sum(r.answers)::int AS n, sum(r."sumX")::float8 AS sx, sum(r."sumXX")::float8 AS sxx
       FROM rollup_answers r
       WHERE ${rollupScope(both)}
-      GROUP BY 1
+      GROUP BY 1, 2
       HAVING sum(r.answers) > 0`,
-    readDb().$queryRaw<{ day: Date; entity: string; name: string; sy: number; syy: number; sxy: number }[]>`
-      SELECT r.day, r.entity, max(r.name) AS name, sum(r.mentions)::float8 AS sy, sum(r."sumYY")::float8 AS syy, sum(r."sumXY")::float8 AS sxy
+    readDb().$queryRaw<{ day: Date; comparable: boolean; entity: string; name: string; sy: number; syy: number; sxy: number }[]>`
+      WITH comparable AS (${comparable})
+      SELECT r.day, r."promptId" IN (SELECT "promptId" FROM comparable) AS comparable, r.entity, max(r.name) AS name,
+        sum(r.mentions)::float8 AS sy, sum(r."sumYY")::float8 AS syy, sum(r."sumXY")::float8 AS sxy
       FROM rollup_mentions r
       WHERE ${rollupScope(both)}
-      GROUP BY 1, 2
+      GROUP BY 1, 2, 3
       HAVING sum(r.rows) > 0`,
   ]);
   return assembleShareOfVoice({
@@ -35,8 +43,8 @@ export async function shareOfVoiceOverTime({ filter: f, brand }: ResolvedFilter,
     to: f.to,
     fromDay: isoDay(f.from),
     tracked: [{ id: "brand", name: brand.name }, ...brand.competitors.map((c) => ({ id: c.id, name: c.name }))],
-    answers: answers.map((r) => ({ day: isoDay(r.day), n: num(r.n), sumX: num(r.sx), sumXX: num(r.sxx) })),
-    entities: entities.map((r) => ({ day: isoDay(r.day), entity: r.entity, name: r.name, sumY: num(r.sy), sumYY: num(r.syy), sumXY: num(r.sxy) })),
+    answers: answers.map((r) => ({ day: isoDay(r.day), comparable: r.comparable, n: num(r.n), sumX: num(r.sx), sumXX: num(r.sxx) })),
+    entities: entities.map((r) => ({ day: isoDay(r.day), comparable: r.comparable, entity: r.entity, name: r.name, sumY: num(r.sy), sumYY: num(r.syy), sumXY: num(r.sxy) })),
     asked: params.bucket,
   });
 }

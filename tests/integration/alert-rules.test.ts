@@ -11,6 +11,8 @@ import { createAlertRuleAction, deleteAlertRuleAction, listAlertFiringsAction, l
 import { evaluateAlerts } from "@/lib/alerts/evaluate";
 import { periods } from "@/lib/alerts/kinds/answer-scope";
 import type { RuleInput } from "@/lib/alerts/schemas";
+import type { OverviewKpis } from "@/lib/analytics/kpis";
+import { readChart } from "@/lib/analytics/read-chart";
 import { recordRollups } from "@/lib/analytics/rollups";
 import { finishCheckIfDone } from "@/lib/lifecycle/transition";
 import { db } from "@/lib/db/prisma";
@@ -212,6 +214,15 @@ describe("a number that changed: visibility", () => {
     expect(outcome.message).toMatch(/40 % \(n = 100\) to 40 % \(n = 100\), \+0 points/);
     expect(outcome.message).toMatch(/on the 1 prompt answered in both periods \(1 answered in only one left out\)/);
     expect(await firingsOf(ruleId)).toHaveLength(0);
+
+    // The Overview's tile for the same week measures its change the same way (one rule: comparablePrompts).
+    const { current } = periods(NOW, 7);
+    const lastDay = new Date(current.to.getTime() - 86_400_000).toISOString().slice(0, 10);
+    const kpis = (await readChart(mix.workspaceId, "kpis", new URLSearchParams({ brand: mix.brandId, from: current.from.toISOString().slice(0, 10), to: lastDay }))) as OverviewKpis;
+    expect(kpis.visibility.current, "this week's level, over every answer").toMatchObject({ value: 0.2, n: 200 });
+    expect(kpis.visibility.change, "the change, on the prompt answered in both weeks").toBe(0);
+    expect(kpis).toMatchObject({ comparedPrompts: 1, promptsInOnePeriod: 1 });
+    expect(kpis.visibility.test).toMatchObject({ p: 1, beyondNoise: false });
   });
 
   it("waits while the brand's answers are re-analysed after an edit, and is judged when that ends", async () => {

@@ -308,28 +308,37 @@ describe("overview KPIs", () => {
     expect(kpis.previousFrom).toBe("2025-02-19T00:00:00.000Z");
     expect(kpis.previousCaptures).toBe(2);
     expect(kpis.visibility.previous).toMatchObject({ value: 0.5, n: 2 });
-    expect(kpis.visibility.change).toBeCloseTo(0.2, 10);
     expect(kpis.shareOfVoice.previous.value).toBe(0.5);
-    expect(kpis.shareOfVoice.change).toBeCloseTo(0.44 - 0.5, 10);
     expect(kpis.averagePosition.previous).toMatchObject({ value: 1, n: 1, low: null, high: null });
-    expect(kpis.averagePosition.change).toBeCloseTo(12 / 7 - 1, 10);
-    expect(kpis.sentiment.positive.change).toBeCloseTo(4 / 7 - 1, 10);
+    // The change is like with like: Q1 and Q2 were answered in both periods; Q3 (C5, C6, C10) only
+    // in this one, so it is left out of the change (not of this period's level: 7 of 10, 0.44).
+    expect(kpis).toMatchObject({ comparedPrompts: 2, promptsInOnePeriod: 1 });
+    // Visibility on Q1 and Q2: C1, C3, C4, C7, C8 of C1..C4, C7..C9 (5 of 7) against 1 of 2.
+    expect(kpis.visibility.current).toMatchObject({ value: 0.7, n: 10 });
+    expect(kpis.visibility.compared.current).toMatchObject({ value: 5 / 7, n: 7 });
+    expect(kpis.visibility.change).toBeCloseTo(5 / 7 - 0.5, 10);
+    // Share of voice on them: 9 of 18 mentions against 1 of 2; over all answers 11 of 25 (0.44).
+    expect(kpis.shareOfVoice.current.value).toBeCloseTo(0.44, 10);
+    expect(kpis.shareOfVoice.change).toBeCloseTo(0, 10);
+    // Positions 1, 2, 1, 1, 2 against 1; sentiment 3 of 5 positive against 1 of 1.
+    expect(kpis.averagePosition.change).toBeCloseTo(7 / 5 - 1, 10);
+    expect(kpis.sentiment.positive.change).toBeCloseTo(3 / 5 - 1, 10);
   });
 
   it("says whether each change is beyond noise, with the alerts' test", async () => {
     const { kpis } = await overview(A, RANGE);
-    // Visibility 7 of 10 against 1 of 2, pooled two-proportion z-test, by hand: pooled 8/12,
-    // se = sqrt(p(1-p)(1/2 + 1/10)), z = 0.2 / se.
-    const pooled = 8 / 12;
-    const z = 0.2 / Math.sqrt(pooled * (1 - pooled) * (1 / 2 + 1 / 10));
-    expect(z).toBeCloseTo(0.5477, 4);
+    // Visibility on the prompts answered in both periods, 5 of 7 against 1 of 2, pooled
+    // two-proportion z-test, by hand: pooled 6/9, se = sqrt(p(1-p)(1/2 + 1/7)), z = (5/7 - 1/2) / se.
+    const pooled = 6 / 9;
+    const z = (5 / 7 - 1 / 2) / Math.sqrt(pooled * (1 - pooled) * (1 / 2 + 1 / 7));
+    expect(z).toBeCloseTo(0.5669, 4);
     expect(kpis.visibility.test).toMatchObject({ method: "two-proportion z-test (pooled)", confidence: 0.95, beyondNoise: false });
-    expect(kpis.visibility.test!.p).toBeCloseTo(0.5839, 3); // 2 (1 - Φ(0.5477))
+    expect(kpis.visibility.test!.p).toBeCloseTo(0.5708, 3); // 2 (1 - Φ(0.5669))
     expect(kpis.visibility.test!.low).toBeLessThan(0);
-    expect(kpis.visibility.test!.high).toBeGreaterThan(0.2);
+    expect(kpis.visibility.test!.high).toBeGreaterThan(5 / 7 - 1 / 2);
     // One position before (n = 1): no variance, so no test, rather than a verdict on nothing.
     expect(kpis.averagePosition.test).toBeNull();
-    // Positive sentiment: 4 of 7 mentions against 1 of 1.
+    // Positive sentiment: 3 of 5 mentions against 1 of 1.
     expect(kpis.sentiment.positive.test).toMatchObject({ method: "two-proportion z-test (pooled)", beyondNoise: false });
     // No earlier answers at all: no test either.
     const { kpis: first } = await overview(A, { from: "2025-03-01", to: "2025-03-02" });
@@ -420,10 +429,11 @@ describe("overview series and tables", () => {
     expect(shareOfVoice.unit).toBe("week");
     expect(shareOfVoice.bucketRule).toMatchObject({ chosenBy: "data", minMedianN: 30 });
     // The brand's whole-period share and its test are the headline tile's.
-    expect(shareOfVoice.period.brand).toEqual(JSON.parse(JSON.stringify({ current: kpis.shareOfVoice.current, previous: kpis.shareOfVoice.previous, change: kpis.shareOfVoice.change, test: kpis.shareOfVoice.test })));
-    // Rival: 7 of 25 mentions now (y per answer C1..C10 below), 1 of 2 before (C13: 0 of 1, C14: 1 of 1).
-    const ys = [1, 1, 2, 0, 0, 1, 0, 1, 1, 0];
-    const xs = [3, 1, 4, 4, 2, 3, 1, 3, 2, 2];
+    expect(shareOfVoice.period.brand).toEqual(JSON.parse(JSON.stringify(kpis.shareOfVoice)));
+    // Rival: 7 of 25 mentions now, 1 of 2 before (C13: 0 of 1, C14: 1 of 1); its change on the
+    // prompts answered in both (Q1, Q2: y per answer C1..C4, C7..C9 below), 6 of 18.
+    const ys = [1, 1, 2, 0, 0, 1, 1];
+    const xs = [3, 1, 4, 4, 1, 3, 2];
     const sums = (y: number[], x: number[]) => ({
       n: y.length, sumY: y.reduce((a, b) => a + b, 0), sumX: x.reduce((a, b) => a + b, 0),
       sumYY: y.reduce((a, b) => a + b * b, 0), sumXX: x.reduce((a, b) => a + b * b, 0), sumXY: y.reduce((a, b, i) => a + b * x[i]!, 0),
@@ -432,7 +442,8 @@ describe("overview series and tables", () => {
     const rival = shareOfVoice.period[A.rivalId]!;
     expect(rival.current.value).toBeCloseTo(0.28, 10);
     expect(rival.previous.value).toBe(0.5);
-    expect(rival.change).toBeCloseTo(-0.22, 10);
+    expect(rival.compared.current.value).toBeCloseTo(1 / 3, 10);
+    expect(rival.change).toBeCloseTo(1 / 3 - 0.5, 10);
     expect(rival.test!.p).toBeCloseTo(expected.p, 10);
     expect(rival.test!.beyondNoise).toBe(expected.p < 0.05);
   });

@@ -4,11 +4,11 @@
 import { bucketKeys, bucketOf, bucketUnit, captureScope, num, previousPeriod, providerAndTagScope, type AnalyticsFilter, type ResolvedFilter } from "@/lib/analytics/filter";
 import { budgetStatus } from "@/lib/billing/budget";
 import { isoDay } from "@/lib/analytics/schemas";
-import { change, meanInterval, ratioInterval, wilson, type Estimate } from "@/lib/analytics/stats";
+import { meanInterval, wilson } from "@/lib/analytics/stats";
 import type { VisibilityPoint } from "@/lib/analytics/visibility-trend";
 import { bucketStarts, type TrendUnit } from "@/lib/analytics/trend-buckets";
 import { assembleShareOfVoice, type AnswerDay, type EntityDay } from "@/lib/analytics/share-of-voice";
-import { kpiChangeTest, type KpiMetric } from "@/lib/analytics/kpi-changes";
+import { assembleKpis } from "@/lib/analytics/kpis";
 import { GAP_SOURCES, OWN_PAGES } from "@/lib/analytics/source-categories";
 import { acceptedCaptures, assembleCosts, type CostProviderRow } from "@/lib/analytics/costs";
 import { db } from "@/lib/db/prisma";
@@ -66,45 +66,38 @@ async function kpiSums(f: AnalyticsFilter): Promise<KpiRow> {
   return row!;
 }
 
-function estimates(r: KpiRow) {
-  const mentioned = num(r.mentioned);
-  return {
-    visibility: wilson(mentioned, num(r.n)),
-    shareOfVoice: ratioInterval({ n: num(r.n), sumY: num(r.sy), sumX: num(r.sx), sumYY: num(r.syy), sumXX: num(r.sxx), sumXY: num(r.sxy) }),
-    averagePosition: meanInterval(num(r.pos_sum), num(r.pos_sumsq), num(r.pos_n)),
-    sentiment: {
-      positive: wilson(num(r.positive), mentioned),
-      neutral: wilson(num(r.neutral), mentioned),
-      negative: wilson(num(r.negative), mentioned),
-    },
-  };
-}
 
 
 /**
- * Visibility (captures mentioning the brand / captures), share of voice (brand mentions / all
- * tracked mentions), average position (where mentioned) and sentiment mix (among captures that
- * mention the brand), each for this period and the one before it.
+ * The prompts with an answer analysed for the brand in scope in each of two adjacent periods
+ * (`previous` ends where `current` starts), and how many had one in only one period.
+ */
+async function comparablePromptIds(previous: AnalyticsFilter, current: AnalyticsFilter): Promise<{ ids: string[]; inOneOnly: number }> {
+  const boundary = isoDay(current.from);
+  const rows = await db().$queryRaw<{ id: string; before: boolean; now: boolean }[]>`
+    SELECT c."promptId"::text AS id, bool_or(c."finishedAt"::date < ${boundary}::date) AS before, bool_or(c."finishedAt"::date >= ${boundary}::date) AS now
+    FROM captures c
+    WHERE ${captureScope({ ...current, from: previous.from })}
+      AND EXISTS (SELECT 1 FROM mentions m WHERE m."captureId" = c.id AND m.kind = 'brand')
+    GROUP BY 1`;
+  const ids = rows.filter((r) => r.before && r.now).map((r) => r.id).sort();
+  return { ids, inOneOnly: rows.length - ids.length };
+}
+
+/**
+ * The headline numbers from the raw sums of each period, all answers and on the prompts answered
+ * in both, assembled as the rollups' are (lib/analytics/kpis.ts assembleKpis, pure).
  */
 export async function overviewKpis(f: AnalyticsFilter) {
-  const [now, before] = await Promise.all([kpiSums(f), kpiSums(previousPeriod(f))]);
-  const c = estimates(now);
-  const p = estimates(before);
-  // The test is a pure function of the two periods' sums: the same function, on the raw sums.
-  const kpi = (current: Estimate, previous: Estimate, metric: KpiMetric) => ({ current, previous, change: change(current, previous), test: kpiChangeTest(metric, before, now) });
-  return {
-    captures: num(now.n),
-    previousCaptures: num(before.n),
-    previousFrom: previousPeriod(f).from,
-    visibility: kpi(c.visibility, p.visibility, "visibility"),
-    shareOfVoice: kpi(c.shareOfVoice, p.shareOfVoice, "share_of_voice"),
-    averagePosition: kpi(c.averagePosition, p.averagePosition, "position"),
-    sentiment: {
-      positive: kpi(c.sentiment.positive, p.sentiment.positive, "positive"),
-      neutral: kpi(c.sentiment.neutral, p.sentiment.neutral, "neutral"),
-      negative: kpi(c.sentiment.negative, p.sentiment.negative, "negative"),
-    },
-  };
+  const previous = previousPeriod(f);
+  const { ids, inOneOnly } = await comparablePromptIds(previous, f);
+  const [now, before, comparableNow, comparableBefore] = await Promise.all([
+    kpiSums(f),
+    kpiSums(previous),
+    kpiSums({ ...f, promptIds: ids }),
+    kpiSums({ ...previous, promptIds: ids }),
+  ]);
+  return assembleKpis({ now, before, comparable: { now: comparableNow, before: comparableBefore, promptIds: ids, inOneOnly } }, previous);
 }
 
 
@@ -144,34 +137,37 @@ export async function visibilityOverTime({ filter: f, providers }: ResolvedFilte
  * assembled as the chart assembles the rollups' (lib/analytics/share-of-voice.ts).
  */
 export async function shareOfVoiceOverTime({ filter: f, brand }: ResolvedFilter, unit: TrendUnit) {
-  const both = { ...f, from: previousPeriod(f).from };
-  const rows = await db().$queryRaw<{ day: Date; capture: string; entity: string | null; name: string | null; y: number; x: number; brand_row: boolean }[]>`
+  const previous = previousPeriod(f);
+  const both = { ...f, from: previous.from };
+  const comparable = new Set((await comparablePromptIds(previous, f)).ids);
+  const rows = await db().$queryRaw<{ day: Date; capture: string; prompt: string; entity: string | null; name: string | null; y: number; x: number; brand_row: boolean }[]>`
     WITH per_capture AS (
-      SELECT c.id, c."finishedAt"::date AS day, coalesce(sum(m.count), 0)::float8 AS x, bool_or(m.kind = 'brand') AS brand_row
+      SELECT c.id, c."promptId", c."finishedAt"::date AS day, coalesce(sum(m.count), 0)::float8 AS x, bool_or(m.kind = 'brand') AS brand_row
       FROM captures c JOIN mentions m ON m."captureId" = c.id
       WHERE ${captureScope(both)}
       GROUP BY c.id
     )
-    SELECT p.day, p.id::text AS capture, p.x, p.brand_row,
+    SELECT p.day, p.id::text AS capture, p."promptId"::text AS prompt, p.x, p.brand_row,
       CASE WHEN m.kind = 'brand' THEN 'brand' ELSE coalesce(m."competitorId"::text, 'name:' || m.name) END AS entity,
       max(m.name) AS name, coalesce(sum(m.count), 0)::float8 AS y
     FROM per_capture p JOIN mentions m ON m."captureId" = p.id
-    GROUP BY 1, 2, 3, 4, 5`;
+    GROUP BY 1, 2, 3, 4, 5, 6`;
   const answers = new Map<string, AnswerDay>();
   const entities = new Map<string, EntityDay>();
   const counted = new Set<string>();
   for (const r of rows) {
     const day = isoDay(r.day);
+    const inBoth = comparable.has(r.prompt);
     const x = num(r.x);
     const y = num(r.y);
     // An answer counts once it has been analysed for the brand (it has the brand's mention row).
     if (r.brand_row && !counted.has(r.capture)) {
       counted.add(r.capture);
-      const a = answers.get(day) ?? { day, n: 0, sumX: 0, sumXX: 0 };
-      answers.set(day, { day, n: a.n + 1, sumX: a.sumX + x, sumXX: a.sumXX + x * x });
+      const a = answers.get(`${day}|${inBoth}`) ?? { day, comparable: inBoth, n: 0, sumX: 0, sumXX: 0 };
+      answers.set(`${day}|${inBoth}`, { ...a, n: a.n + 1, sumX: a.sumX + x, sumXX: a.sumXX + x * x });
     }
-    const key = `${day}|${r.entity}`;
-    const e = entities.get(key) ?? { day, entity: r.entity!, name: r.name!, sumY: 0, sumYY: 0, sumXY: 0 };
+    const key = `${day}|${inBoth}|${r.entity}`;
+    const e = entities.get(key) ?? { day, comparable: inBoth, entity: r.entity!, name: r.name!, sumY: 0, sumYY: 0, sumXY: 0 };
     entities.set(key, { ...e, name: r.name! > e.name ? r.name! : e.name, sumY: e.sumY + y, sumYY: e.sumYY + y * y, sumXY: e.sumXY + x * y });
   }
   return assembleShareOfVoice({

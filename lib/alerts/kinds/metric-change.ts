@@ -69,9 +69,9 @@ export const metricChangeKind = defineKind({
     const { current, previous, index } = periods(now, params.windowDays);
     // Like with like: only the prompts answered in both periods, so that a prompt added or
     // archived in between does not read as a change of the answers.
-    const { promptIds, inOneOnly } = await read.promptsAnsweredInBoth(scopeFor(rule, params, previous), scopeFor(rule, params, current));
+    const { comparable } = await read.comparedSums(scopeFor(rule, params, previous), scopeFor(rule, params, current));
+    const { promptIds, inOneOnly, before, now: after } = comparable;
     const f = { ...scopeFor(rule, params, current), promptIds };
-    const [before, after] = await Promise.all([read.kpiSums({ ...scopeFor(rule, params, previous), promptIds }), read.kpiSums(f)]);
     const label = METRIC_LABELS[params.metric];
     const hint = await sampleSizeHint(read, f, params.metric, after, params.minChange > 0 ? params.minChange : DEFAULT_CHANGE[params.metric], params.confidence);
     const { test, n } = read.testKpiChange(params.metric, before, after, params.confidence);

@@ -11,9 +11,11 @@ const TONES = { good: "text-emerald-700", bad: "text-red-700", neutral: "text-sl
 /**
  * A tile's change vs the previous period and what it means: coloured only when its test calls it
  * beyond sampling noise, grey "within noise (p = …)" otherwise. Hovering or focusing it shows both
- * periods' n and intervals and the test behind the verdict.
+ * periods' n and intervals and the test behind the verdict. The change is measured on the prompts
+ * answered in both periods (lib/analytics/kpis.ts comparablePrompts); when that leaves answers
+ * out, the tip shows both periods on those prompts too, and `leftOut` says how many prompts.
  */
-export function KpiDelta({ kpi, kind, better = "up", unit = "answers" }: { kpi: Kpi; kind: "share" | "number"; better?: Better; unit?: string }) {
+export function KpiDelta({ kpi, kind, better = "up", unit = "answers", leftOut }: { kpi: Kpi; kind: "share" | "number"; better?: Better; unit?: string; leftOut?: number }) {
   const tipId = useId();
   const verdict = judgeDelta(kpi.change, kpi.test, better);
   if (verdict.kind === "no-comparison") return <p className="mt-1 text-xs text-slate-400">No earlier data to compare</p>;
@@ -50,6 +52,13 @@ export function KpiDelta({ kpi, kind, better = "up", unit = "answers" }: { kpi: 
       >
         <p>{period("Previous period", kpi.previous)}</p>
         <p className="mt-1">{period("This period", kpi.current)}</p>
+        {(kpi.compared.current.n !== kpi.current.n || kpi.compared.previous.n !== kpi.previous.n) && (
+          <p className="mt-1 border-t border-slate-100 pt-1" data-testid="compared-prompts">
+            The change compares the prompts answered in both periods
+            {leftOut ? ` (${leftOut} prompt${leftOut === 1 ? "" : "s"} answered in only one left out)` : ""}: a prompt added or archived does not read as a change.{" "}
+            {period("Previous", kpi.compared.previous)}; {period("this", kpi.compared.current)}.
+          </p>
+        )}
         {kpi.test ? (
           <p className="mt-1 border-t border-slate-100 pt-1">
             Change {formatChange(change, kind)}, 95% interval {formatChange(kpi.test.low, kind)} to {formatChange(kpi.test.high, kind)}; {kpi.test.method}, {formatPValue(kpi.test.p)}.{" "}

@@ -10,10 +10,10 @@ import { KpiDelta } from "./kpi-delta";
 
 type Kpi = ChartData<"kpis">["visibility"];
 
-const shareTile = (kpi: Kpi) => ({
+const shareTile = (kpi: Kpi, leftOut: number) => ({
   value: formatPct(kpi.current.value),
   interval: formatInterval(kpi.current.low, kpi.current.high, "share"),
-  delta: <KpiDelta kpi={kpi} kind="share" />,
+  delta: <KpiDelta kpi={kpi} kind="share" leftOut={leftOut} />,
 });
 
 const SENTIMENT = [
@@ -40,21 +40,21 @@ export function KpiTiles({ filter }: { filter: AnalyticsFilterInput }) {
           ["Visibility", "Share of voice", "Average position", "Sentiment"].map((label) => <KpiTile key={label} label={label} value="" loading />)
         ) : (
           <>
-            <KpiTile label="Visibility" {...shareTile(kpis.visibility)} n={sampleNote(kpis.visibility.current.n)} />
-            <KpiTile label="Share of voice" {...shareTile(kpis.shareOfVoice)} n={sampleNote(kpis.shareOfVoice.current.n)} />
+            <KpiTile label="Visibility" {...shareTile(kpis.visibility, kpis.promptsInOnePeriod)} n={sampleNote(kpis.visibility.current.n)} />
+            <KpiTile label="Share of voice" {...shareTile(kpis.shareOfVoice, kpis.promptsInOnePeriod)} n={sampleNote(kpis.shareOfVoice.current.n)} />
             <KpiTile
               label="Average position"
               value={formatPosition(position!.current.value)}
               interval={formatInterval(position!.current.low, position!.current.high, "number")}
               n={sampleNote(position!.current.n, "mentions")}
-              delta={<KpiDelta kpi={position!} kind="number" better="down" unit="mentions" />}
+              delta={<KpiDelta kpi={position!} kind="number" better="down" unit="mentions" leftOut={kpis.promptsInOnePeriod} />}
             />
             <KpiTile
               label="Sentiment"
               value={<>{formatPct(sentiment!.positive.current.value)} <span className="text-sm font-normal text-slate-500">positive</span></>}
               interval={formatInterval(sentiment!.positive.current.low, sentiment!.positive.current.high, "share")}
               n={sampleNote(sentiment!.positive.current.n, "mentions")}
-              delta={<KpiDelta kpi={sentiment!.positive} kind="share" unit="mentions" />}
+              delta={<KpiDelta kpi={sentiment!.positive} kind="share" unit="mentions" leftOut={kpis.promptsInOnePeriod} />}
             >
               {sentiment!.positive.current.n > 0 && (
                 <div className="mt-2">
