@@ -18,33 +18,47 @@ import { readDb } from "@/lib/db/prisma";
 export async function shareOfVoiceOverTime({ filter: f, brand }: ResolvedFilter, params: z.output<typeof trendParams>) {
   const previous = previousPeriod(f);
   const both = { ...f, from: previous.from };
-  // Each day's sums split by whether the prompt was answered in both periods: the change is measured on those.
+  // Each day's sums, and those of the prompts answered in both periods (the change is measured
+  // on those), in one pass of each rollup grouped as before: the split is a FILTER, not a key.
   const comparable = comparablePrompts(previous, f);
-  const [answers, entities] = await Promise.all([
-    readDb().$queryRaw<{ day: Date; comparable: boolean; n: number; sx: number; sxx: number }[]>`
+  const [answerRows, entityRows] = await Promise.all([
+    readDb().$queryRaw<{ day: Date; n: number; sx: number; sxx: number; cn: number; csx: number; csxx: number }[]>`
       WITH comparable AS (${comparable})
-      SELECT r.day, r."promptId" IN (SELECT "promptId" FROM comparable) AS comparable,
-        sum(r.answers)::int AS n, sum(r."sumX")::float8 AS sx, sum(r."sumXX")::float8 AS sxx
-      FROM rollup_answers r
+      SELECT r.day, sum(r.answers)::int AS n, sum(r."sumX")::float8 AS sx, sum(r."sumXX")::float8 AS sxx,
+        coalesce(sum(r.answers) FILTER (WHERE c."promptId" IS NOT NULL), 0)::int AS cn,
+        coalesce(sum(r."sumX") FILTER (WHERE c."promptId" IS NOT NULL), 0)::float8 AS csx,
+        coalesce(sum(r."sumXX") FILTER (WHERE c."promptId" IS NOT NULL), 0)::float8 AS csxx
+      FROM rollup_answers r LEFT JOIN comparable c ON c."promptId" = r."promptId"
+      WHERE ${rollupScope(both)}
+      GROUP BY 1
+      HAVING sum(r.answers) > 0`,
+    readDb().$queryRaw<{ day: Date; entity: string; name: string; sy: number; syy: number; sxy: number; csy: number; csyy: number; csxy: number }[]>`
+      WITH comparable AS (${comparable})
+      SELECT r.day, r.entity, max(r.name) AS name, sum(r.mentions)::float8 AS sy, sum(r."sumYY")::float8 AS syy, sum(r."sumXY")::float8 AS sxy,
+        coalesce(sum(r.mentions) FILTER (WHERE c."promptId" IS NOT NULL), 0)::float8 AS csy,
+        coalesce(sum(r."sumYY") FILTER (WHERE c."promptId" IS NOT NULL), 0)::float8 AS csyy,
+        coalesce(sum(r."sumXY") FILTER (WHERE c."promptId" IS NOT NULL), 0)::float8 AS csxy
+      FROM rollup_mentions r LEFT JOIN comparable c ON c."promptId" = r."promptId"
       WHERE ${rollupScope(both)}
       GROUP BY 1, 2
-      HAVING sum(r.answers) > 0`,
-    readDb().$queryRaw<{ day: Date; comparable: boolean; entity: string; name: string; sy: number; syy: number; sxy: number }[]>`
-      WITH comparable AS (${comparable})
-      SELECT r.day, r."promptId" IN (SELECT "promptId" FROM comparable) AS comparable, r.entity, max(r.name) AS name,
-        sum(r.mentions)::float8 AS sy, sum(r."sumYY")::float8 AS syy, sum(r."sumXY")::float8 AS sxy
-      FROM rollup_mentions r
-      WHERE ${rollupScope(both)}
-      GROUP BY 1, 2, 3
       HAVING sum(r.rows) > 0`,
+  ]);
+  // A day's row as two: its comparable part and the rest.
+  const answers = answerRows.flatMap((r) => [
+    { day: isoDay(r.day), comparable: true, n: num(r.cn), sumX: num(r.csx), sumXX: num(r.csxx) },
+    { day: isoDay(r.day), comparable: false, n: num(r.n) - num(r.cn), sumX: num(r.sx) - num(r.csx), sumXX: num(r.sxx) - num(r.csxx) },
+  ]);
+  const entities = entityRows.flatMap((r) => [
+    { day: isoDay(r.day), comparable: true, entity: r.entity, name: r.name, sumY: num(r.csy), sumYY: num(r.csyy), sumXY: num(r.csxy) },
+    { day: isoDay(r.day), comparable: false, entity: r.entity, name: r.name, sumY: num(r.sy) - num(r.csy), sumYY: num(r.syy) - num(r.csyy), sumXY: num(r.sxy) - num(r.csxy) },
   ]);
   return assembleShareOfVoice({
     from: f.from,
     to: f.to,
     fromDay: isoDay(f.from),
     tracked: [{ id: "brand", name: brand.name }, ...brand.competitors.map((c) => ({ id: c.id, name: c.name }))],
-    answers: answers.map((r) => ({ day: isoDay(r.day), comparable: r.comparable, n: num(r.n), sumX: num(r.sx), sumXX: num(r.sxx) })),
-    entities: entities.map((r) => ({ day: isoDay(r.day), comparable: r.comparable, entity: r.entity, name: r.name, sumY: num(r.sy), sumYY: num(r.syy), sumXY: num(r.sxy) })),
+    answers,
+    entities,
     asked: params.bucket,
   });
 }
