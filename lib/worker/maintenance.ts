@@ -2,13 +2,14 @@ import "server-only";
 import { runRepairPass } from "@/lib/lifecycle/repair";
 import { finishStaleChecks } from "@/lib/lifecycle/transition";
 import { lastLine } from "@/lib/errors";
+import { resetFutureCronMarks } from "@/lib/worker/clock";
 import { sweepDeadWorkers } from "@/lib/worker/sweeper";
 
 
 /**
  * Runs in every worker process: the sweeper (runs whose worker will not finish them, and checks
  * whose last capture's worker did not finish them) every `sweepMs`, the repair pass (states that should be impossible) and this
- * process's stranded jobs every `repairMs`, both once at startup. Each step is guarded, so several workers doing it at once is safe.
+ * process's stranded jobs and cron marks a fast clock left in the future (lib/worker/clock.ts) every `repairMs`, both once at startup. Each step is guarded, so several workers doing it at once is safe.
  */
 export function startMaintenance(options: {
   sweepMs: number;
@@ -38,6 +39,11 @@ export function startMaintenance(options: {
     // Two steps, each failing on its own: a repair pass that keeps failing must not stop the watch.
     repairing ??= runRepairPass({ log })
       .catch((error: unknown) => log(`repair pass failed: ${lastLine(error)}`))
+      .then(async () => {
+        const moved = await resetFutureCronMarks();
+        if (moved.length) log(`cron marks in the future (a worker's clock ran ahead) set back to now: ${moved.join(", ")}`);
+      })
+      .catch((error: unknown) => log(`cron mark check failed: ${lastLine(error)}`))
       .then(async () => {
         const stranded = (await options.handBackStrandedJobs?.()) ?? [];
         if (stranded.length) log(`handed back ${stranded.length} job(s) this worker held locked but no longer ran: ${stranded.join(", ")}`);

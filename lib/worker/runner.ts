@@ -9,6 +9,7 @@ import { forbiddenProviderFlags, slotsMayHaveFreed } from "@/lib/jobs/forbidden-
 import { patientPool } from "@/lib/jobs/patient-pool";
 import { beat, markStopped, type WorkerIdentity } from "@/lib/jobs/heartbeats";
 import { setWorkerIdentity } from "@/lib/jobs/identity";
+import { clockSkewMs, CLOCK_SKEW_WARN_MS } from "@/lib/worker/clock";
 import { startMaintenance } from "@/lib/worker/maintenance";
 import { strandedJobWatch } from "@/lib/worker/stranded-jobs";
 import { labelWorker, workerMetricsSnapshot } from "@/lib/jobs/worker-metrics";
@@ -156,6 +157,14 @@ export async function startWorkerProcess(options: { taskList: TaskList; log: (li
     running: () => runningJobs,
     strandedAfterMs: e.BEACON_STRANDED_JOB_SECONDS * 1000,
   });
+  // graphile-worker's cron is timed by this process's clock (lib/worker/clock.ts): say so when it is off.
+  void clockSkewMs()
+    .then((skew) => {
+      if (Math.abs(skew) > CLOCK_SKEW_WARN_MS) {
+        log(`WARNING: this machine's clock is ${Math.round(Math.abs(skew) / 1000)} s ${skew > 0 ? "ahead of" : "behind"} the database's; recurring jobs (schedules, alerts, retention) run by it. Sync it (NTP).`);
+      }
+    })
+    .catch(() => {});
   const stopMaintenance = startMaintenance({ sweepMs: e.BEACON_SWEEP_INTERVAL_SECONDS * 1000, repairMs: e.BEACON_REPAIR_INTERVAL_SECONDS * 1000, log, handBackStrandedJobs });
 
   let stopping: Promise<void> | null = null;
