@@ -1,5 +1,6 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
+import { databaseNow } from "@/lib/db/clock";
 import { db, readDb } from "@/lib/db/prisma";
 import { pagePeriodUpsert } from "@/lib/traffic/page-periods";
 import { ownSites, siteOf } from "@/lib/traffic/store";
@@ -22,7 +23,12 @@ export async function siteKeyOf(workspaceId: string): Promise<SiteKey | null> {
 /** Creates the workspace's site key, or replaces it: the old one stops counting at once. */
 export async function rotateSiteKey(workspaceId: string): Promise<SiteKey> {
   const key = `bs_${randomBytes(18).toString("base64url")}`;
-  const data = { key, createdAt: new Date(), windowCount: 0 };
+  // Both by the database's clock: recordVisit compares the window's start with its now(), and the
+  // visits_changed alert the key's age with its periods. From this server's clock (Prisma filled
+  // windowStart), a web server two hours ahead gave a new key a window that did not end for two
+  // hours: past the first minute's limit, every visit was dropped.
+  const now = await databaseNow();
+  const data = { key, createdAt: now, windowStart: now, windowCount: 0 };
   return db().trafficSiteKey.upsert({ where: { workspaceId }, create: { workspaceId, ...data }, update: data, select: { key: true, createdAt: true } });
 }
 

@@ -3,7 +3,7 @@
 // handlers with real Requests against real PostgreSQL: recorded, not recorded (no assistant,
 // another domain, a bad key, a rotated key), the same answer whatever happened, and the limit
 // per site key under concurrent requests.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { callRoute, createTenant, type Tenant } from "../support/api-fixtures";
 import { OPTIONS, POST as collectRoute } from "@/app/api/t/route";
 import { GET as visitsRoute } from "@/app/api/v1/traffic/visits/route";
@@ -114,6 +114,25 @@ describe("POST /api/t and GET /t.gif", () => {
     // Another site's key has its own limit.
     expect((await beacon({ k: keyB, u: "https://other-visits.com/limit", r: "https://chatgpt.com/" })).status).toBe(204);
     expect((await visitsOf(B.workspaceId)).find((v) => v.path === "/limit")?.visits).toBe(1);
+  });
+
+  it("starts a new key's window by the database's clock, also when the web server's runs two hours ahead", async () => {
+    const F = await createTenant("Visits fast clock");
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 2 * 3600_000 });
+    try {
+      await rotateSiteKey(F.workspaceId);
+    } finally {
+      vi.useRealTimers();
+    }
+    // recordVisit starts a new window once the row's is a minute old by the database's now(): a
+    // window starting two hours ahead would not end for two hours, and past the limit every visit
+    // in between was dropped.
+    const [row] = await db().$queryRaw<{ windowAhead: number; createdAhead: number }[]>`
+      SELECT extract(epoch FROM "windowStart" - (now() AT TIME ZONE 'UTC'))::float8 AS "windowAhead",
+             extract(epoch FROM "createdAt" - (now() AT TIME ZONE 'UTC'))::float8 AS "createdAhead"
+      FROM traffic_site_keys WHERE "workspaceId" = ${F.workspaceId}::uuid`;
+    expect(row!.windowAhead).toBeLessThan(5);
+    expect(row!.createdAhead).toBeLessThan(5);
   });
 
   it("stops counting a rotated key at once", async () => {
