@@ -112,16 +112,17 @@ export type ApiKeyCaller = {
  */
 export async function authenticateApiKey(key: string): Promise<ApiKeyCaller | null> {
   if (!key.startsWith(KEY_PREFIX) || key.length > 200) return null;
-  const [row] = await db().$queryRaw<{ id: string; workspaceId: string; userId: string; scope: ApiKeyScope; memberRole: Role; lastUsedAt: Date | null }[]>`
-    SELECT k.id::text AS id, k."workspaceId"::text AS "workspaceId", k."createdById" AS "userId", k.scope::text AS scope, m.role::text AS "memberRole", k."lastUsedAt"
+  const [row] = await db().$queryRaw<{ id: string; workspaceId: string; userId: string; scope: ApiKeyScope; memberRole: Role; useToRecord: boolean }[]>`
+    SELECT k.id::text AS id, k."workspaceId"::text AS "workspaceId", k."createdById" AS "userId", k.scope::text AS scope, m.role::text AS "memberRole",
+           k."lastUsedAt" IS NULL OR k."lastUsedAt" < (now() AT TIME ZONE 'UTC') - interval '1 minute' AS "useToRecord"
       FROM api_keys k
       JOIN memberships m ON m."workspaceId" = k."workspaceId" AND m."userId" = k."createdById"
      WHERE k."keyHash" = ${hashKey(key)} AND k."revokedAt" IS NULL`;
   if (!row) return null;
-  // Record use at most once a minute, so busy clients do not write on every request.
-  if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > 60_000) {
-    await db().apiKey.update({ where: { id: row.id }, data: { lastUsedAt: new Date() } });
-  }
+  // Record use at most once a minute, so busy clients do not write on every request; by the
+  // database's clock, which every web server shares (one running ahead stamped a future time, and
+  // the others recorded no use until it passed).
+  if (row.useToRecord) await db().$executeRaw`UPDATE api_keys SET "lastUsedAt" = now() AT TIME ZONE 'UTC' WHERE id = ${row.id}::uuid`;
   return { apiKeyId: row.id, workspaceId: row.workspaceId, userId: row.userId, scope: row.scope, memberRole: row.memberRole, role: apiKeyRole(row.scope, row.memberRole) };
 }
 

@@ -305,3 +305,22 @@ describe("the api_key_scopes migration", () => {
     );
   });
 });
+
+describe("a key's last use", () => {
+  it("is recorded by the database's clock, at most once a minute, also from a web server whose clock runs two hours ahead", async () => {
+    const { key, id } = await keyOf(owner, "read", "clock key");
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 2 * 3600_000 });
+    try {
+      expect((await get(listBrandsRoute, "/api/v1/brands", key)).status).toBe(200);
+    } finally {
+      vi.useRealTimers();
+    }
+    const ahead = async () =>
+      (await db().$queryRaw<{ ahead: number }[]>`SELECT extract(epoch FROM "lastUsedAt" - (now() AT TIME ZONE 'UTC'))::float8 AS ahead FROM api_keys WHERE id = ${id}::uuid`)[0]!.ahead;
+    // A future time would keep every other web server from recording use for two hours.
+    expect(await ahead()).toBeLessThan(5);
+    const first = (await db().apiKey.findUniqueOrThrow({ where: { id } })).lastUsedAt;
+    expect((await get(listBrandsRoute, "/api/v1/brands", key)).status).toBe(200);
+    expect((await db().apiKey.findUniqueOrThrow({ where: { id } })).lastUsedAt, "within the minute: not written again").toEqual(first);
+  });
+});
