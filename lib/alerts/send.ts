@@ -4,6 +4,7 @@ import https from "node:https";
 import nodemailer from "nodemailer";
 import { Webhook } from "standardwebhooks";
 import type { AlertMessage } from "@/lib/alerts/messages";
+import { databaseNow } from "@/lib/db/clock";
 import { classifyHttpStatus, shortError, type Outcome } from "@/lib/alerts/retry";
 import { checkedAddresses, guardedLookup, urlProblem } from "@/lib/alerts/safe-url";
 import { UnsafeUrlError } from "@/lib/net/safe-url";
@@ -101,7 +102,9 @@ export async function send(target: SendTarget, message: AlertMessage, deliveryId
     if (problem) return { kind: "permanent", error: problem };
     if (target.kind === "slack") return await postJson(target.url, JSON.stringify(message.slack), {}, timeoutMs);
     const body = JSON.stringify(message.webhook);
-    const timestamp = new Date();
+    // The database's time, not this worker's: a receiver refuses a timestamp more than five
+    // minutes from its own clock (Standard Webhooks), so the one clock to keep right is the database's.
+    const timestamp = await databaseNow();
     const signature = new Webhook(target.secret).sign(deliveryId, timestamp, body);
     const headers = { "webhook-id": deliveryId, "webhook-timestamp": String(Math.floor(timestamp.getTime() / 1000)), "webhook-signature": signature };
     const outcome = await postJson(target.url, body, headers, timeoutMs);

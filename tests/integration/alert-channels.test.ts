@@ -27,7 +27,8 @@ import {
 } from "@/lib/actions/alert-channels";
 import { digestWeek, enqueueWeeklyDigests } from "@/lib/alerts/digest";
 import { enqueueFiringDeliveries } from "@/lib/alerts/deliveries";
-import type { AlertMessage } from "@/lib/alerts/messages";
+import { renderTest, type AlertMessage } from "@/lib/alerts/messages";
+import { send } from "@/lib/alerts/send";
 import type { OverviewKpis } from "@/lib/analytics/kpis";
 import { readChart } from "@/lib/analytics/read-chart";
 import { recordRollups } from "@/lib/analytics/rollups";
@@ -230,6 +231,23 @@ describe("each channel kind reaches its receiver", () => {
     const h2 = { "webhook-id": String(second.headers["webhook-id"]), "webhook-timestamp": String(second.headers["webhook-timestamp"]), "webhook-signature": String(second.headers["webhook-signature"]) };
     expect(new Webhook(rotated).verify(second.body, h2)).toBeTruthy();
     expect(() => new Webhook(secret!).verify(second.body, h2)).toThrow();
+  });
+
+  it("webhook: signed with the database's time, so a sender whose clock runs two hours ahead is not refused as a replay", async () => {
+    const secret = `whsec_${Buffer.from("a test secret of 24 bytes").toString("base64")}`;
+    const deliveryId = randomUUID();
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 2 * 3600_000 });
+    let outcome;
+    try {
+      outcome = await send({ kind: "webhook", url: `${base}/ok/clock-hook`, secret }, renderTest({ channel: { id: deliveryId, name: "clock" }, appUrl: "https://beacon.example.com", at: new Date() }), deliveryId);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(outcome).toMatchObject({ kind: "delivered" });
+    const [request] = requestsTo("/ok/clock-hook");
+    const headers = { "webhook-id": String(request!.headers["webhook-id"]), "webhook-timestamp": String(request!.headers["webhook-timestamp"]), "webhook-signature": String(request!.headers["webhook-signature"]) };
+    // A Standard Webhooks receiver refuses a timestamp more than five minutes from its own clock.
+    expect(() => new Webhook(secret).verify(request!.body, headers)).not.toThrow();
   });
 
   it("a URL with a host name is called through the checked lookup", async () => {
