@@ -68,6 +68,9 @@ describe("printing the Overview", () => {
     // On this wide screen the charts drawn are laid out for it (a half-width one ~440 px, a full one
     // ~940); those below the fold have not drawn (components/charts/responsive-chart.tsx; how many
     // depends on what other tests leave above them, such as the schedule suggestion): printing draws them.
+    // The first chart is in view: it draws once its observer has seen it, which may come after the
+    // page stopped being busy (a CI run measured before it had: none drawn).
+    await page.locator("main svg.recharts-surface").first().waitFor({ timeout: 30_000 });
     const onScreen = await page.evaluate(measureCharts);
     expect(onScreen.length).toBeGreaterThanOrEqual(1);
     for (const chart of onScreen) expect(chart.laidOut > PRINTABLE_WIDTH_PX || chart.laidOut < 0.7 * PRINTABLE_WIDTH_PX, JSON.stringify(chart)).toBe(true);
