@@ -23,9 +23,11 @@
 //   charts
 //       lists the dashboard charts of GET /api/v1/analytics/<chart> and MCP get_numbers: each
 //       name, its own query-string parameters and what it answers (lib/analytics/charts.ts)
-//   traffic import <file|-> --workspace <slug> [--format combined|cloudflare|vercel|netlify|csv] [--host <domain>]
+//   traffic import <file|-> --workspace <slug> [--format combined|cloudflare|vercel|netlify|csv] [--host <domain>] [--key <key>]
 //       imports an access log (plain or gzip; - reads stdin) as POST /api/v1/traffic/logs does and
-//       prints the report as JSON; exit code 1 when some lines could not be read (docs/traffic.md)
+//       prints the report as JSON; exit code 1 when some lines could not be read. Run again with the
+//       same --key (the Idempotency-Key), an import that stopped stores only the lines not yet
+//       stored, and one that ended prints its report again (docs/traffic.md)
 //   traffic ranges import <file> --crawler <name> [--source <url>]
 //       stores a crawler operator's published IP ranges (their JSON, e.g. openai.com/gptbot.json)
 //       in place of the snapshot shipped for that crawler
@@ -53,7 +55,7 @@ const USAGE = `Usage:
   npm run beacon -- admin grant <email>
   npm run beacon -- auth unlock <email>
   npm run --silent beacon -- charts
-  npm run --silent beacon -- traffic import <file|-> --workspace <slug> [--format combined|cloudflare|vercel|netlify|csv] [--host <domain>]
+  npm run --silent beacon -- traffic import <file|-> --workspace <slug> [--format combined|cloudflare|vercel|netlify|csv] [--host <domain>] [--key <key>]
   npm run beacon -- traffic ranges import <file> --crawler <name> [--source <url>]
   BEACON_API_KEY=<key> npm run --silent beacon -- mcp`;
 
@@ -263,12 +265,15 @@ async function unlockAccountCommand(email: string | undefined) {
 }
 
 async function trafficImportCommand(args: string[]) {
-  const { values, positionals } = parseArgs({ args, options: { workspace: { type: "string" }, format: { type: "string" }, host: { type: "string" } }, allowPositionals: true, strict: true });
+  const { values, positionals } = parseArgs({ args, options: { workspace: { type: "string" }, format: { type: "string" }, host: { type: "string" }, key: { type: "string" } }, allowPositionals: true, strict: true });
   const file = positionals[0];
   if (!file || !values.workspace) fail(`Give the log file (or - for stdin) and --workspace.\n${USAGE}`);
   const { LOG_FORMATS } = await import("@/lib/traffic/formats");
   const format = LOG_FORMATS.find((f) => f === values.format);
   if (values.format && !format) fail(`--format must be one of ${LOG_FORMATS.join(", ")}.`);
+  const { idempotencyKeySchema } = await import("@/lib/checks/schemas");
+  const key = values.key === undefined ? undefined : idempotencyKeySchema.safeParse(values.key);
+  if (key && !key.success) fail(`--key: ${key.error.issues[0]!.message}.`);
   const { createReadStream } = await import("node:fs");
   const input = file === "-" ? process.stdin : createReadStream(file);
   input.on("error", (error: Error) => fail(`Could not read ${file}: ${error.message}`));
@@ -282,7 +287,7 @@ async function trafficImportCommand(args: string[]) {
     if (!workspace) fail(`No workspace with slug "${values.workspace}".`);
     try {
       // The CLI reads files of any size: no upload limit.
-      const report = await importTrafficLog(workspace.id, linesOf(input, { maxBytes: Number.MAX_SAFE_INTEGER }), { format, host: values.host });
+      const report = await importTrafficLog(workspace.id, linesOf(input, { maxBytes: Number.MAX_SAFE_INTEGER }), { format, host: values.host, idempotencyKey: key?.data });
       console.log(JSON.stringify(report, null, 2));
       process.exitCode = report.errorCount ? 1 : 0;
     } catch (error) {

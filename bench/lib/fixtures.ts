@@ -3,7 +3,8 @@
 // measurements make. Import only after setDatabaseUrl() (lib/db/prisma.ts reads it).
 import { randomUUID } from "node:crypto";
 import { requestCheckCancel } from "@/lib/checks/operations";
-import { createCheck, hashRequest } from "@/lib/checks/create-check";
+import { createCheck } from "@/lib/checks/create-check";
+import { hashRequest } from "@/lib/idempotency";
 import { isCheckFinished } from "@/lib/captures/states";
 import { checkTally } from "@/lib/captures/check-counts";
 import { db } from "@/lib/db/prisma";

@@ -3,7 +3,8 @@
 // one statement over prompts_live_text_idx; it used to scan the prompts once per text (37 s for
 // this in issue 9). Each timed check is discarded before the next; the prompts go at the end.
 import { randomUUID } from "node:crypto";
-import { createCheck, hashRequest } from "@/lib/checks/create-check";
+import { createCheck } from "@/lib/checks/create-check";
+import { hashRequest } from "@/lib/idempotency";
 import { db } from "@/lib/db/prisma";
 import { discardChecks, type Fixtures } from "../lib/fixtures";
 import { summarize, type Summary } from "../lib/stats";

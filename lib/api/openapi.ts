@@ -176,14 +176,17 @@ export const openApiDocument = {
         description:
           "The body is the log file: nginx/Apache combined, Cloudflare Logpush NDJSON, Vercel or Netlify log drain JSON, or CSV (timestamp,host,path,status,user_agent,ip), plain or gzip " +
           "(Content-Encoding: gzip or by its magic bytes), at most BEACON_TRAFFIC_UPLOAD_MAX_MB after gzip is undone (413). Only known crawlers' hits to the workspace's own domains are stored. " +
-          "200 with the report; a line that cannot be read is listed with its number and the others are kept. Not idempotent.",
+          "200 with the report; a line that cannot be read is listed with its number and the others are kept. " +
+          "With an Idempotency-Key (kept 24 hours) the same log sent again stores only the lines not stored yet (after an upload broke off or a response was lost) and, once the import ended, returns its report; " +
+          "another log or query with the key: 422; while a request with the key is still importing: 409. Without a key, a log sent twice is counted twice.",
         ...needs("write"),
         parameters: [
           { name: "format", in: "query", required: false, schema: { type: "string", enum: [...LOG_FORMATS] } },
           { name: "host", in: "query", required: false, schema: { type: "string" }, description: "The site of lines without a host (combined, Netlify); default: the workspace's only domain" },
+          { name: "Idempotency-Key", in: "header", required: false, schema: { type: "string", minLength: 8, maxLength: 200 } },
         ],
         requestBody: { required: true, content: { "text/plain": { schema: { type: "string" } }, "application/gzip": { schema: { type: "string", format: "binary" } } } },
-        responses: { 200: ok("The import report"), 413: error, ...errors },
+        responses: { 200: ok("The import report"), 409: error, 413: error, ...errors },
       },
     },
     "/api/v1/traffic/visits": {

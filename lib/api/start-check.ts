@@ -3,7 +3,8 @@ import { parseOrThrow } from "@/lib/validation/parse";
 import type { CreateCheckBody } from "@/lib/api/schemas";
 import { assertCan, canEditTrackingSetup, canStartCheck } from "@/lib/permissions/permissions";
 import type { Caller } from "@/lib/checks/cancel-retry";
-import { createCheck, hashRequest } from "@/lib/checks/create-check";
+import { createCheck } from "@/lib/checks/create-check";
+import { hashRequest } from "@/lib/idempotency";
 import { getCheckSummary } from "@/lib/checks/queries";
 import { idempotencyKeySchema } from "@/lib/checks/schemas";
 

@@ -1,5 +1,4 @@
 import "server-only";
-import { createHash } from "node:crypto";
 import { holdBudget } from "@/lib/billing/budget";
 import { costOf, estimateUsage, type PriceTable } from "@/lib/billing/money";
 import { MAX_CAPTURES_PER_CHECK, MAX_PROMPTS_PER_CHECK, type PromptSelection } from "@/lib/checks/schemas";
@@ -7,6 +6,7 @@ import { db } from "@/lib/db/prisma";
 import { pausePoint } from "@/lib/db/pause-points";
 import { transaction } from "@/lib/db/transaction";
 import { NotFoundError, UserError } from "@/lib/errors";
+import { IDEMPOTENCY_TTL_MS, IdempotencyMismatchError } from "@/lib/idempotency";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { enqueueCaptureJobs } from "@/lib/jobs/enqueue";
 import { promptsForTexts } from "@/lib/prompts/prompts";
@@ -16,13 +16,6 @@ import { assertCan, canEditTrackingSetup, canStartCheck } from "@/lib/permission
 import type { SearchMode } from "@/lib/providers/types";
 
 type Tx = Prisma.TransactionClient;
-
-export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
-
-export class IdempotencyMismatchError extends UserError {
-  override readonly status = 422;
-  override readonly code = "idempotency_key_reused";
-}
 
 export type CheckRequest = {
   workspaceId: string;
@@ -39,17 +32,6 @@ export type CheckRequest = {
   /** The schedule that started the check, if any. */
   scheduleId?: string | null;
 };
-
-/** A stable hash of any JSON value (object keys sorted), for idempotency comparisons. */
-export function hashRequest(value: unknown): string {
-  const canonical = (v: unknown): unknown =>
-    Array.isArray(v)
-      ? v.map(canonical)
-      : v && typeof v === "object"
-        ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)).map(([k, x]) => [k, canonical(x)]))
-        : v;
-  return createHash("sha256").update(JSON.stringify(canonical(value))).digest("hex");
-}
 
 /**
  * The member starting the check (and their key) may still do so, read again until the check

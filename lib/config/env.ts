@@ -67,6 +67,9 @@ const envSchema = z.object({
   BEACON_TRAFFIC_HIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   // Largest access log POST /api/v1/traffic/logs reads, in MB, counted after gzip is undone.
   BEACON_TRAFFIC_UPLOAD_MAX_MB: z.coerce.number().int().min(1).max(4096).default(100),
+  // A keyed access log import's lease (lib/traffic/import-record.ts): renewed while it runs; a
+  // request sent again with its key after its process died waits this long at most (409).
+  BEACON_TRAFFIC_IMPORT_LEASE_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
   // Visits the /t.js script may report per site key and minute (docs/traffic.md); more are dropped.
   BEACON_VISITS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
   // Site readiness (lib/traffic/readiness-check.ts): the deadline of one fetch, redirects included.

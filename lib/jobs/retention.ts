@@ -115,6 +115,11 @@ export async function runRetention(options: {
     where: { idempotencyExpiresAt: { lt: now }, idempotencyKey: { not: null } },
     data: { idempotencyKey: null, requestHash: null },
   });
+  // An access log import's record answers for its key as long as a check's does (one still
+  // running keeps it: its next chunk would find no record and stop).
+  const imports = await db().trafficImport.deleteMany({
+    where: { expiresAt: { lt: now }, OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }] },
+  });
   const heartbeats = await db().workerHeartbeat.deleteMany({
     where: { status: { in: ["stopped", "expired"] }, lastSeenAt: { lt: new Date(now.getTime() - HEARTBEAT_RETENTION_DAYS * day) } },
   });
@@ -127,5 +132,5 @@ export async function runRetention(options: {
   // The daily rollup (traffic_daily) keeps the counts of the raw hits deleted here.
   const trafficDays = options.trafficHitRetentionDays ?? env().BEACON_TRAFFIC_HIT_RETENTION_DAYS;
   const trafficHits = await deleteOldTrafficHits(new Date(now.getTime() - trafficDays * day), options.trafficHitBatchSize ?? TRAFFIC_HIT_BATCH);
-  return { trafficHitsDeleted: trafficHits, ...attempts, idempotencyKeysExpired: keys.count, heartbeatsDeleted: heartbeats.count, deliveriesDeleted: deliveries.count };
+  return { trafficHitsDeleted: trafficHits, ...attempts, idempotencyKeysExpired: keys.count, trafficImportsExpired: imports.count, heartbeatsDeleted: heartbeats.count, deliveriesDeleted: deliveries.count };
 }

@@ -1,5 +1,6 @@
 import "server-only";
-import { createCheck, hashRequest } from "@/lib/checks/create-check";
+import { createCheck } from "@/lib/checks/create-check";
+import { hashRequest } from "@/lib/idempotency";
 import { promptSelectionSchema } from "@/lib/checks/schemas";
 import { pausePoint } from "@/lib/db/pause-points";
 import { transaction } from "@/lib/db/transaction";

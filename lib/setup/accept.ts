@@ -1,6 +1,7 @@
 import "server-only";
 import { createBrandIn } from "@/lib/brands/brands";
-import { createCheckIn, hashRequest } from "@/lib/checks/create-check";
+import { createCheckIn } from "@/lib/checks/create-check";
+import { hashRequest } from "@/lib/idempotency";
 import { transaction } from "@/lib/db/transaction";
 import { NotFoundError, UserError } from "@/lib/errors";
 import { ensurePromptsIn } from "@/lib/prompts/prompts";

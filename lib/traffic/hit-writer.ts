@@ -38,10 +38,10 @@ const CHUNK_TIMEOUT_MS = 15 * 60_000;
  * one after the other on one connection; a chunk that fails for a reason withRetries accepts
  * (a deadlock) is written again from its batches, which it keeps until it commits.
  */
-export class HitWriter {
+export class HitWriter<Mark = undefined> {
   /** Hits in committed chunks. */
   stored = 0;
-  private chunk: Chunk | null = null;
+  private chunk: Chunk<Mark> | null = null;
   /** The last chunk's commit: the next chunk starts after it. */
   private previous: Promise<void> = Promise.resolve();
   private unwritten = 0;
@@ -52,19 +52,26 @@ export class HitWriter {
   constructor(
     private readonly workspaceId: string,
     limits: Partial<HitWriterLimits> = {},
-    /** Runs last in each chunk's transaction (the importer may still import): a throw rolls the chunk back and ends the import. */
-    private readonly beforeCommit: (tx: Tx) => Promise<void> = async () => {},
+    /**
+     * Runs last in each chunk's transaction, with the chunk's hits and the mark of its last batch
+     * (the importer may still import; how far the import got): a throw rolls the chunk back and
+     * ends the import.
+     */
+    private readonly beforeCommit: (tx: Tx, chunk: { hits: number; mark: Mark | undefined }) => Promise<void> = async () => {},
   ) {
     this.limits = { ...DEFAULT_LIMITS, ...limits };
   }
 
-  /** Queues a batch; resolves once at most `ahead` batches wait to be written. Throws a failed chunk's error. */
-  async add(hits: StoredHit[]): Promise<void> {
+  /**
+   * Queues a batch; resolves once at most `ahead` batches wait to be written. Throws a failed
+   * chunk's error. `mark`: what the batch completes (the importer's line), given to beforeCommit.
+   */
+  async add(hits: StoredHit[], mark?: Mark): Promise<void> {
     this.throwIfFailed();
     if (!hits.length) return;
     if (!this.chunk || this.chunk.closed) this.chunk = this.open();
     this.unwritten += 1;
-    this.chunk.push(hits);
+    this.chunk.push(hits, mark);
     if (this.chunk.hits >= this.limits.chunkHits) this.chunk.close();
     while (this.unwritten > this.limits.ahead && !this.failure) await new Promise<void>((resolve) => this.waiters.push(resolve));
     this.throwIfFailed();
@@ -77,8 +84,8 @@ export class HitWriter {
     await this.previous;
   }
 
-  private open(): Chunk {
-    const chunk = new Chunk(this.workspaceId, this.limits.idleMs, () => {
+  private open(): Chunk<Mark> {
+    const chunk = new Chunk<Mark>(this.workspaceId, this.limits.idleMs, () => {
       this.unwritten -= 1;
       this.wake();
     });
@@ -86,7 +93,7 @@ export class HitWriter {
       transaction(
         async (tx) => {
           await chunk.write(tx);
-          await this.beforeCommit(tx);
+          await this.beforeCommit(tx, { hits: chunk.hits, mark: chunk.mark });
         },
         { timeoutMs: CHUNK_TIMEOUT_MS },
       ),
@@ -114,9 +121,11 @@ export class HitWriter {
 }
 
 /** One transaction's batches; write() runs again from the first batch when the transaction is retried. */
-class Chunk {
+class Chunk<Mark> {
   hits = 0;
   closed = false;
+  /** The last batch's mark. */
+  mark: Mark | undefined;
   private readonly batches: StoredHit[][] = [];
   /** Batches written at least once (a retry writes them again without counting them). */
   private firstWritten = 0;
@@ -128,9 +137,10 @@ class Chunk {
     private readonly onWritten: () => void,
   ) {}
 
-  push(batch: StoredHit[]) {
+  push(batch: StoredHit[], mark: Mark | undefined) {
     this.batches.push(batch);
     this.hits += batch.length;
+    this.mark = mark;
     this.signal?.();
   }
 

@@ -8,6 +8,8 @@ import { normalizeHost } from "@/lib/sources/categories";
 import { classifyUserAgent } from "@/lib/traffic/classify";
 import { detectFormat, parseCloudflare, parseCombined, parseCsv, parseNetlify, parseVercel, readCsvHeader, type LineResult, type LogFormat } from "@/lib/traffic/formats";
 import { HitWriter } from "@/lib/traffic/hit-writer";
+import { IdempotencyMismatchError } from "@/lib/idempotency";
+import { claimImport, finishImport, interruptImport, LineHash, recordChunk, renewLease, type ClaimedImport } from "@/lib/traffic/import-record";
 import { ownSites, siteOf, storedRanges, type StoredHit } from "@/lib/traffic/store";
 import { RangeVerifier, shippedRanges } from "@/lib/traffic/verify";
 
@@ -121,16 +123,61 @@ function lineReader(format: LogFormat, header: string): ((line: string) => LineR
  * crawler's and its host is one of the workspace's own domains, and stored with its rollup in
  * batches. A line that cannot be read is reported with its number and the others are kept.
  * `host` stands in for lines that carry none (combined logs); with one own domain, it is that one.
- * Not idempotent: importing the same file twice counts its hits twice.
+ * With an `idempotencyKey` the same log sent again (a lost response, an upload broken off) stores
+ * only the lines not yet stored, and after the import ended returns its report
+ * (import-record.ts); without one, importing the same file twice counts its hits twice.
  */
 export async function importTrafficLog(
   workspaceId: string,
   lines: AsyncIterable<string>,
-  options: { format?: LogFormat; host?: string; acting?: ActingMember } = {},
+  options: { format?: LogFormat; host?: string; acting?: ActingMember; idempotencyKey?: string } = {},
 ): Promise<ImportReport> {
   const own = await ownSites(workspaceId);
   if (!own.size) throw new UserError("This workspace has no own domains yet: add them to a brand (Brands) first; only hits for them are counted.");
-  const fallbackHost = options.host ? normalizeHost(options.host) : own.size === 1 ? [...own][0]! : null;
+  const givenHost = options.host ? normalizeHost(options.host) : null;
+  const claim = options.idempotencyKey ? await claimImport<ImportReport>(workspaceId, options.idempotencyKey, { format: options.format ?? null, host: givenHost }) : null;
+  if (claim?.kind === "ended") return replayEnded(lines, claim.report, claim.bodyHash);
+  if (!claim) return readLog(workspaceId, own, lines, { ...options, host: givenHost }, null);
+  const lease = renewLease(claim);
+  try {
+    return await readLog(workspaceId, own, lines, { ...options, host: givenHost }, claim);
+  } catch (error) {
+    await interruptImport(claim).catch(() => {});
+    throw error;
+  } finally {
+    lease.stop();
+  }
+}
+
+/** The import ended before: its report, once the body is seen to be the same log. */
+async function replayEnded(lines: AsyncIterable<string>, report: ImportReport, bodyHash: string): Promise<ImportReport> {
+  const hash = new LineHash();
+  try {
+    for await (const line of lines) hash.add(line);
+  } catch (error) {
+    // The log it ended with broke off there too (its report says where); any other error is this request's.
+    if (!(error instanceof CorruptGzipError)) throw error;
+  }
+  if (hash.digest() !== bodyHash) throw new IdempotencyMismatchError("This Idempotency-Key was already used for another log. Use a new key for a new log.");
+  return report;
+}
+
+/** How far a batch of hits takes a keyed import: the lines it completes and their hash. */
+type ImportMark = { lines: number; hash: string };
+
+async function readLog(
+  workspaceId: string,
+  own: Set<string>,
+  lines: AsyncIterable<string>,
+  options: { format?: LogFormat; host: string | null; acting?: ActingMember },
+  claim: ClaimedImport | null,
+): Promise<ImportReport> {
+  const fallbackHost = options.host ?? (own.size === 1 ? [...own][0]! : null);
+  // A keyed import sent again reads its first lines again (the report counts the whole log) but
+  // stores only the hits of the lines after those already stored, once those are seen to match.
+  const lineHash = claim ? new LineHash() : null;
+  const storedThrough = claim?.committedLines ?? 0;
+  const differentLog = () => new IdempotencyMismatchError(`This Idempotency-Key was already used for another log: its first ${storedThrough.toLocaleString("en-US")} lines, already stored, differ from this one's. Use a new key for a new log.`);
   const verifier = new RangeVerifier(new Map([...shippedRanges(), ...(await storedRanges())]));
   // A log names a few hosts millions of times: each is normalized and looked up once.
   const hosts = new Map<string, string | null>();
@@ -159,18 +206,25 @@ export async function importTrafficLog(
   // Each chunk commits only while its importer may still import (a member removed, demoted or
   // whose key was revoked during a long upload stores nothing more; actorNow).
   const acting = options.acting;
-  const writer = new HitWriter(workspaceId, {}, async (tx) => {
+  const writer = new HitWriter<ImportMark>(workspaceId, {}, async (tx, chunk) => {
+    // The chunk's lines are recorded as stored in the same transaction as its hits.
+    if (claim && chunk.mark) await recordChunk(tx, claim, { hits: chunk.hits, ...chunk.mark });
     if (acting) assertCan(canImportTraffic(await actorNow(tx, acting)), "You can no longer import traffic logs in this workspace.");
   });
+  // A batch ends with a line (all of its hits), so a chunk's mark says which lines it stored.
   const flush = async () => {
     const hits = batch;
     batch = [];
-    await writer.add(hits);
+    await writer.add(hits, lineHash ? { lines: report.lines, hash: lineHash.digest() } : undefined);
   };
 
   try {
     for await (const line of lines) {
       report.lines += 1;
+      if (lineHash) {
+        lineHash.add(line);
+        if (report.lines === storedThrough && lineHash.digest() !== claim!.committedHash) throw differentLog();
+      }
       if (!line.trim()) continue;
       if (!read) {
         const format = options.format ?? detectFormat(line);
@@ -210,10 +264,10 @@ export async function importTrafficLog(
         const verification = verifier.verify(crawler.name, hit.ip);
         const counts = (report.byCrawler[crawler.name] ??= { verified: 0, unverified: 0, unchecked: 0 });
         counts[verification] += 1;
-        batch.push({ at: hit.at, domain, path: hit.path.slice(0, MAX_PATH), crawler: crawler.name, verification, status: hit.status });
-        if (batch.length >= BATCH) await flush();
+        if (report.lines > storedThrough) batch.push({ at: hit.at, domain, path: hit.path.slice(0, MAX_PATH), crawler: crawler.name, verification, status: hit.status });
       }
-      }
+      if (batch.length >= BATCH) await flush();
+    }
   } catch (error) {
     if (error instanceof TooLargeError) {
       // Chunks before the limit have committed: the lines read are all stored (the batch in hand
@@ -221,7 +275,7 @@ export async function importTrafficLog(
       // any line twice.
       await flush();
       await writer.end();
-      throw new TooLargeError(error.maxBytes, { lines: report.lines, stored: writer.stored });
+      throw new TooLargeError(error.maxBytes, { lines: report.lines, stored: writer.stored + (claim?.committedHits ?? 0) });
     }
     if (!(error instanceof CorruptGzipError)) {
       // The chunk in flight ends before the error is passed on: no write outlives the import. It
@@ -233,6 +287,8 @@ export async function importTrafficLog(
   }
   await flush();
   await writer.end();
-  report.stored = writer.stored;
-  return report;
+  // Shorter than the lines already stored (also when its gzip broke off before them): another log.
+  if (report.lines < storedThrough) throw differentLog();
+  if (!claim) return { ...report, stored: writer.stored };
+  return finishImport(claim, report, lineHash!.digest());
 }

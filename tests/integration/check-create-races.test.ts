@@ -8,7 +8,8 @@ import { describe, expect, it } from "vitest";
 import { newSpace, startSpaceCheck } from "../support/lifecycle-fixtures";
 import { acrossMigration } from "../support/partial-migrations";
 import { gateAt, waitForLockWaiter } from "../support/pause";
-import { captureEstimate, createCheck, hashRequest } from "@/lib/checks/create-check";
+import { captureEstimate, createCheck } from "@/lib/checks/create-check";
+import { hashRequest } from "@/lib/idempotency";
 import { db } from "@/lib/db/prisma";
 import { updateProviderConfig } from "@/lib/workspaces/provider-configs";
 

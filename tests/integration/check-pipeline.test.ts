@@ -29,7 +29,7 @@ import { waitFor } from "../support/wait-for";
 import { liveWorkers, startWorker, startWorkers, type WorkerProcess } from "../support/worker-process";
 import { forceBreaker } from "@/lib/breaker/breaker";
 import { retryCaptures } from "@/lib/checks/cancel-retry";
-import { IdempotencyMismatchError } from "@/lib/checks/create-check";
+import { IdempotencyMismatchError } from "@/lib/idempotency";
 import { db, sessionName } from "@/lib/db/prisma";
 import { ForbiddenError } from "@/lib/errors";
 

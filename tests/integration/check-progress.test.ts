@@ -14,7 +14,8 @@ import { signInAction } from "@/lib/actions/auth";
 import { CAPTURE_STATUSES } from "@/lib/captures/states";
 import { checkProgress } from "@/lib/checks/progress";
 import { applyProgress, GRID_PAGE_CELLS, GRID_TEXT_CHARS, type ProgressAnswer, type ProgressState } from "@/lib/checks/progress-state";
-import { createCheck, hashRequest } from "@/lib/checks/create-check";
+import { createCheck } from "@/lib/checks/create-check";
+import { hashRequest } from "@/lib/idempotency";
 import { db } from "@/lib/db/prisma";
 import { DEMO_LOGIN } from "@/lib/seed/demo-content";
 

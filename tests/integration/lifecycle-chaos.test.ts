@@ -9,7 +9,8 @@
 // wizard requests, alert evaluations and rule edits beside them, schedules come due run by two
 // callers while they are paused, retimed or deleted, "Send test" and "Send again", a receiver that refuses posts
 // or accepts them after the sender's timeout, the hourly retention pass deleting every ended
-// attempt in small batches), each step fired
+// attempt in small batches, access logs imported with an Idempotency-Key, broken off and sent
+// again until they are in), each step fired
 // when the checks reach a given share of their captures (progress, not wall-clock time). Every
 // operation goes through the lib function its page or API calls, as a member of the role it
 // needs. Then everything is let settle (quiescence) and the invariants are checked; each one's
@@ -51,7 +52,7 @@ import { evaluateAlerts } from "@/lib/alerts/evaluate";
 import { ruleInputSchema } from "@/lib/alerts/schemas";
 import { analyzeAnswer } from "@/lib/analysis/analyze";
 import { candidateRows, mentionRows } from "@/lib/analysis/rows";
-import { assertCan, canEditTrackingSetup, canManageAlerts, canManageSchedules, canManageWorkspaceSettings, canRunSetup } from "@/lib/permissions/permissions";
+import { assertCan, canEditTrackingSetup, canImportTraffic, canManageAlerts, canManageSchedules, canManageWorkspaceSettings, canRunSetup } from "@/lib/permissions/permissions";
 import { createBrand, deleteBrand, updateBrand } from "@/lib/brands/brands";
 import { updatePrompt } from "@/lib/prompts/prompts";
 import { promptInputSchema } from "@/lib/prompts/schemas";
@@ -65,6 +66,7 @@ import { grantConnection, revokeConnection, updateConnection } from "@/lib/conne
 import { onPausePoint } from "@/lib/db/pause-points";
 import { db } from "@/lib/db/prisma";
 import { runRetention } from "@/lib/jobs/retention";
+import { importTrafficLog } from "@/lib/traffic/import";
 import { runDueSchedules } from "@/lib/schedules/run-due";
 import { archivePrompts, createSchedule, deleteSchedule, pauseSchedule, updateSchedule } from "@/lib/schedules/schedules";
 import { scheduleInputSchema } from "@/lib/schedules/schemas";
@@ -110,6 +112,7 @@ const INVARIANTS = [
   "every rollup equals its rebuild from the rows behind it",
   "the costs rollup equals the attempts' sums",
   "no delivery sent twice to an id-less channel",
+  "an access log sent again with its key is stored once",
   "the repair pass repairs nothing",
 ] as const;
 type Invariant = (typeof INVARIANTS)[number];
@@ -140,7 +143,8 @@ type Action =
   | { kind: "retag"; pick: number; tags: string[]; reword: boolean }
   | { kind: "brandDelete"; provider: number; during: "start" | "commit" }
   | { kind: "schedule"; provider: number; edit: "none" | "pause" | "retime" | "delete" | "archive" }
-  | { kind: "ruleEdit"; change: "threshold" | "disable" | "rename" };
+  | { kind: "ruleEdit"; change: "threshold" | "disable" | "rename" }
+  | { kind: "trafficImport"; lines: number; cut: number | null };
 // A whole check's cancel: through the REST API (an admin key) or the check page; both record an
 // operation a worker runs (lib/checks/operations.ts), which marks the check before its job runs.
 // A whole check's retry: as the page asks it (an operation) or run at once in the caller
@@ -192,6 +196,10 @@ const anyAction: fc.Arbitrary<Action> = fc.oneof(
   feature(fc.record({ kind: fc.constant("schedule" as const), provider, edit: fc.constantFrom("none" as const, "pause" as const, "retime" as const, "delete" as const, "archive" as const) })),
   // The new-brand rule edited (the alerts page) while an evaluation judges it beside the running captures.
   feature(fc.record({ kind: fc.constant("ruleEdit" as const), change: fc.constantFrom("threshold" as const, "disable" as const, "rename" as const) })),
+  // An access log imported with an Idempotency-Key (POST /traffic/logs), its upload broken off
+  // after this share of its lines or not, then sent again until it is in (a database restart
+  // breaks it off too), beside the captures and the retention pass.
+  feature(fc.record({ kind: fc.constant("trafficImport" as const), lines: fc.constantFrom(6_000, 13_000), cut: fc.constantFrom(null, 0.5, 0.95) })),
 );
 // BEACON_CHAOS_ACTIONS=schedule,ruleEdit: schedules of only these kinds of step (a feature's runs).
 const ONLY = process.env.BEACON_CHAOS_ACTIONS?.split(",").filter(Boolean);
@@ -237,6 +245,8 @@ beforeAll(async () => {
     ALERTS_RETRY_BASE_MS: "20",
     ALERTS_SEND_TIMEOUT_MS: String(SEND_TIMEOUT_MS),
     BEACON_URL: "https://beacon.example.com",
+    // An import whose process a database restart cut off is taken over in seconds, not a minute.
+    BEACON_TRAFFIC_IMPORT_LEASE_SECONDS: "5",
   });
   reloadEnv();
 }, 60_000);
@@ -280,6 +290,23 @@ const dbNow = async () => (await db().$queryRaw<{ at: Date }[]>`SELECT clock_tim
 type KillSwitch = { kind: "revoke" | "disable" | "allowlist"; provider: string; connectionId: string; models: string[]; atDb: Date; atMs: number; queuedWizards: string[] };
 
 type RunReport = { run: number; seed: number; plan: Plan; failures: Partial<Record<Invariant, string[]>>; log: string[]; outcomes: Record<string, number> };
+
+const GPTBOT = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.1; +https://openai.com/gptbot)";
+/** An access log of the brand's domain: `n` combined lines under `prefix`, every fifth a browser's (not stored). */
+function chaosLog(prefix: string, n: number): { lines: string[]; crawls: number } {
+  const lines = Array.from({ length: n }, (_, i) => {
+    const ua = i % 5 === 4 ? "Mozilla/5.0 (X11; Linux x86_64) Firefox/133.0" : GPTBOT;
+    return `20.171.206.17 - - [08/Dec/2026:10:${String(i % 60).padStart(2, "0")}:00 +0000] "GET ${prefix}/${i % 97} HTTP/1.1" 200 512 "-" "${ua}"`;
+  });
+  return { lines, crawls: n - Math.floor(n / 5) };
+}
+/** The log's lines as an upload sends them; with `upTo`, it breaks off after that many (a dropped connection). */
+async function* linesUpTo(lines: string[], upTo: number | null): AsyncGenerator<string> {
+  for (const [i, line] of lines.entries()) {
+    if (i === upTo) throw new Error("the upload broke off");
+    yield line;
+  }
+}
 
 /** One chaos run: a fresh workspace, its checks, the schedule, then quiescence and the invariants. */
 async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunReport> {
@@ -385,6 +412,8 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
   /** Deliveries the user sent again ("Send again"): each may be posted once more. */
   const resent = new Map<string, number>();
   const repairDuringWizard: string[] = [];
+  /** The access logs imported (trafficImport): their paths' prefix and the crawls each holds. */
+  const trafficLogs: { prefix: string; crawls: number }[] = [];
 
   const finishedShare = async () => {
     const done = await db().capture.count({ where: { id: { in: captureIds }, status: { in: ["succeeded", "failed", "cancelled"] } } });
@@ -689,6 +718,30 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
         case "receiver":
           receiver.setFaults({ failRate: a.failRate, slowRate: a.slowRate });
           break;
+        case "trafficImport": {
+          assertCan(canImportTraffic(space.owner));
+          const prefix = `/chaos-${run}-${trafficLogs.length}`;
+          const log = chaosLog(prefix, a.lines);
+          trafficLogs.push({ prefix, crawls: log.crawls });
+          const key = `chaos-import-${run}-${trafficLogs.length}`;
+          const send = (upTo: number | null) => importTrafficLog(space.workspaceId, linesUpTo(log.lines, upTo), { host: "acme.example", idempotencyKey: key, acting: { workspaceId: space.workspaceId, userId: space.owner.userId! } });
+          background.push(
+            (async () => {
+              if (a.cut !== null) await send(Math.floor(a.lines * a.cut)).then(() => fail("an access log sent again with its key is stored once", `${prefix}: an upload broken off was answered`), () => count("traffic import: broken off"));
+              // Sent again until it answers: a database restart breaks it off too, and a request
+              // whose lease has not yet passed (its end not recorded) holds the key for a while (409).
+              await waitFor(() => send(null).then(() => true, (error: Error) => void count(`traffic import: sent again (${error.message.trim().split("\n")[0]!.slice(0, 50)})`)), {
+                what: `the access log ${prefix} to be imported`,
+                timeoutMs: 60_000,
+                intervalMs: 250,
+              }).then(
+                () => count("traffic import: in"),
+                (error: Error) => fail("an access log sent again with its key is stored once", `${prefix}: ${error.message.split("\n")[0]}`),
+              );
+            })(),
+          );
+          break;
+        }
         case "retention":
           // The hourly pass with nothing kept (every ended attempt is old enough), beside the
           // running captures; in the background, so the schedule goes on meanwhile.
@@ -786,6 +839,13 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
   });
 
   // ---- The invariants -------------------------------------------------------------------------
+  // Every crawl of each access log stored once, in the raw rows and the daily rollup, however
+  // often it was broken off and sent again.
+  for (const { prefix, crawls } of trafficLogs) {
+    const raw = await db().trafficHit.count({ where: { workspaceId: space.workspaceId, path: { startsWith: `${prefix}/` } } });
+    const rollup = (await db().trafficDaily.aggregate({ where: { workspaceId: space.workspaceId, path: { startsWith: `${prefix}/` } }, _sum: { hits: true } }))._sum.hits ?? 0;
+    if (raw !== crawls || rollup !== crawls) fail("an access log sent again with its key is stored once", `${prefix}: ${crawls} crawls in the log, ${raw} raw rows, ${rollup} in the daily rollup`);
+  }
   // The Costs page's rollup kept every ended attempt once, those retention deleted (put back
   // above, without triggers) included: it never subtracts.
   const costs = await attemptRollupAndRebuild(space.workspaceId);

@@ -38,6 +38,8 @@ CREATE TYPE "SetupSuggestionStatus" AS ENUM ('queued', 'running', 'succeeded', '
 
 CREATE TYPE "SourceCategory" AS ENUM ('review', 'forum', 'news', 'reference', 'social', 'docs', 'other');
 
+CREATE TYPE "TrafficImportState" AS ENUM ('running', 'interrupted', 'done');
+
 CREATE TABLE "_prisma_migrations" (
   id character varying(36) NOT NULL,
   checksum character varying(64) NOT NULL,
@@ -1393,6 +1395,25 @@ CREATE TABLE "traffic_hits" (
   CONSTRAINT traffic_hits_verification_check CHECK ((verification = ANY (ARRAY['verified'::text, 'unverified'::text, 'unchecked'::text])))
 );
 
+CREATE TABLE "traffic_imports" (
+  id uuid NOT NULL DEFAULT gen_random_uuid(),
+  "workspaceId" uuid NOT NULL,
+  key text NOT NULL,
+  "requestHash" text NOT NULL,
+  state "TrafficImportState" NOT NULL DEFAULT 'running'::"TrafficImportState",
+  token integer NOT NULL DEFAULT 1,
+  "leaseUntil" timestamp(3) without time zone,
+  "committedLines" integer NOT NULL DEFAULT 0,
+  "committedHash" text,
+  "committedHits" integer NOT NULL DEFAULT 0,
+  "bodyHash" text,
+  report jsonb,
+  "createdAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  "expiresAt" timestamp(3) without time zone NOT NULL,
+  CONSTRAINT traffic_imports_pkey PRIMARY KEY (id),
+  CONSTRAINT "traffic_imports_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
 CREATE TABLE "traffic_pages_daily" (
   "workspaceId" uuid NOT NULL,
   day date NOT NULL,
@@ -1867,6 +1888,12 @@ CREATE UNIQUE INDEX traffic_daily_pkey ON public.traffic_daily USING btree ("wor
 CREATE INDEX traffic_hits_day_idx ON public.traffic_hits USING brin (day);
 
 CREATE UNIQUE INDEX traffic_hits_pkey ON public.traffic_hits USING btree (id);
+
+CREATE INDEX "traffic_imports_expiresAt_idx" ON public.traffic_imports USING btree ("expiresAt");
+
+CREATE UNIQUE INDEX traffic_imports_pkey ON public.traffic_imports USING btree (id);
+
+CREATE UNIQUE INDEX "traffic_imports_workspaceId_key_key" ON public.traffic_imports USING btree ("workspaceId", key);
 
 CREATE UNIQUE INDEX traffic_pages_daily_pkey ON public.traffic_pages_daily USING btree ("workspaceId", day, domain, path);
 

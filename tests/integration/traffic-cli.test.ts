@@ -87,6 +87,21 @@ describe("beacon traffic import", () => {
     expect((await hits()).filter((h) => h.crawler === "ClaudeBot")).toEqual([{ domain: "cli-traffic.com", path: "/docs/start", crawler: "ClaudeBot", verification: "unchecked", status: 200 }]);
   });
 
+  it("with --key, run again after it ended prints the same report and stores nothing more", async () => {
+    const log = [combined("20.171.206.15", "/keyed/a", GPTBOT), combined("20.171.206.15", "/keyed/b", GPTBOT)].join("\n");
+    const args = ["traffic", "import", "-", "--workspace", slug, "--key", "nightly-2026-12-08"];
+    const first = await beacon(args, log);
+    expect(first.code, first.stderr).toBe(0);
+    const again = await beacon(args, log);
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toEqual(JSON.parse(first.stdout));
+    expect(JSON.parse(again.stdout)).toMatchObject({ stored: 2 });
+    expect((await hits()).filter((h) => h.path.startsWith("/keyed/"))).toHaveLength(2);
+    const badKey = await beacon([...args.slice(0, -1), "short"], log);
+    expect(badKey.code).toBe(2);
+    expect(badKey.stderr).toMatch(/--key: The idempotency key must have at least 8 characters/);
+  });
+
   it("refuses an unknown workspace with exit code 2", async () => {
     const result = await beacon(["traffic", "import", "-", "--workspace", "no-such-workspace"], combined("1.2.3.4", "/", GPTBOT));
     expect(result.code).toBe(2);

@@ -8,7 +8,8 @@ import { claimCapture, connectionVersion, type ClaimResult } from "@/lib/lifecyc
 import { succeedCapture, type Success } from "@/lib/lifecycle/results";
 import { runCapture, type RunOutcome } from "@/lib/lifecycle/run/run-capture";
 import type { Caller } from "@/lib/checks/cancel-retry";
-import { createCheck, hashRequest } from "@/lib/checks/create-check";
+import { createCheck } from "@/lib/checks/create-check";
+import { hashRequest } from "@/lib/idempotency";
 import { db } from "@/lib/db/prisma";
 import { beat } from "@/lib/jobs/heartbeats";
 import { DEFAULT_CONNECTIONS } from "@/lib/providers/defaults";

@@ -1,0 +1,136 @@
+import "server-only";
+import { createHash, type Hash } from "node:crypto";
+import { env } from "@/lib/config/env";
+import { db } from "@/lib/db/prisma";
+import { transaction } from "@/lib/db/transaction";
+import { UserError } from "@/lib/errors";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { hashRequest, IDEMPOTENCY_TTL_MS, IdempotencyMismatchError } from "@/lib/idempotency";
+
+type Tx = Prisma.TransactionClient;
+
+// An access log import sent with an Idempotency-Key (docs/traffic.md). A log is stored in chunks,
+// each one transaction (hit-writer.ts); each chunk also records, in its transaction, the lines
+// whose hits it completes and the SHA-256 of those lines. So after a lost response or an upload
+// broken off, the same request sent again skips exactly the lines already stored (after checking
+// they are the same lines), and after the import ended it gets the import's report back.
+
+/** A running import renews its lease (four times a lease) while it reads; a request sent again waits it out (409). */
+const leaseSeconds = () => env().BEACON_TRAFFIC_IMPORT_LEASE_SECONDS;
+
+export class ImportInProgressError extends UserError {
+  override readonly status = 409;
+  override readonly code: string = "import_in_progress";
+}
+
+/** The lines of a log as an import record hashes them: each line and its line break. */
+export class LineHash {
+  private readonly hash: Hash = createHash("sha256");
+  add(line: string) {
+    this.hash.update(line);
+    this.hash.update("\n");
+  }
+  /** The hash of the lines added so far (it goes on). */
+  digest(): string {
+    return this.hash.copy().digest("hex");
+  }
+}
+
+/** A claimed import: this request writes it, from line `committedLines + 1` on. */
+export type ClaimedImport = { kind: "claimed"; id: string; token: number; committedLines: number; committedHash: string | null; committedHits: number };
+/** The import ended before: its report, and the hash of its lines (the body must have the same). */
+export type EndedImport<Report> = { kind: "ended"; report: Report; bodyHash: string };
+
+type Row = { id: string; requestHash: string; state: "running" | "interrupted" | "done"; token: number; leaseHeld: boolean; expired: boolean; committedLines: number; committedHash: string | null; committedHits: number; bodyHash: string | null; report: unknown };
+
+/**
+ * Starts or resumes the import keyed `key` in the workspace, for a request of these options
+ * (format, host). A key whose 24 hours have passed starts afresh; with other options it is refused
+ * (422); while another request runs it, 409 until that one ends or its lease passes (its process
+ * died), when this one takes it over: the other's next chunk then rolls back (the token).
+ */
+export async function claimImport<Report>(workspaceId: string, key: string, options: Record<string, unknown>): Promise<ClaimedImport | EndedImport<Report>> {
+  const requestHash = hashRequest(options);
+  const lease = leaseSeconds();
+  const ttl = IDEMPOTENCY_TTL_MS / 1000;
+  return transaction(async (tx) => {
+    const [created] = await tx.$queryRaw<{ id: string; token: number }[]>`
+      INSERT INTO traffic_imports ("workspaceId", key, "requestHash", "leaseUntil", "expiresAt")
+      VALUES (${workspaceId}::uuid, ${key}, ${requestHash}, now() + make_interval(secs => ${lease}), now() + make_interval(secs => ${ttl}))
+      ON CONFLICT ("workspaceId", key) DO NOTHING
+      RETURNING id, token`;
+    if (created) return { kind: "claimed", ...created, committedLines: 0, committedHash: null, committedHits: 0 };
+    const [row] = await tx.$queryRaw<Row[]>`
+      SELECT id, "requestHash", state::text AS state, token, coalesce("leaseUntil" > now(), false) AS "leaseHeld", "expiresAt" <= now() AS expired,
+             "committedLines", "committedHash", "committedHits", "bodyHash", report
+      FROM traffic_imports WHERE "workspaceId" = ${workspaceId}::uuid AND key = ${key} FOR UPDATE`;
+    if (!row) throw new ImportInProgressError("An import with this Idempotency-Key was just started: send the request again.");
+    if (row.expired) {
+      // The key's 24 hours have passed: a new import, whose chunks the old one's token cannot commit.
+      const [fresh] = await tx.$queryRaw<{ id: string; token: number }[]>`
+        UPDATE traffic_imports SET "requestHash" = ${requestHash}, state = 'running', token = token + 1, "leaseUntil" = now() + make_interval(secs => ${lease}),
+          "committedLines" = 0, "committedHash" = NULL, "committedHits" = 0, "bodyHash" = NULL, report = NULL,
+          "createdAt" = now(), "expiresAt" = now() + make_interval(secs => ${ttl})
+        WHERE id = ${row.id}::uuid RETURNING id, token`;
+      return { kind: "claimed", ...fresh!, committedLines: 0, committedHash: null, committedHits: 0 };
+    }
+    if (row.requestHash !== requestHash) throw new IdempotencyMismatchError("This Idempotency-Key was already used for an import with another format or host. Use a new key for a new log.");
+    if (row.state === "done") return { kind: "ended", report: row.report as Report, bodyHash: row.bodyHash! };
+    if (row.state === "running" && row.leaseHeld) {
+      throw new ImportInProgressError(
+        `An import with this Idempotency-Key is still running (${row.committedLines.toLocaleString("en-US")} lines stored so far). Send it again once it has ended: its report is kept for 24 hours, and a request that broke off resumes where it stopped.`,
+      );
+    }
+    const [taken] = await tx.$queryRaw<{ token: number }[]>`
+      UPDATE traffic_imports SET state = 'running', token = token + 1, "leaseUntil" = now() + make_interval(secs => ${lease})
+      WHERE id = ${row.id}::uuid RETURNING token`;
+    return { kind: "claimed", id: row.id, token: taken!.token, committedLines: row.committedLines, committedHash: row.committedHash, committedHits: row.committedHits };
+  });
+}
+
+/** The request that claimed the import no longer holds it (another took it over after its lease passed). */
+function lostImport(): ImportInProgressError {
+  return new ImportInProgressError("Another request with this Idempotency-Key took this import over (this one had stopped renewing it): nothing more is stored by this one.");
+}
+
+/**
+ * In a chunk's transaction: the chunk's hits complete the lines up to `lines`, whose hash is
+ * `hash`. Throws (rolling the chunk back) when the import was taken over.
+ */
+export async function recordChunk(tx: Tx, claim: ClaimedImport, chunk: { hits: number; lines: number; hash: string }): Promise<void> {
+  const updated = await tx.$executeRaw`
+    UPDATE traffic_imports SET "committedLines" = ${chunk.lines}, "committedHash" = ${chunk.hash}, "committedHits" = "committedHits" + ${chunk.hits},
+      "leaseUntil" = now() + make_interval(secs => ${leaseSeconds()})
+    WHERE id = ${claim.id}::uuid AND token = ${claim.token} AND state = 'running'`;
+  if (!updated) throw lostImport();
+}
+
+/** Keeps the import's lease while it reads lines that store nothing (a long stretch of browsers' requests); stop() ends it. */
+export function renewLease(claim: ClaimedImport): { stop: () => void } {
+  const lease = leaseSeconds();
+  const timer = setInterval(() => {
+    void db()
+      .$executeRaw`UPDATE traffic_imports SET "leaseUntil" = now() + make_interval(secs => ${lease}) WHERE id = ${claim.id}::uuid AND token = ${claim.token} AND state = 'running'`
+      .catch(() => {}); // a missed renewal only shortens the lease; the next chunk's commit checks the token
+  }, (lease * 1000) / 4);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}
+
+/** The import ended: its report (with every hit it stored, over all its requests) is kept for a request sent again. */
+export async function finishImport<Report extends { stored: number }>(claim: ClaimedImport, report: Report, bodyHash: string): Promise<Report> {
+  return transaction(async (tx) => {
+    const [row] = await tx.$queryRaw<{ committedHits: number }[]>`
+      SELECT "committedHits" FROM traffic_imports WHERE id = ${claim.id}::uuid AND token = ${claim.token} AND state = 'running' FOR UPDATE`;
+    if (!row) throw lostImport();
+    const ended = { ...report, stored: row.committedHits };
+    await tx.$executeRaw`
+      UPDATE traffic_imports SET state = 'done', "leaseUntil" = NULL, "bodyHash" = ${bodyHash}, report = ${JSON.stringify(ended)}::jsonb WHERE id = ${claim.id}::uuid`;
+    return ended;
+  });
+}
+
+/** The import stopped with an error: a request sent again resumes it at once (no lease to wait out). */
+export async function interruptImport(claim: ClaimedImport): Promise<void> {
+  await db().$executeRaw`UPDATE traffic_imports SET state = 'interrupted', "leaseUntil" = NULL WHERE id = ${claim.id}::uuid AND token = ${claim.token} AND state = 'running'`;
+}
