@@ -33,6 +33,14 @@ describe("decideAfterFailure", () => {
     expect(last).toEqual({ next: "failed", reason: "boom (gave up after 3 attempts)" });
   });
 
+  it("waits a Retry-After of up to 15 minutes, and fails a capture asked to wait longer, saying how long", () => {
+    expect(decideAfterFailure({ ...base, retryClass: "transient", spent: 1, unknownSpent: 0, retryAfterMs: 15 * 60_000, random: () => 0 })).toEqual({ next: "retry", delayMs: 15 * 60_000 });
+    expect(decideAfterFailure({ ...base, retryClass: "transient", spent: 1, unknownSpent: 0, retryAfterMs: 26 * 3_600_000 })).toEqual({
+      next: "failed",
+      reason: "boom (the provider asked to wait 26 h before trying again; retry the capture then)",
+    });
+  });
+
   it("retries an unknown outcome only as often as the provider's policy allows", () => {
     expect(decideAfterFailure({ ...base, retryClass: "unknown", spent: 1, unknownSpent: 1, random: () => 0 }).next).toBe("retry");
     const second = decideAfterFailure({ ...base, retryClass: "unknown", spent: 2, unknownSpent: 2 });

@@ -274,6 +274,21 @@ describe("Retry-After (defect 8)", () => {
   });
 });
 
+describe("a Retry-After too long to wait", () => {
+  it("fails the capture at once, saying how long the provider asked to wait, and its check ends", async () => {
+    const space = await newSpace();
+    await setConnection(space, "OpenAI API", { models: ["fake:day-limited"] });
+    await db().providerConfig.update({ where: { id: space.providers["OpenAI API"]! }, data: { model: "fake:day-limited" } });
+    const { checkId, captureIds } = await startSpaceCheck(space, { providers: ["OpenAI API"] });
+    expect(await run(captureIds[0]!)).toBe("failed");
+    const capture = await captureRow(captureIds[0]!);
+    expect(capture).toMatchObject({ status: "failed", nextAttemptAt: null, lastError: expect.stringMatching(/the provider asked to wait 24 h before trying again; retry the capture then/) });
+    expect(capture.attempts).toHaveLength(1);
+    expect(capture.attempts[0]).toMatchObject({ outcome: "failed", reason: "rate_limited", httpStatus: 429 });
+    expect((await db().check.findUniqueOrThrow({ where: { id: checkId } })).status).not.toBe("running");
+  });
+});
+
 describe("a hostile answer (issue 9)", () => {
   it("is stored in full; its analysis reads the first 200,000 characters, at once, and the capture says so", async () => {
     const space = await newSpace();

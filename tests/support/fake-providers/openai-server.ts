@@ -218,6 +218,8 @@ export type OpenAIScenario =
 export const OPENAI_SCENARIOS: Record<string, OpenAIScenario> = {
   answer: { kind: "answer" },
   "rate-limited": { kind: "status", status: 429, headers: { "retry-after": "7" }, body: { error: { message: "Rate limit reached", type: "requests", code: "rate_limit_exceeded" } } },
+  // A limit spent for the day (a rate limit per day): Retry-After a day out.
+  "day-limited": { kind: "status", status: 429, headers: { "retry-after": "86400" }, body: { error: { message: "Rate limit reached for requests per day (RPD)", type: "requests", code: "rate_limit_exceeded" } } },
   "slow-rate-limited": { kind: "status", status: 429, delayMs: 1500, headers: { "retry-after": "1" }, body: { error: { message: "Rate limit reached", type: "requests", code: "rate_limit_exceeded" } } },
   "server-error": { kind: "status", status: 500, body: { error: { message: "The server had an error", type: "server_error", code: null } } },
   "bad-gateway": { kind: "status", status: 502, body: "<html>502 Bad Gateway</html>" },
