@@ -1,8 +1,9 @@
 import { Link } from "@/components/ui/link";
 import { EmptyState } from "@/components/ui/card";
 
-const CLI = "npm run --silent beacon -- traffic import access.log.gz --workspace <your-workspace>";
+const CLI = "npm run --silent beacon -- traffic import access.log.gz --workspace <your-workspace> --key access-2026-12-08";
 const API = `curl -X POST -H "Authorization: Bearer $BEACON_API_KEY" \\
+  -H "Idempotency-Key: access-2026-12-08" \\
   -H "Content-Encoding: gzip" --data-binary @access.log.gz \\
   "$BEACON_URL/api/v1/traffic/logs?host=example.com"`;
 
@@ -26,7 +27,10 @@ export function ImportHint() {
             <Link href="/settings" className="font-medium text-brand-700 underline underline-offset-2">Settings</Link>, API keys):
           </p>
           <pre className="overflow-x-auto rounded-md bg-slate-100 p-3 text-xs text-slate-800" tabIndex={0} aria-label="Import over the API">{API}</pre>
-          <p className="text-xs text-slate-500">Formats, limits and verification: docs/traffic.md in Beacon&apos;s documentation.</p>
+          <p className="text-xs text-slate-500">
+            A key names the file: sent again with the same key (after a dropped connection), a log is counted once. Formats, limits and verification:
+            docs/traffic.md in Beacon&apos;s documentation.
+          </p>
         </div>
       }
     />
