@@ -276,7 +276,9 @@ async function trafficImportCommand(args: string[]) {
   if (key && !key.success) fail(`--key: ${key.error.issues[0]!.message}.`);
   const { createReadStream } = await import("node:fs");
   const input = file === "-" ? process.stdin : createReadStream(file);
-  input.on("error", (error: Error) => fail(`Could not read ${file}: ${error.message}`));
+  // A read error (a missing file fails as the stream opens) reaches the import through its lines
+  // (below); this listener only keeps it from being an uncaught 'error' event first.
+  input.on("error", () => {});
   const database = await getDatabase();
   try {
     setDatabaseUrl(database.url);
@@ -292,6 +294,9 @@ async function trafficImportCommand(args: string[]) {
       process.exitCode = report.errorCount ? 1 : 0;
     } catch (error) {
       if (error instanceof UserError) fail(error.message);
+      // A file that cannot be read fails the import through its lines, so a keyed import records
+      // that it stopped (--key again resumes at once) before the CLI exits.
+      if (typeof (error as NodeJS.ErrnoException).syscall === "string") fail(`Could not read ${file}: ${(error as Error).message}`);
       throw error;
     }
   } finally {

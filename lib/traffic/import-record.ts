@@ -45,7 +45,8 @@ type Row = { id: string; requestHash: string; state: "running" | "interrupted" |
 
 /**
  * Starts or resumes the import keyed `key` in the workspace, for a request of these options
- * (format, host). A key whose 24 hours have passed starts afresh; with other options it is refused
+ * (format, host). A key answers for 24 hours after it was last claimed or stored a chunk (never
+ * while a request holds it); after that it starts afresh; with other options it is refused
  * (422); while another request runs it, 409 until that one ends or its lease passes (its process
  * died), when this one takes it over: the other's next chunk then rolls back (the token).
  */
@@ -65,8 +66,13 @@ export async function claimImport<Report>(workspaceId: string, key: string, opti
              "committedLines", "committedHash", "committedHits", "bodyHash", report
       FROM traffic_imports WHERE "workspaceId" = ${workspaceId}::uuid AND key = ${key} FOR UPDATE`;
     if (!row) throw new ImportInProgressError("An import with this Idempotency-Key was just started: send the request again.");
+    if (row.state === "running" && row.leaseHeld) {
+      throw new ImportInProgressError(
+        `An import with this Idempotency-Key is still running (${row.committedLines.toLocaleString("en-US")} lines stored so far). Send it again once it has ended: its report is kept for 24 hours, and a request that broke off resumes where it stopped.`,
+      );
+    }
     if (row.expired) {
-      // The key's 24 hours have passed: a new import, whose chunks the old one's token cannot commit.
+      // 24 hours without a chunk stored: the key starts a new import, whose chunks the old one's token cannot commit.
       const [fresh] = await tx.$queryRaw<{ id: string; token: number }[]>`
         UPDATE traffic_imports SET "requestHash" = ${requestHash}, state = 'running', token = token + 1, "leaseUntil" = now() + make_interval(secs => ${lease}),
           "committedLines" = 0, "committedHash" = NULL, "committedHits" = 0, "bodyHash" = NULL, report = NULL,
@@ -76,13 +82,8 @@ export async function claimImport<Report>(workspaceId: string, key: string, opti
     }
     if (row.requestHash !== requestHash) throw new IdempotencyMismatchError("This Idempotency-Key was already used for an import with another format or host. Use a new key for a new log.");
     if (row.state === "done") return { kind: "ended", report: row.report as Report, bodyHash: row.bodyHash! };
-    if (row.state === "running" && row.leaseHeld) {
-      throw new ImportInProgressError(
-        `An import with this Idempotency-Key is still running (${row.committedLines.toLocaleString("en-US")} lines stored so far). Send it again once it has ended: its report is kept for 24 hours, and a request that broke off resumes where it stopped.`,
-      );
-    }
     const [taken] = await tx.$queryRaw<{ token: number }[]>`
-      UPDATE traffic_imports SET state = 'running', token = token + 1, "leaseUntil" = now() + make_interval(secs => ${lease})
+      UPDATE traffic_imports SET state = 'running', token = token + 1, "leaseUntil" = now() + make_interval(secs => ${lease}), "expiresAt" = now() + make_interval(secs => ${ttl})
       WHERE id = ${row.id}::uuid RETURNING token`;
     return { kind: "claimed", id: row.id, token: taken!.token, committedLines: row.committedLines, committedHash: row.committedHash, committedHits: row.committedHits };
   });
@@ -100,15 +101,23 @@ function lostImport(): ImportInProgressError {
 export async function recordChunk(tx: Tx, claim: ClaimedImport, chunk: { hits: number; lines: number; hash: string }): Promise<void> {
   const updated = await tx.$executeRaw`
     UPDATE traffic_imports SET "committedLines" = ${chunk.lines}, "committedHash" = ${chunk.hash}, "committedHits" = "committedHits" + ${chunk.hits},
-      "leaseUntil" = now() + make_interval(secs => ${leaseSeconds()})
+      "leaseUntil" = now() + make_interval(secs => ${leaseSeconds()}), "expiresAt" = now() + make_interval(secs => ${IDEMPOTENCY_TTL_MS / 1000})
     WHERE id = ${claim.id}::uuid AND token = ${claim.token} AND state = 'running'`;
   if (!updated) throw lostImport();
 }
 
-/** Keeps the import's lease while it reads lines that store nothing (a long stretch of browsers' requests); stop() ends it. */
-export function renewLease(claim: ClaimedImport): { stop: () => void } {
+/**
+ * Keeps the import's lease while its lines come (a long stretch of browsers' requests stores
+ * nothing); stop() ends it. A body that stalls (a connection gone without a word) renews nothing,
+ * so the lease lapses and the same request sent again takes the import over.
+ */
+export function renewLease(claim: ClaimedImport, linesRead: () => number): { stop: () => void } {
   const lease = leaseSeconds();
+  let seen = linesRead();
   const timer = setInterval(() => {
+    const now = linesRead();
+    if (now === seen) return;
+    seen = now;
     void db()
       .$executeRaw`UPDATE traffic_imports SET "leaseUntil" = now() + make_interval(secs => ${lease}) WHERE id = ${claim.id}::uuid AND token = ${claim.token} AND state = 'running'`
       .catch(() => {}); // a missed renewal only shortens the lease; the next chunk's commit checks the token

@@ -43,13 +43,13 @@ export class TooLargeError extends UserError {
   override readonly code = "payload_too_large";
   constructor(
     readonly maxBytes: number,
-    /** What the import had read and stored when the limit was reached (set by importTrafficLog). */
-    readonly imported?: { lines: number; stored: number },
+    /** What the import had read and stored when the limit was reached (set by importTrafficLog); `keyed`: it had an Idempotency-Key. */
+    readonly imported?: { lines: number; stored: number; keyed?: boolean },
   ) {
     const limit = `The log is larger than ${Math.round(maxBytes / 1e6)} MB (counted after gzip is undone)`;
     super(
       imported
-        ? `${limit}. Its first ${imported.lines.toLocaleString("en-US")} lines were imported (${imported.stored.toLocaleString("en-US")} hits stored): import the rest from line ${(imported.lines + 1).toLocaleString("en-US")} on, split into parts under the limit.`
+        ? `${limit}. Its first ${imported.lines.toLocaleString("en-US")} lines were imported (${imported.stored.toLocaleString("en-US")} hits stored): import the rest from line ${(imported.lines + 1).toLocaleString("en-US")} on, split into parts under the limit${imported.keyed ? ", each with an Idempotency-Key of its own (sent again, this log would stop at the same line)" : ""}.`
         : `${limit}; split it.`,
     );
   }
@@ -83,13 +83,14 @@ export async function* linesOf(source: AsyncIterable<Uint8Array>, options: { gzi
     const text = decoder.decode(chunk, { stream: true });
     let start = 0;
     for (let end = text.indexOf("\n"); end !== -1; end = text.indexOf("\n", start)) {
-      yield trimmed(rest + text.slice(start, end));
+      // Cut as a line without its break is (below), so a line reads the same however the bytes came.
+      yield trimmed((rest + text.slice(start, end)).slice(0, MAX_LINE));
       rest = "";
       start = end + 1;
     }
     if (rest.length < MAX_LINE) rest = (rest + text.slice(start)).slice(0, MAX_LINE);
   }
-  rest += decoder.decode();
+  rest = (rest + decoder.decode()).slice(0, MAX_LINE);
   if (rest) yield trimmed(rest);
 }
 
@@ -138,14 +139,11 @@ export async function importTrafficLog(
   const claim = options.idempotencyKey ? await claimImport<ImportReport>(workspaceId, options.idempotencyKey, { format: options.format ?? null, host: givenHost }) : null;
   if (claim?.kind === "ended") return replayEnded(lines, claim.report, claim.bodyHash);
   if (!claim) return readLog(workspaceId, own, lines, { ...options, host: givenHost }, null);
-  const lease = renewLease(claim);
   try {
     return await readLog(workspaceId, own, lines, { ...options, host: givenHost }, claim);
   } catch (error) {
     await interruptImport(claim).catch(() => {});
     throw error;
-  } finally {
-    lease.stop();
   }
 }
 
@@ -194,6 +192,8 @@ async function readLog(
   };
 
   const report: ImportReport = { format: options.format ?? null, lines: 0, requests: 0, stored: 0, skipped: { otherHost: 0, notCrawler: 0 }, byCrawler: {}, errorCount: 0, errors: [] };
+  // The key's lease is renewed while lines come (import-record.ts).
+  const lease = claim ? renewLease(claim, () => report.lines) : null;
   const fail = (line: number, message: string) => {
     report.errorCount += 1;
     if (report.errors.length < LISTED_ERRORS) report.errors.push({ line, message });
@@ -269,13 +269,14 @@ async function readLog(
       if (batch.length >= BATCH) await flush();
     }
   } catch (error) {
+    lease?.stop();
     if (error instanceof TooLargeError) {
       // Chunks before the limit have committed: the lines read are all stored (the batch in hand
       // too), and the answer says up to which line, so the rest can be imported without counting
       // any line twice.
       await flush();
       await writer.end();
-      throw new TooLargeError(error.maxBytes, { lines: report.lines, stored: writer.stored + (claim?.committedHits ?? 0) });
+      throw new TooLargeError(error.maxBytes, { lines: report.lines, stored: writer.stored + (claim?.committedHits ?? 0), keyed: claim !== null });
     }
     if (!(error instanceof CorruptGzipError)) {
       // The chunk in flight ends before the error is passed on: no write outlives the import. It
@@ -285,6 +286,7 @@ async function readLog(
     }
     fail(report.lines + 1, `the gzip data is corrupt or cut short here (${error.message}); the lines before were read`);
   }
+  lease?.stop();
   await flush();
   await writer.end();
   // Shorter than the lines already stored (also when its gzip broke off before them): another log.

@@ -102,6 +102,14 @@ describe("beacon traffic import", () => {
     expect(badKey.stderr).toMatch(/--key: The idempotency key must have at least 8 characters/);
   });
 
+  it("a file that cannot be read: exit code 2 saying so, and its key can be used again at once", async () => {
+    const args = ["traffic", "import", "/no/such/access.log", "--workspace", slug, "--key", "unreadable-2026-12-08"];
+    const result = await beacon(args);
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toMatch(/Could not read \/no\/such\/access\.log: ENOENT/);
+    expect(await db().trafficImport.findFirst({ where: { workspaceId: tenant.workspaceId, key: "unreadable-2026-12-08" } })).toMatchObject({ state: "interrupted", leaseUntil: null });
+  });
+
   it("refuses an unknown workspace with exit code 2", async () => {
     const result = await beacon(["traffic", "import", "-", "--workspace", "no-such-workspace"], combined("1.2.3.4", "/", GPTBOT));
     expect(result.code).toBe(2);

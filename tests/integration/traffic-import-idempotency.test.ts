@@ -6,9 +6,11 @@
 import { randomUUID } from "node:crypto";
 import { gzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
-import { callRoute, createTenant, type Tenant } from "../support/api-fixtures";
+import { callRoute, createTenant, twoPartBody, type Tenant } from "../support/api-fixtures";
+import { waitFor } from "../support/wait-for";
 import { gateAt } from "../support/pause";
 import { POST as importLogsRoute } from "@/app/api/v1/traffic/logs/route";
+import { reloadEnv } from "@/lib/config/env";
 import { db } from "@/lib/db/prisma";
 import { runRetention } from "@/lib/jobs/retention";
 
@@ -166,6 +168,80 @@ describe("POST /api/v1/traffic/logs with an Idempotency-Key", () => {
     expect(late.status).toBe(409);
     expect(late.body.error?.message).toMatch(/took this import over/);
     expect(await stored(prefix)).toEqual({ raw: crawlsIn(100), rollup: crawlsIn(100) });
+  });
+
+  it("a key whose 24 hours passed while its import still runs is not started afresh (409), and a stored chunk renews them", async () => {
+    const prefix = `expiring-${randomUUID().slice(0, 8)}`;
+    const key = randomUUID();
+    const where = { workspaceId_key: { workspaceId: A.workspaceId, key } };
+    const log = logOf(prefix, 8_000);
+    // A first request stores a chunk and breaks off; a second one resumes and is held in its chunk.
+    await send(brokenBody(log), key);
+    const committed = await db().trafficImport.findUniqueOrThrow({ where });
+    expect(committed.committedLines).toBeGreaterThan(0);
+    expect(committed.expiresAt.getTime(), "the stored chunk renewed the key's 24 hours").toBeGreaterThan(committed.createdAt.getTime());
+    const held = gateAt("traffic:import-before-rollups");
+    const resumed = send(log, key);
+    await held.reached;
+    await db().trafficImport.update({ where, data: { expiresAt: new Date(Date.now() - 60_000) } });
+    const meanwhile = await send(log, key);
+    expect(meanwhile.status, "a running import is never restarted").toBe(409);
+    held.open();
+    expect((await resumed).status).toBe(200);
+    expect(await stored(prefix)).toEqual({ raw: crawlsIn(8_000), rollup: crawlsIn(8_000) });
+  });
+
+  it("a body that stalls renews nothing: its lease lapses and the same request sent again takes the import over", async () => {
+    const prefix = `stalled-${randomUUID().slice(0, 8)}`;
+    const key = randomUUID();
+    const where = { workspaceId_key: { workspaceId: A.workspaceId, key } };
+    const lines = logOf(prefix, 200).split("\n");
+    const first = lines.slice(0, 100).join("\n") + "\n";
+    const rest = lines.slice(100).join("\n");
+    process.env.BEACON_TRAFFIC_IMPORT_LEASE_SECONDS = "5";
+    reloadEnv();
+    try {
+      // The connection goes quiet after half the log (no FIN, no RST): the request waits on.
+      const { body, started, sendRest } = twoPartBody(first, rest);
+      const stalled = send(body, key);
+      await started;
+      const claimed = await waitFor(() => db().trafficImport.findUnique({ where }), { what: "the import's record", timeoutMs: 10_000 });
+      await waitFor(async () => (await db().$queryRaw<{ lapsed: boolean }[]>`SELECT "leaseUntil" < now() AS lapsed FROM traffic_imports WHERE id = ${claimed.id}::uuid`)[0]!.lapsed || null, {
+        what: "the stalled import's lease to lapse",
+        timeoutMs: 20_000,
+        intervalMs: 250,
+      });
+      const again = await send(`${first}${rest}`, key);
+      expect(again.status, JSON.stringify(again.body)).toBe(200);
+      expect(again.body.import.stored).toBe(crawlsIn(200));
+      sendRest();
+      expect((await stalled).status, "the stalled request stores nothing once taken over").toBe(409);
+      expect(await stored(prefix)).toEqual({ raw: crawlsIn(200), rollup: crawlsIn(200) });
+    } finally {
+      delete process.env.BEACON_TRAFFIC_IMPORT_LEASE_SECONDS;
+      reloadEnv();
+    }
+  });
+
+  it("a line longer than the longest kept reads the same however its bytes come, so the log sent again matches", async () => {
+    const prefix = `long-${randomUUID().slice(0, 8)}`;
+    const key = randomUUID();
+    const log = `${logOf(prefix, 4)}${"x".repeat(150_000)}\n${logOf(prefix, 4)}`;
+    const whole = await send(log, key);
+    expect(whole.status, JSON.stringify(whole.body)).toBe(200);
+    // The same bytes in 16 KB pieces (a slow network, gunzip's output).
+    const bytes = new TextEncoder().encode(log);
+    let at = 0;
+    const pieces = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (at >= bytes.length) return controller.close();
+        controller.enqueue(bytes.slice(at, at + 16_384));
+        at += 16_384;
+      },
+    });
+    const again = await send(pieces, key);
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(again.body.import).toEqual(whole.body.import);
   });
 
   it("a key answers for 24 hours: then the retention pass removes its record, and the key starts a new import", async () => {
