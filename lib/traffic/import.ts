@@ -252,6 +252,11 @@ async function readLog(
           fail(report.lines, "the line has no host and the workspace has several domains: pass host to say which site the log is of");
           continue;
         }
+        // PostgreSQL stores no NUL (the chunk failed, a 500), and a host with control characters is no host.
+        if (CONTROL.test(rawHost)) {
+          fail(report.lines, "the host contains a control character");
+          continue;
+        }
         const domain = ownDomain(rawHost);
         if (domain === null) {
           report.skipped.otherHost += 1;

@@ -110,6 +110,16 @@ describe("POST /api/v1/traffic/logs", () => {
     expect((await rollup(B.workspaceId)).filter((r) => r.path === "/in-range" || r.path === "/year-65000").map((r) => [r.path, r.hits])).toEqual([["/in-range", 2]]);
   });
 
+  it("reports a host with a control character (a NUL stored nothing and failed the import) by its line, and keeps the rest", async () => {
+    const line = (host: string, path: string) => JSON.stringify({ ClientRequestHost: host, ClientRequestURI: path, ClientRequestUserAgent: GPTBOT, ClientIP: "20.171.206.17", EdgeStartTimestamp: "2026-12-08T10:00:00Z", EdgeResponseStatus: 200 });
+    const path = `/nul-host-${Date.now()}`;
+    const { status, body } = await post([line("acme-traffic.com\u0000", path), line("acme-traffic.com\u0001", path), line("acme-traffic.com", path)].join("\n"));
+    expect(status, JSON.stringify(body)).toBe(200);
+    expect(body.import).toMatchObject({ stored: 1, errorCount: 2 });
+    expect(body.import.errors).toEqual([{ line: 1, message: "the host contains a control character" }, { line: 2, message: "the host contains a control character" }]);
+    expect(await db().trafficHit.findMany({ where: { workspaceId: A.workspaceId, path }, select: { domain: true } })).toEqual([{ domain: "acme-traffic.com" }]);
+  });
+
   it("needs a host for a log without one when the workspace has several domains", async () => {
     const { body } = await post(combined("1.2.3.4", "/x", GPTBOT), { key: B.apiKey });
     expect(body.import).toMatchObject({ stored: 0, errorCount: 1 });
