@@ -4,7 +4,7 @@ import { env } from "@/lib/config/env";
 import { db } from "@/lib/db/prisma";
 import { transaction } from "@/lib/db/transaction";
 import { UserError } from "@/lib/errors";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { hashRequest, IDEMPOTENCY_TTL_MS, IdempotencyMismatchError } from "@/lib/idempotency";
 
 type Tx = Prisma.TransactionClient;
@@ -15,8 +15,10 @@ type Tx = Prisma.TransactionClient;
 // broken off, the same request sent again skips exactly the lines already stored (after checking
 // they are the same lines), and after the import ended it gets the import's report back.
 
-/** A running import renews its lease (four times a lease) while it reads; a request sent again waits it out (409). */
-const leaseSeconds = () => env().BEACON_TRAFFIC_IMPORT_LEASE_SECONDS;
+/** The lease's end from now: renewed while lines come (renewLease); a request sent again waits it out (409). */
+const leaseEnd = (seconds = env().BEACON_TRAFFIC_IMPORT_LEASE_SECONDS) => Prisma.sql`now() + make_interval(secs => ${seconds})`;
+/** The key's end from now: IDEMPOTENCY_TTL_MS after it was last sent or stored a chunk. */
+const keyEnd = () => Prisma.sql`now() + make_interval(secs => ${IDEMPOTENCY_TTL_MS / 1000})`;
 
 export class ImportInProgressError extends UserError {
   override readonly status = 409;
@@ -52,12 +54,10 @@ type Row = { id: string; requestHash: string; state: "running" | "interrupted" |
  */
 export async function claimImport<Report>(workspaceId: string, key: string, options: Record<string, unknown>): Promise<ClaimedImport | EndedImport<Report>> {
   const requestHash = hashRequest(options);
-  const lease = leaseSeconds();
-  const ttl = IDEMPOTENCY_TTL_MS / 1000;
   return transaction(async (tx) => {
     const [created] = await tx.$queryRaw<{ id: string; token: number }[]>`
       INSERT INTO traffic_imports ("workspaceId", key, "requestHash", "leaseUntil", "expiresAt")
-      VALUES (${workspaceId}::uuid, ${key}, ${requestHash}, now() + make_interval(secs => ${lease}), now() + make_interval(secs => ${ttl}))
+      VALUES (${workspaceId}::uuid, ${key}, ${requestHash}, ${leaseEnd()}, ${keyEnd()})
       ON CONFLICT ("workspaceId", key) DO NOTHING
       RETURNING id, token`;
     if (created) return { kind: "claimed", ...created, committedLines: 0, committedHash: null, committedHits: 0 };
@@ -74,16 +74,16 @@ export async function claimImport<Report>(workspaceId: string, key: string, opti
     if (row.expired) {
       // 24 hours without a chunk stored: the key starts a new import, whose chunks the old one's token cannot commit.
       const [fresh] = await tx.$queryRaw<{ id: string; token: number }[]>`
-        UPDATE traffic_imports SET "requestHash" = ${requestHash}, state = 'running', token = token + 1, "leaseUntil" = now() + make_interval(secs => ${lease}),
+        UPDATE traffic_imports SET "requestHash" = ${requestHash}, state = 'running', token = token + 1, "leaseUntil" = ${leaseEnd()},
           "committedLines" = 0, "committedHash" = NULL, "committedHits" = 0, "bodyHash" = NULL, report = NULL,
-          "createdAt" = now(), "expiresAt" = now() + make_interval(secs => ${ttl})
+          "createdAt" = now(), "expiresAt" = ${keyEnd()}
         WHERE id = ${row.id}::uuid RETURNING id, token`;
       return { kind: "claimed", ...fresh!, committedLines: 0, committedHash: null, committedHits: 0 };
     }
     if (row.requestHash !== requestHash) throw new IdempotencyMismatchError("This Idempotency-Key was already used for an import with another format or host. Use a new key for a new log.");
     if (row.state === "done") return { kind: "ended", report: row.report as Report, bodyHash: row.bodyHash! };
     const [taken] = await tx.$queryRaw<{ token: number }[]>`
-      UPDATE traffic_imports SET state = 'running', token = token + 1, "leaseUntil" = now() + make_interval(secs => ${lease}), "expiresAt" = now() + make_interval(secs => ${ttl})
+      UPDATE traffic_imports SET state = 'running', token = token + 1, "leaseUntil" = ${leaseEnd()}, "expiresAt" = ${keyEnd()}
       WHERE id = ${row.id}::uuid RETURNING token`;
     return { kind: "claimed", id: row.id, token: taken!.token, committedLines: row.committedLines, committedHash: row.committedHash, committedHits: row.committedHits };
   });
@@ -101,7 +101,7 @@ function lostImport(): ImportInProgressError {
 export async function recordChunk(tx: Tx, claim: ClaimedImport, chunk: { hits: number; lines: number; hash: string }): Promise<void> {
   const updated = await tx.$executeRaw`
     UPDATE traffic_imports SET "committedLines" = ${chunk.lines}, "committedHash" = ${chunk.hash}, "committedHits" = "committedHits" + ${chunk.hits},
-      "leaseUntil" = now() + make_interval(secs => ${leaseSeconds()}), "expiresAt" = now() + make_interval(secs => ${IDEMPOTENCY_TTL_MS / 1000})
+      "leaseUntil" = ${leaseEnd()}, "expiresAt" = ${keyEnd()}
     WHERE id = ${claim.id}::uuid AND token = ${claim.token} AND state = 'running'`;
   if (!updated) throw lostImport();
 }
@@ -112,14 +112,14 @@ export async function recordChunk(tx: Tx, claim: ClaimedImport, chunk: { hits: n
  * so the lease lapses and the same request sent again takes the import over.
  */
 export function renewLease(claim: ClaimedImport, linesRead: () => number): { stop: () => void } {
-  const lease = leaseSeconds();
+  const lease = env().BEACON_TRAFFIC_IMPORT_LEASE_SECONDS;
   let seen = linesRead();
   const timer = setInterval(() => {
     const now = linesRead();
     if (now === seen) return;
     seen = now;
     void db()
-      .$executeRaw`UPDATE traffic_imports SET "leaseUntil" = now() + make_interval(secs => ${lease}) WHERE id = ${claim.id}::uuid AND token = ${claim.token} AND state = 'running'`
+      .$executeRaw`UPDATE traffic_imports SET "leaseUntil" = ${leaseEnd()} WHERE id = ${claim.id}::uuid AND token = ${claim.token} AND state = 'running'`
       .catch(() => {}); // a missed renewal only shortens the lease; the next chunk's commit checks the token
   }, (lease * 1000) / 4);
   timer.unref();
