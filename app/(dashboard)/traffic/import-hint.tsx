@@ -1,7 +1,8 @@
 import { Link } from "@/components/ui/link";
 import { EmptyState } from "@/components/ui/card";
 
-const CLI = "npm run --silent beacon -- traffic import access.log.gz --workspace <your-workspace> --key access-2026-12-08";
+const CLI = `npm run --silent beacon -- traffic import access.log.gz \\
+  --workspace <your-workspace> --key access-2026-12-08`;
 const API = `curl -X POST -H "Authorization: Bearer $BEACON_API_KEY" \\
   -H "Idempotency-Key: access-2026-12-08" \\
   -H "Content-Encoding: gzip" --data-binary @access.log.gz \\
