@@ -3,6 +3,7 @@
 // suffix list and a flag for the brand's own domains.
 import { getDomain } from "tldts";
 import type { Source } from "@/lib/providers/types";
+import { normalizeHost } from "@/lib/sources/host";
 
 export type Citation = { url: string; title: string | null; domain: string; isOwnDomain: boolean; citedInText: boolean };
 
@@ -39,11 +40,19 @@ export function registrableDomain(url: string): string | null {
   return getDomain(url, { allowPrivateDomains: true }) ?? getDomain(url, { allowPrivateDomains: false }) ?? null;
 }
 
+/**
+ * The site a host belongs to: its registrable domain (public suffix list, so docs.acme.com and
+ * acme.com are one site, a.github.io and b.github.io two), or the host itself. A citation is the
+ * brand's own when its domain is the site of one of the brand's domains; crawler hits, visits and
+ * readiness count a host as the workspace's own when its site is one of ownSites.
+ */
+export function siteOf(host: string): string {
+  const normalized = normalizeHost(host);
+  return registrableDomain(`https://${normalized}`) ?? normalized;
+}
+
 export function isOwnDomain(domain: string, ownDomains: string[]): boolean {
-  return ownDomains.some((own) => {
-    const ownDomain = registrableDomain(`https://${own}`) ?? own;
-    return domain === ownDomain;
-  });
+  return ownDomains.some((own) => siteOf(own) === domain);
 }
 
 // Gemini cites through redirect links on this host; the source's title carries its domain.

@@ -8,7 +8,7 @@ import { wilson } from "@/lib/analytics/stats";
 import { readDb } from "@/lib/db/prisma";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { CRAWLERS } from "@/lib/traffic/crawlers";
-import { siteOf } from "@/lib/traffic/store";
+import { siteOf } from "@/lib/analysis/citations";
 import type { Verification } from "@/lib/traffic/verify";
 
 // The Traffic page's numbers (issue 21 item 4, docs/traffic.md): crawls read the daily rollup

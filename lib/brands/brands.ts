@@ -109,16 +109,51 @@ export async function trackCompetitor(workspaceId: string, brandId: string, name
     if (!brand) throw new NotFoundError("That brand does not exist in this workspace.");
     const already = trackedAs(name, [brand, ...brand.competitors]);
     if (already) throw new ConflictError(already === name ? `"${name}" is already tracked.` : `"${name}" is already tracked as "${already}".`, { field: "name" });
-    const parsed = brandInputSchema.safeParse({
-      name: brand.name,
-      aliases: brand.aliases,
-      caseSensitiveAliases: brand.caseSensitiveAliases,
-      domains: brand.domains,
-      competitors: [...brand.competitors.map(({ id, name, aliases, caseSensitiveAliases, domains }) => ({ id, name, aliases, caseSensitiveAliases, domains })), { name }],
-    });
+    const input = storedInput(brand);
+    const parsed = brandInputSchema.safeParse({ ...input, competitors: [...input.competitors, { name }] });
     if (!parsed.success) throw new UserError(parsed.error.issues[0]?.message ?? "That competitor cannot be added.", { field: "name" });
     return replaceBrand(tx, workspaceId, brandId, parsed.data);
   });
+}
+
+/** A stored brand as the input that would store it again (for an edit made by Beacon itself). */
+function storedInput(brand: BrandWithCompetitors) {
+  const { name, aliases, caseSensitiveAliases, domains } = brand;
+  return { name, aliases, caseSensitiveAliases, domains, competitors: brand.competitors.map(({ id, name, aliases, caseSensitiveAliases, domains }) => ({ id, name, aliases, caseSensitiveAliases, domains })) };
+}
+
+/**
+ * Rewrites, through updateBrand's path, brands whose domains (their own or a competitor's) are not
+ * stored as the form stores them now: before 2026-12-05 an international name was kept as typed
+ * ("bücher.de"), while citations, crawler hits and visits carry its ASCII form, so it never
+ * matched. The edit raises the brand's analysis version, so its answers are re-analysed and
+ * their citations of it become its own. Part of the repair pass (lib/worker/maintenance.ts): a
+ * brand another worker rewrote meanwhile is seen under its lock and left alone. Returns the
+ * brands rewritten, and those whose stored data the form would refuse (left as they are).
+ */
+export async function canonicalizeStoredDomains(): Promise<{ rewritten: string[]; refused: string[] }> {
+  const candidates = await db().$queryRaw<{ id: string; workspaceId: string }[]>`
+    SELECT b.id, b."workspaceId" FROM brands b
+    WHERE array_to_string(b.domains, ' ') ~ '[^[:ascii:]]'
+       OR EXISTS (SELECT 1 FROM competitors c WHERE c."brandId" = b.id AND array_to_string(c.domains, ' ') ~ '[^[:ascii:]]')
+    ORDER BY b.id`;
+  const result = { rewritten: [] as string[], refused: [] as string[] };
+  for (const { id, workspaceId } of candidates) {
+    const outcome = await transaction(async (tx) => {
+      await tx.$queryRaw`SELECT id FROM brands WHERE id = ${id}::uuid FOR NO KEY UPDATE`;
+      const brand = await tx.brand.findUnique({ where: { id }, include: { competitors: { orderBy: { createdAt: "asc" } } } });
+      if (!brand) return null;
+      const stored = storedInput(brand);
+      const parsed = brandInputSchema.safeParse(stored);
+      if (!parsed.success) return "refused" as const;
+      const domainsOf = (input: { domains: string[]; competitors: { domains: string[] }[] }) => JSON.stringify([input.domains, input.competitors.map((c) => c.domains)]);
+      if (domainsOf(parsed.data) === domainsOf(stored)) return null;
+      await replaceBrand(tx, workspaceId, id, parsed.data);
+      return "rewritten" as const;
+    });
+    if (outcome) result[outcome].push(id);
+  }
+  return result;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { normalizeHost } from "@/lib/sources/host";
 import { text } from "@/lib/validation/text";
 
 const name = text({ max: 100, label: "A name" }).pipe(z.string().min(1, "Enter a name"));
@@ -8,17 +9,19 @@ const aliases = z
   .max(20, "Use at most 20 aliases")
   .transform((list) => [...new Set(list)]);
 
-/** Accepts "https://www.example.com/path" or "example.com" and keeps the host name. */
+/**
+ * Accepts "https://www.example.com/path" or "example.com" and keeps the host name, stored as
+ * normalizeHost writes it (an international name in its ASCII form), so it compares equal to the
+ * hosts of citations, crawler hits and visits.
+ */
 export const domainSchema = z
   .string()
-  .trim()
-  .toLowerCase()
-  .transform((value) => value.replace(/^[a-z]+:\/\//, "").replace(/[/?#].*$/, "").replace(/^www\./, ""))
+  .transform(normalizeHost)
   .pipe(
     z
       .string()
       .max(253)
-      .regex(/^(?=.{1,253}$)([a-z0-9\u00a1-\uffff]([a-z0-9\u00a1-\uffff-]{0,61}[a-z0-9\u00a1-\uffff])?\.)+[a-z\u00a1-\uffff]{2,63}$/, "Enter a domain such as example.com"),
+      .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+([a-z]{2,63}|xn--[a-z0-9-]{1,59})$/, "Enter a domain such as example.com"),
   );
 
 const domains = z.array(domainSchema).max(20, "Use at most 20 domains").transform((list) => [...new Set(list)]);

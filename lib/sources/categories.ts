@@ -8,6 +8,7 @@
 // 5. patterns: documentation and community subdomains, public-sector and academic suffixes,
 // review and comparison words in the name; 6. other.
 
+import { normalizeHost } from "@/lib/sources/host";
 import { SOURCE_DOMAINS } from "@/lib/sources/source-domains";
 import type { OverridableCategory, SourceCategory } from "./category-labels";
 
@@ -22,13 +23,6 @@ const SHIPPED: Record<MappedCategory, readonly string[]> & Record<Exclude<keyof 
 const MAPPING: ReadonlyMap<string, MappedCategory> = new Map(
   (Object.entries(SHIPPED) as [MappedCategory, readonly string[]][]).flatMap(([category, domains]) => domains.map((d) => [d, category] as const)),
 );
-
-/** Lower case, no scheme, path, port, trailing dot or "www.": how brands' domains are written varies. */
-export function normalizeHost(raw: string): string {
-  let host = raw.trim().toLowerCase().replace(/^[a-z][a-z0-9+.-]*:\/\//, "");
-  host = host.split(/[/?#]/, 1)[0]!.replace(/:\d+$/, "").replace(/\.$/, "");
-  return host.startsWith("www.") ? host.slice(4) : host;
-}
 
 /** The host itself and each parent with at least two labels: a.b.c.com, b.c.com, c.com. */
 function selfAndParents(host: string): string[] {

@@ -1,12 +1,12 @@
 import "server-only";
 import { categoryContext, shippedCategory, type CategoryContext, type OverridableCategory } from "@/lib/sources/categories";
-import { registrableDomain } from "@/lib/analysis/citations";
+import { siteOf } from "@/lib/analysis/citations";
 import { db, readDb } from "@/lib/db/prisma";
 
-// The brand's and competitors' domains by their registrable domain, as citations are stored: a
+// The brand's and competitors' domains by their site (siteOf), as citations are stored: a
 // competitor entered as "shop.rival.co.uk" owns every page of rival.co.uk (the rule isOwnDomain
 // applies to the brand's own), so its help subdomain counts as the competitor's too.
-const registrable = (domains: readonly string[]) => domains.map((d) => registrableDomain(d.trim()) ?? d);
+const sites = (domains: readonly string[]) => domains.map(siteOf);
 
 /** What categorizing a brand's sources needs: its domains, its competitors' and the workspace's overrides. */
 export async function loadCategoryContext(workspaceId: string, brandId: string): Promise<CategoryContext> {
@@ -15,8 +15,8 @@ export async function loadCategoryContext(workspaceId: string, brandId: string):
     readDb().sourceCategoryOverride.findMany({ where: { workspaceId }, select: { domain: true, category: true } }),
   ]);
   return categoryContext({
-    ownDomains: registrable(brand?.domains ?? []),
-    competitorDomains: registrable(brand?.competitors.flatMap((c) => c.domains) ?? []),
+    ownDomains: sites(brand?.domains ?? []),
+    competitorDomains: sites(brand?.competitors.flatMap((c) => c.domains) ?? []),
     overrides,
   });
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { registrableDomain } from "@/lib/analysis/citations";
-import { normalizeHost, OVERRIDABLE_CATEGORIES } from "@/lib/sources/categories";
+import { OVERRIDABLE_CATEGORIES } from "@/lib/sources/categories";
+import { normalizeHost } from "@/lib/sources/host";
 
 /** A registrable domain as citations store it ("g2.com", "example.co.uk"), from what a user typed. */
 export const overrideDomain = z

@@ -4,13 +4,14 @@ import { pipeline, Readable } from "node:stream";
 import { actorNow, type ActingMember } from "@/lib/api-keys/api-keys";
 import { assertCan, canImportTraffic } from "@/lib/permissions/permissions";
 import { UserError } from "@/lib/errors";
-import { normalizeHost } from "@/lib/sources/categories";
+import { normalizeHost } from "@/lib/sources/host";
 import { classifyUserAgent } from "@/lib/traffic/classify";
 import { detectFormat, parseCloudflare, parseCombined, parseCsv, parseNetlify, parseVercel, readCsvHeader, type LineResult, type LogFormat } from "@/lib/traffic/formats";
 import { HitWriter } from "@/lib/traffic/hit-writer";
 import { IdempotencyMismatchError } from "@/lib/idempotency";
 import { claimImport, finishImport, interruptImport, LineHash, recordChunk, renewLease, type ClaimedImport } from "@/lib/traffic/import-record";
-import { ownSites, siteOf, storedRanges, type StoredHit } from "@/lib/traffic/store";
+import { siteOf } from "@/lib/analysis/citations";
+import { ownSites, storedRanges, type StoredHit } from "@/lib/traffic/store";
 import { RangeVerifier, shippedRanges } from "@/lib/traffic/verify";
 
 /** Hits per statement; a transaction writes many (HitWriter). */

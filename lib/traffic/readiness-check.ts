@@ -8,12 +8,13 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { enqueueSiteReadiness } from "@/lib/jobs/enqueue";
 import { addressGuard, type AddressGuard } from "@/lib/net/safe-url";
 import { parseAddress, parseTrustedProxies } from "@/lib/net/trusted-proxies";
-import { normalizeHost } from "@/lib/sources/categories";
+import { normalizeHost } from "@/lib/sources/host";
 import { CRAWLERS } from "@/lib/traffic/crawlers";
 import type { PageStatus, StoredCrawler, StoredPage } from "@/lib/traffic/readiness";
 import { ROBOTS_MAX_BYTES, robotsOutcome, robotsPolicy, type RobotsPolicy } from "@/lib/traffic/robots";
 import { fetchSite, type Fetched, type FetchFailure } from "@/lib/traffic/site-fetch";
-import { ownDomains, siteOf } from "@/lib/traffic/store";
+import { siteOf } from "@/lib/analysis/citations";
+import { ownDomains } from "@/lib/traffic/store";
 
 // Site readiness (issue 21 item 3, docs/traffic.md): per own domain, robots.txt read for every
 // AI crawler's token at "/" and at the most-cited own pages, whether /llms.txt exists, and the

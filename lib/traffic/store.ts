@@ -1,10 +1,9 @@
 import "server-only";
-import { registrableDomain } from "@/lib/analysis/citations";
+import { siteOf } from "@/lib/analysis/citations";
 import { db } from "@/lib/db/prisma";
 import { withRetries } from "@/lib/db/transaction";
 import { NotFoundError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { normalizeHost } from "@/lib/sources/categories";
 import { pagePeriodUpsert } from "@/lib/traffic/page-periods";
 import type { Verification } from "@/lib/traffic/verify";
 
@@ -87,16 +86,6 @@ export function rollupsOfGroups(workspaceId: string): Prisma.Sql {
       ORDER BY domain, path, day, crawler, verification
       ON CONFLICT ("workspaceId", domain, path, day, crawler, verification)
       DO UPDATE SET hits = traffic_daily.hits + EXCLUDED.hits, errors = traffic_daily.errors + EXCLUDED.errors`;
-}
-
-/**
- * The site a host belongs to: its registrable domain (public suffix list, so docs.acme.com and
- * acme.com are one site, a.github.io and b.github.io two), or the host itself. Crawler hits,
- * visits and readiness count a host as the workspace's own when its site is one of ownSites.
- */
-export function siteOf(host: string): string {
-  const normalized = normalizeHost(host);
-  return registrableDomain(`https://${normalized}`) ?? normalized;
 }
 
 /** The sites of the workspace's brands' domains (siteOf each). */

@@ -3,7 +3,8 @@ import { randomBytes } from "node:crypto";
 import { databaseNow } from "@/lib/db/clock";
 import { db, readDb } from "@/lib/db/prisma";
 import { pagePeriodUpsert } from "@/lib/traffic/page-periods";
-import { ownSites, siteOf } from "@/lib/traffic/store";
+import { siteOf } from "@/lib/analysis/citations";
+import { ownSites } from "@/lib/traffic/store";
 import { classifyVisit } from "@/lib/traffic/visit-source";
 
 // Visits that AI assistants send to the workspace's own pages, reported by the /t.js script

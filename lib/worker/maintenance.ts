@@ -1,4 +1,5 @@
 import "server-only";
+import { canonicalizeStoredDomains } from "@/lib/brands/brands";
 import { runRepairPass } from "@/lib/lifecycle/repair";
 import { finishStaleChecks } from "@/lib/lifecycle/transition";
 import { lastLine } from "@/lib/errors";
@@ -9,7 +10,8 @@ import { sweepDeadWorkers } from "@/lib/worker/sweeper";
 /**
  * Runs in every worker process: the sweeper (runs whose worker will not finish them, and checks
  * whose last capture's worker did not finish them) every `sweepMs`, the repair pass (states that should be impossible) and this
- * process's stranded jobs and cron marks a fast clock left in the future (lib/worker/clock.ts) every `repairMs`, both once at startup. Each step is guarded, so several workers doing it at once is safe.
+ * process's stranded jobs, cron marks a fast clock left in the future (lib/worker/clock.ts) and
+ * brand domains stored in an older form (canonicalizeStoredDomains) every `repairMs`, both once at startup. Each step is guarded, so several workers doing it at once is safe.
  */
 export function startMaintenance(options: {
   sweepMs: number;
@@ -21,6 +23,7 @@ export function startMaintenance(options: {
   const { log } = options;
   let sweeping: Promise<void> | null = null;
   let repairing: Promise<void> | null = null;
+  const refusedBrands = new Set<string>();
   const sweep = () => {
     sweeping ??= sweepDeadWorkers()
       .then(async (result) => {
@@ -44,6 +47,14 @@ export function startMaintenance(options: {
         if (moved.length) log(`cron marks in the future (a worker's clock ran ahead) set back to now: ${moved.join(", ")}`);
       })
       .catch((error: unknown) => log(`cron mark check failed: ${lastLine(error)}`))
+      .then(async () => {
+        const { rewritten, refused } = await canonicalizeStoredDomains();
+        if (rewritten.length) log(`brand domains stored in an older form rewritten, their answers re-analysed: ${rewritten.join(", ")}`);
+        const unreported = refused.filter((id) => !refusedBrands.has(id));
+        unreported.forEach((id) => refusedBrands.add(id));
+        if (unreported.length) log(`brand(s) with domains in an older form that the brand form refuses, left as they are (edit them on Brands): ${unreported.join(", ")}`);
+      })
+      .catch((error: unknown) => log(`brand domain check failed: ${lastLine(error)}`))
       .then(async () => {
         const stranded = (await options.handBackStrandedJobs?.()) ?? [];
         if (stranded.length) log(`handed back ${stranded.length} job(s) this worker held locked but no longer ran: ${stranded.join(", ")}`);

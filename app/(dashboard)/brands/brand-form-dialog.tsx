@@ -12,6 +12,7 @@ import { createBrandAction, updateBrandAction } from "@/lib/actions/brands";
 import { brandInputSchema } from "@/lib/brands/schemas";
 import { AliasSuggestions } from "./alias-suggestions";
 import { brandsKey, type BrandRow } from "./use-brands-query";
+import { displayHost } from "@/lib/sources/host";
 
 type CompetitorDraft = { key: string; id?: string; name: string; aliases: string; caseSensitiveAliases: string; domains: string };
 
@@ -26,7 +27,7 @@ export function BrandFormDialog({ brand, onClose }: { brand?: BrandRow; onClose:
   const [aliases, setAliases] = useState(brand?.aliases.join(", ") ?? "");
   const withAlias = (current: string, alias: string) => (current.trim() ? `${current.trim().replace(/,$/, "")}, ${alias}` : alias);
   const [competitors, setCompetitors] = useState<CompetitorDraft[]>(
-    () => brand?.competitors.map((c) => ({ key: nextKey(), id: c.id, name: c.name, aliases: c.aliases.join(", "), caseSensitiveAliases: c.caseSensitiveAliases.join(", "), domains: c.domains.join(", ") })) ?? [],
+    () => brand?.competitors.map((c) => ({ key: nextKey(), id: c.id, name: c.name, aliases: c.aliases.join(", "), caseSensitiveAliases: c.caseSensitiveAliases.join(", "), domains: c.domains.map(displayHost).join(", ") })) ?? [],
   );
   const form = useActionForm(schema, async ({ brandId, brand: input }) => (brandId ? updateBrandAction({ brandId, brand: input }) : createBrandAction(input)), {
     onSuccess: async () => {
@@ -69,7 +70,7 @@ export function BrandFormDialog({ brand, onClose }: { brand?: BrandRow; onClose:
         <Input id="brand-case-aliases" name="caseSensitiveAliases" defaultValue={brand?.caseSensitiveAliases.join(", ")} invalid={!!error("caseSensitiveAliases")} />
       </Field>
       <Field id="brand-domains" label="Domains" hint="Your own sites, e.g. example.com" error={error("domains") ?? error("domains.0")}>
-        <Input id="brand-domains" name="domains" defaultValue={brand?.domains.join(", ")} invalid={!!(error("domains") ?? error("domains.0"))} />
+        <Input id="brand-domains" name="domains" defaultValue={brand?.domains.map(displayHost).join(", ")} invalid={!!(error("domains") ?? error("domains.0"))} />
       </Field>
 
       <fieldset className="space-y-3">

@@ -9,6 +9,7 @@ import { unwrap } from "@/lib/browser/action-result";
 import { BrandFormDialog } from "./brand-form-dialog";
 import { brandsKey, useBrandsQuery, useReanalysisQuery, type BrandRow } from "./use-brands-query";
 import { useConfirm } from "@/components/ui/confirm-dialog";
+import { displayHost } from "@/lib/sources/host";
 
 function Names({ label, values }: { label: string; values: string[] }) {
   if (!values.length) return null;
@@ -73,7 +74,7 @@ export function BrandsPage({ initialBrands, canEdit }: { initialBrands: BrandRow
                   <h2 className="text-base font-semibold text-slate-900">{brand.name}</h2>
                   <Names label="Aliases" values={brand.aliases} />
                   <Names label="Case-sensitive aliases" values={brand.caseSensitiveAliases} />
-                  <Names label="Domains" values={brand.domains} />
+                  <Names label="Domains" values={brand.domains.map(displayHost)} />
                   <ReanalysisStatus run={reanalysis[brand.id]} />
                 </div>
                 {canEdit && (
@@ -101,7 +102,7 @@ export function BrandsPage({ initialBrands, canEdit }: { initialBrands: BrandRow
                       <Names label="Aliases" values={c.aliases} />
                       <div className="mt-1 flex flex-wrap gap-1">
                         {c.domains.map((d) => (
-                          <Badge key={d}>{d}</Badge>
+                          <Badge key={d}>{displayHost(d)}</Badge>
                         ))}
                       </div>
                     </li>

@@ -1,0 +1,57 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { brandInputSchema, domainSchema } from "@/lib/brands/schemas";
+import { normalizeUrl, registrableDomain, siteOf } from "@/lib/analysis/citations";
+import { displayHost, normalizeHost } from "@/lib/sources/host";
+
+describe("normalizeHost", () => {
+  it("writes an international name in the ASCII form URLs carry", () => {
+    expect(normalizeHost("bücher.de")).toBe("xn--bcher-kva.de");
+    expect(normalizeHost("https://www.BÜCHER.de:8443/preise?x=1")).toBe("xn--bcher-kva.de");
+    expect(normalizeHost("пример.рф")).toBe("xn--e1afmkfd.xn--p1ai");
+    expect(normalizeHost("xn--bcher-kva.de")).toBe("xn--bcher-kva.de");
+    // What a citation of the site is stored under, from its URL.
+    expect(registrableDomain(normalizeUrl("https://bücher.de/preise")!)).toBe(normalizeHost("bücher.de"));
+  });
+
+  it("shows a stored name as people write it", () => {
+    expect(displayHost("xn--bcher-kva.de")).toBe("bücher.de");
+    expect(displayHost(normalizeHost("пример.рф"))).toBe("пример.рф");
+    expect(displayHost("example.com")).toBe("example.com");
+  });
+
+  it("leaves ASCII hosts and what the URL parser refuses as they were", () => {
+    expect(normalizeHost("Example.COM.")).toBe("example.com");
+    expect(normalizeHost("a\u0000b.de")).toBe("a\u0000b.de");
+    expect(normalizeHost("bü cher.de")).toBe("bü cher.de");
+  });
+
+  it("is idempotent, and a site is the same whichever form names it", () => {
+    const label = fc.stringMatching(/^[a-z0-9äöüßéñж-]{1,12}$/);
+    fc.assert(
+      fc.property(fc.array(label, { minLength: 1, maxLength: 3 }), fc.constantFrom("de", "com", "co.uk", "рф"), fc.boolean(), (labels, suffix, www) => {
+        const host = `${www ? "www." : ""}${labels.join(".")}.${suffix}`;
+        const once = normalizeHost(host);
+        expect(normalizeHost(once)).toBe(once);
+        expect(siteOf(host)).toBe(siteOf(once));
+      }),
+    );
+  });
+});
+
+describe("a brand's domains", () => {
+  it("are stored in ASCII form, so they compare equal to citations, crawler hits and visits", () => {
+    expect(domainSchema.parse("https://www.bücher.de/")).toBe("xn--bcher-kva.de");
+    expect(domainSchema.parse("münchen.de:8080")).toBe("xn--mnchen-3ya.de");
+    expect(domainSchema.parse("пример.рф")).toBe("xn--e1afmkfd.xn--p1ai");
+    const brand = brandInputSchema.parse({ name: "Bücher", domains: ["bücher.de", "xn--bcher-kva.de"], competitors: [{ name: "Rival", domains: ["Bücherei.AT"] }] });
+    expect(brand.domains).toEqual(["xn--bcher-kva.de"]);
+    expect(brand.competitors[0]!.domains).toEqual(["xn--bcherei-n2a.at"]);
+  });
+
+  it("refuses what is no host name", () => {
+    for (const bad of ["bü cher.de", "a\u0000b.de", "localhost", "ex*ample.com", "bücher"]) {
+      expect(domainSchema.safeParse(bad).success, bad).toBe(false);
+    }
+  });
+});
