@@ -1,7 +1,8 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
-import { databaseNow } from "@/lib/db/clock";
 import { db, readDb } from "@/lib/db/prisma";
+import { NotFoundError } from "@/lib/errors";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { pagePeriodUpsert } from "@/lib/traffic/page-periods";
 import { siteOf } from "@/lib/analysis/citations";
 import { ownSites } from "@/lib/traffic/store";
@@ -21,16 +22,41 @@ export async function siteKeyOf(workspaceId: string): Promise<SiteKey | null> {
   return db().trafficSiteKey.findUnique({ where: { workspaceId }, select: { key: true, createdAt: true } });
 }
 
-/** Creates the workspace's site key, or replaces it: the old one stops counting at once. */
-export async function rotateSiteKey(workspaceId: string): Promise<SiteKey> {
+/**
+ * A site key as it changes: the workspace's key after the call, and whether this call changed it
+ * (false: the key was already created, or already rotated away from `replacing`).
+ */
+export type SiteKeyChange = SiteKey & { changed: boolean };
+
+/**
+ * Creates the workspace's site key, or replaces `replacing` (the key the admin saw): the old key
+ * stops counting at once. Both are conditional writes, so a second click, or a second admin, that
+ * saw the same key changes nothing and gets the key the first made. Before, "Create site key"
+ * clicked twice created a key and rotated it away at once: a site given the first had nothing
+ * counted.
+ */
+export async function rotateSiteKey(workspaceId: string, replacing: string | null): Promise<SiteKeyChange> {
   const key = `bs_${randomBytes(18).toString("base64url")}`;
   // Both by the database's clock: recordVisit compares the window's start with its now(), and the
   // visits_changed alert the key's age with its periods. From this server's clock (Prisma filled
   // windowStart), a web server two hours ahead gave a new key a window that did not end for two
   // hours: past the first minute's limit, every visit was dropped.
-  const now = await databaseNow();
-  const data = { key, createdAt: now, windowStart: now, windowCount: 0 };
-  return db().trafficSiteKey.upsert({ where: { workspaceId }, create: { workspaceId, ...data }, update: data, select: { key: true, createdAt: true } });
+  const now = Prisma.sql`(now() AT TIME ZONE 'UTC')`;
+  const [written] =
+    replacing === null
+      ? await db().$queryRaw<SiteKey[]>`
+          INSERT INTO traffic_site_keys ("workspaceId", key, "createdAt", "windowStart", "windowCount")
+          VALUES (${workspaceId}::uuid, ${key}, ${now}, ${now}, 0)
+          ON CONFLICT ("workspaceId") DO NOTHING
+          RETURNING key, "createdAt"`
+      : await db().$queryRaw<SiteKey[]>`
+          UPDATE traffic_site_keys SET key = ${key}, "createdAt" = ${now}, "windowStart" = ${now}, "windowCount" = 0
+          WHERE "workspaceId" = ${workspaceId}::uuid AND key = ${replacing}
+          RETURNING key, "createdAt"`;
+  if (written) return { ...written, changed: true };
+  const current = await siteKeyOf(workspaceId);
+  if (!current) throw new NotFoundError("This workspace has no site key to rotate: create one first.");
+  return { ...current, changed: false };
 }
 
 /** Reports per key this process has let through in the current minute (see localAllowance). */

@@ -452,7 +452,7 @@ describe("AI visits changed beyond noise", () => {
 
   it("fires for a fall beyond noise, in all and per assistant, not for one within it", async () => {
     const w = await buildWorld("Alerts visits");
-    await rotateSiteKey(w.workspaceId);
+    await rotateSiteKey(w.workspaceId, null);
     await db().trafficSiteKey.update({ where: { workspaceId: w.workspaceId }, data: { createdAt: new Date("2025-05-01T00:00:00Z") } });
     // ChatGPT 40 -> 10 (p < 1e-5); Perplexity 5 -> 3 (p = 0.73); in all 45 -> 13.
     await db().trafficVisitDaily.createMany({
@@ -467,7 +467,7 @@ describe("AI visits changed beyond noise", () => {
 
   it("waits until the site key is older than both periods", async () => {
     const w = await buildWorld("Alerts visits new key");
-    await rotateSiteKey(w.workspaceId);
+    await rotateSiteKey(w.workspaceId, null);
     await db().trafficSiteKey.update({ where: { workspaceId: w.workspaceId }, data: { createdAt: new Date("2025-06-05T00:00:00Z") } });
     await db().trafficVisitDaily.createMany({ data: [visits(w.workspaceId, "ChatGPT", CURRENT_DAY, 40)] });
     const ruleId = await addRule(w, { name: "Visits", kind: "visits_changed", params: { windowDays: 7, confidence: 0.95 } });

@@ -56,7 +56,7 @@ describe("international domain names", () => {
     // As a server before 2026-12-05 stored them: as typed.
     await db().brand.update({ where: { id: T.brandId }, data: { domains: ["bücher.de"] } });
     await db().competitor.updateMany({ where: { brandId: T.brandId }, data: { domains: ["Rival-Bücher.at"] } });
-    const { key } = await rotateSiteKey(T.workspaceId);
+    const { key } = await rotateSiteKey(T.workspaceId, null);
     const before = await db().brand.findUniqueOrThrow({ where: { id: T.brandId }, select: { analysisVersion: true } });
 
     expect(await canonicalizeStoredDomains()).toEqual({ rewritten: [T.brandId], refused: [] });

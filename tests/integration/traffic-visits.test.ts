@@ -25,8 +25,8 @@ beforeAll(async () => {
   B = await createTenant("Visits other");
   await db().brand.update({ where: { id: A.brandId }, data: { domains: ["acme-visits.com"] } });
   await db().brand.update({ where: { id: B.brandId }, data: { domains: ["other-visits.com"] } });
-  keyA = (await rotateSiteKey(A.workspaceId)).key;
-  keyB = (await rotateSiteKey(B.workspaceId)).key;
+  keyA = (await rotateSiteKey(A.workspaceId, null)).key;
+  keyB = (await rotateSiteKey(B.workspaceId, null)).key;
 });
 
 afterAll(() => {
@@ -105,7 +105,7 @@ describe("POST /api/t and GET /t.gif", () => {
   it("counts at most the limit per site key and minute, also for requests sent at once", async () => {
     const C = await createTenant("Visits limit");
     await db().brand.update({ where: { id: C.brandId }, data: { domains: ["limit-visits.com"] } });
-    const { key } = await rotateSiteKey(C.workspaceId);
+    const { key } = await rotateSiteKey(C.workspaceId, null);
     const answers = await Promise.all(Array.from({ length: LIMIT + 10 }, () => beacon({ k: key, u: "https://limit-visits.com/", r: "https://chatgpt.com/" })));
     expect(new Set(answers.map((a) => a.status))).toEqual(new Set([204]));
     expect(await visitsOf(C.workspaceId)).toEqual([{ domain: "limit-visits.com", path: "/", assistant: "ChatGPT", visits: LIMIT }]);
@@ -120,7 +120,7 @@ describe("POST /api/t and GET /t.gif", () => {
     const F = await createTenant("Visits fast clock");
     vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 2 * 3600_000 });
     try {
-      await rotateSiteKey(F.workspaceId);
+      await rotateSiteKey(F.workspaceId, null);
     } finally {
       vi.useRealTimers();
     }
@@ -138,12 +138,34 @@ describe("POST /api/t and GET /t.gif", () => {
   it("stops counting a rotated key at once", async () => {
     const D = await createTenant("Visits rotate");
     await db().brand.update({ where: { id: D.brandId }, data: { domains: ["rotate-visits.com"] } });
-    const old = (await rotateSiteKey(D.workspaceId)).key;
-    const fresh = (await rotateSiteKey(D.workspaceId)).key;
+    const old = (await rotateSiteKey(D.workspaceId, null)).key;
+    const fresh = (await rotateSiteKey(D.workspaceId, old)).key;
     expect(fresh).not.toBe(old);
     await beacon({ k: old, u: "https://rotate-visits.com/", r: "https://chatgpt.com/" });
     await beacon({ k: fresh, u: "https://rotate-visits.com/", r: "https://chatgpt.com/" });
     expect(await visitsOf(D.workspaceId)).toEqual([{ domain: "rotate-visits.com", path: "/", assistant: "ChatGPT", visits: 1 }]);
+  });
+});
+
+describe("creating and rotating the site key", () => {
+  it("changes it once when the same click comes twice, also at once: a site given the first key keeps counting", async () => {
+    const E = await createTenant("Visits double click");
+    const created = await Promise.all([rotateSiteKey(E.workspaceId, null), rotateSiteKey(E.workspaceId, null)]);
+    expect(created.map((c) => c.changed).sort()).toEqual([false, true]);
+    expect(created[0]!.key).toBe(created[1]!.key);
+    const first = created[0]!.key;
+
+    const rotated = await Promise.all([rotateSiteKey(E.workspaceId, first), rotateSiteKey(E.workspaceId, first)]);
+    expect(rotated.map((r) => r.changed).sort()).toEqual([false, true]);
+    expect(rotated[0]!.key).toBe(rotated[1]!.key);
+    expect(rotated[0]!.key).not.toBe(first);
+    expect((await db().trafficSiteKey.findUniqueOrThrow({ where: { workspaceId: E.workspaceId } })).key).toBe(rotated[0]!.key);
+  });
+
+  it("refuses to rotate a workspace's key it does not have", async () => {
+    const G = await createTenant("Visits no key");
+    await expect(rotateSiteKey(G.workspaceId, "bs_AAAAAAAAAAAAAAAAAAAAAAAA")).rejects.toThrow(/no site key/);
+    expect(await db().trafficSiteKey.count({ where: { workspaceId: G.workspaceId } })).toBe(0);
   });
 });
 

@@ -19,10 +19,11 @@ export function SiteKeySection() {
   const query = useQuery({ queryKey: siteKeyKey, queryFn: async () => unwrap(await getSiteKeyAction()) });
   const [confirming, setConfirming] = useState(false);
   const rotate = useMutation({
-    mutationFn: async () => unwrap(await rotateSiteKeyAction()),
-    onSuccess: async () => {
+    mutationFn: async (replacing: string | null) => unwrap(await rotateSiteKeyAction({ replacing })),
+    onSuccess: async (result, replacing) => {
       setConfirming(false);
-      toast.success(query.data ? "Site key rotated: put the new snippet on your sites" : "Site key created");
+      if (!result.changed) toast.success(replacing ? "The site key was already rotated: this is the new one" : "The site key already exists");
+      else toast.success(replacing ? "Site key rotated: put the new snippet on your sites" : "Site key created");
       await queryClient.invalidateQueries({ queryKey: siteKeyKey });
     },
     onError: (error) => toast.error(error.message),
@@ -49,7 +50,7 @@ export function SiteKeySection() {
             <Button type="button" variant="secondary" onClick={() => setConfirming(true)}>Rotate site key</Button>
           </>
         ) : (
-          <Button type="button" pending={rotate.isPending} onClick={() => rotate.mutate()}>Create site key</Button>
+          <Button type="button" pending={rotate.isPending} onClick={() => rotate.mutate(null)}>Create site key</Button>
         )}
       </Card>
       <ConfirmDialog
@@ -58,7 +59,7 @@ export function SiteKeySection() {
         confirmLabel="Rotate"
         destructive
         pending={rotate.isPending}
-        onConfirm={() => rotate.mutate()}
+        onConfirm={() => rotate.mutate(query.data?.key ?? null)}
         onCancel={() => setConfirming(false)}
       >
         <p>The current key stops counting visits at once. Sites keep reporting nothing until they carry the new snippet.</p>
