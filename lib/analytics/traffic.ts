@@ -9,6 +9,7 @@ import { readDb } from "@/lib/db/prisma";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { CRAWLERS } from "@/lib/traffic/crawlers";
 import { siteOf } from "@/lib/analysis/citations";
+import { onSites } from "@/lib/traffic/store";
 import type { Verification } from "@/lib/traffic/verify";
 
 // The Traffic page's numbers (issue 21 item 4, docs/traffic.md): crawls read the daily rollup
@@ -41,10 +42,7 @@ async function brandDomains(r: ResolvedFilter): Promise<string[]> {
 }
 
 /** Rows `t` whose `domain` is one of the brand's hosts (or a subdomain of one). */
-function domainScope(domains: string[]): Prisma.Sql {
-  const subdomains = domains.map((d) => `%.${d.replace(/[\\%_]/g, "\\$&")}`);
-  return Prisma.sql`(t.domain = ANY(${domains}::text[]) OR t.domain LIKE ANY(${subdomains}::text[]))`;
-}
+const domainScope = (domains: string[]) => onSites(Prisma.sql`t.domain`, domains);
 
 /** Rows `t` (a table with `day`: traffic_daily, its rollups, traffic_visits_daily) of the workspace on the brand's hosts in [first, end). */
 function crawlScope(r: ResolvedFilter, domains: string[], first: string, end: string): Prisma.Sql {

@@ -88,6 +88,17 @@ export function rollupsOfGroups(workspaceId: string): Prisma.Sql {
       DO UPDATE SET hits = traffic_daily.hits + EXCLUDED.hits, errors = traffic_daily.errors + EXCLUDED.errors`;
 }
 
+/**
+ * Rows whose host (`column`) is one of `sites` (siteOf) or a subdomain of one. Reads of stored
+ * crawls and visits go through it with the sites of today's domains, as imports and the visits
+ * endpoint count only those: a domain a brand dropped stops counting in both.
+ */
+export function onSites(column: Prisma.Sql, sites: Iterable<string>): Prisma.Sql {
+  const exact = [...new Set(sites)];
+  const subdomains = exact.map((d) => `%.${d.replace(/[\\%_]/g, "\\$&")}`);
+  return Prisma.sql`(${column} = ANY(${exact}::text[]) OR ${column} LIKE ANY(${subdomains}::text[]))`;
+}
+
 /** The sites of the workspace's brands' domains (siteOf each). */
 export async function ownSites(workspaceId: string): Promise<Set<string>> {
   return new Set((await ownDomains(workspaceId)).map(siteOf));

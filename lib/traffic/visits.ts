@@ -5,7 +5,7 @@ import { NotFoundError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { pagePeriodUpsert } from "@/lib/traffic/page-periods";
 import { siteOf } from "@/lib/analysis/citations";
-import { ownSites } from "@/lib/traffic/store";
+import { onSites, ownSites } from "@/lib/traffic/store";
 import { classifyVisit } from "@/lib/traffic/visit-source";
 
 // Visits that AI assistants send to the workspace's own pages, reported by the /t.js script
@@ -150,14 +150,16 @@ export type PageVisits = { domain: string; path: string; visits: number; byAssis
 
 /**
  * Visits per landing page in the range, most visited first, each split by assistant: one page of
- * them (`page`, `pageSize`), with how many landing pages had visits in all (`total`).
+ * them (`page`, `pageSize`), with how many landing pages had visits in all (`total`). Here, and in
+ * visitsByAssistantPerDay, only today's own sites count, as on the Traffic page.
  */
 export async function visitsByPage(workspaceId: string, range: DayRange, paging: { page: number; pageSize: number }): Promise<{ pages: PageVisits[]; total: number }> {
+  const own = onSites(Prisma.sql`domain`, await ownSites(workspaceId));
   const rows = await readDb().$queryRaw<{ domain: string; path: string; assistant: string | null; visits: number | null; pageTotal: number | null; total: number }[]>`
     WITH ranked AS (
       SELECT domain, path, sum(visits)::int AS "pageTotal", count(*) OVER ()::int AS total
       FROM traffic_visits_daily
-      WHERE "workspaceId" = ${workspaceId}::uuid AND day BETWEEN ${range.from}::date AND ${range.to}::date
+      WHERE "workspaceId" = ${workspaceId}::uuid AND day BETWEEN ${range.from}::date AND ${range.to}::date AND ${own}
       GROUP BY domain, path
     ), shown AS (
       SELECT * FROM ranked ORDER BY "pageTotal" DESC, domain, path LIMIT ${paging.pageSize} OFFSET ${(paging.page - 1) * paging.pageSize}
@@ -184,10 +186,11 @@ export type AssistantDay = { day: string; assistant: string; visits: number };
 
 /** Visits per day and assistant in the range (days without visits are left out). */
 export async function visitsByAssistantPerDay(workspaceId: string, range: DayRange): Promise<AssistantDay[]> {
+  const own = onSites(Prisma.sql`domain`, await ownSites(workspaceId));
   return readDb().$queryRaw<AssistantDay[]>`
     SELECT to_char(day, 'YYYY-MM-DD') AS day, assistant, sum(visits)::int AS visits
     FROM traffic_visits_daily
-    WHERE "workspaceId" = ${workspaceId}::uuid AND day BETWEEN ${range.from}::date AND ${range.to}::date
+    WHERE "workspaceId" = ${workspaceId}::uuid AND day BETWEEN ${range.from}::date AND ${range.to}::date AND ${own}
     GROUP BY day, assistant
     ORDER BY day, assistant`;
 }

@@ -439,6 +439,15 @@ describe("an AI crawler stopped visiting", () => {
     expect(resultOf(await evaluateAlerts(w.workspaceId, { now: NOW }), ruleId)).toMatchObject({ fired: 0 });
   });
 
+  it("counts only today's own sites: the crawls of a domain the brand dropped are not a crawler gone", async () => {
+    const w = await buildWorld("Alerts crawlers dropped domain");
+    const on = (domain: string, crawler: string, days: string[]) => hits(crawler, days).map((h) => ({ ...h, domain }));
+    // GPTBot came daily to a site the brand listed then (stored then), and never to acme.com.
+    await storeHits(w.workspaceId, [...on("sold-site.com", "GPTBot", before), ...hits("PerplexityBot", ["2025-06-03", "2025-06-10", "2025-06-12"])]);
+    const ruleId = await addRule(w, { name: "Crawlers", kind: "crawler_stopped", params: { windowDays: 7, confidence: 0.95 } });
+    expect(resultOf(await evaluateAlerts(w.workspaceId, { now: NOW }), ruleId)).toMatchObject({ status: "quiet", fired: 0 });
+  });
+
   it("says nothing while no log covers the last days: a log not imported yet is not silence", async () => {
     const w = await buildWorld("Alerts crawlers unimported");
     await storeHits(w.workspaceId, hits("GPTBot", before));
@@ -463,6 +472,17 @@ describe("AI visits changed beyond noise", () => {
     const firings = await firingsOf(ruleId);
     expect(firings.map((f) => f.title).sort()).toEqual(["AI visits fell from 45 to 13", "Visits from ChatGPT fell from 40 to 10"]);
     expect(resultOf(await evaluateAlerts(w.workspaceId, { now: NOW }), ruleId)).toMatchObject({ fired: 0 });
+  });
+
+  it("counts only today's own sites: the visits of a domain the brand dropped are not a fall", async () => {
+    const w = await buildWorld("Alerts visits dropped domain");
+    await rotateSiteKey(w.workspaceId, null);
+    await db().trafficSiteKey.update({ where: { workspaceId: w.workspaceId }, data: { createdAt: new Date("2025-05-01T00:00:00Z") } });
+    await db().trafficVisitDaily.createMany({
+      data: [{ ...visits(w.workspaceId, "ChatGPT", PREVIOUS_DAY, 40), domain: "sold-site.com" }, visits(w.workspaceId, "ChatGPT", PREVIOUS_DAY, 10), visits(w.workspaceId, "ChatGPT", CURRENT_DAY, 10)],
+    });
+    const ruleId = await addRule(w, { name: "Visits", kind: "visits_changed", params: { windowDays: 7, confidence: 0.95 } });
+    expect(resultOf(await evaluateAlerts(w.workspaceId, { now: NOW }), ruleId)).toMatchObject({ status: "quiet", fired: 0 });
   });
 
   it("waits until the site key is older than both periods", async () => {

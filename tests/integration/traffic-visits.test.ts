@@ -179,6 +179,8 @@ describe("GET /api/v1/traffic/visits", () => {
         { workspaceId: E.workspaceId, day: new Date("2026-03-02"), domain: "api-visits.com", path: "/a", assistant: "Claude", visits: 1 },
         { workspaceId: E.workspaceId, day: new Date("2026-03-02"), domain: "api-visits.com", path: "/b", assistant: "ChatGPT", visits: 5 },
         { workspaceId: E.workspaceId, day: new Date("2026-04-01"), domain: "api-visits.com", path: "/b", assistant: "ChatGPT", visits: 100 },
+        // A site the brand no longer lists: not counted, as on the Traffic page.
+        { workspaceId: E.workspaceId, day: new Date("2026-03-02"), domain: "dropped-visits.com", path: "/", assistant: "ChatGPT", visits: 50 },
       ],
     });
     const pages = await callRoute(visitsRoute, { path: "/api/v1/traffic/visits?from=2026-03-01&to=2026-03-31", apiKey: E.apiKey });

@@ -8,6 +8,7 @@ const params = z.object({ windowDays: answerScope.windowDays, confidence: answer
 /**
  * A crawler that came on some days of the period before and on none since. Days count only where
  * an imported log covers them (any crawler's hit that day): a log not imported yet is not silence.
+ * Only today's own sites count (a domain a brand dropped is not a crawler going away).
  * At its earlier daily rate (days seen / days covered), the chance of no visit on the days
  * covered since is (1 − rate)^days; it fires when that is below 1 − confidence.
  */
@@ -19,12 +20,13 @@ export const crawlerStoppedKind = defineKind({
   judgedAfter: [],
   async judge({ rule, params, now, read }) {
     const { current, previous, index } = periods(now, params.windowDays);
+    const ownSites = await read.onOwnSites(rule.workspaceId, read.sql`domain`);
     const rows = await read.db().$queryRaw<{ crawler: string | null; before: number; since: number }[]>`
       SELECT crawler,
         count(DISTINCT day) FILTER (WHERE day < ${isoDay(current.from)}::date)::int AS before,
         count(DISTINCT day) FILTER (WHERE day >= ${isoDay(current.from)}::date)::int AS since
       FROM traffic_crawls_daily
-      WHERE "workspaceId" = ${rule.workspaceId}::uuid AND day >= ${isoDay(previous.from)}::date AND day < ${isoDay(current.to)}::date
+      WHERE "workspaceId" = ${rule.workspaceId}::uuid AND day >= ${isoDay(previous.from)}::date AND day < ${isoDay(current.to)}::date AND ${ownSites}
       GROUP BY GROUPING SETS ((crawler), ())`;
     const covered = rows.find((r) => r.crawler === null);
     const coveredBefore = read.num(covered?.before);

@@ -27,12 +27,14 @@ export const visitsChangedKind = defineKind({
     if (!key || key.createdAt > previous.from) {
       return { findings: [], outcome: { status: "too_few_answers", message: `The visits script's site key is younger than the ${2 * params.windowDays} days compared (or missing): nothing to compare yet.` } };
     }
+    // Only today's own sites count, as on the Traffic page: a domain a brand dropped is not a fall.
+    const ownSites = await read.onOwnSites(rule.workspaceId, read.sql`domain`);
     const rows = await read.db().$queryRaw<{ assistant: string | null; before: number; since: number }[]>`
       SELECT assistant,
         coalesce(sum(visits) FILTER (WHERE day < ${isoDay(current.from)}::date), 0)::int AS before,
         coalesce(sum(visits) FILTER (WHERE day >= ${isoDay(current.from)}::date), 0)::int AS since
       FROM traffic_visits_daily
-      WHERE "workspaceId" = ${rule.workspaceId}::uuid AND day >= ${isoDay(previous.from)}::date AND day < ${isoDay(current.to)}::date
+      WHERE "workspaceId" = ${rule.workspaceId}::uuid AND day >= ${isoDay(previous.from)}::date AND day < ${isoDay(current.to)}::date AND ${ownSites}
       GROUP BY GROUPING SETS ((assistant), ())`;
     const findings: Finding[] = [];
     for (const row of rows) {
