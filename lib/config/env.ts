@@ -51,6 +51,11 @@ const envSchema = z.object({
   // read rollups of thousands of rows, where starting parallel workers and merging their output
   // cost more than the work they share (docs/benchmarks.md "Parallel query").
   BEACON_DB_PARALLEL_WORKERS: z.coerce.number().int().min(0).max(64).default(0),
+  // PostgreSQL's random_page_cost for Beacon's own sessions. 2: the dashboards' rollups are read
+  // from memory or SSD, and at the server's default of 4 the planner read a whole weekly rollup
+  // (259,000 rows) to keep a month's 40,000 where its index reads those alone, twice as fast
+  // (docs/benchmarks.md "Random page cost").
+  BEACON_DB_RANDOM_PAGE_COST: z.coerce.number().min(0.1).max(100).default(2),
   BEACON_WORKER_LEASE_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
   BEACON_WORKER_SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(600).default(5),
   // How often an idle worker looks for jobs that became due (retries, postponed and re-queued

@@ -18,12 +18,13 @@ function createClient(connectionString = requireDatabaseUrl()): PrismaClient {
   // columns agree in raw SQL whatever the server's own time zone is. A process frozen inside a
   // transaction (stopped, swapped out) must not hold its locks, e.g. a provider's slot lock, for
   // ever: the server ends such sessions. Parallel query is off unless configured: on the
-  // dashboards' rollup reads it made the charts slower, not faster (BEACON_DB_PARALLEL_WORKERS).
+  // dashboards' rollup reads it made the charts slower, not faster (BEACON_DB_PARALLEL_WORKERS);
+  // and random reads are priced as on an SSD (BEACON_DB_RANDOM_PAGE_COST).
   const pool = connectionSafePool({
     connectionString,
     max: env().BEACON_DB_POOL_SIZE,
     application_name: sessionName(process.pid),
-    options: `-c timezone=UTC -c idle_in_transaction_session_timeout=15000 -c max_parallel_workers_per_gather=${env().BEACON_DB_PARALLEL_WORKERS}`,
+    options: `-c timezone=UTC -c idle_in_transaction_session_timeout=15000 -c max_parallel_workers_per_gather=${env().BEACON_DB_PARALLEL_WORKERS} -c random_page_cost=${env().BEACON_DB_RANDOM_PAGE_COST}`,
   });
   // Prisma's adapter makes a pool without listeners on its clients when given settings.
   const adapter = new PrismaPg(pool, { disposeExternalPool: true });
