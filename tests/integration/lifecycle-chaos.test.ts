@@ -53,7 +53,7 @@ import { ruleInputSchema } from "@/lib/alerts/schemas";
 import { analyzeAnswer } from "@/lib/analysis/analyze";
 import { candidateRows, mentionRows } from "@/lib/analysis/rows";
 import { assertCan, canEditTrackingSetup, canImportTraffic, canManageAlerts, canManageSchedules, canManageWorkspaceSettings, canRunSetup } from "@/lib/permissions/permissions";
-import { createBrand, deleteBrand, updateBrand } from "@/lib/brands/brands";
+import { canonicalizeStoredDomains, createBrand, deleteBrand, updateBrand } from "@/lib/brands/brands";
 import { updatePrompt } from "@/lib/prompts/prompts";
 import { promptInputSchema } from "@/lib/prompts/schemas";
 import { brandInputSchema } from "@/lib/brands/schemas";
@@ -67,6 +67,7 @@ import { onPausePoint } from "@/lib/db/pause-points";
 import { db } from "@/lib/db/prisma";
 import { runRetention } from "@/lib/jobs/retention";
 import { importTrafficLog } from "@/lib/traffic/import";
+import { normalizeHost } from "@/lib/sources/host";
 import { runDueSchedules } from "@/lib/schedules/run-due";
 import { archivePrompts, createSchedule, deleteSchedule, pauseSchedule, updateSchedule } from "@/lib/schedules/schedules";
 import { scheduleInputSchema } from "@/lib/schedules/schemas";
@@ -85,6 +86,8 @@ const PROVIDERS = ["ChatGPT", "Perplexity", "Gemini", "Claude"] as const;
 const CHECKS = 2;
 const PROMPTS_PER_CHECK = 5; // x 4 providers = 20 captures a check; every capture has a prompt of its own text
 const WORKERS = 3;
+// The chaos brand's domain (acme.example) as typed in full-width letters: what a server before 2026-12-05 stored.
+const LEGACY_DOMAIN = "ａｃｍｅ.example";
 const SEND_TIMEOUT_MS = 1_000;
 
 /** Every invariant, in the order the report lists them. */
@@ -113,6 +116,7 @@ const INVARIANTS = [
   "the costs rollup equals the attempts' sums",
   "no delivery sent twice to an id-less channel",
   "an access log sent again with its key is stored once",
+  "a brand's domains are stored as the form stores them, once rewritten",
   "the repair pass repairs nothing",
 ] as const;
 type Invariant = (typeof INVARIANTS)[number];
@@ -144,7 +148,8 @@ type Action =
   | { kind: "brandDelete"; provider: number; during: "start" | "commit" }
   | { kind: "schedule"; provider: number; edit: "none" | "pause" | "retime" | "delete" | "archive" }
   | { kind: "ruleEdit"; change: "threshold" | "disable" | "rename" }
-  | { kind: "trafficImport"; lines: number; cut: number | null };
+  | { kind: "trafficImport"; lines: number; cut: number | null }
+  | { kind: "legacyDomains" };
 // A whole check's cancel: through the REST API (an admin key) or the check page; both record an
 // operation a worker runs (lib/checks/operations.ts), which marks the check before its job runs.
 // A whole check's retry: as the page asks it (an operation) or run at once in the caller
@@ -200,6 +205,10 @@ const anyAction: fc.Arbitrary<Action> = fc.oneof(
   // after this share of its lines or not, then sent again until it is in (a database restart
   // breaks it off too), beside the captures and the retention pass.
   feature(fc.record({ kind: fc.constant("trafficImport" as const), lines: fc.constantFrom(6_000, 13_000), cut: fc.constantFrom(null, 0.5, 0.95) })),
+  // The brand's domain as a server before 2026-12-05 stored it (as typed: full-width letters),
+  // rewritten through updateBrand's path (canonicalizeStoredDomains, the workers' repair pass)
+  // beside the running captures, so its answers are re-analysed.
+  feature(fc.constant({ kind: "legacyDomains" as const })),
 );
 // BEACON_CHAOS_ACTIONS=schedule,ruleEdit: schedules of only these kinds of step (a feature's runs).
 const ONLY = process.env.BEACON_CHAOS_ACTIONS?.split(",").filter(Boolean);
@@ -742,6 +751,21 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
           );
           break;
         }
+        case "legacyDomains": {
+          await db().$executeRaw`UPDATE brands SET domains = ${[LEGACY_DOMAIN]}::text[] WHERE id = ${space.brandId}::uuid`;
+          // As a worker's repair pass does it; again until it is done (a database restart refuses it).
+          background.push(
+            waitFor(() => canonicalizeStoredDomains().then(() => true, () => false), { what: "the legacy domain rewritten", timeoutMs: 60_000, intervalMs: 250 }).then(
+              () => {
+                count("legacy domains: rewritten");
+              },
+              (error: Error) => {
+                fail("a brand's domains are stored as the form stores them, once rewritten", error.message.split("\n")[0]!);
+              },
+            ),
+          );
+          break;
+        }
         case "retention":
           // The hourly pass with nothing kept (every ended attempt is old enough), beside the
           // running captures; in the background, so the schedule goes on meanwhile.
@@ -999,6 +1023,10 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
       if (late.length) fail("no provider call after a revoke, disable or allowlist removal", `${label}: setup call ${id}, still queued then, called the provider afterwards: ${callsText(late)}`);
     }
   }
+
+  // The legacy domain step's brand: its domain as the form stores it (ASCII), whatever edits came between.
+  const stored = await db().brand.findUniqueOrThrow({ where: { id: space.brandId }, select: { domains: true } });
+  if (stored.domains.some((d) => d !== normalizeHost(d))) fail("a brand's domains are stored as the form stores them, once rewritten", `brand ${space.brandId} keeps ${json(stored.domains)}`);
 
   // Analysis: every succeeded capture's mentions are what analysing its stored answer with the brand as it is now gives.
   // Each capture's own brand: the run's, or a spare one that a brandDelete kept.
