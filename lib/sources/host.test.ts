@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { brandInputSchema, domainSchema } from "@/lib/brands/schemas";
 import { normalizeUrl, registrableDomain, siteOf } from "@/lib/analysis/citations";
-import { displayHost, normalizeHost } from "@/lib/sources/host";
+import { displayHost, displayUrl, normalizeHost } from "@/lib/sources/host";
 
 describe("normalizeHost", () => {
   it("writes an international name in the ASCII form URLs carry", () => {
@@ -18,6 +18,10 @@ describe("normalizeHost", () => {
     expect(displayHost("xn--bcher-kva.de")).toBe("bücher.de");
     expect(displayHost(normalizeHost("пример.рф"))).toBe("пример.рф");
     expect(displayHost("example.com")).toBe("example.com");
+    expect(displayUrl("https://www.xn--bcher-kva.de/xn--preise?q=xn--")).toBe("https://www.bücher.de/xn--preise?q=xn--");
+    expect(displayUrl("https://user@xn--e1afmkfd.xn--p1ai:8080/")).toBe("https://user@пример.рф:8080/");
+    expect(displayUrl("https://example.com/xn--a")).toBe("https://example.com/xn--a");
+    expect(displayUrl("not a url xn--")).toBe("not a url xn--");
   });
 
   it("leaves ASCII hosts and what the URL parser refuses as they were", () => {

@@ -33,3 +33,11 @@ export function displayHost(host: string): string {
     return host;
   }
 }
+
+/** A URL as people read it: its host as displayHost shows it (the link itself keeps the ASCII form). */
+export function displayUrl(url: string): string {
+  const host = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/?#]*@)?([^/:?#]+)/i.exec(url)?.[1];
+  if (!host || !host.includes("xn--")) return url;
+  const at = url.indexOf(host);
+  return url.slice(0, at) + displayHost(host) + url.slice(at + host.length);
+}

@@ -11,6 +11,7 @@ import { checkSiteReadinessAction } from "@/lib/actions/site-readiness";
 import { unwrap } from "@/lib/browser/action-result";
 import { formatUtcDateTime, MISSING } from "@/lib/format";
 import { readinessQuery } from "./queries";
+import { displayHost } from "@/lib/sources/host";
 
 type Readiness = Awaited<ReturnType<typeof readinessQuery.queryFn>>;
 type Domain = Readiness["domains"][number];
@@ -50,7 +51,7 @@ function DomainReadiness({ domain }: { domain: Domain }) {
   if (!domain.checkedAt) {
     return (
       <div className="py-4">
-        <h3 className="text-sm font-semibold text-slate-900">{domain.domain}</h3>
+        <h3 className="text-sm font-semibold text-slate-900">{displayHost(domain.domain)}</h3>
         <p className="mt-1 text-sm text-slate-600">Not checked yet: the daily check (05:23 UTC) or an admin&apos;s check will read it.</p>
       </div>
     );
@@ -58,7 +59,7 @@ function DomainReadiness({ domain }: { domain: Domain }) {
   return (
     <div className="py-4" data-domain={domain.domain}>
       <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <h3 className="text-sm font-semibold text-slate-900">{domain.domain}</h3>
+        <h3 className="text-sm font-semibold text-slate-900">{displayHost(domain.domain)}</h3>
         <p className="text-xs text-slate-500">Last checked {formatUtcDateTime(domain.checkedAt)}</p>
       </div>
       <dl className="mt-2 grid grid-cols-1 gap-x-6 gap-y-1 text-sm sm:grid-cols-[auto_1fr]">
@@ -89,7 +90,7 @@ function DomainReadiness({ domain }: { domain: Domain }) {
             : "No own page of this domain was cited in the last 90 days, so only robots.txt was read."}
         </p>
         <div className="-mx-5">
-          <DataTable rows={crawlers} columns={columns} rowKey={(c) => c.name} label={`Crawler statuses for ${domain.domain}`} density="dense" />
+          <DataTable rows={crawlers} columns={columns} rowKey={(c) => c.name} label={`Crawler statuses for ${displayHost(domain.domain)}`} density="dense" />
         </div>
       </details>
     </div>

@@ -6,6 +6,7 @@ import { Field, Input, Select } from "@/components/ui/field";
 import { ActionFailure } from "@/lib/browser/action-result";
 import { CATEGORY_LABELS, OVERRIDABLE_CATEGORIES, type OverridableCategory } from "@/lib/sources/category-labels";
 import { useSetSourceCategory, useSourceCategoryOverridesQuery } from "./use-source-categories";
+import { displayHost } from "@/lib/sources/host";
 
 /** Admins: the workspace's own categories for cited domains, a form to set one, and a reset per row. */
 export function CategoryOverrides() {
@@ -49,7 +50,7 @@ export function CategoryOverrides() {
           {query.data.map((o) => (
             <li key={o.domain} className="flex items-center justify-between gap-3 py-2">
               <span>
-                <span className="font-medium text-slate-900">{o.domain}</span>: {CATEGORY_LABELS[o.category]}
+                <span className="font-medium text-slate-900">{displayHost(o.domain)}</span>: {CATEGORY_LABELS[o.category]}
                 <span className="text-slate-500"> (shipped: {CATEGORY_LABELS[o.shipped]})</span>
               </span>
               <Button variant="ghost" size="sm" disabled={set.isPending} onClick={() => set.mutate({ domain: o.domain, category: null })}>

@@ -8,6 +8,7 @@ import { useChartQuery } from "../use-analytics-queries";
 import { useCitedDomain } from "./use-cited-domain";
 import { formatCount } from "@/lib/format";
 import { CITED_PAGES_PAGE_SIZE } from "../first-requests";
+import { displayHost } from "@/lib/sources/host";
 
 
 /** Every cited page, most cited first, a page at a time; only one domain's when the address names one (a gap source's link). */
@@ -28,7 +29,7 @@ export function CitedPagesTable({ filter, empty }: { filter: AnalyticsFilterInpu
     <ChartCard
       title="Cited pages"
       description="How often each page was cited, and in how many answers. The CSV holds the rows of this page of the table."
-      sample={data && `${formatCount(data.total)} pages${domain ? ` on ${domain}` : ""}`}
+      sample={data && `${formatCount(data.total)} pages${domain ? ` on ${displayHost(domain)}` : ""}`}
       status={query}
       isEmpty={!data?.items.length}
       empty={empty}
@@ -37,7 +38,7 @@ export function CitedPagesTable({ filter, empty }: { filter: AnalyticsFilterInpu
         domain && (
           <p className="mb-2 flex flex-wrap items-center gap-x-3 text-sm text-slate-700">
             <span>
-              Only pages on <span className="font-medium text-slate-900">{domain}</span>
+              Only pages on <span className="font-medium text-slate-900">{displayHost(domain)}</span>
             </span>
             <button type="button" onClick={() => setDomain(null)} className="inline-flex min-h-11 items-center font-medium text-brand-700 underline underline-offset-2">
               Show pages of every domain

@@ -13,6 +13,7 @@ import { gapSourceAction } from "@/lib/sources/gap-actions";
 import { useChartQuery } from "../use-analytics-queries";
 import { useCitedDomain } from "./use-cited-domain";
 import { useSetSourceCategory } from "./use-source-categories";
+import { displayHost } from "@/lib/sources/host";
 
 type GapSource = ChartData<"gap-sources">["items"][number];
 
@@ -43,7 +44,7 @@ export function GapSourcesTable({ filter, brandName, canCategorize, empty }: { f
       className: "min-w-64",
       cell: (s) => (
         <>
-          <span className="font-medium text-slate-900">{s.domain}</span>
+          <span className="font-medium text-slate-900">{displayHost(s.domain)}</span>
           <span className="block text-xs text-slate-600">{action(s)}</span>
           <a
             href={`${cited.hrefFor(s.domain)}#cited-pages`}
@@ -54,7 +55,7 @@ export function GapSourcesTable({ filter, brandName, canCategorize, empty }: { f
             }}
             className="inline-flex min-h-11 items-center text-xs font-medium text-brand-700 underline underline-offset-2"
           >
-            Pages cited from {s.domain}
+            Pages cited from {displayHost(s.domain)}
           </a>
         </>
       ),
@@ -66,7 +67,7 @@ export function GapSourcesTable({ filter, brandName, canCategorize, empty }: { f
       cell: (s) =>
         canCategorize && !derived(s.category) ? (
           <Select
-            aria-label={`Category of ${s.domain}`}
+            aria-label={`Category of ${displayHost(s.domain)}`}
             value={s.category}
             disabled={recategorize.isPending}
             onChange={(e) => recategorize.mutate({ domain: s.domain, category: e.target.value as OverridableCategory })}

@@ -2,6 +2,7 @@ import { PageLink } from "@/components/charts/page-link";
 import { Badge } from "@/components/ui/card";
 import { DataTable } from "@/components/ui/data-table";
 import type { Column } from "@/components/ui/table-columns";
+import { displayHost } from "@/lib/sources/host";
 
 type Page = { url: string; title: string | null; citations: number; captures: number; domain?: string; own?: boolean };
 
@@ -17,7 +18,7 @@ const domain: Column<Page> = {
   className: "text-slate-700",
   cell: (p) => (
     <>
-      {p.domain} {p.own && <Badge tone="green">own</Badge>}
+      {p.domain && displayHost(p.domain)} {p.own && <Badge tone="green">own</Badge>}
     </>
   ),
 };

@@ -9,10 +9,11 @@ import { seriesColor } from "@/components/charts/palette";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
 import type { ChartData } from "@/lib/analytics/wire";
 import { useChartQuery } from "../use-analytics-queries";
+import { displayHost } from "@/lib/sources/host";
 
 type Domains = ChartData<"top-domains">;
 
-const label = (d: { domain: string; own: boolean }) => (d.own ? `${d.domain} (own)` : d.domain);
+const label = (d: { domain: string; own: boolean }) => (d.own ? `${displayHost(d.domain)} (own)` : displayHost(d.domain));
 
 /** The 8 most cited domains of the range, stacked per day (per week past 120 days). */
 export function TopDomainsChart({ filter, empty }: { filter: AnalyticsFilterInput; empty: ReactNode }) {
