@@ -8,6 +8,8 @@
 // it in lower case is matched as before, so English analysis is unchanged where no name is used
 // as a word. Linear: one pass over the hits.
 
+import { unicodeHost } from "@/lib/sources/host";
+
 /** A single word of letters written as a word would be (Notion, linear, Магнит), not HubSpot or SFDC. */
 export function isWordLike(name: string): boolean {
   return /^[\p{Lu}\p{Ll}]+$/u.test(name) && name.slice(1) === name.slice(1).toLowerCase();
@@ -32,7 +34,8 @@ export function acceptedAsName<H extends Hit>(hits: H[], lowerSentences: string[
   const cued = (hit: H) => {
     const sentence = lowerSentences[hit.sentence] ?? "";
     if (hit.introduced || (namedIn.get(hit.sentence)?.size ?? 0) > 1) return true;
-    if ((entities[hit.entity]?.domains ?? []).some((domain) => domain && sentence.includes(domain.toLowerCase()))) return true;
+    // Stored in ASCII form; an answer may write an international one either way (линия-техно.рф).
+    if ((entities[hit.entity]?.domains ?? []).some((domain) => domain && (sentence.includes(domain.toLowerCase()) || sentence.includes(unicodeHost(domain.toLowerCase()))))) return true;
     return CUE.test(sentence);
   };
   return hits.filter((hit) => !hit.wordLike || !usedAsWord.has(hit.entity) || hit.domain || (hit.capitalised && (!hit.initial || cued(hit))));

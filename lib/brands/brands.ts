@@ -1,6 +1,6 @@
 import "server-only";
 import { trackedAs } from "@/lib/analysis/brand-candidates";
-import { brandInputSchema, type ParsedBrandInput } from "@/lib/brands/schemas";
+import { brandInputSchema, domainSchema, type ParsedBrandInput } from "@/lib/brands/schemas";
 import { db } from "@/lib/db/prisma";
 import { pausePoint } from "@/lib/db/pause-points";
 import { transaction } from "@/lib/db/transaction";
@@ -122,36 +122,63 @@ function storedInput(brand: BrandWithCompetitors) {
   return { name, aliases, caseSensitiveAliases, domains, competitors: brand.competitors.map(({ id, name, aliases, caseSensitiveAliases, domains }) => ({ id, name, aliases, caseSensitiveAliases, domains })) };
 }
 
+/** Stored domains as the brand form stores them now; a domain the form refuses is kept as stored. */
+function canonicalDomains(domains: string[]): string[] {
+  return [...new Set(domains.map((d) => domainSchema.safeParse(d).data ?? d))];
+}
+
+type StoredDomains = { domains: string[]; competitors: { domains: string[] }[] };
+const domainsKey = (brand: StoredDomains) => JSON.stringify([brand.domains, brand.competitors.map((c) => c.domains)]);
+const canonical = <B extends StoredDomains>(brand: B): B => ({
+  ...brand,
+  domains: canonicalDomains(brand.domains),
+  competitors: brand.competitors.map((c) => ({ ...c, domains: canonicalDomains(c.domains) })),
+});
+
 /**
  * Rewrites, through updateBrand's path, brands whose domains (their own or a competitor's) are not
  * stored as the form stores them now: before 2026-12-05 an international name was kept as typed
  * ("bücher.de"), while citations, crawler hits and visits carry its ASCII form, so it never
- * matched. The edit raises the brand's analysis version, so its answers are re-analysed and
- * their citations of it become its own. Part of the repair pass (lib/worker/maintenance.ts): a
- * brand another worker rewrote meanwhile is seen under its lock and left alone. Returns the
- * brands rewritten, and those whose stored data the form would refuse (left as they are).
+ * matched. Only the domains change (names and aliases stay as stored, so a name the form would
+ * now write otherwise cannot clash with another brand's); the edit raises the brand's analysis
+ * version, so its answers are re-analysed. Run by every worker's maintenance
+ * (lib/worker/maintenance.ts): a brand another worker rewrote meanwhile is seen under its lock
+ * and left alone, and one whose domains the form refuses is read, not locked. Returns the brands
+ * rewritten, those left with a domain the form refuses, and those whose rewrite failed (each on
+ * its own: one failing stops no other).
  */
-export async function canonicalizeStoredDomains(): Promise<{ rewritten: string[]; refused: string[] }> {
-  const candidates = await db().$queryRaw<{ id: string; workspaceId: string }[]>`
-    SELECT b.id, b."workspaceId" FROM brands b
+export async function canonicalizeStoredDomains(): Promise<{ rewritten: string[]; refused: string[]; failed: { id: string; error: string }[] }> {
+  const ids = await db().$queryRaw<{ id: string }[]>`
+    SELECT b.id FROM brands b
     WHERE array_to_string(b.domains, ' ') ~ '[^[:ascii:]]'
-       OR EXISTS (SELECT 1 FROM competitors c WHERE c."brandId" = b.id AND array_to_string(c.domains, ' ') ~ '[^[:ascii:]]')
-    ORDER BY b.id`;
-  const result = { rewritten: [] as string[], refused: [] as string[] };
-  for (const { id, workspaceId } of candidates) {
-    const outcome = await transaction(async (tx) => {
-      await tx.$queryRaw`SELECT id FROM brands WHERE id = ${id}::uuid FOR NO KEY UPDATE`;
-      const brand = await tx.brand.findUnique({ where: { id }, include: { competitors: { orderBy: { createdAt: "asc" } } } });
-      if (!brand) return null;
-      const stored = storedInput(brand);
-      const parsed = brandInputSchema.safeParse(stored);
-      if (!parsed.success) return "refused" as const;
-      const domainsOf = (input: { domains: string[]; competitors: { domains: string[] }[] }) => JSON.stringify([input.domains, input.competitors.map((c) => c.domains)]);
-      if (domainsOf(parsed.data) === domainsOf(stored)) return null;
-      await replaceBrand(tx, workspaceId, id, parsed.data);
-      return "rewritten" as const;
-    });
-    if (outcome) result[outcome].push(id);
+       OR EXISTS (SELECT 1 FROM competitors c WHERE c."brandId" = b.id AND array_to_string(c.domains, ' ') ~ '[^[:ascii:]]')`;
+  if (!ids.length) return { rewritten: [], refused: [], failed: [] };
+  const candidates = await db().brand.findMany({
+    where: { id: { in: ids.map((r) => r.id) } },
+    include: { competitors: { orderBy: { createdAt: "asc" } } },
+    orderBy: { id: "asc" },
+  });
+  const result = { rewritten: [] as string[], refused: [] as string[], failed: [] as { id: string; error: string }[] };
+  for (const candidate of candidates) {
+    if (domainsKey(canonical(candidate)) === domainsKey(candidate)) {
+      result.refused.push(candidate.id);
+      continue;
+    }
+    try {
+      const rewritten = await transaction(async (tx) => {
+        await tx.$queryRaw`SELECT id FROM brands WHERE id = ${candidate.id}::uuid FOR NO KEY UPDATE`;
+        const brand = await tx.brand.findUnique({ where: { id: candidate.id }, include: { competitors: { orderBy: { createdAt: "asc" } } } });
+        if (!brand) return false;
+        const stored = storedInput(brand);
+        const input = canonical(stored);
+        if (domainsKey(input) === domainsKey(stored)) return false;
+        await replaceBrand(tx, brand.workspaceId, brand.id, input);
+        return true;
+      });
+      if (rewritten) result.rewritten.push(candidate.id);
+    } catch (error) {
+      result.failed.push({ id: candidate.id, error: error instanceof Error ? error.message.split("\n")[0]! : String(error) });
+    }
   }
   return result;
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { normalizeHost } from "@/lib/sources/host";
+import { isValidAsciiHost, normalizeHost } from "@/lib/sources/host";
 import { text } from "@/lib/validation/text";
 
 const name = text({ max: 100, label: "A name" }).pipe(z.string().min(1, "Enter a name"));
@@ -21,7 +21,9 @@ export const domainSchema = z
     z
       .string()
       .max(253)
-      .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+([a-z]{2,63}|xn--[a-z0-9-]{1,59})$/, "Enter a domain such as example.com"),
+      .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+([a-z]{2,63}|xn--[a-z0-9-]{1,59})$/, "Enter a domain such as example.com")
+      // A malformed "xn--" label passes the pattern; the URL standard's parser refuses it.
+      .refine(isValidAsciiHost, "Enter a domain such as example.com"),
   );
 
 const domains = z.array(domainSchema).max(20, "Use at most 20 domains").transform((list) => [...new Set(list)]);

@@ -5,6 +5,7 @@ import { registrableDomain } from "@/lib/analysis/citations";
 import { brandInputSchema } from "@/lib/brands/schemas";
 import { pickedProvidersSchema } from "@/lib/checks/schemas";
 import { promptInputSchema } from "@/lib/prompts/schemas";
+import { normalizeHost } from "@/lib/sources/host";
 
 /** The languages the wizard offers for the questions (the simulator writes en, de and ru; others get English). */
 export const SETUP_LANGUAGES = [
@@ -26,8 +27,9 @@ export const MAX_COMPETITORS = 8;
 export function registrableDomainOf(input: string): string | null {
   const trimmed = input.trim().toLowerCase();
   if (!trimmed || /\s/.test(trimmed)) return null;
-  // The citations' definition, so a brand on a private suffix (acme.github.io) is its own site.
-  const domain = registrableDomain(/^[a-z][a-z0-9+.-]*:\/\//.test(trimmed) ? trimmed : `https://${trimmed}`);
+  // The citations' definition, so a brand on a private suffix (acme.github.io) is its own site;
+  // an international name in ASCII form, as brands store it (normalizeHost).
+  const domain = registrableDomain(`https://${normalizeHost(trimmed)}`);
   return domain && domain.includes(".") ? domain : null;
 }
 

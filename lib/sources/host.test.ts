@@ -18,6 +18,12 @@ describe("normalizeHost", () => {
     expect(displayHost("xn--bcher-kva.de")).toBe("bücher.de");
     expect(displayHost(normalizeHost("пример.рф"))).toBe("пример.рф");
     expect(displayHost("example.com")).toBe("example.com");
+    expect(displayHost(normalizeHost("例え.jp"))).toBe("例え.jp");
+    // Look-alikes stay in ASCII form, as browsers show them: Cyrillic letters that read as "apple".
+    expect(displayHost("xn--80ak6aa92e.com")).toBe("xn--80ak6aa92e.com");
+    expect(displayHost(normalizeHost("bücher-пример.de"))).toBe("xn--bcher--3ya917d0a4b5amd.de");
+    // A label that does not decode to what it encodes is shown as stored.
+    expect(displayHost("xn--a.de")).toBe("xn--a.de");
     expect(displayUrl("https://www.xn--bcher-kva.de/xn--preise?q=xn--")).toBe("https://www.bücher.de/xn--preise?q=xn--");
     expect(displayUrl("https://user@xn--e1afmkfd.xn--p1ai:8080/")).toBe("https://user@пример.рф:8080/");
     expect(displayUrl("https://example.com/xn--a")).toBe("https://example.com/xn--a");
@@ -26,6 +32,7 @@ describe("normalizeHost", () => {
 
   it("leaves ASCII hosts and what the URL parser refuses as they were", () => {
     expect(normalizeHost("Example.COM.")).toBe("example.com");
+    expect(normalizeHost("www.www.example.com")).toBe("example.com");
     expect(normalizeHost("a\u0000b.de")).toBe("a\u0000b.de");
     expect(normalizeHost("bü cher.de")).toBe("bü cher.de");
   });
@@ -33,8 +40,8 @@ describe("normalizeHost", () => {
   it("is idempotent, and a site is the same whichever form names it", () => {
     const label = fc.stringMatching(/^[a-z0-9äöüßéñж-]{1,12}$/);
     fc.assert(
-      fc.property(fc.array(label, { minLength: 1, maxLength: 3 }), fc.constantFrom("de", "com", "co.uk", "рф"), fc.boolean(), (labels, suffix, www) => {
-        const host = `${www ? "www." : ""}${labels.join(".")}.${suffix}`;
+      fc.property(fc.array(fc.oneof(label, fc.constant("www")), { minLength: 1, maxLength: 4 }), fc.constantFrom("de", "com", "co.uk", "рф"), fc.constantFrom("", ".", "。", ".."), (labels, suffix, end) => {
+        const host = `${labels.join(".")}.${suffix}${end}`;
         const once = normalizeHost(host);
         expect(normalizeHost(once)).toBe(once);
         expect(siteOf(host)).toBe(siteOf(once));
@@ -54,7 +61,7 @@ describe("a brand's domains", () => {
   });
 
   it("refuses what is no host name", () => {
-    for (const bad of ["bü cher.de", "a\u0000b.de", "localhost", "ex*ample.com", "bücher"]) {
+    for (const bad of ["bü cher.de", "a\u0000b.de", "localhost", "ex*ample.com", "bücher", "xn--a.de", "xn--zz.com"]) {
       expect(domainSchema.safeParse(bad).success, bad).toBe(false);
     }
   });

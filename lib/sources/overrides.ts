@@ -2,6 +2,8 @@ import "server-only";
 import { categoryContext, shippedCategory, type CategoryContext, type OverridableCategory } from "@/lib/sources/categories";
 import { siteOf } from "@/lib/analysis/citations";
 import { db, readDb } from "@/lib/db/prisma";
+import { transaction } from "@/lib/db/transaction";
+import { overrideDomain } from "@/lib/sources/schemas";
 
 // The brand's and competitors' domains by their site (siteOf), as citations are stored: a
 // competitor entered as "shop.rival.co.uk" owns every page of rival.co.uk (the rule isOwnDomain
@@ -47,4 +49,35 @@ export async function setSourceCategory(workspaceId: string, userId: string | nu
     create: { workspaceId, domain, category, updatedById: userId },
     update: { category, updatedById: userId },
   });
+}
+
+/**
+ * Rewrites overrides stored before 2026-12-05 with an international domain as typed ("bücher.de")
+ * to the ASCII form citations carry (overrideDomain), so Reset and a new category reach them;
+ * where the workspace also has a row of that form, the one set last wins. Categories are read at
+ * query time, so nothing else changes. Run by every worker's maintenance beside
+ * canonicalizeStoredDomains; a row another worker rewrote meanwhile is gone under the lock.
+ * Returns how many rows it rewrote.
+ */
+export async function canonicalizeStoredOverrides(): Promise<number> {
+  const rows = await db().$queryRaw<{ workspaceId: string; domain: string }[]>`
+    SELECT "workspaceId"::text AS "workspaceId", domain FROM source_category_overrides WHERE domain ~ '[^[:ascii:]]'`;
+  let rewritten = 0;
+  for (const row of rows) {
+    const domain = overrideDomain.safeParse(row.domain).data;
+    if (!domain) continue;
+    const done = await transaction(async (tx) => {
+      const both = await tx.$queryRaw<{ domain: string; category: OverridableCategory; updatedById: string | null; updatedAt: Date }[]>`
+        SELECT domain, category, "updatedById", "updatedAt" FROM source_category_overrides
+        WHERE "workspaceId" = ${row.workspaceId}::uuid AND domain IN (${row.domain}, ${domain})
+        ORDER BY "updatedAt" DESC FOR UPDATE`;
+      if (!both.some((o) => o.domain === row.domain)) return false;
+      const { category, updatedById, updatedAt } = both[0]!;
+      await tx.sourceCategoryOverride.deleteMany({ where: { workspaceId: row.workspaceId, domain: { in: [row.domain, domain] } } });
+      await tx.sourceCategoryOverride.create({ data: { workspaceId: row.workspaceId, domain, category, updatedById, updatedAt } });
+      return true;
+    });
+    if (done) rewritten += 1;
+  }
+  return rewritten;
 }

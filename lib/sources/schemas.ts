@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { registrableDomain } from "@/lib/analysis/citations";
 import { OVERRIDABLE_CATEGORIES } from "@/lib/sources/categories";
-import { normalizeHost } from "@/lib/sources/host";
+import { isValidAsciiHost, normalizeHost } from "@/lib/sources/host";
 
 /** A registrable domain as citations store it ("g2.com", "example.co.uk"), from what a user typed. */
 export const overrideDomain = z
@@ -9,7 +9,7 @@ export const overrideDomain = z
   .trim()
   .max(253)
   .transform(normalizeHost)
-  .refine((d) => d.length > 0 && registrableDomain(d) === d, {
+  .refine((d) => isValidAsciiHost(d) && registrableDomain(d) === d, {
     message: 'Enter a registrable domain such as "g2.com" (no subdomain, path or scheme).',
   });
 

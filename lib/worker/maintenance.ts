@@ -1,5 +1,6 @@
 import "server-only";
 import { canonicalizeStoredDomains } from "@/lib/brands/brands";
+import { canonicalizeStoredOverrides } from "@/lib/sources/overrides";
 import { runRepairPass } from "@/lib/lifecycle/repair";
 import { finishStaleChecks } from "@/lib/lifecycle/transition";
 import { lastLine } from "@/lib/errors";
@@ -11,7 +12,8 @@ import { sweepDeadWorkers } from "@/lib/worker/sweeper";
  * Runs in every worker process: the sweeper (runs whose worker will not finish them, and checks
  * whose last capture's worker did not finish them) every `sweepMs`, the repair pass (states that should be impossible) and this
  * process's stranded jobs, cron marks a fast clock left in the future (lib/worker/clock.ts) and
- * brand domains stored in an older form (canonicalizeStoredDomains) every `repairMs`, both once at startup. Each step is guarded, so several workers doing it at once is safe.
+ * brand domains and source overrides stored in an older form (canonicalizeStoredDomains,
+ * canonicalizeStoredOverrides) every `repairMs`, both once at startup. Each step is guarded, so several workers doing it at once is safe.
  */
 export function startMaintenance(options: {
   sweepMs: number;
@@ -48,13 +50,16 @@ export function startMaintenance(options: {
       })
       .catch((error: unknown) => log(`cron mark check failed: ${lastLine(error)}`))
       .then(async () => {
-        const { rewritten, refused } = await canonicalizeStoredDomains();
+        const { rewritten, refused, failed } = await canonicalizeStoredDomains();
         if (rewritten.length) log(`brand domains stored in an older form rewritten, their answers re-analysed: ${rewritten.join(", ")}`);
+        for (const { id, error } of failed) log(`brand ${id}: its domains stored in an older form could not be rewritten: ${error}`);
         const unreported = refused.filter((id) => !refusedBrands.has(id));
         unreported.forEach((id) => refusedBrands.add(id));
         if (unreported.length) log(`brand(s) with domains in an older form that the brand form refuses, left as they are (edit them on Brands): ${unreported.join(", ")}`);
+        const overrides = await canonicalizeStoredOverrides();
+        if (overrides) log(`${overrides} source category override(s) stored in an older form rewritten`);
       })
-      .catch((error: unknown) => log(`brand domain check failed: ${lastLine(error)}`))
+      .catch((error: unknown) => log(`stored domain check failed: ${lastLine(error)}`))
       .then(async () => {
         const stranded = (await options.handBackStrandedJobs?.()) ?? [];
         if (stranded.length) log(`handed back ${stranded.length} job(s) this worker held locked but no longer ran: ${stranded.join(", ")}`);

@@ -5,10 +5,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { createTenant, type Tenant } from "../support/api-fixtures";
 import { rollupsAndRebuild } from "../support/rollup-rebuild";
+import { analyzeAnswer } from "@/lib/analysis/analyze";
 import { canonicalizeStoredDomains, updateBrand } from "@/lib/brands/brands";
 import { runReanalysis } from "@/lib/brands/reanalysis";
 import { brandInputSchema } from "@/lib/brands/schemas";
 import { db } from "@/lib/db/prisma";
+import { canonicalizeStoredOverrides } from "@/lib/sources/overrides";
 import { recordVisit, rotateSiteKey } from "@/lib/traffic/visits";
 
 let T: Tenant;
@@ -59,13 +61,13 @@ describe("international domain names", () => {
     const { key } = await rotateSiteKey(T.workspaceId, null);
     const before = await db().brand.findUniqueOrThrow({ where: { id: T.brandId }, select: { analysisVersion: true } });
 
-    expect(await canonicalizeStoredDomains()).toEqual({ rewritten: [T.brandId], refused: [] });
+    expect(await canonicalizeStoredDomains()).toEqual({ rewritten: [T.brandId], refused: [], failed: [] });
     const brand = await db().brand.findUniqueOrThrow({ where: { id: T.brandId }, include: { competitors: true } });
     expect(brand.domains).toEqual(["xn--bcher-kva.de"]);
     expect(brand.competitors.map((c) => c.domains)).toEqual([["xn--rival-bcher-zhb.at"]]);
     expect(brand.analysisVersion).toBe(before.analysisVersion + 1);
     // Nothing left to rewrite: a second pass (another worker's) changes nothing.
-    expect(await canonicalizeStoredDomains()).toEqual({ rewritten: [], refused: [] });
+    expect(await canonicalizeStoredDomains()).toEqual({ rewritten: [], refused: [], failed: [] });
 
     await reanalyse();
     expect(await citations()).toEqual([
@@ -78,11 +80,54 @@ describe("international domain names", () => {
     expect(await recordVisit({ key, url: "https://www.xn--bcher-kva.de/preise", referrer: "https://chatgpt.com/" }, 100)).toBe("recorded");
   });
 
-  it("leaves a brand the form would refuse as it is, and says so", async () => {
+  it("leaves a domain the form refuses as it is, without locking the brand, and rewrites the others", async () => {
     const other = await createTenant("Refused");
     await db().brand.update({ where: { id: other.brandId }, data: { domains: ["bü cher.de"] } });
-    const result = await canonicalizeStoredDomains();
-    expect(result).toEqual({ rewritten: [], refused: [other.brandId] });
-    expect((await db().brand.findUniqueOrThrow({ where: { id: other.brandId } })).domains).toEqual(["bü cher.de"]);
+    const version = (await db().brand.findUniqueOrThrow({ where: { id: other.brandId } })).analysisVersion;
+    expect(await canonicalizeStoredDomains()).toEqual({ rewritten: [], refused: [other.brandId], failed: [] });
+    expect(await db().brand.findUniqueOrThrow({ where: { id: other.brandId } })).toMatchObject({ domains: ["bü cher.de"], analysisVersion: version });
+
+    await db().brand.update({ where: { id: other.brandId }, data: { domains: ["bü cher.de", "müller.de"] } });
+    expect(await canonicalizeStoredDomains()).toEqual({ rewritten: [other.brandId], refused: [], failed: [] });
+    expect((await db().brand.findUniqueOrThrow({ where: { id: other.brandId } })).domains).toEqual(["bü cher.de", "xn--mller-kva.de"]);
+    await db().brand.delete({ where: { id: other.brandId } });
+  });
+
+  it("changes only the domains: a name the form would now write otherwise does not clash with another brand's", async () => {
+    const W = await createTenant("Clash");
+    // Stored before names were NFKC-normalised: "Ａｃｍｅ" would be written "Acme", another brand's name.
+    await db().brand.update({ where: { id: W.brandId }, data: { name: "Ａｃｍｅ", domains: ["ａｃｍｅ-shop.de"] } });
+    await db().brand.create({ data: { workspaceId: W.workspaceId, name: "Acme", domains: ["acme.de"] } });
+    expect(await canonicalizeStoredDomains()).toEqual({ rewritten: [W.brandId], refused: [], failed: [] });
+    expect(await db().brand.findUniqueOrThrow({ where: { id: W.brandId } })).toMatchObject({ name: "Ａｃｍｅ", domains: ["acme-shop.de"] });
+  });
+
+  it("rewrites a source override stored as typed, the one set last winning over its ASCII form's", async () => {
+    const O = await createTenant("Overrides");
+    await db().sourceCategoryOverride.createMany({
+      data: [
+        { workspaceId: O.workspaceId, domain: "bücher.de", category: "review", updatedAt: new Date("2026-11-02T00:00:00Z") },
+        { workspaceId: O.workspaceId, domain: "xn--bcher-kva.de", category: "news", updatedAt: new Date("2026-11-01T00:00:00Z") },
+        { workspaceId: O.workspaceId, domain: "пример.рф", category: "forum", updatedAt: new Date("2026-11-01T00:00:00Z") },
+      ],
+    });
+    expect(await canonicalizeStoredOverrides()).toBe(2);
+    expect(await canonicalizeStoredOverrides()).toBe(0);
+    const rows = await db().sourceCategoryOverride.findMany({ where: { workspaceId: O.workspaceId }, orderBy: { domain: "asc" }, select: { domain: true, category: true } });
+    expect(rows).toEqual([
+      { domain: "xn--bcher-kva.de", category: "review" },
+      { domain: "xn--e1afmkfd.xn--p1ai", category: "forum" },
+    ]);
+  });
+});
+
+describe("an international domain in an answer", () => {
+  it("is a sign that a brand named like a common word is meant, written in either form", () => {
+    const brand = { name: "Линия", aliases: [], domains: ["xn----jtbhanndi7a5a0i.xn--p1ai"] };
+    const answer = "Прямая линия проходит через центр. Линия продаёт ноутбуки, подробности на линия-техно.рф.";
+    const mention = (text: string) => analyzeAnswer({ answer: text, brand, competitors: [], language: "ru" }).entities.find((m) => m.name === "Линия");
+    expect(mention(answer)).toMatchObject({ mentioned: true, count: 1 });
+    expect(mention(answer.replace("линия-техно.рф", "xn----jtbhanndi7a5a0i.xn--p1ai"))).toMatchObject({ mentioned: true, count: 1 });
+    expect(mention("Прямая линия проходит через центр. Линия продаёт ноутбуки.")).toMatchObject({ mentioned: false });
   });
 });

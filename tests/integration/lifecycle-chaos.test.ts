@@ -752,10 +752,18 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
           break;
         }
         case "legacyDomains": {
-          await db().$executeRaw`UPDATE brands SET domains = ${[LEGACY_DOMAIN]}::text[] WHERE id = ${space.brandId}::uuid`;
-          // As a worker's repair pass does it; again until it is done (a database restart refuses it).
+          const [legacy] = await db().$queryRaw<{ version: number }[]>`
+            UPDATE brands SET domains = ${[LEGACY_DOMAIN]}::text[] WHERE id = ${space.brandId}::uuid RETURNING "analysisVersion" AS version`;
+          // As a worker's maintenance does it (or a brand edit, which stores the form's way too);
+          // again until the brand is rewritten, with a new analysis version (its answers re-analysed).
+          const rewritten = async () => {
+            const { rewritten } = await canonicalizeStoredDomains();
+            if (rewritten.includes(space.brandId)) count("legacy domains: rewritten here");
+            const now = await db().brand.findUniqueOrThrow({ where: { id: space.brandId }, select: { domains: true, analysisVersion: true } });
+            return now.domains.every((d) => d === normalizeHost(d)) && now.analysisVersion > legacy!.version;
+          };
           background.push(
-            waitFor(() => canonicalizeStoredDomains().then(() => true, () => false), { what: "the legacy domain rewritten", timeoutMs: 60_000, intervalMs: 250 }).then(
+            waitFor(() => rewritten().catch(() => false), { what: "the legacy domain rewritten, with a new analysis version", timeoutMs: 60_000, intervalMs: 250 }).then(
               () => {
                 count("legacy domains: rewritten");
               },

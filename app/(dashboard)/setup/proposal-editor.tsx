@@ -10,6 +10,7 @@ import { Field, Input } from "@/components/ui/field";
 import { acceptSetupAction } from "@/lib/actions/setup";
 import { ActionFailure, unwrap, type FieldErrors } from "@/lib/browser/action-result";
 import type { SetupProposal } from "@/lib/setup/schemas";
+import { displayHost } from "@/lib/sources/host";
 
 export type ProviderChoice = { id: string; name: string; model: string };
 
@@ -36,8 +37,8 @@ export function ProposalEditor(props: {
   const router = useRouter();
   const queryClient = useQueryClient();
   const { proposal } = props;
-  const [brand, setBrand] = useState<Entity>({ key: 0, name: proposal.brand.name, aliases: joined(proposal.brand.aliases), domains: joined(proposal.brand.domains) });
-  const [competitors, setCompetitors] = useState<Entity[]>(() => proposal.competitors.map((c) => ({ key: key(), name: c.name, aliases: joined(c.aliases), domains: joined(c.domains) })));
+  const [brand, setBrand] = useState<Entity>({ key: 0, name: proposal.brand.name, aliases: joined(proposal.brand.aliases), domains: joined(proposal.brand.domains.map(displayHost)) });
+  const [competitors, setCompetitors] = useState<Entity[]>(() => proposal.competitors.map((c) => ({ key: key(), name: c.name, aliases: joined(c.aliases), domains: joined(c.domains.map(displayHost)) })));
   const [questions, setQuestions] = useState<Question[]>(() => proposal.questions.map((q) => ({ key: key(), ask: true, text: q.text, tags: joined(q.tags) })));
   const [providerIds, setProviderIds] = useState<Set<string>>(() => new Set(props.providers.map((p) => p.id)));
   const [errors, setErrors] = useState<FieldErrors>({});
