@@ -25,7 +25,7 @@ function ReanalysisStatus({ run }: { run?: { status: string; total: number; done
   if (run.status === "failed") return <p className="text-xs text-red-600">Re-analysis of past answers failed: {run.error}</p>;
   const pct = run.total ? Math.round((run.done / run.total) * 100) : 0;
   return (
-    <div className="mt-2 w-64" role="status">
+    <div className="mt-2 w-full max-w-64" role="status">
       <p className="text-xs text-slate-600">
         {run.status === "queued" ? "Re-analysis of past answers is waiting…" : `Re-analysing past answers: ${run.done} of ${run.total}`}
       </p>
@@ -70,7 +70,7 @@ export function BrandsPage({ initialBrands, canEdit }: { initialBrands: BrandRow
           {brands.map((brand) => (
             <Card key={brand.id} className="p-5">
               <div className="flex items-start justify-between gap-4">
-                <div className="space-y-1">
+                <div className="min-w-0 space-y-1">
                   <h2 className="text-base font-semibold text-slate-900">{brand.name}</h2>
                   <Names label="Aliases" values={brand.aliases} />
                   <Names label="Case-sensitive aliases" values={brand.caseSensitiveAliases} />
