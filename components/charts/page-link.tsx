@@ -1,4 +1,4 @@
-import { displayUrl } from "@/lib/sources/host";
+import { displayUrl } from "@/lib/analysis/host";
 /**
  * A cited page: its title linked (its address when it has none), the address below the title.
  * An address breaks anywhere: one without hyphens would otherwise run over the next column.

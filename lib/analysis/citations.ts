@@ -3,7 +3,7 @@
 // suffix list and a flag for the brand's own domains.
 import { getDomain } from "tldts";
 import type { Source } from "@/lib/providers/types";
-import { normalizeHost } from "@/lib/sources/host";
+import { normalizeHost } from "@/lib/analysis/host";
 
 export type Citation = { url: string; title: string | null; domain: string; isOwnDomain: boolean; citedInText: boolean };
 

@@ -8,7 +8,7 @@
 // it in lower case is matched as before, so English analysis is unchanged where no name is used
 // as a word. Linear: one pass over the hits.
 
-import { unicodeHost } from "@/lib/sources/host";
+import { unicodeHost } from "@/lib/analysis/host";
 
 /** A single word of letters written as a word would be (Notion, linear, Магнит), not HubSpot or SFDC. */
 export function isWordLike(name: string): boolean {

@@ -19,3 +19,9 @@ declare module "russian-nouns-js" {
 declare module "vader-sentiment" {
   export const SentimentIntensityAnalyzer: { polarity_scores(text: string): { neg: number; neu: number; pos: number; compound: number } };
 }
+
+// punycode.js (lib/analysis/host.ts) is CommonJS: one default export.
+declare module "punycode.js" {
+  const punycode: { toUnicode(domain: string): string };
+  export default punycode;
+}

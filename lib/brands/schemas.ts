@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isValidAsciiHost, normalizeHost } from "@/lib/sources/host";
+import { isValidAsciiHost, normalizeHost } from "@/lib/analysis/host";
 import { text } from "@/lib/validation/text";
 
 const name = text({ max: 100, label: "A name" }).pipe(z.string().min(1, "Enter a name"));

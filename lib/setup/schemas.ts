@@ -5,7 +5,7 @@ import { registrableDomain } from "@/lib/analysis/citations";
 import { brandInputSchema } from "@/lib/brands/schemas";
 import { pickedProvidersSchema } from "@/lib/checks/schemas";
 import { promptInputSchema } from "@/lib/prompts/schemas";
-import { normalizeHost } from "@/lib/sources/host";
+import { normalizeHost } from "@/lib/analysis/host";
 
 /** The languages the wizard offers for the questions (the simulator writes en, de and ru; others get English). */
 export const SETUP_LANGUAGES = [

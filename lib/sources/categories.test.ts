@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { categorize, categoryContext, shippedCategory, SOURCE_CATEGORIES } from "@/lib/sources/categories";
-import { normalizeHost } from "@/lib/sources/host";
+import { normalizeHost } from "@/lib/analysis/host";
 import { SOURCE_DOMAINS } from "@/lib/sources/source-domains";
 
 const none = categoryContext({ ownDomains: [], competitorDomains: [] });

@@ -8,7 +8,7 @@
 // 5. patterns: documentation and community subdomains, public-sector and academic suffixes,
 // review and comparison words in the name; 6. other.
 
-import { normalizeHost } from "@/lib/sources/host";
+import { normalizeHost } from "@/lib/analysis/host";
 import { SOURCE_DOMAINS } from "@/lib/sources/source-domains";
 import type { OverridableCategory, SourceCategory } from "./category-labels";
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { registrableDomain } from "@/lib/analysis/citations";
 import { OVERRIDABLE_CATEGORIES } from "@/lib/sources/categories";
-import { isValidAsciiHost, normalizeHost } from "@/lib/sources/host";
+import { isValidAsciiHost, normalizeHost } from "@/lib/analysis/host";
 
 /** A registrable domain as citations store it ("g2.com", "example.co.uk"), from what a user typed. */
 export const overrideDomain = z

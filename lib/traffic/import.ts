@@ -4,7 +4,7 @@ import { pipeline, Readable } from "node:stream";
 import { actorNow, type ActingMember } from "@/lib/api-keys/api-keys";
 import { assertCan, canImportTraffic } from "@/lib/permissions/permissions";
 import { UserError } from "@/lib/errors";
-import { normalizeHost } from "@/lib/sources/host";
+import { normalizeHost } from "@/lib/analysis/host";
 import { classifyUserAgent } from "@/lib/traffic/classify";
 import { detectFormat, parseCloudflare, parseCombined, parseCsv, parseNetlify, parseVercel, readCsvHeader, type LineResult, type LogFormat } from "@/lib/traffic/formats";
 import { HitWriter } from "@/lib/traffic/hit-writer";

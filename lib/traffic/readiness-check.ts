@@ -8,7 +8,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { enqueueSiteReadiness } from "@/lib/jobs/enqueue";
 import { addressGuard, type AddressGuard } from "@/lib/net/safe-url";
 import { parseAddress, parseTrustedProxies } from "@/lib/net/trusted-proxies";
-import { normalizeHost } from "@/lib/sources/host";
+import { normalizeHost } from "@/lib/analysis/host";
 import { CRAWLERS } from "@/lib/traffic/crawlers";
 import type { PageStatus, StoredCrawler, StoredPage } from "@/lib/traffic/readiness";
 import { ROBOTS_MAX_BYTES, robotsOutcome, robotsPolicy, type RobotsPolicy } from "@/lib/traffic/robots";

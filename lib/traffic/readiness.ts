@@ -2,7 +2,7 @@ import "server-only";
 import { pausePoint } from "@/lib/db/pause-points";
 import { db } from "@/lib/db/prisma";
 import { jobCatalog } from "@/lib/jobs/catalog";
-import { normalizeHost } from "@/lib/sources/host";
+import { normalizeHost } from "@/lib/analysis/host";
 import type { CrawlerPurpose } from "@/lib/traffic/crawlers";
 import type { RobotsOutcome } from "@/lib/traffic/robots";
 import { ownDomains } from "@/lib/traffic/store";

@@ -1,7 +1,7 @@
 // Whether a page view was sent by an AI assistant (lib/traffic/assistants.ts), and which landing
 // page it counts for. Pure, so the collect route and the tests share it; the server decides,
 // the script only reports the page address and document.referrer.
-import { normalizeHost } from "@/lib/sources/host";
+import { normalizeHost } from "@/lib/analysis/host";
 import { ASSISTANTS, type Assistant } from "@/lib/traffic/assistants";
 
 /** Longest path kept (a longer one is cut), as for crawler hits: the rollup's key must fit a btree entry. */

@@ -1,6 +1,6 @@
 // A brand whose site has an international name ("bücher.de"): citations, crawler hits and visits
 // carry the name's ASCII form ("xn--bcher-kva.de"), so the brand's domains are stored in that form
-// too (lib/sources/host.ts), and brands stored earlier as typed are rewritten by the repair pass
+// too (lib/analysis/host.ts), and brands stored earlier as typed are rewritten by the workers' maintenance
 // and re-analysed (canonicalizeStoredDomains).
 import { beforeAll, describe, expect, it } from "vitest";
 import { createTenant, type Tenant } from "../support/api-fixtures";

@@ -67,7 +67,7 @@ import { onPausePoint } from "@/lib/db/pause-points";
 import { db } from "@/lib/db/prisma";
 import { runRetention } from "@/lib/jobs/retention";
 import { importTrafficLog } from "@/lib/traffic/import";
-import { normalizeHost } from "@/lib/sources/host";
+import { normalizeHost } from "@/lib/analysis/host";
 import { runDueSchedules } from "@/lib/schedules/run-due";
 import { archivePrompts, createSchedule, deleteSchedule, pauseSchedule, updateSchedule } from "@/lib/schedules/schedules";
 import { scheduleInputSchema } from "@/lib/schedules/schemas";

@@ -12,7 +12,7 @@ import { createBrandAction, updateBrandAction } from "@/lib/actions/brands";
 import { brandInputSchema } from "@/lib/brands/schemas";
 import { AliasSuggestions } from "./alias-suggestions";
 import { brandsKey, type BrandRow } from "./use-brands-query";
-import { displayHost } from "@/lib/sources/host";
+import { displayHost } from "@/lib/analysis/host";
 
 type CompetitorDraft = { key: string; id?: string; name: string; aliases: string; caseSensitiveAliases: string; domains: string };
 

@@ -9,7 +9,7 @@ import { unwrap } from "@/lib/browser/action-result";
 import { BrandFormDialog } from "./brand-form-dialog";
 import { brandsKey, useBrandsQuery, useReanalysisQuery, type BrandRow } from "./use-brands-query";
 import { useConfirm } from "@/components/ui/confirm-dialog";
-import { displayHost } from "@/lib/sources/host";
+import { displayHost } from "@/lib/analysis/host";
 
 function Names({ label, values }: { label: string; values: string[] }) {
   if (!values.length) return null;

@@ -10,7 +10,7 @@ import { Field, Input } from "@/components/ui/field";
 import { acceptSetupAction } from "@/lib/actions/setup";
 import { ActionFailure, unwrap, type FieldErrors } from "@/lib/browser/action-result";
 import type { SetupProposal } from "@/lib/setup/schemas";
-import { displayHost } from "@/lib/sources/host";
+import { displayHost } from "@/lib/analysis/host";
 
 export type ProviderChoice = { id: string; name: string; model: string };
 

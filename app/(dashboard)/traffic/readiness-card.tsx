@@ -11,7 +11,7 @@ import { checkSiteReadinessAction } from "@/lib/actions/site-readiness";
 import { unwrap } from "@/lib/browser/action-result";
 import { formatUtcDateTime, MISSING } from "@/lib/format";
 import { readinessQuery } from "./queries";
-import { displayHost } from "@/lib/sources/host";
+import { displayHost } from "@/lib/analysis/host";
 
 type Readiness = Awaited<ReturnType<typeof readinessQuery.queryFn>>;
 type Domain = Readiness["domains"][number];

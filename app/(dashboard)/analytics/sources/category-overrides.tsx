@@ -6,7 +6,7 @@ import { Field, Input, Select } from "@/components/ui/field";
 import { ActionFailure } from "@/lib/browser/action-result";
 import { CATEGORY_LABELS, OVERRIDABLE_CATEGORIES, type OverridableCategory } from "@/lib/sources/category-labels";
 import { useSetSourceCategory, useSourceCategoryOverridesQuery } from "./use-source-categories";
-import { displayHost } from "@/lib/sources/host";
+import { displayHost } from "@/lib/analysis/host";
 
 /** Admins: the workspace's own categories for cited domains, a form to set one, and a reset per row. */
 export function CategoryOverrides() {

@@ -8,7 +8,7 @@ import { useChartQuery } from "../use-analytics-queries";
 import { useCitedDomain } from "./use-cited-domain";
 import { formatCount } from "@/lib/format";
 import { CITED_PAGES_PAGE_SIZE } from "../first-requests";
-import { displayHost } from "@/lib/sources/host";
+import { displayHost } from "@/lib/analysis/host";
 
 
 /** Every cited page, most cited first, a page at a time; only one domain's when the address names one (a gap source's link). */

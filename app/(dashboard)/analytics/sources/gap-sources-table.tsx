@@ -13,7 +13,7 @@ import { gapSourceAction } from "@/lib/sources/gap-actions";
 import { useChartQuery } from "../use-analytics-queries";
 import { useCitedDomain } from "./use-cited-domain";
 import { useSetSourceCategory } from "./use-source-categories";
-import { displayHost } from "@/lib/sources/host";
+import { displayHost } from "@/lib/analysis/host";
 
 type GapSource = ChartData<"gap-sources">["items"][number];
 

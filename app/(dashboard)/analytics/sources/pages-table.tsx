@@ -2,7 +2,7 @@ import { PageLink } from "@/components/charts/page-link";
 import { Badge } from "@/components/ui/card";
 import { DataTable } from "@/components/ui/data-table";
 import type { Column } from "@/components/ui/table-columns";
-import { displayHost } from "@/lib/sources/host";
+import { displayHost } from "@/lib/analysis/host";
 
 type Page = { url: string; title: string | null; citations: number; captures: number; domain?: string; own?: boolean };
 

@@ -9,7 +9,7 @@ import { seriesColor } from "@/components/charts/palette";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
 import type { ChartData } from "@/lib/analytics/wire";
 import { useChartQuery } from "../use-analytics-queries";
-import { displayHost } from "@/lib/sources/host";
+import { displayHost } from "@/lib/analysis/host";
 
 type Domains = ChartData<"top-domains">;
 

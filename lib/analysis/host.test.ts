@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { brandInputSchema, domainSchema } from "@/lib/brands/schemas";
 import { normalizeUrl, registrableDomain, siteOf } from "@/lib/analysis/citations";
-import { displayHost, displayUrl, normalizeHost } from "@/lib/sources/host";
+import { displayHost, displayUrl, normalizeHost } from "@/lib/analysis/host";
 
 describe("normalizeHost", () => {
   it("writes an international name in the ASCII form URLs carry", () => {
