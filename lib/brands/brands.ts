@@ -158,6 +158,7 @@ export async function canonicalizeStoredDomains(): Promise<{ rewritten: string[]
     include: { competitors: { orderBy: { createdAt: "asc" } } },
     orderBy: { id: "asc" },
   });
+  await pausePoint("domains:candidates-read");
   const result = { rewritten: [] as string[], refused: [] as string[], failed: [] as { id: string; error: string }[] };
   for (const candidate of candidates) {
     if (domainsKey(canonical(candidate)) === domainsKey(candidate)) {

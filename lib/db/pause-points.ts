@@ -81,6 +81,8 @@ export type PausePoint =
   | "brand:delete-before-commit"
   /** A brand edit's re-analysis: a run that has not started found, to be reused (lib/brands/reanalysis.ts). */
   | "reanalysis:waiting-run-found"
+  /** Brands with domains in an older form read, none locked yet (canonicalizeStoredDomains, lib/brands/brands.ts). */
+  | "domains:candidates-read"
   /** A rewrite of answers' analysis (re-analysis, a brand's domains): their rollup contribution taken away, not committed, the rows not rewritten yet (lib/analytics/rollups.ts). */
   | "rollups:subtracted"
   /** A due schedule's run: its row claimed (locked), its check not yet asked for (lib/schedules/run-due.ts). */

@@ -4,6 +4,7 @@
 // and re-analysed (canonicalizeStoredDomains).
 import { beforeAll, describe, expect, it } from "vitest";
 import { createTenant, type Tenant } from "../support/api-fixtures";
+import { gateAt } from "../support/pause";
 import { rollupsAndRebuild } from "../support/rollup-rebuild";
 import { analyzeAnswer } from "@/lib/analysis/analyze";
 import { canonicalizeStoredDomains, updateBrand } from "@/lib/brands/brands";
@@ -78,6 +79,20 @@ describe("international domain names", () => {
     expect(kept).toEqual(rebuilt);
     // A browser reports the landing page in ASCII form; the brand's site takes the visit.
     expect(await recordVisit({ key, url: "https://www.xn--bcher-kva.de/preise", referrer: "https://chatgpt.com/" }, 100)).toBe("recorded");
+  });
+
+  it("leaves alone a brand that an edit rewrote between reading it and locking it: one new analysis version, not two", async () => {
+    const E = await createTenant("Edited meanwhile");
+    await db().brand.update({ where: { id: E.brandId }, data: { domains: ["bücher-edit.de"] } });
+    const gate = gateAt("domains:candidates-read");
+    const pass = canonicalizeStoredDomains();
+    await gate.reached;
+    // The admin saves the brand meanwhile (its form stores the ASCII form) and starts its re-analysis.
+    await updateBrand(E.workspaceId, E.brandId, brandInputSchema.parse({ name: "Edited meanwhile Brand", domains: ["bücher-edit.de"] }));
+    const edited = await db().brand.findUniqueOrThrow({ where: { id: E.brandId } });
+    gate.open();
+    expect(await pass).toEqual({ rewritten: [], refused: [], failed: [] });
+    expect(await db().brand.findUniqueOrThrow({ where: { id: E.brandId } })).toMatchObject({ domains: ["xn--bcher-edit-9db.de"], analysisVersion: edited.analysisVersion });
   });
 
   it("leaves a domain the form refuses as it is, without locking the brand, and rewrites the others", async () => {
