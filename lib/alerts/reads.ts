@@ -8,7 +8,7 @@ import { ownPagesByPeriod } from "@/lib/analytics/source-categories";
 import { budgetStatus } from "@/lib/billing/budget";
 import { db, readDb } from "@/lib/db/prisma";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { onSites, ownSites } from "@/lib/traffic/store";
+import { onOwnSites } from "@/lib/traffic/store";
 
 /**
  * What an alert kind's judge reads with, handed to it by lib/alerts/evaluate.ts: the kinds are
@@ -34,7 +34,7 @@ export const alertReads = {
   /** The own_page_dropped alert's answers and own pages per period (rollups). */
   ownPagesByPeriod,
   /** Stored crawls' and visits' rows (host `column`) on the workspace's own sites now, as the Traffic page reads them. */
-  onOwnSites: async (workspaceId: string, column: Prisma.Sql) => onSites(column, await ownSites(workspaceId)),
+  onOwnSites,
 };
 
 export type AlertReads = typeof alertReads;

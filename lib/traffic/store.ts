@@ -99,6 +99,11 @@ export function onSites(column: Prisma.Sql, sites: Iterable<string>): Prisma.Sql
   return Prisma.sql`(${column} = ANY(${exact}::text[]) OR ${column} LIKE ANY(${subdomains}::text[]))`;
 }
 
+/** onSites with the workspace's own sites now: what the Traffic page, its alerts and REST read. */
+export async function onOwnSites(workspaceId: string, column: Prisma.Sql): Promise<Prisma.Sql> {
+  return onSites(column, await ownSites(workspaceId));
+}
+
 /** The sites of the workspace's brands' domains (siteOf each). */
 export async function ownSites(workspaceId: string): Promise<Set<string>> {
   return new Set((await ownDomains(workspaceId)).map(siteOf));

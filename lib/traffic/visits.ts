@@ -5,7 +5,7 @@ import { NotFoundError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { pagePeriodUpsert } from "@/lib/traffic/page-periods";
 import { siteOf } from "@/lib/analysis/citations";
-import { onSites, ownSites } from "@/lib/traffic/store";
+import { onOwnSites, ownSites } from "@/lib/traffic/store";
 import { classifyVisit } from "@/lib/traffic/visit-source";
 
 // Visits that AI assistants send to the workspace's own pages, reported by the /t.js script
@@ -154,7 +154,7 @@ export type PageVisits = { domain: string; path: string; visits: number; byAssis
  * visitsByAssistantPerDay, only today's own sites count, as on the Traffic page.
  */
 export async function visitsByPage(workspaceId: string, range: DayRange, paging: { page: number; pageSize: number }): Promise<{ pages: PageVisits[]; total: number }> {
-  const own = onSites(Prisma.sql`domain`, await ownSites(workspaceId));
+  const own = await onOwnSites(workspaceId, Prisma.sql`domain`);
   const rows = await readDb().$queryRaw<{ domain: string; path: string; assistant: string | null; visits: number | null; pageTotal: number | null; total: number }[]>`
     WITH ranked AS (
       SELECT domain, path, sum(visits)::int AS "pageTotal", count(*) OVER ()::int AS total
@@ -186,7 +186,7 @@ export type AssistantDay = { day: string; assistant: string; visits: number };
 
 /** Visits per day and assistant in the range (days without visits are left out). */
 export async function visitsByAssistantPerDay(workspaceId: string, range: DayRange): Promise<AssistantDay[]> {
-  const own = onSites(Prisma.sql`domain`, await ownSites(workspaceId));
+  const own = await onOwnSites(workspaceId, Prisma.sql`domain`);
   return readDb().$queryRaw<AssistantDay[]>`
     SELECT to_char(day, 'YYYY-MM-DD') AS day, assistant, sum(visits)::int AS visits
     FROM traffic_visits_daily
