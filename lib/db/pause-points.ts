@@ -83,6 +83,8 @@ export type PausePoint =
   | "reanalysis:waiting-run-found"
   /** Brands with domains in an older form read, none locked yet (canonicalizeStoredDomains, lib/brands/brands.ts). */
   | "domains:candidates-read"
+  /** The legacy source override rewrite: a workspace's lock taken and the rows of one domain read, nothing rewritten yet (lib/sources/overrides.ts). */
+  | "overrides:legacy-read"
   /** A rewrite of answers' analysis (re-analysis, a brand's domains): their rollup contribution taken away, not committed, the rows not rewritten yet (lib/analytics/rollups.ts). */
   | "rollups:subtracted"
   /** A due schedule's run: its row claimed (locked), its check not yet asked for (lib/schedules/run-due.ts). */
@@ -100,7 +102,7 @@ export type PausePoint =
   /** The Jobs page's list: whether the workspace has work to end read, the page's rows not yet (lib/admin/jobs-page.ts). */
   | "jobs:between-reads";
 
-export type PauseContext = { tx?: Prisma.TransactionClient; captureId?: string; checkId?: string; ruleId?: string; suggestionId?: string; operationId?: string };
+export type PauseContext = { tx?: Prisma.TransactionClient; workspaceId?: string; captureId?: string; checkId?: string; ruleId?: string; suggestionId?: string; operationId?: string };
 type Hook = (context: PauseContext) => Promise<void> | void;
 
 const registry = globalThis as unknown as { beaconPauseHooks?: Map<PausePoint, Hook> };

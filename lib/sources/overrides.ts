@@ -2,7 +2,9 @@ import "server-only";
 import { categoryContext, shippedCategory, type CategoryContext, type OverridableCategory } from "@/lib/sources/categories";
 import { siteOf } from "@/lib/analysis/citations";
 import { db, readDb } from "@/lib/db/prisma";
+import { pausePoint } from "@/lib/db/pause-points";
 import { transaction } from "@/lib/db/transaction";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import { overrideDomain } from "@/lib/sources/schemas";
 
 // The brand's and competitors' domains by their site (siteOf), as citations are stored: a
@@ -35,49 +37,71 @@ export async function listSourceCategoryOverrides(workspaceId: string): Promise<
   return rows.map((r) => ({ ...r, shipped: shippedCategory(r.domain) }));
 }
 
+// Every write of a workspace's overrides holds this lock, so an admin's set or reset and the
+// legacy rewrite below never interleave (a reset made while the rewrite held the old row was
+// undone by it; a category set meanwhile was replaced by the old one).
+const lockOverrides = (tx: Prisma.TransactionClient, workspaceId: string) =>
+  tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`source-overrides:${workspaceId}`}, 0))`;
+
+/** The workspace's rows stored before 2026-12-05 with an international domain as typed, by the ASCII form they stand for. */
+async function legacyRows(tx: Prisma.TransactionClient, workspaceId: string) {
+  const rows = await tx.$queryRaw<{ domain: string }[]>`
+    SELECT domain FROM source_category_overrides WHERE "workspaceId" = ${workspaceId}::uuid AND domain ~ '[^[:ascii:]]'`;
+  return rows.flatMap(({ domain }) => {
+    const ascii = overrideDomain.safeParse(domain).data;
+    return ascii ? [{ domain, ascii }] : [];
+  });
+}
+
 /**
- * Sets (or with null, removes) the workspace's category for a domain. The caller authorizes
- * (canManageWorkspaceSettings) and validates (lib/sources/schemas.ts).
+ * Sets (or with null, removes) the workspace's category for a domain, in every spelling stored
+ * (a row of "bücher.de" the rewrite has not reached yet is xn--bcher-kva.de's too). The caller
+ * authorizes (canManageWorkspaceSettings) and validates (lib/sources/schemas.ts).
  */
 export async function setSourceCategory(workspaceId: string, userId: string | null, domain: string, category: OverridableCategory | null): Promise<void> {
-  if (category === null) {
-    await db().sourceCategoryOverride.deleteMany({ where: { workspaceId, domain } });
-    return;
-  }
-  await db().sourceCategoryOverride.upsert({
-    where: { workspaceId_domain: { workspaceId, domain } },
-    create: { workspaceId, domain, category, updatedById: userId },
-    update: { category, updatedById: userId },
+  await transaction(async (tx) => {
+    await lockOverrides(tx, workspaceId);
+    const spellings = (await legacyRows(tx, workspaceId)).filter((r) => r.ascii === domain).map((r) => r.domain);
+    await tx.sourceCategoryOverride.deleteMany({ where: { workspaceId, domain: { in: category === null ? [domain, ...spellings] : spellings } } });
+    if (category === null) return;
+    await tx.sourceCategoryOverride.upsert({
+      where: { workspaceId_domain: { workspaceId, domain } },
+      create: { workspaceId, domain, category, updatedById: userId },
+      update: { category, updatedById: userId },
+    });
   });
 }
 
 /**
  * Rewrites overrides stored before 2026-12-05 with an international domain as typed ("bücher.de")
- * to the ASCII form citations carry (overrideDomain), so Reset and a new category reach them;
- * where the workspace also has a row of that form, the one set last wins. Categories are read at
- * query time, so nothing else changes. Run by every worker's maintenance beside
- * canonicalizeStoredDomains; a row another worker rewrote meanwhile is gone under the lock.
+ * to the ASCII form citations carry (overrideDomain); where the workspace has rows of several
+ * spellings of one domain, the one set last wins. Categories are read at query time, so nothing
+ * else changes. Run by every worker's maintenance beside canonicalizeStoredDomains, each
+ * workspace under its overrides' lock: rows another worker rewrote meanwhile are gone by then.
  * Returns how many rows it rewrote.
  */
 export async function canonicalizeStoredOverrides(): Promise<number> {
-  const rows = await db().$queryRaw<{ workspaceId: string; domain: string }[]>`
-    SELECT "workspaceId"::text AS "workspaceId", domain FROM source_category_overrides WHERE domain ~ '[^[:ascii:]]'`;
+  const workspaces = await db().$queryRaw<{ workspaceId: string }[]>`
+    SELECT DISTINCT "workspaceId"::text AS "workspaceId" FROM source_category_overrides WHERE domain ~ '[^[:ascii:]]'`;
   let rewritten = 0;
-  for (const row of rows) {
-    const domain = overrideDomain.safeParse(row.domain).data;
-    if (!domain) continue;
-    const done = await transaction(async (tx) => {
-      const both = await tx.$queryRaw<{ domain: string; category: OverridableCategory; updatedById: string | null; updatedAt: Date }[]>`
-        SELECT domain, category, "updatedById", "updatedAt" FROM source_category_overrides
-        WHERE "workspaceId" = ${row.workspaceId}::uuid AND domain IN (${row.domain}, ${domain})
-        ORDER BY "updatedAt" DESC FOR UPDATE`;
-      if (!both.some((o) => o.domain === row.domain)) return false;
-      const { category, updatedById, updatedAt } = both[0]!;
-      await tx.sourceCategoryOverride.deleteMany({ where: { workspaceId: row.workspaceId, domain: { in: [row.domain, domain] } } });
-      await tx.sourceCategoryOverride.create({ data: { workspaceId: row.workspaceId, domain, category, updatedById, updatedAt } });
-      return true;
+  for (const { workspaceId } of workspaces) {
+    rewritten += await transaction(async (tx) => {
+      await lockOverrides(tx, workspaceId);
+      const legacy = await legacyRows(tx, workspaceId);
+      for (const ascii of new Set(legacy.map((r) => r.ascii))) {
+        const spellings = legacy.filter((r) => r.ascii === ascii).map((r) => r.domain);
+        const rows = await tx.sourceCategoryOverride.findMany({
+          where: { workspaceId, domain: { in: [ascii, ...spellings] } },
+          orderBy: { updatedAt: "desc" },
+          select: { category: true, updatedById: true, updatedAt: true },
+        });
+        await pausePoint("overrides:legacy-read", { tx, workspaceId });
+        const { category, updatedById, updatedAt } = rows[0]!;
+        await tx.sourceCategoryOverride.deleteMany({ where: { workspaceId, domain: { in: [ascii, ...spellings] } } });
+        await tx.sourceCategoryOverride.create({ data: { workspaceId, domain: ascii, category, updatedById, updatedAt } });
+      }
+      return legacy.length;
     });
-    if (done) rewritten += 1;
   }
   return rewritten;
 }

@@ -4,14 +4,15 @@
 // and re-analysed (canonicalizeStoredDomains).
 import { beforeAll, describe, expect, it } from "vitest";
 import { createTenant, type Tenant } from "../support/api-fixtures";
-import { gateAt } from "../support/pause";
+import { gateAt, lockWaiters } from "../support/pause";
+import { waitFor } from "../support/wait-for";
 import { rollupsAndRebuild } from "../support/rollup-rebuild";
 import { analyzeAnswer } from "@/lib/analysis/analyze";
 import { canonicalizeStoredDomains, updateBrand } from "@/lib/brands/brands";
 import { runReanalysis } from "@/lib/brands/reanalysis";
 import { brandInputSchema } from "@/lib/brands/schemas";
 import { db } from "@/lib/db/prisma";
-import { canonicalizeStoredOverrides } from "@/lib/sources/overrides";
+import { canonicalizeStoredOverrides, setSourceCategory } from "@/lib/sources/overrides";
 import { recordVisit, rotateSiteKey } from "@/lib/traffic/visits";
 
 let T: Tenant;
@@ -133,6 +134,59 @@ describe("international domain names", () => {
       { domain: "xn--bcher-kva.de", category: "review" },
       { domain: "xn--e1afmkfd.xn--p1ai", category: "forum" },
     ]);
+  });
+
+  /** Until the admin's write has finished, or queued behind the rewrite (a lock wait): it is given every chance to go first. */
+  async function finishedOrQueued(write: Promise<unknown>) {
+    let settled = false;
+    void write.then(() => (settled = true), () => (settled = true));
+    await waitFor(async () => settled || (await lockWaiters()) > 0, { what: "the admin's write to finish or queue", timeoutMs: 30_000, intervalMs: 10 });
+  }
+
+  const overridesOf = async (workspaceId: string) =>
+    db().sourceCategoryOverride.findMany({ where: { workspaceId }, orderBy: { domain: "asc" }, select: { domain: true, category: true } });
+
+  it("resets and sets a domain's category in every spelling stored, before the rewrite has run", async () => {
+    const O = await createTenant("Overrides reset");
+    await db().sourceCategoryOverride.createMany({
+      data: [
+        { workspaceId: O.workspaceId, domain: "bücher.de", category: "review" },
+        { workspaceId: O.workspaceId, domain: "ＢÜＣＨＥＲ.de", category: "news" },
+        { workspaceId: O.workspaceId, domain: "пример.рф", category: "forum" },
+      ],
+    });
+    // Reset on the Sources page sends the domain as shown; the form writes it in ASCII.
+    await setSourceCategory(O.workspaceId, null, "xn--bcher-kva.de", null);
+    expect(await overridesOf(O.workspaceId)).toEqual([{ domain: "пример.рф", category: "forum" }]);
+    await setSourceCategory(O.workspaceId, null, "xn--e1afmkfd.xn--p1ai", "news");
+    expect(await overridesOf(O.workspaceId)).toEqual([{ domain: "xn--e1afmkfd.xn--p1ai", category: "news" }]);
+    expect(await canonicalizeStoredOverrides()).toBe(0);
+  });
+
+  it("keeps an admin's reset made while the rewrite holds the legacy row: the rewrite does not bring the category back", async () => {
+    const O = await createTenant("Overrides race");
+    await db().sourceCategoryOverride.create({ data: { workspaceId: O.workspaceId, domain: "bücher.de", category: "review" } });
+    const gate = gateAt("overrides:legacy-read", (c) => c.workspaceId === O.workspaceId);
+    const pass = canonicalizeStoredOverrides();
+    await gate.reached;
+    const reset = setSourceCategory(O.workspaceId, null, "xn--bcher-kva.de", null);
+    await finishedOrQueued(reset);
+    gate.open();
+    await Promise.all([pass, reset]);
+    expect(await overridesOf(O.workspaceId)).toEqual([]);
+  });
+
+  it("keeps an admin's category set while the rewrite holds the legacy row: the one set last wins", async () => {
+    const O = await createTenant("Overrides set race");
+    await db().sourceCategoryOverride.create({ data: { workspaceId: O.workspaceId, domain: "bücher.de", category: "review" } });
+    const gate = gateAt("overrides:legacy-read", (c) => c.workspaceId === O.workspaceId);
+    const pass = canonicalizeStoredOverrides();
+    await gate.reached;
+    const set = setSourceCategory(O.workspaceId, null, "xn--bcher-kva.de", "news");
+    await finishedOrQueued(set);
+    gate.open();
+    await Promise.all([pass, set]);
+    expect(await overridesOf(O.workspaceId)).toEqual([{ domain: "xn--bcher-kva.de", category: "news" }]);
   });
 });
 
