@@ -1,7 +1,9 @@
 import { z } from "zod";
 import { API_KEY_SCOPES } from "@/lib/permissions/api-key-scopes";
+import { text } from "@/lib/validation/text";
 
-export const apiKeyNameSchema = z.object({ name: z.string().trim().min(1, "Name the key after what uses it").max(60, "Use at most 60 characters") });
+// A one-line text as every stored name is (no control, bidi or zero-width characters).
+export const apiKeyNameSchema = z.object({ name: text({ max: 60, label: "A key's name" }).pipe(z.string().min(1, "Name the key after what uses it")) });
 
 export const apiKeyScopeSchema = z.enum(API_KEY_SCOPES, "Choose read, write or admin");
 

@@ -15,6 +15,7 @@ import {
 } from "../support/workspace-fixtures";
 import { GET as chartRoute } from "@/app/api/analytics/[chart]/route";
 import { createBrandAction, deleteBrandAction, updateBrandAction } from "@/lib/actions/brands";
+import { createApiKeyAction } from "@/lib/actions/api-keys";
 import { startCheckAction } from "@/lib/actions/checks";
 import { changeMemberRoleAction, removeMemberAction, revokeInvitationAction } from "@/lib/actions/members";
 import { bulkCreatePromptsAction, createPromptAction, deletePromptsAction, listPromptsAction, updatePromptAction } from "@/lib/actions/prompts";
@@ -189,6 +190,7 @@ describe("NUL and other control characters", () => {
     ["a check's tag", () => startCheckAction({ idempotencyKey: `nul-${crypto.randomUUID()}`, brandId, prompts: { mode: "tag", tag: "smb\u0000" }, providerConfigIds: [providerId], samples: 1 }), "prompts.tag"],
     ["a schedule name", () => createScheduleAction({ name: "Daily\u0000", brandId, prompts: { mode: "all" }, providerConfigIds: [providerId], samples: 1, cadence: "daily", minuteOfDay: 60 }), "name"],
     ["a workspace name", () => createWorkspaceAction({ name: "Team\u0000" }), "name"],
+    ["an API key's name", () => createApiKeyAction({ name: "ci\u0000", scope: "read" }), "name"],
   ])("%s is refused with a field error, and nothing is stored", async (_, action, field) => {
     const result = await storesNothing(() => me.browser.run(action));
     expectFieldError(result, field, /control character/i);
