@@ -383,3 +383,21 @@ describe("the wizard's call meets the kill switches and its reservation", () => 
     await expectBudgetConsistent(space.workspaceId);
   });
 });
+
+describe("the requester's role, read again as the call is reserved", () => {
+  it.each([
+    ["made a viewer", (workspaceId: string, userId: string) => db().membership.updateMany({ where: { workspaceId, userId }, data: { role: "viewer" } })],
+    ["removed", (workspaceId: string, userId: string) => db().membership.deleteMany({ where: { workspaceId, userId } })],
+  ])("a requester %s after the action's check gets no paid call: nothing stored, nothing reserved", async (_, change) => {
+    const space = await newSpace({ prompts: 1 });
+    const before = await budgetNow(space.workspaceId);
+    // The action read the role (an owner's); the change lands before the request's transaction.
+    const ownerId = space.owner.userId!;
+    await change(space.workspaceId, ownerId);
+    await expect(
+      requestSetupSuggestions({ workspaceId: space.workspaceId, userId: ownerId, domain: "demoted.io", language: "en", connectionId: space.connections.ChatGPT! }),
+    ).rejects.toMatchObject({ code: "forbidden" });
+    expect(await db().setupSuggestion.count({ where: { workspaceId: space.workspaceId } })).toBe(0);
+    expect(await budgetNow(space.workspaceId)).toEqual(before);
+  });
+});
