@@ -6,6 +6,7 @@ import { toast } from "@/lib/browser/toast";
 import dynamic from "next/dynamic";
 import { switchWorkspaceAction } from "@/lib/actions/workspaces";
 import { unwrap } from "@/lib/browser/action-result";
+import { announceWorkspace } from "./workspace-sync";
 
 type Workspace = { id: string; name: string; role: string };
 
@@ -21,7 +22,8 @@ export function WorkspaceSwitcher({ current, workspaces }: { current: string; wo
   // The switcher is in the sidebar and, on phones, in the drawer: ids of its own in each.
   const id = useId();
 
-  const afterSwitch = () => {
+  const afterSwitch = (workspaceId: string) => {
+    announceWorkspace(workspaceId);
     queryClient.clear(); // cached data belongs to the previous workspace
     router.push("/");
     router.refresh();
@@ -41,8 +43,7 @@ export function WorkspaceSwitcher({ current, workspaces }: { current: string; wo
           if (value === NEW) return setCreating(true);
           startTransition(async () => {
             try {
-              unwrap(await switchWorkspaceAction({ workspaceId: value }));
-              afterSwitch();
+              afterSwitch(unwrap(await switchWorkspaceAction({ workspaceId: value })).workspaceId);
             } catch (error) {
               toast.error((error as Error).message);
             }
@@ -64,10 +65,10 @@ export function WorkspaceSwitcher({ current, workspaces }: { current: string; wo
       {creating && (
         <NewWorkspaceDialog
           onClose={() => setCreating(false)}
-          onCreated={() => {
+          onCreated={({ workspaceId }) => {
             setCreating(false);
             toast.success("Workspace created");
-            afterSwitch();
+            afterSwitch(workspaceId);
           }}
         />
       )}

@@ -1,15 +1,18 @@
 "use server";
 import { z } from "zod";
 import { getSessionUser, rememberWorkspace } from "@/lib/auth/session";
-import { fieldPaths, publicAction, workspaceAction } from "@/lib/actions/safe-action";
+import { fieldPaths, publicAction } from "@/lib/actions/safe-action";
 import { UnauthorizedError } from "@/lib/errors";
 import { workspaceNameSchema } from "@/lib/workspaces/schemas";
 import { createWorkspace, requireMembership } from "@/lib/workspaces/workspaces";
 
-export const switchWorkspaceAction = workspaceAction
+// Not a workspaceAction: switching is how a browser whose workspace the user has left goes on.
+export const switchWorkspaceAction = publicAction
   .inputSchema(z.object({ workspaceId: z.uuid("Unknown workspace") }), fieldPaths)
-  .action(async ({ parsedInput, ctx }) => {
-    const membership = await requireMembership(ctx.userId, parsedInput.workspaceId);
+  .action(async ({ parsedInput }) => {
+    const user = await getSessionUser();
+    if (!user) throw new UnauthorizedError("Please sign in again.");
+    const membership = await requireMembership(user.id, parsedInput.workspaceId);
     await rememberWorkspace(membership.workspaceId);
     return { workspaceId: membership.workspaceId };
   });

@@ -67,6 +67,38 @@ describe("accounts", () => {
     expect(await switcher.locator("option").allTextContents()).toEqual([workspaceName, "+ New workspace…"]);
   });
 
+  test("a tab follows a workspace switch made in another tab of the browser (they share its workspace cookie)", async () => {
+    const id = randomBytes(4).toString("hex");
+    const first = `First Co ${id}`;
+    const second = `Second Co ${id}`;
+    const tab = await newPage();
+    await tab.goto("/signup");
+    await tab.getByLabel("Your name").fill("Tess Tabs");
+    await tab.getByLabel("Work email").fill(`tess-${id}@example.com`);
+    await tab.getByLabel("Password").fill("correct horse battery");
+    await tab.getByLabel("Workspace name").fill(first);
+    await tab.getByRole("button", { name: "Create account" }).click();
+    await tab.getByRole("heading", { level: 1, name: first }).waitFor();
+    await tab.goto("/prompts");
+    await tab.getByRole("heading", { level: 1, name: "Prompts" }).waitFor();
+
+    const other = await tab.context().newPage();
+    await other.goto("/");
+    await other.getByRole("button", { name: "+ New workspace" }).click();
+    const dialog = other.getByRole("dialog", { name: "New workspace" });
+    await dialog.getByLabel("Name").fill(second);
+    await dialog.getByRole("button", { name: "Create" }).click();
+    await other.getByRole("heading", { level: 1, name: second }).waitFor();
+
+    // The first tab no longer shows the first workspace's Prompts page, where an action would
+    // now land in the second workspace: it shows the second workspace's Overview, and says why.
+    await tab.getByRole("heading", { level: 1, name: second }).waitFor();
+    expect(new URL(tab.url()).pathname).toBe("/");
+    const switcher = tab.getByLabel("Workspace", { exact: true }).first();
+    expect(await switcher.evaluate((select: HTMLSelectElement) => select.selectedOptions[0]?.textContent)).toBe(second);
+    await tab.getByText("You switched workspace in another tab").waitFor();
+  });
+
   test("a `next` that leads off the site lands on the dashboard instead", async () => {
     const page = await newPage();
     await page.goto("/login?next=/%5Cevil.example");

@@ -34,6 +34,7 @@ import {
   updatePromptAction,
 } from "@/lib/actions/prompts";
 import { switchWorkspaceAction } from "@/lib/actions/workspaces";
+import { GET as leftWorkspace } from "@/app/workspace/left/route";
 import { db } from "@/lib/db/prisma";
 
 vi.mock("next/headers", () => import("../support/request-context").then((m) => m.nextHeadersMock));
@@ -85,23 +86,12 @@ beforeAll(async () => {
   expect(A.id).not.toBe(B.id);
 });
 
-/** Alice's own browser, and a second one signed in as Alice that claims B as its active workspace. */
-const browsers: [string, () => Promise<Browser>][] = [
-  ["Alice's browser", async () => alice.browser],
-  [
-    "Alice's browser with a forged beacon_workspace cookie naming B",
-    async () => {
-      const browser = newBrowser();
-      ok(await browser.run(() => signInAction({ email: alice.email, password: PASSWORD })));
-      browser.setCookie(WORKSPACE_COOKIE, B.id);
-      return browser;
-    },
-  ],
-];
+/** Alice's own browser (a forged cookie naming B is refused outright: "a cookie naming a workspace one is not a member of" below). */
+const browsers: [string, () => Promise<Browser>][] = [["Alice's browser", async () => alice.browser]];
 
 describe.each(browsers)("from %s", (label, open) => {
   let browser: Browser;
-  const tag = label.includes("forged") ? "forged" : "own";
+  const tag = "own";
   beforeAll(async () => {
     browser = await open();
   });
@@ -269,6 +259,51 @@ describe("switching between one's own workspaces", () => {
     ok(await carl.browser.run(() => switchWorkspaceAction({ workspaceId: carl.workspaceId })));
     expect(carl.browser.cookie(WORKSPACE_COOKIE)).toBe(carl.workspaceId);
     expect(ok(await carl.browser.run(() => listMembersAction())).me.role).toBe("owner");
+  });
+});
+
+describe("a cookie naming a workspace one is not a member of", () => {
+  const LEFT = /no longer a member of the workspace this page shows/;
+
+  it("forged to name B: every action is refused and changes nothing in A or B; switching to A goes on", async () => {
+    const browser = newBrowser();
+    ok(await browser.run(() => signInAction({ email: alice.email, password: PASSWORD })));
+    browser.setCookie(WORKSPACE_COOKIE, B.id);
+    const [a, b] = [await snapshotWorkspace(A.id), await snapshotWorkspace(B.id)];
+    expect(refused(await browser.run(() => listBrandsAction()), "forbidden").message).toMatch(LEFT);
+    expect(refused(await browser.run(() => createPromptAction({ text: "Which workspace gets this prompt?" })), "forbidden").message).toMatch(LEFT);
+    expect(refused(await browser.run(() => inviteMemberAction({ email: "forged.cookie@example.com", role: "admin" })), "forbidden").message).toMatch(LEFT);
+    expect([await snapshotWorkspace(A.id), await snapshotWorkspace(B.id)]).toEqual([a, b]);
+
+    ok(await browser.run(() => switchWorkspaceAction({ workspaceId: A.id })));
+    expect(browser.cookie(WORKSPACE_COOKIE)).toBe(A.id);
+    expect(new Set(ok(await browser.run(() => listBrandsAction())).map((brand) => brand.workspaceId))).toEqual(new Set([A.id]));
+  });
+
+  it("after one was removed from it: the page's change is refused, not made in one's other workspace", async () => {
+    const carl = await signUp({ name: "Carl Removed", workspaceName: "Carl's own" });
+    const xena = await signUp({ name: "Xena Owner", workspaceName: "Xena's" });
+    const { token } = await invite(xena, carl.email, "admin");
+    ok(await carl.browser.run(() => acceptInvitationAction({ inviteToken: token })));
+    expect(carl.browser.cookie(WORKSPACE_COOKIE)).toBe(xena.workspaceId);
+    const membership = await db().membership.findFirstOrThrow({ where: { workspaceId: xena.workspaceId, userId: carl.userId } });
+    ok(await xena.browser.run(() => removeMemberAction({ membershipId: membership.id })));
+
+    // Carl's tab still shows Xena's workspace; what he does there must not land in his own.
+    const [own, xenas] = [await snapshotWorkspace(carl.workspaceId), await snapshotWorkspace(xena.workspaceId)];
+    expect(refused(await carl.browser.run(() => createPromptAction({ text: "Meant for Xena's workspace" })), "forbidden").message).toMatch(LEFT);
+    expect(refused(await carl.browser.run(() => createBrandAction({ name: "Meant for Xena" })), "forbidden").message).toMatch(LEFT);
+    expect([await snapshotWorkspace(carl.workspaceId), await snapshotWorkspace(xena.workspaceId)]).toEqual([own, xenas]);
+
+    // The dashboard sends such a browser to /workspace/left, which clears the cookie: Carl goes on in his own.
+    const response = await carl.browser.run(() => leftWorkspace(new Request("http://beacon.test/workspace/left")));
+    expect([response.status, response.headers.get("location")]).toEqual([303, "http://beacon.test/"]);
+    expect(carl.browser.cookie(WORKSPACE_COOKIE)).toBeUndefined();
+    expect(ok(await carl.browser.run(() => listMembersAction())).me.role).toBe("owner");
+    // The route clears only a cookie naming a workspace one has left.
+    ok(await carl.browser.run(() => switchWorkspaceAction({ workspaceId: carl.workspaceId })));
+    await carl.browser.run(() => leftWorkspace(new Request("http://beacon.test/workspace/left")));
+    expect(carl.browser.cookie(WORKSPACE_COOKIE)).toBe(carl.workspaceId);
   });
 });
 
