@@ -423,9 +423,9 @@ describe("one of the brand's pages stopped being cited", () => {
 });
 
 describe("an AI crawler stopped visiting", () => {
-  // NOW's periods: 06-02..06-08 before, 06-09..06-15 since.
-  const hits = (crawler: string, days: string[]) => days.map((day) => ({ at: new Date(`${day}T09:00:00Z`), domain: "acme.com", path: "/", crawler, verification: "unchecked" as const, status: 200 }));
-  const before = ["2025-06-02", "2025-06-03", "2025-06-04", "2025-06-05", "2025-06-06", "2025-06-07", "2025-06-08"];
+  // NOW's periods, whole days (today, 06-15, is not over): 06-01..06-07 before, 06-08..06-14 since.
+  const hits = (crawler: string, days: string[], hour = "09") => days.map((day) => ({ at: new Date(`${day}T${hour}:00:00Z`), domain: "acme.com", path: "/", crawler, verification: "unchecked" as const, status: 200 }));
+  const before = ["2025-06-01", "2025-06-02", "2025-06-03", "2025-06-04", "2025-06-05", "2025-06-06", "2025-06-07"];
 
   it("fires for a daily crawler gone silent on the days the logs cover, not for a rare one", async () => {
     const w = await buildWorld("Alerts crawlers");
@@ -445,6 +445,14 @@ describe("an AI crawler stopped visiting", () => {
     // GPTBot came daily to a site the brand listed then (stored then), and never to acme.com.
     await storeHits(w.workspaceId, [...on("sold-site.com", "GPTBot", before), ...hits("PerplexityBot", ["2025-06-03", "2025-06-10", "2025-06-12"])]);
     const ruleId = await addRule(w, { name: "Crawlers", kind: "crawler_stopped", params: { windowDays: 7, confidence: 0.95 } });
+    expect(resultOf(await evaluateAlerts(w.workspaceId, { now: NOW }), ruleId)).toMatchObject({ status: "quiet", fired: 0 });
+  });
+
+  it("counts whole days only: a crawler not seen yet today, in a log imported this morning, has not stopped", async () => {
+    const w = await buildWorld("Alerts crawlers today");
+    // GPTBot came every day; this morning's log (06-15, to 01:00) has PerplexityBot and no GPTBot yet.
+    await storeHits(w.workspaceId, [...hits("GPTBot", ["2025-06-12", "2025-06-13", "2025-06-14"]), ...hits("PerplexityBot", ["2025-06-15"], "01")]);
+    const ruleId = await addRule(w, { name: "Crawlers", kind: "crawler_stopped", params: { windowDays: 1, confidence: 0.95 } });
     expect(resultOf(await evaluateAlerts(w.workspaceId, { now: NOW }), ruleId)).toMatchObject({ status: "quiet", fired: 0 });
   });
 
@@ -482,6 +490,18 @@ describe("AI visits changed beyond noise", () => {
       data: [{ ...visits(w.workspaceId, "ChatGPT", PREVIOUS_DAY, 40), domain: "sold-site.com" }, visits(w.workspaceId, "ChatGPT", PREVIOUS_DAY, 10), visits(w.workspaceId, "ChatGPT", CURRENT_DAY, 10)],
     });
     const ruleId = await addRule(w, { name: "Visits", kind: "visits_changed", params: { windowDays: 7, confidence: 0.95 } });
+    expect(resultOf(await evaluateAlerts(w.workspaceId, { now: NOW }), ruleId)).toMatchObject({ status: "quiet", fired: 0 });
+  });
+
+  it("counts whole days only: today's visits so far are not a day's, so a steady rate is not a fall", async () => {
+    const w = await buildWorld("Alerts visits today");
+    await rotateSiteKey(w.workspaceId, null);
+    await db().trafficSiteKey.update({ where: { workspaceId: w.workspaceId }, data: { createdAt: new Date("2025-05-01T00:00:00Z") } });
+    // 100 a day; by NOW (noon) today has 50.
+    await db().trafficVisitDaily.createMany({
+      data: [visits(w.workspaceId, "ChatGPT", "2025-06-13", 100), visits(w.workspaceId, "ChatGPT", "2025-06-14", 100), visits(w.workspaceId, "ChatGPT", "2025-06-15", 50)],
+    });
+    const ruleId = await addRule(w, { name: "Visits", kind: "visits_changed", params: { windowDays: 1, confidence: 0.95 } });
     expect(resultOf(await evaluateAlerts(w.workspaceId, { now: NOW }), ruleId)).toMatchObject({ status: "quiet", fired: 0 });
   });
 

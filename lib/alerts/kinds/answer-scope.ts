@@ -56,6 +56,13 @@ export function periods(now: Date, days: number) {
   };
 }
 
+/**
+ * The periods of a rule on counts (visits, days a crawler came), which need periods of equal
+ * length: the last `days` whole days, ending where today begins, and the `days` before them.
+ * Today is not over, so its count so far is not a day's (at the 06:07 pass, a quarter of one).
+ */
+export const wholeDayPeriods = (now: Date, days: number) => periods(new Date(Math.floor(now.getTime() / DAY) * DAY - 1), days);
+
 export const points = (x: number) => `${formatSignedPoints(x)} points`;
 export const isoDay = (d: Date) => d.toISOString().slice(0, 10);
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { answerScope, isoDay, periodRow, periodText, periods } from "@/lib/alerts/kinds/answer-scope";
+import { answerScope, isoDay, periodRow, periodText, wholeDayPeriods } from "@/lib/alerts/kinds/answer-scope";
 import { defineKind, type Finding } from "@/lib/alerts/kinds/kind";
 import { percentText } from "@/lib/format";
 
@@ -19,7 +19,7 @@ export const crawlerStoppedKind = defineKind({
   params,
   judgedAfter: [],
   async judge({ rule, params, now, read }) {
-    const { current, previous, index } = periods(now, params.windowDays);
+    const { current, previous, index } = wholeDayPeriods(now, params.windowDays);
     const ownSites = await read.onOwnSites(rule.workspaceId, read.sql`domain`);
     const rows = await read.db().$queryRaw<{ crawler: string | null; before: number; since: number }[]>`
       SELECT crawler,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { answerScope, isoDay, periodRow, periodText, periods } from "@/lib/alerts/kinds/answer-scope";
+import { answerScope, isoDay, periodRow, periodText, wholeDayPeriods } from "@/lib/alerts/kinds/answer-scope";
 import { defineKind, type Finding } from "@/lib/alerts/kinds/kind";
 import { binomialUpperTail } from "@/lib/analytics/significance";
 import { percentText } from "@/lib/format";
@@ -22,7 +22,7 @@ export const visitsChangedKind = defineKind({
   params,
   judgedAfter: [],
   async judge({ rule, params, now, read }) {
-    const { current, previous, index } = periods(now, params.windowDays);
+    const { current, previous, index } = wholeDayPeriods(now, params.windowDays);
     const [key] = await read.db().$queryRaw<{ createdAt: Date }[]>`SELECT "createdAt" FROM traffic_site_keys WHERE "workspaceId" = ${rule.workspaceId}::uuid`;
     if (!key || key.createdAt > previous.from) {
       return { findings: [], outcome: { status: "too_few_answers", message: `The visits script's site key is younger than the ${2 * params.windowDays} days compared (or missing): nothing to compare yet.` } };
