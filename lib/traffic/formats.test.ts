@@ -155,4 +155,28 @@ describe("times", () => {
       }),
     );
   });
+
+  it("reads a time without a zone as UTC, whatever the server's time zone (JavaScript would read it as local time)", () => {
+    const zone = process.env.TZ;
+    process.env.TZ = "Europe/Berlin";
+    try {
+      expect(new Date("2026-12-08T00:30:00").toISOString(), "the zone is in effect").toBe("2026-12-07T23:30:00.000Z");
+      expect(parseTimestamp("2026-12-08 00:30:00")?.toISOString()).toBe("2026-12-08T00:30:00.000Z");
+      expect(parseTimestamp("2026-12-08T00:30:00.123")?.toISOString()).toBe("2026-12-08T00:30:00.123Z");
+      expect(parseTimestamp("2026-12-08T00:30")?.toISOString()).toBe("2026-12-08T00:30:00.000Z");
+      expect(parseTimestamp("2026-12-08")?.toISOString()).toBe("2026-12-08T00:00:00.000Z");
+      // A zone given is kept.
+      expect(parseTimestamp("2026-12-08T00:30:00+01:00")?.toISOString()).toBe("2026-12-07T23:30:00.000Z");
+      expect(parseTimestamp("2026-12-08 00:30:00Z")?.toISOString()).toBe("2026-12-08T00:30:00.000Z");
+      fc.assert(
+        fc.property(fc.date({ min: new Date("1970-01-01T00:00:00Z"), max: new Date("9999-12-31T23:59:59Z"), noInvalidDate: true }), fc.boolean(), (at, space) => {
+          const text = at.toISOString().replace("Z", "");
+          expect(parseTimestamp(space ? text.replace("T", " ") : text)?.toISOString()).toBe(at.toISOString());
+        }),
+      );
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
+  });
 });

@@ -43,7 +43,7 @@ const valid = (d: Date) => {
   return Number.isNaN(d.getTime()) || year < 1 || year > 9999 ? null : d;
 };
 
-/** A number in seconds, milliseconds, microseconds or nanoseconds since 1970 (by its size), or an RFC 3339 text. */
+/** A number in seconds, milliseconds, microseconds or nanoseconds since 1970 (by its size), or an RFC 3339 text (UTC when it names no zone). */
 export function parseTimestamp(value: unknown): Date | null {
   if (typeof value === "number" && Number.isFinite(value) && value > 0) {
     const ms = value > 1e17 ? value / 1e6 : value > 1e14 ? value / 1e3 : value > 1e11 ? value : value * 1000;
@@ -53,7 +53,10 @@ export function parseTimestamp(value: unknown): Date | null {
     const text = value.trim();
     if (/^\d+(\.\d+)?$/.test(text)) return parseTimestamp(Number(text));
     if (!/^\d{4}-\d{2}-\d{2}/.test(text)) return null;
-    return valid(new Date(text));
+    // A date and time without a zone is UTC, as logs write it: JavaScript would read it in the
+    // server's time zone, so one log would land on other days on another machine.
+    const local = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)$/.exec(text);
+    return valid(new Date(local ? `${local[1]}T${local[2]}Z` : text));
   }
   return null;
 }
