@@ -3,7 +3,7 @@
 // delay another workspace's first capture by more than one call's latency, and while both wait,
 // neither holds more than its share of the connection's slots.
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { newSpace, startSpaceCheck, type Space } from "../support/lifecycle-fixtures";
+import { claim, liveWorker, newSpace, startSpaceCheck, type Space } from "../support/lifecycle-fixtures";
 import { waitFor } from "../support/wait-for";
 import { startWorkers } from "../support/worker-process";
 import { db } from "@/lib/db/prisma";
@@ -54,5 +54,25 @@ describe("fair sharing of a connection", () => {
     // While B waits, A holds at most its share of the slots: never both while B has one due.
     const running = await db().capture.groupBy({ by: ["workspaceId"], where: { connectionId, status: "running" }, _count: true });
     expect(running.reduce((n, r) => n + r._count, 0)).toBeLessThanOrEqual(CAP);
+  });
+});
+
+describe("fair sharing with a workspace that cannot spend", () => {
+  it("a capture waiting for budget (its grant's limit spent) does not halve another workspace's share of the connection", async () => {
+    const c = await newSpace({ prompts: 2 });
+    const d = await newSpace({ prompts: 1 });
+    const shared = c.connections.ChatGPT!;
+    await db().providerConnection.update({ where: { id: shared }, data: { maxConcurrency: 2, grants: { create: { workspaceId: d.workspaceId, monthlySpendLimitMicros: 1 } } } });
+    await db().providerConfig.update({ where: { id: d.providers.ChatGPT! }, data: { connectionId: shared } });
+    const workerId = await liveWorker();
+
+    // D's capture cannot be paid for: it waits for budget, and its recheck time has come (its job not run yet).
+    const waiting = (await startSpaceCheck(d, { prompts: 1, providers: ["ChatGPT"] })).captureIds[0]!;
+    expect((await claim(waiting, workerId)).result.kind).toBe("waiting_for_budget");
+    await db().capture.update({ where: { id: waiting }, data: { nextAttemptAt: new Date(Date.now() - 1_000) } });
+
+    // C may use the whole connection: D has nothing it could run on it.
+    const { captureIds } = await startSpaceCheck(c, { prompts: 2, providers: ["ChatGPT"] });
+    expect([(await claim(captureIds[0]!, workerId)).result.kind, (await claim(captureIds[1]!, workerId)).result.kind]).toEqual(["claimed", "claimed"]);
   });
 });

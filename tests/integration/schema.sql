@@ -3712,14 +3712,18 @@ BEGIN
   IF cap IS NULL THEN RETURN 'full'; END IF;
   -- Another workspace has captures due on the connection: two index ranges around this
   -- workspace (captures_connectionId_status_workspaceId_idx), not a walk over its own backlog.
+  -- A capture waiting for budget is not due, even once its recheck time has come: a workspace
+  -- whose budget or grant limit is spent has nothing to run, and its backlog's jobs come last
+  -- (priority), so counting them kept another workspace at half the connection for the month.
+  -- When money frees up, its next claim waits for a slot and is due from then on.
   IF EXISTS (
        SELECT 1 FROM captures w
        WHERE w."connectionId" = connection_id AND w.status = ANY(waiting) AND w."workspaceId" < workspace_id AND w."cancelRequestedAt" IS NULL
-         AND (w."nextAttemptAt" IS NULL OR w."nextAttemptAt" <= now() AT TIME ZONE 'UTC'))
+         AND w."waitingFor" IS DISTINCT FROM 'budget' AND (w."nextAttemptAt" IS NULL OR w."nextAttemptAt" <= now() AT TIME ZONE 'UTC'))
      OR EXISTS (
        SELECT 1 FROM captures w
        WHERE w."connectionId" = connection_id AND w.status = ANY(waiting) AND w."workspaceId" > workspace_id AND w."cancelRequestedAt" IS NULL
-         AND (w."nextAttemptAt" IS NULL OR w."nextAttemptAt" <= now() AT TIME ZONE 'UTC')) THEN
+         AND w."waitingFor" IS DISTINCT FROM 'budget' AND (w."nextAttemptAt" IS NULL OR w."nextAttemptAt" <= now() AT TIME ZONE 'UTC')) THEN
     SELECT count(*) FILTER (WHERE s."workspaceId" = workspace_id)::int, count(DISTINCT s."workspaceId") FILTER (WHERE s."workspaceId" <> workspace_id)::int
     INTO mine, holders
     FROM connection_slots s WHERE s."connectionId" = connection_id AND s."captureId" IS NOT NULL;
