@@ -206,7 +206,7 @@ async function runAttempt(capture: LoadedCapture, run: Run, options: RunCaptureO
   const adapter = adapterFor(config.adapter);
   await adapter?.load?.().catch(() => {});
   const timeout = setTimeout(expire, timeoutMs);
-  const unwatch = captureWatch.register(captureId, { runToken: run.runToken, onCancel: () => abort("cancelled"), onLost: () => abort("lease_lost") });
+  const watched = captureWatch.register(captureId, { runToken: run.runToken, onCancel: () => abort("cancelled"), onLost: () => abort("lease_lost") });
   const started = performance.now();
   let response: ProviderResponse | null = null;
   let callError: unknown = null;
@@ -225,7 +225,7 @@ async function runAttempt(capture: LoadedCapture, run: Run, options: RunCaptureO
       signal: controller.signal,
       onText: (delta) => {
         received++;
-        captureWatch.appendText(captureId, delta);
+        watched.append(delta);
       },
       settings: (config.settings ?? {}) as Record<string, unknown>,
       limits: run.limits,
@@ -244,8 +244,8 @@ async function runAttempt(capture: LoadedCapture, run: Run, options: RunCaptureO
     options.shutdownSignal.removeEventListener("abort", onShutdown);
   }
   const latencyMs = Math.round(performance.now() - started);
-  const partialText = captureWatch.partialText(captureId) || (callError as { partialText?: string } | null)?.partialText || "";
-  await unwatch();
+  const partialText = watched.partial() || (callError as { partialText?: string } | null)?.partialText || "";
+  await watched.end();
 
   try {
     await pausePoint("call:after-provider", { captureId });

@@ -8,7 +8,7 @@ const POLL_MS = 250;
 const PARTIAL_FLUSH_MS = 1_000;
 
 type Watched = {
-  runToken: string;
+  captureId: string;
   partial: string;
   dirty: boolean;
   lastFlush: number;
@@ -16,37 +16,40 @@ type Watched = {
   onLost: () => void;
 };
 
+/** One run's handle: its streamed text, and `end` when its call is over. */
+export type WatchedRun = { append(delta: string): void; partial(): string; end(): Promise<void> };
+
 /**
  * One loop per worker process for all its running captures: one query per tick finds cancel
  * requests (a flag in the database, set by any web replica) and captures whose run token moved
  * on (the sweeper gave them to another worker); partial answers are flushed on the same tick.
+ * Runs are kept by run token, not capture: a worker cut off past its lease may claim a capture
+ * the sweeper handed on while its first call still streams, and each run must keep its own text
+ * and hear its own cancel.
  */
 class CaptureWatch {
   private readonly watched = new Map<string, Watched>();
   private timer: NodeJS.Timeout | null = null;
   private ticking = false;
 
-  register(captureId: string, entry: Pick<Watched, "runToken" | "onCancel" | "onLost">): () => Promise<void> {
-    this.watched.set(captureId, { ...entry, partial: "", dirty: false, lastFlush: 0 });
+  register(captureId: string, { runToken, onCancel, onLost }: { runToken: string; onCancel: () => void; onLost: () => void }): WatchedRun {
+    const entry: Watched = { captureId, partial: "", dirty: false, lastFlush: 0, onCancel, onLost };
+    this.watched.set(runToken, entry);
     this.timer ??= setInterval(() => void this.tick(), POLL_MS);
-    return async () => {
-      this.watched.delete(captureId);
-      if (!this.watched.size && this.timer) {
-        clearInterval(this.timer);
-        this.timer = null;
-      }
+    return {
+      append: (delta) => {
+        entry.partial += delta;
+        entry.dirty = true;
+      },
+      partial: () => entry.partial,
+      end: async () => {
+        this.watched.delete(runToken);
+        if (!this.watched.size && this.timer) {
+          clearInterval(this.timer);
+          this.timer = null;
+        }
+      },
     };
-  }
-
-  appendText(captureId: string, delta: string) {
-    const entry = this.watched.get(captureId);
-    if (!entry) return;
-    entry.partial += delta;
-    entry.dirty = true;
-  }
-
-  partialText(captureId: string): string {
-    return this.watched.get(captureId)?.partial ?? "";
   }
 
   private async tick() {
@@ -55,20 +58,21 @@ class CaptureWatch {
     try {
       const now = Date.now();
       await Promise.all(
-        [...this.watched].map(async ([captureId, entry]) => {
+        [...this.watched].map(async ([runToken, entry]) => {
           if (!entry.dirty || now - entry.lastFlush < PARTIAL_FLUSH_MS) return;
           entry.dirty = false;
           entry.lastFlush = now;
-          if (!(await savePartialAnswer(captureId, entry.runToken, entry.partial))) entry.onLost();
+          if (!(await savePartialAnswer(entry.captureId, runToken, entry.partial))) entry.onLost();
         }),
       );
-      const ids = [...this.watched.keys()];
-      if (!ids.length) return;
-      const rows = await db().capture.findMany({ where: { id: { in: ids } }, select: { id: true, runToken: true, cancelRequestedAt: true } });
-      for (const row of rows) {
-        const entry = this.watched.get(row.id);
-        if (!entry) continue;
-        if (row.runToken !== entry.runToken) entry.onLost();
+      const runs = [...this.watched];
+      if (!runs.length) return;
+      const rows = await db().capture.findMany({ where: { id: { in: [...new Set(runs.map(([, e]) => e.captureId))] } }, select: { id: true, runToken: true, cancelRequestedAt: true } });
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      for (const [runToken, entry] of runs) {
+        const row = byId.get(entry.captureId);
+        if (!row || !this.watched.has(runToken)) continue;
+        if (row.runToken !== runToken) entry.onLost();
         else if (row.cancelRequestedAt) entry.onCancel();
       }
     } catch {
