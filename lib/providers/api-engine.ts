@@ -41,7 +41,7 @@ export const credentialedAdapter =
       if (!spec.configured(current)) {
         throw new ProviderError(`${spec.provider} is not configured (${spec.unconfigured})`, { retryClass: "permanent", reason: "not_configured" });
       }
-      if (request.signal.aborted) throw new CallAbortedError(abortReasonOf(request.signal));
+      if (request.signal.aborted) throw new CallAbortedError(abortReasonOf(request.signal), "", false);
       return spec.call(current, request);
     },
   });

@@ -45,6 +45,8 @@ export class CallAbortedError extends Error {
   constructor(
     readonly abortReason: AbortReason,
     readonly partialText = "",
+    /** False when the call was stopped before its request left: the provider never saw it, nothing to charge. */
+    readonly sent = true,
   ) {
     super(`provider call aborted (${abortReason})`);
     this.name = "CallAbortedError";

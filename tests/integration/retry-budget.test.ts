@@ -106,6 +106,19 @@ describe("a capture's retry budget across retention", () => {
     expect(calls() - cutOff, "failed calls: the first allowance, then a fresh one").toBe(2 * MAX_ATTEMPTS);
   });
 
+  it("charges nothing for a call its worker's shutdown stopped before it was sent (the provider never saw it)", async () => {
+    const space = await newSpace({ prompts: 1 });
+    const { captureId, calls } = await failingCapture(space);
+    expect(await runCapture(captureId, { workerId: runner.workerId, shutdownSignal: AbortSignal.abort("shutdown") })).toBe("requeued");
+    expect(calls(), "calls the provider received").toBe(0);
+    const [attempt, ...others] = await db().attempt.findMany({ where: { captureId } });
+    expect(others).toHaveLength(0);
+    expect(attempt).toMatchObject({ outcome: "cancelled", reason: "shutdown", costMicros: 0n, costIsEstimate: false });
+    const [budget] = await db().$queryRaw<{ charged: bigint }[]>`
+      SELECT coalesce(sum("chargedMicros"), 0)::bigint AS charged FROM budget_periods WHERE "workspaceId" = ${space.workspaceId}::uuid`;
+    expect(budget!.charged).toBe(0n);
+  });
+
   it("keeps counting unknown outcomes: a lease that expires after one retried unknown outcome fails the capture, also when retention deleted the first", async () => {
     const space = await newSpace({ prompts: 1 });
     const { captureIds } = await startSpaceCheck(space, { prompts: 1, providers: ["OpenAI API"] });

@@ -37,7 +37,10 @@ export async function failureOf(
   const config = capture.connection;
   const estimate = unknownOutcomeCost(capture.prompt.text, capture.searchMode, ctx.limits, config);
   const base = { partialText: ctx.partialText || undefined };
-  const aborted = (reason: string) => ({ outcome: "cancelled" as const, reason, costMicros: estimate, costIsEstimate: true, latencyMs: ctx.latencyMs });
+  // A call cut off mid-flight may have been billed (charged its estimate); one stopped before its
+  // request left was not (nothing charged).
+  const sent = !(error instanceof CallAbortedError) || error.sent;
+  const aborted = (reason: string) => ({ outcome: "cancelled" as const, reason, costMicros: sent ? estimate : 0, costIsEstimate: sent, latencyMs: ctx.latencyMs });
 
   if (error instanceof CallAbortedError && error.abortReason === "cancelled") {
     // Two facts (DESIGN.md "Cancellation"): the user cancelled the capture, and the call was cut
@@ -47,7 +50,7 @@ export async function failureOf(
       next: "cancelled",
       lastError: "Cancelled by user",
       attempt: aborted("cancelled_by_user"),
-      events: [{ kind: "attempt_aborted", data: { reason: "cancelled_by_user", billing: "unknown" } }],
+      events: [{ kind: "attempt_aborted", data: { reason: "cancelled_by_user", billing: sent ? "unknown" : "none" } }],
     };
   }
   if (error instanceof CallAbortedError && error.abortReason === "shutdown") return { ...base, next: "queued", attempt: aborted("shutdown") };

@@ -18,7 +18,7 @@ import { isPermanentDatabaseError, sqlState } from "@/lib/db/sqlstate";
 import type { Capture, Prompt, ProviderConnection } from "@/lib/generated/prisma/client";
 import { lastLine } from "@/lib/errors";
 import { executionSeconds, queueWaitSeconds } from "@/lib/jobs/worker-metrics";
-import { CallAbortedError, ProviderError } from "@/lib/providers/errors";
+import { abortReasonOf, CallAbortedError, ProviderError } from "@/lib/providers/errors";
 import { adapterFor, notConfiguredReason } from "@/lib/providers/registry";
 import type { ProviderResponse } from "@/lib/providers/types";
 
@@ -215,6 +215,8 @@ async function runAttempt(capture: LoadedCapture, run: Run, options: RunCaptureO
     if (!adapter || notConfigured) {
       throw new ProviderError(`${config.name} (${config.adapter}) is not configured on this server: ${notConfigured}`, { retryClass: "permanent", reason: "not_configured" });
     }
+    // Stopped before the request left (a shutdown that came while the claim waited): not sent, not charged.
+    if (controller.signal.aborted) throw new CallAbortedError(abortReasonOf(controller.signal), "", false);
     response = await adapter.call({
       prompt: capture.prompt.text,
       model: capture.model,
