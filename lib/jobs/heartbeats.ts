@@ -9,16 +9,21 @@ import { Prisma } from "@/lib/generated/prisma/client";
 // writes them.
 
 /**
- * SQL: the lease of heartbeat row `h` has run out, counted from no earlier than the database
- * server's start. While the server is down (a restart) no worker can renew its lease; a live
- * worker whose lease ran out meanwhile gets one whole lease (its own length) after the start to
- * renew it, before the sweeper takes its attempts over and fences out the answers it was about
- * to store (paid for). A dead worker is taken over at most one lease later than without a restart.
+ * SQL: the lease of heartbeat row `h` has run out, counted from no earlier than the workers could
+ * reach the database again: the server's start, or the end of the last break in which no worker
+ * reached it for over half a lease (worker_contact, written by beat: a proxy or pgbouncer restart,
+ * a failover, a network outage that cut every worker off while the database stayed up). Through
+ * such a break no worker can renew its lease; a live worker whose lease ran out meanwhile gets one
+ * whole lease (its own length) after it to renew it, before the sweeper (in the first worker back)
+ * takes its attempts over and fences out the answers it was about to store (paid for). A dead
+ * worker is taken over at most one lease later than without the break. A worker cut off alone,
+ * while others reach the database, is taken for dead, as before.
  */
 export const leaseOver = (h: string) => {
   const row = Prisma.raw(h);
   return Prisma.sql`(${row}."leaseExpiresAt" < now() AT TIME ZONE 'UTC'
-    AND (pg_postmaster_start_time() AT TIME ZONE 'UTC') + (${row}."leaseExpiresAt" - ${row}."lastSeenAt") < now() AT TIME ZONE 'UTC')`;
+    AND greatest(pg_postmaster_start_time() AT TIME ZONE 'UTC', (SELECT c."reachableSince" FROM worker_contact c))
+        + (${row}."leaseExpiresAt" - ${row}."lastSeenAt") < now() AT TIME ZONE 'UTC')`;
 };
 
 /**
@@ -66,7 +71,16 @@ export async function beat(worker: WorkerIdentity, status: Exclude<WorkerStatus,
   // millisecond before this read would look newer than the list.
   const [{ asOf }] = (await db().$queryRaw<{ asOf: string }[]>`SELECT (now() AT TIME ZONE 'UTC')::text AS "asOf"`) as [{ asOf: string }];
   const running = [...activeRuns];
+  // The workers' contact with the database, in the same statement: a break of over half this
+  // lease since any worker's last contact (every worker cut off) starts the leases' grace (leaseOver).
   await db().$executeRaw`
+    WITH contact AS (
+      INSERT INTO worker_contact (id, "lastContactAt", "reachableSince") VALUES (1, now() AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC')
+      ON CONFLICT (id) DO UPDATE SET
+        "reachableSince" = CASE WHEN worker_contact."lastContactAt" < (now() AT TIME ZONE 'UTC') - make_interval(secs => ${leaseSeconds} / 2.0)
+                                THEN now() AT TIME ZONE 'UTC' ELSE worker_contact."reachableSince" END,
+        "lastContactAt" = greatest(worker_contact."lastContactAt", now() AT TIME ZONE 'UTC')
+    )
     INSERT INTO "worker_heartbeats" ("workerId", "slotIds", "hostname", "pid", "concurrency", "status", "startedAt", "lastSeenAt", "leaseExpiresAt", "metrics", "activeRunTokens", "activeAsOf")
     VALUES (
       ${worker.workerId}, ${worker.slotIds}::text[], ${worker.hostname}, ${worker.pid}, ${worker.concurrency}, ${status},

@@ -21,13 +21,20 @@ export function startMaintenance(options: {
   log: (line: string) => void;
   /** This process's own stranded jobs (lib/worker/stranded-jobs.ts), looked at with the repair pass. */
   handBackStrandedJobs?: () => Promise<string[]>;
+  /**
+   * This process's heartbeat, renewed before each sweep: back from a break in which no worker
+   * reached the database, the beat records the break (worker_contact), so the sweep that follows
+   * gives the others a lease to renew theirs instead of taking their runs over (leaseOver).
+   */
+  renewLease?: () => Promise<void>;
 }): () => Promise<void> {
   const { log } = options;
   let sweeping: Promise<void> | null = null;
   let repairing: Promise<void> | null = null;
   const refusedBrands = new Set<string>();
   const sweep = () => {
-    sweeping ??= sweepDeadWorkers()
+    sweeping ??= Promise.resolve(options.renewLease?.())
+      .then(() => sweepDeadWorkers())
       .then(async (result) => {
         if (result.expired || result.workers.length || result.setupEnded) {
           log(`swept: ${result.workers.length} dead worker(s) unlocked; ${result.recovered} capture(s) running again, ${result.failed} ended; ${result.setupEnded} setup call(s) ended`);

@@ -144,13 +144,11 @@ export async function startWorkerProcess(options: { taskList: TaskList; log: (li
   // A failed renewal is not fatal: the database may be back before the lease runs out, and if
   // it is not, the sweeper takes the jobs over and the capture's run token fences this process.
   let renewing: Promise<void> | null = null;
-  const renew = () => {
-    renewing ??= workerMetricsSnapshot()
-      .then((metrics) => beat(worker, status, leaseSeconds, metrics))
-      .catch((error: unknown) => log(`heartbeat failed: ${lastLine(error)}`))
-      .finally(() => (renewing = null));
-    return renewing;
-  };
+  // One renewal at a time; renewLease fails when it does, renew logs it.
+  const renewLease = () => (renewing ??= workerMetricsSnapshot()
+    .then((metrics) => beat(worker, status, leaseSeconds, metrics))
+    .finally(() => (renewing = null)));
+  const renew = () => renewLease().catch((error: unknown) => log(`heartbeat failed: ${lastLine(error)}`));
   const timer = setInterval(renew, Math.min((leaseSeconds * 1000) / 4, 5_000));
   const handBackStrandedJobs = strandedJobWatch({
     lockIds: () => [worker.workerId, ...slotIds],
@@ -165,13 +163,13 @@ export async function startWorkerProcess(options: { taskList: TaskList; log: (li
       }
     })
     .catch(() => {});
-  const stopMaintenance = startMaintenance({ sweepMs: e.BEACON_SWEEP_INTERVAL_SECONDS * 1000, repairMs: e.BEACON_REPAIR_INTERVAL_SECONDS * 1000, log, handBackStrandedJobs });
+  const stopMaintenance = startMaintenance({ sweepMs: e.BEACON_SWEEP_INTERVAL_SECONDS * 1000, repairMs: e.BEACON_REPAIR_INTERVAL_SECONDS * 1000, log, handBackStrandedJobs, renewLease });
 
   let stopping: Promise<void> | null = null;
   const stop = () => {
     stopping ??= (async () => {
       status = "draining";
-      await renewing;
+      await renewing?.catch(() => {});
       await renew();
       log(`draining: waiting up to ${graceMs / 1000} s for running jobs`);
       const force = setTimeout(() => {
@@ -187,7 +185,7 @@ export async function startWorkerProcess(options: { taskList: TaskList; log: (li
       clearTimeout(force);
       clearInterval(timer);
       await stopMaintenance();
-      await renewing;
+      await renewing?.catch(() => {});
       await markStopped(worker.workerId);
       log(`worker ${worker.workerId} stopped`);
     })();

@@ -1516,6 +1516,14 @@ CREATE TABLE "verifications" (
   CONSTRAINT verifications_pkey PRIMARY KEY (id)
 );
 
+CREATE TABLE "worker_contact" (
+  id smallint NOT NULL DEFAULT 1,
+  "lastContactAt" timestamp(3) without time zone NOT NULL,
+  "reachableSince" timestamp(3) without time zone NOT NULL,
+  CONSTRAINT worker_contact_one_row CHECK ((id = 1)),
+  CONSTRAINT worker_contact_pkey PRIMARY KEY (id)
+);
+
 CREATE TABLE "worker_heartbeats" (
   "workerId" text NOT NULL,
   "slotIds" text[] NOT NULL DEFAULT ARRAY[]::text[],
@@ -1922,6 +1930,8 @@ CREATE UNIQUE INDEX users_pkey ON public.users USING btree (id);
 CREATE INDEX verifications_identifier_idx ON public.verifications USING btree (identifier);
 
 CREATE UNIQUE INDEX verifications_pkey ON public.verifications USING btree (id);
+
+CREATE UNIQUE INDEX worker_contact_pkey ON public.worker_contact USING btree (id);
 
 CREATE INDEX "worker_heartbeats_leaseExpiresAt_idx" ON public.worker_heartbeats USING btree ("leaseExpiresAt");
 

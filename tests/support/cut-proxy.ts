@@ -54,3 +54,46 @@ export async function startCutProxy(databaseUrl: string): Promise<CutProxy> {
       }),
   };
 }
+
+export type OutageProxy = {
+  url: string;
+  /** The network goes: every connection through the proxy is reset and new ones are refused until `up`. */
+  down: () => void;
+  up: () => void;
+  close: () => Promise<void>;
+};
+
+/** A TCP proxy in front of the test's PostgreSQL whose network can go down for everyone behind it (the database itself stays up). */
+export async function startOutageProxy(databaseUrl: string): Promise<OutageProxy> {
+  const target = new URL(databaseUrl);
+  const sockets = new Set<net.Socket>();
+  let isDown = false;
+  const server = net.createServer((client) => {
+    if (isDown) return void client.destroy();
+    const upstream = net.connect(Number(target.port || 5432), target.hostname);
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on("close", () => sockets.delete(s));
+      s.on("error", () => {});
+    }
+    client.on("close", () => upstream.destroy());
+    upstream.on("close", () => client.destroy());
+    client.pipe(upstream);
+    upstream.pipe(client);
+  });
+  return {
+    url: await listenAsDatabase(server, databaseUrl),
+    down() {
+      isDown = true;
+      for (const s of sockets) s.destroy();
+    },
+    up() {
+      isDown = false;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
