@@ -55,12 +55,16 @@ export function isOwnDomain(domain: string, ownDomains: string[]): boolean {
   return ownDomains.some((own) => siteOf(own) === domain);
 }
 
-// Gemini cites through redirect links on this host; the source's title carries its domain.
-const GROUNDING_REDIRECT = /^https:\/\/vertexaisearch\.cloud\.google\.com\/grounding-api-redirect\//;
+/**
+ * Gemini cites through redirect links that start so; the source's title carries its domain. Such
+ * a link names a site, not a page (each answer gets a token of its own): it counts for its domain,
+ * and the per-page rollups leave it out (lib/analytics/rollup-tables.ts).
+ */
+export const REDIRECT_LINK_PREFIX = "https://vertexaisearch.cloud.google.com/grounding-api-redirect/";
 
 /** The registrable domain a citation is counted under (Gemini's redirect links: its title's). */
 export function domainOf(url: string, title: string | null): string | null {
-  if (GROUNDING_REDIRECT.test(url) && title) return registrableDomain(`https://${title.trim().toLowerCase()}`) ?? null;
+  if (url.startsWith(REDIRECT_LINK_PREFIX) && title) return registrableDomain(`https://${title.trim().toLowerCase()}`) ?? null;
   return registrableDomain(url);
 }
 

@@ -3,6 +3,7 @@
 // trigger) is generated from this list into prisma/sql/functions by `npm run sql:generate`
 // (lib/analytics/rollup-sql.ts), and rewriteRollups prunes from it (lib/analytics/rollups.ts).
 // Pure: no database, no server-only, so the generator script and its unit test import it.
+import { REDIRECT_LINK_PREFIX } from "@/lib/analysis/citations";
 
 export type Grain = "day" | "week" | "month";
 
@@ -192,6 +193,9 @@ const citedDomains: Family = {
   }),
 };
 
+// A citation that names a page: not a redirect link (Gemini's), which names only its site.
+const A_PAGE = `NOT starts_with(ci.url, '${REDIRECT_LINK_PREFIX}')`;
+
 /** Per URL of the brand's own site an answer cites in its text: citations, answers and the latest title. */
 const ownPages: Family = {
   keys: ["url", "domain"],
@@ -200,7 +204,7 @@ const ownPages: Family = {
   rows: (v) => ({
     keys: [...captureKeys(v), "ci.url", "ci.domain"],
     from: `${capturesFrom(v)}
-  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText" AND ci."isOwnDomain"
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText" AND ci."isOwnDomain" AND ${A_PAGE}
   ${SUCCEEDED}`,
   }),
 };
@@ -219,7 +223,7 @@ const citedPages: Family = {
   rows: (v) => ({
     keys: [...captureKeys(v), "ci.url", "ci.domain"],
     from: `${capturesFrom(v)}
-  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText" AND ${A_PAGE}
   ${SUCCEEDED}`,
   }),
 };

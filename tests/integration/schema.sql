@@ -3103,7 +3103,7 @@ BEGIN
     CASE WHEN sign > 0 THEN (array_agg(ci.title ORDER BY c."finishedAt" DESC) FILTER (WHERE ci.title <> ''))[1] END,
     CASE WHEN sign > 0 THEN max(c."finishedAt") FILTER (WHERE ci.title <> '') END
   FROM captures c
-  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText" AND ci."isOwnDomain"
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText" AND ci."isOwnDomain" AND NOT starts_with(ci.url, 'https://vertexaisearch.cloud.google.com/grounding-api-redirect/')
   WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
   GROUP BY 1, 2, 3, 4, 5, 6, 7
   ORDER BY 1, 2, 3, 4, 5, 6, 7
@@ -3121,7 +3121,7 @@ BEGIN
     CASE WHEN sign > 0 THEN (array_agg(ci.title ORDER BY c."finishedAt" DESC) FILTER (WHERE ci.title <> ''))[1] END,
     CASE WHEN sign > 0 THEN max(c."finishedAt") FILTER (WHERE ci.title <> '') END
   FROM captures c
-  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText" AND NOT starts_with(ci.url, 'https://vertexaisearch.cloud.google.com/grounding-api-redirect/')
   WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
   GROUP BY 1, 2, 3, 4, 5, 6
   ORDER BY 1, 2, 3, 4, 5, 6
@@ -3139,7 +3139,7 @@ BEGIN
     sign * count(DISTINCT c.id),
     CASE WHEN sign > 0 THEN max(c."finishedAt") FILTER (WHERE ci.title <> '') END
   FROM captures c
-  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText" AND NOT starts_with(ci.url, 'https://vertexaisearch.cloud.google.com/grounding-api-redirect/')
   WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
   GROUP BY 1, 2, 3, 4, 5, 6
   ORDER BY 1, 2, 3, 4, 5, 6
@@ -3156,7 +3156,7 @@ BEGIN
     sign * count(DISTINCT c.id),
     CASE WHEN sign > 0 THEN max(c."finishedAt") FILTER (WHERE ci.title <> '') END
   FROM captures c
-  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText" AND NOT starts_with(ci.url, 'https://vertexaisearch.cloud.google.com/grounding-api-redirect/')
   WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
   GROUP BY 1, 2, 3, 4, 5
   ORDER BY 1, 2, 3, 4, 5
@@ -3173,7 +3173,7 @@ BEGIN
     sign * count(DISTINCT c.id),
     CASE WHEN sign > 0 THEN max(c."finishedAt") FILTER (WHERE ci.title <> '') END
   FROM captures c
-  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText" AND NOT starts_with(ci.url, 'https://vertexaisearch.cloud.google.com/grounding-api-redirect/')
   WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
   GROUP BY 1, 2, 3, 4, 5
   ORDER BY 1, 2, 3, 4, 5
@@ -3190,7 +3190,7 @@ BEGIN
     sign * count(DISTINCT c.id),
     CASE WHEN sign > 0 THEN max(c."finishedAt") FILTER (WHERE ci.title <> '') END
   FROM captures c
-  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText" AND NOT starts_with(ci.url, 'https://vertexaisearch.cloud.google.com/grounding-api-redirect/')
   WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
   GROUP BY 1, 2, 3, 4, 5
   ORDER BY 1, 2, 3, 4, 5
@@ -3208,7 +3208,7 @@ BEGIN
     CASE WHEN sign > 0 THEN (array_agg(ci.title ORDER BY c."finishedAt" DESC) FILTER (WHERE ci.title <> ''))[1] END,
     CASE WHEN sign > 0 THEN max(c."finishedAt") FILTER (WHERE ci.title <> '') END
   FROM captures c
-  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText" AND NOT starts_with(ci.url, 'https://vertexaisearch.cloud.google.com/grounding-api-redirect/')
   WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
   GROUP BY 1, 2, 3, 4, 5, 6
   ORDER BY 1, 2, 3, 4, 5, 6
@@ -3226,7 +3226,7 @@ BEGIN
     sign * count(DISTINCT c.id),
     CASE WHEN sign > 0 THEN max(c."finishedAt") FILTER (WHERE ci.title <> '') END
   FROM captures c
-  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText" AND NOT starts_with(ci.url, 'https://vertexaisearch.cloud.google.com/grounding-api-redirect/')
   WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
   GROUP BY 1, 2, 3, 4, 5, 6
   ORDER BY 1, 2, 3, 4, 5, 6
@@ -3243,7 +3243,7 @@ BEGIN
     sign * count(DISTINCT c.id),
     CASE WHEN sign > 0 THEN max(c."finishedAt") FILTER (WHERE ci.title <> '') END
   FROM captures c
-  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText" AND NOT starts_with(ci.url, 'https://vertexaisearch.cloud.google.com/grounding-api-redirect/')
   WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
   GROUP BY 1, 2, 3, 4, 5, 6
   ORDER BY 1, 2, 3, 4, 5, 6
@@ -3261,7 +3261,7 @@ BEGIN
   FROM captures c
   JOIN prompts p ON p.id = c."promptId"
   CROSS JOIN LATERAL (SELECT DISTINCT unnest(p.tags) AS tag) t
-  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText" AND NOT starts_with(ci.url, 'https://vertexaisearch.cloud.google.com/grounding-api-redirect/')
   WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
   GROUP BY 1, 2, 3, 4, 5, 6
   ORDER BY 1, 2, 3, 4, 5, 6
@@ -3278,7 +3278,7 @@ BEGIN
   FROM captures c
   JOIN prompts p ON p.id = c."promptId"
   CROSS JOIN LATERAL (SELECT DISTINCT unnest(p.tags) AS tag) t
-  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText" AND NOT starts_with(ci.url, 'https://vertexaisearch.cloud.google.com/grounding-api-redirect/')
   WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
   GROUP BY 1, 2, 3, 4, 5, 6
   ORDER BY 1, 2, 3, 4, 5, 6

@@ -7,7 +7,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createTenant, type Tenant } from "../support/api-fixtures";
 import { GET as chartRoute } from "@/app/api/v1/analytics/[chart]/route";
-import { registrableDomain } from "@/lib/analysis/citations";
+import { domainOf, registrableDomain } from "@/lib/analysis/citations";
 import type { ChartName } from "@/lib/analytics/charts";
 import { recordRollups } from "@/lib/analytics/rollups";
 import type { ChartData } from "@/lib/analytics/wire";
@@ -369,6 +369,34 @@ describe("the traffic funnel", () => {
     });
     const all = await chart(tenant, "traffic-funnel", "");
     expect(all.items.map((r) => [r.path, r.answers, r.title])).toEqual([["/pricing", 4, "Page of 2025-05-14"]]);
+  });
+
+  it("leaves Gemini's redirect links out of the pages: they name the site (its title), not a page", async () => {
+    const tenant = await createTenant("Funnel redirects");
+    await writeHistory(tenant, { hits: [], answers: [{ day: "2025-05-12", failed: false, titled: false, cites: [{ host: "funnel-acme.com", path: "/pricing", query: "", retrievedOnly: false }] }] });
+    // A Gemini answer citing the brand's site through its redirect link: counted under the title's domain, as the brand's own.
+    const provider = await db().providerConfig.findFirstOrThrow({ where: { workspaceId: tenant.workspaceId } });
+    const check = await db().check.create({ data: { workspaceId: tenant.workspaceId, brandId: tenant.brandId, totalCaptures: 1, status: "completed" } });
+    const gemini = await db().capture.create({
+      data: {
+        workspaceId: tenant.workspaceId, checkId: check.id, brandId: tenant.brandId, promptId: tenant.promptIds[0]!, providerConfigId: provider.id,
+        connectionId: provider.connectionId, sample: 1, status: "succeeded", maxAttempts: 3, attemptCount: 1, model: "gemini", searchMode: "auto",
+        answerText: "An answer", finishedAt: new Date("2025-05-13T08:00:00Z"), analyzedAt: new Date("2025-05-13T08:00:00Z"),
+      },
+    });
+    const redirect = "https://vertexaisearch.cloud.google.com/grounding-api-redirect/AUZIYQFx3k";
+    expect(domainOf(redirect, "funnel-acme.com")).toBe("funnel-acme.com");
+    await db().citation.create({
+      data: { workspaceId: tenant.workspaceId, captureId: gemini.id, url: redirect, title: "funnel-acme.com", domain: "funnel-acme.com", isOwnDomain: true, citedInText: true, position: 1 },
+    });
+    await recordRollups(db(), [gemini.id]);
+
+    const funnel = await chart(tenant, "traffic-funnel", "");
+    expect(funnel.items.map((r) => `${r.domain}${r.path}`)).toEqual(["funnel-acme.com/pricing"]);
+    const notCrawled = await chart(tenant, "traffic-funnel", "list=cited-not-crawled");
+    expect(notCrawled.items.map((r) => `${r.domain}${r.path}`)).toEqual(["funnel-acme.com/pricing"]);
+    expect((await chart(tenant, "own-pages", "")).items.map((p) => p.url)).toEqual(["https://funnel-acme.com/pricing"]);
+    expect((await chart(tenant, "cited-pages", "")).items.map((p) => p.url)).toEqual(["https://funnel-acme.com/pricing"]);
   });
 
   it("pages the funnel: the pages of a list add up to its rows, none twice", async () => {

@@ -1,6 +1,7 @@
 // The dashboards' queries as they were before the rollups (issue 10): straight over captures,
 // mentions and citations. Kept here, unchanged, as the oracle that tests/integration/rollups.test.ts
 // holds the rollup-based queries of lib/analytics to, on the same random data.
+import { REDIRECT_LINK_PREFIX } from "@/lib/analysis/citations";
 import { bucketKeys, bucketOf, bucketUnit, captureScope, num, previousPeriod, providerAndTagScope, type AnalyticsFilter, type ResolvedFilter } from "@/lib/analytics/filter";
 import { budgetStatus } from "@/lib/billing/budget";
 import { isoDay } from "@/lib/analytics/schemas";
@@ -349,7 +350,7 @@ export async function citedPages(f: AnalyticsFilter, page: number, pageSize: num
       bool_or(ci."isOwnDomain") AS own,
       count(*)::int AS citations, count(DISTINCT ci."captureId")::int AS captures,
       count(*) OVER ()::int AS total
-    FROM captures c JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
+    FROM captures c JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText" AND NOT starts_with(ci.url, ${REDIRECT_LINK_PREFIX})
     WHERE ${captureScope(f)} ${domain ? Prisma.sql`AND ci.domain = ${domain}` : Prisma.empty}
     GROUP BY ci.url
     ORDER BY citations DESC, ci.url
@@ -369,7 +370,7 @@ export async function ownPagesCited({ filter: f }: ResolvedFilter) {
     SELECT ci.url, min(ci.domain) AS domain,
       (array_agg(ci.title ORDER BY c."finishedAt" DESC) FILTER (WHERE ci.title IS NOT NULL AND ci.title <> ''))[1] AS title,
       count(*)::int AS citations, count(DISTINCT ci."captureId")::int AS captures
-    FROM captures c JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText" AND ci."isOwnDomain"
+    FROM captures c JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText" AND ci."isOwnDomain" AND NOT starts_with(ci.url, ${REDIRECT_LINK_PREFIX})
     WHERE ${captureScope(f)}
     GROUP BY ci.url
     ORDER BY citations DESC, captures DESC, ci.url
@@ -387,7 +388,7 @@ export async function ownPagesByPeriod(f: AnalyticsFilter, splitAt: Date, minAns
     SELECT ci.url,
       count(DISTINCT ci."captureId") FILTER (WHERE c."finishedAt" < ${splitAt}::timestamp)::int AS before,
       count(DISTINCT ci."captureId") FILTER (WHERE c."finishedAt" >= ${splitAt}::timestamp)::int AS now
-    FROM captures c JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText" AND ci."isOwnDomain"
+    FROM captures c JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText" AND ci."isOwnDomain" AND NOT starts_with(ci.url, ${REDIRECT_LINK_PREFIX})
     WHERE ${captureScope(f)}
     GROUP BY ci.url
     HAVING count(DISTINCT ci."captureId") FILTER (WHERE c."finishedAt" < ${splitAt}::timestamp) >= ${minAnswersBefore}

@@ -231,7 +231,7 @@ BEGIN
     CASE WHEN sign > 0 THEN (array_agg(ci.title ORDER BY c."finishedAt" DESC) FILTER (WHERE ci.title <> ''))[1] END,
     CASE WHEN sign > 0 THEN max(c."finishedAt") FILTER (WHERE ci.title <> '') END
   FROM captures c
-  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText" AND ci."isOwnDomain"
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText" AND ci."isOwnDomain" AND NOT starts_with(ci.url, 'https://vertexaisearch.cloud.google.com/grounding-api-redirect/')
   WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
   GROUP BY 1, 2, 3, 4, 5, 6, 7
   ORDER BY 1, 2, 3, 4, 5, 6, 7
@@ -249,7 +249,7 @@ BEGIN
     CASE WHEN sign > 0 THEN (array_agg(ci.title ORDER BY c."finishedAt" DESC) FILTER (WHERE ci.title <> ''))[1] END,
     CASE WHEN sign > 0 THEN max(c."finishedAt") FILTER (WHERE ci.title <> '') END
   FROM captures c
-  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText" AND NOT starts_with(ci.url, 'https://vertexaisearch.cloud.google.com/grounding-api-redirect/')
   WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
   GROUP BY 1, 2, 3, 4, 5, 6
   ORDER BY 1, 2, 3, 4, 5, 6
@@ -267,7 +267,7 @@ BEGIN
     sign * count(DISTINCT c.id),
     CASE WHEN sign > 0 THEN max(c."finishedAt") FILTER (WHERE ci.title <> '') END
   FROM captures c
-  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText" AND NOT starts_with(ci.url, 'https://vertexaisearch.cloud.google.com/grounding-api-redirect/')
   WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
   GROUP BY 1, 2, 3, 4, 5, 6
   ORDER BY 1, 2, 3, 4, 5, 6
@@ -284,7 +284,7 @@ BEGIN
     sign * count(DISTINCT c.id),
     CASE WHEN sign > 0 THEN max(c."finishedAt") FILTER (WHERE ci.title <> '') END
   FROM captures c
-  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText" AND NOT starts_with(ci.url, 'https://vertexaisearch.cloud.google.com/grounding-api-redirect/')
   WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
   GROUP BY 1, 2, 3, 4, 5
   ORDER BY 1, 2, 3, 4, 5
@@ -301,7 +301,7 @@ BEGIN
     sign * count(DISTINCT c.id),
     CASE WHEN sign > 0 THEN max(c."finishedAt") FILTER (WHERE ci.title <> '') END
   FROM captures c
-  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText" AND NOT starts_with(ci.url, 'https://vertexaisearch.cloud.google.com/grounding-api-redirect/')
   WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
   GROUP BY 1, 2, 3, 4, 5
   ORDER BY 1, 2, 3, 4, 5
@@ -318,7 +318,7 @@ BEGIN
     sign * count(DISTINCT c.id),
     CASE WHEN sign > 0 THEN max(c."finishedAt") FILTER (WHERE ci.title <> '') END
   FROM captures c
-  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText" AND NOT starts_with(ci.url, 'https://vertexaisearch.cloud.google.com/grounding-api-redirect/')
   WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
   GROUP BY 1, 2, 3, 4, 5
   ORDER BY 1, 2, 3, 4, 5
@@ -336,7 +336,7 @@ BEGIN
     CASE WHEN sign > 0 THEN (array_agg(ci.title ORDER BY c."finishedAt" DESC) FILTER (WHERE ci.title <> ''))[1] END,
     CASE WHEN sign > 0 THEN max(c."finishedAt") FILTER (WHERE ci.title <> '') END
   FROM captures c
-  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText" AND NOT starts_with(ci.url, 'https://vertexaisearch.cloud.google.com/grounding-api-redirect/')
   WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
   GROUP BY 1, 2, 3, 4, 5, 6
   ORDER BY 1, 2, 3, 4, 5, 6
@@ -354,7 +354,7 @@ BEGIN
     sign * count(DISTINCT c.id),
     CASE WHEN sign > 0 THEN max(c."finishedAt") FILTER (WHERE ci.title <> '') END
   FROM captures c
-  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText" AND NOT starts_with(ci.url, 'https://vertexaisearch.cloud.google.com/grounding-api-redirect/')
   WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
   GROUP BY 1, 2, 3, 4, 5, 6
   ORDER BY 1, 2, 3, 4, 5, 6
@@ -371,7 +371,7 @@ BEGIN
     sign * count(DISTINCT c.id),
     CASE WHEN sign > 0 THEN max(c."finishedAt") FILTER (WHERE ci.title <> '') END
   FROM captures c
-  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText" AND NOT starts_with(ci.url, 'https://vertexaisearch.cloud.google.com/grounding-api-redirect/')
   WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
   GROUP BY 1, 2, 3, 4, 5, 6
   ORDER BY 1, 2, 3, 4, 5, 6
@@ -389,7 +389,7 @@ BEGIN
   FROM captures c
   JOIN prompts p ON p.id = c."promptId"
   CROSS JOIN LATERAL (SELECT DISTINCT unnest(p.tags) AS tag) t
-  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText" AND NOT starts_with(ci.url, 'https://vertexaisearch.cloud.google.com/grounding-api-redirect/')
   WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
   GROUP BY 1, 2, 3, 4, 5, 6
   ORDER BY 1, 2, 3, 4, 5, 6
@@ -406,7 +406,7 @@ BEGIN
   FROM captures c
   JOIN prompts p ON p.id = c."promptId"
   CROSS JOIN LATERAL (SELECT DISTINCT unnest(p.tags) AS tag) t
-  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText" AND NOT starts_with(ci.url, 'https://vertexaisearch.cloud.google.com/grounding-api-redirect/')
   WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
   GROUP BY 1, 2, 3, 4, 5, 6
   ORDER BY 1, 2, 3, 4, 5, 6
