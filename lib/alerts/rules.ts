@@ -150,7 +150,13 @@ export async function updateRule(workspaceId: string, ruleId: string, input: Par
  */
 export async function forgetCompetitors(tx: Prisma.TransactionClient, brandId: string, competitorIds: string[]): Promise<void> {
   if (!competitorIds.length) return;
-  const off: RuleOutcome = { at: new Date().toISOString(), status: "error", fired: 0, message: "Switched off: the competitors it watched were removed from the brand. Pick others and switch it on." };
+  const off: RuleOutcome = {
+    at: new Date().toISOString(),
+    status: "error",
+    fired: 0,
+    message: "Switched off: the competitors it watched were removed from the brand. Edit it to pick others, then switch it on.",
+    code: "competitors_removed",
+  };
   await tx.$executeRaw`
     UPDATE alert_rules r SET params = jsonb_set(r.params, '{competitorIds}', kept.ids),
       enabled = r.enabled AND jsonb_array_length(kept.ids) > 0,
@@ -160,10 +166,19 @@ export async function forgetCompetitors(tx: Prisma.TransactionClient, brandId: s
     WHERE r.id = kept.id`;
 }
 
+/**
+ * Switches a rule on or off. A rule switched off because the competitors it watched were removed
+ * is switched on only after an edit: its list is empty, which would mean "every competitor".
+ */
 export async function setRuleEnabled(workspaceId: string, ruleId: string, enabled: boolean) {
   await transaction(async (tx) => {
-    const updated = await tx.alertRule.updateMany({ where: { id: ruleId, workspaceId }, data: { enabled } });
-    if (!updated.count) throw notFound();
+    const [rule] = await tx.$queryRaw<{ code: string | null }[]>`
+      SELECT "lastResult"->>'code' AS code FROM alert_rules WHERE id = ${ruleId}::uuid AND "workspaceId" = ${workspaceId}::uuid FOR UPDATE`;
+    if (!rule) throw notFound();
+    if (enabled && rule.code === "competitors_removed") {
+      throw new UserError("The competitors this rule watched were removed from the brand, and as it is it would watch every competitor. Edit it to pick the competitors it watches, then switch it on.");
+    }
+    await tx.alertRule.update({ where: { id: ruleId }, data: { enabled } });
     await pausePoint("alert:rule-change-before-commit", { tx, ruleId });
   });
 }

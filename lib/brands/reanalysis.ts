@@ -131,10 +131,11 @@ export async function runReanalysis(analysisRunId: string): Promise<void> {
       done += captures.length;
       after = captures[captures.length - 1]!.id;
     }
-    // The brand's alert rules waited for this run (lib/alerts/evaluate.ts): judged now, on history analysed alike.
+    // The brand's alert rules waited for this run (lib/alerts/evaluate.ts): judged now, on history
+    // analysed alike; every kind ("daily"), since the ones only the daily pass judges waited too.
     await transaction(async (tx) => {
       await tx.analysisRun.update({ where: { id: run.id }, data: { status: "completed", done, total: Math.max(done, run.total), finishedAt: new Date() } });
-      await enqueueAlertEvaluation(tx, { workspaceId: run.workspaceId, reason: "check" });
+      await enqueueAlertEvaluation(tx, { workspaceId: run.workspaceId, reason: "daily" });
     });
   } catch (error) {
     await db().analysisRun.update({ where: { id: run.id }, data: { status: "failed", error: (error as Error).message.slice(0, 500), finishedAt: new Date() } });

@@ -9,6 +9,9 @@ import { expectFieldError, join, ok, refused, signUp, type Person } from "../sup
 import { deleteAlertChannelAction } from "@/lib/actions/alert-channels";
 import { createAlertRuleAction, deleteAlertRuleAction, listAlertFiringsAction, listAlertRulesAction, setAlertRuleEnabledAction, updateAlertRuleAction } from "@/lib/actions/alerts";
 import { evaluateAlerts } from "@/lib/alerts/evaluate";
+import { setRuleEnabled, updateRule } from "@/lib/alerts/rules";
+import { ruleInputSchema } from "@/lib/alerts/schemas";
+import { ALERT_KINDS_BY_REASON } from "@/lib/alerts/kinds";
 import { periods } from "@/lib/alerts/kinds/answer-scope";
 import type { RuleInput } from "@/lib/alerts/schemas";
 import type { OverviewKpis } from "@/lib/analytics/kpis";
@@ -231,19 +234,26 @@ describe("a number that changed: visibility", () => {
     const edited = await buildWorld("Alerts reanalysing");
     await writeAnswers(edited, [...visibility(PREVIOUS_DAY, 40, 100), ...visibility(CURRENT_DAY, 60, 100)]);
     const ruleId = await addRule(edited, visibilityRule(edited.brandId));
+    // A kind the daily pass alone judges, not a finished check: it waits too, and must not wait a day more.
+    const namesRuleId = await addRule(edited, { name: "New names", kind: "new_brand", brandId: edited.brandId, params: { thresholdPercent: 10 } });
     await updateBrand(edited.workspaceId, edited.brandId, brandInputSchema.parse({ name: "Acme", aliases: ["Acme Inc"], domains: ["acme.com"], competitors: [{ name: "Rival" }] }));
     const run = await db().analysisRun.findFirstOrThrow({ where: { brandId: edited.brandId, status: "queued" } });
-    const outcome = resultOf(await evaluateAlerts(edited.workspaceId, { now: NOW }), ruleId);
+    const evaluated = await evaluateAlerts(edited.workspaceId, { now: NOW });
+    const outcome = resultOf(evaluated, ruleId);
     expect(outcome).toMatchObject({ status: "waiting", fired: 0 });
     expect(outcome.message).toMatch(/being re-analysed/);
+    expect(resultOf(evaluated, namesRuleId)).toMatchObject({ status: "waiting" });
     expect(await firingsOf(ruleId)).toHaveLength(0);
 
-    // The run ends and asks for an evaluation; the rule is judged again (on answers analysed alike).
-    await db().$executeRaw`DELETE FROM graphile_worker._private_jobs WHERE key = ${`alerts:${edited.workspaceId}:check`}`;
+    // The run ends and asks for an evaluation of every kind; each rule is judged again (on answers analysed alike).
+    await db().$executeRaw`DELETE FROM graphile_worker._private_jobs WHERE key LIKE ${`alerts:${edited.workspaceId}:%`}`;
     await runReanalysis(run.id);
-    const [asked] = await db().$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE key = ${`alerts:${edited.workspaceId}:check`}`;
-    expect(asked!.n).toBe(1);
-    expect(resultOf(await evaluateAlerts(edited.workspaceId, { now: NOW }), ruleId).status).not.toBe("waiting");
+    const asked = await db().$queryRaw<{ key: string }[]>`SELECT key FROM graphile_worker.jobs WHERE key LIKE ${`alerts:${edited.workspaceId}:%`}`;
+    expect(asked).toHaveLength(1);
+    const reason = asked[0]!.key.split(":").at(-1) as keyof typeof ALERT_KINDS_BY_REASON;
+    const judged = await evaluateAlerts(edited.workspaceId, { now: NOW, kinds: ALERT_KINDS_BY_REASON[reason] });
+    expect(resultOf(judged, ruleId).status).not.toBe("waiting");
+    expect(resultOf(judged, namesRuleId).status).not.toBe("waiting");
   });
 
   it("too few answers: no verdict", async () => {
@@ -391,6 +401,14 @@ describe("a competitor a rule watches is removed from the brand", () => {
     expect(off).toMatchObject({ enabled: false, params: { competitorIds: [] }, lastResult: { status: "error", message: expect.stringMatching(/competitors it watched were removed/) } });
     // Off, it is not judged (it said "still comes first on every prompt" before, watching nothing).
     expect((await evaluateAlerts(w.workspaceId, { now: NOW })).map((r) => r.ruleId)).not.toContain(rivalOnly);
+
+    // Switched on as it is, it would watch every competitor (an empty list means all): refused
+    // until it is edited, which picks its competitors (none is then a choice).
+    await expect(setRuleEnabled(w.workspaceId, rivalOnly, true)).rejects.toThrow(/Edit it to pick the competitors/);
+    expect(await db().alertRule.findUniqueOrThrow({ where: { id: rivalOnly } })).toMatchObject({ enabled: false, params: { competitorIds: [] } });
+    await updateRule(w.workspaceId, rivalOnly, ruleInputSchema.parse({ name: "Every competitor", kind: "competitor_overtook", brandId: w.brandId, params: { windowDays: 7, competitorIds: [] }, enabled: false }));
+    await setRuleEnabled(w.workspaceId, rivalOnly, true);
+    expect(await db().alertRule.findUniqueOrThrow({ where: { id: rivalOnly } })).toMatchObject({ enabled: true });
   });
 
   it("a rule saved while its competitor was being removed (the cleanup did not see it) says so when judged, not that all is well", async () => {

@@ -21,6 +21,8 @@ export type RuleOutcome = {
   message: string;
   fired: number;
   hint?: SampleSizeHint;
+  /** "competitors_removed": switched off when every competitor it watched was removed (forgetCompetitors); switched on only after an edit. */
+  code?: "competitors_removed";
 };
 
 /** How many samples a change of the rule's size needs, from the current rates. */
