@@ -11,7 +11,7 @@ import { HitWriter } from "@/lib/traffic/hit-writer";
 import { IdempotencyMismatchError } from "@/lib/idempotency";
 import { claimImport, finishImport, interruptImport, LineHash, recordChunk, renewLease, type ClaimedImport } from "@/lib/traffic/import-record";
 import { siteOf } from "@/lib/analysis/citations";
-import { ownSites, storedRanges, type StoredHit } from "@/lib/traffic/store";
+import { ownDomains, storedRanges, type StoredHit } from "@/lib/traffic/store";
 import { RangeVerifier, shippedRanges } from "@/lib/traffic/verify";
 
 /** Hits per statement; a transaction writes many (HitWriter). */
@@ -134,14 +134,19 @@ export async function importTrafficLog(
   lines: AsyncIterable<string>,
   options: { format?: LogFormat; host?: string; acting?: ActingMember; idempotencyKey?: string } = {},
 ): Promise<ImportReport> {
-  const own = await ownSites(workspaceId);
+  const domains = await ownDomains(workspaceId);
+  const own = new Set(domains.map(siteOf));
   if (!own.size) throw new UserError("This workspace has no own domains yet: add them to a brand (Brands) first; only hits for them are counted.");
   const givenHost = options.host ? normalizeHost(options.host) : null;
   const claim = options.idempotencyKey ? await claimImport<ImportReport>(workspaceId, options.idempotencyKey, { format: options.format ?? null, host: givenHost }) : null;
   if (claim?.kind === "ended") return replayEnded(lines, claim.report, claim.bodyHash);
-  if (!claim) return readLog(workspaceId, own, lines, { ...options, host: givenHost }, null);
+  // A line without a host belongs to the one given, or to the workspace's only domain as the brand
+  // lists it (shop.acme.com, not its site acme.com).
+  const only = new Set(domains.map((d) => normalizeHost(d)));
+  const host = givenHost ?? (only.size === 1 ? [...only][0]! : null);
+  if (!claim) return readLog(workspaceId, own, lines, { ...options, host }, null);
   try {
-    return await readLog(workspaceId, own, lines, { ...options, host: givenHost }, claim);
+    return await readLog(workspaceId, own, lines, { ...options, host }, claim);
   } catch (error) {
     await interruptImport(claim).catch(() => {});
     throw error;
@@ -168,10 +173,10 @@ async function readLog(
   workspaceId: string,
   own: Set<string>,
   lines: AsyncIterable<string>,
+  /** `host`: the host of a line without one (the one given, or the workspace's only domain). */
   options: { format?: LogFormat; host: string | null; acting?: ActingMember },
   claim: ClaimedImport | null,
 ): Promise<ImportReport> {
-  const fallbackHost = options.host ?? (own.size === 1 ? [...own][0]! : null);
   // A keyed import sent again reads its first lines again (the report counts the whole log) but
   // stores only the hits of the lines after those already stored, once those are seen to match.
   const lineHash = claim ? new LineHash() : null;
@@ -248,7 +253,7 @@ async function readLog(
           report.skipped.notCrawler += 1;
           continue;
         }
-        const rawHost = hit.host ?? fallbackHost;
+        const rawHost = hit.host ?? options.host;
         if (!rawHost) {
           fail(report.lines, "the line has no host and the workspace has several domains: pass host to say which site the log is of");
           continue;

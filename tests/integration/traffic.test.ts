@@ -127,6 +127,14 @@ describe("POST /api/v1/traffic/logs", () => {
     expect(withHost.body.import).toMatchObject({ stored: 1, errorCount: 0 });
   });
 
+  it("stores a log without a host under the workspace's only domain as the brand lists it, a subdomain too (not its site)", async () => {
+    const S = await createTenant("Traffic subdomain");
+    await db().brand.update({ where: { id: S.brandId }, data: { domains: ["shop.acme-sub.com"] } });
+    const { body } = await post(combined("1.2.3.4", "/cart", GPTBOT), { key: S.apiKey, query: "?format=combined" });
+    expect(body.import).toMatchObject({ stored: 1, errorCount: 0 });
+    expect((await rollup(S.workspaceId)).map((r) => `${r.domain}${r.path}`)).toEqual(["shop.acme-sub.com/cart"]);
+  });
+
   it("refuses a read key, an unknown format, corrupt gzip and a body over the limit", async () => {
     const read = await createApiKey(A.workspaceId, { name: "read", scope: "read", createdById: A.userId });
     expect((await post(combined("1.2.3.4", "/x", GPTBOT), { key: read.key })).status).toBe(403);
