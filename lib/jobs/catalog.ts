@@ -1,5 +1,5 @@
 // Every graphile-worker job, one entry each (trigger.dev's zod-worker catalog): its payload
-// schema, job key, flags, max attempts, queue and cron. Producers (lib/jobs/enqueue.ts) and the
+// schema, job key, flags, max attempts, queue, cron and its backfill. Producers (lib/jobs/enqueue.ts) and the
 // worker's task list (worker/tasks/index.ts) both read it, so a job's name, payload and options
 // are written down once. Pure: no database access here.
 import { z } from "zod";
@@ -58,7 +58,7 @@ export const jobCatalog = {
     maxAttempts: 5,
   },
   /** Monday 08:00 UTC: each workspace's weekly digest to its email channels (lib/alerts/digest.ts). */
-  alert_digest: { payload: cronPayload, cron: "0 8 * * 1" },
+  alert_digest: { payload: cronPayload, cron: "0 8 * * 1", backfill: "week" },
   /** Hourly housekeeping (lib/jobs/retention.ts). */
   retention: { payload: cronPayload, cron: "17 * * * *" },
   /** Starts the checks of due schedules (lib/schedules/run-due.ts). */
@@ -74,7 +74,7 @@ export const jobCatalog = {
     maxAttempts: 3,
   },
   /** Daily: every workspace with alert rules gets a full evaluation. */
-  alerts_daily: { payload: cronPayload, cron: "7 6 * * *" },
+  alerts_daily: { payload: cronPayload, cron: "7 6 * * *", backfill: "day" },
   /** Every minute: breakers open too long and budget thresholds. */
   alerts_watch: { payload: cronPayload, cron: "* * * * *" },
   /**
@@ -91,7 +91,7 @@ export const jobCatalog = {
     maxAttempts: 3,
   },
   /** Daily 05:23 UTC: a site readiness check for every workspace with own domains. */
-  readiness_daily: { payload: cronPayload, cron: "23 5 * * *" },
+  readiness_daily: { payload: cronPayload, cron: "23 5 * * *", backfill: "day" },
 } as const;
 
 export type JobName = keyof typeof jobCatalog;

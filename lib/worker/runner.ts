@@ -45,9 +45,14 @@ function quietLogger(log: (line: string) => void): Logger {
   });
 }
 
+// A daily or weekly job whose minute no worker was up for (a deploy, a restart) runs when one
+// starts, within its period: each is safe to run late (one digest per channel and week, firings
+// keyed). The minutely and hourly ones just wait for their next slot.
+const BACKFILL_MS = { day: 86_400_000, week: 7 * 86_400_000 } as const;
+
 function cronItems(): CronItem[] {
   return Object.entries(jobCatalog).flatMap(([task, job]) =>
-    "cron" in job ? [{ task, match: job.cron, identifier: task, options: { backfillPeriod: 0 } }] : [],
+    "cron" in job ? [{ task, match: job.cron, identifier: task, options: { backfillPeriod: "backfill" in job ? BACKFILL_MS[job.backfill] : 0 } }] : [],
   );
 }
 

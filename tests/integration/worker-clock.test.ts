@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/prisma";
 import { resetFutureCronMarks } from "@/lib/worker/clock";
+import { waitFor } from "../support/wait-for";
 import { startWorker } from "../support/worker-process";
 
 const identifier = (name: string) => `clock-test-${name}-${Math.random().toString(36).slice(2, 8)}`;
@@ -54,6 +55,28 @@ describe("cron marks a fast worker left in the future", () => {
     const [mark] = await db().$queryRaw<{ ahead: boolean }[]>`
       SELECT last_execution > now() + interval '1 minute' AS ahead FROM graphile_worker._private_known_crontabs WHERE identifier = 'schedules'`;
     expect(mark!.ahead).toBe(false);
+    await worker.stop();
+  });
+});
+
+describe("a daily job whose minute no worker was up for", () => {
+  it("runs when a worker starts, within the day (the daily alert pass; minutely jobs just wait for their next slot)", async () => {
+    // The daily pass last ran two days ago: yesterday's or today's 06:07 passed with no worker up.
+    await db().$executeRaw`
+      INSERT INTO graphile_worker._private_known_crontabs (identifier, known_since, last_execution)
+      VALUES ('alerts_daily', now() - interval '3 days', now() - interval '2 days')
+      ON CONFLICT (identifier) DO UPDATE SET known_since = excluded.known_since, last_execution = excluded.last_execution`;
+    const worker = await startWorker("cron-backfill");
+    const [slot] = await db().$queryRaw<{ at: Date }[]>`
+      SELECT date_trunc('day', now() AT TIME ZONE 'UTC' - interval '6 hours 7 minutes') + interval '6 hours 7 minutes' AS at`;
+    const ran = await waitFor(
+      async () => {
+        const [mark] = await db().$queryRaw<{ last: Date }[]>`SELECT last_execution AT TIME ZONE 'UTC' AS last FROM graphile_worker._private_known_crontabs WHERE identifier = 'alerts_daily'`;
+        return mark && mark.last >= slot!.at ? mark : undefined;
+      },
+      { what: "the missed daily pass to be added", timeoutMs: 30_000, intervalMs: 100, details: () => worker.output() },
+    );
+    expect(ran.last.getTime()).toBe(slot!.at.getTime());
     await worker.stop();
   });
 });
