@@ -29,8 +29,9 @@ export const visitsQuery = z
     }
     const to = q.to ?? isoDay(new Date());
     const from = q.from ?? isoDay(addDays(new Date(`${to}T00:00:00Z`), -(DEFAULT_RANGE_DAYS - 1)));
-    const days = (Date.parse(to) - Date.parse(from)) / 86_400_000;
-    if (days < 0) ctx.addIssue({ code: "custom", path: ["from"], message: "from must not be after to" });
+    // Both ends count, as in the analytics filter (whose `to` is the midnight after the last day).
+    const days = (Date.parse(to) - Date.parse(from)) / 86_400_000 + 1;
+    if (days < 1) ctx.addIssue({ code: "custom", path: ["from"], message: "from must not be after to" });
     if (days > MAX_RANGE_DAYS) ctx.addIssue({ code: "custom", path: ["from"], message: `Choose at most ${MAX_RANGE_DAYS} days` });
     return { by: q.by, from, to, page: q.page ?? 1, pageSize: q.pageSize ?? VISIT_PAGES.default };
   });

@@ -494,6 +494,14 @@ describe("reads", () => {
     expectApiError(await callRoute(getCheckRoute, { path: `/api/v1/checks/${check}?pagesize=10`, apiKey: A.apiKey, params: { id: check } }), 400, { field: "pagesize" });
   });
 
+  it("GET /traffic/visits takes at most 400 days, both ends counted, as the analytics filter does", async () => {
+    expect((await get(visitsRoute, "/api/v1/traffic/visits?by=day&from=2025-01-01&to=2026-02-04")).status, "400 days").toBe(200);
+    const error = expectApiError(await get(visitsRoute, "/api/v1/traffic/visits?by=day&from=2025-01-01&to=2026-02-05"), 400, { code: "validation_error", field: "from" });
+    expect(error.message).toMatch(/at most 400 days/);
+    expectApiError(await get(visitsRoute, "/api/v1/traffic/visits?by=day&from=2025-01-02&to=2025-01-01"), 400, { code: "validation_error", field: "from" });
+    expect((await get(visitsRoute, "/api/v1/traffic/visits?by=day&from=2025-01-01&to=2025-01-01")).status, "one day").toBe(200);
+  });
+
   it("GET /checks pages newest first with a total, and filters by status", async () => {
     const C = await createTenant("Charlie");
     const ids: string[] = [];
