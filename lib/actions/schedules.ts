@@ -13,7 +13,7 @@ export const createScheduleAction = workspaceAction.inputSchema(scheduleInputSch
 
 export const updateScheduleAction = workspaceAction.inputSchema(updateScheduleSchema, fieldPaths).action(async ({ parsedInput, ctx }) => {
   assertCan(canManageSchedules(ctx), "Viewers cannot change schedules.");
-  return updateSchedule(ctx.workspace.id, parsedInput.scheduleId, parsedInput.schedule);
+  return updateSchedule(ctx.workspace.id, parsedInput.scheduleId, parsedInput.schedule, ctx.userId);
 });
 
 export const pauseScheduleAction = workspaceAction.inputSchema(scheduleIdSchema, fieldPaths).action(async ({ parsedInput, ctx }) => {
@@ -23,7 +23,7 @@ export const pauseScheduleAction = workspaceAction.inputSchema(scheduleIdSchema,
 
 export const resumeScheduleAction = workspaceAction.inputSchema(scheduleIdSchema, fieldPaths).action(async ({ parsedInput, ctx }) => {
   assertCan(canManageSchedules(ctx), "Viewers cannot resume schedules.");
-  await resumeSchedule(ctx.workspace.id, parsedInput.scheduleId);
+  await resumeSchedule(ctx.workspace.id, parsedInput.scheduleId, ctx.userId);
 });
 
 export const deleteScheduleAction = workspaceAction.inputSchema(scheduleIdSchema, fieldPaths).action(async ({ parsedInput, ctx }) => {

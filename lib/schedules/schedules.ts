@@ -1,6 +1,9 @@
 import "server-only";
 import { MAX_CAPTURES_PER_CHECK, MAX_PROMPTS_PER_CHECK, promptSelectionSchema, type PromptSelection } from "@/lib/checks/schemas";
+import { actorNow } from "@/lib/api-keys/api-keys";
 import { db } from "@/lib/db/prisma";
+import { transaction } from "@/lib/db/transaction";
+import { assertCan, canManageSchedules } from "@/lib/permissions/permissions";
 import { databaseNow } from "@/lib/db/clock";
 import { NotFoundError, UserError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
@@ -97,12 +100,24 @@ const fields = (input: ParsedScheduleInput) => ({
  * double click) finds the one the first made (the unique key waits for it to commit), so no
  * second schedule makes and pays a second check at every slot.
  */
+/**
+ * The member's role read again under a share lock held until the write commits (actorNow), as a
+ * check's start reads it: a schedule spends at every slot with no actor, so one saved or resumed
+ * by a member removed or made a viewer since the action's check would pay on until deleted.
+ */
+async function stillManages(tx: Prisma.TransactionClient, workspaceId: string, userId: string | null) {
+  if (!userId) return;
+  assertCan(canManageSchedules(await actorNow(tx, { workspaceId, userId })), "You can no longer manage schedules in this workspace.");
+}
+
 export async function createSchedule(workspaceId: string, createdById: string | null, input: ParsedScheduleInput) {
   await validateReferences(workspaceId, input);
   const now = await databaseNow();
   const select = { id: true, nextRunAt: true } as const;
-  return db()
-    .schedule.create({ data: { workspaceId, createdById, createKey: input.createKey ?? null, ...fields(input), nextRunAt: nextRunAfter(input, now) }, select })
+  return transaction(async (tx) => {
+    await stillManages(tx, workspaceId, createdById);
+    return tx.schedule.create({ data: { workspaceId, createdById, createKey: input.createKey ?? null, ...fields(input), nextRunAt: nextRunAfter(input, now) }, select });
+  })
     .catch(async (error: unknown) => {
       const made = input.createKey && isUniqueViolation(error) ? await db().schedule.findUnique({ where: { workspaceId_createKey: { workspaceId, createKey: input.createKey } }, select }) : null;
       if (made) return made;
@@ -110,7 +125,7 @@ export async function createSchedule(workspaceId: string, createdById: string | 
     });
 }
 
-export async function updateSchedule(workspaceId: string, scheduleId: string, input: ParsedScheduleInput) {
+export async function updateSchedule(workspaceId: string, scheduleId: string, input: ParsedScheduleInput, actingUserId: string | null = null) {
   const existing = await db().schedule.findFirst({ where: { id: scheduleId, workspaceId }, select: { cadence: true, weekday: true, minuteOfDay: true } });
   if (!existing) throw notFound();
   await validateReferences(workspaceId, input);
@@ -118,9 +133,9 @@ export async function updateSchedule(workspaceId: string, scheduleId: string, in
   // edit of the name must not put back the slot that run has just taken.
   const retimed = existing.cadence !== input.cadence || existing.weekday !== input.weekday || existing.minuteOfDay !== input.minuteOfDay;
   const now = retimed ? await databaseNow() : null;
-  const updated = await db().schedule.updateMany({
-    where: { id: scheduleId, workspaceId },
-    data: { ...fields(input), ...(now ? { nextRunAt: nextRunAfter(input, now) } : {}) },
+  const updated = await transaction(async (tx) => {
+    await stillManages(tx, workspaceId, actingUserId);
+    return tx.schedule.updateMany({ where: { id: scheduleId, workspaceId }, data: { ...fields(input), ...(now ? { nextRunAt: nextRunAfter(input, now) } : {}) } });
   });
   if (!updated.count) throw notFound();
   return { id: scheduleId };
@@ -132,12 +147,16 @@ export async function pauseSchedule(workspaceId: string, scheduleId: string) {
 }
 
 /** Runs missed while paused are skipped: the schedule picks up at its next slot from now (the database's now, which run-due compares nextRunAt with). */
-export async function resumeSchedule(workspaceId: string, scheduleId: string) {
+export async function resumeSchedule(workspaceId: string, scheduleId: string, actingUserId: string | null = null) {
   const schedule = await db().schedule.findFirst({ where: { id: scheduleId, workspaceId }, select: { cadence: true, weekday: true, minuteOfDay: true, promptSelection: true } });
   if (!schedule) throw notFound();
   // Paused because every prompt it picked was archived (dropArchivedPrompts): it has nothing to ask until edited.
   if (!promptSelectionSchema.safeParse(schedule.promptSelection).success) throw new UserError("This schedule has no prompts left: edit it to pick some, then resume it.", { field: "prompts" });
-  const updated = await db().schedule.updateMany({ where: { id: scheduleId, workspaceId }, data: { paused: false, nextRunAt: nextRunAfter(schedule, await databaseNow()) } });
+  const nextRunAt = nextRunAfter(schedule, await databaseNow());
+  const updated = await transaction(async (tx) => {
+    await stillManages(tx, workspaceId, actingUserId);
+    return tx.schedule.updateMany({ where: { id: scheduleId, workspaceId }, data: { paused: false, nextRunAt } });
+  });
   if (!updated.count) throw notFound();
 }
 
