@@ -31,6 +31,12 @@ const lastLine = (error: unknown) => (error instanceof Error ? error.message : S
 
 /** A schedule's run, claim included: createCheck has up to 60 s of its own, and the claim must outlive it. */
 const RUN_TIMEOUT_MS = 120_000;
+/**
+ * How long after its slot a run that failed for a reason of the database's or ours (no
+ * connection in time, a deadlock past its retries, a bug), not the schedule's, is tried again:
+ * each minute's pass, with the slot's idempotency key. Then the schedule moves on.
+ */
+export const SLOT_RETRY_MS = 60 * 60_000;
 
 /** Bounds one call's work; schedules still due after that wait for the next minute's run. */
 const MAX_RUNS_PER_CALL = 500;
@@ -105,15 +111,17 @@ async function runNextDue(skip: string[]): Promise<ScheduleRun | null> {
         run = { scheduleId: schedule.id, slot, outcome: replayed ? "replayed" : "created", checkId, nextRunAt };
       } catch (error) {
         // Over budget, a provider disabled, prompts deleted…: the run is recorded as failed and
-        // the schedule moves on, so one broken schedule never holds up the others.
-        const message = error instanceof UserError ? error.message : `Unexpected error: ${lastLine(error)}`;
+        // the schedule moves on, so one broken schedule never holds up the others. Any other
+        // error keeps the slot for the next minute's pass, within SLOT_RETRY_MS of it.
+        const retried = !(error instanceof UserError) && claimed.now.getTime() - slot.getTime() < SLOT_RETRY_MS;
+        const message = error instanceof UserError ? error.message : `Unexpected error: ${lastLine(error)}${retried ? " (tried again next minute)" : ""}`;
         const code = error instanceof UserError ? error.code : "internal";
         await tx.event.create({
           data: { workspaceId: schedule.workspaceId, kind: SCHEDULE_FAILED_EVENT, data: { scheduleId: schedule.id, slot: slot.toISOString(), code, message } },
         });
-        run = { scheduleId: schedule.id, slot, outcome: "failed", message, nextRunAt };
+        run = { scheduleId: schedule.id, slot, outcome: "failed", message, nextRunAt: retried ? slot : nextRunAt };
       }
-      await tx.schedule.update({ where: { id: schedule.id }, data: { lastRunAt: claimed.now, nextRunAt } });
+      await tx.schedule.update({ where: { id: schedule.id }, data: { lastRunAt: claimed.now, nextRunAt: run.nextRunAt } });
       return run;
     },
     { timeoutMs: RUN_TIMEOUT_MS },
