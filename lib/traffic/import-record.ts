@@ -71,8 +71,10 @@ export async function claimImport<Report>(workspaceId: string, key: string, opti
         `An import with this Idempotency-Key is still running (${row.committedLines.toLocaleString("en-US")} lines stored so far). Send it again once it has ended: its report is kept for 24 hours, and a request that broke off resumes where it stopped.`,
       );
     }
-    if (row.expired) {
-      // 24 hours without a chunk stored: the key starts a new import, whose chunks the old one's token cannot commit.
+    // 24 hours without a chunk stored, or a request refused before it stored any line (a format
+    // not recognised, a CSV header without the columns): the key starts a new import, with this
+    // request's options, whose chunks the old one's token cannot commit.
+    if (row.expired || (row.state === "interrupted" && row.committedLines === 0)) {
       const [fresh] = await tx.$queryRaw<{ id: string; token: number }[]>`
         UPDATE traffic_imports SET "requestHash" = ${requestHash}, state = 'running', token = token + 1, "leaseUntil" = ${leaseEnd()},
           "committedLines" = 0, "committedHash" = NULL, "committedHits" = 0, "bodyHash" = NULL, report = NULL,

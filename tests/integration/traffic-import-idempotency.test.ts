@@ -94,6 +94,18 @@ describe("POST /api/v1/traffic/logs with an Idempotency-Key", () => {
     expect(await stored(prefix)).toEqual({ raw: crawlsIn(8), rollup: crawlsIn(8) });
   });
 
+  it("a request refused before it stored anything (a format not recognised) leaves the key free for the same log with its format", async () => {
+    const prefix = `format-${randomUUID().slice(0, 8)}`;
+    const key = randomUUID();
+    const unknown = await send("this is not a log line\nnor this one\n", key);
+    expect(unknown.status, JSON.stringify(unknown.body)).toBe(400);
+    const withFormat = await send(logOf(prefix, 8), key, "?format=combined");
+    expect(withFormat.status, JSON.stringify(withFormat.body)).toBe(200);
+    expect(await stored(prefix)).toEqual({ raw: crawlsIn(8), rollup: crawlsIn(8) });
+    // Once it has stored lines, the key is the log's, with its format.
+    expect((await send(logOf(prefix, 8), key)).status).toBe(422);
+  });
+
   it("an upload that broke off after a chunk committed: sent again, only the lines not stored yet are stored", async () => {
     const prefix = `broken-${randomUUID().slice(0, 8)}`;
     const key = randomUUID();
