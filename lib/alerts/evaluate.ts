@@ -6,7 +6,7 @@ import type { Finding, JudgedRule, RuleOutcome } from "@/lib/alerts/kinds/kind";
 import { alertReads } from "@/lib/alerts/reads";
 import { storedKind } from "@/lib/alerts/rules";
 import { pausePoint } from "@/lib/db/pause-points";
-import { db } from "@/lib/db/prisma";
+import { db, withPrimaryReads } from "@/lib/db/prisma";
 import { transaction } from "@/lib/db/transaction";
 import { Prisma } from "@/lib/generated/prisma/client";
 
@@ -82,6 +82,12 @@ async function judgeAndFire(rule: JudgedRule, watched: Watched, now: Date): Prom
  * is recorded as an error and the others still run.
  */
 export async function evaluateAlerts(workspaceId: string, options: { kinds?: readonly RuleKind[]; now?: Date } = {}): Promise<EvaluationResult[]> {
+  // On the primary, whatever DATABASE_READ_URL says: an evaluation is asked for by a finished check
+  // or a re-analysis, and a lagging replica would judge without its answers.
+  return withPrimaryReads(() => evaluate(workspaceId, options));
+}
+
+async function evaluate(workspaceId: string, options: { kinds?: readonly RuleKind[]; now?: Date }): Promise<EvaluationResult[]> {
   const now = options.now ?? (await databaseNow());
   const rules = await db().alertRule.findMany({
     where: { workspaceId, enabled: true, ...(options.kinds ? { kind: { in: [...options.kinds] } } : {}) },

@@ -1,4 +1,5 @@
 import "server-only";
+import { AsyncLocalStorage } from "node:async_hooks";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { connectionSafePool } from "@/lib/db/pool";
 import { PrismaClient } from "@/lib/generated/prisma/client";
@@ -36,6 +37,18 @@ export function db(): PrismaClient {
   return globalForPrisma.beaconPrisma;
 }
 
+const primaryReads = new AsyncLocalStorage<true>();
+
+/**
+ * Runs `fn` with readDb() answering from the primary: work that must see what was just written
+ * and reads through the dashboards' queries (an alert evaluation a finished check or a
+ * re-analysis asked for: on a lagging replica it missed the newest answers, or judged history
+ * half re-analysed, which the wait for the re-analysis is there to prevent).
+ */
+export function withPrimaryReads<T>(fn: () => Promise<T>): Promise<T> {
+  return primaryReads.run(true, fn);
+}
+
 /**
  * For the dashboards and exports (lib/analytics): the read replica at DATABASE_READ_URL when one
  * is configured, else the primary. They read only, and a replica's lag (seconds) shows as a
@@ -44,7 +57,7 @@ export function db(): PrismaClient {
  */
 export function readDb(): PrismaClient {
   const url = env().DATABASE_READ_URL;
-  if (!url) return db();
+  if (!url || primaryReads.getStore()) return db();
   globalForPrisma.beaconReadPrisma ??= createClient(url);
   return globalForPrisma.beaconReadPrisma;
 }

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { claimed, liveWorker, newSpace, startSpaceCheck, succeed, type Space } from "../support/lifecycle-fixtures";
 import { createScratchDatabase, type ScratchDatabase } from "../support/setup-database";
+import { evaluateAlerts } from "@/lib/alerts/evaluate";
 import { analyticsOptions } from "@/lib/analytics/options";
 import { resolveFilter } from "@/lib/analytics/filter";
 import { reloadEnv } from "@/lib/config/env";
@@ -43,5 +44,19 @@ describe("DATABASE_READ_URL", () => {
     expect(await resolveFilter(space.workspaceId, { brandId: undefined, providers: [], tags: [], markets: [], from: new Date("2026-11-01T00:00:00Z"), to: new Date("2026-12-01T00:00:00Z") })).toBeNull();
     // The lifecycle, sign-in and everything that writes stay on the primary.
     expect(await db().brand.count({ where: { workspaceId: space.workspaceId } })).toBe(1);
+  });
+
+  it("is not what alert rules read: an evaluation a finished check asks for sees that check's answers, whatever the replica's lag", async () => {
+    process.env.DATABASE_READ_URL = replica.url;
+    reloadEnv();
+    const brand = await db().brand.findFirstOrThrow({ where: { workspaceId: space.workspaceId } });
+    const rule = await db().alertRule.create({
+      data: { workspaceId: space.workspaceId, name: "New names", kind: "new_brand", brandId: brand.id, params: { thresholdPercent: 10 }, enabled: true },
+    });
+    const [result] = (await evaluateAlerts(space.workspaceId)).filter((r) => r.ruleId === rule.id);
+    // Read on the primary, the rule sees the space's answer (on the empty replica: none, "too few answers").
+    expect(result!.outcome).toMatchObject({ status: "quiet", message: "No untracked brand in 1 answers." });
+    // The dashboards still read the replica.
+    expect(await analyticsOptions(space.workspaceId)).toMatchObject({ hasResults: false });
   });
 });
