@@ -1,4 +1,5 @@
 import "server-only";
+import { unknownOutcomeCost, type PriceTable } from "@/lib/billing/money";
 import { inTransaction } from "@/lib/db/transaction";
 import { pausePoint } from "@/lib/db/pause-points";
 import { jobCatalog, type JobName } from "@/lib/jobs/catalog";
@@ -9,6 +10,7 @@ import { Effects, applyEffects, cancelAware, closeAttempt, guardedUpdate, settle
 import { TERMINAL_STATUSES, WAITING_STATUSES } from "@/lib/captures/states";
 import { PENDING_OPERATION_STATUSES } from "@/lib/captures/states";
 import { Prisma } from "@/lib/generated/prisma/client";
+import type { CallLimits, SearchMode } from "@/lib/providers/types";
 
 // The repair pass (part of every worker's maintenance, and `npm run beacon -- doctor`): finds
 // captures, attempts, checks, setup wizard calls and budgets in states the lifecycle cannot
@@ -132,10 +134,14 @@ const repairs: Record<(typeof REPAIR_KINDS)[number], Repair> = {
   async open_attempt_of_moved_capture(tx) {
     // Closed in the order of their cost rollup rows (rollup_attempts' key, which each close
     // updates): two transactions closing several attempts then never wait on each other's rows.
-    const found = await tx.$queryRaw<{ runToken: string; captureId: string; checkId: string; workspaceId: string }[]>`
-      SELECT "runToken", "captureId", "checkId", "workspaceId" FROM (
-        SELECT a."runToken", c.id AS "captureId", c."checkId", c."workspaceId", c."brandId", a."startedAt", c."providerConfigId", c."promptId"
+    // With what its estimate needs: the provider may have been called, as for an expired lease.
+    const found = await tx.$queryRaw<({ runToken: string; captureId: string; checkId: string; workspaceId: string; promptText: string; searchMode: SearchMode } & PriceTable & CallLimits)[]>`
+      SELECT open.* FROM (
+        SELECT a."runToken", c.id AS "captureId", c."checkId", c."workspaceId", c."brandId", a."startedAt", c."providerConfigId", c."promptId",
+          p.text AS "promptText", c."searchMode"::text AS "searchMode", pc."inputPricePerMTokMicros", pc."outputPricePerMTokMicros",
+          pc."cachedPricePerMTokMicros", pc."reasoningPricePerMTokMicros", pc."searchPriceMicros", pc."maxOutputTokens", pc."maxSearchCalls"
         FROM attempts a JOIN captures c ON c.id = a."captureId"
+          JOIN prompt_versions p ON p.id = c."promptVersionId" JOIN provider_connections pc ON pc.id = c."connectionId"
         WHERE a.outcome IS NULL AND (c.status <> 'running' OR c."runToken" IS DISTINCT FROM a."runToken")
         ORDER BY a."startedAt" LIMIT 500 FOR UPDATE OF c
       ) open
@@ -143,7 +149,8 @@ const repairs: Record<(typeof REPAIR_KINDS)[number], Repair> = {
     const effects = new Effects();
     let repaired = 0;
     for (const row of found) {
-      const closed = await closeAttempt(tx, row.runToken, { outcome: "unknown", reason: "abandoned", errorClass: "unknown", costMicros: 0, costIsEstimate: true, latencyMs: 0 });
+      const costMicros = unknownOutcomeCost(row.promptText, row.searchMode, row, row);
+      const closed = await closeAttempt(tx, row.runToken, { outcome: "unknown", reason: "abandoned", errorClass: "unknown", costMicros, costIsEstimate: true, latencyMs: 0 });
       if (!closed) continue;
       repaired++;
       effects.call(closed);

@@ -7,6 +7,7 @@ import { gateAt } from "../support/pause";
 import { cancelCapture, retryCaptures } from "@/lib/checks/cancel-retry";
 import { requestCheckCancel, runCheckOperation } from "@/lib/checks/operations";
 import { runRepairPass } from "@/lib/lifecycle/repair";
+import { unknownOutcomeCost } from "@/lib/billing/money";
 import { db } from "@/lib/db/prisma";
 
 let space: Space;
@@ -53,7 +54,11 @@ describe("the repair pass", () => {
     await db().$executeRaw`UPDATE captures SET status = 'failed', "finishedAt" = now(), "runToken" = NULL WHERE id = ${captureIds[0]}::uuid`;
     expect(await runRepairPass()).toMatchObject({ open_attempt_of_moved_capture: 1 });
     const attempt = await db().attempt.findUniqueOrThrow({ where: { runToken } });
-    expect(attempt).toMatchObject({ outcome: "unknown", reservedMicros: 0n });
+    // The provider may have been called, as for an expired lease: charged its estimate.
+    const capture = await db().capture.findUniqueOrThrow({ where: { id: captureIds[0] }, include: { connection: true, promptVersion: true } });
+    const estimate = unknownOutcomeCost(capture.promptVersion.text, capture.searchMode, capture.connection, capture.connection);
+    expect(estimate).toBeGreaterThan(0);
+    expect(attempt).toMatchObject({ outcome: "unknown", reservedMicros: 0n, costMicros: BigInt(estimate), costIsEstimate: true });
     expect((await budgetNow(space.workspaceId)).inFlight).toBe(0n);
     expect(await runRepairPass()).toEqual({});
     await expectBudgetConsistent(space.workspaceId);
