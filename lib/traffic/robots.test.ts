@@ -76,3 +76,23 @@ describe("robotsPolicy on real-world shapes", () => {
     expect(read("\uFEFFUser-agent: GPTBot\r\nDisallow: /\r\n")("/", "GPTBot")).toBe(false);
   });
 });
+
+describe("percent-encoding (RFC 9309 2.2.2)", () => {
+  it("compares an unreserved character the same encoded or not, and keeps a reserved one's escape apart", () => {
+    const blocks = (rule: string, path: string) => !read(`User-agent: *\nDisallow: ${rule}\n`)(path, "GPTBot");
+    expect(blocks("/%7Euser", "/~user")).toBe(true);
+    expect(blocks("/~user", "/%7euser")).toBe(true);
+    expect(blocks("/caf%C3%A9", "/caf%c3%a9")).toBe(true);
+    // "/" and "%2F" are not the same path.
+    expect(blocks("/a%2Fb", "/a/b")).toBe(false);
+    expect(blocks("/a/b", "/a%2Fb")).toBe(false);
+    fc.assert(
+      // Not "." or "..": a URL's dot segments are resolved before any rule is read.
+      fc.property(fc.stringMatching(/^[A-Za-z0-9._~-]{1,12}$/).filter((segment) => !/^\.{1,2}$/.test(segment)), (segment) => {
+        const encoded = [...segment].map((c) => `%${c.charCodeAt(0).toString(16).padStart(2, "0")}`).join("");
+        expect(blocks(`/${encoded}`, `/${segment}`)).toBe(true);
+        expect(blocks(`/${segment}`, `/${encoded.toUpperCase()}`)).toBe(true);
+      }),
+    );
+  });
+});

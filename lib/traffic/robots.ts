@@ -26,10 +26,26 @@ export function robotsOutcome(status: number | null): RobotsOutcome {
 /** Whether `token` (a crawler's robots token) may fetch `path` on `origin`. */
 export type RobotsPolicy = (path: string, token: string) => boolean;
 
+/**
+ * RFC 9309 2.2.2: an unreserved character (letters, digits, "-", ".", "_", "~") matches the same
+ * percent-encoded or not ("/%7Ejoe" is "/~joe"), which robots-parser does not know, and escapes
+ * match whatever the case of their hex digits; a reserved character's escape ("%2F") stays one.
+ * Applied to the rules' paths and to the path asked about alike.
+ */
+export function normalizeEscapes(path: string): string {
+  return path.replace(/%[0-9a-fA-F]{2}/g, (escape) => {
+    const char = String.fromCharCode(parseInt(escape.slice(1), 16));
+    return /[A-Za-z0-9\-._~]/.test(char) ? char : escape.toUpperCase();
+  });
+}
+
+const RULE = /^(\s*(?:allow|disallow)\s*:)(.*)$/i;
+
 export function robotsPolicy(origin: string, outcome: RobotsOutcome, body = ""): RobotsPolicy {
   if (outcome === "missing") return () => true;
   if (outcome === "unreachable") return () => false;
-  const robots = robotsParser(`${origin}/robots.txt`, body);
+  const rules = body.replace(/^\uFEFF/, "").split(/\r\n|\r|\n/).map((line) => line.replace(RULE, (_, key: string, value: string) => key + normalizeEscapes(value)));
+  const robots = robotsParser(`${origin}/robots.txt`, rules.join("\n"));
   // isAllowed is undefined only for a URL of another origin, which this never asks about.
-  return (path, token) => robots.isAllowed(`${origin}${path.startsWith("/") ? path : `/${path}`}`, token) !== false;
+  return (path, token) => robots.isAllowed(`${origin}${normalizeEscapes(path.startsWith("/") ? path : `/${path}`)}`, token) !== false;
 }
