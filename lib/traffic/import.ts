@@ -181,6 +181,7 @@ async function readLog(
   // stores only the hits of the lines after those already stored, once those are seen to match.
   const lineHash = claim ? new LineHash() : null;
   const storedThrough = claim?.committedLines ?? 0;
+  let cutShort = false;
   const differentLog = () => new IdempotencyMismatchError(`This Idempotency-Key was already used for another log: its first ${storedThrough.toLocaleString("en-US")} lines, already stored, differ from this one's. Use a new key for a new log.`);
   const verifier = new RangeVerifier(new Map([...shippedRanges(), ...(await storedRanges())]));
   // A log names a few hosts millions of times: each is normalized and looked up once.
@@ -296,6 +297,7 @@ async function readLog(
       throw error;
     }
     fail(report.lines + 1, `the gzip data is corrupt or cut short here (${error.message}); the lines before were read`);
+    cutShort = true;
   }
   lease?.stop();
   await flush();
@@ -303,5 +305,11 @@ async function readLog(
   // Shorter than the lines already stored (also when its gzip broke off before them): another log.
   if (report.lines < storedThrough) throw differentLog();
   if (!claim) return { ...report, stored: writer.stored };
+  // A gzip cut short is a log that broke off: its import stays open, so the whole file sent again
+  // with the key stores the rest (ended, it answered the whole file with a 422, "another log").
+  if (cutShort) {
+    await interruptImport(claim);
+    return { ...report, stored: writer.stored + claim.committedHits };
+  }
   return finishImport(claim, report, lineHash!.digest());
 }

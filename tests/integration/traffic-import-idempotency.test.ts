@@ -129,6 +129,21 @@ describe("POST /api/v1/traffic/logs with an Idempotency-Key", () => {
     expect(await stored(prefix)).toEqual({ raw: crawlsIn(total), rollup: crawlsIn(total) });
   });
 
+  it("a gzip cut short is a log that broke off: the whole file sent again with the key stores the rest, nothing twice", async () => {
+    const prefix = `gzcut-${randomUUID().slice(0, 8)}`;
+    const log = logOf(prefix, 600);
+    const gz = gzipSync(log);
+    const key = randomUUID();
+    const cut = await send(gz.subarray(0, Math.floor(gz.length * 0.6)), key);
+    expect(cut.status, JSON.stringify(cut.body)).toBe(200);
+    const first = await stored(prefix);
+    expect(first.raw).toBeLessThan(crawlsIn(600));
+    const whole = await send(gz, key);
+    expect(whole.status, JSON.stringify(whole.body)).toBe(200);
+    expect(whole.body.import).toMatchObject({ lines: 600, stored: crawlsIn(600) });
+    expect(await stored(prefix)).toEqual({ raw: crawlsIn(600), rollup: crawlsIn(600) });
+  });
+
   it("refuses to resume with a log whose stored lines differ, storing nothing", async () => {
     const prefix = `differ-${randomUUID().slice(0, 8)}`;
     const key = randomUUID();
