@@ -11,7 +11,7 @@ import { workspaceNameSchema } from "@/lib/workspaces/schemas";
  * The sidebar's "New workspace" form. The switcher loads it only when opened: its zod schema
  * would otherwise put zod into every page's JavaScript (docs/architecture.md, "The browser's JavaScript").
  */
-export function NewWorkspaceDialog({ onClose, onCreated }: { onClose: () => void; onCreated: (created: { workspaceId: string }) => void }) {
+export function NewWorkspaceDialog({ onClose, onCreated }: { onClose: () => void; onCreated: () => void }) {
   const id = useId();
   const create = useActionForm(z.object({ name: workspaceNameSchema }), createWorkspaceAction, { onSuccess: onCreated });
   return (

@@ -6,7 +6,6 @@ import { toast } from "@/lib/browser/toast";
 import dynamic from "next/dynamic";
 import { switchWorkspaceAction } from "@/lib/actions/workspaces";
 import { unwrap } from "@/lib/browser/action-result";
-import { announceWorkspace } from "./workspace-sync";
 
 type Workspace = { id: string; name: string; role: string };
 
@@ -22,8 +21,8 @@ export function WorkspaceSwitcher({ current, workspaces }: { current: string; wo
   // The switcher is in the sidebar and, on phones, in the drawer: ids of its own in each.
   const id = useId();
 
-  const afterSwitch = (workspaceId: string) => {
-    announceWorkspace(workspaceId);
+  // The other tabs follow once this one renders the new workspace (components/shell/workspace-sync.tsx).
+  const afterSwitch = () => {
     queryClient.clear(); // cached data belongs to the previous workspace
     router.push("/");
     router.refresh();
@@ -43,7 +42,8 @@ export function WorkspaceSwitcher({ current, workspaces }: { current: string; wo
           if (value === NEW) return setCreating(true);
           startTransition(async () => {
             try {
-              afterSwitch(unwrap(await switchWorkspaceAction({ workspaceId: value })).workspaceId);
+              unwrap(await switchWorkspaceAction({ workspaceId: value }));
+              afterSwitch();
             } catch (error) {
               toast.error((error as Error).message);
             }
@@ -65,10 +65,10 @@ export function WorkspaceSwitcher({ current, workspaces }: { current: string; wo
       {creating && (
         <NewWorkspaceDialog
           onClose={() => setCreating(false)}
-          onCreated={({ workspaceId }) => {
+          onCreated={() => {
             setCreating(false);
             toast.success("Workspace created");
-            afterSwitch(workspaceId);
+            afterSwitch();
           }}
         />
       )}

@@ -4,6 +4,7 @@
 import { randomBytes } from "node:crypto";
 import type { Page } from "playwright-core";
 import { describe, expect, test } from "vitest";
+import { DEMO_WORKSPACE } from "@/lib/seed/demo-content";
 import { baseUrl, DEMO_USER, login, newPage, setupBrowser } from "./support/browser";
 
 setupBrowser();
@@ -96,7 +97,23 @@ describe("accounts", () => {
     expect(new URL(tab.url()).pathname).toBe("/");
     const switcher = tab.getByLabel("Workspace", { exact: true }).first();
     expect(await switcher.evaluate((select: HTMLSelectElement) => select.selectedOptions[0]?.textContent)).toBe(second);
-    await tab.getByText("You switched workspace in another tab").waitFor();
+    await tab.getByText("The workspace changed in another tab").waitFor();
+
+    // An invitation accepted in the other tab changes the workspace too: the first tab follows.
+    const demo = await newPage();
+    await login(demo, DEMO_USER.email, DEMO_USER.password);
+    await demo.goto("/members");
+    await demo.getByLabel("Email", { exact: true }).fill(`tess-${id}@example.com`);
+    await demo.getByLabel("Role", { exact: true }).selectOption("viewer");
+    await demo.getByRole("button", { name: "Create invite link" }).click();
+    const link = await demo.getByLabel("Invitation link").inputValue();
+    await tab.goto("/prompts");
+    await tab.getByRole("heading", { level: 1, name: "Prompts" }).waitFor();
+    await other.goto(link);
+    await other.getByRole("button", { name: "Accept invitation" }).click();
+    await other.getByRole("heading", { level: 1, name: DEMO_WORKSPACE.name }).waitFor();
+    await tab.getByRole("heading", { level: 1, name: DEMO_WORKSPACE.name }).waitFor();
+    expect(new URL(tab.url()).pathname).toBe("/");
   });
 
   test("a `next` that leads off the site lands on the dashboard instead", async () => {
