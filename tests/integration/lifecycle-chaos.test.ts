@@ -815,7 +815,7 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
     await attempt("evaluate alerts (after the checks)", () => evaluateAlerts(space.workspaceId));
     const unsettled = async () => {
       const [row] = await db().$queryRaw<{ checks: number; operations: number; attempts: number; setups: number; deliveries: number; analyses: number; jobs: number }[]>`
-        SELECT (SELECT count(*)::int FROM checks WHERE id = ANY(${checks.map((c) => c.checkId)}::uuid[]) AND status NOT IN ('completed', 'completed_with_errors', 'failed', 'cancelled')) AS checks,
+        SELECT (SELECT count(*)::int FROM checks WHERE id = ANY(${[...checks, ...spareChecks].map((c) => c.checkId)}::uuid[]) AND status NOT IN ('completed', 'completed_with_errors', 'failed', 'cancelled')) AS checks,
                (SELECT count(*)::int FROM check_operations WHERE "workspaceId" = ${space.workspaceId}::uuid AND status IN ('queued', 'running')) AS operations,
                (SELECT count(*)::int FROM attempts WHERE "captureId" = ANY(${captureIds}::uuid[]) AND outcome IS NULL) AS attempts,
                (SELECT count(*)::int FROM setup_suggestions WHERE "workspaceId" = ${space.workspaceId}::uuid AND status IN ('queued', 'running')) AS setups,
