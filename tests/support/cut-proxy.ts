@@ -4,7 +4,7 @@
 // What the backend then answers is read and dropped. A process pointed at `url` sees "Connection
 // terminated" for its statement, which may still commit.
 import net from "node:net";
-import { listenAsDatabase } from "./fatal-proxy";
+import { connectUpstream, listenAsDatabase } from "./fatal-proxy";
 
 export type CutProxy = {
   url: string;
@@ -70,14 +70,7 @@ export async function startOutageProxy(databaseUrl: string): Promise<OutageProxy
   let isDown = false;
   const server = net.createServer((client) => {
     if (isDown) return void client.destroy();
-    const upstream = net.connect(Number(target.port || 5432), target.hostname);
-    for (const s of [client, upstream]) {
-      sockets.add(s);
-      s.on("close", () => sockets.delete(s));
-      s.on("error", () => {});
-    }
-    client.on("close", () => upstream.destroy());
-    upstream.on("close", () => client.destroy());
+    const upstream = connectUpstream(client, target, sockets);
     client.pipe(upstream);
     upstream.pipe(client);
   });

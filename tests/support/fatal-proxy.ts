@@ -26,6 +26,22 @@ function fatalTerminating(): Buffer {
   return Buffer.concat([header, body]);
 }
 
+/**
+ * For a proxy's `client` connection: its connection to the database at `target`, both tracked in
+ * `sockets` (so the proxy can end them) and each closed with the other. The caller pipes them.
+ */
+export function connectUpstream(client: net.Socket, target: URL, sockets: Set<net.Socket>): net.Socket {
+  const upstream = net.connect(Number(target.port || 5432), target.hostname);
+  for (const s of [client, upstream]) {
+    sockets.add(s);
+    s.on("close", () => sockets.delete(s));
+    s.on("error", () => {});
+  }
+  client.on("close", () => upstream.destroy());
+  upstream.on("close", () => client.destroy());
+  return upstream;
+}
+
 /** Starts `server` on a free local port; the database URL that reaches the database through it. */
 export async function listenAsDatabase(server: net.Server, databaseUrl: string): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -53,14 +69,7 @@ export async function startFatalProxy(databaseUrl: string, endConnection: (n: nu
   let ended = 0;
   const server = net.createServer((client) => {
     const n = ++connections;
-    const upstream = net.connect(Number(target.port || 5432), target.hostname);
-    for (const s of [client, upstream]) {
-      sockets.add(s);
-      s.on("close", () => sockets.delete(s));
-      s.on("error", () => {});
-    }
-    client.on("close", () => upstream.destroy());
-    upstream.on("close", () => client.destroy());
+    const upstream = connectUpstream(client, target, sockets);
     client.pipe(upstream);
     if (!endConnection(n)) {
       upstream.pipe(client);
