@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { assertCan, canEditTrackingSetup } from "@/lib/permissions/permissions";
 import { fieldPaths, workspaceAction } from "@/lib/actions/safe-action";
-import { latestReanalysisByBrand } from "@/lib/brands/reanalysis";
+import { latestReanalysisByBrand, retryReanalysis } from "@/lib/brands/reanalysis";
 import { createBrand, deleteBrand, listBrands, trackCompetitor, updateBrand } from "@/lib/brands/brands";
 import { brandInputSchema, competitorInputSchema } from "@/lib/brands/schemas";
 
@@ -10,6 +10,14 @@ export const listBrandsAction = workspaceAction.action(async ({ ctx }) => listBr
 
 /** Progress of each brand's latest re-analysis (after its names or competitors changed). */
 export const reanalysisProgressAction = workspaceAction.action(async ({ ctx }) => latestReanalysisByBrand(ctx.workspace.id));
+
+/** A re-analysis whose every attempt failed, asked for again (the brand's alert rules wait for it). */
+export const retryReanalysisAction = workspaceAction
+  .inputSchema(z.object({ brandId: z.uuid() }), fieldPaths)
+  .action(async ({ parsedInput, ctx }) => {
+    assertCan(canEditTrackingSetup(ctx), "Viewers cannot re-analyse a brand's answers.");
+    return retryReanalysis(ctx.workspace.id, parsedInput.brandId);
+  });
 
 export const createBrandAction = workspaceAction.inputSchema(brandInputSchema, fieldPaths).action(async ({ parsedInput, ctx }) => {
   assertCan(canEditTrackingSetup(ctx), "Viewers cannot add brands.");

@@ -5,6 +5,7 @@ import { isBrandKind, kindOf, type RuleKind } from "@/lib/alerts/kinds";
 import type { Finding, JudgedRule, RuleOutcome } from "@/lib/alerts/kinds/kind";
 import { alertReads } from "@/lib/alerts/reads";
 import { storedKind } from "@/lib/alerts/rules";
+import { brandsMidReanalysis } from "@/lib/brands/reanalysis";
 import { pausePoint } from "@/lib/db/pause-points";
 import { db, withPrimaryReads } from "@/lib/db/prisma";
 import { transaction } from "@/lib/db/transaction";
@@ -87,6 +88,11 @@ export async function evaluateAlerts(workspaceId: string, options: { kinds?: rea
   return withPrimaryReads(() => evaluate(workspaceId, options));
 }
 
+const waitingMessage = (brandName: string | null, state: "running" | "failed") =>
+  state === "running"
+    ? `Not judged yet: ${brandName}'s answers are being re-analysed after its last edit; judged again when that is done.`
+    : `Not judged: the re-analysis of ${brandName}'s answers after its last edit failed, so they are part analysed the old way, part the new. Try it again on the Brands page; judged again when it is done.`;
+
 async function evaluate(workspaceId: string, options: { kinds?: readonly RuleKind[]; now?: Date }): Promise<EvaluationResult[]> {
   const now = options.now ?? (await databaseNow());
   const rules = await db().alertRule.findMany({
@@ -98,17 +104,17 @@ async function evaluate(workspaceId: string, options: { kinds?: readonly RuleKin
   // part new, so a rule would compare the edit's effect, not a change in the answers (a competitor
   // just added "overtakes" where only the newest answers count it). Judged when the run ends
   // (runReanalysis asks for an evaluation).
-  const reanalysing = new Set(
-    (await db().analysisRun.findMany({ where: { workspaceId, status: { in: ["queued", "running"] } }, select: { brandId: true } })).map((run) => run.brandId),
-  );
+  // A run that failed after its last attempt leaves the history mixed too: its rules wait for a
+  // retry from the Brands page (or the next edit) rather than fire on the mix.
+  const reanalysing = await brandsMidReanalysis(workspaceId);
   const results: EvaluationResult[] = [];
   for (const r of rules) {
     const rule: JudgedRule = { id: r.id, workspaceId: r.workspaceId, name: r.name, brandId: r.brandId, brandName: r.brand?.name ?? null };
     const watched: Watched = { kind: r.kind, brandId: r.brandId, params: r.params };
-    const outcome: RuleOutcome =
-      r.brandId && reanalysing.has(r.brandId) && isBrandKind(storedKind(r.kind))
-        ? { at: now.toISOString(), status: "waiting", fired: 0, message: `Not judged yet: ${rule.brandName}'s answers are being re-analysed after its last edit; judged again when that is done.` }
-        : await judgeAndFire(rule, watched, now);
+    const midReanalysis = r.brandId && isBrandKind(storedKind(r.kind)) ? reanalysing.get(r.brandId) : undefined;
+    const outcome: RuleOutcome = midReanalysis
+      ? { at: now.toISOString(), status: "waiting", fired: 0, message: waitingMessage(rule.brandName, midReanalysis) }
+      : await judgeAndFire(rule, watched, now);
     // Not over the fresh start of a rule edited meanwhile (updateRule resets lastResult), nor over
     // the result of a later evaluation that finished first (another reason's job, on another worker).
     await db().alertRule.updateMany({

@@ -5,6 +5,7 @@ import { candidateRows, mentionRows } from "@/lib/analysis/rows";
 import { rewriteRollups } from "@/lib/analytics/rollups";
 import { pausePoint } from "@/lib/db/pause-points";
 import { db } from "@/lib/db/prisma";
+import { ConflictError, NotFoundError } from "@/lib/errors";
 import { transaction } from "@/lib/db/transaction";
 import { enqueueAlertEvaluation, REANALYSIS_JOB_SPEC } from "@/lib/jobs/enqueue";
 import type { Prisma } from "@/lib/generated/prisma/client";
@@ -32,6 +33,10 @@ export async function startReanalysis(tx: Tx, workspaceId: string, brandId: stri
   const { analysisVersion } = await tx.brand.findUniqueOrThrow({ where: { id: brandId }, select: { analysisVersion: true } });
   const total = await tx.capture.count({ where: { workspaceId, brandId, ...stale(analysisVersion) } });
   if (!total) return null;
+  return queueRun(tx, workspaceId, brandId, total);
+}
+
+async function queueRun(tx: Tx, workspaceId: string, brandId: string, total: number): Promise<string> {
   // The run still waiting, locked (or a new one queued): beacon_reanalysis_run, beacon_succeed's rule too.
   const [run] = await tx.$queryRaw<{ id: string }[]>`SELECT beacon_reanalysis_run(${workspaceId}::uuid, ${brandId}::uuid, ${REANALYSIS_JOB_SPEC}::jsonb) AS id`;
   await pausePoint("reanalysis:waiting-run-found", { tx });
@@ -40,13 +45,35 @@ export async function startReanalysis(tx: Tx, workspaceId: string, brandId: stri
 }
 
 /**
+ * The Brands page's "Try again" for a re-analysis whose job gave up (every attempt failed): the
+ * brand's alert rules wait until its history is analysed alike (lib/alerts/evaluate.ts), so
+ * without this they would wait until its next edit. Queues a run (or finds the one waiting: a
+ * second click) even when no answer is left to do, so the run that ends it also asks for the
+ * evaluation. Refused unless the brand's latest run failed.
+ */
+export function retryReanalysis(workspaceId: string, brandId: string): Promise<{ runId: string }> {
+  return transaction(async (tx) => {
+    // The brand's row locked: two clicks, or a click beside an edit, queue one run.
+    const [brand] = await tx.$queryRaw<{ version: number }[]>`
+      SELECT "analysisVersion" AS version FROM brands WHERE id = ${brandId}::uuid AND "workspaceId" = ${workspaceId}::uuid FOR UPDATE`;
+    if (!brand) throw new NotFoundError("That brand does not exist in this workspace.");
+    const latest = await tx.analysisRun.findFirst({ where: { brandId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], select: { id: true, status: true } });
+    if (latest?.status === "queued") return { runId: latest.id };
+    if (latest?.status !== "failed") throw new ConflictError("This brand's answers are not waiting for a re-analysis that failed.");
+    const total = await tx.capture.count({ where: { workspaceId, brandId, ...stale(brand.version) } });
+    return { runId: await queueRun(tx, workspaceId, brandId, total) };
+  });
+}
+
+/**
  * Works through the brand's answers analysed with older inputs, in batches, saving progress
  * after each, and stamps each with the version it was analysed with. When it reaches the end it
  * looks again from the start, for answers recorded behind it, until none is left. A batch checks
  * the brand's version under a share lock on its row: an edit since the run read the brand has
- * queued the run that follows it, and this one stops.
+ * queued the run that follows it, and this one stops. `lastAttempt`: whether its job will make
+ * no attempt after this one (a call outside the job: none follows).
  */
-export async function runReanalysis(analysisRunId: string): Promise<void> {
+export async function runReanalysis(analysisRunId: string, { lastAttempt = true }: { lastAttempt?: boolean } = {}): Promise<void> {
   const run = await db().analysisRun.findUnique({ where: { id: analysisRunId } });
   if (!run || run.status === "completed") return;
   await db().analysisRun.update({ where: { id: run.id }, data: { status: "running", startedAt: new Date(), done: 0, error: null } });
@@ -125,6 +152,7 @@ export async function runReanalysis(analysisRunId: string): Promise<void> {
         await tx.capture.updateMany({ where: { id: { in: ids } }, data: { analyzedAt: new Date(), analysisTruncated: false, analysisVersion: brand.analysisVersion } });
         await tx.capture.updateMany({ where: { id: { in: truncated } }, data: { analysisTruncated: true } });
         await tx.analysisRun.update({ where: { id: run.id }, data: { done: done + captures.length } });
+        await pausePoint("reanalysis:batch-before-commit", { tx, workspaceId: run.workspaceId });
         return true;
       });
       if (!current) break; // the brand changed since: the run queued by that edit takes over
@@ -138,9 +166,26 @@ export async function runReanalysis(analysisRunId: string): Promise<void> {
       await enqueueAlertEvaluation(tx, { workspaceId: run.workspaceId, reason: "daily" });
     });
   } catch (error) {
-    await db().analysisRun.update({ where: { id: run.id }, data: { status: "failed", error: (error as Error).message.slice(0, 500), finishedAt: new Date() } });
+    // Before the job's last attempt the run is waiting again (an edit meanwhile reuses it, as it
+    // would a run not started); after it, failed: the Brands page shows it and offers a retry.
+    const message = (error as Error).message.slice(0, 500);
+    await db().analysisRun.update({
+      where: { id: run.id },
+      data: lastAttempt ? { status: "failed", error: message, finishedAt: new Date() } : { status: "queued", error: message },
+    });
     throw error;
   }
+}
+
+/**
+ * The workspace's brands whose history is part analysed with older inputs, part with newer: a run
+ * waiting or running ("running"), or the latest run failed after its last attempt ("failed", until
+ * a retry or the next edit queues another). Their alert rules wait (lib/alerts/evaluate.ts).
+ */
+export async function brandsMidReanalysis(workspaceId: string): Promise<Map<string, "running" | "failed">> {
+  const open = await db().analysisRun.findMany({ where: { workspaceId, status: { in: ["queued", "running"] } }, select: { brandId: true } });
+  const latest = Object.entries(await latestReanalysisByBrand(workspaceId)).filter(([, run]) => run.status === "failed");
+  return new Map([...latest.map(([brandId]) => [brandId, "failed"] as const), ...open.map((run) => [run.brandId, "running"] as const)]);
 }
 
 /** The latest re-analysis of each of the workspace's brands, for progress on the brands page. */
@@ -148,7 +193,7 @@ export async function latestReanalysisByBrand(workspaceId: string) {
   const runs = await db().analysisRun.findMany({
     where: { workspaceId },
     distinct: ["brandId"],
-    orderBy: [{ brandId: "asc" }, { createdAt: "desc" }],
+    orderBy: [{ brandId: "asc" }, { createdAt: "desc" }, { id: "desc" }],
     select: { brandId: true, status: true, total: true, done: true, error: true, finishedAt: true },
   });
   return Object.fromEntries(runs.map((r) => [r.brandId, r]));

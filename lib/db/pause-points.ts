@@ -81,6 +81,8 @@ export type PausePoint =
   | "brand:delete-before-commit"
   /** A brand edit's re-analysis: a run that has not started found, to be reused (lib/brands/reanalysis.ts). */
   | "reanalysis:waiting-run-found"
+  /** A re-analysis batch: its rows rewritten and its progress saved, not committed (a test throws here for a batch that fails). */
+  | "reanalysis:batch-before-commit"
   /** Brands with domains in an older form read, none locked yet (canonicalizeStoredDomains, lib/brands/brands.ts). */
   | "domains:candidates-read"
   /** The legacy source override rewrite: a workspace's lock taken and the rows of one domain read, nothing rewritten yet (lib/sources/overrides.ts). */

@@ -20,6 +20,8 @@ import { recordRollups } from "@/lib/analytics/rollups";
 import { finishCheckIfDone } from "@/lib/lifecycle/transition";
 import { db } from "@/lib/db/prisma";
 import { updateBrand } from "@/lib/brands/brands";
+import { retryReanalysisAction } from "@/lib/actions/brands";
+import { onPausePoint } from "@/lib/db/pause-points";
 import { runReanalysis } from "@/lib/brands/reanalysis";
 import { brandInputSchema } from "@/lib/brands/schemas";
 import { storeHits } from "@/lib/traffic/store";
@@ -254,6 +256,48 @@ describe("a number that changed: visibility", () => {
     const judged = await evaluateAlerts(edited.workspaceId, { now: NOW, kinds: ALERT_KINDS_BY_REASON[reason] });
     expect(resultOf(judged, ruleId).status).not.toBe("waiting");
     expect(resultOf(judged, namesRuleId).status).not.toBe("waiting");
+  });
+
+  it("keeps waiting when the re-analysis fails (between its attempts and after the last), until a retry asked from the Brands page ends it", async () => {
+    const edited = await buildWorld("Alerts reanalysis failed");
+    await writeAnswers(edited, [...visibility(PREVIOUS_DAY, 40, 100), ...visibility(CURRENT_DAY, 60, 100)]);
+    const ruleId = await addRule(edited, visibilityRule(edited.brandId));
+    await updateBrand(edited.workspaceId, edited.brandId, brandInputSchema.parse({ name: "Acme", aliases: ["Acme Inc"], domains: ["acme.com"], competitors: [{ name: "Rival" }] }));
+    const run = await db().analysisRun.findFirstOrThrow({ where: { brandId: edited.brandId, status: "queued" } });
+    // The first batch's transaction fails (a lost connection, a bug): nothing of it is stored.
+    const off = onPausePoint("reanalysis:batch-before-commit", () => {
+      throw new Error("connection lost");
+    });
+    try {
+      // An attempt the job will make again: the run waits for it, with the error shown.
+      await expect(runReanalysis(run.id, { lastAttempt: false })).rejects.toThrow("connection lost");
+      expect(await db().analysisRun.findUniqueOrThrow({ where: { id: run.id } })).toMatchObject({ status: "queued", error: "connection lost" });
+      expect(resultOf(await evaluateAlerts(edited.workspaceId, { now: NOW }), ruleId)).toMatchObject({ status: "waiting", fired: 0 });
+      // The last attempt: the run failed, and the brand's history is still part old, part new.
+      await expect(runReanalysis(run.id, { lastAttempt: true })).rejects.toThrow("connection lost");
+      expect(await db().analysisRun.findUniqueOrThrow({ where: { id: run.id } })).toMatchObject({ status: "failed", error: "connection lost" });
+    } finally {
+      off();
+    }
+    const outcome = resultOf(await evaluateAlerts(edited.workspaceId, { now: NOW }), ruleId);
+    expect(outcome).toMatchObject({ status: "waiting", fired: 0 });
+    expect(outcome.message).toMatch(/re-analysis.*failed.*Brands page/i);
+    expect(await firingsOf(ruleId)).toHaveLength(0);
+
+    // Viewers cannot ask for it again; another workspace's brand is not found; neither queues a run.
+    const viewer = await join(edited.owner, "viewer");
+    refused(await viewer.browser.run(() => retryReanalysisAction({ brandId: edited.brandId })), "forbidden");
+    refused(await A.owner.browser.run(() => retryReanalysisAction({ brandId: edited.brandId })), "not_found");
+    expect(await db().analysisRun.count({ where: { brandId: edited.brandId } })).toBe(1);
+    // The owner asks again: a new run, which ends and is judged.
+    const retried = ok(await edited.owner.browser.run(() => retryReanalysisAction({ brandId: edited.brandId })));
+    expect(retried.runId).not.toBe(run.id);
+    // Asked twice (a double click): the same waiting run.
+    expect(ok(await edited.owner.browser.run(() => retryReanalysisAction({ brandId: edited.brandId }))).runId).toBe(retried.runId);
+    await runReanalysis(retried.runId, { lastAttempt: true });
+    expect(resultOf(await evaluateAlerts(edited.workspaceId, { now: NOW }), ruleId).status).not.toBe("waiting");
+    // Nothing failed: nothing to retry.
+    refused(await edited.owner.browser.run(() => retryReanalysisAction({ brandId: edited.brandId })), "conflict", "invalid");
   });
 
   it("too few answers: no verdict", async () => {

@@ -4,10 +4,10 @@ import { useState } from "react";
 import { toast } from "@/lib/browser/toast";
 import { Button } from "@/components/ui/button";
 import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
-import { deleteBrandAction } from "@/lib/actions/brands";
+import { deleteBrandAction, retryReanalysisAction } from "@/lib/actions/brands";
 import { unwrap } from "@/lib/browser/action-result";
 import { BrandFormDialog } from "./brand-form-dialog";
-import { brandsKey, useBrandsQuery, useReanalysisQuery, type BrandRow } from "./use-brands-query";
+import { brandsKey, reanalysisKey, useBrandsQuery, useReanalysisQuery, type BrandRow } from "./use-brands-query";
 import { useConfirm } from "@/components/ui/confirm-dialog";
 import { displayHost } from "@/lib/analysis/host";
 
@@ -20,16 +20,43 @@ function Names({ label, values }: { label: string; values: string[] }) {
   );
 }
 
-function ReanalysisStatus({ run }: { run?: { status: string; total: number; done: number; error: string | null } }) {
+type Run = { status: string; total: number; done: number; error: string | null };
+
+function ReanalysisStatus({ brandId, run, canEdit }: { brandId: string; run?: Run; canEdit: boolean }) {
+  const queryClient = useQueryClient();
+  const retry = useMutation({
+    mutationFn: async () => unwrap(await retryReanalysisAction({ brandId })),
+    onSuccess: async () => {
+      toast.success("Re-analysis queued");
+      await queryClient.invalidateQueries({ queryKey: reanalysisKey });
+    },
+    onError: (error) => toast.error(error.message),
+  });
   if (!run || run.status === "completed") return null;
-  if (run.status === "failed") return <p className="text-xs text-red-600">Re-analysis of past answers failed: {run.error}</p>;
+  if (run.status === "failed")
+    return (
+      <div className="mt-1 space-y-1" role="alert">
+        <p className="text-xs text-red-600">
+          Re-analysis of past answers failed: {run.error}. Alerts on this brand wait until it is done{canEdit ? "." : "; an admin or member can try it again."}
+        </p>
+        {canEdit && (
+          <Button variant="secondary" size="sm" pending={retry.isPending} onClick={() => retry.mutate()}>
+            Try again
+          </Button>
+        )}
+      </div>
+    );
   const pct = run.total ? Math.round((run.done / run.total) * 100) : 0;
   return (
     <div className="mt-2 w-full max-w-64" role="status">
       <p className="text-xs text-slate-600">
-        {run.status === "queued" ? "Re-analysis of past answers is waiting…" : `Re-analysing past answers: ${run.done} of ${run.total}`}
+        {run.status === "running"
+          ? `Re-analysing past answers: ${run.done} of ${run.total}`
+          : run.error
+            ? `Re-analysis of past answers hit an error and will try again shortly: ${run.error}`
+            : "Re-analysis of past answers is waiting…"}
       </p>
-      <div className="mt-1 h-1.5 overflow-hidden rounded-full bg-slate-200" role="progressbar" aria-valuemin={0} aria-valuemax={run.total} aria-valuenow={run.done}>
+      <div className="mt-1 h-1.5 overflow-hidden rounded-full bg-slate-200" role="progressbar" aria-label="Re-analysis progress" aria-valuemin={0} aria-valuemax={run.total} aria-valuenow={run.done}>
         <div className="h-full bg-brand-500 transition-all" style={{ width: `${pct}%` }} />
       </div>
     </div>
@@ -75,7 +102,7 @@ export function BrandsPage({ initialBrands, canEdit }: { initialBrands: BrandRow
                   <Names label="Aliases" values={brand.aliases} />
                   <Names label="Case-sensitive aliases" values={brand.caseSensitiveAliases} />
                   <Names label="Domains" values={brand.domains.map(displayHost)} />
-                  <ReanalysisStatus run={reanalysis[brand.id]} />
+                  <ReanalysisStatus brandId={brand.id} run={reanalysis[brand.id]} canEdit={canEdit} />
                 </div>
                 {canEdit && (
                   <div className="flex gap-1">
