@@ -2,7 +2,8 @@
 import { z } from "zod";
 import { assertCan, canEditTrackingSetup } from "@/lib/permissions/permissions";
 import { fieldPaths, workspaceAction } from "@/lib/actions/safe-action";
-import { latestReanalysisByBrand, retryReanalysis } from "@/lib/brands/reanalysis";
+import { retryReanalysis } from "@/lib/brands/reanalysis";
+import { latestReanalysisByBrand } from "@/lib/jobs/analysis-runs";
 import { createBrand, deleteBrand, listBrands, trackCompetitor, updateBrand } from "@/lib/brands/brands";
 import { brandInputSchema, competitorInputSchema } from "@/lib/brands/schemas";
 

@@ -5,7 +5,7 @@ import { isBrandKind, kindOf, type RuleKind } from "@/lib/alerts/kinds";
 import type { Finding, JudgedRule, RuleOutcome } from "@/lib/alerts/kinds/kind";
 import { alertReads } from "@/lib/alerts/reads";
 import { storedKind } from "@/lib/alerts/rules";
-import { brandsMidReanalysis } from "@/lib/brands/reanalysis";
+import { brandsMidReanalysis } from "@/lib/jobs/analysis-runs";
 import { pausePoint } from "@/lib/db/pause-points";
 import { db, withPrimaryReads } from "@/lib/db/prisma";
 import { transaction } from "@/lib/db/transaction";

@@ -1,5 +1,6 @@
 import "server-only";
 import { bucketKeys, bucketOf, bucketUnit, captureScope, num, promptScope, type AnalyticsFilter } from "@/lib/analytics/filter";
+import { listTotal } from "@/lib/analytics/charts/page-params";
 import { monthRollupScope, rollupScope, weekRollupScope, wholeWeeks } from "@/lib/analytics/rollups";
 import { rollupSpans, type Span, type SpanLevel } from "@/lib/analytics/rollup-spans";
 import { isoDay } from "@/lib/analytics/schemas";
@@ -99,10 +100,11 @@ type CitedPageRow = { url: string; domain: string; title: string | null; own: bo
  */
 export async function citedPages(f: AnalyticsFilter, page: number, pageSize: number, domain?: string) {
   const prompts = Boolean(f.tags?.length || f.markets?.length);
-  const rows = prompts && f.providerConfigIds?.length ? await citedPagesRaw(f, page, pageSize, domain) : await citedPagesRolled(f, page, pageSize, domain);
+  const pageRows = (page: number, pageSize: number) => (prompts && f.providerConfigIds?.length ? citedPagesRaw(f, page, pageSize, domain) : citedPagesRolled(f, page, pageSize, domain));
+  const rows = await pageRows(page, pageSize);
   return {
     items: rows.map(({ total: _total, ...r }) => ({ ...r, citations: num(r.citations), captures: num(r.captures) })),
-    total: num(rows[0]?.total),
+    total: await listTotal(rows, page, () => pageRows(1, 1)),
     page,
     pageSize,
     domain: domain ?? null,

@@ -1,5 +1,6 @@
 import "server-only";
 import { bucketKeys, bucketOf, bucketUnit, num, type ResolvedFilter } from "@/lib/analytics/filter";
+import { listTotal } from "@/lib/analytics/charts/page-params";
 import { rollupScope } from "@/lib/analytics/rollups";
 import { ownPageTitle } from "@/lib/analytics/source-categories";
 import { addDays, isoDay } from "@/lib/analytics/schemas";
@@ -156,7 +157,7 @@ export async function visitsOverTime(r: ResolvedFilter) {
 export async function topCrawledPages(r: ResolvedFilter, page: number, pageSize: number) {
   const domains = await brandDomains(r);
   const { first, end } = range(r);
-  const rows = await readDb().$queryRaw<{ domain: string; path: string; hits: number; errors: number; crawlers: number; lastCrawled: Date; total: number }[]>`
+  const pageRows = (page: number, pageSize: number) => readDb().$queryRaw<{ domain: string; path: string; hits: number; errors: number; crawlers: number; lastCrawled: Date; total: number }[]>`
     WITH ranked AS (
       SELECT c.domain, c.path, sum(c.hits)::int AS hits, sum(c.errors)::int AS errors, count(*) OVER ()::int AS total
       FROM (${pageSums(r, domains, first, end, PAGE_CRAWLS)}) c
@@ -171,9 +172,10 @@ export async function topCrawledPages(r: ResolvedFilter, page: number, pageSize:
                           WHERE t."workspaceId" = ${r.filter.workspaceId}::uuid AND t.domain = k.domain AND t.path = k.path
                             AND t.day >= ${first}::date AND t.day < ${end}::date) d
     ORDER BY k.hits DESC, k.domain, k.path`;
+  const rows = await pageRows(page, pageSize);
   return {
     items: rows.map(({ total: _total, ...row }) => ({ domain: row.domain, path: row.path, hits: num(row.hits), errors: num(row.errors), crawlers: num(row.crawlers), lastCrawled: isoDay(row.lastCrawled) })),
-    total: num(rows[0]?.total),
+    total: await listTotal(rows, page, () => pageRows(1, 1)),
     page,
     pageSize,
   };
@@ -227,89 +229,93 @@ export async function pageFunnel(r: ResolvedFilter, list: FunnelList, page: numb
   const crawled = Prisma.sql`crawled AS (
     SELECT c.domain, c.path, sum(c.hits)::int AS crawls FROM (${pageSums(r, domains, first, end, PAGE_CRAWLS)}) c GROUP BY 1, 2 HAVING sum(c.hits) > 0
   )`;
-  // A page of a list: the total counted over all its rows, only the page's rows sorted (a bounded
-  // top-N sort, not the 10,000 pages of 90 days at 100M hits), numbered for the final order.
-  const ranked = (rows: Prisma.Sql, order: Prisma.Sql) => Prisma.sql`ranked AS (
-      SELECT q.domain, q.path, q.total, row_number() OVER (ORDER BY ${order}) AS ord
-      FROM (SELECT r.*, count(*) OVER ()::int AS total FROM (${rows}) r ORDER BY ${order} LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}) q
-    )`;
-  // Each list's page of (domain, path, total, ord), ranked on the one source that defines it.
-  const lists: Record<FunnelList, Prisma.Sql> = {
-    // Every page crawled, cited or visited: the numbers the order needs, joined per page.
-    all: Prisma.sql`${crawled}, visited AS (
-        SELECT v.domain, v.path, sum(v.visits)::int AS visits FROM (${pageSums(r, domains, first, end, PAGE_VISITS)}) v GROUP BY 1, 2 HAVING sum(v.visits) > 0
-      ), ${ranked(
-        Prisma.sql`SELECT coalesce(c.domain, k.domain, v.domain) AS domain, coalesce(c.path, k.path, v.path) AS path,
-            coalesce(c.answers, 0) AS answers, coalesce(k.crawls, 0) AS crawls, coalesce(v.visits, 0) AS visits
-          FROM crawled k FULL JOIN cited c ON c.domain = k.domain AND c.path = k.path
-            FULL JOIN visited v ON v.domain = coalesce(c.domain, k.domain) AND v.path = coalesce(c.path, k.path)`,
-        Prisma.sql`answers DESC, crawls DESC, visits DESC, domain, path`,
+  // One page of the list's rows, each with the list's total.
+  const pageRows = (page: number, pageSize: number) => {
+    // A page of a list: the total counted over all its rows, only the page's rows sorted (a bounded
+    // top-N sort, not the 10,000 pages of 90 days at 100M hits), numbered for the final order.
+    const ranked = (rows: Prisma.Sql, order: Prisma.Sql) => Prisma.sql`ranked AS (
+        SELECT q.domain, q.path, q.total, row_number() OVER (ORDER BY ${order}) AS ord
+        FROM (SELECT r.*, count(*) OVER ()::int AS total FROM (${rows}) r ORDER BY ${order} LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}) q
+      )`;
+    // Each list's page of (domain, path, total, ord), ranked on the one source that defines it.
+    const lists: Record<FunnelList, Prisma.Sql> = {
+      // Every page crawled, cited or visited: the numbers the order needs, joined per page.
+      all: Prisma.sql`${crawled}, visited AS (
+          SELECT v.domain, v.path, sum(v.visits)::int AS visits FROM (${pageSums(r, domains, first, end, PAGE_VISITS)}) v GROUP BY 1, 2 HAVING sum(v.visits) > 0
+        ), ${ranked(
+          Prisma.sql`SELECT coalesce(c.domain, k.domain, v.domain) AS domain, coalesce(c.path, k.path, v.path) AS path,
+              coalesce(c.answers, 0) AS answers, coalesce(k.crawls, 0) AS crawls, coalesce(v.visits, 0) AS visits
+            FROM crawled k FULL JOIN cited c ON c.domain = k.domain AND c.path = k.path
+              FULL JOIN visited v ON v.domain = coalesce(c.domain, k.domain) AND v.path = coalesce(c.path, k.path)`,
+          Prisma.sql`answers DESC, crawls DESC, visits DESC, domain, path`,
+        )}`,
+      // The crawled pages without a citation: an anti-join with the (small) cited set.
+      "crawled-not-cited": Prisma.sql`${crawled}, ${ranked(
+        Prisma.sql`SELECT k.domain, k.path, k.crawls FROM crawled k WHERE NOT EXISTS (SELECT 1 FROM cited c WHERE c.domain = k.domain AND c.path = k.path)`,
+        Prisma.sql`crawls DESC, domain, path`,
       )}`,
-    // The crawled pages without a citation: an anti-join with the (small) cited set.
-    "crawled-not-cited": Prisma.sql`${crawled}, ${ranked(
-      Prisma.sql`SELECT k.domain, k.path, k.crawls FROM crawled k WHERE NOT EXISTS (SELECT 1 FROM cited c WHERE c.domain = k.domain AND c.path = k.path)`,
-      Prisma.sql`crawls DESC, domain, path`,
-    )}`,
-    // The cited pages without a crawl in the NOT_CRAWLED_DAYS days before the range's end: a probe on traffic_daily's per-page key each.
-    "cited-not-crawled": ranked(
-      Prisma.sql`SELECT c.domain, c.path, c.answers, c.citations FROM cited c
-        WHERE NOT EXISTS (SELECT 1 FROM traffic_daily t WHERE t."workspaceId" = ${workspace} AND t.domain = c.domain AND t.path = c.path
-                            AND t.day >= ${recent}::date AND t.day < ${end}::date AND ${domainScope(domains)})`,
-      Prisma.sql`answers DESC, citations DESC, domain, path`,
-    ),
-    // The cited pages robots.txt blocks: a probe on the blocked pages' key each.
-    "blocked-cited": ranked(
-      Prisma.sql`SELECT c.domain, c.path, c.answers, c.citations FROM cited c
-        WHERE EXISTS (SELECT 1 FROM site_readiness_blocked_pages b WHERE b."workspaceId" = ${workspace} AND b.domain = c.domain AND b.path = c.path)`,
-      Prisma.sql`answers DESC, citations DESC, domain, path`,
-    ),
+      // The cited pages without a crawl in the NOT_CRAWLED_DAYS days before the range's end: a probe on traffic_daily's per-page key each.
+      "cited-not-crawled": ranked(
+        Prisma.sql`SELECT c.domain, c.path, c.answers, c.citations FROM cited c
+          WHERE NOT EXISTS (SELECT 1 FROM traffic_daily t WHERE t."workspaceId" = ${workspace} AND t.domain = c.domain AND t.path = c.path
+                              AND t.day >= ${recent}::date AND t.day < ${end}::date AND ${domainScope(domains)})`,
+        Prisma.sql`answers DESC, citations DESC, domain, path`,
+      ),
+      // The cited pages robots.txt blocks: a probe on the blocked pages' key each.
+      "blocked-cited": ranked(
+        Prisma.sql`SELECT c.domain, c.path, c.answers, c.citations FROM cited c
+          WHERE EXISTS (SELECT 1 FROM site_readiness_blocked_pages b WHERE b."workspaceId" = ${workspace} AND b.domain = c.domain AND b.path = c.path)`,
+        Prisma.sql`answers DESC, citations DESC, domain, path`,
+      ),
+    };
+    return readDb().$queryRaw<FunnelSqlRow[]>`
+        -- Summed per URL first, then per page: the page's host and path are parsed once per URL,
+        -- not once per rollup row (66,000 rows for 90 days at a million captures: 255 ms of regex and sort).
+        WITH by_url AS (
+          SELECT r.url, sum(r.citations) AS citations, sum(r.answers) AS answers,
+            max(r."titleAt") FILTER (WHERE r.title IS NOT NULL) AS "titleAt"
+          FROM rollup_own_pages r
+          WHERE ${rollupScope(r.filter)}
+          GROUP BY 1
+        ), cited AS (
+          SELECT ${URL_HOST} AS domain, ${URL_PATH} AS path, min(r.url) AS url,
+            -- The page's latest titled answer: its URL and time (the title is looked up for the rows shown).
+            (array_agg(r.url ORDER BY r."titleAt" DESC NULLS LAST, r.url))[1] AS "titledUrl", max(r."titleAt") AS "titleAt",
+            sum(r.citations)::int AS citations, sum(r.answers)::int AS answers
+          FROM by_url r
+          GROUP BY 1, 2
+          HAVING sum(r.answers) > 0
+        ), ${lists[list]}
+        SELECT k.domain, k.path, k.total, c.url, ${ownPageTitle(r.filter, Prisma.sql`c."titledUrl"`, Prisma.sql`c."titleAt"`)} AS title, coalesce(c.citations, 0) AS citations, coalesce(c.answers, 0) AS answers,
+          coalesce(cr.crawls, 0) AS crawls, cr.crawlers, coalesce(vi.visits, 0) AS visits, vi.assistants,
+          -- The last crawl at any time before the range's end.
+          (SELECT max(t.day) FROM traffic_daily t WHERE t."workspaceId" = ${workspace} AND t.domain = k.domain AND t.path = k.path AND t.day < ${end}::date) AS "lastCrawled",
+          -- As the last readiness check of each domain found them, for every page cited before it.
+          -- No answer for robots.txt counts as "disallow all" (RFC 9309): blocked, but not by its rules.
+          b."blockedFor", s."robotsOutcome" = 'unreachable' AS "robotsUnreachable"
+        FROM ranked k
+          LEFT JOIN cited c ON c.domain = k.domain AND c.path = k.path
+          -- Crawls in range by crawler (their sum: the page's crawls), on traffic_daily's per-page key.
+          LEFT JOIN LATERAL (
+            SELECT sum(x.hits)::int AS crawls, jsonb_agg(jsonb_build_object('crawler', x.crawler, 'hits', x.hits) ORDER BY x.hits DESC, x.crawler) AS crawlers
+            FROM (SELECT t.crawler, sum(t.hits)::int AS hits FROM traffic_daily t
+                  WHERE t."workspaceId" = ${workspace} AND t.domain = k.domain AND t.path = k.path AND t.day >= ${first}::date AND t.day < ${end}::date AND ${domainScope(domains)}
+                  GROUP BY 1) x
+          ) cr ON true
+          -- Visits in range by assistant, on traffic_visits_daily's per-page index.
+          LEFT JOIN LATERAL (
+            SELECT sum(x.visits)::int AS visits, jsonb_agg(jsonb_build_object('assistant', x.assistant, 'visits', x.visits) ORDER BY x.visits DESC, x.assistant) AS assistants
+            FROM (SELECT t.assistant, sum(t.visits)::int AS visits FROM traffic_visits_daily t
+                  WHERE t."workspaceId" = ${workspace} AND t.domain = k.domain AND t.path = k.path AND t.day >= ${first}::date AND t.day < ${end}::date AND ${domainScope(domains)}
+                  GROUP BY 1) x
+          ) vi ON true
+          LEFT JOIN site_readiness_blocked_pages b ON b."workspaceId" = ${workspace} AND b.domain = k.domain AND b.path = k.path
+          LEFT JOIN site_readiness s ON s."workspaceId" = b."workspaceId" AND s.domain = b.domain
+        ORDER BY k.ord`;
   };
   const [[answersInScope], rows] = await Promise.all([
     readDb().$queryRaw<{ n: number }[]>`SELECT coalesce(sum(r.captures), 0)::int AS n FROM rollup_answers r WHERE ${rollupScope(r.filter)}`,
-    readDb().$queryRaw<FunnelSqlRow[]>`
-      -- Summed per URL first, then per page: the page's host and path are parsed once per URL,
-      -- not once per rollup row (66,000 rows for 90 days at a million captures: 255 ms of regex and sort).
-      WITH by_url AS (
-        SELECT r.url, sum(r.citations) AS citations, sum(r.answers) AS answers,
-          max(r."titleAt") FILTER (WHERE r.title IS NOT NULL) AS "titleAt"
-        FROM rollup_own_pages r
-        WHERE ${rollupScope(r.filter)}
-        GROUP BY 1
-      ), cited AS (
-        SELECT ${URL_HOST} AS domain, ${URL_PATH} AS path, min(r.url) AS url,
-          -- The page's latest titled answer: its URL and time (the title is looked up for the rows shown).
-          (array_agg(r.url ORDER BY r."titleAt" DESC NULLS LAST, r.url))[1] AS "titledUrl", max(r."titleAt") AS "titleAt",
-          sum(r.citations)::int AS citations, sum(r.answers)::int AS answers
-        FROM by_url r
-        GROUP BY 1, 2
-        HAVING sum(r.answers) > 0
-      ), ${lists[list]}
-      SELECT k.domain, k.path, k.total, c.url, ${ownPageTitle(r.filter, Prisma.sql`c."titledUrl"`, Prisma.sql`c."titleAt"`)} AS title, coalesce(c.citations, 0) AS citations, coalesce(c.answers, 0) AS answers,
-        coalesce(cr.crawls, 0) AS crawls, cr.crawlers, coalesce(vi.visits, 0) AS visits, vi.assistants,
-        -- The last crawl at any time before the range's end.
-        (SELECT max(t.day) FROM traffic_daily t WHERE t."workspaceId" = ${workspace} AND t.domain = k.domain AND t.path = k.path AND t.day < ${end}::date) AS "lastCrawled",
-        -- As the last readiness check of each domain found them, for every page cited before it.
-        -- No answer for robots.txt counts as "disallow all" (RFC 9309): blocked, but not by its rules.
-        b."blockedFor", s."robotsOutcome" = 'unreachable' AS "robotsUnreachable"
-      FROM ranked k
-        LEFT JOIN cited c ON c.domain = k.domain AND c.path = k.path
-        -- Crawls in range by crawler (their sum: the page's crawls), on traffic_daily's per-page key.
-        LEFT JOIN LATERAL (
-          SELECT sum(x.hits)::int AS crawls, jsonb_agg(jsonb_build_object('crawler', x.crawler, 'hits', x.hits) ORDER BY x.hits DESC, x.crawler) AS crawlers
-          FROM (SELECT t.crawler, sum(t.hits)::int AS hits FROM traffic_daily t
-                WHERE t."workspaceId" = ${workspace} AND t.domain = k.domain AND t.path = k.path AND t.day >= ${first}::date AND t.day < ${end}::date AND ${domainScope(domains)}
-                GROUP BY 1) x
-        ) cr ON true
-        -- Visits in range by assistant, on traffic_visits_daily's per-page index.
-        LEFT JOIN LATERAL (
-          SELECT sum(x.visits)::int AS visits, jsonb_agg(jsonb_build_object('assistant', x.assistant, 'visits', x.visits) ORDER BY x.visits DESC, x.assistant) AS assistants
-          FROM (SELECT t.assistant, sum(t.visits)::int AS visits FROM traffic_visits_daily t
-                WHERE t."workspaceId" = ${workspace} AND t.domain = k.domain AND t.path = k.path AND t.day >= ${first}::date AND t.day < ${end}::date AND ${domainScope(domains)}
-                GROUP BY 1) x
-        ) vi ON true
-        LEFT JOIN site_readiness_blocked_pages b ON b."workspaceId" = ${workspace} AND b.domain = k.domain AND b.path = k.path
-        LEFT JOIN site_readiness s ON s."workspaceId" = b."workspaceId" AND s.domain = b.domain
-      ORDER BY k.ord`,
+    pageRows(page, pageSize),
   ]);
   const n = num(answersInScope?.n);
   return {
@@ -333,7 +339,7 @@ export async function pageFunnel(r: ResolvedFilter, list: FunnelList, page: numb
       /** robots.txt did not answer the last check (5xx, 429, no connection), so it blocks every crawler. */
       robotsUnreachable: row.robotsUnreachable ?? false,
     })),
-    total: num(rows[0]?.total),
+    total: await listTotal(rows, page, () => pageRows(1, 1)),
     page,
     pageSize,
   };

@@ -7,6 +7,7 @@ import { pausePoint } from "@/lib/db/pause-points";
 import { db } from "@/lib/db/prisma";
 import { ConflictError, NotFoundError } from "@/lib/errors";
 import { transaction } from "@/lib/db/transaction";
+import { LATEST_RUN_FIRST } from "@/lib/jobs/analysis-runs";
 import { enqueueAlertEvaluation, REANALYSIS_JOB_SPEC } from "@/lib/jobs/enqueue";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
@@ -57,7 +58,7 @@ export function retryReanalysis(workspaceId: string, brandId: string): Promise<{
     const [brand] = await tx.$queryRaw<{ version: number }[]>`
       SELECT "analysisVersion" AS version FROM brands WHERE id = ${brandId}::uuid AND "workspaceId" = ${workspaceId}::uuid FOR UPDATE`;
     if (!brand) throw new NotFoundError("That brand does not exist in this workspace.");
-    const latest = await tx.analysisRun.findFirst({ where: { brandId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], select: { id: true, status: true } });
+    const latest = await tx.analysisRun.findFirst({ where: { brandId }, orderBy: [...LATEST_RUN_FIRST], select: { id: true, status: true } });
     if (latest?.status === "queued") return { runId: latest.id };
     if (latest?.status !== "failed") throw new ConflictError("This brand's answers are not waiting for a re-analysis that failed.");
     const total = await tx.capture.count({ where: { workspaceId, brandId, ...stale(brand.version) } });
@@ -175,26 +176,4 @@ export async function runReanalysis(analysisRunId: string, { lastAttempt = true 
     });
     throw error;
   }
-}
-
-/**
- * The workspace's brands whose history is part analysed with older inputs, part with newer: a run
- * waiting or running ("running"), or the latest run failed after its last attempt ("failed", until
- * a retry or the next edit queues another). Their alert rules wait (lib/alerts/evaluate.ts).
- */
-export async function brandsMidReanalysis(workspaceId: string): Promise<Map<string, "running" | "failed">> {
-  const open = await db().analysisRun.findMany({ where: { workspaceId, status: { in: ["queued", "running"] } }, select: { brandId: true } });
-  const latest = Object.entries(await latestReanalysisByBrand(workspaceId)).filter(([, run]) => run.status === "failed");
-  return new Map([...latest.map(([brandId]) => [brandId, "failed"] as const), ...open.map((run) => [run.brandId, "running"] as const)]);
-}
-
-/** The latest re-analysis of each of the workspace's brands, for progress on the brands page. */
-export async function latestReanalysisByBrand(workspaceId: string) {
-  const runs = await db().analysisRun.findMany({
-    where: { workspaceId },
-    distinct: ["brandId"],
-    orderBy: [{ brandId: "asc" }, { createdAt: "desc" }, { id: "desc" }],
-    select: { brandId: true, status: true, total: true, done: true, error: true, finishedAt: true },
-  });
-  return Object.fromEntries(runs.map((r) => [r.brandId, r]));
 }

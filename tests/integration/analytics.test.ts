@@ -569,6 +569,8 @@ describe("sources", () => {
     ]);
     const second = await chart(A, "cited-pages", RANGE, "&page=2&pageSize=2");
     expect(second.items.map((p) => [p.url, p.citations])).toEqual([["https://acme.com/", 2], ["https://a.com/y", 1]]);
+    // Past the last page (a link kept while the list shrank): no rows, and still how many there are.
+    expect(await chart(A, "cited-pages", RANGE, "&page=7&pageSize=2")).toMatchObject({ items: [], total: 12 });
   });
 
   it("narrows cited pages to one domain, the gap sources' link to them", async () => {

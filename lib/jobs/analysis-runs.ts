@@ -1,0 +1,31 @@
+import "server-only";
+import { db } from "@/lib/db/prisma";
+import type { Prisma } from "@/lib/generated/prisma/client";
+
+// The progress records of the `reanalyze` job (lib/brands/reanalysis.ts writes them), read by the
+// Brands page, the alerts' evaluation and the retry.
+
+/** A brand's runs, latest first (the one that decides its state). */
+export const LATEST_RUN_FIRST = [{ createdAt: "desc" }, { id: "desc" }] as const satisfies Prisma.AnalysisRunOrderByWithRelationInput[];
+
+/**
+ * The workspace's brands whose history is part analysed with older inputs, part with newer: the
+ * latest run waiting or running ("running"; a run started before it cannot write past the edit
+ * that queued it), or failed after its job's last attempt ("failed", until a retry or the next edit
+ * queues another). Their alert rules wait (lib/alerts/evaluate.ts).
+ */
+export async function brandsMidReanalysis(workspaceId: string): Promise<Map<string, "running" | "failed">> {
+  const latest = Object.entries(await latestReanalysisByBrand(workspaceId)).filter(([, run]) => run.status !== "completed");
+  return new Map(latest.map(([brandId, run]) => [brandId, run.status === "failed" ? "failed" : "running"]));
+}
+
+/** The latest re-analysis of each of the workspace's brands, for progress on the brands page. */
+export async function latestReanalysisByBrand(workspaceId: string) {
+  const runs = await db().analysisRun.findMany({
+    where: { workspaceId },
+    distinct: ["brandId"],
+    orderBy: [{ brandId: "asc" }, ...LATEST_RUN_FIRST],
+    select: { brandId: true, status: true, total: true, done: true, error: true, finishedAt: true },
+  });
+  return Object.fromEntries(runs.map((r) => [r.brandId, r]));
+}
