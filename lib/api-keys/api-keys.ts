@@ -1,7 +1,7 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import type { ApiKeyScope } from "@/lib/permissions/api-key-scopes";
-import { apiKeyRole, type Actor, type Role } from "@/lib/permissions/permissions";
+import { apiKeyRole, assertCan, type Actor, type Role } from "@/lib/permissions/permissions";
 import { db } from "@/lib/db/prisma";
 import { transaction } from "@/lib/db/transaction";
 import type { Prisma } from "@/lib/generated/prisma/client";
@@ -147,4 +147,14 @@ export async function actorNow(tx: Tx, acting: ActingMember): Promise<Actor> {
     FOR SHARE`;
   if (!key) throw new ForbiddenError("This API key was revoked.");
   return { userId: acting.userId, role: apiKeyRole(key.scope, member.role) };
+}
+
+/**
+ * actorNow for a write that an action authorized when it arrived: refused (403, `message`) unless
+ * `can` still allows it, the role share-locked until the caller's transaction commits.
+ */
+export async function assertStillCan(tx: Tx, acting: ActingMember, can: (actor: Actor) => boolean, message: string): Promise<Actor> {
+  const actor = await actorNow(tx, acting);
+  assertCan(can(actor), message);
+  return actor;
 }

@@ -13,7 +13,7 @@ import { Prisma, type CaptureStatus } from "@/lib/generated/prisma/client";
 import { isRetryable, isUnfinished } from "@/lib/captures/states";
 import { ConflictError, NotFoundError, UserError } from "@/lib/errors";
 import type { SearchMode } from "@/lib/providers/types";
-import { actorNow } from "@/lib/api-keys/api-keys";
+import { assertStillCan } from "@/lib/api-keys/api-keys";
 
 // Cancel and retry as people ask for them: find the row in the caller's workspace, authorize,
 // then run the lifecycle transition (lib/lifecycle/admin.ts) in one transaction.
@@ -80,7 +80,7 @@ export async function retryCaptures(caller: Caller, target: { captureId: string 
     // The caller's role again, share-locked to the commit (as createCheck does): a retry pays, and
     // its job may plan for a while; a requester removed or demoted meanwhile waits for it or is refused.
     if (caller.userId) {
-      assertCan(canRetryCapture(await actorNow(tx, { workspaceId: caller.workspaceId, userId: caller.userId, apiKeyId: caller.apiKeyId })), "You can no longer retry captures in this workspace.");
+      await assertStillCan(tx, { workspaceId: caller.workspaceId, userId: caller.userId, apiKeyId: caller.apiKeyId }, canRetryCapture, "You can no longer retry captures in this workspace.");
     }
     await refuseWhileCancelling(tx, caller.workspaceId, target, operation?.id ?? null);
     const { holds, refused } = await planRetry(tx, caller, target, operation?.id ?? null);

@@ -11,7 +11,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { enqueueCaptureJobs } from "@/lib/jobs/enqueue";
 import { promptsForTexts } from "@/lib/prompts/prompts";
 import { assertUsable } from "@/lib/connections/connections";
-import { actorNow } from "@/lib/api-keys/api-keys";
+import { assertStillCan } from "@/lib/api-keys/api-keys";
 import { assertCan, canEditTrackingSetup, canStartCheck } from "@/lib/permissions/permissions";
 import type { SearchMode } from "@/lib/providers/types";
 
@@ -35,12 +35,11 @@ export type CheckRequest = {
 
 /**
  * The member starting the check (and their key) may still do so, read again until the check
- * commits (actorNow). A schedule's run has no actor.
+ * commits (assertStillCan). A schedule's run has no actor.
  */
 async function actorStillActs(tx: Tx, request: CheckRequest) {
   if (!request.startedById) return;
-  const actor = await actorNow(tx, { workspaceId: request.workspaceId, userId: request.startedById, apiKeyId: request.apiKeyId });
-  assertCan(canStartCheck(actor), "You can no longer start checks in this workspace.");
+  const actor = await assertStillCan(tx, { workspaceId: request.workspaceId, userId: request.startedById, apiKeyId: request.apiKeyId }, canStartCheck, "You can no longer start checks in this workspace.");
   if (request.prompts.mode === "api" && request.prompts.texts.length) assertCan(canEditTrackingSetup(actor), "You can no longer add prompts in this workspace.");
 }
 

@@ -1,9 +1,9 @@
 import "server-only";
 import { MAX_CAPTURES_PER_CHECK, MAX_PROMPTS_PER_CHECK, promptSelectionSchema, type PromptSelection } from "@/lib/checks/schemas";
-import { actorNow } from "@/lib/api-keys/api-keys";
+import { assertStillCan } from "@/lib/api-keys/api-keys";
 import { db } from "@/lib/db/prisma";
 import { transaction } from "@/lib/db/transaction";
-import { assertCan, canManageSchedules } from "@/lib/permissions/permissions";
+import { canManageSchedules } from "@/lib/permissions/permissions";
 import { databaseNow } from "@/lib/db/clock";
 import { NotFoundError, UserError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
@@ -101,13 +101,13 @@ const fields = (input: ParsedScheduleInput) => ({
  * second schedule makes and pays a second check at every slot.
  */
 /**
- * The member's role read again under a share lock held until the write commits (actorNow), as a
+ * The member's role read again under a share lock held until the write commits (assertStillCan), as a
  * check's start reads it: a schedule spends at every slot with no actor, so one saved or resumed
  * by a member removed or made a viewer since the action's check would pay on until deleted.
  */
 async function stillManages(tx: Prisma.TransactionClient, workspaceId: string, userId: string | null) {
   if (!userId) return;
-  assertCan(canManageSchedules(await actorNow(tx, { workspaceId, userId })), "You can no longer manage schedules in this workspace.");
+  await assertStillCan(tx, { workspaceId, userId }, canManageSchedules, "You can no longer manage schedules in this workspace.");
 }
 
 export async function createSchedule(workspaceId: string, createdById: string | null, input: ParsedScheduleInput) {

@@ -1,6 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { actorNow } from "@/lib/api-keys/api-keys";
+import { assertStillCan } from "@/lib/api-keys/api-keys";
 import { reserveCall } from "@/lib/billing/budget";
 import { costOf, unknownOutcomeCost } from "@/lib/billing/money";
 import { activeRuns } from "@/lib/captures/active-runs";
@@ -16,7 +16,7 @@ import { CallAbortedError, ProviderError } from "@/lib/providers/errors";
 import { adapterFor, engineOf, isAdapterName, notConfiguredReason } from "@/lib/providers/registry";
 import { simulateSetupCall } from "@/lib/providers/simulator-setup-suggestions";
 import type { CallLimits, ProviderResponse } from "@/lib/providers/types";
-import { assertCan, canRunSetup } from "@/lib/permissions/permissions";
+import { canRunSetup } from "@/lib/permissions/permissions";
 import { parseProposal, ProposalError } from "@/lib/setup/parse-proposal";
 import { setupCallLimits, setupPrompt, setupWorstCase } from "@/lib/setup/prompt";
 import { claimSetupRun, finishSetupRun, type SetupOutcome } from "@/lib/setup/run";
@@ -58,10 +58,7 @@ export async function requestSetupSuggestions(request: SetupRequest): Promise<{ 
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`setup:${request.workspaceId}`}, 0))`;
     // The requester's role read again under a share lock held until this commits, as a check's
     // start reads it: one removed or made a viewer since the action's check gets no paid call.
-    if (request.userId) {
-      const actor = await actorNow(tx, { workspaceId: request.workspaceId, userId: request.userId });
-      assertCan(canRunSetup(actor), "You can no longer set up this workspace.");
-    }
+    if (request.userId) await assertStillCan(tx, { workspaceId: request.workspaceId, userId: request.userId }, canRunSetup, "You can no longer set up this workspace.");
     const waiting = await tx.setupSuggestion.findFirst({
       where: {
         workspaceId: request.workspaceId,

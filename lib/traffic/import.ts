@@ -1,8 +1,8 @@
 import "server-only";
 import { createGunzip } from "node:zlib";
 import { pipeline, Readable } from "node:stream";
-import { actorNow, type ActingMember } from "@/lib/api-keys/api-keys";
-import { assertCan, canImportTraffic } from "@/lib/permissions/permissions";
+import { assertStillCan, type ActingMember } from "@/lib/api-keys/api-keys";
+import { canImportTraffic } from "@/lib/permissions/permissions";
 import { UserError } from "@/lib/errors";
 import { normalizeHost } from "@/lib/analysis/host";
 import { classifyUserAgent } from "@/lib/traffic/classify";
@@ -211,12 +211,12 @@ async function readLog(
   // use both cores; a failed write stops the import at the next batch. The writer commits in
   // chunks of many batches, adding each chunk to the rollups once (hit-writer.ts).
   // Each chunk commits only while its importer may still import (a member removed, demoted or
-  // whose key was revoked during a long upload stores nothing more; actorNow).
+  // whose key was revoked during a long upload stores nothing more; assertStillCan).
   const acting = options.acting;
   const writer = new HitWriter<ImportMark>(workspaceId, {}, async (tx, chunk) => {
     // The chunk's lines are recorded as stored in the same transaction as its hits.
     if (claim && chunk.mark) await recordChunk(tx, claim, { hits: chunk.hits, ...chunk.mark });
-    if (acting) assertCan(canImportTraffic(await actorNow(tx, acting)), "You can no longer import traffic logs in this workspace.");
+    if (acting) await assertStillCan(tx, acting, canImportTraffic, "You can no longer import traffic logs in this workspace.");
   });
   // A batch ends with a line (all of its hits), so a chunk's mark says which lines it stored.
   const flush = async () => {

@@ -1,7 +1,7 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { publicUrl } from "@/lib/config/env";
-import { actorNow, revokeApiKeysOfMember } from "@/lib/api-keys/api-keys";
+import { assertStillCan, revokeApiKeysOfMember } from "@/lib/api-keys/api-keys";
 import { pausePoint } from "@/lib/db/pause-points";
 import { assertCan, canManageMembers, canManageOwners, type Role } from "@/lib/permissions/permissions";
 import { ROLES } from "@/lib/permissions/roles";
@@ -106,8 +106,7 @@ export async function createInvitation(ctx: WorkspaceContext, input: { email: st
     // The inviter's role as it is now, held to the commit: one removed or demoted since the request
     // was authorized is refused; one removed after waits for this, and its revocation
     // (revokeInvitationsBeyond) then finds this invitation.
-    const now = await actorNow(tx, { workspaceId: ctx.workspace.id, userId: ctx.userId });
-    assertCan(invitableBy(ctx.userId, now.role).includes(input.role), "You can no longer invite with this role.");
+    await assertStillCan(tx, { workspaceId: ctx.workspace.id, userId: ctx.userId }, (now) => invitableBy(ctx.userId, now.role).includes(input.role), "You can no longer invite with this role.");
     await pausePoint("invitation:before-insert", { tx });
     return tx.invitation.create({
       data: {
