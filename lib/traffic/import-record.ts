@@ -39,11 +39,12 @@ export class LineHash {
 }
 
 /** A claimed import: this request writes it, from line `committedLines + 1` on. */
-export type ClaimedImport = { kind: "claimed"; id: string; token: number; committedLines: number; committedHash: string | null; committedHits: number };
+/** `fallbackHost`: the host of lines without one, as the import began (resumed, whatever the domains are now). */
+export type ClaimedImport = { kind: "claimed"; id: string; token: number; committedLines: number; committedHash: string | null; committedHits: number; fallbackHost: string | null };
 /** The import ended before: its report, and the hash of its lines (the body must have the same). */
 export type EndedImport<Report> = { kind: "ended"; report: Report; bodyHash: string };
 
-type Row = { id: string; requestHash: string; state: "running" | "interrupted" | "done"; token: number; leaseHeld: boolean; expired: boolean; committedLines: number; committedHash: string | null; committedHits: number; bodyHash: string | null; report: unknown };
+type Row = { id: string; requestHash: string; state: "running" | "interrupted" | "done"; token: number; leaseHeld: boolean; expired: boolean; committedLines: number; committedHash: string | null; committedHits: number; fallbackHost: string | null; bodyHash: string | null; report: unknown };
 
 /**
  * Starts or resumes the import keyed `key` in the workspace, for a request of these options
@@ -52,18 +53,18 @@ type Row = { id: string; requestHash: string; state: "running" | "interrupted" |
  * (422); while another request runs it, 409 until that one ends or its lease passes (its process
  * died), when this one takes it over: the other's next chunk then rolls back (the token).
  */
-export async function claimImport<Report>(workspaceId: string, key: string, options: Record<string, unknown>): Promise<ClaimedImport | EndedImport<Report>> {
+export async function claimImport<Report>(workspaceId: string, key: string, options: Record<string, unknown>, fallbackHost: string | null): Promise<ClaimedImport | EndedImport<Report>> {
   const requestHash = hashRequest(options);
   return transaction(async (tx) => {
     const [created] = await tx.$queryRaw<{ id: string; token: number }[]>`
-      INSERT INTO traffic_imports ("workspaceId", key, "requestHash", "leaseUntil", "expiresAt")
-      VALUES (${workspaceId}::uuid, ${key}, ${requestHash}, ${leaseEnd()}, ${keyEnd()})
+      INSERT INTO traffic_imports ("workspaceId", key, "requestHash", "fallbackHost", "leaseUntil", "expiresAt")
+      VALUES (${workspaceId}::uuid, ${key}, ${requestHash}, ${fallbackHost}, ${leaseEnd()}, ${keyEnd()})
       ON CONFLICT ("workspaceId", key) DO NOTHING
       RETURNING id, token`;
-    if (created) return { kind: "claimed", ...created, committedLines: 0, committedHash: null, committedHits: 0 };
+    if (created) return { kind: "claimed", ...created, committedLines: 0, committedHash: null, committedHits: 0, fallbackHost };
     const [row] = await tx.$queryRaw<Row[]>`
       SELECT id, "requestHash", state::text AS state, token, coalesce("leaseUntil" > now(), false) AS "leaseHeld", "expiresAt" <= now() AS expired,
-             "committedLines", "committedHash", "committedHits", "bodyHash", report
+             "committedLines", "committedHash", "committedHits", "fallbackHost", "bodyHash", report
       FROM traffic_imports WHERE "workspaceId" = ${workspaceId}::uuid AND key = ${key} FOR UPDATE`;
     if (!row) throw new ImportInProgressError("An import with this Idempotency-Key was just started: send the request again.");
     if (row.state === "running" && row.leaseHeld) {
@@ -76,18 +77,18 @@ export async function claimImport<Report>(workspaceId: string, key: string, opti
     // request's options, whose chunks the old one's token cannot commit.
     if (row.expired || (row.state === "interrupted" && row.committedLines === 0)) {
       const [fresh] = await tx.$queryRaw<{ id: string; token: number }[]>`
-        UPDATE traffic_imports SET "requestHash" = ${requestHash}, state = 'running', token = token + 1, "leaseUntil" = ${leaseEnd()},
+        UPDATE traffic_imports SET "requestHash" = ${requestHash}, "fallbackHost" = ${fallbackHost}, state = 'running', token = token + 1, "leaseUntil" = ${leaseEnd()},
           "committedLines" = 0, "committedHash" = NULL, "committedHits" = 0, "bodyHash" = NULL, report = NULL,
           "createdAt" = now(), "expiresAt" = ${keyEnd()}
         WHERE id = ${row.id}::uuid RETURNING id, token`;
-      return { kind: "claimed", ...fresh!, committedLines: 0, committedHash: null, committedHits: 0 };
+      return { kind: "claimed", ...fresh!, committedLines: 0, committedHash: null, committedHits: 0, fallbackHost };
     }
     if (row.requestHash !== requestHash) throw new IdempotencyMismatchError("This Idempotency-Key was already used for an import with another format or host. Use a new key for a new log.");
     if (row.state === "done") return { kind: "ended", report: row.report as Report, bodyHash: row.bodyHash! };
     const [taken] = await tx.$queryRaw<{ token: number }[]>`
       UPDATE traffic_imports SET state = 'running', token = token + 1, "leaseUntil" = ${leaseEnd()}, "expiresAt" = ${keyEnd()}
       WHERE id = ${row.id}::uuid RETURNING token`;
-    return { kind: "claimed", id: row.id, token: taken!.token, committedLines: row.committedLines, committedHash: row.committedHash, committedHits: row.committedHits };
+    return { kind: "claimed", id: row.id, token: taken!.token, committedLines: row.committedLines, committedHash: row.committedHash, committedHits: row.committedHits, fallbackHost: row.fallbackHost };
   });
 }
 

@@ -138,15 +138,15 @@ export async function importTrafficLog(
   const own = new Set(domains.map(siteOf));
   if (!own.size) throw new UserError("This workspace has no own domains yet: add them to a brand (Brands) first; only hits for them are counted.");
   const givenHost = options.host ? normalizeHost(options.host) : null;
-  const claim = options.idempotencyKey ? await claimImport<ImportReport>(workspaceId, options.idempotencyKey, { format: options.format ?? null, host: givenHost }) : null;
-  if (claim?.kind === "ended") return replayEnded(lines, claim.report, claim.bodyHash);
   // A line without a host belongs to the one given, or to the workspace's only domain as the brand
-  // lists it (shop.acme.com, not its site acme.com).
+  // lists it (shop.acme.com, not its site acme.com); a keyed import resumed keeps the one it began with.
   const only = new Set(domains.map((d) => normalizeHost(d)));
   const host = givenHost ?? (only.size === 1 ? [...only][0]! : null);
+  const claim = options.idempotencyKey ? await claimImport<ImportReport>(workspaceId, options.idempotencyKey, { format: options.format ?? null, host: givenHost }, host) : null;
+  if (claim?.kind === "ended") return replayEnded(lines, claim.report, claim.bodyHash);
   if (!claim) return readLog(workspaceId, own, lines, { ...options, host }, null);
   try {
-    return await readLog(workspaceId, own, lines, { ...options, host }, claim);
+    return await readLog(workspaceId, own, lines, { ...options, host: claim.fallbackHost }, claim);
   } catch (error) {
     await interruptImport(claim).catch(() => {});
     throw error;

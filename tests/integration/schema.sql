@@ -1410,6 +1410,7 @@ CREATE TABLE "traffic_imports" (
   report jsonb,
   "createdAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
   "expiresAt" timestamp(3) without time zone NOT NULL,
+  "fallbackHost" text,
   CONSTRAINT traffic_imports_pkey PRIMARY KEY (id),
   CONSTRAINT "traffic_imports_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
 );

@@ -29,7 +29,7 @@ const line = (path: string, ua = GPTBOT) => `20.171.206.17 - - [08/Dec/2026:10:0
 const logOf = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => line(`/${prefix}/${i % 50}`, i % 4 === 3 ? CHROME : GPTBOT)).join("\n") + "\n";
 const crawlsIn = (n: number) => n - Math.floor(n / 4);
 
-type Report = { stored: number; lines: number; requests: number; skipped: { notCrawler: number } };
+type Report = { stored: number; lines: number; requests: number; errorCount: number; skipped: { notCrawler: number } };
 type Answer = { status: number; body: { import: Report; error?: { code: string; message: string } } };
 
 function send(body: BodyInit, key: string | null, query = ""): Promise<Answer> {
@@ -127,6 +127,27 @@ describe("POST /api/v1/traffic/logs with an Idempotency-Key", () => {
     // And once more: the report, nothing stored.
     expect((await send(log, key)).body.import).toEqual(resent.body.import);
     expect(await stored(prefix)).toEqual({ raw: crawlsIn(total), rollup: crawlsIn(total) });
+  });
+
+  it("resumed after the brand's domains changed, its lines without a host still go to the site the import began with", async () => {
+    const prefix = `moved-${randomUUID().slice(0, 8)}`;
+    const key = randomUUID();
+    const total = 9_000;
+    const log = logOf(prefix, total); // combined lines: no host, so the workspace's only domain
+    expect((await send(brokenBody(log.split("\n").slice(0, 8_000).join("\n") + "\n"), key)).status).toBeGreaterThanOrEqual(400);
+    const { committedHits } = await db().trafficImport.findUniqueOrThrow({ where: { workspaceId_key: { workspaceId: A.workspaceId, key } } });
+    expect(committedHits).toBeGreaterThan(0);
+    // A second domain is added meanwhile: a new log without a host would need `host` now.
+    await db().brand.update({ where: { id: A.brandId }, data: { domains: ["acme-idem.com", "acme-idem-shop.com"] } });
+    try {
+      const resent = await send(log, key);
+      expect(resent.status, JSON.stringify(resent.body)).toBe(200);
+      expect(resent.body.import).toMatchObject({ lines: total, stored: crawlsIn(total), errorCount: 0 });
+      const byDomain = await db().trafficHit.groupBy({ by: ["domain"], where: { workspaceId: A.workspaceId, path: { startsWith: `/${prefix}/` } }, _count: true });
+      expect(byDomain).toEqual([{ domain: "acme-idem.com", _count: crawlsIn(total) }]);
+    } finally {
+      await db().brand.update({ where: { id: A.brandId }, data: { domains: ["acme-idem.com"] } });
+    }
   });
 
   it("a gzip cut short is a log that broke off: the whole file sent again with the key stores the rest, nothing twice", async () => {

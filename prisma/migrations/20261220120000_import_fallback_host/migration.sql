@@ -1,0 +1,4 @@
+-- The host a keyed import gives lines without one (the one the request named, or the workspace's
+-- only domain when it began): a request that resumes it after the brand's domains changed keeps
+-- it, so one log's host-less lines do not split between two sites (lib/traffic/import.ts).
+ALTER TABLE "traffic_imports" ADD COLUMN "fallbackHost" TEXT;
