@@ -148,7 +148,7 @@ type Action =
   | { kind: "brandDelete"; provider: number; during: "start" | "commit" }
   | { kind: "schedule"; provider: number; edit: "none" | "pause" | "retime" | "delete" | "archive" }
   | { kind: "ruleEdit"; change: "threshold" | "disable" | "rename" }
-  | { kind: "trafficImport"; lines: number; cut: number | null }
+  | { kind: "trafficImport"; lines: number; cut: number | null; host: boolean }
   | { kind: "legacyDomains" };
 // A whole check's cancel: through the REST API (an admin key) or the check page; both record an
 // operation a worker runs (lib/checks/operations.ts), which marks the check before its job runs.
@@ -203,8 +203,10 @@ const anyAction: fc.Arbitrary<Action> = fc.oneof(
   feature(fc.record({ kind: fc.constant("ruleEdit" as const), change: fc.constantFrom("threshold" as const, "disable" as const, "rename" as const) })),
   // An access log imported with an Idempotency-Key (POST /traffic/logs), its upload broken off
   // after this share of its lines or not, then sent again until it is in (a database restart
-  // breaks it off too), beside the captures and the retention pass.
-  feature(fc.record({ kind: fc.constant("trafficImport" as const), lines: fc.constantFrom(6_000, 13_000), cut: fc.constantFrom(null, 0.5, 0.95) })),
+  // breaks it off too), beside the captures and the retention pass; with `host` or without (its
+  // lines then belong to the brand's only domain as the import began, whatever the legacy domain
+  // rewrite does to the brand meanwhile).
+  feature(fc.record({ kind: fc.constant("trafficImport" as const), lines: fc.constantFrom(6_000, 13_000), cut: fc.constantFrom(null, 0.5, 0.95), host: fc.boolean() })),
   // The brand's domain as a server before 2026-12-05 stored it (as typed: full-width letters),
   // rewritten through updateBrand's path (canonicalizeStoredDomains, the workers' repair pass)
   // beside the running captures, so its answers are re-analysed.
@@ -733,7 +735,7 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
           const log = chaosLog(prefix, a.lines);
           trafficLogs.push({ prefix, crawls: log.crawls });
           const key = `chaos-import-${run}-${trafficLogs.length}`;
-          const send = (upTo: number | null) => importTrafficLog(space.workspaceId, linesUpTo(log.lines, upTo), { host: "acme.example", idempotencyKey: key, acting: { workspaceId: space.workspaceId, userId: space.owner.userId! } });
+          const send = (upTo: number | null) => importTrafficLog(space.workspaceId, linesUpTo(log.lines, upTo), { host: a.host ? "acme.example" : undefined, idempotencyKey: key, acting: { workspaceId: space.workspaceId, userId: space.owner.userId! } });
           background.push(
             (async () => {
               if (a.cut !== null) await send(Math.floor(a.lines * a.cut)).then(() => fail("an access log sent again with its key is stored once", `${prefix}: an upload broken off was answered`), () => count("traffic import: broken off"));
@@ -874,7 +876,8 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
   // Every crawl of each access log stored once, in the raw rows and the daily rollup, however
   // often it was broken off and sent again.
   for (const { prefix, crawls } of trafficLogs) {
-    const raw = await db().trafficHit.count({ where: { workspaceId: space.workspaceId, path: { startsWith: `${prefix}/` } } });
+    // All of them the brand's site's: lines without a host too.
+    const raw = await db().trafficHit.count({ where: { workspaceId: space.workspaceId, domain: "acme.example", path: { startsWith: `${prefix}/` } } });
     const rollup = (await db().trafficDaily.aggregate({ where: { workspaceId: space.workspaceId, path: { startsWith: `${prefix}/` } }, _sum: { hits: true } }))._sum.hits ?? 0;
     if (raw !== crawls || rollup !== crawls) fail("an access log sent again with its key is stored once", `${prefix}: ${crawls} crawls in the log, ${raw} raw rows, ${rollup} in the daily rollup`);
   }
