@@ -20,8 +20,12 @@ type Row = {
   finishedAt: Date;
   prompt: string;
   tags: string[];
+  /** The prompt's market now (what the filter, its tags and the dashboards group by). */
   country: string | null;
   language: string | null;
+  /** The market the question was asked in (its version's), which an edit of the prompt leaves as it was. */
+  askedCountry: string | null;
+  askedLanguage: string | null;
   provider: string;
   model: string;
   sample: number;
@@ -39,7 +43,7 @@ type Row = {
   costMicros: bigint;
 };
 
-const SUMMARY_HEADER = ["capture_id", "finished_at", "prompt", "prompt_tags", "market", "provider", "model", "sample", "brand_mentioned", "position", "sentiment", "competitors", "cited_domains", "cost_usd"];
+const SUMMARY_HEADER = ["capture_id", "finished_at", "prompt", "prompt_tags", "market", "asked_market", "provider", "model", "sample", "brand_mentioned", "position", "sentiment", "competitors", "cited_domains", "cost_usd"];
 /** The full CSV is the summary plus the pages cited and the answer. */
 export const CSV_HEADERS: Record<ExportVariant, string[]> = { summary: SUMMARY_HEADER, full: [...SUMMARY_HEADER, "cited_urls", "answer"] };
 
@@ -57,7 +61,7 @@ export async function capturesInScope(f: AnalyticsFilter, after: { at: Date; id:
         WHERE ci."captureId" = c.id AND ci."workspaceId" = c."workspaceId" AND ci."citedInText" GROUP BY ci.url) u)`
     : Prisma.sql`NULL::text[]`;
   return readDb().$queryRaw<Row[]>`
-    SELECT c.id, c."finishedAt", v.text AS prompt, p.tags, v.country, v.language, pc.name AS provider, c.model, c.sample,
+    SELECT c.id, c."finishedAt", v.text AS prompt, p.tags, p.country, p.language, v.country AS "askedCountry", v.language AS "askedLanguage", pc.name AS provider, c.model, c.sample,
       m.mentioned, m.position, m.sentiment::text AS sentiment, ${answer} AS answer, c."costMicros",
       coalesce((SELECT json_agg(json_build_object('name', x.name, 'position', x.position) ORDER BY x.position NULLS LAST, x.name)
         FROM mentions x WHERE x."captureId" = c.id AND x."workspaceId" = c."workspaceId" AND x.kind = 'competitor' AND x.mentioned), '[]') AS competitors,
@@ -77,16 +81,17 @@ export async function capturesInScope(f: AnalyticsFilter, after: { at: Date; id:
 
 const truncate = (text: string | null) => (text && text.length > CSV_ANSWER_CHARS ? `${text.slice(0, CSV_ANSWER_CHARS)}…` : text);
 
-/** "DE:de" for JSON; null when the prompt has no market. */
-const marketOf = (r: Row) => (r.country || r.language ? marketKey(r.country, r.language) : null);
+/** "DE:de" for JSON; null without a country or language. */
+const marketOf = (country: string | null, language: string | null) => (country || language ? marketKey(country, language) : null);
+const markets = (r: Row) => ({ market: marketOf(r.country, r.language), askedMarket: marketOf(r.askedCountry, r.askedLanguage) });
 
 /** "HubSpot #1; Pipedrive #3": whom the answer names, and where. */
 const competitorsCell = (r: Row) => r.competitors.map((c) => (c.position === null ? c.name : `${c.name} #${c.position}`)).join(LIST);
 
 function csvRow(r: Row, variant: ExportVariant): string {
-  const market = marketOf(r);
+  const { market, askedMarket } = markets(r);
   const summary = [
-    r.id, r.finishedAt, r.prompt, r.tags.join(LIST), market ? marketLabel(market) : "", r.provider, r.model, r.sample,
+    r.id, r.finishedAt, r.prompt, r.tags.join(LIST), market ? marketLabel(market) : "", askedMarket ? marketLabel(askedMarket) : "", r.provider, r.model, r.sample,
     r.mentioned ?? "", r.position, r.sentiment, competitorsCell(r), r.citedDomains.join(LIST), formatDollarsExact(r.costMicros),
   ];
   return csvLine(variant === "full" ? [...summary, r.citedUrls.join(LIST), truncate(r.answer)] : summary);
@@ -98,7 +103,7 @@ function jsonRow(r: Row, variant: ExportVariant): string {
     finishedAt: r.finishedAt.toISOString(),
     prompt: r.prompt,
     tags: r.tags,
-    market: marketOf(r),
+    ...markets(r),
     provider: r.provider,
     model: r.model,
     sample: r.sample,

@@ -17,7 +17,7 @@ const GERMAN_ANSWER = 'Für kleine Teams: HubSpot ist „gut“, Lumen auch, Pip
 const RUSSIAN_ANSWER = "Лучше всего — Pipedrive; «Лумен» не упоминается.";
 const LONG_ANSWER = `Lumen ${"lorem ipsum ".repeat(2_000)}`; // 24,006 characters: whole in the full export
 
-const SUMMARY_HEADER = "capture_id,finished_at,prompt,prompt_tags,market,provider,model,sample,brand_mentioned,position,sentiment,competitors,cited_domains,cost_usd";
+const SUMMARY_HEADER = "capture_id,finished_at,prompt,prompt_tags,market,asked_market,provider,model,sample,brand_mentioned,position,sentiment,competitors,cited_domains,cost_usd";
 const FULL_HEADER = `${SUMMARY_HEADER},cited_urls,answer`;
 
 let owner: Person;
@@ -110,19 +110,19 @@ describe("captures export", () => {
     expect(header.join(",")).toBe(SUMMARY_HEADER);
     expect(rows).toEqual([
       {
-        capture_id: ids.german, finished_at: "2025-03-02T10:00:00.000Z", prompt: GERMAN.text, prompt_tags: "kmu; preise", market: "Germany · German",
+        capture_id: ids.german, finished_at: "2025-03-02T10:00:00.000Z", prompt: GERMAN.text, prompt_tags: "kmu; preise", market: "Germany · German", asked_market: "Germany · German",
         provider: "Export GPT", model: "gpt-test", sample: "1", brand_mentioned: "true", position: "2", sentiment: "neutral",
         // Only sources the answer cites, each domain once, in the order first cited.
         competitors: "HubSpot #1; Pipedrive #3", cited_domains: "g2.com; lumen.example", cost_usd: "0.001500",
       },
       {
-        capture_id: ids.russian, finished_at: "2025-03-03T10:00:00.000Z", prompt: RUSSIAN.text, prompt_tags: "smb", market: "Russia · Russian",
+        capture_id: ids.russian, finished_at: "2025-03-03T10:00:00.000Z", prompt: RUSSIAN.text, prompt_tags: "smb", market: "Russia · Russian", asked_market: "Russia · Russian",
         provider: "Export GPT", model: "gpt-test", sample: "2", brand_mentioned: "false", position: "", sentiment: "",
         competitors: "Pipedrive #1", cited_domains: "", cost_usd: "0.001500",
       },
       {
         // A prompt that a spreadsheet would run as a formula is defused with an apostrophe.
-        capture_id: ids.formula, finished_at: "2025-03-04T10:00:00.000Z", prompt: `'${FORMULA.text}`, prompt_tags: "", market: "",
+        capture_id: ids.formula, finished_at: "2025-03-04T10:00:00.000Z", prompt: `'${FORMULA.text}`, prompt_tags: "", market: "", asked_market: "",
         provider: "Export GPT", model: "gpt-test", sample: "3", brand_mentioned: "true", position: "1", sentiment: "neutral",
         competitors: "", cited_domains: "", cost_usd: "0.001500",
       },
@@ -145,11 +145,11 @@ describe("captures export", () => {
   it("gives JSON the same new fields, the market as its key", async () => {
     const summary = (await (await getExport(`format=json&variant=summary&${RANGE}`)).json()) as Record<string, unknown>[];
     expect(summary[0]).toEqual({
-      id: ids.german, finishedAt: "2025-03-02T10:00:00.000Z", prompt: GERMAN.text, tags: ["kmu", "preise"], market: "DE:de", provider: "Export GPT",
+      id: ids.german, finishedAt: "2025-03-02T10:00:00.000Z", prompt: GERMAN.text, tags: ["kmu", "preise"], market: "DE:de", askedMarket: "DE:de", provider: "Export GPT",
       model: "gpt-test", sample: 1, brandMentioned: true, position: 2, sentiment: "neutral",
       competitors: [{ name: "HubSpot", position: 1 }, { name: "Pipedrive", position: 3 }], citedDomains: ["g2.com", "lumen.example"], costMicros: 1_500,
     });
-    expect(summary[2]).toMatchObject({ prompt: FORMULA.text, market: null, tags: [], competitors: [], citedDomains: [] });
+    expect(summary[2]).toMatchObject({ prompt: FORMULA.text, market: null, askedMarket: null, tags: [], competitors: [], citedDomains: [] });
     const full = (await (await getExport(`format=json&variant=full&${RANGE}`)).json()) as Record<string, unknown>[];
     expect(full[1]).toMatchObject({ answer: RUSSIAN_ANSWER, citedUrls: [], market: "RU:ru" });
   });
@@ -161,5 +161,16 @@ describe("captures export", () => {
     const response = await getExport(query);
     expect(response.status).toBe(400);
     expect((await response.json()).error).toMatchObject({ code: "validation_error", field: "variant" });
+  });
+
+  // Last: it moves a prompt to another market.
+  it("after a prompt's market is edited, files and labels its answers by its market now (as its tags and the dashboards), and says where they were asked", async () => {
+    const capture = await db().capture.findUniqueOrThrow({ where: { id: ids.german }, select: { promptId: true } });
+    await db().prompt.update({ where: { id: capture.promptId }, data: { country: "AT" } });
+    const austria = await csvOf(`format=csv&variant=summary&${RANGE}&markets=AT:de`);
+    expect(austria.rows.map((r) => [r.capture_id, r.market, r.asked_market])).toEqual([[ids.german, "Austria · German", "Germany · German"]]);
+    expect((await csvOf(`format=csv&variant=summary&${RANGE}&markets=DE:de`)).rows).toEqual([]);
+    const json = (await (await getExport(`format=json&variant=summary&${RANGE}&markets=AT:de`)).json()) as Record<string, unknown>[];
+    expect(json.map((r) => [r.market, r.askedMarket])).toEqual([["AT:de", "DE:de"]]);
   });
 });
