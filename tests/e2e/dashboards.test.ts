@@ -245,7 +245,7 @@ describe("dashboards", () => {
     const bytes = fs.readFileSync(await summary.path());
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const lines = bytes.toString("utf8").slice(1).trimEnd().split("\r\n");
-    expect(lines[0]).toBe("capture_id,finished_at,prompt,prompt_tags,market,provider,model,sample,brand_mentioned,position,sentiment,competitors,cited_domains,cost_usd");
+    expect(lines[0]).toBe("capture_id,finished_at,prompt,prompt_tags,market,asked_market,provider,model,sample,brand_mentioned,position,sentiment,competitors,cited_domains,cost_usd");
     // Every answer in the tiles is one row (the export also holds answers not analysed yet, none here).
     expect(lines.length - 1).toBe(answers);
     expect(lines.some((line) => line.includes("Какую CRM выбрать"))).toBe(true);

@@ -869,9 +869,9 @@ describe("captures export", () => {
     expect(response.headers.get("content-disposition")).toContain('filename="beacon-captures-acme-2025-03-01-to-2025-03-10.csv"');
     expect(response.headers.get("x-total-count")).toBe("5");
     const lines = (await response.text()).trimEnd().split("\r\n");
-    expect(lines[0]).toBe("capture_id,finished_at,prompt,prompt_tags,market,provider,model,sample,brand_mentioned,position,sentiment,competitors,cited_domains,cost_usd,cited_urls,answer");
+    expect(lines[0]).toBe("capture_id,finished_at,prompt,prompt_tags,market,asked_market,provider,model,sample,brand_mentioned,position,sentiment,competitors,cited_domains,cost_usd,cited_urls,answer");
     expect(lines).toHaveLength(6);
-    expect(lines[1]).toMatch(/^[0-9a-f-]{36},2025-03-01T10:00:00.000Z,Best anvil for a coyote\?,buying,,Alpha,P1-model,1,true,1,positive,Rival #2,a.com; acme.com,0.001000,https:\/\/a.com\/x; https:\/\/acme.com\/,"Answer C1, ""quoted"", with a comma"$/);
+    expect(lines[1]).toMatch(/^[0-9a-f-]{36},2025-03-01T10:00:00.000Z,Best anvil for a coyote\?,buying,,,Alpha,P1-model,1,true,1,positive,Rival #2,a.com; acme.com,0.001000,https:\/\/a.com\/x; https:\/\/acme.com\/,"Answer C1, ""quoted"", with a comma"$/);
   });
 
   it("streams JSON with whole answers and costs in micro-dollars", async () => {
