@@ -312,6 +312,41 @@ describe("phone and desktop layouts", () => {
     expect(await card.getByRole("status").count(), "re-analysis progress once it is done").toBe(0);
   });
 
+  test("a re-analysis whose every attempt failed shows its error and Try again at 390 and 1440 px, and Try again runs it", { timeout: 240_000 }, async () => {
+    const brandId = await demoBrandId();
+    await reanalysisFinished(brandId);
+    // The run as the worker leaves it after its job's last attempt (lib/brands/reanalysis.ts).
+    const { rows } = await client.query<{ id: string }>(
+      `INSERT INTO analysis_runs (id, "workspaceId", "brandId", status, total, done, error, "startedAt", "finishedAt")
+       SELECT gen_random_uuid(), "workspaceId", id, 'failed', 40, 12, 'connection lost', now(), now() FROM brands WHERE id = $1 RETURNING id`,
+      [brandId],
+    );
+    // Later files must not find the demo brand's alerts waiting for it, however this test ends.
+    onTestFinished(async () => void (await client.query(`DELETE FROM analysis_runs WHERE id = $1 AND status = 'failed'`, [rows[0]!.id])));
+    const page = await signedIn(PHONE);
+    const card = brandCard(page, DEMO_BRAND.name);
+    const failed = card.getByRole("alert").filter({ hasText: "Re-analysis of past answers failed: connection lost" });
+    for (const [viewport, size] of [
+      [PHONE, "390"],
+      [DESKTOP, "1440"],
+    ] as const) {
+      await page.setViewportSize(viewport);
+      await page.goto("/brands");
+      await failed.waitFor();
+      await settled(page);
+      expect(await failed.textContent()).toContain("Alerts on this brand wait until it is done");
+      await expectToFit(page, `Brands with a failed re-analysis at ${size}`);
+      await screenshots(page, "Brands re-analysis failed", size);
+    }
+    await failed.getByRole("button", { name: "Try again", exact: true }).click();
+    await failed.waitFor({ state: "hidden", timeout: 60_000 });
+    expect(await reanalysisFinished(brandId)).toBe("completed");
+    await page.reload();
+    await card.getByRole("button", { name: "Edit", exact: true }).waitFor();
+    await settled(page);
+    expect(await card.getByRole("alert").count(), "the failure once a retry completed").toBe(0);
+  });
+
   test("a table wider than a phone fades at the right edge until it is scrolled to its end", async () => {
     const page = await signedIn(PHONE);
     await page.goto("/analytics/sources");
