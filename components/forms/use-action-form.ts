@@ -21,7 +21,7 @@ type Action<I, O> = (input: I) => Promise<Parameters<typeof unwrap<O>>[0]>;
 export function useActionForm<S extends z.ZodType, O>(
   schema: S,
   action: Action<z.input<S>, O>,
-  options: { onSuccess?: (data: O) => void | Promise<void> } = {},
+  options: { onSuccess?: (data: O) => void | Promise<void>; onError?: (error: Error) => void } = {},
 ) {
   const [errors, setErrors] = useState<FieldErrors>({});
   const mutation = useMutation({
@@ -33,6 +33,7 @@ export function useActionForm<S extends z.ZodType, O>(
     onError: (error) => {
       if (error instanceof ActionFailure && Object.keys(error.fieldErrors).length) setErrors(error.fieldErrors);
       else toast.error(error.message);
+      options.onError?.(error);
     },
   });
 

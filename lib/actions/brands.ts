@@ -26,10 +26,11 @@ export const createBrandAction = workspaceAction.inputSchema(brandInputSchema, f
 });
 
 export const updateBrandAction = workspaceAction
-  .inputSchema(z.object({ brandId: z.uuid(), brand: brandInputSchema }), fieldPaths)
+  // `version`: the brand's analysisVersion as the form read it (an edit saved since refuses this one).
+  .inputSchema(z.object({ brandId: z.uuid(), brand: brandInputSchema, version: z.number().int().nonnegative().optional() }), fieldPaths)
   .action(async ({ parsedInput, ctx }) => {
     assertCan(canEditTrackingSetup(ctx), "Viewers cannot change brands.");
-    return updateBrand(ctx.workspace.id, parsedInput.brandId, parsedInput.brand);
+    return updateBrand(ctx.workspace.id, parsedInput.brandId, parsedInput.brand, { version: parsedInput.version });
   });
 
 export const deleteBrandAction = workspaceAction

@@ -50,9 +50,15 @@ export async function createBrandIn(tx: Prisma.TransactionClient, workspaceId: s
 }
 
 /** Replaces the brand's fields and its competitor list (kept ones by id, new ones created, missing ones removed). */
-export async function updateBrand(workspaceId: string, brandId: string, input: ParsedBrandInput) {
+/**
+ * `version`: the brand's analysis version the form was opened with (every edit raises it). Given,
+ * an edit saved meanwhile (another member's, a competitor tracked from discovery, the legacy domain
+ * rewrite) refuses this one rather than being undone by it: the form's list would remove the
+ * competitor added since. The REST API's callers send none: the last write wins.
+ */
+export async function updateBrand(workspaceId: string, brandId: string, input: ParsedBrandInput, { version }: { version?: number } = {}) {
   try {
-    return await transaction((tx) => replaceBrand(tx, workspaceId, brandId, input));
+    return await transaction((tx) => replaceBrand(tx, workspaceId, brandId, input, version));
   } catch (error) {
     if (nameTaken(error)) throw new ConflictError(`A brand named "${input.name}" already exists.`, { field: "name" });
     throw error;
@@ -66,10 +72,13 @@ export async function updateBrand(workspaceId: string, brandId: string, input: P
  * (migration 20261205100000_succeed_path), and the two cannot deadlock. NO KEY UPDATE: new
  * captures of the brand (their foreign key) are not held up.
  */
-async function replaceBrand(tx: Prisma.TransactionClient, workspaceId: string, brandId: string, input: ParsedBrandInput) {
+async function replaceBrand(tx: Prisma.TransactionClient, workspaceId: string, brandId: string, input: ParsedBrandInput, version?: number) {
   await tx.$queryRaw`SELECT id FROM brands WHERE id = ${brandId}::uuid AND "workspaceId" = ${workspaceId}::uuid FOR NO KEY UPDATE`;
   const brand = await tx.brand.findFirst({ where: { id: brandId, workspaceId }, include: { competitors: true } });
   if (!brand) throw new NotFoundError("That brand does not exist in this workspace.");
+  if (version !== undefined && version !== brand.analysisVersion) {
+    throw new ConflictError(`${brand.name} was changed since this form was opened (by another member, or a competitor tracked from discovery). Nothing was saved: close the form and open it again to edit the brand as it is now.`);
+  }
   const existingIds = new Set(brand.competitors.map((c) => c.id));
   const unknown = input.competitors.find((c) => c.id && !existingIds.has(c.id));
   if (unknown) throw new NotFoundError(`Competitor "${unknown.name}" does not belong to this brand.`);

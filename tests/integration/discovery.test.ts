@@ -14,7 +14,7 @@ import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { join, ok, refused, expectFieldError, signUp, type Person } from "../support/workspace-fixtures";
-import { trackCompetitorAction } from "@/lib/actions/brands";
+import { trackCompetitorAction, updateBrandAction } from "@/lib/actions/brands";
 import { discoverUntrackedBrands } from "@/lib/alerts/discovery";
 import { wilson } from "@/lib/analytics/stats";
 import { updateBrand } from "@/lib/brands/brands";
@@ -369,6 +369,30 @@ describe("trackCompetitorAction", () => {
     // A member may: the same right as editing brands.
     const member = await join(A.owner, "member");
     ok(await member.browser.run(() => trackCompetitorAction({ brandId: A.brandId, name: "Close" })));
+  });
+
+  it("a brand form opened before a 'track it' cannot save over it: the competitor it added is not removed", async () => {
+    const owner = await signUp({ name: "Stale Owner", workspaceName: "Discovery stale form" });
+    const brand = await db().brand.create({ data: { workspaceId: owner.workspaceId, name: "Stale", competitors: { create: [{ workspaceId: owner.workspaceId, name: "Rival" }] } }, include: { competitors: true } });
+    // The Brands page's Edit dialog opens: it holds the brand as it was, and the version it read.
+    const opened = { version: brand.analysisVersion, competitors: brand.competitors.map((c) => ({ id: c.id, name: c.name })) };
+    // Meanwhile a member tracks a name from discovery.
+    ok(await owner.browser.run(() => trackCompetitorAction({ brandId: brand.id, name: "Attio" })));
+    // The dialog saves an alias: refused, nothing changed, Attio kept.
+    const stale = refused(
+      await owner.browser.run(() => updateBrandAction({ brandId: brand.id, version: opened.version, brand: { name: "Stale", aliases: ["Stale Inc"], competitors: opened.competitors } })),
+      "conflict",
+    );
+    expect(stale.message).toMatch(/changed since .* opened/);
+    const after = await db().brand.findUniqueOrThrow({ where: { id: brand.id }, include: { competitors: { orderBy: { createdAt: "asc" } } } });
+    expect([after.aliases, after.competitors.map((c) => c.name)]).toEqual([[], ["Rival", "Attio"]]);
+    // Opened again (the version now), it saves.
+    const saved = ok(
+      await owner.browser.run(() =>
+        updateBrandAction({ brandId: brand.id, version: after.analysisVersion, brand: { name: "Stale", aliases: ["Stale Inc"], competitors: after.competitors.map((c) => ({ id: c.id, name: c.name })) } }),
+      ),
+    );
+    expect([saved.aliases, saved.competitors.map((c) => c.name)]).toEqual([["Stale Inc"], ["Rival", "Attio"]]);
   });
 
   it("keeps the brand's limit of 25 competitors", async () => {

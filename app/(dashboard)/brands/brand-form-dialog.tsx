@@ -2,6 +2,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { toast } from "@/lib/browser/toast";
+import { ActionFailure } from "@/lib/browser/action-result";
 import { z } from "zod";
 import { Button } from "@/components/ui/button";
 import { FormDialog } from "@/components/ui/dialog";
@@ -16,7 +17,7 @@ import { displayHost } from "@/lib/analysis/host";
 
 type CompetitorDraft = { key: string; id?: string; name: string; aliases: string; caseSensitiveAliases: string; domains: string };
 
-const schema = z.object({ brandId: z.uuid().optional(), brand: brandInputSchema });
+const schema = z.object({ brandId: z.uuid().optional(), version: z.number().optional(), brand: brandInputSchema });
 
 let draftKey = 0;
 const nextKey = () => `c${++draftKey}`;
@@ -29,11 +30,15 @@ export function BrandFormDialog({ brand, onClose }: { brand?: BrandRow; onClose:
   const [competitors, setCompetitors] = useState<CompetitorDraft[]>(
     () => brand?.competitors.map((c) => ({ key: nextKey(), id: c.id, name: c.name, aliases: c.aliases.join(", "), caseSensitiveAliases: c.caseSensitiveAliases.join(", "), domains: c.domains.map(displayHost).join(", ") })) ?? [],
   );
-  const form = useActionForm(schema, async ({ brandId, brand: input }) => (brandId ? updateBrandAction({ brandId, brand: input }) : createBrandAction(input)), {
+  const form = useActionForm(schema, async ({ brandId, version, brand: input }) => (brandId ? updateBrandAction({ brandId, version, brand: input }) : createBrandAction(input)), {
     onSuccess: async () => {
       toast.success(brand ? "Brand saved. Past answers are re-analysed with the new names." : "Brand added");
       await queryClient.invalidateQueries({ queryKey: brandsKey });
       onClose();
+    },
+    // Changed since it was opened: the list reloads, so the form opened again holds the brand as it is now.
+    onError: (error) => {
+      if (error instanceof ActionFailure && error.code === "conflict") void queryClient.invalidateQueries({ queryKey: brandsKey });
     },
   });
   const error = (path: string) => form.error(`brand.${path}`) ?? form.error(path);
@@ -49,6 +54,8 @@ export function BrandFormDialog({ brand, onClose }: { brand?: BrandRow; onClose:
       onSubmit={(data) =>
         form.submit({
           brandId: brand?.id,
+          // As opened: an edit saved since (another member's, a competitor tracked) refuses this save instead of being undone.
+          version: brand?.analysisVersion,
           brand: {
             name: String(data.get("name")),
             aliases: commaList(String(data.get("aliases"))),
