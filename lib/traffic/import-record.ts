@@ -39,8 +39,15 @@ export class LineHash {
 }
 
 /** A claimed import: this request writes it, from line `committedLines + 1` on. */
-/** `fallbackHost`: the host of lines without one, as the import began (resumed, whatever the domains are now). */
-export type ClaimedImport = { kind: "claimed"; id: string; token: number; committedLines: number; committedHash: string | null; committedHits: number; fallbackHost: string | null };
+/**
+ * `fallbackHost`: the host of lines without one as the import began (null: none), which a resumed
+ * import keeps whatever the domains are now; undefined for an import begun before it was recorded.
+ */
+export type ClaimedImport = { kind: "claimed"; id: string; token: number; committedLines: number; committedHash: string | null; committedHits: number; fallbackHost: string | null | undefined };
+
+/** The stored fallbackHost: '' for none, NULL for not recorded (an import begun before migration 20261220120000). */
+const storedHost = (host: string | null) => host ?? "";
+const readHost = (stored: string | null) => (stored === null ? undefined : stored || null);
 /** The import ended before: its report, and the hash of its lines (the body must have the same). */
 export type EndedImport<Report> = { kind: "ended"; report: Report; bodyHash: string };
 
@@ -58,7 +65,7 @@ export async function claimImport<Report>(workspaceId: string, key: string, opti
   return transaction(async (tx) => {
     const [created] = await tx.$queryRaw<{ id: string; token: number }[]>`
       INSERT INTO traffic_imports ("workspaceId", key, "requestHash", "fallbackHost", "leaseUntil", "expiresAt")
-      VALUES (${workspaceId}::uuid, ${key}, ${requestHash}, ${fallbackHost}, ${leaseEnd()}, ${keyEnd()})
+      VALUES (${workspaceId}::uuid, ${key}, ${requestHash}, ${storedHost(fallbackHost)}, ${leaseEnd()}, ${keyEnd()})
       ON CONFLICT ("workspaceId", key) DO NOTHING
       RETURNING id, token`;
     if (created) return { kind: "claimed", ...created, committedLines: 0, committedHash: null, committedHits: 0, fallbackHost };
@@ -77,18 +84,22 @@ export async function claimImport<Report>(workspaceId: string, key: string, opti
     // request's options, whose chunks the old one's token cannot commit.
     if (row.expired || (row.state === "interrupted" && row.committedLines === 0)) {
       const [fresh] = await tx.$queryRaw<{ id: string; token: number }[]>`
-        UPDATE traffic_imports SET "requestHash" = ${requestHash}, "fallbackHost" = ${fallbackHost}, state = 'running', token = token + 1, "leaseUntil" = ${leaseEnd()},
+        UPDATE traffic_imports SET "requestHash" = ${requestHash}, "fallbackHost" = ${storedHost(fallbackHost)}, state = 'running', token = token + 1, "leaseUntil" = ${leaseEnd()},
           "committedLines" = 0, "committedHash" = NULL, "committedHits" = 0, "bodyHash" = NULL, report = NULL,
           "createdAt" = now(), "expiresAt" = ${keyEnd()}
         WHERE id = ${row.id}::uuid RETURNING id, token`;
       return { kind: "claimed", ...fresh!, committedLines: 0, committedHash: null, committedHits: 0, fallbackHost };
     }
     if (row.requestHash !== requestHash) throw new IdempotencyMismatchError("This Idempotency-Key was already used for an import with another format or host. Use a new key for a new log.");
-    if (row.state === "done") return { kind: "ended", report: row.report as Report, bodyHash: row.bodyHash! };
+    if (row.state === "done") {
+      // Sent again: the key answers for another 24 hours (a client that retries keeps it).
+      await tx.$executeRaw`UPDATE traffic_imports SET "expiresAt" = ${keyEnd()} WHERE id = ${row.id}::uuid`;
+      return { kind: "ended", report: row.report as Report, bodyHash: row.bodyHash! };
+    }
     const [taken] = await tx.$queryRaw<{ token: number }[]>`
       UPDATE traffic_imports SET state = 'running', token = token + 1, "leaseUntil" = ${leaseEnd()}, "expiresAt" = ${keyEnd()}
       WHERE id = ${row.id}::uuid RETURNING token`;
-    return { kind: "claimed", id: row.id, token: taken!.token, committedLines: row.committedLines, committedHash: row.committedHash, committedHits: row.committedHits, fallbackHost: row.fallbackHost };
+    return { kind: "claimed", id: row.id, token: taken!.token, committedLines: row.committedLines, committedHash: row.committedHash, committedHits: row.committedHits, fallbackHost: readHost(row.fallbackHost) };
   });
 }
 

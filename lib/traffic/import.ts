@@ -146,7 +146,7 @@ export async function importTrafficLog(
   if (claim?.kind === "ended") return replayEnded(lines, claim.report, claim.bodyHash);
   if (!claim) return readLog(workspaceId, own, lines, { ...options, host }, null);
   try {
-    return await readLog(workspaceId, own, lines, { ...options, host: claim.fallbackHost }, claim);
+    return await readLog(workspaceId, own, lines, { ...options, host: claim.fallbackHost === undefined ? host : claim.fallbackHost }, claim);
   } catch (error) {
     await interruptImport(claim).catch(() => {});
     throw error;

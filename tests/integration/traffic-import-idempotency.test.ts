@@ -305,4 +305,30 @@ describe("POST /api/v1/traffic/logs with an Idempotency-Key", () => {
     expect((await send(log, key)).status).toBe(200);
     expect(await stored(prefix)).toEqual({ raw: 2 * crawlsIn(8), rollup: 2 * crawlsIn(8) });
   });
+
+  it("sending an ended import again renews its 24 hours (a client that retries keeps its key answering)", async () => {
+    const prefix = `renewed-${randomUUID().slice(0, 8)}`;
+    const key = randomUUID();
+    const log = logOf(prefix, 8);
+    expect((await send(log, key)).status).toBe(200);
+    const where = { workspaceId_key: { workspaceId: A.workspaceId, key } };
+    const soon = new Date(Date.now() + 60_000);
+    await db().trafficImport.update({ where, data: { expiresAt: soon } });
+    expect((await send(log, key)).status).toBe(200);
+    expect((await db().trafficImport.findUniqueOrThrow({ where })).expiresAt.getTime()).toBeGreaterThan(soon.getTime() + 23 * 3600_000);
+  });
+
+  it("an import begun before the host it began with was recorded resumes with the host it is sent with", async () => {
+    const prefix = `legacy-${randomUUID().slice(0, 8)}`;
+    const key = randomUUID();
+    const total = 9_000;
+    const log = logOf(prefix, total);
+    expect((await send(brokenBody(log.split("\n").slice(0, 8_000).join("\n") + "\n"), key, "?host=acme-idem.com")).status).toBeGreaterThanOrEqual(400);
+    // As a server before migration 20261220120000 left it: no host recorded.
+    await db().$executeRaw`UPDATE traffic_imports SET "fallbackHost" = NULL WHERE "workspaceId" = ${A.workspaceId}::uuid AND key = ${key}`;
+    const resent = await send(log, key, "?host=acme-idem.com");
+    expect(resent.status, JSON.stringify(resent.body)).toBe(200);
+    expect(resent.body.import).toMatchObject({ lines: total, stored: crawlsIn(total), errorCount: 0 });
+    expect(await stored(prefix)).toEqual({ raw: crawlsIn(total), rollup: crawlsIn(total) });
+  });
 });
