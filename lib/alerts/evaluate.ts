@@ -16,8 +16,17 @@ import { Prisma } from "@/lib/generated/prisma/client";
 // dedupe key), its deliveries enqueued in the same transaction. Run after each check, daily and,
 // for breakers and the budget, every minute (worker/tasks/evaluate_alerts.ts and the crons).
 
-/** What a rule watches, as an evaluation read it: a firing or a result is kept only while the rule still watches that. */
-type Watched = { kind: string; brandId: string | null; params: Prisma.JsonValue };
+/**
+ * What a rule watches, as an evaluation read it: a firing or a result is kept only while the rule
+ * still watches that. `brandVersion`: a brand rule's brand's analysis version when the evaluation
+ * found it not being re-analysed (an edit since raises it).
+ */
+type Watched = { kind: string; brandId: string | null; params: Prisma.JsonValue; brandVersion?: number };
+
+const waitingMessage = (brandName: string | null, state: "running" | "failed") =>
+  state === "running"
+    ? `Not judged yet: ${brandName}'s answers are being re-analysed after its last edit; judged again when that is done.`
+    : `Not judged: the re-analysis of ${brandName}'s answers after its last edit failed, so they are part analysed the old way, part the new. Try it again on the Brands page; judged again when it is done.`;
 
 /**
  * Stores a finding as a firing unless this rule already fired on the same evidence (the unique
@@ -30,8 +39,12 @@ type Watched = { kind: string; brandId: string | null; params: Prisma.JsonValue 
  * changed. Read without the lock, a firing whose snapshot came before such a commit was stored
  * after it, its dedupe key missed by the edit's retirement, and its message sent with the
  * edited rule's brand to the edited rule's channels.
+ *
+ * A brand rule's brand is share-locked too, and must still have the analysis version the
+ * evaluation read: an edit committed since has queued a re-analysis, so the history the judge
+ * read may be part old analysis, part new ("brand-edited": the rule waits, as it would have).
  */
-async function fire(rule: JudgedRule, watched: Watched, finding: Finding): Promise<boolean> {
+async function fire(rule: JudgedRule, watched: Watched, finding: Finding): Promise<"fired" | "not-fired" | "brand-edited"> {
   await pausePoint("alert:before-fire", { ruleId: rule.id });
   return transaction(async (tx) => {
     const [watching] = await tx.$queryRaw<{ id: string }[]>`
@@ -39,17 +52,21 @@ async function fire(rule: JudgedRule, watched: Watched, finding: Finding): Promi
       WHERE r.id = ${rule.id}::uuid AND r.enabled
         AND r.kind = ${watched.kind} AND r."brandId" IS NOT DISTINCT FROM ${watched.brandId}::uuid AND r.params = ${JSON.stringify(watched.params)}::jsonb
       FOR SHARE`;
-    if (!watching) return false;
+    if (!watching) return "not-fired";
+    if (watched.brandVersion !== undefined) {
+      const [brand] = await tx.$queryRaw<{ version: number }[]>`SELECT "analysisVersion" AS version FROM brands WHERE id = ${watched.brandId}::uuid FOR SHARE`;
+      if (brand?.version !== watched.brandVersion) return "brand-edited";
+    }
     const [row] = await tx.$queryRaw<{ id: string }[]>`
       INSERT INTO alert_firings ("workspaceId", "ruleId", "dedupeKey", title, summary, facts)
       SELECT ${rule.workspaceId}::uuid, r.id, ${finding.dedupeKey}, ${finding.title}, ${finding.summary}, ${JSON.stringify(finding.facts)}::jsonb
       FROM alert_rules r WHERE r.id = ${rule.id}::uuid
       ON CONFLICT ("ruleId", "dedupeKey") DO NOTHING
       RETURNING id`;
-    if (!row) return false;
+    if (!row) return "not-fired";
     await enqueueFiringDeliveries(tx, row.id);
     await pausePoint("alert:firing-before-commit", { tx, ruleId: rule.id });
-    return true;
+    return "fired";
   });
 }
 
@@ -60,7 +77,11 @@ async function judgeAndFire(rule: JudgedRule, watched: Watched, now: Date): Prom
   try {
     const verdict = await kindOf(storedKind(watched.kind)).judge(rule, watched.params, now, alertReads);
     let fired = 0;
-    for (const finding of verdict.findings) if (await fire(rule, watched, finding)) fired++;
+    for (const finding of verdict.findings) {
+      const stored = await fire(rule, watched, finding);
+      if (stored === "brand-edited") return { at: now.toISOString(), status: "waiting", fired, message: waitingMessage(rule.brandName, "running") };
+      if (stored === "fired") fired++;
+    }
     const firedAny = verdict.findings.length > 0;
     return {
       ...verdict.outcome,
@@ -88,11 +109,6 @@ export async function evaluateAlerts(workspaceId: string, options: { kinds?: rea
   return withPrimaryReads(() => evaluate(workspaceId, options));
 }
 
-const waitingMessage = (brandName: string | null, state: "running" | "failed") =>
-  state === "running"
-    ? `Not judged yet: ${brandName}'s answers are being re-analysed after its last edit; judged again when that is done.`
-    : `Not judged: the re-analysis of ${brandName}'s answers after its last edit failed, so they are part analysed the old way, part the new. Try it again on the Brands page; judged again when it is done.`;
-
 async function evaluate(workspaceId: string, options: { kinds?: readonly RuleKind[]; now?: Date }): Promise<EvaluationResult[]> {
   const now = options.now ?? (await databaseNow());
   const rules = await db().alertRule.findMany({
@@ -106,12 +122,16 @@ async function evaluate(workspaceId: string, options: { kinds?: readonly RuleKin
   // (runReanalysis asks for an evaluation).
   // A run that failed after its last attempt leaves the history mixed too: its rules wait for a
   // retry from the Brands page (or the next edit) rather than fire on the mix.
+  // The versions first: an edit committed after them raised the version (fire refuses), one before
+  // the runs' read queued its run in the same transaction (seen there).
+  const brandVersions = new Map((await db().brand.findMany({ where: { workspaceId }, select: { id: true, analysisVersion: true } })).map((b) => [b.id, b.analysisVersion]));
   const reanalysing = await brandsMidReanalysis(workspaceId);
   const results: EvaluationResult[] = [];
   for (const r of rules) {
     const rule: JudgedRule = { id: r.id, workspaceId: r.workspaceId, name: r.name, brandId: r.brandId, brandName: r.brand?.name ?? null };
-    const watched: Watched = { kind: r.kind, brandId: r.brandId, params: r.params };
-    const midReanalysis = r.brandId && isBrandKind(storedKind(r.kind)) ? reanalysing.get(r.brandId) : undefined;
+    const brandRule = r.brandId !== null && isBrandKind(storedKind(r.kind));
+    const watched: Watched = { kind: r.kind, brandId: r.brandId, params: r.params, brandVersion: brandRule ? brandVersions.get(r.brandId!) : undefined };
+    const midReanalysis = brandRule ? reanalysing.get(r.brandId!) : undefined;
     const outcome: RuleOutcome = midReanalysis
       ? { at: now.toISOString(), status: "waiting", fired: 0, message: waitingMessage(rule.brandName, midReanalysis) }
       : await judgeAndFire(rule, watched, now);

@@ -258,6 +258,22 @@ describe("a number that changed: visibility", () => {
     expect(resultOf(judged, namesRuleId).status).not.toBe("waiting");
   });
 
+  it("a brand edited while its rule is being judged (its history about to be re-analysed) does not fire on it, and waits", async () => {
+    const edited = await buildWorld("Alerts edited mid-judge");
+    await writeAnswers(edited, [...visibility(PREVIOUS_DAY, 40, 100), ...visibility(CURRENT_DAY, 60, 100)]);
+    const ruleId = await addRule(edited, visibilityRule(edited.brandId));
+    // The evaluation read that no re-analysis runs, and judged the rule on that; the edit commits now.
+    const gate = gateAt("alert:before-fire", (c) => c.ruleId === ruleId);
+    const evaluation = evaluateAlerts(edited.workspaceId, { now: NOW });
+    await gate.reached;
+    await updateBrand(edited.workspaceId, edited.brandId, brandInputSchema.parse({ name: "Acme", aliases: ["Acme Inc"], domains: ["acme.com"], competitors: [{ name: "Rival" }] }));
+    gate.open();
+    const outcome = resultOf(await evaluation, ruleId);
+    expect(outcome).toMatchObject({ status: "waiting", fired: 0 });
+    expect(outcome.message).toMatch(/being re-analysed/);
+    expect(await firingsOf(ruleId)).toHaveLength(0);
+  });
+
   it("keeps waiting when the re-analysis fails (between its attempts and after the last), until a retry asked from the Brands page ends it", async () => {
     const edited = await buildWorld("Alerts reanalysis failed");
     await writeAnswers(edited, [...visibility(PREVIOUS_DAY, 40, 100), ...visibility(CURRENT_DAY, 60, 100)]);
