@@ -35,9 +35,10 @@ export const instanceOverviewAction = operatorAction.action(async () => {
 export const createConnectionAction = operatorAction.inputSchema(connectionInputSchema, fieldPaths).action(async ({ parsedInput }) => createConnection(parsedInput));
 
 export const updateConnectionAction = operatorAction
-  .inputSchema(z.object({ connectionId: z.uuid(), connection: connectionInputSchema }), fieldPaths)
+  // `version`: the connection's updatedAt as the form read it (an edit saved since refuses this one).
+  .inputSchema(z.object({ connectionId: z.uuid(), connection: connectionInputSchema, version: z.coerce.date<Date | string>().optional() }), fieldPaths)
   .action(async ({ parsedInput }) => {
-    await updateConnection(parsedInput.connectionId, parsedInput.connection);
+    await updateConnection(parsedInput.connectionId, parsedInput.connection, { version: parsedInput.version });
     return { id: parsedInput.connectionId };
   });
 

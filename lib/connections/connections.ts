@@ -118,12 +118,20 @@ export async function createConnection(input: ConnectionInput) {
  * providers that use them. A disable, a narrowed allowlist or "granted to all" turned off is a
  * kill switch: every capture waiting on the connection that may no longer run fails at its claim
  * with the reason, nothing is called (lib/lifecycle/claim.ts).
+ *
+ * `version`: the row's updatedAt as the form read it. Given, an edit saved since (another
+ * operator's disable, say) refuses this one: the form holds every field, so saving it would
+ * switch a kill switch back off.
  */
-export async function updateConnection(connectionId: string, input: ConnectionInput) {
+export async function updateConnection(connectionId: string, input: ConnectionInput, { version }: { version?: Date } = {}) {
   await transaction(async (tx) => {
     await lockConnectionAccess(tx, connectionId);
-    const { count } = await tx.providerConnection.updateMany({ where: { id: connectionId }, data: toData(input) });
-    if (!count) throw new NotFoundError("That connection does not exist.");
+    const { count } = await tx.providerConnection.updateMany({ where: { id: connectionId, ...(version ? { updatedAt: version } : {}) }, data: toData(input) });
+    if (!count) {
+      const exists = await tx.providerConnection.findUnique({ where: { id: connectionId }, select: { name: true } });
+      if (!exists) throw new NotFoundError("That connection does not exist.");
+      throw new ConflictError(`${exists.name} was changed since this form was opened (by another operator). Nothing was saved: close the form and open it again to edit the connection as it is now.`);
+    }
     await tx.providerConfig.updateMany({ where: { connectionId, model: { notIn: input.models } }, data: { enabled: false } });
     await wakeRefusedCaptures(tx, connectionId);
     await pausePoint("access:before-commit", { tx });

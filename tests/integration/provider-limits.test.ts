@@ -86,6 +86,18 @@ describe("connection limits", () => {
     expect(server.requests.at(-1)!.body).toMatchObject({ max_output_tokens: 321, max_tool_calls: 1, tools: [{ type: "web_search" }] });
   });
 
+  it("a connection form opened before a disable cannot switch it back on: its save is refused, nothing changed", async () => {
+    const { id } = ok(await operator.browser.run(() => createConnectionAction({ ...valid, name: "Stale form" })))!;
+    // Operator B opens the Edit dialog (it holds the row as read); operator A disables the connection.
+    const opened = await db().providerConnection.findUniqueOrThrow({ where: { id } });
+    ok(await operator.browser.run(() => updateConnectionAction({ connectionId: id, version: opened.updatedAt, connection: { ...valid, name: "Stale form", enabled: false } })));
+    // B saves a price with the form's "enabled" as it was.
+    const stale = await operator.browser.run(() => updateConnectionAction({ connectionId: id, version: opened.updatedAt, connection: { ...valid, name: "Stale form", inputPricePerMTokMicros: 300_000 } }));
+    expect(stale?.serverError?.code).toBe("conflict");
+    expect(stale?.serverError?.message).toMatch(/changed since .* opened/);
+    expect(await db().providerConnection.findUniqueOrThrow({ where: { id } })).toMatchObject({ enabled: false, inputPricePerMTokMicros: valid.inputPricePerMTokMicros });
+  });
+
   it("the default connections start with the limits the CLI uses and the breaker thresholds the form offers", async () => {
     const defaults = await db().providerConnection.findMany({ where: { name: { in: ["Simulated ChatGPT", "OpenAI", "Anthropic"] } } });
     expect(defaults).toHaveLength(3);

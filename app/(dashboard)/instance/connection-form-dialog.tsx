@@ -2,6 +2,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { toast } from "@/lib/browser/toast";
+import { ActionFailure } from "@/lib/browser/action-result";
 import { z } from "zod";
 import { Dialog, FormActions } from "@/components/ui/dialog";
 import { Field, Input, Select, Textarea } from "@/components/ui/field";
@@ -47,7 +48,7 @@ export function ConnectionFormDialog({ connection, engines, onClose }: { connect
   const formRef = useRef<HTMLFormElement>(null);
   const schema = useMemo(() => {
     const adapters = engines.map((e) => e.name) as [string, ...string[]];
-    return z.object({ connectionId: z.uuid().optional(), connection: connectionInputSchemaFor(adapters) });
+    return z.object({ connectionId: z.uuid().optional(), version: z.date().optional(), connection: connectionInputSchemaFor(adapters) });
   }, [engines]);
   const [defaults] = useState(() => connectionFormDefaults(engines, connection));
   const [adapter, setAdapter] = useState(defaults.adapter);
@@ -55,12 +56,16 @@ export function ConnectionFormDialog({ connection, engines, onClose }: { connect
   const [parseErrors, setParseErrors] = useState<Record<string, string>>({});
   const form = useActionForm(
     schema,
-    async ({ connectionId, connection: input }) => (connectionId ? updateConnectionAction({ connectionId, connection: input }) : createConnectionAction(input)),
+    async ({ connectionId, version, connection: input }) => (connectionId ? updateConnectionAction({ connectionId, version, connection: input }) : createConnectionAction(input)),
     {
       onSuccess: async () => {
         toast.success(connection ? "Connection saved" : "Connection added");
         await queryClient.invalidateQueries({ queryKey: instanceKey });
         onClose();
+      },
+      // Changed since it was opened: the list reloads, so the form opened again holds the connection as it is now.
+      onError: (error) => {
+        if (error instanceof ActionFailure && error.code === "conflict") void queryClient.invalidateQueries({ queryKey: instanceKey });
       },
     },
   );
@@ -90,7 +95,8 @@ export function ConnectionFormDialog({ connection, engines, onClose }: { connect
           event.preventDefault();
           const { connection: input, errors } = readConnectionForm(new FormData(event.currentTarget));
           setParseErrors(errors);
-          form.submit({ connectionId: connection?.id, connection: input });
+          // As opened: an edit saved since (another operator's disable) refuses this save instead of being undone.
+          form.submit({ connectionId: connection?.id, version: connection?.updatedAt, connection: input });
         }}
       >
         <Section

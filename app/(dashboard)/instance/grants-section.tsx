@@ -57,7 +57,7 @@ function ConnectionGrants({ connection, onGrant, onChange }: { connection: Conne
           disabled={revoke.isPending}
           aria-label={`Revoke ${connection.name} from ${g.workspace}`}
           onClick={() =>
-            ask({ title: "Revoke access?", body: `Revoke ${connection.name} from ${g.workspace}? Its providers on this connection are disabled and new checks cannot use them; captures already queued still run.`, confirmLabel: "Revoke", destructive: true }, () => revoke.mutate(g))
+            ask({ title: "Revoke access?", body: `Revoke ${connection.name} from ${g.workspace}? Its providers on this connection are disabled and new checks cannot use them; its captures still waiting fail without a call, and calls already running finish.`, confirmLabel: "Revoke", destructive: true }, () => revoke.mutate(g))
           }
         >
           Revoke
@@ -99,7 +99,7 @@ export function GrantsSection({ connections, workspaces }: { connections: Connec
       <SectionHeading
         id="grants-heading"
         title="Grants"
-        description="Which workspaces may use each connection, and how much each may spend on it a month. Revoking a grant disables that workspace's providers on the connection: new checks cannot use them, captures already queued still run."
+        description="Which workspaces may use each connection, and how much each may spend on it a month. Revoking a grant disables that workspace's providers on the connection: new checks cannot use them, its captures still waiting fail without a call, and calls already running finish."
       />
       {everyone.length > 0 && (
         <p className="text-sm text-slate-600">
