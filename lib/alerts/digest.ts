@@ -5,8 +5,10 @@ import { renderDigest, type DigestBrand } from "@/lib/alerts/messages";
 import type { OverviewKpis } from "@/lib/analytics/kpis";
 import { readChart } from "@/lib/analytics/read-chart";
 import { publicUrl } from "@/lib/config/env";
+import { pausePoint } from "@/lib/db/pause-points";
 import { db } from "@/lib/db/prisma";
 import { transaction } from "@/lib/db/transaction";
+import { NotFoundError } from "@/lib/errors";
 
 // The weekly digest: every Monday (catalog cron), one 'digest' delivery to each email channel of
 // each workspace that has one, with the past week's numbers per brand read through the KPIs chart
@@ -25,9 +27,17 @@ export function digestWeek(now: Date): { from: string; to: string } {
 
 async function brandNumbers(workspaceId: string, week: { from: string; to: string }): Promise<DigestBrand[]> {
   const brands = await db().brand.findMany({ where: { workspaceId }, orderBy: { name: "asc" }, select: { id: true, name: true } });
+  await pausePoint("digest:brands-read", { workspaceId });
   const result: DigestBrand[] = [];
   for (const brand of brands) {
-    const k = (await readChart(workspaceId, "kpis", new URLSearchParams({ brand: brand.id, from: week.from, to: week.to }))) as OverviewKpis;
+    let k: OverviewKpis;
+    try {
+      k = (await readChart(workspaceId, "kpis", new URLSearchParams({ brand: brand.id, from: week.from, to: week.to }))) as OverviewKpis;
+    } catch (error) {
+      // Deleted since it was listed (the Brands page): the digest goes without it.
+      if (error instanceof NotFoundError) continue;
+      throw error;
+    }
     result.push({ id: brand.id, name: brand.name, captures: k.captures, previousCaptures: k.previousCaptures, visibility: k.visibility, shareOfVoice: k.shareOfVoice, averagePosition: k.averagePosition });
   }
   return result;
@@ -42,23 +52,39 @@ export async function enqueueWeeklyDigests(at?: Date): Promise<number> {
   const week = digestWeek(now);
   const workspaces = await db().workspace.findMany({ where: { alertChannels: { some: { kind: "email" } } }, select: { id: true, name: true } });
   let created = 0;
+  // One workspace's failure does not hold the others' digests back; the job fails after them all
+  // (graphile-worker runs it again; the digest key keeps the ones made from being made twice).
+  const failures: unknown[] = [];
   for (const workspace of workspaces) {
-    const brands = await brandNumbers(workspace.id, week);
-    const digestKey = `digest:${week.from}`;
-    const message = { ...renderDigest({ workspace, week, brands, appUrl: publicUrl(), at: now }), digestKey };
-    created += await transaction(async (tx) => {
-      // Two workers running the cron at once wait here; the second finds the first's rows.
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`alert_digest:${workspace.id}`}))`;
-      const channels = await tx.alertChannel.findMany({ where: { workspaceId: workspace.id, kind: "email" }, select: { id: true } });
-      let n = 0;
-      for (const channel of channels) {
-        const sent = await tx.alertDelivery.count({ where: { workspaceId: workspace.id, channelId: channel.id, kind: "digest", message: { path: ["digestKey"], equals: digestKey } } });
-        if (sent) continue;
-        await createDelivery(tx, { workspaceId: workspace.id, channelId: channel.id, kind: "digest", message });
-        n += 1;
-      }
-      return n;
-    });
+    try {
+      created += await enqueueDigest(workspace, week, now);
+    } catch (error) {
+      failures.push(error);
+    }
   }
+  if (failures.length) throw new AggregateError(failures, `The weekly digest failed for ${failures.length} of ${workspaces.length} workspaces: ${String((failures[0] as Error)?.message ?? failures[0])}`);
   return created;
+}
+
+/** One workspace's digests: one per email channel that has none for the week yet. */
+async function enqueueDigest(workspace: { id: string; name: string }, week: { from: string; to: string }, now: Date): Promise<number> {
+  const brands = await brandNumbers(workspace.id, week);
+  const digestKey = `digest:${week.from}`;
+  const message = { ...renderDigest({ workspace, week, brands, appUrl: publicUrl(), at: now }), digestKey };
+  return transaction(async (tx) => {
+    // Two workers running the cron at once wait here; the second finds the first's rows.
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`alert_digest:${workspace.id}`}))`;
+    // Key-share locked, as a firing's deliveries lock them: a channel being deleted is waited for
+    // (then not found), not given a delivery its delete has just made impossible.
+    const channels = await tx.$queryRaw<{ id: string }[]>`
+      SELECT id FROM alert_channels WHERE "workspaceId" = ${workspace.id}::uuid AND kind = 'email' ORDER BY id FOR KEY SHARE`;
+    let n = 0;
+    for (const channel of channels) {
+      const sent = await tx.alertDelivery.count({ where: { workspaceId: workspace.id, channelId: channel.id, kind: "digest", message: { path: ["digestKey"], equals: digestKey } } });
+      if (sent) continue;
+      await createDelivery(tx, { workspaceId: workspace.id, channelId: channel.id, kind: "digest", message });
+      n += 1;
+    }
+    return n;
+  });
 }

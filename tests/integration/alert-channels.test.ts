@@ -692,6 +692,32 @@ describe("the weekly digest", () => {
     expect((delivery!.message as unknown as { digestKey: string }).digestKey).toBe(`digest:${digestWeek(now).from}`);
   });
 
+  it("a brand deleted while the digest reads the workspace's brands: that workspace's digest goes without it, and every other workspace's still goes", async () => {
+    const monday = new Date("2026-12-14T08:00:00Z");
+    const made = [];
+    for (const name of ["Gus", "Hal"]) {
+      const person = await signUp({ name: `${name} Owner`, workspaceName: `Digest ${name}` });
+      const brand = await db().brand.create({ data: { workspaceId: person.workspaceId, name: `${name} Brand` } });
+      await db().brand.create({ data: { workspaceId: person.workspaceId, name: `${name} Kept` } });
+      ok(await person.browser.run(() => createAlertChannelAction({ kind: "email", name: "Digest mail", to: `${name.toLowerCase()}@example.com` })));
+      made.push({ person, brand });
+    }
+    const [G, H] = made;
+    // G's first brand is deleted (the Brands page) after the digest listed G's brands.
+    const off = onPausePoint("digest:brands-read", async ({ workspaceId }) => {
+      if (workspaceId === G!.person.workspaceId) await db().brand.deleteMany({ where: { id: G!.brand.id } });
+    });
+    try {
+      expect(await enqueueWeeklyDigests(monday)).toBeGreaterThanOrEqual(2);
+    } finally {
+      off();
+    }
+    const brandsIn = async (workspaceId: string) =>
+      (await db().alertDelivery.findMany({ where: { workspaceId, kind: "digest" } })).map((d) => ((d.message as unknown as AlertMessage).webhook.data.brands as { name: string }[]).map((b) => b.name));
+    expect(await brandsIn(G!.person.workspaceId)).toEqual([["Gus Kept"]]);
+    expect(await brandsIn(H!.person.workspaceId)).toEqual([["Hal Brand", "Hal Kept"]]);
+  });
+
   it("two crons at once for the same week: both wait on the workspace's lock, one digest is made", async () => {
     const D = await signUp({ name: "Dora Owner", workspaceName: "Digest D" });
     ok(await D.browser.run(() => createAlertChannelAction({ kind: "email", name: "Digest mail", to: "dora@example.com" })));
