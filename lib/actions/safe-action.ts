@@ -4,6 +4,7 @@ import { createSafeActionClient } from "next-safe-action";
 import { requireWorkspaceContext } from "@/lib/auth/session";
 import { assertCan } from "@/lib/permissions/permissions";
 import { UserError } from "@/lib/errors";
+import { deletedMeanwhile } from "@/lib/db/sqlstate";
 import { canManageInstance, isOperator } from "@/lib/instance/operators";
 
 /** What the browser receives as `result.serverError`. */
@@ -16,6 +17,8 @@ export type ActionError = { message: string; field?: string; code: string };
 export const publicAction = createSafeActionClient({
   handleServerError(error): ActionError {
     if (error instanceof UserError) return { message: error.message, field: error.field, code: error.code };
+    const raced = deletedMeanwhile(error);
+    if (raced) return { message: raced.message, code: raced.code };
     const requestId = randomUUID().slice(0, 8);
     console.error(`[action] request ${requestId} failed:`, error);
     return { message: `Something went wrong on our side (request ${requestId}). Please try again.`, code: "internal" };

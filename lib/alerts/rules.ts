@@ -96,6 +96,7 @@ export type AlertRuleRow = Awaited<ReturnType<typeof listRules>>[number];
  */
 export async function createRule(workspaceId: string, createdById: string | null, input: ParsedRuleInput) {
   const channelIds = await validateReferences(workspaceId, input);
+  await pausePoint("alert:references-validated", { workspaceId });
   const made = (error: unknown) =>
     input.createKey && isUniqueViolation(error) ? db().alertRule.findUnique({ where: { workspaceId_createKey: { workspaceId, createKey: input.createKey } }, select: { id: true } }) : null;
   return db().alertRule.create({

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { authenticateApiKey, type ApiKeyCaller } from "@/lib/api-keys/api-keys";
 import type { Caller } from "@/lib/checks/cancel-retry";
 import { ApiProblem, ForbiddenError, UserError } from "@/lib/errors";
+import { deletedMeanwhile } from "@/lib/db/sqlstate";
 import { parseOrThrow } from "@/lib/validation/parse";
 import { hasControlCharacters } from "@/lib/validation/text";
 
@@ -106,6 +107,8 @@ export function apiRoute<P>(handler: (ctx: ApiContext, params: P) => Promise<Res
         return apiError(error.status, error.code, `${error.message} ${why}`, error.field);
       }
       if (error instanceof UserError) return apiError(error.status, error.code, error.message, error.field);
+      const raced = deletedMeanwhile(error);
+      if (raced) return apiError(raced.status, raced.code, raced.message);
       const requestId = randomUUID().slice(0, 8);
       console.error(`[api] request ${requestId} failed:`, error);
       return apiError(500, "internal", `Something went wrong on our side (request ${requestId}).`);

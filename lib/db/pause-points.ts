@@ -57,6 +57,8 @@ export type PausePoint =
   | "alert:before-fire"
   /** The weekly digest: a workspace's brands listed, their numbers not read yet (lib/alerts/digest.ts). */
   | "digest:brands-read"
+  /** Alerts: a rule's brand, providers and channels checked, the rule not written yet (lib/alerts/rules.ts createRule). */
+  | "alert:references-validated"
   /** Alerts: a rule's edit or its switch on or off written, not committed (lib/alerts/rules.ts). */
   | "alert:rule-change-before-commit"
   /** Alerts: a firing row inserted, its rule's channels read, their deliveries not written yet (lib/alerts/deliveries.ts). */

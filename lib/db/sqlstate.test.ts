@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isPermanentDatabaseError, sqlState } from "@/lib/db/sqlstate";
+import { deletedMeanwhile, isPermanentDatabaseError, sqlState } from "@/lib/db/sqlstate";
 
 /** A raw query's error as Prisma 7 with @prisma/adapter-pg throws it. */
 const prismaRaw = (code: string) =>
@@ -20,5 +20,18 @@ describe("sqlState and isPermanentDatabaseError", () => {
     expect(isPermanentDatabaseError(new Error("the database is read-only (failover in progress)"))).toBe(false);
     expect(isPermanentDatabaseError(Object.assign(new Error("fk"), { name: "PrismaClientKnownRequestError", code: "P2003", meta: {} }))).toBe(true);
     expect(isPermanentDatabaseError(Object.assign(new Error("timeout"), { name: "PrismaClientKnownRequestError", code: "P2028", meta: {} }))).toBe(false);
+  });
+});
+
+describe("deletedMeanwhile", () => {
+  const orm = (code: string) => Object.assign(new Error(code), { name: "PrismaClientKnownRequestError", code, meta: {} });
+  it("reads a write that raced a delete as the person should: the row gone (404), a row it refers to gone (409)", () => {
+    expect(deletedMeanwhile(orm("P2025"))).toMatchObject({ status: 404, code: "not_found", message: expect.stringMatching(/deleted meanwhile/) });
+    expect(deletedMeanwhile(orm("P2003"))).toMatchObject({ status: 409, code: "conflict", message: expect.stringMatching(/deleted meanwhile/) });
+    expect(deletedMeanwhile(prismaRaw("23503"))).toMatchObject({ status: 409, code: "conflict" });
+  });
+
+  it("leaves every other error alone (a bug stays a logged 500)", () => {
+    for (const error of [orm("P2002"), orm("P2028"), prismaRaw("23505"), prismaRaw("40001"), new Error("boom"), Object.assign(new Error("x"), { code: "P2025" }), null]) expect(deletedMeanwhile(error)).toBeNull();
   });
 });

@@ -1,3 +1,5 @@
+import { ConflictError, NotFoundError, type UserError } from "@/lib/errors";
+
 // Whether a database error will happen again however often the same statement is sent. A result
 // write is retried while the database fails (connection lost, failover, timeouts, conflicts), but
 // an integrity or data error, or a statement PostgreSQL refuses as written, fails the same way
@@ -45,4 +47,17 @@ export function isPermanentDatabaseError(error: unknown): boolean {
 /** A unique index refused the row (Prisma's P2002, or SQLSTATE 23505 from a raw query): another writer made it first. */
 export function isUniqueViolation(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === "P2002" || sqlState(error) === "23505";
+}
+
+/**
+ * A write that raced a delete, as the person who sent it should read it: the row it changes was
+ * deleted (Prisma's P2025), or a row it refers to was (a foreign key: P2003, or SQLSTATE 23503
+ * from a raw query). Checks read their references first; one deleted between that read and the
+ * write would otherwise answer "something went wrong". Null for any other error.
+ */
+export function deletedMeanwhile(error: unknown): UserError | null {
+  const code = (error as { name?: string; code?: unknown } | null)?.name === "PrismaClientKnownRequestError" ? (error as { code: unknown }).code : null;
+  if (code === "P2025") return new NotFoundError("What this changes was deleted meanwhile (by someone else, or in another tab). Reload to see it as it is now.");
+  if (code === "P2003" || sqlState(error) === "23503") return new ConflictError("Something this refers to was deleted meanwhile (by someone else, or in another tab). Reload and try again.");
+  return null;
 }

@@ -696,6 +696,19 @@ describe("who may change rules, and what they may name", () => {
     await db().alertRule.delete({ where: { id: foreign } });
   });
 
+  it("a channel deleted between the form's check of its references and the rule's insert: a clear refusal, not an unexpected error, and no rule", async () => {
+    const channel = await db().alertChannel.create({ data: { workspaceId: A.workspaceId, name: "Gone soon", kind: "email", config: { to: ["gone@example.com"] } } });
+    const before = await db().alertRule.count({ where: { workspaceId: A.workspaceId } });
+    const off = onPausePoint("alert:references-validated", async () => void (await db().alertChannel.deleteMany({ where: { id: channel.id } })));
+    try {
+      const error = refused(await A.owner.browser.run(() => createAlertRuleAction({ ...visibilityRule(A.brandId, "Raced"), channelIds: [channel.id] })), "conflict");
+      expect(error.message).toMatch(/deleted meanwhile/);
+    } finally {
+      off();
+    }
+    expect(await db().alertRule.count({ where: { workspaceId: A.workspaceId } })).toBe(before);
+  });
+
   it("bad parameters get a clear message", async () => {
     expectFieldError(
       await A.owner.browser.run(() => createAlertRuleAction({ ...visibilityRule(A.brandId), params: { metric: "visibility" as const, windowDays: 400 } })),
