@@ -10,6 +10,7 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { metricValue, parseMetrics, type MetricSample } from "../support/metrics-text";
 import { actAt, gateAt, waitForLockWaiter } from "../support/pause";
+import { acrossMigration } from "../support/partial-migrations";
 import { claimed, liveWorker, newSpace, startSpaceCheck, succeed, type Space } from "../support/lifecycle-fixtures";
 import { cancelCapture, retryCaptures } from "@/lib/checks/cancel-retry";
 import { getCheckSummary } from "@/lib/checks/queries";
@@ -242,6 +243,54 @@ describe("a check whose attempts retention deleted", () => {
     expect((await success).kind).toBe("written");
     expect(await db().attempt.count({ where: { captureId: answered } })).toBe(0);
     expect(await db().check.findUniqueOrThrow({ where: { id: checkId } })).toMatchObject({ chargedMicros: 1_700n, retiredAttemptMicros: 1_000n });
+  });
+});
+
+describe("migration 20261220130000_check_retired_costs_backfill", () => {
+  it("gives a check finished before retired costs were kept what its deleted attempts cost, and leaves every other check as it was", async () => {
+    // [finished, chargedMicros, the costs of its attempts left]
+    const shapes = {
+      attemptsDeletedBefore: [true, 5_000, [2_000]],
+      allDeletedBefore: [true, 3_000, []],
+      whole: [true, 2_500, [1_000, 1_500]],
+      open: [false, 0, [1_000]],
+      // An attempt charged after the check finished (the repair pass's estimate): more left than charged.
+      chargedLater: [true, 1_000, [2_000]],
+    } as const;
+    await acrossMigration(
+      "20261220130000_check_retired_costs_backfill",
+      async (sql) => {
+        const one = async (text: string, values: unknown[] = []) => (await sql(`${text} RETURNING id`, values)).rows[0].id as string;
+        const workspace = await one(`INSERT INTO workspaces (slug, name) VALUES ('w', 'W')`);
+        const connection = await one(`INSERT INTO provider_connections (name, adapter) VALUES ('C', 'simulator')`);
+        const provider = await one(`INSERT INTO provider_configs ("workspaceId", name, model, "connectionId") VALUES ($1, 'P', 'm', $2)`, [workspace, connection]);
+        const brand = await one(`INSERT INTO brands ("workspaceId", name) VALUES ($1, 'B')`, [workspace]);
+        const prompt = await one(`INSERT INTO prompts ("workspaceId", text) VALUES ($1, 'Which CRM?')`, [workspace]);
+        const version = await one(`INSERT INTO prompt_versions ("workspaceId", "promptId", number, text) VALUES ($1, $2, 1, 'Which CRM?')`, [workspace, prompt]);
+        const ids: Record<string, string> = {};
+        for (const [name, [finished, charged, costs]] of Object.entries(shapes)) {
+          const check = await one(
+            `INSERT INTO checks ("workspaceId", "brandId", "totalCaptures", status, "finishedAt", "chargedMicros") VALUES ($1, $2, 1, $3::"CheckStatus", $4, $5)`,
+            [workspace, brand, finished ? "completed" : "running", finished ? new Date() : null, charged],
+          );
+          const capture = await one(
+            `INSERT INTO captures ("workspaceId", "checkId", "brandId", "promptId", "promptVersionId", "providerConfigId", "connectionId", sample, status, "attemptCount", "maxAttempts", model, "searchMode")
+             VALUES ($1, $2, $3, $4, $5, $6, $7, 1, $8::"CaptureStatus", 3, 3, 'm', 'auto')`,
+            [workspace, check, brand, prompt, version, provider, connection, finished ? "succeeded" : "running"],
+          );
+          for (const [i, cost] of costs.entries()) {
+            await sql(`INSERT INTO attempts ("workspaceId", "captureId", number, "runToken", "workerId", outcome, "costMicros") VALUES ($1, $2, $3, gen_random_uuid(), 'w', 'failed', $4)`, [workspace, capture, 3 - costs.length + i + 1, cost]);
+          }
+          ids[name] = check;
+        }
+        return ids;
+      },
+      async (sql, ids) => {
+        const { rows } = await sql(`SELECT id, "retiredAttemptMicros"::int AS retired FROM checks`);
+        const retired = Object.fromEntries(Object.entries(ids).map(([name, id]) => [name, rows.find((r) => r.id === id)!.retired]));
+        expect(retired).toEqual({ attemptsDeletedBefore: 3_000, allDeletedBefore: 3_000, whole: 0, open: 0, chargedLater: 0 });
+      },
+    );
   });
 });
 
