@@ -153,6 +153,9 @@ const repairs: Record<(typeof REPAIR_KINDS)[number], Repair> = {
       const closed = await closeAttempt(tx, row.runToken, { outcome: "unknown", reason: "abandoned", errorClass: "unknown", costMicros, costIsEstimate: true, latencyMs: 0 });
       if (!closed) continue;
       repaired++;
+      // A check that already finished was charged its attempts' costs then: this one's joins it
+      // (its ledgers got it from closeAttempt). An open check counts it when it finishes.
+      await tx.$executeRaw`UPDATE checks SET "chargedMicros" = "chargedMicros" + ${costMicros} WHERE id = ${row.checkId}::uuid AND "finishedAt" IS NOT NULL`;
       effects.call(closed);
       logged(effects, { id: row.captureId, checkId: row.checkId, workspaceId: row.workspaceId }, "open_attempt_of_moved_capture", { runToken: row.runToken });
     }

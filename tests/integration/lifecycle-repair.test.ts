@@ -52,6 +52,10 @@ describe("the repair pass", () => {
     const { captureIds } = await startSpaceCheck(space);
     const runToken = await claimed(captureIds[0]!, workerId);
     await db().$executeRaw`UPDATE captures SET status = 'failed', "finishedAt" = now(), "runToken" = NULL WHERE id = ${captureIds[0]}::uuid`;
+    // And its check finished, charged what its attempts had cost (none ended yet).
+    const { checkId } = await db().capture.findUniqueOrThrow({ where: { id: captureIds[0] } });
+    await db().$executeRaw`UPDATE captures SET status = 'cancelled', "finishedAt" = now() WHERE "checkId" = ${checkId}::uuid AND id <> ${captureIds[0]}::uuid`;
+    await db().$executeRaw`UPDATE checks SET status = 'failed', "finishedAt" = now(), "chargedMicros" = 0 WHERE id = ${checkId}::uuid`;
     expect(await runRepairPass()).toMatchObject({ open_attempt_of_moved_capture: 1 });
     const attempt = await db().attempt.findUniqueOrThrow({ where: { runToken } });
     // The provider may have been called, as for an expired lease: charged its estimate.
@@ -59,6 +63,8 @@ describe("the repair pass", () => {
     const estimate = unknownOutcomeCost(capture.promptVersion.text, capture.searchMode, capture.connection, capture.connection);
     expect(estimate).toBeGreaterThan(0);
     expect(attempt).toMatchObject({ outcome: "unknown", reservedMicros: 0n, costMicros: BigInt(estimate), costIsEstimate: true });
+    // The finished check's charge follows, as the ledgers do.
+    expect((await db().check.findUniqueOrThrow({ where: { id: checkId } })).chargedMicros).toBe(BigInt(estimate));
     expect((await budgetNow(space.workspaceId)).inFlight).toBe(0n);
     expect(await runRepairPass()).toEqual({});
     await expectBudgetConsistent(space.workspaceId);
