@@ -17,9 +17,13 @@ export type ActionError = { message: string; field?: string; code: string };
 export const publicAction = createSafeActionClient({
   handleServerError(error): ActionError {
     if (error instanceof UserError) return { message: error.message, field: error.field, code: error.code };
-    const raced = deletedMeanwhile(error);
-    if (raced) return { message: raced.message, code: raced.code };
     const requestId = randomUUID().slice(0, 8);
+    const raced = deletedMeanwhile(error);
+    if (raced) {
+      // Logged too: a wrong id in the code reads the same way as a race, and must stay visible.
+      console.warn(`[action] request ${requestId}: a row it changes or names is gone (${raced.code}):`, error);
+      return { message: raced.message, code: raced.code };
+    }
     console.error(`[action] request ${requestId} failed:`, error);
     return { message: `Something went wrong on our side (request ${requestId}). Please try again.`, code: "internal" };
   },

@@ -59,17 +59,24 @@ export async function enqueueWeeklyDigests(at?: Date): Promise<number> {
     try {
       created += await enqueueDigest(workspace, week, now);
     } catch (error) {
+      console.error(`[digest] workspace ${workspace.id}: the week's digest failed:`, error);
       failures.push(error);
     }
   }
-  if (failures.length) throw new AggregateError(failures, `The weekly digest failed for ${failures.length} of ${workspaces.length} workspaces: ${String((failures[0] as Error)?.message ?? failures[0])}`);
+  if (failures.length) throw new AggregateError(failures, `The weekly digest failed for ${failures.length} of ${workspaces.length} workspaces (each logged above).`);
   return created;
 }
 
 /** One workspace's digests: one per email channel that has none for the week yet. */
 async function enqueueDigest(workspace: { id: string; name: string }, week: { from: string; to: string }, now: Date): Promise<number> {
-  const brands = await brandNumbers(workspace.id, week);
   const digestKey = `digest:${week.from}`;
+  // A run again (a retry of the job after another workspace failed): nothing to read for a
+  // workspace every email channel of which has the week's digest (checked again under the lock).
+  const waiting = await db().alertChannel.count({
+    where: { workspaceId: workspace.id, kind: "email", deliveries: { none: { kind: "digest", message: { path: ["digestKey"], equals: digestKey } } } },
+  });
+  if (!waiting) return 0;
+  const brands = await brandNumbers(workspace.id, week);
   const message = { ...renderDigest({ workspace, week, brands, appUrl: publicUrl(), at: now }), digestKey };
   return transaction(async (tx) => {
     // Two workers running the cron at once wait here; the second finds the first's rows.

@@ -40,9 +40,12 @@ const waitingMessage = (brandName: string | null, state: "running" | "failed") =
  * after it, its dedupe key missed by the edit's retirement, and its message sent with the
  * edited rule's brand to the edited rule's channels.
  *
- * A brand rule's brand is share-locked too, and must still have the analysis version the
- * evaluation read: an edit committed since has queued a re-analysis, so the history the judge
- * read may be part old analysis, part new ("brand-edited": the rule waits, as it would have).
+ * A brand rule's brand must still have the analysis version the evaluation read: an edit
+ * committed since has queued a re-analysis, so the history the judge read may be part old
+ * analysis, part new ("brand-edited": the rule waits, as it would have). Read without a lock: the
+ * judge's reads are done, and an edit not committed yet means they read old analysis only; a
+ * share lock here, after the rule's, would also deadlock with an edit that locks the brand and then
+ * the rules watching a competitor it removes (forgetCompetitors).
  */
 async function fire(rule: JudgedRule, watched: Watched, finding: Finding): Promise<"fired" | "not-fired" | "brand-edited"> {
   await pausePoint("alert:before-fire", { ruleId: rule.id });
@@ -54,7 +57,7 @@ async function fire(rule: JudgedRule, watched: Watched, finding: Finding): Promi
       FOR SHARE`;
     if (!watching) return "not-fired";
     if (watched.brandVersion !== undefined) {
-      const [brand] = await tx.$queryRaw<{ version: number }[]>`SELECT "analysisVersion" AS version FROM brands WHERE id = ${watched.brandId}::uuid FOR SHARE`;
+      const [brand] = await tx.$queryRaw<{ version: number }[]>`SELECT "analysisVersion" AS version FROM brands WHERE id = ${watched.brandId}::uuid`;
       if (brand?.version !== watched.brandVersion) return "brand-edited";
     }
     const [row] = await tx.$queryRaw<{ id: string }[]>`

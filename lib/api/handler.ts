@@ -107,9 +107,13 @@ export function apiRoute<P>(handler: (ctx: ApiContext, params: P) => Promise<Res
         return apiError(error.status, error.code, `${error.message} ${why}`, error.field);
       }
       if (error instanceof UserError) return apiError(error.status, error.code, error.message, error.field);
-      const raced = deletedMeanwhile(error);
-      if (raced) return apiError(raced.status, raced.code, raced.message);
       const requestId = randomUUID().slice(0, 8);
+      const raced = deletedMeanwhile(error);
+      if (raced) {
+        // Logged too: a wrong id in the code reads the same way as a race, and must stay visible.
+        console.warn(`[api] request ${requestId}: a row it changes or names is gone (${raced.code}):`, error);
+        return apiError(raced.status, raced.code, raced.message);
+      }
       console.error(`[api] request ${requestId} failed:`, error);
       return apiError(500, "internal", `Something went wrong on our side (request ${requestId}).`);
     }

@@ -56,10 +56,12 @@ export function retryReanalysis(workspaceId: string, brandId: string): Promise<{
   return transaction(async (tx) => {
     // The brand's row locked: two clicks, or a click beside an edit, queue one run.
     const [brand] = await tx.$queryRaw<{ version: number }[]>`
-      SELECT "analysisVersion" AS version FROM brands WHERE id = ${brandId}::uuid AND "workspaceId" = ${workspaceId}::uuid FOR UPDATE`;
+      SELECT "analysisVersion" AS version FROM brands WHERE id = ${brandId}::uuid AND "workspaceId" = ${workspaceId}::uuid FOR NO KEY UPDATE`;
     if (!brand) throw new NotFoundError("That brand does not exist in this workspace.");
+    // A run still waiting (the one beacon_reanalysis_run would reuse): a second click, or one queued again after a failed attempt.
+    const waiting = await tx.analysisRun.findFirst({ where: { brandId, status: "queued" }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], select: { id: true } });
+    if (waiting) return { runId: waiting.id };
     const latest = await tx.analysisRun.findFirst({ where: { brandId }, orderBy: [...LATEST_RUN_FIRST], select: { id: true, status: true } });
-    if (latest?.status === "queued") return { runId: latest.id };
     if (latest?.status !== "failed") throw new ConflictError("This brand's answers are not waiting for a re-analysis that failed.");
     const total = await tx.capture.count({ where: { workspaceId, brandId, ...stale(brand.version) } });
     return { runId: await queueRun(tx, workspaceId, brandId, total) };

@@ -9,14 +9,16 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 export const LATEST_RUN_FIRST = [{ createdAt: "desc" }, { id: "desc" }] as const satisfies Prisma.AnalysisRunOrderByWithRelationInput[];
 
 /**
- * The workspace's brands whose history is part analysed with older inputs, part with newer: the
- * latest run waiting or running ("running"; a run started before it cannot write past the edit
- * that queued it), or failed after its job's last attempt ("failed", until a retry or the next edit
- * queues another). Their alert rules wait (lib/alerts/evaluate.ts).
+ * The workspace's brands whose history is part analysed with older inputs, part with newer: any
+ * run waiting or running ("running"; not only the latest: a run queued again after a failed
+ * attempt is older than one a later edit made, and an edit after that reuses it), or the latest
+ * run failed after its job's last attempt ("failed", until a retry or the next edit queues
+ * another). Their alert rules wait (lib/alerts/evaluate.ts).
  */
 export async function brandsMidReanalysis(workspaceId: string): Promise<Map<string, "running" | "failed">> {
-  const latest = Object.entries(await latestReanalysisByBrand(workspaceId)).filter(([, run]) => run.status !== "completed");
-  return new Map(latest.map(([brandId, run]) => [brandId, run.status === "failed" ? "failed" : "running"]));
+  const open = await db().analysisRun.findMany({ where: { workspaceId, status: { in: ["queued", "running"] } }, select: { brandId: true } });
+  const failed = Object.entries(await latestReanalysisByBrand(workspaceId)).filter(([, run]) => run.status === "failed");
+  return new Map([...failed.map(([brandId]) => [brandId, "failed"] as const), ...open.map((run) => [run.brandId, "running"] as const)]);
 }
 
 /** The latest re-analysis of each of the workspace's brands, for progress on the brands page. */

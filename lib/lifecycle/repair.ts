@@ -154,8 +154,12 @@ const repairs: Record<(typeof REPAIR_KINDS)[number], Repair> = {
       if (!closed) continue;
       repaired++;
       // A check that already finished was charged its attempts' costs then: this one's joins it
-      // (its ledgers got it from closeAttempt). An open check counts it when it finishes.
-      await tx.$executeRaw`UPDATE checks SET "chargedMicros" = "chargedMicros" + ${costMicros} WHERE id = ${row.checkId}::uuid AND "finishedAt" IS NOT NULL`;
+      // (its ledgers got it from closeAttempt). An open check counts it when it finishes. The row
+      // is locked either way (after the capture, as every writer does): a finish that began first
+      // commits before this reads finishedAt, and one that begins now waits and sums this cost.
+      await tx.$executeRaw`
+        UPDATE checks SET "chargedMicros" = "chargedMicros" + CASE WHEN "finishedAt" IS NOT NULL THEN ${costMicros}::bigint ELSE 0 END
+        WHERE id = ${row.checkId}::uuid`;
       effects.call(closed);
       logged(effects, { id: row.captureId, checkId: row.checkId, workspaceId: row.workspaceId }, "open_attempt_of_moved_capture", { runToken: row.runToken });
     }

@@ -49,7 +49,12 @@ export type ClaimedImport = { kind: "claimed"; id: string; token: number; commit
 const storedHost = (host: string | null) => host ?? "";
 const readHost = (stored: string | null) => (stored === null ? undefined : stored || null);
 /** The import ended before: its report, and the hash of its lines (the body must have the same). */
-export type EndedImport<Report> = { kind: "ended"; report: Report; bodyHash: string };
+export type EndedImport<Report> = { kind: "ended"; id: string; report: Report; bodyHash: string };
+
+/** An ended import sent again, its body seen to be the same log: the key answers for another 24 hours (a client that retries keeps it). */
+export async function renewEndedImport(importId: string): Promise<void> {
+  await db().$executeRaw`UPDATE traffic_imports SET "expiresAt" = ${keyEnd()} WHERE id = ${importId}::uuid AND state = 'done'`;
+}
 
 type Row = { id: string; requestHash: string; state: "running" | "interrupted" | "done"; token: number; leaseHeld: boolean; expired: boolean; committedLines: number; committedHash: string | null; committedHits: number; fallbackHost: string | null; bodyHash: string | null; report: unknown };
 
@@ -91,11 +96,7 @@ export async function claimImport<Report>(workspaceId: string, key: string, opti
       return { kind: "claimed", ...fresh!, committedLines: 0, committedHash: null, committedHits: 0, fallbackHost };
     }
     if (row.requestHash !== requestHash) throw new IdempotencyMismatchError("This Idempotency-Key was already used for an import with another format or host. Use a new key for a new log.");
-    if (row.state === "done") {
-      // Sent again: the key answers for another 24 hours (a client that retries keeps it).
-      await tx.$executeRaw`UPDATE traffic_imports SET "expiresAt" = ${keyEnd()} WHERE id = ${row.id}::uuid`;
-      return { kind: "ended", report: row.report as Report, bodyHash: row.bodyHash! };
-    }
+    if (row.state === "done") return { kind: "ended", id: row.id, report: row.report as Report, bodyHash: row.bodyHash! };
     const [taken] = await tx.$queryRaw<{ token: number }[]>`
       UPDATE traffic_imports SET state = 'running', token = token + 1, "leaseUntil" = ${leaseEnd()}, "expiresAt" = ${keyEnd()}
       WHERE id = ${row.id}::uuid RETURNING token`;

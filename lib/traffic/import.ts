@@ -9,7 +9,7 @@ import { classifyUserAgent } from "@/lib/traffic/classify";
 import { detectFormat, parseCloudflare, parseCombined, parseCsv, parseNetlify, parseVercel, readCsvHeader, type LineResult, type LogFormat } from "@/lib/traffic/formats";
 import { HitWriter } from "@/lib/traffic/hit-writer";
 import { IdempotencyMismatchError } from "@/lib/idempotency";
-import { claimImport, finishImport, interruptImport, LineHash, recordChunk, renewLease, type ClaimedImport } from "@/lib/traffic/import-record";
+import { claimImport, finishImport, interruptImport, LineHash, recordChunk, renewEndedImport, renewLease, type ClaimedImport } from "@/lib/traffic/import-record";
 import { siteOf } from "@/lib/analysis/citations";
 import { ownDomains, storedRanges, type StoredHit } from "@/lib/traffic/store";
 import { RangeVerifier, shippedRanges } from "@/lib/traffic/verify";
@@ -143,7 +143,11 @@ export async function importTrafficLog(
   const only = new Set(domains.map((d) => normalizeHost(d)));
   const host = givenHost ?? (only.size === 1 ? [...only][0]! : null);
   const claim = options.idempotencyKey ? await claimImport<ImportReport>(workspaceId, options.idempotencyKey, { format: options.format ?? null, host: givenHost }, host) : null;
-  if (claim?.kind === "ended") return replayEnded(lines, claim.report, claim.bodyHash);
+  if (claim?.kind === "ended") {
+    const report = await replayEnded(lines, claim.report, claim.bodyHash);
+    await renewEndedImport(claim.id);
+    return report;
+  }
   if (!claim) return readLog(workspaceId, own, lines, { ...options, host }, null);
   try {
     return await readLog(workspaceId, own, lines, { ...options, host: claim.fallbackHost === undefined ? host : claim.fallbackHost }, claim);

@@ -716,6 +716,22 @@ describe("the weekly digest", () => {
       (await db().alertDelivery.findMany({ where: { workspaceId, kind: "digest" } })).map((d) => ((d.message as unknown as AlertMessage).webhook.data.brands as { name: string }[]).map((b) => b.name));
     expect(await brandsIn(G!.person.workspaceId)).toEqual([["Gus Kept"]]);
     expect(await brandsIn(H!.person.workspaceId)).toEqual([["Hal Brand", "Hal Kept"]]);
+
+    // The next week one workspace's digest fails (its numbers cannot be read): the other's still
+    // goes, and the pass fails after them all (graphile-worker runs it again), making G's then.
+    const nextWeek = new Date("2026-12-21T08:00:00Z");
+    const failing = onPausePoint("digest:brands-read", ({ workspaceId }) => {
+      if (workspaceId === G!.person.workspaceId) throw new Error("statement timeout");
+    });
+    try {
+      await expect(enqueueWeeklyDigests(nextWeek)).rejects.toThrow(/failed for 1 of/);
+    } finally {
+      failing();
+    }
+    const weekOf = async (workspaceId: string) => db().alertDelivery.count({ where: { workspaceId, kind: "digest", message: { path: ["digestKey"], equals: "digest:2026-12-14" } } });
+    expect([await weekOf(G!.person.workspaceId), await weekOf(H!.person.workspaceId)]).toEqual([0, 1]);
+    expect(await enqueueWeeklyDigests(nextWeek)).toBeGreaterThanOrEqual(1);
+    expect([await weekOf(G!.person.workspaceId), await weekOf(H!.person.workspaceId)]).toEqual([1, 1]);
   });
 
   it("two crons at once for the same week: both wait on the workspace's lock, one digest is made", async () => {

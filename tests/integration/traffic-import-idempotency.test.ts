@@ -314,6 +314,9 @@ describe("POST /api/v1/traffic/logs with an Idempotency-Key", () => {
     const where = { workspaceId_key: { workspaceId: A.workspaceId, key } };
     const soon = new Date(Date.now() + 60_000);
     await db().trafficImport.update({ where, data: { expiresAt: soon } });
+    // Another log with the key is refused (422) and renews nothing.
+    expect((await send(logOf(`${prefix}-other`, 8), key)).status).toBe(422);
+    expect((await db().trafficImport.findUniqueOrThrow({ where })).expiresAt).toEqual(soon);
     expect((await send(log, key)).status).toBe(200);
     expect((await db().trafficImport.findUniqueOrThrow({ where })).expiresAt.getTime()).toBeGreaterThan(soon.getTime() + 23 * 3600_000);
   });

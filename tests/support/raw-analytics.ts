@@ -355,9 +355,14 @@ export async function citedPages(f: AnalyticsFilter, page: number, pageSize: num
     GROUP BY ci.url
     ORDER BY citations DESC, ci.url
     LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`;
+  // Counted on its own: a page past the last has no row to carry it.
+  const [all] = await db().$queryRaw<{ n: number }[]>`
+    SELECT count(DISTINCT ci.url)::int AS n
+    FROM captures c JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText" AND NOT starts_with(ci.url, ${REDIRECT_LINK_PREFIX})
+    WHERE ${captureScope(f)} ${domain ? Prisma.sql`AND ci.domain = ${domain}` : Prisma.empty}`;
   return {
     items: rows.map(({ total: _total, ...r }) => ({ ...r, citations: num(r.citations), captures: num(r.captures) })),
-    total: num(rows[0]?.total),
+    total: num(all?.n),
     page,
     pageSize,
     domain: domain ?? null,
