@@ -1,5 +1,5 @@
 "use client";
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQueryClient, type QueryKey } from "@tanstack/react-query";
 import { useState } from "react";
 import { toast } from "@/lib/browser/toast";
 import { z } from "zod";
@@ -21,8 +21,13 @@ type Action<I, O> = (input: I) => Promise<Parameters<typeof unwrap<O>>[0]>;
 export function useActionForm<S extends z.ZodType, O>(
   schema: S,
   action: Action<z.input<S>, O>,
-  options: { onSuccess?: (data: O) => void | Promise<void>; onError?: (error: Error) => void } = {},
+  /**
+   * `reloadOnConflict`: the query the form's row came from, reloaded when the save is refused as
+   * stale (409, lib/validation/edit-version.ts), so the form opened again holds the row as it is now.
+   */
+  options: { onSuccess?: (data: O) => void | Promise<void>; reloadOnConflict?: QueryKey } = {},
 ) {
+  const queryClient = useQueryClient();
   const [errors, setErrors] = useState<FieldErrors>({});
   const mutation = useMutation({
     mutationFn: async (input: z.input<S>) => unwrap(await action(input)),
@@ -33,7 +38,7 @@ export function useActionForm<S extends z.ZodType, O>(
     onError: (error) => {
       if (error instanceof ActionFailure && Object.keys(error.fieldErrors).length) setErrors(error.fieldErrors);
       else toast.error(error.message);
-      options.onError?.(error);
+      if (options.reloadOnConflict && error instanceof ActionFailure && error.code === "conflict") void queryClient.invalidateQueries({ queryKey: options.reloadOnConflict });
     },
   });
 

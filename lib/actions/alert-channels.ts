@@ -1,6 +1,8 @@
 "use server";
+import { z } from "zod";
 import { assertCan, canManageAlerts } from "@/lib/permissions/permissions";
 import { fieldPaths, workspaceAction } from "@/lib/actions/safe-action";
+import { editedAt } from "@/lib/validation/edit-version";
 import { createChannel, deleteChannel, listChannels, rotateWebhookSecret, updateChannel } from "@/lib/alerts/channels";
 import { listDeliveries, sendDeliveryAgain, sendTestDelivery } from "@/lib/alerts/deliveries";
 import { channelIdSchema, channelInputSchema, deliveryIdSchema, deliveryListSchema, updateChannelSchema } from "@/lib/alerts/channel-schemas";
@@ -20,7 +22,7 @@ export const createAlertChannelAction = workspaceAction.inputSchema(channelInput
   return createChannel(ctx.workspace.id, parsedInput);
 });
 
-export const updateAlertChannelAction = workspaceAction.inputSchema(updateChannelSchema, fieldPaths).action(async ({ parsedInput, ctx }) => {
+export const updateAlertChannelAction = workspaceAction.inputSchema(z.intersection(updateChannelSchema, z.object({ version: editedAt })), fieldPaths).action(async ({ parsedInput, ctx }) => {
   assertCan(canManageAlerts(ctx), refusal);
   // The create action's shape, so one form handles both; only creation and rotation reveal a secret.
   return { channel: await updateChannel(ctx.workspace.id, parsedInput), secret: null };

@@ -1,5 +1,6 @@
 "use server";
 import { z } from "zod";
+import { editedAt } from "@/lib/validation/edit-version";
 import { fieldPaths, operatorAction, workspaceAction } from "@/lib/actions/safe-action";
 import { listBreakers } from "@/lib/breaker/queries";
 import {
@@ -36,7 +37,7 @@ export const createConnectionAction = operatorAction.inputSchema(connectionInput
 
 export const updateConnectionAction = operatorAction
   // `version`: the connection's updatedAt as the form read it (an edit saved since refuses this one).
-  .inputSchema(z.object({ connectionId: z.uuid(), connection: connectionInputSchema, version: z.coerce.date<Date | string>().optional() }), fieldPaths)
+  .inputSchema(z.object({ connectionId: z.uuid(), connection: connectionInputSchema, version: editedAt }), fieldPaths)
   .action(async ({ parsedInput }) => {
     await updateConnection(parsedInput.connectionId, parsedInput.connection, { version: parsedInput.version });
     return { id: parsedInput.connectionId };

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { assertCan, canEditTrackingSetup } from "@/lib/permissions/permissions";
 import { fieldPaths, workspaceAction } from "@/lib/actions/safe-action";
+import { editedAt } from "@/lib/validation/edit-version";
 import { bulkCreatePrompts, createPrompt, listPrompts, updatePrompt } from "@/lib/prompts/prompts";
 import { bulkPromptsSchema, promptInputSchema, promptListQuerySchema } from "@/lib/prompts/schemas";
 import { archivePrompts } from "@/lib/schedules/schedules";
@@ -17,10 +18,10 @@ export const createPromptAction = workspaceAction.inputSchema(promptInputSchema,
 });
 
 export const updatePromptAction = workspaceAction
-  .inputSchema(z.object({ promptId: z.uuid(), prompt: promptInputSchema }), fieldPaths)
+  .inputSchema(z.object({ promptId: z.uuid(), prompt: promptInputSchema, version: editedAt }), fieldPaths)
   .action(async ({ parsedInput, ctx }) => {
     assertCan(canEditTrackingSetup(ctx), "Viewers cannot change prompts.");
-    await updatePrompt(ctx.workspace.id, parsedInput.promptId, parsedInput.prompt);
+    await updatePrompt(ctx.workspace.id, parsedInput.promptId, parsedInput.prompt, { version: parsedInput.version });
     return { id: parsedInput.promptId };
   });
 

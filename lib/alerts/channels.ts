@@ -1,4 +1,5 @@
 import "server-only";
+import { refuseStaleEdit } from "@/lib/validation/edit-version";
 import { randomBytes } from "node:crypto";
 import type { ChannelInput, UpdateChannelInput } from "@/lib/alerts/channel-schemas";
 import { urlProblem } from "@/lib/alerts/safe-url";
@@ -22,12 +23,14 @@ export type ChannelView = {
   /** Slack: only the host is shown, since the path of a Slack hook URL is its credential. */
   url: string | null;
   createdAt: Date;
+  /** The edit form's version (lib/validation/edit-version.ts). */
+  updatedAt: Date;
 };
 
 function view(c: AlertChannel): ChannelView {
   const config = c.config as { to?: string[]; url?: string };
   const url = config.url ? (c.kind === "slack" ? `${new URL(config.url).origin}/…` : config.url) : null;
-  return { id: c.id, kind: c.kind, name: c.name, to: config.to ?? [], url, createdAt: c.createdAt };
+  return { id: c.id, kind: c.kind, name: c.name, to: config.to ?? [], url, createdAt: c.createdAt, updatedAt: c.updatedAt };
 }
 
 /** A Standard Webhooks secret: whsec_ + base64 of 24 random bytes. */
@@ -68,14 +71,26 @@ async function ownChannel(workspaceId: string, channelId: string): Promise<Alert
   return channel;
 }
 
-/** Changes a channel's name and where it sends; its kind stays (and a webhook keeps its secret). */
-export async function updateChannel(workspaceId: string, input: UpdateChannelInput): Promise<ChannelView> {
+/**
+ * Changes a channel's name and where it sends; its kind stays (and a webhook keeps its secret).
+ * `version`: its updatedAt as the form read it: a save from before another admin's change is
+ * refused (refuseStaleEdit) rather than adding back a recipient they removed.
+ */
+export async function updateChannel(workspaceId: string, input: UpdateChannelInput & { version?: Date }): Promise<ChannelView> {
   const existing = await ownChannel(workspaceId, input.channelId);
   if (existing.kind !== input.kind) throw new UserError("A channel's kind cannot change; create a new channel instead.", { field: "kind" });
   await assertSafe(input);
   try {
-    const updated = await db().alertChannel.update({ where: { id: existing.id, workspaceId }, data: { name: input.name, config: configOf(input) } });
-    return view(updated);
+    // Written only if unchanged since the form read it (compare and set: no lock held across assertSafe's DNS lookups).
+    const { count } = await db().alertChannel.updateMany({
+      where: { id: existing.id, workspaceId, ...(input.version ? { updatedAt: input.version } : {}) },
+      data: { name: input.name, config: configOf(input) },
+    });
+    if (!count) {
+      const now = await ownChannel(workspaceId, input.channelId);
+      refuseStaleEdit(now.name, now.updatedAt, input.version);
+    }
+    return view(await ownChannel(workspaceId, input.channelId));
   } catch (error) {
     if (isDuplicateName(error)) throw duplicate(input.name);
     throw error;

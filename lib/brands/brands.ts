@@ -1,4 +1,5 @@
 import "server-only";
+import { refuseStaleEdit } from "@/lib/validation/edit-version";
 import { trackedAs } from "@/lib/analysis/brand-candidates";
 import { brandInputSchema, domainSchema, type ParsedBrandInput } from "@/lib/brands/schemas";
 import { db } from "@/lib/db/prisma";
@@ -51,10 +52,11 @@ export async function createBrandIn(tx: Prisma.TransactionClient, workspaceId: s
 
 /** Replaces the brand's fields and its competitor list (kept ones by id, new ones created, missing ones removed). */
 /**
- * `version`: the brand's analysis version the form was opened with (every edit raises it). Given,
- * an edit saved meanwhile (another member's, a competitor tracked from discovery, the legacy domain
- * rewrite) refuses this one rather than being undone by it: the form's list would remove the
- * competitor added since. The REST API's callers send none: the last write wins.
+ * `version`: the brand's analysis version the form was opened with (every edit raises it; its
+ * updatedAt would not do, a re-analysis touches nothing of the row but other writers might). An
+ * edit saved meanwhile (another member's, a competitor tracked from discovery, the legacy domain
+ * rewrite) refuses this one (refuseStaleEdit): the form's list would remove the competitor added since.
+ * Beacon's own edits (trackCompetitor, the domain rewrite) call replaceBrand under the lock, with none.
  */
 export async function updateBrand(workspaceId: string, brandId: string, input: ParsedBrandInput, { version }: { version?: number } = {}) {
   try {
@@ -76,9 +78,7 @@ async function replaceBrand(tx: Prisma.TransactionClient, workspaceId: string, b
   await tx.$queryRaw`SELECT id FROM brands WHERE id = ${brandId}::uuid AND "workspaceId" = ${workspaceId}::uuid FOR NO KEY UPDATE`;
   const brand = await tx.brand.findFirst({ where: { id: brandId, workspaceId }, include: { competitors: true } });
   if (!brand) throw new NotFoundError("That brand does not exist in this workspace.");
-  if (version !== undefined && version !== brand.analysisVersion) {
-    throw new ConflictError(`${brand.name} was changed since this form was opened (by another member, or a competitor tracked from discovery). Nothing was saved: close the form and open it again to edit the brand as it is now.`);
-  }
+  refuseStaleEdit(brand.name, brand.analysisVersion, version);
   const existingIds = new Set(brand.competitors.map((c) => c.id));
   const unknown = input.competitors.find((c) => c.id && !existingIds.has(c.id));
   if (unknown) throw new NotFoundError(`Competitor "${unknown.name}" does not belong to this brand.`);

@@ -6,6 +6,7 @@ import { wakeBudgetWaiters } from "@/lib/lifecycle/transition";
 import { db } from "@/lib/db/prisma";
 import { inTransaction, transaction } from "@/lib/db/transaction";
 import { ConflictError, NotFoundError, UserError } from "@/lib/errors";
+import { refuseStaleEdit } from "@/lib/validation/edit-version";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { defaultProviderName, defaultSearchMode } from "@/lib/providers/defaults";
 import type { grantInputSchema } from "@/lib/providers/schemas";
@@ -119,19 +120,18 @@ export async function createConnection(input: ConnectionInput) {
  * kill switch: every capture waiting on the connection that may no longer run fails at its claim
  * with the reason, nothing is called (lib/lifecycle/claim.ts).
  *
- * `version`: the row's updatedAt as the form read it. Given, an edit saved since (another
- * operator's disable, say) refuses this one: the form holds every field, so saving it would
- * switch a kill switch back off.
+ * `version`: the row's updatedAt as the form read it. An edit saved since (another operator's
+ * disable, say) refuses this one (refuseStaleEdit): the form holds every field, so saving it
+ * would switch a kill switch back off.
  */
 export async function updateConnection(connectionId: string, input: ConnectionInput, { version }: { version?: Date } = {}) {
   await transaction(async (tx) => {
+    // Operators' changes of the connection wait for each other here.
     await lockConnectionAccess(tx, connectionId);
-    const { count } = await tx.providerConnection.updateMany({ where: { id: connectionId, ...(version ? { updatedAt: version } : {}) }, data: toData(input) });
-    if (!count) {
-      const exists = await tx.providerConnection.findUnique({ where: { id: connectionId }, select: { name: true } });
-      if (!exists) throw new NotFoundError("That connection does not exist.");
-      throw new ConflictError(`${exists.name} was changed since this form was opened (by another operator). Nothing was saved: close the form and open it again to edit the connection as it is now.`);
-    }
+    const current = await tx.providerConnection.findUnique({ where: { id: connectionId }, select: { name: true, updatedAt: true } });
+    if (!current) throw new NotFoundError("That connection does not exist.");
+    refuseStaleEdit(current.name, current.updatedAt, version);
+    await tx.providerConnection.update({ where: { id: connectionId }, data: toData(input) });
     await tx.providerConfig.updateMany({ where: { connectionId, model: { notIn: input.models } }, data: { enabled: false } });
     await wakeRefusedCaptures(tx, connectionId);
     await pausePoint("access:before-commit", { tx });

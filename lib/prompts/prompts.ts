@@ -1,4 +1,5 @@
 import "server-only";
+import { refuseStaleEdit } from "@/lib/validation/edit-version";
 import { db } from "@/lib/db/prisma";
 import { transaction } from "@/lib/db/transaction";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -23,7 +24,7 @@ export async function listPrompts(
       orderBy: [{ createdAt: "desc" }, { id: "asc" }],
       skip: (query.page - 1) * query.pageSize,
       take: query.pageSize,
-      select: { id: true, text: true, tags: true, country: true, city: true, language: true, createdAt: true },
+      select: { id: true, text: true, tags: true, country: true, city: true, language: true, createdAt: true, updatedAt: true },
     }),
     db().prompt.count({ where }),
     listPromptTags(workspaceId),
@@ -135,15 +136,25 @@ export async function createPrompt(workspaceId: string, input: ParsedPromptInput
   return db().prompt.create({ data: { workspaceId, ...input } }).catch(rethrowDuplicate);
 }
 
-export async function updatePrompt(workspaceId: string, promptId: string, input: ParsedPromptInput) {
+/**
+ * `version`: the prompt's updatedAt as the form read it: a save from before another member's edit
+ * is refused (refuseStaleEdit) rather than putting back its text, tags or market (tag schedules
+ * pick prompts by their tags).
+ */
+export async function updatePrompt(workspaceId: string, promptId: string, input: ParsedPromptInput, { version }: { version?: Date } = {}) {
   await assertNoDuplicate(workspaceId, input.text, promptId);
   const { count } = await db()
     .prompt.updateMany({
-      where: { id: promptId, ...live(workspaceId) },
+      // Compare and set: written only if unchanged since the form read it.
+      where: { id: promptId, ...live(workspaceId), ...(version ? { updatedAt: version } : {}) },
       data: { text: input.text, tags: input.tags, country: input.country ?? null, city: input.city ?? null, language: input.language ?? null },
     })
     .catch(rethrowDuplicate);
-  if (!count) throw new NotFoundError("That prompt does not exist in this workspace.");
+  if (!count) {
+    const now = await db().prompt.findFirst({ where: { id: promptId, ...live(workspaceId) }, select: { updatedAt: true } });
+    if (!now) throw new NotFoundError("That prompt does not exist in this workspace.");
+    refuseStaleEdit("This prompt", now.updatedAt, version);
+  }
 }
 
 /**

@@ -1,4 +1,5 @@
 import "server-only";
+import { refuseStaleEdit } from "@/lib/validation/edit-version";
 import { priceTableOf } from "@/lib/billing/money";
 import { assertUsable } from "@/lib/connections/connections";
 import { db } from "@/lib/db/prisma";
@@ -74,11 +75,18 @@ export async function createProviderConfig(workspaceId: string, input: Input) {
   }).catch((error: unknown) => rethrowNameTaken(error, input.name));
 }
 
-/** Changes apply to captures that start afterwards; running ones keep the model they started with. */
-export async function updateProviderConfig(workspaceId: string, providerConfigId: string, input: Input) {
+/**
+ * Changes apply to captures that start afterwards; running ones keep the model they started with.
+ * `version`: the row's updatedAt as the form (or the list's Enable button) read it: a save from
+ * before another admin's change, or an operator's revoke, is refused (refuseStaleEdit) rather than
+ * switching a disabled provider back on.
+ */
+export async function updateProviderConfig(workspaceId: string, providerConfigId: string, input: Input, { version }: { version?: Date } = {}) {
   await transaction(async (tx) => {
-    const existing = await tx.providerConfig.findFirst({ where: { id: providerConfigId, workspaceId }, select: { id: true } });
+    const [existing] = await tx.$queryRaw<{ name: string; updatedAt: Date }[]>`
+      SELECT name, "updatedAt" FROM provider_configs WHERE id = ${providerConfigId}::uuid AND "workspaceId" = ${workspaceId}::uuid FOR NO KEY UPDATE`;
     if (!existing) throw new NotFoundError("That provider does not exist in this workspace.");
+    refuseStaleEdit(existing.name, existing.updatedAt, version);
     await assertUsable(tx, workspaceId, input.connectionId, input.model);
     await tx.providerConfig.update({ where: { id: providerConfigId }, data: input });
   }).catch((error: unknown) => rethrowNameTaken(error, input.name));

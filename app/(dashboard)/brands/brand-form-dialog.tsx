@@ -2,7 +2,6 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { toast } from "@/lib/browser/toast";
-import { ActionFailure } from "@/lib/browser/action-result";
 import { z } from "zod";
 import { Button } from "@/components/ui/button";
 import { FormDialog } from "@/components/ui/dialog";
@@ -36,10 +35,7 @@ export function BrandFormDialog({ brand, onClose }: { brand?: BrandRow; onClose:
       await queryClient.invalidateQueries({ queryKey: brandsKey });
       onClose();
     },
-    // Changed since it was opened: the list reloads, so the form opened again holds the brand as it is now.
-    onError: (error) => {
-      if (error instanceof ActionFailure && error.code === "conflict") void queryClient.invalidateQueries({ queryKey: brandsKey });
-    },
+    reloadOnConflict: brandsKey,
   });
   const error = (path: string) => form.error(`brand.${path}`) ?? form.error(path);
   const update = (key: string, patch: Partial<CompetitorDraft>) => setCompetitors((all) => all.map((c) => (c.key === key ? { ...c, ...patch } : c)));

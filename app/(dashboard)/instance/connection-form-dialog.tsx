@@ -2,7 +2,6 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { toast } from "@/lib/browser/toast";
-import { ActionFailure } from "@/lib/browser/action-result";
 import { z } from "zod";
 import { Dialog, FormActions } from "@/components/ui/dialog";
 import { Field, Input, Select, Textarea } from "@/components/ui/field";
@@ -63,10 +62,7 @@ export function ConnectionFormDialog({ connection, engines, onClose }: { connect
         await queryClient.invalidateQueries({ queryKey: instanceKey });
         onClose();
       },
-      // Changed since it was opened: the list reloads, so the form opened again holds the connection as it is now.
-      onError: (error) => {
-        if (error instanceof ActionFailure && error.code === "conflict") void queryClient.invalidateQueries({ queryKey: instanceKey });
-      },
+      reloadOnConflict: instanceKey,
     },
   );
   const error = (path: string) => parseErrors[path] ?? form.error(`connection.${path}`) ?? form.error(path);

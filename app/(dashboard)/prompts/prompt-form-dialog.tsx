@@ -11,19 +11,20 @@ import { MAX_PROMPT_LENGTH, promptInputSchema } from "@/lib/prompts/schemas";
 import { promptsKey, type PromptRow } from "./use-prompts-query";
 
 // One schema for both dialogs' client-side checks; the server parses the same fields.
-const editSchema = z.object({ promptId: z.uuid().optional(), prompt: promptInputSchema });
+const editSchema = z.object({ promptId: z.uuid().optional(), version: z.date().optional(), prompt: promptInputSchema });
 
 export function PromptFormDialog({ prompt, open, onClose }: { prompt?: PromptRow; open: boolean; onClose: () => void }) {
   const queryClient = useQueryClient();
   const form = useActionForm(
     editSchema,
-    async ({ promptId, prompt: input }) => (promptId ? updatePromptAction({ promptId, prompt: input }) : createPromptAction(input)),
+    async ({ promptId, version, prompt: input }) => (promptId ? updatePromptAction({ promptId, version, prompt: input }) : createPromptAction(input)),
     {
       onSuccess: async () => {
         toast.success(prompt ? "Prompt saved" : "Prompt added");
         await queryClient.invalidateQueries({ queryKey: promptsKey });
         onClose();
       },
+      reloadOnConflict: promptsKey,
     },
   );
   const error = (field: string) => form.error(`prompt.${field}`) ?? form.error(field);
@@ -38,6 +39,8 @@ export function PromptFormDialog({ prompt, open, onClose }: { prompt?: PromptRow
       onSubmit={(data) =>
         form.submit({
           promptId: prompt?.id,
+          // As opened: a save after another member's edit is refused instead of undoing it.
+          version: prompt?.updatedAt,
           prompt: {
             text: String(data.get("text")),
             tags: commaList(String(data.get("tags"))),

@@ -14,7 +14,7 @@ import { providerConfigInputSchema, type ProviderConfigInput } from "@/lib/provi
 import type { GrantedConnection } from "./use-granted-connections-query";
 import { providersKey, type ProviderRow } from "./use-settings-queries";
 
-const schema = z.object({ providerConfigId: z.uuid().optional(), config: providerConfigInputSchema });
+const schema = z.object({ providerConfigId: z.uuid().optional(), version: z.date().optional(), config: providerConfigInputSchema });
 
 type SearchMode = ProviderConfigInput["searchMode"];
 /** `defaults`: what a new provider on a granted connection starts with (lib/connections grantedConnections). */
@@ -58,13 +58,14 @@ export function ProviderFormDialog({ provider, connections, takenNames, onClose 
   const [enabled, setEnabled] = useState(provider?.enabled ?? true);
   const form = useActionForm(
     schema,
-    async ({ providerConfigId, config }) => (providerConfigId ? updateProviderAction({ providerConfigId, config }) : createProviderAction(config)),
+    async ({ providerConfigId, version, config }) => (providerConfigId ? updateProviderAction({ providerConfigId, version, config }) : createProviderAction(config)),
     {
       onSuccess: async () => {
         toast.success(provider ? "Provider saved" : "Provider added");
         await queryClient.invalidateQueries({ queryKey: providersKey });
         onClose();
       },
+      reloadOnConflict: providersKey,
     },
   );
   const error = (path: string) => form.error(`config.${path}`) ?? form.error(path);
@@ -95,7 +96,8 @@ export function ProviderFormDialog({ provider, connections, takenNames, onClose 
         className="space-y-4"
         onSubmit={(event) => {
           event.preventDefault();
-          form.submit({ providerConfigId: provider?.id, config: { name, connectionId, model, searchMode, enabled } });
+          // As opened: a save after another admin's change is refused instead of undoing it.
+          form.submit({ providerConfigId: provider?.id, version: provider?.updatedAt, config: { name, connectionId, model, searchMode, enabled } });
         }}
       >
         <Field id="provider-connection" label="Connection" hint="Set up by the instance's operators: credentials, prices and limits come with it." error={error("connectionId")}>

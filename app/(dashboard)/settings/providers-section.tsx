@@ -47,6 +47,8 @@ export function ProvidersSection() {
       unwrap(
         await updateProviderAction({
           providerConfigId: p.id,
+          // The row as this list read it: refused if another admin changed it since (the list then reloads).
+          version: p.updatedAt,
           config: { name: p.name, connectionId: p.connection.id, model: p.model, searchMode: p.searchMode, enabled: !p.enabled },
         }),
       ),
@@ -54,7 +56,11 @@ export function ProvidersSection() {
       toast.success(p.enabled ? `${p.name} disabled` : `${p.name} enabled`);
       await queryClient.invalidateQueries({ queryKey: providersKey });
     },
-    onError: (error) => toast.error(error.message),
+    onError: async (error) => {
+      toast.error(error.message);
+      // Changed by another admin since the list was read: show it as it is now.
+      await queryClient.invalidateQueries({ queryKey: providersKey });
+    },
   });
   const limits = new Map<string, GrantedConnection>((connections.data ?? []).map((c) => [c.id, c]));
   const onlySimulators = connections.data && !connections.data.some((c) => c.adapter !== "simulator");

@@ -11,11 +11,12 @@ import { updateWorkspaceSettingsAction } from "@/lib/actions/settings";
 import type { BudgetStatus } from "@/lib/billing/budget";
 import { formatMicros } from "@/lib/format";
 import { workspaceSettingsSchema } from "@/lib/workspaces/schemas";
+import { z } from "zod";
 import { formatDecimal, parseDecimal } from "@/lib/validation/decimal";
 import { SectionHeading } from "@/components/ui/section-heading";
 import { useWorkspaceSettingsQuery, workspaceSettingsKey } from "./use-settings-queries";
 
-const schema = workspaceSettingsSchema;
+const schema = workspaceSettingsSchema.extend({ version: z.date().optional() });
 
 function UsageBar({ budget }: { budget: BudgetStatus }) {
   const { limitMicros, reservedMicros, chargedMicros, leftMicros } = budget;
@@ -56,7 +57,8 @@ function UsageBar({ budget }: { budget: BudgetStatus }) {
   );
 }
 
-function WorkspaceForm({ name, limitMicros }: { name: string; limitMicros: number | null }) {
+/** `version`: the row's updatedAt as read; a save after another admin's change is refused (and the form reloads). */
+function WorkspaceForm({ name, limitMicros, version }: { name: string; limitMicros: number | null; version: Date }) {
   const router = useRouter();
   const queryClient = useQueryClient();
   const [budgetError, setBudgetError] = useState<string>();
@@ -67,6 +69,7 @@ function WorkspaceForm({ name, limitMicros }: { name: string; limitMicros: numbe
       // The sidebar's workspace switcher shows the name and is rendered on the server.
       router.refresh();
     },
+    reloadOnConflict: workspaceSettingsKey,
   });
   const error = (field: string) => (field === "monthlyBudgetUsd" && budgetError) || form.error(field);
 
@@ -81,7 +84,7 @@ function WorkspaceForm({ name, limitMicros }: { name: string; limitMicros: numbe
         // Cents are the finest a budget needs; the server stores micro-dollars.
         const parsed = budgetText ? parseDecimal(budgetText, 2) : null;
         setBudgetError(parsed?.error);
-        form.submit({ name: String(data.get("name")), monthlyBudgetUsd: parsed ? parsed.value / 100 : null });
+        form.submit({ name: String(data.get("name")), monthlyBudgetUsd: parsed ? parsed.value / 100 : null, version });
       }}
     >
       <div className="min-w-64 max-w-md flex-1">
@@ -121,7 +124,8 @@ export function WorkspaceSection() {
           <p className="text-sm text-red-600">Could not load workspace settings: {query.error.message}</p>
         ) : (
           <>
-            <WorkspaceForm name={query.data.name} limitMicros={query.data.budget.limitMicros} />
+            {/* Keyed by the row's version: its fields show the settings as they are after any save, this tab's or another's. */}
+            <WorkspaceForm key={new Date(query.data.updatedAt).getTime()} name={query.data.name} limitMicros={query.data.budget.limitMicros} version={query.data.updatedAt} />
             <UsageBar budget={query.data.budget} />
           </>
         )}

@@ -10,7 +10,7 @@ import { createAlertChannelAction, updateAlertChannelAction } from "@/lib/action
 import { CHANNEL_KINDS, MAX_EMAIL_RECIPIENTS, channelInputSchema, type ChannelKind } from "@/lib/alerts/channel-schemas";
 import { channelsKey, type ChannelRow } from "./use-channels-query";
 
-const schema = z.intersection(z.object({ channelId: z.uuid().optional() }), channelInputSchema);
+const schema = z.intersection(z.object({ channelId: z.uuid().optional(), version: z.date().optional() }), channelInputSchema);
 const kindLabels: Record<ChannelKind, string> = { email: "Email", slack: "Slack", webhook: "Webhook" };
 
 export function ChannelFormDialog({
@@ -35,7 +35,7 @@ export function ChannelFormDialog({
     schema,
     async (input) => {
       if (input.channelId) return updateAlertChannelAction({ ...input, channelId: input.channelId });
-      const { channelId: _omit, ...create } = input;
+      const { channelId: _omit, version: _none, ...create } = input;
       return createAlertChannelAction(create);
     },
     {
@@ -45,6 +45,7 @@ export function ChannelFormDialog({
         onClose();
         if (data.secret) onSecret(data.channel.name, data.secret);
       },
+      reloadOnConflict: channelsKey,
     },
   );
 
@@ -55,7 +56,8 @@ export function ChannelFormDialog({
         className="space-y-4"
         onSubmit={(event) => {
           event.preventDefault();
-          const base = { channelId: channel?.id, name };
+          // As opened: a save after another admin's change is refused instead of undoing it.
+          const base = { channelId: channel?.id, version: channel?.updatedAt, name };
           form.submit(kind === "email" ? { ...base, kind, to } : { ...base, kind, url });
         }}
       >
