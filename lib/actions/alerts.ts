@@ -25,7 +25,7 @@ export const createAlertRuleAction = workspaceAction.inputSchema(ruleInputSchema
 
 export const updateAlertRuleAction = workspaceAction.inputSchema(updateRuleSchema, fieldPaths).action(async ({ parsedInput, ctx }) => {
   assertCan(canManageAlerts(ctx), onlyAdmins);
-  await updateRule(ctx.workspace.id, parsedInput.ruleId, parsedInput.rule);
+  await updateRule(ctx.workspace.id, parsedInput.ruleId, parsedInput.rule, parsedInput.version);
   await requestAlertEvaluation(ctx.workspace.id);
   return { id: parsedInput.ruleId };
 });

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { assertCan, canEditTrackingSetup } from "@/lib/permissions/permissions";
 import { fieldPaths, workspaceAction } from "@/lib/actions/safe-action";
+import { editCounter } from "@/lib/validation/edit-version";
 import { retryReanalysis } from "@/lib/brands/reanalysis";
 import { latestReanalysisByBrand } from "@/lib/jobs/analysis-runs";
 import { createBrand, deleteBrand, listBrands, trackCompetitor, updateBrand } from "@/lib/brands/brands";
@@ -27,7 +28,7 @@ export const createBrandAction = workspaceAction.inputSchema(brandInputSchema, f
 
 export const updateBrandAction = workspaceAction
   // `version`: the brand's analysisVersion as the form read it (an edit saved since refuses this one).
-  .inputSchema(z.object({ brandId: z.uuid(), brand: brandInputSchema, version: z.number().int().nonnegative().optional() }), fieldPaths)
+  .inputSchema(z.object({ brandId: z.uuid(), brand: brandInputSchema, version: editCounter }), fieldPaths)
   .action(async ({ parsedInput, ctx }) => {
     assertCan(canEditTrackingSetup(ctx), "Viewers cannot change brands.");
     return updateBrand(ctx.workspace.id, parsedInput.brandId, parsedInput.brand, { version: parsedInput.version });

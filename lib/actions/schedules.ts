@@ -13,7 +13,7 @@ export const createScheduleAction = workspaceAction.inputSchema(scheduleInputSch
 
 export const updateScheduleAction = workspaceAction.inputSchema(updateScheduleSchema, fieldPaths).action(async ({ parsedInput, ctx }) => {
   assertCan(canManageSchedules(ctx), "Viewers cannot change schedules.");
-  return updateSchedule(ctx.workspace.id, parsedInput.scheduleId, parsedInput.schedule, ctx.userId);
+  return updateSchedule(ctx.workspace.id, parsedInput.scheduleId, parsedInput.schedule, ctx.userId, parsedInput.version);
 });
 
 export const pauseScheduleAction = workspaceAction.inputSchema(scheduleIdSchema, fieldPaths).action(async ({ parsedInput, ctx }) => {

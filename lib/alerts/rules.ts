@@ -1,4 +1,5 @@
 import "server-only";
+import { refuseStaleEdit } from "@/lib/validation/edit-version";
 import { isRuleKind, kindOf, type RuleKind } from "@/lib/alerts/kinds";
 import type { RuleOutcome } from "@/lib/alerts/kinds/kind";
 import type { ParsedRuleInput, RuleParams } from "@/lib/alerts/schemas";
@@ -47,6 +48,7 @@ const ruleSelect = {
   brandId: true,
   params: true,
   enabled: true,
+  editVersion: true,
   lastEvaluatedAt: true,
   lastResult: true,
   createdAt: true,
@@ -79,6 +81,8 @@ export async function listRules(workspaceId: string) {
       brandName: r.brand?.name ?? null,
       params: parseParams(kind, r.params),
       enabled: r.enabled,
+      /** The edit form's version (lib/validation/edit-version.ts). */
+      editVersion: r.editVersion,
       channels: r.channels.map((c) => c.channel),
       lastEvaluatedAt: r.lastEvaluatedAt,
       lastResult: r.lastResult as RuleOutcome | null,
@@ -119,18 +123,20 @@ export async function createRule(workspaceId: string, createdById: string | null
   });
 }
 
-export async function updateRule(workspaceId: string, ruleId: string, input: ParsedRuleInput) {
+/** `version`: its editVersion as the form read it: a save after another admin's change (or its switch) is refused (refuseStaleEdit). */
+export async function updateRule(workspaceId: string, ruleId: string, input: ParsedRuleInput, version?: number) {
   const channelIds = await validateReferences(workspaceId, input);
   await transaction(async (tx) => {
     // Whether it will watch something else (compared as PostgreSQL compares jsonb, whatever the keys' order).
-    const [rule] = await tx.$queryRaw<{ watchesElse: boolean }[]>`
-      SELECT kind <> ${input.kind} OR "brandId" IS DISTINCT FROM ${input.brandId}::uuid OR params <> ${JSON.stringify(input.params)}::jsonb AS "watchesElse"
+    const [rule] = await tx.$queryRaw<{ watchesElse: boolean; name: string; editVersion: number }[]>`
+      SELECT kind <> ${input.kind} OR "brandId" IS DISTINCT FROM ${input.brandId}::uuid OR params <> ${JSON.stringify(input.params)}::jsonb AS "watchesElse", name, "editVersion"
       FROM alert_rules WHERE id = ${ruleId}::uuid AND "workspaceId" = ${workspaceId}::uuid FOR UPDATE`;
     if (!rule) throw notFound();
+    refuseStaleEdit(rule.name, rule.editVersion, version);
     await tx.alertRule.update({
       where: { id: ruleId },
       // A rule that now watches something else starts over: what it last found no longer applies.
-      data: { name: input.name, kind: input.kind, brandId: input.brandId, params: input.params, enabled: input.enabled, lastResult: Prisma.DbNull },
+      data: { name: input.name, kind: input.kind, brandId: input.brandId, params: input.params, enabled: input.enabled, lastResult: Prisma.DbNull, editVersion: { increment: 1 } },
     });
     // Nor what it fired on: the firings stay in its history, their evidence keys retired, since
     // most keys do not name the brand (a period's metric, a page) and would keep the rule from
@@ -161,7 +167,8 @@ export async function forgetCompetitors(tx: Prisma.TransactionClient, brandId: s
   await tx.$executeRaw`
     UPDATE alert_rules r SET params = jsonb_set(r.params, '{competitorIds}', kept.ids),
       enabled = r.enabled AND jsonb_array_length(kept.ids) > 0,
-      "lastResult" = CASE WHEN jsonb_array_length(kept.ids) = 0 THEN ${JSON.stringify(off)}::jsonb ELSE r."lastResult" END, "updatedAt" = now()
+      "lastResult" = CASE WHEN jsonb_array_length(kept.ids) = 0 THEN ${JSON.stringify(off)}::jsonb ELSE r."lastResult" END,
+      "editVersion" = r."editVersion" + 1, "updatedAt" = now()
     FROM (SELECT x.id, beacon_jsonb_without(x.params->'competitorIds', ${competitorIds}::text[]) AS ids
           FROM alert_rules x WHERE x."brandId" = ${brandId}::uuid AND x.params->'competitorIds' ?| ${competitorIds}::text[] ORDER BY x.id FOR UPDATE OF x) kept
     WHERE r.id = kept.id`;
@@ -179,7 +186,7 @@ export async function setRuleEnabled(workspaceId: string, ruleId: string, enable
     if (enabled && rule.code === "competitors_removed") {
       throw new UserError("The competitors this rule watched were removed from the brand, and as it is it would watch every competitor. Edit it to pick the competitors it watches, then switch it on.");
     }
-    await tx.alertRule.update({ where: { id: ruleId }, data: { enabled } });
+    await tx.alertRule.update({ where: { id: ruleId }, data: { enabled, editVersion: { increment: 1 } } });
     await pausePoint("alert:rule-change-before-commit", { tx, ruleId });
   });
 }

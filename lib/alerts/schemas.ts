@@ -2,6 +2,7 @@
 // browser for inline errors and on the server for the truth): its kind's params, from the kind's
 // module (lib/alerts/kinds.ts). Pure.
 import { z } from "zod";
+import { editCounter } from "@/lib/validation/edit-version";
 import { ALERT_KINDS } from "@/lib/alerts/kinds";
 import { text } from "@/lib/validation/text";
 
@@ -35,7 +36,8 @@ export type RuleInput = z.input<typeof ruleInputSchema>;
 export type ParsedRuleInput = z.output<typeof ruleInputSchema>;
 
 export const ruleIdSchema = z.object({ ruleId: z.uuid("Unknown rule") });
-export const updateRuleSchema = z.object({ ruleId: z.uuid("Unknown rule"), rule: ruleInputSchema });
+/** `version`: the rule's editVersion as its form read it (lib/validation/edit-version.ts). */
+export const updateRuleSchema = z.object({ ruleId: z.uuid("Unknown rule"), rule: ruleInputSchema, version: editCounter });
 export const setRuleEnabledSchema = z.object({ ruleId: z.uuid("Unknown rule"), enabled: z.boolean() });
 export const firingsPageSchema = z.object({ ruleId: z.uuid().optional(), page: z.number().int().min(1).max(10_000).default(1) });
 

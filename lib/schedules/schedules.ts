@@ -1,4 +1,5 @@
 import "server-only";
+import { refuseStaleEdit } from "@/lib/validation/edit-version";
 import { MAX_CAPTURES_PER_CHECK, MAX_PROMPTS_PER_CHECK, promptSelectionSchema, type PromptSelection } from "@/lib/checks/schemas";
 import { assertStillCan } from "@/lib/api-keys/api-keys";
 import { db } from "@/lib/db/prisma";
@@ -32,7 +33,7 @@ export function archivePrompts(workspaceId: string, promptIds: string[]) {
 async function dropArchivedPrompts(tx: Prisma.TransactionClient, workspaceId: string, promptIds: string[]): Promise<void> {
   const changed = await tx.$queryRaw<{ id: string; emptied: boolean }[]>`
     UPDATE schedules s SET "promptSelection" = jsonb_build_object('mode', 'picked', 'promptIds', kept.ids),
-      paused = s.paused OR jsonb_array_length(kept.ids) = 0, "updatedAt" = now()
+      paused = s.paused OR jsonb_array_length(kept.ids) = 0, "editVersion" = s."editVersion" + 1, "updatedAt" = now()
     FROM (SELECT x.id, beacon_jsonb_without(x."promptSelection"->'promptIds', ${promptIds}::text[]) AS ids
           FROM schedules x WHERE x."workspaceId" = ${workspaceId}::uuid AND x."promptSelection"->>'mode' = 'picked'
             AND x."promptSelection"->'promptIds' ?| ${promptIds}::text[]
@@ -125,7 +126,8 @@ export async function createSchedule(workspaceId: string, createdById: string | 
     });
 }
 
-export async function updateSchedule(workspaceId: string, scheduleId: string, input: ParsedScheduleInput, actingUserId: string | null = null) {
+/** `version`: its editVersion as the form read it: a save after another member's edit (or prompts taken out of it) is refused (refuseStaleEdit). */
+export async function updateSchedule(workspaceId: string, scheduleId: string, input: ParsedScheduleInput, actingUserId: string | null = null, version?: number) {
   const existing = await db().schedule.findFirst({ where: { id: scheduleId, workspaceId }, select: { cadence: true, weekday: true, minuteOfDay: true } });
   if (!existing) throw notFound();
   await validateReferences(workspaceId, input);
@@ -135,7 +137,13 @@ export async function updateSchedule(workspaceId: string, scheduleId: string, in
   const now = retimed ? await databaseNow() : null;
   const updated = await transaction(async (tx) => {
     await stillManages(tx, workspaceId, actingUserId);
-    return tx.schedule.updateMany({ where: { id: scheduleId, workspaceId }, data: { ...fields(input), ...(now ? { nextRunAt: nextRunAfter(input, now) } : {}) } });
+    const [current] = await tx.$queryRaw<{ name: string; editVersion: number }[]>`
+      SELECT name, "editVersion" FROM schedules WHERE id = ${scheduleId}::uuid AND "workspaceId" = ${workspaceId}::uuid FOR NO KEY UPDATE`;
+    if (current) refuseStaleEdit(current.name, current.editVersion, version);
+    return tx.schedule.updateMany({
+      where: { id: scheduleId, workspaceId },
+      data: { ...fields(input), editVersion: { increment: 1 }, ...(now ? { nextRunAt: nextRunAfter(input, now) } : {}) },
+    });
   });
   if (!updated.count) throw notFound();
   return { id: scheduleId };
@@ -222,6 +230,8 @@ export async function listSchedules(workspaceId: string) {
       cadence: s.cadence,
       weekday: s.weekday,
       minuteOfDay: s.minuteOfDay,
+      /** The edit form's version (lib/validation/edit-version.ts). */
+      editVersion: s.editVersion,
       paused: s.paused,
       nextRunAt: s.nextRunAt,
       lastRunAt: s.lastRunAt,

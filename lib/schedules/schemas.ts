@@ -1,6 +1,7 @@
 // The schedule form and the schedule actions validate with these (the same schema in the browser
 // for inline errors and on the server for the truth).
 import { z } from "zod";
+import { editCounter } from "@/lib/validation/edit-version";
 import { MAX_SAMPLES, pickedProvidersSchema, promptSelectionSchema } from "@/lib/checks/schemas";
 import { text } from "@/lib/validation/text";
 
@@ -40,4 +41,5 @@ export type ParsedScheduleInput = z.output<typeof scheduleInputSchema>;
 
 export const scheduleIdSchema = z.object({ scheduleId: z.uuid("Unknown schedule") });
 
-export const updateScheduleSchema = z.object({ scheduleId: z.uuid("Unknown schedule"), schedule: scheduleInputSchema });
+/** `version`: the schedule's editVersion as its form read it (lib/validation/edit-version.ts). */
+export const updateScheduleSchema = z.object({ scheduleId: z.uuid("Unknown schedule"), schedule: scheduleInputSchema, version: editCounter });

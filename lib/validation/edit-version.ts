@@ -11,6 +11,9 @@ import { ConflictError } from "@/lib/errors";
 /** The row's updatedAt as the form read it (a Date, or its ISO text from a client). */
 export const editedAt = z.coerce.date<Date | string>().optional();
 
+/** The row's edit counter as the form read it (a brand's analysisVersion, a schedule's or a rule's editVersion). */
+export const editCounter = z.number().int().nonnegative().optional();
+
 /**
  * Refuses the save (409, nothing stored) when `read`, the version the form read, is not the row's
  * `current` one. Call it with the row locked, before any write. `what` names the row for the person.

@@ -141,6 +141,7 @@ CREATE TABLE "alert_rules" (
   "createdAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
   "updatedAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
   "createKey" uuid,
+  "editVersion" integer NOT NULL DEFAULT 0,
   CONSTRAINT "alert_rules_brandId_fkey" FOREIGN KEY ("brandId") REFERENCES brands(id) ON UPDATE CASCADE ON DELETE CASCADE,
   CONSTRAINT alert_rules_pkey PRIMARY KEY (id),
   CONSTRAINT "alert_rules_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
@@ -1240,6 +1241,7 @@ CREATE TABLE "schedules" (
   "createdAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
   "updatedAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
   "createKey" uuid,
+  "editVersion" integer NOT NULL DEFAULT 0,
   CONSTRAINT "schedules_brandId_fkey" FOREIGN KEY ("brandId") REFERENCES brands(id) ON UPDATE CASCADE ON DELETE CASCADE,
   CONSTRAINT schedules_pkey PRIMARY KEY (id),
   CONSTRAINT "schedules_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE

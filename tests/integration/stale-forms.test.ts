@@ -3,12 +3,15 @@
 // form sends back the version it read; a save after a change is refused (409, nothing stored) and
 // one with the row's version now saves. The brand and the connection forms have their own tests
 // (discovery.test.ts, provider-limits.test.ts); here the workspace's budget, a provider, an alert
-// channel and a prompt.
+// channel, a prompt, a schedule and an alert rule (the last two by an edit counter: their own runs
+// and evaluations rewrite their updatedAt).
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { ok, refused, signUp, type Person } from "../support/workspace-fixtures";
 import { updateAlertChannelAction, createAlertChannelAction } from "@/lib/actions/alert-channels";
 import { createPromptAction, updatePromptAction } from "@/lib/actions/prompts";
 import { updateProviderAction, updateWorkspaceSettingsAction, workspaceSettingsAction } from "@/lib/actions/settings";
+import { createScheduleAction, updateScheduleAction } from "@/lib/actions/schedules";
+import { createAlertRuleAction, setAlertRuleEnabledAction, updateAlertRuleAction } from "@/lib/actions/alerts";
 import { db } from "@/lib/db/prisma";
 
 vi.mock("next/headers", () => import("../support/request-context").then((m) => m.nextHeadersMock));
@@ -61,5 +64,33 @@ describe("an edit form opened before another change", () => {
     // Opened again, it saves.
     const now = await db().prompt.findUniqueOrThrow({ where: { id: opened.id } });
     ok(await run(() => updatePromptAction({ promptId: opened.id, version: now.updatedAt, prompt: { text: "Best CRM for a stale form, reworded?", tags: ["pricing"] } })));
+  });
+
+  it("a schedule: a stale rename cannot put back the samples another member cut, and its own runs do not make a form stale", async () => {
+    const brand = await db().brand.create({ data: { workspaceId: owner.workspaceId, name: "Stale brand" } });
+    await db().prompt.create({ data: { workspaceId: owner.workspaceId, text: "Which CRM does a schedule ask?" } });
+    const providers = await db().providerConfig.findMany({ where: { workspaceId: owner.workspaceId, enabled: true }, orderBy: { name: "asc" }, take: 2 });
+    const input = { name: "Daily", brandId: brand.id, prompts: { mode: "all" as const }, providerConfigIds: providers.map((p) => p.id), samples: 3, cadence: "daily" as const, weekday: null, minuteOfDay: 9 * 60 };
+    const { id } = ok(await run(() => createScheduleAction(input)));
+    const opened = await db().schedule.findUniqueOrThrow({ where: { id } });
+    // A run of the schedule (its worker's cron) rewrites the row: the form is not stale for that.
+    await db().schedule.update({ where: { id }, data: { lastRunAt: new Date(), nextRunAt: new Date(Date.now() + 86_400_000) } });
+    ok(await run(() => updateScheduleAction({ scheduleId: id, version: opened.editVersion, schedule: { ...input, samples: 1 } })));
+    refused(await run(() => updateScheduleAction({ scheduleId: id, version: opened.editVersion, schedule: { ...input, name: "Daily (renamed)" } })), "conflict");
+    expect(await db().schedule.findUniqueOrThrow({ where: { id } })).toMatchObject({ name: "Daily", samples: 1 });
+  });
+
+  it("an alert rule: a stale edit cannot switch back on a rule another admin switched off, and an evaluation does not make its form stale", async () => {
+    const brand = await db().brand.findFirstOrThrow({ where: { workspaceId: owner.workspaceId, name: "Stale brand" } });
+    const rule = { name: "Visibility", kind: "metric_change" as const, brandId: brand.id, params: { metric: "visibility" as const, windowDays: 7, confidence: 0.95 as const } };
+    const { id } = ok(await run(() => createAlertRuleAction(rule)));
+    const opened = await db().alertRule.findUniqueOrThrow({ where: { id } });
+    ok(await run(() => setAlertRuleEnabledAction({ ruleId: id, enabled: false })));
+    refused(await run(() => updateAlertRuleAction({ ruleId: id, version: opened.editVersion, rule: { ...rule, name: "Visibility (renamed)", enabled: true } })), "conflict");
+    expect(await db().alertRule.findUniqueOrThrow({ where: { id } })).toMatchObject({ name: "Visibility", enabled: false });
+    // Evaluations rewrite the rule's result, not what its form shows: a form opened now saves after one.
+    const now = await db().alertRule.findUniqueOrThrow({ where: { id } });
+    await db().alertRule.update({ where: { id }, data: { lastEvaluatedAt: new Date() } });
+    ok(await run(() => updateAlertRuleAction({ ruleId: id, version: now.editVersion, rule: { ...rule, name: "Visibility (renamed)", enabled: false } })));
   });
 });

@@ -13,7 +13,7 @@ import type { AlertRuleRow, RuleChoices } from "@/lib/alerts/rules";
 import { ruleInputSchema } from "@/lib/alerts/schemas";
 import { brandBoundKeys, CheckList, formParams, KindFields, paramsToSubmit } from "./rule-form-fields";
 
-const schema = z.object({ ruleId: z.uuid().optional(), rule: ruleInputSchema });
+const schema = z.object({ ruleId: z.uuid().optional(), version: z.number().optional(), rule: ruleInputSchema });
 
 export function RuleFormDialog({ rule, choices, onClose, onSaved }: { rule?: AlertRuleRow; choices: RuleChoices; onClose: () => void; onSaved: () => void }) {
   const queryClient = useQueryClient();
@@ -27,13 +27,14 @@ export function RuleFormDialog({ rule, choices, onClose, onSaved }: { rule?: Ale
   const [createKey] = useState(() => crypto.randomUUID());
   const kindModule = kindOf(kind);
 
-  const form = useActionForm(schema, async ({ ruleId, rule: input }) => (ruleId ? updateAlertRuleAction({ ruleId, rule: input }) : createAlertRuleAction({ ...input, createKey })), {
+  const form = useActionForm(schema, async ({ ruleId, version, rule: input }) => (ruleId ? updateAlertRuleAction({ ruleId, version, rule: input }) : createAlertRuleAction({ ...input, createKey })), {
     onSuccess: async () => {
       toast.success(rule ? "Rule saved; evaluating it now" : "Rule created; evaluating it now");
       await queryClient.invalidateQueries({ queryKey: ["alerts"] });
       onSaved();
       onClose();
     },
+    reloadOnConflict: ["alerts"],
   });
   const error = (path: string) => form.error(`rule.${path}`) ?? form.error(path);
   const set = (key: string, value: unknown) => setParams((p) => ({ ...p, [key]: value }));
@@ -41,7 +42,8 @@ export function RuleFormDialog({ rule, choices, onClose, onSaved }: { rule?: Ale
 
   const submit = () => {
     const input = { name, kind, brandId: brandKind ? brandId : null, params: paramsToSubmit(kindModule, params), channelIds, enabled };
-    form.submit({ ruleId: rule?.id, rule: input as z.input<typeof ruleInputSchema> });
+    // As opened: a save after another admin's change (or its switch) is refused instead of undoing it.
+    form.submit({ ruleId: rule?.id, version: rule?.editVersion, rule: input as z.input<typeof ruleInputSchema> });
   };
 
   return (

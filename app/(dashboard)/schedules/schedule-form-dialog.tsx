@@ -21,7 +21,7 @@ export type ScheduleChoices = {
   providers: ProviderChoice[];
 };
 
-const schema = z.object({ scheduleId: z.uuid().optional(), schedule: scheduleInputSchema });
+const schema = z.object({ scheduleId: z.uuid().optional(), version: z.number().optional(), schedule: scheduleInputSchema });
 
 export function ScheduleFormDialog({ schedule, choices, onClose }: { schedule?: ScheduleRow; choices: ScheduleChoices; onClose: () => void }) {
   const queryClient = useQueryClient();
@@ -40,12 +40,13 @@ export function ScheduleFormDialog({ schedule, choices, onClose }: { schedule?: 
   // One key per dialog: a resubmit after a lost response finds the schedule the first made.
   const [createKey] = useState(() => crypto.randomUUID());
 
-  const form = useActionForm(schema, async ({ scheduleId, schedule: input }) => (scheduleId ? updateScheduleAction({ scheduleId, schedule: input }) : createScheduleAction({ ...input, createKey })), {
+  const form = useActionForm(schema, async ({ scheduleId, version, schedule: input }) => (scheduleId ? updateScheduleAction({ scheduleId, version, schedule: input }) : createScheduleAction({ ...input, createKey })), {
     onSuccess: async () => {
       toast.success(schedule ? "Schedule saved" : "Schedule created");
       await queryClient.invalidateQueries({ queryKey: schedulesKey });
       onClose();
     },
+    reloadOnConflict: schedulesKey,
   });
   // Client-side checks report "schedule.name"; the create action reports "name".
   const error = (path: string) => form.error(`schedule.${path}`) ?? form.error(path);
@@ -62,7 +63,8 @@ export function ScheduleFormDialog({ schedule, choices, onClose }: { schedule?: 
         className="space-y-5"
         onSubmit={(event) => {
           event.preventDefault();
-          form.submit({ scheduleId: schedule?.id, schedule: { name, brandId, prompts, providerConfigIds: [...providerIds], samples, ...timing } });
+          // As opened: a save after another member's edit is refused instead of undoing it.
+          form.submit({ scheduleId: schedule?.id, version: schedule?.editVersion, schedule: { name, brandId, prompts, providerConfigIds: [...providerIds], samples, ...timing } });
         }}
       >
         <div className="grid gap-4 sm:grid-cols-2">
