@@ -150,6 +150,17 @@ export async function grantConnection(input: z.output<typeof grantInputSchema>, 
   await inTransaction(async (tx) => {
     // Ordered against claims like every change of who may spend on the connection and how much.
     await lockConnectionAccess(tx, input.connectionId);
+    if (input.expected !== undefined) {
+      // The dialog's grant as it read it: another operator's grant, revoke or limit since is not written over.
+      const now = await tx.connectionGrant.findUnique({ where: { connectionId_workspaceId: { connectionId: input.connectionId, workspaceId: input.workspaceId } } });
+      const stale = "Nothing was saved: close the dialog and open it again to see the grant as it is now.";
+      if (input.expected === null && now) throw new ConflictError(`This workspace was granted the connection meanwhile (by another operator). ${stale}`);
+      if (input.expected !== null && !now) throw new ConflictError(`This grant was revoked meanwhile (by another operator): saving a limit would grant it again. ${stale}`);
+      const readLimit = input.expected?.monthlySpendLimitMicros ?? null;
+      if (now && (now.monthlySpendLimitMicros === null ? null : Number(now.monthlySpendLimitMicros)) !== readLimit) {
+        throw new ConflictError(`This grant's limit was changed meanwhile (by another operator). ${stale}`);
+      }
+    }
     await tx.connectionGrant.upsert({
       where: { connectionId_workspaceId: { connectionId: input.connectionId, workspaceId: input.workspaceId } },
       create: { connectionId: input.connectionId, workspaceId: input.workspaceId, monthlySpendLimitMicros: limit, grantedById },

@@ -66,6 +66,12 @@ export const grantInputSchema = z.object({
   connectionId: z.uuid(),
   workspaceId: z.uuid(),
   monthlySpendLimitMicros: micros("The monthly limit").nullable(),
+  /**
+   * The grant as the dialog read it (lib/validation/edit-version.ts): null for "Grant" (none yet),
+   * or the limit a limit edit started from. Another operator's grant, revoke or limit since refuses
+   * the save. Absent (the API): the grant is made or its limit set, whatever it was.
+   */
+  expected: z.object({ monthlySpendLimitMicros: micros("The monthly limit").nullable() }).nullable().optional(),
 });
 
 /** What a workspace admin sets on the workspace's provider: a granted connection, one of its models, a search mode. */

@@ -4,7 +4,7 @@
 // wire format, with the real SDK and real HTTP in between).
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { expectFieldError, ok, signUp, type Person } from "../support/workspace-fixtures";
-import { createConnectionAction, testConnectionAction, updateConnectionAction } from "@/lib/actions/instance";
+import { createConnectionAction, grantConnectionAction, revokeConnectionAction, testConnectionAction, updateConnectionAction } from "@/lib/actions/instance";
 import { db } from "@/lib/db/prisma";
 import { DEFAULT_BREAKER_SETTINGS, DEFAULT_CALL_LIMITS } from "@/lib/providers/limits";
 import type { ConnectionInput } from "@/lib/providers/schemas";
@@ -96,6 +96,27 @@ describe("connection limits", () => {
     expect(stale?.serverError?.code).toBe("conflict");
     expect(stale?.serverError?.message).toMatch(/changed since .* opened/);
     expect(await db().providerConnection.findUniqueOrThrow({ where: { id } })).toMatchObject({ enabled: false, inputPricePerMTokMicros: valid.inputPricePerMTokMicros });
+  });
+
+  it("a grant dialog opened before another operator's grant or revoke cannot write over it", async () => {
+    const { id: connectionId } = ok(await operator.browser.run(() => createConnectionAction({ ...valid, name: "Granted twice" })))!;
+    const workspaceId = operator.workspaceId;
+    const grantOf = () => db().connectionGrant.findUnique({ where: { connectionId_workspaceId: { connectionId, workspaceId } } });
+    // Two operators open "Grant" for the same workspace; the first grants with a $10 limit.
+    ok(await operator.browser.run(() => grantConnectionAction({ connectionId, workspaceId, monthlySpendLimitMicros: 10_000_000, expected: null })));
+    const second = await operator.browser.run(() => grantConnectionAction({ connectionId, workspaceId, monthlySpendLimitMicros: null, expected: null }));
+    expect(second?.serverError).toMatchObject({ code: "conflict", message: expect.stringMatching(/granted .* meanwhile/) });
+    expect((await grantOf())?.monthlySpendLimitMicros).toBe(10_000_000n);
+    // A limit edit opened now; another operator revokes the grant; the edit is not a new grant.
+    ok(await operator.browser.run(() => revokeConnectionAction({ connectionId, workspaceId })));
+    const edit = await operator.browser.run(() => grantConnectionAction({ connectionId, workspaceId, monthlySpendLimitMicros: 20_000_000, expected: { monthlySpendLimitMicros: 10_000_000 } }));
+    expect(edit?.serverError).toMatchObject({ code: "conflict", message: expect.stringMatching(/revoked/) });
+    expect(await grantOf()).toBeNull();
+    // A limit edited meanwhile: refused too.
+    ok(await operator.browser.run(() => grantConnectionAction({ connectionId, workspaceId, monthlySpendLimitMicros: 5_000_000, expected: null })));
+    ok(await operator.browser.run(() => grantConnectionAction({ connectionId, workspaceId, monthlySpendLimitMicros: 6_000_000, expected: { monthlySpendLimitMicros: 5_000_000 } })));
+    expect((await operator.browser.run(() => grantConnectionAction({ connectionId, workspaceId, monthlySpendLimitMicros: null, expected: { monthlySpendLimitMicros: 5_000_000 } })))?.serverError?.code).toBe("conflict");
+    expect((await grantOf())?.monthlySpendLimitMicros).toBe(6_000_000n);
   });
 
   it("the default connections start with the limits the CLI uses and the breaker thresholds the form offers", async () => {

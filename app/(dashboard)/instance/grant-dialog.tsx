@@ -26,6 +26,7 @@ export function GrantDialog({ connection, workspaces, grant, onClose }: { connec
       await queryClient.invalidateQueries({ queryKey: instanceKey });
       onClose();
     },
+    reloadOnConflict: instanceKey,
   });
   const error = (field: string) => (field === "monthlySpendLimitMicros" && limitError) || form.error(field);
 
@@ -47,6 +48,8 @@ export function GrantDialog({ connection, workspaces, grant, onClose }: { connec
               connectionId: connection.id,
               workspaceId: grant?.workspaceId ?? String(data.get("workspaceId")),
               monthlySpendLimitMicros: parsed ? parsed.value * MICROS_PER_CENT : null,
+              // The grant as this dialog read it: another operator's grant, revoke or limit since refuses the save.
+              expected: grant ? { monthlySpendLimitMicros: grant.monthlySpendLimitMicros } : null,
             });
           }}
         >
