@@ -57,6 +57,7 @@ import { canonicalizeStoredDomains, createBrand, deleteBrand, updateBrand } from
 import { updatePrompt } from "@/lib/prompts/prompts";
 import { promptInputSchema } from "@/lib/prompts/schemas";
 import { brandInputSchema } from "@/lib/brands/schemas";
+import { retryReanalysis } from "@/lib/brands/reanalysis";
 import { runRepairPass } from "@/lib/lifecycle/repair";
 import { isTerminal } from "@/lib/captures/states";
 import { cancelCapture, retryCaptures } from "@/lib/checks/cancel-retry";
@@ -132,7 +133,8 @@ type Action =
   | { kind: "flaky"; provider: number; errorRate: number; timeoutRate: number }
   | { kind: "restartDb"; mode: "fast" | "immediate" }
   | { kind: "raiseBudget" }
-  | { kind: "brandEdit"; competitors: number; aliases: boolean }
+  | { kind: "brandEdit"; competitors: number; aliases: boolean; form: "fresh" | "stale" }
+  | { kind: "reanalysisRetry" }
   | { kind: "grantLimit"; provider: number; factor: number | null }
   | { kind: "reprice"; provider: number; factor: number }
   | { kind: "revoke"; provider: number }
@@ -173,7 +175,10 @@ const anyAction: fc.Arbitrary<Action> = fc.oneof(
   fc.record({ kind: fc.constant("restartDb" as const), mode: fc.constantFrom("fast" as const, "immediate" as const) }),
   fc.constant({ kind: "raiseBudget" as const }),
   // Which of the competitor pool the brand tracks afterwards (a bit each), and whether with aliases.
-  feature(fc.record({ kind: fc.constant("brandEdit" as const), competitors: fc.nat(2 ** CHAOS_COMPETITORS.length - 1), aliases: fc.boolean() })),
+  // The Brands page's form as just opened, or opened at the run's start (refused if the brand changed since: nothing saved).
+  feature(fc.record({ kind: fc.constant("brandEdit" as const), competitors: fc.nat(2 ** CHAOS_COMPETITORS.length - 1), aliases: fc.boolean(), form: fc.constantFrom("fresh" as const, "stale" as const) })),
+  // The Brands page's "Try again" of a re-analysis (refused unless one failed; a waiting run is returned).
+  fc.constant({ kind: "reanalysisRetry" as const }),
   // The grant's new limit: what is spent and in flight times this, plus a few captures' worth; null lifts it.
   feature(fc.record({ kind: fc.constant("grantLimit" as const), provider, factor: fc.constantFrom(0.5, 1, 2, null) })),
   // An operator's price edit of a connection while its calls run (the Instance page): each call is
@@ -456,6 +461,8 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
     }
   };
 
+  // The brand as a Brands page form opened at the run's start read it (a "stale" brandEdit saves against it).
+  const openedVersion = (await db().brand.findUniqueOrThrow({ where: { id: space.brandId }, select: { analysisVersion: true } })).analysisVersion;
   let quiet = false;
   try {
     for (const step of plan.steps) {
@@ -627,10 +634,14 @@ async function chaosRun(run: number, seed: number, plan: Plan): Promise<RunRepor
               aliases: a.aliases ? c.aliases : [],
             }));
             const input = brandInputSchema.parse({ name: brand.name, aliases: a.aliases ? [CHAOS_BRAND.alias] : [], domains: brand.domains, competitors });
-            await updateBrand(space.workspaceId, space.brandId, input);
+            await updateBrand(space.workspaceId, space.brandId, input, { version: a.form === "stale" ? openedVersion : brand.analysisVersion });
           });
           break;
         }
+        case "reanalysisRetry":
+          assertCan(canEditTrackingSetup(space.owner));
+          await attempt("re-analysis retry", () => retryReanalysis(space.workspaceId, space.brandId));
+          break;
         case "grantLimit": {
           const connectionId = space.connections[name]!;
           await grantChange(connectionId, async () => {
