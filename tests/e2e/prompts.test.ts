@@ -1,5 +1,6 @@
 // The demo user manages the questions Beacon asks: add one through the dialog, see the inline
 // error first, and find it in the list (also after a reload). The dialog works from the keyboard.
+// An edit dialog opened before another tab's edit cannot save over it (lib/validation/edit-version.ts).
 import type { Page } from "playwright-core";
 import { describe, expect, test } from "vitest";
 import { DEMO_USER, login, newPage, setupBrowser } from "./support/browser";
@@ -62,6 +63,55 @@ describe("prompts", () => {
     await added.waitFor();
     expect(await promptCount(page)).toBe(before + 1);
     expect(await added.locator("td").nth(2).innerText()).toBe("agencies\nreporting");
+  });
+
+  test("an edit dialog opened before another tab saved the prompt is refused, and opened again it shows the prompt as it is", async () => {
+    const [first, second] = [await newPage(), await newPage()];
+    for (const page of [first, second]) {
+      await login(page, DEMO_USER.email, DEMO_USER.password);
+      await openPromptsFromSidebar(page);
+    }
+    const text = `Which CRM keeps two tabs apart? (e2e ${Date.now()})`;
+    await first.getByRole("button", { name: "Add prompt" }).click();
+    const adding = first.getByRole("dialog", { name: "Add a prompt" });
+    await adding.getByLabel("Question").fill(text);
+    await adding.getByLabel("Tags").fill("alpha, beta");
+    await adding.getByRole("button", { name: "Add prompt" }).click();
+    await adding.waitFor({ state: "detached" });
+
+    // The first tab opens the prompt's Edit dialog (it holds alpha, beta).
+    const editIn = async (page: Page) => {
+      await rows(page).filter({ hasText: text }).getByRole("button", { name: "Edit" }).click();
+      const dialog = page.getByRole("dialog", { name: "Edit prompt" });
+      await dialog.waitFor();
+      return dialog;
+    };
+    const stale = await editIn(first);
+    expect(await stale.getByLabel("Tags").inputValue()).toBe("alpha, beta");
+    // The second tab takes beta off and saves.
+    await second.reload();
+    await second.getByRole("table").waitFor();
+    const fresh = await editIn(second);
+    await fresh.getByLabel("Tags").fill("alpha");
+    await fresh.getByRole("button", { name: "Save" }).click();
+    await fresh.waitFor({ state: "detached" });
+
+    // The first tab rewords the question and saves: refused, said so, nothing stored.
+    await stale.getByLabel("Question").fill(`${text} reworded`);
+    await stale.getByRole("button", { name: "Save" }).click();
+    await first.getByText(/changed since this form was opened/).waitFor();
+    expect(await stale.isVisible()).toBe(true);
+    await first.keyboard.press("Escape");
+    await stale.waitFor({ state: "detached" });
+    // The list reloaded: opened again, the dialog shows the second tab's tags, and saves.
+    const reopened = await editIn(first);
+    expect(await reopened.getByLabel("Tags").inputValue()).toBe("alpha");
+    await reopened.getByLabel("Question").fill(`${text} reworded`);
+    await reopened.getByRole("button", { name: "Save" }).click();
+    await reopened.waitFor({ state: "detached" });
+    const row = rows(first).filter({ hasText: `${text} reworded` });
+    await row.waitFor();
+    expect(await row.locator("td").nth(2).innerText()).toBe("alpha");
   });
 
   test("the add-prompt dialog opens from the keyboard and Escape closes it without adding", async () => {
