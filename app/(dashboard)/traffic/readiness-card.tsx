@@ -110,13 +110,16 @@ export function ReadinessCard({ canCheck }: { canCheck: boolean }) {
     onError: (error) => toast.error(error.message),
   });
   const checking = !!query.data?.checking || check.isPending;
-  // A finished check changes the funnel's "blocked by robots.txt" column and list: read it again.
-  const wasChecking = useRef(false);
-  const stored = query.data?.checking;
+  // A finished check changes the funnel's "blocked by robots.txt" column and list: read it again
+  // when a result newer than the one first shown arrives. Keyed on the results, not on the
+  // "checking" flag: a check that ends before the card's next poll never shows it as true.
+  const results = query.data?.domains.map((d) => `${d.domain}@${d.checkedAt ? new Date(d.checkedAt).getTime() : ""}`).join(",");
+  const shownResults = useRef<string | undefined>(undefined);
   useEffect(() => {
-    if (wasChecking.current && stored === false) void queryClient.invalidateQueries({ queryKey: ["analytics", "traffic-funnel"] });
-    wasChecking.current = !!stored;
-  }, [stored, queryClient]);
+    if (results === undefined) return;
+    if (shownResults.current !== undefined && shownResults.current !== results) void queryClient.invalidateQueries({ queryKey: ["analytics", "traffic-funnel"] });
+    shownResults.current = results;
+  }, [results, queryClient]);
   return (
     <Card className="p-5" role="region" aria-labelledby="site-readiness">
       <SectionHeading
