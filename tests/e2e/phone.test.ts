@@ -232,6 +232,20 @@ async function saveBrandDomains(page: Page, brandName: string, domains: (current
   await dialog.waitFor({ state: "hidden" });
 }
 
+/** The Brands page at a phone's and a desktop's width: `ready` waits for what the test looks at; then it must fit, and is pictured. */
+async function atBothSizes(page: Page, label: string, ready: () => Promise<void>): Promise<void> {
+  for (const [viewport, size] of [
+    [PHONE, "390"],
+    [DESKTOP, "1440"],
+  ] as const) {
+    await page.setViewportSize(viewport);
+    await page.goto("/brands");
+    await ready();
+    await expectToFit(page, `${label} at ${size}`);
+    await screenshots(page, label, size);
+  }
+}
+
 /** The top of a brand's card on the Brands page: its names and domains, re-analysis progress, and Edit and Delete. */
 const brandCard = (page: Page, brandName: string) => page.getByRole("main").getByRole("heading", { name: brandName, exact: true, level: 2 }).locator("xpath=../..");
 
@@ -278,18 +292,11 @@ describe("phone and desktop layouts", () => {
             timeout: 60_000,
           })
           .toBeGreaterThan(0);
-        for (const [viewport, size] of [
-          [PHONE, "390"],
-          [DESKTOP, "1440"],
-        ] as const) {
-          await page.setViewportSize(viewport);
-          await page.goto("/brands");
+        await atBothSizes(page, "Brands re-analysing", async () => {
           await progress.waitFor({ timeout: 30_000 });
           await settled(page);
           expect(await progress.getByRole("progressbar").getAttribute("aria-valuenow")).toBe("0");
-          await expectToFit(page, `Brands while re-analysing at ${size}`);
-          await screenshots(page, "Brands re-analysing", size);
-        }
+        });
       } finally {
         await hold.release();
       }
@@ -326,18 +333,11 @@ describe("phone and desktop layouts", () => {
     const page = await signedIn(PHONE);
     const card = brandCard(page, DEMO_BRAND.name);
     const failed = card.getByRole("alert").filter({ hasText: "Re-analysis of past answers failed: connection lost" });
-    for (const [viewport, size] of [
-      [PHONE, "390"],
-      [DESKTOP, "1440"],
-    ] as const) {
-      await page.setViewportSize(viewport);
-      await page.goto("/brands");
+    await atBothSizes(page, "Brands re-analysis failed", async () => {
       await failed.waitFor();
       await settled(page);
       expect(await failed.textContent()).toContain("Alerts on this brand wait until it is done");
-      await expectToFit(page, `Brands with a failed re-analysis at ${size}`);
-      await screenshots(page, "Brands re-analysis failed", size);
-    }
+    });
     await failed.getByRole("button", { name: "Try again", exact: true }).click();
     await failed.waitFor({ state: "hidden", timeout: 60_000 });
     expect(await reanalysisFinished(brandId)).toBe("completed");

@@ -10,7 +10,7 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { metricValue, parseMetrics, type MetricSample } from "../support/metrics-text";
 import { actAt, gateAt, waitForLockWaiter } from "../support/pause";
-import { acrossMigration } from "../support/partial-migrations";
+import { acrossMigration, oldSchemaWorkspace } from "../support/partial-migrations";
 import { claimed, liveWorker, newSpace, startSpaceCheck, succeed, type Space } from "../support/lifecycle-fixtures";
 import { cancelCapture, retryCaptures } from "@/lib/checks/cancel-retry";
 import { getCheckSummary } from "@/lib/checks/queries";
@@ -261,11 +261,7 @@ describe("migration 20261220130000_check_retired_costs_backfill", () => {
       "20261220130000_check_retired_costs_backfill",
       async (sql) => {
         const one = async (text: string, values: unknown[] = []) => (await sql(`${text} RETURNING id`, values)).rows[0].id as string;
-        const workspace = await one(`INSERT INTO workspaces (slug, name) VALUES ('w', 'W')`);
-        const connection = await one(`INSERT INTO provider_connections (name, adapter) VALUES ('C', 'simulator')`);
-        const provider = await one(`INSERT INTO provider_configs ("workspaceId", name, model, "connectionId") VALUES ($1, 'P', 'm', $2)`, [workspace, connection]);
-        const brand = await one(`INSERT INTO brands ("workspaceId", name) VALUES ($1, 'B')`, [workspace]);
-        const prompt = await one(`INSERT INTO prompts ("workspaceId", text) VALUES ($1, 'Which CRM?')`, [workspace]);
+        const { workspace, connection, provider, brand, prompt } = await oldSchemaWorkspace(sql);
         const version = await one(`INSERT INTO prompt_versions ("workspaceId", "promptId", number, text) VALUES ($1, $2, 1, 'Which CRM?')`, [workspace, prompt]);
         const ids: Record<string, string> = {};
         for (const [name, [finished, charged, costs]] of Object.entries(shapes)) {

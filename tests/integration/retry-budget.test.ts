@@ -8,7 +8,7 @@
 // after an unknown outcome. And a capture whose paid answer could not be stored stays refused a
 // retry once retention deleted the attempt that said so. Plus the migrations that backfill both.
 import { describe, expect, it } from "vitest";
-import { acrossMigration, type Sql } from "../support/partial-migrations";
+import { acrossMigration, oldSchemaWorkspace, type Sql } from "../support/partial-migrations";
 import { claimed, inProcessRunner, newSpace, type Space, startSpaceCheck } from "../support/lifecycle-fixtures";
 import { gateAt } from "../support/pause";
 import { retryCaptures } from "@/lib/checks/cancel-retry";
@@ -160,11 +160,7 @@ type CaptureShape = { status: string; attemptCount: number; lastError?: string; 
 /** Captures of the given shapes in a fresh workspace, in the old schema (plain SQL); their ids by name. */
 async function arrangeCaptures(sql: Sql, shapes: Record<string, CaptureShape>): Promise<Record<string, string>> {
   const one = async (text: string, values: unknown[] = []) => (await sql(`${text} RETURNING id`, values)).rows[0].id as string;
-  const workspace = await one(`INSERT INTO workspaces (slug, name) VALUES ('w', 'W')`);
-  const connection = await one(`INSERT INTO provider_connections (name, adapter) VALUES ('C', 'simulator')`);
-  const provider = await one(`INSERT INTO provider_configs ("workspaceId", name, model, "connectionId") VALUES ($1, 'P', 'm', $2)`, [workspace, connection]);
-  const brand = await one(`INSERT INTO brands ("workspaceId", name) VALUES ($1, 'B')`, [workspace]);
-  const prompt = await one(`INSERT INTO prompts ("workspaceId", text) VALUES ($1, 'Which CRM?')`, [workspace]);
+  const { workspace, connection, provider, brand, prompt } = await oldSchemaWorkspace(sql);
   const check = await one(`INSERT INTO checks ("workspaceId", "brandId", "totalCaptures") VALUES ($1, $2, 6)`, [workspace, brand]);
   const ids: Record<string, string> = {};
   for (const [i, [name, shape]] of Object.entries(shapes).entries()) {

@@ -4,15 +4,13 @@
 // nothing. The action has read the role by then; the change lands before the write.
 import { describe, expect, it } from "vitest";
 import { newSpace } from "../support/lifecycle-fixtures";
+import { ROLE_LOSSES } from "../support/workspace-fixtures";
 import { db } from "@/lib/db/prisma";
 import { createSchedule, pauseSchedule, resumeSchedule, updateSchedule } from "@/lib/schedules/schedules";
 import { scheduleInputSchema } from "@/lib/schedules/schemas";
 
 describe("the member's role, read again as a schedule is written", () => {
-  it.each([
-    ["made a viewer", (workspaceId: string, userId: string) => db().membership.updateMany({ where: { workspaceId, userId }, data: { role: "viewer" } })],
-    ["removed", (workspaceId: string, userId: string) => db().membership.deleteMany({ where: { workspaceId, userId } })],
-  ])("a member %s after the action's check saves, changes and resumes no schedule", async (_, change) => {
+  it.each(ROLE_LOSSES)("a member %s after the action's check saves, changes and resumes no schedule", async (_, change) => {
     const space = await newSpace({ prompts: 1 });
     const ownerId = space.owner.userId!;
     const brand = await db().brand.findFirstOrThrow({ where: { workspaceId: space.workspaceId } });

@@ -19,6 +19,7 @@ import type { FakeServer } from "@/tests/support/fake-providers/openai-server";
 import { budgetNow, claim, connectionInputOf, expectBudgetConsistent, liveWorker, newSpace, startSpaceCheck } from "../support/lifecycle-fixtures";
 import { actAt, gateAt, lockWaiters } from "../support/pause";
 import { waitFor } from "../support/wait-for";
+import { ROLE_LOSSES } from "../support/workspace-fixtures";
 
 let server: FakeServer<CompatibleScenario>;
 beforeAll(async () => {
@@ -385,10 +386,7 @@ describe("the wizard's call meets the kill switches and its reservation", () => 
 });
 
 describe("the requester's role, read again as the call is reserved", () => {
-  it.each([
-    ["made a viewer", (workspaceId: string, userId: string) => db().membership.updateMany({ where: { workspaceId, userId }, data: { role: "viewer" } })],
-    ["removed", (workspaceId: string, userId: string) => db().membership.deleteMany({ where: { workspaceId, userId } })],
-  ])("a requester %s after the action's check gets no paid call: nothing stored, nothing reserved", async (_, change) => {
+  it.each(ROLE_LOSSES)("a requester %s after the action's check gets no paid call: nothing stored, nothing reserved", async (_, change) => {
     const space = await newSpace({ prompts: 1 });
     const before = await budgetNow(space.workspaceId);
     // The action read the role (an owner's); the change lands before the request's transaction.

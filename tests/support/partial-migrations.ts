@@ -45,3 +45,17 @@ export async function acrossMigration<T>(migration: string, arrange: (sql: Sql) 
     await client.end();
   }
 }
+
+/**
+ * A workspace with a connection, a provider, a brand and a prompt, in the schema of a migration
+ * under test (plain SQL, as acrossMigration's `arrange` writes): their ids.
+ */
+export async function oldSchemaWorkspace(sql: Sql): Promise<{ workspace: string; connection: string; provider: string; brand: string; prompt: string }> {
+  const one = async (text: string, values: unknown[] = []) => (await sql(`${text} RETURNING id`, values)).rows[0].id as string;
+  const workspace = await one(`INSERT INTO workspaces (slug, name) VALUES ('w', 'W')`);
+  const connection = await one(`INSERT INTO provider_connections (name, adapter) VALUES ('C', 'simulator')`);
+  const provider = await one(`INSERT INTO provider_configs ("workspaceId", name, model, "connectionId") VALUES ($1, 'P', 'm', $2)`, [workspace, connection]);
+  const brand = await one(`INSERT INTO brands ("workspaceId", name) VALUES ($1, 'B')`, [workspace]);
+  const prompt = await one(`INSERT INTO prompts ("workspaceId", text) VALUES ($1, 'Which CRM?')`, [workspace]);
+  return { workspace, connection, provider, brand, prompt };
+}

@@ -159,3 +159,9 @@ export async function countRows() {
   ]);
   return { users, accounts, sessions, workspaces, memberships, invitations, brands, competitors, prompts };
 }
+
+/** A member losing the right to act after an action checked it (rows for `it.each`): made a viewer, or removed. */
+export const ROLE_LOSSES: [string, (workspaceId: string, userId: string) => Promise<unknown>][] = [
+  ["made a viewer", (workspaceId, userId) => db().membership.updateMany({ where: { workspaceId, userId }, data: { role: "viewer" } })],
+  ["removed", (workspaceId, userId) => db().membership.deleteMany({ where: { workspaceId, userId } })],
+];
