@@ -63,8 +63,17 @@ type ProcessBaseline = { env: NodeJS.ProcessEnv };
 const worker = globalThis as { beaconTestBaseline?: ProcessBaseline };
 const KEEP_GLOBALS = new Set(["beaconTestBaseline", "beaconTestDatabases", "beaconRequestContext"]);
 if (!state.beaconTestDatabases) {
-  if (!worker.beaconTestBaseline) worker.beaconTestBaseline = { env: { ...process.env } };
-  else {
+  if (!worker.beaconTestBaseline) {
+    worker.beaconTestBaseline = { env: { ...process.env } };
+    // better-auth (loaded by Node, once per process) sets its cookies through Node's own
+    // next/headers.js, whose ESM view is fixed the first time anything imports it natively. A
+    // file that imports lib/ code without mocking next/headers makes that happen (with Next's
+    // real accessors, which throw outside a request, and better-auth drops cookies silently) and
+    // every later file in the process lost its sessions. So the module is pointed at
+    // tests/support/request-context.ts here, before the process's first file imports anything.
+    const { assertRequestScopeWired } = await import("./request-context");
+    await assertRequestScopeWired();
+  } else {
     const { env } = worker.beaconTestBaseline;
     for (const name of Object.keys(process.env)) if (!(name in env)) delete process.env[name];
     Object.assign(process.env, env);
