@@ -45,9 +45,11 @@ const waitingMessage = (brandName: string | null, state: "running" | "failed") =
  * analysis, part new ("brand-edited": the rule waits, as it would have). Read without a lock: the
  * judge's reads are done, and an edit not committed yet means they read old analysis only; a
  * share lock here, after the rule's, would also deadlock with an edit that locks the brand and then
- * the rules watching a competitor it removes (forgetCompetitors).
+ * the rules watching a competitor it removes (forgetCompetitors). Once one finding passed this
+ * check, the judge's reads (all made before it) saw old analysis only, so the verdict's other
+ * findings go without it ("not-watching" and "brand-edited" are the results that did not pass).
  */
-async function fire(rule: JudgedRule, watched: Watched, finding: Finding): Promise<"fired" | "not-fired" | "brand-edited"> {
+async function fire(rule: JudgedRule, watched: Watched, finding: Finding): Promise<"fired" | "duplicate" | "not-watching" | "brand-edited"> {
   await pausePoint("alert:before-fire", { ruleId: rule.id });
   return transaction(async (tx) => {
     const [watching] = await tx.$queryRaw<{ id: string }[]>`
@@ -55,7 +57,7 @@ async function fire(rule: JudgedRule, watched: Watched, finding: Finding): Promi
       WHERE r.id = ${rule.id}::uuid AND r.enabled
         AND r.kind = ${watched.kind} AND r."brandId" IS NOT DISTINCT FROM ${watched.brandId}::uuid AND r.params = ${JSON.stringify(watched.params)}::jsonb
       FOR SHARE`;
-    if (!watching) return "not-fired";
+    if (!watching) return "not-watching";
     if (watched.brandVersion !== undefined) {
       const [brand] = await tx.$queryRaw<{ version: number }[]>`SELECT "analysisVersion" AS version FROM brands WHERE id = ${watched.brandId}::uuid`;
       if (brand?.version !== watched.brandVersion) return "brand-edited";
@@ -66,7 +68,7 @@ async function fire(rule: JudgedRule, watched: Watched, finding: Finding): Promi
       FROM alert_rules r WHERE r.id = ${rule.id}::uuid
       ON CONFLICT ("ruleId", "dedupeKey") DO NOTHING
       RETURNING id`;
-    if (!row) return "not-fired";
+    if (!row) return "duplicate";
     await enqueueFiringDeliveries(tx, row.id);
     await pausePoint("alert:firing-before-commit", { tx, ruleId: rule.id });
     return "fired";
@@ -80,10 +82,13 @@ async function judgeAndFire(rule: JudgedRule, watched: Watched, now: Date): Prom
   try {
     const verdict = await kindOf(storedKind(watched.kind)).judge(rule, watched.params, now, alertReads);
     let fired = 0;
+    let checked = watched;
     for (const finding of verdict.findings) {
-      const stored = await fire(rule, watched, finding);
+      const stored = await fire(rule, checked, finding);
       if (stored === "brand-edited") return { at: now.toISOString(), status: "waiting", fired, message: waitingMessage(rule.brandName, "running") };
       if (stored === "fired") fired++;
+      // The brand's version held after the judge's reads: the other findings are judged on the same history.
+      if (stored === "fired" || stored === "duplicate") checked = { ...watched, brandVersion: undefined };
     }
     const firedAny = verdict.findings.length > 0;
     return {

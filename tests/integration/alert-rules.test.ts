@@ -445,6 +445,25 @@ describe("a competitor overtook the brand on a prompt", () => {
     expect(facts.current).toMatchObject({ brandFirst: 3, rivalFirst: 12, answers: 16 });
     expect(facts.previous).toMatchObject({ brandFirst: 10, rivalFirst: 5, answers: 16 });
   });
+
+  it("a brand edited after the first of a verdict's findings was stored: the others fire too (the judge read the history before the edit)", async () => {
+    const w = await buildWorld("Alerts overtaken twice");
+    const overtaken = (day: string, prompt: number, acme: number, rival: number): Answer[] => [
+      ...Array.from({ length: acme }, () => ({ day, prompt, brand: 1, rival: 2 })),
+      ...Array.from({ length: rival }, () => ({ day, prompt, rival: 1, brand: 2 })),
+    ];
+    await writeAnswers(w, [0, 1].flatMap((prompt) => [...overtaken(PREVIOUS_DAY, prompt, 10, 5), ...overtaken(CURRENT_DAY, prompt, 3, 12)]));
+    const ruleId = await addRule(w, { name: "Overtaken twice", kind: "competitor_overtook", brandId: w.brandId, params: { windowDays: 7 } });
+    // The first finding is stored; the edit commits before the second is.
+    let fires = 0;
+    const gate = gateAt("alert:before-fire", (c) => c.ruleId === ruleId && ++fires === 2);
+    const evaluation = evaluateAlerts(w.workspaceId, { now: NOW });
+    await gate.reached;
+    await updateBrand(w.workspaceId, w.brandId, brandInputSchema.parse({ name: "Acme", aliases: ["Acme Inc"], domains: ["acme.com"], competitors: [{ id: w.rivalId, name: "Rival" }] }));
+    gate.open();
+    expect(resultOf(await evaluation, ruleId)).toMatchObject({ status: "fired", fired: 2 });
+    expect(await firingsOf(ruleId)).toHaveLength(2);
+  });
 });
 
 describe("a competitor a rule watches is removed from the brand", () => {
