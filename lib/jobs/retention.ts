@@ -5,6 +5,9 @@ import { db } from "@/lib/db/prisma";
 import { inOneStatement } from "@/lib/db/transaction";
 
 const HEARTBEAT_RETENTION_DAYS = 7;
+/** Days a digest's delivery is kept at least: longer than the week in which its pass may run again. */
+export const DIGEST_MIN_RETENTION_DAYS = 8;
+
 /** The alert deliveries that ended, which retention deletes in time. */
 export const RETAINED_DELIVERY_STATUSES = ["delivered", "failed", "unknown"] as const;
 /** Attempts deleted per statement: each batch is a short transaction of its own (docs/operating.md "Retention"). */
@@ -126,8 +129,16 @@ export async function runRetention(options: {
   const deliveryDays = options.deliveryRetentionDays ?? env().ALERTS_DELIVERY_RETENTION_DAYS;
   // RETAINED_DELIVERY_STATUSES is lib/alerts' ENDED_DELIVERY_STATUSES (lib/jobs may not import
   // lib/alerts, which enqueues through it): lib/db/enums.test.ts holds the two equal.
+  // A digest's row is how a digest pass run again in the same week (a retry of the cron job,
+  // hours or days later) knows that workspace's digest went (lib/alerts/digest.ts): kept past
+  // the week whatever the retention, or a short one would send it again.
+  const cutoff = new Date(now.getTime() - deliveryDays * day);
+  const digestCutoff = new Date(Math.min(cutoff.getTime(), now.getTime() - DIGEST_MIN_RETENTION_DAYS * day));
   const deliveries = await db().alertDelivery.deleteMany({
-    where: { status: { in: [...RETAINED_DELIVERY_STATUSES] }, endedAt: { lt: new Date(now.getTime() - deliveryDays * day) } },
+    where: {
+      status: { in: [...RETAINED_DELIVERY_STATUSES] },
+      OR: [{ kind: { not: "digest" }, endedAt: { lt: cutoff } }, { kind: "digest", endedAt: { lt: digestCutoff } }],
+    },
   });
   // The daily rollup (traffic_daily) keeps the counts of the raw hits deleted here.
   const trafficDays = options.trafficHitRetentionDays ?? env().BEACON_TRAFFIC_HIT_RETENTION_DAYS;

@@ -777,6 +777,24 @@ describe("retention", () => {
     expect(left.map((d) => d.id)).not.toContain(oldFailed.id);
   });
 
+  it("keeps a digest's delivery past its week whatever the retention, so a digest pass run again that week does not send it twice", async () => {
+    const R = await signUp({ name: "Rhea Owner", workspaceName: "Retention digest" });
+    ok(await R.browser.run(() => createAlertChannelAction({ kind: "email", name: "Digest mail", to: "rhea@example.com" })));
+    const monday = new Date("2027-01-04T08:00:00Z");
+    const at = (days: number) => new Date(monday.getTime() + days * 86_400_000);
+    const digests = () => db().alertDelivery.findMany({ where: { workspaceId: R.workspaceId, kind: "digest" } });
+    expect(await enqueueWeeklyDigests(monday)).toBeGreaterThanOrEqual(1);
+    const [sent] = await digests();
+    await db().alertDelivery.update({ where: { id: sent!.id }, data: { status: "delivered", deliveredAt: at(0.01), endedAt: at(0.01) } });
+    // Thursday: a day's retention has passed, and the Monday pass is run again (a retry).
+    await runRetention({ attemptRetentionDays: 3650, deliveryRetentionDays: 1, now: at(3) });
+    await enqueueWeeklyDigests(at(3));
+    expect((await digests()).map((d) => d.id)).toEqual([sent!.id]);
+    // Past the week it goes by the retention.
+    await runRetention({ attemptRetentionDays: 3650, deliveryRetentionDays: 1, now: at(9) });
+    expect(await digests()).toEqual([]);
+  });
+
   it("counts a delivery's days from when it ended: an old one of unknown outcome sent again and delivered now is kept", async () => {
     const F = await signUp({ name: "Fay Owner", workspaceName: "Retention F" });
     const { channel } = await webhook(F, "/ok/retention-again");
