@@ -1,8 +1,10 @@
 import "server-only";
 import { db } from "@/lib/db/prisma";
+import { transaction } from "@/lib/db/transaction";
 import { UserError } from "@/lib/errors";
 import { MAX_LOGO_BYTES, type LogoType } from "@/lib/share-links/schemas";
 import { findLiveShareLink } from "@/lib/share-links/report";
+import { refuseStaleEdit } from "@/lib/validation/edit-version";
 
 // The first bytes of each accepted format. The declared type of an upload is never trusted.
 const SIGNATURES: { type: LogoType; matches: (b: Buffer) => boolean }[] = [
@@ -27,20 +29,25 @@ export async function getBranding(workspaceId: string) {
 
 /**
  * Sets the agency name, and the logo unless `logo` is undefined (null removes it). A refused
- * logo changes nothing, the name included. Does not authorize: the action checks
- * canManageBranding first.
+ * logo changes nothing, the name included, and so does a form opened before another admin's save
+ * (`version`: its updatedAt as it read it). Does not authorize: the action checks canManageBranding first.
  */
-export async function setBranding(workspaceId: string, updatedById: string, input: { agencyName: string | null; logo?: string | null }) {
+export async function setBranding(workspaceId: string, updatedById: string, input: { agencyName: string | null; logo?: string | null; version?: Date | null }) {
   let logo: { logo: Uint8Array<ArrayBuffer> | null; logoType: LogoType | null } | Record<string, never> = {};
   if (input.logo === null) logo = { logo: null, logoType: null };
   else if (input.logo !== undefined) {
     const bytes = Buffer.from(input.logo, "base64");
     logo = { logoType: sniffLogo(bytes), logo: new Uint8Array(bytes) };
   }
-  await db().workspaceBranding.upsert({
-    where: { workspaceId },
-    create: { workspaceId, agencyName: input.agencyName, updatedById, ...logo },
-    update: { agencyName: input.agencyName, updatedById, ...logo },
+  await transaction(async (tx) => {
+    const [row] = await tx.$queryRaw<{ updatedAt: Date }[]>`SELECT "updatedAt" FROM workspace_brandings WHERE "workspaceId" = ${workspaceId}::uuid FOR UPDATE`;
+    // A form that read no branding yet sent null: the epoch stands for "none" on both sides.
+    refuseStaleEdit("The agency branding", row?.updatedAt ?? 0, input.version === null ? 0 : input.version);
+    await tx.workspaceBranding.upsert({
+      where: { workspaceId },
+      create: { workspaceId, agencyName: input.agencyName, updatedById, ...logo },
+      update: { agencyName: input.agencyName, updatedById, ...logo },
+    });
   });
   return getBranding(workspaceId);
 }

@@ -6,6 +6,7 @@ import { MARKET_KEY } from "@/lib/analytics/markets";
 import { RANGE_PRESETS } from "@/lib/analytics/schemas";
 import { text } from "@/lib/validation/text";
 import { dayInput } from "@/lib/validation/day";
+import { editedAt } from "@/lib/validation/edit-version";
 
 /** A link lives at most this long; it cannot be extended, only replaced. */
 export const MAX_SHARE_LINK_DAYS = 90;
@@ -63,5 +64,7 @@ export const brandingInput = z.object({
     .regex(/^[A-Za-z0-9+/]*={0,2}$/, "The logo must be base64")
     .nullable()
     .optional(),
+  /** The branding's updatedAt as the form read it, null when there was none yet (lib/validation/edit-version.ts). */
+  version: editedAt.nullable(),
 });
 export type BrandingInput = z.input<typeof brandingInput>;

@@ -3,8 +3,8 @@
 // form sends back the version it read; a save after a change is refused (409, nothing stored) and
 // one with the row's version now saves. The brand and the connection forms have their own tests
 // (discovery.test.ts, provider-limits.test.ts); here the workspace's budget, a provider, an alert
-// channel, a prompt, a schedule and an alert rule (the last two by an edit counter: their own runs
-// and evaluations rewrite their updatedAt).
+// channel, a prompt, a schedule, an alert rule (the last two by an edit counter: their own runs
+// and evaluations rewrite their updatedAt) and the agency branding.
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { ok, refused, signUp, type Person } from "../support/workspace-fixtures";
 import { updateAlertChannelAction, createAlertChannelAction } from "@/lib/actions/alert-channels";
@@ -12,6 +12,7 @@ import { createPromptAction, updatePromptAction } from "@/lib/actions/prompts";
 import { updateProviderAction, updateWorkspaceSettingsAction, workspaceSettingsAction } from "@/lib/actions/settings";
 import { createScheduleAction, updateScheduleAction } from "@/lib/actions/schedules";
 import { createAlertRuleAction, setAlertRuleEnabledAction, updateAlertRuleAction } from "@/lib/actions/alerts";
+import { getBrandingAction, setBrandingAction } from "@/lib/actions/share-links";
 import { db } from "@/lib/db/prisma";
 
 vi.mock("next/headers", () => import("../support/request-context").then((m) => m.nextHeadersMock));
@@ -35,6 +36,22 @@ describe("an edit form opened before another change", () => {
     const now = ok(await run(() => workspaceSettingsAction()));
     ok(await run(() => updateWorkspaceSettingsAction({ name: "Renamed", monthlyBudgetUsd: 5, version: now.updatedAt })));
     expect((await db().workspace.findUniqueOrThrow({ where: { id: owner.workspaceId } })).name).toBe("Renamed");
+  });
+
+  it("the agency branding: a stale form cannot put back the name another admin changed, nor one opened before the first save", async () => {
+    const none = ok(await run(() => getBrandingAction()));
+    expect(none.updatedAt).toBeNull();
+    ok(await run(() => setBrandingAction({ agencyName: "Northwind Agency", version: none.updatedAt })));
+    // Opened before that first save (it read no branding): refused.
+    refused(await run(() => setBrandingAction({ agencyName: "Old Name", version: null })), "conflict");
+    const opened = ok(await run(() => getBrandingAction()));
+    ok(await run(() => setBrandingAction({ agencyName: "Northwind & Co", version: opened.updatedAt })));
+    const stale = refused(await run(() => setBrandingAction({ agencyName: "Northwind Agency", version: opened.updatedAt })), "conflict");
+    expect(stale.message).toMatch(/changed since .* opened/);
+    expect((await db().workspaceBranding.findUniqueOrThrow({ where: { workspaceId: owner.workspaceId } })).agencyName).toBe("Northwind & Co");
+    const now = ok(await run(() => getBrandingAction()));
+    ok(await run(() => setBrandingAction({ agencyName: "Northwind", version: now.updatedAt })));
+    expect((await db().workspaceBranding.findUniqueOrThrow({ where: { workspaceId: owner.workspaceId } })).agencyName).toBe("Northwind");
   });
 
   it("a provider: a stale form or a stale Enable button cannot switch back on a provider another admin disabled", async () => {

@@ -31,6 +31,7 @@ export function BrandingSection() {
       setVersion((v) => v + 1);
       await queryClient.invalidateQueries({ queryKey: brandingKey });
     },
+    reloadOnConflict: brandingKey,
   });
   const branding = query.data;
   return (
@@ -39,7 +40,7 @@ export function BrandingSection() {
       <Card className="p-5">
         {branding && (
           <form
-            key={version}
+            key={`${version}:${String(branding.updatedAt)}`}
             noValidate
             className="space-y-4"
             onSubmit={async (event) => {
@@ -50,7 +51,7 @@ export function BrandingSection() {
               const remove = (elements.namedItem("removeLogo") as HTMLInputElement | null)?.checked;
               if (file && file.size > MAX_LOGO_BYTES) return setFileError(`The logo may be at most ${MAX_LOGO_BYTES / 1024} KB.`);
               setFileError(undefined);
-              form.submit({ agencyName, logo: remove ? null : file ? await base64Of(file) : undefined });
+              form.submit({ agencyName, logo: remove ? null : file ? await base64Of(file) : undefined, version: branding.updatedAt });
             }}
           >
             <Field id="agency-name" label="Agency name" error={form.error("agencyName")}>
