@@ -33,10 +33,14 @@ async function expectPrintable(page: Page, minCharts: number) {
   await page.emulateMedia({ media: "print" });
   await page.waitForFunction(() => getComputedStyle(document.querySelector("button.print\\:hidden")!).display === "none");
   expect(await page.getByRole("button", { name: "Print / save as PDF" }).isVisible()).toBe(false);
-  // recharts measures its container again once the print layout applies.
+  // recharts measures its container again once the print layout applies; a chart whose data is
+  // still loading has no svg yet, so the count is waited for too.
   await page.waitForFunction(
-    () => [...document.querySelectorAll("svg.recharts-surface")].every((svg) => svg.getBoundingClientRect().width > 100),
-    null,
+    (min) => {
+      const svgs = [...document.querySelectorAll("svg.recharts-surface")];
+      return svgs.length >= min && svgs.every((svg) => svg.getBoundingClientRect().width > 100);
+    },
+    minCharts,
     { timeout: 10_000 },
   );
   expect(await page.getByRole("navigation", { name: "Main" }).isVisible().catch(() => false)).toBe(false);
