@@ -3,12 +3,14 @@
 // pass must find it, repair it through the transitions, count it, and then find nothing.
 import { beforeAll, describe, expect, it } from "vitest";
 import { budgetNow, captureRow, claim, claimed, expectBudgetConsistent, jobOf, liveWorker, newSpace, repairsIn, startSpaceCheck, succeed, type Space } from "../support/lifecycle-fixtures";
-import { gateAt } from "../support/pause";
+import { gateAt, waitForLockWaiter } from "../support/pause";
 import { cancelCapture, retryCaptures } from "@/lib/checks/cancel-retry";
 import { requestCheckCancel, runCheckOperation } from "@/lib/checks/operations";
 import { runRepairPass } from "@/lib/lifecycle/repair";
 import { unknownOutcomeCost } from "@/lib/billing/money";
 import { db } from "@/lib/db/prisma";
+import { inTransaction } from "@/lib/db/transaction";
+import { finishCheckIfDone, syncCheck } from "@/lib/lifecycle/transition";
 
 let space: Space;
 let workerId: string;
@@ -160,5 +162,68 @@ describe("the repair pass", () => {
     await repairedOnce("budget_drift");
     await expectBudgetConsistent(space.workspaceId);
     expect(await repairsIn(space.workspaceId)).toContain("budget_drift");
+  });
+});
+
+// The repair's charge of an attempt it closes (open_attempt_of_moved_capture) and the finish of
+// the attempt's check (syncCheck) both write the check's chargedMicros: the repair adds the
+// estimate only to a check that has finished, the finish sums the attempts' costs. Each side is
+// held with the check's row locked while the other acts: the estimate must be in the charge
+// exactly once, whichever commits first.
+describe("the repair's charge and the check's finish at once", () => {
+  /** A check whose captures all ended, one of them leaving its attempt open, and that has not finished yet. */
+  async function movedCaptureOfOpenCheck() {
+    const { captureIds } = await startSpaceCheck(space);
+    const runToken = await claimed(captureIds[0]!, workerId);
+    const { checkId } = await db().capture.findUniqueOrThrow({ where: { id: captureIds[0] } });
+    await db().$executeRaw`UPDATE captures SET status = 'failed', "finishedAt" = now(), "runToken" = NULL WHERE id = ${captureIds[0]}::uuid`;
+    await db().$executeRaw`UPDATE captures SET status = 'cancelled', "finishedAt" = now() WHERE "checkId" = ${checkId}::uuid AND id <> ${captureIds[0]}::uuid`;
+    const capture = await db().capture.findUniqueOrThrow({ where: { id: captureIds[0] }, include: { connection: true, promptVersion: true } });
+    const estimate = unknownOutcomeCost(capture.promptVersion.text, capture.searchMode, capture.connection, capture.connection);
+    expect(estimate).toBeGreaterThan(0);
+    return { checkId, runToken, estimate };
+  }
+
+  async function expectChargedOnce(checkId: string, runToken: string, estimate: number) {
+    expect(await db().attempt.findUniqueOrThrow({ where: { runToken } })).toMatchObject({ outcome: "unknown", costMicros: BigInt(estimate) });
+    const check = await db().check.findUniqueOrThrow({ where: { id: checkId } });
+    expect(check.finishedAt).not.toBeNull();
+    expect(check.chargedMicros).toBe(BigInt(estimate));
+    expect(await runRepairPass(), "nothing left to repair").toEqual({});
+    await expectBudgetConsistent(space.workspaceId);
+  }
+
+  it("a finish that waits for the repair holding the check's row sums the attempt the repair closed", async () => {
+    const { checkId, runToken, estimate } = await movedCaptureOfOpenCheck();
+    const gate = gateAt("repair:attempts-closed-before-commit");
+    const repairing = runRepairPass();
+    await gate.reached; // attempt closed, the open check's row locked and charged nothing
+    const finishing = finishCheckIfDone(checkId);
+    await waitForLockWaiter(1, undefined, `"cancelRequestedAt" IS NOT NULL AS "cancelRequested"`); // syncCheck's first statement
+    gate.open();
+    expect(await repairing).toMatchObject({ open_attempt_of_moved_capture: 1 });
+    await finishing;
+    await expectChargedOnce(checkId, runToken, estimate);
+  });
+
+  it("a repair that waits for the finish holding the check's row adds the estimate to the finished check", async () => {
+    const { checkId, runToken, estimate } = await movedCaptureOfOpenCheck();
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let finished!: () => void;
+    const written = new Promise<void>((resolve) => (finished = resolve));
+    // The finish written (finishedAt set, charged the attempts' costs: none closed yet) and not committed.
+    const finishing = inTransaction(async (tx) => {
+      await syncCheck(tx, checkId);
+      finished();
+      await released;
+    });
+    await written;
+    const repairing = runRepairPass();
+    await waitForLockWaiter(1, undefined, `"chargedMicros" = "chargedMicros" + CASE`); // closed the attempt, waits for the check's row
+    release();
+    await finishing;
+    expect(await repairing).toMatchObject({ open_attempt_of_moved_capture: 1 });
+    await expectChargedOnce(checkId, runToken, estimate);
   });
 });
