@@ -8,7 +8,7 @@ import { db } from "@/lib/db/prisma";
 import { pausePoint } from "@/lib/db/pause-points";
 import { transaction } from "@/lib/db/transaction";
 import { enqueueCheckOperation } from "@/lib/jobs/enqueue";
-import type { CheckOperationKind, Prisma } from "@/lib/generated/prisma/client";
+import type { CheckOperationKind, CheckStatus, Prisma } from "@/lib/generated/prisma/client";
 import { NotFoundError, UserError } from "@/lib/errors";
 
 // A person's cancel or retry of a whole check from the check page. Next.js runs one browser's
@@ -63,7 +63,10 @@ export async function requestCheckRetry(caller: Caller, checkId: string): Promis
  */
 export async function requestCheckCancel(caller: Caller, checkId: string): Promise<{ operationId: string }> {
   return transaction(async (tx) => {
-    const check = await tx.check.findFirst({ where: { id: checkId, workspaceId: caller.workspaceId }, select: { id: true, status: true, startedById: true } });
+    // Read under the check's lock: a finish committing meanwhile (its last capture ended) is
+    // waited for and seen, so a finished check is refused instead of being labelled cancelled.
+    const [check] = await tx.$queryRaw<{ id: string; status: CheckStatus; startedById: string | null }[]>`
+      SELECT id, status, "startedById" FROM checks WHERE id = ${checkId}::uuid AND "workspaceId" = ${caller.workspaceId}::uuid FOR NO KEY UPDATE`;
     if (!check) throw new NotFoundError("That check does not exist in this workspace.");
     assertCan(canCancelCheck(caller, check), "Only admins, owners and the member who started a check can cancel it.");
     if (isCheckFinished(check.status) && !(await tx.checkOperation.count({ where: { checkId, kind: "retry", status: { in: [...PENDING_OPERATION_STATUSES] } } }))) {

@@ -5,7 +5,7 @@
 // kill switch and a cancel land while the retry's job is held at retry:after-plan.
 import { randomUUID } from "node:crypto";
 import { describe, expect, it, vi } from "vitest";
-import { budgetNow, claim, expectBudgetConsistent, liveWorker, newSpace, startSpaceCheck } from "../support/lifecycle-fixtures";
+import { budgetNow, claim, claimed, expectBudgetConsistent, liveWorker, newSpace, startSpaceCheck, succeed } from "../support/lifecycle-fixtures";
 import { gateAt, waitForLockWaiter } from "../support/pause";
 import { CANCELLED_SINCE, CANCEL_WAITING, cancelCapture, retryCaptures } from "@/lib/checks/cancel-retry";
 import { requestCheckCancel, requestCheckRetry, runCheckOperation } from "@/lib/checks/operations";
@@ -15,6 +15,8 @@ import { onPausePoint } from "@/lib/db/pause-points";
 import { checkTally } from "@/lib/captures/check-counts";
 import { revokeConnection } from "@/lib/connections/connections";
 import { db } from "@/lib/db/prisma";
+import { inTransaction } from "@/lib/db/transaction";
+import { syncCheck } from "@/lib/lifecycle/transition";
 import { createApiKey } from "@/lib/api-keys/api-keys";
 import { POST as cancelCheckRoute } from "@/app/api/v1/checks/[id]/cancel/route";
 import { callRoute } from "../support/api-fixtures";
@@ -349,6 +351,41 @@ describe("a check's cancel", () => {
     expect((await checkProgress(space.workspaceId, checkId, { page: 1 })).check.operation).toMatchObject({ status: "completed", result: { cancelledNow: 3, aborting: 0 } });
     expect(await db().check.findUniqueOrThrow({ where: { id: checkId } })).toMatchObject({ status: "cancelled" });
     await expect(requestCheckCancel(space.owner, checkId)).rejects.toThrow(/already finished/);
+    await expectBudgetConsistent(space.workspaceId);
+  });
+
+  it("asked while the check's last capture is finishing it waits for the finish and is refused: the finished check keeps its status", async () => {
+    const space = await newSpace({ prompts: 1 });
+    const workerId = await liveWorker();
+    const { checkId, captureIds } = await startSpaceCheck(space, { prompts: 1, providers: ["ChatGPT"] });
+    // The last capture succeeds; its check's finish is written (status completed) and not committed.
+    const afterCommit = gateAt("finish:before", (context) => context.checkId === checkId);
+    const succeeded = succeed(captureIds[0]!, await claimed(captureIds[0]!, workerId));
+    await afterCommit.reached; // committed; its own finish held before it looks
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let written!: () => void;
+    const finishWritten = new Promise<void>((resolve) => (written = resolve));
+    const finishing = inTransaction(async (tx) => {
+      expect(await syncCheck(tx, checkId)).toBe("completed");
+      written();
+      await released;
+    });
+    await finishWritten;
+
+    const asked = requestCheckCancel(space.owner, checkId).then(
+      () => "taken",
+      (error: unknown) => (error as Error).message,
+    );
+    await waitForLockWaiter();
+    release();
+    await finishing;
+    afterCommit.open();
+    await succeeded;
+
+    expect(await asked).toMatch(/already finished/);
+    expect(await db().check.findUniqueOrThrow({ where: { id: checkId } })).toMatchObject({ status: "completed", cancelRequestedAt: null, cancelledById: null });
+    expect(await db().checkOperation.count({ where: { checkId } }), "no operation recorded").toBe(0);
     await expectBudgetConsistent(space.workspaceId);
   });
 
