@@ -3,7 +3,7 @@ import { inTransaction } from "@/lib/db/transaction";
 import { unknownOutcomeCost, type PriceTable } from "@/lib/billing/money";
 import { decideAfterFailure } from "@/lib/captures/retry-policy";
 import { TERMINAL_STATUSES } from "@/lib/captures/states";
-import { Effects, applyEffects, cancelAware, closeAttempt, guardedUpdate, settleMoved } from "@/lib/lifecycle/transition";
+import { Effects, applyEffects, cancelAware, chargeFinishedCheck, closeAttempt, guardedUpdate, settleMoved } from "@/lib/lifecycle/transition";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { CallLimits } from "@/lib/providers/types";
 import type { OrphanReason } from "@/lib/jobs/heartbeats";
@@ -71,8 +71,9 @@ export async function expireAttempt(runToken: string, reason: OrphanReason): Pro
     });
     const effects = new Effects().call(closed);
     // The capture moved on without closing this attempt (it cannot; if it did, the attempt must
-    // not stay open for ever): its money is settled all the same, and that is all.
+    // not stay open for ever): its money is settled all the same, its finished check charged.
     if (!moved) {
+      if (closed) await chargeFinishedCheck(tx, run.checkId, closed);
       await applyEffects(tx, effects);
       return null;
     }

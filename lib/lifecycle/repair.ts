@@ -6,7 +6,7 @@ import { jobCatalog, type JobName } from "@/lib/jobs/catalog";
 import { enqueueSetupSuggestions } from "@/lib/jobs/enqueue";
 import { CANCEL_SET } from "@/lib/lifecycle/admin";
 import { REPAIR_EVENT } from "@/lib/lifecycle/lease";
-import { Effects, applyEffects, cancelAware, closeAttempt, guardedUpdate, settleMoved, type Moved, type Tx } from "@/lib/lifecycle/transition";
+import { Effects, applyEffects, cancelAware, chargeFinishedCheck, closeAttempt, guardedUpdate, settleMoved, type Moved, type Tx } from "@/lib/lifecycle/transition";
 import { TERMINAL_STATUSES, WAITING_STATUSES } from "@/lib/captures/states";
 import { PENDING_OPERATION_STATUSES } from "@/lib/captures/states";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -153,13 +153,7 @@ const repairs: Record<(typeof REPAIR_KINDS)[number], Repair> = {
       const closed = await closeAttempt(tx, row.runToken, { outcome: "unknown", reason: "abandoned", errorClass: "unknown", costMicros, costIsEstimate: true, latencyMs: 0 });
       if (!closed) continue;
       repaired++;
-      // A check that already finished was charged its attempts' costs then: this one's joins it
-      // (its ledgers got it from closeAttempt). An open check counts it when it finishes. The row
-      // is locked either way (after the capture, as every writer does): a finish that began first
-      // commits before this reads finishedAt, and one that begins now waits and sums this cost.
-      await tx.$executeRaw`
-        UPDATE checks SET "chargedMicros" = "chargedMicros" + CASE WHEN "finishedAt" IS NOT NULL THEN ${costMicros}::bigint ELSE 0 END
-        WHERE id = ${row.checkId}::uuid`;
+      await chargeFinishedCheck(tx, row.checkId, closed);
       effects.call(closed);
       logged(effects, { id: row.captureId, checkId: row.checkId, workspaceId: row.workspaceId }, "open_attempt_of_moved_capture", { runToken: row.runToken });
     }

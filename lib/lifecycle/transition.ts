@@ -251,6 +251,20 @@ export async function closeAttempt(tx: Tx, runToken: string, facts: AttemptClose
 }
 
 /**
+ * An attempt closed after its capture moved on (the sweeper's and the repair's close of an
+ * abandoned attempt): a check that already finished was charged its attempts' costs then, so
+ * this one's charge (what closeAttempt returned, capped at its reservation) joins it. An open
+ * check counts it when it finishes (syncCheck sums the attempts). The row is locked either way,
+ * after the attempt: a finish that began first commits before this reads finishedAt, and one that
+ * begins now waits and sums this cost (tests/integration/lifecycle-repair.test.ts holds both).
+ */
+export async function chargeFinishedCheck(tx: Tx, checkId: string, closed: ClosedAttempt): Promise<void> {
+  await tx.$executeRaw`
+    UPDATE checks SET "chargedMicros" = "chargedMicros" + CASE WHEN "finishedAt" IS NOT NULL THEN ${closed.charged}::bigint ELSE 0 END
+    WHERE id = ${checkId}::uuid`;
+}
+
+/**
  * Brings a check's row up to date with its captures, under its lock (FOR NO KEY UPDATE, which
  * does not conflict with the KEY SHARE locks of events referencing it): a person's cancel
  * request or retry, then its status derived from its captures' counts; when none is left

@@ -7,6 +7,7 @@ import { gateAt, waitForLockWaiter } from "../support/pause";
 import { cancelCapture, retryCaptures } from "@/lib/checks/cancel-retry";
 import { requestCheckCancel, runCheckOperation } from "@/lib/checks/operations";
 import { runRepairPass } from "@/lib/lifecycle/repair";
+import { expireAttempt } from "@/lib/lifecycle/lease";
 import { unknownOutcomeCost } from "@/lib/billing/money";
 import { db } from "@/lib/db/prisma";
 import { inTransaction } from "@/lib/db/transaction";
@@ -23,6 +24,20 @@ beforeAll(async () => {
 async function repairedOnce(kind: string) {
   expect(await runRepairPass()).toEqual({ [kind]: 1 });
   expect(await runRepairPass(), "a second pass finds nothing").toEqual({});
+}
+
+/** A capture that moved on (failed) without closing its attempt, of a check that finished charged nothing for it. */
+async function movedCaptureOfFinishedCheck(of: Space = space) {
+  const { captureIds } = await startSpaceCheck(of);
+  const runToken = await claimed(captureIds[0]!, workerId);
+  const { checkId } = await db().capture.findUniqueOrThrow({ where: { id: captureIds[0] } });
+  await db().$executeRaw`UPDATE captures SET status = 'failed', "finishedAt" = now(), "runToken" = NULL WHERE id = ${captureIds[0]}::uuid`;
+  await db().$executeRaw`UPDATE captures SET status = 'cancelled', "finishedAt" = now() WHERE "checkId" = ${checkId}::uuid AND id <> ${captureIds[0]}::uuid`;
+  await db().$executeRaw`UPDATE checks SET status = 'failed', "finishedAt" = now(), "chargedMicros" = 0 WHERE id = ${checkId}::uuid`;
+  const capture = await db().capture.findUniqueOrThrow({ where: { id: captureIds[0] }, include: { connection: true, promptVersion: true } });
+  const estimate = unknownOutcomeCost(capture.promptVersion.text, capture.searchMode, capture.connection, capture.connection);
+  expect(estimate).toBeGreaterThan(0);
+  return { checkId, runToken, estimate };
 }
 
 describe("the repair pass", () => {
@@ -51,23 +66,41 @@ describe("the repair pass", () => {
   });
 
   it("closes an open attempt whose capture moved on", async () => {
-    const { captureIds } = await startSpaceCheck(space);
-    const runToken = await claimed(captureIds[0]!, workerId);
-    await db().$executeRaw`UPDATE captures SET status = 'failed', "finishedAt" = now(), "runToken" = NULL WHERE id = ${captureIds[0]}::uuid`;
-    // And its check finished, charged what its attempts had cost (none ended yet).
-    const { checkId } = await db().capture.findUniqueOrThrow({ where: { id: captureIds[0] } });
-    await db().$executeRaw`UPDATE captures SET status = 'cancelled', "finishedAt" = now() WHERE "checkId" = ${checkId}::uuid AND id <> ${captureIds[0]}::uuid`;
-    await db().$executeRaw`UPDATE checks SET status = 'failed', "finishedAt" = now(), "chargedMicros" = 0 WHERE id = ${checkId}::uuid`;
+    const { checkId, runToken, estimate } = await movedCaptureOfFinishedCheck();
     expect(await runRepairPass()).toMatchObject({ open_attempt_of_moved_capture: 1 });
     const attempt = await db().attempt.findUniqueOrThrow({ where: { runToken } });
     // The provider may have been called, as for an expired lease: charged its estimate.
-    const capture = await db().capture.findUniqueOrThrow({ where: { id: captureIds[0] }, include: { connection: true, promptVersion: true } });
-    const estimate = unknownOutcomeCost(capture.promptVersion.text, capture.searchMode, capture.connection, capture.connection);
-    expect(estimate).toBeGreaterThan(0);
     expect(attempt).toMatchObject({ outcome: "unknown", reservedMicros: 0n, costMicros: BigInt(estimate), costIsEstimate: true });
     // The finished check's charge follows, as the ledgers do.
     expect((await db().check.findUniqueOrThrow({ where: { id: checkId } })).chargedMicros).toBe(BigInt(estimate));
     expect((await budgetNow(space.workspaceId)).inFlight).toBe(0n);
+    expect(await runRepairPass()).toEqual({});
+    await expectBudgetConsistent(space.workspaceId);
+  });
+
+  // The attempt is charged at most what its claim reserved (beacon_attempt_charge); the finished
+  // check's charge must follow the attempt, not the estimate at prices raised since the claim.
+  it("charges a finished check what the attempt it closes was charged: capped at the reservation when prices rose since the claim", async () => {
+    const own = await newSpace({ prompts: 1 }); // its connection's prices change
+    const { checkId, runToken } = await movedCaptureOfFinishedCheck(own);
+    await db().$executeRaw`UPDATE provider_connections SET "inputPricePerMTokMicros" = "inputPricePerMTokMicros" * 1000, "outputPricePerMTokMicros" = "outputPricePerMTokMicros" * 1000
+      WHERE id = (SELECT "connectionId" FROM attempts a JOIN captures c ON c.id = a."captureId" WHERE a."runToken" = ${runToken}::uuid)`;
+    expect(await runRepairPass()).toMatchObject({ open_attempt_of_moved_capture: 1 });
+    const attempt = await db().attempt.findUniqueOrThrow({ where: { runToken } });
+    expect(attempt.costOverrunMicros, "the estimate at the new prices is over the reservation").toBeGreaterThan(0n);
+    expect((await db().check.findUniqueOrThrow({ where: { id: checkId } })).chargedMicros).toBe(attempt.costMicros);
+    expect(await runRepairPass()).toEqual({});
+    await expectBudgetConsistent(own.workspaceId);
+  });
+
+  // The sweeper finds the same attempts first when their worker's lease expired (or it gave the
+  // run up): its close of an attempt whose capture moved on charges the finished check too.
+  it("the sweeper's close of an open attempt whose capture moved on charges the finished check, as the repair's does", async () => {
+    const { checkId, runToken, estimate } = await movedCaptureOfFinishedCheck();
+    expect(await expireAttempt(runToken, "abandoned"), "the capture moved on: not touched").toBeNull();
+    expect(await db().attempt.findUniqueOrThrow({ where: { runToken } })).toMatchObject({ outcome: "unknown", costMicros: BigInt(estimate) });
+    expect((await db().check.findUniqueOrThrow({ where: { id: checkId } })).chargedMicros).toBe(BigInt(estimate));
+    expect(await runRepairPass(), "no attempt left for the repair").not.toHaveProperty("open_attempt_of_moved_capture");
     expect(await runRepairPass()).toEqual({});
     await expectBudgetConsistent(space.workspaceId);
   });
