@@ -51,6 +51,17 @@ export type OperationRun = { id: string; complete: (tx: Tx, result: Prisma.Input
  */
 export async function cancelCheckCaptures(caller: Caller, checkId: string, operation: OperationRun) {
   return inTransaction(async (tx) => {
+    // Taken behind a retry of a finished check, which its request did not mark: the retry was
+    // refused, and the check is as it finished, with nothing to stop. Read without the check's
+    // lock (a claim takes its capture's, then the check's): while this operation is pending no
+    // retry runs and no cancel marks a finished check, so this answer cannot change.
+    const [check] = await tx.$queryRaw<{ untouched: boolean }[]>`
+      SELECT "finishedAt" IS NOT NULL AND "cancelRequestedAt" IS NULL AS untouched FROM checks WHERE id = ${checkId}::uuid`;
+    if (check?.untouched) {
+      const nothing = { cancelledNow: 0, aborting: 0 };
+      await operation.complete(tx, nothing);
+      return nothing;
+    }
     // Asked when the page recorded it (requestCheckCancel stamped the check then).
     const result = await cancelCaptures(tx, lifecycleActor(caller), { checkId, asked: "before" });
     await operation.complete(tx, result);

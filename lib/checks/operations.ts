@@ -69,8 +69,14 @@ export async function requestCheckCancel(caller: Caller, checkId: string): Promi
       SELECT id, status, "startedById" FROM checks WHERE id = ${checkId}::uuid AND "workspaceId" = ${caller.workspaceId}::uuid FOR NO KEY UPDATE`;
     if (!check) throw new NotFoundError("That check does not exist in this workspace.");
     assertCan(canCancelCheck(caller, check), "Only admins, owners and the member who started a check can cancel it.");
-    if (isCheckFinished(check.status) && !(await tx.checkOperation.count({ where: { checkId, kind: "retry", status: { in: [...PENDING_OPERATION_STATUSES] } } }))) {
-      throw new UserError("This check has already finished.");
+    if (isCheckFinished(check.status)) {
+      if (!(await tx.checkOperation.count({ where: { checkId, kind: "retry", status: { in: [...PENDING_OPERATION_STATUSES] } } }))) {
+        throw new UserError("This check has already finished.");
+      }
+      // Behind a retry still to run: the retry's job, finding this cancel waiting, is refused
+      // (refuseWhileCancelling), so nothing will run. The finished check is not marked: its
+      // status stays what its captures made it (cancelCheckCaptures leaves it as it is).
+      return record(tx, caller, checkId, "cancel");
     }
     await tx.$executeRaw`
       UPDATE checks SET "cancelRequestedAt" = now(), "cancelledById" = coalesce("cancelledById", ${caller.userId}), "updatedAt" = now()

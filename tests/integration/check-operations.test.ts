@@ -354,6 +354,30 @@ describe("a check's cancel", () => {
     await expectBudgetConsistent(space.workspaceId);
   });
 
+  // A finished check takes a cancel only while a retry of it is still to run (the cancel then
+  // stops what the retry would queue): when the retry's job comes, the waiting cancel refuses it,
+  // and the cancel's job finds the check as it had finished, with nothing to stop.
+  it("asked behind a retry of a finished check stops the retry and leaves the check's status as it finished", async () => {
+    const space = await newSpace({ prompts: 2 });
+    const workerId = await liveWorker();
+    const { checkId, captureIds } = await startSpaceCheck(space, { prompts: 2, providers: ["ChatGPT"] });
+    await cancelCapture(space.owner, captureIds[0]!);
+    await succeed(captureIds[1]!, await claimed(captureIds[1]!, workerId));
+    expect(await db().check.findUniqueOrThrow({ where: { id: checkId } })).toMatchObject({ status: "completed_with_errors", cancelRequestedAt: null });
+
+    const retry = await requestCheckRetry(space.owner, checkId);
+    const cancel = await requestCheckCancel(space.owner, checkId);
+    await runCheckOperation(retry.operationId);
+    await runCheckOperation(cancel.operationId);
+
+    expect(await db().checkOperation.findUniqueOrThrow({ where: { id: retry.operationId } })).toMatchObject({ status: "failed", error: CANCEL_WAITING });
+    expect(await db().checkOperation.findUniqueOrThrow({ where: { id: cancel.operationId } })).toMatchObject({ status: "completed", result: { cancelledNow: 0, aborting: 0 } });
+    expect((await statuses(checkId)).sort()).toEqual(["cancelled", "succeeded"]);
+    expect(await db().check.findUniqueOrThrow({ where: { id: checkId } })).toMatchObject({ status: "completed_with_errors", cancelRequestedAt: null, cancelledById: null });
+    expect(await db().event.count({ where: { checkId, kind: "check_cancelled" } }), "nothing was cancelled").toBe(0);
+    await expectBudgetConsistent(space.workspaceId);
+  });
+
   it("asked while the check's last capture is finishing it waits for the finish and is refused: the finished check keeps its status", async () => {
     const space = await newSpace({ prompts: 1 });
     const workerId = await liveWorker();

@@ -175,6 +175,7 @@ function operationOutcome(operation: CheckOperationView): string {
   const result = operation.result;
   if (!result) return "Done";
   if ("retried" in result) return [`${result.retried} capture(s) queued again`, ...result.refused.map((r) => `${r.captures} not retried: ${r.reason}`)].join(" · ");
+  if (!result.cancelledNow && !result.aborting) return "Nothing was left to cancel";
   return `Cancelled ${result.cancelledNow} waiting capture(s)${result.aborting ? `; stopping ${result.aborting} running` : ""}`;
 }
 
