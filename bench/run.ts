@@ -94,6 +94,8 @@ const actionsOnly = process.argv.includes("--actions");
 // for another --captures). With BENCH_PAGES_DATABASE_URL it measures that database, migrated and
 // kept, generating the captures only if it has no check of the check page's size. --only=overview,
 // sources visits only the pages whose names start so (a partial run: not a result to commit).
+// --profile=<dir> adds three profiled warm visits per page (untimed; V8 CPU profiles written there,
+// the browser's self time per script and function logged).
 const pagesScale = process.argv.includes("--pages");
 
 // --traffic [--lines=N]: only the access log import (bench/measure/traffic.ts), N lines (default
@@ -328,6 +330,7 @@ async function runPages(): Promise<string> {
     runs,
     coldRuns,
     only,
+    profileDir: argValue("profile"),
     log: (line) => {
       if (line.includes(" ms (LCP")) noteLoad(line.split(":")[1]!.trim());
       log(line);

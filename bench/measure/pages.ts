@@ -162,6 +162,77 @@ async function visit(page: Page, url: string): Promise<Visit> {
   }, CONTENT_MARK);
 }
 
+type CpuProfile = { nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number } }[]; samples: number[]; timeDeltas: number[] };
+
+/**
+ * --profile=<dir>: after a page's warm visits (not timed), PROFILED_VISITS more with V8's sampling
+ * profiler on the page (Chrome DevTools Protocol), each written as <dir>/<page>-<n>.cpuprofile
+ * (open it in DevTools' Performance panel), and the browser's self time summed over them logged by
+ * script file and by function: where a warm visit's main-thread time goes. "(program)" is the
+ * browser's own work (style, layout, paint, parsing), "(idle)" waiting (for the network).
+ */
+const PROFILED_VISITS = 3;
+async function profileWarmVisits(page: Page, p: { page: string; path: string }, dir: string, log: (line: string) => void) {
+  fs.mkdirSync(dir, { recursive: true });
+  const cdp = await page.context().newCDPSession(page);
+  const byFile = new Map<string, number>();
+  const byFunction = new Map<string, number>();
+  let totalMs = 0;
+  try {
+    await cdp.send("Profiler.enable");
+    await cdp.send("Profiler.setSamplingInterval", { interval: 200 });
+    for (let n = 1; n <= PROFILED_VISITS; n++) {
+      await cdp.send("Profiler.start");
+      const { contentMs } = await visit(page, p.path);
+      const { profile } = (await cdp.send("Profiler.stop")) as unknown as { profile: CpuProfile };
+      fs.writeFileSync(path.join(dir, `${p.page.replace(/\W+/g, "-").toLowerCase()}-${n}.cpuprofile`), JSON.stringify(profile));
+      const frames = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
+      for (const [k, id] of profile.samples.entries()) {
+        const frame = frames.get(id)!;
+        const ms = (profile.timeDeltas[k] ?? 0) / 1000;
+        const file = frame.url ? new URL(frame.url).pathname.split("/").pop()! : frame.functionName;
+        byFile.set(file, (byFile.get(file) ?? 0) + ms);
+        const fn = `${frame.functionName || "(anonymous)"} ${file}${frame.url ? `:${frame.lineNumber + 1}:${frame.columnNumber + 1}` : ""}`;
+        byFunction.set(fn, (byFunction.get(fn) ?? 0) + ms);
+        totalMs += ms;
+      }
+      log(`pages: ${p.page}: profiled visit ${n}: content ${round(contentMs, 0)} ms`);
+    }
+    // One more visit traced (Chromium's timeline): the renderer main thread's self time by event,
+    // which splits "(program)" into style, layout, paint, parsing and compiling.
+    const browser = page.context().browser()!;
+    await browser.startTracing(page, { categories: ["devtools.timeline", "disabled-by-default-devtools.timeline", "v8", "blink"] });
+    await visit(page, p.path);
+    const trace = JSON.parse((await browser.stopTracing()).toString()) as { traceEvents: TraceEvent[] };
+    log(`pages: ${p.page}: traced visit, renderer main thread self time: ${mainThreadSelfTime(trace.traceEvents)}`);
+  } finally {
+    await cdp.detach().catch(() => {});
+  }
+  const top = (m: Map<string, number>, count: number) =>
+    [...m].sort((a, b) => b[1] - a[1]).slice(0, count).map(([k, v]) => `${round(v / PROFILED_VISITS, 0)} ms ${k}`).join("; ");
+  log(`pages: ${p.page}: per profiled visit (${round(totalMs / PROFILED_VISITS, 0)} ms sampled), by file: ${top(byFile, 10)}`);
+  log(`pages: ${p.page}: by function: ${top(byFunction, 15)}`);
+}
+
+type TraceEvent = { name: string; ph: string; ts: number; dur?: number; pid: number; tid: number; args?: { name?: string } };
+
+/** The traced visit's renderer main thread: self time (an event's duration less its children's) by event name, the largest first. */
+function mainThreadSelfTime(events: TraceEvent[]): string {
+  const main = events.find((e) => e.ph === "M" && e.name === "thread_name" && e.args?.name === "CrRendererMain");
+  if (!main) return "no renderer main thread in the trace";
+  const spans = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === "X" && (e.dur ?? 0) > 0).sort((a, b) => a.ts - b.ts || b.dur! - a.dur!);
+  const self = new Map<string, number>();
+  const open: { end: number; name: string }[] = [];
+  for (const e of spans) {
+    while (open.length && open.at(-1)!.end <= e.ts) open.pop();
+    const parent = open.at(-1);
+    if (parent) self.set(parent.name, (self.get(parent.name) ?? 0) - e.dur!);
+    self.set(e.name, (self.get(e.name) ?? 0) + e.dur!);
+    open.push({ end: e.ts + e.dur!, name: e.name });
+  }
+  return [...self].sort((a, b) => b[1] - a[1]).slice(0, 14).map(([name, us]) => `${round(us / 1000, 0)} ms ${name}`).join("; ");
+}
+
 /** The build's file behind a script URL, compressed as a server would send it. */
 function jsShipped(scripts: Visit["scripts"]): { js: JsShipped; scripts: PageRow["scripts"] } {
   const seen = new Map<string, number>();
@@ -213,7 +284,7 @@ const ms = (values: (number | null)[]) => summarize(values.filter((v): v is numb
 export async function measurePages(
   url: string,
   authSecret: string,
-  opts: { captures: number; runs: number; coldRuns: number; only?: string[]; log: (line: string) => void },
+  opts: { captures: number; runs: number; coldRuns: number; only?: string[]; profileDir?: string; log: (line: string) => void },
 ): Promise<PagesResult> {
   const { log } = opts;
   if (!hasBuild()) throw new Error("--pages measures the production build: run npm run build first");
@@ -253,6 +324,7 @@ export async function measurePages(
             cold.push(await visit(page, p.path));
             // The warm visits follow the first cold run, in its context.
             for (let r = 0; i === 0 && r < opts.runs; r++) warm.push(await visit(page, p.path));
+            if (i === 0 && opts.profileDir) await profileWarmVisits(page, p, opts.profileDir, log);
           } finally {
             await context.close();
           }
