@@ -222,7 +222,9 @@ describe("the repair's charge and the check's finish at once", () => {
     const check = await db().check.findUniqueOrThrow({ where: { id: checkId } });
     expect(check.finishedAt).not.toBeNull();
     expect(check.chargedMicros).toBe(BigInt(estimate));
-    expect(await runRepairPass(), "nothing left to repair").toEqual({});
+    // The fixture's failed capture kept its hold, which a pass releases; no attempt is left to close.
+    expect(await runRepairPass(), "no attempt left to repair").not.toHaveProperty("open_attempt_of_moved_capture");
+    expect(await runRepairPass()).toEqual({});
     await expectBudgetConsistent(space.workspaceId);
   }
 
@@ -239,23 +241,39 @@ describe("the repair's charge and the check's finish at once", () => {
     await expectChargedOnce(checkId, runToken, estimate);
   });
 
-  it("a repair that waits for the finish holding the check's row adds the estimate to the finished check", async () => {
-    const { checkId, runToken, estimate } = await movedCaptureOfOpenCheck();
+  /** The check's finish written (finishedAt set, charged the attempts' costs: none closed yet) and not committed, until `release`. */
+  async function heldFinish(checkId: string) {
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
-    let finished!: () => void;
-    const written = new Promise<void>((resolve) => (finished = resolve));
-    // The finish written (finishedAt set, charged the attempts' costs: none closed yet) and not committed.
+    let written!: () => void;
+    const finishWritten = new Promise<void>((resolve) => (written = resolve));
     const finishing = inTransaction(async (tx) => {
       await syncCheck(tx, checkId);
-      finished();
+      written();
       await released;
     });
-    await written;
+    await finishWritten;
+    return { release, finishing };
+  }
+
+  it("the sweeper's close of the attempt, waiting for the finish holding the check's row, adds the estimate to the finished check", async () => {
+    const { checkId, runToken, estimate } = await movedCaptureOfOpenCheck();
+    const finish = await heldFinish(checkId);
+    const expiring = expireAttempt(runToken, "abandoned");
+    await waitForLockWaiter(1, undefined, `"chargedMicros" = "chargedMicros" + CASE`); // closed the attempt, waits for the check's row
+    finish.release();
+    await finish.finishing;
+    expect(await expiring, "the capture moved on: not touched").toBeNull();
+    await expectChargedOnce(checkId, runToken, estimate);
+  });
+
+  it("a repair that waits for the finish holding the check's row adds the estimate to the finished check", async () => {
+    const { checkId, runToken, estimate } = await movedCaptureOfOpenCheck();
+    const finish = await heldFinish(checkId);
     const repairing = runRepairPass();
     await waitForLockWaiter(1, undefined, `"chargedMicros" = "chargedMicros" + CASE`); // closed the attempt, waits for the check's row
-    release();
-    await finishing;
+    finish.release();
+    await finish.finishing;
     expect(await repairing).toMatchObject({ open_attempt_of_moved_capture: 1 });
     await expectChargedOnce(checkId, runToken, estimate);
   });
