@@ -35,6 +35,14 @@ async function record(tx: Prisma.TransactionClient, caller: Caller, checkId: str
   return { operationId: operation.id };
 }
 
+/** The caller's check, its row locked (FOR NO KEY UPDATE) to the end of `tx`; NotFoundError when the workspace has no such check. */
+async function lockedCheck(tx: Prisma.TransactionClient, caller: Caller, checkId: string) {
+  const [check] = await tx.$queryRaw<{ id: string; status: CheckStatus; startedById: string | null }[]>`
+    SELECT id, status, "startedById" FROM checks WHERE id = ${checkId}::uuid AND "workspaceId" = ${caller.workspaceId}::uuid FOR NO KEY UPDATE`;
+  if (!check) throw new NotFoundError("That check does not exist in this workspace.");
+  return check;
+}
+
 /**
  * Asks for a retry of the check's failed and cancelled captures. Refused at once when the caller
  * may not retry or the check has nothing to retry; everything else (kill switches, a paid answer,
@@ -45,8 +53,7 @@ export async function requestCheckRetry(caller: Caller, checkId: string): Promis
   return transaction(async (tx) => {
     // The check's row, locked: two admins asking at once record one operation (record() looks
     // for a pending one, and the second look must see the first's), as a cancel's write does.
-    const [check] = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM checks WHERE id = ${checkId}::uuid AND "workspaceId" = ${caller.workspaceId}::uuid FOR NO KEY UPDATE`;
-    if (!check) throw new NotFoundError("That check does not exist in this workspace.");
+    await lockedCheck(tx, caller, checkId);
     // One probe of the captures' ("checkId", status) index, not a count of thousands.
     const retryable = await tx.capture.findFirst({ where: { checkId, status: { in: ["failed", "cancelled"] } }, select: { id: true } });
     if (!retryable) throw new UserError(NOTHING_TO_RETRY);
@@ -65,9 +72,7 @@ export async function requestCheckCancel(caller: Caller, checkId: string): Promi
   return transaction(async (tx) => {
     // Read under the check's lock: a finish committing meanwhile (its last capture ended) is
     // waited for and seen, so a finished check is refused instead of being labelled cancelled.
-    const [check] = await tx.$queryRaw<{ id: string; status: CheckStatus; startedById: string | null }[]>`
-      SELECT id, status, "startedById" FROM checks WHERE id = ${checkId}::uuid AND "workspaceId" = ${caller.workspaceId}::uuid FOR NO KEY UPDATE`;
-    if (!check) throw new NotFoundError("That check does not exist in this workspace.");
+    const check = await lockedCheck(tx, caller, checkId);
     assertCan(canCancelCheck(caller, check), "Only admins, owners and the member who started a check can cancel it.");
     if (isCheckFinished(check.status)) {
       if (!(await tx.checkOperation.count({ where: { checkId, kind: "retry", status: { in: [...PENDING_OPERATION_STATUSES] } } }))) {

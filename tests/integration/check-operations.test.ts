@@ -5,7 +5,7 @@
 // kill switch and a cancel land while the retry's job is held at retry:after-plan.
 import { randomUUID } from "node:crypto";
 import { describe, expect, it, vi } from "vitest";
-import { budgetNow, claim, claimed, expectBudgetConsistent, liveWorker, newSpace, startSpaceCheck, succeed } from "../support/lifecycle-fixtures";
+import { budgetNow, claim, claimed, expectBudgetConsistent, heldFinish, liveWorker, newSpace, startSpaceCheck, succeed } from "../support/lifecycle-fixtures";
 import { gateAt, waitForLockWaiter } from "../support/pause";
 import { CANCELLED_SINCE, CANCEL_WAITING, cancelCapture, retryCaptures } from "@/lib/checks/cancel-retry";
 import { requestCheckCancel, requestCheckRetry, runCheckOperation } from "@/lib/checks/operations";
@@ -15,8 +15,6 @@ import { onPausePoint } from "@/lib/db/pause-points";
 import { checkTally } from "@/lib/captures/check-counts";
 import { revokeConnection } from "@/lib/connections/connections";
 import { db } from "@/lib/db/prisma";
-import { inTransaction } from "@/lib/db/transaction";
-import { syncCheck } from "@/lib/lifecycle/transition";
 import { createApiKey } from "@/lib/api-keys/api-keys";
 import { POST as cancelCheckRoute } from "@/app/api/v1/checks/[id]/cancel/route";
 import { callRoute } from "../support/api-fixtures";
@@ -386,24 +384,16 @@ describe("a check's cancel", () => {
     const afterCommit = gateAt("finish:before", (context) => context.checkId === checkId);
     const succeeded = succeed(captureIds[0]!, await claimed(captureIds[0]!, workerId));
     await afterCommit.reached; // committed; its own finish held before it looks
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let written!: () => void;
-    const finishWritten = new Promise<void>((resolve) => (written = resolve));
-    const finishing = inTransaction(async (tx) => {
-      expect(await syncCheck(tx, checkId)).toBe("completed");
-      written();
-      await released;
-    });
-    await finishWritten;
+    const finish = await heldFinish(checkId);
+    expect(finish.status).toBe("completed");
 
     const asked = requestCheckCancel(space.owner, checkId).then(
       () => "taken",
       (error: unknown) => (error as Error).message,
     );
     await waitForLockWaiter();
-    release();
-    await finishing;
+    finish.release();
+    await finish.finishing;
     afterCommit.open();
     await succeeded;
 

@@ -2,7 +2,7 @@
 // made here by hand, the way a bug, a manual edit or an old version might have left it, and the
 // pass must find it, repair it through the transitions, count it, and then find nothing.
 import { beforeAll, describe, expect, it } from "vitest";
-import { budgetNow, captureRow, claim, claimed, expectBudgetConsistent, jobOf, liveWorker, newSpace, repairsIn, startSpaceCheck, succeed, type Space } from "../support/lifecycle-fixtures";
+import { budgetNow, captureRow, claim, claimed, expectBudgetConsistent, heldFinish, jobOf, liveWorker, newSpace, repairsIn, startSpaceCheck, succeed, type Space } from "../support/lifecycle-fixtures";
 import { gateAt, waitForLockWaiter } from "../support/pause";
 import { cancelCapture, retryCaptures } from "@/lib/checks/cancel-retry";
 import { requestCheckCancel, runCheckOperation } from "@/lib/checks/operations";
@@ -10,8 +10,7 @@ import { runRepairPass } from "@/lib/lifecycle/repair";
 import { expireAttempt } from "@/lib/lifecycle/lease";
 import { unknownOutcomeCost } from "@/lib/billing/money";
 import { db } from "@/lib/db/prisma";
-import { inTransaction } from "@/lib/db/transaction";
-import { finishCheckIfDone, syncCheck } from "@/lib/lifecycle/transition";
+import { finishCheckIfDone } from "@/lib/lifecycle/transition";
 
 let space: Space;
 let workerId: string;
@@ -240,21 +239,6 @@ describe("the repair's charge and the check's finish at once", () => {
     await finishing;
     await expectChargedOnce(checkId, runToken, estimate);
   });
-
-  /** The check's finish written (finishedAt set, charged the attempts' costs: none closed yet) and not committed, until `release`. */
-  async function heldFinish(checkId: string) {
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let written!: () => void;
-    const finishWritten = new Promise<void>((resolve) => (written = resolve));
-    const finishing = inTransaction(async (tx) => {
-      await syncCheck(tx, checkId);
-      written();
-      await released;
-    });
-    await finishWritten;
-    return { release, finishing };
-  }
 
   it("the sweeper's close of the attempt, waiting for the finish holding the check's row, adds the estimate to the finished check", async () => {
     const { checkId, runToken, estimate } = await movedCaptureOfOpenCheck();

@@ -11,6 +11,8 @@ import type { Caller } from "@/lib/checks/cancel-retry";
 import { createCheck } from "@/lib/checks/create-check";
 import { hashRequest } from "@/lib/idempotency";
 import { db } from "@/lib/db/prisma";
+import { inTransaction } from "@/lib/db/transaction";
+import { syncCheck } from "@/lib/lifecycle/transition";
 import { beat } from "@/lib/jobs/heartbeats";
 import { DEFAULT_CONNECTIONS } from "@/lib/providers/defaults";
 import { connectionInputSchema } from "@/lib/providers/registry";
@@ -378,4 +380,20 @@ export function inProcessRunner(options: { warn?: (line: string) => void } = {})
     await runner.openai?.close();
   });
   return runner;
+}
+
+/**
+ * A check's finish (syncCheck) written and not committed, its row locked, until `release()`:
+ * `status` is what it derived, `finishing` its transaction's end.
+ */
+export async function heldFinish(checkId: string) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let written!: (status: string) => void;
+  const finishWritten = new Promise<string>((resolve) => (written = resolve));
+  const finishing = inTransaction(async (tx) => {
+    written(await syncCheck(tx, checkId));
+    await released;
+  });
+  return { status: await finishWritten, release, finishing };
 }
