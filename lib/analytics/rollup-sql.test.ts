@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { GENERATED_ROLLUP_FILES, generatedRollupSql, workspaceRollupStatements } from "@/lib/analytics/rollup-sql";
-import { ROLLUPS, type Rollup } from "@/lib/analytics/rollup-tables";
+import { captureKeyColumns, lockOrder, ROLLUPS, type Rollup } from "@/lib/analytics/rollup-tables";
 
 const functionsDir = path.resolve(process.cwd(), "prisma", "sql", "functions");
 const withTable = (changed: Rollup, rollups = ROLLUPS) => rollups.map((r) => (r.table === changed.table ? changed : r));
@@ -12,13 +12,27 @@ describe("the rollups' functions of prisma/sql", () => {
     expect(fs.readFileSync(path.join(functionsDir, `${name}.sql`), "utf8")).toBe(generatedRollupSql(name));
   });
 
-  it("write every table once, in the order of ROLLUPS (the lock order), with its whole key as the conflict target", () => {
+  it("write every table once, in the lock order, with its whole key as the conflict target", () => {
     const sql = generatedRollupSql("beacon_rollup_captures");
     const written = [...sql.matchAll(/INSERT INTO (\w+) AS r/g)].map((m) => m[1]);
-    expect(written).toEqual(ROLLUPS.map((r) => r.table));
+    expect(written).toEqual(lockOrder(ROLLUPS).map((r) => r.table));
+    expect([...written].sort()).toEqual(ROLLUPS.map((r) => r.table).sort());
     expect(sql.indexOf("pg_advisory_xact_lock_shared")).toBeLessThan(sql.indexOf("INSERT INTO"));
     expect(sql).not.toMatch(/EXECUTE/);
     expect(sql).toContain(`ON CONFLICT ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain", "name") DO UPDATE SET`);
+  });
+
+  it("lock the rows fewer captures share first: per prompt, then per tag and provider, per provider, per tag, and the rows of neither last", () => {
+    // What narrows a row to fewer of a check's captures: the prompt most, then the tag and the provider.
+    const shape = (r: Rollup) => {
+      const key = captureKeyColumns(r);
+      return key.includes("promptId") ? "prompt" : [key.includes("tag") && "tag", key.includes("providerConfigId") && "provider"].filter(Boolean).join("+") || "neither";
+    };
+    const shapes = lockOrder(ROLLUPS).map(shape);
+    expect(shapes.filter((s, i) => s !== shapes[i - 1])).toEqual(["prompt", "tag+provider", "provider", "tag", "neither"]);
+    // Among equals, ROLLUPS' order: the first tables of the list stay first.
+    expect(lockOrder(ROLLUPS).slice(0, 3).map((r) => r.table)).toEqual(["rollup_answers", "rollup_mentions", "rollup_citations"]);
+    expect(lockOrder(ROLLUPS).at(-1)!.table).toBe("rollup_candidate_week_totals");
   });
 
   it("built whole for a workspace: the same statements per table, scoped to the workspace instead of a batch of ids", () => {
@@ -34,14 +48,15 @@ describe("the rollups' functions of prisma/sql", () => {
   it("move the tag rollups' rows from their family's table per prompt and period of their grain, else per prompt and day", () => {
     const sql = generatedRollupSql("beacon_prompt_tags_changed");
     const moved = [...sql.matchAll(/INSERT INTO (\w+) AS r[\s\S]*?JOIN (\w+) s ON/g)].map((m) => `${m[1]} <- ${m[2]}`);
+    // In the lock order, as the answers' rollups write them.
     expect(moved).toEqual([
       "rollup_tag_domains <- rollup_citations",
       "rollup_tag_domain_weeks <- rollup_citations",
+      "rollup_tag_gap_sources <- rollup_gap_source_prompts",
+      "rollup_tag_gap_source_weeks <- rollup_gap_source_prompts",
       "rollup_tag_domain_day_totals <- rollup_citations",
       "rollup_tag_cited_page_weeks <- rollup_cited_page_prompt_weeks",
       "rollup_tag_cited_page_months <- rollup_cited_page_prompt_months",
-      "rollup_tag_gap_sources <- rollup_gap_source_prompts",
-      "rollup_tag_gap_source_weeks <- rollup_gap_source_prompts",
       "rollup_tag_candidates <- rollup_candidates",
       "rollup_tag_candidate_weeks <- rollup_candidate_prompt_weeks",
     ]);

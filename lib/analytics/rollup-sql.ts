@@ -2,7 +2,7 @@
 // prisma/sql/functions by `npm run sql:generate` (scripts/generate-sql.ts); rollup-sql.test.ts
 // fails while a file differs from what this writes. Static SQL, one statement per table: it runs
 // in every success (beacon_succeed), on cached plans, so nothing here is built at run time.
-import { keyColumns, measuresOf, ordinals, ident, period, ROLLUPS, type Measure, type Rollup } from "@/lib/analytics/rollup-tables";
+import { keyColumns, lockOrder, measuresOf, ordinals, ident, period, ROLLUPS, type Measure, type Rollup } from "@/lib/analytics/rollup-tables";
 
 export const GENERATED_ROLLUP_FILES = ["beacon_rollup_captures", "beacon_prompt_tags_changed"] as const;
 export type GeneratedRollupFile = (typeof GENERATED_ROLLUP_FILES)[number];
@@ -35,7 +35,7 @@ function upsert(r: Rollup, body: { with?: string; keys: string[]; measures: stri
 }
 
 function rollupCapturesSql(rollups: Rollup[]): string {
-  const statements = rollups.map((r) => {
+  const statements = lockOrder(rollups).map((r) => {
     const rows = r.family.rows(r);
     return upsert(r, { ...rows, measures: measuresOf(r).map(select) });
   });
@@ -50,7 +50,8 @@ function rollupCapturesSql(rollups: Rollup[]): string {
     : [];
   return `${HEADER}
 -- A capture's contribution to every rollup, read from its raw rows: sign 1 adds it, -1 takes it
--- away. Each table last in key order, tables in the order of ROLLUPS: the lock order of the rollups.
+-- away. Rows in key order, tables in the rollups' lock order (lockOrder: those whose rows fewer
+-- captures share first, so the rows every capture writes are held the shortest).
 CREATE OR REPLACE FUNCTION public.beacon_rollup_captures(ids uuid[], sign integer)
  RETURNS void
  LANGUAGE plpgsql
@@ -134,7 +135,7 @@ ${insert}
 }
 
 function promptTagsChangedSql(rollups: Rollup[]): string {
-  const moves = rollups.filter((r) => r.byTag).map((r) => moveTags(r, tagSource(r, rollups)));
+  const moves = lockOrder(rollups).filter((r) => r.byTag).map((r) => moveTags(r, tagSource(r, rollups)));
   return `${HEADER}
 -- Prompts' tags changed: each prompt's contribution leaves the tags it lost and joins those it
 -- gained in every rollup with a tag, read from its family's rows per prompt and period (the same

@@ -2608,6 +2608,60 @@ BEGIN
   ) k
   WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.tag = k.tag AND r.week = k.week AND r."providerConfigId" = k."providerConfigId" AND r.domain = k.domain
     AND r.citations = 0;
+  -- rollup_tag_gap_sources, from rollup_gap_source_prompts.
+  INSERT INTO rollup_tag_gap_sources AS r ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain", "name", "answers", "offSite")
+  WITH moves AS (
+    SELECT n.id, n."workspaceId", x.tag, -1 AS sign
+    FROM new_prompts n JOIN old_prompts o ON o.id = n.id CROSS JOIN LATERAL (SELECT unnest(o.tags) EXCEPT SELECT unnest(n.tags)) x(tag)
+    UNION ALL
+    SELECT n.id, n."workspaceId", x.tag, 1
+    FROM new_prompts n JOIN old_prompts o ON o.id = n.id CROSS JOIN LATERAL (SELECT unnest(n.tags) EXCEPT SELECT unnest(o.tags)) x(tag)
+  )
+  SELECT s."workspaceId", s."brandId", m.tag, s.day, s."providerConfigId", s.domain, s.name,
+    sum(m.sign * s.answers),
+    sum(m.sign * s."offSite")
+  FROM moves m JOIN rollup_gap_source_prompts s ON s."workspaceId" = m."workspaceId" AND s."promptId" = m.id
+  GROUP BY 1, 2, 3, 4, 5, 6, 7
+  ORDER BY 1, 2, 3, 4, 5, 6, 7
+  ON CONFLICT ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain", "name") DO UPDATE SET
+      "answers" = r."answers" + excluded."answers",
+      "offSite" = r."offSite" + excluded."offSite";
+  DELETE FROM rollup_tag_gap_sources r
+  USING (
+    SELECT DISTINCT s."workspaceId", s."brandId", x.tag, s.day, s."providerConfigId", s.domain, s.name
+    FROM new_prompts n JOIN old_prompts o ON o.id = n.id
+    CROSS JOIN LATERAL (SELECT unnest(o.tags) EXCEPT SELECT unnest(n.tags)) x(tag)
+    JOIN rollup_gap_source_prompts s ON s."workspaceId" = n."workspaceId" AND s."promptId" = n.id
+  ) k
+  WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.tag = k.tag AND r.day = k.day AND r."providerConfigId" = k."providerConfigId" AND r.domain = k.domain AND r.name = k.name
+    AND r.answers = 0;
+  -- rollup_tag_gap_source_weeks, from rollup_gap_source_prompts.
+  INSERT INTO rollup_tag_gap_source_weeks AS r ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain", "name", "answers", "offSite")
+  WITH moves AS (
+    SELECT n.id, n."workspaceId", x.tag, -1 AS sign
+    FROM new_prompts n JOIN old_prompts o ON o.id = n.id CROSS JOIN LATERAL (SELECT unnest(o.tags) EXCEPT SELECT unnest(n.tags)) x(tag)
+    UNION ALL
+    SELECT n.id, n."workspaceId", x.tag, 1
+    FROM new_prompts n JOIN old_prompts o ON o.id = n.id CROSS JOIN LATERAL (SELECT unnest(n.tags) EXCEPT SELECT unnest(o.tags)) x(tag)
+  )
+  SELECT s."workspaceId", s."brandId", m.tag, date_trunc('week', s.day)::date, s."providerConfigId", s.domain, s.name,
+    sum(m.sign * s.answers),
+    sum(m.sign * s."offSite")
+  FROM moves m JOIN rollup_gap_source_prompts s ON s."workspaceId" = m."workspaceId" AND s."promptId" = m.id
+  GROUP BY 1, 2, 3, 4, 5, 6, 7
+  ORDER BY 1, 2, 3, 4, 5, 6, 7
+  ON CONFLICT ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain", "name") DO UPDATE SET
+      "answers" = r."answers" + excluded."answers",
+      "offSite" = r."offSite" + excluded."offSite";
+  DELETE FROM rollup_tag_gap_source_weeks r
+  USING (
+    SELECT DISTINCT s."workspaceId", s."brandId", x.tag, date_trunc('week', s.day)::date AS week, s."providerConfigId", s.domain, s.name
+    FROM new_prompts n JOIN old_prompts o ON o.id = n.id
+    CROSS JOIN LATERAL (SELECT unnest(o.tags) EXCEPT SELECT unnest(n.tags)) x(tag)
+    JOIN rollup_gap_source_prompts s ON s."workspaceId" = n."workspaceId" AND s."promptId" = n.id
+  ) k
+  WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.tag = k.tag AND r.week = k.week AND r."providerConfigId" = k."providerConfigId" AND r.domain = k.domain AND r.name = k.name
+    AND r.answers = 0;
   -- rollup_tag_domain_day_totals, from rollup_citations.
   INSERT INTO rollup_tag_domain_day_totals AS r ("workspaceId", "brandId", "tag", "day", "domain", "citations", "ownCitations")
   WITH moves AS (
@@ -2693,60 +2747,6 @@ BEGIN
   ) k
   WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.tag = k.tag AND r.month = k.month AND r.url = k.url AND r.domain = k.domain
     AND r.citations = 0;
-  -- rollup_tag_gap_sources, from rollup_gap_source_prompts.
-  INSERT INTO rollup_tag_gap_sources AS r ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain", "name", "answers", "offSite")
-  WITH moves AS (
-    SELECT n.id, n."workspaceId", x.tag, -1 AS sign
-    FROM new_prompts n JOIN old_prompts o ON o.id = n.id CROSS JOIN LATERAL (SELECT unnest(o.tags) EXCEPT SELECT unnest(n.tags)) x(tag)
-    UNION ALL
-    SELECT n.id, n."workspaceId", x.tag, 1
-    FROM new_prompts n JOIN old_prompts o ON o.id = n.id CROSS JOIN LATERAL (SELECT unnest(n.tags) EXCEPT SELECT unnest(o.tags)) x(tag)
-  )
-  SELECT s."workspaceId", s."brandId", m.tag, s.day, s."providerConfigId", s.domain, s.name,
-    sum(m.sign * s.answers),
-    sum(m.sign * s."offSite")
-  FROM moves m JOIN rollup_gap_source_prompts s ON s."workspaceId" = m."workspaceId" AND s."promptId" = m.id
-  GROUP BY 1, 2, 3, 4, 5, 6, 7
-  ORDER BY 1, 2, 3, 4, 5, 6, 7
-  ON CONFLICT ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain", "name") DO UPDATE SET
-      "answers" = r."answers" + excluded."answers",
-      "offSite" = r."offSite" + excluded."offSite";
-  DELETE FROM rollup_tag_gap_sources r
-  USING (
-    SELECT DISTINCT s."workspaceId", s."brandId", x.tag, s.day, s."providerConfigId", s.domain, s.name
-    FROM new_prompts n JOIN old_prompts o ON o.id = n.id
-    CROSS JOIN LATERAL (SELECT unnest(o.tags) EXCEPT SELECT unnest(n.tags)) x(tag)
-    JOIN rollup_gap_source_prompts s ON s."workspaceId" = n."workspaceId" AND s."promptId" = n.id
-  ) k
-  WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.tag = k.tag AND r.day = k.day AND r."providerConfigId" = k."providerConfigId" AND r.domain = k.domain AND r.name = k.name
-    AND r.answers = 0;
-  -- rollup_tag_gap_source_weeks, from rollup_gap_source_prompts.
-  INSERT INTO rollup_tag_gap_source_weeks AS r ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain", "name", "answers", "offSite")
-  WITH moves AS (
-    SELECT n.id, n."workspaceId", x.tag, -1 AS sign
-    FROM new_prompts n JOIN old_prompts o ON o.id = n.id CROSS JOIN LATERAL (SELECT unnest(o.tags) EXCEPT SELECT unnest(n.tags)) x(tag)
-    UNION ALL
-    SELECT n.id, n."workspaceId", x.tag, 1
-    FROM new_prompts n JOIN old_prompts o ON o.id = n.id CROSS JOIN LATERAL (SELECT unnest(n.tags) EXCEPT SELECT unnest(o.tags)) x(tag)
-  )
-  SELECT s."workspaceId", s."brandId", m.tag, date_trunc('week', s.day)::date, s."providerConfigId", s.domain, s.name,
-    sum(m.sign * s.answers),
-    sum(m.sign * s."offSite")
-  FROM moves m JOIN rollup_gap_source_prompts s ON s."workspaceId" = m."workspaceId" AND s."promptId" = m.id
-  GROUP BY 1, 2, 3, 4, 5, 6, 7
-  ORDER BY 1, 2, 3, 4, 5, 6, 7
-  ON CONFLICT ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain", "name") DO UPDATE SET
-      "answers" = r."answers" + excluded."answers",
-      "offSite" = r."offSite" + excluded."offSite";
-  DELETE FROM rollup_tag_gap_source_weeks r
-  USING (
-    SELECT DISTINCT s."workspaceId", s."brandId", x.tag, date_trunc('week', s.day)::date AS week, s."providerConfigId", s.domain, s.name
-    FROM new_prompts n JOIN old_prompts o ON o.id = n.id
-    CROSS JOIN LATERAL (SELECT unnest(o.tags) EXCEPT SELECT unnest(n.tags)) x(tag)
-    JOIN rollup_gap_source_prompts s ON s."workspaceId" = n."workspaceId" AND s."promptId" = n.id
-  ) k
-  WHERE r."workspaceId" = k."workspaceId" AND r."brandId" = k."brandId" AND r.tag = k.tag AND r.week = k.week AND r."providerConfigId" = k."providerConfigId" AND r.domain = k.domain AND r.name = k.name
-    AND r.answers = 0;
   -- rollup_tag_candidates, from rollup_candidates.
   INSERT INTO rollup_tag_candidates AS r ("workspaceId", "brandId", "tag", "day", "key", "name", "answers")
   WITH moves AS (
@@ -3015,90 +3015,6 @@ BEGIN
       "citations" = r."citations" + excluded."citations",
       "ownCitations" = r."ownCitations" + excluded."ownCitations";
 
-  INSERT INTO rollup_domains AS r ("workspaceId", "brandId", "day", "providerConfigId", "domain", "citations", "ownCitations")
-  SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."providerConfigId", ci.domain,
-    sign * count(*),
-    sign * count(*) FILTER (WHERE ci."isOwnDomain")
-  FROM captures c
-  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
-  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
-  GROUP BY 1, 2, 3, 4, 5
-  ORDER BY 1, 2, 3, 4, 5
-  ON CONFLICT ("workspaceId", "brandId", "day", "providerConfigId", "domain") DO UPDATE SET
-      "citations" = r."citations" + excluded."citations",
-      "ownCitations" = r."ownCitations" + excluded."ownCitations";
-
-  INSERT INTO rollup_tag_domains AS r ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain", "citations", "ownCitations")
-  SELECT c."workspaceId", c."brandId", t.tag, c."finishedAt"::date, c."providerConfigId", ci.domain,
-    sign * count(*),
-    sign * count(*) FILTER (WHERE ci."isOwnDomain")
-  FROM captures c
-  JOIN prompts p ON p.id = c."promptId"
-  CROSS JOIN LATERAL (SELECT DISTINCT unnest(p.tags) AS tag) t
-  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
-  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
-  GROUP BY 1, 2, 3, 4, 5, 6
-  ORDER BY 1, 2, 3, 4, 5, 6
-  ON CONFLICT ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain") DO UPDATE SET
-      "citations" = r."citations" + excluded."citations",
-      "ownCitations" = r."ownCitations" + excluded."ownCitations";
-
-  INSERT INTO rollup_domain_weeks AS r ("workspaceId", "brandId", "week", "providerConfigId", "domain", "citations", "ownCitations")
-  SELECT c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date, c."providerConfigId", ci.domain,
-    sign * count(*),
-    sign * count(*) FILTER (WHERE ci."isOwnDomain")
-  FROM captures c
-  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
-  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
-  GROUP BY 1, 2, 3, 4, 5
-  ORDER BY 1, 2, 3, 4, 5
-  ON CONFLICT ("workspaceId", "brandId", "week", "providerConfigId", "domain") DO UPDATE SET
-      "citations" = r."citations" + excluded."citations",
-      "ownCitations" = r."ownCitations" + excluded."ownCitations";
-
-  INSERT INTO rollup_tag_domain_weeks AS r ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain", "citations", "ownCitations")
-  SELECT c."workspaceId", c."brandId", t.tag, date_trunc('week', c."finishedAt")::date, c."providerConfigId", ci.domain,
-    sign * count(*),
-    sign * count(*) FILTER (WHERE ci."isOwnDomain")
-  FROM captures c
-  JOIN prompts p ON p.id = c."promptId"
-  CROSS JOIN LATERAL (SELECT DISTINCT unnest(p.tags) AS tag) t
-  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
-  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
-  GROUP BY 1, 2, 3, 4, 5, 6
-  ORDER BY 1, 2, 3, 4, 5, 6
-  ON CONFLICT ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain") DO UPDATE SET
-      "citations" = r."citations" + excluded."citations",
-      "ownCitations" = r."ownCitations" + excluded."ownCitations";
-
-  INSERT INTO rollup_domain_day_totals AS r ("workspaceId", "brandId", "day", "domain", "citations", "ownCitations")
-  SELECT c."workspaceId", c."brandId", c."finishedAt"::date, ci.domain,
-    sign * count(*),
-    sign * count(*) FILTER (WHERE ci."isOwnDomain")
-  FROM captures c
-  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
-  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
-  GROUP BY 1, 2, 3, 4
-  ORDER BY 1, 2, 3, 4
-  ON CONFLICT ("workspaceId", "brandId", "day", "domain") DO UPDATE SET
-      "citations" = r."citations" + excluded."citations",
-      "ownCitations" = r."ownCitations" + excluded."ownCitations";
-
-  INSERT INTO rollup_tag_domain_day_totals AS r ("workspaceId", "brandId", "tag", "day", "domain", "citations", "ownCitations")
-  SELECT c."workspaceId", c."brandId", t.tag, c."finishedAt"::date, ci.domain,
-    sign * count(*),
-    sign * count(*) FILTER (WHERE ci."isOwnDomain")
-  FROM captures c
-  JOIN prompts p ON p.id = c."promptId"
-  CROSS JOIN LATERAL (SELECT DISTINCT unnest(p.tags) AS tag) t
-  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
-  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
-  GROUP BY 1, 2, 3, 4, 5
-  ORDER BY 1, 2, 3, 4, 5
-  ON CONFLICT ("workspaceId", "brandId", "tag", "day", "domain") DO UPDATE SET
-      "citations" = r."citations" + excluded."citations",
-      "ownCitations" = r."ownCitations" + excluded."ownCitations";
-
   INSERT INTO rollup_own_pages AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "url", "domain", "citations", "answers", "title", "titleAt")
   SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."providerConfigId", c."promptId", ci.url, ci.domain,
     sign * count(*),
@@ -3114,93 +3030,6 @@ BEGIN
       "citations" = r."citations" + excluded."citations",
       "answers" = r."answers" + excluded."answers",
       "title" = CASE WHEN excluded."titleAt" >= r."titleAt" OR r."titleAt" IS NULL THEN coalesce(excluded."title", r."title") ELSE r."title" END,
-      "titleAt" = greatest(r."titleAt", excluded."titleAt");
-
-  INSERT INTO rollup_cited_pages AS r ("workspaceId", "brandId", "day", "providerConfigId", "url", "domain", "citations", "ownCitations", "answers", "title", "titleAt")
-  SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."providerConfigId", ci.url, ci.domain,
-    sign * count(*),
-    sign * count(*) FILTER (WHERE ci."isOwnDomain"),
-    sign * count(DISTINCT c.id),
-    CASE WHEN sign > 0 THEN (array_agg(ci.title ORDER BY c."finishedAt" DESC) FILTER (WHERE ci.title <> ''))[1] END,
-    CASE WHEN sign > 0 THEN max(c."finishedAt") FILTER (WHERE ci.title <> '') END
-  FROM captures c
-  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText" AND NOT starts_with(ci.url, 'https://vertexaisearch.cloud.google.com/grounding-api-redirect/')
-  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
-  GROUP BY 1, 2, 3, 4, 5, 6
-  ORDER BY 1, 2, 3, 4, 5, 6
-  ON CONFLICT ("workspaceId", "brandId", "day", "providerConfigId", "url", "domain") DO UPDATE SET
-      "citations" = r."citations" + excluded."citations",
-      "ownCitations" = r."ownCitations" + excluded."ownCitations",
-      "answers" = r."answers" + excluded."answers",
-      "title" = CASE WHEN excluded."titleAt" >= r."titleAt" OR r."titleAt" IS NULL THEN coalesce(excluded."title", r."title") ELSE r."title" END,
-      "titleAt" = greatest(r."titleAt", excluded."titleAt");
-
-  INSERT INTO rollup_cited_page_weeks AS r ("workspaceId", "brandId", "week", "providerConfigId", "url", "domain", "citations", "ownCitations", "answers", "titleAt")
-  SELECT c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date, c."providerConfigId", ci.url, ci.domain,
-    sign * count(*),
-    sign * count(*) FILTER (WHERE ci."isOwnDomain"),
-    sign * count(DISTINCT c.id),
-    CASE WHEN sign > 0 THEN max(c."finishedAt") FILTER (WHERE ci.title <> '') END
-  FROM captures c
-  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText" AND NOT starts_with(ci.url, 'https://vertexaisearch.cloud.google.com/grounding-api-redirect/')
-  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
-  GROUP BY 1, 2, 3, 4, 5, 6
-  ORDER BY 1, 2, 3, 4, 5, 6
-  ON CONFLICT ("workspaceId", "brandId", "week", "providerConfigId", "url", "domain") DO UPDATE SET
-      "citations" = r."citations" + excluded."citations",
-      "ownCitations" = r."ownCitations" + excluded."ownCitations",
-      "answers" = r."answers" + excluded."answers",
-      "titleAt" = greatest(r."titleAt", excluded."titleAt");
-
-  INSERT INTO rollup_cited_page_day_totals AS r ("workspaceId", "brandId", "day", "url", "domain", "citations", "ownCitations", "answers", "titleAt")
-  SELECT c."workspaceId", c."brandId", c."finishedAt"::date, ci.url, ci.domain,
-    sign * count(*),
-    sign * count(*) FILTER (WHERE ci."isOwnDomain"),
-    sign * count(DISTINCT c.id),
-    CASE WHEN sign > 0 THEN max(c."finishedAt") FILTER (WHERE ci.title <> '') END
-  FROM captures c
-  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText" AND NOT starts_with(ci.url, 'https://vertexaisearch.cloud.google.com/grounding-api-redirect/')
-  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
-  GROUP BY 1, 2, 3, 4, 5
-  ORDER BY 1, 2, 3, 4, 5
-  ON CONFLICT ("workspaceId", "brandId", "day", "url", "domain") DO UPDATE SET
-      "citations" = r."citations" + excluded."citations",
-      "ownCitations" = r."ownCitations" + excluded."ownCitations",
-      "answers" = r."answers" + excluded."answers",
-      "titleAt" = greatest(r."titleAt", excluded."titleAt");
-
-  INSERT INTO rollup_cited_page_week_totals AS r ("workspaceId", "brandId", "week", "url", "domain", "citations", "ownCitations", "answers", "titleAt")
-  SELECT c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date, ci.url, ci.domain,
-    sign * count(*),
-    sign * count(*) FILTER (WHERE ci."isOwnDomain"),
-    sign * count(DISTINCT c.id),
-    CASE WHEN sign > 0 THEN max(c."finishedAt") FILTER (WHERE ci.title <> '') END
-  FROM captures c
-  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText" AND NOT starts_with(ci.url, 'https://vertexaisearch.cloud.google.com/grounding-api-redirect/')
-  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
-  GROUP BY 1, 2, 3, 4, 5
-  ORDER BY 1, 2, 3, 4, 5
-  ON CONFLICT ("workspaceId", "brandId", "week", "url", "domain") DO UPDATE SET
-      "citations" = r."citations" + excluded."citations",
-      "ownCitations" = r."ownCitations" + excluded."ownCitations",
-      "answers" = r."answers" + excluded."answers",
-      "titleAt" = greatest(r."titleAt", excluded."titleAt");
-
-  INSERT INTO rollup_cited_page_month_totals AS r ("workspaceId", "brandId", "month", "url", "domain", "citations", "ownCitations", "answers", "titleAt")
-  SELECT c."workspaceId", c."brandId", date_trunc('month', c."finishedAt")::date, ci.url, ci.domain,
-    sign * count(*),
-    sign * count(*) FILTER (WHERE ci."isOwnDomain"),
-    sign * count(DISTINCT c.id),
-    CASE WHEN sign > 0 THEN max(c."finishedAt") FILTER (WHERE ci.title <> '') END
-  FROM captures c
-  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText" AND NOT starts_with(ci.url, 'https://vertexaisearch.cloud.google.com/grounding-api-redirect/')
-  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
-  GROUP BY 1, 2, 3, 4, 5
-  ORDER BY 1, 2, 3, 4, 5
-  ON CONFLICT ("workspaceId", "brandId", "month", "url", "domain") DO UPDATE SET
-      "citations" = r."citations" + excluded."citations",
-      "ownCitations" = r."ownCitations" + excluded."ownCitations",
-      "answers" = r."answers" + excluded."answers",
       "titleAt" = greatest(r."titleAt", excluded."titleAt");
 
   INSERT INTO rollup_cited_page_prompt_days AS r ("workspaceId", "brandId", "day", "promptId", "url", "domain", "citations", "ownCitations", "answers", "title", "titleAt")
@@ -3256,40 +3085,6 @@ BEGIN
       "answers" = r."answers" + excluded."answers",
       "titleAt" = greatest(r."titleAt", excluded."titleAt");
 
-  INSERT INTO rollup_tag_cited_page_weeks AS r ("workspaceId", "brandId", "tag", "week", "url", "domain", "citations", "ownCitations", "answers")
-  SELECT c."workspaceId", c."brandId", t.tag, date_trunc('week', c."finishedAt")::date, ci.url, ci.domain,
-    sign * count(*),
-    sign * count(*) FILTER (WHERE ci."isOwnDomain"),
-    sign * count(DISTINCT c.id)
-  FROM captures c
-  JOIN prompts p ON p.id = c."promptId"
-  CROSS JOIN LATERAL (SELECT DISTINCT unnest(p.tags) AS tag) t
-  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText" AND NOT starts_with(ci.url, 'https://vertexaisearch.cloud.google.com/grounding-api-redirect/')
-  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
-  GROUP BY 1, 2, 3, 4, 5, 6
-  ORDER BY 1, 2, 3, 4, 5, 6
-  ON CONFLICT ("workspaceId", "brandId", "tag", "week", "url", "domain") DO UPDATE SET
-      "citations" = r."citations" + excluded."citations",
-      "ownCitations" = r."ownCitations" + excluded."ownCitations",
-      "answers" = r."answers" + excluded."answers";
-
-  INSERT INTO rollup_tag_cited_page_months AS r ("workspaceId", "brandId", "tag", "month", "url", "domain", "citations", "ownCitations", "answers")
-  SELECT c."workspaceId", c."brandId", t.tag, date_trunc('month', c."finishedAt")::date, ci.url, ci.domain,
-    sign * count(*),
-    sign * count(*) FILTER (WHERE ci."isOwnDomain"),
-    sign * count(DISTINCT c.id)
-  FROM captures c
-  JOIN prompts p ON p.id = c."promptId"
-  CROSS JOIN LATERAL (SELECT DISTINCT unnest(p.tags) AS tag) t
-  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText" AND NOT starts_with(ci.url, 'https://vertexaisearch.cloud.google.com/grounding-api-redirect/')
-  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
-  GROUP BY 1, 2, 3, 4, 5, 6
-  ORDER BY 1, 2, 3, 4, 5, 6
-  ON CONFLICT ("workspaceId", "brandId", "tag", "month", "url", "domain") DO UPDATE SET
-      "citations" = r."citations" + excluded."citations",
-      "ownCitations" = r."ownCitations" + excluded."ownCitations",
-      "answers" = r."answers" + excluded."answers";
-
   INSERT INTO rollup_gap_source_prompts AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "domain", "name", "answers", "offSite")
   WITH gap AS (
     SELECT c.id, c."workspaceId", c."brandId", c."finishedAt"::date AS day, c."providerConfigId", c."promptId"
@@ -3321,36 +3116,79 @@ BEGIN
       "answers" = r."answers" + excluded."answers",
       "offSite" = r."offSite" + excluded."offSite";
 
-  INSERT INTO rollup_gap_sources AS r ("workspaceId", "brandId", "day", "providerConfigId", "domain", "name", "answers", "offSite")
-  WITH gap AS (
-    SELECT c.id, c."workspaceId", c."brandId", c."finishedAt"::date AS day, c."providerConfigId"
-    FROM captures c
-    WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
-      AND EXISTS (SELECT 1 FROM mentions m WHERE m."captureId" = c.id AND m.kind = 'brand' AND m."brandId" = c."brandId" AND NOT m.mentioned)
-      AND EXISTS (SELECT 1 FROM mentions m WHERE m."captureId" = c.id AND m.kind = 'competitor' AND m.mentioned)
-  ),
-  cited AS (
-    SELECT ci."captureId" AS id, ci.domain, bool_or(NOT ci."isOwnDomain") AS off
-    FROM gap g JOIN citations ci ON ci."captureId" = g.id AND ci."citedInText"
-    GROUP BY 1, 2
-  ),
-  per_answer AS (
-    SELECT g.*, '' AS domain, '' AS name, true AS off FROM gap g
-    UNION ALL
-    SELECT g.*, s.domain, '', s.off FROM gap g JOIN cited s ON s.id = g.id
-    UNION ALL
-    SELECT g.*, s.domain, m.name, s.off FROM gap g JOIN cited s ON s.id = g.id
-    JOIN mentions m ON m."captureId" = g.id AND m.kind = 'competitor' AND m.mentioned
-  )
-  SELECT "workspaceId", "brandId", day, "providerConfigId", domain, name,
-    sign * count(*),
-    sign * count(*) FILTER (WHERE off)
-  FROM per_answer
+  INSERT INTO rollup_candidates AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "key", "name", "answers")
+  SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."providerConfigId", c."promptId", k.key, k.name,
+    sign * count(*)
+  FROM captures c
+  JOIN capture_candidates k ON k."captureId" = c.id
+  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+  GROUP BY 1, 2, 3, 4, 5, 6, 7
+  ORDER BY 1, 2, 3, 4, 5, 6, 7
+  ON CONFLICT ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "key", "name") DO UPDATE SET
+      "answers" = r."answers" + excluded."answers";
+
+  INSERT INTO rollup_candidate_prompt_days AS r ("workspaceId", "brandId", "day", "promptId", "key", "name", "answers")
+  SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."promptId", k.key, k.name,
+    sign * count(*)
+  FROM captures c
+  JOIN capture_candidates k ON k."captureId" = c.id
+  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
   GROUP BY 1, 2, 3, 4, 5, 6
   ORDER BY 1, 2, 3, 4, 5, 6
-  ON CONFLICT ("workspaceId", "brandId", "day", "providerConfigId", "domain", "name") DO UPDATE SET
-      "answers" = r."answers" + excluded."answers",
-      "offSite" = r."offSite" + excluded."offSite";
+  ON CONFLICT ("workspaceId", "brandId", "day", "promptId", "key", "name") DO UPDATE SET
+      "answers" = r."answers" + excluded."answers";
+
+  INSERT INTO rollup_candidate_prompt_weeks AS r ("workspaceId", "brandId", "week", "promptId", "key", "name", "answers")
+  SELECT c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date, c."promptId", k.key, k.name,
+    sign * count(*)
+  FROM captures c
+  JOIN capture_candidates k ON k."captureId" = c.id
+  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+  GROUP BY 1, 2, 3, 4, 5, 6
+  ORDER BY 1, 2, 3, 4, 5, 6
+  ON CONFLICT ("workspaceId", "brandId", "week", "promptId", "key", "name") DO UPDATE SET
+      "answers" = r."answers" + excluded."answers";
+
+  INSERT INTO rollup_candidate_prompt_provider_weeks AS r ("workspaceId", "brandId", "week", "providerConfigId", "promptId", "key", "name", "answers")
+  SELECT c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date, c."providerConfigId", c."promptId", k.key, k.name,
+    sign * count(*)
+  FROM captures c
+  JOIN capture_candidates k ON k."captureId" = c.id
+  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+  GROUP BY 1, 2, 3, 4, 5, 6, 7
+  ORDER BY 1, 2, 3, 4, 5, 6, 7
+  ON CONFLICT ("workspaceId", "brandId", "week", "providerConfigId", "promptId", "key", "name") DO UPDATE SET
+      "answers" = r."answers" + excluded."answers";
+
+  INSERT INTO rollup_tag_domains AS r ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain", "citations", "ownCitations")
+  SELECT c."workspaceId", c."brandId", t.tag, c."finishedAt"::date, c."providerConfigId", ci.domain,
+    sign * count(*),
+    sign * count(*) FILTER (WHERE ci."isOwnDomain")
+  FROM captures c
+  JOIN prompts p ON p.id = c."promptId"
+  CROSS JOIN LATERAL (SELECT DISTINCT unnest(p.tags) AS tag) t
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
+  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+  GROUP BY 1, 2, 3, 4, 5, 6
+  ORDER BY 1, 2, 3, 4, 5, 6
+  ON CONFLICT ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain") DO UPDATE SET
+      "citations" = r."citations" + excluded."citations",
+      "ownCitations" = r."ownCitations" + excluded."ownCitations";
+
+  INSERT INTO rollup_tag_domain_weeks AS r ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain", "citations", "ownCitations")
+  SELECT c."workspaceId", c."brandId", t.tag, date_trunc('week', c."finishedAt")::date, c."providerConfigId", ci.domain,
+    sign * count(*),
+    sign * count(*) FILTER (WHERE ci."isOwnDomain")
+  FROM captures c
+  JOIN prompts p ON p.id = c."promptId"
+  CROSS JOIN LATERAL (SELECT DISTINCT unnest(p.tags) AS tag) t
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
+  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+  GROUP BY 1, 2, 3, 4, 5, 6
+  ORDER BY 1, 2, 3, 4, 5, 6
+  ON CONFLICT ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain") DO UPDATE SET
+      "citations" = r."citations" + excluded."citations",
+      "ownCitations" = r."ownCitations" + excluded."ownCitations";
 
   INSERT INTO rollup_tag_gap_sources AS r ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain", "name", "answers", "offSite")
   WITH gap AS (
@@ -3382,37 +3220,6 @@ BEGIN
   GROUP BY 1, 2, 3, 4, 5, 6, 7
   ORDER BY 1, 2, 3, 4, 5, 6, 7
   ON CONFLICT ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain", "name") DO UPDATE SET
-      "answers" = r."answers" + excluded."answers",
-      "offSite" = r."offSite" + excluded."offSite";
-
-  INSERT INTO rollup_gap_source_weeks AS r ("workspaceId", "brandId", "week", "providerConfigId", "domain", "name", "answers", "offSite")
-  WITH gap AS (
-    SELECT c.id, c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date AS week, c."providerConfigId"
-    FROM captures c
-    WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
-      AND EXISTS (SELECT 1 FROM mentions m WHERE m."captureId" = c.id AND m.kind = 'brand' AND m."brandId" = c."brandId" AND NOT m.mentioned)
-      AND EXISTS (SELECT 1 FROM mentions m WHERE m."captureId" = c.id AND m.kind = 'competitor' AND m.mentioned)
-  ),
-  cited AS (
-    SELECT ci."captureId" AS id, ci.domain, bool_or(NOT ci."isOwnDomain") AS off
-    FROM gap g JOIN citations ci ON ci."captureId" = g.id AND ci."citedInText"
-    GROUP BY 1, 2
-  ),
-  per_answer AS (
-    SELECT g.*, '' AS domain, '' AS name, true AS off FROM gap g
-    UNION ALL
-    SELECT g.*, s.domain, '', s.off FROM gap g JOIN cited s ON s.id = g.id
-    UNION ALL
-    SELECT g.*, s.domain, m.name, s.off FROM gap g JOIN cited s ON s.id = g.id
-    JOIN mentions m ON m."captureId" = g.id AND m.kind = 'competitor' AND m.mentioned
-  )
-  SELECT "workspaceId", "brandId", week, "providerConfigId", domain, name,
-    sign * count(*),
-    sign * count(*) FILTER (WHERE off)
-  FROM per_answer
-  GROUP BY 1, 2, 3, 4, 5, 6
-  ORDER BY 1, 2, 3, 4, 5, 6
-  ON CONFLICT ("workspaceId", "brandId", "week", "providerConfigId", "domain", "name") DO UPDATE SET
       "answers" = r."answers" + excluded."answers",
       "offSite" = r."offSite" + excluded."offSite";
 
@@ -3449,16 +3256,129 @@ BEGIN
       "answers" = r."answers" + excluded."answers",
       "offSite" = r."offSite" + excluded."offSite";
 
-  INSERT INTO rollup_candidates AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "key", "name", "answers")
-  SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."providerConfigId", c."promptId", k.key, k.name,
-    sign * count(*)
+  INSERT INTO rollup_domains AS r ("workspaceId", "brandId", "day", "providerConfigId", "domain", "citations", "ownCitations")
+  SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."providerConfigId", ci.domain,
+    sign * count(*),
+    sign * count(*) FILTER (WHERE ci."isOwnDomain")
   FROM captures c
-  JOIN capture_candidates k ON k."captureId" = c.id
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
   WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
-  GROUP BY 1, 2, 3, 4, 5, 6, 7
-  ORDER BY 1, 2, 3, 4, 5, 6, 7
-  ON CONFLICT ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "key", "name") DO UPDATE SET
-      "answers" = r."answers" + excluded."answers";
+  GROUP BY 1, 2, 3, 4, 5
+  ORDER BY 1, 2, 3, 4, 5
+  ON CONFLICT ("workspaceId", "brandId", "day", "providerConfigId", "domain") DO UPDATE SET
+      "citations" = r."citations" + excluded."citations",
+      "ownCitations" = r."ownCitations" + excluded."ownCitations";
+
+  INSERT INTO rollup_domain_weeks AS r ("workspaceId", "brandId", "week", "providerConfigId", "domain", "citations", "ownCitations")
+  SELECT c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date, c."providerConfigId", ci.domain,
+    sign * count(*),
+    sign * count(*) FILTER (WHERE ci."isOwnDomain")
+  FROM captures c
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
+  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+  GROUP BY 1, 2, 3, 4, 5
+  ORDER BY 1, 2, 3, 4, 5
+  ON CONFLICT ("workspaceId", "brandId", "week", "providerConfigId", "domain") DO UPDATE SET
+      "citations" = r."citations" + excluded."citations",
+      "ownCitations" = r."ownCitations" + excluded."ownCitations";
+
+  INSERT INTO rollup_cited_pages AS r ("workspaceId", "brandId", "day", "providerConfigId", "url", "domain", "citations", "ownCitations", "answers", "title", "titleAt")
+  SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."providerConfigId", ci.url, ci.domain,
+    sign * count(*),
+    sign * count(*) FILTER (WHERE ci."isOwnDomain"),
+    sign * count(DISTINCT c.id),
+    CASE WHEN sign > 0 THEN (array_agg(ci.title ORDER BY c."finishedAt" DESC) FILTER (WHERE ci.title <> ''))[1] END,
+    CASE WHEN sign > 0 THEN max(c."finishedAt") FILTER (WHERE ci.title <> '') END
+  FROM captures c
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText" AND NOT starts_with(ci.url, 'https://vertexaisearch.cloud.google.com/grounding-api-redirect/')
+  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+  GROUP BY 1, 2, 3, 4, 5, 6
+  ORDER BY 1, 2, 3, 4, 5, 6
+  ON CONFLICT ("workspaceId", "brandId", "day", "providerConfigId", "url", "domain") DO UPDATE SET
+      "citations" = r."citations" + excluded."citations",
+      "ownCitations" = r."ownCitations" + excluded."ownCitations",
+      "answers" = r."answers" + excluded."answers",
+      "title" = CASE WHEN excluded."titleAt" >= r."titleAt" OR r."titleAt" IS NULL THEN coalesce(excluded."title", r."title") ELSE r."title" END,
+      "titleAt" = greatest(r."titleAt", excluded."titleAt");
+
+  INSERT INTO rollup_cited_page_weeks AS r ("workspaceId", "brandId", "week", "providerConfigId", "url", "domain", "citations", "ownCitations", "answers", "titleAt")
+  SELECT c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date, c."providerConfigId", ci.url, ci.domain,
+    sign * count(*),
+    sign * count(*) FILTER (WHERE ci."isOwnDomain"),
+    sign * count(DISTINCT c.id),
+    CASE WHEN sign > 0 THEN max(c."finishedAt") FILTER (WHERE ci.title <> '') END
+  FROM captures c
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText" AND NOT starts_with(ci.url, 'https://vertexaisearch.cloud.google.com/grounding-api-redirect/')
+  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+  GROUP BY 1, 2, 3, 4, 5, 6
+  ORDER BY 1, 2, 3, 4, 5, 6
+  ON CONFLICT ("workspaceId", "brandId", "week", "providerConfigId", "url", "domain") DO UPDATE SET
+      "citations" = r."citations" + excluded."citations",
+      "ownCitations" = r."ownCitations" + excluded."ownCitations",
+      "answers" = r."answers" + excluded."answers",
+      "titleAt" = greatest(r."titleAt", excluded."titleAt");
+
+  INSERT INTO rollup_gap_sources AS r ("workspaceId", "brandId", "day", "providerConfigId", "domain", "name", "answers", "offSite")
+  WITH gap AS (
+    SELECT c.id, c."workspaceId", c."brandId", c."finishedAt"::date AS day, c."providerConfigId"
+    FROM captures c
+    WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+      AND EXISTS (SELECT 1 FROM mentions m WHERE m."captureId" = c.id AND m.kind = 'brand' AND m."brandId" = c."brandId" AND NOT m.mentioned)
+      AND EXISTS (SELECT 1 FROM mentions m WHERE m."captureId" = c.id AND m.kind = 'competitor' AND m.mentioned)
+  ),
+  cited AS (
+    SELECT ci."captureId" AS id, ci.domain, bool_or(NOT ci."isOwnDomain") AS off
+    FROM gap g JOIN citations ci ON ci."captureId" = g.id AND ci."citedInText"
+    GROUP BY 1, 2
+  ),
+  per_answer AS (
+    SELECT g.*, '' AS domain, '' AS name, true AS off FROM gap g
+    UNION ALL
+    SELECT g.*, s.domain, '', s.off FROM gap g JOIN cited s ON s.id = g.id
+    UNION ALL
+    SELECT g.*, s.domain, m.name, s.off FROM gap g JOIN cited s ON s.id = g.id
+    JOIN mentions m ON m."captureId" = g.id AND m.kind = 'competitor' AND m.mentioned
+  )
+  SELECT "workspaceId", "brandId", day, "providerConfigId", domain, name,
+    sign * count(*),
+    sign * count(*) FILTER (WHERE off)
+  FROM per_answer
+  GROUP BY 1, 2, 3, 4, 5, 6
+  ORDER BY 1, 2, 3, 4, 5, 6
+  ON CONFLICT ("workspaceId", "brandId", "day", "providerConfigId", "domain", "name") DO UPDATE SET
+      "answers" = r."answers" + excluded."answers",
+      "offSite" = r."offSite" + excluded."offSite";
+
+  INSERT INTO rollup_gap_source_weeks AS r ("workspaceId", "brandId", "week", "providerConfigId", "domain", "name", "answers", "offSite")
+  WITH gap AS (
+    SELECT c.id, c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date AS week, c."providerConfigId"
+    FROM captures c
+    WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+      AND EXISTS (SELECT 1 FROM mentions m WHERE m."captureId" = c.id AND m.kind = 'brand' AND m."brandId" = c."brandId" AND NOT m.mentioned)
+      AND EXISTS (SELECT 1 FROM mentions m WHERE m."captureId" = c.id AND m.kind = 'competitor' AND m.mentioned)
+  ),
+  cited AS (
+    SELECT ci."captureId" AS id, ci.domain, bool_or(NOT ci."isOwnDomain") AS off
+    FROM gap g JOIN citations ci ON ci."captureId" = g.id AND ci."citedInText"
+    GROUP BY 1, 2
+  ),
+  per_answer AS (
+    SELECT g.*, '' AS domain, '' AS name, true AS off FROM gap g
+    UNION ALL
+    SELECT g.*, s.domain, '', s.off FROM gap g JOIN cited s ON s.id = g.id
+    UNION ALL
+    SELECT g.*, s.domain, m.name, s.off FROM gap g JOIN cited s ON s.id = g.id
+    JOIN mentions m ON m."captureId" = g.id AND m.kind = 'competitor' AND m.mentioned
+  )
+  SELECT "workspaceId", "brandId", week, "providerConfigId", domain, name,
+    sign * count(*),
+    sign * count(*) FILTER (WHERE off)
+  FROM per_answer
+  GROUP BY 1, 2, 3, 4, 5, 6
+  ORDER BY 1, 2, 3, 4, 5, 6
+  ON CONFLICT ("workspaceId", "brandId", "week", "providerConfigId", "domain", "name") DO UPDATE SET
+      "answers" = r."answers" + excluded."answers",
+      "offSite" = r."offSite" + excluded."offSite";
 
   INSERT INTO rollup_candidate_days AS r ("workspaceId", "brandId", "day", "providerConfigId", "key", "name", "answers")
   SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."providerConfigId", k.key, k.name,
@@ -3471,15 +3391,64 @@ BEGIN
   ON CONFLICT ("workspaceId", "brandId", "day", "providerConfigId", "key", "name") DO UPDATE SET
       "answers" = r."answers" + excluded."answers";
 
-  INSERT INTO rollup_candidate_day_totals AS r ("workspaceId", "brandId", "day", "key", "name", "answers")
-  SELECT c."workspaceId", c."brandId", c."finishedAt"::date, k.key, k.name,
+  INSERT INTO rollup_candidate_weeks AS r ("workspaceId", "brandId", "week", "providerConfigId", "key", "name", "answers")
+  SELECT c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date, c."providerConfigId", k.key, k.name,
     sign * count(*)
   FROM captures c
   JOIN capture_candidates k ON k."captureId" = c.id
   WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+  GROUP BY 1, 2, 3, 4, 5, 6
+  ORDER BY 1, 2, 3, 4, 5, 6
+  ON CONFLICT ("workspaceId", "brandId", "week", "providerConfigId", "key", "name") DO UPDATE SET
+      "answers" = r."answers" + excluded."answers";
+
+  INSERT INTO rollup_tag_domain_day_totals AS r ("workspaceId", "brandId", "tag", "day", "domain", "citations", "ownCitations")
+  SELECT c."workspaceId", c."brandId", t.tag, c."finishedAt"::date, ci.domain,
+    sign * count(*),
+    sign * count(*) FILTER (WHERE ci."isOwnDomain")
+  FROM captures c
+  JOIN prompts p ON p.id = c."promptId"
+  CROSS JOIN LATERAL (SELECT DISTINCT unnest(p.tags) AS tag) t
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
+  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
   GROUP BY 1, 2, 3, 4, 5
   ORDER BY 1, 2, 3, 4, 5
-  ON CONFLICT ("workspaceId", "brandId", "day", "key", "name") DO UPDATE SET
+  ON CONFLICT ("workspaceId", "brandId", "tag", "day", "domain") DO UPDATE SET
+      "citations" = r."citations" + excluded."citations",
+      "ownCitations" = r."ownCitations" + excluded."ownCitations";
+
+  INSERT INTO rollup_tag_cited_page_weeks AS r ("workspaceId", "brandId", "tag", "week", "url", "domain", "citations", "ownCitations", "answers")
+  SELECT c."workspaceId", c."brandId", t.tag, date_trunc('week', c."finishedAt")::date, ci.url, ci.domain,
+    sign * count(*),
+    sign * count(*) FILTER (WHERE ci."isOwnDomain"),
+    sign * count(DISTINCT c.id)
+  FROM captures c
+  JOIN prompts p ON p.id = c."promptId"
+  CROSS JOIN LATERAL (SELECT DISTINCT unnest(p.tags) AS tag) t
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText" AND NOT starts_with(ci.url, 'https://vertexaisearch.cloud.google.com/grounding-api-redirect/')
+  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+  GROUP BY 1, 2, 3, 4, 5, 6
+  ORDER BY 1, 2, 3, 4, 5, 6
+  ON CONFLICT ("workspaceId", "brandId", "tag", "week", "url", "domain") DO UPDATE SET
+      "citations" = r."citations" + excluded."citations",
+      "ownCitations" = r."ownCitations" + excluded."ownCitations",
+      "answers" = r."answers" + excluded."answers";
+
+  INSERT INTO rollup_tag_cited_page_months AS r ("workspaceId", "brandId", "tag", "month", "url", "domain", "citations", "ownCitations", "answers")
+  SELECT c."workspaceId", c."brandId", t.tag, date_trunc('month', c."finishedAt")::date, ci.url, ci.domain,
+    sign * count(*),
+    sign * count(*) FILTER (WHERE ci."isOwnDomain"),
+    sign * count(DISTINCT c.id)
+  FROM captures c
+  JOIN prompts p ON p.id = c."promptId"
+  CROSS JOIN LATERAL (SELECT DISTINCT unnest(p.tags) AS tag) t
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText" AND NOT starts_with(ci.url, 'https://vertexaisearch.cloud.google.com/grounding-api-redirect/')
+  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+  GROUP BY 1, 2, 3, 4, 5, 6
+  ORDER BY 1, 2, 3, 4, 5, 6
+  ON CONFLICT ("workspaceId", "brandId", "tag", "month", "url", "domain") DO UPDATE SET
+      "citations" = r."citations" + excluded."citations",
+      "ownCitations" = r."ownCitations" + excluded."ownCitations",
       "answers" = r."answers" + excluded."answers";
 
   INSERT INTO rollup_tag_candidates AS r ("workspaceId", "brandId", "tag", "day", "key", "name", "answers")
@@ -3495,28 +3464,6 @@ BEGIN
   ON CONFLICT ("workspaceId", "brandId", "tag", "day", "key", "name") DO UPDATE SET
       "answers" = r."answers" + excluded."answers";
 
-  INSERT INTO rollup_candidate_weeks AS r ("workspaceId", "brandId", "week", "providerConfigId", "key", "name", "answers")
-  SELECT c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date, c."providerConfigId", k.key, k.name,
-    sign * count(*)
-  FROM captures c
-  JOIN capture_candidates k ON k."captureId" = c.id
-  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
-  GROUP BY 1, 2, 3, 4, 5, 6
-  ORDER BY 1, 2, 3, 4, 5, 6
-  ON CONFLICT ("workspaceId", "brandId", "week", "providerConfigId", "key", "name") DO UPDATE SET
-      "answers" = r."answers" + excluded."answers";
-
-  INSERT INTO rollup_candidate_week_totals AS r ("workspaceId", "brandId", "week", "key", "name", "answers")
-  SELECT c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date, k.key, k.name,
-    sign * count(*)
-  FROM captures c
-  JOIN capture_candidates k ON k."captureId" = c.id
-  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
-  GROUP BY 1, 2, 3, 4, 5
-  ORDER BY 1, 2, 3, 4, 5
-  ON CONFLICT ("workspaceId", "brandId", "week", "key", "name") DO UPDATE SET
-      "answers" = r."answers" + excluded."answers";
-
   INSERT INTO rollup_tag_candidate_weeks AS r ("workspaceId", "brandId", "tag", "week", "key", "name", "answers")
   SELECT c."workspaceId", c."brandId", t.tag, date_trunc('week', c."finishedAt")::date, k.key, k.name,
     sign * count(*)
@@ -3530,37 +3477,90 @@ BEGIN
   ON CONFLICT ("workspaceId", "brandId", "tag", "week", "key", "name") DO UPDATE SET
       "answers" = r."answers" + excluded."answers";
 
-  INSERT INTO rollup_candidate_prompt_days AS r ("workspaceId", "brandId", "day", "promptId", "key", "name", "answers")
-  SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."promptId", k.key, k.name,
+  INSERT INTO rollup_domain_day_totals AS r ("workspaceId", "brandId", "day", "domain", "citations", "ownCitations")
+  SELECT c."workspaceId", c."brandId", c."finishedAt"::date, ci.domain,
+    sign * count(*),
+    sign * count(*) FILTER (WHERE ci."isOwnDomain")
+  FROM captures c
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText"
+  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+  GROUP BY 1, 2, 3, 4
+  ORDER BY 1, 2, 3, 4
+  ON CONFLICT ("workspaceId", "brandId", "day", "domain") DO UPDATE SET
+      "citations" = r."citations" + excluded."citations",
+      "ownCitations" = r."ownCitations" + excluded."ownCitations";
+
+  INSERT INTO rollup_cited_page_day_totals AS r ("workspaceId", "brandId", "day", "url", "domain", "citations", "ownCitations", "answers", "titleAt")
+  SELECT c."workspaceId", c."brandId", c."finishedAt"::date, ci.url, ci.domain,
+    sign * count(*),
+    sign * count(*) FILTER (WHERE ci."isOwnDomain"),
+    sign * count(DISTINCT c.id),
+    CASE WHEN sign > 0 THEN max(c."finishedAt") FILTER (WHERE ci.title <> '') END
+  FROM captures c
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText" AND NOT starts_with(ci.url, 'https://vertexaisearch.cloud.google.com/grounding-api-redirect/')
+  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+  GROUP BY 1, 2, 3, 4, 5
+  ORDER BY 1, 2, 3, 4, 5
+  ON CONFLICT ("workspaceId", "brandId", "day", "url", "domain") DO UPDATE SET
+      "citations" = r."citations" + excluded."citations",
+      "ownCitations" = r."ownCitations" + excluded."ownCitations",
+      "answers" = r."answers" + excluded."answers",
+      "titleAt" = greatest(r."titleAt", excluded."titleAt");
+
+  INSERT INTO rollup_cited_page_week_totals AS r ("workspaceId", "brandId", "week", "url", "domain", "citations", "ownCitations", "answers", "titleAt")
+  SELECT c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date, ci.url, ci.domain,
+    sign * count(*),
+    sign * count(*) FILTER (WHERE ci."isOwnDomain"),
+    sign * count(DISTINCT c.id),
+    CASE WHEN sign > 0 THEN max(c."finishedAt") FILTER (WHERE ci.title <> '') END
+  FROM captures c
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText" AND NOT starts_with(ci.url, 'https://vertexaisearch.cloud.google.com/grounding-api-redirect/')
+  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+  GROUP BY 1, 2, 3, 4, 5
+  ORDER BY 1, 2, 3, 4, 5
+  ON CONFLICT ("workspaceId", "brandId", "week", "url", "domain") DO UPDATE SET
+      "citations" = r."citations" + excluded."citations",
+      "ownCitations" = r."ownCitations" + excluded."ownCitations",
+      "answers" = r."answers" + excluded."answers",
+      "titleAt" = greatest(r."titleAt", excluded."titleAt");
+
+  INSERT INTO rollup_cited_page_month_totals AS r ("workspaceId", "brandId", "month", "url", "domain", "citations", "ownCitations", "answers", "titleAt")
+  SELECT c."workspaceId", c."brandId", date_trunc('month', c."finishedAt")::date, ci.url, ci.domain,
+    sign * count(*),
+    sign * count(*) FILTER (WHERE ci."isOwnDomain"),
+    sign * count(DISTINCT c.id),
+    CASE WHEN sign > 0 THEN max(c."finishedAt") FILTER (WHERE ci.title <> '') END
+  FROM captures c
+  JOIN citations ci ON ci."captureId" = c.id AND ci."citedInText" AND NOT starts_with(ci.url, 'https://vertexaisearch.cloud.google.com/grounding-api-redirect/')
+  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
+  GROUP BY 1, 2, 3, 4, 5
+  ORDER BY 1, 2, 3, 4, 5
+  ON CONFLICT ("workspaceId", "brandId", "month", "url", "domain") DO UPDATE SET
+      "citations" = r."citations" + excluded."citations",
+      "ownCitations" = r."ownCitations" + excluded."ownCitations",
+      "answers" = r."answers" + excluded."answers",
+      "titleAt" = greatest(r."titleAt", excluded."titleAt");
+
+  INSERT INTO rollup_candidate_day_totals AS r ("workspaceId", "brandId", "day", "key", "name", "answers")
+  SELECT c."workspaceId", c."brandId", c."finishedAt"::date, k.key, k.name,
     sign * count(*)
   FROM captures c
   JOIN capture_candidates k ON k."captureId" = c.id
   WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
-  GROUP BY 1, 2, 3, 4, 5, 6
-  ORDER BY 1, 2, 3, 4, 5, 6
-  ON CONFLICT ("workspaceId", "brandId", "day", "promptId", "key", "name") DO UPDATE SET
+  GROUP BY 1, 2, 3, 4, 5
+  ORDER BY 1, 2, 3, 4, 5
+  ON CONFLICT ("workspaceId", "brandId", "day", "key", "name") DO UPDATE SET
       "answers" = r."answers" + excluded."answers";
 
-  INSERT INTO rollup_candidate_prompt_weeks AS r ("workspaceId", "brandId", "week", "promptId", "key", "name", "answers")
-  SELECT c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date, c."promptId", k.key, k.name,
+  INSERT INTO rollup_candidate_week_totals AS r ("workspaceId", "brandId", "week", "key", "name", "answers")
+  SELECT c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date, k.key, k.name,
     sign * count(*)
   FROM captures c
   JOIN capture_candidates k ON k."captureId" = c.id
   WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
-  GROUP BY 1, 2, 3, 4, 5, 6
-  ORDER BY 1, 2, 3, 4, 5, 6
-  ON CONFLICT ("workspaceId", "brandId", "week", "promptId", "key", "name") DO UPDATE SET
-      "answers" = r."answers" + excluded."answers";
-
-  INSERT INTO rollup_candidate_prompt_provider_weeks AS r ("workspaceId", "brandId", "week", "providerConfigId", "promptId", "key", "name", "answers")
-  SELECT c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date, c."providerConfigId", c."promptId", k.key, k.name,
-    sign * count(*)
-  FROM captures c
-  JOIN capture_candidates k ON k."captureId" = c.id
-  WHERE c.id = ANY(ids) AND c.status = 'succeeded' AND c."finishedAt" IS NOT NULL
-  GROUP BY 1, 2, 3, 4, 5, 6, 7
-  ORDER BY 1, 2, 3, 4, 5, 6, 7
-  ON CONFLICT ("workspaceId", "brandId", "week", "providerConfigId", "promptId", "key", "name") DO UPDATE SET
+  GROUP BY 1, 2, 3, 4, 5
+  ORDER BY 1, 2, 3, 4, 5
+  ON CONFLICT ("workspaceId", "brandId", "week", "key", "name") DO UPDATE SET
       "answers" = r."answers" + excluded."answers";
 END
 $function$;
