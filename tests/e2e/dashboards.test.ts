@@ -284,11 +284,18 @@ describe("dashboards", () => {
     const panels = categories.locator("figure");
     expect(await panels.count()).toBeGreaterThan(1);
     expect(await panels.count()).toBeLessThanOrEqual(6);
-    expect(await categories.locator(".recharts-bar-rectangle").count()).toBeGreaterThan(0);
+    expect(await categories.locator("[data-bar]").count()).toBeGreaterThan(0);
     const captions = (await categories.locator("figcaption").allInnerTexts()).join("\n") + (await categories.locator("figcaption [title]").evaluateAll((els) => els.map((e) => e.getAttribute("title")).join("\n")));
     for (const name of ["Own", "Competitor", "Review and comparison sites"]) expect(captions).toContain(name);
-    const yMaxes = await panels.evaluateAll((figures) => figures.map((f) => [...f.querySelectorAll(".recharts-yAxis .recharts-cartesian-axis-tick-value")].map((t) => t.textContent).at(-1)));
-    expect(new Set(yMaxes).size).toBe(1);
+    const yMaxes = await panels.evaluateAll((figures) => figures.map((f) => f.querySelector("[data-y-max]")?.textContent));
+    expect(yMaxes.every(Boolean) && new Set(yMaxes).size).toBe(1);
+    // A panel by keyboard: End shows (and announces) its last bucket's count.
+    const panel = panels.first().getByRole("group");
+    await panel.focus();
+    await page.keyboard.press("End");
+    await expect.poll(() => panel.locator('[aria-live="polite"]').innerText()).toMatch(/\d[\s\S]*citations/);
+    await page.keyboard.press("Escape");
+    await expect.poll(() => panel.locator('[aria-live="polite"]').innerText()).toBe("");
     // Gap sources leave out the brand's and competitors' own sites until the toggle keeps them;
     // every row says what to do there, and links to the pages cited from there.
     const gaps = chart(page, "Gap sources");

@@ -1,11 +1,9 @@
 "use client";
 import { useMemo, type ReactNode } from "react";
-import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
-import { ResponsiveChart } from "@/components/charts/responsive-chart";
-import { barCursor, gridProps } from "@/components/charts/axes";
+import { BarStrip } from "@/components/charts/bar-strip";
 import { ChartCard } from "@/components/charts/chart-card";
 import { TooltipBox } from "@/components/charts/chart-tooltip";
-import { formatAxisCount, formatBucket, formatCount, formatPct } from "@/lib/format";
+import { formatBucket, formatCount, formatPct } from "@/lib/format";
 import { seriesColor } from "@/components/charts/palette";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
 import type { ChartData } from "@/lib/analytics/wire";
@@ -102,33 +100,20 @@ export function CategoryChart({ filter, empty }: { filter: AnalyticsFilterInput;
   );
 }
 
+/** A panel's bars, drawn as plain SVG (components/charts/bar-strip.tsx says why). */
 function PanelChart({ data, panel, yMax }: { data: Categories; panel: Panel; yMax: number }) {
-  const rows = data.points.map((p, i) => ({ bucket: p.bucket, label: formatBucket(p.bucket, data.unit), value: panel.counts[i]! }));
-  return (
-    <ResponsiveChart height={110}>
-      <BarChart data={rows} margin={{ top: 4, right: 4, bottom: 2, left: 0 }} barCategoryGap={1} title={`${panel.label}: citations per ${data.unit === "week" ? "week" : "day"}`}>
-        <CartesianGrid {...gridProps} />
-        <XAxis dataKey="label" tick={false} tickLine={false} axisLine={{ stroke: "#cbd5e1" }} height={4} />
-        {/* interval 0: both ticks (recharts' default drops the 0, whose label crosses the axis' end). */}
-        <YAxis domain={[0, yMax]} ticks={[0, yMax]} interval={0} allowDecimals={false} tickFormatter={formatAxisCount} tick={{ fontSize: 10, fill: "#64748b" }} tickLine={false} axisLine={false} width={34} />
-        <Tooltip cursor={barCursor} content={(props) => <PanelTooltip {...props} data={data} panel={panel} />} />
-        <Bar dataKey="value" name={panel.label} fill={panel.color} isAnimationActive={false} />
-      </BarChart>
-    </ResponsiveChart>
-  );
-}
-
-function PanelTooltip({ active, payload, data, panel }: Pick<TooltipContentProps, "active" | "payload"> & { data: Categories; panel: Panel }) {
-  const bucket = payload?.[0]?.payload?.bucket as string | undefined;
-  const index = data.points.findIndex((p) => p.bucket === bucket);
-  if (!active || index < 0) return null;
-  const all = SOURCE_CATEGORIES.reduce((sum, c) => sum + data.points[index]!.counts[c], 0);
-  const value = panel.counts[index]!;
-  return (
-    <TooltipBox
-      title={`${data.unit === "week" ? "Week of " : ""}${formatBucket(data.points[index]!.bucket)}`}
-      lines={[{ color: panel.color, label: panel.key === REST ? "All other kinds" : panel.label, value: formatCount(value) }]}
-      footer={all ? `${formatPct(value / all)} of ${formatCount(all)} citations` : "No citations"}
-    />
-  );
+  const name = panel.key === REST ? "All other kinds" : panel.label;
+  const tooltip = (index: number) => {
+    const point = data.points[index]!;
+    const all = SOURCE_CATEGORIES.reduce((sum, c) => sum + point.counts[c], 0);
+    const value = panel.counts[index]!;
+    return (
+      <TooltipBox
+        title={`${data.unit === "week" ? "Week of " : ""}${formatBucket(point.bucket)}`}
+        lines={[{ color: panel.color, label: name, value: formatCount(value) }]}
+        footer={all ? `${formatPct(value / all)} of ${formatCount(all)} citations` : "No citations"}
+      />
+    );
+  };
+  return <BarStrip values={panel.counts} max={yMax} color={panel.color} label={`${panel.label}: citations per ${data.unit === "week" ? "week" : "day"}`} height={110} tooltip={tooltip} />;
 }
