@@ -31,8 +31,9 @@ export function BarStrip({ values, max, color, label, height, tooltip }: {
   // The bucket shown, and the side its tooltip grows toward: away from the nearer edge of the
   // window (a phone's panel is narrower than the tooltip, so the panel's own middle would not do).
   const [shown, setShown] = useState<{ index: number; grow: "left" | "right" } | null>(null);
-  const active = shown?.index ?? null;
   const n = values.length;
+  // New data with fewer buckets (a shorter range) keeps this panel and what it showed.
+  const active = shown && shown.index < n ? shown.index : null;
   const scale = max > 0 ? VIEW_HEIGHT / max : 0;
   const show = (plot: HTMLElement, index: number | null) => {
     if (index === null) return setShown(null);
@@ -50,7 +51,7 @@ export function BarStrip({ values, max, color, label, height, tooltip }: {
       : event.key === "ArrowLeft" ? Math.max(0, (active ?? n) - 1)
       : event.key === "Home" ? 0
       : event.key === "End" ? n - 1
-      : event.key === "Escape" ? null
+      : event.key === "Escape" && active !== null ? null
       : undefined;
     if (next === undefined || !n) return;
     event.preventDefault();
@@ -59,18 +60,21 @@ export function BarStrip({ values, max, color, label, height, tooltip }: {
   return (
     <div className="flex text-[10px] text-slate-500" style={{ height }}>
       {/* The scale's two ticks, as the other charts' y axes write them. */}
-      <div className="flex w-[34px] shrink-0 flex-col justify-between pr-1 text-right tabular-nums leading-none" aria-hidden>
+      <div className="flex w-[34px] shrink-0 flex-col justify-between pr-1 text-right tabular-nums leading-none dark:text-slate-600" aria-hidden>
         <span data-y-max>{formatAxisCount(max)}</span>
         <span>0</span>
       </div>
       <div
         className="relative min-w-0 flex-1 rounded-sm focus-visible:outline-2 focus-visible:outline-brand-500"
-        role="group"
+        // An application, as recharts' accessibility layer: a screen reader passes the arrow keys on.
+        role="application"
         aria-roledescription="bar chart"
-        aria-label={label}
+        aria-label={`${label}. Arrow keys, Home and End show a bucket's count.`}
         tabIndex={0}
         onPointerMove={(event) => n && pointed(event)}
-        onPointerLeave={() => setShown(null)}
+        // A tap shows the bucket (a touch moves no pointer over it first) and stays until the next tap elsewhere.
+        onPointerDown={(event) => n && pointed(event)}
+        onPointerLeave={(event) => event.pointerType === "mouse" && setShown(null)}
         onKeyDown={keys}
         onBlur={() => setShown(null)}
       >
@@ -84,8 +88,8 @@ export function BarStrip({ values, max, color, label, height, tooltip }: {
         </svg>
         {/* Over the bucket, growing away from the window's nearer edge; announced when it changes. */}
         <div
-          className="pointer-events-none absolute bottom-full z-10 mb-1"
-          style={shown === null ? undefined : shown.grow === "right" ? { left: `${(shown.index / n) * 100}%` } : { right: `${((n - 1 - shown.index) / n) * 100}%` }}
+          className="pointer-events-none absolute bottom-full z-10 mb-1 w-max"
+          style={shown === null || active === null ? undefined : shown.grow === "right" ? { left: `${(active / n) * 100}%` } : { right: `${((n - 1 - active) / n) * 100}%` }}
           aria-live="polite"
         >
           {active !== null && tooltip(active)}

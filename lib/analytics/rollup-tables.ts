@@ -368,7 +368,7 @@ const sharedBy = (r: Variant) => (r.byPrompt ? 0 : r.byProvider === false ? (r.b
  * upsert to the commit, so the rows every capture of a provider (or of the check) writes are
  * taken last and held the shortest. Written in ROLLUPS' order, a success held its first domain
  * row over the 30 statements after it, and the captures citing that domain queued behind it
- * (63 % of busy database time waiting, `npm run bench -- --pipeline`, docs/benchmarks.md). Two
+ * (39–64 % of busy database time waiting, `npm run bench -- --pipeline`, docs/benchmarks.md). Two
  * transactions that share a day, provider and prompt still meet first at that rollup_answers row.
  */
 export const lockOrder = (rollups: Rollup[]): Rollup[] => [...rollups].sort((a, b) => sharedBy(a) - sharedBy(b));

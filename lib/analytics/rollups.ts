@@ -3,7 +3,7 @@ import { pausePoint } from "@/lib/db/pause-points";
 import { addDays, isoDay, startOfUtcDay } from "@/lib/analytics/schemas";
 import { promptScope, type AnalyticsFilter } from "@/lib/analytics/filter";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { captureKeyColumns, ident, period, ROLLUPS } from "@/lib/analytics/rollup-tables";
+import { captureKeyColumns, ident, lockOrder, period, ROLLUPS } from "@/lib/analytics/rollup-tables";
 
 // The rollups the dashboards read, each declared once in ROLLUPS (lib/analytics/rollup-tables.ts;
 // the tables in prisma/schema.prisma). A capture's contribution is defined once, in SQL generated
@@ -44,7 +44,8 @@ export async function rewriteRollups<T>(tx: Tx, captureIds: string[], change: ()
   await pausePoint("rollups:subtracted");
   const result = await change();
   await tx.$executeRaw`SELECT beacon_rollup_captures(${captureIds}::uuid[], 1)`;
-  for (const rollup of ROLLUPS) {
+  // In the lock order too, though each row left at zero is one the passes above have locked.
+  for (const rollup of lockOrder(ROLLUPS)) {
     const counter = rollup.family.prunedBy;
     if (!counter) continue;
     // The capture's columns in the table's key besides the period (a tag table: all its tags).

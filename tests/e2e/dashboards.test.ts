@@ -290,7 +290,7 @@ describe("dashboards", () => {
     const yMaxes = await panels.evaluateAll((figures) => figures.map((f) => f.querySelector("[data-y-max]")?.textContent));
     expect(yMaxes.every(Boolean) && new Set(yMaxes).size).toBe(1);
     // A panel by keyboard: End shows (and announces) its last bucket's count.
-    const panel = panels.first().getByRole("group");
+    const panel = panels.first().getByRole("application");
     await panel.focus();
     await page.keyboard.press("End");
     await expect.poll(() => panel.locator('[aria-live="polite"]').innerText()).toMatch(/\d[\s\S]*citations/);

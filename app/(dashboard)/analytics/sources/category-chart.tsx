@@ -67,7 +67,7 @@ export function CategoryChart({ filter, empty }: { filter: AnalyticsFilterInput;
   return (
     <ChartCard
       title="Where answers come from"
-      description={`Cited sources by kind of site per ${unit}, one panel per kind on the same scale (the ${PANELS} biggest; the rest together). Hover, or focus a panel and use the arrow keys, for a ${unit}'s count.`}
+      description={`Cited sources by kind of site per ${unit}, one panel per kind on the same scale (the ${PANELS} biggest; the rest together). Hover or tap a panel, or focus it and use the arrow keys, for a ${unit}'s count.`}
       sample={data && `${formatCount(total)} citations`}
       status={query}
       isEmpty={!total}
