@@ -54,11 +54,15 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
   });
 }
 
-/** The code measured: HEAD and whether the working tree had changes (read-only git commands). */
+/**
+ * The code measured: HEAD and whether the working tree had changes (read-only git commands),
+ * leaving out bench/results: a run's own result file, left from the run before, is not a change
+ * to the code it measures.
+ */
 function gitState(): { commit: string | null; dirty: boolean | null } {
   const git = (...args: string[]) => execFileSync("git", args, { stdio: ["ignore", "pipe", "ignore"] }).toString().trim();
   try {
-    return { commit: git("rev-parse", "HEAD"), dirty: git("status", "--porcelain", "--untracked-files=no") !== "" };
+    return { commit: git("rev-parse", "HEAD"), dirty: git("status", "--porcelain", "--untracked-files=no", "--", ".", ":(exclude)bench/results") !== "" };
   } catch {
     return { commit: null, dirty: null };
   }

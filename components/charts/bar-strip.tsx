@@ -9,9 +9,9 @@ const GAP = 0.15;
 
 /**
  * A small bar chart of one series, drawn as plain SVG: one bar per bucket on the scale 0 to
- * `max` (its two ticks on the left), a dashed line at `max`, the hovered or focused bucket's
- * `tooltip` over it. Focus it and use the arrow keys (Home, End; Escape hides) for a bucket's
- * tooltip, which is also announced.
+ * `max` (its two ticks on the left), a dashed line at `max`, the hovered, tapped or focused
+ * bucket's `tooltip` over it. Focus it and use the arrow keys (Home, End; Escape hides) for a
+ * bucket's tooltip, which is also announced.
  *
  * Why not recharts, which draws every other chart: this is the small multiple (the Sources page
  * shows six side by side), with no axis labels or legend to lay out. Six recharts charts, each
