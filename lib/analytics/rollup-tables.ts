@@ -283,10 +283,10 @@ const week = { grain: "week", byTag: false, byPrompt: false } as const;
 const month = { grain: "month", byTag: false, byPrompt: false } as const;
 
 /**
- * The rollups (tables in prisma/schema.prisma), by family. beacon_rollup_captures writes them in
- * `lockOrder` (below). A table with a tag follows the prompts' current tags: the tag trigger moves its rows from the
- * family's table per prompt and day (or per prompt and week or month, if the family has one of the
- * tag table's grain), which must therefore be here too.
+ * The rollups (tables in prisma/schema.prisma), by family; beacon_rollup_captures writes them in
+ * `lockOrder` (below). A table with a tag follows the prompts' current tags: the tag trigger moves
+ * its rows from the family's table per prompt and day (or per prompt and week or month, if the
+ * family has one of the tag table's grain), which must therefore be here too.
  */
 export const ROLLUPS: Rollup[] = [
   { table: "rollup_answers", family: answers, ...day, byPrompt: true },
