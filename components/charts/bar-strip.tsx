@@ -35,6 +35,7 @@ export function BarStrip({ values, max, color, label, height, tooltip }: {
   // New data with fewer buckets (a shorter range) keeps this panel and what it showed.
   const active = shown && shown.index < n ? shown.index : null;
   const scale = max > 0 ? VIEW_HEIGHT / max : 0;
+  const viewWidth = Math.max(n, 1);
   const show = (plot: HTMLElement, index: number | null) => {
     if (index === null) return setShown(null);
     const box = plot.getBoundingClientRect();
@@ -78,13 +79,13 @@ export function BarStrip({ values, max, color, label, height, tooltip }: {
         onKeyDown={keys}
         onBlur={() => setShown(null)}
       >
-        <svg viewBox={`0 0 ${Math.max(n, 1)} ${VIEW_HEIGHT}`} preserveAspectRatio="none" className="block size-full overflow-visible" aria-hidden>
+        <svg viewBox={`0 0 ${viewWidth} ${VIEW_HEIGHT}`} preserveAspectRatio="none" className="block size-full overflow-visible" aria-hidden>
           {active !== null && <rect x={active} width={1} y={0} height={VIEW_HEIGHT} className="fill-slate-100" />}
-          <line x1={0} x2={Math.max(n, 1)} y1={0} y2={0} strokeDasharray="3 3" className="stroke-slate-200" vectorEffect="non-scaling-stroke" />
+          <line x1={0} x2={viewWidth} y1={0} y2={0} strokeDasharray="3 3" className="stroke-slate-200" vectorEffect="non-scaling-stroke" />
           {values.map((value, i) =>
             value > 0 ? <rect key={i} data-bar x={i + GAP / 2} width={1 - GAP} y={VIEW_HEIGHT - value * scale} height={value * scale} fill={color} /> : null,
           )}
-          <line x1={0} x2={Math.max(n, 1)} y1={VIEW_HEIGHT} y2={VIEW_HEIGHT} className="stroke-slate-300" vectorEffect="non-scaling-stroke" />
+          <line x1={0} x2={viewWidth} y1={VIEW_HEIGHT} y2={VIEW_HEIGHT} className="stroke-slate-300" vectorEffect="non-scaling-stroke" />
         </svg>
         {/* Over the bucket, growing away from the window's nearer edge; announced when it changes. */}
         <div

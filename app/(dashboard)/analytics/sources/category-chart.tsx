@@ -21,7 +21,8 @@ export const categoryColor = (category: SourceCategory) => seriesColor(SOURCE_CA
 const PANELS = 5;
 const REST = "rest";
 
-type Panel = { key: SourceCategory | typeof REST; label: string; color: string; citations: number; share: number; counts: number[] };
+/** `label` in full (the rest panel lists its kinds); `name` as the caption and tooltip show it. */
+type Panel = { key: SourceCategory | typeof REST; label: string; name: string; color: string; citations: number; share: number; counts: number[] };
 
 function panelsOf(data: Categories): Panel[] {
   const present = data.categories.filter((c) => c.citations > 0).sort((a, b) => b.citations - a.citations);
@@ -30,6 +31,7 @@ function panelsOf(data: Categories): Panel[] {
   const panels: Panel[] = own.map((c) => ({
     key: c.category,
     label: CATEGORY_LABELS[c.category],
+    name: CATEGORY_LABELS[c.category],
     color: categoryColor(c.category),
     citations: c.citations,
     share: c.share,
@@ -39,6 +41,7 @@ function panelsOf(data: Categories): Panel[] {
     panels.push({
       key: REST,
       label: `All other kinds (${rest.map((c) => CATEGORY_LABELS[c.category]).join(", ")})`,
+      name: "All other kinds",
       color: "#94a3b8",
       citations: rest.reduce((sum, c) => sum + c.citations, 0),
       share: rest.reduce((sum, c) => sum + c.share, 0),
@@ -82,7 +85,7 @@ export function CategoryChart({ filter, empty }: { filter: AnalyticsFilterInput;
               {/* Two lines below sm: a phone's panel is ~150 px, too narrow for a long name and its numbers side by side. */}
               <figcaption className="mb-1 flex flex-wrap items-baseline gap-x-1.5 text-xs sm:flex-nowrap">
                 <span className="inline-block size-2 shrink-0 rounded-full" style={{ background: panel.color }} aria-hidden />
-                <span className="min-w-0 flex-1 truncate font-medium text-slate-700" title={panel.label}>{panel.key === REST ? "All other kinds" : panel.label}</span>
+                <span className="min-w-0 flex-1 truncate font-medium text-slate-700" title={panel.label}>{panel.name}</span>
                 <span className="w-full shrink-0 tabular-nums text-slate-500 sm:ml-auto sm:w-auto">
                   {formatCount(panel.citations)} · {formatPct(panel.share)}
                 </span>
@@ -102,7 +105,6 @@ export function CategoryChart({ filter, empty }: { filter: AnalyticsFilterInput;
 
 /** A panel's bars, drawn as plain SVG (components/charts/bar-strip.tsx says why). */
 function PanelChart({ data, panel, yMax }: { data: Categories; panel: Panel; yMax: number }) {
-  const name = panel.key === REST ? "All other kinds" : panel.label;
   const tooltip = (index: number) => {
     const point = data.points[index]!;
     const all = SOURCE_CATEGORIES.reduce((sum, c) => sum + point.counts[c], 0);
@@ -110,7 +112,7 @@ function PanelChart({ data, panel, yMax }: { data: Categories; panel: Panel; yMa
     return (
       <TooltipBox
         title={`${data.unit === "week" ? "Week of " : ""}${formatBucket(point.bucket)}`}
-        lines={[{ color: panel.color, label: name, value: formatCount(value) }]}
+        lines={[{ color: panel.color, label: panel.name, value: formatCount(value) }]}
         footer={all ? `${formatPct(value / all)} of ${formatCount(all)} citations` : "No citations"}
       />
     );
