@@ -22,6 +22,28 @@ describe("the rollups' functions of prisma/sql", () => {
     expect(sql).toContain(`ON CONFLICT ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain", "name") DO UPDATE SET`);
   });
 
+  it("stage a rewrite with the success's statements, into temporary tables, and write the stage in the lock order, pruning only the rows it touched", () => {
+    const captures = generatedRollupSql("beacon_rollup_captures");
+    const stage = generatedRollupSql("beacon_rollup_stage");
+    const body = (sql: string) => sql.slice(sql.indexOf("pg_advisory_xact_lock_shared"), sql.lastIndexOf("END"));
+    // The same contribution, statement for statement; only the tables written differ.
+    expect(body(stage)).toBe(body(captures).replace(/INSERT INTO (\w+) AS r/g, "INSERT INTO pg_temp.$1_change AS r"));
+    for (const r of ROLLUPS) expect(stage).toContain(`CREATE TEMPORARY TABLE ${r.table}_change (LIKE ${r.table} INCLUDING DEFAULTS, PRIMARY KEY (`);
+
+    const apply = generatedRollupSql("beacon_rollup_apply_stage");
+    const written = [...apply.matchAll(/INSERT INTO (\w+) AS r[\s\S]*?FROM pg_temp\.(\w+)_change/g)];
+    expect(written.map((m) => m[1])).toEqual(lockOrder(ROLLUPS).map((r) => r.table));
+    expect(written.every((m) => m[1] === m[2])).toBe(true);
+    const pruned = [...apply.matchAll(/DELETE FROM (\w+) r USING pg_temp\.(\w+)_change s/g)].map((m) => m[1]);
+    expect(pruned).toEqual(lockOrder(ROLLUPS).filter((r) => r.family.prunedBy).map((r) => r.table));
+    // Each table pruned right after its rows are written (so locked): before the next table's rows.
+    for (const table of pruned) {
+      const next = apply.indexOf("INSERT INTO", apply.indexOf(`INSERT INTO ${table} AS r`) + 1);
+      expect(apply.indexOf(`DELETE FROM ${table} r`)).toBeLessThan(next === -1 ? Infinity : next);
+    }
+    expect(apply).not.toMatch(/EXECUTE/);
+  });
+
   it("lock the rows fewer captures share first: per prompt, then per tag and provider, per provider, per tag, and the rows of neither last", () => {
     // What narrows a row to fewer of a check's captures: the prompt most, then the tag and the provider.
     const shape = (r: Rollup) => {

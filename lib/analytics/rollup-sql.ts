@@ -4,25 +4,37 @@
 // in every success (beacon_succeed), on cached plans, so nothing here is built at run time.
 import { keyColumns, lockOrder, measuresOf, ordinals, ident, period, ROLLUPS, type Measure, type Rollup } from "@/lib/analytics/rollup-tables";
 
-export const GENERATED_ROLLUP_FILES = ["beacon_rollup_captures", "beacon_prompt_tags_changed"] as const;
+export const GENERATED_ROLLUP_FILES = ["beacon_rollup_captures", "beacon_rollup_stage", "beacon_rollup_apply_stage", "beacon_prompt_tags_changed"] as const;
 export type GeneratedRollupFile = (typeof GENERATED_ROLLUP_FILES)[number];
 
 export function generatedRollupSql(name: GeneratedRollupFile, rollups: Rollup[] = ROLLUPS): string {
-  return name === "beacon_rollup_captures" ? rollupCapturesSql(rollups) : promptTagsChangedSql(rollups);
+  switch (name) {
+    case "beacon_rollup_captures":
+      return rollupCapturesSql(rollups);
+    case "beacon_rollup_stage":
+      return rollupStageSql(rollups);
+    case "beacon_rollup_apply_stage":
+      return applyStageSql(rollups);
+    case "beacon_prompt_tags_changed":
+      return promptTagsChangedSql(rollups);
+  }
 }
+
+/** The temporary table a rewrite stages a rollup's change in (beacon_rollup_stage), in the session's pg_temp. */
+export const stageTable = (r: Rollup) => `pg_temp.${r.table}_change`;
 
 const HEADER = "-- Generated from ROLLUPS in lib/analytics/rollup-tables.ts by `npm run sql:generate`; do not edit.";
 const quoted = (columns: string[]) => columns.map((c) => `"${c}"`).join(", ");
 const select = (m: Measure) => ("sum" in m ? `sign * ${m.sum}` : m.select);
 const merge = (m: Measure) => ("sum" in m ? `r."${m.column}" + excluded."${m.column}"` : m.merge);
 
-/** INSERT … SELECT … ON CONFLICT: adds `keys`' rows' measures to the table, rows in key order. */
-function upsert(r: Rollup, body: { with?: string; keys: string[]; measures: string[]; from: string }): string {
+/** INSERT … SELECT … ON CONFLICT: adds `keys`' rows' measures to the table (or `into`, a table like it), rows in key order. */
+function upsert(r: Rollup, body: { with?: string; keys: string[]; measures: string[]; from: string }, into = r.table): string {
   const keys = keyColumns(r);
   const measures = measuresOf(r);
   if (body.keys.length !== keys.length) throw new Error(`${r.table}: ${body.keys.length} key expressions for ${keys.length} key columns`);
   return [
-    `  INSERT INTO ${r.table} AS r (${quoted([...keys, ...measures.map((m) => m.column)])})`,
+    `  INSERT INTO ${into} AS r (${quoted([...keys, ...measures.map((m) => m.column)])})`,
     ...(body.with ? [`  WITH ${body.with}`] : []),
     `  SELECT ${body.keys.join(", ")},`,
     body.measures.map((m) => `    ${m}`).join(",\n"),
@@ -34,10 +46,14 @@ function upsert(r: Rollup, body: { with?: string; keys: string[]; measures: stri
   ].join("\n");
 }
 
-function rollupCapturesSql(rollups: Rollup[]): string {
+/**
+ * A capture's contribution to every table, tables in the lock order, after the shared tag locks:
+ * beacon_rollup_captures' body, and beacon_rollup_stage's with `into` its stage tables.
+ */
+function contributionSql(rollups: Rollup[], into: (r: Rollup) => string = (r) => r.table): string {
   const statements = lockOrder(rollups).map((r) => {
     const rows = r.family.rows(r);
-    return upsert(r, { ...rows, measures: measuresOf(r).map(select) });
+    return upsert(r, { ...rows, measures: measuresOf(r).map(select) }, into(r));
   });
   const tagLocks = rollups.some((r) => r.byTag)
     ? [
@@ -48,6 +64,10 @@ function rollupCapturesSql(rollups: Rollup[]): string {
         '  FROM (SELECT DISTINCT c."promptId" AS id FROM captures c WHERE c.id = ANY(ids) ORDER BY 1) p;',
       ]
     : [];
+  return [...tagLocks, ...statements.map((s, i) => (i ? `\n${s}` : s))].join("\n");
+}
+
+function rollupCapturesSql(rollups: Rollup[]): string {
   return `${HEADER}
 -- A capture's contribution to every rollup, read from its raw rows: sign 1 adds it, -1 takes it
 -- away. Rows in key order, tables in the rollups' lock order (lockOrder: those whose rows fewer
@@ -57,7 +77,76 @@ CREATE OR REPLACE FUNCTION public.beacon_rollup_captures(ids uuid[], sign intege
  LANGUAGE plpgsql
 AS $function$
 BEGIN
-${[...tagLocks, ...statements.map((s, i) => (i ? `\n${s}` : s))].join("\n")}
+${contributionSql(rollups)}
+END
+$function$;
+`;
+}
+
+/**
+ * A rewrite's first half (lib/analytics/rollups.ts rewriteRollups): the same contribution, staged
+ * in a temporary table per rollup instead of written, so a rewrite takes its contribution away
+ * (-1) before its raw rows change and adds it again (+1) after without holding a rollup row;
+ * beacon_rollup_apply_stage then writes the difference in the lock order. The stage tables are the
+ * session's, made here on first use in a transaction and dropped at its commit.
+ */
+function rollupStageSql(rollups: Rollup[]): string {
+  const create = lockOrder(rollups).map(
+    (r) => `    CREATE TEMPORARY TABLE ${stageTable(r).replace("pg_temp.", "")} (LIKE ${r.table} INCLUDING DEFAULTS, PRIMARY KEY (${quoted(keyColumns(r))})) ON COMMIT DROP;`,
+  );
+  return `${HEADER}
+-- Stages a capture's contribution (sign 1) or its removal (-1) to every rollup in the rewrite's
+-- temporary tables (pg_temp.<rollup>_change), as beacon_rollup_captures would write it.
+CREATE OR REPLACE FUNCTION public.beacon_rollup_stage(ids uuid[], sign integer)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  IF to_regclass('${stageTable(lockOrder(rollups)[0]!)}') IS NULL THEN
+${create.join("\n")}
+  END IF;
+${contributionSql(rollups, stageTable)}
+END
+$function$;
+`;
+}
+
+/**
+ * A rewrite's second half: each stage table's rows (the old contribution taken away, the new one
+ * added) written to its rollup in the lock order, rows in key order, as a success writes them, so
+ * the two cannot deadlock; then the rows no answer counts in any more removed (the family's
+ * `prunedBy` column is zero: an entity no answer names now, a domain no answer cites), as a
+ * rebuild would not have them. Only rows the stage holds are touched, all locked by its upsert.
+ */
+function applyStageSql(rollups: Rollup[]): string {
+  const statements = lockOrder(rollups).map((r) => {
+    const keys = keyColumns(r);
+    const columns = quoted([...keys, ...measuresOf(r).map((m) => m.column)]);
+    const counter = r.family.prunedBy;
+    return [
+      `  INSERT INTO ${r.table} AS r (${columns})`,
+      `  SELECT ${columns} FROM ${stageTable(r)}`,
+      `  ORDER BY ${ordinals(keys.length)}`,
+      `  ON CONFLICT (${quoted(keys)}) DO UPDATE SET`,
+      `${measuresOf(r).map((m) => `      "${m.column}" = ${merge(m)}`).join(",\n")};`,
+      ...(counter
+        ? [
+            `  DELETE FROM ${r.table} r USING ${stageTable(r)} s`,
+            `  WHERE ${keys.map((c) => `r.${ident(c)} = s.${ident(c)}`).join(" AND ")} AND r.${ident(counter)} = 0;`,
+          ]
+        : []),
+    ].join("\n");
+  });
+  return `${HEADER}
+-- Writes what beacon_rollup_stage staged to the rollups, in the lock order, and empties the stage.
+CREATE OR REPLACE FUNCTION public.beacon_rollup_apply_stage()
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+${statements.join("\n\n")}
+
+  TRUNCATE ${lockOrder(rollups).map(stageTable).join(", ")};
 END
 $function$;
 `;

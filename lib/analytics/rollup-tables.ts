@@ -1,7 +1,7 @@
 // Every rollup table, declared once: its key, grain, tag and prompt dimensions, measures and the
 // per-answer rows it sums. The SQL that keeps them (beacon_rollup_captures, the prompts' tag
 // trigger) is generated from this list into prisma/sql/functions by `npm run sql:generate`
-// (lib/analytics/rollup-sql.ts), and rewriteRollups prunes from it (lib/analytics/rollups.ts).
+// (lib/analytics/rollup-sql.ts), with a rewrite's stage and its pruning (lib/analytics/rollups.ts).
 // Pure: no database, no server-only, so the generator script and its unit test import it.
 import { REDIRECT_LINK_PREFIX } from "@/lib/analysis/citations";
 
@@ -28,7 +28,7 @@ export type Family = {
   /** Key columns after the capture's (workspace, brand, [tag], period, provider, [prompt]). */
   keys: string[];
   measures: Measure[];
-  /** The column that is zero when no answer counts in a row any more (rewriteRollups removes the row); none: rows stay. */
+  /** The column that is zero when no answer counts in a row any more (a rewrite removes the row, beacon_rollup_apply_stage); none: rows stay. */
   prunedBy?: string;
   rows: (v: Variant) => Rows;
 };
@@ -69,7 +69,7 @@ const sum = (column: string, expression: string): Measure => ({ column, sum: exp
 
 /**
  * The title of the row's latest answer that has one. A title is never taken away (titles of
- * stored citations do not change; a row whose answers all leave is removed by rewriteRollups),
+ * stored citations do not change; a row whose answers all leave is removed by a rewrite),
  * so removing passes no title.
  */
 const LATEST_TITLE: Measure = {
@@ -140,7 +140,8 @@ const mentions: Family = {
   keys: ["entity"],
   prunedBy: "rows",
   measures: [
-    { column: "name", select: "max(name)", merge: `CASE WHEN excluded."rows" > 0 THEN excluded."name" ELSE r."name" END` },
+    // What added answers call it; a removal passes '' (a rewrite's stage keeps the name it adds).
+    { column: "name", select: "CASE WHEN sign > 0 THEN max(name) ELSE '' END", merge: `CASE WHEN excluded."name" <> '' THEN excluded."name" ELSE r."name" END` },
     sum("rows", "sum(rows)"),
     sum("mentions", "sum(y)"),
     sum("sumYY", "sum(y * y)"),
@@ -363,7 +364,8 @@ const sharedBy = (r: Variant) => (r.byPrompt ? 0 : r.byProvider === false ? (r.b
 
 /**
  * The rollups' lock order: beacon_rollup_captures writes each table, rows in key order, in this
- * order, after the prompts' tag locks, and the tag trigger moves rows in it too. The tables whose
+ * order, after the prompts' tag locks, and so do a rewrite's (beacon_rollup_apply_stage) and the
+ * tag trigger's moves. The tables whose
  * rows fewer captures share come first, ROLLUPS' order among equals: a row is held from its
  * upsert to the commit, so the rows every capture of a provider (or of the check) writes are
  * taken last and held the shortest. Written in ROLLUPS' order, a success held its first domain

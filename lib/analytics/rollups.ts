@@ -3,14 +3,14 @@ import { pausePoint } from "@/lib/db/pause-points";
 import { addDays, isoDay, startOfUtcDay } from "@/lib/analytics/schemas";
 import { promptScope, type AnalyticsFilter } from "@/lib/analytics/filter";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { captureKeyColumns, ident, lockOrder, period, ROLLUPS } from "@/lib/analytics/rollup-tables";
 
 // The rollups the dashboards read, each declared once in ROLLUPS (lib/analytics/rollup-tables.ts;
 // the tables in prisma/schema.prisma). A capture's contribution is defined once, in SQL generated
 // from that list: the function beacon_rollup_captures(ids, sign) (prisma/sql/functions), which
 // reads the capture's raw rows. Whoever writes those raw rows calls it in the same transaction:
 // - a capture's success (lib/lifecycle/results.ts) and the demo history add;
-// - a re-analysis batch and a competitor's removal rewrite (take away, change, add again).
+// - a re-analysis batch and a competitor's removal rewrite (take away, change, add again: staged,
+//   then written in one pass).
 // Attempt retention deletes no raw row the rollups come from; rollups are never deleted with it.
 
 type Tx = Pick<Prisma.TransactionClient, "$executeRaw">;
@@ -32,35 +32,24 @@ export async function recordRollups(tx: Tx, captureIds: string[]): Promise<void>
 /**
  * Runs `change`, which rewrites the raw rows of these captures (mentions, candidates, citation
  * flags), with their contribution taken away before and added back after, so the rollups follow.
- * Rows a rewrite can leave at zero (an entity or candidate no answer names any more, a domain an
- * answer no longer cites, an answer no longer a gap answer: each rollup's family's `prunedBy`
- * column is zero then) are removed, as their raw rows were. rollup_answers keeps its rows: a
- * rewrite keeps every answer.
+ * Both are staged in temporary tables (beacon_rollup_stage) and written at the end in one pass,
+ * in the lock order (beacon_rollup_apply_stage): taking the old contribution away from the
+ * rollups first held those rows through `change`, and adding the new one then took rows out of
+ * order (a name, domain or tag row the old one did not have), which deadlocked with a success or
+ * a re-tagging beside it. Rows a rewrite leaves at zero (an entity or candidate no answer names
+ * any more, a domain an answer no longer cites, an answer no longer a gap answer: each rollup's
+ * family's `prunedBy` column is zero then) are removed, as their raw rows were. rollup_answers
+ * keeps its rows: a rewrite keeps every answer.
  */
 export async function rewriteRollups<T>(tx: Tx, captureIds: string[], change: () => Promise<T>): Promise<T> {
   if (!captureIds.length) return change();
   await customPlans(tx);
-  await tx.$executeRaw`SELECT beacon_rollup_captures(${captureIds}::uuid[], -1)`;
+  await tx.$executeRaw`SELECT beacon_rollup_stage(${captureIds}::uuid[], -1)`;
   await pausePoint("rollups:subtracted");
   const result = await change();
-  await tx.$executeRaw`SELECT beacon_rollup_captures(${captureIds}::uuid[], 1)`;
-  // In the lock order too, though each row left at zero is one the passes above have locked.
-  for (const rollup of lockOrder(ROLLUPS)) {
-    const counter = rollup.family.prunedBy;
-    if (!counter) continue;
-    // The capture's columns in the table's key besides the period (a tag table: all its tags).
-    const columns = captureKeyColumns(rollup)
-      .filter((column) => column !== "tag" && column !== rollup.grain)
-      .map(ident);
-    await tx.$executeRaw`
-      WITH keys AS (
-        SELECT DISTINCT ${Prisma.raw(columns.join(", "))}, ${Prisma.raw(period(rollup.grain, '"finishedAt"'))} AS period
-        FROM captures WHERE id = ANY(${captureIds}::uuid[]) AND status = 'succeeded'
-      )
-      DELETE FROM ${Prisma.raw(rollup.table)} r USING keys k
-      WHERE r.${Prisma.raw(rollup.grain)} = k.period AND ${Prisma.raw(columns.map((c) => `r.${c} = k.${c}`).join(" AND "))}
-        AND r.${Prisma.raw(ident(counter))} = 0`;
-  }
+  await tx.$executeRaw`SELECT beacon_rollup_stage(${captureIds}::uuid[], 1)`;
+  await pausePoint("rollups:staged");
+  await tx.$executeRaw`SELECT beacon_rollup_apply_stage()`;
   return result;
 }
 

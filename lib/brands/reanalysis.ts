@@ -108,8 +108,8 @@ export async function runReanalysis(analysisRunId: string, { lastAttempt = true 
       }
       // The worker's analysis, cap included; computed before the transaction opens.
       const analyses = captures.map((capture) => ({ capture, analysis: analyzeAnswer({ answer: capture.answerText ?? "", brand, competitors: brand.competitors, language: capture.promptVersion.language }) }));
-      // A batch is all or nothing: one that lost a deadlock (to a worker recording an answer, say)
-      // runs again rather than failing the whole run (lib/db/transaction.ts). Its analyses are
+      // A batch is all or nothing: one PostgreSQL picks as a deadlock's victim (its rollup rows are
+      // taken in the lock order, as a success's, but it locks answers and raw rows too) runs again rather than failing the whole run (lib/db/transaction.ts). Its analyses are
       // computed outside and only read inside, so a run again writes the same rows.
       const current = await transaction(async (tx) => {
         const [row] = await tx.$queryRaw<{ version: number }[]>`SELECT "analysisVersion" AS version FROM brands WHERE id = ${brand.id}::uuid FOR SHARE`;

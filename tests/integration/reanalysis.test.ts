@@ -11,15 +11,17 @@ import { updateBrand } from "@/lib/brands/brands";
 import { brandInputSchema } from "@/lib/brands/schemas";
 import { getCaptureDetail } from "@/lib/checks/queries";
 import { seedDemo } from "@/lib/seed/demo";
-import { gateAt, waitForLockWaiter } from "../support/pause";
+import { recordRollups } from "@/lib/analytics/rollups";
+import { gateAt, lockWaiters, waitForLockWaiter } from "../support/pause";
+import { waitFor } from "../support/wait-for";
 import { rollupsAndRebuild } from "../support/rollup-rebuild";
 
 let workspaceId: string;
 let brandId: string;
 
-async function addAnsweredCapture(answer: string, ofBrand = brandId) {
+async function addAnsweredCapture(answer: string, ofBrand = brandId, promptId?: string) {
   const provider = await db().providerConfig.findFirstOrThrow({ where: { workspaceId, connection: { adapter: "simulator" } } });
-  const prompt = await db().prompt.findFirstOrThrow({ where: { workspaceId } });
+  const prompt = await db().prompt.findFirstOrThrow({ where: { workspaceId, ...(promptId ? { id: promptId } : {}) } });
   const check = await db().check.create({ data: { workspaceId, brandId: ofBrand, totalCaptures: 1, status: "completed" } });
   return db().capture.create({
     data: { workspaceId, checkId: check.id, brandId: ofBrand, promptId: prompt.id, providerConfigId: provider.id, connectionId: provider.connectionId, sample: 1, status: "succeeded", maxAttempts: 3, model: "m", searchMode: "off", answerText: answer, finishedAt: new Date() },
@@ -83,6 +85,56 @@ describe("re-analysis", () => {
     const { kept, rebuilt } = await rollupsAndRebuild(racer.id);
     expect(kept).toEqual(rebuilt);
     expect(await db().mention.count({ where: { captureId: { in: added }, kind: "brand", mentioned: true } }), "the new alias applied").toBe(2);
+  });
+
+  it.each(["rollups:subtracted", "rollups:staged"] as const)("holds no rollup row while it rewrites a batch (held at %s): an answer recorded and a prompt re-tagged beside it, on the same rows, are not kept waiting", async (point) => {
+    // Before, a batch took its answers' contribution away first and held those rows until its
+    // commit; what it added back could need a row one of them held meanwhile (a deadlock: a
+    // re-tagging, not retried, failed in the user's face). Now it writes its rows only at the end.
+    const tag = `beside-${point.split(":")[1]}`;
+    const beside = await db().brand.create({ data: { workspaceId, name: `Beside CRM ${tag}`, competitors: { create: [{ workspaceId, name: "Zoho" }] } }, include: { competitors: true } });
+    // The batch's answer (prompt p, tagged) and an answer of prompt q cite one domain the same day on one provider.
+    const [p, q] = await db().prompt.findMany({ where: { workspaceId, deletedAt: null }, orderBy: { id: "asc" }, take: 2 });
+    await db().prompt.update({ where: { id: p!.id }, data: { tags: [...p!.tags, tag] } });
+    const cite = (captureId: string) => db().citation.create({ data: { workspaceId, captureId, url: "https://beside.example/guide", domain: "beside.example", position: 1 } });
+    const batched = await addAnsweredCapture("1. Zoho is affordable.\n2. Beside is praised.", beside.id, p!.id);
+    const other = await addAnsweredCapture("Zoho, and Beside too.", beside.id, q!.id);
+    for (const capture of [batched, other]) await cite(capture.id);
+    await db().$transaction((tx) => recordRollups(tx, [batched.id, other.id]));
+    const competitors = beside.competitors.map((c) => ({ id: c.id, name: c.name, aliases: c.aliases, domains: c.domains }));
+    await updateBrand(workspaceId, beside.id, brandInputSchema.parse({ name: beside.name, aliases: ["Beside"], domains: [], competitors }));
+    // Only the first answer is in the batch (q's answer counts as analysed alike: q's tags are not locked by it).
+    const { analysisVersion } = await db().brand.findUniqueOrThrow({ where: { id: beside.id } });
+    await db().capture.update({ where: { id: other.id }, data: { analysisVersion } });
+    const run = await db().analysisRun.findFirstOrThrow({ where: { brandId: beside.id, status: "queued" } });
+
+    const gate = gateAt(point);
+    const rewrite = runReanalysis(run.id);
+    await gate.reached;
+    // Beside it, one after the other (so only the batch could make them wait): a new answer of p
+    // recorded (a success's rollups), and q joining p's tag.
+    const recorded = await addAnsweredCapture("Beside again.", beside.id, p!.id);
+    await cite(recorded.id);
+    let done = false;
+    const besideWork = (async () => {
+      await db().$transaction((tx) => recordRollups(tx, [recorded.id]));
+      await db().prompt.update({ where: { id: q!.id }, data: { tags: [...q!.tags, tag] } });
+      done = true;
+    })();
+    const outcome = await waitFor(async () => (done ? "done" : (await lockWaiters()) > 0 ? "kept waiting" : undefined), {
+      what: "the answer recorded and the re-tagging done, or one of them waiting for a lock",
+      timeoutMs: 30_000,
+      intervalMs: 10,
+    });
+    gate.open();
+    await Promise.all([rewrite, besideWork]);
+    expect(outcome).toBe("done");
+
+    const { kept, rebuilt } = await rollupsAndRebuild(beside.id);
+    expect(kept).toEqual(rebuilt);
+    expect(kept["rollup_tag_domains"]!.filter((r) => (r as { tag: string }).tag === tag), "q's and both p answers under the tag").toEqual([
+      expect.objectContaining({ domain: "beside.example", citations: 3 }),
+    ]);
   });
 
   it("reuses a run that has not started yet instead of queueing another", async () => {

@@ -109,7 +109,7 @@ BEGIN
     GROUP BY cap.id, 1, 2, 3, 4, 5, 6
   )
   SELECT "workspaceId", "brandId", day, "providerConfigId", "promptId", entity,
-    max(name),
+    CASE WHEN sign > 0 THEN max(name) ELSE '' END,
     sign * sum(rows),
     sign * sum(y),
     sign * sum(y * y),
@@ -120,7 +120,7 @@ BEGIN
   GROUP BY 1, 2, 3, 4, 5, 6
   ORDER BY 1, 2, 3, 4, 5, 6
   ON CONFLICT ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "entity") DO UPDATE SET
-      "name" = CASE WHEN excluded."rows" > 0 THEN excluded."name" ELSE r."name" END,
+      "name" = CASE WHEN excluded."name" <> '' THEN excluded."name" ELSE r."name" END,
       "rows" = r."rows" + excluded."rows",
       "mentions" = r."mentions" + excluded."mentions",
       "sumYY" = r."sumYY" + excluded."sumYY",
