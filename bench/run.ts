@@ -89,6 +89,13 @@ const analyticsScale = process.argv.includes("--analytics-scale");
 // answers only if it has none (their period ends the day they were generated).
 const discoveryScale = process.argv.includes("--discovery");
 
+// --reanalysis [--captures=N] [--batches=N]: only a brand edit's re-analysis at scale, batches
+// timed in the run's order and in the id order runs used before (bench/measure/reanalysis.ts),
+// results in bench/results/reanalysis.json (reanalysis-N.json for another --captures). With
+// BENCH_REANALYSIS_DATABASE_URL it measures that database, migrated and kept, generating the
+// captures only if it has none; its batches are committed, so give each run a fresh copy.
+const reanalysisScale = process.argv.includes("--reanalysis");
+
 // --actions [--runs=N]: only the check page's and the Jobs page's server actions on a 2,000-capture
 // check (bench/measure/actions.ts), results in bench/results/actions.json.
 const actionsOnly = process.argv.includes("--actions");
@@ -306,6 +313,17 @@ async function runDiscoveryScale(): Promise<string> {
   if (!Number.isInteger(captures) || captures < 1 || !Number.isInteger(runs) || runs < 1) throw new Error("--captures and --runs take positive integers");
   const result = await measureDiscovery(db.url, { captures, runs, log: (line) => { if (line.includes("median")) noteLoad(line.split(":")[1]!.trim()); log(line); } });
   return discoveryMarkdown(result, writeModeResult("discovery", resultFile("discovery", captures, 1_000_000), result));
+}
+
+async function runReanalysisScale(): Promise<string> {
+  process.env.BEACON_DEMO_HISTORY_DAYS = "0"; // the generated captures are the only history
+  const db = await openModeDatabase(process.env.BENCH_REANALYSIS_DATABASE_URL);
+  const { measureReanalysis, reanalysisMarkdown } = await import("./measure/reanalysis");
+  const captures = Number(argValue("captures") ?? 1_000_000);
+  const batches = Number(argValue("batches") ?? 20);
+  if (!Number.isInteger(captures) || captures < 1 || !Number.isInteger(batches) || batches < 1) throw new Error("--captures and --batches take positive integers");
+  const result = await measureReanalysis(db.url, { captures, batches, log: (line) => { if (line.includes("median")) noteLoad(line.split(":")[1]!.trim()); log(line); } });
+  return reanalysisMarkdown(result, writeModeResult("reanalysis", resultFile("reanalysis", captures, 1_000_000), result));
 }
 
 async function runActions(): Promise<string> {
@@ -531,6 +549,7 @@ try {
     [actionsOnly, runActions],
     [pagesScale, runPages],
     [discoveryScale, runDiscoveryScale],
+    [reanalysisScale, runReanalysisScale],
     [analyticsScale, runAnalyticsScale],
   ];
   const mode = modes.find(([chosen]) => chosen)?.[1];

@@ -13,13 +13,18 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 
 type Tx = Prisma.TransactionClient;
 
-const BATCH = 200;
+/** Answers per batch (one transaction). */
+export const REANALYSIS_BATCH = 200;
 
 /**
  * A succeeded answer analysed with older inputs than the brand's `version`, or not analysed
  * (its analysis failed, or could not be stored): what a re-analysis works through.
  */
-const stale = (version: number): Prisma.CaptureWhereInput => ({ status: "succeeded", OR: [{ analysisVersion: null }, { analysisVersion: { lt: version } }] });
+const stale = (version: number): Prisma.CaptureWhereInput => ({
+  status: "succeeded",
+  finishedAt: { not: null }, // every succeeded answer's (beacon_succeed sets it); the run's order
+  OR: [{ analysisVersion: null }, { analysisVersion: { lt: version } }],
+});
 
 /**
  * Raw answers are kept, so when a brand's names, domains or competitors change its history can
@@ -81,86 +86,19 @@ export async function runReanalysis(analysisRunId: string, { lastAttempt = true 
   if (!run || run.status === "completed") return;
   await db().analysisRun.update({ where: { id: run.id }, data: { status: "running", startedAt: new Date(), done: 0, error: null } });
   try {
-    const brand = await db().brand.findUniqueOrThrow({
-      where: { id: run.brandId },
-      select: {
-        id: true,
-        name: true,
-        aliases: true,
-        caseSensitiveAliases: true,
-        domains: true,
-        analysisVersion: true,
-        competitors: { select: { id: true, name: true, aliases: true, caseSensitiveAliases: true, domains: true }, orderBy: { createdAt: "asc" } },
-      },
-    });
+    const brand = await db().brand.findUniqueOrThrow({ where: { id: run.brandId }, select: BRAND_INPUTS });
     let done = 0;
-    for (let after: string | undefined; ; ) {
-      const captures = await db().capture.findMany({
-        where: { workspaceId: run.workspaceId, brandId: brand.id, ...stale(brand.analysisVersion), ...(after ? { id: { gt: after } } : {}) },
-        select: { id: true, answerText: true, promptVersion: { select: { language: true } }, citations: { select: { id: true, url: true, title: true, domain: true } } },
-        orderBy: { id: "asc" },
-        take: BATCH,
-      });
+    for (let after: BatchCursor | undefined; ; ) {
+      const captures = await staleBatch(run.workspaceId, brand, after);
       if (!captures.length) {
         if (after === undefined) break;
         after = undefined;
         continue;
       }
-      // The worker's analysis, cap included; computed before the transaction opens.
-      const analyses = captures.map((capture) => ({ capture, analysis: analyzeAnswer({ answer: capture.answerText ?? "", brand, competitors: brand.competitors, language: capture.promptVersion.language }) }));
-      // A batch is all or nothing: one PostgreSQL picks as a deadlock's victim (its rollup rows are
-      // taken in the lock order, as a success's, but it locks answers and raw rows too) runs again rather than failing the whole run (lib/db/transaction.ts). Its analyses are
-      // computed outside and only read inside, so a run again writes the same rows.
-      const current = await transaction(async (tx) => {
-        const [row] = await tx.$queryRaw<{ version: number }[]>`SELECT "analysisVersion" AS version FROM brands WHERE id = ${brand.id}::uuid FOR SHARE`;
-        if (row?.version !== brand.analysisVersion) return false;
-        // The batch's answers still to do, locked: a second run of this job (its worker's lease
-        // ran out while it went on) waits here for this batch, then finds it done, instead of
-        // taking the batch's contribution away from the rollups a second time.
-        const todo = await tx.$queryRaw<{ id: string }[]>`
-          SELECT id FROM captures WHERE id = ANY(${captures.map((c) => c.id)}::uuid[]) AND status = 'succeeded'
-            AND ("analysisVersion" IS NULL OR "analysisVersion" < ${brand.analysisVersion}) ORDER BY id FOR NO KEY UPDATE`;
-        const still = new Set(todo.map((c) => c.id));
-        const batch = analyses.filter(({ capture }) => still.has(capture.id));
-        const ids = batch.map(({ capture }) => capture.id);
-        // The dashboards' rollups follow the rewritten mentions, domains and own-domain flags.
-        await rewriteRollups(tx, ids, async () => {
-          await tx.mention.deleteMany({ where: { captureId: { in: ids } } });
-          await tx.mention.createMany({
-            data: batch.flatMap(({ capture, analysis }) =>
-              mentionRows(analysis, brand.id, brand.competitors.map((c) => c.id)).map((m) => ({ ...m, workspaceId: run.workspaceId, captureId: capture.id })),
-            ),
-          });
-          // The untracked names by the brand's entities now (competitor discovery's stored input).
-          const candidates = batch.flatMap(({ capture, analysis }) => candidateRows(analysis).map((c) => ({ ...c, captureId: capture.id })));
-          await tx.$executeRaw`DELETE FROM capture_candidates WHERE "captureId" = ANY(${ids}::uuid[])`;
-          await tx.$executeRaw`
-            INSERT INTO capture_candidates ("captureId", key, name, "workspaceId", "brandId", "finishedAt", "providerConfigId", "promptId")
-            SELECT c.id, v.key, v.name, c."workspaceId", c."brandId", c."finishedAt", c."providerConfigId", c."promptId"
-            FROM unnest(${candidates.map((c) => c.captureId)}::uuid[], ${candidates.map((c) => c.key)}::text[], ${candidates.map((c) => c.name)}::text[]) AS v(id, key, name)
-            JOIN captures c ON c.id = v.id AND c."finishedAt" IS NOT NULL`;
-          // Domains by today's rules too (the public suffix list's private section was once ignored).
-          const citations = batch.flatMap(({ capture }) => capture.citations).map((c) => ({ id: c.id, stored: c.domain, domain: domainOf(c.url, c.title) ?? c.domain }));
-          const moved = citations.filter((c) => c.domain !== c.stored);
-          if (moved.length) {
-            await tx.$executeRaw`
-              UPDATE citations SET domain = v.domain FROM unnest(${moved.map((c) => c.id)}::uuid[], ${moved.map((c) => c.domain)}::text[]) AS v(id, domain)
-              WHERE citations.id = v.id`;
-          }
-          const own = citations.filter((c) => isOwnDomain(c.domain, brand.domains)).map((c) => c.id);
-          await tx.citation.updateMany({ where: { captureId: { in: ids } }, data: { isOwnDomain: false } });
-          await tx.citation.updateMany({ where: { id: { in: own } }, data: { isOwnDomain: true } });
-        });
-        const truncated = batch.filter((a) => a.analysis.truncated).map((a) => a.capture.id);
-        await tx.capture.updateMany({ where: { id: { in: ids } }, data: { analyzedAt: new Date(), analysisTruncated: false, analysisVersion: brand.analysisVersion } });
-        await tx.capture.updateMany({ where: { id: { in: truncated } }, data: { analysisTruncated: true } });
-        await tx.analysisRun.update({ where: { id: run.id }, data: { done: done + captures.length } });
-        await pausePoint("reanalysis:batch-before-commit", { tx, workspaceId: run.workspaceId });
-        return true;
-      });
-      if (!current) break; // the brand changed since: the run queued by that edit takes over
+      if (!(await reanalyzeBatch(run, brand, captures, done))) break; // the brand changed since: the run queued by that edit takes over
       done += captures.length;
-      after = captures[captures.length - 1]!.id;
+      const last = captures[captures.length - 1]!;
+      after = { finishedAt: last.finishedAt!, id: last.id };
     }
     // The brand's alert rules waited for this run (lib/alerts/evaluate.ts): judged now, on history
     // analysed alike; every kind ("daily"), since the ones only the daily pass judges waited too.
@@ -178,4 +116,106 @@ export async function runReanalysis(analysisRunId: string, { lastAttempt = true 
     });
     throw error;
   }
+}
+
+export type ReanalysisBrand = Prisma.BrandGetPayload<{ select: typeof BRAND_INPUTS }>;
+/** What a run reads of its brand: the analysis's inputs and their version. */
+export const BRAND_INPUTS = {
+  id: true,
+  name: true,
+  aliases: true,
+  caseSensitiveAliases: true,
+  domains: true,
+  analysisVersion: true,
+  competitors: { select: { id: true, name: true, aliases: true, caseSensitiveAliases: true, domains: true }, orderBy: { createdAt: "asc" } },
+} satisfies Prisma.BrandSelect;
+
+/** Where a run is in the brand's answers: the last one of its previous batch. */
+type BatchCursor = { finishedAt: Date; id: string };
+
+/**
+ * The run's next batch: the brand's answers analysed with older inputs after `after`, in the order
+ * they finished. Neighbours in time share most of their rollup rows (a day, a week, a domain of
+ * that week), so a batch rewrites far fewer rows than one picked across the whole history by id:
+ * `npm run bench -- --reanalysis` (docs/benchmarks.md).
+ */
+export function staleBatch(workspaceId: string, brand: Pick<ReanalysisBrand, "id" | "analysisVersion">, after?: BatchCursor) {
+  return db().capture.findMany({
+    where: {
+      workspaceId,
+      brandId: brand.id,
+      ...stale(brand.analysisVersion),
+      // After the cursor: a succeeded answer's finish time never changes.
+      ...(after ? { AND: [{ finishedAt: { gte: after.finishedAt } }, { NOT: { finishedAt: after.finishedAt, id: { lte: after.id } } }] } : {}),
+    },
+    select: { id: true, finishedAt: true, answerText: true, promptVersion: { select: { language: true } }, citations: { select: { id: true, url: true, title: true, domain: true } } },
+    orderBy: [{ finishedAt: "asc" }, { id: "asc" }],
+    take: REANALYSIS_BATCH,
+  });
+}
+
+/**
+ * One batch analysed again and written with the rollups it moves, its answers stamped with the
+ * brand's version and the run's progress saved, in one transaction. False when the brand's
+ * version moved on since the run read it (nothing written).
+ */
+export async function reanalyzeBatch(
+  run: { id: string; workspaceId: string },
+  brand: ReanalysisBrand,
+  captures: Awaited<ReturnType<typeof staleBatch>>,
+  done: number,
+): Promise<boolean> {
+  // The worker's analysis, cap included; computed before the transaction opens.
+  const analyses = captures.map((capture) => ({ capture, analysis: analyzeAnswer({ answer: capture.answerText ?? "", brand, competitors: brand.competitors, language: capture.promptVersion.language }) }));
+  // A batch is all or nothing: one PostgreSQL picks as a deadlock's victim (its rollup rows are
+  // taken in the lock order, as a success's, but it locks answers and raw rows too) runs again
+  // rather than failing the whole run (lib/db/transaction.ts). Its analyses are computed outside
+  // and only read inside, so a run again writes the same rows.
+  return transaction(async (tx) => {
+    const [row] = await tx.$queryRaw<{ version: number }[]>`SELECT "analysisVersion" AS version FROM brands WHERE id = ${brand.id}::uuid FOR SHARE`;
+    if (row?.version !== brand.analysisVersion) return false;
+    // The batch's answers still to do, locked: a second run of this job (its worker's lease
+    // ran out while it went on) waits here for this batch, then finds it done, instead of
+    // taking the batch's contribution away from the rollups a second time.
+    const todo = await tx.$queryRaw<{ id: string }[]>`
+      SELECT id FROM captures WHERE id = ANY(${captures.map((c) => c.id)}::uuid[]) AND status = 'succeeded'
+        AND ("analysisVersion" IS NULL OR "analysisVersion" < ${brand.analysisVersion}) ORDER BY id FOR NO KEY UPDATE`;
+    const still = new Set(todo.map((c) => c.id));
+    const batch = analyses.filter(({ capture }) => still.has(capture.id));
+    const ids = batch.map(({ capture }) => capture.id);
+    // The dashboards' rollups follow the rewritten mentions, domains and own-domain flags.
+    await rewriteRollups(tx, ids, async () => {
+      await tx.mention.deleteMany({ where: { captureId: { in: ids } } });
+      await tx.mention.createMany({
+        data: batch.flatMap(({ capture, analysis }) =>
+          mentionRows(analysis, brand.id, brand.competitors.map((c) => c.id)).map((m) => ({ ...m, workspaceId: run.workspaceId, captureId: capture.id })),
+        ),
+      });
+      // The untracked names by the brand's entities now (competitor discovery's stored input).
+      const candidates = batch.flatMap(({ capture, analysis }) => candidateRows(analysis).map((c) => ({ ...c, captureId: capture.id })));
+      await tx.$executeRaw`DELETE FROM capture_candidates WHERE "captureId" = ANY(${ids}::uuid[])`;
+      await tx.$executeRaw`
+        INSERT INTO capture_candidates ("captureId", key, name, "workspaceId", "brandId", "finishedAt", "providerConfigId", "promptId")
+        SELECT c.id, v.key, v.name, c."workspaceId", c."brandId", c."finishedAt", c."providerConfigId", c."promptId"
+        FROM unnest(${candidates.map((c) => c.captureId)}::uuid[], ${candidates.map((c) => c.key)}::text[], ${candidates.map((c) => c.name)}::text[]) AS v(id, key, name)
+        JOIN captures c ON c.id = v.id AND c."finishedAt" IS NOT NULL`;
+      // Domains by today's rules too (the public suffix list's private section was once ignored).
+      const citations = batch.flatMap(({ capture }) => capture.citations).map((c) => ({ id: c.id, stored: c.domain, domain: domainOf(c.url, c.title) ?? c.domain }));
+      const moved = citations.filter((c) => c.domain !== c.stored);
+      if (moved.length) {
+        await tx.$executeRaw`
+          UPDATE citations SET domain = v.domain FROM unnest(${moved.map((c) => c.id)}::uuid[], ${moved.map((c) => c.domain)}::text[]) AS v(id, domain)
+          WHERE citations.id = v.id`;
+      }
+      const own = citations.filter((c) => isOwnDomain(c.domain, brand.domains)).map((c) => c.id);
+      await tx.citation.updateMany({ where: { captureId: { in: ids } }, data: { isOwnDomain: false } });
+      await tx.citation.updateMany({ where: { id: { in: own } }, data: { isOwnDomain: true } });
+    });
+    const truncated = batch.filter((a) => a.analysis.truncated).map((a) => a.capture.id);
+    await tx.capture.updateMany({ where: { id: { in: ids } }, data: { analyzedAt: new Date(), analysisTruncated: false, analysisVersion: brand.analysisVersion } });
+    await tx.capture.updateMany({ where: { id: { in: truncated } }, data: { analysisTruncated: true } });
+    await tx.analysisRun.update({ where: { id: run.id }, data: { done: done + captures.length } });
+    await pausePoint("reanalysis:batch-before-commit", { tx, workspaceId: run.workspaceId });
+    return true;
+  });
 }

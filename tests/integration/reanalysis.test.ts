@@ -12,7 +12,7 @@ import { brandInputSchema } from "@/lib/brands/schemas";
 import { getCaptureDetail } from "@/lib/checks/queries";
 import { seedDemo } from "@/lib/seed/demo";
 import { recordRollups } from "@/lib/analytics/rollups";
-import { gateAt, lockWaiters, waitForLockWaiter } from "../support/pause";
+import { actAt, gateAt, lockWaiters, waitForLockWaiter } from "../support/pause";
 import { waitFor } from "../support/wait-for";
 import { rollupsAndRebuild } from "../support/rollup-rebuild";
 
@@ -135,6 +135,44 @@ describe("re-analysis", () => {
     expect(kept["rollup_tag_domains"]!.filter((r) => (r as { tag: string }).tag === tag), "q's and both p answers under the tag").toEqual([
       expect.objectContaining({ domain: "beside.example", citations: 3 }),
     ]);
+  });
+
+  it("works through more than a batch in the order the answers finished, answers sharing a finish time across a batch's end included, each once", async () => {
+    const ordered = await db().brand.create({ data: { workspaceId, name: "Ordered CRM" } });
+    const first = await addAnsweredCapture("Ordered CRM is fine.", ordered.id);
+    // 450 answers at three finish times (150 each): the first batch of 200 ends inside the second time.
+    const times = [Date.UTC(2026, 0, 3), Date.UTC(2026, 0, 1), Date.UTC(2026, 0, 2)].map((t) => new Date(t));
+    const { id: _, ...template } = first;
+    const rows = Array.from({ length: 449 }, (_, i) => ({ ...template, checkId: first.checkId, sample: i + 2, finishedAt: times[i % 3]! }));
+    await db().capture.createMany({ data: rows.map(({ createdAt: _c, updatedAt: _u, ...r }) => r) as never });
+    await db().capture.update({ where: { id: first.id }, data: { finishedAt: times[0] } });
+    await updateBrand(workspaceId, ordered.id, brandInputSchema.parse({ name: ordered.name, aliases: ["Ordered"], domains: [], competitors: [] }));
+    const { analysisVersion } = await db().brand.findUniqueOrThrow({ where: { id: ordered.id } });
+    const run = await db().analysisRun.findFirstOrThrow({ where: { brandId: ordered.id, status: "queued" } });
+    expect(run.total).toBe(450);
+
+    // Each batch's answers, read in its transaction before it commits.
+    const batches: { id: string; finishedAt: Date }[][] = [];
+    const seen = new Set<string>();
+    actAt(
+      "reanalysis:batch-before-commit",
+      async ({ tx }) => {
+        const stamped = await tx!.capture.findMany({ where: { brandId: ordered.id, analysisVersion }, select: { id: true, finishedAt: true } });
+        batches.push(stamped.filter((c) => !seen.has(c.id)).map((c) => ({ id: c.id, finishedAt: c.finishedAt! })));
+        for (const c of stamped) seen.add(c.id);
+      },
+      10,
+    );
+    await runReanalysis(run.id);
+
+    expect(batches.map((b) => b.length)).toEqual([200, 200, 50]);
+    const key = (c: { id: string; finishedAt: Date }) => `${c.finishedAt.toISOString()} ${c.id}`;
+    // Each batch's answers all finished (time, then id) after the one before's.
+    const sorted = batches.map((b) => b.map(key).sort());
+    for (let i = 1; i < sorted.length; i++) expect(sorted[i - 1]!.at(-1)! < sorted[i]![0]!, `batch ${i + 1} starts after batch ${i} ends`).toBe(true);
+    expect(new Set(sorted.flat()).size).toBe(450);
+    expect(await db().analysisRun.findUniqueOrThrow({ where: { id: run.id } })).toMatchObject({ status: "completed", done: 450, total: 450 });
+    expect(await db().mention.count({ where: { brandId: ordered.id, kind: "brand", mentioned: true } })).toBe(450);
   });
 
   it("reuses a run that has not started yet instead of queueing another", async () => {
