@@ -3,14 +3,14 @@
 // 1,000,000; analytics-scale's generator) and their rollups. Then the brand's analysis version is
 // raised, as an edit does, so every answer is to do, and `batches` batches of the run are timed
 // as the run makes them (staleBatch picks, reanalyzeBatch analyses, rewrites the rollups and
-// commits), in the run's order (the order the answers finished); then as many batches of the
-// answers left in id order, the order runs used before, which spreads each batch over the whole
-// history. Each batch is committed. The generated answers' text names no one, so a batch takes
+// commits), in the run's order (the order the answers finished), alternating with as many
+// batches of the answers left in id order, the order runs used before, which spreads each batch
+// over the whole history. Each batch is committed. The generated answers' text names no one, so a batch takes
 // their generated mentions away: every answer's analysis changes, the rollups' most work. A kept
 // database (BENCH_REANALYSIS_DATABASE_URL) is measured as it is, so a second run on it rewrites
 // answers the first one already emptied: give each run a fresh copy.
 // Import only after setDatabaseUrl() (lib/db/prisma.ts reads it).
-import { BRAND_INPUTS, REANALYSIS_BATCH, reanalyzeBatch, staleBatch } from "@/lib/brands/reanalysis";
+import { BATCH_ANSWER, BRAND_INPUTS, REANALYSIS_BATCH, reanalyzeBatch, stale, staleBatch } from "@/lib/brands/reanalysis";
 import { db } from "@/lib/db/prisma";
 import { connect } from "../lib/database";
 import { buildRollups } from "../lib/rollups";
@@ -40,57 +40,62 @@ export async function measureReanalysis(url: string, options: { captures: number
     await client.query(`UPDATE brands SET "analysisVersion" = "analysisVersion" + 1 WHERE id = $1`, [ids.brandId]);
     const brand = await db().brand.findUniqueOrThrow({ where: { id: ids.brandId }, select: BRAND_INPUTS });
     const run = await db().analysisRun.create({ data: { workspaceId: ids.workspaceId, brandId: brand.id, status: "running", startedAt: new Date() } });
-    const rows: ReanalysisOrderRow[] = [];
     let done = 0;
-    try {
-      const orders: [string, () => Promise<Awaited<ReturnType<typeof staleBatch>>>][] = [];
-      let after: { finishedAt: Date; id: string } | undefined;
-      orders.push([
-        "the run's: by finish time",
-        async () => {
+    let after: { finishedAt: Date; id: string } | undefined;
+    let afterId: string | undefined;
+    const orders = [
+      {
+        order: "the run's: by finish time",
+        pick: async () => {
           const batch = await staleBatch(ids.workspaceId, brand, after);
           const last = batch.at(-1);
           if (last) after = { finishedAt: last.finishedAt!, id: last.id };
           return batch;
         },
-      ]);
-      // The same query as staleBatch but in id order (a uuid's: random in time), what runs did before.
-      let afterId: string | undefined;
-      orders.push([
-        "before: by id",
-        async () => {
+      },
+      {
+        // The run's query in id order (a uuid's: random in time), what runs did before.
+        order: "before: by id",
+        pick: async () => {
           const batch = await db().capture.findMany({
-            where: { workspaceId: ids.workspaceId, brandId: brand.id, status: "succeeded", finishedAt: { not: null }, OR: [{ analysisVersion: null }, { analysisVersion: { lt: brand.analysisVersion } }], ...(afterId ? { id: { gt: afterId } } : {}) },
-            select: { id: true, finishedAt: true, answerText: true, promptVersion: { select: { language: true } }, citations: { select: { id: true, url: true, title: true, domain: true } } },
+            where: { workspaceId: ids.workspaceId, brandId: brand.id, ...stale(brand.analysisVersion), ...(afterId ? { id: { gt: afterId } } : {}) },
+            select: BATCH_ANSWER,
             orderBy: { id: "asc" },
             take: REANALYSIS_BATCH,
           });
           afterId = batch.at(-1)?.id;
           return batch;
         },
-      ]);
-      for (const [order, pick] of orders) {
-        const pickMs: number[] = [];
-        const batchMs: number[] = [];
-        let answers = 0;
-        for (let i = 0; i < batches; i++) {
+      },
+    ].map((o) => ({ ...o, pickMs: [] as number[], batchMs: [] as number[], answers: 0 }));
+    try {
+      // The two orders alternate, each going first every other round: the cache and the dead rows
+      // one leaves are the other's as much.
+      for (let i = 0; i < batches; i++) {
+        for (const o of i % 2 ? [...orders].reverse() : orders) {
           const t1 = performance.now();
-          const batch = await pick();
+          const batch = await o.pick();
           const t2 = performance.now();
-          if (!batch.length) break;
+          if (!batch.length) continue;
           if (!(await reanalyzeBatch(run, brand, batch, done))) throw new Error("the brand's version moved during the benchmark");
-          batchMs.push(performance.now() - t2);
-          pickMs.push(t2 - t1);
-          answers += batch.length;
+          o.batchMs.push(performance.now() - t2);
+          o.pickMs.push(t2 - t1);
+          o.answers += batch.length;
           done += batch.length;
         }
-        const row = { order, batches: batchMs.length, answers, pickMs: summarize(pickMs), batchMs: summarize(batchMs), answersPerSecond: round(answers / (batchMs.reduce((a, b) => a + b, 0) / 1000), 0) };
-        rows.push(row);
-        log(`reanalysis: ${order}: ${row.batches} batches, median ${row.batchMs.median} ms, p95 ${row.batchMs.p95} ms, ${row.answersPerSecond} answers/s`);
       }
     } finally {
       await db().analysisRun.update({ where: { id: run.id }, data: { status: "completed", done, finishedAt: new Date() } });
     }
+    const rows = orders.map(({ order, pickMs, batchMs, answers }) => ({
+      order,
+      batches: batchMs.length,
+      answers,
+      pickMs: summarize(pickMs),
+      batchMs: summarize(batchMs),
+      answersPerSecond: round(answers / (batchMs.reduce((a, b) => a + b, 0) / 1000), 0),
+    }));
+    for (const row of rows) log(`reanalysis: ${row.order}: ${row.batches} batches, median ${row.batchMs.median} ms, p95 ${row.batchMs.p95} ms, ${row.answersPerSecond} answers/s`);
     return { captures: existing[0]!.n || captures, generateSeconds, batchSize: REANALYSIS_BATCH, rows };
   } finally {
     await client.end();

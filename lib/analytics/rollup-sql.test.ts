@@ -41,6 +41,9 @@ describe("the rollups' functions of prisma/sql", () => {
       const next = apply.indexOf("INSERT INTO", apply.indexOf(`INSERT INTO ${table} AS r`) + 1);
       expect(apply.indexOf(`DELETE FROM ${table} r`)).toBeLessThan(next === -1 ? Infinity : next);
     }
+    // Only rows that change are written: a sum's difference not zero, or a name given (titles never change alone).
+    expect(apply).toContain(`FROM pg_temp.rollup_mentions_change s\n  WHERE s."name" <> '' OR s."rows" <> 0 OR s."mentions" <> 0`);
+    expect(apply).toContain(`FROM pg_temp.rollup_cited_pages_change s\n  WHERE s."citations" <> 0 OR s."ownCitations" <> 0 OR s."answers" <> 0\n`);
     expect(apply).not.toMatch(/EXECUTE/);
   });
 

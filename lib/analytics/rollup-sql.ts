@@ -112,27 +112,35 @@ $function$;
 }
 
 /**
- * A rewrite's second half: each stage table's rows (the old contribution taken away, the new one
- * added) written to its rollup in the lock order, rows in key order, as a success writes them, so
- * the two cannot deadlock; then the rows no answer counts in any more removed (the family's
- * `prunedBy` column is zero: an entity no answer names now, a domain no answer cites), as a
- * rebuild would not have them. Only rows the stage holds are touched, all locked by its upsert.
+ * A rewrite's second half: each stage table's rows that change (the old contribution taken away,
+ * the new one added: a sum's difference not zero, or a name given) written to its rollup in the
+ * lock order, rows in key order, as a success writes them, so the two cannot deadlock; then the
+ * rows no answer counts in any more removed (the family's `prunedBy` column is zero: an entity no
+ * answer names now, a domain no answer cites), as a rebuild would not have them. Only rows the
+ * stage changed are touched, all locked by its upsert. A re-analysis that changes the mentions
+ * only leaves the shared domain and page totals alone.
  */
 function applyStageSql(rollups: Rollup[]): string {
   const statements = lockOrder(rollups).map((r) => {
     const keys = keyColumns(r);
     const columns = quoted([...keys, ...measuresOf(r).map((m) => m.column)]);
     const counter = r.family.prunedBy;
+    // Rows whose difference is zero change nothing (none can reach zero) and are not locked.
+    const changes = measuresOf(r)
+      .map((m) => ("sum" in m ? `s."${m.column}" <> 0` : m.changes?.(`s."${m.column}"`)))
+      .filter(Boolean)
+      .join(" OR ");
     return [
       `  INSERT INTO ${r.table} AS r (${columns})`,
-      `  SELECT ${columns} FROM ${stageTable(r)}`,
+      `  SELECT ${columns} FROM ${stageTable(r)} s`,
+      `  WHERE ${changes}`,
       `  ORDER BY ${ordinals(keys.length)}`,
       `  ON CONFLICT (${quoted(keys)}) DO UPDATE SET`,
       `${measuresOf(r).map((m) => `      "${m.column}" = ${merge(m)}`).join(",\n")};`,
       ...(counter
         ? [
             `  DELETE FROM ${r.table} r USING ${stageTable(r)} s`,
-            `  WHERE ${keys.map((c) => `r.${ident(c)} = s.${ident(c)}`).join(" AND ")} AND r.${ident(counter)} = 0;`,
+            `  WHERE ${keys.map((c) => `r.${ident(c)} = s.${ident(c)}`).join(" AND ")} AND r.${ident(counter)} = 0 AND (${changes});`,
           ]
         : []),
     ].join("\n");

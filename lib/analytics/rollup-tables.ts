@@ -16,9 +16,11 @@ export type Variant = { grain: Grain; byTag: boolean; byPrompt: boolean; byProvi
 /**
  * A column besides the key. `sum` is added up (`sign * <sum>` selected, `r + excluded` on
  * conflict); anything else gives its select and its ON CONFLICT expression (`r` the row,
- * `excluded` the answers' part; `sign` is -1 when answers are taken away).
+ * `excluded` the answers' part; `sign` is -1 when answers are taken away), and `changes`, the
+ * condition on its staged value under which it changes the row even if every sum's difference is
+ * zero (a rewrite writes only the rows that change; none: it never does on its own).
  */
-export type Measure = { column: string; sum: string } | { column: string; select: string; merge: string };
+export type Measure = { column: string; sum: string } | { column: string; select: string; merge: string; changes?: (column: string) => string };
 
 /** The rows a family's tables sum, for one variant: the key's expressions in key order, then FROM (and WHERE). */
 export type Rows = { with?: string; keys: string[]; from: string };
@@ -141,7 +143,12 @@ const mentions: Family = {
   prunedBy: "rows",
   measures: [
     // What added answers call it; a removal passes '' (a rewrite's stage keeps the name it adds).
-    { column: "name", select: "CASE WHEN sign > 0 THEN max(name) ELSE '' END", merge: `CASE WHEN excluded."name" <> '' THEN excluded."name" ELSE r."name" END` },
+    {
+      column: "name",
+      select: "CASE WHEN sign > 0 THEN max(name) ELSE '' END",
+      merge: `CASE WHEN excluded."name" <> '' THEN excluded."name" ELSE r."name" END`,
+      changes: (name) => `${name} <> ''`,
+    },
     sum("rows", "sum(rows)"),
     sum("mentions", "sum(y)"),
     sum("sumYY", "sum(y * y)"),

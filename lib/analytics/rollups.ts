@@ -45,10 +45,10 @@ export async function rewriteRollups<T>(tx: Tx, captureIds: string[], change: ()
   if (!captureIds.length) return change();
   await customPlans(tx);
   await tx.$executeRaw`SELECT beacon_rollup_stage(${captureIds}::uuid[], -1)`;
-  await pausePoint("rollups:subtracted");
+  await pausePoint("rollups:old-staged");
   const result = await change();
   await tx.$executeRaw`SELECT beacon_rollup_stage(${captureIds}::uuid[], 1)`;
-  await pausePoint("rollups:staged");
+  await pausePoint("rollups:new-staged");
   await tx.$executeRaw`SELECT beacon_rollup_apply_stage()`;
   return result;
 }

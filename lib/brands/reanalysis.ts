@@ -20,7 +20,7 @@ export const REANALYSIS_BATCH = 200;
  * A succeeded answer analysed with older inputs than the brand's `version`, or not analysed
  * (its analysis failed, or could not be stored): what a re-analysis works through.
  */
-const stale = (version: number): Prisma.CaptureWhereInput => ({
+export const stale = (version: number): Prisma.CaptureWhereInput => ({
   status: "succeeded",
   finishedAt: { not: null }, // every succeeded answer's (beacon_succeed sets it); the run's order
   OR: [{ analysisVersion: null }, { analysisVersion: { lt: version } }],
@@ -130,6 +130,15 @@ export const BRAND_INPUTS = {
   competitors: { select: { id: true, name: true, aliases: true, caseSensitiveAliases: true, domains: true }, orderBy: { createdAt: "asc" } },
 } satisfies Prisma.BrandSelect;
 
+/** What a batch reads of each answer. */
+export const BATCH_ANSWER = {
+  id: true,
+  finishedAt: true,
+  answerText: true,
+  promptVersion: { select: { language: true } },
+  citations: { select: { id: true, url: true, title: true, domain: true } },
+} satisfies Prisma.CaptureSelect;
+
 /** Where a run is in the brand's answers: the last one of its previous batch. */
 type BatchCursor = { finishedAt: Date; id: string };
 
@@ -148,7 +157,7 @@ export function staleBatch(workspaceId: string, brand: Pick<ReanalysisBrand, "id
       // After the cursor: a succeeded answer's finish time never changes.
       ...(after ? { AND: [{ finishedAt: { gte: after.finishedAt } }, { NOT: { finishedAt: after.finishedAt, id: { lte: after.id } } }] } : {}),
     },
-    select: { id: true, finishedAt: true, answerText: true, promptVersion: { select: { language: true } }, citations: { select: { id: true, url: true, title: true, domain: true } } },
+    select: BATCH_ANSWER,
     orderBy: [{ finishedAt: "asc" }, { id: "asc" }],
     take: REANALYSIS_BATCH,
   });
@@ -162,7 +171,7 @@ export function staleBatch(workspaceId: string, brand: Pick<ReanalysisBrand, "id
 export async function reanalyzeBatch(
   run: { id: string; workspaceId: string },
   brand: ReanalysisBrand,
-  captures: Awaited<ReturnType<typeof staleBatch>>,
+  captures: Prisma.CaptureGetPayload<{ select: typeof BATCH_ANSWER }>[],
   done: number,
 ): Promise<boolean> {
   // The worker's analysis, cap included; computed before the transaction opens.

@@ -92,9 +92,9 @@ export type PausePoint =
   /** The legacy source override rewrite: a workspace's lock taken and the rows of one domain read, nothing rewritten yet (lib/sources/overrides.ts). */
   | "overrides:legacy-read"
   /** A rewrite of answers' analysis (re-analysis, a brand's domains): their rollup contribution taken away in its stage (no rollup row written), the raw rows not rewritten yet (lib/analytics/rollups.ts). */
-  | "rollups:subtracted"
+  | "rollups:old-staged"
   /** The same rewrite: raw rows rewritten, the new contribution staged, the rollups not written yet. */
-  | "rollups:staged"
+  | "rollups:new-staged"
   /** A due schedule's run: its row claimed (locked), its check not yet asked for (lib/schedules/run-due.ts). */
   | "schedule:claimed"
   /** Traffic import: a chunk's raw hits written, not yet added to the rollups, not committed (lib/traffic/hit-writer.ts). */

@@ -11,7 +11,7 @@ import { updateBrand } from "@/lib/brands/brands";
 import { brandInputSchema } from "@/lib/brands/schemas";
 import { getCaptureDetail } from "@/lib/checks/queries";
 import { seedDemo } from "@/lib/seed/demo";
-import { recordRollups } from "@/lib/analytics/rollups";
+import { recordRollups, rewriteRollups } from "@/lib/analytics/rollups";
 import { actAt, gateAt, lockWaiters, waitForLockWaiter } from "../support/pause";
 import { waitFor } from "../support/wait-for";
 import { rollupsAndRebuild } from "../support/rollup-rebuild";
@@ -73,8 +73,8 @@ describe("re-analysis", () => {
     const competitors = racer.competitors.map((c) => ({ id: c.id, name: c.name, aliases: c.aliases, domains: c.domains }));
     await updateBrand(workspaceId, racer.id, brandInputSchema.parse({ name: racer.name, aliases: ["Twice"], domains: [], competitors }));
     const run = await db().analysisRun.findFirstOrThrow({ where: { brandId: racer.id, status: "queued" } });
-    // The worst moment: the first run's batch has taken its answers' contribution away and holds the rollup rows.
-    const gate = gateAt("rollups:subtracted");
+    // The worst moment: the first run's batch has locked its answers and staged their contribution's removal.
+    const gate = gateAt("rollups:old-staged");
     const first = runReanalysis(run.id);
     await gate.reached;
     const second = runReanalysis(run.id);
@@ -87,7 +87,7 @@ describe("re-analysis", () => {
     expect(await db().mention.count({ where: { captureId: { in: added }, kind: "brand", mentioned: true } }), "the new alias applied").toBe(2);
   });
 
-  it.each(["rollups:subtracted", "rollups:staged"] as const)("holds no rollup row while it rewrites a batch (held at %s): an answer recorded and a prompt re-tagged beside it, on the same rows, are not kept waiting", async (point) => {
+  it.each(["rollups:old-staged", "rollups:new-staged"] as const)("holds no rollup row while it rewrites a batch (held at %s): an answer recorded and a prompt re-tagged beside it, on the same rows, are not kept waiting", async (point) => {
     // Before, a batch took its answers' contribution away first and held those rows until its
     // commit; what it added back could need a row one of them held meanwhile (a deadlock: a
     // re-tagging, not retried, failed in the user's face). Now it writes its rows only at the end.
@@ -115,13 +115,13 @@ describe("re-analysis", () => {
     // recorded (a success's rollups), and q joining p's tag.
     const recorded = await addAnsweredCapture("Beside again.", beside.id, p!.id);
     await cite(recorded.id);
-    let done = false;
+    let done: string | undefined;
     const besideWork = (async () => {
       await db().$transaction((tx) => recordRollups(tx, [recorded.id]));
       await db().prompt.update({ where: { id: q!.id }, data: { tags: [...q!.tags, tag] } });
-      done = true;
-    })();
-    const outcome = await waitFor(async () => (done ? "done" : (await lockWaiters()) > 0 ? "kept waiting" : undefined), {
+      done = "done";
+    })().catch((error: unknown) => void (done = `failed: ${String(error)}`));
+    const outcome = await waitFor(async () => done ?? ((await lockWaiters()) > 0 ? "kept waiting" : undefined), {
       what: "the answer recorded and the re-tagging done, or one of them waiting for a lock",
       timeoutMs: 30_000,
       intervalMs: 10,
@@ -135,6 +135,27 @@ describe("re-analysis", () => {
     expect(kept["rollup_tag_domains"]!.filter((r) => (r as { tag: string }).tag === tag), "q's and both p answers under the tag").toEqual([
       expect.objectContaining({ domain: "beside.example", citations: 3 }),
     ]);
+  });
+
+  it("keeps an entity's row and its name when a rewrite takes an answer away from it and another answer still names it", async () => {
+    const keeper = await db().brand.create({ data: { workspaceId, name: "Keeper CRM" } });
+    const [left, stays] = [await addAnsweredCapture("Keeper CRM and Stray Co.", keeper.id), await addAnsweredCapture("Keeper CRM, Stray Co.", keeper.id)];
+    for (const capture of [left, stays]) {
+      await db().mention.createMany({
+        data: [
+          { workspaceId, captureId: capture.id, kind: "brand", brandId: keeper.id, name: "Keeper CRM", mentioned: true, count: 1, position: 1 },
+          // An untracked name stored as a competitor mention (older analyses did): its entity is the name.
+          { workspaceId, captureId: capture.id, kind: "competitor", name: "Stray Co", mentioned: true, count: 1, position: 2 },
+        ],
+      });
+    }
+    await db().$transaction((tx) => recordRollups(tx, [left.id, stays.id]));
+    // The first answer's stray mention goes: the rewrite stages no name for the entity (nothing adds it).
+    await db().$transaction((tx) => rewriteRollups(tx, [left.id], () => tx.mention.deleteMany({ where: { captureId: left.id, kind: "competitor" } })));
+
+    const { kept, rebuilt } = await rollupsAndRebuild(keeper.id);
+    expect(kept).toEqual(rebuilt);
+    expect(kept["rollup_mentions"]!.find((r) => (r as { entity: string }).entity === "name:Stray Co")).toMatchObject({ name: "Stray Co", rows: 1, mentions: 1n });
   });
 
   it("works through more than a batch in the order the answers finished, answers sharing a finish time across a batch's end included, each once", async () => {
