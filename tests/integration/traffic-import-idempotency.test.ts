@@ -24,7 +24,12 @@ beforeAll(async () => {
   await db().brand.update({ where: { id: A.brandId }, data: { domains: ["acme-idem.com"] } });
 });
 
-const line = (path: string, ua = GPTBOT) => `20.171.206.17 - - [08/Dec/2026:10:00:00 +0000] "GET ${path} HTTP/1.1" 200 512 "-" "${ua}"`;
+// Yesterday, 10:00 UTC, in the log's format: a fixed day falls out of the raw hits' retention
+// (BEACON_TRAFFIC_HIT_RETENTION_DAYS), which one test runs, once enough time has passed.
+const yesterday = new Date(Date.now() - 86_400_000);
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+const WHEN = `${String(yesterday.getUTCDate()).padStart(2, "0")}/${MONTHS[yesterday.getUTCMonth()]}/${yesterday.getUTCFullYear()}:10:00:00 +0000`;
+const line = (path: string, ua = GPTBOT) => `20.171.206.17 - - [${WHEN}] "GET ${path} HTTP/1.1" 200 512 "-" "${ua}"`;
 /** A log of `n` crawler lines (every fourth a browser's, stored by no one) under its own paths. */
 const logOf = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => line(`/${prefix}/${i % 50}`, i % 4 === 3 ? CHROME : GPTBOT)).join("\n") + "\n";
 const crawlsIn = (n: number) => n - Math.floor(n / 4);
