@@ -87,10 +87,17 @@ describe("re-analysis", () => {
     expect(await db().mention.count({ where: { captureId: { in: added }, kind: "brand", mentioned: true } }), "the new alias applied").toBe(2);
   });
 
-  it.each(["rollups:old-staged", "rollups:new-staged"] as const)("holds no rollup row while it rewrites a batch (held at %s): an answer recorded and a prompt re-tagged beside it, on the same rows, are not kept waiting", async (point) => {
+  it.each([
+    { point: "rollups:old-staged", recordOn: "p" },
+    { point: "rollups:new-staged", recordOn: "p" },
+    // Written, not committed: it holds the rows it changed (p's answers and mentions), not the
+    // domain rows its unchanged citations share with q's answers.
+    { point: "reanalysis:batch-before-commit", recordOn: "q" },
+  ] as const)("holds no rollup row it does not change while it rewrites a batch (held at $point): an answer of $recordOn recorded and a prompt re-tagged beside it, on the same rows, are not kept waiting", async ({ point, recordOn }) => {
     // Before, a batch took its answers' contribution away first and held those rows until its
     // commit; what it added back could need a row one of them held meanwhile (a deadlock: a
-    // re-tagging, not retried, failed in the user's face). Now it writes its rows only at the end.
+    // re-tagging, not retried, failed in the user's face). Now it writes its rows only at the end,
+    // and only those that change.
     const tag = `beside-${point.split(":")[1]}`;
     const beside = await db().brand.create({ data: { workspaceId, name: `Beside CRM ${tag}`, competitors: { create: [{ workspaceId, name: "Zoho" }] } }, include: { competitors: true } });
     // The batch's answer (prompt p, tagged) and an answer of prompt q cite one domain the same day on one provider.
@@ -111,9 +118,9 @@ describe("re-analysis", () => {
     const gate = gateAt(point);
     const rewrite = runReanalysis(run.id);
     await gate.reached;
-    // Beside it, one after the other (so only the batch could make them wait): a new answer of p
+    // Beside it, one after the other (so only the batch could make them wait): a new answer
     // recorded (a success's rollups), and q joining p's tag.
-    const recorded = await addAnsweredCapture("Beside again.", beside.id, p!.id);
+    const recorded = await addAnsweredCapture("Beside again.", beside.id, (recordOn === "p" ? p : q)!.id);
     await cite(recorded.id);
     let done: string | undefined;
     const besideWork = (async () => {
