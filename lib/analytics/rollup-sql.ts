@@ -20,8 +20,9 @@ export function generatedRollupSql(name: GeneratedRollupFile, rollups: Rollup[] 
   }
 }
 
-/** The temporary table a rewrite stages a rollup's change in (beacon_rollup_stage), in the session's pg_temp. */
-export const stageTable = (r: Rollup) => `pg_temp.${r.table}_change`;
+/** The temporary table a rewrite stages a rollup's change in (beacon_rollup_stage), and its name in the session's pg_temp. */
+const stageName = (r: Rollup) => `${r.table}_change`;
+const stageTable = (r: Rollup) => `pg_temp.${stageName(r)}`;
 
 const HEADER = "-- Generated from ROLLUPS in lib/analytics/rollup-tables.ts by `npm run sql:generate`; do not edit.";
 const quoted = (columns: string[]) => columns.map((c) => `"${c}"`).join(", ");
@@ -92,7 +93,7 @@ $function$;
  */
 function rollupStageSql(rollups: Rollup[]): string {
   const create = lockOrder(rollups).map(
-    (r) => `    CREATE TEMPORARY TABLE ${stageTable(r).replace("pg_temp.", "")} (LIKE ${r.table} INCLUDING DEFAULTS, PRIMARY KEY (${quoted(keyColumns(r))})) ON COMMIT DROP;`,
+    (r) => `    CREATE TEMPORARY TABLE ${stageName(r)} (LIKE ${r.table} INCLUDING DEFAULTS, PRIMARY KEY (${quoted(keyColumns(r))})) ON COMMIT DROP;`,
   );
   return `${HEADER}
 -- Stages a capture's contribution (sign 1) or its removal (-1) to every rollup in the rewrite's

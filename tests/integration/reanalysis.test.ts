@@ -170,9 +170,9 @@ describe("re-analysis", () => {
     const first = await addAnsweredCapture("Ordered CRM is fine.", ordered.id);
     // 450 answers at three finish times (150 each): the first batch of 200 ends inside the second time.
     const times = [Date.UTC(2026, 0, 3), Date.UTC(2026, 0, 1), Date.UTC(2026, 0, 2)].map((t) => new Date(t));
-    const { id: _, ...template } = first;
-    const rows = Array.from({ length: 449 }, (_, i) => ({ ...template, checkId: first.checkId, sample: i + 2, finishedAt: times[i % 3]! }));
-    await db().capture.createMany({ data: rows.map(({ createdAt: _c, updatedAt: _u, ...r }) => r) as never });
+    const { workspaceId: ws, checkId, brandId: brand, promptId, providerConfigId, connectionId, status, maxAttempts, model, searchMode, answerText } = first;
+    const like = { workspaceId: ws, checkId, brandId: brand, promptId, providerConfigId, connectionId, status, maxAttempts, model, searchMode, answerText };
+    await db().capture.createMany({ data: Array.from({ length: 449 }, (_, i) => ({ ...like, sample: i + 2, finishedAt: times[i % 3]! })) });
     await db().capture.update({ where: { id: first.id }, data: { finishedAt: times[0] } });
     await updateBrand(workspaceId, ordered.id, brandInputSchema.parse({ name: ordered.name, aliases: ["Ordered"], domains: [], competitors: [] }));
     const { analysisVersion } = await db().brand.findUniqueOrThrow({ where: { id: ordered.id } });
