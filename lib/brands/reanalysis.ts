@@ -1,7 +1,7 @@
 import "server-only";
-import { analyzeAnswer } from "@/lib/analysis/analyze";
+import { analyzeAnswer, type AnalysisResult } from "@/lib/analysis/analyze";
 import { domainOf, isOwnDomain } from "@/lib/analysis/citations";
-import { candidateRows, mentionRows } from "@/lib/analysis/rows";
+import { candidateRows, mentionRows, type CandidateRow, type MentionRow } from "@/lib/analysis/rows";
 import { rewriteRollups } from "@/lib/analytics/rollups";
 import { pausePoint } from "@/lib/db/pause-points";
 import { db } from "@/lib/db/prisma";
@@ -136,7 +136,6 @@ export const BATCH_ANSWER = {
   finishedAt: true,
   answerText: true,
   promptVersion: { select: { language: true } },
-  citations: { select: { id: true, url: true, title: true, domain: true } },
 } satisfies Prisma.CaptureSelect;
 
 /** Where a run is in the brand's answers: the last one of its previous batch. */
@@ -192,34 +191,34 @@ export async function reanalyzeBatch(
     const still = new Set(todo.map((c) => c.id));
     const batch = analyses.filter(({ capture }) => still.has(capture.id));
     const ids = batch.map(({ capture }) => capture.id);
-    // The dashboards' rollups follow the rewritten mentions, domains and own-domain flags.
-    await rewriteRollups(tx, ids, async () => {
-      await tx.mention.deleteMany({ where: { captureId: { in: ids } } });
-      await tx.mention.createMany({
-        data: batch.flatMap(({ capture, analysis }) =>
-          mentionRows(analysis, brand.id, brand.competitors.map((c) => c.id)).map((m) => ({ ...m, workspaceId: run.workspaceId, captureId: capture.id })),
-        ),
-      });
-      // The untracked names by the brand's entities now (competitor discovery's stored input).
-      const candidates = batch.flatMap(({ capture, analysis }) => candidateRows(analysis).map((c) => ({ ...c, captureId: capture.id })));
-      await tx.$executeRaw`DELETE FROM capture_candidates WHERE "captureId" = ANY(${ids}::uuid[])`;
-      await tx.$executeRaw`
-        INSERT INTO capture_candidates ("captureId", key, name, "workspaceId", "brandId", "finishedAt", "providerConfigId", "promptId")
-        SELECT c.id, v.key, v.name, c."workspaceId", c."brandId", c."finishedAt", c."providerConfigId", c."promptId"
-        FROM unnest(${candidates.map((c) => c.captureId)}::uuid[], ${candidates.map((c) => c.key)}::text[], ${candidates.map((c) => c.name)}::text[]) AS v(id, key, name)
-        JOIN captures c ON c.id = v.id AND c."finishedAt" IS NOT NULL`;
-      // Domains by today's rules too (the public suffix list's private section was once ignored).
-      const citations = batch.flatMap(({ capture }) => capture.citations).map((c) => ({ id: c.id, stored: c.domain, domain: domainOf(c.url, c.title) ?? c.domain }));
-      const moved = citations.filter((c) => c.domain !== c.stored);
-      if (moved.length) {
+    // Only the answers whose rows the new inputs change are rewritten (an alias or a domain most
+    // answers never name leaves theirs as they were): an unchanged answer's rollup contribution
+    // is the same, and staging it twice is most of a batch's cost.
+    const { changed, citations } = await rowsToRewrite(tx, batch, brand);
+    if (changed.length) {
+      const changedIds = changed.map(({ capture }) => capture.id);
+      // The dashboards' rollups follow the rewritten mentions, domains and own-domain flags.
+      await rewriteRollups(tx, changedIds, async () => {
+        await tx.mention.deleteMany({ where: { captureId: { in: changedIds } } });
+        await tx.mention.createMany({
+          data: changed.flatMap(({ capture, mentions }) => mentions.map((m) => ({ ...m, workspaceId: run.workspaceId, captureId: capture.id }))),
+        });
+        // The untracked names by the brand's entities now (competitor discovery's stored input).
+        const candidates = changed.flatMap(({ capture, candidates }) => candidates.map((c) => ({ ...c, captureId: capture.id })));
+        await tx.$executeRaw`DELETE FROM capture_candidates WHERE "captureId" = ANY(${changedIds}::uuid[])`;
         await tx.$executeRaw`
-          UPDATE citations SET domain = v.domain FROM unnest(${moved.map((c) => c.id)}::uuid[], ${moved.map((c) => c.domain)}::text[]) AS v(id, domain)
-          WHERE citations.id = v.id`;
-      }
-      const own = citations.filter((c) => isOwnDomain(c.domain, brand.domains)).map((c) => c.id);
-      await tx.citation.updateMany({ where: { captureId: { in: ids } }, data: { isOwnDomain: false } });
-      await tx.citation.updateMany({ where: { id: { in: own } }, data: { isOwnDomain: true } });
-    });
+          INSERT INTO capture_candidates ("captureId", key, name, "workspaceId", "brandId", "finishedAt", "providerConfigId", "promptId")
+          SELECT c.id, v.key, v.name, c."workspaceId", c."brandId", c."finishedAt", c."providerConfigId", c."promptId"
+          FROM unnest(${candidates.map((c) => c.captureId)}::uuid[], ${candidates.map((c) => c.key)}::text[], ${candidates.map((c) => c.name)}::text[]) AS v(id, key, name)
+          JOIN captures c ON c.id = v.id AND c."finishedAt" IS NOT NULL`;
+        if (citations.length) {
+          await tx.$executeRaw`
+            UPDATE citations SET domain = v.domain, "isOwnDomain" = v.own
+            FROM unnest(${citations.map((c) => c.id)}::uuid[], ${citations.map((c) => c.domain)}::text[], ${citations.map((c) => c.own)}::boolean[]) AS v(id, domain, own)
+            WHERE citations.id = v.id`;
+        }
+      });
+    }
     const truncated = batch.filter((a) => a.analysis.truncated).map((a) => a.capture.id);
     await tx.capture.updateMany({ where: { id: { in: ids } }, data: { analyzedAt: new Date(), analysisTruncated: false, analysisVersion: brand.analysisVersion } });
     await tx.capture.updateMany({ where: { id: { in: truncated } }, data: { analysisTruncated: true } });
@@ -227,4 +226,59 @@ export async function reanalyzeBatch(
     await pausePoint("reanalysis:batch-before-commit", { tx, workspaceId: run.workspaceId });
     return true;
   });
+}
+
+type BatchAnalysis = { capture: Prisma.CaptureGetPayload<{ select: typeof BATCH_ANSWER }>; analysis: AnalysisResult };
+type Rewrite = { capture: BatchAnalysis["capture"]; mentions: MentionRow[]; candidates: CandidateRow[] };
+
+/** A row as a string that equals another's exactly when every column the analysis writes does. */
+const rowKey = (columns: unknown[]) => JSON.stringify(columns);
+const mentionRowKey = (m: MentionRow) => rowKey([m.kind, m.brandId, m.competitorId, m.name, m.mentioned, m.count, m.position, m.sentiment]);
+const candidateRowKey = (c: CandidateRow) => rowKey([c.key, c.name]);
+/** An answer's rows of one kind, in one order, as one string. */
+const rowsKey = (keys: string[] = []) => [...keys].sort().join("\n");
+
+function groupByCapture<T extends { captureId: string }>(rows: T[], key: (row: T) => string): Map<string, string[]> {
+  const grouped = new Map<string, string[]>();
+  for (const row of rows) {
+    const keys = grouped.get(row.captureId);
+    if (keys) keys.push(key(row));
+    else grouped.set(row.captureId, [key(row)]);
+  }
+  return grouped;
+}
+
+/**
+ * What a batch writes, read against what is stored (in its transaction, its answers locked):
+ * the answers whose mentions or candidates differ from the new analysis' rows, or with a
+ * citation whose domain (today's rules: the public suffix list's private section was once
+ * ignored) or own-site flag differs, each with its new rows; and those citations. An answer
+ * whose rows all read the same is left as it is: every rollup sums only these rows.
+ */
+async function rowsToRewrite(tx: Tx, batch: BatchAnalysis[], brand: ReanalysisBrand) {
+  const ids = batch.map(({ capture }) => capture.id);
+  const storedMentions = groupByCapture(
+    await tx.mention.findMany({ where: { captureId: { in: ids } }, select: { captureId: true, kind: true, brandId: true, competitorId: true, name: true, mentioned: true, count: true, position: true, sentiment: true } }),
+    mentionRowKey,
+  );
+  const storedCandidates = groupByCapture(await tx.captureCandidate.findMany({ where: { captureId: { in: ids } }, select: { captureId: true, key: true, name: true } }), candidateRowKey);
+  const citations = (await tx.citation.findMany({ where: { captureId: { in: ids } }, select: { id: true, captureId: true, url: true, title: true, domain: true, isOwnDomain: true } })).map(
+    (c) => {
+      const domain = domainOf(c.url, c.title) ?? c.domain;
+      const own = isOwnDomain(domain, brand.domains);
+      return { id: c.id, captureId: c.captureId, domain, own, differs: domain !== c.domain || own !== c.isOwnDomain };
+    },
+  );
+  const citationsChanged = new Set(citations.filter((c) => c.differs).map((c) => c.captureId));
+  const changed: Rewrite[] = [];
+  for (const { capture, analysis } of batch) {
+    const mentions = mentionRows(analysis, brand.id, brand.competitors.map((c) => c.id));
+    const candidates = candidateRows(analysis);
+    const same =
+      !citationsChanged.has(capture.id) &&
+      rowsKey(mentions.map(mentionRowKey)) === rowsKey(storedMentions.get(capture.id)) &&
+      rowsKey(candidates.map(candidateRowKey)) === rowsKey(storedCandidates.get(capture.id));
+    if (!same) changed.push({ capture, mentions, candidates });
+  }
+  return { changed, citations: citations.filter((c) => c.differs).map(({ id, domain, own }) => ({ id, domain, own })) };
 }

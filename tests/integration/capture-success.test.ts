@@ -108,6 +108,37 @@ describe("a competitor removed while its captures run (defect 1)", () => {
   });
 });
 
+describe("an edit that does not change a recorded answer's analysis", () => {
+  it("leaves the rows its success wrote as they are: a re-analysis compares what a worker stored with what it would write", async () => {
+    const space = await spaceTracking(["HubSpot", "Pipedrive"]);
+    await db().brand.update({ where: { id: space.brandId }, data: { domains: ["pipedrive.com"] } }); // a citation of its own
+    const { captureIds } = await startSpaceCheck(space, { providers: ["OpenAI API"] });
+    const captureId = captureIds[0]!;
+    expect(await run(captureId)).toBe("succeeded");
+    const rows = async () => ({
+      mentions: await db().mention.findMany({ where: { captureId }, orderBy: { id: "asc" } }),
+      candidates: await db().captureCandidate.findMany({ where: { captureId }, orderBy: { key: "asc" } }),
+      citations: await db().citation.findMany({ where: { captureId }, orderBy: { id: "asc" } }),
+    });
+    const before = await rows();
+    expect(before.citations.filter((c) => c.isOwnDomain).map((c) => c.domain)).toEqual(["pipedrive.com"]);
+
+    // An alias no answer uses: the brand's version goes up, every answer is to do, none changes.
+    const brand = await db().brand.findUniqueOrThrow({ where: { id: space.brandId }, include: { competitors: true } });
+    await updateBrand(
+      space.workspaceId,
+      brand.id,
+      brandInputSchema.parse({ name: brand.name, aliases: [...brand.aliases, "Nowhere Named"], domains: brand.domains, competitors: brand.competitors.map((c) => ({ id: c.id, name: c.name })) }),
+    );
+    await drainReanalysis(space.brandId);
+
+    expect(await rows()).toEqual(before);
+    const { analysisVersion } = await db().brand.findUniqueOrThrow({ where: { id: brand.id } });
+    expect((await captureRow(captureId)).analysisVersion).toBe(analysisVersion);
+    await expectRollupsAsIfRebuilt(space.brandId);
+  });
+});
+
 describe("a result write that fails for good (defect 1)", () => {
   it("is not retried as a blip: the answer is stored without its analysis, which a re-analysis then writes", async () => {
     const space = await spaceTracking(["HubSpot"]);

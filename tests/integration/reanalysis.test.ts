@@ -203,6 +203,46 @@ describe("re-analysis", () => {
     expect(await db().mention.count({ where: { brandId: ordered.id, kind: "brand", mentioned: true } })).toBe(450);
   });
 
+  it("rewrites only the answers whose analysis changes: the others keep their rows and are stamped with the brand's version, and the rollups equal their rebuild", async () => {
+    const steady = await db().brand.create({ data: { workspaceId, name: "Steady CRM", domains: ["steady.example"], competitors: { create: [{ workspaceId, name: "Zoho" }] } }, include: { competitors: true } });
+    const competitors = steady.competitors.map((c) => ({ id: c.id, name: c.name, aliases: c.aliases, domains: c.domains }));
+    const edit = async (aliases: string[], domains: string[]) => {
+      await updateBrand(workspaceId, steady.id, brandInputSchema.parse({ name: steady.name, aliases, domains, competitors }));
+      await runReanalysis((await db().analysisRun.findFirstOrThrow({ where: { brandId: steady.id, status: "queued" } })).id);
+    };
+    const unchanged = await addAnsweredCapture("1. Steady CRM is simple.\n2. Zoho is cheaper. See https://steady.example/pricing", steady.id);
+    const named = await addAnsweredCapture("1. **Lumi**: praised for its reporting.\n2. **Zoho**: cheaper.", steady.id);
+    const cited = await addAnsweredCapture("Steady CRM, per https://review.example/crm", steady.id);
+    for (const [capture, url] of [[unchanged, "https://steady.example/pricing"], [cited, "https://review.example/crm"]] as const) {
+      await db().citation.create({ data: { workspaceId, captureId: capture.id, url, domain: url.split("/")[2]!, position: 1 } });
+    }
+    const all = [unchanged.id, named.id, cited.id];
+    await db().$executeRaw`SELECT beacon_rollup_captures(${all}::uuid[], 1)`;
+    await edit([], ["steady.example"]); // analyses all three as the brand is now
+    const rows = async (captureId: string) => ({
+      mentions: (await db().mention.findMany({ where: { captureId }, select: { id: true, name: true, mentioned: true, count: true }, orderBy: { id: "asc" } })),
+      citations: await db().citation.findMany({ where: { captureId }, select: { id: true, domain: true, isOwnDomain: true } }),
+      candidates: await db().captureCandidate.findMany({ where: { captureId }, select: { key: true } }),
+    });
+    const before = { unchanged: await rows(unchanged.id), named: await rows(named.id), cited: await rows(cited.id) };
+    expect(before.named.candidates.map((c) => c.key)).toContain("lumi");
+
+    // "Lumi" becomes the brand's alias (the second answer's mentions and candidates change) and
+    // review.example its domain (the third's citation becomes its own); the first answer reads the same.
+    await edit(["Lumi"], ["steady.example", "review.example"]);
+
+    const after = { unchanged: await rows(unchanged.id), named: await rows(named.id), cited: await rows(cited.id) };
+    expect(after.unchanged, "the unchanged answer's rows are the same rows, not written again").toEqual(before.unchanged);
+    expect(after.named.mentions.find((m) => m.name === "Steady CRM")).toMatchObject({ mentioned: true, count: 1 });
+    expect(after.named.candidates).toEqual([]);
+    expect(after.cited.citations).toEqual([{ ...before.cited.citations[0], isOwnDomain: true }]);
+    const { analysisVersion } = await db().brand.findUniqueOrThrow({ where: { id: steady.id } });
+    expect(await db().capture.count({ where: { id: { in: all }, analysisVersion } }), "every answer stamped with the brand's version").toBe(3);
+    expect(await db().analysisRun.findFirstOrThrow({ where: { brandId: steady.id }, orderBy: { createdAt: "desc" } })).toMatchObject({ status: "completed", done: 3 });
+    const { kept, rebuilt } = await rollupsAndRebuild(steady.id);
+    expect(kept).toEqual(rebuilt);
+  });
+
   it("reuses a run that has not started yet instead of queueing another", async () => {
     const brand = await db().brand.findUniqueOrThrow({ where: { id: brandId }, include: { competitors: true } });
     const input = brandInputSchema.parse({ name: brand.name, aliases: brand.aliases, domains: brand.domains, competitors: brand.competitors.map((c) => ({ id: c.id, name: c.name, aliases: c.aliases, domains: c.domains })) });
