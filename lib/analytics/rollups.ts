@@ -9,8 +9,8 @@ import { Prisma } from "@/lib/generated/prisma/client";
 // from that list: the function beacon_rollup_captures(ids, sign) (prisma/sql/functions), which
 // reads the capture's raw rows. Whoever writes those raw rows calls it in the same transaction:
 // - a capture's success (lib/lifecycle/results.ts) and the demo history add;
-// - a re-analysis batch and a competitor's removal rewrite (take away, change, add again: staged,
-//   then written in one pass).
+// - a re-analysis batch rewrites (take away, change, add again: staged, then written in one pass);
+//   a competitor's removal leaves its mention rows to the re-analysis it queues (lib/brands/brands.ts).
 // Attempt retention deletes no raw row the rollups come from; rollups are never deleted with it.
 
 type Tx = Pick<Prisma.TransactionClient, "$executeRaw">;

@@ -8,7 +8,6 @@ import { transaction } from "@/lib/db/transaction";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { ConflictError, NotFoundError, UserError } from "@/lib/errors";
 import { startReanalysis } from "@/lib/brands/reanalysis";
-import { rewriteRollups } from "@/lib/analytics/rollups";
 import { isUniqueViolation } from "@/lib/db/sqlstate";
 import { forgetCompetitors } from "@/lib/alerts/rules";
 
@@ -194,22 +193,19 @@ export async function canonicalizeStoredDomains(): Promise<{ rewritten: string[]
 }
 
 /**
- * Deleting a competitor deletes its mention rows (cascade), which changes the answers' totals of
- * tracked mentions: the rollups of those answers are taken away and added back around it. The
- * competitors are locked first, so a capture whose analysis names them (its mention insert holds
- * their key) finishes before this takes any rollup row.
+ * Removed competitors are deleted at once; their mention rows stay (no foreign key: every answer
+ * of the brand has one, named or not) until the re-analysis the edit queues rewrites each answer
+ * without them, taking their rollup rows with them, as it does for any change of the brand's
+ * inputs. Rewriting them here made an edit rewrite the whole history in its request: many minutes
+ * at a million answers, past the transaction's timeout. A capture recording its answer meanwhile
+ * waits for the edit on the brand's row (beacon_succeed reads its version FOR SHARE) and then
+ * writes no row for a competitor that no longer exists.
  */
 async function removeCompetitors(tx: Prisma.TransactionClient, brandId: string, ids: string[]) {
   if (!ids.length) return;
-  await tx.$queryRaw`SELECT id FROM competitors WHERE id = ANY(${ids}::uuid[]) ORDER BY id FOR UPDATE`;
   // The alert rules that watch them by id stop naming them (lib/alerts/rules.ts).
   await forgetCompetitors(tx, brandId, ids);
-  const named = await tx.$queryRaw<{ captureId: string }[]>`SELECT DISTINCT "captureId" FROM mentions WHERE "competitorId" = ANY(${ids}::uuid[])`;
-  await rewriteRollups(
-    tx,
-    named.map((m) => m.captureId),
-    () => tx.competitor.deleteMany({ where: { id: { in: ids } } }),
-  );
+  await tx.competitor.deleteMany({ where: { id: { in: ids }, brandId } });
 }
 
 /**

@@ -243,6 +243,42 @@ describe("re-analysis", () => {
     expect(kept).toEqual(rebuilt);
   });
 
+  it("removes a competitor without rewriting its answers in the edit (every answer has its row): the re-analysis takes its mentions away, and the rollups equal their rebuild", async () => {
+    // Before, the edit took every answer's rollup contribution away and added it back in its own
+    // transaction: at a million answers it ran for many minutes, past the transaction's timeout,
+    // holding the brand's captures, and failed.
+    const pruned = await db().brand.create({ data: { workspaceId, name: "Pruned CRM", competitors: { create: [{ workspaceId, name: "Zoho" }, { workspaceId, name: "Lumi" }] } }, include: { competitors: true } });
+    const [zoho, lumi] = ["Zoho", "Lumi"].map((name) => pruned.competitors.find((c) => c.name === name)!);
+    const answers = [];
+    for (const text of ["1. Zoho is cheaper.\n2. Pruned CRM is simpler.", "Lumi and Pruned CRM.", "Zoho only."]) answers.push((await addAnsweredCapture(text, pruned.id)).id);
+    await db().$executeRaw`SELECT beacon_rollup_captures(${answers}::uuid[], 1)`;
+    const keep = (competitors: { id: string; name: string }[]) => competitors.map((c) => ({ id: c.id, name: c.name }));
+    await updateBrand(workspaceId, pruned.id, brandInputSchema.parse({ name: pruned.name, aliases: [], domains: [], competitors: keep([zoho!, lumi!]) }));
+    await runReanalysis((await db().analysisRun.findFirstOrThrow({ where: { brandId: pruned.id, status: "queued" } })).id);
+    expect(await db().mention.count({ where: { competitorId: zoho!.id } }), "a row per answer, named or not").toBe(3);
+    const rollups = async () => (await rollupsAndRebuild(pruned.id)).kept;
+    const before = await rollups();
+
+    await updateBrand(workspaceId, pruned.id, brandInputSchema.parse({ name: pruned.name, aliases: [], domains: [], competitors: keep([lumi!]) }));
+
+    expect(await db().competitor.count({ where: { id: zoho!.id } }), "the competitor is gone at once").toBe(0);
+    expect(await rollups(), "the edit wrote no rollup row").toEqual(before);
+    expect(await db().mention.count({ where: { competitorId: zoho!.id } }), "its mentions wait for the re-analysis").toBe(3);
+
+    const run = await db().analysisRun.findFirstOrThrow({ where: { brandId: pruned.id, status: "queued" } });
+    expect(run.total).toBe(3);
+    await runReanalysis(run.id);
+
+    expect(await db().mention.count({ where: { competitorId: zoho!.id } })).toBe(0);
+    const { kept, rebuilt } = await rollupsAndRebuild(pruned.id);
+    expect(kept).toEqual(rebuilt);
+    expect(kept["rollup_mentions"]!.map((r) => (r as { entity: string }).entity)).not.toContain(zoho!.id);
+    expect(await db().mention.findMany({ where: { captureId: answers[1] }, select: { name: true, mentioned: true }, orderBy: { name: "asc" } })).toEqual([
+      { name: "Lumi", mentioned: true },
+      { name: "Pruned CRM", mentioned: true },
+    ]);
+  });
+
   it("reuses a run that has not started yet instead of queueing another", async () => {
     const brand = await db().brand.findUniqueOrThrow({ where: { id: brandId }, include: { competitors: true } });
     const input = brandInputSchema.parse({ name: brand.name, aliases: brand.aliases, domains: brand.domains, competitors: brand.competitors.map((c) => ({ id: c.id, name: c.name, aliases: c.aliases, domains: c.domains })) });

@@ -522,7 +522,6 @@ CREATE TABLE "mentions" (
   sentiment "Sentiment",
   CONSTRAINT "mentions_brandId_fkey" FOREIGN KEY ("brandId") REFERENCES brands(id) ON UPDATE CASCADE ON DELETE CASCADE,
   CONSTRAINT "mentions_captureId_fkey" FOREIGN KEY ("captureId") REFERENCES captures(id) ON UPDATE CASCADE ON DELETE CASCADE,
-  CONSTRAINT "mentions_competitorId_fkey" FOREIGN KEY ("competitorId") REFERENCES competitors(id) ON UPDATE CASCADE ON DELETE CASCADE,
   CONSTRAINT mentions_pkey PRIMARY KEY (id),
   CONSTRAINT "mentions_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
 );
