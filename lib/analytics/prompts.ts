@@ -34,7 +34,7 @@ export async function promptPerformance(f: AnalyticsFilter) {
       HAVING sum(r.answers) > 0
     ),
     losses AS (
-      SELECT r."promptId", CASE WHEN r.entity LIKE 'name:%' THEN substr(r.entity, 6) ELSE r.entity END AS rival, max(r.name) AS mention_name,
+      SELECT r."promptId", CASE WHEN r.entity LIKE 'name:%' THEN substr(r.entity, 6) ELSE r.entity END AS rival, bool_or(r.entity LIKE 'name:%') AS untracked, max(r.name) AS mention_name,
         sum(r.ahead)::int AS lost, sum(r.instead)::int AS lost_instead
       FROM rollup_mentions r
       WHERE ${rollupScope(f)} AND r.entity <> 'brand'
@@ -44,6 +44,8 @@ export async function promptPerformance(f: AnalyticsFilter) {
     top_loss AS (
       SELECT DISTINCT ON (l."promptId") l."promptId", l.rival, coalesce(co.name, l.mention_name) AS name, l.lost, l.lost_instead
       FROM losses l LEFT JOIN competitors co ON co.id::text = l.rival
+      -- Not a competitor removed since (its rows wait for its brand's re-analysis).
+      WHERE l.untracked OR co.id IS NOT NULL
       ORDER BY l."promptId", l.lost DESC, coalesce(co.name, l.mention_name)
     )
     SELECT pp."promptId", p.text, p.tags, pp.n, pp.mentioned, pp.pos_sum, pp.pos_sumsq,

@@ -64,7 +64,8 @@ export function assembleShareOfVoice(input: {
   const answersNow = input.answers.filter(current);
   const entitiesNow = input.entities.filter(current);
   const names = new Map(input.tracked.map((e) => [e.id, e.name]));
-  for (const e of entitiesNow) if (!names.has(e.entity)) names.set(e.entity, e.name);
+  // Untracked names too; not a competitor removed since, whose rows wait for its brand's re-analysis.
+  for (const e of entitiesNow) if (!names.has(e.entity) && e.entity.startsWith("name:")) names.set(e.entity, e.name);
   const entities = [...names].map(([id, name]) => ({ id, name }));
 
   const chosen = chooseTrendUnit(answersNow.map((a) => ({ day: a.day, series: "all", n: a.n })), daysBetween(input.from, input.to));

@@ -15,6 +15,10 @@ import { recordRollups, rewriteRollups } from "@/lib/analytics/rollups";
 import { actAt, gateAt, lockWaiters, waitForLockWaiter } from "../support/pause";
 import { waitFor } from "../support/wait-for";
 import { rollupsAndRebuild } from "../support/rollup-rebuild";
+import { resolveFilter } from "@/lib/analytics/filter";
+import { promptPerformance } from "@/lib/analytics/prompts";
+import { addDays, analyticsFilterInput, isoDay } from "@/lib/analytics/schemas";
+import { shareOfVoiceOverTime } from "@/lib/analytics/trends";
 
 let workspaceId: string;
 let brandId: string;
@@ -264,6 +268,11 @@ describe("re-analysis", () => {
     expect(await db().competitor.count({ where: { id: zoho!.id } }), "the competitor is gone at once").toBe(0);
     expect(await rollups(), "the edit wrote no rollup row").toEqual(before);
     expect(await db().mention.count({ where: { competitorId: zoho!.id } }), "its mentions wait for the re-analysis").toBe(3);
+    // The dashboards no longer list it meanwhile: no share of voice line, no "loses to".
+    const today = new Date();
+    const filter = (await resolveFilter(workspaceId, analyticsFilterInput.parse({ brandId: pruned.id, from: isoDay(addDays(today, -1)), to: isoDay(today) })))!;
+    expect((await shareOfVoiceOverTime(filter, { bucket: "auto" })).entities.map((e) => e.name)).toEqual(["Pruned CRM", "Lumi"]);
+    expect((await promptPerformance(filter.filter)).map((p) => p.losesTo?.name ?? null)).not.toContain("Zoho");
 
     const run = await db().analysisRun.findFirstOrThrow({ where: { brandId: pruned.id, status: "queued" } });
     expect(run.total).toBe(3);

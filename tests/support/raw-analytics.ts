@@ -233,7 +233,7 @@ export async function promptPerformance(f: AnalyticsFilter) {
       FROM brand_mentions GROUP BY 1
     ),
     losses AS (
-      SELECT b."promptId", coalesce(cm."competitorId"::text, cm.name) AS rival, max(cm.name) AS mention_name,
+      SELECT b."promptId", coalesce(cm."competitorId"::text, cm.name) AS rival, bool_or(cm."competitorId" IS NULL) AS untracked, max(cm.name) AS mention_name,
         count(*)::int AS lost, count(*) FILTER (WHERE NOT b.mentioned)::int AS lost_instead
       FROM brand_mentions b
       JOIN mentions cm ON cm."captureId" = b.id AND cm.kind = 'competitor' AND cm.mentioned
@@ -243,6 +243,7 @@ export async function promptPerformance(f: AnalyticsFilter) {
     top_loss AS (
       SELECT DISTINCT ON (l."promptId") l."promptId", l.rival, coalesce(co.name, l.mention_name) AS name, l.lost, l.lost_instead
       FROM losses l LEFT JOIN competitors co ON co.id::text = l.rival
+      WHERE l.untracked OR co.id IS NOT NULL
       ORDER BY l."promptId", l.lost DESC, coalesce(co.name, l.mention_name)
     )
     SELECT pp."promptId", p.text, p.tags, pp.n, pp.mentioned, pp.pos_sum, pp.pos_sumsq,

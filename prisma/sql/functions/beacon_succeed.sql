@@ -79,9 +79,9 @@ BEGIN
   -- The analysis, against the entities that exist now.
   SELECT b."analysisVersion" INTO brand_version FROM brands b WHERE b.id = prior.brand_id FOR SHARE;
   IF analysis_version IS NOT NULL THEN
-    -- The competitors it names that still exist, held until the commit (a removal locks them
-    -- first and waits); one removed during the call simply has no row, and the version says
-    -- the analysis is stale.
+    -- The competitors it names that still exist, held until the commit (a removal's delete
+    -- waits for them; mentions have no foreign key to competitors); one removed during the call
+    -- simply has no row, and the version says the analysis is stale.
     PERFORM 1 FROM competitors k
     WHERE k.id IN (SELECT (e->>'competitorId')::uuid FROM jsonb_array_elements(mentions) e) AND k."brandId" = prior.brand_id
     ORDER BY k.id FOR KEY SHARE;
