@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { GENERATED_ROLLUP_FILES, generatedRollupSql, workspaceRollupStatements } from "@/lib/analytics/rollup-sql";
-import { captureKeyColumns, lockOrder, ROLLUPS, type Rollup } from "@/lib/analytics/rollup-tables";
+import { ANSWER_SOURCES, captureKeyColumns, lockOrder, ROLLUPS, type AnswerSource, type Rollup } from "@/lib/analytics/rollup-tables";
 
 const functionsDir = path.resolve(process.cwd(), "prisma", "sql", "functions");
 const withTable = (changed: Rollup, rollups = ROLLUPS) => rollups.map((r) => (r.table === changed.table ? changed : r));
@@ -26,8 +26,13 @@ describe("the rollups' functions of prisma/sql", () => {
     const captures = generatedRollupSql("beacon_rollup_captures");
     const stage = generatedRollupSql("beacon_rollup_stage");
     const body = (sql: string) => sql.slice(sql.indexOf("pg_advisory_xact_lock_shared"), sql.lastIndexOf("END"));
-    // The same contribution, statement for statement; only the tables written differ.
-    expect(body(stage)).toBe(body(captures).replace(/INSERT INTO (\w+) AS r/g, "INSERT INTO pg_temp.$1_change AS r"));
+    // The same contribution, statement for statement; only the tables written differ, each staged
+    // when the rewrite changes a kind of raw row its family reads.
+    const guard = /^  IF sources && ARRAY\[([^\]]*)\]::text\[\] THEN\n  INSERT INTO pg_temp\.(\w+)_change AS r/gm;
+    const guarded = [...stage.matchAll(guard)].map((m) => [m[2], m[1]]);
+    expect(guarded).toEqual(lockOrder(ROLLUPS).map((r) => [r.table, r.family.reads.map((x) => `'${x}'`).join(", ")]));
+    const unguarded = body(stage).replace(/^  IF sources && .*THEN\n/gm, "").replace(/\n  END IF;$/gm, "");
+    expect(unguarded).toBe(body(captures).replace(/INSERT INTO (\w+) AS r/g, "INSERT INTO pg_temp.$1_change AS r"));
     for (const r of ROLLUPS) expect(stage).toContain(`CREATE TEMPORARY TABLE ${r.table}_change (LIKE ${r.table} INCLUDING DEFAULTS, PRIMARY KEY (`);
 
     const apply = generatedRollupSql("beacon_rollup_apply_stage");
@@ -45,6 +50,15 @@ describe("the rollups' functions of prisma/sql", () => {
     expect(apply).toContain(`FROM pg_temp.rollup_mentions_change s\n  WHERE s."name" <> '' OR s."rows" <> 0 OR s."mentions" <> 0`);
     expect(apply).toContain(`FROM pg_temp.rollup_cited_pages_change s\n  WHERE s."citations" <> 0 OR s."ownCitations" <> 0 OR s."answers" <> 0\n`);
     expect(apply).not.toMatch(/EXECUTE/);
+  });
+
+  it("declare for each family the raw rows its SQL reads, which a rewrite stages it for", () => {
+    const tables: Record<AnswerSource, RegExp> = { mentions: /\b(FROM|JOIN) mentions\b/, citations: /\b(FROM|JOIN) citations\b/, candidates: /\b(FROM|JOIN) capture_candidates\b/ };
+    for (const { table, sql } of workspaceRollupStatements()) {
+      const r = ROLLUPS.find((x) => x.table === table)!;
+      const read = ANSWER_SOURCES.filter((source) => tables[source].test(sql));
+      expect(read, table).toEqual(ANSWER_SOURCES.filter((source) => r.family.reads.includes(source)));
+    }
   });
 
   it("lock the rows fewer captures share first: per prompt, then per tag and provider, per provider, per tag, and the rows of neither last", () => {

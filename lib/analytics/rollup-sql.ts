@@ -51,10 +51,11 @@ function upsert(r: Rollup, body: { with?: string; keys: string[]; measures: stri
  * A capture's contribution to every table, tables in the lock order, after the shared tag locks:
  * beacon_rollup_captures' body, and beacon_rollup_stage's with `into` its stage tables.
  */
-function contributionSql(rollups: Rollup[], into: (r: Rollup) => string = (r) => r.table): string {
+function contributionSql(rollups: Rollup[], into: (r: Rollup) => string = (r) => r.table, when?: (r: Rollup) => string): string {
   const statements = lockOrder(rollups).map((r) => {
     const rows = r.family.rows(r);
-    return upsert(r, { ...rows, measures: measuresOf(r).map(select) }, into(r));
+    const statement = upsert(r, { ...rows, measures: measuresOf(r).map(select) }, into(r));
+    return when ? `  IF ${when(r)} THEN\n${statement}\n  END IF;` : statement;
   });
   const tagLocks = rollups.some((r) => r.byTag)
     ? [
@@ -89,7 +90,9 @@ $function$;
  * in a temporary table per rollup instead of written, so a rewrite takes its contribution away
  * (-1) before its raw rows change and adds it again (+1) after without holding a rollup row;
  * beacon_rollup_apply_stage then writes the difference in the lock order. The stage tables are the
- * session's, made here on first use in a transaction and dropped at its commit.
+ * session's, made here on first use in a transaction and dropped at its commit. Only the tables
+ * whose family reads one of `sources` (the kinds of raw rows the rewrite changes) are staged: the
+ * others' contribution is the same before and after, and their stage stays empty.
  */
 function rollupStageSql(rollups: Rollup[]): string {
   const create = lockOrder(rollups).map(
@@ -97,8 +100,9 @@ function rollupStageSql(rollups: Rollup[]): string {
   );
   return `${HEADER}
 -- Stages a capture's contribution (sign 1) or its removal (-1) to every rollup in the rewrite's
--- temporary tables (pg_temp.<rollup>_change), as beacon_rollup_captures would write it.
-CREATE OR REPLACE FUNCTION public.beacon_rollup_stage(ids uuid[], sign integer)
+-- temporary tables (pg_temp.<rollup>_change), as beacon_rollup_captures would write it, for the
+-- rollups whose family reads one of \`sources\` (mentions, citations, candidates: what the rewrite changes).
+CREATE OR REPLACE FUNCTION public.beacon_rollup_stage(ids uuid[], sign integer, sources text[])
  RETURNS void
  LANGUAGE plpgsql
 AS $function$
@@ -106,7 +110,7 @@ BEGIN
   IF to_regclass('${stageTable(lockOrder(rollups)[0]!)}') IS NULL THEN
 ${create.join("\n")}
   END IF;
-${contributionSql(rollups, stageTable)}
+${contributionSql(rollups, stageTable, (r) => `sources && ARRAY[${r.family.reads.map((x) => `'${x}'`).join(", ")}]::text[]`)}
 END
 $function$;
 `;

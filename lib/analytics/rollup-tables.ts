@@ -25,8 +25,19 @@ export type Measure = { column: string; sum: string } | { column: string; select
 /** The rows a family's tables sum, for one variant: the key's expressions in key order, then FROM (and WHERE). */
 export type Rows = { with?: string; keys: string[]; from: string };
 
+/**
+ * The raw rows of an answer, besides its capture (whose fields a family reads never change once it
+ * succeeded), that a family's rows are computed from: a rewrite stages only the families that
+ * read what it changes (beacon_rollup_stage's `sources`). rollup-sql.test.ts checks each family's
+ * SQL reads exactly these tables.
+ */
+export const ANSWER_SOURCES = ["mentions", "citations", "candidates"] as const;
+export type AnswerSource = (typeof ANSWER_SOURCES)[number];
+
 /** One kind of rollup: what it counts per answer, kept per day or week, with or without tag or prompt. */
 export type Family = {
+  /** The answer's rows it reads (AnswerSource). */
+  reads: AnswerSource[];
   /** Key columns after the capture's (workspace, brand, [tag], period, provider, [prompt]). */
   keys: string[];
   measures: Measure[];
@@ -87,6 +98,7 @@ const LATEST_TITLE_AT: Measure = {
 
 /** Per answer: analysed or not, the brand's mention, position and sentiment, the share of voice's y and x, citing the brand's own site. */
 const answers: Family = {
+  reads: ["mentions", "citations"],
   keys: [],
   measures: [
     sum("captures", "count(*)"),
@@ -139,6 +151,7 @@ const answers: Family = {
  * instead of it. The name is the latest answer's that names the entity.
  */
 const mentions: Family = {
+  reads: ["mentions"],
   keys: ["entity"],
   prunedBy: "rows",
   measures: [
@@ -190,6 +203,7 @@ const mentions: Family = {
 
 /** Per domain an answer cites in its text: the citations, and those of the brand's own site. */
 const citedDomains: Family = {
+  reads: ["citations"],
   keys: ["domain"],
   prunedBy: "citations",
   measures: [sum("citations", "count(*)"), sum("ownCitations", `count(*) FILTER (WHERE ci."isOwnDomain")`)],
@@ -206,6 +220,7 @@ const A_PAGE = `NOT starts_with(ci.url, '${REDIRECT_LINK_PREFIX}')`;
 
 /** Per URL of the brand's own site an answer cites in its text: citations, answers and the latest title. */
 const ownPages: Family = {
+  reads: ["citations"],
   keys: ["url", "domain"],
   prunedBy: "citations",
   measures: [sum("citations", "count(*)"), sum("answers", "count(DISTINCT c.id)"), LATEST_TITLE, LATEST_TITLE_AT],
@@ -219,6 +234,7 @@ const ownPages: Family = {
 
 /** Per URL an answer cites in its text (20261209140000_cited_page_rollups), kept as the own pages are. */
 const citedPages: Family = {
+  reads: ["citations"],
   keys: ["url", "domain"],
   prunedBy: "citations",
   measures: [
@@ -244,6 +260,7 @@ const citedPages: Family = {
  * tag, so its citations are read by id rather than joined (the same rows, grouped).
  */
 const gapSources: Family = {
+  reads: ["mentions", "citations"],
   keys: ["domain", "name"],
   prunedBy: "answers",
   measures: [sum("answers", "count(*)"), sum("offSite", "count(*) FILTER (WHERE off)")],
@@ -275,6 +292,7 @@ const gapSources: Family = {
 
 /** Untracked names an answer mentions (competitor discovery, 20261207180000_discovery_candidates). */
 const candidates: Family = {
+  reads: ["candidates"],
   keys: ["key", "name"],
   prunedBy: "answers",
   measures: [sum("answers", "count(*)")],

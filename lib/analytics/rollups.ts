@@ -2,6 +2,7 @@ import "server-only";
 import { pausePoint } from "@/lib/db/pause-points";
 import { addDays, isoDay, startOfUtcDay } from "@/lib/analytics/schemas";
 import { promptScope, type AnalyticsFilter } from "@/lib/analytics/filter";
+import { ANSWER_SOURCES, type AnswerSource } from "@/lib/analytics/rollup-tables";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 // The rollups the dashboards read, each declared once in ROLLUPS (lib/analytics/rollup-tables.ts;
@@ -39,15 +40,16 @@ export async function recordRollups(tx: Tx, captureIds: string[]): Promise<void>
  * a re-tagging beside it. Rows a rewrite leaves at zero (an entity or candidate no answer names
  * any more, a domain an answer no longer cites, an answer no longer a gap answer: each rollup's
  * family's `prunedBy` column is zero then) are removed, as their raw rows were. rollup_answers
- * keeps its rows: a rewrite keeps every answer.
+ * keeps its rows: a rewrite keeps every answer. `sources`: the kinds of raw rows `change` may
+ * rewrite; only the rollups that read one of them are staged (the rest cannot change).
  */
-export async function rewriteRollups<T>(tx: Tx, captureIds: string[], change: () => Promise<T>): Promise<T> {
+export async function rewriteRollups<T>(tx: Tx, captureIds: string[], change: () => Promise<T>, sources: readonly AnswerSource[] = ANSWER_SOURCES): Promise<T> {
   if (!captureIds.length) return change();
   await customPlans(tx);
-  await tx.$executeRaw`SELECT beacon_rollup_stage(${captureIds}::uuid[], -1)`;
+  await tx.$executeRaw`SELECT beacon_rollup_stage(${captureIds}::uuid[], -1, ${sources}::text[])`;
   await pausePoint("rollups:old-staged");
   const result = await change();
-  await tx.$executeRaw`SELECT beacon_rollup_stage(${captureIds}::uuid[], 1)`;
+  await tx.$executeRaw`SELECT beacon_rollup_stage(${captureIds}::uuid[], 1, ${sources}::text[])`;
   await pausePoint("rollups:new-staged");
   await tx.$executeRaw`SELECT beacon_rollup_apply_stage()`;
   return result;

@@ -3,6 +3,7 @@ import { analyzeAnswer, type AnalysisResult } from "@/lib/analysis/analyze";
 import { domainOf, isOwnDomain } from "@/lib/analysis/citations";
 import { candidateRows, mentionRows, type CandidateRow, type MentionRow } from "@/lib/analysis/rows";
 import { rewriteRollups } from "@/lib/analytics/rollups";
+import { ANSWER_SOURCES, type AnswerSource } from "@/lib/analytics/rollup-tables";
 import { pausePoint } from "@/lib/db/pause-points";
 import { db } from "@/lib/db/prisma";
 import { ConflictError, NotFoundError } from "@/lib/errors";
@@ -194,7 +195,7 @@ export async function reanalyzeBatch(
     // Only the answers whose rows the new inputs change are rewritten (an alias or a domain most
     // answers never name leaves theirs as they were): an unchanged answer's rollup contribution
     // is the same, and staging it twice is most of a batch's cost.
-    const { changed, citations } = await rowsToRewrite(tx, batch, brand);
+    const { changed, sources, citations } = await rowsToRewrite(tx, batch, brand);
     if (changed.length) {
       const changedIds = changed.map(({ capture }) => capture.id);
       // The dashboards' rollups follow the rewritten mentions, domains and own-domain flags.
@@ -217,7 +218,7 @@ export async function reanalyzeBatch(
             FROM unnest(${citations.map((c) => c.id)}::uuid[], ${citations.map((c) => c.domain)}::text[], ${citations.map((c) => c.own)}::boolean[]) AS v(id, domain, own)
             WHERE citations.id = v.id`;
         }
-      });
+      }, sources);
     }
     const truncated = batch.filter((a) => a.analysis.truncated).map((a) => a.capture.id);
     await tx.capture.updateMany({ where: { id: { in: ids } }, data: { analyzedAt: new Date(), analysisTruncated: false, analysisVersion: brand.analysisVersion } });
@@ -252,8 +253,9 @@ function groupByCapture<T extends { captureId: string }>(rows: T[], key: (row: T
  * What a batch writes, read against what is stored (in its transaction, its answers locked):
  * the answers whose mentions or candidates differ from the new analysis' rows, or with a
  * citation whose domain (today's rules: the public suffix list's private section was once
- * ignored) or own-site flag differs, each with its new rows; and those citations. An answer
- * whose rows all read the same is left as it is: every rollup sums only these rows.
+ * ignored) or own-site flag differs, each with its new rows; the kinds of rows that differ; and
+ * those citations. An answer whose rows all read the same is left as it is: every rollup sums only
+ * these rows.
  */
 async function rowsToRewrite(tx: Tx, batch: BatchAnalysis[], brand: ReanalysisBrand) {
   const ids = batch.map(({ capture }) => capture.id);
@@ -271,14 +273,18 @@ async function rowsToRewrite(tx: Tx, batch: BatchAnalysis[], brand: ReanalysisBr
   );
   const citationsChanged = new Set(citations.filter((c) => c.differs).map((c) => c.captureId));
   const changed: Rewrite[] = [];
+  // The kinds of rows that differ in any answer: the rollups that read none of them are not staged.
+  const sources = new Set<AnswerSource>();
   for (const { capture, analysis } of batch) {
     const mentions = mentionRows(analysis, brand.id, brand.competitors.map((c) => c.id));
     const candidates = candidateRows(analysis);
-    const same =
-      !citationsChanged.has(capture.id) &&
-      rowsKey(mentions.map(mentionRowKey)) === rowsKey(storedMentions.get(capture.id)) &&
-      rowsKey(candidates.map(candidateRowKey)) === rowsKey(storedCandidates.get(capture.id));
-    if (!same) changed.push({ capture, mentions, candidates });
+    const differ = {
+      mentions: rowsKey(mentions.map(mentionRowKey)) !== rowsKey(storedMentions.get(capture.id)),
+      candidates: rowsKey(candidates.map(candidateRowKey)) !== rowsKey(storedCandidates.get(capture.id)),
+      citations: citationsChanged.has(capture.id),
+    } satisfies Record<AnswerSource, boolean>;
+    for (const source of ANSWER_SOURCES) if (differ[source]) sources.add(source);
+    if (ANSWER_SOURCES.some((source) => differ[source])) changed.push({ capture, mentions, candidates });
   }
-  return { changed, citations: citations.filter((c) => c.differs).map(({ id, domain, own }) => ({ id, domain, own })) };
+  return { changed, sources: [...sources], citations: citations.filter((c) => c.differs).map(({ id, domain, own }) => ({ id, domain, own })) };
 }

@@ -291,6 +291,21 @@ async function reanalyseSome(brand: Awaited<ReturnType<typeof newBrand>>) {
   });
 }
 
+/**
+ * After reanalyseSome: Newco is no longer tracked. Every answer loses its row (mentions only: the
+ * rewrite stages no domain, page or candidate rollup), and those that named it change their totals.
+ */
+async function reanalyseMentionsOnly(brand: Awaited<ReturnType<typeof newBrand>>) {
+  const [, , third] = brand.competitors;
+  const rival = await db().competitor.findFirstOrThrow({ where: { brandId: brand.id, name: "Rival" } });
+  await editAndReanalyse(brand.id, {
+    name: brand.name,
+    aliases: ["Acme"],
+    domains: ["acme.com", "b.com", "c.org"],
+    competitors: [{ id: third!.id, name: "Third", aliases: ["Other"] }, { id: rival.id, name: "Rival" }],
+  });
+}
+
 async function editAndReanalyse(brandId: string, input: unknown) {
   await updateBrand(world.space.workspaceId, brandId, brandInputSchema.parse(input));
   const run = await db().analysisRun.findFirst({ where: { brandId }, orderBy: { createdAt: "desc" } });
@@ -315,7 +330,7 @@ describe("dashboards from rollups", () => {
   // Twelve random histories, each written, compared chart by chart four times and rebuilt: tens
   // of seconds on a quiet machine (200 s on the shared one at load 12), so the limit is a hang's,
   // not the project's 60 s.
-  it("give exactly what the raw rows give, for random histories and filters, after re-analyses (every answer changed, then some) and after retention", { timeout: 360_000 }, async () => {
+  it("give exactly what the raw rows give, for random histories and filters, after re-analyses (every answer changed, then some, then only mentions) and after retention", { timeout: 360_000 }, async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(captureSpec, { minLength: 1, maxLength: 40 }), fc.array(filterSpec, { minLength: 2, maxLength: 4 }), retagSpec, async (specs, filters, retags) => {
         const brand = await newBrand();
@@ -328,6 +343,9 @@ describe("dashboards from rollups", () => {
         await expectRollupsAsIfRebuilt(brand.id);
         // A second edit that changes some answers and leaves the rest (those are not rewritten).
         await reanalyseSome(brand);
+        await expectSameAsRaw(brand.id, filters);
+        await expectRollupsAsIfRebuilt(brand.id);
+        await reanalyseMentionsOnly(brand);
         await expectSameAsRaw(brand.id, filters);
         await expectRollupsAsIfRebuilt(brand.id);
 

@@ -3957,7 +3957,7 @@ BEGIN
 END
 $function$;
 
-CREATE OR REPLACE FUNCTION public.beacon_rollup_stage(ids uuid[], sign integer)
+CREATE OR REPLACE FUNCTION public.beacon_rollup_stage(ids uuid[], sign integer, sources text[])
  RETURNS void
  LANGUAGE plpgsql
 AS $function$
@@ -4004,6 +4004,7 @@ BEGIN
   -- before any rollup row, in id order.
   PERFORM pg_advisory_xact_lock_shared(hashtextextended('prompt-tags:' || p.id, 0))
   FROM (SELECT DISTINCT c."promptId" AS id FROM captures c WHERE c.id = ANY(ids) ORDER BY 1) p;
+  IF sources && ARRAY['mentions', 'citations']::text[] THEN
   INSERT INTO pg_temp.rollup_answers_change AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "captures", "costMicros", "answers", "mentioned", "positionN", "positionSum", "positionSumSq", "position1", "position2", "position3", "position4", "position5Plus", "positive", "neutral", "negative", "sumY", "sumX", "sumYY", "sumXX", "sumXY", "citingOwn")
   WITH cap AS (
     SELECT c.id, c."workspaceId", c."brandId", c."finishedAt"::date AS day, c."providerConfigId", c."promptId", c."costMicros"
@@ -4072,7 +4073,9 @@ BEGIN
       "sumXX" = r."sumXX" + excluded."sumXX",
       "sumXY" = r."sumXY" + excluded."sumXY",
       "citingOwn" = r."citingOwn" + excluded."citingOwn";
+  END IF;
 
+  IF sources && ARRAY['mentions']::text[] THEN
   INSERT INTO pg_temp.rollup_mentions_change AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "entity", "name", "rows", "mentions", "sumYY", "sumXY", "ahead", "instead")
   WITH cap AS (
     SELECT c.id, c."workspaceId", c."brandId", c."finishedAt"::date AS day, c."providerConfigId", c."promptId"
@@ -4119,7 +4122,9 @@ BEGIN
       "sumXY" = r."sumXY" + excluded."sumXY",
       "ahead" = r."ahead" + excluded."ahead",
       "instead" = r."instead" + excluded."instead";
+  END IF;
 
+  IF sources && ARRAY['citations']::text[] THEN
   INSERT INTO pg_temp.rollup_citations_change AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "domain", "citations", "ownCitations")
   SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."providerConfigId", c."promptId", ci.domain,
     sign * count(*),
@@ -4132,7 +4137,9 @@ BEGIN
   ON CONFLICT ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "domain") DO UPDATE SET
       "citations" = r."citations" + excluded."citations",
       "ownCitations" = r."ownCitations" + excluded."ownCitations";
+  END IF;
 
+  IF sources && ARRAY['citations']::text[] THEN
   INSERT INTO pg_temp.rollup_own_pages_change AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "url", "domain", "citations", "answers", "title", "titleAt")
   SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."providerConfigId", c."promptId", ci.url, ci.domain,
     sign * count(*),
@@ -4149,7 +4156,9 @@ BEGIN
       "answers" = r."answers" + excluded."answers",
       "title" = CASE WHEN excluded."titleAt" >= r."titleAt" OR r."titleAt" IS NULL THEN coalesce(excluded."title", r."title") ELSE r."title" END,
       "titleAt" = greatest(r."titleAt", excluded."titleAt");
+  END IF;
 
+  IF sources && ARRAY['citations']::text[] THEN
   INSERT INTO pg_temp.rollup_cited_page_prompt_days_change AS r ("workspaceId", "brandId", "day", "promptId", "url", "domain", "citations", "ownCitations", "answers", "title", "titleAt")
   SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."promptId", ci.url, ci.domain,
     sign * count(*),
@@ -4168,7 +4177,9 @@ BEGIN
       "answers" = r."answers" + excluded."answers",
       "title" = CASE WHEN excluded."titleAt" >= r."titleAt" OR r."titleAt" IS NULL THEN coalesce(excluded."title", r."title") ELSE r."title" END,
       "titleAt" = greatest(r."titleAt", excluded."titleAt");
+  END IF;
 
+  IF sources && ARRAY['citations']::text[] THEN
   INSERT INTO pg_temp.rollup_cited_page_prompt_weeks_change AS r ("workspaceId", "brandId", "week", "promptId", "url", "domain", "citations", "ownCitations", "answers", "titleAt")
   SELECT c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date, c."promptId", ci.url, ci.domain,
     sign * count(*),
@@ -4185,7 +4196,9 @@ BEGIN
       "ownCitations" = r."ownCitations" + excluded."ownCitations",
       "answers" = r."answers" + excluded."answers",
       "titleAt" = greatest(r."titleAt", excluded."titleAt");
+  END IF;
 
+  IF sources && ARRAY['citations']::text[] THEN
   INSERT INTO pg_temp.rollup_cited_page_prompt_months_change AS r ("workspaceId", "brandId", "month", "promptId", "url", "domain", "citations", "ownCitations", "answers", "titleAt")
   SELECT c."workspaceId", c."brandId", date_trunc('month', c."finishedAt")::date, c."promptId", ci.url, ci.domain,
     sign * count(*),
@@ -4202,7 +4215,9 @@ BEGIN
       "ownCitations" = r."ownCitations" + excluded."ownCitations",
       "answers" = r."answers" + excluded."answers",
       "titleAt" = greatest(r."titleAt", excluded."titleAt");
+  END IF;
 
+  IF sources && ARRAY['mentions', 'citations']::text[] THEN
   INSERT INTO pg_temp.rollup_gap_source_prompts_change AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "domain", "name", "answers", "offSite")
   WITH gap AS (
     SELECT c.id, c."workspaceId", c."brandId", c."finishedAt"::date AS day, c."providerConfigId", c."promptId"
@@ -4233,7 +4248,9 @@ BEGIN
   ON CONFLICT ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "domain", "name") DO UPDATE SET
       "answers" = r."answers" + excluded."answers",
       "offSite" = r."offSite" + excluded."offSite";
+  END IF;
 
+  IF sources && ARRAY['candidates']::text[] THEN
   INSERT INTO pg_temp.rollup_candidates_change AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "key", "name", "answers")
   SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."providerConfigId", c."promptId", k.key, k.name,
     sign * count(*)
@@ -4244,7 +4261,9 @@ BEGIN
   ORDER BY 1, 2, 3, 4, 5, 6, 7
   ON CONFLICT ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "key", "name") DO UPDATE SET
       "answers" = r."answers" + excluded."answers";
+  END IF;
 
+  IF sources && ARRAY['candidates']::text[] THEN
   INSERT INTO pg_temp.rollup_candidate_prompt_days_change AS r ("workspaceId", "brandId", "day", "promptId", "key", "name", "answers")
   SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."promptId", k.key, k.name,
     sign * count(*)
@@ -4255,7 +4274,9 @@ BEGIN
   ORDER BY 1, 2, 3, 4, 5, 6
   ON CONFLICT ("workspaceId", "brandId", "day", "promptId", "key", "name") DO UPDATE SET
       "answers" = r."answers" + excluded."answers";
+  END IF;
 
+  IF sources && ARRAY['candidates']::text[] THEN
   INSERT INTO pg_temp.rollup_candidate_prompt_weeks_change AS r ("workspaceId", "brandId", "week", "promptId", "key", "name", "answers")
   SELECT c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date, c."promptId", k.key, k.name,
     sign * count(*)
@@ -4266,7 +4287,9 @@ BEGIN
   ORDER BY 1, 2, 3, 4, 5, 6
   ON CONFLICT ("workspaceId", "brandId", "week", "promptId", "key", "name") DO UPDATE SET
       "answers" = r."answers" + excluded."answers";
+  END IF;
 
+  IF sources && ARRAY['candidates']::text[] THEN
   INSERT INTO pg_temp.rollup_candidate_prompt_provider_weeks_change AS r ("workspaceId", "brandId", "week", "providerConfigId", "promptId", "key", "name", "answers")
   SELECT c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date, c."providerConfigId", c."promptId", k.key, k.name,
     sign * count(*)
@@ -4277,7 +4300,9 @@ BEGIN
   ORDER BY 1, 2, 3, 4, 5, 6, 7
   ON CONFLICT ("workspaceId", "brandId", "week", "providerConfigId", "promptId", "key", "name") DO UPDATE SET
       "answers" = r."answers" + excluded."answers";
+  END IF;
 
+  IF sources && ARRAY['citations']::text[] THEN
   INSERT INTO pg_temp.rollup_tag_domains_change AS r ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain", "citations", "ownCitations")
   SELECT c."workspaceId", c."brandId", t.tag, c."finishedAt"::date, c."providerConfigId", ci.domain,
     sign * count(*),
@@ -4292,7 +4317,9 @@ BEGIN
   ON CONFLICT ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain") DO UPDATE SET
       "citations" = r."citations" + excluded."citations",
       "ownCitations" = r."ownCitations" + excluded."ownCitations";
+  END IF;
 
+  IF sources && ARRAY['citations']::text[] THEN
   INSERT INTO pg_temp.rollup_tag_domain_weeks_change AS r ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain", "citations", "ownCitations")
   SELECT c."workspaceId", c."brandId", t.tag, date_trunc('week', c."finishedAt")::date, c."providerConfigId", ci.domain,
     sign * count(*),
@@ -4307,7 +4334,9 @@ BEGIN
   ON CONFLICT ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain") DO UPDATE SET
       "citations" = r."citations" + excluded."citations",
       "ownCitations" = r."ownCitations" + excluded."ownCitations";
+  END IF;
 
+  IF sources && ARRAY['mentions', 'citations']::text[] THEN
   INSERT INTO pg_temp.rollup_tag_gap_sources_change AS r ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain", "name", "answers", "offSite")
   WITH gap AS (
     SELECT c.id, c."workspaceId", c."brandId", t.tag, c."finishedAt"::date AS day, c."providerConfigId"
@@ -4340,7 +4369,9 @@ BEGIN
   ON CONFLICT ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain", "name") DO UPDATE SET
       "answers" = r."answers" + excluded."answers",
       "offSite" = r."offSite" + excluded."offSite";
+  END IF;
 
+  IF sources && ARRAY['mentions', 'citations']::text[] THEN
   INSERT INTO pg_temp.rollup_tag_gap_source_weeks_change AS r ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain", "name", "answers", "offSite")
   WITH gap AS (
     SELECT c.id, c."workspaceId", c."brandId", t.tag, date_trunc('week', c."finishedAt")::date AS week, c."providerConfigId"
@@ -4373,7 +4404,9 @@ BEGIN
   ON CONFLICT ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain", "name") DO UPDATE SET
       "answers" = r."answers" + excluded."answers",
       "offSite" = r."offSite" + excluded."offSite";
+  END IF;
 
+  IF sources && ARRAY['citations']::text[] THEN
   INSERT INTO pg_temp.rollup_domains_change AS r ("workspaceId", "brandId", "day", "providerConfigId", "domain", "citations", "ownCitations")
   SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."providerConfigId", ci.domain,
     sign * count(*),
@@ -4386,7 +4419,9 @@ BEGIN
   ON CONFLICT ("workspaceId", "brandId", "day", "providerConfigId", "domain") DO UPDATE SET
       "citations" = r."citations" + excluded."citations",
       "ownCitations" = r."ownCitations" + excluded."ownCitations";
+  END IF;
 
+  IF sources && ARRAY['citations']::text[] THEN
   INSERT INTO pg_temp.rollup_domain_weeks_change AS r ("workspaceId", "brandId", "week", "providerConfigId", "domain", "citations", "ownCitations")
   SELECT c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date, c."providerConfigId", ci.domain,
     sign * count(*),
@@ -4399,7 +4434,9 @@ BEGIN
   ON CONFLICT ("workspaceId", "brandId", "week", "providerConfigId", "domain") DO UPDATE SET
       "citations" = r."citations" + excluded."citations",
       "ownCitations" = r."ownCitations" + excluded."ownCitations";
+  END IF;
 
+  IF sources && ARRAY['citations']::text[] THEN
   INSERT INTO pg_temp.rollup_cited_pages_change AS r ("workspaceId", "brandId", "day", "providerConfigId", "url", "domain", "citations", "ownCitations", "answers", "title", "titleAt")
   SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."providerConfigId", ci.url, ci.domain,
     sign * count(*),
@@ -4418,7 +4455,9 @@ BEGIN
       "answers" = r."answers" + excluded."answers",
       "title" = CASE WHEN excluded."titleAt" >= r."titleAt" OR r."titleAt" IS NULL THEN coalesce(excluded."title", r."title") ELSE r."title" END,
       "titleAt" = greatest(r."titleAt", excluded."titleAt");
+  END IF;
 
+  IF sources && ARRAY['citations']::text[] THEN
   INSERT INTO pg_temp.rollup_cited_page_weeks_change AS r ("workspaceId", "brandId", "week", "providerConfigId", "url", "domain", "citations", "ownCitations", "answers", "titleAt")
   SELECT c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date, c."providerConfigId", ci.url, ci.domain,
     sign * count(*),
@@ -4435,7 +4474,9 @@ BEGIN
       "ownCitations" = r."ownCitations" + excluded."ownCitations",
       "answers" = r."answers" + excluded."answers",
       "titleAt" = greatest(r."titleAt", excluded."titleAt");
+  END IF;
 
+  IF sources && ARRAY['mentions', 'citations']::text[] THEN
   INSERT INTO pg_temp.rollup_gap_sources_change AS r ("workspaceId", "brandId", "day", "providerConfigId", "domain", "name", "answers", "offSite")
   WITH gap AS (
     SELECT c.id, c."workspaceId", c."brandId", c."finishedAt"::date AS day, c."providerConfigId"
@@ -4466,7 +4507,9 @@ BEGIN
   ON CONFLICT ("workspaceId", "brandId", "day", "providerConfigId", "domain", "name") DO UPDATE SET
       "answers" = r."answers" + excluded."answers",
       "offSite" = r."offSite" + excluded."offSite";
+  END IF;
 
+  IF sources && ARRAY['mentions', 'citations']::text[] THEN
   INSERT INTO pg_temp.rollup_gap_source_weeks_change AS r ("workspaceId", "brandId", "week", "providerConfigId", "domain", "name", "answers", "offSite")
   WITH gap AS (
     SELECT c.id, c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date AS week, c."providerConfigId"
@@ -4497,7 +4540,9 @@ BEGIN
   ON CONFLICT ("workspaceId", "brandId", "week", "providerConfigId", "domain", "name") DO UPDATE SET
       "answers" = r."answers" + excluded."answers",
       "offSite" = r."offSite" + excluded."offSite";
+  END IF;
 
+  IF sources && ARRAY['candidates']::text[] THEN
   INSERT INTO pg_temp.rollup_candidate_days_change AS r ("workspaceId", "brandId", "day", "providerConfigId", "key", "name", "answers")
   SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."providerConfigId", k.key, k.name,
     sign * count(*)
@@ -4508,7 +4553,9 @@ BEGIN
   ORDER BY 1, 2, 3, 4, 5, 6
   ON CONFLICT ("workspaceId", "brandId", "day", "providerConfigId", "key", "name") DO UPDATE SET
       "answers" = r."answers" + excluded."answers";
+  END IF;
 
+  IF sources && ARRAY['candidates']::text[] THEN
   INSERT INTO pg_temp.rollup_candidate_weeks_change AS r ("workspaceId", "brandId", "week", "providerConfigId", "key", "name", "answers")
   SELECT c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date, c."providerConfigId", k.key, k.name,
     sign * count(*)
@@ -4519,7 +4566,9 @@ BEGIN
   ORDER BY 1, 2, 3, 4, 5, 6
   ON CONFLICT ("workspaceId", "brandId", "week", "providerConfigId", "key", "name") DO UPDATE SET
       "answers" = r."answers" + excluded."answers";
+  END IF;
 
+  IF sources && ARRAY['citations']::text[] THEN
   INSERT INTO pg_temp.rollup_tag_domain_day_totals_change AS r ("workspaceId", "brandId", "tag", "day", "domain", "citations", "ownCitations")
   SELECT c."workspaceId", c."brandId", t.tag, c."finishedAt"::date, ci.domain,
     sign * count(*),
@@ -4534,7 +4583,9 @@ BEGIN
   ON CONFLICT ("workspaceId", "brandId", "tag", "day", "domain") DO UPDATE SET
       "citations" = r."citations" + excluded."citations",
       "ownCitations" = r."ownCitations" + excluded."ownCitations";
+  END IF;
 
+  IF sources && ARRAY['citations']::text[] THEN
   INSERT INTO pg_temp.rollup_tag_cited_page_weeks_change AS r ("workspaceId", "brandId", "tag", "week", "url", "domain", "citations", "ownCitations", "answers")
   SELECT c."workspaceId", c."brandId", t.tag, date_trunc('week', c."finishedAt")::date, ci.url, ci.domain,
     sign * count(*),
@@ -4551,7 +4602,9 @@ BEGIN
       "citations" = r."citations" + excluded."citations",
       "ownCitations" = r."ownCitations" + excluded."ownCitations",
       "answers" = r."answers" + excluded."answers";
+  END IF;
 
+  IF sources && ARRAY['citations']::text[] THEN
   INSERT INTO pg_temp.rollup_tag_cited_page_months_change AS r ("workspaceId", "brandId", "tag", "month", "url", "domain", "citations", "ownCitations", "answers")
   SELECT c."workspaceId", c."brandId", t.tag, date_trunc('month', c."finishedAt")::date, ci.url, ci.domain,
     sign * count(*),
@@ -4568,7 +4621,9 @@ BEGIN
       "citations" = r."citations" + excluded."citations",
       "ownCitations" = r."ownCitations" + excluded."ownCitations",
       "answers" = r."answers" + excluded."answers";
+  END IF;
 
+  IF sources && ARRAY['candidates']::text[] THEN
   INSERT INTO pg_temp.rollup_tag_candidates_change AS r ("workspaceId", "brandId", "tag", "day", "key", "name", "answers")
   SELECT c."workspaceId", c."brandId", t.tag, c."finishedAt"::date, k.key, k.name,
     sign * count(*)
@@ -4581,7 +4636,9 @@ BEGIN
   ORDER BY 1, 2, 3, 4, 5, 6
   ON CONFLICT ("workspaceId", "brandId", "tag", "day", "key", "name") DO UPDATE SET
       "answers" = r."answers" + excluded."answers";
+  END IF;
 
+  IF sources && ARRAY['candidates']::text[] THEN
   INSERT INTO pg_temp.rollup_tag_candidate_weeks_change AS r ("workspaceId", "brandId", "tag", "week", "key", "name", "answers")
   SELECT c."workspaceId", c."brandId", t.tag, date_trunc('week', c."finishedAt")::date, k.key, k.name,
     sign * count(*)
@@ -4594,7 +4651,9 @@ BEGIN
   ORDER BY 1, 2, 3, 4, 5, 6
   ON CONFLICT ("workspaceId", "brandId", "tag", "week", "key", "name") DO UPDATE SET
       "answers" = r."answers" + excluded."answers";
+  END IF;
 
+  IF sources && ARRAY['citations']::text[] THEN
   INSERT INTO pg_temp.rollup_domain_day_totals_change AS r ("workspaceId", "brandId", "day", "domain", "citations", "ownCitations")
   SELECT c."workspaceId", c."brandId", c."finishedAt"::date, ci.domain,
     sign * count(*),
@@ -4607,7 +4666,9 @@ BEGIN
   ON CONFLICT ("workspaceId", "brandId", "day", "domain") DO UPDATE SET
       "citations" = r."citations" + excluded."citations",
       "ownCitations" = r."ownCitations" + excluded."ownCitations";
+  END IF;
 
+  IF sources && ARRAY['citations']::text[] THEN
   INSERT INTO pg_temp.rollup_cited_page_day_totals_change AS r ("workspaceId", "brandId", "day", "url", "domain", "citations", "ownCitations", "answers", "titleAt")
   SELECT c."workspaceId", c."brandId", c."finishedAt"::date, ci.url, ci.domain,
     sign * count(*),
@@ -4624,7 +4685,9 @@ BEGIN
       "ownCitations" = r."ownCitations" + excluded."ownCitations",
       "answers" = r."answers" + excluded."answers",
       "titleAt" = greatest(r."titleAt", excluded."titleAt");
+  END IF;
 
+  IF sources && ARRAY['citations']::text[] THEN
   INSERT INTO pg_temp.rollup_cited_page_week_totals_change AS r ("workspaceId", "brandId", "week", "url", "domain", "citations", "ownCitations", "answers", "titleAt")
   SELECT c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date, ci.url, ci.domain,
     sign * count(*),
@@ -4641,7 +4704,9 @@ BEGIN
       "ownCitations" = r."ownCitations" + excluded."ownCitations",
       "answers" = r."answers" + excluded."answers",
       "titleAt" = greatest(r."titleAt", excluded."titleAt");
+  END IF;
 
+  IF sources && ARRAY['citations']::text[] THEN
   INSERT INTO pg_temp.rollup_cited_page_month_totals_change AS r ("workspaceId", "brandId", "month", "url", "domain", "citations", "ownCitations", "answers", "titleAt")
   SELECT c."workspaceId", c."brandId", date_trunc('month', c."finishedAt")::date, ci.url, ci.domain,
     sign * count(*),
@@ -4658,7 +4723,9 @@ BEGIN
       "ownCitations" = r."ownCitations" + excluded."ownCitations",
       "answers" = r."answers" + excluded."answers",
       "titleAt" = greatest(r."titleAt", excluded."titleAt");
+  END IF;
 
+  IF sources && ARRAY['candidates']::text[] THEN
   INSERT INTO pg_temp.rollup_candidate_day_totals_change AS r ("workspaceId", "brandId", "day", "key", "name", "answers")
   SELECT c."workspaceId", c."brandId", c."finishedAt"::date, k.key, k.name,
     sign * count(*)
@@ -4669,7 +4736,9 @@ BEGIN
   ORDER BY 1, 2, 3, 4, 5
   ON CONFLICT ("workspaceId", "brandId", "day", "key", "name") DO UPDATE SET
       "answers" = r."answers" + excluded."answers";
+  END IF;
 
+  IF sources && ARRAY['candidates']::text[] THEN
   INSERT INTO pg_temp.rollup_candidate_week_totals_change AS r ("workspaceId", "brandId", "week", "key", "name", "answers")
   SELECT c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date, k.key, k.name,
     sign * count(*)
@@ -4680,6 +4749,7 @@ BEGIN
   ORDER BY 1, 2, 3, 4, 5
   ON CONFLICT ("workspaceId", "brandId", "week", "key", "name") DO UPDATE SET
       "answers" = r."answers" + excluded."answers";
+  END IF;
 END
 $function$;
 

@@ -1,7 +1,8 @@
 -- Generated from ROLLUPS in lib/analytics/rollup-tables.ts by `npm run sql:generate`; do not edit.
 -- Stages a capture's contribution (sign 1) or its removal (-1) to every rollup in the rewrite's
--- temporary tables (pg_temp.<rollup>_change), as beacon_rollup_captures would write it.
-CREATE OR REPLACE FUNCTION public.beacon_rollup_stage(ids uuid[], sign integer)
+-- temporary tables (pg_temp.<rollup>_change), as beacon_rollup_captures would write it, for the
+-- rollups whose family reads one of `sources` (mentions, citations, candidates: what the rewrite changes).
+CREATE OR REPLACE FUNCTION public.beacon_rollup_stage(ids uuid[], sign integer, sources text[])
  RETURNS void
  LANGUAGE plpgsql
 AS $function$
@@ -48,6 +49,7 @@ BEGIN
   -- before any rollup row, in id order.
   PERFORM pg_advisory_xact_lock_shared(hashtextextended('prompt-tags:' || p.id, 0))
   FROM (SELECT DISTINCT c."promptId" AS id FROM captures c WHERE c.id = ANY(ids) ORDER BY 1) p;
+  IF sources && ARRAY['mentions', 'citations']::text[] THEN
   INSERT INTO pg_temp.rollup_answers_change AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "captures", "costMicros", "answers", "mentioned", "positionN", "positionSum", "positionSumSq", "position1", "position2", "position3", "position4", "position5Plus", "positive", "neutral", "negative", "sumY", "sumX", "sumYY", "sumXX", "sumXY", "citingOwn")
   WITH cap AS (
     SELECT c.id, c."workspaceId", c."brandId", c."finishedAt"::date AS day, c."providerConfigId", c."promptId", c."costMicros"
@@ -116,7 +118,9 @@ BEGIN
       "sumXX" = r."sumXX" + excluded."sumXX",
       "sumXY" = r."sumXY" + excluded."sumXY",
       "citingOwn" = r."citingOwn" + excluded."citingOwn";
+  END IF;
 
+  IF sources && ARRAY['mentions']::text[] THEN
   INSERT INTO pg_temp.rollup_mentions_change AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "entity", "name", "rows", "mentions", "sumYY", "sumXY", "ahead", "instead")
   WITH cap AS (
     SELECT c.id, c."workspaceId", c."brandId", c."finishedAt"::date AS day, c."providerConfigId", c."promptId"
@@ -163,7 +167,9 @@ BEGIN
       "sumXY" = r."sumXY" + excluded."sumXY",
       "ahead" = r."ahead" + excluded."ahead",
       "instead" = r."instead" + excluded."instead";
+  END IF;
 
+  IF sources && ARRAY['citations']::text[] THEN
   INSERT INTO pg_temp.rollup_citations_change AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "domain", "citations", "ownCitations")
   SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."providerConfigId", c."promptId", ci.domain,
     sign * count(*),
@@ -176,7 +182,9 @@ BEGIN
   ON CONFLICT ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "domain") DO UPDATE SET
       "citations" = r."citations" + excluded."citations",
       "ownCitations" = r."ownCitations" + excluded."ownCitations";
+  END IF;
 
+  IF sources && ARRAY['citations']::text[] THEN
   INSERT INTO pg_temp.rollup_own_pages_change AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "url", "domain", "citations", "answers", "title", "titleAt")
   SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."providerConfigId", c."promptId", ci.url, ci.domain,
     sign * count(*),
@@ -193,7 +201,9 @@ BEGIN
       "answers" = r."answers" + excluded."answers",
       "title" = CASE WHEN excluded."titleAt" >= r."titleAt" OR r."titleAt" IS NULL THEN coalesce(excluded."title", r."title") ELSE r."title" END,
       "titleAt" = greatest(r."titleAt", excluded."titleAt");
+  END IF;
 
+  IF sources && ARRAY['citations']::text[] THEN
   INSERT INTO pg_temp.rollup_cited_page_prompt_days_change AS r ("workspaceId", "brandId", "day", "promptId", "url", "domain", "citations", "ownCitations", "answers", "title", "titleAt")
   SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."promptId", ci.url, ci.domain,
     sign * count(*),
@@ -212,7 +222,9 @@ BEGIN
       "answers" = r."answers" + excluded."answers",
       "title" = CASE WHEN excluded."titleAt" >= r."titleAt" OR r."titleAt" IS NULL THEN coalesce(excluded."title", r."title") ELSE r."title" END,
       "titleAt" = greatest(r."titleAt", excluded."titleAt");
+  END IF;
 
+  IF sources && ARRAY['citations']::text[] THEN
   INSERT INTO pg_temp.rollup_cited_page_prompt_weeks_change AS r ("workspaceId", "brandId", "week", "promptId", "url", "domain", "citations", "ownCitations", "answers", "titleAt")
   SELECT c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date, c."promptId", ci.url, ci.domain,
     sign * count(*),
@@ -229,7 +241,9 @@ BEGIN
       "ownCitations" = r."ownCitations" + excluded."ownCitations",
       "answers" = r."answers" + excluded."answers",
       "titleAt" = greatest(r."titleAt", excluded."titleAt");
+  END IF;
 
+  IF sources && ARRAY['citations']::text[] THEN
   INSERT INTO pg_temp.rollup_cited_page_prompt_months_change AS r ("workspaceId", "brandId", "month", "promptId", "url", "domain", "citations", "ownCitations", "answers", "titleAt")
   SELECT c."workspaceId", c."brandId", date_trunc('month', c."finishedAt")::date, c."promptId", ci.url, ci.domain,
     sign * count(*),
@@ -246,7 +260,9 @@ BEGIN
       "ownCitations" = r."ownCitations" + excluded."ownCitations",
       "answers" = r."answers" + excluded."answers",
       "titleAt" = greatest(r."titleAt", excluded."titleAt");
+  END IF;
 
+  IF sources && ARRAY['mentions', 'citations']::text[] THEN
   INSERT INTO pg_temp.rollup_gap_source_prompts_change AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "domain", "name", "answers", "offSite")
   WITH gap AS (
     SELECT c.id, c."workspaceId", c."brandId", c."finishedAt"::date AS day, c."providerConfigId", c."promptId"
@@ -277,7 +293,9 @@ BEGIN
   ON CONFLICT ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "domain", "name") DO UPDATE SET
       "answers" = r."answers" + excluded."answers",
       "offSite" = r."offSite" + excluded."offSite";
+  END IF;
 
+  IF sources && ARRAY['candidates']::text[] THEN
   INSERT INTO pg_temp.rollup_candidates_change AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "key", "name", "answers")
   SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."providerConfigId", c."promptId", k.key, k.name,
     sign * count(*)
@@ -288,7 +306,9 @@ BEGIN
   ORDER BY 1, 2, 3, 4, 5, 6, 7
   ON CONFLICT ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "key", "name") DO UPDATE SET
       "answers" = r."answers" + excluded."answers";
+  END IF;
 
+  IF sources && ARRAY['candidates']::text[] THEN
   INSERT INTO pg_temp.rollup_candidate_prompt_days_change AS r ("workspaceId", "brandId", "day", "promptId", "key", "name", "answers")
   SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."promptId", k.key, k.name,
     sign * count(*)
@@ -299,7 +319,9 @@ BEGIN
   ORDER BY 1, 2, 3, 4, 5, 6
   ON CONFLICT ("workspaceId", "brandId", "day", "promptId", "key", "name") DO UPDATE SET
       "answers" = r."answers" + excluded."answers";
+  END IF;
 
+  IF sources && ARRAY['candidates']::text[] THEN
   INSERT INTO pg_temp.rollup_candidate_prompt_weeks_change AS r ("workspaceId", "brandId", "week", "promptId", "key", "name", "answers")
   SELECT c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date, c."promptId", k.key, k.name,
     sign * count(*)
@@ -310,7 +332,9 @@ BEGIN
   ORDER BY 1, 2, 3, 4, 5, 6
   ON CONFLICT ("workspaceId", "brandId", "week", "promptId", "key", "name") DO UPDATE SET
       "answers" = r."answers" + excluded."answers";
+  END IF;
 
+  IF sources && ARRAY['candidates']::text[] THEN
   INSERT INTO pg_temp.rollup_candidate_prompt_provider_weeks_change AS r ("workspaceId", "brandId", "week", "providerConfigId", "promptId", "key", "name", "answers")
   SELECT c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date, c."providerConfigId", c."promptId", k.key, k.name,
     sign * count(*)
@@ -321,7 +345,9 @@ BEGIN
   ORDER BY 1, 2, 3, 4, 5, 6, 7
   ON CONFLICT ("workspaceId", "brandId", "week", "providerConfigId", "promptId", "key", "name") DO UPDATE SET
       "answers" = r."answers" + excluded."answers";
+  END IF;
 
+  IF sources && ARRAY['citations']::text[] THEN
   INSERT INTO pg_temp.rollup_tag_domains_change AS r ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain", "citations", "ownCitations")
   SELECT c."workspaceId", c."brandId", t.tag, c."finishedAt"::date, c."providerConfigId", ci.domain,
     sign * count(*),
@@ -336,7 +362,9 @@ BEGIN
   ON CONFLICT ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain") DO UPDATE SET
       "citations" = r."citations" + excluded."citations",
       "ownCitations" = r."ownCitations" + excluded."ownCitations";
+  END IF;
 
+  IF sources && ARRAY['citations']::text[] THEN
   INSERT INTO pg_temp.rollup_tag_domain_weeks_change AS r ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain", "citations", "ownCitations")
   SELECT c."workspaceId", c."brandId", t.tag, date_trunc('week', c."finishedAt")::date, c."providerConfigId", ci.domain,
     sign * count(*),
@@ -351,7 +379,9 @@ BEGIN
   ON CONFLICT ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain") DO UPDATE SET
       "citations" = r."citations" + excluded."citations",
       "ownCitations" = r."ownCitations" + excluded."ownCitations";
+  END IF;
 
+  IF sources && ARRAY['mentions', 'citations']::text[] THEN
   INSERT INTO pg_temp.rollup_tag_gap_sources_change AS r ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain", "name", "answers", "offSite")
   WITH gap AS (
     SELECT c.id, c."workspaceId", c."brandId", t.tag, c."finishedAt"::date AS day, c."providerConfigId"
@@ -384,7 +414,9 @@ BEGIN
   ON CONFLICT ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain", "name") DO UPDATE SET
       "answers" = r."answers" + excluded."answers",
       "offSite" = r."offSite" + excluded."offSite";
+  END IF;
 
+  IF sources && ARRAY['mentions', 'citations']::text[] THEN
   INSERT INTO pg_temp.rollup_tag_gap_source_weeks_change AS r ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain", "name", "answers", "offSite")
   WITH gap AS (
     SELECT c.id, c."workspaceId", c."brandId", t.tag, date_trunc('week', c."finishedAt")::date AS week, c."providerConfigId"
@@ -417,7 +449,9 @@ BEGIN
   ON CONFLICT ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain", "name") DO UPDATE SET
       "answers" = r."answers" + excluded."answers",
       "offSite" = r."offSite" + excluded."offSite";
+  END IF;
 
+  IF sources && ARRAY['citations']::text[] THEN
   INSERT INTO pg_temp.rollup_domains_change AS r ("workspaceId", "brandId", "day", "providerConfigId", "domain", "citations", "ownCitations")
   SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."providerConfigId", ci.domain,
     sign * count(*),
@@ -430,7 +464,9 @@ BEGIN
   ON CONFLICT ("workspaceId", "brandId", "day", "providerConfigId", "domain") DO UPDATE SET
       "citations" = r."citations" + excluded."citations",
       "ownCitations" = r."ownCitations" + excluded."ownCitations";
+  END IF;
 
+  IF sources && ARRAY['citations']::text[] THEN
   INSERT INTO pg_temp.rollup_domain_weeks_change AS r ("workspaceId", "brandId", "week", "providerConfigId", "domain", "citations", "ownCitations")
   SELECT c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date, c."providerConfigId", ci.domain,
     sign * count(*),
@@ -443,7 +479,9 @@ BEGIN
   ON CONFLICT ("workspaceId", "brandId", "week", "providerConfigId", "domain") DO UPDATE SET
       "citations" = r."citations" + excluded."citations",
       "ownCitations" = r."ownCitations" + excluded."ownCitations";
+  END IF;
 
+  IF sources && ARRAY['citations']::text[] THEN
   INSERT INTO pg_temp.rollup_cited_pages_change AS r ("workspaceId", "brandId", "day", "providerConfigId", "url", "domain", "citations", "ownCitations", "answers", "title", "titleAt")
   SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."providerConfigId", ci.url, ci.domain,
     sign * count(*),
@@ -462,7 +500,9 @@ BEGIN
       "answers" = r."answers" + excluded."answers",
       "title" = CASE WHEN excluded."titleAt" >= r."titleAt" OR r."titleAt" IS NULL THEN coalesce(excluded."title", r."title") ELSE r."title" END,
       "titleAt" = greatest(r."titleAt", excluded."titleAt");
+  END IF;
 
+  IF sources && ARRAY['citations']::text[] THEN
   INSERT INTO pg_temp.rollup_cited_page_weeks_change AS r ("workspaceId", "brandId", "week", "providerConfigId", "url", "domain", "citations", "ownCitations", "answers", "titleAt")
   SELECT c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date, c."providerConfigId", ci.url, ci.domain,
     sign * count(*),
@@ -479,7 +519,9 @@ BEGIN
       "ownCitations" = r."ownCitations" + excluded."ownCitations",
       "answers" = r."answers" + excluded."answers",
       "titleAt" = greatest(r."titleAt", excluded."titleAt");
+  END IF;
 
+  IF sources && ARRAY['mentions', 'citations']::text[] THEN
   INSERT INTO pg_temp.rollup_gap_sources_change AS r ("workspaceId", "brandId", "day", "providerConfigId", "domain", "name", "answers", "offSite")
   WITH gap AS (
     SELECT c.id, c."workspaceId", c."brandId", c."finishedAt"::date AS day, c."providerConfigId"
@@ -510,7 +552,9 @@ BEGIN
   ON CONFLICT ("workspaceId", "brandId", "day", "providerConfigId", "domain", "name") DO UPDATE SET
       "answers" = r."answers" + excluded."answers",
       "offSite" = r."offSite" + excluded."offSite";
+  END IF;
 
+  IF sources && ARRAY['mentions', 'citations']::text[] THEN
   INSERT INTO pg_temp.rollup_gap_source_weeks_change AS r ("workspaceId", "brandId", "week", "providerConfigId", "domain", "name", "answers", "offSite")
   WITH gap AS (
     SELECT c.id, c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date AS week, c."providerConfigId"
@@ -541,7 +585,9 @@ BEGIN
   ON CONFLICT ("workspaceId", "brandId", "week", "providerConfigId", "domain", "name") DO UPDATE SET
       "answers" = r."answers" + excluded."answers",
       "offSite" = r."offSite" + excluded."offSite";
+  END IF;
 
+  IF sources && ARRAY['candidates']::text[] THEN
   INSERT INTO pg_temp.rollup_candidate_days_change AS r ("workspaceId", "brandId", "day", "providerConfigId", "key", "name", "answers")
   SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."providerConfigId", k.key, k.name,
     sign * count(*)
@@ -552,7 +598,9 @@ BEGIN
   ORDER BY 1, 2, 3, 4, 5, 6
   ON CONFLICT ("workspaceId", "brandId", "day", "providerConfigId", "key", "name") DO UPDATE SET
       "answers" = r."answers" + excluded."answers";
+  END IF;
 
+  IF sources && ARRAY['candidates']::text[] THEN
   INSERT INTO pg_temp.rollup_candidate_weeks_change AS r ("workspaceId", "brandId", "week", "providerConfigId", "key", "name", "answers")
   SELECT c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date, c."providerConfigId", k.key, k.name,
     sign * count(*)
@@ -563,7 +611,9 @@ BEGIN
   ORDER BY 1, 2, 3, 4, 5, 6
   ON CONFLICT ("workspaceId", "brandId", "week", "providerConfigId", "key", "name") DO UPDATE SET
       "answers" = r."answers" + excluded."answers";
+  END IF;
 
+  IF sources && ARRAY['citations']::text[] THEN
   INSERT INTO pg_temp.rollup_tag_domain_day_totals_change AS r ("workspaceId", "brandId", "tag", "day", "domain", "citations", "ownCitations")
   SELECT c."workspaceId", c."brandId", t.tag, c."finishedAt"::date, ci.domain,
     sign * count(*),
@@ -578,7 +628,9 @@ BEGIN
   ON CONFLICT ("workspaceId", "brandId", "tag", "day", "domain") DO UPDATE SET
       "citations" = r."citations" + excluded."citations",
       "ownCitations" = r."ownCitations" + excluded."ownCitations";
+  END IF;
 
+  IF sources && ARRAY['citations']::text[] THEN
   INSERT INTO pg_temp.rollup_tag_cited_page_weeks_change AS r ("workspaceId", "brandId", "tag", "week", "url", "domain", "citations", "ownCitations", "answers")
   SELECT c."workspaceId", c."brandId", t.tag, date_trunc('week', c."finishedAt")::date, ci.url, ci.domain,
     sign * count(*),
@@ -595,7 +647,9 @@ BEGIN
       "citations" = r."citations" + excluded."citations",
       "ownCitations" = r."ownCitations" + excluded."ownCitations",
       "answers" = r."answers" + excluded."answers";
+  END IF;
 
+  IF sources && ARRAY['citations']::text[] THEN
   INSERT INTO pg_temp.rollup_tag_cited_page_months_change AS r ("workspaceId", "brandId", "tag", "month", "url", "domain", "citations", "ownCitations", "answers")
   SELECT c."workspaceId", c."brandId", t.tag, date_trunc('month', c."finishedAt")::date, ci.url, ci.domain,
     sign * count(*),
@@ -612,7 +666,9 @@ BEGIN
       "citations" = r."citations" + excluded."citations",
       "ownCitations" = r."ownCitations" + excluded."ownCitations",
       "answers" = r."answers" + excluded."answers";
+  END IF;
 
+  IF sources && ARRAY['candidates']::text[] THEN
   INSERT INTO pg_temp.rollup_tag_candidates_change AS r ("workspaceId", "brandId", "tag", "day", "key", "name", "answers")
   SELECT c."workspaceId", c."brandId", t.tag, c."finishedAt"::date, k.key, k.name,
     sign * count(*)
@@ -625,7 +681,9 @@ BEGIN
   ORDER BY 1, 2, 3, 4, 5, 6
   ON CONFLICT ("workspaceId", "brandId", "tag", "day", "key", "name") DO UPDATE SET
       "answers" = r."answers" + excluded."answers";
+  END IF;
 
+  IF sources && ARRAY['candidates']::text[] THEN
   INSERT INTO pg_temp.rollup_tag_candidate_weeks_change AS r ("workspaceId", "brandId", "tag", "week", "key", "name", "answers")
   SELECT c."workspaceId", c."brandId", t.tag, date_trunc('week', c."finishedAt")::date, k.key, k.name,
     sign * count(*)
@@ -638,7 +696,9 @@ BEGIN
   ORDER BY 1, 2, 3, 4, 5, 6
   ON CONFLICT ("workspaceId", "brandId", "tag", "week", "key", "name") DO UPDATE SET
       "answers" = r."answers" + excluded."answers";
+  END IF;
 
+  IF sources && ARRAY['citations']::text[] THEN
   INSERT INTO pg_temp.rollup_domain_day_totals_change AS r ("workspaceId", "brandId", "day", "domain", "citations", "ownCitations")
   SELECT c."workspaceId", c."brandId", c."finishedAt"::date, ci.domain,
     sign * count(*),
@@ -651,7 +711,9 @@ BEGIN
   ON CONFLICT ("workspaceId", "brandId", "day", "domain") DO UPDATE SET
       "citations" = r."citations" + excluded."citations",
       "ownCitations" = r."ownCitations" + excluded."ownCitations";
+  END IF;
 
+  IF sources && ARRAY['citations']::text[] THEN
   INSERT INTO pg_temp.rollup_cited_page_day_totals_change AS r ("workspaceId", "brandId", "day", "url", "domain", "citations", "ownCitations", "answers", "titleAt")
   SELECT c."workspaceId", c."brandId", c."finishedAt"::date, ci.url, ci.domain,
     sign * count(*),
@@ -668,7 +730,9 @@ BEGIN
       "ownCitations" = r."ownCitations" + excluded."ownCitations",
       "answers" = r."answers" + excluded."answers",
       "titleAt" = greatest(r."titleAt", excluded."titleAt");
+  END IF;
 
+  IF sources && ARRAY['citations']::text[] THEN
   INSERT INTO pg_temp.rollup_cited_page_week_totals_change AS r ("workspaceId", "brandId", "week", "url", "domain", "citations", "ownCitations", "answers", "titleAt")
   SELECT c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date, ci.url, ci.domain,
     sign * count(*),
@@ -685,7 +749,9 @@ BEGIN
       "ownCitations" = r."ownCitations" + excluded."ownCitations",
       "answers" = r."answers" + excluded."answers",
       "titleAt" = greatest(r."titleAt", excluded."titleAt");
+  END IF;
 
+  IF sources && ARRAY['citations']::text[] THEN
   INSERT INTO pg_temp.rollup_cited_page_month_totals_change AS r ("workspaceId", "brandId", "month", "url", "domain", "citations", "ownCitations", "answers", "titleAt")
   SELECT c."workspaceId", c."brandId", date_trunc('month', c."finishedAt")::date, ci.url, ci.domain,
     sign * count(*),
@@ -702,7 +768,9 @@ BEGIN
       "ownCitations" = r."ownCitations" + excluded."ownCitations",
       "answers" = r."answers" + excluded."answers",
       "titleAt" = greatest(r."titleAt", excluded."titleAt");
+  END IF;
 
+  IF sources && ARRAY['candidates']::text[] THEN
   INSERT INTO pg_temp.rollup_candidate_day_totals_change AS r ("workspaceId", "brandId", "day", "key", "name", "answers")
   SELECT c."workspaceId", c."brandId", c."finishedAt"::date, k.key, k.name,
     sign * count(*)
@@ -713,7 +781,9 @@ BEGIN
   ORDER BY 1, 2, 3, 4, 5
   ON CONFLICT ("workspaceId", "brandId", "day", "key", "name") DO UPDATE SET
       "answers" = r."answers" + excluded."answers";
+  END IF;
 
+  IF sources && ARRAY['candidates']::text[] THEN
   INSERT INTO pg_temp.rollup_candidate_week_totals_change AS r ("workspaceId", "brandId", "week", "key", "name", "answers")
   SELECT c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date, k.key, k.name,
     sign * count(*)
@@ -724,5 +794,6 @@ BEGIN
   ORDER BY 1, 2, 3, 4, 5
   ON CONFLICT ("workspaceId", "brandId", "week", "key", "name") DO UPDATE SET
       "answers" = r."answers" + excluded."answers";
+  END IF;
 END
 $function$;
