@@ -6,11 +6,13 @@
 // commits), in the run's order (the order the answers finished), alternating with as many
 // batches of the answers left in id order, the order runs used before, which spreads each batch
 // over the whole history. Each batch is committed. The generated answers' text names no one, so a batch takes
-// their generated mentions away: every answer's analysis changes, the rollups' most work. A kept
+// their generated mentions away, and their citations' domains move (the generator's
+// source-N.example.com is example.com by today's rules): every answer changes, the rollups' most work. A kept
 // database (BENCH_REANALYSIS_DATABASE_URL) is measured as it is, so a second run on it rewrites
-// answers the first one already emptied: give each run a fresh copy. Then the brand's version is
-// raised again with the same inputs and `batches` more batches of the run are timed: answers the
-// first pass rewrote, whose analysis now reads as stored, so a batch only stamps them.
+// answers the first one already emptied: give each run a fresh copy. Then the run's first
+// `batches` batches are timed twice more: after an edit with the same inputs (the answers the first
+// pass rewrote now read as stored, so a batch only stamps them), and after a competitor's removal
+// (each answer loses its row: mentions only, the citation and candidate rollups are not staged).
 // Import only after setDatabaseUrl() (lib/db/prisma.ts reads it).
 import { BATCH_ANSWER, BRAND_INPUTS, REANALYSIS_BATCH, reanalyzeBatch, stale, staleBatch } from "@/lib/brands/reanalysis";
 import { db } from "@/lib/db/prisma";
@@ -71,6 +73,7 @@ export async function measureReanalysis(url: string, options: { captures: number
       },
     ].map((o) => ({ ...o, pickMs: [] as number[], batchMs: [] as number[], answers: 0 }));
     const unchanged = { order: "an edit that changes none of them, by finish time", pickMs: [] as number[], batchMs: [] as number[], answers: 0 };
+    const mentionsOnly = { order: "a competitor removed (mentions only), by finish time", pickMs: [] as number[], batchMs: [] as number[], answers: 0 };
     try {
       // The two orders alternate, each going first every other round: the cache and the dead rows
       // one leaves are the other's as much.
@@ -87,27 +90,40 @@ export async function measureReanalysis(url: string, options: { captures: number
           done += batch.length;
         }
       }
-      // A second edit that changes none of those answers' analysis (the inputs are the same):
-      // the run's first batches again, each answer now only stamped (reanalyzeBatch compares).
-      await client.query(`UPDATE brands SET "analysisVersion" = "analysisVersion" + 1 WHERE id = $1`, [ids.brandId]);
-      const again = await db().brand.findUniqueOrThrow({ where: { id: ids.brandId }, select: BRAND_INPUTS });
-      let cursor: { finishedAt: Date; id: string } | undefined;
-      for (let i = 0; i < batches; i++) {
-        const t1 = performance.now();
-        const batch = await staleBatch(ids.workspaceId, again, cursor);
-        const t2 = performance.now();
-        if (!batch.length) break;
-        if (!(await reanalyzeBatch(run, again, batch, done))) throw new Error("the brand's version moved during the benchmark");
-        unchanged.batchMs.push(performance.now() - t2);
-        unchanged.pickMs.push(t2 - t1);
-        unchanged.answers += batch.length;
-        done += batch.length;
-        cursor = { finishedAt: batch.at(-1)!.finishedAt!, id: batch.at(-1)!.id };
+      // Then the run's first batches again, twice: the answers the first pass rewrote (their
+      // citations' domains by today's rules, their mentions as the analysis writes them).
+      // - A second edit that changes none of them (the same inputs): each answer only stamped.
+      // - A third that removes a competitor (as the brand form's edit does: it is deleted, its
+      //   rows left to the run): each answer loses its row, mentions only, so the rewrite stages
+      //   no domain, page or candidate rollup.
+      for (const [edit, timed] of [
+        ["same inputs", unchanged],
+        ["a competitor removed", mentionsOnly],
+      ] as const) {
+        if (edit === "a competitor removed") {
+          const [competitor] = (await client.query<{ id: string }>(`SELECT id FROM competitors WHERE "brandId" = $1 ORDER BY "createdAt", id LIMIT 1`, [ids.brandId])).rows;
+          await client.query(`DELETE FROM competitors WHERE id = $1`, [competitor!.id]);
+        }
+        await client.query(`UPDATE brands SET "analysisVersion" = "analysisVersion" + 1 WHERE id = $1`, [ids.brandId]);
+        const again = await db().brand.findUniqueOrThrow({ where: { id: ids.brandId }, select: BRAND_INPUTS });
+        let cursor: { finishedAt: Date; id: string } | undefined;
+        for (let i = 0; i < batches; i++) {
+          const t1 = performance.now();
+          const batch = await staleBatch(ids.workspaceId, again, cursor);
+          const t2 = performance.now();
+          if (!batch.length) break;
+          if (!(await reanalyzeBatch(run, again, batch, done))) throw new Error("the brand's version moved during the benchmark");
+          timed.batchMs.push(performance.now() - t2);
+          timed.pickMs.push(t2 - t1);
+          timed.answers += batch.length;
+          done += batch.length;
+          cursor = { finishedAt: batch.at(-1)!.finishedAt!, id: batch.at(-1)!.id };
+        }
       }
     } finally {
       await db().analysisRun.update({ where: { id: run.id }, data: { status: "completed", done, finishedAt: new Date() } });
     }
-    const rows = [...orders, unchanged].map(({ order, pickMs, batchMs, answers }) => ({
+    const rows = [...orders, unchanged, mentionsOnly].map(({ order, pickMs, batchMs, answers }) => ({
       order,
       batches: batchMs.length,
       answers,
