@@ -14,7 +14,7 @@
 // pass rewrote now read as stored, so a batch only stamps them), and after a competitor's removal
 // (each answer loses its row: mentions only, the citation and candidate rollups are not staged).
 // Import only after setDatabaseUrl() (lib/db/prisma.ts reads it).
-import { BATCH_ANSWER, BRAND_INPUTS, REANALYSIS_BATCH, reanalyzeBatch, stale, staleBatch } from "@/lib/brands/reanalysis";
+import { BATCH_ANSWER, BRAND_INPUTS, REANALYSIS_BATCH, reanalyzeBatch, stale, staleBatch, type ReanalysisBrand } from "@/lib/brands/reanalysis";
 import { db } from "@/lib/db/prisma";
 import { connect } from "../lib/database";
 import { buildRollups } from "../lib/rollups";
@@ -47,6 +47,7 @@ export async function measureReanalysis(url: string, options: { captures: number
     let done = 0;
     let after: { finishedAt: Date; id: string } | undefined;
     let afterId: string | undefined;
+    const timings = (order: string) => ({ order, pickMs: [] as number[], batchMs: [] as number[], answers: 0 });
     const orders = [
       {
         order: "the run's: by finish time",
@@ -71,24 +72,27 @@ export async function measureReanalysis(url: string, options: { captures: number
           return batch;
         },
       },
-    ].map((o) => ({ ...o, pickMs: [] as number[], batchMs: [] as number[], answers: 0 }));
-    const unchanged = { order: "an edit that changes none of them, by finish time", pickMs: [] as number[], batchMs: [] as number[], answers: 0 };
-    const mentionsOnly = { order: "a competitor removed (mentions only), by finish time", pickMs: [] as number[], batchMs: [] as number[], answers: 0 };
+    ].map((o) => ({ ...o, ...timings(o.order) }));
+    const unchanged = timings("an edit that changes none of them, by finish time");
+    const mentionsOnly = timings("a competitor removed (mentions only), by finish time");
+    /** Picks a batch and re-analyses it as the run does, timing both into `t`; false when none is left. */
+    const timeBatch = async (t: ReturnType<typeof timings>, inputs: ReanalysisBrand, pick: () => Promise<Awaited<ReturnType<typeof staleBatch>>>) => {
+      const t1 = performance.now();
+      const batch = await pick();
+      const t2 = performance.now();
+      if (!batch.length) return false;
+      if (!(await reanalyzeBatch(run, inputs, batch, done))) throw new Error("the brand's version moved during the benchmark");
+      t.batchMs.push(performance.now() - t2);
+      t.pickMs.push(t2 - t1);
+      t.answers += batch.length;
+      done += batch.length;
+      return true;
+    };
     try {
       // The two orders alternate, each going first every other round: the cache and the dead rows
       // one leaves are the other's as much.
       for (let i = 0; i < batches; i++) {
-        for (const o of i % 2 ? [...orders].reverse() : orders) {
-          const t1 = performance.now();
-          const batch = await o.pick();
-          const t2 = performance.now();
-          if (!batch.length) continue;
-          if (!(await reanalyzeBatch(run, brand, batch, done))) throw new Error("the brand's version moved during the benchmark");
-          o.batchMs.push(performance.now() - t2);
-          o.pickMs.push(t2 - t1);
-          o.answers += batch.length;
-          done += batch.length;
-        }
+        for (const o of i % 2 ? [...orders].reverse() : orders) await timeBatch(o, brand, o.pick);
       }
       // Then the run's first batches again, twice: the answers the first pass rewrote (their
       // citations' domains by today's rules, their mentions as the analysis writes them).
@@ -96,29 +100,21 @@ export async function measureReanalysis(url: string, options: { captures: number
       // - A third that removes a competitor (as the brand form's edit does: it is deleted, its
       //   rows left to the run): each answer loses its row, mentions only, so the rewrite stages
       //   no domain, page or candidate rollup.
-      for (const [edit, timed] of [
-        ["same inputs", unchanged],
-        ["a competitor removed", mentionsOnly],
-      ] as const) {
-        if (edit === "a competitor removed") {
+      for (const timed of [unchanged, mentionsOnly]) {
+        if (timed === mentionsOnly) {
           const [competitor] = (await client.query<{ id: string }>(`SELECT id FROM competitors WHERE "brandId" = $1 ORDER BY "createdAt", id LIMIT 1`, [ids.brandId])).rows;
           await client.query(`DELETE FROM competitors WHERE id = $1`, [competitor!.id]);
         }
         await client.query(`UPDATE brands SET "analysisVersion" = "analysisVersion" + 1 WHERE id = $1`, [ids.brandId]);
         const again = await db().brand.findUniqueOrThrow({ where: { id: ids.brandId }, select: BRAND_INPUTS });
         let cursor: { finishedAt: Date; id: string } | undefined;
-        for (let i = 0; i < batches; i++) {
-          const t1 = performance.now();
+        const pick = async () => {
           const batch = await staleBatch(ids.workspaceId, again, cursor);
-          const t2 = performance.now();
-          if (!batch.length) break;
-          if (!(await reanalyzeBatch(run, again, batch, done))) throw new Error("the brand's version moved during the benchmark");
-          timed.batchMs.push(performance.now() - t2);
-          timed.pickMs.push(t2 - t1);
-          timed.answers += batch.length;
-          done += batch.length;
-          cursor = { finishedAt: batch.at(-1)!.finishedAt!, id: batch.at(-1)!.id };
-        }
+          const last = batch.at(-1);
+          if (last) cursor = { finishedAt: last.finishedAt!, id: last.id };
+          return batch;
+        };
+        for (let i = 0; i < batches && (await timeBatch(timed, again, pick)); i++);
       }
     } finally {
       await db().analysisRun.update({ where: { id: run.id }, data: { status: "completed", done, finishedAt: new Date() } });
