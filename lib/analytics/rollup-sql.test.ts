@@ -53,11 +53,20 @@ describe("the rollups' functions of prisma/sql", () => {
   });
 
   it("declare for each family the raw rows its SQL reads, which a rewrite stages it for", () => {
-    const tables: Record<AnswerSource, RegExp> = { mentions: /\b(FROM|JOIN) mentions\b/, citations: /\b(FROM|JOIN) citations\b/, candidates: /\b(FROM|JOIN) capture_candidates\b/ };
-    for (const { table, sql } of workspaceRollupStatements()) {
-      const r = ROLLUPS.find((x) => x.table === table)!;
-      const read = ANSWER_SOURCES.filter((source) => tables[source].test(sql));
-      expect(read, table).toEqual(ANSWER_SOURCES.filter((source) => r.family.reads.includes(source)));
+    const table: Record<AnswerSource, string> = { mentions: "mentions", citations: "citations", candidates: "capture_candidates" };
+    for (const { table: rollup, sql } of workspaceRollupStatements()) {
+      const r = ROLLUPS.find((x) => x.table === rollup)!;
+      // Every relation the statement reads (after FROM, JOIN or a comma), its CTEs apart: only the
+      // capture, its prompt (tags) and the raw rows a family may declare, none a rewrite writes otherwise.
+      const ctes = new Set([...sql.matchAll(/\b(\w+) AS \(/g)].map((m) => m[1]!.toLowerCase()));
+      const read = [
+        ...sql.matchAll(/\b(?:from|join)\s+(?:lateral\s+)?(?!lateral\b)(?:public\.)?"?([a-z_]\w*)"?/gi),
+        ...sql.matchAll(/,\s*(?:public\.)?"?(mentions|citations|capture_candidates)"?\s+[a-z_]/gi), // a comma join
+      ];
+      const relations = new Set(read.map((m) => m[1]!.toLowerCase()).filter((name) => !ctes.has(name)));
+      const known = new Set(["captures", "prompts", ...Object.values(table)]);
+      expect([...relations].filter((name) => !known.has(name)), rollup).toEqual([]);
+      expect(ANSWER_SOURCES.filter((source) => relations.has(table[source])), rollup).toEqual(ANSWER_SOURCES.filter((source) => r.family.reads.includes(source)));
     }
   });
 
