@@ -45,7 +45,8 @@ describe("classifyVisit", () => {
   });
 
   const assistant = fc.constantFrom(...ASSISTANTS);
-  const label = fc.stringMatching(/^[a-z0-9]([a-z0-9-]{0,10}[a-z0-9])?$/);
+  // A host label a browser would send: not an invalid punycode label ("xn--a"), which no URL parses.
+  const label = fc.stringMatching(/^[a-z0-9]([a-z0-9-]{0,10}[a-z0-9])?$/).filter((l) => URL.canParse(`https://${l}.example/`));
   const segment = fc.webSegment();
 
   it("a referrer from an assistant's host or any subdomain of it, with any port, path and query, names it", () => {
