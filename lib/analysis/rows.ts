@@ -12,6 +12,15 @@ export type MentionRow = {
   sentiment: "positive" | "neutral" | "negative" | null;
 };
 
+/** A row type's columns as a list the compiler checks is whole: a column left out is a type error. */
+const everyColumn =
+  <Row>() =>
+  <const List extends readonly (keyof Row)[]>(list: List & ([Exclude<keyof Row, List[number]>] extends [never] ? unknown : never)) =>
+    list;
+
+/** Every column of a mention row: what a re-analysis reads back and compares (lib/brands/reanalysis.ts). */
+export const MENTION_COLUMNS = everyColumn<MentionRow>()(["kind", "brandId", "competitorId", "name", "mentioned", "count", "position", "sentiment"]);
+
 /**
  * Mentions as rows: the analysis returns the brand first, then the competitors in the order
  * given, which is how the ids are matched back.
@@ -31,6 +40,8 @@ export function mentionRows(result: AnalysisResult, brandId: string, competitorI
 
 /** A candidate as stored (capture_candidates): its counting key and the spelling the answer used. */
 export type CandidateRow = { key: string; name: string };
+/** Every column of a candidate row, as MENTION_COLUMNS. */
+export const CANDIDATE_COLUMNS = everyColumn<CandidateRow>()(["key", "name"]);
 
 /** The answer's untracked candidates as rows (brandCandidates gives each key once). */
 export function candidateRows(result: AnalysisResult): CandidateRow[] {

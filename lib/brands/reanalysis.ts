@@ -1,7 +1,7 @@
 import "server-only";
 import { analyzeAnswer, type AnalysisResult } from "@/lib/analysis/analyze";
 import { domainOf, isOwnDomain } from "@/lib/analysis/citations";
-import { candidateRows, mentionRows, type CandidateRow, type MentionRow } from "@/lib/analysis/rows";
+import { CANDIDATE_COLUMNS, candidateRows, MENTION_COLUMNS, mentionRows, type CandidateRow, type MentionRow } from "@/lib/analysis/rows";
 import { rewriteRollups } from "@/lib/analytics/rollups";
 import { ANSWER_SOURCES, type AnswerSource } from "@/lib/analytics/rollup-tables";
 import { pausePoint } from "@/lib/db/pause-points";
@@ -233,9 +233,12 @@ type BatchAnalysis = { capture: Prisma.CaptureGetPayload<{ select: typeof BATCH_
 type Rewrite = { capture: BatchAnalysis["capture"]; mentions: MentionRow[]; candidates: CandidateRow[] };
 
 /** A row as a string that equals another's exactly when every column the analysis writes does. */
-const rowKey = (columns: unknown[]) => JSON.stringify(columns);
-const mentionRowKey = (m: MentionRow) => rowKey([m.kind, m.brandId, m.competitorId, m.name, m.mentioned, m.count, m.position, m.sentiment]);
-const candidateRowKey = (c: CandidateRow) => rowKey([c.key, c.name]);
+const rowKey = <Row>(columns: readonly (keyof Row)[]) => (row: Row) => JSON.stringify(columns.map((column) => row[column]));
+const mentionRowKey = rowKey<MentionRow>(MENTION_COLUMNS);
+const candidateRowKey = rowKey<CandidateRow>(CANDIDATE_COLUMNS);
+/** A select of those columns and the answer's id. */
+const selectRow = <Column extends string>(columns: readonly Column[]) =>
+  ({ captureId: true, ...Object.fromEntries(columns.map((column) => [column, true])) }) as { [C in Column | "captureId"]: true };
 /** An answer's rows of one kind, in one order, as one string. */
 const rowsKey = (keys: string[] = []) => [...keys].sort().join("\n");
 
@@ -260,10 +263,13 @@ function groupByCapture<T extends { captureId: string }>(rows: T[], key: (row: T
 async function rowsToRewrite(tx: Tx, batch: BatchAnalysis[], brand: ReanalysisBrand) {
   const ids = batch.map(({ capture }) => capture.id);
   const storedMentions = groupByCapture(
-    await tx.mention.findMany({ where: { captureId: { in: ids } }, select: { captureId: true, kind: true, brandId: true, competitorId: true, name: true, mentioned: true, count: true, position: true, sentiment: true } }),
+    await tx.mention.findMany({ where: { captureId: { in: ids } }, select: selectRow(MENTION_COLUMNS) }),
     mentionRowKey,
   );
-  const storedCandidates = groupByCapture(await tx.captureCandidate.findMany({ where: { captureId: { in: ids } }, select: { captureId: true, key: true, name: true } }), candidateRowKey);
+  const storedCandidates = groupByCapture(
+    await tx.captureCandidate.findMany({ where: { captureId: { in: ids } }, select: selectRow(CANDIDATE_COLUMNS) }),
+    candidateRowKey,
+  );
   const citations = (await tx.citation.findMany({ where: { captureId: { in: ids } }, select: { id: true, captureId: true, url: true, title: true, domain: true, isOwnDomain: true } })).map(
     (c) => {
       const domain = domainOf(c.url, c.title) ?? c.domain;
