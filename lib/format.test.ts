@@ -19,6 +19,7 @@ import {
   formatPValue,
   formatSignedNumber,
   formatSignedPoints,
+  formatTimeLeft,
   formatUtc,
   formatUtcDateTime,
   formatWhen,
@@ -169,6 +170,20 @@ describe("durations and times", () => {
     expect(relativeTo("2026-12-01T12:00:40Z", now)).toBe("in 40 s");
     expect(formatWhen("2026-12-01T11:55:00Z", now)).toBe("5 minutes ago");
     expect(formatWhen("2026-11-30T12:00:00Z", now)).toBe("yesterday");
+  });
+
+  it("writes an estimate's time left coarsely, never below what is left", () => {
+    expect(formatTimeLeft(59_999)).toBe("less than a minute left");
+    expect(formatTimeLeft(60_001)).toBe("about 2 min left");
+    expect(formatTimeLeft(25 * 60_000)).toBe("about 25 min left");
+    expect(formatTimeLeft(61 * 60_000)).toBe("about 1 h 10 min left");
+    expect(formatTimeLeft(130 * 60_000)).toBe("about 2 h 10 min left");
+    fc.assert(
+      fc.property(fc.integer({ min: 60_000, max: 40 * 3_600_000 }), (ms) => {
+        const [, hours = "0", minutes = "0"] = /^about (?:(\d+) h)? ?(?:(\d+) min)? left$/.exec(formatTimeLeft(ms)) ?? [];
+        expect(Number(hours) * 60 + Number(minutes)).toBeGreaterThanOrEqual(ms / 60_000);
+      }),
+    );
   });
 
   it("ages never go negative or read NaN", () => {

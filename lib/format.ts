@@ -118,6 +118,13 @@ export function formatAge(ms: number): string {
   return `${Math.floor(hours / 24)} d`;
 }
 
+/** An estimate's time left, coarse as estimates are: "less than a minute left", "about 25 min left", "about 2 h 10 min left". */
+export function formatTimeLeft(ms: number): string {
+  if (ms < 60_000) return "less than a minute left";
+  const minutes = ms < 3_600_000 ? Math.ceil(ms / 60_000) : Math.ceil(ms / 600_000) * 10;
+  return `about ${formatAge(minutes * 60_000)} left`;
+}
+
 /** "3 s ago". */
 export const ago = (date: Date | string, now: number) => `${formatAge(now - new Date(date).getTime())} ago`;
 

@@ -6,6 +6,9 @@ import { requirePageContext } from "@/lib/auth/session";
 import { hasSchedule } from "@/lib/setup/progress";
 import { toSearchParams, type PageSearchParams } from "@/lib/pages/prefetch";
 import { ChartsPreload } from "@/lib/pages/preload";
+import { PrefetchedQueries } from "@/components/prefetched-queries";
+import { reanalysisQuery } from "@/components/reanalysis/queries";
+import { prefetch } from "@/lib/pages/prefetch";
 import { getBranding } from "@/lib/share-links/branding";
 import { firstRequests } from "./analytics/first-requests";
 import { OverviewPage } from "./analytics/overview/overview-page";
@@ -22,12 +25,13 @@ export default async function Page({ searchParams }: { searchParams: PageSearchP
     const [branding, scheduled] = await Promise.all([getBranding(ctx.workspace.id), hasSchedule(ctx.workspace.id)]);
     const agency = { name: branding.agencyName, logoSrc: branding.logoType ? "/api/branding/logo" : null };
     return (
-      <>
+      // The re-analyses' state streams with the page: the notice asks nothing of its own unless a run is open.
+      <PrefetchedQueries state={prefetch([reanalysisQuery])}>
         <ChartsPreload charts={preloads} />
         {/* Results without a schedule: the first check was a snapshot; the next step is a trend. */}
         {!scheduled && canManageSchedules(ctx) && <ScheduleSuggestion className="mb-6" />}
         <OverviewPage title={ctx.workspace.name} options={options} canStart={canStartCheck(ctx)} canShare={canManageShareLinks(ctx)} agency={agency} />
-      </>
+      </PrefetchedQueries>
     );
   }
 

@@ -1,4 +1,5 @@
 import "server-only";
+import { reanalysisProgress } from "@/lib/jobs/reanalysis-progress";
 import { db } from "@/lib/db/prisma";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
@@ -21,13 +22,18 @@ export async function brandsMidReanalysis(workspaceId: string): Promise<Map<stri
   return new Map([...failed.map(([brandId]) => [brandId, "failed"] as const), ...open.map((run) => [run.brandId, "running"] as const)]);
 }
 
-/** The latest re-analysis of each of the workspace's brands, for progress on the brands page. */
+/**
+ * The latest re-analysis of each of the workspace's brands, with its share done and time left
+ * (judged here, on the database's side of the clock its start was stamped by), for the Brands
+ * page's progress and the dashboards' notice.
+ */
 export async function latestReanalysisByBrand(workspaceId: string) {
   const runs = await db().analysisRun.findMany({
     where: { workspaceId },
     distinct: ["brandId"],
     orderBy: [{ brandId: "asc" }, ...LATEST_RUN_FIRST],
-    select: { brandId: true, status: true, total: true, done: true, error: true, finishedAt: true },
+    select: { brandId: true, status: true, total: true, done: true, error: true, startedAt: true, finishedAt: true },
   });
-  return Object.fromEntries(runs.map((r) => [r.brandId, r]));
+  const now = Date.now();
+  return Object.fromEntries(runs.map((r) => [r.brandId, { ...r, ...reanalysisProgress(r, now) }]));
 }

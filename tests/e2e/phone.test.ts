@@ -4,7 +4,8 @@
 // `scrollWidth` check alone passes while content is clipped inside a scroller), and the document
 // does not scroll sideways. The navigation is a drawer there, driven by the keyboard. At 1440 px
 // the same pages fit beside the sidebar. The Brands page fits too while a brand's past answers
-// are being re-analysed (its progress bar once pushed Delete off a phone's screen). Dark mode
+// are being re-analysed (its progress bar once pushed Delete off a phone's screen), and so do the
+// Overview and Sources with their notice that the numbers are mixed meanwhile. Dark mode
 // follows the system until the user chooses, survives a reload without a light flash, and
 // printing stays light.
 // E2E_SCREENSHOTS=<folder> also saves every page at both sizes in light and dark.
@@ -267,7 +268,7 @@ describe("phone and desktop layouts", () => {
     await visitEverything(page, pages, "1440");
   });
 
-  test("the Brands page fits at 390 and 1440 px while a brand's past answers are re-analysed", { timeout: 540_000 }, async () => {
+  test("the Brands page, the Overview and Sources fit at 390 and 1440 px while a brand's past answers are re-analysed, and the Overview shows the run end", { timeout: 540_000 }, async () => {
     const brandId = await demoBrandId();
     // A run left by an earlier file would hold the captures itself; this test's own starts from none.
     await reanalysisFinished(brandId);
@@ -276,6 +277,7 @@ describe("phone and desktop layouts", () => {
     const page = await signedIn(PHONE);
     const card = brandCard(page, DEMO_BRAND.name);
     const progress = card.getByRole("status").filter({ hasText: /^Re-analysing past answers: 0 of \d+$/ });
+    const notice = page.getByRole("main").getByRole("status").filter({ hasText: `Re-analysing ${DEMO_BRAND.name}'s past answers after a change to its names, domains or competitors: 0 of ` });
     try {
       await page.goto("/brands");
       await settled(page);
@@ -297,9 +299,37 @@ describe("phone and desktop layouts", () => {
           await settled(page);
           expect(await progress.getByRole("progressbar").getAttribute("aria-valuenow")).toBe("0");
         });
+        // The dashboards that read the brand's analysis say that their numbers are mixed meanwhile.
+        for (const [path, label] of [
+          ["/", "Overview re-analysing"],
+          ["/analytics/sources", "Sources re-analysing"],
+        ] as const) {
+          for (const [viewport, size] of [
+            [PHONE, "390"],
+            [DESKTOP, "1440"],
+          ] as const) {
+            await page.setViewportSize(viewport);
+            await page.goto(path);
+            await notice.waitFor({ timeout: 30_000 });
+            expect(await notice.innerText()).toMatch(/Until it is done, these numbers mix answers analysed before and after the change\./);
+            expect(await notice.getByRole("progressbar").getAttribute("aria-valuenow")).toBe("0");
+            await settled(page);
+            await expectToFit(page, `${label} at ${size}`);
+            await screenshots(page, label, size);
+          }
+        }
+        await page.goto("/");
+        await notice.waitFor({ timeout: 30_000 });
+        await settled(page);
       } finally {
         await hold.release();
       }
+      // Left open, the Overview sees the run end: the notice goes, a toast says so, and the charts load again.
+      const chartRequests: string[] = [];
+      page.on("request", (request) => void (new URL(request.url()).pathname.startsWith("/api/analytics/") && chartRequests.push(request.url())));
+      await notice.waitFor({ state: "hidden", timeout: 240_000 });
+      await page.getByText(`${DEMO_BRAND.name}'s past answers are re-analysed: the charts now read every answer alike.`).waitFor();
+      await expect.poll(() => chartRequests.length, { message: "charts asked again once the run ended" }).toBeGreaterThan(0);
     } finally {
       // Later files see the demo brand as seeded, even when a check above failed. Restored at
       // once: the edit's run stops at its next batch (the brand changed since it read it) and the

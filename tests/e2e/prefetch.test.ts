@@ -4,7 +4,7 @@
 // filter, a query added to a page and not to its prefetch) does not break the page, it only
 // makes the browser ask again after hydration, one server action after another: so this test
 // fails a page that asks, with the request it made, for the default address and for one with a
-// Jobs filter; Sources and Traffic may ask only for the batch of chart GETs they preload. It also fails a page whose prefetched answers made hydration differ from the
+// Jobs filter; the Overview, Sources, Traffic and Brands may ask only for the chart GETs they preload. It also fails a page whose prefetched answers made hydration differ from the
 // server's render (a page error, and the theme script's dark class lost: components/prefetched-queries.tsx).
 import type { Page } from "playwright-core";
 import { describe, expect, test } from "vitest";
@@ -64,13 +64,13 @@ describe("first queries come with the page", () => {
     expect(asked, "requests a page made for data its own response should have carried").toEqual({});
   });
 
-  test("Sources and Traffic ask for no server action before their content: their one such query comes with the page", async () => {
+  test("the Overview, Sources, Traffic and Brands ask for no server action before their content: such queries come with the page", async () => {
     // Their first charts come in one batch preloaded from the page's head (tests/e2e/dashboards.test.ts); the
-    // admins' category overrides and the site readiness are the queries that are server actions.
+    // admins' category overrides, the site readiness and the brands' re-analyses are the queries that are server actions.
     const page = await newPage();
     await login(page, DEMO_USER.email, DEMO_USER.password);
     await page.emulateMedia({ colorScheme: "dark" });
-    for (const path of ["/analytics/sources", "/traffic"]) {
+    for (const path of ["/", "/brands", "/analytics/sources", "/traffic"]) {
       const actions = (await askedBeforeContent(page, path)).filter((what) => what.endsWith("(server action)"));
       expect(actions, path).toEqual([]);
     }

@@ -6,8 +6,12 @@ import { Button } from "@/components/ui/button";
 import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { deleteBrandAction, retryReanalysisAction } from "@/lib/actions/brands";
 import { unwrap } from "@/lib/browser/action-result";
+import { formatTimeLeft } from "@/lib/format";
 import { BrandFormDialog } from "./brand-form-dialog";
-import { brandsKey, reanalysisKey, useBrandsQuery, useReanalysisQuery, type BrandRow } from "./use-brands-query";
+import { reanalysisKey } from "@/components/reanalysis/queries";
+import { useReanalysisQuery } from "@/components/reanalysis/use-reanalysis";
+import type { ReanalysisRun } from "@/lib/jobs/reanalysis-progress";
+import { brandsKey, useBrandsQuery, type BrandRow } from "./use-brands-query";
 import { useConfirm } from "@/components/ui/confirm-dialog";
 import { displayHost } from "@/lib/analysis/host";
 
@@ -20,9 +24,7 @@ function Names({ label, values }: { label: string; values: string[] }) {
   );
 }
 
-type Run = { status: string; total: number; done: number; error: string | null };
-
-function ReanalysisStatus({ brandId, run, canEdit }: { brandId: string; run?: Run; canEdit: boolean }) {
+function ReanalysisStatus({ brandId, run, canEdit }: { brandId: string; run?: ReanalysisRun; canEdit: boolean }) {
   const queryClient = useQueryClient();
   const retry = useMutation({
     mutationFn: async () => unwrap(await retryReanalysisAction({ brandId })),
@@ -46,18 +48,17 @@ function ReanalysisStatus({ brandId, run, canEdit }: { brandId: string; run?: Ru
         )}
       </div>
     );
-  const pct = run.total ? Math.round((run.done / run.total) * 100) : 0;
   return (
     <div className="mt-2 w-full max-w-64" role="status">
       <p className="text-xs text-slate-600">
         {run.status === "running"
-          ? `Re-analysing past answers: ${run.done} of ${run.total}`
+          ? `Re-analysing past answers: ${run.done} of ${run.total}${run.msLeft === null ? "" : `, ${formatTimeLeft(run.msLeft)}`}`
           : run.error
             ? `Re-analysis of past answers hit an error and will try again shortly: ${run.error}`
             : "Re-analysis of past answers is waiting…"}
       </p>
       <div className="mt-1 h-1.5 overflow-hidden rounded-full bg-slate-200" role="progressbar" aria-label="Re-analysis progress" aria-valuemin={0} aria-valuemax={run.total} aria-valuenow={run.done}>
-        <div className="h-full bg-brand-500 transition-all" style={{ width: `${pct}%` }} />
+        <div className="h-full bg-brand-500 transition-all" style={{ width: `${run.percent}%` }} />
       </div>
     </div>
   );

@@ -1,6 +1,7 @@
 "use client";
 import { PreparedBy } from "@/components/shell/prepared-by";
 import { PageHeader } from "@/components/ui/card";
+import { ReanalysisNotice } from "@/components/reanalysis/reanalysis-notice";
 import { PrintButton } from "@/components/ui/print-button";
 import { EmptyHint } from "../empty-hint";
 import { FilterBar } from "../filter-bar";
@@ -50,6 +51,7 @@ export function OverviewPage({
       <div className="print:hidden">
         <FilterBar options={options} filters={filters} />
       </div>
+      <ReanalysisNotice brand={filters.brand} />
       <p className="mb-4 hidden text-sm text-slate-600 print:block">
         {filters.brand?.name} · {filters.input.from} – {filters.input.to} (UTC)
         {filters.input.providers?.length ? ` · ${filters.input.providers.length} provider(s)` : " · all providers"}

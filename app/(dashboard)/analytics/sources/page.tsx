@@ -4,6 +4,7 @@ import { analyticsOptions } from "@/lib/analytics/options";
 import { canCategorizeSources, canStartCheck } from "@/lib/permissions/permissions";
 import { requirePageContext } from "@/lib/auth/session";
 import { PrefetchedQueries } from "@/components/prefetched-queries";
+import { reanalysisQuery } from "@/components/reanalysis/queries";
 import { prefetch, toSearchParams, type PageSearchParams } from "@/lib/pages/prefetch";
 import { ChartsPreload } from "@/lib/pages/preload";
 import { firstRequests } from "../first-requests";
@@ -18,8 +19,8 @@ export default async function Page({ searchParams }: { searchParams: PageSearchP
   const charts = pageCharts("sources");
   const preloads = firstRequests.sources(toSearchParams(await searchParams), options, charts);
   const canCategorize = canCategorizeSources(ctx);
-  // The category overrides (admins) are a server action: started here, streamed with the page.
-  const first = prefetch(canCategorize && options.brands.length ? [sourceCategoriesQuery] : []);
+  // The category overrides (admins) and the re-analyses' state are server actions: started here, streamed with the page.
+  const first = prefetch(options.brands.length ? [...(canCategorize ? [sourceCategoriesQuery] : []), reanalysisQuery] : []);
   return (
     <PrefetchedQueries state={first}>
       <ChartsPreload charts={preloads} />

@@ -2,6 +2,7 @@
 import { PageHeader } from "@/components/ui/card";
 import type { PageChart } from "@/lib/analytics/charts";
 import { EmptyHint } from "../empty-hint";
+import { ReanalysisNotice } from "@/components/reanalysis/reanalysis-notice";
 import { FilterBar } from "../filter-bar";
 import { NoBrand } from "../no-brand";
 import { PageCharts } from "../spec-chart";
@@ -25,6 +26,7 @@ export function SourcesPage({ options, canStart, canCategorize, charts }: { opti
       ) : (
         <>
           <FilterBar options={options} filters={filters} />
+          <ReanalysisNotice brand={filters.brand} />
           <div className="grid grid-cols-1 gap-6 lg:grid-cols-4">
             <OwnDomainTile filter={filters.input} brandName={brandName} />
             <div className="lg:col-span-3">

@@ -1,0 +1,51 @@
+"use client";
+import { Link } from "@/components/ui/link";
+import { formatCount, formatTimeLeft } from "@/lib/format";
+import { toast } from "@/lib/browser/toast";
+import { isOpen, type ReanalysisRun } from "@/lib/jobs/reanalysis-progress";
+import { useReanalysisQuery } from "./use-reanalysis";
+
+/**
+ * A dashboard's notice while its brand's history is analysed part with the brand's old inputs
+ * (names, aliases, domains, competitors), part with the new: a brand edit queues a re-analysis of
+ * every past answer, about 48 minutes at a million answers after a competitor's removal
+ * (docs/benchmarks.md), and the charts mix the two meanwhile. Shows the run's progress and time
+ * left, or its error once its job gave up; when it ends, the charts load again.
+ */
+export function ReanalysisNotice({ brand }: { brand: { id: string; name: string } | null | undefined }) {
+  const { data } = useReanalysisQuery((ended) => {
+    if (brand && ended.includes(brand.id)) toast.success(`${brand.name}'s past answers are re-analysed: the charts now read every answer alike.`);
+  });
+  const run = brand ? data?.[brand.id] : undefined;
+  if (!brand || !run || !(isOpen(run) || run.status === "failed")) return null;
+  return (
+    <div role="status" className="mb-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-800 ring-1 ring-inset ring-amber-200 print:hidden">
+      <p>
+        <RunText brandName={brand.name} run={run} /> Until it is done, these numbers mix answers analysed before and after the change.{" "}
+        <Link href="/brands" className="font-medium underline">
+          Brands page
+        </Link>
+      </p>
+      {isOpen(run) && <RunBar run={run} />}
+    </div>
+  );
+}
+
+function RunText({ brandName, run }: { brandName: string; run: ReanalysisRun }) {
+  if (run.status === "failed") return <>Re-analysis of {brandName}&apos;s past answers after its last change failed ({run.error}); it can be tried again on the Brands page.</>;
+  if (run.status === "queued") return <>{brandName}&apos;s past answers are waiting to be re-analysed after a change to its names, domains or competitors.</>;
+  return (
+    <>
+      Re-analysing {brandName}&apos;s past answers after a change to its names, domains or competitors: {formatCount(run.done)} of {formatCount(run.total)} ({run.percent}%)
+      {run.msLeft === null ? "." : `, ${formatTimeLeft(run.msLeft)}.`}
+    </>
+  );
+}
+
+function RunBar({ run }: { run: ReanalysisRun }) {
+  return (
+    <div className="mt-2 h-1.5 overflow-hidden rounded-full bg-amber-100" role="progressbar" aria-label="Re-analysis progress" aria-valuemin={0} aria-valuemax={run.total} aria-valuenow={run.done}>
+      <div className="h-full bg-amber-500 transition-all" style={{ width: `${run.percent}%` }} />
+    </div>
+  );
+}

@@ -1,0 +1,30 @@
+// How far a brand's re-analysis is and, once it has run long enough to judge its pace, how long it
+// has left. Pure: lib/jobs/analysis-runs.ts judges each run as it reads it; the Brands page and
+// the dashboards' notice (components/reanalysis) show it.
+
+/** A run as stored (analysis_runs). */
+type Run = { status: string; total: number; done: number; startedAt: Date | null };
+/** A run as the pages get it: with its progress. */
+export type ReanalysisRun = Omit<Run, "startedAt"> & { error: string | null; percent: number; msLeft: number | null };
+
+/** Waiting or running: the brand's history is part analysed with its old inputs, part with the new. */
+export const isOpen = (run: Pick<ReanalysisRun, "status">) => run.status === "queued" || run.status === "running";
+
+/**
+ * How long a run goes before its pace is an estimate: its first batch also counts the answers to
+ * do, and a batch of answers the edit changes costs ten times one it leaves alone
+ * (docs/benchmarks.md, "re-analysis"), so an early pace says little.
+ */
+export const ESTIMATE_AFTER_MS = 15_000;
+
+/**
+ * The share done (whole percent, 0–100) and the time left at the pace so far (null while the run
+ * is not running, has done nothing or has run less than ESTIMATE_AFTER_MS). `total` is the count
+ * when the run was queued; answers recorded since are done too, so `done` may pass it.
+ */
+export function reanalysisProgress(run: Run, now: number): { percent: number; msLeft: number | null } {
+  const percent = run.total > 0 ? Math.min(100, Math.floor((run.done / run.total) * 100)) : 0;
+  const elapsed = run.startedAt === null ? 0 : now - run.startedAt.getTime();
+  if (run.status !== "running" || run.done <= 0 || elapsed < ESTIMATE_AFTER_MS) return { percent, msLeft: null };
+  return { percent, msLeft: (Math.max(0, run.total - run.done) * elapsed) / run.done };
+}
