@@ -21,7 +21,7 @@ export function ReanalysisNotice({ brand }: { brand: { id: string; name: string 
   return (
     <div role="status" className="mb-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-800 ring-1 ring-inset ring-amber-200 print:hidden">
       <p>
-        <RunText brandName={brand.name} run={run} /> Until it is done, these numbers mix answers analysed before and after the change.{" "}
+        <RunText brandName={brand.name} run={run} /> Until it is done, these numbers mix answers analysed with earlier and current settings.{" "}
         <Link href="/brands" className="font-medium underline">
           Brands page
         </Link>
@@ -32,11 +32,12 @@ export function ReanalysisNotice({ brand }: { brand: { id: string; name: string 
 }
 
 function RunText({ brandName, run }: { brandName: string; run: ReanalysisRun }) {
-  if (run.status === "failed") return <>Re-analysis of {brandName}&apos;s past answers after its last change failed ({run.error}); it can be tried again on the Brands page.</>;
-  if (run.status === "queued") return <>{brandName}&apos;s past answers are waiting to be re-analysed after a change to its names, domains or competitors.</>;
+  if (run.status === "failed")
+    return <>Re-analysing {brandName}&apos;s past answers with its current names, domains and competitors failed ({run.error}); it can be tried again on the Brands page.</>;
+  if (run.status === "queued") return <>{brandName}&apos;s past answers are waiting to be re-analysed with its current names, domains and competitors.</>;
   return (
     <>
-      Re-analysing {brandName}&apos;s past answers after a change to its names, domains or competitors: {formatCount(run.done)} of {formatCount(run.total)} ({run.percent}%)
+      Re-analysing {brandName}&apos;s past answers with its current names, domains and competitors: {formatCount(run.done)} of {formatCount(run.total)} ({run.percent}%)
       {run.msLeft === null ? "." : `, ${formatTimeLeft(run.msLeft)}.`}
     </>
   );

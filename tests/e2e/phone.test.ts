@@ -277,7 +277,7 @@ describe("phone and desktop layouts", () => {
     const page = await signedIn(PHONE);
     const card = brandCard(page, DEMO_BRAND.name);
     const progress = card.getByRole("status").filter({ hasText: /^Re-analysing past answers: 0 of \d+$/ });
-    const notice = page.getByRole("main").getByRole("status").filter({ hasText: `Re-analysing ${DEMO_BRAND.name}'s past answers after a change to its names, domains or competitors: 0 of ` });
+    const notice = page.getByRole("main").getByRole("status").filter({ hasText: `Re-analysing ${DEMO_BRAND.name}'s past answers with its current names, domains and competitors: 0 of ` });
     try {
       await page.goto("/brands");
       await settled(page);
@@ -311,7 +311,7 @@ describe("phone and desktop layouts", () => {
             await page.setViewportSize(viewport);
             await page.goto(path);
             await notice.waitFor({ timeout: 30_000 });
-            expect(await notice.innerText()).toMatch(/Until it is done, these numbers mix answers analysed before and after the change\./);
+            expect(await notice.innerText()).toMatch(/Until it is done, these numbers mix answers analysed with earlier and current settings\./);
             expect(await notice.getByRole("progressbar").getAttribute("aria-valuenow")).toBe("0");
             await settled(page);
             await expectToFit(page, `${label} at ${size}`);
@@ -368,6 +368,12 @@ describe("phone and desktop layouts", () => {
       await settled(page);
       expect(await failed.textContent()).toContain("Alerts on this brand wait until it is done");
     });
+    // The Overview says so too, and where to try again.
+    await page.goto("/");
+    const notice = page.getByRole("main").getByRole("status").filter({ hasText: `Re-analysing ${DEMO_BRAND.name}'s past answers with its current names, domains and competitors failed (connection lost)` });
+    await notice.waitFor();
+    expect(await notice.getByRole("progressbar").count(), "a progress bar for a run that gave up").toBe(0);
+    await notice.getByRole("link", { name: "Brands page" }).click();
     await failed.getByRole("button", { name: "Try again", exact: true }).click();
     await failed.waitFor({ state: "hidden", timeout: 60_000 });
     expect(await reanalysisFinished(brandId)).toBe("completed");
