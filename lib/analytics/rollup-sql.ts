@@ -51,11 +51,13 @@ function upsert(r: Rollup, body: { with?: string; keys: string[]; measures: stri
  * A capture's contribution to every table, tables in the lock order, after the shared tag locks:
  * beacon_rollup_captures' body, and beacon_rollup_stage's with `into` its stage tables.
  */
-function contributionSql(rollups: Rollup[], into: (r: Rollup) => string = (r) => r.table, when?: (r: Rollup) => string): string {
+function contributionSql(rollups: Rollup[], into: (r: Rollup) => string = (r) => r.table, guard?: (r: Rollup) => { when: string; first: string }): string {
   const statements = lockOrder(rollups).map((r) => {
     const rows = r.family.rows(r);
     const statement = upsert(r, { ...rows, measures: measuresOf(r).map(select) }, into(r));
-    return when ? `  IF ${when(r)} THEN\n${statement}\n  END IF;` : statement;
+    if (!guard) return statement;
+    const { when, first } = guard(r);
+    return `  IF ${when} THEN\n${first}\n${statement}\n  END IF;`;
   });
   const tagLocks = rollups.some((r) => r.byTag)
     ? [
@@ -89,15 +91,22 @@ $function$;
  * A rewrite's first half (lib/analytics/rollups.ts rewriteRollups): the same contribution, staged
  * in a temporary table per rollup instead of written, so a rewrite takes its contribution away
  * (-1) before its raw rows change and adds it again (+1) after without holding a rollup row;
- * beacon_rollup_apply_stage then writes the difference in the lock order. The stage tables are the
- * session's, made here on first use in a transaction and dropped at its commit. Only the tables
- * whose family reads one of `sources` (the kinds of raw rows the rewrite changes) are staged: the
- * others' contribution is the same before and after, and their stage stays empty.
+ * beacon_rollup_apply_stage then writes the difference in the lock order. Only the rollups whose
+ * family reads one of `sources` (the kinds of raw rows the rewrite changes) are staged: the
+ * others' contribution is the same before and after. A staged rollup's table is the session's,
+ * made here on first use in a transaction and dropped at its commit; the others have none.
  */
 function rollupStageSql(rollups: Rollup[]): string {
-  const create = lockOrder(rollups).map(
-    (r) => `    CREATE TEMPORARY TABLE ${stageName(r)} (LIKE ${r.table} INCLUDING DEFAULTS, PRIMARY KEY (${quoted(keyColumns(r))})) ON COMMIT DROP;`,
-  );
+  // A table is made only when its rollup is staged: a temporary table is catalog rows written and
+  // removed again at the commit, and a batch that changes only mentions stages 7 of 35.
+  const staged = (r: Rollup) => ({
+    when: `sources && ARRAY[${r.family.reads.map((x) => `'${x}'`).join(", ")}]::text[]`,
+    first: [
+      `  IF to_regclass('${stageTable(r)}') IS NULL THEN`,
+      `    CREATE TEMPORARY TABLE ${stageName(r)} (LIKE ${r.table} INCLUDING DEFAULTS, PRIMARY KEY (${quoted(keyColumns(r))})) ON COMMIT DROP;`,
+      "  END IF;",
+    ].join("\n"),
+  });
   return `${HEADER}
 -- Stages a capture's contribution (sign 1) or its removal (-1) to every rollup in the rewrite's
 -- temporary tables (pg_temp.<rollup>_change), as beacon_rollup_captures would write it, for the
@@ -107,10 +116,7 @@ CREATE OR REPLACE FUNCTION public.beacon_rollup_stage(ids uuid[], sign integer, 
  LANGUAGE plpgsql
 AS $function$
 BEGIN
-  IF to_regclass('${stageTable(lockOrder(rollups)[0]!)}') IS NULL THEN
-${create.join("\n")}
-  END IF;
-${contributionSql(rollups, stageTable, (r) => `sources && ARRAY[${r.family.reads.map((x) => `'${x}'`).join(", ")}]::text[]`)}
+${contributionSql(rollups, stageTable, staged)}
 END
 $function$;
 `;
@@ -136,6 +142,7 @@ function applyStageSql(rollups: Rollup[]): string {
       .filter(Boolean)
       .join(" OR ");
     return [
+      `  IF to_regclass('${stageTable(r)}') IS NOT NULL THEN`,
       `  INSERT INTO ${r.table} AS r (${columns})`,
       `  SELECT ${columns} FROM ${stageTable(r)} s`,
       `  WHERE ${changes}`,
@@ -148,18 +155,19 @@ function applyStageSql(rollups: Rollup[]): string {
             `  WHERE ${keys.map((c) => `r.${ident(c)} = s.${ident(c)}`).join(" AND ")} AND r.${ident(counter)} = 0 AND (${changes});`,
           ]
         : []),
+      `  TRUNCATE ${stageTable(r)};`,
+      "  END IF;",
     ].join("\n");
   });
   return `${HEADER}
--- Writes what beacon_rollup_stage staged to the rollups, in the lock order, and empties the stage.
+-- Writes what beacon_rollup_stage staged to the rollups, in the lock order, and empties the stage
+-- (the rollups it staged: those with a stage table).
 CREATE OR REPLACE FUNCTION public.beacon_rollup_apply_stage()
  RETURNS void
  LANGUAGE plpgsql
 AS $function$
 BEGIN
 ${statements.join("\n\n")}
-
-  TRUNCATE ${lockOrder(rollups).map(stageTable).join(", ")};
 END
 $function$;
 `;

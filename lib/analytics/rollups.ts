@@ -14,7 +14,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 //   a competitor's removal leaves its mention rows to the re-analysis it queues (lib/brands/brands.ts).
 // Attempt retention deletes no raw row the rollups come from; rollups are never deleted with it.
 
-type Tx = Pick<Prisma.TransactionClient, "$executeRaw">;
+type Tx = Prisma.TransactionClient;
 
 /**
  * Batches plan beacon_rollup_captures' statements with their values: a generic plan (what a
@@ -47,10 +47,10 @@ export async function rewriteRollups<T>(tx: Tx, captureIds: string[], change: ()
   if (!captureIds.length) return change();
   await customPlans(tx);
   await tx.$executeRaw`SELECT beacon_rollup_stage(${captureIds}::uuid[], -1, ${sources}::text[])`;
-  await pausePoint("rollups:old-staged");
+  await pausePoint("rollups:old-staged", { tx });
   const result = await change();
   await tx.$executeRaw`SELECT beacon_rollup_stage(${captureIds}::uuid[], 1, ${sources}::text[])`;
-  await pausePoint("rollups:new-staged");
+  await pausePoint("rollups:new-staged", { tx });
   await tx.$executeRaw`SELECT beacon_rollup_apply_stage()`;
   return result;
 }

@@ -12,6 +12,7 @@ import { brandInputSchema } from "@/lib/brands/schemas";
 import { getCaptureDetail } from "@/lib/checks/queries";
 import { seedDemo } from "@/lib/seed/demo";
 import { recordRollups, rewriteRollups } from "@/lib/analytics/rollups";
+import { ROLLUPS, type AnswerSource } from "@/lib/analytics/rollup-tables";
 import { actAt, gateAt, lockWaiters, waitForLockWaiter } from "../support/pause";
 import { waitFor } from "../support/wait-for";
 import { rollupsAndRebuild } from "../support/rollup-rebuild";
@@ -286,6 +287,37 @@ describe("re-analysis", () => {
       { name: "Lumi", mentioned: true },
       { name: "Pruned CRM", mentioned: true },
     ]);
+  });
+
+  it("stages only the rollups whose families read the rows a batch changes: a competitor removed, mentions; an own domain added, citations", async () => {
+    const staged = new Set<string>();
+    // Each batch's stage tables (pg_temp.<rollup>_change, dropped at its commit), read in its transaction once both halves are staged.
+    actAt(
+      "rollups:new-staged",
+      async ({ tx }) => {
+        const tables = await tx!.$queryRaw<{ name: string }[]>`SELECT relname AS name FROM pg_class WHERE relnamespace = pg_my_temp_schema() AND relkind = 'r'`;
+        for (const { name } of tables) staged.add(name.replace(/_change$/, ""));
+      },
+      Infinity,
+    );
+    const reading = (source: AnswerSource) => new Set(ROLLUPS.filter((r) => r.family.reads.includes(source)).map((r) => r.table));
+    const staging = await db().brand.create({ data: { workspaceId, name: "Staging CRM", competitors: { create: [{ workspaceId, name: "Zoho" }, { workspaceId, name: "Lumi" }] } }, include: { competitors: true } });
+    const answers = [];
+    for (const text of ["1. Zoho is cheaper.\n2. Staging CRM is simpler.", "Lumi and Staging CRM."]) answers.push((await addAnsweredCapture(text, staging.id)).id);
+    for (const captureId of answers) await db().citation.create({ data: { workspaceId, captureId, url: "https://staging-crm.example/pricing", domain: "staging-crm.example", position: 1 } });
+    await db().$executeRaw`SELECT beacon_rollup_captures(${answers}::uuid[], 1)`;
+    const lumi = staging.competitors.find((c) => c.name === "Lumi")!;
+    const edit = async (domains: string[]) => {
+      await updateBrand(workspaceId, staging.id, brandInputSchema.parse({ name: staging.name, aliases: [], domains, competitors: [{ id: lumi.id, name: lumi.name }] }));
+      staged.clear();
+      await runReanalysis((await db().analysisRun.findFirstOrThrow({ where: { brandId: staging.id, status: "queued" } })).id);
+      expect((await rollupsAndRebuild(staging.id)).kept).toEqual((await rollupsAndRebuild(staging.id)).rebuilt);
+      return new Set(staged);
+    };
+
+    expect(await edit([]), "Zoho removed: every answer's mention rows change, nothing else").toEqual(reading("mentions"));
+    expect(await edit(["staging-crm.example"]), "its own domain added: the answers' citations become its own, nothing else").toEqual(reading("citations"));
+    expect(reading("mentions")).not.toEqual(reading("citations"));
   });
 
   it("reuses a run that has not started yet instead of queueing another", async () => {

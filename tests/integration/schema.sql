@@ -2854,6 +2854,7 @@ CREATE OR REPLACE FUNCTION public.beacon_rollup_apply_stage()
  LANGUAGE plpgsql
 AS $function$
 BEGIN
+  IF to_regclass('pg_temp.rollup_answers_change') IS NOT NULL THEN
   INSERT INTO rollup_answers AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "captures", "costMicros", "answers", "mentioned", "positionN", "positionSum", "positionSumSq", "position1", "position2", "position3", "position4", "position5Plus", "positive", "neutral", "negative", "sumY", "sumX", "sumYY", "sumXX", "sumXY", "citingOwn")
   SELECT "workspaceId", "brandId", "day", "providerConfigId", "promptId", "captures", "costMicros", "answers", "mentioned", "positionN", "positionSum", "positionSumSq", "position1", "position2", "position3", "position4", "position5Plus", "positive", "neutral", "negative", "sumY", "sumX", "sumYY", "sumXX", "sumXY", "citingOwn" FROM pg_temp.rollup_answers_change s
   WHERE s."captures" <> 0 OR s."costMicros" <> 0 OR s."answers" <> 0 OR s."mentioned" <> 0 OR s."positionN" <> 0 OR s."positionSum" <> 0 OR s."positionSumSq" <> 0 OR s."position1" <> 0 OR s."position2" <> 0 OR s."position3" <> 0 OR s."position4" <> 0 OR s."position5Plus" <> 0 OR s."positive" <> 0 OR s."neutral" <> 0 OR s."negative" <> 0 OR s."sumY" <> 0 OR s."sumX" <> 0 OR s."sumYY" <> 0 OR s."sumXX" <> 0 OR s."sumXY" <> 0 OR s."citingOwn" <> 0
@@ -2880,7 +2881,10 @@ BEGIN
       "sumXX" = r."sumXX" + excluded."sumXX",
       "sumXY" = r."sumXY" + excluded."sumXY",
       "citingOwn" = r."citingOwn" + excluded."citingOwn";
+  TRUNCATE pg_temp.rollup_answers_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_mentions_change') IS NOT NULL THEN
   INSERT INTO rollup_mentions AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "entity", "name", "rows", "mentions", "sumYY", "sumXY", "ahead", "instead")
   SELECT "workspaceId", "brandId", "day", "providerConfigId", "promptId", "entity", "name", "rows", "mentions", "sumYY", "sumXY", "ahead", "instead" FROM pg_temp.rollup_mentions_change s
   WHERE s."name" <> '' OR s."rows" <> 0 OR s."mentions" <> 0 OR s."sumYY" <> 0 OR s."sumXY" <> 0 OR s."ahead" <> 0 OR s."instead" <> 0
@@ -2895,7 +2899,10 @@ BEGIN
       "instead" = r."instead" + excluded."instead";
   DELETE FROM rollup_mentions r USING pg_temp.rollup_mentions_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.day = s.day AND r."providerConfigId" = s."providerConfigId" AND r."promptId" = s."promptId" AND r.entity = s.entity AND r.rows = 0 AND (s."name" <> '' OR s."rows" <> 0 OR s."mentions" <> 0 OR s."sumYY" <> 0 OR s."sumXY" <> 0 OR s."ahead" <> 0 OR s."instead" <> 0);
+  TRUNCATE pg_temp.rollup_mentions_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_citations_change') IS NOT NULL THEN
   INSERT INTO rollup_citations AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "domain", "citations", "ownCitations")
   SELECT "workspaceId", "brandId", "day", "providerConfigId", "promptId", "domain", "citations", "ownCitations" FROM pg_temp.rollup_citations_change s
   WHERE s."citations" <> 0 OR s."ownCitations" <> 0
@@ -2905,7 +2912,10 @@ BEGIN
       "ownCitations" = r."ownCitations" + excluded."ownCitations";
   DELETE FROM rollup_citations r USING pg_temp.rollup_citations_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.day = s.day AND r."providerConfigId" = s."providerConfigId" AND r."promptId" = s."promptId" AND r.domain = s.domain AND r.citations = 0 AND (s."citations" <> 0 OR s."ownCitations" <> 0);
+  TRUNCATE pg_temp.rollup_citations_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_own_pages_change') IS NOT NULL THEN
   INSERT INTO rollup_own_pages AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "url", "domain", "citations", "answers", "title", "titleAt")
   SELECT "workspaceId", "brandId", "day", "providerConfigId", "promptId", "url", "domain", "citations", "answers", "title", "titleAt" FROM pg_temp.rollup_own_pages_change s
   WHERE s."citations" <> 0 OR s."answers" <> 0
@@ -2917,7 +2927,10 @@ BEGIN
       "titleAt" = greatest(r."titleAt", excluded."titleAt");
   DELETE FROM rollup_own_pages r USING pg_temp.rollup_own_pages_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.day = s.day AND r."providerConfigId" = s."providerConfigId" AND r."promptId" = s."promptId" AND r.url = s.url AND r.domain = s.domain AND r.citations = 0 AND (s."citations" <> 0 OR s."answers" <> 0);
+  TRUNCATE pg_temp.rollup_own_pages_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_cited_page_prompt_days_change') IS NOT NULL THEN
   INSERT INTO rollup_cited_page_prompt_days AS r ("workspaceId", "brandId", "day", "promptId", "url", "domain", "citations", "ownCitations", "answers", "title", "titleAt")
   SELECT "workspaceId", "brandId", "day", "promptId", "url", "domain", "citations", "ownCitations", "answers", "title", "titleAt" FROM pg_temp.rollup_cited_page_prompt_days_change s
   WHERE s."citations" <> 0 OR s."ownCitations" <> 0 OR s."answers" <> 0
@@ -2930,7 +2943,10 @@ BEGIN
       "titleAt" = greatest(r."titleAt", excluded."titleAt");
   DELETE FROM rollup_cited_page_prompt_days r USING pg_temp.rollup_cited_page_prompt_days_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.day = s.day AND r."promptId" = s."promptId" AND r.url = s.url AND r.domain = s.domain AND r.citations = 0 AND (s."citations" <> 0 OR s."ownCitations" <> 0 OR s."answers" <> 0);
+  TRUNCATE pg_temp.rollup_cited_page_prompt_days_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_cited_page_prompt_weeks_change') IS NOT NULL THEN
   INSERT INTO rollup_cited_page_prompt_weeks AS r ("workspaceId", "brandId", "week", "promptId", "url", "domain", "citations", "ownCitations", "answers", "titleAt")
   SELECT "workspaceId", "brandId", "week", "promptId", "url", "domain", "citations", "ownCitations", "answers", "titleAt" FROM pg_temp.rollup_cited_page_prompt_weeks_change s
   WHERE s."citations" <> 0 OR s."ownCitations" <> 0 OR s."answers" <> 0
@@ -2942,7 +2958,10 @@ BEGIN
       "titleAt" = greatest(r."titleAt", excluded."titleAt");
   DELETE FROM rollup_cited_page_prompt_weeks r USING pg_temp.rollup_cited_page_prompt_weeks_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.week = s.week AND r."promptId" = s."promptId" AND r.url = s.url AND r.domain = s.domain AND r.citations = 0 AND (s."citations" <> 0 OR s."ownCitations" <> 0 OR s."answers" <> 0);
+  TRUNCATE pg_temp.rollup_cited_page_prompt_weeks_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_cited_page_prompt_months_change') IS NOT NULL THEN
   INSERT INTO rollup_cited_page_prompt_months AS r ("workspaceId", "brandId", "month", "promptId", "url", "domain", "citations", "ownCitations", "answers", "titleAt")
   SELECT "workspaceId", "brandId", "month", "promptId", "url", "domain", "citations", "ownCitations", "answers", "titleAt" FROM pg_temp.rollup_cited_page_prompt_months_change s
   WHERE s."citations" <> 0 OR s."ownCitations" <> 0 OR s."answers" <> 0
@@ -2954,7 +2973,10 @@ BEGIN
       "titleAt" = greatest(r."titleAt", excluded."titleAt");
   DELETE FROM rollup_cited_page_prompt_months r USING pg_temp.rollup_cited_page_prompt_months_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.month = s.month AND r."promptId" = s."promptId" AND r.url = s.url AND r.domain = s.domain AND r.citations = 0 AND (s."citations" <> 0 OR s."ownCitations" <> 0 OR s."answers" <> 0);
+  TRUNCATE pg_temp.rollup_cited_page_prompt_months_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_gap_source_prompts_change') IS NOT NULL THEN
   INSERT INTO rollup_gap_source_prompts AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "domain", "name", "answers", "offSite")
   SELECT "workspaceId", "brandId", "day", "providerConfigId", "promptId", "domain", "name", "answers", "offSite" FROM pg_temp.rollup_gap_source_prompts_change s
   WHERE s."answers" <> 0 OR s."offSite" <> 0
@@ -2964,7 +2986,10 @@ BEGIN
       "offSite" = r."offSite" + excluded."offSite";
   DELETE FROM rollup_gap_source_prompts r USING pg_temp.rollup_gap_source_prompts_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.day = s.day AND r."providerConfigId" = s."providerConfigId" AND r."promptId" = s."promptId" AND r.domain = s.domain AND r.name = s.name AND r.answers = 0 AND (s."answers" <> 0 OR s."offSite" <> 0);
+  TRUNCATE pg_temp.rollup_gap_source_prompts_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_candidates_change') IS NOT NULL THEN
   INSERT INTO rollup_candidates AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "key", "name", "answers")
   SELECT "workspaceId", "brandId", "day", "providerConfigId", "promptId", "key", "name", "answers" FROM pg_temp.rollup_candidates_change s
   WHERE s."answers" <> 0
@@ -2973,7 +2998,10 @@ BEGIN
       "answers" = r."answers" + excluded."answers";
   DELETE FROM rollup_candidates r USING pg_temp.rollup_candidates_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.day = s.day AND r."providerConfigId" = s."providerConfigId" AND r."promptId" = s."promptId" AND r.key = s.key AND r.name = s.name AND r.answers = 0 AND (s."answers" <> 0);
+  TRUNCATE pg_temp.rollup_candidates_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_candidate_prompt_days_change') IS NOT NULL THEN
   INSERT INTO rollup_candidate_prompt_days AS r ("workspaceId", "brandId", "day", "promptId", "key", "name", "answers")
   SELECT "workspaceId", "brandId", "day", "promptId", "key", "name", "answers" FROM pg_temp.rollup_candidate_prompt_days_change s
   WHERE s."answers" <> 0
@@ -2982,7 +3010,10 @@ BEGIN
       "answers" = r."answers" + excluded."answers";
   DELETE FROM rollup_candidate_prompt_days r USING pg_temp.rollup_candidate_prompt_days_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.day = s.day AND r."promptId" = s."promptId" AND r.key = s.key AND r.name = s.name AND r.answers = 0 AND (s."answers" <> 0);
+  TRUNCATE pg_temp.rollup_candidate_prompt_days_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_candidate_prompt_weeks_change') IS NOT NULL THEN
   INSERT INTO rollup_candidate_prompt_weeks AS r ("workspaceId", "brandId", "week", "promptId", "key", "name", "answers")
   SELECT "workspaceId", "brandId", "week", "promptId", "key", "name", "answers" FROM pg_temp.rollup_candidate_prompt_weeks_change s
   WHERE s."answers" <> 0
@@ -2991,7 +3022,10 @@ BEGIN
       "answers" = r."answers" + excluded."answers";
   DELETE FROM rollup_candidate_prompt_weeks r USING pg_temp.rollup_candidate_prompt_weeks_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.week = s.week AND r."promptId" = s."promptId" AND r.key = s.key AND r.name = s.name AND r.answers = 0 AND (s."answers" <> 0);
+  TRUNCATE pg_temp.rollup_candidate_prompt_weeks_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_candidate_prompt_provider_weeks_change') IS NOT NULL THEN
   INSERT INTO rollup_candidate_prompt_provider_weeks AS r ("workspaceId", "brandId", "week", "providerConfigId", "promptId", "key", "name", "answers")
   SELECT "workspaceId", "brandId", "week", "providerConfigId", "promptId", "key", "name", "answers" FROM pg_temp.rollup_candidate_prompt_provider_weeks_change s
   WHERE s."answers" <> 0
@@ -3000,7 +3034,10 @@ BEGIN
       "answers" = r."answers" + excluded."answers";
   DELETE FROM rollup_candidate_prompt_provider_weeks r USING pg_temp.rollup_candidate_prompt_provider_weeks_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.week = s.week AND r."providerConfigId" = s."providerConfigId" AND r."promptId" = s."promptId" AND r.key = s.key AND r.name = s.name AND r.answers = 0 AND (s."answers" <> 0);
+  TRUNCATE pg_temp.rollup_candidate_prompt_provider_weeks_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_tag_domains_change') IS NOT NULL THEN
   INSERT INTO rollup_tag_domains AS r ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain", "citations", "ownCitations")
   SELECT "workspaceId", "brandId", "tag", "day", "providerConfigId", "domain", "citations", "ownCitations" FROM pg_temp.rollup_tag_domains_change s
   WHERE s."citations" <> 0 OR s."ownCitations" <> 0
@@ -3010,7 +3047,10 @@ BEGIN
       "ownCitations" = r."ownCitations" + excluded."ownCitations";
   DELETE FROM rollup_tag_domains r USING pg_temp.rollup_tag_domains_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.tag = s.tag AND r.day = s.day AND r."providerConfigId" = s."providerConfigId" AND r.domain = s.domain AND r.citations = 0 AND (s."citations" <> 0 OR s."ownCitations" <> 0);
+  TRUNCATE pg_temp.rollup_tag_domains_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_tag_domain_weeks_change') IS NOT NULL THEN
   INSERT INTO rollup_tag_domain_weeks AS r ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain", "citations", "ownCitations")
   SELECT "workspaceId", "brandId", "tag", "week", "providerConfigId", "domain", "citations", "ownCitations" FROM pg_temp.rollup_tag_domain_weeks_change s
   WHERE s."citations" <> 0 OR s."ownCitations" <> 0
@@ -3020,7 +3060,10 @@ BEGIN
       "ownCitations" = r."ownCitations" + excluded."ownCitations";
   DELETE FROM rollup_tag_domain_weeks r USING pg_temp.rollup_tag_domain_weeks_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.tag = s.tag AND r.week = s.week AND r."providerConfigId" = s."providerConfigId" AND r.domain = s.domain AND r.citations = 0 AND (s."citations" <> 0 OR s."ownCitations" <> 0);
+  TRUNCATE pg_temp.rollup_tag_domain_weeks_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_tag_gap_sources_change') IS NOT NULL THEN
   INSERT INTO rollup_tag_gap_sources AS r ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain", "name", "answers", "offSite")
   SELECT "workspaceId", "brandId", "tag", "day", "providerConfigId", "domain", "name", "answers", "offSite" FROM pg_temp.rollup_tag_gap_sources_change s
   WHERE s."answers" <> 0 OR s."offSite" <> 0
@@ -3030,7 +3073,10 @@ BEGIN
       "offSite" = r."offSite" + excluded."offSite";
   DELETE FROM rollup_tag_gap_sources r USING pg_temp.rollup_tag_gap_sources_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.tag = s.tag AND r.day = s.day AND r."providerConfigId" = s."providerConfigId" AND r.domain = s.domain AND r.name = s.name AND r.answers = 0 AND (s."answers" <> 0 OR s."offSite" <> 0);
+  TRUNCATE pg_temp.rollup_tag_gap_sources_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_tag_gap_source_weeks_change') IS NOT NULL THEN
   INSERT INTO rollup_tag_gap_source_weeks AS r ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain", "name", "answers", "offSite")
   SELECT "workspaceId", "brandId", "tag", "week", "providerConfigId", "domain", "name", "answers", "offSite" FROM pg_temp.rollup_tag_gap_source_weeks_change s
   WHERE s."answers" <> 0 OR s."offSite" <> 0
@@ -3040,7 +3086,10 @@ BEGIN
       "offSite" = r."offSite" + excluded."offSite";
   DELETE FROM rollup_tag_gap_source_weeks r USING pg_temp.rollup_tag_gap_source_weeks_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.tag = s.tag AND r.week = s.week AND r."providerConfigId" = s."providerConfigId" AND r.domain = s.domain AND r.name = s.name AND r.answers = 0 AND (s."answers" <> 0 OR s."offSite" <> 0);
+  TRUNCATE pg_temp.rollup_tag_gap_source_weeks_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_domains_change') IS NOT NULL THEN
   INSERT INTO rollup_domains AS r ("workspaceId", "brandId", "day", "providerConfigId", "domain", "citations", "ownCitations")
   SELECT "workspaceId", "brandId", "day", "providerConfigId", "domain", "citations", "ownCitations" FROM pg_temp.rollup_domains_change s
   WHERE s."citations" <> 0 OR s."ownCitations" <> 0
@@ -3050,7 +3099,10 @@ BEGIN
       "ownCitations" = r."ownCitations" + excluded."ownCitations";
   DELETE FROM rollup_domains r USING pg_temp.rollup_domains_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.day = s.day AND r."providerConfigId" = s."providerConfigId" AND r.domain = s.domain AND r.citations = 0 AND (s."citations" <> 0 OR s."ownCitations" <> 0);
+  TRUNCATE pg_temp.rollup_domains_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_domain_weeks_change') IS NOT NULL THEN
   INSERT INTO rollup_domain_weeks AS r ("workspaceId", "brandId", "week", "providerConfigId", "domain", "citations", "ownCitations")
   SELECT "workspaceId", "brandId", "week", "providerConfigId", "domain", "citations", "ownCitations" FROM pg_temp.rollup_domain_weeks_change s
   WHERE s."citations" <> 0 OR s."ownCitations" <> 0
@@ -3060,7 +3112,10 @@ BEGIN
       "ownCitations" = r."ownCitations" + excluded."ownCitations";
   DELETE FROM rollup_domain_weeks r USING pg_temp.rollup_domain_weeks_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.week = s.week AND r."providerConfigId" = s."providerConfigId" AND r.domain = s.domain AND r.citations = 0 AND (s."citations" <> 0 OR s."ownCitations" <> 0);
+  TRUNCATE pg_temp.rollup_domain_weeks_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_cited_pages_change') IS NOT NULL THEN
   INSERT INTO rollup_cited_pages AS r ("workspaceId", "brandId", "day", "providerConfigId", "url", "domain", "citations", "ownCitations", "answers", "title", "titleAt")
   SELECT "workspaceId", "brandId", "day", "providerConfigId", "url", "domain", "citations", "ownCitations", "answers", "title", "titleAt" FROM pg_temp.rollup_cited_pages_change s
   WHERE s."citations" <> 0 OR s."ownCitations" <> 0 OR s."answers" <> 0
@@ -3073,7 +3128,10 @@ BEGIN
       "titleAt" = greatest(r."titleAt", excluded."titleAt");
   DELETE FROM rollup_cited_pages r USING pg_temp.rollup_cited_pages_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.day = s.day AND r."providerConfigId" = s."providerConfigId" AND r.url = s.url AND r.domain = s.domain AND r.citations = 0 AND (s."citations" <> 0 OR s."ownCitations" <> 0 OR s."answers" <> 0);
+  TRUNCATE pg_temp.rollup_cited_pages_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_cited_page_weeks_change') IS NOT NULL THEN
   INSERT INTO rollup_cited_page_weeks AS r ("workspaceId", "brandId", "week", "providerConfigId", "url", "domain", "citations", "ownCitations", "answers", "titleAt")
   SELECT "workspaceId", "brandId", "week", "providerConfigId", "url", "domain", "citations", "ownCitations", "answers", "titleAt" FROM pg_temp.rollup_cited_page_weeks_change s
   WHERE s."citations" <> 0 OR s."ownCitations" <> 0 OR s."answers" <> 0
@@ -3085,7 +3143,10 @@ BEGIN
       "titleAt" = greatest(r."titleAt", excluded."titleAt");
   DELETE FROM rollup_cited_page_weeks r USING pg_temp.rollup_cited_page_weeks_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.week = s.week AND r."providerConfigId" = s."providerConfigId" AND r.url = s.url AND r.domain = s.domain AND r.citations = 0 AND (s."citations" <> 0 OR s."ownCitations" <> 0 OR s."answers" <> 0);
+  TRUNCATE pg_temp.rollup_cited_page_weeks_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_gap_sources_change') IS NOT NULL THEN
   INSERT INTO rollup_gap_sources AS r ("workspaceId", "brandId", "day", "providerConfigId", "domain", "name", "answers", "offSite")
   SELECT "workspaceId", "brandId", "day", "providerConfigId", "domain", "name", "answers", "offSite" FROM pg_temp.rollup_gap_sources_change s
   WHERE s."answers" <> 0 OR s."offSite" <> 0
@@ -3095,7 +3156,10 @@ BEGIN
       "offSite" = r."offSite" + excluded."offSite";
   DELETE FROM rollup_gap_sources r USING pg_temp.rollup_gap_sources_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.day = s.day AND r."providerConfigId" = s."providerConfigId" AND r.domain = s.domain AND r.name = s.name AND r.answers = 0 AND (s."answers" <> 0 OR s."offSite" <> 0);
+  TRUNCATE pg_temp.rollup_gap_sources_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_gap_source_weeks_change') IS NOT NULL THEN
   INSERT INTO rollup_gap_source_weeks AS r ("workspaceId", "brandId", "week", "providerConfigId", "domain", "name", "answers", "offSite")
   SELECT "workspaceId", "brandId", "week", "providerConfigId", "domain", "name", "answers", "offSite" FROM pg_temp.rollup_gap_source_weeks_change s
   WHERE s."answers" <> 0 OR s."offSite" <> 0
@@ -3105,7 +3169,10 @@ BEGIN
       "offSite" = r."offSite" + excluded."offSite";
   DELETE FROM rollup_gap_source_weeks r USING pg_temp.rollup_gap_source_weeks_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.week = s.week AND r."providerConfigId" = s."providerConfigId" AND r.domain = s.domain AND r.name = s.name AND r.answers = 0 AND (s."answers" <> 0 OR s."offSite" <> 0);
+  TRUNCATE pg_temp.rollup_gap_source_weeks_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_candidate_days_change') IS NOT NULL THEN
   INSERT INTO rollup_candidate_days AS r ("workspaceId", "brandId", "day", "providerConfigId", "key", "name", "answers")
   SELECT "workspaceId", "brandId", "day", "providerConfigId", "key", "name", "answers" FROM pg_temp.rollup_candidate_days_change s
   WHERE s."answers" <> 0
@@ -3114,7 +3181,10 @@ BEGIN
       "answers" = r."answers" + excluded."answers";
   DELETE FROM rollup_candidate_days r USING pg_temp.rollup_candidate_days_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.day = s.day AND r."providerConfigId" = s."providerConfigId" AND r.key = s.key AND r.name = s.name AND r.answers = 0 AND (s."answers" <> 0);
+  TRUNCATE pg_temp.rollup_candidate_days_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_candidate_weeks_change') IS NOT NULL THEN
   INSERT INTO rollup_candidate_weeks AS r ("workspaceId", "brandId", "week", "providerConfigId", "key", "name", "answers")
   SELECT "workspaceId", "brandId", "week", "providerConfigId", "key", "name", "answers" FROM pg_temp.rollup_candidate_weeks_change s
   WHERE s."answers" <> 0
@@ -3123,7 +3193,10 @@ BEGIN
       "answers" = r."answers" + excluded."answers";
   DELETE FROM rollup_candidate_weeks r USING pg_temp.rollup_candidate_weeks_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.week = s.week AND r."providerConfigId" = s."providerConfigId" AND r.key = s.key AND r.name = s.name AND r.answers = 0 AND (s."answers" <> 0);
+  TRUNCATE pg_temp.rollup_candidate_weeks_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_tag_domain_day_totals_change') IS NOT NULL THEN
   INSERT INTO rollup_tag_domain_day_totals AS r ("workspaceId", "brandId", "tag", "day", "domain", "citations", "ownCitations")
   SELECT "workspaceId", "brandId", "tag", "day", "domain", "citations", "ownCitations" FROM pg_temp.rollup_tag_domain_day_totals_change s
   WHERE s."citations" <> 0 OR s."ownCitations" <> 0
@@ -3133,7 +3206,10 @@ BEGIN
       "ownCitations" = r."ownCitations" + excluded."ownCitations";
   DELETE FROM rollup_tag_domain_day_totals r USING pg_temp.rollup_tag_domain_day_totals_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.tag = s.tag AND r.day = s.day AND r.domain = s.domain AND r.citations = 0 AND (s."citations" <> 0 OR s."ownCitations" <> 0);
+  TRUNCATE pg_temp.rollup_tag_domain_day_totals_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_tag_cited_page_weeks_change') IS NOT NULL THEN
   INSERT INTO rollup_tag_cited_page_weeks AS r ("workspaceId", "brandId", "tag", "week", "url", "domain", "citations", "ownCitations", "answers")
   SELECT "workspaceId", "brandId", "tag", "week", "url", "domain", "citations", "ownCitations", "answers" FROM pg_temp.rollup_tag_cited_page_weeks_change s
   WHERE s."citations" <> 0 OR s."ownCitations" <> 0 OR s."answers" <> 0
@@ -3144,7 +3220,10 @@ BEGIN
       "answers" = r."answers" + excluded."answers";
   DELETE FROM rollup_tag_cited_page_weeks r USING pg_temp.rollup_tag_cited_page_weeks_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.tag = s.tag AND r.week = s.week AND r.url = s.url AND r.domain = s.domain AND r.citations = 0 AND (s."citations" <> 0 OR s."ownCitations" <> 0 OR s."answers" <> 0);
+  TRUNCATE pg_temp.rollup_tag_cited_page_weeks_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_tag_cited_page_months_change') IS NOT NULL THEN
   INSERT INTO rollup_tag_cited_page_months AS r ("workspaceId", "brandId", "tag", "month", "url", "domain", "citations", "ownCitations", "answers")
   SELECT "workspaceId", "brandId", "tag", "month", "url", "domain", "citations", "ownCitations", "answers" FROM pg_temp.rollup_tag_cited_page_months_change s
   WHERE s."citations" <> 0 OR s."ownCitations" <> 0 OR s."answers" <> 0
@@ -3155,7 +3234,10 @@ BEGIN
       "answers" = r."answers" + excluded."answers";
   DELETE FROM rollup_tag_cited_page_months r USING pg_temp.rollup_tag_cited_page_months_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.tag = s.tag AND r.month = s.month AND r.url = s.url AND r.domain = s.domain AND r.citations = 0 AND (s."citations" <> 0 OR s."ownCitations" <> 0 OR s."answers" <> 0);
+  TRUNCATE pg_temp.rollup_tag_cited_page_months_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_tag_candidates_change') IS NOT NULL THEN
   INSERT INTO rollup_tag_candidates AS r ("workspaceId", "brandId", "tag", "day", "key", "name", "answers")
   SELECT "workspaceId", "brandId", "tag", "day", "key", "name", "answers" FROM pg_temp.rollup_tag_candidates_change s
   WHERE s."answers" <> 0
@@ -3164,7 +3246,10 @@ BEGIN
       "answers" = r."answers" + excluded."answers";
   DELETE FROM rollup_tag_candidates r USING pg_temp.rollup_tag_candidates_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.tag = s.tag AND r.day = s.day AND r.key = s.key AND r.name = s.name AND r.answers = 0 AND (s."answers" <> 0);
+  TRUNCATE pg_temp.rollup_tag_candidates_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_tag_candidate_weeks_change') IS NOT NULL THEN
   INSERT INTO rollup_tag_candidate_weeks AS r ("workspaceId", "brandId", "tag", "week", "key", "name", "answers")
   SELECT "workspaceId", "brandId", "tag", "week", "key", "name", "answers" FROM pg_temp.rollup_tag_candidate_weeks_change s
   WHERE s."answers" <> 0
@@ -3173,7 +3258,10 @@ BEGIN
       "answers" = r."answers" + excluded."answers";
   DELETE FROM rollup_tag_candidate_weeks r USING pg_temp.rollup_tag_candidate_weeks_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.tag = s.tag AND r.week = s.week AND r.key = s.key AND r.name = s.name AND r.answers = 0 AND (s."answers" <> 0);
+  TRUNCATE pg_temp.rollup_tag_candidate_weeks_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_domain_day_totals_change') IS NOT NULL THEN
   INSERT INTO rollup_domain_day_totals AS r ("workspaceId", "brandId", "day", "domain", "citations", "ownCitations")
   SELECT "workspaceId", "brandId", "day", "domain", "citations", "ownCitations" FROM pg_temp.rollup_domain_day_totals_change s
   WHERE s."citations" <> 0 OR s."ownCitations" <> 0
@@ -3183,7 +3271,10 @@ BEGIN
       "ownCitations" = r."ownCitations" + excluded."ownCitations";
   DELETE FROM rollup_domain_day_totals r USING pg_temp.rollup_domain_day_totals_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.day = s.day AND r.domain = s.domain AND r.citations = 0 AND (s."citations" <> 0 OR s."ownCitations" <> 0);
+  TRUNCATE pg_temp.rollup_domain_day_totals_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_cited_page_day_totals_change') IS NOT NULL THEN
   INSERT INTO rollup_cited_page_day_totals AS r ("workspaceId", "brandId", "day", "url", "domain", "citations", "ownCitations", "answers", "titleAt")
   SELECT "workspaceId", "brandId", "day", "url", "domain", "citations", "ownCitations", "answers", "titleAt" FROM pg_temp.rollup_cited_page_day_totals_change s
   WHERE s."citations" <> 0 OR s."ownCitations" <> 0 OR s."answers" <> 0
@@ -3195,7 +3286,10 @@ BEGIN
       "titleAt" = greatest(r."titleAt", excluded."titleAt");
   DELETE FROM rollup_cited_page_day_totals r USING pg_temp.rollup_cited_page_day_totals_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.day = s.day AND r.url = s.url AND r.domain = s.domain AND r.citations = 0 AND (s."citations" <> 0 OR s."ownCitations" <> 0 OR s."answers" <> 0);
+  TRUNCATE pg_temp.rollup_cited_page_day_totals_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_cited_page_week_totals_change') IS NOT NULL THEN
   INSERT INTO rollup_cited_page_week_totals AS r ("workspaceId", "brandId", "week", "url", "domain", "citations", "ownCitations", "answers", "titleAt")
   SELECT "workspaceId", "brandId", "week", "url", "domain", "citations", "ownCitations", "answers", "titleAt" FROM pg_temp.rollup_cited_page_week_totals_change s
   WHERE s."citations" <> 0 OR s."ownCitations" <> 0 OR s."answers" <> 0
@@ -3207,7 +3301,10 @@ BEGIN
       "titleAt" = greatest(r."titleAt", excluded."titleAt");
   DELETE FROM rollup_cited_page_week_totals r USING pg_temp.rollup_cited_page_week_totals_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.week = s.week AND r.url = s.url AND r.domain = s.domain AND r.citations = 0 AND (s."citations" <> 0 OR s."ownCitations" <> 0 OR s."answers" <> 0);
+  TRUNCATE pg_temp.rollup_cited_page_week_totals_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_cited_page_month_totals_change') IS NOT NULL THEN
   INSERT INTO rollup_cited_page_month_totals AS r ("workspaceId", "brandId", "month", "url", "domain", "citations", "ownCitations", "answers", "titleAt")
   SELECT "workspaceId", "brandId", "month", "url", "domain", "citations", "ownCitations", "answers", "titleAt" FROM pg_temp.rollup_cited_page_month_totals_change s
   WHERE s."citations" <> 0 OR s."ownCitations" <> 0 OR s."answers" <> 0
@@ -3219,7 +3316,10 @@ BEGIN
       "titleAt" = greatest(r."titleAt", excluded."titleAt");
   DELETE FROM rollup_cited_page_month_totals r USING pg_temp.rollup_cited_page_month_totals_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.month = s.month AND r.url = s.url AND r.domain = s.domain AND r.citations = 0 AND (s."citations" <> 0 OR s."ownCitations" <> 0 OR s."answers" <> 0);
+  TRUNCATE pg_temp.rollup_cited_page_month_totals_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_candidate_day_totals_change') IS NOT NULL THEN
   INSERT INTO rollup_candidate_day_totals AS r ("workspaceId", "brandId", "day", "key", "name", "answers")
   SELECT "workspaceId", "brandId", "day", "key", "name", "answers" FROM pg_temp.rollup_candidate_day_totals_change s
   WHERE s."answers" <> 0
@@ -3228,7 +3328,10 @@ BEGIN
       "answers" = r."answers" + excluded."answers";
   DELETE FROM rollup_candidate_day_totals r USING pg_temp.rollup_candidate_day_totals_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.day = s.day AND r.key = s.key AND r.name = s.name AND r.answers = 0 AND (s."answers" <> 0);
+  TRUNCATE pg_temp.rollup_candidate_day_totals_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_candidate_week_totals_change') IS NOT NULL THEN
   INSERT INTO rollup_candidate_week_totals AS r ("workspaceId", "brandId", "week", "key", "name", "answers")
   SELECT "workspaceId", "brandId", "week", "key", "name", "answers" FROM pg_temp.rollup_candidate_week_totals_change s
   WHERE s."answers" <> 0
@@ -3237,8 +3340,8 @@ BEGIN
       "answers" = r."answers" + excluded."answers";
   DELETE FROM rollup_candidate_week_totals r USING pg_temp.rollup_candidate_week_totals_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.week = s.week AND r.key = s.key AND r.name = s.name AND r.answers = 0 AND (s."answers" <> 0);
-
-  TRUNCATE pg_temp.rollup_answers_change, pg_temp.rollup_mentions_change, pg_temp.rollup_citations_change, pg_temp.rollup_own_pages_change, pg_temp.rollup_cited_page_prompt_days_change, pg_temp.rollup_cited_page_prompt_weeks_change, pg_temp.rollup_cited_page_prompt_months_change, pg_temp.rollup_gap_source_prompts_change, pg_temp.rollup_candidates_change, pg_temp.rollup_candidate_prompt_days_change, pg_temp.rollup_candidate_prompt_weeks_change, pg_temp.rollup_candidate_prompt_provider_weeks_change, pg_temp.rollup_tag_domains_change, pg_temp.rollup_tag_domain_weeks_change, pg_temp.rollup_tag_gap_sources_change, pg_temp.rollup_tag_gap_source_weeks_change, pg_temp.rollup_domains_change, pg_temp.rollup_domain_weeks_change, pg_temp.rollup_cited_pages_change, pg_temp.rollup_cited_page_weeks_change, pg_temp.rollup_gap_sources_change, pg_temp.rollup_gap_source_weeks_change, pg_temp.rollup_candidate_days_change, pg_temp.rollup_candidate_weeks_change, pg_temp.rollup_tag_domain_day_totals_change, pg_temp.rollup_tag_cited_page_weeks_change, pg_temp.rollup_tag_cited_page_months_change, pg_temp.rollup_tag_candidates_change, pg_temp.rollup_tag_candidate_weeks_change, pg_temp.rollup_domain_day_totals_change, pg_temp.rollup_cited_page_day_totals_change, pg_temp.rollup_cited_page_week_totals_change, pg_temp.rollup_cited_page_month_totals_change, pg_temp.rollup_candidate_day_totals_change, pg_temp.rollup_candidate_week_totals_change;
+  TRUNCATE pg_temp.rollup_candidate_week_totals_change;
+  END IF;
 END
 $function$;
 
@@ -3962,49 +4065,15 @@ CREATE OR REPLACE FUNCTION public.beacon_rollup_stage(ids uuid[], sign integer, 
  LANGUAGE plpgsql
 AS $function$
 BEGIN
-  IF to_regclass('pg_temp.rollup_answers_change') IS NULL THEN
-    CREATE TEMPORARY TABLE rollup_answers_change (LIKE rollup_answers INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "day", "providerConfigId", "promptId")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_mentions_change (LIKE rollup_mentions INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "entity")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_citations_change (LIKE rollup_citations INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "domain")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_own_pages_change (LIKE rollup_own_pages INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "url", "domain")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_cited_page_prompt_days_change (LIKE rollup_cited_page_prompt_days INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "day", "promptId", "url", "domain")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_cited_page_prompt_weeks_change (LIKE rollup_cited_page_prompt_weeks INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "week", "promptId", "url", "domain")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_cited_page_prompt_months_change (LIKE rollup_cited_page_prompt_months INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "month", "promptId", "url", "domain")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_gap_source_prompts_change (LIKE rollup_gap_source_prompts INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "domain", "name")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_candidates_change (LIKE rollup_candidates INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "key", "name")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_candidate_prompt_days_change (LIKE rollup_candidate_prompt_days INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "day", "promptId", "key", "name")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_candidate_prompt_weeks_change (LIKE rollup_candidate_prompt_weeks INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "week", "promptId", "key", "name")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_candidate_prompt_provider_weeks_change (LIKE rollup_candidate_prompt_provider_weeks INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "week", "providerConfigId", "promptId", "key", "name")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_tag_domains_change (LIKE rollup_tag_domains INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_tag_domain_weeks_change (LIKE rollup_tag_domain_weeks INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_tag_gap_sources_change (LIKE rollup_tag_gap_sources INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain", "name")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_tag_gap_source_weeks_change (LIKE rollup_tag_gap_source_weeks INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain", "name")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_domains_change (LIKE rollup_domains INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "day", "providerConfigId", "domain")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_domain_weeks_change (LIKE rollup_domain_weeks INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "week", "providerConfigId", "domain")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_cited_pages_change (LIKE rollup_cited_pages INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "day", "providerConfigId", "url", "domain")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_cited_page_weeks_change (LIKE rollup_cited_page_weeks INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "week", "providerConfigId", "url", "domain")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_gap_sources_change (LIKE rollup_gap_sources INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "day", "providerConfigId", "domain", "name")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_gap_source_weeks_change (LIKE rollup_gap_source_weeks INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "week", "providerConfigId", "domain", "name")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_candidate_days_change (LIKE rollup_candidate_days INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "day", "providerConfigId", "key", "name")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_candidate_weeks_change (LIKE rollup_candidate_weeks INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "week", "providerConfigId", "key", "name")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_tag_domain_day_totals_change (LIKE rollup_tag_domain_day_totals INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "tag", "day", "domain")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_tag_cited_page_weeks_change (LIKE rollup_tag_cited_page_weeks INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "tag", "week", "url", "domain")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_tag_cited_page_months_change (LIKE rollup_tag_cited_page_months INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "tag", "month", "url", "domain")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_tag_candidates_change (LIKE rollup_tag_candidates INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "tag", "day", "key", "name")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_tag_candidate_weeks_change (LIKE rollup_tag_candidate_weeks INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "tag", "week", "key", "name")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_domain_day_totals_change (LIKE rollup_domain_day_totals INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "day", "domain")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_cited_page_day_totals_change (LIKE rollup_cited_page_day_totals INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "day", "url", "domain")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_cited_page_week_totals_change (LIKE rollup_cited_page_week_totals INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "week", "url", "domain")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_cited_page_month_totals_change (LIKE rollup_cited_page_month_totals INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "month", "url", "domain")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_candidate_day_totals_change (LIKE rollup_candidate_day_totals INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "day", "key", "name")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_candidate_week_totals_change (LIKE rollup_candidate_week_totals INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "week", "key", "name")) ON COMMIT DROP;
-  END IF;
   -- The prompts' tags are read below (the rollups with a tag): shared with other writers of the
   -- rollups, exclusive for a change of the prompt's tags (beacon_prompt_tags_changed), taken
   -- before any rollup row, in id order.
   PERFORM pg_advisory_xact_lock_shared(hashtextextended('prompt-tags:' || p.id, 0))
   FROM (SELECT DISTINCT c."promptId" AS id FROM captures c WHERE c.id = ANY(ids) ORDER BY 1) p;
   IF sources && ARRAY['mentions', 'citations']::text[] THEN
+  IF to_regclass('pg_temp.rollup_answers_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_answers_change (LIKE rollup_answers INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "day", "providerConfigId", "promptId")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_answers_change AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "captures", "costMicros", "answers", "mentioned", "positionN", "positionSum", "positionSumSq", "position1", "position2", "position3", "position4", "position5Plus", "positive", "neutral", "negative", "sumY", "sumX", "sumYY", "sumXX", "sumXY", "citingOwn")
   WITH cap AS (
     SELECT c.id, c."workspaceId", c."brandId", c."finishedAt"::date AS day, c."providerConfigId", c."promptId", c."costMicros"
@@ -4076,6 +4145,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['mentions']::text[] THEN
+  IF to_regclass('pg_temp.rollup_mentions_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_mentions_change (LIKE rollup_mentions INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "entity")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_mentions_change AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "entity", "name", "rows", "mentions", "sumYY", "sumXY", "ahead", "instead")
   WITH cap AS (
     SELECT c.id, c."workspaceId", c."brandId", c."finishedAt"::date AS day, c."providerConfigId", c."promptId"
@@ -4125,6 +4197,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['citations']::text[] THEN
+  IF to_regclass('pg_temp.rollup_citations_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_citations_change (LIKE rollup_citations INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "domain")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_citations_change AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "domain", "citations", "ownCitations")
   SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."providerConfigId", c."promptId", ci.domain,
     sign * count(*),
@@ -4140,6 +4215,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['citations']::text[] THEN
+  IF to_regclass('pg_temp.rollup_own_pages_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_own_pages_change (LIKE rollup_own_pages INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "url", "domain")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_own_pages_change AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "url", "domain", "citations", "answers", "title", "titleAt")
   SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."providerConfigId", c."promptId", ci.url, ci.domain,
     sign * count(*),
@@ -4159,6 +4237,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['citations']::text[] THEN
+  IF to_regclass('pg_temp.rollup_cited_page_prompt_days_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_cited_page_prompt_days_change (LIKE rollup_cited_page_prompt_days INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "day", "promptId", "url", "domain")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_cited_page_prompt_days_change AS r ("workspaceId", "brandId", "day", "promptId", "url", "domain", "citations", "ownCitations", "answers", "title", "titleAt")
   SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."promptId", ci.url, ci.domain,
     sign * count(*),
@@ -4180,6 +4261,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['citations']::text[] THEN
+  IF to_regclass('pg_temp.rollup_cited_page_prompt_weeks_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_cited_page_prompt_weeks_change (LIKE rollup_cited_page_prompt_weeks INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "week", "promptId", "url", "domain")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_cited_page_prompt_weeks_change AS r ("workspaceId", "brandId", "week", "promptId", "url", "domain", "citations", "ownCitations", "answers", "titleAt")
   SELECT c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date, c."promptId", ci.url, ci.domain,
     sign * count(*),
@@ -4199,6 +4283,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['citations']::text[] THEN
+  IF to_regclass('pg_temp.rollup_cited_page_prompt_months_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_cited_page_prompt_months_change (LIKE rollup_cited_page_prompt_months INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "month", "promptId", "url", "domain")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_cited_page_prompt_months_change AS r ("workspaceId", "brandId", "month", "promptId", "url", "domain", "citations", "ownCitations", "answers", "titleAt")
   SELECT c."workspaceId", c."brandId", date_trunc('month', c."finishedAt")::date, c."promptId", ci.url, ci.domain,
     sign * count(*),
@@ -4218,6 +4305,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['mentions', 'citations']::text[] THEN
+  IF to_regclass('pg_temp.rollup_gap_source_prompts_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_gap_source_prompts_change (LIKE rollup_gap_source_prompts INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "domain", "name")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_gap_source_prompts_change AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "domain", "name", "answers", "offSite")
   WITH gap AS (
     SELECT c.id, c."workspaceId", c."brandId", c."finishedAt"::date AS day, c."providerConfigId", c."promptId"
@@ -4251,6 +4341,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['candidates']::text[] THEN
+  IF to_regclass('pg_temp.rollup_candidates_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_candidates_change (LIKE rollup_candidates INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "key", "name")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_candidates_change AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "key", "name", "answers")
   SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."providerConfigId", c."promptId", k.key, k.name,
     sign * count(*)
@@ -4264,6 +4357,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['candidates']::text[] THEN
+  IF to_regclass('pg_temp.rollup_candidate_prompt_days_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_candidate_prompt_days_change (LIKE rollup_candidate_prompt_days INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "day", "promptId", "key", "name")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_candidate_prompt_days_change AS r ("workspaceId", "brandId", "day", "promptId", "key", "name", "answers")
   SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."promptId", k.key, k.name,
     sign * count(*)
@@ -4277,6 +4373,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['candidates']::text[] THEN
+  IF to_regclass('pg_temp.rollup_candidate_prompt_weeks_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_candidate_prompt_weeks_change (LIKE rollup_candidate_prompt_weeks INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "week", "promptId", "key", "name")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_candidate_prompt_weeks_change AS r ("workspaceId", "brandId", "week", "promptId", "key", "name", "answers")
   SELECT c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date, c."promptId", k.key, k.name,
     sign * count(*)
@@ -4290,6 +4389,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['candidates']::text[] THEN
+  IF to_regclass('pg_temp.rollup_candidate_prompt_provider_weeks_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_candidate_prompt_provider_weeks_change (LIKE rollup_candidate_prompt_provider_weeks INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "week", "providerConfigId", "promptId", "key", "name")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_candidate_prompt_provider_weeks_change AS r ("workspaceId", "brandId", "week", "providerConfigId", "promptId", "key", "name", "answers")
   SELECT c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date, c."providerConfigId", c."promptId", k.key, k.name,
     sign * count(*)
@@ -4303,6 +4405,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['citations']::text[] THEN
+  IF to_regclass('pg_temp.rollup_tag_domains_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_tag_domains_change (LIKE rollup_tag_domains INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_tag_domains_change AS r ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain", "citations", "ownCitations")
   SELECT c."workspaceId", c."brandId", t.tag, c."finishedAt"::date, c."providerConfigId", ci.domain,
     sign * count(*),
@@ -4320,6 +4425,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['citations']::text[] THEN
+  IF to_regclass('pg_temp.rollup_tag_domain_weeks_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_tag_domain_weeks_change (LIKE rollup_tag_domain_weeks INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_tag_domain_weeks_change AS r ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain", "citations", "ownCitations")
   SELECT c."workspaceId", c."brandId", t.tag, date_trunc('week', c."finishedAt")::date, c."providerConfigId", ci.domain,
     sign * count(*),
@@ -4337,6 +4445,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['mentions', 'citations']::text[] THEN
+  IF to_regclass('pg_temp.rollup_tag_gap_sources_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_tag_gap_sources_change (LIKE rollup_tag_gap_sources INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain", "name")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_tag_gap_sources_change AS r ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain", "name", "answers", "offSite")
   WITH gap AS (
     SELECT c.id, c."workspaceId", c."brandId", t.tag, c."finishedAt"::date AS day, c."providerConfigId"
@@ -4372,6 +4483,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['mentions', 'citations']::text[] THEN
+  IF to_regclass('pg_temp.rollup_tag_gap_source_weeks_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_tag_gap_source_weeks_change (LIKE rollup_tag_gap_source_weeks INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain", "name")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_tag_gap_source_weeks_change AS r ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain", "name", "answers", "offSite")
   WITH gap AS (
     SELECT c.id, c."workspaceId", c."brandId", t.tag, date_trunc('week', c."finishedAt")::date AS week, c."providerConfigId"
@@ -4407,6 +4521,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['citations']::text[] THEN
+  IF to_regclass('pg_temp.rollup_domains_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_domains_change (LIKE rollup_domains INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "day", "providerConfigId", "domain")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_domains_change AS r ("workspaceId", "brandId", "day", "providerConfigId", "domain", "citations", "ownCitations")
   SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."providerConfigId", ci.domain,
     sign * count(*),
@@ -4422,6 +4539,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['citations']::text[] THEN
+  IF to_regclass('pg_temp.rollup_domain_weeks_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_domain_weeks_change (LIKE rollup_domain_weeks INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "week", "providerConfigId", "domain")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_domain_weeks_change AS r ("workspaceId", "brandId", "week", "providerConfigId", "domain", "citations", "ownCitations")
   SELECT c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date, c."providerConfigId", ci.domain,
     sign * count(*),
@@ -4437,6 +4557,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['citations']::text[] THEN
+  IF to_regclass('pg_temp.rollup_cited_pages_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_cited_pages_change (LIKE rollup_cited_pages INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "day", "providerConfigId", "url", "domain")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_cited_pages_change AS r ("workspaceId", "brandId", "day", "providerConfigId", "url", "domain", "citations", "ownCitations", "answers", "title", "titleAt")
   SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."providerConfigId", ci.url, ci.domain,
     sign * count(*),
@@ -4458,6 +4581,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['citations']::text[] THEN
+  IF to_regclass('pg_temp.rollup_cited_page_weeks_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_cited_page_weeks_change (LIKE rollup_cited_page_weeks INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "week", "providerConfigId", "url", "domain")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_cited_page_weeks_change AS r ("workspaceId", "brandId", "week", "providerConfigId", "url", "domain", "citations", "ownCitations", "answers", "titleAt")
   SELECT c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date, c."providerConfigId", ci.url, ci.domain,
     sign * count(*),
@@ -4477,6 +4603,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['mentions', 'citations']::text[] THEN
+  IF to_regclass('pg_temp.rollup_gap_sources_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_gap_sources_change (LIKE rollup_gap_sources INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "day", "providerConfigId", "domain", "name")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_gap_sources_change AS r ("workspaceId", "brandId", "day", "providerConfigId", "domain", "name", "answers", "offSite")
   WITH gap AS (
     SELECT c.id, c."workspaceId", c."brandId", c."finishedAt"::date AS day, c."providerConfigId"
@@ -4510,6 +4639,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['mentions', 'citations']::text[] THEN
+  IF to_regclass('pg_temp.rollup_gap_source_weeks_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_gap_source_weeks_change (LIKE rollup_gap_source_weeks INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "week", "providerConfigId", "domain", "name")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_gap_source_weeks_change AS r ("workspaceId", "brandId", "week", "providerConfigId", "domain", "name", "answers", "offSite")
   WITH gap AS (
     SELECT c.id, c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date AS week, c."providerConfigId"
@@ -4543,6 +4675,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['candidates']::text[] THEN
+  IF to_regclass('pg_temp.rollup_candidate_days_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_candidate_days_change (LIKE rollup_candidate_days INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "day", "providerConfigId", "key", "name")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_candidate_days_change AS r ("workspaceId", "brandId", "day", "providerConfigId", "key", "name", "answers")
   SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."providerConfigId", k.key, k.name,
     sign * count(*)
@@ -4556,6 +4691,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['candidates']::text[] THEN
+  IF to_regclass('pg_temp.rollup_candidate_weeks_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_candidate_weeks_change (LIKE rollup_candidate_weeks INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "week", "providerConfigId", "key", "name")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_candidate_weeks_change AS r ("workspaceId", "brandId", "week", "providerConfigId", "key", "name", "answers")
   SELECT c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date, c."providerConfigId", k.key, k.name,
     sign * count(*)
@@ -4569,6 +4707,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['citations']::text[] THEN
+  IF to_regclass('pg_temp.rollup_tag_domain_day_totals_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_tag_domain_day_totals_change (LIKE rollup_tag_domain_day_totals INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "tag", "day", "domain")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_tag_domain_day_totals_change AS r ("workspaceId", "brandId", "tag", "day", "domain", "citations", "ownCitations")
   SELECT c."workspaceId", c."brandId", t.tag, c."finishedAt"::date, ci.domain,
     sign * count(*),
@@ -4586,6 +4727,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['citations']::text[] THEN
+  IF to_regclass('pg_temp.rollup_tag_cited_page_weeks_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_tag_cited_page_weeks_change (LIKE rollup_tag_cited_page_weeks INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "tag", "week", "url", "domain")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_tag_cited_page_weeks_change AS r ("workspaceId", "brandId", "tag", "week", "url", "domain", "citations", "ownCitations", "answers")
   SELECT c."workspaceId", c."brandId", t.tag, date_trunc('week', c."finishedAt")::date, ci.url, ci.domain,
     sign * count(*),
@@ -4605,6 +4749,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['citations']::text[] THEN
+  IF to_regclass('pg_temp.rollup_tag_cited_page_months_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_tag_cited_page_months_change (LIKE rollup_tag_cited_page_months INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "tag", "month", "url", "domain")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_tag_cited_page_months_change AS r ("workspaceId", "brandId", "tag", "month", "url", "domain", "citations", "ownCitations", "answers")
   SELECT c."workspaceId", c."brandId", t.tag, date_trunc('month', c."finishedAt")::date, ci.url, ci.domain,
     sign * count(*),
@@ -4624,6 +4771,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['candidates']::text[] THEN
+  IF to_regclass('pg_temp.rollup_tag_candidates_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_tag_candidates_change (LIKE rollup_tag_candidates INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "tag", "day", "key", "name")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_tag_candidates_change AS r ("workspaceId", "brandId", "tag", "day", "key", "name", "answers")
   SELECT c."workspaceId", c."brandId", t.tag, c."finishedAt"::date, k.key, k.name,
     sign * count(*)
@@ -4639,6 +4789,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['candidates']::text[] THEN
+  IF to_regclass('pg_temp.rollup_tag_candidate_weeks_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_tag_candidate_weeks_change (LIKE rollup_tag_candidate_weeks INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "tag", "week", "key", "name")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_tag_candidate_weeks_change AS r ("workspaceId", "brandId", "tag", "week", "key", "name", "answers")
   SELECT c."workspaceId", c."brandId", t.tag, date_trunc('week', c."finishedAt")::date, k.key, k.name,
     sign * count(*)
@@ -4654,6 +4807,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['citations']::text[] THEN
+  IF to_regclass('pg_temp.rollup_domain_day_totals_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_domain_day_totals_change (LIKE rollup_domain_day_totals INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "day", "domain")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_domain_day_totals_change AS r ("workspaceId", "brandId", "day", "domain", "citations", "ownCitations")
   SELECT c."workspaceId", c."brandId", c."finishedAt"::date, ci.domain,
     sign * count(*),
@@ -4669,6 +4825,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['citations']::text[] THEN
+  IF to_regclass('pg_temp.rollup_cited_page_day_totals_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_cited_page_day_totals_change (LIKE rollup_cited_page_day_totals INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "day", "url", "domain")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_cited_page_day_totals_change AS r ("workspaceId", "brandId", "day", "url", "domain", "citations", "ownCitations", "answers", "titleAt")
   SELECT c."workspaceId", c."brandId", c."finishedAt"::date, ci.url, ci.domain,
     sign * count(*),
@@ -4688,6 +4847,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['citations']::text[] THEN
+  IF to_regclass('pg_temp.rollup_cited_page_week_totals_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_cited_page_week_totals_change (LIKE rollup_cited_page_week_totals INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "week", "url", "domain")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_cited_page_week_totals_change AS r ("workspaceId", "brandId", "week", "url", "domain", "citations", "ownCitations", "answers", "titleAt")
   SELECT c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date, ci.url, ci.domain,
     sign * count(*),
@@ -4707,6 +4869,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['citations']::text[] THEN
+  IF to_regclass('pg_temp.rollup_cited_page_month_totals_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_cited_page_month_totals_change (LIKE rollup_cited_page_month_totals INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "month", "url", "domain")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_cited_page_month_totals_change AS r ("workspaceId", "brandId", "month", "url", "domain", "citations", "ownCitations", "answers", "titleAt")
   SELECT c."workspaceId", c."brandId", date_trunc('month', c."finishedAt")::date, ci.url, ci.domain,
     sign * count(*),
@@ -4726,6 +4891,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['candidates']::text[] THEN
+  IF to_regclass('pg_temp.rollup_candidate_day_totals_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_candidate_day_totals_change (LIKE rollup_candidate_day_totals INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "day", "key", "name")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_candidate_day_totals_change AS r ("workspaceId", "brandId", "day", "key", "name", "answers")
   SELECT c."workspaceId", c."brandId", c."finishedAt"::date, k.key, k.name,
     sign * count(*)
@@ -4739,6 +4907,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['candidates']::text[] THEN
+  IF to_regclass('pg_temp.rollup_candidate_week_totals_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_candidate_week_totals_change (LIKE rollup_candidate_week_totals INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "week", "key", "name")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_candidate_week_totals_change AS r ("workspaceId", "brandId", "week", "key", "name", "answers")
   SELECT c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date, k.key, k.name,
     sign * count(*)

@@ -6,7 +6,7 @@ import { Button } from "@/components/ui/button";
 import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { deleteBrandAction, retryReanalysisAction } from "@/lib/actions/brands";
 import { unwrap } from "@/lib/browser/action-result";
-import { formatTimeLeft } from "@/lib/format";
+import { formatCount, formatTimeLeft } from "@/lib/format";
 import { BrandFormDialog } from "./brand-form-dialog";
 import { reanalysisKey } from "@/components/reanalysis/queries";
 import { useReanalysisQuery } from "@/components/reanalysis/use-reanalysis";
@@ -52,7 +52,7 @@ function ReanalysisStatus({ brandId, run, canEdit }: { brandId: string; run?: Re
     <div className="mt-2 w-full max-w-64" role="status">
       <p className="text-xs text-slate-600">
         {run.status === "running"
-          ? `Re-analysing past answers: ${run.done} of ${run.total}${run.msLeft === null ? "" : `, ${formatTimeLeft(run.msLeft)}`}`
+          ? `Re-analysing past answers: ${formatCount(run.done)} of ${formatCount(run.total)}${run.msLeft === null ? "" : `, ${formatTimeLeft(run.msLeft)}`}`
           : run.error
             ? `Re-analysis of past answers hit an error and will try again shortly: ${run.error}`
             : "Re-analysis of past answers is waiting…"}

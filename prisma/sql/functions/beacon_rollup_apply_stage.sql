@@ -1,10 +1,12 @@
 -- Generated from ROLLUPS in lib/analytics/rollup-tables.ts by `npm run sql:generate`; do not edit.
--- Writes what beacon_rollup_stage staged to the rollups, in the lock order, and empties the stage.
+-- Writes what beacon_rollup_stage staged to the rollups, in the lock order, and empties the stage
+-- (the rollups it staged: those with a stage table).
 CREATE OR REPLACE FUNCTION public.beacon_rollup_apply_stage()
  RETURNS void
  LANGUAGE plpgsql
 AS $function$
 BEGIN
+  IF to_regclass('pg_temp.rollup_answers_change') IS NOT NULL THEN
   INSERT INTO rollup_answers AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "captures", "costMicros", "answers", "mentioned", "positionN", "positionSum", "positionSumSq", "position1", "position2", "position3", "position4", "position5Plus", "positive", "neutral", "negative", "sumY", "sumX", "sumYY", "sumXX", "sumXY", "citingOwn")
   SELECT "workspaceId", "brandId", "day", "providerConfigId", "promptId", "captures", "costMicros", "answers", "mentioned", "positionN", "positionSum", "positionSumSq", "position1", "position2", "position3", "position4", "position5Plus", "positive", "neutral", "negative", "sumY", "sumX", "sumYY", "sumXX", "sumXY", "citingOwn" FROM pg_temp.rollup_answers_change s
   WHERE s."captures" <> 0 OR s."costMicros" <> 0 OR s."answers" <> 0 OR s."mentioned" <> 0 OR s."positionN" <> 0 OR s."positionSum" <> 0 OR s."positionSumSq" <> 0 OR s."position1" <> 0 OR s."position2" <> 0 OR s."position3" <> 0 OR s."position4" <> 0 OR s."position5Plus" <> 0 OR s."positive" <> 0 OR s."neutral" <> 0 OR s."negative" <> 0 OR s."sumY" <> 0 OR s."sumX" <> 0 OR s."sumYY" <> 0 OR s."sumXX" <> 0 OR s."sumXY" <> 0 OR s."citingOwn" <> 0
@@ -31,7 +33,10 @@ BEGIN
       "sumXX" = r."sumXX" + excluded."sumXX",
       "sumXY" = r."sumXY" + excluded."sumXY",
       "citingOwn" = r."citingOwn" + excluded."citingOwn";
+  TRUNCATE pg_temp.rollup_answers_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_mentions_change') IS NOT NULL THEN
   INSERT INTO rollup_mentions AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "entity", "name", "rows", "mentions", "sumYY", "sumXY", "ahead", "instead")
   SELECT "workspaceId", "brandId", "day", "providerConfigId", "promptId", "entity", "name", "rows", "mentions", "sumYY", "sumXY", "ahead", "instead" FROM pg_temp.rollup_mentions_change s
   WHERE s."name" <> '' OR s."rows" <> 0 OR s."mentions" <> 0 OR s."sumYY" <> 0 OR s."sumXY" <> 0 OR s."ahead" <> 0 OR s."instead" <> 0
@@ -46,7 +51,10 @@ BEGIN
       "instead" = r."instead" + excluded."instead";
   DELETE FROM rollup_mentions r USING pg_temp.rollup_mentions_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.day = s.day AND r."providerConfigId" = s."providerConfigId" AND r."promptId" = s."promptId" AND r.entity = s.entity AND r.rows = 0 AND (s."name" <> '' OR s."rows" <> 0 OR s."mentions" <> 0 OR s."sumYY" <> 0 OR s."sumXY" <> 0 OR s."ahead" <> 0 OR s."instead" <> 0);
+  TRUNCATE pg_temp.rollup_mentions_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_citations_change') IS NOT NULL THEN
   INSERT INTO rollup_citations AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "domain", "citations", "ownCitations")
   SELECT "workspaceId", "brandId", "day", "providerConfigId", "promptId", "domain", "citations", "ownCitations" FROM pg_temp.rollup_citations_change s
   WHERE s."citations" <> 0 OR s."ownCitations" <> 0
@@ -56,7 +64,10 @@ BEGIN
       "ownCitations" = r."ownCitations" + excluded."ownCitations";
   DELETE FROM rollup_citations r USING pg_temp.rollup_citations_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.day = s.day AND r."providerConfigId" = s."providerConfigId" AND r."promptId" = s."promptId" AND r.domain = s.domain AND r.citations = 0 AND (s."citations" <> 0 OR s."ownCitations" <> 0);
+  TRUNCATE pg_temp.rollup_citations_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_own_pages_change') IS NOT NULL THEN
   INSERT INTO rollup_own_pages AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "url", "domain", "citations", "answers", "title", "titleAt")
   SELECT "workspaceId", "brandId", "day", "providerConfigId", "promptId", "url", "domain", "citations", "answers", "title", "titleAt" FROM pg_temp.rollup_own_pages_change s
   WHERE s."citations" <> 0 OR s."answers" <> 0
@@ -68,7 +79,10 @@ BEGIN
       "titleAt" = greatest(r."titleAt", excluded."titleAt");
   DELETE FROM rollup_own_pages r USING pg_temp.rollup_own_pages_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.day = s.day AND r."providerConfigId" = s."providerConfigId" AND r."promptId" = s."promptId" AND r.url = s.url AND r.domain = s.domain AND r.citations = 0 AND (s."citations" <> 0 OR s."answers" <> 0);
+  TRUNCATE pg_temp.rollup_own_pages_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_cited_page_prompt_days_change') IS NOT NULL THEN
   INSERT INTO rollup_cited_page_prompt_days AS r ("workspaceId", "brandId", "day", "promptId", "url", "domain", "citations", "ownCitations", "answers", "title", "titleAt")
   SELECT "workspaceId", "brandId", "day", "promptId", "url", "domain", "citations", "ownCitations", "answers", "title", "titleAt" FROM pg_temp.rollup_cited_page_prompt_days_change s
   WHERE s."citations" <> 0 OR s."ownCitations" <> 0 OR s."answers" <> 0
@@ -81,7 +95,10 @@ BEGIN
       "titleAt" = greatest(r."titleAt", excluded."titleAt");
   DELETE FROM rollup_cited_page_prompt_days r USING pg_temp.rollup_cited_page_prompt_days_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.day = s.day AND r."promptId" = s."promptId" AND r.url = s.url AND r.domain = s.domain AND r.citations = 0 AND (s."citations" <> 0 OR s."ownCitations" <> 0 OR s."answers" <> 0);
+  TRUNCATE pg_temp.rollup_cited_page_prompt_days_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_cited_page_prompt_weeks_change') IS NOT NULL THEN
   INSERT INTO rollup_cited_page_prompt_weeks AS r ("workspaceId", "brandId", "week", "promptId", "url", "domain", "citations", "ownCitations", "answers", "titleAt")
   SELECT "workspaceId", "brandId", "week", "promptId", "url", "domain", "citations", "ownCitations", "answers", "titleAt" FROM pg_temp.rollup_cited_page_prompt_weeks_change s
   WHERE s."citations" <> 0 OR s."ownCitations" <> 0 OR s."answers" <> 0
@@ -93,7 +110,10 @@ BEGIN
       "titleAt" = greatest(r."titleAt", excluded."titleAt");
   DELETE FROM rollup_cited_page_prompt_weeks r USING pg_temp.rollup_cited_page_prompt_weeks_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.week = s.week AND r."promptId" = s."promptId" AND r.url = s.url AND r.domain = s.domain AND r.citations = 0 AND (s."citations" <> 0 OR s."ownCitations" <> 0 OR s."answers" <> 0);
+  TRUNCATE pg_temp.rollup_cited_page_prompt_weeks_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_cited_page_prompt_months_change') IS NOT NULL THEN
   INSERT INTO rollup_cited_page_prompt_months AS r ("workspaceId", "brandId", "month", "promptId", "url", "domain", "citations", "ownCitations", "answers", "titleAt")
   SELECT "workspaceId", "brandId", "month", "promptId", "url", "domain", "citations", "ownCitations", "answers", "titleAt" FROM pg_temp.rollup_cited_page_prompt_months_change s
   WHERE s."citations" <> 0 OR s."ownCitations" <> 0 OR s."answers" <> 0
@@ -105,7 +125,10 @@ BEGIN
       "titleAt" = greatest(r."titleAt", excluded."titleAt");
   DELETE FROM rollup_cited_page_prompt_months r USING pg_temp.rollup_cited_page_prompt_months_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.month = s.month AND r."promptId" = s."promptId" AND r.url = s.url AND r.domain = s.domain AND r.citations = 0 AND (s."citations" <> 0 OR s."ownCitations" <> 0 OR s."answers" <> 0);
+  TRUNCATE pg_temp.rollup_cited_page_prompt_months_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_gap_source_prompts_change') IS NOT NULL THEN
   INSERT INTO rollup_gap_source_prompts AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "domain", "name", "answers", "offSite")
   SELECT "workspaceId", "brandId", "day", "providerConfigId", "promptId", "domain", "name", "answers", "offSite" FROM pg_temp.rollup_gap_source_prompts_change s
   WHERE s."answers" <> 0 OR s."offSite" <> 0
@@ -115,7 +138,10 @@ BEGIN
       "offSite" = r."offSite" + excluded."offSite";
   DELETE FROM rollup_gap_source_prompts r USING pg_temp.rollup_gap_source_prompts_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.day = s.day AND r."providerConfigId" = s."providerConfigId" AND r."promptId" = s."promptId" AND r.domain = s.domain AND r.name = s.name AND r.answers = 0 AND (s."answers" <> 0 OR s."offSite" <> 0);
+  TRUNCATE pg_temp.rollup_gap_source_prompts_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_candidates_change') IS NOT NULL THEN
   INSERT INTO rollup_candidates AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "key", "name", "answers")
   SELECT "workspaceId", "brandId", "day", "providerConfigId", "promptId", "key", "name", "answers" FROM pg_temp.rollup_candidates_change s
   WHERE s."answers" <> 0
@@ -124,7 +150,10 @@ BEGIN
       "answers" = r."answers" + excluded."answers";
   DELETE FROM rollup_candidates r USING pg_temp.rollup_candidates_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.day = s.day AND r."providerConfigId" = s."providerConfigId" AND r."promptId" = s."promptId" AND r.key = s.key AND r.name = s.name AND r.answers = 0 AND (s."answers" <> 0);
+  TRUNCATE pg_temp.rollup_candidates_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_candidate_prompt_days_change') IS NOT NULL THEN
   INSERT INTO rollup_candidate_prompt_days AS r ("workspaceId", "brandId", "day", "promptId", "key", "name", "answers")
   SELECT "workspaceId", "brandId", "day", "promptId", "key", "name", "answers" FROM pg_temp.rollup_candidate_prompt_days_change s
   WHERE s."answers" <> 0
@@ -133,7 +162,10 @@ BEGIN
       "answers" = r."answers" + excluded."answers";
   DELETE FROM rollup_candidate_prompt_days r USING pg_temp.rollup_candidate_prompt_days_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.day = s.day AND r."promptId" = s."promptId" AND r.key = s.key AND r.name = s.name AND r.answers = 0 AND (s."answers" <> 0);
+  TRUNCATE pg_temp.rollup_candidate_prompt_days_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_candidate_prompt_weeks_change') IS NOT NULL THEN
   INSERT INTO rollup_candidate_prompt_weeks AS r ("workspaceId", "brandId", "week", "promptId", "key", "name", "answers")
   SELECT "workspaceId", "brandId", "week", "promptId", "key", "name", "answers" FROM pg_temp.rollup_candidate_prompt_weeks_change s
   WHERE s."answers" <> 0
@@ -142,7 +174,10 @@ BEGIN
       "answers" = r."answers" + excluded."answers";
   DELETE FROM rollup_candidate_prompt_weeks r USING pg_temp.rollup_candidate_prompt_weeks_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.week = s.week AND r."promptId" = s."promptId" AND r.key = s.key AND r.name = s.name AND r.answers = 0 AND (s."answers" <> 0);
+  TRUNCATE pg_temp.rollup_candidate_prompt_weeks_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_candidate_prompt_provider_weeks_change') IS NOT NULL THEN
   INSERT INTO rollup_candidate_prompt_provider_weeks AS r ("workspaceId", "brandId", "week", "providerConfigId", "promptId", "key", "name", "answers")
   SELECT "workspaceId", "brandId", "week", "providerConfigId", "promptId", "key", "name", "answers" FROM pg_temp.rollup_candidate_prompt_provider_weeks_change s
   WHERE s."answers" <> 0
@@ -151,7 +186,10 @@ BEGIN
       "answers" = r."answers" + excluded."answers";
   DELETE FROM rollup_candidate_prompt_provider_weeks r USING pg_temp.rollup_candidate_prompt_provider_weeks_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.week = s.week AND r."providerConfigId" = s."providerConfigId" AND r."promptId" = s."promptId" AND r.key = s.key AND r.name = s.name AND r.answers = 0 AND (s."answers" <> 0);
+  TRUNCATE pg_temp.rollup_candidate_prompt_provider_weeks_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_tag_domains_change') IS NOT NULL THEN
   INSERT INTO rollup_tag_domains AS r ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain", "citations", "ownCitations")
   SELECT "workspaceId", "brandId", "tag", "day", "providerConfigId", "domain", "citations", "ownCitations" FROM pg_temp.rollup_tag_domains_change s
   WHERE s."citations" <> 0 OR s."ownCitations" <> 0
@@ -161,7 +199,10 @@ BEGIN
       "ownCitations" = r."ownCitations" + excluded."ownCitations";
   DELETE FROM rollup_tag_domains r USING pg_temp.rollup_tag_domains_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.tag = s.tag AND r.day = s.day AND r."providerConfigId" = s."providerConfigId" AND r.domain = s.domain AND r.citations = 0 AND (s."citations" <> 0 OR s."ownCitations" <> 0);
+  TRUNCATE pg_temp.rollup_tag_domains_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_tag_domain_weeks_change') IS NOT NULL THEN
   INSERT INTO rollup_tag_domain_weeks AS r ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain", "citations", "ownCitations")
   SELECT "workspaceId", "brandId", "tag", "week", "providerConfigId", "domain", "citations", "ownCitations" FROM pg_temp.rollup_tag_domain_weeks_change s
   WHERE s."citations" <> 0 OR s."ownCitations" <> 0
@@ -171,7 +212,10 @@ BEGIN
       "ownCitations" = r."ownCitations" + excluded."ownCitations";
   DELETE FROM rollup_tag_domain_weeks r USING pg_temp.rollup_tag_domain_weeks_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.tag = s.tag AND r.week = s.week AND r."providerConfigId" = s."providerConfigId" AND r.domain = s.domain AND r.citations = 0 AND (s."citations" <> 0 OR s."ownCitations" <> 0);
+  TRUNCATE pg_temp.rollup_tag_domain_weeks_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_tag_gap_sources_change') IS NOT NULL THEN
   INSERT INTO rollup_tag_gap_sources AS r ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain", "name", "answers", "offSite")
   SELECT "workspaceId", "brandId", "tag", "day", "providerConfigId", "domain", "name", "answers", "offSite" FROM pg_temp.rollup_tag_gap_sources_change s
   WHERE s."answers" <> 0 OR s."offSite" <> 0
@@ -181,7 +225,10 @@ BEGIN
       "offSite" = r."offSite" + excluded."offSite";
   DELETE FROM rollup_tag_gap_sources r USING pg_temp.rollup_tag_gap_sources_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.tag = s.tag AND r.day = s.day AND r."providerConfigId" = s."providerConfigId" AND r.domain = s.domain AND r.name = s.name AND r.answers = 0 AND (s."answers" <> 0 OR s."offSite" <> 0);
+  TRUNCATE pg_temp.rollup_tag_gap_sources_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_tag_gap_source_weeks_change') IS NOT NULL THEN
   INSERT INTO rollup_tag_gap_source_weeks AS r ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain", "name", "answers", "offSite")
   SELECT "workspaceId", "brandId", "tag", "week", "providerConfigId", "domain", "name", "answers", "offSite" FROM pg_temp.rollup_tag_gap_source_weeks_change s
   WHERE s."answers" <> 0 OR s."offSite" <> 0
@@ -191,7 +238,10 @@ BEGIN
       "offSite" = r."offSite" + excluded."offSite";
   DELETE FROM rollup_tag_gap_source_weeks r USING pg_temp.rollup_tag_gap_source_weeks_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.tag = s.tag AND r.week = s.week AND r."providerConfigId" = s."providerConfigId" AND r.domain = s.domain AND r.name = s.name AND r.answers = 0 AND (s."answers" <> 0 OR s."offSite" <> 0);
+  TRUNCATE pg_temp.rollup_tag_gap_source_weeks_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_domains_change') IS NOT NULL THEN
   INSERT INTO rollup_domains AS r ("workspaceId", "brandId", "day", "providerConfigId", "domain", "citations", "ownCitations")
   SELECT "workspaceId", "brandId", "day", "providerConfigId", "domain", "citations", "ownCitations" FROM pg_temp.rollup_domains_change s
   WHERE s."citations" <> 0 OR s."ownCitations" <> 0
@@ -201,7 +251,10 @@ BEGIN
       "ownCitations" = r."ownCitations" + excluded."ownCitations";
   DELETE FROM rollup_domains r USING pg_temp.rollup_domains_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.day = s.day AND r."providerConfigId" = s."providerConfigId" AND r.domain = s.domain AND r.citations = 0 AND (s."citations" <> 0 OR s."ownCitations" <> 0);
+  TRUNCATE pg_temp.rollup_domains_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_domain_weeks_change') IS NOT NULL THEN
   INSERT INTO rollup_domain_weeks AS r ("workspaceId", "brandId", "week", "providerConfigId", "domain", "citations", "ownCitations")
   SELECT "workspaceId", "brandId", "week", "providerConfigId", "domain", "citations", "ownCitations" FROM pg_temp.rollup_domain_weeks_change s
   WHERE s."citations" <> 0 OR s."ownCitations" <> 0
@@ -211,7 +264,10 @@ BEGIN
       "ownCitations" = r."ownCitations" + excluded."ownCitations";
   DELETE FROM rollup_domain_weeks r USING pg_temp.rollup_domain_weeks_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.week = s.week AND r."providerConfigId" = s."providerConfigId" AND r.domain = s.domain AND r.citations = 0 AND (s."citations" <> 0 OR s."ownCitations" <> 0);
+  TRUNCATE pg_temp.rollup_domain_weeks_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_cited_pages_change') IS NOT NULL THEN
   INSERT INTO rollup_cited_pages AS r ("workspaceId", "brandId", "day", "providerConfigId", "url", "domain", "citations", "ownCitations", "answers", "title", "titleAt")
   SELECT "workspaceId", "brandId", "day", "providerConfigId", "url", "domain", "citations", "ownCitations", "answers", "title", "titleAt" FROM pg_temp.rollup_cited_pages_change s
   WHERE s."citations" <> 0 OR s."ownCitations" <> 0 OR s."answers" <> 0
@@ -224,7 +280,10 @@ BEGIN
       "titleAt" = greatest(r."titleAt", excluded."titleAt");
   DELETE FROM rollup_cited_pages r USING pg_temp.rollup_cited_pages_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.day = s.day AND r."providerConfigId" = s."providerConfigId" AND r.url = s.url AND r.domain = s.domain AND r.citations = 0 AND (s."citations" <> 0 OR s."ownCitations" <> 0 OR s."answers" <> 0);
+  TRUNCATE pg_temp.rollup_cited_pages_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_cited_page_weeks_change') IS NOT NULL THEN
   INSERT INTO rollup_cited_page_weeks AS r ("workspaceId", "brandId", "week", "providerConfigId", "url", "domain", "citations", "ownCitations", "answers", "titleAt")
   SELECT "workspaceId", "brandId", "week", "providerConfigId", "url", "domain", "citations", "ownCitations", "answers", "titleAt" FROM pg_temp.rollup_cited_page_weeks_change s
   WHERE s."citations" <> 0 OR s."ownCitations" <> 0 OR s."answers" <> 0
@@ -236,7 +295,10 @@ BEGIN
       "titleAt" = greatest(r."titleAt", excluded."titleAt");
   DELETE FROM rollup_cited_page_weeks r USING pg_temp.rollup_cited_page_weeks_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.week = s.week AND r."providerConfigId" = s."providerConfigId" AND r.url = s.url AND r.domain = s.domain AND r.citations = 0 AND (s."citations" <> 0 OR s."ownCitations" <> 0 OR s."answers" <> 0);
+  TRUNCATE pg_temp.rollup_cited_page_weeks_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_gap_sources_change') IS NOT NULL THEN
   INSERT INTO rollup_gap_sources AS r ("workspaceId", "brandId", "day", "providerConfigId", "domain", "name", "answers", "offSite")
   SELECT "workspaceId", "brandId", "day", "providerConfigId", "domain", "name", "answers", "offSite" FROM pg_temp.rollup_gap_sources_change s
   WHERE s."answers" <> 0 OR s."offSite" <> 0
@@ -246,7 +308,10 @@ BEGIN
       "offSite" = r."offSite" + excluded."offSite";
   DELETE FROM rollup_gap_sources r USING pg_temp.rollup_gap_sources_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.day = s.day AND r."providerConfigId" = s."providerConfigId" AND r.domain = s.domain AND r.name = s.name AND r.answers = 0 AND (s."answers" <> 0 OR s."offSite" <> 0);
+  TRUNCATE pg_temp.rollup_gap_sources_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_gap_source_weeks_change') IS NOT NULL THEN
   INSERT INTO rollup_gap_source_weeks AS r ("workspaceId", "brandId", "week", "providerConfigId", "domain", "name", "answers", "offSite")
   SELECT "workspaceId", "brandId", "week", "providerConfigId", "domain", "name", "answers", "offSite" FROM pg_temp.rollup_gap_source_weeks_change s
   WHERE s."answers" <> 0 OR s."offSite" <> 0
@@ -256,7 +321,10 @@ BEGIN
       "offSite" = r."offSite" + excluded."offSite";
   DELETE FROM rollup_gap_source_weeks r USING pg_temp.rollup_gap_source_weeks_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.week = s.week AND r."providerConfigId" = s."providerConfigId" AND r.domain = s.domain AND r.name = s.name AND r.answers = 0 AND (s."answers" <> 0 OR s."offSite" <> 0);
+  TRUNCATE pg_temp.rollup_gap_source_weeks_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_candidate_days_change') IS NOT NULL THEN
   INSERT INTO rollup_candidate_days AS r ("workspaceId", "brandId", "day", "providerConfigId", "key", "name", "answers")
   SELECT "workspaceId", "brandId", "day", "providerConfigId", "key", "name", "answers" FROM pg_temp.rollup_candidate_days_change s
   WHERE s."answers" <> 0
@@ -265,7 +333,10 @@ BEGIN
       "answers" = r."answers" + excluded."answers";
   DELETE FROM rollup_candidate_days r USING pg_temp.rollup_candidate_days_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.day = s.day AND r."providerConfigId" = s."providerConfigId" AND r.key = s.key AND r.name = s.name AND r.answers = 0 AND (s."answers" <> 0);
+  TRUNCATE pg_temp.rollup_candidate_days_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_candidate_weeks_change') IS NOT NULL THEN
   INSERT INTO rollup_candidate_weeks AS r ("workspaceId", "brandId", "week", "providerConfigId", "key", "name", "answers")
   SELECT "workspaceId", "brandId", "week", "providerConfigId", "key", "name", "answers" FROM pg_temp.rollup_candidate_weeks_change s
   WHERE s."answers" <> 0
@@ -274,7 +345,10 @@ BEGIN
       "answers" = r."answers" + excluded."answers";
   DELETE FROM rollup_candidate_weeks r USING pg_temp.rollup_candidate_weeks_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.week = s.week AND r."providerConfigId" = s."providerConfigId" AND r.key = s.key AND r.name = s.name AND r.answers = 0 AND (s."answers" <> 0);
+  TRUNCATE pg_temp.rollup_candidate_weeks_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_tag_domain_day_totals_change') IS NOT NULL THEN
   INSERT INTO rollup_tag_domain_day_totals AS r ("workspaceId", "brandId", "tag", "day", "domain", "citations", "ownCitations")
   SELECT "workspaceId", "brandId", "tag", "day", "domain", "citations", "ownCitations" FROM pg_temp.rollup_tag_domain_day_totals_change s
   WHERE s."citations" <> 0 OR s."ownCitations" <> 0
@@ -284,7 +358,10 @@ BEGIN
       "ownCitations" = r."ownCitations" + excluded."ownCitations";
   DELETE FROM rollup_tag_domain_day_totals r USING pg_temp.rollup_tag_domain_day_totals_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.tag = s.tag AND r.day = s.day AND r.domain = s.domain AND r.citations = 0 AND (s."citations" <> 0 OR s."ownCitations" <> 0);
+  TRUNCATE pg_temp.rollup_tag_domain_day_totals_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_tag_cited_page_weeks_change') IS NOT NULL THEN
   INSERT INTO rollup_tag_cited_page_weeks AS r ("workspaceId", "brandId", "tag", "week", "url", "domain", "citations", "ownCitations", "answers")
   SELECT "workspaceId", "brandId", "tag", "week", "url", "domain", "citations", "ownCitations", "answers" FROM pg_temp.rollup_tag_cited_page_weeks_change s
   WHERE s."citations" <> 0 OR s."ownCitations" <> 0 OR s."answers" <> 0
@@ -295,7 +372,10 @@ BEGIN
       "answers" = r."answers" + excluded."answers";
   DELETE FROM rollup_tag_cited_page_weeks r USING pg_temp.rollup_tag_cited_page_weeks_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.tag = s.tag AND r.week = s.week AND r.url = s.url AND r.domain = s.domain AND r.citations = 0 AND (s."citations" <> 0 OR s."ownCitations" <> 0 OR s."answers" <> 0);
+  TRUNCATE pg_temp.rollup_tag_cited_page_weeks_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_tag_cited_page_months_change') IS NOT NULL THEN
   INSERT INTO rollup_tag_cited_page_months AS r ("workspaceId", "brandId", "tag", "month", "url", "domain", "citations", "ownCitations", "answers")
   SELECT "workspaceId", "brandId", "tag", "month", "url", "domain", "citations", "ownCitations", "answers" FROM pg_temp.rollup_tag_cited_page_months_change s
   WHERE s."citations" <> 0 OR s."ownCitations" <> 0 OR s."answers" <> 0
@@ -306,7 +386,10 @@ BEGIN
       "answers" = r."answers" + excluded."answers";
   DELETE FROM rollup_tag_cited_page_months r USING pg_temp.rollup_tag_cited_page_months_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.tag = s.tag AND r.month = s.month AND r.url = s.url AND r.domain = s.domain AND r.citations = 0 AND (s."citations" <> 0 OR s."ownCitations" <> 0 OR s."answers" <> 0);
+  TRUNCATE pg_temp.rollup_tag_cited_page_months_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_tag_candidates_change') IS NOT NULL THEN
   INSERT INTO rollup_tag_candidates AS r ("workspaceId", "brandId", "tag", "day", "key", "name", "answers")
   SELECT "workspaceId", "brandId", "tag", "day", "key", "name", "answers" FROM pg_temp.rollup_tag_candidates_change s
   WHERE s."answers" <> 0
@@ -315,7 +398,10 @@ BEGIN
       "answers" = r."answers" + excluded."answers";
   DELETE FROM rollup_tag_candidates r USING pg_temp.rollup_tag_candidates_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.tag = s.tag AND r.day = s.day AND r.key = s.key AND r.name = s.name AND r.answers = 0 AND (s."answers" <> 0);
+  TRUNCATE pg_temp.rollup_tag_candidates_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_tag_candidate_weeks_change') IS NOT NULL THEN
   INSERT INTO rollup_tag_candidate_weeks AS r ("workspaceId", "brandId", "tag", "week", "key", "name", "answers")
   SELECT "workspaceId", "brandId", "tag", "week", "key", "name", "answers" FROM pg_temp.rollup_tag_candidate_weeks_change s
   WHERE s."answers" <> 0
@@ -324,7 +410,10 @@ BEGIN
       "answers" = r."answers" + excluded."answers";
   DELETE FROM rollup_tag_candidate_weeks r USING pg_temp.rollup_tag_candidate_weeks_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.tag = s.tag AND r.week = s.week AND r.key = s.key AND r.name = s.name AND r.answers = 0 AND (s."answers" <> 0);
+  TRUNCATE pg_temp.rollup_tag_candidate_weeks_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_domain_day_totals_change') IS NOT NULL THEN
   INSERT INTO rollup_domain_day_totals AS r ("workspaceId", "brandId", "day", "domain", "citations", "ownCitations")
   SELECT "workspaceId", "brandId", "day", "domain", "citations", "ownCitations" FROM pg_temp.rollup_domain_day_totals_change s
   WHERE s."citations" <> 0 OR s."ownCitations" <> 0
@@ -334,7 +423,10 @@ BEGIN
       "ownCitations" = r."ownCitations" + excluded."ownCitations";
   DELETE FROM rollup_domain_day_totals r USING pg_temp.rollup_domain_day_totals_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.day = s.day AND r.domain = s.domain AND r.citations = 0 AND (s."citations" <> 0 OR s."ownCitations" <> 0);
+  TRUNCATE pg_temp.rollup_domain_day_totals_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_cited_page_day_totals_change') IS NOT NULL THEN
   INSERT INTO rollup_cited_page_day_totals AS r ("workspaceId", "brandId", "day", "url", "domain", "citations", "ownCitations", "answers", "titleAt")
   SELECT "workspaceId", "brandId", "day", "url", "domain", "citations", "ownCitations", "answers", "titleAt" FROM pg_temp.rollup_cited_page_day_totals_change s
   WHERE s."citations" <> 0 OR s."ownCitations" <> 0 OR s."answers" <> 0
@@ -346,7 +438,10 @@ BEGIN
       "titleAt" = greatest(r."titleAt", excluded."titleAt");
   DELETE FROM rollup_cited_page_day_totals r USING pg_temp.rollup_cited_page_day_totals_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.day = s.day AND r.url = s.url AND r.domain = s.domain AND r.citations = 0 AND (s."citations" <> 0 OR s."ownCitations" <> 0 OR s."answers" <> 0);
+  TRUNCATE pg_temp.rollup_cited_page_day_totals_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_cited_page_week_totals_change') IS NOT NULL THEN
   INSERT INTO rollup_cited_page_week_totals AS r ("workspaceId", "brandId", "week", "url", "domain", "citations", "ownCitations", "answers", "titleAt")
   SELECT "workspaceId", "brandId", "week", "url", "domain", "citations", "ownCitations", "answers", "titleAt" FROM pg_temp.rollup_cited_page_week_totals_change s
   WHERE s."citations" <> 0 OR s."ownCitations" <> 0 OR s."answers" <> 0
@@ -358,7 +453,10 @@ BEGIN
       "titleAt" = greatest(r."titleAt", excluded."titleAt");
   DELETE FROM rollup_cited_page_week_totals r USING pg_temp.rollup_cited_page_week_totals_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.week = s.week AND r.url = s.url AND r.domain = s.domain AND r.citations = 0 AND (s."citations" <> 0 OR s."ownCitations" <> 0 OR s."answers" <> 0);
+  TRUNCATE pg_temp.rollup_cited_page_week_totals_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_cited_page_month_totals_change') IS NOT NULL THEN
   INSERT INTO rollup_cited_page_month_totals AS r ("workspaceId", "brandId", "month", "url", "domain", "citations", "ownCitations", "answers", "titleAt")
   SELECT "workspaceId", "brandId", "month", "url", "domain", "citations", "ownCitations", "answers", "titleAt" FROM pg_temp.rollup_cited_page_month_totals_change s
   WHERE s."citations" <> 0 OR s."ownCitations" <> 0 OR s."answers" <> 0
@@ -370,7 +468,10 @@ BEGIN
       "titleAt" = greatest(r."titleAt", excluded."titleAt");
   DELETE FROM rollup_cited_page_month_totals r USING pg_temp.rollup_cited_page_month_totals_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.month = s.month AND r.url = s.url AND r.domain = s.domain AND r.citations = 0 AND (s."citations" <> 0 OR s."ownCitations" <> 0 OR s."answers" <> 0);
+  TRUNCATE pg_temp.rollup_cited_page_month_totals_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_candidate_day_totals_change') IS NOT NULL THEN
   INSERT INTO rollup_candidate_day_totals AS r ("workspaceId", "brandId", "day", "key", "name", "answers")
   SELECT "workspaceId", "brandId", "day", "key", "name", "answers" FROM pg_temp.rollup_candidate_day_totals_change s
   WHERE s."answers" <> 0
@@ -379,7 +480,10 @@ BEGIN
       "answers" = r."answers" + excluded."answers";
   DELETE FROM rollup_candidate_day_totals r USING pg_temp.rollup_candidate_day_totals_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.day = s.day AND r.key = s.key AND r.name = s.name AND r.answers = 0 AND (s."answers" <> 0);
+  TRUNCATE pg_temp.rollup_candidate_day_totals_change;
+  END IF;
 
+  IF to_regclass('pg_temp.rollup_candidate_week_totals_change') IS NOT NULL THEN
   INSERT INTO rollup_candidate_week_totals AS r ("workspaceId", "brandId", "week", "key", "name", "answers")
   SELECT "workspaceId", "brandId", "week", "key", "name", "answers" FROM pg_temp.rollup_candidate_week_totals_change s
   WHERE s."answers" <> 0
@@ -388,7 +492,7 @@ BEGIN
       "answers" = r."answers" + excluded."answers";
   DELETE FROM rollup_candidate_week_totals r USING pg_temp.rollup_candidate_week_totals_change s
   WHERE r."workspaceId" = s."workspaceId" AND r."brandId" = s."brandId" AND r.week = s.week AND r.key = s.key AND r.name = s.name AND r.answers = 0 AND (s."answers" <> 0);
-
-  TRUNCATE pg_temp.rollup_answers_change, pg_temp.rollup_mentions_change, pg_temp.rollup_citations_change, pg_temp.rollup_own_pages_change, pg_temp.rollup_cited_page_prompt_days_change, pg_temp.rollup_cited_page_prompt_weeks_change, pg_temp.rollup_cited_page_prompt_months_change, pg_temp.rollup_gap_source_prompts_change, pg_temp.rollup_candidates_change, pg_temp.rollup_candidate_prompt_days_change, pg_temp.rollup_candidate_prompt_weeks_change, pg_temp.rollup_candidate_prompt_provider_weeks_change, pg_temp.rollup_tag_domains_change, pg_temp.rollup_tag_domain_weeks_change, pg_temp.rollup_tag_gap_sources_change, pg_temp.rollup_tag_gap_source_weeks_change, pg_temp.rollup_domains_change, pg_temp.rollup_domain_weeks_change, pg_temp.rollup_cited_pages_change, pg_temp.rollup_cited_page_weeks_change, pg_temp.rollup_gap_sources_change, pg_temp.rollup_gap_source_weeks_change, pg_temp.rollup_candidate_days_change, pg_temp.rollup_candidate_weeks_change, pg_temp.rollup_tag_domain_day_totals_change, pg_temp.rollup_tag_cited_page_weeks_change, pg_temp.rollup_tag_cited_page_months_change, pg_temp.rollup_tag_candidates_change, pg_temp.rollup_tag_candidate_weeks_change, pg_temp.rollup_domain_day_totals_change, pg_temp.rollup_cited_page_day_totals_change, pg_temp.rollup_cited_page_week_totals_change, pg_temp.rollup_cited_page_month_totals_change, pg_temp.rollup_candidate_day_totals_change, pg_temp.rollup_candidate_week_totals_change;
+  TRUNCATE pg_temp.rollup_candidate_week_totals_change;
+  END IF;
 END
 $function$;

@@ -7,49 +7,15 @@ CREATE OR REPLACE FUNCTION public.beacon_rollup_stage(ids uuid[], sign integer, 
  LANGUAGE plpgsql
 AS $function$
 BEGIN
-  IF to_regclass('pg_temp.rollup_answers_change') IS NULL THEN
-    CREATE TEMPORARY TABLE rollup_answers_change (LIKE rollup_answers INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "day", "providerConfigId", "promptId")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_mentions_change (LIKE rollup_mentions INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "entity")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_citations_change (LIKE rollup_citations INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "domain")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_own_pages_change (LIKE rollup_own_pages INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "url", "domain")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_cited_page_prompt_days_change (LIKE rollup_cited_page_prompt_days INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "day", "promptId", "url", "domain")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_cited_page_prompt_weeks_change (LIKE rollup_cited_page_prompt_weeks INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "week", "promptId", "url", "domain")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_cited_page_prompt_months_change (LIKE rollup_cited_page_prompt_months INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "month", "promptId", "url", "domain")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_gap_source_prompts_change (LIKE rollup_gap_source_prompts INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "domain", "name")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_candidates_change (LIKE rollup_candidates INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "key", "name")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_candidate_prompt_days_change (LIKE rollup_candidate_prompt_days INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "day", "promptId", "key", "name")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_candidate_prompt_weeks_change (LIKE rollup_candidate_prompt_weeks INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "week", "promptId", "key", "name")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_candidate_prompt_provider_weeks_change (LIKE rollup_candidate_prompt_provider_weeks INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "week", "providerConfigId", "promptId", "key", "name")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_tag_domains_change (LIKE rollup_tag_domains INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_tag_domain_weeks_change (LIKE rollup_tag_domain_weeks INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_tag_gap_sources_change (LIKE rollup_tag_gap_sources INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain", "name")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_tag_gap_source_weeks_change (LIKE rollup_tag_gap_source_weeks INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain", "name")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_domains_change (LIKE rollup_domains INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "day", "providerConfigId", "domain")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_domain_weeks_change (LIKE rollup_domain_weeks INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "week", "providerConfigId", "domain")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_cited_pages_change (LIKE rollup_cited_pages INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "day", "providerConfigId", "url", "domain")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_cited_page_weeks_change (LIKE rollup_cited_page_weeks INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "week", "providerConfigId", "url", "domain")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_gap_sources_change (LIKE rollup_gap_sources INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "day", "providerConfigId", "domain", "name")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_gap_source_weeks_change (LIKE rollup_gap_source_weeks INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "week", "providerConfigId", "domain", "name")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_candidate_days_change (LIKE rollup_candidate_days INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "day", "providerConfigId", "key", "name")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_candidate_weeks_change (LIKE rollup_candidate_weeks INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "week", "providerConfigId", "key", "name")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_tag_domain_day_totals_change (LIKE rollup_tag_domain_day_totals INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "tag", "day", "domain")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_tag_cited_page_weeks_change (LIKE rollup_tag_cited_page_weeks INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "tag", "week", "url", "domain")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_tag_cited_page_months_change (LIKE rollup_tag_cited_page_months INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "tag", "month", "url", "domain")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_tag_candidates_change (LIKE rollup_tag_candidates INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "tag", "day", "key", "name")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_tag_candidate_weeks_change (LIKE rollup_tag_candidate_weeks INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "tag", "week", "key", "name")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_domain_day_totals_change (LIKE rollup_domain_day_totals INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "day", "domain")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_cited_page_day_totals_change (LIKE rollup_cited_page_day_totals INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "day", "url", "domain")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_cited_page_week_totals_change (LIKE rollup_cited_page_week_totals INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "week", "url", "domain")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_cited_page_month_totals_change (LIKE rollup_cited_page_month_totals INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "month", "url", "domain")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_candidate_day_totals_change (LIKE rollup_candidate_day_totals INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "day", "key", "name")) ON COMMIT DROP;
-    CREATE TEMPORARY TABLE rollup_candidate_week_totals_change (LIKE rollup_candidate_week_totals INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "week", "key", "name")) ON COMMIT DROP;
-  END IF;
   -- The prompts' tags are read below (the rollups with a tag): shared with other writers of the
   -- rollups, exclusive for a change of the prompt's tags (beacon_prompt_tags_changed), taken
   -- before any rollup row, in id order.
   PERFORM pg_advisory_xact_lock_shared(hashtextextended('prompt-tags:' || p.id, 0))
   FROM (SELECT DISTINCT c."promptId" AS id FROM captures c WHERE c.id = ANY(ids) ORDER BY 1) p;
   IF sources && ARRAY['mentions', 'citations']::text[] THEN
+  IF to_regclass('pg_temp.rollup_answers_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_answers_change (LIKE rollup_answers INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "day", "providerConfigId", "promptId")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_answers_change AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "captures", "costMicros", "answers", "mentioned", "positionN", "positionSum", "positionSumSq", "position1", "position2", "position3", "position4", "position5Plus", "positive", "neutral", "negative", "sumY", "sumX", "sumYY", "sumXX", "sumXY", "citingOwn")
   WITH cap AS (
     SELECT c.id, c."workspaceId", c."brandId", c."finishedAt"::date AS day, c."providerConfigId", c."promptId", c."costMicros"
@@ -121,6 +87,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['mentions']::text[] THEN
+  IF to_regclass('pg_temp.rollup_mentions_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_mentions_change (LIKE rollup_mentions INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "entity")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_mentions_change AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "entity", "name", "rows", "mentions", "sumYY", "sumXY", "ahead", "instead")
   WITH cap AS (
     SELECT c.id, c."workspaceId", c."brandId", c."finishedAt"::date AS day, c."providerConfigId", c."promptId"
@@ -170,6 +139,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['citations']::text[] THEN
+  IF to_regclass('pg_temp.rollup_citations_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_citations_change (LIKE rollup_citations INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "domain")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_citations_change AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "domain", "citations", "ownCitations")
   SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."providerConfigId", c."promptId", ci.domain,
     sign * count(*),
@@ -185,6 +157,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['citations']::text[] THEN
+  IF to_regclass('pg_temp.rollup_own_pages_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_own_pages_change (LIKE rollup_own_pages INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "url", "domain")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_own_pages_change AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "url", "domain", "citations", "answers", "title", "titleAt")
   SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."providerConfigId", c."promptId", ci.url, ci.domain,
     sign * count(*),
@@ -204,6 +179,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['citations']::text[] THEN
+  IF to_regclass('pg_temp.rollup_cited_page_prompt_days_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_cited_page_prompt_days_change (LIKE rollup_cited_page_prompt_days INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "day", "promptId", "url", "domain")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_cited_page_prompt_days_change AS r ("workspaceId", "brandId", "day", "promptId", "url", "domain", "citations", "ownCitations", "answers", "title", "titleAt")
   SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."promptId", ci.url, ci.domain,
     sign * count(*),
@@ -225,6 +203,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['citations']::text[] THEN
+  IF to_regclass('pg_temp.rollup_cited_page_prompt_weeks_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_cited_page_prompt_weeks_change (LIKE rollup_cited_page_prompt_weeks INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "week", "promptId", "url", "domain")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_cited_page_prompt_weeks_change AS r ("workspaceId", "brandId", "week", "promptId", "url", "domain", "citations", "ownCitations", "answers", "titleAt")
   SELECT c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date, c."promptId", ci.url, ci.domain,
     sign * count(*),
@@ -244,6 +225,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['citations']::text[] THEN
+  IF to_regclass('pg_temp.rollup_cited_page_prompt_months_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_cited_page_prompt_months_change (LIKE rollup_cited_page_prompt_months INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "month", "promptId", "url", "domain")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_cited_page_prompt_months_change AS r ("workspaceId", "brandId", "month", "promptId", "url", "domain", "citations", "ownCitations", "answers", "titleAt")
   SELECT c."workspaceId", c."brandId", date_trunc('month', c."finishedAt")::date, c."promptId", ci.url, ci.domain,
     sign * count(*),
@@ -263,6 +247,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['mentions', 'citations']::text[] THEN
+  IF to_regclass('pg_temp.rollup_gap_source_prompts_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_gap_source_prompts_change (LIKE rollup_gap_source_prompts INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "domain", "name")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_gap_source_prompts_change AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "domain", "name", "answers", "offSite")
   WITH gap AS (
     SELECT c.id, c."workspaceId", c."brandId", c."finishedAt"::date AS day, c."providerConfigId", c."promptId"
@@ -296,6 +283,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['candidates']::text[] THEN
+  IF to_regclass('pg_temp.rollup_candidates_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_candidates_change (LIKE rollup_candidates INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "key", "name")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_candidates_change AS r ("workspaceId", "brandId", "day", "providerConfigId", "promptId", "key", "name", "answers")
   SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."providerConfigId", c."promptId", k.key, k.name,
     sign * count(*)
@@ -309,6 +299,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['candidates']::text[] THEN
+  IF to_regclass('pg_temp.rollup_candidate_prompt_days_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_candidate_prompt_days_change (LIKE rollup_candidate_prompt_days INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "day", "promptId", "key", "name")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_candidate_prompt_days_change AS r ("workspaceId", "brandId", "day", "promptId", "key", "name", "answers")
   SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."promptId", k.key, k.name,
     sign * count(*)
@@ -322,6 +315,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['candidates']::text[] THEN
+  IF to_regclass('pg_temp.rollup_candidate_prompt_weeks_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_candidate_prompt_weeks_change (LIKE rollup_candidate_prompt_weeks INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "week", "promptId", "key", "name")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_candidate_prompt_weeks_change AS r ("workspaceId", "brandId", "week", "promptId", "key", "name", "answers")
   SELECT c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date, c."promptId", k.key, k.name,
     sign * count(*)
@@ -335,6 +331,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['candidates']::text[] THEN
+  IF to_regclass('pg_temp.rollup_candidate_prompt_provider_weeks_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_candidate_prompt_provider_weeks_change (LIKE rollup_candidate_prompt_provider_weeks INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "week", "providerConfigId", "promptId", "key", "name")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_candidate_prompt_provider_weeks_change AS r ("workspaceId", "brandId", "week", "providerConfigId", "promptId", "key", "name", "answers")
   SELECT c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date, c."providerConfigId", c."promptId", k.key, k.name,
     sign * count(*)
@@ -348,6 +347,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['citations']::text[] THEN
+  IF to_regclass('pg_temp.rollup_tag_domains_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_tag_domains_change (LIKE rollup_tag_domains INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_tag_domains_change AS r ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain", "citations", "ownCitations")
   SELECT c."workspaceId", c."brandId", t.tag, c."finishedAt"::date, c."providerConfigId", ci.domain,
     sign * count(*),
@@ -365,6 +367,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['citations']::text[] THEN
+  IF to_regclass('pg_temp.rollup_tag_domain_weeks_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_tag_domain_weeks_change (LIKE rollup_tag_domain_weeks INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_tag_domain_weeks_change AS r ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain", "citations", "ownCitations")
   SELECT c."workspaceId", c."brandId", t.tag, date_trunc('week', c."finishedAt")::date, c."providerConfigId", ci.domain,
     sign * count(*),
@@ -382,6 +387,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['mentions', 'citations']::text[] THEN
+  IF to_regclass('pg_temp.rollup_tag_gap_sources_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_tag_gap_sources_change (LIKE rollup_tag_gap_sources INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain", "name")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_tag_gap_sources_change AS r ("workspaceId", "brandId", "tag", "day", "providerConfigId", "domain", "name", "answers", "offSite")
   WITH gap AS (
     SELECT c.id, c."workspaceId", c."brandId", t.tag, c."finishedAt"::date AS day, c."providerConfigId"
@@ -417,6 +425,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['mentions', 'citations']::text[] THEN
+  IF to_regclass('pg_temp.rollup_tag_gap_source_weeks_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_tag_gap_source_weeks_change (LIKE rollup_tag_gap_source_weeks INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain", "name")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_tag_gap_source_weeks_change AS r ("workspaceId", "brandId", "tag", "week", "providerConfigId", "domain", "name", "answers", "offSite")
   WITH gap AS (
     SELECT c.id, c."workspaceId", c."brandId", t.tag, date_trunc('week', c."finishedAt")::date AS week, c."providerConfigId"
@@ -452,6 +463,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['citations']::text[] THEN
+  IF to_regclass('pg_temp.rollup_domains_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_domains_change (LIKE rollup_domains INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "day", "providerConfigId", "domain")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_domains_change AS r ("workspaceId", "brandId", "day", "providerConfigId", "domain", "citations", "ownCitations")
   SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."providerConfigId", ci.domain,
     sign * count(*),
@@ -467,6 +481,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['citations']::text[] THEN
+  IF to_regclass('pg_temp.rollup_domain_weeks_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_domain_weeks_change (LIKE rollup_domain_weeks INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "week", "providerConfigId", "domain")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_domain_weeks_change AS r ("workspaceId", "brandId", "week", "providerConfigId", "domain", "citations", "ownCitations")
   SELECT c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date, c."providerConfigId", ci.domain,
     sign * count(*),
@@ -482,6 +499,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['citations']::text[] THEN
+  IF to_regclass('pg_temp.rollup_cited_pages_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_cited_pages_change (LIKE rollup_cited_pages INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "day", "providerConfigId", "url", "domain")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_cited_pages_change AS r ("workspaceId", "brandId", "day", "providerConfigId", "url", "domain", "citations", "ownCitations", "answers", "title", "titleAt")
   SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."providerConfigId", ci.url, ci.domain,
     sign * count(*),
@@ -503,6 +523,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['citations']::text[] THEN
+  IF to_regclass('pg_temp.rollup_cited_page_weeks_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_cited_page_weeks_change (LIKE rollup_cited_page_weeks INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "week", "providerConfigId", "url", "domain")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_cited_page_weeks_change AS r ("workspaceId", "brandId", "week", "providerConfigId", "url", "domain", "citations", "ownCitations", "answers", "titleAt")
   SELECT c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date, c."providerConfigId", ci.url, ci.domain,
     sign * count(*),
@@ -522,6 +545,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['mentions', 'citations']::text[] THEN
+  IF to_regclass('pg_temp.rollup_gap_sources_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_gap_sources_change (LIKE rollup_gap_sources INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "day", "providerConfigId", "domain", "name")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_gap_sources_change AS r ("workspaceId", "brandId", "day", "providerConfigId", "domain", "name", "answers", "offSite")
   WITH gap AS (
     SELECT c.id, c."workspaceId", c."brandId", c."finishedAt"::date AS day, c."providerConfigId"
@@ -555,6 +581,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['mentions', 'citations']::text[] THEN
+  IF to_regclass('pg_temp.rollup_gap_source_weeks_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_gap_source_weeks_change (LIKE rollup_gap_source_weeks INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "week", "providerConfigId", "domain", "name")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_gap_source_weeks_change AS r ("workspaceId", "brandId", "week", "providerConfigId", "domain", "name", "answers", "offSite")
   WITH gap AS (
     SELECT c.id, c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date AS week, c."providerConfigId"
@@ -588,6 +617,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['candidates']::text[] THEN
+  IF to_regclass('pg_temp.rollup_candidate_days_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_candidate_days_change (LIKE rollup_candidate_days INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "day", "providerConfigId", "key", "name")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_candidate_days_change AS r ("workspaceId", "brandId", "day", "providerConfigId", "key", "name", "answers")
   SELECT c."workspaceId", c."brandId", c."finishedAt"::date, c."providerConfigId", k.key, k.name,
     sign * count(*)
@@ -601,6 +633,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['candidates']::text[] THEN
+  IF to_regclass('pg_temp.rollup_candidate_weeks_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_candidate_weeks_change (LIKE rollup_candidate_weeks INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "week", "providerConfigId", "key", "name")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_candidate_weeks_change AS r ("workspaceId", "brandId", "week", "providerConfigId", "key", "name", "answers")
   SELECT c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date, c."providerConfigId", k.key, k.name,
     sign * count(*)
@@ -614,6 +649,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['citations']::text[] THEN
+  IF to_regclass('pg_temp.rollup_tag_domain_day_totals_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_tag_domain_day_totals_change (LIKE rollup_tag_domain_day_totals INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "tag", "day", "domain")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_tag_domain_day_totals_change AS r ("workspaceId", "brandId", "tag", "day", "domain", "citations", "ownCitations")
   SELECT c."workspaceId", c."brandId", t.tag, c."finishedAt"::date, ci.domain,
     sign * count(*),
@@ -631,6 +669,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['citations']::text[] THEN
+  IF to_regclass('pg_temp.rollup_tag_cited_page_weeks_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_tag_cited_page_weeks_change (LIKE rollup_tag_cited_page_weeks INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "tag", "week", "url", "domain")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_tag_cited_page_weeks_change AS r ("workspaceId", "brandId", "tag", "week", "url", "domain", "citations", "ownCitations", "answers")
   SELECT c."workspaceId", c."brandId", t.tag, date_trunc('week', c."finishedAt")::date, ci.url, ci.domain,
     sign * count(*),
@@ -650,6 +691,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['citations']::text[] THEN
+  IF to_regclass('pg_temp.rollup_tag_cited_page_months_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_tag_cited_page_months_change (LIKE rollup_tag_cited_page_months INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "tag", "month", "url", "domain")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_tag_cited_page_months_change AS r ("workspaceId", "brandId", "tag", "month", "url", "domain", "citations", "ownCitations", "answers")
   SELECT c."workspaceId", c."brandId", t.tag, date_trunc('month', c."finishedAt")::date, ci.url, ci.domain,
     sign * count(*),
@@ -669,6 +713,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['candidates']::text[] THEN
+  IF to_regclass('pg_temp.rollup_tag_candidates_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_tag_candidates_change (LIKE rollup_tag_candidates INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "tag", "day", "key", "name")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_tag_candidates_change AS r ("workspaceId", "brandId", "tag", "day", "key", "name", "answers")
   SELECT c."workspaceId", c."brandId", t.tag, c."finishedAt"::date, k.key, k.name,
     sign * count(*)
@@ -684,6 +731,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['candidates']::text[] THEN
+  IF to_regclass('pg_temp.rollup_tag_candidate_weeks_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_tag_candidate_weeks_change (LIKE rollup_tag_candidate_weeks INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "tag", "week", "key", "name")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_tag_candidate_weeks_change AS r ("workspaceId", "brandId", "tag", "week", "key", "name", "answers")
   SELECT c."workspaceId", c."brandId", t.tag, date_trunc('week', c."finishedAt")::date, k.key, k.name,
     sign * count(*)
@@ -699,6 +749,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['citations']::text[] THEN
+  IF to_regclass('pg_temp.rollup_domain_day_totals_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_domain_day_totals_change (LIKE rollup_domain_day_totals INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "day", "domain")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_domain_day_totals_change AS r ("workspaceId", "brandId", "day", "domain", "citations", "ownCitations")
   SELECT c."workspaceId", c."brandId", c."finishedAt"::date, ci.domain,
     sign * count(*),
@@ -714,6 +767,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['citations']::text[] THEN
+  IF to_regclass('pg_temp.rollup_cited_page_day_totals_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_cited_page_day_totals_change (LIKE rollup_cited_page_day_totals INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "day", "url", "domain")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_cited_page_day_totals_change AS r ("workspaceId", "brandId", "day", "url", "domain", "citations", "ownCitations", "answers", "titleAt")
   SELECT c."workspaceId", c."brandId", c."finishedAt"::date, ci.url, ci.domain,
     sign * count(*),
@@ -733,6 +789,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['citations']::text[] THEN
+  IF to_regclass('pg_temp.rollup_cited_page_week_totals_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_cited_page_week_totals_change (LIKE rollup_cited_page_week_totals INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "week", "url", "domain")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_cited_page_week_totals_change AS r ("workspaceId", "brandId", "week", "url", "domain", "citations", "ownCitations", "answers", "titleAt")
   SELECT c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date, ci.url, ci.domain,
     sign * count(*),
@@ -752,6 +811,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['citations']::text[] THEN
+  IF to_regclass('pg_temp.rollup_cited_page_month_totals_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_cited_page_month_totals_change (LIKE rollup_cited_page_month_totals INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "month", "url", "domain")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_cited_page_month_totals_change AS r ("workspaceId", "brandId", "month", "url", "domain", "citations", "ownCitations", "answers", "titleAt")
   SELECT c."workspaceId", c."brandId", date_trunc('month', c."finishedAt")::date, ci.url, ci.domain,
     sign * count(*),
@@ -771,6 +833,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['candidates']::text[] THEN
+  IF to_regclass('pg_temp.rollup_candidate_day_totals_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_candidate_day_totals_change (LIKE rollup_candidate_day_totals INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "day", "key", "name")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_candidate_day_totals_change AS r ("workspaceId", "brandId", "day", "key", "name", "answers")
   SELECT c."workspaceId", c."brandId", c."finishedAt"::date, k.key, k.name,
     sign * count(*)
@@ -784,6 +849,9 @@ BEGIN
   END IF;
 
   IF sources && ARRAY['candidates']::text[] THEN
+  IF to_regclass('pg_temp.rollup_candidate_week_totals_change') IS NULL THEN
+    CREATE TEMPORARY TABLE rollup_candidate_week_totals_change (LIKE rollup_candidate_week_totals INCLUDING DEFAULTS, PRIMARY KEY ("workspaceId", "brandId", "week", "key", "name")) ON COMMIT DROP;
+  END IF;
   INSERT INTO pg_temp.rollup_candidate_week_totals_change AS r ("workspaceId", "brandId", "week", "key", "name", "answers")
   SELECT c."workspaceId", c."brandId", date_trunc('week', c."finishedAt")::date, k.key, k.name,
     sign * count(*)
