@@ -178,10 +178,14 @@ describe("durations and times", () => {
     expect(formatTimeLeft(25 * 60_000)).toBe("about 25 min left");
     expect(formatTimeLeft(61 * 60_000)).toBe("about 1 h 10 min left");
     expect(formatTimeLeft(130 * 60_000)).toBe("about 2 h 10 min left");
+    expect(formatTimeLeft(70 * 3_600_000)).toBe("about 3 d left");
     fc.assert(
-      fc.property(fc.integer({ min: 60_000, max: 40 * 3_600_000 }), (ms) => {
-        const [, hours = "0", minutes = "0"] = /^about (?:(\d+) h)? ?(?:(\d+) min)? left$/.exec(formatTimeLeft(ms)) ?? [];
-        expect(Number(hours) * 60 + Number(minutes)).toBeGreaterThanOrEqual(ms / 60_000);
+      fc.property(fc.integer({ min: 60_000, max: 30 * 86_400_000 }), (ms) => {
+        const text = formatTimeLeft(ms);
+        const match = /^about (?:(\d+) d)?(?:(\d+) h)? ?(?:(\d+) min)? left$/.exec(text);
+        expect(match, text).not.toBeNull();
+        const [, days = "0", hours = "0", minutes = "0"] = match!;
+        expect(Number(days) * 1440 + Number(hours) * 60 + Number(minutes), text).toBeGreaterThanOrEqual(ms / 60_000);
       }),
     );
   });

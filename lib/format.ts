@@ -118,9 +118,13 @@ export function formatAge(ms: number): string {
   return `${Math.floor(hours / 24)} d`;
 }
 
-/** An estimate's time left, coarse as estimates are: "less than a minute left", "about 25 min left", "about 2 h 10 min left". */
+/**
+ * An estimate's time left, coarse as estimates are and never below it: "less than a minute left",
+ * "about 25 min left", "about 2 h 10 min left", "about 3 d left".
+ */
 export function formatTimeLeft(ms: number): string {
   if (ms < 60_000) return "less than a minute left";
+  if (ms >= 48 * 3_600_000) return `about ${Math.ceil(ms / 86_400_000)} d left`;
   const minutes = ms < 3_600_000 ? Math.ceil(ms / 60_000) : Math.ceil(ms / 600_000) * 10;
   return `about ${formatAge(minutes * 60_000)} left`;
 }

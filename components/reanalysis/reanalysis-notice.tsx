@@ -1,8 +1,8 @@
 "use client";
 import { Link } from "@/components/ui/link";
-import { formatCount, formatTimeLeft } from "@/lib/format";
 import { toast } from "@/lib/browser/toast";
 import { isOpen, type ReanalysisRun } from "@/lib/jobs/reanalysis-progress";
+import { ReanalysisBar, runProgress } from "./reanalysis-bar";
 import { useReanalysisQuery } from "./use-reanalysis";
 
 /**
@@ -13,8 +13,9 @@ import { useReanalysisQuery } from "./use-reanalysis";
  * left, or its error once its job gave up; when it ends, the charts load again.
  */
 export function ReanalysisNotice({ brand }: { brand: { id: string; name: string } | null | undefined }) {
+  // A run that failed stays in the notice below, with its error.
   const { data } = useReanalysisQuery((ended) => {
-    if (brand && ended.includes(brand.id)) toast.success(`${brand.name}'s past answers are re-analysed: the charts now read every answer alike.`);
+    if (brand && ended[brand.id]?.status === "completed") toast.success(`${brand.name}'s past answers are re-analysed: the charts now read every answer alike.`);
   });
   const run = brand ? data?.[brand.id] : undefined;
   if (!brand || !run || !(isOpen(run) || run.status === "failed")) return null;
@@ -26,7 +27,7 @@ export function ReanalysisNotice({ brand }: { brand: { id: string; name: string 
           Brands page
         </Link>
       </p>
-      {isOpen(run) && <RunBar run={run} />}
+      {isOpen(run) && <ReanalysisBar run={run} className="mt-2 bg-amber-100" fill="bg-amber-500" />}
     </div>
   );
 }
@@ -37,16 +38,7 @@ function RunText({ brandName, run }: { brandName: string; run: ReanalysisRun }) 
   if (run.status === "queued") return <>{brandName}&apos;s past answers are waiting to be re-analysed with its current names, domains and competitors.</>;
   return (
     <>
-      Re-analysing {brandName}&apos;s past answers with its current names, domains and competitors: {formatCount(run.done)} of {formatCount(run.total)} ({run.percent}%)
-      {run.msLeft === null ? "." : `, ${formatTimeLeft(run.msLeft)}.`}
+      Re-analysing {brandName}&apos;s past answers with its current names, domains and competitors: {runProgress(run)}.
     </>
-  );
-}
-
-function RunBar({ run }: { run: ReanalysisRun }) {
-  return (
-    <div className="mt-2 h-1.5 overflow-hidden rounded-full bg-amber-100" role="progressbar" aria-label="Re-analysis progress" aria-valuemin={0} aria-valuemax={run.total} aria-valuenow={run.done}>
-      <div className="h-full bg-amber-500 transition-all" style={{ width: `${run.percent}%` }} />
-    </div>
   );
 }

@@ -1,7 +1,7 @@
 "use client";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
-import { isOpen } from "@/lib/jobs/reanalysis-progress";
+import { isOpen, type ReanalysisRun } from "@/lib/jobs/reanalysis-progress";
 import { reanalysisQuery } from "./queries";
 
 /** How often a page asks while a run is open: its progress bar moves about once a batch. */
@@ -9,28 +9,30 @@ const POLL_MS = 1000;
 
 /**
  * Each brand's latest re-analysis, asked again every second while one is waiting or running.
- * `onDone(brandIds)`: called when runs this page saw open have ended (completed or failed); the
- * dashboards' charts are marked stale then, since the rollups they read changed under them.
+ * `onEnded(runs)`: called with the runs this page saw open that have ended, by brand id, each
+ * completed or failed; the dashboards' charts are marked stale then either way, since the rollups
+ * they read changed under them.
  */
-export function useReanalysisQuery(onDone?: (brandIds: string[]) => void) {
+export function useReanalysisQuery(onEnded?: (runs: Record<string, ReanalysisRun>) => void) {
   const queryClient = useQueryClient();
   const query = useQuery({
     ...reanalysisQuery,
     refetchInterval: (q) => (Object.values(q.state.data ?? {}).some(isOpen) ? POLL_MS : false),
   });
   const open = useRef<Set<string> | null>(null);
-  const done = useRef(onDone);
+  const ended = useRef(onEnded);
   useEffect(() => {
-    done.current = onDone;
+    ended.current = onEnded;
   });
   useEffect(() => {
     if (!query.data) return;
-    const now = new Set(Object.entries(query.data).filter(([, run]) => isOpen(run)).map(([brandId]) => brandId));
-    const ended = [...(open.current ?? [])].filter((brandId) => !now.has(brandId));
+    const data = query.data;
+    const now = new Set(Object.keys(data).filter((brandId) => isOpen(data[brandId]!)));
+    const closed = Object.fromEntries([...(open.current ?? [])].filter((brandId) => !now.has(brandId) && data[brandId]).map((brandId) => [brandId, data[brandId]!]));
     open.current = now;
-    if (!ended.length) return;
+    if (!Object.keys(closed).length) return;
     void queryClient.invalidateQueries({ queryKey: ["analytics"] });
-    done.current?.(ended);
+    ended.current?.(closed);
   }, [query.data, queryClient]);
   return query;
 }

@@ -129,7 +129,9 @@ $function$;
  * rows no answer counts in any more removed (the family's `prunedBy` column is zero: an entity no
  * answer names now, a domain no answer cites), as a rebuild would not have them. Only rows the
  * stage changed are touched, all locked by its upsert. A re-analysis that changes the mentions
- * only leaves the shared domain and page totals alone.
+ * only leaves the shared domain and page totals alone. Only the rollups with a stage table (made
+ * by beacon_rollup_stage) are written, so called without a stage it writes nothing: its one
+ * caller is lib/analytics/rollups.ts rewriteRollups, after both halves.
  */
 function applyStageSql(rollups: Rollup[]): string {
   const statements = lockOrder(rollups).map((r) => {

@@ -85,9 +85,15 @@ export function retryReanalysis(workspaceId: string, brandId: string): Promise<{
 export async function runReanalysis(analysisRunId: string, { lastAttempt = true }: { lastAttempt?: boolean } = {}): Promise<void> {
   const run = await db().analysisRun.findUnique({ where: { id: analysisRunId } });
   if (!run || run.status === "completed") return;
+  // First, before the brand is read: an edit reusing this run holds its row until it commits
+  // (beacon_reanalysis_run), so the brand read below is the edit's.
   await db().analysisRun.update({ where: { id: run.id }, data: { status: "running", startedAt: new Date(), done: 0, error: null } });
   try {
     const brand = await db().brand.findUniqueOrThrow({ where: { id: run.brandId }, select: BRAND_INPUTS });
+    // This attempt's work, counted again: what an earlier attempt of the run did is done, and
+    // answers recorded since are to do, so its progress and time left are this attempt's.
+    const total = await db().capture.count({ where: { workspaceId: run.workspaceId, brandId: run.brandId, ...stale(brand.analysisVersion) } });
+    await db().analysisRun.update({ where: { id: run.id }, data: { total } });
     let done = 0;
     for (let after: BatchCursor | undefined; ; ) {
       const captures = await staleBatch(run.workspaceId, brand, after);
@@ -104,7 +110,7 @@ export async function runReanalysis(analysisRunId: string, { lastAttempt = true 
     // The brand's alert rules waited for this run (lib/alerts/evaluate.ts): judged now, on history
     // analysed alike; every kind ("daily"), since the ones only the daily pass judges waited too.
     await transaction(async (tx) => {
-      await tx.analysisRun.update({ where: { id: run.id }, data: { status: "completed", done, total: Math.max(done, run.total), finishedAt: new Date() } });
+      await tx.analysisRun.update({ where: { id: run.id }, data: { status: "completed", done, total: Math.max(done, total), finishedAt: new Date() } });
       await enqueueAlertEvaluation(tx, { workspaceId: run.workspaceId, reason: "daily" });
     });
   } catch (error) {

@@ -24,8 +24,8 @@ export async function brandsMidReanalysis(workspaceId: string): Promise<Map<stri
 
 /**
  * The latest re-analysis of each of the workspace's brands, with its share done and time left
- * (judged here, on the database's side of the clock its start was stamped by), for the Brands
- * page's progress and the dashboards' notice.
+ * (judged here, against the start the worker stamped: one clock on a host, NTP's across hosts),
+ * for the Brands page's progress and the dashboards' notice.
  */
 export async function latestReanalysisByBrand(workspaceId: string) {
   const runs = await db().analysisRun.findMany({

@@ -11,16 +11,17 @@ export type ReanalysisRun = Omit<Run, "startedAt"> & { error: string | null; per
 export const isOpen = (run: Pick<ReanalysisRun, "status">) => run.status === "queued" || run.status === "running";
 
 /**
- * How long a run goes before its pace is an estimate: its first batch also counts the answers to
- * do, and a batch of answers the edit changes costs ten times one it leaves alone
- * (docs/benchmarks.md, "re-analysis"), so an early pace says little.
+ * How long a run goes before its pace is an estimate: a batch of answers the edit changes costs
+ * ten times one it leaves alone (docs/benchmarks.md, "A brand edit's re-analysis"), so the pace
+ * of its first few batches says little.
  */
 export const ESTIMATE_AFTER_MS = 15_000;
 
 /**
  * The share done (whole percent, 0–100) and the time left at the pace so far (null while the run
- * is not running, has done nothing or has run less than ESTIMATE_AFTER_MS). `total` is the count
- * when the run was queued; answers recorded since are done too, so `done` may pass it.
+ * is not running, has done nothing or has run less than ESTIMATE_AFTER_MS). `total` and `done` are
+ * the attempt's (each attempt counts its work again: lib/brands/reanalysis.ts runReanalysis);
+ * answers recorded while it runs are done too, so `done` may pass `total`.
  */
 export function reanalysisProgress(run: Run, now: number): { percent: number; msLeft: number | null } {
   const percent = run.total > 0 ? Math.min(100, Math.floor((run.done / run.total) * 100)) : 0;

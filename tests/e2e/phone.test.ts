@@ -276,7 +276,7 @@ describe("phone and desktop layouts", () => {
     const startedAt = (await client.query<{ now: Date }>("SELECT now()")).rows[0]!.now;
     const page = await signedIn(PHONE);
     const card = brandCard(page, DEMO_BRAND.name);
-    const progress = card.getByRole("status").filter({ hasText: /^Re-analysing past answers: 0 of [\d,]+$/ });
+    const progress = card.getByRole("status").filter({ hasText: /^Re-analysing past answers: 0 of [\d,]+ \(0%\)$/ });
     const notice = page.getByRole("main").getByRole("status").filter({ hasText: `Re-analysing ${DEMO_BRAND.name}'s past answers with its current names, domains and competitors: 0 of ` });
     try {
       await page.goto("/brands");

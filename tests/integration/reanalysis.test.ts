@@ -320,6 +320,29 @@ describe("re-analysis", () => {
     expect(reading("mentions")).not.toEqual(reading("citations"));
   });
 
+  it("counts an attempt's work again when a run starts again: what an earlier attempt did is done, what was recorded since is to do", async () => {
+    const again = await db().brand.create({ data: { workspaceId, name: "Again CRM", competitors: { create: [{ workspaceId, name: "Zoho" }] } }, include: { competitors: true } });
+    const answers = [];
+    for (const text of ["Zoho and Again CRM.", "Again CRM.", "Zoho."]) answers.push((await addAnsweredCapture(text, again.id)).id);
+    await updateBrand(workspaceId, again.id, brandInputSchema.parse({ name: again.name, aliases: ["Again"], domains: [], competitors: [] }));
+    const run = await db().analysisRun.findFirstOrThrow({ where: { brandId: again.id, status: "queued" } });
+    expect(run).toMatchObject({ total: 3, done: 0 });
+    // As a failed attempt that was not the job's last leaves it: two answers done, the run waiting again.
+    const { analysisVersion } = await db().brand.findUniqueOrThrow({ where: { id: again.id } });
+    await db().capture.updateMany({ where: { id: { in: answers.slice(0, 2) } }, data: { analysisVersion } });
+    await db().analysisRun.update({ where: { id: run.id }, data: { status: "queued", done: 2, error: "connection lost" } });
+    const recorded = await addAnsweredCapture("Again CRM, recorded since.", again.id);
+    expect(recorded.analysisVersion, "an answer stored without analysis").toBeNull();
+
+    let seen: unknown;
+    actAt("reanalysis:batch-before-commit", async () => {
+      seen = await db().analysisRun.findUniqueOrThrow({ where: { id: run.id }, select: { status: true, total: true, done: true, error: true } });
+    });
+    await runReanalysis(run.id);
+    expect(seen, "the second attempt, at its first batch").toEqual({ status: "running", total: 2, done: 0, error: null });
+    expect(await db().analysisRun.findUniqueOrThrow({ where: { id: run.id } })).toMatchObject({ status: "completed", total: 2, done: 2 });
+  });
+
   it("reuses a run that has not started yet instead of queueing another", async () => {
     const brand = await db().brand.findUniqueOrThrow({ where: { id: brandId }, include: { competitors: true } });
     const input = brandInputSchema.parse({ name: brand.name, aliases: brand.aliases, domains: brand.domains, competitors: brand.competitors.map((c) => ({ id: c.id, name: c.name, aliases: c.aliases, domains: c.domains })) });

@@ -6,9 +6,9 @@ import { Button } from "@/components/ui/button";
 import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { deleteBrandAction, retryReanalysisAction } from "@/lib/actions/brands";
 import { unwrap } from "@/lib/browser/action-result";
-import { formatCount, formatTimeLeft } from "@/lib/format";
 import { BrandFormDialog } from "./brand-form-dialog";
 import { reanalysisKey } from "@/components/reanalysis/queries";
+import { ReanalysisBar, runProgress } from "@/components/reanalysis/reanalysis-bar";
 import { useReanalysisQuery } from "@/components/reanalysis/use-reanalysis";
 import type { ReanalysisRun } from "@/lib/jobs/reanalysis-progress";
 import { brandsKey, useBrandsQuery, type BrandRow } from "./use-brands-query";
@@ -52,14 +52,12 @@ function ReanalysisStatus({ brandId, run, canEdit }: { brandId: string; run?: Re
     <div className="mt-2 w-full max-w-64" role="status">
       <p className="text-xs text-slate-600">
         {run.status === "running"
-          ? `Re-analysing past answers: ${formatCount(run.done)} of ${formatCount(run.total)}${run.msLeft === null ? "" : `, ${formatTimeLeft(run.msLeft)}`}`
+          ? `Re-analysing past answers: ${runProgress(run)}`
           : run.error
             ? `Re-analysis of past answers hit an error and will try again shortly: ${run.error}`
             : "Re-analysis of past answers is waiting…"}
       </p>
-      <div className="mt-1 h-1.5 overflow-hidden rounded-full bg-slate-200" role="progressbar" aria-label="Re-analysis progress" aria-valuemin={0} aria-valuemax={run.total} aria-valuenow={run.done}>
-        <div className="h-full bg-brand-500 transition-all" style={{ width: `${run.percent}%` }} />
-      </div>
+      <ReanalysisBar run={run} className="mt-1 bg-slate-200" fill="bg-brand-500" />
     </div>
   );
 }
