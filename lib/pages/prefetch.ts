@@ -18,11 +18,20 @@ export type PrefetchedQuery = { queryKey: QueryKey; queryFn: () => Promise<unkno
  * error (TanStack Query redacts a server's errors). Not for the chart pages' GETs, which their
  * pages preload instead (lib/pages/preload.tsx; docs/benchmarks.md, "First queries with the page").
  */
-export function prefetch(queries: PrefetchedQuery[]): DehydratedState {
+export function prefetch(queries: PrefetchedQuery[], answered: AnsweredQuery[] = []): DehydratedState {
   const client = new QueryClient();
+  for (const { queryKey, data } of answered) client.setQueryData(queryKey, data);
   for (const { queryKey, queryFn } of queries) void client.prefetchQuery({ queryKey, queryFn });
   return dehydrate(client, { shouldDehydrateQuery: () => true });
 }
+
+/**
+ * A query's answer the server component has already read (a cheap read the page awaits with its
+ * others), handed over whole: the page renders with it on both sides and nothing streams after
+ * the page for it, and the page's content never waits for it (a streamed query's answer comes
+ * when its server action, session checks included, has run beside the charts' reads).
+ */
+export type AnsweredQuery = { queryKey: QueryKey; data: unknown };
 
 /** A page's search params as Next.js hands them to its server component. */
 export type PageSearchParams = Promise<Record<string, string | string[] | undefined>>;

@@ -3,7 +3,8 @@ import { canEditTrackingSetup } from "@/lib/permissions/permissions";
 import { requirePageContext } from "@/lib/auth/session";
 import { listBrands } from "@/lib/brands/brands";
 import { PrefetchedQueries } from "@/components/prefetched-queries";
-import { reanalysisQuery } from "@/components/reanalysis/queries";
+import { reanalysisKey } from "@/components/reanalysis/queries";
+import { latestReanalysisByBrand } from "@/lib/jobs/analysis-runs";
 import { prefetch } from "@/lib/pages/prefetch";
 import { BrandsPage } from "./brands-page";
 
@@ -11,9 +12,9 @@ export const metadata: Metadata = { title: "Brands" };
 
 export default async function Page() {
   const ctx = await requirePageContext();
-  const brands = await listBrands(ctx.workspace.id);
+  const [brands, reanalysis] = await Promise.all([listBrands(ctx.workspace.id), latestReanalysisByBrand(ctx.workspace.id)]);
   return (
-    <PrefetchedQueries state={prefetch([reanalysisQuery])}>
+    <PrefetchedQueries state={prefetch([], [{ queryKey: reanalysisKey, data: reanalysis }])}>
       <BrandsPage initialBrands={brands} canEdit={canEditTrackingSetup(ctx)} />
     </PrefetchedQueries>
   );

@@ -4,7 +4,8 @@ import { analyticsOptions } from "@/lib/analytics/options";
 import { canCategorizeSources, canStartCheck } from "@/lib/permissions/permissions";
 import { requirePageContext } from "@/lib/auth/session";
 import { PrefetchedQueries } from "@/components/prefetched-queries";
-import { reanalysisQuery } from "@/components/reanalysis/queries";
+import { reanalysisKey } from "@/components/reanalysis/queries";
+import { latestReanalysisByBrand } from "@/lib/jobs/analysis-runs";
 import { prefetch, toSearchParams, type PageSearchParams } from "@/lib/pages/prefetch";
 import { ChartsPreload } from "@/lib/pages/preload";
 import { firstRequests } from "../first-requests";
@@ -15,12 +16,13 @@ export const metadata: Metadata = { title: "Sources" };
 
 export default async function Page({ searchParams }: { searchParams: PageSearchParams }) {
   const ctx = await requirePageContext();
-  const options = await analyticsOptions(ctx.workspace.id);
+  const [options, reanalysis] = await Promise.all([analyticsOptions(ctx.workspace.id), latestReanalysisByBrand(ctx.workspace.id)]);
   const charts = pageCharts("sources");
   const preloads = firstRequests.sources(toSearchParams(await searchParams), options, charts);
   const canCategorize = canCategorizeSources(ctx);
-  // The category overrides (admins) and the re-analyses' state are server actions: started here, streamed with the page.
-  const first = prefetch(options.brands.length ? [...(canCategorize ? [sourceCategoriesQuery] : []), reanalysisQuery] : []);
+  // The category overrides (admins) are a server action: started here, streamed with the page;
+  // the re-analyses' state, read above, comes with it.
+  const first = prefetch(canCategorize && options.brands.length ? [sourceCategoriesQuery] : [], [{ queryKey: reanalysisKey, data: reanalysis }]);
   return (
     <PrefetchedQueries state={first}>
       <ChartsPreload charts={preloads} />
