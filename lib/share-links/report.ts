@@ -1,3 +1,4 @@
+import { brandsMidReanalysis } from "@/lib/jobs/analysis-runs";
 import "server-only";
 import { readChart, sharedFilters } from "@/lib/analytics/read-chart";
 import { filterSearchParams, isoDay, lastDays, type AnalyticsFilterInput } from "@/lib/analytics/schemas";
@@ -84,6 +85,12 @@ export type SharedReport = {
   expiresAt: string;
   agency: { name: string | null; hasLogo: boolean };
   charts: Record<SharedChart, unknown>;
+  /**
+   * The brand's past answers are being re-analysed (or that failed): the numbers mix answers
+   * analysed with earlier and current settings, as the dashboards' notice says. Only this flag
+   * reaches the page, not the run's progress or error.
+   */
+  reanalysing: boolean;
 };
 
 /**
@@ -100,10 +107,11 @@ export async function openSharedReport(token: string): Promise<SharedReport | nu
   const params = filterSearchParams(filter);
   const filters = sharedFilters();
   try {
-    const [brand, branding, providers, ...results] = await Promise.all([
+    const [brand, branding, providers, midReanalysis, ...results] = await Promise.all([
       db().brand.findFirst({ where: { id: link.brandId, workspaceId: link.workspaceId }, select: { name: true } }),
       db().workspaceBranding.findUnique({ where: { workspaceId: link.workspaceId }, select: { agencyName: true, logoType: true } }),
       db().providerConfig.findMany({ where: { workspaceId: link.workspaceId, id: { in: link.providerConfigIds } }, select: { name: true }, orderBy: { name: "asc" } }),
+      brandsMidReanalysis(link.workspaceId),
       ...SHARED_CHARTS.map((chart) => readChart(link.workspaceId, chart, new URLSearchParams(params), filters)),
     ]);
     if (!brand) return null;
@@ -116,6 +124,7 @@ export async function openSharedReport(token: string): Promise<SharedReport | nu
       expiresAt: link.expiresAt.toISOString(),
       agency: { name: branding?.agencyName ?? null, hasLogo: !!branding?.logoType },
       charts: shown.charts,
+      reanalysing: midReanalysis.has(link.brandId),
     };
   } catch (error) {
     // A brand or provider deleted since: the same answer as any other link that is not valid.

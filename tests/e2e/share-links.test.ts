@@ -3,12 +3,20 @@
 // opens it: the brand's headline numbers with their sample sizes, the agency, no calls to the
 // session-only chart API, and the headers that keep the token private. Printing (emulated)
 // hides the navigation and buttons and still draws every chart with a size that fits the page.
-// Once revoked in Settings, the same address shows the one invalid-link page.
+// While the brand's answers are re-analysed, the report says its numbers are mixed. Once revoked
+// in Settings, the same address shows the one invalid-link page.
+import path from "node:path";
+import pg from "pg";
 import type { Page, Response } from "playwright-core";
-import { describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, onTestFinished, test } from "vitest";
+import { DEMO_BRAND, DEMO_WORKSPACE } from "@/lib/seed/demo-content";
 import { DEMO_USER, login, newPage, setupBrowser } from "./support/browser";
 
 setupBrowser();
+
+const client = new pg.Client({ connectionString: inject("e2eDatabaseUrl") });
+beforeAll(() => client.connect());
+afterAll(() => client.end());
 
 // A 1x1 PNG.
 const LOGO = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
@@ -124,6 +132,34 @@ describe("share links", () => {
 
     // The same and the top cited domains.
     await expectPrintable(visitor, 3 + trendCharts);
+
+    // While the brand's past answers are re-analysed the report says its numbers are mixed, and
+    // nothing of the run (its progress or error is the workspace's).
+    const caveat = visitor.getByRole("status").filter({ hasText: "Lumen CRM's past answers are being re-analysed with its current names, domains and competitors." });
+    expect(await caveat.count(), "no run: no caveat").toBe(0);
+    const { rows } = await client.query<{ id: string }>(
+      `INSERT INTO analysis_runs (id, "workspaceId", "brandId", status, total, done, "startedAt")
+       SELECT gen_random_uuid(), b."workspaceId", b.id, 'running', 40, 12, now() FROM brands b JOIN workspaces w ON w.id = b."workspaceId"
+       WHERE w.slug = $1 AND b.name = $2 RETURNING id`,
+      [DEMO_WORKSPACE.slug, DEMO_BRAND.name],
+    );
+    // A run no job works on: later files must not find the demo brand's alerts waiting for it.
+    onTestFinished(async () => void (await client.query("DELETE FROM analysis_runs WHERE id = $1", [rows[0]!.id])));
+    for (const [width, height] of [
+      [1440, 900],
+      [390, 844],
+    ] as const) {
+      await visitor.setViewportSize({ width, height });
+      await visitor.goto(url);
+      await caveat.waitFor();
+      await settled(visitor);
+      expect(await caveat.innerText()).not.toMatch(/12|40/);
+      if (process.env.E2E_SCREENSHOTS) await visitor.screenshot({ path: path.join(process.env.E2E_SCREENSHOTS, `shared-report-re-analysing-${width}.png`), fullPage: true });
+    }
+    await client.query("DELETE FROM analysis_runs WHERE id = $1", [rows[0]!.id]);
+    await visitor.goto(url);
+    await tile(visitor, "Visibility").waitFor();
+    expect(await caveat.count(), "the run gone: no caveat").toBe(0);
 
     // Revoked in Settings: the same address is the invalid-link page, like an unknown token.
     await admin.goto("/settings?tab=share-links");

@@ -180,6 +180,24 @@ describe("a share link's report", () => {
     expect({ from: report!.filter.from, to: report!.filter.to }).toEqual(lastDays(7));
   });
 
+  it("says while the brand's past answers are re-analysed (or that failed), and nothing of the run itself", async () => {
+    const link = await createLink(A.owner, linkFor(A, {}));
+    expect((await openSharedReport(link.token))!.reanalysing).toBe(false);
+    const run = await db().analysisRun.create({ data: { workspaceId: A.workspaceId, brandId: A.acme, status: "running", total: 40, done: 12, startedAt: new Date() } });
+    try {
+      const report = (await openSharedReport(link.token))!;
+      expect(report.reanalysing).toBe(true);
+      expect(JSON.stringify(report)).not.toContain(run.id);
+      await db().analysisRun.update({ where: { id: run.id }, data: { status: "failed", error: "connection lost", finishedAt: new Date() } });
+      expect(JSON.stringify(await openSharedReport(link.token))).not.toContain("connection lost");
+      expect((await openSharedReport(link.token))!.reanalysing, "a failed run: the numbers stay mixed").toBe(true);
+      await db().analysisRun.update({ where: { id: run.id }, data: { status: "completed" } });
+      expect((await openSharedReport(link.token))!.reanalysing).toBe(false);
+    } finally {
+      await db().analysisRun.delete({ where: { id: run.id } });
+    }
+  });
+
   it("stores only a hash of the token, and counts views", async () => {
     const link = await createLink(A.owner, linkFor(A));
     expect(link.token).toMatch(/^[A-Za-z0-9_-]{43}$/);

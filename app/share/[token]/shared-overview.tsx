@@ -53,6 +53,12 @@ export function SharedOverview({ report, token }: { report: SharedReport; token:
           </div>
           <PrintButton />
         </header>
+        {report.reanalysing && (
+          <p role="status" className="mb-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-800 ring-1 ring-inset ring-amber-200">
+            {brandName}&apos;s past answers are being re-analysed with its current names, domains and competitors. Until that is done, these numbers mix answers analysed with
+            earlier and current settings.
+          </p>
+        )}
         <KpiTiles filter={filter} />
         <div className="grid grid-cols-1 gap-6 lg:grid-cols-2 print:block print:space-y-6">
           <div className="lg:col-span-2">
