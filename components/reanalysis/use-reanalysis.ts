@@ -1,7 +1,7 @@
 "use client";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
-import { isOpen, type ReanalysisRun } from "@/lib/jobs/reanalysis-progress";
+import { isOpen, runsEnded, type ReanalysisRun } from "@/lib/jobs/reanalysis-progress";
 import { reanalysisQuery } from "./queries";
 
 /** How often a page asks while a run is open: its progress bar moves about once a batch. */
@@ -26,9 +26,7 @@ export function useReanalysisQuery(onEnded?: (runs: Record<string, ReanalysisRun
   });
   useEffect(() => {
     if (!query.data) return;
-    const data = query.data;
-    const now = new Set(Object.keys(data).filter((brandId) => isOpen(data[brandId]!)));
-    const closed = Object.fromEntries([...(open.current ?? [])].filter((brandId) => !now.has(brandId) && data[brandId]).map((brandId) => [brandId, data[brandId]!]));
+    const { ended: closed, open: now } = runsEnded(open.current, query.data);
     open.current = now;
     if (!Object.keys(closed).length) return;
     void queryClient.invalidateQueries({ queryKey: ["analytics"] });

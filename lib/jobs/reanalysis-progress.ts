@@ -11,6 +11,17 @@ export type ReanalysisRun = Omit<Run, "startedAt"> & { error: string | null; per
 export const isOpen = (run: Pick<ReanalysisRun, "status">) => run.status === "queued" || run.status === "running";
 
 /**
+ * Between two reads of the brands' latest runs: the brands whose run was open at the first and
+ * is not at the second (`ended`, with the run as read now: completed, or failed), and the brands
+ * open now, to hand to the next comparison. `wasOpen` null: the page's first read, nothing ended.
+ */
+export function runsEnded<Run extends Pick<ReanalysisRun, "status">>(wasOpen: ReadonlySet<string> | null, now: Record<string, Run>): { ended: Record<string, Run>; open: Set<string> } {
+  const open = new Set(Object.keys(now).filter((brandId) => isOpen(now[brandId]!)));
+  const ended = Object.fromEntries([...(wasOpen ?? [])].filter((brandId) => !open.has(brandId) && now[brandId]).map((brandId) => [brandId, now[brandId]!]));
+  return { ended, open };
+}
+
+/**
  * How long a run goes before its pace is an estimate: a batch of answers the edit changes costs
  * ten times one it leaves alone (docs/benchmarks.md, "A brand edit's re-analysis"), so the pace
  * of its first few batches says little.
