@@ -8,7 +8,7 @@ import { toSearchParams, type PageSearchParams } from "@/lib/pages/prefetch";
 import { ChartsPreload } from "@/lib/pages/preload";
 import { PrefetchedQueries } from "@/components/prefetched-queries";
 import { reanalysisKey } from "@/components/reanalysis/queries";
-import { latestReanalysisByBrand } from "@/lib/jobs/analysis-runs";
+import { reanalysisByBrand } from "@/lib/jobs/analysis-runs";
 import { prefetch } from "@/lib/pages/prefetch";
 import { getBranding } from "@/lib/share-links/branding";
 import { firstRequests } from "./analytics/first-requests";
@@ -23,7 +23,7 @@ export default async function Page({ searchParams }: { searchParams: PageSearchP
   const options = await analyticsOptions(ctx.workspace.id);
   if (options.brands.length && options.hasResults) {
     const preloads = firstRequests.overview(toSearchParams(await searchParams), options);
-    const [branding, scheduled, reanalysis] = await Promise.all([getBranding(ctx.workspace.id), hasSchedule(ctx.workspace.id), latestReanalysisByBrand(ctx.workspace.id)]);
+    const [branding, scheduled, reanalysis] = await Promise.all([getBranding(ctx.workspace.id), hasSchedule(ctx.workspace.id), reanalysisByBrand(ctx.workspace.id)]);
     const agency = { name: branding.agencyName, logoSrc: branding.logoType ? "/api/branding/logo" : null };
     return (
       // The re-analyses' state comes with the page: the notice asks nothing of its own unless a run is open.

@@ -4,14 +4,14 @@ import { assertCan, canEditTrackingSetup } from "@/lib/permissions/permissions";
 import { fieldPaths, workspaceAction } from "@/lib/actions/safe-action";
 import { editCounter } from "@/lib/validation/edit-version";
 import { retryReanalysis } from "@/lib/brands/reanalysis";
-import { latestReanalysisByBrand } from "@/lib/jobs/analysis-runs";
+import { reanalysisByBrand } from "@/lib/jobs/analysis-runs";
 import { createBrand, deleteBrand, listBrands, trackCompetitor, updateBrand } from "@/lib/brands/brands";
 import { brandInputSchema, competitorInputSchema } from "@/lib/brands/schemas";
 
 export const listBrandsAction = workspaceAction.action(async ({ ctx }) => listBrands(ctx.workspace.id));
 
 /** Progress of each brand's latest re-analysis (after its names or competitors changed). */
-export const reanalysisProgressAction = workspaceAction.action(async ({ ctx }) => latestReanalysisByBrand(ctx.workspace.id));
+export const reanalysisProgressAction = workspaceAction.action(async ({ ctx }) => reanalysisByBrand(ctx.workspace.id));
 
 /** A re-analysis whose every attempt failed, asked for again (the brand's alert rules wait for it). */
 export const retryReanalysisAction = workspaceAction

@@ -1,5 +1,5 @@
 import "server-only";
-import { reanalysisProgress } from "@/lib/jobs/reanalysis-progress";
+import { isOpen, reanalysisProgress } from "@/lib/jobs/reanalysis-progress";
 import { db } from "@/lib/db/prisma";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
@@ -10,30 +10,37 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 export const LATEST_RUN_FIRST = [{ createdAt: "desc" }, { id: "desc" }] as const satisfies Prisma.AnalysisRunOrderByWithRelationInput[];
 
 /**
- * The workspace's brands whose history is part analysed with older inputs, part with newer: any
- * run waiting or running ("running"; not only the latest: a run queued again after a failed
- * attempt is older than one a later edit made, and an edit after that reuses it), or the latest
- * run failed after its job's last attempt ("failed", until a retry or the next edit queues
- * another). Their alert rules wait (lib/alerts/evaluate.ts).
+ * The workspace's brands whose history is part analysed with older inputs, part with newer: their
+ * deciding run (reanalysisByBrand) waiting or running ("running"), or failed after its job's last
+ * attempt ("failed", until a retry or the next edit queues another). Their alert rules wait
+ * (lib/alerts/evaluate.ts), and the dashboards and shared reports say so.
  */
 export async function brandsMidReanalysis(workspaceId: string): Promise<Map<string, "running" | "failed">> {
-  const open = await db().analysisRun.findMany({ where: { workspaceId, status: { in: ["queued", "running"] } }, select: { brandId: true } });
-  const failed = Object.entries(await latestReanalysisByBrand(workspaceId)).filter(([, run]) => run.status === "failed");
-  return new Map([...failed.map(([brandId]) => [brandId, "failed"] as const), ...open.map((run) => [run.brandId, "running"] as const)]);
+  const runs = Object.entries(await reanalysisByBrand(workspaceId));
+  const mid = new Map<string, "running" | "failed">();
+  for (const [brandId, run] of runs) {
+    if (isOpen(run)) mid.set(brandId, "running");
+    else if (run.status === "failed") mid.set(brandId, "failed");
+  }
+  return mid;
 }
 
+const RUN_SHOWN = { brandId: true, status: true, total: true, done: true, error: true, startedAt: true, finishedAt: true } as const satisfies Prisma.AnalysisRunSelect;
+
 /**
- * The latest re-analysis of each of the workspace's brands, with its share done and time left
- * (judged here, against the start the worker stamped: one clock on a host, NTP's across hosts),
- * for the Brands page's progress and the dashboards' notice.
+ * The run that decides each of the workspace's brands' state: its latest run waiting or running if
+ * there is one (not only the latest run: a run queued again after a failed attempt is older than
+ * one a later edit made, and an edit after that reuses it), else its latest run; with its share
+ * done and time left (judged here, against the start the worker stamped: one clock on a host,
+ * NTP's across hosts). The Brands page's progress, the dashboards' notice and brandsMidReanalysis
+ * read it, so they agree.
  */
-export async function latestReanalysisByBrand(workspaceId: string) {
-  const runs = await db().analysisRun.findMany({
-    where: { workspaceId },
-    distinct: ["brandId"],
-    orderBy: [{ brandId: "asc" }, ...LATEST_RUN_FIRST],
-    select: { brandId: true, status: true, total: true, done: true, error: true, startedAt: true, finishedAt: true },
-  });
+export async function reanalysisByBrand(workspaceId: string) {
+  const [latest, open] = await Promise.all([
+    db().analysisRun.findMany({ where: { workspaceId }, distinct: ["brandId"], orderBy: [{ brandId: "asc" }, ...LATEST_RUN_FIRST], select: RUN_SHOWN }),
+    db().analysisRun.findMany({ where: { workspaceId, status: { in: ["queued", "running"] } }, distinct: ["brandId"], orderBy: [{ brandId: "asc" }, ...LATEST_RUN_FIRST], select: RUN_SHOWN }),
+  ]);
   const now = Date.now();
-  return Object.fromEntries(runs.map((r) => [r.brandId, { ...r, ...reanalysisProgress(r, now) }]));
+  const deciding = new Map([...latest, ...open].map((r) => [r.brandId, r]));
+  return Object.fromEntries([...deciding].map(([brandId, r]) => [brandId, { ...r, ...reanalysisProgress(r, now) }]));
 }

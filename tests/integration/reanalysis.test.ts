@@ -7,6 +7,7 @@ import { db } from "@/lib/db/prisma";
 import { ANALYSIS_MAX_CHARS } from "@/lib/analysis/analyze";
 import { MIGRATIONS_DIR } from "@/lib/instance/migrate";
 import { runReanalysis } from "@/lib/brands/reanalysis";
+import { brandsMidReanalysis, reanalysisByBrand } from "@/lib/jobs/analysis-runs";
 import { updateBrand } from "@/lib/brands/brands";
 import { brandInputSchema } from "@/lib/brands/schemas";
 import { getCaptureDetail } from "@/lib/checks/queries";
@@ -341,6 +342,17 @@ describe("re-analysis", () => {
     await runReanalysis(run.id);
     expect(seen, "the second attempt, at its first batch").toEqual({ status: "running", total: 2, done: 0, error: null });
     expect(await db().analysisRun.findUniqueOrThrow({ where: { id: run.id } })).toMatchObject({ status: "completed", total: 2, done: 2 });
+  });
+
+  it("decides a brand's state by its open run over a later one that completed: the Brands page, the dashboards and the alerts agree", async () => {
+    const decided = await db().brand.create({ data: { workspaceId, name: "Decided CRM" } });
+    const older = await db().analysisRun.create({ data: { workspaceId, brandId: decided.id, status: "queued", total: 5, createdAt: new Date(Date.now() - 60_000) } });
+    await db().analysisRun.create({ data: { workspaceId, brandId: decided.id, status: "completed", total: 3, done: 3 } });
+    expect((await reanalysisByBrand(workspaceId))[decided.id]).toMatchObject({ status: "queued", total: 5 });
+    expect((await brandsMidReanalysis(workspaceId)).get(decided.id)).toBe("running");
+    await db().analysisRun.update({ where: { id: older.id }, data: { status: "completed" } });
+    expect((await reanalysisByBrand(workspaceId))[decided.id]).toMatchObject({ status: "completed", total: 3 });
+    expect((await brandsMidReanalysis(workspaceId)).has(decided.id)).toBe(false);
   });
 
   it("reuses a run that has not started yet instead of queueing another", async () => {

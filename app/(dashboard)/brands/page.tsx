@@ -4,7 +4,7 @@ import { requirePageContext } from "@/lib/auth/session";
 import { listBrands } from "@/lib/brands/brands";
 import { PrefetchedQueries } from "@/components/prefetched-queries";
 import { reanalysisKey } from "@/components/reanalysis/queries";
-import { latestReanalysisByBrand } from "@/lib/jobs/analysis-runs";
+import { reanalysisByBrand } from "@/lib/jobs/analysis-runs";
 import { prefetch } from "@/lib/pages/prefetch";
 import { BrandsPage } from "./brands-page";
 
@@ -12,7 +12,7 @@ export const metadata: Metadata = { title: "Brands" };
 
 export default async function Page() {
   const ctx = await requirePageContext();
-  const [brands, reanalysis] = await Promise.all([listBrands(ctx.workspace.id), latestReanalysisByBrand(ctx.workspace.id)]);
+  const [brands, reanalysis] = await Promise.all([listBrands(ctx.workspace.id), reanalysisByBrand(ctx.workspace.id)]);
   return (
     <PrefetchedQueries state={prefetch([], [{ queryKey: reanalysisKey, data: reanalysis }])}>
       <BrandsPage initialBrands={brands} canEdit={canEditTrackingSetup(ctx)} />

@@ -5,7 +5,7 @@ import { canCategorizeSources, canStartCheck } from "@/lib/permissions/permissio
 import { requirePageContext } from "@/lib/auth/session";
 import { PrefetchedQueries } from "@/components/prefetched-queries";
 import { reanalysisKey } from "@/components/reanalysis/queries";
-import { latestReanalysisByBrand } from "@/lib/jobs/analysis-runs";
+import { reanalysisByBrand } from "@/lib/jobs/analysis-runs";
 import { prefetch, toSearchParams, type PageSearchParams } from "@/lib/pages/prefetch";
 import { ChartsPreload } from "@/lib/pages/preload";
 import { firstRequests } from "../first-requests";
@@ -16,7 +16,7 @@ export const metadata: Metadata = { title: "Sources" };
 
 export default async function Page({ searchParams }: { searchParams: PageSearchParams }) {
   const ctx = await requirePageContext();
-  const [options, reanalysis] = await Promise.all([analyticsOptions(ctx.workspace.id), latestReanalysisByBrand(ctx.workspace.id)]);
+  const [options, reanalysis] = await Promise.all([analyticsOptions(ctx.workspace.id), reanalysisByBrand(ctx.workspace.id)]);
   const charts = pageCharts("sources");
   const preloads = firstRequests.sources(toSearchParams(await searchParams), options, charts);
   const canCategorize = canCategorizeSources(ctx);
