@@ -1,5 +1,6 @@
 import "server-only";
 import { analyzeAnswer, type AnalysisResult } from "@/lib/analysis/analyze";
+import { candidateKey } from "@/lib/analysis/brand-candidates";
 import { domainOf, isOwnDomain } from "@/lib/analysis/citations";
 import { CANDIDATE_COLUMNS, candidateRows, MENTION_COLUMNS, mentionRows, type CandidateRow, type MentionRow } from "@/lib/analysis/rows";
 import { rewriteRollups } from "@/lib/analytics/rollups";
@@ -95,17 +96,22 @@ export async function runReanalysis(analysisRunId: string, { lastAttempt = true 
     const total = await db().capture.count({ where: { workspaceId: run.workspaceId, brandId: run.brandId, ...stale(brand.analysisVersion) } });
     await db().analysisRun.update({ where: { id: run.id }, data: { total } });
     let done = 0;
-    for (let after: BatchCursor | undefined; ; ) {
+    let current = true; // false once the brand changed since: the run queued by that edit takes over
+    // First the answers whose dashboard numbers the edit moves, then every answer in turn.
+    for await (const captures of firstBatches(run.workspaceId, brand)) {
+      if (!(current = await reanalyzeBatch(run, brand, captures, done))) break;
+      done += captures.length;
+    }
+    for (let after: BatchCursor | undefined; current; ) {
       const captures = await staleBatch(run.workspaceId, brand, after);
       if (!captures.length) {
         if (after === undefined) break;
         after = undefined;
         continue;
       }
-      if (!(await reanalyzeBatch(run, brand, captures, done))) break; // the brand changed since: the run queued by that edit takes over
+      if (!(current = await reanalyzeBatch(run, brand, captures, done))) break;
       done += captures.length;
-      const last = captures[captures.length - 1]!;
-      after = { finishedAt: last.finishedAt!, id: last.id };
+      after = cursorAfter(captures);
     }
     // The brand's alert rules waited for this run (lib/alerts/evaluate.ts): judged now, on history
     // analysed alike; every kind ("daily"), since the ones only the daily pass judges waited too.
@@ -147,6 +153,20 @@ export const BATCH_ANSWER = {
 
 /** Where a run is in the brand's answers: the last one of its previous batch. */
 type BatchCursor = { finishedAt: Date; id: string };
+const cursorAfter = (answers: { id: string; finishedAt: Date | null }[]): BatchCursor => {
+  const last = answers[answers.length - 1]!;
+  return { finishedAt: last.finishedAt!, id: last.id };
+};
+/** The brand's answers analysed with older inputs after `after`, in the order they finished. */
+const staleAfter = (workspaceId: string, brand: Pick<ReanalysisBrand, "id" | "analysisVersion">, after?: BatchCursor) =>
+  ({
+    workspaceId,
+    brandId: brand.id,
+    ...stale(brand.analysisVersion),
+    // After the cursor: a succeeded answer's finish time never changes.
+    ...(after ? { AND: [{ finishedAt: { gte: after.finishedAt } }, { NOT: { finishedAt: after.finishedAt, id: { lte: after.id } } }] } : {}),
+  }) satisfies Prisma.CaptureWhereInput;
+const FINISH_ORDER = [{ finishedAt: "asc" }, { id: "asc" }] satisfies Prisma.CaptureOrderByWithRelationInput[];
 
 /**
  * The run's next batch: the brand's answers analysed with older inputs after `after`, in the order
@@ -155,18 +175,60 @@ type BatchCursor = { finishedAt: Date; id: string };
  * history by id: 1.5 against 2.3 s a batch at a million answers (`npm run bench -- --reanalysis`).
  */
 export function staleBatch(workspaceId: string, brand: Pick<ReanalysisBrand, "id" | "analysisVersion">, after?: BatchCursor) {
-  return db().capture.findMany({
-    where: {
-      workspaceId,
-      brandId: brand.id,
-      ...stale(brand.analysisVersion),
-      // After the cursor: a succeeded answer's finish time never changes.
-      ...(after ? { AND: [{ finishedAt: { gte: after.finishedAt } }, { NOT: { finishedAt: after.finishedAt, id: { lte: after.id } } }] } : {}),
-    },
-    select: BATCH_ANSWER,
-    orderBy: [{ finishedAt: "asc" }, { id: "asc" }],
-    take: REANALYSIS_BATCH,
-  });
+  return db().capture.findMany({ where: staleAfter(workspaceId, brand, after), select: BATCH_ANSWER, orderBy: FINISH_ORDER, take: REANALYSIS_BATCH });
+}
+
+/** Answers the scan for the ones to rewrite first reads at a time. */
+export const FIRST_WINDOW = 5_000;
+
+/**
+ * The answers whose dashboard numbers the edit moves, which a run rewrites before the rest. An
+ * answer that names a competitor no longer tracked (deleted by the edit, its rows left to the
+ * run: lib/brands/brands.ts removeCompetitors) counts it until rewritten: in its totals of
+ * tracked mentions, its gap answers, the brand's position behind it. One whose untracked names
+ * (capture_candidates) include a name the brand now tracks (a competitor or an alias added) lacks
+ * its mention. Every other answer of a removal only loses the removed competitor's unnamed row,
+ * which no dashboard shows, so the numbers are right once these are rewritten (at a million
+ * answers: `npm run bench -- --reanalysis`). A name added that no answer listed as an option is
+ * found by the run's pass over every answer, as before. Yields their ids in batches, in the order
+ * they finished, from a scan of windows of FIRST_WINDOW answers; nothing, and no scan, when no
+ * competitor is gone and no answer listed a tracked name.
+ */
+export async function* firstAnswerIds(workspaceId: string, brand: ReanalysisBrand): AsyncGenerator<string[]> {
+  // Competitors named in some answer's rows that exist no more: a skip scan of the index on
+  // mentions("competitorId"), a probe per competitor there is or was.
+  const gone = (
+    await db().$queryRaw<{ id: string }[]>`
+      WITH RECURSIVE named AS (
+        (SELECT "competitorId" AS id FROM mentions WHERE "competitorId" IS NOT NULL ORDER BY "competitorId" LIMIT 1)
+        UNION ALL
+        SELECT (SELECT m."competitorId" FROM mentions m WHERE m."competitorId" > named.id ORDER BY m."competitorId" LIMIT 1) FROM named WHERE named.id IS NOT NULL)
+      SELECT id::text FROM named WHERE id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM competitors c WHERE c.id = named.id)`
+  ).map((row) => row.id);
+  const keys = [...new Set([brand, ...brand.competitors].flatMap((e) => [e.name, ...e.aliases, ...e.caseSensitiveAliases]).map(candidateKey))];
+  const listed = await db().captureCandidate.findFirst({ where: { workspaceId, brandId: brand.id, key: { in: keys } }, select: { captureId: true } });
+  if (!gone.length && !listed) return;
+  for (let after: BatchCursor | undefined; ; ) {
+    const window = await db().capture.findMany({ where: staleAfter(workspaceId, brand, after), select: { id: true, finishedAt: true }, orderBy: FINISH_ORDER, take: FIRST_WINDOW });
+    if (!window.length) return;
+    const ids = window.map((c) => c.id);
+    const [named, nowTracked] = await Promise.all([
+      gone.length ? db().mention.findMany({ where: { captureId: { in: ids }, competitorId: { in: gone }, mentioned: true }, select: { captureId: true } }) : [],
+      listed ? db().captureCandidate.findMany({ where: { captureId: { in: ids }, key: { in: keys } }, select: { captureId: true } }) : [],
+    ]);
+    const first = new Set([...named, ...nowTracked].map((row) => row.captureId));
+    const picked = ids.filter((id) => first.has(id));
+    for (let i = 0; i < picked.length; i += REANALYSIS_BATCH) yield picked.slice(i, i + REANALYSIS_BATCH);
+    if (window.length < FIRST_WINDOW) return;
+    after = cursorAfter(window);
+  }
+}
+
+/** firstAnswerIds' batches, each read as a batch of the run reads its answers. */
+export async function* firstBatches(workspaceId: string, brand: ReanalysisBrand) {
+  for await (const ids of firstAnswerIds(workspaceId, brand)) {
+    yield await db().capture.findMany({ where: { id: { in: ids } }, select: BATCH_ANSWER, orderBy: FINISH_ORDER });
+  }
 }
 
 /**

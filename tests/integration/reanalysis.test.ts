@@ -209,6 +209,79 @@ describe("re-analysis", () => {
     expect(await db().mention.count({ where: { brandId: ordered.id, kind: "brand", mentioned: true } })).toBe(450);
   });
 
+  it("rewrites first the answers whose dashboard numbers the edit moves (naming a removed competitor, listing a name now tracked), then the rest in order, each once", async () => {
+    const first = await db().brand.create({ data: { workspaceId, name: "First CRM", competitors: { create: [{ workspaceId, name: "Zoho" }, { workspaceId, name: "Lumi" }] } }, include: { competitors: true } });
+    const [zoho, lumi] = ["Zoho", "Lumi"].map((name) => first.competitors.find((c) => c.name === name)!);
+    // 300 answers that name neither, then three that do, last in finish order: the order of a run without priorities puts them in its second batch.
+    const plain = await addAnsweredCapture("First CRM is fine.", first.id);
+    const { workspaceId: ws, checkId, brandId: brand, promptId, providerConfigId, connectionId, status, maxAttempts, model, searchMode } = plain;
+    const like = { workspaceId: ws, checkId, brandId: brand, promptId, providerConfigId, connectionId, status, maxAttempts, model, searchMode };
+    await db().capture.update({ where: { id: plain.id }, data: { finishedAt: new Date(Date.UTC(2026, 0, 1)) } });
+    await db().capture.createMany({ data: Array.from({ length: 299 }, (_, i) => ({ ...like, sample: i + 2, answerText: "First CRM is fine.", finishedAt: new Date(Date.UTC(2026, 0, 2, 0, i)) })) });
+    const late = (minute: number, answerText: string) => ({ ...like, sample: 1000 + minute, answerText, finishedAt: new Date(Date.UTC(2026, 0, 5, 0, minute)) });
+    await db().capture.createMany({
+      data: [
+        late(1, "1. **Zoho**: cheaper.\n2. **First CRM**: simpler."), // names the competitor about to be removed
+        late(2, "1. **Acme**: praised for its reporting.\n2. **First CRM**: simpler."), // lists Acme, about to be tracked
+        late(3, "1. **Lumi**: fast.\n2. **First CRM**: simpler."), // names a competitor that stays: nothing moves
+      ],
+    });
+    const answers = await db().capture.findMany({ where: { brandId: first.id }, select: { id: true, answerText: true } });
+    await db().$executeRaw`SELECT beacon_rollup_captures(${answers.map((a) => a.id)}::uuid[], 1)`;
+    await updateBrand(workspaceId, first.id, brandInputSchema.parse({ name: first.name, aliases: [], domains: [], competitors: [{ id: zoho!.id, name: "Zoho" }, { id: lumi!.id, name: "Lumi" }] }));
+    await runReanalysis((await db().analysisRun.findFirstOrThrow({ where: { brandId: first.id, status: "queued" } })).id);
+    expect(await db().captureCandidate.count({ where: { captureId: { in: answers.map((a) => a.id) }, key: "acme" } }), "Acme listed as an option, untracked").toBe(1);
+
+    // Zoho removed, Acme tracked.
+    await updateBrand(workspaceId, first.id, brandInputSchema.parse({ name: first.name, aliases: [], domains: [], competitors: [{ id: lumi!.id, name: "Lumi" }, { name: "Acme" }] }));
+    const { analysisVersion } = await db().brand.findUniqueOrThrow({ where: { id: first.id } });
+    const text = new Map(answers.map((a) => [a.id, a.answerText!]));
+    const batches: string[][] = [];
+    const seen = new Set<string>();
+    actAt(
+      "reanalysis:batch-before-commit",
+      async ({ tx }) => {
+        const stamped = await tx!.capture.findMany({ where: { brandId: first.id, analysisVersion }, select: { id: true } });
+        batches.push(stamped.filter((c) => !seen.has(c.id)).map((c) => text.get(c.id)!));
+        for (const c of stamped) seen.add(c.id);
+      },
+      10,
+    );
+    const run = await db().analysisRun.findFirstOrThrow({ where: { brandId: first.id, status: "queued" } });
+    await runReanalysis(run.id);
+
+    expect(batches[0]!.sort(), "the first batch: the two answers whose numbers move").toEqual(["1. **Acme**: praised for its reporting.\n2. **First CRM**: simpler.", "1. **Zoho**: cheaper.\n2. **First CRM**: simpler."]);
+    expect(batches.slice(1).map((b) => b.length), "then every other answer, in batches in finish order").toEqual([200, 101]);
+    expect(new Set(batches.flat()).size).toBe(4);
+    expect(seen.size).toBe(303);
+    expect(await db().analysisRun.findUniqueOrThrow({ where: { id: run.id } })).toMatchObject({ status: "completed", done: 303, total: 303 });
+    const { kept, rebuilt } = await rollupsAndRebuild(first.id);
+    expect(kept).toEqual(rebuilt);
+    expect(await db().mention.count({ where: { competitorId: zoho!.id } })).toBe(0);
+  });
+
+  it("rewrites first the answers naming a removed competitor when the brand tracks none left", async () => {
+    const alone = await db().brand.create({ data: { workspaceId, name: "Alone CRM", competitors: { create: [{ workspaceId, name: "Zoho" }] } }, include: { competitors: true } });
+    const plain = await addAnsweredCapture("Alone CRM is fine.", alone.id);
+    const named = await addAnsweredCapture("Zoho is cheaper than Alone CRM.", alone.id);
+    await db().capture.update({ where: { id: plain.id }, data: { finishedAt: new Date(Date.UTC(2026, 0, 1)) } });
+    await db().$executeRaw`SELECT beacon_rollup_captures(${[plain.id, named.id]}::uuid[], 1)`;
+    const edit = async (competitors: { id: string; name: string }[]) => {
+      await updateBrand(workspaceId, alone.id, brandInputSchema.parse({ name: alone.name, aliases: [], domains: [], competitors }));
+      return (await db().analysisRun.findFirstOrThrow({ where: { brandId: alone.id, status: "queued" } })).id;
+    };
+    await runReanalysis(await edit(alone.competitors.map((c) => ({ id: c.id, name: c.name }))));
+    const run = await edit([]);
+    const firstBatch: string[] = [];
+    actAt("reanalysis:batch-before-commit", async ({ tx }) => {
+      const { analysisVersion } = await tx!.brand.findUniqueOrThrow({ where: { id: alone.id } });
+      firstBatch.push(...(await tx!.capture.findMany({ where: { brandId: alone.id, analysisVersion }, select: { id: true } })).map((c) => c.id));
+    });
+    await runReanalysis(run);
+    expect(firstBatch).toEqual([named.id]);
+    expect((await rollupsAndRebuild(alone.id)).kept).toEqual((await rollupsAndRebuild(alone.id)).rebuilt);
+  });
+
   it("rewrites only the answers whose analysis changes: the others keep their rows and are stamped with the brand's version, and the rollups equal their rebuild", async () => {
     const steady = await db().brand.create({ data: { workspaceId, name: "Steady CRM", domains: ["steady.example"], competitors: { create: [{ workspaceId, name: "Zoho" }] } }, include: { competitors: true } });
     const competitors = steady.competitors.map((c) => ({ id: c.id, name: c.name, aliases: c.aliases, domains: c.domains }));
