@@ -352,15 +352,24 @@ describe("phone and desktop layouts", () => {
   test("a re-analysis whose every attempt failed shows its error and Try again at 390 and 1440 px, and Try again runs it", { timeout: 240_000 }, async () => {
     const brandId = await demoBrandId();
     await reanalysisFinished(brandId);
-    // The run as the worker leaves it after its job's last attempt (lib/brands/reanalysis.ts).
+    // A run under way (no job behind it: the test ends it itself) ...
     const { rows } = await client.query<{ id: string }>(
-      `INSERT INTO analysis_runs (id, "workspaceId", "brandId", status, total, done, error, "startedAt", "finishedAt")
-       SELECT gen_random_uuid(), "workspaceId", id, 'failed', 40, 12, 'connection lost', now(), now() FROM brands WHERE id = $1 RETURNING id`,
+      `INSERT INTO analysis_runs (id, "workspaceId", "brandId", status, total, done, "startedAt")
+       SELECT gen_random_uuid(), "workspaceId", id, 'running', 40, 12, now() FROM brands WHERE id = $1 RETURNING id`,
       [brandId],
     );
     // Later files must not find the demo brand's alerts waiting for it, however this test ends.
-    onTestFinished(async () => void (await client.query(`DELETE FROM analysis_runs WHERE id = $1 AND status = 'failed'`, [rows[0]!.id])));
+    onTestFinished(async () => void (await client.query(`DELETE FROM analysis_runs WHERE id = $1 AND status IN ('running', 'failed')`, [rows[0]!.id])));
     const page = await signedIn(PHONE);
+    // ... seen by an open Overview as its job's last attempt fails: the notice shows the error, and no toast says it is done.
+    await page.goto("/");
+    await page.getByRole("main").getByRole("status").filter({ hasText: `Re-analysing ${DEMO_BRAND.name}'s past answers with its current names, domains and competitors: 12 of 40 (30%)` }).waitFor();
+    await settled(page);
+    // The run as the worker leaves it after its job's last attempt (lib/brands/reanalysis.ts).
+    await client.query(`UPDATE analysis_runs SET status = 'failed', error = 'connection lost', "finishedAt" = now() WHERE id = $1`, [rows[0]!.id]);
+    await page.getByRole("main").getByRole("status").filter({ hasText: "failed (connection lost)" }).waitFor({ timeout: 30_000 });
+    await settled(page);
+    expect(await page.getByText("past answers are re-analysed: the charts now read every answer alike").count(), "a toast for a run that failed").toBe(0);
     const card = brandCard(page, DEMO_BRAND.name);
     const failed = card.getByRole("alert").filter({ hasText: "Re-analysis of past answers failed: connection lost" });
     await atBothSizes(page, "Brands re-analysis failed", async () => {
