@@ -13,8 +13,12 @@
 // `batches` batches are timed twice more: after an edit with the same inputs (the answers the first
 // pass rewrote now read as stored, so a batch only stamps them), and after a competitor's removal
 // (each answer loses its row: mentions only, the citation and candidate rollups are not staged).
+// Last, a second competitor's removal as its run begins: the run's scan for the answers whose
+// numbers the removal moves (firstBatches: those naming it) is timed whole without rewriting
+// them, then its first `batches` batches are rewritten and timed, so the time until the
+// dashboards' numbers are right can be set beside the whole run's.
 // Import only after setDatabaseUrl() (lib/db/prisma.ts reads it).
-import { BATCH_ANSWER, BRAND_INPUTS, REANALYSIS_BATCH, reanalyzeBatch, stale, staleBatch, type ReanalysisBrand } from "@/lib/brands/reanalysis";
+import { BATCH_ANSWER, BRAND_INPUTS, firstAnswerIds, firstBatches, REANALYSIS_BATCH, reanalyzeBatch, stale, staleBatch, type ReanalysisBrand } from "@/lib/brands/reanalysis";
 import { db } from "@/lib/db/prisma";
 import { connect } from "../lib/database";
 import { buildRollups } from "../lib/rollups";
@@ -22,7 +26,9 @@ import { round, summarize, type Summary } from "../lib/stats";
 import { demoIds, generate } from "./analytics-scale";
 
 export type ReanalysisOrderRow = { order: string; batches: number; answers: number; pickMs: Summary; batchMs: Summary; answersPerSecond: number };
-export type ReanalysisResult = { captures: number; generateSeconds: number; batchSize: number; rows: ReanalysisOrderRow[] };
+/** A competitor's removal: the answers to do, those naming it (rewritten first) and how long finding them all took. */
+export type FirstPass = { stale: number; named: number; scanSeconds: number };
+export type ReanalysisResult = { captures: number; generateSeconds: number; batchSize: number; rows: ReanalysisOrderRow[]; first?: FirstPass };
 
 export async function measureReanalysis(url: string, options: { captures: number; batches: number; log: (line: string) => void }): Promise<ReanalysisResult> {
   const { captures, batches, log } = options;
@@ -75,6 +81,8 @@ export async function measureReanalysis(url: string, options: { captures: number
     ].map((o) => ({ ...o, ...timings(o.order) }));
     const unchanged = timings("an edit that changes none of them, by finish time");
     const mentionsOnly = timings("a competitor removed (mentions only), by finish time");
+    const namedFirst = timings("a competitor removed: the answers naming it, first");
+    let first: FirstPass | undefined;
     /** Picks a batch and re-analyses it as the run does, timing both into `t`; false when none is left. */
     const timeBatch = async (t: ReturnType<typeof timings>, inputs: ReanalysisBrand, pick: () => Promise<Awaited<ReturnType<typeof staleBatch>>>) => {
       const t1 = performance.now();
@@ -100,13 +108,17 @@ export async function measureReanalysis(url: string, options: { captures: number
       // - A third that removes a competitor (as the brand form's edit does: it is deleted, its
       //   rows left to the run): each answer loses its row, mentions only, so the rewrite stages
       //   no domain, page or candidate rollup.
-      for (const timed of [unchanged, mentionsOnly]) {
-        if (timed === mentionsOnly) {
-          const [competitor] = (await client.query<{ id: string }>(`SELECT id FROM competitors WHERE "brandId" = $1 ORDER BY "createdAt", id LIMIT 1`, [ids.brandId])).rows;
-          await client.query(`DELETE FROM competitors WHERE id = $1`, [competitor!.id]);
-        }
+      const removeACompetitor = async () => {
+        const [competitor] = (await client.query<{ id: string }>(`SELECT id FROM competitors WHERE "brandId" = $1 ORDER BY "createdAt", id LIMIT 1`, [ids.brandId])).rows;
+        await client.query(`DELETE FROM competitors WHERE id = $1`, [competitor!.id]);
+      };
+      const edited = async () => {
         await client.query(`UPDATE brands SET "analysisVersion" = "analysisVersion" + 1 WHERE id = $1`, [ids.brandId]);
-        const again = await db().brand.findUniqueOrThrow({ where: { id: ids.brandId }, select: BRAND_INPUTS });
+        return db().brand.findUniqueOrThrow({ where: { id: ids.brandId }, select: BRAND_INPUTS });
+      };
+      for (const timed of [unchanged, mentionsOnly]) {
+        if (timed === mentionsOnly) await removeACompetitor();
+        const again = await edited();
         let cursor: { finishedAt: Date; id: string } | undefined;
         const pick = async () => {
           const batch = await staleBatch(ids.workspaceId, again, cursor);
@@ -116,10 +128,23 @@ export async function measureReanalysis(url: string, options: { captures: number
         };
         for (let i = 0; i < batches && (await timeBatch(timed, again, pick)); i++);
       }
+      // A second competitor removed: the run's scan for the answers naming it, whole, then its batches.
+      await removeACompetitor();
+      const again = await edited();
+      const t0 = performance.now();
+      let named = 0;
+      for await (const batch of firstAnswerIds(ids.workspaceId, again)) named += batch.length;
+      const scanSeconds = round((performance.now() - t0) / 1000, 1);
+      first = { stale: await db().capture.count({ where: { workspaceId: ids.workspaceId, brandId: ids.brandId, ...stale(again.analysisVersion) } }), named, scanSeconds };
+      log(`reanalysis: a competitor removed: ${named.toLocaleString("en-US")} of ${first.stale.toLocaleString("en-US")} answers name it, found in ${scanSeconds} s`);
+      const batchesFirst = firstBatches(ids.workspaceId, again);
+      const pickFirst = async () => (await batchesFirst.next()).value ?? [];
+      for (let i = 0; i < batches && (await timeBatch(namedFirst, again, pickFirst)); i++);
+      await batchesFirst.return(undefined);
     } finally {
       await db().analysisRun.update({ where: { id: run.id }, data: { status: "completed", done, finishedAt: new Date() } });
     }
-    const rows = [...orders, unchanged, mentionsOnly].map(({ order, pickMs, batchMs, answers }) => ({
+    const rows = [...orders, unchanged, mentionsOnly, namedFirst].map(({ order, pickMs, batchMs, answers }) => ({
       order,
       batches: batchMs.length,
       answers,
@@ -128,7 +153,7 @@ export async function measureReanalysis(url: string, options: { captures: number
       answersPerSecond: round(answers / (batchMs.reduce((a, b) => a + b, 0) / 1000), 0),
     }));
     for (const row of rows) log(`reanalysis: ${row.order}: ${row.batches} batches, median ${row.batchMs.median} ms, p95 ${row.batchMs.p95} ms, ${row.answersPerSecond} answers/s`);
-    return { captures: existing[0]!.n || captures, generateSeconds, batchSize: REANALYSIS_BATCH, rows };
+    return { captures: existing[0]!.n || captures, generateSeconds, batchSize: REANALYSIS_BATCH, rows, first };
   } finally {
     await client.end();
   }
@@ -143,5 +168,19 @@ export function reanalysisMarkdown(r: ReanalysisResult, header: string): string 
     "| batch order | batches | pick median | batch median | batch p95 | answers/s |",
     "| --- | --- | --- | --- | --- | --- |",
     ...r.rows.map((row) => `| ${row.order} | ${row.batches} | ${row.pickMs.median} ms | ${row.batchMs.median} ms | ${row.batchMs.p95} ms | ${row.answersPerSecond} |`),
+    ...firstPassLines(r),
   ].join("\n");
+}
+
+/** A competitor's removal: how long finding the answers that name it takes, and when they and the run are done at the removal's rate. */
+function firstPassLines(r: ReanalysisResult): string[] {
+  const removal = r.rows.find((row) => row.order.startsWith("a competitor removed (mentions only)"))?.answersPerSecond;
+  if (!r.first || !removal) return [];
+  const { stale, named, scanSeconds } = r.first;
+  const minutes = (seconds: number) => round(seconds / 60, 1);
+  return [
+    "",
+    `Competitors removed: ${named.toLocaleString("en-US")} of the ${stale.toLocaleString("en-US")} answers to do name one, found by the run's scan in ${scanSeconds} s. ` +
+      `Rewritten at a removal's rate (${removal} answers/s), they are done after about ${minutes(scanSeconds + named / removal)} min, the whole run after about ${minutes(scanSeconds + stale / removal)} min.`,
+  ];
 }
