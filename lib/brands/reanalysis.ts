@@ -191,19 +191,22 @@ export const FIRST_WINDOW = 5_000;
  * which no dashboard shows, so the numbers are right once these are rewritten (at a million
  * answers: `npm run bench -- --reanalysis`). A name added that no answer listed as an option is
  * found by the run's pass over every answer, as before. Yields their ids in batches, in the order
- * they finished, from a scan of windows of FIRST_WINDOW answers; nothing, and no scan, when no
- * competitor is gone and no answer listed a tracked name.
+ * they finished, from a scan of windows of FIRST_WINDOW answers; nothing, and no scan, when none
+ * of the brand's competitors is gone and no answer listed a tracked name.
  */
 export async function* firstAnswerIds(workspaceId: string, brand: ReanalysisBrand): AsyncGenerator<string[]> {
-  // Competitors named in some answer's rows that exist no more: a skip scan of the index on
-  // mentions("competitorId"), a probe per competitor there is or was.
+  // The brand's competitors that some answer's rows still hold and that exist no more: a skip
+  // scan of the index on mentions("competitorId"), a probe per competitor there is or was, each
+  // gone one's brand read from one of its rows (a competitor's rows are all its brand's answers).
   const gone = (
     await db().$queryRaw<{ id: string }[]>`
-      WITH RECURSIVE named AS (
+      WITH RECURSIVE held AS (
         (SELECT "competitorId" AS id FROM mentions WHERE "competitorId" IS NOT NULL ORDER BY "competitorId" LIMIT 1)
         UNION ALL
-        SELECT (SELECT m."competitorId" FROM mentions m WHERE m."competitorId" > named.id ORDER BY m."competitorId" LIMIT 1) FROM named WHERE named.id IS NOT NULL)
-      SELECT id::text FROM named WHERE id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM competitors c WHERE c.id = named.id)`
+        SELECT (SELECT m."competitorId" FROM mentions m WHERE m."competitorId" > held.id ORDER BY m."competitorId" LIMIT 1) FROM held WHERE held.id IS NOT NULL)
+      SELECT id::text FROM held
+      WHERE id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM competitors c WHERE c.id = held.id)
+        AND (SELECT c."brandId" FROM mentions m JOIN captures c ON c.id = m."captureId" WHERE m."competitorId" = held.id LIMIT 1) = ${brand.id}::uuid`
   ).map((row) => row.id);
   const keys = [...new Set([brand, ...brand.competitors].flatMap((e) => [e.name, ...e.aliases, ...e.caseSensitiveAliases]).map(candidateKey))];
   const listed = await db().captureCandidate.findFirst({ where: { workspaceId, brandId: brand.id, key: { in: keys } }, select: { captureId: true } });
