@@ -10,7 +10,8 @@ import { useReanalysisQuery } from "./use-reanalysis";
  * (names, aliases, domains, competitors), part with the new: a brand edit queues a re-analysis of
  * every past answer, about 34 minutes at a million answers after a competitor's removal
  * (docs/benchmarks.md), and the charts mix the two meanwhile. Shows the run's progress and time
- * left, or its error once its job gave up; when it ends, the charts load again.
+ * left, or its error once its job gave up; when it ends, the charts load again. Printed too (a
+ * report sent on mixes them as much), without its bar and link.
  */
 export function ReanalysisNotice({ brand }: { brand: { id: string; name: string } | null | undefined }) {
   // A run that failed stays in the notice below, with its error.
@@ -20,14 +21,14 @@ export function ReanalysisNotice({ brand }: { brand: { id: string; name: string 
   const run = brand ? data?.[brand.id] : undefined;
   if (!brand || !run || !(isOpen(run) || run.status === "failed")) return null;
   return (
-    <div role="status" className="mb-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-800 ring-1 ring-inset ring-amber-200 print:hidden">
+    <div role="status" className="mb-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-800 ring-1 ring-inset ring-amber-200">
       <p>
         <RunText brandName={brand.name} run={run} /> Until it is done, these numbers mix answers analysed with earlier and current settings.{" "}
-        <Link href="/brands" className="font-medium underline">
+        <Link href="/brands" className="font-medium underline print:hidden">
           Brands page
         </Link>
       </p>
-      {isOpen(run) && <ReanalysisBar run={run} className="mt-2 bg-amber-100" fill="bg-amber-500" />}
+      {isOpen(run) && <ReanalysisBar run={run} className="mt-2 bg-amber-100 print:hidden" fill="bg-amber-500" />}
     </div>
   );
 }

@@ -382,6 +382,11 @@ describe("phone and desktop layouts", () => {
     const notice = page.getByRole("main").getByRole("status").filter({ hasText: `Re-analysing ${DEMO_BRAND.name}'s past answers with its current names, domains and competitors failed (connection lost)` });
     await notice.waitFor();
     expect(await notice.getByRole("progressbar").count(), "a progress bar for a run that gave up").toBe(0);
+    // Printed, the Overview still says its numbers are mixed; the link is for the screen.
+    await page.emulateMedia({ media: "print" });
+    expect(await notice.isVisible(), "the notice on paper").toBe(true);
+    expect(await notice.getByRole("link", { name: "Brands page" }).isVisible(), "the Brands page link on paper").toBe(false);
+    await page.emulateMedia({ media: "screen" });
     await notice.getByRole("link", { name: "Brands page" }).click();
     await failed.getByRole("button", { name: "Try again", exact: true }).click();
     await failed.waitFor({ state: "hidden", timeout: 60_000 });
