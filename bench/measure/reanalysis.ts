@@ -172,15 +172,21 @@ export function reanalysisMarkdown(r: ReanalysisResult, header: string): string 
   ].join("\n");
 }
 
-/** A competitor's removal: how long finding the answers that name it takes, and when they and the run are done at the removal's rate. */
+/**
+ * A competitor's removal: how long finding the answers that name it takes, and when they are
+ * rewritten: at the rate measured for them here (the generated answers' first rewrite moves their
+ * citations too), and at a removal's rate (mentions only), which is what a real history's take.
+ */
 function firstPassLines(r: ReanalysisResult): string[] {
-  const removal = r.rows.find((row) => row.order.startsWith("a competitor removed (mentions only)"))?.answersPerSecond;
-  if (!r.first || !removal) return [];
+  const rate = (order: string) => r.rows.find((row) => row.order.startsWith(order))?.answersPerSecond;
+  const [first, removal] = [rate("a competitor removed: the answers naming it"), rate("a competitor removed (mentions only)")];
+  if (!r.first || !first || !removal) return [];
   const { stale, named, scanSeconds } = r.first;
   const minutes = (seconds: number) => round(seconds / 60, 1);
   return [
     "",
     `Competitors removed: ${named.toLocaleString("en-US")} of the ${stale.toLocaleString("en-US")} answers to do name one, found by the run's scan in ${scanSeconds} s. ` +
-      `Rewritten at a removal's rate (${removal} answers/s), they are done after about ${minutes(scanSeconds + named / removal)} min, the whole run after about ${minutes(scanSeconds + stale / removal)} min.`,
+      `At their rate here (${first} answers/s: their citations move too), they are rewritten after about ${minutes(scanSeconds + named / first)} min; ` +
+      `at a removal's rate (${removal} answers/s, mentions only), after about ${minutes(scanSeconds + named / removal)} min, the whole run after about ${minutes(scanSeconds + stale / removal)} min.`,
   ];
 }

@@ -27,6 +27,11 @@ export function candidateKey(name: string): string {
   return name.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase().replace(/\s+/g, " ").trim();
 }
 
+/** The counting keys of the tracked names and aliases as written: a candidate with one of them is that name (its inflected forms go through the matcher). */
+export function trackedKeys(tracked: TrackedEntity[]): string[] {
+  return [...new Set(tracked.flatMap((t) => [t.name, ...(t.aliases ?? []), ...(t.caseSensitiveAliases ?? [])]).map(candidateKey))];
+}
+
 /** The text with markdown's own characters and all spacing taken out: what "appears in the answer" compares. */
 export function withoutMarkup(text: string): string {
   return text.replace(/[*_`~[\]()\\#>|\s]+/g, "");
@@ -183,7 +188,7 @@ export function brandCandidates(answerText: string, tracked: TrackedEntity[], la
   let analysisLanguage: AnalysisLanguage | undefined;
   const entities = tracked.map((t) => ({ ...t, kind: "competitor" as const }));
   // Most leads of a list are the tracked names as written: known without running the matcher.
-  const seen = new Set(tracked.flatMap((t) => [t.name, ...(t.aliases ?? []), ...(t.caseSensitiveAliases ?? [])]).map(candidateKey));
+  const seen = new Set(trackedKeys(tracked));
   const names: string[] = [];
   for (const { lead, line } of structuralLeads(answer)) {
     if (names.length >= MAX_CANDIDATES_PER_ANSWER) break;

@@ -1,6 +1,6 @@
 import "server-only";
 import { analyzeAnswer, type AnalysisResult } from "@/lib/analysis/analyze";
-import { candidateKey } from "@/lib/analysis/brand-candidates";
+import { trackedKeys } from "@/lib/analysis/brand-candidates";
 import { domainOf, isOwnDomain } from "@/lib/analysis/citations";
 import { CANDIDATE_COLUMNS, candidateRows, MENTION_COLUMNS, mentionRows, type CandidateRow, type MentionRow } from "@/lib/analysis/rows";
 import { rewriteRollups } from "@/lib/analytics/rollups";
@@ -186,15 +186,17 @@ export const FIRST_WINDOW = 5_000;
  * answer that names a competitor no longer tracked (deleted by the edit, its rows left to the
  * run: lib/brands/brands.ts removeCompetitors) counts it until rewritten: in its totals of
  * tracked mentions, its gap answers, the brand's position behind it. One whose untracked names
- * (capture_candidates) include a name the brand now tracks (a competitor or an alias added) lacks
- * its mention. Every other answer of a removal only loses the removed competitor's unnamed row,
- * which no dashboard shows, so the numbers are right once these are rewritten (at a million
- * answers: `npm run bench -- --reanalysis`). A name added that no answer listed as an option is
- * found by the run's pass over every answer, as before. Yields their ids in batches, in the order
- * they finished, from a scan of windows of FIRST_WINDOW answers; nothing, and no scan, when none
- * of the brand's competitors is gone and no answer listed a tracked name.
+ * (capture_candidates) include a name the brand now tracks as written (a competitor or an alias
+ * added; its key, not its inflected forms) lacks its mention. Every other answer of a removal
+ * only loses the removed competitor's unnamed row, which no dashboard shows, so the numbers are
+ * right once these are rewritten (at a million answers: `npm run bench -- --reanalysis`). A
+ * name added that no answer listed as an option, an alias removed, a rename or a domain changed
+ * is found by the run's pass over every answer, as before. Yields their ids in batches, in the
+ * order they finished, from a scan of windows of FIRST_WINDOW answers (`windowSize`, for tests);
+ * nothing, and no scan, when none of the brand's competitors is gone and no answer listed a
+ * tracked name.
  */
-export async function* firstAnswerIds(workspaceId: string, brand: ReanalysisBrand): AsyncGenerator<string[]> {
+export async function* firstAnswerIds(workspaceId: string, brand: ReanalysisBrand, { windowSize = FIRST_WINDOW } = {}): AsyncGenerator<string[]> {
   // The brand's competitors that some answer's rows still hold and that exist no more: a skip
   // scan of the index on mentions("competitorId"), a probe per competitor there is or was, each
   // gone one's brand read from one of its rows (a competitor's rows are all its brand's answers).
@@ -208,21 +210,28 @@ export async function* firstAnswerIds(workspaceId: string, brand: ReanalysisBran
       WHERE id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM competitors c WHERE c.id = held.id)
         AND (SELECT c."brandId" FROM mentions m JOIN captures c ON c.id = m."captureId" WHERE m."competitorId" = held.id LIMIT 1) = ${brand.id}::uuid`
   ).map((row) => row.id);
-  const keys = [...new Set([brand, ...brand.competitors].flatMap((e) => [e.name, ...e.aliases, ...e.caseSensitiveAliases]).map(candidateKey))];
-  const listed = await db().captureCandidate.findFirst({ where: { workspaceId, brandId: brand.id, key: { in: keys } }, select: { captureId: true } });
+  // A candidate with a tracked name's key was listed before the name was tracked (the analysis
+  // keeps tracked names out of the candidates).
+  const keys = trackedKeys([brand, ...brand.competitors]);
+  const [listed] = await db().$queryRaw<unknown[]>`
+    SELECT 1 FROM capture_candidates WHERE "workspaceId" = ${workspaceId}::uuid AND "brandId" = ${brand.id}::uuid AND key = ANY(${keys}::text[]) LIMIT 1`;
   if (!gone.length && !listed) return;
   for (let after: BatchCursor | undefined; ; ) {
-    const window = await db().capture.findMany({ where: staleAfter(workspaceId, brand, after), select: { id: true, finishedAt: true }, orderBy: FINISH_ORDER, take: FIRST_WINDOW });
+    const window = await db().capture.findMany({ where: staleAfter(workspaceId, brand, after), select: { id: true, finishedAt: true }, orderBy: FINISH_ORDER, take: windowSize });
     if (!window.length) return;
     const ids = window.map((c) => c.id);
-    const [named, nowTracked] = await Promise.all([
-      gone.length ? db().mention.findMany({ where: { captureId: { in: ids }, competitorId: { in: gone }, mentioned: true }, select: { captureId: true } }) : [],
-      listed ? db().captureCandidate.findMany({ where: { captureId: { in: ids }, key: { in: keys } }, select: { captureId: true } }) : [],
-    ]);
-    const first = new Set([...named, ...nowTracked].map((row) => row.captureId));
+    // Each window's rows by answer (the indexes on "captureId"), as arrays: one statement whatever the lengths.
+    const first = new Set(
+      (
+        await db().$queryRaw<{ id: string }[]>`
+          SELECT "captureId"::text AS id FROM mentions WHERE "captureId" = ANY(${ids}::uuid[]) AND "competitorId" = ANY(${gone}::uuid[]) AND mentioned
+          UNION
+          SELECT "captureId"::text FROM capture_candidates WHERE "captureId" = ANY(${ids}::uuid[]) AND key = ANY(${keys}::text[])`
+      ).map((row) => row.id),
+    );
     const picked = ids.filter((id) => first.has(id));
     for (let i = 0; i < picked.length; i += REANALYSIS_BATCH) yield picked.slice(i, i + REANALYSIS_BATCH);
-    if (window.length < FIRST_WINDOW) return;
+    if (window.length < windowSize) return;
     after = cursorAfter(window);
   }
 }

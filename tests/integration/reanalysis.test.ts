@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/prisma";
 import { ANALYSIS_MAX_CHARS } from "@/lib/analysis/analyze";
 import { MIGRATIONS_DIR } from "@/lib/instance/migrate";
-import { runReanalysis } from "@/lib/brands/reanalysis";
+import { BRAND_INPUTS, firstAnswerIds, runReanalysis } from "@/lib/brands/reanalysis";
 import { brandsMidReanalysis, reanalysisByBrand } from "@/lib/jobs/analysis-runs";
 import { updateBrand } from "@/lib/brands/brands";
 import { brandInputSchema } from "@/lib/brands/schemas";
@@ -279,7 +279,46 @@ describe("re-analysis", () => {
     });
     await runReanalysis(run);
     expect(firstBatch).toEqual([named.id]);
-    expect((await rollupsAndRebuild(alone.id)).kept).toEqual((await rollupsAndRebuild(alone.id)).rebuilt);
+    const { kept, rebuilt } = await rollupsAndRebuild(alone.id);
+    expect(kept).toEqual(rebuilt);
+  });
+
+  it("finds the answers to rewrite first across its scan's windows, in the order they finished: a competitor removed, a competitor and an alias added that answers listed", async () => {
+    const windowed = await db().brand.create({ data: { workspaceId, name: "Window CRM", competitors: { create: [{ workspaceId, name: "Zoho" }, { workspaceId, name: "Lumi" }] } }, include: { competitors: true } });
+    const texts = [
+      "Window CRM is fine.",
+      "1. **Zoho**: cheaper.\n2. **Window CRM**: simpler.", // names the competitor about to be removed
+      "Window CRM again.",
+      "1. **Acme**: good reporting.\n2. **Window CRM**: simpler.", // lists Acme, about to be a competitor
+      "1. **Lumi**: fast.\n2. **Window CRM**: simpler.", // names a competitor that stays
+      "1. **Nimbus**: quick setup.\n2. **Window CRM**: simpler.", // lists Nimbus, about to be the brand's alias
+      "Window CRM, once more.",
+    ];
+    const answers: string[] = [];
+    for (const [i, text] of texts.entries()) {
+      const capture = await addAnsweredCapture(text, windowed.id);
+      await db().capture.update({ where: { id: capture.id }, data: { finishedAt: new Date(Date.UTC(2026, 1, 1, 0, i)) } });
+      answers.push(capture.id);
+    }
+    await db().$executeRaw`SELECT beacon_rollup_captures(${answers}::uuid[], 1)`;
+    const keep = windowed.competitors.map((c) => ({ id: c.id, name: c.name }));
+    await updateBrand(workspaceId, windowed.id, brandInputSchema.parse({ name: windowed.name, aliases: [], domains: [], competitors: keep }));
+    await runReanalysis((await db().analysisRun.findFirstOrThrow({ where: { brandId: windowed.id, status: "queued" } })).id);
+    const lumi = keep.find((c) => c.name === "Lumi")!;
+    await updateBrand(workspaceId, windowed.id, brandInputSchema.parse({ name: windowed.name, aliases: ["Nimbus"], domains: [], competitors: [lumi, { name: "Acme" }] }));
+    const brand = await db().brand.findUniqueOrThrow({ where: { id: windowed.id }, select: BRAND_INPUTS });
+
+    const batches: string[][] = [];
+    for await (const ids of firstAnswerIds(workspaceId, brand, { windowSize: 2 })) batches.push(ids);
+    // Windows of two answers: [0 1] [2 3] [4 5] [6]; each window's picks a batch of their own.
+    expect(batches).toEqual([[answers[1]], [answers[3]], [answers[5]]]);
+
+    await runReanalysis((await db().analysisRun.findFirstOrThrow({ where: { brandId: windowed.id, status: "queued" } })).id);
+    const after: string[][] = [];
+    for await (const ids of firstAnswerIds(workspaceId, brand, { windowSize: 2 })) after.push(ids);
+    expect(after, "nothing left to rewrite first once the run is done").toEqual([]);
+    const { kept, rebuilt } = await rollupsAndRebuild(windowed.id);
+    expect(kept).toEqual(rebuilt);
   });
 
   it("rewrites only the answers whose analysis changes: the others keep their rows and are stamped with the brand's version, and the rollups equal their rebuild", async () => {
