@@ -217,6 +217,10 @@ export async function* firstAnswerIds(workspaceId: string, brand: ReanalysisBran
     SELECT 1 FROM capture_candidates WHERE "workspaceId" = ${workspaceId}::uuid AND "brandId" = ${brand.id}::uuid AND key = ANY(${keys}::text[]) LIMIT 1`;
   if (!gone.length && !listed) return;
   for (let after: BatchCursor | undefined; ; ) {
+    // An edit since the run read the brand queued the run that follows: this one stops at its
+    // next batch, so a scan that finds little does not go on for a minute first.
+    const now = await db().brand.findUnique({ where: { id: brand.id }, select: { analysisVersion: true } });
+    if (now?.analysisVersion !== brand.analysisVersion) return;
     const window = await db().capture.findMany({ where: staleAfter(workspaceId, brand, after), select: { id: true, finishedAt: true }, orderBy: FINISH_ORDER, take: windowSize });
     if (!window.length) return;
     const ids = window.map((c) => c.id);

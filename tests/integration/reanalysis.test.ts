@@ -313,6 +313,13 @@ describe("re-analysis", () => {
     // Windows of two answers: [0 1] [2 3] [4 5] [6]; each window's picks a batch of their own.
     expect(batches).toEqual([[answers[1]], [answers[3]], [answers[5]]]);
 
+    // An edit between two windows ends the scan (the run stops at its next batch; the edit's run follows).
+    const scan = firstAnswerIds(workspaceId, brand, { windowSize: 2 });
+    expect((await scan.next()).value).toEqual([answers[1]]);
+    await db().brand.update({ where: { id: windowed.id }, data: { analysisVersion: { increment: 1 } } });
+    expect(await scan.next(), "the scan after an edit").toEqual({ done: true, value: undefined });
+    await db().brand.update({ where: { id: windowed.id }, data: { analysisVersion: { decrement: 1 } } });
+
     await runReanalysis((await db().analysisRun.findFirstOrThrow({ where: { brandId: windowed.id, status: "queued" } })).id);
     const after: string[][] = [];
     for await (const ids of firstAnswerIds(workspaceId, brand, { windowSize: 2 })) after.push(ids);
