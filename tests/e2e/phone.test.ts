@@ -16,7 +16,7 @@ import pg from "pg";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, onTestFinished, test } from "vitest";
 import { DEMO_BRAND, DEMO_WORKSPACE } from "@/lib/seed/demo-content";
-import { DEMO_USER, login, newPage, setupBrowser } from "./support/browser";
+import { DEMO_USER, login, newPage, screenshotBothSchemes, setupBrowser } from "./support/browser";
 
 setupBrowser();
 
@@ -97,13 +97,7 @@ async function screenshots(page: Page, label: string, size: string): Promise<voi
     )
     .toEqual([]);
   await page.evaluate(() => window.scrollTo(0, 0));
-  for (const scheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    // Buttons fade their colours (transition-colors): shoot once they have.
-    await page.waitForFunction(() => document.getAnimations().every((a) => !(a instanceof CSSTransition) || a.playState !== "running"));
-    await page.screenshot({ path: path.join(SHOTS, `${name}-${size}-${scheme}.png`), fullPage: true });
-  }
-  await page.emulateMedia({ colorScheme: null });
+  await screenshotBothSchemes(page, path.join(SHOTS, `${name}-${size}`));
 }
 
 const menuButton = (page: Page) => page.getByRole("button", { name: "Menu", exact: true });
@@ -386,6 +380,7 @@ describe("phone and desktop layouts", () => {
     await page.emulateMedia({ media: "print" });
     expect(await notice.isVisible(), "the notice on paper").toBe(true);
     expect(await notice.getByRole("link", { name: "Brands page" }).isVisible(), "the Brands page link on paper").toBe(false);
+    if (SHOTS) await page.screenshot({ path: path.join(SHOTS, "overview-re-analysis-failed-print-1440.png"), fullPage: true });
     await page.emulateMedia({ media: "screen" });
     await notice.getByRole("link", { name: "Brands page" }).click();
     await failed.getByRole("button", { name: "Try again", exact: true }).click();

@@ -10,7 +10,7 @@ import pg from "pg";
 import type { Page, Response } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, onTestFinished, test } from "vitest";
 import { DEMO_BRAND, DEMO_WORKSPACE } from "@/lib/seed/demo-content";
-import { DEMO_USER, login, newPage, setupBrowser } from "./support/browser";
+import { DEMO_USER, login, newPage, screenshotBothSchemes, setupBrowser } from "./support/browser";
 
 setupBrowser();
 
@@ -154,7 +154,7 @@ describe("share links", () => {
       await caveat.waitFor();
       await settled(visitor);
       expect(await caveat.innerText()).not.toMatch(/12|40/);
-      if (process.env.E2E_SCREENSHOTS) await visitor.screenshot({ path: path.join(process.env.E2E_SCREENSHOTS, `shared-report-re-analysing-${width}.png`), fullPage: true });
+      if (process.env.E2E_SCREENSHOTS) await screenshotBothSchemes(visitor, path.join(process.env.E2E_SCREENSHOTS, `shared-report-re-analysing-${width}`));
     }
     await client.query("DELETE FROM analysis_runs WHERE id = $1", [rows[0]!.id]);
     await visitor.goto(url);

@@ -12,7 +12,7 @@ import path from "node:path";
 import pg from "pg";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
-import { DEMO_USER, login, newPage, setupBrowser } from "./support/browser";
+import { DEMO_USER, login, newPage, screenshotBothSchemes, setupBrowser } from "./support/browser";
 
 setupBrowser();
 
@@ -63,12 +63,7 @@ async function settled(page: Page): Promise<void> {
 async function screenshots(page: Page, size: string): Promise<void> {
   if (!SHOTS) return;
   fs.mkdirSync(SHOTS, { recursive: true });
-  for (const scheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.waitForFunction(() => document.getAnimations().every((a) => !(a instanceof CSSTransition) || a.playState !== "running"));
-    await page.screenshot({ path: path.join(SHOTS, `traffic-${size}-${scheme}.png`), fullPage: true });
-  }
-  await page.emulateMedia({ colorScheme: null });
+  await screenshotBothSchemes(page, path.join(SHOTS, `traffic-${size}`));
 }
 
 describe("the Traffic page", () => {

@@ -73,3 +73,18 @@ export async function login(page: Page, email: string, password: string): Promis
   // Attached, not visible: on a phone the navigation waits in the closed drawer.
   await page.getByRole("navigation", { name: "Main", includeHidden: true }).waitFor({ state: "attached" });
 }
+
+/**
+ * A full-page picture in light and then dark (`<file>-light.png`, `<file>-dark.png`), each once
+ * the colours have faded (transition-colors: they start a frame after the scheme changes); the
+ * page is left in the system's scheme.
+ */
+export async function screenshotBothSchemes(page: Page, file: string): Promise<void> {
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    await page.waitForFunction(() => document.getAnimations().every((a) => !(a instanceof CSSTransition) || a.playState !== "running"));
+    await page.screenshot({ path: `${file}-${scheme}.png`, fullPage: true });
+  }
+  await page.emulateMedia({ colorScheme: null });
+}
