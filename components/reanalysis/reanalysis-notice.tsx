@@ -9,9 +9,9 @@ import { useReanalysisQuery } from "./use-reanalysis";
  * A dashboard's notice while its brand's history is analysed part with the brand's old inputs
  * (names, aliases, domains, competitors), part with the new: a brand edit queues a re-analysis of
  * every past answer, about 33 minutes at a million answers after a competitor's removal (the
- * answers naming it first: docs/benchmarks.md), and the charts mix the two meanwhile. Shows the run's progress and time
- * left, or its error once its job gave up; when it ends, the charts load again. Printed too (a
- * report sent on mixes them as much), without its bar and link.
+ * answers naming it first: docs/benchmarks.md), and the charts mix the two meanwhile. Shows the
+ * run's progress and time left, or its error once its job gave up; when it ends, the charts load
+ * again. Printed too (a report sent on mixes them as much), without its bar and link.
  */
 export function ReanalysisNotice({ brand }: { brand: { id: string; name: string } | null | undefined }) {
   // A run that failed stays in the notice below, with its error.
