@@ -70,14 +70,27 @@ describe("re-analysis", () => {
     expect((await db().capture.findUniqueOrThrow({ where: { id: capture.id } })).analyzedAt).not.toBeNull();
   });
 
-  it("run twice at once (a worker whose lease ran out still going) takes no answer's contribution away twice: the rollups equal their rebuild", async () => {
+  it.each([
+    { edit: "an alias added", pass: "its pass over every answer" },
+    { edit: "a competitor removed", pass: "the answers naming it, first" },
+  ] as const)("run twice at once (a worker whose lease ran out still going) takes no answer's contribution away twice, $edit ($pass): the rollups equal their rebuild", async ({ edit }) => {
     // A brand of its own, its answers in its rollups (addAnsweredCapture writes none).
-    const racer = await db().brand.create({ data: { workspaceId, name: "Twice Run CRM", competitors: { create: [{ workspaceId, name: "Zoho" }] } }, include: { competitors: true } });
+    const racer = await db().brand.create({ data: { workspaceId, name: `Twice Run CRM ${edit}`, competitors: { create: [{ workspaceId, name: "Zoho" }, { workspaceId, name: "Lumi" }] } }, include: { competitors: true } });
     const added = [];
-    for (const answer of ["1. Zoho is affordable.\n2. Twice Run CRM is praised for its reporting.", "Twice is fine; Zoho too."]) added.push((await addAnsweredCapture(answer, racer.id)).id);
+    for (const answer of [`1. Zoho is affordable.\n2. Twice Run CRM ${edit} is praised for its reporting.`, "Twice is fine; Zoho too."]) added.push((await addAnsweredCapture(answer, racer.id)).id);
     await db().$executeRaw`SELECT beacon_rollup_captures(${added}::uuid[], 1)`;
     const competitors = racer.competitors.map((c) => ({ id: c.id, name: c.name, aliases: c.aliases, domains: c.domains }));
-    await updateBrand(workspaceId, racer.id, brandInputSchema.parse({ name: racer.name, aliases: ["Twice"], domains: [], competitors }));
+    const edited = (aliases: string[], kept: typeof competitors) => updateBrand(workspaceId, racer.id, brandInputSchema.parse({ name: racer.name, aliases, domains: [], competitors: kept }));
+    if (edit === "a competitor removed") {
+      // Analysed with Zoho first; then Zoho removed, so both answers are the run's first ones.
+      await edited(["Twice"], competitors);
+      await runReanalysis((await db().analysisRun.findFirstOrThrow({ where: { brandId: racer.id, status: "queued" } })).id);
+      await edited(["Twice"], competitors.filter((c) => c.name !== "Zoho"));
+      const brand = await db().brand.findUniqueOrThrow({ where: { id: racer.id }, select: BRAND_INPUTS });
+      const first: string[] = [];
+      for await (const ids of firstAnswerIds(workspaceId, brand)) first.push(...ids);
+      expect(first.sort(), "both answers name Zoho: rewritten first").toEqual([...added].sort());
+    } else await edited(["Twice"], competitors);
     const run = await db().analysisRun.findFirstOrThrow({ where: { brandId: racer.id, status: "queued" } });
     // The worst moment: the first run's batch has locked its answers and staged their contribution's removal.
     const gate = gateAt("rollups:old-staged");
