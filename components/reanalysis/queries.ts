@@ -1,4 +1,4 @@
-// The workspace's re-analyses (each brand's latest): the Brands page shows each run's progress,
+// The workspace's re-analyses (each brand's deciding run: reanalysisByBrand): the Brands page shows each run's progress,
 // the dashboards a notice while their brand's history is mixed. The pages' server components read
 // it as the action does (lib/jobs/analysis-runs.ts reanalysisByBrand) and hand the answer to
 // the browser's cache with the page (lib/pages/prefetch.ts, `answered`); the browser asks again

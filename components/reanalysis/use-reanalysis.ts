@@ -8,7 +8,7 @@ import { reanalysisQuery } from "./queries";
 const POLL_MS = 1000;
 
 /**
- * Each brand's latest re-analysis, asked again every second while one is waiting or running.
+ * Each brand's deciding re-analysis (its open run, else its latest), asked again every second while one is waiting or running.
  * `onEnded(runs)`: called with the runs this page saw open that have ended, by brand id, each
  * completed or failed; the dashboards' charts are marked stale then either way, since the rollups
  * they read changed under them.

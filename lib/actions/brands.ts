@@ -10,7 +10,7 @@ import { brandInputSchema, competitorInputSchema } from "@/lib/brands/schemas";
 
 export const listBrandsAction = workspaceAction.action(async ({ ctx }) => listBrands(ctx.workspace.id));
 
-/** Progress of each brand's latest re-analysis (after its names or competitors changed). */
+/** Progress of each brand's deciding re-analysis (its open run, else its latest; after its names or competitors changed). */
 export const reanalysisProgressAction = workspaceAction.action(async ({ ctx }) => reanalysisByBrand(ctx.workspace.id));
 
 /** A re-analysis whose every attempt failed, asked for again (the brand's alert rules wait for it). */

@@ -77,11 +77,12 @@ export function retryReanalysis(workspaceId: string, brandId: string): Promise<{
 
 /**
  * Works through the brand's answers analysed with older inputs, in batches, saving progress
- * after each, and stamps each with the version it was analysed with. When it reaches the end it
- * looks again from the start, for answers recorded behind it, until none is left. A batch checks
- * the brand's version under a share lock on its row: an edit since the run read the brand has
- * queued the run that follows it, and this one stops. `lastAttempt`: whether its job will make
- * no attempt after this one (a call outside the job: none follows).
+ * after each, and stamps each with the version it was analysed with: first those whose
+ * dashboard numbers the edit moves (firstAnswerIds), then all in the order they finished. When it
+ * reaches the end it looks again from the start, for answers recorded behind it, until none is
+ * left. A batch checks the brand's version under a share lock on its row: an edit since the run
+ * read the brand has queued the run that follows it, and this one stops. `lastAttempt`: whether
+ * its job will make no attempt after this one (a call outside the job: none follows).
  */
 export async function runReanalysis(analysisRunId: string, { lastAttempt = true }: { lastAttempt?: boolean } = {}): Promise<void> {
   const run = await db().analysisRun.findUnique({ where: { id: analysisRunId } });
