@@ -22,6 +22,7 @@ describe("the launcher's configuration", () => {
     ["an engine's", { GIGACHAT_SCOPE: "GIGACHAT_API_ANYONE" }, "GIGACHAT_SCOPE"],
     ["the simulator's", { SIMULATOR_LATENCY_MS: "soon" }, "SIMULATOR_LATENCY_MS"],
     ["its own", { BEACON_SIGNUP: "maybe" }, "BEACON_SIGNUP"],
+    ["a list", { BEACON_READINESS_ORIGINS: "lumencrm.com=http://10.0.0.5/site" }, "BEACON_READINESS_ORIGINS"],
     // Cheaper password hashes are for tests only: a real instance refuses them however it is set up.
     ["a test-only", { BEACON_TEST_CHEAP_PASSWORD_HASH: "true", NODE_ENV: "production" }, "BEACON_TEST_CHEAP_PASSWORD_HASH"],
   ])("stops at start on an invalid variable of %s, naming it", async (_whose, variables, name) => {

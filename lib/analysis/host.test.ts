@@ -2,7 +2,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { brandInputSchema, domainSchema } from "@/lib/brands/schemas";
 import { normalizeUrl, registrableDomain, siteOf } from "@/lib/analysis/citations";
-import { displayHost, displayUrl, normalizeHost } from "@/lib/analysis/host";
+import { displayHost, displayUrl, isValidAsciiHost, normalizeHost } from "@/lib/analysis/host";
+import { parseReadinessOrigins } from "@/lib/net/readiness-origins";
 
 describe("normalizeHost", () => {
   it("writes an international name in the ASCII form URLs carry", () => {
@@ -45,6 +46,19 @@ describe("normalizeHost", () => {
         const once = normalizeHost(host);
         expect(normalizeHost(once)).toBe(once);
         expect(siteOf(host)).toBe(siteOf(once));
+      }),
+    );
+  });
+
+  it("is how BEACON_READINESS_ORIGINS keys its domains, so a brand's domain finds its origin", () => {
+    const label = fc.stringMatching(/^[a-z0-9äöüßéñжA-Z-]{1,12}$/);
+    fc.assert(
+      fc.property(fc.array(fc.oneof(label, fc.constant("www")), { minLength: 1, maxLength: 4 }), fc.constantFrom("de", "com", "co.uk", "рф"), fc.constantFrom("", "."), (labels, suffix, end) => {
+        const host = `${labels.join(".")}.${suffix}${end}`;
+        const parsed = parseReadinessOrigins(`${host}=http://127.0.0.1:8080`);
+        // A name the URL standard refuses (e.g. "xn--" followed by junk) is refused at the start.
+        expect(parsed.ok).toBe(isValidAsciiHost(normalizeHost(host)));
+        if (parsed.ok) expect([...parsed.origins.keys()]).toEqual([normalizeHost(host)]);
       }),
     );
   });

@@ -4,6 +4,7 @@
 // through envReader.
 import { z } from "zod";
 import { parseTrustedProxies } from "@/lib/net/trusted-proxies";
+import { parseReadinessOrigins } from "@/lib/net/readiness-origins";
 import { OPENAI_COMPATIBLE_KEY_ENV } from "@/lib/config/openai-compatible-key";
 
 const boolean = z
@@ -86,6 +87,16 @@ const envSchema = z.object({
     .optional()
     .superRefine((spec, ctx) => {
       const parsed = spec === undefined ? null : parseTrustedProxies(spec);
+      if (parsed && !parsed.ok) ctx.addIssue({ code: "custom", message: parsed.error });
+    }),
+  // Own domains site readiness fetches at another origin than https://<domain> (a name this
+  // network resolves elsewhere, a staging copy; the browser tests' local site), as
+  // "domain=origin" pairs separated by commas. The origin's address still passes the SSRF guard.
+  BEACON_READINESS_ORIGINS: z
+    .string()
+    .optional()
+    .superRefine((spec, ctx) => {
+      const parsed = spec === undefined ? null : parseReadinessOrigins(spec);
       if (parsed && !parsed.ok) ctx.addIssue({ code: "custom", message: parsed.error });
     }),
   // Base of the exponential retry backoff (DESIGN.md "Retries by error class").

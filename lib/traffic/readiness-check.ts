@@ -12,6 +12,7 @@ import { normalizeHost } from "@/lib/analysis/host";
 import { CRAWLERS } from "@/lib/traffic/crawlers";
 import type { PageStatus, StoredCrawler, StoredPage } from "@/lib/traffic/readiness";
 import { ROBOTS_MAX_BYTES, robotsOutcome, robotsPolicy, type RobotsPolicy } from "@/lib/traffic/robots";
+import { parseReadinessOrigins } from "@/lib/net/readiness-origins";
 import { fetchSite, type Fetched, type FetchFailure } from "@/lib/traffic/site-fetch";
 import { siteOf } from "@/lib/analysis/citations";
 import { ownDomains } from "@/lib/traffic/store";
@@ -50,6 +51,13 @@ function readinessGuard(): AddressGuard {
   });
   cached = { spec, guard };
   return guard;
+}
+
+/** Where a domain is fetched: its origin in BEACON_READINESS_ORIGINS, else https://<domain>. */
+function configuredOriginOf(domain: string): string {
+  const spec = env().BEACON_READINESS_ORIGINS;
+  const parsed = spec ? parseReadinessOrigins(spec) : null;
+  return (parsed?.ok ? parsed.origins.get(domain) : undefined) ?? `https://${domain}`;
 }
 
 /** Runs `work` over `items`, `limit` at a time, results in the items' order. */
@@ -113,7 +121,7 @@ function blockedPages(pages: StoredPage[], allowed: RobotsPolicy): { path: strin
 }
 
 export type ReadinessOptions = {
-  /** Where a domain is fetched; default https://<domain>. Tests point it at a local server. */
+  /** Where a domain is fetched; default BEACON_READINESS_ORIGINS, then https://<domain>. Tests point it at a local server. */
   originOf?: (domain: string) => string;
   /** The worker's shutdown: fetches in flight end at once and nothing is stored (the job runs again). */
   signal?: AbortSignal;
@@ -185,7 +193,7 @@ export async function checkSiteReadiness(workspaceId: string, options: Readiness
   await db().siteReadiness.deleteMany({ where: { workspaceId, domain: { notIn: domains } } });
   const lastChecked = new Map((await db().siteReadiness.findMany({ where: { workspaceId }, select: { domain: true, checkedAt: true } })).map((r) => [r.domain, r.checkedAt.getTime()]));
   domains.sort((a, b) => (lastChecked.get(a) ?? -Infinity) - (lastChecked.get(b) ?? -Infinity) || a.localeCompare(b));
-  const originOf = options.originOf ?? ((domain: string) => `https://${domain}`);
+  const originOf = options.originOf ?? configuredOriginOf;
   const checked: string[] = [];
   // One domain at a time: the fetches within one already run CONCURRENCY at once.
   for (const domain of domains) {

@@ -4,8 +4,9 @@
 // the demo's answers cite, and pages never cited), its lists chosen by keyboard, the top crawled
 // pages, and the page fits a 390 px phone. Visits reported to POST /api/t with an assistant's
 // referrer show in the AI visits chart and the funnel's visits column; "Check site readiness"
-// runs the worker's check (the test machine resolves no public name, so robots.txt "did not
-// answer") and the card shows it, its crawler table opened by keyboard. E2E_SCREENSHOTS=<folder> saves it at 1440 and 390 px,
+// runs the worker's check against the demo's local site (tests/e2e/support/global-setup.ts:
+// robots.txt answers 503, so it "did not answer"; llms.txt is there) and the card shows it, its
+// crawler table opened by keyboard. E2E_SCREENSHOTS=<folder> saves it at 1440 and 390 px,
 // light and dark.
 import fs from "node:fs";
 import path from "node:path";
@@ -139,13 +140,14 @@ describe("the Traffic page", () => {
     await readiness.getByRole("button", { name: "Check site readiness" }).click();
     await readiness.getByText(/Last checked/).first().waitFor({ timeout: 60_000 });
     await readiness.getByRole("button", { name: "Check site readiness" }).waitFor({ timeout: 60_000 });
-    await readiness.getByText("did not answer (crawlers then fetch nothing)").first().waitFor();
-    await readiness.getByText("llms.txt").first().waitFor();
+    // The local site's answers, not a failed lookup of the real domain: robots.txt's status, llms.txt found.
+    const lumen = readiness.locator('[data-domain="lumencrm.com"]');
+    await lumen.getByText("did not answer (crawlers then fetch nothing) (HTTP 503)").waitFor();
+    await expect.poll(() => lumen.locator("dt", { hasText: "llms.txt" }).locator("xpath=following-sibling::dd[1]").innerText()).toBe("Yes");
     // The funnel reads the finished check again: the cited page checked is blocked for the search
     // and user-fetch crawlers, because robots.txt did not answer (not by its rules).
     await table.getByRole("row").filter({ hasText: "GPTBot (5)" }).getByText("robots.txt did not answer: every crawler is blocked").waitFor();
     // Its crawler table by keyboard: focus the disclosure, Enter.
-    const lumen = readiness.locator('[data-domain="lumencrm.com"]');
     await lumen.locator("summary").focus();
     await page.keyboard.press("Enter");
     await expect.poll(() => lumen.getByRole("table", { name: "Crawler statuses for lumencrm.com" }).getByRole("row", { name: /GPTBot/ }).innerText()).toMatch(/GPTBot\s+Model training\s+Blocked\s+Blocked by robots.txt/);

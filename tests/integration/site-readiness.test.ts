@@ -312,9 +312,10 @@ describe("Check site readiness and the REST read", () => {
     expect(JSON.parse(JSON.stringify(read))).toEqual(JSON.parse(JSON.stringify(await readinessByDomain(owner.workspaceId))));
   });
 
-  it("runs the queued check in a worker process (names under .test never resolve: robots.txt unreachable)", async () => {
+  it("runs the queued check in a worker process: a domain in BEACON_READINESS_ORIGINS at its origin, the others at https://<domain> (names under .test never resolve)", async () => {
     const before = await db().siteReadiness.findMany({ where: { workspaceId: owner.workspaceId } });
-    const worker = await startWorker("w-readiness");
+    const fetched = bare.seen.length;
+    const worker = await startWorker("w-readiness", { BEACON_READINESS_ORIGINS: `www.bare-ready.test=${bare.base}`, BEACON_READINESS_ALLOW_ADDRESSES: "127.0.0.1" });
     try {
       await waitFor(async () => !(await readinessByDomain(owner.workspaceId)).checking || null, { what: "the readiness job", timeoutMs: 60_000, details: () => worker.output() });
     } finally {
@@ -323,8 +324,9 @@ describe("Check site readiness and the REST read", () => {
     const after = await db().siteReadiness.findMany({ where: { workspaceId: owner.workspaceId }, orderBy: { domain: "asc" } });
     expect(after.map((r) => [r.domain, r.robotsOutcome, r.robotsStatus])).toEqual([
       ["acme-ready.test", "unreachable", null],
-      ["bare-ready.test", "unreachable", null],
+      ["bare-ready.test", "missing", 404],
     ]);
+    expect(bare.seen.slice(fetched).find((r) => r.path === "/robots.txt")?.ua).toMatch(/Beacon-Readiness/);
     for (const row of after) expect(row.checkedAt.getTime()).toBeGreaterThan(Math.max(...before.map((b) => b.checkedAt.getTime())));
   });
 

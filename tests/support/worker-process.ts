@@ -39,6 +39,9 @@ export type WorkerEnv = {
   SIMULATOR_SEED?: string;
   /** Pause points the worker waits at while a test holds them (tests/support/pause.ts holdInWorkers). */
   BEACON_TEST_PAUSE_POINTS?: string;
+  /** Site readiness's origins and exempted addresses (tests/integration/site-readiness.test.ts). */
+  BEACON_READINESS_ORIGINS?: string;
+  BEACON_READINESS_ALLOW_ADDRESSES?: string;
   /** Another way to this test file's database (a proxy in front of it, tests/support/cut-proxy.ts). */
   DATABASE_URL?: string;
 };

@@ -4,9 +4,13 @@
 // creates the demo account only when asked (BEACON_SEED_DEMO=true), which the tests do, and
 // serves /api/metrics only with a token (E2E_METRICS_TOKEN), which they set. Alert channels may
 // call private addresses (ALERTS_ALLOW_PRIVATE_URLS), so webhooks can reach a local receiver.
+// Site readiness fetches the demo brand's domains from a local site (BEACON_READINESS_ORIGINS),
+// never the real lumencrm.com: what the browser test sees does not depend on the network.
 import { spawn, type ChildProcess } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
@@ -78,6 +82,25 @@ function appEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
   return env;
 }
 
+/**
+ * The demo brand's site as tests/e2e/traffic.test.ts expects it: robots.txt answers 503 (RFC 9309:
+ * every crawler is then disallowed), /llms.txt is plain text, every other page a 200.
+ */
+async function startDemoSite(): Promise<{ origin: string; close: () => Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    if (req.url === "/robots.txt") return res.writeHead(503, { "content-type": "text/plain" }).end("down for maintenance");
+    if (req.url === "/llms.txt") return res.writeHead(200, { "content-type": "text/plain" }).end("# Lumen CRM\n\n> A CRM for small teams.\n");
+    res.writeHead(200, { "content-type": "text/html" }).end("<h1>Lumen CRM</h1>");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close };
+}
+
 type Health = { status?: string };
 
 async function health(url: string): Promise<Health | null> {
@@ -111,6 +134,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const [port, pgPort] = (await distinctFreePorts(2)) as [number, number];
   const baseUrl = `http://localhost:${port}`;
   const metricsToken = randomBytes(24).toString("hex");
+  const demoSite = await startDemoSite();
 
   const logFile = path.join(RESULTS, "server.log");
   const logStream = fs.createWriteStream(logFile);
@@ -139,6 +163,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
       // tests/e2e/alerts.test.ts points a webhook channel at a receiver on 127.0.0.1; the web
       // server checks the URL when the channel is saved, the worker again at every send.
       ALERTS_ALLOW_PRIVATE_URLS: "true",
+      // The demo brand's domains (lib/seed/demo-content.ts), fetched from the local site above.
+      BEACON_READINESS_ORIGINS: `lumencrm.com=${demoSite.origin},lumen.io=${demoSite.origin}`,
+      BEACON_READINESS_ALLOW_ADDRESSES: "127.0.0.1",
     }),
     stdio: ["ignore", "pipe", "pipe"],
     // A process group of its own, led by the launcher, with its embedded PostgreSQL in it (the
@@ -186,6 +213,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       const left = postmasterPid(pgDataDir);
       if (left !== null && isPostgres(left)) process.kill(-left, "SIGKILL");
       reaper.dispose();
+      await demoSite.close();
       await new Promise<void>((resolve) => logStream.end(resolve));
       for (const dir of [relocatedClusterDir(pgDataDir), dataDir]) fs.rmSync(dir, { recursive: true, force: true });
     })());
