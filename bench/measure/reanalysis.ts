@@ -15,8 +15,8 @@
 // (each answer loses its row: mentions only, the citation and candidate rollups are not staged).
 // Last, a second competitor's removal as its run begins: the run's scan for the answers whose
 // numbers the removal moves (firstBatches: those naming it) is timed whole without rewriting
-// them, then its first `batches` batches are rewritten and timed, so the time until the
-// dashboards' numbers are right can be set beside the whole run's.
+// them, then its first `batches` batches are rewritten and timed, so the time until most of what
+// the removal moves has moved can be set beside the whole run's.
 // Import only after setDatabaseUrl() (lib/db/prisma.ts reads it).
 import { BATCH_ANSWER, BRAND_INPUTS, firstAnswerIds, firstBatches, REANALYSIS_BATCH, reanalyzeBatch, stale, staleBatch, type ReanalysisBrand } from "@/lib/brands/reanalysis";
 import { db } from "@/lib/db/prisma";

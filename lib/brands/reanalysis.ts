@@ -188,9 +188,11 @@ export const FIRST_WINDOW = 5_000;
  * run: lib/brands/brands.ts removeCompetitors) counts it until rewritten: in its totals of
  * tracked mentions, its gap answers, the brand's position behind it. One whose untracked names
  * (capture_candidates) include a name the brand now tracks as written (a competitor or an alias
- * added; its key, not its inflected forms) lacks its mention. Every other answer of a removal
- * only loses the removed competitor's unnamed row, which no dashboard shows, so the numbers are
- * right once these are rewritten (at a million answers: `npm run bench -- --reanalysis`). A
+ * added; its key, not its inflected forms) lacks its mention. Most other answers of a removal
+ * only lose the removed competitor's unnamed row, which no dashboard shows, so most of what moves
+ * has moved once these are rewritten (at a million answers: `npm run bench -- --reanalysis`); not
+ * all (an answer in flight at the edit, a common-word cue, a folded key: docs/analysis.md), which
+ * is why the dashboards' notice stays until the run ends. A
  * name added that no answer listed as an option, an alias removed, a rename or a domain changed
  * is found by the run's pass over every answer, as before. Yields their ids in batches, in the
  * order they finished, from a scan of windows of FIRST_WINDOW answers (`windowSize`, for tests);
