@@ -11,6 +11,16 @@ const boolean = z
   .enum(["true", "false", "1", "0", "yes", "no"])
   .transform((v) => v === "true" || v === "1" || v === "yes");
 
+/** A list setting its parser checks (an address list, domain=origin pairs): the start stops with the parser's reason. */
+const parsedList = (parse: (spec: string) => { ok: true } | { ok: false; error: string }) =>
+  z
+    .string()
+    .optional()
+    .superRefine((spec, ctx) => {
+      const parsed = spec === undefined ? null : parse(spec);
+      if (parsed && !parsed.ok) ctx.addIssue({ code: "custom", message: parsed.error });
+    });
+
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   DATABASE_URL: z.string().url().optional(),
@@ -29,13 +39,7 @@ const envSchema = z.object({
   BEACON_SIGNUP: z.enum(["open", "invite", "closed"]).default("invite"),
   // Proxies whose X-Forwarded-For is believed (lib/net/trusted-proxies.ts): addresses and CIDR
   // ranges, comma-separated. Unset: the socket's peer is the client.
-  BEACON_TRUSTED_PROXIES: z
-    .string()
-    .optional()
-    .superRefine((spec, ctx) => {
-      const parsed = spec === undefined ? null : parseTrustedProxies(spec);
-      if (parsed && !parsed.ok) ctx.addIssue({ code: "custom", message: parsed.error });
-    }),
+  BEACON_TRUSTED_PROXIES: parsedList(parseTrustedProxies),
   // The demo workspace (public login): `npm run dev` creates it unless false; `npm start` only
   // when true (scripts/lib/demo-seed.ts). Unset means each mode's default.
   BEACON_SEED_DEMO: boolean.optional(),
@@ -82,23 +86,11 @@ const envSchema = z.object({
   BEACON_READINESS_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   // Non-public addresses and CIDR ranges site readiness may fetch anyway (an intranet site; tests'
   // local servers), comma-separated like BEACON_TRUSTED_PROXIES. Unset: public addresses only.
-  BEACON_READINESS_ALLOW_ADDRESSES: z
-    .string()
-    .optional()
-    .superRefine((spec, ctx) => {
-      const parsed = spec === undefined ? null : parseTrustedProxies(spec);
-      if (parsed && !parsed.ok) ctx.addIssue({ code: "custom", message: parsed.error });
-    }),
+  BEACON_READINESS_ALLOW_ADDRESSES: parsedList(parseTrustedProxies),
   // Own domains site readiness fetches at another origin than https://<domain> (a name this
   // network resolves elsewhere, a staging copy; the browser tests' local site), as
   // "domain=origin" pairs separated by commas. The origin's address still passes the SSRF guard.
-  BEACON_READINESS_ORIGINS: z
-    .string()
-    .optional()
-    .superRefine((spec, ctx) => {
-      const parsed = spec === undefined ? null : parseReadinessOrigins(spec);
-      if (parsed && !parsed.ok) ctx.addIssue({ code: "custom", message: parsed.error });
-    }),
+  BEACON_READINESS_ORIGINS: parsedList(parseReadinessOrigins),
   // Base of the exponential retry backoff (DESIGN.md "Retries by error class").
   BEACON_RETRY_BASE_MS: z.coerce.number().int().min(1).max(600_000).default(1000),
   // How long a worker keeps trying to record (or learn) a run's result while the database fails
