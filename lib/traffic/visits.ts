@@ -30,7 +30,7 @@ export type SiteKeyChange = SiteKey & { changed: boolean };
 
 /**
  * Creates the workspace's site key, or replaces `replacing` (the key the admin saw): the old key
- * stops counting at once. Both are conditional writes, so a second click, or a second admin, that
+ * stops counting at once. A replacement keeps `firstCreatedAt`: the site has had the script since. Both are conditional writes, so a second click, or a second admin, that
  * saw the same key changes nothing and gets the key the first made. Before, "Create site key"
  * clicked twice created a key and rotated it away at once: a site given the first had nothing
  * counted.
@@ -45,8 +45,8 @@ export async function rotateSiteKey(workspaceId: string, replacing: string | nul
   const [written] =
     replacing === null
       ? await db().$queryRaw<SiteKey[]>`
-          INSERT INTO traffic_site_keys ("workspaceId", key, "createdAt", "windowStart", "windowCount")
-          VALUES (${workspaceId}::uuid, ${key}, ${now}, ${now}, 0)
+          INSERT INTO traffic_site_keys ("workspaceId", key, "createdAt", "firstCreatedAt", "windowStart", "windowCount")
+          VALUES (${workspaceId}::uuid, ${key}, ${now}, ${now}, ${now}, 0)
           ON CONFLICT ("workspaceId") DO NOTHING
           RETURNING key, "createdAt"`
       : await db().$queryRaw<SiteKey[]>`

@@ -563,11 +563,13 @@ describe("an AI crawler stopped visiting", () => {
 
 describe("AI visits changed beyond noise", () => {
   const visits = (workspaceId: string, assistant: string, day: string, n: number) => ({ workspaceId, day: new Date(day), domain: "acme.com", path: "/", assistant, visits: n });
+  /** The workspace's site key as made at `at`, its first one. */
+  const keyMadeAt = (workspaceId: string, at: Date) => db().trafficSiteKey.update({ where: { workspaceId }, data: { createdAt: at, firstCreatedAt: at } });
 
   it("fires for a fall beyond noise, in all and per assistant, not for one within it", async () => {
     const w = await buildWorld("Alerts visits");
     await rotateSiteKey(w.workspaceId, null);
-    await db().trafficSiteKey.update({ where: { workspaceId: w.workspaceId }, data: { createdAt: new Date("2025-05-01T00:00:00Z") } });
+    await keyMadeAt(w.workspaceId, new Date("2025-05-01T00:00:00Z"));
     // ChatGPT 40 -> 10 (p < 1e-5); Perplexity 5 -> 3 (p = 0.73); in all 45 -> 13.
     await db().trafficVisitDaily.createMany({
       data: [visits(w.workspaceId, "ChatGPT", PREVIOUS_DAY, 40), visits(w.workspaceId, "ChatGPT", CURRENT_DAY, 10), visits(w.workspaceId, "Perplexity", PREVIOUS_DAY, 5), visits(w.workspaceId, "Perplexity", CURRENT_DAY, 3)],
@@ -582,7 +584,7 @@ describe("AI visits changed beyond noise", () => {
   it("counts only today's own sites: the visits of a domain the brand dropped are not a fall", async () => {
     const w = await buildWorld("Alerts visits dropped domain");
     await rotateSiteKey(w.workspaceId, null);
-    await db().trafficSiteKey.update({ where: { workspaceId: w.workspaceId }, data: { createdAt: new Date("2025-05-01T00:00:00Z") } });
+    await keyMadeAt(w.workspaceId, new Date("2025-05-01T00:00:00Z"));
     await db().trafficVisitDaily.createMany({
       data: [{ ...visits(w.workspaceId, "ChatGPT", PREVIOUS_DAY, 40), domain: "sold-site.com" }, visits(w.workspaceId, "ChatGPT", PREVIOUS_DAY, 10), visits(w.workspaceId, "ChatGPT", CURRENT_DAY, 10)],
     });
@@ -593,7 +595,7 @@ describe("AI visits changed beyond noise", () => {
   it("counts whole days only: today's visits so far are not a day's, so a steady rate is not a fall", async () => {
     const w = await buildWorld("Alerts visits today");
     await rotateSiteKey(w.workspaceId, null);
-    await db().trafficSiteKey.update({ where: { workspaceId: w.workspaceId }, data: { createdAt: new Date("2025-05-01T00:00:00Z") } });
+    await keyMadeAt(w.workspaceId, new Date("2025-05-01T00:00:00Z"));
     // 100 a day; by NOW (noon) today has 50.
     await db().trafficVisitDaily.createMany({
       data: [visits(w.workspaceId, "ChatGPT", "2025-06-13", 100), visits(w.workspaceId, "ChatGPT", "2025-06-14", 100), visits(w.workspaceId, "ChatGPT", "2025-06-15", 50)],
@@ -602,10 +604,24 @@ describe("AI visits changed beyond noise", () => {
     expect(resultOf(await evaluateAlerts(w.workspaceId, { now: NOW }), ruleId)).toMatchObject({ status: "quiet", fired: 0 });
   });
 
+  it("goes on judging after the key is rotated: a site still sending the old key makes visits fall, and that fires", async () => {
+    const w = await buildWorld("Alerts visits rotated key");
+    const first = await rotateSiteKey(w.workspaceId, null);
+    await keyMadeAt(w.workspaceId, new Date("2025-05-01T00:00:00Z"));
+    // Rotated (by the database's clock, after both periods); the site keeps the old key: no visit since.
+    const rotated = await rotateSiteKey(w.workspaceId, first.key);
+    expect(rotated.changed).toBe(true);
+    expect(rotated.createdAt.getTime()).toBeGreaterThan(NOW.getTime());
+    await db().trafficVisitDaily.createMany({ data: [visits(w.workspaceId, "ChatGPT", PREVIOUS_DAY, 40)] });
+    const ruleId = await addRule(w, { name: "Visits", kind: "visits_changed", params: { windowDays: 7, confidence: 0.95 } });
+    expect(resultOf(await evaluateAlerts(w.workspaceId, { now: NOW }), ruleId)).toMatchObject({ status: "fired", fired: 2 });
+    expect((await firingsOf(ruleId)).map((f) => f.title).sort()).toEqual(["AI visits fell from 40 to 0", "Visits from ChatGPT fell from 40 to 0"]);
+  });
+
   it("waits until the site key is older than both periods", async () => {
     const w = await buildWorld("Alerts visits new key");
     await rotateSiteKey(w.workspaceId, null);
-    await db().trafficSiteKey.update({ where: { workspaceId: w.workspaceId }, data: { createdAt: new Date("2025-06-05T00:00:00Z") } });
+    await keyMadeAt(w.workspaceId, new Date("2025-06-05T00:00:00Z"));
     await db().trafficVisitDaily.createMany({ data: [visits(w.workspaceId, "ChatGPT", CURRENT_DAY, 40)] });
     const ruleId = await addRule(w, { name: "Visits", kind: "visits_changed", params: { windowDays: 7, confidence: 0.95 } });
     expect(resultOf(await evaluateAlerts(w.workspaceId, { now: NOW }), ruleId)).toMatchObject({ status: "too_few_answers", fired: 0 });

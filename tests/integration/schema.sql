@@ -1452,6 +1452,7 @@ CREATE TABLE "traffic_site_keys" (
   "createdAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
   "windowStart" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
   "windowCount" integer NOT NULL DEFAULT 0,
+  "firstCreatedAt" timestamp(3) without time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,
   CONSTRAINT traffic_site_keys_pkey PRIMARY KEY ("workspaceId"),
   CONSTRAINT "traffic_site_keys_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES workspaces(id) ON UPDATE CASCADE ON DELETE CASCADE
 );

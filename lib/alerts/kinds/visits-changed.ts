@@ -12,8 +12,9 @@ const ALL = "All assistants";
  * Visits assistants sent (the visits script) in the last N days against the N before, in all and
  * per assistant. Visits are counts in periods of equal length: under "the rate did not change"
  * each of the a + b visits fell in either period as a fair coin, so the exact two-sided binomial
- * test gives p. Judged only once the site key is older than both periods (a script added midway
- * is a jump, not a change).
+ * test gives p. Judged only once the workspace's first site key is older than both periods (a
+ * script added midway is a jump, not a change). A rotation keeps that age: a site still sending
+ * the old key makes visits fall, which is what this rule is for.
  */
 export const visitsChangedKind = defineKind({
   name: "visits_changed",
@@ -23,9 +24,9 @@ export const visitsChangedKind = defineKind({
   judgedAfter: [],
   async judge({ rule, params, now, read }) {
     const { current, previous, index } = wholeDayPeriods(now, params.windowDays);
-    const [key] = await read.db().$queryRaw<{ createdAt: Date }[]>`SELECT "createdAt" FROM traffic_site_keys WHERE "workspaceId" = ${rule.workspaceId}::uuid`;
-    if (!key || key.createdAt > previous.from) {
-      return { findings: [], outcome: { status: "too_few_answers", message: `The visits script's site key is younger than the ${2 * params.windowDays} days compared (or missing): nothing to compare yet.` } };
+    const [key] = await read.db().$queryRaw<{ since: Date }[]>`SELECT "firstCreatedAt" AS since FROM traffic_site_keys WHERE "workspaceId" = ${rule.workspaceId}::uuid`;
+    if (!key || key.since > previous.from) {
+      return { findings: [], outcome: { status: "too_few_answers", message: `The visits script's first site key is younger than the ${2 * params.windowDays} days compared (or missing): nothing to compare yet.` } };
     }
     // Only today's own sites count, as on the Traffic page: a domain a brand dropped is not a fall.
     const ownSites = await read.onOwnSites(rule.workspaceId, read.sql`domain`);
