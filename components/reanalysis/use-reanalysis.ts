@@ -1,6 +1,7 @@
 "use client";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
+import { readFreshAfterWrite } from "@/lib/browser/fresh-reads";
 import { isOpen, runsEnded, type ReanalysisRun } from "@/lib/jobs/reanalysis-progress";
 import { reanalysisQuery } from "./queries";
 
@@ -29,6 +30,8 @@ export function useReanalysisQuery(onEnded?: (runs: Record<string, ReanalysisRun
     const { ended: closed, open: now } = runsEnded(open.current, query.data);
     open.current = now;
     if (!Object.keys(closed).length) return;
+    // The run's end was read on the primary; a read replica may not have its last batches yet.
+    readFreshAfterWrite();
     void queryClient.invalidateQueries({ queryKey: ["analytics"] });
     ended.current?.(closed);
   }, [query.data, queryClient]);

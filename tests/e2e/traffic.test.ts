@@ -14,6 +14,7 @@ import pg from "pg";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { DEMO_USER, login, newPage, screenshotBothSchemes, setupBrowser } from "./support/browser";
+import { FRESH_READ_HEADER } from "@/lib/browser/fresh-reads";
 
 setupBrowser();
 
@@ -135,6 +136,11 @@ describe("the Traffic page", () => {
     expect(first).toMatch(/%/);
 
     // Site readiness: never checked, then checked by the admin's button; the worker's result shows.
+    // The funnel asked again after it reads the primary (a read replica may not have the result yet).
+    const funnelRequests: (string | null)[] = [];
+    page.on("request", (request) => {
+      if (new URL(request.url()).pathname === "/api/analytics/traffic-funnel") funnelRequests.push(request.headers()[FRESH_READ_HEADER] ?? null);
+    });
     const readiness = page.getByRole("region", { name: "Site readiness" });
     await readiness.getByText("lumencrm.com").first().waitFor();
     await readiness.getByRole("button", { name: "Check site readiness" }).click();
@@ -147,6 +153,7 @@ describe("the Traffic page", () => {
     // The funnel reads the finished check again: the cited page checked is blocked for the search
     // and user-fetch crawlers, because robots.txt did not answer (not by its rules).
     await table.getByRole("row").filter({ hasText: "GPTBot (5)" }).getByText("robots.txt did not answer: every crawler is blocked").waitFor();
+    expect(funnelRequests, "the funnel's request after the check asks for the primary").toContain("1");
     // Its crawler table by keyboard: focus the disclosure, Enter.
     await lumen.locator("summary").focus();
     await page.keyboard.press("Enter");

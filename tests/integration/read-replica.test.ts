@@ -1,15 +1,21 @@
 // DATABASE_READ_URL: the dashboards and exports read from a replica when one is configured, and
 // everything else stays on the primary. The "replica" here is a second database with the same
 // schema and none of the primary's rows, so where each read went shows in its answer.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { claimed, liveWorker, newSpace, startSpaceCheck, succeed, type Space } from "../support/lifecycle-fixtures";
 import { createScratchDatabase, type ScratchDatabase } from "../support/setup-database";
+import { signUp } from "../support/workspace-fixtures";
+import { GET as chartRoute } from "@/app/api/analytics/[chart]/route";
+import { chartPath } from "@/lib/analytics/filter-query";
+import { FRESH_READ_HEADER } from "@/lib/browser/fresh-reads";
 import { evaluateAlerts } from "@/lib/alerts/evaluate";
 import { analyticsOptions } from "@/lib/analytics/options";
 import { resolveFilter } from "@/lib/analytics/filter";
 import { reloadEnv } from "@/lib/config/env";
 import { migrate } from "@/lib/instance/migrate";
 import { db, disconnectDb, readDb } from "@/lib/db/prisma";
+
+vi.mock("next/headers", () => import("../support/request-context").then((m) => m.nextHeadersMock));
 
 let space: Space;
 let replica: ScratchDatabase;
@@ -58,5 +64,19 @@ describe("DATABASE_READ_URL", () => {
     expect(result!.outcome).toMatchObject({ status: "quiet", message: "No untracked brand in 1 answers." });
     // The dashboards still read the replica.
     expect(await analyticsOptions(space.workspaceId)).toMatchObject({ hasResults: false });
+  });
+
+  it("is not what a chart request asking for fresh reads gets: a page that just learnt of a write reads its charts on the primary", async () => {
+    process.env.DATABASE_READ_URL = replica.url;
+    reloadEnv();
+    const person = await signUp({ name: "Fresh Reader", workspaceName: "Fresh reads" });
+    const brand = await db().brand.create({ data: { workspaceId: person.workspaceId, name: "Fresh CRM" } });
+    const address = `http://localhost:3000${chartPath("visibility", { brandId: brand.id, from: "2026-11-01", to: "2026-11-30" })}`;
+    const get = (headers: Record<string, string>) =>
+      person.browser.run(() => chartRoute(new Request(address, { headers }), { params: Promise.resolve({ chart: "visibility" }) }));
+    // The brand is on the primary only: the replica answers "no such brand".
+    expect((await get({})).status).toBe(404);
+    expect((await get({ [FRESH_READ_HEADER]: "1" })).status).toBe(200);
+    expect((await get({ [FRESH_READ_HEADER]: "0" })).status).toBe(404);
   });
 });

@@ -4,6 +4,7 @@ import type { ChartName, ChartParams } from "@/lib/analytics/charts";
 import { chartPath } from "@/lib/analytics/filter-query";
 import type { AnalyticsFilterInput } from "@/lib/analytics/schemas";
 import { takeBatchedChart } from "@/lib/browser/chart-batch";
+import { freshReadHeaders } from "@/lib/browser/fresh-reads";
 import type { ChartData } from "@/lib/analytics/wire";
 
 // One query (and one GET request) per chart: a slow chart shows its own loading state and never
@@ -31,7 +32,8 @@ async function fetchChart<C extends ChartName>(chart: C, filter: AnalyticsFilter
 async function fetchAnswer(address: string, signal: AbortSignal): Promise<{ status: number; body: unknown }> {
   let response: Response;
   try {
-    response = await fetch(address, { signal, headers: { accept: "application/json" } });
+    // Just after a write the charts must show, from the primary (lib/browser/fresh-reads.ts).
+    response = await fetch(address, { signal, headers: { accept: "application/json", ...freshReadHeaders() } });
   } catch (error) {
     // Leaving the filter aborts the request: TanStack Query expects the abort itself.
     if (signal.aborted) throw error;

@@ -9,6 +9,7 @@ import { SectionHeading } from "@/components/ui/section-heading";
 import type { Column } from "@/components/ui/table-columns";
 import { checkSiteReadinessAction } from "@/lib/actions/site-readiness";
 import { unwrap } from "@/lib/browser/action-result";
+import { readFreshAfterWrite } from "@/lib/browser/fresh-reads";
 import { formatUtcDateTime, MISSING } from "@/lib/format";
 import { readinessQuery } from "./queries";
 import { displayHost } from "@/lib/analysis/host";
@@ -117,7 +118,11 @@ export function ReadinessCard({ canCheck }: { canCheck: boolean }) {
   const shownResults = useRef<string | undefined>(undefined);
   useEffect(() => {
     if (results === undefined) return;
-    if (shownResults.current !== undefined && shownResults.current !== results) void queryClient.invalidateQueries({ queryKey: ["analytics", "traffic-funnel"] });
+    if (shownResults.current !== undefined && shownResults.current !== results) {
+      // The results were read on the primary; a read replica may not have them yet.
+      readFreshAfterWrite();
+      void queryClient.invalidateQueries({ queryKey: ["analytics", "traffic-funnel"] });
+    }
     shownResults.current = results;
   }, [results, queryClient]);
   return (
