@@ -80,5 +80,11 @@ export function chartPath(chart: string, filter: FilterQuery, own: object = {}):
   return `${CHART_PATH_PREFIX}${chart}?${params}`;
 }
 
+/**
+ * The request header a page sends with a chart GET right after it learnt of a write its charts
+ * must show (lib/browser/fresh-reads.ts): the chart route then reads the primary, not the replica.
+ */
+export const FRESH_READ_HEADER = "x-beacon-read-primary";
+
 /** Every chart GET's address starts so (chartPath; the batch checks its addresses by it). */
 export const CHART_PATH_PREFIX = "/api/analytics/";

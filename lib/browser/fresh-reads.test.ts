@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { FRESH_READ_HEADER, freshReadHeaders, readFreshAfterWrite } from "./fresh-reads";
+import { FRESH_READ_HEADER } from "@/lib/analytics/filter-query";
+import { freshReadHeaders, readFreshAfterWrite } from "./fresh-reads";
 
 describe("chart requests after a write the charts must show", () => {
   it("ask for the primary for a while after the page learns of it, and not before or after", () => {

@@ -5,9 +5,7 @@
 // For a few seconds after such an event the chart requests carry FRESH_READ_HEADER, and the chart
 // route then reads the primary (withPrimaryReads, lib/db/prisma.ts). Without a replica, the
 // header changes nothing.
-
-/** The request header that asks the chart route for the primary's rows. */
-export const FRESH_READ_HEADER = "x-beacon-read-primary";
+import { FRESH_READ_HEADER } from "@/lib/analytics/filter-query";
 
 /** Long enough for the refetches the event starts; a replica's usual lag is under a second. */
 const FRESH_FOR_MS = 10_000;

@@ -14,7 +14,7 @@ import pg from "pg";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { DEMO_USER, login, newPage, screenshotBothSchemes, setupBrowser } from "./support/browser";
-import { FRESH_READ_HEADER } from "@/lib/browser/fresh-reads";
+import { FRESH_READ_HEADER } from "@/lib/analytics/filter-query";
 
 setupBrowser();
 

@@ -6,8 +6,7 @@ import { claimed, liveWorker, newSpace, startSpaceCheck, succeed, type Space } f
 import { createScratchDatabase, type ScratchDatabase } from "../support/setup-database";
 import { signUp } from "../support/workspace-fixtures";
 import { GET as chartRoute } from "@/app/api/analytics/[chart]/route";
-import { chartPath } from "@/lib/analytics/filter-query";
-import { FRESH_READ_HEADER } from "@/lib/browser/fresh-reads";
+import { chartPath, FRESH_READ_HEADER } from "@/lib/analytics/filter-query";
 import { evaluateAlerts } from "@/lib/alerts/evaluate";
 import { analyticsOptions } from "@/lib/analytics/options";
 import { resolveFilter } from "@/lib/analytics/filter";

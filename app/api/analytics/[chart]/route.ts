@@ -1,7 +1,7 @@
 import { answerChart } from "@/lib/api/dashboard-chart";
 import { apiError, json } from "@/lib/api/handler";
 import { getWorkspaceContext } from "@/lib/auth/session";
-import { FRESH_READ_HEADER } from "@/lib/browser/fresh-reads";
+import { FRESH_READ_HEADER } from "@/lib/analytics/filter-query";
 import { withPrimaryReads } from "@/lib/db/prisma";
 
 export const dynamic = "force-dynamic";
